@@ -1,0 +1,47 @@
+/** Something an extension registered that can be taken back. Every registration returns one. */
+export interface Disposable {
+  dispose(): void;
+}
+
+export function toDisposable(fn: () => void): Disposable {
+  let done = false;
+  return {
+    dispose() {
+      if (done) return;
+      done = true;
+      fn();
+    },
+  };
+}
+
+/** Holds an owner's disposables and releases them newest first; one failing release never stops the rest. */
+export class DisposableStore implements Disposable {
+  #items: Disposable[] = [];
+  #disposed = false;
+
+  add<T extends Disposable>(item: T): T {
+    if (this.#disposed) {
+      item.dispose();
+      return item;
+    }
+    this.#items.push(item);
+    return item;
+  }
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  dispose(): Error[] {
+    this.#disposed = true;
+    const errors: Error[] = [];
+    for (const item of this.#items.splice(0).reverse()) {
+      try {
+        item.dispose();
+      } catch (err) {
+        errors.push(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return errors;
+  }
+}

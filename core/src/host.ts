@@ -1,0 +1,336 @@
+import { Container } from 'inversify';
+import type { Observable } from 'rxjs';
+import type { ZodType } from 'zod';
+import { EventBus, type EventToken } from './bus.ts';
+import { DisposableStore, toDisposable, type Disposable } from './disposable.ts';
+import { ErrorSinks, describeError, type ReportedError } from './errors.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { planExtensions, type ExtensionManifest } from './plan.ts';
+import {
+  PointRegistry,
+  type HookCaller,
+  type HookFn,
+  type HookPointToken,
+  type RegistryPointToken,
+  type RegistryView,
+  type TapOptions,
+} from './points.ts';
+import type { ServiceToken } from './services.ts';
+
+/** What every extension gets, on either side. Side-specific contexts extend it. */
+export interface ExtensionContext<Config = unknown> {
+  readonly extensionId: string;
+  readonly manifest: ExtensionManifest;
+  /** The extension's configuration, validated (and defaulted) by its own schema. */
+  readonly config: Config;
+  readonly logger: Logger;
+  /** The extension's own child container, for its internal classes. */
+  readonly container: Container;
+  register<T>(point: RegistryPointToken<T>, item: T): Disposable;
+  tap<Args extends unknown[], R>(point: HookPointToken<Args, R>, name: string, fn: HookFn<Args, R>, options?: TapOptions): Disposable;
+  /** Read-only view of a registry point (list, get, changes$). */
+  registry<T>(point: RegistryPointToken<T>): RegistryView<T>;
+  /** The caller of a hook point this extension owns. */
+  caller<Args extends unknown[], R>(point: HookPointToken<Args, R>): HookCaller<Args, R>;
+  provide<T>(service: ServiceToken<T>, value: T): Disposable;
+  /** A service of the host or of a required extension. */
+  service<T>(service: ServiceToken<T>): T;
+  /** A service of an optional extension, or undefined when it is not running. */
+  optionalService<T>(service: ServiceToken<T>): T | undefined;
+  emit<T>(event: EventToken<T>, payload: T): void;
+  on<T>(event: EventToken<T>, handler: (payload: T) => void | Promise<void>): Disposable;
+  events<T>(event: EventToken<T>): Observable<T>;
+  /** Runs when the extension is stopped or rolled back. */
+  onDispose(fn: () => void): void;
+  /** Reports an error to the error sinks, tagged with this extension. */
+  report(error: unknown, detail?: Record<string, unknown>): void;
+}
+
+export interface ExtensionDefinition<Ctx = ExtensionContext> {
+  id: string;
+  configSchema?: ZodType;
+  /** Synchronous: only declares contributions. */
+  register?(ctx: Ctx): void;
+  /** Asynchronous, in dependency order, with a time limit. */
+  start?(ctx: Ctx): void | Promise<void>;
+  /** In reverse order. */
+  stop?(ctx: Ctx): void | Promise<void>;
+}
+
+export interface ExtensionCandidate<Ctx = ExtensionContext> {
+  manifest: ExtensionManifest;
+  /** Imports the extension's code; only called for enabled extensions. */
+  load(): Promise<ExtensionDefinition<Ctx>>;
+  source: 'builtin' | 'runtime' | 'test';
+  dir?: string;
+}
+
+export interface ExtensionSettings {
+  enabled?: boolean;
+  config?: unknown;
+  onFailure?: 'continue' | 'abort';
+  startTimeoutMs?: number;
+}
+
+export type ExtensionState = 'started' | 'disabled' | 'failed' | 'stopped';
+
+export interface ExtensionStatus {
+  id: string;
+  version: string;
+  source: ExtensionCandidate['source'];
+  state: ExtensionState;
+  reason?: string;
+  /** Milliseconds spent in register + start. */
+  startMs?: number;
+}
+
+export class HostStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostStartError';
+  }
+}
+
+export interface ExtensionHostOptions<Ctx> {
+  logger?: Logger;
+  /** Adds the side's own members (server: db, routes ...; web: api ...) to the base context. */
+  extendContext?: (base: ExtensionContext, candidate: ExtensionCandidate<Ctx>) => Ctx;
+  /** Runs between register and start (the server runs the extension's migrations here). */
+  beforeStart?: (id: string, ctx: Ctx) => Promise<void>;
+  defaultStartTimeoutMs?: number;
+  defaultOnFailure?: 'continue' | 'abort';
+}
+
+interface Running<Ctx> {
+  id: string;
+  def: ExtensionDefinition<Ctx>;
+  ctx: Ctx;
+  store: DisposableStore;
+}
+
+/** The kernel: one inversify container, the points, the bus, and the extensions' lifecycle. */
+export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
+  readonly container = new Container({ defaultScope: 'Singleton' });
+  readonly bus = new EventBus();
+  readonly logger: Logger;
+  readonly points: PointRegistry;
+  #options: ExtensionHostOptions<Ctx>;
+  #status = new Map<string, ExtensionStatus>();
+  #running: Running<Ctx>[] = [];
+  #serviceOwners = new Map<symbol, string>();
+
+  constructor(options: ExtensionHostOptions<Ctx> = {}) {
+    this.#options = options;
+    this.logger = options.logger ?? consoleLogger({ name: 'tessera' });
+    this.points = new PointRegistry(({ pointId, owner, tapName, error }) =>
+      this.report({
+        source: 'hook',
+        extensionId: owner,
+        message: `tap '${tapName}' of '${owner}' on ${pointId} failed: ${describeError(error)}`,
+        error,
+        detail: { pointId, tapName },
+      }),
+    );
+  }
+
+  /** Sends an error to the error sinks; with no sink tapped it is logged. */
+  report(err: Omit<ReportedError, 'timestamp'> & { timestamp?: number }): void {
+    const full: ReportedError = { timestamp: Date.now(), ...err };
+    const sinks = this.points.hook(ErrorSinks);
+    this.logger.error(full.message, { source: full.source, extensionId: full.extensionId, ...full.detail });
+    if (sinks.size === 0) return;
+    try {
+      sinks.call(full);
+    } catch (e) {
+      console.error('error sink failed', e);
+    }
+  }
+
+  provideHostService<T>(token: ServiceToken<T>, value: T): void {
+    this.#bindService('host', token, value);
+  }
+
+  hostService<T>(token: ServiceToken<T>): T {
+    return this.container.get<T>(token.symbol);
+  }
+
+  status(): ExtensionStatus[] {
+    return [...this.#status.values()];
+  }
+
+  isStarted(id: string): boolean {
+    return this.#status.get(id)?.state === 'started';
+  }
+
+  async start(candidates: ExtensionCandidate<Ctx>[], settingsOf: (id: string) => ExtensionSettings = () => ({})): Promise<ExtensionStatus[]> {
+    const byId = new Map(candidates.map((c) => [c.manifest.id, c]));
+    const plan = planExtensions(
+      candidates.map((c) => c.manifest),
+      (id) => settingsOf(id).enabled !== false,
+    );
+    for (const c of candidates) {
+      const reason = plan.disabled.get(c.manifest.id);
+      if (reason === undefined) continue;
+      this.#status.set(c.manifest.id, { id: c.manifest.id, version: c.manifest.version, source: c.source, state: 'disabled', reason });
+      (reason === 'disabled by configuration' ? this.logger.info : this.logger.warn)(`extension '${c.manifest.id}' disabled: ${reason}`, { extensionId: c.manifest.id });
+      if (reason.includes('dependency cycle')) {
+        this.report({ source: 'extension', extensionId: c.manifest.id, message: `extension '${c.manifest.id}' not started: ${reason}`, detail: { phase: 'plan' } });
+      }
+    }
+    for (const id of plan.order) {
+      const candidate = byId.get(id)!;
+      const settings = settingsOf(id);
+      const failedDep = candidate.manifest.requires.find((r) => !this.isStarted(r));
+      if (failedDep) {
+        const reason = `requires '${failedDep}', which ${this.#status.get(failedDep)?.state === 'failed' ? 'failed to start' : 'is not running'}`;
+        this.#status.set(id, { id, version: candidate.manifest.version, source: candidate.source, state: 'disabled', reason });
+        this.logger.warn(`extension '${id}' disabled: ${reason}`, { extensionId: id });
+        continue;
+      }
+      await this.#startOne(candidate, settings);
+    }
+    return this.status();
+  }
+
+  async #startOne(candidate: ExtensionCandidate<Ctx>, settings: ExtensionSettings): Promise<void> {
+    const { manifest } = candidate;
+    const id = manifest.id;
+    const began = performance.now();
+    const store = new DisposableStore();
+    let phase = 'load';
+    let running: Running<Ctx> | undefined;
+    try {
+      const def = await candidate.load();
+      if (def.id !== id) throw new Error(`its code declares id '${def.id}' but its manifest says '${id}'`);
+      phase = 'config';
+      const config = this.#config(def, settings.config);
+      const ctx = this.#context(candidate, config, store);
+      running = { id, def, ctx, store };
+      phase = 'register';
+      const r = def.register?.(ctx) as unknown;
+      if (r && typeof (r as Promise<void>).then === 'function') throw new Error('register() must be synchronous; do async work in start()');
+      if (this.#options.beforeStart) {
+        phase = 'migrate';
+        await this.#options.beforeStart(id, ctx);
+      }
+      phase = 'start';
+      const limit = settings.startTimeoutMs ?? this.#options.defaultStartTimeoutMs ?? 10_000;
+      await withTimeout(Promise.resolve(def.start?.(ctx)), limit, `start() did not finish within ${limit} ms`);
+      this.#running.push(running);
+      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'started', startMs: round(performance.now() - began) });
+    } catch (error) {
+      // Roll back everything this extension contributed; the host goes on (unless the policy aborts).
+      store.dispose();
+      const reason = `${phase} failed: ${describeError(error)}`;
+      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'failed', reason });
+      this.report({ source: 'extension', extensionId: id, message: `extension '${id}' ${reason}`, error, detail: { phase } });
+      const policy = settings.onFailure ?? this.#options.defaultOnFailure ?? 'continue';
+      if (policy === 'abort') throw new HostStartError(`extension '${id}' ${reason} (startup policy: abort)`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const r of this.#running.splice(0).reverse()) {
+      try {
+        await withTimeout(Promise.resolve(r.def.stop?.(r.ctx)), 10_000, 'stop() did not finish within 10000 ms');
+      } catch (error) {
+        this.report({ source: 'extension', extensionId: r.id, message: `extension '${r.id}' stop failed: ${describeError(error)}`, error, detail: { phase: 'stop' } });
+      }
+      for (const e of r.store.dispose()) this.report({ source: 'extension', extensionId: r.id, message: `dispose failed: ${e.message}`, error: e });
+      const s = this.#status.get(r.id);
+      if (s) s.state = 'stopped';
+    }
+  }
+
+  #config(def: ExtensionDefinition<Ctx>, raw: unknown): unknown {
+    if (!def.configSchema) return raw ?? {};
+    const result = def.configSchema.safeParse(raw ?? {});
+    if (!result.success) {
+      const problems = result.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ');
+      throw new Error(`invalid configuration: ${problems}`);
+    }
+    return result.data;
+  }
+
+  #bindService<T>(owner: string, token: ServiceToken<T>, value: T): Disposable {
+    if (this.container.isBound(token.symbol)) {
+      throw new Error(`service '${token.id}' is already provided by '${this.#serviceOwners.get(token.symbol)}'`);
+    }
+    this.container.bind(token.symbol).toConstantValue(value);
+    this.#serviceOwners.set(token.symbol, owner);
+    return toDisposable(() => {
+      this.container.unbind(token.symbol);
+      this.#serviceOwners.delete(token.symbol);
+    });
+  }
+
+  #context(candidate: ExtensionCandidate<Ctx>, config: unknown, store: DisposableStore): Ctx {
+    const { manifest } = candidate;
+    const id = manifest.id;
+    const logger = this.logger.child({ extensionId: id });
+    const declared = new Set([...manifest.requires, ...manifest.optional, id, 'host']);
+    const visible = (token: ServiceToken<unknown>) => {
+      if (!declared.has(token.owner)) {
+        throw new Error(`extension '${id}' uses service '${token.id}' of '${token.owner}' without listing '${token.owner}' in requires or optional`);
+      }
+    };
+    const base: ExtensionContext = {
+      extensionId: id,
+      manifest,
+      config,
+      logger,
+      container: new Container({ parent: this.container, defaultScope: 'Singleton' }),
+      register: (point, item) => store.add(this.points.registry(point).register(id, item)),
+      tap: (point, name, fn, options) => store.add(this.points.hook(point).tap(id, name, fn, options)),
+      registry: (point) => this.points.registry(point),
+      caller: (point) => {
+        if (point.owner !== id) throw new Error(`extension '${id}' cannot call hook ${point.id}: it belongs to '${point.owner}'`);
+        const hook = this.points.hook(point);
+        return { call: (...args) => hook.call(...args), get size() { return hook.size; } };
+      },
+      provide: (token, value) => {
+        if (token.owner !== id) throw new Error(`extension '${id}' cannot provide service '${token.id}': it belongs to '${token.owner}'`);
+        return store.add(this.#bindService(id, token, value));
+      },
+      service: (token) => {
+        visible(token);
+        if (!this.container.isBound(token.symbol)) throw new Error(`service '${token.id}' is not available (is '${token.owner}' running?)`);
+        return this.container.get(token.symbol);
+      },
+      optionalService: (token) => {
+        visible(token);
+        return this.container.isBound(token.symbol) ? this.container.get(token.symbol) : undefined;
+      },
+      emit: (event, payload) => this.bus.emit(event, payload),
+      on: (event, handler) => {
+        const sub = this.bus.on(event).subscribe((payload) => {
+          Promise.resolve()
+            .then(() => handler(payload))
+            .catch((error) =>
+              this.report({ source: 'event', extensionId: id, message: `handler of '${event.name}' in '${id}' failed: ${describeError(error)}`, error }),
+            );
+        });
+        return store.add(toDisposable(() => sub.unsubscribe()));
+      },
+      events: (event) => this.bus.on(event),
+      onDispose: (fn) => {
+        store.add(toDisposable(fn));
+      },
+      report: (error, detail) =>
+        this.report({ source: 'extension', extensionId: id, message: describeError(error), error, detail }),
+    };
+    return this.#options.extendContext ? this.#options.extendContext(base, candidate) : (base as Ctx);
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ErrorSinks,
+  ExtensionHost,
+  HostStartError,
+  defineEvent,
+  defineRegistryPoint,
+  defineService,
+  silentLogger,
+  type ExtensionCandidate,
+  type ExtensionDefinition,
+  type ReportedError,
+} from '../src/index.ts';
+
+const Pages = defineRegistryPoint<{ path: string }>({ id: 'test.pages', owner: 'host', description: '', key: (p) => p.path });
+const Greeter = defineService<{ greet(n: string): string }>({ id: 'greeter', owner: 'greeter', description: '' });
+const Greeted = defineEvent<{ name: string }>('greeter.greeted');
+
+function candidate(def: ExtensionDefinition, requires: string[] = [], optional: string[] = []): ExtensionCandidate {
+  return { manifest: { id: def.id, version: '1.0.0', requires, optional }, load: async () => def, source: 'test' };
+}
+
+function newHost() {
+  const host = new ExtensionHost({ logger: silentLogger, defaultStartTimeoutMs: 200 });
+  const reported: ReportedError[] = [];
+  host.points.hook(ErrorSinks).tap('host', 'collect', (e) => void reported.push(e));
+  return { host, reported };
+}
+
+describe('ExtensionHost', () => {
+  it('starts in dependency order, shares services to dependents and stops in reverse', async () => {
+    const { host } = newHost();
+    const log: string[] = [];
+    await host.start([
+      candidate({ id: 'user', start: (ctx) => void log.push(`start user ${ctx.service(Greeter).greet('ann')}`), stop: () => void log.push('stop user') }, ['greeter']),
+      candidate({
+        id: 'greeter',
+        register: (ctx) => {
+          ctx.provide(Greeter, { greet: (n) => `hello ${n}` });
+        },
+        start: () => void log.push('start greeter'),
+        stop: () => void log.push('stop greeter'),
+      }),
+    ]);
+    await host.stop();
+    expect(log).toEqual(['start greeter', 'start user hello ann', 'stop user', 'stop greeter']);
+  });
+
+  it('refuses a service of an extension that is not declared as a dependency', async () => {
+    const { host, reported } = newHost();
+    await host.start([
+      candidate({ id: 'greeter', register: (ctx) => void ctx.provide(Greeter, { greet: (n) => n }) }),
+      candidate({ id: 'sneaky', start: (ctx) => void ctx.service(Greeter) }),
+    ]);
+    expect(host.status().find((s) => s.id === 'sneaky')).toMatchObject({ state: 'failed' });
+    expect(reported[0].message).toMatch(/without listing 'greeter' in requires or optional/);
+  });
+
+  it('rolls back a failing extension, reports it, disables its dependents and goes on', async () => {
+    const { host, reported } = newHost();
+    await host.start([
+      candidate({
+        id: 'broken',
+        register: (ctx) => void ctx.register(Pages, { path: '/broken' }),
+        start: () => {
+          throw new Error('database on fire');
+        },
+      }),
+      candidate({ id: 'needs-broken', register: (ctx) => void ctx.register(Pages, { path: '/x' }) }, ['broken']),
+      candidate({ id: 'fine', register: (ctx) => void ctx.register(Pages, { path: '/fine' }) }),
+    ]);
+    const status = Object.fromEntries(host.status().map((s) => [s.id, s]));
+    expect(status.broken.state).toBe('failed');
+    expect(status.broken.reason).toMatch(/start failed: database on fire/);
+    expect(status['needs-broken']).toMatchObject({ state: 'disabled', reason: "requires 'broken', which failed to start" });
+    expect(status.fine.state).toBe('started');
+    expect(host.points.registry(Pages).list().map((p) => p.path)).toEqual(['/fine']);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ source: 'extension', extensionId: 'broken' });
+  });
+
+  it('times out a slow start and aborts the host when the policy says so', async () => {
+    const { host } = newHost();
+    const slow = candidate({ id: 'slow', start: () => new Promise((r) => setTimeout(r, 2000)) });
+    await expect(host.start([slow], () => ({ onFailure: 'abort', startTimeoutMs: 50 }))).rejects.toBeInstanceOf(HostStartError);
+    expect(host.status()[0].reason).toMatch(/did not finish within 50 ms/);
+  });
+
+  it('validates configuration with the extension schema and applies defaults', async () => {
+    const { host } = newHost();
+    let seen: unknown;
+    const def: ExtensionDefinition = { id: 'cfg', configSchema: z.object({ size: z.number().default(3) }), start: (ctx) => void (seen = ctx.config) };
+    await host.start([candidate(def)]);
+    expect(seen).toEqual({ size: 3 });
+    const { host: h2 } = newHost();
+    await h2.start([candidate(def)], () => ({ config: { size: 'big' } }));
+    expect(h2.status()[0].reason).toMatch(/config failed: invalid configuration: size:/);
+  });
+
+  it('never imports a disabled extension', async () => {
+    const { host } = newHost();
+    let imported = false;
+    await host.start([{ manifest: { id: 'off', version: '1', requires: [], optional: [] }, source: 'test', load: async () => ((imported = true), { id: 'off' }) }], () => ({ enabled: false }));
+    expect(imported).toBe(false);
+    expect(host.status()[0]).toMatchObject({ state: 'disabled', reason: 'disabled by configuration' });
+  });
+
+  it('delivers typed events and reports a failing handler', async () => {
+    const { host, reported } = newHost();
+    const got: string[] = [];
+    await host.start([
+      candidate({
+        id: 'listener',
+        register: (ctx) => {
+          ctx.on(Greeted, (e) => void got.push(e.name));
+          ctx.on(Greeted, () => {
+            throw new Error('handler broke');
+          });
+        },
+      }),
+    ]);
+    host.bus.emit(Greeted, { name: 'bo' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(got).toEqual(['bo']);
+    expect(reported[0].message).toMatch(/handler of 'greeter.greeted' in 'listener' failed: handler broke/);
+  });
+});

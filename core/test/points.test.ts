@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ErrorSinks, ExtensionHost, defineHookPoint, defineRegistryPoint, silentLogger, type ReportedError } from '../src/index.ts';
+
+const Widgets = defineRegistryPoint<{ key: string; size: number }>({
+  id: 'test.widgets',
+  owner: 'host',
+  description: 'widgets',
+  schema: z.object({ key: z.string().min(1), size: z.number().int().positive() }),
+  key: (w) => w.key,
+});
+
+const Transform = defineHookPoint<[string], string>({ id: 'test.transform', owner: 'host', kind: 'waterfall', args: ['text'] });
+const Resolve = defineHookPoint<[number], string>({ id: 'test.resolve', owner: 'host', kind: 'bail', args: ['n'] });
+
+function host() {
+  const h = new ExtensionHost({ logger: silentLogger });
+  const reported: ReportedError[] = [];
+  h.points.hook(ErrorSinks).tap('host', 'collect', (e) => void reported.push(e));
+  return { h, reported };
+}
+
+describe('registry points', () => {
+  it('validates, rejects duplicates, records the owner and emits changes', () => {
+    const { h } = host();
+    const point = h.points.registry(Widgets);
+    const changes: string[] = [];
+    point.changes$.subscribe((c) => changes.push(`${c.type}:${c.entry.key}:${c.entry.owner}`));
+    const d = point.register('ext-a', { key: 'one', size: 1 });
+    expect(() => point.register('ext-b', { key: 'one', size: 2 })).toThrow(/duplicate key 'one' from 'ext-b': already registered by 'ext-a'/);
+    expect(() => point.register('ext-b', { key: '', size: -1 })).toThrow(/key: .*size: /s);
+    expect(point.get('one')).toEqual({ key: 'one', size: 1 });
+    expect(point.ownerOf('one')).toBe('ext-a');
+    expect(point.list()).toHaveLength(1);
+    d.dispose();
+    expect(point.get('one')).toBeUndefined();
+    expect(changes).toEqual(['added:one:ext-a', 'removed:one:ext-a']);
+  });
+});
+
+describe('hook points', () => {
+  it('runs taps in stage order, skips a throwing tap and reports it with its extension id', async () => {
+    const { h, reported } = host();
+    const hook = h.points.hook(Transform);
+    hook.tap('ext-a', 'upper', (s) => s.toUpperCase(), { stage: 10 });
+    hook.tap('ext-b', 'boom', () => {
+      throw new Error('kaput');
+    });
+    hook.tap('ext-c', 'exclaim', (s) => `${s}!`, { stage: -1 });
+    await expect(hook.call('hi')).resolves.toBe('HI!');
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ source: 'hook', extensionId: 'ext-b' });
+    expect(reported[0].message).toContain('kaput');
+  });
+
+  it('bail hooks return the first answer and disposed taps stop answering', async () => {
+    const { h } = host();
+    const hook = h.points.hook(Resolve);
+    const d = hook.tap('ext-a', 'small', (n) => (n < 10 ? 'small' : undefined));
+    hook.tap('ext-b', 'any', () => 'any');
+    await expect(hook.call(3)).resolves.toBe('small');
+    await expect(hook.call(30)).resolves.toBe('any');
+    d.dispose();
+    await expect(hook.call(3)).resolves.toBe('any');
+  });
+
+  it('a tap must be named', () => {
+    const { h } = host();
+    expect(() => h.points.hook(Resolve).tap('ext-a', '', () => 'x')).toThrow(/needs a name/);
+  });
+});

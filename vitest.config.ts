@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+
+// Projects: unit (node), client (happy-dom), host (real server on loopback), e2e (real Chromium).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['core/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'host/server/test/**/*.test.ts', 'extensions/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
+          exclude: ['**/*.client.test.tsx', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'client',
+          environment: 'happy-dom',
+          include: ['**/test/**/*.client.test.tsx'],
+          exclude: ['**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'host',
+          environment: 'node',
+          include: ['tests/host/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
