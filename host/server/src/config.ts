@@ -1,0 +1,148 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { ExtensionSettings } from '@tessera/core';
+
+const extensionEntry = z.union([
+  z.string(),
+  z.record(z.string(), z.union([z.boolean(), z.object({ config: z.unknown().optional(), enabled: z.boolean().optional() }).strict()])),
+]);
+
+const startupPolicy = z.object({ onFailure: z.enum(['continue', 'abort']).optional(), timeoutMs: z.number().int().positive().optional() }).strict();
+
+/** tessera.config.(yaml|json): every key is optional; environment variables override it. */
+export const ConfigFileSchema = z
+  .object({
+    port: z.number().int().min(0).max(65535).optional(),
+    host: z.string().optional(),
+    dataDir: z.string().optional(),
+    platformName: z.string().optional(),
+    publicUrl: z.string().optional(),
+    databaseUrl: z.string().optional(),
+    redisUrl: z.string().optional(),
+    logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional(),
+    extensions: z.array(extensionEntry).optional(),
+    extensionsDir: z.string().optional(),
+    startup: z.object({ default: startupPolicy.optional(), extensions: z.record(z.string(), startupPolicy).optional() }).strict().optional(),
+    security: z.object({ allowPrivateNetwork: z.boolean().optional(), secretKey: z.string().optional() }).strict().optional(),
+  })
+  .strict();
+
+export interface TesseraConfig {
+  root: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  platformName: string;
+  publicUrl: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  extensionsDir: string;
+  builtinExtensionsDir: string;
+  webDist: string;
+  allowPrivateNetwork: boolean;
+  secretKey?: string;
+  /** Per-extension settings (enabled, config, startup policy). */
+  extensions: Record<string, ExtensionSettings>;
+  startupDefault: { onFailure: 'continue' | 'abort'; timeoutMs: number };
+  /** Where the configuration came from, for the start banner. */
+  file?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadConfigOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values from the command line (--port, --data), which win over everything. */
+  overrides?: Partial<Pick<TesseraConfig, 'port' | 'dataDir' | 'host' | 'databaseUrl' | 'logLevel' | 'extensionsDir'>>;
+  file?: string;
+}
+
+export function loadConfig({ root, env = process.env, overrides = {}, file }: LoadConfigOptions): TesseraConfig {
+  const fileName = file ?? env.TESSERA_CONFIG ?? ['tessera.config.yaml', 'tessera.config.yml', 'tessera.config.json'].map((f) => path.join(root, f)).find((f) => existsSync(f));
+  let raw: unknown = {};
+  if (fileName) {
+    const abs = path.resolve(root, fileName);
+    if (!existsSync(abs)) throw new ConfigError(`configuration file ${abs} does not exist`);
+    const text = readFileSync(abs, 'utf8');
+    try {
+      raw = (abs.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) ?? {};
+    } catch (e) {
+      throw new ConfigError(`${abs} is not valid ${abs.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+    }
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new ConfigError(`${fileName}: ${problems}`);
+  }
+  const c = parsed.data;
+
+  const extensions: Record<string, ExtensionSettings> = {};
+  for (const entry of c.extensions ?? []) {
+    if (typeof entry === 'string') extensions[entry] = { ...extensions[entry], enabled: true };
+    else
+      for (const [id, v] of Object.entries(entry)) {
+        extensions[id] = typeof v === 'boolean' ? { ...extensions[id], enabled: v } : { ...extensions[id], enabled: v.enabled ?? true, config: v.config };
+      }
+  }
+  for (const id of list(env.TESSERA_DISABLE)) extensions[id] = { ...extensions[id], enabled: false };
+  for (const id of list(env.TESSERA_ENABLE)) extensions[id] = { ...extensions[id], enabled: true };
+  // TESSERA_EXT_<ID>='{"key": ...}' configures one extension from the environment (id: upper case, '-' and '.' as '_').
+  for (const [k, v] of Object.entries(env)) {
+    if (!k.startsWith('TESSERA_EXT_') || v === undefined) continue;
+    const id = k.slice('TESSERA_EXT_'.length).toLowerCase().replace(/_/g, '-');
+    try {
+      extensions[id] = { ...extensions[id], config: JSON.parse(v) };
+    } catch {
+      throw new ConfigError(`${k} must be JSON (the configuration of extension '${id}')`);
+    }
+  }
+  for (const [id, p] of Object.entries(c.startup?.extensions ?? {})) {
+    extensions[id] = { ...extensions[id], onFailure: p.onFailure, startTimeoutMs: p.timeoutMs };
+  }
+
+  const port = overrides.port ?? num(env.TESSERA_PORT ?? env.PORT, 'TESSERA_PORT') ?? c.port ?? 3000;
+  const host = overrides.host ?? env.TESSERA_HOST ?? c.host ?? '127.0.0.1';
+  const logLevel = (overrides.logLevel ?? env.TESSERA_LOG_LEVEL ?? c.logLevel ?? 'info') as TesseraConfig['logLevel'];
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new ConfigError(`TESSERA_LOG_LEVEL must be one of debug, info, warn, error, silent`);
+  const allowPrivate = env.TESSERA_ALLOW_PRIVATE_NETWORK !== undefined ? env.TESSERA_ALLOW_PRIVATE_NETWORK === 'true' || env.TESSERA_ALLOW_PRIVATE_NETWORK === '1' : (c.security?.allowPrivateNetwork ?? false);
+  return {
+    root,
+    port,
+    host,
+    dataDir: path.resolve(root, overrides.dataDir ?? env.TESSERA_DATA_DIR ?? c.dataDir ?? 'data'),
+    platformName: env.TESSERA_PLATFORM_NAME ?? c.platformName ?? 'Tessera Studio',
+    publicUrl: env.TESSERA_PUBLIC_URL ?? c.publicUrl ?? `http://localhost:${port}`,
+    databaseUrl: overrides.databaseUrl ?? env.DATABASE_URL ?? c.databaseUrl,
+    redisUrl: env.REDIS_URL ?? c.redisUrl,
+    logLevel,
+    extensionsDir: path.resolve(root, overrides.extensionsDir ?? env.TESSERA_EXTENSIONS_DIR ?? c.extensionsDir ?? 'extensions.d'),
+    builtinExtensionsDir: path.join(root, 'extensions'),
+    webDist: path.join(root, 'host/web/dist'),
+    allowPrivateNetwork: allowPrivate,
+    secretKey: env.TESSERA_SECRET_KEY ?? c.security?.secretKey,
+    extensions,
+    startupDefault: { onFailure: c.startup?.default?.onFailure ?? 'continue', timeoutMs: c.startup?.default?.timeoutMs ?? 10_000 },
+    file: fileName,
+  };
+}
+
+function list(v: string | undefined): string[] {
+  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function num(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number, got '${v}'`);
+  return n;
+}

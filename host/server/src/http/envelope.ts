@@ -1,0 +1,49 @@
+import { ApiError, ErrorCode } from '@tessera/sdk';
+import type { ZodError } from 'zod';
+
+/** JSON with 64-bit safety: bigint values travel as strings. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+export function envelope(data: unknown): string {
+  return toJson({ code: 0, msg: '', data: data ?? null });
+}
+
+export function errorEnvelope(err: ApiError): string {
+  return toJson({ code: err.code, msg: err.msg, ...(err.detail ? { data: err.detail } : {}) });
+}
+
+/** A zod failure as a 400 that names every field, e.g. "body.name: expected string, received undefined". */
+export function validationError(where: 'body' | 'query' | 'params', error: ZodError): ApiError {
+  const fields = error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
+  const msg = `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`;
+  return new ApiError(400, ErrorCode.INVALID_PARAMS, msg, '', { detail: { fields } });
+}
+
+const STATUS_CODES: Record<number, number> = {
+  400: ErrorCode.INVALID_PARAMS,
+  401: ErrorCode.UNAUTHENTICATED,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  409: ErrorCode.CONFLICT,
+  413: ErrorCode.PAYLOAD_TOO_LARGE,
+  415: ErrorCode.MALFORMED_BODY,
+  429: ErrorCode.RATE_LIMITED,
+};
+
+/** Any thrown value as an ApiError; a Fastify client error keeps its status, anything else is a 500. */
+export function asApiError(err: unknown): ApiError {
+  if (ApiError.is(err)) return err as ApiError;
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (e.message ?? '').includes('JSON')) {
+      return new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body is not valid JSON: ${e.message}`);
+    }
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return new ApiError(415, ErrorCode.MALFORMED_BODY, `${e.message}. Send JSON with Content-Type: application/json.`);
+    }
+    return new ApiError(e.statusCode, STATUS_CODES[e.statusCode] ?? ErrorCode.INVALID_PARAMS, e.message ?? 'Bad request');
+  }
+  return new ApiError(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Quote the log id when you report it.', '', { kind: 'unknown' });
+}

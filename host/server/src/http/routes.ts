@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HookPoint } from '@tessera/core';
+import { ApiError, ErrorCode, forbidden } from '@tessera/sdk';
+import type { ApiReply, ApiRequest, ApiRoute, AuthRequest, Caller, SpaceAccess, SpaceRole, SseStream } from '@tessera/sdk/server';
+import { envelope, toJson, validationError } from './envelope.ts';
+import { RateLimiter } from './rate-limit.ts';
+
+const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
+const OPEN_API = /^\/v[13]\//;
+
+export interface RouteMountOptions {
+  authenticators: HookPoint<[AuthRequest], Caller>;
+  spaceAuthorizers: HookPoint<[Caller, string], SpaceAccess>;
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const k = part.slice(0, i).trim();
+    if (k) out[k] = decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+/** Resolves the caller once per request (the authenticators hook decides). */
+export async function callerOf(request: FastifyRequest, authenticators: RouteMountOptions['authenticators']): Promise<Caller | undefined> {
+  const r = request as FastifyRequest & { tesseraCaller?: Caller | null };
+  if (r.tesseraCaller !== undefined) return r.tesseraCaller ?? undefined;
+  const caller =
+    authenticators.size === 0
+      ? undefined
+      : ((await authenticators.call({
+          headers: request.headers,
+          cookies: parseCookies(request.headers.cookie),
+          method: request.method,
+          url: request.url,
+          ip: request.ip,
+        })) ?? undefined);
+  r.tesseraCaller = caller ?? null;
+  return caller;
+}
+
+/** Mounts one API route: authenticate, authorize (space, role, token), validate, run, wrap in the envelope. */
+export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMountOptions, limiter: RateLimiter): void {
+  const isOpenApi = OPEN_API.test(route.path);
+  app.route({
+    method: route.method,
+    url: route.path,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const caller = await callerOf(request, opts.authenticators);
+      if (route.rateLimit) {
+        const key = route.rateLimit.key === 'caller' && caller ? caller.userId : request.ip;
+        if (!limiter.take(`${route.method} ${route.path} ${key}`, route.rateLimit.max, route.rateLimit.windowMs ?? 60_000)) {
+          throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many attempts. Wait a minute and try again.');
+        }
+      }
+      let spaceId: string | undefined;
+      let spaceRole: SpaceRole | undefined;
+      if (route.auth !== 'anonymous') {
+        if (!caller) throw new ApiError(401, ErrorCode.UNAUTHORIZED, 'Sign in to continue: this call needs a signed-in user or an access token.');
+        if (caller.kind === 'token' && !isOpenApi) throw forbidden('Personal access tokens work on the open API (/v1 and /v3) only.');
+        if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin) throw forbidden('Only a platform administrator may do this.');
+        if (typeof route.auth === 'object') {
+          const loc = route.auth.space;
+          const raw = { body: request.body ?? {}, query: request.query ?? {}, params: request.params ?? {}, headers: request.headers };
+          const located = typeof loc === 'function' ? await loc(raw) : (raw[loc.from] as Record<string, unknown>)?.[loc.field];
+          if (located === undefined || located === null || located === '') {
+            const where = typeof loc === 'function' ? 'the request' : `${loc.from}.${loc.field}`;
+            throw new ApiError(400, ErrorCode.INVALID_PARAMS, `Invalid request: ${where} must name the space (space id is missing).`);
+          }
+          spaceId = String(located);
+          const access = opts.spaceAuthorizers.size ? await opts.spaceAuthorizers.call(caller, spaceId) : undefined;
+          if (!access?.allowed) throw forbidden('You are not a member of this space.');
+          spaceRole = access.role;
+          const need = route.auth.role;
+          if (need && (!spaceRole || ROLE_RANK[spaceRole] < ROLE_RANK[need])) throw forbidden(`This needs the ${need} role in the space.`);
+        }
+        if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(route.permission, spaceId)) {
+          throw forbidden(`This access token lacks the permission${route.permission ? ` '${route.permission}'` : ''}${spaceId ? ` in space ${spaceId}` : ''}.`);
+        }
+      }
+
+      const params = parse(route, 'params', request.params);
+      const query = parse(route, 'query', request.query);
+      const body = parse(route, 'body', request.body);
+
+      const controller = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      let handled = false;
+      const apiReply: ApiReply = {
+        header: (n, v) => void reply.header(n, v),
+        status: (c) => void reply.code(c),
+        sse: () => {
+          handled = true;
+          return openSse(reply, request.id);
+        },
+        send: (b, type) => {
+          handled = true;
+          reply.type(type).send(b);
+        },
+        raw: reply,
+      };
+      const req: ApiRequest = {
+        body,
+        query,
+        params,
+        headers: request.headers,
+        caller,
+        spaceId,
+        spaceRole,
+        logId: request.id,
+        ip: request.ip,
+        signal: controller.signal,
+        raw: request,
+      };
+      const result = await route.handler(req, apiReply);
+      if (handled) return reply;
+      const out = route.response ? route.response.parse(result) : result;
+      reply.type('application/json; charset=utf-8');
+      return reply.send(route.rawResponse ? toJson(out) : envelope(out));
+    },
+  });
+}
+
+function parse(route: ApiRoute, where: 'body' | 'query' | 'params', value: unknown): any {
+  const schema = route[where];
+  if (!schema) return value ?? (where === 'body' ? undefined : {});
+  const r = schema.safeParse(value ?? (where === 'body' ? {} : {}));
+  if (!r.success) throw validationError(where, r.error);
+  return r.data;
+}
+
+function openSse(reply: FastifyReply, logId: string): SseStream {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-tt-logid': logId,
+  });
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+  });
+  return {
+    send(event, data, id) {
+      if (closed) return;
+      const payload = typeof data === 'string' ? data : toJson(data);
+      res.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload.split('\n').join('\ndata: ')}\n\n`);
+    },
+    close() {
+      if (!closed) {
+        closed = true;
+        res.end();
+      }
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}

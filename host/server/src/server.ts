@@ -1,0 +1,262 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { ExtensionHost, type ExtensionCandidate, type ExtensionContext, type Logger } from '@tessera/core';
+import { ApiError, ErrorCode, LOG_ID_HEADER } from '@tessera/sdk';
+import {
+  ApiRoutes,
+  BackgroundJobs,
+  DatabaseService,
+  HostInfoService,
+  JobQueueService,
+  Migrations,
+  RequestAuthenticators,
+  SecretsService,
+  SpaceAuthorizers,
+  type Database,
+  type HostInfo,
+  type ServerContext,
+} from '@tessera/sdk/server';
+import { z } from 'zod';
+import type { TesseraConfig } from './config.ts';
+import { ensureMigrationTable, migrateExtension, openDatabase } from './database.ts';
+import { discoverExtensions, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
+import { asApiError, errorEnvelope, toJson } from './http/envelope.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { mountRoute } from './http/routes.ts';
+import { createIdGenerator, newLogId } from './ids.ts';
+import { InProcessQueue } from './jobs.ts';
+import { createSecrets, loadSecretKey } from './secrets.ts';
+
+export interface TesseraServer {
+  app: FastifyInstance;
+  host: ExtensionHost<ServerContext>;
+  config: TesseraConfig;
+  database: Database;
+  queue: InProcessQueue;
+  extensions: DiscoveredExtension[];
+  /** Starts listening; resolves to the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface CreateServerOptions {
+  /** Extensions beyond the discovered ones (the SDK tester, host tests). */
+  candidates?: ExtensionCandidate<ServerContext>[];
+  /** Look in extensions/ and extensionsDir (default true). */
+  discover?: boolean;
+  /** SQLite file; default <dataDir>/tessera.db, ':memory:' for tests. */
+  sqliteFile?: string;
+  /** Only these discovered extensions (plus their requirements) are considered. */
+  only?: string[];
+}
+
+const CLIENT_ERROR = z.object({
+  message: z.string().max(4000),
+  source: z.string().max(64).optional(),
+  extensionId: z.string().max(128).optional(),
+  url: z.string().max(2000).optional(),
+  api: z.object({ status: z.number(), code: z.number(), msg: z.string(), logId: z.string() }).partial().optional(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+
+export async function createServer(config: TesseraConfig, options: CreateServerOptions = {}): Promise<TesseraServer> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    genReqId: () => newLogId(),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 10 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: true,
+  });
+  const logger = pinoLogger(app.log as unknown as PinoLike);
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: options.sqliteFile ?? path.join(config.dataDir, 'tessera.db') });
+  await ensureMigrationTable(database.db);
+
+  const host: ExtensionHost<ServerContext> = new ExtensionHost<ServerContext>({
+    logger,
+    defaultStartTimeoutMs: config.startupDefault.timeoutMs,
+    defaultOnFailure: config.startupDefault.onFailure,
+    extendContext: (base: ExtensionContext) => serverContext(base, host),
+    beforeStart: async (id) => {
+      const applied = await migrateExtension(database.db, id, host.points.registry(Migrations).list());
+      if (applied.length) logger.info(`migrated ${id}`, { extensionId: id, migrations: applied });
+    },
+  });
+
+  const newId = createIdGenerator();
+  const info: HostInfo = {
+    platformName: config.platformName,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    newId,
+  };
+  const queue = new InProcessQueue(host.points.registry(BackgroundJobs), (job, error) =>
+    host.report({ source: 'job', message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`, error, extensionId: host.points.registry(BackgroundJobs).ownerOf(job) }),
+  );
+  host.provideHostService(DatabaseService, database);
+  host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
+  host.provideHostService(HostInfoService, info);
+  host.provideHostService(JobQueueService, queue);
+
+  const problems: DiscoveryProblem[] = [];
+  let discovered: DiscoveredExtension[] = [];
+  if (options.discover !== false) {
+    discovered = [...discoverExtensions(config.builtinExtensionsDir, 'builtin', problems), ...discoverExtensions(config.extensionsDir, 'runtime', problems)];
+    if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
+  }
+  for (const p of problems) host.report({ source: 'extension', message: `extension in ${p.dir} skipped: ${p.message}` });
+  await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
+
+  // ---- HTTP: every response carries the log id; every error is an envelope.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(LOG_ID_HEADER, request.id);
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const apiErr = asApiError(err);
+    apiErr.logId = request.id;
+    if (apiErr.status >= 500) request.log.error({ err, logId: request.id }, 'request failed');
+    reply.code(apiErr.status).type('application/json; charset=utf-8').send(errorEnvelope(apiErr));
+  });
+  const hasWeb = existsSync(path.join(config.webDist, 'index.html'));
+  const indexHtml = hasWeb ? readFileSync(path.join(config.webDist, 'index.html'), 'utf8') : '';
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (request.method === 'GET' && hasWeb && !/^\/(api|v1|v3|_extensions)(\/|$)/.test(url) && !path.extname(url)) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    }
+    const err = new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, `No API route ${request.method} ${url}. See /openapi.json for the routes.`, request.id);
+    reply.code(404).type('application/json; charset=utf-8').send(errorEnvelope(err));
+  });
+
+  const limiter = new RateLimiter();
+  const mountOpts = { authenticators: host.points.hook(RequestAuthenticators), spaceAuthorizers: host.points.hook(SpaceAuthorizers) };
+  for (const { value } of host.points.registry(ApiRoutes).entries()) mountRoute(app, value, mountOpts, limiter);
+
+  const startedAt = Date.now();
+  app.get('/healthz', async (_req, reply) => {
+    reply.type('application/json').send(toJson({ status: 'ok', uptimeMs: Date.now() - startedAt, extensions: host.status().filter((s) => s.state === 'started').length }));
+  });
+  let openapi: string | undefined;
+  app.get('/openapi.json', async (_req, reply) => {
+    openapi ??= toJson(buildOpenApi(host.points.registry(ApiRoutes).entries(), { title: `${config.platformName} API`, version: '0.1.0' }));
+    reply.type('application/json').send(openapi);
+  });
+
+  const byId = new Map(discovered.map((d) => [d.pkg.id, d]));
+  app.get('/api/extensions', async (_req, reply) => {
+    const extensions = host.status().map((s) => {
+      const d = byId.get(s.id);
+      const client = !d?.pkg.client
+        ? null
+        : d.candidate.source === 'builtin'
+          ? { type: 'builtin' as const }
+          : { type: 'remote' as const, entry: `/_extensions/${s.id}/${path.basename(d.pkg.client)}`, remoteName: d.pkg.remoteName ?? `tessera_ext_${s.id.replace(/[^a-z0-9]/g, '_')}` };
+      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, client };
+    });
+    reply.type('application/json').send(toJson({ code: 0, msg: '', data: { platformName: config.platformName, extensions } }));
+  });
+  app.get('/_extensions/:id/*', async (request, reply) => {
+    const { id, '*': file } = request.params as { id: string; '*': string };
+    const d = byId.get(id);
+    if (!d || d.candidate.source !== 'runtime' || !d.pkg.client || !host.status().some((s) => s.id === id && s.state === 'started')) {
+      throw new ApiError(404, ErrorCode.NOT_FOUND, `No client bundle for extension '${id}'.`);
+    }
+    return reply.sendFile(file, path.dirname(path.resolve(d.dir, d.pkg.client)));
+  });
+  app.post('/api/host/client_errors', async (request, reply) => {
+    if (!limiter.take(`client_errors ${request.ip}`, 120, 60_000)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many error reports.');
+    const parsed = CLIENT_ERROR.safeParse(request.body);
+    if (!parsed.success) throw new ApiError(400, ErrorCode.INVALID_PARAMS, 'Invalid error report.');
+    request.log.warn({ clientError: parsed.data, logId: request.id }, `client error: ${parsed.data.message}`);
+    reply.type('application/json').send(toJson({ code: 0, msg: '', data: null }));
+  });
+
+  await app.register(fastifyStatic, {
+    root: hasWeb ? config.webDist : path.join(config.root, 'host/web'),
+    prefix: '/',
+    index: false,
+    wildcard: true,
+    serve: hasWeb,
+    setHeaders: (res, file) => {
+      res.setHeader('cache-control', /[.-][0-9a-f]{8,}\./.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  if (hasWeb) app.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml));
+
+  queue.schedule();
+
+  let closed = false;
+  return {
+    app,
+    host,
+    config,
+    database,
+    queue,
+    extensions: discovered,
+    async listen() {
+      await app.listen({ port: config.port, host: config.host });
+      const addr = app.server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : config.port;
+      return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await queue.stop();
+      await host.stop();
+      await database.db.destroy();
+    },
+  };
+}
+
+function withRequirements(ids: string[], all: DiscoveredExtension[]): Set<string> {
+  const byId = new Map(all.map((d) => [d.pkg.id, d]));
+  const out = new Set<string>();
+  const visit = (id: string) => {
+    if (out.has(id)) return;
+    out.add(id);
+    for (const r of byId.get(id)?.pkg.requires ?? []) visit(r);
+  };
+  ids.forEach(visit);
+  return out;
+}
+
+function serverContext(base: ExtensionContext, host: ExtensionHost<ServerContext>): ServerContext {
+  return Object.assign(base, {
+    route: (r: Parameters<ServerContext['route']>[0]) => base.register(ApiRoutes, r as never),
+    migrations: (list: Parameters<ServerContext['migrations']>[0]) => {
+      for (const m of list) base.register(Migrations, { ...m, extensionId: base.extensionId });
+    },
+    job: (j: Parameters<ServerContext['job']>[0]) => base.register(BackgroundJobs, j as never),
+    get db() {
+      return host.hostService(DatabaseService).db;
+    },
+    get host() {
+      return host.hostService(HostInfoService);
+    },
+  }) as ServerContext;
+}
+
+interface PinoLike {
+  debug(o: object, m: string): void;
+  info(o: object, m: string): void;
+  warn(o: object, m: string): void;
+  error(o: object, m: string): void;
+  child(b: object): PinoLike;
+}
+
+function pinoLogger(p: PinoLike): Logger {
+  return {
+    debug: (m, d) => p.debug(d ?? {}, m),
+    info: (m, d) => p.info(d ?? {}, m),
+    warn: (m, d) => p.warn(d ?? {}, m),
+    error: (m, d) => p.error(d ?? {}, m),
+    child: (b) => pinoLogger(p.child(b)),
+  };
+}

@@ -1,0 +1,22 @@
+// @tessera/sdk: what both halves of an extension import. Side-specific parts: @tessera/sdk/server, /client.
+export {
+  ErrorSinks,
+  defineEvent,
+  defineHookPoint,
+  defineRegistryPoint,
+  defineService,
+  toDisposable,
+  type Disposable,
+  type EventToken,
+  type ExtensionContext,
+  type ExtensionManifest,
+  type HookPointToken,
+  type Logger,
+  type RegistryPointToken,
+  type RegistryView,
+  type ReportedError,
+  type ServiceToken,
+} from '@tessera/core';
+export * from './api.ts';
+export * from './areas.ts';
+export * from './events.ts';

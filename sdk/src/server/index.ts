@@ -1,0 +1,248 @@
+// @tessera/sdk/server: the server half of an extension.
+import { defineHookPoint, defineRegistryPoint, defineService, type Disposable, type ExtensionContext, type ExtensionDefinition } from '@tessera/core';
+import type { Kysely } from 'kysely';
+import { z, type ZodType } from 'zod';
+
+export * from '../index.ts';
+
+// ---------------------------------------------------------------- callers and authorization
+
+export type SpaceRole = 'owner' | 'admin' | 'member';
+
+/** Who is calling: a signed-in user (cookie session) or a personal access token. */
+export interface Caller {
+  kind: 'user' | 'token';
+  userId: string;
+  isPlatformAdmin: boolean;
+  sessionId?: string;
+  /** For token callers: may the token do `permission` in `spaceId`? (identity decides) */
+  tokenAllows?(permission: string | undefined, spaceId: string | undefined): boolean;
+}
+
+/** Where a route finds the space it touches. */
+export type SpaceLocator =
+  | { from: 'body' | 'query' | 'params' | 'header'; field: string }
+  | ((req: { body: any; query: any; params: any; headers: Record<string, unknown> }) => string | undefined | Promise<string | undefined>);
+
+/**
+ * Who may call a route. The host enforces it before the handler runs:
+ * anonymous; any signed-in user; platform admin; or a member of the located space with at least `role`.
+ */
+export type RouteAuth = 'anonymous' | 'user' | 'platformAdmin' | { space: SpaceLocator; role?: SpaceRole };
+
+export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  params: P;
+  headers: Record<string, string | string[] | undefined>;
+  /** Set for every route but anonymous ones (where it is set when a caller is known). */
+  caller?: Caller;
+  /** The space the route's auth located, when it has one. */
+  spaceId?: string;
+  /** The caller's role in that space. */
+  spaceRole?: SpaceRole;
+  logId: string;
+  ip: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** The underlying Fastify request, for what the contract does not cover. */
+  raw: unknown;
+}
+
+export interface SseStream {
+  send(event: string, data: unknown, id?: string): void;
+  close(): void;
+  readonly closed: boolean;
+}
+
+export interface ApiReply {
+  header(name: string, value: string): void;
+  status(code: number): void;
+  /** Switch the reply to server-sent events; the handler's return value is then ignored. */
+  sse(): SseStream;
+  /** Send a raw body (a file, a non-envelope document); the return value is then ignored. */
+  send(body: string | Uint8Array, contentType: string): void;
+  raw: unknown;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ApiRoute<B = any, Q = any, P = any, R = any> {
+  method: HttpMethod;
+  /** Fastify path syntax: '/api/space/:space_id/...'. */
+  path: string;
+  auth: RouteAuth;
+  /** Personal-access-token permission a token caller needs (e.g. 'workflow.run'). */
+  permission?: string;
+  summary?: string;
+  tags?: string[];
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  params?: ZodType<P>;
+  response?: ZodType<R>;
+  /** Answer with the value itself instead of the {code, msg, data} envelope. */
+  rawResponse?: boolean;
+  /** Limit per caller and minute (login forms, ...). */
+  rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
+  handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;
+}
+
+// ---------------------------------------------------------------- points
+
+const fn = z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
+const zod = z.custom<ZodType>((v) => typeof v === 'object' && v !== null && 'safeParse' in (v as object), 'must be a zod schema');
+
+/** API routes: registered at register(), mounted by the host before it listens. Key: 'METHOD path'. */
+export const ApiRoutes = defineRegistryPoint<ApiRoute>({
+  id: 'server.apiRoutes',
+  owner: 'host',
+  description: 'HTTP API routes with their auth; mounted when the host starts listening.',
+  schema: z.object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: z.string().regex(/^\/[\w\-./:{}*]*$/, 'must start with / and use Fastify path syntax'),
+    auth: z.union([z.enum(['anonymous', 'user', 'platformAdmin']), z.object({ space: z.union([fn, z.object({ from: z.enum(['body', 'query', 'params', 'header']), field: z.string() })]), role: z.enum(['owner', 'admin', 'member']).optional() })]),
+    permission: z.string().optional(),
+    body: zod.optional(),
+    query: zod.optional(),
+    params: zod.optional(),
+    response: zod.optional(),
+    handler: fn,
+  }),
+  key: (r) => `${r.method} ${r.path}`,
+});
+
+export interface Migration {
+  /** Sorted by name: use a sortable prefix ('0001_create_users'). */
+  name: string;
+  up(db: Kysely<any>): Promise<void>;
+  down?(db: Kysely<any>): Promise<void>;
+}
+
+export interface MigrationRegistration extends Migration {
+  extensionId: string;
+}
+
+/** Migrations: run by the host for each extension between its register() and start(). */
+export const Migrations = defineRegistryPoint<MigrationRegistration>({
+  id: 'server.migrations',
+  owner: 'host',
+  description: "Kysely migrations of an extension's own tables; run at start in name order.",
+  schema: z.object({ extensionId: z.string(), name: z.string().regex(/^[\w.-]+$/), up: fn }),
+  key: (m) => `${m.extensionId}:${m.name}`,
+});
+
+export interface JobContext {
+  jobId: string;
+  attempt: number;
+  signal: AbortSignal;
+}
+
+export interface BackgroundJob<P = any> {
+  /** Namespaced by convention: '<extension>.<job>'. */
+  name: string;
+  concurrency?: number;
+  attempts?: number;
+  /** Repeat every N ms (scheduled job) in addition to being enqueued on demand. */
+  everyMs?: number;
+  handler(payload: P, job: JobContext): Promise<unknown> | unknown;
+}
+
+/** Background jobs: handlers the queue runs (in-process by default, BullMQ workers when REDIS_URL is set). */
+export const BackgroundJobs = defineRegistryPoint<BackgroundJob>({
+  id: 'server.backgroundJobs',
+  owner: 'host',
+  description: 'Named job handlers run by the queue.',
+  schema: z.object({ name: z.string().min(1), handler: fn, concurrency: z.number().int().positive().optional(), everyMs: z.number().int().positive().optional() }),
+  key: (j) => j.name,
+});
+
+export interface AuthRequest {
+  headers: Record<string, string | string[] | undefined>;
+  cookies: Record<string, string>;
+  method: string;
+  url: string;
+  ip: string;
+}
+
+/** Resolves the caller of a request (first answer wins). Called once per request before auth checks. */
+export const RequestAuthenticators = defineHookPoint<[AuthRequest], Caller>({
+  id: 'server.requestAuthenticators',
+  owner: 'host',
+  kind: 'bail',
+  args: ['request'],
+  description: 'Turns a request into a Caller (session cookie, bearer token ...). First non-undefined answer wins.',
+});
+
+export interface SpaceAccess {
+  allowed: boolean;
+  role?: SpaceRole;
+}
+
+/** Decides whether a caller belongs to a space (first answer wins; no answer means 403). */
+export const SpaceAuthorizers = defineHookPoint<[Caller, string], SpaceAccess>({
+  id: 'server.spaceAuthorizers',
+  owner: 'host',
+  kind: 'bail',
+  args: ['caller', 'spaceId'],
+  description: "Answers a caller's membership and role in a space, for routes whose auth names a space.",
+});
+
+// ---------------------------------------------------------------- host services
+
+export interface Database {
+  db: Kysely<any>;
+  dialect: 'sqlite' | 'postgres';
+}
+export const DatabaseService = defineService<Database>({ id: 'host.database', owner: 'host', description: 'The relational database (Kysely).' });
+
+export interface JobQueue {
+  enqueue<P>(name: string, payload: P, opts?: { delayMs?: number; jobId?: string }): Promise<string>;
+  /** Resolves when every job enqueued so far has finished (tests, shutdown). */
+  drain(): Promise<void>;
+}
+export const JobQueueService = defineService<JobQueue>({ id: 'host.jobs', owner: 'host', description: 'The background job queue.' });
+
+export interface Secrets {
+  /** Encrypts for storage at rest (AES-256-GCM). */
+  encrypt(plain: string): string;
+  decrypt(sealed: string): string;
+  /** What may be shown of a secret: its last four characters. */
+  mask(plain: string): string;
+}
+export const SecretsService = defineService<Secrets>({ id: 'host.secrets', owner: 'host', description: 'Encryption of secrets at rest.' });
+
+export interface HostInfo {
+  platformName: string;
+  dataDir: string;
+  publicUrl: string;
+  /** Outbound HTTP to private and loopback addresses is refused unless this is true. */
+  allowPrivateNetwork: boolean;
+  /** A new 64-bit id, as a decimal string. */
+  newId(): string;
+}
+export const HostInfoService = defineService<HostInfo>({ id: 'host.info', owner: 'host', description: 'Platform facts and id generation.' });
+
+// ---------------------------------------------------------------- context and definition
+
+export interface ServerContext<Config = unknown> extends ExtensionContext<Config> {
+  route<B, Q, P, R>(route: ApiRoute<B, Q, P, R>): Disposable;
+  migrations(list: Migration[]): void;
+  job<P>(job: BackgroundJob<P>): Disposable;
+  /** The database (available from start(); migrations get it as their argument). */
+  readonly db: Kysely<any>;
+  readonly host: HostInfo;
+}
+
+export interface ServerExtension<Config = unknown> extends ExtensionDefinition<ServerContext<Config>> {
+  side: 'server';
+}
+
+export function defineExtension<S extends ZodType | undefined = undefined>(def: {
+  id: string;
+  configSchema?: S;
+  register?(ctx: ServerContext<S extends ZodType ? z.output<S> : unknown>): void;
+  start?(ctx: ServerContext<S extends ZodType ? z.output<S> : unknown>): void | Promise<void>;
+  stop?(ctx: ServerContext<S extends ZodType ? z.output<S> : unknown>): void | Promise<void>;
+}): ServerExtension<S extends ZodType ? z.output<S> : unknown> {
+  return { ...(def as any), side: 'server' };
+}
