@@ -209,8 +209,8 @@ export class HookPoint<Args extends unknown[], R> {
 
   #create(): any {
     const { hookKind, args } = this.token;
-    const names = [...args];
-    const hook =
+    const names = [...args] as unknown as [string];
+    const hook: any =
       hookKind === 'sync'
         ? new SyncHook(names)
         : hookKind === 'series'
@@ -222,7 +222,7 @@ export class HookPoint<Args extends unknown[], R> {
               : new AsyncSeriesWaterfallHook(names as [string]);
     for (const t of this.#taps) {
       const tapName = `${t.owner}:${t.name}`;
-      const opts = { name: tapName, stage: t.options.stage, before: t.options.before };
+      const opts = { name: tapName, stage: t.options.stage, before: t.options.before as string | undefined };
       const fail = (error: unknown) => this.#report({ pointId: this.token.id, owner: t.owner, tapName: t.name, error });
       if (hookKind === 'sync') {
         hook.tap(opts, (...a: unknown[]) => {

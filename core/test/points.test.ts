@@ -10,8 +10,8 @@ const Widgets = defineRegistryPoint<{ key: string; size: number }>({
   key: (w) => w.key,
 });
 
-const Transform = defineHookPoint<[string], string>({ id: 'test.transform', owner: 'host', kind: 'waterfall', args: ['text'] });
-const Resolve = defineHookPoint<[number], string>({ id: 'test.resolve', owner: 'host', kind: 'bail', args: ['n'] });
+const Transform = defineHookPoint<[string], string>({ id: 'test.transform', owner: 'host', kind: 'waterfall', args: ['text'], description: '' });
+const Resolve = defineHookPoint<[number], string>({ id: 'test.resolve', owner: 'host', kind: 'bail', args: ['n'], description: '' });
 
 function host() {
   const h = new ExtensionHost({ logger: silentLogger });

@@ -156,7 +156,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
         : d.candidate.source === 'builtin'
           ? { type: 'builtin' as const }
           : { type: 'remote' as const, entry: `/_extensions/${s.id}/${path.basename(d.pkg.client)}`, remoteName: d.pkg.remoteName ?? `tessera_ext_${s.id.replace(/[^a-z0-9]/g, '_')}` };
-      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, client };
+      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, requires: d?.pkg.requires ?? [], optional: d?.pkg.optional ?? [], client };
     });
     reply.type('application/json').send(toJson({ code: 0, msg: '', data: { platformName: config.platformName, extensions } }));
   });
@@ -182,8 +182,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     index: false,
     wildcard: true,
     serve: hasWeb,
-    setHeaders: (res, file) => {
-      res.setHeader('cache-control', /[.-][0-9a-f]{8,}\./.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    setHeaders: (res: { header(n: string, v: string): unknown }, file: string) => {
+      res.header('cache-control', /[.-][0-9a-f]{8,}\./.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   if (hasWeb) app.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml));

@@ -111,7 +111,7 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
     } catch {
       parsed = undefined;
     }
-    return { status: res.statusCode, headers: res.headers, body: parsed as any, text: res.body, logId: String(res.headers[LOG_ID_HEADER] ?? '') };
+    return { status: res.statusCode, headers: res.headers as TestResponse['headers'], body: parsed as any, text: res.body, logId: String(res.headers[LOG_ID_HEADER] ?? '') };
   };
   return {
     server,

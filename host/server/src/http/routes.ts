@@ -66,7 +66,7 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
         if (typeof route.auth === 'object') {
           const loc = route.auth.space;
           const raw = { body: request.body ?? {}, query: request.query ?? {}, params: request.params ?? {}, headers: request.headers };
-          const located = typeof loc === 'function' ? await loc(raw) : (raw[loc.from] as Record<string, unknown>)?.[loc.field];
+          const located = typeof loc === 'function' ? await loc(raw) : (raw[loc.from === 'header' ? 'headers' : loc.from] as Record<string, unknown>)?.[loc.field];
           if (located === undefined || located === null || located === '') {
             const where = typeof loc === 'function' ? 'the request' : `${loc.from}.${loc.field}`;
             throw new ApiError(400, ErrorCode.INVALID_PARAMS, `Invalid request: ${where} must name the space (space id is missing).`);

@@ -1,0 +1,56 @@
+import { ConfigError, loadConfig, type TesseraConfig } from './config.ts';
+import { createServer, type TesseraServer } from './server.ts';
+
+export interface StartOptions {
+  root: string;
+  overrides?: Parameters<typeof loadConfig>[0]['overrides'];
+  /** Print the banner (default true). */
+  banner?: boolean;
+}
+
+/** Starts the studio: loads configuration, starts the extensions, listens; stops cleanly on SIGINT/SIGTERM. */
+export async function startStudio({ root, overrides, banner = true }: StartOptions): Promise<TesseraServer> {
+  const began = performance.now();
+  let config: TesseraConfig;
+  try {
+    config = loadConfig({ root, overrides });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`tessera: configuration error: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const server = await createServer(config);
+  let url: string;
+  try {
+    url = await server.listen();
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    await server.close();
+    if (err.code === 'EADDRINUSE') {
+      console.error(`tessera: port ${config.port} is in use. Stop the other process or start with --port N.`);
+      process.exit(3);
+    }
+    throw e;
+  }
+  const shown = url.replace('127.0.0.1', 'localhost');
+  if (banner) {
+    const status = server.host.status();
+    const started = status.filter((s) => s.state === 'started').length;
+    const problems = status.filter((s) => s.state === 'failed');
+    console.log(`${config.platformName} is running on ${shown} (${Math.round(performance.now() - began)} ms, ${started} extensions, data in ${config.dataDir}${config.databaseUrl ? ', PostgreSQL' : ', SQLite'})`);
+    for (const p of problems) console.log(`  extension '${p.id}' failed: ${p.reason}`);
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (banner) console.log(`\n${signal}: stopping ...`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return server;
+}

@@ -1,0 +1,121 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import { ErrorSinks, ExtensionHost, consoleLogger, type ExtensionCandidate, type ExtensionContext, type ReportedError } from '@tessera/core';
+import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGES, type ApiError, type Language } from '@tessera/sdk';
+import {
+  HeaderItems,
+  I18nResources,
+  Panels,
+  RequestInterceptors,
+  Routes,
+  SettingsPages,
+  SidebarEntries,
+  createRequestClient,
+  type ClientContext,
+  type RequestClient,
+} from '@tessera/sdk/client';
+import enUS from './locales/en-US.json';
+import zhCN from './locales/zh-CN.json';
+
+export const LANGUAGE_KEY = 'tessera.language';
+
+export interface Studio {
+  host: ExtensionHost<ClientContext>;
+  api: RequestClient;
+  i18n: I18n;
+  platformName: string;
+  stop(): Promise<void>;
+}
+
+export interface CreateStudioOptions {
+  candidates: ExtensionCandidate<ClientContext>[];
+  platformName?: string;
+  language?: Language;
+  fetch?: typeof fetch;
+  /** Shows the error notice of a failed request. */
+  notify?: (err: ApiError) => void;
+  /** Also send reported errors to the server log (default true in the browser). */
+  reportToServer?: boolean;
+}
+
+export function storedLanguage(): Language {
+  try {
+    const v = localStorage.getItem(LANGUAGE_KEY);
+    if (v && (LANGUAGES as readonly string[]).includes(v)) return v as Language;
+  } catch {
+    /* storage unavailable */
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** Builds the client side: kernel host, request client, i18n; starts the client halves. */
+export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
+  // Contexts are made when extensions start, after the request client below exists.
+  const host: ExtensionHost<ClientContext> = new ExtensionHost<ClientContext>({
+    logger: consoleLogger({ side: 'web' }, 'warn'),
+    defaultStartTimeoutMs: 10_000,
+    extendContext: (base) => extendContext(base),
+  });
+  const i18n = i18next.createInstance();
+  await i18n.init({
+    lng: opts.language ?? DEFAULT_LANGUAGE,
+    fallbackLng: FALLBACK_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    ns: ['host'],
+    defaultNS: 'host',
+    resources: { 'en-US': { host: enUS }, 'zh-CN': { host: zhCN } },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  } as any);
+  const resources = host.points.registry(I18nResources);
+  const addBundle = (r: { namespace: string; language: string; resources: Record<string, unknown> }) => i18n.addResourceBundle(r.language, r.namespace, r.resources, true, true);
+  resources.list().forEach(addBundle);
+  resources.changes$.subscribe((c) => {
+    if (c.type === 'added') addBundle(c.entry.value);
+    else i18n.removeResourceBundle(c.entry.value.language, c.entry.value.namespace);
+  });
+
+  const report = (e: Omit<ReportedError, 'timestamp'>) => host.report(e);
+  const api = createRequestClient({
+    interceptors: { call: (r) => host.points.hook(RequestInterceptors).call(r), get size() { return host.points.hook(RequestInterceptors).size; } },
+    bus: host.bus,
+    report,
+    notify: opts.notify,
+    fetch: opts.fetch,
+  });
+
+  if (opts.reportToServer ?? typeof window !== 'undefined') {
+    // The host's own sink: errors other than failed requests (which the server logged already) go to the server log.
+    let sent = 0;
+    const windowStart = { at: Date.now() };
+    host.points.hook(ErrorSinks).tap('host', 'server-log', (e) => {
+      if (e.source === 'request') return;
+      if (Date.now() - windowStart.at > 60_000) {
+        windowStart.at = Date.now();
+        sent = 0;
+      }
+      if (++sent > 30) return;
+      void (opts.fetch ?? fetch)('/api/host/client_errors', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: e.message.slice(0, 4000), source: e.source, extensionId: e.extensionId, url: location.pathname, detail: e.detail }),
+      }).catch(() => undefined);
+    });
+  }
+
+  const extendContext = (base: ExtensionContext): ClientContext =>
+    Object.assign(base, {
+      route: (r: Parameters<ClientContext['route']>[0]) => base.register(Routes, r),
+      sidebar: (e: Parameters<ClientContext['sidebar']>[0]) => base.register(SidebarEntries, e),
+      settingsPage: (p: Parameters<ClientContext['settingsPage']>[0]) => base.register(SettingsPages, p),
+      panel: (p: Parameters<ClientContext['panel']>[0]) => base.register(Panels, p),
+      headerItem: (p: Parameters<ClientContext['headerItem']>[0]) => base.register(HeaderItems, p),
+      i18n: (res: Parameters<ClientContext['i18n']>[0]) => {
+        for (const [language, r] of Object.entries(res)) if (r) base.register(I18nResources, { namespace: base.extensionId, language: language as Language, resources: r });
+      },
+      interceptRequests: (name: string, fn: any) => base.tap(RequestInterceptors, name, fn),
+      errorSink: (name: string, fn: any) => base.tap(ErrorSinks, name, fn),
+      api,
+    }) as ClientContext;
+  await host.start(opts.candidates);
+  return { host, api, i18n, platformName: opts.platformName ?? 'Tessera Studio', stop: () => host.stop() };
+}

@@ -1,0 +1,51 @@
+import { Button, Result } from '@arco-design/web-react';
+import { Component, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface Props {
+  /** The extension whose page this is, for the report. */
+  owner?: string;
+  report(e: { source: string; message: string; error: unknown; extensionId?: string; detail?: Record<string, unknown> }): void;
+  children: ReactNode;
+}
+
+/** Wraps every contributed page: a render error is reported to the error sinks and a fallback shown. */
+export class PageErrorBoundary extends Component<Props, { error: Error | null }> {
+  override state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: { componentStack?: string | null }) {
+    this.props.report({
+      source: 'render',
+      message: `render error${this.props.owner ? ` in '${this.props.owner}'` : ''}: ${error.message}`,
+      error,
+      extensionId: this.props.owner,
+      detail: { componentStack: info.componentStack?.slice(0, 2000) },
+    });
+  }
+
+  override render() {
+    if (this.state.error) return <PageError onRetry={() => this.setState({ error: null })} />;
+    return this.props.children;
+  }
+}
+
+function PageError({ onRetry }: { onRetry(): void }) {
+  const { t } = useTranslation('host');
+  return (
+    <Result
+      status="error"
+      title={t('pageError.title')}
+      subTitle={t('pageError.text')}
+      extra={
+        <Button type="primary" onClick={onRetry}>
+          {t('pageError.retry')}
+        </Button>
+      }
+      data-testid="page-error"
+    />
+  );
+}

@@ -1,0 +1,211 @@
+import { Button, Drawer, Layout, Menu, Result, Select, Tabs } from '@arco-design/web-react';
+import { LANGUAGES, TOP_LEVEL_AREAS, type Language } from '@tessera/sdk';
+import {
+  HeaderItems,
+  Panels,
+  Routes as RoutePoint,
+  SettingsPages,
+  SidebarEntries,
+  usePageTitle,
+  useRegistryEntries,
+  useStudio,
+  type ClientRoute,
+} from '@tessera/sdk/client';
+import type { RegistryEntry } from '@tessera/core';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
+import { PageErrorBoundary } from './ErrorBoundary.tsx';
+
+const byOrder = <T extends { order?: number }>(a: RegistryEntry<T>, b: RegistryEntry<T>) => (a.value.order ?? 100) - (b.value.order ?? 100);
+
+/** A contributed page: its title (translated in its owner's namespace) and its error boundary. */
+function Page({ entry }: { entry: RegistryEntry<ClientRoute> }) {
+  const { report } = useStudio();
+  const { t } = useTranslation(entry.owner);
+  usePageTitle(entry.value.title ? t(entry.value.title) : undefined);
+  const C = entry.value.component;
+  return (
+    <PageErrorBoundary owner={entry.owner} report={report} key={entry.key}>
+      <C />
+    </PageErrorBoundary>
+  );
+}
+
+function LanguageSwitch() {
+  const { language, setLanguage } = useStudio();
+  const { t } = useTranslation('host');
+  return (
+    <Select
+      size="small"
+      aria-label={t('language')}
+      data-testid="language-switch"
+      value={language}
+      style={{ width: 110 }}
+      onChange={(v) => setLanguage(v as Language)}
+      options={LANGUAGES.map((l) => ({ label: t(`languages.${l}`), value: l }))}
+    />
+  );
+}
+
+function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const entries = useRegistryEntries(SidebarEntries);
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const groups = useMemo(
+    () =>
+      TOP_LEVEL_AREAS.map((area) => ({ area, items: entries.filter((e) => e.value.area === area).sort(byOrder) })).filter((g) => g.items.length),
+    [entries],
+  );
+  const selected = entries
+    .filter((e) => e.value.path === location.pathname || (e.value.path !== '/' && location.pathname.startsWith(`${e.value.path}/`)))
+    .map((e) => e.key);
+  return (
+    <Menu
+      selectedKeys={selected}
+      data-testid="sidebar-menu"
+      onClickMenuItem={(key) => {
+        const e = entries.find((x) => x.key === key);
+        if (e) navigate(e.value.path);
+        onNavigate?.();
+      }}
+    >
+      {groups.map((g) => (
+        <Menu.ItemGroup key={g.area} title={t(`areas.${g.area}`, { ns: 'host' })}>
+          {g.items.map((e) => (
+            <Menu.Item key={e.key} data-testid={`sidebar-${e.key}`}>
+              {e.value.icon}
+              {t(e.value.label, { ns: e.owner })}
+            </Menu.Item>
+          ))}
+        </Menu.ItemGroup>
+      ))}
+    </Menu>
+  );
+}
+
+function AppLayout({ children }: { children: ReactNode }) {
+  const { platformName, mobile } = useStudio();
+  const { t } = useTranslation('host');
+  const headerItems = useRegistryEntries(HeaderItems).slice().sort(byOrder);
+  const [panelOpen, setPanelOpen] = useState(false);
+  return (
+    <Layout className={mobile ? 'tessera-shell tessera-mobile' : 'tessera-shell'} data-testid={mobile ? 'shell-mobile' : 'shell-desktop'}>
+      <Layout.Header className="tessera-header">
+        {mobile && (
+          <Button className="tessera-menu-button" data-testid="mobile-menu-button" aria-label={t('menu')} onClick={() => setPanelOpen(true)}>
+            ☰
+          </Button>
+        )}
+        <Link to="/" className="tessera-brand" data-testid="brand">
+          {platformName}
+        </Link>
+        <div className="tessera-header-items">
+          {headerItems.map((h) => (
+            <h.value.component key={h.key} />
+          ))}
+          <LanguageSwitch />
+        </div>
+      </Layout.Header>
+      <Layout>
+        {!mobile && (
+          <Layout.Sider className="tessera-sider" width={220}>
+            <SidebarMenu />
+          </Layout.Sider>
+        )}
+        <Layout.Content className="tessera-content">{children}</Layout.Content>
+      </Layout>
+      {mobile && (
+        <Drawer
+          className="tessera-mobile-panel"
+          data-testid="mobile-panel"
+          placement="left"
+          width={260}
+          visible={panelOpen}
+          title={t('menu')}
+          footer={null}
+          onCancel={() => setPanelOpen(false)}
+        >
+          <SidebarMenu onNavigate={() => setPanelOpen(false)} />
+        </Drawer>
+      )}
+    </Layout>
+  );
+}
+
+function NotFound() {
+  const { t } = useTranslation('host');
+  const location = useLocation();
+  usePageTitle(t('notFound.title'));
+  return (
+    <Result
+      status="404"
+      title={t('notFound.title')}
+      subTitle={t('notFound.text', { path: location.pathname })}
+      extra={
+        <Link to="/">
+          <Button type="primary">{t('notFound.home')}</Button>
+        </Link>
+      }
+    />
+  );
+}
+
+function SettingsFrame() {
+  const { t } = useTranslation('host');
+  const pages = useRegistryEntries(SettingsPages).slice().sort(byOrder);
+  const { key } = useParams();
+  const navigate = useNavigate();
+  const { report } = useStudio();
+  usePageTitle(t('settings.title'));
+  if (!pages.length) return <Result status="404" title={t('settings.empty')} />;
+  const active = pages.find((p) => p.key === key) ?? pages[0];
+  return (
+    <div className="tessera-page" data-testid="settings-page">
+      <h2>{t('settings.title')}</h2>
+      <Tabs activeTab={active.key} onChange={(k) => navigate(`/settings/${k}`)}>
+        {pages.map((p) => (
+          <Tabs.TabPane key={p.key} title={<SettingsLabel entry={p} />}>
+            <PageErrorBoundary owner={p.owner} report={report}>
+              {p.key === active.key && <p.value.component />}
+            </PageErrorBoundary>
+          </Tabs.TabPane>
+        ))}
+      </Tabs>
+    </div>
+  );
+}
+
+function SettingsLabel({ entry }: { entry: RegistryEntry<{ label: string }> }) {
+  const { t } = useTranslation(entry.owner);
+  return <>{t(entry.value.label)}</>;
+}
+
+/** Routes, layout and panels, all from contributions. */
+export function Shell() {
+  const routes = useRegistryEntries(RoutePoint);
+  const panels = useRegistryEntries(Panels).slice().sort(byOrder);
+  const { report } = useStudio();
+  const bare = routes.filter((r) => r.value.layout === 'bare');
+  const app = routes.filter((r) => r.value.layout !== 'bare');
+  return (
+    <BrowserRouter>
+      <Routes>
+        {bare.map((r) => (
+          <Route key={r.key} path={r.value.path} element={<Page entry={r} />} />
+        ))}
+        {app.map((r) => (
+          <Route key={r.key} path={r.value.path} element={<AppLayout><Page entry={r} /></AppLayout>} />
+        ))}
+        <Route path="/settings/:key?" element={<AppLayout><SettingsFrame /></AppLayout>} />
+        <Route path="*" element={<AppLayout><NotFound /></AppLayout>} />
+      </Routes>
+      {panels.map((p) => (
+        <PageErrorBoundary key={p.key} owner={p.owner} report={report}>
+          <p.value.component />
+        </PageErrorBoundary>
+      ))}
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,25 @@
+// Build of the web host. Built-in client halves are bundled (see host/web/src/generated/extensions.ts,
+// written by `./tessera build`); runtime-loaded ones arrive as Module Federation remotes.
+import { defineConfig } from '@rsbuild/core';
+import { pluginReact } from '@rsbuild/plugin-react';
+import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+import { HOST_REMOTE_NAME, SHARED_MODULES } from './sdk/src/build/shared.ts';
+
+const serverPort = Number(process.env.TESSERA_PORT ?? 3000);
+
+export default defineConfig({
+  root: import.meta.dirname,
+  source: { entry: { index: './host/web/src/main.tsx' } },
+  html: { title: 'Tessera Studio', mountId: 'root', meta: { viewport: 'width=device-width, initial-scale=1' } },
+  output: { distPath: { root: 'host/web/dist' }, cleanDistPath: true, assetPrefix: '/' },
+  performance: { chunkSplit: { strategy: 'split-by-experience' } },
+  server: {
+    port: Number(process.env.TESSERA_WEB_DEV_PORT ?? 3001),
+    proxy: Object.fromEntries(['/api', '/v1', '/v3', '/_extensions', '/openapi.json', '/healthz'].map((p) => [p, `http://127.0.0.1:${serverPort}`])),
+    historyApiFallback: true,
+  },
+  plugins: [
+    pluginReact(),
+    pluginModuleFederation({ name: HOST_REMOTE_NAME, remotes: {}, shared: SHARED_MODULES, dts: false, manifest: false }),
+  ],
+});

@@ -1,0 +1,51 @@
+// @tessera/sdk/build: the build preset for an extension loaded at runtime (dropped into extensionsDir).
+// Usage in the extension's rsbuild.config.ts:  export default extensionBuildConfig({ root: import.meta.dirname })
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RsbuildConfig } from '@rsbuild/core';
+import { pluginReact } from '@rsbuild/plugin-react';
+import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+import { SHARED_MODULES, remoteNameOf } from './shared.ts';
+
+export { SHARED_MODULES, remoteNameOf } from './shared.ts';
+
+export interface ExtensionBuildOptions {
+  /** The extension's package folder. */
+  root: string;
+  /** Defaults: src/server/index.ts and src/client/index.tsx when they exist in package.json "tessera". */
+  serverEntry?: string;
+  clientEntry?: string;
+}
+
+/**
+ * Two outputs: dist/server/index.js (one ES module, dependencies bundled, imported by the host) and
+ * dist/client/remoteEntry.js (a Module Federation remote exposing './client', sharing SHARED_MODULES).
+ */
+export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig {
+  const pkg = JSON.parse(readFileSync(path.join(opts.root, 'package.json'), 'utf8'));
+  const id: string = pkg.tessera?.id;
+  if (!id) throw new Error(`${opts.root}/package.json needs a "tessera": { "id": ... } field`);
+  const serverEntry = opts.serverEntry ?? './src/server/index.ts';
+  const clientEntry = opts.clientEntry ?? './src/client/index.tsx';
+  return {
+    root: opts.root,
+    mode: 'production',
+    environments: {
+      server: {
+        source: { entry: { index: serverEntry } },
+        output: { target: 'node', module: true, distPath: { root: 'dist/server' }, filename: { js: '[name].js' }, cleanDistPath: true, minify: false },
+      },
+      client: {
+        source: { entry: { index: clientEntry } },
+        output: { target: 'web', distPath: { root: 'dist/client' }, assetPrefix: 'auto', cleanDistPath: true },
+      },
+    },
+    plugins: [
+      pluginReact(),
+      pluginModuleFederation(
+        { name: remoteNameOf(id), filename: 'remoteEntry.js', exposes: { './client': clientEntry }, shared: SHARED_MODULES, dts: false, manifest: false },
+        { environment: 'client' },
+      ),
+    ],
+  };
+}

@@ -1,0 +1,93 @@
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { Disposable, EventBus, ExtensionContext, ExtensionDefinition, HookFn, RegistryEntry, RegistryPointToken, RegistryView } from '@tessera/core';
+import type { ZodType, z } from 'zod';
+import type { Language } from '../areas.ts';
+import type { ReportedError } from '@tessera/core';
+import type { ClientRoute, HeaderItem, OutgoingRequest, Panel, SettingsPage, SidebarEntry } from './points.ts';
+import type { RequestClient } from './request.ts';
+
+export interface ClientContext<Config = unknown> extends ExtensionContext<Config> {
+  route(route: ClientRoute): Disposable;
+  sidebar(entry: SidebarEntry): Disposable;
+  settingsPage(page: SettingsPage): Disposable;
+  panel(panel: Panel): Disposable;
+  headerItem(item: HeaderItem): Disposable;
+  /** Translations for this extension's namespace (its id). */
+  i18n(resources: Partial<Record<Language, Record<string, unknown>>>): void;
+  interceptRequests(name: string, fn: HookFn<[OutgoingRequest], OutgoingRequest>): Disposable;
+  errorSink(name: string, fn: (e: ReportedError) => void): Disposable;
+  readonly api: RequestClient;
+}
+
+export interface ClientExtension<Config = unknown> extends ExtensionDefinition<ClientContext<Config>> {
+  side: 'client';
+}
+
+export function defineExtension<S extends ZodType | undefined = undefined>(def: {
+  id: string;
+  configSchema?: S;
+  register?(ctx: ClientContext<S extends ZodType ? z.output<S> : unknown>): void;
+  start?(ctx: ClientContext<S extends ZodType ? z.output<S> : unknown>): void | Promise<void>;
+  stop?(ctx: ClientContext<S extends ZodType ? z.output<S> : unknown>): void | Promise<void>;
+}): ClientExtension<S extends ZodType ? z.output<S> : unknown> {
+  return { ...(def as any), side: 'client' };
+}
+
+/** What the web host gives to every component. */
+export interface StudioRuntime {
+  platformName: string;
+  api: RequestClient;
+  bus: EventBus;
+  registry<T>(point: RegistryPointToken<T>): RegistryView<T>;
+  report(e: Omit<ReportedError, 'timestamp'>): void;
+  language: Language;
+  setLanguage(lang: Language): void;
+  /** True at a viewport width of 640 px or less. */
+  mobile: boolean;
+}
+
+export const StudioContext = createContext<StudioRuntime | null>(null);
+
+export function useStudio(): StudioRuntime {
+  const s = useContext(StudioContext);
+  if (!s) throw new Error('useStudio() must be used inside the Tessera shell (or the test renderer)');
+  return s;
+}
+
+export function useApi(): RequestClient {
+  return useStudio().api;
+}
+
+/** The live entries (key, owner, value) of a registry point; re-renders when registrations change. */
+export function useRegistryEntries<T>(point: RegistryPointToken<T>): RegistryEntry<T>[] {
+  const { registry } = useStudio();
+  const view = registry(point);
+  const store = useMemo(() => {
+    let snapshot = view.entries();
+    return {
+      subscribe: (cb: () => void) => {
+        const sub = view.changes$.subscribe(() => {
+          snapshot = view.entries();
+          cb();
+        });
+        return () => sub.unsubscribe();
+      },
+      get: () => snapshot,
+    };
+  }, [view]);
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
+}
+
+/** The live contents of a registry point. */
+export function useRegistry<T>(point: RegistryPointToken<T>): T[] {
+  const entries = useRegistryEntries(point);
+  return useMemo(() => entries.map((e) => e.value), [entries]);
+}
+
+/** Sets document.title to "<title> - <platform>", or the platform name alone. */
+export function usePageTitle(title?: string): void {
+  const { platformName } = useStudio();
+  useEffect(() => {
+    document.title = title ? `${title} - ${platformName}` : platformName;
+  }, [title, platformName]);
+}

@@ -1,0 +1,6 @@
+// @tessera/sdk/client: the client half of an extension.
+export * from '../index.ts';
+export * from './points.ts';
+export * from './request.ts';
+export * from './context.tsx';
+export * from './widgets.tsx';

@@ -1,0 +1,121 @@
+import { defineHookPoint, defineRegistryPoint } from '@tessera/core';
+import type { ComponentType, ReactNode } from 'react';
+import { z } from 'zod';
+import { TOP_LEVEL_AREAS, type Language, type TopLevelArea } from '../areas.ts';
+
+const component = z.custom<ComponentType<any>>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component');
+
+export interface ClientRoute {
+  /** react-router path, e.g. '/space/:space_id/settings'. */
+  path: string;
+  component: ComponentType<any>;
+  /** Translation key (in the owner's namespace) of the page title; the platform name is the fallback. */
+  title?: string;
+  /** 'app' renders inside the studio shell; 'bare' alone (sign-in pages, full-screen editors). */
+  layout?: 'app' | 'bare';
+}
+
+/** Pages. Every page is wrapped in an error boundary that reports render errors to the error sinks. */
+export const Routes = defineRegistryPoint<ClientRoute>({
+  id: 'client.routes',
+  owner: 'host',
+  description: 'Pages of the studio, by path.',
+  schema: z.object({ path: z.string().startsWith('/'), component, title: z.string().optional(), layout: z.enum(['app', 'bare']).optional() }),
+  key: (r) => r.path,
+});
+
+export interface SidebarEntry {
+  key: string;
+  /** The top-level area the entry belongs to (spec 000 section 2). */
+  area: TopLevelArea;
+  /** Translation key in the owner's namespace. */
+  label: string;
+  path: string;
+  icon?: ReactNode;
+  order?: number;
+}
+
+export const SidebarEntries = defineRegistryPoint<SidebarEntry>({
+  id: 'client.sidebarEntries',
+  owner: 'host',
+  description: 'Entries of the studio sidebar, grouped by top-level area.',
+  schema: z.object({ key: z.string().min(1), area: z.enum(TOP_LEVEL_AREAS), label: z.string().min(1), path: z.string().startsWith('/'), order: z.number().optional() }),
+  key: (e) => e.key,
+});
+
+export interface SettingsPage {
+  key: string;
+  label: string;
+  component: ComponentType<any>;
+  order?: number;
+}
+
+/** Tabs of the settings page (/settings/<key>). */
+export const SettingsPages = defineRegistryPoint<SettingsPage>({
+  id: 'client.settingsPages',
+  owner: 'host',
+  description: 'Tabs of the studio settings page.',
+  schema: z.object({ key: z.string().regex(/^[a-z0-9-]+$/), label: z.string(), component, order: z.number().optional() }),
+  key: (p) => p.key,
+});
+
+export interface Panel {
+  key: string;
+  /** Rendered once at the root of the shell, above the pages (floating panels, global dialogs). */
+  component: ComponentType<any>;
+  order?: number;
+}
+
+export const Panels = defineRegistryPoint<Panel>({
+  id: 'client.panels',
+  owner: 'host',
+  description: 'Components rendered at the root of the shell (floating panels).',
+  schema: z.object({ key: z.string().min(1), component, order: z.number().optional() }),
+  key: (p) => p.key,
+});
+
+export interface HeaderItem {
+  key: string;
+  component: ComponentType<any>;
+  order?: number;
+}
+
+/** Items of the header bar (space switcher, user menu ...). */
+export const HeaderItems = defineRegistryPoint<HeaderItem>({
+  id: 'client.headerItems',
+  owner: 'host',
+  description: 'Components in the header bar, by order.',
+  schema: z.object({ key: z.string().min(1), component, order: z.number().optional() }),
+  key: (p) => p.key,
+});
+
+export interface I18nResource {
+  namespace: string;
+  language: Language;
+  resources: Record<string, unknown>;
+}
+
+/** Translations: one registration per namespace and language; an extension's namespace is its id. */
+export const I18nResources = defineRegistryPoint<I18nResource>({
+  id: 'client.i18nResources',
+  owner: 'host',
+  description: 'Translation resources by namespace and language.',
+  schema: z.object({ namespace: z.string(), language: z.enum(['zh-CN', 'en-US']), resources: z.record(z.string(), z.unknown()) }),
+  key: (r) => `${r.namespace}:${r.language}`,
+});
+
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** Rewrites every outgoing API request, in tap order (add headers, a base field ...). */
+export const RequestInterceptors = defineHookPoint<[OutgoingRequest], OutgoingRequest>({
+  id: 'client.requestInterceptors',
+  owner: 'host',
+  kind: 'waterfall',
+  args: ['request'],
+  description: 'Called before every API request; each tap returns the (changed) request.',
+});

@@ -1,0 +1,118 @@
+import { Input, Message, Modal as ArcoModal, Table, Spin } from '@arco-design/web-react';
+import type { ModalProps, TableProps } from '@arco-design/web-react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { NOTICE_TOP_OFFSET } from '../areas.ts';
+
+// ---- toasts: info, success, warning, error, 80 px from the top (spec 000 section 9).
+Message.config({ duration: 3000, maxCount: 5 });
+const TOAST_STYLE = { top: NOTICE_TOP_OFFSET - 10 };
+export const toast = {
+  info: (content: ReactNode, duration?: number) => Message.info({ content, duration, style: TOAST_STYLE }),
+  success: (content: ReactNode, duration?: number) => Message.success({ content, duration, style: TOAST_STYLE }),
+  warning: (content: ReactNode, duration?: number) => Message.warning({ content, duration, style: TOAST_STYLE }),
+  error: (content: ReactNode, duration?: number) => Message.error({ content, duration, style: TOAST_STYLE }),
+};
+
+// ---- search input that does not fire while an IME composition is in progress.
+export interface SearchInputProps {
+  value?: string;
+  placeholder?: string;
+  /** Called on every settled change (not during composition) and when composition ends. */
+  onSearch(text: string): void;
+  /** Debounce in ms (default 300; 0 fires at once). */
+  debounceMs?: number;
+  allowClear?: boolean;
+  className?: string;
+  'data-testid'?: string;
+}
+
+export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, allowClear = true, className, ...rest }: SearchInputProps) {
+  const [text, setText] = useState(value ?? '');
+  const composing = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const fire = (t: string) => {
+    clearTimeout(timer.current);
+    if (debounceMs <= 0) onSearch(t);
+    else timer.current = setTimeout(() => onSearch(t), debounceMs);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <Input.Search
+      className={className}
+      data-testid={rest['data-testid']}
+      value={text}
+      allowClear={allowClear}
+      placeholder={placeholder}
+      onChange={(v) => {
+        setText(v);
+        if (!composing.current) fire(v);
+      }}
+      onCompositionStart={() => {
+        composing.current = true;
+      }}
+      onCompositionEnd={(e) => {
+        composing.current = false;
+        const v = (e.target as HTMLInputElement).value;
+        setText(v);
+        fire(v);
+      }}
+      onSearch={(v) => {
+        clearTimeout(timer.current);
+        onSearch(v);
+      }}
+    />
+  );
+}
+
+// ---- modal that does not close on a click outside it.
+export const MODAL_WIDTHS = { small: 446, medium: 560, large: 794, xlarge: 1138 } as const;
+
+export function Modal(props: ModalProps & { size?: keyof typeof MODAL_WIDTHS }) {
+  const { size, style, ...rest } = props;
+  return <ArcoModal maskClosable={false} style={{ width: size ? MODAL_WIDTHS[size] : undefined, maxWidth: 'calc(100vw - 32px)', ...style }} {...rest} />;
+}
+
+// ---- a table that loads the next page when its end scrolls into view.
+export interface Page<T> {
+  items: T[];
+  /** Cursor of the next page; undefined when there is none. */
+  next?: string | number;
+}
+
+export interface InfiniteTableProps<T> extends Omit<TableProps<T>, 'data' | 'pagination' | 'loading'> {
+  queryKey: unknown[];
+  fetchPage(cursor: string | number | undefined): Promise<Page<T>>;
+  empty?: ReactNode;
+}
+
+export function InfiniteTable<T extends object>({ queryKey, fetchPage, empty, ...table }: InfiniteTableProps<T>) {
+  const q = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam as string | number | undefined),
+    initialPageParam: undefined as string | number | undefined,
+    getNextPageParam: (last: Page<T>) => last.next,
+  });
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [q.hasNextPage, q.isFetchingNextPage, q.fetchNextPage]);
+  const data = q.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <div className="tessera-infinite-table">
+      <Table<T> {...table} data={data} pagination={false} loading={q.isLoading} noDataElement={empty} />
+      <div ref={sentinel} style={{ height: 1 }} />
+      {q.isFetchingNextPage && (
+        <div style={{ textAlign: 'center', padding: 8 }}>
+          <Spin size={16} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+// The Tessera command line, run by ./tessera once Node and the dependencies are in place.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, bin } from './paths.ts';
+import { buildWeb, generateBuiltinClients } from './web-build.ts';
+
+const HELP = `Tessera Studio
+
+Usage: ./tessera <command> [options]
+
+  start [--port N] [--data DIR]   build what is stale, then start the studio (default http://localhost:3000)
+  dev [--port N]                  server with restart on change + web dev server with hot reload
+  test [pattern ...]              lint, build, and run the whole test suite (unit, client, host, e2e)
+  bench <name> | bench list       run a benchmark and print its figures (startup, ...)
+  migrate [--data DIR]            run the extensions' database migrations and exit
+  create-extension NAME           scaffold extensions/NAME with a passing test
+  build [--force]                 build the web studio and the example extensions
+  lint                            import-boundary rule and type check
+  help                            this text
+
+Configuration: tessera.config.yaml (or .json) and environment variables; see README.md.`;
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i >= 0) {
+    const v = args[i + 1];
+    if (v === undefined || v.startsWith('--')) fail(`${name} needs a value`);
+    args.splice(i, 2);
+    return v;
+  }
+  const eq = args.find((a) => a.startsWith(`${name}=`));
+  if (eq) {
+    args.splice(args.indexOf(eq), 1);
+    return eq.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+function fail(msg: string): never {
+  console.error(`tessera: ${msg}`);
+  process.exit(2);
+}
+
+function port(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--port must be a number from 0 to 65535, got '${v}'`);
+  return n;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+async function main() {
+  const [command = 'help', ...args] = process.argv.slice(2);
+  switch (command) {
+    case 'help':
+    case '-h':
+    case '--help':
+      console.log(HELP);
+      return;
+    case 'start': {
+      const p = port(flag(args, '--port'));
+      const data = flag(args, '--data');
+      if (args.length) fail(`start: unknown option ${args[0]} (see ./tessera help)`);
+      buildWeb();
+      const { startStudio } = await import('../host/server/src/main.ts');
+      await startStudio({ root: ROOT, overrides: { port: p, dataDir: data } });
+      return;
+    }
+    case 'build': {
+      buildWeb({ force: args.includes('--force') });
+      const { buildExamples } = await import('./examples.ts');
+      buildExamples({ force: args.includes('--force') });
+      return;
+    }
+    case 'dev': {
+      const p = port(flag(args, '--port')) ?? 3000;
+      generateBuiltinClients();
+      const env = { ...process.env, TESSERA_PORT: String(p) };
+      const server = spawn(process.execPath, ['--watch-path=host', '--watch-path=core', '--watch-path=sdk', '--watch-path=extensions', path.join(ROOT, 'tools/dev-server.ts')], { cwd: ROOT, stdio: 'inherit', env });
+      const web = spawn(process.execPath, [bin.rsbuild, 'dev'], { cwd: ROOT, stdio: 'inherit', env });
+      console.log(`tessera dev: API on http://localhost:${p}, studio with hot reload on http://localhost:${process.env.TESSERA_WEB_DEV_PORT ?? 3001}`);
+      const stop = () => {
+        server.kill('SIGTERM');
+        web.kill('SIGTERM');
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return;
+    }
+    case 'migrate': {
+      const data = flag(args, '--data');
+      const { loadConfig, createServer } = await import('../host/server/src/index.ts');
+      const config = loadConfig({ root: ROOT, overrides: { dataDir: data, logLevel: 'warn' } });
+      const server = await createServer(config);
+      const failed = server.host.status().filter((s) => s.state === 'failed');
+      await server.close();
+      for (const f of failed) console.error(`extension '${f.id}': ${f.reason}`);
+      console.log(failed.length ? 'migrations finished with failures' : `migrations are up to date (${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'tessera.db')})`);
+      process.exit(failed.length ? 1 : 0);
+    }
+    case 'lint': {
+      const { lint } = await import('./lint.ts');
+      process.exit((await lint()) ? 0 : 1);
+    }
+    case 'test': {
+      const { runTests } = await import('./test.ts');
+      process.exit(await runTests(args));
+    }
+    case 'bench': {
+      const { runBench } = await import('./bench.ts');
+      process.exit(await runBench(args));
+    }
+    case 'create-extension': {
+      const { createExtension } = await import('./create-extension.ts');
+      process.exit(await createExtension(args));
+    }
+    default:
+      fail(`unknown command '${command}'. Run ./tessera help.`);
+  }
+}
+
+main().catch((e) => {
+  console.error(`tessera: ${e instanceof Error ? e.message : e}`);
+  if (process.env.TESSERA_DEBUG) console.error(e);
+  process.exit(1);
+});
+void existsSync;
