@@ -1,4 +1,6 @@
 import '@arco-design/web-react/dist/css/arco.css';
+// Arco renders toasts with createRoot from react-dom/client under React 19.
+import '@arco-design/web-react/es/_util/react-19-adapter';
 import './styles.css';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { ExtensionCandidate, ExtensionDefinition } from '@tessera/core';

@@ -33,7 +33,7 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
     environments: {
       server: {
         source: { entry: { index: serverEntry } },
-        output: { target: 'node', module: true, distPath: { root: 'dist/server' }, filename: { js: '[name].js' }, cleanDistPath: true, minify: false },
+        output: { target: 'node', module: true, distPath: { root: 'dist/server' }, filename: { js: '[name].js' }, cleanDistPath: true, minify: false, sourceMap: { js: false } },
       },
       client: {
         source: { entry: { index: clientEntry } },

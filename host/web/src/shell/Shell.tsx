@@ -14,7 +14,7 @@ import {
 import type { RegistryEntry } from '@tessera/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrowserRouter, Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
+import { BrowserRouter, Link, MemoryRouter, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { PageErrorBoundary } from './ErrorBoundary.tsx';
 
 const byOrder = <T extends { order?: number }>(a: RegistryEntry<T>, b: RegistryEntry<T>) => (a.value.order ?? 100) - (b.value.order ?? 100);
@@ -182,15 +182,19 @@ function SettingsLabel({ entry }: { entry: RegistryEntry<{ label: string }> }) {
   return <>{t(entry.value.label)}</>;
 }
 
-/** Routes, layout and panels, all from contributions. */
-export function Shell() {
+function Router({ initialPath, children }: { initialPath?: string; children: ReactNode }) {
+  return initialPath ? <MemoryRouter initialEntries={[initialPath]}>{children}</MemoryRouter> : <BrowserRouter>{children}</BrowserRouter>;
+}
+
+/** Routes, layout and panels, all from contributions. `initialPath` uses an in-memory router (tests). */
+export function Shell({ initialPath }: { initialPath?: string } = {}) {
   const routes = useRegistryEntries(RoutePoint);
   const panels = useRegistryEntries(Panels).slice().sort(byOrder);
   const { report } = useStudio();
   const bare = routes.filter((r) => r.value.layout === 'bare');
   const app = routes.filter((r) => r.value.layout !== 'bare');
   return (
-    <BrowserRouter>
+    <Router initialPath={initialPath}>
       <Routes>
         {bare.map((r) => (
           <Route key={r.key} path={r.value.path} element={<Page entry={r} />} />
@@ -206,6 +210,6 @@ export function Shell() {
           <p.value.component />
         </PageErrorBoundary>
       ))}
-    </BrowserRouter>
+    </Router>
   );
 }

@@ -1,0 +1,57 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createServer, loadConfig, type TesseraServer } from '@tessera/server';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const FIXTURE_EXTENSIONS = path.join(ROOT, 'tests/fixtures/extensions');
+
+export interface RunningStudio {
+  server: TesseraServer;
+  url: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Starts the whole studio as `./tessera start` does, on a free loopback port with its own data folder. */
+export async function startStudio(opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string } = {}): Promise<RunningStudio> {
+  const dataDir = opts.keepData ?? mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
+  const env: NodeJS.ProcessEnv = { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', ...opts.env };
+  if (opts.extensionsDir) env.TESSERA_EXTENSIONS_DIR = opts.extensionsDir;
+  else env.TESSERA_EXTENSIONS_DIR = path.join(dataDir, 'no-extensions');
+  if (process.env.TESSERA_TEST_DATABASE_URL && !env.DATABASE_URL && opts.env?.DATABASE_URL !== '') env.DATABASE_URL = process.env.TESSERA_TEST_DATABASE_URL;
+  const config = loadConfig({ root: ROOT, env, overrides: { dataDir, port: 0 } });
+  const server = await createServer(config);
+  const url = await server.listen();
+  return {
+    server,
+    url,
+    dataDir,
+    async close() {
+      await server.close();
+      if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A folder holding the built example extension, as an operator would drop it into extensionsDir. */
+export function exampleExtensionsDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-extd-'));
+  const src = path.join(ROOT, 'examples/hello-extension');
+  mkdirSync(path.join(dir, 'hello'));
+  cpSync(path.join(src, 'package.json'), path.join(dir, 'hello/package.json'));
+  cpSync(path.join(src, 'dist'), path.join(dir, 'hello/dist'), { recursive: true });
+  return dir;
+}
+
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body, headers: res.headers };
+}
