@@ -6,13 +6,14 @@ import { NOTICE_TOP_OFFSET } from '../areas.ts';
 
 // ---- toasts: info, success, warning, error, 80 px from the top (spec 000 section 9).
 Message.config({ duration: 3000, maxCount: 5 });
-const TOAST_STYLE = { top: NOTICE_TOP_OFFSET - 10 };
+// The offset itself is set by the web host's stylesheet (.arco-message-wrapper-top), from NOTICE_TOP_OFFSET.
 export const toast = {
-  info: (content: ReactNode, duration?: number) => Message.info({ content, duration, style: TOAST_STYLE }),
-  success: (content: ReactNode, duration?: number) => Message.success({ content, duration, style: TOAST_STYLE }),
-  warning: (content: ReactNode, duration?: number) => Message.warning({ content, duration, style: TOAST_STYLE }),
-  error: (content: ReactNode, duration?: number) => Message.error({ content, duration, style: TOAST_STYLE }),
+  info: (content: ReactNode, duration?: number) => Message.info({ content, duration }),
+  success: (content: ReactNode, duration?: number) => Message.success({ content, duration }),
+  warning: (content: ReactNode, duration?: number) => Message.warning({ content, duration }),
+  error: (content: ReactNode, duration?: number) => Message.error({ content, duration }),
 };
+export const TOAST_TOP_OFFSET = NOTICE_TOP_OFFSET;
 
 // ---- search input that does not fire while an IME composition is in progress.
 export interface SearchInputProps {
@@ -31,7 +32,11 @@ export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, al
   const [text, setText] = useState(value ?? '');
   const composing = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Arco's Input also reports the composed text through onChange: fire once per distinct value.
+  const last = useRef<string | undefined>(value);
   const fire = (t: string) => {
+    if (t === last.current) return;
+    last.current = t;
     clearTimeout(timer.current);
     if (debounceMs <= 0) onSearch(t);
     else timer.current = setTimeout(() => onSearch(t), debounceMs);
@@ -59,6 +64,7 @@ export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, al
       }}
       onSearch={(v) => {
         clearTimeout(timer.current);
+        last.current = v;
         onSearch(v);
       }}
     />

@@ -1,6 +1,5 @@
 import { Message } from '@arco-design/web-react';
 import type { ApiError } from '@tessera/sdk';
-import { NOTICE_TOP_OFFSET } from '@tessera/sdk';
 import type { i18n as I18n } from 'i18next';
 
 /** The error notice of a failed request: message, log id and a copy action, 80 px from the top. */
@@ -11,7 +10,6 @@ export function showErrorNotice(err: ApiError, i18n: I18n): void {
     id: `api-error-${err.logId || err.msg}`,
     duration: 5000,
     closable: true,
-    style: { top: NOTICE_TOP_OFFSET - 10 },
     content: (
       <span className="tessera-error-notice" data-testid="error-notice">
         <span className="tessera-error-notice-msg">{err.msg}</span>

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { exampleExtensionsDir, startStudio, type RunningStudio } from '../helpers.ts';
+import { launchBrowser } from './browser.ts';
+
+let studio: RunningStudio;
+let browser: Browser;
+beforeAll(async () => {
+  studio = await startStudio({ extensionsDir: exampleExtensionsDir() });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await studio?.close();
+});
+
+describe('the studio shell in Chromium', () => {
+  it('renders contributed sidebar entries and pages, including a runtime-loaded extension', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${studio.url}/`);
+    await page.getByTestId('home-page').waitFor();
+    expect(await page.title()).toBe('首页 - Tessera Studio');
+    await page.getByTestId('sidebar-hello').click();
+    await page.getByTestId('hello-page').waitFor();
+    await expect.poll(() => page.getByTestId('hello-greeting').textContent()).toContain('Hello, world!');
+    expect(new URL(page.url()).pathname).toBe('/hello');
+    expect(await page.title()).toBe('你好 - Tessera Studio');
+    await page.goto(`${studio.url}/no/such/page`);
+    await page.getByText('页面不存在').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('switches the language and remembers it across reloads', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${studio.url}/`);
+    await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('首页');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await page.getByTestId('language-switch').click();
+    await page.locator('.arco-select-option', { hasText: 'English' }).click();
+    await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('Home');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('Home');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    expect(await page.getByText('Welcome to Tessera Studio').count()).toBe(1);
+    await context.close();
+  });
+
+  it('uses the mobile frame and panel at 640 px or less', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 760 } });
+    const page = await context.newPage();
+    await page.goto(`${studio.url}/`);
+    await page.getByTestId('shell-mobile').waitFor();
+    expect(await page.locator('.tessera-sider').count()).toBe(0);
+    await page.getByTestId('mobile-menu-button').click();
+    await page.getByTestId('sidebar-hello').click();
+    await page.getByTestId('hello-page').waitFor();
+    await expect.poll(() => page.locator('.tessera-mobile-panel').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1024, height: 760 });
+    await page.getByTestId('shell-desktop').waitFor();
+    await context.close();
+  });
+
+  it('shows an error notice with the message and the log id of a failed request', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
+    const page = await context.newPage();
+    await page.goto(`${studio.url}/hello`);
+    await page.getByTestId('hello-page').waitFor();
+    const failed = page.waitForResponse((r) => r.url().includes('/api/hello/greeting?name=&') || r.url().endsWith('/api/hello/greeting?name='));
+    await page.getByTestId('hello-name').fill('');
+    const response = await failed;
+    expect(response.status()).toBe(400);
+    const logId = response.headers()['x-tt-logid'];
+    const notice = page.getByTestId('error-notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('query.name');
+    expect(await page.getByTestId('error-notice-logid').textContent()).toBe(logId);
+    const box = await page.locator('.arco-message').first().boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(70);
+    expect(box!.y).toBeLessThanOrEqual(90);
+    await context.close();
+  });
+});

@@ -1,0 +1,23 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { checkBoundaries } from '../lint.ts';
+
+it('flags shared importing server or client, and client importing server', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lint-'));
+  const file = (rel: string, text: string) => {
+    const p = path.join(dir, rel);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, text);
+    return p;
+  };
+  const files = [
+    file('ext/src/shared/a.ts', "import { x } from '../server/db.ts';\nimport type { Y } from '../client/page.tsx';\nimport { z } from 'zod';\n"),
+    file('ext/src/client/page.tsx', "import { routes } from '../server/routes.ts';\nimport { A } from '../shared/a.ts';\nexport const p = import('@tessera/sdk/server');\n"),
+    file('ext/src/server/routes.ts', "import { A } from '../shared/a.ts';\nimport { P } from '../client/page.tsx';\n"),
+    file('ext/src/shared/ok.ts', "import { defineEvent } from '@tessera/sdk';\n"),
+  ];
+  const problems = checkBoundaries(files).map((p) => `${path.basename(p.file)}:${p.line} ${p.specifier}`);
+  expect(problems).toEqual(['a.ts:1 ../server/db.ts', 'a.ts:2 ../client/page.tsx', 'page.tsx:1 ../server/routes.ts', 'page.tsx:3 @tessera/sdk/server']);
+});
