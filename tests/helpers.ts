@@ -19,9 +19,13 @@ export async function startStudio(opts: { env?: Record<string, string>; extensio
   const env: NodeJS.ProcessEnv = { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', ...opts.env };
   if (opts.extensionsDir) env.TESSERA_EXTENSIONS_DIR = opts.extensionsDir;
   else env.TESSERA_EXTENSIONS_DIR = path.join(dataDir, 'no-extensions');
-  if (process.env.TESSERA_TEST_DATABASE_URL && !env.DATABASE_URL && opts.env?.DATABASE_URL !== '') env.DATABASE_URL = process.env.TESSERA_TEST_DATABASE_URL;
+  const pg = process.env.TESSERA_HOST_TESTS_ON_PG && process.env.TESSERA_TEST_DATABASE_URL ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL) : undefined;
+  if (pg) env.DATABASE_URL = pg.url;
   const config = loadConfig({ root: ROOT, env, overrides: { dataDir, port: 0 } });
-  const server = await createServer(config);
+  const server = await createServer(config).catch(async (e) => {
+    await pg?.drop();
+    throw e;
+  });
   const url = await server.listen();
   return {
     server,
@@ -29,6 +33,7 @@ export async function startStudio(opts: { env?: Record<string, string>; extensio
     dataDir,
     async close() {
       await server.close();
+      await pg?.drop();
       if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -54,4 +59,26 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
     body = text;
   }
   return { status: res.status, body, headers: res.headers };
+}
+
+/** A database of its own for one studio (host tests run in parallel on one PostgreSQL server). */
+async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const pg = await import('pg');
+  const Client = (pg.default ?? pg).Client;
+  const name = `tessera_t_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
 }

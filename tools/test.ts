@@ -28,21 +28,37 @@ export async function runTests(args: string[]): Promise<number> {
     stdio: 'inherit',
     env: { ...process.env, TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
   });
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  if (existsSync(report)) {
-    const j = JSON.parse(readFileSync(report, 'utf8'));
-    passed = j.numPassedTests ?? 0;
-    failed = j.numFailedTests ?? 0;
-    skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
-    if (j.numFailedTestSuites && !failed) failed = j.numFailedTestSuites;
-  } else if (r.status !== 0) failed = 1;
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const tally = (status: number | null) => {
+    if (existsSync(report)) {
+      const j = JSON.parse(readFileSync(report, 'utf8'));
+      counts.passed += j.numPassedTests ?? 0;
+      counts.failed += Math.max(j.numFailedTests ?? 0, j.numFailedTestSuites ?? 0);
+      counts.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+      // Unhandled errors fail the run without failing a test: count them so the summary says so.
+      if (status !== 0 && !(j.numFailedTests || j.numFailedTestSuites)) counts.failed += 1;
+    } else if (status !== 0) counts.failed += 1;
+  };
+  tally(r.status);
+  let status = r.status ?? 1;
+  // The PostgreSQL run: the host-level suite again, each studio on its own PostgreSQL database.
+  if (!filtered && process.env.TESSERA_TEST_DATABASE_URL) {
+    console.log('\ntests: host-level suite on PostgreSQL');
+    rmSync(report, { force: true });
+    const pg = spawnSync(process.execPath, [bin.vitest, 'run', '--project', 'host', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', TESSERA_HOST_TESTS_ON_PG: '1', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
+    });
+    tally(pg.status);
+    if (pg.status !== 0) status = pg.status ?? 1;
+  }
+  const { passed, failed, skipped } = counts;
   console.log(`\ntest run took ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-  if (r.status === 0 && passed === 0) {
+  if (status === 0 && passed === 0) {
     console.error('tests: no test ran');
     return 1;
   }
-  return r.status ?? 1;
+  return status;
 }

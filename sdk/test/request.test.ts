@@ -35,7 +35,7 @@ describe('request client', () => {
 
   it('classes 2xx with a non-zero code as a business error', async () => {
     const { api } = client(respond(200, { code: 123, msg: 'quota' }));
-    expect((await api.get('/api/x').catch((e) => e)).kind).toBe('business');
+    expect(((await api.get('/api/x').catch((e) => e)) as ApiError).kind).toBe('business');
   });
 
   it('suppresses the notice when asked, but still reports', async () => {
@@ -67,7 +67,7 @@ describe('request client', () => {
 
   it('turns a network failure into an API error', async () => {
     const { api, notices } = client((async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch);
-    const err = await api.get('/api/x').catch((e) => e);
+    const err = (await api.get('/api/x').catch((e) => e)) as ApiError;
     expect(err.code).toBe(ErrorCode.UNAVAILABLE);
     expect(notices[0].msg).toMatch(/Network error/);
   });

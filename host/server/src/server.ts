@@ -110,7 +110,14 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
   }
   for (const p of problems) host.report({ source: 'extension', message: `extension in ${p.dir} skipped: ${p.message}` });
-  await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
+  try {
+    await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
+  } catch (e) {
+    // An aborting extension stops the start: release what was opened before rethrowing.
+    await host.stop();
+    await database.db.destroy();
+    throw e;
+  }
 
   // ---- HTTP: every response carries the log id; every error is an envelope.
   app.addHook('onRequest', async (request, reply) => {

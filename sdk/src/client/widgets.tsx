@@ -74,7 +74,7 @@ export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, al
 // ---- modal that does not close on a click outside it.
 export const MODAL_WIDTHS = { small: 446, medium: 560, large: 794, xlarge: 1138 } as const;
 
-export function Modal(props: ModalProps & { size?: keyof typeof MODAL_WIDTHS }) {
+export function Modal(props: ModalProps & { size?: keyof typeof MODAL_WIDTHS; children?: ReactNode }) {
   const { size, style, ...rest } = props;
   return <ArcoModal maskClosable={false} style={{ width: size ? MODAL_WIDTHS[size] : undefined, maxWidth: 'calc(100vw - 32px)', ...style }} {...rest} />;
 }
