@@ -24,6 +24,8 @@ export default defineConfig({
         test: {
           name: 'host',
           environment: 'node',
+          // Runtime-loaded extensions are built bundles: Node imports them as the studio does.
+          server: { deps: { external: [/\/dist\/server\/index\.js$/] } },
           include: ['tests/host/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -33,6 +35,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          server: { deps: { external: [/\/dist\/server\/index\.js$/] } },
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -7,6 +7,8 @@ interface Props {
   owner?: string;
   report(e: { source: string; message: string; error: unknown; extensionId?: string; detail?: Record<string, unknown> }): void;
   children: ReactNode;
+  /** What to show instead of the page-error message (panels show nothing). */
+  fallback?: ReactNode;
 }
 
 /** Wraps every contributed page: a render error is reported to the error sinks and a fallback shown. */
@@ -28,7 +30,7 @@ export class PageErrorBoundary extends Component<Props, { error: Error | null }>
   }
 
   override render() {
-    if (this.state.error) return <PageError onRetry={() => this.setState({ error: null })} />;
+    if (this.state.error) return this.props.fallback !== undefined ? this.props.fallback : <PageError onRetry={() => this.setState({ error: null })} />;
     return this.props.children;
   }
 }

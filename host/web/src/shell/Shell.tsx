@@ -206,7 +206,7 @@ export function Shell({ initialPath }: { initialPath?: string } = {}) {
         <Route path="*" element={<AppLayout><NotFound /></AppLayout>} />
       </Routes>
       {panels.map((p) => (
-        <PageErrorBoundary key={p.key} owner={p.owner} report={report}>
+        <PageErrorBoundary key={p.key} owner={p.owner} report={report} fallback={null}>
           <p.value.component />
         </PageErrorBoundary>
       ))}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { exampleExtensionsDir, startStudio, type RunningStudio } from '../helpers.ts';
+import { launchBrowser } from './browser.ts';
+
+let studio: RunningStudio;
+let browser: Browser;
+beforeAll(async () => {
+  studio = await startStudio({ extensionsDir: exampleExtensionsDir() });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await studio?.close();
+});
+
+async function newContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: studio.url });
+  await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
+  return context;
+}
+
+async function open(context: BrowserContext, path: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${studio.url}${path}`);
+  await page.getByTestId('shell-desktop').waitFor();
+  return page;
+}
+
+/** A real failing request through the studio's request client (the greeting needs a name). */
+async function failRequest(page: Page): Promise<void> {
+  await page.evaluate(() => (window as any).__tessera.api.get('/api/hello/greeting', { name: '' }).catch(() => undefined));
+}
+
+const panelState = (page: Page) => page.getByTestId('error-panel').getAttribute('data-state');
+
+describe('the floating error panel in Chromium', () => {
+  it('shows a failed request in a popup that clears to the icon 2 s later', async () => {
+    const context = await newContext();
+    const page = await open(context, '/hello');
+    await page.getByTestId('hello-name').fill('');
+    await page.getByTestId('error-panel-popup').waitFor();
+    expect(await page.getByTestId('error-panel-popup').textContent()).toContain('query.name');
+    expect(await page.getByTestId('error-panel-popup').textContent()).toMatch(/400 · 400001 · \d{14}[0-9A-F]{16}/);
+    await page.waitForTimeout(1500);
+    expect(await panelState(page)).toBe('popup');
+    await expect.poll(() => panelState(page), { timeout: 3000 }).toBe('collapsed');
+    await context.close();
+  });
+
+  it('expands, deletes one message, and clears all with a toast', async () => {
+    const context = await newContext();
+    const page = await open(context, '/hello');
+    for (let i = 0; i < 3; i++) await failRequest(page);
+    await expect.poll(() => panelState(page), { timeout: 4000 }).toBe('collapsed');
+    await page.getByTestId('error-panel-icon').click();
+    expect(await panelState(page)).toBe('expanded');
+    expect(await page.getByTestId('error-panel-item').count()).toBe(3);
+    const box = await page.getByTestId('error-panel-expanded').boundingBox();
+    expect(Math.round(box!.width)).toBe(338);
+    await page.getByTestId('error-panel-delete').first().click();
+    expect(await page.getByTestId('error-panel-item').count()).toBe(2);
+    await page.getByTestId('error-panel-clear').click();
+    await page.getByText('All messages cleared').waitFor();
+    expect(await page.getByTestId('error-panel').count()).toBe(0);
+    await context.close();
+  });
+
+  it('copies the content, the session id and the timestamp, with a tick for 2 s', async () => {
+    const context = await newContext();
+    const page = await open(context, '/hello');
+    await failRequest(page);
+    await page.getByTestId('error-panel-more').or(page.getByTestId('error-panel-icon')).first().waitFor();
+    await expect.poll(() => panelState(page), { timeout: 4000 }).toBe('collapsed');
+    await page.getByTestId('error-panel-icon').click();
+    await page.getByTestId('error-panel-copy').click();
+    await expect.poll(() => page.getByTestId('error-panel-copy').getAttribute('data-copied')).toBe('true');
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text).toMatch(/^400 400001 Invalid request: query\.name/);
+    expect(text).toMatch(/session: \S+/);
+    expect(text).toMatch(/time: \d{4}-\d\d-\d\dT/);
+    await expect.poll(() => page.getByTestId('error-panel-copy').getAttribute('data-copied'), { timeout: 3500 }).toBe('false');
+    await context.close();
+  });
+
+  it('drags after 3 px and snaps to each corner without expanding', async () => {
+    const context = await newContext();
+    const page = await open(context, '/hello');
+    await failRequest(page);
+    await expect.poll(() => panelState(page), { timeout: 4000 }).toBe('collapsed');
+    const panel = page.getByTestId('error-panel');
+    expect(await panel.getAttribute('data-corner')).toBe('top-right');
+    const start = await panel.boundingBox();
+    expect(Math.round(1280 - start!.x - start!.width)).toBe(40);
+    expect(Math.round(start!.y)).toBe(40);
+    for (const [x, y, corner] of [
+      [150, 650, 'bottom-left'],
+      [120, 90, 'top-left'],
+      [1100, 700, 'bottom-right'],
+      [1200, 60, 'top-right'],
+    ] as const) {
+      const b = (await panel.boundingBox())!;
+      await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(b.x + b.width / 2 + 2, b.y + b.height / 2, { steps: 2 });
+      await page.mouse.move(x, y, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(() => panel.getAttribute('data-corner')).toBe(corner);
+      expect(await panelState(page)).toBe('collapsed');
+      const after = (await panel.boundingBox())!;
+      expect(after.x).toBeGreaterThanOrEqual(0);
+      expect(after.y).toBeGreaterThanOrEqual(0);
+    }
+    // A short press without movement is a click: it expands.
+    await page.waitForTimeout(150);
+    await page.getByTestId('error-panel-icon').click();
+    expect(await panelState(page)).toBe('expanded');
+    await context.close();
+  });
+
+  it('keeps tabs on the same path in sync, not a tab on another path, and survives a reload', async () => {
+    const context = await newContext();
+    const a = await open(context, '/hello');
+    const b = await open(context, '/hello');
+    const other = await open(context, '/');
+    await failRequest(a);
+    await b.getByTestId('error-panel').waitFor();
+    expect(await b.getByTestId('error-panel').count()).toBe(1);
+    await other.waitForTimeout(300);
+    expect(await other.getByTestId('error-panel').count()).toBe(0);
+    await a.reload();
+    await a.getByTestId('shell-desktop').waitFor();
+    await expect.poll(() => panelState(a)).toBe('collapsed');
+    await a.getByTestId('error-panel-icon').click();
+    expect(await a.getByTestId('error-panel-item').count()).toBe(1);
+    // Clearing in one tab clears the other.
+    await a.getByTestId('error-panel-clear').click();
+    await expect.poll(() => b.getByTestId('error-panel').count()).toBe(0);
+    await context.close();
+  });
+});
