@@ -1,4 +1,5 @@
-import { Badge, Button, Tooltip } from '@arco-design/web-react';
+import { Badge, Button, Link, Tooltip } from '@arco-design/web-react';
+import { IconCheck, IconClose, IconCopy, IconDelete, IconExclamation } from '@arco-design/web-react/icon';
 import { toast, useStudio } from '@tessera/sdk/client';
 import { Component, useEffect, useRef, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,12 +96,12 @@ function MessageItem({ m, onDelete, compact }: { m: PanelMessage; onDelete?: () 
                 );
               }}
             >
-              {copied ? '✓' : '⧉'}
+              {copied ? <IconCheck /> : <IconCopy />}
             </Button>
           </Tooltip>
           <Tooltip content={t('delete')}>
             <Button size="mini" type="text" aria-label={t('delete')} data-testid="error-panel-delete" onClick={onDelete}>
-              ✕
+              <IconDelete />
             </Button>
           </Tooltip>
         </div>
@@ -137,7 +138,7 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
         <Tooltip content={t('pop_up_error_1', { defaultValue: 'Error occurred' })} position="left">
           <Badge count={snap.messages.length} maxCount={99}>
             <button type="button" className="tessera-ep-icon" data-testid="error-panel-icon" aria-label={t('pop_up_error_1', { defaultValue: 'Error occurred' })} onClick={() => store.expand()}>
-              !
+              <IconExclamation />
             </button>
           </Badge>
         </Tooltip>
@@ -148,9 +149,9 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
             <MessageItem key={m.id} m={m} compact />
           ))}
           {more > 0 && (
-            <a className="tessera-ep-more" data-testid="error-panel-more" onClick={() => store.expand()}>
+            <Link className="tessera-ep-more" data-testid="error-panel-more" onClick={() => store.expand()}>
               {t('pop_up_error_6', { count: more })}
-            </a>
+            </Link>
           )}
         </div>
       )}
@@ -169,12 +170,12 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
                   toast.success(t('pop_up_error_8'));
                 }}
               >
-                ⌫
+                <IconDelete />
               </Button>
             </Tooltip>
             <Tooltip content={t('pop_up_error_4')}>
               <Button size="mini" type="text" aria-label={t('pop_up_error_4')} data-testid="error-panel-close" onClick={() => store.collapse()}>
-                ✕
+                <IconClose />
               </Button>
             </Tooltip>
           </div>
@@ -202,7 +203,9 @@ export class PanelBoundary extends Component<{ report(e: { source: string; messa
     if (this.state.crashed) {
       return (
         <div className="tessera-ep tessera-ep-crashed" data-testid="error-panel-crashed" title="Error occurred" style={{ position: 'fixed', top: DEFAULT_POSITION.y, right: DEFAULT_POSITION.x, zIndex: 1100 }}>
-          <span className="tessera-ep-icon tessera-ep-icon-red">!</span>
+          <span className="tessera-ep-icon tessera-ep-icon-red">
+            <IconExclamation />
+          </span>
         </div>
       );
     }
