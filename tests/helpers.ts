@@ -16,7 +16,8 @@ export interface RunningStudio {
 /** Starts the whole studio as `./tessera start` does, on a free loopback port with its own data folder. */
 export async function startStudio(opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string } = {}): Promise<RunningStudio> {
   const dataDir = opts.keepData ?? mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
-  const env: NodeJS.ProcessEnv = { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', ...opts.env };
+  // Many test users sign up from one address: lift the sign-up limit (sign-in keeps its default).
+  const env: NodeJS.ProcessEnv = { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', TESSERA_EXT_IDENTITY: '{"registerPerMinute":10000}', ...opts.env };
   if (opts.extensionsDir) env.TESSERA_EXTENSIONS_DIR = opts.extensionsDir;
   else env.TESSERA_EXTENSIONS_DIR = path.join(dataDir, 'no-extensions');
   const pg = process.env.TESSERA_HOST_TESTS_ON_PG && process.env.TESSERA_TEST_DATABASE_URL ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL) : undefined;

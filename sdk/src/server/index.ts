@@ -164,8 +164,22 @@ export interface AuthRequest {
   ip: string;
 }
 
-/** Resolves the caller of a request (first answer wins). Called once per request before auth checks. */
-export const RequestAuthenticators = defineHookPoint<[AuthRequest], Caller>({
+/** An authenticator's refusal: the request carried credentials that must not be used (bad CSRF token ...). */
+export interface AuthRejection {
+  rejected: true;
+  status: 401 | 403;
+  msg: string;
+}
+
+export function isAuthRejection(v: unknown): v is AuthRejection {
+  return typeof v === 'object' && v !== null && (v as AuthRejection).rejected === true;
+}
+
+/**
+ * Resolves the caller of a request (first answer wins). Called once per API request before the
+ * route's auth is checked; a rejection answers the request with its status at once.
+ */
+export const RequestAuthenticators = defineHookPoint<[AuthRequest], Caller | AuthRejection>({
   id: 'server.requestAuthenticators',
   owner: 'host',
   kind: 'bail',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HookPoint } from '@tessera/core';
 import { ApiError, ErrorCode, forbidden } from '@tessera/sdk';
-import type { ApiReply, ApiRequest, ApiRoute, AuthRequest, Caller, SpaceAccess, SpaceRole, SseStream } from '@tessera/sdk/server';
+import { isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
 import { envelope, toJson, validationError } from './envelope.ts';
 import { RateLimiter } from './rate-limit.ts';
 
@@ -9,7 +9,7 @@ const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
 const OPEN_API = /^\/v[13]\//;
 
 export interface RouteMountOptions {
-  authenticators: HookPoint<[AuthRequest], Caller>;
+  authenticators: HookPoint<[AuthRequest], Caller | AuthRejection>;
   spaceAuthorizers: HookPoint<[Caller, string], SpaceAccess>;
 }
 
@@ -26,8 +26,8 @@ export function parseCookies(header: string | undefined): Record<string, string>
 }
 
 /** Resolves the caller once per request (the authenticators hook decides). */
-export async function callerOf(request: FastifyRequest, authenticators: RouteMountOptions['authenticators']): Promise<Caller | undefined> {
-  const r = request as FastifyRequest & { tesseraCaller?: Caller | null };
+export async function callerOf(request: FastifyRequest, authenticators: RouteMountOptions['authenticators']): Promise<Caller | AuthRejection | undefined> {
+  const r = request as FastifyRequest & { tesseraCaller?: Caller | AuthRejection | null };
   if (r.tesseraCaller !== undefined) return r.tesseraCaller ?? undefined;
   const caller =
     authenticators.size === 0
@@ -50,7 +50,12 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
     method: route.method,
     url: route.path,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const caller = await callerOf(request, opts.authenticators);
+      const found = await callerOf(request, opts.authenticators);
+      // A refused credential fails every route that needs a caller; anonymous routes just go without one.
+      if (isAuthRejection(found) && route.auth !== 'anonymous') {
+        throw new ApiError(found.status, found.status === 401 ? ErrorCode.UNAUTHORIZED : ErrorCode.FORBIDDEN, found.msg);
+      }
+      const caller = isAuthRejection(found) ? undefined : found;
       if (route.rateLimit) {
         const key = route.rateLimit.key === 'caller' && caller ? caller.userId : request.ip;
         if (!limiter.take(`${route.method} ${route.path} ${key}`, route.rateLimit.max, route.rateLimit.windowMs ?? 60_000)) {

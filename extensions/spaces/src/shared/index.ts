@@ -1,0 +1,68 @@
+import { defineEvent, defineService } from '@tessera/sdk';
+
+/** space_role_type */
+export const SpaceRoleType = { Owner: 1, Admin: 2, Member: 3 } as const;
+export type SpaceRoleType = (typeof SpaceRoleType)[keyof typeof SpaceRoleType];
+/** space_type */
+export const SpaceType = { Personal: 1, Team: 2 } as const;
+/** Status of invite links. */
+export const InviteStatus = { Active: 1, Revoked: 2, Expired: 3 } as const;
+/** Status of applications to join. */
+export const ApplyStatus = { Pending: 1, Approved: 2, Rejected: 3 } as const;
+
+export const ROLE_NAMES: Record<number, 'owner' | 'admin' | 'member'> = { 1: 'owner', 2: 'admin', 3: 'member' };
+
+/** What each role may do in a team space (returned by role/auth for the current user; see docs/spaces.md). */
+export const PERMISSION_MATRIX = {
+  view: [1, 2, 3],
+  edit_resources: [1, 2, 3],
+  update_space: [1, 2],
+  manage_members: [1, 2],
+  manage_admins: [1],
+  manage_invites: [1, 2],
+  review_applications: [1, 2],
+  manage_publish_members: [1, 2],
+  transfer_ownership: [1],
+  delete_space: [1],
+  exit: [1, 2, 3],
+} as const satisfies Record<string, readonly number[]>;
+export type SpacePermission = keyof typeof PERMISSION_MATRIX;
+
+export function permissionsOf(role: number): Record<SpacePermission, boolean> {
+  return Object.fromEntries(Object.entries(PERMISSION_MATRIX).map(([k, roles]) => [k, (roles as readonly number[]).includes(role)])) as Record<SpacePermission, boolean>;
+}
+
+export interface SpaceInfo {
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  space_type: number;
+  owner_user_id: string;
+  role_type: number;
+  member_count: number;
+  created_at: string;
+}
+
+export interface SpaceMemberInfo {
+  user_id: string;
+  name: string;
+  user_unique_name: string;
+  email: string;
+  avatar: string;
+  space_role_type: number;
+  joined_at: string;
+  is_publish_member?: boolean;
+}
+
+/** What other extensions may ask of spaces. */
+export interface Spaces {
+  roleOf(spaceId: string, userId: string): Promise<SpaceRoleType | undefined>;
+  personalSpaceOf(userId: string): Promise<string>;
+  isPublishMember(spaceId: string, userId: string): Promise<boolean>;
+}
+export const SpacesService = defineService<Spaces>({ id: 'spaces.membership', owner: 'spaces', description: 'Membership and roles in spaces.' });
+
+export const MemberAdded = defineEvent<{ space_id: string; user_id: string; role_type: number }>('member.added');
+export const MemberRemoved = defineEvent<{ space_id: string; user_id: string }>('member.removed');
+export const SpaceDeleted = defineEvent<{ space_id: string }>('space.deleted');
