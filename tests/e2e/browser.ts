@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
@@ -10,4 +10,16 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
+}
+
+let users = 0;
+/** A browser context with a freshly signed-up user (the session cookie is set through the real API). */
+export async function signedInContext(browser: Browser, baseUrl: string, opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US'; name?: string } = {}): Promise<{ context: BrowserContext; email: string }> {
+  const { language, name, ...contextOptions } = opts;
+  const context = await browser.newContext(contextOptions);
+  if (language) await context.addInitScript((lang) => localStorage.setItem('tessera.language', lang), language);
+  const email = `e2e-${Date.now()}-${++users}@example.com`;
+  const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, { data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` } });
+  if (!r.ok()) throw new Error(`sign-up failed: ${r.status()} ${await r.text()}`);
+  return { context, email };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { exampleExtensionsDir, startStudio, type RunningStudio } from '../helpers.ts';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, signedInContext } from './browser.ts';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -15,9 +15,8 @@ afterAll(async () => {
 });
 
 async function newContext(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const { context } = await signedInContext(browser, studio.url, { viewport: { width: 1280, height: 800 }, language: 'en-US' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: studio.url });
-  await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
   return context;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { exampleExtensionsDir, startStudio, type RunningStudio } from '../helpers.ts';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, signedInContext } from './browser.ts';
 
 let studio: RunningStudio;
 let browser: Browser;
@@ -16,7 +16,8 @@ afterAll(async () => {
 
 describe('the studio shell in Chromium', () => {
   it('renders contributed sidebar entries and pages, including a runtime-loaded extension', async () => {
-    const page = await browser.newPage();
+    const { context } = await signedInContext(browser, studio.url);
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${studio.url}/`);
@@ -30,11 +31,11 @@ describe('the studio shell in Chromium', () => {
     await page.goto(`${studio.url}/no/such/page`);
     await page.getByText('页面不存在').waitFor();
     expect(errors).toEqual([]);
-    await page.close();
+    await context.close();
   });
 
   it('switches the language and remembers it across reloads', async () => {
-    const context = await browser.newContext();
+    const { context } = await signedInContext(browser, studio.url);
     const page = await context.newPage();
     await page.goto(`${studio.url}/`);
     await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('首页');
@@ -50,7 +51,7 @@ describe('the studio shell in Chromium', () => {
   });
 
   it('uses the mobile frame and panel at 640 px or less', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 760 } });
+    const { context } = await signedInContext(browser, studio.url, { viewport: { width: 390, height: 760 } });
     const page = await context.newPage();
     await page.goto(`${studio.url}/`);
     await page.getByTestId('shell-mobile').waitFor();
@@ -65,8 +66,7 @@ describe('the studio shell in Chromium', () => {
   });
 
   it('shows an error notice with the message and the log id of a failed request', async () => {
-    const context = await browser.newContext();
-    await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
+    const { context } = await signedInContext(browser, studio.url, { language: 'en-US' });
     const page = await context.newPage();
     await page.goto(`${studio.url}/hello`);
     await page.getByTestId('hello-page').waitFor();

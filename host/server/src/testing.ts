@@ -69,8 +69,10 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
         if (typeof id !== 'string') return undefined;
         return { kind: 'user', userId: id, isPlatformAdmin: false, ...users[id] } as Caller;
       });
+      // Spaces named in the options answer here; others are left to the extension under test.
       ctx.tap(SpaceAuthorizers, 'test-spaces', (caller, spaceId) => {
-        const role = spaces[spaceId]?.[caller.userId];
+        if (!(spaceId in spaces)) return undefined;
+        const role = spaces[spaceId][caller.userId];
         return role ? { allowed: true, role } : { allowed: false };
       });
     },

@@ -69,3 +69,30 @@ export interface PatInfo {
 export const CSRF_COOKIE = 'tessera_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 export const SESSION_COOKIE = 'tessera_session';
+
+// ---- client-side contracts
+
+/** The signed-in user in the browser (provided by identity's client half). */
+export interface CurrentUser {
+  get(): UserInfo | null;
+  /** Re-reads the account (after a profile change). */
+  refresh(): Promise<UserInfo | null>;
+  subscribe(fn: () => void): () => void;
+  signOut(): Promise<void>;
+}
+export const CurrentUserService = defineService<CurrentUser>({ id: 'identity.currentUser', owner: 'identity', description: 'The signed-in user in the browser.' });
+
+/** Where the token form finds the workspaces a token can be given permissions in (spaces contributes one). */
+export interface TokenWorkspaceSource {
+  key: string;
+  list(): Promise<{ id: string; name: string }[]>;
+}
+export const TokenWorkspaceSources = defineRegistryPoint<TokenWorkspaceSource>({
+  id: 'identity.tokenWorkspaceSources',
+  owner: 'identity',
+  description: 'Lists the workspaces offered in the access-token form.',
+  key: (s) => s.key,
+});
+
+/** Pages that work without a session (the client does not send the user to sign-in from them). */
+export const PUBLIC_PATHS = ['/sign-in', '/sign-up'];

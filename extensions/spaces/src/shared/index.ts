@@ -66,3 +66,11 @@ export const SpacesService = defineService<Spaces>({ id: 'spaces.membership', ow
 export const MemberAdded = defineEvent<{ space_id: string; user_id: string; role_type: number }>('member.added');
 export const MemberRemoved = defineEvent<{ space_id: string; user_id: string }>('member.removed');
 export const SpaceDeleted = defineEvent<{ space_id: string }>('space.deleted');
+
+/** The space the studio works in (browser side; remembered per browser). */
+export interface CurrentSpace {
+  get(): string | null;
+  set(spaceId: string): void;
+  subscribe(fn: () => void): () => void;
+}
+export const CurrentSpaceService = defineService<CurrentSpace>({ id: 'spaces.currentSpace', owner: 'spaces', description: 'The space the studio works in.' });

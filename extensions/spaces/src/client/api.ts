@@ -1,0 +1,33 @@
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from '@tessera/sdk/client';
+import { useEffect } from 'react';
+import type { SpaceInfo } from '../shared/index.ts';
+import { currentSpace, useCurrentSpaceId } from './current.ts';
+
+export function useSpaces() {
+  const api = useApi();
+  return useQuery({ queryKey: ['spaces', 'list'], queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}, { suppressNotice: true }), staleTime: 30_000 });
+}
+
+/** The current space's info; falls back to the first (personal) space when the remembered one is gone. */
+export function useCurrentSpace(): { space: SpaceInfo | undefined; spaces: SpaceInfo[]; loading: boolean } {
+  const list = useSpaces();
+  const id = useCurrentSpaceId();
+  const spaces = list.data?.spaces ?? [];
+  const space = spaces.find((s) => s.space_id === id) ?? spaces[0];
+  useEffect(() => {
+    if (space && space.space_id !== id) currentSpace().set(space.space_id);
+  }, [space, id]);
+  return { space, spaces, loading: list.isLoading };
+}
+
+export interface RoleAuth {
+  space_role_type: number;
+  space_type: number;
+  permissions: Record<string, boolean>;
+}
+
+export function useRoleAuth(spaceId: string | undefined) {
+  const api = useApi();
+  return useQuery({ queryKey: ['spaces', 'auth', spaceId], queryFn: () => api.post<RoleAuth>('/api/space/role/auth', { space_id: spaceId }), enabled: !!spaceId });
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+import { launchBrowser } from './browser.ts';
+
+let studio: RunningStudio;
+let browser: Browser;
+beforeAll(async () => {
+  studio = await startStudio();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await studio?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: studio.url });
+  return context.newPage();
+}
+
+async function signUp(page: Page, name: string, email: string, from = '/') {
+  await page.goto(`${studio.url}${from}`);
+  await page.waitForURL(/\/sign-in/);
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.getByTestId('sign-up-name').fill(name);
+  await page.getByTestId('sign-up-email').fill(email);
+  await page.getByTestId('sign-up-password').fill('correct horse battery');
+  await page.getByTestId('sign-up-submit').click();
+  await page.getByTestId('user-menu').waitFor();
+}
+
+async function pickOption(page: Page, testId: string, text: string | RegExp) {
+  await page.getByTestId(testId).click();
+  await page.locator('.arco-select-popup:visible .arco-select-option', { hasText: text }).first().click();
+}
+
+describe('identity and spaces in the browser', () => {
+  it('signs up, creates a team space, invites a second user by link, changes their role, and uses a token on /v1/workspaces', async () => {
+    const stamp = Date.now();
+    const owner = await newPage();
+    await signUp(owner, 'Olivia Owner', `olivia-${stamp}@example.com`, '/space/settings');
+    expect(new URL(owner.url()).pathname).toBe('/space/settings');
+
+    // A team space, created from the switcher.
+    await pickOption(owner, 'space-switcher', 'Create team space');
+    await owner.getByTestId('space-create-name').fill('Rocket Team');
+    await owner.getByTestId('space-create-ok').click();
+    await expect.poll(() => owner.getByTestId('space-settings').textContent()).toContain('Rocket Team');
+
+    // An invite link.
+    await owner.getByTestId('tab-invites').click();
+    await owner.getByTestId('invite-create').click();
+    const link = (await owner.getByTestId('invite-link').first().textContent())!;
+    expect(link).toMatch(/\/invite\/[\w-]+$/);
+
+    // The second user opens the link, signs up on the way, and joins.
+    const member = await newPage();
+    await signUp(member, 'Mo Member', `mo-${stamp}@example.com`, new URL(link).pathname);
+    await member.getByTestId('invite-page').waitFor();
+    expect(await member.getByTestId('invite-text').textContent()).toContain('Rocket Team');
+    await member.getByTestId('invite-join').click();
+    await member.getByTestId('space-settings').waitFor();
+    await expect.poll(() => member.getByTestId('space-settings').textContent()).toContain('Rocket Team');
+    expect(await member.getByTestId('tab-invites').count()).toBe(0);
+
+    // The owner makes them an admin; it takes effect for them.
+    await owner.reload();
+    await owner.getByTestId('tab-members').click();
+    const row = owner.locator('tr', { hasText: 'Mo Member' });
+    await row.locator('.arco-select').click();
+    await owner.locator('.arco-select-popup:visible .arco-select-option', { hasText: 'Admin' }).click();
+    await owner.getByText('Role changed').waitFor();
+    await member.reload();
+    await member.getByTestId('tab-invites').waitFor();
+
+    // A token for the team space, shown once, used against the open API.
+    await owner.getByTestId('user-menu').click();
+    await owner.getByTestId('user-menu-tokens').click();
+    await owner.getByTestId('tokens-page').waitFor();
+    await owner.getByTestId('token-create').click();
+    await owner.getByTestId('token-name').fill('automation');
+    await owner.getByTestId('token-add-workspace').click();
+    await pickOption(owner, 'token-workspace-select', 'Rocket Team');
+    await owner.getByTestId('token-create-ok').click();
+    const secret = await owner.getByTestId('token-secret').locator('input').inputValue();
+    expect(secret).toMatch(/^pat_/);
+    await owner.getByTestId('token-secret-done').click();
+    expect(await owner.getByTestId('token-table').textContent()).toContain(`…${secret.slice(-4)}`);
+    expect(await owner.content()).not.toContain(secret);
+
+    const res = await fetch(`${studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } });
+    const body = await res.json();
+    expect(body.data.workspaces.map((w: { name: string }) => w.name)).toEqual(['Rocket Team']);
+
+    // Revoking stops it at once.
+    await owner.getByTestId('token-revoke').click();
+    await owner.locator('.arco-popconfirm .arco-btn-primary').click();
+    await owner.getByText('Token revoked').waitFor();
+    expect((await fetch(`${studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+  });
+});
