@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import { startStudio, type RunningStudio } from '../helpers.ts';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */
@@ -22,4 +24,25 @@ export async function signedInContext(browser: Browser, baseUrl: string, opts: B
   const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, { data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` } });
   if (!r.ok()) throw new Error(`sign-up failed: ${r.status()} ${await r.text()}`);
   return { context, email };
+}
+
+/** One studio and one Chromium for a test file, started before its tests and stopped after them. */
+export function withStudioAndBrowser(opts: { extensionsDir?: () => string } = {}): { readonly studio: RunningStudio; readonly browser: Browser } {
+  const state: { studio?: RunningStudio; browser?: Browser } = {};
+  beforeAll(async () => {
+    state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.() });
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.studio?.close();
+  });
+  return {
+    get studio() {
+      return state.studio!;
+    },
+    get browser() {
+      return state.browser!;
+    },
+  };
 }

@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { exampleExtensionsDir, startStudio, type RunningStudio } from '../helpers.ts';
-import { launchBrowser, signedInContext } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { exampleExtensionsDir } from '../helpers.ts';
+import { signedInContext, withStudioAndBrowser } from './browser.ts';
 
-let studio: RunningStudio;
-let browser: Browser;
-beforeAll(async () => {
-  studio = await startStudio({ extensionsDir: exampleExtensionsDir() });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await studio?.close();
-});
+const env = withStudioAndBrowser({ extensionsDir: exampleExtensionsDir });
 
 async function newContext(): Promise<BrowserContext> {
-  const { context } = await signedInContext(browser, studio.url, { viewport: { width: 1280, height: 800 }, language: 'en-US' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: studio.url });
+  const { context } = await signedInContext(env.browser, env.studio.url, { viewport: { width: 1280, height: 800 }, language: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.studio.url });
   return context;
 }
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${studio.url}${path}`);
+  await page.goto(`${env.studio.url}${path}`);
   await page.getByTestId('shell-desktop').waitFor();
   return page;
 }

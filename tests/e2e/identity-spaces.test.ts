@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startStudio, type RunningStudio } from '../helpers.ts';
-import { launchBrowser } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { withStudioAndBrowser } from './browser.ts';
 
-let studio: RunningStudio;
-let browser: Browser;
-beforeAll(async () => {
-  studio = await startStudio();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await studio?.close();
-});
+const env = withStudioAndBrowser();
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: studio.url });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.studio.url });
   return context.newPage();
 }
 
 async function signUp(page: Page, name: string, email: string, from = '/') {
-  await page.goto(`${studio.url}${from}`);
+  await page.goto(`${env.studio.url}${from}`);
   await page.waitForURL(/\/sign-in/);
   await page.getByRole('link', { name: 'Sign up' }).click();
   await page.getByTestId('sign-up-name').fill(name);
@@ -91,7 +81,7 @@ describe('identity and spaces in the browser', () => {
     expect(await owner.getByTestId('token-table').textContent()).toContain(`…${secret.slice(-4)}`);
     expect(await owner.content()).not.toContain(secret);
 
-    const res = await fetch(`${studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } });
+    const res = await fetch(`${env.studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } });
     const body = await res.json();
     expect(body.data.workspaces.map((w: { name: string }) => w.name)).toEqual(['Rocket Team']);
 
@@ -99,6 +89,6 @@ describe('identity and spaces in the browser', () => {
     await owner.getByTestId('token-revoke').click();
     await owner.locator('.arco-popconfirm .arco-btn-primary').click();
     await owner.getByText('Token revoked').waitFor();
-    expect((await fetch(`${studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+    expect((await fetch(`${env.studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
   });
 });

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { exampleExtensionsDir, startStudio, type RunningStudio } from '../helpers.ts';
-import { launchBrowser, signedInContext } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { exampleExtensionsDir } from '../helpers.ts';
+import { signedInContext, withStudioAndBrowser } from './browser.ts';
 
-let studio: RunningStudio;
-let browser: Browser;
-beforeAll(async () => {
-  studio = await startStudio({ extensionsDir: exampleExtensionsDir() });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await studio?.close();
-});
+const env = withStudioAndBrowser({ extensionsDir: exampleExtensionsDir });
 
 describe('the studio shell in Chromium', () => {
   it('renders contributed sidebar entries and pages, including a runtime-loaded extension', async () => {
-    const { context } = await signedInContext(browser, studio.url);
+    const { context } = await signedInContext(env.browser, env.studio.url);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${studio.url}/`);
+    await page.goto(`${env.studio.url}/`);
     await page.getByTestId('home-page').waitFor();
     expect(await page.title()).toBe('首页 - Tessera Studio');
     await page.getByTestId('sidebar-hello').click();
@@ -28,16 +18,16 @@ describe('the studio shell in Chromium', () => {
     await expect.poll(() => page.getByTestId('hello-greeting').textContent()).toContain('Hello, world!');
     expect(new URL(page.url()).pathname).toBe('/hello');
     expect(await page.title()).toBe('你好 - Tessera Studio');
-    await page.goto(`${studio.url}/no/such/page`);
+    await page.goto(`${env.studio.url}/no/such/page`);
     await page.getByText('页面不存在').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('switches the language and remembers it across reloads', async () => {
-    const { context } = await signedInContext(browser, studio.url);
+    const { context } = await signedInContext(env.browser, env.studio.url);
     const page = await context.newPage();
-    await page.goto(`${studio.url}/`);
+    await page.goto(`${env.studio.url}/`);
     await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('首页');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.getByTestId('language-switch').click();
@@ -51,9 +41,9 @@ describe('the studio shell in Chromium', () => {
   });
 
   it('uses the mobile frame and panel at 640 px or less', async () => {
-    const { context } = await signedInContext(browser, studio.url, { viewport: { width: 390, height: 760 } });
+    const { context } = await signedInContext(env.browser, env.studio.url, { viewport: { width: 390, height: 760 } });
     const page = await context.newPage();
-    await page.goto(`${studio.url}/`);
+    await page.goto(`${env.studio.url}/`);
     await page.getByTestId('shell-mobile').waitFor();
     expect(await page.locator('.tessera-sider').count()).toBe(0);
     await page.getByTestId('mobile-menu-button').click();
@@ -66,9 +56,9 @@ describe('the studio shell in Chromium', () => {
   });
 
   it('shows an error notice with the message and the log id of a failed request', async () => {
-    const { context } = await signedInContext(browser, studio.url, { language: 'en-US' });
+    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${studio.url}/hello`);
+    await page.goto(`${env.studio.url}/hello`);
     await page.getByTestId('hello-page').waitFor();
     const failed = page.waitForResponse((r) => r.url().includes('/api/hello/greeting?name=&') || r.url().endsWith('/api/hello/greeting?name='));
     await page.getByTestId('hello-name').fill('');
