@@ -10,17 +10,19 @@ export interface RunningStudio {
   server: TesseraServer;
   url: string;
   dataDir: string;
+  /** The PostgreSQL database of this studio, in the PostgreSQL run. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
 /** Starts the whole studio as `./tessera start` does, on a free loopback port with its own data folder. */
-export async function startStudio(opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string } = {}): Promise<RunningStudio> {
+export async function startStudio(opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string; keepDatabase?: boolean } = {}): Promise<RunningStudio> {
   const dataDir = opts.keepData ?? mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
   // Many test users sign up from one address: lift the sign-up limit (sign-in keeps its default).
   const env: NodeJS.ProcessEnv = { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', TESSERA_EXT_IDENTITY: '{"registerPerMinute":10000}', ...opts.env };
   if (opts.extensionsDir) env.TESSERA_EXTENSIONS_DIR = opts.extensionsDir;
   else env.TESSERA_EXTENSIONS_DIR = path.join(dataDir, 'no-extensions');
-  const pg = process.env.TESSERA_HOST_TESTS_ON_PG && process.env.TESSERA_TEST_DATABASE_URL ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL) : undefined;
+  const pg = process.env.TESSERA_HOST_TESTS_ON_PG && process.env.TESSERA_TEST_DATABASE_URL && !opts.env?.DATABASE_URL ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL) : undefined;
   if (pg) env.DATABASE_URL = pg.url;
   const config = loadConfig({ root: ROOT, env, overrides: { dataDir, port: 0 } });
   const server = await createServer(config).catch(async (e) => {
@@ -32,9 +34,10 @@ export async function startStudio(opts: { env?: Record<string, string>; extensio
     server,
     url,
     dataDir,
+    databaseUrl: pg?.url,
     async close() {
       await server.close();
-      await pg?.drop();
+      if (!opts.keepDatabase) await pg?.drop();
       if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,15 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { NodeTypes } from '@tessera/ext-workflow/shared';
+import { ifNode } from './condition.ts';
+import { input, question } from './interaction.ts';
+import { end, start } from './start-end.ts';
+import { fromJson, message, text, toJson, variableAggregator } from './text.ts';
+
+export const CORE_NODE_TYPES = [start, end, ifNode, text, message, toJson, fromJson, variableAggregator, question, input];
+
+export default defineExtension({
+  id: 'nodes-core',
+  register(ctx) {
+    for (const t of CORE_NODE_TYPES) ctx.register(NodeTypes, t);
+  },
+});

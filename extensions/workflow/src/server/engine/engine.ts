@@ -1,0 +1,356 @@
+import { ERROR_PORT, DEFAULT_PORT, Graph, portOf } from './graph.ts';
+import { CoercionError, coerce, evaluate, lookupPath, renderTemplate, type ValueScope } from './values.ts';
+import type { Canvas, CanvasNode, InterruptRequest, NodeResult, NodeRunContext, NodeTypeDefinition } from '../../shared/index.ts';
+import type { NodeTypeLookup } from './validate.ts';
+
+export type NodeState =
+  | { status: 'success'; inputs: Record<string, unknown>; outputs: Record<string, unknown>; branch: string }
+  | { status: 'fail'; inputs?: Record<string, unknown>; error: string }
+  | { status: 'skipped' }
+  | { status: 'interrupted'; inputs: Record<string, unknown>; interrupt: InterruptRequest; event_id: string };
+
+/** Everything needed to continue a run later (persisted at interrupts). */
+export interface RunState {
+  nodes: Record<string, NodeState>;
+}
+
+export interface Span {
+  id: string;
+  end(status: 'ok' | 'error', attributes?: Record<string, unknown>): void;
+}
+
+export interface Tracer {
+  start(name: string, attributes: Record<string, unknown>, parentId?: string): Span;
+}
+
+export interface NodeEvent {
+  node: CanvasNode;
+  type: NodeTypeDefinition;
+  attempt?: number;
+}
+
+export interface RunHooks {
+  nodeStarted?(e: NodeEvent & { inputs: Record<string, unknown> }): void;
+  nodeFinished?(e: NodeEvent & { status: 'success' | 'fail' | 'skipped' | 'interrupted'; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; error?: string; durationMs: number; branch?: string }): void;
+  streamed?(e: { node: CanvasNode; content: string; final: boolean }): void;
+}
+
+export interface EngineDeps {
+  typeOf: NodeTypeLookup;
+  fetch(url: string, init?: RequestInit & { timeoutMs?: number }): Promise<Response>;
+  tracer?: Tracer;
+  log?(runId: string, nodeId: string, message: string): void;
+}
+
+export interface RunRequest {
+  canvas: Canvas;
+  input: Record<string, unknown>;
+  runId: string;
+  spaceId: string;
+  userId: string;
+  executeMode: number;
+  signal?: AbortSignal;
+  variables?: { system?: Record<string, unknown>; user?: Record<string, unknown>; app?: Record<string, unknown> };
+  /** Continue from a persisted state; `resume` answers the interrupted node. */
+  state?: RunState;
+  resume?: { event_id: string; data: unknown };
+  hooks?: RunHooks;
+  /** Parent span (the run span) and the run's tracer. */
+  spanId?: string;
+  tracer?: Tracer;
+  /** Run only these nodes (node debug): their inputs come from `debugInputs`. */
+  debugNode?: { node_id: string; inputs: Record<string, unknown> };
+}
+
+export interface RunOutcome {
+  status: 'success' | 'fail' | 'cancel' | 'interrupted';
+  output?: Record<string, unknown>;
+  error?: { node_id?: string; message: string };
+  state: RunState;
+  interrupt?: { node_id: string; event_id: string; type: number; data: Record<string, unknown> };
+}
+
+export class NodeFailure extends Error {
+  readonly nodeId: string;
+  constructor(message: string, nodeId: string) {
+    super(message);
+    this.nodeId = nodeId;
+  }
+}
+
+class Cancelled extends Error {}
+
+/** Runs the top level of a canvas: ready nodes run concurrently; branches not taken are skipped. */
+export class WorkflowEngine {
+  readonly deps: EngineDeps;
+  constructor(deps: EngineDeps) {
+    this.deps = deps;
+  }
+
+  async run(req: RunRequest): Promise<RunOutcome> {
+    const signal = req.signal ?? new AbortController().signal;
+    const graph = new Graph(req.canvas);
+    const state: RunState = req.state ? structuredClone(req.state) : { nodes: {} };
+    const typeOf = (n: CanvasNode) => {
+      const t = this.deps.typeOf(n.type);
+      if (!t) throw new NodeFailure(`Unknown node type '${n.type}'.`, n.node_id);
+      return t;
+    };
+    // Resuming: the interrupted node runs again with the answer.
+    let resumeFor: { node_id: string; data: unknown } | undefined;
+    if (req.resume) {
+      const entry = Object.entries(state.nodes).find(([, s]) => s.status === 'interrupted' && s.event_id === req.resume!.event_id);
+      if (!entry) throw new NodeFailure(`No question is waiting for an answer with event id ${req.resume.event_id}.`, '');
+      resumeFor = { node_id: entry[0], data: req.resume.data };
+      delete state.nodes[entry[0]];
+    }
+
+    const scope: ValueScope = {
+      nodeOutput: (id) => {
+        const s = state.nodes[id];
+        return s?.status === 'success' ? s.outputs : undefined;
+      },
+      variable: (kind, name) => req.variables?.[kind === 'system' ? 'system' : kind]?.[name],
+    };
+
+    if (req.debugNode) return this.#debug(req, graph, state, typeOf, scope, signal);
+
+    let failure: { node_id?: string; message: string } | undefined;
+    let interrupted: RunOutcome['interrupt'];
+    const running = new Map<string, Promise<void>>();
+
+    const linkState = (l: { from_node_id: string; if_node_branch?: string; type?: string }): 'pending' | 'active' | 'dead' => {
+      const s = state.nodes[l.from_node_id];
+      if (!s || s.status === 'interrupted') return 'pending';
+      if (s.status === 'success') return portOf(l as never) === s.branch ? 'active' : 'dead';
+      return 'dead';
+    };
+
+    const readyNodes = (): { node: CanvasNode; skip: boolean }[] => {
+      const out: { node: CanvasNode; skip: boolean }[] = [];
+      for (const node of graph.nodes.values()) {
+        if (state.nodes[node.node_id] || running.has(node.node_id)) continue;
+        const inc = graph.incoming.get(node.node_id)!;
+        if (!inc.length) {
+          if (typeOf(node).role === 'entry') out.push({ node, skip: false });
+          continue; // unconnected nodes never run (validation reports them)
+        }
+        const states = inc.map(linkState);
+        if (states.includes('pending')) continue;
+        out.push({ node, skip: !states.includes('active') });
+      }
+      return out;
+    };
+
+    await new Promise<void>((resolve) => {
+      const pump = () => {
+        if (signal.aborted || failure || interrupted) {
+          if (!running.size) resolve();
+          return;
+        }
+        let progressed = true;
+        while (progressed) {
+          progressed = false;
+          for (const { node, skip } of readyNodes()) {
+            if (skip) {
+              state.nodes[node.node_id] = { status: 'skipped' };
+              req.hooks?.nodeFinished?.({ node, type: typeOf(node), status: 'skipped', durationMs: 0 });
+              progressed = true;
+              continue;
+            }
+            const resume = resumeFor?.node_id === node.node_id ? resumeFor.data : undefined;
+            const p = this.#runNode(req, node, typeOf(node), scope, state, signal, resume)
+              .then((result) => {
+                if ('interrupt' in result) {
+                  const event_id = `${req.runId}-${node.node_id}-${Date.now().toString(36)}`;
+                  state.nodes[node.node_id] = { status: 'interrupted', inputs: result.inputs, interrupt: result.interrupt, event_id };
+                  interrupted = { node_id: node.node_id, event_id, type: result.interrupt.type, data: result.interrupt.data };
+                } else {
+                  state.nodes[node.node_id] = { status: 'success', inputs: result.inputs, outputs: result.outputs, branch: result.branch };
+                }
+              })
+              .catch((e: unknown) => {
+                if (e instanceof Cancelled || signal.aborted) return;
+                const message = e instanceof Error ? e.message : String(e);
+                state.nodes[node.node_id] = { status: 'fail', error: message };
+                failure ??= { node_id: node.node_id, message };
+              })
+              .finally(() => {
+                running.delete(node.node_id);
+                pump();
+              });
+            running.set(node.node_id, p);
+          }
+        }
+        if (!running.size) resolve();
+      };
+      pump();
+    });
+
+    if (signal.aborted) return { status: 'cancel', state, error: { message: 'The run was cancelled.' } };
+    if (failure) return { status: 'fail', state, error: failure };
+    if (interrupted) return { status: 'interrupted', state, interrupt: interrupted };
+    const exit = [...graph.nodes.values()].find((n) => this.deps.typeOf(n.type)?.role === 'exit');
+    const exitState = exit ? state.nodes[exit.node_id] : undefined;
+    if (!exit || exitState?.status !== 'success') return { status: 'fail', state, error: { node_id: exit?.node_id, message: 'The run ended without reaching the End node (every path to it was skipped).' } };
+    return { status: 'success', state, output: exitState.outputs };
+  }
+
+  /** One node with given inputs (node debug). */
+  async #debug(req: RunRequest, graph: Graph, state: RunState, typeOf: (n: CanvasNode) => NodeTypeDefinition, scope: ValueScope, signal: AbortSignal): Promise<RunOutcome> {
+    const node = graph.nodes.get(req.debugNode!.node_id) ?? req.canvas.nodes.find((n) => n.node_id === req.debugNode!.node_id);
+    if (!node) return { status: 'fail', state, error: { message: `No node ${req.debugNode!.node_id} in this workflow.` } };
+    try {
+      const result = await this.#runNode(req, node, typeOf(node), scope, state, signal, undefined, req.debugNode!.inputs);
+      if ('interrupt' in result) {
+        const event_id = `${req.runId}-${node.node_id}`;
+        state.nodes[node.node_id] = { status: 'interrupted', inputs: result.inputs, interrupt: result.interrupt, event_id };
+        return { status: 'interrupted', state, interrupt: { node_id: node.node_id, event_id, type: result.interrupt.type, data: result.interrupt.data } };
+      }
+      state.nodes[node.node_id] = { status: 'success', inputs: result.inputs, outputs: result.outputs, branch: result.branch };
+      return { status: 'success', state, output: result.outputs };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      state.nodes[node.node_id] = { status: 'fail', error: message };
+      return { status: signal.aborted ? 'cancel' : 'fail', state, error: { node_id: node.node_id, message } };
+    }
+  }
+
+  async #runNode(
+    req: RunRequest,
+    node: CanvasNode,
+    type: NodeTypeDefinition,
+    scope: ValueScope,
+    state: RunState,
+    runSignal: AbortSignal,
+    resume: unknown,
+    givenInputs?: Record<string, unknown>,
+  ): Promise<(({ outputs: Record<string, unknown>; branch: string }) | { interrupt: InterruptRequest }) & { inputs: Record<string, unknown> }> {
+    const started = performance.now();
+    const policy = node.node_param.error_policy;
+    const tracer = req.tracer ?? this.deps.tracer;
+    const span = tracer?.start(`node ${node.node_param.title ?? type.key}`, { node_id: node.node_id, node_type: type.key, node_code: type.code }, req.spanId);
+    let inputs: Record<string, unknown> = {};
+    try {
+      inputs = givenInputs ?? (type.role === 'entry' ? { ...req.input } : this.#inputs(node, scope));
+    } catch (e) {
+      span?.end('error', { error: (e as Error).message });
+      req.hooks?.nodeFinished?.({ node, type, status: 'fail', error: (e as Error).message, durationMs: performance.now() - started });
+      throw e;
+    }
+    const settingsParsed = type.settings ? type.settings.safeParse(node.node_param.settings ?? {}) : { success: true as const, data: node.node_param.settings ?? {} };
+    if (!settingsParsed.success) {
+      const message = `Invalid settings: ${settingsParsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+      span?.end('error', { error: message });
+      req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: message, durationMs: performance.now() - started });
+      throw new NodeFailure(message, node.node_id);
+    }
+    const attempts = 1 + (policy?.retry ?? 0);
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (runSignal.aborted) throw new Cancelled();
+      req.hooks?.nodeStarted?.({ node, type, inputs, attempt });
+      const signals = [runSignal];
+      if (policy?.timeout_ms) signals.push(AbortSignal.timeout(policy.timeout_ms));
+      const signal = AbortSignal.any(signals);
+      const ctx: NodeRunContext = {
+        node,
+        settings: settingsParsed.data,
+        inputs,
+        outputs: type.outputsOf?.(node) ?? node.node_param.outputs,
+        runId: req.runId,
+        executeMode: req.executeMode,
+        spaceId: req.spaceId,
+        userId: req.userId,
+        signal,
+        resume,
+        stream: (content, final = false) => req.hooks?.streamed?.({ node, content, final }),
+        render: (template) => renderTemplate(template, (path) => lookupPath(path, { ...scope, local: inputs })),
+        span: async (name, attributes, fn) => {
+          const child = tracer?.start(name, attributes, span?.id);
+          try {
+            const r = await fn();
+            child?.end('ok');
+            return r;
+          } catch (e) {
+            child?.end('error', { error: (e as Error).message });
+            throw e;
+          }
+        },
+        fetch: (url, init) => this.deps.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
+        log: (message) => this.deps.log?.(req.runId, node.node_id, message),
+        interrupt: (request) => ({ interrupt: request }),
+      };
+      try {
+        const result: NodeResult = await raceSignal(Promise.resolve().then(() => type.execute(ctx)), signal, policy?.timeout_ms);
+        if ('interrupt' in result) {
+          span?.end('ok', { interrupted: true });
+          req.hooks?.nodeFinished?.({ node, type, status: 'interrupted', inputs, durationMs: performance.now() - started });
+          return { ...result, inputs };
+        }
+        const outputs = policy && policy.on_error !== 'throw' ? { ...result.outputs, isSuccess: true } : result.outputs;
+        const branch = result.branch ?? DEFAULT_PORT;
+        span?.end('ok');
+        req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, durationMs: performance.now() - started, branch });
+        return { outputs, branch, inputs };
+      } catch (e) {
+        if (runSignal.aborted) {
+          span?.end('error', { error: 'cancelled' });
+          throw new Cancelled();
+        }
+        lastError = e;
+      }
+    }
+    const message = lastError instanceof Error ? lastError.message : String(lastError);
+    const errorBody = { errorCode: 'NODE_FAILED', errorMessage: message };
+    if (policy?.on_error === 'default' || policy?.on_error === 'branch') {
+      const outputs = { ...(policy.on_error === 'default' ? policy.default_output : {}), isSuccess: false, errorBody };
+      const branch = policy.on_error === 'branch' ? ERROR_PORT : DEFAULT_PORT;
+      span?.end('error', { error: message, handled: policy.on_error });
+      req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, error: message, durationMs: performance.now() - started, branch });
+      return { outputs, branch, inputs };
+    }
+    span?.end('error', { error: message });
+    req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: message, durationMs: performance.now() - started });
+    void state;
+    throw new NodeFailure(message, node.node_id);
+  }
+
+  #inputs(node: CanvasNode, scope: ValueScope): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const b of node.node_param.inputs) {
+      const raw = evaluate(b.value, { ...scope, local: out });
+      try {
+        out[b.name] = coerce(raw, b.type, b.items);
+      } catch (e) {
+        if (e instanceof CoercionError) throw new NodeFailure(`Input '${b.name}' ${e.message}.`, node.node_id);
+        throw e;
+      }
+    }
+    return out;
+  }
+}
+
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal, timeoutMs?: number): Promise<T> {
+  if (signal.aborted) return Promise.reject(reason(signal, timeoutMs));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reason(signal, timeoutMs));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function reason(signal: AbortSignal, timeoutMs?: number): Error {
+  const r = signal.reason as Error | undefined;
+  if (r?.name === 'TimeoutError') return new Error(`The node timed out after ${timeoutMs} ms.`);
+  return new Cancelled('cancelled');
+}

@@ -1,0 +1,102 @@
+import { Canvas, ValidationErrorType, type NodeTypeDefinition, type ValidationProblem } from '../../shared/index.ts';
+import { Graph, ERROR_PORT, DEFAULT_PORT, portOf } from './graph.ts';
+import { templateRefs } from './values.ts';
+
+export type NodeTypeLookup = (type: string) => NodeTypeDefinition | undefined;
+
+const NODE = ValidationErrorType.Node;
+const PATH = ValidationErrorType.Path;
+const CONCURRENT = ValidationErrorType.ConcurrentPath;
+
+/** Every problem of a canvas at once: node errors, path errors and concurrent-path errors, naming the node and field. */
+export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): ValidationProblem[] {
+  const parsed = Canvas.safeParse(raw);
+  if (!parsed.success) {
+    return parsed.error.issues.map((i) => {
+      const [where, index, ...rest] = i.path;
+      const nodeId = where === 'nodes' && typeof index === 'number' ? (raw as { nodes?: { node_id?: string }[] })?.nodes?.[index]?.node_id : undefined;
+      return { type: NODE, node_id: nodeId, field: rest.length ? rest.join('.') : i.path.join('.'), message: i.message };
+    });
+  }
+  const canvas = parsed.data;
+  const problems: ValidationProblem[] = [];
+  const ids = new Set<string>();
+  for (const n of canvas.nodes) {
+    if (ids.has(n.node_id)) problems.push({ type: NODE, node_id: n.node_id, message: `Two nodes share the id ${n.node_id}.` });
+    ids.add(n.node_id);
+  }
+  const counts = new Map<string, number>();
+  for (const n of canvas.nodes) {
+    const def = typeOf(n.type);
+    if (!def) {
+      problems.push({ type: NODE, node_id: n.node_id, field: 'type', message: `Unknown node type '${n.type}'. Is the extension that provides it enabled?` });
+      continue;
+    }
+    counts.set(def.key, (counts.get(def.key) ?? 0) + 1);
+    if (def.settings) {
+      const r = def.settings.safeParse(n.node_param.settings ?? {});
+      if (!r.success) for (const i of r.error.issues) problems.push({ type: NODE, node_id: n.node_id, field: ['settings', ...i.path].join('.'), message: i.message });
+    }
+    for (const p of def.validate?.(n) ?? []) problems.push({ ...p, node_id: p.node_id ?? n.node_id });
+    const names = new Set<string>();
+    for (const input of n.node_param.inputs) {
+      if (names.has(input.name)) problems.push({ type: NODE, node_id: n.node_id, field: `inputs.${input.name}`, message: `The input '${input.name}' is declared twice.` });
+      names.add(input.name);
+    }
+  }
+  const top = new Graph(canvas);
+  const entry = [...top.nodes.values()].filter((n) => typeOf(n.type)?.role === 'entry');
+  const exit = [...top.nodes.values()].filter((n) => typeOf(n.type)?.role === 'exit');
+  for (const n of canvas.nodes) {
+    const def = typeOf(n.type);
+    if (def?.singleton && (counts.get(def.key) ?? 0) > 1) problems.push({ type: NODE, node_id: n.node_id, message: `A workflow has one ${def.label['en-US']} node.` });
+  }
+  if (!entry.length) problems.push({ type: PATH, message: 'The workflow needs a Start node.' });
+  if (!exit.length) problems.push({ type: PATH, message: 'The workflow needs an End node.' });
+
+  for (const l of canvas.links) {
+    for (const end of [l.from_node_id, l.to_node_id]) if (!ids.has(end)) problems.push({ type: PATH, node_id: end, message: `A link points to the missing node ${end}.` });
+    const from = canvas.nodes.find((n) => n.node_id === l.from_node_id);
+    const def = from && typeOf(from.type);
+    if (from && def) {
+      const port = portOf(l);
+      const ports = new Set([...(def.ports?.(from) ?? [DEFAULT_PORT]), ...(from.node_param.error_policy?.on_error === 'branch' ? [ERROR_PORT] : [])]);
+      if (!ports.has(port)) problems.push({ type: NODE, node_id: from.node_id, field: 'links', message: `The node has no branch '${port}' (it has ${[...ports].join(', ')}).` });
+    }
+  }
+
+  const cycle = top.findCycle();
+  if (cycle) problems.push({ type: PATH, node_id: cycle[0], message: `The links form a cycle: ${[...cycle, cycle[0]].join(' -> ')}. Use a Loop node to repeat work.` });
+
+  if (entry.length === 1) {
+    const reachable = top.reachableFrom(entry[0].node_id);
+    for (const n of top.nodes.values()) {
+      if (!reachable.has(n.node_id)) problems.push({ type: PATH, node_id: n.node_id, message: 'This node is not connected to the Start node, so it never runs.' });
+    }
+    // References must point upstream: a node on a parallel branch may not have run yet.
+    for (const n of canvas.nodes) {
+      const graph = n.parent_id ? new Graph(canvas, n.parent_id) : top;
+      const upstream = graph.ancestors(n.node_id);
+      if (n.parent_id) for (const a of top.ancestors(n.parent_id)) upstream.add(a);
+      if (n.parent_id) upstream.add(n.parent_id);
+      const check = (refNode: string, field: string) => {
+        if (refNode === n.node_id) return problems.push({ type: NODE, node_id: n.node_id, field, message: 'A node cannot use its own outputs.' });
+        if (!ids.has(refNode)) return problems.push({ type: PATH, node_id: n.node_id, field, message: `It refers to the missing node ${refNode}.` });
+        if (!upstream.has(refNode)) {
+          const concurrent = reachable.has(refNode);
+          problems.push({
+            type: concurrent ? CONCURRENT : PATH,
+            node_id: n.node_id,
+            field,
+            message: concurrent ? `It uses node ${refNode}, which is on a parallel branch and may not have run yet.` : `It uses node ${refNode}, which is not upstream of it.`,
+          });
+        }
+      };
+      for (const input of n.node_param.inputs) {
+        if (input.value.kind === 'ref') check(input.value.node_id, `inputs.${input.name}`);
+        if (input.value.kind === 'template') for (const [head] of templateRefs(input.value.template)) if (ids.has(head)) check(head, `inputs.${input.name}`);
+      }
+    }
+  }
+  return problems;
+}

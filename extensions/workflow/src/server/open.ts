@@ -1,0 +1,210 @@
+import { badRequest, notFound } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { ExecuteMode, RunMode, RunStatus, type Canvas } from '../shared/index.ts';
+import { pipeRunToSse, type WorkflowApiDeps } from './routes.ts';
+import type { RunRow } from './runs.ts';
+
+const STATUS_NAMES: Record<number, string> = { [RunStatus.Running]: 'Running', [RunStatus.Success]: 'Success', [RunStatus.Fail]: 'Fail', [RunStatus.Cancel]: 'Cancel' };
+
+/** The public workflow API, shaped like Coze's OpenAPI (so its SDK works with a personal access token). */
+export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
+  const { store, runs } = deps;
+  const spaceOf = async (workflowId: unknown) => {
+    if (typeof workflowId !== 'string' || !workflowId) throw badRequest('workflow_id is required.');
+    return (await store.meta(workflowId)).space_id;
+  };
+  const byBody = { space: (r: { body: any }) => spaceOf(r.body?.workflow_id) };
+  const byQuery = { space: (r: { query: any }) => spaceOf(r.query?.workflow_id) };
+  const byParams = { space: (r: { params: any }) => spaceOf(r.params?.workflow_id) };
+
+  /** The published version (or a given one) to run. */
+  const published = async (workflowId: string, version?: string): Promise<{ canvas: Canvas; commit_id: string; version: string }> => {
+    let q = ctx.db.selectFrom('workflow_commit').selectAll().where('workflow_id', '=', workflowId).where('version', 'is not', null);
+    if (version) q = q.where('version', '=', version);
+    const c = await q.orderBy('published_at', 'desc').executeTakeFirst();
+    if (!c) throw notFound(version ? `Version ${version} of this workflow does not exist.` : 'This workflow has no published version yet: publish it first.');
+    return { canvas: JSON.parse(c.canvas as string), commit_id: c.id as string, version: c.version as string };
+  };
+
+  const RunBody = z.object({
+    workflow_id: z.string().min(1),
+    parameters: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+    version: z.string().optional(),
+    is_async: z.boolean().optional(),
+    bot_id: z.string().optional(),
+    app_id: z.string().optional(),
+    ext: z.record(z.string(), z.unknown()).optional(),
+  });
+  const params = (p: unknown) => {
+    if (typeof p !== 'string') return (p ?? {}) as Record<string, unknown>;
+    try {
+      return JSON.parse(p) as Record<string, unknown>;
+    } catch {
+      throw badRequest('parameters is not valid JSON.');
+    }
+  };
+  const start = async (body: z.infer<typeof RunBody>, userId: string, logId: string, mode: number): Promise<RunRow> => {
+    const meta = await store.meta(body.workflow_id);
+    const v = await published(meta.id, body.version);
+    return runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: params(body.parameters), log_id: logId });
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/v1/workflow/run',
+    auth: byBody,
+    permission: 'workflow.run',
+    rawResponse: true,
+    summary: 'Run the published workflow and wait for its result (or start it with is_async)',
+    body: RunBody,
+    handler: async ({ body, caller, logId }) => {
+      const row = await start(body, caller!.userId, logId, body.is_async ? RunMode.Async : RunMode.Sync);
+      if (body.is_async) {
+        await deps.enqueue(row.id);
+        return { code: 0, msg: '', execute_id: row.id, debug_url: '' };
+      }
+      const outcome = await runs.execute(row.id);
+      if (outcome.status === 'interrupted') throw badRequest('The workflow asks a question (Question or Input node); run it with /v1/workflow/stream_run to answer it.');
+      if (outcome.status !== 'success') throw badRequest(`The workflow run failed${outcome.error?.node_id ? ` at node ${outcome.error.node_id}` : ''}: ${outcome.error?.message ?? 'unknown error'}`, { execute_id: row.id });
+      return { code: 0, msg: '', data: JSON.stringify(outcome.output ?? {}), execute_id: row.id, debug_url: '', usage: { input_count: 0, output_count: 0, token_count: 0 } };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/v1/workflow/stream_run',
+    auth: byBody,
+    permission: 'workflow.run',
+    summary: 'Run the published workflow and stream its events (Message, Interrupt, Error, Done)',
+    body: RunBody,
+    handler: async ({ body, caller, logId }, reply) => {
+      const row = await start(body, caller!.userId, logId, RunMode.Stream);
+      const sse = reply.sse();
+      const running = runs.execute(row.id);
+      const piped = pipeRunToSse(runs, row.id, sse);
+      void running;
+      await piped;
+      return null;
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/v1/workflow/stream_resume',
+    auth: byBody,
+    permission: 'workflow.run',
+    summary: 'Answer an interrupt and stream the rest of the run',
+    body: z.object({ workflow_id: z.string().min(1), event_id: z.string().min(1), interrupt_type: z.number().int().optional(), resume_data: z.unknown() }),
+    handler: async ({ body }, reply) => {
+      const runId = body.event_id.split('-')[0];
+      const row = await runs.get(runId);
+      if (!row || row.workflow_id !== body.workflow_id) throw notFound('No run of this workflow waits on that event.');
+      if (row.status !== RunStatus.Running || !row.interrupt || JSON.parse(row.interrupt).event_id !== body.event_id) throw badRequest('This run is not waiting on that event.');
+      const sse = reply.sse();
+      const running = runs.execute(row.id, { event_id: body.event_id, data: body.resume_data });
+      const piped = pipeRunToSse(runs, row.id, sse);
+      void running;
+      await piped;
+      return null;
+    },
+  });
+
+  const history = (r: RunRow) => ({
+    execute_id: r.id,
+    execute_status: STATUS_NAMES[r.status] ?? 'Running',
+    run_mode: r.run_mode,
+    logid: r.log_id,
+    create_time: Math.floor(Date.parse(r.created_at) / 1000),
+    update_time: Math.floor(Date.parse(r.updated_at) / 1000),
+    output: r.output ?? '',
+    token: '0',
+    cost: '0',
+    error_code: r.status === RunStatus.Fail ? '4000' : '0',
+    error_message: r.error ?? '',
+    debug_url: '',
+    interrupt_data: r.interrupt ? JSON.parse(r.interrupt) : null,
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/v1/workflow/get_run_history',
+    auth: byQuery,
+    permission: 'workflow.read',
+    rawResponse: true,
+    summary: 'A run (by execute_id) or the latest runs of a workflow',
+    query: z.object({ workflow_id: z.string().min(1), execute_id: z.string().optional() }),
+    handler: async ({ query }) => {
+      let q = ctx.db.selectFrom('workflow_run').selectAll().where('workflow_id', '=', query.workflow_id);
+      if (query.execute_id) q = q.where('id', '=', query.execute_id);
+      const rows = (await q.orderBy('created_at', 'desc').limit(20).execute()) as RunRow[];
+      if (query.execute_id && !rows.length) throw notFound('No run with this execute_id.');
+      return { code: 0, msg: '', data: rows.map(history) };
+    },
+  });
+  ctx.route({
+    method: 'GET',
+    path: '/v1/workflows/:workflow_id/run_histories/:execute_id',
+    auth: byParams,
+    permission: 'workflow.read',
+    rawResponse: true,
+    summary: 'One run (the path the official SDK uses)',
+    params: z.object({ workflow_id: z.string().min(1), execute_id: z.string().min(1) }),
+    handler: async ({ params }) => {
+      const r = (await ctx.db.selectFrom('workflow_run').selectAll().where('workflow_id', '=', params.workflow_id).where('id', '=', params.execute_id).executeTakeFirst()) as RunRow | undefined;
+      if (!r) throw notFound('No run with this execute_id.');
+      return { code: 0, msg: '', data: [history(r)] };
+    },
+  });
+
+  const detail = async (id: string) => {
+    const m = await store.meta(id);
+    return { workflow_id: m.id, workflow_name: m.name, description: m.description, icon_url: m.icon_uri, app_id: '', created_at: String(Math.floor(Date.parse(m.created_at) / 1000)), updated_at: String(Math.floor(Date.parse(m.updated_at) / 1000)), creator: { id: m.creator_id }, flow_mode: Number(m.flow_mode), latest_version: m.latest_version };
+  };
+
+  ctx.route({
+    method: 'GET',
+    path: '/v1/workflows/:workflow_id',
+    auth: byParams,
+    permission: 'workflow.read',
+    summary: 'A workflow and the inputs of its published version',
+    params: z.object({ workflow_id: z.string().min(1) }),
+    handler: async ({ params: p }) => {
+      const d = await detail(p.workflow_id);
+      const v = await published(p.workflow_id).catch(() => undefined);
+      const startNode = v?.canvas.nodes.find((n) => n.type === '1' || n.type === 'start');
+      return { workflow_detail: d, input: { parameters: Object.fromEntries((startNode?.node_param.outputs ?? []).map((f) => [f.name, { type: f.type, required: !!f.required, description: f.description ?? '', default_value: f.default ?? null }])) } };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/v1/workflows',
+    auth: { space: { from: 'query', field: 'workspace_id' } },
+    permission: 'workflow.read',
+    summary: 'Workflows of a workspace',
+    query: z.object({ workspace_id: z.string().min(1), page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(100).default(20), publish_status: z.enum(['all', 'published_online', 'unpublished_draft']).default('all') }),
+    handler: async ({ query }) => {
+      let q = ctx.db.selectFrom('workflow_meta').select('id').where('space_id', '=', query.workspace_id).where('deleted_at', 'is', null);
+      if (query.publish_status === 'published_online') q = q.where('latest_version', 'is not', null);
+      if (query.publish_status === 'unpublished_draft') q = q.where('latest_version', 'is', null);
+      const rows = await q.orderBy('updated_at', 'desc').limit(query.page_size + 1).offset((query.page_num - 1) * query.page_size).execute();
+      const items = await Promise.all(rows.slice(0, query.page_size).map((r) => detail(r.id as string)));
+      return { items, has_more: rows.length > query.page_size };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/v1/workflows/:workflow_id/versions',
+    auth: byParams,
+    permission: 'workflow.read',
+    summary: 'Published versions of a workflow',
+    params: z.object({ workflow_id: z.string().min(1) }),
+    query: z.object({ page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(100).default(20) }),
+    handler: async ({ params: p, query }) => {
+      const rows = await ctx.db.selectFrom('workflow_commit').selectAll().where('workflow_id', '=', p.workflow_id).where('version', 'is not', null).orderBy('published_at', 'desc').limit(query.page_size + 1).offset((query.page_num - 1) * query.page_size).execute();
+      return { items: rows.slice(0, query.page_size).map((c) => ({ version: c.version, description: c.version_description ?? '', created_at: String(Math.floor(Date.parse(c.published_at as string) / 1000)), commit_id: c.id, creator: { id: c.created_by } })), has_more: rows.length > query.page_size };
+    },
+  });
+}

@@ -1,0 +1,537 @@
+import { badRequest, conflict } from '@tessera/sdk';
+import type { ServerContext, SseStream } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { Canvas, ExecuteMode, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
+import type { NodeTypeLookup } from './engine/validate.ts';
+import { validateCanvas } from './engine/validate.ts';
+import type { RunEvent, RunRow, RunService } from './runs.ts';
+import { WorkflowStore, initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
+
+const Id = z.string().min(1).max(32);
+const base = '/api/workflow_api';
+const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+const inSpaceQuery = { space: { from: 'query' as const, field: 'space_id' } };
+const SchemaInput = z.union([z.string().max(20_000_000), z.record(z.string(), z.unknown())]);
+const Inputs = z.union([z.string().max(5_000_000), z.record(z.string(), z.unknown())]).optional();
+const VERSION = /^v\d+\.\d+\.\d+$/;
+
+function parseJsonish(v: unknown, what: string): unknown {
+  if (typeof v !== 'string') return v ?? {};
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw badRequest(`${what} is not valid JSON.`);
+  }
+}
+
+const cmpVersion = (a: string, b: string) => {
+  const pa = a.slice(1).split('.').map(Number);
+  const pb = b.slice(1).split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+  return 0;
+};
+
+export interface WorkflowApiDeps {
+  store: WorkflowStore;
+  runs: RunService;
+  typeOf: NodeTypeLookup;
+  enqueue(runId: string, resume?: { event_id: string; data: unknown }): Promise<void>;
+}
+
+/** Process view of a run: status, output, per-node results, the pending question. */
+export async function processView(runs: RunService, row: RunRow) {
+  const nodes = await runs.nodeResults(row.id);
+  return {
+    execute_id: row.id,
+    workflow_id: row.workflow_id,
+    execute_status: row.status,
+    execute_mode: row.execute_mode,
+    run_mode: row.run_mode,
+    version: row.version,
+    input: row.input,
+    output: row.output,
+    reason: row.error,
+    interrupt: row.interrupt ? JSON.parse(row.interrupt) : null,
+    log_id: row.log_id,
+    create_time: Math.floor(Date.parse(row.created_at) / 1000),
+    update_time: Math.floor(Date.parse(row.updated_at) / 1000),
+    duration_ms: row.duration_ms,
+    node_results: nodes.map((n) => ({
+      node_id: n.node_id,
+      node_type: n.node_type,
+      node_title: n.title,
+      node_status: n.status,
+      input: n.inputs === undefined ? null : JSON.stringify(n.inputs),
+      output: n.outputs === undefined ? null : JSON.stringify(n.outputs),
+      error_info: n.error ?? null,
+      branch: n.branch ?? null,
+      duration_ms: n.duration_ms,
+      tokens: n.tokens,
+    })),
+  };
+}
+
+/** Writes run events as server-sent events, in the shape of the open API (Message, Interrupt, Error, Done). */
+export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream): Promise<void> {
+  let id = 0;
+  return new Promise<void>((resolve) => {
+    const off = runs.subscribe(runId, (e: RunEvent) => {
+      if (e.type === 'message') sse.send('Message', { content: e.content, node_title: e.node_title, node_seq_id: String(e.seq), node_is_finish: e.final, node_id: e.node_id }, String(id++));
+      if (e.type === 'interrupt') sse.send('Interrupt', { interrupt_data: { event_id: e.event_id, type: e.interrupt_type, data: JSON.stringify(e.data) }, node_title: e.node_title, node_id: e.node_id }, String(id++));
+      if (e.type === 'done') {
+        if (e.status === RunStatus.Fail || e.status === RunStatus.Cancel) sse.send('Error', { error_code: e.status === RunStatus.Cancel ? 4004 : 4000, error_message: e.error ?? 'The run failed.' }, String(id++));
+        sse.send('Done', { execute_id: runId, debug_url: '' }, String(id++));
+        off();
+        sse.close();
+        resolve();
+      }
+    });
+  });
+}
+
+export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
+  const { store, runs, typeOf } = deps;
+  const db = () => ctx.db;
+
+  ctx.route({
+    method: 'GET',
+    path: `${base}/node_types`,
+    auth: 'user',
+    summary: 'The node catalogue (from the node-type registry)',
+    handler: () => ({
+      node_types: ctx.registry(NodeTypes).list().map((t) => ({ key: t.key, code: t.code, type: String(t.code), category: t.category, label: t.label, description: t.description ?? null, singleton: !!t.singleton, role: t.role ?? null })),
+    }),
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/create`,
+    auth: inSpace,
+    summary: 'Create a workflow (flow_mode 0 Workflow, 3 ChatFlow)',
+    body: z.object({ space_id: Id, name: z.string().trim().min(1).max(100), desc: z.string().max(2000).default(''), icon_uri: z.string().max(2_000_000).default(''), flow_mode: z.union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)]).default(WorkflowMode.Workflow) }),
+    handler: async ({ body, caller }) => {
+      const id = ctx.host.newId();
+      const t = nowIso();
+      await db().transaction().execute(async (trx) => {
+        await trx.insertInto('workflow_meta').values({ id, space_id: body.space_id, name: body.name, description: body.desc, icon_uri: body.icon_uri, flow_mode: body.flow_mode, creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
+        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(initialCanvas(body.flow_mode)), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
+      });
+      await store.operation(id, OperateType.Draft, caller!.userId, null, 'created');
+      return { workflow_id: id };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/save`,
+    auth: inSpace,
+    summary: 'Save the draft canvas (base_revision detects a save made from an older draft)',
+    body: z.object({ space_id: Id, workflow_id: Id, schema: SchemaInput, base_revision: z.number().int().positive().optional() }),
+    handler: async ({ body, caller }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const parsed = Canvas.safeParse(parseJsonish(body.schema, 'schema'));
+      if (!parsed.success) throw badRequest(`The canvas is not valid: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (body.base_revision !== undefined && body.base_revision !== meta.draft_revision) {
+        throw conflict(`The draft changed since you opened it (yours is revision ${body.base_revision}, the saved one is ${meta.draft_revision}). Load the latest draft and choose what to keep.`);
+      }
+      const revision = meta.draft_revision + 1;
+      await db().transaction().execute(async (trx) => {
+        await trx.updateTable('workflow_draft').set({ canvas: JSON.stringify(parsed.data), revision, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
+        await trx.updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      });
+      return metaView({ ...meta, draft_revision: revision });
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/canvas`,
+    auth: inSpace,
+    summary: 'The draft canvas with the workflow meta and statuses',
+    body: z.object({ space_id: Id, workflow_id: Id }),
+    handler: async ({ body }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const draft = await store.draft(meta.id);
+      return { workflow: { ...metaView(meta), schema_json: JSON.stringify(draft.canvas) } };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/update_meta`,
+    auth: inSpace,
+    summary: 'Rename, describe or change the icon',
+    body: z.object({ space_id: Id, workflow_id: Id, name: z.string().trim().min(1).max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: z.string().max(2_000_000).optional() }),
+    handler: async ({ body }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      await db().updateTable('workflow_meta').set({ ...(body.name ? { name: body.name } : {}), ...(body.desc !== undefined ? { description: body.desc } : {}), ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}), updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      return metaView(await store.meta(meta.id));
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/copy`,
+    auth: inSpace,
+    summary: 'Copy a workflow (its draft) in the same space',
+    body: z.object({ space_id: Id, workflow_id: Id }),
+    handler: async ({ body, caller }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const draft = await store.draft(meta.id);
+      const id = ctx.host.newId();
+      const t = nowIso();
+      await db().transaction().execute(async (trx) => {
+        await trx.insertInto('workflow_meta').values({ ...meta, id, name: `${meta.name} (copy)`.slice(0, 100), creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
+        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(draft.canvas), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
+      });
+      return { workflow_id: id };
+    },
+  });
+
+  const references = async (spaceId: string, workflowId: string) => {
+    const drafts = await db().selectFrom('workflow_draft').innerJoin('workflow_meta', 'workflow_meta.id', 'workflow_draft.workflow_id').select(['workflow_meta.id as id', 'workflow_meta.name as name', 'workflow_draft.canvas as canvas']).where('workflow_meta.space_id', '=', spaceId).where('workflow_meta.deleted_at', 'is', null).where('workflow_meta.id', '!=', workflowId).execute();
+    return drafts.filter((d) => (JSON.parse(d.canvas as string) as Canvas).nodes.some((n) => (n.node_param.settings as { workflow_id?: string })?.workflow_id === workflowId)).map((d) => ({ workflow_id: d.id as string, name: d.name as string }));
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/workflow_references`,
+    auth: inSpace,
+    summary: 'Workflows of the space that use this one as a sub-workflow',
+    body: z.object({ space_id: Id, workflow_id: Id }),
+    handler: async ({ body }) => {
+      await store.meta(body.workflow_id, body.space_id);
+      return { workflow_list: await references(body.space_id, body.workflow_id) };
+    },
+  });
+
+  const remove = async (spaceId: string, ids: string[]) => {
+    await db().updateTable('workflow_meta').set({ deleted_at: nowIso(), updated_at: nowIso() }).where('space_id', '=', spaceId).where('id', 'in', ids).execute();
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/delete`,
+    auth: inSpace,
+    summary: 'Delete a workflow; the answer says whether it could (delete check) and who used it',
+    body: z.object({ space_id: Id, workflow_id: Id, action: z.number().int().optional() }),
+    handler: async ({ body }) => {
+      await store.meta(body.workflow_id, body.space_id);
+      const refs = await references(body.space_id, body.workflow_id);
+      await remove(body.space_id, [body.workflow_id]);
+      return { status: 0, references: refs };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/batch_delete`,
+    auth: inSpace,
+    summary: 'Delete several workflows',
+    body: z.object({ space_id: Id, workflow_id_list: z.array(Id).min(1).max(100) }),
+    handler: async ({ body }) => {
+      await remove(body.space_id, body.workflow_id_list);
+      return null;
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/workflow_list`,
+    auth: inSpace,
+    summary: 'Workflows of a space: paging, name, flow mode and status filters, order and direction',
+    body: z.object({
+      space_id: Id,
+      page: z.number().int().min(1).default(1),
+      size: z.number().int().min(1).max(100).default(20),
+      name: z.string().max(100).optional(),
+      flow_mode: z.number().int().optional(),
+      status: z.number().int().min(1).max(2).optional(),
+      order_by: z.number().int().min(0).max(4).default(1),
+      sort_type: z.number().int().min(1).max(2).default(2),
+      login_user_create: z.boolean().optional(),
+      workflow_ids: z.array(Id).max(100).optional(),
+    }),
+    handler: async ({ body, caller }) => {
+      let q = db().selectFrom('workflow_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
+      if (body.name) q = q.where('name', 'like', `%${body.name.replace(/[%_]/g, '')}%`);
+      if (body.flow_mode !== undefined && body.flow_mode !== WorkflowMode.All) q = q.where('flow_mode', '=', body.flow_mode);
+      if (body.status === 1) q = q.where('latest_version', 'is', null);
+      if (body.status === 2) q = q.where('latest_version', 'is not', null);
+      if (body.login_user_create) q = q.where('creator_id', '=', caller!.userId);
+      if (body.workflow_ids?.length) q = q.where('id', 'in', body.workflow_ids);
+      const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+      const col = ({ 0: 'created_at', 1: 'updated_at', 2: 'published_at', 3: 'updated_at', 4: 'id' } as const)[body.order_by as 0 | 1 | 2 | 3 | 4];
+      const rows = (await q.selectAll().orderBy(col, body.sort_type === 1 ? 'asc' : 'desc').orderBy('id', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute()) as MetaRow[];
+      return { workflow_list: rows.map((r) => metaView({ ...r, draft_revision: Number(r.draft_revision), tested_revision: Number(r.tested_revision), submitted_revision: Number(r.submitted_revision), published_revision: Number(r.published_revision) })), total, has_more: body.page * body.size < total };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/workflow_detail`,
+    auth: inSpace,
+    summary: 'Details of workflows by id',
+    body: z.object({ space_id: Id, workflow_ids: z.array(Id).min(1).max(100) }),
+    handler: async ({ body }) => {
+      const out = [];
+      for (const id of body.workflow_ids) {
+        const meta = await store.meta(id, body.space_id).catch(() => undefined);
+        if (meta) out.push({ ...metaView(meta), inputs: (await store.draft(id)).canvas.nodes.find((n) => typeOf(n.type)?.role === 'entry')?.node_param.outputs ?? [] });
+      }
+      return out;
+    },
+  });
+
+  for (const path of ['validate_tree', 'validate']) {
+    ctx.route({
+      method: 'POST',
+      path: `${base}/${path}`,
+      auth: inSpace,
+      summary: 'Every problem of the draft (or a given schema) at once: node, path and concurrent-path errors',
+      body: z.object({ space_id: Id, workflow_id: Id, schema: SchemaInput.optional() }),
+      handler: async ({ body }) => {
+        await store.meta(body.workflow_id, body.space_id);
+        const canvas = body.schema !== undefined ? parseJsonish(body.schema, 'schema') : (await store.draft(body.workflow_id)).canvas;
+        const problems = validateCanvas(canvas, typeOf);
+        return { valid: problems.length === 0, errors: problems };
+      },
+    });
+  }
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/submit`,
+    auth: inSpace,
+    summary: 'Commit the draft with a description',
+    body: z.object({ space_id: Id, workflow_id: Id, desc: z.string().max(2000).default(''), force: z.boolean().default(false) }),
+    handler: async ({ body, caller }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      if (meta.submitted_revision === meta.draft_revision) throw conflict('Nothing to submit: the draft has not changed since the last submit.');
+      if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before submitting (or submit with force).');
+      const draft = await store.draft(meta.id);
+      const problems = validateCanvas(draft.canvas, typeOf);
+      if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
+      const id = ctx.host.newId();
+      await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.desc, version: null, version_description: null, created_by: caller!.userId, created_at: nowIso(), published_at: null }).execute();
+      await db().updateTable('workflow_meta').set({ submitted_revision: draft.revision, latest_commit_id: id, updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      await store.operation(meta.id, OperateType.Submit, caller!.userId, id, body.desc);
+      return { commit_id: id };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/publish`,
+    auth: inSpace,
+    summary: 'Publish the draft as a version (vX.Y.Z, greater than the last one)',
+    body: z.object({ space_id: Id, workflow_id: Id, workflow_version: z.string().regex(VERSION, 'Use a version like v1.0.0.'), version_description: z.string().max(2000).default(''), force: z.boolean().default(false) }),
+    handler: async ({ body, caller }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before publishing (or publish with force).');
+      if (meta.latest_version && cmpVersion(body.workflow_version, meta.latest_version) <= 0) throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
+      const draft = await store.draft(meta.id);
+      const problems = validateCanvas(draft.canvas, typeOf);
+      if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
+      const id = ctx.host.newId();
+      const t = nowIso();
+      await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.version_description, version: body.workflow_version, version_description: body.version_description, created_by: caller!.userId, created_at: t, published_at: t }).execute();
+      await db().updateTable('workflow_meta').set({ published_revision: draft.revision, submitted_revision: draft.revision, latest_commit_id: id, latest_version: body.workflow_version, published_at: t, updated_at: t }).where('id', '=', meta.id).execute();
+      await store.operation(meta.id, OperateType.Publish, caller!.userId, id, body.version_description);
+      ctx.emit(WorkflowPublished, { workflow_id: meta.id, space_id: meta.space_id, version: body.workflow_version });
+      return { workflow_id: meta.id, commit_id: id, workflow_version: body.workflow_version };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/version_list`,
+    auth: inSpace,
+    summary: 'Published versions, newest first',
+    body: z.object({ space_id: Id, workflow_id: Id, page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(20) }),
+    handler: async ({ body }) => {
+      await store.meta(body.workflow_id, body.space_id);
+      const rows = await db().selectFrom('workflow_commit').select(['id', 'version', 'version_description', 'created_by', 'published_at']).where('workflow_id', '=', body.workflow_id).where('version', 'is not', null).orderBy('published_at', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute();
+      return { version_list: rows.map((r) => ({ commit_id: r.id, version: r.version, version_description: r.version_description, creator_id: r.created_by, publish_time: Math.floor(Date.parse(r.published_at as string) / 1000) })) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/operate_list`,
+    auth: inSpace,
+    summary: 'Operation history (drafts, submits, publishes, reverts)',
+    body: z.object({ space_id: Id, workflow_id: Id, limit: z.number().int().min(1).max(100).default(20), last_commit_id: z.string().optional(), type: z.number().int().optional() }),
+    handler: async ({ body }) => {
+      await store.meta(body.workflow_id, body.space_id);
+      let q = db().selectFrom('workflow_operation').selectAll().where('workflow_id', '=', body.workflow_id);
+      if (body.type !== undefined) q = q.where('type', '=', body.type);
+      if (body.last_commit_id) q = q.where('id', '<', body.last_commit_id);
+      const rows = await q.orderBy('id', 'desc').limit(body.limit).execute();
+      return { operate_list: rows.map((r) => ({ id: r.id, type: Number(r.type), commit_id: r.commit_id, operator_id: r.operator_id, desc: r.description, create_time: Math.floor(Date.parse(r.created_at as string) / 1000) })), has_more: rows.length === body.limit };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/revert`,
+    auth: inSpace,
+    summary: 'Make a commit (or version) the draft again',
+    body: z.object({ space_id: Id, workflow_id: Id, commit_id: Id }),
+    handler: async ({ body, caller }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const commit = await store.commit(body.commit_id, meta.id);
+      const revision = meta.draft_revision + 1;
+      await db().updateTable('workflow_draft').set({ canvas: commit.canvas as string, revision, base_commit_id: commit.id as string, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
+      await db().updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      await store.operation(meta.id, OperateType.Draft, caller!.userId, commit.id as string, `reverted to ${commit.version ?? commit.id}`);
+      return { revision };
+    },
+  });
+
+  // ---------------------------------------------------------------- runs
+
+  const runInput = (v: unknown) => {
+    const x = parseJsonish(v, 'input');
+    if (!x || typeof x !== 'object' || Array.isArray(x)) throw badRequest('input must be an object of the Start node fields.');
+    return x as Record<string, unknown>;
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/test_run`,
+    auth: inSpace,
+    summary: 'Run the draft: run_mode 0 sync (the result), 1 stream (SSE), 2 async (execute_id; poll get_process)',
+    body: z.object({ space_id: Id, workflow_id: Id, input: Inputs, run_mode: z.number().int().min(0).max(2).default(RunMode.Async) }),
+    handler: async ({ body, caller, logId }, reply) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const draft = await store.draft(meta.id);
+      const problems = validateCanvas(draft.canvas, typeOf);
+      if (problems.length) throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `node ${p.node_id}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
+      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
+      const markTested = async () => {
+        const after = await runs.get(row.id);
+        if (after?.status === RunStatus.Success) await db().updateTable('workflow_meta').set({ tested_revision: draft.revision }).where('id', '=', meta.id).where('draft_revision', '=', draft.revision).execute();
+      };
+      if (body.run_mode === RunMode.Stream) {
+        const sse = reply.sse();
+        const running = runs.execute(row.id).then(markTested);
+        const piped = pipeRunToSse(runs, row.id, sse);
+        void running;
+        await piped;
+        return null;
+      }
+      if (body.run_mode === RunMode.Sync) {
+        await runs.execute(row.id);
+        await markTested();
+        return processView(runs, (await runs.get(row.id))!);
+      }
+      await deps.enqueue(row.id);
+      void runs.settled(row.id).then(markTested);
+      return { execute_id: row.id };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/test_resume`,
+    auth: inSpace,
+    summary: 'Answer the question a run waits on and continue it',
+    body: z.object({ space_id: Id, workflow_id: Id, execute_id: Id, event_id: z.string().min(1), data: z.unknown(), run_mode: z.number().int().min(0).max(2).default(RunMode.Async) }),
+    handler: async ({ body }, reply) => {
+      const row = await runs.get(body.execute_id);
+      if (!row || row.workflow_id !== body.workflow_id || row.space_id !== body.space_id) throw badRequest('No such run of this workflow.');
+      if (row.status !== RunStatus.Running || !row.interrupt) throw conflict('This run is not waiting for an answer.');
+      if (JSON.parse(row.interrupt).event_id !== body.event_id) throw conflict('This run waits on another question (event_id does not match).');
+      if (body.run_mode === RunMode.Stream) {
+        const sse = reply.sse();
+        const running = runs.execute(row.id, { event_id: body.event_id, data: body.data });
+        const piped = pipeRunToSse(runs, row.id, sse);
+        void running;
+        await piped;
+        return null;
+      }
+      if (body.run_mode === RunMode.Sync) {
+        await runs.execute(row.id, { event_id: body.event_id, data: body.data });
+        return processView(runs, (await runs.get(row.id))!);
+      }
+      await deps.enqueue(row.id, { event_id: body.event_id, data: body.data });
+      return { execute_id: row.id };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/cancel`,
+    auth: inSpace,
+    summary: 'Cancel a run',
+    body: z.object({ space_id: Id, workflow_id: Id, execute_id: Id }),
+    handler: async ({ body }) => {
+      const row = await runs.get(body.execute_id);
+      if (!row || row.space_id !== body.space_id) throw badRequest('No such run in this space.');
+      if (row.status !== RunStatus.Running) return { execute_status: row.status };
+      if (!runs.cancel(row.id)) {
+        // Waiting on a question (or queued): cancel it in the store.
+        await db().updateTable('workflow_run').set({ status: RunStatus.Cancel, error: 'Cancelled.', state: null, finished_at: nowIso(), updated_at: nowIso() }).where('id', '=', row.id).execute();
+      } else await runs.settled(row.id);
+      return { execute_status: (await runs.get(row.id))!.status };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: `${base}/get_process`,
+    auth: inSpaceQuery,
+    summary: 'A run: status, output, per-node results, the question it waits on',
+    query: z.object({ space_id: Id, workflow_id: Id, execute_id: Id }),
+    handler: async ({ query }) => {
+      const row = await runs.get(query.execute_id);
+      if (!row || row.workflow_id !== query.workflow_id || row.space_id !== query.space_id) throw badRequest('No such run of this workflow.');
+      return processView(runs, row);
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/get_node_execute_history`,
+    auth: inSpace,
+    summary: 'Executions of one node (latest first)',
+    body: z.object({ space_id: Id, workflow_id: Id, node_id: z.string().min(1), execute_id: Id.optional(), limit: z.number().int().min(1).max(50).default(10) }),
+    handler: async ({ body }) => {
+      let q = db().selectFrom('workflow_node_exec').innerJoin('workflow_run', 'workflow_run.id', 'workflow_node_exec.run_id').selectAll('workflow_node_exec').where('workflow_run.workflow_id', '=', body.workflow_id).where('workflow_run.space_id', '=', body.space_id).where('workflow_node_exec.node_id', '=', body.node_id);
+      if (body.execute_id) q = q.where('workflow_node_exec.run_id', '=', body.execute_id);
+      const rows = await q.orderBy('workflow_node_exec.started_at', 'desc').limit(body.limit).execute();
+      return { executions: rows.map((r) => ({ execute_id: r.run_id, node_id: r.node_id, node_status: Number(r.status), input: r.inputs, output: r.outputs, error_info: r.error, duration_ms: Number(r.duration_ms), started_at: r.started_at })) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/nodeDebug`,
+    auth: inSpace,
+    summary: 'Run one node of the draft with given inputs',
+    body: z.object({ space_id: Id, workflow_id: Id, node_id: z.string().min(1), input: Inputs }),
+    handler: async ({ body, caller, logId }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const draft = await store.draft(meta.id);
+      if (!draft.canvas.nodes.some((n) => n.node_id === body.node_id)) throw badRequest(`No node ${body.node_id} in the draft.`);
+      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.NodeDebug, run_mode: RunMode.Sync, canvas: draft.canvas, input: {}, log_id: logId });
+      await runs.execute(row.id, undefined, { node_id: body.node_id, inputs: runInput(body.input) });
+      return processView(runs, (await runs.get(row.id))!);
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: `${base}/trace`,
+    auth: inSpaceQuery,
+    summary: 'The spans of a run (run, nodes, inner calls)',
+    query: z.object({ space_id: Id, execute_id: Id }),
+    handler: async ({ query }) => {
+      const row = await runs.get(query.execute_id);
+      if (!row || row.space_id !== query.space_id) throw badRequest('No such run in this space.');
+      const spans = await db().selectFrom('workflow_span').selectAll().where('run_id', '=', row.id).orderBy('start_ms').execute();
+      return { spans: spans.map((s) => ({ ...s, start_ms: Number(s.start_ms), end_ms: s.end_ms === null ? null : Number(s.end_ms), attributes: JSON.parse(s.attributes as string) })) };
+    },
+  });
+}

@@ -1,0 +1,269 @@
+import type { ServerContext } from '@tessera/sdk/server';
+import { NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas } from '../shared/index.ts';
+import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
+import type { NodeTypeLookup } from './engine/validate.ts';
+import { RunTracer } from './tracer.ts';
+
+export interface NodeExecRecord {
+  id: string;
+  node_id: string;
+  node_type: string;
+  title: string;
+  status: number;
+  inputs?: unknown;
+  outputs?: unknown;
+  error?: string;
+  branch?: string;
+  started_at: string;
+  duration_ms: number;
+  tokens: number;
+}
+
+export type RunEvent =
+  | { type: 'node'; record: NodeExecRecord }
+  | { type: 'message'; node_id: string; node_title: string; content: string; final: boolean; seq: number }
+  | { type: 'interrupt'; node_id: string; node_title: string; event_id: string; interrupt_type: number; data: Record<string, unknown> }
+  | { type: 'done'; status: number; output?: unknown; error?: string };
+
+interface LiveRun {
+  controller: AbortController;
+  nodes: Map<string, NodeExecRecord>;
+  listeners: Set<(e: RunEvent) => void>;
+  done: Promise<RunOutcome>;
+}
+
+export interface RunRow {
+  id: string;
+  workflow_id: string;
+  space_id: string;
+  user_id: string;
+  execute_mode: number;
+  run_mode: number;
+  commit_id: string | null;
+  version: string | null;
+  canvas: string;
+  status: number;
+  input: string;
+  output: string | null;
+  error: string | null;
+  state: string | null;
+  interrupt: string | null;
+  log_id: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+}
+
+const now = () => new Date().toISOString();
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
+
+/** Creates, executes, persists, streams, cancels and recovers workflow runs. */
+export class RunService {
+  #live = new Map<string, LiveRun>();
+  #ctx: ServerContext<unknown>;
+  #engine: WorkflowEngine;
+  #typeOf: NodeTypeLookup;
+
+  constructor(ctx: ServerContext<unknown>, engine: WorkflowEngine, typeOf: NodeTypeLookup) {
+    this.#ctx = ctx;
+    this.#engine = engine;
+    this.#typeOf = typeOf;
+  }
+
+  async create(r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; canvas: Canvas; input: Record<string, unknown>; log_id: string }): Promise<RunRow> {
+    const row: RunRow = {
+      id: this.#ctx.host.newId(),
+      workflow_id: r.workflow_id,
+      space_id: r.space_id,
+      user_id: r.user_id,
+      execute_mode: r.execute_mode,
+      run_mode: r.run_mode,
+      commit_id: r.commit_id ?? null,
+      version: r.version ?? null,
+      canvas: JSON.stringify(r.canvas),
+      status: RunStatus.Running,
+      input: JSON.stringify(r.input),
+      output: null,
+      error: null,
+      state: null,
+      interrupt: null,
+      log_id: r.log_id,
+      created_at: now(),
+      updated_at: now(),
+      finished_at: null,
+      duration_ms: null,
+    };
+    await this.#ctx.db.insertInto('workflow_run').values(row).execute();
+    return row;
+  }
+
+  async get(runId: string): Promise<RunRow | undefined> {
+    return (await this.#ctx.db.selectFrom('workflow_run').selectAll().where('id', '=', runId).executeTakeFirst()) as RunRow | undefined;
+  }
+
+  isLive(runId: string): boolean {
+    return this.#live.has(runId);
+  }
+
+  /** Listens to a run's events; returns the unsubscribe function. */
+  subscribe(runId: string, fn: (e: RunEvent) => void): () => void {
+    const live = this.#live.get(runId);
+    if (!live) return () => undefined;
+    live.listeners.add(fn);
+    return () => live.listeners.delete(fn);
+  }
+
+  /** Node results so far: live ones for a running run, stored ones otherwise. */
+  async nodeResults(runId: string): Promise<NodeExecRecord[]> {
+    const stored = (await this.#ctx.db.selectFrom('workflow_node_exec').selectAll().where('run_id', '=', runId).orderBy('started_at').execute()).map((r): NodeExecRecord => ({
+      ...(r as unknown as NodeExecRecord),
+      inputs: parse(r.inputs as string | null),
+      outputs: parse(r.outputs as string | null),
+      error: (r.error as string | null) ?? undefined,
+      branch: (r.branch as string | null) ?? undefined,
+    }));
+    const live = this.#live.get(runId);
+    if (!live) return stored;
+    const byNode = new Map(stored.map((s) => [s.node_id, s]));
+    for (const r of live.nodes.values()) byNode.set(r.node_id, r);
+    return [...byNode.values()];
+  }
+
+  cancel(runId: string): boolean {
+    const live = this.#live.get(runId);
+    if (!live) return false;
+    live.controller.abort();
+    return true;
+  }
+
+  /** Runs (or resumes) a stored run to its end or its next interrupt. */
+  execute(runId: string, resume?: { event_id: string; data: unknown }, debugNode?: { node_id: string; inputs: Record<string, unknown> }): Promise<RunOutcome> {
+    const existing = this.#live.get(runId);
+    if (existing) return existing.done;
+    const live: LiveRun = { controller: new AbortController(), nodes: new Map(), listeners: new Set(), done: undefined as unknown as Promise<RunOutcome> };
+    this.#live.set(runId, live);
+    live.done = this.#execute(runId, live, resume, debugNode).finally(() => this.#live.delete(runId));
+    return live.done;
+  }
+
+  /** Waits for a run that is executing (or returns at once). */
+  async settled(runId: string): Promise<void> {
+    await this.#live.get(runId)?.done.catch(() => undefined);
+  }
+
+  async #execute(runId: string, live: LiveRun, resume?: { event_id: string; data: unknown }, debugNode?: { node_id: string; inputs: Record<string, unknown> }): Promise<RunOutcome> {
+    const row = await this.get(runId);
+    if (!row) throw new Error(`run ${runId} does not exist`);
+    const began = Date.now();
+    const canvas = JSON.parse(row.canvas) as Canvas;
+    const emit = (e: RunEvent) => live.listeners.forEach((fn) => fn(e));
+    const tracer = new RunTracer(() => this.#ctx.host.newId());
+    const runSpan = tracer.start('workflow run', { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });
+    const titles = new Map(canvas.nodes.map((n) => [n.node_id, n.node_param.title ?? n.node_id]));
+    const finished: NodeExecRecord[] = [];
+    let seq = 0;
+    const record = (node_id: string, patch: Partial<NodeExecRecord> & { node_type: string }) => {
+      const prev = live.nodes.get(node_id);
+      const rec: NodeExecRecord = { id: prev?.id ?? this.#ctx.host.newId(), node_id, title: titles.get(node_id) ?? node_id, status: NodeExecStatus.Running, started_at: prev?.started_at ?? now(), duration_ms: 0, tokens: 0, ...prev, ...patch };
+      live.nodes.set(node_id, rec);
+      return rec;
+    };
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.#engine.run({
+        canvas,
+        input: JSON.parse(row.input),
+        runId: row.id,
+        spaceId: row.space_id,
+        userId: row.user_id,
+        executeMode: row.execute_mode,
+        signal: live.controller.signal,
+        state: row.state ? (JSON.parse(row.state) as RunState) : undefined,
+        resume,
+        spanId: runSpan.id,
+        tracer,
+        debugNode,
+        variables: { system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id } },
+        hooks: {
+          nodeStarted: ({ node, type, inputs }) => emit({ type: 'node', record: record(node.node_id, { node_type: type.key, status: NodeExecStatus.Running, inputs, started_at: now() }) }),
+          nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch }) => {
+            if (status === 'skipped') return;
+            const rec = record(node.node_id, {
+              node_type: type.key,
+              status: status === 'success' ? NodeExecStatus.Success : status === 'fail' ? NodeExecStatus.Fail : NodeExecStatus.Running,
+              inputs,
+              outputs,
+              error,
+              branch,
+              duration_ms: Math.round(durationMs),
+            });
+            if (status !== 'interrupted') finished.push({ ...rec });
+            emit({ type: 'node', record: rec });
+          },
+          streamed: ({ node, content, final }) => emit({ type: 'message', node_id: node.node_id, node_title: titles.get(node.node_id) ?? node.node_id, content, final, seq: seq++ }),
+        },
+      });
+    } catch (e) {
+      outcome = { status: 'fail', state: { nodes: {} }, error: { message: (e as Error).message } };
+    }
+    runSpan.end(outcome.status === 'success' || outcome.status === 'interrupted' ? 'ok' : 'error', { status: outcome.status });
+
+    const status = outcome.status === 'success' ? RunStatus.Success : outcome.status === 'cancel' ? RunStatus.Cancel : outcome.status === 'interrupted' ? RunStatus.Running : RunStatus.Fail;
+    const duration = Date.now() - began + (row.duration_ms ?? 0);
+    const db = this.#ctx.db;
+    await db.transaction().execute(async (trx) => {
+      for (const r of finished) {
+        await trx.deleteFrom('workflow_node_exec').where('id', '=', r.id).execute();
+        await trx
+          .insertInto('workflow_node_exec')
+          .values({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens })
+          .execute();
+      }
+      for (const s of tracer.spans) {
+        await trx.insertInto('workflow_span').values({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }).execute();
+      }
+      await trx
+        .updateTable('workflow_run')
+        .set({
+          status,
+          output: outcome.output !== undefined ? json(outcome.output) : null,
+          error: outcome.error ? outcome.error.message : null,
+          state: outcome.status === 'interrupted' ? JSON.stringify(outcome.state) : null,
+          interrupt: outcome.interrupt ? JSON.stringify(outcome.interrupt) : null,
+          updated_at: now(),
+          finished_at: status === RunStatus.Running ? null : now(),
+          duration_ms: duration,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    });
+    if (outcome.interrupt) {
+      emit({ type: 'interrupt', node_id: outcome.interrupt.node_id, node_title: titles.get(outcome.interrupt.node_id) ?? '', event_id: outcome.interrupt.event_id, interrupt_type: outcome.interrupt.type, data: outcome.interrupt.data });
+    }
+    emit({ type: 'done', status, output: outcome.output, error: outcome.error?.message });
+    if (status !== RunStatus.Running) this.#ctx.emit(WorkflowRunFinished, { execute_id: row.id, workflow_id: row.workflow_id, space_id: row.space_id, status, duration_ms: duration });
+    void this.#typeOf;
+    return outcome;
+  }
+
+  /** After a restart: runs that were executing are failed with a reason (runs waiting for an answer keep waiting). */
+  async recoverOrphans(): Promise<number> {
+    const r = await this.#ctx.db
+      .updateTable('workflow_run')
+      .set({ status: RunStatus.Fail, error: 'The server stopped while this run was in progress. Run the workflow again.', finished_at: now(), updated_at: now() })
+      .where('status', '=', RunStatus.Running)
+      .where('interrupt', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows ?? 0);
+  }
+}
+
+function parse(s: string | null): unknown {
+  if (s === null || s === undefined) return undefined;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,100 @@
+import { notFound } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { Canvas, DevelopmentStatus, PublishStatus, WorkflowMode, type CanvasNode } from '../shared/index.ts';
+
+export interface MetaRow {
+  id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  flow_mode: number;
+  creator_id: string;
+  draft_revision: number;
+  tested_revision: number;
+  submitted_revision: number;
+  published_revision: number;
+  latest_commit_id: string | null;
+  latest_version: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export const nowIso = () => new Date().toISOString();
+
+/** A new workflow starts with a Start and an End node linked together (ChatFlow's Start takes the user's message). */
+export function initialCanvas(flowMode: number): Canvas {
+  const startOutputs = flowMode === WorkflowMode.ChatFlow ? [{ name: 'USER_INPUT', type: 'string' as const, required: true }, { name: 'CONVERSATION_NAME', type: 'string' as const }] : [{ name: 'input', type: 'string' as const }];
+  const nodes: CanvasNode[] = [
+    { node_id: '100001', type: '1', node_param: { title: 'Start', inputs: [], outputs: startOutputs, settings: {} }, layout: { x: 0, y: 0 } },
+    { node_id: '900001', type: '2', node_param: { title: 'End', inputs: [], outputs: [], settings: { terminate_plan: 'return_variables' } }, layout: { x: 600, y: 0 } },
+  ];
+  return { nodes, links: [{ from_node_id: '100001', to_node_id: '900001' }] };
+}
+
+export function developmentStatus(m: MetaRow): number {
+  if (m.deleted_at) return DevelopmentStatus.Deleted;
+  if (m.submitted_revision === m.draft_revision) return DevelopmentStatus.HadSubmit;
+  return m.tested_revision === m.draft_revision ? DevelopmentStatus.CanSubmit : DevelopmentStatus.CanNotSubmit;
+}
+
+export function publishStatus(m: MetaRow): number {
+  if (m.deleted_at) return PublishStatus.Deleted;
+  if (m.published_revision === m.draft_revision) return PublishStatus.HadPublished;
+  return m.tested_revision === m.draft_revision ? PublishStatus.CanPublish : PublishStatus.CanNotPublish;
+}
+
+export function metaView(m: MetaRow) {
+  return {
+    workflow_id: m.id,
+    space_id: m.space_id,
+    name: m.name,
+    desc: m.description,
+    icon_uri: m.icon_uri,
+    flow_mode: Number(m.flow_mode),
+    creator_id: m.creator_id,
+    revision: Number(m.draft_revision),
+    status: developmentStatus(m),
+    publish_status: publishStatus(m),
+    latest_version: m.latest_version,
+    latest_commit_id: m.latest_commit_id,
+    published_at: m.published_at,
+    create_time: Math.floor(Date.parse(m.created_at) / 1000),
+    update_time: Math.floor(Date.parse(m.updated_at) / 1000),
+  };
+}
+
+export class WorkflowStore {
+  #ctx: ServerContext<unknown>;
+  constructor(ctx: ServerContext<unknown>) {
+    this.#ctx = ctx;
+  }
+  get db() {
+    return this.#ctx.db;
+  }
+
+  async meta(workflowId: string, spaceId?: string): Promise<MetaRow> {
+    let q = this.db.selectFrom('workflow_meta').selectAll().where('id', '=', workflowId).where('deleted_at', 'is', null);
+    if (spaceId) q = q.where('space_id', '=', spaceId);
+    const m = (await q.executeTakeFirst()) as MetaRow | undefined;
+    if (!m) throw notFound('This workflow does not exist in the space (it may have been deleted).');
+    return { ...m, draft_revision: Number(m.draft_revision), tested_revision: Number(m.tested_revision), submitted_revision: Number(m.submitted_revision), published_revision: Number(m.published_revision) };
+  }
+
+  async draft(workflowId: string): Promise<{ canvas: Canvas; revision: number }> {
+    const d = await this.db.selectFrom('workflow_draft').selectAll().where('workflow_id', '=', workflowId).executeTakeFirstOrThrow();
+    return { canvas: JSON.parse(d.canvas as string), revision: Number(d.revision) };
+  }
+
+  async commit(commitId: string, workflowId: string) {
+    const c = await this.db.selectFrom('workflow_commit').selectAll().where('id', '=', commitId).where('workflow_id', '=', workflowId).executeTakeFirst();
+    if (!c) throw notFound('No such commit of this workflow.');
+    return c;
+  }
+
+  async operation(workflowId: string, type: number, operatorId: string, commitId: string | null, description = '') {
+    await this.db.insertInto('workflow_operation').values({ id: this.#ctx.host.newId(), workflow_id: workflowId, type, commit_id: commitId, operator_id: operatorId, description, created_at: nowIso() }).execute();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './enums.ts';
+export * from './schema.ts';
+export * from './nodes.ts';
+export * from './events.ts';

@@ -1,0 +1,84 @@
+import { defineRegistryPoint, type Language } from '@tessera/sdk';
+import { z, type ZodType } from 'zod';
+import type { CanvasNode, FieldDecl, ValidationProblem } from './schema.ts';
+
+export type NodeCategory = 'basic' | 'logic' | 'io' | 'ai' | 'data' | 'utility' | 'interaction' | 'custom';
+
+/** An interrupt asks the caller something and waits (Question 2, Input 5 ...). */
+export interface InterruptRequest {
+  type: number;
+  /** What the client shows: the question, its options, the form fields ... */
+  data: Record<string, unknown>;
+}
+
+export type NodeResult = { outputs: Record<string, unknown>; branch?: string } | { interrupt: InterruptRequest };
+
+export interface NodeRunContext {
+  node: CanvasNode;
+  /** The node's settings, parsed by the type's `settings` schema. */
+  settings: any;
+  /** Input bindings resolved to values (and coerced to their declared types). */
+  inputs: Record<string, unknown>;
+  outputs: FieldDecl[];
+  runId: string;
+  executeMode: number;
+  spaceId: string;
+  userId: string;
+  signal: AbortSignal;
+  /** When the run resumes at this node: what the caller answered. */
+  resume?: unknown;
+  /** Streams text of this node's answer to stream runs (Message and End nodes). */
+  stream(content: string, final?: boolean): void;
+  /** Renders {{input}} and {{node_id.path}} placeholders. */
+  render(template: string): string;
+  /** Runs fn as a child span of the node span (HTTP calls, model calls ...). */
+  span<T>(name: string, attributes: Record<string, unknown>, fn: () => Promise<T>): Promise<T>;
+  /** Outbound HTTP that refuses private and loopback addresses unless the configuration allows them. */
+  fetch(url: string, init?: RequestInit & { timeoutMs?: number }): Promise<Response>;
+  log(message: string): void;
+  interrupt(request: InterruptRequest): NodeResult;
+}
+
+/** A node type: contributed by an extension; the engine names none. */
+export interface NodeTypeDefinition {
+  /** Stable key ('start', 'http' ...). */
+  key: string;
+  /** The spec's numeric code (Start 1, End 2 ...); third-party types use 10000 and above. */
+  code: number;
+  category: NodeCategory;
+  label: Record<Language, string>;
+  description?: Record<Language, string>;
+  /** Schema of node_param.settings. */
+  settings?: ZodType;
+  /** Output branches the node can take; default: one unnamed port. */
+  ports?(node: CanvasNode): string[];
+  /** Outputs the node always produces, whatever the canvas declares (Start: its fields). */
+  outputsOf?(node: CanvasNode): FieldDecl[];
+  /** At most one of these per canvas (Start, End). */
+  singleton?: boolean;
+  /** The run begins here (Start) / ends here (End). */
+  role?: 'entry' | 'exit';
+  /** Extra checks beyond the settings schema. */
+  validate?(node: CanvasNode): ValidationProblem[];
+  execute(ctx: NodeRunContext): Promise<NodeResult> | NodeResult;
+}
+
+const fn = z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
+
+export const NodeTypes = defineRegistryPoint<NodeTypeDefinition>({
+  id: 'workflow.nodeTypes',
+  owner: 'workflow',
+  description: 'Node types of the workflow engine (key, numeric code, category, settings schema, executor).',
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
+    code: z.number().int().positive(),
+    category: z.string(),
+    label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }),
+    execute: fn,
+  }),
+  key: (n) => n.key,
+});
+
+export function interrupt(request: InterruptRequest): NodeResult {
+  return { interrupt: request };
+}

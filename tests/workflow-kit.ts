@@ -1,0 +1,32 @@
+/** Small builders for canvases in tests (the shape the studio saves). */
+export const node = (node_id: string, type: string, param: Record<string, unknown> = {}) => ({ node_id, type, node_param: { inputs: [], outputs: [], settings: {}, ...param }, layout: { x: 0, y: 0 } });
+export const ref = (name: string, node_id: string, path: string[] = [], type = 'string') => ({ name, type, value: { kind: 'ref', node_id, path } });
+export const lit = (name: string, value: unknown, type = 'string') => ({ name, type, value: { kind: 'literal', value } });
+export const link = (from: string, to: string, branch?: string) => ({ from_node_id: from, to_node_id: to, ...(branch ? { if_node_branch: branch } : {}) });
+
+/** Start(name) -> If(name empty?) -> Text greet / Text anon -> End(message via aggregator). */
+export function greetingCanvas() {
+  return {
+    nodes: [
+      node('start', '1', { title: 'Start', outputs: [{ name: 'name', type: 'string' }] }),
+      node('if', '8', { title: 'Has name', inputs: [ref('name', 'start', ['name'])], settings: { branches: [{ logic: 1, conditions: [{ left: 'name', operator: 10 }] }] } }),
+      node('greet', '15', { title: 'Greet', inputs: [ref('name', 'start', ['name'])], settings: { mode: 'concat', template: 'Hello, {{name}}!' } }),
+      node('anon', '15', { title: 'Anonymous', settings: { mode: 'concat', template: 'Hello, stranger!' } }),
+      node('agg', '32', { title: 'Pick', inputs: [ref('a', 'greet', ['output']), ref('b', 'anon', ['output'])], settings: { groups: [{ name: 'text', variables: ['a', 'b'] }] } }),
+      node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])] }),
+    ],
+    links: [link('start', 'if'), link('if', 'greet', 'true'), link('if', 'anon', 'false'), link('greet', 'agg'), link('anon', 'agg'), link('agg', 'end')],
+  };
+}
+
+/** Start -> Question (free text) -> End(answer). */
+export function questionCanvas() {
+  return {
+    nodes: [
+      node('start', '1', { title: 'Start', outputs: [] }),
+      node('q', '18', { title: 'Ask', settings: { question: 'What is your name?', answer_type: 'text' } }),
+      node('end', '2', { title: 'End', inputs: [ref('answer', 'q', ['USER_RESPONSE'])] }),
+    ],
+    links: [link('start', 'q'), link('q', 'end')],
+  };
+}
