@@ -23,6 +23,8 @@ export async function exec(type: NodeTypeDefinition, opts: { settings?: Record<s
     fetch: () => Promise.reject(new Error('no network')),
     log: () => undefined,
     interrupt: (request) => ({ interrupt: request }),
+    runBody: () => Promise.reject(new Error('no body in this test')),
+    runWorkflow: () => Promise.reject(new Error('no sub-workflows in this test')),
   };
   const result: NodeResult = await type.execute(ctx);
   return { result, streamed, node };

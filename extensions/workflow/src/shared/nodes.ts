@@ -11,7 +11,34 @@ export interface InterruptRequest {
   data: Record<string, unknown>;
 }
 
-export type NodeResult = { outputs: Record<string, unknown>; branch?: string } | { interrupt: InterruptRequest };
+/** control: a Break or Continue node inside a loop body ends the iteration ('continue') or the loop ('break'). */
+export type NodeResult = { outputs: Record<string, unknown>; branch?: string; control?: 'break' | 'continue' } | { interrupt: InterruptRequest };
+
+/** What one run of a composite node's body (loop, batch) produced. */
+export interface BodyOutcome {
+  control: 'normal' | 'break' | 'continue';
+  /** Outputs of the body's nodes that ran, by node id. */
+  outputs: Record<string, Record<string, unknown>>;
+}
+
+/** The variables of the loop a node is in (Set Loop Variable writes them). */
+export interface LoopFrame {
+  get(name: string): unknown;
+  set(name: string, value: unknown): void;
+}
+
+/** Runs another workflow as a child run (sub-workflow nodes). */
+export interface ChildRunRequest {
+  workflow_id: string;
+  /** A published version, or 'draft'; default: the latest published version. */
+  version?: string;
+  input: Record<string, unknown>;
+  /** Continue a child run that was waiting on an interrupt. */
+  resume?: { execute_id: string; event_id: string; data: unknown };
+}
+export type ChildRunResult =
+  | { status: 'success'; execute_id: string; output: Record<string, unknown> }
+  | { status: 'interrupted'; execute_id: string; event_id: string; interrupt: InterruptRequest };
 
 export interface NodeRunContext {
   node: CanvasNode;
@@ -37,6 +64,12 @@ export interface NodeRunContext {
   fetch(url: string, init?: RequestInit & { timeoutMs?: number }): Promise<Response>;
   log(message: string): void;
   interrupt(request: InterruptRequest): NodeResult;
+  /** Composite nodes: runs the nodes whose parent_id is this node once, with `locals` visible as this node's outputs. */
+  runBody(opts: { locals: Record<string, unknown>; loop?: LoopFrame }): Promise<BodyOutcome>;
+  /** The enclosing loop's variables, inside a loop body. */
+  loop?: LoopFrame;
+  /** Sub-workflows: runs another workflow of the space as a child run. */
+  runWorkflow(request: ChildRunRequest): Promise<ChildRunResult>;
 }
 
 /** A node type: contributed by an extension; the engine names none. */

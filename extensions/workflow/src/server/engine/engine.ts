@@ -1,6 +1,6 @@
 import { ERROR_PORT, DEFAULT_PORT, Graph, portOf } from './graph.ts';
 import { CoercionError, coerce, evaluate, lookupPath, renderTemplate, type ValueScope } from './values.ts';
-import type { Canvas, CanvasNode, InterruptRequest, NodeResult, NodeRunContext, NodeTypeDefinition } from '../../shared/index.ts';
+import type { BodyOutcome, Canvas, CanvasNode, ChildRunRequest, ChildRunResult, InterruptRequest, LoopFrame, NodeResult, NodeRunContext, NodeTypeDefinition } from '../../shared/index.ts';
 import type { NodeTypeLookup } from './validate.ts';
 
 export type NodeState =
@@ -40,6 +40,8 @@ export interface EngineDeps {
   fetch(url: string, init?: RequestInit & { timeoutMs?: number }): Promise<Response>;
   tracer?: Tracer;
   log?(runId: string, nodeId: string, message: string): void;
+  /** Child runs for sub-workflow nodes (the workflow extension provides it). */
+  runWorkflow?(parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult>;
 }
 
 export interface RunRequest {
@@ -115,14 +117,43 @@ export class WorkflowEngine {
 
     if (req.debugNode) return this.#debug(req, graph, state, typeOf, scope, signal);
 
+    const { failure, interrupted } = await this.#runGraph(req, graph, state, scope, signal, { top: true, resumeFor });
+
+    if (signal.aborted) return { status: 'cancel', state, error: { message: 'The run was cancelled.' } };
+    if (failure) return { status: 'fail', state, error: failure };
+    if (interrupted) return { status: 'interrupted', state, interrupt: interrupted };
+    const exit = [...graph.nodes.values()].find((n) => this.deps.typeOf(n.type)?.role === 'exit');
+    const exitState = exit ? state.nodes[exit.node_id] : undefined;
+    if (!exit || exitState?.status !== 'success') return { status: 'fail', state, error: { node_id: exit?.node_id, message: 'The run ended without reaching the End node (every path to it was skipped).' } };
+    return { status: 'success', state, output: exitState.outputs };
+  }
+
+  /**
+   * The scheduler, for the top level and for composite bodies: a node runs when every incoming link is
+   * settled and one is active; a node whose links are all dead is skipped (and so are its links).
+   */
+  async #runGraph(
+    req: RunRequest,
+    graph: Graph,
+    state: RunState,
+    scope: ValueScope,
+    signal: AbortSignal,
+    opts: { top: boolean; resumeFor?: { node_id: string; data: unknown }; loop?: LoopFrame },
+  ): Promise<{ failure?: { node_id?: string; message: string }; interrupted?: RunOutcome['interrupt']; control: BodyOutcome['control'] }> {
+    const typeOf = (n: CanvasNode) => {
+      const t = this.deps.typeOf(n.type);
+      if (!t) throw new NodeFailure(`Unknown node type '${n.type}'.`, n.node_id);
+      return t;
+    };
     let failure: { node_id?: string; message: string } | undefined;
     let interrupted: RunOutcome['interrupt'];
+    let control: BodyOutcome['control'] = 'normal';
     const running = new Map<string, Promise<void>>();
 
     const linkState = (l: { from_node_id: string; if_node_branch?: string; type?: string }): 'pending' | 'active' | 'dead' => {
-      const s = state.nodes[l.from_node_id];
-      if (!s || s.status === 'interrupted') return 'pending';
-      if (s.status === 'success') return portOf(l as never) === s.branch ? 'active' : 'dead';
+      const st = state.nodes[l.from_node_id];
+      if (!st || st.status === 'interrupted') return 'pending';
+      if (st.status === 'success') return portOf(l as never) === st.branch ? 'active' : 'dead';
       return 'dead';
     };
 
@@ -132,8 +163,9 @@ export class WorkflowEngine {
         if (state.nodes[node.node_id] || running.has(node.node_id)) continue;
         const inc = graph.incoming.get(node.node_id)!;
         if (!inc.length) {
-          if (typeOf(node).role === 'entry') out.push({ node, skip: false });
-          continue; // unconnected nodes never run (validation reports them)
+          // The top level starts at its entry node; a body starts at every node without incoming links.
+          if (!opts.top || typeOf(node).role === 'entry') out.push({ node, skip: false });
+          continue;
         }
         const states = inc.map(linkState);
         if (states.includes('pending')) continue;
@@ -144,7 +176,7 @@ export class WorkflowEngine {
 
     await new Promise<void>((resolve) => {
       const pump = () => {
-        if (signal.aborted || failure || interrupted) {
+        if (signal.aborted || failure || interrupted || control !== 'normal') {
           if (!running.size) resolve();
           return;
         }
@@ -158,22 +190,24 @@ export class WorkflowEngine {
               progressed = true;
               continue;
             }
-            const resume = resumeFor?.node_id === node.node_id ? resumeFor.data : undefined;
-            const p = this.#runNode(req, node, typeOf(node), scope, state, signal, resume)
+            const resume = opts.resumeFor?.node_id === node.node_id ? opts.resumeFor.data : undefined;
+            const p = this.#runNode(req, node, typeOf(node), scope, state, signal, resume, undefined, opts.loop)
               .then((result) => {
                 if ('interrupt' in result) {
+                  if (!opts.top) throw new NodeFailure('A node inside a loop or batch body cannot wait for an answer; move the Question or Input node out of the body.', node.node_id);
                   const event_id = `${req.runId}-${node.node_id}-${Date.now().toString(36)}`;
                   state.nodes[node.node_id] = { status: 'interrupted', inputs: result.inputs, interrupt: result.interrupt, event_id };
                   interrupted = { node_id: node.node_id, event_id, type: result.interrupt.type, data: result.interrupt.data };
                 } else {
                   state.nodes[node.node_id] = { status: 'success', inputs: result.inputs, outputs: result.outputs, branch: result.branch };
+                  if (result.control && !opts.top) control = result.control;
                 }
               })
               .catch((e: unknown) => {
                 if (e instanceof Cancelled || signal.aborted) return;
                 const message = e instanceof Error ? e.message : String(e);
                 state.nodes[node.node_id] = { status: 'fail', error: message };
-                failure ??= { node_id: node.node_id, message };
+                failure ??= { node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : node.node_id, message };
               })
               .finally(() => {
                 running.delete(node.node_id);
@@ -186,14 +220,28 @@ export class WorkflowEngine {
       };
       pump();
     });
+    return { failure, interrupted, control };
+  }
 
-    if (signal.aborted) return { status: 'cancel', state, error: { message: 'The run was cancelled.' } };
-    if (failure) return { status: 'fail', state, error: failure };
-    if (interrupted) return { status: 'interrupted', state, interrupt: interrupted };
-    const exit = [...graph.nodes.values()].find((n) => this.deps.typeOf(n.type)?.role === 'exit');
-    const exitState = exit ? state.nodes[exit.node_id] : undefined;
-    if (!exit || exitState?.status !== 'success') return { status: 'fail', state, error: { node_id: exit?.node_id, message: 'The run ended without reaching the End node (every path to it was skipped).' } };
-    return { status: 'success', state, output: exitState.outputs };
+  /** One iteration of a composite node's body, with its own node states; locals are the composite's outputs. */
+  async #runBody(req: RunRequest, parent: CanvasNode, outer: ValueScope, signal: AbortSignal, locals: Record<string, unknown>, loop?: LoopFrame): Promise<BodyOutcome> {
+    const graph = new Graph(req.canvas, parent.node_id);
+    if (!graph.nodes.size) throw new NodeFailure('This node has an empty body: put the nodes to repeat inside it.', parent.node_id);
+    const state: RunState = { nodes: {} };
+    const scope: ValueScope = {
+      nodeOutput: (id) => {
+        if (id === parent.node_id) return locals;
+        const st = state.nodes[id];
+        if (st) return st.status === 'success' ? st.outputs : undefined;
+        return outer.nodeOutput(id);
+      },
+      variable: outer.variable,
+    };
+    const r = await this.#runGraph(req, graph, state, scope, signal, { top: false, loop });
+    if (r.failure) throw new NodeFailure(r.failure.message, r.failure.node_id ?? parent.node_id);
+    const outputs: BodyOutcome['outputs'] = {};
+    for (const [id, st] of Object.entries(state.nodes)) if (st.status === 'success') outputs[id] = st.outputs;
+    return { control: r.control, outputs };
   }
 
   /** One node with given inputs (node debug). */
@@ -225,7 +273,8 @@ export class WorkflowEngine {
     runSignal: AbortSignal,
     resume: unknown,
     givenInputs?: Record<string, unknown>,
-  ): Promise<(({ outputs: Record<string, unknown>; branch: string }) | { interrupt: InterruptRequest }) & { inputs: Record<string, unknown> }> {
+    loop?: LoopFrame,
+  ): Promise<(({ outputs: Record<string, unknown>; branch: string; control?: 'break' | 'continue' }) | { interrupt: InterruptRequest }) & { inputs: Record<string, unknown> }> {
     const started = performance.now();
     const policy = node.node_param.error_policy;
     const tracer = req.tracer ?? this.deps.tracer;
@@ -280,6 +329,12 @@ export class WorkflowEngine {
         fetch: (url, init) => this.deps.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
         log: (message) => this.deps.log?.(req.runId, node.node_id, message),
         interrupt: (request) => ({ interrupt: request }),
+        runBody: ({ locals, loop: frame }) => this.#runBody(req, node, scope, signal, locals, frame),
+        loop,
+        runWorkflow: (request) => {
+          if (!this.deps.runWorkflow) throw new Error('Sub-workflows are not available here.');
+          return this.deps.runWorkflow(req, request);
+        },
       };
       try {
         const result: NodeResult = await raceSignal(Promise.resolve().then(() => type.execute(ctx)), signal, policy?.timeout_ms);
@@ -292,7 +347,7 @@ export class WorkflowEngine {
         const branch = result.branch ?? DEFAULT_PORT;
         span?.end('ok');
         req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, durationMs: performance.now() - started, branch });
-        return { outputs, branch, inputs };
+        return { outputs, branch, inputs, control: result.control };
       } catch (e) {
         if (runSignal.aborted) {
           span?.end('error', { error: 'cancelled' });

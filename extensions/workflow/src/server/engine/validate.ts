@@ -77,8 +77,14 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
     for (const n of canvas.nodes) {
       const graph = n.parent_id ? new Graph(canvas, n.parent_id) : top;
       const upstream = graph.ancestors(n.node_id);
-      if (n.parent_id) for (const a of top.ancestors(n.parent_id)) upstream.add(a);
-      if (n.parent_id) upstream.add(n.parent_id);
+      // Inside a body: the composite nodes around it, and what is upstream of each of them, ran before.
+      for (let p = n.parent_id; p; ) {
+        upstream.add(p);
+        const parent = canvas.nodes.find((x) => x.node_id === p);
+        const around = parent?.parent_id ? new Graph(canvas, parent.parent_id) : top;
+        for (const a of around.ancestors(p)) upstream.add(a);
+        p = parent?.parent_id;
+      }
       const check = (refNode: string, field: string) => {
         if (refNode === n.node_id) return problems.push({ type: NODE, node_id: n.node_id, field, message: 'A node cannot use its own outputs.' });
         if (!ids.has(refNode)) return problems.push({ type: PATH, node_id: n.node_id, field, message: `It refers to the missing node ${refNode}.` });

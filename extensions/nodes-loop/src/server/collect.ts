@@ -1,0 +1,14 @@
+export interface Collect {
+  name: string;
+  node_id: string;
+  path: string[];
+}
+
+export function getPathOf(value: unknown, path: string[]): unknown {
+  let v = value;
+  for (const k of path) {
+    if (v === null || v === undefined || typeof v !== 'object') return null;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v ?? null;
+}
