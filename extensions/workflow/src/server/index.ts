@@ -1,7 +1,7 @@
 import { defineExtension, JobQueueService } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
-import { NodeTypes, type NodeTypeDefinition } from '../shared/index.ts';
-import { WorkflowEngine } from './engine/engine.ts';
+import { NodeTypes, RunMode, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
+import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
 import { guardedFetch } from './net.ts';
 import { registerOpenApi } from './open.ts';
@@ -31,13 +31,42 @@ export default defineExtension({
     ctx.onDispose(() => sub.unsubscribe());
     const typeOf = (type: string) => byType.get(type);
 
-    const engine = new WorkflowEngine({
+    const store = new WorkflowStore(ctx);
+    // Sub-workflow chains per run, to refuse a workflow that calls itself.
+    const chains = new Map<string, string[]>();
+    const engine: WorkflowEngine = new WorkflowEngine({
       typeOf,
       fetch: guardedFetch(() => ctx.host.allowPrivateNetwork),
       log: (runId, nodeId, message) => ctx.logger.debug(message, { runId, nodeId }),
+      runWorkflow: (parent, request) => runChild(parent, request),
     });
-    const store = new WorkflowStore(ctx);
     const runs = new RunService(ctx, engine, typeOf);
+    const runChild = async (parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult> => {
+      let childId: string;
+      let name = request.workflow_id;
+      if (request.resume) childId = request.resume.execute_id;
+      else {
+        const meta = await store.meta(request.workflow_id).catch(() => {
+          throw new Error(`The sub-workflow ${request.workflow_id} does not exist (it may have been deleted).`);
+        });
+        name = meta.name;
+        if (meta.space_id !== parent.spaceId) throw new Error('A sub-workflow must belong to the same space.');
+        const chain = chains.get(parent.runId) ?? [(await runs.get(parent.runId))?.workflow_id ?? ''];
+        if (chain.includes(meta.id)) throw new Error(`The workflow '${meta.name}' would call itself (through sub-workflows).`);
+        if (chain.length >= 8) throw new Error('Sub-workflows are nested more than 8 deep.');
+        const source = request.version === 'draft' ? { ...(await store.draft(meta.id)), commit_id: null, version: null } : await store.published(meta.id, request.version || undefined);
+        const child = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: parent.userId, execute_mode: parent.executeMode, run_mode: RunMode.Sync, commit_id: source.commit_id, version: source.version, canvas: source.canvas, input: request.input, log_id: '' });
+        chains.set(child.id, [...chain, meta.id]);
+        childId = child.id;
+      }
+      const execution = runs.execute(childId, request.resume ? { event_id: request.resume.event_id, data: request.resume.data } : undefined);
+      const cancelChild = () => runs.cancel(childId);
+      parent.signal?.addEventListener('abort', cancelChild, { once: true });
+      const outcome = await execution.finally(() => parent.signal?.removeEventListener('abort', cancelChild));
+      if (outcome.status === 'success') return { status: 'success', execute_id: childId, output: outcome.output ?? {} };
+      if (outcome.status === 'interrupted') return { status: 'interrupted', execute_id: childId, event_id: outcome.interrupt!.event_id, interrupt: { type: outcome.interrupt!.type, data: outcome.interrupt!.data } };
+      throw new Error(`The sub-workflow '${name}' ${outcome.status === 'cancel' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`}`);
+    };
 
     ctx.job<{ run_id: string; resume?: { event_id: string; data: unknown } }>({
       name: 'workflow.run',

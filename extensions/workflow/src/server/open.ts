@@ -1,7 +1,7 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { ExecuteMode, RunMode, RunStatus, type Canvas } from '../shared/index.ts';
+import { ExecuteMode, RunMode, RunStatus } from '../shared/index.ts';
 import { pipeRunToSse, type WorkflowApiDeps } from './routes.ts';
 import type { RunRow } from './runs.ts';
 
@@ -18,14 +18,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   const byQuery = { space: (r: { query: any }) => spaceOf(r.query?.workflow_id) };
   const byParams = { space: (r: { params: any }) => spaceOf(r.params?.workflow_id) };
 
-  /** The published version (or a given one) to run. */
-  const published = async (workflowId: string, version?: string): Promise<{ canvas: Canvas; commit_id: string; version: string }> => {
-    let q = ctx.db.selectFrom('workflow_commit').selectAll().where('workflow_id', '=', workflowId).where('version', 'is not', null);
-    if (version) q = q.where('version', '=', version);
-    const c = await q.orderBy('published_at', 'desc').executeTakeFirst();
-    if (!c) throw notFound(version ? `Version ${version} of this workflow does not exist.` : 'This workflow has no published version yet: publish it first.');
-    return { canvas: JSON.parse(c.canvas as string), commit_id: c.id as string, version: c.version as string };
-  };
+  const published = (workflowId: string, version?: string) => store.published(workflowId, version);
 
   const RunBody = z.object({
     workflow_id: z.string().min(1),

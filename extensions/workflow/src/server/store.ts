@@ -88,6 +88,15 @@ export class WorkflowStore {
     return { canvas: JSON.parse(d.canvas as string), revision: Number(d.revision) };
   }
 
+  /** The canvas of a published version (the latest one by default). */
+  async published(workflowId: string, version?: string): Promise<{ canvas: Canvas; commit_id: string; version: string }> {
+    let q = this.db.selectFrom('workflow_commit').selectAll().where('workflow_id', '=', workflowId).where('version', 'is not', null);
+    if (version) q = q.where('version', '=', version);
+    const c = await q.orderBy('published_at', 'desc').executeTakeFirst();
+    if (!c) throw notFound(version ? `Version ${version} of this workflow does not exist.` : 'This workflow has no published version yet: publish it first.');
+    return { canvas: JSON.parse(c.canvas as string), commit_id: c.id as string, version: c.version as string };
+  }
+
   async commit(commitId: string, workflowId: string) {
     const c = await this.db.selectFrom('workflow_commit').selectAll().where('id', '=', commitId).where('workflow_id', '=', workflowId).executeTakeFirst();
     if (!c) throw notFound('No such commit of this workflow.');

@@ -52,8 +52,9 @@ export interface NodeRunContext {
   spaceId: string;
   userId: string;
   signal: AbortSignal;
-  /** When the run resumes at this node: what the caller answered. */
+  /** When the run resumes at this node: what the caller answered, and the interrupt it answers. */
   resume?: unknown;
+  interrupted?: InterruptRequest;
   /** Streams text of this node's answer to stream runs (Message and End nodes). */
   stream(content: string, final?: boolean): void;
   /** Renders {{input}} and {{node_id.path}} placeholders. */

@@ -99,11 +99,11 @@ export class WorkflowEngine {
       return t;
     };
     // Resuming: the interrupted node runs again with the answer.
-    let resumeFor: { node_id: string; data: unknown } | undefined;
+    let resumeFor: { node_id: string; data: unknown; interrupt?: InterruptRequest } | undefined;
     if (req.resume) {
       const entry = Object.entries(state.nodes).find(([, s]) => s.status === 'interrupted' && s.event_id === req.resume!.event_id);
       if (!entry) throw new NodeFailure(`No question is waiting for an answer with event id ${req.resume.event_id}.`, '');
-      resumeFor = { node_id: entry[0], data: req.resume.data };
+      resumeFor = { node_id: entry[0], data: req.resume.data, interrupt: (entry[1] as { interrupt: InterruptRequest }).interrupt };
       delete state.nodes[entry[0]];
     }
 
@@ -138,7 +138,7 @@ export class WorkflowEngine {
     state: RunState,
     scope: ValueScope,
     signal: AbortSignal,
-    opts: { top: boolean; resumeFor?: { node_id: string; data: unknown }; loop?: LoopFrame },
+    opts: { top: boolean; resumeFor?: { node_id: string; data: unknown; interrupt?: InterruptRequest }; loop?: LoopFrame },
   ): Promise<{ failure?: { node_id?: string; message: string }; interrupted?: RunOutcome['interrupt']; control: BodyOutcome['control'] }> {
     const typeOf = (n: CanvasNode) => {
       const t = this.deps.typeOf(n.type);
@@ -190,8 +190,8 @@ export class WorkflowEngine {
               progressed = true;
               continue;
             }
-            const resume = opts.resumeFor?.node_id === node.node_id ? opts.resumeFor.data : undefined;
-            const p = this.#runNode(req, node, typeOf(node), scope, state, signal, resume, undefined, opts.loop)
+            const answering = opts.resumeFor?.node_id === node.node_id ? opts.resumeFor : undefined;
+            const p = this.#runNode(req, node, typeOf(node), scope, state, signal, answering?.data, undefined, opts.loop, answering?.interrupt)
               .then((result) => {
                 if ('interrupt' in result) {
                   if (!opts.top) throw new NodeFailure('A node inside a loop or batch body cannot wait for an answer; move the Question or Input node out of the body.', node.node_id);
@@ -274,6 +274,7 @@ export class WorkflowEngine {
     resume: unknown,
     givenInputs?: Record<string, unknown>,
     loop?: LoopFrame,
+    interrupted?: InterruptRequest,
   ): Promise<(({ outputs: Record<string, unknown>; branch: string; control?: 'break' | 'continue' }) | { interrupt: InterruptRequest }) & { inputs: Record<string, unknown> }> {
     const started = performance.now();
     const policy = node.node_param.error_policy;
@@ -313,6 +314,7 @@ export class WorkflowEngine {
         userId: req.userId,
         signal,
         resume,
+        interrupted,
         stream: (content, final = false) => req.hooks?.streamed?.({ node, content, final }),
         render: (template) => renderTemplate(template, (path) => lookupPath(path, { ...scope, local: inputs })),
         span: async (name, attributes, fn) => {
