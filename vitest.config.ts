@@ -8,6 +8,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // isolated-vm (the code node) needs it on Node 20 and later.
+          execArgv: ['--no-node-snapshot'],
           include: ['core/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'host/server/test/**/*.test.ts', 'extensions/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
           exclude: ['**/*.client.test.tsx', '**/node_modules/**'],
         },
@@ -24,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'host',
           environment: 'node',
+          execArgv: ['--no-node-snapshot'],
           // Runtime-loaded extensions are built bundles: Node imports them as the studio does.
           server: { deps: { external: [/\/dist\/server\/index\.js$/] } },
           include: ['tests/host/**/*.test.ts'],
@@ -35,6 +38,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          execArgv: ['--no-node-snapshot'],
           server: { deps: { external: [/\/dist\/server\/index\.js$/] } },
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,

@@ -1,0 +1,73 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { NodeTypes, type FieldDecl, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
+import { z } from 'zod';
+import { CodeError, runJavaScript } from './sandbox.ts';
+
+const ConfigSchema = z.object({
+  /** Upper bounds a node's own settings may not exceed. */
+  maxTimeoutMs: z.number().int().positive().default(60_000),
+  maxMemoryMb: z.number().int().positive().default(256),
+});
+
+const Settings = z.object({
+  language: z.enum(['javascript', 'typescript']).default('javascript'),
+  code: z.string().min(1, 'Write the code: async function main({ params }) { return { ... } }').max(200_000),
+  timeout_ms: z.number().int().min(10).max(600_000).default(10_000),
+  memory_mb: z.number().int().min(8).max(4096).default(64),
+});
+
+const TYPE_CHECK: Record<FieldDecl['type'], (v: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  integer: (v) => typeof v === 'number' && Number.isInteger(v),
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  boolean: (v) => typeof v === 'boolean',
+  array: Array.isArray,
+  object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  file: (v) => typeof v === 'string' || (typeof v === 'object' && v !== null),
+};
+
+/** Checks the returned object against the declared outputs; names the field and the expected type. */
+export function typedOutputs(result: unknown, declared: FieldDecl[]): Record<string, unknown> {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new CodeError('main must return an object whose fields are the declared outputs.');
+  const out: Record<string, unknown> = {};
+  for (const f of declared) {
+    const v = (result as Record<string, unknown>)[f.name];
+    if (v === undefined || v === null) {
+      out[f.name] = null;
+      continue;
+    }
+    if (!TYPE_CHECK[f.type](v)) throw new CodeError(`The output '${f.name}' should be ${f.type === 'integer' ? 'an integer' : `a${/^[aeiou]/.test(f.type) ? 'n' : ''} ${f.type}`}, but main returned ${JSON.stringify(v).slice(0, 60)}.`);
+    if (f.type === 'array' && f.items) {
+      const bad = (v as unknown[]).findIndex((x) => x !== null && !TYPE_CHECK[f.items!](x));
+      if (bad >= 0) throw new CodeError(`Item ${bad} of the output '${f.name}' should be ${f.items}.`);
+    }
+    out[f.name] = v;
+  }
+  return out;
+}
+
+export function codeNode(limits: z.output<typeof ConfigSchema>): NodeTypeDefinition {
+  return {
+    key: 'code',
+    code: 5,
+    category: 'utility',
+    label: { 'en-US': 'Code', 'zh-CN': '代码' },
+    description: { 'en-US': 'Runs JavaScript or TypeScript in a sandbox: async function main({ params }).', 'zh-CN': '在沙箱中运行 JavaScript 或 TypeScript：async function main({ params })。' },
+    settings: Settings,
+    async execute(ctx) {
+      const s = ctx.settings as z.infer<typeof Settings>;
+      const result = await ctx.span('code', { language: s.language }, () =>
+        runJavaScript(s.code, ctx.inputs, { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb) }, s.language === 'typescript'),
+      );
+      return { outputs: typedOutputs(result, ctx.outputs) };
+    },
+  };
+}
+
+export default defineExtension({
+  id: 'node-code',
+  configSchema: ConfigSchema,
+  register(ctx) {
+    ctx.register(NodeTypes, codeNode(ctx.config));
+  },
+});

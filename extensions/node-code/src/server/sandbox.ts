@@ -1,0 +1,69 @@
+import { stripTypeScriptTypes } from 'node:module';
+import ivm from 'isolated-vm';
+
+export interface SandboxLimits {
+  timeoutMs: number;
+  memoryMb: number;
+}
+
+export class CodeError extends Error {
+  readonly line?: number;
+  constructor(message: string, line?: number) {
+    super(line ? `Line ${line}: ${message}` : message);
+    this.line = line;
+  }
+}
+
+const FILE = 'main.js';
+// Appended after the user's code (so its line numbers stay the same): call main and hand back JSON.
+const RUNNER = `\n;(async () => { if (typeof main !== 'function') throw new Error('Define a function named main: async function main({ params }) { ... }'); return JSON.stringify(await main({ params: JSON.parse(__params__) }) ?? null); })()`;
+
+function lineOf(err: unknown): number | undefined {
+  const stack = String((err as Error)?.stack ?? '');
+  const m = new RegExp(`${FILE.replace('.', '\\.')}:(\\d+)(?::\\d+)?`).exec(stack);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Runs `async function main({ params })` in a fresh V8 isolate: no Node APIs, no network, no file
+ * system; a memory limit for the isolate and a wall-clock time limit (the isolate is disposed on expiry).
+ */
+export async function runJavaScript(source: string, params: Record<string, unknown>, limits: SandboxLimits, typescript = false): Promise<unknown> {
+  let code = source;
+  if (typescript) {
+    try {
+      // 'strip' keeps every character position, so reported lines match the editor.
+      code = stripTypeScriptTypes(source, { mode: 'strip' });
+    } catch (e) {
+      throw new CodeError(`TypeScript could not be read: ${(e as Error).message}`);
+    }
+  }
+  const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const context = await isolate.createContext();
+    await context.global.set('__params__', JSON.stringify(params ?? {}));
+    await context.global.set('global', context.global.derefInto());
+    let script: ivm.Script;
+    try {
+      script = await isolate.compileScript(code + RUNNER, { filename: FILE });
+    } catch (e) {
+      throw new CodeError(`Syntax error: ${(e as Error).message}`, lineOf(e));
+    }
+    const run = script.run(context, { timeout: limits.timeoutMs, promise: true }) as Promise<string>;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`)), limits.timeoutMs);
+    });
+    const json = await Promise.race([run, expired]);
+    return JSON.parse(json);
+  } catch (e) {
+    if (e instanceof CodeError) throw e;
+    const message = (e as Error)?.message ?? String(e);
+    if (/memory limit/i.test(message)) throw new CodeError(`The code used more than ${limits.memoryMb} MB of memory and was stopped.`);
+    if (/timed out/i.test(message)) throw new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`);
+    throw new CodeError(message.replace(/^Error: /, ''), lineOf(e));
+  } finally {
+    clearTimeout(timer);
+    if (!isolate.isDisposed) isolate.dispose();
+  }
+}
