@@ -26,7 +26,24 @@ export async function openDatabase({ databaseUrl, sqliteFile = ':memory:' }: Ope
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  return { db: new Kysely<any>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+  // Kysely prepares every query anew; reusing prepared statements by SQL text saves most of that.
+  const statements = new Map<string, SQLite.Statement>();
+  const cached = {
+    prepare(sqlText: string) {
+      let stmt = statements.get(sqlText);
+      if (!stmt) {
+        stmt = database.prepare(sqlText);
+        if (statements.size >= 2000) statements.delete(statements.keys().next().value!);
+        statements.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+    close() {
+      statements.clear();
+      database.close();
+    },
+  };
+  return { db: new Kysely<any>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) }), dialect: 'sqlite' };
 }
 
 const TABLE = 'tessera_migrations';

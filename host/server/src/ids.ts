@@ -18,9 +18,20 @@ export function createIdGenerator(worker = Number(process.env.TESSERA_WORKER_ID 
   };
 }
 
-/** A log id: the time to the second plus random hex, e.g. 20261121193012A1B2C3D4E5F60718. */
+/** A log id: the time to the second plus 16 hex digits (a per-process random prefix and a counter), e.g. 20261121193012A1B2C3D4E5F60718. */
+const LOG_PREFIX = randomBytes(3).toString('hex').toUpperCase();
+let logCounter = 0;
+let lastSecond = 0;
+let stamp = '';
 export function newLogId(): string {
-  const d = new Date();
-  const p = (n: number, l = 2) => String(n).padStart(l, '0');
-  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}${randomBytes(8).toString('hex').toUpperCase()}`;
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    const d = new Date(now);
+    const p = (n: number, l = 2) => String(n).padStart(l, '0');
+    stamp = `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
+  }
+  logCounter = (logCounter + 1) % 0xffffffffff;
+  return `${stamp}${LOG_PREFIX}${logCounter.toString(16).toUpperCase().padStart(10, '0')}`;
 }

@@ -128,6 +128,8 @@ export default defineExtension({
 
 /** Bearer personal access tokens (open API) and session cookies (the studio), with CSRF on cookie writes. */
 function registerAuthenticator(ctx: ServerContext<Config>) {
+  // last_used_at is written at most once a minute per token (not on every call).
+  const lastUsedWritten = new Map<string, number>();
   ctx.tap(RequestAuthenticators, 'session-and-token', async (req): Promise<Caller | AuthRejection | undefined> => {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) {
@@ -135,7 +137,10 @@ function registerAuthenticator(ctx: ServerContext<Config>) {
       const pat = await ctx.db.selectFrom('identity_pat').innerJoin('identity_user', 'identity_user.id', 'identity_pat.user_id').select(['identity_pat.id as id', 'identity_pat.user_id as user_id', 'identity_pat.permissions as permissions', 'identity_pat.expire_at as expire_at', 'identity_user.is_platform_admin as is_platform_admin']).where('token_hash', '=', sha256(secret)).executeTakeFirst();
       if (!pat) return { rejected: true, status: 401, msg: 'This access token is not valid (it may have been deleted). Create a new one under Access tokens.' };
       if (pat.expire_at && Date.parse(pat.expire_at) <= Date.now()) return { rejected: true, status: 401, msg: 'This access token has expired. Create a new one under Access tokens.' };
-      void ctx.db.updateTable('identity_pat').set({ last_used_at: nowIso() }).where('id', '=', pat.id).execute().catch(() => undefined);
+      if (Date.now() - (lastUsedWritten.get(pat.id) ?? 0) > 60_000) {
+        lastUsedWritten.set(pat.id, Date.now());
+        void ctx.db.updateTable('identity_pat').set({ last_used_at: nowIso() }).where('id', '=', pat.id).execute().catch(() => undefined);
+      }
       const perms = parsePermissions(pat.permissions);
       const caller: Caller = {
         kind: 'token',
@@ -160,7 +165,17 @@ function registerAuthenticator(ctx: ServerContext<Config>) {
   });
 }
 
+const parsedPermissions = new Map<string, { workspace_id: string; permissions: string[] }[]>();
 function parsePermissions(text: string): { workspace_id: string; permissions: string[] }[] {
+  const cached = parsedPermissions.get(text);
+  if (cached) return cached;
+  const parsed = parsePermissionsUncached(text);
+  if (parsedPermissions.size > 5000) parsedPermissions.clear();
+  parsedPermissions.set(text, parsed);
+  return parsed;
+}
+
+function parsePermissionsUncached(text: string): { workspace_id: string; permissions: string[] }[] {
   try {
     const v = z.array(WorkspacePermission).safeParse(JSON.parse(text));
     return v.success ? v.data : [];

@@ -91,6 +91,9 @@ export default defineExtension({
     }
     services.set(ctx, runs);
   },
+  async stop(ctx) {
+    await services.get(ctx)?.flush();
+  },
   async start(ctx) {
     const failed = await services.get(ctx)!.recoverOrphans();
     if (failed) ctx.logger.warn(`failed ${failed} run(s) left running by a previous stop`);

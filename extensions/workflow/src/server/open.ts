@@ -10,9 +10,17 @@ const STATUS_NAMES: Record<number, string> = { [RunStatus.Running]: 'Running', [
 /** The public workflow API, shaped like Coze's OpenAPI (so its SDK works with a personal access token). */
 export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs } = deps;
+  // A workflow never moves to another space: its space is looked up once.
+  const spaces = new Map<string, string>();
   const spaceOf = async (workflowId: unknown) => {
     if (typeof workflowId !== 'string' || !workflowId) throw badRequest('workflow_id is required.');
-    return (await store.meta(workflowId)).space_id;
+    let space = spaces.get(workflowId);
+    if (!space) {
+      space = (await store.meta(workflowId)).space_id;
+      if (spaces.size > 10_000) spaces.clear();
+      spaces.set(workflowId, space);
+    }
+    return space;
   };
   const byBody = { space: (r: { body: any }) => spaceOf(r.body?.workflow_id) };
   const byQuery = { space: (r: { query: any }) => spaceOf(r.query?.workflow_id) };
@@ -40,7 +48,10 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   const start = async (body: z.infer<typeof RunBody>, userId: string, logId: string, mode: number): Promise<RunRow> => {
     const meta = await store.meta(body.workflow_id);
     const v = await published(meta.id, body.version);
-    return runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: params(body.parameters), log_id: logId });
+    return runs.create(
+      { workflow_id: meta.id, space_id: meta.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: params(body.parameters), log_id: logId },
+      { writeBehind: mode === RunMode.Sync },
+    );
   };
 
   ctx.route({
@@ -128,6 +139,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     summary: 'A run (by execute_id) or the latest runs of a workflow',
     query: z.object({ workflow_id: z.string().min(1), execute_id: z.string().optional() }),
     handler: async ({ query }) => {
+      await runs.flush(); // runs written behind become visible
       let q = ctx.db.selectFrom('workflow_run').selectAll().where('workflow_id', '=', query.workflow_id);
       if (query.execute_id) q = q.where('id', '=', query.execute_id);
       const rows = (await q.orderBy('created_at', 'desc').limit(20).execute()) as RunRow[];
@@ -144,6 +156,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     summary: 'One run (the path the official SDK uses)',
     params: z.object({ workflow_id: z.string().min(1), execute_id: z.string().min(1) }),
     handler: async ({ params }) => {
+      await runs.flush();
       const r = (await ctx.db.selectFrom('workflow_run').selectAll().where('workflow_id', '=', params.workflow_id).where('id', '=', params.execute_id).executeTakeFirst()) as RunRow | undefined;
       if (!r) throw notFound('No run with this execute_id.');
       return { code: 0, msg: '', data: [history(r)] };

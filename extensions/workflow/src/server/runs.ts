@@ -1,4 +1,5 @@
 import type { ServerContext } from '@tessera/sdk/server';
+import type { Kysely } from 'kysely';
 import { NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas } from '../shared/index.ts';
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
@@ -71,7 +72,19 @@ export class RunService {
     this.#typeOf = typeOf;
   }
 
-  async create(r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; canvas: Canvas; input: Record<string, unknown>; log_id: string }): Promise<RunRow> {
+  /**
+   * Sync runs of the open API are written behind: the run, its node executions and spans are stored
+   * together shortly after it ends (one transaction for many runs), not before and after it.
+   */
+  #pending = new Map<string, { row: RunRow; canvas: Canvas }>();
+  #queue: { runs: Record<string, unknown>[]; nodes: Record<string, unknown>[]; spans: Record<string, unknown>[] } = { runs: [], nodes: [], spans: [] };
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+
+  async create(
+    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; canvas: Canvas; input: Record<string, unknown>; log_id: string },
+    opts: { writeBehind?: boolean } = {},
+  ): Promise<RunRow> {
     const row: RunRow = {
       id: this.#ctx.host.newId(),
       workflow_id: r.workflow_id,
@@ -94,11 +107,47 @@ export class RunService {
       finished_at: null,
       duration_ms: null,
     };
-    await this.#ctx.db.insertInto('workflow_run').values(row).execute();
+    if (opts.writeBehind) this.#pending.set(row.id, { row, canvas: r.canvas });
+    else await this.#ctx.db.insertInto('workflow_run').values(row).execute();
     return row;
   }
 
+  /** Writes everything written behind so far (at stop, and in tests): a few multi-row inserts. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    const batch = this.#queue;
+    if (batch.runs.length) {
+      this.#queue = { runs: [], nodes: [], spans: [] };
+      const insert = async (trx: Kysely<any>, table: string, rows: Record<string, unknown>[]) => {
+        for (let i = 0; i < rows.length; i += 40) await trx.insertInto(table).values(rows.slice(i, i + 40)).execute();
+      };
+      this.#flushing = this.#flushing.then(() =>
+        this.#ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            await insert(trx, 'workflow_node_exec', batch.nodes);
+            await insert(trx, 'workflow_span', batch.spans);
+            await insert(trx, 'workflow_run', batch.runs);
+          })
+          .then(() => batch.runs.forEach((r) => this.#pending.delete(r.id as string)))
+          .catch((e) => this.#ctx.report(e, { what: 'writing workflow runs' })),
+      );
+    }
+    await this.#flushing;
+  }
+
+  #later(rows: { run: Record<string, unknown>; nodes: Record<string, unknown>[]; spans: Record<string, unknown>[] }) {
+    this.#queue.runs.push(rows.run);
+    this.#queue.nodes.push(...rows.nodes);
+    this.#queue.spans.push(...rows.spans);
+    if (this.#queue.runs.length >= 100) void this.flush();
+    else this.#flushTimer ??= setTimeout(() => void this.flush(), 20);
+  }
+
   async get(runId: string): Promise<RunRow | undefined> {
+    const pending = this.#pending.get(runId);
+    if (pending) return pending.row;
     return (await this.#ctx.db.selectFrom('workflow_run').selectAll().where('id', '=', runId).executeTakeFirst()) as RunRow | undefined;
   }
 
@@ -153,10 +202,11 @@ export class RunService {
   }
 
   async #execute(runId: string, live: LiveRun, resume?: { event_id: string; data: unknown }, debugNode?: { node_id: string; inputs: Record<string, unknown> }): Promise<RunOutcome> {
-    const row = await this.get(runId);
+    const pending = this.#pending.get(runId);
+    const row = pending?.row ?? (await this.get(runId));
     if (!row) throw new Error(`run ${runId} does not exist`);
     const began = Date.now();
-    const canvas = JSON.parse(row.canvas) as Canvas;
+    const canvas = pending?.canvas ?? (JSON.parse(row.canvas) as Canvas);
     const emit = (e: RunEvent) => live.listeners.forEach((fn) => fn(e));
     const tracer = new RunTracer(() => this.#ctx.host.newId());
     const runSpan = tracer.start('workflow run', { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });
@@ -164,7 +214,9 @@ export class RunService {
     const finished: NodeExecRecord[] = [];
     let seq = 0;
     const record = (node_id: string, patch: Partial<NodeExecRecord> & { node_type: string }) => {
-      const prev = live.nodes.get(node_id);
+      // A node that runs again (a loop or batch body) gets a record of its own for each execution.
+      const existing = live.nodes.get(node_id);
+      const prev = existing && existing.status === NodeExecStatus.Running ? existing : undefined;
       const rec: NodeExecRecord = { id: prev?.id ?? this.#ctx.host.newId(), node_id, title: titles.get(node_id) ?? node_id, status: NodeExecStatus.Running, started_at: prev?.started_at ?? now(), duration_ms: 0, tokens: 0, ...prev, ...patch };
       live.nodes.set(node_id, rec);
       return rec;
@@ -211,33 +263,34 @@ export class RunService {
 
     const status = outcome.status === 'success' ? RunStatus.Success : outcome.status === 'cancel' ? RunStatus.Cancel : outcome.status === 'interrupted' ? RunStatus.Running : RunStatus.Fail;
     const duration = Date.now() - began + (row.duration_ms ?? 0);
-    const db = this.#ctx.db;
-    await db.transaction().execute(async (trx) => {
-      for (const r of finished) {
-        await trx.deleteFrom('workflow_node_exec').where('id', '=', r.id).execute();
-        await trx
-          .insertInto('workflow_node_exec')
-          .values({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens })
-          .execute();
-      }
-      for (const s of tracer.spans) {
-        await trx.insertInto('workflow_span').values({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }).execute();
-      }
-      await trx
-        .updateTable('workflow_run')
-        .set({
-          status,
-          output: outcome.output !== undefined ? json(outcome.output) : null,
-          error: outcome.error ? outcome.error.message : null,
-          state: outcome.status === 'interrupted' ? JSON.stringify(outcome.state) : null,
-          interrupt: outcome.interrupt ? JSON.stringify(outcome.interrupt) : null,
-          updated_at: now(),
-          finished_at: status === RunStatus.Running ? null : now(),
-          duration_ms: duration,
-        })
-        .where('id', '=', row.id)
-        .execute();
-    });
+    const final = {
+      status,
+      output: outcome.output !== undefined ? json(outcome.output) : null,
+      error: outcome.error ? outcome.error.message : null,
+      state: outcome.status === 'interrupted' ? JSON.stringify(outcome.state) : null,
+      interrupt: outcome.interrupt ? JSON.stringify(outcome.interrupt) : null,
+      updated_at: now(),
+      finished_at: status === RunStatus.Running ? null : now(),
+      duration_ms: duration,
+    };
+    const nodeRows = finished.map((r) => ({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens }));
+    const spanRows = tracer.spans.map((s) => ({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }));
+    if (pending && status !== RunStatus.Running) {
+      Object.assign(row, final);
+      this.#later({ run: { ...row }, nodes: nodeRows, spans: spanRows });
+    } else {
+      await this.#ctx.db.transaction().execute(async (trx) => {
+        if (pending) {
+          // A run written behind that now waits on a question is stored at once (it must survive a restart).
+          this.#pending.delete(row.id);
+          await trx.insertInto('workflow_run').values({ ...row, ...final }).execute();
+        } else await trx.updateTable('workflow_run').set(final).where('id', '=', row.id).execute();
+        if (nodeRows.length) await trx.deleteFrom('workflow_node_exec').where('id', 'in', nodeRows.map((r) => r.id)).execute();
+        for (let i = 0; i < nodeRows.length; i += 40) await trx.insertInto('workflow_node_exec').values(nodeRows.slice(i, i + 40)).execute();
+        for (let i = 0; i < spanRows.length; i += 40) await trx.insertInto('workflow_span').values(spanRows.slice(i, i + 40)).execute();
+      });
+      Object.assign(row, final);
+    }
     if (outcome.interrupt) {
       emit({ type: 'interrupt', node_id: outcome.interrupt.node_id, node_title: titles.get(outcome.interrupt.node_id) ?? '', event_id: outcome.interrupt.event_id, interrupt_type: outcome.interrupt.type, data: outcome.interrupt.data });
     }

@@ -90,12 +90,21 @@ export class WorkflowStore {
 
   /** The canvas of a published version (the latest one by default). */
   async published(workflowId: string, version?: string): Promise<{ canvas: Canvas; commit_id: string; version: string }> {
-    let q = this.db.selectFrom('workflow_commit').selectAll().where('workflow_id', '=', workflowId).where('version', 'is not', null);
+    let q = this.db.selectFrom('workflow_commit').select(['id', 'version']).where('workflow_id', '=', workflowId).where('version', 'is not', null);
     if (version) q = q.where('version', '=', version);
     const c = await q.orderBy('published_at', 'desc').executeTakeFirst();
     if (!c) throw notFound(version ? `Version ${version} of this workflow does not exist.` : 'This workflow has no published version yet: publish it first.');
-    return { canvas: JSON.parse(c.canvas as string), commit_id: c.id as string, version: c.version as string };
+    // Commits never change: their parsed canvas is kept (a bounded cache).
+    let canvas = this.#commits.get(c.id as string);
+    if (!canvas) {
+      const row = await this.db.selectFrom('workflow_commit').select('canvas').where('id', '=', c.id as string).executeTakeFirstOrThrow();
+      canvas = JSON.parse(row.canvas as string) as Canvas;
+      if (this.#commits.size > 500) this.#commits.delete(this.#commits.keys().next().value!);
+      this.#commits.set(c.id as string, canvas);
+    }
+    return { canvas, commit_id: c.id as string, version: c.version as string };
   }
+  #commits = new Map<string, Canvas>();
 
   async commit(commitId: string, workflowId: string) {
     const c = await this.db.selectFrom('workflow_commit').selectAll().where('id', '=', commitId).where('workflow_id', '=', workflowId).executeTakeFirst();

@@ -300,9 +300,7 @@ export class WorkflowEngine {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (runSignal.aborted) throw new Cancelled();
       req.hooks?.nodeStarted?.({ node, type, inputs, attempt });
-      const signals = [runSignal];
-      if (policy?.timeout_ms) signals.push(AbortSignal.timeout(policy.timeout_ms));
-      const signal = AbortSignal.any(signals);
+      const signal = policy?.timeout_ms ? AbortSignal.any([runSignal, AbortSignal.timeout(policy.timeout_ms)]) : runSignal;
       const ctx: NodeRunContext = {
         node,
         settings: settingsParsed.data,
