@@ -13,6 +13,7 @@ Usage: ./tessera <command> [options]
   dev [--port N]                  server with restart on change + web dev server with hot reload
   test [pattern ...]              lint, build, and run the whole test suite (unit, client, host, e2e)
   bench <name> | bench list       run a benchmark and print its figures (startup, ...)
+  worker [--data DIR]             run background jobs and async workflow runs from the shared queue (REDIS_URL)
   migrate [--data DIR]            run the extensions' database migrations and exit
   create-extension NAME           scaffold extensions/NAME with a passing test
   build [--force]                 build the web studio and the example extensions
@@ -90,6 +91,21 @@ async function main() {
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      return;
+    }
+    case 'worker': {
+      const data = flag(args, '--data');
+      const { loadConfig, createServer } = await import('../host/server/src/index.ts');
+      const config = loadConfig({ root: ROOT, overrides: { dataDir: data } });
+      if (!config.redisUrl) fail('a worker needs REDIS_URL (the shared queue); without it ./tessera start runs background jobs itself');
+      const server = await createServer(config, { consumeJobs: true });
+      console.log(`tessera worker: running background jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//***@')} (${server.host.status().filter((s) => s.state === 'started').length} extensions)`);
+      const stop = async () => {
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop());
+      process.once('SIGTERM', () => void stop());
       return;
     }
     case 'migrate': {

@@ -105,7 +105,7 @@ describe('runs across a restart', () => {
     // A run that was executing when the process stopped.
     await first.server.database.db
       .insertInto('workflow_run')
-      .values({ id: '999', workflow_id, space_id: space, user_id: '1', execute_mode: 1, run_mode: 2, canvas: '{"nodes":[],"links":[]}', status: 1, input: '{}', log_id: '', created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+      .values({ id: '999', workflow_id, space_id: space, user_id: '1', execute_mode: 1, run_mode: 2, canvas: '{"nodes":[],"links":[]}', status: 1, input: '{}', log_id: '', created_at: new Date(Date.now() - 600_000).toISOString(), updated_at: new Date(Date.now() - 600_000).toISOString() })
       .execute();
     const cookies = new Map(agent.cookies);
     await first.server.close();

@@ -28,6 +28,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
+import { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
 
 export interface TesseraServer {
@@ -35,7 +36,7 @@ export interface TesseraServer {
   host: ExtensionHost<ServerContext>;
   config: TesseraConfig;
   database: Database;
-  queue: InProcessQueue;
+  queue: InProcessQueue | BullQueue;
   extensions: DiscoveredExtension[];
   /** Starts listening; resolves to the base URL. */
   listen(): Promise<string>;
@@ -51,6 +52,8 @@ export interface CreateServerOptions {
   sqliteFile?: string;
   /** Only these discovered extensions (plus their requirements) are considered. */
   only?: string[];
+  /** Run background jobs in this process (default true; TESSERA_QUEUE_CONSUMER=false turns it off). */
+  consumeJobs?: boolean;
 }
 
 const CLIENT_ERROR = z.object({
@@ -93,11 +96,12 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
     allowPrivateNetwork: config.allowPrivateNetwork,
+    distributed: !!config.redisUrl,
     newId,
   };
-  const queue = new InProcessQueue(host.points.registry(BackgroundJobs), (job, error) =>
-    host.report({ source: 'job', message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`, error, extensionId: host.points.registry(BackgroundJobs).ownerOf(job) }),
-  );
+  const jobFailed = (job: string, error: unknown) =>
+    host.report({ source: 'job', message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`, error, extensionId: host.points.registry(BackgroundJobs).ownerOf(job) });
+  const queue = config.redisUrl ? new BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, process.env.TESSERA_BULLMQ_PREFIX) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
   host.provideHostService(DatabaseService, database);
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
@@ -195,7 +199,9 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   });
   if (hasWeb) app.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml));
 
-  queue.schedule();
+  if (queue instanceof BullQueue) {
+    if (options.consumeJobs ?? process.env.TESSERA_QUEUE_CONSUMER !== 'false') await queue.consume();
+  } else queue.schedule();
 
   let closed = false;
   return {

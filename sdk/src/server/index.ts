@@ -231,6 +231,8 @@ export interface HostInfo {
   publicUrl: string;
   /** Outbound HTTP to private and loopback addresses is refused unless this is true. */
   allowPrivateNetwork: boolean;
+  /** True when several processes share the work (REDIS_URL is set): no process may assume it is alone. */
+  distributed: boolean;
   /** A new 64-bit id, as a decimal string. */
   newId(): string;
 }

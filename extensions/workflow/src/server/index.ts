@@ -11,6 +11,7 @@ import { WorkflowStore } from './store.ts';
 
 // The run service of each running instance, for start() (register() only declares).
 const services = new WeakMap<object, RunService>();
+const heartbeats = new WeakMap<object, ReturnType<typeof setInterval>>();
 
 export default defineExtension({
   id: 'workflow',
@@ -68,6 +69,14 @@ export default defineExtension({
       throw new Error(`The sub-workflow '${name}' ${outcome.status === 'cancel' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`}`);
     };
 
+    ctx.job({
+      name: 'workflow.recover',
+      everyMs: 30_000,
+      handler: async () => {
+        const failed = await runs.recoverOrphans({ staleOnly: true });
+        if (failed) ctx.logger.warn(`failed ${failed} run(s) whose process stopped`);
+      },
+    });
     ctx.job<{ run_id: string; resume?: { event_id: string; data: unknown } }>({
       name: 'workflow.run',
       concurrency: 4,
@@ -92,10 +101,15 @@ export default defineExtension({
     services.set(ctx, runs);
   },
   async stop(ctx) {
+    clearInterval(heartbeats.get(ctx));
     await services.get(ctx)?.flush();
   },
   async start(ctx) {
-    const failed = await services.get(ctx)!.recoverOrphans();
+    // Each process says its own runs are alive (a queue job would run in one process only).
+    const beat = setInterval(() => void services.get(ctx)!.heartbeat().catch((e) => ctx.report(e)), 15_000);
+    beat.unref();
+    heartbeats.set(ctx, beat);
+    const failed = await services.get(ctx)!.recoverOrphans({ staleOnly: ctx.host.distributed });
     if (failed) ctx.logger.warn(`failed ${failed} run(s) left running by a previous stop`);
   },
 });

@@ -114,4 +114,11 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('workflow_span_run').on('workflow_span').column('run_id').execute();
     },
   },
+  {
+    name: '0002_run_draft_revision',
+    up: async (db) => {
+      // The draft revision a test run was made from: a success marks that revision as tested.
+      await db.schema.alterTable('workflow_run').addColumn('draft_revision', 'integer').execute();
+    },
+  },
 ];

@@ -408,14 +408,10 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       const draft = await store.draft(meta.id);
       const problems = validateCanvas(draft.canvas, typeOf);
       if (problems.length) throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `node ${p.node_id}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
-      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
-      const markTested = async () => {
-        const after = await runs.get(row.id);
-        if (after?.status === RunStatus.Success) await db().updateTable('workflow_meta').set({ tested_revision: draft.revision }).where('id', '=', meta.id).where('draft_revision', '=', draft.revision).execute();
-      };
+      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, draft_revision: draft.revision, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();
-        const running = runs.execute(row.id).then(markTested);
+        const running = runs.execute(row.id);
         const piped = pipeRunToSse(runs, row.id, sse);
         void running;
         await piped;
@@ -423,11 +419,9 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       }
       if (body.run_mode === RunMode.Sync) {
         await runs.execute(row.id);
-        await markTested();
         return processView(runs, (await runs.get(row.id))!);
       }
       await deps.enqueue(row.id);
-      void runs.settled(row.id).then(markTested);
       return { execute_id: row.id };
     },
   });

@@ -1,6 +1,6 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
-import { NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas } from '../shared/index.ts';
+import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas } from '../shared/index.ts';
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { RunTracer } from './tracer.ts';
@@ -54,6 +54,7 @@ export interface RunRow {
   updated_at: string;
   finished_at: string | null;
   duration_ms: number | null;
+  draft_revision?: number | null;
 }
 
 const now = () => new Date().toISOString();
@@ -82,7 +83,7 @@ export class RunService {
   #flushing: Promise<void> = Promise.resolve();
 
   async create(
-    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; canvas: Canvas; input: Record<string, unknown>; log_id: string },
+    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; draft_revision?: number; canvas: Canvas; input: Record<string, unknown>; log_id: string },
     opts: { writeBehind?: boolean } = {},
   ): Promise<RunRow> {
     const row: RunRow = {
@@ -106,6 +107,7 @@ export class RunService {
       updated_at: now(),
       finished_at: null,
       duration_ms: null,
+      draft_revision: r.draft_revision ?? null,
     };
     if (opts.writeBehind) this.#pending.set(row.id, { row, canvas: r.canvas });
     else await this.#ctx.db.insertInto('workflow_run').values(row).execute();
@@ -291,6 +293,10 @@ export class RunService {
       });
       Object.assign(row, final);
     }
+    if (status === RunStatus.Success && row.execute_mode === ExecuteMode.TestRun && row.draft_revision) {
+      // A successful test run of the current draft lets it be submitted and published.
+      await this.#ctx.db.updateTable('workflow_meta').set({ tested_revision: row.draft_revision }).where('id', '=', row.workflow_id).where('draft_revision', '=', row.draft_revision).execute();
+    }
     if (outcome.interrupt) {
       emit({ type: 'interrupt', node_id: outcome.interrupt.node_id, node_title: titles.get(outcome.interrupt.node_id) ?? '', event_id: outcome.interrupt.event_id, interrupt_type: outcome.interrupt.type, data: outcome.interrupt.data });
     }
@@ -300,14 +306,27 @@ export class RunService {
     return outcome;
   }
 
-  /** After a restart: runs that were executing are failed with a reason (runs waiting for an answer keep waiting). */
-  async recoverOrphans(): Promise<number> {
-    const r = await this.#ctx.db
+  /** Live runs say they are alive: their updated_at moves every 15 s (other processes judge staleness by it). */
+  async heartbeat(): Promise<void> {
+    const ids = [...this.#live.keys()].filter((id) => !this.#pending.has(id));
+    if (ids.length) await this.#ctx.db.updateTable('workflow_run').set({ updated_at: now() }).where('id', 'in', ids).execute();
+  }
+
+  /**
+   * Runs left "Running" by a process that stopped are failed with a reason (runs waiting for an answer
+   * keep waiting). Alone (no shared queue), every such run at start is orphaned; with several processes,
+   * only runs whose heartbeat stopped more than a minute ago.
+   */
+  async recoverOrphans({ staleOnly }: { staleOnly: boolean }): Promise<number> {
+    let q = this.#ctx.db
       .updateTable('workflow_run')
       .set({ status: RunStatus.Fail, error: 'The server stopped while this run was in progress. Run the workflow again.', finished_at: now(), updated_at: now() })
       .where('status', '=', RunStatus.Running)
-      .where('interrupt', 'is', null)
-      .executeTakeFirst();
+      .where('interrupt', 'is', null);
+    if (staleOnly) q = q.where('updated_at', '<', new Date(Date.now() - 60_000).toISOString());
+    const live = [...this.#live.keys()];
+    if (live.length) q = q.where('id', 'not in', live);
+    const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows ?? 0);
   }
 }
