@@ -25,6 +25,7 @@ export async function exec(type: NodeTypeDefinition, opts: { settings?: Record<s
     interrupt: (request) => ({ interrupt: request }),
     runBody: () => Promise.reject(new Error('no body in this test')),
     runWorkflow: () => Promise.reject(new Error('no sub-workflows in this test')),
+    setVariable: async () => undefined,
   };
   const result: NodeResult = await type.execute(ctx);
   return { result, streamed, node };

@@ -3,9 +3,9 @@ import { NodeTypes } from '@tessera/ext-workflow/shared';
 import { ifNode } from './condition.ts';
 import { input, question } from './interaction.ts';
 import { end, start } from './start-end.ts';
-import { fromJson, message, text, toJson, variableAggregator } from './text.ts';
+import { assignVariable, fromJson, message, text, toJson, variableAggregator } from './text.ts';
 
-export const CORE_NODE_TYPES = [start, end, ifNode, text, message, toJson, fromJson, variableAggregator, question, input];
+export const CORE_NODE_TYPES = [start, end, ifNode, text, message, toJson, fromJson, variableAggregator, assignVariable, question, input];
 
 export default defineExtension({
   id: 'nodes-core',

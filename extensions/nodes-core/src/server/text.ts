@@ -87,3 +87,20 @@ export const variableAggregator: NodeTypeDefinition = {
     return { outputs };
   },
 };
+
+const AssignSettings = z.object({ scope: z.enum(['app', 'user']).default('user') });
+
+export const assignVariable: NodeTypeDefinition = {
+  key: 'assign_variable',
+  code: 40,
+  category: 'data',
+  label: { 'en-US': 'Assign variable', 'zh-CN': '变量赋值' },
+  description: { 'en-US': 'Writes app or user variables: each input names a variable.', 'zh-CN': '写入应用或用户变量：每个输入对应一个变量。' },
+  settings: AssignSettings,
+  outputsOf: () => [{ name: 'isSuccess', type: 'boolean' }],
+  async execute(ctx) {
+    const scope = (ctx.settings as z.infer<typeof AssignSettings>).scope;
+    for (const [name, value] of Object.entries(ctx.inputs)) await ctx.setVariable(scope, name, value);
+    return { outputs: { isSuccess: true } };
+  },
+};

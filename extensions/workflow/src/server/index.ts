@@ -1,5 +1,6 @@
 import { defineExtension, JobQueueService } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
+import { VariablesService } from '@tessera/ext-variables/shared';
 import { NodeTypes, RunMode, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
 import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
@@ -40,6 +41,11 @@ export default defineExtension({
       fetch: guardedFetch(() => ctx.host.allowPrivateNetwork),
       log: (runId, nodeId, message) => ctx.logger.debug(message, { runId, nodeId }),
       runWorkflow: (parent, request) => runChild(parent, request),
+      setVariable: async (run, scope, name, value) => {
+        const store = ctx.optionalService(VariablesService);
+        if (!store) throw new Error('Variables are not available: enable the variables extension.');
+        await store.set({ scope, spaceId: run.spaceId, userId: run.userId }, name, value);
+      },
     });
     const runs = new RunService(ctx, engine, typeOf);
     const runChild = async (parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult> => {

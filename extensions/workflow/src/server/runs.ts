@@ -1,5 +1,6 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
+import { VariablesService } from '@tessera/ext-variables/shared';
 import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas } from '../shared/index.ts';
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
@@ -238,7 +239,7 @@ export class RunService {
         spanId: runSpan.id,
         tracer,
         debugNode,
-        variables: { system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id } },
+        variables: await this.#variables(row),
         hooks: {
           nodeStarted: ({ node, type, inputs }) => emit({ type: 'node', record: record(node.node_id, { node_type: type.key, status: NodeExecStatus.Running, inputs, started_at: now() }) }),
           nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch }) => {
@@ -304,6 +305,13 @@ export class RunService {
     if (status !== RunStatus.Running) this.#ctx.emit(WorkflowRunFinished, { execute_id: row.id, workflow_id: row.workflow_id, space_id: row.space_id, status, duration_ms: duration });
     void this.#typeOf;
     return outcome;
+  }
+
+  /** The variables a run sees: system facts, and the app and user variables when the variables extension runs. */
+  async #variables(row: RunRow) {
+    const store = this.#ctx.optionalService(VariablesService);
+    const [app, user] = store ? await Promise.all([store.all({ scope: 'app', spaceId: row.space_id }), store.all({ scope: 'user', spaceId: row.space_id, userId: row.user_id })]) : [{}, {}];
+    return { system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id }, app, user };
   }
 
   /** Live runs say they are alive: their updated_at moves every 15 s (other processes judge staleness by it). */

@@ -71,6 +71,8 @@ export interface NodeRunContext {
   loop?: LoopFrame;
   /** Sub-workflows: runs another workflow of the space as a child run. */
   runWorkflow(request: ChildRunRequest): Promise<ChildRunResult>;
+  /** Writes an app or user variable (stored when the variables extension runs; later nodes see it at once). */
+  setVariable(scope: 'app' | 'user', name: string, value: unknown): Promise<void>;
 }
 
 /** A node type: contributed by an extension; the engine names none. */

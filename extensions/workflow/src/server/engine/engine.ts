@@ -42,6 +42,8 @@ export interface EngineDeps {
   log?(runId: string, nodeId: string, message: string): void;
   /** Child runs for sub-workflow nodes (the workflow extension provides it). */
   runWorkflow?(parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult>;
+  /** Stores an app or user variable written by a node. */
+  setVariable?(run: RunRequest, scope: 'app' | 'user', name: string, value: unknown): Promise<void>;
 }
 
 export interface RunRequest {
@@ -334,6 +336,11 @@ export class WorkflowEngine {
         runWorkflow: (request) => {
           if (!this.deps.runWorkflow) throw new Error('Sub-workflows are not available here.');
           return this.deps.runWorkflow(req, request);
+        },
+        setVariable: async (scope, name, value) => {
+          req.variables ??= {};
+          (req.variables[scope] ??= {})[name] = value;
+          await this.deps.setVariable?.(req, scope, name, value);
         },
       };
       try {
