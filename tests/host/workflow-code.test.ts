@@ -41,3 +41,9 @@ it('fails the node with the line of the error, and a wrong output type names the
   const slow = await run('async function main() { while (true) {} }', { n: 1 }, [], { timeout_ms: 50 });
   expect(slow.reason).toMatch(/longer than 50 ms/);
 });
+
+it('runs Python (Pyodide) in the sandbox with typed outputs', async () => {
+  const code = 'async def main(args):\n    n = args.params["n"]\n    return {"squares": [i * i for i in range(n)]}\n';
+  const r = await run(code, { n: 5 }, [{ name: 'squares', type: 'array', items: 'integer' }], { language: 'python' });
+  expect(JSON.parse(r.output)).toEqual({ result: [0, 1, 4, 9, 16] });
+}, 60_000);

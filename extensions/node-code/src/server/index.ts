@@ -1,6 +1,7 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { NodeTypes, type FieldDecl, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
+import { PythonSandbox } from './python.ts';
 import { CodeError, runJavaScript } from './sandbox.ts';
 
 const ConfigSchema = z.object({
@@ -10,8 +11,9 @@ const ConfigSchema = z.object({
 });
 
 const Settings = z.object({
-  language: z.enum(['javascript', 'typescript']).default('javascript'),
-  code: z.string().min(1, 'Write the code: async function main({ params }) { return { ... } }').max(200_000),
+  language: z.enum(['javascript', 'typescript', 'python']).default('javascript'),
+  /** JavaScript/TypeScript: async function main({ params }) { ... }; Python: async def main(args): ... (args.params). */
+  code: z.string().min(1, 'Write the code with a function named main.').max(200_000),
   timeout_ms: z.number().int().min(10).max(600_000).default(10_000),
   memory_mb: z.number().int().min(8).max(4096).default(64),
 });
@@ -46,18 +48,19 @@ export function typedOutputs(result: unknown, declared: FieldDecl[]): Record<str
   return out;
 }
 
-export function codeNode(limits: z.output<typeof ConfigSchema>): NodeTypeDefinition {
+export function codeNode(limits: z.output<typeof ConfigSchema>, python: PythonSandbox): NodeTypeDefinition {
   return {
     key: 'code',
     code: 5,
     category: 'utility',
     label: { 'en-US': 'Code', 'zh-CN': '代码' },
-    description: { 'en-US': 'Runs JavaScript or TypeScript in a sandbox: async function main({ params }).', 'zh-CN': '在沙箱中运行 JavaScript 或 TypeScript：async function main({ params })。' },
+    description: { 'en-US': 'Runs JavaScript, TypeScript or Python in a sandbox: a function named main gets the inputs as params.', 'zh-CN': '在沙箱中运行 JavaScript、TypeScript 或 Python：名为 main 的函数以 params 接收输入。' },
     settings: Settings,
     async execute(ctx) {
       const s = ctx.settings as z.infer<typeof Settings>;
+      const bounds = { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb) };
       const result = await ctx.span('code', { language: s.language }, () =>
-        runJavaScript(s.code, ctx.inputs, { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb) }, s.language === 'typescript'),
+        s.language === 'python' ? python.run(s.code, ctx.inputs, bounds) : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript'),
       );
       return { outputs: typedOutputs(result, ctx.outputs) };
     },
@@ -68,6 +71,8 @@ export default defineExtension({
   id: 'node-code',
   configSchema: ConfigSchema,
   register(ctx) {
-    ctx.register(NodeTypes, codeNode(ctx.config));
+    const python = new PythonSandbox();
+    ctx.onDispose(() => python.stop());
+    ctx.register(NodeTypes, codeNode(ctx.config, python));
   },
 });
