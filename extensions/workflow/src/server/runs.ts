@@ -239,7 +239,7 @@ export class RunService {
         spanId: runSpan.id,
         tracer,
         debugNode,
-        variables: await this.#variables(row),
+        variables: await this.#variables(row, canvas),
         hooks: {
           nodeStarted: ({ node, type, inputs }) => emit({ type: 'node', record: record(node.node_id, { node_type: type.key, status: NodeExecStatus.Running, inputs, started_at: now() }) }),
           nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch }) => {
@@ -308,8 +308,8 @@ export class RunService {
   }
 
   /** The variables a run sees: system facts, and the app and user variables when the variables extension runs. */
-  async #variables(row: RunRow) {
-    const store = this.#ctx.optionalService(VariablesService);
+  async #variables(row: RunRow, canvas: Canvas) {
+    const store = usesStoredVariables(canvas) ? this.#ctx.optionalService(VariablesService) : undefined;
     const [app, user] = store ? await Promise.all([store.all({ scope: 'app', spaceId: row.space_id }), store.all({ scope: 'user', spaceId: row.space_id, userId: row.user_id })]) : [{}, {}];
     return { system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id }, app, user };
   }
@@ -346,4 +346,21 @@ function parse(s: string | null): unknown {
   } catch {
     return s;
   }
+}
+
+const usage = new WeakMap<Canvas, boolean>();
+/** Whether a canvas reads or writes app or user variables (most do not: their runs skip loading them). */
+function usesStoredVariables(canvas: Canvas): boolean {
+  let uses = usage.get(canvas);
+  if (uses === undefined) {
+    uses = canvas.nodes.some(
+      (n) =>
+        n.type === '40' ||
+        n.type === 'assign_variable' ||
+        n.node_param.inputs.some((i) => (i.value.kind === 'var' && i.value.scope !== 'system') || (i.value.kind === 'template' && /\{\{\s*(app|user)\./.test(i.value.template))) ||
+        /\{\{\s*(app|user)\./.test(JSON.stringify(n.node_param.settings ?? {})),
+    );
+    usage.set(canvas, uses);
+  }
+  return uses;
 }
