@@ -10,6 +10,7 @@ import {
   DatabaseService,
   HostInfoService,
   JobQueueService,
+  OutboundHttpService,
   Migrations,
   RequestAuthenticators,
   SecretsService,
@@ -28,6 +29,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
+import { guardedFetch } from './outbound.ts';
 import { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
 
@@ -106,6 +108,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
   host.provideHostService(JobQueueService, queue);
+  host.provideHostService(OutboundHttpService, { fetch: guardedFetch(() => config.allowPrivateNetwork) });
 
   const problems: DiscoveryProblem[] = [];
   let discovered: DiscoveredExtension[] = [];

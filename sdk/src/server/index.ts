@@ -238,6 +238,16 @@ export interface HostInfo {
 }
 export const HostInfoService = defineService<HostInfo>({ id: 'host.info', owner: 'host', description: 'Platform facts and id generation.' });
 
+export interface OutboundHttp {
+  /**
+   * fetch that refuses private, loopback and link-local addresses (checked for every resolved address
+   * and redirect hop) unless security.allowPrivateNetwork is set or `allowPrivate` is passed by a caller
+   * acting for a platform administrator. `timeoutMs` aborts the request.
+   */
+  fetch(url: string | URL, init?: RequestInit & { timeoutMs?: number; allowPrivate?: boolean }): Promise<Response>;
+}
+export const OutboundHttpService = defineService<OutboundHttp>({ id: 'host.outbound', owner: 'host', description: 'Guarded outbound HTTP.' });
+
 // ---------------------------------------------------------------- context and definition
 
 export interface ServerContext<Config = unknown> extends ExtensionContext<Config> {

@@ -1,10 +1,9 @@
-import { defineExtension, JobQueueService } from '@tessera/sdk/server';
+import { defineExtension, JobQueueService, OutboundHttpService } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { NodeTypes, RunMode, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
 import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
-import { guardedFetch } from './net.ts';
 import { registerOpenApi } from './open.ts';
 import { registerWorkflowRoutes } from './routes.ts';
 import { RunService } from './runs.ts';
@@ -38,7 +37,7 @@ export default defineExtension({
     const chains = new Map<string, string[]>();
     const engine: WorkflowEngine = new WorkflowEngine({
       typeOf,
-      fetch: guardedFetch(() => ctx.host.allowPrivateNetwork),
+      fetch: (url, init) => ctx.service(OutboundHttpService).fetch(url, init),
       log: (runId, nodeId, message) => ctx.logger.debug(message, { runId, nodeId }),
       runWorkflow: (parent, request) => runChild(parent, request),
       setVariable: async (run, scope, name, value) => {

@@ -16,13 +16,15 @@ export function isPrivateAddress(address: string): boolean {
 export class OutboundRefused extends Error {}
 
 /**
- * fetch for workflow nodes: http(s) only; the host's addresses are checked (all of them) and private,
- * loopback and link-local ones are refused unless allowPrivate. Redirects are followed by hand so each
- * hop is checked too.
+ * Outbound HTTP for extensions (workflow nodes, plugins, model providers): http(s) only; every address
+ * the host resolves to is checked and private, loopback and link-local ones are refused unless the
+ * configuration allows them (or a trusted caller, such as a platform admin's model endpoint, says so).
+ * Redirects are followed by hand so each hop is checked too.
  */
-export function guardedFetch(allowPrivate: () => boolean) {
-  return async function fetchGuarded(url: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
-    let target = url;
+export function guardedFetch(allowPrivateByConfig: () => boolean) {
+  return async function fetchGuarded(url: string | URL, init: RequestInit & { timeoutMs?: number; allowPrivate?: boolean } = {}): Promise<Response> {
+    const allowPrivate = () => allowPrivateByConfig() || init.allowPrivate === true;
+    let target = String(url);
     for (let hop = 0; hop < 5; hop++) {
       let parsed: URL;
       try {
@@ -38,7 +40,8 @@ export function guardedFetch(allowPrivate: () => boolean) {
         if (bad) throw new OutboundRefused(`${parsed.hostname} resolves to the private or loopback address ${bad}; outbound requests there are refused (set security.allowPrivateNetwork to allow them).`);
       }
       const signal = init.timeoutMs ? AbortSignal.any([...(init.signal ? [init.signal] : []), AbortSignal.timeout(init.timeoutMs)]) : init.signal;
-      const res = await fetch(parsed, { ...init, signal, redirect: 'manual' });
+      const { timeoutMs: _t, allowPrivate: _a, ...rest } = init;
+      const res = await fetch(parsed, { ...rest, signal, redirect: 'manual' });
       if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
         target = new URL(res.headers.get('location')!, parsed).toString();
         continue;
