@@ -1,0 +1,422 @@
+import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
+import { OutboundHttpService, SecretsService, defineExtension, type ServerContext } from '@tessera/sdk/server';
+import { generateText } from 'ai';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ModelProviders, ModelsService, type ModelInfo, type ModelKind, type Models, type ProviderCredentials, type ProviderFetch, type ResolvedModel } from '../shared/index.ts';
+
+const Capabilities = z.object({ function_call: z.boolean().default(false), json_output: z.boolean().default(false), vision: z.boolean().default(false), reasoning: z.boolean().default(false) }).default({ function_call: false, json_output: false, vision: false, reasoning: false });
+const Params = z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).max(1_000_000).optional() }).default({});
+const Kind = z.enum(['chat', 'embedding']);
+const Id = z.string().min(1).max(32);
+const now = () => new Date().toISOString();
+
+interface CredentialRow {
+  id: string;
+  scope: 'space' | 'platform';
+  space_id: string;
+  provider: string;
+  name: string;
+  base_url: string;
+  secret: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ModelRow {
+  id: string;
+  credential_id: string;
+  scope: 'space' | 'platform';
+  space_id: string;
+  model_name: string;
+  display_name: string;
+  kind: ModelKind;
+  enabled: number;
+  capabilities: string;
+  default_params: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
+  model_id: m.id,
+  model_name: m.model_name,
+  display_name: m.display_name,
+  kind: m.kind,
+  provider,
+  credential_id: m.credential_id,
+  scope: m.scope,
+  enabled: !!Number(m.enabled),
+  capabilities: JSON.parse(m.capabilities),
+  default_params: JSON.parse(m.default_params),
+});
+
+export default defineExtension({
+  id: 'models',
+  register(ctx) {
+    ctx.migrations([
+      {
+        name: '0001_models',
+        up: async (db: Kysely<any>) => {
+          await db.schema
+            .createTable('models_credential')
+            .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+            .addColumn('scope', 'varchar(16)', (c) => c.notNull())
+            .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('provider', 'varchar(64)', (c) => c.notNull())
+            .addColumn('name', 'varchar(100)', (c) => c.notNull())
+            .addColumn('base_url', 'varchar(2000)', (c) => c.notNull().defaultTo(''))
+            .addColumn('secret', 'text', (c) => c.notNull())
+            .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+            .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+            .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+            .execute();
+          await db.schema
+            .createTable('models_model')
+            .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+            .addColumn('credential_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('scope', 'varchar(16)', (c) => c.notNull())
+            .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('model_name', 'varchar(200)', (c) => c.notNull())
+            .addColumn('display_name', 'varchar(200)', (c) => c.notNull())
+            .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+            .addColumn('enabled', 'integer', (c) => c.notNull())
+            .addColumn('capabilities', 'text', (c) => c.notNull())
+            .addColumn('default_params', 'text', (c) => c.notNull())
+            .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+            .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+            .execute();
+          await db.schema.createIndex('models_model_space').on('models_model').columns(['space_id', 'kind']).execute();
+          await db.schema
+            .createTable('models_usage')
+            .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+            .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('model_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('source', 'varchar(32)', (c) => c.notNull())
+            .addColumn('run_id', 'varchar(32)')
+            .addColumn('conversation_id', 'varchar(32)')
+            .addColumn('input_tokens', 'integer', (c) => c.notNull())
+            .addColumn('output_tokens', 'integer', (c) => c.notNull())
+            .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+            .execute();
+          await db.schema.createIndex('models_usage_space').on('models_usage').columns(['space_id', 'model_id', 'created_at']).execute();
+        },
+      },
+    ]);
+
+    const service = makeService(ctx);
+    ctx.provide(ModelsService, service.api);
+    registerRoutes(ctx, service);
+  },
+});
+
+function makeService(ctx: ServerContext<unknown>) {
+  const secrets = () => ctx.service(SecretsService);
+  const provider = (key: string) => {
+    const p = ctx.registry(ModelProviders).get(key);
+    if (!p) throw badRequest(`The model provider '${key}' is not installed (is its extension enabled?).`);
+    return p;
+  };
+  /** Platform credentials are the administrator's: their endpoints may be on the local network (Ollama ...). */
+  const fetchFor = (cred: CredentialRow): ProviderFetch => (url, init) => ctx.service(OutboundHttpService).fetch(url, { ...init, allowPrivate: cred.scope === 'platform' });
+  const credentials = (cred: CredentialRow): ProviderCredentials => ({ ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials), ...(cred.base_url ? { base_url: cred.base_url } : {}) });
+
+  const credential = async (id: string) => {
+    const c = (await ctx.db.selectFrom('models_credential').selectAll().where('id', '=', id).executeTakeFirst()) as CredentialRow | undefined;
+    if (!c) throw notFound('This model credential does not exist.');
+    return c;
+  };
+
+  const visible = (spaceId: string) => (q: any) => q.where((eb: any) => eb.or([eb.and([eb('scope', '=', 'space'), eb('space_id', '=', spaceId)]), eb('scope', '=', 'platform')]));
+
+  const resolve = (m: ModelRow, cred: CredentialRow): ResolvedModel => {
+    const info = modelInfo(m, cred.provider);
+    return {
+      ...info,
+      chat: () => provider(cred.provider).chat(credentials(cred), m.model_name, fetchFor(cred)),
+      embedding: () => {
+        const p = provider(cred.provider);
+        if (!p.embedding) throw badRequest(`The provider '${cred.provider}' has no embedding models.`);
+        return p.embedding(credentials(cred), m.model_name, fetchFor(cred));
+      },
+    };
+  };
+
+  const api: Models = {
+    async get(spaceId, modelId) {
+      const m = (await visible(spaceId)(ctx.db.selectFrom('models_model').selectAll().where('id', '=', modelId)).executeTakeFirst()) as ModelRow | undefined;
+      if (!m) throw new ApiError(404, ErrorCode.NOT_FOUND, `The model ${modelId} is not available in this space. Choose another model.`);
+      if (!Number(m.enabled)) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The model '${m.display_name}' is disabled. Enable it under Models or choose another.`);
+      return resolve(m, await credential(m.credential_id));
+    },
+    async list(spaceId, kind) {
+      let q = ctx.db
+        .selectFrom('models_model')
+        .innerJoin('models_credential', 'models_credential.id', 'models_model.credential_id')
+        .selectAll('models_model')
+        .select('models_credential.provider as provider')
+        .where((eb) => eb.or([eb.and([eb('models_model.scope', '=', 'space'), eb('models_model.space_id', '=', spaceId)]), eb('models_model.scope', '=', 'platform')]));
+      if (kind) q = q.where('models_model.kind', '=', kind);
+      const rows = (await q.orderBy('models_model.created_at').execute()) as (ModelRow & { provider: string })[];
+      return rows.filter((r) => r.scope === 'platform' || r.space_id === spaceId).map((r) => modelInfo(r, r.provider));
+    },
+    async recordUsage(u) {
+      await ctx.db.insertInto('models_usage').values({ id: ctx.host.newId(), space_id: u.space_id, model_id: u.model_id, source: u.source, run_id: u.run_id ?? null, conversation_id: u.conversation_id ?? null, input_tokens: Math.max(0, Math.round(u.input_tokens || 0)), output_tokens: Math.max(0, Math.round(u.output_tokens || 0)), created_at: now() }).execute();
+    },
+  };
+  return { api, provider, credential, credentials, fetchFor, resolve, secrets };
+}
+
+type Service = ReturnType<typeof makeService>;
+
+function credentialView(c: CredentialRow, secretsDecrypt: (s: string) => string) {
+  let masked = '';
+  try {
+    const key = (JSON.parse(secretsDecrypt(c.secret)) as ProviderCredentials).api_key;
+    masked = key ? `****${String(key).slice(-4)}` : '';
+  } catch {
+    masked = '****';
+  }
+  return { credential_id: c.id, scope: c.scope, provider: c.provider, name: c.name, base_url: c.base_url, api_key_masked: masked, created_at: c.created_at, updated_at: c.updated_at };
+}
+
+function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
+  const space = '/api/model_manage/v1/spaces/:space_id';
+  const inSpace = { space: { from: 'params' as const, field: 'space_id' } };
+  const admin = { ...inSpace, role: 'admin' as const };
+  const SpaceParams = z.object({ space_id: Id });
+
+  // Both families share handlers: a space's own credentials and models (admins), and the platform's (platform admins).
+  const scopes = [
+    { prefix: space, auth: admin, readAuth: inSpace, params: SpaceParams, scope: 'space' as const },
+    { prefix: '/api/model_manage/v1/platform', auth: 'platformAdmin' as const, readAuth: 'platformAdmin' as const, params: undefined, scope: 'platform' as const },
+  ];
+  for (const sc of scopes) {
+    const spaceOf = (params: any) => (sc.scope === 'space' ? String(params.space_id) : '');
+    const own = async (id: string, params: any) => {
+      const c = await s.credential(id);
+      if (c.scope !== sc.scope || c.space_id !== spaceOf(params)) throw notFound('This model credential does not exist here.');
+      return c;
+    };
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/credential/create`,
+      auth: sc.auth,
+      summary: `Add a provider credential (${sc.scope}); the key is encrypted and never returned`,
+      params: sc.params,
+      body: z.object({ provider: z.string().min(1), name: z.string().trim().min(1).max(100), base_url: z.string().url().max(2000).optional().or(z.literal('')), api_key: z.string().max(10_000).optional(), extra: z.record(z.string(), z.string().max(2000)).optional() }),
+      handler: async ({ params, body, caller }) => {
+        const p = s.provider(body.provider);
+        for (const f of p.fields) if (f.required && !(f.name === 'api_key' ? body.api_key : f.name === 'base_url' ? body.base_url : body.extra?.[f.name])) throw badRequest(`The provider ${p.label['en-US']} needs ${f.label['en-US']}.`);
+        const row: CredentialRow = { id: ctx.host.newId(), scope: sc.scope, space_id: spaceOf(params), provider: body.provider, name: body.name, base_url: body.base_url ?? '', secret: s.secrets().encrypt(JSON.stringify({ api_key: body.api_key ?? '', ...body.extra })), created_by: caller!.userId, created_at: now(), updated_at: now() };
+        await ctx.db.insertInto('models_credential').values(row).execute();
+        return credentialView(row, (x) => s.secrets().decrypt(x));
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/credential/update`,
+      auth: sc.auth,
+      summary: 'Rename, change the base URL, or replace the key (an empty key keeps the stored one)',
+      params: sc.params,
+      body: z.object({ credential_id: Id, name: z.string().trim().min(1).max(100).optional(), base_url: z.string().url().max(2000).optional().or(z.literal('')), api_key: z.string().max(10_000).optional() }),
+      handler: async ({ params, body }) => {
+        const c = await own(body.credential_id, params);
+        const secret = body.api_key ? s.secrets().encrypt(JSON.stringify({ ...JSON.parse(s.secrets().decrypt(c.secret)), api_key: body.api_key })) : c.secret;
+        await ctx.db.updateTable('models_credential').set({ ...(body.name ? { name: body.name } : {}), ...(body.base_url !== undefined ? { base_url: body.base_url } : {}), secret, updated_at: now() }).where('id', '=', c.id).execute();
+        return credentialView(await s.credential(c.id), (x) => s.secrets().decrypt(x));
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/credential/delete`,
+      auth: sc.auth,
+      summary: 'Remove a credential and its models',
+      params: sc.params,
+      body: z.object({ credential_id: Id }),
+      handler: async ({ params, body }) => {
+        const c = await own(body.credential_id, params);
+        await ctx.db.deleteFrom('models_model').where('credential_id', '=', c.id).execute();
+        await ctx.db.deleteFrom('models_credential').where('id', '=', c.id).execute();
+        return null;
+      },
+    });
+    ctx.route({
+      method: 'GET',
+      path: `${sc.prefix}/credential/list`,
+      auth: sc.readAuth,
+      summary: 'Credentials (keys masked)',
+      params: sc.params,
+      handler: async ({ params }) => {
+        const rows = (await ctx.db.selectFrom('models_credential').selectAll().where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).orderBy('created_at').execute()) as CredentialRow[];
+        return { credentials: rows.map((r) => credentialView(r, (x) => s.secrets().decrypt(x))) };
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/credential/test`,
+      auth: sc.auth,
+      summary: "Test a credential: list the provider's models, or send a one-word chat to a model",
+      params: sc.params,
+      body: z.object({ credential_id: Id, model_name: z.string().max(200).optional() }),
+      handler: async ({ params, body, signal }) => {
+        const c = await own(body.credential_id, params);
+        const p = s.provider(c.provider);
+        const began = performance.now();
+        try {
+          if (body.model_name) {
+            const r = await generateText({ model: p.chat(s.credentials(c), body.model_name, s.fetchFor(c)), prompt: 'Reply with OK.', maxOutputTokens: 8, abortSignal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]), maxRetries: 0 });
+            return { ok: true, latency_ms: Math.round(performance.now() - began), reply: r.text.slice(0, 200) };
+          }
+          if (!p.listModels) throw new Error('Give a model name to test: this provider does not list its models.');
+          const models = await p.listModels(s.credentials(c), s.fetchFor(c));
+          return { ok: true, latency_ms: Math.round(performance.now() - began), models };
+        } catch (e) {
+          return { ok: false, latency_ms: Math.round(performance.now() - began), error: describe(e) };
+        }
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/model/create`,
+      auth: sc.auth,
+      summary: 'Add a model of a credential, with its capabilities and default parameters',
+      params: sc.params,
+      body: z.object({ credential_id: Id, model_name: z.string().trim().min(1).max(200), display_name: z.string().trim().max(200).optional(), kind: Kind.default('chat'), capabilities: Capabilities, default_params: Params, enabled: z.boolean().default(true) }),
+      handler: async ({ params, body }) => {
+        const c = await own(body.credential_id, params);
+        if (!s.provider(c.provider).kinds.includes(body.kind)) throw badRequest(`The provider '${c.provider}' has no ${body.kind} models.`);
+        const row: ModelRow = { id: ctx.host.newId(), credential_id: c.id, scope: sc.scope, space_id: spaceOf(params), model_name: body.model_name, display_name: body.display_name || body.model_name, kind: body.kind, enabled: body.enabled ? 1 : 0, capabilities: JSON.stringify(body.capabilities), default_params: JSON.stringify(body.default_params), created_at: now(), updated_at: now() };
+        await ctx.db.insertInto('models_model').values(row).execute();
+        return modelInfo(row, c.provider);
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/model/update`,
+      auth: sc.auth,
+      summary: 'Enable or disable a model, rename it, change capabilities or default parameters',
+      params: sc.params,
+      body: z.object({ model_id: Id, display_name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional(), capabilities: Capabilities.optional(), default_params: Params.optional() }),
+      handler: async ({ params, body }) => {
+        const m = (await ctx.db.selectFrom('models_model').selectAll().where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).executeTakeFirst()) as ModelRow | undefined;
+        if (!m) throw notFound('This model does not exist here.');
+        await ctx.db
+          .updateTable('models_model')
+          .set({
+            ...(body.display_name ? { display_name: body.display_name } : {}),
+            ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
+            ...(body.capabilities ? { capabilities: JSON.stringify(body.capabilities) } : {}),
+            ...(body.default_params ? { default_params: JSON.stringify(body.default_params) } : {}),
+            updated_at: now(),
+          })
+          .where('id', '=', m.id)
+          .execute();
+        const c = await s.credential(m.credential_id);
+        return modelInfo((await ctx.db.selectFrom('models_model').selectAll().where('id', '=', m.id).executeTakeFirstOrThrow()) as ModelRow, c.provider);
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/model/delete`,
+      auth: sc.auth,
+      summary: 'Remove a model',
+      params: sc.params,
+      body: z.object({ model_id: Id }),
+      handler: async ({ params, body }) => {
+        await ctx.db.deleteFrom('models_model').where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).execute();
+        return null;
+      },
+    });
+  }
+
+  // ---- reads of the spec: what a space can use, and usage
+  ctx.route({
+    method: 'GET',
+    path: `${space}/v1/list`,
+    auth: inSpace,
+    summary: 'Models usable in the space (its own and the platform ones), optionally one kind',
+    params: SpaceParams,
+    query: z.object({ kind: Kind.optional(), enabled_only: z.enum(['true', 'false']).optional() }),
+    handler: async ({ params, query }) => {
+      const list = await s.api.list(params.space_id, query.kind);
+      return { models: query.enabled_only === 'true' ? list.filter((m) => m.enabled) : list };
+    },
+  });
+  ctx.route({
+    method: 'GET',
+    path: `${space}/get_model`,
+    auth: inSpace,
+    summary: 'One model usable in the space',
+    params: SpaceParams,
+    query: z.object({ model_id: Id }),
+    handler: async ({ params, query }) => {
+      const m = (await s.api.list(params.space_id)).find((x) => x.model_id === query.model_id);
+      if (!m) throw notFound('This model is not available in the space.');
+      return m;
+    },
+  });
+  const usage = async (spaceId: string, modelId?: string, days = 30) => {
+    let q = ctx.db.selectFrom('models_usage').select(['model_id', 'source']).select((eb) => [eb.fn.sum('input_tokens').as('input_tokens'), eb.fn.sum('output_tokens').as('output_tokens'), eb.fn.countAll().as('calls')]).where('space_id', '=', spaceId).where('created_at', '>=', new Date(Date.now() - days * 86400_000).toISOString());
+    if (modelId) q = q.where('model_id', '=', modelId);
+    const rows = await q.groupBy(['model_id', 'source']).execute();
+    return { days, usage: rows.map((r) => ({ model_id: r.model_id, source: r.source, input_tokens: Number(r.input_tokens ?? 0), output_tokens: Number(r.output_tokens ?? 0), calls: Number(r.calls) })) };
+  };
+  ctx.route({
+    method: 'GET',
+    path: `${space}/get_model_usage`,
+    auth: inSpace,
+    summary: 'Tokens in and out per model and source over the last days',
+    params: SpaceParams,
+    query: z.object({ model_id: Id.optional(), days: z.coerce.number().int().min(1).max(365).default(30) }),
+    handler: ({ params, query }) => usage(params.space_id, query.model_id, query.days),
+  });
+  ctx.route({
+    method: 'GET',
+    path: `${space}/get_model_filter_params`,
+    auth: inSpace,
+    summary: 'Providers, kinds and capabilities to filter the model list by',
+    params: SpaceParams,
+    handler: () => ({
+      providers: ctx.registry(ModelProviders).list().map((p) => ({ key: p.key, label: p.label, kinds: p.kinds, fields: p.fields, default_base_url: p.defaultBaseUrl ?? '' })),
+      kinds: ['chat', 'embedding'],
+      capabilities: ['function_call', 'json_output', 'vision', 'reasoning'],
+    }),
+  });
+  // The intelligence_api family of spec 001.
+  ctx.route({
+    method: 'POST',
+    path: '/api/intelligence_api/model/list',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'Models usable in the space',
+    body: z.object({ space_id: Id, kind: Kind.optional() }),
+    handler: async ({ body }) => ({ models: (await s.api.list(body.space_id, body.kind)).filter((m) => m.enabled) }),
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/intelligence_api/model/info',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'One model',
+    body: z.object({ space_id: Id, model_id: Id }),
+    handler: async ({ body }) => {
+      const m = (await s.api.list(body.space_id)).find((x) => x.model_id === body.model_id);
+      if (!m) throw notFound('This model is not available in the space.');
+      return m;
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/intelligence_api/model/usage',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'Token usage of the space',
+    body: z.object({ space_id: Id, model_id: Id.optional(), days: z.number().int().min(1).max(365).default(30) }),
+    handler: ({ body }) => usage(body.space_id, body.model_id, body.days),
+  });
+}
+
+function describe(e: unknown): string {
+  const err = e as { message?: string; statusCode?: number; responseBody?: string };
+  const status = err?.statusCode ? `HTTP ${err.statusCode}: ` : '';
+  return `${status}${err?.message ?? String(e)}`.slice(0, 500);
+}

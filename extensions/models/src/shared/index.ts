@@ -1,0 +1,99 @@
+import { defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import type { EmbeddingModel, LanguageModel } from 'ai';
+import { z } from 'zod';
+
+export type ModelKind = 'chat' | 'embedding';
+
+export interface ModelCapabilities {
+  function_call: boolean;
+  json_output: boolean;
+  vision: boolean;
+  reasoning: boolean;
+}
+
+export interface ModelParams {
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+}
+
+/** A credential's fields as given by the user: api_key is secret; base_url and the rest are not. */
+export interface ProviderCredentials {
+  api_key?: string;
+  base_url?: string;
+  [field: string]: unknown;
+}
+
+export interface ProviderField {
+  name: string;
+  label: Record<Language, string>;
+  secret?: boolean;
+  required?: boolean;
+  placeholder?: string;
+}
+
+export type ProviderFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** A model provider: contributed by an extension, built on the Vercel AI SDK. */
+export interface ModelProviderDefinition {
+  key: string;
+  label: Record<Language, string>;
+  kinds: ModelKind[];
+  /** The credential form. */
+  fields: ProviderField[];
+  defaultBaseUrl?: string;
+  chat(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): LanguageModel;
+  embedding?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): EmbeddingModel;
+  /** The provider's model list, for "add models" and connection tests. */
+  listModels?(credentials: ProviderCredentials, fetch: ProviderFetch): Promise<{ name: string; kind: ModelKind }[]>;
+}
+
+const fn = z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
+
+export const ModelProviders = defineRegistryPoint<ModelProviderDefinition>({
+  id: 'models.providers',
+  owner: 'models',
+  description: 'Model providers (OpenAI, OpenAI-compatible endpoints, Anthropic, Gemini ...), each an extension.',
+  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), kinds: z.array(z.enum(['chat', 'embedding'])).min(1), chat: fn }),
+  key: (p) => p.key,
+});
+
+export interface ModelInfo {
+  model_id: string;
+  model_name: string;
+  display_name: string;
+  kind: ModelKind;
+  provider: string;
+  credential_id: string;
+  /** 'space' or 'platform' (added by a platform administrator for every space). */
+  scope: 'space' | 'platform';
+  enabled: boolean;
+  capabilities: ModelCapabilities;
+  default_params: ModelParams;
+}
+
+export interface ResolvedModel extends ModelInfo {
+  chat(): LanguageModel;
+  embedding(): EmbeddingModel;
+}
+
+export interface UsageRecord {
+  space_id: string;
+  model_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  /** What used the model: 'workflow', 'chat', 'test' ... */
+  source: string;
+  run_id?: string;
+  conversation_id?: string;
+}
+
+/** What other extensions ask of model management (server side). */
+export interface Models {
+  /** A model usable in the space (its own or the platform's), enabled; throws a clear error otherwise. */
+  get(spaceId: string, modelId: string): Promise<ResolvedModel>;
+  list(spaceId: string, kind?: ModelKind): Promise<ModelInfo[]>;
+  recordUsage(usage: UsageRecord): Promise<void>;
+}
+
+export const ModelsService = defineService<Models>({ id: 'models.registry', owner: 'models', description: 'Models usable in a space, and usage recording.' });

@@ -1,0 +1,29 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { ModelProviders, type ProviderCredentials, type ProviderFetch } from '@tessera/ext-models/shared';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+
+const client = (c: ProviderCredentials, fetch: ProviderFetch) =>
+  createOpenAICompatible({ name: 'openai-compatible', baseURL: String(c.base_url ?? ''), apiKey: c.api_key || undefined, fetch: fetch as typeof globalThis.fetch, includeUsage: true, supportsStructuredOutputs: true });
+
+export default defineExtension({
+  id: 'provider-openai-compatible',
+  register(ctx) {
+    ctx.register(ModelProviders, {
+      key: 'openai-compatible',
+      label: { 'en-US': 'OpenAI-compatible (Ollama, vLLM, LM Studio, DeepSeek, Ark ...)', 'zh-CN': 'OpenAI 兼容接口（Ollama、vLLM、LM Studio、DeepSeek、火山方舟等）' },
+      kinds: ['chat', 'embedding'],
+      fields: [
+        { name: 'base_url', label: { 'en-US': 'Base URL', 'zh-CN': '接口地址' }, required: true, placeholder: 'http://localhost:11434/v1' },
+        { name: 'api_key', label: { 'en-US': 'API key (if the endpoint needs one)', 'zh-CN': 'API 密钥（接口需要时填写）' }, secret: true },
+      ],
+      chat: (c, model, fetch) => client(c, fetch).chatModel(model),
+      embedding: (c, model, fetch) => client(c, fetch).embeddingModel(model),
+      listModels: async (c, fetch) => {
+        const res = await fetch(`${String(c.base_url).replace(/\/$/, '')}/models`, { headers: c.api_key ? { authorization: `Bearer ${c.api_key}` } : {} });
+        if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+        const body = (await res.json()) as { data?: { id: string }[] };
+        return (body.data ?? []).map((m) => ({ name: m.id, kind: /embed/i.test(m.id) ? ('embedding' as const) : ('chat' as const) }));
+      },
+    });
+  },
+});

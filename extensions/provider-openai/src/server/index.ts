@@ -1,0 +1,33 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { ModelProviders, type ProviderCredentials, type ProviderFetch } from '@tessera/ext-models/shared';
+import { createOpenAI } from '@ai-sdk/openai';
+
+const BASE = 'https://api.openai.com/v1';
+const client = (c: ProviderCredentials, fetch: ProviderFetch) => createOpenAI({ apiKey: c.api_key, baseURL: c.base_url || BASE, fetch: fetch as typeof globalThis.fetch });
+
+export default defineExtension({
+  id: 'provider-openai',
+  register(ctx) {
+    ctx.register(ModelProviders, {
+      key: 'openai',
+      label: { 'en-US': 'OpenAI', 'zh-CN': 'OpenAI' },
+      kinds: ['chat', 'embedding'],
+      defaultBaseUrl: BASE,
+      fields: [
+        { name: 'api_key', label: { 'en-US': 'API key', 'zh-CN': 'API 密钥' }, secret: true, required: true },
+        { name: 'base_url', label: { 'en-US': 'Base URL (optional, for a proxy)', 'zh-CN': '接口地址（可选，用于代理）' }, placeholder: BASE },
+      ],
+      chat: (c, model, fetch) => client(c, fetch).chat(model),
+      embedding: (c, model, fetch) => client(c, fetch).embedding(model),
+      listModels: async (c, fetch) => listOpenAiModels(c.base_url || BASE, c.api_key, fetch),
+    });
+  },
+});
+
+/** GET /models of an OpenAI-style API. */
+export async function listOpenAiModels(baseUrl: string, apiKey: string | undefined, fetch: ProviderFetch) {
+  const res = await fetch(`${baseUrl.replace(/\/$/, '')}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+  if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  const body = (await res.json()) as { data?: { id: string }[] };
+  return (body.data ?? []).map((m) => ({ name: m.id, kind: /embed/i.test(m.id) ? ('embedding' as const) : ('chat' as const) }));
+}

@@ -1,0 +1,133 @@
+import { embedMany, isStepCount, streamText, tool } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ModelsService, type Models } from '@tessera/ext-models/shared';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+import { signUp, type Agent } from '../agent.ts';
+import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+
+let studio: RunningStudio;
+let llm: FakeLlm;
+let admin: Agent; // the first user: platform administrator
+let member: Agent;
+let space: string;
+let models: Models;
+
+beforeAll(async () => {
+  llm = await startFakeLlm();
+  studio = await startStudio();
+  admin = (await signUp(studio.url, 'platform-admin')).agent;
+  member = (await signUp(studio.url, 'space-admin')).agent;
+  space = (await member.post('/api/space/create', { name: 'Models' })).space_id;
+  models = studio.server.host.container.get(ModelsService.symbol) as Models;
+});
+afterAll(async () => {
+  await studio.close();
+  await llm.close();
+});
+
+const platform = (path: string, body: unknown = {}) => admin.post(`/api/model_manage/v1/platform/${path}`, body);
+const inSpace = (path: string, body: unknown = {}) => member.post(`/api/model_manage/v1/spaces/${space}/${path}`, body);
+
+async function platformModel(provider: string, baseUrl: string, modelName: string, kind: 'chat' | 'embedding' = 'chat') {
+  const cred = await platform('credential/create', { provider, name: `${provider} fake`, base_url: baseUrl, api_key: `sk-test-${provider}-1234` });
+  return (await platform('model/create', { credential_id: cred.credential_id, model_name: modelName, kind, capabilities: { function_call: true } })).model_id as string;
+}
+
+describe('model management', () => {
+  it('stores keys encrypted, shows them masked, and tests a connection', async () => {
+    const cred = await platform('credential/create', { provider: 'openai-compatible', name: 'Local', base_url: `${llm.url}/v1`, api_key: 'sk-very-secret-9876' });
+    expect(cred.api_key_masked).toBe('****9876');
+    const listed = await admin.get('/api/model_manage/v1/platform/credential/list');
+    expect(JSON.stringify(listed)).not.toContain('sk-very-secret');
+    const row = await studio.server.database.db.selectFrom('models_credential').select('secret').where('id', '=', cred.credential_id).executeTakeFirstOrThrow();
+    expect(row.secret).not.toContain('sk-very-secret');
+    const test = await platform('credential/test', { credential_id: cred.credential_id });
+    expect(test.ok).toBe(true);
+    expect(test.models.map((m: { name: string }) => m.name)).toContain('fake-chat');
+    llm.script({ text: 'OK' });
+    expect(await platform('credential/test', { credential_id: cred.credential_id, model_name: 'fake-chat' })).toMatchObject({ ok: true, reply: 'OK' });
+  });
+
+  it("refuses a space credential pointing at a private address; the platform administrator's may", async () => {
+    const cred = await inSpace('credential/create', { provider: 'openai-compatible', name: 'Sneaky', base_url: `${llm.url}/v1`, api_key: 'x' });
+    const test = await inSpace('credential/test', { credential_id: cred.credential_id });
+    expect(test.ok).toBe(false);
+    expect(test.error).toMatch(/private or loopback address/);
+    expect((await member.request('POST', '/api/model_manage/v1/platform/credential/create', { provider: 'openai', name: 'x', api_key: 'y' })).status).toBe(403);
+  });
+
+  it('lists what a space may use, enables and disables, and records usage', async () => {
+    const modelId = await platformModel('openai', `${llm.url}/v1`, 'fake-chat');
+    const { models: list } = await member.get(`/api/model_manage/v1/spaces/${space}/v1/list?kind=chat`);
+    expect(list.find((m: { model_id: string }) => m.model_id === modelId)).toMatchObject({ scope: 'platform', provider: 'openai', enabled: true, capabilities: { function_call: true } });
+    await platform('model/update', { model_id: modelId, enabled: false });
+    await expect(models.get(space, modelId)).rejects.toThrow(/is disabled/);
+    await platform('model/update', { model_id: modelId, enabled: true, default_params: { temperature: 0.2 } });
+    expect((await models.get(space, modelId)).default_params).toEqual({ temperature: 0.2 });
+    await models.recordUsage({ space_id: space, model_id: modelId, input_tokens: 12, output_tokens: 30, source: 'workflow', run_id: '1' });
+    const usage = await member.get(`/api/model_manage/v1/spaces/${space}/get_model_usage?model_id=${modelId}`);
+    expect(usage.usage).toEqual([{ model_id: modelId, source: 'workflow', input_tokens: 12, output_tokens: 30, calls: 1 }]);
+    const filters = await member.get(`/api/model_manage/v1/spaces/${space}/get_model_filter_params`);
+    expect(filters.providers.map((p: { key: string }) => p.key).sort()).toEqual(['anthropic', 'gemini', 'openai', 'openai-compatible']);
+  });
+});
+
+describe('each provider against the fake server, in its own protocol', () => {
+  const cases = [
+    ['openai', '/v1', 'openai'],
+    ['openai-compatible', '/v1', 'openai'],
+    ['anthropic', '/v1', 'anthropic'],
+    ['gemini', '/v1beta', 'gemini'],
+  ] as const;
+  for (const [provider, path, protocol] of cases) {
+    it(`${provider}: streams text and reports usage`, async () => {
+      const model = await models.get(space, await platformModel(provider, `${llm.url}${path}`, 'fake-chat'));
+      llm.reset();
+      llm.script({ text: `Hello from ${provider}, streamed.`, usage: { input: 7, output: 5 } });
+      const result = streamText({ model: model.chat(), prompt: 'Say hello', maxRetries: 0 });
+      const parts: string[] = [];
+      for await (const t of result.textStream) parts.push(t);
+      expect(parts.join('')).toBe(`Hello from ${provider}, streamed.`);
+      expect(parts.length).toBeGreaterThan(1);
+      const usage = await result.usage;
+      expect([usage.inputTokens, usage.outputTokens]).toEqual([7, 5]);
+      expect(llm.requests.at(-1)!.protocol).toBe(protocol);
+    });
+  }
+
+  it('runs a tool-call round trip', async () => {
+    const model = await models.get(space, await platformModel('openai-compatible', `${llm.url}/v1`, 'fake-chat'));
+    llm.reset();
+    llm.script({ toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }] }, { text: 'It is 3 degrees in Oslo.' });
+    const seen: unknown[] = [];
+    const result = streamText({
+      model: model.chat(),
+      prompt: 'Weather in Oslo?',
+      tools: { weather: tool({ description: 'Weather of a city', inputSchema: z.object({ city: z.string() }), execute: async (input) => (seen.push(input), { celsius: 3 }) }) },
+      stopWhen: isStepCount(3),
+      maxRetries: 0,
+    });
+    expect(await result.text).toBe('It is 3 degrees in Oslo.');
+    expect(seen).toEqual([{ city: 'Oslo' }]);
+    const second = llm.requests.at(-1)!.body;
+    expect(JSON.stringify(second.messages)).toContain('celsius');
+  });
+
+  it('embeds with an embedding model', async () => {
+    const model = await models.get(space, await platformModel('openai', `${llm.url}/v1`, 'fake-embed', 'embedding'));
+    const { embeddings } = await embedMany({ model: model.embedding(), values: ['alpha', 'beta'], maxRetries: 0 });
+    expect(embeddings).toHaveLength(2);
+    expect(embeddings[0]).toHaveLength(8);
+    expect(embeddings[0]).not.toEqual(embeddings[1]);
+  });
+
+  it('passes a provider error on as a clear message', async () => {
+    const model = await models.get(space, await platformModel('anthropic', `${llm.url}/v1`, 'fake-chat'));
+    llm.script({ error: { status: 529, message: 'overloaded, try later' } });
+    const result = streamText({ model: model.chat(), prompt: 'x', maxRetries: 0, onError: () => undefined });
+    let error: unknown;
+    for await (const part of result.fullStream) if (part.type === 'error') error = part.error;
+    expect(String((error as Error)?.message)).toMatch(/overloaded, try later/);
+  });
+});
