@@ -242,7 +242,7 @@ export class RunService {
         variables: await this.#variables(row, canvas),
         hooks: {
           nodeStarted: ({ node, type, inputs }) => emit({ type: 'node', record: record(node.node_id, { node_type: type.key, status: NodeExecStatus.Running, inputs, started_at: now() }) }),
-          nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch }) => {
+          nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch, tokens }) => {
             if (status === 'skipped') return;
             const rec = record(node.node_id, {
               node_type: type.key,
@@ -252,6 +252,7 @@ export class RunService {
               error,
               branch,
               duration_ms: Math.round(durationMs),
+              tokens: tokens ?? 0,
             });
             if (status !== 'interrupted') finished.push({ ...rec });
             emit({ type: 'node', record: rec });

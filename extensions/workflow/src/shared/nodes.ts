@@ -12,7 +12,7 @@ export interface InterruptRequest {
 }
 
 /** control: a Break or Continue node inside a loop body ends the iteration ('continue') or the loop ('break'). */
-export type NodeResult = { outputs: Record<string, unknown>; branch?: string; control?: 'break' | 'continue' } | { interrupt: InterruptRequest };
+export type NodeResult = { outputs: Record<string, unknown>; branch?: string; control?: 'break' | 'continue'; usage?: { input_tokens: number; output_tokens: number } } | { interrupt: InterruptRequest };
 
 /** What one run of a composite node's body (loop, batch) produced. */
 export interface BodyOutcome {

@@ -1,0 +1,153 @@
+import { FieldDeclSchema, type FieldDecl, type NodeRunContext, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
+import type { Models } from '@tessera/ext-models/shared';
+import { Output, isStepCount, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
+import { zodOf } from './schema.ts';
+
+const Skill = z.object({
+  workflow_id: z.string().min(1),
+  version: z.string().optional(),
+  /** The tool's name and description the model sees. */
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/),
+  description: z.string().max(2000).default(''),
+  /** The workflow's Start fields (the editor fills them in). */
+  parameters: z.array(FieldDeclSchema).default([]),
+});
+
+export const LlmSettings = z.object({
+  model_id: z.string().min(1, 'Choose a model.'),
+  backup_model_id: z.string().optional(),
+  params: z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).optional() }).default({}),
+  system_prompt: z.string().max(100_000).default(''),
+  user_prompt: z.string().min(1, 'Write the user prompt.').max(100_000),
+  /** ChatFlow: how many earlier rounds of the input `chat_history` to include. */
+  history_rounds: z.number().int().min(0).max(100).default(0),
+  output_format: z.enum(['text', 'markdown', 'json']).default('text'),
+  /** For json: the typed fields of the answer. */
+  json_fields: z.array(FieldDeclSchema).default([]),
+  streaming: z.boolean().default(true),
+  skills: z.array(Skill).max(20).default([]),
+  max_tool_rounds: z.number().int().min(1).max(20).default(5),
+});
+type Settings = z.infer<typeof LlmSettings>;
+
+interface ToolCallRecord {
+  name: string;
+  input: unknown;
+  output?: unknown;
+  error?: string;
+}
+
+function history(input: unknown, rounds: number): ModelMessage[] {
+  if (!rounds || !Array.isArray(input)) return [];
+  const msgs = input.filter((m): m is { role: 'user' | 'assistant'; content: string } => !!m && (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string');
+  // A round is a user message and the answer to it.
+  return msgs.slice(-rounds * 2).map((m) => ({ role: m.role, content: m.content }));
+}
+
+async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: Settings) {
+  const model = await models.get(ctx.spaceId, modelId);
+  const toolCalls: ToolCallRecord[] = [];
+  const tools: ToolSet = {};
+  for (const skill of s.skills) {
+    tools[skill.name] = tool({
+      description: skill.description || `Runs the workflow ${skill.name}.`,
+      inputSchema: zodOf(skill.parameters),
+      execute: async (input: Record<string, unknown>) => {
+        const record: ToolCallRecord = { name: skill.name, input };
+        toolCalls.push(record);
+        const r = await ctx.runWorkflow({ workflow_id: skill.workflow_id, version: skill.version, input });
+        if (r.status !== 'success') {
+          record.error = 'The workflow asked a question, which a tool cannot answer.';
+          throw new Error(record.error);
+        }
+        record.output = r.output;
+        return r.output;
+      },
+    });
+  }
+  const messages: ModelMessage[] = [...history(ctx.inputs.chat_history, s.history_rounds), { role: 'user', content: ctx.render(s.user_prompt) }];
+  const system = ctx.render(s.system_prompt) || undefined;
+  const params = { ...model.default_params, ...s.params };
+  let error: unknown;
+  const result = streamText({
+    model: model.chat(),
+    system,
+    messages,
+    temperature: params.temperature,
+    topP: params.top_p,
+    maxOutputTokens: params.max_tokens,
+    abortSignal: ctx.signal,
+    maxRetries: 0,
+    ...(Object.keys(tools).length ? { tools, stopWhen: isStepCount(s.max_tool_rounds) } : {}),
+    ...(s.output_format === 'json' ? { output: Output.object({ schema: zodOf(s.json_fields) }) } : {}),
+    onError: ({ error: e }) => {
+      error ??= e;
+    },
+  });
+  let text = '';
+  let reasoning = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      if (s.streaming && s.output_format !== 'json') ctx.stream(part.text);
+    } else if (part.type === 'reasoning-delta') reasoning += part.text;
+    else if (part.type === 'error') error ??= part.error;
+  }
+  if (ctx.signal.aborted) throw new Error('cancelled');
+  if (error) throw error;
+  const usage = await result.totalUsage;
+  const tokens = { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 };
+  await models.recordUsage({ space_id: ctx.spaceId, model_id: model.model_id, ...tokens, source: 'workflow', run_id: ctx.runId });
+  let outputs: Record<string, unknown>;
+  if (s.output_format === 'json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`The model's answer is not JSON: ${text.slice(0, 200)}`);
+    }
+    const checked = zodOf(s.json_fields).safeParse(parsed);
+    if (!checked.success) throw new Error(`The model's answer does not match the declared fields: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    outputs = { ...checked.data };
+    if (s.streaming) ctx.stream(text, true);
+  } else outputs = { output: text };
+  if (reasoning) outputs.reasoning_content = reasoning;
+  if (toolCalls.length) outputs.tool_calls = toolCalls;
+  return { outputs, usage: tokens };
+}
+
+const describeError = (e: unknown) => {
+  const err = e as { message?: string; statusCode?: number };
+  return `${err?.statusCode ? `HTTP ${err.statusCode}: ` : ''}${err?.message ?? String(e)}`;
+};
+
+export function llmNode(models: () => Models): NodeTypeDefinition {
+  return {
+    key: 'llm',
+    code: 3,
+    category: 'ai',
+    label: { 'en-US': 'LLM', 'zh-CN': '大模型' },
+    description: { 'en-US': 'Calls a model with prompt templates; text, markdown or typed JSON; workflows as tools.', 'zh-CN': '用提示词模板调用大模型；文本、Markdown 或类型化 JSON；可把工作流作为工具。' },
+    settings: LlmSettings,
+    outputsOf: (node): FieldDecl[] => {
+      const s = node.node_param.settings as Partial<Settings>;
+      const base: FieldDecl[] = s?.output_format === 'json' ? (s.json_fields ?? []) : [{ name: 'output', type: 'string' }];
+      return [...base, { name: 'reasoning_content', type: 'string' }];
+    },
+    async execute(ctx) {
+      const s = ctx.settings as Settings;
+      try {
+        return await runOnce(ctx, models(), s.model_id, s);
+      } catch (e) {
+        if (ctx.signal.aborted || !s.backup_model_id) throw new Error(`The model call failed: ${describeError(e)}`);
+        ctx.log(`primary model failed (${describeError(e)}); trying the backup model`);
+        try {
+          return await runOnce(ctx, models(), s.backup_model_id, s);
+        } catch (e2) {
+          throw new Error(`The model call failed, and so did the backup model: ${describeError(e2)}`);
+        }
+      }
+    },
+  };
+}

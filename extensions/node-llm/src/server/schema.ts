@@ -1,0 +1,32 @@
+import type { FieldDecl } from '@tessera/ext-workflow/shared';
+import { z, type ZodType } from 'zod';
+
+/** A zod schema for declared fields (structured output of the LLM node). */
+export function zodOf(fields: FieldDecl[]): z.ZodObject<Record<string, ZodType>> {
+  const shape: Record<string, ZodType> = {};
+  for (const f of fields) {
+    let t: ZodType = fieldType(f);
+    if (f.description) t = t.describe(f.description);
+    shape[f.name] = f.required ? t : t.nullable().optional();
+  }
+  return z.object(shape);
+}
+
+function fieldType(f: FieldDecl): ZodType {
+  switch (f.type) {
+    case 'string':
+      return z.string();
+    case 'integer':
+      return z.number().int();
+    case 'number':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'array':
+      return z.array(f.items ? fieldType({ name: 'item', type: f.items }) : z.unknown());
+    case 'object':
+      return f.children?.length ? zodOf(f.children) : z.record(z.string(), z.unknown());
+    case 'file':
+      return z.string();
+  }
+}
