@@ -137,3 +137,21 @@ describe('the Intent node', () => {
     expect(llm.requests.at(-1)!.body.messages[0].content).toMatch(/2\. price/);
   });
 });
+
+describe('the Question node with a model', () => {
+  it('extracts the declared fields from a free-text answer', async () => {
+    const workflow_id = await create({
+      nodes: [
+        node('start', '1', { outputs: [] }),
+        node('q', '18', { settings: { question: 'How old are you?', answer_type: 'text', extract_fields: [{ name: 'age', type: 'integer' }], model_id: primary } }),
+        node('end', '2', { inputs: [ref('age', 'q', ['age'], 'integer'), ref('said', 'q', ['USER_RESPONSE'])] }),
+      ],
+      links: [link('start', 'q'), link('q', 'end')],
+    });
+    const waiting = await api('test_run', { workflow_id, input: {}, run_mode: 0 });
+    llm.script({ text: '{"age": 41}' });
+    const done = await api('test_resume', { workflow_id, execute_id: waiting.execute_id, event_id: waiting.interrupt.event_id, data: 'I turned forty-one last week', run_mode: 0 });
+    expect(JSON.parse(done.output)).toEqual({ age: 41, said: 'I turned forty-one last week' });
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain('forty-one');
+  });
+});

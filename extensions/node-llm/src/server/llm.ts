@@ -1,8 +1,7 @@
-import { FieldDeclSchema, type FieldDecl, type NodeRunContext, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
+import { FieldDeclSchema, zodOf, type FieldDecl, type NodeRunContext, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import type { Models } from '@tessera/ext-models/shared';
 import { Output, isStepCount, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { zodOf } from './schema.ts';
 
 const Skill = z.object({
   workflow_id: z.string().min(1),

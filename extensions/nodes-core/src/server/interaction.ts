@@ -1,4 +1,4 @@
-import { FieldDeclSchema, InterruptType, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
+import { FieldDeclSchema, InterruptType, type FieldDecl, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
 import { coerceField } from './coerce.ts';
 
@@ -10,7 +10,16 @@ const QuestionSettings = z.object({
   options_from: z.string().optional(),
   /** Fields to take from a free-text answer (a JSON answer, or a model when one is set). */
   extract_fields: z.array(FieldDeclSchema).optional(),
+  /** The model that extracts the fields from free text (needs the models extension). */
+  model_id: z.string().optional(),
 });
+
+/** Extracts declared fields from a free-text answer (set by the extension when models are available). */
+export type FieldExtractor = (spaceId: string, modelId: string, question: string, answer: string, fields: FieldDecl[], signal: AbortSignal) => Promise<Record<string, unknown>>;
+let extractor: FieldExtractor | undefined;
+export function setFieldExtractor(e: FieldExtractor | undefined) {
+  extractor = e;
+}
 
 export const optionPort = (i: number) => `branch_${i}`;
 
@@ -40,7 +49,7 @@ export const question: NodeTypeDefinition = {
     if (s?.answer_type === 'option') return [{ name: 'optionId', type: 'string' }, { name: 'optionContent', type: 'string' }];
     return [{ name: 'USER_RESPONSE', type: 'string' }, ...(s?.extract_fields ?? [])];
   },
-  execute(ctx) {
+  async execute(ctx) {
     const s = ctx.settings as z.infer<typeof QuestionSettings>;
     const options = optionsOf(s, ctx.inputs);
     if (ctx.resume === undefined) {
@@ -59,7 +68,10 @@ export const question: NodeTypeDefinition = {
         const j = JSON.parse(answer);
         if (j && typeof j === 'object') parsed = j;
       } catch {
-        /* free text without a model: the fields stay empty */
+        if (s.model_id) {
+          if (!extractor) throw new Error('Extracting fields with a model needs the models extension.');
+          parsed = await extractor(ctx.spaceId, s.model_id, ctx.render(s.question), answer, s.extract_fields, ctx.signal);
+        }
       }
       for (const f of s.extract_fields) outputs[f.name] = coerceField(parsed[f.name] ?? null, f, `answer field '${f.name}'`);
     }

@@ -1,7 +1,7 @@
-import type { FieldDecl } from '@tessera/ext-workflow/shared';
+import type { FieldDecl } from './schema.ts';
 import { z, type ZodType } from 'zod';
 
-/** A zod schema for declared fields (structured output of the LLM node). */
+/** A zod schema for declared fields (structured model output, answers to check). */
 export function zodOf(fields: FieldDecl[]): z.ZodObject<Record<string, ZodType>> {
   const shape: Record<string, ZodType> = {};
   for (const f of fields) {
