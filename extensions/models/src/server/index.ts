@@ -120,7 +120,18 @@ function makeService(ctx: ServerContext<unknown>) {
   };
   /** Platform credentials are the administrator's: their endpoints may be on the local network (Ollama ...). */
   const fetchFor = (cred: CredentialRow): ProviderFetch => (url, init) => ctx.service(OutboundHttpService).fetch(url, { ...init, allowPrivate: cred.scope === 'platform' });
-  const credentials = (cred: CredentialRow): ProviderCredentials => ({ ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials), ...(cred.base_url ? { base_url: cred.base_url } : {}) });
+  // Decrypted once per version of a credential (keyed by its id and update time).
+  const decrypted = new Map<string, ProviderCredentials>();
+  const credentials = (cred: CredentialRow): ProviderCredentials => {
+    const key = `${cred.id}:${cred.updated_at}:${cred.base_url}`;
+    let c = decrypted.get(key);
+    if (!c) {
+      c = { ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials), ...(cred.base_url ? { base_url: cred.base_url } : {}) };
+      if (decrypted.size > 1000) decrypted.clear();
+      decrypted.set(key, c);
+    }
+    return c;
+  };
 
   const credential = async (id: string) => {
     const c = (await ctx.db.selectFrom('models_credential').selectAll().where('id', '=', id).executeTakeFirst()) as CredentialRow | undefined;

@@ -50,7 +50,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     const v = await published(meta.id, body.version);
     return runs.create(
       { workflow_id: meta.id, space_id: meta.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: params(body.parameters), log_id: logId },
-      { writeBehind: mode === RunMode.Sync },
+      { writeBehind: mode === RunMode.Sync || mode === RunMode.Stream },
     );
   };
 

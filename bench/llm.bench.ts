@@ -1,0 +1,96 @@
+// ./tessera bench llm: time to first token of a published workflow with one LLM node (stream_run through
+// the whole studio) versus calling the fake model server directly. Target: under 5 ms added.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent } from '../tests/agent.ts';
+import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
+import { link, node, ref } from '../tests/workflow-kit.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** ms until the first chunk whose text contains `marker` (the stream is read to its end). */
+async function firstToken(url: string, init: RequestInit, marker: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url, init);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let first = 0;
+  let buf = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buf += decoder.decode(value, { stream: true });
+    if (!first && buf.includes(marker)) first = performance.now() - t0;
+  }
+  return first;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
+
+export default async function llmBench(args: string[]) {
+  const n = Number(args[0] ?? 60);
+  const llm = await startFakeLlm();
+  const data = mkdtempSync(path.join(tmpdir(), 'tessera-bench-'));
+  const port = await freePort();
+  const studio = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', data], { cwd: ROOT, env: { ...process.env, TESSERA_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 600; i++) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) break;
+      } catch {
+        /* starting */
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const user = new Agent(base);
+    await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
+    const cred = await user.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake', base_url: `${llm.url}/v1`, api_key: 'sk-bench' });
+    const model = (await user.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-chat' })).model_id;
+    const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: 'one llm' });
+    await user.post('/api/workflow_api/save', {
+      space_id: space,
+      workflow_id,
+      schema: { nodes: [node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }), node('llm', '3', { inputs: [ref('q', 'start', ['q'])], settings: { model_id: model, user_prompt: '{{q}}' } }), node('end', '2', { inputs: [ref('a', 'llm', ['output'])] })], links: [link('start', 'llm'), link('llm', 'end')] },
+    });
+    await user.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
+    const pat = await user.post('/api/permission_api/pat/create', { name: 'bench', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+
+    const direct = () => firstToken(`${llm.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' }, body: JSON.stringify({ model: 'fake-chat', stream: true, messages: [{ role: 'user', content: 'bench' }] }) }, '"content":"echo"');
+    const viaWorkflow = () => firstToken(`${base}/v1/workflow/stream_run`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pat.token}` }, body: JSON.stringify({ workflow_id, parameters: { q: 'bench' } }) }, 'event: Message');
+    for (let i = 0; i < 10; i++) {
+      await direct();
+      await viaWorkflow();
+    }
+    const d: number[] = [];
+    const w: number[] = [];
+    for (let i = 0; i < n; i++) {
+      d.push(await direct());
+      w.push(await viaWorkflow());
+    }
+    const added = median(w) - median(d);
+    console.log(`llm: time to first token over ${n} runs each (fake OpenAI-compatible server on loopback)`);
+    console.log(`  direct to the model server: median ${median(d).toFixed(2)} ms, p95 ${p95(d).toFixed(2)} ms`);
+    console.log(`  workflow stream_run (token auth, Start -> LLM -> End): median ${median(w).toFixed(2)} ms, p95 ${p95(w).toFixed(2)} ms`);
+    console.log(`  added by the studio: ${added.toFixed(2)} ms   target 5 ms   ratio ${(added / 5).toFixed(2)}`);
+  } finally {
+    studio.kill('SIGTERM');
+    await new Promise((r) => studio.once('exit', r));
+    await llm.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
