@@ -1,0 +1,16 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { CurrentUserService } from '@tessera/ext-identity/shared';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { ModelsPage, setServices } from './ModelsPage.tsx';
+
+export default defineExtension({
+  id: 'models',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setServices({ space: ctx.service(CurrentSpaceService), user: ctx.service(CurrentUserService) });
+    ctx.route({ path: '/models', component: ModelsPage, title: 'title' });
+    ctx.sidebar({ key: 'models', area: 'model', label: 'nav', path: '/models', order: 10 });
+  },
+});
