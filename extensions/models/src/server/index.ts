@@ -139,8 +139,6 @@ function makeService(ctx: ServerContext<unknown>) {
     return c;
   };
 
-  const visible = (spaceId: string) => (q: any) => q.where((eb: any) => eb.or([eb.and([eb('scope', '=', 'space'), eb('space_id', '=', spaceId)]), eb('scope', '=', 'platform')]));
-
   const resolve = (m: ModelRow, cred: CredentialRow): ResolvedModel => {
     const info = modelInfo(m, cred.provider);
     return {
@@ -156,10 +154,19 @@ function makeService(ctx: ServerContext<unknown>) {
 
   const api: Models = {
     async get(spaceId, modelId) {
-      const m = (await visible(spaceId)(ctx.db.selectFrom('models_model').selectAll().where('id', '=', modelId)).executeTakeFirst()) as ModelRow | undefined;
-      if (!m) throw new ApiError(404, ErrorCode.NOT_FOUND, `The model ${modelId} is not available in this space. Choose another model.`);
-      if (!Number(m.enabled)) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The model '${m.display_name}' is disabled. Enable it under Models or choose another.`);
-      return resolve(m, await credential(m.credential_id));
+      // One query for the model and its credential (this is on the path of every model call).
+      const row = (await ctx.db
+        .selectFrom('models_model as m')
+        .innerJoin('models_credential as c', 'c.id', 'm.credential_id')
+        .selectAll('m')
+        .select(['c.id as c_id', 'c.scope as c_scope', 'c.space_id as c_space_id', 'c.provider as c_provider', 'c.name as c_name', 'c.base_url as c_base_url', 'c.secret as c_secret', 'c.created_by as c_created_by', 'c.created_at as c_created_at', 'c.updated_at as c_updated_at'])
+        .where('m.id', '=', modelId)
+        .where((eb) => eb.or([eb.and([eb('m.scope', '=', 'space'), eb('m.space_id', '=', spaceId)]), eb('m.scope', '=', 'platform')]))
+        .executeTakeFirst()) as (ModelRow & Record<string, string>) | undefined;
+      if (!row) throw new ApiError(404, ErrorCode.NOT_FOUND, `The model ${modelId} is not available in this space. Choose another model.`);
+      if (!Number(row.enabled)) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The model '${row.display_name}' is disabled. Enable it under Models or choose another.`);
+      const cred: CredentialRow = { id: row.c_id, scope: row.c_scope as CredentialRow['scope'], space_id: row.c_space_id, provider: row.c_provider, name: row.c_name, base_url: row.c_base_url, secret: row.c_secret, created_by: row.c_created_by, created_at: row.c_created_at, updated_at: row.c_updated_at };
+      return resolve(row, cred);
     },
     async list(spaceId, kind) {
       let q = ctx.db
