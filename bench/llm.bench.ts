@@ -65,7 +65,7 @@ export default async function llmBench(args: string[]) {
     await user.post('/api/workflow_api/save', {
       space_id: space,
       workflow_id,
-      schema: { nodes: [node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }), node('llm', '3', { inputs: [ref('q', 'start', ['q'])], settings: { model_id: model, user_prompt: '{{q}}' } }), node('end', '2', { inputs: [ref('a', 'llm', ['output'])] })], links: [link('start', 'llm'), link('llm', 'end')] },
+      schema: { nodes: [node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }), node('llm', '3', { inputs: [ref('q', 'start', ['q'])], settings: { model_id: model, user_prompt: '{{q}}' } }), node('end', '2', { inputs: [ref('a', 'llm', ['output'])], settings: { terminate_plan: 'use_answer_content', answer: '{{a}}' } })], links: [link('start', 'llm'), link('llm', 'end')] },
     });
     await user.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
     const pat = await user.post('/api/permission_api/pat/create', { name: 'bench', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
@@ -85,7 +85,7 @@ export default async function llmBench(args: string[]) {
     const added = median(w) - median(d);
     console.log(`llm: time to first token over ${n} runs each (fake OpenAI-compatible server on loopback)`);
     console.log(`  direct to the model server: median ${median(d).toFixed(2)} ms, p95 ${p95(d).toFixed(2)} ms`);
-    console.log(`  workflow stream_run (token auth, Start -> LLM -> End): median ${median(w).toFixed(2)} ms, p95 ${p95(w).toFixed(2)} ms`);
+    console.log(`  workflow stream_run (token auth, Start -> LLM -> End answering {{a}}): median ${median(w).toFixed(2)} ms, p95 ${p95(w).toFixed(2)} ms`);
     console.log(`  added by the studio: ${added.toFixed(2)} ms   target 5 ms   ratio ${(added / 5).toFixed(2)}`);
   } finally {
     studio.kill('SIGTERM');

@@ -39,6 +39,10 @@ export const end: NodeTypeDefinition = {
   label: { 'en-US': 'End', 'zh-CN': '结束' },
   description: { 'en-US': 'The result of the workflow: variables or an answer.', 'zh-CN': '工作流的结果：变量或回答。' },
   settings: EndSettings,
+  streamsAnswer: (node) => {
+    const s = node.node_param.settings as { terminate_plan?: string; answer?: string; streaming?: boolean };
+    return s?.terminate_plan === 'use_answer_content' && s.streaming !== false ? (s.answer ?? '') : undefined;
+  },
   outputsOf: (node): FieldDecl[] =>
     (node.node_param.settings as { terminate_plan?: string })?.terminate_plan === 'use_answer_content' ? [{ name: 'output', type: 'string' }] : node.node_param.inputs.map((i) => ({ name: i.name, type: i.type, items: i.items })),
   execute(ctx) {

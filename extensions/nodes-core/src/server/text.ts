@@ -33,6 +33,10 @@ export const message: NodeTypeDefinition = {
   label: { 'en-US': 'Message', 'zh-CN': '输出' },
   description: { 'en-US': 'Sends an intermediate message to the caller while the run goes on.', 'zh-CN': '在运行过程中向调用方发送中间消息。' },
   settings: MessageSettings,
+  streamsAnswer: (node) => {
+    const s = node.node_param.settings as { template?: string; streaming?: boolean };
+    return s?.streaming !== false ? (s?.template ?? '') : undefined;
+  },
   outputsOf: () => [{ name: 'output', type: 'string' }],
   execute(ctx) {
     const content = ctx.render(ctx.settings.template);

@@ -96,6 +96,12 @@ export interface NodeTypeDefinition {
   role?: 'entry' | 'exit';
   /** Extra checks beyond the settings schema. */
   validate?(node: CanvasNode): ValidationProblem[];
+  /**
+   * For nodes that answer the caller (End with an answer, Message): the template they stream. When it
+   * begins with {{P.output}} of the node P right before it, P's tokens are streamed as this node's answer
+   * while P still runs.
+   */
+  streamsAnswer?(node: CanvasNode): string | undefined;
   execute(ctx: NodeRunContext): Promise<NodeResult> | NodeResult;
 }
 

@@ -118,6 +118,7 @@ export class WorkflowEngine {
     };
 
     if (req.debugNode) return this.#debug(req, graph, state, typeOf, scope, signal);
+    this.#planForwarding(req, graph);
 
     const { failure, interrupted } = await this.#runGraph(req, graph, state, scope, signal, { top: true, resumeFor });
 
@@ -128,6 +129,53 @@ export class WorkflowEngine {
     const exitState = exit ? state.nodes[exit.node_id] : undefined;
     if (!exit || exitState?.status !== 'success') return { status: 'fail', state, error: { node_id: exit?.node_id, message: 'The run ended without reaching the End node (every path to it was skipped).' } };
     return { status: 'success', state, output: exitState.outputs };
+  }
+
+  /**
+   * Answers streamed while they are produced: a node that answers the caller (End with an answer,
+   * Message) whose template starts with {{P.output}}, right after P, streams P's tokens as they come.
+   * Other tokens a node produces are not sent: only answering nodes speak to the caller.
+   */
+  #forwards = new WeakMap<RunRequest, { targets: Map<string, { node: CanvasNode; prefix: string }[]>; sent: Map<string, string> }>();
+
+  #planForwarding(req: RunRequest, graph: Graph) {
+    const targets = new Map<string, { node: CanvasNode; prefix: string }[]>();
+    for (const node of graph.nodes.values()) {
+      const template = this.deps.typeOf(node.type)?.streamsAnswer?.(node);
+      if (!template) continue;
+      // The first placeholder: {{P.output}}, or {{input}} where the input is bound to P's output.
+      const m = /^([^{]*)\{\{\s*([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_-]+))?\s*\}\}/.exec(template);
+      if (!m) continue;
+      let producer: string | undefined;
+      if (m[3] === 'output') producer = m[2];
+      else if (!m[3]) {
+        const binding = node.node_param.inputs.find((i) => i.name === m[2])?.value;
+        if (binding?.kind === 'ref' && binding.path.length === 1 && binding.path[0] === 'output') producer = binding.node_id;
+      }
+      const incoming = graph.incoming.get(node.node_id) ?? [];
+      if (!producer || incoming.length !== 1 || incoming[0].from_node_id !== producer) continue;
+      const list = targets.get(producer) ?? [];
+      list.push({ node, prefix: m[1] });
+      targets.set(producer, list);
+    }
+    this.#forwards.set(req, { targets, sent: new Map() });
+  }
+
+  #stream(req: RunRequest, node: CanvasNode, type: NodeTypeDefinition, content: string, final: boolean) {
+    const plan = this.#forwards.get(req);
+    if (type.streamsAnswer?.(node) !== undefined) {
+      // An answering node: send what was not already streamed on its behalf.
+      const already = plan?.sent.get(node.node_id) ?? '';
+      const rest = already && content.startsWith(already) ? content.slice(already.length) : content;
+      if (rest || final) req.hooks?.streamed?.({ node, content: rest, final });
+      return;
+    }
+    for (const t of plan?.targets.get(node.node_id) ?? []) {
+      const already = plan!.sent.get(t.node.node_id);
+      const piece = already === undefined ? t.prefix + content : content;
+      plan!.sent.set(t.node.node_id, (already ?? '') + piece);
+      if (piece) req.hooks?.streamed?.({ node: t.node, content: piece, final: false });
+    }
   }
 
   /**
@@ -315,7 +363,7 @@ export class WorkflowEngine {
         signal,
         resume,
         interrupted,
-        stream: (content, final = false) => req.hooks?.streamed?.({ node, content, final }),
+        stream: (content, final = false) => this.#stream(req, node, type, content, final),
         render: (template) => renderTemplate(template, (path) => lookupPath(path, { ...scope, local: inputs })),
         span: async (name, attributes, fn) => {
           const child = tracer?.start(name, attributes, span?.id);
