@@ -45,7 +45,7 @@ export default async function llmBench(args: string[]) {
   const llm = await startFakeLlm();
   const data = mkdtempSync(path.join(tmpdir(), 'tessera-bench-'));
   const port = await freePort();
-  const studio = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', data], { cwd: ROOT, env: { ...process.env, TESSERA_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const studio = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', ...(process.env.TESSERA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TESSERA_BENCH_PROFILE}`] : []), path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', data], { cwd: ROOT, env: { ...process.env, TESSERA_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
   try {
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 600; i++) {

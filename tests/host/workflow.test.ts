@@ -195,6 +195,32 @@ describe('open API with a personal access token', () => {
     expect((await new Agent(studio.url, { bearer: readOnly.token }).request('POST', '/v1/workflow/run', { workflow_id })).status).toBe(403);
   });
 
+  it('answers every run from what is current: a new version, changed token permissions, a deleted workflow', async () => {
+    const workflow_id = await createWith(greetingCanvas(), 'Changing greeting');
+    await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
+    const pat = await owner.post('/api/permission_api/pat/create', { name: 'changing', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const bot = new Agent(studio.url, { bearer: pat.token });
+    const run = async () => (await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } })).body;
+    expect(JSON.parse((await run()).data)).toEqual({ message: 'Hello, Ada!' });
+
+    const v2 = greetingCanvas();
+    v2.nodes.find((n) => n.node_id === 'greet')!.node_param.settings = { mode: 'concat', template: 'Welcome back, {{name}}!' };
+    await api('save', { workflow_id, schema: v2 });
+    await api('publish', { workflow_id, workflow_version: 'v1.1.0', force: true });
+    expect(JSON.parse((await run()).data)).toEqual({ message: 'Welcome back, Ada!' });
+    expect(JSON.parse((await bot.request('POST', '/v1/workflow/run', { workflow_id, version: 'v1.0.0', parameters: { name: 'Ada' } })).body.data)).toEqual({ message: 'Hello, Ada!' });
+
+    await owner.post('/api/permission_api/pat/update', { id: pat.personal_access_token.id, workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.read'] }] });
+    expect((await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } })).status).toBe(403);
+    await owner.post('/api/permission_api/pat/update', { id: pat.personal_access_token.id, workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    expect((await run()).code).toBe(0);
+
+    await api('delete', { workflow_id });
+    const gone = await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } });
+    expect(gone.status).toBe(404);
+    expect(gone.body.msg).toMatch(/does not exist/);
+  });
+
   it('streams a question and resumes it', async () => {
     const workflow_id = await createWith(questionCanvas(), 'Public ask');
     await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });

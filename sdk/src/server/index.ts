@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { z, type ZodType } from 'zod';
 
 export * from '../index.ts';
+export { LocalCache } from './cache.ts';
 
 // ---------------------------------------------------------------- callers and authorization
 

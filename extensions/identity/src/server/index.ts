@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { RequestAuthenticators, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, RequestAuthenticators, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
   CSRF_COOKIE,
@@ -120,32 +120,72 @@ export default defineExtension({
       },
     };
     ctx.provide(IdentityService, identity);
-    registerAuthenticator(ctx);
-    registerAccountRoutes(ctx, identity);
-    registerTokenRoutes(ctx);
+    const cache = authCaches(ctx);
+    registerAuthenticator(ctx, cache);
+    registerAccountRoutes(ctx, identity, cache);
+    registerTokenRoutes(ctx, cache);
   },
 });
 
+interface TokenEntry {
+  id: string;
+  user_id: string;
+  permissions: { workspace_id: string; permissions: string[] }[];
+  expire_at: string | null;
+  is_platform_admin: boolean;
+}
+interface SessionEntry {
+  id: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: string;
+  is_platform_admin: boolean;
+}
+/** Tokens and sessions by hash: every call is authenticated, so they are kept in memory; deleting or changing one drops it here. */
+interface AuthCaches {
+  tokens: LocalCache<string, TokenEntry>;
+  sessions: LocalCache<string, SessionEntry>;
+}
+function authCaches(ctx: ServerContext<Config>): AuthCaches {
+  // With several processes another one may revoke a token: then every call reads the database.
+  const enabled = !ctx.host.distributed;
+  return { tokens: new LocalCache({ max: 10_000, enabled }), sessions: new LocalCache({ max: 10_000, enabled }) };
+}
+
 /** Bearer personal access tokens (open API) and session cookies (the studio), with CSRF on cookie writes. */
-function registerAuthenticator(ctx: ServerContext<Config>) {
+function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
   // last_used_at is written at most once a minute per token (not on every call).
   const lastUsedWritten = new Map<string, number>();
+  const token = async (hash: string): Promise<TokenEntry | undefined> => {
+    const hit = cache.tokens.get(hash);
+    if (hit) return hit;
+    const row = await ctx.db.selectFrom('identity_pat').innerJoin('identity_user', 'identity_user.id', 'identity_pat.user_id').select(['identity_pat.id as id', 'identity_pat.user_id as user_id', 'identity_pat.permissions as permissions', 'identity_pat.expire_at as expire_at', 'identity_user.is_platform_admin as is_platform_admin']).where('token_hash', '=', hash).executeTakeFirst();
+    if (!row) return undefined;
+    return cache.tokens.set(hash, { id: row.id, user_id: row.user_id, permissions: parsePermissions(row.permissions), expire_at: row.expire_at ?? null, is_platform_admin: !!Number(row.is_platform_admin) });
+  };
+  const session = async (hash: string): Promise<SessionEntry | undefined> => {
+    const hit = cache.sessions.get(hash);
+    if (hit) return hit;
+    const s = await ctx.db.selectFrom('identity_session').innerJoin('identity_user', 'identity_user.id', 'identity_session.user_id').select(['identity_session.id as id', 'identity_session.user_id as user_id', 'identity_session.csrf_token as csrf_token', 'identity_session.expires_at as expires_at', 'identity_user.is_platform_admin as is_platform_admin']).where('identity_session.id', '=', hash).executeTakeFirst();
+    if (!s) return undefined;
+    return cache.sessions.set(hash, { id: s.id, user_id: s.user_id, csrf_token: s.csrf_token, expires_at: s.expires_at, is_platform_admin: !!Number(s.is_platform_admin) });
+  };
   ctx.tap(RequestAuthenticators, 'session-and-token', async (req): Promise<Caller | AuthRejection | undefined> => {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) {
       const secret = auth.replace(/^Bearer\s+/i, '').trim();
-      const pat = await ctx.db.selectFrom('identity_pat').innerJoin('identity_user', 'identity_user.id', 'identity_pat.user_id').select(['identity_pat.id as id', 'identity_pat.user_id as user_id', 'identity_pat.permissions as permissions', 'identity_pat.expire_at as expire_at', 'identity_user.is_platform_admin as is_platform_admin']).where('token_hash', '=', sha256(secret)).executeTakeFirst();
+      const pat = await token(sha256(secret));
       if (!pat) return { rejected: true, status: 401, msg: 'This access token is not valid (it may have been deleted). Create a new one under Access tokens.' };
       if (pat.expire_at && Date.parse(pat.expire_at) <= Date.now()) return { rejected: true, status: 401, msg: 'This access token has expired. Create a new one under Access tokens.' };
       if (Date.now() - (lastUsedWritten.get(pat.id) ?? 0) > 60_000) {
         lastUsedWritten.set(pat.id, Date.now());
         void ctx.db.updateTable('identity_pat').set({ last_used_at: nowIso() }).where('id', '=', pat.id).execute().catch(() => undefined);
       }
-      const perms = parsePermissions(pat.permissions);
+      const perms = pat.permissions;
       const caller: Caller = {
         kind: 'token',
         userId: pat.user_id,
-        isPlatformAdmin: !!Number(pat.is_platform_admin),
+        isPlatformAdmin: pat.is_platform_admin,
         tokenAllows: (permission, spaceId) => {
           if (!spaceId) return !permission || perms.some((w) => w.permissions.includes(permission));
           const w = perms.find((x) => x.workspace_id === spaceId);
@@ -154,28 +194,18 @@ function registerAuthenticator(ctx: ServerContext<Config>) {
       };
       return caller;
     }
-    const token = req.cookies[SESSION_COOKIE];
-    if (!token) return undefined;
-    const s = await ctx.db.selectFrom('identity_session').innerJoin('identity_user', 'identity_user.id', 'identity_session.user_id').select(['identity_session.id as id', 'identity_session.user_id as user_id', 'identity_session.csrf_token as csrf_token', 'identity_session.expires_at as expires_at', 'identity_user.is_platform_admin as is_platform_admin']).where('identity_session.id', '=', sha256(token)).executeTakeFirst();
+    const cookieToken = req.cookies[SESSION_COOKIE];
+    if (!cookieToken) return undefined;
+    const s = await session(sha256(cookieToken));
     if (!s || Date.parse(s.expires_at) <= Date.now()) return undefined;
     if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && req.headers[CSRF_HEADER] !== s.csrf_token) {
       return { rejected: true, status: 403, msg: 'The request was refused because its CSRF token is missing or stale. Reload the page and try again.' };
     }
-    return { kind: 'user', userId: s.user_id, isPlatformAdmin: !!Number(s.is_platform_admin), sessionId: s.id } satisfies Caller;
+    return { kind: 'user', userId: s.user_id, isPlatformAdmin: s.is_platform_admin, sessionId: s.id } satisfies Caller;
   });
 }
 
-const parsedPermissions = new Map<string, { workspace_id: string; permissions: string[] }[]>();
 function parsePermissions(text: string): { workspace_id: string; permissions: string[] }[] {
-  const cached = parsedPermissions.get(text);
-  if (cached) return cached;
-  const parsed = parsePermissionsUncached(text);
-  if (parsedPermissions.size > 5000) parsedPermissions.clear();
-  parsedPermissions.set(text, parsed);
-  return parsed;
-}
-
-function parsePermissionsUncached(text: string): { workspace_id: string; permissions: string[] }[] {
   try {
     const v = z.array(WorkspacePermission).safeParse(JSON.parse(text));
     return v.success ? v.data : [];
@@ -212,7 +242,7 @@ async function uniqueNameFor(ctx: ServerContext<Config>, email: string): Promise
   return `user_${ctx.host.newId()}`;
 }
 
-function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity) {
+function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, cache: AuthCaches) {
   ctx.route({
     method: 'POST',
     path: '/api/passport/web/email/register/v2',
@@ -270,7 +300,10 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity) {
     auth: 'user',
     summary: 'Sign out (ends this session)',
     handler: async ({ caller }, reply) => {
-      if (caller?.sessionId) await ctx.db.deleteFrom('identity_session').where('id', '=', caller.sessionId).execute();
+      if (caller?.sessionId) {
+        await ctx.db.deleteFrom('identity_session').where('id', '=', caller.sessionId).execute();
+        cache.sessions.delete(caller.sessionId);
+      }
       reply.header('set-cookie', cookie(SESSION_COOKIE, '', { maxAgeSec: 0, httpOnly: true }));
       reply.header('set-cookie', cookie(CSRF_COOKIE, '', { maxAgeSec: 0 }));
       return null;
@@ -349,7 +382,7 @@ function patInfo(row: Record<string, any>): PatInfo {
   };
 }
 
-function registerTokenRoutes(ctx: ServerContext<Config>) {
+function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
   const base = '/api/permission_api/pat';
   const known = () => new Set(ctx.registry(TokenPermissions).list().map((p) => p.key));
   const checkPermissions = (list: { workspace_id: string; permissions: string[] }[]) => {
@@ -423,6 +456,7 @@ function registerTokenRoutes(ctx: ServerContext<Config>) {
         .set({ ...(body.name ? { name: body.name } : {}), ...(body.workspace_permission_list ? { permissions: JSON.stringify(body.workspace_permission_list) } : {}), updated_at: nowIso() })
         .where('id', '=', body.id)
         .execute();
+      cache.tokens.clear((_hash, t) => t.id === body.id);
       return { personal_access_token: patInfo(await mine(body.id, caller!.userId)) };
     },
   });
@@ -436,6 +470,7 @@ function registerTokenRoutes(ctx: ServerContext<Config>) {
     handler: async ({ body, caller }) => {
       await mine(body.id, caller!.userId);
       await ctx.db.deleteFrom('identity_pat').where('id', '=', body.id).execute();
+      cache.tokens.clear((_hash, t) => t.id === body.id);
       return null;
     },
   });

@@ -1,9 +1,9 @@
 import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
-import { OutboundHttpService, SecretsService, defineExtension, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, OutboundHttpService, SecretsService, defineExtension, type ServerContext } from '@tessera/sdk/server';
 import { generateText } from 'ai';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ModelProviders, ModelsService, type ModelInfo, type ModelKind, type Models, type ProviderCredentials, type ProviderFetch, type ResolvedModel } from '../shared/index.ts';
+import { ModelProviders, ModelsService, type ModelInfo, type ModelKind, type ModelProviderDefinition, type Models, type ProviderCredentials, type ProviderFetch, type ResolvedModel } from '../shared/index.ts';
 
 const Capabilities = z.object({ function_call: z.boolean().default(false), json_output: z.boolean().default(false), vision: z.boolean().default(false), reasoning: z.boolean().default(false) }).default({ function_call: false, json_output: false, vision: false, reasoning: false });
 const Params = z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).max(1_000_000).optional() }).default({});
@@ -121,16 +121,10 @@ function makeService(ctx: ServerContext<unknown>) {
   /** Platform credentials are the administrator's: their endpoints may be on the local network (Ollama ...). */
   const fetchFor = (cred: CredentialRow): ProviderFetch => (url, init) => ctx.service(OutboundHttpService).fetch(url, { ...init, allowPrivate: cred.scope === 'platform' });
   // Decrypted once per version of a credential (keyed by its id and update time).
-  const decrypted = new Map<string, ProviderCredentials>();
+  const decrypted = new LocalCache<string, ProviderCredentials>({ max: 1000 });
   const credentials = (cred: CredentialRow): ProviderCredentials => {
     const key = `${cred.id}:${cred.updated_at}:${cred.base_url}`;
-    let c = decrypted.get(key);
-    if (!c) {
-      c = { ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials), ...(cred.base_url ? { base_url: cred.base_url } : {}) };
-      if (decrypted.size > 1000) decrypted.clear();
-      decrypted.set(key, c);
-    }
-    return c;
+    return decrypted.get(key) ?? decrypted.set(key, { ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials), ...(cred.base_url ? { base_url: cred.base_url } : {}) });
   };
 
   const credential = async (id: string) => {
@@ -139,16 +133,26 @@ function makeService(ctx: ServerContext<unknown>) {
     return c;
   };
 
+  // A provider's model object holds only its settings (building one compiles its response schemas):
+  // one is kept per provider, credential version and model name.
+  const instances = new LocalCache<string, { of: ModelProviderDefinition; model: unknown }>({ max: 1000 });
+  const instance = <T>(kind: 'chat' | 'embedding', m: ModelRow, cred: CredentialRow, make: (p: ModelProviderDefinition) => T): T => {
+    const p = provider(cred.provider);
+    const key = `${kind}:${cred.id}:${cred.updated_at}:${cred.base_url}:${m.model_name}`;
+    const hit = instances.get(key);
+    if (hit && hit.of === p) return hit.model as T;
+    return instances.set(key, { of: p, model: make(p) }).model as T;
+  };
   const resolve = (m: ModelRow, cred: CredentialRow): ResolvedModel => {
     const info = modelInfo(m, cred.provider);
     return {
       ...info,
-      chat: () => provider(cred.provider).chat(credentials(cred), m.model_name, fetchFor(cred)),
-      embedding: () => {
-        const p = provider(cred.provider);
-        if (!p.embedding) throw badRequest(`The provider '${cred.provider}' has no embedding models.`);
-        return p.embedding(credentials(cred), m.model_name, fetchFor(cred));
-      },
+      chat: () => instance('chat', m, cred, (p) => p.chat(credentials(cred), m.model_name, fetchFor(cred))),
+      embedding: () =>
+        instance('embedding', m, cred, (p) => {
+          if (!p.embedding) throw badRequest(`The provider '${cred.provider}' has no embedding models.`);
+          return p.embedding(credentials(cred), m.model_name, fetchFor(cred));
+        }),
     };
   };
 

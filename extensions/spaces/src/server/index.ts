@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { SpaceAuthorizers, defineExtension, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
+import { LocalCache, SpaceAuthorizers, defineExtension, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
 import { IdentityService, TokenPermissions, UserCreated, type Identity } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
 import {
@@ -120,7 +120,14 @@ function makeSpaces(ctx: Ctx) {
   const identity = (): Identity => ctx.service(IdentityService);
   const db = () => ctx.db;
 
+  // Every space-scoped call asks for the caller's role: kept in memory, dropped by every write below
+  // (off with several processes, where another one may change a membership).
+  const roles = new LocalCache<string, SpaceRoleType | 0>({ max: 20_000, enabled: !ctx.host.distributed });
+  const forget = (spaceId: string) => roles.clear((key) => key.startsWith(`${spaceId}:`));
   const roleOf = async (spaceId: string, userId: string) => {
+    const key = `${spaceId}:${userId}`;
+    const hit = roles.get(key);
+    if (hit !== undefined) return hit || undefined;
     const m = await db()
       .selectFrom('spaces_member')
       .innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id')
@@ -129,7 +136,7 @@ function makeSpaces(ctx: Ctx) {
       .where('spaces_member.user_id', '=', userId)
       .where('spaces_space.deleted_at', 'is', null)
       .executeTakeFirst();
-    return m ? (Number(m.role_type) as SpaceRoleType) : undefined;
+    return roles.set(key, m ? (Number(m.role_type) as SpaceRoleType) : 0) || undefined;
   };
 
   const space = async (spaceId: string) => {
@@ -162,11 +169,13 @@ function makeSpaces(ctx: Ctx) {
 
   const addMember = async (spaceId: string, userId: string, role: number) => {
     await db().insertInto('spaces_member').values({ space_id: spaceId, user_id: userId, role_type: role, joined_at: nowIso() }).execute();
+    forget(spaceId);
     ctx.emit(MemberAdded, { space_id: spaceId, user_id: userId, role_type: role });
   };
 
   const removeMember = async (spaceId: string, userId: string) => {
     await db().deleteFrom('spaces_member').where('space_id', '=', spaceId).where('user_id', '=', userId).execute();
+    forget(spaceId);
     await db().deleteFrom('spaces_publish_member').where('space_id', '=', spaceId).where('user_id', '=', userId).execute();
     ctx.emit(MemberRemoved, { space_id: spaceId, user_id: userId });
   };
@@ -221,7 +230,7 @@ function makeSpaces(ctx: Ctx) {
     personalSpaceOf,
     isPublishMember: async (spaceId, userId) => !!(await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).where('user_id', '=', userId).executeTakeFirst()),
   };
-  return { api, identity, space, team, info, addMember, removeMember, createSpace, members, roleOf };
+  return { api, identity, space, team, info, addMember, removeMember, createSpace, members, roleOf, forget };
 }
 
 type SpacesImpl = ReturnType<typeof makeSpaces>;
@@ -296,6 +305,7 @@ function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     handler: async ({ body }) => {
       await s.team(body.space_id);
       await ctx.db.updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', body.space_id).execute();
+      s.forget(body.space_id);
       await ctx.db.updateTable('spaces_invite').set({ status: InviteStatus.Revoked }).where('space_id', '=', body.space_id).execute();
       ctx.emit(SpaceDeleted, { space_id: body.space_id });
       return null;
@@ -382,6 +392,7 @@ function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       assertCanManage(actor, current, 'change role');
       if (body.space_role_type === SpaceRoleType.Admin && actor !== SpaceRoleType.Owner) throw forbidden('Only the owner can make someone an admin.');
       await ctx.db.updateTable('spaces_member').set({ role_type: body.space_role_type }).where('space_id', '=', body.space_id).where('user_id', '=', body.user_id).execute();
+      s.forget(body.space_id);
       return { user_id: body.user_id, space_role_type: body.space_role_type };
     },
   });
@@ -417,7 +428,7 @@ function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       await s.team(body.space_id);
       if (body.user_id === caller!.userId) throw badRequest('You already own this space.');
       await target(body.space_id, body.user_id);
-      await transfer(ctx, body.space_id, caller!.userId, body.user_id);
+      await transfer(ctx, s, body.space_id, caller!.userId, body.user_id);
       return null;
     },
   });
@@ -433,7 +444,7 @@ function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
         if (!body.successor_user_id) throw badRequest('You own this space: name a successor (successor_user_id) who becomes the owner, or delete the space.');
         if (body.successor_user_id === caller!.userId) throw badRequest('Name another member as the successor.');
         await target(body.space_id, body.successor_user_id);
-        await transfer(ctx, body.space_id, caller!.userId, body.successor_user_id);
+        await transfer(ctx, s, body.space_id, caller!.userId, body.successor_user_id);
       }
       await s.removeMember(body.space_id, caller!.userId);
       return null;
@@ -483,12 +494,13 @@ function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   }
 }
 
-async function transfer(ctx: Ctx, spaceId: string, from: string, to: string) {
+async function transfer(ctx: Ctx, s: SpacesImpl, spaceId: string, from: string, to: string) {
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('spaces_member').set({ role_type: SpaceRoleType.Owner }).where('space_id', '=', spaceId).where('user_id', '=', to).execute();
     await trx.updateTable('spaces_member').set({ role_type: SpaceRoleType.Admin }).where('space_id', '=', spaceId).where('user_id', '=', from).execute();
     await trx.updateTable('spaces_space').set({ owner_id: to, updated_at: nowIso() }).where('id', '=', spaceId).execute();
   });
+  s.forget(spaceId);
 }
 
 interface InviteRow {
@@ -710,6 +722,7 @@ function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     handler: async ({ spaceId }) => {
       await s.team(spaceId!);
       await ctx.db.updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', spaceId!).execute();
+      s.forget(spaceId!);
       ctx.emit(SpaceDeleted, { space_id: spaceId! });
       return null;
     },
@@ -786,6 +799,7 @@ function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
       assertCanManage(roleNum(spaceRole), current, 'change role');
       if (body.role_type === 'admin' && spaceRole !== 'owner') throw forbidden('Only the owner can make someone an admin.');
       await ctx.db.updateTable('spaces_member').set({ role_type: body.role_type === 'admin' ? SpaceRoleType.Admin : SpaceRoleType.Member }).where('space_id', '=', params.workspace_id).where('user_id', '=', params.user_id).execute();
+      s.forget(params.workspace_id);
       return { user_id: params.user_id, role_type: body.role_type };
     },
   });

@@ -46,7 +46,7 @@ export default defineExtension({
         await store.set({ scope, spaceId: run.spaceId, userId: run.userId }, name, value);
       },
     });
-    const runs = new RunService(ctx, engine, typeOf);
+    const runs = new RunService(ctx, engine, typeOf, (commitId) => store.commitCanvas(commitId));
     const runChild = async (parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult> => {
       let childId: string;
       let name = request.workflow_id;

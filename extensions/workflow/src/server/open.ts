@@ -1,5 +1,5 @@
 import { badRequest, notFound } from '@tessera/sdk';
-import type { ServerContext } from '@tessera/sdk/server';
+import { LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { ExecuteMode, RunMode, RunStatus } from '../shared/index.ts';
 import { pipeRunToSse, type WorkflowApiDeps } from './routes.ts';
@@ -11,16 +11,10 @@ const STATUS_NAMES: Record<number, string> = { [RunStatus.Running]: 'Running', [
 export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs } = deps;
   // A workflow never moves to another space: its space is looked up once.
-  const spaces = new Map<string, string>();
+  const spaces = new LocalCache<string, string>({ max: 10_000 });
   const spaceOf = async (workflowId: unknown) => {
     if (typeof workflowId !== 'string' || !workflowId) throw badRequest('workflow_id is required.');
-    let space = spaces.get(workflowId);
-    if (!space) {
-      space = (await store.meta(workflowId)).space_id;
-      if (spaces.size > 10_000) spaces.clear();
-      spaces.set(workflowId, space);
-    }
-    return space;
+    return spaces.getOrLoad(workflowId, async () => (await store.meta(workflowId)).space_id);
   };
   const byBody = { space: (r: { body: any }) => spaceOf(r.body?.workflow_id) };
   const byQuery = { space: (r: { query: any }) => spaceOf(r.query?.workflow_id) };
@@ -46,10 +40,9 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     }
   };
   const start = async (body: z.infer<typeof RunBody>, userId: string, logId: string, mode: number): Promise<RunRow> => {
-    const meta = await store.meta(body.workflow_id);
-    const v = await published(meta.id, body.version);
+    const v = await store.runnable(body.workflow_id, body.version);
     return runs.create(
-      { workflow_id: meta.id, space_id: meta.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: params(body.parameters), log_id: logId },
+      { workflow_id: v.id, space_id: v.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: params(body.parameters), log_id: logId },
       { writeBehind: mode === RunMode.Sync || mode === RunMode.Stream },
     );
   };

@@ -207,6 +207,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
 
   const remove = async (spaceId: string, ids: string[]) => {
     await db().updateTable('workflow_meta').set({ deleted_at: nowIso(), updated_at: nowIso() }).where('space_id', '=', spaceId).where('id', 'in', ids).execute();
+    store.forget(ids);
   };
 
   ctx.route({
@@ -337,6 +338,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       const t = nowIso();
       await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.version_description, version: body.workflow_version, version_description: body.version_description, created_by: caller!.userId, created_at: t, published_at: t }).execute();
       await db().updateTable('workflow_meta').set({ published_revision: draft.revision, submitted_revision: draft.revision, latest_commit_id: id, latest_version: body.workflow_version, published_at: t, updated_at: t }).where('id', '=', meta.id).execute();
+      store.forget([meta.id]);
       await store.operation(meta.id, OperateType.Publish, caller!.userId, id, body.version_description);
       ctx.emit(WorkflowPublished, { workflow_id: meta.id, space_id: meta.space_id, version: body.workflow_version });
       return { workflow_id: meta.id, commit_id: id, workflow_version: body.workflow_version };

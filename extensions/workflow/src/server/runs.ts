@@ -68,10 +68,13 @@ export class RunService {
   #engine: WorkflowEngine;
   #typeOf: NodeTypeLookup;
 
-  constructor(ctx: ServerContext<unknown>, engine: WorkflowEngine, typeOf: NodeTypeLookup) {
+  #commitCanvas: (commitId: string) => Promise<Canvas>;
+
+  constructor(ctx: ServerContext<unknown>, engine: WorkflowEngine, typeOf: NodeTypeLookup, commitCanvas: (commitId: string) => Promise<Canvas>) {
     this.#ctx = ctx;
     this.#engine = engine;
     this.#typeOf = typeOf;
+    this.#commitCanvas = commitCanvas;
   }
 
   /**
@@ -96,7 +99,8 @@ export class RunService {
       run_mode: r.run_mode,
       commit_id: r.commit_id ?? null,
       version: r.version ?? null,
-      canvas: JSON.stringify(r.canvas),
+      // A run of a commit (a published version) reads the commit's canvas; a draft run keeps its own copy.
+      canvas: r.commit_id ? '' : JSON.stringify(r.canvas),
       status: RunStatus.Running,
       input: JSON.stringify(r.input),
       output: null,
@@ -209,7 +213,7 @@ export class RunService {
     const row = pending?.row ?? (await this.get(runId));
     if (!row) throw new Error(`run ${runId} does not exist`);
     const began = Date.now();
-    const canvas = pending?.canvas ?? (JSON.parse(row.canvas) as Canvas);
+    const canvas = pending?.canvas ?? (row.canvas ? (JSON.parse(row.canvas) as Canvas) : await this.#commitCanvas(row.commit_id!));
     const emit = (e: RunEvent) => live.listeners.forEach((fn) => fn(e));
     const tracer = new RunTracer(() => this.#ctx.host.newId());
     const runSpan = tracer.start('workflow run', { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });

@@ -1,5 +1,5 @@
 import { notFound } from '@tessera/sdk';
-import type { ServerContext } from '@tessera/sdk/server';
+import { LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { Canvas, DevelopmentStatus, PublishStatus, WorkflowMode, type CanvasNode } from '../shared/index.ts';
 
 export interface MetaRow {
@@ -94,17 +94,38 @@ export class WorkflowStore {
     if (version) q = q.where('version', '=', version);
     const c = await q.orderBy('published_at', 'desc').executeTakeFirst();
     if (!c) throw notFound(version ? `Version ${version} of this workflow does not exist.` : 'This workflow has no published version yet: publish it first.');
-    // Commits never change: their parsed canvas is kept (a bounded cache).
-    let canvas = this.#commits.get(c.id as string);
-    if (!canvas) {
-      const row = await this.db.selectFrom('workflow_commit').select('canvas').where('id', '=', c.id as string).executeTakeFirstOrThrow();
-      canvas = JSON.parse(row.canvas as string) as Canvas;
-      if (this.#commits.size > 500) this.#commits.delete(this.#commits.keys().next().value!);
-      this.#commits.set(c.id as string, canvas);
-    }
-    return { canvas, commit_id: c.id as string, version: c.version as string };
+    return { canvas: await this.commitCanvas(c.id as string), commit_id: c.id as string, version: c.version as string };
   }
-  #commits = new Map<string, Canvas>();
+
+  /** A commit's parsed canvas (commits never change, so it is kept). */
+  async commitCanvas(commitId: string): Promise<Canvas> {
+    return this.#commits.getOrLoad(commitId, async () => JSON.parse((await this.db.selectFrom('workflow_commit').select('canvas').where('id', '=', commitId).executeTakeFirstOrThrow()).canvas as string) as Canvas);
+  }
+  #commits = new LocalCache<string, Canvas>({ max: 500 });
+
+  /**
+   * What the open API runs: a live workflow's space and a published version, in one call. Kept in
+   * memory (every run asks); publishing or deleting the workflow drops it (see forget).
+   */
+  async runnable(workflowId: string, version?: string): Promise<{ id: string; space_id: string; canvas: Canvas; commit_id: string; version: string }> {
+    const key = `${workflowId}@${version ?? ''}`;
+    const hit = this.#runnable.get(key);
+    if (hit) return hit;
+    const meta = await this.meta(workflowId);
+    const v = await this.published(meta.id, version);
+    return this.#runnable.set(key, { id: meta.id, space_id: meta.space_id, ...v });
+  }
+  #runnableCache: LocalCache<string, { id: string; space_id: string; canvas: Canvas; commit_id: string; version: string }> | undefined;
+  get #runnable() {
+    // With several processes another one may publish or delete: then every run reads the database.
+    return (this.#runnableCache ??= new LocalCache({ max: 5000, enabled: !this.#ctx.host.distributed }));
+  }
+
+  /** Drops what is kept of these workflows (after a publish or a delete). */
+  forget(workflowIds: string[]): void {
+    const ids = new Set(workflowIds);
+    this.#runnable.clear((key) => ids.has(key.slice(0, key.indexOf('@'))));
+  }
 
   async commit(commitId: string, workflowId: string) {
     const c = await this.db.selectFrom('workflow_commit').selectAll().where('id', '=', commitId).where('workflow_id', '=', workflowId).executeTakeFirst();
