@@ -41,7 +41,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 
 export default async function llmBench(args: string[]) {
-  const n = Number(args[0] ?? 60);
+  const n = Number(args[0] ?? 200);
   const llm = await startFakeLlm();
   const data = mkdtempSync(path.join(tmpdir(), 'tessera-bench-'));
   const port = await freePort();
@@ -72,7 +72,8 @@ export default async function llmBench(args: string[]) {
 
     const direct = () => firstToken(`${llm.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' }, body: JSON.stringify({ model: 'fake-chat', stream: true, messages: [{ role: 'user', content: 'bench' }] }) }, '"content":"echo"');
     const viaWorkflow = () => firstToken(`${base}/v1/workflow/stream_run`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pat.token}` }, body: JSON.stringify({ workflow_id, parameters: { q: 'bench' } }) }, 'event: Message');
-    for (let i = 0; i < 10; i++) {
+    // A studio serves many calls: measure it warm (its JIT and connection pool settled), like the direct calls.
+    for (let i = 0; i < 50; i++) {
       await direct();
       await viaWorkflow();
     }

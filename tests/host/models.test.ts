@@ -61,6 +61,8 @@ describe('model management', () => {
     const modelId = await platformModel('openai', `${llm.url}/v1`, 'fake-chat');
     const { models: list } = await member.get(`/api/model_manage/v1/spaces/${space}/v1/list?kind=chat`);
     expect(list.find((m: { model_id: string }) => m.model_id === modelId)).toMatchObject({ scope: 'platform', provider: 'openai', enabled: true, capabilities: { function_call: true } });
+    expect((await models.get(space, modelId)).model_id).toBe(modelId);
+    // Resolved once (and kept): disabling it still takes effect at the next call.
     await platform('model/update', { model_id: modelId, enabled: false });
     await expect(models.get(space, modelId)).rejects.toThrow(/is disabled/);
     await platform('model/update', { model_id: modelId, enabled: true, default_params: { temperature: 0.2 } });

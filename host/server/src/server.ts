@@ -127,8 +127,9 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   }
 
   // ---- HTTP: every response carries the log id; every error is an envelope.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(LOG_ID_HEADER, request.id);
+    done();
   });
   app.setErrorHandler((err, request, reply) => {
     const apiErr = asApiError(err);

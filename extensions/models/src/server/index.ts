@@ -156,9 +156,17 @@ function makeService(ctx: ServerContext<unknown>) {
     };
   };
 
+  // Every model call resolves its model: kept in memory, dropped by any change to a model or credential
+  // (off with several processes, where another one may change them).
+  const resolved = new LocalCache<string, ResolvedModel>({ max: 5000, enabled: !ctx.host.distributed });
+  const forget = () => resolved.clear();
+
   const api: Models = {
     async get(spaceId, modelId) {
-      // One query for the model and its credential (this is on the path of every model call).
+      const key = `${spaceId}:${modelId}`;
+      const hit = resolved.get(key);
+      if (hit) return hit;
+      // One query for the model and its credential.
       const row = (await ctx.db
         .selectFrom('models_model as m')
         .innerJoin('models_credential as c', 'c.id', 'm.credential_id')
@@ -170,7 +178,7 @@ function makeService(ctx: ServerContext<unknown>) {
       if (!row) throw new ApiError(404, ErrorCode.NOT_FOUND, `The model ${modelId} is not available in this space. Choose another model.`);
       if (!Number(row.enabled)) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The model '${row.display_name}' is disabled. Enable it under Models or choose another.`);
       const cred: CredentialRow = { id: row.c_id, scope: row.c_scope as CredentialRow['scope'], space_id: row.c_space_id, provider: row.c_provider, name: row.c_name, base_url: row.c_base_url, secret: row.c_secret, created_by: row.c_created_by, created_at: row.c_created_at, updated_at: row.c_updated_at };
-      return resolve(row, cred);
+      return resolved.set(key, resolve(row, cred));
     },
     async list(spaceId, kind) {
       let q = ctx.db
@@ -187,7 +195,7 @@ function makeService(ctx: ServerContext<unknown>) {
       await ctx.db.insertInto('models_usage').values({ id: ctx.host.newId(), space_id: u.space_id, model_id: u.model_id, source: u.source, run_id: u.run_id ?? null, conversation_id: u.conversation_id ?? null, input_tokens: Math.max(0, Math.round(u.input_tokens || 0)), output_tokens: Math.max(0, Math.round(u.output_tokens || 0)), created_at: now() }).execute();
     },
   };
-  return { api, provider, credential, credentials, fetchFor, resolve, secrets };
+  return { api, provider, credential, credentials, fetchFor, resolve, secrets, forget };
 }
 
 type Service = ReturnType<typeof makeService>;
@@ -247,6 +255,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
         const c = await own(body.credential_id, params);
         const secret = body.api_key ? s.secrets().encrypt(JSON.stringify({ ...JSON.parse(s.secrets().decrypt(c.secret)), api_key: body.api_key })) : c.secret;
         await ctx.db.updateTable('models_credential').set({ ...(body.name ? { name: body.name } : {}), ...(body.base_url !== undefined ? { base_url: body.base_url } : {}), secret, updated_at: now() }).where('id', '=', c.id).execute();
+        s.forget();
         return credentialView(await s.credential(c.id), (x) => s.secrets().decrypt(x));
       },
     });
@@ -261,6 +270,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
         const c = await own(body.credential_id, params);
         await ctx.db.deleteFrom('models_model').where('credential_id', '=', c.id).execute();
         await ctx.db.deleteFrom('models_credential').where('id', '=', c.id).execute();
+        s.forget();
         return null;
       },
     });
@@ -335,6 +345,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
           })
           .where('id', '=', m.id)
           .execute();
+        s.forget();
         const c = await s.credential(m.credential_id);
         return modelInfo((await ctx.db.selectFrom('models_model').selectAll().where('id', '=', m.id).executeTakeFirstOrThrow()) as ModelRow, c.provider);
       },
@@ -348,6 +359,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       body: z.object({ model_id: Id }),
       handler: async ({ params, body }) => {
         await ctx.db.deleteFrom('models_model').where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).execute();
+        s.forget();
         return null;
       },
     });

@@ -150,6 +150,8 @@ function openSse(reply: FastifyReply, logId: string): SseStream {
     'x-accel-buffering': 'no',
     'x-tt-logid': logId,
   });
+  // The client learns at once that the stream is open.
+  res.flushHeaders();
   let closed = false;
   res.on('close', () => {
     closed = true;
@@ -159,6 +161,9 @@ function openSse(reply: FastifyReply, logId: string): SseStream {
       if (closed) return;
       const payload = typeof data === 'string' ? data : toJson(data);
       res.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload.split('\n').join('\ndata: ')}\n\n`);
+      // Node holds writes back until the next tick (to batch them); an event is sent now, not after
+      // whatever else the current chain of promises does (a model stream parses its remaining chunks).
+      res.socket?.uncork();
     },
     close() {
       if (!closed) {
