@@ -1,0 +1,282 @@
+import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { InfiniteTable, Modal, SearchInput, toast, useApi, usePageTitle } from '@tessera/sdk/client';
+import type { CurrentSpace } from '@tessera/ext-spaces/shared';
+import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
+import { useState, useSyncExternalStore, type ComponentType, type CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from '../shared/enums.ts';
+
+/** A workflow as workflow_list returns it. */
+export interface WorkflowListItem {
+  workflow_id: string;
+  space_id: string;
+  name: string;
+  desc: string;
+  icon_uri: string;
+  flow_mode: number;
+  creator_id: string;
+  status: number;
+  publish_status: number;
+  latest_version: string | null;
+  published_at: string | null;
+  create_time: number;
+  update_time: number;
+}
+
+let currentSpace: CurrentSpace | undefined;
+export function setCurrentSpace(s: CurrentSpace) {
+  currentSpace = s;
+}
+function useSpaceId(): string | null {
+  return useSyncExternalStore(currentSpace!.subscribe, currentSpace!.get, currentSpace!.get);
+}
+
+/** Icons a workflow can take (stored as `icon:<name>` in icon_uri; any other value is an image URL). */
+export const WORKFLOW_ICONS: Record<string, { icon: ComponentType<{ style?: CSSProperties }>; color: string }> = {
+  branch: { icon: IconBranch, color: '#165DFF' },
+  bulb: { icon: IconBulb, color: '#722ED1' },
+  robot: { icon: IconRobot, color: '#0FC6C2' },
+  message: { icon: IconMessage, color: '#00B42A' },
+  file: { icon: IconFile, color: '#F77234' },
+  search: { icon: IconSearch, color: '#3491FA' },
+  code: { icon: IconCode, color: '#4E5969' },
+  tool: { icon: IconTool, color: '#F5319D' },
+  email: { icon: IconEmail, color: '#FF7D00' },
+  public: { icon: IconPublic, color: '#14C9C9' },
+  storage: { icon: IconStorage, color: '#9FDB1D' },
+  thunderbolt: { icon: IconThunderbolt, color: '#F7BA1E' },
+};
+
+export function WorkflowIcon({ item, size = 32 }: { item: Pick<WorkflowListItem, 'icon_uri' | 'name'>; size?: number }) {
+  const preset = item.icon_uri.startsWith('icon:') ? WORKFLOW_ICONS[item.icon_uri.slice('icon:'.length)] : undefined;
+  if (item.icon_uri && !preset)
+    return (
+      <Avatar size={size} shape="square">
+        <img src={item.icon_uri} alt="" />
+      </Avatar>
+    );
+  const Icon = preset?.icon;
+  return (
+    <Avatar size={size} shape="square" style={{ backgroundColor: preset?.color ?? '#165DFF', fontSize: size * 0.5 }}>
+      {Icon ? <Icon style={{ color: '#fff' }} /> : item.name.slice(0, 1).toUpperCase()}
+    </Avatar>
+  );
+}
+
+interface Filters {
+  name: string;
+  flowMode: number;
+  status: number | 0;
+  mine: boolean;
+  orderBy: number;
+  sort: number;
+}
+
+const PAGE = 20;
+
+export function LibraryPage() {
+  const { t } = useTranslation('workflow');
+  usePageTitle(t('title'));
+  const spaceId = useSpaceId();
+  const [filters, setFilters] = useState<Filters>({ name: '', flowMode: WorkflowMode.All, status: 0, mine: false, orderBy: OrderBy.UpdateTime, sort: SortDirection.Desc });
+  const [creating, setCreating] = useState(false);
+  const api = useApi();
+  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
+  if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
+  const filtered = filters.name || filters.flowMode !== WorkflowMode.All || filters.status || filters.mine;
+
+  return (
+    <div data-testid="workflow-library">
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} align="start">
+        <div>
+          <Typography.Title heading={5} style={{ margin: 0 }}>
+            {t('title')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('intro')}</Typography.Text>
+        </div>
+        <Button type="primary" onClick={() => setCreating(true)} data-testid="workflow-create">
+          {t('create')}
+        </Button>
+      </Space>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <SearchInput placeholder={t('search')} onSearch={(name) => set({ name })} data-testid="workflow-search" />
+        <Select style={{ width: 140 }} value={filters.flowMode} onChange={(flowMode) => set({ flowMode })} data-testid="workflow-filter-mode" aria-label={t('filter.mode')}>
+          <Select.Option value={WorkflowMode.All}>{`${t('filter.mode')}: ${t('filter.all')}`}</Select.Option>
+          <Select.Option value={WorkflowMode.Workflow}>{t('mode.0')}</Select.Option>
+          <Select.Option value={WorkflowMode.ChatFlow}>{t('mode.3')}</Select.Option>
+        </Select>
+        <Select style={{ width: 150 }} value={filters.status} onChange={(status) => set({ status })} data-testid="workflow-filter-status" aria-label={t('filter.status')}>
+          <Select.Option value={0}>{`${t('filter.status')}: ${t('filter.all')}`}</Select.Option>
+          <Select.Option value={ListStatus.UnPublished}>{t('status.unpublished')}</Select.Option>
+          <Select.Option value={ListStatus.HadPublished}>{t('status.published')}</Select.Option>
+        </Select>
+        <Select style={{ width: 150 }} value={filters.orderBy} onChange={(orderBy) => set({ orderBy })} data-testid="workflow-sort" aria-label={t('sort.label')}>
+          <Select.Option value={OrderBy.UpdateTime}>{t('sort.updated')}</Select.Option>
+          <Select.Option value={OrderBy.CreateTime}>{t('sort.created')}</Select.Option>
+          <Select.Option value={OrderBy.PublishTime}>{t('sort.published')}</Select.Option>
+        </Select>
+        <Select style={{ width: 130 }} value={filters.sort} onChange={(sort) => set({ sort })} data-testid="workflow-sort-direction">
+          <Select.Option value={SortDirection.Desc}>{t('sort.desc')}</Select.Option>
+          <Select.Option value={SortDirection.Asc}>{t('sort.asc')}</Select.Option>
+        </Select>
+        <Checkbox checked={filters.mine} onChange={(mine) => set({ mine })} data-testid="workflow-filter-mine">
+          {t('filter.mine')}
+        </Checkbox>
+      </Space>
+      <InfiniteTable<WorkflowListItem>
+        data-testid="workflow-table"
+        rowKey="workflow_id"
+        queryKey={['workflow', 'list', spaceId, filters]}
+        empty={<Typography.Text type="secondary">{filtered ? t('emptySearch') : t('empty')}</Typography.Text>}
+        fetchPage={async (cursor) => {
+          const page = Number(cursor ?? 1);
+          const r = await api.post<{ workflow_list: WorkflowListItem[]; has_more: boolean }>('/api/workflow_api/workflow_list', {
+            space_id: spaceId,
+            page,
+            size: PAGE,
+            name: filters.name || undefined,
+            flow_mode: filters.flowMode,
+            status: filters.status || undefined,
+            login_user_create: filters.mine || undefined,
+            order_by: filters.orderBy,
+            sort_type: filters.sort,
+          });
+          return { items: r.workflow_list, next: r.has_more ? page + 1 : undefined };
+        }}
+        columns={[
+          {
+            title: t('columns.name'),
+            dataIndex: 'name',
+            render: (_: unknown, w: WorkflowListItem) => (
+              <Space data-testid="workflow-row" data-workflow-id={w.workflow_id}>
+                <WorkflowIcon item={w} />
+                <div>
+                  <div style={{ fontWeight: 500 }} data-testid="workflow-name">
+                    {w.name}
+                  </div>
+                  {w.desc && (
+                    <Typography.Text type="secondary" ellipsis style={{ maxWidth: 420, display: 'block' }}>
+                      {w.desc}
+                    </Typography.Text>
+                  )}
+                </div>
+              </Space>
+            ),
+          },
+          { title: t('columns.mode'), dataIndex: 'flow_mode', width: 110, render: (m: number) => <Tag>{t(`mode.${m === WorkflowMode.ChatFlow ? 3 : 0}`)}</Tag> },
+          {
+            title: t('columns.status'),
+            dataIndex: 'publish_status',
+            width: 150,
+            render: (s: number) => <Tag color={s === PublishStatus.HadPublished ? 'green' : s === PublishStatus.CanPublish ? 'arcoblue' : 'gray'}>{t(`publish.${s}`)}</Tag>,
+          },
+          { title: t('columns.version'), dataIndex: 'latest_version', width: 100, render: (v: string | null) => v ?? '—' },
+          { title: t('columns.updated'), dataIndex: 'update_time', width: 200, render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{new Date(s * 1000).toLocaleString()}</span> },
+          { title: '', key: 'actions', width: 150, render: (_: unknown, w: WorkflowListItem) => <RowActions item={w} spaceId={spaceId} /> },
+        ]}
+      />
+      {creating && <CreateModal spaceId={spaceId} onClose={() => setCreating(false)} />}
+    </div>
+  );
+}
+
+function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string }) {
+  const { t } = useTranslation('workflow');
+  const api = useApi();
+  const qc = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const refresh = () => qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
+  const copy = useMutation({
+    mutationFn: () => api.post<{ workflow_id: string }>('/api/workflow_api/copy', { space_id: spaceId, workflow_id: item.workflow_id }),
+    onSuccess: async () => {
+      toast.success(t('copied', { name: `${item.name} (copy)` }));
+      await refresh();
+    },
+  });
+  // The delete check: who uses this workflow, asked when the confirmation opens.
+  const refs = useQuery({
+    queryKey: ['workflow', 'references', item.workflow_id],
+    enabled: confirming,
+    queryFn: () => api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_references', { space_id: spaceId, workflow_id: item.workflow_id }),
+  });
+  const remove = useMutation({
+    mutationFn: () => api.post('/api/workflow_api/delete', { space_id: spaceId, workflow_id: item.workflow_id }),
+    onSuccess: async () => {
+      toast.success(t('deleted'));
+      await refresh();
+    },
+  });
+  const used = refs.data?.workflow_list ?? [];
+  return (
+    <Space size={4}>
+      <Button size="mini" type="text" loading={copy.isPending} onClick={() => copy.mutate()} data-testid="workflow-copy">
+        {t('copy')}
+      </Button>
+      <Popconfirm
+        popupVisible={confirming}
+        onVisibleChange={setConfirming}
+        title={t('deleteTitle', { name: item.name })}
+        content={
+          <div data-testid="workflow-delete-check" style={{ maxWidth: 320 }}>
+            {refs.isLoading ? t('deleteChecking') : used.length ? <Typography.Text type="warning">{t('deleteUsed', { names: used.map((u) => u.name).join(', ') })}</Typography.Text> : t('deleteFree')}
+          </div>
+        }
+        okButtonProps={{ status: 'danger', disabled: refs.isLoading, ...({ 'data-testid': 'workflow-delete-confirm' } as object) }}
+        onOk={() => remove.mutate()}
+      >
+        <Button size="mini" type="text" status="danger" data-testid="workflow-delete">
+          {t('delete')}
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+}
+
+function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void }) {
+  const { t } = useTranslation('workflow');
+  const api = useApi();
+  const qc = useQueryClient();
+  const [name, setName] = useState('');
+  const [desc, setDesc] = useState('');
+  const [icon, setIcon] = useState('branch');
+  const [mode, setMode] = useState<number>(WorkflowMode.Workflow);
+  const create = useMutation({
+    mutationFn: () => api.post<{ workflow_id: string }>('/api/workflow_api/create', { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode }),
+    onSuccess: async () => {
+      toast.success(t('created'));
+      await qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
+      onClose();
+    },
+  });
+  return (
+    <Modal visible size="medium" title={t('form.title')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'workflow-create-save' } as object) }}>
+      <Form layout="vertical">
+        <Form.Item label={t('form.mode')}>
+          <Radio.Group type="button" value={mode} onChange={setMode} data-testid="workflow-create-mode">
+            <Radio value={WorkflowMode.Workflow}>{t('mode.0')}</Radio>
+            <Radio value={WorkflowMode.ChatFlow}>{t('mode.3')}</Radio>
+          </Radio.Group>
+          <Typography.Text type="secondary" style={{ display: 'block', marginTop: 4 }}>
+            {t(`form.modeHelp.${mode === WorkflowMode.ChatFlow ? 3 : 0}`)}
+          </Typography.Text>
+        </Form.Item>
+        <Form.Item label={t('form.name')} required>
+          <Input value={name} maxLength={100} placeholder={t('form.namePlaceholder')} onChange={setName} data-testid="workflow-create-name" />
+        </Form.Item>
+        <Form.Item label={t('form.desc')}>
+          <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} data-testid="workflow-create-desc" />
+        </Form.Item>
+        <Form.Item label={t('form.icon')}>
+          <Space wrap data-testid="workflow-create-icons">
+            {Object.keys(WORKFLOW_ICONS).map((key) => (
+              <button key={key} type="button" onClick={() => setIcon(key)} aria-pressed={key === icon} aria-label={key} style={{ padding: 2, border: `2px solid ${key === icon ? 'rgb(var(--primary-6))' : 'transparent'}`, borderRadius: 6, background: 'none', cursor: 'pointer' }}>
+                <WorkflowIcon item={{ icon_uri: `icon:${key}`, name }} size={28} />
+              </button>
+            ))}
+          </Space>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,15 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { LibraryPage, setCurrentSpace } from './LibraryPage.tsx';
+
+export default defineExtension({
+  id: 'workflow',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
+    ctx.sidebar({ key: 'workflows', area: 'work_flow', label: 'nav', path: '/workflows', order: 10 });
+  },
+});
