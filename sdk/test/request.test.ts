@@ -45,6 +45,14 @@ describe('request client', () => {
     expect(reports).toHaveLength(1);
   });
 
+  it('neither shows nor reports an error the caller handles, and still throws it', async () => {
+    const { api, notices, reports } = client(respond(409, { code: 409001, msg: 'changed' }));
+    const err = (await api.post('/api/x', {}, { handled: (e) => e.status === 409 }).catch((e) => e)) as ApiError;
+    expect(err.code).toBe(409001);
+    expect(notices).toEqual([]);
+    expect(reports).toEqual([]);
+  });
+
   it('raises events for the special codes without a notice', async () => {
     for (const [code, name] of [
       [ErrorCode.UNAUTHORIZED, 'api.unauthorized'],

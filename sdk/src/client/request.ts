@@ -11,6 +11,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Do not show the error notice for this call (it is still reported to the error sinks). */
   suppressNotice?: boolean;
+  /** Errors the caller handles itself (a save conflict it resolves with the user): neither shown nor reported. */
+  handled?(err: ApiError): boolean;
   signal?: AbortSignal;
 }
 
@@ -95,6 +97,7 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
   };
 
   function fail(err: ApiError, opts: RequestOptions, url: string) {
+    if (opts.handled?.(err)) return;
     const payload = { url, logId: err.logId };
     if (SPECIAL_CODES.has(err.code)) {
       if (err.code === ErrorCode.UNAUTHORIZED) deps.bus?.emit(Unauthorized, payload);

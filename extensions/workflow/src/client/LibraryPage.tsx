@@ -1,10 +1,11 @@
 import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { InfiniteTable, Modal, SearchInput, toast, useApi, usePageTitle } from '@tessera/sdk/client';
-import type { CurrentSpace } from '@tessera/ext-spaces/shared';
+import { Link } from 'react-router';
 import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
-import { useState, useSyncExternalStore, type ComponentType, type CSSProperties } from 'react';
+import { useState, type ComponentType, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSpaceId } from './space.ts';
 import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from '../shared/enums.ts';
 
 /** A workflow as workflow_list returns it. */
@@ -24,13 +25,6 @@ export interface WorkflowListItem {
   update_time: number;
 }
 
-let currentSpace: CurrentSpace | undefined;
-export function setCurrentSpace(s: CurrentSpace) {
-  currentSpace = s;
-}
-function useSpaceId(): string | null {
-  return useSyncExternalStore(currentSpace!.subscribe, currentSpace!.get, currentSpace!.get);
-}
 
 /** Icons a workflow can take (stored as `icon:<name>` in icon_uri; any other value is an image URL). */
 export const WORKFLOW_ICONS: Record<string, { icon: ComponentType<{ style?: CSSProperties }>; color: string }> = {
@@ -152,9 +146,9 @@ export function LibraryPage() {
               <Space data-testid="workflow-row" data-workflow-id={w.workflow_id}>
                 <WorkflowIcon item={w} />
                 <div>
-                  <div style={{ fontWeight: 500 }} data-testid="workflow-name">
+                  <Link to={`/workflows/${w.workflow_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="workflow-name">
                     {w.name}
-                  </div>
+                  </Link>
                   {w.desc && (
                     <Typography.Text type="secondary" ellipsis style={{ maxWidth: 420, display: 'block' }}>
                       {w.desc}

@@ -2,7 +2,9 @@ import { defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { LibraryPage, setCurrentSpace } from './LibraryPage.tsx';
+import { EditorPage } from './editor/EditorPage.tsx';
+import { LibraryPage } from './LibraryPage.tsx';
+import { setCurrentSpace } from './space.ts';
 
 export default defineExtension({
   id: 'workflow',
@@ -10,6 +12,7 @@ export default defineExtension({
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
+    ctx.route({ path: '/workflows/:workflow_id', component: EditorPage, title: 'title', layout: 'bare' });
     ctx.sidebar({ key: 'workflows', area: 'work_flow', label: 'nav', path: '/workflows', order: 10 });
   },
 });

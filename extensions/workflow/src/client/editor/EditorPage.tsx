@@ -1,0 +1,332 @@
+// The workflow editor: the canvas (@xyflow/react), the node catalogue, the selected node's panel and
+// a draft that saves itself (a save made from an older draft is detected and the user chooses).
+import { Button, Empty, Input, Spin, Tag, Typography } from '@arco-design/web-react';
+import { IconLeft } from '@arco-design/web-react/icon';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '@tessera/sdk';
+import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
+import { Background, Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { Canvas, CanvasNode } from '../../shared/schema.ts';
+import { currentSpaceId, useSpaceId } from '../space.ts';
+import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
+import { linkId, linkPort, makeLink, newNodeId, portsOf, removeNodes, typeOf, upstreamOutputs, type NodeTypeInfo } from './model.ts';
+import { NodePanel } from './NodePanel.tsx';
+
+type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
+interface CardData extends Record<string, unknown> {
+  node: CanvasNode;
+  label: string;
+  client?: NodeTypeClient;
+  entry: boolean;
+  problems: number;
+}
+
+const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
+const SAVE_DELAY_MS = 800;
+
+/** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
+const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardData>>) {
+  const { node, label, client, entry, problems } = data;
+  const ports = portsOf(node, client);
+  const Icon = client?.icon;
+  return (
+    <div
+      data-testid="canvas-node"
+      data-node-id={node.node_id}
+      style={{ minWidth: 180, background: 'var(--color-bg-2)', border: `1px solid ${problems ? 'rgb(var(--danger-6))' : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+    >
+      {!entry && <Handle type="target" position={Position.Left} />}
+      <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+        <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
+        <strong style={{ fontSize: 13 }}>{node.node_param.title || node.node_id}</strong>
+      </div>
+      <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>{label}</div>
+      {ports.map((p) => (
+        <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
+          {ports.length > 1 && p.label}
+          <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
+        </div>
+      ))}
+    </div>
+  );
+});
+const nodeTypes = { tessera: NodeCard };
+
+interface Loaded {
+  canvas: Canvas;
+  revision: number;
+  name: string;
+}
+
+export function EditorPage() {
+  const { workflow_id: workflowId } = useParams();
+  const spaceId = useSpaceId();
+  const api = useApi();
+  const { t } = useTranslation('workflow');
+  const loaded = useQuery({
+    queryKey: ['workflow', 'canvas', spaceId, workflowId],
+    enabled: !!spaceId && !!workflowId,
+    gcTime: 0,
+    queryFn: async (): Promise<Loaded> => {
+      const r = await api.post<{ workflow: { schema_json: string; revision: number; name: string } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
+      return { canvas: JSON.parse(r.workflow.schema_json) as Canvas, revision: r.workflow.revision, name: r.workflow.name };
+    },
+  });
+  const types = useQuery({ queryKey: ['workflow', 'node_types'], queryFn: () => api.get<{ node_types: NodeTypeInfo[] }>('/api/workflow_api/node_types') });
+  if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
+  if (loaded.isError) return <Empty description={t('editor.loadFailed')} />;
+  if (!loaded.data || !types.data) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
+  return (
+    <ReactFlowProvider>
+      <Editor key={workflowId} workflowId={workflowId!} spaceId={spaceId} initial={loaded.data} types={types.data.node_types} />
+    </ReactFlowProvider>
+  );
+}
+
+function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[] }) {
+  const { t } = useTranslation('workflow');
+  const { language } = useStudio();
+  const api = useApi();
+  usePageTitle(initial.name);
+  const clients = useRegistry(NodeTypeClients);
+  const clientOf = useCallback((n: CanvasNode) => clients.find((c) => c.key === typeOf(types, n)?.key), [clients, types]);
+  const [canvas, setCanvas] = useState<Canvas>(initial.canvas);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
+  const [save, setSave] = useState<SaveState>('saved');
+  const revision = useRef(initial.revision);
+  const dirty = useRef(false);
+  const flow = useReactFlow();
+
+  const change = useCallback((fn: (c: Canvas) => Canvas) => {
+    setCanvas((c) => fn(c));
+    dirty.current = true;
+    setSave((s) => (s === 'conflict' ? s : 'dirty'));
+  }, []);
+
+  // Saves the draft a moment after the last change.
+  const saving = useRef(false);
+  const persist = useCallback(
+    async (c: Canvas, base: number) => {
+      saving.current = true;
+      setSave('saving');
+      dirty.current = false;
+      try {
+        const r = await api.post<{ revision: number }>('/api/workflow_api/save', { space_id: currentSpaceId() ?? spaceId, workflow_id: workflowId, schema: c, base_revision: base }, { handled: (e) => e.status === 409 });
+        revision.current = r.revision;
+        setSave(dirty.current ? 'dirty' : 'saved');
+      } catch (e) {
+        dirty.current = true;
+        setSave(e instanceof ApiError && e.status === 409 ? 'conflict' : 'error');
+      } finally {
+        saving.current = false;
+      }
+    },
+    [api, spaceId, workflowId],
+  );
+  useEffect(() => {
+    if (save !== 'dirty') return;
+    const timer = setTimeout(() => {
+      if (!saving.current) void persist(canvas, revision.current);
+    }, SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [canvas, save, persist]);
+  useEffect(() => {
+    const warn = (e: BeforeUnloadEvent) => {
+      if (dirty.current) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, []);
+
+  const resolveConflict = async (keep: 'mine' | 'theirs') => {
+    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
+    if (keep === 'theirs') {
+      setCanvas(JSON.parse(r.workflow.schema_json) as Canvas);
+      revision.current = r.workflow.revision;
+      dirty.current = false;
+      setSave('saved');
+    } else await persist(canvas, r.workflow.revision);
+  };
+
+  const label = (n: CanvasNode) => {
+    const info = typeOf(types, n);
+    return info ? (info.label[language] ?? info.label['en-US'] ?? info.key) : n.type;
+  };
+  const rfNodes = useMemo<Node<CardData>[]>(
+    () =>
+      canvas.nodes.map((n) => ({
+        id: n.node_id,
+        type: 'tessera',
+        position: { x: n.layout.x, y: n.layout.y },
+        selected: selected.has(n.node_id),
+        data: { node: n, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: 0 },
+        ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
+      })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [canvas.nodes, selected, clientOf, types, language],
+  );
+  const rfEdges = useMemo<Edge[]>(
+    () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
+    [canvas.links, selectedEdges],
+  );
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<Node<CardData>>[]) => {
+      const moved = new Map<string, { x: number; y: number }>();
+      const removed = new Set<string>();
+      let sel: Set<string> | undefined;
+      for (const ch of changes) {
+        if (ch.type === 'position' && ch.position) moved.set(ch.id, ch.position);
+        if (ch.type === 'remove') removed.add(ch.id);
+        if (ch.type === 'select') {
+          sel ??= new Set(selected);
+          if (ch.selected) sel.add(ch.id);
+          else sel.delete(ch.id);
+        }
+      }
+      if (sel) setSelected(sel);
+      if (moved.size) change((c) => ({ ...c, nodes: c.nodes.map((n) => (moved.has(n.node_id) ? { ...n, layout: { ...n.layout, ...moved.get(n.node_id)! } } : n)) }));
+      if (removed.size) change((c) => removeNodes(c, removed));
+    },
+    [change, selected],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange[]) => {
+      const removed = new Set(changes.filter((c) => c.type === 'remove').map((c) => c.id));
+      let sel: Set<string> | undefined;
+      for (const ch of changes) {
+        if (ch.type !== 'select') continue;
+        sel ??= new Set(selectedEdges);
+        if (ch.selected) sel.add(ch.id);
+        else sel.delete(ch.id);
+      }
+      if (sel) setSelectedEdges(sel);
+      if (removed.size) change((c) => ({ ...c, links: c.links.filter((l) => !removed.has(linkId(l))) }));
+    },
+    [change, selectedEdges],
+  );
+  const onConnect = useCallback(
+    (conn: Connection) => {
+      if (!conn.source || !conn.target || conn.source === conn.target) return;
+      const link = makeLink(conn.source, conn.sourceHandle, conn.target);
+      change((c) => (c.links.some((l) => linkId(l) === linkId(link)) ? c : { ...c, links: [...c.links, link] }));
+    },
+    [change],
+  );
+
+  const add = (info: NodeTypeInfo) => {
+    const client = clients.find((c) => c.key === info.key);
+    const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
+    let id = '';
+    change((c) => {
+      id = newNodeId(c, info.key);
+      const d = client?.defaults?.() ?? {};
+      const node: CanvasNode = { node_id: id, type: info.type, node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d }, layout: { x: center.x + (c.nodes.length % 5) * 24, y: center.y + (c.nodes.length % 5) * 24 } };
+      return { ...c, nodes: [...c.nodes, node] };
+    });
+    setTimeout(() => setSelected(new Set([id])));
+  };
+
+  const only = selected.size === 1 ? canvas.nodes.find((n) => selected.has(n.node_id)) : undefined;
+  return (
+    <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: '100vh' }}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '8px 16px', borderBottom: '1px solid var(--color-border-2)' }}>
+        <Link to="/workflows" aria-label={t('editor.back')}>
+          <IconLeft />
+        </Link>
+        <strong>{initial.name}</strong>
+        <SaveBadge state={save} />
+      </div>
+      <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
+        <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />
+        <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas">
+          <ReactFlow<Node<CardData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} fitView minZoom={0.1} deleteKeyCode={['Backspace', 'Delete']} multiSelectionKeyCode={['Meta', 'Control', 'Shift']} onlyRenderVisibleElements>
+            <Background />
+            <Controls />
+            <MiniMap pannable zoomable />
+          </ReactFlow>
+        </div>
+        {only && (
+          <div style={{ width: 380, borderLeft: '1px solid var(--color-border-2)' }}>
+            <NodePanel
+              key={only.node_id}
+              node={only}
+              client={clientOf(only)}
+              typeLabel={label(only)}
+              upstream={upstreamOutputs(canvas, only.node_id)}
+              problems={[]}
+              onChange={(node_param) => change((c) => ({ ...c, nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)) }))}
+              onDelete={() => {
+                change((c) => removeNodes(c, new Set([only.node_id])));
+                setSelected(new Set());
+              }}
+            />
+          </div>
+        )}
+      </div>
+      {save === 'conflict' && (
+        <Modal visible size="small" title={t('editor.conflictTitle')} footer={null} closable={false}>
+          <Typography.Paragraph>{t('editor.conflict')}</Typography.Paragraph>
+          <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end' }}>
+            <Button onClick={() => void resolveConflict('theirs')} data-testid="conflict-theirs">
+              {t('editor.conflictTheirs')}
+            </Button>
+            <Button type="primary" onClick={() => void resolveConflict('mine')} data-testid="conflict-mine">
+              {t('editor.conflictMine')}
+            </Button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+function SaveBadge({ state }: { state: SaveState }) {
+  const { t } = useTranslation('workflow');
+  const color = { saved: 'green', dirty: 'gray', saving: 'arcoblue', conflict: 'orangered', error: 'red' }[state];
+  return (
+    <Tag color={color} data-testid="save-state" data-state={state}>
+      {t(`editor.save.${state}`)}
+    </Tag>
+  );
+}
+
+/** The node catalogue: grouped by category, searchable; click a type to add it. */
+function Catalogue({ types, clients, canvas, onAdd }: { types: NodeTypeInfo[]; clients: NodeTypeClient[]; canvas: Canvas; onAdd(t: NodeTypeInfo): void }) {
+  const { t } = useTranslation('workflow');
+  const { language } = useStudio();
+  const [q, setQ] = useState('');
+  const name = (x: NodeTypeInfo) => x.label[language] ?? x.label['en-US'] ?? x.key;
+  const shown = types.filter((x) => !q || `${name(x)} ${x.key} ${x.description?.[language] ?? ''}`.toLowerCase().includes(q.toLowerCase()));
+  const groups = [...new Set(shown.map((x) => x.category))].sort((a, b) => (CATEGORY_ORDER.indexOf(a) + 99) % 99 - ((CATEGORY_ORDER.indexOf(b) + 99) % 99));
+  const used = (x: NodeTypeInfo) => x.singleton && canvas.nodes.some((n) => n.type === x.type || n.type === x.key);
+  return (
+    <div style={{ width: 220, borderRight: '1px solid var(--color-border-2)', padding: 8, overflow: 'auto' }} data-testid="node-catalogue">
+      <Input size="small" allowClear placeholder={t('editor.searchNodes')} value={q} onChange={setQ} data-testid="node-search" />
+      {groups.map((g) => (
+        <div key={g} style={{ marginTop: 10 }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t(`editor.category.${g}`, { defaultValue: g })}
+          </Typography.Text>
+          {shown
+            .filter((x) => x.category === g)
+            .map((x) => {
+              const Icon = clients.find((c) => c.key === x.key)?.icon;
+              return (
+                <Button key={x.key} long size="small" type="text" disabled={used(x)} style={{ textAlign: 'left', display: 'block' }} title={x.description?.[language] ?? ''} onClick={() => onAdd(x)} data-testid={`add-node-${x.key}`}>
+                  {Icon && <Icon style={{ marginRight: 6 }} />}
+                  {name(x)}
+                </Button>
+              );
+            })}
+        </div>
+      ))}
+      {!shown.length && <Typography.Text type="secondary">{t('editor.noNodes')}</Typography.Text>}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// The canvas as the editor holds it, and what it derives from it: ports, upstream outputs, new ids.
+import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
+import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
+
+/** A node type as /node_types lists it. */
+export interface NodeTypeInfo {
+  key: string;
+  code: number;
+  type: string;
+  category: string;
+  label: Record<string, string>;
+  description: Record<string, string> | null;
+  singleton: boolean;
+  role: 'entry' | 'exit' | null;
+}
+
+export const DEFAULT_PORT = 'default';
+export const ERROR_PORT = 'error';
+
+/** A canvas node's type, whether it is written as the numeric code or the key. */
+export function typeOf(types: NodeTypeInfo[], node: CanvasNode): NodeTypeInfo | undefined {
+  return types.find((t) => t.type === node.type || t.key === node.type);
+}
+
+/** The node's output ports: the type's branches, and the error branch when its policy takes one. */
+export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined): { id: string; label: string }[] {
+  const ports = client?.ports?.(node) ?? [{ id: DEFAULT_PORT, label: '' }];
+  return node.node_param.error_policy?.on_error === 'branch' ? [...ports, { id: ERROR_PORT, label: 'error' }] : ports;
+}
+
+export function linkPort(link: CanvasLink): string {
+  if (link.type === 'error') return ERROR_PORT;
+  return link.if_node_branch ?? DEFAULT_PORT;
+}
+
+export function linkId(link: CanvasLink): string {
+  return `${link.from_node_id}:${linkPort(link)}->${link.to_node_id}`;
+}
+
+export function makeLink(from: string, port: string | null | undefined, to: string): CanvasLink {
+  if (port === ERROR_PORT) return { from_node_id: from, to_node_id: to, type: 'error' };
+  return port && port !== DEFAULT_PORT ? { from_node_id: from, to_node_id: to, if_node_branch: port } : { from_node_id: from, to_node_id: to };
+}
+
+/** A node id not used yet, from the type's key: 'llm', 'llm_2' ... */
+export function newNodeId(canvas: Canvas, key: string): string {
+  const base = key.replace(/[^a-z0-9_]/g, '_');
+  const taken = new Set(canvas.nodes.map((n) => n.node_id));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
+}
+
+/** Outputs of every node that runs before `nodeId` (following links backwards), nearest first. */
+export function upstreamOutputs(canvas: Canvas, nodeId: string): UpstreamOutput[] {
+  const into = new Map<string, string[]>();
+  for (const l of canvas.links) into.set(l.to_node_id, [...(into.get(l.to_node_id) ?? []), l.from_node_id]);
+  const seen = new Set<string>([nodeId]);
+  const order: string[] = [];
+  let frontier = into.get(nodeId) ?? [];
+  // A node in a loop body also sees what its container sees.
+  const parent = canvas.nodes.find((n) => n.node_id === nodeId)?.parent_id;
+  if (parent) frontier = [...frontier, parent, ...(into.get(parent) ?? [])];
+  while (frontier.length) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      order.push(id);
+      next.push(...(into.get(id) ?? []));
+    }
+    frontier = next;
+  }
+  const byId = new Map(canvas.nodes.map((n) => [n.node_id, n]));
+  return order.flatMap((id) => {
+    const n = byId.get(id);
+    if (!n) return [];
+    return n.node_param.outputs.map((field: FieldDecl) => ({ node_id: id, node_title: n.node_param.title ?? id, field }));
+  });
+}
+
+/** Removes nodes (and their bodies) with every link that touches them. */
+export function removeNodes(canvas: Canvas, ids: Set<string>): Canvas {
+  const gone = new Set(ids);
+  for (const n of canvas.nodes) if (n.parent_id && gone.has(n.parent_id)) gone.add(n.node_id);
+  return { ...canvas, nodes: canvas.nodes.filter((n) => !gone.has(n.node_id)), links: canvas.links.filter((l) => !gone.has(l.from_node_id) && !gone.has(l.to_node_id)) };
+}

@@ -1,0 +1,42 @@
+// @tessera/ext-workflow/client: what a node type's client half contributes to the workflow editor.
+import { defineRegistryPoint } from '@tessera/sdk';
+import type { ComponentType, CSSProperties } from 'react';
+import { z } from 'zod';
+import type { CanvasNode, FieldDecl } from '../shared/schema.ts';
+
+/** An output of a node upstream of the one being edited: what an input may reference. */
+export interface UpstreamOutput {
+  node_id: string;
+  node_title: string;
+  field: FieldDecl;
+}
+
+export interface NodeFormProps {
+  node: CanvasNode;
+  /** Replaces the node's settings (node_param.settings). */
+  onSettings(settings: Record<string, unknown>): void;
+  upstream: UpstreamOutput[];
+  readOnly?: boolean;
+}
+
+/** The client half of a node type (its server half registers the same key on NodeTypes). */
+export interface NodeTypeClient {
+  key: string;
+  icon?: ComponentType<{ style?: CSSProperties }>;
+  /** Accent colour of the node's card. */
+  color?: string;
+  /** node_param of a node added from the panel. */
+  defaults?(): Partial<CanvasNode['node_param']>;
+  /** The output branches of the node as it is now (If: one per condition and else); default one port. */
+  ports?(node: CanvasNode): { id: string; label: string }[];
+  /** The settings form in the node panel; without one the settings are edited as JSON. */
+  Form?: ComponentType<NodeFormProps>;
+}
+
+export const NodeTypeClients = defineRegistryPoint<NodeTypeClient>({
+  id: 'workflow.nodeTypeClients',
+  owner: 'workflow',
+  description: "A node type's card, ports and settings form in the workflow editor.",
+  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9_.-]*$/) }),
+  key: (c) => c.key,
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../agent.ts';
+import { signedInContext, withStudioAndBrowser } from './browser.ts';
+
+const env = withStudioAndBrowser();
+
+describe('the workflow editor in the browser', () => {
+  it('adds and wires a node, saves the draft by itself, and lets the user choose after a conflicting save', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Wired' });
+    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows`);
+    await page.getByTestId('workflow-name').getByText('Wired').click();
+    await page.getByTestId('workflow-editor').waitFor();
+    await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(2); // Start and End
+
+    // Add a Text node from the catalogue (search), rename it in its panel.
+    await page.getByTestId('node-search').fill('text');
+    await page.getByTestId('add-node-text').click();
+    const panel = page.getByTestId('node-panel');
+    await panel.waitFor();
+    await page.getByTestId('node-title').fill('Greeting');
+    // Only what is in view is rendered: fit the view to see all three.
+    await page.locator('.react-flow__controls-fitview').click();
+    await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(3);
+
+    // Wire Start -> Greeting -> End by dragging from output ports to the next node's input.
+    const textId = (await panel.getAttribute('data-node-id'))!;
+    const nodes = (await draft()).nodes as { node_id: string; type: string }[];
+    const startId = nodes.find((n) => n.type === '1' || n.type === 'start')!.node_id;
+    const endId = nodes.find((n) => n.type === '2' || n.type === 'end')!.node_id;
+    const wire = async (from: string, to: string) => {
+      await page.getByTestId(`port-${from}-default`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`));
+    };
+    await wire(startId, textId);
+    await wire(textId, endId);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(3); // and the Start -> End link of a new workflow
+
+    // An input referencing Start's output, picked from the upstream outputs.
+    await page.getByTestId(`port-${startId}-default`).waitFor();
+    await page.locator(`.react-flow__node[data-id="${textId}"]`).click();
+    await page.getByTestId('input-add').click();
+    await expect.poll(() => page.getByTestId('input-0-name').inputValue()).toBe('input1');
+
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const saved = await draft();
+    expect(saved.nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe('Greeting');
+    expect(saved.links).toEqual(expect.arrayContaining([{ from_node_id: startId, to_node_id: textId }, { from_node_id: textId, to_node_id: endId }]));
+
+    // Someone saves the draft elsewhere; the next save here is refused and the user chooses.
+    const meta = (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow;
+    const theirs = JSON.parse(meta.schema_json);
+    theirs.nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title = 'Their greeting';
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: theirs, base_revision: meta.revision });
+    await page.getByTestId('node-title').fill('My greeting');
+    await page.getByText('Someone else saved this draft').waitFor();
+    await page.getByTestId('conflict-mine').click();
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe('My greeting');
+
+    // Deleting the node removes its links too.
+    await page.getByTestId('node-delete').click();
+    await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    expect((await draft()).links).toEqual([{ from_node_id: startId, to_node_id: endId }]);
+    await context.close();
+  });
+});
