@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus, type ReportedError } from '@tessera/core';
 import { ApiError, CountryRestricted, ErrorCode, TokenInsufficient, Unauthorized } from '../src/index.ts';
-import { createRequestClient, toQueryString } from '../src/client/request.ts';
+import { createRequestClient, parseSse, toQueryString, type ServerSentEvent } from '../src/client/request.ts';
 
 function respond(status: number, body: unknown, logId = 'LOG1') {
   return (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'x-tt-logid': logId } })) as unknown as typeof fetch;
@@ -82,5 +82,23 @@ describe('request client', () => {
 
   it('joins array query parameters with commas', () => {
     expect(toQueryString({ ids: [1, 2, 3], q: 'a b', skip: undefined })).toBe('?ids=1%2C2%2C3&q=a%20b');
+  });
+
+  it('reads a server-sent event stream split anywhere across chunks', async () => {
+    const chunks = ['id: 0\nevent: Node\ndata: {"a"', ':1}\n\nevent: Message\ndata: line one\ndata: line two\n', '\n: a comment\n\nevent: Done\ndata: {}\n\n'];
+    const f = (async () =>
+      new Response(new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(new TextEncoder().encode(x)); c.close(); } }), { status: 200, headers: { 'content-type': 'text/event-stream' } })) as unknown as typeof fetch;
+    const { api } = client(f);
+    const seen: ServerSentEvent[] = [];
+    await api.stream('/api/run', { a: 1 }, (e) => seen.push(e));
+    expect(seen).toEqual([{ event: 'Node', data: '{"a":1}', id: '0' }, { event: 'Message', data: 'line one\nline two' }, { event: 'Done', data: '{}' }]);
+    expect(parseSse('event: x\ndata: 1\n\nevent: y').rest).toBe('event: y');
+  });
+
+  it('fails a stream whose answer is an error envelope like any call', async () => {
+    const { api, notices } = client(respond(400, { code: 400001, msg: 'The workflow has 1 problem(s)' }));
+    const err = (await api.stream('/api/run', {}, () => undefined).catch((e) => e)) as ApiError;
+    expect(err.msg).toMatch(/problem/);
+    expect(notices).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
+import { greetingCanvas, node, questionCanvas, ref } from '../workflow-kit.ts';
 import { signedInContext, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
@@ -68,6 +69,46 @@ describe('the workflow editor in the browser', () => {
     await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(2);
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
     expect((await draft()).links).toEqual([{ from_node_id: startId, to_node_id: endId }]);
+    await context.close();
+  });
+
+  it("test-runs the draft: inputs from Start, each node's status on the canvas, results per node, a question answered inline", async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const canvas = greetingCanvas();
+    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } }) as (typeof canvas.nodes)[number];
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 260, y: (i % 2) * 140 } }));
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Greeter' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    await page.getByTestId('test-run-toggle').click();
+    await page.getByTestId('run-input-name').fill('Ada');
+    await page.getByTestId('run-start').click();
+    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
+    expect(await page.getByTestId('run-answer-text').textContent()).toBe('Hello, Ada!');
+    await page.locator('.react-flow__controls-fitview').click();
+    const status = (id: string) => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`).getAttribute('data-run-status');
+    await expect.poll(() => status('greet')).toBe('3');
+    expect(await status('anon')).toBe(''); // the branch not taken did not run
+    await page.locator('.react-flow__node[data-id="greet"]').click();
+    await expect.poll(() => page.getByTestId('node-result-outputs').textContent()).toContain('Hello, Ada!');
+
+    // A question: the run waits, the answer is given inline, the run ends.
+    const asked = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Asker' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id: asked.workflow_id, schema: questionCanvas() });
+    await page.goto(`${env.studio.url}/workflows/${asked.workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('test-run-toggle').click();
+    await page.getByTestId('run-start').click();
+    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('waiting');
+    expect(await page.getByTestId('run-question').textContent()).toContain('What is your name?');
+    await page.getByTestId('run-answer').fill('Grace');
+    await page.getByTestId('run-answer-send').click();
+    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
     await context.close();
   });
 });

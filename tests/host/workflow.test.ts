@@ -125,7 +125,7 @@ describe('workflow runs', () => {
     expect(spans.filter((s: any) => s.parent_id === runSpan.id).length).toBe(5);
   });
 
-  it('streams a test run as server-sent events', async () => {
+  it('streams a test run as server-sent events, with each node as it starts and ends', async () => {
     const canvas = greetingCanvas();
     canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } }) as any;
     const workflow_id = await createWith(canvas);
@@ -137,8 +137,12 @@ describe('workflow runs', () => {
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
     const events = text.split('\n\n').filter(Boolean).map((b) => Object.fromEntries(b.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)])));
-    expect(events.map((e) => e.event)).toEqual(['Message', 'Done']);
-    expect(JSON.parse(events[0].data)).toMatchObject({ content: 'Hello, Cy!', node_title: 'End', node_is_finish: true });
+    expect(events.filter((e) => e.event !== 'Node').map((e) => e.event)).toEqual(['Message', 'Done']);
+    const nodes = events.filter((e) => e.event === 'Node').map((e) => JSON.parse(e.data));
+    // Running (2) then Success (3) per node that ran, in order; the skipped branch sends nothing.
+    expect(nodes.map((n) => `${n.node_id}:${n.status}`)).toEqual(['start:2', 'start:3', 'if:2', 'if:3', 'greet:2', 'greet:3', 'agg:2', 'agg:3', 'end:2', 'end:3']);
+    expect(nodes.find((n) => n.node_id === 'greet' && n.status === 3)).toMatchObject({ node_type: 'text', outputs: { output: 'Hello, Cy!' }, title: 'Greet' });
+    expect(JSON.parse(events.find((e) => e.event === 'Message')!.data)).toMatchObject({ content: 'Hello, Cy!', node_title: 'End', node_is_finish: true });
   });
 
   it('waits on a Question, resumes with the answer, and records it all', async () => {

@@ -20,6 +20,40 @@ export interface RequestClient {
   request<T = unknown>(opts: RequestOptions): Promise<T>;
   get<T = unknown>(url: string, query?: RequestOptions['query'], opts?: Partial<RequestOptions>): Promise<T>;
   post<T = unknown>(url: string, body?: unknown, opts?: Partial<RequestOptions>): Promise<T>;
+  /**
+   * POSTs and reads the server-sent events of the answer, calling onEvent for each; resolves when the
+   * stream ends. An answer that is not a stream (an error envelope) fails like post.
+   */
+  stream(url: string, body: unknown, onEvent: (e: ServerSentEvent) => void, opts?: Partial<RequestOptions>): Promise<void>;
+}
+
+export interface ServerSentEvent {
+  event: string;
+  data: string;
+  id?: string;
+}
+
+/** Splits server-sent event text into events; returns the events and what is left of an unfinished one. */
+export function parseSse(buffer: string): { events: ServerSentEvent[]; rest: string } {
+  const events: ServerSentEvent[] = [];
+  const blocks = buffer.split(/\r?\n\r?\n/);
+  const rest = blocks.pop() ?? '';
+  for (const block of blocks) {
+    const e: ServerSentEvent = { event: 'message', data: '' };
+    const data: string[] = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (!line || line.startsWith(':')) continue;
+      const i = line.indexOf(':');
+      const field = i < 0 ? line : line.slice(0, i);
+      const value = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+      if (field === 'event') e.event = value;
+      else if (field === 'data') data.push(value);
+      else if (field === 'id') e.id = value;
+    }
+    e.data = data.join('\n');
+    if (data.length || e.event !== 'message') events.push(e);
+  }
+  return { events, rest };
 }
 
 export interface RequestClientDeps {
@@ -50,23 +84,24 @@ export function toQueryString(query: RequestOptions['query']): string {
  */
 export function createRequestClient(deps: RequestClientDeps = {}): RequestClient {
   const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const request = async <T>(opts: RequestOptions): Promise<T> => {
+  /** Applies the interceptors and sends; a network failure is an ApiError (reported). */
+  const send = async (opts: RequestOptions, accept = 'application/json'): Promise<{ res: Response; url: string }> => {
     let out: OutgoingRequest = {
       method: (opts.method ?? 'GET').toUpperCase(),
       url: opts.url + toQueryString(opts.query),
-      headers: { accept: 'application/json', ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      headers: { accept, ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
       body: opts.body,
     };
     if (deps.interceptors && deps.interceptors.size) out = (await deps.interceptors.call(out)) ?? out;
-    let res: Response;
     try {
-      res = await doFetch(out.url, {
+      const res = await doFetch(out.url, {
         method: out.method,
         headers: out.headers,
         body: out.body === undefined ? undefined : typeof out.body === 'string' || out.body instanceof FormData ? (out.body as BodyInit) : JSON.stringify(out.body),
         credentials: 'same-origin',
         signal: opts.signal,
       });
+      return { res, url: out.url };
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
       const err = new ApiError(0, ErrorCode.UNAVAILABLE, `Network error: ${(e as Error)?.message ?? 'the server could not be reached'}. Check your connection and try again.`, '', { kind: 'api' });
@@ -74,6 +109,10 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
       fail(err, opts, out.url);
       throw err;
     }
+  };
+
+  /** The envelope's data, or the error it carries (shown and reported as the options say). */
+  const unwrap = async <T>(res: Response, opts: RequestOptions, url: string): Promise<T> => {
     const logId = res.headers.get(LOG_ID_HEADER) ?? '';
     let body: any = undefined;
     const text = await res.text();
@@ -92,8 +131,33 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     } else {
       err = new ApiError(res.status, res.ok ? ErrorCode.INTERNAL : res.status * 1000 + 1, res.ok ? 'The server answered without an envelope.' : `${res.status} ${res.statusText}`.trim(), logId, { kind: 'unknown' });
     }
-    fail(err, opts, out.url);
+    fail(err, opts, url);
     throw err;
+  };
+
+  const request = async <T>(opts: RequestOptions): Promise<T> => {
+    const { res, url } = await send(opts);
+    return unwrap<T>(res, opts, url);
+  };
+
+  const stream = async (url: string, body: unknown, onEvent: (e: ServerSentEvent) => void, o: Partial<RequestOptions> = {}): Promise<void> => {
+    const opts: RequestOptions = { ...o, method: 'POST', url, body: body ?? {} };
+    const sent = await send(opts, 'text/event-stream');
+    if (!sent.res.ok || !sent.res.body || !(sent.res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      await unwrap(sent.res, opts, sent.url);
+      return;
+    }
+    const reader = sent.res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const { events, rest } = parseSse(done ? `${buffer}\n\n` : buffer);
+      buffer = rest;
+      for (const e of events) onEvent(e);
+      if (done) return;
+    }
   };
 
   function fail(err: ApiError, opts: RequestOptions, url: string) {
@@ -119,5 +183,6 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     request,
     get: (url, query, o) => request({ ...o, method: 'GET', url, query }),
     post: (url, body, o) => request({ ...o, method: 'POST', url, body: body ?? {} }),
+    stream,
   };
 }

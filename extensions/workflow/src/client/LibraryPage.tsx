@@ -146,7 +146,7 @@ export function LibraryPage() {
               <Space data-testid="workflow-row" data-workflow-id={w.workflow_id}>
                 <WorkflowIcon item={w} />
                 <div>
-                  <Link to={`/workflows/${w.workflow_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="workflow-name">
+                  <Link to={`/workflows/${w.workflow_id}?space_id=${w.space_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="workflow-name">
                     {w.name}
                   </Link>
                   {w.desc && (

@@ -6,9 +6,6 @@ let service: CurrentSpace | undefined;
 export function setCurrentSpace(s: CurrentSpace) {
   service = s;
 }
-export function currentSpaceId(): string | null {
-  return service?.get() ?? null;
-}
 export function useSpaceId(): string | null {
   return useSyncExternalStore(service!.subscribe, service!.get, service!.get);
 }

@@ -72,10 +72,12 @@ export async function processView(runs: RunService, row: RunRow) {
 }
 
 /** Writes run events as server-sent events, in the shape of the open API (Message, Interrupt, Error, Done). */
-export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream): Promise<void> {
+/** Streams a run's events; `nodes` adds a Node event for each node that starts or ends (the studio's test runs). */
+export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, opts: { nodes?: boolean } = {}): Promise<void> {
   let id = 0;
   return new Promise<void>((resolve) => {
     const off = runs.subscribe(runId, (e: RunEvent) => {
+      if (e.type === 'node' && opts.nodes) sse.send('Node', { execute_id: runId, ...e.record }, String(id++));
       if (e.type === 'message') sse.send('Message', { content: e.content, node_title: e.node_title, node_seq_id: String(e.seq), node_is_finish: e.final, node_id: e.node_id }, String(id++));
       if (e.type === 'interrupt') sse.send('Interrupt', { interrupt_data: { event_id: e.event_id, type: e.interrupt_type, data: JSON.stringify(e.data) }, node_title: e.node_title, node_id: e.node_id }, String(id++));
       if (e.type === 'done') {
@@ -414,7 +416,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();
         const running = runs.execute(row.id);
-        const piped = pipeRunToSse(runs, row.id, sse);
+        const piped = pipeRunToSse(runs, row.id, sse, { nodes: true });
         void running;
         await piped;
         return null;
@@ -442,7 +444,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();
         const running = runs.execute(row.id, { event_id: body.event_id, data: body.data });
-        const piped = pipeRunToSse(runs, row.id, sse);
+        const piped = pipeRunToSse(runs, row.id, sse, { nodes: true });
         void running;
         await piped;
         return null;

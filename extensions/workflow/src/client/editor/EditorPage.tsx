@@ -9,42 +9,59 @@ import { Background, Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowPr
 import '@xyflow/react/dist/style.css';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
-import type { Canvas, CanvasNode } from '../../shared/schema.ts';
-import { currentSpaceId, useSpaceId } from '../space.ts';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { Canvas, CanvasLink, CanvasNode } from '../../shared/schema.ts';
+import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
 import { linkId, linkPort, makeLink, newNodeId, portsOf, removeNodes, typeOf, upstreamOutputs, type NodeTypeInfo } from './model.ts';
 import { NodePanel } from './NodePanel.tsx';
+import { NodeResult, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
+import { NodeExecStatus } from '../../shared/enums.ts';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
 interface CardData extends Record<string, unknown> {
   node: CanvasNode;
+  links: CanvasLink[];
   label: string;
   client?: NodeTypeClient;
   entry: boolean;
   problems: number;
+  run?: NodeRun;
 }
+
+const STATUS_COLOR: Record<number, string> = { [NodeExecStatus.Running]: 'rgb(var(--primary-6))', [NodeExecStatus.Success]: 'rgb(var(--success-6))', [NodeExecStatus.Fail]: 'rgb(var(--danger-6))' };
 
 const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
 const SAVE_DELAY_MS = 800;
+const NO_LINKS: CanvasLink[] = [];
 
 /** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
 const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardData>>) {
-  const { node, label, client, entry, problems } = data;
-  const ports = portsOf(node, client);
+  const { node, links, label, client, entry, problems, run } = data;
+  const { t } = useTranslation('workflow');
+  const ports = portsOf(node, client, links);
   const Icon = client?.icon;
   return (
     <div
       data-testid="canvas-node"
       data-node-id={node.node_id}
-      style={{ minWidth: 180, background: 'var(--color-bg-2)', border: `1px solid ${problems ? 'rgb(var(--danger-6))' : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+      data-run-status={run?.status ?? ''}
+      style={{ minWidth: 180, background: 'var(--color-bg-2)', border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
     >
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
         <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
         <strong style={{ fontSize: 13 }}>{node.node_param.title || node.node_id}</strong>
       </div>
-      <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>{label}</div>
+      <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>
+        {label}
+        {run && (
+          <span style={{ float: 'right', color: STATUS_COLOR[run.status] }} data-testid="canvas-node-status">
+            {t(`run.node.${run.status}`)}
+            {run.status !== NodeExecStatus.Running && ` · ${run.duration_ms} ms`}
+          </span>
+        )}
+      </div>
       {ports.map((p) => (
         <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
           {ports.length > 1 && p.label}
@@ -64,7 +81,10 @@ interface Loaded {
 
 export function EditorPage() {
   const { workflow_id: workflowId } = useParams();
-  const spaceId = useSpaceId();
+  // The link names the workflow's space (?space_id=), so it opens from anywhere; else the current space.
+  const [search] = useSearchParams();
+  const current = useSpaceId();
+  const spaceId = search.get('space_id') ?? current;
   const api = useApi();
   const { t } = useTranslation('workflow');
   const loaded = useQuery({
@@ -116,7 +136,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       setSave('saving');
       dirty.current = false;
       try {
-        const r = await api.post<{ revision: number }>('/api/workflow_api/save', { space_id: currentSpaceId() ?? spaceId, workflow_id: workflowId, schema: c, base_revision: base }, { handled: (e) => e.status === 409 });
+        const r = await api.post<{ revision: number }>('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base }, { handled: (e) => e.status === 409 });
         revision.current = r.revision;
         setSave(dirty.current ? 'dirty' : 'saved');
       } catch (e) {
@@ -143,6 +163,17 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     return () => window.removeEventListener('beforeunload', warn);
   }, []);
 
+  const latest = useRef(canvas);
+  latest.current = canvas;
+  const testRun = useTestRun(spaceId, workflowId);
+  const [runOpen, setRunOpen] = useState(false);
+  const runDraft = async (input: Record<string, unknown>) => {
+    // A test run runs the saved draft: save what is pending first.
+    if (dirty.current || saving.current) await persist(latest.current, revision.current);
+    if (dirty.current) return;
+    await testRun.start(input);
+  };
+
   const resolveConflict = async (keep: 'mine' | 'theirs') => {
     const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
     if (keep === 'theirs') {
@@ -157,6 +188,11 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     const info = typeOf(types, n);
     return info ? (info.label[language] ?? info.label['en-US'] ?? info.key) : n.type;
   };
+  const linksFrom = useMemo(() => {
+    const m = new Map<string, CanvasLink[]>();
+    for (const l of canvas.links) m.set(l.from_node_id, [...(m.get(l.from_node_id) ?? []), l]);
+    return m;
+  }, [canvas.links]);
   const rfNodes = useMemo<Node<CardData>[]>(
     () =>
       canvas.nodes.map((n) => ({
@@ -164,11 +200,11 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         type: 'tessera',
         position: { x: n.layout.x, y: n.layout.y },
         selected: selected.has(n.node_id),
-        data: { node: n, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: 0 },
+        data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: 0, run: testRun.run.nodes[n.node_id] },
         ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
       })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canvas.nodes, selected, clientOf, types, language],
+    [canvas.nodes, linksFrom, selected, clientOf, types, language, testRun.run.nodes],
   );
   const rfEdges = useMemo<Edge[]>(
     () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
@@ -241,6 +277,10 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         </Link>
         <strong>{initial.name}</strong>
         <SaveBadge state={save} />
+        <span style={{ flex: 1 }} />
+        <Button type={runOpen ? 'primary' : 'secondary'} onClick={() => setRunOpen(!runOpen)} data-testid="test-run-toggle">
+          {t('run.title')}
+        </Button>
       </div>
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
         <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />
@@ -251,9 +291,11 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
             <MiniMap pannable zoomable />
           </ReactFlow>
         </div>
-        {only && (
-          <div style={{ width: 380, borderLeft: '1px solid var(--color-border-2)' }}>
-            <NodePanel
+        {(only || runOpen) && (
+          <div style={{ width: 380, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
+            {runOpen && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} />}
+            {only && testRun.run.nodes[only.node_id] && <NodeResult run={testRun.run.nodes[only.node_id]} />}
+            {only && <NodePanel
               key={only.node_id}
               node={only}
               client={clientOf(only)}
@@ -265,7 +307,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
                 change((c) => removeNodes(c, new Set([only.node_id])));
                 setSelected(new Set());
               }}
-            />
+            />}
           </div>
         )}
       </div>

@@ -22,10 +22,23 @@ export function typeOf(types: NodeTypeInfo[], node: CanvasNode): NodeTypeInfo | 
   return types.find((t) => t.type === node.type || t.key === node.type);
 }
 
-/** The node's output ports: the type's branches, and the error branch when its policy takes one. */
-export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined): { id: string; label: string }[] {
-  const ports = client?.ports?.(node) ?? [{ id: DEFAULT_PORT, label: '' }];
-  return node.node_param.error_policy?.on_error === 'branch' ? [...ports, { id: ERROR_PORT, label: 'error' }] : ports;
+/**
+ * The node's output ports: the type's branches (or one default port), every branch its links already
+ * use (so a canvas shows whole even for a type without a client half), and the error branch when its
+ * policy takes one.
+ */
+export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined, links: CanvasLink[] = []): { id: string; label: string }[] {
+  const ports = [...(client?.ports?.(node) ?? [{ id: DEFAULT_PORT, label: '' }])];
+  for (const l of links) {
+    if (l.from_node_id !== node.node_id) continue;
+    const port = linkPort(l);
+    if (port !== ERROR_PORT && !ports.some((p) => p.id === port)) ports.push({ id: port, label: port });
+  }
+  if (ports.length > 1 && !client?.ports) {
+    const i = ports.findIndex((p) => p.id === DEFAULT_PORT);
+    if (i >= 0 && !links.some((l) => l.from_node_id === node.node_id && linkPort(l) === DEFAULT_PORT)) ports.splice(i, 1);
+  }
+  return node.node_param.error_policy?.on_error === 'branch' || links.some((l) => l.from_node_id === node.node_id && l.type === 'error') ? [...ports, { id: ERROR_PORT, label: 'error' }] : ports;
 }
 
 export function linkPort(link: CanvasLink): string {

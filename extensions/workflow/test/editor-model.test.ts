@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { linkId, makeLink, newNodeId, portsOf, removeNodes, upstreamOutputs } from '../src/client/editor/model.ts';
+import type { Canvas, CanvasNode } from '../src/shared/schema.ts';
+
+const n = (node_id: string, outputs: string[] = [], extra: Partial<CanvasNode> = {}): CanvasNode => ({ node_id, type: '15', node_param: { title: node_id.toUpperCase(), inputs: [], outputs: outputs.map((name) => ({ name, type: 'string' })), settings: {} }, layout: { x: 0, y: 0 }, ...extra });
+
+describe('the editor model', () => {
+  const canvas: Canvas = {
+    nodes: [n('start', ['q']), n('if'), n('a', ['x']), n('b', ['y']), n('end'), n('loop', ['item']), n('body', ['z'], { parent_id: 'loop' })],
+    links: [makeLink('start', 'default', 'if'), makeLink('if', 'true', 'a'), makeLink('if', 'false', 'b'), makeLink('a', 'default', 'end'), makeLink('b', 'error', 'end'), makeLink('start', null, 'loop')],
+  };
+
+  it('offers the outputs of every node upstream, nearest first, and a loop body sees its container', () => {
+    expect(upstreamOutputs(canvas, 'end').map((u) => `${u.node_id}.${u.field.name}`)).toEqual(['a.x', 'b.y', 'start.q']);
+    expect(upstreamOutputs(canvas, 'start')).toEqual([]);
+    expect(upstreamOutputs(canvas, 'body').map((u) => `${u.node_id}.${u.field.name}`)).toEqual(['loop.item', 'start.q']);
+  });
+
+  it("shows the branches a node's links use even without a client half, and the error port", () => {
+    expect(portsOf(canvas.nodes[1], undefined, canvas.links.filter((l) => l.from_node_id === 'if')).map((p) => p.id)).toEqual(['true', 'false']);
+    expect(portsOf(canvas.nodes[3], undefined, canvas.links.filter((l) => l.from_node_id === 'b')).map((p) => p.id)).toEqual(['default', 'error']);
+    expect(portsOf(canvas.nodes[2], { key: 'x', ports: () => [{ id: 'yes', label: 'Yes' }] }).map((p) => p.id)).toEqual(['yes']);
+  });
+
+  it('writes links the engine reads: branch, error type, default', () => {
+    expect(makeLink('if', 'true', 'a')).toEqual({ from_node_id: 'if', to_node_id: 'a', if_node_branch: 'true' });
+    expect(makeLink('b', 'error', 'end')).toEqual({ from_node_id: 'b', to_node_id: 'end', type: 'error' });
+    expect(makeLink('a', 'default', 'end')).toEqual({ from_node_id: 'a', to_node_id: 'end' });
+    expect(linkId(makeLink('if', 'true', 'a'))).toBe('if:true->a');
+  });
+
+  it('removes a node with its links and its body; new ids do not collide', () => {
+    const after = removeNodes(canvas, new Set(['loop', 'a']));
+    expect(after.nodes.map((x) => x.node_id)).toEqual(['start', 'if', 'b', 'end']);
+    expect(after.links.every((l) => !['a', 'loop'].includes(l.from_node_id) && !['a', 'loop'].includes(l.to_node_id))).toBe(true);
+    expect(newNodeId(canvas, 'end')).toBe('end_2');
+    expect(newNodeId(canvas, 'llm')).toBe('llm');
+  });
+});
