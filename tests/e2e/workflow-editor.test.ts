@@ -111,4 +111,55 @@ describe('the workflow editor in the browser', () => {
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
     await context.close();
   });
+
+  it('publishes, shows what the draft changes against a version, and reverts to it', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const canvas = greetingCanvas();
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 260, y: (i % 2) * 140 } }));
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Versioned' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    // Untested drafts are published only when the user says so.
+    await page.getByTestId('versions-toggle').click();
+    await expect.poll(() => page.getByTestId('publish').isDisabled()).toBe(true);
+    await page.getByTestId('test-run-toggle').click();
+    await page.getByTestId('run-input-name').fill('Ada');
+    await page.getByTestId('run-start').click();
+    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
+    await page.getByTestId('versions-toggle').click();
+    await expect.poll(() => page.getByTestId('publish-version').inputValue()).toBe('v1.0.0');
+    await page.getByTestId('publish-description').fill('first release');
+    await page.getByTestId('publish').click();
+    await page.getByTestId('version-row').filter({ hasText: 'v1.0.0' }).waitFor();
+    await expect.poll(() => page.getByTestId('publish-version').inputValue()).toBe('v1.0.1');
+
+    // Change the draft: rename a node and remove another.
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.locator('.react-flow__node[data-id="greet"]').click();
+    await page.getByTestId('node-title').fill('Welcome');
+    await page.locator('.react-flow__node[data-id="anon"]').click();
+    await page.getByTestId('node-delete').click();
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+    await page.getByTestId('version-row').filter({ hasText: 'v1.0.0' }).getByTestId('version-compare').click();
+    await expect.poll(() => page.getByTestId('diff-changed').allTextContents()).toEqual(['~ Node “Welcome” changed: title']);
+    expect(await page.getByTestId('diff-removed').allTextContents()).toEqual(['− Node “Anonymous” removed']);
+    expect((await page.getByTestId('diff-link-removed').allTextContents()).sort()).toEqual(['− Link Anonymous → Pick removed', '− Link Has name → Anonymous removed']);
+    await page.locator('.arco-modal-close-icon').click();
+
+    // Revert: the canvas is v1.0.0 again.
+    await page.getByTestId('version-row').filter({ hasText: 'v1.0.0' }).getByTestId('version-revert').click();
+    await page.getByTestId('version-revert-confirm').click();
+    await page.getByText('The draft is that version again').waitFor();
+    await expect.poll(() => page.locator('[data-testid="canvas-node"][data-node-id="anon"]').count()).toBe(1);
+    const draft = JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    expect(draft.nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Greet');
+    await context.close();
+  });
 });

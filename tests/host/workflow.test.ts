@@ -81,6 +81,11 @@ describe('workflow lifecycle', () => {
     expect(reverted.nodes[2].node_param.settings.template).toBe('Hello, {{name}}!');
     expect((await api('version_list', { workflow_id })).version_list).toEqual([expect.objectContaining({ version: 'v1.0.0', version_description: 'first release' })]);
     expect((await api('operate_list', { workflow_id })).operate_list.map((o: any) => o.type)).toEqual([0, 2, 1, 0]);
+    const v1 = (await api('version_list', { workflow_id })).version_list[0];
+    const history = await api('history_schema', { workflow_id, commit_id: v1.commit_id });
+    expect(history).toMatchObject({ version: 'v1.0.0', description: 'first release' });
+    expect(JSON.parse(history.schema_json).nodes[2].node_param.settings.template).toBe('Hello, {{name}}!');
+    expect((await owner.request('POST', '/api/workflow_api/history_schema', { space_id: space, workflow_id, commit_id: '1' })).status).toBe(404);
   });
 
   it('lists with filters and order, copies, and deletes', async () => {

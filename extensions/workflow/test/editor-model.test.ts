@@ -37,3 +37,21 @@ describe('the editor model', () => {
     expect(newNodeId(canvas, 'llm')).toBe('llm');
   });
 });
+
+describe('the diff between a version and the draft', () => {
+  it('names nodes and fields added, removed and changed, and links; moving is no change', async () => {
+    const { diffCanvases, nextVersion } = await import('../src/client/editor/model.ts');
+    const before: Canvas = { nodes: [n('start', ['q']), n('greet'), n('old')], links: [makeLink('start', null, 'greet'), makeLink('greet', null, 'old')] };
+    const after: Canvas = {
+      nodes: [{ ...n('start', ['q']), layout: { x: 500, y: 90 } }, { ...n('greet'), node_param: { ...n('greet').node_param, title: 'Hello', settings: { template: 'Hi' } } }, n('new')],
+      links: [makeLink('start', null, 'greet'), makeLink('greet', null, 'new')],
+    };
+    const d = diffCanvases(before, after);
+    expect(d.added.map((x) => x.node_id)).toEqual(['new']);
+    expect(d.removed.map((x) => x.node_id)).toEqual(['old']);
+    expect(d.changed.map((c) => `${c.node.node_id}:${c.fields.join(',')}`)).toEqual(['greet:title,settings.template']);
+    expect(d.linksAdded.map(linkId)).toEqual(['greet:default->new']);
+    expect(d.linksRemoved.map(linkId)).toEqual(['greet:default->old']);
+    expect([nextVersion('v1.2.3'), nextVersion(null)]).toEqual(['v1.2.4', 'v1.0.0']);
+  });
+});

@@ -378,6 +378,19 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
 
   ctx.route({
     method: 'POST',
+    path: `${base}/history_schema`,
+    auth: inSpace,
+    summary: 'The canvas of a commit or published version (to compare with the draft)',
+    body: z.object({ space_id: Id, workflow_id: Id, commit_id: Id }),
+    handler: async ({ body }) => {
+      const meta = await store.meta(body.workflow_id, body.space_id);
+      const c = await store.commit(body.commit_id, meta.id);
+      return { commit_id: c.id, version: c.version ?? null, description: c.description, schema_json: c.canvas, create_time: Math.floor(Date.parse(c.created_at as string) / 1000) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
     path: `${base}/revert`,
     auth: inSpace,
     summary: 'Make a commit (or version) the draft again',

@@ -2,7 +2,7 @@
 // a draft that saves itself (a save made from an older draft is detected and the user chooses).
 import { Button, Empty, Input, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
 import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
 import { Background, Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
@@ -16,6 +16,7 @@ import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
 import { linkId, linkPort, makeLink, newNodeId, portsOf, removeNodes, typeOf, upstreamOutputs, type NodeTypeInfo } from './model.ts';
 import { NodePanel } from './NodePanel.tsx';
 import { NodeResult, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
+import { VersionsPanel } from './Versions.tsx';
 import { NodeExecStatus } from '../../shared/enums.ts';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
@@ -166,22 +167,38 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const latest = useRef(canvas);
   latest.current = canvas;
   const testRun = useTestRun(spaceId, workflowId);
-  const [runOpen, setRunOpen] = useState(false);
-  const runDraft = async (input: Record<string, unknown>) => {
-    // A test run runs the saved draft: save what is pending first.
+  const [side, setSide] = useState<'run' | 'versions' | null>(null);
+  const qc = useQueryClient();
+  // Statuses of the draft (tested? published?), for the versions panel.
+  const meta = useQuery({
+    queryKey: ['workflow', 'meta', workflowId],
+    enabled: side === 'versions',
+    queryFn: async () => (await api.post<{ workflow: { publish_status: number; latest_version: string | null } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow,
+  });
+  /** Saves what is pending; false when it could not be saved (a conflict). */
+  const flush = async () => {
     if (dirty.current || saving.current) await persist(latest.current, revision.current);
-    if (dirty.current) return;
+    return !dirty.current;
+  };
+  const runDraft = async (input: Record<string, unknown>) => {
+    // A test run runs the saved draft.
+    if (!(await flush())) return;
     await testRun.start(input);
+    await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
+  };
+  const reload = async () => {
+    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
+    setCanvas(JSON.parse(r.workflow.schema_json) as Canvas);
+    revision.current = r.workflow.revision;
+    dirty.current = false;
+    setSave('saved');
+    await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
   };
 
   const resolveConflict = async (keep: 'mine' | 'theirs') => {
     const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
-    if (keep === 'theirs') {
-      setCanvas(JSON.parse(r.workflow.schema_json) as Canvas);
-      revision.current = r.workflow.revision;
-      dirty.current = false;
-      setSave('saved');
-    } else await persist(canvas, r.workflow.revision);
+    if (keep === 'theirs') await reload();
+    else await persist(canvas, r.workflow.revision);
   };
 
   const label = (n: CanvasNode) => {
@@ -278,7 +295,10 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         <strong>{initial.name}</strong>
         <SaveBadge state={save} />
         <span style={{ flex: 1 }} />
-        <Button type={runOpen ? 'primary' : 'secondary'} onClick={() => setRunOpen(!runOpen)} data-testid="test-run-toggle">
+        <Button type={side === 'versions' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'versions' ? null : 'versions')} data-testid="versions-toggle">
+          {t('versions.title')}
+        </Button>
+        <Button type={side === 'run' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'run' ? null : 'run')} data-testid="test-run-toggle">
           {t('run.title')}
         </Button>
       </div>
@@ -291,9 +311,12 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
             <MiniMap pannable zoomable />
           </ReactFlow>
         </div>
-        {(only || runOpen) && (
+        {(only || side) && (
           <div style={{ width: 380, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
-            {runOpen && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} />}
+            {side === 'versions' && !only && (
+              <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
+            )}
+            {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} />}
             {only && testRun.run.nodes[only.node_id] && <NodeResult run={testRun.run.nodes[only.node_id]} />}
             {only && <NodePanel
               key={only.node_id}

@@ -97,3 +97,49 @@ export function removeNodes(canvas: Canvas, ids: Set<string>): Canvas {
   for (const n of canvas.nodes) if (n.parent_id && gone.has(n.parent_id)) gone.add(n.node_id);
   return { ...canvas, nodes: canvas.nodes.filter((n) => !gone.has(n.node_id)), links: canvas.links.filter((l) => !gone.has(l.from_node_id) && !gone.has(l.to_node_id)) };
 }
+
+export interface CanvasDiff {
+  added: CanvasNode[];
+  removed: CanvasNode[];
+  /** Nodes in both, with the parts that differ (title, type, inputs, outputs, settings.<key>, error_policy, parent). */
+  changed: { node: CanvasNode; fields: string[] }[];
+  linksAdded: CanvasLink[];
+  linksRemoved: CanvasLink[];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** What changed from `before` (a version) to `after` (the draft); moving a node is not a change. */
+export function diffCanvases(before: Canvas, after: Canvas): CanvasDiff {
+  const old = new Map(before.nodes.map((n) => [n.node_id, n]));
+  const now = new Map(after.nodes.map((n) => [n.node_id, n]));
+  const changed: CanvasDiff['changed'] = [];
+  for (const n of after.nodes) {
+    const o = old.get(n.node_id);
+    if (!o) continue;
+    const fields: string[] = [];
+    if (o.type !== n.type) fields.push('type');
+    if ((o.node_param.title ?? '') !== (n.node_param.title ?? '')) fields.push('title');
+    if (!same(o.node_param.inputs, n.node_param.inputs)) fields.push('inputs');
+    if (!same(o.node_param.outputs, n.node_param.outputs)) fields.push('outputs');
+    for (const k of new Set([...Object.keys(o.node_param.settings ?? {}), ...Object.keys(n.node_param.settings ?? {})])) if (!same(o.node_param.settings?.[k], n.node_param.settings?.[k])) fields.push(`settings.${k}`);
+    if (!same(o.node_param.error_policy, n.node_param.error_policy)) fields.push('error_policy');
+    if ((o.parent_id ?? '') !== (n.parent_id ?? '')) fields.push('parent');
+    if (fields.length) changed.push({ node: n, fields });
+  }
+  const oldLinks = new Set(before.links.map(linkId));
+  const newLinks = new Set(after.links.map(linkId));
+  return {
+    added: after.nodes.filter((n) => !old.has(n.node_id)),
+    removed: before.nodes.filter((n) => !now.has(n.node_id)),
+    changed,
+    linksAdded: after.links.filter((l) => !oldLinks.has(linkId(l))),
+    linksRemoved: before.links.filter((l) => !newLinks.has(linkId(l))),
+  };
+}
+
+/** The next patch version after `latest` (v1.2.3 -> v1.2.4; none -> v1.0.0). */
+export function nextVersion(latest: string | null | undefined): string {
+  const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(latest ?? '');
+  return m ? `v${m[1]}.${m[2]}.${Number(m[3]) + 1}` : 'v1.0.0';
+}
