@@ -9,14 +9,19 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** SQLite file, or ':memory:'. */
   sqliteFile?: string;
+  /** A pooled PostgreSQL connection that broke while idle (server restart, admin command): logged, not fatal. */
+  onConnectionError?: (error: Error) => void;
 }
 
-export async function openDatabase({ databaseUrl, sqliteFile = ':memory:' }: OpenDatabaseOptions): Promise<Database> {
+export async function openDatabase({ databaseUrl, sqliteFile = ':memory:', onConnectionError }: OpenDatabaseOptions): Promise<Database> {
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pg = await import('pg');
     const Pool = pg.default?.Pool ?? (pg as any).Pool;
     // 64-bit integers come back as strings (never lose precision).
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: databaseUrl, max: 10 }) }) });
+    const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    // Without a listener an idle client's error would crash the process; the pool replaces the client.
+    pool.on('error', (e: Error) => (onConnectionError ?? ((x: Error) => console.warn(`database connection lost: ${x.message}`)))(e));
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
     await sql`select 1`.execute(db);
     return { db, dialect: 'postgres' };
   }

@@ -78,7 +78,11 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   });
   const logger = pinoLogger(app.log as unknown as PinoLike);
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: options.sqliteFile ?? path.join(config.dataDir, 'tessera.db') });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: options.sqliteFile ?? path.join(config.dataDir, 'tessera.db'),
+    onConnectionError: (e) => logger.warn(`database connection lost (the pool reconnects): ${e.message}`),
+  });
   await ensureMigrationTable(database.db);
 
   const host: ExtensionHost<ServerContext> = new ExtensionHost<ServerContext>({
