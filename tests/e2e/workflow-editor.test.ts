@@ -26,6 +26,8 @@ describe('the workflow editor in the browser', () => {
     const panel = page.getByTestId('node-panel');
     await panel.waitFor();
     await page.getByTestId('node-title').fill('Greeting');
+    // Saved, then checked by the server: a node that nothing reaches is a problem shown on it.
+    await expect.poll(() => page.getByTestId('node-problem').allTextContents(), { timeout: 10_000 }).not.toEqual([]);
     // Only what is in view is rendered: fit the view to see all three.
     await page.locator('.react-flow__controls-fitview').click();
     await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(3);

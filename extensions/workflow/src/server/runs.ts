@@ -1,25 +1,12 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { VariablesService } from '@tessera/ext-variables/shared';
-import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas } from '../shared/index.ts';
+import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas, type NodeExecRecord } from '../shared/index.ts';
+
+export type { NodeExecRecord };
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { RunTracer } from './tracer.ts';
-
-export interface NodeExecRecord {
-  id: string;
-  node_id: string;
-  node_type: string;
-  title: string;
-  status: number;
-  inputs?: unknown;
-  outputs?: unknown;
-  error?: string;
-  branch?: string;
-  started_at: string;
-  duration_ms: number;
-  tokens: number;
-}
 
 export type RunEvent =
   | { type: 'node'; record: NodeExecRecord }

@@ -95,3 +95,20 @@ export interface ValidationProblem {
   field?: string;
   message: string;
 }
+
+/** One execution of a node in a run, as stored and as test-run streams send it (Node events). */
+export interface NodeExecRecord {
+  id: string;
+  node_id: string;
+  node_type: string;
+  title: string;
+  /** NodeExecStatus: 1 waiting, 2 running, 3 success, 4 fail. */
+  status: number;
+  inputs?: unknown;
+  outputs?: unknown;
+  error?: string;
+  branch?: string;
+  started_at: string;
+  duration_ms: number;
+  tokens: number;
+}

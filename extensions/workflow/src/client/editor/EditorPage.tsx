@@ -119,6 +119,17 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
   const [save, setSave] = useState<SaveState>('saved');
+  // The server's validation of the saved draft, by node (asked after each save and at open).
+  const [problems, setProblems] = useState<Record<string, string[]>>({});
+  const validate = useCallback(async () => {
+    const r = await api.post<{ errors: { node_id?: string; field?: string; message: string }[] }>('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId });
+    const byNode: Record<string, string[]> = {};
+    for (const e of r.errors) if (e.node_id) (byNode[e.node_id] ??= []).push(e.field ? `${e.field}: ${e.message}` : e.message);
+    setProblems(byNode);
+  }, [api, spaceId, workflowId]);
+  useEffect(() => {
+    void validate().catch(() => undefined);
+  }, [validate]);
   const revision = useRef(initial.revision);
   const dirty = useRef(false);
   const flow = useReactFlow();
@@ -140,6 +151,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         const r = await api.post<{ revision: number }>('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base }, { handled: (e) => e.status === 409 });
         revision.current = r.revision;
         setSave(dirty.current ? 'dirty' : 'saved');
+        void validate().catch(() => undefined);
       } catch (e) {
         dirty.current = true;
         setSave(e instanceof ApiError && e.status === 409 ? 'conflict' : 'error');
@@ -147,7 +159,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         saving.current = false;
       }
     },
-    [api, spaceId, workflowId],
+    [api, spaceId, workflowId, validate],
   );
   useEffect(() => {
     if (save !== 'dirty') return;
@@ -193,6 +205,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     dirty.current = false;
     setSave('saved');
     await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
+    await validate().catch(() => undefined);
   };
 
   const resolveConflict = async (keep: 'mine' | 'theirs') => {
@@ -217,11 +230,11 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         type: 'tessera',
         position: { x: n.layout.x, y: n.layout.y },
         selected: selected.has(n.node_id),
-        data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: 0, run: testRun.run.nodes[n.node_id] },
+        data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id] },
         ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
       })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canvas.nodes, linksFrom, selected, clientOf, types, language, testRun.run.nodes],
+    [canvas.nodes, linksFrom, selected, clientOf, types, language, testRun.run.nodes, problems],
   );
   const rfEdges = useMemo<Edge[]>(
     () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
@@ -324,7 +337,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
               client={clientOf(only)}
               typeLabel={label(only)}
               upstream={upstreamOutputs(canvas, only.node_id)}
-              problems={[]}
+              problems={problems[only.node_id] ?? []}
               onChange={(node_param) => change((c) => ({ ...c, nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)) }))}
               onDelete={() => {
                 change((c) => removeNodes(c, new Set([only.node_id])));

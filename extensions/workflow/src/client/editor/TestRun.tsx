@@ -5,21 +5,10 @@ import { useApi } from '@tessera/sdk/client';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeExecStatus } from '../../shared/enums.ts';
-import type { FieldDecl } from '../../shared/schema.ts';
+import type { FieldDecl, NodeExecRecord } from '../../shared/schema.ts';
 
-/** A node's execution as the run streams it (NodeExecRecord of the server). */
-export interface NodeRun {
-  node_id: string;
-  node_type: string;
-  title: string;
-  status: number;
-  inputs?: unknown;
-  outputs?: unknown;
-  error?: string;
-  branch?: string;
-  duration_ms: number;
-  tokens: number;
-}
+/** A node's execution as the run streams it. */
+export type NodeRun = NodeExecRecord;
 
 interface Question {
   event_id: string;
