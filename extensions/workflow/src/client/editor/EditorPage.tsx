@@ -118,6 +118,9 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const [canvas, setCanvas] = useState<Canvas>(initial.canvas);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
+  // Sizes the canvas measured: nodes are rebuilt from the canvas on every change, and a node without
+  // its measured size is hidden until it is measured again.
+  const [sizes, setSizes] = useState<Record<string, { width: number; height: number }>>({});
   const [save, setSave] = useState<SaveState>('saved');
   // The server's validation of the saved draft, by node (asked after each save and at open).
   const [problems, setProblems] = useState<Record<string, string[]>>({});
@@ -230,11 +233,12 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         type: 'tessera',
         position: { x: n.layout.x, y: n.layout.y },
         selected: selected.has(n.node_id),
+        measured: sizes[n.node_id],
         data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id] },
         ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
       })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canvas.nodes, linksFrom, selected, clientOf, types, language, testRun.run.nodes, problems],
+    [canvas.nodes, linksFrom, selected, sizes, clientOf, types, language, testRun.run.nodes, problems],
   );
   const rfEdges = useMemo<Edge[]>(
     () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
@@ -245,8 +249,10 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     (changes: NodeChange<Node<CardData>>[]) => {
       const moved = new Map<string, { x: number; y: number }>();
       const removed = new Set<string>();
+      const measured: Record<string, { width: number; height: number }> = {};
       let sel: Set<string> | undefined;
       for (const ch of changes) {
+        if (ch.type === 'dimensions' && ch.dimensions) measured[ch.id] = ch.dimensions;
         if (ch.type === 'position' && ch.position) moved.set(ch.id, ch.position);
         if (ch.type === 'remove') removed.add(ch.id);
         if (ch.type === 'select') {
@@ -256,6 +262,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         }
       }
       if (sel) setSelected(sel);
+      if (Object.keys(measured).length) setSizes((x) => ({ ...x, ...measured }));
       if (moved.size) change((c) => ({ ...c, nodes: c.nodes.map((n) => (moved.has(n.node_id) ? { ...n, layout: { ...n.layout, ...moved.get(n.node_id)! } } : n)) }));
       if (removed.size) change((c) => removeNodes(c, removed));
     },
