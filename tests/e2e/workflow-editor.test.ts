@@ -164,4 +164,46 @@ describe('the workflow editor in the browser', () => {
     expect(draft.nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Greet');
     await context.close();
   });
+
+  it('copies and pastes nodes, undoes and redoes, and tidies the layout', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const canvas = greetingCanvas();
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: (5 - i) * 260, y: 0 } })); // right to left
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Editing' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    await page.locator('.react-flow__node[data-id="greet"]').click();
+    await page.keyboard.press(`${mod}+c`);
+    await page.keyboard.press(`${mod}+v`);
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state')).not.toBe('saved');
+    await saved();
+    const pasted = (await draft()).nodes.find((n: { node_id: string }) => n.node_id === 'greet_2');
+    expect(pasted.node_param.title).toBe('Greet');
+    expect(pasted.node_param.inputs[0].value).toEqual({ kind: 'ref', node_id: 'start', path: ['name'] });
+
+    await page.getByTestId('undo').click();
+    await saved();
+    expect((await draft()).nodes.map((n: { node_id: string }) => n.node_id)).not.toContain('greet_2');
+    await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+    await page.keyboard.press(`${mod}+Shift+z`);
+    await saved();
+    expect((await draft()).nodes.map((n: { node_id: string }) => n.node_id)).toContain('greet_2');
+
+    await page.getByTestId('auto-layout').click();
+    await saved();
+    const x = Object.fromEntries((await draft()).nodes.map((n: { node_id: string; layout: { x: number } }) => [n.node_id, n.layout.x]));
+    expect(x.start).toBeLessThan(x.if);
+    expect(x.if).toBeLessThan(x.agg);
+    expect(x.agg).toBeLessThan(x.end);
+    await context.close();
+  });
 });

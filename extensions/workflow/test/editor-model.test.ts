@@ -55,3 +55,43 @@ describe('the diff between a version and the draft', () => {
     expect([nextVersion('v1.2.3'), nextVersion(null)]).toEqual(['v1.2.4', 'v1.0.0']);
   });
 });
+
+describe('editing helpers', () => {
+  it('lays out linked nodes left to right', async () => {
+    const { autoLayout } = await import('../src/client/editor/model.ts');
+    const c: Canvas = { nodes: [n('end'), n('start'), n('mid')], links: [makeLink('start', null, 'mid'), makeLink('mid', null, 'end')] };
+    const x = Object.fromEntries(autoLayout(c).nodes.map((m) => [m.node_id, m.layout.x]));
+    expect(x.start).toBeLessThan(x.mid);
+    expect(x.mid).toBeLessThan(x.end);
+  });
+
+  it('pastes copies with new ids; links and references among them follow, others stay', async () => {
+    const { copyNodes, pasteNodes } = await import('../src/client/editor/model.ts');
+    const b = n('b', ['y']);
+    b.node_param.inputs = [{ name: 'from_a', type: 'string', value: { kind: 'ref', node_id: 'a', path: ['x'] } }, { name: 'from_start', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } }];
+    const c: Canvas = { nodes: [n('start', ['q']), n('a', ['x']), b], links: [makeLink('start', null, 'a'), makeLink('a', null, 'b')] };
+    const { canvas: after, ids } = pasteNodes(c, copyNodes(c, new Set(['a', 'b'])));
+    expect(ids).toEqual(['a_2', 'b_2']);
+    expect(after.links.map(linkId)).toContain('a_2:default->b_2');
+    expect(after.links).toHaveLength(3);
+    const b2 = after.nodes.find((x) => x.node_id === 'b_2')!;
+    expect(b2.node_param.inputs.map((i) => (i.value as { node_id: string }).node_id)).toEqual(['a_2', 'start']);
+    expect(b2.layout).toEqual({ x: 40, y: 40 });
+  });
+
+  it('undoes and redoes, one step per burst of the same change', async () => {
+    const { History } = await import('../src/client/editor/model.ts');
+    const h = new History(100, 600);
+    const v = (k: number): Canvas => ({ nodes: [n(`n${k}`)], links: [] });
+    h.record(v(0), 'title:a', 1000);
+    h.record(v(1), 'title:a', 1200); // same burst: still one step back to v0
+    h.record(v(2), 'add', 5000);
+    expect(h.undo(v(3))).toEqual(v(2));
+    expect(h.undo(v(2))).toEqual(v(0));
+    expect(h.undo(v(0))).toBeUndefined();
+    expect(h.redo(v(0))).toEqual(v(2));
+    expect(h.canRedo).toBe(true);
+    h.record(v(2), 'other', 9000);
+    expect(h.canRedo).toBe(false);
+  });
+});

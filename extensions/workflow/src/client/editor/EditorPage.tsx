@@ -1,7 +1,7 @@
 // The workflow editor: the canvas (@xyflow/react), the node catalogue, the selected node's panel and
 // a draft that saves itself (a save made from an older draft is detected and the user chooses).
 import { Button, Empty, Input, Spin, Tag, Typography } from '@arco-design/web-react';
-import { IconLeft } from '@arco-design/web-react/icon';
+import { IconApps, IconLeft, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
 import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
@@ -13,7 +13,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode } from '../../shared/schema.ts';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
-import { linkId, linkPort, makeLink, newNodeId, portsOf, removeNodes, typeOf, upstreamOutputs, type NodeTypeInfo } from './model.ts';
+import { autoLayout, copyNodes, History, linkId, linkPort, makeLink, newNodeId, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type NodeTypeInfo } from './model.ts';
 import { NodePanel } from './NodePanel.tsx';
 import { NodeResult, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
@@ -31,6 +31,27 @@ interface CardData extends Record<string, unknown> {
 }
 
 const STATUS_COLOR: Record<number, string> = { [NodeExecStatus.Running]: 'rgb(var(--primary-6))', [NodeExecStatus.Success]: 'rgb(var(--success-6))', [NodeExecStatus.Fail]: 'rgb(var(--danger-6))' };
+
+// Copied nodes, kept for this tab and (through localStorage) for other tabs and workflows.
+const CLIP_KEY = 'tessera.workflow.clipboard';
+let clipboard: Clip | undefined;
+function writeClip(clip: Clip) {
+  clipboard = clip;
+  try {
+    localStorage.setItem(CLIP_KEY, JSON.stringify(clip));
+  } catch {
+    /* storage full or off: this tab still has it */
+  }
+}
+function readClip(): Clip | undefined {
+  try {
+    const stored = localStorage.getItem(CLIP_KEY);
+    if (stored) return JSON.parse(stored) as Clip;
+  } catch {
+    /* fall back to this tab's copy */
+  }
+  return clipboard;
+}
 
 const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
 const SAVE_DELAY_MS = 800;
@@ -137,11 +158,28 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const dirty = useRef(false);
   const flow = useReactFlow();
 
-  const change = useCallback((fn: (c: Canvas) => Canvas) => {
-    setCanvas((c) => fn(c));
+  const latest = useRef(canvas);
+  latest.current = canvas;
+  const history = useRef(new History());
+  const [, setHistoryTick] = useState(0);
+  /** Applies a change to the canvas (undoable; `burst` groups a drag or typing into one step). */
+  const change = useCallback((fn: (c: Canvas) => Canvas, burst = '') => {
+    history.current.record(latest.current, burst);
+    setCanvas((c) => (latest.current = fn(c)));
     dirty.current = true;
     setSave((s) => (s === 'conflict' ? s : 'dirty'));
+    setHistoryTick((x) => x + 1);
   }, []);
+  const travel = useCallback((to: Canvas | undefined) => {
+    if (!to) return;
+    latest.current = to;
+    setCanvas(to);
+    dirty.current = true;
+    setSave((s) => (s === 'conflict' ? s : 'dirty'));
+    setHistoryTick((x) => x + 1);
+  }, []);
+  const undo = useCallback(() => travel(history.current.undo(latest.current)), [travel]);
+  const redo = useCallback(() => travel(history.current.redo(latest.current)), [travel]);
 
   // Saves the draft a moment after the last change.
   const saving = useRef(false);
@@ -179,8 +217,6 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     return () => window.removeEventListener('beforeunload', warn);
   }, []);
 
-  const latest = useRef(canvas);
-  latest.current = canvas;
   const testRun = useTestRun(spaceId, workflowId);
   const [side, setSide] = useState<'run' | 'versions' | null>(null);
   const qc = useQueryClient();
@@ -263,7 +299,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       }
       if (sel) setSelected(sel);
       if (Object.keys(measured).length) setSizes((x) => ({ ...x, ...measured }));
-      if (moved.size) change((c) => ({ ...c, nodes: c.nodes.map((n) => (moved.has(n.node_id) ? { ...n, layout: { ...n.layout, ...moved.get(n.node_id)! } } : n)) }));
+      if (moved.size) change((c) => ({ ...c, nodes: c.nodes.map((n) => (moved.has(n.node_id) ? { ...n, layout: { ...n.layout, ...moved.get(n.node_id)! } } : n)) }), `move:${[...moved.keys()].join(',')}`);
       if (removed.size) change((c) => removeNodes(c, removed));
     },
     [change, selected],
@@ -305,6 +341,50 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     setTimeout(() => setSelected(new Set([id])));
   };
 
+  const copy = useCallback(() => {
+    if (!selected.size) return false;
+    writeClip(copyNodes(latest.current, selected));
+    return true;
+  }, [selected]);
+  const paste = useCallback(() => {
+    const clip = readClip();
+    if (!clip?.nodes.length) return;
+    let ids: string[] = [];
+    change((c) => {
+      const r = pasteNodes(c, clip);
+      ids = r.ids;
+      return r.canvas;
+    });
+    setTimeout(() => setSelected(new Set(ids)));
+  }, [change]);
+  const [tidyCount, setTidyCount] = useState(0);
+  const tidy = () => {
+    change((c) => autoLayout(c, sizes));
+    setTimeout(() => setTidyCount((x) => x + 1));
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (el && (el.closest('input, textarea, [contenteditable="true"]') || el.isContentEditable)) return;
+      if (!(e.metaKey || e.ctrlKey)) return;
+      const k = e.key.toLowerCase();
+      if (k === 'z' && !e.shiftKey) undo();
+      else if ((k === 'z' && e.shiftKey) || k === 'y') redo();
+      else if (k === 'c') {
+        if (!copy()) return;
+      } else if (k === 'v') paste();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo, redo, copy, paste]);
+  useEffect(() => {
+    // A tidy-up or paste moved nodes out of view: follow them.
+    void flow.fitView({ duration: 0 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tidyCount]);
+
   const only = selected.size === 1 ? canvas.nodes.find((n) => selected.has(n.node_id)) : undefined;
   return (
     <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: '100vh' }}>
@@ -315,6 +395,13 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         <strong>{initial.name}</strong>
         <SaveBadge state={save} />
         <span style={{ flex: 1 }} />
+        <Button.Group>
+          <Button icon={<IconUndo />} disabled={!history.current.canUndo} onClick={undo} aria-label={t('editor.undo')} title={t('editor.undo')} data-testid="undo" />
+          <Button icon={<IconRedo />} disabled={!history.current.canRedo} onClick={redo} aria-label={t('editor.redo')} title={t('editor.redo')} data-testid="redo" />
+        </Button.Group>
+        <Button icon={<IconApps />} onClick={tidy} data-testid="auto-layout">
+          {t('editor.tidy')}
+        </Button>
         <Button type={side === 'versions' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'versions' ? null : 'versions')} data-testid="versions-toggle">
           {t('versions.title')}
         </Button>
@@ -345,7 +432,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
               typeLabel={label(only)}
               upstream={upstreamOutputs(canvas, only.node_id)}
               problems={problems[only.node_id] ?? []}
-              onChange={(node_param) => change((c) => ({ ...c, nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)) }))}
+              onChange={(node_param) => change((c) => ({ ...c, nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)) }), `param:${only.node_id}`)}
               onDelete={() => {
                 change((c) => removeNodes(c, new Set([only.node_id])));
                 setSelected(new Set());

@@ -1,4 +1,5 @@
 // The canvas as the editor holds it, and what it derives from it: ports, upstream outputs, new ids.
+import { Graph, layout } from '@dagrejs/dagre';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
 
@@ -142,4 +143,119 @@ export function diffCanvases(before: Canvas, after: Canvas): CanvasDiff {
 export function nextVersion(latest: string | null | undefined): string {
   const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(latest ?? '');
   return m ? `v${m[1]}.${m[2]}.${Number(m[3]) + 1}` : 'v1.0.0';
+}
+
+/** Top-level nodes placed left to right by their links (dagre); bodies of loops keep their places. */
+export function autoLayout(canvas: Canvas, sizes: Record<string, { width: number; height: number }> = {}): Canvas {
+  const g = new Graph();
+  g.setGraph({ rankdir: 'LR', nodesep: 40, ranksep: 80 });
+  g.setDefaultEdgeLabel(() => ({}));
+  const top = canvas.nodes.filter((n) => !n.parent_id);
+  for (const n of top) g.setNode(n.node_id, { width: sizes[n.node_id]?.width ?? 200, height: sizes[n.node_id]?.height ?? 70 });
+  const ids = new Set(top.map((n) => n.node_id));
+  for (const l of canvas.links) if (ids.has(l.from_node_id) && ids.has(l.to_node_id)) g.setEdge(l.from_node_id, l.to_node_id);
+  layout(g);
+  return {
+    ...canvas,
+    nodes: canvas.nodes.map((n) => {
+      if (n.parent_id) return n;
+      const p = g.node(n.node_id);
+      return { ...n, layout: { ...n.layout, x: Math.round(p.x - p.width / 2), y: Math.round(p.y - p.height / 2) } };
+    }),
+  };
+}
+
+/** What Copy puts aside: the nodes (with their bodies) and the links among them. */
+export interface Clip {
+  nodes: CanvasNode[];
+  links: CanvasLink[];
+}
+
+export function copyNodes(canvas: Canvas, ids: Set<string>): Clip {
+  const picked = new Set(ids);
+  for (const n of canvas.nodes) if (n.parent_id && picked.has(n.parent_id)) picked.add(n.node_id);
+  return { nodes: canvas.nodes.filter((n) => picked.has(n.node_id)), links: canvas.links.filter((l) => picked.has(l.from_node_id) && picked.has(l.to_node_id)) };
+}
+
+/**
+ * Pastes a clip with new ids, `offset` away; references among the pasted nodes follow them. Returns
+ * the canvas and the new ids (to select them).
+ */
+export function pasteNodes(canvas: Canvas, clip: Clip, offset = 40): { canvas: Canvas; ids: string[] } {
+  const ids = new Map<string, string>();
+  let working = canvas;
+  for (const n of clip.nodes) {
+    const key = n.node_id.replace(/_\d+$/, '');
+    const id = newNodeId(working, key);
+    ids.set(n.node_id, id);
+    working = { ...working, nodes: [...working.nodes, { ...n, node_id: id }] };
+  }
+  const remap = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(remap);
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (o.kind === 'ref' && typeof o.node_id === 'string' && ids.has(o.node_id)) return { ...o, node_id: ids.get(o.node_id) };
+      return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, remap(x)]));
+    }
+    return v;
+  };
+  const pasted: CanvasNode[] = clip.nodes.map((n) => ({
+    ...n,
+    node_id: ids.get(n.node_id)!,
+    parent_id: n.parent_id && ids.has(n.parent_id) ? ids.get(n.parent_id) : n.parent_id,
+    node_param: remap(n.node_param) as CanvasNode['node_param'],
+    // Bodies keep their place inside the pasted container.
+    layout: n.parent_id && ids.has(n.parent_id) ? n.layout : { ...n.layout, x: n.layout.x + offset, y: n.layout.y + offset },
+  }));
+  const links = clip.links.map((l) => ({ ...l, from_node_id: ids.get(l.from_node_id)!, to_node_id: ids.get(l.to_node_id)! }));
+  return { canvas: { ...canvas, nodes: [...canvas.nodes, ...pasted], links: [...canvas.links, ...links] }, ids: pasted.map((n) => n.node_id) };
+}
+
+/** Undo and redo over canvas snapshots; changes that come in a burst (a drag, typing) are one step. */
+export class History {
+  #past: Canvas[] = [];
+  #future: Canvas[] = [];
+  #lastAt = 0;
+  #lastKey = '';
+  readonly limit: number;
+  readonly burstMs: number;
+  constructor(limit = 100, burstMs = 600) {
+    this.limit = limit;
+    this.burstMs = burstMs;
+  }
+
+  /** Call before applying a change to `current`; `key` groups a burst (the same key within burstMs). */
+  record(current: Canvas, key = '', now = Date.now()): void {
+    const burst = key !== '' && key === this.#lastKey && now - this.#lastAt < this.burstMs;
+    this.#lastAt = now;
+    this.#lastKey = key;
+    this.#future = [];
+    if (burst) return;
+    this.#past.push(current);
+    if (this.#past.length > this.limit) this.#past.shift();
+  }
+
+  undo(current: Canvas): Canvas | undefined {
+    const prev = this.#past.pop();
+    if (!prev) return undefined;
+    this.#future.push(current);
+    this.#lastKey = '';
+    return prev;
+  }
+
+  redo(current: Canvas): Canvas | undefined {
+    const next = this.#future.pop();
+    if (!next) return undefined;
+    this.#past.push(current);
+    this.#lastKey = '';
+    return next;
+  }
+
+  get canUndo(): boolean {
+    return this.#past.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.#future.length > 0;
+  }
 }
