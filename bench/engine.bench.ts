@@ -2,17 +2,14 @@
 // throughput and latency of POST /v1/workflow/run on a 5-node flow beside a plain Fastify floor.
 // Targets: under 20 µs per node; at least half of the floor's throughput at concurrency 16.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Canvas } from '../extensions/workflow/src/shared/index.ts';
 import { WorkflowEngine } from '../extensions/workflow/src/server/engine/engine.ts';
 import { CORE_NODE_TYPES } from '../extensions/nodes-core/src/server/index.ts';
 import { Agent } from '../tests/agent.ts';
 import { greetingCanvas, link, node, ref } from '../tests/workflow-kit.ts';
+import { ROOT, freePort, startBenchStudio, waitHealthy } from './studio.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const byType = new Map(CORE_NODE_TYPES.flatMap((t) => [[t.key, t], [String(t.code), t]] as const));
 
 function chain(n: number) {
@@ -35,27 +32,6 @@ async function perRun(engine: WorkflowEngine, canvas: Canvas, iterations: number
   const t0 = performance.now();
   for (let i = 0; i < iterations; i++) await engine.run({ canvas, input: { x: 'a' }, runId: 'b', spaceId: 's', userId: 'u', executeMode: 1 });
   return ((performance.now() - t0) * 1000) / iterations; // µs per run
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitHealthy(url: string) {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 async function load(url: string, body: string, headers: Record<string, string>, concurrency: number, seconds: number) {
@@ -94,18 +70,11 @@ export default async function engineBench(args: string[]) {
   console.log(`  overhead per node: ${perNode.toFixed(2)} µs   target 20 µs   ratio ${(perNode / 20).toFixed(2)}`);
 
   // ---- HTTP: the studio's /v1/workflow/run vs the floor
-  const data = mkdtempSync(path.join(tmpdir(), 'tessera-bench-'));
-  const studioPort = await freePort();
-  const studio = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', ...(process.env.TESSERA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TESSERA_BENCH_PROFILE}`] : []), path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(studioPort), '--data', data], {
-    cwd: ROOT,
-    env: { ...process.env, TESSERA_LOG_LEVEL: 'warn', TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}' },
-    stdio: 'ignore',
-  });
+  const studio = await startBenchStudio();
   const floorPort = await freePort();
   const floor = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(ROOT, 'bench/floor-server.ts'), String(floorPort)], { cwd: ROOT, stdio: 'ignore' });
   try {
-    const base = `http://127.0.0.1:${studioPort}`;
-    await waitHealthy(`${base}/healthz`);
+    const base = studio.url;
     await waitHealthy(`http://127.0.0.1:${floorPort}/`);
     const user = new Agent(base);
     await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
@@ -130,8 +99,7 @@ export default async function engineBench(args: string[]) {
       console.log(`  concurrency ${String(c).padStart(2)}: studio ${s.rps.toFixed(0)} req/s p50 ${s.p50.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms${s.errors ? ` (${s.errors} errors)` : ''} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms | ratio ${(s.rps / f.rps).toFixed(2)}${c === 16 ? ' (target >= 0.50)' : ''}`);
     }
   } finally {
-    await stop(studio);
+    await studio.stop();
     await stop(floor);
-    rmSync(data, { recursive: true, force: true });
   }
 }

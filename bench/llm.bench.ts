@@ -1,24 +1,9 @@
 // ./tessera bench llm: time to first token of a published workflow with one LLM node (stream_run through
 // the whole studio) versus calling the fake model server directly. Target: under 5 ms added.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Agent } from '../tests/agent.ts';
 import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { link, node, ref } from '../tests/workflow-kit.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { startBenchStudio } from './studio.ts';
 
 /** ms until the first chunk whose text contains `marker` (the stream is read to its end). */
 async function firstToken(url: string, init: RequestInit, marker: string): Promise<number> {
@@ -43,19 +28,9 @@ const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export default async function llmBench(args: string[]) {
   const n = Number(args[0] ?? 200);
   const llm = await startFakeLlm();
-  const data = mkdtempSync(path.join(tmpdir(), 'tessera-bench-'));
-  const port = await freePort();
-  const studio = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', ...(process.env.TESSERA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TESSERA_BENCH_PROFILE}`] : []), path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', data], { cwd: ROOT, env: { ...process.env, TESSERA_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const studio = await startBenchStudio();
   try {
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 600; i++) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const base = studio.url;
     const user = new Agent(base);
     await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
     const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
@@ -89,9 +64,7 @@ export default async function llmBench(args: string[]) {
     console.log(`  workflow stream_run (token auth, Start -> LLM -> End answering {{a}}): median ${median(w).toFixed(2)} ms, p95 ${p95(w).toFixed(2)} ms`);
     console.log(`  added by the studio: ${added.toFixed(2)} ms   target 5 ms   ratio ${(added / 5).toFixed(2)}`);
   } finally {
-    studio.kill('SIGTERM');
-    await new Promise((r) => studio.once('exit', r));
+    await studio.stop();
     await llm.close();
-    rmSync(data, { recursive: true, force: true });
   }
 }

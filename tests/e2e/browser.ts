@@ -1,18 +1,9 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { launchBrowser } from './chromium.ts';
 
-/** Debian's Chromium, headless, with the flags this closed network needs. */
-export async function launchBrowser(): Promise<Browser> {
-  const executablePath = process.env.TESSERA_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  if (!executablePath) throw new Error('Chromium is not installed: apt-get install chromium (or set TESSERA_CHROMIUM)');
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
-}
+export { launchBrowser };
 
 let users = 0;
 /** A browser context with a freshly signed-up user (the session cookie is set through the real API). */
