@@ -19,6 +19,14 @@ export interface NodeFormProps {
   readOnly?: boolean;
 }
 
+/** An output port: `label` as is (an option's text), or `labelKey` translated ('ns:key', with `labelParams`). */
+export interface PortInfo {
+  id: string;
+  label?: string;
+  labelKey?: string;
+  labelParams?: Record<string, unknown>;
+}
+
 /** The client half of a node type (its server half registers the same key on NodeTypes). */
 export interface NodeTypeClient {
   key: string;
@@ -28,7 +36,7 @@ export interface NodeTypeClient {
   /** node_param of a node added from the panel. */
   defaults?(): Partial<CanvasNode['node_param']>;
   /** The output branches of the node as it is now (If: one per condition and else); default one port. */
-  ports?(node: CanvasNode): { id: string; label: string }[];
+  ports?(node: CanvasNode): PortInfo[];
   /** The settings form in the node panel; without one the settings are edited as JSON. */
   Form?: ComponentType<NodeFormProps>;
 }

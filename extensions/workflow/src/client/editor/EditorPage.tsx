@@ -86,7 +86,7 @@ const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardD
       </div>
       {ports.map((p) => (
         <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
-          {ports.length > 1 && p.label}
+          {ports.length > 1 && (p.labelKey ? t(p.labelKey, { defaultValue: p.label ?? p.id, ...p.labelParams }) : p.label)}
           <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
         </div>
       ))}

@@ -1,7 +1,7 @@
 // The canvas as the editor holds it, and what it derives from it: ports, upstream outputs, new ids.
 import { Graph, layout } from '@dagrejs/dagre';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
-import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
+import type { NodeTypeClient, PortInfo, UpstreamOutput } from '../points.ts';
 
 /** A node type as /node_types lists it. */
 export interface NodeTypeInfo {
@@ -28,8 +28,8 @@ export function typeOf(types: NodeTypeInfo[], node: CanvasNode): NodeTypeInfo | 
  * use (so a canvas shows whole even for a type without a client half), and the error branch when its
  * policy takes one.
  */
-export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined, links: CanvasLink[] = []): { id: string; label: string }[] {
-  const ports = [...(client?.ports?.(node) ?? [{ id: DEFAULT_PORT, label: '' }])];
+export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined, links: CanvasLink[] = []): PortInfo[] {
+  const ports: PortInfo[] = [...(client?.ports?.(node) ?? [{ id: DEFAULT_PORT, label: '' }])];
   for (const l of links) {
     if (l.from_node_id !== node.node_id) continue;
     const port = linkPort(l);

@@ -1,0 +1,141 @@
+// Settings forms of the core node types in the workflow editor.
+import { Button, Input, Radio, Select, Space, Typography } from '@arco-design/web-react';
+import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
+import { ConditionType } from '@tessera/ext-workflow/shared';
+import type { NodeFormProps } from '@tessera/ext-workflow/client';
+import { useTranslation } from 'react-i18next';
+
+interface Condition {
+  left: string;
+  operator: number;
+  right?: { input: string } | { literal: unknown };
+}
+interface Branch {
+  logic: 1 | 2;
+  conditions: Condition[];
+}
+
+/** Operators without a right-hand side. */
+const UNARY = new Set<number>([ConditionType.Null, ConditionType.NotNull, ConditionType.True, ConditionType.False]);
+
+/** If: branches of conditions over the node's inputs; the first branch that holds is taken, else "else". */
+export function IfForm({ node, onSettings }: NodeFormProps) {
+  const { t } = useTranslation('nodes-core');
+  const branches = ((node.node_param.settings as { branches?: Branch[] }).branches ?? []) as Branch[];
+  const inputs = node.node_param.inputs.map((i) => i.name);
+  const set = (next: Branch[]) => onSettings({ ...node.node_param.settings, branches: next });
+  const setBranch = (bi: number, b: Branch) => set(branches.map((x, i) => (i === bi ? b : x)));
+  const newCondition = (): Condition => ({ left: inputs[0] ?? '', operator: ConditionType.Equal, right: { literal: '' } });
+  return (
+    <div data-testid="if-form">
+      {!inputs.length && <Typography.Paragraph type="secondary">{t('if.needInputs')}</Typography.Paragraph>}
+      {branches.map((b, bi) => (
+        <div key={bi} data-testid={`if-branch-${bi}`} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, marginBottom: 8 }}>
+          <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+            <strong>{bi === 0 ? t('if.if') : t('if.elseIf', { n: bi })}</strong>
+            <Space size={4}>
+              {b.conditions.length > 1 && (
+                <Radio.Group size="mini" type="button" value={b.logic} onChange={(logic) => setBranch(bi, { ...b, logic })}>
+                  <Radio value={1}>{t('if.and')}</Radio>
+                  <Radio value={2}>{t('if.or')}</Radio>
+                </Radio.Group>
+              )}
+              {branches.length > 1 && <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => set(branches.filter((_, i) => i !== bi))} />}
+            </Space>
+          </Space>
+          {b.conditions.map((c, ci) => {
+            const setCond = (patch: Partial<Condition>) => setBranch(bi, { ...b, conditions: b.conditions.map((x, i) => (i === ci ? { ...x, ...patch } : x)) });
+            const right = c.right && 'input' in c.right ? { kind: 'input', value: c.right.input } : { kind: 'literal', value: String((c.right as { literal?: unknown } | undefined)?.literal ?? '') };
+            return (
+              <Space key={ci} size={4} wrap style={{ marginTop: 6 }} data-testid={`if-condition-${bi}-${ci}`}>
+                <Select size="small" style={{ width: 100 }} value={c.left || undefined} placeholder={t('if.input')} onChange={(left) => setCond({ left })} options={inputs} data-testid="if-left" />
+                <Select size="small" style={{ width: 130 }} value={c.operator} onChange={(operator) => setCond({ operator, ...(UNARY.has(operator) ? { right: undefined } : { right: c.right ?? { literal: '' } }) })} data-testid="if-operator">
+                  {Object.values(ConditionType).map((op) => (
+                    <Select.Option key={op} value={op}>
+                      {t(`if.op.${op}`)}
+                    </Select.Option>
+                  ))}
+                </Select>
+                {!UNARY.has(c.operator) && (
+                  <>
+                    <Select size="small" style={{ width: 80 }} value={right.kind} onChange={(kind) => setCond({ right: kind === 'input' ? { input: inputs[0] ?? '' } : { literal: '' } })}>
+                      <Select.Option value="literal">{t('if.value')}</Select.Option>
+                      <Select.Option value="input">{t('if.input')}</Select.Option>
+                    </Select>
+                    {right.kind === 'input' ? (
+                      <Select size="small" style={{ width: 100 }} value={right.value || undefined} onChange={(input) => setCond({ right: { input } })} options={inputs} />
+                    ) : (
+                      <Input size="small" style={{ width: 100 }} value={right.value} onChange={(literal) => setCond({ right: { literal } })} data-testid="if-right" />
+                    )}
+                  </>
+                )}
+                {b.conditions.length > 1 && <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => setBranch(bi, { ...b, conditions: b.conditions.filter((_, i) => i !== ci) })} />}
+              </Space>
+            );
+          })}
+          <div>
+            <Button size="mini" type="text" icon={<IconPlus />} onClick={() => setBranch(bi, { ...b, conditions: [...b.conditions, newCondition()] })} data-testid="if-add-condition">
+              {t('if.addCondition')}
+            </Button>
+          </div>
+        </div>
+      ))}
+      <Button size="mini" icon={<IconPlus />} onClick={() => set([...branches, { logic: 1, conditions: [newCondition()] }])} data-testid="if-add-branch">
+        {t('if.addBranch')}
+      </Button>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 6, fontSize: 12 }}>
+        {t('if.else')}
+      </Typography.Paragraph>
+    </div>
+  );
+}
+
+/** Question: the question (a template), the answer type, and fixed options (one branch each). */
+export function QuestionForm({ node, onSettings }: NodeFormProps) {
+  const { t } = useTranslation('nodes-core');
+  const s = node.node_param.settings as { question?: string; answer_type?: 'text' | 'option'; options?: string[] };
+  const set = (patch: Record<string, unknown>) => onSettings({ ...s, ...patch });
+  const options = s.options ?? [];
+  return (
+    <div data-testid="question-form">
+      <Input.TextArea value={s.question ?? ''} placeholder={t('question.question')} autoSize={{ minRows: 2, maxRows: 6 }} onChange={(question) => set({ question })} data-testid="question-text" />
+      <Radio.Group type="button" size="small" style={{ margin: '8px 0' }} value={s.answer_type ?? 'text'} onChange={(answer_type) => set({ answer_type, ...(answer_type === 'option' && !options.length ? { options: [t('question.option', { n: 1 })] } : {}) })} data-testid="question-type">
+        <Radio value="text">{t('question.text')}</Radio>
+        <Radio value="option">{t('question.options')}</Radio>
+      </Radio.Group>
+      {s.answer_type === 'option' && (
+        <div data-testid="question-options">
+          {options.map((o, i) => (
+            <Space key={i} size={4} style={{ marginBottom: 4 }}>
+              <Input size="small" value={o} onChange={(v) => set({ options: options.map((x, j) => (j === i ? v : x)) })} data-testid={`question-option-${i}`} />
+              <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => set({ options: options.filter((_, j) => j !== i) })} />
+            </Space>
+          ))}
+          <Button size="mini" type="text" icon={<IconPlus />} onClick={() => set({ options: [...options, t('question.option', { n: options.length + 1 })] })} data-testid="question-add-option">
+            {t('question.addOption')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Text: join with a {{template}}, or split by separators. */
+export function TextForm({ node, onSettings }: NodeFormProps) {
+  const { t } = useTranslation('nodes-core');
+  const s = node.node_param.settings as { mode?: 'concat' | 'split'; template?: string; separators?: string[] };
+  const mode = s.mode ?? 'concat';
+  return (
+    <div data-testid="text-form">
+      <Radio.Group type="button" size="small" value={mode} onChange={(m) => onSettings(m === 'split' ? { mode: 'split', separators: s.separators ?? [','] } : { mode: 'concat', template: s.template ?? '' })} style={{ marginBottom: 8 }}>
+        <Radio value="concat">{t('text.concat')}</Radio>
+        <Radio value="split">{t('text.split')}</Radio>
+      </Radio.Group>
+      {mode === 'concat' ? (
+        <Input.TextArea value={s.template ?? ''} placeholder={t('text.template')} autoSize={{ minRows: 2, maxRows: 8 }} onChange={(template) => onSettings({ mode: 'concat', template })} data-testid="text-template" />
+      ) : (
+        <Input value={(s.separators ?? []).join(' ')} placeholder={t('text.separators')} onChange={(v) => onSettings({ mode: 'split', separators: v.split(' ').filter(Boolean) })} data-testid="text-separators" />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { IfForm, QuestionForm, TextForm } from './forms.tsx';
+
+/** Branch ports as the server names them (nodes-core's condition.ts and interaction.ts). */
+const branchPort = (i: number) => (i === 0 ? 'true' : `true_${i}`);
+const optionPort = (i: number) => `branch_${i}`;
+
+export default defineExtension({
+  id: 'nodes-core',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(NodeTypeClients, { key: 'start', icon: IconPlayArrow, color: '#165DFF' });
+    ctx.register(NodeTypeClients, { key: 'end', icon: IconRecord, color: '#165DFF' });
+    ctx.register(NodeTypeClients, {
+      key: 'if',
+      icon: IconBranch,
+      color: '#00B42A',
+      defaults: () => ({ settings: { branches: [{ logic: 1, conditions: [{ left: '', operator: 1, right: { literal: '' } }] }] } }),
+      ports: (node) => {
+        const n = ((node.node_param.settings as { branches?: unknown[] }).branches ?? []).length;
+        return [...Array.from({ length: n }, (_, i) => (i === 0 ? { id: branchPort(i), labelKey: 'nodes-core:if.if' } : { id: branchPort(i), labelKey: 'nodes-core:if.elseIf', labelParams: { n: i } })), { id: 'false', labelKey: 'nodes-core:if.elseShort' }];
+      },
+      Form: IfForm,
+    });
+    ctx.register(NodeTypeClients, {
+      key: 'question',
+      icon: IconQuestionCircle,
+      color: '#F77234',
+      defaults: () => ({ settings: { question: '', answer_type: 'text' }, outputs: [{ name: 'USER_RESPONSE', type: 'string' }] }),
+      ports: (node) => {
+        const s = node.node_param.settings as { answer_type?: string; options?: string[]; options_from?: string };
+        if (s.answer_type !== 'option' || s.options_from) return [{ id: 'default', label: '' }];
+        return [...(s.options ?? []).map((o, i) => ({ id: optionPort(i), label: o })), { id: 'default', labelKey: 'nodes-core:question.other' }];
+      },
+      Form: QuestionForm,
+    });
+    ctx.register(NodeTypeClients, { key: 'text', icon: IconFile, color: '#3491FA', defaults: () => ({ settings: { mode: 'concat', template: '' }, outputs: [{ name: 'output', type: 'string' }] }), Form: TextForm });
+    ctx.register(NodeTypeClients, { key: 'message', icon: IconMessage, color: '#722ED1' });
+    ctx.register(NodeTypeClients, { key: 'input', icon: IconEdit, color: '#F77234' });
+    ctx.register(NodeTypeClients, { key: 'to_json', icon: IconCode, color: '#4E5969' });
+    ctx.register(NodeTypeClients, { key: 'from_json', icon: IconSwap, color: '#4E5969' });
+    ctx.register(NodeTypeClients, { key: 'variable_aggregator', icon: IconShareInternal, color: '#0FC6C2' });
+  },
+});
