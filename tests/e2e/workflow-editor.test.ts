@@ -99,6 +99,12 @@ describe('the workflow editor in the browser', () => {
     expect(await status('anon')).toBe(''); // the branch not taken did not run
     await page.locator('.react-flow__node[data-id="greet"]').click();
     await expect.poll(() => page.getByTestId('node-result-outputs').textContent()).toContain('Hello, Ada!');
+    // Single-node debug: the node alone, with inputs typed here.
+    const debug = page.getByTestId('node-debug');
+    await debug.locator('summary').click();
+    await debug.getByTestId('debug-input-name').fill('Lin');
+    await debug.getByTestId('debug-run').click();
+    await expect.poll(() => debug.getByTestId('node-result-outputs').textContent()).toContain('Hello, Lin!');
 
     // A question: the run waits, the answer is given inline, the run ends.
     const asked = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Asker' });

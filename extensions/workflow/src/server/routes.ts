@@ -71,8 +71,10 @@ export async function processView(runs: RunService, row: RunRow) {
   };
 }
 
-/** Writes run events as server-sent events, in the shape of the open API (Message, Interrupt, Error, Done). */
-/** Streams a run's events; `nodes` adds a Node event for each node that starts or ends (the studio's test runs). */
+/**
+ * Writes run events as server-sent events, in the shape of the open API (Message, Interrupt, Error,
+ * Done); `nodes` adds a Node event for each node that starts or ends (the studio's test runs).
+ */
 export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, opts: { nodes?: boolean } = {}): Promise<void> {
   let id = 0;
   return new Promise<void>((resolve) => {
