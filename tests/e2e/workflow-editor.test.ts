@@ -117,6 +117,16 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('run-answer').fill('Grace');
     await page.getByTestId('run-answer-send').click();
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
+    await expect.poll(() => page.getByTestId('run-history-item').allTextContents()).toEqual([expect.stringContaining('Succeeded Test run')]);
+
+    // Reopen a past run of the first workflow: its nodes' results come back on the canvas.
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('test-run-toggle').click();
+    expect(await status('greet')).toBe('');
+    await page.getByTestId('run-history-item').filter({ hasText: 'Test run' }).click();
+    await expect.poll(() => status('greet')).toBe('3');
+    expect(await page.getByTestId('run-answer-text').textContent()).toContain('Hello, Ada!');
+    expect(await page.getByTestId('run-history-item').filter({ hasText: 'Node debug' }).count()).toBe(1);
     await context.close();
   });
 

@@ -86,6 +86,9 @@ describe('workflow lifecycle', () => {
     expect(history).toMatchObject({ version: 'v1.0.0', description: 'first release' });
     expect(JSON.parse(history.schema_json).nodes[2].node_param.settings.template).toBe('Hello, {{name}}!');
     expect((await owner.request('POST', '/api/workflow_api/history_schema', { space_id: space, workflow_id, commit_id: '1' })).status).toBe(404);
+    const runsOf = (await api('get_execute_history_list', { workflow_id })).runs;
+    expect(runsOf.map((r: any) => [r.execute_mode, r.execute_status])).toEqual([[1, 2]]);
+    expect(runsOf[0].execute_id).toBe(run.execute_id);
   });
 
   it('lists with filters and order, copies, and deletes', async () => {

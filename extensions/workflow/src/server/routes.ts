@@ -520,6 +520,26 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
 
   ctx.route({
     method: 'POST',
+    path: `${base}/get_execute_history_list`,
+    auth: inSpace,
+    summary: "A workflow's runs, newest first (test runs, debug runs and API runs)",
+    body: z.object({ space_id: Id, workflow_id: Id, execute_mode: z.number().int().optional(), limit: z.number().int().min(1).max(100).default(20), before_id: Id.optional() }),
+    handler: async ({ body }) => {
+      await store.meta(body.workflow_id, body.space_id);
+      await runs.flush();
+      let q = db().selectFrom('workflow_run').select(['id', 'status', 'execute_mode', 'run_mode', 'version', 'error', 'created_at', 'duration_ms', 'user_id']).where('workflow_id', '=', body.workflow_id).where('space_id', '=', body.space_id);
+      if (body.execute_mode !== undefined) q = q.where('execute_mode', '=', body.execute_mode);
+      if (body.before_id) q = q.where('id', '<', body.before_id);
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(body.limit).execute();
+      return {
+        runs: rows.map((r) => ({ execute_id: r.id, execute_status: Number(r.status), execute_mode: Number(r.execute_mode), run_mode: Number(r.run_mode), version: r.version, reason: r.error, user_id: r.user_id, create_time: Math.floor(Date.parse(r.created_at as string) / 1000), duration_ms: r.duration_ms === null ? null : Number(r.duration_ms) })),
+        has_more: rows.length === body.limit,
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
     path: `${base}/nodeDebug`,
     auth: inSpace,
     summary: 'Run one node of the draft with given inputs',

@@ -2,9 +2,10 @@
 // status as it happens), questions answered inline, cancel, and each node's result.
 import { Alert, Button, Input, InputNumber, Space, Switch, Tag, Typography } from '@arco-design/web-react';
 import { useApi } from '@tessera/sdk/client';
+import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NodeExecStatus } from '../../shared/enums.ts';
+import { ExecuteMode, NodeExecStatus, RunStatus } from '../../shared/enums.ts';
 import type { FieldDecl, NodeExecRecord } from '../../shared/schema.ts';
 
 /** A node's execution as the run streams it. */
@@ -184,8 +185,17 @@ export function useTestRun(spaceId: string, workflowId: string) {
       if ((e as Error)?.name !== 'AbortError') setRun((r) => ({ ...r, status: 'fail', error: (e as { msg?: string }).msg ?? String(e) }));
     }
   };
+  /** Shows a past run: its nodes' results on the canvas, its output or error. */
+  const open = async (id: string) => {
+    const p = await api.get<{ execute_status: number; output: string | null; reason: string | null; interrupt: unknown; node_results: NodeResultView[] }>('/api/workflow_api/get_process', { space_id: spaceId, workflow_id: workflowId, execute_id: id });
+    executeId.current = id;
+    const nodes = Object.fromEntries(p.node_results.map((n) => [n.node_id, toNodeRun(n)]));
+    const status: RunView['status'] = p.execute_status === RunStatus.Success ? 'success' : p.execute_status === RunStatus.Fail ? 'fail' : p.execute_status === RunStatus.Cancel ? 'cancelled' : 'running';
+    setRun({ executeId: id, status, nodes, answer: p.output ?? '', error: p.reason ?? undefined });
+  };
   return {
     run,
+    open,
     start: (input: Record<string, unknown>) => {
       executeId.current = undefined;
       setRun({ ...IDLE_RUN, status: 'running' });
@@ -245,7 +255,7 @@ export function NodeDebug({ spaceId, workflowId, node, beforeRun }: { spaceId: s
       }
       const r = await api.post<{ node_results: NodeResultView[]; reason: string | null }>('/api/workflow_api/nodeDebug', { space_id: spaceId, workflow_id: workflowId, node_id: node.node_id, input });
       const n = r.node_results.find((x) => x.node_id === node.node_id);
-      setResult(n ? { id: '', node_id: n.node_id, node_type: n.node_type, title: n.node_title, status: n.node_status, inputs: parsed(n.input), outputs: parsed(n.output), error: n.error_info ?? undefined, branch: n.branch ?? undefined, started_at: '', duration_ms: n.duration_ms ?? 0, tokens: n.tokens ?? 0 } : undefined);
+      setResult(n ? toNodeRun(n) : undefined);
     } finally {
       setBusy(false);
     }
@@ -266,5 +276,38 @@ export function NodeDebug({ spaceId, workflowId, node, beforeRun }: { spaceId: s
       </Button>
       {result && <NodeResult run={result} />}
     </details>
+  );
+}
+
+function toNodeRun(n: NodeResultView): NodeRun {
+  return { id: '', node_id: n.node_id, node_type: n.node_type, title: n.node_title, status: n.node_status, inputs: parsed(n.input), outputs: parsed(n.output), error: n.error_info ?? undefined, branch: n.branch ?? undefined, started_at: '', duration_ms: n.duration_ms ?? 0, tokens: n.tokens ?? 0 };
+}
+
+interface PastRun {
+  execute_id: string;
+  execute_status: number;
+  execute_mode: number;
+  create_time: number;
+  duration_ms: number | null;
+}
+
+/** The workflow's recent runs; choosing one shows it on the canvas. */
+export function RunHistory({ spaceId, workflowId, current, refreshKey, onOpen }: { spaceId: string; workflowId: string; current?: string; refreshKey: string; onOpen(executeId: string): void }) {
+  const { t } = useTranslation('workflow');
+  const api = useApi();
+  const runs = useQuery({ queryKey: ['workflow', 'runs', workflowId, refreshKey], queryFn: () => api.post<{ runs: PastRun[] }>('/api/workflow_api/get_execute_history_list', { space_id: spaceId, workflow_id: workflowId, limit: 20 }) });
+  const color: Record<number, string> = { [RunStatus.Running]: 'arcoblue', [RunStatus.Success]: 'green', [RunStatus.Fail]: 'red', [RunStatus.Cancel]: 'gray' };
+  const mode: Record<number, string> = { [ExecuteMode.TestRun]: 'test', [ExecuteMode.Run]: 'api', [ExecuteMode.NodeDebug]: 'debug' };
+  return (
+    <div data-testid="run-history" style={{ padding: '0 12px 12px' }}>
+      <Typography.Text type="secondary">{t('run.history')}</Typography.Text>
+      {!runs.data?.runs.length && <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('run.noHistory')}</div>}
+      {runs.data?.runs.map((r) => (
+        <div key={r.execute_id} role="button" tabIndex={0} data-testid="run-history-item" data-execute-id={r.execute_id} onClick={() => onOpen(r.execute_id)} onKeyDown={(e) => e.key === 'Enter' && onOpen(r.execute_id)} style={{ cursor: 'pointer', padding: '4px 6px', borderRadius: 4, fontSize: 12, background: r.execute_id === current ? 'var(--color-fill-2)' : undefined }}>
+          <Tag size="small" color={color[r.execute_status]}>{t(`run.runStatus.${r.execute_status}`)}</Tag> {t(`run.mode.${mode[r.execute_mode] ?? 'test'}`)} · {new Date(r.create_time * 1000).toLocaleString()}
+          {r.duration_ms !== null && ` · ${r.duration_ms} ms`}
+        </div>
+      ))}
+    </div>
   );
 }
