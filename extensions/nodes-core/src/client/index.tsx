@@ -3,11 +3,9 @@ import { NodeTypeClients } from '@tessera/ext-workflow/client';
 import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
+import { branchPort, optionPort } from '../shared/ports.ts';
 import { IfForm, QuestionForm, TextForm } from './forms.tsx';
 
-/** Branch ports as the server names them (nodes-core's condition.ts and interaction.ts). */
-const branchPort = (i: number) => (i === 0 ? 'true' : `true_${i}`);
-const optionPort = (i: number) => `branch_${i}`;
 
 export default defineExtension({
   id: 'nodes-core',

@@ -1,5 +1,6 @@
 import { ConditionType, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
+import { branchPort } from '../shared/ports.ts';
 
 const Operand = z.union([z.object({ input: z.string().min(1) }), z.object({ literal: z.unknown() })]);
 const Condition = z.object({ left: z.string().min(1), operator: z.number().int().min(1).max(16), right: Operand.optional() });
@@ -45,8 +46,6 @@ export function compare(operator: number, left: unknown, right: unknown): boolea
   }
 }
 
-/** Branch port names: 'true' for the first branch, 'true_1', 'true_2' ... for the next, 'false' for else. */
-export const branchPort = (i: number) => (i === 0 ? 'true' : `true_${i}`);
 
 export const ifNode: NodeTypeDefinition = {
   key: 'if',

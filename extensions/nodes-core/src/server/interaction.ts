@@ -1,5 +1,6 @@
 import { FieldDeclSchema, InterruptType, type FieldDecl, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
+import { optionPort } from '../shared/ports.ts';
 import { coerceField } from './coerce.ts';
 
 const QuestionSettings = z.object({
@@ -21,7 +22,6 @@ export function setFieldExtractor(e: FieldExtractor | undefined) {
   extractor = e;
 }
 
-export const optionPort = (i: number) => `branch_${i}`;
 
 function optionsOf(settings: z.infer<typeof QuestionSettings>, inputs: Record<string, unknown>): string[] {
   if (settings.options_from) {

@@ -248,9 +248,10 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   };
 
   const resolveConflict = async (keep: 'mine' | 'theirs') => {
-    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
-    if (keep === 'theirs') await reload();
-    else await persist(canvas, r.workflow.revision);
+    if (keep === 'theirs') return reload();
+    // Keep mine: save it over the newest revision.
+    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
+    await persist(latest.current, r.workflow.revision);
   };
 
   const label = (n: CanvasNode) => {

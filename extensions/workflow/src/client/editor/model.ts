@@ -39,7 +39,7 @@ export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined, li
     const i = ports.findIndex((p) => p.id === DEFAULT_PORT);
     if (i >= 0 && !links.some((l) => l.from_node_id === node.node_id && linkPort(l) === DEFAULT_PORT)) ports.splice(i, 1);
   }
-  return node.node_param.error_policy?.on_error === 'branch' || links.some((l) => l.from_node_id === node.node_id && l.type === 'error') ? [...ports, { id: ERROR_PORT, label: 'error' }] : ports;
+  return node.node_param.error_policy?.on_error === 'branch' || links.some((l) => l.from_node_id === node.node_id && l.type === 'error') ? [...ports, { id: ERROR_PORT, labelKey: 'workflow:editor.errorPort' }] : ports;
 }
 
 export function linkPort(link: CanvasLink): string {
