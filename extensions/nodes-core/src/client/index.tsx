@@ -1,18 +1,18 @@
 import { defineExtension } from '@tessera/sdk/client';
 import { NodeTypeClients } from '@tessera/ext-workflow/client';
-import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
+import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconSave, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { branchPort, optionPort } from '../shared/ports.ts';
-import { IfForm, QuestionForm, TextForm } from './forms.tsx';
+import { AggregatorForm, AssignForm, EndForm, hintForm, IfForm, InputForm, MessageForm, QuestionForm, TextForm } from './forms.tsx';
 
 
 export default defineExtension({
   id: 'nodes-core',
   register(ctx) {
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
-    ctx.register(NodeTypeClients, { key: 'start', icon: IconPlayArrow, color: '#165DFF' });
-    ctx.register(NodeTypeClients, { key: 'end', icon: IconRecord, color: '#165DFF' });
+    ctx.register(NodeTypeClients, { key: 'start', icon: IconPlayArrow, color: '#165DFF', Form: hintForm('start') });
+    ctx.register(NodeTypeClients, { key: 'end', icon: IconRecord, color: '#165DFF', Form: EndForm });
     ctx.register(NodeTypeClients, {
       key: 'if',
       icon: IconBranch,
@@ -37,10 +37,11 @@ export default defineExtension({
       Form: QuestionForm,
     });
     ctx.register(NodeTypeClients, { key: 'text', icon: IconFile, color: '#3491FA', defaults: () => ({ settings: { mode: 'concat', template: '' }, outputs: [{ name: 'output', type: 'string' }] }), Form: TextForm });
-    ctx.register(NodeTypeClients, { key: 'message', icon: IconMessage, color: '#722ED1' });
-    ctx.register(NodeTypeClients, { key: 'input', icon: IconEdit, color: '#F77234' });
-    ctx.register(NodeTypeClients, { key: 'to_json', icon: IconCode, color: '#4E5969' });
-    ctx.register(NodeTypeClients, { key: 'from_json', icon: IconSwap, color: '#4E5969' });
-    ctx.register(NodeTypeClients, { key: 'variable_aggregator', icon: IconShareInternal, color: '#0FC6C2' });
+    ctx.register(NodeTypeClients, { key: 'message', icon: IconMessage, color: '#722ED1', defaults: () => ({ settings: { template: '', streaming: true } }), Form: MessageForm });
+    ctx.register(NodeTypeClients, { key: 'input', icon: IconEdit, color: '#F77234', defaults: () => ({ settings: { prompt: '', fields: [{ name: 'value', type: 'string', required: true }] } }), Form: InputForm });
+    ctx.register(NodeTypeClients, { key: 'to_json', icon: IconCode, color: '#4E5969', defaults: () => ({ inputs: [{ name: 'input', type: 'object', value: { kind: 'literal', value: null } }] }), Form: hintForm('to_json') });
+    ctx.register(NodeTypeClients, { key: 'from_json', icon: IconSwap, color: '#4E5969', defaults: () => ({ inputs: [{ name: 'input', type: 'string', value: { kind: 'literal', value: '' } }] }), Form: hintForm('from_json') });
+    ctx.register(NodeTypeClients, { key: 'variable_aggregator', icon: IconShareInternal, color: '#0FC6C2', defaults: () => ({ settings: { groups: [] } }), Form: AggregatorForm });
+    ctx.register(NodeTypeClients, { key: 'assign_variable', icon: IconSave, color: '#0FC6C2', defaults: () => ({ settings: { scope: 'user' } }), Form: AssignForm });
   },
 });

@@ -10,7 +10,6 @@ export const start: NodeTypeDefinition = {
   singleton: true,
   label: { 'en-US': 'Start', 'zh-CN': '开始' },
   description: { 'en-US': 'The inputs of the workflow.', 'zh-CN': '工作流的输入。' },
-  outputsOf: (node) => node.node_param.outputs,
   execute(ctx) {
     const outputs: Record<string, unknown> = {};
     for (const field of ctx.outputs) {

@@ -26,6 +26,10 @@ export const loop: NodeTypeDefinition = {
     const s = node.node_param.settings as z.infer<typeof LoopSettings>;
     return [...(s?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })), ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
   },
+  localsOf: (node) => {
+    const s = node.node_param.settings as Partial<z.infer<typeof LoopSettings>>;
+    return [...(s?.loop_type === 'array' || !s?.loop_type ? [{ name: 'item', type: 'object' as const }] : []), { name: 'index', type: 'integer' as const }, ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
+  },
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof LoopSettings>;
     const items = s.loop_type === 'array' ? ctx.inputs.items : undefined;
@@ -101,6 +105,10 @@ export const batch: NodeTypeDefinition = {
   description: { 'en-US': 'Runs its body once per item, several at a time; results keep the order of the items.', 'zh-CN': '对每一项并发执行批处理体；结果保持输入顺序。' },
   settings: BatchSettings,
   outputsOf: (node) => ((node.node_param.settings as z.infer<typeof BatchSettings>)?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })),
+  localsOf: () => [
+    { name: 'item', type: 'object' },
+    { name: 'index', type: 'integer' },
+  ],
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof BatchSettings>;
     const items = ctx.inputs.items;

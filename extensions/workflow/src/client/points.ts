@@ -15,7 +15,16 @@ export interface NodeFormProps {
   node: CanvasNode;
   /** Replaces the node's settings (node_param.settings). */
   onSettings(settings: Record<string, unknown>): void;
+  /** Outputs of the nodes that run before this one (and, in a loop body, what the loop gives it). */
   upstream: UpstreamOutput[];
+  /** The space and workflow being edited (forms that list models, workflows ...). */
+  spaceId: string;
+  workflowId: string;
+  /**
+   * The server's validation problems of this node, by field path as it names them ('settings.url',
+   * 'settings.fields.0.name', 'inputs.query'); show them next to the fields.
+   */
+  problems: Record<string, string>;
   readOnly?: boolean;
 }
 
@@ -40,6 +49,8 @@ export interface NodeTypeClient {
   /** The settings form in the node panel; without one the settings are edited as JSON. */
   Form?: ComponentType<NodeFormProps>;
 }
+
+export { FIELD_TYPES, FieldProblem, FieldsEditor, TemplateInput, ValueInput } from './widgets.tsx';
 
 export const NodeTypeClients = defineRegistryPoint<NodeTypeClient>({
   id: 'workflow.nodeTypeClients',

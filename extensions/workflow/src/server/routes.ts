@@ -1,7 +1,7 @@
 import { badRequest, conflict } from '@tessera/sdk';
 import type { ServerContext, SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { Canvas, ExecuteMode, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
+import { Canvas, ExecuteMode, type FieldDecl, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { validateCanvas } from './engine/validate.ts';
 import type { RunEvent, RunRow, RunService } from './runs.ts';
@@ -103,7 +103,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     auth: 'user',
     summary: 'The node catalogue (from the node-type registry)',
     handler: () => ({
-      node_types: ctx.registry(NodeTypes).list().map((t) => ({ key: t.key, code: t.code, type: String(t.code), category: t.category, label: t.label, description: t.description ?? null, singleton: !!t.singleton, role: t.role ?? null })),
+      node_types: ctx.registry(NodeTypes).list().map((t) => ({ key: t.key, code: t.code, type: String(t.code), category: t.category, label: t.label, description: t.description ?? null, singleton: !!t.singleton, role: t.role ?? null, outputs: t.outputsOf ? 'computed' : 'declared', composite: !!t.localsOf })),
     }),
   });
 
@@ -299,7 +299,20 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         await store.meta(body.workflow_id, body.space_id);
         const canvas = body.schema !== undefined ? parseJsonish(body.schema, 'schema') : (await store.draft(body.workflow_id)).canvas;
         const problems = validateCanvas(canvas, typeOf);
-        return { valid: problems.length === 0, errors: problems };
+        // What each node gives the nodes after it (and a composite to its body), for reference pickers.
+        const node_outputs: Record<string, FieldDecl[]> = {};
+        const node_locals: Record<string, FieldDecl[]> = {};
+        const parsed = Canvas.safeParse(canvas);
+        for (const n of parsed.success ? parsed.data.nodes : []) {
+          const def = typeOf(n.type);
+          try {
+            node_outputs[n.node_id] = def?.outputsOf?.(n) ?? n.node_param.outputs;
+            if (def?.localsOf) node_locals[n.node_id] = def.localsOf(n);
+          } catch {
+            node_outputs[n.node_id] = n.node_param.outputs;
+          }
+        }
+        return { valid: problems.length === 0, errors: problems, node_outputs, node_locals };
       },
     });
   }

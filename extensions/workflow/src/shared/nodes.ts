@@ -90,6 +90,8 @@ export interface NodeTypeDefinition {
   ports?(node: CanvasNode): string[];
   /** Outputs the node always produces, whatever the canvas declares (Start: its fields). */
   outputsOf?(node: CanvasNode): FieldDecl[];
+  /** Composite nodes (loops): what the nodes of the body read as this node's outputs (item, index ...). */
+  localsOf?(node: CanvasNode): FieldDecl[];
   /** At most one of these per canvas (Start, End). */
   singleton?: boolean;
   /** The run begins here (Start) / ends here (End). */

@@ -1,20 +1,20 @@
 // The workflow editor: the canvas (@xyflow/react), the node catalogue, the selected node's panel and
 // a draft that saves itself (a save made from an older draft is detected and the user chooses).
 import { Button, Empty, Input, Spin, Tag, Typography } from '@arco-design/web-react';
-import { IconApps, IconLeft, IconRedo, IconUndo } from '@arco-design/web-react/icon';
+import { IconApps, IconLeft, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
 import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
-import { Background, Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
+import { Background, Controls, Handle, MiniMap, NodeResizer, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { Canvas, CanvasLink, CanvasNode } from '../../shared/schema.ts';
+import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
-import { autoLayout, copyNodes, History, linkId, linkPort, makeLink, newNodeId, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type NodeTypeInfo } from './model.ts';
-import { NodePanel } from './NodePanel.tsx';
+import { autoLayout, bodyOrder, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
+import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { NodeDebug, NodeResult, RunHistory, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
 import { NodeExecStatus } from '../../shared/enums.ts';
@@ -28,6 +28,12 @@ interface CardData extends Record<string, unknown> {
   entry: boolean;
   problems: number;
   run?: NodeRun;
+  /** A loop or batch: the card is a container its body nodes sit in. */
+  container: boolean;
+}
+interface NoteData extends Record<string, unknown> {
+  note: Note;
+  onText(id: string, text: string): void;
 }
 
 const STATUS_COLOR: Record<number, string> = { [NodeExecStatus.Running]: 'rgb(var(--primary-6))', [NodeExecStatus.Success]: 'rgb(var(--success-6))', [NodeExecStatus.Fail]: 'rgb(var(--danger-6))' };
@@ -55,11 +61,13 @@ function readClip(): Clip | undefined {
 
 const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
 const SAVE_DELAY_MS = 800;
+/** What the catalogue puts on a drag: the node type's key. */
+const DRAG_TYPE = 'application/x-tessera-node-type';
 const NO_LINKS: CanvasLink[] = [];
 
 /** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
 const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardData>>) {
-  const { node, links, label, client, entry, problems, run } = data;
+  const { node, links, label, client, entry, problems, run, container } = data;
   const { t } = useTranslation('workflow');
   const ports = portsOf(node, client, links);
   const Icon = client?.icon;
@@ -68,8 +76,10 @@ const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardD
       data-testid="canvas-node"
       data-node-id={node.node_id}
       data-run-status={run?.status ?? ''}
-      style={{ minWidth: 180, background: 'var(--color-bg-2)', border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+      data-container={container ? 'true' : undefined}
+      style={{ minWidth: 180, ...(container ? { width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
     >
+      {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
         <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
@@ -90,10 +100,35 @@ const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardD
           <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
         </div>
       ))}
+      {container && (
+        <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 6 }} data-testid="container-hint">
+          {t('editor.bodyHint')}
+        </div>
+      )}
     </div>
   );
 });
-const nodeTypes = { tessera: NodeCard };
+
+/** A comment note on the canvas: editor-only, kept in canvas.notes. */
+const NoteCard = memo(function NoteCard({ data, selected }: NodeProps<Node<NoteData>>) {
+  const { t } = useTranslation('workflow');
+  const { note, onText } = data;
+  return (
+    <div data-testid="canvas-note" data-note-id={note.id} style={{ width: '100%', height: '100%', minWidth: 160, minHeight: 80, boxSizing: 'border-box', background: '#FFF7E8', border: `1px solid ${selected ? '#FF7D00' : '#FFE4BA'}`, borderRadius: 6, padding: 6 }}>
+      <NodeResizer isVisible={selected} minWidth={160} minHeight={80} />
+      <textarea
+        className="nodrag nowheel"
+        aria-label={t('editor.note')}
+        placeholder={t('editor.notePlaceholder')}
+        value={note.text}
+        onChange={(e) => onText(note.id, e.target.value)}
+        style={{ width: '100%', height: '100%', border: 'none', outline: 'none', resize: 'none', background: 'transparent', fontSize: 12, color: '#4E5969' }}
+        data-testid="note-text"
+      />
+    </div>
+  );
+});
+const nodeTypes = { tessera: NodeCard, note: NoteCard };
 
 interface Loaded {
   canvas: Canvas;
@@ -143,17 +178,25 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   // its measured size is hidden until it is measured again.
   const [sizes, setSizes] = useState<Record<string, { width: number; height: number }>>({});
   const [save, setSave] = useState<SaveState>('saved');
-  // The server's validation of the saved draft, by node (asked after each save and at open).
-  const [problems, setProblems] = useState<Record<string, string[]>>({});
-  const validate = useCallback(async () => {
-    const r = await api.post<{ errors: { node_id?: string; field?: string; message: string }[] }>('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId });
-    const byNode: Record<string, string[]> = {};
-    for (const e of r.errors) if (e.node_id) (byNode[e.node_id] ??= []).push(e.field ? `${e.field}: ${e.message}` : e.message);
-    setProblems(byNode);
-  }, [api, spaceId, workflowId]);
+  // The server's validation of the canvas as it is, by node, and what each node outputs (asked a
+  // moment after each change and at open).
+  const [problems, setProblems] = useState<Record<string, NodeProblem[]>>({});
+  const [computed, setComputed] = useState<{ outputs: Record<string, FieldDecl[]>; locals: Record<string, FieldDecl[]> }>({ outputs: {}, locals: {} });
+  const validate = useCallback(
+    async (schema?: Canvas) => {
+      const r = await api.post<{ errors: { node_id?: string; field?: string; message: string }[]; node_outputs?: Record<string, FieldDecl[]>; node_locals?: Record<string, FieldDecl[]> }>('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) }, { handled: () => true });
+      const byNode: Record<string, NodeProblem[]> = {};
+      for (const e of r.errors) if (e.node_id) (byNode[e.node_id] ??= []).push({ field: e.field, message: e.message });
+      setProblems(byNode);
+      setComputed({ outputs: r.node_outputs ?? {}, locals: r.node_locals ?? {} });
+    },
+    [api, spaceId, workflowId],
+  );
   useEffect(() => {
-    void validate().catch(() => undefined);
-  }, [validate]);
+    const timer = setTimeout(() => void validate(canvas).catch(() => undefined), 400);
+    return () => clearTimeout(timer);
+  }, [validate, canvas]);
+  const lookup = useMemo(() => ({ outputs: (n: CanvasNode) => computed.outputs[n.node_id] ?? n.node_param.outputs, locals: (n: CanvasNode) => computed.locals[n.node_id] }), [computed]);
   const revision = useRef(initial.revision);
   const dirty = useRef(false);
   const flow = useReactFlow();
@@ -192,7 +235,6 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
         const r = await api.post<{ revision: number }>('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base }, { handled: (e) => e.status === 409 });
         revision.current = r.revision;
         setSave(dirty.current ? 'dirty' : 'saved');
-        void validate().catch(() => undefined);
       } catch (e) {
         dirty.current = true;
         setSave(e instanceof ApiError && e.status === 409 ? 'conflict' : 'error');
@@ -244,7 +286,6 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     dirty.current = false;
     setSave('saved');
     await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
-    await validate().catch(() => undefined);
   };
 
   const resolveConflict = async (keep: 'mine' | 'theirs') => {
@@ -263,19 +304,29 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     for (const l of canvas.links) m.set(l.from_node_id, [...(m.get(l.from_node_id) ?? []), l]);
     return m;
   }, [canvas.links]);
-  const rfNodes = useMemo<Node<CardData>[]>(
-    () =>
-      canvas.nodes.map((n) => ({
-        id: n.node_id,
-        type: 'tessera',
-        position: { x: n.layout.x, y: n.layout.y },
-        selected: selected.has(n.node_id),
-        measured: sizes[n.node_id],
-        data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id] },
-        ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
-      })),
+  const onNoteText = useCallback((id: string, text: string) => change((c) => ({ ...c, notes: notesOf(c).map((x) => (x.id === id ? { ...x, text } : x)) }), `note:${id}`), [change]);
+  const rfNodes = useMemo<Node<CardData | NoteData>[]>(
+    () => [
+      ...notesOf(canvas).map((note): Node<NoteData> => {
+        const id = `note:${note.id}`;
+        return { id, type: 'note', position: { x: note.x, y: note.y }, width: note.width ?? NOTE_SIZE.width, height: note.height ?? NOTE_SIZE.height, zIndex: -1, selected: selected.has(id), measured: sizes[id], data: { note, onText: onNoteText } };
+      }),
+      ...bodyOrder(canvas.nodes).map((n): Node<CardData> => {
+        const container = !!typeOf(types, n)?.composite;
+        return {
+          id: n.node_id,
+          type: 'tessera',
+          position: { x: n.layout.x, y: n.layout.y },
+          selected: selected.has(n.node_id),
+          measured: sizes[n.node_id],
+          ...(container ? { width: n.layout.width ?? CONTAINER_SIZE.width, height: n.layout.height ?? CONTAINER_SIZE.height } : {}),
+          data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id], container },
+          ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
+        };
+      }),
+    ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canvas.nodes, linksFrom, selected, sizes, clientOf, types, language, testRun.run.nodes, problems],
+    [canvas.nodes, canvas.notes, linksFrom, selected, sizes, clientOf, types, language, testRun.run.nodes, problems, onNoteText],
   );
   const rfEdges = useMemo<Edge[]>(
     () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
@@ -283,13 +334,18 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   );
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<Node<CardData>>[]) => {
+    (changes: NodeChange<Node<CardData | NoteData>>[]) => {
       const moved = new Map<string, { x: number; y: number }>();
       const removed = new Set<string>();
       const measured: Record<string, { width: number; height: number }> = {};
+      // Containers and notes resized by hand keep their size in the canvas.
+      const resized = new Map<string, { width: number; height: number }>();
       let sel: Set<string> | undefined;
       for (const ch of changes) {
-        if (ch.type === 'dimensions' && ch.dimensions) measured[ch.id] = ch.dimensions;
+        if (ch.type === 'dimensions' && ch.dimensions) {
+          measured[ch.id] = ch.dimensions;
+          if (ch.resizing !== undefined || ch.setAttributes) resized.set(ch.id, { width: Math.round(ch.dimensions.width), height: Math.round(ch.dimensions.height) });
+        }
         if (ch.type === 'position' && ch.position) moved.set(ch.id, ch.position);
         if (ch.type === 'remove') removed.add(ch.id);
         if (ch.type === 'select') {
@@ -300,8 +356,24 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       }
       if (sel) setSelected(sel);
       if (Object.keys(measured).length) setSizes((x) => ({ ...x, ...measured }));
-      if (moved.size) change((c) => ({ ...c, nodes: c.nodes.map((n) => (moved.has(n.node_id) ? { ...n, layout: { ...n.layout, ...moved.get(n.node_id)! } } : n)) }), `move:${[...moved.keys()].join(',')}`);
-      if (removed.size) change((c) => removeNodes(c, removed));
+      if (moved.size || resized.size) {
+        const place = (id: string) => ({ ...moved.get(id), ...resized.get(id) });
+        change(
+          (c) => ({
+            ...c,
+            nodes: c.nodes.map((n) => (moved.has(n.node_id) || resized.has(n.node_id) ? { ...n, layout: { ...n.layout, ...place(n.node_id) } } : n)),
+            ...(c.notes ? { notes: notesOf(c).map((x) => (moved.has(`note:${x.id}`) || resized.has(`note:${x.id}`) ? { ...x, ...place(`note:${x.id}`) } : x)) } : {}),
+          }),
+          `move:${[...moved.keys(), ...resized.keys()].join(',')}`,
+        );
+      }
+      if (removed.size) {
+        const notes = new Set([...removed].filter((id) => id.startsWith('note:')).map((id) => id.slice(5)));
+        change((c) => {
+          const next = removeNodes(c, new Set([...removed].filter((id) => !id.startsWith('note:'))));
+          return notes.size ? { ...next, notes: notesOf(next).filter((x) => !notes.has(x.id)) } : next;
+        });
+      }
     },
     [change, selected],
   );
@@ -329,17 +401,60 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     [change],
   );
 
-  const add = (info: NodeTypeInfo) => {
+  const onReconnect = useCallback(
+    (old: Edge, conn: Connection) => {
+      if (!conn.source || !conn.target || conn.source === conn.target) return;
+      const link = makeLink(conn.source, conn.sourceHandle, conn.target);
+      change((c) => ({ ...c, links: [...c.links.filter((l) => linkId(l) !== old.id && linkId(l) !== linkId(link)), link] }));
+    },
+    [change],
+  );
+
+  /** The container (loop, batch) at a point of the canvas, innermost first. */
+  const containerAt = (p: { x: number; y: number }): CanvasNode | undefined => {
+    const hits = flow.getNodes().filter((n) => (n.data as CardData).container && (() => {
+      const abs = flow.getInternalNode(n.id)?.internals.positionAbsolute ?? n.position;
+      const w = n.width ?? n.measured?.width ?? 0;
+      const h = n.height ?? n.measured?.height ?? 0;
+      return p.x >= abs.x && p.x <= abs.x + w && p.y >= abs.y && p.y <= abs.y + h;
+    })());
+    const last = hits[hits.length - 1];
+    return last && (last.data as CardData).node;
+  };
+  /** Adds a node of a type: at `at` (a drop), else in the middle of the view, or in the body of the selected container. */
+  const add = (info: NodeTypeInfo, at?: { x: number; y: number }) => {
     const client = clients.find((c) => c.key === info.key);
-    const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
+    const only = selected.size === 1 ? latest.current.nodes.find((n) => selected.has(n.node_id)) : undefined;
+    const into = at ? containerAt(at) : only && typeOf(types, only)?.composite ? only : undefined;
+    const center = at ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
     let id = '';
     change((c) => {
       id = newNodeId(c, info.key);
       const d = client?.defaults?.() ?? {};
-      const node: CanvasNode = { node_id: id, type: info.type, node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d }, layout: { x: center.x + (c.nodes.length % 5) * 24, y: center.y + (c.nodes.length % 5) * 24 } };
+      const nudge = (c.nodes.length % 5) * 24;
+      let layout = { x: center.x + (at ? 0 : nudge), y: center.y + (at ? 0 : nudge) };
+      if (into) {
+        // Inside a body, positions are relative to the container.
+        const abs = flow.getInternalNode(into.node_id)?.internals.positionAbsolute ?? into.layout;
+        const siblings = c.nodes.filter((n) => n.parent_id === into.node_id).length;
+        layout = at ? { x: Math.max(10, at.x - abs.x), y: Math.max(50, at.y - abs.y) } : { x: 20 + siblings * 210, y: 70 };
+      }
+      const node: CanvasNode = { node_id: id, type: info.type, node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d }, layout, ...(into ? { parent_id: into.node_id } : {}) };
       return { ...c, nodes: [...c.nodes, node] };
     });
     setTimeout(() => setSelected(new Set([id])));
+  };
+  const addNote = () => {
+    const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 3 });
+    const id = `n${Date.now().toString(36)}`;
+    change((c) => ({ ...c, notes: [...notesOf(c), { id, text: '', x: center.x, y: center.y, ...NOTE_SIZE }] }));
+  };
+  const onDrop = (e: DragEvent) => {
+    const key = e.dataTransfer.getData(DRAG_TYPE);
+    const info = types.find((x) => x.key === key);
+    if (!info) return;
+    e.preventDefault();
+    add(info, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
   };
 
   const copy = useCallback(() => {
@@ -400,6 +515,9 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
           <Button icon={<IconUndo />} disabled={!history.current.canUndo} onClick={undo} aria-label={t('editor.undo')} title={t('editor.undo')} data-testid="undo" />
           <Button icon={<IconRedo />} disabled={!history.current.canRedo} onClick={redo} aria-label={t('editor.redo')} title={t('editor.redo')} data-testid="redo" />
         </Button.Group>
+        <Button icon={<IconPen />} onClick={addNote} data-testid="add-note">
+          {t('editor.addNote')}
+        </Button>
         <Button icon={<IconApps />} onClick={tidy} data-testid="auto-layout">
           {t('editor.tidy')}
         </Button>
@@ -412,8 +530,8 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       </div>
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
         <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />
-        <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas">
-          <ReactFlow<Node<CardData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} fitView minZoom={0.1} deleteKeyCode={['Backspace', 'Delete']} multiSelectionKeyCode={['Meta', 'Control', 'Shift']} onlyRenderVisibleElements>
+        <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
+          <ReactFlow<Node<CardData | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} fitView minZoom={0.1} deleteKeyCode={['Backspace', 'Delete']} multiSelectionKeyCode={['Meta', 'Control', 'Shift']} onlyRenderVisibleElements>
             <Background />
             <Controls />
             <MiniMap pannable zoomable />
@@ -433,8 +551,12 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
               node={only}
               client={clientOf(only)}
               typeLabel={label(only)}
-              upstream={upstreamOutputs(canvas, only.node_id)}
+              upstream={upstreamOutputs(canvas, only.node_id, lookup)}
               problems={problems[only.node_id] ?? []}
+              spaceId={spaceId}
+              workflowId={workflowId}
+              entry={typeOf(types, only)?.role === 'entry'}
+              computedOutputs={typeOf(types, only)?.outputs === 'computed' ? (computed.outputs[only.node_id] ?? []) : undefined}
               onChange={(node_param) => change((c) => ({ ...c, nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)) }), `param:${only.node_id}`)}
               onDelete={() => {
                 change((c) => removeNodes(c, new Set([only.node_id])));
@@ -493,7 +615,22 @@ function Catalogue({ types, clients, canvas, onAdd }: { types: NodeTypeInfo[]; c
             .map((x) => {
               const Icon = clients.find((c) => c.key === x.key)?.icon;
               return (
-                <Button key={x.key} long size="small" type="text" disabled={used(x)} style={{ textAlign: 'left', display: 'block' }} title={x.description?.[language] ?? ''} onClick={() => onAdd(x)} data-testid={`add-node-${x.key}`}>
+                <Button
+                  key={x.key}
+                  long
+                  size="small"
+                  type="text"
+                  disabled={used(x)}
+                  style={{ textAlign: 'left', display: 'block' }}
+                  title={x.description?.[language] ?? ''}
+                  draggable={!used(x)}
+                  onDragStart={(e) => {
+                    e.dataTransfer.setData(DRAG_TYPE, x.key);
+                    e.dataTransfer.effectAllowed = 'copy';
+                  }}
+                  onClick={() => onAdd(x)}
+                  data-testid={`add-node-${x.key}`}
+                >
                   {Icon && <Icon style={{ marginRight: 6 }} />}
                   {name(x)}
                 </Button>

@@ -13,6 +13,40 @@ export interface NodeTypeInfo {
   description: Record<string, string> | null;
   singleton: boolean;
   role: 'entry' | 'exit' | null;
+  /** 'computed': the type works its outputs out from its settings; 'declared': the user lists them. */
+  outputs?: 'computed' | 'declared';
+  /** A loop or batch: nodes sit in its body. */
+  composite?: boolean;
+}
+
+/** A comment note on the canvas (editor-only; kept in canvas.notes). */
+export interface Note {
+  id: string;
+  text: string;
+  x: number;
+  y: number;
+  width?: number;
+  height?: number;
+}
+
+export const CONTAINER_SIZE = { width: 480, height: 260 };
+export const NOTE_SIZE = { width: 220, height: 120 };
+
+/** The canvas's notes (malformed entries are skipped). */
+export function notesOf(canvas: Canvas): Note[] {
+  return (canvas.notes ?? []).filter((n): n is Note => !!n && typeof n === 'object' && typeof (n as Note).id === 'string' && typeof (n as Note).x === 'number' && typeof (n as Note).y === 'number').map((n) => ({ ...n, text: typeof n.text === 'string' ? n.text : '' }));
+}
+
+/** Nodes with every container before the nodes of its body (the canvas library needs parents first). */
+export function bodyOrder(nodes: CanvasNode[]): CanvasNode[] {
+  const byId = new Map(nodes.map((n) => [n.node_id, n]));
+  const depth = (n: CanvasNode): number => {
+    let d = 0;
+    for (let p = n.parent_id; p && d < 50; p = byId.get(p)?.parent_id) d++;
+    return d;
+  };
+  const depths = new Map(nodes.map((n) => [n.node_id, depth(n)]));
+  return nodes.some((n) => n.parent_id) ? [...nodes].sort((a, b) => depths.get(a.node_id)! - depths.get(b.node_id)!) : nodes;
 }
 
 export const DEFAULT_PORT = 'default';
@@ -64,31 +98,49 @@ export function newNodeId(canvas: Canvas, key: string): string {
   for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
 }
 
-/** Outputs of every node that runs before `nodeId` (following links backwards), nearest first. */
-export function upstreamOutputs(canvas: Canvas, nodeId: string): UpstreamOutput[] {
+/** What a node gives others: the server's computed outputs (as validate_tree reports them) or those declared. */
+export interface OutputsLookup {
+  outputs(node: CanvasNode): FieldDecl[];
+  /** A composite's outputs as its body sees them (item, index ...). */
+  locals(node: CanvasNode): FieldDecl[] | undefined;
+}
+const declared: OutputsLookup = { outputs: (n) => n.node_param.outputs, locals: () => undefined };
+
+/**
+ * Outputs of every node that runs before `nodeId` (following links backwards), nearest first; in a
+ * body, the container's locals and what runs before the container.
+ */
+export function upstreamOutputs(canvas: Canvas, nodeId: string, lookup: OutputsLookup = declared): UpstreamOutput[] {
   const into = new Map<string, string[]>();
   for (const l of canvas.links) into.set(l.to_node_id, [...(into.get(l.to_node_id) ?? []), l.from_node_id]);
-  const seen = new Set<string>([nodeId]);
-  const order: string[] = [];
-  let frontier = into.get(nodeId) ?? [];
-  // A node in a loop body also sees what its container sees.
-  const parent = canvas.nodes.find((n) => n.node_id === nodeId)?.parent_id;
-  if (parent) frontier = [...frontier, parent, ...(into.get(parent) ?? [])];
-  while (frontier.length) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      order.push(id);
-      next.push(...(into.get(id) ?? []));
-    }
-    frontier = next;
-  }
   const byId = new Map(canvas.nodes.map((n) => [n.node_id, n]));
-  return order.flatMap((id) => {
+  const seen = new Set<string>([nodeId]);
+  const order: { id: string; asLocals: boolean }[] = [];
+  const walk = (start: string[]) => {
+    let frontier = start;
+    while (frontier.length) {
+      const next: string[] = [];
+      for (const id of frontier) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        order.push({ id, asLocals: false });
+        next.push(...(into.get(id) ?? []));
+      }
+      frontier = next;
+    }
+  };
+  walk(into.get(nodeId) ?? []);
+  // A node in a body also sees its containers (as their locals) and what runs before each of them.
+  for (let p = byId.get(nodeId)?.parent_id; p && !seen.has(p); p = byId.get(p)?.parent_id) {
+    seen.add(p);
+    order.push({ id: p, asLocals: true });
+    walk(into.get(p) ?? []);
+  }
+  return order.flatMap(({ id, asLocals }) => {
     const n = byId.get(id);
     if (!n) return [];
-    return n.node_param.outputs.map((field: FieldDecl) => ({ node_id: id, node_title: n.node_param.title ?? id, field }));
+    const fields = (asLocals ? lookup.locals(n) : undefined) ?? lookup.outputs(n);
+    return fields.map((field: FieldDecl) => ({ node_id: id, node_title: n.node_param.title ?? id, field }));
   });
 }
 

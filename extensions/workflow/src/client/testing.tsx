@@ -1,0 +1,41 @@
+// @tessera/ext-workflow/testing: renders a node type's settings form alone, the way the node panel
+// does, and records what it saves (for the component tests of node-type extensions).
+import { defineExtension } from '@tessera/sdk/client';
+import { renderExtension, type RenderExtensionOptions, type RenderedExtension } from '@tessera/sdk/testing/client';
+import { useState, type ComponentType } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import type { CanvasNode } from '../shared/schema.ts';
+import type { NodeFormProps, UpstreamOutput } from './points.ts';
+
+export interface RenderNodeFormOptions extends Omit<RenderExtensionOptions, 'path' | 'others'> {
+  /** The id of the extension the form belongs to (its translations live in that namespace). */
+  extension: string;
+  locales: { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown> };
+  Form: ComponentType<NodeFormProps>;
+  param?: Partial<CanvasNode['node_param']>;
+  upstream?: UpstreamOutput[];
+  problems?: Record<string, string>;
+  spaceId?: string;
+  workflowId?: string;
+}
+
+export interface RenderedNodeForm extends RenderedExtension {
+  /** The settings the form saved last (undefined until it saves). */
+  settings(): Record<string, unknown> | undefined;
+}
+
+export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<RenderedNodeForm> {
+  let last: Record<string, unknown> | undefined;
+  const { extension, locales, Form, param = {}, upstream = [], problems = {}, spaceId = '1', workflowId = '1', ...rest } = opts;
+  function Harness() {
+    const [settings, setSettings] = useState<Record<string, unknown>>(param.settings ?? {});
+    const node: CanvasNode = { node_id: 'node', type: 'x', node_param: { inputs: [], outputs: [], ...param, settings }, layout: { x: 0, y: 0 } };
+    return <Form node={node} upstream={upstream} problems={problems} spaceId={spaceId} workflowId={workflowId} onSettings={(s) => (setSettings(s), (last = s))} />;
+  }
+  const harness = defineExtension({ id: extension, register: (ctx) => (ctx.i18n(locales), void ctx.route({ path: '/', component: Harness })) });
+  // The shared inputs (templates, field lists) translate in the workflow namespace.
+  const workflow = defineExtension({ id: 'workflow', register: (ctx) => ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }) });
+  const rendered = await renderExtension(harness, { ...rest, path: '/', others: extension === 'workflow' ? [] : [workflow] });
+  return Object.assign(rendered, { settings: () => last });
+}

@@ -1,0 +1,195 @@
+// Inputs that node forms share: a value or reference, a {{template}} with completion, a list of typed
+// fields, and a field's validation problem. Exported through @tessera/ext-workflow/client.
+import { Button, Checkbox, Input, Select, Space, Typography } from '@arco-design/web-react';
+import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
+import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '../shared/schema.ts';
+import type { UpstreamOutput } from './points.ts';
+
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'file'] as const;
+
+/** A field's validation problem from the server, under the field. */
+export function FieldProblem({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <Typography.Text type="error" style={{ display: 'block', fontSize: 12 }} data-testid="field-problem">
+      {message}
+    </Typography.Text>
+  );
+}
+
+function literal(text: string, type: InputBinding['type']): unknown {
+  if (type === 'integer' || type === 'number') return text === '' || Number.isNaN(Number(text)) ? text : Number(text);
+  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  return text;
+}
+
+/** One input's value: typed literal, or a reference picked from the outputs of upstream nodes. */
+export function ValueInput({ binding, upstream, onChange, testId, error }: { binding: InputBinding; upstream: UpstreamOutput[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }) {
+  const { t } = useTranslation('workflow');
+  const v = binding.value;
+  const refKey = v.kind === 'ref' ? `${v.node_id}.${v.path.join('.')}` : undefined;
+  const status = error ? ('error' as const) : undefined;
+  return (
+    <Space size={4} style={{ width: '100%' }}>
+      <Select
+        size="small"
+        style={{ width: 92 }}
+        value={v.kind === 'ref' ? 'ref' : 'literal'}
+        onChange={(kind) => onChange(kind === 'ref' ? { kind: 'ref', node_id: upstream[0]?.node_id ?? '', path: upstream[0] ? [upstream[0].field.name] : [] } : { kind: 'literal', value: '' })}
+        data-testid={testId && `${testId}-kind`}
+      >
+        <Select.Option value="ref">{t('editor.ref')}</Select.Option>
+        <Select.Option value="literal">{t('editor.literal')}</Select.Option>
+      </Select>
+      {v.kind === 'ref' ? (
+        <Select
+          size="small"
+          style={{ width: 190 }}
+          status={status}
+          placeholder={t('editor.pickRef')}
+          value={refKey}
+          showSearch
+          notFoundContent={t('editor.noUpstream')}
+          onChange={(key: string) => {
+            const [node_id, ...path] = key.split('.');
+            onChange({ kind: 'ref', node_id, path });
+          }}
+          data-testid={testId && `${testId}-ref`}
+        >
+          {upstream.map((u) => (
+            <Select.Option key={`${u.node_id}.${u.field.name}`} value={`${u.node_id}.${u.field.name}`}>
+              {`${u.node_title} · ${u.field.name} (${u.field.type})`}
+            </Select.Option>
+          ))}
+        </Select>
+      ) : (
+        <Input size="small" style={{ width: 190 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
+      )}
+    </Space>
+  );
+}
+
+interface Candidate {
+  value: string;
+  label: string;
+  type: string;
+}
+
+/**
+ * A text with {{placeholders}}: typing `{{` offers the node's inputs and the outputs of upstream nodes
+ * (arrows choose, Enter or Tab inserts, Escape closes).
+ */
+export function TemplateInput({ value, onChange, node, upstream, placeholder, minRows = 2, maxRows = 10, testId, error, style }: { value: string; onChange(v: string): void; node: CanvasNode; upstream: UpstreamOutput[]; placeholder?: string; minRows?: number; maxRows?: number; testId?: string; error?: boolean; style?: CSSProperties }) {
+  const { t } = useTranslation('workflow');
+  const area = useRef<HTMLTextAreaElement | null>(null);
+  const [query, setQuery] = useState<{ start: number; end: number; text: string } | null>(null);
+  const [active, setActive] = useState(0);
+  const candidates = useMemo<Candidate[]>(
+    () => [
+      ...node.node_param.inputs.map((i) => ({ value: i.name, label: i.name, type: i.type })),
+      ...upstream.map((u) => ({ value: `${u.node_id}.${u.field.name}`, label: `${u.node_title} · ${u.field.name}`, type: u.field.type })),
+    ],
+    [node.node_param.inputs, upstream],
+  );
+  const shown = query ? candidates.filter((c) => c.value.toLowerCase().includes(query.text.toLowerCase()) || c.label.toLowerCase().includes(query.text.toLowerCase())).slice(0, 30) : [];
+  const open = !!query && shown.length > 0;
+
+  const detect = (text: string, caret: number) => {
+    const m = /\{\{\s*([\w.]*)$/.exec(text.slice(0, caret));
+    setQuery(m ? { start: caret - m[1].length, end: caret, text: m[1] } : null);
+    setActive(0);
+  };
+  const pick = (c: Candidate) => {
+    if (!query) return;
+    const rest = value.slice(query.end);
+    const closing = rest.startsWith('}}') ? '' : '}}';
+    const next = `${value.slice(0, query.start)}${c.value}${closing}${rest}`;
+    onChange(next);
+    setQuery(null);
+    const caret = query.start + c.value.length + 2;
+    requestAnimationFrame(() => area.current?.setSelectionRange(caret, caret));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!open) return;
+    if (e.key === 'ArrowDown') setActive((a) => (a + 1) % shown.length);
+    else if (e.key === 'ArrowUp') setActive((a) => (a - 1 + shown.length) % shown.length);
+    else if (e.key === 'Enter' || e.key === 'Tab') pick(shown[Math.min(active, shown.length - 1)]);
+    else if (e.key === 'Escape') setQuery(null);
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  return (
+    <div style={{ position: 'relative', ...style }}>
+      <Input.TextArea
+        ref={(r) => {
+          area.current = (r as unknown as { dom?: HTMLTextAreaElement } | null)?.dom ?? null;
+        }}
+        value={value}
+        status={error ? 'error' : undefined}
+        placeholder={placeholder}
+        autoSize={{ minRows, maxRows }}
+        onChange={(v, e) => {
+          onChange(v);
+          const el = e.target as HTMLTextAreaElement;
+          detect(v, el.selectionStart ?? v.length);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setQuery(null), 150)}
+        data-testid={testId}
+      />
+      {open && (
+        <div role="listbox" aria-label={t('editor.insertRef')} data-testid="template-options" style={{ position: 'absolute', zIndex: 10, left: 0, right: 0, top: '100%', maxHeight: 220, overflow: 'auto', background: 'var(--color-bg-popup)', border: '1px solid var(--color-border-2)', borderRadius: 4, boxShadow: '0 4px 10px rgba(0,0,0,.1)' }}>
+          {shown.map((c, i) => (
+            <div
+              key={c.value}
+              role="option"
+              aria-selected={i === active}
+              data-testid="template-option"
+              data-value={c.value}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(c);
+              }}
+              onMouseEnter={() => setActive(i)}
+              style={{ padding: '4px 8px', cursor: 'pointer', fontSize: 12, display: 'flex', justifyContent: 'space-between', background: i === active ? 'var(--color-fill-2)' : undefined }}
+            >
+              <span>{c.label}</span>
+              <span style={{ color: 'var(--color-text-3)' }}>{c.type}</span>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A list of typed fields (outputs, form fields, JSON fields): name, type, optionally required. */
+export function FieldsEditor({ fields, onChange, testId = 'field', withRequired = false, addLabel, problemOf }: { fields: FieldDecl[]; onChange(fields: FieldDecl[]): void; testId?: string; withRequired?: boolean; addLabel?: string; problemOf?(index: number): string | undefined }) {
+  const { t } = useTranslation('workflow');
+  const set = (i: number, patch: Partial<FieldDecl>) => onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  return (
+    <div data-testid={`${testId}s`}>
+      {fields.map((f, i) => (
+        <div key={i} style={{ marginBottom: 6 }}>
+          <Space size={4}>
+            <Input size="small" style={{ width: 130 }} status={problemOf?.(i) ? 'error' : undefined} value={f.name} onChange={(name) => set(i, { name })} data-testid={`${testId}-${i}-name`} />
+            <Select size="small" style={{ width: 96 }} value={f.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`${testId}-${i}-type`} />
+            {withRequired && (
+              <Checkbox checked={!!f.required} onChange={(required) => set(i, { required })}>
+                {t('editor.required')}
+              </Checkbox>
+            )}
+            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(fields.filter((_, j) => j !== i))} />
+          </Space>
+          <FieldProblem message={problemOf?.(i)} />
+        </div>
+      ))}
+      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => onChange([...fields, { name: `${testId === 'output' ? 'output' : 'field'}${fields.length + 1}`, type: 'string' }])} data-testid={`${testId}-add`}>
+        {addLabel ?? t('editor.addField')}
+      </Button>
+    </div>
+  );
+}
