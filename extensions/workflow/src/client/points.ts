@@ -17,6 +17,8 @@ export interface NodeFormProps {
   onSettings(settings: Record<string, unknown>): void;
   /** Outputs of the nodes that run before this one (and, in a loop body, what the loop gives it). */
   upstream: UpstreamOutput[];
+  /** A loop or batch: the outputs of the nodes in its body (what it may collect). */
+  body: UpstreamOutput[];
   /** The space and workflow being edited (forms that list models, workflows ...). */
   spaceId: string;
   workflowId: string;
@@ -50,7 +52,7 @@ export interface NodeTypeClient {
   Form?: ComponentType<NodeFormProps>;
 }
 
-export { FIELD_TYPES, FieldProblem, FieldsEditor, TemplateInput, ValueInput } from './widgets.tsx';
+export { FIELD_TYPES, FieldProblem, FieldsEditor, TemplateInput, ValueInput, WorkflowSelect } from './widgets.tsx';
 
 export const NodeTypeClients = defineRegistryPoint<NodeTypeClient>({
   id: 'workflow.nodeTypeClients',

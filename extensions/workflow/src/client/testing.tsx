@@ -15,9 +15,12 @@ export interface RenderNodeFormOptions extends Omit<RenderExtensionOptions, 'pat
   Form: ComponentType<NodeFormProps>;
   param?: Partial<CanvasNode['node_param']>;
   upstream?: UpstreamOutput[];
+  body?: UpstreamOutput[];
   problems?: Record<string, string>;
   spaceId?: string;
   workflowId?: string;
+  /** Translations of other extensions the form uses (models ...), by extension id. */
+  namespaces?: Record<string, { 'en-US': Record<string, unknown>; 'zh-CN': Record<string, unknown> }>;
 }
 
 export interface RenderedNodeForm extends RenderedExtension {
@@ -27,15 +30,16 @@ export interface RenderedNodeForm extends RenderedExtension {
 
 export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<RenderedNodeForm> {
   let last: Record<string, unknown> | undefined;
-  const { extension, locales, Form, param = {}, upstream = [], problems = {}, spaceId = '1', workflowId = '1', ...rest } = opts;
+  const { extension, locales, Form, param = {}, upstream = [], body = [], problems = {}, spaceId = '1', workflowId = '1', namespaces = {}, ...rest } = opts;
   function Harness() {
     const [settings, setSettings] = useState<Record<string, unknown>>(param.settings ?? {});
     const node: CanvasNode = { node_id: 'node', type: 'x', node_param: { inputs: [], outputs: [], ...param, settings }, layout: { x: 0, y: 0 } };
-    return <Form node={node} upstream={upstream} problems={problems} spaceId={spaceId} workflowId={workflowId} onSettings={(s) => (setSettings(s), (last = s))} />;
+    return <Form node={node} upstream={upstream} body={body} problems={problems} spaceId={spaceId} workflowId={workflowId} onSettings={(s) => (setSettings(s), (last = s))} />;
   }
   const harness = defineExtension({ id: extension, register: (ctx) => (ctx.i18n(locales), void ctx.route({ path: '/', component: Harness })) });
   // The shared inputs (templates, field lists) translate in the workflow namespace.
   const workflow = defineExtension({ id: 'workflow', register: (ctx) => ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }) });
-  const rendered = await renderExtension(harness, { ...rest, path: '/', others: extension === 'workflow' ? [] : [workflow] });
+  const others = Object.entries(namespaces).map(([id, l]) => defineExtension({ id, register: (ctx) => ctx.i18n(l) }));
+  const rendered = await renderExtension(harness, { ...rest, path: '/', others: extension === 'workflow' ? others : [workflow, ...others] });
   return Object.assign(rendered, { settings: () => last });
 }

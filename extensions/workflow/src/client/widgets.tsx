@@ -2,6 +2,8 @@
 // fields, and a field's validation problem. Exported through @tessera/ext-workflow/client.
 import { Button, Checkbox, Input, Select, Space, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from '@tessera/sdk/client';
 import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '../shared/schema.ts';
@@ -191,5 +193,39 @@ export function FieldsEditor({ fields, onChange, testId = 'field', withRequired 
         {addLabel ?? t('editor.addField')}
       </Button>
     </div>
+  );
+}
+
+/** A workflow of the space (not `exclude`, the one being edited), picked by name. */
+export function WorkflowSelect({ spaceId, exclude, value, onChange, testId = 'workflow-select', style }: { spaceId: string; exclude?: string; value?: string; onChange(workflowId: string, name: string): void; testId?: string; style?: CSSProperties }) {
+  const { t } = useTranslation('workflow');
+  const api = useApi();
+  const [q, setQ] = useState('');
+  const list = useQuery({
+    queryKey: ['workflow', 'picker', spaceId, q],
+    queryFn: () => api.post<{ workflow_list: { workflow_id: string; name: string; latest_version?: string | null }[] }>('/api/workflow_api/workflow_list', { space_id: spaceId, page: 1, size: 50, ...(q ? { name: q } : {}) }),
+  });
+  const items = (list.data?.workflow_list ?? []).filter((w) => w.workflow_id !== exclude);
+  return (
+    <Select
+      size="small"
+      style={{ width: 260, ...style }}
+      showSearch
+      filterOption={false}
+      onSearch={setQ}
+      loading={list.isLoading}
+      placeholder={t('editor.pickWorkflow')}
+      notFoundContent={t('editor.noWorkflows')}
+      value={value || undefined}
+      onChange={(id: string) => onChange(id, items.find((w) => w.workflow_id === id)?.name ?? '')}
+      data-testid={testId}
+    >
+      {items.map((w) => (
+        <Select.Option key={w.workflow_id} value={w.workflow_id}>
+          {w.name}
+          {w.latest_version ? <span style={{ color: 'var(--color-text-3)', marginLeft: 6 }}>{w.latest_version}</span> : null}
+        </Select.Option>
+      ))}
+    </Select>
   );
 }

@@ -13,7 +13,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
-import { autoLayout, bodyOrder, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
+import { autoLayout, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { NodeDebug, NodeResult, RunHistory, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
@@ -552,6 +552,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
               client={clientOf(only)}
               typeLabel={label(only)}
               upstream={upstreamOutputs(canvas, only.node_id, lookup)}
+              body={bodyOutputs(canvas, only.node_id, lookup)}
               problems={problems[only.node_id] ?? []}
               spaceId={spaceId}
               workflowId={workflowId}

@@ -83,7 +83,7 @@ function JsonSettings({ settings, onChange, testId = 'node-settings-json' }: { s
   );
 }
 
-export function NodePanel({ node, client, typeLabel, upstream, problems, onChange, onDelete, spaceId, workflowId, computedOutputs, entry = false }: { node: CanvasNode; /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean; client?: NodeTypeClient; typeLabel: string; upstream: UpstreamOutput[]; problems: NodeProblem[]; onChange(param: Param): void; onDelete(): void; spaceId: string; workflowId: string; /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[] }) {
+export function NodePanel({ node, client, typeLabel, upstream, body = [], problems, onChange, onDelete, spaceId, workflowId, computedOutputs, entry = false }: { node: CanvasNode; /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean; client?: NodeTypeClient; typeLabel: string; upstream: UpstreamOutput[]; body?: UpstreamOutput[]; problems: NodeProblem[]; onChange(param: Param): void; onDelete(): void; spaceId: string; workflowId: string; /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[] }) {
   const { t } = useTranslation('workflow');
   const param = node.node_param;
   const set = (patch: Partial<Param>) => onChange({ ...param, ...patch });
@@ -111,7 +111,7 @@ export function NodePanel({ node, client, typeLabel, upstream, problems, onChang
           </Collapse.Item>
         )}
         <Collapse.Item name="settings" header={t('editor.settings')}>
-          {Form ? <Form node={node} upstream={upstream} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
+          {Form ? <Form node={node} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
         </Collapse.Item>
         <Collapse.Item name="outputs" header={t('editor.outputs')}>
           {computedOutputs ? (

@@ -144,6 +144,11 @@ export function upstreamOutputs(canvas: Canvas, nodeId: string, lookup: OutputsL
   });
 }
 
+/** The outputs of the nodes directly in a container's body. */
+export function bodyOutputs(canvas: Canvas, containerId: string, lookup: OutputsLookup = declared): UpstreamOutput[] {
+  return canvas.nodes.filter((n) => n.parent_id === containerId).flatMap((n) => lookup.outputs(n).map((field) => ({ node_id: n.node_id, node_title: n.node_param.title ?? n.node_id, field })));
+}
+
 /** Removes nodes (and their bodies) with every link that touches them. */
 export function removeNodes(canvas: Canvas, ids: Set<string>): Canvas {
   const gone = new Set(ids);

@@ -1,0 +1,24 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { IconCodeSquare } from '@arco-design/web-react/icon';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { CodeForm, SAMPLES } from './form.tsx';
+
+export default defineExtension({
+  id: 'node-code',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(NodeTypeClients, {
+      key: 'code',
+      icon: IconCodeSquare,
+      color: '#86909C',
+      defaults: () => ({
+        inputs: [{ name: 'input', type: 'string', value: { kind: 'literal', value: '' } }],
+        outputs: [{ name: 'result', type: 'string' }],
+        settings: { language: 'javascript', code: SAMPLES.javascript, timeout_ms: 10_000, memory_mb: 64 },
+      }),
+      Form: CodeForm,
+    });
+  },
+});

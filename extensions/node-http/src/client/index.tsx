@@ -1,0 +1,20 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { IconCloud } from '@arco-design/web-react/icon';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { HttpForm } from './form.tsx';
+
+export default defineExtension({
+  id: 'node-http',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(NodeTypeClients, {
+      key: 'http',
+      icon: IconCloud,
+      color: '#3491FA',
+      defaults: () => ({ settings: { method: 'GET', url: '', headers: [], query: [], auth: { type: 'none' }, body: { type: 'none' }, timeout_ms: 30_000, retries: 0 } }),
+      Form: HttpForm,
+    });
+  },
+});
