@@ -108,3 +108,33 @@ describe('Loop, Set Loop Variable, Break, Continue and Batch', () => {
     expect(JSON.parse(r.output)).toEqual({ out: ['<3>', '<1>', '<2>', '<5>'] });
   });
 });
+
+describe('what the editor asks of a canvas', () => {
+  it('validate_tree reports each node\'s outputs and what a loop gives its body; signature gives a workflow\'s inputs and result', async () => {
+    const api = (p: string, b: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...b });
+    const { workflow_id } = await api('create', { name: 'shapes' });
+    const canvas = {
+      nodes: [
+        start([{ name: 'items', type: 'array', items: 'string' }, { name: 'n', type: 'integer', required: true }]),
+        node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array', variables: ['acc'], collect: [{ name: 'shouts', node_id: 't', path: ['output'] }] } }),
+        text('t', 'loop', '{{item}}!', [ref('item', 'loop', ['item'])]),
+        node('end', '2', { inputs: [ref('shouts', 'loop', ['shouts'], 'array')] }),
+      ],
+      links: [link('start', 'loop'), link('loop', 'end')],
+    };
+    // The canvas as it is in the editor (not saved yet) is what gets checked.
+    const v = await api('validate_tree', { workflow_id, schema: canvas });
+    expect(v.errors).toEqual([]);
+    expect(v.node_outputs.loop).toEqual([{ name: 'shouts', type: 'array' }, { name: 'acc', type: 'string' }]);
+    expect(v.node_outputs.t).toEqual([{ name: 'output', type: 'string', items: 'string' }]);
+    expect(v.node_locals.loop.map((f: { name: string }) => f.name)).toEqual(['item', 'index', 'acc']);
+    expect(v.node_locals.t).toBeUndefined();
+    await api('save', { workflow_id, schema: canvas });
+    const sig = await api('signature', { workflow_id });
+    expect(sig).toEqual({ inputs: [{ name: 'items', type: 'array', items: 'string' }, { name: 'n', type: 'integer', required: true }], outputs: [{ name: 'shouts', type: 'array' }] });
+    const types = await agent.get('/api/workflow_api/node_types');
+    const byKey = Object.fromEntries(types.node_types.map((x: { key: string }) => [x.key, x]));
+    expect(byKey.loop).toMatchObject({ outputs: 'computed', composite: true });
+    expect(byKey.code).toMatchObject({ outputs: 'declared', composite: false });
+  });
+});

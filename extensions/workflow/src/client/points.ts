@@ -15,6 +15,8 @@ export interface NodeFormProps {
   node: CanvasNode;
   /** Replaces the node's settings (node_param.settings). */
   onSettings(settings: Record<string, unknown>): void;
+  /** Changes other parts of the node at once (inputs and outputs that follow from a choice in the form). */
+  onParam(patch: Partial<CanvasNode['node_param']>): void;
   /** Outputs of the nodes that run before this one (and, in a loop body, what the loop gives it). */
   upstream: UpstreamOutput[];
   /** A loop or batch: the outputs of the nodes in its body (what it may collect). */

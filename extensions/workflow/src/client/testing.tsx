@@ -26,20 +26,24 @@ export interface RenderNodeFormOptions extends Omit<RenderExtensionOptions, 'pat
 export interface RenderedNodeForm extends RenderedExtension {
   /** The settings the form saved last (undefined until it saves). */
   settings(): Record<string, unknown> | undefined;
+  /** The whole node_param as the form left it. */
+  param(): CanvasNode['node_param'];
 }
 
 export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<RenderedNodeForm> {
   let last: Record<string, unknown> | undefined;
+  let lastParam: CanvasNode['node_param'] | undefined;
   const { extension, locales, Form, param = {}, upstream = [], body = [], problems = {}, spaceId = '1', workflowId = '1', namespaces = {}, ...rest } = opts;
   function Harness() {
-    const [settings, setSettings] = useState<Record<string, unknown>>(param.settings ?? {});
-    const node: CanvasNode = { node_id: 'node', type: 'x', node_param: { inputs: [], outputs: [], ...param, settings }, layout: { x: 0, y: 0 } };
-    return <Form node={node} upstream={upstream} body={body} problems={problems} spaceId={spaceId} workflowId={workflowId} onSettings={(s) => (setSettings(s), (last = s))} />;
+    const [p, setP] = useState<CanvasNode['node_param']>({ inputs: [], outputs: [], settings: {}, ...param });
+    lastParam = p;
+    const node: CanvasNode = { node_id: 'node', type: 'x', node_param: p, layout: { x: 0, y: 0 } };
+    return <Form node={node} upstream={upstream} body={body} problems={problems} spaceId={spaceId} workflowId={workflowId} onSettings={(settings) => (setP((x) => ({ ...x, settings })), (last = settings))} onParam={(patch) => setP((x) => ({ ...x, ...patch }))} />;
   }
   const harness = defineExtension({ id: extension, register: (ctx) => (ctx.i18n(locales), void ctx.route({ path: '/', component: Harness })) });
   // The shared inputs (templates, field lists) translate in the workflow namespace.
   const workflow = defineExtension({ id: 'workflow', register: (ctx) => ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }) });
   const others = Object.entries(namespaces).map(([id, l]) => defineExtension({ id, register: (ctx) => ctx.i18n(l) }));
   const rendered = await renderExtension(harness, { ...rest, path: '/', others: extension === 'workflow' ? others : [workflow, ...others] });
-  return Object.assign(rendered, { settings: () => last });
+  return Object.assign(rendered, { settings: () => last, param: () => lastParam! });
 }

@@ -1,7 +1,7 @@
 import { badRequest, conflict } from '@tessera/sdk';
 import type { ServerContext, SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { Canvas, ExecuteMode, type FieldDecl, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
+import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { validateCanvas } from './engine/validate.ts';
 import type { RunEvent, RunRow, RunService } from './runs.ts';
@@ -285,6 +285,22 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         if (meta) out.push({ ...metaView(meta), inputs: (await store.draft(id)).canvas.nodes.find((n) => typeOf(n.type)?.role === 'entry')?.node_param.outputs ?? [] });
       }
       return out;
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/signature`,
+    auth: inSpace,
+    summary: "A workflow's inputs (its entry node's fields) and outputs (what its exit node returns), of the draft or a published version",
+    body: z.object({ space_id: Id, workflow_id: Id, version: z.string().max(40).optional() }),
+    handler: async ({ body }) => {
+      await store.meta(body.workflow_id, body.space_id);
+      const canvas = body.version && body.version !== 'draft' ? (await store.published(body.workflow_id, body.version)).canvas : (await store.draft(body.workflow_id)).canvas;
+      const entry = canvas.nodes.find((n) => !n.parent_id && typeOf(n.type)?.role === 'entry');
+      const exit = canvas.nodes.find((n) => !n.parent_id && typeOf(n.type)?.role === 'exit');
+      const outputsOf = (n: CanvasNodeT | undefined) => (n ? (typeOf(n.type)?.outputsOf?.(n) ?? n.node_param.outputs) : []);
+      return { inputs: entry?.node_param.outputs ?? [], outputs: outputsOf(exit) };
     },
   });
 

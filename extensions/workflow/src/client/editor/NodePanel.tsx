@@ -111,7 +111,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
           </Collapse.Item>
         )}
         <Collapse.Item name="settings" header={t('editor.settings')}>
-          {Form ? <Form node={node} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
+          {Form ? <Form node={node} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} onParam={set} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
         </Collapse.Item>
         <Collapse.Item name="outputs" header={t('editor.outputs')}>
           {computedOutputs ? (

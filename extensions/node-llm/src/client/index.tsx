@@ -1,0 +1,29 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { IconRobot, IconBulb } from '@arco-design/web-react/icon';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { IntentForm, LlmForm } from './forms.tsx';
+
+export default defineExtension({
+  id: 'node-llm',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(NodeTypeClients, {
+      key: 'llm',
+      icon: IconRobot,
+      color: '#7816FF',
+      defaults: () => ({ settings: { model_id: '', params: {}, system_prompt: '', user_prompt: '', history_rounds: 0, output_format: 'text', json_fields: [], streaming: true, skills: [], max_tool_rounds: 5 } }),
+      Form: LlmForm,
+    });
+    ctx.register(NodeTypeClients, {
+      key: 'intent',
+      icon: IconBulb,
+      color: '#7816FF',
+      defaults: () => ({ inputs: [{ name: 'query', type: 'string', value: { kind: 'literal', value: '' } }], settings: { model_id: '', intents: [''], mode: 'fast', instructions: '' } }),
+      // One branch per intent (branch_0 ...), then 'other'.
+      ports: (node) => [...((node.node_param.settings as { intents?: string[] }).intents ?? []).map((label, i) => ({ id: `branch_${i}`, label: label || `#${i + 1}` })), { id: 'default', labelKey: 'node-llm:intent.other' }],
+      Form: IntentForm,
+    });
+  },
+});

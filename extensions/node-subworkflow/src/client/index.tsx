@@ -1,0 +1,14 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { IconMindMapping } from '@arco-design/web-react/icon';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { SubWorkflowForm } from './form.tsx';
+
+export default defineExtension({
+  id: 'node-subworkflow',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(NodeTypeClients, { key: 'sub_workflow', icon: IconMindMapping, color: '#722ED1', defaults: () => ({ settings: { workflow_id: '' } }), Form: SubWorkflowForm });
+  },
+});
