@@ -32,6 +32,11 @@ it('runs TypeScript in the sandbox with typed outputs', async () => {
   expect(JSON.parse(r.output)).toEqual({ result: [0, 1, 4, 9] });
 });
 
+it("keeps what the code logged with the node's result", async () => {
+  const r = await run("async function main({ params }) {\n  console.log('squaring', params.n);\n  return { squares: [params.n * params.n] };\n}", { n: 3 }, [{ name: 'squares', type: 'array', items: 'integer' }]);
+  expect(r.node_results.find((n: { node_id: string }) => n.node_id === 'code').logs).toEqual(['squaring 3']);
+});
+
 it('fails the node with the line of the error, and a wrong output type names the field', async () => {
   const broken = await run('async function main() {\n  return { squares: undefinedThing.length };\n}', { n: 1 }, [{ name: 'squares', type: 'array' }]);
   expect(broken.execute_status).toBe(3);

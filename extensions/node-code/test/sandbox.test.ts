@@ -46,3 +46,12 @@ describe('typed outputs', () => {
     expect(() => typedOutputs([1], [])).toThrow(/return an object/);
   });
 });
+
+describe('console in the sandbox', () => {
+  it('hands console lines to the caller, objects as JSON', async () => {
+    const lines: string[] = [];
+    const out = await runJavaScript("async function main({ params }) { console.log('n is', params.n, { a: 1 }); console.error('oops'); return { ok: true }; }", { n: 2 }, { timeoutMs: 2000, memoryMb: 32 }, false, (l) => lines.push(l));
+    expect(out).toEqual({ ok: true });
+    expect(lines).toEqual(['n is 2 {"a":1}', 'error: oops']);
+  });
+});

@@ -28,7 +28,7 @@ function lineOf(err: unknown): number | undefined {
  * Runs `async function main({ params })` in a fresh V8 isolate: no Node APIs, no network, no file
  * system; a memory limit for the isolate and a wall-clock time limit (the isolate is disposed on expiry).
  */
-export async function runJavaScript(source: string, params: Record<string, unknown>, limits: SandboxLimits, typescript = false): Promise<unknown> {
+export async function runJavaScript(source: string, params: Record<string, unknown>, limits: SandboxLimits, typescript = false, onLog?: (line: string) => void): Promise<unknown> {
   let code = source;
   if (typescript) {
     try {
@@ -44,6 +44,12 @@ export async function runJavaScript(source: string, params: Record<string, unkno
     const context = await isolate.createContext();
     await context.global.set('__params__', JSON.stringify(params ?? {}));
     await context.global.set('global', context.global.derefInto());
+    // console.log and friends: lines go to the node's logs (at most 200 per run, 2000 characters each).
+    let lines = 0;
+    await context.global.set('__log__', new ivm.Callback((line: string) => (lines++ < 200 ? onLog?.(String(line).slice(0, 2000)) : undefined)));
+    await context.eval(`{ const fmt = (a) => a.map((x) => (typeof x === 'string' ? x : (() => { try { return JSON.stringify(x); } catch { return String(x); } })())).join(' ');
+      const out = (level) => (...a) => __log__((level ? level + ': ' : '') + fmt(a));
+      globalThis.console = { log: out(''), info: out(''), debug: out(''), warn: out('warn'), error: out('error') }; }`);
     let script: ivm.Script;
     try {
       script = await isolate.compileScript(code + RUNNER, { filename: FILE });

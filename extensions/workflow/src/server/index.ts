@@ -38,7 +38,10 @@ export default defineExtension({
     const engine: WorkflowEngine = new WorkflowEngine({
       typeOf,
       fetch: (url, init) => ctx.service(OutboundHttpService).fetch(url, init),
-      log: (runId, nodeId, message) => ctx.logger.debug(message, { runId, nodeId }),
+      log: (runId, nodeId, message) => {
+        ctx.logger.debug(message, { runId, nodeId });
+        runs.log(runId, nodeId, message);
+      },
       runWorkflow: (parent, request) => runChild(parent, request),
       setVariable: async (run, scope, name, value) => {
         const store = ctx.optionalService(VariablesService);

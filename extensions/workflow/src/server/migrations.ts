@@ -121,4 +121,11 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('workflow_run').addColumn('draft_revision', 'integer').execute();
     },
   },
+  {
+    name: '0003_node_exec_logs',
+    up: async (db) => {
+      // What a node logged while it ran (ctx.log), shown with its result.
+      await db.schema.alterTable('workflow_node_exec').addColumn('logs', 'text').execute();
+    },
+  },
 ];

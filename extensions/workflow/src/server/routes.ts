@@ -67,6 +67,7 @@ export async function processView(runs: RunService, row: RunRow) {
       branch: n.branch ?? null,
       duration_ms: n.duration_ms,
       tokens: n.tokens,
+      logs: n.logs ?? [],
     })),
   };
 }

@@ -157,6 +157,13 @@ export class RunService {
     return () => live.listeners.delete(fn);
   }
 
+  /** A line a node logged (ctx.log) while it runs: kept with its result. */
+  log(runId: string, nodeId: string, message: string): void {
+    const rec = this.#live.get(runId)?.nodes.get(nodeId);
+    if (!rec || rec.status !== NodeExecStatus.Running) return;
+    rec.logs = [...(rec.logs ?? []), message.slice(0, 2000)].slice(-100);
+  }
+
   /** Node results so far: live ones for a running run, stored ones otherwise. */
   async nodeResults(runId: string): Promise<NodeExecRecord[]> {
     const stored = (await this.#ctx.db.selectFrom('workflow_node_exec').selectAll().where('run_id', '=', runId).orderBy('started_at').execute()).map((r): NodeExecRecord => ({
@@ -165,6 +172,7 @@ export class RunService {
       outputs: parse(r.outputs as string | null),
       error: (r.error as string | null) ?? undefined,
       branch: (r.branch as string | null) ?? undefined,
+      logs: (parse(r.logs as string | null) as string[] | undefined) ?? undefined,
     }));
     const live = this.#live.get(runId);
     if (!live) return stored;
@@ -268,7 +276,7 @@ export class RunService {
       finished_at: status === RunStatus.Running ? null : now(),
       duration_ms: duration,
     };
-    const nodeRows = finished.map((r) => ({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens }));
+    const nodeRows = finished.map((r) => ({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens, logs: r.logs?.length ? JSON.stringify(r.logs) : null }));
     const spanRows = tracer.spans.map((s) => ({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }));
     if (pending && status !== RunStatus.Running) {
       Object.assign(row, final);

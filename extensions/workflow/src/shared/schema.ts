@@ -111,4 +111,6 @@ export interface NodeExecRecord {
   started_at: string;
   duration_ms: number;
   tokens: number;
+  /** What the node logged while it ran (at most the last 100 lines). */
+  logs?: string[];
 }

@@ -139,11 +139,32 @@ export function NodeResult({ run }: { run: NodeRun }) {
           <pre style={{ fontSize: 11, maxHeight: 160, overflow: 'auto' }}>{json(run.inputs)}</pre>
         </details>
       )}
+      {run.branch && (
+        <div style={{ fontSize: 12, marginTop: 4 }} data-testid="node-result-branch">
+          {t('run.branch', { branch: run.branch })}
+        </div>
+      )}
       {run.outputs !== undefined && (
         <details open>
           <summary style={{ fontSize: 12 }}>{t('editor.outputs')}</summary>
           <pre data-testid="node-result-outputs" style={{ fontSize: 11, maxHeight: 200, overflow: 'auto' }}>
             {json(run.outputs)}
+          </pre>
+        </details>
+      )}
+      {run.outputs !== undefined && (
+        <details>
+          <summary style={{ fontSize: 12 }}>{t('run.raw')}</summary>
+          <Typography.Paragraph copyable={{ text: JSON.stringify(run.outputs) }} style={{ fontSize: 11, fontFamily: 'monospace', wordBreak: 'break-all', margin: 0 }} data-testid="node-result-raw">
+            {JSON.stringify(run.outputs)}
+          </Typography.Paragraph>
+        </details>
+      )}
+      {!!run.logs?.length && (
+        <details open>
+          <summary style={{ fontSize: 12 }}>{t('run.logs', { n: run.logs.length })}</summary>
+          <pre data-testid="node-result-logs" style={{ fontSize: 11, maxHeight: 160, overflow: 'auto', background: 'var(--color-fill-1)', padding: 6 }}>
+            {run.logs.join('\n')}
           </pre>
         </details>
       )}
@@ -226,6 +247,7 @@ interface NodeResultView {
   branch: string | null;
   duration_ms?: number;
   tokens?: number;
+  logs?: string[];
 }
 
 const parsed = (s: string | null): unknown => {
@@ -280,7 +302,7 @@ export function NodeDebug({ spaceId, workflowId, node, beforeRun }: { spaceId: s
 }
 
 function toNodeRun(n: NodeResultView): NodeRun {
-  return { id: '', node_id: n.node_id, node_type: n.node_type, title: n.node_title, status: n.node_status, inputs: parsed(n.input), outputs: parsed(n.output), error: n.error_info ?? undefined, branch: n.branch ?? undefined, started_at: '', duration_ms: n.duration_ms ?? 0, tokens: n.tokens ?? 0 };
+  return { id: '', node_id: n.node_id, node_type: n.node_type, title: n.node_title, status: n.node_status, inputs: parsed(n.input), outputs: parsed(n.output), error: n.error_info ?? undefined, branch: n.branch ?? undefined, started_at: '', duration_ms: n.duration_ms ?? 0, tokens: n.tokens ?? 0, logs: n.logs };
 }
 
 interface PastRun {
