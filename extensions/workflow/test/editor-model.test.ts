@@ -95,3 +95,14 @@ describe('editing helpers', () => {
     expect(h.canRedo).toBe(false);
   });
 });
+
+describe('where a node added after another goes', () => {
+  it('to the right of it, below whatever is already there', async () => {
+    const { besideNode } = await import('../src/client/editor/model.ts');
+    const at = (id: string, x: number, y: number) => ({ node_id: id, type: '15', node_param: { inputs: [], outputs: [], settings: {} }, layout: { x, y } });
+    const canvas = { nodes: [at('a', 0, 0), at('b', 300, 0)], links: [] };
+    const sizes = { a: { width: 200, height: 60 }, b: { width: 200, height: 60 } };
+    expect(besideNode(canvas, canvas.nodes[1], sizes)).toEqual({ x: 580, y: 0 });
+    expect(besideNode(canvas, canvas.nodes[0], sizes)).toEqual({ x: 280, y: 100 }); // b is in the way
+  });
+});

@@ -48,7 +48,7 @@ export function ValueInput({ binding, upstream, onChange, testId, error }: { bin
       {v.kind === 'ref' ? (
         <Select
           size="small"
-          style={{ width: 190 }}
+          style={{ width: 200 }}
           status={status}
           placeholder={t('editor.pickRef')}
           value={refKey}
@@ -67,7 +67,7 @@ export function ValueInput({ binding, upstream, onChange, testId, error }: { bin
           ))}
         </Select>
       ) : (
-        <Input size="small" style={{ width: 190 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
+        <Input size="small" style={{ width: 200 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
       )}
     </Space>
   );

@@ -13,7 +13,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
-import { autoLayout, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
+import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { NodeDebug, NodeResult, RunHistory, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
@@ -425,7 +425,8 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const add = (info: NodeTypeInfo, at?: { x: number; y: number }) => {
     const client = clients.find((c) => c.key === info.key);
     const only = selected.size === 1 ? latest.current.nodes.find((n) => selected.has(n.node_id)) : undefined;
-    const into = at ? containerAt(at) : only && typeOf(types, only)?.composite ? only : undefined;
+    // Into the container dropped on, or the selected container's body, or the body the selected node is in.
+    const into = at ? containerAt(at) : only && typeOf(types, only)?.composite ? only : only?.parent_id ? latest.current.nodes.find((n) => n.node_id === only.parent_id) : undefined;
     const center = at ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
     let id = '';
     change((c) => {
@@ -433,12 +434,20 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       const d = client?.defaults?.() ?? {};
       const nudge = (c.nodes.length % 5) * 24;
       let layout = { x: center.x + (at ? 0 : nudge), y: center.y + (at ? 0 : nudge) };
-      if (into) {
+      if (into && at) {
         // Inside a body, positions are relative to the container.
         const abs = flow.getInternalNode(into.node_id)?.internals.positionAbsolute ?? into.layout;
+        layout = { x: Math.max(10, at.x - abs.x), y: Math.max(50, at.y - abs.y) };
+      } else if (only && only !== into) {
+        // Clicked with a node selected: the new one goes to its right, below anything already there.
+        layout = besideNode(c, only, sizes);
+      } else if (into) {
         const siblings = c.nodes.filter((n) => n.parent_id === into.node_id).length;
-        layout = at ? { x: Math.max(10, at.x - abs.x), y: Math.max(50, at.y - abs.y) } : { x: 20 + siblings * 210, y: 70 };
+        layout = { x: 20 + siblings * 210, y: 70 };
       }
+      // A container grows to hold what is added to it.
+      const grow = into && { width: Math.max(into.layout.width ?? CONTAINER_SIZE.width, layout.x + 240), height: Math.max(into.layout.height ?? CONTAINER_SIZE.height, layout.y + 110) };
+      c = grow ? { ...c, nodes: c.nodes.map((n) => (n.node_id === into!.node_id ? { ...n, layout: { ...n.layout, ...grow } } : n)) } : c;
       const node: CanvasNode = { node_id: id, type: info.type, node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d }, layout, ...(into ? { parent_id: into.node_id } : {}) };
       return { ...c, nodes: [...c.nodes, node] };
     });
@@ -538,7 +547,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
           </ReactFlow>
         </div>
         {(only || side) && (
-          <div style={{ width: 380, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
+          <div style={{ width: 460, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
             {side === 'versions' && !only && (
               <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
             )}

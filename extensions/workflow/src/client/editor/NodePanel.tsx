@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '../../shared/schema.ts';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
-import { FieldProblem, FieldsEditor, ValueInput } from '../widgets.tsx';
+import { FIELD_TYPES, FieldProblem, FieldsEditor, ValueInput } from '../widgets.tsx';
 
 export { ValueInput };
 
@@ -18,6 +18,13 @@ export interface NodeProblem {
   message: string;
 }
 
+/** A reference takes the type of the output it points at. */
+function typeOfRef(value: InputBinding['value'], upstream: UpstreamOutput[]): Partial<InputBinding> {
+  if (value.kind !== 'ref' || value.path.length !== 1) return {};
+  const field = upstream.find((u) => u.node_id === value.node_id && u.field.name === value.path[0])?.field;
+  return field ? { type: field.type, ...(field.items ? { items: field.items } : {}) } : {};
+}
+
 function Inputs({ param, upstream, onChange, problems }: { param: Param; upstream: UpstreamOutput[]; onChange(inputs: InputBinding[]): void; problems: Record<string, string> }) {
   const { t } = useTranslation('workflow');
   const set = (i: number, patch: Partial<InputBinding>) => onChange(param.inputs.map((b, j) => (j === i ? { ...b, ...patch } : b)));
@@ -27,13 +34,19 @@ function Inputs({ param, upstream, onChange, problems }: { param: Param; upstrea
         <div key={i} style={{ marginBottom: 6 }} data-testid={`input-${i}`}>
           <Space size={4} align="center">
             <Input size="small" style={{ width: 90 }} value={b.name} status={problems[`inputs.${b.name}`] ? 'error' : undefined} onChange={(name) => set(i, { name })} data-testid={`input-${i}-name`} />
-            <ValueInput binding={b} upstream={upstream} onChange={(value) => set(i, { value })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
+            <Select size="small" style={{ width: 84 }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`input-${i}-type`} />
+            <ValueInput binding={b} upstream={upstream} onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
             <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(param.inputs.filter((_, j) => j !== i))} />
           </Space>
           <FieldProblem message={problems[`inputs.${b.name}`]} />
         </div>
       ))}
-      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => onChange([...param.inputs, { name: `input${param.inputs.length + 1}`, type: 'string', value: upstream[0] ? { kind: 'ref', node_id: upstream[0].node_id, path: [upstream[0].field.name] } : { kind: 'literal', value: '' } }])} data-testid="input-add">
+      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => {
+          const value: InputBinding['value'] = upstream[0] ? { kind: 'ref', node_id: upstream[0].node_id, path: [upstream[0].field.name] } : { kind: 'literal', value: '' };
+          onChange([...param.inputs, { name: `input${param.inputs.length + 1}`, type: 'string', value, ...typeOfRef(value, upstream) }]);
+        }}
+        data-testid="input-add"
+      >
         {t('editor.addInput')}
       </Button>
     </div>

@@ -144,6 +144,22 @@ export function upstreamOutputs(canvas: Canvas, nodeId: string, lookup: OutputsL
   });
 }
 
+/** Where a node added after `after` goes: to its right, moved down past the nodes already there. */
+export function besideNode(canvas: Canvas, after: CanvasNode, sizes: Record<string, { width: number; height: number }> = {}, gap = 80): { x: number; y: number } {
+  const size = (n: CanvasNode) => sizes[n.node_id] ?? { width: n.layout.width ?? 200, height: n.layout.height ?? 70 };
+  const w = 220;
+  const h = 90;
+  const spot = { x: after.layout.x + size(after).width + gap, y: after.layout.y };
+  const siblings = canvas.nodes.filter((n) => (n.parent_id ?? '') === (after.parent_id ?? ''));
+  const hit = (y: number) => siblings.find((n) => spot.x < n.layout.x + size(n).width + 20 && n.layout.x < spot.x + w + 20 && y < n.layout.y + size(n).height + 20 && n.layout.y < y + h + 20);
+  for (let i = 0, y = spot.y; i < 50; i++) {
+    const blocker = hit(y);
+    if (!blocker) return { x: spot.x, y };
+    y = blocker.layout.y + size(blocker).height + 40;
+  }
+  return spot;
+}
+
 /** The outputs of the nodes directly in a container's body. */
 export function bodyOutputs(canvas: Canvas, containerId: string, lookup: OutputsLookup = declared): UpstreamOutput[] {
   return canvas.nodes.filter((n) => n.parent_id === containerId).flatMap((n) => lookup.outputs(n).map((field) => ({ node_id: n.node_id, node_title: n.node_param.title ?? n.node_id, field })));
