@@ -139,7 +139,7 @@ export function NodeResult({ run }: { run: NodeRun }) {
           <pre style={{ fontSize: 11, maxHeight: 160, overflow: 'auto' }}>{json(run.inputs)}</pre>
         </details>
       )}
-      {run.branch && (
+      {run.branch && run.branch !== 'default' && (
         <div style={{ fontSize: 12, marginTop: 4 }} data-testid="node-result-branch">
           {t('run.branch', { branch: run.branch })}
         </div>
