@@ -5,7 +5,7 @@ import { renderExtension } from '@tessera/sdk/testing/client';
 import { useState } from 'react';
 import enUS from '../src/locales/en-US.json';
 import zhCN from '../src/locales/zh-CN.json';
-import { ValueInput } from '../src/client/editor/NodePanel.tsx';
+import { SYSTEM_VARIABLES, ValueInput } from '../src/client/widgets.tsx';
 import type { InputBinding, ValueExpr } from '../src/shared/schema.ts';
 import type { UpstreamOutput } from '../src/client/points.ts';
 
@@ -18,7 +18,7 @@ const upstream: UpstreamOutput[] = [
 let last: ValueExpr | undefined;
 function Harness() {
   const [binding, setBinding] = useState<InputBinding>({ name: 'count', type: 'integer', value: { kind: 'literal', value: '' } });
-  return <ValueInput binding={binding} upstream={upstream} testId="v" onChange={(value) => (setBinding({ ...binding, value }), (last = value))} />;
+  return <ValueInput binding={binding} upstream={upstream} variables={[...SYSTEM_VARIABLES, { scope: 'app', name: 'region' }]} testId="v" onChange={(value) => (setBinding({ ...binding, value }), (last = value))} />;
 }
 const harness = defineExtension({ id: 'workflow', register: (ctx) => (ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }), void ctx.route({ path: '/', component: Harness })) });
 
@@ -34,5 +34,17 @@ describe('the reference picker of an input', () => {
     fireEvent.click(screen.getByTestId('v-ref'));
     fireEvent.click(await screen.findByText('LLM · output (string)'));
     await waitFor(() => expect(last).toEqual({ kind: 'ref', node_id: 'llm', path: ['output'] }));
+  });
+});
+
+describe('a variable as an input', () => {
+  it('offers the system variables and the app and user ones', async () => {
+    await renderExtension(harness, { path: '/', language: 'zh-CN' });
+    fireEvent.click(screen.getByTestId('v-kind'));
+    fireEvent.click(await screen.findByText('变量'));
+    await waitFor(() => expect(last).toEqual({ kind: 'var', scope: 'system', name: 'user_id' }));
+    fireEvent.click(screen.getByTestId('v-var'));
+    fireEvent.click(await screen.findByText('应用 · region'));
+    await waitFor(() => expect(last).toEqual({ kind: 'var', scope: 'app', name: 'region' }));
   });
 });

@@ -27,23 +27,32 @@ function literal(text: string, type: InputBinding['type']): unknown {
   return text;
 }
 
-/** One input's value: typed literal, or a reference picked from the outputs of upstream nodes. */
-export function ValueInput({ binding, upstream, onChange, testId, error }: { binding: InputBinding; upstream: UpstreamOutput[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }) {
+/** A variable an input may read: system ones always, app and user ones when the variables extension runs. */
+export interface VariableRef {
+  scope: 'system' | 'user' | 'app';
+  name: string;
+}
+export const SYSTEM_VARIABLES: VariableRef[] = ['user_id', 'space_id', 'workflow_id', 'execute_id'].map((name) => ({ scope: 'system', name }));
+
+/** One input's value: typed literal, a reference picked from the outputs of upstream nodes, or a variable. */
+export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, onChange, testId, error }: { binding: InputBinding; upstream: UpstreamOutput[]; variables?: VariableRef[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }) {
   const { t } = useTranslation('workflow');
   const v = binding.value;
   const refKey = v.kind === 'ref' ? `${v.node_id}.${v.path.join('.')}` : undefined;
   const status = error ? ('error' as const) : undefined;
+  const kind = v.kind === 'ref' || v.kind === 'var' ? v.kind : 'literal';
   return (
     <Space size={4} style={{ width: '100%' }}>
       <Select
         size="small"
         style={{ width: 92 }}
-        value={v.kind === 'ref' ? 'ref' : 'literal'}
-        onChange={(kind) => onChange(kind === 'ref' ? { kind: 'ref', node_id: upstream[0]?.node_id ?? '', path: upstream[0] ? [upstream[0].field.name] : [] } : { kind: 'literal', value: '' })}
+        value={kind}
+        onChange={(k) => onChange(k === 'ref' ? { kind: 'ref', node_id: upstream[0]?.node_id ?? '', path: upstream[0] ? [upstream[0].field.name] : [] } : k === 'var' ? { kind: 'var', scope: variables[0]?.scope ?? 'system', name: variables[0]?.name ?? 'user_id' } : { kind: 'literal', value: '' })}
         data-testid={testId && `${testId}-kind`}
       >
         <Select.Option value="ref">{t('editor.ref')}</Select.Option>
         <Select.Option value="literal">{t('editor.literal')}</Select.Option>
+        <Select.Option value="var">{t('editor.variable')}</Select.Option>
       </Select>
       {v.kind === 'ref' ? (
         <Select
@@ -66,11 +75,50 @@ export function ValueInput({ binding, upstream, onChange, testId, error }: { bin
             </Select.Option>
           ))}
         </Select>
+      ) : v.kind === 'var' ? (
+        <Select
+          size="small"
+          style={{ width: 200 }}
+          status={status}
+          value={`${v.scope}.${v.name}`}
+          showSearch
+          onChange={(key: string) => {
+            const [scope, ...name] = key.split('.');
+            onChange({ kind: 'var', scope: scope as VariableRef['scope'], name: name.join('.') });
+          }}
+          data-testid={testId && `${testId}-var`}
+        >
+          {variables.map((x) => (
+            <Select.Option key={`${x.scope}.${x.name}`} value={`${x.scope}.${x.name}`}>
+              {`${t(`editor.scope.${x.scope}`)} · ${x.name}`}
+            </Select.Option>
+          ))}
+        </Select>
       ) : (
         <Input size="small" style={{ width: 200 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
       )}
     </Space>
   );
+}
+
+/** The variables inputs may read in a space: system ones, and its app and the user's variables (when the variables extension runs). */
+export function useVariables(spaceId: string): VariableRef[] {
+  const api = useApi();
+  const q = useQuery({
+    queryKey: ['workflow', 'variables', spaceId],
+    queryFn: async () => {
+      const list = async (scope: 'app' | 'user') => {
+        try {
+          const r = await api.post<{ variables: { name: string }[] }>('/api/variables/list', { space_id: spaceId, scope }, { handled: () => true });
+          return r.variables.map((x) => ({ scope, name: x.name }));
+        } catch {
+          return []; // the variables extension is off
+        }
+      };
+      return [...(await list('app')), ...(await list('user'))];
+    },
+  });
+  return useMemo(() => [...SYSTEM_VARIABLES, ...(q.data ?? [])], [q.data]);
 }
 
 interface Candidate {

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '../../shared/schema.ts';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
-import { FIELD_TYPES, FieldProblem, FieldsEditor, ValueInput } from '../widgets.tsx';
+import { FIELD_TYPES, FieldProblem, FieldsEditor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
 
 export { ValueInput };
 
@@ -25,7 +25,7 @@ function typeOfRef(value: InputBinding['value'], upstream: UpstreamOutput[]): Pa
   return field ? { type: field.type, ...(field.items ? { items: field.items } : {}) } : {};
 }
 
-function Inputs({ param, upstream, onChange, problems }: { param: Param; upstream: UpstreamOutput[]; onChange(inputs: InputBinding[]): void; problems: Record<string, string> }) {
+function Inputs({ param, upstream, variables, onChange, problems }: { param: Param; upstream: UpstreamOutput[]; variables: VariableRef[]; onChange(inputs: InputBinding[]): void; problems: Record<string, string> }) {
   const { t } = useTranslation('workflow');
   const set = (i: number, patch: Partial<InputBinding>) => onChange(param.inputs.map((b, j) => (j === i ? { ...b, ...patch } : b)));
   return (
@@ -35,7 +35,7 @@ function Inputs({ param, upstream, onChange, problems }: { param: Param; upstrea
           <Space size={4} align="center">
             <Input size="small" style={{ width: 90 }} value={b.name} status={problems[`inputs.${b.name}`] ? 'error' : undefined} onChange={(name) => set(i, { name })} data-testid={`input-${i}-name`} />
             <Select size="small" style={{ width: 84 }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`input-${i}-type`} />
-            <ValueInput binding={b} upstream={upstream} onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
+            <ValueInput binding={b} upstream={upstream} variables={variables} onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
             <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(param.inputs.filter((_, j) => j !== i))} />
           </Space>
           <FieldProblem message={problems[`inputs.${b.name}`]} />
@@ -102,6 +102,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
   const set = (patch: Partial<Param>) => onChange({ ...param, ...patch });
   const policy = param.error_policy ?? { retry: 0, on_error: 'throw' as const };
   const Form = client?.Form;
+  const variables = useVariables(spaceId);
   const byField = useMemo(() => Object.fromEntries(problems.filter((p) => p.field).map((p) => [p.field!, p.message])), [problems]);
   return (
     <div data-testid="node-panel" data-node-id={node.node_id} style={{ padding: 12, overflow: 'auto', height: '100%' }}>
@@ -120,7 +121,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
       <Collapse defaultActiveKey={['inputs', 'settings', 'outputs']} bordered={false}>
         {!entry && (
           <Collapse.Item name="inputs" header={t('editor.inputs')}>
-            <Inputs param={param} upstream={upstream} onChange={(inputs) => set({ inputs })} problems={byField} />
+            <Inputs param={param} upstream={upstream} variables={variables} onChange={(inputs) => set({ inputs })} problems={byField} />
           </Collapse.Item>
         )}
         <Collapse.Item name="settings" header={t('editor.settings')}>
