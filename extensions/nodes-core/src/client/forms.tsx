@@ -2,7 +2,7 @@
 import { Button, Input, Radio, Select, Space, Switch, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { ConditionType, type FieldDecl } from '@tessera/ext-workflow/shared';
-import { FieldProblem, FieldsEditor, TemplateInput, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { FieldProblem, FieldsEditor, hintForm as sharedHintForm, TemplateInput, type NodeFormProps } from '@tessera/ext-workflow/client';
 import { useTranslation } from 'react-i18next';
 
 interface Condition {
@@ -149,16 +149,7 @@ export function TextForm({ node, onSettings, upstream, problems }: NodeFormProps
 }
 
 /** A short explanation for node types whose behaviour is set by their inputs alone. */
-export function hintForm(key: string) {
-  return function HintForm() {
-    const { t } = useTranslation('nodes-core');
-    return (
-      <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: 0 }} data-testid={`${key}-form`}>
-        {t(`${key}.hint`)}
-      </Typography.Paragraph>
-    );
-  };
-}
+export const hintForm = (key: string) => sharedHintForm(`nodes-core:${key}.hint`, `${key}-form`);
 
 /** End: return the bound inputs as variables, or answer with a {{template}} (streamed to stream runs). */
 export function EndForm({ node, onSettings, upstream, problems }: NodeFormProps) {

@@ -1,7 +1,7 @@
 // Settings forms of Loop and Batch in the workflow editor, and the hints of the body-only nodes.
 import { Button, Input, InputNumber, Radio, Select, Space, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
-import { FieldProblem, type NodeFormProps, type UpstreamOutput } from '@tessera/ext-workflow/client';
+import { FieldProblem, hintForm as sharedHintForm, type NodeFormProps, type UpstreamOutput } from '@tessera/ext-workflow/client';
 import { useTranslation } from 'react-i18next';
 
 interface Collect {
@@ -124,13 +124,4 @@ export function BatchForm({ node, onSettings, body, problems }: NodeFormProps) {
 }
 
 /** Break, Continue and Set loop variable: a line on what they do. */
-export function hintForm(key: string) {
-  return function HintForm() {
-    const { t } = useTranslation('nodes-loop');
-    return (
-      <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: 0 }} data-testid={`${key}-form`}>
-        {t(`hint.${key}`)}
-      </Typography.Paragraph>
-    );
-  };
-}
+export const hintForm = (key: string) => sharedHintForm(`nodes-loop:hint.${key}`, `${key}-form`);

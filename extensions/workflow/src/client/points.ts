@@ -54,7 +54,7 @@ export interface NodeTypeClient {
   Form?: ComponentType<NodeFormProps>;
 }
 
-export { FIELD_TYPES, FieldProblem, FieldsEditor, SYSTEM_VARIABLES, TemplateInput, useVariables, ValueInput, WorkflowSelect, type VariableRef } from './widgets.tsx';
+export { FIELD_TYPES, FieldProblem, FieldsEditor, hintForm, SYSTEM_VARIABLES, TemplateInput, useVariables, ValueInput, WorkflowSelect, type VariableRef } from './widgets.tsx';
 
 export const NodeTypeClients = defineRegistryPoint<NodeTypeClient>({
   id: 'workflow.nodeTypeClients',

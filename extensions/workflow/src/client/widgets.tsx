@@ -277,3 +277,18 @@ export function WorkflowSelect({ spaceId, exclude, value, onChange, testId = 'wo
     </Select>
   );
 }
+
+/**
+ * The form of a node type that has no settings: a line saying what it does, translated from
+ * `textKey` ('ns:key'); `testId` names it for tests.
+ */
+export function hintForm(textKey: string, testId: string) {
+  return function HintForm() {
+    const { t } = useTranslation();
+    return (
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: 0 }} data-testid={testId}>
+        {t(textKey)}
+      </Typography.Paragraph>
+    );
+  };
+}
