@@ -65,6 +65,28 @@ const SAVE_DELAY_MS = 800;
 const DRAG_TYPE = 'application/x-tessera-node-type';
 const NO_LINKS: CanvasLink[] = [];
 
+const sameShallow = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+};
+/** `next`, or the card built last time for the same node when nothing it shows has changed. */
+function keepIfSame(cache: Map<string, Node<CardData>>, next: Node<CardData>): Node<CardData> {
+  const prev = cache.get(next.id);
+  const same =
+    prev &&
+    prev.position.x === next.position.x &&
+    prev.position.y === next.position.y &&
+    prev.selected === next.selected &&
+    prev.measured === next.measured &&
+    prev.width === next.width &&
+    prev.height === next.height &&
+    prev.parentId === next.parentId &&
+    sameShallow(prev.data, next.data);
+  if (same) return prev;
+  cache.set(next.id, next);
+  return next;
+}
+
 /** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
 const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardData>>) {
   const { node, links, label, client, entry, problems, run, container } = data;
@@ -305,15 +327,20 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     return m;
   }, [canvas.links]);
   const onNoteText = useCallback((id: string, text: string) => change((c) => ({ ...c, notes: notesOf(c).map((x) => (x.id === id ? { ...x, text } : x)) }), `note:${id}`), [change]);
-  const rfNodes = useMemo<Node<CardData | NoteData>[]>(
-    () => [
+  // The cards built last time: one whose node and state did not change is handed over as the same
+  // object, so neither the canvas library nor its card does any work for it (typing in one node's
+  // panel re-renders that card alone).
+  const built = useRef(new Map<string, Node<CardData>>());
+  const rfNodes = useMemo<Node<CardData | NoteData>[]>(() => {
+    if (built.current.size > canvas.nodes.length * 2) built.current.clear(); // forget deleted nodes now and then
+    return [
       ...notesOf(canvas).map((note): Node<NoteData> => {
         const id = `note:${note.id}`;
         return { id, type: 'note', position: { x: note.x, y: note.y }, width: note.width ?? NOTE_SIZE.width, height: note.height ?? NOTE_SIZE.height, zIndex: -1, selected: selected.has(id), measured: sizes[id], data: { note, onText: onNoteText } };
       }),
       ...bodyOrder(canvas.nodes).map((n): Node<CardData> => {
         const container = !!typeOf(types, n)?.composite;
-        return {
+        return keepIfSame(built.current, {
           id: n.node_id,
           type: 'tessera',
           position: { x: n.layout.x, y: n.layout.y },
@@ -322,12 +349,11 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
           ...(container ? { width: n.layout.width ?? CONTAINER_SIZE.width, height: n.layout.height ?? CONTAINER_SIZE.height } : {}),
           data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id], container },
           ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
-        };
+        });
       }),
-    ],
+    ];
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canvas.nodes, canvas.notes, linksFrom, selected, sizes, clientOf, types, language, testRun.run.nodes, problems, onNoteText],
-  );
+  }, [canvas.nodes, canvas.notes, linksFrom, selected, sizes, clientOf, types, language, testRun.run.nodes, problems, onNoteText]);
   const rfEdges = useMemo<Edge[]>(
     () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
     [canvas.links, selectedEdges],
