@@ -11,6 +11,13 @@ describe('the Python sandbox (Pyodide)', () => {
     expect(await python.run(code, { xs: [1, 2, 3, 4], name: 'ada' }, limits)).toEqual({ mean: 2.5, name: 'ADA' });
   }, 30_000);
 
+  it('hands what the code prints to the caller, a line at a time', async () => {
+    const lines: string[] = [];
+    const code = 'import sys\n\ndef main(args):\n    print("n is", args.params["n"])\n    print("careful", file=sys.stderr)\n    return {"ok": True}\n';
+    expect(await python.run(code, { n: 2 }, limits, (l) => lines.push(l))).toEqual({ ok: true });
+    expect(lines).toEqual(['n is 2', 'error: careful']);
+  }, 30_000);
+
   it('names the line of an error', async () => {
     await expect(python.run('def main(args):\n    x = 1\n    return {"v": x / 0}\n', {}, limits)).rejects.toThrow(/^Line 3: ZeroDivisionError/);
     await expect(python.run('def main(args)\n    return {}\n', {}, limits)).rejects.toThrow(/SyntaxError/);

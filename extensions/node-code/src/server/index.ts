@@ -60,7 +60,7 @@ export function codeNode(limits: z.output<typeof ConfigSchema>, python: PythonSa
       const s = ctx.settings as z.infer<typeof Settings>;
       const bounds = { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb) };
       const result = await ctx.span('code', { language: s.language }, () =>
-        s.language === 'python' ? python.run(s.code, ctx.inputs, bounds) : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript', (line) => ctx.log(line)),
+        s.language === 'python' ? python.run(s.code, ctx.inputs, bounds, (line) => ctx.log(line)) : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript', (line) => ctx.log(line)),
       );
       return { outputs: typedOutputs(result, ctx.outputs) };
     },

@@ -7,7 +7,12 @@ import { loadPyodide } from 'pyodide';
 
 const require = createRequire(import.meta.url);
 const indexURL = `${path.dirname(require.resolve('pyodide/package.json'))}/`;
-const py = await loadPyodide({ indexURL, jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined });
+// print() lines of the execution under way go back to the studio as the node's logs (at most 200).
+let current: { id: number; lines: number } | undefined;
+const forward = (prefix: string) => (line: string) => {
+  if (current && current.lines++ < 200) process.send!({ id: current.id, log: prefix + line.slice(0, 2000) });
+};
+const py = await loadPyodide({ indexURL, jsglobals: Object.create(null), stdout: forward(''), stderr: forward('error: ') });
 py.runPython("import sys\nsys.modules['pyodide_js'] = None\nsys.modules['js'].__dict__.clear() if hasattr(sys.modules.get('js'), '__dict__') else None");
 
 const RUNNER = `
@@ -26,6 +31,7 @@ __json.dumps(__result)
 
 process.on('message', async (msg: { id: number; code: string; params: unknown }) => {
   const globals = py.toPy({}) as { set(k: string, v: unknown): void; destroy(): void };
+  current = { id: msg.id, lines: 0 };
   try {
     globals.set('__params__', JSON.stringify(msg.params ?? {}));
     const codeLines = msg.code.split('\n').length;
@@ -39,6 +45,7 @@ process.on('message', async (msg: { id: number; code: string; params: unknown })
   } catch (e) {
     reply(msg.id, e, Infinity);
   } finally {
+    current = undefined;
     globals.destroy();
   }
 });

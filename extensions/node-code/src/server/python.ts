@@ -5,6 +5,7 @@ import { CodeError, type SandboxLimits } from './sandbox.ts';
 
 interface Pending {
   child: ChildProcess;
+  onLog?(line: string): void;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
@@ -21,8 +22,9 @@ export class PythonSandbox {
   #seq = 0;
   #pending = new Map<number, Pending>();
 
-  run(code: string, params: Record<string, unknown>, limits: SandboxLimits): Promise<unknown> {
-    const next = this.#chain.then(() => this.#runOne(code, params, limits));
+  /** Runs `main(args)`; what the code prints goes to `onLog`, a line at a time. */
+  run(code: string, params: Record<string, unknown>, limits: SandboxLimits, onLog?: (line: string) => void): Promise<unknown> {
+    const next = this.#chain.then(() => this.#runOne(code, params, limits, onLog));
     this.#chain = next.catch(() => undefined);
     return next;
   }
@@ -38,10 +40,11 @@ export class PythonSandbox {
     this.#child = child;
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
-    child.on('message', (m: { id?: number; ok?: boolean; result?: string; error?: string; line?: number }) => {
+    child.on('message', (m: { id?: number; ok?: boolean; result?: string; error?: string; line?: number; log?: string }) => {
       if (m.id === undefined) return;
       const p = this.#pending.get(m.id);
       if (!p) return;
+      if (m.log !== undefined) return p.onLog?.(m.log);
       this.#pending.delete(m.id);
       if (m.ok) p.resolve(JSON.parse(m.result!));
       else p.reject(new CodeError(m.error ?? 'The Python code failed.', m.line));
@@ -64,7 +67,7 @@ export class PythonSandbox {
     this.#baselineKb = rssKb(child.pid!);
   }
 
-  async #runOne(code: string, params: Record<string, unknown>, limits: SandboxLimits): Promise<unknown> {
+  async #runOne(code: string, params: Record<string, unknown>, limits: SandboxLimits, onLog?: (line: string) => void): Promise<unknown> {
     this.#ready ??= this.#start();
     await this.#ready;
     const child = this.#child!;
@@ -73,7 +76,7 @@ export class PythonSandbox {
     let poll: ReturnType<typeof setInterval> | undefined;
     try {
       return await new Promise((resolve, reject) => {
-        this.#pending.set(id, { child, resolve, reject });
+        this.#pending.set(id, { child, resolve, reject, onLog });
         const kill = (err: CodeError) => {
           this.#pending.delete(id);
           // Forget the process at once: the next run starts a new one.
