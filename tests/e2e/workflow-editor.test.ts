@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
-import { greetingCanvas, node, questionCanvas, ref } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, questionCanvas, ref } from '../workflow-kit.ts';
 import { signedInContext, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
@@ -220,6 +220,46 @@ describe('the workflow editor in the browser', () => {
     expect(x.start).toBeLessThan(x.if);
     expect(x.if).toBeLessThan(x.agg);
     expect(x.agg).toBeLessThan(x.end);
+    await context.close();
+  });
+
+  it('moves a node dropped onto a loop into its body, and draws the body inside the loop', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'zh-CN', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const at = (n: ReturnType<typeof node>, x: number, y: number) => Object.assign(n, { layout: { x, y } });
+    const canvas = {
+      nodes: [
+        at(node('start', '1', { outputs: [{ name: 'items', type: 'array' }] }), 0, 0),
+        at(node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array' } }), 300, 0),
+        at(node('shout', '15', { title: 'Shout', inputs: [], settings: { mode: 'concat', template: 'hey' } }), 300, 400),
+        at(node('end', '2'), 900, 0),
+      ],
+      links: [link('start', 'loop'), link('loop', 'end'), link('start', 'shout')],
+    };
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Body' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    expect(await page.getByTestId('container-hint').textContent()).toContain('循环体');
+    const from = (await page.locator('[data-testid="canvas-node"][data-node-id="shout"] strong').boundingBox())!;
+    const loop = (await page.locator('[data-testid="canvas-node"][data-node-id="loop"]').boundingBox())!;
+    await page.mouse.move(from.x + 5, from.y + 5);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + 5 + ((loop.x + loop.width / 3 - from.x) * i) / 10, from.y + 5 + ((loop.y + loop.height / 2 - from.y) * i) / 10);
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const saved = JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const shout = saved.nodes.find((n: { node_id: string }) => n.node_id === 'shout');
+    expect(shout.parent_id).toBe('loop');
+    expect(saved.links).toEqual([link('start', 'loop'), link('loop', 'end')]); // its link from Start, now across levels, is gone
+    // Drawn inside the loop.
+    const inside = (await page.locator('[data-testid="canvas-node"][data-node-id="shout"]').boundingBox())!;
+    const box = (await page.locator('[data-testid="canvas-node"][data-node-id="loop"]').boundingBox())!;
+    expect(inside.x).toBeGreaterThan(box.x);
+    expect(inside.y + inside.height).toBeLessThanOrEqual(box.y + box.height + 1);
     await context.close();
   });
 });

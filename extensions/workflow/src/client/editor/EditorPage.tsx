@@ -479,6 +479,20 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     });
     setTimeout(() => setSelected(new Set([id])));
   };
+  /** A top-level node dropped onto a container moves into its body (its links, now across levels, go). */
+  const onNodeDragStop = (_: unknown, dragged: Node) => {
+    const n = latest.current.nodes.find((x) => x.node_id === dragged.id);
+    if (!n || n.parent_id || typeOf(types, n)?.composite) return;
+    const abs = flow.getInternalNode(dragged.id)?.internals.positionAbsolute ?? dragged.position;
+    const target = containerAt({ x: abs.x + (dragged.measured?.width ?? 180) / 2, y: abs.y + (dragged.measured?.height ?? 60) / 2 });
+    if (!target || target.node_id === n.node_id) return;
+    const at = flow.getInternalNode(target.node_id)?.internals.positionAbsolute ?? target.layout;
+    change((c) => ({
+      ...c,
+      nodes: c.nodes.map((x) => (x.node_id === n.node_id ? { ...x, parent_id: target.node_id, layout: { ...x.layout, x: Math.max(10, Math.round(abs.x - at.x)), y: Math.max(50, Math.round(abs.y - at.y)) } } : x)),
+      links: c.links.filter((l) => l.from_node_id !== n.node_id && l.to_node_id !== n.node_id),
+    }));
+  };
   const addNote = () => {
     const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 3 });
     const id = `n${Date.now().toString(36)}`;
@@ -566,7 +580,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
         <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />
         <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
-          <ReactFlow<Node<CardData | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} fitView minZoom={0.1} deleteKeyCode={['Backspace', 'Delete']} multiSelectionKeyCode={['Meta', 'Control', 'Shift']} onlyRenderVisibleElements>
+          <ReactFlow<Node<CardData | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={['Backspace', 'Delete']} multiSelectionKeyCode={['Meta', 'Control', 'Shift']} onlyRenderVisibleElements>
             <Background />
             <Controls />
             <MiniMap pannable zoomable />
