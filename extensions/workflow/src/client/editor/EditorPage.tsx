@@ -15,7 +15,7 @@ import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
 import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
-import { NodeDebug, NodeResult, RunHistory, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
+import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
 import { NodeExecStatus } from '../../shared/enums.ts';
 
@@ -592,6 +592,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
               <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
             )}
             {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} />}
+            {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && <RunTrace key={testRun.run.executeId} spaceId={spaceId} executeId={testRun.run.executeId} />}
             {side === 'run' && !only && <RunHistory spaceId={spaceId} workflowId={workflowId} current={testRun.run.executeId} refreshKey={`${testRun.run.executeId ?? ''}:${testRun.run.status}`} onOpen={(id) => void testRun.open(id)} />}
             {only && testRun.run.nodes[only.node_id] && <NodeResult run={testRun.run.nodes[only.node_id]} />}
             {only && typeOf(types, only)?.role !== 'entry' && <NodeDebug key={`debug-${only.node_id}`} spaceId={spaceId} workflowId={workflowId} node={only} beforeRun={flush} />}

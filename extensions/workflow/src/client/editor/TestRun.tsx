@@ -333,3 +333,64 @@ export function RunHistory({ spaceId, workflowId, current, refreshKey, onOpen }:
     </div>
   );
 }
+
+interface Span {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  start_ms: number;
+  end_ms: number | null;
+  status: string;
+  attributes: Record<string, unknown>;
+}
+
+/** A run's trace: its spans (the run, each node, the calls inside them) as a waterfall; one opens to show its attributes. */
+export function RunTrace({ spaceId, executeId }: { spaceId: string; executeId: string }) {
+  const { t } = useTranslation('workflow');
+  const api = useApi();
+  const [open, setOpen] = useState(false);
+  const [picked, setPicked] = useState<string | undefined>();
+  const trace = useQuery({
+    queryKey: ['workflow', 'trace', executeId],
+    enabled: open,
+    queryFn: () => api.get<{ spans: Span[] }>('/api/workflow_api/trace', { space_id: spaceId, execute_id: executeId }),
+    // Spans are written a moment after the run ends: ask again until they are there.
+    refetchInterval: (q) => (q.state.data?.spans.length ? false : 500),
+  });
+  const spans = trace.data?.spans ?? [];
+  const t0 = Math.min(...spans.map((s) => s.start_ms));
+  const t1 = Math.max(...spans.map((s) => s.end_ms ?? s.start_ms));
+  const total = Math.max(1, t1 - t0);
+  const byId = new Map(spans.map((s) => [s.id, s]));
+  const depth = (s: Span) => {
+    let d = 0;
+    for (let p = s.parent_id; p && byId.has(p) && d < 20; p = byId.get(p)!.parent_id) d++;
+    return d;
+  };
+  return (
+    <details data-testid="run-trace" style={{ padding: '0 12px 12px' }} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary style={{ fontSize: 12, cursor: 'pointer' }}>{t('run.trace', { n: spans.length })}</summary>
+      {spans.map((s) => {
+        const d = (s.end_ms ?? s.start_ms) - s.start_ms;
+        return (
+          <div key={s.id}>
+            <div role="button" tabIndex={0} data-testid="trace-span" onClick={() => setPicked(picked === s.id ? undefined : s.id)} onKeyDown={(e) => e.key === 'Enter' && setPicked(s.id)} style={{ display: 'flex', alignItems: 'center', gap: 6, fontSize: 11, cursor: 'pointer', padding: '2px 0' }}>
+              <span style={{ width: 150, paddingLeft: depth(s) * 10, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={s.name}>
+                {s.name}
+              </span>
+              <span style={{ flex: 1, position: 'relative', height: 8, background: 'var(--color-fill-1)' }}>
+                <span style={{ position: 'absolute', left: `${((s.start_ms - t0) / total) * 100}%`, width: `${Math.max(0.5, (d / total) * 100)}%`, top: 0, bottom: 0, background: s.status === 'error' ? 'rgb(var(--danger-5))' : 'rgb(var(--primary-5))' }} />
+              </span>
+              <span style={{ width: 50, textAlign: 'right' }}>{d} ms</span>
+            </div>
+            {picked === s.id && (
+              <pre data-testid="trace-span-attributes" style={{ fontSize: 11, margin: '2px 0 6px', background: 'var(--color-fill-1)', padding: 6, maxHeight: 160, overflow: 'auto' }}>
+                {JSON.stringify(s.attributes, null, 2)}
+              </pre>
+            )}
+          </div>
+        );
+      })}
+    </details>
+  );
+}
