@@ -62,6 +62,8 @@ describe('the workflow editor in the browser', () => {
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: theirs, base_revision: meta.revision });
     await page.getByTestId('node-title').fill('My greeting');
     await page.getByText('Someone else saved this draft').waitFor();
+    // The dialog shows what this version changes against the saved one.
+    await expect.poll(() => page.getByTestId('diff-changed').allTextContents()).toEqual(['~ Node “My greeting” changed: title']);
     await page.getByTestId('conflict-mine').click();
     await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
     expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe('My greeting');

@@ -16,7 +16,7 @@ import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
 import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
-import { VersionsPanel } from './Versions.tsx';
+import { DiffList, VersionsPanel } from './Versions.tsx';
 import { NodeExecStatus } from '../../shared/enums.ts';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
@@ -620,6 +620,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       {save === 'conflict' && (
         <Modal visible size="small" title={t('editor.conflictTitle')} footer={null} closable={false}>
           <Typography.Paragraph>{t('editor.conflict')}</Typography.Paragraph>
+          <ConflictDiff spaceId={spaceId} workflowId={workflowId} mine={canvas} />
           <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end' }}>
             <Button onClick={() => void resolveConflict('theirs')} data-testid="conflict-theirs">
               {t('editor.conflictTheirs')}
@@ -630,6 +631,26 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
           </div>
         </Modal>
       )}
+    </div>
+  );
+}
+
+/** In the conflict dialog: what this tab's version changes against the one saved meanwhile. */
+function ConflictDiff({ spaceId, workflowId, mine }: { spaceId: string; workflowId: string; mine: Canvas }) {
+  const { t } = useTranslation('workflow');
+  const api = useApi();
+  const theirs = useQuery({
+    queryKey: ['workflow', 'conflict', workflowId],
+    gcTime: 0,
+    queryFn: async () => JSON.parse((await api.post<{ workflow: { schema_json: string } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow.schema_json) as Canvas,
+  });
+  if (!theirs.data) return null;
+  return (
+    <div style={{ maxHeight: 240, overflow: 'auto', marginBottom: 12, padding: 8, background: 'var(--color-fill-1)', borderRadius: 4 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('editor.conflictDiff')}
+      </Typography.Text>
+      <DiffList before={theirs.data} after={mine} />
     </div>
   );
 }

@@ -137,40 +137,47 @@ function DiffModal({ spaceId, workflowId, version, draft, onClose }: { spaceId: 
     queryKey: ['workflow', 'history_schema', version.commit_id],
     queryFn: async () => JSON.parse((await api.post<{ schema_json: string }>('/api/workflow_api/history_schema', { space_id: spaceId, workflow_id: workflowId, commit_id: version.commit_id })).schema_json) as Canvas,
   });
-  const d = before.data && diffCanvases(before.data, draft);
-  const title = (id: string, c: Canvas) => c.nodes.find((n) => n.node_id === id)?.node_param.title ?? id;
-  const empty = d && !d.added.length && !d.removed.length && !d.changed.length && !d.linksAdded.length && !d.linksRemoved.length;
   return (
     <Modal visible size="large" title={t('versions.diffTitle', { version: version.version })} onCancel={onClose} footer={null}>
-      <div data-testid="diff">
-        {!d && <Typography.Text>{t('versions.loading')}</Typography.Text>}
-        {empty && <Typography.Text data-testid="diff-none">{t('versions.same')}</Typography.Text>}
-        {d?.added.map((n) => (
-          <div key={`a${n.node_id}`} data-testid="diff-added" style={{ color: 'rgb(var(--success-6))' }}>
-            + {t('versions.nodeAdded', { name: n.node_param.title ?? n.node_id })}
-          </div>
-        ))}
-        {d?.removed.map((n) => (
-          <div key={`r${n.node_id}`} data-testid="diff-removed" style={{ color: 'rgb(var(--danger-6))' }}>
-            − {t('versions.nodeRemoved', { name: n.node_param.title ?? n.node_id })}
-          </div>
-        ))}
-        {d?.changed.map((c) => (
-          <div key={`c${c.node.node_id}`} data-testid="diff-changed" style={{ color: 'rgb(var(--warning-6))' }}>
-            ~ {t('versions.nodeChanged', { name: c.node.node_param.title ?? c.node.node_id, fields: c.fields.join(', ') })}
-          </div>
-        ))}
-        {d?.linksAdded.map((l) => (
-          <div key={`la${linkId(l)}`} data-testid="diff-link-added" style={{ color: 'rgb(var(--success-6))' }}>
-            + {t('versions.linkAdded', { from: title(l.from_node_id, draft), to: title(l.to_node_id, draft) })}
-          </div>
-        ))}
-        {d?.linksRemoved.map((l) => (
-          <div key={`lr${linkId(l)}`} data-testid="diff-link-removed" style={{ color: 'rgb(var(--danger-6))' }}>
-            − {t('versions.linkRemoved', { from: title(l.from_node_id, before.data!), to: title(l.to_node_id, before.data!) })}
-          </div>
-        ))}
-      </div>
+      {before.data ? <DiffList before={before.data} after={draft} /> : <Typography.Text>{t('versions.loading')}</Typography.Text>}
     </Modal>
+  );
+}
+
+/** What `after` adds, removes and changes against `before`: nodes (with the fields that differ) and links. */
+export function DiffList({ before, after }: { before: Canvas; after: Canvas }) {
+  const { t } = useTranslation('workflow');
+  const d = diffCanvases(before, after);
+  const title = (id: string, c: Canvas) => c.nodes.find((n) => n.node_id === id)?.node_param.title ?? id;
+  const empty = !d.added.length && !d.removed.length && !d.changed.length && !d.linksAdded.length && !d.linksRemoved.length;
+  return (
+    <div data-testid="diff">
+      {empty && <Typography.Text data-testid="diff-none">{t('versions.same')}</Typography.Text>}
+      {d.added.map((n) => (
+        <div key={`a${n.node_id}`} data-testid="diff-added" style={{ color: 'rgb(var(--success-6))' }}>
+          + {t('versions.nodeAdded', { name: n.node_param.title ?? n.node_id })}
+        </div>
+      ))}
+      {d.removed.map((n) => (
+        <div key={`r${n.node_id}`} data-testid="diff-removed" style={{ color: 'rgb(var(--danger-6))' }}>
+          − {t('versions.nodeRemoved', { name: n.node_param.title ?? n.node_id })}
+        </div>
+      ))}
+      {d.changed.map((c) => (
+        <div key={`c${c.node.node_id}`} data-testid="diff-changed" style={{ color: 'rgb(var(--warning-6))' }}>
+          ~ {t('versions.nodeChanged', { name: c.node.node_param.title ?? c.node.node_id, fields: c.fields.join(', ') })}
+        </div>
+      ))}
+      {d.linksAdded.map((l) => (
+        <div key={`la${linkId(l)}`} data-testid="diff-link-added" style={{ color: 'rgb(var(--success-6))' }}>
+          + {t('versions.linkAdded', { from: title(l.from_node_id, after), to: title(l.to_node_id, after) })}
+        </div>
+      ))}
+      {d.linksRemoved.map((l) => (
+        <div key={`lr${linkId(l)}`} data-testid="diff-link-removed" style={{ color: 'rgb(var(--danger-6))' }}>
+          − {t('versions.linkRemoved', { from: title(l.from_node_id, before), to: title(l.to_node_id, before) })}
+        </div>
+      ))}
+    </div>
   );
 }
