@@ -24,8 +24,7 @@ describe('building a workflow in the browser', () => {
     await page.getByTestId('workflow-create').click();
     await page.getByTestId('workflow-create-name').fill('Built by hand');
     await page.getByTestId('workflow-create-save').click();
-    await page.getByTestId('workflow-name').getByText('Built by hand').click();
-    await page.getByTestId('workflow-editor').waitFor();
+    await page.getByTestId('workflow-editor').waitFor(); // a new workflow opens in the editor
     const workflowId = new URL(page.url()).pathname.split('/').pop()!;
     const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow.schema_json);
     const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');

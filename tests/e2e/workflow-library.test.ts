@@ -20,6 +20,9 @@ describe('the workflow library in the browser', () => {
       await page.getByTestId('workflow-create-desc').fill(`${name} description`);
       await page.getByTestId('workflow-create-icons').getByRole('button', { name: 'robot' }).click();
       await page.getByTestId('workflow-create-save').click();
+      // The new workflow opens in the editor; back to the list.
+      await page.getByTestId('workflow-editor').waitFor();
+      await page.getByRole('link', { name: 'Back to workflows' }).click();
       await page.getByTestId('workflow-row').filter({ hasText: name }).waitFor();
     };
     await create('Summarize ticket');

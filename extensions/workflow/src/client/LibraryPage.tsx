@@ -1,7 +1,7 @@
 import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { InfiniteTable, Modal, SearchInput, toast, useApi, usePageTitle } from '@tessera/sdk/client';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
 import { useState, type ComponentType, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -235,12 +235,15 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [desc, setDesc] = useState('');
   const [icon, setIcon] = useState('branch');
   const [mode, setMode] = useState<number>(WorkflowMode.Workflow);
+  const navigate = useNavigate();
   const create = useMutation({
     mutationFn: () => api.post<{ workflow_id: string }>('/api/workflow_api/create', { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode }),
-    onSuccess: async () => {
+    onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
       onClose();
+      // A new workflow opens in the editor.
+      void navigate(`/workflows/${r.workflow_id}?space_id=${spaceId}`);
     },
   });
   return (
