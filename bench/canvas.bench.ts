@@ -37,6 +37,25 @@ interface TraceEvent {
   args?: { name?: string; data?: Record<string, unknown> };
 }
 
+/** The renderer main thread's busy time in a trace (top-level tasks, nested ones counted once), in ms. */
+function busyTime(events: TraceEvent[]): number {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'));
+  if (!main) return 0;
+  return mergedTasks(events.filter((e) => e.pid === main.pid && e.tid === main.tid)).reduce((sum, [s, e]) => sum + (e - s), 0) / 1000;
+}
+
+/** The spans of top-level tasks on one thread, overlapping ones merged. */
+function mergedTasks(on: TraceEvent[]): [number, number][] {
+  const spans = on.filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur).map((e) => [e.ts, e.ts + e.dur!] as [number, number]).sort((x, y) => x[0] - y[0]);
+  const tasks: [number, number][] = [];
+  for (const span of spans) {
+    const last = tasks[tasks.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else tasks.push([...span]);
+  }
+  return tasks;
+}
+
 /**
  * Per frame of the page's renderer: the main thread's busy time (top-level tasks) from the start of one
  * frame to the start of the next, and the intervals between frames. In milliseconds.
@@ -47,13 +66,7 @@ function frameWork(events: TraceEvent[]): { work: number[]; intervals: number[] 
   const on = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
   const starts = on.filter((e) => e.name === 'BeginMainThreadFrame').map((e) => e.ts).sort((a, b) => a - b);
   // Tasks nest (a task inside the scheduler's task): count the time the thread is busy once.
-  const spans = on.filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur).map((e) => [e.ts, e.ts + e.dur!] as [number, number]).sort((x, y) => x[0] - y[0]);
-  const tasks: [number, number][] = [];
-  for (const span of spans) {
-    const last = tasks[tasks.length - 1];
-    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
-    else tasks.push([...span]);
-  }
+  const tasks = mergedTasks(on);
   const work: number[] = [];
   const intervals: number[] = [];
   for (let i = 0; i + 1 < starts.length; i++) {
@@ -117,12 +130,8 @@ export default async function canvasBench(args: string[]) {
     const events: TraceEvent[] = [];
     cdp.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => events.push(...e.value));
     const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    // TESSERA_BENCH_PAGE_PROFILE=1 also prints where the page's JavaScript spends its time.
+    // TESSERA_BENCH_PAGE_PROFILE=1 also prints where the page's JavaScript spends its time while typing (below).
     const profiling = !!process.env.TESSERA_BENCH_PAGE_PROFILE;
-    if (profiling) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.start');
-    }
     await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,toplevel', transferMode: 'ReportEvents' });
     const box = (await page.getByTestId('canvas').boundingBox())!;
     const cx = box.x + box.width / 2;
@@ -137,11 +146,33 @@ export default async function canvasBench(args: string[]) {
       for (let s = 0; s < 15; s++) await page.mouse.wheel(0, 120);
     }
     await cdp.send('Tracing.end');
-    if (profiling) printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
     await complete;
     // TESSERA_BENCH_TRACE=file.json keeps the trace (open it in chrome://tracing or Perfetto).
     if (process.env.TESSERA_BENCH_TRACE) writeFileSync(process.env.TESSERA_BENCH_TRACE, JSON.stringify({ traceEvents: events }));
     const { work: frames, intervals } = frameWork(events);
+
+    // Editing: type into the title of one node of the 500; the main thread's work per keystroke.
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.locator('[data-testid="canvas-node"][data-node-id="t0"] strong').click();
+    const title = page.getByTestId('node-title');
+    await title.click();
+    await page.keyboard.press('End');
+    const typing: TraceEvent[] = [];
+    const listen = (e: { value: TraceEvent[] }) => typing.push(...e.value);
+    cdp.on('Tracing.dataCollected', listen);
+    const typed = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,toplevel', transferMode: 'ReportEvents' });
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
+    const KEYS = 30;
+    for (let i = 0; i < KEYS; i++) await page.keyboard.type(String(i % 10), { delay: 30 });
+    await cdp.send('Tracing.end');
+    await typed;
+    cdp.off('Tracing.dataCollected', listen);
+    const perKey = busyTime(typing) / KEYS;
+    if (profiling) printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
     await context.close();
 
     const load = median(loads);
@@ -149,6 +180,7 @@ export default async function canvasBench(args: string[]) {
     console.log(`canvas: ${canvas.nodes.length} nodes, ${canvas.links.length} links in the editor (Chromium headless, software rendering); ${rendered} nodes on screen after fit view`);
     console.log(`  load (navigation to nodes on screen, median of ${loads.length}): ${load.toFixed(0)} ms   target 2000 ms   ratio ${(load / 2000).toFixed(2)}`);
     console.log(`  frame cost while panning and zooming (${frames.length} frames; main-thread work per frame): median ${frame.toFixed(1)} ms, p95 ${p95(frames).toFixed(1)} ms   target median 16.7 ms   ratio ${(frame / 16.7).toFixed(2)}`);
+    console.log(`  typing in a node's title on this canvas: ${perKey.toFixed(1)} ms of main-thread work per keystroke (frame budget 16.7 ms, ratio ${(perKey / 16.7).toFixed(2)})`);
     console.log(`  frames shown: median interval ${median(intervals).toFixed(1)} ms (60 Hz pacing), p95 ${p95(intervals).toFixed(1)} ms`);
   } finally {
     await browser.close();

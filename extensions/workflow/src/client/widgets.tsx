@@ -121,6 +121,12 @@ export function useVariables(spaceId: string): VariableRef[] {
   return useMemo(() => [...SYSTEM_VARIABLES, ...(q.data ?? [])], [q.data]);
 }
 
+/** How many rows a text area needs for `text` (wrapped lines counted at about 48 characters), between min and max. */
+export function linesFor(text: string, min: number, max: number): number {
+  const lines = text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 48)), 0);
+  return Math.min(max, Math.max(min, lines));
+}
+
 interface Candidate {
   value: string;
   label: string;
@@ -180,7 +186,9 @@ export function TemplateInput({ value, onChange, node, upstream, placeholder, mi
         value={value}
         status={error ? 'error' : undefined}
         placeholder={placeholder}
-        autoSize={{ minRows, maxRows }}
+        // Rows from the text's lines, not Arco's autoSize: that measures the page's layout on every
+        // render, and on a large canvas that costs more than a frame.
+        rows={linesFor(value, minRows, maxRows)}
         onChange={(v, e) => {
           onChange(v);
           const el = e.target as HTMLTextAreaElement;

@@ -7,7 +7,7 @@ import { ApiError } from '@tessera/sdk';
 import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
 import { Background, Controls, Handle, MiniMap, NodeResizer, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
@@ -15,6 +15,7 @@ import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
 import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
+import { CardStore, CardStoreContext, useCard } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { DiffList, VersionsPanel } from './Versions.tsx';
 import { NodeExecStatus } from '../../shared/enums.ts';
@@ -31,6 +32,9 @@ interface CardData extends Record<string, unknown> {
   /** A loop or batch: the card is a container its body nodes sit in. */
   container: boolean;
 }
+/** What the canvas library holds for a node card: nothing but a fixed marker (the card reads the rest from the card store). */
+type NodeRef = Record<string, never>;
+const NODE_REF: NodeRef = Object.freeze({}) as NodeRef;
 interface NoteData extends Record<string, unknown> {
   note: Note;
   onText(id: string, text: string): void;
@@ -61,6 +65,19 @@ function readClip(): Clip | undefined {
 
 const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
 const SAVE_DELAY_MS = 800;
+/** Cards have one width (a long title is cut): editing a title does not resize the card, which would make the canvas re-measure it and move its links. */
+const CARD_WIDTH = 220;
+// Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
+// update its store, and every node and edge on it checks whether that concerns it.
+const DELETE_KEYS = ['Backspace', 'Delete'];
+const MULTI_SELECT_KEYS = ['Meta', 'Control', 'Shift'];
+const CANVAS_DECOR = (
+  <>
+    <Background />
+    <Controls />
+    <MiniMap pannable zoomable />
+  </>
+);
 /** What the catalogue puts on a drag: the node type's key. */
 const DRAG_TYPE = 'application/x-tessera-node-type';
 const NO_LINKS: CanvasLink[] = [];
@@ -69,8 +86,8 @@ const sameShallow = (a: Record<string, unknown>, b: Record<string, unknown>) => 
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 };
-/** `next`, or the card built last time for the same node when nothing it shows has changed. */
-function keepIfSame(cache: Map<string, Node<CardData>>, next: Node<CardData>): Node<CardData> {
+/** `next`, or the canvas node built last time for the same node when its place and state did not change. */
+function keepIfSame(cache: Map<string, Node<NodeRef>>, next: Node<NodeRef>): Node<NodeRef> {
   const prev = cache.get(next.id);
   const same =
     prev &&
@@ -81,14 +98,20 @@ function keepIfSame(cache: Map<string, Node<CardData>>, next: Node<CardData>): N
     prev.width === next.width &&
     prev.height === next.height &&
     prev.parentId === next.parentId &&
-    sameShallow(prev.data, next.data);
+    prev.data === next.data;
   if (same) return prev;
   cache.set(next.id, next);
   return next;
 }
 
 /** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
-const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardData>>) {
+const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef>>) {
+  const data = useCard<CardData>(id);
+  if (!data) return null;
+  return <CardBody data={data} selected={!!selected} />;
+});
+
+function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
   const { node, links, label, client, entry, problems, run, container } = data;
   const { t } = useTranslation('workflow');
   const ports = portsOf(node, client, links);
@@ -99,13 +122,15 @@ const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardD
       data-node-id={node.node_id}
       data-run-status={run?.status ?? ''}
       data-container={container ? 'true' : undefined}
-      style={{ minWidth: 180, ...(container ? { width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+      style={{ ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
     >
       {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
         <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
-        <strong style={{ fontSize: 13 }}>{node.node_param.title || node.node_id}</strong>
+        <strong style={{ fontSize: 13, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
+          {node.node_param.title || node.node_id}
+        </strong>
       </div>
       <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>
         {label}
@@ -129,7 +154,7 @@ const NodeCard = memo(function NodeCard({ data, selected }: NodeProps<Node<CardD
       )}
     </div>
   );
-});
+}
 
 /** A comment note on the canvas: editor-only, kept in canvas.notes. */
 const NoteCard = memo(function NoteCard({ data, selected }: NodeProps<Node<NoteData>>) {
@@ -327,18 +352,36 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     return m;
   }, [canvas.links]);
   const onNoteText = useCallback((id: string, text: string) => change((c) => ({ ...c, notes: notesOf(c).map((x) => (x.id === id ? { ...x, text } : x)) }), `note:${id}`), [change]);
-  // The cards built last time: one whose node and state did not change is handed over as the same
-  // object, so neither the canvas library nor its card does any work for it (typing in one node's
-  // panel re-renders that card alone).
-  const built = useRef(new Map<string, Node<CardData>>());
-  const rfNodes = useMemo<Node<CardData | NoteData>[]>(() => {
+  // What each card shows lives in a card store, apart from the list of nodes the canvas gets: the list
+  // changes only when nodes move, appear, go or change selection or size, and then only the changed
+  // objects are new; editing a node (its title, a setting) updates its card alone.
+  const cards = useMemo(() => new CardStore<CardData>(), []);
+  const cardCache = useRef(new Map<string, CardData>());
+  const cardData = useMemo(() => {
+    const next = new Map<string, CardData>();
+    for (const n of canvas.nodes) {
+      const data: CardData = { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id], container: !!typeOf(types, n)?.composite };
+      const prev = cardCache.current.get(n.node_id);
+      next.set(n.node_id, prev && sameShallow(prev, data) ? prev : data);
+    }
+    cardCache.current = next;
+    // New and changed cards are readable at once (a new node's card renders in this pass); the others are told after it.
+    cards.replace(next);
+    return next;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [canvas.nodes, linksFrom, clientOf, types, language, testRun.run.nodes, problems, cards]);
+  useLayoutEffect(() => cards.notify(), [cardData, cards]);
+
+  const built = useRef(new Map<string, Node<NodeRef>>());
+  const lastList = useRef<Node<NodeRef | NoteData>[]>([]);
+  const rfNodes = useMemo<Node<NodeRef | NoteData>[]>(() => {
     if (built.current.size > canvas.nodes.length * 2) built.current.clear(); // forget deleted nodes now and then
-    return [
+    const list: Node<NodeRef | NoteData>[] = [
       ...notesOf(canvas).map((note): Node<NoteData> => {
         const id = `note:${note.id}`;
         return { id, type: 'note', position: { x: note.x, y: note.y }, width: note.width ?? NOTE_SIZE.width, height: note.height ?? NOTE_SIZE.height, zIndex: -1, selected: selected.has(id), measured: sizes[id], data: { note, onText: onNoteText } };
       }),
-      ...bodyOrder(canvas.nodes).map((n): Node<CardData> => {
+      ...bodyOrder(canvas.nodes).map((n): Node<NodeRef> => {
         const container = !!typeOf(types, n)?.composite;
         return keepIfSame(built.current, {
           id: n.node_id,
@@ -347,20 +390,25 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
           selected: selected.has(n.node_id),
           measured: sizes[n.node_id],
           ...(container ? { width: n.layout.width ?? CONTAINER_SIZE.width, height: n.layout.height ?? CONTAINER_SIZE.height } : {}),
-          data: { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id], container },
+          data: NODE_REF,
           ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
         });
       }),
     ];
+    // Nothing the canvas draws changed (only what cards show): hand over the same list.
+    const prev = lastList.current;
+    if (prev.length === list.length && list.every((x, i) => x === prev[i] || (x.type === 'note' && prev[i].type === 'note' && (x.data as NoteData).note === (prev[i].data as NoteData).note && x.selected === prev[i].selected && x.measured === prev[i].measured))) return prev;
+    lastList.current = list;
+    return list;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [canvas.nodes, canvas.notes, linksFrom, selected, sizes, clientOf, types, language, testRun.run.nodes, problems, onNoteText]);
+  }, [canvas.nodes, canvas.notes, selected, sizes, types, onNoteText]);
   const rfEdges = useMemo<Edge[]>(
     () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
     [canvas.links, selectedEdges],
   );
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<Node<CardData | NoteData>>[]) => {
+    (changes: NodeChange<Node<NodeRef | NoteData>>[]) => {
       const moved = new Map<string, { x: number; y: number }>();
       const removed = new Set<string>();
       const measured: Record<string, { width: number; height: number }> = {};
@@ -438,14 +486,15 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
 
   /** The container (loop, batch) at a point of the canvas, innermost first. */
   const containerAt = (p: { x: number; y: number }): CanvasNode | undefined => {
-    const hits = flow.getNodes().filter((n) => (n.data as CardData).container && (() => {
+    const composite = (id: string) => { const x = latest.current.nodes.find((c) => c.node_id === id); return !!x && !!typeOf(types, x)?.composite; };
+    const hits = flow.getNodes().filter((n) => composite(n.id) && (() => {
       const abs = flow.getInternalNode(n.id)?.internals.positionAbsolute ?? n.position;
       const w = n.width ?? n.measured?.width ?? 0;
       const h = n.height ?? n.measured?.height ?? 0;
       return p.x >= abs.x && p.x <= abs.x + w && p.y >= abs.y && p.y <= abs.y + h;
     })());
     const last = hits[hits.length - 1];
-    return last && (last.data as CardData).node;
+    return last && latest.current.nodes.find((c) => c.node_id === last.id);
   };
   /** Adds a node of a type: at `at` (a drop), else in the middle of the view, or in the body of the selected container. */
   const add = (info: NodeTypeInfo, at?: { x: number; y: number }) => {
@@ -480,7 +529,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     setTimeout(() => setSelected(new Set([id])));
   };
   /** A top-level node dropped onto a container moves into its body (its links, now across levels, go). */
-  const onNodeDragStop = (_: unknown, dragged: Node) => {
+  const onNodeDragStop = useCallback((_: unknown, dragged: Node) => {
     const n = latest.current.nodes.find((x) => x.node_id === dragged.id);
     if (!n || n.parent_id || typeOf(types, n)?.composite) return;
     const abs = flow.getInternalNode(dragged.id)?.internals.positionAbsolute ?? dragged.position;
@@ -492,7 +541,8 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       nodes: c.nodes.map((x) => (x.node_id === n.node_id ? { ...x, parent_id: target.node_id, layout: { ...x.layout, x: Math.max(10, Math.round(abs.x - at.x)), y: Math.max(50, Math.round(abs.y - at.y)) } } : x)),
       links: c.links.filter((l) => l.from_node_id !== n.node_id && l.to_node_id !== n.node_id),
     }));
-  };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [change, types]);
   const addNote = () => {
     const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 3 });
     const id = `n${Date.now().toString(36)}`;
@@ -580,11 +630,11 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
         <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />
         <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
-          <ReactFlow<Node<CardData | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={['Backspace', 'Delete']} multiSelectionKeyCode={['Meta', 'Control', 'Shift']} onlyRenderVisibleElements>
-            <Background />
-            <Controls />
-            <MiniMap pannable zoomable />
+          <CardStoreContext.Provider value={cards as CardStore<unknown>}>
+          <ReactFlow<Node<NodeRef | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={DELETE_KEYS} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
+            {CANVAS_DECOR}
           </ReactFlow>
+          </CardStoreContext.Provider>
         </div>
         {(only || side) && (
           <div style={{ width: 460, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>

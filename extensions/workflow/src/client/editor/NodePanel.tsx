@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '../../shared/schema.ts';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
-import { FIELD_TYPES, FieldProblem, FieldsEditor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
+import { FIELD_TYPES, FieldProblem, FieldsEditor, linesFor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
 
 export { ValueInput };
 
@@ -76,7 +76,7 @@ function JsonSettings({ settings, onChange, testId = 'node-settings-json' }: { s
     <div>
       <Input.TextArea
         value={text}
-        autoSize={{ minRows: 4, maxRows: 16 }}
+        rows={linesFor(text, 4, 16)}
         style={{ fontFamily: 'monospace', fontSize: 12 }}
         onChange={(v) => {
           setText(v);
