@@ -264,4 +264,49 @@ describe('the workflow editor in the browser', () => {
     expect(inside.y + inside.height).toBeLessThanOrEqual(box.y + box.height + 1);
     await context.close();
   });
+
+  it('reconnects a link by dragging its end, and adds a node dragged from the catalogue into a loop', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const at = (n: ReturnType<typeof node>, x: number, y: number) => Object.assign(n, { layout: { x, y } });
+    const canvas = {
+      nodes: [
+        at(node('start', '1', { outputs: [{ name: 'items', type: 'array' }] }), 0, 0),
+        at(node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array' } }), 300, 0),
+        at(node('shout', '15', { title: 'Shout', settings: { mode: 'concat', template: 'hey' } }), 300, 400),
+        at(node('end', '2'), 900, 0),
+      ],
+      links: [link('start', 'loop'), link('loop', 'shout')],
+    };
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Rewire' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+
+    // Drag the end of the Loop -> Shout link from Shout to End. The end's grip is a circle around the
+    // link's end: grab it just left of Shout's input.
+    await page.locator('.react-flow__controls-fitview').click();
+    const grip = (await page.locator('.react-flow__edge[data-id="loop:default->shout"] .react-flow__edgeupdater-target').boundingBox())!;
+    const to = (await page.locator('.react-flow__node[data-id="end"] .react-flow__handle.target').boundingBox())!;
+    await page.mouse.move(grip.x + 3, grip.y + grip.height / 2);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(grip.x + 3 + ((to.x + to.width / 2 - grip.x - 3) * i) / 10, grip.y + grip.height / 2 + ((to.y + to.height / 2 - grip.y - grip.height / 2) * i) / 10);
+    await page.mouse.up();
+    await saved();
+    expect((await draft()).links).toEqual([link('start', 'loop'), link('loop', 'end')]);
+
+    // A Text dragged from the catalogue and dropped on the loop goes into its body.
+    const loop = (await page.locator('[data-testid="canvas-node"][data-node-id="loop"]').boundingBox())!;
+    const pane = (await page.getByTestId('canvas').boundingBox())!;
+    await page.getByTestId('add-node-text').dragTo(page.getByTestId('canvas'), { targetPosition: { x: loop.x + loop.width / 2 - pane.x, y: loop.y + loop.height / 2 - pane.y } });
+    await saved();
+    const text = (await draft()).nodes.find((n: { node_id: string }) => n.node_id === 'text');
+    expect(text.parent_id).toBe('loop');
+    await context.close();
+  });
 });

@@ -86,8 +86,8 @@ const sameShallow = (a: Record<string, unknown>, b: Record<string, unknown>) => 
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 };
-/** `next`, or the canvas node built last time for the same node when its place and state did not change. */
-function keepIfSame(cache: Map<string, Node<NodeRef>>, next: Node<NodeRef>): Node<NodeRef> {
+/** `next`, or the canvas node built last time for the same id when its place, state and data did not change. */
+function keepIfSame<T extends Node<NodeRef | NoteData>>(cache: Map<string, Node<NodeRef | NoteData>>, next: T): T {
   const prev = cache.get(next.id);
   const same =
     prev &&
@@ -98,8 +98,8 @@ function keepIfSame(cache: Map<string, Node<NodeRef>>, next: Node<NodeRef>): Nod
     prev.width === next.width &&
     prev.height === next.height &&
     prev.parentId === next.parentId &&
-    prev.data === next.data;
-  if (same) return prev;
+    sameShallow(prev.data, next.data);
+  if (same) return prev as T;
   cache.set(next.id, next);
   return next;
 }
@@ -372,14 +372,14 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   }, [canvas.nodes, linksFrom, clientOf, types, language, testRun.run.nodes, problems, cards]);
   useLayoutEffect(() => cards.notify(), [cardData, cards]);
 
-  const built = useRef(new Map<string, Node<NodeRef>>());
+  const built = useRef(new Map<string, Node<NodeRef | NoteData>>());
   const lastList = useRef<Node<NodeRef | NoteData>[]>([]);
   const rfNodes = useMemo<Node<NodeRef | NoteData>[]>(() => {
-    if (built.current.size > canvas.nodes.length * 2) built.current.clear(); // forget deleted nodes now and then
+    if (built.current.size > (canvas.nodes.length + (canvas.notes?.length ?? 0)) * 2) built.current.clear(); // forget deleted nodes now and then
     const list: Node<NodeRef | NoteData>[] = [
       ...notesOf(canvas).map((note): Node<NoteData> => {
         const id = `note:${note.id}`;
-        return { id, type: 'note', position: { x: note.x, y: note.y }, width: note.width ?? NOTE_SIZE.width, height: note.height ?? NOTE_SIZE.height, zIndex: -1, selected: selected.has(id), measured: sizes[id], data: { note, onText: onNoteText } };
+        return keepIfSame(built.current, { id, type: 'note', position: { x: note.x, y: note.y }, width: note.width ?? NOTE_SIZE.width, height: note.height ?? NOTE_SIZE.height, zIndex: -1, selected: selected.has(id), measured: sizes[id], data: { note, onText: onNoteText } });
       }),
       ...bodyOrder(canvas.nodes).map((n): Node<NodeRef> => {
         const container = !!typeOf(types, n)?.composite;
@@ -397,7 +397,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
     ];
     // Nothing the canvas draws changed (only what cards show): hand over the same list.
     const prev = lastList.current;
-    if (prev.length === list.length && list.every((x, i) => x === prev[i] || (x.type === 'note' && prev[i].type === 'note' && (x.data as NoteData).note === (prev[i].data as NoteData).note && x.selected === prev[i].selected && x.measured === prev[i].measured))) return prev;
+    if (prev.length === list.length && list.every((x, i) => x === prev[i])) return prev;
     lastList.current = list;
     return list;
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -486,8 +486,8 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
 
   /** The container (loop, batch) at a point of the canvas, innermost first. */
   const containerAt = (p: { x: number; y: number }): CanvasNode | undefined => {
-    const composite = (id: string) => { const x = latest.current.nodes.find((c) => c.node_id === id); return !!x && !!typeOf(types, x)?.composite; };
-    const hits = flow.getNodes().filter((n) => composite(n.id) && (() => {
+    const containers = new Set(latest.current.nodes.filter((c) => typeOf(types, c)?.composite).map((c) => c.node_id));
+    const hits = flow.getNodes().filter((n) => containers.has(n.id) && (() => {
       const abs = flow.getInternalNode(n.id)?.internals.positionAbsolute ?? n.position;
       const w = n.width ?? n.measured?.width ?? 0;
       const h = n.height ?? n.measured?.height ?? 0;

@@ -32,9 +32,9 @@ export interface Note {
 export const CONTAINER_SIZE = { width: 480, height: 260 };
 export const NOTE_SIZE = { width: 220, height: 120 };
 
-/** The canvas's notes (malformed entries are skipped). */
+/** The canvas's notes (malformed entries are skipped; the others are returned as they are). */
 export function notesOf(canvas: Canvas): Note[] {
-  return (canvas.notes ?? []).filter((n): n is Note => !!n && typeof n === 'object' && typeof (n as Note).id === 'string' && typeof (n as Note).x === 'number' && typeof (n as Note).y === 'number').map((n) => ({ ...n, text: typeof n.text === 'string' ? n.text : '' }));
+  return (canvas.notes ?? []).filter((n): n is Note => !!n && typeof n === 'object' && typeof (n as Note).id === 'string' && typeof (n as Note).x === 'number' && typeof (n as Note).y === 'number').map((n) => (typeof n.text === 'string' ? n : { ...n, text: '' })); // well-formed notes stay the same objects
 }
 
 /** Nodes with every container before the nodes of its body (the canvas library needs parents first). */
