@@ -52,8 +52,13 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   /** Extra machine-readable facts (e.g. the failing field). */
   readonly detail?: Record<string, unknown>;
+  /**
+   * The code the open API (/v1, /v3) answers with instead of `code` (Coze's codes: 4000, 4100 ...).
+   * When absent the host maps `code` (see `OpenApiCode` and docs/api.md).
+   */
+  readonly openCode?: number;
 
-  constructor(status: number, code: number, msg: string, logId = '', opts: { kind?: ApiErrorKind; detail?: Record<string, unknown> } = {}) {
+  constructor(status: number, code: number, msg: string, logId = '', opts: { kind?: ApiErrorKind; detail?: Record<string, unknown>; openCode?: number } = {}) {
     super(msg);
     this.name = 'ApiError';
     this.status = status;
@@ -62,6 +67,7 @@ export class ApiError extends Error {
     this.logId = logId;
     this.kind = opts.kind ?? (status >= 200 && status < 300 ? 'business' : 'api');
     this.detail = opts.detail;
+    this.openCode = opts.openCode;
   }
 
   override toString(): string {
@@ -73,11 +79,77 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Codes of the open API (/v1 and /v3), as Coze's open API and its official SDK use them. The studio's
+ * own `/api` keeps `ErrorCode`; the host maps one to the other at the open-API boundary.
+ */
+export const OpenApiCode = {
+  BAD_PARAMS: 4000,
+  RATE_LIMITED: 4013,
+  BAD_TOKEN: 4100,
+  NO_PERMISSION: 4101,
+  NOT_FOUND: 4200,
+  INTERNAL: 5000,
+} as const;
+
+const OPEN_CODES: Record<number, number> = {
+  [ErrorCode.INVALID_PARAMS]: OpenApiCode.BAD_PARAMS,
+  [ErrorCode.MALFORMED_BODY]: OpenApiCode.BAD_PARAMS,
+  [ErrorCode.CONFLICT]: OpenApiCode.BAD_PARAMS,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: OpenApiCode.BAD_PARAMS,
+  [ErrorCode.UNAUTHENTICATED]: OpenApiCode.BAD_TOKEN,
+  [ErrorCode.UNAUTHORIZED]: OpenApiCode.BAD_TOKEN,
+  [ErrorCode.FORBIDDEN]: OpenApiCode.NO_PERMISSION,
+  [ErrorCode.NOT_FOUND]: OpenApiCode.NOT_FOUND,
+  [ErrorCode.ROUTE_NOT_FOUND]: OpenApiCode.NOT_FOUND,
+  [ErrorCode.RATE_LIMITED]: OpenApiCode.RATE_LIMITED,
+  [ErrorCode.INTERNAL]: OpenApiCode.INTERNAL,
+};
+
+/** The open-API code of an error: its own `openCode`, else the mapping of its studio code (by HTTP status as a last resort). */
+export function openApiCodeOf(err: ApiError): number {
+  if (err.openCode) return err.openCode;
+  const mapped = OPEN_CODES[err.code];
+  if (mapped) return mapped;
+  if (err.status === 401) return OpenApiCode.BAD_TOKEN;
+  if (err.status === 403) return OpenApiCode.NO_PERMISSION;
+  if (err.status === 404) return OpenApiCode.NOT_FOUND;
+  if (err.status === 429) return OpenApiCode.RATE_LIMITED;
+  return err.status >= 500 ? OpenApiCode.INTERNAL : OpenApiCode.BAD_PARAMS;
+}
+
 export const badRequest = (msg: string, detail?: Record<string, unknown>) => new ApiError(400, ErrorCode.INVALID_PARAMS, msg, '', { detail });
 export const unauthenticated = (msg = 'Sign in to continue.') => new ApiError(401, ErrorCode.UNAUTHENTICATED, msg);
 export const forbidden = (msg = 'You do not have access to this resource.') => new ApiError(403, ErrorCode.FORBIDDEN, msg);
 export const notFound = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg);
 export const conflict = (msg: string) => new ApiError(409, ErrorCode.CONFLICT, msg);
+
+/** How deeply JSON that callers send may nest (request bodies, run parameters, canvases). */
+export const MAX_JSON_DEPTH = 100;
+
+/** Whether a parsed JSON value nests deeper than `max` levels (walked without recursion). */
+export function jsonNestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: [object, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
+/** JSON text from a caller, parsed, or a 400 naming `what` (not JSON, or nested deeper than MAX_JSON_DEPTH). */
+export function parseCallerJson(text: string, what: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest(`${what} is not valid JSON.`);
+  }
+  if (jsonNestsDeeper(value)) throw badRequest(`${what} nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`);
+  return value;
+}
 
 /** The header carrying the log id of every response. */
 export const LOG_ID_HEADER = 'x-tt-logid';

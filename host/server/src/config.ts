@@ -25,7 +25,7 @@ export const ConfigFileSchema = z
     extensions: z.array(extensionEntry).optional(),
     extensionsDir: z.string().optional(),
     startup: z.object({ default: startupPolicy.optional(), extensions: z.record(z.string(), startupPolicy).optional() }).strict().optional(),
-    security: z.object({ allowPrivateNetwork: z.boolean().optional(), secretKey: z.string().optional() }).strict().optional(),
+    security: z.object({ allowPrivateNetwork: z.boolean().optional(), secretKey: z.string().optional(), trustProxy: z.union([z.boolean(), z.number().int().min(1), z.string()]).optional() }).strict().optional(),
   })
   .strict();
 
@@ -44,6 +44,11 @@ export interface TesseraConfig {
   webDist: string;
   allowPrivateNetwork: boolean;
   secretKey?: string;
+  /**
+   * Whom to believe about the client's address (X-Forwarded-For): false (default: the socket's peer),
+   * true (any proxy), a hop count, or addresses/subnets of the trusted proxies ('10.0.0.1,10.0.0.0/8').
+   */
+  trustProxy: boolean | number | string;
   /** Per-extension settings (enabled, config, startup policy). */
   extensions: Record<string, ExtensionSettings>;
   startupDefault: { onFailure: 'continue' | 'abort'; timeoutMs: number };
@@ -130,10 +135,17 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     webDist: path.join(root, 'host/web/dist'),
     allowPrivateNetwork: allowPrivate,
     secretKey: env.TESSERA_SECRET_KEY ?? c.security?.secretKey,
+    trustProxy: env.TESSERA_TRUST_PROXY !== undefined ? trustProxyOf(env.TESSERA_TRUST_PROXY) : (c.security?.trustProxy ?? false),
     extensions,
     startupDefault: { onFailure: c.startup?.default?.onFailure ?? 'continue', timeoutMs: c.startup?.default?.timeoutMs ?? 10_000 },
     file: fileName,
   };
+}
+
+function trustProxyOf(v: string): boolean | number | string {
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 function list(v: string | undefined): string[] {

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type TesseraConfig } from './config.ts';
 import { createServer, type TesseraServer } from './server.ts';
+import { DataDirError } from './data-dir.ts';
 
 export interface StartOptions {
   root: string;
@@ -21,7 +22,16 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     }
     throw e;
   }
-  const server = await createServer(config);
+  let server: TesseraServer;
+  try {
+    server = await createServer(config);
+  } catch (e) {
+    if (e instanceof DataDirError) {
+      console.error(`tessera: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
   let url: string;
   try {
     url = await server.listen();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ExtensionHost, type ExtensionCandidate, type ExtensionContext, type Logger } from '@tessera/core';
-import { ApiError, ErrorCode, LOG_ID_HEADER } from '@tessera/sdk';
+import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, jsonNestsDeeper } from '@tessera/sdk';
 import {
   ApiRoutes,
   BackgroundJobs,
@@ -23,7 +23,9 @@ import { z } from 'zod';
 import type { TesseraConfig } from './config.ts';
 import { ensureMigrationTable, migrateExtension, openDatabase } from './database.ts';
 import { discoverExtensions, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
-import { asApiError, errorEnvelope, toJson } from './http/envelope.ts';
+import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } from './http/envelope.ts';
+import { checkDataDir } from './data-dir.ts';
+import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { mountRoute } from './http/routes.ts';
@@ -75,9 +77,25 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     bodyLimit: 10 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: true,
+    // The client address (rate limits, logs) comes from X-Forwarded-For only behind a trusted proxy.
+    trustProxy: config.trustProxy,
+  });
+  // Bodies are parsed as before (prototype poisoning refused), and refused when nested too deeply
+  // (serialising such a value later would overflow the stack).
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (err: Error | null, value?: unknown) => {
+      if (err) return done(err, undefined);
+      if (jsonNestsDeeper(value)) return done(new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`), undefined);
+      done(null, value);
+    });
   });
   const logger = pinoLogger(app.log as unknown as PinoLike);
 
+  // A data folder that cannot be written (read-only, full, not a folder) is refused now, by name,
+  // rather than found out half-way (a half-started studio, or SQLite's "unable to open database file").
+  checkDataDir(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: options.sqliteFile ?? path.join(config.dataDir, 'tessera.db'),
@@ -135,10 +153,16 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     reply.header(LOG_ID_HEADER, request.id);
     done();
   });
+  app.addHook('onSend', securityHeaders);
   app.setErrorHandler((err, request, reply) => {
     const apiErr = asApiError(err);
     apiErr.logId = request.id;
     if (apiErr.status >= 500) request.log.error({ err, logId: request.id }, 'request failed');
+    if (OPEN_API_PATH.test(request.url)) {
+      // The open API speaks Coze's codes; a streaming route answers 200 so that SSE clients read the body.
+      const stream = (request.routeOptions?.config as { stream?: boolean } | undefined)?.stream;
+      return reply.code(stream ? 200 : apiErr.status).type('application/json; charset=utf-8').send(openApiErrorBody(apiErr));
+    }
     reply.code(apiErr.status).type('application/json; charset=utf-8').send(errorEnvelope(apiErr));
   });
   const hasWeb = existsSync(path.join(config.webDist, 'index.html'));
@@ -149,7 +173,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
     const err = new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, `No API route ${request.method} ${url}. See /openapi.json for the routes.`, request.id);
-    reply.code(404).type('application/json; charset=utf-8').send(errorEnvelope(err));
+    reply.code(404).type('application/json; charset=utf-8').send(OPEN_API_PATH.test(url) ? openApiErrorBody(err) : errorEnvelope(err));
   });
 
   const limiter = new RateLimiter();
@@ -187,11 +211,14 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     }
     return reply.sendFile(file, path.dirname(path.resolve(d.dir, d.pkg.client)));
   });
-  app.post('/api/host/client_errors', async (request, reply) => {
-    if (!limiter.take(`client_errors ${request.ip}`, 120, 60_000)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many error reports.');
+  // Anyone may report a browser error (signed-out pages fail too), so what reaches the log is bounded:
+  // a small body, a rate per address and for everyone, and text with its line breaks escaped.
+  app.post('/api/host/client_errors', { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    if (!limiter.take(`client_errors ${request.ip}`, 120, 60_000) || !limiter.take('client_errors *', 1200, 60_000)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many error reports.');
     const parsed = CLIENT_ERROR.safeParse(request.body);
     if (!parsed.success) throw new ApiError(400, ErrorCode.INVALID_PARAMS, 'Invalid error report.');
-    request.log.warn({ clientError: parsed.data, logId: request.id }, `client error: ${parsed.data.message}`);
+    const report = logSafe(parsed.data) as z.infer<typeof CLIENT_ERROR>;
+    request.log.warn({ clientError: report, logId: request.id }, `client error: ${report.message.slice(0, 500)}`);
     reply.type('application/json').send(toJson({ code: 0, msg: '', data: null }));
   });
 
@@ -223,6 +250,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       await app.listen({ port: config.port, host: config.host });
       const addr = app.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
+      // Links the studio hands out (debug URLs) use the port it really got unless a public URL was set.
+      if (config.publicUrl === `http://localhost:${config.port}`) config.publicUrl = info.publicUrl = `http://localhost:${port}`;
       return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     },
     async close() {
@@ -234,6 +263,14 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       await database.db.destroy();
     },
   };
+}
+
+/** Strings with control characters (line breaks ...) escaped, so one report is one log line. */
+export function logSafe(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  if (Array.isArray(value)) return value.map(logSafe);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [logSafe(k) as string, logSafe(v)]));
+  return value;
 }
 
 function withRequirements(ids: string[], all: DiscoveredExtension[]): Set<string> {

@@ -83,6 +83,12 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
   response?: ZodType<R>;
   /** Answer with the value itself instead of the {code, msg, data} envelope. */
   rawResponse?: boolean;
+  /**
+   * The route answers with server-sent events (`reply.sse()`). On the open API an error raised before
+   * the stream opens (a bad token, a bad body, a missing workflow) is then answered with HTTP 200 and the
+   * JSON error body, which is how Coze answers and what SSE clients such as `@coze/api` read.
+   */
+  stream?: boolean;
   /** Limit per caller and minute (login forms, ...). */
   rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
   handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;

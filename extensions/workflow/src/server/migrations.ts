@@ -128,4 +128,16 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('workflow_node_exec').addColumn('logs', 'text').execute();
     },
   },
+  {
+    name: '0004_run_origin_usage',
+    up: async (db) => {
+      // Who started an open-API run (the bot and the channel, as Coze's run history tells) and the
+      // model tokens the run used.
+      await db.schema.alterTable('workflow_run').addColumn('bot_id', 'varchar(32)').execute();
+      await db.schema.alterTable('workflow_run').addColumn('connector_id', 'varchar(32)').execute();
+      await db.schema.alterTable('workflow_run').addColumn('connector_uid', 'varchar(128)').execute();
+      await db.schema.alterTable('workflow_run').addColumn('input_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('workflow_run').addColumn('output_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 ];

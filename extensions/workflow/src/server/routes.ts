@@ -76,16 +76,32 @@ export async function processView(runs: RunService, row: RunRow) {
  * Writes run events as server-sent events, in the shape of the open API (Message, Interrupt, Error,
  * Done); `nodes` adds a Node event for each node that starts or ends (the studio's test runs).
  */
-export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, opts: { nodes?: boolean } = {}): Promise<void> {
+/**
+ * Streams a run's events as server-sent events: Message, Interrupt, Error and Done (and Node for the
+ * studio's test runs). `open` shapes the stream as Coze's open API does: a workflow whose End returns
+ * variables sends them as a last Message before Done, and events carry the run's debug link.
+ */
+export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, opts: { nodes?: boolean; open?: { debugUrl: string } } = {}): Promise<void> {
   let id = 0;
+  const seqOf = new Map<string, number>();
+  const nodeSeq = (nodeId: string) => {
+    const n = seqOf.get(nodeId) ?? 0;
+    seqOf.set(nodeId, n + 1);
+    return String(n);
+  };
+  const debug = opts.open ? { debug_url: opts.open.debugUrl } : {};
   return new Promise<void>((resolve) => {
     const off = runs.subscribe(runId, (e: RunEvent) => {
       if (e.type === 'node' && opts.nodes) sse.send('Node', { execute_id: runId, ...e.record }, String(id++));
-      if (e.type === 'message') sse.send('Message', { content: e.content, node_title: e.node_title, node_seq_id: String(e.seq), node_is_finish: e.final, node_id: e.node_id }, String(id++));
-      if (e.type === 'interrupt') sse.send('Interrupt', { interrupt_data: { event_id: e.event_id, type: e.interrupt_type, data: JSON.stringify(e.data) }, node_title: e.node_title, node_id: e.node_id }, String(id++));
+      if (e.type === 'message') sse.send('Message', { content: e.content, content_type: 'text', node_title: e.node_title, node_seq_id: opts.open ? nodeSeq(e.node_id) : String(e.seq), node_is_finish: e.final, node_id: e.node_id }, String(id++));
+      if (e.type === 'interrupt') sse.send('Interrupt', { interrupt_data: { event_id: e.event_id, type: e.interrupt_type, data: JSON.stringify(e.data) }, node_title: e.node_title, node_id: e.node_id, ...debug }, String(id++));
       if (e.type === 'done') {
-        if (e.status === RunStatus.Fail || e.status === RunStatus.Cancel) sse.send('Error', { error_code: e.status === RunStatus.Cancel ? 4004 : 4000, error_message: e.error ?? 'The run failed.' }, String(id++));
-        sse.send('Done', { execute_id: runId, debug_url: '' }, String(id++));
+        if (opts.open && e.status === RunStatus.Success && e.exit && !seqOf.has(e.exit.node_id) && e.output !== undefined) {
+          // End returned variables (it streamed no answer): they are the run's last message.
+          sse.send('Message', { content: JSON.stringify(e.output), content_type: 'text', node_title: e.exit.node_title, node_seq_id: nodeSeq(e.exit.node_id), node_is_finish: true, node_id: e.exit.node_id, node_type: 'End' }, String(id++));
+        }
+        if (e.status === RunStatus.Fail || e.status === RunStatus.Cancel) sse.send('Error', { error_code: e.status === RunStatus.Cancel ? 4004 : 4000, error_message: e.error ?? 'The run failed.', ...debug }, String(id++));
+        sse.send('Done', { execute_id: runId, debug_url: opts.open?.debugUrl ?? '' }, String(id++));
         off();
         sse.close();
         resolve();

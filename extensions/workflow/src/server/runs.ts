@@ -12,7 +12,7 @@ export type RunEvent =
   | { type: 'node'; record: NodeExecRecord }
   | { type: 'message'; node_id: string; node_title: string; content: string; final: boolean; seq: number }
   | { type: 'interrupt'; node_id: string; node_title: string; event_id: string; interrupt_type: number; data: Record<string, unknown> }
-  | { type: 'done'; status: number; output?: unknown; error?: string };
+  | { type: 'done'; status: number; output?: unknown; error?: string; exit?: { node_id: string; node_title: string } };
 
 interface LiveRun {
   controller: AbortController;
@@ -43,6 +43,13 @@ export interface RunRow {
   finished_at: string | null;
   duration_ms: number | null;
   draft_revision?: number | null;
+  /** Open-API runs: the bot that ran the workflow, the channel (connector) and the end user in it. */
+  bot_id?: string | null;
+  connector_id?: string | null;
+  connector_uid?: string | null;
+  /** Model tokens the run used (the sum over its nodes). */
+  input_tokens?: number;
+  output_tokens?: number;
 }
 
 const now = () => new Date().toISOString();
@@ -74,7 +81,7 @@ export class RunService {
   #flushing: Promise<void> = Promise.resolve();
 
   async create(
-    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; draft_revision?: number; canvas: Canvas; input: Record<string, unknown>; log_id: string },
+    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; draft_revision?: number; canvas: Canvas; input: Record<string, unknown>; log_id: string; bot_id?: string | null; connector_id?: string | null; connector_uid?: string | null },
     opts: { writeBehind?: boolean } = {},
   ): Promise<RunRow> {
     const row: RunRow = {
@@ -100,6 +107,11 @@ export class RunService {
       finished_at: null,
       duration_ms: null,
       draft_revision: r.draft_revision ?? null,
+      bot_id: r.bot_id ?? null,
+      connector_id: r.connector_id ?? null,
+      connector_uid: r.connector_uid ?? null,
+      input_tokens: 0,
+      output_tokens: 0,
     };
     if (opts.writeBehind) this.#pending.set(row.id, { row, canvas: r.canvas });
     else await this.#ctx.db.insertInto('workflow_run').values(row).execute();
@@ -214,6 +226,8 @@ export class RunService {
     const runSpan = tracer.start('workflow run', { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });
     const titles = new Map(canvas.nodes.map((n) => [n.node_id, n.node_param.title ?? n.node_id]));
     const finished: NodeExecRecord[] = [];
+    // Tokens add up across the resumptions of a run.
+    const usage = { input_tokens: row.input_tokens ?? 0, output_tokens: row.output_tokens ?? 0 };
     let seq = 0;
     const record = (node_id: string, patch: Partial<NodeExecRecord> & { node_type: string }) => {
       // A node that runs again (a loop or batch body) gets a record of its own for each execution.
@@ -241,8 +255,12 @@ export class RunService {
         variables: await this.#variables(row, canvas),
         hooks: {
           nodeStarted: ({ node, type, inputs }) => emit({ type: 'node', record: record(node.node_id, { node_type: type.key, status: NodeExecStatus.Running, inputs, started_at: now() }) }),
-          nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch, tokens }) => {
+          nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch, tokens, usage: used }) => {
             if (status === 'skipped') return;
+            if (used) {
+              usage.input_tokens += used.input_tokens;
+              usage.output_tokens += used.output_tokens;
+            }
             const rec = record(node.node_id, {
               node_type: type.key,
               status: status === 'success' ? NodeExecStatus.Success : status === 'fail' ? NodeExecStatus.Fail : NodeExecStatus.Running,
@@ -275,6 +293,8 @@ export class RunService {
       updated_at: now(),
       finished_at: status === RunStatus.Running ? null : now(),
       duration_ms: duration,
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
     };
     const nodeRows = finished.map((r) => ({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens, logs: r.logs?.length ? JSON.stringify(r.logs) : null }));
     const spanRows = tracer.spans.map((s) => ({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }));
@@ -301,9 +321,9 @@ export class RunService {
     if (outcome.interrupt) {
       emit({ type: 'interrupt', node_id: outcome.interrupt.node_id, node_title: titles.get(outcome.interrupt.node_id) ?? '', event_id: outcome.interrupt.event_id, interrupt_type: outcome.interrupt.type, data: outcome.interrupt.data });
     }
-    emit({ type: 'done', status, output: outcome.output, error: outcome.error?.message });
+    const exit = canvas.nodes.find((n) => !n.parent_id && this.#typeOf(n.type)?.role === 'exit');
+    emit({ type: 'done', status, output: outcome.output, error: outcome.error?.message, exit: exit && { node_id: exit.node_id, node_title: titles.get(exit.node_id) ?? exit.node_id } });
     if (status !== RunStatus.Running) this.#ctx.emit(WorkflowRunFinished, { execute_id: row.id, workflow_id: row.workflow_id, space_id: row.space_id, status, duration_ms: duration });
-    void this.#typeOf;
     return outcome;
   }
 

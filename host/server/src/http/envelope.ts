@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '@tessera/sdk';
+import { ApiError, ErrorCode, openApiCodeOf } from '@tessera/sdk';
 import type { ZodError } from 'zod';
 
 /** JSON with 64-bit safety: bigint values travel as strings. */
@@ -13,6 +13,17 @@ export function envelope(data: unknown): string {
 export function errorEnvelope(err: ApiError): string {
   return toJson({ code: err.code, msg: err.msg, ...(err.detail ? { data: err.detail } : {}) });
 }
+
+/**
+ * An error of the open API (/v1, /v3) as Coze's open API answers it and its official SDK reads it:
+ * Coze's code (4000, 4100 ...), the message, and the log id under `detail.logid`.
+ */
+export function openApiErrorBody(err: ApiError): string {
+  return toJson({ code: openApiCodeOf(err), msg: err.msg, detail: { logid: err.logId }, ...(err.detail ? { data: err.detail } : {}) });
+}
+
+/** Paths of the open API. */
+export const OPEN_API_PATH = /^\/v[13](\/|$)/;
 
 /** A zod failure as a 400 that names every field, e.g. "body.name: expected string, received undefined". */
 export function validationError(where: 'body' | 'query' | 'params', error: ZodError): ApiError {

@@ -49,6 +49,7 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
   app.route({
     method: route.method,
     url: route.path,
+    config: { stream: !!route.stream },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const found = await callerOf(request, opts.authenticators);
       // A refused credential fails every route that needs a caller; anonymous routes just go without one.
@@ -97,12 +98,14 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
         if (!reply.raw.writableFinished) controller.abort();
       });
       let handled = false;
+      let sseOpen: SseStream | undefined;
       const apiReply: ApiReply = {
         header: (n, v) => void reply.header(n, v),
         status: (c) => void reply.code(c),
         sse: () => {
           handled = true;
-          return openSse(reply, request.id);
+          sseOpen = openSse(reply, request.id);
+          return sseOpen;
         },
         send: (b, type) => {
           handled = true;
@@ -123,7 +126,18 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
         signal: controller.signal,
         raw: request,
       };
-      const result = await route.handler(req, apiReply);
+      let result: unknown;
+      try {
+        result = await route.handler(req, apiReply);
+      } catch (e) {
+        // Once a stream is open the reply is the stream's: the failure becomes its last event.
+        if (!handled || !sseOpen) throw e;
+        const err = ApiError.is(e) ? e : undefined;
+        (request.log as { error(o: object, m: string): void }).error({ err: e, logId: request.id }, 'stream failed');
+        sseOpen.send('Error', { error_code: err?.code ?? ErrorCode.INTERNAL, error_message: err?.msg ?? 'Something went wrong on our side. Quote the log id when you report it.', logid: request.id });
+        sseOpen.close();
+        return reply;
+      }
       if (handled) return reply;
       const out = route.response ? route.response.parse(result) : result;
       reply.type('application/json; charset=utf-8');

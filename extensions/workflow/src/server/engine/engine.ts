@@ -31,7 +31,7 @@ export interface NodeEvent {
 
 export interface RunHooks {
   nodeStarted?(e: NodeEvent & { inputs: Record<string, unknown> }): void;
-  nodeFinished?(e: NodeEvent & { status: 'success' | 'fail' | 'skipped' | 'interrupted'; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; error?: string; durationMs: number; branch?: string; tokens?: number }): void;
+  nodeFinished?(e: NodeEvent & { status: 'success' | 'fail' | 'skipped' | 'interrupted'; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; error?: string; durationMs: number; branch?: string; tokens?: number; usage?: { input_tokens: number; output_tokens: number } }): void;
   streamed?(e: { node: CanvasNode; content: string; final: boolean }): void;
 }
 
@@ -401,7 +401,7 @@ export class WorkflowEngine {
         const outputs = policy && policy.on_error !== 'throw' ? { ...result.outputs, isSuccess: true } : result.outputs;
         const branch = result.branch ?? DEFAULT_PORT;
         span?.end('ok');
-        req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, durationMs: performance.now() - started, branch, tokens: result.usage ? result.usage.input_tokens + result.usage.output_tokens : undefined });
+        req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, durationMs: performance.now() - started, branch, tokens: result.usage ? result.usage.input_tokens + result.usage.output_tokens : undefined, usage: result.usage });
         return { outputs, branch, inputs, control: result.control };
       } catch (e) {
         if (runSignal.aborted) {
