@@ -1,5 +1,6 @@
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PythonSandbox } from '../src/server/python.ts';
+import { PythonSandbox, isolatedNetwork } from '../src/server/python.ts';
 
 const python = new PythonSandbox();
 afterAll(() => python.stop());
@@ -48,5 +49,53 @@ describe('the Python sandbox (Pyodide)', () => {
     await expect(python.run('def main(args):\n    while True:\n        pass\n', {}, { timeoutMs: 300, memoryMb: 64 })).rejects.toThrow('The code ran longer than 300 ms and was stopped.');
     await expect(python.run('def main(args):\n    a = []\n    while True:\n        a.append(bytearray(10_000_000))\n', {}, { timeoutMs: 20_000, memoryMb: 64 })).rejects.toThrow('The code used more than 64 MB of memory and was stopped.');
     expect(await python.run('def main(args):\n    return {"ok": True}\n', {}, limits)).toEqual({ ok: true });
+  }, 60_000);
+
+  it('opens no connection: a listener on loopback sees none, whatever Python tries', async () => {
+    for (const sandbox of [python, new PythonSandbox({ isolateNetwork: false })]) {
+      // With the network namespace (where the system allows it) and without it: the child's own refusal holds alone.
+      let connections = 0;
+      const listener = createServer((sock) => {
+        connections++;
+        sock.destroy();
+      });
+      await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+      const port = (listener.address() as { port: number }).port;
+      const attempts = {
+        create_connection: `s = socket.create_connection(("127.0.0.1", ${port}), timeout=1)\n    s.sendall(b"hi")\n    s.recv(2)`,
+        socket_connect: `s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n    s.settimeout(1)\n    s.connect(("127.0.0.1", ${port}))\n    s.sendall(b"hi")\n    s.recv(2)`,
+        udp: `socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", ${port}))`,
+        asyncio: `import asyncio\n    asyncio.run(asyncio.wait_for(asyncio.open_connection("127.0.0.1", ${port}), 1))`,
+        listen: 'socket.create_server(("127.0.0.1", 0))',
+      };
+      try {
+        for (const [name, body] of Object.entries(attempts)) {
+          const code = `import socket\ndef main(args):\n    ${body}\n    return {"reached": True}\n`;
+          const r = await sandbox.run(code, {}, { timeoutMs: 10_000, memoryMb: 128 }).catch((e: Error) => ({ refused: e.message }));
+          if (name !== 'udp') expect(r, name).not.toEqual({ reached: true });
+        }
+        // The sandbox still works afterwards.
+        expect(await sandbox.run('def main(args):\n    return {"ok": 1}\n', {}, limits)).toEqual({ ok: 1 });
+        await new Promise((res) => setTimeout(res, 200));
+        expect(connections).toBe(0);
+      } finally {
+        listener.close();
+        if (sandbox !== python) sandbox.stop();
+      }
+    }
+    void isolatedNetwork;
+  }, 120_000);
+
+  it('bounds what main may return, checked where the code cannot reach', async () => {
+    const code = 'def main(args):\n    return {"big": "x" * (3 * 1024 * 1024)}\n';
+    await expect(python.run(code, {}, { timeoutMs: 15_000, memoryMb: 128, maxOutputBytes: 1024 * 1024 })).rejects.toThrow(/main returned 3072 KB; at most 1024 KB/);
+  }, 60_000);
+
+  it('gives code of another space a fresh interpreter (nothing a run leaves behind is seen)', async () => {
+    const plant = 'import builtins\ndef main(args):\n    builtins.planted = args.params["secret"]\n    return {}\n';
+    const look = 'import builtins\ndef main(args):\n    return {"seen": getattr(builtins, "planted", None)}\n';
+    await python.run(plant, { secret: 's3' }, limits, undefined, 'space-a');
+    expect(await python.run(look, {}, limits, undefined, 'space-a')).toEqual({ seen: 's3' });
+    expect(await python.run(look, {}, limits, undefined, 'space-b')).toEqual({ seen: null });
   }, 60_000);
 });

@@ -54,4 +54,12 @@ describe('console in the sandbox', () => {
     expect(out).toEqual({ ok: true });
     expect(lines).toEqual(['n is 2 {"a":1}', 'error: oops']);
   });
+
+  it('bounds what main may return inside the isolate, before it is copied out', async () => {
+    const big = 'async function main() { return { s: "x".repeat(60 * 1024 * 1024) }; }';
+    await expect(runJavaScript(big, {}, { timeoutMs: 5000, memoryMb: 256, maxOutputBytes: 1024 * 1024 })).rejects.toThrow(/main returned 61440 KB; at most 1024 KB/);
+    const sneaky = 'JSON.stringify = () => ({ length: 0 }); async function main() { return { s: 1 }; }';
+    await expect(runJavaScript(sneaky, {}, { timeoutMs: 5000, memoryMb: 64, maxOutputBytes: 1024 })).rejects.toThrow(/at most 1 KB/);
+    expect(await runJavaScript('async function main() { return { s: "ok" }; }', {}, { timeoutMs: 5000, memoryMb: 64, maxOutputBytes: 1024 })).toEqual({ s: 'ok' });
+  });
 });

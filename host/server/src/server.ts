@@ -11,6 +11,7 @@ import {
   HostInfoService,
   JobQueueService,
   OutboundHttpService,
+  RateLimiter,
   Migrations,
   RequestAuthenticators,
   SecretsService,
@@ -27,7 +28,6 @@ import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } fr
 import { checkDataDir } from './data-dir.ts';
 import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
-import { RateLimiter } from './http/rate-limit.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
@@ -78,7 +78,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: true,
     // The client address (rate limits, logs) comes from X-Forwarded-For only behind a trusted proxy.
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy as boolean | string, // a hop count works too (Fastify's types omit it)
   });
   // Bodies are parsed as before (prototype poisoning refused), and refused when nested too deeply
   // (serialising such a value later would overflow the stack).

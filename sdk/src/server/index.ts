@@ -1,10 +1,20 @@
 // @tessera/sdk/server: the server half of an extension.
 import { defineHookPoint, defineRegistryPoint, defineService, type Disposable, type ExtensionContext, type ExtensionDefinition } from '@tessera/core';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
 
 export * from '../index.ts';
 export { LocalCache } from './cache.ts';
+export { RateLimiter } from './rate-limit.ts';
+
+/**
+ * `column LIKE '%text%'` where %, _ and \ in the text match themselves (not as wildcards), on SQLite
+ * and PostgreSQL alike. Use it for every search box: `q.where(containsText('name', search))`.
+ */
+export function containsText(column: string, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+}
 
 // ---------------------------------------------------------------- callers and authorization
 

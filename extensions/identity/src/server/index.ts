@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { LocalCache, RequestAuthenticators, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, RateLimiter, RequestAuthenticators, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
   CSRF_COOKIE,
@@ -24,8 +24,10 @@ const ConfigSchema = z.object({
   sessionDays: z.number().int().positive().max(365).default(30),
   /** Mark cookies Secure (serve the studio over HTTPS). */
   secureCookies: z.boolean().default(false),
-  /** Attempts per minute and address. */
+  /** Failed sign-ins per minute for one account (then that account waits; others are not touched). */
   loginPerMinute: z.number().int().positive().default(10),
+  /** Failed sign-ins per minute from one address, whatever the account (many users may share a proxy). */
+  loginPerAddressPerMinute: z.number().int().positive().default(100),
   registerPerMinute: z.number().int().positive().default(20),
 });
 type Config = z.output<typeof ConfigSchema>;
@@ -243,6 +245,7 @@ async function uniqueNameFor(ctx: ServerContext<Config>, email: string): Promise
 }
 
 function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, cache: AuthCaches) {
+  const failedLogins = new RateLimiter();
   ctx.route({
     method: 'POST',
     path: '/api/passport/web/email/register/v2',
@@ -283,12 +286,22 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     path: '/api/passport/web/email/login',
     auth: 'anonymous',
     summary: 'Sign in with email and password',
-    rateLimit: { max: ctx.config.loginPerMinute, windowMs: 60_000 },
     body: z.object({ email: Email, password: z.string().min(1).max(200) }),
     handler: async ({ body, ip, headers }, reply) => {
+      // Failures are counted per account and per address: guessing one account's password locks that
+      // account for a minute, not everyone else behind the same address.
+      const account = `account ${body.email}`;
+      const address = `address ${ip}`;
+      if (failedLogins.exceeded(account, ctx.config.loginPerMinute)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many failed sign-ins for this account. Wait a minute and try again.');
+      if (failedLogins.exceeded(address, ctx.config.loginPerAddressPerMinute)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many failed sign-ins from your network address. Wait a minute and try again.');
       const u = (await ctx.db.selectFrom('identity_user').selectAll().where('email', '=', body.email).executeTakeFirst()) as UserRow | undefined;
       const ok = u ? await verifyPassword(body.password, u.password_hash) : (await verifyPassword(body.password, await dummyHash()), false);
-      if (!u || !ok) throw new ApiError(401, ErrorCode.UNAUTHENTICATED, 'The email or the password is wrong.');
+      if (!u || !ok) {
+        failedLogins.take(account, ctx.config.loginPerMinute, 60_000);
+        failedLogins.take(address, ctx.config.loginPerAddressPerMinute, 60_000);
+        throw new ApiError(401, ErrorCode.UNAUTHENTICATED, 'The email or the password is wrong.');
+      }
+      failedLogins.reset(account);
       await startSession(ctx, u.id, reply, { ip, userAgent: String(headers['user-agent'] ?? '') });
       return toInfo(u);
     },
@@ -426,7 +439,7 @@ function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
     query: z.object({ page: z.coerce.number().int().min(1).default(1), size: z.coerce.number().int().min(1).max(100).default(20), search_option: z.string().max(100).optional() }),
     handler: async ({ query, caller }) => {
       let q = ctx.db.selectFrom('identity_pat').where('user_id', '=', caller!.userId);
-      if (query.search_option) q = q.where('name', 'like', `%${query.search_option.replace(/[%_]/g, '')}%`);
+      if (query.search_option) q = q.where(containsText('name', query.search_option));
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q.selectAll().orderBy('created_at', 'desc').limit(query.size).offset((query.page - 1) * query.size).execute();
       return { personal_access_tokens: rows.map(patInfo), total, has_more: query.page * query.size < total };

@@ -8,6 +8,8 @@ const ConfigSchema = z.object({
   /** Upper bounds a node's own settings may not exceed. */
   maxTimeoutMs: z.number().int().positive().default(60_000),
   maxMemoryMb: z.number().int().positive().default(256),
+  /** How much JSON `main` may return (a larger result fails the node before it reaches the studio). */
+  maxOutputKb: z.number().int().positive().max(64 * 1024).default(1024),
 });
 
 const Settings = z.object({
@@ -58,9 +60,9 @@ export function codeNode(limits: z.output<typeof ConfigSchema>, python: PythonSa
     settings: Settings,
     async execute(ctx) {
       const s = ctx.settings as z.infer<typeof Settings>;
-      const bounds = { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb) };
+      const bounds = { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb), maxOutputBytes: limits.maxOutputKb * 1024 };
       const result = await ctx.span('code', { language: s.language }, () =>
-        s.language === 'python' ? python.run(s.code, ctx.inputs, bounds, (line) => ctx.log(line)) : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript', (line) => ctx.log(line)),
+        s.language === 'python' ? python.run(s.code, ctx.inputs, bounds, (line) => ctx.log(line), ctx.spaceId) : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript', (line) => ctx.log(line)),
       );
       return { outputs: typedOutputs(result, ctx.outputs) };
     },

@@ -1,9 +1,46 @@
 // The Python sandbox process: Pyodide (CPython in WebAssembly) with an empty `js` module, no
 // pyodide_js, an in-memory file system, and code generation from strings disallowed in this process
 // (so no way back to JavaScript's Function or eval). It serves one execution at a time over IPC.
-import { createRequire } from 'node:module';
+import dgram from 'node:dgram';
+import dns from 'node:dns';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
-import { loadPyodide } from 'pyodide';
+import tls from 'node:tls';
+
+// No network from Python: Pyodide reaches the network through this process's sockets (its socket
+// module uses node:net and node:tls), so every way to open, accept or resolve one is refused here,
+// before Pyodide loads. The parent also starts this process in a network namespace of its own when
+// the system allows it (see python.ts).
+const refuse = () => {
+  throw Object.assign(new Error('Network access is not available in the Python sandbox.'), { code: 'EACCES' });
+};
+const refuseAll = (target: object, names: string[]) => {
+  for (const name of names) Object.defineProperty(target, name, { value: refuse, writable: false, configurable: false });
+};
+refuseAll(net.Socket.prototype, ['connect']);
+refuseAll(net.Server.prototype, ['listen']);
+refuseAll(net, ['connect', 'createConnection', 'createServer']);
+refuseAll(tls, ['connect', 'createServer']);
+refuseAll(dgram.Socket.prototype, ['bind', 'connect', 'send']);
+refuseAll(dgram, ['createSocket']);
+refuseAll(dns, ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']);
+refuseAll(dns.promises, ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']);
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']) delete (globalThis as Record<string, unknown>)[name];
+syncBuiltinESMExports();
+
+// Whatever Pyodide's socket layer throws outside the running code (a refused listen ...) ends the run
+// with that error, and this process with it (the parent starts a new one), never silently.
+const fatal = (e: unknown) => {
+  const error = `The code stopped: ${String((e as Error)?.message ?? e).split('\n')[0]}`;
+  // `fatal` tells the parent to start a new process for the next run; exit once the message is out.
+  if (current) process.send!({ id: current.id, ok: false, fatal: true, error }, () => process.exit(1));
+  else process.exit(1);
+};
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
+
+const { loadPyodide } = await import('pyodide');
 
 const require = createRequire(import.meta.url);
 const indexURL = `${path.dirname(require.resolve('pyodide/package.json'))}/`;
@@ -29,7 +66,7 @@ if __inspect.isawaitable(__result):
 __json.dumps(__result)
 `;
 
-process.on('message', async (msg: { id: number; code: string; params: unknown }) => {
+process.on('message', async (msg: { id: number; code: string; params: unknown; maxOutputBytes?: number }) => {
   const globals = py.toPy({}) as { set(k: string, v: unknown): void; destroy(): void };
   current = { id: msg.id, lines: 0 };
   try {
@@ -40,8 +77,17 @@ process.on('message', async (msg: { id: number; code: string; params: unknown })
     } catch (e) {
       return reply(msg.id, e, codeLines);
     }
-    const json = await py.runPythonAsync(RUNNER, { globals: globals as never, filename: 'runner.py' });
-    process.send!({ id: msg.id, ok: true, result: String(json) });
+    let json: unknown;
+    try {
+      json = await py.runPythonAsync(RUNNER, { globals: globals as never, filename: 'runner.py' });
+    } catch (e) {
+      return reply(msg.id, e, codeLines);
+    }
+    // Checked here, where the Python code cannot reach: what may leave the sandbox is bounded.
+    const result = String(json);
+    const max = msg.maxOutputBytes ?? 1024 * 1024;
+    if (result.length > max) return process.send!({ id: msg.id, ok: false, error: `main returned ${Math.round(result.length / 1024)} KB; at most ${Math.round(max / 1024)} KB may leave the code node. Return less.` });
+    process.send!({ id: msg.id, ok: true, result });
   } catch (e) {
     reply(msg.id, e, Infinity);
   } finally {

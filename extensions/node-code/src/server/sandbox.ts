@@ -4,7 +4,11 @@ import ivm from 'isolated-vm';
 export interface SandboxLimits {
   timeoutMs: number;
   memoryMb: number;
+  /** How much JSON main may return (checked inside the sandbox, before it is copied out); default 1 MB. */
+  maxOutputBytes?: number;
 }
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 export class CodeError extends Error {
   readonly line?: number;
@@ -16,7 +20,9 @@ export class CodeError extends Error {
 
 const FILE = 'main.js';
 // Appended after the user's code (so its line numbers stay the same): call main and hand back JSON.
-const RUNNER = `\n;(async () => { if (typeof main !== 'function') throw new Error('Define a function named main: async function main({ params }) { ... }'); return JSON.stringify(await main({ params: JSON.parse(__params__) }) ?? null); })()`;
+// The limit is a literal in the appended code, so the user's code cannot change it.
+const runner = (maxOutput: number) =>
+  `\n;(async () => { if (typeof main !== 'function') throw new Error('Define a function named main: async function main({ params }) { ... }'); const out = JSON.stringify(await main({ params: JSON.parse(__params__) }) ?? null); if (typeof out !== 'string' || out.length > ${maxOutput}) throw new RangeError('main returned ' + Math.round(String(out).length / 1024) + ' KB; at most ${Math.round(maxOutput / 1024)} KB may leave the code node. Return less.'); return out; })()`;
 
 function lineOf(err: unknown): number | undefined {
   const stack = String((err as Error)?.stack ?? '');
@@ -52,7 +58,7 @@ export async function runJavaScript(source: string, params: Record<string, unkno
       globalThis.console = { log: out(''), info: out(''), debug: out(''), warn: out('warn'), error: out('error') }; }`);
     let script: ivm.Script;
     try {
-      script = await isolate.compileScript(code + RUNNER, { filename: FILE });
+      script = await isolate.compileScript(code + runner(limits.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES), { filename: FILE });
     } catch (e) {
       throw new CodeError(`Syntax error: ${(e as Error).message}`, lineOf(e));
     }

@@ -1,5 +1,5 @@
 import { getPathOf, type Collect } from './collect.ts';
-import type { LoopFrame, NodeTypeDefinition } from '@tessera/ext-workflow/shared';
+import type { LoopFrame, NodeTypeDefinition, NodeRunContext, BodyOutcome } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
 
 export const CollectSchema = z.array(z.object({ name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), node_id: z.string().min(1), path: z.array(z.string()).default([]) })).max(50).default([]);
@@ -36,7 +36,9 @@ export const loop: NodeTypeDefinition = {
     if (s.loop_type === 'array' && !Array.isArray(items)) throw new Error('An array loop needs an input named items that is an array.');
     const count = s.loop_type === 'count' ? Number(ctx.inputs.count) : Infinity;
     if (s.loop_type === 'count' && (!Number.isInteger(count) || count < 0)) throw new Error('A count loop needs an input named count that is a whole number.');
-    const vars: Record<string, unknown> = Object.fromEntries(s.variables.map((v) => [v, ctx.inputs[v] ?? null]));
+    // Resuming after a question asked inside the body: continue that iteration where it stopped.
+    const cp = ctx.resume !== undefined ? (ctx.interrupted?.checkpoint as LoopCheckpoint | undefined) : undefined;
+    const vars: Record<string, unknown> = cp ? { ...cp.vars } : Object.fromEntries(s.variables.map((v) => [v, ctx.inputs[v] ?? null]));
     const frame: LoopFrame = {
       get: (name) => vars[name],
       set: (name, value) => {
@@ -44,21 +46,35 @@ export const loop: NodeTypeDefinition = {
         vars[name] = value;
       },
     };
-    const collected: Record<string, unknown[]> = Object.fromEntries(s.collect.map((c) => [c.name, []]));
+    const collected: Record<string, unknown[]> = cp ? structuredClone(cp.collected) : Object.fromEntries(s.collect.map((c) => [c.name, []]));
     const limit = s.loop_type === 'array' ? (items as unknown[]).length : count;
-    for (let index = 0; index < limit; index++) {
+    for (let index = cp?.index ?? 0; index < limit; index++) {
       if (index >= s.max_iterations) throw new Error(`The loop reached its maximum of ${s.max_iterations} iterations (raise max_iterations or add a Break).`);
       if (ctx.signal.aborted) throw new Error('cancelled');
       // Body nodes read item, index and the loop variables as this node's outputs; the object is live.
       const locals = Object.assign(Object.create(null), vars, { item: s.loop_type === 'array' ? (items as unknown[])[index] : undefined, index }) as Record<string, unknown>;
       const frameWithLocals: LoopFrame = { get: frame.get, set: (n, v) => (frame.set(n, v), (locals[n] = v)) };
-      const body = await ctx.runBody({ locals, loop: frameWithLocals });
+      const body = await ctx.runBody({ locals, loop: frameWithLocals, resume: cp && index === cp.index ? { state: cp.body, data: ctx.resume } : undefined });
+      if (body.interrupt) return suspend(ctx, body.interrupt, { index, vars, collected, body: body.interrupt.state } satisfies LoopCheckpoint);
       for (const c of s.collect as Collect[]) collected[c.name].push(getPathOf(body.outputs[c.node_id], c.path));
       if (body.control === 'break') break;
     }
     return { outputs: { ...collected, ...vars } };
   },
 };
+
+/** Where a loop stopped for a question asked inside its body (kept with the run). */
+interface LoopCheckpoint {
+  index: number;
+  vars: Record<string, unknown>;
+  collected: Record<string, unknown[]>;
+  body: unknown;
+}
+
+/** The body's question becomes this node's: asked to the caller, with what it takes to continue kept aside. */
+function suspend(ctx: NodeRunContext, waiting: NonNullable<BodyOutcome['interrupt']>, checkpoint: unknown) {
+  return ctx.interrupt({ type: waiting.request.type, data: waiting.request.data, checkpoint });
+}
 
 export const setLoopVariable: NodeTypeDefinition = {
   key: 'set_loop_variable',
@@ -92,7 +108,7 @@ export const continueNode: NodeTypeDefinition = {
 const BatchSettings = z.object({
   /** How many items run at once. */
   concurrency: z.number().int().min(1).max(50).default(4),
-  /** At most this many items are processed. */
+  /** At most this many items are processed (a longer list is cut to this many). */
   max_items: z.number().int().min(1).max(10_000).default(100),
   collect: CollectSchema,
 });
@@ -111,19 +127,46 @@ export const batch: NodeTypeDefinition = {
   ],
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof BatchSettings>;
-    const items = ctx.inputs.items;
-    if (!Array.isArray(items)) throw new Error('Batch needs an input named items that is an array.');
-    if (items.length > s.max_items) throw new Error(`Batch got ${items.length} items; its maximum is ${s.max_items}.`);
-    const results: Record<string, unknown[]> = Object.fromEntries(s.collect.map((c) => [c.name, new Array(items.length).fill(null)]));
+    const all = ctx.inputs.items;
+    if (!Array.isArray(all)) throw new Error('Batch needs an input named items that is an array.');
+    // As Coze does: a longer list is cut to the maximum (the log says so).
+    const items = all.length > s.max_items ? all.slice(0, s.max_items) : all;
+    if (items.length < all.length) ctx.log(`Batch got ${all.length} items; only the first ${s.max_items} run (its maximum).`);
+    // Resuming after a question asked in one item's body: that item continues, the others waiting keep waiting.
+    const cp = ctx.resume !== undefined ? (ctx.interrupted?.checkpoint as BatchCheckpoint | undefined) : undefined;
+    const results: Record<string, unknown[]> = cp ? structuredClone(cp.results) : Object.fromEntries(s.collect.map((c) => [c.name, new Array(items.length).fill(null)]));
+    const done = new Set<number>(cp?.done ?? []);
+    const waiting: BatchCheckpoint['waiting'] = cp ? cp.waiting.slice(1) : [];
+    const settle = (index: number, body: BodyOutcome) => {
+      if (body.interrupt) return void waiting.push({ index, state: body.interrupt.state, request: body.interrupt.request });
+      for (const c of s.collect as Collect[]) results[c.name][index] = getPathOf(body.outputs[c.node_id], c.path);
+      done.add(index);
+    };
+    if (cp?.waiting[0]) {
+      const first = cp.waiting[0];
+      settle(first.index, await ctx.runBody({ locals: { item: items[first.index], index: first.index }, resume: { state: first.state, data: ctx.resume } }));
+    }
+    const held = new Set(waiting.map((w) => w.index));
+    const todo = items.map((_, i) => i).filter((i) => !done.has(i) && !held.has(i) && i !== cp?.waiting[0]?.index);
     let next = 0;
     const worker = async () => {
-      while (next < items.length) {
-        const index = next++;
-        const body = await ctx.runBody({ locals: { item: items[index], index } });
-        for (const c of s.collect as Collect[]) results[c.name][index] = getPathOf(body.outputs[c.node_id], c.path);
+      while (next < todo.length) {
+        const index = todo[next++];
+        settle(index, await ctx.runBody({ locals: { item: items[index], index } }));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(s.concurrency, items.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(s.concurrency, todo.length) }, worker));
+    if (waiting.length) {
+      waiting.sort((a, b) => a.index - b.index);
+      return ctx.interrupt({ type: waiting[0].request.type, data: waiting[0].request.data, checkpoint: { results, done: [...done], waiting } satisfies BatchCheckpoint });
+    }
     return { outputs: results };
   },
 };
+
+/** Where a batch stopped: finished items' results, and the items whose bodies wait for an answer (asked in order). */
+interface BatchCheckpoint {
+  results: Record<string, unknown[]>;
+  done: number[];
+  waiting: { index: number; state: unknown; request: { type: number; data: Record<string, unknown> } }[];
+}

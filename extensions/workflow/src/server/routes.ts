@@ -1,9 +1,9 @@
 import { badRequest, conflict } from '@tessera/sdk';
-import type { ServerContext, SseStream } from '@tessera/sdk/server';
+import { containsText, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
-import { validateCanvas } from './engine/validate.ts';
+import { blocking, validateCanvas } from './engine/validate.ts';
 import type { RunEvent, RunRow, RunService } from './runs.ts';
 import { WorkflowStore, initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
 
@@ -276,7 +276,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     }),
     handler: async ({ body, caller }) => {
       let q = db().selectFrom('workflow_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
-      if (body.name) q = q.where('name', 'like', `%${body.name.replace(/[%_]/g, '')}%`);
+      if (body.name) q = q.where(containsText('name', body.name));
       if (body.flow_mode !== undefined && body.flow_mode !== WorkflowMode.All) q = q.where('flow_mode', '=', body.flow_mode);
       if (body.status === 1) q = q.where('latest_version', 'is', null);
       if (body.status === 2) q = q.where('latest_version', 'is not', null);
@@ -345,7 +345,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
             node_outputs[n.node_id] = n.node_param.outputs;
           }
         }
-        return { valid: problems.length === 0, errors: problems, node_outputs, node_locals };
+        return { valid: blocking(problems).length === 0, errors: problems, node_outputs, node_locals };
       },
     });
   }
@@ -361,7 +361,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (meta.submitted_revision === meta.draft_revision) throw conflict('Nothing to submit: the draft has not changed since the last submit.');
       if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before submitting (or submit with force).');
       const draft = await store.draft(meta.id);
-      const problems = validateCanvas(draft.canvas, typeOf);
+      const problems = blocking(validateCanvas(draft.canvas, typeOf));
       if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
       const id = ctx.host.newId();
       await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.desc, version: null, version_description: null, created_by: caller!.userId, created_at: nowIso(), published_at: null }).execute();
@@ -382,7 +382,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before publishing (or publish with force).');
       if (meta.latest_version && cmpVersion(body.workflow_version, meta.latest_version) <= 0) throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
       const draft = await store.draft(meta.id);
-      const problems = validateCanvas(draft.canvas, typeOf);
+      const problems = blocking(validateCanvas(draft.canvas, typeOf));
       if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
       const id = ctx.host.newId();
       const t = nowIso();
@@ -471,7 +471,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ body, caller, logId }, reply) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const draft = await store.draft(meta.id);
-      const problems = validateCanvas(draft.canvas, typeOf);
+      const problems = blocking(validateCanvas(draft.canvas, typeOf));
       if (problems.length) throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `node ${p.node_id}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
       const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, draft_revision: draft.revision, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
       if (body.run_mode === RunMode.Stream) {

@@ -9,6 +9,12 @@ export interface InterruptRequest {
   type: number;
   /** What the client shows: the question, its options, the form fields ... */
   data: Record<string, unknown>;
+  /**
+   * What the node needs to continue where it stopped (a loop: its iteration, variables and the state of
+   * its body). Kept with the run (JSON, so it survives a restart), handed back as `ctx.interrupted`
+   * when the run resumes at this node; never sent to the caller.
+   */
+  checkpoint?: unknown;
 }
 
 /** control: a Break or Continue node inside a loop body ends the iteration ('continue') or the loop ('break'). */
@@ -19,6 +25,12 @@ export interface BodyOutcome {
   control: 'normal' | 'break' | 'continue';
   /** Outputs of the body's nodes that ran, by node id. */
   outputs: Record<string, Record<string, unknown>>;
+  /**
+   * A node of the body waits for an answer (Question, Input, a sub-workflow's question). The composite
+   * node returns `ctx.interrupt({ ...request, checkpoint })` with `state` in its checkpoint, and on
+   * resume passes `{ state, data: ctx.resume }` to `runBody` to continue this iteration.
+   */
+  interrupt?: { state: unknown; request: InterruptRequest };
 }
 
 /** The variables of the loop a node is in (Set Loop Variable writes them). */
@@ -65,8 +77,11 @@ export interface NodeRunContext {
   fetch(url: string, init?: RequestInit & { timeoutMs?: number }): Promise<Response>;
   log(message: string): void;
   interrupt(request: InterruptRequest): NodeResult;
-  /** Composite nodes: runs the nodes whose parent_id is this node once, with `locals` visible as this node's outputs. */
-  runBody(opts: { locals: Record<string, unknown>; loop?: LoopFrame }): Promise<BodyOutcome>;
+  /**
+   * Composite nodes: runs the nodes whose parent_id is this node once, with `locals` visible as this
+   * node's outputs; `resume` continues an iteration that stopped at a question (see BodyOutcome.interrupt).
+   */
+  runBody(opts: { locals: Record<string, unknown>; loop?: LoopFrame; resume?: { state: unknown; data: unknown } }): Promise<BodyOutcome>;
   /** The enclosing loop's variables, inside a loop body. */
   loop?: LoopFrame;
   /** Sub-workflows: runs another workflow of the space as a child run. */

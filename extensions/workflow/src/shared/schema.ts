@@ -94,6 +94,8 @@ export interface ValidationProblem {
   node_id?: string;
   field?: string;
   message: string;
+  /** 'warning': the workflow still runs (a conversion that may fail at run time); absent: an error. */
+  level?: 'warning';
 }
 
 /** One execution of a node in a run, as stored and as test-run streams send it (Node events). */

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HookPoint } from '@tessera/core';
 import { ApiError, ErrorCode, forbidden } from '@tessera/sdk';
-import { isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
+import { RateLimiter, isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
 import { envelope, toJson, validationError } from './envelope.ts';
-import { RateLimiter } from './rate-limit.ts';
 
 const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
 const OPEN_API = /^\/v[13]\//;

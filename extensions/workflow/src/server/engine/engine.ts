@@ -84,6 +84,33 @@ export class NodeFailure extends Error {
 
 class Cancelled extends Error {}
 
+let eventSeq = 0;
+
+/** At most this much JSON may a node output (a bigger result fails the node with a clear error). */
+export const MAX_NODE_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+/** Whether a value's JSON would pass `limit` characters (an estimate that stops as soon as it does). */
+export function exceedsSize(value: unknown, limit: number): boolean {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') size += v.length + 2;
+    else if (v === null || typeof v !== 'object') size += 8;
+    else if (Array.isArray(v)) {
+      size += 2 + v.length;
+      for (const x of v) stack.push(x);
+    } else {
+      for (const [k, x] of Object.entries(v)) {
+        size += k.length + 4;
+        stack.push(x);
+      }
+    }
+    if (size > limit) return true;
+  }
+  return false;
+}
+
 /** Runs the top level of a canvas: ready nodes run concurrently; branches not taken are skipped. */
 export class WorkflowEngine {
   readonly deps: EngineDeps;
@@ -196,7 +223,6 @@ export class WorkflowEngine {
       return t;
     };
     let failure: { node_id?: string; message: string } | undefined;
-    let interrupted: RunOutcome['interrupt'];
     let control: BodyOutcome['control'] = 'normal';
     const running = new Map<string, Promise<void>>();
 
@@ -226,7 +252,8 @@ export class WorkflowEngine {
 
     await new Promise<void>((resolve) => {
       const pump = () => {
-        if (signal.aborted || failure || interrupted || control !== 'normal') {
+        // A node waiting for an answer holds back only what follows it: other branches go on.
+        if (signal.aborted || failure || control !== 'normal') {
           if (!running.size) resolve();
           return;
         }
@@ -244,10 +271,8 @@ export class WorkflowEngine {
             const p = this.#runNode(req, node, typeOf(node), scope, state, signal, answering?.data, undefined, opts.loop, answering?.interrupt)
               .then((result) => {
                 if ('interrupt' in result) {
-                  if (!opts.top) throw new NodeFailure('A node inside a loop or batch body cannot wait for an answer; move the Question or Input node out of the body.', node.node_id);
-                  const event_id = `${req.runId}-${node.node_id}-${Date.now().toString(36)}`;
+                  const event_id = `${req.runId}-${node.node_id}-${(Date.now() * 1000 + eventSeq++ % 1000).toString(36)}`;
                   state.nodes[node.node_id] = { status: 'interrupted', inputs: result.inputs, interrupt: result.interrupt, event_id };
-                  interrupted = { node_id: node.node_id, event_id, type: result.interrupt.type, data: result.interrupt.data };
                 } else {
                   state.nodes[node.node_id] = { status: 'success', inputs: result.inputs, outputs: result.outputs, branch: result.branch };
                   if (result.control && !opts.top) control = result.control;
@@ -270,14 +295,35 @@ export class WorkflowEngine {
       };
       pump();
     });
+    // Every question still waiting is kept; the first (in canvas order) is asked now, the next after it.
+    let interrupted: RunOutcome['interrupt'];
+    if (!failure && !signal.aborted && control === 'normal') {
+      for (const id of graph.nodes.keys()) {
+        const st = state.nodes[id];
+        if (st?.status !== 'interrupted') continue;
+        interrupted = { node_id: id, event_id: st.event_id, type: st.interrupt.type, data: st.interrupt.data };
+        break;
+      }
+    }
     return { failure, interrupted, control };
   }
 
-  /** One iteration of a composite node's body, with its own node states; locals are the composite's outputs. */
-  async #runBody(req: RunRequest, parent: CanvasNode, outer: ValueScope, signal: AbortSignal, locals: Record<string, unknown>, loop?: LoopFrame): Promise<BodyOutcome> {
+  /**
+   * One iteration of a composite node's body, with its own node states; locals are the composite's
+   * outputs. A node of the body that waits for an answer stops the iteration: its state comes back in
+   * `interrupt` and `resume` continues it with the answer.
+   */
+  async #runBody(req: RunRequest, parent: CanvasNode, outer: ValueScope, signal: AbortSignal, locals: Record<string, unknown>, loop?: LoopFrame, resume?: { state: unknown; data: unknown }): Promise<BodyOutcome> {
     const graph = new Graph(req.canvas, parent.node_id);
     if (!graph.nodes.size) throw new NodeFailure('This node has an empty body: put the nodes to repeat inside it.', parent.node_id);
-    const state: RunState = { nodes: {} };
+    const state: RunState = resume ? structuredClone(resume.state as RunState) : { nodes: {} };
+    let resumeFor: { node_id: string; data: unknown; interrupt?: InterruptRequest } | undefined;
+    if (resume) {
+      const waiting = [...graph.nodes.keys()].find((id) => state.nodes[id]?.status === 'interrupted');
+      if (!waiting) throw new NodeFailure('Nothing in this body waits for an answer.', parent.node_id);
+      resumeFor = { node_id: waiting, data: resume.data, interrupt: (state.nodes[waiting] as { interrupt: InterruptRequest }).interrupt };
+      delete state.nodes[waiting];
+    }
     const scope: ValueScope = {
       nodeOutput: (id) => {
         if (id === parent.node_id) return locals;
@@ -287,10 +333,14 @@ export class WorkflowEngine {
       },
       variable: outer.variable,
     };
-    const r = await this.#runGraph(req, graph, state, scope, signal, { top: false, loop });
+    const r = await this.#runGraph(req, graph, state, scope, signal, { top: false, loop, resumeFor });
     if (r.failure) throw new NodeFailure(r.failure.message, r.failure.node_id ?? parent.node_id);
     const outputs: BodyOutcome['outputs'] = {};
     for (const [id, st] of Object.entries(state.nodes)) if (st.status === 'success') outputs[id] = st.outputs;
+    if (r.interrupted) {
+      const waiting = state.nodes[r.interrupted.node_id] as { interrupt: InterruptRequest };
+      return { control: r.control, outputs, interrupt: { state, request: { type: waiting.interrupt.type, data: waiting.interrupt.data } } };
+    }
     return { control: r.control, outputs };
   }
 
@@ -379,7 +429,7 @@ export class WorkflowEngine {
         fetch: (url, init) => this.deps.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
         log: (message) => this.deps.log?.(req.runId, node.node_id, message),
         interrupt: (request) => ({ interrupt: request }),
-        runBody: ({ locals, loop: frame }) => this.#runBody(req, node, scope, signal, locals, frame),
+        runBody: ({ locals, loop: frame, resume: bodyResume }) => this.#runBody(req, node, scope, signal, locals, frame, bodyResume),
         loop,
         runWorkflow: (request) => {
           if (!this.deps.runWorkflow) throw new Error('Sub-workflows are not available here.');
@@ -398,6 +448,7 @@ export class WorkflowEngine {
           req.hooks?.nodeFinished?.({ node, type, status: 'interrupted', inputs, durationMs: performance.now() - started });
           return { ...result, inputs };
         }
+        if (exceedsSize(result.outputs, MAX_NODE_OUTPUT_BYTES)) throw new Error(`The node's output is larger than ${MAX_NODE_OUTPUT_BYTES / 1024 / 1024} MB; return less (a summary, a page of the data, or a file).`);
         const outputs = policy && policy.on_error !== 'throw' ? { ...result.outputs, isSuccess: true } : result.outputs;
         const branch = result.branch ?? DEFAULT_PORT;
         span?.end('ok');

@@ -1,4 +1,4 @@
-import { Canvas, ValidationErrorType, type NodeTypeDefinition, type ValidationProblem } from '../../shared/index.ts';
+import { Canvas, ValidationErrorType, type CanvasNode, type FieldDecl, type NodeTypeDefinition, type ValidationProblem } from '../../shared/index.ts';
 import { Graph, ERROR_PORT, DEFAULT_PORT, portOf } from './graph.ts';
 import { templateRefs } from './values.ts';
 
@@ -99,10 +99,83 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
         }
       };
       for (const input of n.node_param.inputs) {
-        if (input.value.kind === 'ref') check(input.value.node_id, `inputs.${input.name}`);
+        if (input.value.kind === 'ref') {
+          check(input.value.node_id, `inputs.${input.name}`);
+          const source = canvas.nodes.find((x) => x.node_id === (input.value as { node_id: string }).node_id);
+          const from = source && source.node_id !== n.node_id ? fieldAt(source, input.value.path, isInside(canvas.nodes, n, source.node_id), typeOf) : undefined;
+          const fit = from ? typeFit(from, { type: input.type, items: input.items }) : 'ok';
+          if (fit !== 'ok') {
+            const title = source!.node_param.title ?? source!.node_id;
+            const what = `'${input.name}' expects ${describeType(input.type, input.items)} but ${title}.${input.value.path.join('.')} is ${describeType(from!.type, from!.items)}`;
+            problems.push(
+              fit === 'never'
+                ? { type: NODE, node_id: n.node_id, field: `inputs.${input.name}`, message: `${what}, which cannot be converted. Change the input's type or pick another output.` }
+                : { type: NODE, node_id: n.node_id, field: `inputs.${input.name}`, level: 'warning', message: `${what}: it is converted when the node runs and fails if the value does not fit (${CONVERSIONS}).` },
+            );
+          }
+        }
         if (input.value.kind === 'template') for (const [head] of templateRefs(input.value.template)) if (ids.has(head)) check(head, `inputs.${input.name}`);
       }
     }
   }
   return problems;
+}
+
+/** The problems that stop a run or a publish (warnings do not). */
+export function blocking(problems: ValidationProblem[]): ValidationProblem[] {
+  return problems.filter((p) => p.level !== 'warning');
+}
+
+type TypeRef = { type: FieldDecl['type']; items?: FieldDecl['type'] };
+
+const CONVERSIONS = 'text from numbers, true/false and JSON; numbers and true/false from text; whole numbers from numbers; arrays and objects from JSON text';
+
+/** Whether a value of type `from` fits an input of type `to`: as is, converted at run time (may fail), or never. */
+export function typeFit(from: TypeRef, to: TypeRef): 'ok' | 'maybe' | 'never' {
+  if (to.type === 'string') return 'ok';
+  if (from.type === to.type) {
+    if (to.type !== 'array' || !from.items || !to.items) return 'ok';
+    return typeFit({ type: from.items }, { type: to.items });
+  }
+  if (from.type === 'integer' && to.type === 'number') return 'ok';
+  if (from.type === 'string') return to.type === 'file' ? 'ok' : 'maybe';
+  if (from.type === 'number' && to.type === 'integer') return 'maybe';
+  if ((from.type === 'integer' || from.type === 'number') && to.type === 'boolean') return 'maybe';
+  return 'never';
+}
+
+function describeType(type: string, items?: string): string {
+  const names: Record<string, string> = { string: 'text', integer: 'a whole number', number: 'a number', boolean: 'true/false', object: 'an object', array: 'an array', file: 'a file' };
+  return type === 'array' && items ? `an array of ${names[items]?.replace(/^an? /, '') ?? items}` : (names[type] ?? type);
+}
+
+/** Whether `node` sits (at any depth) in the body of the node `id`. */
+function isInside(nodes: CanvasNode[], node: CanvasNode, id: string): boolean {
+  for (let p = node.parent_id; p; p = nodes.find((x) => x.node_id === p)?.parent_id) if (p === id) return true;
+  return false;
+}
+
+/** The declared type at `path` of a node's outputs (of its locals when read from inside its body); undefined when unknown. */
+function fieldAt(node: CanvasNode, path: string[], fromBody: boolean, typeOf: NodeTypeLookup): TypeRef | undefined {
+  const def = typeOf(node.type);
+  let fields: FieldDecl[] | undefined;
+  try {
+    fields = fromBody ? def?.localsOf?.(node) : (def?.outputsOf?.(node) ?? node.node_param.outputs);
+  } catch {
+    return undefined;
+  }
+  let at: TypeRef | undefined;
+  for (const [i, key] of path.entries()) {
+    if (i === 0 || at?.type === 'object') {
+      const f = fields?.find((x) => x.name === key);
+      if (!f) return undefined;
+      at = f;
+      fields = f.children;
+    } else if (at?.type === 'array' && /^\d+$/.test(key) && at.items) {
+      at = { type: at.items };
+      fields = undefined;
+    } else return undefined;
+  }
+  // An object output whose fields are not declared says nothing about what is inside it.
+  return at;
 }

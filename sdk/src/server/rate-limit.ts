@@ -14,6 +14,17 @@ export class RateLimiter {
     return slot.count <= max;
   }
 
+  /** Whether `key` has used up `max` in its current window (without counting a call). */
+  exceeded(key: string, max: number, now = Date.now()): boolean {
+    const slot = this.#hits.get(key);
+    return !!slot && slot.resetAt > now && slot.count >= max;
+  }
+
+  /** Forgets `key` (a successful sign-in clears the account's failures). */
+  reset(key: string): void {
+    this.#hits.delete(key);
+  }
+
   #sweep(now: number): void {
     for (const [k, v] of this.#hits) if (v.resetAt <= now) this.#hits.delete(k);
   }
