@@ -246,6 +246,8 @@ describe('open API with a personal access token', () => {
     const { interrupt_data } = JSON.parse(interrupt.data);
     expect(interrupt_data.type).toBe(2);
     const second = await sse('/v1/workflow/stream_resume', { workflow_id, event_id: interrupt_data.event_id, interrupt_type: 2, resume_data: 'Lin' });
-    expect(second.map((e) => e.event)).toEqual(['Done']);
+    // The answer reaches the caller: End's variables are the last Message before Done.
+    expect(second.map((e) => e.event)).toEqual(['Message', 'Done']);
+    expect(JSON.parse(JSON.parse(second[0].data).content)).toEqual({ answer: 'Lin' });
   });
 });

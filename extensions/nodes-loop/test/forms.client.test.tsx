@@ -44,6 +44,11 @@ describe('the Batch form', () => {
     fireEvent.click(screen.getByTestId('collect-add'));
     await waitFor(() => expect(form.settings()).toMatchObject({ concurrency: 8, collect: [{ name: 'results', node_id: 'code', path: ['doubled'] }] }));
   });
+
+  it('says that a longer list is cut to the maximum', async () => {
+    await render(BatchForm, { inputs: [items], settings: { concurrency: 4, max_items: 30, collect: [] } }, { body });
+    expect(screen.getByTestId('batch-max-hint').textContent).toBe('A longer list is cut to the first 30 items (the node log says so).');
+  });
 });
 
 describe('Break, Continue and Set loop variable', () => {

@@ -3,6 +3,7 @@ import type { BodyOutcome, CanvasNode, LoopFrame, NodeRunContext, NodeTypeDefini
 import { batch, breakNode, continueNode, loop, setLoopVariable } from '../src/server/loop.ts';
 
 /** An executor with a fake body: `body(locals, loop)` plays the role of the nodes inside. */
+const logs: string[] = [];
 async function exec(type: NodeTypeDefinition, settings: Record<string, unknown>, inputs: Record<string, unknown>, body?: (locals: Record<string, unknown>, frame?: LoopFrame) => Promise<BodyOutcome> | BodyOutcome, frame?: LoopFrame) {
   const node: CanvasNode = { node_id: 'n', type: type.key, node_param: { inputs: [], outputs: [], settings }, layout: { x: 0, y: 0 } };
   const ctx = {
@@ -13,6 +14,7 @@ async function exec(type: NodeTypeDefinition, settings: Record<string, unknown>,
     signal: new AbortController().signal,
     runBody: async ({ locals, loop: f }: { locals: Record<string, unknown>; loop?: LoopFrame }) => body!(locals, f),
     loop: frame,
+    log: (line: string) => logs.push(line),
   } as unknown as NodeRunContext;
   return type.execute(ctx);
 }
@@ -67,6 +69,10 @@ describe('Batch', () => {
     });
     expect(r).toEqual({ outputs: { out: [30, 5, 20, 1] } });
     expect(peak).toBe(2);
-    await expect(exec(batch, { max_items: 2 }, { items: [1, 2, 3] }, () => ({ control: 'normal', outputs: {} }))).rejects.toThrow('its maximum is 2');
+    // A longer list is cut to the maximum, as Coze does, and the node's log says so.
+    logs.length = 0;
+    const cut = await exec(batch, { max_items: 2, collect: [{ name: 'out', node_id: 'b', path: ['v'] }] }, { items: [1, 2, 3] }, (l) => ({ control: 'normal', outputs: { b: { v: l.item } } }));
+    expect(cut).toEqual({ outputs: { out: [1, 2] } });
+    expect(logs).toEqual(['Batch got 3 items; only the first 2 run (its maximum).']);
   });
 });

@@ -117,6 +117,9 @@ export function BatchForm({ node, onSettings, body, problems }: NodeFormProps) {
           <span style={{ fontSize: 12, width: 110, display: 'inline-block' }}>{t('maxItems')}</span>
           <InputNumber size="small" style={{ width: 100 }} min={1} max={10000} value={s.max_items ?? 100} onChange={(v) => set({ max_items: v ?? 100 })} data-testid="batch-max" />
         </Space>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="batch-max-hint">
+          {t('maxItemsHint', { max: s.max_items ?? 100 })}
+        </Typography.Text>
       </Space>
       <CollectEditor collect={s.collect ?? []} body={body} onChange={(collect) => set({ collect })} problems={problems} />
     </div>
