@@ -146,6 +146,48 @@ describe('validation', () => {
     expect(by(3)).toEqual(['b/inputs.x']);
   });
 
+  it('checks that a reference fits the input it feeds: errors for what cannot convert, warnings for what may fail', () => {
+    const typed = (name: string, type: string, node_id: string, path: string[], items?: string) => ({ name, type, ...(items ? { items } : {}), value: { kind: 'ref' as const, node_id, path } });
+    const canvas = {
+      nodes: [
+        node('start', 'begin', {
+          title: 'Start',
+          outputs: [
+            { name: 'text', type: 'string' },
+            { name: 'count', type: 'integer' },
+            { name: 'ratio', type: 'number' },
+            { name: 'tags', type: 'array', items: 'string' },
+            { name: 'user', type: 'object', children: [{ name: 'age', type: 'integer' }] },
+          ],
+        } as never),
+        node('use', 'sleep', {
+          title: 'Use',
+          inputs: [
+            typed('n', 'integer', 'start', ['text']),
+            typed('whole', 'integer', 'start', ['ratio']),
+            typed('big', 'number', 'start', ['count']),
+            typed('s', 'string', 'start', ['user']),
+            typed('flag', 'boolean', 'start', ['tags']),
+            typed('ints', 'array', 'start', ['tags'], 'integer'),
+            typed('age', 'integer', 'start', ['user', 'age']),
+            typed('obj', 'object', 'start', ['count']),
+          ] as never,
+        }),
+        node('end', 'finish'),
+      ],
+      links: [link('start', 'use'), link('use', 'end')],
+    };
+    const problems = validateCanvas(canvas, typeOf).filter((p) => p.node_id === 'use');
+    const at = (field: string) => problems.find((p) => p.field === `inputs.${field}`);
+    expect(at('n')).toMatchObject({ type: 1, level: 'warning', message: expect.stringMatching(/^'n' expects a whole number but Start\.text is text: it is converted when the node runs/) });
+    expect(at('whole')).toMatchObject({ level: 'warning' });
+    expect(at('ints')).toMatchObject({ level: 'warning' });
+    expect(at('flag')).toMatchObject({ message: expect.stringMatching(/'flag' expects true\/false but Start\.tags is an array of text, which cannot be converted/) });
+    expect(at('flag')!.level).toBeUndefined();
+    expect(at('obj')!.level).toBeUndefined();
+    for (const fine of ['big', 's', 'age']) expect(at(fine)).toBeUndefined();
+  });
+
   it('reports cycles and missing Start/End', () => {
     const problems = validateCanvas({ nodes: [node('a', 'sleep'), node('b', 'sleep')], links: [link('a', 'b'), link('b', 'a')] }, typeOf);
     expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining(['The workflow needs a Start node.', 'The workflow needs an End node.', expect.stringMatching(/cycle: a -> b -> a|cycle: b -> a -> b/)]));

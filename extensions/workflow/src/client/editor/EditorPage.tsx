@@ -231,9 +231,9 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const [computed, setComputed] = useState<{ outputs: Record<string, FieldDecl[]>; locals: Record<string, FieldDecl[]> }>({ outputs: {}, locals: {} });
   const validate = useCallback(
     async (schema?: Canvas) => {
-      const r = await api.post<{ errors: { node_id?: string; field?: string; message: string }[]; node_outputs?: Record<string, FieldDecl[]>; node_locals?: Record<string, FieldDecl[]> }>('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) }, { handled: () => true });
+      const r = await api.post<{ errors: { node_id?: string; field?: string; message: string; level?: 'warning' }[]; node_outputs?: Record<string, FieldDecl[]>; node_locals?: Record<string, FieldDecl[]> }>('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) }, { handled: () => true });
       const byNode: Record<string, NodeProblem[]> = {};
-      for (const e of r.errors) if (e.node_id) (byNode[e.node_id] ??= []).push({ field: e.field, message: e.message });
+      for (const e of r.errors) if (e.node_id) (byNode[e.node_id] ??= []).push({ field: e.field, message: e.message, level: e.level });
       setProblems(byNode);
       setComputed({ outputs: r.node_outputs ?? {}, locals: r.node_locals ?? {} });
     },
@@ -360,7 +360,7 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   const cardData = useMemo(() => {
     const next = new Map<string, CardData>();
     for (const n of canvas.nodes) {
-      const data: CardData = { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.length ?? 0, run: testRun.run.nodes[n.node_id], container: !!typeOf(types, n)?.composite };
+      const data: CardData = { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.filter((p) => p.level !== 'warning').length ?? 0, run: testRun.run.nodes[n.node_id], container: !!typeOf(types, n)?.composite };
       const prev = cardCache.current.get(n.node_id);
       next.set(n.node_id, prev && sameShallow(prev, data) ? prev : data);
     }

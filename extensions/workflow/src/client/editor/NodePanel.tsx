@@ -16,6 +16,8 @@ type Param = CanvasNode['node_param'];
 export interface NodeProblem {
   field?: string;
   message: string;
+  /** A warning does not stop a run (a conversion that may fail); shown, not marked red. */
+  level?: 'warning';
 }
 
 /** A reference takes the type of the output it points at. */
@@ -103,7 +105,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
   const policy = param.error_policy ?? { retry: 0, on_error: 'throw' as const };
   const Form = client?.Form;
   const variables = useVariables(spaceId);
-  const byField = useMemo(() => Object.fromEntries(problems.filter((p) => p.field).map((p) => [p.field!, p.message])), [problems]);
+  const byField = useMemo(() => Object.fromEntries(problems.filter((p) => p.field && p.level !== 'warning').map((p) => [p.field!, p.message])), [problems]);
   return (
     <div data-testid="node-panel" data-node-id={node.node_id} style={{ padding: 12, overflow: 'auto', height: '100%' }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }}>
@@ -114,7 +116,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
       </Space>
       <Input value={param.title ?? ''} placeholder={node.node_id} onChange={(title) => set({ title })} style={{ margin: '8px 0' }} data-testid="node-title" />
       {problems.map((p, i) => (
-        <Typography.Paragraph key={i} type="error" style={{ fontSize: 12, margin: '0 0 6px' }} data-testid="node-problem">
+        <Typography.Paragraph key={i} type={p.level === 'warning' ? 'warning' : 'error'} style={{ fontSize: 12, margin: '0 0 6px' }} data-testid={p.level === 'warning' ? 'node-warning' : 'node-problem'}>
           {p.field ? `${p.field}: ${p.message}` : p.message}
         </Typography.Paragraph>
       ))}
