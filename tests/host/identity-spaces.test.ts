@@ -54,6 +54,35 @@ describe('users and sessions', () => {
     expect(statuses.slice(0, first429).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(first429).every((s) => s === 429)).toBe(true);
   });
+
+  it('limits failures per account and per address: guessing one account does not lock out another', async () => {
+    const victim = await signUp(studio.url, 'victim');
+    const other = await signUp(studio.url, 'bystander');
+    const attacker = new Agent(studio.url);
+    const guesses: number[] = [];
+    for (let i = 0; i < 12; i++) guesses.push((await attacker.request('POST', '/api/passport/web/email/login', { email: victim.email, password: `guess ${i}` })).status);
+    expect(guesses.at(-1)).toBe(429);
+    const locked = await attacker.request('POST', '/api/passport/web/email/login', { email: victim.email, password: 'correct horse battery' });
+    expect(locked.status).toBe(429);
+    expect(locked.body.msg).toBe('Too many failed sign-ins for this account. Wait a minute and try again.');
+    // The same address signs another account in at once.
+    expect((await attacker.request('POST', '/api/passport/web/email/login', { email: other.email, password: 'correct horse battery' })).status).toBe(200);
+  });
+
+  it('limits failures per address too, reading the client address from a trusted proxy only', async () => {
+    const proxied = await startStudio({ env: { TESSERA_EXT_IDENTITY: JSON.stringify({ loginPerAddressPerMinute: 5 }), TESSERA_TRUST_PROXY: 'true' } });
+    try {
+      const a = await signUp(proxied.url, 'behind-proxy');
+      const from = (ip: string, email: string, password: string) => fetch(`${proxied.url}/api/passport/web/email/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ email, password }) });
+      for (let i = 0; i < 5; i++) await from('203.0.113.7', `nobody${i}@example.com`, 'x');
+      const blocked = await from('203.0.113.7', a.email, 'correct horse battery');
+      expect(blocked.status).toBe(429);
+      expect((await blocked.json()).msg).toBe('Too many failed sign-ins from your network address. Wait a minute and try again.');
+      expect((await from('198.51.100.9', a.email, 'correct horse battery')).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('spaces, members and roles', () => {

@@ -50,10 +50,14 @@ describe('model management', () => {
   });
 
   it("refuses a space credential pointing at a private address; the platform administrator's may", async () => {
-    const cred = await inSpace('credential/create', { provider: 'openai-compatible', name: 'Sneaky', base_url: `${llm.url}/v1`, api_key: 'x' });
-    const test = await inSpace('credential/test', { credential_id: cred.credential_id });
-    expect(test.ok).toBe(false);
-    expect(test.error).toMatch(/private or loopback address/);
+    // Refused when saved, naming the address: loopback, cloud metadata, and IPv6 forms that carry them.
+    for (const base_url of [`${llm.url}/v1`, 'http://169.254.169.254/latest', 'http://[::7f00:1]:8080/v1', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:7f00:1::]/v1', 'http://[::ffff:10.0.0.1]/']) {
+      const refused = await member.request('POST', `/api/model_manage/v1/spaces/${space}/credential/create`, { provider: 'openai-compatible', name: 'Sneaky', base_url, api_key: 'x' });
+      expect(refused.status, base_url).toBe(400);
+      expect(refused.body.msg).toMatch(/^Base URL refused: .* resolves to the private or loopback address/);
+    }
+    const { credentials } = await member.get(`/api/model_manage/v1/spaces/${space}/credential/list`);
+    expect(credentials.filter((c: { name: string }) => c.name === 'Sneaky')).toEqual([]);
     expect((await member.request('POST', '/api/model_manage/v1/platform/credential/create', { provider: 'openai', name: 'x', api_key: 'y' })).status).toBe(403);
   });
 

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startStudio, type RunningStudio } from '../helpers.ts';
 
@@ -22,6 +26,8 @@ describe('full start with every built-in extension', () => {
     const page = await fetch(`${studio.url}/some/deep/page`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(await page.text()).toContain('<div id="root">');
     const api = await getJson(`${studio.url}/api/does/not/exist`, { method: 'POST' });
     expect(api.status).toBe(404);
@@ -39,5 +45,20 @@ describe('full start with every built-in extension', () => {
   it('publishes the OpenAPI document of the mounted routes', async () => {
     const doc = await getJson(`${studio.url}/openapi.json`);
     expect(doc.body.openapi).toBe('3.1.0');
+  });
+});
+
+describe('a data folder that cannot be used', () => {
+  it('stops the start with a message naming the folder and the cause (exit 2)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tessera-baddata-'));
+    try {
+      writeFileSync(path.join(dir, 'file'), 'x');
+      const bad = path.join(dir, 'file', 'data');
+      const r = spawnSync(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(import.meta.dirname, '../../tools/cli.ts'), 'start', '--port', '0', '--data', bad], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, TESSERA_LOG_LEVEL: 'silent' } });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`tessera: The data folder ${bad} cannot be used: a part of the path is a file, not a folder.`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -102,6 +102,14 @@ describe('workflow lifecycle', () => {
     await api('batch_delete', { workflow_id_list: [a, copy] });
     expect((await api('workflow_list', { name: 'list' })).total).toBe(0);
   });
+
+  it('matches %, _ and \\ in a name search as themselves, not as wildcards', async () => {
+    for (const name of ['Save 50% now', 'Save 500 now', 'snake_case', 'snakeXcase', 'back\\slash']) await createWith(greetingCanvas(), name);
+    const names = async (q: string) => (await api('workflow_list', { name: q })).workflow_list.map((w: any) => w.name);
+    expect(await names('50%')).toEqual(['Save 50% now']);
+    expect(await names('e_c')).toEqual(['snake_case']);
+    expect(await names('k\\s')).toEqual(['back\\slash']);
+  });
 });
 
 describe('workflow runs', () => {

@@ -31,7 +31,7 @@ import { buildOpenApi } from './http/openapi.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
-import { guardedFetch } from './outbound.ts';
+import { checkOutbound, guardedFetch } from './outbound.ts';
 import { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
 
@@ -130,7 +130,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
   host.provideHostService(JobQueueService, queue);
-  host.provideHostService(OutboundHttpService, { fetch: guardedFetch(() => config.allowPrivateNetwork) });
+  host.provideHostService(OutboundHttpService, {
+    fetch: guardedFetch(() => config.allowPrivateNetwork),
+    check: async (url, opts) => void (await checkOutbound(url, config.allowPrivateNetwork || opts?.allowPrivate === true)),
+  });
 
   const problems: DiscoveryProblem[] = [];
   let discovered: DiscoveredExtension[] = [];

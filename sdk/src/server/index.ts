@@ -262,6 +262,12 @@ export interface OutboundHttp {
    * acting for a platform administrator. `timeoutMs` aborts the request.
    */
   fetch(url: string | URL, init?: RequestInit & { timeoutMs?: number; allowPrivate?: boolean }): Promise<Response>;
+  /**
+   * Checks a URL the way `fetch` would before connecting (http/https, every address its host resolves
+   * to): resolves when it may be reached, else rejects with a message naming the host and address.
+   * For URLs saved now and fetched later (a model provider's base URL, a plugin's server).
+   */
+  check(url: string | URL, opts?: { allowPrivate?: boolean }): Promise<void>;
 }
 export const OutboundHttpService = defineService<OutboundHttp>({ id: 'host.outbound', owner: 'host', description: 'Guarded outbound HTTP.' });
 

@@ -224,6 +224,17 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
   ];
   for (const sc of scopes) {
     const spaceOf = (params: any) => (sc.scope === 'space' ? String(params.space_id) : '');
+    // A space's credential may not point at private, loopback or metadata addresses: refused when
+    // saved, not only when used (platform credentials may: a local model server).
+    const reachable = async (baseUrl: string | undefined) => {
+      if (!baseUrl || sc.scope !== 'space') return;
+      await ctx
+        .service(OutboundHttpService)
+        .check(baseUrl)
+        .catch((e: Error) => {
+          throw badRequest(`Base URL refused: ${e.message}`, { field: 'base_url' });
+        });
+    };
     const own = async (id: string, params: any) => {
       const c = await s.credential(id);
       if (c.scope !== sc.scope || c.space_id !== spaceOf(params)) throw notFound('This model credential does not exist here.');
@@ -238,6 +249,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       body: z.object({ provider: z.string().min(1), name: z.string().trim().min(1).max(100), base_url: z.string().url().max(2000).optional().or(z.literal('')), api_key: z.string().max(10_000).optional(), extra: z.record(z.string(), z.string().max(2000)).optional() }),
       handler: async ({ params, body, caller }) => {
         const p = s.provider(body.provider);
+        await reachable(body.base_url);
         for (const f of p.fields) if (f.required && !(f.name === 'api_key' ? body.api_key : f.name === 'base_url' ? body.base_url : body.extra?.[f.name])) throw badRequest(`The provider ${p.label['en-US']} needs ${f.label['en-US']}.`);
         const row: CredentialRow = { id: ctx.host.newId(), scope: sc.scope, space_id: spaceOf(params), provider: body.provider, name: body.name, base_url: body.base_url ?? '', secret: s.secrets().encrypt(JSON.stringify({ api_key: body.api_key ?? '', ...body.extra })), created_by: caller!.userId, created_at: now(), updated_at: now() };
         await ctx.db.insertInto('models_credential').values(row).execute();
@@ -253,6 +265,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       body: z.object({ credential_id: Id, name: z.string().trim().min(1).max(100).optional(), base_url: z.string().url().max(2000).optional().or(z.literal('')), api_key: z.string().max(10_000).optional() }),
       handler: async ({ params, body }) => {
         const c = await own(body.credential_id, params);
+        await reachable(body.base_url);
         const secret = body.api_key ? s.secrets().encrypt(JSON.stringify({ ...JSON.parse(s.secrets().decrypt(c.secret)), api_key: body.api_key })) : c.secret;
         await ctx.db.updateTable('models_credential').set({ ...(body.name ? { name: body.name } : {}), ...(body.base_url !== undefined ? { base_url: body.base_url } : {}), secret, updated_at: now() }).where('id', '=', c.id).execute();
         s.forget();
