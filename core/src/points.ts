@@ -201,10 +201,42 @@ export class HookPoint<Args extends unknown[], R> {
     });
   }
 
-  /** Only the point's owner gets at this (see PointRegistry.caller). */
+  /**
+   * Only the point's owner gets at this (see PointRegistry.caller). The taps run in tapable's order
+   * (stage, before) with tapable's semantics, called here rather than through tapable's compiled
+   * `call`, which builds its code with `new Function`: the page's Content Security Policy forbids that.
+   */
   call(...args: Args): R | Promise<R> {
-    if (this.token.hookKind === 'sync') return this.#hook.call(...args);
-    return this.#hook.promise(...args);
+    const taps = (this.#hook.taps as { fn: (...a: unknown[]) => unknown }[]).map((t) => t.fn);
+    switch (this.token.hookKind) {
+      case 'sync':
+        for (const fn of taps) fn(...args);
+        return undefined as R;
+      case 'series':
+        return (async () => {
+          for (const fn of taps) await fn(...args);
+          return undefined as R;
+        })();
+      case 'parallel':
+        return Promise.all(taps.map((fn) => fn(...args))).then(() => undefined as R);
+      case 'bail':
+        return (async () => {
+          for (const fn of taps) {
+            const r = await fn(...args);
+            if (r !== undefined) return r as R;
+          }
+          return undefined as R;
+        })();
+      default:
+        return (async () => {
+          let value: unknown = args[0];
+          for (const fn of taps) {
+            const r = await fn(value, ...args.slice(1));
+            if (r !== undefined) value = r;
+          }
+          return value as R;
+        })();
+    }
   }
 
   #create(): any {

@@ -7,6 +7,12 @@ const env = withStudioAndBrowser({ extensionsDir: exampleExtensionsDir });
 describe('the studio shell in Chromium', () => {
   it('renders contributed sidebar entries and pages, including a runtime-loaded extension', async () => {
     const { context } = await signedInContext(env.browser, env.studio.url);
+    // The page runs under the studio's Content Security Policy: nothing it loads (the shell, a runtime
+    // remote, its chunks) may be refused.
+    await context.addInitScript(() => {
+      (window as unknown as { cspViolations: string[] }).cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { cspViolations: string[] }).cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -21,6 +27,7 @@ describe('the studio shell in Chromium', () => {
     await page.goto(`${env.studio.url}/no/such/page`);
     await page.getByText('页面不存在').waitFor();
     expect(errors).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
     await context.close();
   });
 

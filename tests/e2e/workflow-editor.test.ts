@@ -309,4 +309,31 @@ describe('the workflow editor in the browser', () => {
     expect(text.parent_id).toBe('loop');
     await context.close();
   });
+
+  it("opens a run of the open API from its debug link: node results on the canvas, the output and the trace", async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Linked run' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: greetingCanvas() });
+    await api.post('/api/workflow_api/publish', { space_id: spaceId, workflow_id, workflow_version: 'v1.0.0', force: true });
+    const pat = await api.post('/api/permission_api/pat/create', { name: 'link', duration_day: '1', workspace_permission_list: [{ workspace_id: spaceId, permissions: ['workflow.run'] }] });
+    const res = await fetch(`${env.studio.url}/v1/workflow/run`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id, parameters: { name: 'Link' } }) });
+    const run = await res.json();
+    expect(run.debug_url).toMatch(new RegExp(`/workflows/${workflow_id}\\?space_id=${spaceId}&execute_id=${run.execute_id}$`));
+
+    const page = await context.newPage();
+    // The link names the public URL (localhost); the browser here signed in on the studio's own address.
+    const link = new URL(run.debug_url);
+    await page.goto(`${env.studio.url}${link.pathname}${link.search}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 10_000 }).toBe('success');
+    await expect.poll(() => page.getByTestId('run-answer-text').textContent()).toContain('Hello, Link!');
+    await page.locator('.react-flow__controls-fitview').click();
+    await expect.poll(async () => (await page.getByTestId('canvas-node-status').allTextContents()).length).toBeGreaterThan(2);
+    await page.getByTestId('run-trace').locator('summary').click();
+    await expect.poll(() => page.getByTestId('trace-span').count()).toBeGreaterThan(1);
+    await context.close();
+  });
 });

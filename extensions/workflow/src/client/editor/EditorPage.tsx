@@ -206,12 +206,12 @@ export function EditorPage() {
   if (!loaded.data || !types.data) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   return (
     <ReactFlowProvider>
-      <Editor key={workflowId} workflowId={workflowId!} spaceId={spaceId} initial={loaded.data} types={types.data.node_types} />
+      <Editor key={workflowId} workflowId={workflowId!} spaceId={spaceId} initial={loaded.data} types={types.data.node_types} openRun={search.get('execute_id') ?? undefined} />
     </ReactFlowProvider>
   );
 }
 
-function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[] }) {
+function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[]; /** A run to show at open (?execute_id=, the open API's debug_url). */ openRun?: string }) {
   const { t } = useTranslation('workflow');
   const { language } = useStudio();
   const api = useApi();
@@ -307,7 +307,12 @@ function Editor({ workflowId, spaceId, initial, types }: { workflowId: string; s
   }, []);
 
   const testRun = useTestRun(spaceId, workflowId);
-  const [side, setSide] = useState<'run' | 'versions' | null>(null);
+  const [side, setSide] = useState<'run' | 'versions' | null>(openRun ? 'run' : null);
+  useEffect(() => {
+    // Opened from a run's debug link: that run's results on the canvas, its output and its trace.
+    if (openRun) void testRun.open(openRun).catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openRun]);
   const qc = useQueryClient();
   // Statuses of the draft (tested? published?), for the versions panel.
   const meta = useQuery({
