@@ -34,7 +34,7 @@ export async function startStudio(opts: { env?: Record<string, string>; extensio
     server,
     url,
     dataDir,
-    databaseUrl: pg?.url,
+    databaseUrl: pg?.url ?? opts.env?.DATABASE_URL,
     async close() {
       await server.close();
       if (!opts.keepDatabase) await pg?.drop();

@@ -140,3 +140,27 @@ describe('limits that follow Coze', () => {
     expect((await fetch(`${studio.url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('a node type that is gone', () => {
+  it("answers a run of a published workflow whose node type's extension was disabled with a clear error, and stays up", async () => {
+    const id = await create({
+      nodes: [node('start', '1', { outputs: [] }), node('code', '5', { title: 'Compute', settings: { language: 'javascript', code: 'async function main() { return { v: 1 }; }' }, outputs: [{ name: 'v', type: 'integer' }] }), node('end', '2', { inputs: [ref('v', 'code', ['v'], 'integer')] })],
+      links: [link('start', 'code'), link('code', 'end')],
+    });
+    await api('publish', { workflow_id: id, workflow_version: 'v1.0.0', force: true });
+    const pat = await agent.post('/api/permission_api/pat/create', { name: 'gone', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const cookies = new Map(agent.cookies);
+    await studio.server.close();
+    // The next start runs without the Code node's extension.
+    studio = await startStudio({ keepData: studio.dataDir, env: { TESSERA_DISABLE: 'node-code', ...(studio.databaseUrl ? { DATABASE_URL: studio.databaseUrl } : {}) } });
+    agent.base = studio.url;
+    agent.cookies = cookies;
+    const run = (path: string) => fetch(`${studio.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id: id, parameters: {} }) });
+    const sync = await run('/v1/workflow/run');
+    expect(sync.status).toBe(400);
+    expect((await sync.json()).msg).toMatch(/Unknown node type '5' \(node Compute\)\. Is the extension that provides it enabled\?/);
+    const streamed = await (await run('/v1/workflow/stream_run')).text();
+    expect(streamed).toMatch(/event: Error\ndata: .*Unknown node type '5'/);
+    expect((await fetch(`${studio.url}/healthz`)).status).toBe(200);
+  });
+});

@@ -62,6 +62,18 @@ describe('the LLM node', () => {
     expect(usage.usage[0]).toMatchObject({ input_tokens: 21, output_tokens: 4 });
   });
 
+  it("tells the open API's caller the run's model tokens: in the run answer and its history", async () => {
+    const workflow_id = await create(llmFlow({}));
+    await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
+    const pat = await agent.post('/api/permission_api/pat/create', { name: 'usage', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run', 'workflow.read'] }] });
+    llm.script({ text: 'Hello!', usage: { input: 30, output: 7 } });
+    const res = await fetch(`${studio.url}/v1/workflow/run`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id, parameters: { name: 'Ada' } }) });
+    const run = await res.json();
+    expect(run).toMatchObject({ code: 0, token: 37, usage: { input_count: 30, output_count: 7, token_count: 37 } });
+    const history = await (await fetch(`${studio.url}/v1/workflows/${workflow_id}/run_histories/${run.execute_id}`, { headers: { authorization: `Bearer ${pat.token}` } })).json();
+    expect(history.data[0]).toMatchObject({ token: '37', usage: { input_count: 30, output_count: 7, token_count: 37 } });
+  });
+
   it('returns typed JSON fields, and fails clearly when the answer does not match them', async () => {
     const settings = { output_format: 'json', json_fields: [{ name: 'city', type: 'string', required: true }, { name: 'temp', type: 'integer', required: true }] };
     const workflow_id = await create(llmFlow(settings, [ref('city', 'llm', ['city']), ref('temp', 'llm', ['temp'], 'integer')]));

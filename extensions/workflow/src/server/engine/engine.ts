@@ -145,6 +145,9 @@ export class WorkflowEngine {
     };
 
     if (req.debugNode) return this.#debug(req, graph, state, typeOf, scope, signal);
+    // A canvas whose node type is gone (its extension disabled or removed) fails before anything runs.
+    const unknown = req.canvas.nodes.find((n) => !this.deps.typeOf(n.type));
+    if (unknown) return { status: 'fail', state, error: { node_id: unknown.node_id, message: `Unknown node type '${unknown.type}' (node ${unknown.node_param.title ?? unknown.node_id}). Is the extension that provides it enabled?` } };
     this.#planForwarding(req, graph);
 
     const { failure, interrupted } = await this.#runGraph(req, graph, state, scope, signal, { top: true, resumeFor });
@@ -251,7 +254,17 @@ export class WorkflowEngine {
     };
 
     await new Promise<void>((resolve) => {
+      // pump runs from the promise callbacks of finished nodes: whatever it throws fails the run, never
+      // escapes as an unhandled rejection.
       const pump = () => {
+        try {
+          schedule();
+        } catch (e) {
+          failure ??= { node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : undefined, message: e instanceof Error ? e.message : String(e) };
+          if (!running.size) resolve();
+        }
+      };
+      const schedule = () => {
         // A node waiting for an answer holds back only what follows it: other branches go on.
         if (signal.aborted || failure || control !== 'normal') {
           if (!running.size) resolve();
