@@ -82,6 +82,8 @@ export interface ExtensionStatus {
   reason?: string;
   /** Milliseconds spent in register + start. */
   startMs?: number;
+  /** The folder it was found in (built-in and runtime-loaded extensions). */
+  dir?: string;
 }
 
 export class HostStartError extends Error {
@@ -165,13 +167,14 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
   async start(candidates: ExtensionCandidate<Ctx>[], settingsOf: (id: string) => ExtensionSettings = () => ({})): Promise<ExtensionStatus[]> {
     const byId = new Map(candidates.map((c) => [c.manifest.id, c]));
     const plan = planExtensions(
-      candidates.map((c) => c.manifest),
+      // Drop-ins start after the built-ins they could otherwise pre-empt (a registry key, a node code).
+      candidates.map((c) => ({ ...c.manifest, rank: c.manifest.rank ?? (c.source === 'runtime' ? 1 : 0) })),
       (id) => settingsOf(id).enabled !== false,
     );
     for (const c of candidates) {
       const reason = plan.disabled.get(c.manifest.id);
       if (reason === undefined) continue;
-      this.#status.set(c.manifest.id, { id: c.manifest.id, version: c.manifest.version, source: c.source, state: 'disabled', reason });
+      this.#status.set(c.manifest.id, { id: c.manifest.id, version: c.manifest.version, source: c.source, state: 'disabled', reason, dir: c.dir });
       (reason === 'disabled by configuration' ? this.logger.info : this.logger.warn)(`extension '${c.manifest.id}' disabled: ${reason}`, { extensionId: c.manifest.id });
       if (reason.includes('dependency cycle')) {
         this.report({ source: 'extension', extensionId: c.manifest.id, message: `extension '${c.manifest.id}' not started: ${reason}`, detail: { phase: 'plan' } });
@@ -183,7 +186,7 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       const failedDep = candidate.manifest.requires.find((r) => !this.isStarted(r));
       if (failedDep) {
         const reason = `requires '${failedDep}', which ${this.#status.get(failedDep)?.state === 'failed' ? 'failed to start' : 'is not running'}`;
-        this.#status.set(id, { id, version: candidate.manifest.version, source: candidate.source, state: 'disabled', reason });
+        this.#status.set(id, { id, version: candidate.manifest.version, source: candidate.source, state: 'disabled', reason, dir: candidate.dir });
         this.logger.warn(`extension '${id}' disabled: ${reason}`, { extensionId: id });
         continue;
       }
@@ -217,12 +220,12 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       const limit = settings.startTimeoutMs ?? this.#options.defaultStartTimeoutMs ?? 10_000;
       await withTimeout(Promise.resolve(def.start?.(ctx)), limit, `start() did not finish within ${limit} ms`);
       this.#running.push(running);
-      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'started', startMs: round(performance.now() - began) });
+      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'started', startMs: round(performance.now() - began), dir: candidate.dir });
     } catch (error) {
       // Roll back everything this extension contributed; the host goes on (unless the policy aborts).
       store.dispose();
-      const reason = `${phase} failed: ${describeError(error)}`;
-      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'failed', reason });
+      const reason = `${phase} failed: ${describeError(error)}${candidate.source === 'runtime' && candidate.dir ? ` (folder ${candidate.dir})` : ''}`;
+      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'failed', reason, dir: candidate.dir });
       this.report({ source: 'extension', extensionId: id, message: `extension '${id}' ${reason}`, error, detail: { phase } });
       const policy = settings.onFailure ?? this.#options.defaultOnFailure ?? 'continue';
       if (policy === 'abort') throw new HostStartError(`extension '${id}' ${reason} (startup policy: abort)`);

@@ -2,9 +2,20 @@
 export interface ExtensionManifest {
   id: string;
   version: string;
+  /** Ids of the extensions this one needs. */
   requires: string[];
   optional: string[];
   description?: string;
+  /** Version ranges (semver) a requirement must satisfy, by id: `"requires": ["workflow@^0.1.0"]`. */
+  ranges?: Record<string, string>;
+  /** Among extensions ready to start, lower ranks start first (built-ins 0 before drop-ins 1). */
+  rank?: number;
+}
+
+/** `"workflow"` or `"workflow@^0.1.0"` as the id and the range. */
+export function parseRequirement(text: string): { id: string; range?: string } {
+  const at = text.indexOf('@', 1);
+  return at < 0 ? { id: text } : { id: text.slice(0, at), range: text.slice(at + 1) };
 }
 
 export interface ExtensionPlan {
@@ -48,6 +59,12 @@ export function planExtensions(manifests: ExtensionManifest[], isEnabled: (id: s
           changed = true;
           break;
         }
+        const range = m.ranges?.[r];
+        if (range && !satisfies(byId.get(r)!.version, range)) {
+          disabled.set(m.id, `requires '${r}' ${range}, but ${byId.get(r)!.version} is installed`);
+          changed = true;
+          break;
+        }
         if (disabled.has(r)) {
           disabled.set(m.id, `requires '${r}', which is disabled (${disabled.get(r)})`);
           changed = true;
@@ -64,11 +81,15 @@ export function planExtensions(manifests: ExtensionManifest[], isEnabled: (id: s
   const dependents = new Map<string, string[]>(active.map((m) => [m.id, []]));
   for (const [id, ds] of deps) for (const d of ds) dependents.get(d)!.push(id);
 
-  // Stable: among ready extensions, keep the input order.
+  // Among ready extensions the lowest rank goes first (built-ins before drop-ins, so a drop-in can
+  // never take a key before the built-in that owns it), then the input order.
   const order: string[] = [];
+  const rankOf = (id: string) => byId.get(id)!.rank ?? 0;
   const ready = active.filter((m) => indegree.get(m.id) === 0).map((m) => m.id);
   while (ready.length) {
-    const id = ready.shift()!;
+    let pick = 0;
+    for (let i = 1; i < ready.length; i++) if (rankOf(ready[i]) < rankOf(ready[pick])) pick = i;
+    const id = ready.splice(pick, 1)[0];
     order.push(id);
     for (const dep of dependents.get(id)!) {
       const n = indegree.get(dep)! - 1;
@@ -110,4 +131,55 @@ function findCycle(nodes: Set<string>, deps: Map<string, string[]>): string[] {
   };
   for (const id of nodes) if (!state.has(id) && visit(id)) break;
   return found.length ? found : [...nodes];
+}
+
+/** Whether `version` satisfies a semver range (^, ~, >=, <, =, x, ||, spaces as "and"). */
+export function satisfies(version: string, range: string): boolean {
+  const v = parseVersion(version);
+  if (!v) return false;
+  return range.split('||').some((alt) => {
+    const parts = alt.trim().split(/\s+/).filter(Boolean);
+    return parts.length === 0 || parts.every((c) => matches(v, c));
+  });
+}
+
+type V = [number, number, number];
+function parseVersion(s: string): V | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(s.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+function cmp(a: V, b: V): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+function matches(v: V, comparator: string): boolean {
+  const m = /^(\^|~|>=|<=|>|<|=)?v?(\d+|x|\*)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?/.exec(comparator);
+  if (!m) return false;
+  const op = m[1] ?? '';
+  const nums = [m[2], m[3], m[4]].map((x) => (x === undefined || x === 'x' || x === '*' ? undefined : Number(x)));
+  const base: V = [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 0];
+  if (nums[0] === undefined) return true;
+  // A partial version (1, 1.2) is a range over what it leaves open.
+  const upperOfPartial = (): V | undefined => (nums[1] === undefined ? [base[0] + 1, 0, 0] : nums[2] === undefined ? [base[0], base[1] + 1, 0] : undefined);
+  switch (op) {
+    case '^': {
+      const upper: V = base[0] > 0 || nums[1] === undefined ? [base[0] + 1, 0, 0] : base[1] > 0 || nums[2] === undefined ? [0, base[1] + 1, 0] : [0, 0, base[2] + 1];
+      return cmp(v, base) >= 0 && cmp(v, upper) < 0;
+    }
+    case '~': {
+      const upper: V = nums[1] === undefined ? [base[0] + 1, 0, 0] : [base[0], base[1] + 1, 0];
+      return cmp(v, base) >= 0 && cmp(v, upper) < 0;
+    }
+    case '>=':
+      return cmp(v, base) >= 0;
+    case '>':
+      return upperOfPartial() ? cmp(v, upperOfPartial()!) >= 0 : cmp(v, base) > 0;
+    case '<=':
+      return upperOfPartial() ? cmp(v, upperOfPartial()!) < 0 : cmp(v, base) <= 0;
+    case '<':
+      return cmp(v, base) < 0;
+    default: {
+      const upper = upperOfPartial();
+      return upper ? cmp(v, base) >= 0 && cmp(v, upper) < 0 : cmp(v, base) === 0;
+    }
+  }
 }

@@ -19,6 +19,8 @@ export interface RegistryPointToken<T> {
   readonly description: string;
   readonly schema?: ZodType;
   readonly keyOf: (item: T) => string;
+  /** Further values two items may not share (a node type's numeric code): named, e.g. `code 5`. */
+  readonly uniqueOf?: (item: T) => string[];
   /** Phantom member carrying the item type. */
   readonly __item?: T;
 }
@@ -49,8 +51,10 @@ export function defineRegistryPoint<T>(spec: {
   description: string;
   schema?: ZodType;
   key: (item: T) => string;
+  /** Further values that must be unique across items besides the key (e.g. `code 5`). */
+  unique?: (item: T) => string[];
 }): RegistryPointToken<T> {
-  return Object.freeze({ kind: 'registry', id: spec.id, owner: spec.owner, description: spec.description, schema: spec.schema, keyOf: spec.key });
+  return Object.freeze({ kind: 'registry', id: spec.id, owner: spec.owner, description: spec.description, schema: spec.schema, keyOf: spec.key, uniqueOf: spec.unique });
 }
 
 export function defineHookPoint<Args extends unknown[], R = void>(spec: {
@@ -102,6 +106,8 @@ export interface RegistryView<T> {
 export class RegistryPoint<T> implements RegistryView<T> {
   readonly token: RegistryPointToken<T>;
   #entries = new Map<string, RegistryEntry<T>>();
+  /** Owners of the further unique values of the items registered. */
+  #unique = new Map<string, RegistryEntry<T>>();
   #changes = new Subject<RegistryChange<T>>();
   readonly changes$ = this.#changes.asObservable();
 
@@ -123,12 +129,19 @@ export class RegistryPoint<T> implements RegistryView<T> {
     if (existing) {
       throw new PointRegistrationError(id, `duplicate key '${key}' from '${owner}': already registered by '${existing.owner}'`);
     }
+    const unique = this.token.uniqueOf?.(item) ?? [];
+    for (const u of unique) {
+      const taken = this.#unique.get(u);
+      if (taken) throw new PointRegistrationError(id, `'${key}' from '${owner}' has ${u}, which '${taken.key}' of '${taken.owner}' already has`);
+    }
     const entry: RegistryEntry<T> = Object.freeze({ key, owner, value: item });
     this.#entries.set(key, entry);
+    for (const u of unique) this.#unique.set(u, entry);
     this.#changes.next({ type: 'added', entry });
     return toDisposable(() => {
       if (this.#entries.get(key) === entry) {
         this.#entries.delete(key);
+        for (const u of unique) if (this.#unique.get(u) === entry) this.#unique.delete(u);
         this.#changes.next({ type: 'removed', entry });
       }
     });

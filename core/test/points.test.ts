@@ -69,3 +69,16 @@ describe('hook points', () => {
     expect(() => h.points.hook(Resolve).tap('ext-a', '', () => 'x')).toThrow(/needs a name/);
   });
 });
+
+describe('unique values besides the key', () => {
+  it('refuses a second item with the same unique value, naming both', () => {
+    const Types = defineRegistryPoint<{ key: string; code: number }>({ id: 't.types', owner: 'host', description: '', key: (t) => t.key, unique: (t) => [`code ${t.code}`] });
+    const host = new ExtensionHost({ logger: silentLogger });
+    const point = host.points.registry(Types);
+    const first = point.register('a', { key: 'one', code: 1 });
+    expect(() => point.register('b', { key: 'uno', code: 1 })).toThrow("'uno' from 'b' has code 1, which 'one' of 'a' already has");
+    first.dispose();
+    expect(() => point.register('b', { key: 'uno', code: 1 })).not.toThrow();
+  });
+});
+

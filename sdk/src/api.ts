@@ -1,3 +1,6 @@
+/** The version of the platform an extension's `engines.tessera` range is checked against. */
+export const TESSERA_VERSION = '0.1.0';
+
 /** The envelope every internal API call answers with. code 0 is success. */
 export interface ApiEnvelope<T = unknown> {
   code: number;

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { ExtensionCandidate, ExtensionDefinition } from '@tessera/core';
+import { parseRequirement, satisfies, type ExtensionCandidate, type ExtensionDefinition } from '@tessera/core';
+import { TESSERA_VERSION } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 
 /** The "tessera" field of an extension's package.json: its data manifest, read before any code runs. */
@@ -29,6 +30,9 @@ export interface DiscoveredExtension {
 export interface DiscoveryProblem {
   dir: string;
   message: string;
+  /** The id the folder's manifest claims, when it could be read. */
+  id?: string;
+  source?: 'builtin' | 'runtime';
 }
 
 /** Lists extensions from a folder of packages (built-in extensions/ or the runtime extensionsDir). */
@@ -39,25 +43,34 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
     const extDir = path.join(dir, name);
     const pkgFile = path.join(extDir, 'package.json');
     if (!existsSync(pkgFile)) continue;
-    let pkgJson: { version?: string; tessera?: unknown };
+    let pkgJson: { version?: string; tessera?: unknown; engines?: { tessera?: string } };
     try {
       pkgJson = JSON.parse(readFileSync(pkgFile, 'utf8'));
     } catch (e) {
-      problems.push({ dir: extDir, message: `package.json is not valid JSON: ${(e as Error).message}` });
+      problems.push({ dir: extDir, source, message: `package.json is not valid JSON: ${(e as Error).message}` });
       continue;
     }
     if (!pkgJson.tessera) continue;
     const parsed = PackageManifestSchema.safeParse(pkgJson.tessera);
+    const claimed = typeof (pkgJson.tessera as { id?: unknown }).id === 'string' ? (pkgJson.tessera as { id: string }).id : undefined;
     if (!parsed.success) {
-      problems.push({ dir: extDir, message: `package.json "tessera" field: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+      problems.push({ dir: extDir, source, id: claimed, message: `package.json "tessera" field: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+      continue;
+    }
+    const engine = pkgJson.engines?.tessera;
+    if (engine && !satisfies(TESSERA_VERSION, engine)) {
+      problems.push({ dir: extDir, source, id: claimed, message: `it needs Tessera ${engine} (engines.tessera); this studio is ${TESSERA_VERSION}` });
       continue;
     }
     const pkg = parsed.data;
+    // Requirements may carry a version range: "workflow@^0.1.0".
+    const requirements = pkg.requires.map(parseRequirement);
+    const ranges = Object.fromEntries(requirements.filter((r) => r.range).map((r) => [r.id, r.range!]));
     found.push({
-      pkg,
+      pkg: { ...pkg, requires: requirements.map((r) => r.id) },
       dir: extDir,
       candidate: {
-        manifest: { id: pkg.id, version: pkgJson.version ?? '0.0.0', requires: pkg.requires, optional: pkg.optional, description: pkg.description },
+        manifest: { id: pkg.id, version: pkgJson.version ?? '0.0.0', requires: requirements.map((r) => r.id), optional: pkg.optional, description: pkg.description, ...(Object.keys(ranges).length ? { ranges } : {}) },
         source,
         dir: extDir,
         load: async () => {
@@ -73,4 +86,23 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
     });
   }
   return found;
+}
+
+/**
+ * Drop-ins never replace a built-in: a runtime folder whose id is a built-in's (or an earlier folder's)
+ * is set aside with a problem naming the folder. The built-in keeps running.
+ */
+export function settleIds(builtin: DiscoveredExtension[], runtime: DiscoveredExtension[], problems: DiscoveryProblem[]): DiscoveredExtension[] {
+  const taken = new Map(builtin.map((d) => [d.pkg.id, d]));
+  const kept: DiscoveredExtension[] = [...builtin];
+  for (const d of runtime) {
+    const other = taken.get(d.pkg.id);
+    if (other) {
+      problems.push({ dir: d.dir, source: 'runtime', id: d.pkg.id, message: other.candidate.source === 'builtin' ? `its id '${d.pkg.id}' is a built-in extension's; a drop-in cannot replace a built-in (rename it)` : `its id '${d.pkg.id}' is already used by the extension in ${other.dir}` });
+      continue;
+    }
+    taken.set(d.pkg.id, d);
+    kept.push(d);
+  }
+  return kept;
 }

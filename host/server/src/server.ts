@@ -23,7 +23,7 @@ import {
 import { z } from 'zod';
 import type { TesseraConfig } from './config.ts';
 import { ensureMigrationTable, migrateExtension, openDatabase } from './database.ts';
-import { discoverExtensions, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
+import { discoverExtensions, settleIds, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
 import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } from './http/envelope.ts';
 import { checkDataDir } from './data-dir.ts';
 import { securityHeaders } from './http/security.ts';
@@ -138,10 +138,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const problems: DiscoveryProblem[] = [];
   let discovered: DiscoveredExtension[] = [];
   if (options.discover !== false) {
-    discovered = [...discoverExtensions(config.builtinExtensionsDir, 'builtin', problems), ...discoverExtensions(config.extensionsDir, 'runtime', problems)];
+    discovered = settleIds(discoverExtensions(config.builtinExtensionsDir, 'builtin', problems), discoverExtensions(config.extensionsDir, 'runtime', problems), problems);
     if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
   }
-  for (const p of problems) host.report({ source: 'extension', message: `extension in ${p.dir} skipped: ${p.message}` });
+  for (const p of problems) host.report({ source: 'extension', extensionId: p.id, message: `extension in ${p.dir} skipped: ${p.message}` });
   try {
     await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
   } catch (e) {
@@ -202,8 +202,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
         : d.candidate.source === 'builtin'
           ? { type: 'builtin' as const }
           : { type: 'remote' as const, entry: `/_extensions/${s.id}/${path.basename(d.pkg.client)}`, remoteName: d.pkg.remoteName ?? `tessera_ext_${s.id.replace(/[^a-z0-9]/g, '_')}` };
-      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, requires: d?.pkg.requires ?? [], optional: d?.pkg.optional ?? [], client };
+      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, folder: s.dir ?? null, requires: d?.pkg.requires ?? [], optional: d?.pkg.optional ?? [], client };
     });
+    // Folders that were found but not loaded (an invalid manifest, an id already taken, a version not met).
+    for (const p of problems) extensions.push({ id: p.id ?? path.basename(p.dir), version: '', state: 'failed', reason: p.message, source: p.source ?? 'runtime', folder: p.dir, requires: [], optional: [], client: null });
     reply.type('application/json').send(toJson({ code: 0, msg: '', data: { platformName: config.platformName, extensions } }));
   });
   app.get('/_extensions/:id/*', async (request, reply) => {

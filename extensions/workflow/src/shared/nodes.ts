@@ -136,6 +136,8 @@ export const NodeTypes = defineRegistryPoint<NodeTypeDefinition>({
     execute: fn,
   }),
   key: (n) => n.key,
+  // A saved canvas names a node's type by its numeric code: two types may not share one.
+  unique: (n) => [`code ${n.code}`],
 });
 
 export function interrupt(request: InterruptRequest): NodeResult {
