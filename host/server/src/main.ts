@@ -44,6 +44,10 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     }
     throw e;
   }
+  // Nothing an extension lets escape (a timer's throw, a promise nobody awaited) stops the studio: it is
+  // logged with the extension whose code threw, and the requests in flight go on.
+  process.on('uncaughtException', (e) => server.reportUncaught(e, 'uncaught exception'));
+  process.on('unhandledRejection', (e) => server.reportUncaught(e, 'unhandled rejection'));
   const shown = url.replace('127.0.0.1', 'localhost');
   if (banner) {
     const status = server.host.status();

@@ -44,6 +44,11 @@ export interface TesseraServer {
   extensions: DiscoveredExtension[];
   /** Starts listening; resolves to the base URL. */
   listen(): Promise<string>;
+  /**
+   * An error that escaped every handler (a timer's throw, a promise nobody awaited): reported with the
+   * extension whose folder its stack names, and the process goes on.
+   */
+  reportUncaught(error: unknown, kind: 'uncaught exception' | 'unhandled rejection'): void;
   close(): Promise<void>;
 }
 
@@ -160,7 +165,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   app.setErrorHandler((err, request, reply) => {
     const apiErr = asApiError(err);
     apiErr.logId = request.id;
-    if (apiErr.status >= 500) request.log.error({ err, logId: request.id }, 'request failed');
+    if (apiErr.status >= 500) request.log.error({ err, logId: request.id, extensionId: (request.routeOptions?.config as { extensionId?: string } | undefined)?.extensionId }, 'request failed');
     if (OPEN_API_PATH.test(request.url)) {
       // The open API speaks Coze's codes; a streaming route answers 200 so that SSE clients read the body.
       const stream = (request.routeOptions?.config as { stream?: boolean } | undefined)?.stream;
@@ -181,7 +186,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
 
   const limiter = new RateLimiter();
   const mountOpts = { authenticators: host.points.hook(RequestAuthenticators), spaceAuthorizers: host.points.hook(SpaceAuthorizers) };
-  for (const { value } of host.points.registry(ApiRoutes).entries()) mountRoute(app, value, mountOpts, limiter);
+  for (const { value, owner } of host.points.registry(ApiRoutes).entries()) mountRoute(app, value, mountOpts, limiter, owner);
 
   const startedAt = Date.now();
   app.get('/healthz', async (_req, reply) => {
@@ -243,9 +248,24 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     if (options.consumeJobs ?? process.env.TESSERA_QUEUE_CONSUMER !== 'false') await queue.consume();
   } else queue.schedule();
 
+  // Which extension an escaped error came from: the first extension folder its stack names.
+  const folders = discovered.map((d) => ({ id: d.pkg.id, dir: d.dir + path.sep })).sort((a, b) => b.dir.length - a.dir.length);
+  const ownerOfStack = (error: unknown) => {
+    const stack = String((error as Error)?.stack ?? '');
+    for (const line of stack.split('\n').slice(1)) {
+      const hit = folders.find((f) => line.includes(f.dir) || line.includes(`file://${f.dir}`));
+      if (hit) return hit.id;
+    }
+    return undefined;
+  };
+
   let closed = false;
   return {
     app,
+    reportUncaught(error, kind) {
+      const extensionId = ownerOfStack(error);
+      host.report({ source: 'process', extensionId, message: `${kind}${extensionId ? ` in extension '${extensionId}'` : ''}: ${(error as Error)?.message ?? String(error)}`, error });
+    },
     host,
     config,
     database,

@@ -43,12 +43,12 @@ export async function callerOf(request: FastifyRequest, authenticators: RouteMou
 }
 
 /** Mounts one API route: authenticate, authorize (space, role, token), validate, run, wrap in the envelope. */
-export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMountOptions, limiter: RateLimiter): void {
+export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMountOptions, limiter: RateLimiter, extensionId?: string): void {
   const isOpenApi = OPEN_API.test(route.path);
   app.route({
     method: route.method,
     url: route.path,
-    config: { stream: !!route.stream },
+    config: { stream: !!route.stream, extensionId },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const found = await callerOf(request, opts.authenticators);
       // A refused credential fails every route that needs a caller; anonymous routes just go without one.

@@ -37,7 +37,11 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
       const r = def.settings.safeParse(n.node_param.settings ?? {});
       if (!r.success) for (const i of r.error.issues) problems.push({ type: NODE, node_id: n.node_id, field: ['settings', ...i.path].join('.'), message: i.message });
     }
-    for (const p of def.validate?.(n) ?? []) problems.push({ ...p, node_id: p.node_id ?? n.node_id });
+    try {
+      for (const p of def.validate?.(n) ?? []) problems.push({ ...p, node_id: p.node_id ?? n.node_id });
+    } catch (e) {
+      problems.push({ type: NODE, node_id: n.node_id, message: `The node type '${def.key}' could not check this node: ${(e as Error)?.message ?? e}` });
+    }
     const names = new Set<string>();
     for (const input of n.node_param.inputs) {
       if (names.has(input.name)) problems.push({ type: NODE, node_id: n.node_id, field: `inputs.${input.name}`, message: `The input '${input.name}' is declared twice.` });
@@ -60,7 +64,13 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
     const def = from && typeOf(from.type);
     if (from && def) {
       const port = portOf(l);
-      const ports = new Set([...(def.ports?.(from) ?? [DEFAULT_PORT]), ...(from.node_param.error_policy?.on_error === 'branch' ? [ERROR_PORT] : [])]);
+      let declared: string[] = [DEFAULT_PORT];
+      try {
+        declared = def.ports?.(from) ?? [DEFAULT_PORT];
+      } catch {
+        /* reported by the node's own check above */
+      }
+      const ports = new Set([...declared, ...(from.node_param.error_policy?.on_error === 'branch' ? [ERROR_PORT] : [])]);
       if (!ports.has(port)) problems.push({ type: NODE, node_id: from.node_id, field: 'links', message: `The node has no branch '${port}' (it has ${[...ports].join(', ')}).` });
     }
   }
