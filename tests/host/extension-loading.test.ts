@@ -91,3 +91,63 @@ describe('drop-ins beside built-ins', () => {
     expect(node_types.find((t: { key: string }) => t.key === 'fine')).toMatchObject({ code: 20005 });
   });
 });
+
+describe('node-type versions', () => {
+  // Version 1 says hello with settings.greeting; version 2 renamed it to settings.salutation.
+  const evolving = (version: 1 | 2) => ({
+    pkg: `{ "name": "node-evolving", "version": "${version}.0.0", "type": "module", "tessera": { "id": "node-evolving", "requires": ["workflow"], "server": "./server.ts" } }`,
+    server: `import { defineExtension } from '@tessera/sdk/server';
+import { NodeTypes } from '@tessera/ext-workflow/shared';
+export default defineExtension({
+  id: 'node-evolving',
+  register(ctx) {
+    ctx.register(NodeTypes, {
+      key: 'evolving', code: 20100, category: 'custom', label: { 'en-US': 'Evolving', 'zh-CN': '演进' },
+      ${version === 2 ? `version: 2,
+      migrate: (param, from) => (from < 2 ? { ...param, settings: { salutation: param.settings.greeting } } : param),
+      execute: (run) => ({ outputs: { output: run.settings.salutation + ', ' + run.inputs.name } }),` : `execute: (run) => ({ outputs: { output: run.settings.greeting + ', ' + run.inputs.name } }),`}
+    });
+  },
+});
+`,
+  });
+
+  it('keeps a published workflow running after its node type moves to a new version, and shows the migrated node', async () => {
+    const root = mkdtempSync(path.join(ROOT, 'test-results', 'versions-'));
+    const install = (version: 1 | 2) => {
+      const d = path.join(root, `v${version}`, 'node-evolving');
+      mkdirSync(d, { recursive: true });
+      const e = evolving(version);
+      writeFileSync(path.join(d, 'package.json'), e.pkg);
+      writeFileSync(path.join(d, 'server.ts'), e.server);
+      return path.dirname(d);
+    };
+    const first = await startStudio({ extensionsDir: install(1), keepDatabase: true });
+    const { agent } = await signUp(first.url);
+    const space = (await agent.post('/api/space/create', { name: 'Versions' })).space_id;
+    const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const { workflow_id } = await api('create', { name: 'evolving' });
+    await api('save', { workflow_id, schema: { nodes: [node('start', '1', { outputs: [{ name: 'name', type: 'string' }] }), node('ev', '20100', { inputs: [ref('name', 'start', ['name'])], settings: { greeting: 'Hi' } }), node('end', '2', { inputs: [ref('o', 'ev', ['output'])] })], links: [link('start', 'ev'), link('ev', 'end')] } });
+    const saved = JSON.parse((await api('canvas', { workflow_id })).workflow.schema_json);
+    expect(saved.nodes.find((n: { node_id: string }) => n.node_id === 'ev').version).toBe(1);
+    await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
+    const pat = await agent.post('/api/permission_api/pat/create', { name: 'v', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const cookies = new Map(agent.cookies);
+    await first.server.close();
+
+    const second = await startStudio({ extensionsDir: install(2), keepData: first.dataDir, ...(first.databaseUrl ? { env: { DATABASE_URL: first.databaseUrl } } : {}) });
+    try {
+      agent.base = second.url;
+      agent.cookies = cookies;
+      const run = await (await fetch(`${second.url}/v1/workflow/run`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id, parameters: { name: 'Ada' } }) })).json();
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.data)).toEqual({ o: 'Hi, Ada' });
+      const opened = JSON.parse((await api('canvas', { workflow_id })).workflow.schema_json);
+      expect(opened.nodes.find((n: { node_id: string }) => n.node_id === 'ev')).toMatchObject({ version: 2, node_param: { settings: { salutation: 'Hi' } } });
+      expect((await api('validate_tree', { workflow_id })).errors).toEqual([]);
+    } finally {
+      await second.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

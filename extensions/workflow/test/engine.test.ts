@@ -130,6 +130,20 @@ describe('workflow engine', () => {
   });
 });
 
+describe('node-type versions', () => {
+  it('migrates nodes saved with an older version before running, and refuses ones newer than installed', async () => {
+    const v2: NodeTypeDefinition = { key: 'shout', code: 950, version: 2, category: 'utility', label: { 'en-US': 'Shout', 'zh-CN': '喊' }, migrate: (p, from) => (from < 2 ? { ...p, settings: { times: Number(p.settings.count ?? 1) } } : p), execute: (ctx) => ({ outputs: { out: 'a'.repeat(Number(ctx.settings.times)) } }) };
+    const lookup = (t: string) => (t === 'shout' ? v2 : byType.get(t));
+    const e = new WorkflowEngine({ typeOf: lookup, fetch: () => Promise.reject(new Error('no network')) });
+    const canvas = (version?: number) => Canvas.parse({ nodes: [node('start', 'begin'), { ...node('s', 'shout', { settings: version === 2 ? { times: 3 } : { count: 3 } }), ...(version ? { version } : {}) }, node('end', 'finish', { inputs: [ref('o', 's', ['out'])] })], links: [link('start', 's'), link('s', 'end')] });
+    const go = (c: Canvas) => e.run({ canvas: c, input: {}, runId: 'v', spaceId: 's', userId: 'u', executeMode: 1 });
+    expect((await go(canvas())).output).toEqual({ o: 'aaa' });
+    expect((await go(canvas(2))).output).toEqual({ o: 'aaa' });
+    const newer = await go(canvas(3));
+    expect(newer).toMatchObject({ status: 'fail', error: { node_id: 's', message: "Node s was saved with version 3 of 'shout', newer than the 2 installed. Upgrade the extension that provides it." } });
+  });
+});
+
 describe('validation', () => {
   const typeOf = (t: string) => byType.get(t);
   it('returns every problem at once, typed and naming node and field', () => {

@@ -1,9 +1,10 @@
 import { badRequest, conflict } from '@tessera/sdk';
 import { containsText, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
+import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { blocking, validateCanvas } from './engine/validate.ts';
+import { MigrationError, stampVersions, upgradeCanvas } from './engine/upgrade.ts';
 import type { RunEvent, RunRow, RunService } from './runs.ts';
 import { WorkflowStore, initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
 
@@ -120,7 +121,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     auth: 'user',
     summary: 'The node catalogue (from the node-type registry)',
     handler: () => ({
-      node_types: ctx.registry(NodeTypes).list().map((t) => ({ key: t.key, code: t.code, type: String(t.code), category: t.category, label: t.label, description: t.description ?? null, singleton: !!t.singleton, role: t.role ?? null, outputs: t.outputsOf ? 'computed' : 'declared', composite: !!t.localsOf })),
+      node_types: ctx.registry(NodeTypes).list().map((t) => ({ key: t.key, code: t.code, type: String(t.code), version: t.version ?? 1, category: t.category, label: t.label, description: t.description ?? null, singleton: !!t.singleton, role: t.role ?? null, outputs: t.outputsOf ? 'computed' : 'declared', composite: !!t.localsOf })),
     }),
   });
 
@@ -157,7 +158,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       }
       const revision = meta.draft_revision + 1;
       await db().transaction().execute(async (trx) => {
-        await trx.updateTable('workflow_draft').set({ canvas: JSON.stringify(parsed.data), revision, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
+        await trx.updateTable('workflow_draft').set({ canvas: JSON.stringify(stampVersions(parsed.data, typeOf)), revision, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
         await trx.updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
       });
       return metaView({ ...meta, draft_revision: revision });
@@ -173,7 +174,14 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ body }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const draft = await store.draft(meta.id);
-      return { workflow: { ...metaView(meta), schema_json: JSON.stringify(draft.canvas) } };
+      // The editor works on the current versions of the node types (older nodes migrated as they load).
+      let canvas = draft.canvas;
+      try {
+        canvas = upgradeCanvas(draft.canvas, typeOf);
+      } catch {
+        /* shown as the node's problem by validate_tree; the editor gets the canvas as saved */
+      }
+      return { workflow: { ...metaView(meta), schema_json: JSON.stringify(canvas) } };
     },
   });
 
@@ -330,8 +338,20 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       body: z.object({ space_id: Id, workflow_id: Id, schema: SchemaInput.optional() }),
       handler: async ({ body }) => {
         await store.meta(body.workflow_id, body.space_id);
-        const canvas = body.schema !== undefined ? parseJsonish(body.schema, 'schema') : (await store.draft(body.workflow_id)).canvas;
-        const problems = validateCanvas(canvas, typeOf);
+        // A canvas the editor sends follows the current node-type versions (new nodes have none yet); a
+        // stored one is migrated as a run would migrate it.
+        let canvas = body.schema !== undefined ? parseJsonish(body.schema, 'schema') : (await store.draft(body.workflow_id)).canvas;
+        const migration: ValidationProblem[] = [];
+        const given = Canvas.safeParse(canvas);
+        if (given.success) {
+          try {
+            canvas = body.schema !== undefined ? stampVersions(given.data, typeOf) : upgradeCanvas(given.data, typeOf);
+          } catch (e) {
+            if (!(e instanceof MigrationError)) throw e;
+            migration.push({ type: 1, node_id: e.nodeId, field: 'version', message: e.message });
+          }
+        }
+        const problems = [...migration, ...validateCanvas(canvas, typeOf)];
         // What each node gives the nodes after it (and a composite to its body), for reference pickers.
         const node_outputs: Record<string, FieldDecl[]> = {};
         const node_locals: Record<string, FieldDecl[]> = {};

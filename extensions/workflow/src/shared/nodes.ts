@@ -96,6 +96,16 @@ export interface NodeTypeDefinition {
   key: string;
   /** The spec's numeric code (Start 1, End 2 ...); third-party types use 10000 and above. */
   code: number;
+  /**
+   * The version of this type's node_param (default 1). Saved canvases record it per node; raise it when
+   * the params change shape, and give `migrate`.
+   */
+  version?: number;
+  /**
+   * Brings the node_param of a node saved with an older version (`from`) to this version. Saved drafts
+   * and published versions are migrated when they are read or run, so they keep running after an upgrade.
+   */
+  migrate?(param: CanvasNode['node_param'], from: number): CanvasNode['node_param'];
   category: NodeCategory;
   label: Record<Language, string>;
   description?: Record<Language, string>;
@@ -133,8 +143,10 @@ export const NodeTypes = defineRegistryPoint<NodeTypeDefinition>({
     code: z.number().int().positive(),
     category: z.string(),
     label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }),
+    version: z.number().int().positive().optional(),
+    migrate: fn.optional(),
     execute: fn,
-  }),
+  }).refine((t) => (t.version ?? 1) === 1 || typeof t.migrate === 'function', 'a node type past version 1 needs migrate(param, from)'),
   key: (n) => n.key,
   // A saved canvas names a node's type by its numeric code: two types may not share one.
   unique: (n) => [`code ${n.code}`],

@@ -67,6 +67,8 @@ export const CanvasNode = z.object({
   layout: z.object({ x: z.number(), y: z.number(), width: z.number().optional(), height: z.number().optional() }).default({ x: 0, y: 0 }),
   /** The composite node (loop, batch) whose body this node is in. */
   parent_id: z.string().optional(),
+  /** The version of its node type that node_param follows (absent: 1). Older ones are migrated when read. */
+  version: z.number().int().positive().optional(),
 });
 export type CanvasNode = z.infer<typeof CanvasNode>;
 

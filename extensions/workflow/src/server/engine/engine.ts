@@ -2,6 +2,7 @@ import { ERROR_PORT, DEFAULT_PORT, Graph, portOf } from './graph.ts';
 import { CoercionError, coerce, evaluate, lookupPath, renderTemplate, type ValueScope } from './values.ts';
 import type { BodyOutcome, Canvas, CanvasNode, ChildRunRequest, ChildRunResult, InterruptRequest, LoopFrame, NodeResult, NodeRunContext, NodeTypeDefinition } from '../../shared/index.ts';
 import type { NodeTypeLookup } from './validate.ts';
+import { MigrationError, upgradeCanvas } from './upgrade.ts';
 
 export type NodeState =
   | { status: 'success'; inputs: Record<string, unknown>; outputs: Record<string, unknown>; branch: string }
@@ -119,6 +120,13 @@ export class WorkflowEngine {
   }
 
   async run(req: RunRequest): Promise<RunOutcome> {
+    // Nodes saved with an older version of their type are migrated first (kept per canvas object).
+    try {
+      req = { ...req, canvas: upgradeCanvas(req.canvas, this.deps.typeOf) };
+    } catch (e) {
+      if (e instanceof MigrationError) return { status: 'fail', state: req.state ?? { nodes: {} }, error: { node_id: e.nodeId, message: e.message } };
+      throw e;
+    }
     const signal = req.signal ?? new AbortController().signal;
     const graph = new Graph(req.canvas);
     const state: RunState = req.state ? structuredClone(req.state) : { nodes: {} };
