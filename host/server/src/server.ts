@@ -26,6 +26,7 @@ import { ensureMigrationTable, migrateExtension, openDatabase } from './database
 import { discoverExtensions, settleIds, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
 import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } from './http/envelope.ts';
 import { checkDataDir } from './data-dir.ts';
+import { provideHostModules } from './runtime-modules.ts';
 import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { mountRoute } from './http/routes.ts';
@@ -143,6 +144,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const problems: DiscoveryProblem[] = [];
   let discovered: DiscoveredExtension[] = [];
   if (options.discover !== false) {
+    provideHostModules(config.extensionsDir);
     discovered = settleIds(discoverExtensions(config.builtinExtensionsDir, 'builtin', problems), discoverExtensions(config.extensionsDir, 'runtime', problems), problems);
     if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
   }

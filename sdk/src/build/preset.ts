@@ -1,13 +1,13 @@
 // @tessera/sdk/build: the build preset for an extension loaded at runtime (dropped into extensionsDir).
 // Usage in the extension's rsbuild.config.ts:  export default extensionBuildConfig({ root: import.meta.dirname })
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RsbuildConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { SHARED_MODULES, remoteNameOf } from './shared.ts';
+import { SHARED_MODULES, isHostProvided, remoteNameOf } from './shared.ts';
 
-export { SHARED_MODULES, remoteNameOf } from './shared.ts';
+export { SHARED_MODULES, isHostProvided, remoteNameOf } from './shared.ts';
 
 export interface ExtensionBuildOptions {
   /** The extension's package folder. */
@@ -18,8 +18,11 @@ export interface ExtensionBuildOptions {
 }
 
 /**
- * Two outputs: dist/server/index.js (one ES module, dependencies bundled, imported by the host) and
+ * Up to two outputs: dist/server/index.js (one ES module; what the studio provides, `isHostProvided`,
+ * stays an import the host resolves to its own copy; other dependencies are bundled) and
  * dist/client/remoteEntry.js (a Module Federation remote exposing './client', sharing SHARED_MODULES).
+ * An extension without a client entry (a server-only node type) builds the server half alone; one
+ * without a server entry, the client half alone.
  */
 export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig {
   const pkg = JSON.parse(readFileSync(path.join(opts.root, 'package.json'), 'utf8'));
@@ -27,25 +30,49 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
   if (!id) throw new Error(`${opts.root}/package.json needs a "tessera": { "id": ... } field`);
   const serverEntry = opts.serverEntry ?? './src/server/index.ts';
   const clientEntry = opts.clientEntry ?? './src/client/index.tsx';
+  const hasServer = existsSync(path.resolve(opts.root, serverEntry));
+  const hasClient = existsSync(path.resolve(opts.root, clientEntry));
+  if (!hasServer && !hasClient) throw new Error(`${opts.root} has neither ${serverEntry} nor ${clientEntry}`);
   return {
     root: opts.root,
     mode: 'production',
     environments: {
-      server: {
-        source: { entry: { index: serverEntry } },
-        output: { target: 'node', module: true, distPath: { root: 'dist/server' }, filename: { js: '[name].js' }, cleanDistPath: true, minify: false, sourceMap: { js: false } },
-      },
-      client: {
-        source: { entry: { index: clientEntry } },
-        output: { target: 'web', distPath: { root: 'dist/client' }, assetPrefix: 'auto', cleanDistPath: true },
-      },
+      ...(hasServer
+        ? {
+            server: {
+              source: { entry: { index: serverEntry } },
+              output: {
+                target: 'node',
+                module: true,
+                distPath: { root: 'dist/server' },
+                filename: { js: '[name].js' },
+                cleanDistPath: true,
+                minify: false,
+                sourceMap: { js: false },
+                externals: [({ request }: { request?: string }, callback: (err?: Error, result?: string) => void) => (request && isHostProvided(request) ? callback(undefined, `module ${request}`) : callback())],
+              },
+            },
+          }
+        : {}),
+      ...(hasClient
+        ? {
+            client: {
+              source: { entry: { index: clientEntry } },
+              output: { target: 'web', distPath: { root: 'dist/client' }, assetPrefix: 'auto', cleanDistPath: true },
+            },
+          }
+        : {}),
     },
     plugins: [
       pluginReact(),
-      pluginModuleFederation(
-        { name: remoteNameOf(id), filename: 'remoteEntry.js', exposes: { './client': clientEntry }, shared: SHARED_MODULES, dts: false, manifest: false },
-        { environment: 'client' },
-      ),
+      ...(hasClient
+        ? [
+            pluginModuleFederation(
+              { name: remoteNameOf(id), filename: 'remoteEntry.js', exposes: { './client': clientEntry }, shared: SHARED_MODULES, dts: false, manifest: false },
+              { environment: 'client' },
+            ),
+          ]
+        : []),
     ],
   };
 }

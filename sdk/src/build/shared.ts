@@ -19,6 +19,16 @@ export const SHARED_MODULES: Record<string, { singleton: true; requiredVersion: 
 
 export const HOST_REMOTE_NAME = 'tessera_host';
 
+/**
+ * Modules the studio's server provides to runtime-loaded server halves: a server bundle leaves them out
+ * (imports stay imports) and the host resolves them to its own copies, so there is one instance of each
+ * (registry points and ApiError compared by identity) and bundles stay small. Every `@tessera/*` package
+ * (the SDK, the kernel, an extension's published API such as `@tessera/ext-workflow/shared`), zod and kysely.
+ */
+export function isHostProvided(specifier: string): boolean {
+  return specifier.startsWith('@tessera/') || specifier === 'zod' || specifier.startsWith('zod/') || specifier === 'kysely';
+}
+
 export function remoteNameOf(id: string): string {
   return `tessera_ext_${id.replace(/[^a-z0-9]/g, '_')}`;
 }

@@ -1,0 +1,3 @@
+import { extensionBuildConfig } from '@tessera/sdk/build';
+
+export default extensionBuildConfig({ root: import.meta.dirname });
