@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, loadConfig, type TesseraServer } from '@tessera/server';
+import { writeTarball } from '../host/server/src/tarball.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const FIXTURE_EXTENSIONS = path.join(ROOT, 'tests/fixtures/extensions');
@@ -41,6 +42,12 @@ export async function startStudio(opts: { env?: Record<string, string>; extensio
       if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The built text-stats example (examples/text-stats) as `npm pack` would pack it. */
+export function textStatsTarball(): Buffer {
+  const dir = path.join(ROOT, 'examples/text-stats');
+  return writeTarball({ 'package.json': readFileSync(path.join(dir, 'package.json')), 'dist/server/index.js': readFileSync(path.join(dir, 'dist/server/index.js')) });
 }
 
 /** A folder holding the built example extension, as an operator would drop it into extensionsDir. */

@@ -199,6 +199,11 @@ export class HookPoint<Args extends unknown[], R> {
     return this.#taps.length;
   }
 
+  /** The taps, with their owners (diagnostics, the extensions page). */
+  taps(): { owner: string; name: string }[] {
+    return this.#taps.map((t) => ({ owner: t.owner, name: t.name }));
+  }
+
   tap(owner: string, name: string, fn: HookFn<Args, R>, options: TapOptions = {}): Disposable {
     if (!name || typeof name !== 'string') throw new PointRegistrationError(this.token.id, `a tap from '${owner}' needs a name`);
     if (typeof fn !== 'function') throw new PointRegistrationError(this.token.id, `tap '${name}' from '${owner}' is not a function`);
@@ -319,6 +324,16 @@ export class PointRegistry {
   /** Every point used so far, for documentation and diagnostics. */
   tokens(): PointToken[] {
     return [...this.#tokens.values()];
+  }
+
+  /** Who contributed what: registry entries (by key) and hook taps (by name), with their owners. */
+  contributions(): { point: string; owner: string; key: string }[] {
+    const out: { point: string; owner: string; key: string }[] = [];
+    for (const [id, p] of this.#points) {
+      if (p instanceof RegistryPoint) for (const e of p.entries()) out.push({ point: id, owner: e.owner, key: e.key });
+      else for (const t of p.taps()) out.push({ point: id, owner: t.owner, key: t.name });
+    }
+    return out;
   }
 
   #instance(token: PointToken, create: () => RegistryPoint<any> | HookPoint<any, any>) {

@@ -31,10 +31,4 @@ describe('home extension', () => {
     await renderExtension(home, { path: '/', fetch: fakeFetch, language: 'zh-CN' });
     expect(await screen.findByText('欢迎使用 Tessera Studio')).toBeTruthy();
   });
-
-  it('lists extensions with why the disabled ones do not run', async () => {
-    await renderExtension(home, { path: '/settings/extensions', fetch: fakeFetch });
-    await waitFor(() => expect(screen.getByText("requires 'billing', which is disabled")).toBeTruthy());
-    expect(screen.getAllByText('Disabled')).toHaveLength(2);
-  });
 });

@@ -99,6 +99,10 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
         extensions[id] = typeof v === 'boolean' ? { ...extensions[id], enabled: v } : { ...extensions[id], enabled: v.enabled ?? true, config: v.config };
       }
   }
+  // What a platform administrator chose in the studio (Extensions settings), kept in the data folder and
+  // applied at start: over the configuration file, under the environment.
+  const dataDir = path.resolve(root, overrides.dataDir ?? env.TESSERA_DATA_DIR ?? c.dataDir ?? 'data');
+  for (const [id, enabled] of Object.entries(readAdminChoices(dataDir))) extensions[id] = { ...extensions[id], enabled };
   for (const id of list(env.TESSERA_DISABLE)) extensions[id] = { ...extensions[id], enabled: false };
   for (const id of list(env.TESSERA_ENABLE)) extensions[id] = { ...extensions[id], enabled: true };
   // TESSERA_EXT_<ID>='{"key": ...}' configures one extension from the environment (id: upper case, '-' and '.' as '_').
@@ -124,7 +128,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     root,
     port,
     host,
-    dataDir: path.resolve(root, overrides.dataDir ?? env.TESSERA_DATA_DIR ?? c.dataDir ?? 'data'),
+    dataDir,
     platformName: env.TESSERA_PLATFORM_NAME ?? c.platformName ?? 'Tessera Studio',
     publicUrl: env.TESSERA_PUBLIC_URL ?? c.publicUrl ?? `http://localhost:${port}`,
     databaseUrl: overrides.databaseUrl ?? env.DATABASE_URL ?? c.databaseUrl,
@@ -140,6 +144,21 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     startupDefault: { onFailure: c.startup?.default?.onFailure ?? 'continue', timeoutMs: c.startup?.default?.timeoutMs ?? 10_000 },
     file: fileName,
   };
+}
+
+/** The file in the data folder that keeps the extension choices made in the studio. */
+export const ADMIN_CHOICES_FILE = 'extensions.json';
+
+/** `{ "enabled": { "id": true | false } }` from the data folder; nothing when absent or unreadable. */
+export function readAdminChoices(dataDir: string): Record<string, boolean> {
+  const file = path.join(dataDir, ADMIN_CHOICES_FILE);
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { enabled?: Record<string, unknown> };
+    return Object.fromEntries(Object.entries(parsed.enabled ?? {}).filter(([, v]) => typeof v === 'boolean')) as Record<string, boolean>;
+  } catch {
+    return {};
+  }
 }
 
 function trustProxyOf(v: string): boolean | number | string {

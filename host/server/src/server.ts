@@ -8,6 +8,7 @@ import {
   ApiRoutes,
   BackgroundJobs,
   DatabaseService,
+  ExtensionAdminService,
   HostInfoService,
   JobQueueService,
   OutboundHttpService,
@@ -27,6 +28,7 @@ import { discoverExtensions, settleIds, type DiscoveredExtension, type Discovery
 import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } from './http/envelope.ts';
 import { checkDataDir } from './data-dir.ts';
 import { provideHostModules } from './runtime-modules.ts';
+import { createExtensionAdmin } from './extension-admin.ts';
 import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { mountRoute } from './http/routes.ts';
@@ -149,6 +151,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
   }
   for (const p of problems) host.report({ source: 'extension', extensionId: p.id, message: `extension in ${p.dir} skipped: ${p.message}` });
+  host.provideHostService(ExtensionAdminService, createExtensionAdmin(host, config, discovered, problems));
   try {
     await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
   } catch (e) {

@@ -271,6 +271,45 @@ export interface OutboundHttp {
 }
 export const OutboundHttpService = defineService<OutboundHttp>({ id: 'host.outbound', owner: 'host', description: 'Guarded outbound HTTP.' });
 
+/** One extension as the studio found it, with what it contributes. */
+export interface ExtensionInfo {
+  id: string;
+  version: string;
+  state: 'started' | 'disabled' | 'failed' | 'stopped';
+  reason?: string;
+  source: 'builtin' | 'runtime' | 'test';
+  folder: string | null;
+  description?: string;
+  requires: string[];
+  optional: string[];
+  /** What it put into the points (registry entries and hook taps), by point id. */
+  contributions: { point: string; keys: string[] }[];
+  /** What an administrator chose that applies at the next start: enable, disable, installed, removed. */
+  pending?: 'enable' | 'disable' | 'install' | 'remove';
+}
+
+/** What would change at the next start if these choices were made (the cascade). */
+export interface ExtensionChangePreview {
+  id: string;
+  /** 'disable': it would stop running (chosen, or because something it needs stops); 'enable': it would run. */
+  change: 'enable' | 'disable';
+  reason: string;
+}
+
+/**
+ * The extensions of this studio for its administrators: list, enable and disable (kept in the data
+ * folder, applied at the next start), install a runtime extension from an `npm pack` tarball into
+ * extensionsDir, remove one. The host provides it; an extension serves it (routes, page).
+ */
+export interface ExtensionAdmin {
+  list(): ExtensionInfo[];
+  preview(changes: Record<string, boolean>): ExtensionChangePreview[];
+  setEnabled(changes: Record<string, boolean>): void;
+  install(tarball: Uint8Array): { id: string; version: string; folder: string; replaced: boolean };
+  remove(id: string): void;
+}
+export const ExtensionAdminService = defineService<ExtensionAdmin>({ id: 'host.extensionAdmin', owner: 'host', description: 'The extensions of this studio, for platform administrators.' });
+
 // ---------------------------------------------------------------- context and definition
 
 export interface ServerContext<Config = unknown> extends ExtensionContext<Config> {

@@ -1,7 +1,6 @@
 import { defineExtension } from '@tessera/sdk/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { ExtensionsSettings } from './ExtensionsSettings.tsx';
 import { HomePage } from './HomePage.tsx';
 
 export default defineExtension({
@@ -10,6 +9,5 @@ export default defineExtension({
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
     ctx.route({ path: '/', component: HomePage, title: 'title' });
     ctx.sidebar({ key: 'home', area: 'home', label: 'nav.home', path: '/', order: 0 });
-    ctx.settingsPage({ key: 'extensions', label: 'extensions.tab', component: ExtensionsSettings, order: 90 });
   },
 });

@@ -1,0 +1,64 @@
+import { ExtensionAdminService, defineExtension } from '@tessera/sdk/server';
+import { badRequest } from '@tessera/sdk';
+import { z } from 'zod';
+
+const base = '/api/admin/extensions';
+const Changes = z.record(z.string().min(1).max(128), z.boolean()).refine((c) => Object.keys(c).length > 0, 'Name at least one extension.');
+
+/** The routes behind the Extensions settings page; the host does the work (ExtensionAdminService). */
+export default defineExtension({
+  id: 'extensions-admin',
+  register(ctx) {
+    const admin = () => ctx.service(ExtensionAdminService);
+    ctx.route({
+      method: 'GET',
+      path: `${base}/list`,
+      auth: 'platformAdmin',
+      summary: 'Every extension found: state, reason, folder, what it contributes, what is pending for the next start',
+      handler: () => ({ extensions: admin().list() }),
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${base}/preview`,
+      auth: 'platformAdmin',
+      summary: 'What enabling or disabling these would change at the next start (the cascade)',
+      body: z.object({ changes: Changes }),
+      handler: ({ body }) => ({ changes: admin().preview(body.changes) }),
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${base}/set_enabled`,
+      auth: 'platformAdmin',
+      summary: 'Enable or disable extensions at the next start (kept in the data folder)',
+      body: z.object({ changes: Changes }),
+      handler: ({ body }) => {
+        const changes = admin().preview(body.changes);
+        admin().setEnabled(body.changes);
+        return { changes };
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${base}/install`,
+      auth: 'platformAdmin',
+      summary: 'Install a runtime extension from an npm pack tarball (base64) into extensionsDir; loaded at the next start',
+      body: z.object({ file_name: z.string().max(300).default('extension.tgz'), content_base64: z.string().min(1).max(14_000_000) }),
+      handler: ({ body }) => {
+        const bytes = Buffer.from(body.content_base64, 'base64');
+        if (!bytes.length) throw badRequest('The file is empty.');
+        return admin().install(bytes);
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${base}/remove`,
+      auth: 'platformAdmin',
+      summary: 'Remove a runtime extension from extensionsDir (it stops at the next start)',
+      body: z.object({ id: z.string().min(1).max(128) }),
+      handler: ({ body }) => {
+        admin().remove(body.id);
+        return null;
+      },
+    });
+  },
+});
