@@ -16,7 +16,8 @@ Usage: ./tessera <command> [options]
   worker [--data DIR]             run background jobs and async workflow runs from the shared queue (REDIS_URL)
   migrate [--data DIR]            run the extensions' database migrations and exit
   create-extension NAME           scaffold extensions/NAME with a passing test
-  build [--force]                 build the web studio and the example extensions
+    [--out DIR --template node-type|page|server]   ... or an extension outside this checkout (npm test, npm run build)
+  build [--force]                 build the web studio, the example extensions and the author packages (dist/packages)
   lint                            import-boundary rule and type check
   help                            this text
 
@@ -76,6 +77,8 @@ async function main() {
       buildWeb({ force: args.includes('--force') });
       const { buildExamples } = await import('./examples.ts');
       buildExamples({ force: args.includes('--force') });
+      const { packPackages } = await import('./pack.ts');
+      packPackages({ force: args.includes('--force'), quiet: false });
       return;
     }
     case 'dev': {

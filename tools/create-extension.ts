@@ -1,5 +1,5 @@
 // ./tessera create-extension NAME [--dir DIR]: a working extension with a page, a route, a table and passing tests.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from './paths.ts';
@@ -181,6 +181,7 @@ it('adds an item through the page', async () => {
 }
 
 export async function createExtension(args: string[]): Promise<number> {
+  if (args.includes('--out')) return createOutOfTree(args);
   const dirFlag = args.indexOf('--dir');
   const baseDir = dirFlag >= 0 ? path.resolve(args[dirFlag + 1]) : path.join(ROOT, 'extensions');
   const id = args.find((a, i) => !a.startsWith('--') && (dirFlag < 0 || i !== dirFlag + 1));
@@ -202,5 +203,47 @@ export async function createExtension(args: string[]): Promise<number> {
     spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
   }
   console.log(`Created ${path.relative(ROOT, dir)}. Next:\n  ./tessera test ${path.relative(ROOT, dir)}   run its tests\n  ./tessera start                   see its page at /${id}`);
+  return 0;
+}
+
+/** `--out DIR [--template node-type|page|server] [--packages DIR]`: an extension outside this checkout. */
+async function createOutOfTree(args: string[]): Promise<number> {
+  const { TEMPLATES, outOfTreeFiles } = await import('./scaffold-out.ts');
+  const value = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const flags = new Set(['--out', '--template', '--packages']);
+  const id = args.find((a, i) => !a.startsWith('--') && !flags.has(args[i - 1]));
+  const template = (value('--template') ?? 'node-type') as (typeof TEMPLATES)[number];
+  if (!id || !NAME.test(id) || !value('--out') || !TEMPLATES.includes(template)) {
+    console.error(`usage: ./tessera create-extension NAME --out DIR [--template ${TEMPLATES.join('|')}] [--packages DIR]`);
+    return 2;
+  }
+  const dir = path.resolve(value('--out')!, id);
+  if (existsSync(dir)) {
+    console.error(`tessera: ${dir} already exists; choose another name or folder`);
+    return 2;
+  }
+  // The author packages: the tarballs ./tessera build packs (made now when missing), or those in --packages.
+  let packages: Record<string, string>;
+  if (value('--packages')) {
+    const from = path.resolve(value('--packages')!);
+    const find = (name: string) => {
+      const base = name.replace(/^@/, '').replace('/', '-');
+      const hit = readdirSync(from).filter((f) => f.startsWith(`${base}-`) && f.endsWith('.tgz')).sort().at(-1);
+      if (!hit) throw new Error(`no ${base}-*.tgz in ${from}`);
+      return path.join(from, hit);
+    };
+    packages = Object.fromEntries(['@tessera/core', '@tessera/sdk', '@tessera/workflow-sdk'].map((n) => [n, find(n)]));
+  } else {
+    const { packPackages } = await import('./pack.ts');
+    packages = packPackages();
+  }
+  for (const [file, text] of Object.entries(outOfTreeFiles(id, template, packages))) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  console.log(`Created ${dir} (${template}). Next:\n  cd ${dir} && npm install\n  npm test\n  npm run build    then copy the folder (package.json and dist) into the studio's extensionsDir`);
   return 0;
 }

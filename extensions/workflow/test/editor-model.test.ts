@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkId, makeLink, newNodeId, portsOf, removeNodes, upstreamOutputs } from '../src/client/editor/model.ts';
-import type { Canvas, CanvasNode } from '../src/shared/schema.ts';
+import type { Canvas, CanvasNode } from '@tessera/workflow-sdk';
 
 const n = (node_id: string, outputs: string[] = [], extra: Partial<CanvasNode> = {}): CanvasNode => ({ node_id, type: '15', node_param: { title: node_id.toUpperCase(), inputs: [], outputs: outputs.map((name) => ({ name, type: 'string' })), settings: {} }, layout: { x: 0, y: 0 }, ...extra });
 

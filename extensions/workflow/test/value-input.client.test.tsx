@@ -6,7 +6,7 @@ import { useState } from 'react';
 import enUS from '../src/locales/en-US.json';
 import zhCN from '../src/locales/zh-CN.json';
 import { SYSTEM_VARIABLES, ValueInput } from '../src/client/widgets.tsx';
-import type { InputBinding, ValueExpr } from '../src/shared/schema.ts';
+import type { InputBinding, ValueExpr } from '@tessera/workflow-sdk';
 import type { UpstreamOutput } from '../src/client/points.ts';
 
 afterEach(cleanup);

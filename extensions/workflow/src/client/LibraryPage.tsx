@@ -6,7 +6,7 @@ import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconP
 import { useState, type ComponentType, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSpaceId } from './space.ts';
-import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from '../shared/enums.ts';
+import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 
 /** A workflow as workflow_list returns it. */
 export interface WorkflowListItem {

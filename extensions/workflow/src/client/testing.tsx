@@ -5,7 +5,7 @@ import { renderExtension, type RenderExtensionOptions, type RenderedExtension } 
 import { useState, type ComponentType } from 'react';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import type { CanvasNode } from '../shared/schema.ts';
+import type { CanvasNode } from '@tessera/workflow-sdk';
 import type { NodeFormProps, UpstreamOutput } from './points.ts';
 
 export interface RenderNodeFormOptions extends Omit<RenderExtensionOptions, 'path' | 'others'> {

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '../shared/schema.ts';
+import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/workflow-sdk';
 import type { UpstreamOutput } from './points.ts';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'file'] as const;

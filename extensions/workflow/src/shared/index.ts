@@ -1,5 +1,2 @@
-export * from './enums.ts';
-export * from './schema.ts';
-export * from './nodes.ts';
-export * from './events.ts';
-export * from './fields.ts';
+// The workflow's shared API is the published node-type SDK: what node-type extensions import.
+export * from '@tessera/workflow-sdk';

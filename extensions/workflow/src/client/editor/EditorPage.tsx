@@ -10,7 +10,7 @@ import '@xyflow/react/dist/style.css';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
+import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
 import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
@@ -18,7 +18,7 @@ import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { CardStore, CardStoreContext, useCard } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { DiffList, VersionsPanel } from './Versions.tsx';
-import { NodeExecStatus } from '../../shared/enums.ts';
+import { NodeExecStatus } from '@tessera/workflow-sdk';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
 interface CardData extends Record<string, unknown> {

@@ -4,7 +4,7 @@ import { Button, Collapse, Input, InputNumber, Select, Space, Tag, Typography } 
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CanvasNode, FieldDecl, InputBinding } from '../../shared/schema.ts';
+import type { CanvasNode, FieldDecl, InputBinding } from '@tessera/workflow-sdk';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
 import { FIELD_TYPES, FieldProblem, FieldsEditor, linesFor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
 

@@ -5,8 +5,8 @@ import { useApi } from '@tessera/sdk/client';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ExecuteMode, NodeExecStatus, RunStatus } from '../../shared/enums.ts';
-import type { FieldDecl, NodeExecRecord } from '../../shared/schema.ts';
+import { ExecuteMode, NodeExecStatus, RunStatus } from '@tessera/workflow-sdk';
+import type { FieldDecl, NodeExecRecord } from '@tessera/workflow-sdk';
 
 /** A node's execution as the run streams it. */
 export type NodeRun = NodeExecRecord;

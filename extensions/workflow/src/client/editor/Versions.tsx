@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OperateType } from '../../shared/enums.ts';
-import type { Canvas } from '../../shared/schema.ts';
+import { OperateType } from '@tessera/workflow-sdk';
+import type { Canvas } from '@tessera/workflow-sdk';
 import { diffCanvases, linkId, nextVersion } from './model.ts';
 
 interface Version {

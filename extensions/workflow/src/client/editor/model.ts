@@ -1,6 +1,6 @@
 // The canvas as the editor holds it, and what it derives from it: ports, upstream outputs, new ids.
 import { Graph, layout } from '@dagrejs/dagre';
-import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '../../shared/schema.ts';
+import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import type { NodeTypeClient, PortInfo, UpstreamOutput } from '../points.ts';
 
 /** A node type as /node_types lists it. */
