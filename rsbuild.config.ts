@@ -3,7 +3,17 @@
 import { defineConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { HOST_REMOTE_NAME, SHARED_MODULES } from './sdk/src/build/shared.ts';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { HOST_REMOTE_NAME, SHARED_MODULES, publishedClientModules } from './sdk/src/build/shared.ts';
+
+// What built-in extensions publish for client halves (their "./client" and "./shared" exports) is shared
+// with runtime-loaded remotes, as the SDK is.
+const extensionsDir = path.join(import.meta.dirname, 'extensions');
+const builtinPackages = readdirSync(extensionsDir)
+  .map((d) => path.join(extensionsDir, d, 'package.json'))
+  .filter((f) => existsSync(f))
+  .map((f) => JSON.parse(readFileSync(f, 'utf8')) as { name: string; exports?: Record<string, unknown> });
 
 const serverPort = Number(process.env.TESSERA_PORT ?? 3000);
 
@@ -20,6 +30,6 @@ export default defineConfig({
   },
   plugins: [
     pluginReact(),
-    pluginModuleFederation({ name: HOST_REMOTE_NAME, remotes: {}, shared: SHARED_MODULES, dts: false, manifest: false }),
+    pluginModuleFederation({ name: HOST_REMOTE_NAME, remotes: {}, shared: { ...SHARED_MODULES, ...publishedClientModules(builtinPackages) }, dts: false, manifest: false }),
   ],
 });

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,13 @@ describe('a node type built outside the studio and dropped in', () => {
       await studio.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("builds a client half that takes React, Arco, the SDK and the studio's published modules from the page (no copies of its own)", () => {
+    const dir = path.join(ROOT, 'examples/hello-extension/dist/client');
+    const sizes = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).map((f) => statSync(path.join(dir, f)).size);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    // The Module Federation runtime and the page itself; Arco alone would be about a megabyte.
+    expect(total).toBeLessThan(200 * 1024);
   });
 });

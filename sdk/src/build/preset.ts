@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { RsbuildConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { SHARED_MODULES, isHostProvided, remoteNameOf } from './shared.ts';
+import { SHARED_MODULES, isHostProvided, publishedClientModules, remoteNameOf, remoteShared } from './shared.ts';
 
 export { SHARED_MODULES, isHostProvided, remoteNameOf } from './shared.ts';
 
@@ -30,6 +30,9 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
   if (!id) throw new Error(`${opts.root}/package.json needs a "tessera": { "id": ... } field`);
   const serverEntry = opts.serverEntry ?? './src/server/index.ts';
   const clientEntry = opts.clientEntry ?? './src/client/index.tsx';
+  // The studio's published client modules this extension imports (its @tessera/ext-* dependencies).
+  const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }).filter((d) => d.startsWith('@tessera/ext-'));
+  const published = publishedClientModules(deps.map((name) => ({ name, exports: { './client': true, './shared': true } })));
   const hasServer = existsSync(path.resolve(opts.root, serverEntry));
   const hasClient = existsSync(path.resolve(opts.root, clientEntry));
   if (!hasServer && !hasClient) throw new Error(`${opts.root} has neither ${serverEntry} nor ${clientEntry}`);
@@ -68,7 +71,8 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
       ...(hasClient
         ? [
             pluginModuleFederation(
-              { name: remoteNameOf(id), filename: 'remoteEntry.js', exposes: { './client': clientEntry }, shared: SHARED_MODULES, dts: false, manifest: false },
+              // Shared modules come from the studio's page only: the remote carries no fallback copies.
+              { name: remoteNameOf(id), filename: 'remoteEntry.js', exposes: { './client': clientEntry }, shared: remoteShared({ ...SHARED_MODULES, ...published }), dts: false, manifest: false },
               { environment: 'client' },
             ),
           ]

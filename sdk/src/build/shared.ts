@@ -11,6 +11,9 @@ export const SHARED_MODULES: Record<string, { singleton: true; requiredVersion: 
   '@tessera/sdk': { singleton: true, requiredVersion: false },
   '@tessera/sdk/client': { singleton: true, requiredVersion: false },
   '@arco-design/web-react': { singleton: true, requiredVersion: false },
+  '@arco-design/web-react/icon': { singleton: true, requiredVersion: false },
+  '@tessera/workflow-sdk': { singleton: true, requiredVersion: false },
+  '@tessera/workflow-sdk/client': { singleton: true, requiredVersion: false },
   'react-i18next': { singleton: true, requiredVersion: false },
   i18next: { singleton: true, requiredVersion: false },
   '@tanstack/react-query': { singleton: true, requiredVersion: false },
@@ -18,6 +21,24 @@ export const SHARED_MODULES: Record<string, { singleton: true; requiredVersion: 
 };
 
 export const HOST_REMOTE_NAME = 'tessera_host';
+
+type SharedConfig = Record<string, { singleton: true; requiredVersion: string | false; eager?: boolean; import?: false }>;
+
+/**
+ * What a built-in extension publishes for client halves (its package.json `exports` "./client" and
+ * "./shared"), shared like the SDK: a runtime client half that imports `@tessera/ext-workflow/client`
+ * uses the studio's copy (the forms' shared inputs, icons) instead of bundling its own.
+ */
+export function publishedClientModules(packages: { name: string; exports?: Record<string, unknown> }[]): SharedConfig {
+  const out: SharedConfig = {};
+  for (const p of packages) for (const sub of ['./client', './shared']) if (p.exports && sub in p.exports) out[`${p.name}/${sub.slice(2)}`] = { singleton: true, requiredVersion: false };
+  return out;
+}
+
+/** A runtime client half's shared modules: taken from the studio only (no fallback copy in the remote). */
+export function remoteShared(shared: SharedConfig): SharedConfig {
+  return Object.fromEntries(Object.entries(shared).map(([k, v]) => [k, { ...v, import: false as const }]));
+}
 
 /**
  * Modules the studio's server provides to runtime-loaded server halves: a server bundle leaves them out
