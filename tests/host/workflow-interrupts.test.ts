@@ -158,7 +158,7 @@ describe('a node type that is gone', () => {
     const run = (path: string) => fetch(`${studio.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id: id, parameters: {} }) });
     const sync = await run('/v1/workflow/run');
     expect(sync.status).toBe(400);
-    expect((await sync.json()).msg).toMatch(/Unknown node type '5' \(node Compute\)\. Is the extension that provides it enabled\?/);
+    expect((await sync.json()).msg).toMatch(/Unknown node type '5' \(node Compute\): its extension 'node-code' is not running: enable it, or replace the node/);
     const streamed = await (await run('/v1/workflow/stream_run')).text();
     expect(streamed).toMatch(/event: Error\ndata: .*Unknown node type '5'/);
     expect((await fetch(`${studio.url}/healthz`)).status).toBe(200);

@@ -69,6 +69,8 @@ export const CanvasNode = z.object({
   parent_id: z.string().optional(),
   /** The version of its node type that node_param follows (absent: 1). Older ones are migrated when read. */
   version: z.number().int().positive().optional(),
+  /** The extension that provided its node type when it was saved (named when that type is missing later). */
+  provider: z.string().max(128).optional(),
 });
 export type CanvasNode = z.infer<typeof CanvasNode>;
 

@@ -113,6 +113,7 @@ export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, op
 
 export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs, typeOf } = deps;
+  const providerOf = (key: string) => ctx.registry(NodeTypes).ownerOf(key);
   const db = () => ctx.db;
 
   ctx.route({
@@ -158,7 +159,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       }
       const revision = meta.draft_revision + 1;
       await db().transaction().execute(async (trx) => {
-        await trx.updateTable('workflow_draft').set({ canvas: JSON.stringify(stampVersions(parsed.data, typeOf)), revision, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
+        await trx.updateTable('workflow_draft').set({ canvas: JSON.stringify(stampVersions(parsed.data, typeOf, providerOf)), revision, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
         await trx.updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
       });
       return metaView({ ...meta, draft_revision: revision });

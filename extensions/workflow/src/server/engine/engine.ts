@@ -155,7 +155,10 @@ export class WorkflowEngine {
     if (req.debugNode) return this.#debug(req, graph, state, typeOf, scope, signal);
     // A canvas whose node type is gone (its extension disabled or removed) fails before anything runs.
     const unknown = req.canvas.nodes.find((n) => !this.deps.typeOf(n.type));
-    if (unknown) return { status: 'fail', state, error: { node_id: unknown.node_id, message: `Unknown node type '${unknown.type}' (node ${unknown.node_param.title ?? unknown.node_id}). Is the extension that provides it enabled?` } };
+    if (unknown) {
+      const by = unknown.provider ? `its extension '${unknown.provider}' is not running: enable it, or replace the node` : 'is the extension that provides it enabled?';
+      return { status: 'fail', state, error: { node_id: unknown.node_id, message: `Unknown node type '${unknown.type}' (node ${unknown.node_param.title ?? unknown.node_id}): ${by}` } };
+    }
     this.#planForwarding(req, graph);
 
     const { failure, interrupted } = await this.#runGraph(req, graph, state, scope, signal, { top: true, resumeFor });

@@ -39,7 +39,17 @@ export function upgradeCanvas(canvas: Canvas, typeOf: NodeTypeLookup): Canvas {
   return out;
 }
 
-/** A canvas about to be saved: nodes without a version follow their type's current one. */
-export function stampVersions(canvas: Canvas, typeOf: NodeTypeLookup): Canvas {
-  return { ...canvas, nodes: canvas.nodes.map((n) => (n.version !== undefined ? n : { ...n, version: typeOf(n.type)?.version ?? 1 })) };
+/**
+ * A canvas about to be saved: nodes without a version follow their type's current one, and each node
+ * records the extension that provides its type (so that a run can name it if it is ever missing).
+ */
+export function stampVersions(canvas: Canvas, typeOf: NodeTypeLookup, providerOf: (key: string) => string | undefined = () => undefined): Canvas {
+  return {
+    ...canvas,
+    nodes: canvas.nodes.map((n) => {
+      const t = typeOf(n.type);
+      const provider = t ? providerOf(t.key) : undefined;
+      return { ...n, version: n.version ?? t?.version ?? 1, ...(provider ? { provider } : {}) };
+    }),
+  };
 }

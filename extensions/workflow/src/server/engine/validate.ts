@@ -29,7 +29,7 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
   for (const n of canvas.nodes) {
     const def = typeOf(n.type);
     if (!def) {
-      problems.push({ type: NODE, node_id: n.node_id, field: 'type', message: `Unknown node type '${n.type}'. Is the extension that provides it enabled?` });
+      problems.push({ type: NODE, node_id: n.node_id, field: 'type', message: `Unknown node type '${n.type}'. ${n.provider ? `Its extension '${n.provider}' is not running: enable it, or replace the node.` : 'Is the extension that provides it enabled?'}` });
       continue;
     }
     counts.set(def.key, (counts.get(def.key) ?? 0) + 1);
