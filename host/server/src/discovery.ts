@@ -40,6 +40,8 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
   if (!existsSync(dir)) return [];
   const found: DiscoveredExtension[] = [];
   for (const name of readdirSync(dir).sort()) {
+    // Dot-folders are not extensions (a package being unpacked by an install is one).
+    if (name.startsWith('.')) continue;
     const extDir = path.join(dir, name);
     const pkgFile = path.join(extDir, 'package.json');
     if (!existsSync(pkgFile)) continue;
