@@ -2,6 +2,9 @@
 export const node = (node_id: string, type: string, param: Record<string, unknown> = {}) => ({ node_id, type, node_param: { inputs: [], outputs: [], settings: {}, ...param }, layout: { x: 0, y: 0 } });
 export const ref = (name: string, node_id: string, path: string[] = [], type = 'string') => ({ name, type, value: { kind: 'ref', node_id, path } });
 export const lit = (name: string, value: unknown, type = 'string') => ({ name, type, value: { kind: 'literal', value } });
+let names = 0;
+/** A name no other workflow of the space has (names are unique in a space): "loop 7". */
+export const unique = (base: string) => `${base} ${++names}`;
 export const link = (from: string, to: string, branch?: string) => ({ from_node_id: from, to_node_id: to, ...(branch ? { if_node_branch: branch } : {}) });
 
 /** Start(name) -> If(name empty?) -> Text greet / Text anon -> End(message via aggregator). */

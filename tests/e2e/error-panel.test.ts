@@ -18,9 +18,12 @@ async function open(context: BrowserContext, path: string): Promise<Page> {
   return page;
 }
 
-/** A real failing request through the studio's request client (the greeting needs a name). */
+/**
+ * A real failing request through the studio's request client (the greeting needs a name) whose caller
+ * suppressed the notice: the error panel is its one place.
+ */
 async function failRequest(page: Page): Promise<void> {
-  await page.evaluate(() => (window as any).__tessera.api.get('/api/hello/greeting', { name: '' }).catch(() => undefined));
+  await page.evaluate(() => (window as any).__tessera.api.get('/api/hello/greeting', { name: '' }, { suppressNotice: true }).catch(() => undefined));
 }
 
 const panelState = (page: Page) => page.getByTestId('error-panel').getAttribute('data-state');
@@ -29,7 +32,12 @@ describe('the floating error panel in Chromium', () => {
   it('shows a failed request in a popup that clears to the icon 2 s later', async () => {
     const context = await newContext();
     const page = await open(context, '/hello');
+    // The page's own failing call (an empty name) raises the error notice, and only that.
     await page.getByTestId('hello-name').fill('');
+    await page.getByTestId('error-notice').first().waitFor();
+    expect(await page.getByTestId('error-panel').count()).toBe(0);
+    // A call whose notice its caller suppressed goes to the panel.
+    await failRequest(page);
     await page.getByTestId('error-panel-popup').waitFor();
     expect(await page.getByTestId('error-panel-popup').textContent()).toContain('query.name');
     expect(await page.getByTestId('error-panel-popup').textContent()).toMatch(/400 · 400001 · \d{14}[0-9A-F]{16}/);

@@ -92,6 +92,10 @@ describe('spaces, members and roles', () => {
     expect(spaces).toHaveLength(1);
     expect(spaces[0]).toMatchObject({ space_type: 1, role_type: 1 });
     const team = await agent.post('/api/space/create', { name: 'Team A', description: 'ours' });
+    // One owner's team spaces have different names: the switcher tells them apart by name.
+    const again = await agent.request('POST', '/api/space/create', { name: 'team a' });
+    expect(again.status).toBe(409);
+    expect(again.body.msg).toBe('You already have a team space named "team a". Choose another name.');
     expect(team).toMatchObject({ name: 'Team A', space_type: 2, role_type: 1, member_count: 1 });
     expect((await agent.post('/api/space/list')).spaces.map((s: any) => s.name)).toContain('Team A');
     const updated = await agent.post('/api/space/update', { space_id: team.space_id, name: 'Team B' });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp } from '../agent.ts';
-import { greetingCanvas } from '../workflow-kit.ts';
+import { greetingCanvas, unique } from '../workflow-kit.ts';
 
 // The scale-out suite: BullMQ on Redis, with async runs executed by a separate `./tessera worker`.
 // It runs when TESSERA_TEST_REDIS_URL is set (.ci/run starts a redis-server for it).
@@ -37,7 +37,7 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     const { agent } = await signUp(studio.url);
     const space = (await agent.post('/api/space/create', { name: 'Scale' })).space_id;
     const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
-    const { workflow_id } = await api('create', { name: 'queued' });
+    const { workflow_id } = await api('create', { name: unique('queued') });
     await api('save', { workflow_id, schema: greetingCanvas() });
     const { execute_id } = await api('test_run', { workflow_id, input: { name: 'Worker' } });
     let p: any;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
-import { link, node, ref } from '../workflow-kit.ts';
+import { link, node, ref, unique } from '../workflow-kit.ts';
 
 let studio: RunningStudio;
 let agent: Agent;
@@ -15,7 +15,7 @@ afterAll(() => studio.close());
 
 async function run(code: string, input: Record<string, unknown>, outputs: unknown[], settings: Record<string, unknown> = {}) {
   const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
-  const { workflow_id } = await api('create', { name: 'code' });
+  const { workflow_id } = await api('create', { name: unique('code') });
   await api('save', {
     workflow_id,
     schema: {

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startStudio } from '../helpers.ts';
 import { signUp } from '../agent.ts';
-import { link, lit, node, questionCanvas, ref } from '../workflow-kit.ts';
+import { link, lit, node, questionCanvas, ref, unique } from '../workflow-kit.ts';
 
 async function setup(studio: Awaited<ReturnType<typeof startStudio>>) {
   const { agent } = await signUp(studio.url);
   const space = (await agent.post('/api/space/create', { name: 'Nodes' })).space_id;
   const api = (p: string, body: Record<string, unknown> = {}) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
   const create = async (canvas: unknown) => {
-    const { workflow_id } = await api('create', { name: 'wf' });
+    const { workflow_id } = await api('create', { name: unique('wf') });
     await api('save', { workflow_id, schema: canvas });
     return workflow_id as string;
   };

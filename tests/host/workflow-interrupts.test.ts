@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
-import { link, node, ref } from '../workflow-kit.ts';
+import { link, node, ref, unique } from '../workflow-kit.ts';
 
 // Questions that a canvas asks wherever they stand: on parallel branches, inside loop and batch bodies,
 // inside a sub-workflow inside a loop; every one is asked in turn and the run finishes.
@@ -17,7 +17,7 @@ afterAll(() => studio.close());
 
 const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
 async function create(canvas: unknown, name = 'asks') {
-  const { workflow_id } = await api('create', { name });
+  const { workflow_id } = await api('create', { name: unique(name) });
   await api('save', { workflow_id, schema: canvas });
   const v = await api('validate_tree', { workflow_id });
   expect(v.errors.filter((e: { level?: string }) => e.level !== 'warning')).toEqual([]);

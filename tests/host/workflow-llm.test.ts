@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
-import { greetingCanvas, link, node, ref } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 
 let studio: RunningStudio;
 let llm: FakeLlm;
@@ -28,7 +28,7 @@ beforeEach(() => llm.reset());
 
 const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
 async function create(canvas: unknown) {
-  const { workflow_id } = await api('create', { name: 'llm flow' });
+  const { workflow_id } = await api('create', { name: unique('llm flow') });
   await api('save', { workflow_id, schema: canvas });
   return workflow_id as string;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
-import { link, lit, node, ref } from '../workflow-kit.ts';
+import { link, lit, node, ref, unique } from '../workflow-kit.ts';
 
 let studio: RunningStudio;
 let agent: Agent;
@@ -15,7 +15,7 @@ afterAll(() => studio.close());
 
 async function run(canvas: unknown, input: Record<string, unknown> = {}) {
   const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
-  const { workflow_id } = await api('create', { name: 'loop' });
+  const { workflow_id } = await api('create', { name: unique('loop') });
   await api('save', { workflow_id, schema: canvas });
   const v = await api('validate_tree', { workflow_id });
   expect(v.errors).toEqual([]);

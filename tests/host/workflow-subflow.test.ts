@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
-import { greetingCanvas, link, node, questionCanvas, ref } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, questionCanvas, ref, unique } from '../workflow-kit.ts';
 
 let studio: RunningStudio;
 let agent: Agent;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => studio.close());
 
 async function create(canvas: unknown, publish = false) {
-  const { workflow_id } = await api('create', { name: 'flow' });
+  const { workflow_id } = await api('create', { name: unique('flow') });
   await api('save', { workflow_id, schema: canvas });
   if (publish) await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
   return workflow_id as string;

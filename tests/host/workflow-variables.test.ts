@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp } from '../agent.ts';
-import { link, node, ref } from '../workflow-kit.ts';
+import { link, node, ref, unique } from '../workflow-kit.ts';
 
 let studio: RunningStudio;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ it('Assign Variable writes user variables that later nodes and later runs read; 
   const ann = await signUp(studio.url);
   const space = (await ann.agent.post('/api/space/create', { name: 'Vars' })).space_id;
   const api = (p: string, body: Record<string, unknown>) => ann.agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
-  const { workflow_id } = await api('create', { name: 'remember' });
+  const { workflow_id } = await api('create', { name: unique('remember') });
   await api('save', {
     workflow_id,
     schema: {

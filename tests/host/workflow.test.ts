@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { Agent, signUp } from '../agent.ts';
-import { greetingCanvas, link, node, questionCanvas, ref } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, questionCanvas, ref, unique } from '../workflow-kit.ts';
 
 let studio: RunningStudio;
 let owner: Agent;
@@ -16,7 +16,7 @@ afterAll(() => studio.close());
 const api = (path: string, body: Record<string, unknown> = {}) => owner.post(`/api/workflow_api/${path}`, { space_id: space, ...body });
 
 async function createWith(canvas: unknown, name = 'Greeting') {
-  const { workflow_id } = await api('create', { name, desc: 'says hello' });
+  const { workflow_id } = await api('create', { name: name === 'Greeting' ? unique(name) : name, desc: 'says hello' });
   await api('save', { workflow_id, schema: JSON.stringify(canvas) });
   return workflow_id as string;
 }
@@ -101,6 +101,18 @@ describe('workflow lifecycle', () => {
     expect(await api('delete', { workflow_id: b })).toMatchObject({ status: 0 });
     await api('batch_delete', { workflow_id_list: [a, copy] });
     expect((await api('workflow_list', { name: 'list' })).total).toBe(0);
+  });
+
+  it('keeps names unique in a space (ignoring case): create, rename and copy', async () => {
+    const a = await createWith(greetingCanvas(), 'Weekly report');
+    const dup = await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'weekly REPORT' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ code: 409001, msg: 'A workflow named "weekly REPORT" already exists in this space. Choose another name.', data: { field: 'name' } });
+    const b = await createWith(greetingCanvas(), 'Monthly report');
+    expect((await owner.request('POST', '/api/workflow_api/update_meta', { space_id: space, workflow_id: b, name: 'Weekly report' })).status).toBe(409);
+    expect((await api('update_meta', { workflow_id: b, name: 'Monthly report' })).name).toBe('Monthly report'); // its own name
+    const copies = [(await api('copy', { workflow_id: a })).workflow_id, (await api('copy', { workflow_id: a })).workflow_id];
+    expect((await api('workflow_detail', { workflow_ids: copies })).map((w: { name: string }) => w.name).sort()).toEqual(['Weekly report (copy 2)', 'Weekly report (copy)']);
   });
 
   it('matches %, _ and \\ in a name search as themselves, not as wildcards', async () => {

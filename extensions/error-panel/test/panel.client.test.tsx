@@ -26,11 +26,27 @@ describe('error panel in the shell', () => {
     expect(screen.getAllByTestId('error-panel-item')).toHaveLength(5);
   });
 
-  it('ignores failed requests without a message and the special codes', async () => {
+  it('ignores failed requests without a message, the special codes, and those the error notice already showed', async () => {
     const r = await renderExtension(errorPanel, { path: '/x' });
     act(() => r.studio.host.report({ source: 'request', message: '', api: { status: 502, code: 502001, msg: '', logId: 'L' } }));
     act(() => r.studio.host.report({ source: 'request', message: 'sign in', api: { status: 401, code: 700012006, msg: 'sign in', logId: 'L' } }));
+    act(() => r.studio.host.report({ source: 'request', message: 'shown', api: { status: 400, code: 400001, msg: 'shown', logId: 'L' }, detail: { shown: true } }));
     expect(screen.queryByTestId('error-panel')).toBeNull();
+  });
+
+  it('shows one failed request in one place: the notice, or the panel when the caller suppressed the notice', async () => {
+    const fail = (async () => new Response(JSON.stringify({ code: 400001, msg: 'Name is too long' }), { status: 400, headers: { 'content-type': 'application/json', 'x-tt-logid': 'L9' } })) as unknown as typeof fetch;
+    // A path of its own: earlier tests' panels (still open in this process) sync their paths' messages.
+    const r = await renderExtension(errorPanel, { path: '/one-place', fetch: fail });
+    await act(() => r.studio.api.get('/api/x').catch(() => undefined));
+    expect(r.notices).toEqual([{ msg: 'Name is too long', logId: 'L9' }]);
+    expect(screen.queryByTestId('error-panel')).toBeNull();
+    await act(() => r.studio.api.get('/api/x', undefined, { suppressNotice: true }).catch(() => undefined));
+    expect(r.notices).toHaveLength(1);
+    expect(await screen.findByText('Name is too long')).toBeTruthy();
+    await act(() => r.studio.api.get('/api/x', undefined, { handled: () => true }).catch(() => undefined));
+    expect(r.notices).toHaveLength(1);
+    expect(screen.getAllByText('Name is too long')).toHaveLength(1);
   });
 
   it('falls back to a red icon and reports when the panel itself crashes', async () => {

@@ -9,7 +9,10 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | (string | number)[] | undefined | null>;
   headers?: Record<string, string>;
-  /** Do not show the error notice for this call (it is still reported to the error sinks). */
+  /**
+   * Do not show the error notice for this call: it is reported to the error sinks, so the error panel
+   * shows it instead (one place per error).
+   */
   suppressNotice?: boolean;
   /** Errors the caller handles itself (a save conflict it resolves with the user): neither shown nor reported. */
   handled?(err: ApiError): boolean;
@@ -163,19 +166,23 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
   function fail(err: ApiError, opts: RequestOptions, url: string) {
     if (opts.handled?.(err)) return;
     const payload = { url, logId: err.logId };
+    // One place per error: a handled one nowhere (its caller shows it), else the notice, else (notice
+    // suppressed, or no message) the error sinks' displays such as the error panel.
+    let shown = false;
     if (SPECIAL_CODES.has(err.code)) {
       if (err.code === ErrorCode.UNAUTHORIZED) deps.bus?.emit(Unauthorized, payload);
       else if (err.code === ErrorCode.COUNTRY_RESTRICTED) deps.bus?.emit(CountryRestricted, payload);
       else deps.bus?.emit(TokenInsufficient, { ...payload, code: err.code });
-    } else if (err.msg && !opts.suppressNotice) {
-      deps.notify?.(err);
+    } else if (err.msg && !opts.suppressNotice && deps.notify) {
+      deps.notify(err);
+      shown = true;
     }
     deps.report?.({
       source: 'request',
       message: err.msg || `Request failed: ${url}`,
       error: err,
       api: { status: err.status, code: err.code, msg: err.msg, logId: err.logId, url },
-      detail: { kind: err.kind, suppressed: !!opts.suppressNotice || SPECIAL_CODES.has(err.code) },
+      detail: { kind: err.kind, suppressed: !!opts.suppressNotice || SPECIAL_CODES.has(err.code), shown },
     });
   }
 

@@ -1,8 +1,9 @@
-import { Input, Message, Modal as ArcoModal, Table, Spin } from '@arco-design/web-react';
+import { Input, Message, Modal as ArcoModal, Table, Spin, Typography } from '@arco-design/web-react';
 import type { ModalProps, TableProps } from '@arco-design/web-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NOTICE_TOP_OFFSET } from '../areas.ts';
+import type { ApiError } from '../api.ts';
 
 // ---- toasts: info, success, warning, error, 80 px from the top (spec 000 section 9).
 Message.config({ duration: 3000, maxCount: 5 });
@@ -121,4 +122,34 @@ export function InfiniteTable<T extends object>({ queryKey, fetchPage, empty, ..
       )}
     </div>
   );
+}
+
+/**
+ * A name (or any limited text) field: the limit shows as the user types, and the server's problem with
+ * the value shows under it, its one place (see `fieldErrors`).
+ */
+export function LimitedInput({ value, onChange, maxLength, problem, placeholder, testId }: { value: string; onChange(v: string): void; maxLength: number; problem?: string; placeholder?: string; testId?: string }) {
+  return (
+    <>
+      <Input value={value} onChange={onChange} maxLength={maxLength} showWordLimit status={problem ? 'error' : undefined} placeholder={placeholder} data-testid={testId} />
+      {problem && (
+        <Typography.Text type="error" style={{ fontSize: 12 }} data-testid={testId ? `${testId}-problem` : undefined}>
+          {problem}
+        </Typography.Text>
+      )}
+    </>
+  );
+}
+
+/**
+ * For a call's `handled`: an error the server ties to one of these fields (`data.field`) is given to
+ * `show` and shown by that field (no notice, no error panel); other errors go their usual way.
+ */
+export function fieldErrors(fields: string[], show: (field: string, msg: string) => void): (err: ApiError) => boolean {
+  return (err) => {
+    const field = err.detail?.field;
+    if (typeof field !== 'string' || !fields.includes(field)) return false;
+    show(field, err.msg);
+    return true;
+  };
 }

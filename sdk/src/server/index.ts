@@ -16,6 +16,11 @@ export function containsText(column: string, text: string): RawBuilder<SqlBool> 
   return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
+/** `column` equals `text` ignoring case (names that must be unique: "Report" and "report" are one). */
+export function sameText(column: string, text: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) = lower(${text})`;
+}
+
 // ---------------------------------------------------------------- callers and authorization
 
 export type SpaceRole = 'owner' | 'admin' | 'member';

@@ -7,6 +7,7 @@ export function toPanelMessage(e: ReportedError): Omit<PanelMessage, 'id' | 'tim
   if (e.source === 'request') {
     if (!e.api?.msg) return undefined; // only failed requests with a message
     if (SPECIAL_CODES.has(e.api.code)) return undefined; // sign-in and quota flows, not errors to read
+    if (e.detail?.shown) return undefined; // the error notice showed it: one place per error
     const detail = [e.api.status, e.api.code, e.api.logId].filter((x) => x !== undefined && x !== '').join(' · ');
     return { message: e.api.msg, detail, copyContent: `${e.api.status} ${e.api.code} ${e.api.msg} ${e.api.logId}${e.api.url ? `\n${e.api.url}` : ''}` };
   }

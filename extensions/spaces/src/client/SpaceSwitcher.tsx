@@ -1,6 +1,6 @@
 import { Form, Input, Select } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi } from '@tessera/sdk/client';
+import { LimitedInput, Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpaceInfo } from '../shared/index.ts';
@@ -16,6 +16,7 @@ export function CreateSpaceModal({ visible, onClose }: { visible: boolean; onClo
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [busy, setBusy] = useState(false);
+  const [nameProblem, setNameProblem] = useState('');
   return (
     <Modal
       visible={visible}
@@ -27,13 +28,15 @@ export function CreateSpaceModal({ visible, onClose }: { visible: boolean; onClo
       onOk={async () => {
         setBusy(true);
         try {
-          const s = await api.post<SpaceInfo>('/api/space/create', { name, description });
+          const s = await api.post<SpaceInfo>('/api/space/create', { name, description }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) });
           await qc.invalidateQueries({ queryKey: ['spaces'] });
           currentSpace().set(s.space_id);
           toast.success(t('create.created'));
           setName('');
           setDescription('');
           onClose();
+        } catch {
+          /* a name problem shows under the field; anything else as a notice */
         } finally {
           setBusy(false);
         }
@@ -41,10 +44,19 @@ export function CreateSpaceModal({ visible, onClose }: { visible: boolean; onClo
     >
       <Form layout="vertical">
         <Form.Item label={t('create.name')} required>
-          <Input value={name} onChange={setName} maxLength={50} data-testid="space-create-name" />
+          <LimitedInput
+            value={name}
+            maxLength={50}
+            problem={nameProblem}
+            onChange={(v) => {
+              setName(v);
+              setNameProblem('');
+            }}
+            testId="space-create-name"
+          />
         </Form.Item>
         <Form.Item label={t('create.description')}>
-          <Input.TextArea value={description} onChange={setDescription} maxLength={2000} />
+          <Input.TextArea value={description} onChange={setDescription} maxLength={2000} showWordLimit />
         </Form.Item>
       </Form>
     </Modal>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { LocalCache, SpaceAuthorizers, defineExtension, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
+import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
+import { LocalCache, SpaceAuthorizers, defineExtension, sameText, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
 import { IdentityService, TokenPermissions, UserCreated, type Identity } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
 import {
@@ -180,7 +180,14 @@ function makeSpaces(ctx: Ctx) {
     ctx.emit(MemberRemoved, { space_id: spaceId, user_id: userId });
   };
 
+  /** Team spaces of one owner have different names (the switcher tells them apart by name). */
+  const refuseTakenName = async (ownerId: string, name: string, exceptId?: string) => {
+    let q = db().selectFrom('spaces_space').select('id').where('owner_id', '=', ownerId).where('space_type', '=', SpaceType.Team).where('deleted_at', 'is', null).where(sameText('name', name));
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    if (await q.executeTakeFirst()) throw new ApiError(409, ErrorCode.CONFLICT, `You already have a team space named "${name}". Choose another name.`, '', { detail: { field: 'name' } });
+  };
   const createSpace = async (ownerId: string, fields: { name: string; description?: string; icon_uri?: string }, type: number) => {
+    if (type === SpaceType.Team) await refuseTakenName(ownerId, fields.name);
     const id = ctx.host.newId();
     const now = nowIso();
     await db()
@@ -230,7 +237,7 @@ function makeSpaces(ctx: Ctx) {
     personalSpaceOf,
     isPublishMember: async (spaceId, userId) => !!(await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).where('user_id', '=', userId).executeTakeFirst()),
   };
-  return { api, identity, space, team, info, addMember, removeMember, createSpace, members, roleOf, forget };
+  return { api, identity, space, team, info, addMember, removeMember, createSpace, refuseTakenName, members, roleOf, forget };
 }
 
 type SpacesImpl = ReturnType<typeof makeSpaces>;
@@ -289,7 +296,8 @@ function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     summary: 'Change name, description or icon',
     body: z.object({ space_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: z.string().max(2_000_000).optional() }),
     handler: async ({ body, caller }) => {
-      await s.space(body.space_id);
+      const current = await s.space(body.space_id);
+      if (body.name && current.space_type === SpaceType.Team) await s.refuseTakenName(current.owner_id, body.name, body.space_id);
       const { space_id, ...fields } = body;
       const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
       await ctx.db.updateTable('spaces_space').set({ ...patch, updated_at: nowIso() }).where('id', '=', space_id).execute();

@@ -1,6 +1,6 @@
 import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, SearchInput, toast, useApi, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle } from '@tessera/sdk/client';
 import { Link, useNavigate } from 'react-router';
 import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
 import { useState, type ComponentType, type CSSProperties } from 'react';
@@ -236,8 +236,11 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [icon, setIcon] = useState('branch');
   const [mode, setMode] = useState<number>(WorkflowMode.Workflow);
   const navigate = useNavigate();
+  // A problem with the name (taken in this space) is shown under the field: its one place.
+  const [nameProblem, setNameProblem] = useState('');
   const create = useMutation({
-    mutationFn: () => api.post<{ workflow_id: string }>('/api/workflow_api/create', { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode }),
+    mutationFn: () =>
+      api.post<{ workflow_id: string }>('/api/workflow_api/create', { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) }),
     onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
@@ -259,10 +262,20 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
           </Typography.Text>
         </Form.Item>
         <Form.Item label={t('form.name')} required>
-          <Input value={name} maxLength={100} placeholder={t('form.namePlaceholder')} onChange={setName} data-testid="workflow-create-name" />
+          <LimitedInput
+            value={name}
+            maxLength={100}
+            problem={nameProblem}
+            placeholder={t('form.namePlaceholder')}
+            onChange={(v) => {
+              setName(v);
+              setNameProblem('');
+            }}
+            testId="workflow-create-name"
+          />
         </Form.Item>
         <Form.Item label={t('form.desc')}>
-          <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} data-testid="workflow-create-desc" />
+          <Input.TextArea value={desc} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} data-testid="workflow-create-desc" />
         </Form.Item>
         <Form.Item label={t('form.icon')}>
           <Space wrap data-testid="workflow-create-icons">

@@ -1,5 +1,5 @@
-import { badRequest, conflict } from '@tessera/sdk';
-import { containsText, type ServerContext, type SseStream } from '@tessera/sdk/server';
+import { ApiError, ErrorCode, badRequest, conflict } from '@tessera/sdk';
+import { containsText, sameText, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
@@ -113,6 +113,15 @@ export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, op
 
 export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs, typeOf } = deps;
+  /** Workflows of a space have different names (ignoring case). */
+  const nameTaken = async (spaceId: string, name: string, exceptId?: string) => {
+    let q = ctx.db.selectFrom('workflow_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return !!(await q.executeTakeFirst());
+  };
+  const refuseTakenName = async (spaceId: string, name: string, exceptId?: string) => {
+    if (await nameTaken(spaceId, name, exceptId)) throw new ApiError(409, ErrorCode.CONFLICT, `A workflow named "${name}" already exists in this space. Choose another name.`, '', { detail: { field: 'name' } });
+  };
   const providerOf = (key: string) => ctx.registry(NodeTypes).ownerOf(key);
   const db = () => ctx.db;
 
@@ -133,6 +142,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     summary: 'Create a workflow (flow_mode 0 Workflow, 3 ChatFlow)',
     body: z.object({ space_id: Id, name: z.string().trim().min(1).max(100), desc: z.string().max(2000).default(''), icon_uri: z.string().max(2_000_000).default(''), flow_mode: z.union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)]).default(WorkflowMode.Workflow) }),
     handler: async ({ body, caller }) => {
+      await refuseTakenName(body.space_id, body.name);
       const id = ctx.host.newId();
       const t = nowIso();
       await db().transaction().execute(async (trx) => {
@@ -194,6 +204,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     body: z.object({ space_id: Id, workflow_id: Id, name: z.string().trim().min(1).max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: z.string().max(2_000_000).optional() }),
     handler: async ({ body }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
+      if (body.name) await refuseTakenName(meta.space_id, body.name, meta.id);
       await db().updateTable('workflow_meta').set({ ...(body.name ? { name: body.name } : {}), ...(body.desc !== undefined ? { description: body.desc } : {}), ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}), updated_at: nowIso() }).where('id', '=', meta.id).execute();
       return metaView(await store.meta(meta.id));
     },
@@ -208,10 +219,16 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const draft = await store.draft(meta.id);
+      // "Name (copy)", else "Name (copy 2)" ...: names stay unique in the space.
+      let name = '';
+      for (let n = 1; n < 1000 && (!name || (await nameTaken(meta.space_id, name))); n++) {
+        const suffix = n === 1 ? ' (copy)' : ` (copy ${n})`;
+        name = `${meta.name.slice(0, 100 - suffix.length)}${suffix}`;
+      }
       const id = ctx.host.newId();
       const t = nowIso();
       await db().transaction().execute(async (trx) => {
-        await trx.insertInto('workflow_meta').values({ ...meta, id, name: `${meta.name} (copy)`.slice(0, 100), creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
+        await trx.insertInto('workflow_meta').values({ ...meta, id, name, creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
         await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(draft.canvas), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
       });
       return { workflow_id: id };
@@ -493,7 +510,11 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       const meta = await store.meta(body.workflow_id, body.space_id);
       const draft = await store.draft(meta.id);
       const problems = blocking(validateCanvas(draft.canvas, typeOf));
-      if (problems.length) throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `node ${p.node_id}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
+      if (problems.length) {
+        // Named by the nodes' titles, as the user sees them on the canvas.
+        const titleOf = (id: string) => draft.canvas.nodes.find((n) => n.node_id === id)?.node_param.title || id;
+        throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `${titleOf(p.node_id)}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
+      }
       const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, draft_revision: draft.revision, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();

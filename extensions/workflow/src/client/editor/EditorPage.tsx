@@ -9,7 +9,7 @@ import { Background, Controls, Handle, MiniMap, NodeResizer, Position, ReactFlow
 import '@xyflow/react/dist/style.css';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
@@ -18,6 +18,7 @@ import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { CardStore, CardStoreContext, useCard } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
 import { DiffList, VersionsPanel } from './Versions.tsx';
+import { BrokenRunDialog, ProblemBadge, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
 import { NodeExecStatus } from '@tessera/workflow-sdk';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
@@ -122,9 +123,10 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       data-node-id={node.node_id}
       data-run-status={run?.status ?? ''}
       data-container={container ? 'true' : undefined}
-      style={{ ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+      style={{ position: 'relative', ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
     >
       {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
+      {problems > 0 && <ProblemBadge count={problems} />}
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
         <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
@@ -307,7 +309,26 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   }, []);
 
   const testRun = useTestRun(spaceId, workflowId);
-  const [side, setSide] = useState<'run' | 'versions' | null>(openRun ? 'run' : null);
+  const [side, setSide] = useState<'run' | 'versions' | 'problems' | null>(openRun ? 'run' : null);
+  const [brokenRun, setBrokenRun] = useState(false);
+  const navigate = useNavigate();
+  /** Selects a node and brings it into view (from the problems list). */
+  const focusNode = useCallback(
+    (nodeId: string) => {
+      setSelected(new Set([nodeId]));
+      const n = flow.getNode(nodeId);
+      if (n) void flow.setCenter(n.position.x + (n.measured?.width ?? CARD_WIDTH) / 2, n.position.y + (n.measured?.height ?? 60) / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 200 });
+    },
+    [flow],
+  );
+  // Leaving the editor inside the studio (a link, the browser's back) saves what is pending.
+  useEffect(
+    () => () => {
+      if (dirty.current && !saving.current) void api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: latest.current, base_revision: revision.current }, { handled: () => true });
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
   useEffect(() => {
     // Opened from a run's debug link: that run's results on the canvas, its output and its trace.
     if (openRun) void testRun.open(openRun).catch(() => undefined);
@@ -326,6 +347,8 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     return !dirty.current;
   };
   const runDraft = async (input: Record<string, unknown>) => {
+    // A canvas with errors cannot run: say which instead of starting.
+    if (errorCount > 0) return setBrokenRun(true);
     // A test run runs the saved draft.
     if (!(await flush())) return;
     await testRun.start(input);
@@ -351,6 +374,13 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     const info = typeOf(types, n);
     return info ? (info.label[language] ?? info.label['en-US'] ?? info.key) : n.type;
   };
+  // Every problem with its node's title (what the problems list and the dialog before a run show).
+  const problemList = useMemo<CanvasProblem[]>(() => {
+    const titles = new Map(canvas.nodes.map((n) => [n.node_id, n.node_param.title || label(n)]));
+    return Object.entries(problems).flatMap(([nodeId, list]) => list.map((p) => ({ ...p, node_id: nodeId, node_title: titles.get(nodeId) ?? nodeId })));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [problems, canvas.nodes]);
+  const errorCount = problemList.filter((p) => p.level !== 'warning').length;
   const linksFrom = useMemo(() => {
     const m = new Map<string, CanvasLink[]>();
     for (const l of canvas.links) m.set(l.from_node_id, [...(m.get(l.from_node_id) ?? []), l]);
@@ -609,7 +639,16 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   return (
     <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: '100vh' }}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '8px 16px', borderBottom: '1px solid var(--color-border-2)' }}>
-        <Link to="/workflows" aria-label={t('editor.back')}>
+        <Link
+          to="/workflows"
+          aria-label={t('editor.back')}
+          data-testid="editor-back"
+          onClick={(e) => {
+            // Save what is pending first (the draft saves itself only 0.8 s after the last change).
+            e.preventDefault();
+            void flush().then((ok) => ok && navigate('/workflows'));
+          }}
+        >
           <IconLeft />
         </Link>
         <strong>{initial.name}</strong>
@@ -624,6 +663,9 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
         </Button>
         <Button icon={<IconApps />} onClick={tidy} data-testid="auto-layout">
           {t('editor.tidy')}
+        </Button>
+        <Button type={side === 'problems' ? 'primary' : 'secondary'} status={errorCount ? 'danger' : undefined} onClick={() => setSide(side === 'problems' ? null : 'problems')} data-testid="problems-toggle" data-count={errorCount}>
+          {t('problems.button', { count: errorCount })}
         </Button>
         <Button type={side === 'versions' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'versions' ? null : 'versions')} data-testid="versions-toggle">
           {t('versions.title')}
@@ -646,6 +688,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
             {side === 'versions' && !only && (
               <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
             )}
+            {side === 'problems' && !only && <ProblemsPanel problems={problemList} onPick={focusNode} />}
             {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} />}
             {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && <RunTrace key={testRun.run.executeId} spaceId={spaceId} executeId={testRun.run.executeId} />}
             {side === 'run' && !only && <RunHistory spaceId={spaceId} workflowId={workflowId} current={testRun.run.executeId} refreshKey={`${testRun.run.executeId ?? ''}:${testRun.run.status}`} onOpen={(id) => void testRun.open(id)} />}
@@ -672,6 +715,19 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
           </div>
         )}
       </div>
+      {brokenRun && (
+        <Modal visible size="small" title={t('problems.blockingTitle')} footer={null} onCancel={() => setBrokenRun(false)}>
+          <BrokenRunDialog
+            problems={problemList}
+            onClose={() => setBrokenRun(false)}
+            onShow={() => {
+              setBrokenRun(false);
+              setSelected(new Set());
+              setSide('problems');
+            }}
+          />
+        </Modal>
+      )}
       {save === 'conflict' && (
         <Modal visible size="small" title={t('editor.conflictTitle')} footer={null} closable={false}>
           <Typography.Paragraph>{t('editor.conflict')}</Typography.Paragraph>

@@ -200,7 +200,8 @@ export function useTestRun(spaceId: string, workflowId: string) {
             setRun((r) => ({ ...r, status: data.error_code === 4004 ? 'cancelled' : 'fail', error: data.error_message }));
           } else if (e.event === 'Done') setRun((r) => (ended ? r : { ...r, status: 'success' }));
         },
-        { signal: abort.current.signal },
+        // The run panel shows a failure itself (inline): no notice, no error panel.
+        { signal: abort.current.signal, handled: () => true },
       );
     } catch (e) {
       if ((e as Error)?.name !== 'AbortError') setRun((r) => ({ ...r, status: 'fail', error: (e as { msg?: string }).msg ?? String(e) }));

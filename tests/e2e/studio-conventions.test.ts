@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../agent.ts';
+import { greetingCanvas, link, node } from '../workflow-kit.ts';
+import { signedInContext, withStudioAndBrowser } from './browser.ts';
+
+// The conventions every page relies on, as a person meets them in the workflow studio.
+const env = withStudioAndBrowser();
+
+async function setup(language: 'en-US' | 'zh-CN' = 'en-US') {
+  const { context, email } = await signedInContext(env.browser, env.studio.url, { language, viewport: { width: 1400, height: 900 } });
+  const api = new Agent(env.studio.url);
+  await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+  const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id as string;
+  return { context, api, spaceId, page: await context.newPage() };
+}
+
+describe('the studio as a person meets it', () => {
+  it('keeps an edit made just before the back arrow', async () => {
+    const { context, api, spaceId, page } = await setup();
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Quick edit' });
+    const canvas = greetingCanvas();
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 260, y: (i % 2) * 140 } }));
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.locator('.react-flow__node[data-id="greet"]').click();
+    await page.getByTestId('node-title').fill('Greet warmly');
+    await page.getByTestId('editor-back').click(); // at once: well within the 0.8 s before the draft saves itself
+    await page.waitForURL(/\/workflows$/);
+    const saved = JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    expect(saved.nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Greet warmly');
+    await context.close();
+  });
+
+  it('shows one failing call in one place, in words a person acts on', async () => {
+    const { context, api, spaceId, page } = await setup();
+    await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Taken' });
+    await page.goto(`${env.studio.url}/workflows`);
+    await page.getByTestId('workflow-create').click();
+    await page.getByTestId('workflow-create-name').fill('taken');
+    await page.getByTestId('workflow-create-save').click();
+    await expect.poll(() => page.getByTestId('workflow-create-name-problem').textContent()).toBe('A workflow named "taken" already exists in this space. Choose another name.');
+    // Nowhere else: no notice, no error panel.
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('error-notice').count()).toBe(0);
+    expect(await page.getByTestId('error-panel').count()).toBe(0);
+    // The limit shows as the user types.
+    expect(await page.locator('.arco-modal .arco-input-word-limit').first().textContent()).toMatch(/5\s*\/\s*100/);
+    await context.close();
+  });
+
+  it('lists the problems, takes the user to the node, and says why a broken canvas cannot run', async () => {
+    const { context, api, spaceId, page } = await setup();
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Broken' });
+    const canvas = { nodes: [node('start', '1', { title: 'Start', outputs: [] }), node('lonely', '15', { title: 'Lonely text', settings: { mode: 'concat', template: 'x' } }), node('end', '2', { title: 'End' })], links: [link('start', 'end')] };
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: 0 } }));
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    await expect.poll(() => page.getByTestId('problems-toggle').getAttribute('data-count'), { timeout: 10_000 }).toBe('1');
+    await expect.poll(() => page.getByTestId('node-problem-badge').allTextContents()).toEqual(['1']);
+    // Running asks first: the run cannot start, and the dialog says why.
+    await page.getByTestId('test-run-toggle').click();
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('broken-run').waitFor();
+    expect(await page.getByTestId('broken-run').getByTestId('problem-item').first().textContent()).toContain('Lonely text');
+    expect(await page.getByTestId('run-status').getAttribute('data-status')).toBe('idle');
+    await page.getByTestId('broken-run-show').click();
+    // The problems list names the node by its title; a click opens the node.
+    const item = page.getByTestId('problems-panel').getByTestId('problem-item').first();
+    expect(await item.textContent()).toMatch(/Lonely text.*not connected to the Start node/);
+    await item.click();
+    await expect.poll(() => page.getByTestId('node-title').inputValue()).toBe('Lonely text');
+    await context.close();
+  });
+
+  it('refuses a second team space of the same name, saying so where the name was typed', async () => {
+    const { context, api, page } = await setup();
+    await api.post('/api/space/create', { name: 'Research' });
+    await page.goto(`${env.studio.url}/space/settings`);
+    await page.getByTestId('space-switcher').click();
+    await page.locator('.arco-select-option', { hasText: 'Create team space' }).click();
+    await page.getByTestId('space-create-name').fill('research');
+    await page.getByTestId('space-create-ok').click();
+    await expect.poll(() => page.getByTestId('space-create-name-problem').textContent()).toBe('You already have a team space named "research". Choose another name.');
+    expect(await page.getByTestId('error-notice').count()).toBe(0);
+    await context.close();
+  });
+});
