@@ -87,4 +87,20 @@ describe('the studio as a person meets it', () => {
     expect(await page.getByTestId('error-notice').count()).toBe(0);
     await context.close();
   });
+
+  it('fits a 390 px phone: no horizontal scroll, the user menu in view, the language in the menu panel, words whole', async () => {
+    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows`);
+    await page.getByTestId('shell-mobile').waitFor();
+    await page.getByTestId('user-menu').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const menu = await page.getByTestId('user-menu').boundingBox();
+    expect(menu!.x + menu!.width).toBeLessThanOrEqual(390);
+    // Text wraps between words: nothing on the page breaks words anywhere.
+    expect(await page.evaluate(() => [...document.querySelectorAll('h5, p, span')].filter((e) => getComputedStyle(e).wordBreak === 'break-all').length)).toBe(0);
+    await page.getByTestId('mobile-menu-button').click();
+    await page.getByTestId('mobile-panel').getByTestId('language-switch').waitFor();
+    await context.close();
+  });
 });

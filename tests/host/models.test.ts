@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from 'node:net';
 import { embedMany, isStepCount, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -47,6 +48,25 @@ describe('model management', () => {
     expect(test.models.map((m: { name: string }) => m.name)).toContain('fake-chat');
     llm.script({ text: 'OK' });
     expect(await platform('credential/test', { credential_id: cred.credential_id, model_name: 'fake-chat' })).toMatchObject({ ok: true, reply: 'OK' });
+  });
+
+  it('says what failed when a connection test fails: refused, unknown name, 401, 404', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const closed = await platform('credential/create', { provider: 'openai-compatible', name: 'closed port', base_url: `http://127.0.0.1:${port}/v1`, api_key: 'x' });
+    expect((await platform('credential/test', { credential_id: closed.credential_id, model_name: 'm' })).error).toBe(`Nothing accepts connections at 127.0.0.1:${port} (connection refused): is the server running, and is the port right?`);
+    const nowhere = await platform('credential/create', { provider: 'openai-compatible', name: 'no such host', base_url: 'http://no-such-host.invalid/v1', api_key: 'x' });
+    expect((await platform('credential/test', { credential_id: nowhere.credential_id, model_name: 'm' })).error).toBe('The name no-such-host.invalid could not be resolved (DNS): check the base URL.');
+    const fake = await platform('credential/create', { provider: 'openai-compatible', name: 'fake 401', base_url: `${llm.url}/v1`, api_key: 'x' });
+    const host = new URL(llm.url).host;
+    llm.script({ error: { status: 401, message: 'bad key' } });
+    expect((await platform('credential/test', { credential_id: fake.credential_id, model_name: 'fake-chat' })).error).toBe(`The server at ${host} refused the credentials (HTTP 401): check the API key.`);
+    llm.script({ error: { status: 404, message: 'no such model' } });
+    expect((await platform('credential/test', { credential_id: fake.credential_id, model_name: 'nope' })).error).toBe(`Not found at ${host} (HTTP 404): check the base URL and the model name.`);
   });
 
   it("refuses a space credential pointing at a private address; the platform administrator's may", async () => {

@@ -16,6 +16,39 @@ export function containsText(column: string, text: string): RawBuilder<SqlBool> 
   return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
+/**
+ * What went wrong with an outbound call, in words a person acts on: the name did not resolve, the
+ * connection was refused or timed out, TLS failed, or the server answered 401/403/404/429/5xx, naming
+ * the host (and port) from `url` or the error. For model connection tests, plugin debugging ...
+ */
+export function describeOutboundError(e: unknown, url?: string): string {
+  const chain: Record<string, any>[] = [];
+  for (let x: any = e, i = 0; x && typeof x === 'object' && i < 6; x = x.cause, i++) chain.push(x);
+  const find = (k: string) => chain.find((x) => x[k] !== undefined)?.[k];
+  let host = '';
+  try {
+    if (url) host = new URL(url).host;
+  } catch {
+    /* not a URL */
+  }
+  const address = find('address') ? `${find('address')}${find('port') ? `:${find('port')}` : ''}` : host || find('hostname') || 'the server';
+  const code = String(find('code') ?? '');
+  const status = Number(find('statusCode') ?? find('status') ?? 0);
+  if (status === 401) return `The server at ${host || address} refused the credentials (HTTP 401): check the API key.`;
+  if (status === 403) return `The server at ${host || address} does not allow this key to do that (HTTP 403).`;
+  if (status === 404) return `Not found at ${host || address} (HTTP 404): check the base URL and the model name.`;
+  if (status === 429) return `The server at ${host || address} is limiting requests (HTTP 429): wait, or check the plan's quota.`;
+  if (status >= 500) return `The server at ${host || address} failed (HTTP ${status}); try again later.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `The name ${find('hostname') ?? host} could not be resolved (DNS): check the base URL.`;
+  if (code === 'ECONNREFUSED') return `Nothing accepts connections at ${address} (connection refused): is the server running, and is the port right?`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `The connection to ${address} was closed by the other side.`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || find('name') === 'TimeoutError') return `No answer from ${address} in time (timeout).`;
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return `The TLS certificate of ${host || address} was refused (${code}): check the address, or the server's certificate.`;
+  if (status) return `The server at ${host || address} answered HTTP ${status}: ${String(find('responseBody') ?? find('message') ?? '').slice(0, 200)}`;
+  const message = String(chain.at(-1)?.message ?? (e as Error)?.message ?? e);
+  return message === 'fetch failed' ? `The request to ${address} failed${code ? ` (${code})` : ''}.` : message.slice(0, 500);
+}
+
 /** `column` equals `text` ignoring case (names that must be unique: "Report" and "report" are one). */
 export function sameText(column: string, text: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`lower(${sql.ref(column)}) = lower(${text})`;

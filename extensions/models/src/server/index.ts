@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
-import { LocalCache, OutboundHttpService, SecretsService, defineExtension, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, OutboundHttpService, SecretsService, defineExtension, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import { generateText } from 'ai';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -318,7 +318,8 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
           const models = await p.listModels(s.credentials(c), s.fetchFor(c));
           return { ok: true, latency_ms: Math.round(performance.now() - began), models };
         } catch (e) {
-          return { ok: false, latency_ms: Math.round(performance.now() - began), error: describe(e) };
+          // Say what failed (DNS, refused, TLS, 401, 404 ...), naming the host, as a run's error does.
+          return { ok: false, latency_ms: Math.round(performance.now() - began), error: describeOutboundError(e, c.base_url || p.defaultBaseUrl) };
         }
       },
     });
@@ -460,10 +461,4 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
     body: z.object({ space_id: Id, model_id: Id.optional(), days: z.number().int().min(1).max(365).default(30) }),
     handler: ({ body }) => usage(body.space_id, body.model_id, body.days),
   });
-}
-
-function describe(e: unknown): string {
-  const err = e as { message?: string; statusCode?: number; responseBody?: string };
-  const status = err?.statusCode ? `HTTP ${err.statusCode}: ` : '';
-  return `${status}${err?.message ?? String(e)}`.slice(0, 500);
 }

@@ -105,7 +105,8 @@ function AppLayout({ children }: { children: ReactNode }) {
           {headerItems.map((h) => (
             <h.value.component key={h.key} />
           ))}
-          <LanguageSwitch />
+          {/* On a phone the language switch lives in the menu panel: the header keeps what fits. */}
+          {!mobile && <LanguageSwitch />}
         </div>
       </Layout.Header>
       <Layout>
@@ -128,6 +129,9 @@ function AppLayout({ children }: { children: ReactNode }) {
           onCancel={() => setPanelOpen(false)}
         >
           <SidebarMenu onNavigate={() => setPanelOpen(false)} />
+          <div className="tessera-mobile-language">
+            <LanguageSwitch />
+          </div>
         </Drawer>
       )}
     </Layout>
