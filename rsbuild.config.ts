@@ -20,7 +20,7 @@ const serverPort = Number(process.env.TESSERA_PORT ?? 3000);
 export default defineConfig({
   root: import.meta.dirname,
   source: { entry: { index: './host/web/src/main.tsx' } },
-  html: { title: 'Tessera Studio', mountId: 'root', meta: { viewport: 'width=device-width, initial-scale=1' } },
+  html: { title: 'Tessera Studio', mountId: 'root', meta: { viewport: 'width=device-width, initial-scale=1' }, favicon: './host/web/src/assets/favicon.ico' },
   output: { distPath: { root: 'host/web/dist' }, cleanDistPath: true, assetPrefix: '/' },
   performance: { chunkSplit: { strategy: 'split-by-experience' } },
   server: {

@@ -28,6 +28,9 @@ describe('full start with every built-in extension', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const icon = await fetch(`${studio.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/image\//);
     expect(await page.text()).toContain('<div id="root">');
     const api = await getJson(`${studio.url}/api/does/not/exist`, { method: 'POST' });
     expect(api.status).toBe(404);

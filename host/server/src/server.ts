@@ -28,6 +28,7 @@ import { discoverExtensions, settleIds, type DiscoveredExtension, type Discovery
 import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } from './http/envelope.ts';
 import { checkDataDir } from './data-dir.ts';
 import { provideHostModules } from './runtime-modules.ts';
+import { prettyStream } from './pretty-log.ts';
 import { createExtensionAdmin } from './extension-admin.ts';
 import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
@@ -79,7 +80,8 @@ const CLIENT_ERROR = z.object({
 
 export async function createServer(config: TesseraConfig, options: CreateServerOptions = {}): Promise<TesseraServer> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // JSON lines for log collectors; readable lines when a person watches a terminal.
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(process.stdout.isTTY && process.env.TESSERA_LOG_FORMAT !== 'json' ? { stream: prettyStream() } : {}) },
     genReqId: () => newLogId(),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 10 * 1024 * 1024,

@@ -129,3 +129,11 @@ describe('configuration', () => {
     expect(loadConfig({ root: '/srv', env: { TESSERA_TRUST_PROXY: '10.0.0.0/8' } }).trustProxy).toBe('10.0.0.0/8');
   });
 });
+
+describe('the console', () => {
+  it('writes log lines readably for a terminal', async () => {
+    const { prettyLine } = await import('../src/pretty-log.ts');
+    const line = prettyLine(JSON.stringify({ level: 40, time: Date.UTC(2026, 10, 23, 9, 4, 5), msg: "extension 'billing' disabled: disabled by configuration", extensionId: 'billing' }), false);
+    expect(line).toMatch(/^\d\d:\d\d:\d\d warn  extension 'billing' disabled: disabled by configuration  extensionId=billing$/);
+  });
+});
