@@ -37,6 +37,9 @@ describe('the studio as a person meets it', () => {
     const { context, api, spaceId, page } = await setup();
     await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Taken' });
     await page.goto(`${env.studio.url}/workflows`);
+    // A sidebar group with one entry is that entry.
+    await page.getByTestId('sidebar-workflows').waitFor();
+    expect(await page.getByTestId('sidebar-group-work_flow').count()).toBe(0);
     await page.getByTestId('workflow-create').click();
     await page.getByTestId('workflow-create-name').fill('taken');
     await page.getByTestId('workflow-create-save').click();
@@ -101,6 +104,17 @@ describe('the studio as a person meets it', () => {
     expect(await page.evaluate(() => [...document.querySelectorAll('h5, p, span')].filter((e) => getComputedStyle(e).wordBreak === 'break-all').length)).toBe(0);
     await page.getByTestId('mobile-menu-button').click();
     await page.getByTestId('mobile-panel').getByTestId('language-switch').waitFor();
+    // The editor shows the canvas read-only and says where to edit it.
+    const api = new Agent(env.studio.url);
+    const email = await page.evaluate(async () => (await (await fetch('/api/passport/account/info/v2')).json()).data.email);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'On the phone' });
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    expect(await page.getByTestId('editor-read-only').textContent()).toBe('View only: edit on a larger screen');
+    await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(2);
+    expect(await page.getByTestId('node-search').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 });

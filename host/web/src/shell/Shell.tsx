@@ -71,16 +71,22 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
         onNavigate?.();
       }}
     >
-      {groups.map((g) => (
-        <Menu.ItemGroup key={g.area} title={t(`areas.${g.area}`, { ns: 'host' })}>
-          {g.items.map((e) => (
-            <Menu.Item key={e.key} data-testid={`sidebar-${e.key}`}>
-              {e.value.icon}
-              {t(e.value.label, { ns: e.owner })}
-            </Menu.Item>
-          ))}
-        </Menu.ItemGroup>
-      ))}
+      {groups.map((g) => {
+        const items = g.items.map((e) => (
+          <Menu.Item key={e.key} data-testid={`sidebar-${e.key}`}>
+            {e.value.icon}
+            {t(e.value.label, { ns: e.owner })}
+          </Menu.Item>
+        ));
+        // A group with one entry is that entry ("Models", not "Models › Models").
+        return items.length === 1 ? (
+          items[0]
+        ) : (
+          <Menu.ItemGroup key={g.area} title={t(`areas.${g.area}`, { ns: 'host' })} data-testid={`sidebar-group-${g.area}`}>
+            {items}
+          </Menu.ItemGroup>
+        );
+      })}
     </Menu>
   );
 }

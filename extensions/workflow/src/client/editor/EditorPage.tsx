@@ -215,7 +215,9 @@ export function EditorPage() {
 
 function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[]; /** A run to show at open (?execute_id=, the open API's debug_url). */ openRun?: string }) {
   const { t } = useTranslation('workflow');
-  const { language } = useStudio();
+  const { language, mobile } = useStudio();
+  // On a phone the canvas is shown, not edited: too small to drag ports and fill forms.
+  const readOnly = mobile;
   const api = useApi();
   usePageTitle(initial.name);
   const clients = useRegistry(NodeTypeClients);
@@ -651,9 +653,15 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
         >
           <IconLeft />
         </Link>
-        <strong>{initial.name}</strong>
-        <SaveBadge state={save} />
+        <strong style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{initial.name}</strong>
+        {!readOnly && <SaveBadge state={save} />}
         <span style={{ flex: 1 }} />
+        {readOnly && (
+          <Tag color="orange" data-testid="editor-read-only">
+            {t('editor.readOnlyMobile')}
+          </Tag>
+        )}
+        {!readOnly && (<>
         <Button.Group>
           <Button icon={<IconUndo />} disabled={!history.current.canUndo} onClick={undo} aria-label={t('editor.undo')} title={t('editor.undo')} data-testid="undo" />
           <Button icon={<IconRedo />} disabled={!history.current.canRedo} onClick={redo} aria-label={t('editor.redo')} title={t('editor.redo')} data-testid="redo" />
@@ -673,17 +681,18 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
         <Button type={side === 'run' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'run' ? null : 'run')} data-testid="test-run-toggle">
           {t('run.title')}
         </Button>
+        </>)}
       </div>
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
-        <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />
+        {!readOnly && <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />}
         <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
           <CardStoreContext.Provider value={cards as CardStore<unknown>}>
-          <ReactFlow<Node<NodeRef | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={DELETE_KEYS} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
+          <ReactFlow<Node<NodeRef | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
             {CANVAS_DECOR}
           </ReactFlow>
           </CardStoreContext.Provider>
         </div>
-        {(only || side) && (
+        {!readOnly && (only || side) && (
           <div style={{ width: 460, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
             {side === 'versions' && !only && (
               <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
