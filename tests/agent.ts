@@ -9,8 +9,8 @@ export class Agent {
     this.bearer = opts.bearer;
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = this.cookies.get('tessera_csrf');

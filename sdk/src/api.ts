@@ -60,8 +60,13 @@ export class ApiError extends Error {
    * When absent the host maps `code` (see `OpenApiCode` and docs/api.md).
    */
   readonly openCode?: number;
+  /**
+   * The message in other languages: a key of the `ErrorTexts` point (server) with its parameters. The
+   * host answers in the caller's language (Accept-Language) when a text is registered, else with `msg`.
+   */
+  readonly text?: { key: string; params?: Record<string, string | number> };
 
-  constructor(status: number, code: number, msg: string, logId = '', opts: { kind?: ApiErrorKind; detail?: Record<string, unknown>; openCode?: number } = {}) {
+  constructor(status: number, code: number, msg: string, logId = '', opts: { kind?: ApiErrorKind; detail?: Record<string, unknown>; openCode?: number; text?: { key: string; params?: Record<string, string | number> } } = {}) {
     super(msg);
     this.name = 'ApiError';
     this.status = status;
@@ -71,6 +76,7 @@ export class ApiError extends Error {
     this.kind = opts.kind ?? (status >= 200 && status < 300 ? 'business' : 'api');
     this.detail = opts.detail;
     this.openCode = opts.openCode;
+    this.text = opts.text;
   }
 
   override toString(): string {

@@ -117,4 +117,21 @@ describe('the studio as a person meets it', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
+
+  it('speaks Chinese throughout in zh-CN: server errors, dates, the titles of new nodes', async () => {
+    const { context, api, spaceId, page } = await setup('zh-CN');
+    await api.post('/api/workflow_api/create', { space_id: spaceId, name: '周报' });
+    await page.goto(`${env.studio.url}/workflows`);
+    // Dates as Chinese writes them (2026年11月23日 …), not the browser's default.
+    await expect.poll(() => page.locator('.arco-table-td').filter({ hasText: /\d{4}年\d{1,2}月\d{1,2}日/ }).count()).toBeGreaterThan(0);
+    await page.getByTestId('workflow-create').click();
+    await page.getByTestId('workflow-create-name').fill('周报');
+    await page.getByTestId('workflow-create-save').click();
+    await expect.poll(() => page.getByTestId('workflow-create-name-problem').textContent()).toBe('此空间中已有名为“周报”的工作流，请换一个名称。');
+    await page.getByTestId('workflow-create-name').fill('月报');
+    await page.getByTestId('workflow-create-save').click();
+    await page.getByTestId('workflow-editor').waitFor();
+    await expect.poll(() => page.locator('[data-testid="canvas-node"] strong').allTextContents()).toEqual(expect.arrayContaining(['开始', '结束']));
+    await context.close();
+  });
 });

@@ -8,7 +8,9 @@ import {
   ApiRoutes,
   BackgroundJobs,
   DatabaseService,
+  ErrorTexts,
   ExtensionAdminService,
+  localizedMessage,
   HostInfoService,
   JobQueueService,
   OutboundHttpService,
@@ -154,6 +156,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   }
   for (const p of problems) host.report({ source: 'extension', extensionId: p.id, message: `extension in ${p.dir} skipped: ${p.message}` });
   host.provideHostService(ExtensionAdminService, createExtensionAdmin(host, config, discovered, problems));
+  for (const t of HOST_ERROR_TEXTS) host.points.registry(ErrorTexts).register('host', t);
   try {
     await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
   } catch (e) {
@@ -170,8 +173,11 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   });
   app.addHook('onSend', securityHeaders);
   app.setErrorHandler((err, request, reply) => {
-    const apiErr = asApiError(err);
+    let apiErr = asApiError(err);
     apiErr.logId = request.id;
+    // In the caller's language when the error's text is registered (the page sends Accept-Language).
+    const msg = localizedMessage(apiErr, String(request.headers['accept-language'] ?? ''), host.points.registry(ErrorTexts));
+    if (msg !== apiErr.msg) apiErr = new ApiError(apiErr.status, apiErr.code, msg, apiErr.logId, { kind: apiErr.kind, detail: apiErr.detail, openCode: apiErr.openCode });
     if (apiErr.status >= 500) request.log.error({ err, logId: request.id, extensionId: (request.routeOptions?.config as { extensionId?: string } | undefined)?.extensionId }, 'request failed');
     if (OPEN_API_PATH.test(request.url)) {
       // The open API speaks Coze's codes; a streaming route answers 200 so that SSE clients read the body.
@@ -296,6 +302,17 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     },
   };
 }
+
+/** The host's own error messages in the studio's languages (ApiError.text keys 'host.*'). */
+const HOST_ERROR_TEXTS = [
+  { key: 'host.signIn', texts: { 'en-US': 'Sign in to continue: this call needs a signed-in user or an access token.', 'zh-CN': '请先登录：此操作需要已登录的用户或访问令牌。' } },
+  { key: 'host.notMember', texts: { 'en-US': 'You are not a member of this space.', 'zh-CN': '你不是此空间的成员。' } },
+  { key: 'host.needsRole', texts: { 'en-US': 'This needs the {{role}} role in the space.', 'zh-CN': '此操作需要空间中的 {{role}} 角色。' } },
+  { key: 'host.platformAdmin', texts: { 'en-US': 'Only a platform administrator may do this.', 'zh-CN': '只有平台管理员可以执行此操作。' } },
+  { key: 'host.rateLimited', texts: { 'en-US': 'Too many attempts. Wait a minute and try again.', 'zh-CN': '尝试次数过多，请稍等一分钟再试。' } },
+  { key: 'host.invalidRequest', texts: { 'en-US': 'Invalid request: {{fields}}', 'zh-CN': '请求参数有误：{{fields}}' } },
+  { key: 'host.internal', texts: { 'en-US': 'Something went wrong on our side. Quote the log id when you report it.', 'zh-CN': '服务出错了。反馈问题时请附上日志 ID。' } },
+];
 
 /** Strings with control characters (line breaks ...) escaped, so one report is one log line. */
 export function logSafe(value: unknown): unknown {

@@ -75,6 +75,8 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
   });
 
   const report = (e: Omit<ReportedError, 'timestamp'>) => host.report(e);
+  // Every call says the user's language (server texts and defaults such as node titles follow it).
+  host.points.hook(RequestInterceptors).tap('host', 'language', (r) => ({ ...r, headers: { ...r.headers, 'accept-language': i18n.language } }), { stage: -100 });
   const api = createRequestClient({
     interceptors: { call: (r) => host.points.hook(RequestInterceptors).call(r), get size() { return host.points.hook(RequestInterceptors).size; } },
     bus: host.bus,

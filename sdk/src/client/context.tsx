@@ -58,6 +58,28 @@ export function useApi(): RequestClient {
   return useStudio().api;
 }
 
+export interface Formatters {
+  /** A moment as the language writes it (2026/11/23 13:04 in zh-CN, Nov 23, 2026, 1:04 PM in en-US). */
+  dateTime(v: Date | number | string): string;
+  date(v: Date | number | string): string;
+  number(n: number): string;
+}
+
+/** Formatters for dates and numbers in the studio's language (never the browser's default). */
+export function formattersFor(language: string): Formatters {
+  const dt = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const d = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
+  const n = new Intl.NumberFormat(language);
+  const toDate = (v: Date | number | string) => (v instanceof Date ? v : new Date(v));
+  return { dateTime: (v) => dt.format(toDate(v)), date: (v) => d.format(toDate(v)), number: (x) => n.format(x) };
+}
+
+/** Dates and numbers as the studio's language writes them. */
+export function useFormat(): Formatters {
+  const { language } = useStudio();
+  return useMemo(() => formattersFor(language), [language]);
+}
+
 /** The live entries (key, owner, value) of a registry point; re-renders when registrations change. */
 export function useRegistryEntries<T>(point: RegistryPointToken<T>): RegistryEntry<T>[] {
   const { registry } = useStudio();

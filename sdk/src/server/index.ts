@@ -166,6 +166,32 @@ export const ApiRoutes = defineRegistryPoint<ApiRoute>({
   key: (r) => `${r.method} ${r.path}`,
 });
 
+/**
+ * Error messages in the studio's languages, by key: an `ApiError` whose `text` names a key is answered
+ * in the caller's language (Accept-Language, which the studio's page sends with every call).
+ * `{{name}}` placeholders take the error's `text.params`.
+ */
+export interface ErrorText {
+  key: string;
+  texts: Partial<Record<'zh-CN' | 'en-US', string>>;
+}
+export const ErrorTexts = defineRegistryPoint<ErrorText>({
+  id: 'server.errorTexts',
+  owner: 'host',
+  description: 'Error messages in the studio languages, by key (ApiError.text).',
+  schema: z.object({ key: z.string().min(1), texts: z.record(z.string(), z.string()) }),
+  key: (t) => t.key,
+});
+
+/** The message of `err` in `language` when a text is registered for its key, else its own message. */
+export function localizedMessage(err: { msg: string; text?: { key: string; params?: Record<string, string | number> } }, language: string, texts: { get(key: string): ErrorText | undefined }): string {
+  if (!err.text) return err.msg;
+  const lang = language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
+  const template = texts.get(err.text.key)?.texts[lang];
+  if (!template) return err.msg;
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(err.text!.params?.[k] ?? ''));
+}
+
 export interface Migration {
   /** Sorted by name: use a sortable prefix ('0001_create_users'). */
   name: string;

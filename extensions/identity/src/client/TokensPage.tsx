@@ -1,11 +1,10 @@
 import { Button, Checkbox, DatePicker, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
+import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAT_DURATIONS, TokenWorkspaceSources, type PatInfo, type TokenPermission } from '../shared/index.ts';
 
-const fmt = (sec: number, never: string) => (sec > 0 ? new Date(sec * 1000).toLocaleString() : never);
 
 interface WorkspaceRow {
   workspace_id?: string;
@@ -90,6 +89,8 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
 }
 
 export function TokensPage() {
+  const format = useFormat();
+  const fmt = (sec: number, never: string) => (sec > 0 ? format.dateTime(sec * 1000) : never);
   const { t } = useTranslation('identity');
   const api = useApi();
   const qc = useQueryClient();

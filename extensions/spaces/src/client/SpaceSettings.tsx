@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SearchInput, toast, useApi, usePageTitle } from '@tessera/sdk/client';
+import { SearchInput, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpaceInfo, SpaceMemberInfo } from '../shared/index.ts';
@@ -115,6 +115,7 @@ function Overview({ space, auth }: TabProps) {
 }
 
 function Members({ space, auth }: TabProps) {
+  const format = useFormat();
   const { t } = useTranslation('spaces');
   const api = useApi();
   const qc = useQueryClient();
@@ -177,7 +178,7 @@ function Members({ space, auth }: TabProps) {
                 <Tag data-testid={`member-role-tag-${m.user_id}`}>{t(`roles.${role}`)}</Tag>
               ),
           },
-          { title: t('members.joined'), dataIndex: 'joined_at', render: (d: string) => new Date(d).toLocaleDateString() },
+          { title: t('members.joined'), dataIndex: 'joined_at', render: (d: string) => format.date(d) },
           {
             title: '',
             render: (_: unknown, m) =>
@@ -213,6 +214,7 @@ interface Invite {
 }
 
 function Invites({ space, auth }: TabProps) {
+  const format = useFormat();
   const { t } = useTranslation('spaces');
   const api = useApi();
   const qc = useQueryClient();
@@ -255,7 +257,7 @@ function Invites({ space, auth }: TabProps) {
           { title: t('invites.approval'), dataIndex: 'need_approval', render: (a: boolean) => (a ? '✓' : '') },
           { title: t('invites.status'), dataIndex: 'status', render: (s: number) => <Tag color={s === 1 ? 'green' : 'gray'}>{t(`invites.statuses.${s}`)}</Tag> },
           { title: t('invites.joins'), dataIndex: 'join_count' },
-          { title: t('invites.expires'), dataIndex: 'expire_at', render: (d: string) => new Date(d).toLocaleString() },
+          { title: t('invites.expires'), dataIndex: 'expire_at', render: (d: string) => format.dateTime(d) },
           {
             title: '',
             render: (_: unknown, inv) =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { LocalCache, SpaceAuthorizers, defineExtension, sameText, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
+import { ErrorTexts, LocalCache, SpaceAuthorizers, defineExtension, sameText, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
 import { IdentityService, TokenPermissions, UserCreated, type Identity } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
 import {
@@ -32,6 +32,7 @@ type Ctx = ServerContext<unknown>;
 export default defineExtension({
   id: 'spaces',
   register(ctx) {
+    ctx.register(ErrorTexts, { key: 'spaces.nameTaken', texts: { 'en-US': 'You already have a team space named "{{name}}". Choose another name.', 'zh-CN': '你已有名为“{{name}}”的团队空间，请换一个名称。' } });
     ctx.migrations([
       {
         name: '0001_spaces',
@@ -184,7 +185,7 @@ function makeSpaces(ctx: Ctx) {
   const refuseTakenName = async (ownerId: string, name: string, exceptId?: string) => {
     let q = db().selectFrom('spaces_space').select('id').where('owner_id', '=', ownerId).where('space_type', '=', SpaceType.Team).where('deleted_at', 'is', null).where(sameText('name', name));
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw new ApiError(409, ErrorCode.CONFLICT, `You already have a team space named "${name}". Choose another name.`, '', { detail: { field: 'name' } });
+    if (await q.executeTakeFirst()) throw new ApiError(409, ErrorCode.CONFLICT, `You already have a team space named "${name}". Choose another name.`, '', { detail: { field: 'name' }, text: { key: 'spaces.nameTaken', params: { name } } });
   };
   const createSpace = async (ownerId: string, fields: { name: string; description?: string; icon_uri?: string }, type: number) => {
     if (type === SpaceType.Team) await refuseTakenName(ownerId, fields.name);

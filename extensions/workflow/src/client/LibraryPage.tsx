@@ -1,6 +1,6 @@
 import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
 import { Link, useNavigate } from 'react-router';
 import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
 import { useState, type ComponentType, type CSSProperties } from 'react';
@@ -70,6 +70,7 @@ interface Filters {
 const PAGE = 20;
 
 export function LibraryPage() {
+  const format = useFormat();
   const { t } = useTranslation('workflow');
   usePageTitle(t('title'));
   const spaceId = useSpaceId();
@@ -166,7 +167,7 @@ export function LibraryPage() {
             render: (s: number) => <Tag color={s === PublishStatus.HadPublished ? 'green' : s === PublishStatus.CanPublish ? 'arcoblue' : 'gray'}>{t(`publish.${s}`)}</Tag>,
           },
           { title: t('columns.version'), dataIndex: 'latest_version', width: 100, render: (v: string | null) => v ?? '—' },
-          { title: t('columns.updated'), dataIndex: 'update_time', width: 200, render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{new Date(s * 1000).toLocaleString()}</span> },
+          { title: t('columns.updated'), dataIndex: 'update_time', width: 200, render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span> },
           { title: '', key: 'actions', width: 150, render: (_: unknown, w: WorkflowListItem) => <RowActions item={w} spaceId={spaceId} /> },
         ]}
       />

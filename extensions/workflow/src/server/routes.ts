@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict } from '@tessera/sdk';
-import { containsText, sameText, type ServerContext, type SseStream } from '@tessera/sdk/server';
+import { ErrorTexts, containsText, sameText, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
@@ -113,6 +113,7 @@ export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, op
 
 export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs, typeOf } = deps;
+  ctx.register(ErrorTexts, { key: 'workflow.nameTaken', texts: { 'en-US': 'A workflow named "{{name}}" already exists in this space. Choose another name.', 'zh-CN': '此空间中已有名为“{{name}}”的工作流，请换一个名称。' } });
   /** Workflows of a space have different names (ignoring case). */
   const nameTaken = async (spaceId: string, name: string, exceptId?: string) => {
     let q = ctx.db.selectFrom('workflow_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));
@@ -120,7 +121,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     return !!(await q.executeTakeFirst());
   };
   const refuseTakenName = async (spaceId: string, name: string, exceptId?: string) => {
-    if (await nameTaken(spaceId, name, exceptId)) throw new ApiError(409, ErrorCode.CONFLICT, `A workflow named "${name}" already exists in this space. Choose another name.`, '', { detail: { field: 'name' } });
+    if (await nameTaken(spaceId, name, exceptId)) throw new ApiError(409, ErrorCode.CONFLICT, `A workflow named "${name}" already exists in this space. Choose another name.`, '', { detail: { field: 'name' }, text: { key: 'workflow.nameTaken', params: { name } } });
   };
   const providerOf = (key: string) => ctx.registry(NodeTypes).ownerOf(key);
   const db = () => ctx.db;
@@ -141,13 +142,15 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     auth: inSpace,
     summary: 'Create a workflow (flow_mode 0 Workflow, 3 ChatFlow)',
     body: z.object({ space_id: Id, name: z.string().trim().min(1).max(100), desc: z.string().max(2000).default(''), icon_uri: z.string().max(2_000_000).default(''), flow_mode: z.union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)]).default(WorkflowMode.Workflow) }),
-    handler: async ({ body, caller }) => {
+    handler: async ({ body, caller, headers }) => {
       await refuseTakenName(body.space_id, body.name);
+      // The studio sends the user's language: default node titles follow it.
+      const language = String(headers['accept-language'] ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
       const id = ctx.host.newId();
       const t = nowIso();
       await db().transaction().execute(async (trx) => {
         await trx.insertInto('workflow_meta').values({ id, space_id: body.space_id, name: body.name, description: body.desc, icon_uri: body.icon_uri, flow_mode: body.flow_mode, creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
-        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(initialCanvas(body.flow_mode)), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
+        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(initialCanvas(body.flow_mode, (type, fallback) => typeOf(type)?.label[language] ?? fallback)), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
       });
       await store.operation(id, OperateType.Draft, caller!.userId, null, 'created');
       return { workflow_id: id };

@@ -25,11 +25,12 @@ export interface MetaRow {
 export const nowIso = () => new Date().toISOString();
 
 /** A new workflow starts with a Start and an End node linked together (ChatFlow's Start takes the user's message). */
-export function initialCanvas(flowMode: number): Canvas {
+/** A new workflow's canvas: Start and End, titled with their type's label in the creator's language. */
+export function initialCanvas(flowMode: number, titleOf: (type: string, fallback: string) => string = (_t, f) => f): Canvas {
   const startOutputs = flowMode === WorkflowMode.ChatFlow ? [{ name: 'USER_INPUT', type: 'string' as const, required: true }, { name: 'CONVERSATION_NAME', type: 'string' as const }] : [{ name: 'input', type: 'string' as const }];
   const nodes: CanvasNode[] = [
-    { node_id: '100001', type: '1', node_param: { title: 'Start', inputs: [], outputs: startOutputs, settings: {} }, layout: { x: 0, y: 0 } },
-    { node_id: '900001', type: '2', node_param: { title: 'End', inputs: [], outputs: [], settings: { terminate_plan: 'return_variables' } }, layout: { x: 600, y: 0 } },
+    { node_id: '100001', type: '1', node_param: { title: titleOf('1', 'Start'), inputs: [], outputs: startOutputs, settings: {} }, layout: { x: 0, y: 0 } },
+    { node_id: '900001', type: '2', node_param: { title: titleOf('2', 'End'), inputs: [], outputs: [], settings: { terminate_plan: 'return_variables' } }, layout: { x: 600, y: 0 } },
   ];
   return { nodes, links: [{ from_node_id: '100001', to_node_id: '900001' }] };
 }

@@ -28,8 +28,8 @@ export const OPEN_API_PATH = /^\/v[13](\/|$)/;
 /** A zod failure as a 400 that names every field, e.g. "body.name: expected string, received undefined". */
 export function validationError(where: 'body' | 'query' | 'params', error: ZodError): ApiError {
   const fields = error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
-  const msg = `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`;
-  return new ApiError(400, ErrorCode.INVALID_PARAMS, msg, '', { detail: { fields } });
+  const list = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+  return new ApiError(400, ErrorCode.INVALID_PARAMS, `Invalid request: ${list}`, '', { detail: { fields }, text: { key: 'host.invalidRequest', params: { fields: list } } });
 }
 
 const STATUS_CODES: Record<number, number> = {
@@ -56,5 +56,5 @@ export function asApiError(err: unknown): ApiError {
     }
     return new ApiError(e.statusCode, STATUS_CODES[e.statusCode] ?? ErrorCode.INVALID_PARAMS, e.message ?? 'Bad request');
   }
-  return new ApiError(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Quote the log id when you report it.', '', { kind: 'unknown' });
+  return new ApiError(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Quote the log id when you report it.', '', { kind: 'unknown', text: { key: 'host.internal' } });
 }

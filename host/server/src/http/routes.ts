@@ -59,15 +59,15 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
       if (route.rateLimit) {
         const key = route.rateLimit.key === 'caller' && caller ? caller.userId : request.ip;
         if (!limiter.take(`${route.method} ${route.path} ${key}`, route.rateLimit.max, route.rateLimit.windowMs ?? 60_000)) {
-          throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many attempts. Wait a minute and try again.');
+          throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many attempts. Wait a minute and try again.', '', { text: { key: 'host.rateLimited' } });
         }
       }
       let spaceId: string | undefined;
       let spaceRole: SpaceRole | undefined;
       if (route.auth !== 'anonymous') {
-        if (!caller) throw new ApiError(401, ErrorCode.UNAUTHORIZED, 'Sign in to continue: this call needs a signed-in user or an access token.');
+        if (!caller) throw new ApiError(401, ErrorCode.UNAUTHORIZED, 'Sign in to continue: this call needs a signed-in user or an access token.', '', { text: { key: 'host.signIn' } });
         if (caller.kind === 'token' && !isOpenApi) throw forbidden('Personal access tokens work on the open API (/v1 and /v3) only.');
-        if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin) throw forbidden('Only a platform administrator may do this.');
+        if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin) throw new ApiError(403, ErrorCode.FORBIDDEN, 'Only a platform administrator may do this.', '', { text: { key: 'host.platformAdmin' } });
         if (typeof route.auth === 'object') {
           const loc = route.auth.space;
           const raw = { body: request.body ?? {}, query: request.query ?? {}, params: request.params ?? {}, headers: request.headers };
@@ -78,10 +78,10 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
           }
           spaceId = String(located);
           const access = opts.spaceAuthorizers.size ? await opts.spaceAuthorizers.call(caller, spaceId) : undefined;
-          if (!access?.allowed) throw forbidden('You are not a member of this space.');
+          if (!access?.allowed) throw new ApiError(403, ErrorCode.FORBIDDEN, 'You are not a member of this space.', '', { text: { key: 'host.notMember' } });
           spaceRole = access.role;
           const need = route.auth.role;
-          if (need && (!spaceRole || ROLE_RANK[spaceRole] < ROLE_RANK[need])) throw forbidden(`This needs the ${need} role in the space.`);
+          if (need && (!spaceRole || ROLE_RANK[spaceRole] < ROLE_RANK[need])) throw new ApiError(403, ErrorCode.FORBIDDEN, `This needs the ${need} role in the space.`, '', { text: { key: 'host.needsRole', params: { role: need } } });
         }
         if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(route.permission, spaceId)) {
           throw forbidden(`This access token lacks the permission${route.permission ? ` '${route.permission}'` : ''}${spaceId ? ` in space ${spaceId}` : ''}.`);

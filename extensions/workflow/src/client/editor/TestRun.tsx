@@ -1,7 +1,7 @@
 // Test runs from the editor: an input form generated from the Start node, the run streamed (each node's
 // status as it happens), questions answered inline, cancel, and each node's result.
 import { Alert, Button, Input, InputNumber, Space, Switch, Tag, Typography } from '@arco-design/web-react';
-import { useApi } from '@tessera/sdk/client';
+import { useApi, useFormat } from '@tessera/sdk/client';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -316,6 +316,7 @@ interface PastRun {
 
 /** The workflow's recent runs; choosing one shows it on the canvas. */
 export function RunHistory({ spaceId, workflowId, current, refreshKey, onOpen }: { spaceId: string; workflowId: string; current?: string; refreshKey: string; onOpen(executeId: string): void }) {
+  const format = useFormat();
   const { t } = useTranslation('workflow');
   const api = useApi();
   const runs = useQuery({ queryKey: ['workflow', 'runs', workflowId, refreshKey], queryFn: () => api.post<{ runs: PastRun[] }>('/api/workflow_api/get_execute_history_list', { space_id: spaceId, workflow_id: workflowId, limit: 20 }) });
@@ -327,7 +328,7 @@ export function RunHistory({ spaceId, workflowId, current, refreshKey, onOpen }:
       {!runs.data?.runs.length && <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('run.noHistory')}</div>}
       {runs.data?.runs.map((r) => (
         <div key={r.execute_id} role="button" tabIndex={0} data-testid="run-history-item" data-execute-id={r.execute_id} onClick={() => onOpen(r.execute_id)} onKeyDown={(e) => e.key === 'Enter' && onOpen(r.execute_id)} style={{ cursor: 'pointer', padding: '4px 6px', borderRadius: 4, fontSize: 12, background: r.execute_id === current ? 'var(--color-fill-2)' : undefined }}>
-          <Tag size="small" color={color[r.execute_status]}>{t(`run.runStatus.${r.execute_status}`)}</Tag> {t(`run.mode.${mode[r.execute_mode] ?? 'test'}`)} · {new Date(r.create_time * 1000).toLocaleString()}
+          <Tag size="small" color={color[r.execute_status]}>{t(`run.runStatus.${r.execute_status}`)}</Tag> {t(`run.mode.${mode[r.execute_mode] ?? 'test'}`)} · {format.dateTime(r.create_time * 1000)}
           {r.duration_ms !== null && ` · ${r.duration_ms} ms`}
         </div>
       ))}

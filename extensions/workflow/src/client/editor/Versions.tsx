@@ -2,7 +2,7 @@
 // and what the draft changes against any version.
 import { Button, Checkbox, Empty, Input, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi } from '@tessera/sdk/client';
+import { Modal, toast, useApi, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OperateType } from '@tessera/workflow-sdk';
@@ -26,6 +26,7 @@ interface Operation {
 const OPERATION: Record<number, string> = { [OperateType.Draft]: 'draft', [OperateType.Submit]: 'submit', [OperateType.Publish]: 'publish' };
 
 export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, tested, onReverted, beforeWrite }: { spaceId: string; workflowId: string; draft: Canvas; latestVersion: string | null; tested: boolean; onReverted(): void; beforeWrite(): Promise<boolean> }) {
+  const format = useFormat();
   const { t } = useTranslation('workflow');
   const api = useApi();
   const qc = useQueryClient();
@@ -99,7 +100,7 @@ export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, teste
         <div key={v.commit_id} data-testid="version-row" data-version={v.version} style={{ padding: '6px 0', borderBottom: '1px solid var(--color-border-1)' }}>
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <span>
-              <Tag color="green">{v.version}</Tag> <span style={{ fontSize: 12 }}>{new Date(v.publish_time * 1000).toLocaleString()}</span>
+              <Tag color="green">{v.version}</Tag> <span style={{ fontSize: 12 }}>{format.dateTime(v.publish_time * 1000)}</span>
             </span>
             <Space size={2}>
               <Button size="mini" type="text" onClick={() => setComparing(v)} data-testid="version-compare">
@@ -121,7 +122,7 @@ export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, teste
       <div data-testid="operation-list">
         {operations.data?.operate_list.map((o) => (
           <div key={o.id} style={{ fontSize: 12, padding: '3px 0' }}>
-            <Tag size="small">{t(`versions.op.${OPERATION[o.type] ?? 'draft'}`)}</Tag> {new Date(o.create_time * 1000).toLocaleString()} {o.desc && `· ${o.desc}`}
+            <Tag size="small">{t(`versions.op.${OPERATION[o.type] ?? 'draft'}`)}</Tag> {format.dateTime(o.create_time * 1000)} {o.desc && `· ${o.desc}`}
           </div>
         ))}
       </div>
