@@ -46,10 +46,17 @@ describe('identity and spaces in the browser', () => {
     const link = (await owner.getByTestId('invite-link').first().textContent())!;
     expect(link).toMatch(/\/invite\/[\w-]+$/);
 
-    // The second user opens the link, signs up on the way, and joins.
+    // The second user opens the link signed out: it says where it leads; they sign up from it, and join.
     const member = await newPage();
-    await signUp(member, 'Mo Member', `mo-${stamp}@example.com`, new URL(link).pathname);
-    await member.getByTestId('invite-page').waitFor();
+    await member.goto(`${env.studio.url}${new URL(link).pathname}`);
+    await member.getByTestId('invite-signed-out').waitFor();
+    expect(await member.getByTestId('invite-text').textContent()).toContain('Rocket Team');
+    await member.getByTestId('invite-sign-up').click();
+    await member.getByTestId('sign-up-name').fill('Mo Member');
+    await member.getByTestId('sign-up-email').fill(`mo-${stamp}@example.com`);
+    await member.getByTestId('sign-up-password').fill('correct horse battery');
+    await member.getByTestId('sign-up-submit').click();
+    await member.getByTestId('invite-join').waitFor();
     expect(await member.getByTestId('invite-text').textContent()).toContain('Rocket Team');
     await member.getByTestId('invite-join').click();
     await member.getByTestId('space-settings').waitFor();

@@ -134,4 +134,23 @@ describe('the studio as a person meets it', () => {
     await expect.poll(() => page.locator('[data-testid="canvas-node"] strong').allTextContents()).toEqual(expect.arrayContaining(['开始', '结束']));
     await context.close();
   });
+
+  it('tells a signed-out invitee where the link leads, and signed-out pages log no 401s', async () => {
+    const { context: ownerContext, api } = await setup();
+    const team = await api.post('/api/space/create', { name: 'Harbour' });
+    const invite = await api.post('/api/space/invite', { space_id: team.space_id });
+    const context = await env.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    await context.addInitScript(() => localStorage.setItem('tessera.language', 'en-US'));
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await page.goto(`${env.studio.url}${invite.invite_path}`);
+    await page.getByTestId('invite-signed-out').waitFor();
+    expect(await page.getByTestId('invite-text').textContent()).toMatch(/invites you to join Harbour\./);
+    await page.getByTestId('invite-sign-in').click();
+    await page.waitForURL(/\/sign-in\?next=/);
+    expect(consoleErrors.filter((e) => /401/.test(e))).toEqual([]);
+    await context.close();
+    await ownerContext.close();
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, CozeAPI, NotFoundError, PermissionDeniedError, WorkflowEventType, type APIError } from '@coze/api';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp } from '../agent.ts';
-import { greetingCanvas, questionCanvas } from '../workflow-kit.ts';
+import { greetingCanvas, questionCanvas, unique } from '../workflow-kit.ts';
 
 // The official Coze SDK, pointed at the studio with a personal access token.
 let studio: RunningStudio;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   space = (await agent.post('/api/space/create', { name: 'SDK' })).space_id;
   const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
   const publish = async (canvas: unknown) => {
-    const { workflow_id } = await api('create', { name: 'sdk flow' });
+    const { workflow_id } = await api('create', { name: unique('sdk flow') });
     await api('save', { workflow_id, schema: canvas });
     await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
     return workflow_id as string;

@@ -13,6 +13,8 @@ export interface ClientRoute {
   title?: string;
   /** 'app' renders inside the studio shell; 'bare' alone (sign-in pages, full-screen editors). */
   layout?: 'app' | 'bare';
+  /** Open to signed-out visitors (sign-in, an invite link); other pages send them to sign in first. */
+  public?: boolean;
 }
 
 /** Pages. Every page is wrapped in an error boundary that reports render errors to the error sinks. */
@@ -20,7 +22,7 @@ export const Routes = defineRegistryPoint<ClientRoute>({
   id: 'client.routes',
   owner: 'host',
   description: 'Pages of the studio, by path.',
-  schema: z.object({ path: z.string().startsWith('/'), component, title: z.string().optional(), layout: z.enum(['app', 'bare']).optional() }),
+  schema: z.object({ path: z.string().startsWith('/'), component, title: z.string().optional(), layout: z.enum(['app', 'bare']).optional(), public: z.boolean().optional() }),
   key: (r) => r.path,
 });
 

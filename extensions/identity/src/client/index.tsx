@@ -1,4 +1,6 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { Routes, defineExtension } from '@tessera/sdk/client';
+import { matchPath, useLocation } from 'react-router';
+import { useEffect } from 'react';
 import { Unauthorized } from '@tessera/sdk';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
@@ -10,7 +12,7 @@ import { createCurrentUser, readCookie } from './session.ts';
 import { TokensPage } from './TokensPage.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
-const isPublic = (path: string) => PUBLIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+const isPublicPath = (path: string) => PUBLIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 
 export default defineExtension({
   id: 'identity',
@@ -23,15 +25,30 @@ export default defineExtension({
       return token ? { ...req, headers: { ...req.headers, [CSRF_HEADER]: token } } : req;
     });
     // A call that needs a session sends the user to sign in, and back afterwards.
+    // A page open to signed-out visitors declares `public` (an invite link); the others need a session.
+    const isPublic = (path: string) => isPublicPath(path) || ctx.registry(Routes).list().some((r) => r.public && matchPath(r.path, path));
+    const toSignIn = () => location.assign(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`);
     ctx.on(Unauthorized, () => {
       if (typeof location === 'undefined' || isPublic(location.pathname)) return;
-      location.assign(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`);
+      toSignIn();
     });
     const current = createCurrentUser(ctx.api);
+    // Signed out on a page that is not public: sign in first. Checked once the studio has started (every
+    // extension's pages are known) and on each navigation, from the session answer (never a 401).
+    ctx.panel({
+      key: 'session-guard',
+      component: function SessionGuard() {
+        const { pathname } = useLocation();
+        useEffect(() => {
+          void current.ready.then(() => !current.get() && !isPublic(pathname) && toSignIn());
+        }, [pathname]);
+        return null;
+      },
+    });
     setCurrentUserStore(current);
     ctx.provide(CurrentUserService, current);
-    ctx.route({ path: '/sign-in', component: SignInPage, layout: 'bare', title: 'signIn.title' });
-    ctx.route({ path: '/sign-up', component: SignUpPage, layout: 'bare', title: 'signUp.title' });
+    ctx.route({ path: '/sign-in', component: SignInPage, layout: 'bare', title: 'signIn.title', public: true });
+    ctx.route({ path: '/sign-up', component: SignUpPage, layout: 'bare', title: 'signUp.title', public: true });
     ctx.route({ path: '/profile', component: ProfilePage, title: 'profile.title' });
     ctx.route({ path: '/tokens', component: TokensPage, title: 'tokens.title' });
     ctx.sidebar({ key: 'tokens', area: 'token', label: 'tokens.nav', path: '/tokens', order: 10 });

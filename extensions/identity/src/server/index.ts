@@ -337,6 +337,14 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
 
   ctx.route({
     method: 'GET',
+    path: '/api/passport/session',
+    auth: 'anonymous',
+    summary: 'Who is signed in, if anyone (200 either way: a page asking is not an error)',
+    handler: async ({ caller }) => ({ user: caller && caller.kind === 'user' ? ((await identity.getUser(caller.userId)) ?? null) : null }),
+  });
+
+  ctx.route({
+    method: 'GET',
     path: '/v1/users/me',
     auth: 'user',
     summary: 'The user behind the token or session',

@@ -7,11 +7,13 @@ import { useNavigate, useParams } from 'react-router';
 import { currentSpace } from './current.ts';
 
 interface InviteInfo {
-  space_id: string;
+  space_id?: string;
   space_name: string;
   inviter_name: string;
   status: number;
   need_approval: boolean;
+  /** False for a signed-out visitor: the page says where the link leads, and how to join. */
+  signed_in: boolean;
   already_member: boolean;
   pending_application: boolean;
 }
@@ -40,10 +42,22 @@ export function InvitePage() {
         <Typography.Paragraph data-testid="invite-text">{t('invite.text', { inviter: d.inviter_name, space: d.space_name })}</Typography.Paragraph>
         {d.status !== 1 ? (
           <Typography.Text type="error">{t('invite.unavailable')}</Typography.Text>
+        ) : !d.signed_in ? (
+          <Space direction="vertical" style={{ width: '100%' }} data-testid="invite-signed-out">
+            <Typography.Text>{t('invite.signInToJoin')}</Typography.Text>
+            <Space>
+              <Button type="primary" onClick={() => navigate(`/sign-in?next=${encodeURIComponent(`/invite/${key}`)}`)} data-testid="invite-sign-in">
+                {t('invite.signIn')}
+              </Button>
+              <Button onClick={() => navigate(`/sign-up?next=${encodeURIComponent(`/invite/${key}`)}`)} data-testid="invite-sign-up">
+                {t('invite.signUp')}
+              </Button>
+            </Space>
+          </Space>
         ) : d.already_member ? (
           <Space direction="vertical">
             <Typography.Text>{t('invite.already')}</Typography.Text>
-            <Button type="primary" onClick={() => open(d.space_id)}>
+            <Button type="primary" onClick={() => open(d.space_id!)}>
               {t('invite.open')}
             </Button>
           </Space>

@@ -1,12 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
-import { useEffect } from 'react';
+import type { CurrentUser } from '@tessera/ext-identity/shared';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { SpaceInfo } from '../shared/index.ts';
 import { currentSpace, useCurrentSpaceId } from './current.ts';
 
+let currentUser: CurrentUser | undefined;
+export function setCurrentUser(u: CurrentUser) {
+  currentUser = u;
+}
+const nobody = () => null;
+const never = () => () => undefined;
+
+/** Whether someone is signed in (the spaces of nobody are not asked for: a public page stays public). */
+export function useSignedIn(): boolean {
+  return !!useSyncExternalStore(currentUser?.subscribe ?? never, currentUser?.get ?? nobody, currentUser?.get ?? nobody);
+}
+
 export function useSpaces() {
   const api = useApi();
-  return useQuery({ queryKey: ['spaces', 'list'], queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}, { suppressNotice: true }), staleTime: 30_000 });
+  const signedIn = useSignedIn();
+  return useQuery({ queryKey: ['spaces', 'list'], enabled: signedIn, queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}, { suppressNotice: true }), staleTime: 30_000 });
 }
 
 /** The current space's info; falls back to the first (personal) space when the remembered one is gone. */

@@ -1,9 +1,10 @@
 import { defineExtension } from '@tessera/sdk/client';
-import { TokenWorkspaceSources } from '@tessera/ext-identity/shared';
+import { CurrentUserService, TokenWorkspaceSources } from '@tessera/ext-identity/shared';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { CurrentSpaceService, type SpaceInfo } from '../shared/index.ts';
 import { createCurrentSpace, setCurrentSpaceStore } from './current.ts';
+import { setCurrentUser } from './api.ts';
 import { InvitePage } from './InvitePage.tsx';
 import { SpaceSettingsPage } from './SpaceSettings.tsx';
 import { SpaceSwitcher } from './SpaceSwitcher.tsx';
@@ -14,10 +15,11 @@ export default defineExtension({
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
     const current = createCurrentSpace();
     setCurrentSpaceStore(current);
+    setCurrentUser(ctx.service(CurrentUserService));
     ctx.provide(CurrentSpaceService, current);
     ctx.headerItem({ key: 'space-switcher', component: SpaceSwitcher, order: 10 });
     ctx.route({ path: '/space/settings', component: SpaceSettingsPage, title: 'settings.title' });
-    ctx.route({ path: '/invite/:key', component: InvitePage, title: 'invite.title' });
+    ctx.route({ path: '/invite/:key', component: InvitePage, title: 'invite.title', public: true });
     ctx.sidebar({ key: 'space-settings', area: 'space', label: 'nav.settings', path: '/space/settings', order: 90 });
     // The access-token form offers the user's spaces.
     ctx.register(TokenWorkspaceSources, {

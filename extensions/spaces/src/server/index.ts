@@ -595,15 +595,18 @@ function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'GET',
     path: '/api/space/invite/info',
-    auth: 'user',
-    summary: 'What an invite link leads to',
+    // Anyone holding the link may see where it leads (a signed-out invitee is told before signing in).
+    auth: 'anonymous',
+    summary: 'What an invite link leads to (signed out: the space and the inviter only)',
     query: z.object({ invite_key: z.string().min(1).max(64) }),
     handler: async ({ query, caller }) => {
       const inv = inviteView(await byKey(query.invite_key));
       const sp = await s.space(inv.invite_key ? (await byKey(query.invite_key)).space_id : '');
       const inviter = await s.identity().getUser(inv.created_by);
-      const pendingApply = await ctx.db.selectFrom('spaces_apply').select('id').where('space_id', '=', sp.id).where('user_id', '=', caller!.userId).where('status', '=', ApplyStatus.Pending).executeTakeFirst();
+      if (!caller) return { space_name: sp.name, space_icon_uri: sp.icon_uri, inviter_name: inviter?.name ?? '', status: inv.status, need_approval: inv.need_approval, signed_in: false, already_member: false, pending_application: false };
+      const pendingApply = await ctx.db.selectFrom('spaces_apply').select('id').where('space_id', '=', sp.id).where('user_id', '=', caller.userId).where('status', '=', ApplyStatus.Pending).executeTakeFirst();
       return {
+        signed_in: true,
         space_id: sp.id,
         space_name: sp.name,
         space_icon_uri: sp.icon_uri,
@@ -611,7 +614,7 @@ function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
         status: inv.status,
         need_approval: inv.need_approval,
         space_role_type: inv.space_role_type,
-        already_member: !!(await s.roleOf(sp.id, caller!.userId)),
+        already_member: !!(await s.roleOf(sp.id, caller.userId)),
         pending_application: !!pendingApply,
       };
     },
