@@ -39,7 +39,7 @@ describe('the floating error panel in Chromium', () => {
     // A call whose notice its caller suppressed goes to the panel.
     await failRequest(page);
     await page.getByTestId('error-panel-popup').waitFor();
-    expect(await page.getByTestId('error-panel-popup').textContent()).toContain('query.name');
+    expect(await page.getByTestId('error-panel-popup').textContent()).toContain('Invalid request: name:');
     expect(await page.getByTestId('error-panel-popup').textContent()).toMatch(/400 · 400001 · \d{14}[0-9A-F]{16}/);
     await page.waitForTimeout(1500);
     expect(await panelState(page)).toBe('popup');
@@ -75,7 +75,7 @@ describe('the floating error panel in Chromium', () => {
     await page.getByTestId('error-panel-copy').click();
     await expect.poll(() => page.getByTestId('error-panel-copy').getAttribute('data-copied')).toBe('true');
     const text = await page.evaluate(() => navigator.clipboard.readText());
-    expect(text).toMatch(/^400 400001 Invalid request: query\.name/);
+    expect(text).toMatch(/^400 400001 Invalid request: name: /);
     expect(text).toMatch(/session: \S+/);
     expect(text).toMatch(/time: \d{4}-\d\d-\d\dT/);
     await expect.poll(() => page.getByTestId('error-panel-copy').getAttribute('data-copied'), { timeout: 3500 }).toBe('false');

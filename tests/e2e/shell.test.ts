@@ -74,7 +74,7 @@ describe('the studio shell in Chromium', () => {
     const logId = response.headers()['x-tt-logid'];
     const notice = page.getByTestId('error-notice');
     await notice.waitFor();
-    expect(await notice.textContent()).toContain('query.name');
+    expect(await notice.textContent()).toContain('Invalid request: name:');
     expect(await page.getByTestId('error-notice-logid').textContent()).toBe(logId);
     const box = await page.locator('.arco-message').first().boundingBox();
     expect(box!.y).toBeGreaterThanOrEqual(70);

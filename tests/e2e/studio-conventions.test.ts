@@ -50,6 +50,13 @@ describe('the studio as a person meets it', () => {
     expect(await page.getByTestId('error-panel').count()).toBe(0);
     // The limit shows as the user types.
     expect(await page.locator('.arco-modal .arco-input-word-limit').first().textContent()).toMatch(/5\s*\/\s*100/);
+    // A notice (from another failing call) does not cover the page title.
+    await page.getByTestId('workflow-create-name').press('Escape');
+    await page.evaluate(() => (window as any).__tessera.api.post('/api/workflow_api/create', { space_id: 'x', name: '' }).catch(() => undefined));
+    const notice = await page.getByTestId('error-notice').first().boundingBox();
+    const title = await page.locator('.tessera-content h5, .tessera-content h4').first().boundingBox();
+    const overlaps = !!notice && !!title && notice.x < title.x + title.width && title.x < notice.x + notice.width && notice.y < title.y + title.height && title.y < notice.y + notice.height;
+    expect(overlaps).toBe(false);
     await context.close();
   });
 

@@ -42,5 +42,5 @@ it('Assign Variable writes user variables that later nodes and later runs read; 
   expect((await bob.agent.post('/api/variables/list', { space_id: space, scope: 'user' })).variables).toEqual([]);
   const bad = await bob.agent.request('POST', '/api/variables/set', { space_id: space, scope: 'user', name: '9lives', value: 1 });
   expect(bad.status).toBe(400);
-  expect(bad.body.msg).toContain('body.name');
+  expect(bad.body.msg).toMatch(/^Invalid request: name: /);
 });

@@ -112,7 +112,7 @@ describe('workflow lifecycle', () => {
     const zh = await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'Weekly report' }, { 'accept-language': 'zh-CN' });
     expect(zh.body.msg).toBe('此空间中已有名为“Weekly report”的工作流，请换一个名称。');
     const invalid = await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: '' }, { 'accept-language': 'zh-CN' });
-    expect(invalid.body.msg).toMatch(/^请求参数有误：body\.name: /);
+    expect(invalid.body.msg).toMatch(/^请求参数有误：name: /);
     const b = await createWith(greetingCanvas(), 'Monthly report');
     expect((await owner.request('POST', '/api/workflow_api/update_meta', { space_id: space, workflow_id: b, name: 'Weekly report' })).status).toBe(409);
     expect((await api('update_meta', { workflow_id: b, name: 'Monthly report' })).name).toBe('Monthly report'); // its own name

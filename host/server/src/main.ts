@@ -54,9 +54,10 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     const started = status.filter((s) => s.state === 'started').length;
     const problems = status.filter((s) => s.state === 'failed');
     const disabled = status.filter((s) => s.state === 'disabled');
+    // What did not start first; the address last, where a person looks for it.
+    for (const p of problems) console.log(`extension '${p.id}' failed: ${p.reason}`);
+    for (const d of disabled) console.log(`extension '${d.id}' disabled: ${d.reason}`);
     console.log(`${config.platformName} is running on ${shown} (${Math.round(performance.now() - began)} ms, ${started} extensions, data in ${config.dataDir}${config.databaseUrl ? ', PostgreSQL' : ', SQLite'})`);
-    for (const p of problems) console.log(`  extension '${p.id}' failed: ${p.reason}`);
-    for (const d of disabled) console.log(`  extension '${d.id}' disabled: ${d.reason}`);
   }
   let stopping = false;
   const stop = async (signal: string) => {

@@ -28,7 +28,8 @@ export const OPEN_API_PATH = /^\/v[13](\/|$)/;
 /** A zod failure as a 400 that names every field, e.g. "body.name: expected string, received undefined". */
 export function validationError(where: 'body' | 'query' | 'params', error: ZodError): ApiError {
   const fields = error.issues.map((i) => ({ field: [where, ...i.path.map(String)].join('.'), message: i.message }));
-  const list = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+  // People read the field's name; the full path stays in data.fields for programs.
+  const list = fields.map((f) => `${f.field.split('.').slice(1).join('.') || f.field}: ${f.message}`).join('; ');
   return new ApiError(400, ErrorCode.INVALID_PARAMS, `Invalid request: ${list}`, '', { detail: { fields }, text: { key: 'host.invalidRequest', params: { fields: list } } });
 }
 
