@@ -52,6 +52,20 @@ export interface NodeTypeClient {
   ports?(node: CanvasNode): PortInfo[];
   /** The settings form in the node panel; without one the settings are edited as JSON. */
   Form?: ComponentType<NodeFormProps>;
+  /**
+   * What the card says of the node under its title (its key settings: a template's start, a method and
+   * URL, a model): one short line, or undefined for nothing. Called on each render of the card: keep it
+   * cheap, and a pure function of the node.
+   */
+  summary?(node: CanvasNode): string | undefined;
+}
+
+/** The first `max` characters of a text on one line (card summaries). */
+export function oneLine(text: unknown, max = 60): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (!line) return undefined;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 export const NodeTypeClients = defineRegistryPoint<NodeTypeClient>({

@@ -1,5 +1,5 @@
 import { defineExtension } from '@tessera/sdk/client';
-import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconCodeSquare } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
@@ -19,6 +19,12 @@ export default defineExtension({
         settings: { language: 'javascript', code: SAMPLES.javascript, timeout_ms: 10_000, memory_mb: 64 },
       }),
       Form: CodeForm,
+      // The language, and the first line of the code that is not a comment.
+      summary: (n) => {
+        const s = n.node_param.settings as { language?: string; code?: string };
+        const first = (s.code ?? '').split('\n').find((l) => l.trim() && !/^\s*(\/\/|#)/.test(l));
+        return oneLine(`${({ javascript: 'JavaScript', typescript: 'TypeScript', python: 'Python' } as Record<string, string>)[s.language ?? 'javascript'] ?? s.language}${first ? ` · ${first.trim()}` : ''}`);
+      },
     });
   },
 });

@@ -1,5 +1,5 @@
 import { defineExtension } from '@tessera/sdk/client';
-import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconCloud } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
@@ -15,6 +15,10 @@ export default defineExtension({
       color: '#3491FA',
       defaults: () => ({ settings: { method: 'GET', url: '', headers: [], query: [], auth: { type: 'none' }, body: { type: 'none' }, timeout_ms: 30_000, retries: 0 } }),
       Form: HttpForm,
+      summary: (n) => {
+        const s = n.node_param.settings as { method?: string; url?: string };
+        return s.url ? oneLine(`${s.method ?? 'GET'} ${s.url}`) : undefined;
+      },
     });
   },
 });

@@ -1,5 +1,5 @@
 import { defineExtension } from '@tessera/sdk/client';
-import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconRobot, IconBulb } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
@@ -15,6 +15,7 @@ export default defineExtension({
       color: '#7816FF',
       defaults: () => ({ settings: { model_id: '', params: {}, system_prompt: '', user_prompt: '', history_rounds: 0, output_format: 'text', json_fields: [], streaming: true, skills: [], max_tool_rounds: 5 } }),
       Form: LlmForm,
+      summary: (n) => oneLine((n.node_param.settings as { user_prompt?: string }).user_prompt),
     });
     ctx.register(NodeTypeClients, {
       key: 'intent',

@@ -1,5 +1,5 @@
 import { defineExtension } from '@tessera/sdk/client';
-import { NodeTypeClients } from '@tessera/ext-workflow/client';
+import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconSave, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
@@ -11,8 +11,8 @@ export default defineExtension({
   id: 'nodes-core',
   register(ctx) {
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
-    ctx.register(NodeTypeClients, { key: 'start', icon: IconPlayArrow, color: '#165DFF', Form: hintForm('start') });
-    ctx.register(NodeTypeClients, { key: 'end', icon: IconRecord, color: '#165DFF', Form: EndForm });
+    ctx.register(NodeTypeClients, { key: 'start', icon: IconPlayArrow, color: '#165DFF', Form: hintForm('start'), summary: (n) => oneLine(n.node_param.outputs.map((f) => f.name).join(', ')) });
+    ctx.register(NodeTypeClients, { key: 'end', icon: IconRecord, color: '#165DFF', Form: EndForm, summary: (n) => (n.node_param.settings?.terminate_plan === 'use_answer_content' ? oneLine(n.node_param.settings.answer) : oneLine(n.node_param.inputs.map((i) => i.name).join(', '))) });
     ctx.register(NodeTypeClients, {
       key: 'if',
       icon: IconBranch,
@@ -35,10 +35,11 @@ export default defineExtension({
         return [...(s.options ?? []).map((o, i) => ({ id: optionPort(i), label: o })), { id: 'default', labelKey: 'nodes-core:question.other' }];
       },
       Form: QuestionForm,
+      summary: (n) => oneLine(n.node_param.settings?.question),
     });
-    ctx.register(NodeTypeClients, { key: 'text', icon: IconFile, color: '#3491FA', defaults: () => ({ settings: { mode: 'concat', template: '' }, outputs: [{ name: 'output', type: 'string' }] }), Form: TextForm });
-    ctx.register(NodeTypeClients, { key: 'message', icon: IconMessage, color: '#722ED1', defaults: () => ({ settings: { template: '', streaming: true } }), Form: MessageForm });
-    ctx.register(NodeTypeClients, { key: 'input', icon: IconEdit, color: '#F77234', defaults: () => ({ settings: { prompt: '', fields: [{ name: 'value', type: 'string', required: true }] } }), Form: InputForm });
+    ctx.register(NodeTypeClients, { key: 'text', icon: IconFile, color: '#3491FA', defaults: () => ({ settings: { mode: 'concat', template: '' }, outputs: [{ name: 'output', type: 'string' }] }), Form: TextForm, summary: (n) => oneLine(n.node_param.settings?.template) });
+    ctx.register(NodeTypeClients, { key: 'message', icon: IconMessage, color: '#722ED1', defaults: () => ({ settings: { template: '', streaming: true } }), Form: MessageForm, summary: (n) => oneLine(n.node_param.settings?.template) });
+    ctx.register(NodeTypeClients, { key: 'input', icon: IconEdit, color: '#F77234', defaults: () => ({ settings: { prompt: '', fields: [{ name: 'value', type: 'string', required: true }] } }), Form: InputForm, summary: (n) => oneLine(n.node_param.settings?.prompt) });
     ctx.register(NodeTypeClients, { key: 'to_json', icon: IconCode, color: '#4E5969', defaults: () => ({ inputs: [{ name: 'input', type: 'object', value: { kind: 'literal', value: null } }] }), Form: hintForm('to_json') });
     ctx.register(NodeTypeClients, { key: 'from_json', icon: IconSwap, color: '#4E5969', defaults: () => ({ inputs: [{ name: 'input', type: 'string', value: { kind: 'literal', value: '' } }] }), Form: hintForm('from_json') });
     ctx.register(NodeTypeClients, { key: 'variable_aggregator', icon: IconShareInternal, color: '#0FC6C2', defaults: () => ({ settings: { groups: [] } }), Form: AggregatorForm });

@@ -6,7 +6,7 @@ import { useState, type ComponentType } from 'react';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import type { CanvasNode } from '@tessera/workflow-sdk';
-import type { NodeFormProps, UpstreamOutput } from './points.ts';
+import { NodeTypeClients, type NodeFormProps, type NodeTypeClient, type UpstreamOutput } from './points.ts';
 
 export interface RenderNodeFormOptions extends Omit<RenderExtensionOptions, 'path' | 'others'> {
   /** The id of the extension the form belongs to (its translations live in that namespace). */
@@ -46,4 +46,23 @@ export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<Rende
   const others = Object.entries(namespaces).map(([id, l]) => defineExtension({ id, register: (ctx) => ctx.i18n(l) }));
   const rendered = await renderExtension(harness, { ...rest, path: '/', others: extension === 'workflow' ? others : [workflow, ...others] });
   return Object.assign(rendered, { settings: () => last, param: () => lastParam! });
+}
+
+/**
+ * The NodeTypeClients an extension's client half registers, by key (to test cards: summaries, ports).
+ * Its register() runs against a context that records registrations and ignores the rest.
+ */
+export function nodeTypeClientsOf(extension: { register?(ctx: never): void }): Record<string, NodeTypeClient> {
+  const out: Record<string, NodeTypeClient> = {};
+  const ctx = new Proxy({}, {
+    get: (_t, prop) =>
+      prop === 'register'
+        ? (point: unknown, item: NodeTypeClient) => {
+            if (point === NodeTypeClients) out[item.key] = item;
+            return { dispose() {} };
+          }
+        : () => ({ dispose() {} }),
+  });
+  extension.register?.(ctx as never);
+  return out;
 }

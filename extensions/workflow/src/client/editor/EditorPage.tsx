@@ -117,6 +117,12 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
   const { t } = useTranslation('workflow');
   const ports = portsOf(node, client, links);
   const Icon = client?.icon;
+  let summary: string | undefined;
+  try {
+    summary = client?.summary?.(node);
+  } catch {
+    summary = undefined; // a summary that throws shows nothing rather than breaking the canvas
+  }
   return (
     <div
       data-testid="canvas-node"
@@ -134,6 +140,11 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
           {node.node_param.title || node.node_id}
         </strong>
       </div>
+      {summary && (
+        <div data-testid="canvas-node-summary" style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={summary}>
+          {summary}
+        </div>
+      )}
       <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>
         {label}
         {run && (
