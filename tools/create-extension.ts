@@ -152,7 +152,7 @@ it('refuses callers outside the space and names a bad field', async () => {
   expect((await t.request({ method: 'POST', url: '/api/${id}/create', body: { space_id: 's1', name: 'x' }, as: 'bob' })).status).toBe(403);
   const bad = await t.request({ method: 'POST', url: '/api/${id}/create', body: { space_id: 's1', name: '' }, as: 'ann' });
   expect(bad.status).toBe(400);
-  expect(bad.body.msg).toContain('body.name');
+  expect(bad.body.data.fields[0].field).toBe('body.name');
 });
 `,
     [`test/${id}.client.test.tsx`]: `// @vitest-environment happy-dom
