@@ -1,48 +1,29 @@
 // The workflow editor: the canvas (@xyflow/react), the node catalogue, the selected node's panel and
 // a draft that saves itself (a save made from an older draft is detected and the user chooses).
-import { Button, Empty, Input, Spin, Tag, Typography } from '@arco-design/web-react';
+import { Button, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconApps, IconLeft, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
 import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
-import { Background, Controls, Handle, MiniMap, NodeResizer, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
+import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
-import { NodeTypeClients, type NodeTypeClient } from '../points.ts';
-import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, portsOf, removeNodes, typeOf, upstreamOutputs, type Clip, type Note, type NodeTypeInfo } from './model.ts';
+import { NodeTypeClients } from '../points.ts';
+import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, removeNodes, typeOf, upstreamOutputs, type Clip, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
-import { CardStore, CardStoreContext, useCard } from './cards.ts';
-import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun, type NodeRun } from './TestRun.tsx';
+import { CardStore, CardStoreContext } from './cards.ts';
+import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun } from './TestRun.tsx';
 import { DiffList, VersionsPanel } from './Versions.tsx';
-import { BrokenRunDialog, ProblemBadge, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
-import { NodeExecStatus } from '@tessera/workflow-sdk';
+import { BrokenRunDialog, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
+
+import { CARD_WIDTH, NODE_REF, nodeTypes, type CardData, type NodeRef, type NoteData } from './Cards.tsx';
+import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
-interface CardData extends Record<string, unknown> {
-  node: CanvasNode;
-  links: CanvasLink[];
-  label: string;
-  client?: NodeTypeClient;
-  entry: boolean;
-  problems: number;
-  run?: NodeRun;
-  /** A loop or batch: the card is a container its body nodes sit in. */
-  container: boolean;
-}
-/** What the canvas library holds for a node card: nothing but a fixed marker (the card reads the rest from the card store). */
-type NodeRef = Record<string, never>;
-const NODE_REF: NodeRef = Object.freeze({}) as NodeRef;
-interface NoteData extends Record<string, unknown> {
-  note: Note;
-  onText(id: string, text: string): void;
-}
-
-const STATUS_COLOR: Record<number, string> = { [NodeExecStatus.Running]: 'rgb(var(--primary-6))', [NodeExecStatus.Success]: 'rgb(var(--success-6))', [NodeExecStatus.Fail]: 'rgb(var(--danger-6))' };
-
 // Copied nodes, kept for this tab and (through localStorage) for other tabs and workflows.
 const CLIP_KEY = 'tessera.workflow.clipboard';
 let clipboard: Clip | undefined;
@@ -64,10 +45,7 @@ function readClip(): Clip | undefined {
   return clipboard;
 }
 
-const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
 const SAVE_DELAY_MS = 800;
-/** Cards have one width (a long title is cut): editing a title does not resize the card, which would make the canvas re-measure it and move its links. */
-const CARD_WIDTH = 220;
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
 // update its store, and every node and edge on it checks whether that concerns it.
 const DELETE_KEYS = ['Backspace', 'Delete'];
@@ -79,8 +57,6 @@ const CANVAS_DECOR = (
     <MiniMap pannable zoomable />
   </>
 );
-/** What the catalogue puts on a drag: the node type's key. */
-const DRAG_TYPE = 'application/x-tessera-node-type';
 const NO_LINKS: CanvasLink[] = [];
 
 const sameShallow = (a: Record<string, unknown>, b: Record<string, unknown>) => {
@@ -105,90 +81,6 @@ function keepIfSame<T extends Node<NodeRef | NoteData>>(cache: Map<string, Node<
   return next;
 }
 
-/** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
-const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef>>) {
-  const data = useCard<CardData>(id);
-  if (!data) return null;
-  return <CardBody data={data} selected={!!selected} />;
-});
-
-function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
-  const { node, links, label, client, entry, problems, run, container } = data;
-  const { t } = useTranslation('workflow');
-  const ports = portsOf(node, client, links);
-  const Icon = client?.icon;
-  let summary: string | undefined;
-  try {
-    summary = client?.summary?.(node);
-  } catch {
-    summary = undefined; // a summary that throws shows nothing rather than breaking the canvas
-  }
-  return (
-    <div
-      data-testid="canvas-node"
-      data-node-id={node.node_id}
-      data-run-status={run?.status ?? ''}
-      data-container={container ? 'true' : undefined}
-      style={{ position: 'relative', ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
-    >
-      {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
-      {problems > 0 && <ProblemBadge count={problems} />}
-      {!entry && <Handle type="target" position={Position.Left} />}
-      <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
-        <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
-        <strong style={{ fontSize: 13, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
-          {node.node_param.title || node.node_id}
-        </strong>
-      </div>
-      {summary && (
-        <div data-testid="canvas-node-summary" style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={summary}>
-          {summary}
-        </div>
-      )}
-      <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>
-        {label}
-        {run && (
-          <span style={{ float: 'right', color: STATUS_COLOR[run.status] }} data-testid="canvas-node-status">
-            {t(`run.node.${run.status}`)}
-            {run.status !== NodeExecStatus.Running && ` · ${run.duration_ms} ms`}
-          </span>
-        )}
-      </div>
-      {ports.map((p) => (
-        <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
-          {ports.length > 1 && (p.labelKey ? t(p.labelKey, { defaultValue: p.label ?? p.id, ...p.labelParams }) : p.label)}
-          <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
-        </div>
-      ))}
-      {container && (
-        <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 6 }} data-testid="container-hint">
-          {t('editor.bodyHint')}
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** A comment note on the canvas: editor-only, kept in canvas.notes. */
-const NoteCard = memo(function NoteCard({ data, selected }: NodeProps<Node<NoteData>>) {
-  const { t } = useTranslation('workflow');
-  const { note, onText } = data;
-  return (
-    <div data-testid="canvas-note" data-note-id={note.id} style={{ width: '100%', height: '100%', minWidth: 160, minHeight: 80, boxSizing: 'border-box', background: '#FFF7E8', border: `1px solid ${selected ? '#FF7D00' : '#FFE4BA'}`, borderRadius: 6, padding: 6 }}>
-      <NodeResizer isVisible={selected} minWidth={160} minHeight={80} />
-      <textarea
-        className="nodrag nowheel"
-        aria-label={t('editor.note')}
-        placeholder={t('editor.notePlaceholder')}
-        value={note.text}
-        onChange={(e) => onText(note.id, e.target.value)}
-        style={{ width: '100%', height: '100%', border: 'none', outline: 'none', resize: 'none', background: 'transparent', fontSize: 12, color: '#4E5969' }}
-        data-testid="note-text"
-      />
-    </div>
-  );
-});
-const nodeTypes = { tessera: NodeCard, note: NoteCard };
 
 interface Loaded {
   canvas: Canvas;
@@ -793,55 +685,5 @@ function SaveBadge({ state }: { state: SaveState }) {
     <Tag color={color} data-testid="save-state" data-state={state}>
       {t(`editor.save.${state}`)}
     </Tag>
-  );
-}
-
-/** The node catalogue: grouped by category, searchable; click a type to add it. */
-function Catalogue({ types, clients, canvas, onAdd }: { types: NodeTypeInfo[]; clients: NodeTypeClient[]; canvas: Canvas; onAdd(t: NodeTypeInfo): void }) {
-  const { t } = useTranslation('workflow');
-  const { language } = useStudio();
-  const [q, setQ] = useState('');
-  const name = (x: NodeTypeInfo) => x.label[language] ?? x.label['en-US'] ?? x.key;
-  const shown = types.filter((x) => !q || `${name(x)} ${x.key} ${x.description?.[language] ?? ''}`.toLowerCase().includes(q.toLowerCase()));
-  const groups = [...new Set(shown.map((x) => x.category))].sort((a, b) => (CATEGORY_ORDER.indexOf(a) + 99) % 99 - ((CATEGORY_ORDER.indexOf(b) + 99) % 99));
-  const used = (x: NodeTypeInfo) => x.singleton && canvas.nodes.some((n) => n.type === x.type || n.type === x.key);
-  return (
-    <div style={{ width: 220, borderRight: '1px solid var(--color-border-2)', padding: 8, overflow: 'auto' }} data-testid="node-catalogue">
-      <Input size="small" allowClear placeholder={t('editor.searchNodes')} value={q} onChange={setQ} data-testid="node-search" />
-      {groups.map((g) => (
-        <div key={g} style={{ marginTop: 10 }}>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t(`editor.category.${g}`, { defaultValue: g })}
-          </Typography.Text>
-          {shown
-            .filter((x) => x.category === g)
-            .map((x) => {
-              const Icon = clients.find((c) => c.key === x.key)?.icon;
-              return (
-                <Button
-                  key={x.key}
-                  long
-                  size="small"
-                  type="text"
-                  disabled={used(x)}
-                  style={{ textAlign: 'left', display: 'block' }}
-                  title={x.description?.[language] ?? ''}
-                  draggable={!used(x)}
-                  onDragStart={(e) => {
-                    e.dataTransfer.setData(DRAG_TYPE, x.key);
-                    e.dataTransfer.effectAllowed = 'copy';
-                  }}
-                  onClick={() => onAdd(x)}
-                  data-testid={`add-node-${x.key}`}
-                >
-                  {Icon && <Icon style={{ marginRight: 6 }} />}
-                  {name(x)}
-                </Button>
-              );
-            })}
-        </div>
-      ))}
-      {!shown.length && <Typography.Text type="secondary">{t('editor.noNodes')}</Typography.Text>}
-    </div>
   );
 }

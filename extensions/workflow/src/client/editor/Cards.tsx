@@ -1,0 +1,121 @@
+// The cards of the workflow canvas: a node's card (icon, title, summary, type, ports, run status,
+// problem badge) and a comment note. The editor hands them their data through the card store.
+import { Handle, NodeResizer, Position, type Node, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CanvasLink, CanvasNode } from '@tessera/workflow-sdk';
+import type { NodeTypeClient } from '../points.ts';
+import { portsOf, type Note } from './model.ts';
+import { useCard } from './cards.ts';
+import type { NodeRun } from './TestRun.tsx';
+import { ProblemBadge } from './Problems.tsx';
+import { NodeExecStatus } from '@tessera/workflow-sdk';
+/** Cards have one width (a long title is cut): editing a title does not resize the card, which would make the canvas re-measure it and move its links. */
+export const CARD_WIDTH = 220;
+
+export interface CardData extends Record<string, unknown> {
+  node: CanvasNode;
+  links: CanvasLink[];
+  label: string;
+  client?: NodeTypeClient;
+  entry: boolean;
+  problems: number;
+  run?: NodeRun;
+  /** A loop or batch: the card is a container its body nodes sit in. */
+  container: boolean;
+}
+/** What the canvas library holds for a node card: nothing but a fixed marker (the card reads the rest from the card store). */
+export type NodeRef = Record<string, never>;
+export const NODE_REF: NodeRef = Object.freeze({}) as NodeRef;
+export interface NoteData extends Record<string, unknown> {
+  note: Note;
+  onText(id: string, text: string): void;
+}
+
+export const STATUS_COLOR: Record<number, string> = { [NodeExecStatus.Running]: 'rgb(var(--primary-6))', [NodeExecStatus.Success]: 'rgb(var(--success-6))', [NodeExecStatus.Fail]: 'rgb(var(--danger-6))' };
+
+
+/** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
+const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef>>) {
+  const data = useCard<CardData>(id);
+  if (!data) return null;
+  return <CardBody data={data} selected={!!selected} />;
+});
+
+function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
+  const { node, links, label, client, entry, problems, run, container } = data;
+  const { t } = useTranslation('workflow');
+  const ports = portsOf(node, client, links);
+  const Icon = client?.icon;
+  let summary: string | undefined;
+  try {
+    summary = client?.summary?.(node);
+  } catch {
+    summary = undefined; // a summary that throws shows nothing rather than breaking the canvas
+  }
+  return (
+    <div
+      data-testid="canvas-node"
+      data-node-id={node.node_id}
+      data-run-status={run?.status ?? ''}
+      data-container={container ? 'true' : undefined}
+      style={{ position: 'relative', ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+    >
+      {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
+      {problems > 0 && <ProblemBadge count={problems} />}
+      {!entry && <Handle type="target" position={Position.Left} />}
+      <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+        <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
+        <strong style={{ fontSize: 13, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
+          {node.node_param.title || node.node_id}
+        </strong>
+      </div>
+      {summary && (
+        <div data-testid="canvas-node-summary" style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={summary}>
+          {summary}
+        </div>
+      )}
+      <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>
+        {label}
+        {run && (
+          <span style={{ float: 'right', color: STATUS_COLOR[run.status] }} data-testid="canvas-node-status">
+            {t(`run.node.${run.status}`)}
+            {run.status !== NodeExecStatus.Running && ` · ${run.duration_ms} ms`}
+          </span>
+        )}
+      </div>
+      {ports.map((p) => (
+        <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
+          {ports.length > 1 && (p.labelKey ? t(p.labelKey, { defaultValue: p.label ?? p.id, ...p.labelParams }) : p.label)}
+          <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
+        </div>
+      ))}
+      {container && (
+        <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 6 }} data-testid="container-hint">
+          {t('editor.bodyHint')}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A comment note on the canvas: editor-only, kept in canvas.notes. */
+const NoteCard = memo(function NoteCard({ data, selected }: NodeProps<Node<NoteData>>) {
+  const { t } = useTranslation('workflow');
+  const { note, onText } = data;
+  return (
+    <div data-testid="canvas-note" data-note-id={note.id} style={{ width: '100%', height: '100%', minWidth: 160, minHeight: 80, boxSizing: 'border-box', background: '#FFF7E8', border: `1px solid ${selected ? '#FF7D00' : '#FFE4BA'}`, borderRadius: 6, padding: 6 }}>
+      <NodeResizer isVisible={selected} minWidth={160} minHeight={80} />
+      <textarea
+        className="nodrag nowheel"
+        aria-label={t('editor.note')}
+        placeholder={t('editor.notePlaceholder')}
+        value={note.text}
+        onChange={(e) => onText(note.id, e.target.value)}
+        style={{ width: '100%', height: '100%', border: 'none', outline: 'none', resize: 'none', background: 'transparent', fontSize: 12, color: '#4E5969' }}
+        data-testid="note-text"
+      />
+    </div>
+  );
+});
+export const nodeTypes = { tessera: NodeCard, note: NoteCard };

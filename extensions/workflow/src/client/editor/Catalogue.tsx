@@ -1,0 +1,62 @@
+// The node catalogue beside the canvas: the node types by category, searchable, added by click or drag.
+import { Button, Input, Typography } from '@arco-design/web-react';
+import { useStudio } from '@tessera/sdk/client';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Canvas } from '@tessera/workflow-sdk';
+import type { NodeTypeClient } from '../points.ts';
+import type { NodeTypeInfo } from './model.ts';
+
+const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
+/** What the catalogue puts on a drag: the node type's key. */
+export const DRAG_TYPE = 'application/x-tessera-node-type';
+
+/** The node catalogue: grouped by category, searchable; click a type to add it. */
+export function Catalogue({ types, clients, canvas, onAdd }: { types: NodeTypeInfo[]; clients: NodeTypeClient[]; canvas: Canvas; onAdd(t: NodeTypeInfo): void }) {
+  const { t } = useTranslation('workflow');
+  const { language } = useStudio();
+  const [q, setQ] = useState('');
+  const name = (x: NodeTypeInfo) => x.label[language] ?? x.label['en-US'] ?? x.key;
+  const shown = types.filter((x) => !q || `${name(x)} ${x.key} ${x.description?.[language] ?? ''}`.toLowerCase().includes(q.toLowerCase()));
+  const groups = [...new Set(shown.map((x) => x.category))].sort((a, b) => (CATEGORY_ORDER.indexOf(a) + 99) % 99 - ((CATEGORY_ORDER.indexOf(b) + 99) % 99));
+  const used = (x: NodeTypeInfo) => x.singleton && canvas.nodes.some((n) => n.type === x.type || n.type === x.key);
+  return (
+    <div style={{ width: 220, borderRight: '1px solid var(--color-border-2)', padding: 8, overflow: 'auto' }} data-testid="node-catalogue">
+      <Input size="small" allowClear placeholder={t('editor.searchNodes')} value={q} onChange={setQ} data-testid="node-search" />
+      {groups.map((g) => (
+        <div key={g} style={{ marginTop: 10 }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t(`editor.category.${g}`, { defaultValue: g })}
+          </Typography.Text>
+          {shown
+            .filter((x) => x.category === g)
+            .map((x) => {
+              const Icon = clients.find((c) => c.key === x.key)?.icon;
+              return (
+                <Button
+                  key={x.key}
+                  long
+                  size="small"
+                  type="text"
+                  disabled={used(x)}
+                  style={{ textAlign: 'left', display: 'block' }}
+                  title={x.description?.[language] ?? ''}
+                  draggable={!used(x)}
+                  onDragStart={(e) => {
+                    e.dataTransfer.setData(DRAG_TYPE, x.key);
+                    e.dataTransfer.effectAllowed = 'copy';
+                  }}
+                  onClick={() => onAdd(x)}
+                  data-testid={`add-node-${x.key}`}
+                >
+                  {Icon && <Icon style={{ marginRight: 6 }} />}
+                  {name(x)}
+                </Button>
+              );
+            })}
+        </div>
+      ))}
+      {!shown.length && <Typography.Text type="secondary">{t('editor.noNodes')}</Typography.Text>}
+    </div>
+  );
+}
