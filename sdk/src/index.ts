@@ -12,6 +12,7 @@ export {
   type ExtensionManifest,
   type HookPointToken,
   type Logger,
+  type RegistryEntry,
   type RegistryPointToken,
   type RegistryView,
   type ReportedError,

@@ -88,4 +88,24 @@ describe('the workflow library in the browser', () => {
     await page.getByText('每次调用运行一次：输入进，输出出。').waitFor();
     await context.close();
   });
+  it('the home page creates a workflow and lists the space\'s recent work', async () => {
+    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/`);
+    await page.getByTestId('home-recent-empty').waitFor();
+    // Nothing is promised that is not enabled: the create buttons are the enabled kinds'.
+    expect(await page.locator('[data-testid^="home-create-"]').allTextContents()).toEqual(['Create workflow']);
+    await page.getByTestId('home-create-workflow').click();
+    await page.getByTestId('workflow-create-name').fill('From home');
+    await page.getByTestId('workflow-create-save').click();
+    await page.getByTestId('workflow-editor').waitFor();
+    await page.goto(`${env.studio.url}/`);
+    const item = page.getByTestId('home-recent-item');
+    await expect.poll(() => item.count()).toBe(1);
+    expect(await item.textContent()).toContain('From home');
+    expect(await item.textContent()).toContain('Workflow');
+    await item.getByRole('link', { name: 'From home' }).click();
+    await page.getByTestId('workflow-editor').waitFor();
+    await context.close();
+  });
 });

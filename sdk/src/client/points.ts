@@ -1,5 +1,5 @@
 import { defineHookPoint, defineRegistryPoint } from '@tessera/core';
-import type { ComponentType, ReactNode } from 'react';
+import type { ComponentType, CSSProperties, ReactNode } from 'react';
 import { z } from 'zod';
 import { TOP_LEVEL_AREAS, type Language, type TopLevelArea } from '../areas.ts';
 
@@ -120,4 +120,68 @@ export const RequestInterceptors = defineHookPoint<[OutgoingRequest], OutgoingRe
   kind: 'waterfall',
   args: ['request'],
   description: 'Called before every API request; each tap returns the (changed) request.',
+});
+
+/** One item of a resource kind as the home page lists it among recent work. */
+export interface RecentResource {
+  id: string;
+  name: string;
+  description?: string;
+  /** Last change, in milliseconds since the epoch. */
+  updatedAt: number;
+  /** Where opening it leads. */
+  path: string;
+  icon?: ReactNode;
+}
+
+/**
+ * A kind of resource a space holds (workflow, bot, plugin, knowledge, table, prompt ...), as the
+ * studio's shared pages see it: the home page's create buttons and recent items, later the library
+ * and the marketplace. Contributed by the extension that owns the kind; nothing names a kind.
+ */
+export interface ResourceKind {
+  kind: string;
+  /** Translation key in the owner's namespace: the kind's name ("Workflow"). */
+  label: string;
+  /** Translation key of the create action ("Create workflow"); defaults to the label. */
+  createLabel?: string;
+  icon?: ComponentType<{ style?: CSSProperties }>;
+  order?: number;
+  /** The kind's list page. */
+  path: string;
+  /** Where creating one starts (a page that opens its create dialog); none: the kind is not created from home. */
+  createPath?: string;
+  /** A React hook: the current space's most recently changed items of this kind, newest first. */
+  useRecent?(limit: number): { items: RecentResource[]; loading: boolean };
+}
+
+export const ResourceKinds = defineRegistryPoint<ResourceKind>({
+  id: 'client.resourceKinds',
+  owner: 'host',
+  description: 'Kinds of resources a space holds: create actions, recent items (home, library, marketplace).',
+  schema: z.object({
+    kind: z.string().regex(/^[a-z][a-z0-9_-]*$/),
+    label: z.string().min(1),
+    createLabel: z.string().optional(),
+    order: z.number().optional(),
+    path: z.string().startsWith('/'),
+    createPath: z.string().startsWith('/').optional(),
+    useRecent: z.custom<ResourceKind['useRecent']>((v) => typeof v === 'function', 'must be a function').optional(),
+  }),
+  key: (k) => k.kind,
+});
+
+export interface HomeSection {
+  key: string;
+  /** Rendered on the home page below recent work (templates, featured products ...). */
+  component: ComponentType<any>;
+  order?: number;
+}
+
+export const HomeSections = defineRegistryPoint<HomeSection>({
+  id: 'client.homeSections',
+  owner: 'host',
+  description: 'Sections of the home page below the create buttons and recent work.',
+  schema: z.object({ key: z.string().min(1), component, order: z.number().optional() }),
+  key: (s) => s.key,
 });

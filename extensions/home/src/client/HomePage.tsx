@@ -1,37 +1,149 @@
-import { Card, Empty, Grid, Typography } from '@arco-design/web-react';
-import { SidebarEntries, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { Button, Card, Empty, List, Space, Spin, Tag, Typography } from '@arco-design/web-react';
+import { HomeSections, ResourceKinds, type RecentResource, type ResourceKind, type RegistryEntry, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
+/** How many recent items the home page shows, across kinds. */
+const RECENT = 8;
+
+type KindEntry = RegistryEntry<ResourceKind>;
+interface Recent {
+  items: RecentResource[];
+  loading: boolean;
+}
+
+/**
+ * The workspace dashboard: a create button per enabled resource kind, the space's recent work across
+ * kinds, then the sections other extensions add (templates, featured products). It names no kind:
+ * what it offers is what the enabled extensions contribute.
+ */
 export function HomePage() {
   const { t } = useTranslation('home');
   const { platformName } = useStudio();
-  const entries = useRegistryEntries(SidebarEntries).filter((e) => e.value.path !== '/');
+  const kinds = byOrder(useRegistryEntries(ResourceKinds));
+  const sections = byOrder(useRegistryEntries(HomeSections));
+  const [recent, setRecent] = useState<Record<string, Recent>>({});
+  const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind]?.items === r.items && all[kind]?.loading === r.loading ? all : { ...all, [kind]: r })), []);
+  const creatable = kinds.filter((k) => k.value.createPath);
+  const withRecent = kinds.filter((k) => k.value.useRecent);
+  const merged = useMemo(
+    () =>
+      withRecent
+        .flatMap((k) => (recent[k.value.kind]?.items ?? []).map((item) => ({ item, kind: k })))
+        .sort((a, b) => b.item.updatedAt - a.item.updatedAt)
+        .slice(0, RECENT),
+    [recent, withRecent],
+  );
+  const loading = withRecent.some((k) => recent[k.value.kind]?.loading !== false);
+
   return (
     <div className="tessera-page" data-testid="home-page">
-      <Typography.Title heading={3}>{t('welcome', { platform: platformName })}</Typography.Title>
-      <Typography.Paragraph>{t('intro')}</Typography.Paragraph>
-      <Typography.Title heading={5}>{t('areas')}</Typography.Title>
-      {entries.length === 0 ? (
-        <Empty description={t('noAreas')} />
+      <Typography.Title heading={3} style={{ marginTop: 0 }}>
+        {t('welcome', { platform: platformName })}
+      </Typography.Title>
+      {kinds.length === 0 ? (
+        <Empty description={t('noKinds')} data-testid="home-no-kinds" />
       ) : (
-        <Grid.Row gutter={[16, 16]}>
-          {entries.map((e) => (
-            <Grid.Col key={e.key} xs={24} sm={12} md={8}>
-              <Link to={e.value.path} data-testid={`home-card-${e.key}`}>
-                <Card hoverable>
-                  <EntryLabel owner={e.owner} label={e.value.label} />
-                </Card>
-              </Link>
-            </Grid.Col>
+        <>
+          {creatable.length > 0 && (
+            <section aria-labelledby="home-create" style={{ marginBottom: 24 }}>
+              <Typography.Title heading={6} id="home-create">
+                {t('create')}
+              </Typography.Title>
+              <Space wrap size={12}>
+                {creatable.map((k) => (
+                  <CreateButton key={k.key} entry={k} />
+                ))}
+              </Space>
+            </section>
+          )}
+          {withRecent.map((k) => (
+            <RecentOf key={k.key} entry={k} onChange={report} />
           ))}
-        </Grid.Row>
+          {withRecent.length > 0 && (
+            <section aria-labelledby="home-recent" style={{ marginBottom: 24 }}>
+              <Typography.Title heading={6} id="home-recent">
+                {t('recent')}
+              </Typography.Title>
+              {merged.length === 0 ? (
+                loading ? (
+                  <Spin data-testid="home-recent-loading" />
+                ) : (
+                  <Card data-testid="home-recent-empty">
+                    <Typography.Text type="secondary">{t('recentEmpty')}</Typography.Text>
+                  </Card>
+                )
+              ) : (
+                <Card bodyStyle={{ padding: 0 }}>
+                  <List
+                    size="small"
+                    bordered={false}
+                    data-testid="home-recent"
+                    dataSource={merged}
+                    render={({ item, kind }) => <RecentRow key={`${kind.key}:${item.id}`} item={item} kind={kind} />}
+                  />
+                </Card>
+              )}
+            </section>
+          )}
+        </>
       )}
+      {sections.map((s) => {
+        const Section = s.value.component;
+        return (
+          <section key={s.key} data-testid={`home-section-${s.key}`} style={{ marginBottom: 24 }}>
+            <Section />
+          </section>
+        );
+      })}
     </div>
   );
 }
 
-function EntryLabel({ owner, label }: { owner: string; label: string }) {
-  const { t } = useTranslation(owner);
-  return <>{t(label)}</>;
+function byOrder<T extends { order?: number }>(entries: RegistryEntry<T>[]): RegistryEntry<T>[] {
+  return [...entries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100));
+}
+
+function CreateButton({ entry }: { entry: KindEntry }) {
+  const { t } = useTranslation(entry.owner);
+  const navigate = useNavigate();
+  const Icon = entry.value.icon;
+  return (
+    <Button size="large" icon={Icon ? <Icon /> : undefined} onClick={() => navigate(entry.value.createPath!)} data-testid={`home-create-${entry.value.kind}`}>
+      {t(entry.value.createLabel ?? entry.value.label)}
+    </Button>
+  );
+}
+
+/** Runs one kind's recent-items hook and reports what it finds (renders nothing). */
+function RecentOf({ entry, onChange }: { entry: KindEntry; onChange(kind: string, r: Recent): void }) {
+  const { items, loading } = entry.value.useRecent!(RECENT);
+  useEffect(() => onChange(entry.value.kind, { items, loading }), [entry.value.kind, items, loading, onChange]);
+  return null;
+}
+
+function RecentRow({ item, kind }: { item: RecentResource; kind: KindEntry }) {
+  const { t } = useTranslation(kind.owner);
+  const format = useFormat();
+  return (
+    <List.Item data-testid="home-recent-item" data-kind={kind.value.kind} extra={<Typography.Text type="secondary">{format.dateTime(item.updatedAt)}</Typography.Text>}>
+      <Space align="start">
+        {item.icon}
+        <div style={{ minWidth: 0 }}>
+          <Space size={8}>
+            <Link to={item.path} style={{ fontWeight: 500 }}>
+              {item.name}
+            </Link>
+            <Tag size="small">{t(kind.value.label)}</Tag>
+          </Space>
+          {item.description && (
+            <Typography.Text type="secondary" ellipsis style={{ display: 'block', maxWidth: 560 }}>
+              {item.description}
+            </Typography.Text>
+          )}
+        </div>
+      </Space>
+    </List.Item>
+  );
 }

@@ -1,7 +1,7 @@
 import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { InfiniteTable, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
 import { useState, type ComponentType, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -75,7 +75,13 @@ export function LibraryPage() {
   usePageTitle(t('title'));
   const spaceId = useSpaceId();
   const [filters, setFilters] = useState<Filters>({ name: '', flowMode: WorkflowMode.All, status: 0, mine: false, orderBy: OrderBy.UpdateTime, sort: SortDirection.Desc });
-  const [creating, setCreating] = useState(false);
+  const [params, setParams] = useSearchParams();
+  // ?create=1 (the home page's create button) opens the create dialog.
+  const [creating, setCreating] = useState(() => params.get('create') === '1');
+  const stopCreating = () => {
+    setCreating(false);
+    if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
+  };
   const api = useApi();
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
@@ -171,7 +177,7 @@ export function LibraryPage() {
           { title: '', key: 'actions', width: 150, render: (_: unknown, w: WorkflowListItem) => <RowActions item={w} spaceId={spaceId} /> },
         ]}
       />
-      {creating && <CreateModal spaceId={spaceId} onClose={() => setCreating(false)} />}
+      {creating && <CreateModal spaceId={spaceId} onClose={stopCreating} />}
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { EditorPage } from './editor/EditorPage.tsx';
 import { LibraryPage } from './LibraryPage.tsx';
+import { workflowKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
 
 export default defineExtension({
@@ -13,6 +14,7 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/workflows/:workflow_id', component: EditorPage, title: 'title', layout: 'bare' });
+    ctx.register(ResourceKinds, workflowKind);
     ctx.sidebar({ key: 'workflows', area: 'work_flow', label: 'nav', path: '/workflows', order: 10 });
   },
 });
