@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
-import { greetingCanvas, link, node } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 import { signedInContext, withStudioAndBrowser } from './browser.ts';
 
 // The conventions every page relies on, as a person meets them in the workflow studio.
@@ -82,6 +82,31 @@ describe('the studio as a person meets it', () => {
     expect(await item.textContent()).toMatch(/Lonely text.*not connected to the Start node/);
     await item.click();
     await expect.poll(() => page.getByTestId('node-title').inputValue()).toBe('Lonely text');
+    await context.close();
+  });
+
+  it('cards say what each node does: references by node title, the model, what each If branch tests', async () => {
+    const { context, api, spaceId, page } = await setup();
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: unique('Cards') });
+    const canvas = {
+      nodes: [
+        node('start', '1', { title: 'Start', outputs: [{ name: 'name', type: 'string' }] }),
+        node('llm', '3', { title: 'Greeter', settings: { model_id: '1', model_name: 'Fake Chat', user_prompt: 'Greet {{start.name}} warmly' }, outputs: [{ name: 'output', type: 'string' }] }),
+        node('if', '8', { title: 'Check', inputs: [ref('score', 'start', ['name'])], settings: { branches: [{ logic: 1, conditions: [{ left: 'score', operator: 13, right: { literal: '3' } }] }] } }),
+        node('end', '2', { title: 'End' }),
+      ],
+      links: [link('start', 'llm'), link('llm', 'if'), link('if', 'end', 'true'), link('if', 'end', 'false')],
+    };
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: 0 } }));
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    const card = (id: string) => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`);
+    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').textContent()).toBe('Fake Chat · Greet {{Start.name}} warmly');
+    expect(await card('if').getByTestId('port-detail').textContent()).toBe('score > 3If');
+    // Renaming the Start node renames the reference on the card; what is stored keeps the id.
+    await card('start').click();
+    await page.getByTestId('node-title').fill('Visitor');
+    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').textContent()).toBe('Fake Chat · Greet {{Visitor.name}} warmly');
     await context.close();
   });
 

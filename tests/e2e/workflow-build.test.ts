@@ -100,7 +100,7 @@ describe('building a workflow in the browser', () => {
     await text.click();
     await text.pressSequentially('Go on with {{');
     await page.getByTestId('template-option').filter({ hasText: 'Code · result' }).click();
-    await expect.poll(() => text.inputValue()).toBe('Go on with {{code.result}}');
+    await expect.poll(() => text.inputValue()).toBe('Go on with {{Code.result}}'); // shown by title, stored by id (below)
     await text.pressSequentially('?');
 
     // End: the answer; the else branch of If ends too.

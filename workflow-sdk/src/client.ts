@@ -38,7 +38,10 @@ export interface PortInfo {
   label?: string;
   labelKey?: string;
   labelParams?: Record<string, unknown>;
+  /** What the branch tests, shown beside the label ("score > 3"): texts as they are and translation keys, joined by spaces. */
+  detail?: PortDetail;
 }
+export type PortDetail = (string | { key: string; params?: Record<string, unknown> })[];
 
 /** The client half of a node type (its server half registers the same key on NodeTypes). */
 export interface NodeTypeClient {

@@ -28,7 +28,7 @@ describe('the LLM form', () => {
     const form = await render(LlmForm, { settings: { model_id: '', user_prompt: '', output_format: 'text', skills: [] } });
     fireEvent.click(screen.getAllByTestId('model-select')[0]);
     fireEvent.click(await screen.findByText('Fake Chat'));
-    await waitFor(() => expect(form.settings()!.model_id).toBe('m1'));
+    await waitFor(() => expect(form.settings()).toMatchObject({ model_id: 'm1', model_name: 'Fake Chat' })); // the card shows the name
     fireEvent.change(screen.getByTestId('llm-user'), { target: { value: 'Answer: {{que', selectionStart: 13, selectionEnd: 13 } });
     fireEvent.mouseDown(await screen.findByText('Start · question'));
     await waitFor(() => expect(form.settings()!.user_prompt).toBe('Answer: {{start.question}}'));

@@ -73,6 +73,10 @@ describe('the End form', () => {
     fireEvent.change(area, { target: { value: 'Weather in {{', selectionStart: 13, selectionEnd: 13 } });
     fireEvent.mouseDown(await screen.findByText('Start · city'));
     await waitFor(() => expect(form.settings()!.answer).toBe('Weather in {{start.city}}'));
+    // Stored by node id, shown by node title; typing a title's reference stores the id.
+    expect(area.value).toBe('Weather in {{Start.city}}');
+    fireEvent.change(area, { target: { value: 'Weather in {{Start.city}} today' } });
+    await waitFor(() => expect(form.settings()!.answer).toBe('Weather in {{start.city}} today'));
     fireEvent.click(screen.getByTestId('end-streaming'));
     await waitFor(() => expect(form.settings()!.streaming).toBe(false));
   });

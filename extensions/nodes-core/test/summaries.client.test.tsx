@@ -19,4 +19,21 @@ describe('card summaries per node type', () => {
     expect(summary('text', { settings: { template: 'x'.repeat(100) } })).toHaveLength(60);
     expect(summary('text', { settings: {} })).toBeUndefined();
   });
+
+  it('If: each branch port says what it tests, operators in the language', () => {
+    const ports = clients.if.ports!(
+      node('if', {
+        settings: {
+          branches: [
+            { logic: 1, conditions: [{ left: 'score', operator: 13, right: { literal: '3' } }, { left: 'name', operator: 7, right: { literal: 'refund' } }] },
+            { logic: 2, conditions: [{ left: 'name', operator: 9 }, { left: 'age', operator: 16, right: { input: 'limit' } }] },
+          ],
+        },
+      }),
+    );
+    expect(ports.map((p) => p.id)).toEqual(['true', 'true_1', 'false']);
+    expect(ports[0]!.detail).toEqual(['score', { key: 'nodes-core:if.op.13' }, '3', { key: 'nodes-core:if.andWord' }, 'name', { key: 'nodes-core:if.op.7' }, '"refund"']);
+    expect(ports[1]!.detail).toEqual(['name', { key: 'nodes-core:if.op.9' }, { key: 'nodes-core:if.orWord' }, 'age', { key: 'nodes-core:if.op.16' }, 'limit']);
+    expect(ports[2]!.detail).toBeUndefined();
+  });
 });

@@ -15,7 +15,7 @@ export function useSpaceModels(spaceId: string | undefined, kind?: ModelKind) {
 }
 
 /** A model picker: the enabled models the space can use (its own and the platform's). */
-export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style }: { spaceId: string | undefined; kind?: ModelKind; value?: string; onChange(modelId: string): void; style?: React.CSSProperties }) {
+export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style }: { spaceId: string | undefined; kind?: ModelKind; value?: string; onChange(modelId: string, model?: { display_name: string; provider: string }): void; style?: React.CSSProperties }) {
   const { t } = useTranslation('models');
   const q = useSpaceModels(spaceId, kind);
   const models = q.data?.models ?? [];
@@ -27,7 +27,7 @@ export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style }: 
       placeholder={t('select.placeholder')}
       notFoundContent={t('select.none')}
       value={value}
-      onChange={onChange}
+      onChange={(id: string) => onChange(id, models.find((m) => m.model_id === id))}
       showSearch
       filterOption={(input, option) => String((option as { props?: { extra?: string } })?.props?.extra ?? '').toLowerCase().includes(input.toLowerCase())}
     >

@@ -1,8 +1,10 @@
-// The code node's form: the language, the code (a monospace editor that keeps indentation), limits.
+// The code node's form: the language, the code (CodeMirror, loaded when the form first opens; a plain
+// monospace editor until then), limits.
 import { Button, InputNumber, Select, Space, Typography } from '@arco-design/web-react';
 import { FieldProblem, type NodeFormProps } from '@tessera/ext-workflow/client';
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { MountedEditor } from './codemirror.ts';
 
 type Language = 'javascript' | 'typescript' | 'python';
 export const SAMPLES: Record<Language, string> = {
@@ -12,8 +14,55 @@ export const SAMPLES: Record<Language, string> = {
 };
 const INDENT: Record<Language, string> = { javascript: '  ', typescript: '  ', python: '    ' };
 
+type CodeMirrorModule = typeof import('./codemirror.ts');
+let codemirror: Promise<CodeMirrorModule> | undefined;
+/** The CodeMirror module, imported once, on first use. */
+export function loadCodeMirror(): Promise<CodeMirrorModule> {
+  return (codemirror ??= import('./codemirror.ts').catch((e) => {
+    codemirror = undefined; // a failed chunk load is tried again next time
+    throw e;
+  }));
+}
+
+/** CodeMirror with the language's highlighting once loaded; the plain editor until then (or if it cannot load). */
+function CodeEditor(props: { value: string; onChange(v: string): void; language: Language; error?: boolean }) {
+  const { value, onChange, language, error = false } = props;
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<MountedEditor | null>(null);
+  const change = useRef(onChange);
+  change.current = onChange;
+  const latest = useRef({ value, language, error });
+  latest.current = { value, language, error };
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let gone = false;
+    loadCodeMirror().then(
+      (m) => {
+        if (gone || !host.current) return;
+        editor.current = m.mountCodeEditor(host.current, { ...latest.current, testId: 'code-editor', onChange: (v) => change.current(v) });
+        setReady(true);
+      },
+      () => undefined, // stays on the plain editor
+    );
+    return () => {
+      gone = true;
+      editor.current?.destroy();
+      editor.current = null;
+    };
+  }, []);
+  useEffect(() => editor.current?.setValue(value), [value, ready]);
+  useEffect(() => editor.current?.setLanguage(language), [language, ready]);
+  useEffect(() => editor.current?.setError(error), [error, ready]);
+  return (
+    <div className="nodrag nowheel" data-code-editor={ready ? 'codemirror' : 'plain'}>
+      <div ref={host} />
+      {!ready && <PlainCodeEditor {...props} />}
+    </div>
+  );
+}
+
 /** A plain code editor: Tab indents, Enter keeps the indentation of the line. */
-function CodeEditor({ value, onChange, language, error }: { value: string; onChange(v: string): void; language: Language; error?: boolean }) {
+export function PlainCodeEditor({ value, onChange, language, error }: { value: string; onChange(v: string): void; language: Language; error?: boolean }) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const replace = (el: HTMLTextAreaElement, text: string) => {
     const { selectionStart: a, selectionEnd: b } = el;

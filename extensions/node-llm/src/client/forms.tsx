@@ -19,6 +19,8 @@ interface Skill {
 }
 interface LlmSettings {
   model_id?: string;
+  /** The model's name when it was chosen (the card shows it). */
+  model_name?: string;
   backup_model_id?: string;
   params?: ModelParams;
   system_prompt?: string;
@@ -55,7 +57,7 @@ export function LlmForm({ node, onSettings, upstream, spaceId, workflowId, probl
   return (
     <div data-testid="llm-form">
       <Label>{t('model')}</Label>
-      <ModelSelect spaceId={spaceId} value={s.model_id || undefined} onChange={(model_id) => set({ model_id })} style={{ width: '100%' }} />
+      <ModelSelect spaceId={spaceId} value={s.model_id || undefined} onChange={(model_id, m) => set({ model_id, model_name: m?.display_name })} style={{ width: '100%' }} />
       <FieldProblem message={problems['settings.model_id']} />
       <Label>{t('params')}</Label>
       <ModelParamsPanel value={s.params ?? {}} onChange={(params) => set({ params })} />
@@ -117,7 +119,7 @@ export function LlmForm({ node, onSettings, upstream, spaceId, workflowId, probl
 
 export function IntentForm({ node, onSettings, upstream, spaceId, problems }: NodeFormProps) {
   const { t } = useTranslation('node-llm');
-  const s = node.node_param.settings as { model_id?: string; intents?: string[]; mode?: 'fast' | 'full'; instructions?: string };
+  const s = node.node_param.settings as { model_id?: string; model_name?: string; intents?: string[]; mode?: 'fast' | 'full'; instructions?: string };
   const set = (patch: Record<string, unknown>) => onSettings({ ...s, ...patch });
   const intents = s.intents ?? [];
   return (
@@ -126,7 +128,7 @@ export function IntentForm({ node, onSettings, upstream, spaceId, problems }: No
         {t('intent.needsQuery')}
       </Typography.Paragraph>
       <Label>{t('model')}</Label>
-      <ModelSelect spaceId={spaceId} value={s.model_id || undefined} onChange={(model_id) => set({ model_id })} style={{ width: '100%' }} />
+      <ModelSelect spaceId={spaceId} value={s.model_id || undefined} onChange={(model_id, m) => set({ model_id, model_name: m?.display_name })} style={{ width: '100%' }} />
       <FieldProblem message={problems['settings.model_id']} />
       <Label>{t('intent.intents')}</Label>
       {intents.map((x, i) => (

@@ -15,7 +15,11 @@ export default defineExtension({
       color: '#7816FF',
       defaults: () => ({ settings: { model_id: '', params: {}, system_prompt: '', user_prompt: '', history_rounds: 0, output_format: 'text', json_fields: [], streaming: true, skills: [], max_tool_rounds: 5 } }),
       Form: LlmForm,
-      summary: (n) => oneLine((n.node_param.settings as { user_prompt?: string }).user_prompt),
+      // The model, then the start of the user prompt: "GPT-4o · Summarise {{Start.text}}".
+      summary: (n) => {
+        const s = n.node_param.settings as { model_name?: string; user_prompt?: string };
+        return oneLine([s.model_name, s.user_prompt].filter(Boolean).join(' · '));
+      },
     });
     ctx.register(NodeTypeClients, {
       key: 'intent',
@@ -25,6 +29,7 @@ export default defineExtension({
       // One branch per intent (branch_0 ...), then 'other'.
       ports: (node) => [...((node.node_param.settings as { intents?: string[] }).intents ?? []).map((label, i) => ({ id: `branch_${i}`, label: label || `#${i + 1}` })), { id: 'default', labelKey: 'node-llm:intent.other' }],
       Form: IntentForm,
+      summary: (n) => oneLine((n.node_param.settings as { model_name?: string }).model_name),
     });
   },
 });

@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 const IntentSettings = z.object({
   model_id: z.string().min(1, 'Choose a model.'),
+  /** The model's name when it was chosen (shown on the card; the id is what runs). */
+  model_name: z.string().max(200).optional(),
   intents: z.array(z.string().min(1).max(500)).min(1, 'Add at least one intent.').max(50),
   /** fast: only the class; full: the class and the reason. */
   mode: z.enum(['fast', 'full']).default('fast'),

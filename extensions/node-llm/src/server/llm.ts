@@ -15,6 +15,8 @@ const Skill = z.object({
 
 export const LlmSettings = z.object({
   model_id: z.string().min(1, 'Choose a model.'),
+  /** The model's name when it was chosen (shown on the card; the id is what runs). */
+  model_name: z.string().max(200).optional(),
   backup_model_id: z.string().optional(),
   params: z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).optional() }).default({}),
   system_prompt: z.string().max(100_000).default(''),

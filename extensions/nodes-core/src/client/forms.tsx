@@ -2,21 +2,39 @@
 import { Button, Input, Radio, Select, Space, Switch, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { ConditionType, type FieldDecl } from '@tessera/ext-workflow/shared';
-import { FieldProblem, FieldsEditor, hintForm as sharedHintForm, TemplateInput, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { FieldProblem, FieldsEditor, hintForm as sharedHintForm, TemplateInput, type NodeFormProps, type PortDetail } from '@tessera/ext-workflow/client';
 import { useTranslation } from 'react-i18next';
 
-interface Condition {
+export interface Condition {
   left: string;
   operator: number;
   right?: { input: string } | { literal: unknown };
 }
-interface Branch {
+export interface Branch {
   logic: 1 | 2;
   conditions: Condition[];
 }
 
 /** Operators without a right-hand side. */
-const UNARY = new Set<number>([ConditionType.Null, ConditionType.NotNull, ConditionType.True, ConditionType.False]);
+export const UNARY = new Set<number>([ConditionType.Null, ConditionType.NotNull, ConditionType.True, ConditionType.False]);
+
+/** What an If branch tests, for its port on the card: `score > 3 and name contains "a"`. */
+export function conditionText(branch: Branch | undefined): PortDetail {
+  const out: PortDetail = [];
+  for (const [i, c] of (branch?.conditions ?? []).entries()) {
+    if (i > 0) out.push({ key: branch!.logic === 2 ? 'nodes-core:if.orWord' : 'nodes-core:if.andWord' });
+    out.push(c.left || '?', { key: `nodes-core:if.op.${c.operator}` });
+    if (UNARY.has(c.operator)) continue;
+    const r = c.right as { input?: string; literal?: unknown } | undefined;
+    out.push(r && 'input' in r ? String(r.input || '?') : literalText(r?.literal));
+  }
+  return out;
+}
+
+function literalText(v: unknown): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v ?? '');
+  return /^(-?\d+(\.\d+)?|true|false)$/.test(s) ? s : JSON.stringify(s);
+}
 
 /** If: branches of conditions over the node's inputs; the first branch that holds is taken, else "else". */
 export function IfForm({ node, onSettings }: NodeFormProps) {

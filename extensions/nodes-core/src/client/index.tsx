@@ -4,7 +4,7 @@ import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, I
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { branchPort, optionPort } from '../shared/ports.ts';
-import { AggregatorForm, AssignForm, EndForm, hintForm, IfForm, InputForm, MessageForm, QuestionForm, TextForm } from './forms.tsx';
+import { AggregatorForm, AssignForm, conditionText, EndForm, hintForm, IfForm, type Branch as IfBranch, InputForm, MessageForm, QuestionForm, TextForm } from './forms.tsx';
 
 
 export default defineExtension({
@@ -20,7 +20,11 @@ export default defineExtension({
       defaults: () => ({ settings: { branches: [{ logic: 1, conditions: [{ left: '', operator: 1, right: { literal: '' } }] }] } }),
       ports: (node) => {
         const n = ((node.node_param.settings as { branches?: unknown[] }).branches ?? []).length;
-        return [...Array.from({ length: n }, (_, i) => (i === 0 ? { id: branchPort(i), labelKey: 'nodes-core:if.if' } : { id: branchPort(i), labelKey: 'nodes-core:if.elseIf', labelParams: { n: i } })), { id: 'false', labelKey: 'nodes-core:if.elseShort' }];
+        const branches = ((node.node_param.settings as { branches?: IfBranch[] }).branches ?? []) as IfBranch[];
+        return [
+          ...Array.from({ length: n }, (_, i) => ({ id: branchPort(i), ...(i === 0 ? { labelKey: 'nodes-core:if.if' } : { labelKey: 'nodes-core:if.elseIf', labelParams: { n: i } }), detail: conditionText(branches[i]) })),
+          { id: 'false', labelKey: 'nodes-core:if.elseShort' },
+        ];
       },
       Form: IfForm,
     });

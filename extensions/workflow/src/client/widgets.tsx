@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { refNames, refsToIds, refsToTitles } from './refs.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/workflow-sdk';
 import type { UpstreamOutput } from './points.ts';
 
@@ -137,23 +138,27 @@ interface Candidate {
  * A text with {{placeholders}}: typing `{{` offers the node's inputs and the outputs of upstream nodes
  * (arrows choose, Enter or Tab inserts, Escape closes).
  */
-export function TemplateInput({ value, onChange, node, upstream, placeholder, minRows = 2, maxRows = 10, testId, error, style }: { value: string; onChange(v: string): void; node: CanvasNode; upstream: UpstreamOutput[]; placeholder?: string; minRows?: number; maxRows?: number; testId?: string; error?: boolean; style?: CSSProperties }) {
+export function TemplateInput({ value: stored, onChange, node, upstream, placeholder, minRows = 2, maxRows = 10, testId, error, style }: { value: string; onChange(v: string): void; node: CanvasNode; upstream: UpstreamOutput[]; placeholder?: string; minRows?: number; maxRows?: number; testId?: string; error?: boolean; style?: CSSProperties }) {
   const { t } = useTranslation('workflow');
   const area = useRef<HTMLTextAreaElement | null>(null);
   const [query, setQuery] = useState<{ start: number; end: number; text: string } | null>(null);
   const [active, setActive] = useState(0);
+  // References are stored by node id and shown (and typed) by node title.
+  const names = useMemo(() => refNames(upstream, node.node_param.inputs.map((i) => i.name)), [upstream, node.node_param.inputs]);
+  const value = useMemo(() => refsToTitles(stored, names), [stored, names]);
+  const setValue = (display: string) => onChange(refsToIds(display, names));
   const candidates = useMemo<Candidate[]>(
     () => [
       ...node.node_param.inputs.map((i) => ({ value: i.name, label: i.name, type: i.type })),
-      ...upstream.map((u) => ({ value: `${u.node_id}.${u.field.name}`, label: `${u.node_title} · ${u.field.name}`, type: u.field.type })),
+      ...upstream.map((u) => ({ value: `${names.titles.get(u.node_id) ?? u.node_id}.${u.field.name}`, label: `${u.node_title} · ${u.field.name}`, type: u.field.type })),
     ],
-    [node.node_param.inputs, upstream],
+    [node.node_param.inputs, upstream, names],
   );
   const shown = query ? candidates.filter((c) => c.value.toLowerCase().includes(query.text.toLowerCase()) || c.label.toLowerCase().includes(query.text.toLowerCase())).slice(0, 30) : [];
   const open = !!query && shown.length > 0;
 
   const detect = (text: string, caret: number) => {
-    const m = /\{\{\s*([\w.]*)$/.exec(text.slice(0, caret));
+    const m = /\{\{\s*([^{}\s]*)$/.exec(text.slice(0, caret));
     setQuery(m ? { start: caret - m[1].length, end: caret, text: m[1] } : null);
     setActive(0);
   };
@@ -162,7 +167,7 @@ export function TemplateInput({ value, onChange, node, upstream, placeholder, mi
     const rest = value.slice(query.end);
     const closing = rest.startsWith('}}') ? '' : '}}';
     const next = `${value.slice(0, query.start)}${c.value}${closing}${rest}`;
-    onChange(next);
+    setValue(next);
     setQuery(null);
     const caret = query.start + c.value.length + 2;
     requestAnimationFrame(() => area.current?.setSelectionRange(caret, caret));
@@ -190,7 +195,7 @@ export function TemplateInput({ value, onChange, node, upstream, placeholder, mi
         // render, and on a large canvas that costs more than a frame.
         rows={linesFor(value, minRows, maxRows)}
         onChange={(v, e) => {
-          onChange(v);
+          setValue(v);
           const el = e.target as HTMLTextAreaElement;
           detect(v, el.selectionStart ?? v.length);
         }}

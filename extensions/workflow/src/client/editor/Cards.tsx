@@ -4,9 +4,11 @@ import { Handle, NodeResizer, Position, type Node, type NodeProps } from '@xyflo
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasLink, CanvasNode } from '@tessera/workflow-sdk';
+import type { PortInfo } from '@tessera/workflow-sdk/client';
 import type { NodeTypeClient } from '../points.ts';
 import { portsOf, type Note } from './model.ts';
 import { useCard } from './cards.ts';
+import { refsToTitles, type RefNames } from '../refs.ts';
 import type { NodeRun } from './TestRun.tsx';
 import { ProblemBadge } from './Problems.tsx';
 import { NodeExecStatus } from '@tessera/workflow-sdk';
@@ -23,7 +25,27 @@ export interface CardData extends Record<string, unknown> {
   run?: NodeRun;
   /** A loop or batch: the card is a container its body nodes sit in. */
   container: boolean;
+  /** The node type's summary line, references shown by node title. */
+  summary?: string;
 }
+const rawSummaries = new WeakMap<CanvasNode, string | null>();
+/**
+ * The node type's summary of a node (cached per node object: unchanged nodes are the same objects),
+ * its references shown by node title.
+ */
+export function cardSummary(node: CanvasNode, client: NodeTypeClient | undefined, names: RefNames): string | undefined {
+  let raw = rawSummaries.get(node);
+  if (raw === undefined) {
+    try {
+      raw = client?.summary?.(node) ?? null;
+    } catch {
+      raw = null; // a summary that throws shows nothing rather than breaking the canvas
+    }
+    rawSummaries.set(node, raw);
+  }
+  return raw === null ? undefined : refsToTitles(raw, names);
+}
+
 /** What the canvas library holds for a node card: nothing but a fixed marker (the card reads the rest from the card store). */
 export type NodeRef = Record<string, never>;
 export const NODE_REF: NodeRef = Object.freeze({}) as NodeRef;
@@ -43,16 +65,10 @@ const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef
 });
 
 function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
-  const { node, links, label, client, entry, problems, run, container } = data;
+  const { node, links, label, client, entry, problems, run, container, summary } = data;
   const { t } = useTranslation('workflow');
   const ports = portsOf(node, client, links);
   const Icon = client?.icon;
-  let summary: string | undefined;
-  try {
-    summary = client?.summary?.(node);
-  } catch {
-    summary = undefined; // a summary that throws shows nothing rather than breaking the canvas
-  }
   return (
     <div
       data-testid="canvas-node"
@@ -86,7 +102,7 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       </div>
       {ports.map((p) => (
         <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
-          {ports.length > 1 && (p.labelKey ? t(p.labelKey, { defaultValue: p.label ?? p.id, ...p.labelParams }) : p.label)}
+          {ports.length > 1 && <PortLabel port={p} />}
           <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
         </div>
       ))}
@@ -95,6 +111,20 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
           {t('editor.bodyHint')}
         </div>
       )}
+    </div>
+  );
+}
+
+/** A port's label and, when the node type says, what its branch tests ("If  score > 3"). */
+function PortLabel({ port }: { port: PortInfo }) {
+  const { t } = useTranslation('workflow');
+  const label = port.labelKey ? t(port.labelKey, { defaultValue: port.label ?? port.id, ...port.labelParams }) : port.label;
+  const detail = port.detail?.map((part) => (typeof part === 'string' ? part : t(part.key, { defaultValue: part.key, ...part.params }))).join(' ');
+  if (!detail) return <>{label}</>;
+  return (
+    <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 4, minWidth: 0 }} title={`${label} ${detail}`} data-testid="port-detail">
+      <span style={{ color: 'var(--color-text-2)', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}>{detail}</span>
+      <span style={{ flex: 'none' }}>{label}</span>
     </div>
   );
 }

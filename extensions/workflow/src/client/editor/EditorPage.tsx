@@ -20,7 +20,8 @@ import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun }
 import { DiffList, VersionsPanel } from './Versions.tsx';
 import { BrokenRunDialog, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
 
-import { CARD_WIDTH, NODE_REF, nodeTypes, type CardData, type NodeRef, type NoteData } from './Cards.tsx';
+import { CARD_WIDTH, NODE_REF, cardSummary, nodeTypes, type CardData, type NodeRef, type NoteData } from './Cards.tsx';
+import { refNames } from '../refs.ts';
 import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
 
 type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
@@ -299,8 +300,10 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   const cardCache = useRef(new Map<string, CardData>());
   const cardData = useMemo(() => {
     const next = new Map<string, CardData>();
+    const names = refNames(canvas.nodes.map((n) => ({ node_id: n.node_id, node_title: n.node_param.title ?? '' })));
     for (const n of canvas.nodes) {
-      const data: CardData = { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client: clientOf(n), entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.filter((p) => p.level !== 'warning').length ?? 0, run: testRun.run.nodes[n.node_id], container: !!typeOf(types, n)?.composite };
+      const client = clientOf(n);
+      const data: CardData = { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client, entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.filter((p) => p.level !== 'warning').length ?? 0, run: testRun.run.nodes[n.node_id], container: !!typeOf(types, n)?.composite, summary: cardSummary(n, client, names) };
       const prev = cardCache.current.get(n.node_id);
       next.set(n.node_id, prev && sameShallow(prev, data) ? prev : data);
     }
