@@ -21,7 +21,8 @@ export default defineConfig({
   root: import.meta.dirname,
   source: { entry: { index: './host/web/src/main.tsx' } },
   html: { title: 'Tessera Studio', mountId: 'root', meta: { viewport: 'width=device-width, initial-scale=1' }, favicon: './host/web/src/assets/favicon.ico' },
-  output: { distPath: { root: 'host/web/dist' }, cleanDistPath: true, assetPrefix: '/' },
+  // TESSERA_WEB_MINIFY=0 keeps names readable (profiling the page: ./tessera bench canvas with TESSERA_BENCH_PAGE_PROFILE=1).
+  output: { distPath: { root: 'host/web/dist' }, cleanDistPath: true, assetPrefix: '/', minify: process.env.TESSERA_WEB_MINIFY !== '0' },
   performance: { chunkSplit: { strategy: 'split-by-experience' } },
   server: {
     port: Number(process.env.TESSERA_WEB_DEV_PORT ?? 3001),

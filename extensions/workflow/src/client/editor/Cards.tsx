@@ -64,6 +64,10 @@ const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef
   return <CardBody data={data} selected={!!selected} />;
 });
 
+function cardBorder(data: CardData, selected: boolean): string {
+  return `1px solid ${data.problems ? 'rgb(var(--danger-6))' : data.run ? STATUS_COLOR[data.run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`;
+}
+
 function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
   const { node, links, label, client, entry, problems, run, container, summary } = data;
   const { t } = useTranslation('workflow');
@@ -75,7 +79,7 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       data-node-id={node.node_id}
       data-run-status={run?.status ?? ''}
       data-container={container ? 'true' : undefined}
-      style={{ position: 'relative', ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: `1px solid ${problems ? 'rgb(var(--danger-6))' : run ? STATUS_COLOR[run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`, borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+      style={{ position: 'relative', ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: cardBorder(data, selected), borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
     >
       {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
       {problems > 0 && <ProblemBadge count={problems} />}
@@ -103,7 +107,7 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       {ports.map((p) => (
         <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
           {ports.length > 1 && <PortLabel port={p} />}
-          <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 8, right: -13 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
+          <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 4, right: -17 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
         </div>
       ))}
       {container && (

@@ -7,6 +7,7 @@ import { ApiError } from '@tessera/sdk';
 import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import './canvas.css';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -161,9 +162,15 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   const history = useRef(new History());
   const [, setHistoryTick] = useState(0);
   /** Applies a change to the canvas (undoable; `burst` groups a drag or typing into one step). */
+  /** Set while the node panel holds edits not yet on the canvas; calling it applies them. */
+  const panelPending = useRef<(() => void) | null>(null);
   const change = useCallback((fn: (c: Canvas) => Canvas, burst = '') => {
     history.current.record(latest.current, burst);
-    setCanvas((c) => (latest.current = fn(c)));
+    // latest is the canvas with every change so far (set here, in travel and on render): computed now,
+    // so a save right after (leaving the editor) has it.
+    const next = fn(latest.current);
+    latest.current = next;
+    setCanvas(next);
     dirty.current = true;
     setSave((s) => (s === 'conflict' ? s : 'dirty'));
     setHistoryTick((x) => x + 1);
@@ -176,8 +183,14 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     setSave((s) => (s === 'conflict' ? s : 'dirty'));
     setHistoryTick((x) => x + 1);
   }, []);
-  const undo = useCallback(() => travel(history.current.undo(latest.current)), [travel]);
-  const redo = useCallback(() => travel(history.current.redo(latest.current)), [travel]);
+  const undo = useCallback(() => {
+    panelPending.current?.();
+    travel(history.current.undo(latest.current));
+  }, [travel]);
+  const redo = useCallback(() => {
+    panelPending.current?.();
+    travel(history.current.redo(latest.current));
+  }, [travel]);
 
   // Saves the draft a moment after the last change.
   const saving = useRef(false);
@@ -208,7 +221,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   }, [canvas, save, persist]);
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => {
-      if (dirty.current) e.preventDefault();
+      if (dirty.current || panelPending.current) e.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
@@ -230,6 +243,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   // Leaving the editor inside the studio (a link, the browser's back) saves what is pending.
   useEffect(
     () => () => {
+      panelPending.current?.();
       if (dirty.current && !saving.current) void api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: latest.current, base_revision: revision.current }, { handled: () => true });
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -249,6 +263,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   });
   /** Saves what is pending; false when it could not be saved (a conflict). */
   const flush = async () => {
+    panelPending.current?.();
     if (dirty.current || saving.current) await persist(latest.current, revision.current);
     return !dirty.current;
   };
@@ -296,6 +311,11 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   // What each card shows lives in a card store, apart from the list of nodes the canvas gets: the list
   // changes only when nodes move, appear, go or change selection or size, and then only the changed
   // objects are new; editing a node (its title, a setting) updates its card alone.
+  // While the canvas pans or zooms its cards take no pointer events: the browser then skips them when
+  // it hit-tests each mouse move, which with hundreds of cards costs more than the frame.
+  const canvasBox = useRef<HTMLDivElement>(null);
+  const moveStart = useCallback(() => canvasBox.current?.classList.add('tessera-moving'), []);
+  const moveEnd = useCallback(() => canvasBox.current?.classList.remove('tessera-moving'), []);
   const cards = useMemo(() => new CardStore<CardData>(), []);
   const cardCache = useRef(new Map<string, CardData>());
   const cardData = useMemo(() => {
@@ -591,9 +611,9 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
       </div>
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
         {!readOnly && <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />}
-        <div style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
+        <div ref={canvasBox} style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
           <CardStoreContext.Provider value={cards as CardStore<unknown>}>
-          <ReactFlow<Node<NodeRef | NoteData>, Edge> nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
+          <ReactFlow<Node<NodeRef | NoteData>, Edge> className="tessera-flow" onMoveStart={moveStart} onMoveEnd={moveEnd} nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
             {CANVAS_DECOR}
           </ReactFlow>
           </CardStoreContext.Provider>
@@ -612,6 +632,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
             {only && <NodePanel
               key={only.node_id}
               node={only}
+              pending={panelPending}
               client={clientOf(only)}
               typeLabel={label(only)}
               upstream={upstreamOutputs(canvas, only.node_id, lookup)}

@@ -2,7 +2,7 @@
 // settings form, declared outputs and the error policy.
 import { Button, Collapse, Input, InputNumber, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '@tessera/workflow-sdk';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
@@ -11,6 +11,9 @@ import { FIELD_TYPES, FieldProblem, FieldsEditor, linesFor, useVariables, ValueI
 export { ValueInput };
 
 type Param = CanvasNode['node_param'];
+
+/** How long panel edits wait before they reach the canvas (and how often they do while typing). */
+export const COMMIT_MS = 150;
 
 /** A problem the server found in a node, and the field it names. */
 export interface NodeProblem {
@@ -98,10 +101,34 @@ function JsonSettings({ settings, onChange, testId = 'node-settings-json' }: { s
   );
 }
 
-export function NodePanel({ node, client, typeLabel, upstream, body = [], problems, onChange, onDelete, spaceId, workflowId, computedOutputs, entry = false }: { node: CanvasNode; /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean; client?: NodeTypeClient; typeLabel: string; upstream: UpstreamOutput[]; body?: UpstreamOutput[]; problems: NodeProblem[]; onChange(param: Param): void; onDelete(): void; spaceId: string; workflowId: string; /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[] }) {
+export function NodePanel({ node, client, typeLabel, upstream, body = [], problems, onChange, onDelete, spaceId, workflowId, computedOutputs, entry = false, pending }: { node: CanvasNode; /** Set while edits wait to reach the canvas: calling it applies them at once. */ pending?: MutableRefObject<(() => void) | null>; /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean; client?: NodeTypeClient; typeLabel: string; upstream: UpstreamOutput[]; body?: UpstreamOutput[]; problems: NodeProblem[]; onChange(param: Param): void; onDelete(): void; spaceId: string; workflowId: string; /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[] }) {
   const { t } = useTranslation('workflow');
-  const param = node.node_param;
-  const set = (patch: Partial<Param>) => onChange({ ...param, ...patch });
+  // Edits show in the panel at once and reach the canvas (cards, autosave, undo) a moment later, at
+  // most every COMMIT_MS while typing: a keystroke re-renders this panel, not the editor and its
+  // hundreds of cards. `pending` lets the editor take them at once (before a save, undo, leaving).
+  const [draft, setDraft] = useState<Param | null>(null);
+  const queued = useRef<Param | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const commit = useRef(() => {});
+  commit.current = () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const next = queued.current;
+    queued.current = null;
+    if (pending) pending.current = null;
+    if (next) onChange(next);
+    setDraft(null);
+  };
+  useEffect(() => () => commit.current(), []);
+  const param = draft ?? node.node_param;
+  const shown = useMemo(() => (draft ? { ...node, node_param: draft } : node), [draft, node]);
+  const set = (patch: Partial<Param>) => {
+    const next = { ...(queued.current ?? param), ...patch };
+    queued.current = next;
+    setDraft(next);
+    if (pending) pending.current = () => commit.current();
+    timer.current ??= setTimeout(() => commit.current(), COMMIT_MS);
+  };
   const policy = param.error_policy ?? { retry: 0, on_error: 'throw' as const };
   const Form = client?.Form;
   const variables = useVariables(spaceId);
@@ -127,7 +154,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
           </Collapse.Item>
         )}
         <Collapse.Item name="settings" header={t('editor.settings')}>
-          {Form ? <Form node={node} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} onParam={set} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
+          {Form ? <Form node={shown} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} onParam={set} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
         </Collapse.Item>
         <Collapse.Item name="outputs" header={t('editor.outputs')}>
           {computedOutputs ? (
