@@ -56,6 +56,12 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
   return r.status ?? 1;
 }
 
+/** The server's many-file dependencies from their single-file bundles (made when missing or stale). */
+async function serverModules(): Promise<void> {
+  const { buildVendor, useVendor } = await import('./vendor.ts');
+  if (buildVendor()) useVendor();
+}
+
 async function main() {
   const [command = 'help', ...args] = process.argv.slice(2);
   switch (command) {
@@ -69,12 +75,15 @@ async function main() {
       const data = flag(args, '--data');
       if (args.length) fail(`start: unknown option ${args[0]} (see ./tessera help)`);
       buildWeb();
+      await serverModules();
       const { startStudio } = await import('../host/server/src/main.ts');
       await startStudio({ root: ROOT, overrides: { port: p, dataDir: data } });
       return;
     }
     case 'build': {
       buildWeb({ force: args.includes('--force') });
+      const { buildVendor } = await import('./vendor.ts');
+      buildVendor({ force: args.includes('--force'), quiet: false });
       const { buildExamples } = await import('./examples.ts');
       buildExamples({ force: args.includes('--force') });
       const { packPackages } = await import('./pack.ts');
@@ -98,6 +107,7 @@ async function main() {
     }
     case 'worker': {
       const data = flag(args, '--data');
+      await serverModules();
       const { loadConfig, createServer } = await import('../host/server/src/index.ts');
       const config = loadConfig({ root: ROOT, overrides: { dataDir: data } });
       if (!config.redisUrl) fail('a worker needs REDIS_URL (the shared queue); without it ./tessera start runs background jobs itself');
@@ -113,6 +123,7 @@ async function main() {
     }
     case 'migrate': {
       const data = flag(args, '--data');
+      await serverModules();
       const { loadConfig, createServer } = await import('../host/server/src/index.ts');
       const config = loadConfig({ root: ROOT, overrides: { dataDir: data, logLevel: 'warn' } });
       const server = await createServer(config);

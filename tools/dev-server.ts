@@ -1,5 +1,7 @@
 // The API server of `./tessera dev` (restarted by node --watch on change).
-import { startStudio } from '../host/server/src/main.ts';
 import { ROOT } from './paths.ts';
+import { buildVendor, useVendor } from './vendor.ts';
 
+if (buildVendor()) useVendor();
+const { startStudio } = await import('../host/server/src/main.ts');
 await startStudio({ root: ROOT });

@@ -80,8 +80,12 @@ export interface ExtensionStatus {
   source: ExtensionCandidate['source'];
   state: ExtensionState;
   reason?: string;
-  /** Milliseconds spent in register + start. */
+  /** Milliseconds from loading its code to started (load, register, migrations, start). */
   startMs?: number;
+  /** Of which loading its code (the import of its entry and what that imports). */
+  loadMs?: number;
+  /** What the process's memory grew by while it loaded and started, in MB (when the host measures memory; shared modules count for the first extension that loads them). */
+  memoryMb?: number;
   /** The folder it was found in (built-in and runtime-loaded extensions). */
   dir?: string;
 }
@@ -97,6 +101,8 @@ export interface ExtensionHostOptions<Ctx> {
   logger?: Logger;
   /** Adds the side's own members (server: db, routes ...; web: api ...) to the base context. */
   extendContext?: (base: ExtensionContext, candidate: ExtensionCandidate<Ctx>) => Ctx;
+  /** The process's memory now, in bytes (the server passes its RSS): extension statuses then say what each added. */
+  memory?: () => number;
   /** Runs between register and start (the server runs the extension's migrations here). */
   beforeStart?: (id: string, ctx: Ctx) => Promise<void>;
   defaultStartTimeoutMs?: number;
@@ -199,11 +205,13 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
     const { manifest } = candidate;
     const id = manifest.id;
     const began = performance.now();
+    const memoryBefore = this.#options.memory?.();
     const store = new DisposableStore();
     let phase = 'load';
     let running: Running<Ctx> | undefined;
     try {
       const def = await candidate.load();
+      const loadMs = round(performance.now() - began);
       if (def.id !== id) throw new Error(`its code declares id '${def.id}' but its manifest says '${id}'`);
       phase = 'config';
       const config = this.#config(def, settings.config);
@@ -220,7 +228,8 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       const limit = settings.startTimeoutMs ?? this.#options.defaultStartTimeoutMs ?? 10_000;
       await withTimeout(Promise.resolve(def.start?.(ctx)), limit, `start() did not finish within ${limit} ms`);
       this.#running.push(running);
-      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'started', startMs: round(performance.now() - began), dir: candidate.dir });
+      const memoryMb = memoryBefore === undefined ? undefined : Math.round(((this.#options.memory!() - memoryBefore) / 1048576) * 10) / 10;
+      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'started', startMs: round(performance.now() - began), loadMs, ...(memoryMb === undefined ? {} : { memoryMb }), dir: candidate.dir });
     } catch (error) {
       // Roll back everything this extension contributed; the host goes on (unless the policy aborts).
       store.dispose();

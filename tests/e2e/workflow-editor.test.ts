@@ -128,7 +128,7 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('run-history-item').filter({ hasText: 'Test run' }).click();
     await expect.poll(() => status('greet')).toBe('3');
     expect(await page.getByTestId('run-answer-text').textContent()).toContain('Hello, Ada!');
-    expect(await page.getByTestId('run-history-item').filter({ hasText: 'Node debug' }).count()).toBe(1);
+    await expect.poll(() => page.getByTestId('run-history-item').filter({ hasText: 'Node debug' }).count()).toBe(1);
     await context.close();
   });
 

@@ -111,7 +111,7 @@ describe('each provider against the fake server, in its own protocol', () => {
       const model = await models.get(space, await platformModel(provider, `${llm.url}${path}`, 'fake-chat'));
       llm.reset();
       llm.script({ text: `Hello from ${provider}, streamed.`, usage: { input: 7, output: 5 } });
-      const result = streamText({ model: model.chat(), prompt: 'Say hello', maxRetries: 0 });
+      const result = streamText({ model: await model.chat(), prompt: 'Say hello', maxRetries: 0 });
       const parts: string[] = [];
       for await (const t of result.textStream) parts.push(t);
       expect(parts.join('')).toBe(`Hello from ${provider}, streamed.`);
@@ -128,7 +128,7 @@ describe('each provider against the fake server, in its own protocol', () => {
     llm.script({ toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }] }, { text: 'It is 3 degrees in Oslo.' });
     const seen: unknown[] = [];
     const result = streamText({
-      model: model.chat(),
+      model: await model.chat(),
       prompt: 'Weather in Oslo?',
       tools: { weather: tool({ description: 'Weather of a city', inputSchema: z.object({ city: z.string() }), execute: async (input) => (seen.push(input), { celsius: 3 }) }) },
       stopWhen: isStepCount(3),
@@ -142,7 +142,7 @@ describe('each provider against the fake server, in its own protocol', () => {
 
   it('embeds with an embedding model', async () => {
     const model = await models.get(space, await platformModel('openai', `${llm.url}/v1`, 'fake-embed', 'embedding'));
-    const { embeddings } = await embedMany({ model: model.embedding(), values: ['alpha', 'beta'], maxRetries: 0 });
+    const { embeddings } = await embedMany({ model: await model.embedding(), values: ['alpha', 'beta'], maxRetries: 0 });
     expect(embeddings).toHaveLength(2);
     expect(embeddings[0]).toHaveLength(8);
     expect(embeddings[0]).not.toEqual(embeddings[1]);
@@ -151,7 +151,7 @@ describe('each provider against the fake server, in its own protocol', () => {
   it('passes a provider error on as a clear message', async () => {
     const model = await models.get(space, await platformModel('anthropic', `${llm.url}/v1`, 'fake-chat'));
     llm.script({ error: { status: 529, message: 'overloaded, try later' } });
-    const result = streamText({ model: model.chat(), prompt: 'x', maxRetries: 0, onError: () => undefined });
+    const result = streamText({ model: await model.chat(), prompt: 'x', maxRetries: 0, onError: () => undefined });
     let error: unknown;
     for await (const part of result.fullStream) if (part.type === 'error') error = part.error;
     expect(String((error as Error)?.message)).toMatch(/overloaded, try later/);

@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+/** The YAML parser, loaded only when there is a YAML file to read. */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 import { z } from 'zod';
 import type { ExtensionSettings } from '@tessera/core';
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type TesseraConfig } from './config.ts';
 import { createServer, type TesseraServer } from './server.ts';
 import { DataDirError } from './data-dir.ts';
@@ -48,6 +49,10 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
   // logged with the extension whose code threw, and the requests in flight go on.
   process.on('uncaughtException', (e) => server.reportUncaught(e, 'uncaught exception'));
   process.on('unhandledRejection', (e) => server.reportUncaught(e, 'unhandled rejection'));
+  // ./tessera bench startup reads what each extension cost to load and start.
+  if (process.env.TESSERA_STARTUP_REPORT) {
+    writeFileSync(process.env.TESSERA_STARTUP_REPORT, JSON.stringify({ startMs: Math.round(performance.now() - began), rssMb: Math.round(process.memoryUsage.rss() / 104857.6) / 10, extensions: server.host.status() }));
+  }
   const shown = url.replace('127.0.0.1', 'localhost');
   if (banner) {
     const status = server.host.status();

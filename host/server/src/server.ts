@@ -38,7 +38,7 @@ import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
 import { checkOutbound, guardedFetch } from './outbound.ts';
-import { BullQueue } from './jobs-bullmq.ts';
+import type { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
 
 export interface TesseraServer {
@@ -119,6 +119,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     logger,
     defaultStartTimeoutMs: config.startupDefault.timeoutMs,
     defaultOnFailure: config.startupDefault.onFailure,
+    memory: () => process.memoryUsage.rss(),
     extendContext: (base: ExtensionContext) => serverContext(base, host),
     beforeStart: async (id) => {
       const applied = await migrateExtension(database.db, id, host.points.registry(Migrations).list());
@@ -137,7 +138,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   };
   const jobFailed = (job: string, error: unknown) =>
     host.report({ source: 'job', message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`, error, extensionId: host.points.registry(BackgroundJobs).ownerOf(job) });
-  const queue = config.redisUrl ? new BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, process.env.TESSERA_BULLMQ_PREFIX) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
+  // BullMQ and its Redis client load only when a Redis URL is configured (the scale-out engine).
+  const queue = config.redisUrl ? new (await import('./jobs-bullmq.ts')).BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, process.env.TESSERA_BULLMQ_PREFIX) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
   host.provideHostService(DatabaseService, database);
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
@@ -257,7 +259,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   });
   if (hasWeb) app.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml));
 
-  if (queue instanceof BullQueue) {
+  if (!(queue instanceof InProcessQueue)) {
     if (options.consumeJobs ?? process.env.TESSERA_QUEUE_CONSUMER !== 'false') await queue.consume();
   } else queue.schedule();
 

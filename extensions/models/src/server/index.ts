@@ -1,6 +1,5 @@
 import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
 import { LocalCache, OutboundHttpService, SecretsService, defineExtension, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
-import { generateText } from 'ai';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ModelProviders, ModelsService, type ModelInfo, type ModelKind, type ModelProviderDefinition, type Models, type ProviderCredentials, type ProviderFetch, type ResolvedModel } from '../shared/index.ts';
@@ -136,12 +135,14 @@ function makeService(ctx: ServerContext<unknown>) {
   // A provider's model object holds only its settings (building one compiles its response schemas):
   // one is kept per provider, credential version and model name.
   const instances = new LocalCache<string, { of: ModelProviderDefinition; model: unknown }>({ max: 1000 });
-  const instance = <T>(kind: 'chat' | 'embedding', m: ModelRow, cred: CredentialRow, make: (p: ModelProviderDefinition) => T): T => {
+  const instance = <T>(kind: 'chat' | 'embedding', m: ModelRow, cred: CredentialRow, make: (p: ModelProviderDefinition) => T | Promise<T>): Promise<T> => {
     const p = provider(cred.provider);
     const key = `${kind}:${cred.id}:${cred.updated_at}:${cred.base_url}:${m.model_name}`;
     const hit = instances.get(key);
-    if (hit && hit.of === p) return hit.model as T;
-    return instances.set(key, { of: p, model: make(p) }).model as T;
+    if (hit && hit.of === p) return hit.model as Promise<T>;
+    const model = Promise.resolve().then(() => make(p));
+    model.catch(() => instances.delete(key)); // a failure is not kept
+    return instances.set(key, { of: p, model }).model as Promise<T>;
   };
   const resolve = (m: ModelRow, cred: CredentialRow): ResolvedModel => {
     const info = modelInfo(m, cred.provider);
@@ -311,7 +312,8 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
         const began = performance.now();
         try {
           if (body.model_name) {
-            const r = await generateText({ model: p.chat(s.credentials(c), body.model_name, s.fetchFor(c)), prompt: 'Reply with OK.', maxOutputTokens: 8, abortSignal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]), maxRetries: 0 });
+            const { generateText } = await import('ai');
+            const r = await generateText({ model: await p.chat(s.credentials(c), body.model_name, s.fetchFor(c)), prompt: 'Reply with OK.', maxOutputTokens: 8, abortSignal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]), maxRetries: 0 });
             return { ok: true, latency_ms: Math.round(performance.now() - began), reply: r.text.slice(0, 200) };
           }
           if (!p.listModels) throw new Error('Give a model name to test: this provider does not list its models.');

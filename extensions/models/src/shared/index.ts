@@ -42,8 +42,9 @@ export interface ModelProviderDefinition {
   /** The credential form. */
   fields: ProviderField[];
   defaultBaseUrl?: string;
-  chat(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): LanguageModel;
-  embedding?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): EmbeddingModel;
+  /** May load the provider's SDK on first use (an import() inside): providers cost nothing until a model is called. */
+  chat(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): LanguageModel | Promise<LanguageModel>;
+  embedding?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): EmbeddingModel | Promise<EmbeddingModel>;
   /** The provider's model list, for "add models" and connection tests. */
   listModels?(credentials: ProviderCredentials, fetch: ProviderFetch): Promise<{ name: string; kind: ModelKind }[]>;
 }
@@ -73,8 +74,8 @@ export interface ModelInfo {
 }
 
 export interface ResolvedModel extends ModelInfo {
-  chat(): LanguageModel;
-  embedding(): EmbeddingModel;
+  chat(): Promise<LanguageModel>;
+  embedding(): Promise<EmbeddingModel>;
 }
 
 export interface UsageRecord {

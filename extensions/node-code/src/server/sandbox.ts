@@ -1,5 +1,9 @@
 import { stripTypeScriptTypes } from 'node:module';
-import ivm from 'isolated-vm';
+import type ivmTypes from 'isolated-vm';
+
+/** isolated-vm (a native addon with its own V8 heap) loads with the first JavaScript run, not at start. */
+let ivmModule: Promise<typeof ivmTypes> | undefined;
+const loadIvm = () => (ivmModule ??= import('isolated-vm').then((m) => (m as { default?: typeof ivmTypes }).default ?? (m as unknown as typeof ivmTypes)));
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -44,6 +48,7 @@ export async function runJavaScript(source: string, params: Record<string, unkno
       throw new CodeError(`TypeScript could not be read: ${(e as Error).message}`);
     }
   }
+  const ivm = await loadIvm();
   const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb });
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -56,7 +61,7 @@ export async function runJavaScript(source: string, params: Record<string, unkno
     await context.eval(`{ const fmt = (a) => a.map((x) => (typeof x === 'string' ? x : (() => { try { return JSON.stringify(x); } catch { return String(x); } })())).join(' ');
       const out = (level) => (...a) => __log__((level ? level + ': ' : '') + fmt(a));
       globalThis.console = { log: out(''), info: out(''), debug: out(''), warn: out('warn'), error: out('error') }; }`);
-    let script: ivm.Script;
+    let script: ivmTypes.Script;
     try {
       script = await isolate.compileScript(code + runner(limits.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES), { filename: FILE });
     } catch (e) {

@@ -1,6 +1,5 @@
 import type { NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import type { Models } from '@tessera/ext-models/shared';
-import { generateText } from 'ai';
 import { z } from 'zod';
 
 const IntentSettings = z.object({
@@ -38,7 +37,8 @@ export function intentNode(models: () => Models): NodeTypeDefinition {
         s.instructions ? `Also: ${ctx.render(s.instructions)}` : '',
         `Intents:\n${list}`,
       ].filter(Boolean).join('\n\n');
-      const r = await generateText({ model: model.chat(), system, prompt: String(ctx.inputs.query ?? ''), temperature: 0, abortSignal: ctx.signal, maxRetries: 1 });
+      const { generateText } = await import('ai');
+      const r = await generateText({ model: await model.chat(), system, prompt: String(ctx.inputs.query ?? ''), temperature: 0, abortSignal: ctx.signal, maxRetries: 1 });
       const usage = { input_tokens: r.usage.inputTokens ?? 0, output_tokens: r.usage.outputTokens ?? 0 };
       await models().recordUsage({ space_id: ctx.spaceId, model_id: model.model_id, ...usage, source: 'workflow', run_id: ctx.runId });
       const match = /\{[\s\S]*\}/.exec(r.text);

@@ -1,6 +1,6 @@
 import { FieldDeclSchema, zodOf, type FieldDecl, type NodeRunContext, type NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import type { Models } from '@tessera/ext-models/shared';
-import { Output, isStepCount, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
 
 const Skill = z.object({
@@ -47,7 +47,10 @@ function history(input: unknown, rounds: number): ModelMessage[] {
 }
 
 async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: Settings) {
+  // The AI SDK loads with the first model call, not when the studio starts.
+  const { Output, isStepCount, streamText, tool } = await import('ai');
   const model = await models.get(ctx.spaceId, modelId);
+  const languageModel = await model.chat();
   const toolCalls: ToolCallRecord[] = [];
   const tools: ToolSet = {};
   for (const skill of s.skills) {
@@ -72,7 +75,7 @@ async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: 
   const params = { ...model.default_params, ...s.params };
   let error: unknown;
   const result = streamText({
-    model: model.chat(),
+    model: languageModel,
     system,
     messages,
     temperature: params.temperature,

@@ -3,7 +3,6 @@ import { NodeTypes } from '@tessera/ext-workflow/shared';
 import { ifNode } from './condition.ts';
 import { input, question, setFieldExtractor } from './interaction.ts';
 import { ModelsService } from '@tessera/ext-models/shared';
-import { Output, generateText } from 'ai';
 import { zodOf } from '@tessera/ext-workflow/shared';
 import { end, start } from './start-end.ts';
 import { assignVariable, fromJson, message, text, toJson, variableAggregator } from './text.ts';
@@ -19,8 +18,9 @@ export default defineExtension({
       const models = ctx.optionalService(ModelsService);
       if (!models) throw new Error('Extracting fields with a model needs the models extension.');
       const model = await models.get(spaceId, modelId);
+      const { Output, generateText } = await import('ai');
       const r = await generateText({
-        model: model.chat(),
+        model: await model.chat(),
         system: 'Extract the requested fields from the user\'s answer to the question. Use null for what the answer does not say.',
         prompt: `Question: ${question}\nAnswer: ${answer}`,
         output: Output.object({ schema: zodOf(fields) }),

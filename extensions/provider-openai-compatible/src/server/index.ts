@@ -1,9 +1,9 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { ModelProviders, type ProviderCredentials, type ProviderFetch } from '@tessera/ext-models/shared';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 
-const client = (c: ProviderCredentials, fetch: ProviderFetch) =>
-  createOpenAICompatible({ name: 'openai-compatible', baseURL: String(c.base_url ?? ''), apiKey: c.api_key || undefined, fetch: fetch as typeof globalThis.fetch, includeUsage: true, supportsStructuredOutputs: true });
+// The SDK loads on the first model call, not at start.
+const client = async (c: ProviderCredentials, fetch: ProviderFetch) =>
+  (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({ name: 'openai-compatible', baseURL: String(c.base_url ?? ''), apiKey: c.api_key || undefined, fetch: fetch as typeof globalThis.fetch, includeUsage: true, supportsStructuredOutputs: true });
 
 export default defineExtension({
   id: 'provider-openai-compatible',
@@ -16,8 +16,8 @@ export default defineExtension({
         { name: 'base_url', label: { 'en-US': 'Base URL', 'zh-CN': '接口地址' }, required: true, placeholder: 'http://localhost:11434/v1' },
         { name: 'api_key', label: { 'en-US': 'API key (if the endpoint needs one)', 'zh-CN': 'API 密钥（接口需要时填写）' }, secret: true },
       ],
-      chat: (c, model, fetch) => client(c, fetch).chatModel(model),
-      embedding: (c, model, fetch) => client(c, fetch).embeddingModel(model),
+      chat: async (c, model, fetch) => (await client(c, fetch)).chatModel(model),
+      embedding: async (c, model, fetch) => (await client(c, fetch)).embeddingModel(model),
       listModels: async (c, fetch) => {
         const res = await fetch(`${String(c.base_url).replace(/\/$/, '')}/models`, { headers: c.api_key ? { authorization: `Bearer ${c.api_key}` } : {} });
         if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);

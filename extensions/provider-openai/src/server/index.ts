@@ -1,9 +1,9 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { ModelProviders, type ProviderCredentials, type ProviderFetch } from '@tessera/ext-models/shared';
-import { createOpenAI } from '@ai-sdk/openai';
 
 const BASE = 'https://api.openai.com/v1';
-const client = (c: ProviderCredentials, fetch: ProviderFetch) => createOpenAI({ apiKey: c.api_key, baseURL: c.base_url || BASE, fetch: fetch as typeof globalThis.fetch });
+// The SDK loads on the first model call, not at start.
+const client = async (c: ProviderCredentials, fetch: ProviderFetch) => (await import('@ai-sdk/openai')).createOpenAI({ apiKey: c.api_key, baseURL: c.base_url || BASE, fetch: fetch as typeof globalThis.fetch });
 
 export default defineExtension({
   id: 'provider-openai',
@@ -17,8 +17,8 @@ export default defineExtension({
         { name: 'api_key', label: { 'en-US': 'API key', 'zh-CN': 'API 密钥' }, secret: true, required: true },
         { name: 'base_url', label: { 'en-US': 'Base URL (optional, for a proxy)', 'zh-CN': '接口地址（可选，用于代理）' }, placeholder: BASE },
       ],
-      chat: (c, model, fetch) => client(c, fetch).chat(model),
-      embedding: (c, model, fetch) => client(c, fetch).embedding(model),
+      chat: async (c, model, fetch) => (await client(c, fetch)).chat(model),
+      embedding: async (c, model, fetch) => (await client(c, fetch)).embedding(model),
       listModels: async (c, fetch) => listOpenAiModels(c.base_url || BASE, c.api_key, fetch),
     });
   },

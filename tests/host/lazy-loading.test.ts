@@ -1,0 +1,108 @@
+// An extension's heavy dependencies load when it is first used, not at start (issue 19): the AI SDK and
+// its providers with the first model call, isolated-vm with the first JavaScript run, Pyodide with the
+// first Python run, BullMQ and Redis only with a Redis URL. A real `start` process, watched through a
+// module hook that logs what it resolves.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { signUp } from '../agent.ts';
+import { link, node, ref, unique } from '../workflow-kit.ts';
+import { createServer } from 'node:net';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg'];
+
+interface Started {
+  url: string;
+  child: ChildProcess;
+  dir: string;
+  /** The npm packages the process has resolved so far. */
+  packages(): Set<string>;
+}
+const freePort = () => new Promise<number>((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const port = (s.address() as { port: number }).port;
+    s.close(() => resolve(port));
+  });
+});
+
+const running: Started[] = [];
+afterEach(async () => {
+  for (const s of running.splice(0)) {
+    s.child.kill('SIGTERM');
+    await new Promise((r) => s.child.once('exit', r));
+    rmSync(s.dir, { recursive: true, force: true });
+  }
+});
+
+async function start(env: Record<string, string> = {}): Promise<Started> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lazy-'));
+  const log = path.join(dir, 'modules.log');
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', '--import', path.join(ROOT, 'tests/fixtures/module-log.mjs'), path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', path.join(dir, 'data')], {
+    cwd: ROOT,
+    env: { ...process.env, TESSERA_MODULE_LOG: log, TESSERA_LOG_LEVEL: 'silent', TESSERA_EXTENSIONS_DIR: path.join(dir, 'none'), TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}', REDIS_URL: '', DATABASE_URL: '', ...env },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (i > 600) throw new Error('the studio did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const s: Started = {
+    url,
+    child,
+    dir,
+    packages: () => new Set((existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? [])),
+  };
+  running.push(s);
+  return s;
+}
+
+async function codeRun(base: string, language: 'javascript' | 'python', code: string) {
+  const { agent } = await signUp(base);
+  const space = (await agent.post('/api/space/create', { name: unique('Lazy') })).space_id;
+  const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+  const { workflow_id } = await api('create', { name: unique('first run') });
+  await api('save', {
+    workflow_id,
+    schema: {
+      nodes: [node('start', '1', { outputs: [{ name: 'n', type: 'integer' }] }), node('code', '5', { inputs: [ref('n', 'start', ['n'], 'integer')], outputs: [{ name: 'twice', type: 'integer' }], settings: { language, code } }), node('end', '2', { inputs: [ref('twice', 'code', ['twice'], 'integer')] })],
+      links: [link('start', 'code'), link('code', 'end')],
+    },
+  });
+  return JSON.parse((await api('test_run', { workflow_id, input: { n: 21 }, run_mode: 0 })).output);
+}
+
+describe('heavy dependencies load on first use', () => {
+  it('none is loaded at start; the first JavaScript and Python runs load their sandbox and answer', { timeout: 120_000 }, async () => {
+    const studio = await start();
+    const atStart = studio.packages();
+    expect(atStart.has('fastify')).toBe(true); // the log works
+    expect(HEAVY.filter((p) => atStart.has(p))).toEqual([]);
+
+    expect(await codeRun(studio.url, 'javascript', 'async function main({ params }) { return { twice: params.n * 2 }; }')).toEqual({ twice: 42 });
+    expect(studio.packages().has('isolated-vm')).toBe(true);
+    expect(studio.packages().has('pyodide')).toBe(false);
+    expect(await codeRun(studio.url, 'python', 'async def main(args):\n    return {"twice": args.params["n"] * 2}\n')).toEqual({ twice: 42 });
+    // Python runs in a child process of its own: the studio process itself never loads Pyodide.
+    expect(HEAVY.filter((p) => studio.packages().has(p))).toEqual(['isolated-vm']);
+  });
+
+  it('a disabled extension loads nothing of its own, even when its kind of node is asked for', { timeout: 60_000 }, async () => {
+    const studio = await start({ TESSERA_DISABLE: 'node-code,provider-openai,provider-anthropic,provider-gemini,provider-openai-compatible' });
+    const { agent } = await signUp(studio.url);
+    const space = (await agent.post('/api/space/create', { name: unique('Off') })).space_id;
+    const { workflow_id } = await agent.post('/api/workflow_api/create', { space_id: space, name: unique('code off') });
+    const save = await agent.request('POST', '/api/workflow_api/save', { space_id: space, workflow_id, schema: { nodes: [node('start', '1'), node('code', '5', { settings: { language: 'javascript', code: 'x' } }), node('end', '2')], links: [link('start', 'code'), link('code', 'end')] } });
+    expect(save.status).toBeLessThan(500);
+    expect(HEAVY.filter((p) => studio.packages().has(p))).toEqual([]);
+  });
+});
