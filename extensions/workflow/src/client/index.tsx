@@ -2,10 +2,13 @@ import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { EditorPage } from './editor/EditorPage.tsx';
-import { LibraryPage } from './LibraryPage.tsx';
+import { lazy } from 'react';
 import { workflowKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
+
+// The pages' code (the canvas library, the layout engine, the editor) loads when a page first opens.
+const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+const EditorPage = lazy(() => import('./editor/EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
 
 export default defineExtension({
   id: 'workflow',

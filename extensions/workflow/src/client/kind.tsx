@@ -4,7 +4,7 @@ import { useApi, type RecentResource, type ResourceKind } from '@tessera/sdk/cli
 import { IconBranch } from '@arco-design/web-react/icon';
 import { useMemo } from 'react';
 import { OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
-import { WorkflowIcon, type WorkflowListItem } from './LibraryPage.tsx';
+import { WorkflowIcon, type WorkflowListItem } from './icons.tsx';
 import { useSpaceId } from './space.ts';
 
 const NONE: RecentResource[] = [];

@@ -1,4 +1,4 @@
-import { Button, Drawer, Layout, Menu, Result, Select, Tabs } from '@arco-design/web-react';
+import { Button, Drawer, Layout, Menu, Result, Select, Spin, Tabs } from '@arco-design/web-react';
 import { LANGUAGES, TOP_LEVEL_AREAS, type Language } from '@tessera/sdk';
 import {
   HeaderItems,
@@ -12,7 +12,7 @@ import {
   type ClientRoute,
 } from '@tessera/sdk/client';
 import type { RegistryEntry } from '@tessera/core';
-import { useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, MemoryRouter, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { PageErrorBoundary } from './ErrorBoundary.tsx';
@@ -27,8 +27,19 @@ function Page({ entry }: { entry: RegistryEntry<ClientRoute> }) {
   const C = entry.value.component;
   return (
     <PageErrorBoundary owner={entry.owner} report={report} key={entry.key}>
-      <C />
+      <Suspense fallback={<PageLoading />}>
+        <C />
+      </Suspense>
     </PageErrorBoundary>
+  );
+}
+
+/** While a page's code arrives (pages may be React.lazy: an area's code loads when its page opens). */
+function PageLoading() {
+  return (
+    <div data-testid="page-loading" style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
+      <Spin />
+    </div>
   );
 }
 
@@ -178,7 +189,11 @@ function SettingsFrame() {
         {pages.map((p) => (
           <Tabs.TabPane key={p.key} title={<SettingsLabel entry={p} />}>
             <PageErrorBoundary owner={p.owner} report={report}>
-              {p.key === active.key && <p.value.component />}
+              {p.key === active.key && (
+                <Suspense fallback={<PageLoading />}>
+                  <p.value.component />
+                </Suspense>
+              )}
             </PageErrorBoundary>
           </Tabs.TabPane>
         ))}
