@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // ./tessera bench engine: the engine's overhead per node (in-process chains of trivial nodes), and the
 // throughput and latency of POST /v1/workflow/run on a 5-node flow beside a plain Fastify floor, driven
 // by a load generator in its own process (wrk when installed, else autocannon: bench/load.ts).
@@ -84,6 +85,21 @@ export default async function engineBench(args: string[]) {
       const f = loadTest({ url: floorUrl, body, connections: c, seconds });
       console.log(`  ${String(c).padStart(2)} connection${c > 1 ? 's' : ' '}: studio ${s.rps.toFixed(0)} req/s p50 ${s.p50.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms${s.errors ? ` (${s.errors} errors)` : ''} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms | target ${c === 1 ? '>= 5000 req/s' : '>= 8000 req/s, p99 <= 8 ms'} (ratio ${(s.rps / (c === 1 ? 5000 : 8000)).toFixed(2)}${c === 16 ? `, p99 ${(s.p99 / 8).toFixed(2)}` : ''})`);
     }
+    // Memory across 100,000 runs: RSS before and after (16 connections until the count is reached).
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${studio.pid}/status`, 'utf8'))![1]) / 1024;
+    const soak = Number(process.env.TESSERA_BENCH_SOAK_RUNS ?? 100_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = rss();
+    let done = 0;
+    const trail: string[] = [];
+    while (done < soak) {
+      const r = loadTest({ url: studioUrl, body, headers: auth, connections: 16, seconds: Math.max(2, Math.min(20, Math.ceil((soak - done) / 2000))) });
+      done += r.requests;
+      trail.push(`${Math.round(done / 1000)}k: ${rss().toFixed(0)}`);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = rss();
+    console.log(`\nmemory: studio RSS ${before.toFixed(1)} MiB before ${done.toLocaleString('en-US')} runs, ${after.toFixed(1)} MiB after (${after >= before ? '+' : ''}${(after - before).toFixed(1)} MiB); along the way (runs: MiB) ${trail.join(', ')}`);
   } finally {
     await studio.stop();
     await stop(floor);

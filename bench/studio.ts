@@ -31,6 +31,8 @@ export async function waitHealthy(url: string): Promise<void> {
 
 export interface BenchStudio {
   url: string;
+  /** The studio process (its RSS is read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startBenchStudio(env: Record<string, string> = {}): Promis
   await waitHealthy(`${url}/healthz`);
   return {
     url,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
