@@ -52,7 +52,18 @@ export interface RunRow {
   output_tokens?: number;
 }
 
-const now = () => new Date().toISOString();
+// A run stamps several moments (each node's start, the run's end): under load most fall in the same
+// millisecond, and formatting a date costs more than the rest of a trivial node's bookkeeping.
+let lastMs = 0;
+let lastIso = '';
+const now = () => {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
 
 /** Creates, executes, persists, streams, cancels and recovers workflow runs. */
