@@ -101,12 +101,14 @@ describe('the studio as a person meets it', () => {
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     const card = (id: string) => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`);
-    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').textContent()).toBe('Fake Chat · Greet {{Start.name}} warmly');
+    // The card cuts the line to its width; the whole summary is its tooltip.
+    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').getAttribute('title')).toBe('Fake Chat · Greet {{Start.name}} warmly');
+    expect(await card('llm').getByTestId('canvas-node-summary').textContent()).toBe('Fake Chat · Greet {{Start.nam…');
     expect(await card('if').getByTestId('port-detail').textContent()).toBe('score > 3If');
     // Renaming the Start node renames the reference on the card; what is stored keeps the id.
     await card('start').click();
     await page.getByTestId('node-title').fill('Visitor');
-    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').textContent()).toBe('Fake Chat · Greet {{Visitor.name}} warmly');
+    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').getAttribute('title')).toBe('Fake Chat · Greet {{Visitor.name}} warmly');
     await context.close();
   });
 

@@ -27,3 +27,12 @@ describe('template references by node title', () => {
     expect(refsToTitles('{{gone.x}} {{start}}', names)).toBe('{{gone.x}} {{start}}');
   });
 });
+
+describe('card lines cut to their width', async () => {
+  const { fitText } = await import('../src/client/editor/Cards.tsx');
+  it('keeps what fits and cuts the rest with an ellipsis; ideographs count two', () => {
+    expect(fitText('Short', 10)).toBe('Short');
+    expect(fitText('A longer title here', 10)).toBe('A longer …');
+    expect(fitText('总结用户的问题并回答', 10)).toBe('总结用户…');
+  });
+});

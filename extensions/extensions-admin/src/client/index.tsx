@@ -1,7 +1,10 @@
+import { lazy } from 'react';
 import { defineExtension } from '@tessera/sdk/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { ExtensionsPage } from './ExtensionsPage.tsx';
+
+// The settings tab loads its code when first opened.
+const ExtensionsPage = lazy(() => import('./ExtensionsPage.tsx').then((m) => ({ default: m.ExtensionsPage })));
 
 export default defineExtension({
   id: 'extensions-admin',

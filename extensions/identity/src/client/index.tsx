@@ -1,18 +1,20 @@
 import { Routes, defineExtension } from '@tessera/sdk/client';
 import { matchPath, useLocation } from 'react-router';
-import { useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { Unauthorized } from '@tessera/sdk';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { CSRF_COOKIE, CSRF_HEADER, CurrentUserService, PUBLIC_PATHS } from '../shared/index.ts';
 import { SignInPage, SignUpPage } from './AuthPages.tsx';
 import { setCurrentUserStore } from './hooks.ts';
-import { ProfilePage } from './ProfilePage.tsx';
 import { createCurrentUser, readCookie } from './session.ts';
-import { TokensPage } from './TokensPage.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 const isPublicPath = (path: string) => PUBLIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+
+// Pages load their code when first opened (the sign-in pages come with the first visit).
+const ProfilePage = lazy(() => import('./ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+const TokensPage = lazy(() => import('./TokensPage.tsx').then((m) => ({ default: m.TokensPage })));
 
 export default defineExtension({
   id: 'identity',

@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentUserService, TokenWorkspaceSources } from '@tessera/ext-identity/shared';
 import enUS from '../locales/en-US.json';
@@ -5,9 +6,11 @@ import zhCN from '../locales/zh-CN.json';
 import { CurrentSpaceService, type SpaceInfo } from '../shared/index.ts';
 import { createCurrentSpace, setCurrentSpaceStore } from './current.ts';
 import { setCurrentUser } from './api.ts';
-import { InvitePage } from './InvitePage.tsx';
-import { SpaceSettingsPage } from './SpaceSettings.tsx';
 import { SpaceSwitcher } from './SpaceSwitcher.tsx';
+
+// Pages load their code when first opened.
+const InvitePage = lazy(() => import('./InvitePage.tsx').then((m) => ({ default: m.InvitePage })));
+const SpaceSettingsPage = lazy(() => import('./SpaceSettings.tsx').then((m) => ({ default: m.SpaceSettingsPage })));
 
 export default defineExtension({
   id: 'spaces',

@@ -46,6 +46,30 @@ export function cardSummary(node: CanvasNode, client: NodeTypeClient | undefined
   return raw === null ? undefined : refsToTitles(raw, names);
 }
 
+/** Width of a text in card units: an ideograph or full-width character counts two. */
+export function fitWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) || ch.codePointAt(0)! > 0x1f000 ? 2 : 1;
+  return w;
+}
+
+/**
+ * A text cut to `units` with an ellipsis. Cards cut their lines here rather than with CSS: a clip on
+ * each line of hundreds of cards is work for the browser on every frame (docs/benchmarks.md, canvas).
+ */
+export function fitText(text: string, units: number): string {
+  if (fitWidth(text) <= units) return text;
+  let w = 0;
+  let out = '';
+  for (const ch of text) {
+    const cw = fitWidth(ch);
+    if (w + cw > units - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
 /** What the canvas library holds for a node card: nothing but a fixed marker (the card reads the rest from the card store). */
 export type NodeRef = Record<string, never>;
 export const NODE_REF: NodeRef = Object.freeze({}) as NodeRef;
@@ -86,13 +110,13 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
         <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
-        <strong style={{ fontSize: 13, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
-          {node.node_param.title || node.node_id}
+        <strong style={{ fontSize: 13, minWidth: 0, whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
+          {fitText(node.node_param.title || node.node_id, 23)}
         </strong>
       </div>
       {summary && (
-        <div data-testid="canvas-node-summary" style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={summary}>
-          {summary}
+        <div data-testid="canvas-node-summary" style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, whiteSpace: 'nowrap' }} title={summary}>
+          {fitText(summary, 30)}
         </div>
       )}
       <div style={{ fontSize: 11, color: 'var(--color-text-3)', marginTop: 2 }}>
@@ -127,7 +151,7 @@ function PortLabel({ port }: { port: PortInfo }) {
   if (!detail) return <>{label}</>;
   return (
     <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 4, minWidth: 0 }} title={`${label} ${detail}`} data-testid="port-detail">
-      <span style={{ color: 'var(--color-text-2)', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}>{detail}</span>
+      <span style={{ color: 'var(--color-text-2)', whiteSpace: 'nowrap' }}>{fitText(detail, 28 - fitWidth(label ?? ''))}</span>
       <span style={{ flex: 'none' }}>{label}</span>
     </div>
   );

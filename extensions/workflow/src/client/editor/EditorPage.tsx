@@ -8,7 +8,7 @@ import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sd
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
@@ -66,6 +66,15 @@ const sameShallow = (a: Record<string, unknown>, b: Record<string, unknown>) => 
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 };
 /** `next`, or the canvas node built last time for the same id when its place, state and data did not change. */
+/**
+ * Where a card sits, as left/top instead of the canvas library's transform: a transform gives every card
+ * a paint chunk of its own, and with hundreds on screen the browser spends most of each frame sorting
+ * them into layers (docs/benchmarks.md, canvas).
+ */
+function cardPlacement(at: { x: number; y: number }): CSSProperties {
+  return { transform: 'none', left: at.x, top: at.y };
+}
+
 function keepIfSame<T extends Node<NodeRef | NoteData>>(cache: Map<string, Node<NodeRef | NoteData>>, next: T): T {
   const prev = cache.get(next.id);
   const same =
@@ -77,6 +86,8 @@ function keepIfSame<T extends Node<NodeRef | NoteData>>(cache: Map<string, Node<
     prev.width === next.width &&
     prev.height === next.height &&
     prev.parentId === next.parentId &&
+    prev.style?.left === next.style?.left &&
+    prev.style?.top === next.style?.top &&
     sameShallow(prev.data, next.data);
   if (same) return prev as T;
   cache.set(next.id, next);
@@ -339,6 +350,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
   const lastList = useRef<Node<NodeRef | NoteData>[]>([]);
   const rfNodes = useMemo<Node<NodeRef | NoteData>[]>(() => {
     if (built.current.size > (canvas.nodes.length + (canvas.notes?.length ?? 0)) * 2) built.current.clear(); // forget deleted nodes now and then
+    const absolute = new Map<string, { x: number; y: number }>();
     const list: Node<NodeRef | NoteData>[] = [
       ...notesOf(canvas).map((note): Node<NoteData> => {
         const id = `note:${note.id}`;
@@ -346,10 +358,14 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
       }),
       ...bodyOrder(canvas.nodes).map((n): Node<NodeRef> => {
         const container = !!typeOf(types, n)?.composite;
+        const parent = n.parent_id ? absolute.get(n.parent_id) : undefined;
+        const at = { x: (parent?.x ?? 0) + n.layout.x, y: (parent?.y ?? 0) + n.layout.y };
+        absolute.set(n.node_id, at);
         return keepIfSame(built.current, {
           id: n.node_id,
           type: 'tessera',
           position: { x: n.layout.x, y: n.layout.y },
+          style: cardPlacement(at),
           selected: selected.has(n.node_id),
           measured: sizes[n.node_id],
           ...(container ? { width: n.layout.width ?? CONTAINER_SIZE.width, height: n.layout.height ?? CONTAINER_SIZE.height } : {}),

@@ -12,6 +12,34 @@ export { ValueInput };
 
 type Param = CanvasNode['node_param'];
 
+/**
+ * The node's title: typing re-renders this input alone (nothing else in the panel shows the title),
+ * the edit reaches the canvas with the panel's next hand-over. An outside change (undo) replaces the text.
+ */
+function TitleInput({ value, placeholder, onType }: { value: string; placeholder: string; onType(title: string): void }) {
+  const [text, setText] = useState(value);
+  const sent = useRef(value);
+  useEffect(() => {
+    if (value !== sent.current) {
+      sent.current = value;
+      setText(value);
+    }
+  }, [value]);
+  return (
+    <Input
+      value={text}
+      placeholder={placeholder}
+      onChange={(title) => {
+        sent.current = title;
+        setText(title);
+        onType(title);
+      }}
+      style={{ margin: '8px 0' }}
+      data-testid="node-title"
+    />
+  );
+}
+
 /** How long panel edits wait before they reach the canvas (and how often they do while typing). */
 export const COMMIT_MS = 150;
 
@@ -122,13 +150,15 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
   useEffect(() => () => commit.current(), []);
   const param = draft ?? node.node_param;
   const shown = useMemo(() => (draft ? { ...node, node_param: draft } : node), [draft, node]);
-  const set = (patch: Partial<Param>) => {
+  /** Queues an edit for the canvas without re-rendering the panel (the title keeps its own text). */
+  const queue = (patch: Partial<Param>): Param => {
     const next = { ...(queued.current ?? param), ...patch };
     queued.current = next;
-    setDraft(next);
     if (pending) pending.current = () => commit.current();
     timer.current ??= setTimeout(() => commit.current(), COMMIT_MS);
+    return next;
   };
+  const set = (patch: Partial<Param>) => setDraft(queue(patch));
   const policy = param.error_policy ?? { retry: 0, on_error: 'throw' as const };
   const Form = client?.Form;
   const variables = useVariables(spaceId);
@@ -141,7 +171,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
           {t('delete')}
         </Button>
       </Space>
-      <Input value={param.title ?? ''} placeholder={node.node_id} onChange={(title) => set({ title })} style={{ margin: '8px 0' }} data-testid="node-title" />
+      <TitleInput value={node.node_param.title ?? ''} placeholder={node.node_id} onType={(title) => queue({ title })} />
       {problems.map((p, i) => (
         <Typography.Paragraph key={i} type={p.level === 'warning' ? 'warning' : 'error'} style={{ fontSize: 12, margin: '0 0 6px' }} data-testid={p.level === 'warning' ? 'node-warning' : 'node-problem'}>
           {p.field ? `${p.field}: ${p.message}` : p.message}
