@@ -1,7 +1,7 @@
 // The cards of the workflow canvas: a node's card (icon, title, summary, type, ports, run status,
 // problem badge) and a comment note. The editor hands them their data through the card store.
 import { Handle, NodeResizer, Position, type Node, type NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type ComponentType, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CanvasLink, CanvasNode } from '@tessera/workflow-sdk';
 import type { PortInfo } from '@tessera/workflow-sdk/client';
@@ -44,6 +44,33 @@ export function cardSummary(node: CanvasNode, client: NodeTypeClient | undefined
     rawSummaries.set(node, raw);
   }
   return raw === null ? undefined : refsToTitles(raw, names);
+}
+
+type IconComponent = ComponentType<{ style?: CSSProperties }>;
+const iconImages = new Map<IconComponent, string>();
+
+/**
+ * A node type's icon on its card, as an image: an inline SVG is a paint chunk of its own, one per card,
+ * and with hundreds of cards the browser re-sorts them into layers on every frame. The first card of a
+ * type draws the icon once; its markup becomes a data URL every card of the type then shows.
+ */
+function CardIcon({ Icon }: { Icon: IconComponent }) {
+  const url = iconImages.get(Icon);
+  const host = useRef<HTMLSpanElement>(null);
+  const [, redraw] = useState(0);
+  useLayoutEffect(() => {
+    if (url || !host.current) return;
+    const svg = host.current.querySelector('svg');
+    if (!svg) return;
+    const copy = svg.cloneNode(true) as SVGElement;
+    copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+    copy.setAttribute('width', '12');
+    copy.setAttribute('height', '12');
+    copy.removeAttribute('class');
+    iconImages.set(Icon, `data:image/svg+xml;charset=utf-8,${encodeURIComponent(copy.outerHTML.replace(/currentColor/g, '#fff'))}`);
+    redraw((x) => x + 1);
+  }, [Icon, url]);
+  return url ? <img src={url} width={12} height={12} alt="" style={{ display: 'block' }} /> : <span ref={host} style={{ display: 'inline-flex' }}><Icon /></span>;
 }
 
 /** Width of a text in card units: an ideograph or full-width character counts two. */
@@ -109,7 +136,7 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       {problems > 0 && <ProblemBadge count={problems} />}
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
-        <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <Icon /> : label.slice(0, 1)}</span>
+        <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <CardIcon Icon={Icon} /> : label.slice(0, 1)}</span>
         <strong style={{ fontSize: 13, minWidth: 0, whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
           {fitText(node.node_param.title || node.node_id, 23)}
         </strong>
