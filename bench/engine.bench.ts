@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs';
 // ./tessera bench engine: the engine's overhead per node (in-process chains of trivial nodes), and the
 // throughput and latency of POST /v1/workflow/run on a 5-node flow beside a plain Fastify floor, driven
 // by a load generator in its own process (wrk when installed, else autocannon: bench/load.ts).
 // Targets: under 20 µs per node; over HTTP at least 5,000 req/s on 1 connection and 8,000 on 16, p99
 // at 16 under 8 ms (the floor shows what a bare Fastify handler does on the same machine).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Canvas } from '../extensions/workflow/src/shared/index.ts';
 import { WorkflowEngine } from '../extensions/workflow/src/server/engine/engine.ts';
 import { CORE_NODE_TYPES } from '../extensions/nodes-core/src/server/index.ts';
-import { Agent } from '../tests/agent.ts';
-import { greetingCanvas, link, node, ref } from '../tests/workflow-kit.ts';
+import { link, node, ref } from '../tests/workflow-kit.ts';
 import { loadTest } from './load.ts';
-import { ROOT, freePort, startBenchStudio, waitHealthy } from './studio.ts';
+import { ROOT, freePort, publishedFlow, startBenchStudio, waitHealthy } from './studio.ts';
 
 const byType = new Map(CORE_NODE_TYPES.flatMap((t) => [[t.key, t], [String(t.code), t]] as const));
 
@@ -61,21 +60,11 @@ export default async function engineBench(args: string[]) {
   try {
     const base = studio.url;
     await waitHealthy(`http://127.0.0.1:${floorPort}/`);
-    const user = new Agent(base);
-    await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
-    const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
-    const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: 'five nodes' });
-    // Start, If, Text, Text, End: the 5-node flow (with a join through the aggregator it would be six).
-    const canvas = greetingCanvas();
-    canvas.nodes = canvas.nodes.filter((n) => n.node_id !== 'agg');
-    canvas.nodes.find((n) => n.node_id === 'end')!.node_param.inputs = [ref('message', 'greet', ['output'])];
-    canvas.links = [link('start', 'if'), link('if', 'greet', 'true'), link('if', 'anon', 'false'), link('greet', 'end'), link('anon', 'end')];
-    await user.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: canvas });
-    await user.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
-    const pat = await user.post('/api/permission_api/pat/create', { name: 'bench', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
-    const body = JSON.stringify({ workflow_id, parameters: { name: 'Bench' } });
-    const auth = { authorization: `Bearer ${pat.token}` };
-    const studioUrl = `${base}/v1/workflow/run`;
+    // Start, If, Text, Text, End, published, and a token that runs it.
+    const flow = await publishedFlow(base);
+    const { body } = flow;
+    const auth = { authorization: flow.headers.authorization! };
+    const studioUrl = flow.url;
     const floorUrl = `http://127.0.0.1:${floorPort}/v1/workflow/run`;
     const tool = loadTest({ url: floorUrl, body, connections: 1, seconds: 1 }).tool;
     console.log(`\nPOST /v1/workflow/run, 5-node flow (Start, If, Text, Text, End), ${seconds} s per point, ${tool} in its own process on the same 2-core machine`);
