@@ -8,44 +8,24 @@ import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sd
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients } from '../points.ts';
-import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, removeNodes, typeOf, upstreamOutputs, type Clip, type NodeTypeInfo } from './model.ts';
+import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, removeNodes, typeOf, upstreamOutputs, type NodeTypeInfo } from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { CardStore, CardStoreContext } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun } from './TestRun.tsx';
-import { DiffList, VersionsPanel } from './Versions.tsx';
+import { VersionsPanel } from './Versions.tsx';
 import { BrokenRunDialog, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
 
 import { CARD_WIDTH, NODE_REF, cardSummary, nodeTypes, type CardData, type NodeRef, type NoteData } from './Cards.tsx';
 import { refNames } from '../refs.ts';
 import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
-
-type SaveState = 'saved' | 'dirty' | 'saving' | 'conflict' | 'error';
-// Copied nodes, kept for this tab and (through localStorage) for other tabs and workflows.
-const CLIP_KEY = 'tessera.workflow.clipboard';
-let clipboard: Clip | undefined;
-function writeClip(clip: Clip) {
-  clipboard = clip;
-  try {
-    localStorage.setItem(CLIP_KEY, JSON.stringify(clip));
-  } catch {
-    /* storage full or off: this tab still has it */
-  }
-}
-function readClip(): Clip | undefined {
-  try {
-    const stored = localStorage.getItem(CLIP_KEY);
-    if (stored) return JSON.parse(stored) as Clip;
-  } catch {
-    /* fall back to this tab's copy */
-  }
-  return clipboard;
-}
+import { cardPlacement, keepIfSame, readClip, sameShallow, writeClip } from './flow-nodes.ts';
+import { ConflictDiff, SaveBadge, type SaveState } from './SaveState.tsx';
 
 const SAVE_DELAY_MS = 800;
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
@@ -60,40 +40,6 @@ const CANVAS_DECOR = (
   </>
 );
 const NO_LINKS: CanvasLink[] = [];
-
-const sameShallow = (a: Record<string, unknown>, b: Record<string, unknown>) => {
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
-};
-/** `next`, or the canvas node built last time for the same id when its place, state and data did not change. */
-/**
- * Where a card sits, as left/top instead of the canvas library's transform: a transform gives every card
- * a paint chunk of its own, and with hundreds on screen the browser spends most of each frame sorting
- * them into layers (docs/benchmarks.md, canvas).
- */
-function cardPlacement(at: { x: number; y: number }): CSSProperties {
-  return { transform: 'none', left: at.x, top: at.y };
-}
-
-function keepIfSame<T extends Node<NodeRef | NoteData>>(cache: Map<string, Node<NodeRef | NoteData>>, next: T): T {
-  const prev = cache.get(next.id);
-  const same =
-    prev &&
-    prev.position.x === next.position.x &&
-    prev.position.y === next.position.y &&
-    prev.selected === next.selected &&
-    prev.measured === next.measured &&
-    prev.width === next.width &&
-    prev.height === next.height &&
-    prev.parentId === next.parentId &&
-    prev.style?.left === next.style?.left &&
-    prev.style?.top === next.style?.top &&
-    sameShallow(prev.data, next.data);
-  if (same) return prev as T;
-  cache.set(next.id, next);
-  return next;
-}
-
 
 interface Loaded {
   canvas: Canvas;
@@ -695,35 +641,5 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
         </Modal>
       )}
     </div>
-  );
-}
-
-/** In the conflict dialog: what this tab's version changes against the one saved meanwhile. */
-function ConflictDiff({ spaceId, workflowId, mine }: { spaceId: string; workflowId: string; mine: Canvas }) {
-  const { t } = useTranslation('workflow');
-  const api = useApi();
-  const theirs = useQuery({
-    queryKey: ['workflow', 'conflict', workflowId],
-    gcTime: 0,
-    queryFn: async () => JSON.parse((await api.post<{ workflow: { schema_json: string } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow.schema_json) as Canvas,
-  });
-  if (!theirs.data) return null;
-  return (
-    <div style={{ maxHeight: 240, overflow: 'auto', marginBottom: 12, padding: 8, background: 'var(--color-fill-1)', borderRadius: 4 }}>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t('editor.conflictDiff')}
-      </Typography.Text>
-      <DiffList before={theirs.data} after={mine} />
-    </div>
-  );
-}
-
-function SaveBadge({ state }: { state: SaveState }) {
-  const { t } = useTranslation('workflow');
-  const color = { saved: 'green', dirty: 'gray', saving: 'arcoblue', conflict: 'orangered', error: 'red' }[state];
-  return (
-    <Tag color={color} data-testid="save-state" data-state={state}>
-      {t(`editor.save.${state}`)}
-    </Tag>
   );
 }
