@@ -3,8 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CurrentUser } from '@tessera/ext-identity/shared';
-import type { CurrentSpace } from '@tessera/ext-spaces/shared';
+import { currentServices } from './services.ts';
 import type { ModelCapabilities, ModelInfo, ModelParams, ProviderField } from '../shared/index.ts';
 import { ModelParamsPanel } from './components.tsx';
 
@@ -23,14 +22,10 @@ interface ProviderInfo {
 }
 type TestResult = { ok: boolean; latency_ms: number; error?: string; models?: { name: string; kind: string }[]; reply?: string };
 
-let services: { space: CurrentSpace; user: CurrentUser } | undefined;
-export function setServices(s: { space: CurrentSpace; user: CurrentUser }) {
-  services = s;
-}
-
 function useCurrent() {
-  const space = useSyncExternalStore(services!.space.subscribe, services!.space.get, services!.space.get);
-  const user = useSyncExternalStore(services!.user.subscribe, services!.user.get, services!.user.get);
+  const services = currentServices();
+  const space = useSyncExternalStore(services.space.subscribe, services.space.get, services.space.get);
+  const user = useSyncExternalStore(services.user.subscribe, services.user.get, services.user.get);
   return { spaceId: space ?? undefined, isPlatformAdmin: !!user?.is_platform_admin };
 }
 

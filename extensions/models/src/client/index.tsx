@@ -3,7 +3,11 @@ import { CurrentUserService } from '@tessera/ext-identity/shared';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { ModelsPage, setServices } from './ModelsPage.tsx';
+import { lazy } from 'react';
+import { setServices } from './services.ts';
+
+// The page loads its code when first opened.
+const ModelsPage = lazy(() => import('./ModelsPage.tsx').then((m) => ({ default: m.ModelsPage })));
 
 export default defineExtension({
   id: 'models',
