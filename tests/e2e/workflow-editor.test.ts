@@ -216,6 +216,19 @@ describe('the workflow editor in the browser', () => {
     await saved();
     expect((await draft()).nodes.map((n: { node_id: string }) => n.node_id)).toContain('greet_2');
 
+    // A title typed and undone at once (before the panel hands it to the canvas): both the field and
+    // the card go back, and redo brings the new title again.
+    await page.locator('.react-flow__node[data-id="greet"]').click();
+    await page.getByTestId('node-title').fill('Say hello');
+    await page.getByTestId('undo').click();
+    await expect.poll(() => page.getByTestId('node-title').inputValue()).toBe('Greet');
+    await expect.poll(() => page.locator('[data-testid="canvas-node"][data-node-id="greet"] strong').textContent()).toBe('Greet');
+    await page.getByTestId('redo').click();
+    await expect.poll(() => page.getByTestId('node-title').inputValue()).toBe('Say hello');
+    await expect.poll(() => page.locator('[data-testid="canvas-node"][data-node-id="greet"] strong').textContent()).toBe('Say hello');
+    await saved();
+    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Say hello');
+
     await page.getByTestId('auto-layout').click();
     await saved();
     const x = Object.fromEntries((await draft()).nodes.map((n: { node_id: string; layout: { x: number } }) => [n.node_id, n.layout.x]));

@@ -21,12 +21,14 @@ interface Recent {
 export function HomePage() {
   const { t } = useTranslation('home');
   const { platformName } = useStudio();
-  const kinds = byOrder(useRegistryEntries(ResourceKinds));
-  const sections = byOrder(useRegistryEntries(HomeSections));
+  const kindEntries = useRegistryEntries(ResourceKinds);
+  const sectionEntries = useRegistryEntries(HomeSections);
+  const kinds = useMemo(() => byOrder(kindEntries), [kindEntries]);
+  const sections = useMemo(() => byOrder(sectionEntries), [sectionEntries]);
   const [recent, setRecent] = useState<Record<string, Recent>>({});
   const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind]?.items === r.items && all[kind]?.loading === r.loading ? all : { ...all, [kind]: r })), []);
   const creatable = kinds.filter((k) => k.value.createPath);
-  const withRecent = kinds.filter((k) => k.value.useRecent);
+  const withRecent = useMemo(() => kinds.filter((k) => k.value.useRecent), [kinds]);
   const merged = useMemo(
     () =>
       withRecent

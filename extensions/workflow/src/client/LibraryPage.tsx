@@ -6,7 +6,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSpaceId } from './space.ts';
 import { WORKFLOW_ICONS, WorkflowIcon, type WorkflowListItem } from './icons.tsx';
-export { WORKFLOW_ICONS, WorkflowIcon, type WorkflowListItem };
 import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 
 interface Filters {

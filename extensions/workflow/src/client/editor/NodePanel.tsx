@@ -16,7 +16,7 @@ type Param = CanvasNode['node_param'];
  * The node's title: typing re-renders this input alone (nothing else in the panel shows the title),
  * the edit reaches the canvas with the panel's next hand-over. An outside change (undo) replaces the text.
  */
-function TitleInput({ value, placeholder, onType }: { value: string; placeholder: string; onType(title: string): void }) {
+function TitleInput({ value, placeholder, onType, sync }: { value: string; placeholder: string; onType(title: string): void; /** Changes when the editor took the panel's edits at once (undo, redo, a save): the canvas may now say otherwise. */ sync: number }) {
   const [text, setText] = useState(value);
   const sent = useRef(value);
   useEffect(() => {
@@ -24,7 +24,7 @@ function TitleInput({ value, placeholder, onType }: { value: string; placeholder
       sent.current = value;
       setText(value);
     }
-  }, [value]);
+  }, [value, sync]);
   return (
     <Input
       value={text}
@@ -135,6 +135,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
   // most every COMMIT_MS while typing: a keystroke re-renders this panel, not the editor and its
   // hundreds of cards. `pending` lets the editor take them at once (before a save, undo, leaving).
   const [draft, setDraft] = useState<Param | null>(null);
+  const [synced, setSynced] = useState(0);
   const queued = useRef<Param | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const commit = useRef(() => {});
@@ -154,7 +155,11 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
   const queue = (patch: Partial<Param>): Param => {
     const next = { ...(queued.current ?? param), ...patch };
     queued.current = next;
-    if (pending) pending.current = () => commit.current();
+    if (pending)
+      pending.current = () => {
+        commit.current();
+        setSynced((n) => n + 1);
+      };
     timer.current ??= setTimeout(() => commit.current(), COMMIT_MS);
     return next;
   };
@@ -171,7 +176,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
           {t('delete')}
         </Button>
       </Space>
-      <TitleInput value={node.node_param.title ?? ''} placeholder={node.node_id} onType={(title) => queue({ title })} />
+      <TitleInput value={node.node_param.title ?? ''} placeholder={node.node_id} onType={(title) => queue({ title })} sync={synced} />
       {problems.map((p, i) => (
         <Typography.Paragraph key={i} type={p.level === 'warning' ? 'warning' : 'error'} style={{ fontSize: 12, margin: '0 0 6px' }} data-testid={p.level === 'warning' ? 'node-warning' : 'node-problem'}>
           {p.field ? `${p.field}: ${p.message}` : p.message}
