@@ -109,7 +109,12 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     const timer = setTimeout(() => void validate(canvas).catch(() => undefined), 400);
     return () => clearTimeout(timer);
   }, [validate, canvas]);
-  const lookup = useMemo(() => ({ outputs: (n: CanvasNode) => computed.outputs[n.node_id] ?? n.node_param.outputs, locals: (n: CanvasNode) => computed.locals[n.node_id] }), [computed]);
+  // What a node gives others: the outputs the user declared as they are now, or, for a type that works
+  // its outputs out (from its settings), what the last validation computed.
+  const lookup = useMemo(
+    () => ({ outputs: (n: CanvasNode) => (typeOf(types, n)?.outputs === 'computed' ? (computed.outputs[n.node_id] ?? n.node_param.outputs) : n.node_param.outputs), locals: (n: CanvasNode) => computed.locals[n.node_id] }),
+    [computed, types],
+  );
   const revision = useRef(initial.revision);
   const dirty = useRef(false);
   const flow = useReactFlow();
