@@ -7,3 +7,4 @@ export * from './schema.ts';
 export * from './nodes.ts';
 export * from './events.ts';
 export * from './fields.ts';
+export * from './runner.ts';

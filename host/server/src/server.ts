@@ -103,6 +103,13 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       done(null, value);
     });
   });
+  // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for
+  // calls whose parameters are all in the query): an empty body is no body; anything else must be JSON.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    const e = Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
+    done(e, undefined);
+  });
   const logger = pinoLogger(app.log as unknown as PinoLike);
 
   // A data folder that cannot be written (read-only, full, not a folder) is refused now, by name,

@@ -1,11 +1,12 @@
 import { defineExtension, JobQueueService, OutboundHttpService } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
-import { NodeTypes, RunMode, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
+import { NodeTypes, RunMode, WorkflowRunnerService, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
 import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
 import { registerWorkflowRoutes } from './routes.ts';
+import { workflowRunner } from './runner.ts';
 import { RunService } from './runs.ts';
 import { WorkflowStore } from './store.ts';
 
@@ -98,6 +99,7 @@ export default defineExtension({
         await ctx.service(JobQueueService).enqueue('workflow.run', { run_id: runId, resume });
       },
     };
+    ctx.provide(WorkflowRunnerService, workflowRunner(ctx, store, runs));
     registerWorkflowRoutes(ctx, deps);
     registerOpenApi(ctx, deps);
     for (const [key, en, zh] of [

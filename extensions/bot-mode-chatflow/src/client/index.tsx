@@ -1,0 +1,13 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { BotModeEditors } from '@tessera/ext-bots/client';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { ChatflowSettingsForm } from './SettingsForm.tsx';
+
+export default defineExtension({
+  id: 'bot-mode-chatflow',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(BotModeEditors, { key: 'chatflow', label: 'mode', description: 'modeHelp', Settings: ChatflowSettingsForm });
+  },
+});

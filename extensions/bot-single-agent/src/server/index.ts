@@ -1,0 +1,35 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { BotModes, BotModeCode } from '@tessera/ext-bots/shared';
+import { ModelsService } from '@tessera/ext-models/shared';
+import { SingleAgentSettings } from '../shared.ts';
+import { runSingleAgent } from './agent.ts';
+
+export default defineExtension({
+  id: 'bot-single-agent',
+  register(ctx) {
+    ctx.register(BotModes, {
+      key: 'single-agent',
+      code: BotModeCode.Single,
+      label: { 'en-US': 'Single agent', 'zh-CN': '单 Agent' },
+      settings: SingleAgentSettings,
+      problems: (s) => ((s as SingleAgentSettings).model.model_id ? [] : ['Choose a model for the bot.']),
+      run: (turn) => runSingleAgent(turn, ctx.service(ModelsService)),
+      modelOf: (s) => (s as SingleAgentSettings).model.model_id || undefined,
+      describe: (s) => {
+        const v = s as SingleAgentSettings;
+        return { prompt_info: { prompt: v.prompt }, model_info: { model_id: v.model.model_id, model_name: v.model.model_name ?? '' } };
+      },
+      fromOpenApi: (body, current) => {
+        const cur = SingleAgentSettings.parse(current ?? {});
+        const prompt = (body.prompt_info as { prompt?: string } | undefined)?.prompt;
+        const m = body.model_info_config as { model_id?: string; temperature?: number; top_p?: number; max_tokens?: number; context_round?: number } | undefined;
+        if (prompt === undefined && !m) return undefined;
+        return {
+          ...cur,
+          ...(prompt !== undefined ? { prompt } : {}),
+          ...(m ? { model: { ...cur.model, model_id: m.model_id ?? cur.model.model_id, params: { ...cur.model.params, ...(m.temperature !== undefined ? { temperature: m.temperature } : {}), ...(m.top_p !== undefined ? { top_p: m.top_p } : {}), ...(m.max_tokens !== undefined ? { max_tokens: m.max_tokens } : {}) }, context_rounds: m.context_round ?? cur.model.context_rounds } } : {}),
+        };
+      },
+    });
+  },
+});

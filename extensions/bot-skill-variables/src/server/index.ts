@@ -1,0 +1,109 @@
+import { badRequest } from '@tessera/sdk';
+import { defineExtension } from '@tessera/sdk/server';
+import { BotSkills, BotsService } from '@tessera/ext-bots/shared';
+import { z } from 'zod';
+import { VariablesSkillSettings } from '../shared.ts';
+
+const MAX_VALUE = 4000;
+
+export default defineExtension({
+  id: 'bot-skill-variables',
+  register(ctx) {
+    ctx.migrations([
+      {
+        name: '0001_bot_variables',
+        up: async (db) => {
+          await db.schema
+            .createTable('bot_variables_value')
+            .addColumn('bot_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('connector_id', 'varchar(32)', (c) => c.notNull())
+            .addColumn('end_user_id', 'varchar(200)', (c) => c.notNull())
+            .addColumn('name', 'varchar(64)', (c) => c.notNull())
+            .addColumn('value', 'text', (c) => c.notNull())
+            .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+            .addPrimaryKeyConstraint('bot_variables_value_pk', ['bot_id', 'connector_id', 'end_user_id', 'name'])
+            .execute();
+        },
+      },
+    ]);
+    type Who = { botId: string; connectorId: string; endUserId: string };
+    const values = async (w: Who): Promise<Record<string, string>> => {
+      const rows = await ctx.db.selectFrom('bot_variables_value').select(['name', 'value']).where('bot_id', '=', w.botId).where('connector_id', '=', w.connectorId).where('end_user_id', '=', w.endUserId).execute();
+      return Object.fromEntries(rows.map((r) => [r.name as string, r.value as string]));
+    };
+    const set = async (w: Who, name: string, value: string) => {
+      const row = { bot_id: w.botId, connector_id: w.connectorId, end_user_id: w.endUserId, name, value, updated_at: new Date().toISOString() };
+      await ctx.db.insertInto('bot_variables_value').values(row).onConflict((oc) => oc.columns(['bot_id', 'connector_id', 'end_user_id', 'name']).doUpdateSet({ value, updated_at: row.updated_at })).execute();
+    };
+
+    ctx.register(BotSkills, {
+      key: 'variables',
+      label: { 'en-US': 'Variables', 'zh-CN': '变量' },
+      settings: VariablesSkillSettings,
+      async contribute(turn) {
+        const s = turn.settings as VariablesSkillSettings;
+        if (!s.variables.length) return {};
+        const who = { botId: turn.botId, connectorId: turn.connectorId, endUserId: turn.endUserId };
+        const stored = await values(who);
+        const current: Record<string, string> = {};
+        for (const v of s.variables) current[v.name] = stored[v.name] ?? v.default_value;
+        const writable = s.variables.filter((v) => v.writable);
+        return {
+          values: current,
+          instructions: writable.length ? `You remember facts about the user in variables. Call set_variable when the user tells you one of them: ${writable.map((v) => `${v.name}${v.description ? ` (${v.description})` : ''}`).join(', ')}.` : undefined,
+          tools: writable.length
+            ? [
+                {
+                  name: 'set_variable',
+                  description: 'Remember a value about the user for later conversations.',
+                  parameters: { type: 'object', properties: { name: { type: 'string', enum: writable.map((v) => v.name) }, value: { type: 'string' } }, required: ['name', 'value'], additionalProperties: false },
+                  async execute(args) {
+                    const name = String(args.name ?? '');
+                    if (!writable.some((v) => v.name === name)) throw new Error(`There is no writable variable "${name}".`);
+                    const value = String(args.value ?? '');
+                    if (value.length > MAX_VALUE) throw new Error(`The value is longer than ${MAX_VALUE} characters.`);
+                    await set(who, name, value);
+                    return { ok: true, name, value };
+                  },
+                },
+              ]
+            : [],
+        };
+      },
+      async describe(settings) {
+        const s = VariablesSkillSettings.parse(settings);
+        return { variables: s.variables.map((v) => ({ keyword: v.name, default_value: v.default_value, description: v.description, enable: true, prompt_enable: true, channel: 'custom' })) };
+      },
+    });
+
+    // The debug chat's panel: the values the draft sees for you, and a reset.
+    const Body = z.object({ space_id: z.string().min(1), bot_id: z.string().min(1) });
+    const check = async (body: z.infer<typeof Body>) => {
+      const bot = await ctx.service(BotsService).get(body.bot_id);
+      if (!bot || bot.space_id !== body.space_id) throw badRequest('This bot does not exist in the space.');
+    };
+    ctx.route({
+      method: 'POST',
+      path: '/api/bot_variables/values',
+      auth: { space: { from: 'body', field: 'space_id' } },
+      summary: "The bot's variable values for you in the debug chat",
+      body: Body,
+      handler: async ({ body, caller }) => {
+        await check(body);
+        return { values: await values({ botId: body.bot_id, connectorId: 'debug', endUserId: caller!.userId }) };
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: '/api/bot_variables/reset',
+      auth: { space: { from: 'body', field: 'space_id' } },
+      summary: "Forget the bot's variable values for you in the debug chat (defaults apply again)",
+      body: Body,
+      handler: async ({ body, caller }) => {
+        await check(body);
+        await ctx.db.deleteFrom('bot_variables_value').where('bot_id', '=', body.bot_id).where('connector_id', '=', 'debug').where('end_user_id', '=', caller!.userId).execute();
+        return null;
+      },
+    });
+  },
+});

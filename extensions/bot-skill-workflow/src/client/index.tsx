@@ -1,0 +1,13 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { BotSkillPanels } from '@tessera/ext-bots/client';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { WorkflowsPanel } from './WorkflowsPanel.tsx';
+
+export default defineExtension({
+  id: 'bot-skill-workflow',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(BotSkillPanels, { key: 'workflows', label: 'label', description: 'help', order: 10, empty: () => ({ workflows: [] }), count: (v: { workflows?: unknown[] }) => v?.workflows?.length ?? 0, Panel: WorkflowsPanel });
+  },
+});

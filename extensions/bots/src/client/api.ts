@@ -1,0 +1,39 @@
+import type { Language } from '@tessera/sdk';
+
+export interface BotConfig {
+  mode: string;
+  settings: Record<string, unknown>;
+  skills: Record<string, unknown>;
+  onboarding: { prologue: string; suggested_questions: string[] };
+  suggest_reply: { mode: 'off' | 'default' | 'custom'; prompt: string };
+  shortcuts: { id: string; command: string; name: string; description: string; query_template: string }[];
+}
+
+export interface BotInfo {
+  bot_id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  mode: string;
+  creator_id: string;
+  revision: number;
+  has_unpublished_changes: boolean;
+  latest_version: string | null;
+  published_at: number | null;
+  create_time: number;
+  update_time: number;
+  config: BotConfig;
+  problems: string[];
+}
+
+export type BotListItem = Omit<BotInfo, 'config' | 'problems'>;
+
+export interface Capabilities {
+  modes: { key: string; code: number; label: Record<Language, string> }[];
+  skills: { key: string; label: Record<Language, string> }[];
+  connectors: { id: string; name: Record<Language, string> }[];
+}
+
+export const CONNECTOR_API = '1024';
+export const CONNECTOR_CHAT_PAGE = '999';

@@ -1,0 +1,134 @@
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '@tessera/sdk/client';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { ChatDetail, ChatMessage } from './types.ts';
+
+export interface ChatTarget {
+  spaceId: string;
+  botId: string;
+  /** The editor's debug chat (the draft answers); otherwise a chat-page conversation of the published bot. */
+  draft: boolean;
+  conversationId?: string;
+}
+
+interface Page {
+  messages: ChatMessage[];
+  chats: ChatDetail[];
+  has_more: boolean;
+  conversation_id: string | null;
+  section_id: string | null;
+}
+
+/** A conversation's messages (paged back), sending with a streamed answer, stop, regenerate and the rest. */
+export function useChat(target: ChatTarget, onConversation?: (id: string) => void, beforeSend?: () => Promise<void>) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const key = ['bots', 'messages', target.spaceId, target.botId, target.draft, target.conversationId ?? null];
+  const history = useInfiniteQuery({
+    queryKey: key,
+    enabled: target.draft || !!target.conversationId,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => api.post<Page>('/api/conversation/get_message_list', { space_id: target.spaceId, bot_id: target.botId, draft: target.draft, conversation_id: target.conversationId, cursor: pageParam, count: 30 }),
+    getNextPageParam: (last) => (last.has_more ? last.messages.at(-1)?.id : undefined),
+  });
+  // The turn being answered now: its messages as they stream.
+  const [live, setLive] = useState<{ messages: ChatMessage[]; chat?: ChatDetail; question: string; regenChatId?: string } | null>(null);
+  const [sending, setSending] = useState(false);
+  const liveChat = useRef<ChatDetail | undefined>(undefined);
+
+  const saved = useMemo(() => {
+    const pages = history.data?.pages ?? [];
+    const messages = pages.flatMap((p) => p.messages).reverse();
+    const chats: Record<string, ChatDetail> = {};
+    for (const p of pages) for (const c of p.chats) chats[c.id] = c;
+    return { messages, chats, conversationId: pages[0]?.conversation_id ?? target.conversationId ?? null, sectionId: pages[0]?.section_id ?? null };
+  }, [history.data, target.conversationId]);
+
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: key }), [qc, key.join('|')]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const send = useCallback(
+    async (query: string, opts: { regenChatId?: string } = {}) => {
+      setSending(true);
+      setLive({ messages: [], question: query, regenChatId: opts.regenChatId });
+      liveChat.current = undefined;
+      let conversationId = target.conversationId;
+      try {
+        // The debug chat talks to the saved draft: edits still being saved go first.
+        await beforeSend?.();
+        await api.stream(
+          '/api/conversation/chat',
+          { space_id: target.spaceId, bot_id: target.botId, draft: target.draft, conversation_id: target.conversationId, query, regen_chat_id: opts.regenChatId },
+          (e) => {
+            let data: any;
+            try {
+              data = JSON.parse(e.data);
+            } catch {
+              return;
+            }
+            if (e.event.startsWith('conversation.chat.')) {
+              liveChat.current = data;
+              if (!conversationId) {
+                conversationId = data.conversation_id;
+                onConversation?.(data.conversation_id);
+              }
+              setLive((l) => (l ? { ...l, chat: data } : l));
+            } else if (e.event === 'conversation.message.delta') {
+              setLive((l) => {
+                if (!l) return l;
+                const i = l.messages.findIndex((m) => m.id === data.id);
+                if (i < 0) return { ...l, messages: [...l.messages, data] };
+                const next = [...l.messages];
+                next[i] = { ...next[i], content: next[i].content + data.content, reasoning_content: (next[i].reasoning_content ?? '') + (data.reasoning_content ?? '') };
+                return { ...l, messages: next };
+              });
+            } else if (e.event === 'conversation.message.completed' && data.type !== 'verbose') {
+              setLive((l) => {
+                if (!l) return l;
+                const i = l.messages.findIndex((m) => m.id === data.id);
+                if (i < 0) return { ...l, messages: [...l.messages, data] };
+                const next = [...l.messages];
+                next[i] = data;
+                return { ...l, messages: next };
+              });
+            }
+          },
+        );
+      } finally {
+        setSending(false);
+        await qc.invalidateQueries({ queryKey: ['bots', 'messages', target.spaceId, target.botId, target.draft, conversationId ?? null] });
+        setLive(null);
+      }
+    },
+    [api, qc, target.spaceId, target.botId, target.draft, target.conversationId, onConversation, beforeSend],
+  );
+
+  const stop = useCallback(async () => {
+    const c = liveChat.current;
+    if (!c) return;
+    await api.post('/api/conversation/break_message', { space_id: target.spaceId, bot_id: target.botId, conversation_id: c.conversation_id, chat_id: c.id });
+  }, [api, target.spaceId, target.botId]);
+
+  const post = useCallback(
+    async (path: string, body: Record<string, unknown> = {}) => {
+      const r = await api.post(path, { space_id: target.spaceId, bot_id: target.botId, draft: target.draft, conversation_id: saved.conversationId ?? undefined, ...body });
+      await refresh();
+      return r;
+    },
+    [api, target.spaceId, target.botId, target.draft, saved.conversationId, refresh],
+  );
+
+  return {
+    ...saved,
+    loading: history.isPending && (target.draft || !!target.conversationId),
+    hasEarlier: !!history.hasNextPage,
+    loadEarlier: () => history.fetchNextPage(),
+    live,
+    sending,
+    send,
+    stop,
+    clearContext: () => post('/api/conversation/create_section'),
+    clearAll: () => post('/api/conversation/clear_message'),
+    remove: (messageId: string) => post('/api/conversation/delete_message', { message_id: messageId }),
+    feedback: (messageId: string, feedback: 'like' | 'dislike' | null) => post('/api/conversation/message/report', { message_id: messageId, feedback }),
+  };
+}

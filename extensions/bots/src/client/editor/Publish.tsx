@@ -1,0 +1,129 @@
+// Publishing a bot (version, changelog, channels) and its published versions (revert the draft to one).
+import { Alert, Button, Checkbox, Drawer, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Modal, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BotInfo, Capabilities } from '../api.ts';
+
+const next = (v: string | null) => {
+  if (!v) return 'v1.0.0';
+  const [a, b, c] = v.slice(1).split('.').map(Number);
+  return `v${a}.${b}.${c + 1}`;
+};
+
+export function PublishButton({ spaceId, bot, caps, beforePublish, onPublished }: { spaceId: string; bot: BotInfo; caps: Capabilities; beforePublish(): Promise<void>; onPublished(b: BotInfo): void }) {
+  const { t } = useTranslation('bots');
+  const [open, setOpen] = useState(false);
+  const [versions, setVersions] = useState(false);
+  return (
+    <Space>
+      <Button onClick={() => setVersions(true)} data-testid="bot-versions">
+        {t('publish.versions')}
+      </Button>
+      <Button
+        type="primary"
+        onClick={async () => {
+          await beforePublish();
+          setOpen(true);
+        }}
+        data-testid="bot-publish"
+      >
+        {t('publish.button')}
+      </Button>
+      {open && <PublishModal spaceId={spaceId} bot={bot} caps={caps} onClose={() => setOpen(false)} onPublished={onPublished} />}
+      <Versions spaceId={spaceId} bot={bot} visible={versions} onClose={() => setVersions(false)} onReverted={onPublished} />
+    </Space>
+  );
+}
+
+function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: string; bot: BotInfo; caps: Capabilities; onClose(): void; onPublished(b: BotInfo): void }) {
+  const { t } = useTranslation('bots');
+  const { language } = useStudio();
+  const api = useApi();
+  const qc = useQueryClient();
+  const [version, setVersion] = useState(next(bot.latest_version));
+  const [changelog, setChangelog] = useState('');
+  const [connectors, setConnectors] = useState<string[]>(caps.connectors.map((c) => c.id));
+  const publish = useMutation({
+    mutationFn: async () => {
+      const r = await api.post<{ version: string }>('/api/draftbot/publish', { space_id: spaceId, bot_id: bot.bot_id, version, changelog, connectors });
+      const info = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id: bot.bot_id });
+      return { ...r, info: info.bot_info };
+    },
+    onSuccess: async (r) => {
+      toast.success(t('publish.done', { version: r.version }));
+      onPublished(r.info);
+      await qc.invalidateQueries({ queryKey: ['bots'] });
+      onClose();
+    },
+  });
+  const badVersion = !/^v\d+\.\d+\.\d+$/.test(version);
+  return (
+    <Modal visible size="medium" title={t('publish.title')} onCancel={onClose} onOk={() => publish.mutate()} confirmLoading={publish.isPending} okText={t('publish.button')} okButtonProps={{ disabled: !!bot.problems.length || badVersion || !connectors.length, ...({ 'data-testid': 'bot-publish-confirm' } as object) }}>
+      {bot.problems.length > 0 && <Alert type="warning" style={{ marginBottom: 12 }} content={<ul style={{ margin: 0, paddingLeft: 16 }} data-testid="bot-problems">{bot.problems.map((p) => <li key={p}>{p}</li>)}</ul>} />}
+      <Form layout="vertical">
+        <Form.Item label={t('publish.version')} required>
+          <Input value={version} onChange={setVersion} status={badVersion ? 'error' : undefined} data-testid="bot-publish-version" />
+        </Form.Item>
+        <Form.Item label={t('publish.changelog')}>
+          <Input.TextArea value={changelog} onChange={setChangelog} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} data-testid="bot-publish-changelog" />
+        </Form.Item>
+        <Form.Item label={t('publish.connectors')} required>
+          <Checkbox.Group value={connectors} onChange={setConnectors} data-testid="bot-publish-connectors">
+            {caps.connectors.map((c) => (
+              <Checkbox key={c.id} value={c.id}>
+                {c.name[language as 'en-US'] ?? c.id}
+              </Checkbox>
+            ))}
+          </Checkbox.Group>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+interface HistoryItem {
+  commit_id: string;
+  version: string;
+  changelog: string;
+  connectors: string[];
+  create_time: number;
+}
+
+function Versions({ spaceId, bot, visible, onClose, onReverted }: { spaceId: string; bot: BotInfo; visible: boolean; onClose(): void; onReverted(b: BotInfo): void }) {
+  const { t } = useTranslation('bots');
+  const api = useApi();
+  const format = useFormat();
+  const q = useQuery({ queryKey: ['bots', 'history', bot.bot_id, bot.latest_version], enabled: visible, queryFn: () => api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', { space_id: spaceId, bot_id: bot.bot_id }) });
+  const revert = useMutation({
+    mutationFn: (commitId: string) => api.post<{ bot_info: BotInfo }>('/api/draftbot/revert', { space_id: spaceId, bot_id: bot.bot_id, commit_id: commitId }),
+    onSuccess: (r) => {
+      toast.success(t('publish.reverted'));
+      onReverted(r.bot_info);
+      onClose();
+    },
+  });
+  return (
+    <Drawer visible={visible} onCancel={onClose} footer={null} width={420} title={t('publish.versions')}>
+      <List
+        data-testid="bot-history"
+        loading={q.isLoading}
+        noDataElement={<Typography.Text type="secondary">{t('publish.none')}</Typography.Text>}
+        dataSource={q.data?.history_infos ?? []}
+        render={(h: HistoryItem) => (
+          <List.Item key={h.commit_id} data-testid="bot-history-item" actions={[<Popconfirm key="revert" title={t('publish.revertConfirm', { version: h.version })} onOk={() => revert.mutate(h.commit_id)}><Button size="mini" data-testid="bot-revert">{t('publish.revert')}</Button></Popconfirm>]}>
+            <Space direction="vertical" size={2}>
+              <Space>
+                <Typography.Text bold>{h.version}</Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>{format.dateTime(h.create_time * 1000)}</Typography.Text>
+              </Space>
+              {h.changelog && <Typography.Text>{h.changelog}</Typography.Text>}
+              <Space size={4}>{h.connectors.map((c) => <Tag key={c} size="small">{t(`connector.${c}`, { defaultValue: c })}</Tag>)}</Space>
+            </Space>
+          </List.Item>
+        )}
+      />
+    </Drawer>
+  );
+}

@@ -1,0 +1,25 @@
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { botKind } from './kind.tsx';
+import { setCurrentSpace } from './space.ts';
+
+// The pages' code loads when a page first opens.
+const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+const EditorPage = lazy(() => import('./editor/EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+const ChatPage = lazy(() => import('./ChatPage.tsx').then((m) => ({ default: m.ChatPage })));
+
+export default defineExtension({
+  id: 'bots',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/bots', component: LibraryPage, title: 'title' });
+    ctx.route({ path: '/bots/:bot_id', component: EditorPage, title: 'title', layout: 'bare' });
+    ctx.route({ path: '/bots/:bot_id/chat', component: ChatPage, title: 'chatPage.title', layout: 'bare' });
+    ctx.register(ResourceKinds, botKind);
+    ctx.sidebar({ key: 'bots', area: 'space', label: 'nav', path: '/bots', order: 5 });
+  },
+});

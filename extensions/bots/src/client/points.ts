@@ -1,0 +1,64 @@
+// The bots extension's client points: what mode and skill extensions add to the bot editor.
+// Import from '@tessera/ext-bots/client'.
+import { defineRegistryPoint } from '@tessera/sdk';
+import type { ComponentType } from 'react';
+import { z } from 'zod';
+
+const component = z.custom<ComponentType<any>>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component');
+
+export interface BotModeSettingsProps<S = any> {
+  settings: S;
+  onChange(next: S): void;
+  spaceId: string;
+  botId: string;
+}
+
+/** A mode's editor: the left column of the bot editor (persona and model for the single agent ...). */
+export interface BotModeEditor {
+  /** The key of the mode (its `BotModes` entry on the server). */
+  key: string;
+  /** Translation key (in the owner's namespace) of the mode's name. */
+  label: string;
+  /** Translation key of a line saying what the mode does. */
+  description?: string;
+  Settings: ComponentType<BotModeSettingsProps>;
+}
+
+export const BotModeEditors = defineRegistryPoint<BotModeEditor>({
+  id: 'bots.modeEditors',
+  owner: 'bots',
+  description: "The bot editor's settings panel of each mode.",
+  schema: z.object({ key: z.string().min(1), label: z.string().min(1), Settings: component }),
+  key: (m) => m.key,
+});
+
+export interface BotSkillPanelProps<S = any> {
+  value: S;
+  onChange(next: S): void;
+  spaceId: string;
+  botId: string;
+}
+
+/** A skill's panel in the bot editor's skills column; without its extension the panel and its tools are gone. */
+export interface BotSkillPanel {
+  /** The key of the skill (its `BotSkills` entry on the server). */
+  key: string;
+  /** Translation key (in the owner's namespace). */
+  label: string;
+  /** Translation key of a line saying what the skill gives the bot. */
+  description?: string;
+  order?: number;
+  /** The skill's settings when it is first turned on. */
+  empty(): unknown;
+  /** How many things the skill holds (shown on the collapsed panel), from its settings. */
+  count?(value: any): number;
+  Panel: ComponentType<BotSkillPanelProps>;
+}
+
+export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
+  id: 'bots.skillPanels',
+  owner: 'bots',
+  description: "Panels of the bot editor's skills column, one per skill kind.",
+  schema: z.object({ key: z.string().min(1), label: z.string().min(1), Panel: component }),
+  key: (s) => s.key,
+});

@@ -1,0 +1,140 @@
+import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
+import { LocalCache, sameText, type ServerContext } from '@tessera/sdk/server';
+import { BotConfig } from '../shared/index.ts';
+
+export interface BotRow {
+  id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  mode: string;
+  creator_id: string;
+  draft_revision: number;
+  published_revision: number;
+  latest_version: string | null;
+  latest_commit_id: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface CommitRow {
+  id: string;
+  bot_id: string;
+  config: string;
+  revision: number;
+  version: string;
+  changelog: string;
+  connectors: string;
+  created_by: string;
+  created_at: string;
+}
+
+export const nowIso = () => new Date().toISOString();
+const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
+
+/** A bot as the studio lists and shows it (Coze's draft bot fields). */
+export function botView(b: BotRow) {
+  return {
+    bot_id: b.id,
+    space_id: b.space_id,
+    name: b.name,
+    description: b.description,
+    icon_uri: b.icon_uri,
+    mode: b.mode,
+    creator_id: b.creator_id,
+    revision: Number(b.draft_revision),
+    /** The draft differs from what was last published. */
+    has_unpublished_changes: Number(b.published_revision) !== Number(b.draft_revision),
+    latest_version: b.latest_version,
+    published_at: secs(b.published_at) || null,
+    create_time: secs(b.created_at),
+    update_time: secs(b.updated_at),
+  };
+}
+
+export const nameTakenError = (name: string) => new ApiError(409, ErrorCode.CONFLICT, `A bot named "${name}" already exists in this space. Choose another name.`, '', { detail: { field: 'name' }, text: { key: 'bots.nameTaken', params: { name } } });
+
+export class BotStore {
+  #ctx: ServerContext<unknown>;
+  constructor(ctx: ServerContext<unknown>) {
+    this.#ctx = ctx;
+  }
+  get db() {
+    return this.#ctx.db;
+  }
+
+  async meta(botId: string, spaceId?: string): Promise<BotRow> {
+    let q = this.db.selectFrom('bots_meta').selectAll().where('id', '=', botId).where('deleted_at', 'is', null);
+    if (spaceId) q = q.where('space_id', '=', spaceId);
+    const b = (await q.executeTakeFirst()) as BotRow | undefined;
+    if (!b) throw notFound('This bot does not exist in the space (it may have been deleted).');
+    return { ...b, draft_revision: Number(b.draft_revision), published_revision: Number(b.published_revision) };
+  }
+
+  /** The space of a live bot, or undefined (for routes that locate their space by bot). */
+  async spaceOf(botId: unknown): Promise<string | undefined> {
+    if (typeof botId !== 'string' || !botId) return undefined;
+    return this.#spaces.getOrLoad(botId, async () => {
+      const r = await this.db.selectFrom('bots_meta').select('space_id').where('id', '=', botId).where('deleted_at', 'is', null).executeTakeFirst();
+      return (r?.space_id as string | undefined) ?? '';
+    }).then((s) => s || undefined);
+  }
+  #spaces = new LocalCache<string, string>({ max: 10_000, ttlMs: 30_000 });
+  forgetSpace(botId: string) {
+    this.#spaces.clear((k) => k === botId);
+    this.#published.clear((k) => k === botId);
+  }
+
+  async draft(botId: string): Promise<{ config: BotConfig; revision: number }> {
+    const d = await this.db.selectFrom('bots_draft').selectAll().where('bot_id', '=', botId).executeTakeFirstOrThrow();
+    return { config: BotConfig.parse(JSON.parse(d.config as string)), revision: Number(d.revision) };
+  }
+
+  /** The latest published version (kept in memory: versions never change; publishing drops it). */
+  async published(botId: string): Promise<{ config: BotConfig; version: string; commit_id: string; connectors: string[] } | undefined> {
+    const hit = this.#published.get(botId);
+    if (hit) return hit;
+    const c = (await this.db.selectFrom('bots_commit').selectAll().where('bot_id', '=', botId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst()) as CommitRow | undefined;
+    if (!c) return undefined;
+    const v = { config: BotConfig.parse(JSON.parse(c.config)), version: c.version, commit_id: c.id, connectors: JSON.parse(c.connectors) as string[] };
+    return this.#ctx.host.distributed ? v : this.#published.set(botId, v);
+  }
+  #published = new LocalCache<string, { config: BotConfig; version: string; commit_id: string; connectors: string[] }>({ max: 2000 });
+
+  async nameTaken(spaceId: string, name: string, exceptId?: string): Promise<boolean> {
+    let q = this.db.selectFrom('bots_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return !!(await q.executeTakeFirst());
+  }
+
+  async refuseTakenName(spaceId: string, name: string, exceptId?: string) {
+    if (await this.nameTaken(spaceId, name, exceptId)) throw nameTakenError(name);
+  }
+
+  /** A free name like "name (2)" for copies. */
+  async freeName(spaceId: string, name: string): Promise<string> {
+    if (!(await this.nameTaken(spaceId, name))) return name;
+    for (let i = 2; i < 1000; i++) {
+      const candidate = `${name.slice(0, 90)} (${i})`;
+      if (!(await this.nameTaken(spaceId, candidate))) return candidate;
+    }
+    return `${name.slice(0, 80)} ${Date.now()}`;
+  }
+
+  async create(r: { space_id: string; name: string; description: string; icon_uri: string; config: BotConfig; creator_id: string }): Promise<string> {
+    const id = this.#ctx.host.newId();
+    const t = nowIso();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('bots_meta').values({ id, space_id: r.space_id, name: r.name, description: r.description, icon_uri: r.icon_uri, mode: r.config.mode, creator_id: r.creator_id, draft_revision: 1, published_revision: 0, latest_version: null, latest_commit_id: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
+      await trx.insertInto('bots_draft').values({ bot_id: id, config: JSON.stringify(r.config), revision: 1, updated_by: r.creator_id, updated_at: t }).execute();
+    });
+    return id;
+  }
+
+  async commits(botId: string, limit = 50): Promise<CommitRow[]> {
+    return (await this.db.selectFrom('bots_commit').selectAll().where('bot_id', '=', botId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()) as CommitRow[];
+  }
+}

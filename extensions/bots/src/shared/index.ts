@@ -1,0 +1,216 @@
+// The bots extension's shared contract: what mode and skill extensions (and later areas) build on.
+import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import { z } from 'zod';
+
+/** Coze's numbering of bot modes (`bot_mode`): 0 single agent, 1 multi-agent, 2 a workflow answers. */
+export const BotModeCode = { Single: 0, Multi: 1, Workflow: 2 } as const;
+
+/** The connectors (channels) a bot is published to, with Coze's ids where Coze has one. */
+/** The studio's own chat page uses the id of Coze's web chat SDK channel (999). */
+export const Connectors = { API: '1024', ChatPage: '999' } as const;
+export const CONNECTOR_NAMES: Record<string, Record<Language, string>> = {
+  [Connectors.API]: { 'en-US': 'API', 'zh-CN': 'API' },
+  [Connectors.ChatPage]: { 'en-US': 'Chat page', 'zh-CN': '聊天页面' },
+};
+
+const Text = (max: number) => z.string().max(max);
+
+/** A shortcut command; a draft may hold one being written (publishing checks them: shortcutProblems). */
+export const ShortcutCommand = z.object({
+  id: z.string().min(1).max(32),
+  /** What the user types: "/weather". */
+  command: z.string().max(31),
+  name: z.string().max(40),
+  description: Text(200).default(''),
+  /** Sent as the user's message; {{text}} is what follows the command. */
+  query_template: z.string().max(2000),
+});
+export const SHORTCUT_COMMAND = /^\/[\p{L}\p{N}_-]{1,30}$/u;
+
+/** What keeps a bot's shortcut commands from being published. */
+export function shortcutProblems(list: ShortcutCommand[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const s of list) {
+    if (!SHORTCUT_COMMAND.test(s.command)) out.push(`The shortcut "${s.command}" must start with / and have letters, digits, _ or - (at most 30).`);
+    else if (seen.has(s.command)) out.push(`The shortcut ${s.command} is there twice.`);
+    if (!s.name.trim()) out.push(`Name the shortcut ${s.command}.`);
+    if (!s.query_template.trim()) out.push(`Write what the shortcut ${s.command} sends.`);
+    seen.add(s.command);
+  }
+  return out;
+}
+export type ShortcutCommand = z.infer<typeof ShortcutCommand>;
+
+/** A bot's configuration (the draft, and each committed version). */
+export const BotConfig = z.object({
+  /** The key of a `BotModes` entry. */
+  mode: z.string().min(1).max(64).default('single-agent'),
+  /** The mode's own settings (prompt and model for the single agent, the workflow for chat-flow mode). */
+  settings: z.record(z.string(), z.unknown()).default({}),
+  /** Each skill's settings by its `BotSkills` key (absent: the skill is off). */
+  skills: z.record(z.string(), z.unknown()).default({}),
+  onboarding: z.object({ prologue: Text(5000).default(''), suggested_questions: z.array(Text(300)).max(10).default([]) }).prefault({}),
+  /** Suggested replies after each answer: off, the default prompt, or the bot's own. */
+  suggest_reply: z.object({ mode: z.enum(['off', 'default', 'custom']).default('off'), prompt: Text(5000).default('') }).prefault({}),
+  shortcuts: z.array(ShortcutCommand).max(20).default([]),
+});
+export type BotConfig = z.infer<typeof BotConfig>;
+
+/** A message of the conversation as a mode sees it (the current section, oldest first). */
+export interface TurnMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** A tool a skill gives the model. */
+export interface BotTool {
+  /** Unique among the bot's tools: letters, digits and _ (the model calls it by this name). */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object). */
+  parameters: Record<string, unknown>;
+  /** Runs the call; a thrown error is given back to the model as the tool's result, not the end of the chat. */
+  execute(args: Record<string, unknown>, call: { signal: AbortSignal }): Promise<unknown>;
+}
+
+/** Who is talking to a bot, and where. */
+export interface TurnIdentity {
+  botId: string;
+  spaceId: string;
+  /** The studio user whose session or token started the turn (usage and permissions). */
+  userId: string;
+  /** The end user in the channel (the open API's user_id; the studio user elsewhere). */
+  endUserId: string;
+  connectorId: string;
+  conversationId: string;
+  chatId: string;
+  /** The published version that answers, or null for the draft (debug chat). */
+  version: string | null;
+}
+
+/** What a skill is given to contribute to one turn. */
+export interface SkillTurnContext extends TurnIdentity {
+  /** The skill's settings from the bot's configuration. */
+  settings: unknown;
+  /** Variables the caller sent with the turn (the open API's custom_variables). */
+  customVariables: Record<string, string>;
+  signal: AbortSignal;
+}
+
+/** What a skill contributes to a turn. */
+export interface SkillContribution {
+  tools?: BotTool[];
+  /** Values for `{{name}}` in the persona prompt. */
+  values?: Record<string, unknown>;
+  /** Text added to the system prompt (what the skill tells the model about itself). */
+  instructions?: string;
+}
+
+/** A kind of skill (workflows, plugins, knowledge, tables, variables, memory ...), each an extension. */
+export interface BotSkillDefinition {
+  key: string;
+  label: Record<Language, string>;
+  /** Validates the skill's settings in a bot's configuration (saved drafts are checked with it). */
+  settings: z.ZodType;
+  /** Called once per turn, before the model is called. */
+  contribute(ctx: SkillTurnContext): Promise<SkillContribution>;
+  /** For the open API's bot info: what the skill shows (e.g. workflow_info_list). */
+  describe?(settings: unknown, spaceId: string): Promise<Record<string, unknown>>;
+  /**
+   * The skill's settings from an open-API create or update body (`/v1/bot/create`: workflow_id_list,
+   * plugin_id_list ...), given the current ones; undefined when the body says nothing of the skill.
+   */
+  fromOpenApi?(body: Record<string, unknown>, current: unknown): unknown;
+}
+
+const fn = z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
+
+export const BotSkills = defineRegistryPoint<BotSkillDefinition>({
+  id: 'bots.skills',
+  owner: 'bots',
+  description: 'Skills a bot can use: each contributes tools, prompt values and instructions to a turn.',
+  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), contribute: fn }),
+  key: (s) => s.key,
+});
+
+/** Events of a turn, as the mode produces them. */
+export interface TurnEmitter {
+  /** A piece of the answer. */
+  delta(text: string): void;
+  reasoning(text: string): void;
+  toolCall(call: { id: string; name: string; arguments: unknown }): void;
+  toolResult(result: { id: string; name: string; output?: unknown; error?: string }): void;
+}
+
+/** One turn of a conversation, as a mode runs it. */
+export interface BotTurnContext extends TurnIdentity {
+  /** The mode's settings, parsed with its schema. */
+  settings: any;
+  config: BotConfig;
+  /** The user's message. */
+  query: string;
+  /** Earlier messages of the current section (oldest first; user and assistant answers only). */
+  history: TurnMessage[];
+  customVariables: Record<string, string>;
+  /** What the bot's enabled skills contribute (tools named uniquely; values; instructions). */
+  skills(): Promise<SkillContribution[]>;
+  /** Renders `{{name}}` with the skills' values and the custom variables. */
+  render(template: string, values: Record<string, unknown>): string;
+  emit: TurnEmitter;
+  /** Records model tokens against the space, model and conversation. */
+  recordUsage(usage: { model_id: string; input_tokens: number; output_tokens: number }): Promise<void>;
+  signal: AbortSignal;
+}
+
+export interface TurnResult {
+  /** The whole answer (the deltas joined, unless the mode says otherwise). */
+  answer?: string;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+/** A bot mode (single agent, chat-flow, multi-agent ...), each an extension. */
+export interface BotModeDefinition {
+  key: string;
+  /** `bot_mode` as the open API reports it. */
+  code: number;
+  label: Record<Language, string>;
+  settings: z.ZodType;
+  /** Problems that keep a configuration from being published (a missing model ...). */
+  problems?(settings: unknown): string[];
+  run(turn: BotTurnContext): Promise<TurnResult>;
+  /** For the open API's bot info (prompt_info, model_info ...). */
+  describe?(settings: unknown): Record<string, unknown>;
+  /** The mode's settings from an open-API create or update body (prompt_info, model_info_config ...). */
+  fromOpenApi?(body: Record<string, unknown>, current: unknown): unknown;
+  /** Suggested replies: the model to ask (modes without a model return nothing and get none). */
+  modelOf?(settings: unknown): string | undefined;
+}
+
+export const BotModes = defineRegistryPoint<BotModeDefinition>({
+  id: 'bots.modes',
+  owner: 'bots',
+  description: 'How a bot answers a turn: single agent, chat-flow, multi-agent ..., each an extension.',
+  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), code: z.number().int().min(0), run: fn }),
+  key: (m) => m.key,
+  unique: (m) => [`code ${m.code}`],
+});
+
+export const BotPublished = defineEvent<{ bot_id: string; space_id: string; version: string; connectors: string[] }>('bots.published', 'A bot version was published.');
+export const ChatFinished = defineEvent<{ chat_id: string; bot_id: string; space_id: string; conversation_id: string; status: string; input_tokens: number; output_tokens: number; duration_ms: number }>('bots.chat.finished', 'A chat turn ended (completed, failed or cancelled).');
+
+export interface BotSummary {
+  bot_id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  mode: string;
+}
+
+/** What other extensions ask of bots (server side). */
+export interface Bots {
+  get(botId: string): Promise<BotSummary | undefined>;
+  list(spaceId: string): Promise<BotSummary[]>;
+}
+export const BotsService = defineService<Bots>({ id: 'bots.registry', owner: 'bots', description: 'Bots of a space.' });

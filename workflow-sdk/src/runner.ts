@@ -1,0 +1,50 @@
+import { defineService } from '@tessera/sdk';
+import type { FieldDecl } from './schema.ts';
+
+/** A run another extension starts (a bot's workflow tool, a chat-flow bot's turn). */
+export interface WorkflowRunRequest {
+  spaceId: string;
+  /** The studio user the run belongs to. */
+  userId: string;
+  workflowId: string;
+  /** A published version, 'draft', or absent for the latest published version. */
+  version?: string;
+  input: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** Where the run comes from (recorded with the run, as the open API's runs are). */
+  botId?: string;
+  connectorId?: string;
+  connectorUid?: string;
+  logId?: string;
+  /** The run's streamed messages (Output and End nodes that answer), as they come. */
+  onMessage?(message: { content: string; final: boolean; node_id: string }): void;
+}
+
+export interface WorkflowRunResult {
+  execute_id: string;
+  status: 'success' | 'fail' | 'cancel' | 'interrupted';
+  output?: Record<string, unknown>;
+  error?: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+export interface WorkflowSummary {
+  workflow_id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  flow_mode: number;
+  latest_version: string | null;
+  /** The Start node's fields of the version that would run (the latest published one, else the draft). */
+  inputs: FieldDecl[];
+}
+
+/** What other extensions ask of workflows (server side). */
+export interface WorkflowRunner {
+  /** Runs a workflow of the space; it must belong to `spaceId`. Never throws for a run that fails: see status. */
+  run(request: WorkflowRunRequest): Promise<WorkflowRunResult>;
+  /** A workflow of the space (throws a clear not-found error otherwise). */
+  info(workflowId: string, spaceId: string): Promise<WorkflowSummary>;
+}
+
+export const WorkflowRunnerService = defineService<WorkflowRunner>({ id: 'workflow.runner', owner: 'workflow', description: 'Run workflows and read their inputs, for other extensions.' });
