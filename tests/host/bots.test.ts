@@ -77,7 +77,7 @@ describe('bots', () => {
 
   it('answer in the debug chat with two tool rounds calling a workflow, streamed, with the calls as steps', async () => {
     const id = await makeBot({ skills: { workflows: { workflows: [{ workflow_id: greeter }] } } });
-    llm.script({ toolCalls: [{ name: 'greeter', arguments: { name: 'Ada' } }] }, { toolCalls: [{ name: 'greeter', arguments: { name: 'Bob' } }] }, { text: 'Ada and Bob are greeted.', chunkSize: 5, usage: { input: 12, output: 6 } });
+    llm.script({ toolCalls: [{ name: 'greeter', arguments: { name: 'Ada' } }] }, { toolCalls: [{ name: 'greeter', arguments: { name: 'Bob' } }] }, { text: 'Ada and Bob are greeted.', chunkSize: 5, chunkDelayMs: 15, usage: { input: 12, output: 6 } });
     const events = await debugChat(owner, space, id, 'Greet Ada and Bob');
     expect(events[0].event).toBe('conversation.chat.created');
     expect(events[1].event).toBe('conversation.chat.in_progress');

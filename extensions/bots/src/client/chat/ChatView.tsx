@@ -40,7 +40,10 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
     }
     return all;
   }, [chat.messages, chat.chats, chat.live]);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [turns.length, chat.live?.messages]);
+  // (In braces: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.)
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [turns.length, chat.live?.messages]);
 
   const submit = (value = text) => {
     const q = expandShortcut(value, shortcuts).trim();

@@ -95,7 +95,8 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
         );
       } finally {
         setSending(false);
-        await qc.invalidateQueries({ queryKey: ['bots', 'messages', target.spaceId, target.botId, target.draft, conversationId ?? null] });
+        // The saved turn replaces the streamed one once it is read back (a new conversation's page reads its own).
+        await qc.invalidateQueries({ queryKey: ['bots', 'messages', target.spaceId, target.botId] });
         setLive(null);
       }
     },
