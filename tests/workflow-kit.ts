@@ -33,3 +33,15 @@ export function questionCanvas() {
     links: [link('start', 'q'), link('q', 'end')],
   };
 }
+
+/** A chat-flow: Start(USER_INPUT) -> Text "You said: ..." -> End answering with it. */
+export function echoChatflowCanvas() {
+  return {
+    nodes: [
+      node('start', '1', { title: 'Start', outputs: [{ name: 'USER_INPUT', type: 'string', required: true }, { name: 'CONVERSATION_NAME', type: 'string' }] }),
+      node('text', '15', { title: 'Echo', inputs: [ref('q', 'start', ['USER_INPUT'])], settings: { mode: 'concat', template: 'You said: {{q}}' } }),
+      node('end', '2', { title: 'End', inputs: [ref('out', 'text', ['output'])], settings: { terminate_plan: 'use_answer_content', answer: '{{out}}' } }),
+    ],
+    links: [link('start', 'text'), link('text', 'end')],
+  };
+}

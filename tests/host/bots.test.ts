@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
-import { greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
+import { echoChatflowCanvas, greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 import { answerOf, completed, debugChat, postRaw, readSse } from '../bots-kit.ts';
 
 let studio: RunningStudio;
@@ -182,6 +182,19 @@ describe('bots', () => {
     await debugChat(owner, space, id, 'Hello');
     expect(llm.requests[2].body.messages[0].content).toMatch(/^The user is called Ada\./);
     expect((await bot('/api/bot_variables/values', { bot_id: id })).values).toEqual({ user_name: 'Ada' });
+  });
+
+  it("answer with a chat-flow in chat-flow mode (the draft may use the chat-flow's draft)", async () => {
+    const { workflow_id } = await owner.post('/api/workflow_api/create', { space_id: space, name: unique('echo'), flow_mode: 3 });
+    await owner.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: echoChatflowCanvas() });
+    const { bot_id } = await bot('/api/draftbot/create', { name: unique('echo bot'), mode: 'chatflow' });
+    const info = (await bot('/api/playground_api/draftbot/get_draft_bot_info', { bot_id })).bot_info;
+    expect(info.problems).toEqual(['Choose the chat-flow that answers.']);
+    await bot('/api/playground_api/draftbot/update_draft_bot_info', { bot_id, config: { ...info.config, settings: { workflow_id } } });
+    // The draft may use the chat-flow's draft; a published bot needs a published chat-flow.
+    const events = await debugChat(owner, space, bot_id, 'ping');
+    expect(answerOf(events)).toBe('You said: ping');
+    expect(events.at(-2)!.event).toBe('conversation.chat.completed');
   });
 
   it("refuse another user's conversations and another space's bots", async () => {

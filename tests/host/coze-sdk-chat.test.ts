@@ -3,7 +3,7 @@ import { ChatEventType, ChatStatus, CozeAPI, NotFoundError, PermissionDeniedErro
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
-import { greetingCanvas } from '../workflow-kit.ts';
+import { echoChatflowCanvas, greetingCanvas } from '../workflow-kit.ts';
 
 // The official Coze SDK's bots, chat and conversations calls against the studio, with a personal access token.
 let studio: RunningStudio;
@@ -158,5 +158,29 @@ describe('@coze/api chat', () => {
     const otherCoze = new CozeAPI({ token: otherPat.token, baseURL: studio.url });
     const hidden = await failure(otherCoze.conversations.retrieve(conv.id));
     expect(hidden).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('@coze/api workflows.chat', () => {
+  it('streams a published chat-flow\'s answer as chat events, in a conversation', async () => {
+    const { workflow_id } = await agent.post('/api/workflow_api/create', { space_id: space, name: 'echo flow', flow_mode: 3 });
+    await agent.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: echoChatflowCanvas() });
+    await agent.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
+    const events = [];
+    for await (const e of coze.workflows.chat.stream({ workflow_id, additional_messages: [{ role: RoleType.User, content: 'hello there', content_type: 'text' }] })) events.push(e);
+    expect(events.map((e) => e.event).slice(0, 2)).toEqual([ChatEventType.CONVERSATION_CHAT_CREATED, ChatEventType.CONVERSATION_CHAT_IN_PROGRESS]);
+    const answer = events.filter((e) => e.event === ChatEventType.CONVERSATION_MESSAGE_COMPLETED).map((e) => e.data as { type: string; content: string }).find((m) => m.type === 'answer');
+    expect(answer?.content).toBe('You said: hello there');
+    expect(events.at(-1)!.event).toBe(ChatEventType.DONE);
+    const conversationId = (events[0].data as { conversation_id: string }).conversation_id;
+    // The conversation goes on.
+    const more = [];
+    for await (const e of coze.workflows.chat.stream({ workflow_id, conversation_id: conversationId, additional_messages: [{ role: RoleType.User, content: 'again', content_type: 'text' }] })) more.push(e);
+    expect((more[0].data as { conversation_id: string }).conversation_id).toBe(conversationId);
+    // A workflow that is not a chat-flow is refused with a clear error event.
+    let error: any;
+    for await (const e of coze.workflows.chat.stream({ workflow_id: greeter, additional_messages: [{ role: RoleType.User, content: 'x', content_type: 'text' }] })) if (e.event === ChatEventType.ERROR) error = e.data;
+    expect(error).toMatchObject({ code: 4000 });
+    expect(error.msg).toMatch(/not a chat-flow/);
   });
 });

@@ -45,6 +45,8 @@ export interface WorkflowRunner {
   run(request: WorkflowRunRequest): Promise<WorkflowRunResult>;
   /** A workflow of the space (throws a clear not-found error otherwise). */
   info(workflowId: string, spaceId: string): Promise<WorkflowSummary>;
+  /** The space of a live workflow, or undefined (for routes that locate their space by workflow). */
+  spaceOf(workflowId: string): Promise<string | undefined>;
 }
 
 export const WorkflowRunnerService = defineService<WorkflowRunner>({ id: 'workflow.runner', owner: 'workflow', description: 'Run workflows and read their inputs, for other extensions.' });

@@ -1,5 +1,7 @@
+import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
-import { BotModeCode, BotModes } from '@tessera/ext-bots/shared';
+import { BotChatsService, BotModeCode, BotModes, Connectors } from '@tessera/ext-bots/shared';
+import { z } from 'zod';
 import { WorkflowMode, WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { ChatflowSettings } from '../shared.ts';
 
@@ -49,6 +51,54 @@ export default defineExtension({
         if (r.status === 'interrupted') throw new Error(`The chat-flow "${info.name}" asks a question; questions in chat-flows are not answered in chats yet.`);
         if (r.status !== 'success') throw new Error(`The chat-flow "${info.name}" failed: ${r.error ?? 'unknown error'}`);
         return { answer: streamed || answerOf(r.output), usage: r.usage };
+      },
+    });
+
+    // Coze's chat-flow API: a published chat-flow answers, with a conversation of its own.
+    const missing = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg, '', { openCode: OpenApiCode.NOT_FOUND });
+    const Message = z.object({ role: z.enum(['user', 'assistant']), type: z.enum(['question', 'answer']).optional(), content: z.string().max(100_000), content_type: z.enum(['text', 'object_string']).default('text'), meta_data: z.record(z.string(), z.string()).optional() });
+    ctx.route({
+      method: 'POST',
+      path: '/v1/workflows/chat',
+      auth: {
+        space: async (r: { body: any }) => {
+          const id = r.body?.workflow_id;
+          if (typeof id !== 'string' || !id) throw badRequest('workflow_id is required.');
+          return (await runner().spaceOf(id)) ?? (() => { throw missing(`No workflow ${id} (it may have been deleted).`); })();
+        },
+      },
+      permission: 'workflow.run',
+      stream: true,
+      summary: "Chat with a published chat-flow: Coze's chat events (the conversation keeps the history)",
+      body: z.object({ workflow_id: z.string().min(1), additional_messages: z.array(Message).min(1).max(100), parameters: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(), conversation_id: z.string().optional(), bot_id: z.string().optional(), app_id: z.string().optional(), ext: z.record(z.string(), z.unknown()).optional() }),
+      handler: async ({ body, caller, spaceId, logId, signal }, reply) => {
+        const info = await runner().info(body.workflow_id, spaceId!);
+        if (info.flow_mode !== WorkflowMode.ChatFlow) throw badRequest(`"${info.name}" is a workflow, not a chat-flow: run it with /v1/workflow/stream_run.`);
+        if (!info.latest_version) throw missing(`The chat-flow "${info.name}" is not published: publish it first.`);
+        let parameters: Record<string, unknown> = {};
+        if (typeof body.parameters === 'string') {
+          try {
+            parameters = JSON.parse(body.parameters);
+          } catch {
+            throw badRequest('parameters must be a JSON object.');
+          }
+        } else if (body.parameters) parameters = body.parameters;
+        const endUser = body.ext?.user_id;
+        const { chat_id } = await ctx.service(BotChatsService).start({
+          spaceId: spaceId!,
+          userId: caller!.userId,
+          ownerId: info.workflow_id,
+          mode: 'chatflow',
+          settings: { workflow_id: info.workflow_id, workflow_name: info.name },
+          conversationId: body.conversation_id,
+          endUserId: typeof endUser === 'string' || typeof endUser === 'number' ? String(endUser) : caller!.userId,
+          connectorId: Connectors.API,
+          messages: body.additional_messages.map((m) => ({ role: m.role, type: m.type, content: m.content, meta_data: m.meta_data })),
+          customVariables: parameters as Record<string, string>,
+          logId,
+        });
+        await ctx.service(BotChatsService).stream(chat_id, reply.sse(), signal);
+        return null;
       },
     });
   },

@@ -1,12 +1,14 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
-import { BotsService, type BotSummary } from '../shared/index.ts';
+import { badRequest } from '@tessera/sdk';
+import { BotChatsService, BotConfig, BotsService, type BotSummary } from '../shared/index.ts';
 import { ChatService } from './chat.ts';
 import { ConversationStore } from './conversations.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
 import { registerBotRoutes } from './routes.ts';
 import { BotStore, type BotRow } from './store.ts';
+import { pipeChat } from './stream.ts';
 
 const summary = (b: BotRow): BotSummary => ({ bot_id: b.id, space_id: b.space_id, name: b.name, description: b.description, icon_uri: b.icon_uri, mode: b.mode });
 
@@ -26,6 +28,21 @@ export default defineExtension({
         return b && summary(b);
       },
       list: async (spaceId) => ((await ctx.db.selectFrom('bots_meta').selectAll().where('space_id', '=', spaceId).where('deleted_at', 'is', null).orderBy('updated_at', 'desc').execute()) as BotRow[]).map(summary),
+    });
+    ctx.provide(BotChatsService, {
+      async start(t) {
+        let conversation;
+        if (t.conversationId) {
+          conversation = await conversations.get(t.conversationId, t.userId);
+          if (conversation.bot_id !== t.ownerId) throw badRequest('This conversation belongs to something else.');
+        } else conversation = await conversations.create({ bot_id: t.ownerId, space_id: t.spaceId, user_id: t.userId, end_user_id: t.endUserId, connector_id: t.connectorId, draft: false });
+        const owner = { id: t.ownerId, space_id: t.spaceId } as BotRow;
+        const parsed = BotConfig.safeParse({ mode: t.mode, settings: t.settings });
+        if (!parsed.success) throw badRequest(`The turn's settings are not valid: ${parsed.error.issues[0]?.message}`);
+        const row = await chats.start({ bot: owner, config: parsed.data, version: 'latest', conversation, userId: t.userId, endUserId: t.endUserId, connectorId: t.connectorId, messages: t.messages, customVariables: t.customVariables, save: true, logId: t.logId });
+        return { chat_id: row.id, conversation_id: conversation.id };
+      },
+      stream: (chatId, sse, signal) => pipeChat(chats, chatId, sse, signal),
     });
     for (const [key, en, zh] of [
       ['bot.read', 'Read bots', '查看智能体'],

@@ -1,5 +1,6 @@
 // The bots extension's shared contract: what mode and skill extensions (and later areas) build on.
 import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import type { SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 
 /** Coze's numbering of bot modes (`bot_mode`): 0 single agent, 1 multi-agent, 2 a workflow answers. */
@@ -214,3 +215,29 @@ export interface Bots {
   list(spaceId: string): Promise<BotSummary[]>;
 }
 export const BotsService = defineService<Bots>({ id: 'bots.registry', owner: 'bots', description: 'Bots of a space.' });
+
+/** A turn answered by a mode outside any bot (the open API's /v1/workflows/chat: a chat-flow answers). */
+export interface AdhocTurn {
+  spaceId: string;
+  /** The studio user (the token's). */
+  userId: string;
+  /** What the conversation belongs to in place of a bot (the chat-flow's id). */
+  ownerId: string;
+  mode: string;
+  settings: Record<string, unknown>;
+  /** Continue this conversation of the user's (it must belong to ownerId); absent: a new one. */
+  conversationId?: string;
+  endUserId: string;
+  connectorId: string;
+  messages: { role: 'user' | 'assistant'; content: string; type?: string; meta_data?: Record<string, string> }[];
+  customVariables: Record<string, string>;
+  logId: string;
+}
+
+/** Chats for other extensions: start a turn and stream it in Coze's chat events. */
+export interface BotChats {
+  start(turn: AdhocTurn): Promise<{ chat_id: string; conversation_id: string }>;
+  /** Streams a live chat's events (Coze's shape) until it ends; the client going away cancels it. */
+  stream(chatId: string, sse: SseStream, signal: AbortSignal): Promise<void>;
+}
+export const BotChatsService = defineService<BotChats>({ id: 'bots.chats', owner: 'bots', description: "Chats started by other extensions, streamed in Coze's events." });

@@ -11,6 +11,7 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
     return store.published(workflowId, version);
   };
   return {
+    spaceOf: async (workflowId) => (await store.meta(workflowId).catch(() => undefined))?.space_id,
     async info(workflowId, spaceId) {
       const meta = await store.meta(workflowId, spaceId);
       const v = meta.latest_version ? await store.published(meta.id) : await store.draft(meta.id);
