@@ -1,6 +1,5 @@
 // The bots extension's shared contract: what mode and skill extensions (and later areas) build on.
 import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
-import type { SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 
 /** Coze's numbering of bot modes (`bot_mode`): 0 single agent, 1 multi-agent, 2 a workflow answers. */
@@ -234,10 +233,17 @@ export interface AdhocTurn {
   logId: string;
 }
 
+/** Where a chat's events go: a route's server-sent event stream (`reply.sse()`). */
+export interface ChatEventSink {
+  send(event: string, data: unknown, id?: string): void;
+  close(): void;
+  readonly closed: boolean;
+}
+
 /** Chats for other extensions: start a turn and stream it in Coze's chat events. */
 export interface BotChats {
   start(turn: AdhocTurn): Promise<{ chat_id: string; conversation_id: string }>;
   /** Streams a live chat's events (Coze's shape) until it ends; the client going away cancels it. */
-  stream(chatId: string, sse: SseStream, signal: AbortSignal): Promise<void>;
+  stream(chatId: string, sse: ChatEventSink, signal: AbortSignal): Promise<void>;
 }
 export const BotChatsService = defineService<BotChats>({ id: 'bots.chats', owner: 'bots', description: "Chats started by other extensions, streamed in Coze's events." });
