@@ -95,6 +95,11 @@ describe('bots', () => {
     expect(llm.requests[0].body.messages[0]).toEqual({ role: 'system', content: 'You are a helper.' });
     const last = llm.requests[2].body.messages;
     expect(last.filter((m: any) => m.role === 'tool').map((m: any) => m.content)).toHaveLength(2);
+    // The trace: the skills asked, each tool call, the answer.
+    const chat = events[0].data;
+    const trace = await bot('/api/conversation/get_chat_trace', { bot_id: id, conversation_id: chat.conversation_id, chat_id: chat.id });
+    expect(trace.spans.map((x: any) => x.kind)).toEqual(['turn', 'skills', 'tool', 'tool', 'model']);
+    expect(trace.spans[2]).toMatchObject({ name: 'greeter', status: 'ok', attributes: { arguments: { name: 'Ada' } } });
     // The history keeps the question, the steps and the answer.
     const list = await bot('/api/conversation/get_message_list', { bot_id: id });
     expect(list.messages.map((m: any) => m.type).reverse()).toEqual(['question', 'function_call', 'tool_response', 'function_call', 'tool_response', 'answer']);
@@ -135,6 +140,19 @@ describe('bots', () => {
     const question = list.messages.find((m: any) => m.type === 'question');
     const deleted = await bot('/api/conversation/delete_message', { bot_id: id, conversation_id: list.conversation_id, message_id: question.id });
     expect(deleted.deleted).toContain(answer.id);
+  });
+
+  it('suggest replies after the answer, and record the tokens against the space, model and conversation', async () => {
+    const id = await makeBot({ suggest_reply: { mode: 'custom', prompt: 'Suggest two follow-ups.' } });
+    llm.script({ text: 'Paris is the capital.', usage: { input: 10, output: 5 } }, { text: '1. What about Lyon?\n- How big is Paris?', usage: { input: 20, output: 8 } });
+    const events = await debugChat(owner, space, id, 'Capital of France?');
+    expect(completed(events, 'follow_up').map((m) => m.content)).toEqual(['What about Lyon?', 'How big is Paris?']);
+    expect(llm.requests[1].body.messages[0]).toEqual({ role: 'system', content: 'Suggest two follow-ups.' });
+    const usage = await owner.get(`/api/model_manage/v1/spaces/${space}/get_model_usage?model_id=${model}`);
+    expect(JSON.stringify(usage)).toMatch(/chat/);
+    // Each model call of the turn (the answer, the suggestions) is recorded with the conversation.
+    const rows = await studio.server.database.db.selectFrom('models_usage').selectAll().where('conversation_id', '=', events[0].data.conversation_id).execute();
+    expect(rows.map((r: any) => [r.source, Number(r.input_tokens), Number(r.output_tokens)]).sort()).toEqual([['chat', 10, 5], ['chat', 20, 8]]);
   });
 
   it('stop a long answer: the chat is cancelled and the model stream is closed', async () => {
@@ -212,5 +230,13 @@ describe('bots', () => {
     await owner.post('/api/space/member/add', { space_id: space, user_ids: [user.user_id] });
     const r = await member.request('POST', '/api/conversation/message/report', { space_id: space, bot_id: id, conversation_id: mine.conversation_id, message_id: mine.messages[0].id, feedback: 'dislike' });
     expect(r.status).toBe(404);
+  });
+});
+
+describe('bots in Chinese', () => {
+  it('answers the errors a person meets in the language of the request', async () => {
+    const r = await owner.request('POST', '/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: '42' }, { 'accept-language': 'zh-CN' });
+    expect(r.status).toBe(404);
+    expect(r.body.msg).toBe('此空间中不存在该智能体（可能已被删除）。');
   });
 });

@@ -9,6 +9,16 @@ export const ChatErrorCode = { Failed: 4000, NotPublished: 4200, Cancelled: 4004
 
 export type ChatEvent = { event: string; data: unknown };
 
+/** One step of a chat's trace: ms from the chat's start. */
+export interface ChatSpan {
+  name: string;
+  kind: 'turn' | 'skills' | 'model' | 'tool' | 'suggestions';
+  start_ms: number;
+  end_ms: number;
+  status: 'ok' | 'error';
+  attributes?: Record<string, unknown>;
+}
+
 export interface StartChat {
   bot: BotRow;
   config: BotConfig;
@@ -96,6 +106,11 @@ export class ChatService {
       for (const fn of live.listeners) fn(e);
     };
     const chatEvent = (event: string) => emit(event, chatView(row));
+    // The trace: when the skills were asked, each tool call, the answer's first and last token.
+    const spans: ChatSpan[] = [];
+    const at = () => Date.now() - began;
+    const openTools = new Map<string, ChatSpan>();
+    let answerSpan: ChatSpan | undefined;
     const base = { conversation_id: row.conversation_id, section_id: row.section_id, chat_id: row.id, bot_id: s.bot.id };
     const saved: MessageRow[] = [];
     // The turn's messages keep their order in the history (a message never shares a moment with the one before).
@@ -139,7 +154,14 @@ export class ChatService {
         query,
         history: [...history, ...earlier.map((m) => ({ role: m.role, content: m.content }))],
         customVariables: s.customVariables,
-        skills: () => this.#skills(s, live.controller.signal),
+        skills: async () => {
+          const span: ChatSpan = { name: 'skills', kind: 'skills', start_ms: at(), end_ms: 0, status: 'ok' };
+          spans.push(span);
+          const c = await this.#skills(s, live.controller.signal);
+          span.end_ms = at();
+          span.attributes = { tools: c.flatMap((x) => x.tools ?? []).map((t) => t.name) };
+          return c;
+        },
         render,
         signal: live.controller.signal,
         recordUsage: async (u) => {
@@ -150,6 +172,8 @@ export class ChatService {
         emit: {
           delta: (text) => {
             if (!text) return;
+            if (!answerSpan) spans.push((answerSpan = { name: 'answer', kind: 'model', start_ms: at(), end_ms: at(), status: 'ok' }));
+            answerSpan.end_ms = at();
             answer += text;
             emit('conversation.message.delta', { ...answerView(text) });
           },
@@ -158,10 +182,18 @@ export class ChatService {
             emit('conversation.message.delta', { ...answerView(''), reasoning_content: text });
           },
           toolCall: (call) => {
+            const span: ChatSpan = { name: call.name, kind: 'tool', start_ms: at(), end_ms: at(), status: 'ok', attributes: { arguments: call.arguments } };
+            spans.push(span);
+            openTools.set(call.id, span);
             const content = JSON.stringify({ id: call.id, name: call.name, arguments: call.arguments });
             pending.push(save({ ...base, role: 'assistant', type: 'function_call', content, meta_data: JSON.stringify({ tool_call_id: call.id }) }).then((m) => emit('conversation.message.completed', messageView(m))));
           },
           toolResult: (r) => {
+            const span = openTools.get(r.id);
+            if (span) {
+              span.end_ms = at();
+              if (r.error !== undefined) Object.assign(span, { status: 'error', attributes: { ...span.attributes, error: r.error } });
+            }
             const content = r.error !== undefined ? JSON.stringify({ error: r.error }) : typeof r.output === 'string' ? r.output : JSON.stringify(r.output ?? null);
             pending.push(save({ ...base, role: 'assistant', type: 'tool_response', content, meta_data: JSON.stringify({ tool_call_id: r.id, name: r.name, ...(r.error !== undefined ? { error: 'true' } : {}) }) }).then((m) => emit('conversation.message.completed', messageView(m))));
           },
@@ -181,7 +213,10 @@ export class ChatService {
       if (live.controller.signal.aborted) throw Object.assign(new Error('The chat was cancelled.'), { code: ChatErrorCode.Cancelled });
       const answerRow = await save({ ...base, id: answerId, role: 'assistant', type: 'answer', content: answer, reasoning_content: reasoning });
       emit('conversation.message.completed', messageView(answerRow));
-      for (const text of await this.#suggestions(s, mode, settings, [...history, { role: 'user', content: query }, { role: 'assistant', content: answer }], live.controller.signal)) {
+      const suggestStart = at();
+      const suggestions = await this.#suggestions(s, mode, settings, [...history, { role: 'user', content: query }, { role: 'assistant', content: answer }], live.controller.signal);
+      if (s.config.suggest_reply.mode !== 'off') spans.push({ name: 'suggested replies', kind: 'suggestions', start_ms: suggestStart, end_ms: at(), status: 'ok', attributes: { count: suggestions.length } });
+      for (const text of suggestions) {
         const m = await save({ ...base, role: 'assistant', type: 'follow_up', content: text });
         emit('conversation.message.completed', messageView(m));
       }
@@ -189,6 +224,8 @@ export class ChatService {
       emit('conversation.message.completed', messageView({ ...base, id: this.#store.newId(), role: 'assistant', type: 'verbose', content: JSON.stringify({ msg_type: 'generate_answer_finish', data: '{"finish_reason":0}' }), content_type: 'text', reasoning_content: '', meta_data: '{}', feedback: null, created_at: Date.now(), updated_at: Date.now() }));
       row.status = 'completed';
       row.completed_at = Date.now();
+      spans.unshift({ name: 'chat', kind: 'turn', start_ms: 0, end_ms: at(), status: 'ok', attributes: { mode: s.config.mode, version: s.version ?? 'draft', input_tokens: row.input_tokens, output_tokens: row.output_tokens } });
+      row.trace = JSON.stringify(spans);
       await this.#store.updateChat(row);
       chatEvent('conversation.chat.completed');
     } catch (e) {
@@ -197,6 +234,8 @@ export class ChatService {
       row.error_code = cancelled ? ChatErrorCode.Cancelled : ((e as { code?: number }).code ?? ChatErrorCode.Failed);
       row.error_msg = cancelled ? 'The chat was cancelled.' : describe(e);
       row.failed_at = Date.now();
+      spans.unshift({ name: 'chat', kind: 'turn', start_ms: 0, end_ms: at(), status: 'error', attributes: { mode: s.config.mode, version: s.version ?? 'draft', error: row.error_msg } });
+      row.trace = JSON.stringify(spans);
       await this.#store.updateChat(row).catch((err) => this.#ctx.report(err));
       if (!cancelled) this.#ctx.logger.warn(`chat ${row.id} failed: ${row.error_msg}`, { bot_id: s.bot.id, log_id: s.logId });
       chatEvent(cancelled ? 'conversation.chat.canceled' : 'conversation.chat.failed');

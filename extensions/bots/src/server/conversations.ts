@@ -1,5 +1,6 @@
 import { notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
+import { botError } from './errors.ts';
 
 export interface ConversationRow {
   id: string;
@@ -51,12 +52,14 @@ export interface ChatRow {
   created_at: number;
   completed_at: number | null;
   failed_at: number | null;
+  /** The chat's steps (JSON of ChatSpan[]), written when it ends. */
+  trace?: string | null;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const conv = (r: any): ConversationRow => ({ ...r, draft: Number(r.draft), created_at: Number(r.created_at), updated_at: Number(r.updated_at) });
 const msg = (r: any): MessageRow => ({ ...r, created_at: Number(r.created_at), updated_at: Number(r.updated_at) });
-const chat = (r: any): ChatRow => ({ ...r, input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), created_at: Number(r.created_at), completed_at: num(r.completed_at), failed_at: num(r.failed_at), error_code: num(r.error_code) });
+const chat = (r: any): ChatRow => ({ ...r, trace: undefined, input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), created_at: Number(r.created_at), completed_at: num(r.completed_at), failed_at: num(r.failed_at), error_code: num(r.error_code) });
 const parseMeta = (s: string): Record<string, string> => {
   try {
     return JSON.parse(s);
@@ -131,7 +134,7 @@ export class ConversationStore {
   /** A conversation the user owns; another user's is "not found" (it is not theirs to know of). */
   async get(id: string, userId: string): Promise<ConversationRow> {
     const r = await this.db.selectFrom('bots_conversation').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    if (!r) throw notFound('This conversation does not exist (or is not yours).');
+    if (!r) throw botError(404, 'bots.conversationNotFound');
     return conv(r);
   }
 
@@ -230,8 +233,8 @@ export class ConversationStore {
     return { items: ordered, has_more: rows.length > opts.limit };
   }
 
-  async createChat(c: Omit<ChatRow, 'input_tokens' | 'output_tokens' | 'error_code' | 'error_msg' | 'required_action' | 'completed_at' | 'failed_at'>): Promise<ChatRow> {
-    const row: ChatRow = { ...c, input_tokens: 0, output_tokens: 0, error_code: null, error_msg: null, required_action: null, completed_at: null, failed_at: null };
+  async createChat(c: Omit<ChatRow, 'input_tokens' | 'output_tokens' | 'error_code' | 'error_msg' | 'required_action' | 'completed_at' | 'failed_at' | 'trace'>): Promise<ChatRow> {
+    const row: ChatRow = { ...c, input_tokens: 0, output_tokens: 0, error_code: null, error_msg: null, required_action: null, completed_at: null, failed_at: null, trace: null };
     await this.db.insertInto('bots_chat').values(row).execute();
     return row;
   }
@@ -239,6 +242,13 @@ export class ConversationStore {
   async updateChat(row: ChatRow) {
     const { id, ...rest } = row;
     await this.db.updateTable('bots_chat').set(rest).where('id', '=', id).execute();
+  }
+
+  /** A chat's trace (its steps with their times), or null while it runs. */
+  async trace(conversationId: string, chatId: string): Promise<unknown[] | null> {
+    const r = await this.db.selectFrom('bots_chat').select('trace').where('conversation_id', '=', conversationId).where('id', '=', chatId).executeTakeFirst();
+    if (!r) throw notFound('This chat does not exist in the conversation.');
+    return r.trace ? JSON.parse(r.trace as string) : null;
   }
 
   async chat(conversationId: string, chatId: string): Promise<ChatRow> {

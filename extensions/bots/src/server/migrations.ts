@@ -104,4 +104,10 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('bots_chat_conv').on('bots_chat').columns(['conversation_id', 'created_at']).execute();
     },
   },
+  {
+    name: '0002_chat_trace',
+    up: async (db) => {
+      await db.schema.alterTable('bots_chat').addColumn('trace', 'text').execute();
+    },
+  },
 ];

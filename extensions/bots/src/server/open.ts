@@ -1,9 +1,10 @@
-import { ApiError, ErrorCode, OpenApiCode, badRequest, notFound } from '@tessera/sdk';
+import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { BotConfig, BotModes, BotPublished, BotSkills, Connectors, type BotConfig as BotConfigT } from '../shared/index.ts';
 import { chatView, conversationView, messageView, type ConversationRow } from './conversations.ts';
 import { nextVersion, problemsOf, type BotDeps } from './routes.ts';
+import { botError } from './errors.ts';
 import { pipeChat } from './stream.ts';
 import { nowIso, type BotRow } from './store.ts';
 
@@ -84,7 +85,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       if (!body.stream && !body.auto_save_history) throw badRequest('auto_save_history must be true when stream is false (the answer is read from the conversation).');
       const b = await bots.meta(body.bot_id).catch(as4200);
       const p = await bots.published(b.id);
-      if (!p || !p.connectors.includes(Connectors.API)) throw missing('This bot is not published to the API connector: publish it with the API channel first.');
+      if (!p || !p.connectors.includes(Connectors.API)) throw botError(404, 'bots.notOnApi', {}, { openCode: OpenApiCode.NOT_FOUND });
       const endUser = body.user_id !== undefined && body.user_id !== '' ? String(body.user_id) : caller!.userId;
       let c: ConversationRow;
       if (query.conversation_id) {
@@ -400,7 +401,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}: use ${Connectors.API} (API) or ${Connectors.ChatPage} (chat page).`);
       const draft = await bots.draft(b.id);
       const problems = problemsOf(ctx, draft.config);
-      if (problems.length) throw badRequest(`The bot cannot be published yet: ${problems.join(' ')}`);
+      if (problems.length) throw botError(400, 'bots.cannotPublish', { problems: problems.join(' ') }, { detail: { problems } });
       const version = nextVersion(b.latest_version);
       const id = ctx.host.newId();
       const t = nowIso();

@@ -1,10 +1,11 @@
-import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { ErrorTexts, containsText, type ServerContext } from '@tessera/sdk/server';
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import { BotConfig, BotModes, BotPublished, BotSkills, Connectors, CONNECTOR_NAMES, shortcutProblems } from '../shared/index.ts';
 import type { ChatService } from './chat.ts';
 import { chatView, conversationView, messageView, type ConversationRow, type ConversationStore } from './conversations.ts';
+import { botError, registerErrorTexts } from './errors.ts';
 import { pipeChat } from './stream.ts';
 import { botView, nowIso, type BotRow, type BotStore } from './store.ts';
 
@@ -58,7 +59,7 @@ export const nextVersion = (latest: string | null) => {
 /** The studio's bot calls (draft bots, versions, the debug chat and the chat page). */
 export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   const { bots, conversations, chats } = deps;
-  ctx.register(ErrorTexts, { key: 'bots.nameTaken', texts: { 'en-US': 'A bot named "{{name}}" already exists in this space. Choose another name.', 'zh-CN': '此空间中已有名为“{{name}}”的智能体，请换一个名称。' } });
+  registerErrorTexts(ctx);
 
   ctx.route({
     method: 'GET',
@@ -128,7 +129,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       if (body.base_revision !== undefined && body.base_revision !== b.draft_revision) {
-        throw conflict(`The bot changed since you opened it (yours is revision ${body.base_revision}, the saved one is ${b.draft_revision}). Load the latest draft and choose what to keep.`);
+        throw botError(409, 'bots.changed', { mine: body.base_revision, saved: b.draft_revision });
       }
       if (body.name && body.name !== b.name) await bots.refuseTakenName(b.space_id, body.name, b.id);
       let config: BotConfig | undefined;
@@ -212,7 +213,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       const b = await bots.meta(body.bot_id, body.space_id);
       const draft = await bots.draft(b.id);
       const problems = problemsOf(ctx, draft.config);
-      if (problems.length) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The bot cannot be published yet: ${problems.join(' ')}`, '', { detail: { problems } });
+      if (problems.length) throw botError(400, 'bots.cannotPublish', { problems: problems.join(' ') }, { detail: { problems } });
       const version = body.version ?? nextVersion(b.latest_version);
       if (!VERSION.test(version)) throw badRequest('A version looks like v1.2.3.');
       if (b.latest_version && cmpVersion(version, b.latest_version) <= 0) throw badRequest(`The version must be newer than ${b.latest_version}.`);
@@ -278,7 +279,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   const answering = async (b: BotRow, draft: boolean) => {
     if (draft) return { config: (await bots.draft(b.id)).config, version: null };
     const p = await bots.published(b.id);
-    if (!p || !p.connectors.includes(Connectors.ChatPage)) throw new ApiError(400, ErrorCode.INVALID_PARAMS, 'This bot is not published to the chat page yet: publish it first.', '', { openCode: 4200 });
+    if (!p || !p.connectors.includes(Connectors.ChatPage)) throw botError(400, 'bots.notOnChatPage');
     return { config: p.config, version: p.version };
   };
 
@@ -303,7 +304,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
         query = question.content;
         await conversations.deleteMessages(c.id, items.map((m) => m.id));
       }
-      if (!query.trim()) throw badRequest('Write a message first.');
+      if (!query.trim()) throw botError(400, 'bots.emptyMessage');
       const row = await chats.start({ bot: b, config, version, conversation: c, userId: caller!.userId, endUserId: caller!.userId, connectorId: body.draft ? 'debug' : Connectors.ChatPage, messages: [{ role: 'user', content: query }], customVariables: {}, save: true, logId });
       const sse = reply.sse();
       // Closing the page (or the stream) stops the answer and its model request, as the stop button does.
@@ -399,6 +400,18 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
 
   ctx.route({
     method: 'POST',
+    path: '/api/conversation/get_chat_trace',
+    auth: inSpace,
+    summary: "A chat's trace: the skills asked, each tool call, the answer's first and last token, with their times",
+    body: z.object({ space_id: Id, bot_id: Id, conversation_id: Id, chat_id: Id }),
+    handler: async ({ body, caller }) => {
+      const c = await ownMessage(body, caller!.userId);
+      return { chat: chatView(await conversations.chat(c.id, body.chat_id)), spans: (await conversations.trace(c.id, body.chat_id)) ?? [] };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
     path: '/api/conversation/message/report',
     auth: inSpace,
     summary: 'Like or dislike an answer (null takes it back)',
@@ -446,7 +459,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       const p = await bots.published(b.id);
-      if (!p || !p.connectors.includes(Connectors.ChatPage)) throw notFound('This bot is not published to the chat page yet.');
+      if (!p || !p.connectors.includes(Connectors.ChatPage)) throw botError(404, 'bots.notOnChatPage');
       return { bot_id: b.id, name: b.name, description: b.description, icon_uri: b.icon_uri, version: p.version, onboarding: p.config.onboarding, shortcuts: p.config.shortcuts };
     },
   });

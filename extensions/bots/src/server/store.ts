@@ -1,6 +1,6 @@
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
 import { LocalCache, sameText, type ServerContext } from '@tessera/sdk/server';
 import { BotConfig } from '../shared/index.ts';
+import { botError } from './errors.ts';
 
 export interface BotRow {
   id: string;
@@ -55,7 +55,7 @@ export function botView(b: BotRow) {
   };
 }
 
-export const nameTakenError = (name: string) => new ApiError(409, ErrorCode.CONFLICT, `A bot named "${name}" already exists in this space. Choose another name.`, '', { detail: { field: 'name' }, text: { key: 'bots.nameTaken', params: { name } } });
+export const nameTakenError = (name: string) => botError(409, 'bots.nameTaken', { name }, { detail: { field: 'name' } });
 
 export class BotStore {
   #ctx: ServerContext<unknown>;
@@ -70,7 +70,7 @@ export class BotStore {
     let q = this.db.selectFrom('bots_meta').selectAll().where('id', '=', botId).where('deleted_at', 'is', null);
     if (spaceId) q = q.where('space_id', '=', spaceId);
     const b = (await q.executeTakeFirst()) as BotRow | undefined;
-    if (!b) throw notFound('This bot does not exist in the space (it may have been deleted).');
+    if (!b) throw botError(404, 'bots.notFound');
     return { ...b, draft_revision: Number(b.draft_revision), published_revision: Number(b.published_revision) };
   }
 

@@ -1,7 +1,8 @@
 // The chat of a bot: the editor's debug panel and the published bot's chat page both use it.
 import { Button, Collapse, Input, Popconfirm, Popover, Space, Spin, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconDelete, IconRefresh, IconThumbDown, IconThumbUp, IconEraser, IconRecordStop, IconSend } from '@arco-design/web-react/icon';
-import { useFormat } from '@tessera/sdk/client';
+import { useQuery } from '@tanstack/react-query';
+import { useApi, useFormat } from '@tessera/sdk/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { expandShortcut, turnsOf, type ChatMessage, type Onboarding, type Shortcut, type Turn } from './types.ts';
@@ -88,6 +89,7 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
             onDelete={(id) => void chat.remove(id)}
             onFeedback={(id, f) => void chat.feedback(id, f)}
             disabled={chat.sending}
+            target={target}
           />
         ))}
         {!!turns.length && chat.sectionId && last?.sectionId && last.sectionId !== chat.sectionId && !chat.sending && <div className="tessera-chat-divider">{t('chat.contextCleared')}</div>}
@@ -141,7 +143,7 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
   );
 }
 
-function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerate, onDelete, onFeedback, disabled }: { turn: Turn; newSection: boolean; isLast: boolean; streaming: boolean; onFollowUp(q: string): void; onRegenerate(): void; onDelete(id: string): void; onFeedback(id: string, f: 'like' | 'dislike' | null): void; disabled: boolean }) {
+function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerate, onDelete, onFeedback, disabled, target }: { turn: Turn; newSection: boolean; isLast: boolean; streaming: boolean; onFollowUp(q: string): void; onRegenerate(): void; onDelete(id: string): void; onFeedback(id: string, f: 'like' | 'dislike' | null): void; disabled: boolean; target: ChatTarget }) {
   const { t } = useTranslation('bots');
   const status = turn.chat?.status;
   return (
@@ -192,7 +194,7 @@ function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerat
               <Button size="mini" type="text" icon={<IconRefresh />} aria-label={t('chat.regenerate')} onClick={onRegenerate} disabled={disabled} data-testid="chat-regenerate" />
             </Tooltip>
           )}
-          {turn.chat && <TraceButton turn={turn} />}
+          {turn.chat && <TraceButton turn={turn} target={target} />}
         </Space>
       )}
       {isLast && !streaming && turn.followUps.length > 0 && (
@@ -229,21 +231,48 @@ function Steps({ steps }: { steps: ChatMessage[] }) {
   );
 }
 
-/** The turn's trace: status, tokens, time and the ids to find it by. */
-function TraceButton({ turn }: { turn: Turn }) {
+interface Span {
+  name: string;
+  kind: string;
+  start_ms: number;
+  end_ms: number;
+  status: 'ok' | 'error';
+  attributes?: Record<string, unknown>;
+}
+
+/** The turn's trace: status, tokens, and each step (skills, tool calls, the answer) on a time line. */
+function TraceButton({ turn, target }: { turn: Turn; target: ChatTarget }) {
   const { t } = useTranslation('bots');
   const format = useFormat();
+  const api = useApi();
+  const [open, setOpen] = useState(false);
   const c = turn.chat!;
-  const ended = c.completed_at ?? c.failed_at;
+  const q = useQuery({
+    queryKey: ['bots', 'trace', c.id],
+    enabled: open,
+    queryFn: () => api.post<{ spans: Span[] }>('/api/conversation/get_chat_trace', { space_id: target.spaceId, bot_id: target.botId, conversation_id: c.conversation_id, chat_id: c.id }),
+  });
+  const spans = q.data?.spans ?? [];
+  const total = Math.max(1, ...spans.map((s) => s.end_ms));
   return (
     <Popover
       trigger="click"
+      popupVisible={open}
+      onVisibleChange={setOpen}
       content={
-        <div data-testid="chat-trace" style={{ fontSize: 12, lineHeight: 1.8 }}>
+        <div data-testid="chat-trace" style={{ fontSize: 12, lineHeight: 1.8, width: 320 }}>
           <div>{t('trace.status')}: {t(`status.${c.status}`, { defaultValue: c.status })}</div>
           <div>{t('trace.tokens')}: {format.number(c.usage?.token_count ?? 0)} ({format.number(c.usage?.input_count ?? 0)} + {format.number(c.usage?.output_count ?? 0)})</div>
-          {ended && <div>{t('trace.duration')}: {format.number(Math.max(0, ended - c.created_at))} s</div>}
-          <div>{t('trace.tools')}: {turn.steps.filter((s) => s.type === 'function_call').length}</div>
+          {q.isLoading && <Spin size={12} />}
+          {spans.map((s, i) => (
+            <div key={i} className="tessera-chat-span" data-testid="chat-trace-span" data-kind={s.kind} title={s.attributes?.error ? String(s.attributes.error) : undefined}>
+              <span className="label">{s.kind === 'turn' ? t('trace.total') : s.kind === 'tool' ? s.name : t(`trace.kind.${s.kind}`, { defaultValue: s.name })}</span>
+              <span className="bar">
+                <span style={{ left: `${(s.start_ms / total) * 100}%`, width: `${Math.max(1, ((s.end_ms - s.start_ms) / total) * 100)}%`, background: s.status === 'error' ? 'rgb(var(--red-6))' : undefined }} />
+              </span>
+              <span className="ms">{format.number(s.end_ms - s.start_ms)} ms</span>
+            </div>
+          ))}
           <div>{t('trace.chatId')}: <Typography.Text copyable>{c.id}</Typography.Text></div>
         </div>
       }
