@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
-import { signUp, type Agent } from '../agent.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, signUp } from '../agent.ts';
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { echoChatflowCanvas, greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 import { answerOf, completed, debugChat, postRaw, readSse } from '../bots-kit.ts';
@@ -238,5 +241,32 @@ describe('bots in Chinese', () => {
     const r = await owner.request('POST', '/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: '42' }, { 'accept-language': 'zh-CN' });
     expect(r.status).toBe(404);
     expect(r.body.msg).toBe('此空间中不存在该智能体（可能已被删除）。');
+  });
+});
+
+describe('bots across a restart', () => {
+  it('fail a chat that was answering when the studio stopped, with a message, and keep the conversation', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tessera-bots-'));
+    const first = await startStudio({ keepData: dir });
+    const { agent } = await signUp(first.url, 'restart');
+    const s = (await agent.post('/api/space/create', { name: 'R' })).space_id;
+    const { bot_id } = await agent.post('/api/draftbot/create', { space_id: s, name: 'r' });
+    const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: s, bot_id })).bot_info;
+    await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: s, bot_id, config: { ...info.config, settings: { model: { model_id: 'gone' } } } });
+    const events = await debugChat(agent, s, bot_id, 'hello');
+    // As if the process had stopped mid-answer: the chat is left answering.
+    await first.server.database.db.updateTable('bots_chat').set({ status: 'in_progress', failed_at: null, error_code: null, error_msg: null }).where('id', '=', events[0].data.id).execute();
+    await first.close();
+    const second = await startStudio({ keepData: dir });
+    try {
+      const again = new Agent(second.url);
+      again.cookies = agent.cookies;
+      const list = await again.post('/api/conversation/get_message_list', { space_id: s, bot_id });
+      expect(list.messages.map((x: any) => x.content)).toContain('hello');
+      expect(list.chats[0]).toMatchObject({ status: 'failed', last_error: { code: 5000, msg: 'The studio stopped while this chat was answering; send the message again.' } });
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,12 +8,13 @@ export { LocalCache } from './cache.ts';
 export { RateLimiter } from './rate-limit.ts';
 
 /**
- * `column LIKE '%text%'` where %, _ and \ in the text match themselves (not as wildcards), on SQLite
- * and PostgreSQL alike. Use it for every search box: `q.where(containsText('name', search))`.
+ * `column LIKE '%text%'` ignoring case, where %, _ and \ in the text match themselves (not as
+ * wildcards), on SQLite and PostgreSQL alike. Use it for every search box: `q.where(containsText('name', search))`.
  */
 export function containsText(column: string, text: string): RawBuilder<SqlBool> {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // Ignoring case on both databases (PostgreSQL's LIKE heeds it; SQLite's ignores ASCII case only).
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
 /**

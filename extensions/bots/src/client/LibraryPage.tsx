@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { BotListItem } from './api.ts';
-import { BotIcon } from './BotIcon.tsx';
+import { BOT_COLORS, BotIcon, IconPicker } from './BotIcon.tsx';
 import { useSpaceId } from './space.ts';
 
 const PAGE = 20;
@@ -137,9 +137,10 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [icon, setIcon] = useState(() => `color:${BOT_COLORS[Math.floor(Math.random() * BOT_COLORS.length)]}`);
   const [nameProblem, setNameProblem] = useState('');
   const create = useMutation({
-    mutationFn: () => api.post<{ bot_id: string }>('/api/draftbot/create', { space_id: spaceId, name: name.trim(), description }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) }),
+    mutationFn: () => api.post<{ bot_id: string }>('/api/draftbot/create', { space_id: spaceId, name: name.trim(), description, icon_uri: icon }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) }),
     onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['bots', 'list', spaceId] });
@@ -165,6 +166,9 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
         </Form.Item>
         <Form.Item label={t('form.desc')}>
           <Input.TextArea value={description} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDescription} data-testid="bot-create-desc" />
+        </Form.Item>
+        <Form.Item label={t('form.icon')}>
+          <IconPicker name={name} value={icon} onChange={setIcon} />
         </Form.Item>
       </Form>
     </Modal>

@@ -2,7 +2,7 @@ import { defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
 import { BotChatsService, BotConfig, BotsService, type BotSummary } from '../shared/index.ts';
-import { ChatService } from './chat.ts';
+import { ChatErrorCode, ChatService } from './chat.ts';
 import { ConversationStore } from './conversations.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
@@ -51,5 +51,16 @@ export default defineExtension({
     ] as const) {
       ctx.register(TokenPermissions, { key, label: { 'en-US': en, 'zh-CN': zh }, group: 'bot' });
     }
+  },
+  async start(ctx) {
+    // Chats answered by a process that stopped will not end on their own (with several processes a
+    // chat may be live elsewhere: those are left alone).
+    if (ctx.host.distributed) return;
+    const r = await ctx.db
+      .updateTable('bots_chat')
+      .set({ status: 'failed', error_code: ChatErrorCode.Internal, error_msg: 'The studio stopped while this chat was answering; send the message again.', failed_at: Date.now() })
+      .where('status', 'in', ['created', 'in_progress'])
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows)) ctx.logger.warn(`failed ${r.numUpdatedRows} chat(s) left answering by a previous stop`);
   },
 });

@@ -1,5 +1,5 @@
 // The bot editor: persona and settings / skills / preview chat, saved as you type.
-import { Alert, Button, Collapse, Empty, Input, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Collapse, Empty, Input, Popover, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi, usePageTitle, useRegistry, useRegistryEntries, useStudio } from '@tessera/sdk/client';
@@ -9,6 +9,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { BotModeEditors, BotSkillPanels } from '../points.ts';
 import type { BotInfo, Capabilities } from '../api.ts';
 import { ChatView } from '../chat/ChatView.tsx';
+import { BotIcon, IconPicker } from '../BotIcon.tsx';
 import { useSpaceId } from '../space.ts';
 import { OnboardingPanel, ShortcutsPanel, SuggestReplyPanel } from './Panels.tsx';
 import { PublishButton } from './Publish.tsx';
@@ -63,6 +64,11 @@ function Editor({ spaceId, initial, caps }: { spaceId: string; initial: BotInfo;
         <Link to="/bots" aria-label={t('editor.back')} data-testid="bot-back">
           <IconLeft />
         </Link>
+        <Popover trigger="click" content={<IconPicker name={bot.name} value={bot.icon_uri} onChange={(icon_uri) => draft.change({ icon_uri })} />}>
+          <button type="button" aria-label={t('form.icon')} style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }} data-testid="bot-icon">
+            <BotIcon bot={bot} size={28} />
+          </button>
+        </Popover>
         <Input className="tessera-bot-name" value={bot.name} maxLength={100} onChange={(name) => draft.change({ name })} aria-label={t('form.name')} data-testid="bot-name" status={draft.problem && draft.state === 'failed' ? 'error' : undefined} />
         <SaveBadge state={draft.state} />
         {bot.latest_version && <Tag color={bot.has_unpublished_changes ? 'orange' : 'green'} data-testid="bot-version">{bot.has_unpublished_changes ? t('editor.changedSince', { version: bot.latest_version }) : bot.latest_version}</Tag>}
