@@ -247,7 +247,7 @@ describe('bots in Chinese', () => {
 describe('bots across a restart', () => {
   it('fail a chat that was answering when the studio stopped, with a message, and keep the conversation', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tessera-bots-'));
-    const first = await startStudio({ keepData: dir });
+    const first = await startStudio({ keepData: dir, keepDatabase: true });
     const { agent } = await signUp(first.url, 'restart');
     const s = (await agent.post('/api/space/create', { name: 'R' })).space_id;
     const { bot_id } = await agent.post('/api/draftbot/create', { space_id: s, name: 'r' });
@@ -257,7 +257,7 @@ describe('bots across a restart', () => {
     // As if the process had stopped mid-answer: the chat is left answering.
     await first.server.database.db.updateTable('bots_chat').set({ status: 'in_progress', failed_at: null, error_code: null, error_msg: null }).where('id', '=', events[0].data.id).execute();
     await first.close();
-    const second = await startStudio({ keepData: dir });
+    const second = await startStudio({ keepData: dir, ...(first.databaseUrl ? { env: { DATABASE_URL: first.databaseUrl } } : {}) });
     try {
       const again = new Agent(second.url);
       again.cookies = agent.cookies;

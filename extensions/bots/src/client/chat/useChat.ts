@@ -97,6 +97,8 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
         setSending(false);
         // The saved turn replaces the streamed one once it is read back (a new conversation's page reads its own).
         await qc.invalidateQueries({ queryKey: ['bots', 'messages', target.spaceId, target.botId] });
+        // A new conversation is named after its first message when the turn ends.
+        void qc.invalidateQueries({ queryKey: ['bots', 'conversations', target.spaceId, target.botId] });
         setLive(null);
       }
     },
