@@ -349,4 +349,36 @@ describe('the workflow editor in the browser', () => {
     await expect.poll(() => page.getByTestId('trace-span').count()).toBeGreaterThan(1);
     await context.close();
   });
+
+  it('draws the links of a large canvas in one layer, and a click there selects a link to delete it', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Large' });
+    // Start, 160 Text nodes in a chain in columns of 20, End: 161 links.
+    const texts = Array.from({ length: 160 }, (_, i) => ({ ...node(`t${i}`, '15', { title: `Text ${i}`, inputs: [ref('q', 'start', ['q'])], outputs: [{ name: 'output', type: 'string' }], settings: { mode: 'concat', template: `{{q}} ${i}` } }), layout: { x: 260 * (1 + Math.floor(i / 20)), y: 110 * (i % 20) } }));
+    const links = [link('start', 't0'), ...texts.slice(1).map((t, i) => link(`t${i}`, t.node_id)), link('t159', 'end')];
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: { nodes: [node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }), ...texts, { ...node('end', '2'), layout: { x: 260 * 10, y: 0 } }], links } });
+    const count = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json).links.length;
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    const layer = page.getByTestId('link-layer');
+    await expect.poll(async () => Number(await layer.getAttribute('data-links')), { timeout: 10_000 }).toBe(161);
+    expect(await page.locator('.react-flow__edge').count()).toBe(0);
+    // A click on the middle of the link t39 -> t40 (between two columns) selects it: the canvas library takes it over.
+    const point = await page.evaluate(() => {
+      const path = document.querySelector('[data-testid="link-layer"] .hits path[data-id="t39:default->t40"]') as SVGPathElement;
+      const p = path.getPointAtLength(path.getTotalLength() / 2);
+      const m = path.getScreenCTM()!;
+      return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
+    });
+    await page.mouse.click(point.x, point.y);
+    await expect.poll(() => page.locator('.react-flow__edge.selected').count()).toBe(1);
+    expect(await layer.getAttribute('data-links')).toBe('160');
+    await page.keyboard.press('Delete');
+    await expect.poll(count, { timeout: 10_000 }).toBe(160);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
+    await context.close();
+  });
 });

@@ -8,6 +8,7 @@ import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sd
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
+import { LINK_LAYER_FROM, LinkLayer, type LayerLink } from './LinkLayer.tsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -332,10 +333,22 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     return list;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [canvas.nodes, canvas.notes, selected, sizes, types, onNoteText]);
-  const rfEdges = useMemo<Edge[]>(
-    () => canvas.links.map((l) => ({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined })),
-    [canvas.links, selectedEdges],
-  );
+  // A large canvas gives the library only the links being worked on; the rest are drawn in one layer.
+  const layered = canvas.links.length > LINK_LAYER_FROM;
+  const { rfEdges, layerLinks } = useMemo(() => {
+    const active = (l: CanvasLink) => !layered || selectedEdges.has(linkId(l)) || selected.has(l.from_node_id) || selected.has(l.to_node_id);
+    const edges: Edge[] = [];
+    const rest: LayerLink[] = [];
+    for (const l of canvas.links) {
+      if (active(l)) edges.push({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined });
+      else rest.push({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l) ?? null, error: l.type === 'error' });
+    }
+    return { rfEdges: edges, layerLinks: rest };
+  }, [canvas.links, selectedEdges, selected, layered]);
+  const selectLink = useCallback((id: string) => {
+    setSelected(new Set());
+    setSelectedEdges(new Set([id]));
+  }, []);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<Node<NodeRef | NoteData>>[]) => {
@@ -581,6 +594,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
         <div ref={canvasBox} style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
           <CardStoreContext.Provider value={cards as CardStore<unknown>}>
           <ReactFlow<Node<NodeRef | NoteData>, Edge> className="tessera-flow" onMoveStart={moveStart} onMoveEnd={moveEnd} nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
+            {layered && <LinkLayer links={layerLinks} onSelect={selectLink} />}
             {CANVAS_DECOR}
           </ReactFlow>
           </CardStoreContext.Provider>
