@@ -7,6 +7,7 @@ import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, jsonNestsDeeper } f
 import {
   ApiRoutes,
   BackgroundJobs,
+  BulkWriterService,
   DatabaseService,
   ErrorTexts,
   ExtensionAdminService,
@@ -25,6 +26,7 @@ import {
 } from '@tessera/sdk/server';
 import { z } from 'zod';
 import type { TesseraConfig } from './config.ts';
+import { kyselyBulkWriter, threadedBulkWriter } from './bulk-writer.ts';
 import { ensureMigrationTable, migrateExtension, openDatabase } from './database.ts';
 import { discoverExtensions, settleIds, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
 import { asApiError, errorEnvelope, OPEN_API_PATH, openApiErrorBody, toJson } from './http/envelope.ts';
@@ -115,9 +117,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   // A data folder that cannot be written (read-only, full, not a folder) is refused now, by name,
   // rather than found out half-way (a half-started studio, or SQLite's "unable to open database file").
   checkDataDir(config.dataDir);
+  const sqliteFile = options.sqliteFile ?? path.join(config.dataDir, 'tessera.db');
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
-    sqliteFile: options.sqliteFile ?? path.join(config.dataDir, 'tessera.db'),
+    sqliteFile,
     onConnectionError: (e) => logger.warn(`database connection lost (the pool reconnects): ${e.message}`),
   });
   await ensureMigrationTable(database.db);
@@ -148,6 +151,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   // BullMQ and its Redis client load only when a Redis URL is configured (the scale-out engine).
   const queue = config.redisUrl ? new (await import('./jobs-bullmq.ts')).BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, process.env.TESSERA_BULLMQ_PREFIX) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
   host.provideHostService(DatabaseService, database);
+  // Records written behind the request path go through a worker thread on the SQLite file (the second core).
+  const directWriter = kyselyBulkWriter(database.db);
+  const bulkWriter = database.dialect === 'sqlite' && sqliteFile !== ':memory:' && process.env.TESSERA_BULK_WRITER !== 'main' ? threadedBulkWriter(sqliteFile, directWriter, (e) => logger.warn(`the bulk writer's thread failed (writing on the main thread instead): ${e.message}`)) : undefined;
+  host.provideHostService(BulkWriterService, bulkWriter ?? directWriter);
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
   host.provideHostService(JobQueueService, queue);
@@ -307,6 +314,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       await app.close();
       await queue.stop();
       await host.stop();
+      await bulkWriter?.close();
       await database.db.destroy();
     },
   };

@@ -291,6 +291,24 @@ export interface Database {
 }
 export const DatabaseService = defineService<Database>({ id: 'host.database', owner: 'host', description: 'The relational database (Kysely).' });
 
+/** Rows of one table for `BulkWriter.insert` (every row with the same columns). */
+export interface BulkRows {
+  table: string;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Inserts many rows (records written behind the request path: runs, node results, spans) in one
+ * transaction, off the main thread where the database allows: on the SQLite file a worker thread with
+ * its own connection (WAL) does the writing, so requests are not held up by it; otherwise the
+ * database's own connection. Resolves when the rows are stored. Values are strings, numbers, bigints
+ * or null (booleans as 0/1).
+ */
+export interface BulkWriter {
+  insert(batch: BulkRows[]): Promise<void>;
+}
+export const BulkWriterService = defineService<BulkWriter>({ id: 'host.bulkWriter', owner: 'host', description: 'Batched inserts off the request path.' });
+
 export interface JobQueue {
   enqueue<P>(name: string, payload: P, opts?: { delayMs?: number; jobId?: string }): Promise<string>;
   /** Resolves when every job enqueued so far has finished (tests, shutdown). */

@@ -1,5 +1,4 @@
-import type { ServerContext } from '@tessera/sdk/server';
-import type { Kysely } from 'kysely';
+import { BulkWriterService, type ServerContext } from '@tessera/sdk/server';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas, type NodeExecRecord } from '../shared/index.ts';
 
@@ -136,17 +135,15 @@ export class RunService {
     const batch = this.#queue;
     if (batch.runs.length) {
       this.#queue = { runs: [], nodes: [], spans: [] };
-      const insert = async (trx: Kysely<any>, table: string, rows: Record<string, unknown>[]) => {
-        for (let i = 0; i < rows.length; i += 40) await trx.insertInto(table).values(rows.slice(i, i + 40)).execute();
-      };
+      // One transaction, off the request path (the host's bulk writer: a worker thread on SQLite).
       this.#flushing = this.#flushing.then(() =>
-        this.#ctx.db
-          .transaction()
-          .execute(async (trx) => {
-            await insert(trx, 'workflow_node_exec', batch.nodes);
-            await insert(trx, 'workflow_span', batch.spans);
-            await insert(trx, 'workflow_run', batch.runs);
-          })
+        this.#ctx
+          .service(BulkWriterService)
+          .insert([
+            { table: 'workflow_node_exec', rows: batch.nodes },
+            { table: 'workflow_span', rows: batch.spans },
+            { table: 'workflow_run', rows: batch.runs },
+          ])
           .then(() => batch.runs.forEach((r) => this.#pending.delete(r.id as string)))
           .catch((e) => this.#ctx.report(e, { what: 'writing workflow runs' })),
       );

@@ -247,9 +247,27 @@ export class WorkflowEngine {
       return 'dead';
     };
 
+    // Only nodes whose readiness may have changed are looked at: every node at first, then the targets
+    // of the nodes that finished (a scan of the whole graph per finished node made long chains quadratic).
+    const order = new Map([...graph.nodes.keys()].map((id, i) => [id, i]));
+    let scanAll = true;
+    const dirty = new Set<string>();
+    const finished = (nodeId: string) => {
+      for (const l of graph.outgoing.get(nodeId) ?? []) dirty.add(l.to_node_id);
+    };
     const readyNodes = (): { node: CanvasNode; skip: boolean }[] => {
       const out: { node: CanvasNode; skip: boolean }[] = [];
-      for (const node of graph.nodes.values()) {
+      let pool: Iterable<CanvasNode>;
+      if (scanAll) {
+        scanAll = false;
+        pool = graph.nodes.values();
+      } else {
+        // In canvas order, as a full scan would find them.
+        const ids = [...dirty].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+        pool = ids.map((id) => graph.nodes.get(id)).filter((n): n is CanvasNode => !!n);
+      }
+      dirty.clear();
+      for (const node of pool) {
         if (state.nodes[node.node_id] || running.has(node.node_id)) continue;
         const inc = graph.incoming.get(node.node_id)!;
         if (!inc.length) {
@@ -287,6 +305,7 @@ export class WorkflowEngine {
           for (const { node, skip } of readyNodes()) {
             if (skip) {
               state.nodes[node.node_id] = { status: 'skipped' };
+              finished(node.node_id);
               req.hooks?.nodeFinished?.({ node, type: typeOf(node), status: 'skipped', durationMs: 0 });
               progressed = true;
               continue;
@@ -310,6 +329,7 @@ export class WorkflowEngine {
               })
               .finally(() => {
                 running.delete(node.node_id);
+                finished(node.node_id);
                 pump();
               });
             running.set(node.node_id, p);

@@ -1,0 +1,104 @@
+// Batched inserts off the request path (the BulkWriter host service): on the SQLite file, a worker
+// thread with its own connection does the writing; otherwise (PostgreSQL, in-memory SQLite) the
+// database's own connection, in one transaction.
+import { Worker } from 'node:worker_threads';
+import type { Kysely } from 'kysely';
+import type { BulkRows, BulkWriter } from '@tessera/sdk/server';
+
+const CHUNK = 40;
+
+/** Writes through Kysely on the calling thread. */
+export function kyselyBulkWriter(db: Kysely<any>): BulkWriter {
+  return {
+    async insert(batch) {
+      const work = batch.filter((b) => b.rows.length);
+      if (!work.length) return;
+      await db.transaction().execute(async (trx) => {
+        for (const b of work) for (let i = 0; i < b.rows.length; i += CHUNK) await trx.insertInto(b.table).values(b.rows.slice(i, i + CHUNK)).execute();
+      });
+    },
+  };
+}
+
+export interface ThreadedBulkWriter extends BulkWriter {
+  close(): Promise<void>;
+}
+
+/**
+ * Writes in a worker thread with its own connection to the SQLite file. Rows travel as column lists
+ * and value arrays (cheap to copy between threads). If the worker cannot start or dies, writing falls
+ * back to `fallback` on the calling thread (nothing is lost: a batch is answered or rejected).
+ */
+export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: (e: Error) => void): ThreadedBulkWriter {
+  let worker: Worker | undefined;
+  let seq = 0;
+  const waiting = new Map<number, { resolve(): void; reject(e: Error): void; batch: BulkRows[] }>();
+  const start = () => {
+    try {
+      const w = new Worker(new URL('./bulk-writer-worker.mjs', import.meta.url), { workerData: { file } });
+      w.unref();
+      w.on('message', (m: { id: number; error?: string }) => {
+        const job = waiting.get(m.id);
+        if (!job) return;
+        waiting.delete(m.id);
+        if (m.error) job.reject(new Error(m.error));
+        else job.resolve();
+      });
+      w.on('error', (e) => {
+        onError(e);
+        worker = undefined;
+        // What the worker held is written here instead.
+        for (const [id, job] of waiting) {
+          waiting.delete(id);
+          fallback.insert(job.batch).then(job.resolve, job.reject);
+        }
+      });
+      worker = w;
+    } catch (e) {
+      onError(e as Error);
+      worker = undefined;
+    }
+  };
+  // The thread starts with the first batch: a studio that writes none pays nothing for it.
+  let started = false;
+  return {
+    insert(batch) {
+      const work = batch.filter((b) => b.rows.length);
+      if (!work.length) return Promise.resolve();
+      if (!started) {
+        started = true;
+        start();
+      }
+      if (!worker) return fallback.insert(work);
+      const id = ++seq;
+      // One JSON text per batch: copying a string to the thread costs far less than cloning thousands of
+      // small arrays (bigints, which JSON has not, travel as their digits).
+      const text = JSON.stringify(
+        work.map((b) => {
+          const columns = Object.keys(b.rows[0]);
+          return { table: b.table, columns, values: b.rows.map((r) => columns.map((c) => toSql(r[c]))) };
+        }),
+      );
+      return new Promise<void>((resolve, reject) => {
+        waiting.set(id, { resolve, reject, batch: work });
+        worker!.postMessage({ id, batch: text });
+      });
+    },
+    async close() {
+      started = true; // no thread starts after this
+      const w = worker;
+      worker = undefined;
+      if (!w) return;
+      // Whatever was sent is written before the worker stops.
+      while (waiting.size) await new Promise((r) => setTimeout(r, 5));
+      await w.terminate();
+    },
+  };
+}
+
+function toSql(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'bigint') return v.toString();
+  return v;
+}

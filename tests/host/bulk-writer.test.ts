@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kyselyBulkWriter, threadedBulkWriter } from '../../host/server/src/bulk-writer.ts';
+
+// The host's bulk writer: rows written behind the request path by a worker thread with its own
+// connection to the SQLite file.
+const dir = mkdtempSync(path.join(tmpdir(), 'tessera-bulk-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function database(file: string) {
+  const raw = new SQLite(file);
+  raw.pragma('journal_mode = WAL');
+  raw.exec('create table if not exists t (id text primary key, n integer, big text, flag integer, note text)');
+  return { raw, db: new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) }) };
+}
+
+describe('the bulk writer', () => {
+  it('writes every row of concurrent batches in the worker, each batch in one transaction, with values made storable', async () => {
+    const file = path.join(dir, 'a.db');
+    const { raw, db } = database(file);
+    const errors: Error[] = [];
+    const writer = threadedBulkWriter(file, kyselyBulkWriter(db), (e) => errors.push(e));
+    await Promise.all(Array.from({ length: 20 }, (_, b) => writer.insert([{ table: 't', rows: Array.from({ length: 50 }, (_, i) => ({ id: `${b}-${i}`, n: i, big: 12345678901234567890n, flag: i % 2 === 0, note: undefined })) }])));
+    expect(raw.prepare('select count(*) as c from t').get()).toEqual({ c: 1000 });
+    expect(raw.prepare("select n, big, flag, note from t where id = '3-4'").get()).toEqual({ n: 4, big: '12345678901234567890', flag: 1, note: null });
+    // A batch that cannot be written is refused whole; the next ones go on.
+    await expect(writer.insert([{ table: 't', rows: [{ id: 'x1', n: 1 }] }, { table: 'missing', rows: [{ id: 'x' }] }])).rejects.toThrow(/no such table: missing/);
+    expect(raw.prepare("select count(*) as c from t where id = 'x1'").get()).toEqual({ c: 0 });
+    await writer.insert([{ table: 't', rows: [{ id: 'after', n: 2 }] }]);
+    expect(raw.prepare("select n from t where id = 'after'").get()).toEqual({ n: 2 });
+    await writer.close();
+    expect(errors).toEqual([]);
+    raw.close();
+  });
+
+  it('writes on the calling thread when the worker cannot open the file', async () => {
+    const { raw, db } = database(path.join(dir, 'b.db'));
+    const errors: Error[] = [];
+    const writer = threadedBulkWriter(path.join(dir, 'no/such/folder/b.db'), kyselyBulkWriter(db), (e) => errors.push(e));
+    await writer.insert([{ table: 't', rows: [{ id: 'kept', n: 7 }] }]);
+    expect(raw.prepare("select n from t where id = 'kept'").get()).toEqual({ n: 7 });
+    expect(errors.length).toBe(1);
+    await writer.close();
+    raw.close();
+  });
+});
