@@ -23,7 +23,7 @@ describe('the bulk writer', () => {
     const file = path.join(dir, 'a.db');
     const { raw, db } = database(file);
     const errors: Error[] = [];
-    const writer = threadedBulkWriter(file, kyselyBulkWriter(db), (e) => errors.push(e));
+    const writer = threadedBulkWriter(file, kyselyBulkWriter(db), (e) => errors.push(e), { startAtRows: 1 });
     await Promise.all(Array.from({ length: 20 }, (_, b) => writer.insert([{ table: 't', rows: Array.from({ length: 50 }, (_, i) => ({ id: `${b}-${i}`, n: i, big: 12345678901234567890n, flag: i % 2 === 0, note: undefined })) }])));
     expect(raw.prepare('select count(*) as c from t').get()).toEqual({ c: 1000 });
     expect(raw.prepare("select n, big, flag, note from t where id = '3-4'").get()).toEqual({ n: 4, big: '12345678901234567890', flag: 1, note: null });
@@ -37,10 +37,23 @@ describe('the bulk writer', () => {
     raw.close();
   });
 
+  it('writes small batches on the calling thread and starts the worker with the first large one', async () => {
+    const file = path.join(dir, 'c.db');
+    const { raw, db } = database(file);
+    const writer = threadedBulkWriter(file, kyselyBulkWriter(db), () => undefined, { startAtRows: 100 });
+    await writer.insert([{ table: 't', rows: [{ id: 'small', n: 1 }] }]);
+    expect(writer.threaded).toBe(false);
+    await writer.insert([{ table: 't', rows: Array.from({ length: 150 }, (_, i) => ({ id: `big-${i}`, n: i })) }]);
+    expect(writer.threaded).toBe(true);
+    expect(raw.prepare('select count(*) as c from t').get()).toEqual({ c: 151 });
+    await writer.close();
+    raw.close();
+  });
+
   it('writes on the calling thread when the worker cannot open the file', async () => {
     const { raw, db } = database(path.join(dir, 'b.db'));
     const errors: Error[] = [];
-    const writer = threadedBulkWriter(path.join(dir, 'no/such/folder/b.db'), kyselyBulkWriter(db), (e) => errors.push(e));
+    const writer = threadedBulkWriter(path.join(dir, 'no/such/folder/b.db'), kyselyBulkWriter(db), (e) => errors.push(e), { startAtRows: 1 });
     await writer.insert([{ table: 't', rows: [{ id: 'kept', n: 7 }] }]);
     expect(raw.prepare("select n from t where id = 'kept'").get()).toEqual({ n: 7 });
     expect(errors.length).toBe(1);

@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import type { BulkRows, BulkWriter } from '@tessera/sdk/server';
 
 const CHUNK = 40;
+/** Rows in one batch from which the worker thread is worth its memory. */
+export const START_AT_ROWS = 200;
 
 /** Writes through Kysely on the calling thread. */
 export function kyselyBulkWriter(db: Kysely<any>): BulkWriter {
@@ -21,6 +23,8 @@ export function kyselyBulkWriter(db: Kysely<any>): BulkWriter {
 }
 
 export interface ThreadedBulkWriter extends BulkWriter {
+  /** The worker thread is running (it starts with the first large batch). */
+  readonly threaded: boolean;
   close(): Promise<void>;
 }
 
@@ -29,7 +33,8 @@ export interface ThreadedBulkWriter extends BulkWriter {
  * and value arrays (cheap to copy between threads). If the worker cannot start or dies, writing falls
  * back to `fallback` on the calling thread (nothing is lost: a batch is answered or rejected).
  */
-export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: (e: Error) => void): ThreadedBulkWriter {
+export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: (e: Error) => void, opts: { startAtRows?: number } = {}): ThreadedBulkWriter {
+  const startAt = opts.startAtRows ?? START_AT_ROWS;
   let worker: Worker | undefined;
   let seq = 0;
   const waiting = new Map<number, { resolve(): void; reject(e: Error): void; batch: BulkRows[] }>();
@@ -59,12 +64,14 @@ export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: 
       worker = undefined;
     }
   };
-  // The thread starts with the first batch: a studio that writes none pays nothing for it.
+  // The thread starts with the first large batch (the studio under load): until then batches are small
+  // and written here, and a studio that is barely used pays nothing (memory) for the thread.
   let started = false;
   return {
     insert(batch) {
       const work = batch.filter((b) => b.rows.length);
       if (!work.length) return Promise.resolve();
+      if (!started && work.reduce((n, b) => n + b.rows.length, 0) < startAt) return fallback.insert(work);
       if (!started) {
         started = true;
         start();
@@ -83,6 +90,9 @@ export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: 
         waiting.set(id, { resolve, reject, batch: work });
         worker!.postMessage({ id, batch: text });
       });
+    },
+    get threaded() {
+      return !!worker;
     },
     async close() {
       started = true; // no thread starts after this
