@@ -3,26 +3,11 @@
 // concurrent chats for `seconds` (p50, p99, chats/s, errors; target: 0 errors).
 import { Agent } from '../tests/agent.ts';
 import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
+import { timedStream, quantile } from './stream.ts';
 import { startBenchStudio } from './studio.ts';
 
-/** ms until the first chunk containing `marker`, and the whole stream's text (read to its end). */
-async function timed(url: string, init: RequestInit, marker: string): Promise<{ first: number; total: number; text: string }> {
-  const t0 = performance.now();
-  const res = await fetch(url, init);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let first = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (!first && text.includes(marker)) first = performance.now() - t0;
-  }
-  return { first, total: performance.now() - t0, text };
-}
-
-const pick = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+const timed = timedStream;
+const pick = quantile;
 
 export default async function chatBench(args: string[]) {
   const n = Number(args[0] ?? 200);

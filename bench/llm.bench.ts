@@ -3,27 +3,12 @@
 import { Agent } from '../tests/agent.ts';
 import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { link, node, ref } from '../tests/workflow-kit.ts';
+import { quantile, timedStream } from './stream.ts';
 import { startBenchStudio } from './studio.ts';
 
-/** ms until the first chunk whose text contains `marker` (the stream is read to its end). */
-async function firstToken(url: string, init: RequestInit, marker: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(url, init);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let first = 0;
-  let buf = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buf += decoder.decode(value, { stream: true });
-    if (!first && buf.includes(marker)) first = performance.now() - t0;
-  }
-  return first;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
+const firstToken = async (url: string, init: RequestInit, marker: string) => (await timedStream(url, init, marker)).first;
+const median = (xs: number[]) => quantile(xs, 0.5);
+const p95 = (xs: number[]) => quantile(xs, 0.95);
 
 export default async function llmBench(args: string[]) {
   const n = Number(args[0] ?? 200);

@@ -189,7 +189,7 @@ export class ConversationStore {
 
   async message(conversationId: string, messageId: string): Promise<MessageRow> {
     const r = await this.db.selectFrom('bots_message').selectAll().where('conversation_id', '=', conversationId).where('id', '=', messageId).executeTakeFirst();
-    if (!r) throw notFound('This message does not exist in the conversation.');
+    if (!r) throw botError(404, 'bots.messageNotFound');
     return msg(r);
   }
 
@@ -247,13 +247,13 @@ export class ConversationStore {
   /** A chat's trace (its steps with their times), or null while it runs. */
   async trace(conversationId: string, chatId: string): Promise<unknown[] | null> {
     const r = await this.db.selectFrom('bots_chat').select('trace').where('conversation_id', '=', conversationId).where('id', '=', chatId).executeTakeFirst();
-    if (!r) throw notFound('This chat does not exist in the conversation.');
+    if (!r) throw botError(404, 'bots.chatNotFound');
     return r.trace ? JSON.parse(r.trace as string) : null;
   }
 
   async chat(conversationId: string, chatId: string): Promise<ChatRow> {
     const r = await this.db.selectFrom('bots_chat').selectAll().where('conversation_id', '=', conversationId).where('id', '=', chatId).executeTakeFirst();
-    if (!r) throw notFound('This chat does not exist in the conversation.');
+    if (!r) throw botError(404, 'bots.chatNotFound');
     return chat(r);
   }
 }

@@ -1,9 +1,9 @@
 import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { BotConfig, BotModes, BotPublished, BotSkills, Connectors, type BotConfig as BotConfigT } from '../shared/index.ts';
+import { BotConfig, BotModes, BotSkills, Connectors, type BotConfig as BotConfigT } from '../shared/index.ts';
 import { chatView, conversationView, messageView, type ConversationRow } from './conversations.ts';
-import { nextVersion, problemsOf, type BotDeps } from './routes.ts';
+import { publishDraft, type BotDeps } from './routes.ts';
 import { botError } from './errors.ts';
 import { pipeChat } from './stream.ts';
 import { nowIso, type BotRow } from './store.ts';
@@ -399,18 +399,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       const known = new Set<string>([Connectors.API, Connectors.ChatPage]);
       const unknown = body.connector_ids.filter((c) => !known.has(c));
       if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}: use ${Connectors.API} (API) or ${Connectors.ChatPage} (chat page).`);
-      const draft = await bots.draft(b.id);
-      const problems = problemsOf(ctx, draft.config);
-      if (problems.length) throw botError(400, 'bots.cannotPublish', { problems: problems.join(' ') }, { detail: { problems } });
-      const version = nextVersion(b.latest_version);
-      const id = ctx.host.newId();
-      const t = nowIso();
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx.insertInto('bots_commit').values({ id, bot_id: b.id, config: JSON.stringify(draft.config), revision: draft.revision, version, changelog: '', connectors: JSON.stringify(body.connector_ids), created_by: caller!.userId, created_at: t }).execute();
-        await trx.updateTable('bots_meta').set({ latest_version: version, latest_commit_id: id, published_at: t, published_revision: b.draft_revision }).where('id', '=', b.id).execute();
-      });
-      bots.forgetSpace(b.id);
-      ctx.emit(BotPublished, { bot_id: b.id, space_id: b.space_id, version, connectors: body.connector_ids });
+      const { version } = await publishDraft(ctx, bots, b, { changelog: '', connectors: body.connector_ids, userId: caller!.userId });
       return { bot_id: b.id, version };
     },
   });

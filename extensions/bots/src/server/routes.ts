@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
@@ -56,6 +56,28 @@ export const nextVersion = (latest: string | null) => {
   return `v${a}.${b}.${c + 1}`;
 };
 
+/**
+ * Publishes a bot's draft as a version (the next patch unless given; it must grow) to connectors, once
+ * the draft has no problems. The studio's publish and the open API's share it.
+ */
+export async function publishDraft(ctx: ServerContext<unknown>, bots: BotStore, b: BotRow, r: { version?: string; changelog: string; connectors: string[]; userId: string }): Promise<{ version: string; commit_id: string }> {
+  const draft = await bots.draft(b.id);
+  const problems = problemsOf(ctx, draft.config);
+  if (problems.length) throw botError(400, 'bots.cannotPublish', { problems: problems.join(' ') }, { detail: { problems } });
+  const version = r.version ?? nextVersion(b.latest_version);
+  if (!VERSION.test(version)) throw botError(400, 'bots.badVersion');
+  if (b.latest_version && cmpVersion(version, b.latest_version) <= 0) throw botError(400, 'bots.olderVersion', { latest: b.latest_version });
+  const id = ctx.host.newId();
+  const t = nowIso();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto('bots_commit').values({ id, bot_id: b.id, config: JSON.stringify(draft.config), revision: draft.revision, version, changelog: r.changelog, connectors: JSON.stringify(r.connectors), created_by: r.userId, created_at: t }).execute();
+    await trx.updateTable('bots_meta').set({ latest_version: version, latest_commit_id: id, published_at: t, published_revision: b.draft_revision }).where('id', '=', b.id).execute();
+  });
+  bots.forgetSpace(b.id);
+  ctx.emit(BotPublished, { bot_id: b.id, space_id: b.space_id, version, connectors: r.connectors });
+  return { version, commit_id: id };
+}
+
 /** The studio's bot calls (draft bots, versions, the debug chat and the chat page). */
 export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   const { bots, conversations, chats } = deps;
@@ -83,7 +105,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       await bots.refuseTakenName(body.space_id, body.name);
       const modes = ctx.registry(BotModes).list();
       const mode = body.mode ?? (modes.find((m) => m.key === 'single-agent') ?? modes[0])?.key;
-      if (!mode || !ctx.registry(BotModes).get(mode)) throw badRequest(body.mode ? `The mode "${body.mode}" is not available.` : 'No bot mode is enabled: enable the single-agent extension.');
+      if (!mode || !ctx.registry(BotModes).get(mode)) throw botError(400, 'bots.modeMissing', { mode: body.mode ?? 'single-agent' });
       const bot_id = await bots.create({ space_id: body.space_id, name: body.name, description: body.description, icon_uri: body.icon_uri, config: BotConfig.parse({ mode }), creator_id: caller!.userId });
       return { bot_id };
     },
@@ -137,7 +159,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
         const parsed = BotConfig.safeParse(body.config);
         if (!parsed.success) throw badRequest(`The bot's configuration is not valid: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
         config = parsed.data;
-        if (!ctx.registry(BotModes).get(config.mode)) throw badRequest(`The mode "${config.mode}" is not available.`);
+        if (!ctx.registry(BotModes).get(config.mode)) throw botError(400, 'bots.modeMissing', { mode: config.mode });
       }
       const revision = b.draft_revision + 1;
       const t = nowIso();
@@ -190,7 +212,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       const role = await ctx.service(SpacesService).roleOf(body.target_space_id, caller!.userId);
-      if (!role) throw forbidden('You are not a member of the space you are moving the bot to.');
+      if (!role) throw botError(403, 'bots.notMemberOfTarget');
       if (body.target_space_id === b.space_id) return botView(b);
       await bots.refuseTakenName(body.target_space_id, b.name);
       await ctx.db.transaction().execute(async (trx) => {
@@ -211,21 +233,8 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     body: z.object({ space_id: Id, bot_id: Id, version: z.string().optional(), changelog: z.string().max(2000).default(''), connectors: z.array(z.enum(PUBLISHABLE)).min(1, 'Choose where to publish: API, chat page or both.').default([...PUBLISHABLE]) }),
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
-      const draft = await bots.draft(b.id);
-      const problems = problemsOf(ctx, draft.config);
-      if (problems.length) throw botError(400, 'bots.cannotPublish', { problems: problems.join(' ') }, { detail: { problems } });
-      const version = body.version ?? nextVersion(b.latest_version);
-      if (!VERSION.test(version)) throw badRequest('A version looks like v1.2.3.');
-      if (b.latest_version && cmpVersion(version, b.latest_version) <= 0) throw badRequest(`The version must be newer than ${b.latest_version}.`);
-      const id = ctx.host.newId();
-      const t = nowIso();
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx.insertInto('bots_commit').values({ id, bot_id: b.id, config: JSON.stringify(draft.config), revision: draft.revision, version, changelog: body.changelog, connectors: JSON.stringify(body.connectors), created_by: caller!.userId, created_at: t }).execute();
-        await trx.updateTable('bots_meta').set({ latest_version: version, latest_commit_id: id, published_at: t, published_revision: b.draft_revision }).where('id', '=', b.id).execute();
-      });
-      bots.forgetSpace(b.id);
-      ctx.emit(BotPublished, { bot_id: b.id, space_id: b.space_id, version, connectors: body.connectors });
-      return { version, commit_id: id, connectors: body.connectors };
+      const r = await publishDraft(ctx, bots, b, { version: body.version, changelog: body.changelog, connectors: body.connectors, userId: caller!.userId });
+      return { ...r, connectors: body.connectors };
     },
   });
 
@@ -251,7 +260,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       const c = await ctx.db.selectFrom('bots_commit').selectAll().where('id', '=', body.commit_id).where('bot_id', '=', b.id).executeTakeFirst();
-      if (!c) throw notFound('This version of the bot does not exist.');
+      if (!c) throw botError(404, 'bots.versionNotFound');
       const revision = b.draft_revision + 1;
       const t = nowIso();
       const config = BotConfig.parse(JSON.parse(c.config as string));
@@ -273,7 +282,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     if (draft) return conversations.debugConversation(b.id, b.space_id, userId);
     if (!conversationId) return conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: userId, end_user_id: userId, connector_id: Connectors.ChatPage, draft: false });
     const c = await conversations.get(conversationId, userId);
-    if (c.bot_id !== b.id || c.draft) throw notFound('This conversation does not belong to this bot.');
+    if (c.bot_id !== b.id || c.draft) throw botError(404, 'bots.otherBot');
     return c;
   };
   const answering = async (b: BotRow, draft: boolean) => {
@@ -300,7 +309,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
         // Regenerate: the chat's messages go; its question is asked again.
         const { items } = await conversations.messages(c.id, { order: 'asc', chat_id: body.regen_chat_id, limit: 200 });
         const question = items.find((m) => m.type === 'question');
-        if (!question) throw notFound('There is no question in that chat to answer again.');
+        if (!question) throw botError(404, 'bots.noQuestion');
         query = question.content;
         await conversations.deleteMessages(c.id, items.map((m) => m.id));
       }
@@ -335,7 +344,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   const ownMessage = async (body: { space_id: string; bot_id: string; conversation_id: string }, userId: string) => {
     await bots.meta(body.bot_id, body.space_id);
     const c = await conversations.get(body.conversation_id, userId);
-    if (c.bot_id !== body.bot_id) throw notFound('This conversation does not belong to this bot.');
+    if (c.bot_id !== body.bot_id) throw botError(404, 'bots.otherBot');
     return c;
   };
   const MsgBody = z.object({ space_id: Id, bot_id: Id, conversation_id: Id, message_id: Id });
@@ -419,7 +428,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body, caller }) => {
       const c = await ownMessage(body, caller!.userId);
       const m = await conversations.message(c.id, body.message_id);
-      if (m.role !== 'assistant') throw badRequest('Only answers take feedback.');
+      if (m.role !== 'assistant') throw botError(400, 'bots.feedbackOnAnswers');
       return messageView(await conversations.updateMessage(m, { feedback: body.feedback }));
     },
   });
