@@ -4,7 +4,7 @@
 // Targets: under 5 µs per node (the footprint issue; 20 µs before it); over HTTP at least 5,000 req/s on 1 connection and 8,000 on 16, p99
 // at 16 under 8 ms (the floor shows what a bare Fastify handler does on the same machine).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Canvas } from '../extensions/workflow/src/shared/index.ts';
 import { WorkflowEngine } from '../extensions/workflow/src/server/engine/engine.ts';
@@ -92,5 +92,18 @@ export default async function engineBench(args: string[]) {
   } finally {
     await studio.stop();
     await stop(floor);
+  }
+  // With TESSERA_BENCH_PROFILE=dir the studio wrote its CPU profile there when it stopped: draw it.
+  const dir = process.env.TESSERA_BENCH_PROFILE;
+  if (dir) {
+    const { flameGraph } = await import('./flame.ts');
+    // The process's profile is named `.0.` (its main thread), the bulk writer's thread `.1.`: the latest of each.
+    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+    for (const [thread, out, title] of [['.0.', 'flame.svg', 'main thread'], ['.1.', 'flame-writer.svg', "bulk writer's thread"]] as const) {
+      const file = files.filter((f) => f.includes(thread)).at(-1);
+      if (!file) continue;
+      writeFileSync(path.join(dir, out), flameGraph(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), `POST /v1/workflow/run under load: the studio's ${title}`));
+      console.log(`${thread === '.0.' ? '\n' : ''}profile: ${path.join(dir, file)}; flame graph: ${path.join(dir, out)}`);
+    }
   }
 }
