@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChatEventType, ChatStatus, CozeAPI, NotFoundError, PermissionDeniedError, RoleType, type APIError } from '@coze/api';
+import { BadRequestError, ChatEventType, ChatStatus, CozeAPI, NotFoundError, PermissionDeniedError, RoleType, type APIError } from '@coze/api';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
@@ -149,6 +149,11 @@ describe('@coze/api chat', () => {
     const readOnly = new CozeAPI({ token: reader.token, baseURL: studio.url });
     const denied = await failure(readOnly.chat.create({ bot_id: botId, additional_messages: [{ role: RoleType.User, content: 'hi', content_type: 'text' }] }));
     expect(denied).toBeInstanceOf(PermissionDeniedError);
+    // Input it cannot keep is refused with a message, not stored cut or failed later.
+    const long = await failure(coze.chat.create({ bot_id: botId, user_id: 'u'.repeat(300), additional_messages: [{ role: RoleType.User, content: 'hi', content_type: 'text' }] }));
+    expect(long).toBeInstanceOf(BadRequestError);
+    expect(long.code).toBe(4000);
+    expect(long.msg).toMatch(/user_id has at most 200 characters/);
     expect(denied.code).toBe(4101);
     // Another member of the space cannot read this user's conversations.
     const conv = await coze.conversations.create({ bot_id: botId });

@@ -56,7 +56,7 @@ export default defineExtension({
 
     // Coze's chat-flow API: a published chat-flow answers, with a conversation of its own.
     const missing = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg, '', { openCode: OpenApiCode.NOT_FOUND });
-    const Message = z.object({ role: z.enum(['user', 'assistant']), type: z.enum(['question', 'answer']).optional(), content: z.string().max(100_000), content_type: z.enum(['text', 'object_string']).default('text'), meta_data: z.record(z.string(), z.string()).optional() });
+    const Message = z.object({ role: z.enum(['user', 'assistant']), type: z.enum(['question', 'answer']).optional(), content: z.string().max(100_000), content_type: z.enum(['text', 'object_string']).default('text'), meta_data: z.record(z.string().max(64), z.string().max(512)).optional() });
     ctx.route({
       method: 'POST',
       path: '/v1/workflows/chat',

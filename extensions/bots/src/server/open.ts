@@ -16,12 +16,14 @@ const as4200 = (e: unknown): never => {
 };
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
+/** Coze's meta_data: at most 16 pairs of short texts. */
+const MetaData = z.record(z.string().max(64), z.string().max(512)).refine((m) => Object.keys(m).length <= 16, 'meta_data has at most 16 keys.');
 const Message = z.object({
   role: z.enum(['user', 'assistant']),
   type: z.enum(['question', 'answer']).optional(),
-  content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]).optional(),
+  content: z.union([z.string().max(100_000, 'A message has at most 100,000 characters.'), z.array(z.record(z.string(), z.unknown())).max(50)]).optional(),
   content_type: z.enum(['text', 'object_string', 'card']).default('text'),
-  meta_data: z.record(z.string(), z.string()).optional(),
+  meta_data: MetaData.optional(),
 });
 /** Text of a message: object_string items contribute their text parts (files come with the files area). */
 const textOf = (m: z.infer<typeof Message>): string => {
@@ -60,12 +62,12 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
 
   const ChatBody = z.object({
     bot_id: z.string().min(1),
-    user_id: z.union([z.string(), z.number()]).optional(),
+    user_id: z.union([z.string().max(200, 'user_id has at most 200 characters.'), z.number()]).optional(),
     additional_messages: z.array(Message).max(100).default([]),
     stream: z.boolean().default(false),
-    custom_variables: z.record(z.string(), z.string()).default({}),
+    custom_variables: z.record(z.string().max(64), z.string().max(10_000)).default({}),
     auto_save_history: z.boolean().default(true),
-    meta_data: z.record(z.string(), z.string()).optional(),
+    meta_data: MetaData.optional(),
     extra_params: z.record(z.string(), z.string()).optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     shortcut_command: z.unknown().optional(),
@@ -173,7 +175,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: byBody,
     permission: 'bot.chat',
     summary: 'Create a conversation with a bot, optionally with its first messages',
-    body: z.object({ bot_id: z.string().min(1), messages: z.array(Message).max(50).default([]), meta_data: z.record(z.string(), z.string()).optional() }),
+    body: z.object({ bot_id: z.string().min(1), messages: z.array(Message).max(50).default([]), meta_data: MetaData.optional() }),
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id).catch(as4200);
       const c = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: caller!.userId, end_user_id: caller!.userId, connector_id: Connectors.API, draft: false, meta_data: body.meta_data });
@@ -275,7 +277,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     rawResponse: true,
     summary: "Change a message's content or metadata",
     query: MsgQuery,
-    body: z.object({ content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]).optional(), content_type: z.enum(['text', 'object_string', 'card']).optional(), meta_data: z.record(z.string(), z.string()).optional() }),
+    body: z.object({ content: z.union([z.string().max(100_000), z.array(z.record(z.string(), z.unknown())).max(50)]).optional(), content_type: z.enum(['text', 'object_string', 'card']).optional(), meta_data: MetaData.optional() }),
     handler: async ({ query, body, caller }) => {
       const c = await own(query.conversation_id, caller!.userId);
       const m = await conversations.message(c.id, query.message_id).catch(as4200);
