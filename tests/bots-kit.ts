@@ -41,11 +41,11 @@ export async function readSse(res: Response, onEvent?: (e: ChatEvent) => void): 
 }
 
 /** POSTs as the signed-in agent (cookies and CSRF) and returns the raw response (for streams). */
-export function postRaw(agent: Agent, path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+export function postRaw(agent: Agent, path: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(agent.base + path, {
     method: 'POST',
     signal,
-    headers: { 'content-type': 'application/json', cookie: [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': decodeURIComponent(agent.cookies.get('tessera_csrf') ?? '') },
+    headers: { ...headers, 'content-type': 'application/json', cookie: [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': decodeURIComponent(agent.cookies.get('tessera_csrf') ?? '') },
     body: JSON.stringify(body),
   });
 }

@@ -242,6 +242,13 @@ describe('bots in Chinese', () => {
     expect(r.status).toBe(404);
     expect(r.body.msg).toBe('此空间中不存在该智能体（可能已被删除）。');
   });
+
+  it("keeps a failed chat's message in the language of the request", async () => {
+    const { bot_id } = await bot('/api/draftbot/create', { name: unique('no model') });
+    const res = await postRaw(owner, '/api/conversation/chat', { space_id: space, bot_id, query: '你好' }, undefined, { 'accept-language': 'zh-CN' });
+    const events = await readSse(res);
+    expect(events.at(-2)).toMatchObject({ event: 'conversation.chat.failed', data: { last_error: { msg: '智能体没有模型：请在设置中选择一个模型。' } } });
+  });
 });
 
 describe('bots across a restart', () => {

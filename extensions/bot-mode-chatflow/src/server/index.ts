@@ -1,9 +1,19 @@
 import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
-import { defineExtension } from '@tessera/sdk/server';
+import { ErrorTexts, defineExtension } from '@tessera/sdk/server';
 import { BotChatsService, BotModeCode, BotModes, Connectors } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import { WorkflowMode, WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { ChatflowSettings } from '../shared.ts';
+
+const TEXTS = [
+  ['noFlow', 'The bot has no chat-flow: choose one in its settings.', '智能体没有对话流：请在设置中选择一个。'],
+  ['notChatflow', '"{{name}}" is a workflow, not a chat-flow: choose a chat-flow.', '“{{name}}”是工作流，不是对话流：请选择一个对话流。'],
+  ['unpublished', 'The chat-flow "{{name}}" is not published.', '对话流“{{name}}”尚未发布。'],
+  ['failed', 'The chat-flow "{{name}}" failed: {{detail}}', '对话流“{{name}}”运行失败：{{detail}}'],
+] as const;
+
+/** An error of a turn with its text in both languages (the chat keeps it in the caller's). */
+const failure = (key: string, msg: string, params: Record<string, string> = {}) => Object.assign(new Error(msg), { text: { key: `bot-mode-chatflow.${key}`, params } });
 
 /** The answer of a run whose End returned variables: one text field as it is, else the JSON. */
 function answerOf(output: Record<string, unknown> | undefined): string {
@@ -16,6 +26,7 @@ function answerOf(output: Record<string, unknown> | undefined): string {
 export default defineExtension({
   id: 'bot-mode-chatflow',
   register(ctx) {
+    for (const [key, en, zh] of TEXTS) ctx.register(ErrorTexts, { key: `bot-mode-chatflow.${key}`, texts: { 'en-US': en, 'zh-CN': zh } });
     const runner = () => ctx.service(WorkflowRunnerService);
     ctx.register(BotModes, {
       key: 'chatflow',
@@ -26,11 +37,11 @@ export default defineExtension({
       describe: (s) => ({ workflow_info_list: (s as ChatflowSettings).workflow_id ? [{ id: (s as ChatflowSettings).workflow_id, name: (s as ChatflowSettings).workflow_name ?? '', description: '', icon_url: '' }] : [] }),
       async run(turn) {
         const s = turn.settings as ChatflowSettings;
-        if (!s.workflow_id) throw new Error('The bot has no chat-flow: choose one in its settings.');
+        if (!s.workflow_id) throw failure('noFlow', 'The bot has no chat-flow: choose one in its settings.');
         const info = await runner().info(s.workflow_id, turn.spaceId);
-        if (info.flow_mode !== WorkflowMode.ChatFlow) throw new Error(`"${info.name}" is a workflow, not a chat-flow: choose a chat-flow.`);
+        if (info.flow_mode !== WorkflowMode.ChatFlow) throw failure('notChatflow', `"${info.name}" is a workflow, not a chat-flow: choose a chat-flow.`, { name: info.name });
         // A published bot answers with the chat-flow's published version; the draft with its latest (or its draft).
-        if (turn.version !== null && !info.latest_version) throw new Error(`The chat-flow "${info.name}" is not published.`);
+        if (turn.version !== null && !info.latest_version) throw failure('unpublished', `The chat-flow "${info.name}" is not published.`, { name: info.name });
         let streamed = '';
         const r = await runner().run({
           spaceId: turn.spaceId,
@@ -49,7 +60,7 @@ export default defineExtension({
         });
         if (r.status === 'cancel') throw new Error('cancelled');
         if (r.status === 'interrupted') throw new Error(`The chat-flow "${info.name}" asks a question; questions in chat-flows are not answered in chats yet.`);
-        if (r.status !== 'success') throw new Error(`The chat-flow "${info.name}" failed: ${r.error ?? 'unknown error'}`);
+        if (r.status !== 'success') throw failure('failed', `The chat-flow "${info.name}" failed: ${r.error ?? 'unknown error'}`, { name: info.name, detail: r.error ?? '' });
         return { answer: streamed || answerOf(r.output), usage: r.usage };
       },
     });

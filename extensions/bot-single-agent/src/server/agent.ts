@@ -15,7 +15,7 @@ const errorText = (e: unknown) => {
  */
 export async function runSingleAgent(turn: BotTurnContext, models: Models): Promise<TurnResult> {
   const s = turn.settings as SingleAgentSettings;
-  if (!s.model.model_id) throw new Error('The bot has no model: choose one in its settings.');
+  if (!s.model.model_id) throw Object.assign(new Error('The bot has no model: choose one in its settings.'), { text: { key: 'bot-single-agent.noModel' } });
   // The AI SDK loads with the first chat, not when the studio starts.
   const { isStepCount, jsonSchema, streamText, tool } = await import('ai');
   const model = await models.get(turn.spaceId, s.model.model_id);
@@ -78,7 +78,7 @@ export async function runSingleAgent(turn: BotTurnContext, models: Models): Prom
     else if (part.type === 'error') error ??= part.error;
   }
   if (turn.signal.aborted) throw new Error('cancelled');
-  if (error) throw new Error(`The model call failed: ${errorText(error)}`);
+  if (error) throw Object.assign(new Error(`The model call failed: ${errorText(error)}`), { text: { key: 'bot-single-agent.modelFailed', params: { detail: errorText(error) } } });
   const usage = await result.totalUsage;
   const tokens = { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 };
   await turn.recordUsage({ model_id: model.model_id, ...tokens });

@@ -1,4 +1,4 @@
-import { defineExtension } from '@tessera/sdk/server';
+import { ErrorTexts, defineExtension } from '@tessera/sdk/server';
 import { BotModes, BotModeCode } from '@tessera/ext-bots/shared';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { SingleAgentSettings } from '../shared.ts';
@@ -7,6 +7,8 @@ import { runSingleAgent } from './agent.ts';
 export default defineExtension({
   id: 'bot-single-agent',
   register(ctx) {
+    ctx.register(ErrorTexts, { key: 'bot-single-agent.noModel', texts: { 'en-US': 'The bot has no model: choose one in its settings.', 'zh-CN': '智能体没有模型：请在设置中选择一个模型。' } });
+    ctx.register(ErrorTexts, { key: 'bot-single-agent.modelFailed', texts: { 'en-US': 'The model call failed: {{detail}}', 'zh-CN': '模型调用失败：{{detail}}' } });
     ctx.register(BotModes, {
       key: 'single-agent',
       code: BotModeCode.Single,

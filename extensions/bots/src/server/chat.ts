@@ -1,4 +1,4 @@
-import type { ServerContext } from '@tessera/sdk/server';
+import { ErrorTexts, localizedMessage, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { BotModes, BotSkills, ChatFinished, type BotConfig, type BotTool, type SkillContribution, type TurnMessage } from '../shared/index.ts';
 import { chatView, messageView, type ChatRow, type ConversationRow, type ConversationStore, type MessageRow } from './conversations.ts';
@@ -34,6 +34,8 @@ export interface StartChat {
   /** Keep the turn's messages in the conversation (the open API may ask not to). */
   save: boolean;
   logId: string;
+  /** The caller's language (Accept-Language): a failed chat's message is kept in it. */
+  language?: string;
 }
 
 interface LiveChat {
@@ -130,8 +132,8 @@ export class ChatService {
       chatEvent('conversation.chat.created');
       row.status = 'in_progress';
       chatEvent('conversation.chat.in_progress');
-      if (!mode) throw Object.assign(new Error(`This bot's mode "${s.config.mode}" is not available: its extension is disabled or missing.`), { code: ChatErrorCode.Failed });
-      if (!query.trim()) throw Object.assign(new Error('The turn has no user message: send one in additional_messages.'), { code: ChatErrorCode.Failed });
+      if (!mode) throw Object.assign(new Error(`The mode "${s.config.mode}" is not available: its extension is disabled.`), { code: ChatErrorCode.Failed, text: { key: 'bots.modeMissing', params: { mode: s.config.mode } } });
+      if (!query.trim()) throw Object.assign(new Error('Write a message first.'), { code: ChatErrorCode.Failed, text: { key: 'bots.emptyMessage' } });
 
       const answerId = this.#store.newId();
       const answerAt = Date.now();
@@ -232,7 +234,7 @@ export class ChatService {
       const cancelled = live.controller.signal.aborted;
       row.status = cancelled ? 'canceled' : 'failed';
       row.error_code = cancelled ? ChatErrorCode.Cancelled : ((e as { code?: number }).code ?? ChatErrorCode.Failed);
-      row.error_msg = cancelled ? 'The chat was cancelled.' : describe(e);
+      row.error_msg = cancelled ? 'The chat was cancelled.' : localizedMessage({ msg: describe(e), text: (e as { text?: { key: string; params?: Record<string, string | number> } }).text }, s.language ?? '', this.#ctx.registry(ErrorTexts));
       row.failed_at = Date.now();
       spans.unshift({ name: 'chat', kind: 'turn', start_ms: 0, end_ms: at(), status: 'error', attributes: { mode: s.config.mode, version: s.version ?? 'draft', error: row.error_msg } });
       row.trace = JSON.stringify(spans);

@@ -83,7 +83,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: "Chat with a published bot: streamed (stream: true) or started and polled with /v3/chat/retrieve",
     body: ChatBody,
     query: z.object({ conversation_id: z.string().optional() }),
-    handler: async ({ body, query, caller, logId, signal }, reply) => {
+    handler: async ({ body, query, caller, logId, signal, headers }, reply) => {
       if (!body.stream && !body.auto_save_history) throw badRequest('auto_save_history must be true when stream is false (the answer is read from the conversation).');
       const b = await bots.meta(body.bot_id).catch(as4200);
       const p = await bots.published(b.id);
@@ -96,7 +96,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       } else c = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: caller!.userId, end_user_id: endUser, connector_id: Connectors.API, draft: false, meta_data: body.meta_data });
       const messages = body.additional_messages.map((m) => ({ role: m.role, type: m.type, content: textOf(m), meta_data: m.meta_data }));
       if (!messages.some((m) => m.role === 'user' && m.content.trim())) throw badRequest('additional_messages needs a user message: it is the question the bot answers.');
-      const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation: c, userId: caller!.userId, endUserId: endUser, connectorId: Connectors.API, messages, customVariables: body.custom_variables, save: body.auto_save_history, logId });
+      const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation: c, userId: caller!.userId, endUserId: endUser, connectorId: Connectors.API, messages, customVariables: body.custom_variables, save: body.auto_save_history, logId, language: String(headers['accept-language'] ?? '') });
       if (!body.stream) return chatView({ ...row, status: 'in_progress' });
       await pipeChat(chats, row.id, reply.sse(), signal);
       return null;

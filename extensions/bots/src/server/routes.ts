@@ -300,7 +300,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     stream: true,
     summary: "Send a message to a bot and stream its answer (the draft in the editor, the published version on its chat page); regen_chat_id answers a chat's question again",
     body: ChatBody,
-    handler: async ({ body, caller, logId, signal }, reply) => {
+    handler: async ({ body, caller, logId, signal, headers }, reply) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       const { config, version } = await answering(b, body.draft);
       const c = await conversationFor(b, caller!.userId, body.draft, body.conversation_id);
@@ -314,7 +314,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
         await conversations.deleteMessages(c.id, items.map((m) => m.id));
       }
       if (!query.trim()) throw botError(400, 'bots.emptyMessage');
-      const row = await chats.start({ bot: b, config, version, conversation: c, userId: caller!.userId, endUserId: caller!.userId, connectorId: body.draft ? 'debug' : Connectors.ChatPage, messages: [{ role: 'user', content: query }], customVariables: {}, save: true, logId });
+      const row = await chats.start({ bot: b, config, version, conversation: c, userId: caller!.userId, endUserId: caller!.userId, connectorId: body.draft ? 'debug' : Connectors.ChatPage, messages: [{ role: 'user', content: query }], customVariables: {}, save: true, logId, language: String(headers['accept-language'] ?? '') });
       const sse = reply.sse();
       // Closing the page (or the stream) stops the answer and its model request, as the stop button does.
       await pipeChat(chats, row.id, sse, signal);
