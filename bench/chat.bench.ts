@@ -2,7 +2,7 @@
 // /v3/chat stream versus calling the fake model server directly (target: under 5 ms added), then 32
 // concurrent chats for `seconds` (p50, p99, chats/s, errors; target: 0 errors).
 import { Agent } from '../tests/agent.ts';
-import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { timedStream, quantile } from './stream.ts';
 import { startBenchStudio } from './studio.ts';
 
@@ -19,8 +19,7 @@ export default async function chatBench(args: string[]) {
     const user = new Agent(base);
     await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
     const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
-    const cred = await user.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake', base_url: `${llm.url}/v1`, api_key: 'sk-bench' });
-    const model = (await user.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-chat' })).model_id;
+    const model = await addFakeModel(user, llm.url);
     const { bot_id } = await user.post('/api/draftbot/create', { space_id: space, name: 'bench bot' });
     const info = (await user.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
     await user.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, config: { ...info.config, settings: { prompt: 'You answer briefly.', model: { model_id: model } } } });

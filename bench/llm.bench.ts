@@ -1,7 +1,7 @@
 // ./tessera bench llm: time to first token of a published workflow with one LLM node (stream_run through
 // the whole studio) versus calling the fake model server directly. Target: under 5 ms added.
 import { Agent } from '../tests/agent.ts';
-import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { link, node, ref } from '../tests/workflow-kit.ts';
 import { quantile, timedStream } from './stream.ts';
 import { startBenchStudio } from './studio.ts';
@@ -19,8 +19,7 @@ export default async function llmBench(args: string[]) {
     const user = new Agent(base);
     await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
     const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
-    const cred = await user.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake', base_url: `${llm.url}/v1`, api_key: 'sk-bench' });
-    const model = (await user.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-chat' })).model_id;
+    const model = await addFakeModel(user, llm.url);
     const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: 'one llm' });
     await user.post('/api/workflow_api/save', {
       space_id: space,

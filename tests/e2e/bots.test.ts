@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { greetingCanvas } from '../workflow-kit.ts';
 import { signedInContext, withStudioAndBrowser } from './browser.ts';
 
@@ -23,8 +23,7 @@ describe('bots in the browser', () => {
     const owner = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
     const api = await login(owner.email);
     const space = (await api.post('/api/space/create', { name: 'Travel team' })).space_id as string;
-    const cred = await api.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake', base_url: `${llm.url}/v1`, api_key: 'sk-fake' });
-    await api.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-chat', capabilities: { function_call: true } });
+    await addFakeModel(api, llm.url, { capabilities: { function_call: true } });
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: space, name: 'greeter', desc: 'Greets a person by name' });
     await api.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: greetingCanvas() });
     await api.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, signUp } from '../agent.ts';
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { echoChatflowCanvas, greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 import { answerOf, completed, debugChat, postRaw, readSse } from '../bots-kit.ts';
 
@@ -21,8 +21,7 @@ beforeAll(async () => {
   studio = await startStudio();
   owner = (await signUp(studio.url, 'bot-owner')).agent;
   space = (await owner.post('/api/space/create', { name: 'Bots' })).space_id;
-  const cred = await owner.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake', base_url: `${llm.url}/v1`, api_key: 'sk-fake' });
-  model = (await owner.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-chat', capabilities: { function_call: true } })).model_id;
+  model = await addFakeModel(owner, llm.url, { capabilities: { function_call: true } });
   const wf = (p: string, body: Record<string, unknown>) => owner.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
   const publish = async (name: string, canvas: unknown, desc = '') => {
     const { workflow_id } = await wf('create', { name, desc });

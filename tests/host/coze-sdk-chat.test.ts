@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ChatEventType, ChatStatus, CozeAPI, NotFoundError, PermissionDeniedError, RoleType, type APIError } from '@coze/api';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { echoChatflowCanvas, greetingCanvas } from '../workflow-kit.ts';
 
 // The official Coze SDK's bots, chat and conversations calls against the studio, with a personal access token.
@@ -30,8 +30,7 @@ beforeAll(async () => {
   studio = await startStudio();
   agent = (await signUp(studio.url, 'sdk-chat')).agent;
   space = (await agent.post('/api/space/create', { name: 'SDK chat' })).space_id;
-  const cred = await agent.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake', base_url: `${llm.url}/v1`, api_key: 'sk-fake' });
-  model = (await agent.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-chat', capabilities: { function_call: true } })).model_id;
+  model = await addFakeModel(agent, llm.url, { capabilities: { function_call: true } });
   const { workflow_id } = await agent.post('/api/workflow_api/create', { space_id: space, name: 'greeter', desc: 'Greets someone' });
   await agent.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: greetingCanvas() });
   await agent.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
@@ -61,6 +60,9 @@ describe('@coze/api bots', () => {
     expect(list.space_bots.map((b) => b.bot_id)).toContain(botId);
     const listed = await coze.bots.listNew({ workspace_id: space });
     expect(listed.items.find((b) => b.id === botId)).toMatchObject({ name: 'SDK bot', is_published: true });
+    const bad = await failure(coze.bots.update({ bot_id: botId, model_info_config: { model_id: model, temperature: 5 } }));
+    expect(bad).toBeInstanceOf(BadRequestError);
+    expect(bad.msg).toMatch(/The bot settings are not valid: model\.params\.temperature/);
     const missing = await failure(coze.bots.retrieve({ bot_id: '123' }));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.code).toBe(4200);

@@ -22,7 +22,9 @@ export default defineExtension({
         return { prompt_info: { prompt: v.prompt }, model_info: { model_id: v.model.model_id, model_name: v.model.model_name ?? '' } };
       },
       fromOpenApi: (body, current) => {
-        const cur = SingleAgentSettings.parse(current ?? {});
+        // A draft written before may hold what the schema refuses now: start from the defaults then.
+        const was = SingleAgentSettings.safeParse(current ?? {});
+        const cur = was.success ? was.data : SingleAgentSettings.parse({});
         const prompt = (body.prompt_info as { prompt?: string } | undefined)?.prompt;
         const m = body.model_info_config as { model_id?: string; temperature?: number; top_p?: number; max_tokens?: number; context_round?: number } | undefined;
         if (prompt === undefined && !m) return undefined;

@@ -34,6 +34,3 @@ export interface Capabilities {
   skills: { key: string; label: Record<Language, string> }[];
   connectors: { id: string; name: Record<Language, string> }[];
 }
-
-export const CONNECTOR_API = '1024';
-export const CONNECTOR_CHAT_PAGE = '999';

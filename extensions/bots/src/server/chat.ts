@@ -62,10 +62,6 @@ export class ChatService {
     this.#store = store;
   }
 
-  isLive(chatId: string) {
-    return this.#live.has(chatId);
-  }
-
   /** Subscribes to a live chat's events (from the first one); returns the unsubscribe, or undefined when it is not live. */
   subscribe(chatId: string, fn: (e: ChatEvent) => void): (() => void) | undefined {
     const live = this.#live.get(chatId);
@@ -114,15 +110,13 @@ export class ChatService {
     const openTools = new Map<string, ChatSpan>();
     let answerSpan: ChatSpan | undefined;
     const base = { conversation_id: row.conversation_id, section_id: row.section_id, chat_id: row.id, bot_id: s.bot.id };
-    const saved: MessageRow[] = [];
     // The turn's messages keep their order in the history (a message never shares a moment with the one before).
     let lastAt = 0;
     const save = async (input: Parameters<ConversationStore['addMessage']>[0]) => {
       lastAt = Math.max(Date.now(), lastAt + 1);
       const m = { ...input, created_at: lastAt };
-      const r = s.save ? await this.#store.addMessage(m) : { ...m, id: m.id ?? this.#store.newId(), content_type: m.content_type ?? 'text', reasoning_content: m.reasoning_content ?? '', meta_data: m.meta_data ?? '{}', feedback: null, created_at: m.created_at ?? Date.now(), updated_at: Date.now() };
-      saved.push(r as MessageRow);
-      return r as MessageRow;
+      // Not saved (the open API's auto_save_history: false): the same message, streamed only.
+      return s.save ? this.#store.addMessage(m) : ({ content_type: 'text', reasoning_content: '', meta_data: '{}', ...m, id: m.id ?? this.#store.newId(), feedback: null, updated_at: lastAt } as MessageRow);
     };
     try {
       // What came with the turn is part of the conversation (the query included).

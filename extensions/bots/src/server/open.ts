@@ -307,10 +307,18 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
   const fromOpenApi = (body: Record<string, unknown>, current: BotConfigT): BotConfigT => {
     const next: BotConfigT = structuredClone(current);
     const mode = ctx.registry(BotModes).get(next.mode);
+    // What the mode and each skill read from Coze's fields is checked with their schemas: a bad value
+    // (a temperature of 5) is refused now, not found when the bot answers.
+    const checked = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, v: unknown, what: string) => {
+      const r = schema.safeParse(v);
+      if (!r.success) throw badRequest(`${what}: ${r.error!.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      return v;
+    };
     const settings = mode?.fromOpenApi?.(body, next.settings);
-    if (settings !== undefined) next.settings = settings as Record<string, unknown>;
+    if (settings !== undefined && mode) next.settings = checked(mode.settings, settings, 'The bot settings are not valid') as Record<string, unknown>;
     for (const skill of ctx.registry(BotSkills).list()) {
-      const v = skill.fromOpenApi?.(body, next.skills[skill.key]);
+      const raw = skill.fromOpenApi?.(body, next.skills[skill.key]);
+      const v = raw === undefined ? undefined : checked(skill.settings, raw, `${skill.label['en-US']} are not valid`);
       if (v !== undefined) next.skills[skill.key] = v;
     }
     const onboarding = body.onboarding_info as { prologue?: string; suggested_questions?: string[] } | undefined;

@@ -82,7 +82,11 @@ export class BotStore {
       return (r?.space_id as string | undefined) ?? '';
     }).then((s) => s || undefined);
   }
-  #spaces = new LocalCache<string, string>({ max: 10_000, ttlMs: 30_000 });
+  // With several processes another one may move or delete a bot: then every call reads the database.
+  #spacesCache: LocalCache<string, string> | undefined;
+  get #spaces() {
+    return (this.#spacesCache ??= new LocalCache<string, string>({ max: 10_000, ttlMs: 30_000, enabled: !this.#ctx.host.distributed }));
+  }
   forgetSpace(botId: string) {
     this.#spaces.clear((k) => k === botId);
     this.#published.clear((k) => k === botId);
