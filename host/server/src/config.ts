@@ -28,7 +28,7 @@ export const ConfigFileSchema = z
     extensions: z.array(extensionEntry).optional(),
     extensionsDir: z.string().optional(),
     startup: z.object({ default: startupPolicy.optional(), extensions: z.record(z.string(), startupPolicy).optional() }).strict().optional(),
-    security: z.object({ allowPrivateNetwork: z.boolean().optional(), secretKey: z.string().optional(), trustProxy: z.union([z.boolean(), z.number().int().min(1), z.string()]).optional() }).strict().optional(),
+    security: z.object({ allowPrivateNetwork: z.boolean().optional(), secretKey: z.string().optional(), outboundMaxBytes: z.number().int().positive().optional(), outboundMaxRedirects: z.number().int().min(0).max(20).optional(), outboundAllow: z.array(z.string()).optional(), trustProxy: z.union([z.boolean(), z.number().int().min(1), z.string()]).optional() }).strict().optional(),
   })
   .strict();
 
@@ -46,6 +46,8 @@ export interface TesseraConfig {
   builtinExtensionsDir: string;
   webDist: string;
   allowPrivateNetwork: boolean;
+  /** Outbound HTTP: the largest response body read, and the redirects followed at most. */
+  outbound: { maxBytes: number; maxRedirects: number; allow: string[] };
   secretKey?: string;
   /**
    * Whom to believe about the client's address (X-Forwarded-For): false (default: the socket's peer),
@@ -141,6 +143,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     builtinExtensionsDir: path.join(root, 'extensions'),
     webDist: path.join(root, 'host/web/dist'),
     allowPrivateNetwork: allowPrivate,
+    outbound: { maxBytes: num(env.TESSERA_OUTBOUND_MAX_BYTES, 'TESSERA_OUTBOUND_MAX_BYTES') ?? c.security?.outboundMaxBytes ?? 20 * 1024 * 1024, maxRedirects: c.security?.outboundMaxRedirects ?? 5, allow: env.TESSERA_OUTBOUND_ALLOW?.split(',') ?? c.security?.outboundAllow ?? [] },
     secretKey: env.TESSERA_SECRET_KEY ?? c.security?.secretKey,
     trustProxy: env.TESSERA_TRUST_PROXY !== undefined ? trustProxyOf(env.TESSERA_TRUST_PROXY) : (c.security?.trustProxy ?? false),
     extensions,

@@ -39,7 +39,7 @@ import { buildOpenApi } from './http/openapi.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
-import { checkOutbound, guardedFetch } from './outbound.ts';
+import { checkOutbound, guardedFetch, OutboundAllowList } from './outbound.ts';
 import type { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
 
@@ -158,9 +158,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
   host.provideHostService(JobQueueService, queue);
+  const outboundAllow = new OutboundAllowList(config.outbound.allow);
   host.provideHostService(OutboundHttpService, {
-    fetch: guardedFetch(() => config.allowPrivateNetwork),
-    check: async (url, opts) => void (await checkOutbound(url, config.allowPrivateNetwork || opts?.allowPrivate === true)),
+    fetch: guardedFetch(() => config.allowPrivateNetwork, config.outbound),
+    check: async (url, opts) => void (await checkOutbound(url, config.allowPrivateNetwork || opts?.allowPrivate === true, outboundAllow)),
   });
 
   const problems: DiscoveryProblem[] = [];

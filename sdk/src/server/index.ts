@@ -342,9 +342,12 @@ export interface OutboundHttp {
   /**
    * fetch that refuses private, loopback and link-local addresses (checked for every resolved address
    * and redirect hop) unless security.allowPrivateNetwork is set or `allowPrivate` is passed by a caller
-   * acting for a platform administrator. `timeoutMs` aborts the request.
+   * acting for a platform administrator. The connection goes to the address that was checked (no DNS
+   * rebinding window). `timeoutMs` aborts the request; at most `maxRedirects` redirects are followed
+   * (configuration: security.outboundMaxRedirects, default 5) and a body longer than `maxBytes`
+   * (security.outboundMaxBytes, default 20 MiB) fails the read.
    */
-  fetch(url: string | URL, init?: RequestInit & { timeoutMs?: number; allowPrivate?: boolean }): Promise<Response>;
+  fetch(url: string | URL, init?: RequestInit & { timeoutMs?: number; allowPrivate?: boolean; maxRedirects?: number; maxBytes?: number }): Promise<Response>;
   /**
    * Checks a URL the way `fetch` would before connecting (http/https, every address its host resolves
    * to): resolves when it may be reached, else rejects with a message naming the host and address.
