@@ -1,0 +1,24 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { NodeTypes } from '@tessera/ext-workflow/shared';
+import { PluginsService } from '../shared/index.ts';
+import { PluginCaller } from './call.ts';
+import { migrations } from './migrations.ts';
+import { apiNode } from './node.ts';
+import { OAuthTokens } from './oauth.ts';
+import { registerRoutes } from './routes.ts';
+import { pluginsService } from './service.ts';
+import { PluginStore } from './store.ts';
+
+export default defineExtension({
+  id: 'plugins',
+  register(ctx) {
+    ctx.migrations(migrations);
+    const store = new PluginStore(ctx);
+    const tokens = new OAuthTokens(ctx, store);
+    const caller = new PluginCaller(ctx, store, tokens);
+    registerRoutes(ctx, { store, caller, tokens });
+    const service = pluginsService(ctx, store, caller);
+    ctx.provide(PluginsService, service);
+    ctx.register(NodeTypes, apiNode(() => service));
+  },
+});

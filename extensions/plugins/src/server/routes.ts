@@ -1,0 +1,589 @@
+// The plugin developer API (Coze's /api/plugin_api/... calls): plugins, their APIs, import, debug,
+// publish, OAuth status, and the OAuth callback.
+import { badRequest, parseCallerJson } from '@tessera/sdk';
+import { containsText, OutboundHttpService, type ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { APIDebugStatus, APIParameterSchema, AuthorizationType, CommonParams, OAuthInfo, OnlineStatus, ParameterType, type APIParameter } from '../shared/index.ts';
+import { InputError, inputObject, type PluginCaller } from './call.ts';
+import type { OAuthTokens } from './oauth.ts';
+import { importOpenApi, type ImportedApi } from './openapi.ts';
+import { apiDef, masked, nowIso, secs, type ApiRow, type PluginRow, type PluginStore } from './store.ts';
+
+const Id = z.string().min(1).max(32);
+const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+const Name = z.string().trim().min(1, 'Give the plugin a name.').max(100);
+const ApiName = z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'An API name uses letters, digits and _ and does not start with a digit (the model calls it by this name).').max(64);
+const ApiPath = z.string().trim().min(1, 'Give the path.').max(2000).regex(/^\//, 'The path starts with /.');
+const Method = z.number().int().min(1).max(5);
+const Params = z.array(APIParameterSchema).max(200);
+const MAX_DOC = 2 * 1024 * 1024;
+
+/** A plugin's meta as create and update take it (update: every field optional, nothing defaulted). */
+const MetaFields = z.object({
+  name: Name,
+  desc: z.string().max(2000),
+  icon_uri: z.string().max(2000),
+  url: z.string().trim().max(2000),
+  /** Coze sends a list ([0], [1], [3]); a number is taken too. */
+  auth_type: z.union([z.array(z.number().int()).max(1), z.number().int()]).transform((v) => (Array.isArray(v) ? (v[0] ?? 0) : v)).pipe(z.union([z.literal(0), z.literal(1), z.literal(3)])),
+  sub_auth_type: z.number().int(),
+  location: z.number().int().min(1).max(2),
+  key: z.string().max(200),
+  service_token: z.string().max(4000),
+  /** OAuth 2.0 authorization code settings as a JSON string (or an object). */
+  oauth_info: z.union([z.string().max(20_000), z.record(z.string(), z.unknown())]),
+  common_params: CommonParams,
+}).partial();
+const Meta = MetaFields.required({ name: true });
+type Meta = z.infer<typeof Meta>;
+
+const isMask = (v: string | undefined) => !v || /^\*{4}/.test(v);
+
+export interface Deps {
+  store: PluginStore;
+  caller: PluginCaller;
+  tokens: OAuthTokens;
+}
+
+/** A plugin as the studio lists and shows it; secrets masked. */
+export function pluginView(p: PluginRow, store: PluginStore, extra: Record<string, unknown> = {}) {
+  const auth = JSON.parse(p.auth) as Record<string, string | number | undefined>;
+  const secret = store.decrypt(p.secret);
+  const authType = Number(p.auth_type);
+  return {
+    plugin_id: p.id,
+    space_id: p.space_id,
+    name: p.name,
+    desc: p.desc,
+    icon: { uri: p.icon_uri, url: p.icon_uri },
+    url: p.url,
+    auth_type: [authType],
+    sub_auth_type: authType === AuthorizationType.OAuth ? 4 : 0,
+    location: authType === AuthorizationType.Service ? auth.location : undefined,
+    key: authType === AuthorizationType.Service ? auth.key : undefined,
+    service_token: authType === AuthorizationType.Service ? masked(secret) : undefined,
+    oauth_info: authType === AuthorizationType.OAuth ? JSON.stringify({ client_id: auth.client_id, client_secret: masked(secret), client_url: auth.client_url, authorization_url: auth.authorization_url, scope: auth.scope ?? '', authorization_content_type: auth.authorization_content_type }) : undefined,
+    common_params: JSON.parse(p.common_params),
+    creator_id: p.creator_id,
+    edit_version: Number(p.edit_version),
+    published: Number(p.published_edit_version) > 0,
+    has_unpublished_changes: Number(p.published_edit_version) !== Number(p.edit_version),
+    version_name: p.version_name,
+    published_at: secs(p.published_at) || null,
+    create_time: secs(p.created_at),
+    update_time: secs(p.updated_at),
+    ...extra,
+  };
+}
+
+export function apiView(a: ApiRow, plugin: PluginRow) {
+  const published = Number(plugin.published_edit_version) > 0;
+  return {
+    plugin_id: a.plugin_id,
+    api_id: a.id,
+    name: a.name,
+    desc: a.desc,
+    path: a.path,
+    method: Number(a.method),
+    request_params: JSON.parse(a.request_params) as APIParameter[],
+    response_params: JSON.parse(a.response_params) as APIParameter[],
+    disabled: !!Number(a.disabled),
+    debug_status: Number(a.debug_status),
+    debug_example: a.debug_example ? JSON.parse(a.debug_example) : undefined,
+    online_status: published ? OnlineStatus.Online : OnlineStatus.Offline,
+    create_time: secs(a.created_at),
+  };
+}
+
+/** Response parameters inferred from a JSON value (a debug response). */
+export function inferParams(value: unknown, depth = 0): APIParameter[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value === undefined ? [] : [inferParam('data', value, depth)];
+  return Object.entries(value as Record<string, unknown>)
+    .slice(0, 200)
+    .map(([k, v]) => inferParam(k, v, depth + 1));
+}
+function inferParam(name: string, v: unknown, depth: number): APIParameter {
+  const p: APIParameter = { name: name.slice(0, 100), desc: '', type: ParameterType.String, is_required: false };
+  if (typeof v === 'boolean') p.type = ParameterType.Bool;
+  else if (typeof v === 'number') p.type = Number.isInteger(v) ? ParameterType.Integer : ParameterType.Number;
+  else if (Array.isArray(v)) {
+    p.type = ParameterType.Array;
+    const item = inferParam('[Array Item]', v[0] ?? '', depth + 1);
+    p.sub_type = item.type;
+    p.sub_parameters = [item];
+  } else if (v && typeof v === 'object') {
+    p.type = ParameterType.Object;
+    if (depth < 8) p.sub_parameters = inferParams(v, depth);
+  }
+  return p;
+}
+
+/** The auth columns of a plugin from the meta a caller sent (secrets kept when sent masked or empty). */
+function authColumns(store: PluginStore, m: Partial<Meta>, current?: PluginRow): { auth_type: number; auth: string; secret: string } {
+  const authType = m.auth_type ?? (current ? Number(current.auth_type) : 0);
+  const prev = current && Number(current.auth_type) === authType ? current.secret : '';
+  if (authType === AuthorizationType.Service) {
+    const key = m.key ?? (current ? JSON.parse(current.auth).key : undefined);
+    if (!key?.trim()) throw badRequest('Give the name of the header or query parameter that carries the key.', { field: 'key' });
+    const token = isMask(m.service_token) ? (prev ? store.decrypt(prev) : '') : m.service_token!;
+    if (!token) throw badRequest('Give the service token or API key.', { field: 'service_token' });
+    return { auth_type: authType, auth: JSON.stringify({ location: m.location ?? (current ? JSON.parse(current.auth).location : 1) ?? 1, key: key.trim() }), secret: store.encrypt(token) };
+  }
+  if (authType === AuthorizationType.OAuth) {
+    const raw = m.oauth_info ?? (current ? JSON.parse(current.auth) : undefined);
+    const obj = typeof raw === 'string' ? parseCallerJson(raw, 'oauth_info') : raw;
+    const parsed = OAuthInfo.safeParse(obj);
+    if (!parsed.success) throw badRequest(`oauth_info: ${parsed.error.issues[0]?.message}`, { field: 'oauth_info' });
+    const { client_secret, ...pub } = parsed.data;
+    const secret = isMask(client_secret) ? (prev ? store.decrypt(prev) : '') : client_secret!;
+    return { auth_type: authType, auth: JSON.stringify(pub), secret: store.encrypt(secret) };
+  }
+  return { auth_type: 0, auth: '{}', secret: '' };
+}
+
+export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tokens }: Deps) {
+  const checkUrl = async (url: string) => {
+    if (!url) return;
+    try {
+      await ctx.service(OutboundHttpService).check(url);
+    } catch (e) {
+      throw badRequest(`The server URL cannot be used: ${(e as Error).message}`, { field: 'url' });
+    }
+  };
+
+  const insertApis = async (pluginId: string, apis: ImportedApi[], replaceSamePaths: boolean) => {
+    const existing = await store.apis(pluginId);
+    let created = 0;
+    let replaced = 0;
+    const names = new Set(existing.map((a) => a.name.toLowerCase()));
+    for (const a of apis) {
+      const same = existing.find((e) => Number(e.method) === a.method && e.path === a.path);
+      if (same) {
+        if (!replaceSamePaths) continue;
+        await ctx.db.updateTable('plugins_api').set({ desc: a.desc, request_params: JSON.stringify(a.request_params), response_params: JSON.stringify(a.response_params), debug_status: APIDebugStatus.DebugWaiting, updated_at: nowIso() }).where('id', '=', same.id).execute();
+        replaced++;
+        continue;
+      }
+      let name = a.name;
+      for (let i = 2; names.has(name.toLowerCase()); i++) name = `${a.name}_${i}`;
+      names.add(name.toLowerCase());
+      await ctx.db.insertInto('plugins_api').values({ id: ctx.host.newId(), plugin_id: pluginId, name, desc: a.desc, path: a.path, method: a.method, request_params: JSON.stringify(a.request_params), response_params: JSON.stringify(a.response_params), disabled: 0, debug_status: 0, debug_example: null, created_at: nowIso(), updated_at: nowIso() }).execute();
+      created++;
+    }
+    return { created, replaced };
+  };
+
+  const readDocument = (text: string) => {
+    if (text.length > MAX_DOC) throw badRequest(`The document is larger than ${MAX_DOC / 1024 / 1024} MB.`);
+    return importOpenApi(text);
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/register_plugin_meta',
+    auth: inSpace,
+    summary: 'Create a plugin by hand: name, description, icon, server URL, auth, common parameters',
+    body: Meta.extend({ space_id: Id }),
+    handler: async ({ body, caller: who }) => {
+      await store.refuseTakenName(body.space_id, body.name);
+      const url = (body.url ?? '').replace(/\/+$/, '');
+      await checkUrl(url);
+      const id = ctx.host.newId();
+      await ctx.db.insertInto('plugins_plugin').values({ id, space_id: body.space_id, name: body.name, desc: body.desc ?? '', icon_uri: body.icon_uri ?? '', url, ...authColumns(store, body), common_params: JSON.stringify(body.common_params ?? {}), creator_id: who!.userId, edit_version: 1, published_edit_version: 0, version_name: null, published_at: null, created_at: nowIso(), updated_at: nowIso() }).execute();
+      return { plugin_id: id };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/preview_openapi',
+    auth: inSpace,
+    summary: 'Read an OpenAPI 3 or Swagger 2 document (JSON or YAML) and show the APIs an import would create',
+    body: z.object({ space_id: Id, openapi: z.string().max(MAX_DOC + 1) }),
+    handler: async ({ body }) => readDocument(body.openapi),
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/register',
+    auth: inSpace,
+    summary: 'Create a plugin from an OpenAPI 3 or Swagger 2 document: its server, auth hint and every operation as an API',
+    body: z.object({ space_id: Id, openapi: z.string().max(MAX_DOC + 1), name: z.string().trim().max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: z.string().max(2000).optional(), service_token: z.string().max(4000).optional(), oauth_client_id: z.string().max(500).optional(), oauth_client_secret: z.string().max(2000).optional() }),
+    handler: async ({ body, caller: who }) => {
+      const doc = await readDocument(body.openapi);
+      const name = (body.name || doc.name || 'Imported plugin').slice(0, 100);
+      await store.refuseTakenName(body.space_id, name);
+      await checkUrl(doc.server_url);
+      const meta: Partial<Meta> = { auth_type: doc.auth.auth_type };
+      if (doc.auth.auth_type === 1) Object.assign(meta, { location: doc.auth.location, key: doc.auth.key, service_token: body.service_token });
+      if (doc.auth.auth_type === 3) meta.oauth_info = { client_id: body.oauth_client_id ?? '', client_secret: body.oauth_client_secret, client_url: doc.auth.client_url, authorization_url: doc.auth.authorization_url, scope: doc.auth.scope };
+      // A document names the auth but holds no secret: without one the plugin starts with no auth, to be completed.
+      let auth: ReturnType<typeof authColumns>;
+      try {
+        auth = authColumns(store, meta);
+      } catch {
+        auth = { auth_type: 0, auth: '{}', secret: '' };
+      }
+      const id = ctx.host.newId();
+      await ctx.db.insertInto('plugins_plugin').values({ id, space_id: body.space_id, name, desc: (body.desc ?? doc.desc).slice(0, 2000), icon_uri: body.icon_uri ?? '', url: doc.server_url, ...auth, common_params: '{}', creator_id: who!.userId, edit_version: 1, published_edit_version: 0, version_name: null, published_at: null, created_at: nowIso(), updated_at: nowIso() }).execute();
+      const r = await insertApis(id, doc.apis, false);
+      return { plugin_id: id, created: r.created, skipped: doc.skipped, auth_hint: doc.auth, auth_completed: auth.auth_type === doc.auth.auth_type };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/batch_create_api',
+    auth: inSpace,
+    summary: 'Import the operations of an OpenAPI or Swagger document into a plugin (same method and path: skipped, or replaced)',
+    body: z.object({ space_id: Id, plugin_id: Id, openapi: z.string().max(MAX_DOC + 1), replaced_same_paths: z.boolean().default(false) }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const doc = await readDocument(body.openapi);
+      const r = await insertApis(plugin.id, doc.apis, body.replaced_same_paths);
+      if (!plugin.url && doc.server_url) {
+        await checkUrl(doc.server_url);
+        await ctx.db.updateTable('plugins_plugin').set({ url: doc.server_url }).where('id', '=', plugin.id).execute();
+      }
+      await store.touch(plugin.id);
+      return { ...r, skipped: doc.skipped };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/update_plugin_meta',
+    auth: inSpace,
+    summary: "Change a plugin's name, description, icon, server URL, auth or common parameters (a secret sent masked or empty is kept)",
+    body: MetaFields.extend({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      if (body.name !== undefined) await store.refuseTakenName(body.space_id, body.name, plugin.id);
+      if (body.url !== undefined) await checkUrl(body.url);
+      const touchesAuth = body.auth_type !== undefined || body.key !== undefined || body.location !== undefined || body.service_token !== undefined || body.oauth_info !== undefined;
+      const auth: Partial<ReturnType<typeof authColumns>> = touchesAuth ? authColumns(store, body, plugin) : {};
+      await ctx.db
+        .updateTable('plugins_plugin')
+        .set({
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.desc !== undefined ? { desc: body.desc } : {}),
+          ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}),
+          ...(body.url !== undefined ? { url: body.url.replace(/\/+$/, '') } : {}),
+          ...(body.common_params !== undefined ? { common_params: JSON.stringify(body.common_params) } : {}),
+          ...auth,
+        })
+        .where('id', '=', plugin.id)
+        .execute();
+      // A new client or another kind of auth makes the users' grants meaningless.
+      if ('auth_type' in auth && (auth.auth_type !== Number(plugin.auth_type) || auth.auth !== plugin.auth)) await tokens.revoke(plugin.id);
+      await store.touch(plugin.id);
+      return pluginView(await store.get(plugin.id), store);
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/del_plugin',
+    auth: inSpace,
+    summary: 'Delete a plugin with its APIs, versions and the users\' OAuth grants',
+    body: z.object({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      await ctx.db.transaction().execute(async (tx) => {
+        for (const table of ['plugins_api', 'plugins_version', 'plugins_oauth_token', 'plugins_oauth_state'] as const) await tx.deleteFrom(table).where('plugin_id', '=', plugin.id).execute();
+        await tx.deleteFrom('plugins_plugin').where('id', '=', plugin.id).execute();
+      });
+      return {};
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/get_dev_plugin_list',
+    auth: inSpace,
+    summary: 'Plugins of a space: search by name, sort, page',
+    body: z.object({ space_id: Id, name: z.string().max(100).optional(), order_by: z.enum(['update_time', 'create_time', 'name']).default('update_time'), page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(20), is_publish: z.boolean().optional() }),
+    handler: async ({ body }) => {
+      let q = ctx.db.selectFrom('plugins_plugin').where('space_id', '=', body.space_id);
+      if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
+      if (body.is_publish !== undefined) q = q.where('published_edit_version', body.is_publish ? '>' : '=', 0);
+      const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+      const column = body.order_by === 'name' ? 'name' : body.order_by === 'create_time' ? 'created_at' : 'updated_at';
+      const rows = (await q.selectAll().orderBy(column, body.order_by === 'name' ? 'asc' : 'desc').orderBy('id', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute()) as PluginRow[];
+      const counts = rows.length ? ((await ctx.db.selectFrom('plugins_api').select(['plugin_id', (eb) => eb.fn.countAll().as('n')]).where('plugin_id', 'in', rows.map((r) => r.id)).groupBy('plugin_id').execute()) as { plugin_id: string; n: number }[]) : [];
+      const n = new Map(counts.map((c) => [c.plugin_id, Number(c.n)]));
+      return { plugin_list: rows.map((r) => pluginView(r, store, { api_count: n.get(r.id) ?? 0 })), total, has_more: body.page * body.size < total };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/get_plugin_info',
+    auth: inSpace,
+    summary: 'A plugin: meta (secrets masked), APIs, published versions, whether the caller has authorised it',
+    body: z.object({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body, caller: who }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const apis = await store.apis(plugin.id);
+      return {
+        meta_info: pluginView(plugin, store),
+        api_info: apis.map((a) => apiView(a, plugin)),
+        oauth_callback_url: Number(plugin.auth_type) === AuthorizationType.OAuth ? tokens.callbackUrl(plugin.id) : undefined,
+        authorized: Number(plugin.auth_type) === AuthorizationType.OAuth ? await tokens.authorized(plugin.id, who!.userId) : undefined,
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/get_plugin_apis',
+    auth: inSpace,
+    summary: 'The APIs of a plugin, paged',
+    body: z.object({ space_id: Id, plugin_id: Id, page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(200).default(100) }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const apis = await store.apis(plugin.id);
+      return { api_info: apis.slice((body.page - 1) * body.size, body.page * body.size).map((a) => apiView(a, plugin)), total: apis.length };
+    },
+  });
+
+  const ApiFields = z.object({ name: ApiName, desc: z.string().max(2000), path: ApiPath, method: Method, request_params: Params, response_params: Params });
+  const NewApi = ApiFields.partial({ desc: true, method: true, request_params: true, response_params: true });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/create_api',
+    auth: inSpace,
+    summary: 'Add an API to a plugin by hand: name, path, method, typed request and response parameters',
+    body: NewApi.extend({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const method = body.method ?? 1;
+      const request = body.request_params ?? [];
+      await store.refuseTakenApi(plugin.id, body.name, method, body.path);
+      checkParams(body.path, request);
+      const id = ctx.host.newId();
+      await ctx.db.insertInto('plugins_api').values({ id, plugin_id: plugin.id, name: body.name, desc: body.desc ?? '', path: body.path, method, request_params: JSON.stringify(request), response_params: JSON.stringify(body.response_params ?? []), disabled: 0, debug_status: 0, debug_example: null, created_at: nowIso(), updated_at: nowIso() }).execute();
+      await store.touch(plugin.id);
+      return { api_id: id };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/update_api',
+    auth: inSpace,
+    summary: 'Change an API (name, path, method, parameters), enable or disable it, or save a debug example',
+    body: ApiFields.partial().extend({ space_id: Id, plugin_id: Id, api_id: Id, disabled: z.boolean().optional(), debug_example: z.object({ req_example: z.string().max(100_000), resp_example: z.string().max(200_000) }).nullable().optional() }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const api = await store.api(plugin.id, body.api_id);
+      const next = { name: body.name ?? api.name, method: body.method ?? Number(api.method), path: body.path ?? api.path };
+      await store.refuseTakenApi(plugin.id, next.name, next.method, next.path, api.id);
+      checkParams(next.path, body.request_params ?? JSON.parse(api.request_params));
+      const changesCall = body.path !== undefined || body.method !== undefined || body.request_params !== undefined;
+      await ctx.db
+        .updateTable('plugins_api')
+        .set({
+          name: next.name,
+          path: next.path,
+          method: next.method,
+          ...(body.desc !== undefined ? { desc: body.desc } : {}),
+          ...(body.request_params ? { request_params: JSON.stringify(body.request_params) } : {}),
+          ...(body.response_params ? { response_params: JSON.stringify(body.response_params) } : {}),
+          ...(body.disabled !== undefined ? { disabled: body.disabled ? 1 : 0 } : {}),
+          ...(body.debug_example !== undefined ? { debug_example: body.debug_example ? JSON.stringify(body.debug_example) : null } : {}),
+          ...(changesCall ? { debug_status: APIDebugStatus.DebugWaiting } : {}),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', api.id)
+        .execute();
+      await store.touch(plugin.id);
+      return apiView(await store.api(plugin.id, api.id), plugin);
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/delete_api',
+    auth: inSpace,
+    summary: 'Delete an API of a plugin (published versions keep theirs)',
+    body: z.object({ space_id: Id, plugin_id: Id, api_id: Id }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      await store.api(plugin.id, body.api_id);
+      await ctx.db.deleteFrom('plugins_api').where('id', '=', body.api_id).execute();
+      await store.touch(plugin.id);
+      return {};
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/debug_api',
+    auth: inSpace,
+    summary: 'Call an API of the draft with given inputs: the real request and response, and the response parameters inferred from it',
+    body: z.object({ space_id: Id, plugin_id: Id, api_id: Id, parameters: z.union([z.string().max(200_000), z.record(z.string(), z.unknown())]).optional(), save_example: z.boolean().default(false) }),
+    handler: async ({ body, caller: who, signal }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const api = await store.api(plugin.id, body.api_id);
+      const input = inputObject(typeof body.parameters === 'string' && body.parameters.trim() ? parseCallerJson(body.parameters, 'parameters') : body.parameters, 'parameters');
+      const def = { ...store.meta(plugin), version_name: 'draft', apis: [apiDef(api)] };
+      let outcome;
+      try {
+        outcome = await caller.call(def, apiDef(api), input, who!.userId, signal);
+      } catch (e) {
+        if (e instanceof InputError) throw badRequest(e.message, { field: 'parameters' });
+        // The server could not be reached: a result to show, not a studio error.
+        return { success: false, reason: (e as Error).message, resp: '', raw_req: '', raw_resp: '', response_params: [] };
+      }
+      if (outcome.status === 'needs_auth') return { success: false, needs_auth: true, authorize_url: outcome.authorize_url, reason: 'Authorise the plugin first, then debug again.', resp: '', response_params: [] };
+      const ok = outcome.status === 'ok';
+      const response_params = inferParams(outcome.output);
+      if (ok) {
+        await ctx.db
+          .updateTable('plugins_api')
+          .set({ debug_status: APIDebugStatus.DebugPassed, ...(body.save_example ? { debug_example: JSON.stringify({ req_example: JSON.stringify(input), resp_example: outcome.trace.response?.body ?? '' }) } : {}) })
+          .where('id', '=', api.id)
+          .execute();
+      }
+      return {
+        success: ok,
+        reason: outcome.status === 'http_error' ? outcome.message : '',
+        status_code: outcome.http_status,
+        resp: typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output),
+        raw_req: JSON.stringify(outcome.trace.request),
+        raw_resp: outcome.trace.response?.body ?? '',
+        request: outcome.trace.request,
+        response: outcome.trace.response,
+        duration_ms: outcome.trace.duration_ms,
+        response_params,
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/publish_plugin',
+    auth: inSpace,
+    summary: 'Publish the plugin with a version name and description: workflows and bots use its enabled APIs as published',
+    body: z.object({ space_id: Id, plugin_id: Id, version_name: z.string().trim().min(1, 'Give the version a name (v1.0.0).').max(64), version_desc: z.string().max(2000).default('') }),
+    handler: async ({ body, caller: who }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const apis = (await store.apis(plugin.id)).filter((a) => !Number(a.disabled));
+      const problems: string[] = [];
+      if (!plugin.url) problems.push('Give the plugin a server URL.');
+      if (!apis.length) problems.push('Add at least one enabled API.');
+      if (problems.length) throw badRequest(`The plugin cannot be published yet: ${problems.join(' ')}`, { problems });
+      const versions = await store.versions(plugin.id);
+      if (versions.some((v) => v.version_name === body.version_name)) throw badRequest(`Version ${body.version_name} already exists; choose another name.`, { field: 'version_name' });
+      const meta = store.meta(plugin);
+      const snapshot = { name: meta.name, desc: meta.desc, url: meta.url, auth_type: meta.auth_type, auth: meta.auth, common_params: meta.common_params, apis: apis.map(apiDef) };
+      const id = ctx.host.newId();
+      await ctx.db.transaction().execute(async (tx) => {
+        await tx.insertInto('plugins_version').values({ id, plugin_id: plugin.id, version_name: body.version_name, version_desc: body.version_desc, snapshot: JSON.stringify(snapshot), created_by: who!.userId, created_at: nowIso() }).execute();
+        await tx.updateTable('plugins_plugin').set({ published_edit_version: Number(plugin.edit_version), version_name: body.version_name, published_at: nowIso() }).where('id', '=', plugin.id).execute();
+      });
+      return { version_id: id, version_name: body.version_name };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/get_published_list',
+    auth: inSpace,
+    summary: 'The published versions of a plugin, newest first',
+    body: z.object({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      const versions = await store.versions(plugin.id);
+      return { versions: versions.map((v) => ({ version_id: v.id, version_name: v.version_name, version_desc: v.version_desc, api_count: (JSON.parse(v.snapshot).apis as unknown[]).length, creator_id: v.created_by, create_time: secs(v.created_at) })) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/get_playground_plugin_list',
+    auth: inSpace,
+    summary: 'The published plugins of a space with their enabled APIs (what workflows and bots can use)',
+    body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
+    handler: async ({ body }) => {
+      let q = ctx.db.selectFrom('plugins_plugin').selectAll().where('space_id', '=', body.space_id).where('published_edit_version', '>', 0);
+      if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
+      const rows = (await q.orderBy('updated_at', 'desc').limit(200).execute()) as PluginRow[];
+      const plugin_list = [];
+      for (const r of rows) {
+        const def = await store.definition(r.id);
+        if (!def) continue;
+        plugin_list.push({ id: r.id, name: def.name, desc_for_human: def.desc, plugin_icon: r.icon_uri, auth: def.auth_type, version_name: def.version_name, space_id: r.space_id, plugin_apis: def.apis.map((a) => ({ api_id: a.api_id, name: a.name, desc: a.desc, plugin_id: r.id, plugin_name: def.name, parameters: a.request_params, response_params: a.response_params })) });
+      }
+      return { plugin_list, total: plugin_list.length };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/get_oauth_status',
+    auth: inSpace,
+    summary: 'Whether the caller has authorised an OAuth plugin; if not, the URL of the authorisation page',
+    body: z.object({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body, caller: who }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      if (Number(plugin.auth_type) !== AuthorizationType.OAuth) return { is_oauth: false, status: 0, content: '' };
+      const ok = await tokens.authorized(plugin.id, who!.userId);
+      return { is_oauth: true, status: ok ? 1 : 2, content: ok ? '' : await tokens.authorizeUrl(plugin, who!.userId) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/plugin_api/revoke_auth_token',
+    auth: inSpace,
+    summary: "Forget the caller's OAuth grant for a plugin",
+    body: z.object({ space_id: Id, plugin_id: Id }),
+    handler: async ({ body, caller: who }) => {
+      const plugin = await store.get(body.plugin_id, body.space_id);
+      await tokens.revoke(plugin.id, who!.userId);
+      return {};
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/plugin_oauth/:plugin_id/authorization_code',
+    auth: 'anonymous',
+    summary: "The OAuth provider's redirect back: exchanges the code for the user named by the one-time state",
+    params: z.object({ plugin_id: Id }),
+    query: z.object({ code: z.string().max(4000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional(), error_description: z.string().max(1000).optional() }),
+    handler: async ({ params, query }, reply) => {
+      const page = (title: string, text: string, ok: boolean) => {
+        reply.status(ok ? 200 : 400);
+        reply.send(`<!doctype html><meta charset="utf-8"><title>${esc(title)}</title><body style="font-family:sans-serif;padding:40px"><h2 data-ok="${ok}">${esc(title)}</h2><p>${esc(text)}</p></body>`, 'text/html; charset=utf-8');
+      };
+      if (query.error) return page('Authorisation refused', `The provider answered: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}. Start again from the studio.`, false);
+      if (!query.code || !query.state) return page('Authorisation incomplete', 'The provider sent no code or state. Start again from the studio.', false);
+      try {
+        const r = await tokens.complete(params.plugin_id, query.code, query.state);
+        return page('Authorised', `${r.plugin.name} is authorised. You can close this window and continue in the studio.`, true);
+      } catch (e) {
+        return page('Authorisation failed', (e as Error).message, false);
+      }
+    },
+  });
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Path parameters named in the path must be declared, and declared ones must be in the path. */
+function checkParams(path: string, params: APIParameter[]) {
+  const inPath = new Set([...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+  const declared = new Set(params.filter((p) => p.location === 1).map((p) => p.name));
+  for (const n of inPath) if (!declared.has(n)) throw badRequest(`The path names {${n}}: add a request parameter ${n} in the path.`, { field: 'request_params' });
+  for (const n of declared) if (!inPath.has(n)) throw badRequest(`The path parameter ${n} is not in the path: write {${n}} in it.`, { field: 'path' });
+  const names = new Set<string>();
+  for (const p of params) {
+    const key = `${p.location ?? 3}:${p.name}`;
+    if (names.has(key)) throw badRequest(`Two request parameters are named ${p.name} in the same place.`, { field: 'request_params' });
+    names.add(key);
+  }
+}

@@ -1,0 +1,171 @@
+// Plugins and their APIs in the studio's database; published versions as snapshots.
+import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
+import { SecretsService, sameText, type ServerContext } from '@tessera/sdk/server';
+import type { APIParameter, CommonParams } from '../shared/index.ts';
+
+export interface PluginRow {
+  id: string;
+  space_id: string;
+  name: string;
+  desc: string;
+  icon_uri: string;
+  url: string;
+  auth_type: number;
+  auth: string;
+  secret: string;
+  common_params: string;
+  creator_id: string;
+  edit_version: number;
+  published_edit_version: number;
+  version_name: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface ApiRow {
+  id: string;
+  plugin_id: string;
+  name: string;
+  desc: string;
+  path: string;
+  method: number;
+  request_params: string;
+  response_params: string;
+  disabled: number;
+  debug_status: number;
+  debug_example: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface VersionRow {
+  id: string;
+  plugin_id: string;
+  version_name: string;
+  version_desc: string;
+  snapshot: string;
+  created_by: string;
+  created_at: string;
+}
+
+/** What a plugin's auth is, as stored (no secret: that is in `secret`, encrypted). */
+export interface AuthConfig {
+  /** Service: where the key goes (1 header, 2 query) and its name. */
+  location?: number;
+  key?: string;
+  /** OAuth: the public part of oauth_info. */
+  client_id?: string;
+  client_url?: string;
+  authorization_url?: string;
+  scope?: string;
+  authorization_content_type?: string;
+}
+
+/** An API as a published version keeps it, and as calls read it. */
+export interface ApiDef {
+  api_id: string;
+  name: string;
+  desc: string;
+  path: string;
+  method: number;
+  request_params: APIParameter[];
+  response_params: APIParameter[];
+}
+/** A plugin as a call needs it: a published snapshot or the draft. */
+export interface PluginDef {
+  plugin_id: string;
+  space_id: string;
+  name: string;
+  desc: string;
+  url: string;
+  auth_type: number;
+  auth: AuthConfig;
+  common_params: CommonParams;
+  version_name: string;
+  apis: ApiDef[];
+}
+
+/** A 409 naming the field in the way. */
+export const taken = (msg: string, field: string) => new ApiError(409, ErrorCode.CONFLICT, msg, '', { detail: { field } });
+
+export const nowIso = () => new Date().toISOString();
+export const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
+export const masked = (secret: string) => (secret ? `****${secret.length > 8 ? secret.slice(-4) : ''}` : '');
+
+export const apiDef = (a: ApiRow): ApiDef => ({ api_id: a.id, name: a.name, desc: a.desc, path: a.path, method: Number(a.method), request_params: JSON.parse(a.request_params), response_params: JSON.parse(a.response_params) });
+
+export class PluginStore {
+  private ctx: ServerContext<unknown>;
+  constructor(ctx: ServerContext<unknown>) {
+    this.ctx = ctx;
+  }
+  private get db() {
+    return this.ctx.db;
+  }
+  private secrets() {
+    return this.ctx.service(SecretsService);
+  }
+  encrypt(plain: string): string {
+    return plain ? this.secrets().encrypt(plain) : '';
+  }
+  decrypt(stored: string): string {
+    return stored ? this.secrets().decrypt(stored) : '';
+  }
+
+  async get(pluginId: string, spaceId?: string): Promise<PluginRow> {
+    const row = (await this.db.selectFrom('plugins_plugin').selectAll().where('id', '=', pluginId).executeTakeFirst()) as PluginRow | undefined;
+    if (!row || (spaceId && row.space_id !== spaceId)) throw notFound(`There is no plugin ${pluginId} in this space.`);
+    return row;
+  }
+  async refuseTakenName(spaceId: string, name: string, except?: string) {
+    let q = this.db.selectFrom('plugins_plugin').select('id').where('space_id', '=', spaceId).where(sameText('name', name));
+    if (except) q = q.where('id', '!=', except);
+    if (await q.executeTakeFirst()) throw taken(`A plugin named "${name}" already exists in this space; choose another name.`, 'name');
+  }
+  async touch(pluginId: string) {
+    await this.db
+      .updateTable('plugins_plugin')
+      .set((eb) => ({ edit_version: eb('edit_version', '+', 1), updated_at: nowIso() }))
+      .where('id', '=', pluginId)
+      .execute();
+  }
+  async apis(pluginId: string): Promise<ApiRow[]> {
+    return (await this.db.selectFrom('plugins_api').selectAll().where('plugin_id', '=', pluginId).orderBy('created_at').orderBy('id').execute()) as ApiRow[];
+  }
+  async api(pluginId: string, apiId: string): Promise<ApiRow> {
+    const row = (await this.db.selectFrom('plugins_api').selectAll().where('id', '=', apiId).where('plugin_id', '=', pluginId).executeTakeFirst()) as ApiRow | undefined;
+    if (!row) throw notFound(`The plugin has no API ${apiId}.`);
+    return row;
+  }
+  async refuseTakenApi(pluginId: string, name: string, method: number, path: string, except?: string) {
+    const rows = (await this.db.selectFrom('plugins_api').select(['id', 'name', 'method', 'path']).where('plugin_id', '=', pluginId).execute()) as Pick<ApiRow, 'id' | 'name' | 'method' | 'path'>[];
+    for (const r of rows) {
+      if (r.id === except) continue;
+      if (r.name.toLowerCase() === name.toLowerCase()) throw taken(`The plugin already has an API named "${name}".`, 'name');
+      if (Number(r.method) === method && r.path === path) throw taken(`The plugin already has an API for this method and path (${r.name}).`, 'path');
+    }
+  }
+  async versions(pluginId: string): Promise<VersionRow[]> {
+    return (await this.db.selectFrom('plugins_version').selectAll().where('plugin_id', '=', pluginId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()) as VersionRow[];
+  }
+
+  /** The plugin as a call sees it: the draft, a named version, or (default) the latest published one. */
+  async definition(pluginId: string, version?: string): Promise<PluginDef | undefined> {
+    const row = await this.get(pluginId).catch(() => undefined);
+    if (!row) return undefined;
+    if (version === 'draft') {
+      const apis = (await this.apis(pluginId)).filter((a) => !Number(a.disabled)).map(apiDef);
+      return { ...this.meta(row), version_name: 'draft', apis };
+    }
+    let q = this.db.selectFrom('plugins_version').selectAll().where('plugin_id', '=', pluginId);
+    q = version ? q.where('version_name', '=', version) : q.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    const v = (await q.limit(1).executeTakeFirst()) as VersionRow | undefined;
+    if (!v) return undefined;
+    const snap = JSON.parse(v.snapshot) as Omit<PluginDef, 'plugin_id' | 'space_id' | 'version_name'>;
+    // Credentials and the server's address stay the plugin's own (a rotated key needs no new version).
+    return { ...snap, plugin_id: row.id, space_id: row.space_id, auth_type: Number(row.auth_type), auth: JSON.parse(row.auth), version_name: v.version_name };
+  }
+
+  meta(row: PluginRow): Omit<PluginDef, 'apis' | 'version_name'> {
+    return { plugin_id: row.id, space_id: row.space_id, name: row.name, desc: row.desc, url: row.url, auth_type: Number(row.auth_type), auth: JSON.parse(row.auth), common_params: JSON.parse(row.common_params) };
+  }
+}

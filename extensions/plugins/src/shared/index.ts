@@ -1,0 +1,123 @@
+// @tessera/ext-plugins/shared: the plugin and API shapes (Coze's field names and numeric codes) and the
+// service other extensions (bot skills, MCP) use to list and call published plugin APIs.
+import { defineService } from '@tessera/sdk';
+import { z } from 'zod';
+
+export const ParameterType = { String: 1, Integer: 2, Number: 3, Object: 4, Array: 5, Bool: 6 } as const;
+export const ParameterLocation = { Path: 1, Query: 2, Body: 3, Header: 4 } as const;
+export const APIMethod = { GET: 1, POST: 2, PUT: 3, DELETE: 4, PATCH: 5 } as const;
+export const AuthorizationType = { None: 0, Service: 1, OAuth: 3 } as const;
+export const ServiceAuthSubType = { ApiKey: 0, OAuthAuthorizationCode: 4 } as const;
+export const AuthorizationServiceLocation = { Header: 1, Query: 2 } as const;
+export const APIDebugStatus = { DebugWaiting: 0, DebugPassed: 1 } as const;
+export const OnlineStatus = { Offline: 0, Online: 1 } as const;
+export const METHOD_NAMES: Record<number, string> = { 1: 'GET', 2: 'POST', 3: 'PUT', 4: 'DELETE', 5: 'PATCH' };
+
+/** A request or response parameter of an API; objects and arrays nest (`sub_parameters`; an array's one sub-parameter is its item). */
+export interface APIParameter {
+  id?: string;
+  name: string;
+  desc?: string;
+  type: number;
+  sub_type?: number;
+  location?: number;
+  is_required?: boolean;
+  sub_parameters?: APIParameter[];
+  global_default?: string;
+  global_disable?: boolean;
+}
+export const APIParameterSchema: z.ZodType<APIParameter> = z.lazy(() =>
+  z.object({
+    id: z.string().max(64).optional(),
+    name: z.string().min(1, 'Give each parameter a name.').max(100),
+    desc: z.string().max(2000).optional(),
+    type: z.number().int().min(1).max(6),
+    sub_type: z.number().int().min(1).max(6).optional(),
+    location: z.number().int().min(1).max(4).optional(),
+    is_required: z.boolean().optional(),
+    sub_parameters: z.array(APIParameterSchema).max(200).optional(),
+    global_default: z.string().max(10_000).optional(),
+    global_disable: z.boolean().optional(),
+  }),
+);
+
+export const CommonParams = z.partialRecord(z.enum(['1', '2', '3', '4']), z.array(z.object({ name: z.string().min(1).max(100), value: z.string().max(4000) })).max(50));
+export type CommonParams = z.infer<typeof CommonParams>;
+
+/** OAuth 2.0 authorization-code settings of a plugin (oauth_info, a JSON string in Coze). */
+export const OAuthInfo = z.object({
+  client_id: z.string().min(1, 'Give the client id.').max(500),
+  client_secret: z.string().max(2000).optional(),
+  client_url: z.string().url('Give the authorization URL.').max(2000),
+  authorization_url: z.string().url('Give the token URL.').max(2000),
+  scope: z.string().max(2000).default(''),
+  authorization_content_type: z.enum(['application/json', 'application/x-www-form-urlencoded']).default('application/x-www-form-urlencoded'),
+});
+export type OAuthInfo = z.infer<typeof OAuthInfo>;
+
+/** A published API as workflows and bots use it. */
+export interface PublishedTool {
+  plugin_id: string;
+  plugin_name: string;
+  api_id: string;
+  name: string;
+  desc: string;
+  version_name: string;
+  request_params: APIParameter[];
+  response_params: APIParameter[];
+}
+
+export interface PluginCall {
+  spaceId: string;
+  userId: string;
+  pluginId: string;
+  apiId: string;
+  /** A version name, or 'draft' (test runs, the debug panel); default: the latest published version. */
+  version?: string;
+  input: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+export type PluginCallResult =
+  | { status: 'ok'; output: unknown; http_status: number }
+  /** The plugin uses OAuth and this user has not authorised it yet (or the grant was revoked). */
+  | { status: 'needs_auth'; plugin_id: string; plugin_name: string; authorize_url: string };
+
+export interface Plugins {
+  /** The space's published APIs (enabled ones) at their latest version. */
+  tools(spaceId: string): Promise<PublishedTool[]>;
+  tool(spaceId: string, pluginId: string, apiId: string, version?: string): Promise<PublishedTool | undefined>;
+  call(call: PluginCall): Promise<PluginCallResult>;
+}
+export const PluginsService = defineService<Plugins>({ id: 'plugins.service', owner: 'plugins', description: 'Published plugin APIs: list and call them (auth, common params and the outbound guard applied).' });
+
+/** JSON Schema of an API's request parameters (the arguments a model or an MCP client gives). */
+export function paramsToJsonSchema(params: APIParameter[]): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const p of params) {
+    if (p.global_disable) continue;
+    properties[p.name] = paramSchema(p);
+    if (p.is_required) required.push(p.name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+function paramSchema(p: APIParameter): Record<string, unknown> {
+  const desc = p.desc ? { description: p.desc } : {};
+  switch (p.type) {
+    case ParameterType.Integer:
+      return { type: 'integer', ...desc };
+    case ParameterType.Number:
+      return { type: 'number', ...desc };
+    case ParameterType.Bool:
+      return { type: 'boolean', ...desc };
+    case ParameterType.Object:
+      return { ...paramsToJsonSchema(p.sub_parameters ?? []), ...desc };
+    case ParameterType.Array: {
+      const item = p.sub_parameters?.[0];
+      return { type: 'array', items: item ? paramSchema(item) : p.sub_type ? paramSchema({ name: 'item', type: p.sub_type }) : {}, ...desc };
+    }
+    default:
+      return { type: 'string', ...desc };
+  }
+}
