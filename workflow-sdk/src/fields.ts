@@ -30,3 +30,28 @@ function fieldType(f: FieldDecl): ZodType {
       return z.string();
   }
 }
+
+/** JSON Schema of declared fields as tool callers read it (MCP clients, models): plain types, required listed. */
+export function jsonSchemaOf(fields: FieldDecl[]): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const f of fields) {
+    properties[f.name] = fieldSchema(f);
+    if (f.required) required.push(f.name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+function fieldSchema(f: FieldDecl): Record<string, unknown> {
+  const desc = f.description ? { description: f.description } : {};
+  switch (f.type) {
+    case 'array':
+      return { type: 'array', items: f.items ? fieldSchema({ name: 'item', type: f.items }) : {}, ...desc };
+    case 'object':
+      return f.children?.length ? { ...jsonSchemaOf(f.children), ...desc } : { type: 'object', ...desc };
+    case 'file':
+      return { type: 'string', format: 'uri', ...desc };
+    default:
+      return { type: f.type, ...desc };
+  }
+}

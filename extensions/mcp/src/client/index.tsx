@@ -1,0 +1,2 @@
+import { defineExtension } from '@tessera/sdk/client';
+export default defineExtension({ id: 'mcp', register() {} });

@@ -1,0 +1,293 @@
+// MCP servers of a space (register, list their tools, try a tool) and exposing published workflows.
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { HostInfoService, OutboundHttpService, SecretsService, containsText, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
+import { WorkflowRunnerService } from '@tessera/workflow-sdk';
+import { z } from 'zod';
+import type { McpToolInfo } from '../shared/index.ts';
+import { callTool, describeMcpError, listTools, type ServerTarget } from './client.ts';
+import { answerMcp, endpointOf, notExposed, toolNameOf } from './expose.ts';
+
+const Id = z.string().min(1).max(32);
+const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+const Pair = z.object({ name: z.string().trim().min(1).max(200), value: z.string().max(8000) });
+const Transport = z.enum(['streamable_http', 'sse', 'stdio']);
+const ServerFields = z.object({
+  name: z.string().trim().min(1, 'Give the server a name.').max(100),
+  description: z.string().max(2000),
+  transport: Transport,
+  url: z.string().trim().max(2000),
+  headers: z.array(Pair).max(50),
+  command: z.string().trim().max(2000),
+  args: z.array(z.string().max(2000)).max(100),
+  env: z.array(Pair).max(100),
+});
+
+export interface ServerRow {
+  id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  transport: 'streamable_http' | 'sse' | 'stdio';
+  url: string;
+  command: string;
+  args: string;
+  secrets: string;
+  secret_names: string;
+  tools: string;
+  tools_at: string | null;
+  last_error: string | null;
+  creator_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const now = () => new Date().toISOString();
+const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
+const MASK = '****';
+
+export function makeStore(ctx: ServerContext<unknown>) {
+  const secrets = () => ctx.service(SecretsService);
+  const read = (r: ServerRow): { headers: Record<string, string>; env: Record<string, string> } => (r.secrets ? JSON.parse(secrets().decrypt(r.secrets)) : { headers: {}, env: {} });
+  const get = async (id: string, spaceId?: string) => {
+    const r = (await ctx.db.selectFrom('mcp_server').selectAll().where('id', '=', id).executeTakeFirst()) as ServerRow | undefined;
+    if (!r || (spaceId && r.space_id !== spaceId)) throw notFound(`There is no MCP server ${id} in this space.`);
+    return r;
+  };
+  const target = (r: ServerRow): ServerTarget => {
+    const s = read(r);
+    return { transport: r.transport, url: r.url, headers: s.headers, command: r.command, args: JSON.parse(r.args), env: s.env };
+  };
+  const outbound = (u: string | URL, init?: RequestInit) => ctx.service(OutboundHttpService).fetch(u, { ...init, timeoutMs: 60_000 });
+  /** Lists the server's tools now and keeps them (and the failure, if it failed). */
+  const refresh = async (r: ServerRow): Promise<McpToolInfo[]> => {
+    try {
+      const tools = await listTools(target(r), outbound);
+      await ctx.db.updateTable('mcp_server').set({ tools: JSON.stringify(tools), tools_at: now(), last_error: null }).where('id', '=', r.id).execute();
+      return tools;
+    } catch (e) {
+      const message = describeMcpError(e, r.url || undefined, describeOutboundError).slice(0, 1900);
+      await ctx.db.updateTable('mcp_server').set({ last_error: message }).where('id', '=', r.id).execute();
+      throw badRequest(`The MCP server "${r.name}" could not be reached or listed: ${message}`);
+    }
+  };
+  const view = (r: ServerRow) => {
+    const names = JSON.parse(r.secret_names) as { headers: string[]; env: string[] };
+    return {
+      server_id: r.id,
+      space_id: r.space_id,
+      name: r.name,
+      description: r.description,
+      transport: r.transport,
+      url: r.url,
+      command: r.command,
+      args: JSON.parse(r.args) as string[],
+      headers: names.headers.map((name) => ({ name, value: MASK })),
+      env: names.env.map((name) => ({ name, value: MASK })),
+      tools: JSON.parse(r.tools) as McpToolInfo[],
+      tools_time: secs(r.tools_at) || null,
+      last_error: r.last_error,
+      creator_id: r.creator_id,
+      create_time: secs(r.created_at),
+      update_time: secs(r.updated_at),
+    };
+  };
+  return { get, target, outbound, refresh, view, read, secrets };
+}
+type Store = ReturnType<typeof makeStore>;
+
+export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
+  /** Checks what a caller gave for the transport they chose; a value sent masked keeps the saved one. */
+  const prepare = async (body: Partial<z.infer<typeof ServerFields>>, isAdmin: boolean, current?: ServerRow) => {
+    const transport = body.transport ?? current?.transport ?? 'streamable_http';
+    if (transport === 'stdio' && !isAdmin) throw forbidden('Only platform administrators may register an MCP server that runs a command (stdio).');
+    const url = body.url ?? current?.url ?? '';
+    const command = body.command ?? current?.command ?? '';
+    if (transport === 'stdio') {
+      if (!command) throw badRequest('Give the command that starts the server.', { field: 'command' });
+    } else {
+      if (!url) throw badRequest('Give the URL of the MCP server.', { field: 'url' });
+      try {
+        await ctx.service(OutboundHttpService).check(url);
+      } catch (e) {
+        throw badRequest(`The URL cannot be used: ${(e as Error).message}`, { field: 'url' });
+      }
+    }
+    const old = current ? store.read(current) : { headers: {}, env: {} };
+    const merge = (pairs: { name: string; value: string }[] | undefined, prev: Record<string, string>) => (pairs ? Object.fromEntries(pairs.map((p) => [p.name, p.value === MASK ? (prev[p.name] ?? '') : p.value])) : prev);
+    const headers = merge(body.headers, old.headers);
+    const env = merge(body.env, old.env);
+    return {
+      transport,
+      url: transport === 'stdio' ? '' : url,
+      command: transport === 'stdio' ? command : '',
+      args: JSON.stringify(transport === 'stdio' ? (body.args ?? (current ? JSON.parse(current.args) : [])) : []),
+      secrets: store.secrets().encrypt(JSON.stringify({ headers, env })),
+      secret_names: JSON.stringify({ headers: Object.keys(headers), env: Object.keys(env) }),
+    };
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/server/create',
+    auth: inSpace,
+    summary: 'Register an MCP server: streamable HTTP or SSE URL with headers, or (platform administrators) a stdio command; its tools are listed at once',
+    body: ServerFields.partial({ description: true, url: true, headers: true, command: true, args: true, env: true }).extend({ space_id: Id }),
+    handler: async ({ body, caller }) => {
+      const fields = await prepare(body, caller!.isPlatformAdmin);
+      const id = ctx.host.newId();
+      await ctx.db.insertInto('mcp_server').values({ id, space_id: body.space_id, name: body.name, description: body.description ?? '', ...fields, tools: '[]', tools_at: null, last_error: null, creator_id: caller!.userId, created_at: now(), updated_at: now() }).execute();
+      const row = await store.get(id);
+      // A server that cannot be listed is kept (it may be down now); the failure is shown with it.
+      await store.refresh(row).catch(() => undefined);
+      return store.view(await store.get(id));
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/server/update',
+    auth: inSpace,
+    summary: 'Change an MCP server (a header or environment value sent as **** keeps the saved one)',
+    body: ServerFields.partial().extend({ space_id: Id, server_id: Id }),
+    handler: async ({ body, caller }) => {
+      const current = await store.get(body.server_id, body.space_id);
+      if (current.transport === 'stdio' && !caller!.isPlatformAdmin) throw forbidden('Only platform administrators may change an MCP server that runs a command.');
+      const fields = await prepare(body, caller!.isPlatformAdmin, current);
+      await ctx.db.updateTable('mcp_server').set({ ...(body.name ? { name: body.name } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...fields, updated_at: now() }).where('id', '=', current.id).execute();
+      return store.view(await store.get(current.id));
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/server/delete',
+    auth: inSpace,
+    summary: 'Remove an MCP server from the space',
+    body: z.object({ space_id: Id, server_id: Id }),
+    handler: async ({ body, caller }) => {
+      const r = await store.get(body.server_id, body.space_id);
+      if (r.transport === 'stdio' && !caller!.isPlatformAdmin) throw forbidden('Only platform administrators may remove an MCP server that runs a command.');
+      await ctx.db.deleteFrom('mcp_server').where('id', '=', r.id).execute();
+      return {};
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/server/list',
+    auth: inSpace,
+    summary: 'MCP servers of a space with their tools (as last listed)',
+    body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
+    handler: async ({ body }) => {
+      let q = ctx.db.selectFrom('mcp_server').selectAll().where('space_id', '=', body.space_id);
+      if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
+      const rows = (await q.orderBy('updated_at', 'desc').limit(200).execute()) as ServerRow[];
+      return { servers: rows.map(store.view) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/server/tools',
+    auth: inSpace,
+    summary: "List an MCP server's tools again (connects to it)",
+    body: z.object({ space_id: Id, server_id: Id }),
+    handler: async ({ body }) => {
+      const r = await store.get(body.server_id, body.space_id);
+      return { tools: await store.refresh(r) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/server/call_tool',
+    auth: inSpace,
+    summary: 'Try a tool of an MCP server with given arguments',
+    body: z.object({ space_id: Id, server_id: Id, tool: z.string().min(1).max(200), arguments: z.record(z.string(), z.unknown()).default({}) }),
+    handler: async ({ body, signal }) => {
+      const r = await store.get(body.server_id, body.space_id);
+      const started = performance.now();
+      try {
+        const result = await callTool(store.target(r), store.outbound, body.tool, body.arguments, signal);
+        return { ...result, duration_ms: Math.round(performance.now() - started) };
+      } catch (e) {
+        throw badRequest(`The tool call failed: ${describeMcpError(e, r.url || undefined, describeOutboundError)}`);
+      }
+    },
+  });
+
+  // ---- Published workflows as MCP servers
+  const runner = () => ctx.service(WorkflowRunnerService);
+  const publicUrl = () => ctx.service(HostInfoService).publicUrl;
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/workflow/expose',
+    auth: inSpace,
+    summary: 'Expose a published workflow as an MCP server (or stop); answers its endpoint',
+    body: z.object({ space_id: Id, workflow_id: Id, exposed: z.boolean() }),
+    handler: async ({ body, caller }) => {
+      const info = await runner().info(body.workflow_id, body.space_id);
+      if (body.exposed && !info.latest_version) throw badRequest(`Publish "${info.name}" first: an MCP server runs the latest published version.`);
+      await ctx.db.deleteFrom('mcp_exposed_workflow').where('workflow_id', '=', info.workflow_id).execute();
+      if (body.exposed) await ctx.db.insertInto('mcp_exposed_workflow').values({ workflow_id: info.workflow_id, space_id: body.space_id, created_by: caller!.userId, created_at: now() }).execute();
+      return { exposed: body.exposed, endpoint: endpointOf(publicUrl(), info.workflow_id), tool_name: toolNameOf(info) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/workflow/list_exposed',
+    auth: inSpace,
+    summary: 'The workflows of a space exposed as MCP servers, with their endpoints',
+    body: z.object({ space_id: Id }),
+    handler: async ({ body }) => {
+      const rows = (await ctx.db.selectFrom('mcp_exposed_workflow').selectAll().where('space_id', '=', body.space_id).orderBy('created_at', 'desc').execute()) as { workflow_id: string; created_at: string }[];
+      const items = [];
+      for (const r of rows) {
+        const info = await runner().info(r.workflow_id, body.space_id).catch(() => undefined);
+        if (info) items.push({ workflow_id: info.workflow_id, name: info.name, latest_version: info.latest_version, tool_name: toolNameOf(info), endpoint: endpointOf(publicUrl(), info.workflow_id), create_time: secs(r.created_at) });
+      }
+      return { items };
+    },
+  });
+
+  const exposedSpace = async (req: { params: { workflow_id?: string } }) => {
+    const id = String(req.params.workflow_id ?? '');
+    const r = (await ctx.db.selectFrom('mcp_exposed_workflow').select('space_id').where('workflow_id', '=', id).executeTakeFirst()) as { space_id: string } | undefined;
+    return r?.space_id ?? (await runner().spaceOf(id));
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/v1/mcp/workflow/:workflow_id',
+    auth: { space: exposedSpace },
+    permission: 'workflow.run',
+    rawResponse: true,
+    summary: 'MCP (streamable HTTP, stateless) for an exposed published workflow: tools/list and tools/call',
+    params: z.object({ workflow_id: Id }),
+    handler: async (req, reply) => {
+      const exposed = await ctx.db.selectFrom('mcp_exposed_workflow').select('workflow_id').where('workflow_id', '=', req.params.workflow_id).executeTakeFirst();
+      if (!exposed) throw notExposed();
+      const info = await runner().info(req.params.workflow_id, req.spaceId!);
+      await answerMcp(ctx, info, req, reply);
+    },
+  });
+
+  for (const method of ['GET', 'DELETE'] as const) {
+    ctx.route({
+      method,
+      path: '/v1/mcp/workflow/:workflow_id',
+      auth: { space: exposedSpace },
+      permission: 'workflow.run',
+      rawResponse: true,
+      summary: `MCP ${method}: not offered (a stateless server; no session, no server-sent stream)`,
+      params: z.object({ workflow_id: Id }),
+      handler: async (_req, reply) => {
+        reply.status(405);
+        reply.header('allow', 'POST');
+        reply.send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST.' }, id: null }), 'application/json');
+      },
+    });
+  }
+}
