@@ -1,0 +1,13 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { BotSkillPanels } from '@tessera/ext-bots/client';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { McpPanel } from './McpPanel.tsx';
+
+export default defineExtension({
+  id: 'bot-skill-mcp',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(BotSkillPanels, { key: 'mcp', label: 'label', description: 'help', order: 25, empty: () => ({ tools: [] }), count: (v: { tools?: unknown[] }) => v?.tools?.length ?? 0, Panel: McpPanel });
+  },
+});

@@ -1,0 +1,13 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { BotSkillPanels } from '@tessera/ext-bots/client';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { PluginsPanel } from './PluginsPanel.tsx';
+
+export default defineExtension({
+  id: 'bot-skill-plugins',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(BotSkillPanels, { key: 'plugins', label: 'label', description: 'help', order: 20, empty: () => ({ apis: [] }), count: (v: { apis?: unknown[] }) => v?.apis?.length ?? 0, Panel: PluginsPanel });
+  },
+});
