@@ -18,10 +18,10 @@ export async function signedInContext(browser: Browser, baseUrl: string, opts: B
 }
 
 /** One studio and one Chromium for a test file, started before its tests and stopped after them. */
-export function withStudioAndBrowser(opts: { extensionsDir?: () => string } = {}): { readonly studio: RunningStudio; readonly browser: Browser } {
+export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?: Record<string, string> } = {}): { readonly studio: RunningStudio; readonly browser: Browser } {
   const state: { studio?: RunningStudio; browser?: Browser } = {};
   beforeAll(async () => {
-    state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.() });
+    state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.(), env: opts.env });
     state.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -78,3 +78,52 @@ export const NodeTypeClients = defineRegistryPoint<NodeTypeClient>({
   schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9_.-]*$/) }),
   key: (c) => c.key,
 });
+
+/** One entry of a catalogue section: a node of `nodeType` with `param` already filled (a plugin's API, an MCP tool). */
+export interface CatalogueItem {
+  key: string;
+  label: string;
+  description?: string;
+  /** Where it comes from, shown small beside the label (the plugin, the MCP server). */
+  group?: string;
+  /** The node type key of the node added. */
+  nodeType: string;
+  /** node_param of the node added (title, inputs, outputs, settings). */
+  param(): Partial<CanvasNode['node_param']>;
+}
+
+/**
+ * A section of the node catalogue listing things of the space as ready-made nodes (the plugin section:
+ * one entry per published API). `useItems` is a React hook called while the catalogue shows.
+ */
+export interface CatalogueSection {
+  key: string;
+  /** Translation key with its namespace ('plugins:catalogue.title'). */
+  label: string;
+  order?: number;
+  useItems(spaceId: string): { items: CatalogueItem[]; loading: boolean };
+  /** Where the user manages what the section lists (a page path), shown when it is empty. */
+  managePath?: string;
+}
+
+export const CatalogueSections = defineRegistryPoint<CatalogueSection>({
+  id: 'workflow.catalogueSections',
+  owner: 'workflow',
+  description: 'Sections of the node catalogue that list ready-made nodes from the space (plugin APIs, MCP tools).',
+  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9_.-]*$/), label: z.string().min(1), useItems: z.custom<CatalogueSection['useItems']>((v) => typeof v === 'function', 'must be a function') }),
+  key: (s) => s.key,
+});
+
+/** How the run panel asks for an interrupt of a type (OAuth authorisation 7 ...); answering resumes the run. */
+export interface InterruptView {
+  type: number;
+  Component: ComponentType<{ data: Record<string, unknown>; spaceId: string; onAnswer(data: string): void }>;
+}
+
+export const InterruptViews = defineRegistryPoint<InterruptView>({
+  id: 'workflow.interruptViews',
+  owner: 'workflow',
+  description: 'What the run panel shows for an interrupt type beyond questions (an OAuth authorise button ...).',
+  schema: z.object({ type: z.number().int().positive(), Component: z.custom<ComponentType>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a component') }),
+  key: (v) => String(v.type),
+});

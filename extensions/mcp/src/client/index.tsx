@@ -1,2 +1,22 @@
 import { defineExtension } from '@tessera/sdk/client';
-export default defineExtension({ id: 'mcp', register() {} });
+import { CatalogueSections, NodeTypeClients } from '@tessera/ext-workflow/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { mcpNodeClient, mcpSection } from './catalogue.tsx';
+import { setCurrentSpace } from './space.ts';
+
+const McpPage = lazy(() => import('./McpPage.tsx').then((m) => ({ default: m.McpPage })));
+
+export default defineExtension({
+  id: 'mcp',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/mcp', component: McpPage, title: 'title' });
+    ctx.sidebar({ key: 'mcp', area: 'space', label: 'nav', path: '/mcp', order: 25 });
+    ctx.register(CatalogueSections, mcpSection);
+    ctx.register(NodeTypeClients, mcpNodeClient);
+  },
+});

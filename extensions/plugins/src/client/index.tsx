@@ -1,2 +1,28 @@
-import { defineExtension } from '@tessera/sdk/client';
-export default defineExtension({ id: 'plugins', register() {} });
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { CatalogueSections, InterruptViews, NodeTypeClients } from '@tessera/ext-workflow/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { IconApps } from '@arco-design/web-react/icon';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { apiNodeClient, oauthInterrupt, pluginSection } from './catalogue.tsx';
+import { setCurrentSpace } from './space.ts';
+
+// The pages' code loads when a page first opens.
+const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+
+export default defineExtension({
+  id: 'plugins',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/plugins', component: LibraryPage, title: 'title' });
+    ctx.route({ path: '/plugins/:plugin_id', component: EditorPage, title: 'title' });
+    ctx.sidebar({ key: 'plugins', area: 'space', label: 'nav', path: '/plugins', order: 20 });
+    ctx.register(ResourceKinds, { kind: 'plugin', label: 'kind.label', createLabel: 'create', icon: IconApps, order: 30, path: '/plugins', createPath: '/plugins?create=1' });
+    ctx.register(CatalogueSections, pluginSection);
+    ctx.register(NodeTypeClients, apiNodeClient);
+    ctx.register(InterruptViews, oauthInterrupt);
+  },
+});

@@ -1,8 +1,8 @@
 // The Api node (4): calls one API of a published plugin (the draft in test runs); asks the user to
 // authorise an OAuth plugin with an interrupt (7) and calls again when the run resumes.
-import { ExecuteMode, InterruptType, type FieldDecl, type NodeTypeDefinition } from '@tessera/workflow-sdk';
+import { ExecuteMode, InterruptType, type NodeTypeDefinition } from '@tessera/workflow-sdk';
 import { z } from 'zod';
-import { ParameterType, type APIParameter, type Plugins } from '../shared/index.ts';
+import type { Plugins } from '../shared/index.ts';
 
 export const ApiNodeSettings = z.object({
   plugin_id: z.string().min(1, 'Choose a plugin API.'),
@@ -13,21 +13,6 @@ export const ApiNodeSettings = z.object({
   plugin_name: z.string().max(100).default(''),
 });
 type Settings = z.infer<typeof ApiNodeSettings>;
-
-const FIELD: Record<number, FieldDecl['type']> = { [ParameterType.String]: 'string', [ParameterType.Integer]: 'integer', [ParameterType.Number]: 'number', [ParameterType.Object]: 'object', [ParameterType.Array]: 'array', [ParameterType.Bool]: 'boolean' };
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** An API's response parameters as a node's outputs (names a canvas cannot reference are left out). */
-export function paramsToFields(params: APIParameter[]): FieldDecl[] {
-  return params
-    .filter((p) => NAME.test(p.name))
-    .map((p) => {
-      const f: FieldDecl = { name: p.name, type: FIELD[p.type] ?? 'string', ...(p.desc ? { description: p.desc.slice(0, 1000) } : {}) };
-      if (p.type === ParameterType.Array) f.items = FIELD[p.sub_parameters?.[0]?.type ?? p.sub_type ?? ParameterType.String] ?? 'string';
-      if (p.type === ParameterType.Object && p.sub_parameters?.length) f.children = paramsToFields(p.sub_parameters);
-      return f;
-    });
-}
 
 export function apiNode(plugins: () => Plugins): NodeTypeDefinition {
   return {

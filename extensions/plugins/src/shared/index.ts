@@ -1,6 +1,7 @@
 // @tessera/ext-plugins/shared: the plugin and API shapes (Coze's field names and numeric codes) and the
 // service other extensions (bot skills, MCP) use to list and call published plugin APIs.
 import { defineService } from '@tessera/sdk';
+import type { FieldDecl } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 
 export const ParameterType = { String: 1, Integer: 2, Number: 3, Object: 4, Array: 5, Bool: 6 } as const;
@@ -121,3 +122,19 @@ function paramSchema(p: APIParameter): Record<string, unknown> {
       return { type: 'string', ...desc };
   }
 }
+
+const FIELD: Record<number, FieldDecl['type']> = { [ParameterType.String]: 'string', [ParameterType.Integer]: 'integer', [ParameterType.Number]: 'number', [ParameterType.Object]: 'object', [ParameterType.Array]: 'array', [ParameterType.Bool]: 'boolean' };
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An API's response parameters as a node's outputs (names a canvas cannot reference are left out). */
+export function paramsToFields(params: APIParameter[]): FieldDecl[] {
+  return params
+    .filter((p) => NAME.test(p.name))
+    .map((p) => {
+      const f: FieldDecl = { name: p.name, type: FIELD[p.type] ?? 'string', ...(p.desc ? { description: p.desc.slice(0, 1000) } : {}) };
+      if (p.type === ParameterType.Array) f.items = FIELD[p.sub_parameters?.[0]?.type ?? p.sub_type ?? ParameterType.String] ?? 'string';
+      if (p.type === ParameterType.Object && p.sub_parameters?.length) f.children = paramsToFields(p.sub_parameters);
+      return f;
+    });
+}
+

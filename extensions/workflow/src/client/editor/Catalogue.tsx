@@ -1,10 +1,11 @@
 // The node catalogue beside the canvas: the node types by category, searchable, added by click or drag.
 import { Button, Input, Typography } from '@arco-design/web-react';
-import { useStudio } from '@tessera/sdk/client';
+import { useRegistry, useStudio } from '@tessera/sdk/client';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Canvas } from '@tessera/workflow-sdk';
-import type { NodeTypeClient } from '../points.ts';
+import { CatalogueSections, type CatalogueItem, type CatalogueSection, type NodeTypeClient } from '../points.ts';
 import type { NodeTypeInfo } from './model.ts';
 
 const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'utility', 'custom'];
@@ -12,7 +13,8 @@ const CATEGORY_ORDER = ['basic', 'ai', 'logic', 'io', 'interaction', 'data', 'ut
 export const DRAG_TYPE = 'application/x-tessera-node-type';
 
 /** The node catalogue: grouped by category, searchable; click a type to add it. */
-export function Catalogue({ types, clients, canvas, onAdd }: { types: NodeTypeInfo[]; clients: NodeTypeClient[]; canvas: Canvas; onAdd(t: NodeTypeInfo): void }) {
+export function Catalogue({ types, clients, canvas, onAdd, onAddItem, spaceId }: { types: NodeTypeInfo[]; clients: NodeTypeClient[]; canvas: Canvas; onAdd(t: NodeTypeInfo): void; onAddItem(item: CatalogueItem): void; spaceId: string }) {
+  const sections = useRegistry(CatalogueSections);
   const { t } = useTranslation('workflow');
   const { language } = useStudio();
   const [q, setQ] = useState('');
@@ -56,7 +58,40 @@ export function Catalogue({ types, clients, canvas, onAdd }: { types: NodeTypeIn
             })}
         </div>
       ))}
-      {!shown.length && <Typography.Text type="secondary">{t('editor.noNodes')}</Typography.Text>}
+      {[...sections]
+        .sort((a, b) => (a.order ?? 50) - (b.order ?? 50))
+        .map((sec) => (
+          <SectionView key={sec.key} section={sec} spaceId={spaceId} query={q} onAdd={onAddItem} />
+        ))}
+      {!shown.length && !sections.length && <Typography.Text type="secondary">{t('editor.noNodes')}</Typography.Text>}
+    </div>
+  );
+}
+
+/** A section of ready-made nodes from the space (plugin APIs, MCP tools), filtered by the search. */
+function SectionView({ section, spaceId, query, onAdd }: { section: CatalogueSection; spaceId: string; query: string; onAdd(item: CatalogueItem): void }) {
+  const { t } = useTranslation('workflow');
+  const { items, loading } = section.useItems(spaceId);
+  const q = query.toLowerCase();
+  const shown = items.filter((i) => !q || `${i.label} ${i.group ?? ''} ${i.description ?? ''}`.toLowerCase().includes(q));
+  if (q && !shown.length) return null;
+  return (
+    <div style={{ marginTop: 10 }} data-testid={`catalogue-section-${section.key}`}>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t(section.label)}
+      </Typography.Text>
+      {loading && <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('editor.loadingSection')}</div>}
+      {!loading && !items.length && (
+        <div style={{ fontSize: 12, color: 'var(--color-text-3)', padding: '2px 8px' }}>
+          {t('editor.emptySection')} {section.managePath && <Link to={section.managePath}>{t('editor.manageSection')}</Link>}
+        </div>
+      )}
+      {shown.map((item) => (
+        <Button key={item.key} long size="small" type="text" style={{ textAlign: 'left', display: 'block', height: 'auto', padding: '2px 8px' }} title={item.description ?? ''} onClick={() => onAdd(item)} data-testid={`add-item-${section.key}`} data-item={item.key}>
+          <div style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{item.label}</div>
+          {item.group && <div style={{ fontSize: 11, color: 'var(--color-text-3)', overflow: 'hidden', textOverflow: 'ellipsis' }}>{item.group}</div>}
+        </Button>
+      ))}
     </div>
   );
 }

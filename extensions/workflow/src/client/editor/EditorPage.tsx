@@ -4,7 +4,7 @@ import { Button, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconApps, IconLeft, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
-import { Modal, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
+import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
@@ -440,7 +440,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     return last && latest.current.nodes.find((c) => c.node_id === last.id);
   };
   /** Adds a node of a type: at `at` (a drop), else in the middle of the view, or in the body of the selected container. */
-  const add = (info: NodeTypeInfo, at?: { x: number; y: number }) => {
+  const add = (info: NodeTypeInfo, at?: { x: number; y: number }, param?: Partial<CanvasNode['node_param']>) => {
     const client = clients.find((c) => c.key === info.key);
     const only = selected.size === 1 ? latest.current.nodes.find((n) => selected.has(n.node_id)) : undefined;
     // Into the container dropped on, or the selected container's body, or the body the selected node is in.
@@ -449,7 +449,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
     let id = '';
     change((c) => {
       id = newNodeId(c, info.key);
-      const d = client?.defaults?.() ?? {};
+      const d = { ...(client?.defaults?.() ?? {}), ...param };
       const nudge = (c.nodes.length % 5) * 24;
       let layout = { x: center.x + (at ? 0 : nudge), y: center.y + (at ? 0 : nudge) };
       if (into && at) {
@@ -590,7 +590,20 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
         </>)}
       </div>
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
-        {!readOnly && <Catalogue types={types} clients={clients} canvas={canvas} onAdd={add} />}
+        {!readOnly && (
+          <Catalogue
+            types={types}
+            clients={clients}
+            canvas={canvas}
+            onAdd={add}
+            spaceId={spaceId}
+            onAddItem={(item) => {
+              const info = types.find((x) => x.key === item.nodeType);
+              if (info) add(info, undefined, item.param());
+              else toast.error(t('editor.typeMissing', { type: item.nodeType }));
+            }}
+          />
+        )}
         <div ref={canvasBox} style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
           <CardStoreContext.Provider value={cards as CardStore<unknown>}>
           <ReactFlow<Node<NodeRef | NoteData>, Edge> className="tessera-flow" onMoveStart={moveStart} onMoveEnd={moveEnd} nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
@@ -605,7 +618,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
               <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
             )}
             {side === 'problems' && !only && <ProblemsPanel problems={problemList} onPick={focusNode} />}
-            {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} />}
+            {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} spaceId={spaceId} />}
             {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && <RunTrace key={testRun.run.executeId} spaceId={spaceId} executeId={testRun.run.executeId} />}
             {side === 'run' && !only && <RunHistory spaceId={spaceId} workflowId={workflowId} current={testRun.run.executeId} refreshKey={`${testRun.run.executeId ?? ''}:${testRun.run.status}`} onOpen={(id) => void testRun.open(id)} />}
             {only && testRun.run.nodes[only.node_id] && <NodeResult run={testRun.run.nodes[only.node_id]} />}

@@ -1,11 +1,12 @@
 // Test runs from the editor: an input form generated from the Start node, the run streamed (each node's
 // status as it happens), questions answered inline, cancel, and each node's result.
 import { Alert, Button, Input, InputNumber, Space, Switch, Tag, Typography } from '@arco-design/web-react';
-import { useApi, useFormat } from '@tessera/sdk/client';
+import { useApi, useFormat, useRegistry } from '@tessera/sdk/client';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExecuteMode, NodeExecStatus, RunStatus } from '@tessera/workflow-sdk';
+import { InterruptViews } from '../points.ts';
 import type { FieldDecl, NodeExecRecord } from '@tessera/workflow-sdk';
 
 /** A node's execution as the run streams it. */
@@ -47,8 +48,10 @@ function FieldInput({ field, value, onChange }: { field: FieldDecl; value: unkno
 }
 
 /** The run panel: inputs, run / cancel, the answer, a question to answer, the error. */
-export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer }: { fields: FieldDecl[]; run: RunView; onRun(input: Record<string, unknown>): void; onCancel(): void; onAnswer(answer: string): void }) {
+export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }: { fields: FieldDecl[]; run: RunView; onRun(input: Record<string, unknown>): void; onCancel(): void; onAnswer(answer: string): void; spaceId: string }) {
   const { t } = useTranslation('workflow');
+  const interruptViews = useRegistry(InterruptViews);
+  const View = run.question ? interruptViews.find((v) => v.type === run.question!.type)?.Component : undefined;
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(fields.map((f) => [f.name, initialValue(f)])));
   const [answer, setAnswer] = useState('');
   const [problem, setProblem] = useState('');
@@ -96,7 +99,12 @@ export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer }: { field
       <div data-testid="run-status" data-status={run.status} style={{ marginTop: 12 }}>
         {run.status !== 'idle' && <Tag color={{ running: 'arcoblue', waiting: 'orange', success: 'green', fail: 'red', cancelled: 'gray', idle: 'gray' }[run.status]}>{t(`run.status.${run.status}`)}</Tag>}
       </div>
-      {run.question && (
+      {run.question && View && (
+        <div data-testid="run-interrupt" data-type={run.question.type} style={{ marginTop: 12 }}>
+          <View data={run.question.data} spaceId={spaceId} onAnswer={onAnswer} />
+        </div>
+      )}
+      {run.question && !View && (
         <div data-testid="run-question" style={{ marginTop: 12 }}>
           <Alert type="info" content={String(run.question.data.question ?? run.question.data.prompt ?? t('run.question'))} />
           <Space style={{ marginTop: 8 }}>

@@ -1,0 +1,91 @@
+// The MCP section of the node catalogue (one entry per tool of the space's servers) and the MCP tool
+// node's card and form.
+import { Alert, Tag, Typography } from '@arco-design/web-react';
+import { IconCommand } from '@arco-design/web-react/icon';
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from '@tessera/sdk/client';
+import type { CatalogueItem, CatalogueSection, NodeFormProps, NodeTypeClient } from '@tessera/ext-workflow/client';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ServerView } from './McpPage.tsx';
+
+const NONE: CatalogueItem[] = [];
+const TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
+
+function useServers(spaceId: string) {
+  const api = useApi();
+  return useQuery({ queryKey: ['mcp', 'servers', spaceId], enabled: !!spaceId, queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }) });
+}
+
+function useToolItems(spaceId: string) {
+  const q = useServers(spaceId);
+  const items = useMemo(
+    () =>
+      q.data?.servers.flatMap((s) =>
+        s.tools.map<CatalogueItem>((tool) => ({
+          key: `${s.server_id}:${tool.name}`,
+          label: tool.name,
+          description: tool.description,
+          group: s.name,
+          nodeType: 'mcp_tool',
+          param: () => {
+            const props = (tool.input_schema.properties ?? {}) as Record<string, { type?: string }>;
+            return {
+              title: tool.name,
+              inputs: Object.entries(props).map(([name, p]) => ({ name, type: (TYPES.has(String(p.type)) ? p.type : 'string') as 'string', value: { kind: 'literal' as const, value: p.type === 'string' || !TYPES.has(String(p.type)) ? '' : null } })),
+              settings: { server_id: s.server_id, tool: tool.name, server_name: s.name },
+            };
+          },
+        })),
+      ) ?? NONE,
+    [q.data],
+  );
+  return { items, loading: q.isPending };
+}
+
+export const mcpSection: CatalogueSection = { key: 'mcp', label: 'mcp:catalogue.title', order: 20, useItems: useToolItems, managePath: '/mcp' };
+
+function McpNodeForm({ node, spaceId }: NodeFormProps) {
+  const { t } = useTranslation('mcp');
+  const s = node.node_param.settings as { server_id?: string; tool?: string; server_name?: string };
+  const q = useServers(spaceId);
+  const server = q.data?.servers.find((x) => x.server_id === s.server_id);
+  const tool = server?.tools.find((x) => x.name === s.tool);
+  const props = Object.entries((tool?.input_schema.properties ?? {}) as Record<string, { type?: string }>);
+  const required = new Set((tool?.input_schema.required as string[] | undefined) ?? []);
+  return (
+    <div data-testid="mcp-node-form">
+      <Typography.Text>
+        <b>{server?.name ?? s.server_name}</b> / {s.tool}
+      </Typography.Text>
+      {q.data && !tool && <Alert type="warning" style={{ marginTop: 6 }} content={t('node.gone')} />}
+      {tool?.description && <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{tool.description}</Typography.Paragraph>}
+      {!!props.length && (
+        <div>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('node.args')}
+          </Typography.Text>
+          <div>
+            {props.map(([name, p]) => (
+              <Tag key={name} size="small" style={{ margin: 2 }}>
+                {name}: {p.type ?? 'any'}
+                {required.has(name) ? ' *' : ''}
+              </Tag>
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export const mcpNodeClient: NodeTypeClient = {
+  key: 'mcp_tool',
+  icon: IconCommand,
+  color: '#722ed1',
+  summary: (node) => {
+    const s = node.node_param.settings as { server_name?: string; tool?: string };
+    return s.tool ? `${s.server_name ?? ''} / ${s.tool}` : undefined;
+  },
+  Form: McpNodeForm,
+};
