@@ -1,6 +1,7 @@
 // An extension's heavy dependencies load when it is first used, not at start (issue 19): the AI SDK and
 // its providers with the first model call, isolated-vm with the first JavaScript run, Pyodide with the
-// first Python run, BullMQ and Redis only with a Redis URL. A real `start` process, watched through a
+// first Python run, BullMQ and Redis only with a Redis URL, the MCP SDK, the OpenAPI parser and undici (the
+// outbound client's pinned connections) with the first MCP, import or outbound call. A real `start` process, watched through a
 // module hook that logs what it resolves.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { link, node, ref, unique } from '../workflow-kit.ts';
 import { createServer } from 'node:net';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg'];
+const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg', '@modelcontextprotocol/sdk', '@apidevtools/swagger-parser', 'yaml', 'undici'];
 
 interface Started {
   url: string;

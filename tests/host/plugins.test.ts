@@ -190,6 +190,10 @@ describe('publishing and the Api node', () => {
     const draftRun = await wf('test_run', { workflow_id, input: { id: 1 }, run_mode: 0 });
     expect(draftRun.execute_status).toBe(3);
     expect(draftRun.reason).toMatch(/HTTP 404/);
+    // A new version is what published runs use from then on.
+    await p('publish_plugin', { plugin_id, version_name: 'v1.0.1' });
+    const after = await new Agent(studio.url, { bearer: pat.token }).request('POST', '/v1/workflow/run', { workflow_id, parameters: { id: 1 } });
+    expect(after.body.msg).toMatch(/HTTP 404/);
   });
 
   it('fails a node whose API is disabled, or whose plugin is gone, with a message naming it', async () => {

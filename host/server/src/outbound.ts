@@ -164,7 +164,8 @@ function limitBody(res: Response, max: number, url: string): Response {
     void res.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (!res.body) return res;
+  // A declared length within the limit is held to by the HTTP client (a longer body fails the read).
+  if (!res.body || (Number.isFinite(length) && !res.headers.get('content-encoding'))) return res;
   let seen = 0;
   const limited = res.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({

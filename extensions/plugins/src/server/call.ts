@@ -145,8 +145,8 @@ export class PluginCaller {
 
   /** Calls `api` of `plugin` for `userId`; network failures throw with a message a person can act on. */
   async call(plugin: PluginDef, api: ApiDef, input: Record<string, unknown>, userId: string, signal?: AbortSignal): Promise<CallOutcome> {
-    const row = await this.store.get(plugin.plugin_id);
-    const serviceToken = plugin.auth_type === AuthorizationType.Service ? this.store.decrypt(row.secret) : '';
+    const { row, secret } = await this.store.credentials(plugin.plugin_id);
+    const serviceToken = plugin.auth_type === AuthorizationType.Service ? secret : '';
     const req = buildRequest(plugin, api, input, serviceToken);
     if (plugin.auth_type === AuthorizationType.OAuth) {
       const token = await this.tokens.accessToken(row, userId);

@@ -293,6 +293,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
         for (const table of ['plugins_api', 'plugins_version', 'plugins_oauth_token', 'plugins_oauth_state'] as const) await tx.deleteFrom(table).where('plugin_id', '=', plugin.id).execute();
         await tx.deleteFrom('plugins_plugin').where('id', '=', plugin.id).execute();
       });
+      store.forget(plugin.id);
       return {};
     },
   });
@@ -484,6 +485,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
         await tx.insertInto('plugins_version').values({ id, plugin_id: plugin.id, version_name: body.version_name, version_desc: body.version_desc, snapshot: JSON.stringify(snapshot), created_by: who!.userId, created_at: nowIso() }).execute();
         await tx.updateTable('plugins_plugin').set({ published_edit_version: Number(plugin.edit_version), version_name: body.version_name, published_at: nowIso() }).where('id', '=', plugin.id).execute();
       });
+      store.forget(plugin.id);
       return { version_id: id, version_name: body.version_name };
     },
   });

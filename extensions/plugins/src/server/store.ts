@@ -1,6 +1,6 @@
 // Plugins and their APIs in the studio's database; published versions as snapshots.
 import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
-import { SecretsService, sameText, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, SecretsService, sameText, type ServerContext } from '@tessera/sdk/server';
 import type { APIParameter, CommonParams } from '../shared/index.ts';
 
 export interface PluginRow {
@@ -95,8 +95,28 @@ export const apiDef = (a: ApiRow): ApiDef => ({ api_id: a.id, name: a.name, desc
 
 export class PluginStore {
   private ctx: ServerContext<unknown>;
+  /**
+   * What calls read (published definitions, the plugin row with its decrypted secret), kept in memory in
+   * one process and dropped by this process's writes (`forget`); off when several processes share the work.
+   */
+  private defs: LocalCache<string, PluginDef | null>;
+  private creds: LocalCache<string, { row: PluginRow; secret: string }>;
   constructor(ctx: ServerContext<unknown>) {
     this.ctx = ctx;
+    this.defs = new LocalCache({ max: 5_000, enabled: !ctx.host.distributed });
+    this.creds = new LocalCache({ max: 5_000, enabled: !ctx.host.distributed });
+  }
+  /** Drops what is kept of a plugin (after any change to it, its APIs or its versions). */
+  forget(pluginId: string) {
+    this.defs.clear((k) => k.startsWith(`${pluginId}@`));
+    this.creds.delete(pluginId);
+  }
+  /** The plugin row and its decrypted service token or client secret, for calls. */
+  async credentials(pluginId: string): Promise<{ row: PluginRow; secret: string }> {
+    const hit = this.creds.get(pluginId);
+    if (hit) return hit;
+    const row = await this.get(pluginId);
+    return this.creds.set(pluginId, { row, secret: this.decrypt(row.secret) });
   }
   private get db() {
     return this.ctx.db;
@@ -122,6 +142,7 @@ export class PluginStore {
     if (await q.executeTakeFirst()) throw taken(`A plugin named "${name}" already exists in this space; choose another name.`, 'name');
   }
   async touch(pluginId: string) {
+    this.forget(pluginId);
     await this.db
       .updateTable('plugins_plugin')
       .set((eb) => ({ edit_version: eb('edit_version', '+', 1), updated_at: nowIso() }))
@@ -150,6 +171,17 @@ export class PluginStore {
 
   /** The plugin as a call sees it: the draft, a named version, or (default) the latest published one. */
   async definition(pluginId: string, version?: string): Promise<PluginDef | undefined> {
+    if (version === 'draft') return this.load(pluginId, version);
+    const key = `${pluginId}@${version ?? ''}`;
+    const hit = this.defs.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const def = await this.load(pluginId, version);
+    // A plugin that does not exist is not kept (it may be created under that id later: ids are new).
+    if (def) this.defs.set(key, def);
+    return def;
+  }
+
+  private async load(pluginId: string, version?: string): Promise<PluginDef | undefined> {
     const row = await this.get(pluginId).catch(() => undefined);
     if (!row) return undefined;
     if (version === 'draft') {
