@@ -6,6 +6,8 @@ import { MCP_TOKEN, startMcpServer } from '../fixtures/mcp-server.ts';
 import { API_KEY, petStoreOpenApi3, startPluginServer, type PluginServer } from '../fixtures/plugin-server.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { unique } from '../workflow-kit.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 // Plugins and MCP tools given to a bot: the model sees them as tools and the studio calls them.
 let studio: RunningStudio;
@@ -62,5 +64,35 @@ describe('bot tools from plugins and MCP servers', () => {
     expect(answerOf(events)).toBe('It is 42.');
     expect(llm.requests[0].body.tools[0].function).toMatchObject({ name: 'add', description: expect.stringContaining('Adds two numbers') });
     expect(completed(events, 'tool_response').map((m) => JSON.parse(m.content))).toEqual([{ sum: 42 }]);
+  });
+
+  it('serves a published bot over MCP: one tool that asks it, continuing a conversation', async () => {
+    const bot = await makeBot({});
+    await post('/api/draftbot/publish', { bot_id: bot, connectors: ['1024'] });
+    const endpoint = `${studio.url}/v1/mcp/bot/${bot}`;
+    const pat = await owner.post('/api/permission_api/pat/create', { name: 'ide', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }] });
+    const connect = async () => {
+      const client = new Client({ name: 'ide', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${pat.token}` } } }));
+      return client;
+    };
+    await expect(connect()).rejects.toThrow(/not served over MCP/);
+    const served = await post('/api/mcp/bot/expose', { bot_id: bot, exposed: true });
+    expect((await post('/api/mcp/bot/list_exposed')).items.map((i: any) => i.bot_id)).toEqual([bot]);
+    const client = await connect();
+    try {
+      const { tools: listed } = await client.listTools();
+      expect(listed).toEqual([expect.objectContaining({ name: served.tool_name, inputSchema: expect.objectContaining({ required: ['message'] }) })]);
+      llm.script({ text: 'Hello from the bot.' }, { text: 'Still here.' });
+      const first = await client.callTool({ name: served.tool_name, arguments: { message: 'Hi' } });
+      expect(first.structuredContent).toMatchObject({ answer: 'Hello from the bot.', conversation_id: expect.any(String) });
+      const second = await client.callTool({ name: served.tool_name, arguments: { message: 'Again', conversation_id: (first.structuredContent as { conversation_id: string }).conversation_id } });
+      expect((second.content as { text: string }[])[0].text).toBe('Still here.');
+      // The second turn carried the first as history.
+      expect(llm.requests[1].body.messages.map((m: any) => m.content)).toEqual(expect.arrayContaining(['Hi', 'Hello from the bot.', 'Again']));
+      expect((await client.callTool({ name: served.tool_name, arguments: {} })).isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });

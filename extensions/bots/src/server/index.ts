@@ -1,8 +1,9 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
-import { BotChatsService, BotConfig, BotsService, type BotSummary } from '../shared/index.ts';
+import { BotChatsService, BotConfig, BotsService, Connectors, type BotSummary } from '../shared/index.ts';
 import { ChatErrorCode, ChatService } from './chat.ts';
+import { botError } from './errors.ts';
 import { ConversationStore } from './conversations.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
@@ -40,6 +41,18 @@ export default defineExtension({
         const parsed = BotConfig.safeParse({ mode: t.mode, settings: t.settings });
         if (!parsed.success) throw badRequest(`The turn's settings are not valid: ${parsed.error.issues[0]?.message}`);
         const row = await chats.start({ bot: owner, config: parsed.data, version: 'latest', conversation, userId: t.userId, endUserId: t.endUserId, connectorId: t.connectorId, messages: t.messages, customVariables: t.customVariables, save: true, logId: t.logId });
+        return { chat_id: row.id, conversation_id: conversation.id };
+      },
+      async startPublished(t) {
+        const b = await bots.meta(t.botId).catch(() => undefined);
+        const p = b && (await bots.published(b.id));
+        if (!b || !p || !p.connectors.includes(Connectors.API)) throw botError(404, 'bots.notOnApi', {});
+        let conversation;
+        if (t.conversationId) {
+          conversation = await conversations.get(t.conversationId, t.userId);
+          if (conversation.bot_id !== b.id) throw badRequest('This conversation belongs to another bot.');
+        } else conversation = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: t.userId, end_user_id: t.endUserId, connector_id: Connectors.API, draft: false });
+        const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation, userId: t.userId, endUserId: t.endUserId, connectorId: Connectors.API, messages: [{ role: 'user', content: t.message }], customVariables: {}, save: true, logId: t.logId });
         return { chat_id: row.id, conversation_id: conversation.id };
       },
       stream: (chatId, sse, signal) => pipeChat(chats, chatId, sse, signal),

@@ -241,8 +241,22 @@ export interface ChatEventSink {
 }
 
 /** Chats for other extensions: start a turn and stream it in Coze's chat events. */
+/** A question to a bot as published to the API connector (MCP callers, other channels on the API). */
+export interface PublishedTurn {
+  botId: string;
+  /** The studio user (the token's). */
+  userId: string;
+  endUserId: string;
+  message: string;
+  /** Continue this conversation of the user's with the bot; absent: a new one. */
+  conversationId?: string;
+  logId: string;
+}
+
 export interface BotChats {
   start(turn: AdhocTurn): Promise<{ chat_id: string; conversation_id: string }>;
+  /** Starts a chat with the published bot (it must be published to the API connector, 1024). */
+  startPublished(turn: PublishedTurn): Promise<{ chat_id: string; conversation_id: string }>;
   /** Streams a live chat's events (Coze's shape) until it ends; the client going away cancels it. */
   stream(chatId: string, sse: ChatEventSink, signal: AbortSignal): Promise<void>;
 }

@@ -43,6 +43,7 @@ export function McpPage() {
         </Tabs.TabPane>
         <Tabs.TabPane key="exposed" title={t('tabs.exposed')}>
           <Exposed spaceId={spaceId} />
+          <ExposedBots spaceId={spaceId} />
         </Tabs.TabPane>
       </Tabs>
     </div>
@@ -326,6 +327,69 @@ function Exposed({ spaceId }: { spaceId: string }) {
       <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
         {t('exposed.howTo')}
       </Typography.Paragraph>
+    </div>
+  );
+}
+
+interface ExposedBot {
+  bot_id: string;
+  name: string;
+  tool_name: string;
+  endpoint: string;
+  create_time: number;
+}
+
+/** Bots published to the API, served over MCP (shown when the bots extension runs). */
+function ExposedBots({ spaceId }: { spaceId: string }) {
+  const { t } = useTranslation('mcp');
+  const api = useApi();
+  const qc = useQueryClient();
+  const bots = useQuery({
+    queryKey: ['bots', 'list', spaceId, 'published-for-mcp'],
+    retry: false,
+    queryFn: () => api.post<{ bot_draft_list: { bot_id: string; name: string }[] }>('/api/draftbot/get_draft_bot_list', { space_id: spaceId, is_publish: true, page_size: 100 }, { handled: () => true }),
+  });
+  const list = useQuery({ queryKey: ['mcp', 'exposed-bots', spaceId], queryFn: () => api.post<{ items: ExposedBot[] }>('/api/mcp/bot/list_exposed', { space_id: spaceId }) });
+  const expose = useMutation({
+    mutationFn: ({ id, on }: { id: string; on: boolean }) => api.post('/api/mcp/bot/expose', { space_id: spaceId, bot_id: id, exposed: on }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['mcp', 'exposed-bots', spaceId] }),
+  });
+  if (bots.isError) return null;
+  const items = list.data?.items ?? [];
+  const shown = new Set(items.map((i) => i.bot_id));
+  return (
+    <div data-testid="mcp-exposed-bots" style={{ marginTop: 24 }}>
+      <Typography.Title heading={6}>{t('exposed.bots')}</Typography.Title>
+      <Typography.Paragraph type="secondary">{t('exposed.botsIntro')}</Typography.Paragraph>
+      <Select style={{ width: 320, marginBottom: 12 }} placeholder={t('exposed.addBot')} value={undefined} loading={bots.isLoading} notFoundContent={t('exposed.noBotToAdd')} onChange={(id: string) => expose.mutate({ id, on: true })} data-testid="mcp-expose-bot-add">
+        {(bots.data?.bot_draft_list ?? [])
+          .filter((b) => !shown.has(b.bot_id))
+          .map((b) => (
+            <Select.Option key={b.bot_id} value={b.bot_id}>
+              {b.name}
+            </Select.Option>
+          ))}
+      </Select>
+      <Table<ExposedBot>
+        rowKey="bot_id"
+        pagination={false}
+        data={items}
+        noDataElement={<Typography.Text type="secondary">{t('exposed.noBots')}</Typography.Text>}
+        columns={[
+          { title: t('exposed.bot'), dataIndex: 'name', render: (n: string, i: ExposedBot) => <span data-testid="mcp-exposed-bot-row">{n} <Tag size="small">{i.tool_name}</Tag></span> },
+          { title: t('exposed.endpoint'), dataIndex: 'endpoint', render: (e: string) => <Typography.Text copyable style={{ fontFamily: 'monospace', fontSize: 12 }}>{e}</Typography.Text> },
+          {
+            title: '',
+            key: 'off',
+            width: 100,
+            render: (_: unknown, i: ExposedBot) => (
+              <Button size="mini" type="text" status="danger" onClick={() => expose.mutate({ id: i.bot_id, on: false })}>
+                {t('exposed.stop')}
+              </Button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -32,6 +32,13 @@ export const migrations: Migration[] = [
         .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
+      await db.schema
+        .createTable('mcp_exposed_bot')
+        .addColumn('bot_id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
     },
   },
 ];

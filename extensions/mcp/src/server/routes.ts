@@ -5,7 +5,8 @@ import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import type { McpToolInfo } from '../shared/index.ts';
 import { callTool, describeMcpError, listTools, type ServerTarget } from './client.ts';
-import { answerMcp, endpointOf, notExposed, toolNameOf } from './expose.ts';
+import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
+import { answerBotMcp, answerMcp, endpointOf, notExposed, toolNameOf } from './expose.ts';
 
 const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
@@ -274,20 +275,88 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     },
   });
 
-  for (const method of ['GET', 'DELETE'] as const) {
-    ctx.route({
-      method,
-      path: '/v1/mcp/workflow/:workflow_id',
-      auth: { space: exposedSpace },
-      permission: 'workflow.run',
-      rawResponse: true,
-      summary: `MCP ${method}: not offered (a stateless server; no session, no server-sent stream)`,
-      params: z.object({ workflow_id: Id }),
-      handler: async (_req, reply) => {
-        reply.status(405);
-        reply.header('allow', 'POST');
-        reply.send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST.' }, id: null }), 'application/json');
-      },
-    });
+  // ---- Published bots as MCP servers (when the bots extension runs)
+  const bots = () => {
+    const b = ctx.optionalService(BotsService);
+    const c = ctx.optionalService(BotChatsService);
+    if (!b || !c) throw notFound('Bots are not enabled in this studio.');
+    return { bots: b, chats: c };
+  };
+  const botEndpoint = (botId: string) => `${publicUrl().replace(/\/$/, '')}/v1/mcp/bot/${botId}`;
+  const botTool = (b: { name: string; bot_id: string }) => toolNameOf({ name: b.name, workflow_id: b.bot_id }).replace(/^workflow_/, 'bot_');
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/bot/expose',
+    auth: inSpace,
+    summary: 'Serve a bot published to the API as an MCP server (or stop); answers its endpoint',
+    body: z.object({ space_id: Id, bot_id: Id, exposed: z.boolean() }),
+    handler: async ({ body, caller }) => {
+      const b = await bots().bots.get(body.bot_id);
+      if (!b || b.space_id !== body.space_id) throw notFound(`There is no bot ${body.bot_id} in this space.`);
+      await ctx.db.deleteFrom('mcp_exposed_bot').where('bot_id', '=', b.bot_id).execute();
+      if (body.exposed) await ctx.db.insertInto('mcp_exposed_bot').values({ bot_id: b.bot_id, space_id: body.space_id, created_by: caller!.userId, created_at: now() }).execute();
+      return { exposed: body.exposed, endpoint: botEndpoint(b.bot_id), tool_name: botTool(b) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/mcp/bot/list_exposed',
+    auth: inSpace,
+    summary: 'The bots of a space served as MCP servers, with their endpoints',
+    body: z.object({ space_id: Id }),
+    handler: async ({ body }) => {
+      const svc = ctx.optionalService(BotsService);
+      if (!svc) return { items: [] };
+      const rows = (await ctx.db.selectFrom('mcp_exposed_bot').selectAll().where('space_id', '=', body.space_id).orderBy('created_at', 'desc').execute()) as { bot_id: string; created_at: string }[];
+      const items = [];
+      for (const r of rows) {
+        const b = await svc.get(r.bot_id);
+        if (b) items.push({ bot_id: b.bot_id, name: b.name, tool_name: botTool(b), endpoint: botEndpoint(b.bot_id), create_time: secs(r.created_at) });
+      }
+      return { items };
+    },
+  });
+
+  const botSpace = async (req: { params: { bot_id?: string } }) => {
+    const r = (await ctx.db.selectFrom('mcp_exposed_bot').select('space_id').where('bot_id', '=', String(req.params.bot_id ?? '')).executeTakeFirst()) as { space_id: string } | undefined;
+    return r?.space_id ?? (await ctx.optionalService(BotsService)?.get(String(req.params.bot_id ?? '')))?.space_id;
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/v1/mcp/bot/:bot_id',
+    auth: { space: botSpace },
+    permission: 'bot.chat',
+    rawResponse: true,
+    summary: 'MCP (streamable HTTP, stateless) for a bot served over MCP: one tool that asks the published bot',
+    params: z.object({ bot_id: Id }),
+    handler: async (req, reply) => {
+      const exposed = await ctx.db.selectFrom('mcp_exposed_bot').select('bot_id').where('bot_id', '=', req.params.bot_id).executeTakeFirst();
+      if (!exposed) throw badRequest('This bot is not served over MCP: serve it in the studio (MCP > Served over MCP) first.');
+      const { bots: svc, chats } = bots();
+      const b = await svc.get(req.params.bot_id);
+      if (!b) throw notFound(`There is no bot ${req.params.bot_id}.`);
+      await answerBotMcp(chats, b, req, reply);
+    },
+  });
+
+  for (const [kind, permission] of [['workflow', 'workflow.run'], ['bot', 'bot.chat']] as const) {
+    for (const method of ['GET', 'DELETE'] as const) {
+      ctx.route({
+        method,
+        path: `/v1/mcp/${kind}/:${kind}_id`,
+        auth: { space: kind === 'workflow' ? exposedSpace : botSpace },
+        permission,
+        rawResponse: true,
+        summary: `MCP ${method}: not offered (a stateless server; no session, no server-sent stream)`,
+        handler: async (_req, reply) => {
+          reply.status(405);
+          reply.header('allow', 'POST');
+          reply.send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST.' }, id: null }), 'application/json');
+        },
+      });
+    }
   }
 }

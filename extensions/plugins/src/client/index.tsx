@@ -1,11 +1,11 @@
 import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CatalogueSections, InterruptViews, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { IconApps } from '@arco-design/web-react/icon';
 import { lazy } from 'react';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { apiNodeClient, oauthInterrupt, pluginSection } from './catalogue.tsx';
+import { pluginKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code loads when a page first opens.
@@ -20,7 +20,7 @@ export default defineExtension({
     ctx.route({ path: '/plugins', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/plugins/:plugin_id', component: EditorPage, title: 'title' });
     ctx.sidebar({ key: 'plugins', area: 'space', label: 'nav', path: '/plugins', order: 20 });
-    ctx.register(ResourceKinds, { kind: 'plugin', label: 'kind.label', createLabel: 'create', icon: IconApps, order: 30, path: '/plugins', createPath: '/plugins?create=1' });
+    ctx.register(ResourceKinds, pluginKind);
     ctx.register(CatalogueSections, pluginSection);
     ctx.register(NodeTypeClients, apiNodeClient);
     ctx.register(InterruptViews, oauthInterrupt);
