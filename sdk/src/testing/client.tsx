@@ -20,7 +20,7 @@ export interface RenderExtensionOptions {
   as?: string;
   /** Or answer them with this fetch. */
   fetch?: typeof fetch;
-  /** Other client halves to start alongside. */
+  /** Other client halves to start alongside (the extension under test may use their services). */
   others?: ExtensionDefinition<ClientContext>[];
 }
 
@@ -43,7 +43,8 @@ export async function renderExtension(extension: ExtensionDefinition<ClientConte
   const notices: RenderedExtension['notices'] = [];
   const all = [...(opts.others ?? []), extension];
   const studio = await createStudio({
-    candidates: all.map((def) => ({ manifest: { id: def.id, version: '0.0.0-test', requires: [], optional: [] }, source: 'test', load: async () => def })),
+    // The extension under test may use what the others provide (they are its optional dependencies).
+    candidates: all.map((def) => ({ manifest: { id: def.id, version: '0.0.0-test', requires: [], optional: def === extension ? (opts.others ?? []).map((o) => o.id) : [] }, source: 'test', load: async () => def })),
     language: opts.language ?? 'en-US',
     fetch: opts.fetch ?? (opts.server ? injectFetch(opts.server, opts.as) : undefined),
     notify: (e) => notices.push({ msg: e.msg, logId: e.logId }),

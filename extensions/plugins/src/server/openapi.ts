@@ -1,5 +1,6 @@
 // OpenAPI 3.x and Swagger 2 documents (JSON or YAML) into a plugin's server URL, auth hint and APIs.
-// References are resolved by @apidevtools/swagger-parser inside the document only (never fetched).
+// References are resolved by @apidevtools/swagger-parser inside the document only (never fetched);
+// circular ones are followed to a fixed depth.
 import { badRequest } from '@tessera/sdk';
 import { APIMethod, ParameterLocation, ParameterType, type APIParameter } from '../shared/index.ts';
 
@@ -61,7 +62,7 @@ export async function importOpenApi(text: string): Promise<ImportedDocument> {
   const SwaggerParser = (mod.default ?? mod) as { dereference(doc: unknown, opts: unknown): Promise<unknown> };
   let doc: Schema;
   try {
-    doc = (await SwaggerParser.dereference(structuredClone(raw) as never, { resolve: { external: false, file: false, http: false }, dereference: { circular: 'ignore' } } as never)) as Schema;
+    doc = (await SwaggerParser.dereference(structuredClone(raw) as never, { resolve: { external: false, file: false, http: false }, dereference: { circular: true } } as never)) as Schema;
   } catch (e) {
     throw badRequest(`The document's references could not be resolved: ${(e as Error).message.split('\n')[0]}`);
   }
