@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, signUp } from '../agent.ts';
@@ -38,12 +36,7 @@ describe('MCP servers in a space (our client)', () => {
     expect(s.tools[0].input_schema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
     expect(s.headers).toEqual([{ name: 'Authorization', value: '****' }, { name: 'X-Client', value: '****' }]);
     expect(JSON.stringify(await m('server/list'))).not.toContain(MCP_TOKEN);
-    const db = new Database(path.join(studio.dataDir, 'tessera.db'), { readonly: true });
-    try {
-      expect(JSON.stringify(db.prepare('select * from mcp_server').all())).not.toContain(MCP_TOKEN);
-    } finally {
-      db.close();
-    }
+    expect(JSON.stringify(await studio.server.database.db.selectFrom('mcp_server').selectAll().execute())).not.toContain(MCP_TOKEN);
     expect(await m('server/call_tool', { server_id: s.server_id, tool: 'add', arguments: { a: 2, b: 40 } })).toMatchObject({ text: '42', structured: { sum: 42 }, is_error: false });
     // A masked header sent back keeps its value; a changed one replaces it.
     await m('server/update', { server_id: s.server_id, headers: [headers[0] && { name: 'Authorization', value: '****' }, { name: 'X-Client', value: 'other' }] });

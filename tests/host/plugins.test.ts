@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { Agent, signUp } from '../agent.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { accountOpenApi, API_KEY, CLIENT_ID, CLIENT_SECRET, petStoreOpenApi3, startPluginServer, SWAGGER2_YAML, type PluginServer } from '../fixtures/plugin-server.ts';
@@ -143,14 +141,9 @@ describe('plugins and their APIs', () => {
     const { plugin_id, info } = await importPetStore();
     expect(JSON.stringify(info)).not.toContain(API_KEY);
     await p('update_plugin_meta', { plugin_id, desc: 'changed', service_token: info.meta_info.service_token });
-    const db = new Database(path.join(studio.dataDir, 'tessera.db'), { readonly: true });
-    try {
-      const row = db.prepare('select secret from plugins_plugin where id = ?').get(plugin_id) as { secret: string };
-      expect(row.secret).not.toContain(API_KEY);
-      expect(row.secret.length).toBeGreaterThan(20);
-    } finally {
-      db.close();
-    }
+    const row = (await studio.server.database.db.selectFrom('plugins_plugin').select('secret').where('id', '=', plugin_id).executeTakeFirstOrThrow()) as { secret: string };
+    expect(row.secret).not.toContain(API_KEY);
+    expect(row.secret.length).toBeGreaterThan(20);
     const { api } = { api: (await p('get_plugin_info', { plugin_id })).api_info.find((a: any) => a.name === 'getPet') };
     expect((await p('debug_api', { plugin_id, api_id: api.api_id, parameters: { petId: 1 } })).success).toBe(true);
   });
