@@ -1,9 +1,15 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
-import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './chromium.ts';
 
 export { launchBrowser };
+
+/** Picks an option of an Arco select by its visible text. */
+export async function choose(page: Page, testId: string, option: string | RegExp) {
+  await page.getByTestId(testId).click();
+  await page.locator('.arco-select-option:visible').filter({ hasText: option }).first().click();
+}
 
 let users = 0;
 /** A browser context with a freshly signed-up user (the session cookie is set through the real API). */

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { Agent } from '../agent.ts';
 import { MCP_TOKEN, startMcpServer } from '../fixtures/mcp-server.ts';
 import { API_KEY, petStoreOpenApi3, startPluginServer, type PluginServer } from '../fixtures/plugin-server.ts';
-import { signedInContext, withStudioAndBrowser } from './browser.ts';
+import { choose, signedInContext, withStudioAndBrowser } from './browser.ts';
 
 // The plugin and MCP servers run on loopback: the studio is told private addresses are allowed.
 const env = withStudioAndBrowser({ env: { TESSERA_ALLOW_PRIVATE_NETWORK: 'true' } });
@@ -16,10 +15,6 @@ afterAll(async () => {
   await Promise.all([pets.close(), tools.close()]);
 });
 
-async function choose(page: Page, testId: string, option: string | RegExp) {
-  await page.getByTestId(testId).click();
-  await page.locator('.arco-select-option:visible').filter({ hasText: option }).first().click();
-}
 
 describe('plugins and MCP in the browser', () => {
   it('imports an OpenAPI document, debugs an API, publishes, uses it in a workflow test run; registers an MCP server and calls a tool', async () => {

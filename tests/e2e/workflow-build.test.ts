@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { Agent } from '../agent.ts';
-import { signedInContext, withStudioAndBrowser } from './browser.ts';
+import { choose, signedInContext, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
-
-/** Picks an option of an Arco select by its visible text. */
-async function choose(page: Page, testId: string, option: string | RegExp) {
-  await page.getByTestId(testId).click();
-  await page.locator('.arco-select-option:visible').filter({ hasText: option }).first().click();
-}
 
 describe('building a workflow in the browser', () => {
   it('builds Start, Code, If, Loop with Break, Question and End through the UI; runs it, answers the question; publishes, changes the draft, compares and reverts', async () => {

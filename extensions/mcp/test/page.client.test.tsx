@@ -3,17 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
 import { renderExtension } from '@tessera/sdk/testing/client';
-import { defineExtension } from '@tessera/sdk/client';
-import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { fixedSpace } from '@tessera/ext-spaces/testing';
 import server from '../src/server/index.ts';
 import client from '../src/client/index.tsx';
 
-const space = defineExtension({
-  id: 'spaces',
-  register(ctx) {
-    ctx.provide(CurrentSpaceService, { get: () => 's1', set: () => undefined, subscribe: () => () => undefined } as never);
-  },
-});
+const space = fixedSpace('s1');
 let t: ExtensionTester;
 beforeAll(async () => {
   t = await createExtensionTester(server, { packageDir: path.resolve(import.meta.dirname, '..'), stubs: [{ id: 'identity' }, { id: 'spaces' }, { id: 'workflow' }], users: { ann: { userId: 'ann' } }, spaces: { s1: { ann: 'member' } } });

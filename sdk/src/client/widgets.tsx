@@ -1,4 +1,4 @@
-import { Input, Message, Modal as ArcoModal, Table, Spin, Typography } from '@arco-design/web-react';
+import { Input, Message, Modal as ArcoModal, Space, Table, Spin, Typography } from '@arco-design/web-react';
 import type { ModalProps, TableProps } from '@arco-design/web-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -152,4 +152,19 @@ export function fieldErrors(fields: string[], show: (field: string, msg: string)
     show(field, err.msg);
     return true;
   };
+}
+
+/** The top of a list page: its title, a line saying what it holds, and its main action on the right. */
+export function PageHeading({ title, intro, action }: { title: ReactNode; intro?: ReactNode; action?: ReactNode }) {
+  return (
+    <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} align="start">
+      <div>
+        <Typography.Title heading={5} style={{ margin: 0 }}>
+          {title}
+        </Typography.Title>
+        {intro && <Typography.Text type="secondary">{intro}</Typography.Text>}
+      </div>
+      {action}
+    </Space>
+  );
 }

@@ -1,9 +1,7 @@
 // The bot's workflows: each becomes a tool the model may call (published workflows of the space).
-import { Button, Select, Space, Typography } from '@arco-design/web-react';
-import { IconDelete } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
-import type { BotSkillPanelProps } from '@tessera/ext-bots/client';
+import { SkillItems, type BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { ListStatus, OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 import { useTranslation } from 'react-i18next';
 import { WorkflowSkillSettings } from '../shared.ts';
@@ -22,40 +20,17 @@ export function WorkflowsPanel({ value, onChange, spaceId }: BotSkillPanelProps)
     queryKey: ['workflow', 'list', spaceId, 'bot-tools'],
     queryFn: () => api.post<{ workflow_list: Item[] }>('/api/workflow_api/workflow_list', { space_id: spaceId, page: 1, size: 100, flow_mode: WorkflowMode.Workflow, status: ListStatus.HadPublished, order_by: OrderBy.UpdateTime, sort_type: SortDirection.Desc }),
   });
-  const all = list.data?.workflow_list ?? [];
-  const chosen = new Set(s.workflows.map((w) => w.workflow_id));
-  const nameOf = (id: string, fallback?: string) => all.find((w) => w.workflow_id === id)?.name ?? fallback ?? id;
   return (
-    <div data-testid="bot-workflows">
-      <Space direction="vertical" style={{ width: '100%' }} size={4}>
-        {s.workflows.map((w) => (
-          <Space key={w.workflow_id} style={{ width: '100%', justifyContent: 'space-between' }} data-testid="bot-workflow">
-            <Typography.Text>{nameOf(w.workflow_id, w.name)}</Typography.Text>
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => onChange({ workflows: s.workflows.filter((x) => x.workflow_id !== w.workflow_id) })} />
-          </Space>
-        ))}
-        <Select
-          size="small"
-          placeholder={t('add')}
-          value={undefined}
-          loading={list.isLoading}
-          notFoundContent={t('none')}
-          showSearch
-          filterOption={(input, option) => String((option as { props?: { extra?: string } })?.props?.extra ?? '').toLowerCase().includes(input.toLowerCase())}
-          onChange={(id: string) => onChange({ workflows: [...s.workflows, { workflow_id: id, name: nameOf(id) }] })}
-          disabled={s.workflows.length >= 20}
-          data-testid="bot-workflow-add"
-        >
-          {all
-            .filter((w) => !chosen.has(w.workflow_id))
-            .map((w) => (
-              <Select.Option key={w.workflow_id} value={w.workflow_id} extra={w.name}>
-                {w.name}
-                {w.desc && <Typography.Text type="secondary" style={{ fontSize: 12 }}> · {w.desc}</Typography.Text>}
-              </Select.Option>
-            ))}
-        </Select>
-      </Space>
-    </div>
+    <SkillItems
+      testId="bot-workflow"
+      chosen={s.workflows.map((w) => w.workflow_id)}
+      options={(list.data?.workflow_list ?? []).map((w) => ({ key: w.workflow_id, label: w.name, description: w.desc }))}
+      fallbackLabel={(id) => s.workflows.find((w) => w.workflow_id === id)?.name ?? id}
+      onAdd={(o) => onChange({ workflows: [...s.workflows, { workflow_id: o.key, name: o.label }] })}
+      onRemove={(id) => onChange({ workflows: s.workflows.filter((w) => w.workflow_id !== id) })}
+      loading={list.isLoading}
+      max={20}
+      texts={{ add: t('add'), remove: t('remove'), none: t('none') }}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { Button, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -28,17 +28,15 @@ export function LibraryPage() {
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
     <div data-testid="bot-library">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} align="start">
-        <div>
-          <Typography.Title heading={5} style={{ margin: 0 }}>
-            {t('title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-        </div>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="bot-create">
-          {t('create')}
-        </Button>
-      </Space>
+      <PageHeading
+        title={t('title')}
+        intro={t('intro')}
+        action={
+          <Button type="primary" onClick={() => setCreating(true)} data-testid="bot-create">
+            {t('create')}
+          </Button>
+        }
+      />
       <Space wrap style={{ marginBottom: 12 }}>
         <SearchInput placeholder={t('search')} onSearch={setName} data-testid="bot-search" />
         <Select style={{ width: 150 }} value={orderBy} onChange={setOrderBy} aria-label={t('sort.label')} data-testid="bot-sort">

@@ -62,3 +62,5 @@ export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
   schema: z.object({ key: z.string().min(1), label: z.string().min(1), Panel: component }),
   key: (s) => s.key,
 });
+
+export { SkillItems, type SkillItemsProps, type SkillOption } from './SkillItems.tsx';

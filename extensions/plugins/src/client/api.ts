@@ -1,6 +1,8 @@
 // What the plugin pages read from the server.
 import type { APIParameter } from '../shared/index.ts';
 
+export type { ImportedDocument as ImportPreview } from '../shared/index.ts';
+
 export interface PluginMeta {
   plugin_id: string;
   space_id: string;
@@ -38,14 +40,6 @@ export interface PluginInfo {
   api_info: ApiInfo[];
   oauth_callback_url?: string;
   authorized?: boolean;
-}
-export interface ImportPreview {
-  name: string;
-  desc: string;
-  server_url: string;
-  auth: { auth_type: number; location?: number; key?: string; client_url?: string; authorization_url?: string; scope?: string };
-  apis: { name: string; desc: string; path: string; method: number }[];
-  skipped: string[];
 }
 export interface DebugResult {
   success: boolean;

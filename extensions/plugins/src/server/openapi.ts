@@ -2,26 +2,7 @@
 // References are resolved by @apidevtools/swagger-parser inside the document only (never fetched);
 // circular ones are followed to a fixed depth.
 import { badRequest } from '@tessera/sdk';
-import { APIMethod, ParameterLocation, ParameterType, type APIParameter } from '../shared/index.ts';
-
-export interface ImportedApi {
-  name: string;
-  desc: string;
-  path: string;
-  method: number;
-  request_params: APIParameter[];
-  response_params: APIParameter[];
-}
-export interface ImportedDocument {
-  name: string;
-  desc: string;
-  server_url: string;
-  /** What the document's security schemes say, for the user to complete (no secret is in a document). */
-  auth: { auth_type: 0 } | { auth_type: 1; location: 1 | 2; key: string } | { auth_type: 3; client_url: string; authorization_url: string; scope: string };
-  apis: ImportedApi[];
-  /** Operations left out, with why (unsupported method, no name ...). */
-  skipped: string[];
-}
+import { APIMethod, ParameterLocation, ParameterType, type APIParameter, type ImportedApi, type ImportedDocument } from '../shared/index.ts';
 
 type Schema = Record<string, any>;
 const MAX_DEPTH = 8;

@@ -56,6 +56,26 @@ export const OAuthInfo = z.object({
 });
 export type OAuthInfo = z.infer<typeof OAuthInfo>;
 
+/** What an OpenAPI or Swagger document gives: the server, the auth it asks for, its operations as APIs. */
+export interface ImportedApi {
+  name: string;
+  desc: string;
+  path: string;
+  method: number;
+  request_params: APIParameter[];
+  response_params: APIParameter[];
+}
+export interface ImportedDocument {
+  name: string;
+  desc: string;
+  server_url: string;
+  /** What the document's security schemes say, for the user to complete (no secret is in a document). */
+  auth: { auth_type: 0 } | { auth_type: 1; location: 1 | 2; key: string } | { auth_type: 3; client_url: string; authorization_url: string; scope: string };
+  apis: ImportedApi[];
+  /** Operations left out, with why (unsupported method, no name ...). */
+  skipped: string[];
+}
+
 /** A published API as workflows and bots use it. */
 export interface PublishedTool {
   plugin_id: string;

@@ -1,6 +1,6 @@
-import { Avatar, Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
+import { Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
+import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,17 +39,15 @@ export function LibraryPage() {
 
   return (
     <div data-testid="workflow-library">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} align="start">
-        <div>
-          <Typography.Title heading={5} style={{ margin: 0 }}>
-            {t('title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-        </div>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="workflow-create">
-          {t('create')}
-        </Button>
-      </Space>
+      <PageHeading
+        title={t('title')}
+        intro={t('intro')}
+        action={
+          <Button type="primary" onClick={() => setCreating(true)} data-testid="workflow-create">
+            {t('create')}
+          </Button>
+        }
+      />
       <Space wrap style={{ marginBottom: 12 }}>
         <SearchInput placeholder={t('search')} onSearch={(name) => set({ name })} data-testid="workflow-search" />
         <Select style={{ width: 140 }} value={filters.flowMode} onChange={(flowMode) => set({ flowMode })} data-testid="workflow-filter-mode" aria-label={t('filter.mode')}>
