@@ -1,9 +1,36 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './chromium.ts';
 
 export { launchBrowser };
+
+/** Driving the workflow editor's canvas: fit it, select a node, wire a port to a node, add a node type. */
+export function canvas(page: Page) {
+  const fit = () => page.locator('.react-flow__controls-fitview').click();
+  return {
+    START: '100001',
+    END: '900001',
+    fit,
+    async select(id: string) {
+      await fit();
+      await page.locator(`[data-testid="canvas-node"][data-node-id="${id}"] strong`).first().click();
+      await expect.poll(() => page.getByTestId('node-panel').getAttribute('data-node-id')).toBe(id);
+    },
+    async wire(from: string, port: string, to: string) {
+      await fit();
+      const edges = await page.locator('.react-flow__edge').count();
+      await page.getByTestId(`port-${from}-${port}`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
+      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(edges + 1);
+    },
+    /** Adds a node of a type after the selected node; returns its id. */
+    async add(key: string) {
+      await page.getByTestId(`add-node-${key}`).click();
+      await expect.poll(async () => (await page.getByTestId('node-panel').getAttribute('data-node-id'))?.startsWith(key)).toBe(true);
+      return (await page.getByTestId('node-panel').getAttribute('data-node-id'))!;
+    },
+  };
+}
 
 /** Picks an option of an Arco select by its visible text. */
 export async function choose(page: Page, testId: string, option: string | RegExp) {

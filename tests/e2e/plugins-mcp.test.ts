@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
 import { MCP_TOKEN, startMcpServer } from '../fixtures/mcp-server.ts';
 import { API_KEY, petStoreOpenApi3, startPluginServer, type PluginServer } from '../fixtures/plugin-server.ts';
-import { choose, signedInContext, withStudioAndBrowser } from './browser.ts';
+import { canvas, choose, signedInContext, withStudioAndBrowser } from './browser.ts';
 
 // The plugin and MCP servers run on loopback: the studio is told private addresses are allowed.
 const env = withStudioAndBrowser({ env: { TESSERA_ALLOW_PRIVATE_NETWORK: 'true' } });
@@ -60,20 +60,7 @@ describe('plugins and MCP in the browser', () => {
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Pet names' });
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     await page.getByTestId('workflow-editor').waitFor();
-    const START = '100001';
-    const END = '900001';
-    const fit = () => page.locator('.react-flow__controls-fitview').click();
-    const select = async (id: string) => {
-      await fit();
-      await page.locator(`[data-testid="canvas-node"][data-node-id="${id}"] strong`).first().click();
-      await expect.poll(() => page.getByTestId('node-panel').getAttribute('data-node-id')).toBe(id);
-    };
-    const wire = async (from: string, to: string) => {
-      await fit();
-      const edges = await page.locator('.react-flow__edge').count();
-      await page.getByTestId(`port-${from}-default`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
-      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(edges + 1);
-    };
+    const { START, END, fit, select, wire } = canvas(page);
     await select(START);
     await page.getByTestId('output-0-name').fill('id');
     await choose(page, 'output-0-type', 'integer');
@@ -86,8 +73,8 @@ describe('plugins and MCP in the browser', () => {
     await expect.poll(async () => (await page.getByTestId('node-panel').getAttribute('data-node-id'))?.startsWith('plugin')).toBe(true);
     const node = (await page.getByTestId('node-panel').getAttribute('data-node-id'))!;
     expect(await page.getByTestId('plugin-node-form').textContent()).toContain('Pet store / getPet');
-    await wire(START, node);
-    await wire(node, END);
+    await wire(START, 'default', node);
+    await wire(node, 'default', END);
     await select(node);
     await choose(page, 'input-0-kind', 'Reference');
     await expect.poll(() => page.getByTestId('input-0-ref').textContent()).toContain('Start · id (integer)');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
-import { choose, signedInContext, withStudioAndBrowser } from './browser.ts';
+import { canvas, choose, signedInContext, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
 
@@ -22,26 +22,7 @@ describe('building a workflow in the browser', () => {
     const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow.schema_json);
     const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
 
-    const START = '100001';
-    const END = '900001';
-    const fit = () => page.locator('.react-flow__controls-fitview').click();
-    const select = async (id: string) => {
-      await fit();
-      await page.locator(`[data-testid="canvas-node"][data-node-id="${id}"] strong`).first().click();
-      await expect.poll(() => page.getByTestId('node-panel').getAttribute('data-node-id')).toBe(id);
-    };
-    const wire = async (from: string, port: string, to: string) => {
-      await fit();
-      const edges = await page.locator('.react-flow__edge').count();
-      await page.getByTestId(`port-${from}-${port}`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
-      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(edges + 1);
-    };
-    /** Adds a node of a type after the selected node; returns its id. */
-    const add = async (key: string) => {
-      await page.getByTestId(`add-node-${key}`).click();
-      await expect.poll(async () => (await page.getByTestId('node-panel').getAttribute('data-node-id'))?.startsWith(key)).toBe(true);
-      return (await page.getByTestId('node-panel').getAttribute('data-node-id'))!;
-    };
+    const { START, END, fit, select, wire, add } = canvas(page);
 
     // Start: one integer input, n.
     await select(START);
