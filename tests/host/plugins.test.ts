@@ -241,11 +241,12 @@ describe('OAuth 2.0 authorization code', () => {
     const again = await wf('test_run', { workflow_id, input: {}, run_mode: 0 });
     expect(again.execute_status).toBe(2);
     expect(remote.oauth.refreshes).toBe(1);
-    // Another member has no grant of their own.
+    // Tokens are per user: another member of the space is asked to authorise for themselves.
     const { agent: member, user } = await signUp(studio.url);
-    await owner.post('/api/space/member/add', { space_id: space, user_id: user.user_id ?? user.id, role: 'member' }).catch(() => undefined);
-    const memberStatus = await member.request('POST', '/api/plugin_api/get_oauth_status', { space_id: space, plugin_id });
-    if (memberStatus.status === 200) expect(memberStatus.body.data.status).toBe(2);
+    await owner.post('/api/space/member/add', { space_id: space, user_ids: [user.user_id] });
+    expect((await member.post('/api/plugin_api/get_oauth_status', { space_id: space, plugin_id })).status).toBe(2);
+    const theirs = await member.post('/api/workflow_api/test_run', { space_id: space, workflow_id, input: {}, run_mode: 0 });
+    expect(theirs.interrupt).toMatchObject({ type: 7 });
     // Revoked: the next run asks again.
     await p('revoke_auth_token', { plugin_id });
     expect((await p('get_oauth_status', { plugin_id })).status).toBe(2);
