@@ -140,6 +140,12 @@ describe('published workflows as MCP servers (the SDK client against the studio)
     await expect(connect(endpoint, reader.token)).rejects.toThrow();
     const ok = await connect(endpoint, runner.token);
     await ok.close();
+    // What a token holder can send that is not MCP gets a 4xx, never a 500.
+    const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${runner.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    for (const body of ['{}', '[]', '{"jsonrpc":"2.0","method":"tools/call","id":1,"params":{"name":1}}', 'not json']) expect((await post(endpoint, body)).status, body).toBeLessThan(500);
+    expect((await post(`${studio.url}/v1/mcp/workflow/123456789`, '{}')).status).toBeGreaterThanOrEqual(400);
+    expect((await post(`${studio.url}/v1/mcp/workflow/123456789`, '{}')).status).toBeLessThan(500);
+    expect((await fetch(endpoint, { headers: { authorization: `Bearer ${runner.token}` } })).status).toBe(405);
     await m('workflow/expose', { workflow_id, exposed: false });
     await expect(connect(endpoint, runner.token)).rejects.toThrow(/not exposed/);
   });
