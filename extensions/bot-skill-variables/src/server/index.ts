@@ -3,8 +3,8 @@ import { defineExtension } from '@tessera/sdk/server';
 import { BotSkills, BotsService } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import { VariablesSkillSettings } from '../shared.ts';
-
-const MAX_VALUE = 4000;
+import { registerOpenApi } from './open.ts';
+import { MAX_VALUE, variableStore } from './store.ts';
 
 export default defineExtension({
   id: 'bot-skill-variables',
@@ -25,16 +25,16 @@ export default defineExtension({
             .execute();
         },
       },
+      {
+        // When a value was first set (the open API's create_time); older rows take their last change.
+        name: '0002_bot_variables_created',
+        up: async (db) => {
+          await db.schema.alterTable('bot_variables_value').addColumn('created_at', 'varchar(32)').execute();
+          await db.updateTable('bot_variables_value').set((eb) => ({ created_at: eb.ref('updated_at') })).execute();
+        },
+      },
     ]);
-    type Who = { botId: string; connectorId: string; endUserId: string };
-    const values = async (w: Who): Promise<Record<string, string>> => {
-      const rows = await ctx.db.selectFrom('bot_variables_value').select(['name', 'value']).where('bot_id', '=', w.botId).where('connector_id', '=', w.connectorId).where('end_user_id', '=', w.endUserId).execute();
-      return Object.fromEntries(rows.map((r) => [r.name as string, r.value as string]));
-    };
-    const set = async (w: Who, name: string, value: string) => {
-      const row = { bot_id: w.botId, connector_id: w.connectorId, end_user_id: w.endUserId, name, value, updated_at: new Date().toISOString() };
-      await ctx.db.insertInto('bot_variables_value').values(row).onConflict((oc) => oc.columns(['bot_id', 'connector_id', 'end_user_id', 'name']).doUpdateSet({ value, updated_at: row.updated_at })).execute();
-    };
+    const { values, set } = variableStore(ctx);
 
     ctx.register(BotSkills, {
       key: 'variables',
@@ -75,6 +75,8 @@ export default defineExtension({
         return { variables: s.variables.map((v) => ({ keyword: v.name, default_value: v.default_value, description: v.description, enable: true, prompt_enable: true, channel: 'custom' })) };
       },
     });
+
+    registerOpenApi(ctx);
 
     // The debug chat's panel: the values the draft sees for you, and a reset.
     const Body = z.object({ space_id: z.string().min(1), bot_id: z.string().min(1) });

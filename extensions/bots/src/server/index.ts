@@ -28,6 +28,10 @@ export default defineExtension({
         const b = await bots.meta(id).catch(() => undefined);
         return b && summary(b);
       },
+      skillSettings: async (botId, skill, which) => {
+        const config = which === 'published' ? (await bots.published(botId))?.config : await bots.draft(botId).then((d) => d.config, () => undefined);
+        return config?.skills[skill];
+      },
       list: async (spaceId) => ((await ctx.db.selectFrom('bots_meta').selectAll().where('space_id', '=', spaceId).where('deleted_at', 'is', null).orderBy('updated_at', 'desc').execute()) as BotRow[]).map(summary),
     });
     ctx.provide(BotChatsService, {

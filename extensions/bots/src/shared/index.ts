@@ -212,6 +212,11 @@ export interface BotSummary {
 export interface Bots {
   get(botId: string): Promise<BotSummary | undefined>;
   list(spaceId: string): Promise<BotSummary[]>;
+  /**
+   * A skill's settings in the bot's configuration as published (undefined when it is not published or the
+   * skill is not on) or as drafted.
+   */
+  skillSettings(botId: string, skill: string, which: 'published' | 'draft'): Promise<unknown | undefined>;
 }
 export const BotsService = defineService<Bots>({ id: 'bots.registry', owner: 'bots', description: 'Bots of a space.' });
 

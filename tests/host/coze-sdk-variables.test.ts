@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BadRequestError, ChatEventType, CozeAPI, NotFoundError, RoleType, type APIError } from '@coze/api';
+import { signUp, type Agent } from '../agent.ts';
+import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+
+// The official SDK's variables.retrieve and variables.update against a bot's published variables.
+let studio: RunningStudio;
+let llm: FakeLlm;
+let agent: Agent;
+let coze: CozeAPI;
+let space: string;
+let botId: string;
+
+async function failure(p: Promise<unknown>): Promise<APIError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as APIError;
+  }
+  throw new Error('the call did not fail');
+}
+
+beforeAll(async () => {
+  llm = await startFakeLlm();
+  studio = await startStudio();
+  agent = (await signUp(studio.url)).agent;
+  space = (await agent.post('/api/space/create', { name: 'SDK variables' })).space_id;
+  const model = await addFakeModel(agent, llm.url);
+  const { bot_id } = await agent.post('/api/draftbot/create', { space_id: space, name: 'Remembers' });
+  const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
+  const variables = { variables: [{ name: 'city', default_value: 'Paris', description: 'where the user lives' }, { name: 'level', default_value: 'beginner' }] };
+  await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'The user lives in {{city}}.', model: { model_id: model } }, skills: { variables } } });
+  await agent.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
+  botId = bot_id;
+  const token = (await agent.post('/api/permission_api/pat/create', { name: 'sdk', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }] })).token;
+  coze = new CozeAPI({ token, baseURL: studio.url });
+});
+afterAll(async () => {
+  await studio.close();
+  await llm.close();
+});
+
+describe('variables through @coze/api', () => {
+  it('retrieves defaults, updates values per user, and the bot sees them in its next chat', async () => {
+    const first = await coze.variables.retrieve({ bot_id: botId, connector_uid: 'u-1' });
+    expect(first.items).toEqual([
+      { keyword: 'city', value: 'Paris', create_time: 0, update_time: 0 },
+      { keyword: 'level', value: 'beginner', create_time: 0, update_time: 0 },
+    ]);
+    await coze.variables.update({ bot_id: botId, connector_uid: 'u-1', data: [{ keyword: 'city', value: 'Lyon' }] });
+    const after = await coze.variables.retrieve({ bot_id: botId, connector_uid: 'u-1', keywords: ['city'] });
+    expect(after.items).toEqual([{ keyword: 'city', value: 'Lyon', create_time: expect.any(Number), update_time: expect.any(Number) }]);
+    expect(after.items[0].create_time).toBeGreaterThan(0);
+    // Another end user keeps the default.
+    expect((await coze.variables.retrieve({ bot_id: botId, connector_uid: 'u-2', keywords: ['city'] })).items[0].value).toBe('Paris');
+    // The bot's persona reads the user's value.
+    llm.script({ text: 'Lyon it is.' });
+    let answer = '';
+    for await (const e of await coze.chat.stream({ bot_id: botId, user_id: 'u-1', additional_messages: [{ role: RoleType.User, content: 'Where do I live?', content_type: 'text' }] })) {
+      if (e.event === ChatEventType.CONVERSATION_MESSAGE_DELTA) answer += e.data.content;
+    }
+    expect(answer).toBe('Lyon it is.');
+    expect(llm.requests.at(-1)!.body.messages[0].content).toMatch(/^The user lives in Lyon\./);
+  });
+
+  it('answers what the SDK reads as errors: an unknown variable, an empty update, an unknown bot, app_id', async () => {
+    const unknown = await failure(coze.variables.update({ bot_id: botId, data: [{ keyword: 'age', value: '3' }] }));
+    expect(unknown).toBeInstanceOf(BadRequestError);
+    expect(unknown.code).toBe(4000);
+    expect(unknown.msg).toMatch(/no variable age \(it has city, level\)/);
+    expect((await failure(coze.variables.update({ bot_id: botId, data: [] }))).code).toBe(4000);
+    const missing = await failure(coze.variables.retrieve({ bot_id: '987654321' }));
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.code).toBe(4200);
+    expect((await failure(coze.variables.retrieve({ app_id: '1' }))).msg).toMatch(/projects are not available/);
+  });
+});
