@@ -201,7 +201,7 @@ describe('bots', () => {
     llm.script({ text: 'Hi Ada' });
     await debugChat(owner, space, id, 'Hello');
     expect(llm.requests[2].body.messages[0].content).toMatch(/^The user is called Ada\./);
-    expect((await bot('/api/bot_variables/values', { bot_id: id })).values).toEqual({ user_name: 'Ada' });
+    expect((await bot('/api/memory/variable/get', { bot_id: id })).memories).toEqual([expect.objectContaining({ keyword: 'user_name', value: 'Ada' })]);
   });
 
   it("answer with a chat-flow in chat-flow mode (the draft may use the chat-flow's draft)", async () => {

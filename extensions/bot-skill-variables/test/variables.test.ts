@@ -9,7 +9,7 @@ let def: BotSkillDefinition;
 beforeAll(async () => {
   t = await createExtensionTester(variables, {
     packageDir: path.resolve(import.meta.dirname, '..'),
-    stubs: [{ id: 'bots', services: [[BotsService, { get: async (id: string) => (id === 'b1' ? { bot_id: 'b1', space_id: 's1', name: 'b', description: '', icon_uri: '', mode: 'single-agent' } : undefined), list: async () => [] }]] }],
+    stubs: [{ id: 'bots', services: [[BotsService, { get: async (id: string) => (id === 'b1' ? { bot_id: 'b1', space_id: 's1', name: 'b', description: '', icon_uri: '', mode: 'single-agent' } : undefined), list: async () => [], skillSettings: async (id: string, skill: string) => (id === 'b1' && skill === 'variables' ? settings : undefined) }]] }],
     users: { ann: { userId: 'ann' } },
     spaces: { s1: { ann: 'member' } },
   });
@@ -34,10 +34,20 @@ describe('bot variables alone', () => {
     expect((await def.contribute(turn('ann', '1024'))).values!.city).toBe('Paris');
   });
 
-  it("shows and resets the caller's debug values", async () => {
-    expect((await t.call('POST', '/api/bot_variables/values', { space_id: 's1', bot_id: 'b1' }, 'ann')).values).toEqual({ city: 'Oslo' });
-    await t.call('POST', '/api/bot_variables/reset', { space_id: 's1', bot_id: 'b1' }, 'ann');
-    expect((await t.call('POST', '/api/bot_variables/values', { space_id: 's1', bot_id: 'b1' }, 'ann')).values).toEqual({});
+  it("shows, sets and resets the caller's debug values with Coze's memory variable calls", async () => {
+    const get = async () => (await t.call('POST', '/api/memory/variable/get', { space_id: 's1', bot_id: 'b1' }, 'ann')).memories.map((m: { keyword: string; value: string; create_time: number }) => [m.keyword, m.value, m.create_time > 0]);
+    expect(await get()).toEqual([['city', 'Oslo', true], ['plan', 'free', false]]);
+    await t.call('POST', '/api/memory/variable/upsert', { space_id: 's1', bot_id: 'b1', data: [{ keyword: 'plan', value: 'pro' }] }, 'ann');
+    expect(await get()).toEqual([['city', 'Oslo', true], ['plan', 'pro', true]]);
+    const bad = await t.request({ method: 'POST', url: '/api/memory/variable/upsert', body: { space_id: 's1', bot_id: 'b1', data: [{ keyword: 'age', value: '1' }] }, as: 'ann' });
+    expect([bad.status, bad.body.msg]).toEqual([400, 'The bot has no variable age.']);
+    await t.call('POST', '/api/memory/variable/delete', { space_id: 's1', bot_id: 'b1', keywords: ['plan'] }, 'ann');
+    expect(await get()).toEqual([['city', 'Oslo', true], ['plan', 'free', false]]);
+    await t.call('POST', '/api/memory/variable/delete', { space_id: 's1', bot_id: 'b1' }, 'ann');
+    expect(await get()).toEqual([['city', 'Paris', false], ['plan', 'free', false]]);
+    const meta = await t.call('POST', '/api/memory/variable/get_meta', { space_id: 's1', ConnectorID: 'b1', ConnectorType: 1 }, 'ann');
+    expect(meta.VariableMap['1']).toEqual([expect.objectContaining({ Keyword: 'city', DefaultValue: 'Paris', IsReadOnly: false }), expect.objectContaining({ Keyword: 'plan', IsReadOnly: true })]);
+    expect((await t.request({ method: 'POST', url: '/api/memory/variable/get', body: { space_id: 's1', bot_id: 'nope' }, as: 'ann' })).status).toBe(404);
   });
 
   it('refuses duplicate and badly named variables', () => {

@@ -16,8 +16,10 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
   // Shown as typed: a name being written may not be valid yet (publishing says so).
   const list: Variable[] = (value?.variables ?? []).map((v: Partial<Variable>) => ({ name: v.name ?? '', description: v.description ?? '', default_value: v.default_value ?? '', writable: v.writable ?? true }));
   const set = (i: number, patch: Partial<Variable>) => onChange({ variables: list.map((v, j) => (j === i ? { ...v, ...patch } : v)) });
-  const values = useQuery({ queryKey: ['bot-variables', botId], queryFn: () => api.post<{ values: Record<string, string> }>('/api/bot_variables/values', { space_id: spaceId, bot_id: botId }) });
-  const reset = useMutation({ mutationFn: () => api.post('/api/bot_variables/reset', { space_id: spaceId, bot_id: botId }), onSuccess: () => qc.invalidateQueries({ queryKey: ['bot-variables', botId] }) });
+  const memories = useQuery({ queryKey: ['bot-variables', botId], queryFn: () => api.post<{ memories: { keyword: string; value: string; create_time: number }[] }>('/api/memory/variable/get', { space_id: spaceId, bot_id: botId }) });
+  // The values the debug chat has set for you (a default is not one).
+  const values = Object.fromEntries((memories.data?.memories ?? []).filter((m) => m.create_time > 0).map((m) => [m.keyword, m.value]));
+  const reset = useMutation({ mutationFn: () => api.post('/api/memory/variable/delete', { space_id: spaceId, bot_id: botId }), onSuccess: () => qc.invalidateQueries({ queryKey: ['bot-variables', botId] }) });
   const names = list.map((v) => v.name);
   return (
     <div data-testid="bot-variables">
@@ -33,9 +35,9 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
                 <Switch size="small" checked={v.writable} onChange={(writable) => set(i, { writable })} aria-label={t('writable')} />
               </Tooltip>
               <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => onChange({ variables: list.filter((_, j) => j !== i) })} />
-              {v.name && values.data?.values[v.name] !== undefined && (
+              {v.name && values[v.name] !== undefined && (
                 <Typography.Text type="secondary" style={{ fontSize: 12, width: '100%' }} data-testid="bot-variable-value">
-                  {t('current', { value: values.data.values[v.name] })}
+                  {t('current', { value: values[v.name] })}
                 </Typography.Text>
               )}
             </div>
@@ -45,7 +47,7 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
           <Button size="mini" icon={<IconPlus />} onClick={() => onChange({ variables: [...list, { name: '', description: '', default_value: '', writable: true }] })} disabled={list.length >= 50} data-testid="bot-variable-add">
             {t('add')}
           </Button>
-          <Button size="mini" type="text" onClick={() => reset.mutate()} loading={reset.isPending} disabled={!Object.keys(values.data?.values ?? {}).length}>
+          <Button size="mini" type="text" onClick={() => reset.mutate()} loading={reset.isPending} disabled={!Object.keys(values).length}>
             {t('reset')}
           </Button>
         </Space>

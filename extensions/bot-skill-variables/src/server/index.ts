@@ -1,8 +1,7 @@
-import { badRequest } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
-import { BotSkills, BotsService } from '@tessera/ext-bots/shared';
-import { z } from 'zod';
+import { BotSkills } from '@tessera/ext-bots/shared';
 import { VariablesSkillSettings } from '../shared.ts';
+import { registerMemoryApi } from './memory.ts';
 import { registerOpenApi } from './open.ts';
 import { MAX_VALUE, variableStore } from './store.ts';
 
@@ -78,34 +77,6 @@ export default defineExtension({
 
     registerOpenApi(ctx);
 
-    // The debug chat's panel: the values the draft sees for you, and a reset.
-    const Body = z.object({ space_id: z.string().min(1), bot_id: z.string().min(1) });
-    const check = async (body: z.infer<typeof Body>) => {
-      const bot = await ctx.service(BotsService).get(body.bot_id);
-      if (!bot || bot.space_id !== body.space_id) throw badRequest('This bot does not exist in the space.');
-    };
-    ctx.route({
-      method: 'POST',
-      path: '/api/bot_variables/values',
-      auth: { space: { from: 'body', field: 'space_id' } },
-      summary: "The bot's variable values for you in the debug chat",
-      body: Body,
-      handler: async ({ body, caller }) => {
-        await check(body);
-        return { values: await values({ botId: body.bot_id, connectorId: 'debug', endUserId: caller!.userId }) };
-      },
-    });
-    ctx.route({
-      method: 'POST',
-      path: '/api/bot_variables/reset',
-      auth: { space: { from: 'body', field: 'space_id' } },
-      summary: "Forget the bot's variable values for you in the debug chat (defaults apply again)",
-      body: Body,
-      handler: async ({ body, caller }) => {
-        await check(body);
-        await ctx.db.deleteFrom('bot_variables_value').where('bot_id', '=', body.bot_id).where('connector_id', '=', 'debug').where('end_user_id', '=', caller!.userId).execute();
-        return null;
-      },
-    });
+    registerMemoryApi(ctx);
   },
 });
