@@ -1,0 +1,23 @@
+import { defineExtension } from '@tessera/sdk/server';
+import { TablesService } from '../shared/index.ts';
+import { migrations } from './migrations.ts';
+import { registerRoutes } from './routes.ts';
+import { infoOf, TableStore, type DatabaseRow } from './store.ts';
+
+export default defineExtension({
+  id: 'tables',
+  register(ctx) {
+    ctx.migrations(migrations);
+    const store = new TableStore(ctx);
+    registerRoutes(ctx, store);
+    ctx.provide(TablesService, {
+      info: async (id) => {
+        const d = await store.get(id).catch(() => undefined);
+        return d && infoOf(d);
+      },
+      list: async (spaceId) => ((await ctx.db.selectFrom('tables_database').selectAll().where('space_id', '=', spaceId).orderBy('table_name').execute()) as DatabaseRow[]).map(infoOf),
+      select: async (q) => store.select(await store.get(q.tableId), q),
+      insert: async (t, rows) => store.insert(await store.get(t.tableId), t.tableType, t.uuid, t.connectorId ?? '', rows),
+    });
+  },
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type Agent } from '../agent.ts';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+import { unique } from '../workflow-kit.ts';
+
+// Tables stored as real tables, on SQLite and (in CI's second run) PostgreSQL.
+let studio: RunningStudio;
+let owner: Agent;
+let space: string;
+beforeAll(async () => {
+  studio = await startStudio();
+  owner = (await signUp(studio.url)).agent;
+  space = (await owner.post('/api/space/create', { name: 'Tables' })).space_id;
+});
+afterAll(() => studio.close());
+
+const db = (p: string, body: Record<string, unknown>) => owner.post(`/api/memory/database/${p}`, { space_id: space, ...body });
+const raw = (p: string, body: Record<string, unknown>) => owner.request('POST', `/api/memory/database/${p}`, { space_id: space, ...body });
+const name = () => unique('books').replace(/\W+/g, '_').toLowerCase();
+const FIELDS = [
+  { name: 'title', type: 1, must_required: true, desc: 'Book title' },
+  { name: 'pages', type: 2 },
+  { name: 'rating', type: 4 },
+  { name: 'read', type: 5 },
+  { name: 'added', type: 3 },
+];
+async function books() {
+  const { database_info } = await db('add', { table_name: name(), table_desc: 'My books', field_list: FIELDS, rw_mode: 3 });
+  return database_info as { id: string; field_list: { id: number; name: string; type: number }[] };
+}
+const rows = async (id: string, extra: Record<string, unknown> = {}) => (await db('list_records', { database_id: id, ...extra })).data as Record<string, string>[];
+
+describe('tables', () => {
+  it('are created with typed fields, named by rule, listed and found', async () => {
+    const t = await books();
+    expect(t.field_list.map((f) => [f.id, f.name, f.type])).toEqual([[1, 'title', 1], [2, 'pages', 2], [3, 'rating', 4], [4, 'read', 5], [5, 'added', 3]]);
+    expect((await raw('add', { table_name: 'Bad Name', field_list: FIELDS })).body.msg).toMatch(/lower-case letters/);
+    expect((await raw('add', { table_name: name(), field_list: [{ name: 'uuid', type: 1 }] })).body.msg).toMatch(/system field/);
+    expect((await raw('add', { table_name: name(), field_list: [] })).body.msg).toMatch(/at least one field/);
+    const listed = await db('list', { table_name: 'BOOKS' });
+    expect(listed.database_info_list.map((d: { id: string }) => d.id)).toContain(t.id);
+    const stranger = (await signUp(studio.url)).agent;
+    expect((await stranger.request('POST', '/api/memory/database/get_by_id', { space_id: space, id: t.id })).status).toBe(403);
+  });
+
+  it('keep rows with converted values, refuse what does not convert, filter, sort and page them', async () => {
+    const t = await books();
+    const added = await db('update_records', { database_id: t.id, record_data_add: [{ title: 'Dune', pages: '412', rating: '4.5', read: 'true', added: '2026-01-02' }, { title: 'Emma', pages: 474, rating: 3, read: false }, { title: 'Ulysses', pages: '730' }] });
+    expect(added.data[0]).toMatchObject({ title: 'Dune', pages: '412', rating: '4.5', read: 'true', added: '2026-01-02 00:00:00', uuid: expect.any(String), id: expect.any(String) });
+    const bad = await raw('update_records', { database_id: t.id, record_data_add: [{ title: 'X', pages: 'many' }] });
+    expect([bad.status, bad.body.msg, bad.body.data]).toEqual([400, 'pages takes a whole number, not "many".', { field: 'pages' }]);
+    expect((await raw('update_records', { database_id: t.id, record_data_add: [{ pages: 1 }] })).body.msg).toBe('title is required.');
+    expect((await raw('update_records', { database_id: t.id, record_data_add: [{ title: 'x', colour: 'red' }] })).body.msg).toMatch(/no field colour/);
+    expect((await rows(t.id, { conditions: [{ field: 'pages', op: 'gt', value: '450' }], order_by_list: [{ field: 'pages', direction: 2 }] })).map((r) => r.title)).toEqual(['Ulysses', 'Emma']);
+    expect((await rows(t.id, { conditions: [{ field: 'title', op: 'like', value: 'MM' }] })).map((r) => r.title)).toEqual(['Emma']);
+    expect((await rows(t.id, { conditions: [{ field: 'rating', op: 'is_null' }] })).map((r) => r.title)).toEqual(['Ulysses']);
+    const page = await db('list_records', { database_id: t.id, limit: 2, offset: 0, order_by_list: [{ field: 'title', direction: 1 }] });
+    expect([page.data.map((r: { title: string }) => r.title), page.TotalNum, page.HasMore]).toEqual([['Dune', 'Emma'], 3, true]);
+    // Change and delete by id.
+    const dune = added.data[0].id;
+    await db('update_records', { database_id: t.id, record_data_alter: [{ id: dune, rating: '5' }], record_data_delete: [{ id: added.data[1].id }] });
+    expect((await rows(t.id, { order_by_list: [{ field: 'title', direction: 1 }] })).map((r) => [r.title, r.rating])).toEqual([['Dune', '5'], ['Ulysses', '']]);
+  });
+
+  it('keep draft and online data apart, and reset one of them', async () => {
+    const t = await books();
+    await db('update_records', { database_id: t.id, record_data_add: [{ title: 'draft book' }] });
+    await db('update_records', { database_id: t.id, table_type: 2, record_data_add: [{ title: 'online book' }] });
+    expect((await rows(t.id)).map((r) => r.title)).toEqual(['draft book']);
+    expect((await rows(t.id, { table_type: 2 })).map((r) => r.title)).toEqual(['online book']);
+    await db('reset', { database_id: t.id, table_type: 1 });
+    expect(await rows(t.id)).toEqual([]);
+    expect((await rows(t.id, { table_type: 2 })).length).toBe(1);
+  });
+
+  it('show an end user only their rows in a per-user table', async () => {
+    const { database_info: t } = await db('add', { table_name: name(), field_list: [{ name: 'note', type: 1 }], rw_mode: 1 });
+    await db('update_records', { database_id: t.id, record_data_add: [{ note: 'mine' }] });
+    const me = (await rows(t.id))[0].uuid;
+    expect((await rows(t.id, { uuid: me })).map((r) => r.note)).toEqual(['mine']);
+    expect(await rows(t.id, { uuid: 'someone-else' })).toEqual([]);
+  });
+
+  it('alter fields: add, rename (values kept), retype with conversion or a refusal that changes nothing, drop', async () => {
+    const t = await books();
+    await db('update_records', { database_id: t.id, record_data_add: [{ title: '12', pages: 100 }, { title: 'Twelve', pages: 200 }] });
+    const fields = t.field_list;
+    // Rename title -> name and add isbn.
+    const renamed = fields.map((f) => (f.name === 'title' ? { ...f, name: 'name' } : f));
+    await db('update', { id: t.id, field_list: [...renamed, { name: 'isbn', type: 1 }] });
+    expect((await rows(t.id, { order_by_list: [{ field: 'pages', direction: 1 }] })).map((r) => [r.name, r.isbn])).toEqual([['12', ''], ['Twelve', '']]);
+    // name (text) -> whole number: "Twelve" does not convert; nothing changes.
+    const info = (await db('get_by_id', { id: t.id })).database_info;
+    const toNumber = info.field_list.map((f: { name: string }) => (f.name === 'name' ? { ...f, type: 2 } : f));
+    const refused = await raw('update', { id: t.id, field_list: toNumber });
+    expect(refused.body.msg).toMatch(/name cannot become a whole number: 1 value\(s\) of the draft data do not convert \(for example "Twelve"\)/);
+    expect((await db('get_by_id', { id: t.id })).database_info.field_list.find((f: { name: string }) => f.name === 'name').type).toBe(1);
+    // pages (whole number) -> text converts; drop rating.
+    const next = info.field_list.filter((f: { name: string }) => f.name !== 'rating').map((f: { name: string }) => (f.name === 'pages' ? { ...f, type: 1 } : f));
+    await db('update', { id: t.id, field_list: next });
+    const after = await rows(t.id, { order_by_list: [{ field: 'name', direction: 1 }] });
+    expect(after.map((r) => [r.name, r.pages, 'rating' in r])).toEqual([['12', '100', false], ['Twelve', '200', false]]);
+    // Text sorts as text now.
+    await db('update_records', { database_id: t.id, record_data_add: [{ name: 'Nine', pages: '9' }] });
+    expect((await rows(t.id, { order_by_list: [{ field: 'pages', direction: 1 }] })).map((r) => r.pages)).toEqual(['100', '200', '9']);
+  });
+
+  it('are deleted with their data', async () => {
+    const t = await books();
+    await db('delete', { id: t.id });
+    expect((await raw('get_by_id', { id: t.id })).status).toBe(404);
+    const tables = await studio.server.database.db.introspection.getTables();
+    expect(tables.some((x) => x.name.startsWith(`udt_${t.id}_`))).toBe(false);
+  });
+});
