@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type Agent } from '../agent.ts';
+import { signUp } from '../agent.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
-import { unique } from '../workflow-kit.ts';
+import { Agent } from '../agent.ts';
+import { link, lit, node, ref, unique } from '../workflow-kit.ts';
 
 // Tables stored as real tables, on SQLite and (in CI's second run) PostgreSQL.
 let studio: RunningStudio;
@@ -111,5 +112,57 @@ describe('tables', () => {
     expect((await raw('get_by_id', { id: t.id })).status).toBe(404);
     const tables = await studio.server.database.db.introspection.getTables();
     expect(tables.some((x) => x.name.startsWith(`udt_${t.id}_`))).toBe(false);
+  });
+});
+
+describe('database nodes', () => {
+  const wf = (p: string, body: Record<string, unknown>) => owner.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+
+  it('add and query rows: test runs use the draft data, published runs the online data, each end user their own rows', async () => {
+    const { database_info: t } = await db('add', { table_name: name(), field_list: [{ name: 'item', type: 1, must_required: true }, { name: 'qty', type: 2 }], rw_mode: 1 });
+    const { workflow_id } = await wf('create', { name: unique('shopping') });
+    const settings = { database_id: t.id };
+    await wf('save', {
+      workflow_id,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'item', type: 'string', required: true }, { name: 'qty', type: 'integer' }] }),
+          node('add', '46', { inputs: [ref('item', 'start', ['item']), ref('qty', 'start', ['qty'], 'integer')], settings: { ...settings, values: [{ field: 'item', input: 'item' }, { field: 'qty', input: 'qty' }] } }),
+          node('bump', '42', { inputs: [ref('item', 'start', ['item']), lit('more', 10, 'integer')], settings: { ...settings, conditions: [{ field: 'item', op: 'eq', input: 'item' }], values: [{ field: 'qty', input: 'more' }] } }),
+          node('list', '43', { inputs: [lit('min', 1, 'integer')], settings: { ...settings, conditions: [{ field: 'qty', op: 'ge', input: 'min' }], order_by: [{ field: 'item', direction: 'asc' }] } }),
+          node('end', '2', { inputs: [ref('n', 'list', ['rowNum'], 'integer'), ref('rows', 'list', ['outputList'], 'array'), ref('changed', 'bump', ['rowNum'], 'integer')] }),
+        ],
+        links: [link('start', 'add'), link('add', 'bump'), link('bump', 'list'), link('list', 'end')],
+      },
+    });
+    const test = await wf('test_run', { workflow_id, input: { item: 'apples', qty: 3 }, run_mode: 0 });
+    expect(test.execute_status, test.reason).toBe(2);
+    const out = JSON.parse(test.output);
+    expect([out.n, out.changed, out.rows.map((r: Record<string, string>) => [r.item, r.qty])]).toEqual([1, 1, [['apples', '10']]]);
+    expect((await rows(t.id)).map((r) => r.item)).toEqual(['apples']);
+    expect(await rows(t.id, { table_type: 2 })).toEqual([]);
+    // Published: the online data, per end user.
+    await wf('publish', { workflow_id, workflow_version: 'v1.0.0' });
+    const pat = await owner.post('/api/permission_api/pat/create', { name: 'runner', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const api = new Agent(studio.url, { bearer: pat.token });
+    const r1 = await api.request('POST', '/v1/workflow/run', { workflow_id, parameters: { item: 'pears', qty: 1 }, ext: { user_id: 'u-1' } });
+    expect(r1.body.code, r1.body.msg).toBe(0);
+    const r2 = await api.request('POST', '/v1/workflow/run', { workflow_id, parameters: { item: 'plums', qty: 1 }, ext: { user_id: 'u-2' } });
+    expect(JSON.parse(r2.body.data).rows.map((r: Record<string, string>) => r.item)).toEqual(['plums']);
+    const online = await rows(t.id, { table_type: 2, order_by_list: [{ field: 'item', direction: 1 }] });
+    expect(online.map((r) => [r.item, r.uuid])).toEqual([['pears', 'u-1'], ['plums', 'u-2']]);
+  });
+
+  it('refuse an update or delete without conditions, and a table of another space', async () => {
+    const { database_info: t } = await db('add', { table_name: name(), field_list: [{ name: 'x', type: 1 }], rw_mode: 3 });
+    const { workflow_id } = await wf('create', { name: unique('wipe') });
+    await wf('save', { workflow_id, schema: { nodes: [node('start', '1'), node('del', '44', { settings: { database_id: t.id, conditions: [] } }), node('end', '2')], links: [link('start', 'del'), link('del', 'end')] } });
+    const v = await wf('validate_tree', { workflow_id });
+    expect(JSON.stringify(v.errors)).toMatch(/a delete without one would empty the table/);
+    const other = (await owner.post('/api/space/create', { name: 'Other' })).space_id;
+    const { database_info: foreign } = await owner.post('/api/memory/database/add', { space_id: other, table_name: name(), field_list: [{ name: 'x', type: 1 }] });
+    await wf('save', { workflow_id, schema: { nodes: [node('start', '1'), node('q', '43', { settings: { database_id: foreign.id } }), node('end', '2')], links: [link('start', 'q'), link('q', 'end')] } });
+    const r = await wf('test_run', { workflow_id, input: {}, run_mode: 0 });
+    expect(r.reason).toMatch(/not in this space/);
   });
 });

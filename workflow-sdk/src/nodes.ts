@@ -63,6 +63,8 @@ export interface NodeRunContext {
   executeMode: number;
   spaceId: string;
   userId: string;
+  /** Whom the run acts for: the open API's user_id or a bot's end user; the studio user otherwise (per-user data). */
+  endUserId?: string;
   signal: AbortSignal;
   /** When the run resumes at this node: what the caller answered, and the interrupt it answers. */
   resume?: unknown;

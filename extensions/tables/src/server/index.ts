@@ -18,6 +18,8 @@ export default defineExtension({
       list: async (spaceId) => ((await ctx.db.selectFrom('tables_database').selectAll().where('space_id', '=', spaceId).orderBy('table_name').execute()) as DatabaseRow[]).map(infoOf),
       select: async (q) => store.select(await store.get(q.tableId), q),
       insert: async (t, rows) => store.insert(await store.get(t.tableId), t.tableType, t.uuid, t.connectorId ?? '', rows),
+      update: async (q, values) => store.updateWhere(await store.get(q.tableId), q.tableType, q.where ?? [], values, { uuid: q.uuid, allUsers: false }),
+      delete: async (q) => store.deleteWhere(await store.get(q.tableId), q.tableType, q.where ?? [], { uuid: q.uuid, allUsers: false }),
     });
   },
 });

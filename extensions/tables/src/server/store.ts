@@ -147,19 +147,29 @@ export class TableStore {
   async select(d: DatabaseRow, q: Omit<RowsQuery, 'tableId'> & { allUsers?: boolean }): Promise<{ rows: Row[]; total: number }> {
     const fields = fieldsOf(d);
     const table = physical(d.id, q.tableType);
-    const byName = (name: string) => {
-      if (name === 'id' || name === 'uuid' || name === 'bstudio_create_time' || name === 'sys_platform') return { col: name, type: name === 'bstudio_create_time' ? 2 : 1 };
-      const f = fields.find((x) => x.name === name);
-      if (!f) throw badRequest(`The table ${d.table_name} has no field ${name}.`, { field: name });
-      return { col: column(f), type: f.type };
-    };
-    let base = this.db.selectFrom(table);
-    if (!q.allUsers && Number(d.rw_mode) === RWMode.LimitedReadWrite) base = base.where('uuid', '=', q.uuid);
-    for (const w of q.where ?? []) {
-      const { col, type } = byName(w.field);
-      if (w.op === 'is_null') base = base.where(col, 'is', null);
-      else if (w.op === 'not_null') base = base.where(col, 'is not', null);
-      else if (w.op === 'like') base = base.where(sql`lower(${sql.ref(col)})`, 'like', `%${String(w.value ?? '').toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const byName = (name: string) => columnOf(d, name);
+    let base = this.scoped(this.db.selectFrom(table), d, q.uuid, !!q.allUsers);
+    base = this.where(base, d, q.where ?? []);
+    const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+    let rows = base.selectAll();
+    for (const o of q.orderBy ?? []) rows = rows.orderBy(byName(o.field).col, o.direction);
+    rows = rows.orderBy('bstudio_create_time', 'desc').orderBy('id', 'desc');
+    const list = (await rows.limit(Math.min(q.limit ?? 50, 1000)).offset(q.offset ?? 0).execute()) as Record<string, unknown>[];
+    return { rows: list.map((r) => this.view(fields, r)), total };
+  }
+
+  /** Only `uuid`'s rows of a per-user table (at run time). */
+  private scoped<Q extends { where: (...a: any[]) => Q }>(q: Q, d: DatabaseRow, uuid: string, allUsers: boolean): Q {
+    return !allUsers && Number(d.rw_mode) === RWMode.LimitedReadWrite ? q.where('uuid', '=', uuid) : q;
+  }
+
+  /** Conditions on fields (by name) as WHERE clauses; values converted to the field's type and bound. */
+  private where<Q extends { where: (...a: any[]) => Q }>(q: Q, d: DatabaseRow, conditions: NonNullable<RowsQuery['where']>): Q {
+    for (const w of conditions) {
+      const { col, type } = columnOf(d, w.field);
+      if (w.op === 'is_null') q = q.where(col, 'is', null);
+      else if (w.op === 'not_null') q = q.where(col, 'is not', null);
+      else if (w.op === 'like') q = q.where(sql`lower(${sql.ref(col)})`, 'like', `%${String(w.value ?? '').toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       else {
         let v: unknown;
         try {
@@ -167,15 +177,39 @@ export class TableStore {
         } catch (e) {
           throw badRequest((e as ValueError).message, { field: w.field });
         }
-        base = base.where(col, ({ eq: '=', ne: '!=', gt: '>', ge: '>=', lt: '<', le: '<=' } as const)[w.op], v as never);
+        q = q.where(col, ({ eq: '=', ne: '!=', gt: '>', ge: '>=', lt: '<', le: '<=' } as const)[w.op], v);
       }
     }
-    const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    let rows = base.selectAll();
-    for (const o of q.orderBy ?? []) rows = rows.orderBy(byName(o.field).col, o.direction);
-    rows = rows.orderBy('bstudio_create_time', 'desc').orderBy('id', 'desc');
-    const list = (await rows.limit(Math.min(q.limit ?? 50, 1000)).offset(q.offset ?? 0).execute()) as Record<string, unknown>[];
-    return { rows: list.map((r) => this.view(fields, r)), total };
+    return q;
+  }
+
+  /** Changes the rows matching the conditions (values by field name); answers how many changed. */
+  async updateWhere(d: DatabaseRow, type: number, conditions: NonNullable<RowsQuery['where']>, values: Record<string, unknown>, scope: { uuid: string; allUsers: boolean }): Promise<number> {
+    const set = this.columns(d, values);
+    if (!Object.keys(set).length) return 0;
+    const q = this.where(this.scoped(this.db.updateTable(physical(d.id, type)).set(set), d, scope.uuid, scope.allUsers), d, conditions);
+    return Number((await q.executeTakeFirst()).numUpdatedRows);
+  }
+
+  /** Deletes the rows matching the conditions; answers how many went. */
+  async deleteWhere(d: DatabaseRow, type: number, conditions: NonNullable<RowsQuery['where']>, scope: { uuid: string; allUsers: boolean }): Promise<number> {
+    const q = this.where(this.scoped(this.db.deleteFrom(physical(d.id, type)), d, scope.uuid, scope.allUsers), d, conditions);
+    return Number((await q.executeTakeFirst()).numDeletedRows);
+  }
+
+  /** Column values of a change (values by field name; system fields ignored; required ones may not be emptied). */
+  private columns(d: DatabaseRow, values: Record<string, unknown>): Record<string, unknown> {
+    const fields = fieldsOf(d);
+    const set: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(values)) {
+      if (k === 'id' || k === 'uuid' || k === 'sys_platform' || k === 'bstudio_create_time') continue;
+      const f = fields.find((x) => x.name === k);
+      if (!f) throw badRequest(`The table ${d.table_name} has no field ${k}.`, { field: k });
+      const value = convert(f, v);
+      if (value === null && f.must_required) throw badRequest(`${f.name} is required.`, { field: f.name });
+      set[column(f)] = value;
+    }
+    return set;
   }
 
   /** Adds rows (values by field name); required fields must have a value. */
@@ -201,23 +235,13 @@ export class TableStore {
 
   /** Changes rows by id (only the fields given); in a per-user table only `uuid`'s own rows unless `allUsers`. */
   async update(d: DatabaseRow, type: number, changes: Record<string, unknown>[], scope: { uuid: string; allUsers: boolean }): Promise<number> {
-    const fields = fieldsOf(d);
     let n = 0;
     for (const c of changes) {
       const id = String(c.id ?? '');
       if (!id) throw badRequest('Each changed row needs its id.', { field: 'id' });
-      const set: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(c)) {
-        if (k === 'id' || k === 'uuid' || k === 'sys_platform' || k === 'bstudio_create_time') continue;
-        const f = fields.find((x) => x.name === k);
-        if (!f) throw badRequest(`The table ${d.table_name} has no field ${k}.`, { field: k });
-        const value = convert(f, v);
-        if (value === null && f.must_required) throw badRequest(`${f.name} is required.`, { field: f.name });
-        set[column(f)] = value;
-      }
+      const set = this.columns(d, c);
       if (!Object.keys(set).length) continue;
-      let q = this.db.updateTable(physical(d.id, type)).set(set).where('id', '=', id);
-      if (!scope.allUsers && Number(d.rw_mode) === RWMode.LimitedReadWrite) q = q.where('uuid', '=', scope.uuid);
+      const q = this.scoped(this.db.updateTable(physical(d.id, type)).set(set).where('id', '=', id), d, scope.uuid, scope.allUsers);
       n += Number((await q.executeTakeFirst()).numUpdatedRows);
     }
     return n;
@@ -225,10 +249,18 @@ export class TableStore {
 
   async remove(d: DatabaseRow, type: number, ids: string[], scope: { uuid: string; allUsers: boolean }): Promise<number> {
     if (!ids.length) return 0;
-    let q = this.db.deleteFrom(physical(d.id, type)).where('id', 'in', ids);
-    if (!scope.allUsers && Number(d.rw_mode) === RWMode.LimitedReadWrite) q = q.where('uuid', '=', scope.uuid);
+    const q = this.scoped(this.db.deleteFrom(physical(d.id, type)).where('id', 'in', ids), d, scope.uuid, scope.allUsers);
     return Number((await q.executeTakeFirst()).numDeletedRows);
   }
+}
+
+/** The column of a field (or system field) named by a caller; a 400 naming it when the table has none. */
+function columnOf(d: DatabaseRow, name: string): { col: string; type: number } {
+  if (name === 'id' || name === 'uuid' || name === 'sys_platform') return { col: name, type: 1 };
+  if (name === 'bstudio_create_time') return { col: name, type: 2 };
+  const f = fieldsOf(d).find((x) => x.name === name);
+  if (!f) throw badRequest(`The table ${d.table_name} has no field ${name}.`, { field: name });
+  return { col: column(f), type: f.type };
 }
 
 function convert(f: Field, v: unknown) {

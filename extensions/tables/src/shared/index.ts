@@ -56,5 +56,9 @@ export interface Tables {
   list(spaceId: string): Promise<TableInfo[]>;
   select(q: RowsQuery): Promise<{ rows: Row[]; total: number }>;
   insert(t: { tableId: string; tableType: number; uuid: string; connectorId?: string }, rows: Record<string, unknown>[]): Promise<Row[]>;
+  /** Changes the rows matching `where` (the end user's own in a per-user table); answers how many. */
+  update(q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>, values: Record<string, unknown>): Promise<number>;
+  /** Deletes the rows matching `where` (the end user's own in a per-user table); answers how many. */
+  delete(q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>): Promise<number>;
 }
 export const TablesService = defineService<Tables>({ id: 'tables.service', owner: 'tables', description: 'Tables of a space: their fields and rows (draft or online; per end user or shared).' });

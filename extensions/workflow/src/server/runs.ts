@@ -253,6 +253,7 @@ export class RunService {
         runId: row.id,
         spaceId: row.space_id,
         userId: row.user_id,
+        endUserId: row.connector_uid ?? row.user_id,
         executeMode: row.execute_mode,
         signal: live.controller.signal,
         state: row.state ? (JSON.parse(row.state) as RunState) : undefined,

@@ -53,6 +53,8 @@ export interface RunRequest {
   runId: string;
   spaceId: string;
   userId: string;
+  /** Whom the run acts for (the open API's user_id, a bot's end user); default the user. */
+  endUserId?: string;
   executeMode: number;
   signal?: AbortSignal;
   variables?: { system?: Record<string, unknown>; user?: Record<string, unknown>; app?: Record<string, unknown> };
@@ -454,6 +456,7 @@ export class WorkflowEngine {
         executeMode: req.executeMode,
         spaceId: req.spaceId,
         userId: req.userId,
+        endUserId: req.endUserId ?? req.userId,
         signal,
         resume,
         interrupted,
