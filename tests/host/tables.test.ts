@@ -166,3 +166,82 @@ describe('database nodes', () => {
     expect(r.reason).toMatch(/not in this space/);
   });
 });
+
+describe('SQL over your tables', () => {
+  const run = (sqlText: string, params: unknown[] = [], extra: Record<string, unknown> = {}) => owner.request('POST', '/api/memory/database/execute_sql', { space_id: space, sql: sqlText, params, ...extra });
+  const ok = async (sqlText: string, params: unknown[] = []) => {
+    const r = await run(sqlText, params);
+    expect(r.body.code, r.body.msg).toBe(0);
+    return r.body.data as { kind: string; rows: Record<string, string>[]; rowNum: number };
+  };
+
+  it('selects with conditions, aggregates, grouping, order and limit; inserts, updates and deletes', async () => {
+    const { database_info: t } = await db('add', { table_name: 'shelf', field_list: [{ name: 'title', type: 1 }, { name: 'genre', type: 1 }, { name: 'pages', type: 2 }], rw_mode: 3 });
+    expect((await ok("INSERT INTO shelf (title, genre, pages) VALUES ('Dune', 'sf', 412), ('Emma', 'novel', 474), (?, ?, ?)", ['Solaris', 'sf', '204'])).rowNum).toBe(3);
+    expect((await ok("SELECT title FROM shelf WHERE genre = 'sf' AND pages > ? ORDER BY title", [300])).rows).toEqual([{ title: 'Dune' }]);
+    expect((await ok('SELECT genre, COUNT(*) AS n, SUM(pages) AS total FROM shelf GROUP BY genre ORDER BY genre')).rows).toEqual([{ genre: 'novel', n: '1', total: '474' }, { genre: 'sf', n: '2', total: '616' }]);
+    expect((await ok("SELECT title FROM shelf WHERE title IN ('Emma', 'Dune') OR pages BETWEEN 200 AND 210 ORDER BY pages DESC LIMIT 2")).rows.map((r) => r.title)).toEqual(['Emma', 'Dune']);
+    expect((await ok("UPDATE shelf SET pages = 500 WHERE title LIKE 'em%'")).rowNum).toBe(1);
+    expect((await ok('DELETE FROM shelf WHERE pages < 300')).rowNum).toBe(1);
+    expect((await rows(t.id, { order_by_list: [{ field: 'title', direction: 1 }] })).map((r) => [r.title, r.pages])).toEqual([['Dune', '412'], ['Emma', '500']]);
+  });
+
+  it('refuses what is not one statement over your own tables, and keeps values as values', async () => {
+    await db('add', { table_name: 'secrets_probe', field_list: [{ name: 'v', type: 1 }], rw_mode: 3 });
+    const other = (await owner.post('/api/space/create', { name: 'Elsewhere' })).space_id;
+    await owner.post('/api/memory/database/add', { space_id: other, table_name: 'theirs', field_list: [{ name: 'v', type: 1 }] });
+    const refused = async (sqlText: string, why: RegExp) => {
+      const r = await run(sqlText);
+      expect([r.status, r.body.msg], sqlText).toEqual([400, expect.stringMatching(why)]);
+    };
+    await refused('SELECT * FROM theirs', /no table theirs/);
+    await refused('SELECT * FROM identity_user', /no table identity_user/);
+    await refused('SELECT * FROM sqlite_master', /no table sqlite_master/);
+    await refused('SELECT * FROM secrets_probe; DELETE FROM secrets_probe', /one statement/);
+    await refused('SELECT * FROM secrets_probe -- hidden', /Comments/);
+    await refused('SELECT * FROM secrets_probe /* x */', /Comments/);
+    await refused("ATTACH DATABASE '/etc/passwd' AS x", /not SQL this studio reads|Only SELECT/);
+    await refused('PRAGMA table_info(secrets_probe)', /not SQL this studio reads|Only SELECT/);
+    await refused("SELECT readfile('/etc/passwd') FROM secrets_probe", /not .*function READFILE|A SELECT lists fields/);
+    await refused("SELECT * FROM secrets_probe WHERE v = (SELECT v FROM theirs)", /value|subquery/);
+    await refused('SELECT * FROM secrets_probe a JOIN theirs b ON a.v = b.v', /one table|joins/);
+    await refused('DROP TABLE secrets_probe', /Only SELECT/);
+    await refused('DELETE FROM secrets_probe', /WHERE/);
+    await refused('SELECT uuid, nothing FROM secrets_probe', /no field nothing/);
+    // An injection attempt in a value is stored as the value it is.
+    const evil = "x'); DROP TABLE secrets_probe; --";
+    await ok('INSERT INTO secrets_probe (v) VALUES (?)', [evil]);
+    expect((await ok('SELECT v FROM secrets_probe WHERE v = ?', [evil])).rows).toEqual([{ v: evil }]);
+  });
+
+  it("keeps an end user to their own rows of a per-user table through the service's SQL", async () => {
+    const { database_info: t } = await db('add', { table_name: 'diary', field_list: [{ name: 'entry', type: 1 }], rw_mode: 1 });
+    await db('update_records', { database_id: t.id, table_type: 2, record_data_add: [{ entry: 'owner wrote this' }] });
+    // Through a published workflow with a custom SQL node, as two end users.
+    const { workflow_id } = await owner.post('/api/workflow_api/create', { space_id: space, name: unique('diary') });
+    await owner.post('/api/workflow_api/save', {
+      space_id: space,
+      workflow_id,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'text', type: 'string', required: true }] }),
+          node('add', '12', { inputs: [ref('text', 'start', ['text'])], settings: { sql: 'INSERT INTO diary (entry) VALUES ({{text}})' } }),
+          node('read', '12', { settings: { sql: 'SELECT entry FROM diary ORDER BY bstudio_create_time' } }),
+          node('end', '2', { inputs: [ref('rows', 'read', ['outputList'], 'array')] }),
+        ],
+        links: [link('start', 'add'), link('add', 'read'), link('read', 'end')],
+      },
+    });
+    await owner.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
+    const pat = await owner.post('/api/permission_api/pat/create', { name: 'diary', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const api = new Agent(studio.url, { bearer: pat.token });
+    const as = async (user: string, text: string) => {
+      const r = await api.request('POST', '/v1/workflow/run', { workflow_id, parameters: { text }, ext: { user_id: user } });
+      expect(r.body.code, r.body.msg).toBe(0);
+      return JSON.parse(r.body.data).rows.map((x: { entry: string }) => x.entry);
+    };
+    expect(await as('ann', "ann's day')); DELETE FROM diary; --")).toEqual(["ann's day')); DELETE FROM diary; --"]);
+    expect(await as('bob', "bob's day")).toEqual(["bob's day"]);
+    expect((await rows(t.id, { table_type: 2 })).length).toBe(3);
+  });
+});

@@ -18,6 +18,10 @@ export const SelectSettings = Base.extend({
 });
 export const InsertSettings = Base.extend({ values: z.array(Assignment).min(1, 'Give at least one field a value.').max(50) });
 export const UpdateSettings = Base.extend({ conditions: z.array(Condition).min(1, 'Give at least one condition: an update without one would change every row.').max(20), values: z.array(Assignment).min(1, 'Give at least one field a value.').max(50) });
+export const SqlSettings = z.object({
+  /** One statement over the space's tables; {{input}} stands for a node input's value (bound, never pasted in). */
+  sql: z.string().min(1, 'Write the SQL statement.').max(10_000),
+});
 export const DeleteSettings = Base.extend({ conditions: z.array(Condition).min(1, 'Give at least one condition: a delete without one would empty the table.').max(20) });
 
 const where = (ctx: NodeRunContext, conditions: z.infer<typeof Condition>[]): NonNullable<RowsQuery['where']> =>
@@ -29,6 +33,20 @@ const target = (ctx: NodeRunContext, tableId: string) => ({ tableId, tableType: 
 
 const label = (en: string, zh: string) => ({ 'en-US': en, 'zh-CN': zh });
 
+/**
+ * The statement with each {{name}} (quoted or not) replaced by ? and the inputs' values in order: values are
+ * bound by the tables extension, so text in an input cannot change the statement.
+ */
+export function bindPlaceholders(text: string, inputs: Record<string, unknown>): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const out = text.replace(/(['"]?)\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\1/g, (_m, _q, name: string) => {
+    if (!(name in inputs)) throw new Error(`The statement uses {{${name}}}, which is not an input of the node.`);
+    params.push(inputs[name] ?? null);
+    return '?';
+  });
+  return { sql: out, params };
+}
+
 export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
   const own = async (ctx: NodeRunContext, id: string) => {
     const info = await tables().info(id);
@@ -36,6 +54,30 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
     return info;
   };
   return [
+    {
+      key: 'database_sql',
+      code: 12,
+      category: 'data',
+      label: label('SQL', 'SQL'),
+      description: label("Runs one SELECT, INSERT, UPDATE or DELETE over the space's tables; {{input}} takes a node input.", '对空间中的数据表执行一条 SELECT、INSERT、UPDATE 或 DELETE；{{input}} 取节点输入。'),
+      settings: SqlSettings,
+      outputsOf: () => [
+        { name: 'outputList', type: 'array', items: 'object' },
+        { name: 'rowNum', type: 'integer' },
+      ],
+      async execute(ctx) {
+        const s = ctx.settings as z.infer<typeof SqlSettings>;
+        const { sql, params } = bindPlaceholders(s.sql, ctx.inputs);
+        const t = target(ctx, '');
+        try {
+          const r = await tables().sql(ctx.spaceId, sql, params, { tableType: t.tableType, uuid: t.uuid });
+          ctx.log(`${r.kind}: ${r.rowNum} row(s)`);
+          return { outputs: { outputList: r.rows, rowNum: r.rowNum } };
+        } catch (e) {
+          throw new Error(`The SQL was refused or failed: ${(e as Error).message}`);
+        }
+      },
+    },
     {
       key: 'database_select',
       code: 43,

@@ -2,6 +2,7 @@ import { defineExtension } from '@tessera/sdk/server';
 import { TablesService } from '../shared/index.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
+import { runSql } from './sql.ts';
 import { infoOf, TableStore, type DatabaseRow } from './store.ts';
 
 export default defineExtension({
@@ -9,7 +10,8 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     const store = new TableStore(ctx);
-    registerRoutes(ctx, store);
+    const spaceTables = async (spaceId: string) => (await ctx.db.selectFrom('tables_database').selectAll().where('space_id', '=', spaceId).execute()) as DatabaseRow[];
+    registerRoutes(ctx, store, spaceTables);
     ctx.provide(TablesService, {
       info: async (id) => {
         const d = await store.get(id).catch(() => undefined);
@@ -20,6 +22,7 @@ export default defineExtension({
       insert: async (t, rows) => store.insert(await store.get(t.tableId), t.tableType, t.uuid, t.connectorId ?? '', rows),
       update: async (q, values) => store.updateWhere(await store.get(q.tableId), q.tableType, q.where ?? [], values, { uuid: q.uuid, allUsers: false }),
       delete: async (q) => store.deleteWhere(await store.get(q.tableId), q.tableType, q.where ?? [], { uuid: q.uuid, allUsers: false }),
+      sql: async (spaceId, text, params, scope) => runSql(store, await spaceTables(spaceId), text, params, { ...scope, allUsers: false }),
     });
   },
 });

@@ -2,6 +2,7 @@
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { FieldItem, RWMode, TableName, TableType } from '../shared/index.ts';
+import { runSql } from './sql.ts';
 import { fieldsOf, now, type DatabaseRow, type TableStore } from './store.ts';
 
 const Id = z.string().min(1).max(32);
@@ -28,7 +29,7 @@ export function databaseInfo(d: DatabaseRow) {
   };
 }
 
-export function registerRoutes(ctx: ServerContext<unknown>, store: TableStore) {
+export function registerRoutes(ctx: ServerContext<unknown>, store: TableStore, spaceTables: (spaceId: string) => Promise<DatabaseRow[]>) {
   const Meta = z.object({
     table_name: TableName,
     table_desc: z.string().max(2000).default(''),
@@ -151,6 +152,15 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: TableStore) {
       const deleted = await store.remove(d, body.table_type, body.record_data_delete.map((r) => String(r.id)), scope);
       return { data: added, changed, deleted };
     },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/memory/database/execute_sql',
+    auth: inSpace,
+    summary: "Run one checked SELECT, INSERT, UPDATE or DELETE over the space's tables (every user's rows); ? takes the next of params",
+    body: z.object({ space_id: Id, sql: z.string().max(10_000), params: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100).default([]), table_type: Type }),
+    handler: async ({ body, caller }) => runSql(store, await spaceTables(body.space_id), body.sql, body.params, { tableType: body.table_type, uuid: caller!.userId, allUsers: true }),
   });
 
   ctx.route({

@@ -197,6 +197,26 @@ export class TableStore {
     return Number((await q.executeTakeFirst()).numDeletedRows);
   }
 
+  /** A query built by the SQL checker on the table (draft or online; the end user's rows in a per-user table). */
+  async selectExpr(d: DatabaseRow, scope: { tableType: number; uuid: string; allUsers: boolean }, build: (qb: any) => any): Promise<Record<string, unknown>[]> {
+    const base = this.scoped(this.db.selectFrom(physical(d.id, scope.tableType)), d, scope.uuid, scope.allUsers);
+    return (await build(base).execute()) as Record<string, unknown>[];
+  }
+
+  /** UPDATE with a condition the SQL checker built (values by field name). */
+  async updateWhereExpr(d: DatabaseRow, type: number, where: (eb: any) => any, values: Record<string, unknown>, scope: { uuid: string; allUsers: boolean }): Promise<number> {
+    const set = this.columns(d, values);
+    if (!Object.keys(set).length) return 0;
+    const q = this.scoped(this.db.updateTable(physical(d.id, type)).set(set), d, scope.uuid, scope.allUsers).where(where);
+    return Number((await q.executeTakeFirst()).numUpdatedRows);
+  }
+
+  /** DELETE with a condition the SQL checker built. */
+  async deleteWhereExpr(d: DatabaseRow, type: number, where: (eb: any) => any, scope: { uuid: string; allUsers: boolean }): Promise<number> {
+    const q = this.scoped(this.db.deleteFrom(physical(d.id, type)), d, scope.uuid, scope.allUsers).where(where);
+    return Number((await q.executeTakeFirst()).numDeletedRows);
+  }
+
   /** Column values of a change (values by field name; system fields ignored; required ones may not be emptied). */
   private columns(d: DatabaseRow, values: Record<string, unknown>): Record<string, unknown> {
     const fields = fieldsOf(d);

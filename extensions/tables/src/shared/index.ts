@@ -60,5 +60,10 @@ export interface Tables {
   update(q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>, values: Record<string, unknown>): Promise<number>;
   /** Deletes the rows matching `where` (the end user's own in a per-user table); answers how many. */
   delete(q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>): Promise<number>;
+  /**
+   * Runs one checked SELECT/INSERT/UPDATE/DELETE over the space's tables (names as the user named them; `?`
+   * takes the next of `params`); a statement outside the subset is a 400 saying why.
+   */
+  sql(spaceId: string, text: string, params: unknown[], scope: { tableType: number; uuid: string }): Promise<{ kind: string; rows: Row[]; rowNum: number }>;
 }
 export const TablesService = defineService<Tables>({ id: 'tables.service', owner: 'tables', description: 'Tables of a space: their fields and rows (draft or online; per end user or shared).' });
