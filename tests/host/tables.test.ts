@@ -245,3 +245,26 @@ describe('SQL over your tables', () => {
     expect((await rows(t.id, { table_type: 2 })).length).toBe(3);
   });
 });
+
+describe('NL2SQL', () => {
+  it('turns a question into checked SQL with the model, shows it and runs it; refuses what the model writes outside the subset', async () => {
+    const { startFakeLlm, addFakeModel } = await import('../fixtures/fake-llm.ts');
+    const llm = await startFakeLlm();
+    try {
+      const model = await addFakeModel(owner, llm.url);
+      const { database_info: t } = await db('add', { table_name: 'orders', table_desc: 'Shop orders', field_list: [{ name: 'customer', type: 1 }, { name: 'total', type: 4, desc: 'in euros' }], rw_mode: 3 });
+      await db('update_records', { database_id: t.id, record_data_add: [{ customer: 'Ada', total: 30 }, { customer: 'Bo', total: 120 }] });
+      llm.script({ text: '```sql\nSELECT customer FROM orders WHERE total > 100;\n```' });
+      const r = await owner.post('/api/memory/table_nl2sql', { space_id: space, question: 'Who spent over 100?', model_id: model, database_ids: [t.id] });
+      expect(r).toMatchObject({ sql: 'SELECT customer FROM orders WHERE total > 100', result: { kind: 'select', rows: [{ customer: 'Bo' }] } });
+      // The model saw the tables and the rules.
+      expect(llm.requests[0].body.messages[0].content).toMatch(/TABLE orders -- Shop orders[\s\S]*total number -- in euros[\s\S]*exactly one SQL statement/);
+      llm.script({ text: 'DELETE FROM orders WHERE 1 = 1; DROP TABLE orders' });
+      const bad = await owner.post('/api/memory/table_nl2sql', { space_id: space, question: 'Remove everything', model_id: model, database_ids: [t.id] });
+      expect(bad.refused).toMatch(/one statement/);
+      expect((await rows(t.id)).length).toBe(2);
+    } finally {
+      await llm.close();
+    }
+  });
+});

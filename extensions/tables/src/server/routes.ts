@@ -2,6 +2,7 @@
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { FieldItem, RWMode, TableName, TableType } from '../shared/index.ts';
+import { questionToSql } from './nl2sql.ts';
 import { runSql } from './sql.ts';
 import { fieldsOf, now, type DatabaseRow, type TableStore } from './store.ts';
 
@@ -161,6 +162,26 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: TableStore, s
     summary: "Run one checked SELECT, INSERT, UPDATE or DELETE over the space's tables (every user's rows); ? takes the next of params",
     body: z.object({ space_id: Id, sql: z.string().max(10_000), params: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100).default([]), table_type: Type }),
     handler: async ({ body, caller }) => runSql(store, await spaceTables(body.space_id), body.sql, body.params, { tableType: body.table_type, uuid: caller!.userId, allUsers: true }),
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/memory/table_nl2sql',
+    auth: inSpace,
+    summary: "Turn a question into one checked SQL statement over the space's tables with a chat model, show it, and run it unless run is false",
+    body: z.object({ space_id: Id, question: z.string().trim().min(1, 'Ask a question.').max(2000), model_id: Id, table_type: Type, run: z.boolean().default(true), database_ids: z.array(Id).max(20).optional() }),
+    handler: async ({ body, caller, signal }) => {
+      const all = await spaceTables(body.space_id);
+      const tables = body.database_ids?.length ? all.filter((t) => body.database_ids!.includes(t.id)) : all;
+      const sqlText = await questionToSql(ctx, body.space_id, body.model_id, tables, body.question, signal);
+      if (!body.run) return { sql: sqlText };
+      try {
+        return { sql: sqlText, result: await runSql(store, tables, sqlText, [], { tableType: body.table_type, uuid: caller!.userId, allUsers: true }) };
+      } catch (e) {
+        // The statement the model wrote is shown with why it was refused.
+        return { sql: sqlText, refused: (e as { msg?: string }).msg ?? (e as Error).message };
+      }
+    },
   });
 
   ctx.route({
