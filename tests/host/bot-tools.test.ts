@@ -95,4 +95,22 @@ describe('bot tools from plugins and MCP servers', () => {
       await client.close();
     }
   });
+
+  it("reads and writes the bot's tables with checked SQL, each end user their own rows of a per-user table", async () => {
+    const { database_info: t } = await post('/api/memory/database/add', { table_name: 'todos', field_list: [{ name: 'task', type: 1 }, { name: 'done', type: 5 }], rw_mode: 1 });
+    const bot = await makeBot({ tables: { tables: [{ database_id: t.id }] } });
+    llm.script({ toolCalls: [{ name: 'run_sql', arguments: { sql: "INSERT INTO todos (task, done) VALUES ('buy milk', false)" } }] }, { toolCalls: [{ name: 'run_sql', arguments: { sql: 'SELECT task FROM todos WHERE done = 0' } }] }, { text: 'You have to buy milk.' });
+    const events = await debugChat(owner, space, bot, 'Remember to buy milk, then tell me my open tasks');
+    expect(answerOf(events)).toBe('You have to buy milk.');
+    // The statements show in the steps; the model saw the table.
+    expect(completed(events, 'function_call').map((m) => JSON.parse(m.content).arguments.sql)).toEqual(["INSERT INTO todos (task, done) VALUES ('buy milk', false)", 'SELECT task FROM todos WHERE done = 0']);
+    expect(completed(events, 'tool_response').map((m) => JSON.parse(m.content).rows)[1]).toEqual([{ task: 'buy milk' }]);
+    expect(llm.requests[0].body.messages[0].content).toMatch(/TABLE todos: id, task text, done boolean/);
+    // The debug chat wrote the draft data.
+    expect((await post('/api/memory/database/list_records', { database_id: t.id })).data.map((r: any) => r.task)).toEqual(['buy milk']);
+    // Outside the subset: the model is told why.
+    llm.script({ toolCalls: [{ name: 'run_sql', arguments: { sql: 'DELETE FROM todos' } }] }, { text: 'I could not.' });
+    const refused = await debugChat(owner, space, bot, 'Delete all');
+    expect(JSON.stringify(completed(refused, 'tool_response'))).toMatch(/WHERE/);
+  });
 });

@@ -22,7 +22,7 @@ export default defineExtension({
       insert: async (t, rows) => store.insert(await store.get(t.tableId), t.tableType, t.uuid, t.connectorId ?? '', rows),
       update: async (q, values) => store.updateWhere(await store.get(q.tableId), q.tableType, q.where ?? [], values, { uuid: q.uuid, allUsers: false }),
       delete: async (q) => store.deleteWhere(await store.get(q.tableId), q.tableType, q.where ?? [], { uuid: q.uuid, allUsers: false }),
-      sql: async (spaceId, text, params, scope) => runSql(store, await spaceTables(spaceId), text, params, { ...scope, allUsers: false }),
+      sql: async (spaceId, text, params, scope) => runSql(store, (await spaceTables(spaceId)).filter((t) => !scope.tableIds || scope.tableIds.includes(t.id)), text, params, { tableType: scope.tableType, uuid: scope.uuid, allUsers: false }),
     });
   },
 });

@@ -64,6 +64,6 @@ export interface Tables {
    * Runs one checked SELECT/INSERT/UPDATE/DELETE over the space's tables (names as the user named them; `?`
    * takes the next of `params`); a statement outside the subset is a 400 saying why.
    */
-  sql(spaceId: string, text: string, params: unknown[], scope: { tableType: number; uuid: string }): Promise<{ kind: string; rows: Row[]; rowNum: number }>;
+  sql(spaceId: string, text: string, params: unknown[], scope: { tableType: number; uuid: string; /** Only these tables (a bot's). */ tableIds?: string[] }): Promise<{ kind: string; rows: Row[]; rowNum: number }>;
 }
 export const TablesService = defineService<Tables>({ id: 'tables.service', owner: 'tables', description: 'Tables of a space: their fields and rows (draft or online; per end user or shared).' });

@@ -1,0 +1,13 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { BotSkillPanels } from '@tessera/ext-bots/client';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { TablesPanel } from './TablesPanel.tsx';
+
+export default defineExtension({
+  id: 'bot-skill-tables',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.register(BotSkillPanels, { key: 'tables', label: 'label', description: 'help', order: 30, empty: () => ({ tables: [] }), count: (v: { tables?: unknown[] }) => v?.tables?.length ?? 0, Panel: TablesPanel });
+  },
+});
