@@ -1,0 +1,22 @@
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { IconStorage } from '@arco-design/web-react/icon';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { setCurrentSpace } from './space.ts';
+
+const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+
+export default defineExtension({
+  id: 'tables',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/tables', component: LibraryPage, title: 'title' });
+    ctx.route({ path: '/tables/:database_id', component: EditorPage, title: 'title' });
+    ctx.sidebar({ key: 'tables', area: 'space', label: 'nav', path: '/tables', order: 30 });
+    ctx.register(ResourceKinds, { kind: 'table', label: 'kind.label', createLabel: 'create', icon: IconStorage, order: 40, path: '/tables', createPath: '/tables?create=1' });
+  },
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../agent.ts';
+import { link, node, ref } from '../workflow-kit.ts';
+import { signedInContext, withStudioAndBrowser } from './browser.ts';
+
+const env = withStudioAndBrowser();
+
+describe('tables in the browser', () => {
+  it('creates a table with fields, adds a row, runs SQL, and sees the rows a workflow test run added', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const api = new Agent(env.studio.url);
+    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(`${env.studio.url}/tables`);
+    await page.getByText('No table yet. Create one to keep data for your bots and workflows.').waitFor();
+    await page.getByTestId('table-create').click();
+    await page.getByTestId('table-create-name').fill('orders');
+    await page.getByTestId('table-field-name').first().fill('customer');
+    await page.getByTestId('table-field-add').click();
+    await page.getByTestId('table-field-name').nth(1).fill('total');
+    await page.getByTestId('table-field-type').nth(1).click();
+    await page.locator('.arco-select-option:visible').filter({ hasText: /^Number$/ }).click();
+    await page.getByTestId('table-create-save').click();
+    await page.getByTestId('table-editor').waitFor();
+    const tableId = (await page.getByTestId('table-editor').getAttribute('data-table-id'))!;
+
+    // A row by hand.
+    await page.getByTestId('table-row-add').click();
+    await page.getByTestId('table-row-field-customer').fill('Ada');
+    await page.getByTestId('table-row-field-total').fill('30.5');
+    await page.getByTestId('table-row-save').click();
+    await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Ada']);
+
+    // A workflow test run adds a row (the draft data).
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'take order' });
+    await api.post('/api/workflow_api/save', {
+      space_id: spaceId,
+      workflow_id,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'who', type: 'string', required: true }] }),
+          node('add', '12', { inputs: [ref('who', 'start', ['who'])], settings: { sql: 'INSERT INTO orders (customer, total) VALUES ({{who}}, 99)' } }),
+          node('end', '2', { inputs: [ref('n', 'add', ['rowNum'], 'integer')] }),
+        ],
+        links: [link('start', 'add'), link('add', 'end')],
+      },
+    });
+    const run = await api.post('/api/workflow_api/test_run', { space_id: spaceId, workflow_id, input: { who: 'Bo' }, run_mode: 0 });
+    expect(JSON.parse(run.output)).toEqual({ n: 1 });
+    await page.reload();
+    await page.getByTestId('table-editor').waitFor();
+    await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Bo', 'Ada']);
+
+    // SQL in the console; a statement outside the subset is refused with the reason.
+    await page.getByRole('tab', { name: 'SQL' }).click();
+    await page.getByTestId('table-sql-text').fill('SELECT customer, total FROM orders WHERE total > 50');
+    await page.getByTestId('table-sql-run').click();
+    await expect.poll(() => page.getByTestId('table-sql-result').textContent()).toContain('Bo');
+    await page.getByTestId('table-sql-text').fill('DELETE FROM orders');
+    await page.getByTestId('table-sql-run').click();
+    await expect.poll(() => page.getByTestId('table-sql-refused').textContent()).toMatch(/WHERE/);
+    expect((await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId })).TotalNum).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the tables page in Chinese', async () => {
+    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/tables`);
+    await page.getByText('还没有数据表。创建一个，为智能体和工作流保存数据。').waitFor();
+  });
+});
