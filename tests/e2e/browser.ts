@@ -23,6 +23,16 @@ export function canvas(page: Page) {
       await page.getByTestId(`port-${from}-${port}`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
       await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(edges + 1);
     },
+    /** Deletes the only link (a new workflow's Start to End): selects it and presses Delete, again if the click missed. */
+    async deleteOnlyLink() {
+      for (let attempt = 0; attempt < 4 && (await page.locator('.react-flow__edge').count()) > 0; attempt++) {
+        await fit();
+        await page.locator('.react-flow__edge-interaction').first().click({ force: true });
+        await page.keyboard.press('Delete');
+        await expect.poll(() => page.locator('.react-flow__edge').count(), { timeout: 2000 }).toBe(0).catch(() => undefined);
+      }
+      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
+    },
     /** Adds a node of a type after the selected node; returns its id. */
     async add(key: string) {
       await page.getByTestId(`add-node-${key}`).click();

@@ -60,14 +60,11 @@ describe('plugins and MCP in the browser', () => {
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Pet names' });
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     await page.getByTestId('workflow-editor').waitFor();
-    const { START, END, fit, select, wire } = canvas(page);
+    const { START, END, select, wire, deleteOnlyLink } = canvas(page);
     await select(START);
     await page.getByTestId('output-0-name').fill('id');
     await choose(page, 'output-0-type', 'integer');
-    await fit();
-    await page.locator('.react-flow__edge-interaction').first().click({ force: true });
-    await page.keyboard.press('Delete');
-    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
+    await deleteOnlyLink();
     await select(START);
     await page.getByTestId('catalogue-section-plugins').getByText('getPet').click();
     await expect.poll(async () => (await page.getByTestId('node-panel').getAttribute('data-node-id'))?.startsWith('plugin')).toBe(true);
