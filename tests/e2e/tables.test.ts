@@ -6,7 +6,7 @@ import { signedInContext, withStudioAndBrowser } from './browser.ts';
 const env = withStudioAndBrowser();
 
 describe('tables in the browser', () => {
-  it('creates a table with fields, adds a row, runs SQL, and sees the rows a workflow test run added', async () => {
+  it('creates a table with fields, adds a row, imports a CSV, sees the rows a workflow test run added, runs SQL', async () => {
     const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
@@ -35,6 +35,13 @@ describe('tables in the browser', () => {
     await page.getByTestId('table-row-save').click();
     await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Ada']);
 
+    // A CSV import with one bad row: progress, the refused line, the good rows.
+    await page.getByTestId('table-import-file').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from('customer,total\nCy,12\nDee,lots\n') });
+    await expect.poll(() => page.getByTestId('table-import-progress').getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(await page.getByTestId('table-import-errors').textContent()).toContain('Line 3: total takes a number, not "lots".');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Cy', 'Ada']);
+
     // A workflow test run adds a row (the draft data).
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'take order' });
     await api.post('/api/workflow_api/save', {
@@ -53,7 +60,7 @@ describe('tables in the browser', () => {
     expect(JSON.parse(run.output)).toEqual({ n: 1 });
     await page.reload();
     await page.getByTestId('table-editor').waitFor();
-    await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Bo', 'Ada']);
+    await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Bo', 'Cy', 'Ada']);
 
     // SQL in the console; a statement outside the subset is refused with the reason.
     await page.getByRole('tab', { name: 'SQL' }).click();
@@ -63,7 +70,7 @@ describe('tables in the browser', () => {
     await page.getByTestId('table-sql-text').fill('DELETE FROM orders');
     await page.getByTestId('table-sql-run').click();
     await expect.poll(() => page.getByTestId('table-sql-refused').textContent()).toMatch(/WHERE/);
-    expect((await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId })).TotalNum).toBe(2);
+    expect((await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId })).TotalNum).toBe(3);
     expect(errors).toEqual([]);
   });
 

@@ -268,3 +268,31 @@ describe('NL2SQL', () => {
     }
   });
 });
+
+describe('CSV import and export', () => {
+  it('imports as a job with progress and per-row errors, and exports what is there', async () => {
+    const { database_info: t } = await db('add', { table_name: 'people', field_list: [{ name: 'name', type: 1, must_required: true }, { name: 'age', type: 2 }, { name: 'joined', type: 3 }], rw_mode: 3 });
+    const csv = '\ufeffname,age,joined\nAda,36,2026-01-02\n"Lovelace, Ada",x,2026-01-03\n,20,\nBo,41,2026-02-03 10:00\n';
+    const started = await db('import', { database_id: t.id, file_name: 'people.csv', content: csv });
+    expect(started.status).toMatch(/queued|running|done/);
+    let p = started;
+    for (let i = 0; i < 50 && p.status !== 'done' && p.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      p = await db('import_progress', { import_id: started.import_id });
+    }
+    expect(p).toMatchObject({ status: 'done', total: 4, done: 2, failed: 2, progress: 100 });
+    expect(p.errors).toEqual([{ line: 3, message: 'age takes a whole number, not "x".' }, { line: 4, message: 'name is required.' }]);
+    expect((await rows(t.id, { order_by_list: [{ field: 'name', direction: 1 }] })).map((r) => [r.name, r.age, r.joined])).toEqual([['Ada', '36', '2026-01-02 00:00:00'], ['Bo', '41', '2026-02-03 10:00:00']]);
+    const exported = await owner.request('GET', `/api/memory/database/export?space_id=${space}&database_id=${t.id}`);
+    expect(exported.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(String(exported.body).replace(/^\ufeff/, '')).toBe('name,age,joined\nAda,36,2026-01-02 00:00:00\nBo,41,2026-02-03 10:00:00\n');
+    // A header naming a field the table does not have fails the import with the reason.
+    const bad = await db('import', { database_id: t.id, content: 'name,colour\nx,red\n' });
+    let q = bad;
+    for (let i = 0; i < 50 && q.status !== 'done' && q.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      q = await db('import_progress', { import_id: bad.import_id });
+    }
+    expect(q).toMatchObject({ status: 'failed', message: expect.stringMatching(/colour/) });
+  });
+});

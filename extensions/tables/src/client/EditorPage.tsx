@@ -1,11 +1,11 @@
 // A table: its rows (draft or online data; add, edit, delete, reset), its fields, and SQL (typed or from a
 // question) over the space's tables.
-import { Alert, Button, Empty, Form, Input, Popconfirm, Radio, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Empty, Form, Input, Popconfirm, Progress, Radio, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { DatabaseInfo } from './api.ts';
@@ -87,6 +87,10 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
         <Button type="primary" onClick={() => setEditing('new')} data-testid="table-row-add">
           {t('data.add')}
         </Button>
+        <ImportCsv spaceId={spaceId} tableId={table.id} tableType={type} onDone={() => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] })} />
+        <a href={`/api/memory/database/export?space_id=${spaceId}&database_id=${table.id}&table_type=${type}`} download data-testid="table-export">
+          <Button>{t('data.export')}</Button>
+        </a>
         <Popconfirm title={t(type === 1 ? 'data.resetDraft' : 'data.resetOnline')} onOk={() => reset.mutate()}>
           <Button status="danger">{t('data.reset')}</Button>
         </Popconfirm>
@@ -136,6 +140,66 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
         setEditing(undefined);
       }} />}
     </div>
+  );
+}
+
+interface ImportView {
+  import_id: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  done: number;
+  failed: number;
+  progress: number;
+  errors: { line: number; message: string }[];
+  message: string | null;
+}
+
+/** Import a CSV file as a background job, with its progress and the rows that failed. */
+function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; tableId: string; tableType: number; onDone(): void }) {
+  const { t } = useTranslation('tables');
+  const api = useApi();
+  const file = useRef<HTMLInputElement>(null);
+  const [job, setJob] = useState<ImportView | undefined>();
+  const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
+  useEffect(() => () => clearInterval(timer.current), []);
+  const start = async (f: File | undefined) => {
+    if (!f) return;
+    if (f.size > 9 * 1024 * 1024) return toast.error(t('import.tooLarge'));
+    const started = await api.post<ImportView>('/api/memory/database/import', { space_id: spaceId, database_id: tableId, table_type: tableType, file_name: f.name, content: await f.text() });
+    setJob(started);
+    clearInterval(timer.current);
+    timer.current = setInterval(async () => {
+      const p = await api.post<ImportView>('/api/memory/database/import_progress', { space_id: spaceId, import_id: started.import_id }, { handled: () => true }).catch(() => undefined);
+      if (!p) return;
+      setJob(p);
+      if (p.status === 'done' || p.status === 'failed') {
+        clearInterval(timer.current);
+        onDone();
+      }
+    }, 500);
+  };
+  return (
+    <>
+      <Button onClick={() => file.current?.click()} loading={job?.status === 'queued' || job?.status === 'running'} data-testid="table-import">
+        {t('import.button')}
+      </Button>
+      <input ref={file} type="file" accept=".csv,text/csv" style={{ display: 'none' }} onChange={(e) => void start(e.target.files?.[0])} data-testid="table-import-file" />
+      {job && (
+        <Modal visible title={t('import.title')} onCancel={() => setJob(undefined)} footer={null}>
+          <div data-testid="table-import-progress" data-status={job.status}>
+            <Progress percent={job.progress} status={job.status === 'failed' ? 'error' : job.status === 'done' ? 'success' : 'normal'} />
+            <Typography.Paragraph>{job.status === 'failed' ? job.message : t('import.counts', { done: job.done, failed: job.failed, total: job.total })}</Typography.Paragraph>
+            {!!job.errors.length && (
+              <ul style={{ maxHeight: 200, overflow: 'auto', fontSize: 12 }} data-testid="table-import-errors">
+                {job.errors.map((e) => (
+                  <li key={e.line}>{t('import.line', { line: e.line, message: e.message })}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </Modal>
+      )}
+    </>
   );
 }
 

@@ -3,6 +3,7 @@ import { TablesService } from '../shared/index.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import { runSql } from './sql.ts';
+import { failInterruptedImports, registerTransfer } from './transfer.ts';
 import { infoOf, TableStore, type DatabaseRow } from './store.ts';
 
 export default defineExtension({
@@ -12,6 +13,7 @@ export default defineExtension({
     const store = new TableStore(ctx);
     const spaceTables = async (spaceId: string) => (await ctx.db.selectFrom('tables_database').selectAll().where('space_id', '=', spaceId).execute()) as DatabaseRow[];
     registerRoutes(ctx, store, spaceTables);
+    registerTransfer(ctx, store);
     ctx.provide(TablesService, {
       info: async (id) => {
         const d = await store.get(id).catch(() => undefined);
@@ -24,5 +26,9 @@ export default defineExtension({
       delete: async (q) => store.deleteWhere(await store.get(q.tableId), q.tableType, q.where ?? [], { uuid: q.uuid, allUsers: false }),
       sql: async (spaceId, text, params, scope) => runSql(store, (await spaceTables(spaceId)).filter((t) => !scope.tableIds || scope.tableIds.includes(t.id)), text, params, { tableType: scope.tableType, uuid: scope.uuid, allUsers: false }),
     });
+  },
+  async start(ctx) {
+    // With several processes an import may be running elsewhere: those are left alone.
+    if (!ctx.host.distributed) await failInterruptedImports(ctx);
   },
 });

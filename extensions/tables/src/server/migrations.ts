@@ -23,4 +23,28 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('tables_database_space').on('tables_database').columns(['space_id', 'updated_at']).execute();
     },
   },
+  {
+    name: '0002_tables_import',
+    up: async (db) => {
+      await db.schema
+        .createTable('tables_import')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('database_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('table_type', 'integer', (c) => c.notNull())
+        .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+        // The CSV while it waits to be read (cleared when the import ends).
+        .addColumn('content', 'text')
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('errors', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('message', 'varchar(2000)')
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('finished_at', 'varchar(32)')
+        .execute();
+    },
+  },
 ];

@@ -232,6 +232,13 @@ export class TableStore {
     return set;
   }
 
+  /** Throws the 400 an insert of these values would (an unknown field, a value that does not convert, a required one missing). */
+  check(d: DatabaseRow, values: Record<string, unknown>) {
+    const fields = fieldsOf(d);
+    for (const k of Object.keys(values)) if (!fields.some((f) => f.name === k)) throw badRequest(`The table ${d.table_name} has no field ${k}.`, { field: k });
+    for (const f of fields) if (convert(f, values[f.name]) === null && f.must_required) throw badRequest(`${f.name} is required.`, { field: f.name });
+  }
+
   /** Adds rows (values by field name); required fields must have a value. */
   async insert(d: DatabaseRow, type: number, uuid: string, platform: string, values: Record<string, unknown>[]): Promise<Row[]> {
     const fields = fieldsOf(d);
