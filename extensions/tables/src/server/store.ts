@@ -25,6 +25,8 @@ export type Field = FieldItem & { id: number };
 export const now = () => new Date().toISOString();
 export const physical = (id: string, type: number) => `udt_${id}_${type === TableType.Online ? 2 : 1}`;
 const column = (f: { id: number }) => `f${f.id}`;
+/** Every field is indexed: filters and sorts of the nodes, SQL and the editor use them. */
+const indexOf = (id: string, type: number, f: { id: number }) => `${physical(id, type)}_f${f.id}`;
 const BOTH = [TableType.Draft, TableType.Online];
 const MAX_ROWS = 100_000;
 
@@ -71,6 +73,7 @@ export class TableStore {
         for (const f of fields) b = b.addColumn(column(f), columnType(f.type));
         await b.execute();
         await tx.schema.createIndex(`${physical(id, type)}_uuid`).on(physical(id, type)).columns(['uuid', 'bstudio_create_time']).execute();
+        for (const f of fields) await tx.schema.createIndex(indexOf(id, type, f)).on(physical(id, type)).column(column(f)).execute();
       }
     });
     return id;
@@ -109,16 +112,26 @@ export class TableStore {
     await this.db.transaction().execute(async (tx) => {
       for (const type of BOTH) {
         const table = physical(d.id, type);
-        for (const c of current) if (!result.some((f) => f.id === c.id)) await tx.schema.alterTable(table).dropColumn(column(c)).execute();
-        for (const f of result) if (!current.some((c) => c.id === f.id)) await tx.schema.alterTable(table).addColumn(column(f), columnType(f.type)).execute();
+        for (const c of current) {
+          if (result.some((f) => f.id === c.id)) continue;
+          await tx.schema.dropIndex(indexOf(d.id, type, c)).ifExists().execute();
+          await tx.schema.alterTable(table).dropColumn(column(c)).execute();
+        }
+        for (const f of result) {
+          if (current.some((c) => c.id === f.id)) continue;
+          await tx.schema.alterTable(table).addColumn(column(f), columnType(f.type)).execute();
+          await tx.schema.createIndex(indexOf(d.id, type, f)).on(table).column(column(f)).execute();
+        }
         for (const f of retyped) {
           const from = current.find((c) => c.id === f.id)!;
           const temp = `${column(f)}_n`;
           await tx.schema.alterTable(table).addColumn(temp, columnType(f.type)).execute();
           const rows = (await tx.selectFrom(table).select(['id', column(f)]).execute()) as Record<string, unknown>[];
           for (const r of rows) await tx.updateTable(table).set({ [temp]: toColumn(f.type, fromColumn(from.type, r[column(f)]), f.name) }).where('id', '=', r.id as string).execute();
+          await tx.schema.dropIndex(indexOf(d.id, type, f)).ifExists().execute();
           await tx.schema.alterTable(table).dropColumn(column(f)).execute();
           await tx.schema.alterTable(table).renameColumn(temp, column(f)).execute();
+          await tx.schema.createIndex(indexOf(d.id, type, f)).on(table).column(column(f)).execute();
         }
       }
       await tx.updateTable('tables_database').set({ fields: JSON.stringify(result), next_field_id: nextId, updated_at: now() }).where('id', '=', d.id).execute();
