@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
+import { Agent } from '../agent.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './chromium.ts';
@@ -58,6 +59,21 @@ export async function signedInContext(browser: Browser, baseUrl: string, opts: B
   const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, { data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` } });
   if (!r.ok()) throw new Error(`sign-up failed: ${r.status()} ${await r.text()}`);
   return { context, email };
+}
+
+/**
+ * A signed-up user with a page in the browser and the same account on the API (to set up or look at what
+ * the page did), the id of their personal space, and the page's uncaught errors as they happen.
+ */
+export async function userSession(env: { studio: RunningStudio; browser: Browser }, opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US' } = {}) {
+  const { context, email } = await signedInContext(env.browser, env.studio.url, opts);
+  const api = new Agent(env.studio.url);
+  await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
+  const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id as string;
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, email, api, spaceId, page, errors };
 }
 
 /** One studio and one Chromium for a test file, started before its tests and stopped after them. */

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../agent.ts';
 import { MCP_TOKEN, startMcpServer } from '../fixtures/mcp-server.ts';
 import { API_KEY, petStoreOpenApi3, startPluginServer, type PluginServer } from '../fixtures/plugin-server.ts';
-import { canvas, choose, signedInContext, withStudioAndBrowser } from './browser.ts';
+import { canvas, choose, signedInContext, userSession, withStudioAndBrowser } from './browser.ts';
 
 // The plugin and MCP servers run on loopback: the studio is told private addresses are allowed.
 const env = withStudioAndBrowser({ env: { TESSERA_ALLOW_PRIVATE_NETWORK: 'true' } });
@@ -18,13 +17,7 @@ afterAll(async () => {
 
 describe('plugins and MCP in the browser', () => {
   it('imports an OpenAPI document, debugs an API, publishes, uses it in a workflow test run; registers an MCP server and calls a tool', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1600, height: 1000 } });
-    const api = new Agent(env.studio.url);
-    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
-    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { api, spaceId, page, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1600, height: 1000 } });
 
     // Import: paste the document, see what it creates, give the key it asks for.
     await page.goto(`${env.studio.url}/plugins`);

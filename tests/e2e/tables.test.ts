@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent.ts';
 import { link, node, ref } from '../workflow-kit.ts';
-import { signedInContext, withStudioAndBrowser } from './browser.ts';
+import { signedInContext, userSession, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
 
 describe('tables in the browser', () => {
   it('creates a table with fields, adds a row, imports a CSV, sees the rows a workflow test run added, runs SQL', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
-    const api = new Agent(env.studio.url);
-    await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
-    const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { api, spaceId, page, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
 
     await page.goto(`${env.studio.url}/tables`);
     await page.getByText('No table yet. Create one to keep data for your bots and workflows.').waitFor();
