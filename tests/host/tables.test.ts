@@ -296,3 +296,31 @@ describe('CSV import and export', () => {
     expect(q).toMatchObject({ status: 'failed', message: expect.stringMatching(/colour/) });
   });
 });
+
+describe('XLSX import', () => {
+  it('reads the first sheet of a workbook: text, numbers and dates', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('People');
+    sheet.addRow(['name', 'age', 'joined']);
+    sheet.addRow(['Ada', 36, new Date(Date.UTC(2026, 0, 2))]);
+    sheet.addRow(['Bo', 'old', new Date(Date.UTC(2026, 1, 3, 10))]);
+    const content = Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
+    const { database_info: t } = await db('add', { table_name: 'xlsx_people', field_list: [{ name: 'name', type: 1 }, { name: 'age', type: 2 }, { name: 'joined', type: 3 }], rw_mode: 3 });
+    const job = await db('import', { database_id: t.id, format: 'xlsx', file_name: 'people.xlsx', content });
+    let p = job;
+    for (let i = 0; i < 60 && p.status !== 'done' && p.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      p = await db('import_progress', { import_id: job.import_id });
+    }
+    expect(p).toMatchObject({ status: 'done', total: 2, done: 1, failed: 1, errors: [{ line: 3, message: 'age takes a whole number, not "old".' }] });
+    expect((await rows(t.id)).map((r) => [r.name, r.age, r.joined])).toEqual([['Ada', '36', '2026-01-02 00:00:00']]);
+    const broken = await db('import', { database_id: t.id, format: 'xlsx', content: Buffer.from('not a workbook').toString('base64') });
+    let q = broken;
+    for (let i = 0; i < 60 && q.status !== 'done' && q.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      q = await db('import_progress', { import_id: broken.import_id });
+    }
+    expect(q).toMatchObject({ status: 'failed', message: expect.stringMatching(/not an XLSX workbook/) });
+  });
+});

@@ -154,7 +154,14 @@ interface ImportView {
   message: string | null;
 }
 
-/** Import a CSV file as a background job, with its progress and the rows that failed. */
+const base64 = (buf: ArrayBuffer) => {
+  let s = '';
+  const bytes = new Uint8Array(buf);
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+};
+
+/** Import a CSV or XLSX file as a background job, with its progress and the rows that failed. */
 function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; tableId: string; tableType: number; onDone(): void }) {
   const { t } = useTranslation('tables');
   const api = useApi();
@@ -165,7 +172,9 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
   const start = async (f: File | undefined) => {
     if (!f) return;
     if (f.size > 9 * 1024 * 1024) return toast.error(t('import.tooLarge'));
-    const started = await api.post<ImportView>('/api/memory/database/import', { space_id: spaceId, database_id: tableId, table_type: tableType, file_name: f.name, content: await f.text() });
+    const xlsx = /\.xlsx$/i.test(f.name);
+    const content = xlsx ? base64(await f.arrayBuffer()) : await f.text();
+    const started = await api.post<ImportView>('/api/memory/database/import', { space_id: spaceId, database_id: tableId, table_type: tableType, file_name: f.name, format: xlsx ? 'xlsx' : 'csv', content });
     setJob(started);
     clearInterval(timer.current);
     timer.current = setInterval(async () => {
@@ -183,7 +192,7 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
       <Button onClick={() => file.current?.click()} loading={job?.status === 'queued' || job?.status === 'running'} data-testid="table-import">
         {t('import.button')}
       </Button>
-      <input ref={file} type="file" accept=".csv,text/csv" style={{ display: 'none' }} onChange={(e) => void start(e.target.files?.[0])} data-testid="table-import-file" />
+      <input ref={file} type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" style={{ display: 'none' }} onChange={(e) => void start(e.target.files?.[0])} data-testid="table-import-file" />
       {job && (
         <Modal visible title={t('import.title')} onCancel={() => setJob(undefined)} footer={null}>
           <div data-testid="table-import-progress" data-status={job.status}>

@@ -33,7 +33,8 @@ export const migrations: Migration[] = [
         .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
         .addColumn('table_type', 'integer', (c) => c.notNull())
         .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        // The CSV while it waits to be read (cleared when the import ends).
+        .addColumn('format', 'varchar(8)', (c) => c.notNull().defaultTo('csv'))
+        // The file while it waits to be read (CSV text, or XLSX as base64; cleared when the import ends).
         .addColumn('content', 'text')
         .addColumn('status', 'varchar(16)', (c) => c.notNull())
         .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))

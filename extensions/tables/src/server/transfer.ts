@@ -1,5 +1,6 @@
-// Rows in and out as CSV: an import is a background job (csv-parse, loaded with the first import) whose
-// progress and per-row errors are kept; an export streams the table as CSV (csv-stringify).
+// Rows in and out: an import of CSV or XLSX (its first sheet) is a background job (csv-parse or exceljs,
+// loaded with the first import of its kind) whose progress and per-row errors are kept; an export answers the
+// table as CSV (csv-stringify).
 import { badRequest, notFound } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
@@ -16,6 +17,7 @@ interface ImportRow {
   space_id: string;
   table_type: number;
   file_name: string;
+  format: 'csv' | 'xlsx';
   content: string | null;
   status: 'queued' | 'running' | 'done' | 'failed';
   total: number;
@@ -68,12 +70,12 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
     method: 'POST',
     path: '/api/memory/database/import',
     auth: inSpace,
-    summary: 'Import rows from CSV (a header row naming the fields) as a background job; follow it with import_progress',
-    body: z.object({ space_id: Id, database_id: Id, table_type: z.number().int().min(1).max(2).default(1), file_name: z.string().max(255).default(''), content: z.string().min(1, 'The file is empty.').max(9 * 1024 * 1024, 'The file is larger than 9 MB.') }),
+    summary: 'Import rows from CSV or XLSX (a header row naming the fields; XLSX as base64, its first sheet) as a background job; follow it with import_progress',
+    body: z.object({ space_id: Id, database_id: Id, table_type: z.number().int().min(1).max(2).default(1), file_name: z.string().max(255).default(''), format: z.enum(['csv', 'xlsx']).default('csv'), content: z.string().min(1, 'The file is empty.').max(9 * 1024 * 1024, 'The file is larger than 9 MB.') }),
     handler: async ({ body, caller }) => {
       const d = await store.get(body.database_id, body.space_id);
       const id = ctx.host.newId();
-      await ctx.db.insertInto('tables_import').values({ id, database_id: d.id, space_id: d.space_id, table_type: body.table_type, file_name: body.file_name, content: body.content, status: 'queued', total: 0, done: 0, failed: 0, errors: '[]', message: null, created_by: caller!.userId, created_at: now(), finished_at: null }).execute();
+      await ctx.db.insertInto('tables_import').values({ id, database_id: d.id, space_id: d.space_id, table_type: body.table_type, file_name: body.file_name, format: body.format, content: body.content, status: 'queued', total: 0, done: 0, failed: 0, errors: '[]', message: null, created_by: caller!.userId, created_at: now(), finished_at: null }).execute();
       await ctx.service(JobQueueService).enqueue(IMPORT_JOB, { import_id: id });
       return view((await get(id))!);
     },
@@ -116,14 +118,39 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
 }
 
 /** Reads the CSV, converts each row by its fields, inserts the good ones in batches and keeps the bad ones' lines. */
-async function runImport(store: TableStore, d: DatabaseRow, imp: ImportRow, set: (id: string, patch: Partial<ImportRow>) => Promise<unknown>) {
+/** The rows of the file as text cells (the first row is the header). */
+async function readRecords(imp: ImportRow): Promise<string[][]> {
+  if (imp.format === 'xlsx') {
+    const ExcelJS = (await import('exceljs')).default;
+    const book = new ExcelJS.Workbook();
+    try {
+      await book.xlsx.load(Buffer.from(imp.content!, 'base64') as never);
+    } catch (e) {
+      throw badRequest(`The file is not an XLSX workbook this studio reads: ${(e as Error).message.split('\n')[0]}`);
+    }
+    const sheet = book.worksheets[0];
+    if (!sheet) throw badRequest('The workbook has no sheet.');
+    const rows: string[][] = [];
+    sheet.eachRow({ includeEmpty: false }, (row) => {
+      const cells: string[] = [];
+      row.eachCell({ includeEmpty: true }, (cell, col) => {
+        const v = cell.value as unknown;
+        cells[col - 1] = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '') : String(v);
+      });
+      rows.push(Array.from(cells, (c) => (c ?? '').trim()));
+    });
+    return rows;
+  }
   const { parse } = await import('csv-parse/sync');
-  let records: string[][];
   try {
-    records = parse(imp.content!.replace(/^\ufeff/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    return parse(imp.content!.replace(/^\ufeff/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
   } catch (e) {
     throw badRequest(`The file is not CSV this studio reads: ${(e as Error).message.split('\n')[0]}`);
   }
+}
+
+async function runImport(store: TableStore, d: DatabaseRow, imp: ImportRow, set: (id: string, patch: Partial<ImportRow>) => Promise<unknown>) {
+  const records = await readRecords(imp);
   const [header, ...data] = records;
   if (!header) throw badRequest('The file has no header row.');
   const fields = fieldsOf(d);
