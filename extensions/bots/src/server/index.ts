@@ -60,6 +60,13 @@ export default defineExtension({
         return { chat_id: row.id, conversation_id: conversation.id };
       },
       stream: (chatId, sse, signal) => pipeChat(chats, chatId, sse, signal),
+      async exchange(conversationId, chatId) {
+        const c = (await ctx.db.selectFrom('bots_conversation').selectAll().where('id', '=', conversationId).executeTakeFirst()) as { bot_id: string; space_id: string; end_user_id: string; connector_id: string; draft: number } | undefined;
+        if (!c) return undefined;
+        const { items } = await conversations.messages(conversationId, { order: 'asc', chat_id: chatId, limit: 50 });
+        const text = (type: string) => items.filter((m) => m.type === type).map((m) => m.content).join('\n');
+        return { bot_id: c.bot_id, space_id: c.space_id, end_user_id: c.end_user_id, connector_id: c.connector_id, draft: !!Number(c.draft), question: text('question'), answer: text('answer') };
+      },
     });
     for (const [key, en, zh] of [
       ['bot.read', 'Read bots', '查看智能体'],

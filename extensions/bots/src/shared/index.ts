@@ -264,5 +264,18 @@ export interface BotChats {
   startPublished(turn: PublishedTurn): Promise<{ chat_id: string; conversation_id: string }>;
   /** Streams a live chat's events (Coze's shape) until it ends; the client going away cancels it. */
   stream(chatId: string, sse: ChatEventSink, signal: AbortSignal): Promise<void>;
+  /** What a finished chat was: the question, the answer, who asked and where (memory extraction ...). */
+  exchange(conversationId: string, chatId: string): Promise<ChatExchange | undefined>;
+}
+
+export interface ChatExchange {
+  bot_id: string;
+  space_id: string;
+  end_user_id: string;
+  connector_id: string;
+  /** The editor's debug chat (the bot's draft answered). */
+  draft: boolean;
+  question: string;
+  answer: string;
 }
 export const BotChatsService = defineService<BotChats>({ id: 'bots.chats', owner: 'bots', description: "Chats started by other extensions, streamed in Coze's events." });
