@@ -64,6 +64,18 @@ describe('tables in the browser', () => {
     await page.getByTestId('table-sql-run').click();
     await expect.poll(() => page.getByTestId('table-sql-refused').textContent()).toMatch(/WHERE/);
     expect((await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId })).TotalNum).toBe(3);
+
+    // Bulk edit: select two rows, set their total, then delete them.
+    await page.getByRole('tab', { name: 'Data' }).click();
+    const boxes = page.locator('[data-testid="table-rows"] tbody .arco-checkbox');
+    await boxes.nth(0).click();
+    await boxes.nth(1).click();
+    await page.getByTestId('table-bulk-set').click();
+    await page.getByTestId('table-bulk-field').click();
+    await page.locator('.arco-select-option:visible').filter({ hasText: /^total$/ }).click();
+    await page.getByTestId('table-bulk-value').fill('7');
+    await page.getByTestId('table-bulk-save').click();
+    await expect.poll(async () => (await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId, conditions: [{ field: 'total', op: 'eq', value: '7' }] })).TotalNum).toBe(2);
     expect(errors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 // A table: its rows (draft or online data; add, edit, delete, reset), its fields, and SQL (typed or from a
 // question) over the space's tables.
-import { Alert, Button, Empty, Form, Input, Popconfirm, Progress, Radio, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Empty, Form, Input, Popconfirm, Progress, Radio, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
@@ -70,11 +70,13 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const [type, setType] = useState(1);
   const [offset, setOffset] = useState(0);
   const [editing, setEditing] = useState<Row | 'new' | undefined>();
+  const [selected, setSelected] = useState<string[]>([]);
+  const [bulk, setBulk] = useState(false);
   const key = ['tables', 'rows', table.id, type, offset];
   const rows = useQuery({ queryKey: key, queryFn: () => api.post<{ data: Row[]; TotalNum: number; HasMore: boolean }>('/api/memory/database/list_records', { space_id: spaceId, database_id: table.id, table_type: type, limit: PAGE, offset }) });
   const change = useMutation({
     mutationFn: (body: Record<string, unknown>) => api.post('/api/memory/database/update_records', { space_id: spaceId, database_id: table.id, table_type: type, ...body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] }),
+    onSuccess: () => (setSelected([]), qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] })),
   });
   const reset = useMutation({ mutationFn: () => api.post('/api/memory/database/reset', { space_id: spaceId, database_id: table.id, table_type: type }), onSuccess: () => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] }) });
   return (
@@ -96,6 +98,19 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
         </Popconfirm>
         <Typography.Text type="secondary">{t('data.count', { n: rows.data?.TotalNum ?? 0 })}</Typography.Text>
       </Space>
+      {!!selected.length && (
+        <Space style={{ marginBottom: 8 }} data-testid="table-bulk">
+          <Typography.Text>{t('data.selected', { n: selected.length })}</Typography.Text>
+          <Button size="small" onClick={() => setBulk(true)} data-testid="table-bulk-set">
+            {t('data.bulkSet')}
+          </Button>
+          <Popconfirm title={t('data.bulkDeleteTitle', { n: selected.length })} onOk={() => change.mutate({ record_data_delete: selected.map((id) => ({ id })) })}>
+            <Button size="small" status="danger" data-testid="table-bulk-delete">
+              {t('data.bulkDelete')}
+            </Button>
+          </Popconfirm>
+        </Space>
+      )}
       <Table
         data-testid="table-rows"
         rowKey="id"
@@ -103,6 +118,7 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
         pagination={false}
         data={rows.data?.data ?? []}
         scroll={{ x: true }}
+        rowSelection={{ type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
         noDataElement={<Typography.Text type="secondary">{t('data.empty')}</Typography.Text>}
         columns={[
           ...table.field_list.map((f) => ({ title: f.name, dataIndex: f.name, render: (v: string) => <span data-testid={`cell-${f.name}`}>{v}</span> })),
@@ -134,6 +150,18 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
           {t('data.next')}
         </Button>
       </Space>
+      {bulk && (
+        <BulkSet
+          table={table}
+          count={selected.length}
+          onClose={() => setBulk(false)}
+          onSave={async (field, value) => {
+            await change.mutateAsync({ record_data_alter: selected.map((id) => ({ id, [field]: value })) });
+            toast.success(t('data.saved'));
+            setBulk(false);
+          }}
+        />
+      )}
       {editing && <RowForm table={table} row={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} onSave={async (values) => {
         await change.mutateAsync(editing === 'new' ? { record_data_add: [values] } : { record_data_alter: [{ ...values, id: editing.id }] });
         toast.success(t('data.saved'));
@@ -209,6 +237,35 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
         </Modal>
       )}
     </>
+  );
+}
+
+/** One field set to one value in every selected row. */
+function BulkSet({ table, count, onClose, onSave }: { table: DatabaseInfo; count: number; onClose(): void; onSave(field: string, value: string): Promise<void> }) {
+  const { t } = useTranslation('tables');
+  const [field, setField] = useState(table.field_list[0]?.name ?? '');
+  const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal visible title={t('data.bulkTitle', { n: count })} onCancel={onClose} confirmLoading={busy} okButtonProps={{ ...({ 'data-testid': 'table-bulk-save' } as object) }} onOk={async () => {
+      setBusy(true);
+      try {
+        await onSave(field, value);
+      } finally {
+        setBusy(false);
+      }
+    }}>
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Select value={field} onChange={setField} aria-label={t('fields.name')} data-testid="table-bulk-field">
+          {table.field_list.map((f) => (
+            <Select.Option key={f.name} value={f.name}>
+              {f.name}
+            </Select.Option>
+          ))}
+        </Select>
+        <Input value={value} onChange={setValue} placeholder={t('data.bulkValue')} data-testid="table-bulk-value" />
+      </Space>
+    </Modal>
   );
 }
 
