@@ -29,7 +29,7 @@ beforeAll(async () => {
   const model = await addFakeModel(agent, llm.url);
   const { bot_id } = await agent.post('/api/draftbot/create', { space_id: space, name: 'Remembers' });
   const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
-  const variables = { variables: [{ name: 'city', default_value: 'Paris', description: 'where the user lives' }, { name: 'level', default_value: 'beginner' }] };
+  const variables = { variables: [{ name: 'city', default_value: 'Paris', description: 'where the user lives' }, { name: 'level', default_value: 'beginner' }, { name: 'plan', default_value: 'free', user_editable: false }] };
   await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'The user lives in {{city}}.', model: { model_id: model } }, skills: { variables } } });
   await agent.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
   botId = bot_id;
@@ -47,6 +47,7 @@ describe('variables through @coze/api', () => {
     expect(first.items).toEqual([
       { keyword: 'city', value: 'Paris', create_time: 0, update_time: 0 },
       { keyword: 'level', value: 'beginner', create_time: 0, update_time: 0 },
+      { keyword: 'plan', value: 'free', create_time: 0, update_time: 0 },
     ]);
     await coze.variables.update({ bot_id: botId, connector_uid: 'u-1', data: [{ keyword: 'city', value: 'Lyon' }] });
     const after = await coze.variables.retrieve({ bot_id: botId, connector_uid: 'u-1', keywords: ['city'] });
@@ -68,7 +69,9 @@ describe('variables through @coze/api', () => {
     const unknown = await failure(coze.variables.update({ bot_id: botId, data: [{ keyword: 'age', value: '3' }] }));
     expect(unknown).toBeInstanceOf(BadRequestError);
     expect(unknown.code).toBe(4000);
-    expect(unknown.msg).toMatch(/no variable age \(it has city, level\)/);
+    expect(unknown.msg).toMatch(/no variable age \(it has city, level, plan\)/);
+    const locked = await failure(coze.variables.update({ bot_id: botId, data: [{ keyword: 'plan', value: 'pro' }] }));
+    expect([locked.code, locked.msg]).toEqual([4000, expect.stringMatching(/plan is not set by end users/)]);
     expect((await failure(coze.variables.update({ bot_id: botId, data: [] }))).code).toBe(4000);
     const missing = await failure(coze.variables.retrieve({ bot_id: '987654321' }));
     expect(missing).toBeInstanceOf(NotFoundError);

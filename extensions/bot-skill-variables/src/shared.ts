@@ -11,6 +11,8 @@ export const VariablesSkillSettings = z.object({
         default_value: z.string().max(2000).default(''),
         /** The model may change it (set_variable); otherwise only read. */
         writable: z.boolean().default(true),
+        /** End users (apps through PUT /v1/variables) may set it; otherwise only the bot and the studio. */
+        user_editable: z.boolean().default(true),
       }),
     )
     .max(50, 'A bot has at most 50 variables.')
@@ -18,3 +20,10 @@ export const VariablesSkillSettings = z.object({
     .default([]),
 });
 export type VariablesSkillSettings = z.infer<typeof VariablesSkillSettings>;
+
+/** Values every bot with the variables skill has (read as {{sys_uuid}} ...); not set by anyone. */
+export const SYSTEM_VARIABLES = [
+  { key: 'sys_uuid', description: { 'en-US': 'The end user talking to the bot', 'zh-CN': '与智能体对话的终端用户' } },
+  { key: 'sys_connector_id', description: { 'en-US': 'The channel (1024 API, 999 chat page, debug)', 'zh-CN': '渠道（1024 API、999 聊天页、debug 调试）' } },
+  { key: 'sys_time', description: { 'en-US': 'The time of the turn (ISO 8601, UTC)', 'zh-CN': '本轮对话的时间（ISO 8601，UTC）' } },
+] as const;

@@ -23,14 +23,14 @@ const turn = (endUserId: string, connectorId = 'debug'): SkillTurnContext => ({ 
 describe('bot variables alone', () => {
   it('gives the defaults, remembers what the model sets per user, and refuses a read-only one', async () => {
     const first = await def.contribute(turn('ann'));
-    expect(first.values).toEqual({ city: 'Paris', plan: 'free' });
+    expect(first.values).toEqual({ city: 'Paris', plan: 'free', sys_uuid: 'ann', sys_connector_id: 'debug', sys_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
     expect(first.instructions).toMatch(/city \(where the user lives\)/);
     const set = first.tools![0];
     expect(set.parameters).toMatchObject({ properties: { name: { enum: ['city'] } } });
     await set.execute({ name: 'city', value: 'Oslo' }, { signal: new AbortController().signal });
     await expect(set.execute({ name: 'plan', value: 'pro' }, { signal: new AbortController().signal })).rejects.toThrow(/no writable variable "plan"/);
-    expect((await def.contribute(turn('ann'))).values).toEqual({ city: 'Oslo', plan: 'free' });
-    expect((await def.contribute(turn('bob'))).values).toEqual({ city: 'Paris', plan: 'free' });
+    expect((await def.contribute(turn('ann'))).values).toMatchObject({ city: 'Oslo', plan: 'free' });
+    expect((await def.contribute(turn('bob'))).values).toMatchObject({ city: 'Paris', plan: 'free', sys_uuid: 'bob' });
     expect((await def.contribute(turn('ann', '1024'))).values!.city).toBe('Paris');
   });
 
@@ -48,6 +48,11 @@ describe('bot variables alone', () => {
     const meta = await t.call('POST', '/api/memory/variable/get_meta', { space_id: 's1', ConnectorID: 'b1', ConnectorType: 1 }, 'ann');
     expect(meta.VariableMap['1']).toEqual([expect.objectContaining({ Keyword: 'city', DefaultValue: 'Paris', IsReadOnly: false }), expect.objectContaining({ Keyword: 'plan', IsReadOnly: true })]);
     expect((await t.request({ method: 'POST', url: '/api/memory/variable/get', body: { space_id: 's1', bot_id: 'nope' }, as: 'ann' })).status).toBe(404);
+  });
+
+  it('lists the system variables, and gives them to a bot without variables of its own', async () => {
+    expect((await t.call('GET', '/api/memory/sys_variable_conf', undefined, 'ann')).conf.map((c: { key: string }) => c.key)).toEqual(['sys_uuid', 'sys_connector_id', 'sys_time']);
+    expect((await def.contribute({ ...turn('cy'), settings: def.settings.parse({ variables: [] }) })).values).toMatchObject({ sys_uuid: 'cy' });
   });
 
   it('refuses duplicate and badly named variables', () => {

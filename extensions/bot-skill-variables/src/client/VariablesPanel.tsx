@@ -14,7 +14,7 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
   const api = useApi();
   const qc = useQueryClient();
   // Shown as typed: a name being written may not be valid yet (publishing says so).
-  const list: Variable[] = (value?.variables ?? []).map((v: Partial<Variable>) => ({ name: v.name ?? '', description: v.description ?? '', default_value: v.default_value ?? '', writable: v.writable ?? true }));
+  const list: Variable[] = (value?.variables ?? []).map((v: Partial<Variable>) => ({ name: v.name ?? '', description: v.description ?? '', default_value: v.default_value ?? '', writable: v.writable ?? true, user_editable: v.user_editable ?? true }));
   const set = (i: number, patch: Partial<Variable>) => onChange({ variables: list.map((v, j) => (j === i ? { ...v, ...patch } : v)) });
   const memories = useQuery({ queryKey: ['bot-variables', botId], queryFn: () => api.post<{ memories: { keyword: string; value: string; create_time: number }[] }>('/api/memory/variable/get', { space_id: spaceId, bot_id: botId }) });
   // The values the debug chat has set for you (a default is not one).
@@ -34,6 +34,9 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
               <Tooltip content={t('writable')}>
                 <Switch size="small" checked={v.writable} onChange={(writable) => set(i, { writable })} aria-label={t('writable')} />
               </Tooltip>
+              <Tooltip content={t('userEditable')}>
+                <Switch size="small" checked={v.user_editable} onChange={(user_editable) => set(i, { user_editable })} aria-label={t('userEditable')} />
+              </Tooltip>
               <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => onChange({ variables: list.filter((_, j) => j !== i) })} />
               {v.name && values[v.name] !== undefined && (
                 <Typography.Text type="secondary" style={{ fontSize: 12, width: '100%' }} data-testid="bot-variable-value">
@@ -44,7 +47,7 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
           );
         })}
         <Space>
-          <Button size="mini" icon={<IconPlus />} onClick={() => onChange({ variables: [...list, { name: '', description: '', default_value: '', writable: true }] })} disabled={list.length >= 50} data-testid="bot-variable-add">
+          <Button size="mini" icon={<IconPlus />} onClick={() => onChange({ variables: [...list, { name: '', description: '', default_value: '', writable: true, user_editable: true }] })} disabled={list.length >= 50} data-testid="bot-variable-add">
             {t('add')}
           </Button>
           <Button size="mini" type="text" onClick={() => reset.mutate()} loading={reset.isPending} disabled={!Object.keys(values).length}>

@@ -1,6 +1,6 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { BotSkills } from '@tessera/ext-bots/shared';
-import { VariablesSkillSettings } from '../shared.ts';
+import { SYSTEM_VARIABLES, VariablesSkillSettings } from '../shared.ts';
 import { registerMemoryApi } from './memory.ts';
 import { registerOpenApi } from './open.ts';
 import { MAX_VALUE, variableStore } from './store.ts';
@@ -41,14 +41,15 @@ export default defineExtension({
       settings: VariablesSkillSettings,
       async contribute(turn) {
         const s = turn.settings as VariablesSkillSettings;
-        if (!s.variables.length) return {};
+        const system = { sys_uuid: turn.endUserId, sys_connector_id: turn.connectorId, sys_time: new Date().toISOString() };
+        if (!s.variables.length) return { values: system };
         const who = { botId: turn.botId, connectorId: turn.connectorId, endUserId: turn.endUserId };
         const stored = await values(who);
         const current: Record<string, string> = {};
         for (const v of s.variables) current[v.name] = stored[v.name] ?? v.default_value;
         const writable = s.variables.filter((v) => v.writable);
         return {
-          values: current,
+          values: { ...system, ...current },
           instructions: writable.length ? `You remember facts about the user in variables. Call set_variable when the user tells you one of them: ${writable.map((v) => `${v.name}${v.description ? ` (${v.description})` : ''}`).join(', ')}.` : undefined,
           tools: writable.length
             ? [
@@ -76,6 +77,16 @@ export default defineExtension({
     });
 
     registerOpenApi(ctx);
+    ctx.route({
+      method: 'GET',
+      path: '/api/memory/sys_variable_conf',
+      auth: 'user',
+      summary: 'The system variables a bot with the variables skill has (read-only)',
+      handler: async ({ headers }) => {
+        const zh = /^zh/i.test(String(headers['accept-language'] ?? ''));
+        return { conf: SYSTEM_VARIABLES.map((v) => ({ key: v.key, default_value: '', description: v.description[zh ? 'zh-CN' : 'en-US'], can_write: 'false', group_name: 'system' })) };
+      },
+    });
 
     registerMemoryApi(ctx);
   },

@@ -67,6 +67,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>) {
       for (const item of body.data) {
         const v = variables.find((x) => x.name === item.keyword);
         if (!v) throw badRequest(`The bot has no variable ${item.keyword}${variables.length ? ` (it has ${variables.map((x) => x.name).join(', ')})` : ' published'}.`, { field: 'data' });
+        if (!v.user_editable) throw badRequest(`The variable ${item.keyword} is not set by end users (only the bot and the studio set it).`, { field: 'data' });
       }
       const who = { botId: body.bot_id!, connectorId: body.connector_id, endUserId: body.connector_uid || caller!.userId };
       for (const item of body.data) await store.set(who, item.keyword, item.value);
