@@ -208,6 +208,8 @@ describe('SQL over your tables', () => {
     await refused('DROP TABLE secrets_probe', /Only SELECT/);
     await refused('DELETE FROM secrets_probe', /WHERE/);
     await refused('SELECT uuid, nothing FROM secrets_probe', /no field nothing/);
+    // What the database itself refuses (an average of text on PostgreSQL) is the caller's error, not a 500.
+    expect((await run('SELECT AVG(v) AS a FROM secrets_probe')).status).toBeLessThan(500);
     // An injection attempt in a value is stored as the value it is.
     const evil = "x'); DROP TABLE secrets_probe; --";
     await ok('INSERT INTO secrets_probe (v) VALUES (?)', [evil]);

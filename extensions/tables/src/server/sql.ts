@@ -2,7 +2,7 @@
 // DELETE over the tables given, parsed with node-sql-parser (loaded with the first statement) and checked
 // node by node, then rebuilt as a query of the real tables with every value bound. No text a caller sends
 // is ever executed: tables and fields are looked up by name, values become parameters.
-import { badRequest } from '@tessera/sdk';
+import { ApiError, badRequest } from '@tessera/sdk';
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Row } from '../shared/index.ts';
 import { fieldsOf, type DatabaseRow, type TableStore } from './store.ts';
@@ -51,7 +51,9 @@ export async function runSql(store: TableStore, tables: DatabaseRow[], text: str
     return await run(store, tables, text, params, scope);
   } catch (e) {
     if (e instanceof SqlRefused || e instanceof ValueError) throw badRequest(e.message, { field: 'sql' });
-    throw e;
+    if (ApiError.is(e)) throw e;
+    // The database refused a checked statement (an aggregate over text on PostgreSQL ...): the caller's SQL, not a fault of the studio.
+    throw badRequest(`The statement could not run: ${String((e as Error)?.message ?? e).split('\n')[0].slice(0, 300)}`, { field: 'sql' });
   }
 }
 
