@@ -105,12 +105,18 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       done(null, value);
     });
   });
+  // Upload routes read their body themselves, as a stream (multipart or raw bytes); other routes refuse those.
+  const isUpload = (request: { routeOptions?: { config?: unknown } }) => !!(request.routeOptions?.config as { upload?: boolean } | undefined)?.upload;
+  const unsupported = (request: { headers: Record<string, unknown> }) => Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
+  app.addContentTypeParser(['multipart/form-data', 'application/octet-stream'], (request, _payload, done) => {
+    if (isUpload(request)) return done(null, undefined);
+    done(unsupported(request), undefined);
+  });
   // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for
   // calls whose parameters are all in the query): an empty body is no body; anything else must be JSON.
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    const e = Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
-    done(e, undefined);
+    done(unsupported(request), undefined);
   });
   const logger = pinoLogger(app.log as unknown as PinoLike);
 

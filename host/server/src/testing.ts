@@ -39,6 +39,7 @@ export interface TestResponse<T = any> {
 
 export interface ExtensionTester {
   server: TesseraServer;
+  /** A body of bytes (a multipart upload) is sent as it is, with the headers given; anything else as JSON. */
   request<T = any>(opts: { method?: string; url: string; body?: unknown; headers?: Record<string, string>; as?: string }): Promise<TestResponse<T>>;
   /** Calls an internal route and returns `data`, failing with the envelope's message when code != 0. */
   call<T = any>(method: string, url: string, body?: unknown, as?: string): Promise<T>;
@@ -104,8 +105,8 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
     const res = await server.app.inject({
       method: method as 'GET',
       url,
-      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(as ? { 'x-test-user': as } : {}), ...headers },
+      payload: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? (body as string | Buffer) : JSON.stringify(body),
+      headers: { ...(body !== undefined && !(body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}), ...(as ? { 'x-test-user': as } : {}), ...headers },
     });
     let parsed: unknown = undefined;
     try {

@@ -95,6 +95,11 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
   ip: string;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * For `upload` routes: the request body, unread (multipart/form-data or any other type), to stream
+   * where it goes; the route reads and limits it itself.
+   */
+  stream?: NodeJS.ReadableStream;
   /** The underlying Fastify request, for what the contract does not cover. */
   raw: unknown;
 }
@@ -110,8 +115,8 @@ export interface ApiReply {
   status(code: number): void;
   /** Switch the reply to server-sent events; the handler's return value is then ignored. */
   sse(): SseStream;
-  /** Send a raw body (a file, a non-envelope document); the return value is then ignored. */
-  send(body: string | Uint8Array, contentType: string): void;
+  /** Send a raw body (a file, a non-envelope document, a stream of bytes); the return value is then ignored. */
+  send(body: string | Uint8Array | NodeJS.ReadableStream, contentType: string): void;
   raw: unknown;
 }
 
@@ -138,6 +143,12 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
    * JSON error body, which is how Coze answers and what SSE clients such as `@coze/api` read.
    */
   stream?: boolean;
+  /**
+   * The body is not parsed: any content type (multipart/form-data uploads, raw bytes) reaches the
+   * handler as `req.stream`, unread, so a large file streams to storage instead of into memory. `body`
+   * is then undefined; the route enforces its own size limit.
+   */
+  upload?: boolean;
   /** Limit per caller and minute (login forms, ...). */
   rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
   handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;

@@ -48,7 +48,7 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
   app.route({
     method: route.method,
     url: route.path,
-    config: { stream: !!route.stream, extensionId },
+    config: { stream: !!route.stream, upload: !!route.upload, extensionId },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const found = await callerOf(request, opts.authenticators);
       // A refused credential fails every route that needs a caller; anonymous routes just go without one.
@@ -123,6 +123,7 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
         logId: request.id,
         ip: request.ip,
         signal: controller.signal,
+        ...(route.upload ? { stream: request.raw } : {}),
         raw: request,
       };
       let result: unknown;

@@ -1,0 +1,132 @@
+// The files API: uploads (multipart, streamed), details, signed downloads, deletion, and Coze's open API
+// /v1/files/upload and /v1/files/retrieve.
+import { forbidden, notFound } from '@tessera/sdk';
+import type { Caller, ServerContext } from '@tessera/sdk/server';
+import { SpacesService } from '@tessera/ext-spaces/shared';
+import { z } from 'zod';
+import type { FileInfo } from '../shared/index.ts';
+import { receiveFiles } from './multipart.ts';
+import { infoOf, type FilesSettings, type makeFiles } from './service.ts';
+
+const Id = z.string().min(1).max(32);
+const SAFE_INLINE = /^(image\/(png|jpeg|gif|webp|bmp|avif)|application\/pdf|audio\/|video\/|text\/plain)/;
+
+export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<typeof makeFiles>, settings: FilesSettings) {
+  const withUrl = async (f: FileInfo) => ({ ...f, url: await files.url(f.id) });
+  const inSpace = (id: string, spaceId: string) =>
+    files.row(id).then((r) => {
+      if (!r || r.space_id !== spaceId) throw notFound(`There is no file ${id} in this space.`);
+      return r;
+    });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/files/upload',
+    auth: { space: { from: 'query', field: 'space_id' } },
+    upload: true,
+    summary: 'Upload files (multipart/form-data, field "file", up to 20): streamed to storage, typed by their content, counted against the space quota',
+    query: z.object({ space_id: Id }),
+    handler: async (req) => {
+      const { files: stored } = await receiveFiles(req, 20, (fileName, stream) => files.put({ spaceId: req.query.space_id, userId: req.caller!.userId, fileName, data: stream }));
+      return { files: await Promise.all(stored.map(withUrl)) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/files/list',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: "A space's files, newest first, with the space's use of its quota",
+    body: z.object({ space_id: Id, kind: z.number().int().optional(), page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(20) }),
+    handler: async ({ body }) => {
+      let q = ctx.db.selectFrom('files_file').where('space_id', '=', body.space_id);
+      if (body.kind !== undefined) q = q.where('kind', '=', body.kind);
+      const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute();
+      return { files: await Promise.all(rows.map((r) => withUrl(infoOf(r as never)))), total, used_bytes: await files.used(body.space_id), quota_bytes: settings.spaceQuotaBytes, max_file_bytes: settings.maxFileBytes };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/files/detail',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'A file with a download URL signed for a short time',
+    body: z.object({ space_id: Id, file_id: Id }),
+    handler: async ({ body }) => ({ file: await withUrl(infoOf(await inSpace(body.file_id, body.space_id))) }),
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/files/delete',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'Delete a file from the space and from storage',
+    body: z.object({ space_id: Id, file_id: Id }),
+    handler: async ({ body }) => {
+      await inSpace(body.file_id, body.space_id);
+      await files.remove(body.file_id);
+      return {};
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/files/content/:id',
+    auth: 'anonymous',
+    summary: 'The bytes of a file, for a URL signed by the studio until it expires',
+    params: z.object({ id: Id }),
+    query: z.object({ exp: z.string().max(20), sig: z.string().max(100) }),
+    handler: async ({ params, query }, reply) => {
+      if (!(await files.verify(params.id, query.exp, query.sig))) throw forbidden('This download link has expired or is not valid; ask the studio for a new one.');
+      const { row, stream } = await files.open(params.id);
+      // Served from the studio's own origin: nothing that could run script is shown inline.
+      const inline = SAFE_INLINE.test(row.mime);
+      reply.header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.file_name)}`);
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-security-policy', "sandbox; default-src 'none'");
+      reply.header('content-length', String(row.bytes));
+      reply.header('cache-control', 'private, max-age=300');
+      reply.send(stream, row.mime);
+    },
+  });
+
+  // ---- Coze's open API: a token's files land in the space it names (space_id), else its owner's personal space.
+  const openSpace = async (caller: Caller, asked: string | undefined, permission: string) => {
+    const spaces = ctx.service(SpacesService);
+    const spaceId = asked || (await spaces.personalSpaceOf(caller.userId));
+    if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
+    if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(permission, spaceId)) throw forbidden(`This access token lacks the permission '${permission}' in space ${spaceId}.`);
+    return spaceId;
+  };
+  const openFile = async (f: FileInfo) => ({ id: f.id, bytes: f.bytes, created_at: f.created_at, file_name: f.file_name, url: await files.url(f.id), mime_type: f.mime, file_type: f.kind });
+
+  ctx.route({
+    method: 'POST',
+    path: '/v1/files/upload',
+    auth: 'user',
+    upload: true,
+    summary: 'Upload a file (multipart, field "file"); optional ?space_id=, else your personal space',
+    query: z.object({ space_id: Id.optional() }),
+    handler: async (req) => {
+      const spaceId = await openSpace(req.caller!, req.query.space_id, 'file.upload');
+      const { files: stored } = await receiveFiles(req, 1, (fileName, stream) => files.put({ spaceId, userId: req.caller!.userId, fileName, data: stream }));
+      return openFile(stored[0]);
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/v1/files/retrieve',
+    auth: 'user',
+    summary: 'A file uploaded before: its name, size, time and a download URL',
+    query: z.object({ file_id: Id }),
+    handler: async ({ query, caller }) => {
+      const f = await files.info(query.file_id);
+      if (!f) throw notFound(`There is no file ${query.file_id}.`);
+      await openSpace(caller!, f.space_id, 'file.upload').catch(() => {
+        throw notFound(`There is no file ${query.file_id}.`);
+      });
+      return openFile(f);
+    },
+  });
+}
