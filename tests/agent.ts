@@ -35,6 +35,21 @@ export class Agent {
     return { status: res.status, body: parsed, headers: res.headers };
   }
 
+  /** Uploads files as a browser does (multipart/form-data, field "file"); answers the envelope's data. */
+  async upload<T = any>(path: string, files: { name: string; data: Uint8Array | string }[]): Promise<T> {
+    const form = new FormData();
+    for (const f of files) form.append('file', new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)]), f.name);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const csrf = this.cookies.get('tessera_csrf');
+    if (csrf) headers['x-csrf-token'] = decodeURIComponent(csrf);
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    const res = await fetch(this.base + path, { method: 'POST', headers, body: form });
+    const body = await res.json();
+    if (res.status !== 200 || body?.code !== 0) throw new Error(`POST ${path} -> ${res.status} ${JSON.stringify(body)}`);
+    return body.data as T;
+  }
+
   /** An envelope call that must succeed; returns data. */
   async ok<T = any>(method: string, path: string, body?: unknown): Promise<T> {
     const r = await this.request(method, path, body);

@@ -23,7 +23,8 @@ export function openApiErrorBody(err: ApiError): string {
 }
 
 /** Paths of the open API. */
-export const OPEN_API_PATH = /^\/v[13](\/|$)/;
+/** Coze's open API: /v1, /v3 and the knowledge calls under /open_api. */
+export const OPEN_API_PATH = /^\/(v[13]|open_api)(\/|$)/;
 
 /** A zod failure as a 400 that names every field, e.g. "body.name: expected string, received undefined". */
 export function validationError(where: 'body' | 'query' | 'params', error: ZodError): ApiError {

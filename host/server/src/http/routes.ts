@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HookPoint } from '@tessera/core';
 import { ApiError, ErrorCode, forbidden } from '@tessera/sdk';
 import { RateLimiter, isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
-import { envelope, toJson, validationError } from './envelope.ts';
+import { envelope, OPEN_API_PATH, toJson, validationError } from './envelope.ts';
 
 const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
-const OPEN_API = /^\/v[13]\//;
 
 export interface RouteMountOptions {
   authenticators: HookPoint<[AuthRequest], Caller | AuthRejection>;
@@ -44,7 +43,7 @@ export async function callerOf(request: FastifyRequest, authenticators: RouteMou
 
 /** Mounts one API route: authenticate, authorize (space, role, token), validate, run, wrap in the envelope. */
 export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMountOptions, limiter: RateLimiter, extensionId?: string): void {
-  const isOpenApi = OPEN_API.test(route.path);
+  const isOpenApi = OPEN_API_PATH.test(route.path);
   app.route({
     method: route.method,
     url: route.path,
@@ -66,7 +65,7 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
       let spaceRole: SpaceRole | undefined;
       if (route.auth !== 'anonymous') {
         if (!caller) throw new ApiError(401, ErrorCode.UNAUTHORIZED, 'Sign in to continue: this call needs a signed-in user or an access token.', '', { text: { key: 'host.signIn' } });
-        if (caller.kind === 'token' && !isOpenApi) throw forbidden('Personal access tokens work on the open API (/v1 and /v3) only.');
+        if (caller.kind === 'token' && !isOpenApi) throw forbidden('Personal access tokens work on the open API (/v1, /v3 and /open_api) only.');
         if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin) throw new ApiError(403, ErrorCode.FORBIDDEN, 'Only a platform administrator may do this.', '', { text: { key: 'host.platformAdmin' } });
         if (typeof route.auth === 'object') {
           const loc = route.auth.space;

@@ -1,0 +1,20 @@
+// Embeddings through the models extension (a model of kind embedding chosen per dataset); `ai` is
+// loaded with the first embedding.
+import { badRequest } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { ModelsService } from '@tessera/ext-models/shared';
+
+export async function embedTexts(ctx: ServerContext<unknown>, spaceId: string, modelId: string, values: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  const models = ctx.optionalService(ModelsService);
+  if (!models) throw badRequest('Embeddings need the models extension, which is not running.');
+  const model = await models.get(spaceId, modelId);
+  if (model.kind !== 'embedding') throw badRequest(`The model ${model.display_name || model.model_name} is a chat model; choose an embedding model.`);
+  const { embedMany } = await import('ai');
+  try {
+    const r = await embedMany({ model: await model.embedding(), values, maxRetries: 1, abortSignal: signal });
+    await models.recordUsage({ space_id: spaceId, model_id: modelId, input_tokens: r.usage?.tokens ?? 0, output_tokens: 0, source: 'knowledge' }).catch(() => undefined);
+    return r.embeddings.map((e) => Float32Array.from(e));
+  } catch (e) {
+    throw badRequest(`The embedding model ${model.display_name || model.model_name} failed: ${(e as Error).message.split('\n')[0]}`);
+  }
+}

@@ -1,0 +1,88 @@
+// Retrieval: full text always; vectors when a dataset has an embedding model; hybrid fuses both lists
+// by reciprocal rank (k = 60). Datasets without a model answer by full text, so retrieval works with no
+// model key at all.
+import type { ServerContext } from '@tessera/sdk/server';
+import { sql } from 'kysely';
+import { SearchType, SliceStatus, type RetrieveOptions, type RetrievedSlice, type VectorIndex } from '../shared/index.ts';
+import { embedTexts } from './embed.ts';
+import type { DatasetRow, KnowledgeStore } from './store.ts';
+
+const RRF_K = 60;
+type Mode = 'fulltext' | 'semantic' | 'hybrid';
+
+export async function retrieve(ctx: ServerContext<unknown>, store: KnowledgeStore, vectors: () => Promise<VectorIndex>, opts: RetrieveOptions, slicesUrl: (documentId: string) => Promise<string | undefined>): Promise<{ slices: RetrievedSlice[]; mode: Mode; note?: string }> {
+  const topK = Math.min(Math.max(opts.topK ?? 5, 1), 50);
+  const minScore = opts.minScore ?? 0;
+  const datasets = opts.datasetIds.length ? ((await store.db.selectFrom('knowledge_dataset').selectAll().where('id', 'in', opts.datasetIds).where('space_id', '=', opts.spaceId).execute()) as DatasetRow[]) : [];
+  if (!datasets.length || !opts.query.trim()) return { slices: [], mode: 'fulltext' };
+  const wanted = opts.searchType ?? SearchType.Hybrid;
+  const withVectors = datasets.filter((d) => d.embedding_model_id);
+  let mode: Mode = wanted === SearchType.FullText ? 'fulltext' : wanted === SearchType.Semantic ? 'semantic' : 'hybrid';
+  let note: string | undefined;
+  if (mode !== 'fulltext' && !withVectors.length) {
+    note = 'No embedding model is set for these knowledge bases: full-text search only.';
+    mode = 'fulltext';
+  }
+  const pool = Math.max(topK * 4, 20);
+  const ft = mode === 'semantic' ? [] : await store.fullText(datasets.map((d) => d.id), opts.query, pool);
+  let sem: { id: string; score: number }[] = [];
+  if (mode !== 'fulltext') {
+    // One query embedding per model.
+    const byModel = new Map<string, string[]>();
+    for (const d of withVectors) byModel.set(d.embedding_model_id, [...(byModel.get(d.embedding_model_id) ?? []), d.id]);
+    const index = await vectors();
+    for (const [modelId, ids] of byModel) {
+      const [q] = await embedTexts(ctx, opts.spaceId, modelId, [opts.query], opts.signal);
+      sem.push(...(await index.search(ids, q, pool)));
+    }
+    sem = sem.sort((a, b) => b.score - a.score).slice(0, pool);
+  }
+
+  const found = new Map<string, { score: number; found_by: RetrievedSlice['found_by'] }>();
+  const at = (id: string) => found.get(id) ?? (found.set(id, { score: 0, found_by: {} }), found.get(id)!);
+  if (mode === 'hybrid') {
+    const rankers = (ft.length ? 1 : 0) + (sem.length ? 1 : 0) || 1;
+    ft.forEach((h, i) => {
+      const f = at(h.id);
+      f.found_by.fulltext = i + 1;
+      f.score += 1 / (RRF_K + i + 1);
+    });
+    sem.forEach((h, i) => {
+      const f = at(h.id);
+      f.found_by.semantic = i + 1;
+      f.score += 1 / (RRF_K + i + 1);
+    });
+    // 1 = first in every list there was.
+    for (const f of found.values()) f.score = f.score / (rankers / (RRF_K + 1));
+  } else if (mode === 'fulltext') {
+    ft.forEach((h, i) => found.set(h.id, { score: h.raw / (h.raw + 1), found_by: { fulltext: i + 1 } }));
+  } else {
+    sem.forEach((h, i) => found.set(h.id, { score: Math.max(0, h.score), found_by: { semantic: i + 1 } }));
+  }
+  const ranked = [...found.entries()].filter(([, f]) => f.score >= minScore).sort((a, b) => b[1].score - a[1].score).slice(0, topK);
+  if (!ranked.length) return { slices: [], mode, note };
+  const ids = ranked.map(([id]) => id);
+  const rows = await store.db
+    .selectFrom('knowledge_slice as s')
+    .innerJoin('knowledge_document as d', 'd.id', 's.document_id')
+    .select(['s.id', 's.content', 's.document_id', 's.dataset_id', 's.sequence', 's.status', 'd.name', 'd.web_url', 'd.format_type'])
+    .where('s.id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id as string, r]));
+  const slices: RetrievedSlice[] = [];
+  for (const [id, f] of ranked) {
+    const r = byId.get(id);
+    if (!r || Number(r.status) === SliceStatus.Deactive) continue;
+    const url = (r.web_url as string) || (Number(r.format_type) === 2 ? await slicesUrl(r.document_id as string) : undefined);
+    slices.push({ slice_id: id, document_id: r.document_id as string, dataset_id: r.dataset_id as string, document_name: r.name as string, content: r.content as string, score: Math.round(f.score * 1000) / 1000, found_by: f.found_by, sequence: Number(r.sequence), ...(url ? { url } : {}) });
+  }
+  // Hit counts, off the answer's path.
+  void countHits(store, slices).catch(() => undefined);
+  return { slices, mode, note };
+}
+
+async function countHits(store: KnowledgeStore, slices: RetrievedSlice[]) {
+  if (!slices.length) return;
+  await store.db.updateTable('knowledge_slice').set({ hit_count: sql`hit_count + 1` }).where('id', 'in', slices.map((s) => s.slice_id)).execute();
+  for (const d of new Set(slices.map((s) => s.document_id))) await store.db.updateTable('knowledge_document').set({ hit_count: sql`hit_count + 1` }).where('id', '=', d).execute();
+}

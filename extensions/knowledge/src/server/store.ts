@@ -1,0 +1,215 @@
+// Datasets, documents and slices in the studio database, with the full-text index kept beside the
+// slices: SQLite's FTS5 (rowid = the slice row's rowid) or a PostgreSQL tsvector with a GIN index.
+import { notFound } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { sql } from 'kysely';
+import { SliceStatus } from '../shared/index.ts';
+import { words } from './text.ts';
+
+export interface DatasetRow {
+  id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  format_type: number;
+  status: number;
+  embedding_model_id: string;
+  chunk_strategy: string;
+  creator_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentRow {
+  id: string;
+  dataset_id: string;
+  space_id: string;
+  name: string;
+  format_type: number;
+  source_type: number;
+  file_id: string;
+  web_url: string;
+  type: string;
+  size: number;
+  char_count: number;
+  slice_count: number;
+  hit_count: number;
+  status: number;
+  status_descript: string;
+  progress: number;
+  chunk_strategy: string;
+  table_meta: string;
+  custom_content: string | null;
+  caption: string;
+  update_rule: string;
+  creator_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SliceRow {
+  id: string;
+  dataset_id: string;
+  document_id: string;
+  sequence: number;
+  content: string;
+  words: string;
+  status: number;
+  hit_count: number;
+  char_count: number;
+  chunk_info: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const now = () => new Date().toISOString();
+const BATCH = 400;
+
+export class KnowledgeStore {
+  private ctx: ServerContext<unknown>;
+  readonly pg: () => boolean;
+  constructor(ctx: ServerContext<unknown>, pg: () => boolean) {
+    this.ctx = ctx;
+    this.pg = pg;
+  }
+
+  get db() {
+    return this.ctx.db;
+  }
+
+  async dataset(id: string, spaceId?: string): Promise<DatasetRow> {
+    const d = (await this.db.selectFrom('knowledge_dataset').selectAll().where('id', '=', id).executeTakeFirst()) as DatasetRow | undefined;
+    if (!d || (spaceId && d.space_id !== spaceId)) throw notFound(`There is no knowledge base ${id}${spaceId ? ' in this space' : ''}.`);
+    return d;
+  }
+
+  async document(id: string, spaceId?: string): Promise<DocumentRow> {
+    const d = (await this.db.selectFrom('knowledge_document').selectAll().where('id', '=', id).executeTakeFirst()) as DocumentRow | undefined;
+    if (!d || (spaceId && d.space_id !== spaceId)) throw notFound(`There is no document ${id}${spaceId ? ' in this space' : ''}.`);
+    return d;
+  }
+
+  async slice(id: string): Promise<SliceRow> {
+    const s = (await this.db.selectFrom('knowledge_slice').selectAll().where('id', '=', id).executeTakeFirst()) as SliceRow | undefined;
+    if (!s) throw notFound(`There is no slice ${id}.`);
+    return s;
+  }
+
+  setDocument(id: string, patch: Partial<DocumentRow>) {
+    return this.db.updateTable('knowledge_document').set({ ...patch, updated_at: now() }).where('id', '=', id).execute();
+  }
+
+  /** Replaces a document's slices with `chunks` (numbered from 1) in one transaction; answers the new slices. */
+  async replaceSlices(doc: DocumentRow, chunks: { content: string; index: string; chunk_info?: string }[]): Promise<{ id: string; content: string; index: string }[]> {
+    const t = now();
+    const rows = chunks.map((c, i) => ({ id: this.ctx.host.newId(), dataset_id: doc.dataset_id, document_id: doc.id, sequence: i + 1, content: c.content, words: words(c.index).join(' '), status: SliceStatus.PendingVectoring, hit_count: 0, char_count: [...c.content].length, chunk_info: c.chunk_info ?? '', created_at: t, updated_at: t }));
+    await this.db.transaction().execute(async (trx) => {
+      await this.unindex(trx, sql`document_id = ${doc.id}`);
+      await trx.deleteFrom('knowledge_slice').where('document_id', '=', doc.id).execute();
+      for (let i = 0; i < rows.length; i += BATCH) await this.insert(trx, rows.slice(i, i + BATCH));
+    });
+    return rows.map((r, i) => ({ id: r.id, content: r.content, index: chunks[i].index }));
+  }
+
+  /** Adds one slice at `sequence` (1 = first; past the end = last), moving the later ones down. */
+  async addSlice(doc: DocumentRow, content: string, sequence: number | undefined, index = content): Promise<SliceRow> {
+    const last = Number((await this.db.selectFrom('knowledge_slice').select((eb) => eb.fn.max('sequence').as('n')).where('document_id', '=', doc.id).executeTakeFirst())?.n ?? 0);
+    const at = Math.min(Math.max(1, sequence ?? last + 1), last + 1);
+    const t = now();
+    const row = { id: this.ctx.host.newId(), dataset_id: doc.dataset_id, document_id: doc.id, sequence: at, content, words: words(index).join(' '), status: SliceStatus.PendingVectoring, hit_count: 0, char_count: [...content].length, chunk_info: '', created_at: t, updated_at: t };
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('knowledge_slice').set({ sequence: sql`sequence + 1` }).where('document_id', '=', doc.id).where('sequence', '>=', at).execute();
+      await this.insert(trx, [row]);
+    });
+    await this.recount(doc.id);
+    return row;
+  }
+
+  async updateSlice(s: SliceRow, content: string, index = content): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.unindex(trx, sql`id = ${s.id}`);
+      await trx
+        .updateTable('knowledge_slice')
+        .set({ content, words: words(index).join(' '), char_count: [...content].length, status: s.status === SliceStatus.Deactive ? SliceStatus.Deactive : SliceStatus.PendingVectoring, updated_at: now(), ...(this.pg() ? { tsv: sql`to_tsvector('simple', ${words(index).join(' ')})` } : {}) })
+        .where('id', '=', s.id)
+        .execute();
+      await this.reindex(trx, sql`id = ${s.id}`);
+    });
+    await this.recount(s.document_id);
+  }
+
+  async deleteSlices(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const docs = await this.db.selectFrom('knowledge_slice').select('document_id').distinct().where('id', 'in', ids).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await this.unindex(trx, sql`id in (${sql.join(ids)})`);
+      await trx.deleteFrom('knowledge_slice').where('id', 'in', ids).execute();
+    });
+    for (const d of docs) await this.recount(d.document_id as string);
+  }
+
+  async deleteDocumentSlices(documentId: string): Promise<string[]> {
+    const ids = (await this.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', documentId).execute()).map((r) => r.id as string);
+    await this.db.transaction().execute(async (trx) => {
+      await this.unindex(trx, sql`document_id = ${documentId}`);
+      await trx.deleteFrom('knowledge_slice').where('document_id', '=', documentId).execute();
+    });
+    return ids;
+  }
+
+  setSliceStatus(ids: string[], status: number) {
+    return this.db.updateTable('knowledge_slice').set({ status, updated_at: now() }).where('id', 'in', ids).execute();
+  }
+
+  async recount(documentId: string) {
+    const r = await this.db
+      .selectFrom('knowledge_slice')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('char_count').as('chars')])
+      .where('document_id', '=', documentId)
+      .executeTakeFirst();
+    await this.db.updateTable('knowledge_document').set({ slice_count: Number(r?.n ?? 0), char_count: Number(r?.chars ?? 0), updated_at: now() }).where('id', '=', documentId).execute();
+  }
+
+  /** Full-text matches among enabled slices of the datasets: slice id and a raw score (higher is better), best first. */
+  async fullText(datasetIds: string[], query: string, k: number): Promise<{ id: string; raw: number }[]> {
+    const terms = [...new Set(words(query, { stop: true }))].slice(0, 32);
+    if (!terms.length || !datasetIds.length) return [];
+    if (this.pg()) {
+      const q = terms.join(' | ');
+      const rows = await sql<{ id: string; raw: number }>`
+        select id, ts_rank_cd(tsv, to_tsquery('simple', ${q})) as raw from knowledge_slice
+        where tsv @@ to_tsquery('simple', ${q}) and dataset_id in (${sql.join(datasetIds)}) and status <> ${SliceStatus.Deactive}
+        order by raw desc limit ${k}`.execute(this.db);
+      return rows.rows.map((r) => ({ id: r.id, raw: Number(r.raw) * 10 }));
+    }
+    const match = terms.map((t) => `"${t}"`).join(' OR ');
+    const rows = await sql<{ id: string; raw: number }>`
+      select s.id as id, -bm25(knowledge_fts) as raw from knowledge_fts f join knowledge_slice s on s.rowid = f.rowid
+      where knowledge_fts match ${match} and s.dataset_id in (${sql.join(datasetIds)}) and s.status <> ${SliceStatus.Deactive}
+      order by bm25(knowledge_fts) limit ${k}`.execute(this.db);
+    return rows.rows.map((r) => ({ id: r.id, raw: Number(r.raw) }));
+  }
+
+  private async insert(trx: typeof this.ctx.db, rows: Omit<SliceRow, never>[]) {
+    if (this.pg()) {
+      await trx
+        .insertInto('knowledge_slice')
+        .values(rows.map((r) => ({ ...r, tsv: sql`to_tsvector('simple', ${r.words})` })))
+        .execute();
+      return;
+    }
+    await trx.insertInto('knowledge_slice').values(rows).execute();
+    await sql`insert into knowledge_fts(rowid, words) select rowid, words from knowledge_slice where id in (${sql.join(rows.map((r) => r.id))})`.execute(trx);
+  }
+
+  private async unindex(trx: typeof this.ctx.db, where: ReturnType<typeof sql>) {
+    if (this.pg()) return;
+    await sql`delete from knowledge_fts where rowid in (select rowid from knowledge_slice where ${where})`.execute(trx);
+  }
+
+  private async reindex(trx: typeof this.ctx.db, where: ReturnType<typeof sql>) {
+    if (this.pg()) return;
+    await sql`insert into knowledge_fts(rowid, words) select rowid, words from knowledge_slice where ${where}`.execute(trx);
+  }
+}
