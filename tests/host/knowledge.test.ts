@@ -102,6 +102,25 @@ describe('knowledge', () => {
     expect((await agent.post('/api/knowledge/slice/list', { space_id: space, document_id: doc.document_id })).slices.map((s: { content: string }) => s.content.split('\n')[0])).toEqual(['Returns', 'Shipping', 'Warranty']);
   });
 
+  it('keeps a table document as columns and rows, searched by its semantic columns', async () => {
+    const csv = 'question,answer,owner\n"How do I reset my badge?","Go to reception, floor 0",Facilities\n"Where is the printer?","Next to the kitchen",IT\n';
+    const [file] = (await agent.upload(`/api/files/upload?space_id=${space}`, [{ name: 'faq.csv', data: csv }])).files;
+    const { dataset_id } = await agent.post('/api/knowledge/create', { space_id: space, name: 'FAQ table', format_type: 1 });
+    const doc = (await agent.post('/api/knowledge/document/create', { space_id: space, dataset_id, document_bases: [{ file_id: file.id }] })).document_infos[0];
+    await settled(agent, space, [doc.document_id]);
+    const listed = (await agent.post('/api/knowledge/document/list', { space_id: space, dataset_id })).document_infos[0];
+    expect(listed.table_meta.map((c: { column_name: string; is_semantic: boolean }) => [c.column_name, c.is_semantic])).toEqual([['question', true], ['answer', false], ['owner', false]]);
+    const slices = (await agent.post('/api/knowledge/slice/list', { space_id: space, document_id: doc.document_id })).slices;
+    expect(JSON.parse(slices[0].content)).toEqual({ question: 'How do I reset my badge?', answer: 'Go to reception, floor 0', owner: 'Facilities' });
+    const ask = async (q: string) => (await agent.post('/api/knowledge/retrieve', { space_id: space, dataset_ids: [dataset_id], query: q })).slices;
+    expect((await ask('reset badge')).length).toBe(1);
+    // The answer column is not searched until it is marked semantic.
+    expect(await ask('kitchen')).toEqual([]);
+    await agent.post('/api/knowledge/document/update', { space_id: space, document_id: doc.document_id, table_meta: listed.table_meta.map((c: { column_name: string }) => ({ ...c, is_semantic: c.column_name !== 'owner' })) });
+    await settled(agent, space, [doc.document_id]);
+    expect(JSON.parse((await ask('kitchen'))[0].content).question).toBe('Where is the printer?');
+  });
+
   it('previews chunks before saving, and a corrupt file ends as a failed document with its reason, not a stuck one', async () => {
     const { dataset_id } = await agent.post('/api/knowledge/create', { space_id: space, name: 'Previews', format_type: 0 });
     const text = Array.from({ length: 40 }, (_, i) => `Sentence number ${i + 1} talks about topic ${i % 5}.`).join(' ');

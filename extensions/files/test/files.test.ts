@@ -14,7 +14,7 @@ const spaces = { personalSpaceOf: async (u: string) => `p-${u}`, roleOf: async (
 /** A multipart body as a browser or @coze/api would send it. */
 export async function multipart(parts: { name: string; data: Uint8Array | string; field?: string }[]) {
   const form = new FormData();
-  for (const p of parts) form.append(p.field ?? 'file', new Blob([p.data]), p.name);
+  for (const p of parts) form.append(p.field ?? 'file', new Blob([typeof p.data === 'string' ? p.data : new Uint8Array(p.data)]), p.name);
   const res = new Response(form);
   return { body: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } };
 }
@@ -88,6 +88,7 @@ describe('files', () => {
   });
 
   it('keeps the bytes in an S3-compatible store when configured', async () => {
+    // @ts-expect-error s3rver ships no types
     const { default: S3rver } = await import('s3rver');
     const dir = mkdtempSync(path.join(tmpdir(), 's3rver-'));
     const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'studio' }] });

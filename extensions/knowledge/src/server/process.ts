@@ -61,7 +61,7 @@ export function chunksOf(doc: DocumentRow, parsed: Parsed): { chunks: { content:
   const strategy = ChunkStrategy.parse(JSON.parse(doc.chunk_strategy || '{}'));
   if (parsed.kind === 'table') {
     const known = JSON.parse(doc.table_meta || '[]') as TableColumn[];
-    const meta: TableColumn[] = parsed.columns.map((name, i) => known.find((k) => k.column_name === name) ?? { id: String(i + 1), column_name: name, is_semantic: i === 0 || known.length === 0, sequence: String(i), column_type: 1 });
+    const meta: TableColumn[] = parsed.columns.map((name, i) => known.find((k) => k.column_name === name) ?? { id: String(i + 1), column_name: name, is_semantic: i === 0, sequence: String(i), column_type: 1 });
     const semantic = meta.filter((m) => m.is_semantic);
     const indexed = semantic.length ? semantic : meta;
     return {

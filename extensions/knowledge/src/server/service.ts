@@ -67,7 +67,8 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
       if (input.file_id) {
         const f = await files.info(input.file_id);
         if (!f) throw badRequest(`There is no uploaded file ${input.file_id}.`);
-        if (f.space_id !== dataset.space_id) throw forbidden(`The file ${input.file_id} belongs to another space.`);
+        // A file of the dataset's space, or one the person adding it uploaded (the open API puts uploads in their personal space).
+        if (f.space_id !== dataset.space_id && f.creator_id !== userId) throw forbidden(`The file ${input.file_id} belongs to another space.`);
         if (!allowed(format).includes(f.ext)) throw badRequest(`"${f.file_name}" is ${f.ext.toUpperCase()}; this knowledge base takes ${allowed(format).map((x) => x.toUpperCase()).join(', ')}.`);
         rows.push({ ...base, name: (input.name || f.file_name).slice(0, 255), source_type: DocumentSource.Document, file_id: f.id, type: f.ext, size: f.bytes });
       } else if (input.web_url) {
