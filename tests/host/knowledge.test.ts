@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
+import { link, lit, node, ref, unique } from '../workflow-kit.ts';
 
 // Knowledge across extensions: files uploaded, documents processed in the background, slices edited,
 // retrieval by full text, vectors and both, web pages through the outbound guard, and a restart.
@@ -250,6 +251,38 @@ describe('knowledge', () => {
       await again.close();
       await s2.close().catch(() => undefined);
     }
+  });
+
+  it('writes, retrieves and deletes documents from a workflow with the knowledge nodes (27, 6, 60)', async () => {
+    const { dataset_id } = await agent.post('/api/knowledge/create', { space_id: space, name: 'Workflow notes', format_type: 0 });
+    const wf = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const { workflow_id } = await wf('create', { name: unique('notes') });
+    await wf('save', {
+      workflow_id,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'note', type: 'string', required: true }, { name: 'question', type: 'string', required: true }] }),
+          node('write', '27', { inputs: [ref('knowledge', 'start', ['note'])], settings: { dataset_id } }),
+          node('find', '6', { inputs: [ref('Query', 'start', ['question'])], settings: { dataset_list: [dataset_id], top_k: 3, strategy: 20 } }),
+          node('forget', '60', { inputs: [ref('documentID', 'write', ['documentId'])] }),
+          node('end', '2', { inputs: [ref('found', 'find', ['outputList'], 'array'), ref('doc', 'write', ['documentId']), ref('gone', 'forget', ['isSuccess'], 'boolean')] }),
+        ],
+        links: [link('start', 'write'), link('write', 'find'), link('find', 'forget'), link('forget', 'end')],
+      },
+    });
+    const r = await wf('test_run', { workflow_id, input: { note: 'The parking garage closes at midnight on weekdays.', question: 'When does the parking garage close?' }, run_mode: 0 });
+    expect(r.execute_status, r.reason).toBe(2);
+    const out = JSON.parse(r.output);
+    expect(out.found[0]).toMatchObject({ output: 'The parking garage closes at midnight on weekdays.', document_id: out.doc });
+    expect(out.found[0].score).toBeGreaterThan(0);
+    expect(out.gone).toBe(true);
+    expect((await agent.post('/api/knowledge/document/list', { space_id: space, dataset_id })).total).toBe(0);
+    // A knowledge base of another space is refused by name.
+    const other = (await agent.post('/api/space/create', { name: 'Elsewhere' })).space_id;
+    const foreign = (await agent.post('/api/knowledge/create', { space_id: other, name: 'Foreign', format_type: 0 })).dataset_id;
+    await wf('save', { workflow_id, schema: { nodes: [node('start', '1'), node('find', '6', { inputs: [lit('Query', 'x')], settings: { dataset_list: [foreign] } }), node('end', '2')], links: [link('start', 'find'), link('find', 'end')] } });
+    const refused = await wf('test_run', { workflow_id, input: {}, run_mode: 0 });
+    expect(refused.reason).toMatch(/not in this space/);
   });
 
   it('refuses what is not yours: another space, another space’s file', async () => {

@@ -92,7 +92,8 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     let out: OutgoingRequest = {
       method: (opts.method ?? 'GET').toUpperCase(),
       url: opts.url + toQueryString(opts.query),
-      headers: { accept, ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      // A form (file uploads) carries its own multipart type and boundary.
+      headers: { accept, ...(opts.body !== undefined && !(opts.body instanceof FormData) ? { 'content-type': 'application/json' } : {}), ...opts.headers },
       body: opts.body,
     };
     if (deps.interceptors && deps.interceptors.size) out = (await deps.interceptors.call(out)) ?? out;

@@ -62,6 +62,10 @@ export default defineExtension({
         const [doc] = await core.addDocuments(d, input.userId, [{ name: input.name, file_id: input.fileId, web_url: input.url, custom_content: input.text }]);
         return { document_id: doc.id, name: doc.name };
       },
+      documentStatus: async (documentId) => {
+        const d = await store.document(documentId).catch(() => undefined);
+        return d && { status: Number(d.status), status_descript: d.status_descript, progress: Number(d.progress) };
+      },
       deleteDocument: async (documentId, spaceId) => {
         const doc = await store.document(documentId, spaceId).catch(() => undefined);
         if (!doc) return false;

@@ -71,6 +71,8 @@ export interface Knowledge {
   retrieve(opts: RetrieveOptions): Promise<{ slices: RetrievedSlice[]; mode: 'fulltext' | 'semantic' | 'hybrid'; note?: string }>;
   /** Adds a document (a file id or URL, or text) to a text dataset and processes it; resolves with its id at once. */
   addDocument(input: { datasetId: string; userId: string; name?: string; fileId?: string; url?: string; text?: string }): Promise<{ document_id: string; name: string }>;
+  /** How a document's processing goes (undefined: no such document). */
+  documentStatus(documentId: string): Promise<{ status: number; status_descript: string; progress: number } | undefined>;
   deleteDocument(documentId: string, spaceId: string): Promise<boolean>;
 }
 export const KnowledgeService = defineService<Knowledge>({ id: 'knowledge.knowledge', owner: 'knowledge', description: 'Datasets, retrieval and adding documents.' });

@@ -1,0 +1,370 @@
+// A knowledge base: its documents with status and progress, their slices (view, edit, enable/disable,
+// add, delete), a box to try retrieval with scores, and its settings.
+import { Alert, Button, Drawer, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
+import { IconLeft } from '@arco-design/web-react/icon';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { ModelSelect } from '@tessera/ext-models/client';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { AddDocuments } from './AddDocuments.tsx';
+import { BUSY, useSpaceId, type Dataset, type DocumentInfo, type Retrieved, type Slice } from './api.ts';
+
+export function DatasetPage() {
+  const { dataset_id: id } = useParams();
+  const [params] = useSearchParams();
+  const current = useSpaceId();
+  const spaceId = params.get('space_id') ?? current;
+  const api = useApi();
+  const { t } = useTranslation('knowledge');
+  const q = useQuery({
+    queryKey: ['knowledge', 'detail', id],
+    enabled: !!spaceId && !!id,
+    queryFn: () => api.post<{ dataset_details: Record<string, Dataset> }>('/api/knowledge/detail', { space_id: spaceId, dataset_ids: [id] }),
+  });
+  if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
+  if (q.isError || (q.data && !q.data.dataset_details[id!])) return <Empty description={t('missing')} />;
+  if (!q.data) return <Spin style={{ margin: 40 }} />;
+  return <DatasetView spaceId={spaceId} dataset={q.data.dataset_details[id!]} />;
+}
+
+function DatasetView({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
+  const { t } = useTranslation('knowledge');
+  usePageTitle(dataset.name);
+  const [params, setParams] = useSearchParams();
+  const [tab, setTab] = useState('documents');
+  const adding = params.get('add') === '1';
+  const setAdding = (on: boolean) => setParams((p) => (on ? p.set('add', '1') : p.delete('add'), p), { replace: true });
+  return (
+    <div data-testid="knowledge-dataset" data-dataset-id={dataset.dataset_id}>
+      <Space align="start" style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
+        <Space align="start">
+          <Link to={`/knowledge?space_id=${spaceId}`} aria-label={t('back')}>
+            <IconLeft />
+          </Link>
+          <div>
+            <Typography.Title heading={5} style={{ margin: 0 }} data-testid="knowledge-title">
+              {dataset.name}
+            </Typography.Title>
+            <Space size={6}>
+              <Tag>{t(`format.${dataset.format_type}`)}</Tag>
+              <Tag color={dataset.embedding_model_id ? 'arcoblue' : undefined}>{dataset.embedding_model_id ? t('mode.hybrid') : t('mode.fulltext')}</Tag>
+              <Typography.Text type="secondary">{t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}</Typography.Text>
+            </Space>
+          </div>
+        </Space>
+        <Button type="primary" onClick={() => setAdding(true)} data-testid="knowledge-add">
+          {t('add.button')}
+        </Button>
+      </Space>
+      <Tabs activeTab={tab} onChange={setTab}>
+        <Tabs.TabPane key="documents" title={t('tabs.documents')}>
+          <Documents spaceId={spaceId} dataset={dataset} onAdd={() => setAdding(true)} />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="test" title={t('tabs.test')}>
+          <TestRetrieval spaceId={spaceId} dataset={dataset} />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="settings" title={t('tabs.settings')}>
+          <Settings spaceId={spaceId} dataset={dataset} />
+        </Tabs.TabPane>
+      </Tabs>
+      {adding && <AddDocuments spaceId={spaceId} dataset={dataset} onClose={() => setAdding(false)} />}
+    </div>
+  );
+}
+
+export function StatusTag({ doc }: { doc: Pick<DocumentInfo, 'status' | 'progress' | 'status_descript'> }) {
+  const { t } = useTranslation('knowledge');
+  if (BUSY.includes(doc.status))
+    return (
+      <div style={{ width: 140 }} data-testid="doc-progress" data-status={doc.status}>
+        <Progress size="small" percent={doc.progress} formatText={(p) => `${t(`status.${doc.status}`)} ${p}%`} />
+      </div>
+    );
+  if (doc.status === 9)
+    return (
+      <Tooltip content={doc.status_descript}>
+        <Tag color="red" data-testid="doc-status" data-status={9}>
+          {t('status.9')}
+        </Tag>
+      </Tooltip>
+    );
+  return (
+    <Tag color={doc.status === 1 ? 'green' : undefined} data-testid="doc-status" data-status={doc.status}>
+      {t(`status.${doc.status}`)}
+    </Tag>
+  );
+}
+
+function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Dataset; onAdd(): void }) {
+  const { t } = useTranslation('knowledge');
+  const api = useApi();
+  const qc = useQueryClient();
+  const format = useFormat();
+  const [keyword, setKeyword] = useState('');
+  const [open, setOpen] = useState<DocumentInfo | undefined>();
+  const docs = useQuery({
+    queryKey: ['knowledge', 'documents', dataset.dataset_id, keyword],
+    queryFn: () => api.post<{ document_infos: DocumentInfo[]; total: number }>('/api/knowledge/document/list', { space_id: spaceId, dataset_id: dataset.dataset_id, keyword: keyword || undefined, size: 100 }),
+    // While something is processing, follow its progress.
+    refetchInterval: (query) => (query.state.data?.document_infos.some((d) => BUSY.includes(d.status)) ? 700 : false),
+  });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['knowledge'] });
+  const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/delete', { space_id: spaceId, document_ids: [id] }), onSuccess: refresh });
+  const refetchPage = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/refresh_document', { space_id: spaceId, document_id: id }), onSuccess: refresh });
+  const list = docs.data?.document_infos ?? [];
+  if (docs.data && !list.length && !keyword)
+    return (
+      <Empty
+        description={
+          <Space direction="vertical">
+            <span>{t('noDocuments')}</span>
+            <Button type="primary" onClick={onAdd}>
+              {t('add.button')}
+            </Button>
+          </Space>
+        }
+      />
+    );
+  return (
+    <div data-testid="knowledge-documents">
+      <div style={{ marginBottom: 12 }}>
+        <SearchInput placeholder={t('searchDocuments')} onSearch={setKeyword} />
+      </div>
+      <Table<DocumentInfo>
+        rowKey="document_id"
+        loading={docs.isLoading}
+        pagination={false}
+        data={list}
+        columns={[
+          {
+            title: t('columns.document'),
+            dataIndex: 'name',
+            render: (name: string, d) => (
+              <div data-testid="doc-row" data-name={name}>
+                <Button type="text" size="mini" style={{ padding: 0, fontWeight: 500 }} onClick={() => setOpen(d)} data-testid="doc-open">
+                  {name}
+                </Button>
+                {d.web_url && (
+                  <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} ellipsis>
+                    {d.web_url}
+                  </Typography.Text>
+                )}
+              </div>
+            ),
+          },
+          { title: t('columns.status'), dataIndex: 'status', width: 170, render: (_: number, d) => <StatusTag doc={d} /> },
+          { title: t('columns.slices'), dataIndex: 'slice_count', width: 90 },
+          { title: t('columns.chars'), dataIndex: 'char_count', width: 100, render: (n: number) => format.number(n) },
+          { title: t('columns.hits'), dataIndex: 'hit_count', width: 80 },
+          { title: t('columns.updated'), dataIndex: 'update_time', width: 180, render: (s: number) => format.dateTime(s * 1000) },
+          {
+            title: '',
+            key: 'actions',
+            width: 150,
+            render: (_: unknown, d) => (
+              <Space size={0}>
+                {d.web_url && (
+                  <Button size="mini" type="text" disabled={BUSY.includes(d.status)} onClick={() => refetchPage.mutate(d.document_id)}>
+                    {t('refresh')}
+                  </Button>
+                )}
+                <Popconfirm title={t('deleteDocument', { name: d.name })} onOk={() => remove.mutate(d.document_id)}>
+                  <Button size="mini" type="text" status="danger" data-testid="doc-delete">
+                    {t('delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {open && <Slices spaceId={spaceId} doc={open} onClose={() => setOpen(undefined)} />}
+    </div>
+  );
+}
+
+function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo; onClose(): void }) {
+  const { t } = useTranslation('knowledge');
+  const api = useApi();
+  const qc = useQueryClient();
+  const [keyword, setKeyword] = useState('');
+  const [editing, setEditing] = useState<{ id?: string; text: string; sequence?: number } | undefined>();
+  const slices = useQuery({
+    queryKey: ['knowledge', 'slices', doc.document_id, keyword],
+    queryFn: () => api.post<{ slices: Slice[]; total: string }>('/api/knowledge/slice/list', { space_id: spaceId, document_id: doc.document_id, keyword: keyword || undefined, page_size: 200 }),
+  });
+  const done = () => qc.invalidateQueries({ queryKey: ['knowledge'] });
+  const save = useMutation({
+    mutationFn: (e: { id?: string; text: string; sequence?: number }) =>
+      e.id ? api.post('/api/knowledge/slice/update', { space_id: spaceId, slice_id: e.id, raw_text: e.text }) : api.post('/api/knowledge/slice/create', { space_id: spaceId, document_id: doc.document_id, raw_text: e.text, sequence: e.sequence }),
+    onSuccess: async () => {
+      setEditing(undefined);
+      toast.success(t('slices.saved'));
+      await done();
+    },
+  });
+  const toggle = useMutation({ mutationFn: (s: Slice) => api.post('/api/knowledge/slice/update', { space_id: spaceId, slice_id: s.slice_id, status: s.status === 9 ? 1 : 9 }), onSuccess: done });
+  const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/slice/delete', { space_id: spaceId, slice_ids: [id] }), onSuccess: done });
+  const text = doc.format_type === 0;
+  return (
+    <Drawer width={640} visible title={doc.name} onCancel={onClose} footer={null} data-testid="slices-drawer">
+      <Space style={{ marginBottom: 12 }}>
+        <SearchInput placeholder={t('slices.search')} onSearch={setKeyword} />
+        {text && (
+          <Button size="small" onClick={() => setEditing({ text: '', sequence: 1 })} data-testid="slice-add">
+            {t('slices.add')}
+          </Button>
+        )}
+        <Typography.Text type="secondary">{t('slices.total', { n: slices.data?.total ?? 0 })}</Typography.Text>
+      </Space>
+      {doc.status === 9 && <Alert type="error" style={{ marginBottom: 12 }} content={doc.status_descript} />}
+      {slices.isLoading && <Spin />}
+      {(slices.data?.slices ?? []).map((s) => (
+        <div key={s.slice_id} data-testid="slice" data-status={s.status} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 10, marginBottom: 8, opacity: s.status === 9 ? 0.55 : 1 }}>
+          <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 4 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              #{s.sequence} · {t('slices.meta', { chars: s.char_count, hits: s.hit_count })}
+            </Typography.Text>
+            <Space size={4}>
+              <Switch size="small" checked={s.status !== 9} onChange={() => toggle.mutate(s)} aria-label={t('slices.enabled')} data-testid="slice-toggle" />
+              {text && (
+                <Button size="mini" type="text" onClick={() => setEditing({ id: s.slice_id, text: s.content })} data-testid="slice-edit">
+                  {t('edit')}
+                </Button>
+              )}
+              <Popconfirm title={t('slices.deleteTitle')} onOk={() => remove.mutate(s.slice_id)}>
+                <Button size="mini" type="text" status="danger">
+                  {t('delete')}
+                </Button>
+              </Popconfirm>
+            </Space>
+          </Space>
+          {editing?.id === s.slice_id ? (
+            <SliceEditor value={editing.text} onChange={(v) => setEditing({ ...editing, text: v })} onSave={() => save.mutate(editing)} onCancel={() => setEditing(undefined)} saving={save.isPending} />
+          ) : (
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }} data-testid="slice-content">
+              {s.content}
+            </Typography.Paragraph>
+          )}
+        </div>
+      ))}
+      {editing && !editing.id && (
+        <div style={{ marginTop: 8 }}>
+          <Space style={{ marginBottom: 6 }}>
+            <Typography.Text>{t('slices.position')}</Typography.Text>
+            <InputNumber size="small" min={1} value={editing.sequence} onChange={(sequence) => setEditing({ ...editing, sequence })} style={{ width: 90 }} />
+          </Space>
+          <SliceEditor value={editing.text} onChange={(v) => setEditing({ ...editing, text: v })} onSave={() => save.mutate(editing)} onCancel={() => setEditing(undefined)} saving={save.isPending} />
+        </div>
+      )}
+    </Drawer>
+  );
+}
+
+function SliceEditor({ value, onChange, onSave, onCancel, saving }: { value: string; onChange(v: string): void; onSave(): void; onCancel(): void; saving: boolean }) {
+  const { t } = useTranslation('knowledge');
+  return (
+    <div>
+      <Input.TextArea value={value} onChange={onChange} autoSize={{ minRows: 3, maxRows: 14 }} maxLength={20000} data-testid="slice-text" />
+      <Space style={{ marginTop: 6 }}>
+        <Button size="small" type="primary" loading={saving} disabled={!value.trim()} onClick={onSave} data-testid="slice-save">
+          {t('save')}
+        </Button>
+        <Button size="small" onClick={onCancel}>
+          {t('cancel')}
+        </Button>
+      </Space>
+    </div>
+  );
+}
+
+function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
+  const { t } = useTranslation('knowledge');
+  const api = useApi();
+  const [query, setQuery] = useState('');
+  const [searchType, setSearchType] = useState(dataset.embedding_model_id ? 1 : 20);
+  const [topK, setTopK] = useState(5);
+  const [minScore, setMinScore] = useState(0);
+  const run = useMutation({ mutationFn: () => api.post<{ slices: Retrieved[]; mode: string; note?: string; took_ms: number }>('/api/knowledge/retrieve', { space_id: spaceId, dataset_ids: [dataset.dataset_id], query, top_k: topK, min_score: minScore, search_type: searchType }) });
+  return (
+    <div data-testid="knowledge-test">
+      <Input.TextArea value={query} onChange={setQuery} placeholder={t('test.placeholder')} autoSize={{ minRows: 2, maxRows: 6 }} data-testid="test-query" />
+      <Space wrap style={{ margin: '10px 0' }} size={16}>
+        <Radio.Group type="button" size="small" value={searchType} onChange={setSearchType}>
+          <Radio value={1} disabled={!dataset.embedding_model_id}>
+            {t('mode.hybrid')}
+          </Radio>
+          <Radio value={0} disabled={!dataset.embedding_model_id}>
+            {t('mode.semantic')}
+          </Radio>
+          <Radio value={20}>{t('mode.fulltext')}</Radio>
+        </Radio.Group>
+        <Space size={6}>
+          <Typography.Text type="secondary">{t('test.topK')}</Typography.Text>
+          <InputNumber size="small" min={1} max={50} value={topK} onChange={setTopK} style={{ width: 80 }} />
+        </Space>
+        <Space size={6} style={{ width: 240 }}>
+          <Typography.Text type="secondary">{t('test.minScore')}</Typography.Text>
+          <Slider style={{ width: 130 }} min={0} max={1} step={0.05} value={minScore} onChange={(v) => setMinScore(v as number)} />
+        </Space>
+        <Button type="primary" loading={run.isPending} disabled={!query.trim()} onClick={() => run.mutate()} data-testid="test-run">
+          {t('test.run')}
+        </Button>
+      </Space>
+      {!dataset.embedding_model_id && <Alert type="info" style={{ marginBottom: 10 }} content={t('test.fulltextOnly')} />}
+      {run.data && (
+        <div data-testid="test-results">
+          <Typography.Text type="secondary">{t('test.summary', { n: run.data.slices.length, mode: t(`mode.${run.data.mode}`), ms: run.data.took_ms })}</Typography.Text>
+          {!run.data.slices.length && <Empty description={t('test.none')} />}
+          {run.data.slices.map((s, i) => (
+            <div key={s.slice_id} data-testid="test-hit" style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 10, marginTop: 8 }}>
+              <Space style={{ marginBottom: 4 }} wrap>
+                <Tag color="arcoblue" data-testid="test-score">
+                  {t('test.score', { score: s.score.toFixed(3) })}
+                </Tag>
+                <Typography.Text type="secondary">#{i + 1} · {s.document_name}</Typography.Text>
+                {s.found_by.fulltext && <Tag size="small">{t('test.byFulltext', { rank: s.found_by.fulltext })}</Tag>}
+                {s.found_by.semantic && <Tag size="small">{t('test.bySemantic', { rank: s.found_by.semantic })}</Tag>}
+              </Space>
+              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{s.content}</Typography.Paragraph>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
+  const { t } = useTranslation('knowledge');
+  const api = useApi();
+  const qc = useQueryClient();
+  const [name, setName] = useState(dataset.name);
+  const [desc, setDesc] = useState(dataset.description);
+  const [model, setModel] = useState(dataset.embedding_model_id);
+  const save = useMutation({
+    mutationFn: () => api.post('/api/knowledge/update', { space_id: spaceId, dataset_id: dataset.dataset_id, name: name.trim(), description: desc, embedding_model_id: model }),
+    onSuccess: async () => {
+      toast.success(t('settings.saved'));
+      await qc.invalidateQueries({ queryKey: ['knowledge'] });
+    },
+  });
+  return (
+    <Form layout="vertical" style={{ maxWidth: 560 }} data-testid="knowledge-settings">
+      <Form.Item label={t('form.name')} required>
+        <Input value={name} maxLength={100} onChange={setName} />
+      </Form.Item>
+      <Form.Item label={t('form.desc')}>
+        <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} />
+      </Form.Item>
+      <Form.Item label={t('form.model')} extra={model !== dataset.embedding_model_id ? t('settings.reembed') : t('form.modelHelp')}>
+        <ModelSelect spaceId={spaceId} kind="embedding" value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
+      </Form.Item>
+      <Button type="primary" loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
+        {t('save')}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,22 @@
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { IconBook } from '@arco-design/web-react/icon';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { setCurrentSpace } from './api.ts';
+
+const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+const DatasetPage = lazy(() => import('./DatasetPage.tsx').then((m) => ({ default: m.DatasetPage })));
+
+export default defineExtension({
+  id: 'knowledge',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/knowledge', component: LibraryPage, title: 'title' });
+    ctx.route({ path: '/knowledge/:dataset_id', component: DatasetPage, title: 'title' });
+    ctx.sidebar({ key: 'knowledge', area: 'space', label: 'nav', path: '/knowledge', order: 25 });
+    ctx.register(ResourceKinds, { kind: 'knowledge', label: 'kind.label', createLabel: 'create', icon: IconBook, order: 35, path: '/knowledge', createPath: '/knowledge?create=1' });
+  },
+});
