@@ -2,7 +2,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { completed, debugChat } from '../bots-kit.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { link, lit, node, ref, unique } from '../workflow-kit.ts';
 
@@ -283,6 +284,40 @@ describe('knowledge', () => {
     await wf('save', { workflow_id, schema: { nodes: [node('start', '1'), node('find', '6', { inputs: [lit('Query', 'x')], settings: { dataset_list: [foreign] } }), node('end', '2')], links: [link('start', 'find'), link('find', 'end')] } });
     const refused = await wf('test_run', { workflow_id, input: {}, run_mode: 0 });
     expect(refused.reason).toMatch(/not in this space/);
+  });
+
+  it('gives a bot its knowledge: looked up every turn with the slices in the answer steps, or with a tool when the model decides', async () => {
+    const chatModel = await addFakeModel(agent, llm.url);
+    const { dataset_id } = await agent.post('/api/knowledge/create', { space_id: space, name: 'Bot facts', format_type: 0, embedding_model_id: embedModel });
+    const doc = (await agent.post('/api/knowledge/document/create', { space_id: space, dataset_id, document_bases: [{ name: 'garden', custom_content: 'The garden gate code is 4719. The greenhouse opens at eight.' }] })).document_infos[0];
+    await settled(agent, space, [doc.document_id]);
+    const { bot_id } = await agent.post('/api/draftbot/create', { space_id: space, name: 'Gardener' });
+    const configure = async (skill: Record<string, unknown>) => {
+      const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
+      await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'You help with the garden.', model: { model_id: chatModel } }, skills: { knowledge: { datasets: [{ dataset_id, name: 'Bot facts' }], ...skill } } } });
+    };
+    await configure({ recall: 'auto', search_type: 20 });
+    llm.reset();
+    llm.script({ text: 'The code is 4719 [1].' });
+    const events = await debugChat(agent, space, bot_id, 'What is the garden gate code?');
+    const system = JSON.stringify(llm.requests.at(-1)!.body.messages);
+    expect(system).toContain('The garden gate code is 4719.');
+    expect(system).toContain('Cite the numbers [n]');
+    const [call] = completed(events, 'function_call');
+    expect(JSON.parse(call.content)).toMatchObject({ name: 'knowledge_recall', arguments: { query: 'What is the garden gate code?' } });
+    const [result] = completed(events, 'tool_response');
+    expect(JSON.parse(result.content).slices[0]).toMatchObject({ document_name: 'garden', content: 'The garden gate code is 4719. The greenhouse opens at eight.' });
+
+    // On demand: the model calls search_knowledge; its passages come back as the tool's result.
+    await configure({ recall: 'tool', search_type: 1 });
+    llm.reset();
+    llm.script({ toolCalls: [{ name: 'search_knowledge', arguments: { query: 'greenhouse opening time' } }] }, { text: 'At eight [1].' });
+    const tooled = await debugChat(agent, space, bot_id, 'When can I get into the greenhouse?');
+    expect(llm.requests[0].body.messages[0].content).not.toContain('Passages from the knowledge bases');
+    expect(llm.requests[0].body.messages[0].content).toContain('search_knowledge');
+    const responses = completed(tooled, 'tool_response');
+    expect(responses.map((r) => JSON.parse(r.content).passages).join('')).toContain('The greenhouse opens at eight.');
+    expect(completed(tooled, 'answer').at(-1)!.content).toBe('At eight [1].');
   });
 
   it('refuses what is not yours: another space, another space’s file', async () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const settings = { variables: [{ name: 'city', default_value: 'Paris', description: 'where the user lives' }, { name: 'plan', default_value: 'free', writable: false }] };
-const turn = (endUserId: string, connectorId = 'debug'): SkillTurnContext => ({ botId: 'b1', spaceId: 's1', userId: 'ann', endUserId, connectorId, conversationId: 'c', chatId: '', version: null, settings: def.settings.parse(settings), customVariables: {}, signal: new AbortController().signal });
+const turn = (endUserId: string, connectorId = 'debug'): SkillTurnContext => ({ botId: 'b1', spaceId: 's1', userId: 'ann', endUserId, connectorId, conversationId: 'c', chatId: '', version: null, settings: def.settings.parse(settings), customVariables: {}, query: '', signal: new AbortController().signal });
 
 describe('bot variables alone', () => {
   it('gives the defaults, remembers what the model sets per user, and refuses a read-only one', async () => {

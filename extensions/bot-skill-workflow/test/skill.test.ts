@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const turn = (settings: unknown, version: string | null = null): SkillTurnContext => ({ botId: 'b1', spaceId: 's1', userId: 'ann', endUserId: 'end-1', connectorId: '1024', conversationId: 'c1', chatId: '', version, settings: def.settings.parse(settings), customVariables: {}, signal: new AbortController().signal });
+const turn = (settings: unknown, version: string | null = null): SkillTurnContext => ({ botId: 'b1', spaceId: 's1', userId: 'ann', endUserId: 'end-1', connectorId: '1024', conversationId: 'c1', chatId: '', version, settings: def.settings.parse(settings), customVariables: {}, query: '', signal: new AbortController().signal });
 
 describe('workflows as bot tools', () => {
   it("gives each workflow as a tool named after it, its Start fields as the arguments", async () => {

@@ -136,6 +136,22 @@ export class ChatService {
       const answerView = (content: string) => messageView({ ...base, id: answerId, role: 'assistant', type: 'answer', content, content_type: 'text', reasoning_content: '', meta_data: '{}', feedback: null, created_at: answerAt, updated_at: Date.now() });
       const pending: Promise<unknown>[] = [];
       const settings = mode.settings.parse(s.config.settings);
+      const toolCall = (call: { id: string; name: string; arguments: unknown }) => {
+        const span: ChatSpan = { name: call.name, kind: 'tool', start_ms: at(), end_ms: at(), status: 'ok', attributes: { arguments: call.arguments } };
+        spans.push(span);
+        openTools.set(call.id, span);
+        const content = JSON.stringify({ id: call.id, name: call.name, arguments: call.arguments });
+        pending.push(save({ ...base, role: 'assistant', type: 'function_call', content, meta_data: JSON.stringify({ tool_call_id: call.id }) }).then((m) => emit('conversation.message.completed', messageView(m))));
+      };
+      const toolResult = (r: { id: string; name: string; output?: unknown; error?: string }) => {
+        const span = openTools.get(r.id);
+        if (span) {
+          span.end_ms = at();
+          if (r.error !== undefined) Object.assign(span, { status: 'error', attributes: { ...span.attributes, error: r.error } });
+        }
+        const content = r.error !== undefined ? JSON.stringify({ error: r.error }) : typeof r.output === 'string' ? r.output : JSON.stringify(r.output ?? null);
+        pending.push(save({ ...base, role: 'assistant', type: 'tool_response', content, meta_data: JSON.stringify({ tool_call_id: r.id, name: r.name, ...(r.error !== undefined ? { error: 'true' } : {}) }) }).then((m) => emit('conversation.message.completed', messageView(m))));
+      };
       const result = await mode.run({
         botId: s.bot.id,
         spaceId: s.bot.space_id,
@@ -153,8 +169,14 @@ export class ChatService {
         skills: async () => {
           const span: ChatSpan = { name: 'skills', kind: 'skills', start_ms: at(), end_ms: 0, status: 'ok' };
           spans.push(span);
-          const c = await this.#skills(s, live.controller.signal);
+          const c = await this.#skills(s, query, row.id, live.controller.signal);
           span.end_ms = at();
+          // What skills looked up before the model ran shows among the answer's steps.
+          for (const step of c.flatMap((x) => x.steps ?? [])) {
+            const id = `skill-${this.#store.newId()}`;
+            toolCall({ id, name: step.name, arguments: step.arguments });
+            toolResult({ id, name: step.name, output: step.result });
+          }
           span.attributes = { tools: c.flatMap((x) => x.tools ?? []).map((t) => t.name) };
           return c;
         },
@@ -177,22 +199,8 @@ export class ChatService {
             reasoning += text;
             emit('conversation.message.delta', { ...answerView(''), reasoning_content: text });
           },
-          toolCall: (call) => {
-            const span: ChatSpan = { name: call.name, kind: 'tool', start_ms: at(), end_ms: at(), status: 'ok', attributes: { arguments: call.arguments } };
-            spans.push(span);
-            openTools.set(call.id, span);
-            const content = JSON.stringify({ id: call.id, name: call.name, arguments: call.arguments });
-            pending.push(save({ ...base, role: 'assistant', type: 'function_call', content, meta_data: JSON.stringify({ tool_call_id: call.id }) }).then((m) => emit('conversation.message.completed', messageView(m))));
-          },
-          toolResult: (r) => {
-            const span = openTools.get(r.id);
-            if (span) {
-              span.end_ms = at();
-              if (r.error !== undefined) Object.assign(span, { status: 'error', attributes: { ...span.attributes, error: r.error } });
-            }
-            const content = r.error !== undefined ? JSON.stringify({ error: r.error }) : typeof r.output === 'string' ? r.output : JSON.stringify(r.output ?? null);
-            pending.push(save({ ...base, role: 'assistant', type: 'tool_response', content, meta_data: JSON.stringify({ tool_call_id: r.id, name: r.name, ...(r.error !== undefined ? { error: 'true' } : {}) }) }).then((m) => emit('conversation.message.completed', messageView(m))));
-          },
+          toolCall,
+          toolResult,
         },
       });
       await Promise.all(pending);
@@ -256,7 +264,7 @@ export class ChatService {
   }
 
   /** What the bot's enabled skills give this turn; a skill that fails is reported and left out. */
-  async #skills(s: StartChat, signal: AbortSignal): Promise<SkillContribution[]> {
+  async #skills(s: StartChat, query: string, chatId: string, signal: AbortSignal): Promise<SkillContribution[]> {
     const out: SkillContribution[] = [];
     const names = new Set<string>();
     for (const [key, value] of Object.entries(s.config.skills)) {
@@ -265,7 +273,7 @@ export class ChatService {
       const parsed = skill.settings.safeParse(value);
       if (!parsed.success) continue;
       try {
-        const c = await skill.contribute({ botId: s.bot.id, spaceId: s.bot.space_id, userId: s.userId, endUserId: s.endUserId, connectorId: s.connectorId, conversationId: s.conversation.id, chatId: '', version: s.version, settings: parsed.data, customVariables: s.customVariables, signal });
+        const c = await skill.contribute({ botId: s.bot.id, spaceId: s.bot.space_id, userId: s.userId, endUserId: s.endUserId, connectorId: s.connectorId, conversationId: s.conversation.id, chatId, version: s.version, settings: parsed.data, customVariables: s.customVariables, query, signal });
         const tools = (c.tools ?? []).filter((t: BotTool) => TOOL_NAME.test(t.name) && !names.has(t.name));
         tools.forEach((t) => names.add(t.name));
         out.push({ ...c, tools });

@@ -95,6 +95,8 @@ export interface SkillTurnContext extends TurnIdentity {
   settings: unknown;
   /** Variables the caller sent with the turn (the open API's custom_variables). */
   customVariables: Record<string, string>;
+  /** What the user said this turn (a skill may look things up for it before the model runs). */
+  query: string;
   signal: AbortSignal;
 }
 
@@ -105,6 +107,11 @@ export interface SkillContribution {
   values?: Record<string, unknown>;
   /** Text added to the system prompt (what the skill tells the model about itself). */
   instructions?: string;
+  /**
+   * What the skill did for this turn before the model ran (a knowledge search, a memory recall): shown
+   * in the answer's steps as a tool call with its result, so people see what the answer rests on.
+   */
+  steps?: { name: string; arguments: unknown; result: unknown }[];
 }
 
 /** A kind of skill (workflows, plugins, knowledge, tables, variables, memory ...), each an extension. */
