@@ -13,7 +13,7 @@ import { link, node, ref, unique } from '../workflow-kit.ts';
 import { createServer } from 'node:net';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg', '@modelcontextprotocol/sdk', '@apidevtools/swagger-parser', 'yaml', 'undici', 'node-sql-parser', 'exceljs', 'csv-parse', 'csv-stringify'];
+const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg', '@modelcontextprotocol/sdk', '@apidevtools/swagger-parser', 'yaml', 'undici', 'node-sql-parser', 'exceljs', 'csv-parse', 'csv-stringify', 'busboy', 'file-type', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability'];
 
 interface Started {
   url: string;

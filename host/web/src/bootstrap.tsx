@@ -33,7 +33,10 @@ function candidates(list: ExtensionInfo[]): ExtensionCandidate<ClientContext>[] 
   const out: ExtensionCandidate<ClientContext>[] = [];
   for (const e of list) {
     if (e.state !== 'started' || !e.client) continue;
-    const manifest = { id: e.id, version: e.version, requires: e.requires ?? [], optional: e.optional ?? [] };
+    // The server started what it requires; here only the requirements that have a client half order the loading
+    // (a server-only dependency, such as a storage extension, has nothing to load in the page).
+    const withClient = (ids: string[] | undefined) => (ids ?? []).filter((id) => list.some((x) => x.id === id && x.client));
+    const manifest = { id: e.id, version: e.version, requires: withClient(e.requires), optional: withClient(e.optional) };
     const client = e.client;
     if (client.type === 'builtin') {
       const load = builtinClients[e.id];
