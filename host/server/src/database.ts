@@ -31,6 +31,10 @@ export async function openDatabase({ databaseUrl, sqliteFile = ':memory:', onCon
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // A larger page cache and memory-mapped reads: indexes read again and again (full-text, vectors, lists)
+  // stay in memory instead of going through read() each time.
+  database.pragma('cache_size = -65536');
+  if (sqliteFile !== ':memory:') database.pragma('mmap_size = 268435456');
   // Kysely prepares every query anew; reusing prepared statements by SQL text saves most of that.
   const statements = new Map<string, SQLite.Statement>();
   const cached = {

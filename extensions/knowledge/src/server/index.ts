@@ -23,6 +23,8 @@ const ConfigSchema = z.object({
   vectorConfig: z.record(z.string(), z.unknown()).default({}),
 });
 
+/** Each studio's vector index (a process may run several studios, as tests do). */
+const indexes = new WeakMap<object, Promise<VectorIndex>>();
 const info = (d: DatasetRow) => ({ dataset_id: d.id, space_id: d.space_id, name: d.name, description: d.description, format_type: Number(d.format_type), embedding_model_id: d.embedding_model_id });
 
 export default defineExtension({
@@ -36,15 +38,20 @@ export default defineExtension({
     const pg = () => ctx.service(DatabaseService).dialect === 'postgres';
     const store = new KnowledgeStore(ctx, pg);
     let index: Promise<VectorIndex> | undefined;
-    const vectors = () =>
-      (index ??= (async () => {
-        const kind = ctx.registry(VectorStores).get(ctx.config.vectorStore);
-        if (!kind) throw new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides.`);
-        return kind.create({ dataDir: ctx.host.dataDir, config: ctx.config.vectorConfig, db: ctx.db, dialect: pg() ? 'postgres' : 'sqlite' });
-      })().catch((e) => {
-        index = undefined;
-        throw e;
-      }));
+    const vectors = () => {
+      if (!index) {
+        index = (async () => {
+          const kind = ctx.registry(VectorStores).get(ctx.config.vectorStore);
+          if (!kind) throw new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides.`);
+          return kind.create({ dataDir: ctx.host.dataDir, config: ctx.config.vectorConfig, db: ctx.db, dialect: pg() ? 'postgres' : 'sqlite' });
+        })().catch((e) => {
+          index = undefined;
+          throw e;
+        });
+        indexes.set(ctx, index);
+      }
+      return index;
+    };
     const core = makeKnowledgeCore(ctx, store, vectors);
     const imageUrl = async (documentId: string) => {
       const d = await store.document(documentId).catch(() => undefined);
@@ -77,6 +84,9 @@ export default defineExtension({
     registerProcessing(ctx, store, vectors);
     const studio = registerRoutes(ctx, store, core, knowledge, vectors);
     registerOpenApi(ctx, store, core, studio);
+  },
+  async stop(ctx) {
+    await (await indexes.get(ctx)?.catch(() => undefined))?.close?.();
   },
   async start(ctx) {
     if (!ctx.registry(VectorStores).get(ctx.config.vectorStore)) throw new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides.`);

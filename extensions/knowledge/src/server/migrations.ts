@@ -75,8 +75,13 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('knowledge_slice_document').on('knowledge_slice').columns(['document_id', 'sequence']).execute();
       await db.schema.createIndex('knowledge_slice_dataset').on('knowledge_slice').column('dataset_id').execute();
       if (pg) await sql`create index knowledge_slice_tsv on knowledge_slice using gin (tsv)`.execute(db);
-      // SQLite: an FTS5 index whose rowid is the slice row's rowid (contentless: the text lives in knowledge_slice).
-      else await sql`create virtual table knowledge_fts using fts5(words, content='', contentless_delete=1)`.execute(db);
+      // SQLite: an FTS5 index of the enabled slices whose rowid is the slice row's rowid (contentless: the text
+      // lives in knowledge_slice), with the dataset as a column so that a search is narrowed inside the index.
+      else {
+        await sql`create virtual table knowledge_fts using fts5(words, dataset, content='', contentless_delete=1)`.execute(db);
+        // Document frequencies, to leave out words nearly every slice has.
+        await sql`create virtual table knowledge_fts_vocab using fts5vocab(knowledge_fts, 'row')`.execute(db);
+      }
       await db.schema
         .createTable('knowledge_vector')
         .addColumn('slice_id', 'varchar(32)', (c) => c.primaryKey())

@@ -24,19 +24,33 @@ export async function retrieve(ctx: ServerContext<unknown>, store: KnowledgeStor
     mode = 'fulltext';
   }
   const pool = Math.max(topK * 4, 20);
-  const ft = mode === 'semantic' ? [] : await store.fullText(datasets.map((d) => d.id), opts.query, pool);
-  let sem: { id: string; score: number }[] = [];
+  // The query's embeddings are asked for first: the model answers while the full-text search runs.
+  const embedded = new Map<string, Promise<Float32Array>>();
+  const byModel = new Map<string, string[]>();
   if (mode !== 'fulltext') {
-    // One query embedding per model.
-    const byModel = new Map<string, string[]>();
     for (const d of withVectors) byModel.set(d.embedding_model_id, [...(byModel.get(d.embedding_model_id) ?? []), d.id]);
-    const index = await vectors();
-    for (const [modelId, ids] of byModel) {
-      const [q] = await embedTexts(ctx, opts.spaceId, modelId, [opts.query], opts.signal);
-      sem.push(...(await index.search(ids, q, pool)));
+    for (const modelId of byModel.keys()) {
+      const p = embedTexts(ctx, opts.spaceId, modelId, [opts.query], opts.signal).then((v) => v[0]);
+      p.catch(() => undefined);
+      embedded.set(modelId, p);
     }
-    sem = sem.sort((a, b) => b.score - a.score).slice(0, pool);
   }
+  // The vector scan is sent off (to the scan workers on large datasets) before the full-text search runs
+  // on this thread, so the two overlap.
+  const semantic = (async () => {
+    if (mode === 'fulltext') return [];
+    const index = await vectors();
+    const hits: { id: string; score: number }[] = [];
+    for (const [modelId, ids] of byModel) hits.push(...(await index.search(ids, await embedded.get(modelId)!, pool)));
+    return hits.sort((a, b) => b.score - a.score).slice(0, pool);
+  })();
+  semantic.catch(() => undefined);
+  if (mode === 'hybrid') {
+    await Promise.allSettled(embedded.values());
+    await new Promise((r) => setImmediate(r));
+  }
+  const ft = mode === 'semantic' ? [] : await store.fullText(datasets.map((d) => d.id), opts.query, pool);
+  const sem = await semantic;
 
   const found = new Map<string, { score: number; found_by: RetrievedSlice['found_by'] }>();
   const at = (id: string) => found.get(id) ?? (found.set(id, { score: 0, found_by: {} }), found.get(id)!);

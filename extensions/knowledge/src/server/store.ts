@@ -158,8 +158,20 @@ export class KnowledgeStore {
     return ids;
   }
 
-  setSliceStatus(ids: string[], status: number) {
-    return this.db.updateTable('knowledge_slice').set({ status, updated_at: now() }).where('id', 'in', ids).execute();
+  /** Disabled slices leave the full-text index; enabled ones come back (other changes leave the index alone). */
+  async setSliceStatus(ids: string[], status: number) {
+    if (!ids.length) return;
+    const disabled = (await this.db.selectFrom('knowledge_slice').select('id').where('id', 'in', ids).where('status', '=', SliceStatus.Deactive).execute()).length;
+    if ((status === SliceStatus.Deactive ? ids.length - disabled : disabled) === 0) {
+      await this.db.updateTable('knowledge_slice').set({ status, updated_at: now() }).where('id', 'in', ids).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const where = sql`id in (${sql.join(ids)})`;
+      await this.unindex(trx, where);
+      await trx.updateTable('knowledge_slice').set({ status, updated_at: now() }).where('id', 'in', ids).execute();
+      await this.reindex(trx, where);
+    });
   }
 
   async recount(documentId: string) {
@@ -171,10 +183,15 @@ export class KnowledgeStore {
     await this.db.updateTable('knowledge_document').set({ slice_count: Number(r?.n ?? 0), char_count: Number(r?.chars ?? 0), updated_at: now() }).where('id', '=', documentId).execute();
   }
 
-  /** Full-text matches among enabled slices of the datasets: slice id and a raw score (higher is better), best first. */
+  /**
+   * Full-text matches among enabled slices of the datasets: slice id and a raw score (higher is better),
+   * best first. Words that most slices contain are left out while rarer ones remain (they rank nothing and
+   * cost the most).
+   */
   async fullText(datasetIds: string[], query: string, k: number): Promise<{ id: string; raw: number }[]> {
-    const terms = [...new Set(words(query, { stop: true }))].slice(0, 32);
+    let terms = [...new Set(words(query, { stop: true }))].slice(0, 32);
     if (!terms.length || !datasetIds.length) return [];
+    terms = await this.#selective(terms);
     if (this.pg()) {
       const q = terms.join(' | ');
       const rows = await sql<{ id: string; raw: number }>`
@@ -183,12 +200,27 @@ export class KnowledgeStore {
         order by raw desc limit ${k}`.execute(this.db);
       return rows.rows.map((r) => ({ id: r.id, raw: Number(r.raw) * 10 }));
     }
-    const match = terms.map((t) => `"${t}"`).join(' OR ');
-    const rows = await sql<{ id: string; raw: number }>`
-      select s.id as id, -bm25(knowledge_fts) as raw from knowledge_fts f join knowledge_slice s on s.rowid = f.rowid
-      where knowledge_fts match ${match} and s.dataset_id in (${sql.join(datasetIds)}) and s.status <> ${SliceStatus.Deactive}
-      order by bm25(knowledge_fts) limit ${k}`.execute(this.db);
-    return rows.rows.map((r) => ({ id: r.id, raw: Number(r.raw) }));
+    const match = `words : (${terms.map((t) => `"${t}"`).join(' OR ')}) AND dataset : (${datasetIds.map((d) => `"d${d}"`).join(' OR ')})`;
+    const hits = await sql<{ rowid: number; raw: number }>`select rowid, -bm25(knowledge_fts, 1.0, 0.0) as raw from knowledge_fts where knowledge_fts match ${match} order by bm25(knowledge_fts, 1.0, 0.0) limit ${k}`.execute(this.db);
+    if (!hits.rows.length) return [];
+    const ids = await sql<{ rowid: number; id: string }>`select rowid, id from knowledge_slice where rowid in (${sql.join(hits.rows.map((h) => h.rowid))})`.execute(this.db);
+    const byRow = new Map(ids.rows.map((r) => [Number(r.rowid), r.id]));
+    return hits.rows.filter((h) => byRow.has(Number(h.rowid))).map((h) => ({ id: byRow.get(Number(h.rowid))!, raw: Number(h.raw) }));
+  }
+
+  #total = { n: 0, at: 0 };
+  /** The query's words without those in more than one slice in twenty, unless nothing rarer is left (then the two rarest). */
+  async #selective(terms: string[]): Promise<string[]> {
+    if (terms.length < 2 || this.pg()) return terms.slice(0, 12);
+    if (Date.now() - this.#total.at > 10_000) this.#total = { n: Number((await this.db.selectFrom('knowledge_slice').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0), at: Date.now() };
+    // Small collections are cheap to search whole, and there a few slices are already "one in twenty".
+    if (this.#total.n < 2000) return terms.slice(0, 12);
+    const df = await sql<{ term: string; doc: number }>`select term, doc from knowledge_fts_vocab where term in (${sql.join(terms)})`.execute(this.db);
+    const freq = new Map(df.rows.map((r) => [r.term, Number(r.doc)]));
+    const known = terms.filter((t) => freq.has(t)).sort((a, b) => freq.get(a)! - freq.get(b)!);
+    if (!known.length) return terms.slice(0, 12);
+    const rare = known.filter((t) => freq.get(t)! <= this.#total.n / 20);
+    return (rare.length ? rare : known.slice(0, 2)).slice(0, 12);
   }
 
   private async insert(trx: typeof this.ctx.db, rows: Omit<SliceRow, never>[]) {
@@ -200,7 +232,7 @@ export class KnowledgeStore {
       return;
     }
     await trx.insertInto('knowledge_slice').values(rows).execute();
-    await sql`insert into knowledge_fts(rowid, words) select rowid, words from knowledge_slice where id in (${sql.join(rows.map((r) => r.id))})`.execute(trx);
+    await this.reindex(trx, sql`id in (${sql.join(rows.map((r) => r.id))})`);
   }
 
   private async unindex(trx: typeof this.ctx.db, where: ReturnType<typeof sql>) {
@@ -208,8 +240,9 @@ export class KnowledgeStore {
     await sql`delete from knowledge_fts where rowid in (select rowid from knowledge_slice where ${where})`.execute(trx);
   }
 
+  /** Puts the enabled slices matching `where` in the SQLite index (PostgreSQL keeps tsv on the row). */
   private async reindex(trx: typeof this.ctx.db, where: ReturnType<typeof sql>) {
     if (this.pg()) return;
-    await sql`insert into knowledge_fts(rowid, words) select rowid, words from knowledge_slice where ${where}`.execute(trx);
+    await sql`insert into knowledge_fts(rowid, words, dataset) select rowid, words, 'd' || dataset_id from knowledge_slice where (${where}) and status <> ${SliceStatus.Deactive}`.execute(trx);
   }
 }

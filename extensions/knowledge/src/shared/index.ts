@@ -83,6 +83,8 @@ export interface VectorIndex {
   remove(datasetId: string, ids: string[]): Promise<void>;
   dropDataset(datasetId: string): Promise<void>;
   search(datasetIds: string[], vector: Float32Array, k: number): Promise<{ id: string; score: number }[]>;
+  /** Lets go of what it holds (worker threads, connections) when the studio stops. */
+  close?(): Promise<void>;
 }
 
 export interface VectorStoreKind {
