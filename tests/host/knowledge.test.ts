@@ -320,6 +320,28 @@ describe('knowledge', () => {
     expect(completed(tooled, 'answer').at(-1)!.content).toBe('At eight [1].');
   });
 
+  it('gives workflow nodes a URL for an uploaded file given to a Start field of type file (and lists of files)', async () => {
+    const [file] = (await agent.upload(`/api/files/upload?space_id=${space}`, [{ name: 'brief.txt', data: 'the brief' }])).files;
+    const wf = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const { workflow_id } = await wf('create', { name: unique('files') });
+    await wf('save', {
+      workflow_id,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'doc', type: 'file', required: true }, { name: 'more', type: 'array', items: 'file' }] }),
+          node('end', '2', { inputs: [ref('doc', 'start', ['doc'], 'file'), ref('more', 'start', ['more'], 'array')] }),
+        ],
+        links: [link('start', 'end')],
+      },
+    });
+    const r = await wf('test_run', { workflow_id, input: { doc: file.id, more: [file.id, 'https://example.com/a.pdf'] }, run_mode: 0 });
+    expect(r.execute_status, r.reason).toBe(2);
+    const out = JSON.parse(r.output);
+    expect(out.doc).toMatch(new RegExp(`/api/files/content/${file.id}\\?exp=\\d+&sig=`));
+    expect(out.more[1]).toBe('https://example.com/a.pdf');
+    expect(await (await fetch(out.more[0])).text()).toBe('the brief');
+  });
+
   it('refuses what is not yours: another space, another space’s file', async () => {
     const other = (await signUp(studio.url)).agent;
     const theirs = (await other.post('/api/space/create', { name: 'Theirs' })).space_id;

@@ -1,4 +1,4 @@
-import { defineRegistryPoint, type Language } from '@tessera/sdk';
+import { defineHookPoint, defineRegistryPoint, type Language } from '@tessera/sdk';
 import { z, type ZodType } from 'zod';
 import type { CanvasNode, FieldDecl, ValidationProblem } from './schema.ts';
 
@@ -90,7 +90,25 @@ export interface NodeRunContext {
   runWorkflow(request: ChildRunRequest): Promise<ChildRunResult>;
   /** Writes an app or user variable (stored when the variables extension runs; later nodes see it at once). */
   setVariable(scope: 'app' | 'user', name: string, value: unknown): Promise<void>;
+  /**
+   * A value given for a file field (an uploaded file's id, a URL, an object with `file_id` or `url`) as the
+   * URL nodes pass on: what the `FileValues` hook makes of it (the files extension turns the space's file
+   * ids into signed URLs); a value nothing knows stays as it is.
+   */
+  resolveFile(value: unknown): Promise<unknown>;
 }
+
+/**
+ * Turns a value given for a file field into the URL nodes receive (bail: the first tap that answers
+ * wins; undefined: not mine). Arguments: the value (a string) and the run's space.
+ */
+export const FileValues = defineHookPoint<[value: string, spaceId: string], string | undefined>({
+  id: 'workflow.fileValues',
+  owner: 'workflow',
+  description: 'Turns a value given for a file field (an uploaded file id ...) into the URL nodes receive.',
+  kind: 'bail',
+  args: ['value', 'spaceId'],
+});
 
 /** A node type: contributed by an extension; the engine names none. */
 export interface NodeTypeDefinition {

@@ -19,6 +19,8 @@ export interface RunNodeTypeOptions {
   interrupted?: InterruptRequest;
   /** Outbound HTTP (default: refused, tests have no network). */
   fetch?: NodeRunContext['fetch'];
+  /** What the run makes of a file field's value (default: the value as it is). */
+  resolveFile?: NodeRunContext['resolveFile'];
   /** Composite types: one run of the body. */
   runBody?(opts: { locals: Record<string, unknown>; loop?: LoopFrame; resume?: { state: unknown; data: unknown } }): Promise<BodyOutcome> | BodyOutcome;
   runWorkflow?(request: ChildRunRequest): Promise<ChildRunResult>;
@@ -94,6 +96,7 @@ export async function runNodeType(type: NodeTypeDefinition, opts: RunNodeTypeOpt
     },
     fetch: opts.fetch ?? (() => Promise.reject(new Error('No network in a node-type test: pass fetch to runNodeType.'))),
     log: (line) => void run.logs.push(line),
+    resolveFile: async (value) => (opts.resolveFile ? opts.resolveFile(value) : value),
     interrupt: (request) => ({ interrupt: request }),
     runBody: async (o) => {
       if (!opts.runBody) throw new Error('This node runs a body: pass runBody to runNodeType.');

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { SecretsService, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
+import { FileValues } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import { FilesService, ObjectStores, type ObjectStore } from '../shared/index.ts';
 import { registerRoutes } from './routes.ts';
@@ -87,6 +88,13 @@ export default defineExtension({
       })());
     const files = makeFiles(ctx, settings, getStore, signingKey);
     ctx.provide(FilesService, files);
+    // Workflow runs: a Start field of type file given an uploaded file's id gets its signed URL (URLs pass as they are).
+    // Another space's file id is not resolved (the value stays an id, which opens nothing).
+    ctx.tap(FileValues, 'files', async (value, spaceId) => {
+      if (!/^\d{1,32}$/.test(value)) return undefined;
+      const f = await files.info(value);
+      return f && f.space_id === spaceId ? files.url(f.id) : undefined;
+    });
     registerRoutes(ctx, files, settings);
   },
   async start(ctx) {

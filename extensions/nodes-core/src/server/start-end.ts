@@ -10,13 +10,19 @@ export const start: NodeTypeDefinition = {
   singleton: true,
   label: { 'en-US': 'Start', 'zh-CN': '开始' },
   description: { 'en-US': 'The inputs of the workflow.', 'zh-CN': '工作流的输入。' },
-  execute(ctx) {
+  async execute(ctx) {
     const outputs: Record<string, unknown> = {};
     for (const field of ctx.outputs) {
       const given = ctx.inputs[field.name];
       const value = given === undefined || given === null || given === '' ? field.default : given;
       if ((value === undefined || value === null) && field.required) throw new Error(`The input '${field.name}' is required.`);
-      outputs[field.name] = coerceField(value, field, `input '${field.name}'`);
+      let out = coerceField(value, field, `input '${field.name}'`);
+      // File fields (and lists of files) take uploaded file ids or URLs; later nodes get URLs.
+      if (out !== undefined && out !== null) {
+        if (field.type === 'file') out = await ctx.resolveFile(out);
+        else if (field.type === 'array' && field.items === 'file' && Array.isArray(out)) out = await Promise.all(out.map((x) => ctx.resolveFile(x)));
+      }
+      outputs[field.name] = out;
     }
     return { outputs };
   },

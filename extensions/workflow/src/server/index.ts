@@ -1,7 +1,7 @@
 import { defineExtension, JobQueueService, OutboundHttpService } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
-import { NodeTypes, RunMode, WorkflowRunnerService, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
+import { FileValues, NodeTypes, RunMode, WorkflowRunnerService, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
 import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
@@ -36,6 +36,7 @@ export default defineExtension({
     const store = new WorkflowStore(ctx);
     // Sub-workflow chains per run, to refuse a workflow that calls itself.
     const chains = new Map<string, string[]>();
+    const fileValues = ctx.caller(FileValues);
     const engine: WorkflowEngine = new WorkflowEngine({
       typeOf,
       fetch: (url, init) => ctx.service(OutboundHttpService).fetch(url, init),
@@ -44,6 +45,7 @@ export default defineExtension({
         runs.log(runId, nodeId, message);
       },
       runWorkflow: (parent, request) => runChild(parent, request),
+      resolveFile: async (run, value) => (fileValues.size ? ((await fileValues.call(value, run.spaceId)) ?? undefined) : undefined),
       setVariable: async (run, scope, name, value) => {
         const store = ctx.optionalService(VariablesService);
         if (!store) throw new Error('Variables are not available: enable the variables extension.');

@@ -45,6 +45,8 @@ export interface EngineDeps {
   runWorkflow?(parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult>;
   /** Stores an app or user variable written by a node. */
   setVariable?(run: RunRequest, scope: 'app' | 'user', name: string, value: unknown): Promise<void>;
+  /** A file field's value as the URL nodes receive (the FileValues hook). */
+  resolveFile?(run: RunRequest, value: string): Promise<string | undefined>;
 }
 
 export interface RunRequest {
@@ -486,6 +488,11 @@ export class WorkflowEngine {
           req.variables ??= {};
           (req.variables[scope] ??= {})[name] = value;
           await this.deps.setVariable?.(req, scope, name, value);
+        },
+        resolveFile: async (value) => {
+          const ref = typeof value === 'string' ? value : value && typeof value === 'object' ? ((value as { file_id?: unknown; id?: unknown; url?: unknown }).file_id ?? (value as { url?: unknown }).url ?? (value as { id?: unknown }).id) : undefined;
+          if (typeof ref !== 'string' || !ref.trim() || !this.deps.resolveFile) return value;
+          return (await this.deps.resolveFile(req, ref.trim())) ?? value;
         },
       };
       try {
