@@ -277,6 +277,7 @@ describe('knowledge', () => {
     expect(out.found[0]).toMatchObject({ output: 'The parking garage closes at midnight on weekdays.', document_id: out.doc });
     expect(out.found[0].score).toBeGreaterThan(0);
     expect(out.gone).toBe(true);
+    expect((await agent.post('/api/knowledge/ref_bots', { space_id: space, dataset_id })).references).toEqual([expect.objectContaining({ kind: 'workflow', id: workflow_id })]);
     expect((await agent.post('/api/knowledge/document/list', { space_id: space, dataset_id })).total).toBe(0);
     // A knowledge base of another space is refused by name.
     const other = (await agent.post('/api/space/create', { name: 'Elsewhere' })).space_id;
@@ -318,6 +319,10 @@ describe('knowledge', () => {
     const responses = completed(tooled, 'tool_response');
     expect(responses.map((r) => JSON.parse(r.content).passages).join('')).toContain('The greenhouse opens at eight.');
     expect(completed(tooled, 'answer').at(-1)!.content).toBe('At eight [1].');
+    // The knowledge base knows the bot uses it.
+    const refs = await agent.post('/api/knowledge/ref_bots', { space_id: space, dataset_id });
+    expect(refs.bots).toEqual([{ kind: 'bot', id: bot_id, name: 'Gardener', space_id: space }]);
+    expect((await agent.post('/api/knowledge/detail', { space_id: space, dataset_ids: [dataset_id] })).dataset_details[dataset_id].bot_used_count).toBe(1);
   });
 
   it('gives workflow nodes a URL for an uploaded file given to a Start field of type file (and lists of files)', async () => {

@@ -204,6 +204,34 @@ export function localizedMessage(err: { msg: string; text?: { key: string; param
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(err.text!.params?.[k] ?? ''));
 }
 
+/** A resource that uses another one (a bot whose skills name a knowledge base, a workflow whose nodes do). */
+export interface ResourceReference {
+  /** The kind of the resource that holds the reference ('bot', 'workflow' ...). */
+  kind: string;
+  id: string;
+  name: string;
+  space_id: string;
+}
+
+/**
+ * Finds what uses a resource: each extension that keeps resources holding references registers one finder
+ * for its kind; the owner of the referenced kind asks them all ("the bots and workflows that use this
+ * knowledge base"; library, copy and delete warnings). A finder answers the resources of `spaceId` whose
+ * configuration names `id` (quoted, as configurations are JSON).
+ */
+export interface ReferenceFinder {
+  /** The kind of holder it searches ('bot', 'workflow'). */
+  kind: string;
+  find(query: { id: string; spaceId: string }): Promise<ResourceReference[]>;
+}
+export const ResourceReferences = defineRegistryPoint<ReferenceFinder>({
+  id: 'server.resourceReferences',
+  owner: 'host',
+  description: 'Finders of what uses a resource, one per kind of holder (bots, workflows ...).',
+  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), find: fn }),
+  key: (f) => f.kind,
+});
+
 export interface Migration {
   /** Sorted by name: use a sortable prefix ('0001_create_users'). */
   name: string;

@@ -1,4 +1,4 @@
-import { defineExtension } from '@tessera/sdk/server';
+import { ResourceReferences, containsText, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
 import { BotChatsService, BotConfig, BotsService, Connectors, type BotSummary } from '../shared/index.ts';
@@ -16,6 +16,21 @@ const summary = (b: BotRow): BotSummary => ({ bot_id: b.id, space_id: b.space_id
 export default defineExtension({
   id: 'bots',
   register(ctx) {
+    // Bots whose draft configuration names a resource (a knowledge base, a table, a workflow ...).
+    ctx.register(ResourceReferences, {
+      kind: 'bot',
+      async find({ id, spaceId }) {
+        const rows = await ctx.db
+          .selectFrom('bots_draft as d')
+          .innerJoin('bots_meta as m', 'm.id', 'd.bot_id')
+          .select(['m.id', 'm.name', 'm.space_id'])
+          .where('m.space_id', '=', spaceId)
+          .where('m.deleted_at', 'is', null)
+          .where(containsText('d.config', `"${id}"`))
+          .execute();
+        return rows.map((r) => ({ kind: 'bot', id: r.id as string, name: r.name as string, space_id: r.space_id as string }));
+      },
+    });
     ctx.migrations(migrations);
     const bots = new BotStore(ctx);
     const conversations = new ConversationStore(ctx);

@@ -365,6 +365,27 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
       <Button type="primary" loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
         {t('save')}
       </Button>
+      <UsedBy spaceId={spaceId} datasetId={dataset.dataset_id} />
     </Form>
+  );
+}
+
+/** The bots and workflows that use this knowledge base (before someone deletes or changes it). */
+function UsedBy({ spaceId, datasetId }: { spaceId: string; datasetId: string }) {
+  const { t } = useTranslation('knowledge');
+  const api = useApi();
+  const q = useQuery({ queryKey: ['knowledge', 'refs', datasetId], queryFn: () => api.post<{ references: { kind: string; id: string; name: string }[] }>('/api/knowledge/ref_bots', { space_id: spaceId, dataset_id: datasetId }) });
+  const refs = q.data?.references ?? [];
+  const path = (r: { kind: string; id: string }) => (r.kind === 'bot' ? `/bots/${r.id}?space_id=${spaceId}` : r.kind === 'workflow' ? `/workflows/${r.id}?space_id=${spaceId}` : undefined);
+  return (
+    <div style={{ marginTop: 24 }} data-testid="knowledge-used-by">
+      <Typography.Title heading={6}>{t('usedBy.title')}</Typography.Title>
+      {!refs.length && <Typography.Text type="secondary">{q.isLoading ? '…' : t('usedBy.none')}</Typography.Text>}
+      {refs.map((r) => (
+        <div key={`${r.kind}-${r.id}`} data-testid="knowledge-used-by-item">
+          <Tag size="small">{t(`usedBy.kind.${r.kind}`, { defaultValue: r.kind })}</Tag> {path(r) ? <Link to={path(r)!}>{r.name}</Link> : r.name}
+        </div>
+      ))}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // The knowledge API of the studio (Coze's /api/knowledge/... names): datasets, documents, slices,
 // previews and retrieval tests.
 import { badRequest } from '@tessera/sdk';
-import { JobQueueService, containsText, type ServerContext } from '@tessera/sdk/server';
+import { JobQueueService, ResourceReferences, containsText, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { FilesService } from '@tessera/ext-files/shared';
 import { z } from 'zod';
@@ -34,9 +34,9 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStor
     if (m.kind !== 'embedding') throw badRequest(`${m.display_name || m.model_name} is a chat model; choose an embedding model.`);
   };
   const process = (documentId: string) => ctx.service(JobQueueService).enqueue(PROCESS_JOB, { document_id: documentId });
-  const views = async (rows: DatasetRow[]) => {
+  const views = async (rows: DatasetRow[], withRefs = false) => {
     const stats = await core.stats(rows.map((r) => r.id));
-    return rows.map((r) => datasetView(r, stats.get(r.id)!));
+    return Promise.all(rows.map(async (r) => datasetView(r, { ...stats.get(r.id)!, ...(withRefs ? { bot_used_count: (await referencesOf(r.id, r.space_id)).filter((x) => x.kind === 'bot').length } : {}) })));
   };
   /** A document of the space, through its dataset. */
   const docsIn = async (ids: string[], spaceId: string) => {
@@ -94,7 +94,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStor
     body: z.object({ space_id: Id, dataset_ids: z.array(Id).min(1).max(100) }),
     handler: async ({ body }) => {
       const rows = (await store.db.selectFrom('knowledge_dataset').selectAll().where('space_id', '=', body.space_id).where('id', 'in', body.dataset_ids).execute()) as DatasetRow[];
-      return { dataset_details: Object.fromEntries((await views(rows)).map((v) => [v.dataset_id, v])) };
+      return { dataset_details: Object.fromEntries((await views(rows, true)).map((v) => [v.dataset_id, v])) };
     },
   });
 
@@ -136,6 +136,22 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStor
     handler: async ({ body }) => {
       await core.deleteDataset(await store.dataset(body.dataset_id, body.space_id));
       return {};
+    },
+  });
+
+  /** The bots and workflows of the space that use a knowledge base (each kind's finder answers for its own). */
+  const referencesOf = async (id: string, spaceId: string) => (await Promise.all(ctx.registry(ResourceReferences).list().map((f) => f.find({ id, spaceId }).catch(() => [])))).flat();
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/knowledge/ref_bots',
+    auth: inSpace,
+    summary: 'What uses a knowledge base: the bots and workflows of the space that name it',
+    body: z.object({ space_id: Id, dataset_id: Id }),
+    handler: async ({ body }) => {
+      const d = await store.dataset(body.dataset_id, body.space_id);
+      const refs = await referencesOf(d.id, d.space_id);
+      return { bots: refs.filter((r) => r.kind === 'bot'), references: refs };
     },
   });
 

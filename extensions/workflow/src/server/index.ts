@@ -1,4 +1,4 @@
-import { defineExtension, JobQueueService, OutboundHttpService } from '@tessera/sdk/server';
+import { containsText, defineExtension, JobQueueService, OutboundHttpService, ResourceReferences } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { FileValues, NodeTypes, RunMode, WorkflowRunnerService, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
@@ -17,6 +17,22 @@ const heartbeats = new WeakMap<object, ReturnType<typeof setInterval>>();
 export default defineExtension({
   id: 'workflow',
   register(ctx) {
+    // Workflows whose draft canvas names a resource (a knowledge base, a table, a plugin, another workflow ...).
+    ctx.register(ResourceReferences, {
+      kind: 'workflow',
+      async find({ id, spaceId }) {
+        const rows = await ctx.db
+          .selectFrom('workflow_draft as d')
+          .innerJoin('workflow_meta as m', 'm.id', 'd.workflow_id')
+          .select(['m.id', 'm.name', 'm.space_id'])
+          .where('m.space_id', '=', spaceId)
+          .where('m.deleted_at', 'is', null)
+          .where('m.id', '<>', id)
+          .where(containsText('d.canvas', `"${id}"`))
+          .execute();
+        return rows.map((r) => ({ kind: 'workflow', id: r.id as string, name: r.name as string, space_id: r.space_id as string }));
+      },
+    });
     ctx.migrations(migrations);
 
     // Node types are looked up by key or by numeric code, from the registry (the engine names none).
