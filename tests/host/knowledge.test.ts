@@ -230,6 +230,34 @@ describe('knowledge', () => {
     expect(recall.hybrid).toBe(1);
   });
 
+  it('orders what was found with a reranking model when one is chosen', async () => {
+    const cred = await agent.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'fake-rerank', base_url: `${llm.url}/v1`, api_key: 'sk-fake' });
+    const reranker = (await agent.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'fake-rerank', kind: 'rerank' })).model_id;
+    const { dataset_id } = await agent.post('/api/knowledge/create', { space_id: space, name: 'Rerank', format_type: 0 });
+    const created = await agent.post('/api/knowledge/document/create', {
+      space_id: space,
+      dataset_id,
+      document_bases: [
+        { name: 'a', custom_content: 'Invoices invoices invoices are archived monthly.' },
+        { name: 'b', custom_content: 'Paper invoices from suppliers are scanned and archived by the finance team every Friday.' },
+      ],
+    });
+    await settled(agent, space, created.document_infos.map((d: { document_id: string }) => d.document_id));
+    const ask = (extra: Record<string, unknown>) => agent.post('/api/knowledge/retrieve', { space_id: space, dataset_ids: [dataset_id], query: 'who scans supplier invoices on friday', search_type: 20, ...extra });
+    const plain = await ask({});
+    const reranked = await ask({ rerank_model_id: reranker });
+    expect(reranked.slices[0].document_name).toBe('b');
+    expect(reranked.slices[0].found_by).toMatchObject({ rerank: 1 });
+    expect(reranked.slices[0].score).toBeGreaterThan(reranked.slices[1].score);
+    expect(llm.requests.at(-1)!.path).toBe('/v1/rerank');
+    expect(plain.slices.map((x: { document_name: string }) => x.document_name).sort()).toEqual(['a', 'b']);
+    // A chat model is not a reranker: said so.
+    const chat = await addFakeModel(agent, llm.url);
+    const wrong = await agent.request('POST', '/api/knowledge/retrieve', { space_id: space, dataset_ids: [dataset_id], query: 'invoices', rerank_model_id: chat });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.msg).toContain('is not a reranking model');
+  });
+
   it('takes up a document the studio stopped processing when it starts again', async () => {
     const s2 = await startStudio();
     const dataDir = s2.dataDir;

@@ -8,6 +8,8 @@ export const KnowledgeSkillSettings = z.object({
   search_type: z.union([z.literal(0), z.literal(1), z.literal(20)]).default(1),
   top_k: z.number().int().min(1).max(20).default(3),
   min_score: z.number().min(0).max(1).default(0),
+  /** A reranking model that orders what was found ('' = none). */
+  rerank_model_id: z.string().max(32).default(''),
   /** When nothing is found: say so (true), or let the model answer from what it knows. */
   no_recall_reply: z.boolean().default(false),
 });

@@ -1,6 +1,6 @@
 import { defineExtension } from '@tessera/sdk/client';
 import { BotSkillPanels, SkillItems, type BotSkillPanelProps } from '@tessera/ext-bots/client';
-import { useDatasets } from '@tessera/ext-knowledge/client';
+import { RerankSelect, useDatasets } from '@tessera/ext-knowledge/client';
 import { InputNumber, Radio, Space, Switch, Typography } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
 import enUS from '../locales/en-US.json';
@@ -42,6 +42,10 @@ function KnowledgePanel({ value, onChange, spaceId }: BotSkillPanelProps) {
             </Radio.Group>
             <Typography.Text type="secondary">{t('topK')}</Typography.Text>
             <InputNumber size="mini" min={1} max={20} value={s.top_k} onChange={(top_k) => set({ top_k })} style={{ width: 70 }} />
+          </Space>
+          <Space>
+            <Typography.Text type="secondary">{t('rerank')}</Typography.Text>
+            <RerankSelect spaceId={spaceId} value={s.rerank_model_id} onChange={(rerank_model_id) => set({ rerank_model_id })} />
           </Space>
           <Space>
             <Switch size="small" checked={s.no_recall_reply} onChange={(no_recall_reply) => set({ no_recall_reply })} />

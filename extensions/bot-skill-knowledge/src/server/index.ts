@@ -26,7 +26,7 @@ export default defineExtension({
           else ctx.logger.warn(`bot ${turn.botId}: its knowledge base ${d.dataset_id} is gone; it is left out`);
         }
         if (!ids.length) return {};
-        const search = (query: string, signal: AbortSignal) => knowledge().retrieve({ spaceId: turn.spaceId, datasetIds: ids, query, topK: s.top_k, minScore: s.min_score, searchType: s.search_type, signal });
+        const search = (query: string, signal: AbortSignal) => knowledge().retrieve({ spaceId: turn.spaceId, datasetIds: ids, query, topK: s.top_k, minScore: s.min_score, searchType: s.search_type, rerankModelId: s.rerank_model_id || undefined, signal });
         const cites = 'Cite the numbers [n] of the passages you use.';
         if (s.recall === 'tool') {
           return {

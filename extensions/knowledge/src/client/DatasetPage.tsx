@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { AddDocuments } from './AddDocuments.tsx';
+import { RerankSelect } from './DatasetSelect.tsx';
 import { BUSY, useSpaceId, type Dataset, type DocumentInfo, type Retrieved, type Slice } from './api.ts';
 
 export function DatasetPage() {
@@ -287,7 +288,8 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
   const [searchType, setSearchType] = useState(dataset.embedding_model_id ? 1 : 20);
   const [topK, setTopK] = useState(5);
   const [minScore, setMinScore] = useState(0);
-  const run = useMutation({ mutationFn: () => api.post<{ slices: Retrieved[]; mode: string; note?: string; took_ms: number }>('/api/knowledge/retrieve', { space_id: spaceId, dataset_ids: [dataset.dataset_id], query, top_k: topK, min_score: minScore, search_type: searchType }) });
+  const [rerank, setRerank] = useState('');
+  const run = useMutation({ mutationFn: () => api.post<{ slices: Retrieved[]; mode: string; note?: string; took_ms: number }>('/api/knowledge/retrieve', { space_id: spaceId, dataset_ids: [dataset.dataset_id], query, top_k: topK, min_score: minScore, search_type: searchType, rerank_model_id: rerank || undefined }) });
   return (
     <div data-testid="knowledge-test">
       <Input.TextArea value={query} onChange={setQuery} placeholder={t('test.placeholder')} autoSize={{ minRows: 2, maxRows: 6 }} data-testid="test-query" />
@@ -309,6 +311,10 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
           <Typography.Text type="secondary">{t('test.minScore')}</Typography.Text>
           <Slider style={{ width: 130 }} min={0} max={1} step={0.05} value={minScore} onChange={(v) => setMinScore(v as number)} />
         </Space>
+        <Space size={6}>
+          <Typography.Text type="secondary">{t('test.rerank')}</Typography.Text>
+          <RerankSelect spaceId={spaceId} value={rerank} onChange={setRerank} />
+        </Space>
         <Button type="primary" loading={run.isPending} disabled={!query.trim()} onClick={() => run.mutate()} data-testid="test-run">
           {t('test.run')}
         </Button>
@@ -327,6 +333,7 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
                 <Typography.Text type="secondary">#{i + 1} · {s.document_name}</Typography.Text>
                 {s.found_by.fulltext && <Tag size="small">{t('test.byFulltext', { rank: s.found_by.fulltext })}</Tag>}
                 {s.found_by.semantic && <Tag size="small">{t('test.bySemantic', { rank: s.found_by.semantic })}</Tag>}
+                {s.found_by.rerank && <Tag size="small">{t('test.byRerank', { rank: s.found_by.rerank })}</Tag>}
               </Space>
               <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{s.content}</Typography.Paragraph>
             </div>
@@ -360,7 +367,7 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
         <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} />
       </Form.Item>
       <Form.Item label={t('form.model')} extra={model !== dataset.embedding_model_id ? t('settings.reembed') : t('form.modelHelp')}>
-        <ModelSelect spaceId={spaceId} kind="embedding" value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
+        <ModelSelect spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
       </Form.Item>
       <Button type="primary" loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
         {t('save')}

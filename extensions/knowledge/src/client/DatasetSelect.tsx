@@ -1,5 +1,6 @@
 // Choosing knowledge bases of a space (the knowledge nodes' forms, the bot's knowledge skill panel).
 import { Select } from '@arco-design/web-react';
+import { ModelSelect } from '@tessera/ext-models/client';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
@@ -41,5 +42,14 @@ export function DatasetSelect({ spaceId, value, onChange, multiple = true, forma
         </Select.Option>
       ))}
     </Select>
+  );
+}
+
+/** A reranking model of the space, or none (''). */
+export function RerankSelect({ spaceId, value, onChange }: { spaceId: string | undefined; value: string; onChange(id: string): void }) {
+  return (
+    <span data-testid="rerank-select">
+      <ModelSelect spaceId={spaceId} kind="rerank" allowClear value={value || undefined} onChange={(id) => onChange(id ?? '')} style={{ width: 200 }} />
+    </span>
   );
 }

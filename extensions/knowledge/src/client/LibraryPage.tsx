@@ -140,7 +140,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
           <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 1, maxRows: 4 }} onChange={setDesc} />
         </Form.Item>
         <Form.Item label={t('form.model')} extra={t('form.modelHelp')} validateStatus={problem.embedding_model_id ? 'error' : undefined} help={problem.embedding_model_id}>
-          <ModelSelect spaceId={spaceId} kind="embedding" value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
+          <ModelSelect spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
     </Modal>

@@ -51,7 +51,7 @@ export interface Retrieved {
   document_name: string;
   content: string;
   score: number;
-  found_by: { fulltext?: number; semantic?: number };
+  found_by: { fulltext?: number; semantic?: number; rerank?: number };
   url?: string;
 }
 

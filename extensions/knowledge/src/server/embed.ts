@@ -18,3 +18,17 @@ export async function embedTexts(ctx: ServerContext<unknown>, spaceId: string, m
     throw badRequest(`The embedding model ${model.display_name || model.model_name} failed: ${(e as Error).message.split('\n')[0]}`);
   }
 }
+
+/** Orders documents with a reranking model; scores outside 0..1 (logits) are squashed into it. */
+export async function rerankWith(ctx: ServerContext<unknown>, spaceId: string, modelId: string, query: string, documents: string[], signal?: AbortSignal): Promise<{ index: number; score: number }[]> {
+  const models = ctx.optionalService(ModelsService);
+  if (!models) throw badRequest('Reranking needs the models extension, which is not running.');
+  const model = await models.get(spaceId, modelId);
+  if (model.kind !== 'rerank') throw badRequest(`The model ${model.display_name || model.model_name} is not a reranking model.`);
+  try {
+    const order = await (await model.rerank()).rerank(query, documents, { signal });
+    return order.map((o) => ({ index: o.index, score: o.score >= 0 && o.score <= 1 ? o.score : 1 / (1 + Math.exp(-o.score)) }));
+  } catch (e) {
+    throw badRequest(`The reranking model ${model.display_name || model.model_name} failed: ${(e as Error).message.split('\n')[0]}`);
+  }
+}

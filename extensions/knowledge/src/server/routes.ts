@@ -413,11 +413,11 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStor
     method: 'POST',
     path: '/api/knowledge/retrieve',
     auth: inSpace,
-    summary: 'Try retrieval: the slices a question finds in knowledge bases, with scores and which search found them',
-    body: z.object({ space_id: Id, dataset_ids: z.array(Id).min(1, 'Choose a knowledge base.').max(20), query: z.string().trim().min(1, 'Ask something.').max(2000), top_k: z.number().int().min(1).max(50).default(5), min_score: z.number().min(0).max(1).default(0), search_type: z.number().int().default(SearchType.Hybrid) }),
+    summary: 'Try retrieval: the slices a question finds in knowledge bases, with scores and which search found them (optionally ordered by a reranking model)',
+    body: z.object({ space_id: Id, dataset_ids: z.array(Id).min(1, 'Choose a knowledge base.').max(20), query: z.string().trim().min(1, 'Ask something.').max(2000), top_k: z.number().int().min(1).max(50).default(5), min_score: z.number().min(0).max(1).default(0), search_type: z.number().int().default(SearchType.Hybrid), rerank_model_id: z.string().max(32).optional() }),
     handler: async ({ body, signal }) => {
       const t0 = performance.now();
-      const r = await knowledge.retrieve({ spaceId: body.space_id, datasetIds: body.dataset_ids, query: body.query, topK: body.top_k, minScore: body.min_score, searchType: body.search_type, signal });
+      const r = await knowledge.retrieve({ spaceId: body.space_id, datasetIds: body.dataset_ids, query: body.query, topK: body.top_k, minScore: body.min_score, searchType: body.search_type, rerankModelId: body.rerank_model_id || undefined, signal });
       return { ...r, took_ms: Math.round((performance.now() - t0) * 10) / 10 };
     },
   });

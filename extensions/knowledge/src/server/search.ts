@@ -4,7 +4,7 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import { sql } from 'kysely';
 import { SearchType, SliceStatus, type RetrieveOptions, type RetrievedSlice, type VectorIndex } from '../shared/index.ts';
-import { embedTexts } from './embed.ts';
+import { embedTexts, rerankWith } from './embed.ts';
 import type { DatasetRow, KnowledgeStore } from './store.ts';
 
 const RRF_K = 60;
@@ -73,20 +73,27 @@ export async function retrieve(ctx: ServerContext<unknown>, store: KnowledgeStor
   } else {
     sem.forEach((h, i) => found.set(h.id, { score: Math.max(0, h.score), found_by: { semantic: i + 1 } }));
   }
-  const ranked = [...found.entries()].filter(([, f]) => f.score >= minScore).sort((a, b) => b[1].score - a[1].score).slice(0, topK);
-  if (!ranked.length) return { slices: [], mode, note };
-  const ids = ranked.map(([id]) => id);
+  const candidates = [...found.entries()].sort((a, b) => b[1].score - a[1].score);
+  // Loaded for the final list, or for all candidates when a reranking model orders them.
+  const shortlist = opts.rerankModelId ? candidates.slice(0, pool) : candidates.filter(([, f]) => f.score >= minScore).slice(0, topK + 10);
+  if (!shortlist.length) return { slices: [], mode, note };
   const rows = await store.db
     .selectFrom('knowledge_slice as s')
     .innerJoin('knowledge_document as d', 'd.id', 's.document_id')
     .select(['s.id', 's.content', 's.document_id', 's.dataset_id', 's.sequence', 's.status', 'd.name', 'd.web_url', 'd.format_type'])
-    .where('s.id', 'in', ids)
+    .where('s.id', 'in', shortlist.map(([id]) => id))
     .execute();
   const byId = new Map(rows.map((r) => [r.id as string, r]));
+  let ranked = shortlist.filter(([id]) => byId.has(id) && Number(byId.get(id)!.status) !== SliceStatus.Deactive);
+  if (opts.rerankModelId && ranked.length) {
+    const order = await rerankWith(ctx, opts.spaceId, opts.rerankModelId, opts.query, ranked.map(([id]) => byId.get(id)!.content as string), opts.signal);
+    ranked = order.map((o, i) => [ranked[o.index][0], { score: o.score, found_by: { ...ranked[o.index][1].found_by, rerank: i + 1 } }] as (typeof ranked)[number]);
+    ranked = ranked.filter(([, f]) => f.score >= minScore);
+  }
+  ranked = ranked.slice(0, topK);
   const slices: RetrievedSlice[] = [];
   for (const [id, f] of ranked) {
-    const r = byId.get(id);
-    if (!r || Number(r.status) === SliceStatus.Deactive) continue;
+    const r = byId.get(id)!;
     const url = (r.web_url as string) || (Number(r.format_type) === 2 ? await slicesUrl(r.document_id as string) : undefined);
     slices.push({ slice_id: id, document_id: r.document_id as string, dataset_id: r.dataset_id as string, document_name: r.name as string, content: r.content as string, score: Math.round(f.score * 1000) / 1000, found_by: f.found_by, sequence: Number(r.sequence), ...(url ? { url } : {}) });
   }

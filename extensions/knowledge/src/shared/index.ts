@@ -37,6 +37,8 @@ export interface RetrieveOptions {
   topK?: number;
   minScore?: number;
   searchType?: number;
+  /** A reranking model of the models extension: the candidates are ordered by it, and `score` is its relevance. */
+  rerankModelId?: string;
   /** Table datasets: only rows of this end user (Coze's isPersonalOnly) when set. */
   signal?: AbortSignal;
 }
@@ -50,7 +52,7 @@ export interface RetrievedSlice {
   /** 0..1: cosine similarity (semantic), a normalised BM25 (full text) or the fused rank (hybrid). */
   score: number;
   /** Which rankers found it, with its rank in each (1-based). */
-  found_by: { fulltext?: number; semantic?: number };
+  found_by: { fulltext?: number; semantic?: number; rerank?: number };
   sequence: number;
   /** Where it came from: a web page's URL, an image's URL. */
   url?: string;

@@ -15,7 +15,8 @@ export function useSpaceModels(spaceId: string | undefined, kind?: ModelKind) {
 }
 
 /** A model picker: the enabled models the space can use (its own and the platform's). */
-export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style }: { spaceId: string | undefined; kind?: ModelKind; value?: string; onChange(modelId: string, model?: { display_name: string; provider: string }): void; style?: React.CSSProperties }) {
+/** A model of the space; with `allowClear` it may be left empty (onChange gets ''). */
+export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, allowClear }: { spaceId: string | undefined; kind?: ModelKind; value?: string; onChange(modelId: string, model?: { display_name: string; provider: string }): void; style?: React.CSSProperties; allowClear?: boolean }) {
   const { t } = useTranslation('models');
   const q = useSpaceModels(spaceId, kind);
   const models = q.data?.models ?? [];
@@ -27,7 +28,8 @@ export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style }: 
       placeholder={t('select.placeholder')}
       notFoundContent={t('select.none')}
       value={value}
-      onChange={(id: string) => onChange(id, models.find((m) => m.model_id === id))}
+      onChange={(id: string | undefined) => onChange(id ?? '', models.find((m) => m.model_id === id))}
+      allowClear={allowClear}
       showSearch
       filterOption={(input, option) => String((option as { props?: { extra?: string } })?.props?.extra ?? '').toLowerCase().includes(input.toLowerCase())}
     >

@@ -6,7 +6,7 @@ import { ModelProviders, ModelsService, type ModelInfo, type ModelKind, type Mod
 
 const Capabilities = z.object({ function_call: z.boolean().default(false), json_output: z.boolean().default(false), vision: z.boolean().default(false), reasoning: z.boolean().default(false) }).default({ function_call: false, json_output: false, vision: false, reasoning: false });
 const Params = z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).max(1_000_000).optional() }).default({});
-const Kind = z.enum(['chat', 'embedding']);
+const Kind = z.enum(['chat', 'embedding', 'rerank']);
 const Id = z.string().min(1).max(32);
 const now = () => new Date().toISOString();
 
@@ -135,7 +135,7 @@ function makeService(ctx: ServerContext<unknown>) {
   // A provider's model object holds only its settings (building one compiles its response schemas):
   // one is kept per provider, credential version and model name.
   const instances = new LocalCache<string, { of: ModelProviderDefinition; model: unknown }>({ max: 1000 });
-  const instance = <T>(kind: 'chat' | 'embedding', m: ModelRow, cred: CredentialRow, make: (p: ModelProviderDefinition) => T | Promise<T>): Promise<T> => {
+  const instance = <T>(kind: ModelKind, m: ModelRow, cred: CredentialRow, make: (p: ModelProviderDefinition) => T | Promise<T>): Promise<T> => {
     const p = provider(cred.provider);
     const key = `${kind}:${cred.id}:${cred.updated_at}:${cred.base_url}:${m.model_name}`;
     const hit = instances.get(key);
@@ -153,6 +153,11 @@ function makeService(ctx: ServerContext<unknown>) {
         instance('embedding', m, cred, (p) => {
           if (!p.embedding) throw badRequest(`The provider '${cred.provider}' has no embedding models.`);
           return p.embedding(credentials(cred), m.model_name, fetchFor(cred));
+        }),
+      rerank: () =>
+        instance('rerank', m, cred, (p) => {
+          if (!p.rerank) throw badRequest(`The provider '${cred.provider}' has no reranking models.`);
+          return p.rerank(credentials(cred), m.model_name, fetchFor(cred));
         }),
     };
   };
@@ -430,7 +435,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
     params: SpaceParams,
     handler: () => ({
       providers: ctx.registry(ModelProviders).list().map((p) => ({ key: p.key, label: p.label, kinds: p.kinds, fields: p.fields, default_base_url: p.defaultBaseUrl ?? '' })),
-      kinds: ['chat', 'embedding'],
+      kinds: ['chat', 'embedding', 'rerank'],
       capabilities: ['function_call', 'json_output', 'vision', 'reasoning'],
     }),
   });

@@ -2,7 +2,13 @@ import { defineRegistryPoint, defineService, type Language } from '@tessera/sdk'
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
 
-export type ModelKind = 'chat' | 'embedding';
+export type ModelKind = 'chat' | 'embedding' | 'rerank';
+
+/** A reranking model: orders documents by how well they answer a query. */
+export interface Reranker {
+  /** Relevance of each document (by its index in `documents`), best first, at most `topN`. */
+  rerank(query: string, documents: string[], opts?: { topN?: number; signal?: AbortSignal }): Promise<{ index: number; score: number }[]>;
+}
 
 export interface ModelCapabilities {
   function_call: boolean;
@@ -45,6 +51,8 @@ export interface ModelProviderDefinition {
   /** May load the provider's SDK on first use (an import() inside): providers cost nothing until a model is called. */
   chat(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): LanguageModel | Promise<LanguageModel>;
   embedding?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): EmbeddingModel | Promise<EmbeddingModel>;
+  /** Reranking models (Cohere, Jina, vLLM and TEI share a /rerank call). */
+  rerank?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): Reranker | Promise<Reranker>;
   /** The provider's model list, for "add models" and connection tests. */
   listModels?(credentials: ProviderCredentials, fetch: ProviderFetch): Promise<{ name: string; kind: ModelKind }[]>;
 }
@@ -55,7 +63,7 @@ export const ModelProviders = defineRegistryPoint<ModelProviderDefinition>({
   id: 'models.providers',
   owner: 'models',
   description: 'Model providers (OpenAI, OpenAI-compatible endpoints, Anthropic, Gemini ...), each an extension.',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), kinds: z.array(z.enum(['chat', 'embedding'])).min(1), chat: fn }),
+  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), kinds: z.array(z.enum(['chat', 'embedding', 'rerank'])).min(1), chat: fn }),
   key: (p) => p.key,
 });
 
@@ -76,6 +84,7 @@ export interface ModelInfo {
 export interface ResolvedModel extends ModelInfo {
   chat(): Promise<LanguageModel>;
   embedding(): Promise<EmbeddingModel>;
+  rerank(): Promise<Reranker>;
 }
 
 export interface UsageRecord {

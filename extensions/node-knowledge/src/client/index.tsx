@@ -1,7 +1,7 @@
 // The knowledge nodes in the workflow editor: which knowledge bases, how many results, how they are found.
 import { defineExtension } from '@tessera/sdk/client';
 import { NodeTypeClients, type NodeFormProps } from '@tessera/ext-workflow/client';
-import { DatasetSelect } from '@tessera/ext-knowledge/client';
+import { DatasetSelect, RerankSelect } from '@tessera/ext-knowledge/client';
 import { InputNumber, Radio, Slider, Space, Typography } from '@arco-design/web-react';
 import { IconBook } from '@arco-design/web-react/icon';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ const color = '#FF811A';
 
 function RetrieveForm({ node, onSettings, spaceId }: NodeFormProps) {
   const { t } = useTranslation('node-knowledge');
-  const s = node.node_param.settings as { dataset_list?: string[]; dataset_names?: string[]; top_k?: number; min_score?: number; strategy?: number };
+  const s = node.node_param.settings as { dataset_list?: string[]; dataset_names?: string[]; top_k?: number; min_score?: number; strategy?: number; rerank_model_id?: string };
   const set = (patch: Record<string, unknown>) => onSettings({ ...s, ...patch });
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={8} data-testid="kn-retrieve-form">
@@ -32,6 +32,10 @@ function RetrieveForm({ node, onSettings, spaceId }: NodeFormProps) {
         <InputNumber size="small" min={1} max={50} value={s.top_k ?? 5} onChange={(top_k) => set({ top_k })} style={{ width: 80 }} />
         <Typography.Text type="secondary">{t('minScore')}</Typography.Text>
         <Slider style={{ width: 120 }} min={0} max={1} step={0.05} value={s.min_score ?? 0} onChange={(v) => set({ min_score: v as number })} />
+      </Space>
+      <Space>
+        <Typography.Text type="secondary">{t('rerank')}</Typography.Text>
+        <RerankSelect spaceId={spaceId} value={s.rerank_model_id ?? ''} onChange={(rerank_model_id) => set({ rerank_model_id })} />
       </Space>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {t('retrieveInput')}

@@ -9,6 +9,8 @@ export const RetrieveSettings = z.object({
   min_score: z.number().min(0).max(1).default(0),
   /** Coze's SearchType: semantic 0, hybrid 1, full text 20. */
   strategy: z.union([z.literal(SearchType.Semantic), z.literal(SearchType.Hybrid), z.literal(SearchType.FullText)]).default(SearchType.Hybrid),
+  /** Coze's useRerank: a reranking model of the space orders what was found. */
+  rerank_model_id: z.string().max(32).default(''),
 });
 export const WriteSettings = z.object({
   dataset_id: z.string().min(1, 'Choose a knowledge base to write to.'),
@@ -40,7 +42,7 @@ export function knowledgeNodes(knowledge: () => Knowledge): NodeTypeDefinition[]
         for (const id of s.dataset_list) await own(ctx, id);
         const query = text(ctx.inputs.Query ?? ctx.inputs.query);
         if (!query.trim()) return { outputs: { outputList: [] } };
-        const r = await knowledge().retrieve({ spaceId: ctx.spaceId, datasetIds: s.dataset_list, query, topK: s.top_k, minScore: s.min_score, searchType: s.strategy, signal: ctx.signal });
+        const r = await knowledge().retrieve({ spaceId: ctx.spaceId, datasetIds: s.dataset_list, query, topK: s.top_k, minScore: s.min_score, searchType: s.strategy, rerankModelId: s.rerank_model_id || undefined, signal: ctx.signal });
         ctx.log(`${r.mode}: ${r.slices.length} slice(s)${r.note ? ` (${r.note})` : ''}`);
         return { outputs: { outputList: r.slices.map((x) => ({ output: x.content, score: x.score, document_name: x.document_name, document_id: x.document_id, slice_id: x.slice_id, ...(x.url ? { url: x.url } : {}) })) } };
       },
