@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { signUp, type Agent } from '../agent.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { completed, debugChat } from '../bots-kit.ts';
@@ -121,6 +122,19 @@ describe('knowledge', () => {
     await agent.post('/api/knowledge/document/update', { space_id: space, document_id: doc.document_id, table_meta: listed.table_meta.map((c: { column_name: string }) => ({ ...c, is_semantic: c.column_name !== 'owner' })) });
     await settled(agent, space, [doc.document_id]);
     expect(JSON.parse((await ask('kitchen'))[0].content).question).toBe('Where is the printer?');
+
+    // A workbook: the second sheet, whose header is on its second row.
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Notes').addRows([['ignore me']]);
+    book.addWorksheet('Rooms').addRows([['Room list 2026'], ['room', 'seats'], ['Orion', 12], ['Vega', 4]]);
+    const [xlsx] = (await agent.upload(`/api/files/upload?space_id=${space}`, [{ name: 'rooms.xlsx', data: Buffer.from(await book.xlsx.writeBuffer()) }])).files;
+    const preview = await agent.post('/api/knowledge/document/preview', { space_id: space, dataset_id, document: { file_id: xlsx.id, table_sheet: { sheet_id: 1, header_line_idx: 1 } } });
+    expect(preview.sheets.map((x: { name: string }) => x.name)).toEqual(['Notes', 'Rooms']);
+    expect(preview.table_meta.map((c: { column_name: string }) => c.column_name)).toEqual(['room', 'seats']);
+    expect(preview.chunks.map((c: { content: string }) => JSON.parse(c.content))).toEqual([{ room: 'Orion', seats: '12' }, { room: 'Vega', seats: '4' }]);
+    const rooms = (await agent.post('/api/knowledge/document/create', { space_id: space, dataset_id, document_bases: [{ file_id: xlsx.id, table_sheet: { sheet_id: 1, header_line_idx: 1 } }] })).document_infos[0];
+    await settled(agent, space, [rooms.document_id]);
+    expect(JSON.parse((await ask('Orion'))[0].content)).toEqual({ room: 'Orion', seats: '12' });
   });
 
   it('previews chunks before saving, and a corrupt file ends as a failed document with its reason, not a stuck one', async () => {

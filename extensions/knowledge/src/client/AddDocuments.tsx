@@ -15,11 +15,13 @@ interface Source {
   web_url?: string;
   custom_content?: string;
   caption?: string;
+  table_sheet?: { sheet_id: number; header_line_idx: number };
 }
 interface Preview {
   total: number;
   chunks: { sequence: number; content: string; char_count: number }[];
   table_meta?: DocumentInfo['table_meta'];
+  sheets?: { id: number; name: string; rows: number }[];
 }
 
 export function AddDocuments({ spaceId, dataset, onClose }: { spaceId: string; dataset: Dataset; onClose(): void }) {
@@ -55,7 +57,7 @@ export function AddDocuments({ spaceId, dataset, onClose }: { spaceId: string; d
         ))}
       </Steps>
       {step === 0 && <SourcesStep spaceId={spaceId} dataset={dataset} sources={sources} onChange={setSources} />}
-      {step === 1 && dataset.format_type !== 2 && <ChunkStep spaceId={spaceId} dataset={dataset} sources={sources} strategy={strategy} onStrategy={setStrategy} onTableMeta={setTableMeta} />}
+      {step === 1 && dataset.format_type !== 2 && <ChunkStep spaceId={spaceId} dataset={dataset} sources={sources} onSources={setSources} strategy={strategy} onStrategy={setStrategy} onTableMeta={setTableMeta} />}
       {step === 1 && dataset.format_type === 2 && <CaptionStep sources={sources} onChange={setSources} />}
       {step === 2 && <ProcessingStep spaceId={spaceId} ids={created} />}
       <Space style={{ marginTop: 16, width: '100%', justifyContent: 'flex-end' }}>
@@ -163,7 +165,7 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
   );
 }
 
-function ChunkStep({ spaceId, dataset, sources, strategy, onStrategy, onTableMeta }: { spaceId: string; dataset: Dataset; sources: Source[]; strategy: ChunkStrategy; onStrategy(s: ChunkStrategy): void; onTableMeta(m: DocumentInfo['table_meta']): void }) {
+function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy, onTableMeta }: { spaceId: string; dataset: Dataset; sources: Source[]; onSources(s: Source[]): void; strategy: ChunkStrategy; onStrategy(s: ChunkStrategy): void; onTableMeta(m: DocumentInfo['table_meta']): void }) {
   const { t } = useTranslation('knowledge');
   const api = useApi();
   const [which, setWhich] = useState(sources[0]?.key);
@@ -171,7 +173,7 @@ function ChunkStep({ spaceId, dataset, sources, strategy, onStrategy, onTableMet
   const set = (patch: Partial<ChunkStrategy>) => onStrategy({ ...strategy, ...patch });
   const text = dataset.format_type === 0;
   const preview = useQuery({
-    queryKey: ['knowledge', 'preview', source?.key, text ? strategy : null],
+    queryKey: ['knowledge', 'preview', source?.key, text ? strategy : null, source?.table_sheet],
     enabled: !!source,
     queryFn: async () => {
       const { key: _k, ...document } = source!;
@@ -254,6 +256,20 @@ function ChunkStep({ spaceId, dataset, sources, strategy, onStrategy, onTableMet
           <Typography.Text type="secondary" data-testid="chunk-count">
             {t('chunk.count', { n: preview.data.total })}
           </Typography.Text>
+          {!!preview.data.sheets?.length && source && (
+            <Space style={{ margin: '6px 0', display: 'flex' }} data-testid="table-sheet">
+              <Typography.Text type="secondary">{t('sheet')}</Typography.Text>
+              <Select size="small" style={{ width: 200 }} value={source.table_sheet?.sheet_id ?? 0} onChange={(sheet_id: number) => onSources(sources.map((x) => (x.key === source.key ? { ...x, table_sheet: { header_line_idx: 0, ...x.table_sheet, sheet_id } } : x)))}>
+                {preview.data.sheets.map((sh) => (
+                  <Select.Option key={sh.id} value={sh.id}>
+                    {t('sheetRows', { name: sh.name, n: sh.rows })}
+                  </Select.Option>
+                ))}
+              </Select>
+              <Typography.Text type="secondary">{t('headerRow')}</Typography.Text>
+              <InputNumber size="small" min={1} max={1000} style={{ width: 80 }} value={(source.table_sheet?.header_line_idx ?? 0) + 1} onChange={(row) => onSources(sources.map((x) => (x.key === source.key ? { ...x, table_sheet: { sheet_id: 0, ...x.table_sheet, header_line_idx: Math.max(0, Number(row) - 1) } } : x)))} />
+            </Space>
+          )}
           {preview.data.table_meta ? (
             <TablePreview meta={preview.data.table_meta} rows={preview.data.chunks} onMeta={onTableMeta} />
           ) : (

@@ -49,6 +49,8 @@ export const migrations: Migration[] = [
         .addColumn('custom_content', 'text')
         .addColumn('caption', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('update_rule', 'text', (c) => c.notNull().defaultTo('{}'))
+        // Table files: which sheet, which row is the header and where the data starts (Coze's table_sheet).
+        .addColumn('table_sheet', 'text', (c) => c.notNull().defaultTo('{}'))
         .addColumn('creator_id', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())

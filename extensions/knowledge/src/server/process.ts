@@ -41,7 +41,7 @@ export async function fetchPage(ctx: ServerContext<unknown>, url: string, signal
 }
 
 /** What a document's source holds, parsed. */
-export async function readSource(ctx: ServerContext<unknown>, doc: Pick<DocumentRow, 'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption'>, signal?: AbortSignal): Promise<Parsed> {
+export async function readSource(ctx: ServerContext<unknown>, doc: Pick<DocumentRow, 'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption' | 'table_sheet'>, signal?: AbortSignal): Promise<Parsed> {
   if (Number(doc.format_type) === FormatType.Image) return { kind: 'text', text: doc.caption };
   if (Number(doc.source_type) === DocumentSource.Web) return { kind: 'text', ...(await fetchPage(ctx, doc.web_url, signal)) };
   if (Number(doc.source_type) === DocumentSource.Custom) {
@@ -53,7 +53,8 @@ export async function readSource(ctx: ServerContext<unknown>, doc: Pick<Document
     return { kind: 'text', text: doc.custom_content ?? '' };
   }
   const data = await ctx.service(FilesService).read(doc.file_id);
-  return parseDocument(data, doc.type);
+  const sheet = JSON.parse(doc.table_sheet || '{}') as { sheet_id?: number; header_line_idx?: number; start_line_idx?: number };
+  return parseDocument(data, doc.type, { sheet: sheet.sheet_id, headerLine: sheet.header_line_idx, startLine: sheet.start_line_idx });
 }
 
 /** Chunks of a parsed document: text by the strategy; a table row by row (its semantic columns indexed). */

@@ -24,6 +24,7 @@ export const DocumentInputSchema = z.object({
   caption: z.string().max(4000).optional(),
   table_meta: z.array(z.record(z.string(), z.unknown())).max(100).optional(),
   update_rule: z.object({ update_type: z.number().int().min(0).max(1).default(0), update_interval: z.number().int().min(1).max(30).optional() }).optional(),
+  table_sheet: z.object({ sheet_id: z.coerce.number().int().min(0).max(100).default(0), header_line_idx: z.coerce.number().int().min(0).max(1000).default(0), start_line_idx: z.coerce.number().int().min(0).max(100_000).optional() }).optional(),
 });
 
 export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStore, core: KnowledgeCore, knowledge: Knowledge, vectors: () => Promise<VectorIndex>) {

@@ -19,6 +19,8 @@ export interface DocumentInput {
   caption?: string;
   table_meta?: unknown[];
   update_rule?: { update_type?: number; update_interval?: number };
+  /** Table files: the sheet (from 0), the header row and the first data row (from 0). */
+  table_sheet?: { sheet_id?: number; header_line_idx?: number; start_line_idx?: number };
 }
 
 export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeStore, vectors: () => Promise<VectorIndex>) {
@@ -63,7 +65,7 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
     const rows: DocumentRow[] = [];
     for (const input of inputs) {
       const t = now();
-      const base = { id: ctx.host.newId(), dataset_id: dataset.id, space_id: dataset.space_id, format_type: format, file_id: '', web_url: '', type: '', size: 0, char_count: 0, slice_count: 0, hit_count: 0, status: DocumentStatus.Processing, status_descript: '', progress: 0, chunk_strategy: JSON.stringify(strategy), table_meta: JSON.stringify(input.table_meta ?? []), custom_content: null as string | null, caption: input.caption ?? '', update_rule: JSON.stringify(input.update_rule ?? {}), creator_id: userId, created_at: t, updated_at: t };
+      const base = { id: ctx.host.newId(), dataset_id: dataset.id, space_id: dataset.space_id, format_type: format, file_id: '', web_url: '', type: '', size: 0, char_count: 0, slice_count: 0, hit_count: 0, status: DocumentStatus.Processing, status_descript: '', progress: 0, chunk_strategy: JSON.stringify(strategy), table_meta: JSON.stringify(input.table_meta ?? []), custom_content: null as string | null, caption: input.caption ?? '', update_rule: JSON.stringify(input.update_rule ?? {}), table_sheet: JSON.stringify(input.table_sheet ?? {}), creator_id: userId, created_at: t, updated_at: t };
       if (input.file_id) {
         const f = await files.info(input.file_id);
         if (!f) throw badRequest(`There is no uploaded file ${input.file_id}.`);
@@ -132,14 +134,15 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
   async function preview(dataset: Pick<DatasetRow, 'space_id' | 'format_type'>, input: DocumentInput, strategyIn: unknown, limit = 50) {
     const strategy = ChunkStrategy.parse(strategyIn ?? {});
     const format = Number(dataset.format_type);
-    let probe: Pick<DocumentRow, 'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption'>;
+    let probe: Pick<DocumentRow, 'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption' | 'table_sheet'>;
+    const table_sheet = JSON.stringify(input.table_sheet ?? {});
     if (input.file_id) {
       const f = await ctx.service(FilesService).info(input.file_id);
       if (!f || f.space_id !== dataset.space_id) throw badRequest(`There is no uploaded file ${input.file_id} in this space.`);
       if (!allowed(format).includes(f.ext)) throw badRequest(`"${f.file_name}" is ${f.ext.toUpperCase()}; this knowledge base takes ${allowed(format).map((x) => x.toUpperCase()).join(', ')}.`);
-      probe = { source_type: DocumentSource.Document, file_id: f.id, web_url: '', type: f.ext, custom_content: null, format_type: format, caption: '' };
-    } else if (input.web_url) probe = { source_type: DocumentSource.Web, file_id: '', web_url: input.web_url, type: 'html', custom_content: null, format_type: format, caption: '' };
-    else probe = { source_type: DocumentSource.Custom, file_id: '', web_url: '', type: 'txt', custom_content: input.custom_content ?? '', format_type: format, caption: input.caption ?? '' };
+      probe = { source_type: DocumentSource.Document, file_id: f.id, web_url: '', type: f.ext, custom_content: null, format_type: format, caption: '', table_sheet };
+    } else if (input.web_url) probe = { source_type: DocumentSource.Web, file_id: '', web_url: input.web_url, type: 'html', custom_content: null, format_type: format, caption: '', table_sheet };
+    else probe = { source_type: DocumentSource.Custom, file_id: '', web_url: '', type: 'txt', custom_content: input.custom_content ?? '', format_type: format, caption: input.caption ?? '', table_sheet };
     const parsed = await readSource(ctx, probe);
     const { chunks, tableMeta } = chunksOf({ ...(probe as DocumentRow), name: input.name ?? '', chunk_strategy: JSON.stringify(strategy), table_meta: JSON.stringify(input.table_meta ?? []) }, parsed);
     return { total: chunks.length, chunks: chunks.slice(0, limit).map((c, i) => ({ sequence: i + 1, content: c.content, char_count: [...c.content].length })), table_meta: tableMeta, ...(parsed.kind === 'table' ? { sheets: parsed.sheets ?? [] } : {}) };

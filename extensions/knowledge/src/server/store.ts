@@ -43,6 +43,7 @@ export interface DocumentRow {
   custom_content: string | null;
   caption: string;
   update_rule: string;
+  table_sheet: string;
   creator_id: string;
   created_at: string;
   updated_at: string;
