@@ -10,7 +10,7 @@ import { startBenchStudio } from './studio.ts';
 
 const WORDS = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 const word = () => WORDS[Math.floor(rand() ** 2 * WORDS.length)];
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 

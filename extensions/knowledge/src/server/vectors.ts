@@ -6,6 +6,8 @@ import { badRequest } from '@tessera/sdk';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
+// @ts-expect-error plain JavaScript, shared with the scan workers
+import { scan } from './scan.mjs';
 import type { VectorIndex, VectorStoreKind } from '../shared/index.ts';
 
 interface Loaded {
@@ -27,46 +29,8 @@ export function normalize(v: ArrayLike<number>): Float32Array {
 const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBytes = (b: Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
-/** The k best of `scores` (index, score), best first. */
-export function topK(scores: Float32Array, k: number): { index: number; score: number }[] {
-  const best: { index: number; score: number }[] = [];
-  let floor = -Infinity;
-  for (let i = 0; i < scores.length; i++) {
-    const s = scores[i];
-    if (best.length >= k && s <= floor) continue;
-    let at = best.length;
-    while (at > 0 && best[at - 1].score < s) at--;
-    best.splice(at, 0, { index: i, score: s });
-    if (best.length > k) best.pop();
-    floor = best[best.length - 1].score;
-  }
-  return best;
-}
-
-/** Every row's cosine with `q`, on this thread. */
-function scoreAll(m: Loaded, q: Float32Array): Float32Array {
-  const { matrix, dims } = m;
-  const n = m.ids.length;
-  const scores = new Float32Array(n);
-  // Four running sums: the loop the JIT makes fastest.
-  const tail = dims - (dims % 4);
-  for (let r = 0; r < n; r++) {
-    const o = r * dims;
-    let a0 = 0;
-    let a1 = 0;
-    let a2 = 0;
-    let a3 = 0;
-    for (let j = 0; j < tail; j += 4) {
-      a0 += matrix[o + j] * q[j];
-      a1 += matrix[o + j + 1] * q[j + 1];
-      a2 += matrix[o + j + 2] * q[j + 2];
-      a3 += matrix[o + j + 3] * q[j + 3];
-    }
-    for (let j = tail; j < dims; j++) a0 += matrix[o + j] * q[j];
-    scores[r] = a0 + a1 + a2 + a3;
-  }
-  return scores;
-}
+/** The k best rows for `q`, on this thread. */
+const scanHere = (m: Loaded, q: Float32Array, k: number) => (scan(m.matrix, m.dims, 0, m.ids.length, q, k) as [number, number][]).map(([index, score]) => ({ index, score }));
 
 /** Matrices of at least this many numbers are scanned by worker threads, in parallel shares. */
 const PARALLEL_FROM = 2_000_000;
@@ -113,7 +77,7 @@ function startScanners(): Scanners | undefined {
             }),
         ),
       );
-      if (parts.some((p) => p.missing)) return topK(scoreAll(m, q), k);
+      if (parts.some((p) => p.missing)) return scanHere(m, q, k);
       return parts
         .flatMap((p) => p.best!.map(([index, score]) => ({ index, score })))
         .sort((a, b) => b.score - a.score)
@@ -188,7 +152,7 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
         const m = await load(datasetId);
         if (!m) continue;
         if (m.dims !== q.length) throw badRequest(`The dataset's vectors have ${m.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`);
-        const best = m.ids.length * m.dims >= PARALLEL_FROM && (scanners ??= startScanners()) ? await scanners.scan(datasetId, m, q, k) : topK(scoreAll(m, q), k);
+        const best = m.ids.length * m.dims >= PARALLEL_FROM && (scanners ??= startScanners()) ? await scanners.scan(datasetId, m, q, k) : scanHere(m, q, k);
         for (const t of best) hits.push({ id: m.ids[t.index], score: t.score });
       }
       return hits.sort((a, b) => b.score - a.score).slice(0, k);

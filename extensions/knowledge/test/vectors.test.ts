@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrations } from '../src/server/migrations.ts';
+import { embeddedIndex, normalize } from '../src/server/vectors.ts';
+
+// The embedded vector engine alone, on SQLite in memory: exact answers from the in-thread scan and from
+// the scan workers (large matrices), and a cache that follows changes.
+const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+const index = embeddedIndex(db);
+afterAll(async () => {
+  await index.close?.();
+  await db.destroy();
+});
+
+let seed = 7;
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5;
+const vector = (dims: number) => Float32Array.from({ length: dims }, rand);
+const bestByHand = (items: { id: string; vector: Float32Array }[], q: Float32Array, k: number) => {
+  const nq = normalize(q);
+  return items
+    .map((it) => {
+      const v = normalize(it.vector);
+      return { id: it.id, score: v.reduce((a, x, i) => a + x * nq[i], 0) };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k)
+    .map((x) => x.id);
+};
+
+describe('the embedded vector engine', () => {
+  it('answers the exact nearest slices, on this thread and from the scan workers, and follows changes', async () => {
+    await migrations[0].up(db);
+    const small = Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, vector: vector(64) }));
+    await index.upsert('small', small);
+    const q = vector(64);
+    expect((await index.search(['small'], q, 5)).map((h) => h.id)).toEqual(bestByHand(small, q, 5));
+
+    // 12,000 x 256 = 3 million numbers: scanned by the workers in shares.
+    const large = Array.from({ length: 12_000 }, (_, i) => ({ id: `l${i}`, vector: vector(256) }));
+    await index.upsert('large', large);
+    for (let t = 0; t < 3; t++) {
+      const lq = vector(256);
+      const hits = await index.search(['large'], lq, 10);
+      expect(hits.map((h) => h.id)).toEqual(bestByHand(large, lq, 10));
+      expect(hits[0].score).toBeGreaterThanOrEqual(hits[9].score);
+    }
+    // A change is seen at once: the new nearest vector, then gone again.
+    const target = vector(256);
+    await index.upsert('large', [{ id: 'fresh', vector: target }]);
+    expect((await index.search(['large'], target, 1))[0]).toMatchObject({ id: 'fresh' });
+    await index.remove('large', ['fresh']);
+    expect((await index.search(['large'], target, 1))[0].id).not.toBe('fresh');
+    // Several datasets at once; a dataset dropped answers nothing.
+    await index.dropDataset('small');
+    expect(await index.search(['small'], q, 5)).toEqual([]);
+  });
+
+  it('refuses a query of other dimensions with a reason', async () => {
+    await expect(index.search(['large'], vector(8), 3)).rejects.toThrow('have 256 dimensions but its embedding model now gives 8');
+  });
+});
