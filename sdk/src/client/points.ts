@@ -153,6 +153,8 @@ export interface ResourceKind {
   createPath?: string;
   /** A React hook: the current space's most recently changed items of this kind, newest first. */
   useRecent?(limit: number): { items: RecentResource[]; loading: boolean };
+  /** Where one resource of the kind opens (default `${path}/${id}?space_id=${spaceId}`). */
+  itemPath?(id: string, spaceId: string): string;
 }
 
 export const ResourceKinds = defineRegistryPoint<ResourceKind>({
@@ -167,6 +169,7 @@ export const ResourceKinds = defineRegistryPoint<ResourceKind>({
     path: z.string().startsWith('/'),
     createPath: z.string().startsWith('/').optional(),
     useRecent: z.custom<ResourceKind['useRecent']>((v) => typeof v === 'function', 'must be a function').optional(),
+    itemPath: z.custom<ResourceKind['itemPath']>((v) => typeof v === 'function', 'must be a function').optional(),
   }),
   key: (k) => k.kind,
 });

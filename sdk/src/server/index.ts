@@ -55,6 +55,54 @@ export function sameText(column: string, text: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`lower(${sql.ref(column)}) = lower(${text})`;
 }
 
+/**
+ * The list of a resource kind kept in one table with the usual columns (id, space_id, name, description,
+ * icon_uri, creator_id, created_at, updated_at as ISO text; deleted_at for a recycle bin): the query of
+ * `ResourceKindDefinition.list`, newest first, keyset-paged, on the (space_id, updated_at) index.
+ */
+export function listResourcesOfTable(db: Kysely<any>, opts: { kind: string; table: string; deletedAt?: string; published?: string; columns?: Partial<Record<'name' | 'description' | 'icon_uri' | 'creator_id', string>> }, q: ResourceQuery): Promise<ResourceItem[]> {
+  const c = { name: 'name', description: 'description', icon_uri: 'icon_uri', creator_id: 'creator_id', ...opts.columns };
+  let query = db
+    .selectFrom(opts.table)
+    .select([sql.ref('id').as('id'), sql.ref('space_id').as('space_id'), sql.ref(c.name).as('name'), sql.ref(c.description).as('description'), sql.ref(c.icon_uri).as('icon_uri'), sql.ref(c.creator_id).as('creator_id'), sql.ref('created_at').as('created_at'), sql.ref('updated_at').as('updated_at')])
+    .where('space_id', '=', q.spaceId);
+  if (opts.published) query = query.select(sql.ref(opts.published).as('published'));
+  if (opts.deletedAt) {
+    query = query.select(sql.ref(opts.deletedAt).as('deleted_at'));
+    query = q.deleted ? query.where(opts.deletedAt, 'is not', null) : query.where(opts.deletedAt, 'is', null);
+  } else if (q.deleted) return Promise.resolve([]);
+  if (q.search?.trim()) query = query.where(containsText(c.name, q.search.trim()));
+  if (q.creatorId) query = query.where(c.creator_id, '=', q.creatorId);
+  if (q.ids) {
+    if (!q.ids.length) return Promise.resolve([]);
+    query = query.where('id', 'in', q.ids);
+  }
+  if (q.after) {
+    const at = new Date(q.after.updatedAt).toISOString();
+    query = query.where((eb) => eb.or([eb('updated_at', '<', at), eb.and([eb('updated_at', '=', at), eb('id', '<', q.after!.id)])]));
+  }
+  return query
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit)
+    .execute()
+    .then((rows) =>
+      (rows as Record<string, unknown>[]).map((r) => ({
+        kind: opts.kind,
+        id: String(r.id),
+        space_id: String(r.space_id),
+        name: String(r.name ?? ''),
+        description: String(r.description ?? ''),
+        icon_uri: String(r.icon_uri ?? ''),
+        creator_id: String(r.creator_id ?? ''),
+        created_at: Date.parse(String(r.created_at)) || 0,
+        updated_at: Date.parse(String(r.updated_at)) || 0,
+        ...(opts.published ? { published: !!r.published && r.published !== '0' } : {}),
+        ...(r.deleted_at ? { deleted_at: Date.parse(String(r.deleted_at)) || 0 } : {}),
+      })),
+    );
+}
+
 // ---------------------------------------------------------------- callers and authorization
 
 export type SpaceRole = 'owner' | 'admin' | 'member';
@@ -203,6 +251,60 @@ export function localizedMessage(err: { msg: string; text?: { key: string; param
   if (!template) return err.msg;
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(err.text!.params?.[k] ?? ''));
 }
+
+/** One resource of a space as the library sees it, whatever its kind. */
+export interface ResourceItem {
+  kind: string;
+  id: string;
+  space_id: string;
+  name: string;
+  description: string;
+  icon_uri: string;
+  creator_id: string;
+  /** Milliseconds since the epoch. */
+  created_at: number;
+  updated_at: number;
+  /** Published (has a version people use) or draft only; kinds without publishing leave it out. */
+  published?: boolean;
+  /** In the recycle bin: when it was put there (ms). */
+  deleted_at?: number;
+}
+
+export interface ResourceQuery {
+  spaceId: string;
+  /** Part of the name, any case. */
+  search?: string;
+  creatorId?: string;
+  /** Only these ids (a folder's resources). */
+  ids?: string[];
+  /** The recycle bin instead of the live resources. */
+  deleted?: boolean;
+  /** Newest first by updated_at then id, strictly after this cursor. */
+  after?: { updatedAt: number; id: string };
+  limit: number;
+}
+
+/**
+ * The server half of a resource kind (workflow, bot, plugin, knowledge, table, prompt ...), contributed by
+ * the extension that owns the kind: how the library, projects, templates and the marketplace list, delete
+ * and copy it without naming it. `list` answers newest first (by updated_at, then id, both descending).
+ */
+export interface ResourceKindDefinition {
+  kind: string;
+  list(query: ResourceQuery): Promise<ResourceItem[]>;
+  /** Into the recycle bin (restorable); without `restore`, `remove` deletes for good. */
+  remove?(id: string, spaceId: string, userId: string): Promise<void>;
+  restore?(id: string, spaceId: string): Promise<void>;
+  /** Deletes a resource in the recycle bin for good. */
+  purge?(id: string, spaceId: string): Promise<void>;
+}
+export const ResourceKinds = defineRegistryPoint<ResourceKindDefinition>({
+  id: 'server.resourceKinds',
+  owner: 'host',
+  description: 'Kinds of resources a space holds (server half): list, recycle, restore for the library and what builds on it.',
+  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), list: fn, remove: fn.optional(), restore: fn.optional(), purge: fn.optional() }),
+  key: (k) => k.kind,
+});
 
 /** A resource that uses another one (a bot whose skills name a knowledge base, a workflow whose nodes do). */
 export interface ResourceReference {

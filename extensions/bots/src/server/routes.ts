@@ -1,5 +1,5 @@
 import { badRequest } from '@tessera/sdk';
-import { containsText, type ServerContext } from '@tessera/sdk/server';
+import { ResourceKinds, containsText, listResourcesOfTable, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import { BotConfig, BotModes, BotPublished, BotSkills, Connectors, CONNECTOR_NAMES, shortcutProblems } from '../shared/index.ts';
@@ -182,6 +182,34 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       await ctx.db.updateTable('bots_meta').set({ deleted_at: nowIso() }).where('id', '=', b.id).execute();
       bots.forgetSpace(b.id);
       return null;
+    },
+  });
+
+  // Bots in the library: deleted ones wait in the recycle bin, to be restored or deleted for good.
+  const deletedBot = async (id: string, spaceId: string) => {
+    const m = await ctx.db.selectFrom('bots_meta').select('id').where('id', '=', id).where('space_id', '=', spaceId).where('deleted_at', 'is not', null).executeTakeFirst();
+    if (!m) throw badRequest(`There is no deleted bot ${id} in this space.`);
+  };
+  ctx.register(ResourceKinds, {
+    kind: 'bot',
+    list: (q) => listResourcesOfTable(ctx.db, { kind: 'bot', table: 'bots_meta', deletedAt: 'deleted_at', published: 'latest_version' }, q),
+    remove: async (id, spaceId) => {
+      const b = await bots.meta(id, spaceId);
+      await ctx.db.updateTable('bots_meta').set({ deleted_at: nowIso() }).where('id', '=', b.id).execute();
+      bots.forgetSpace(b.id);
+    },
+    restore: async (id, spaceId) => {
+      await deletedBot(id, spaceId);
+      await ctx.db.updateTable('bots_meta').set({ deleted_at: null, updated_at: nowIso() }).where('id', '=', id).execute();
+      bots.forgetSpace(id);
+    },
+    purge: async (id, spaceId) => {
+      await deletedBot(id, spaceId);
+      await ctx.db.transaction().execute(async (trx) => {
+        for (const table of ['bots_draft', 'bots_commit'] as const) await trx.deleteFrom(table).where('bot_id', '=', id).execute();
+        await trx.deleteFrom('bots_meta').where('id', '=', id).execute();
+      });
+      bots.forgetSpace(id);
     },
   });
 

@@ -3,7 +3,7 @@
 // KnowledgeService for the knowledge nodes and the bot skill. Parts: text.ts (words, chunking), parse.ts,
 // store.ts (rows and the full-text index), vectors.ts (the embedded vector engine), embed.ts, search.ts,
 // process.ts (the job), service.ts, routes.ts, open-api.ts, views.ts.
-import { DatabaseService, defineExtension } from '@tessera/sdk/server';
+import { DatabaseService, ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { FilesService } from '@tessera/ext-files/shared';
 import { z } from 'zod';
@@ -81,6 +81,12 @@ export default defineExtension({
       },
     };
     ctx.provide(KnowledgeService, knowledge);
+    // Knowledge bases in the library (deleting one there deletes it for good, as here).
+    ctx.register(ResourceKinds, {
+      kind: 'knowledge',
+      list: (q) => listResourcesOfTable(ctx.db, { kind: 'knowledge', table: 'knowledge_dataset' }, q),
+      remove: async (id, spaceId) => core.deleteDataset(await store.dataset(id, spaceId)),
+    });
     registerProcessing(ctx, store, vectors);
     const studio = registerRoutes(ctx, store, core, knowledge, vectors);
     registerOpenApi(ctx, store, core, studio);

@@ -1,7 +1,7 @@
 // The plugin developer API (Coze's /api/plugin_api/... calls): plugins, their APIs, import, debug,
 // publish, OAuth status, and the OAuth callback.
 import { badRequest, parseCallerJson } from '@tessera/sdk';
-import { containsText, OutboundHttpService, type ServerContext } from '@tessera/sdk/server';
+import { containsText, listResourcesOfTable, OutboundHttpService, ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { APIDebugStatus, APIParameterSchema, AuthorizationType, CommonParams, type APIParameter, type ImportedApi } from '../shared/index.ts';
 import { InputError, inputObject, type PluginCaller } from './call.ts';
@@ -184,6 +184,15 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     },
   });
 
+  const removePlugin = async (pluginId: string, spaceId: string) => {
+    const plugin = await store.get(pluginId, spaceId);
+    await ctx.db.transaction().execute(async (tx) => {
+      for (const table of ['plugins_api', 'plugins_version', 'plugins_oauth_token', 'plugins_oauth_state'] as const) await tx.deleteFrom(table).where('plugin_id', '=', plugin.id).execute();
+      await tx.deleteFrom('plugins_plugin').where('id', '=', plugin.id).execute();
+    });
+    store.forget(plugin.id);
+  };
+
   ctx.route({
     method: 'POST',
     path: '/api/plugin_api/del_plugin',
@@ -191,14 +200,15 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     summary: 'Delete a plugin with its APIs, versions and the users\' OAuth grants',
     body: z.object({ space_id: Id, plugin_id: Id }),
     handler: async ({ body }) => {
-      const plugin = await store.get(body.plugin_id, body.space_id);
-      await ctx.db.transaction().execute(async (tx) => {
-        for (const table of ['plugins_api', 'plugins_version', 'plugins_oauth_token', 'plugins_oauth_state'] as const) await tx.deleteFrom(table).where('plugin_id', '=', plugin.id).execute();
-        await tx.deleteFrom('plugins_plugin').where('id', '=', plugin.id).execute();
-      });
-      store.forget(plugin.id);
+      await removePlugin(body.plugin_id, body.space_id);
       return {};
     },
+  });
+  /** Plugins in the library (deleting one there deletes it for good, as here). */
+  ctx.register(ResourceKinds, {
+    kind: 'plugin',
+    list: (q) => listResourcesOfTable(ctx.db, { kind: 'plugin', table: 'plugins_plugin', published: 'version_name', columns: { description: 'desc' } }, q),
+    remove: (id, spaceId) => removePlugin(id, spaceId),
   });
 
   ctx.route({

@@ -1,4 +1,4 @@
-import { defineExtension } from '@tessera/sdk/server';
+import { ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
 import { TablesService } from '../shared/index.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
@@ -14,6 +14,12 @@ export default defineExtension({
     const spaceTables = async (spaceId: string) => (await ctx.db.selectFrom('tables_database').selectAll().where('space_id', '=', spaceId).execute()) as DatabaseRow[];
     registerRoutes(ctx, store, spaceTables);
     registerTransfer(ctx, store);
+    // Tables in the library (deleting one there deletes it for good, with its rows, as here).
+    ctx.register(ResourceKinds, {
+      kind: 'table',
+      list: (q) => listResourcesOfTable(ctx.db, { kind: 'table', table: 'tables_database', columns: { name: 'table_name', description: 'table_desc' } }, q),
+      remove: async (id, spaceId) => store.drop(await store.get(id, spaceId)),
+    });
     ctx.provide(TablesService, {
       info: async (id) => {
         const d = await store.get(id).catch(() => undefined);

@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict } from '@tessera/sdk';
-import { ErrorTexts, containsText, sameText, type ServerContext, type SseStream } from '@tessera/sdk/server';
+import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
@@ -259,6 +259,36 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     await db().updateTable('workflow_meta').set({ deleted_at: nowIso(), updated_at: nowIso() }).where('space_id', '=', spaceId).where('id', 'in', ids).execute();
     store.forget(ids);
   };
+
+  // Workflows in the library: deleted ones wait in the recycle bin, to be restored or deleted for good.
+  const deleted = async (id: string, spaceId: string) => {
+    const m = await db().selectFrom('workflow_meta').select(['id', 'name']).where('id', '=', id).where('space_id', '=', spaceId).where('deleted_at', 'is not', null).executeTakeFirst();
+    if (!m) throw badRequest(`There is no deleted workflow ${id} in this space.`);
+    return m as { id: string; name: string };
+  };
+  ctx.register(ResourceKinds, {
+    kind: 'workflow',
+    list: (q) => listResourcesOfTable(db(), { kind: 'workflow', table: 'workflow_meta', deletedAt: 'deleted_at', published: 'latest_version' }, q),
+    remove: async (id, spaceId) => {
+      await store.meta(id, spaceId);
+      await remove(spaceId, [id]);
+    },
+    restore: async (id, spaceId) => {
+      const m = await deleted(id, spaceId);
+      const taken = await db().selectFrom('workflow_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', m.name)).executeTakeFirst();
+      if (taken) throw conflict(`The space has another workflow named "${m.name}" now; rename that one first.`);
+      await db().updateTable('workflow_meta').set({ deleted_at: null, updated_at: nowIso() }).where('id', '=', id).execute();
+      store.forget([id]);
+    },
+    purge: async (id, spaceId) => {
+      await deleted(id, spaceId);
+      await db().transaction().execute(async (trx) => {
+        for (const table of ['workflow_draft', 'workflow_commit', 'workflow_operation'] as const) await trx.deleteFrom(table).where('workflow_id', '=', id).execute();
+        await trx.deleteFrom('workflow_meta').where('id', '=', id).execute();
+      });
+      store.forget([id]);
+    },
+  });
 
   ctx.route({
     method: 'POST',

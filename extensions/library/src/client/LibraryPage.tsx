@@ -1,0 +1,317 @@
+// The library: every kind of resource of the space in one list (type, name, creator), folders to sort
+// them into, and the recycle bin. Kinds come from the ResourceKinds points; this page names none.
+import { Button, Dropdown, Empty, Input, Menu, Popconfirm, Radio, Select, Space, Table, Tag, Tree, Typography } from '@arco-design/web-react';
+import { IconDelete, IconEdit, IconFolder, IconFolderAdd, IconMore } from '@arco-design/web-react/icon';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Modal, PageHeading, ResourceKinds, SearchInput, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useSpaceId } from './space.ts';
+
+interface Item {
+  res_type: string;
+  res_id: string;
+  name: string;
+  desc: string;
+  creator_id: string;
+  creator_name: string;
+  edit_time: number;
+  delete_time?: number;
+  published?: boolean;
+  folder_id: string;
+}
+interface Folder {
+  id: string;
+  parent_id: string;
+  name: string;
+  resource_count: number;
+}
+interface KindCaps {
+  kind: string;
+  can_delete: boolean;
+  recyclable: boolean;
+  can_purge: boolean;
+}
+const PAGE = 30;
+const BIN = '__bin__';
+
+export function LibraryPage() {
+  const { t } = useTranslation('library');
+  usePageTitle(t('title'));
+  const spaceId = useSpaceId();
+  if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
+  return <Library spaceId={spaceId} />;
+}
+
+function Library({ spaceId }: { spaceId: string }) {
+  const { t } = useTranslation('library');
+  const api = useApi();
+  const qc = useQueryClient();
+  const format = useFormat();
+  const entries = useRegistryEntries(ResourceKinds);
+  const kinds = useMemo(() => new Map(entries.map((e) => [e.value.kind, e])), [entries]);
+  const caps = useQuery({ queryKey: ['library', 'kinds'], queryFn: () => api.post<{ kinds: KindCaps[] }>('/api/library/kinds') });
+  const capsOf = (kind: string) => caps.data?.kinds.find((k) => k.kind === kind);
+  const [types, setTypes] = useState<string[]>([]);
+  const [name, setName] = useState('');
+  const [creator, setCreator] = useState<'all' | 'me'>('all');
+  const [place, setPlace] = useState<string>(''); // '' all, folder id, or BIN
+  const [moving, setMoving] = useState<Item | undefined>();
+  const bin = place === BIN;
+  const folders = useQuery({ queryKey: ['library', 'folders', spaceId], queryFn: () => api.post<{ folders: Folder[] }>('/api/library/folder/tree', { space_id: spaceId }) });
+  const list = useInfiniteQuery({
+    queryKey: ['library', 'list', spaceId, types, name, creator, place],
+    initialPageParam: '',
+    queryFn: ({ pageParam }) =>
+      api.post<{ resource_list: Item[]; cursor: string; has_more: boolean }>(bin ? '/api/resource/library_resource_recycle_info' : '/api/resource/library_resource_list', {
+        space_id: spaceId,
+        res_type_filter: types.length ? types : undefined,
+        name: name || undefined,
+        creator: creator === 'me' ? 'me' : undefined,
+        folder_id: place && !bin ? place : undefined,
+        cursor: pageParam || undefined,
+        size: PAGE,
+      }),
+    getNextPageParam: (last) => (last.has_more ? last.cursor : undefined),
+  });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['library'] });
+  const act = useMutation({
+    mutationFn: ({ path, item }: { path: string; item: Item }) => api.post<{ recycled?: boolean }>(`/api/library/resource/${path}`, { space_id: spaceId, res_type: item.res_type, res_id: item.res_id }),
+    onSuccess: async (r, v) => {
+      toast.success(v.path === 'delete' ? (r.recycled ? t('toBin') : t('deleted')) : v.path === 'restore' ? t('restored') : t('purged'));
+      await refresh();
+    },
+  });
+  const items = list.data?.pages.flatMap((p) => p.resource_list) ?? [];
+  const folderName = (id: string) => folders.data?.folders.find((f) => f.id === id)?.name ?? '';
+
+  return (
+    <div data-testid="library-page">
+      <PageHeading title={t('title')} intro={t('intro')} />
+      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+        <FolderTree spaceId={spaceId} folders={folders.data?.folders ?? []} place={place} onPlace={setPlace} />
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <Space wrap style={{ marginBottom: 12 }}>
+            <SearchInput placeholder={t('search')} onSearch={setName} data-testid="library-search" />
+            <Select mode="multiple" style={{ minWidth: 220 }} placeholder={t('allTypes')} value={types} onChange={setTypes} allowClear data-testid="library-type-filter">
+              {entries.map((e) => (
+                <Select.Option key={e.value.kind} value={e.value.kind}>
+                  <KindLabel entry={e} />
+                </Select.Option>
+              ))}
+            </Select>
+            <Radio.Group type="button" value={creator} onChange={setCreator} data-testid="library-creator">
+              <Radio value="all">{t('everyone')}</Radio>
+              <Radio value="me">{t('mine')}</Radio>
+            </Radio.Group>
+          </Space>
+          <Table<Item>
+            rowKey={(i) => `${i.res_type}:${i.res_id}`}
+            loading={list.isLoading}
+            pagination={false}
+            data={items}
+            noDataElement={<Empty description={bin ? t('binEmpty') : name || types.length || creator === 'me' ? t('emptySearch') : place ? t('folderEmpty') : t('empty')} />}
+            columns={[
+              {
+                title: t('columns.name'),
+                dataIndex: 'name',
+                render: (_: unknown, i) => {
+                  const k = kinds.get(i.res_type);
+                  const Icon = k?.value.icon;
+                  const to = k ? (k.value.itemPath?.(i.res_id, spaceId) ?? `${k.value.path}/${i.res_id}?space_id=${spaceId}`) : undefined;
+                  return (
+                    <div data-testid="library-item" data-kind={i.res_type} data-id={i.res_id}>
+                      <Space size={6}>
+                        {Icon && <Icon />}
+                        {to && !bin ? (
+                          <Link to={to} style={{ fontWeight: 500 }} data-testid="library-item-link">
+                            {i.name}
+                          </Link>
+                        ) : (
+                          <span style={{ fontWeight: 500 }}>{i.name}</span>
+                        )}
+                      </Space>
+                      {i.desc && (
+                        <Typography.Text type="secondary" ellipsis style={{ display: 'block', maxWidth: 520 }}>
+                          {i.desc}
+                        </Typography.Text>
+                      )}
+                    </div>
+                  );
+                },
+              },
+              { title: t('columns.type'), dataIndex: 'res_type', width: 130, render: (k: string) => <Tag>{kinds.get(k) ? <KindLabel entry={kinds.get(k)!} /> : k}</Tag> },
+              { title: t('columns.status'), dataIndex: 'published', width: 100, render: (p?: boolean) => (p === undefined ? '' : <Tag color={p ? 'green' : undefined}>{p ? t('published') : t('draft')}</Tag>) },
+              { title: t('columns.creator'), dataIndex: 'creator_name', width: 140 },
+              { title: bin ? t('columns.deleted') : t('columns.edited'), dataIndex: 'edit_time', width: 180, render: (s: number, i) => format.dateTime((bin ? (i.delete_time ?? s) : s) * 1000) },
+              ...(bin ? [] : [{ title: t('columns.folder'), dataIndex: 'folder_id', width: 130, render: (f: string) => folderName(f) }]),
+              {
+                title: '',
+                key: 'actions',
+                width: 150,
+                render: (_: unknown, i: Item) =>
+                  bin ? (
+                    <Space size={0}>
+                      <Button size="mini" type="text" onClick={() => act.mutate({ path: 'restore', item: i })} data-testid="library-restore">
+                        {t('restore')}
+                      </Button>
+                      {capsOf(i.res_type)?.can_purge && (
+                        <Popconfirm title={t('purgeTitle', { name: i.name })} onOk={() => act.mutate({ path: 'purge', item: i })}>
+                          <Button size="mini" type="text" status="danger" data-testid="library-purge">
+                            {t('purge')}
+                          </Button>
+                        </Popconfirm>
+                      )}
+                    </Space>
+                  ) : (
+                    <Space size={0}>
+                      <Button size="mini" type="text" onClick={() => setMoving(i)} data-testid="library-move">
+                        {t('move')}
+                      </Button>
+                      {capsOf(i.res_type)?.can_delete && (
+                        <Popconfirm title={t('deleteTitle', { name: i.name })} content={capsOf(i.res_type)?.recyclable ? t('deleteToBin') : t('deleteForGood')} onOk={() => act.mutate({ path: 'delete', item: i })}>
+                          <Button size="mini" type="text" status="danger" data-testid="library-delete">
+                            {t('delete')}
+                          </Button>
+                        </Popconfirm>
+                      )}
+                    </Space>
+                  ),
+              },
+            ]}
+          />
+          {list.hasNextPage && (
+            <Button long style={{ marginTop: 8 }} loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="library-more">
+              {t('more')}
+            </Button>
+          )}
+        </div>
+      </div>
+      {moving && <MoveModal spaceId={spaceId} item={moving} folders={folders.data?.folders ?? []} onClose={() => setMoving(undefined)} />}
+    </div>
+  );
+}
+
+function KindLabel({ entry }: { entry: RegistryEntry<ResourceKind> }) {
+  const { t } = useTranslation(entry.owner);
+  return <>{t(entry.value.label)}</>;
+}
+
+type TreeNode = { key: string; title: React.ReactNode; children?: TreeNode[] };
+
+function FolderTree({ spaceId, folders, place, onPlace }: { spaceId: string; folders: Folder[]; place: string; onPlace(p: string): void }) {
+  const { t } = useTranslation('library');
+  const api = useApi();
+  const qc = useQueryClient();
+  const [editing, setEditing] = useState<{ id?: string; parent?: string; name: string } | undefined>();
+  const done = () => qc.invalidateQueries({ queryKey: ['library'] });
+  const save = useMutation({
+    mutationFn: (e: { id?: string; parent?: string; name: string }) => (e.id ? api.post('/api/library/folder/update', { space_id: spaceId, folder_id: e.id, name: e.name.trim() }) : api.post('/api/library/folder/create', { space_id: spaceId, name: e.name.trim(), parent_id: e.parent || undefined })),
+    onSuccess: async () => {
+      setEditing(undefined);
+      await done();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.post('/api/library/folder/delete', { space_id: spaceId, folder_id: id }),
+    onSuccess: async (_r, id) => {
+      if (place === id) onPlace('');
+      await done();
+    },
+  });
+  const nodes = (parent: string): TreeNode[] =>
+    folders
+      .filter((f) => f.parent_id === parent)
+      .map((f) => ({
+        key: f.id,
+        title: (
+          <Space size={4} data-testid="library-folder" data-name={f.name}>
+            <span>{f.name}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {f.resource_count}
+            </Typography.Text>
+            <Dropdown
+              trigger="click"
+              droplist={
+                <Menu
+                  onClickMenuItem={(key) => {
+                    if (key === 'add') setEditing({ parent: f.id, name: '' });
+                    if (key === 'rename') setEditing({ id: f.id, name: f.name });
+                    if (key === 'delete') remove.mutate(f.id);
+                  }}
+                >
+                  <Menu.Item key="add">
+                    <IconFolderAdd /> {t('folder.add')}
+                  </Menu.Item>
+                  <Menu.Item key="rename">
+                    <IconEdit /> {t('folder.rename')}
+                  </Menu.Item>
+                  <Menu.Item key="delete">
+                    <IconDelete /> {t('folder.delete')}
+                  </Menu.Item>
+                </Menu>
+              }
+            >
+              <IconMore onClick={(e) => e.stopPropagation()} data-testid="library-folder-menu" />
+            </Dropdown>
+          </Space>
+        ),
+        children: nodes(f.id),
+      }));
+  return (
+    <div style={{ width: 240, flex: 'none' }} data-testid="library-folders">
+      <Menu selectedKeys={[place || 'all']} onClickMenuItem={(key) => onPlace(key === 'all' ? '' : key)} style={{ marginBottom: 8 }}>
+        <Menu.Item key="all" data-testid="library-all">
+          {t('all')}
+        </Menu.Item>
+        <Menu.Item key={BIN} data-testid="library-bin">
+          <IconDelete /> {t('bin')}
+        </Menu.Item>
+      </Menu>
+      <Space style={{ justifyContent: 'space-between', width: '100%' }}>
+        <Typography.Text type="secondary">
+          <IconFolder /> {t('folders')}
+        </Typography.Text>
+        <Button size="mini" type="text" icon={<IconFolderAdd />} onClick={() => setEditing({ name: '' })} aria-label={t('folder.new')} data-testid="library-folder-new" />
+      </Space>
+      {folders.length ? <Tree treeData={nodes('')} selectedKeys={[place]} onSelect={([key]) => key && onPlace(String(key))} blockNode /> : <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('noFolders')}</Typography.Text>}
+      {editing && (
+        <Modal visible title={editing.id ? t('folder.rename') : t('folder.new')} onCancel={() => setEditing(undefined)} onOk={() => save.mutate(editing)} confirmLoading={save.isPending} okButtonProps={{ disabled: !editing.name.trim(), ...({ 'data-testid': 'library-folder-save' } as object) }}>
+          <Input autoFocus value={editing.name} maxLength={100} onChange={(name) => setEditing({ ...editing, name })} onPressEnter={() => editing.name.trim() && save.mutate(editing)} data-testid="library-folder-name" />
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+function MoveModal({ spaceId, item, folders, onClose }: { spaceId: string; item: Item; folders: Folder[]; onClose(): void }) {
+  const { t } = useTranslation('library');
+  const api = useApi();
+  const qc = useQueryClient();
+  const [to, setTo] = useState(item.folder_id);
+  const pathOf = (f: Folder): string => {
+    const parent = folders.find((x) => x.id === f.parent_id);
+    return parent ? `${pathOf(parent)} / ${f.name}` : f.name;
+  };
+  const move = useMutation({
+    mutationFn: () => api.post('/api/library/resource/move', { space_id: spaceId, resources: [{ res_type: item.res_type, res_id: item.res_id }], folder_id: to }),
+    onSuccess: async () => {
+      toast.success(t('moved'));
+      await qc.invalidateQueries({ queryKey: ['library'] });
+      onClose();
+    },
+  });
+  return (
+    <Modal visible title={t('moveTitle', { name: item.name })} onCancel={onClose} onOk={() => move.mutate()} confirmLoading={move.isPending} okButtonProps={{ ...({ 'data-testid': 'library-move-save' } as object) }}>
+      <Select style={{ width: '100%' }} value={to} onChange={setTo} data-testid="library-move-folder">
+        <Select.Option value="">{t('noFolder')}</Select.Option>
+        {folders.map((f) => (
+          <Select.Option key={f.id} value={f.id}>
+            {pathOf(f)}
+          </Select.Option>
+        ))}
+      </Select>
+    </Modal>
+  );
+}

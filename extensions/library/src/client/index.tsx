@@ -1,0 +1,18 @@
+import { defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { setCurrentSpace } from './space.ts';
+
+const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+
+export default defineExtension({
+  id: 'library',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/library', component: LibraryPage, title: 'title' });
+    ctx.sidebar({ key: 'library', area: 'space', label: 'nav', path: '/library', order: 5 });
+  },
+});

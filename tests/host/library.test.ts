@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type Agent } from '../agent.ts';
+import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
+import { greetingCanvas } from '../workflow-kit.ts';
+
+// The library across kinds: the built-in kinds and a kind from a fixture extension that no studio code
+// names, in one list with filters, paging, folders and the recycle bin.
+const KINDS = path.join(ROOT, 'tests/fixtures/kinds');
+let studio: RunningStudio;
+let agent: Agent;
+let space: string;
+
+const list = (body: Record<string, unknown> = {}) => agent.post('/api/resource/library_resource_list', { space_id: space, ...body });
+const names = (r: { resource_list: { name: string }[] }) => r.resource_list.map((x) => x.name);
+
+beforeAll(async () => {
+  studio = await startStudio({ extensionsDir: KINDS });
+  agent = (await signUp(studio.url)).agent;
+  space = (await agent.post('/api/space/create', { name: 'Library' })).space_id;
+});
+afterAll(() => studio?.close());
+
+describe('the library', () => {
+  it('lists every kind newest first, filters by kind, name and creator, and pages by cursor', async () => {
+    const wf = await agent.post('/api/workflow_api/create', { space_id: space, name: 'alpha flow' });
+    await agent.post('/api/workflow_api/save', { space_id: space, workflow_id: wf.workflow_id, schema: greetingCanvas() });
+    await agent.post('/api/draftbot/create', { space_id: space, name: 'beta bot' });
+    await agent.post('/api/knowledge/create', { space_id: space, name: 'gamma docs', format_type: 0 });
+    await agent.post('/api/memory/database/add', { space_id: space, table_name: 'delta_rows', field_list: [{ name: 'x', type: 1 }] });
+    await agent.post('/api/fixture-notes/create', { space_id: space, name: 'epsilon note' });
+    const all = await list();
+    expect(names(all)).toEqual(['epsilon note', 'delta_rows', 'gamma docs', 'beta bot', 'alpha flow']);
+    expect(all.resource_list.map((x: { res_type: string }) => x.res_type)).toEqual(['note', 'table', 'knowledge', 'bot', 'workflow']);
+    expect(all.resource_list[4]).toMatchObject({ creator_name: expect.any(String), published: false, folder_id: '' });
+    expect(names(await list({ res_type_filter: ['note', 'bot'] }))).toEqual(['epsilon note', 'beta bot']);
+    expect(names(await list({ name: 'GAMMA' }))).toEqual(['gamma docs']);
+    // Another member's note: in everyone's list, not in mine.
+    const other = await signUp(studio.url);
+    await agent.post('/api/space/member/add', { space_id: space, emails: [other.email] });
+    await other.agent.post('/api/fixture-notes/create', { space_id: space, name: 'zeta note', at: '2020-01-01T00:00:00.000Z' });
+    expect(names(await list()).at(-1)).toBe('zeta note');
+    expect(names(await list({ creator: 'me' }))).not.toContain('zeta note');
+    expect(names(await list({ creator: other.user.user_id }))).toEqual(['zeta note']);
+    const everyone = await list();
+    // Paging across kinds: 2 at a time, nothing twice, nothing missed.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await list({ size: 2, cursor });
+      seen.push(...names(p));
+      cursor = p.has_more ? p.cursor : undefined;
+    } while (cursor);
+    expect(seen).toEqual(names(everyone));
+    expect((await agent.request('POST', '/api/resource/library_resource_list', { space_id: space, cursor: 'not-ours' })).status).toBe(400);
+  });
+
+  it('sorts resources into folders (create, rename, nest, move, delete with contents moving up)', async () => {
+    const { folder_id: projects } = await agent.post('/api/library/folder/create', { space_id: space, name: 'Projects' });
+    const { folder_id: inner } = await agent.post('/api/library/folder/create', { space_id: space, name: 'Inner', parent_id: projects });
+    expect((await agent.request('POST', '/api/library/folder/create', { space_id: space, name: 'projects' })).status).toBe(409);
+    const items = (await list()).resource_list;
+    const note = items.find((x: { res_type: string }) => x.res_type === 'note');
+    const bot = items.find((x: { res_type: string }) => x.res_type === 'bot');
+    await agent.post('/api/library/resource/move', { space_id: space, resources: [{ res_type: 'note', res_id: note.res_id }, { res_type: 'bot', res_id: bot.res_id }], folder_id: inner });
+    expect(names(await list({ folder_id: inner }))).toEqual(['epsilon note', 'beta bot']);
+    expect((await list()).resource_list.find((x: { res_id: string }) => x.res_id === note.res_id).folder_id).toBe(inner);
+    // Not into itself; renamed; deleting Inner moves its resources up to Projects.
+    expect((await agent.request('POST', '/api/library/folder/update', { space_id: space, folder_id: projects, parent_id: inner })).status).toBe(400);
+    await agent.post('/api/library/folder/update', { space_id: space, folder_id: projects, name: 'Work' });
+    await agent.post('/api/library/folder/delete', { space_id: space, folder_id: inner });
+    expect(names(await list({ folder_id: projects }))).toEqual(['epsilon note', 'beta bot']);
+    const tree = (await agent.post('/api/library/folder/tree', { space_id: space })).folders;
+    expect(tree).toEqual([expect.objectContaining({ id: projects, name: 'Work', parent_id: '', resource_count: 2 })]);
+    // Another space's resource cannot be placed here.
+    const elsewhere = (await agent.post('/api/space/create', { name: 'Elsewhere' })).space_id;
+    const foreign = await agent.post('/api/fixture-notes/create', { space_id: elsewhere, name: 'foreign' });
+    expect((await agent.request('POST', '/api/library/resource/move', { space_id: space, resources: [{ res_type: 'note', res_id: foreign.id }], folder_id: projects })).status).toBe(404);
+  });
+
+  it('keeps deleted resources of recyclable kinds in the recycle bin to restore or purge; other kinds go for good', async () => {
+    const kinds = (await agent.post('/api/library/kinds')).kinds;
+    expect(kinds.find((k: { kind: string }) => k.kind === 'note')).toEqual({ kind: 'note', can_delete: true, recyclable: true, can_purge: true });
+    expect(kinds.find((k: { kind: string }) => k.kind === 'table')).toMatchObject({ recyclable: false });
+    const items = (await list()).resource_list;
+    const byType = (t: string) => items.find((x: { res_type: string }) => x.res_type === t);
+    for (const t of ['note', 'workflow', 'table']) expect((await agent.post('/api/library/resource/delete', { space_id: space, res_type: t, res_id: byType(t).res_id })).recycled).toBe(t !== 'table');
+    expect(names(await list())).toEqual(['gamma docs', 'beta bot', 'zeta note']);
+    const bin = await agent.post('/api/resource/library_resource_recycle_info', { space_id: space });
+    expect(names(bin).sort()).toEqual(['alpha flow', 'epsilon note']);
+    expect(bin.resource_list[0].delete_time).toBeGreaterThan(0);
+    await agent.post('/api/library/resource/restore', { space_id: space, res_type: 'workflow', res_id: byType('workflow').res_id });
+    expect(names(await list({ res_type_filter: ['workflow'] }))).toEqual(['alpha flow']);
+    // The restored workflow opens and runs as before.
+    expect((await agent.post('/api/workflow_api/canvas', { space_id: space, workflow_id: byType('workflow').res_id })).workflow.name).toBe('alpha flow');
+    // Restored notes go back to their folder.
+    await agent.post('/api/library/resource/restore', { space_id: space, res_type: 'note', res_id: byType('note').res_id });
+    expect(byType('note').folder_id).not.toBe('');
+    expect((await list({ folder_id: byType('note').folder_id })).resource_list.map((x: { res_id: string }) => x.res_id)).toContain(byType('note').res_id);
+    // Purge: space admins only; gone for good.
+    await agent.post('/api/library/resource/delete', { space_id: space, res_type: 'note', res_id: byType('note').res_id });
+    await agent.post('/api/library/resource/purge', { space_id: space, res_type: 'note', res_id: byType('note').res_id });
+    expect(names(await agent.post('/api/resource/library_resource_recycle_info', { space_id: space }))).toEqual([]);
+    expect((await list({ res_type_filter: ['note'] })).resource_list.map((x: { res_id: string }) => x.res_id)).not.toContain(byType('note').res_id);
+  });
+
+  it('shows nothing of a kind whose extension is disabled', async () => {
+    const without = await startStudio({ extensionsDir: KINDS, env: { TESSERA_DISABLE: 'fixture-notes' } });
+    try {
+      const a = (await signUp(without.url)).agent;
+      const s = (await a.post('/api/space/create', { name: 'No notes' })).space_id;
+      await a.post('/api/draftbot/create', { space_id: s, name: 'only bot' });
+      expect((await a.post('/api/library/kinds')).kinds.map((k: { kind: string }) => k.kind)).not.toContain('note');
+      expect((await a.post('/api/resource/library_resource_list', { space_id: s })).resource_list.map((x: { name: string }) => x.name)).toEqual(['only bot']);
+      expect((await a.request('POST', '/api/library/resource/delete', { space_id: s, res_type: 'note', res_id: '1' })).status).toBe(404);
+    } finally {
+      await without.close();
+    }
+  });
+});
