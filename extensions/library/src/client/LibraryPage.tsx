@@ -141,15 +141,15 @@ function Library({ spaceId }: { spaceId: string }) {
                   );
                 },
               },
-              { title: t('columns.type'), dataIndex: 'res_type', width: 130, render: (k: string) => <Tag>{kinds.get(k) ? <KindLabel entry={kinds.get(k)!} /> : k}</Tag> },
-              { title: t('columns.status'), dataIndex: 'published', width: 100, render: (p?: boolean) => (p === undefined ? '' : <Tag color={p ? 'green' : undefined}>{p ? t('published') : t('draft')}</Tag>) },
-              { title: t('columns.creator'), dataIndex: 'creator_name', width: 140 },
-              { title: bin ? t('columns.deleted') : t('columns.edited'), dataIndex: 'edit_time', width: 180, render: (s: number, i) => format.dateTime((bin ? (i.delete_time ?? s) : s) * 1000) },
-              ...(bin ? [] : [{ title: t('columns.folder'), dataIndex: 'folder_id', width: 130, render: (f: string) => folderName(f) }]),
+              { title: t('columns.type'), dataIndex: 'res_type', width: 100, render: (k: string) => <Tag>{kinds.get(k) ? <KindLabel entry={kinds.get(k)!} /> : k}</Tag> },
+              { title: t('columns.status'), dataIndex: 'published', width: 80, render: (p?: boolean) => (p === undefined ? '' : <Tag color={p ? 'green' : undefined}>{p ? t('published') : t('draft')}</Tag>) },
+              { title: t('columns.creator'), dataIndex: 'creator_name', width: 110, ellipsis: true },
+              { title: bin ? t('columns.deleted') : t('columns.edited'), dataIndex: 'edit_time', width: 150, render: (s: number, i) => format.dateTime((bin ? (i.delete_time ?? s) : s) * 1000) },
+              ...(bin ? [] : [{ title: t('columns.folder'), dataIndex: 'folder_id', width: 110, ellipsis: true, render: (f: string) => folderName(f) }]),
               {
                 title: '',
                 key: 'actions',
-                width: 150,
+                width: 130,
                 render: (_: unknown, i: Item) =>
                   bin ? (
                     <Space size={0}>
@@ -260,7 +260,7 @@ function FolderTree({ spaceId, folders, place, onPlace }: { spaceId: string; fol
         children: nodes(f.id),
       }));
   return (
-    <div style={{ width: 240, flex: 'none' }} data-testid="library-folders">
+    <div style={{ width: 200, flex: 'none' }} data-testid="library-folders">
       <Menu selectedKeys={[place || 'all']} onClickMenuItem={(key) => onPlace(key === 'all' ? '' : key)} style={{ marginBottom: 8 }}>
         <Menu.Item key="all" data-testid="library-all">
           {t('all')}
