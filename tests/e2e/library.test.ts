@@ -44,6 +44,18 @@ describe('the library in the browser', () => {
     await page.getByTestId('library-restore').click();
     await page.getByTestId('library-all').click();
     await expect.poll(() => page.getByTestId('library-item-link').count()).toBe(3);
+
+    // Copy the workflow under another name; import a file exported elsewhere.
+    await page.locator('[data-testid="library-item"][data-kind="workflow"]').locator('xpath=ancestor::tr').getByTestId('library-more-actions').click();
+    await page.getByTestId('library-copy').click();
+    await page.getByTestId('library-copy-name').fill('Invoice flow v2');
+    await page.getByTestId('library-copy-save').click();
+    await expect.poll(() => page.getByTestId('library-item-link').allTextContents()).toContain('Invoice flow v2');
+    const other = (await api.post('/api/space/create', { name: 'Export source' })).space_id;
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: other, name: 'Shipped flow' });
+    const { bundle } = await api.post('/api/library/resource/export', { space_id: other, res_type: 'workflow', res_id: workflow_id });
+    await page.getByTestId('library-import-file').setInputFiles({ name: 'shipped.workflow.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bundle)) });
+    await expect.poll(() => page.getByTestId('library-item-link').allTextContents()).toContain('Shipped flow');
     expect(errors).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
 import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
-import { greetingCanvas } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, ref } from '../workflow-kit.ts';
 
 // The library across kinds: the built-in kinds and a kind from a fixture extension that no studio code
 // names, in one list with filters, paging, folders and the recycle bin.
@@ -80,7 +80,8 @@ describe('the library', () => {
 
   it('keeps deleted resources of recyclable kinds in the recycle bin to restore or purge; other kinds go for good', async () => {
     const kinds = (await agent.post('/api/library/kinds')).kinds;
-    expect(kinds.find((k: { kind: string }) => k.kind === 'note')).toEqual({ kind: 'note', can_delete: true, recyclable: true, can_purge: true });
+    expect(kinds.find((k: { kind: string }) => k.kind === 'note')).toEqual({ kind: 'note', can_delete: true, recyclable: true, can_purge: true, can_export: false, can_import: false });
+    expect(kinds.find((k: { kind: string }) => k.kind === 'workflow')).toMatchObject({ can_export: true, can_import: true });
     expect(kinds.find((k: { kind: string }) => k.kind === 'table')).toMatchObject({ recyclable: false });
     const items = (await list()).resource_list;
     const byType = (t: string) => items.find((x: { res_type: string }) => x.res_type === t);
@@ -102,6 +103,57 @@ describe('the library', () => {
     await agent.post('/api/library/resource/purge', { space_id: space, res_type: 'note', res_id: byType('note').res_id });
     expect(names(await agent.post('/api/resource/library_resource_recycle_info', { space_id: space }))).toEqual([]);
     expect((await list({ res_type_filter: ['note'] })).resource_list.map((x: { res_id: string }) => x.res_id)).not.toContain(byType('note').res_id);
+  });
+
+  it('exports a workflow with its sub-workflow, imports and copies it as an independent copy, and refuses what the studio lacks', async () => {
+    const wf = (p: string, body: Record<string, unknown>, s = space) => agent.post(`/api/workflow_api/${p}`, { space_id: s, ...body });
+    const { workflow_id: child } = await wf('create', { name: 'greeter child' });
+    await wf('save', { workflow_id: child, schema: greetingCanvas() });
+    const { workflow_id: parent } = await wf('create', { name: 'greeter parent' });
+    await wf('save', {
+      workflow_id: parent,
+      schema: {
+        nodes: [node('start', '1', { outputs: [{ name: 'who', type: 'string' }] }), node('call', '9', { inputs: [ref('name', 'start', ['who'])], settings: { workflow_id: child, version: 'draft' } }), node('end', '2', { inputs: [ref('message', 'call', ['message'])] })],
+        links: [link('start', 'call'), link('call', 'end')],
+      },
+    });
+    const exported = await agent.post('/api/library/resource/export', { space_id: space, res_type: 'workflow', res_id: parent });
+    expect(exported.file_name).toBe('greeter parent.workflow.json');
+    const bundle = exported.bundle;
+    expect(bundle).toMatchObject({ format: 'tessera.resources', version: 1, extensions: [expect.objectContaining({ id: 'workflow' })] });
+    expect(bundle.resources.map((r: { name: string }) => r.name)).toEqual(['greeter parent', 'greeter child']);
+    expect(bundle.resources[0].requires.node_types).toEqual(['1', '2', '9']);
+
+    // Into another space: both created, the parent calling the new child, and it runs.
+    const target = (await agent.post('/api/space/create', { name: 'Import target' })).space_id;
+    const imported = await agent.post('/api/library/resource/import', { space_id: target, bundle });
+    expect(imported.res_type).toBe('workflow');
+    const copies = (await agent.post('/api/resource/library_resource_list', { space_id: target })).resource_list;
+    expect(copies.map((x: { name: string }) => x.name).sort()).toEqual(['greeter child', 'greeter parent']);
+    const newChild = copies.find((x: { name: string }) => x.name === 'greeter child').res_id;
+    const canvas = JSON.parse((await wf('canvas', { workflow_id: imported.res_id }, target)).workflow.schema_json);
+    expect(canvas.nodes.find((n: { node_id: string }) => n.node_id === 'call').node_param.settings).toEqual({ workflow_id: newChild, version: 'draft' });
+    const run = await wf('test_run', { workflow_id: imported.res_id, input: { who: 'Ada' }, run_mode: 0 }, target);
+    expect(run.execute_status, run.reason).toBe(2);
+    expect(JSON.parse(run.output)).toEqual({ message: 'Hello, Ada!' });
+    // Independent: changing the copy leaves the source.
+    await wf('save', { workflow_id: newChild, schema: { ...greetingCanvas(), nodes: greetingCanvas().nodes.map((n) => (n.node_id === 'greet' ? { ...n, node_param: { ...n.node_param, settings: { mode: 'concat', template: 'Hi {{name}}' } } } : n)) } }, target);
+    expect(JSON.parse((await wf('test_run', { workflow_id: parent, input: { who: 'Ada' }, run_mode: 0 })).output)).toEqual({ message: 'Hello, Ada!' });
+
+    // Copy in the same space: a new name; to a space that is not yours: refused.
+    const copy = await agent.post('/api/library/resource/copy', { space_id: space, res_type: 'bot', res_id: (await agent.post('/api/draftbot/create', { space_id: space, name: 'copied bot' })).bot_id });
+    expect(copy.space_id).toBe(space);
+    const stranger = (await signUp(studio.url)).agent;
+    const theirs = (await stranger.post('/api/space/create', { name: 'Theirs' })).space_id;
+    expect((await agent.request('POST', '/api/library/resource/copy', { space_id: space, res_type: 'workflow', res_id: parent, to_space_id: theirs })).status).toBe(403);
+    // A file needing what this studio lacks: refused with the list, nothing created.
+    const broken = { ...bundle, resources: [{ ...bundle.resources[0], requires: { node_types: ['1', '2', '424242'] } }, { kind: 'gizmo', id: '1', name: 'g', description: '', data: {} }] };
+    const refused = await agent.request('POST', '/api/library/resource/import', { space_id: target, bundle: broken });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('node type 424242 (in "greeter parent")');
+    expect(refused.body.msg).toContain('resources of kind gizmo');
+    expect((await agent.post('/api/resource/library_resource_list', { space_id: target })).resource_list).toHaveLength(2);
+    expect((await agent.request('POST', '/api/library/resource/import', { space_id: target, bundle: { hello: 1 } })).body.msg).toContain('not a resource file exported by a Tessera studio');
   });
 
   it('shows nothing of a kind whose extension is disabled', async () => {

@@ -297,12 +297,48 @@ export interface ResourceKindDefinition {
   restore?(id: string, spaceId: string): Promise<void>;
   /** Deletes a resource in the recycle bin for good. */
   purge?(id: string, spaceId: string): Promise<void>;
+  /**
+   * The resource as packages to export, copy, template or list: itself first, then what it brings along of
+   * its own kind (a workflow's sub-workflows). Without it the kind cannot leave its space.
+   */
+  exportOf?(id: string, spaceId: string): Promise<ResourcePackage[]>;
+  /** What of a package this studio lacks (node types, skills ...), in words; empty when it can be imported. */
+  missing?(pkg: ResourcePackage): string[];
+  /**
+   * Creates a resource in `spaceId` from a package and answers its id. `ids` maps the ids packages had where
+   * they came from to the new ones (those imported before this one): references between them follow.
+   */
+  importInto?(pkg: ResourcePackage, opts: { spaceId: string; userId: string; ids: Map<string, string>; name?: string }): Promise<string>;
+}
+
+/** One resource as it leaves its space (a file, a copy, a template, a marketplace product). */
+export interface ResourcePackage {
+  kind: string;
+  /** Its id where it came from (what other packages of the same bundle name). */
+  id: string;
+  name: string;
+  description: string;
+  icon_uri?: string;
+  /** The kind's own content (a workflow's canvas, a bot's configuration). */
+  data: unknown;
+  /** What it needs of a studio: node type codes, skills ... by the kind's own names (for the list of what is missing). */
+  requires?: Record<string, string[]>;
+}
+
+/** Resources exported together: the root first, then what it brings along. */
+export interface ResourceBundle {
+  format: 'tessera.resources';
+  version: 1;
+  exported_at: string;
+  /** The extensions (id and version) of the kinds in it, as the exporting studio ran them. */
+  extensions: { id: string; version: string }[];
+  resources: ResourcePackage[];
 }
 export const ResourceKinds = defineRegistryPoint<ResourceKindDefinition>({
   id: 'server.resourceKinds',
   owner: 'host',
   description: 'Kinds of resources a space holds (server half): list, recycle, restore for the library and what builds on it.',
-  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), list: fn, remove: fn.optional(), restore: fn.optional(), purge: fn.optional() }),
+  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), list: fn, remove: fn.optional(), restore: fn.optional(), purge: fn.optional(), exportOf: fn.optional(), missing: fn.optional(), importInto: fn.optional() }),
   key: (k) => k.kind,
 });
 

@@ -211,6 +211,21 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       });
       bots.forgetSpace(id);
     },
+    // A bot leaves its space with its draft configuration (the resources its skills name stay where they are).
+    exportOf: async (id, spaceId) => {
+      const b = await bots.meta(id, spaceId);
+      const config = (await bots.draft(b.id)).config;
+      return [{ kind: 'bot', id: b.id, name: b.name, description: b.description, icon_uri: b.icon_uri, data: { config }, requires: { modes: [config.mode], skills: Object.keys(config.skills).sort() } }];
+    },
+    missing: (pkg) => [
+      ...(pkg.requires?.modes ?? []).filter((m) => !ctx.registry(BotModes).get(m)).map((m) => `bot mode ${m}`),
+      ...(pkg.requires?.skills ?? []).filter((k) => !ctx.registry(BotSkills).get(k)).map((k) => `bot skill ${k}`),
+    ],
+    importInto: async (pkg, opts) => {
+      const parsed = BotConfig.safeParse((pkg.data as { config?: unknown })?.config);
+      if (!parsed.success) throw badRequest(`"${pkg.name}" is not a bot this studio reads: ${parsed.error.issues[0]?.message ?? 'bad configuration'}.`);
+      return bots.create({ space_id: opts.spaceId, name: (opts.name ?? pkg.name).slice(0, 100), description: pkg.description ?? '', icon_uri: pkg.icon_uri ?? '', config: parsed.data, creator_id: opts.userId });
+    },
   });
 
   const copy = async (b: BotRow, spaceId: string, userId: string, name: string) => {

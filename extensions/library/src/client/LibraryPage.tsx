@@ -4,7 +4,7 @@ import { Button, Dropdown, Empty, Input, Menu, Popconfirm, Radio, Select, Space,
 import { IconDelete, IconEdit, IconFolder, IconFolderAdd, IconMore } from '@arco-design/web-react/icon';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, PageHeading, ResourceKinds, SearchInput, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSpaceId } from './space.ts';
@@ -32,6 +32,8 @@ interface KindCaps {
   can_delete: boolean;
   recyclable: boolean;
   can_purge: boolean;
+  can_export: boolean;
+  can_import: boolean;
 }
 const PAGE = 30;
 const BIN = '__bin__';
@@ -58,6 +60,33 @@ function Library({ spaceId }: { spaceId: string }) {
   const [creator, setCreator] = useState<'all' | 'me'>('all');
   const [place, setPlace] = useState<string>(''); // '' all, folder id, or BIN
   const [moving, setMoving] = useState<Item | undefined>();
+  const [copying, setCopying] = useState<Item | undefined>();
+  const importInput = useRef<HTMLInputElement>(null);
+  const importFile = useMutation({
+    mutationFn: async (file: File) => {
+      let bundle: unknown;
+      try {
+        bundle = JSON.parse(await file.text());
+      } catch {
+        throw new Error(t('importNotJson'));
+      }
+      return api.post<{ res_type: string; res_id: string }>('/api/library/resource/import', { space_id: spaceId, bundle });
+    },
+    onSuccess: async () => {
+      toast.success(t('imported'));
+      await refresh();
+    },
+    onError: (e) => {
+      if (!(e as { code?: number }).code) toast.error((e as Error).message);
+    },
+  });
+  const exportItem = async (i: Item) => {
+    const r = await api.post<{ file_name: string; bundle: unknown }>('/api/library/resource/export', { space_id: spaceId, res_type: i.res_type, res_id: i.res_id });
+    const url = URL.createObjectURL(new Blob([JSON.stringify(r.bundle, null, 2)], { type: 'application/json' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: r.file_name });
+    a.click();
+    URL.revokeObjectURL(url);
+  };
   const bin = place === BIN;
   const folders = useQuery({ queryKey: ['library', 'folders', spaceId], queryFn: () => api.post<{ folders: Folder[] }>('/api/library/folder/tree', { space_id: spaceId }) });
   const list = useInfiniteQuery({
@@ -88,7 +117,18 @@ function Library({ spaceId }: { spaceId: string }) {
 
   return (
     <div data-testid="library-page">
-      <PageHeading title={t('title')} intro={t('intro')} />
+      <PageHeading
+        title={t('title')}
+        intro={t('intro')}
+        action={
+          <>
+            <Button loading={importFile.isPending} onClick={() => importInput.current?.click()} data-testid="library-import">
+              {t('import')}
+            </Button>
+            <input ref={importInput} type="file" accept=".json,application/json" style={{ display: 'none' }} data-testid="library-import-file" onChange={(e) => e.target.files?.[0] && importFile.mutate(e.target.files[0])} />
+          </>
+        }
+      />
       <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
         <FolderTree spaceId={spaceId} folders={folders.data?.folders ?? []} place={place} onPlace={setPlace} />
         <div style={{ flex: 1, minWidth: 0 }}>
@@ -149,7 +189,7 @@ function Library({ spaceId }: { spaceId: string }) {
               {
                 title: '',
                 key: 'actions',
-                width: 130,
+                width: 160,
                 render: (_: unknown, i: Item) =>
                   bin ? (
                     <Space size={0}>
@@ -169,6 +209,23 @@ function Library({ spaceId }: { spaceId: string }) {
                       <Button size="mini" type="text" onClick={() => setMoving(i)} data-testid="library-move">
                         {t('move')}
                       </Button>
+                      {capsOf(i.res_type)?.can_export && (
+                        <Dropdown
+                          trigger="click"
+                          droplist={
+                            <Menu onClickMenuItem={(key) => (key === 'copy' ? setCopying(i) : void exportItem(i))}>
+                              <Menu.Item key="copy" data-testid="library-copy">
+                                {t('copy')}
+                              </Menu.Item>
+                              <Menu.Item key="export" data-testid="library-export">
+                                {t('export')}
+                              </Menu.Item>
+                            </Menu>
+                          }
+                        >
+                          <Button size="mini" type="text" icon={<IconMore />} aria-label={t('moreActions')} data-testid="library-more-actions" />
+                        </Dropdown>
+                      )}
                       {capsOf(i.res_type)?.can_delete && (
                         <Popconfirm title={t('deleteTitle', { name: i.name })} content={capsOf(i.res_type)?.recyclable ? t('deleteToBin') : t('deleteForGood')} onOk={() => act.mutate({ path: 'delete', item: i })}>
                           <Button size="mini" type="text" status="danger" data-testid="library-delete">
@@ -189,6 +246,7 @@ function Library({ spaceId }: { spaceId: string }) {
         </div>
       </div>
       {moving && <MoveModal spaceId={spaceId} item={moving} folders={folders.data?.folders ?? []} onClose={() => setMoving(undefined)} />}
+      {copying && <CopyModal spaceId={spaceId} item={copying} onClose={() => setCopying(undefined)} />}
     </div>
   );
 }
@@ -312,6 +370,42 @@ function MoveModal({ spaceId, item, folders, onClose }: { spaceId: string; item:
           </Select.Option>
         ))}
       </Select>
+    </Modal>
+  );
+}
+
+function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; onClose(): void }) {
+  const { t } = useTranslation('library');
+  const api = useApi();
+  const qc = useQueryClient();
+  const spaces = useQuery({ queryKey: ['spaces', 'list'], queryFn: () => api.post<{ spaces: { space_id: string; name: string }[] }>('/api/space/list') });
+  const [to, setTo] = useState(spaceId);
+  const [name, setName] = useState(item.name);
+  const copy = useMutation({
+    mutationFn: () => api.post('/api/library/resource/copy', { space_id: spaceId, res_type: item.res_type, res_id: item.res_id, to_space_id: to, name: name.trim() }),
+    onSuccess: async () => {
+      toast.success(to === spaceId ? t('copied') : t('copiedTo'));
+      await qc.invalidateQueries({ queryKey: ['library'] });
+      onClose();
+    },
+  });
+  return (
+    <Modal visible title={t('copyTitle', { name: item.name })} onCancel={onClose} onOk={() => copy.mutate()} confirmLoading={copy.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'library-copy-save' } as object) }}>
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Typography.Text type="secondary">{t('copyTo')}</Typography.Text>
+        <Select style={{ width: '100%' }} value={to} onChange={setTo} loading={spaces.isLoading} data-testid="library-copy-space">
+          {(spaces.data?.spaces ?? []).map((s) => (
+            <Select.Option key={s.space_id} value={s.space_id}>
+              {s.name}
+            </Select.Option>
+          ))}
+        </Select>
+        <Typography.Text type="secondary">{t('copyName')}</Typography.Text>
+        <Input value={name} maxLength={100} onChange={setName} data-testid="library-copy-name" />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('copyHelp')}
+        </Typography.Text>
+      </Space>
     </Modal>
   );
 }

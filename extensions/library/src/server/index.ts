@@ -4,6 +4,7 @@ import { defineExtension } from '@tessera/sdk/server';
 import { migrations } from './migrations.ts';
 import { registerFolderRoutes } from './folders.ts';
 import { registerListRoutes } from './list.ts';
+import { registerTransfer } from './transfer.ts';
 
 export default defineExtension({
   id: 'library',
@@ -11,5 +12,6 @@ export default defineExtension({
     ctx.migrations(migrations);
     registerListRoutes(ctx);
     registerFolderRoutes(ctx);
+    registerTransfer(ctx);
   },
 });

@@ -117,7 +117,7 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     path: '/api/library/kinds',
     auth: 'user',
     summary: 'The resource kinds of this studio and what the library can do with each',
-    handler: () => ({ kinds: ctx.registry(ResourceKinds).list().map((k) => ({ kind: k.kind, can_delete: !!k.remove, recyclable: !!(k.remove && k.restore), can_purge: !!k.purge })) }),
+    handler: () => ({ kinds: ctx.registry(ResourceKinds).list().map((k) => ({ kind: k.kind, can_delete: !!k.remove, recyclable: !!(k.remove && k.restore), can_purge: !!k.purge, can_export: !!k.exportOf, can_import: !!k.importInto })) }),
   });
 
   const Target = z.object({ space_id: Id, res_type: z.string().min(1).max(32), res_id: Id });

@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict } from '@tessera/sdk';
-import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ServerContext, type SseStream } from '@tessera/sdk/server';
+import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ResourcePackage, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
@@ -287,6 +287,48 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         await trx.deleteFrom('workflow_meta').where('id', '=', id).execute();
       });
       store.forget([id]);
+    },
+    // A workflow leaves its space with its draft canvas and every sub-workflow it calls (recursively).
+    exportOf: async (id, spaceId) => {
+      const out: ResourcePackage[] = [];
+      const seen = new Set<string>();
+      const visit = async (wid: string) => {
+        if (seen.has(wid)) return;
+        seen.add(wid);
+        const meta = await store.meta(wid, spaceId).catch(() => {
+          throw badRequest(`The workflow calls a sub-workflow ${wid} that is gone; fix it before exporting.`);
+        });
+        const canvas = (await store.draft(meta.id)).canvas;
+        out.push({ kind: 'workflow', id: meta.id, name: meta.name, description: meta.description, icon_uri: meta.icon_uri, data: { flow_mode: meta.flow_mode, canvas }, requires: { node_types: [...new Set(canvas.nodes.map((n) => n.type))].sort() } });
+        for (const n of canvas.nodes) {
+          const sub = (n.node_param.settings as { workflow_id?: unknown })?.workflow_id;
+          if (typeof sub === 'string' && sub) await visit(sub);
+        }
+      };
+      await visit(id);
+      return out;
+    },
+    missing: (pkg) => (pkg.requires?.node_types ?? []).filter((code) => !typeOf(code)).map((code) => `node type ${code}`),
+    importInto: async (pkg, opts) => {
+      const data = pkg.data as { flow_mode?: number; canvas?: Canvas };
+      const parsed = Canvas.safeParse(data?.canvas);
+      if (!parsed.success) throw badRequest(`"${pkg.name}" is not a workflow this studio reads: ${parsed.error.issues[0]?.message ?? 'bad canvas'}.`);
+      // Sub-workflows were imported first: point at them, and at their draft (a copy has no published version).
+      const canvas = parsed.data;
+      for (const n of canvas.nodes) {
+        const st = n.node_param.settings as { workflow_id?: unknown; version?: unknown };
+        if (typeof st?.workflow_id === 'string' && opts.ids.has(st.workflow_id)) n.node_param.settings = { ...st, workflow_id: opts.ids.get(st.workflow_id), version: 'draft' };
+      }
+      const base = (opts.name ?? pkg.name).slice(0, 100);
+      let name = base;
+      for (let n = 2; n < 1000 && (await nameTaken(opts.spaceId, name)); n++) name = `${base.slice(0, 100 - ` (${n})`.length)} (${n})`;
+      const id = ctx.host.newId();
+      const t = nowIso();
+      await db().transaction().execute(async (trx) => {
+        await trx.insertInto('workflow_meta').values({ id, space_id: opts.spaceId, name, description: pkg.description ?? '', icon_uri: pkg.icon_uri ?? '', flow_mode: Number(data.flow_mode ?? WorkflowMode.Workflow), creator_id: opts.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
+        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(stampVersions(canvas, typeOf, providerOf)), revision: 1, base_commit_id: null, updated_by: opts.userId, updated_at: t }).execute();
+      });
+      return id;
     },
   });
 
