@@ -1,0 +1,83 @@
+import type { Migration } from '@tessera/sdk/server';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_marketplace',
+    up: async (db) => {
+      await db.schema
+        .createTable('market_category')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('name', 'varchar(50)', (c) => c.notNull())
+        .addColumn('name_zh', 'varchar(50)', (c) => c.notNull().defaultTo(''))
+        .addColumn('sort_order', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('market_product')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('entity_type', 'varchar(32)', (c) => c.notNull())
+        .addColumn('entity_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('source_space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('owner_id', 'varchar(32)', (c) => c.notNull())
+        // What people see (the live version's; the first submission's until it is approved).
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        // Lower-cased name and description, for search.
+        .addColumn('search_text', 'text', (c) => c.notNull())
+        .addColumn('description', 'varchar(2000)', (c) => c.notNull().defaultTo(''))
+        .addColumn('readme', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('covers', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('category_id', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('is_template', 'integer', (c) => c.notNull().defaultTo(0))
+        // The submitted version waiting for review (or rejected): what it would change, its status ...
+        .addColumn('submission', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('reject_reason', 'varchar(2000)', (c) => c.notNull().defaultTo(''))
+        .addColumn('version_name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('bundle', 'text', (c) => c.notNull())
+        // ... and the approved one people see and duplicate ('' until a first approval).
+        .addColumn('live_version', 'varchar(64)', (c) => c.notNull().defaultTo(''))
+        .addColumn('live_bundle', 'text')
+        .addColumn('listed', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('featured', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('views', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('duplicates', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('favorites', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('listed_at', 'varchar(32)')
+        .execute();
+      await db.schema.createIndex('market_product_entity').on('market_product').columns(['entity_type', 'entity_id']).execute();
+      await db.schema.createIndex('market_product_public').on('market_product').columns(['listed', 'live_version', 'listed_at']).execute();
+      await db.schema.createIndex('market_product_owner').on('market_product').columns(['owner_id', 'updated_at']).execute();
+      await db.schema.createIndex('market_product_review').on('market_product').columns(['status', 'updated_at']).execute();
+      await db.schema
+        .createTable('market_version')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('product_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('version_name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('approved_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('market_version_product').on('market_version').columns(['product_id', 'created_at']).execute();
+      await db.schema
+        .createTable('market_favorite')
+        .addColumn('product_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('market_favorite_pk', ['product_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('market_favorite_user').on('market_favorite').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createTable('market_audit')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('admin_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('action', 'varchar(32)', (c) => c.notNull())
+        .addColumn('product_id', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .addColumn('detail', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('market_audit_time').on('market_audit').column('created_at').execute();
+    },
+  },
+];

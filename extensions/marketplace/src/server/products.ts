@@ -1,0 +1,354 @@
+// The marketplace's public half (Coze's /api/marketplace/product/...): listing a resource as a product
+// (its bundle snapshotted for review), the approved products list and search, detail, favorites,
+// duplicating into a space, my products, unlisting, share links. Nothing here names a resource kind.
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { ResourceKinds, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { IdentityService } from '@tessera/ext-identity/shared';
+import { LibraryService } from '@tessera/ext-library/shared';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { ReviewStatus } from '../shared/index.ts';
+
+const Id = z.string().min(1).max(32);
+export const now = () => new Date().toISOString();
+const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
+
+export interface ProductRow {
+  id: string;
+  entity_type: string;
+  entity_id: string;
+  source_space_id: string;
+  owner_id: string;
+  name: string;
+  search_text: string;
+  description: string;
+  readme: string;
+  covers: string;
+  category_id: string;
+  tags: string;
+  is_template: number;
+  submission: string;
+  status: number;
+  reject_reason: string;
+  version_name: string;
+  bundle: string;
+  live_version: string;
+  live_bundle: string | null;
+  listed: number;
+  featured: number;
+  views: number;
+  duplicates: number;
+  favorites: number;
+  created_at: string;
+  updated_at: string;
+  listed_at: string | null;
+}
+
+/** The columns a list needs (not the bundles). */
+export const CARD = ['id', 'entity_type', 'entity_id', 'owner_id', 'name', 'description', 'covers', 'category_id', 'tags', 'is_template', 'submission', 'status', 'reject_reason', 'version_name', 'live_version', 'listed', 'featured', 'views', 'duplicates', 'favorites', 'created_at', 'updated_at', 'listed_at'] as const;
+
+/** A product as a list shows it; the review (status, reason, the submitted version) only for its author and administrators. */
+export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | 'search_text' | 'source_space_id'>, author?: { name: string; avatar: string }, favorited?: boolean, review = false) {
+  return {
+    product_id: p.id,
+    entity_type: p.entity_type,
+    entity_id: p.entity_id,
+    name: p.name,
+    description: p.description,
+    covers: JSON.parse(p.covers) as string[],
+    category_id: p.category_id,
+    tags: JSON.parse(p.tags) as string[],
+    is_template: !!Number(p.is_template),
+    live_version: p.live_version,
+    listed: !!Number(p.listed),
+    featured: !!Number(p.featured),
+    stats: { views: Number(p.views), duplicates: Number(p.duplicates), favorites: Number(p.favorites) },
+    author: { user_id: p.owner_id, name: author?.name ?? '', avatar: author?.avatar ?? '' },
+    ...(favorited !== undefined ? { favorited } : {}),
+    ...(review ? { status: Number(p.status), reject_reason: p.reject_reason, version_name: p.version_name, submission: JSON.parse(p.submission || '{}') as Record<string, unknown> } : {}),
+    create_time: secs(p.created_at),
+    update_time: secs(p.updated_at),
+    listed_time: secs(p.listed_at),
+  };
+}
+
+/** The public fields of a submission (what approval puts live). */
+export function liveFields(sub: { name: string; description: string; readme: string; covers: string[]; category_id: string; tags: string[]; is_template: boolean }) {
+  return { name: sub.name, search_text: `${sub.name}\n${sub.description}\n${sub.tags.join(' ')}`.toLowerCase(), description: sub.description, readme: sub.readme, covers: JSON.stringify(sub.covers), category_id: sub.category_id, tags: JSON.stringify(sub.tags), is_template: sub.is_template ? 1 : 0 };
+}
+
+const Listing = z.object({
+  space_id: Id,
+  entity_type: z.string().min(1).max(32),
+  entity_id: Id,
+  name: z.string().trim().min(1, 'Give the product a name.').max(100),
+  description: z.string().trim().min(1, 'Say in a sentence what it does.').max(2000),
+  readme: z.string().max(50_000).default(''),
+  category_id: z.string().max(32).default(''),
+  tags: z.array(z.string().trim().min(1).max(20)).max(10).default([]),
+  covers: z.array(z.string().max(2000)).max(5).default([]),
+  is_template: z.boolean().default(false),
+  version_name: z.string().trim().regex(/^[\w.-]{1,64}$/, 'A version is letters, digits, dots and dashes (1.0.0).').default('1.0.0'),
+});
+
+export const ListQuery = z.object({
+  keyword: z.string().max(100).optional(),
+  category_id: z.string().max(32).optional(),
+  entity_type: z.string().max(200).optional(),
+  is_template: z.enum(['true', 'false']).optional(),
+  sort_type: z.enum(['latest', 'popular', 'favorites']).default('latest'),
+  page_num: z.coerce.number().int().min(1).max(10_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export function registerProductRoutes(ctx: ServerContext<unknown>) {
+  const authors = async (ids: string[]) => new Map((await ctx.service(IdentityService).getUsers([...new Set(ids)])).map((u) => [u.user_id, { name: u.name, avatar: u.avatar }]));
+  const product = async (id: string) => {
+    const p = (await ctx.db.selectFrom('market_product').selectAll().where('id', '=', id).executeTakeFirst()) as ProductRow | undefined;
+    if (!p) throw notFound(`There is no product ${id}.`);
+    return p;
+  };
+  /** Public: approved and listed. The owner and platform administrators see the rest too. */
+  const visible = (p: ProductRow, caller?: Caller) => (!!p.live_version && !!Number(p.listed)) || p.owner_id === caller?.userId || !!caller?.isPlatformAdmin;
+  const favoritedBy = async (userId: string, ids: string[]) => new Set(ids.length ? (await ctx.db.selectFrom('market_favorite').select('product_id').where('user_id', '=', userId).where('product_id', 'in', ids).execute()).map((r) => r.product_id as string) : []);
+
+  /** The public list: approved, listed, the kinds this studio runs. */
+  async function publicList(q: z.infer<typeof ListQuery>, userId: string) {
+    const running = ctx.registry(ResourceKinds).list().map((k) => k.kind);
+    const kinds = q.entity_type ? q.entity_type.split(',').filter((k) => running.includes(k)) : running;
+    if (!kinds.length) return { products: [], total: 0, has_more: false };
+    let base = ctx.db.selectFrom('market_product').where('listed', '=', 1).where('live_version', '<>', '').where('entity_type', 'in', kinds);
+    if (q.keyword?.trim()) base = base.where('search_text', 'like', `%${q.keyword.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    if (q.category_id) base = base.where('category_id', '=', q.category_id);
+    if (q.is_template) base = base.where('is_template', '=', q.is_template === 'true' ? 1 : 0);
+    const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+    let rows = base.select([...CARD]);
+    rows = q.sort_type === 'popular' ? rows.orderBy('duplicates', 'desc') : q.sort_type === 'favorites' ? rows.orderBy('favorites', 'desc') : rows.orderBy('listed_at', 'desc');
+    const page = (await rows.orderBy('id', 'desc').limit(q.page_size).offset((q.page_num - 1) * q.page_size).execute()) as ProductRow[];
+    const who = await authors(page.map((p) => p.owner_id));
+    const favs = await favoritedBy(userId, page.map((p) => p.id));
+    return { products: page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id))), total, has_more: q.page_num * q.page_size < total };
+  }
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/product/listing',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'List a resource as a product (a snapshot of it, with what it brings along, goes to review); listing it again submits a new version',
+    body: Listing,
+    handler: async ({ body, caller }) => {
+      if (body.category_id && !(await ctx.db.selectFrom('market_category').select('id').where('id', '=', body.category_id).executeTakeFirst())) throw badRequest(`There is no category ${body.category_id}.`);
+      const bundle = await ctx.service(LibraryService).exportBundle(body.entity_type, body.entity_id, body.space_id);
+      const existing = (await ctx.db.selectFrom('market_product').selectAll().where('entity_type', '=', body.entity_type).where('entity_id', '=', body.entity_id).executeTakeFirst()) as ProductRow | undefined;
+      if (existing && existing.owner_id !== caller!.userId) throw forbidden('Someone else listed this resource; ask them to submit a new version.');
+      if (existing?.live_version === body.version_name) throw badRequest(`Version ${body.version_name} is already live; give the new one another number.`);
+      const sub = { name: body.name, description: body.description, readme: body.readme, covers: body.covers, category_id: body.category_id, tags: body.tags, is_template: body.is_template };
+      const review = { submission: JSON.stringify(sub), status: ReviewStatus.Pending, reject_reason: '', version_name: body.version_name, bundle: JSON.stringify(bundle), listed: 1, updated_at: now() };
+      if (existing) {
+        // A live product keeps showing its live version until the new one is approved.
+        await ctx.db.updateTable('market_product').set({ ...review, ...(existing.live_version ? {} : liveFields(sub)) }).where('id', '=', existing.id).execute();
+        return { product_id: existing.id, status: ReviewStatus.Pending };
+      }
+      const id = ctx.host.newId();
+      await ctx.db.insertInto('market_product').values({ id, entity_type: body.entity_type, entity_id: body.entity_id, source_space_id: body.space_id, owner_id: caller!.userId, ...liveFields(sub), ...review, live_version: '', live_bundle: null, featured: 0, views: 0, duplicates: 0, favorites: 0, created_at: now(), listed_at: null }).execute();
+      return { product_id: id, status: ReviewStatus.Pending };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/product/unlisting',
+    auth: 'user',
+    summary: 'Take your product off the marketplace (copies people made stay theirs)',
+    body: z.object({ product_id: Id }),
+    handler: async ({ body, caller }) => {
+      const p = await product(body.product_id);
+      if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin) throw forbidden('Only its author unlists a product.');
+      await ctx.db.updateTable('market_product').set({ listed: 0, updated_at: now() }).where('id', '=', p.id).execute();
+      return {};
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/list',
+    auth: 'user',
+    summary: 'Products people can see: category, kinds (entity_type, comma-joined), templates, keyword, sort (latest, popular, favorites), pages',
+    query: ListQuery,
+    handler: ({ query, caller }) => publicList(query, caller!.userId),
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/search',
+    auth: 'user',
+    summary: 'Search products by words of their name, description and tags',
+    query: ListQuery.extend({ keyword: z.string().trim().min(1, 'Type something to search for.').max(100) }),
+    handler: ({ query, caller }) => publicList(query, caller!.userId),
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/search/suggest',
+    auth: 'user',
+    summary: 'Names of products that start with (or contain) what was typed',
+    query: z.object({ keyword: z.string().trim().max(100).default('') }),
+    handler: async ({ query }) => {
+      if (!query.keyword) return { suggestions: [] };
+      const k = query.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+      const rows = await ctx.db
+        .selectFrom('market_product')
+        .select('name')
+        .where('listed', '=', 1)
+        .where('live_version', '<>', '')
+        .where(sql`lower(name)`, 'like', `%${k}%`)
+        .orderBy('duplicates', 'desc')
+        .limit(8)
+        .execute();
+      return { suggestions: [...new Set(rows.map((r) => r.name as string))] };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/detail',
+    auth: 'user',
+    summary: 'A product: readme, versions, author, stats, whether you favorited it (counts a view)',
+    query: z.object({ product_id: Id }),
+    handler: async ({ query, caller }) => {
+      const p = await product(query.product_id);
+      if (!visible(p, caller)) throw notFound(`There is no product ${query.product_id}.`);
+      if (p.live_version) await ctx.db.updateTable('market_product').set({ views: sql`views + 1` }).where('id', '=', p.id).execute();
+      const versions = await ctx.db.selectFrom('market_version').select(['version_name', 'created_at']).where('product_id', '=', p.id).orderBy('created_at', 'desc').execute();
+      const who = await authors([p.owner_id]);
+      const fav = await favoritedBy(caller!.userId, [p.id]);
+      const live = p.live_bundle ? (JSON.parse(p.live_bundle) as { resources: { kind: string; name: string }[] }) : undefined;
+      return {
+        product: { ...card({ ...p, views: Number(p.views) + (p.live_version ? 1 : 0) }, who.get(p.owner_id), fav.has(p.id), p.owner_id === caller!.userId || caller!.isPlatformAdmin), readme: p.readme },
+        versions: versions.map((v) => ({ version_name: v.version_name as string, create_time: secs(v.created_at as string) })),
+        // What a copy brings along (a workflow's sub-workflows).
+        contents: live?.resources.map((r) => ({ kind: r.kind, name: r.name })) ?? [],
+        can_duplicate: !!p.live_version && !!ctx.registry(ResourceKinds).get(p.entity_type)?.importInto,
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/product/favorite',
+    auth: 'user',
+    summary: 'Favorite a product, or stop (is_cancel)',
+    body: z.object({ product_id: Id, is_cancel: z.boolean().default(false) }),
+    handler: async ({ body, caller }) => {
+      const p = await product(body.product_id);
+      if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
+      const had = !!(await ctx.db.selectFrom('market_favorite').select('product_id').where('product_id', '=', p.id).where('user_id', '=', caller!.userId).executeTakeFirst());
+      if (body.is_cancel && had) {
+        await ctx.db.deleteFrom('market_favorite').where('product_id', '=', p.id).where('user_id', '=', caller!.userId).execute();
+        await ctx.db.updateTable('market_product').set({ favorites: sql`favorites - 1` }).where('id', '=', p.id).execute();
+      } else if (!body.is_cancel && !had) {
+        await ctx.db.insertInto('market_favorite').values({ product_id: p.id, user_id: caller!.userId, created_at: now() }).execute();
+        await ctx.db.updateTable('market_product').set({ favorites: sql`favorites + 1` }).where('id', '=', p.id).execute();
+      }
+      return { favorited: !body.is_cancel };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/favorite/list',
+    auth: 'user',
+    summary: 'The products you favorited, newest favorite first',
+    query: z.object({ page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(100).default(20) }),
+    handler: async ({ query, caller }) => {
+      const rows = (await ctx.db
+        .selectFrom('market_favorite as f')
+        .innerJoin('market_product as p', 'p.id', 'f.product_id')
+        .select(CARD.map((c) => `p.${c}` as const))
+        .where('f.user_id', '=', caller!.userId)
+        .where('p.listed', '=', 1)
+        .where('p.live_version', '<>', '')
+        .orderBy('f.created_at', 'desc')
+        .limit(query.page_size)
+        .offset((query.page_num - 1) * query.page_size)
+        .execute()) as ProductRow[];
+      const who = await authors(rows.map((p) => p.owner_id));
+      return { products: rows.map((p) => card(p, who.get(p.owner_id), true)) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/product/duplicate',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'Copy the live version of a product into one of your spaces (an independent copy, with what it brings along)',
+    body: z.object({ product_id: Id, space_id: Id, name: z.string().trim().min(1).max(100).optional() }),
+    handler: async ({ body, caller }) => {
+      const p = await product(body.product_id);
+      if (!visible(p, caller) || !p.live_bundle) throw notFound(`There is no product ${body.product_id} to duplicate.`);
+      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
+      await ctx.db.updateTable('market_product').set({ duplicates: sql`duplicates + 1` }).where('id', '=', p.id).execute();
+      return { entity_type: r.kind, entity_id: r.id, space_id: body.space_id };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/user_product/list',
+    auth: 'user',
+    summary: 'Your products with their review status (and why one was rejected)',
+    handler: async ({ caller }) => {
+      const rows = (await ctx.db.selectFrom('market_product').select([...CARD]).where('owner_id', '=', caller!.userId).orderBy('updated_at', 'desc').limit(200).execute()) as ProductRow[];
+      const who = await authors([caller!.userId]);
+      return { products: rows.map((p) => card(p, who.get(p.owner_id), undefined, true)) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/product/share/create',
+    auth: 'user',
+    summary: "A product's share link",
+    body: z.object({ product_id: Id }),
+    handler: async ({ body, caller }) => {
+      const p = await product(body.product_id);
+      if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
+      return { share_url: `${ctx.host.publicUrl.replace(/\/$/, '')}/explore/${p.id}` };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/product/category/list',
+    auth: 'user',
+    summary: 'The categories, in their order',
+    handler: async () => ({ categories: (await ctx.db.selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map((c) => ({ id: c.id as string, name: c.name as string, name_zh: c.name_zh as string, sort: Number(c.sort_order) })) }),
+  });
+
+  // Templates (Coze's copy_wk_template and example list): products listed as templates.
+  ctx.route({
+    method: 'POST',
+    path: '/api/workflow_api/copy_wk_template',
+    auth: { space: { from: 'body', field: 'space_id' } },
+    summary: 'Copy a workflow template (a product listed as a template) into a space',
+    body: z.object({ space_id: Id, template_id: Id, name: z.string().trim().min(1).max(100).optional() }),
+    handler: async ({ body, caller }) => {
+      const p = await product(body.template_id);
+      if (!Number(p.is_template) || !visible(p, caller) || !p.live_bundle) throw notFound(`There is no template ${body.template_id}.`);
+      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
+      await ctx.db.updateTable('market_product').set({ duplicates: sql`duplicates + 1` }).where('id', '=', p.id).execute();
+      return { workflow_id: r.id, entity_type: r.kind };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    path: '/api/workflow_api/example_workflow_list',
+    auth: 'user',
+    summary: 'Templates people can copy (workflow and other kinds), most copied first',
+    query: ListQuery,
+    handler: ({ query, caller }) => publicList({ ...query, is_template: 'true', sort_type: query.sort_type === 'latest' ? 'popular' : query.sort_type }, caller!.userId),
+  });
+
+  return { product, publicList };
+}

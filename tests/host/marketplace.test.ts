@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type Agent } from '../agent.ts';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+import { greetingCanvas, link, node, ref } from '../workflow-kit.ts';
+
+// The marketplace: listing, review, the public list and search, duplicating an independent copy with its
+// sub-workflows, favorites, templates, and an admin area only administrators reach.
+let studio: RunningStudio;
+let admin: Agent;
+let author: Agent;
+let reader: Agent;
+let authorSpace: string;
+let readerSpace: string;
+let parent: string;
+
+beforeAll(async () => {
+  studio = await startStudio();
+  admin = (await signUp(studio.url, 'admin')).agent; // the first user is the platform administrator
+  author = (await signUp(studio.url, 'author')).agent;
+  reader = (await signUp(studio.url, 'reader')).agent;
+  authorSpace = (await author.post('/api/space/create', { name: 'Author' })).space_id;
+  readerSpace = (await reader.post('/api/space/create', { name: 'Reader' })).space_id;
+  const wf = (p: string, body: Record<string, unknown>) => author.post(`/api/workflow_api/${p}`, { space_id: authorSpace, ...body });
+  const { workflow_id: child } = await wf('create', { name: 'greeting core' });
+  await wf('save', { workflow_id: child, schema: greetingCanvas() });
+  parent = (await wf('create', { name: 'greeting service' })).workflow_id;
+  await wf('save', {
+    workflow_id: parent,
+    schema: {
+      nodes: [node('start', '1', { outputs: [{ name: 'who', type: 'string' }] }), node('call', '9', { inputs: [ref('name', 'start', ['who'])], settings: { workflow_id: child, version: 'draft' } }), node('end', '2', { inputs: [ref('message', 'call', ['message'])] })],
+      links: [link('start', 'call'), link('call', 'end')],
+    },
+  });
+  await admin.post('/api/marketplace/admin/category/save', { categories: [{ name: 'Productivity', name_zh: '效率' }, { name: 'Fun', name_zh: '娱乐' }] });
+});
+afterAll(() => studio?.close());
+
+const search = (who: Agent, keyword: string) => who.get(`/api/marketplace/product/search?keyword=${encodeURIComponent(keyword)}`);
+
+describe('the marketplace', () => {
+  it('reviews a listing before anyone sees it, then lets another user find, favorite and duplicate it as an independent copy', async () => {
+    const categories = (await author.get('/api/marketplace/product/category/list')).categories;
+    expect(categories.map((c: { name: string }) => c.name)).toEqual(['Productivity', 'Fun']);
+    const { product_id } = await author.post('/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'workflow', entity_id: parent, name: 'Greeting service', description: 'Greets anyone by name.', readme: '# Greeting\nGive it a name.', category_id: categories[0].id, tags: ['hello'], version_name: '1.0.0' });
+    // Pending: not public, but its author sees it with its status.
+    expect((await search(reader, 'greeting')).products).toEqual([]);
+    expect((await reader.request('GET', `/api/marketplace/product/detail?product_id=${product_id}`)).status).toBe(404);
+    expect((await author.get('/api/marketplace/product/user_product/list')).products[0]).toMatchObject({ product_id, status: 1, live_version: '' });
+    // Only administrators review.
+    expect((await author.request('POST', '/api/marketplace/admin/listing/approve', { product_id })).status).toBe(403);
+    expect((await reader.request('GET', '/api/marketplace/admin/listing/list')).status).toBe(403);
+    expect((await admin.get('/api/marketplace/admin/listing/list')).products.map((p: { product_id: string }) => p.product_id)).toContain(product_id);
+    await admin.post('/api/marketplace/admin/listing/approve', { product_id });
+
+    // Public now: search, category, suggestions, detail with readme and what a copy brings along.
+    const found = await search(reader, 'GREETS anyone');
+    expect(found.products).toEqual([expect.objectContaining({ product_id, name: 'Greeting service', entity_type: 'workflow', live_version: '1.0.0', author: expect.objectContaining({ name: 'author' }) })]);
+    expect((await reader.get(`/api/marketplace/product/list?category_id=${categories[1].id}`)).products).toEqual([]);
+    expect((await reader.get('/api/marketplace/product/search/suggest?keyword=greet')).suggestions).toEqual(['Greeting service']);
+    const detail = await reader.get(`/api/marketplace/product/detail?product_id=${product_id}`);
+    expect(detail.product).toMatchObject({ readme: '# Greeting\nGive it a name.', stats: { views: 1, duplicates: 0, favorites: 0 } });
+    expect(detail.versions.map((v: { version_name: string }) => v.version_name)).toEqual(['1.0.0']);
+    expect(detail.contents).toEqual([{ kind: 'workflow', name: 'greeting service' }, { kind: 'workflow', name: 'greeting core' }]);
+    await reader.post('/api/marketplace/product/favorite', { product_id });
+    expect((await reader.get('/api/marketplace/product/favorite/list')).products.map((p: { product_id: string }) => p.product_id)).toEqual([product_id]);
+
+    // Duplicate into the reader's space: it runs, and changing the source later does not change it.
+    const dup = await reader.post('/api/marketplace/product/duplicate', { product_id, space_id: readerSpace });
+    const run = await reader.post('/api/workflow_api/test_run', { space_id: readerSpace, workflow_id: dup.entity_id, input: { who: 'Grace' }, run_mode: 0 });
+    expect(run.execute_status, run.reason).toBe(2);
+    expect(JSON.parse(run.output)).toEqual({ message: 'Hello, Grace!' });
+    const lib = (await reader.post('/api/resource/library_resource_list', { space_id: readerSpace })).resource_list.map((x: { name: string }) => x.name).sort();
+    expect(lib).toEqual(['greeting core', 'greeting service']);
+    await author.post('/api/workflow_api/save', { space_id: authorSpace, workflow_id: parent, schema: { nodes: [node('start', '1'), node('end', '2')], links: [link('start', 'end')] } });
+    const again = await reader.post('/api/workflow_api/test_run', { space_id: readerSpace, workflow_id: dup.entity_id, input: { who: 'Grace' }, run_mode: 0 });
+    expect(JSON.parse(again.output)).toEqual({ message: 'Hello, Grace!' });
+    expect((await reader.get(`/api/marketplace/product/detail?product_id=${product_id}`)).product.stats).toMatchObject({ duplicates: 1, favorites: 1 });
+    // Not into a space that is not yours.
+    expect((await reader.request('POST', '/api/marketplace/product/duplicate', { product_id, space_id: authorSpace })).status).toBe(403);
+  });
+
+  it('keeps the live version while a new one is reviewed, shows a rejection reason to its author only, and unlists', async () => {
+    const { product_id } = (await author.get('/api/marketplace/product/user_product/list')).products[0];
+    expect((await author.request('POST', '/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'workflow', entity_id: parent, name: 'Greeting service', description: 'Greets.', version_name: '1.0.0' })).body.msg).toContain('already live');
+    await author.post('/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'workflow', entity_id: parent, name: 'Greeting service 2', description: 'Greets, better.', version_name: '2.0.0' });
+    await admin.post('/api/marketplace/admin/reject_listing', { product_id, reason: 'Version 2 answers nothing: its End has no output.' });
+    // Readers still see and get version 1.0.0.
+    const seen = (await search(reader, 'greeting')).products[0];
+    expect(seen).toMatchObject({ product_id, live_version: '1.0.0', name: 'Greeting service', description: 'Greets anyone by name.' });
+    expect(seen.status).toBeUndefined();
+    expect((await author.get('/api/marketplace/product/user_product/list')).products[0]).toMatchObject({ status: 3, reject_reason: 'Version 2 answers nothing: its End has no output.', version_name: '2.0.0' });
+    expect(JSON.stringify(await reader.get(`/api/marketplace/product/detail?product_id=${product_id}`))).not.toContain('answers nothing');
+    // The audit log names both decisions.
+    const log = (await admin.get('/api/marketplace/admin/audit_log')).entries;
+    expect(log.slice(0, 2).map((e: { action: string }) => e.action)).toEqual(['reject', 'approve']);
+    expect(log[0].detail.reason).toContain('answers nothing');
+    // Unlisted: gone from the public, still the author's.
+    await author.post('/api/marketplace/product/unlisting', { product_id });
+    expect((await search(reader, 'greeting')).products).toEqual([]);
+    expect((await reader.request('POST', '/api/marketplace/product/duplicate', { product_id, space_id: readerSpace })).status).toBe(404);
+    expect((await author.get(`/api/marketplace/product/detail?product_id=${product_id}`)).product.listed).toBe(false);
+  });
+
+  it('lists templates, copied with copy_wk_template; kinds that cannot leave their space are refused', async () => {
+    const { workflow_id } = await author.post('/api/workflow_api/create', { space_id: authorSpace, name: 'invoice template' });
+    const { product_id } = await author.post('/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'workflow', entity_id: workflow_id, name: 'Invoice template', description: 'Starts an invoice flow.', is_template: true });
+    await admin.post('/api/marketplace/admin/listing/approve', { product_id });
+    await admin.post('/api/marketplace/admin/featured/set', { product_id, featured: true });
+    const templates = (await reader.get('/api/workflow_api/example_workflow_list')).products;
+    expect(templates).toEqual([expect.objectContaining({ product_id, is_template: true, featured: true })]);
+    const copy = await reader.post('/api/workflow_api/copy_wk_template', { space_id: readerSpace, template_id: product_id });
+    expect((await reader.post('/api/workflow_api/canvas', { space_id: readerSpace, workflow_id: copy.workflow_id })).workflow.name).toBe('invoice template');
+    const { dataset_id } = await author.post('/api/knowledge/create', { space_id: authorSpace, name: 'docs', format_type: 0 });
+    const refused = await author.request('POST', '/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'knowledge', entity_id: dataset_id, name: 'Docs', description: 'docs' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain("cannot leave their space");
+  });
+});
