@@ -21,3 +21,4 @@ export {
 export * from './api.ts';
 export * from './areas.ts';
 export * from './events.ts';
+export * from './resources.ts';

@@ -2,6 +2,7 @@
 import { defineHookPoint, defineRegistryPoint, defineService, type Disposable, type ExtensionContext, type ExtensionDefinition } from '@tessera/core';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
+import type { ResourcePackage } from '../resources.ts';
 
 export * from '../index.ts';
 export { LocalCache } from './cache.ts';
@@ -311,29 +312,7 @@ export interface ResourceKindDefinition {
   importInto?(pkg: ResourcePackage, opts: { spaceId: string; userId: string; ids: Map<string, string>; name?: string }): Promise<string>;
 }
 
-/** One resource as it leaves its space (a file, a copy, a template, a marketplace product). */
-export interface ResourcePackage {
-  kind: string;
-  /** Its id where it came from (what other packages of the same bundle name). */
-  id: string;
-  name: string;
-  description: string;
-  icon_uri?: string;
-  /** The kind's own content (a workflow's canvas, a bot's configuration). */
-  data: unknown;
-  /** What it needs of a studio: node type codes, skills ... by the kind's own names (for the list of what is missing). */
-  requires?: Record<string, string[]>;
-}
 
-/** Resources exported together: the root first, then what it brings along. */
-export interface ResourceBundle {
-  format: 'tessera.resources';
-  version: 1;
-  exported_at: string;
-  /** The extensions (id and version) of the kinds in it, as the exporting studio ran them. */
-  extensions: { id: string; version: string }[];
-  resources: ResourcePackage[];
-}
 export const ResourceKinds = defineRegistryPoint<ResourceKindDefinition>({
   id: 'server.resourceKinds',
   owner: 'host',

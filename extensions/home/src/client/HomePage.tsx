@@ -1,6 +1,6 @@
 import { Button, Card, Empty, List, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { HomeSections, ResourceKinds, type RecentResource, type ResourceKind, type RegistryEntry, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
@@ -95,7 +95,10 @@ export function HomePage() {
         const Section = s.value.component;
         return (
           <section key={s.key} data-testid={`home-section-${s.key}`} style={{ marginBottom: 24 }}>
-            <Section />
+            {/* A section may load its code on first render. */}
+            <Suspense fallback={null}>
+              <Section />
+            </Suspense>
           </section>
         );
       })}

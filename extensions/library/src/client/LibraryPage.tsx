@@ -4,9 +4,10 @@ import { Button, Dropdown, Empty, Input, Menu, Popconfirm, Radio, Select, Space,
 import { IconDelete, IconEdit, IconFolder, IconFolderAdd, IconMore } from '@arco-design/web-react/icon';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, PageHeading, ResourceKinds, SearchInput, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
-import { useMemo, useRef, useState } from 'react';
+import { Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LibraryActions, type LibraryAction } from './points.ts';
 import { useSpaceId } from './space.ts';
 
 interface Item {
@@ -61,6 +62,9 @@ function Library({ spaceId }: { spaceId: string }) {
   const [place, setPlace] = useState<string>(''); // '' all, folder id, or BIN
   const [moving, setMoving] = useState<Item | undefined>();
   const [copying, setCopying] = useState<Item | undefined>();
+  const actionEntries = useRegistryEntries(LibraryActions);
+  const actions = useMemo(() => [...actionEntries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100)), [actionEntries]);
+  const [acting, setActing] = useState<{ action: LibraryAction; item: Item } | undefined>();
   const importInput = useRef<HTMLInputElement>(null);
   const importFile = useMutation({
     mutationFn: async (file: File) => {
@@ -209,17 +213,37 @@ function Library({ spaceId }: { spaceId: string }) {
                       <Button size="mini" type="text" onClick={() => setMoving(i)} data-testid="library-move">
                         {t('move')}
                       </Button>
-                      {capsOf(i.res_type)?.can_export && (
+                      {(capsOf(i.res_type)?.can_export || actions.some((a) => a.value.applies?.(i, capsOf(i.res_type) ?? { can_export: false, can_import: false }) ?? true)) && (
                         <Dropdown
                           trigger="click"
                           droplist={
-                            <Menu onClickMenuItem={(key) => (key === 'copy' ? setCopying(i) : void exportItem(i))}>
-                              <Menu.Item key="copy" data-testid="library-copy">
-                                {t('copy')}
-                              </Menu.Item>
-                              <Menu.Item key="export" data-testid="library-export">
-                                {t('export')}
-                              </Menu.Item>
+                            <Menu
+                              onClickMenuItem={(key) => {
+                                if (key === 'copy') setCopying(i);
+                                else if (key === 'export') void exportItem(i);
+                                else {
+                                  const a = actions.find((x) => `action:${x.key}` === key);
+                                  if (a) setActing({ action: a.value, item: i });
+                                }
+                              }}
+                            >
+                              {capsOf(i.res_type)?.can_export && (
+                                <Menu.Item key="copy" data-testid="library-copy">
+                                  {t('copy')}
+                                </Menu.Item>
+                              )}
+                              {capsOf(i.res_type)?.can_export && (
+                                <Menu.Item key="export" data-testid="library-export">
+                                  {t('export')}
+                                </Menu.Item>
+                              )}
+                              {actions
+                                .filter((a) => a.value.applies?.(i, capsOf(i.res_type) ?? { can_export: false, can_import: false }) ?? true)
+                                .map((a) => (
+                                  <Menu.Item key={`action:${a.key}`} data-testid={`library-action-${a.key}`}>
+                                    <ActionLabel owner={a.owner} label={a.value.label} />
+                                  </Menu.Item>
+                                ))}
                             </Menu>
                           }
                         >
@@ -247,8 +271,18 @@ function Library({ spaceId }: { spaceId: string }) {
       </div>
       {moving && <MoveModal spaceId={spaceId} item={moving} folders={folders.data?.folders ?? []} onClose={() => setMoving(undefined)} />}
       {copying && <CopyModal spaceId={spaceId} item={copying} onClose={() => setCopying(undefined)} />}
+      {acting && (
+        <Suspense fallback={null}>
+          <acting.action.Dialog spaceId={spaceId} item={acting.item} onClose={() => setActing(undefined)} />
+        </Suspense>
+      )}
     </div>
   );
+}
+
+function ActionLabel({ owner, label }: { owner: string; label: string }) {
+  const { t } = useTranslation(owner);
+  return <>{t(label)}</>;
 }
 
 function KindLabel({ entry }: { entry: RegistryEntry<ResourceKind> }) {

@@ -1,7 +1,6 @@
 // @tessera/ext-library/shared: resources leaving and entering spaces, for other extensions (marketplace,
 // templates, projects).
-import { defineService } from '@tessera/sdk';
-import type { ResourceBundle } from '@tessera/sdk/server';
+import { defineService, type ResourceBundle } from '@tessera/sdk';
 
 export interface Library {
   /** A resource with what it brings along, as a bundle (refuses kinds that cannot leave their space). */
