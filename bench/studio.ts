@@ -31,6 +31,8 @@ export async function waitHealthy(url: string): Promise<void> {
 
 export interface BenchStudio {
   url: string;
+  /** Its data folder (the SQLite file is tessera.db there). */
+  dataDir: string;
   /** The studio process (its RSS is read from /proc). */
   pid: number;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startBenchStudio(env: Record<string, string> = {}): Promis
   await waitHealthy(`${url}/healthz`);
   return {
     url,
+    dataDir: data,
     pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');

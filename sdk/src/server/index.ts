@@ -5,6 +5,7 @@ import { z, type ZodType } from 'zod';
 import type { ResourcePackage } from '../resources.ts';
 
 export * from '../index.ts';
+export { searchWords } from './text.ts';
 export { LocalCache } from './cache.ts';
 export { RateLimiter } from './rate-limit.ts';
 

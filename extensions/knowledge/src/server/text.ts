@@ -1,24 +1,12 @@
-// Text for the index and slices: words for full-text search (Intl.Segmenter, which splits Chinese and
-// Japanese into words too), a token estimate, clean-up rules and the chunking strategies.
+// Text for the index and slices: words for full-text search, a token estimate, clean-up rules and the
+// chunking strategies.
+import { searchWords } from '@tessera/sdk/server';
 import { ChunkType, type ChunkStrategy } from '../shared/index.ts';
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
-const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'and', 'or', 'is', 'are', 'was', 'be', 'on', 'for', 'with', 'as', 'at', 'by', 'it', 'this', 'that', 'what', 'which', 'who', 'how', 'do', 'does', 'i', 'you', '的', '了', '是', '在', '和', '吗', '呢', '吧', '啊']);
 
-/** The words of a text as the full-text index keeps them (lower case; CJK words also as character pairs). */
-export function words(text: string, opts: { stop?: boolean } = {}): string[] {
-  const out: string[] = [];
-  for (const s of segmenter.segment(text.normalize('NFKC'))) {
-    if (!s.isWordLike) continue;
-    const w = s.segment.toLowerCase().replace(/[^\p{L}\p{N}_]/gu, '');
-    if (!w || (opts.stop && STOP.has(w))) continue;
-    out.push(w);
-    // A dictionary split of a query and of the text can differ: pairs of characters meet in both.
-    if (CJK.test(w) && w.length > 2) for (let i = 0; i + 2 <= w.length; i++) out.push(w.slice(i, i + 2));
-  }
-  return out;
-}
+/** The words of a text as the full-text index keeps them (the SDK's searchWords). */
+export const words = searchWords;
 
 /** About how many model tokens a text is: a CJK character is about one, other text about four characters each. */
 export function estimateTokens(text: string): number {

@@ -6,10 +6,12 @@ import { IdentityService } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
 import { ReviewStatus } from '../shared/index.ts';
 import { CARD, card, liveFields, now, type ProductRow } from './products.ts';
+import { productSearch } from './search.ts';
 
 const Id = z.string().min(1).max(32);
 
 export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: string) => Promise<ProductRow>) {
+  const search = productSearch(ctx);
   const audit = (adminId: string, action: string, productId: string, detail: Record<string, unknown> = {}) => ctx.db.insertInto('market_audit').values({ id: ctx.host.newId(), admin_id: adminId, action, product_id: productId, detail: JSON.stringify(detail), created_at: now() }).execute();
 
   ctx.route({
@@ -36,9 +38,10 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is approved.');
       await ctx.db
         .updateTable('market_product')
-        .set({ ...liveFields(JSON.parse(p.submission)), status: ReviewStatus.Approved, reject_reason: '', live_version: p.version_name, live_bundle: p.bundle, listed_at: p.listed_at ?? now(), updated_at: now() })
+        .set({ ...liveFields(JSON.parse(p.submission)), status: ReviewStatus.Approved, reject_reason: '', live_version: p.version_name, live_bundle: p.bundle, public: Number(p.listed) ? 1 : 0, listed_at: p.listed_at ?? now(), updated_at: now() })
         .where('id', '=', p.id)
         .execute();
+      await search.index(ctx.db, p.id);
       await ctx.db.insertInto('market_version').values({ id: ctx.host.newId(), product_id: p.id, version_name: p.version_name, approved_by: caller!.userId, created_at: now() }).execute();
       await audit(caller!.userId, 'approve', p.id, { version: p.version_name });
       return {};

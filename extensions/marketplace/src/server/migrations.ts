@@ -1,3 +1,4 @@
+import { PostgresAdapter, sql } from 'kysely';
 import type { Migration } from '@tessera/sdk/server';
 
 export const migrations: Migration[] = [
@@ -21,8 +22,6 @@ export const migrations: Migration[] = [
         .addColumn('owner_id', 'varchar(32)', (c) => c.notNull())
         // What people see (the live version's; the first submission's until it is approved).
         .addColumn('name', 'varchar(100)', (c) => c.notNull())
-        // Lower-cased name and description, for search.
-        .addColumn('search_text', 'text', (c) => c.notNull())
         .addColumn('description', 'varchar(2000)', (c) => c.notNull().defaultTo(''))
         .addColumn('readme', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('covers', 'text', (c) => c.notNull().defaultTo('[]'))
@@ -39,6 +38,8 @@ export const migrations: Migration[] = [
         .addColumn('live_version', 'varchar(64)', (c) => c.notNull().defaultTo(''))
         .addColumn('live_bundle', 'text')
         .addColumn('listed', 'integer', (c) => c.notNull().defaultTo(1))
+        // 1 when people see it: listed and approved (what the public lists read, on their own indexes).
+        .addColumn('public', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('featured', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('views', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('duplicates', 'integer', (c) => c.notNull().defaultTo(0))
@@ -48,7 +49,12 @@ export const migrations: Migration[] = [
         .addColumn('listed_at', 'varchar(32)')
         .execute();
       await db.schema.createIndex('market_product_entity').on('market_product').columns(['entity_type', 'entity_id']).execute();
-      await db.schema.createIndex('market_product_public').on('market_product').columns(['listed', 'live_version', 'listed_at']).execute();
+      for (const order of ['listed_at', 'duplicates', 'favorites']) await db.schema.createIndex(`market_product_public_${order}`).on('market_product').columns(['public', order]).execute();
+      // The search index of the public fields: SQLite FTS5 keyed by the product row's rowid, or a tsvector.
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        await sql`alter table market_product add column tsv tsvector`.execute(db);
+        await sql`create index market_product_tsv on market_product using gin (tsv)`.execute(db);
+      } else await sql`create virtual table market_fts using fts5(words, content='', contentless_delete=1)`.execute(db);
       await db.schema.createIndex('market_product_owner').on('market_product').columns(['owner_id', 'updated_at']).execute();
       await db.schema.createIndex('market_product_review').on('market_product').columns(['status', 'updated_at']).execute();
       await db.schema

@@ -8,6 +8,7 @@ import { LibraryService } from '@tessera/ext-library/shared';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { ReviewStatus } from '../shared/index.ts';
+import { productSearch } from './search.ts';
 
 const Id = z.string().min(1).max(32);
 export const now = () => new Date().toISOString();
@@ -20,7 +21,6 @@ export interface ProductRow {
   source_space_id: string;
   owner_id: string;
   name: string;
-  search_text: string;
   description: string;
   readme: string;
   covers: string;
@@ -48,7 +48,7 @@ export interface ProductRow {
 export const CARD = ['id', 'entity_type', 'entity_id', 'owner_id', 'name', 'description', 'covers', 'category_id', 'tags', 'is_template', 'submission', 'status', 'reject_reason', 'version_name', 'live_version', 'listed', 'featured', 'views', 'duplicates', 'favorites', 'created_at', 'updated_at', 'listed_at'] as const;
 
 /** A product as a list shows it; the review (status, reason, the submitted version) only for its author and administrators. */
-export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | 'search_text' | 'source_space_id'>, author?: { name: string; avatar: string }, favorited?: boolean, review = false) {
+export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | 'source_space_id'>, author?: { name: string; avatar: string }, favorited?: boolean, review = false) {
   return {
     product_id: p.id,
     entity_type: p.entity_type,
@@ -74,7 +74,7 @@ export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | '
 
 /** The public fields of a submission (what approval puts live). */
 export function liveFields(sub: { name: string; description: string; readme: string; covers: string[]; category_id: string; tags: string[]; is_template: boolean }) {
-  return { name: sub.name, search_text: `${sub.name}\n${sub.description}\n${sub.tags.join(' ')}`.toLowerCase(), description: sub.description, readme: sub.readme, covers: JSON.stringify(sub.covers), category_id: sub.category_id, tags: JSON.stringify(sub.tags), is_template: sub.is_template ? 1 : 0 };
+  return { name: sub.name, description: sub.description, readme: sub.readme, covers: JSON.stringify(sub.covers), category_id: sub.category_id, tags: JSON.stringify(sub.tags), is_template: sub.is_template ? 1 : 0 };
 }
 
 const Listing = z.object({
@@ -102,6 +102,7 @@ export const ListQuery = z.object({
 });
 
 export function registerProductRoutes(ctx: ServerContext<unknown>) {
+  const search = productSearch(ctx);
   const authors = async (ids: string[]) => new Map((await ctx.service(IdentityService).getUsers([...new Set(ids)])).map((u) => [u.user_id, { name: u.name, avatar: u.avatar }]));
   const product = async (id: string) => {
     const p = (await ctx.db.selectFrom('market_product').selectAll().where('id', '=', id).executeTakeFirst()) as ProductRow | undefined;
@@ -112,22 +113,26 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   const visible = (p: ProductRow, caller?: Caller) => (!!p.live_version && !!Number(p.listed)) || p.owner_id === caller?.userId || !!caller?.isPlatformAdmin;
   const favoritedBy = async (userId: string, ids: string[]) => new Set(ids.length ? (await ctx.db.selectFrom('market_favorite').select('product_id').where('user_id', '=', userId).where('product_id', 'in', ids).execute()).map((r) => r.product_id as string) : []);
 
-  /** The public list: approved, listed, the kinds this studio runs. */
+  /** The public list: approved, listed, of the kinds this studio runs; pages by limit + 1 (no count of everything). */
   async function publicList(q: z.infer<typeof ListQuery>, userId: string) {
     const running = ctx.registry(ResourceKinds).list().map((k) => k.kind);
     const kinds = q.entity_type ? q.entity_type.split(',').filter((k) => running.includes(k)) : running;
-    if (!kinds.length) return { products: [], total: 0, has_more: false };
-    let base = ctx.db.selectFrom('market_product').where('listed', '=', 1).where('live_version', '<>', '').where('entity_type', 'in', kinds);
-    if (q.keyword?.trim()) base = base.where('search_text', 'like', `%${q.keyword.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    if (!kinds.length) return { products: [], has_more: false };
+    let base = ctx.db.selectFrom('market_product').where('public', '=', 1).where('entity_type', 'in', kinds);
+    if (q.keyword?.trim()) {
+      const match = search.where(q.keyword);
+      if (!match) return { products: [], has_more: false };
+      base = base.where(match);
+    }
     if (q.category_id) base = base.where('category_id', '=', q.category_id);
     if (q.is_template) base = base.where('is_template', '=', q.is_template === 'true' ? 1 : 0);
-    const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
     let rows = base.select([...CARD]);
     rows = q.sort_type === 'popular' ? rows.orderBy('duplicates', 'desc') : q.sort_type === 'favorites' ? rows.orderBy('favorites', 'desc') : rows.orderBy('listed_at', 'desc');
-    const page = (await rows.orderBy('id', 'desc').limit(q.page_size).offset((q.page_num - 1) * q.page_size).execute()) as ProductRow[];
+    const found = (await rows.orderBy('id', 'desc').limit(q.page_size + 1).offset((q.page_num - 1) * q.page_size).execute()) as ProductRow[];
+    const page = found.slice(0, q.page_size);
     const who = await authors(page.map((p) => p.owner_id));
     const favs = await favoritedBy(userId, page.map((p) => p.id));
-    return { products: page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id))), total, has_more: q.page_num * q.page_size < total };
+    return { products: page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id))), has_more: found.length > q.page_size };
   }
 
   ctx.route({
@@ -146,11 +151,13 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       const review = { submission: JSON.stringify(sub), status: ReviewStatus.Pending, reject_reason: '', version_name: body.version_name, bundle: JSON.stringify(bundle), listed: 1, updated_at: now() };
       if (existing) {
         // A live product keeps showing its live version until the new one is approved.
-        await ctx.db.updateTable('market_product').set({ ...review, ...(existing.live_version ? {} : liveFields(sub)) }).where('id', '=', existing.id).execute();
+        await ctx.db.updateTable('market_product').set({ ...review, public: existing.live_version ? 1 : 0, ...(existing.live_version ? {} : liveFields(sub)) }).where('id', '=', existing.id).execute();
+        if (!existing.live_version) await search.index(ctx.db, existing.id);
         return { product_id: existing.id, status: ReviewStatus.Pending };
       }
       const id = ctx.host.newId();
-      await ctx.db.insertInto('market_product').values({ id, entity_type: body.entity_type, entity_id: body.entity_id, source_space_id: body.space_id, owner_id: caller!.userId, ...liveFields(sub), ...review, live_version: '', live_bundle: null, featured: 0, views: 0, duplicates: 0, favorites: 0, created_at: now(), listed_at: null }).execute();
+      await ctx.db.insertInto('market_product').values({ id, entity_type: body.entity_type, entity_id: body.entity_id, source_space_id: body.space_id, owner_id: caller!.userId, ...liveFields(sub), ...review, live_version: '', live_bundle: null, public: 0, featured: 0, views: 0, duplicates: 0, favorites: 0, created_at: now(), listed_at: null }).execute();
+      await search.index(ctx.db, id);
       return { product_id: id, status: ReviewStatus.Pending };
     },
   });
@@ -164,7 +171,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin) throw forbidden('Only its author unlists a product.');
-      await ctx.db.updateTable('market_product').set({ listed: 0, updated_at: now() }).where('id', '=', p.id).execute();
+      await ctx.db.updateTable('market_product').set({ listed: 0, public: 0, updated_at: now() }).where('id', '=', p.id).execute();
       return {};
     },
   });
@@ -195,16 +202,9 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     query: z.object({ keyword: z.string().trim().max(100).default('') }),
     handler: async ({ query }) => {
       if (!query.keyword) return { suggestions: [] };
-      const k = query.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-      const rows = await ctx.db
-        .selectFrom('market_product')
-        .select('name')
-        .where('listed', '=', 1)
-        .where('live_version', '<>', '')
-        .where(sql`lower(name)`, 'like', `%${k}%`)
-        .orderBy('duplicates', 'desc')
-        .limit(8)
-        .execute();
+      const match = search.where(query.keyword);
+      if (!match) return { suggestions: [] };
+      const rows = await ctx.db.selectFrom('market_product').select('name').where('public', '=', 1).where(match).orderBy('duplicates', 'desc').limit(8).execute();
       return { suggestions: [...new Set(rows.map((r) => r.name as string))] };
     },
   });
@@ -266,8 +266,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
         .innerJoin('market_product as p', 'p.id', 'f.product_id')
         .select(CARD.map((c) => `p.${c}` as const))
         .where('f.user_id', '=', caller!.userId)
-        .where('p.listed', '=', 1)
-        .where('p.live_version', '<>', '')
+        .where('p.public', '=', 1)
         .orderBy('f.created_at', 'desc')
         .limit(query.page_size)
         .offset((query.page_num - 1) * query.page_size)
