@@ -80,7 +80,7 @@ describe('the library', () => {
 
   it('keeps deleted resources of recyclable kinds in the recycle bin to restore or purge; other kinds go for good', async () => {
     const kinds = (await agent.post('/api/library/kinds')).kinds;
-    expect(kinds.find((k: { kind: string }) => k.kind === 'note')).toEqual({ kind: 'note', can_delete: true, recyclable: true, can_purge: true, can_export: false, can_import: false });
+    expect(kinds.find((k: { kind: string }) => k.kind === 'note')).toEqual({ kind: 'note', can_delete: true, recyclable: true, can_purge: true, can_export: true, can_import: true });
     expect(kinds.find((k: { kind: string }) => k.kind === 'workflow')).toMatchObject({ can_export: true, can_import: true });
     expect(kinds.find((k: { kind: string }) => k.kind === 'table')).toMatchObject({ recyclable: false });
     const items = (await list()).resource_list;

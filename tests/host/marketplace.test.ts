@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
-import { startStudio, type RunningStudio } from '../helpers.ts';
+import path from 'node:path';
+import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
 import { greetingCanvas, link, node, ref } from '../workflow-kit.ts';
 
 // The marketplace: listing, review, the public list and search, duplicating an independent copy with its
@@ -114,5 +115,31 @@ describe('the marketplace', () => {
     const refused = await author.request('POST', '/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'knowledge', entity_id: dataset_id, name: 'Docs', description: 'docs' });
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toContain("cannot leave their space");
+  });
+
+  it('lists a kind no studio code names (a fixture extension\'s notes), and hides its products when the extension is off', async () => {
+    const KINDS = path.join(ROOT, 'tests/fixtures/kinds');
+    const s1 = await startStudio({ extensionsDir: KINDS, keepDatabase: true });
+    const dataDir = s1.dataDir;
+    const a = (await signUp(s1.url, 'boss')).agent;
+    const space = (await a.post('/api/space/create', { name: 'Notes' })).space_id;
+    const { id } = await a.post('/api/fixture-notes/create', { space_id: space, name: 'shopping list' });
+    const { product_id } = await a.post('/api/marketplace/product/listing', { space_id: space, entity_type: 'note', entity_id: id, name: 'Shopping list', description: 'A note to copy.' });
+    await a.post('/api/marketplace/admin/listing/approve', { product_id });
+    expect((await a.get('/api/marketplace/product/search?keyword=shopping')).products.map((p: { entity_type: string }) => p.entity_type)).toEqual(['note']);
+    const other = (await a.post('/api/space/create', { name: 'Copies' })).space_id;
+    const dup = await a.post('/api/marketplace/product/duplicate', { product_id, space_id: other });
+    expect((await a.post('/api/resource/library_resource_list', { space_id: other })).resource_list).toEqual([expect.objectContaining({ res_type: 'note', res_id: dup.entity_id, name: 'shopping list' })]);
+    await s1.server.close();
+    // The same data, the notes extension off: its products leave the public lists.
+    const s2 = await startStudio({ extensionsDir: KINDS, keepData: dataDir, env: { TESSERA_DISABLE: 'fixture-notes', ...(s1.databaseUrl ? { DATABASE_URL: s1.databaseUrl } : {}) } });
+    try {
+      a.base = s2.url;
+      expect((await a.get('/api/marketplace/product/list')).products).toEqual([]);
+      expect((await a.request('POST', '/api/marketplace/product/duplicate', { product_id, space_id: other })).status).toBe(400);
+    } finally {
+      await s2.close();
+      await s1.close().catch(() => undefined);
+    }
   });
 });
