@@ -85,4 +85,18 @@ describe('knowledge in the browser', () => {
     expect(await page.getByTestId('run-answer-text').textContent()).toContain('Lunch is served in the canteen at noon.');
     expect(errors).toEqual([]);
   });
+
+  it('shows the knowledge pages in Chinese', async () => {
+    const { api, spaceId, page, errors } = await userSession(env, { language: 'zh-CN' });
+    await page.goto(`${env.studio.url}/knowledge`);
+    await page.getByText('还没有知识库。', { exact: false }).waitFor();
+    const { dataset_id } = await api.post('/api/knowledge/create', { space_id: spaceId, name: '手册', format_type: 0 });
+    await page.goto(`${env.studio.url}/knowledge/${dataset_id}?space_id=${spaceId}`);
+    await page.getByText('还没有文档。').waitFor();
+    await page.getByRole('tab', { name: '召回测试' }).click();
+    await page.getByText('未设置向量模型：仅按词语检索。', { exact: false }).waitFor();
+    await page.getByTestId('knowledge-add').click();
+    await page.getByText('拖入文件或点击选择').waitFor();
+    expect(errors).toEqual([]);
+  });
 });

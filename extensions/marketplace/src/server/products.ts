@@ -109,8 +109,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     if (!p) throw notFound(`There is no product ${id}.`);
     return p;
   };
-  /** Public: approved and listed. The owner and platform administrators see the rest too. */
-  const visible = (p: ProductRow, caller?: Caller) => (!!p.live_version && !!Number(p.listed)) || p.owner_id === caller?.userId || !!caller?.isPlatformAdmin;
+  /** Public: approved, listed, and of a kind this studio runs. The owner and platform administrators see the rest too. */
+  const visible = (p: ProductRow, caller?: Caller) => (!!p.live_version && !!Number(p.listed) && !!ctx.registry(ResourceKinds).get(p.entity_type)) || p.owner_id === caller?.userId || !!caller?.isPlatformAdmin;
   const favoritedBy = async (userId: string, ids: string[]) => new Set(ids.length ? (await ctx.db.selectFrom('market_favorite').select('product_id').where('user_id', '=', userId).where('product_id', 'in', ids).execute()).map((r) => r.product_id as string) : []);
 
   /** The public list: approved, listed, of the kinds this studio runs; pages by limit + 1 (no count of everything). */
