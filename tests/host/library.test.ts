@@ -156,6 +156,20 @@ describe('the library', () => {
     expect((await agent.request('POST', '/api/library/resource/import', { space_id: target, bundle: { hello: 1 } })).body.msg).toContain('not a resource file exported by a Tessera studio');
   });
 
+  it('exports a plugin with its APIs but never its key, and imports it as a plugin that needs its own', async () => {
+    const p = (path: string, body: Record<string, unknown>) => agent.post(`/api/plugin_api/${path}`, { space_id: space, ...body });
+    const { plugin_id } = await p('register_plugin_meta', { name: 'Weather service', desc: 'forecasts', url: 'https://203.0.113.10/v1', auth_type: [1], location: 1, key: 'X-Api-Key', service_token: 'sk-very-secret-1234' });
+    await p('create_api', { plugin_id, name: 'forecast', desc: 'the forecast', path: '/forecast', method: 1, request_params: [{ name: 'city', type: 1, location: 2, is_required: true, desc: 'city' }] });
+    const { bundle } = await agent.post('/api/library/resource/export', { space_id: space, res_type: 'plugin', res_id: plugin_id });
+    expect(JSON.stringify(bundle)).not.toContain('sk-very-secret');
+    expect(bundle.resources[0].data.apis.map((a: { name: string }) => a.name)).toEqual(['forecast']);
+    const { res_id } = await agent.post('/api/library/resource/import', { space_id: space, bundle });
+    const info = await p('get_plugin_info', { plugin_id: res_id });
+    expect(JSON.stringify(info)).not.toContain('1234');
+    expect(info).toMatchObject({ meta_info: expect.objectContaining({ name: 'Weather service (2)' }) });
+    expect((await p('get_plugin_apis', { plugin_id: res_id })).api_info.map((a: { name: string }) => a.name)).toEqual(['forecast']);
+  });
+
   it('shows nothing of a kind whose extension is disabled', async () => {
     const without = await startStudio({ extensionsDir: KINDS, env: { TESSERA_DISABLE: 'fixture-notes' } });
     try {
