@@ -170,6 +170,16 @@ describe('the library', () => {
     expect((await p('get_plugin_apis', { plugin_id: res_id })).api_info.map((a: { name: string }) => a.name)).toEqual(['forecast']);
   });
 
+  it('copies a table as its structure (fields and row mode), not its rows, under a free name', async () => {
+    const { database_info: t } = await agent.post('/api/memory/database/add', { space_id: space, table_name: 'orders', table_desc: 'what people ordered', field_list: [{ name: 'item', type: 1, must_required: true }, { name: 'qty', type: 2 }], rw_mode: 3 });
+    await agent.post('/api/memory/database/update_records', { space_id: space, database_id: t.id, record_data_add: [{ item: 'tea', qty: '2' }] });
+    const copy = await agent.post('/api/library/resource/copy', { space_id: space, res_type: 'table', res_id: t.id });
+    const info = (await agent.post('/api/memory/database/get_by_id', { space_id: space, id: copy.res_id })).database_info;
+    expect(info).toMatchObject({ table_name: 'orders_2', table_desc: 'what people ordered', rw_mode: 3 });
+    expect(info.field_list.map((f: { name: string; type: number; must_required: boolean }) => [f.name, f.type, f.must_required])).toEqual([['item', 1, true], ['qty', 2, false]]);
+    expect((await agent.post('/api/memory/database/list_records', { space_id: space, database_id: copy.res_id })).TotalNum).toBe(0);
+  });
+
   it('shows nothing of a kind whose extension is disabled', async () => {
     const without = await startStudio({ extensionsDir: KINDS, env: { TESSERA_DISABLE: 'fixture-notes' } });
     try {
