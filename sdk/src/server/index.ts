@@ -322,6 +322,28 @@ export const ResourceKinds = defineRegistryPoint<ResourceKindDefinition>({
   key: (k) => k.kind,
 });
 
+/**
+ * A publishing channel (Coze's connectors): where a resource's published version is offered. The API
+ * (1024) and the chat page with its embeddable Web SDK (999) are built in; another channel is an extension.
+ * `settings` validates what a publication to it takes (the Web SDK's allowed origins).
+ */
+export interface ConnectorDefinition {
+  /** Coze's connector id ('1024', '999' ...). */
+  id: string;
+  name: Partial<Record<'zh-CN' | 'en-US', string>>;
+  description?: Partial<Record<'zh-CN' | 'en-US', string>>;
+  /** The resource kinds published there ('bot', 'workflow', 'project'). */
+  kinds: string[];
+  settings?: ZodType;
+}
+export const Connectors = defineRegistryPoint<ConnectorDefinition>({
+  id: 'server.connectors',
+  owner: 'host',
+  description: 'Publishing channels (API, chat page and Web SDK ...) and what a publication to each takes.',
+  schema: z.object({ id: z.string().regex(/^[0-9a-z_-]{1,32}$/), name: z.record(z.string(), z.string()), kinds: z.array(z.string()).min(1), settings: zod.optional() }),
+  key: (c) => c.id,
+});
+
 /** A resource that uses another one (a bot whose skills name a knowledge base, a workflow whose nodes do). */
 export interface ResourceReference {
   /** The kind of the resource that holds the reference ('bot', 'workflow' ...). */

@@ -1,7 +1,8 @@
-import { ResourceReferences, containsText, defineExtension } from '@tessera/sdk/server';
+import { Connectors as ConnectorsPoint, ResourceReferences, containsText, defineExtension } from '@tessera/sdk/server';
+import { z } from 'zod';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
-import { BotChatsService, BotConfig, BotsService, Connectors, type BotSummary } from '../shared/index.ts';
+import { BotChatsService, BotConfig, BotsService, CONNECTOR_NAMES, Connectors, type BotPublication, type BotSummary } from '../shared/index.ts';
 import { ChatErrorCode, ChatService } from './chat.ts';
 import { botError } from './errors.ts';
 import { ConversationStore } from './conversations.ts';
@@ -16,6 +17,19 @@ const summary = (b: BotRow): BotSummary => ({ bot_id: b.id, space_id: b.space_id
 export default defineExtension({
   id: 'bots',
   register(ctx) {
+    // Where bots are published: the open API, and the studio's chat page with its embeddable Web SDK (an
+    // origin allow-list says which sites may embed it).
+    ctx.register(ConnectorsPoint, { id: Connectors.API, name: CONNECTOR_NAMES[Connectors.API], description: { 'en-US': 'The open API (/v3/chat ...) with a personal access token.', 'zh-CN': '开放 API（/v3/chat 等），使用个人访问令牌。' }, kinds: ['bot'] });
+    ctx.register(ConnectorsPoint, {
+      id: Connectors.ChatPage,
+      name: CONNECTOR_NAMES[Connectors.ChatPage],
+      description: { 'en-US': 'The chat page of the studio, and the chat widget other sites embed (Web SDK).', 'zh-CN': '工作室的聊天页面，以及其他网站可嵌入的聊天组件（Web SDK）。' },
+      kinds: ['bot'],
+      settings: z.object({
+        /** Sites whose pages may embed the chat widget: origins such as https://shop.example.com. */
+        allowed_origins: z.array(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'An origin is a scheme and a host, with a port if any: https://shop.example.com')).max(50).default([]),
+      }),
+    });
     // Bots whose draft configuration names a resource (a knowledge base, a table, a workflow ...).
     ctx.register(ResourceReferences, {
       kind: 'bot',
@@ -48,6 +62,12 @@ export default defineExtension({
         return config?.skills[skill];
       },
       list: async (spaceId) => ((await ctx.db.selectFrom('bots_meta').selectAll().where('space_id', '=', spaceId).where('deleted_at', 'is', null).orderBy('updated_at', 'desc').execute()) as BotRow[]).map(summary),
+      publication: async (botId) => {
+        const b = await bots.meta(botId).catch(() => undefined);
+        const p = b && (await bots.published(b.id));
+        if (!b || !p) return undefined;
+        return { ...summary(b), version: p.version, connectors: p.connectors, connector_settings: p.connector_settings, onboarding: p.config.onboarding as BotPublication['onboarding'], creator_id: b.creator_id };
+      },
     });
     ctx.provide(BotChatsService, {
       async start(t) {
@@ -65,13 +85,15 @@ export default defineExtension({
       async startPublished(t) {
         const b = await bots.meta(t.botId).catch(() => undefined);
         const p = b && (await bots.published(b.id));
-        if (!b || !p || !p.connectors.includes(Connectors.API)) throw botError(404, 'bots.notOnApi', {});
+        const connectorId = t.connectorId ?? Connectors.API;
+        if (!b || !p || !p.connectors.includes(connectorId)) throw botError(404, connectorId === Connectors.API ? 'bots.notOnApi' : 'bots.notOnChatPage', {});
         let conversation;
         if (t.conversationId) {
           conversation = await conversations.get(t.conversationId, t.userId);
-          if (conversation.bot_id !== b.id) throw badRequest('This conversation belongs to another bot.');
-        } else conversation = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: t.userId, end_user_id: t.endUserId, connector_id: Connectors.API, draft: false });
-        const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation, userId: t.userId, endUserId: t.endUserId, connectorId: Connectors.API, messages: [{ role: 'user', content: t.message }], customVariables: {}, save: true, logId: t.logId });
+          // One end user's conversation is not another's (channels where many end users share the accountable user).
+          if (conversation.bot_id !== b.id || conversation.end_user_id !== t.endUserId) throw badRequest('This conversation belongs to another bot or user.');
+        } else conversation = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: t.userId, end_user_id: t.endUserId, connector_id: connectorId, draft: false });
+        const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation, userId: t.userId, endUserId: t.endUserId, connectorId, messages: [{ role: 'user', content: t.message }], customVariables: {}, save: true, logId: t.logId });
         return { chat_id: row.id, conversation_id: conversation.id };
       },
       stream: (chatId, sse, signal) => pipeChat(chats, chatId, sse, signal),

@@ -110,4 +110,11 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('bots_chat').addColumn('trace', 'text').execute();
     },
   },
+  {
+    // What a publication to each connector took (the Web SDK's allowed origins).
+    name: '0003_connector_settings',
+    up: async (db) => {
+      await db.schema.alterTable('bots_commit').addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+    },
+  },
 ];

@@ -402,13 +402,10 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     path: '/v1/bot/publish',
     auth: byBody,
     permission: 'bot.write',
-    summary: 'Publish the draft to connectors (1024: API; 999: the chat page)',
+    summary: 'Publish the draft to connectors (1024: API; 999: the chat page and Web SDK; others from extensions)',
     body: z.object({ bot_id: z.string().min(1), connector_ids: z.array(z.string()).min(1) }),
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id).catch(as4200);
-      const known = new Set<string>([Connectors.API, Connectors.ChatPage]);
-      const unknown = body.connector_ids.filter((c) => !known.has(c));
-      if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}: use ${Connectors.API} (API) or ${Connectors.ChatPage} (chat page).`);
       const { version } = await publishDraft(ctx, bots, b, { changelog: '', connectors: body.connector_ids, userId: caller!.userId });
       return { bot_id: b.id, version };
     },

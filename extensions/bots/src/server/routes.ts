@@ -1,8 +1,8 @@
 import { badRequest } from '@tessera/sdk';
-import { ResourceKinds, containsText, listResourcesOfTable, type ServerContext } from '@tessera/sdk/server';
+import { Connectors as ConnectorsPoint, ResourceKinds, containsText, listResourcesOfTable, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
-import { BotConfig, BotModes, BotPublished, BotSkills, Connectors, CONNECTOR_NAMES, shortcutProblems } from '../shared/index.ts';
+import { BotConfig, BotModes, BotPublished, BotSkills, Connectors, shortcutProblems } from '../shared/index.ts';
 import type { ChatService } from './chat.ts';
 import { chatView, conversationView, messageView, type ConversationRow, type ConversationStore } from './conversations.ts';
 import { botError, registerErrorTexts } from './errors.ts';
@@ -14,7 +14,6 @@ const Name = z.string().trim().min(1, 'Give the bot a name.').max(100, 'A bot na
 const Description = z.string().max(2000, 'A description has at most 2,000 characters.');
 const Icon = z.string().max(2_000_000);
 const VERSION = /^v\d+\.\d+\.\d+$/;
-const PUBLISHABLE = [Connectors.API, Connectors.ChatPage] as const;
 
 export interface BotDeps {
   bots: BotStore;
@@ -60,7 +59,24 @@ export const nextVersion = (latest: string | null) => {
  * Publishes a bot's draft as a version (the next patch unless given; it must grow) to connectors, once
  * the draft has no problems. The studio's publish and the open API's share it.
  */
-export async function publishDraft(ctx: ServerContext<unknown>, bots: BotStore, b: BotRow, r: { version?: string; changelog: string; connectors: string[]; userId: string }): Promise<{ version: string; commit_id: string }> {
+/** The connectors a bot may be published to (the Connectors point), each publication's settings checked. */
+export function checkConnectors(ctx: ServerContext<unknown>, ids: string[], settings: Record<string, unknown> = {}): Record<string, unknown> {
+  const usable = ctx.registry(ConnectorsPoint).list().filter((c) => c.kinds.includes('bot'));
+  const unknown = ids.filter((id) => !usable.some((c) => c.id === id));
+  if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}: a bot is published to ${usable.map((c) => `${c.id} (${c.name['en-US'] ?? c.id})`).join(', ')}.`);
+  const out: Record<string, unknown> = {};
+  for (const id of ids) {
+    const schema = usable.find((c) => c.id === id)!.settings;
+    if (!schema) continue;
+    const parsed = schema.safeParse(settings[id] ?? {});
+    if (!parsed.success) throw badRequest(`The settings for connector ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`.trim()).join('; ')}`);
+    out[id] = parsed.data;
+  }
+  return out;
+}
+
+export async function publishDraft(ctx: ServerContext<unknown>, bots: BotStore, b: BotRow, r: { version?: string; changelog: string; connectors: string[]; connectorSettings?: Record<string, unknown>; userId: string }): Promise<{ version: string; commit_id: string }> {
+  const connectorSettings = checkConnectors(ctx, r.connectors, r.connectorSettings);
   const draft = await bots.draft(b.id);
   const problems = problemsOf(ctx, draft.config);
   if (problems.length) throw botError(400, 'bots.cannotPublish', { problems: problems.join(' ') }, { detail: { problems } });
@@ -70,7 +86,7 @@ export async function publishDraft(ctx: ServerContext<unknown>, bots: BotStore, 
   const id = ctx.host.newId();
   const t = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('bots_commit').values({ id, bot_id: b.id, config: JSON.stringify(draft.config), revision: draft.revision, version, changelog: r.changelog, connectors: JSON.stringify(r.connectors), created_by: r.userId, created_at: t }).execute();
+    await trx.insertInto('bots_commit').values({ id, bot_id: b.id, config: JSON.stringify(draft.config), revision: draft.revision, version, changelog: r.changelog, connectors: JSON.stringify(r.connectors), connector_settings: JSON.stringify(connectorSettings), created_by: r.userId, created_at: t }).execute();
     await trx.updateTable('bots_meta').set({ latest_version: version, latest_commit_id: id, published_at: t, published_revision: b.draft_revision }).where('id', '=', b.id).execute();
   });
   bots.forgetSpace(b.id);
@@ -91,7 +107,11 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: () => ({
       modes: ctx.registry(BotModes).list().map((m) => ({ key: m.key, code: m.code, label: m.label })),
       skills: ctx.registry(BotSkills).list().map((s) => ({ key: s.key, label: s.label })),
-      connectors: PUBLISHABLE.map((id) => ({ id, name: CONNECTOR_NAMES[id] })),
+      connectors: ctx
+        .registry(ConnectorsPoint)
+        .list()
+        .filter((c) => c.kinds.includes('bot'))
+        .map((c) => ({ id: c.id, name: c.name, description: c.description, settings_schema: c.settings ? z.toJSONSchema(c.settings, { io: 'input' }) : undefined })),
     }),
   });
 
@@ -273,10 +293,10 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     path: '/api/draftbot/publish',
     auth: inSpace,
     summary: 'Publish the draft as a version to connectors (API, chat page), with a changelog',
-    body: z.object({ space_id: Id, bot_id: Id, version: z.string().optional(), changelog: z.string().max(2000).default(''), connectors: z.array(z.enum(PUBLISHABLE)).min(1, 'Choose where to publish: API, chat page or both.').default([...PUBLISHABLE]) }),
+    body: z.object({ space_id: Id, bot_id: Id, version: z.string().optional(), changelog: z.string().max(2000).default(''), connectors: z.array(z.string().max(32)).min(1, 'Choose where to publish: API, chat page or both.').max(20).default([Connectors.API, Connectors.ChatPage]), connector_settings: z.record(z.string(), z.unknown()).default({}) }),
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
-      const r = await publishDraft(ctx, bots, b, { version: body.version, changelog: body.changelog, connectors: body.connectors, userId: caller!.userId });
+      const r = await publishDraft(ctx, bots, b, { version: body.version, changelog: body.changelog, connectors: body.connectors, connectorSettings: body.connector_settings, userId: caller!.userId });
       return { ...r, connectors: body.connectors };
     },
   });
@@ -290,7 +310,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       const rows = await bots.commits(b.id);
-      return { history_infos: rows.map((c) => ({ commit_id: c.id, version: c.version, changelog: c.changelog, connectors: JSON.parse(c.connectors), creator_id: c.created_by, create_time: Math.floor(Date.parse(c.created_at) / 1000) })) };
+      return { history_infos: rows.map((c) => ({ commit_id: c.id, version: c.version, changelog: c.changelog, connectors: JSON.parse(c.connectors), connector_settings: JSON.parse(c.connector_settings || '{}'), creator_id: c.created_by, create_time: Math.floor(Date.parse(c.created_at) / 1000) })) };
     },
   });
 

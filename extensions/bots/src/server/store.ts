@@ -28,11 +28,21 @@ export interface CommitRow {
   version: string;
   changelog: string;
   connectors: string;
+  connector_settings: string;
   created_by: string;
   created_at: string;
 }
 
 export const nowIso = () => new Date().toISOString();
+
+/** The published version of a bot: its configuration and where it is offered (with each channel's settings). */
+export interface PublishedBot {
+  config: BotConfig;
+  version: string;
+  commit_id: string;
+  connectors: string[];
+  connector_settings: Record<string, unknown>;
+}
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
 /** A bot as the studio lists and shows it (Coze's draft bot fields). */
@@ -98,15 +108,15 @@ export class BotStore {
   }
 
   /** The latest published version (kept in memory: versions never change; publishing drops it). */
-  async published(botId: string): Promise<{ config: BotConfig; version: string; commit_id: string; connectors: string[] } | undefined> {
+  async published(botId: string): Promise<PublishedBot | undefined> {
     const hit = this.#published.get(botId);
     if (hit) return hit;
     const c = (await this.db.selectFrom('bots_commit').selectAll().where('bot_id', '=', botId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst()) as CommitRow | undefined;
     if (!c) return undefined;
-    const v = { config: BotConfig.parse(JSON.parse(c.config)), version: c.version, commit_id: c.id, connectors: JSON.parse(c.connectors) as string[] };
+    const v = { config: BotConfig.parse(JSON.parse(c.config)), version: c.version, commit_id: c.id, connectors: JSON.parse(c.connectors) as string[], connector_settings: JSON.parse(c.connector_settings || '{}') as Record<string, unknown> };
     return this.#ctx.host.distributed ? v : this.#published.set(botId, v);
   }
-  #published = new LocalCache<string, { config: BotConfig; version: string; commit_id: string; connectors: string[] }>({ max: 2000 });
+  #published = new LocalCache<string, PublishedBot>({ max: 2000 });
 
   async nameTaken(spaceId: string, name: string, exceptId?: string): Promise<boolean> {
     let q = this.db.selectFrom('bots_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));

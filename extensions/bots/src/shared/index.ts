@@ -224,6 +224,16 @@ export interface Bots {
    * skill is not on) or as drafted.
    */
   skillSettings(botId: string, skill: string, which: 'published' | 'draft'): Promise<unknown | undefined>;
+  /** The published version as a channel shows it: where it is offered, with each channel's settings (undefined: not published). */
+  publication(botId: string): Promise<BotPublication | undefined>;
+}
+
+export interface BotPublication extends BotSummary {
+  version: string;
+  connectors: string[];
+  connector_settings: Record<string, unknown>;
+  onboarding: { prologue?: string; suggested_questions?: string[] } & Record<string, unknown>;
+  creator_id: string;
 }
 export const BotsService = defineService<Bots>({ id: 'bots.registry', owner: 'bots', description: 'Bots of a space.' });
 
@@ -263,11 +273,13 @@ export interface PublishedTurn {
   /** Continue this conversation of the user's with the bot; absent: a new one. */
   conversationId?: string;
   logId: string;
+  /** The channel it comes through (default the API, 1024); the bot must be published there. */
+  connectorId?: string;
 }
 
 export interface BotChats {
   start(turn: AdhocTurn): Promise<{ chat_id: string; conversation_id: string }>;
-  /** Starts a chat with the published bot (it must be published to the API connector, 1024). */
+  /** Starts a chat with the published bot (it must be published to the turn's connector, by default the API, 1024). */
   startPublished(turn: PublishedTurn): Promise<{ chat_id: string; conversation_id: string }>;
   /** Streams a live chat's events (Coze's shape) until it ends; the client going away cancels it. */
   stream(chatId: string, sse: ChatEventSink, signal: AbortSignal): Promise<void>;

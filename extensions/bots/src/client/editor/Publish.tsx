@@ -1,5 +1,5 @@
 // Publishing a bot (version, changelog, channels) and its published versions (revert the draft to one).
-import { Alert, Button, Checkbox, Drawer, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Checkbox, Drawer, Form, Input, InputTag, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
 import { useState } from 'react';
@@ -45,9 +45,15 @@ function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: s
   const [version, setVersion] = useState(next(bot.latest_version));
   const [changelog, setChangelog] = useState('');
   const [connectors, setConnectors] = useState<string[]>(caps.connectors.map((c) => c.id));
+  const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>({});
+  // The last publication's channel settings (allowed origins ...) are the starting point.
+  const history = useQuery({ queryKey: ['bots', 'history', bot.bot_id, bot.latest_version], queryFn: () => api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', { space_id: spaceId, bot_id: bot.bot_id }) });
+  const last = history.data?.history_infos[0]?.connector_settings ?? {};
+  const settingsOf = (id: string) => settings[id] ?? (last[id] as Record<string, unknown> | undefined) ?? {};
   const publish = useMutation({
     mutationFn: async () => {
-      const r = await api.post<{ version: string }>('/api/draftbot/publish', { space_id: spaceId, bot_id: bot.bot_id, version, changelog, connectors });
+      const connector_settings = Object.fromEntries(connectors.map((id) => [id, settingsOf(id)]));
+      const r = await api.post<{ version: string }>('/api/draftbot/publish', { space_id: spaceId, bot_id: bot.bot_id, version, changelog, connectors, connector_settings });
       const info = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id: bot.bot_id });
       return { ...r, info: info.bot_info };
     },
@@ -78,6 +84,19 @@ function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: s
             ))}
           </Checkbox.Group>
         </Form.Item>
+        {caps.connectors
+          .filter((c) => connectors.includes(c.id) && c.settings_schema?.properties)
+          .map((c) => (
+            <Form.Item key={c.id} label={c.name[language as 'en-US'] ?? c.id} extra={c.description?.[language as 'en-US']} data-testid={`bot-publish-settings-${c.id}`}>
+              {Object.entries(c.settings_schema!.properties!).map(([field, p]) =>
+                p.type === 'array' ? (
+                  <InputTag key={field} allowClear saveOnBlur placeholder={t(`publish.setting.${field}`, { defaultValue: field })} value={(settingsOf(c.id)[field] as string[] | undefined) ?? []} onChange={(v) => setSettings({ ...settings, [c.id]: { ...settingsOf(c.id), [field]: v.map(String) } })} data-testid={`bot-publish-setting-${field}`} />
+                ) : (
+                  <Input key={field} placeholder={t(`publish.setting.${field}`, { defaultValue: field })} value={String(settingsOf(c.id)[field] ?? '')} onChange={(v) => setSettings({ ...settings, [c.id]: { ...settingsOf(c.id), [field]: v } })} />
+                ),
+              )}
+            </Form.Item>
+          ))}
       </Form>
     </Modal>
   );
@@ -88,6 +107,7 @@ interface HistoryItem {
   version: string;
   changelog: string;
   connectors: string[];
+  connector_settings?: Record<string, unknown>;
   create_time: number;
 }
 

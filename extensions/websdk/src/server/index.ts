@@ -1,0 +1,109 @@
+// The Web SDK (server half): the loader script a site adds (/sdk/websdk.js), a React component module
+// (/sdk/websdk-react.mjs), the chat page the widget frames (/embed/bot/{id}, framable only by the
+// publication's allowed origins), and the chat it talks to (/api/websdk/chat, for bots published to the
+// chat page and Web SDK connector, 999). Visitors are anonymous: an id in the frame's storage; the bot's
+// creator is the studio user the chats count for; calls are limited per address.
+import { readFileSync } from 'node:fs';
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { defineExtension } from '@tessera/sdk/server';
+import { BotChatsService, BotsService, Connectors } from '@tessera/ext-bots/shared';
+import { z } from 'zod';
+
+const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const TEXTS = {
+  'en-US': { placeholder: 'Type a message', send: 'Send', missing: 'This chat is not available.' },
+  'zh-CN': { placeholder: '输入消息', send: '发送', missing: '该聊天暂不可用。' },
+};
+const languageOf = (header: unknown) => (String(header ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US');
+
+/** Sites the publication lets frame the chat (Web SDK settings of connector 999). */
+const allowedOrigins = (settings: Record<string, unknown>) => ((settings[Connectors.ChatPage] as { allowed_origins?: string[] } | undefined)?.allowed_origins ?? []).map((o) => o.toLowerCase());
+
+export default defineExtension({
+  id: 'websdk',
+  register(ctx) {
+    const loader = asset('loader.js');
+    const react = asset('react.mjs');
+    const embed = asset('embed.js');
+    const bots = () => ctx.service(BotsService);
+    const publication = async (botId: string) => {
+      const p = await bots().publication(botId);
+      return p && p.connectors.includes(Connectors.ChatPage) ? p : undefined;
+    };
+
+    for (const [path, body, type] of [
+      ['/sdk/websdk.js', loader, 'text/javascript; charset=utf-8'],
+      ['/sdk/websdk-react.mjs', react, 'text/javascript; charset=utf-8'],
+      ['/sdk/embed.js', embed, 'text/javascript; charset=utf-8'],
+    ] as const) {
+      ctx.route({
+        method: 'GET',
+        path,
+        auth: 'anonymous',
+        rawResponse: true,
+        summary: path === '/sdk/embed.js' ? "The script of the Web SDK's chat page" : 'The Web SDK for sites that embed a bot\'s chat',
+        handler: (_req, reply) => {
+          reply.header('cache-control', 'public, max-age=300');
+          // Loaded by other sites' pages.
+          reply.header('access-control-allow-origin', '*');
+          reply.header('cross-origin-resource-policy', 'cross-origin');
+          reply.send(body, type);
+        },
+      });
+    }
+
+    ctx.route({
+      method: 'GET',
+      path: '/embed/bot/:bot_id',
+      auth: 'anonymous',
+      rawResponse: true,
+      summary: "A published bot's chat for the Web SDK's frame; only the publication's allowed origins may frame it",
+      params: z.object({ bot_id: z.string().min(1).max(32) }),
+      handler: async ({ params, headers }, reply) => {
+        const lang = languageOf(headers['accept-language']);
+        const p = await publication(params.bot_id);
+        const ancestors = p ? ["'self'", ...allowedOrigins(p.connector_settings)].join(' ') : "'none'";
+        reply.header('content-security-policy', `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors ${ancestors}`);
+        reply.header('cache-control', 'no-store');
+        if (!p) {
+          reply.status(404);
+          return reply.send(`<!doctype html><meta charset="utf-8"><p style="font:14px sans-serif;color:#86909c;padding:16px">${escape(TEXTS[lang].missing)}</p>`, 'text/html; charset=utf-8');
+        }
+        const t = TEXTS[lang];
+        reply.send(
+          `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(p.name)}</title>
+<style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",sans-serif;color:#1d2129;display:flex;flex-direction:column;height:100vh}header{padding:12px 16px;border-bottom:1px solid #e5e6eb;font-weight:600}#messages{flex:1;overflow:auto;padding:12px 16px}.msg{max-width:85%;margin:6px 0;padding:8px 12px;border-radius:10px;white-space:pre-wrap;word-break:break-word}.user{margin-left:auto;background:#165dff;color:#fff}.assistant{background:#f2f3f5}.pending:empty::after{content:'…'}.error{background:#ffece8;color:#cb2634}form{display:flex;gap:8px;padding:12px;border-top:1px solid #e5e6eb}input{flex:1;padding:8px 10px;border:1px solid #e5e6eb;border-radius:8px;font:inherit}button{padding:8px 14px;border:none;border-radius:8px;background:#165dff;color:#fff;font:inherit;cursor:pointer}button:disabled{opacity:.5}</style></head>
+<body><div id="tessera-chat" data-bot-id="${escape(p.bot_id)}" data-prologue="${escape(String(p.onboarding?.prologue ?? ''))}" hidden></div><header>${escape(p.name)}</header><div id="messages" aria-live="polite"></div>
+<form id="form"><input id="input" autocomplete="off" maxlength="4000" placeholder="${escape(t.placeholder)}" aria-label="${escape(t.placeholder)}"><button id="send" type="submit">${escape(t.send)}</button></form>
+<script src="/sdk/embed.js"></script></body></html>`,
+          'text/html; charset=utf-8',
+        );
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      path: '/api/websdk/chat',
+      auth: 'anonymous',
+      stream: true,
+      rateLimit: { max: 30, windowMs: 60_000, key: 'ip' },
+      summary: "A visitor's message to a bot published to the Web SDK, answered as a stream of Coze's chat events",
+      body: z.object({ bot_id: z.string().min(1).max(32), visitor_id: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'visitor_id is the id the widget keeps for this visitor.'), query: z.string().trim().min(1, 'Write a message first.').max(4000), conversation_id: z.string().max(32).optional() }),
+      handler: async ({ body, headers, logId, signal }, reply) => {
+        const p = await publication(body.bot_id);
+        if (!p) throw notFound('This bot is not published to the Web SDK.');
+        // The widget's frame is the studio's own page; other sites only through the publication's list.
+        const origin = String(headers.origin ?? '').toLowerCase();
+        const own = `//${String(headers.host ?? '').toLowerCase()}`;
+        if (!origin || (!origin.endsWith(own) && !allowedOrigins(p.connector_settings).includes(origin))) throw forbidden('This site may not use this chat: add it to the allowed origins of the bot\'s Web SDK publication.');
+        const chats = ctx.service(BotChatsService);
+        const started = await chats.startPublished({ botId: p.bot_id, userId: p.creator_id, endUserId: `web:${body.visitor_id}`, message: body.query, conversationId: body.conversation_id, logId, connectorId: Connectors.ChatPage }).catch((e) => {
+          if ((e as { status?: number }).status === 400) throw badRequest('This conversation is not yours; start a new one.');
+          throw e;
+        });
+        await chats.stream(started.chat_id, reply.sse(), signal);
+      },
+    });
+  },
+});

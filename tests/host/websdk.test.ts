@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type Agent } from '../agent.ts';
+import { readSse } from '../bots-kit.ts';
+import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+
+// The Web SDK: a bot published to the chat page and Web SDK connector (999) with allowed origins.
+let studio: RunningStudio;
+let llm: FakeLlm;
+let owner: Agent;
+let space: string;
+let botId: string;
+
+async function publish(agent: Agent, bot: string, allowed: string[], connectors = ['999']) {
+  const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: bot })).bot_info;
+  return agent.request('POST', '/api/draftbot/publish', { space_id: space, bot_id: bot, version: `v1.0.${Date.now() % 100000}`, connectors, connector_settings: { '999': { allowed_origins: allowed } }, changelog: info ? '' : '' });
+}
+
+beforeAll(async () => {
+  llm = await startFakeLlm();
+  studio = await startStudio();
+  owner = (await signUp(studio.url)).agent;
+  space = (await owner.post('/api/space/create', { name: 'Web' })).space_id;
+  const model = await addFakeModel(owner, llm.url);
+  botId = (await owner.post('/api/draftbot/create', { space_id: space, name: 'Shop helper' })).bot_id;
+  const info = (await owner.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: botId })).bot_info;
+  await owner.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id: botId, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'You help shoppers.', model: { model_id: model } }, onboarding: { ...info.config.onboarding, prologue: 'Hi! Ask me about orders.' } } });
+});
+afterAll(async () => {
+  await studio?.close();
+  await llm?.close();
+});
+
+const chat = (body: Record<string, unknown>, origin: string) => fetch(`${studio.url}/api/websdk/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ bot_id: botId, visitor_id: 'visitor-0001', query: 'Where is my order?', ...body }) });
+
+describe('the Web SDK', () => {
+  it('checks the publication: connectors must exist, allowed origins must be origins', async () => {
+    const bad = await owner.request('POST', '/api/draftbot/publish', { space_id: space, bot_id: botId, connectors: ['777'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('Unknown connector 777: a bot is published to 1024 (API), 999 (Chat page)');
+    const badOrigin = await publish(owner, botId, ['shop.example.com/path']);
+    expect(badOrigin.status).toBe(400);
+    expect(badOrigin.body.msg).toContain('An origin is a scheme and a host');
+    const caps = await owner.get('/api/draftbot/capabilities');
+    expect(caps.connectors.find((c: { id: string }) => c.id === '999').settings_schema.properties.allowed_origins.type).toBe('array');
+  });
+
+  it('serves a chat page framable by the allowed origins only, and answers visitors from allowed sites', async () => {
+    const notYet = await fetch(`${studio.url}/embed/bot/${botId}`);
+    expect(notYet.status).toBe(404);
+    expect(notYet.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect((await publish(owner, botId, ['https://shop.example.com', 'http://127.0.0.1:9'])).status).toBe(200);
+    const page = await fetch(`${studio.url}/embed/bot/${botId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self' https://shop.example.com http://127.0.0.1:9");
+    expect(page.headers.get('x-frame-options')).toBeNull();
+    const html = await page.text();
+    expect(html).toContain('data-prologue="Hi! Ask me about orders."');
+    expect(html).toContain('<script src="/sdk/embed.js"></script>');
+    const loader = await fetch(`${studio.url}/sdk/websdk.js`);
+    expect(loader.headers.get('content-type')).toContain('javascript');
+    expect(await loader.text()).toContain('/embed/bot/');
+    // Other studio pages still refuse every frame.
+    expect((await fetch(`${studio.url}/`)).headers.get('x-frame-options')).toBe('DENY');
+
+    llm.script({ text: 'Your order ships tomorrow.' });
+    const res = await chat({}, 'https://shop.example.com');
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const events = await readSse(res);
+    expect(events.filter((e) => e.event === 'conversation.message.delta').map((e) => e.data.content).join('')).toBe('Your order ships tomorrow.');
+    const conversationId = events.find((e) => e.event === 'conversation.chat.created')!.data.conversation_id;
+    // The same visitor continues; another visitor cannot.
+    llm.script({ text: 'Yes, tomorrow.' });
+    expect((await readSse(await chat({ conversation_id: conversationId, query: 'Really?' }, 'https://shop.example.com'))).some((e) => e.event === 'conversation.chat.completed')).toBe(true);
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain('Your order ships tomorrow.');
+    const stranger = await chat({ conversation_id: conversationId, visitor_id: 'visitor-9999' }, 'https://shop.example.com');
+    expect(stranger.status).toBe(400);
+    // Not from a site that is not allowed, nor without an origin.
+    expect((await chat({}, 'https://evil.example.net')).status).toBe(403);
+    expect((await fetch(`${studio.url}/api/websdk/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bot_id: botId, visitor_id: 'visitor-0001', query: 'hi' }) })).status).toBe(403);
+  });
+
+  it('stops answering when the bot is published without the Web SDK', async () => {
+    expect((await publish(owner, botId, [], ['1024'])).status).toBe(200);
+    expect((await fetch(`${studio.url}/embed/bot/${botId}`)).status).toBe(404);
+    expect((await chat({}, 'https://shop.example.com')).status).toBe(404);
+  });
+});
