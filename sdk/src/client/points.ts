@@ -155,6 +155,20 @@ export interface ResourceKind {
   useRecent?(limit: number): { items: RecentResource[]; loading: boolean };
   /** Where one resource of the kind opens (default `${path}/${id}?space_id=${spaceId}`). */
   itemPath?(id: string, spaceId: string): string;
+  /**
+   * The kind's editor as a component another page holds (a project's IDE-like page opens resources in tabs
+   * with it); best a `lazy()` one, so its code loads when first opened. Without it, such pages link to
+   * `itemPath` instead.
+   */
+  editor?: ComponentType<ResourceEditorProps>;
+}
+
+/** What a page that holds a kind's editor gives it. */
+export interface ResourceEditorProps {
+  id: string;
+  spaceId: string;
+  /** Held inside another page: fill the height it gives (not the window's); its back arrow goes to `backTo`. */
+  embedded?: { backTo: string };
 }
 
 export const ResourceKinds = defineRegistryPoint<ResourceKind>({
@@ -170,6 +184,7 @@ export const ResourceKinds = defineRegistryPoint<ResourceKind>({
     createPath: z.string().startsWith('/').optional(),
     useRecent: z.custom<ResourceKind['useRecent']>((v) => typeof v === 'function', 'must be a function').optional(),
     itemPath: z.custom<ResourceKind['itemPath']>((v) => typeof v === 'function', 'must be a function').optional(),
+    editor: z.custom<ResourceKind['editor']>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component').optional(),
   }),
   key: (k) => k.kind,
 });

@@ -311,6 +311,11 @@ export interface ResourceKindDefinition {
    * they came from to the new ones (those imported before this one): references between them follow.
    */
   importInto?(pkg: ResourcePackage, opts: { spaceId: string; userId: string; ids: Map<string, string>; name?: string }): Promise<string>;
+  /**
+   * Publishes the draft as the kind's next version (projects publish their resources with it); `connectors`
+   * are those the publication chose, of which a kind uses the ones that take it. Answers the version.
+   */
+  publish?(id: string, spaceId: string, opts: { userId: string; description: string; connectors: string[] }): Promise<{ version: string }>;
 }
 
 
@@ -318,7 +323,7 @@ export const ResourceKinds = defineRegistryPoint<ResourceKindDefinition>({
   id: 'server.resourceKinds',
   owner: 'host',
   description: 'Kinds of resources a space holds (server half): list, recycle, restore for the library and what builds on it.',
-  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), list: fn, remove: fn.optional(), restore: fn.optional(), purge: fn.optional(), exportOf: fn.optional(), missing: fn.optional(), importInto: fn.optional() }),
+  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), list: fn, remove: fn.optional(), restore: fn.optional(), purge: fn.optional(), exportOf: fn.optional(), missing: fn.optional(), importInto: fn.optional(), publish: fn.optional() }),
   key: (k) => k.kind,
 });
 

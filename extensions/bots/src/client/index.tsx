@@ -19,7 +19,7 @@ export default defineExtension({
     ctx.route({ path: '/bots', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/bots/:bot_id', component: EditorPage, title: 'title', layout: 'bare' });
     ctx.route({ path: '/bots/:bot_id/chat', component: ChatPage, title: 'chatPage.title', layout: 'bare' });
-    ctx.register(ResourceKinds, botKind);
+    ctx.register(ResourceKinds, { ...botKind, editor: EditorPage });
     ctx.sidebar({ key: 'bots', area: 'space', label: 'nav', path: '/bots', order: 5 });
   },
 });

@@ -241,6 +241,12 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       ...(pkg.requires?.modes ?? []).filter((m) => !ctx.registry(BotModes).get(m)).map((m) => `bot mode ${m}`),
       ...(pkg.requires?.skills ?? []).filter((k) => !ctx.registry(BotSkills).get(k)).map((k) => `bot skill ${k}`),
     ],
+    // Published with the next version to the chosen connectors that take bots (the API when none does).
+    publish: async (id, spaceId, opts) => {
+      const b = await bots.meta(id, spaceId);
+      const mine = opts.connectors.filter((c) => ctx.registry(ConnectorsPoint).get(c)?.kinds.includes('bot'));
+      return publishDraft(ctx, bots, b, { changelog: opts.description, connectors: mine.length ? mine : [Connectors.API], userId: opts.userId });
+    },
     importInto: async (pkg, opts) => {
       const parsed = BotConfig.safeParse((pkg.data as { config?: unknown })?.config);
       if (!parsed.success) throw badRequest(`"${pkg.name}" is not a bot this studio reads: ${parsed.error.issues[0]?.message ?? 'bad configuration'}.`);

@@ -8,6 +8,7 @@ import { Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LibraryActions, type LibraryAction } from './points.ts';
+import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import { useSpaceId } from './space.ts';
 
 interface Item {
@@ -412,7 +413,6 @@ function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; on
   const { t } = useTranslation('library');
   const api = useApi();
   const qc = useQueryClient();
-  const spaces = useQuery({ queryKey: ['spaces', 'list'], queryFn: () => api.post<{ spaces: { space_id: string; name: string }[] }>('/api/space/list') });
   const [to, setTo] = useState(spaceId);
   const [name, setName] = useState(item.name);
   const copy = useMutation({
@@ -427,13 +427,7 @@ function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; on
     <Modal visible title={t('copyTitle', { name: item.name })} onCancel={onClose} onOk={() => copy.mutate()} confirmLoading={copy.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'library-copy-save' } as object) }}>
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('copyTo')}</Typography.Text>
-        <Select style={{ width: '100%' }} value={to} onChange={setTo} loading={spaces.isLoading} data-testid="library-copy-space">
-          {(spaces.data?.spaces ?? []).map((s) => (
-            <Select.Option key={s.space_id} value={s.space_id}>
-              {s.name}
-            </Select.Option>
-          ))}
-        </Select>
+        <SpaceSelect value={to} onChange={setTo} testId="library-copy-space" />
         <Typography.Text type="secondary">{t('copyName')}</Typography.Text>
         <Input value={name} maxLength={100} onChange={setName} data-testid="library-copy-name" />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>

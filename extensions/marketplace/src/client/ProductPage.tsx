@@ -1,12 +1,13 @@
 // A product: readme (Markdown, no HTML), versions, what a copy brings along, author and numbers; favorite,
 // duplicate into one of your spaces, share.
-import { Alert, Button, Divider, Empty, Select, Space, Spin, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Divider, Empty, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconCopy, IconHeart, IconHeartFill, IconLeft, IconShareAlt } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, ResourceKinds, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import { useSpaceId, type Product } from './api.ts';
 import { useCategoryName } from './ExplorePage.tsx';
 import { KindTag } from './ProductCard.tsx';
@@ -127,7 +128,6 @@ function DuplicateModal({ product, onClose }: { product: Product; onClose(): voi
   const navigate = useNavigate();
   const current = useSpaceId();
   const kinds = useRegistryEntries(ResourceKinds);
-  const spaces = useQuery({ queryKey: ['spaces', 'list'], queryFn: () => api.post<{ spaces: { space_id: string; name: string }[] }>('/api/space/list') });
   const [to, setTo] = useState(current ?? '');
   const dup = useMutation({
     mutationFn: () => api.post<{ entity_type: string; entity_id: string; space_id: string }>('/api/marketplace/product/duplicate', { product_id: product.product_id, space_id: to }),
@@ -141,13 +141,7 @@ function DuplicateModal({ product, onClose }: { product: Product; onClose(): voi
   return (
     <Modal visible title={t('duplicateTitle', { name: product.name })} onCancel={onClose} onOk={() => dup.mutate()} confirmLoading={dup.isPending} okButtonProps={{ disabled: !to, ...({ 'data-testid': 'market-duplicate-save' } as object) }}>
       <Typography.Paragraph type="secondary">{t('duplicateHelp')}</Typography.Paragraph>
-      <Select style={{ width: '100%' }} value={to} onChange={setTo} loading={spaces.isLoading} data-testid="market-duplicate-space">
-        {(spaces.data?.spaces ?? []).map((s) => (
-          <Select.Option key={s.space_id} value={s.space_id}>
-            {s.name}
-          </Select.Option>
-        ))}
-      </Select>
+      <SpaceSelect value={to} onChange={setTo} testId="market-duplicate-space" />
     </Modal>
   );
 }

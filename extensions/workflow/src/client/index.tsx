@@ -17,7 +17,7 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/workflows/:workflow_id', component: EditorPage, title: 'title', layout: 'bare' });
-    ctx.register(ResourceKinds, workflowKind);
+    ctx.register(ResourceKinds, { ...workflowKind, editor: EditorPage });
     ctx.sidebar({ key: 'workflows', area: 'work_flow', label: 'nav', path: '/workflows', order: 10 });
   },
 });

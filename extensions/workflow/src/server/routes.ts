@@ -309,6 +309,12 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       return out;
     },
     missing: (pkg) => (pkg.requires?.node_types ?? []).filter((code) => !typeOf(code)).map((code) => `node type ${code}`),
+    // Projects publish their workflows with the next patch version.
+    publish: async (id, spaceId, opts) => {
+      const meta = await store.meta(id, spaceId);
+      const next = meta.latest_version ? meta.latest_version.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : 'v1.0.0';
+      return { version: (await publishWorkflow(meta, next, opts.description, opts.userId)).workflow_version };
+    },
     importInto: async (pkg, opts) => {
       const data = pkg.data as { flow_mode?: number; canvas?: Canvas };
       const parsed = Canvas.safeParse(data?.canvas);
@@ -493,20 +499,25 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before publishing (or publish with force).');
-      if (meta.latest_version && cmpVersion(body.workflow_version, meta.latest_version) <= 0) throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
-      const draft = await store.draft(meta.id);
-      const problems = blocking(validateCanvas(draft.canvas, typeOf));
-      if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
-      const id = ctx.host.newId();
-      const t = nowIso();
-      await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.version_description, version: body.workflow_version, version_description: body.version_description, created_by: caller!.userId, created_at: t, published_at: t }).execute();
-      await db().updateTable('workflow_meta').set({ published_revision: draft.revision, submitted_revision: draft.revision, latest_commit_id: id, latest_version: body.workflow_version, published_at: t, updated_at: t }).where('id', '=', meta.id).execute();
-      store.forget([meta.id]);
-      await store.operation(meta.id, OperateType.Publish, caller!.userId, id, body.version_description);
-      ctx.emit(WorkflowPublished, { workflow_id: meta.id, space_id: meta.space_id, version: body.workflow_version });
-      return { workflow_id: meta.id, commit_id: id, workflow_version: body.workflow_version };
+      return publishWorkflow(meta, body.workflow_version, body.version_description, caller!.userId);
     },
   });
+
+  /** Publishes the draft as `version` (greater than the last one), when it has no blocking problems. */
+  async function publishWorkflow(meta: Awaited<ReturnType<typeof store.meta>>, version: string, description: string, userId: string) {
+    if (meta.latest_version && cmpVersion(version, meta.latest_version) <= 0) throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
+    const draft = await store.draft(meta.id);
+    const problems = blocking(validateCanvas(draft.canvas, typeOf));
+    if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
+    const id = ctx.host.newId();
+    const t = nowIso();
+    await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: description, version: version, version_description: description, created_by: userId, created_at: t, published_at: t }).execute();
+    await db().updateTable('workflow_meta').set({ published_revision: draft.revision, submitted_revision: draft.revision, latest_commit_id: id, latest_version: version, published_at: t, updated_at: t }).where('id', '=', meta.id).execute();
+    store.forget([meta.id]);
+    await store.operation(meta.id, OperateType.Publish, userId, id, description);
+    ctx.emit(WorkflowPublished, { workflow_id: meta.id, space_id: meta.space_id, version: version });
+    return { workflow_id: meta.id, commit_id: id, workflow_version: version };
+  }
 
   ctx.route({
     method: 'POST',

@@ -2,7 +2,7 @@
 import { Alert, Button, Collapse, Empty, Input, Popover, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
-import { useApi, usePageTitle, useRegistry, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { useApi, usePageTitle, useRegistry, useRegistryEntries, useStudio, type ResourceEditorProps } from '@tessera/sdk/client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -16,11 +16,13 @@ import { PublishButton } from './Publish.tsx';
 import { useDraft, type SaveState } from './useDraft.ts';
 import './editor.css';
 
-export function EditorPage() {
-  const { bot_id: botId } = useParams();
+/** The editor's page (`/bots/:bot_id`), or the editor held by another page (a project's tab). */
+export function EditorPage(props: Partial<ResourceEditorProps>) {
+  const route = useParams();
+  const botId = props.id ?? route.bot_id;
   const [params] = useSearchParams();
   const current = useSpaceId();
-  const spaceId = params.get('space_id') ?? current;
+  const spaceId = props.spaceId ?? params.get('space_id') ?? current;
   const api = useApi();
   const { t } = useTranslation('bots');
   const info = useQuery({
@@ -34,10 +36,10 @@ export function EditorPage() {
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (info.isError) return <Empty description={t('editor.missing')} />;
   if (!info.data || !caps.data) return <Spin style={{ margin: 40 }} />;
-  return <Editor key={botId} spaceId={spaceId} initial={info.data.bot_info} caps={caps.data} />;
+  return <Editor key={botId} spaceId={spaceId} initial={info.data.bot_info} caps={caps.data} backTo={props.embedded?.backTo} />;
 }
 
-function Editor({ spaceId, initial, caps }: { spaceId: string; initial: BotInfo; caps: Capabilities }) {
+function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: BotInfo; caps: Capabilities; /** Held by another page: where the back arrow goes. */ backTo?: string }) {
   const { t } = useTranslation('bots');
   const { language } = useStudio();
   const draft = useDraft(spaceId, initial);
@@ -59,9 +61,9 @@ function Editor({ spaceId, initial, caps }: { spaceId: string; initial: BotInfo;
   const config = bot.config;
 
   return (
-    <div className="tessera-bot-editor" data-testid="bot-editor" data-mobile-tab={mobileTab}>
+    <div className="tessera-bot-editor" data-testid="bot-editor" data-mobile-tab={mobileTab} style={backTo ? { height: '100%' } : undefined}>
       <header className="tessera-bot-editor-header">
-        <Link to="/bots" aria-label={t('editor.back')} data-testid="bot-back">
+        <Link to={backTo ?? '/bots'} aria-label={t('editor.back')} data-testid="bot-back">
           <IconLeft />
         </Link>
         <Popover trigger="click" content={<IconPicker name={bot.name} value={bot.icon_uri} onChange={(icon_uri) => draft.change({ icon_uri })} />}>

@@ -4,7 +4,7 @@ import { Button, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconApps, IconLeft, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
-import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
+import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio, type ResourceEditorProps } from '@tessera/sdk/client';
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
@@ -48,12 +48,14 @@ interface Loaded {
   name: string;
 }
 
-export function EditorPage() {
-  const { workflow_id: workflowId } = useParams();
+/** The editor's page (`/workflows/:workflow_id`), or the editor held by another page (a project's tab). */
+export function EditorPage(props: Partial<ResourceEditorProps>) {
+  const params = useParams();
+  const workflowId = props.id ?? params.workflow_id;
   // The link names the workflow's space (?space_id=), so it opens from anywhere; else the current space.
   const [search] = useSearchParams();
   const current = useSpaceId();
-  const spaceId = search.get('space_id') ?? current;
+  const spaceId = props.spaceId ?? search.get('space_id') ?? current;
   const api = useApi();
   const { t } = useTranslation('workflow');
   const loaded = useQuery({
@@ -71,12 +73,12 @@ export function EditorPage() {
   if (!loaded.data || !types.data) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   return (
     <ReactFlowProvider>
-      <Editor key={workflowId} workflowId={workflowId!} spaceId={spaceId} initial={loaded.data} types={types.data.node_types} openRun={search.get('execute_id') ?? undefined} />
+      <Editor key={workflowId} workflowId={workflowId!} spaceId={spaceId} initial={loaded.data} types={types.data.node_types} openRun={props.embedded ? undefined : (search.get('execute_id') ?? undefined)} backTo={props.embedded?.backTo} />
     </ReactFlowProvider>
   );
 }
 
-function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[]; /** A run to show at open (?execute_id=, the open API's debug_url). */ openRun?: string }) {
+function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[]; /** A run to show at open (?execute_id=, the open API's debug_url). */ openRun?: string; /** Held by another page: where the back arrow goes. */ backTo?: string }) {
   const { t } = useTranslation('workflow');
   const { language, mobile } = useStudio();
   // On a phone the canvas is shown, not edited: too small to drag ports and fill forms.
@@ -545,16 +547,16 @@ function Editor({ workflowId, spaceId, initial, types, openRun }: { workflowId: 
 
   const only = selected.size === 1 ? canvas.nodes.find((n) => selected.has(n.node_id)) : undefined;
   return (
-    <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: '100vh' }}>
+    <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: backTo ? '100%' : '100vh' }}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '8px 16px', borderBottom: '1px solid var(--color-border-2)' }}>
         <Link
-          to="/workflows"
+          to={backTo ?? '/workflows'}
           aria-label={t('editor.back')}
           data-testid="editor-back"
           onClick={(e) => {
             // Save what is pending first (the draft saves itself only 0.8 s after the last change).
             e.preventDefault();
-            void flush().then((ok) => ok && navigate('/workflows'));
+            void flush().then((ok) => ok && navigate(backTo ?? '/workflows'));
           }}
         >
           <IconLeft />

@@ -1,0 +1,22 @@
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { IconApps } from '@arco-design/web-react/icon';
+import { lazy } from 'react';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import { setCurrentSpace } from './space.ts';
+
+const ProjectsPage = lazy(() => import('./ProjectsPage.tsx').then((m) => ({ default: m.ProjectsPage })));
+const ProjectPage = lazy(() => import('./ProjectPage.tsx').then((m) => ({ default: m.ProjectPage })));
+
+export default defineExtension({
+  id: 'projects',
+  register(ctx) {
+    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/projects', component: ProjectsPage, title: 'title' });
+    ctx.route({ path: '/projects/:project_id', component: ProjectPage, title: 'title', layout: 'bare' });
+    ctx.sidebar({ key: 'projects', area: 'space', label: 'nav', path: '/projects', order: 8 });
+    ctx.register(ResourceKinds, { kind: 'project', label: 'kind', createLabel: 'create', icon: IconApps, order: 5, path: '/projects', createPath: '/projects?create=1' });
+  },
+});

@@ -1,0 +1,121 @@
+// Publishing a project (Coze's /api/intelligence_api/publish/...): a project version, checked to be greater
+// than the last, publishes each of its resources whose kind can publish (bots to the chosen connectors,
+// workflows as a new version), and keeps a record of what each got or why it could not.
+import { badRequest, notFound } from '@tessera/sdk';
+import { Connectors, ResourceKinds, type ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { now, type ProjectStore } from './store.ts';
+
+const Id = z.string().min(1).max(32);
+const VERSION = /^v?(\d{1,6})\.(\d{1,6})\.(\d{1,6})$/;
+const parts = (v: string) => VERSION.exec(v)!.slice(1).map(Number);
+/** a > b for versions like 1.2.3 (a leading v is allowed). */
+export const greater = (a: string, b: string) => {
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+  return false;
+};
+export const PublishStatus = { Published: 1, Partly: 2, Failed: 3 } as const;
+
+export function registerPublishRoutes(ctx: ServerContext<unknown>, store: ProjectStore) {
+  const ofProject = { space: async (req: { body: { project_id?: string } }) => (await store.get(String(req.body?.project_id ?? ''))).space_id };
+  const base = '/api/intelligence_api/publish';
+  const check = (current: string, version: string) => {
+    if (!VERSION.test(version)) return 'Use a version number like 1.0.0.';
+    if (current && !greater(version, current)) return `The version must be greater than ${current}, the last one published.`;
+    return undefined;
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/check_version_number`,
+    auth: ofProject,
+    summary: 'Whether a version number may be published (greater than the last one)',
+    body: z.object({ project_id: Id, version_number: z.string().max(32) }),
+    handler: async ({ body }) => {
+      const p = await store.get(body.project_id);
+      const problem = check(p.version, body.version_number.trim());
+      return { is_valid: !problem, msg: problem ?? '', last_version: p.version };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/connector_list`,
+    auth: ofProject,
+    summary: "The connectors the project's resources can be published to",
+    body: z.object({ project_id: Id }),
+    handler: async ({ body }) => {
+      const kinds = new Set((await store.members((await store.get(body.project_id)).id)).map((m) => m.kind));
+      return { connectors: ctx.registry(Connectors).list().filter((c) => c.kinds.some((k) => kinds.has(k))).map((c) => ({ id: c.id, name: c.name, description: c.description, kinds: c.kinds })) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/publish_project`,
+    auth: ofProject,
+    summary: 'Publish the project as a version: each resource that can publish gets its next version (bots to the chosen connectors)',
+    body: z.object({ project_id: Id, version_number: z.string().trim().max(32), description: z.string().max(2000).default(''), connectors: z.array(z.string().max(32)).max(20).default([]) }),
+    handler: async ({ body, caller }) => {
+      const p = await store.get(body.project_id);
+      const problem = check(p.version, body.version_number);
+      if (problem) throw badRequest(problem, { field: 'version_number' });
+      const known = new Set(ctx.registry(Connectors).list().map((c) => c.id));
+      const unknown = body.connectors.filter((c) => !known.has(c));
+      if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}.`);
+      const resources = await store.resources(p);
+      if (!resources.length) throw badRequest('The project holds no resource to publish; add some first.');
+      const results: { res_type: string; res_id: string; name: string; status: 'published' | 'failed' | 'skipped'; version?: string; reason?: string }[] = [];
+      for (const r of resources) {
+        const kind = ctx.registry(ResourceKinds).get(r.kind);
+        if (!kind?.publish) {
+          results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'skipped', reason: 'Resources of this kind are not published.' });
+          continue;
+        }
+        try {
+          const out = await kind.publish(r.id, p.space_id, { userId: caller!.userId, description: body.description || `Project ${p.name} ${body.version_number}`, connectors: body.connectors });
+          results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'published', version: out.version });
+        } catch (e) {
+          results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'failed', reason: (e as { msg?: string }).msg ?? (e as Error).message });
+        }
+      }
+      const ok = results.filter((x) => x.status === 'published').length;
+      const failed = results.filter((x) => x.status === 'failed').length;
+      const status = failed === 0 ? PublishStatus.Published : ok ? PublishStatus.Partly : PublishStatus.Failed;
+      const id = ctx.host.newId();
+      await ctx.db.insertInto('projects_publish').values({ id, project_id: p.id, version: body.version_number, description: body.description, connectors: JSON.stringify(body.connectors), results: JSON.stringify(results), status, created_by: caller!.userId, created_at: now() }).execute();
+      if (status !== PublishStatus.Failed) await ctx.db.updateTable('projects_project').set({ version: body.version_number, updated_at: now() }).where('id', '=', p.id).execute();
+      return { record_id: id, status, results };
+    },
+  });
+
+  const view = (r: Record<string, unknown>) => ({ record_id: r.id, version: r.version, description: r.description, connectors: JSON.parse(r.connectors as string), status: Number(r.status), results: JSON.parse(r.results as string), creator_id: r.created_by, create_time: Math.floor(Date.parse(r.created_at as string) / 1000) });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/publish_record_list`,
+    auth: ofProject,
+    summary: "A project's publications, newest first",
+    body: z.object({ project_id: Id }),
+    handler: async ({ body }) => {
+      const p = await store.get(body.project_id);
+      const rows = await ctx.db.selectFrom('projects_publish').selectAll().where('project_id', '=', p.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100).execute();
+      return { records: rows.map(view) };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: `${base}/publish_record_detail`,
+    auth: ofProject,
+    summary: 'One publication: what each resource got or why it could not be published',
+    body: z.object({ project_id: Id, record_id: Id }),
+    handler: async ({ body }) => {
+      const p = await store.get(body.project_id);
+      const r = await ctx.db.selectFrom('projects_publish').selectAll().where('id', '=', body.record_id).where('project_id', '=', p.id).executeTakeFirst();
+      if (!r) throw notFound(`There is no publication ${body.record_id} of this project.`);
+      return { record: view(r) };
+    },
+  });
+}
