@@ -40,6 +40,20 @@ describe('projects in the browser', () => {
     // A reload opens the same resource again.
     await page.reload();
     await page.getByTestId('project-page').getByTestId('bot-editor').waitFor();
+    // Variables of the project: a duplicate name is refused with the reason; saved ones stay.
+    await page.getByTestId('project-variables-link').click();
+    await page.getByTestId('project-variable-add').click();
+    await page.getByTestId('project-variable-name').fill('city');
+    await page.getByTestId('project-variable-default').fill('Paris');
+    await page.getByTestId('project-variable-add').click();
+    await page.getByTestId('project-variable-name').nth(1).fill('city');
+    await page.getByTestId('project-variables-save').click();
+    await expect.poll(() => page.getByTestId('project-variables-problem').textContent()).toBe('Two variables are named city.');
+    await page.getByTestId('project-variable-name').nth(1).fill('budget');
+    await page.getByTestId('project-variables-save').click();
+    await expect.poll(() => page.getByTestId('project-variables-save').isDisabled()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('project-variable-name').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(['city', 'budget']);
     await page.getByTestId('project-overview-link').click();
     await page.getByTestId('project-overview').waitFor();
 

@@ -76,6 +76,39 @@ describe('variables through @coze/api', () => {
     const missing = await failure(coze.variables.retrieve({ bot_id: '987654321' }));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.code).toBe(4200);
-    expect((await failure(coze.variables.retrieve({ app_id: '1' }))).msg).toMatch(/projects are not available/);
+    expect(await failure(coze.variables.retrieve({ app_id: '987654321' }))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("answers a project's variables (app_id) once the project is published, per end user", async () => {
+    const { project_id } = await agent.post('/api/intelligence_api/draft_project/create', { space_id: space, name: 'Travel app' });
+    await agent.post('/api/intelligence_api/project/resource/add', { project_id, resources: [{ res_type: 'bot', res_id: botId }] });
+    // Names are checked: unique, not a system one.
+    const dup = await agent.request('POST', '/api/memory/project/variable/meta_update', { ProjectID: project_id, VariableList: [{ Keyword: 'trip' }, { Keyword: 'trip' }] });
+    expect([dup.status, dup.body.msg]).toEqual([400, 'Two variables are named trip.']);
+    expect((await agent.request('POST', '/api/memory/project/variable/meta_update', { ProjectID: project_id, VariableList: [{ Keyword: 'sys_uuid' }] })).status).toBe(400);
+    await agent.post('/api/memory/project/variable/meta_update', { ProjectID: project_id, VariableList: [{ Keyword: 'trip', DefaultValue: 'Rome', Description: 'next trip' }, { Keyword: 'tier', DefaultValue: 'basic', IsReadOnly: true }, { Keyword: 'old', Enable: false }] });
+    const list = await agent.get(`/api/memory/project/variable/meta_list?ProjectID=${project_id}`);
+    expect(list.VariableList.map((v: { Keyword: string; Channel: number }) => [v.Keyword, v.Channel])).toEqual([['trip', 5], ['tier', 5], ['old', 5]]);
+    expect(list.GroupConf.map((g: { GroupName: string }) => g.GroupName)).toEqual(['app', 'system']);
+    expect((await agent.post('/api/memory/variable/get_meta', { space_id: space, ConnectorID: project_id, ConnectorType: 2 })).VariableMap['5'].map((v: { Keyword: string }) => v.Keyword)).toEqual(['trip', 'tier', 'old']);
+    // Not published yet: the open API says so.
+    expect((await failure(coze.variables.retrieve({ app_id: project_id }))).msg).toMatch(/not been published/);
+    await agent.post('/api/intelligence_api/publish/publish_project', { project_id, version_number: '1.0.0', connectors: ['1024'] });
+    // A change after publishing is the draft's until the next version.
+    await agent.post('/api/memory/project/variable/meta_update', { ProjectID: project_id, VariableList: [{ Keyword: 'trip', DefaultValue: 'Oslo' }] });
+    expect((await coze.variables.retrieve({ app_id: project_id, connector_uid: 'traveller' })).items).toEqual([
+      { keyword: 'trip', value: 'Rome', create_time: 0, update_time: 0 },
+      { keyword: 'tier', value: 'basic', create_time: 0, update_time: 0 },
+    ]);
+    await coze.variables.update({ app_id: project_id, connector_uid: 'traveller', data: [{ keyword: 'trip', value: 'Kyoto' }] });
+    expect((await coze.variables.retrieve({ app_id: project_id, connector_uid: 'traveller', keywords: ['trip'] })).items[0].value).toBe('Kyoto');
+    expect((await coze.variables.retrieve({ app_id: project_id, connector_uid: 'someone else', keywords: ['trip'] })).items[0].value).toBe('Rome');
+    expect((await failure(coze.variables.update({ app_id: project_id, data: [{ keyword: 'tier', value: 'gold' }] }))).msg).toMatch(/tier is not set by end users/);
+    expect((await failure(coze.variables.update({ app_id: project_id, data: [{ keyword: 'old', value: 'x' }] }))).msg).toMatch(/The project has no variable old/);
+    // The published version's variables stay readable by version.
+    expect((await agent.get(`/api/memory/project/variable/meta_list?ProjectID=${project_id}&version=1.0.0`)).VariableList.map((v: { DefaultValue: string }) => v.DefaultValue)).toEqual(['Rome', 'basic', '']);
+    // A stranger's token cannot read it.
+    const stranger = (await signUp(studio.url)).agent;
+    expect((await stranger.request('GET', `/api/memory/project/variable/meta_list?ProjectID=${project_id}`)).status).toBe(403);
   });
 });

@@ -48,6 +48,10 @@ describe('bot variables alone', () => {
     const meta = await t.call('POST', '/api/memory/variable/get_meta', { space_id: 's1', ConnectorID: 'b1', ConnectorType: 1 }, 'ann');
     expect(meta.VariableMap['1']).toEqual([expect.objectContaining({ Keyword: 'city', DefaultValue: 'Paris', IsReadOnly: false }), expect.objectContaining({ Keyword: 'plan', IsReadOnly: true })]);
     expect((await t.request({ method: 'POST', url: '/api/memory/variable/get', body: { space_id: 's1', bot_id: 'nope' }, as: 'ann' })).status).toBe(404);
+    // Without the projects extension a project's variables are not found, and app_id says why.
+    expect((await t.request({ method: 'POST', url: '/api/memory/variable/get_meta', body: { space_id: 's1', ConnectorID: 'p1', ConnectorType: 2 }, as: 'ann' })).status).toBe(404);
+    const app = await t.request({ method: 'GET', url: '/v1/variables?app_id=p1', as: 'ann' });
+    expect([app.status, app.body.msg]).toEqual([400, 'app_id names a project, and projects are turned off in this studio. Give bot_id.']);
   });
 
   it('lists the system variables, and gives them to a bot without variables of its own', async () => {

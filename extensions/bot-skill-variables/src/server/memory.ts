@@ -3,6 +3,7 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
+import { ProjectsService } from '@tessera/ext-projects/shared';
 import { z } from 'zod';
 import { VariablesSkillSettings } from '../shared.ts';
 import { MAX_VALUE, variableStore } from './store.ts';
@@ -12,6 +13,8 @@ export const DEBUG_CONNECTOR = 'debug';
 /** Coze's VariableChannel.Custom and VariableType.KVVariable. */
 const CUSTOM = 1;
 const KV = 1;
+/** VariableChannel.APP: a project's variables. */
+const APP = 5;
 const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000) || 0;
 
 export function registerMemoryApi(ctx: ServerContext<unknown>) {
@@ -80,10 +83,18 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/memory/variable/get_meta',
     auth: inSpace,
-    summary: "The draft's variables by channel (Coze's VariableMap; 1: the bot's own)",
+    summary: "The draft's variables by channel (Coze's VariableMap; 1: a bot's own, 5: a project's)",
     body: z.object({ space_id: z.string().min(1), ConnectorID: z.string().min(1).max(32), ConnectorType: z.number().int().default(1) }),
     handler: async ({ body }) => {
-      if (body.ConnectorType !== 1) throw badRequest('Only bots (ConnectorType 1) have variables here; projects are not available yet.');
+      if (body.ConnectorType === 2) {
+        // A project (Coze's VariableConnector.Project): its app variables, channel 5.
+        const projects = ctx.optionalService(ProjectsService);
+        const project = await projects?.get(body.ConnectorID);
+        if (!projects || !project || project.space_id !== body.space_id) throw notFound(`There is no project ${body.ConnectorID} in this space.`);
+        const list = (await projects.variables(project.id, 'draft')) ?? [];
+        return { VariableMap: { [APP]: list.map((v) => ({ Keyword: v.Keyword, DefaultValue: v.DefaultValue, VariableType: KV, Channel: APP, Description: v.Description, Enable: v.Enable, Schema: v.Schema, IsReadOnly: v.IsReadOnly })) } };
+      }
+      if (body.ConnectorType !== 1) throw badRequest('ConnectorType is 1 (a bot) or 2 (a project).', { field: 'ConnectorType' });
       const variables = await draft(body.space_id, body.ConnectorID);
       return { VariableMap: { [CUSTOM]: variables.map((v) => ({ Keyword: v.name, DefaultValue: v.default_value, VariableType: KV, Channel: CUSTOM, Description: v.description, Enable: true, Schema: '{"type":"string"}', IsReadOnly: !v.writable })) } };
     },

@@ -3,7 +3,7 @@
 // publish a version to connectors with the record of what each resource got; history with rollback; copy
 // (also into another space), archive, delete.
 import { Alert, Button, Card, Checkbox, Drawer, Dropdown, Empty, Grid, Input, Menu, Popconfirm, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
-import { IconHome, IconLeft, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
+import { IconCode, IconHome, IconLeft, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, ResourceKinds, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import { useSpaceId } from './space.ts';
+import { VariablesPane } from './VariablesPane.tsx';
 
 interface Resource {
   res_type: string;
@@ -51,6 +52,8 @@ export function ProjectPage() {
   return <Project info={q.data} spaceId={q.data.project.space_id} />;
 }
 
+/** The variables pane's key among the tabs. */
+const VARIABLES = 'variables';
 /** A resource in the page's tabs: `kind:id`. */
 const tabKey = (r: { res_type: string; res_id: string }) => `${r.res_type}:${r.res_id}`;
 
@@ -73,7 +76,7 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
   const active = params.get('open') ?? '';
   const [open, setOpen] = useState<string[]>(() => (active ? [active] : []));
   const byKey = new Map(info.resources.map((r) => [tabKey(r), r]));
-  const tabs = open.filter((k) => byKey.has(k));
+  const tabs = open.filter((k) => byKey.has(k) || k === VARIABLES);
   const show = (key: string) => {
     setOpen((o) => (o.includes(key) ? o : [...o, key]));
     setParams((q) => (key ? q.set('open', key) : q.delete('open'), q), { replace: true });
@@ -165,6 +168,9 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
           <div className={`tessera-project-item${!active ? ' active' : ''}`} role="button" tabIndex={0} onClick={() => show('')} onKeyDown={(e) => e.key === 'Enter' && show('')} data-testid="project-overview-link">
             <IconHome /> {t('overview')}
           </div>
+          <div className={`tessera-project-item${active === VARIABLES ? ' active' : ''}`} role="button" tabIndex={0} onClick={() => show(VARIABLES)} onKeyDown={(e) => e.key === 'Enter' && show(VARIABLES)} data-testid="project-variables-link">
+            <IconCode /> {t('variables')}
+          </div>
           <Space style={{ width: '100%', justifyContent: 'space-between', padding: '8px 8px 4px' }}>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t('resources')}
@@ -225,12 +231,14 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
           <Tabs type="card-gutter" size="small" editable activeTab={active || 'overview'} onChange={(k) => show(k === 'overview' ? '' : k)} onDeleteTab={close} showAddButton={false} style={{ flex: 'none' }} data-testid="project-tabs">
             <Tabs.TabPane key="overview" title={t('overview')} closable={false} />
             {tabs.map((k) => (
-              <Tabs.TabPane key={k} title={<span data-testid="project-tab">{byKey.get(k)!.name}</span>} />
+              <Tabs.TabPane key={k} title={<span data-testid="project-tab">{k === VARIABLES ? t('variables') : byKey.get(k)!.name}</span>} />
             ))}
           </Tabs>
         )}
         <div style={{ flex: 1, minHeight: 0, overflow: current && CurrentEditor ? 'hidden' : 'auto' }}>
-          {current && CurrentEditor ? (
+          {active === VARIABLES ? (
+            <VariablesPane projectId={p.project_id} />
+          ) : current && CurrentEditor ? (
             <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
               <CurrentEditor key={active} id={current.res_id} spaceId={spaceId} embedded={{ backTo: here }} />
             </Suspense>

@@ -55,4 +55,12 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('projects_publish_project').on('projects_publish').columns(['project_id', 'created_at']).execute();
     },
   },
+  {
+    name: '0002_project_variables',
+    up: async (db) => {
+      // The project's variables (JSON list of project_memory.Variable), as edited and as each publication took them.
+      await db.schema.alterTable('projects_project').addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema.alterTable('projects_publish').addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+    },
+  },
 ];

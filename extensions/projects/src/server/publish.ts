@@ -84,7 +84,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
       const failed = results.filter((x) => x.status === 'failed').length;
       const status = failed === 0 ? PublishStatus.Published : ok ? PublishStatus.Partly : PublishStatus.Failed;
       const id = ctx.host.newId();
-      await ctx.db.insertInto('projects_publish').values({ id, project_id: p.id, version: body.version_number, description: body.description, connectors: JSON.stringify(body.connectors), results: JSON.stringify(results), status, created_by: caller!.userId, created_at: now() }).execute();
+      await ctx.db.insertInto('projects_publish').values({ id, project_id: p.id, version: body.version_number, description: body.description, connectors: JSON.stringify(body.connectors), results: JSON.stringify(results), status, variables: p.variables, created_by: caller!.userId, created_at: now() }).execute();
       if (status !== PublishStatus.Failed) await ctx.db.updateTable('projects_project').set({ version: body.version_number, updated_at: now() }).where('id', '=', p.id).execute();
       return { record_id: id, status, results };
     },

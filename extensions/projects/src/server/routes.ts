@@ -123,7 +123,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
     const library = ctx.service(LibraryService);
     const copyId = ctx.host.newId();
     const t = now();
-    await ctx.db.insertInto('projects_project').values({ id: copyId, space_id: toSpace, name: await freeName(toSpace, name ?? p.name), description: p.description, icon_uri: p.icon_uri, creator_id: userId, archived: 0, version: '', created_at: t, updated_at: t, deleted_at: null }).execute();
+    await ctx.db.insertInto('projects_project').values({ id: copyId, space_id: toSpace, name: await freeName(toSpace, name ?? p.name), description: p.description, icon_uri: p.icon_uri, creator_id: userId, archived: 0, version: '', variables: p.variables, created_at: t, updated_at: t, deleted_at: null }).execute();
     // Each resource is copied with what it brings along; those of kinds that cannot leave their space are named.
     const skipped: { res_type: string; res_id: string; reason: string }[] = [];
     for (const m of await store.members(p.id)) {
@@ -180,7 +180,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
     method: 'POST',
     path: `${base}/draft_project/rollback`,
     auth: ofProject,
-    summary: 'Make the project what it was at a history entry: name, description, icon and its resources (resources gone since are listed)',
+    summary: 'Make the project what it was at a history entry: name, description, icon, variables and its resources (resources gone since are listed)',
     body: z.object({ project_id: Id, history_id: Id }),
     handler: async ({ body, caller }) => {
       const p = await store.get(body.project_id);
@@ -198,7 +198,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
       }
       const keep = snap.members.filter((m) => existing.has(`${m.kind}:${m.resource_id}`));
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable('projects_project').set({ name: snap.name, description: snap.description, icon_uri: snap.icon_uri, updated_at: now() }).where('id', '=', p.id).execute();
+        await trx.updateTable('projects_project').set({ name: snap.name, description: snap.description, icon_uri: snap.icon_uri, ...(snap.variables ? { variables: JSON.stringify(snap.variables) } : {}), updated_at: now() }).where('id', '=', p.id).execute();
         await trx.deleteFrom('projects_member').where('project_id', '=', p.id).execute();
         for (const m of keep) await trx.insertInto('projects_member').values({ project_id: p.id, kind: m.kind, resource_id: m.resource_id, added_at: now() }).execute();
       });

@@ -1,6 +1,7 @@
 // Projects' rows: the project, which resources it groups, and its history (a snapshot after each change).
 import { badRequest, notFound } from '@tessera/sdk';
 import { ResourceKinds, type ResourceItem, type ServerContext } from '@tessera/sdk/server';
+import type { ProjectVariable } from '../shared/index.ts';
 
 export interface ProjectRow {
   id: string;
@@ -11,6 +12,8 @@ export interface ProjectRow {
   creator_id: string;
   archived: number;
   version: string;
+  /** JSON list of ProjectVariable. */
+  variables: string;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -26,6 +29,8 @@ export interface Snapshot {
   description: string;
   icon_uri: string;
   members: Member[];
+  /** Absent in entries from before projects had variables. */
+  variables?: ProjectVariable[];
 }
 
 export const now = () => new Date().toISOString();
@@ -65,7 +70,7 @@ export class ProjectStore {
   /** Records the project as it is now in its history. */
   async record(projectId: string, action: string, userId: string) {
     const p = (await this.db.selectFrom('projects_project').selectAll().where('id', '=', projectId).executeTakeFirst()) as ProjectRow;
-    const snapshot: Snapshot = { name: p.name, description: p.description, icon_uri: p.icon_uri, members: await this.members(projectId) };
+    const snapshot: Snapshot = { name: p.name, description: p.description, icon_uri: p.icon_uri, members: await this.members(projectId), variables: JSON.parse(p.variables || '[]') as ProjectVariable[] };
     await this.db.insertInto('projects_history').values({ id: this.ctx.host.newId(), project_id: projectId, action, snapshot: JSON.stringify(snapshot), created_by: userId, created_at: now() }).execute();
   }
 
