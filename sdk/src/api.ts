@@ -131,7 +131,7 @@ export const badRequest = (msg: string, detail?: Record<string, unknown>) => new
 export const unauthenticated = (msg = 'Sign in to continue.') => new ApiError(401, ErrorCode.UNAUTHENTICATED, msg);
 export const forbidden = (msg = 'You do not have access to this resource.') => new ApiError(403, ErrorCode.FORBIDDEN, msg);
 export const notFound = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg);
-export const conflict = (msg: string) => new ApiError(409, ErrorCode.CONFLICT, msg);
+export const conflict = (msg: string, detail?: Record<string, unknown>) => new ApiError(409, ErrorCode.CONFLICT, msg, '', detail ? { detail } : undefined);
 
 /** How deeply JSON that callers send may nest (request bodies, run parameters, canvases). */
 export const MAX_JSON_DEPTH = 100;

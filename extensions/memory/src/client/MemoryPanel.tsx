@@ -1,11 +1,12 @@
 // The memory skill in the bot editor: what to remember, and what the bot remembers about you (edit, forget).
-import { Button, Input, Popconfirm, Space, Switch, Tag, Typography } from '@arco-design/web-react';
+import { Button, Input, Popconfirm, Select, Space, Switch, Tag, Typography } from '@arco-design/web-react';
 import { IconDelete } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import type { BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { MemoryBase } from './api.ts';
 
 interface Fact {
   key: string;
@@ -21,9 +22,10 @@ export function MemoryPanel({ value, onChange, spaceId, botId }: BotSkillPanelPr
   const { t } = useTranslation('memory');
   const api = useApi();
   const qc = useQueryClient();
-  const s = { profile: value?.profile ?? true, events: value?.events ?? true, ...(value?.model_id ? { model_id: value.model_id } : {}) };
-  const facts = useQuery({ queryKey: ['memory', botId, 'facts'], queryFn: () => api.post<{ facts: Fact[] }>('/api/memory/long_term/profile/list', { space_id: spaceId, bot_id: botId }) });
-  const events = useQuery({ queryKey: ['memory', botId, 'events'], queryFn: () => api.post<{ events: Event[] }>('/api/memory/long_term/events/list', { space_id: spaceId, bot_id: botId, limit: 20 }) });
+  const s = { profile: value?.profile ?? true, events: value?.events ?? true, ...(value?.model_id ? { model_id: value.model_id } : {}), ...(value?.memory_base_id ? { memory_base_id: value.memory_base_id as string } : {}) };
+  const bases = useQuery({ queryKey: ['memory', 'bases', spaceId, ''], queryFn: () => api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', { space_id: spaceId }) });
+  const facts = useQuery({ queryKey: ['memory', botId, 'facts', s.memory_base_id ?? ''], queryFn: () => api.post<{ facts: Fact[] }>('/api/memory/long_term/profile/list', { space_id: spaceId, bot_id: botId }) });
+  const events = useQuery({ queryKey: ['memory', botId, 'events', s.memory_base_id ?? ''], queryFn: () => api.post<{ events: Event[] }>('/api/memory/long_term/events/list', { space_id: spaceId, bot_id: botId, limit: 20 }) });
   const refresh = () => qc.invalidateQueries({ queryKey: ['memory', botId] });
   const forget = useMutation({ mutationFn: (keys?: string[]) => api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, bot_id: botId, keys }), onSuccess: refresh });
   const forgetEvents = useMutation({ mutationFn: (ids?: string[]) => api.post('/api/memory/long_term/events/delete', { space_id: spaceId, bot_id: botId, ids }), onSuccess: refresh });
@@ -39,6 +41,26 @@ export function MemoryPanel({ value, onChange, spaceId, botId }: BotSkillPanelPr
         <Space>
           <Switch size="small" checked={s.events} onChange={(events) => onChange({ ...s, events })} />
           <Typography.Text>{t('events')}</Typography.Text>
+        </Space>
+        <Space size={4} style={{ width: '100%' }}>
+          <Typography.Text style={{ fontSize: 12 }}>{t('base')}</Typography.Text>
+          <Select
+            size="small"
+            style={{ width: 200 }}
+            value={s.memory_base_id ?? ''}
+            onChange={(v: string) => {
+              const { memory_base_id: _drop, ...rest } = s;
+              onChange(v ? { ...rest, memory_base_id: v } : rest);
+            }}
+            data-testid="bot-memory-base"
+          >
+            <Select.Option value="">{t('ownMemory')}</Select.Option>
+            {(bases.data?.memorybases ?? []).map((b) => (
+              <Select.Option key={b.memorybase_id} value={b.memorybase_id}>
+                {b.name}
+              </Select.Option>
+            ))}
+          </Select>
         </Space>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('aboutYou')}

@@ -1,13 +1,25 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { IconBulb } from '@arco-design/web-react/icon';
+import { lazy } from 'react';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { MemoryPanel } from './MemoryPanel.tsx';
+import { setCurrentSpace } from './space.ts';
+
+const BasesPage = lazy(() => import('./BasesPage.tsx').then((m) => ({ default: m.BasesPage })));
+const BasePage = lazy(() => import('./BasePage.tsx').then((m) => ({ default: m.BasePage })));
 
 export default defineExtension({
   id: 'memory',
   register(ctx) {
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.register(BotSkillPanels, { key: 'memory', label: 'label', description: 'help', order: 40, empty: () => ({ profile: true, events: true }), Panel: MemoryPanel });
+    ctx.route({ path: '/memory', component: BasesPage, title: 'bases.title' });
+    ctx.route({ path: '/memory/:memorybase_id', component: BasePage, title: 'bases.title' });
+    ctx.sidebar({ key: 'memory', area: 'space', label: 'bases.nav', path: '/memory', order: 35 });
+    ctx.register(ResourceKinds, { kind: 'memory', label: 'bases.kind', createLabel: 'bases.create', icon: IconBulb, order: 45, path: '/memory', createPath: '/memory?create=1' });
   },
 });
