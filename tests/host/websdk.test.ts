@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
 import { readSse } from '../bots-kit.ts';
+import { echoChatflowCanvas } from '../workflow-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 
@@ -86,3 +87,35 @@ describe('the Web SDK', () => {
     expect((await chat({}, 'https://shop.example.com')).status).toBe(404);
   });
 });
+
+describe("a project's chat-flow in the Web SDK", () => {
+  it('answers visitors of allowed sites once the project is published to 999 with its origins', async () => {
+    const { workflow_id } = await owner.post('/api/workflow_api/create', { space_id: space, name: 'Echo desk', flow_mode: 3 });
+    await owner.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: echoChatflowCanvas() });
+    const { project_id } = await owner.post('/api/intelligence_api/draft_project/create', { space_id: space, name: 'Shop app' });
+    await owner.post('/api/intelligence_api/project/resource/add', { project_id, resources: [{ res_type: 'workflow', res_id: workflow_id }] });
+    const appChat = (body: Record<string, unknown>, origin: string) => fetch(`${studio.url}/api/websdk/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ app_id: project_id, workflow_id, visitor_id: 'visitor-0002', query: 'hello', ...body }) });
+    expect((await fetch(`${studio.url}/embed/app/${project_id}/${workflow_id}`)).status).toBe(404);
+    expect((await appChat({}, 'https://shop.example.com')).status).toBe(404);
+    // The connectors list offers the Web SDK with its settings; bad origins are refused.
+    const connectors = (await owner.post('/api/intelligence_api/publish/connector_list', { project_id })).connectors;
+    expect(connectors.find((c: { id: string }) => c.id === '999').settings_schema.properties.allowed_origins.type).toBe('array');
+    const bad = await owner.request('POST', '/api/intelligence_api/publish/publish_project', { project_id, version_number: '1.0.0', connectors: ['999'], connector_settings: { '999': { allowed_origins: ['shop'] } } });
+    expect([bad.status, bad.body.msg]).toEqual([400, expect.stringContaining('An origin is a scheme and a host')]);
+    await owner.post('/api/intelligence_api/publish/publish_project', { project_id, version_number: '1.0.0', connectors: ['999'], connector_settings: { '999': { allowed_origins: ['https://shop.example.com'] } } });
+    const page = await fetch(`${studio.url}/embed/app/${project_id}/${workflow_id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self' https://shop.example.com");
+    expect(await page.text()).toContain(`data-app-id="${project_id}" data-workflow-id="${workflow_id}"`);
+    const events = await readSse(await appChat({}, 'https://shop.example.com'));
+    const answer = events.filter((e) => e.event === 'conversation.message.completed').map((e) => e.data).find((m) => m.type === 'answer');
+    expect(answer.content).toBe('You said: hello');
+    const conversationId = events.find((e) => e.event === 'conversation.chat.created')!.data.conversation_id;
+    expect((await appChat({ conversation_id: conversationId, visitor_id: 'visitor-9998' }, 'https://shop.example.com')).status).toBe(400);
+    expect((await appChat({}, 'https://evil.example.net')).status).toBe(403);
+    // A workflow of the space that is not in the project is not served.
+    const { workflow_id: other } = await owner.post('/api/workflow_api/create', { space_id: space, name: 'Not in app', flow_mode: 3 });
+    expect((await fetch(`${studio.url}/embed/app/${project_id}/${other}`)).status).toBe(404);
+  });
+});
+

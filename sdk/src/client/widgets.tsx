@@ -1,4 +1,4 @@
-import { Input, Message, Modal as ArcoModal, Space, Table, Spin, Typography } from '@arco-design/web-react';
+import { Input, InputTag, Message, Modal as ArcoModal, Space, Table, Spin, Typography } from '@arco-design/web-react';
 import type { ModalProps, TableProps } from '@arco-design/web-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -166,5 +166,45 @@ export function PageHeading({ title, intro, action }: { title: ReactNode; intro?
       </div>
       {action}
     </Space>
+  );
+}
+
+/** A JSON schema's object properties (as a server sends a zod schema with z.toJSONSchema). */
+export interface FieldsSchema {
+  properties?: Record<string, { type?: string; description?: string }>;
+}
+
+/**
+ * Inputs for the properties of a small settings schema: a list of strings as tags, anything else as text
+ * (a connector's settings: the Web SDK's allowed origins ...). `label(field)` names a field.
+ */
+export function SchemaFields({ schema, value, onChange, label, testIdPrefix }: { schema: FieldsSchema; value: Record<string, unknown>; onChange(v: Record<string, unknown>): void; label(field: string): string; testIdPrefix: string }) {
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      {Object.entries(schema.properties ?? {}).map(([field, p]) =>
+        p.type === 'array' ? (
+          <InputTag key={field} allowClear saveOnBlur placeholder={label(field)} value={(value[field] as string[] | undefined) ?? []} onChange={(v) => onChange({ ...value, [field]: v.map(String) })} data-testid={`${testIdPrefix}-${field}`} />
+        ) : (
+          <Input key={field} placeholder={label(field)} value={String(value[field] ?? '')} onChange={(v) => onChange({ ...value, [field]: v })} data-testid={`${testIdPrefix}-${field}`} />
+        ),
+      )}
+    </Space>
+  );
+}
+
+/**
+ * How a site embeds a published chat with the Web SDK: the script tag for a bot (`{ bot_id }`) or a project's
+ * chat-flow (`{ app_id, workflow_id }`), copyable, with the studio's own address.
+ */
+export function EmbedSnippet({ target, title }: { target: { bot_id: string } | { app_id: string; workflow_id: string }; title?: ReactNode }) {
+  const attrs = 'bot_id' in target ? `data-bot-id="${target.bot_id}"` : `data-app-id="${target.app_id}" data-workflow-id="${target.workflow_id}"`;
+  const code = `<script src="${window.location.origin}/sdk/websdk.js" ${attrs} async></script>`;
+  return (
+    <div data-testid="embed-snippet">
+      {title && <Typography.Text type="secondary">{title}</Typography.Text>}
+      <Typography.Paragraph copyable={{ text: code }} code style={{ wordBreak: 'break-all', margin: '4px 0' }}>
+        {code}
+      </Typography.Paragraph>
+    </div>
   );
 }

@@ -17,14 +17,14 @@ const summary = (b: BotRow): BotSummary => ({ bot_id: b.id, space_id: b.space_id
 export default defineExtension({
   id: 'bots',
   register(ctx) {
-    // Where bots are published: the open API, and the studio's chat page with its embeddable Web SDK (an
-    // origin allow-list says which sites may embed it).
-    ctx.register(ConnectorsPoint, { id: Connectors.API, name: CONNECTOR_NAMES[Connectors.API], description: { 'en-US': 'The open API (/v3/chat ...) with a personal access token.', 'zh-CN': '开放 API（/v3/chat 等），使用个人访问令牌。' }, kinds: ['bot'] });
+    // Where bots (and projects, for their chat-flows) are published: the open API, and the studio's chat page
+    // with its embeddable Web SDK (an origin allow-list says which sites may embed it).
+    ctx.register(ConnectorsPoint, { id: Connectors.API, name: CONNECTOR_NAMES[Connectors.API], description: { 'en-US': 'The open API (/v3/chat ...) with a personal access token.', 'zh-CN': '开放 API（/v3/chat 等），使用个人访问令牌。' }, kinds: ['bot', 'project'] });
     ctx.register(ConnectorsPoint, {
       id: Connectors.ChatPage,
       name: CONNECTOR_NAMES[Connectors.ChatPage],
       description: { 'en-US': 'The chat page of the studio, and the chat widget other sites embed (Web SDK).', 'zh-CN': '工作室的聊天页面，以及其他网站可嵌入的聊天组件（Web SDK）。' },
-      kinds: ['bot'],
+      kinds: ['bot', 'project'],
       settings: z.object({
         /** Sites whose pages may embed the chat widget: origins such as https://shop.example.com. */
         allowed_origins: z.array(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'An origin is a scheme and a host, with a port if any: https://shop.example.com')).max(50).default([]),
@@ -74,7 +74,8 @@ export default defineExtension({
         let conversation;
         if (t.conversationId) {
           conversation = await conversations.get(t.conversationId, t.userId);
-          if (conversation.bot_id !== t.ownerId) throw badRequest('This conversation belongs to something else.');
+          // One end user's conversation is not another's (channels where many end users share the accountable user).
+          if (conversation.bot_id !== t.ownerId || conversation.end_user_id !== t.endUserId) throw badRequest('This conversation belongs to something else or another user.');
         } else conversation = await conversations.create({ bot_id: t.ownerId, space_id: t.spaceId, user_id: t.userId, end_user_id: t.endUserId, connector_id: t.connectorId, draft: false });
         const owner = { id: t.ownerId, space_id: t.spaceId } as BotRow;
         const parsed = BotConfig.safeParse({ mode: t.mode, settings: t.settings });

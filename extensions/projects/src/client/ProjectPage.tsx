@@ -5,7 +5,7 @@
 import { Alert, Button, Card, Checkbox, Drawer, Dropdown, Empty, Grid, Input, Menu, Popconfirm, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { IconCode, IconHome, IconLeft, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, ResourceKinds, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
+import { EmbedSnippet, Modal, ResourceKinds, SchemaFields, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type FieldsSchema, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
 import { useTranslation } from 'react-i18next';
@@ -369,13 +369,23 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
   const suggested = p.version ? p.version.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '1.0.0';
   const [version, setVersion] = useState(suggested);
   const [description, setDescription] = useState('');
-  const connectors = useQuery({ queryKey: ['projects', 'connectors', p.project_id], queryFn: () => api.post<{ connectors: { id: string; name: Record<string, string> }[] }>('/api/intelligence_api/publish/connector_list', { project_id: p.project_id }) });
+  const connectors = useQuery({ queryKey: ['projects', 'connectors', p.project_id], queryFn: () => api.post<{ connectors: { id: string; name: Record<string, string>; description?: Record<string, string>; settings_schema?: FieldsSchema }[] }>('/api/intelligence_api/publish/connector_list', { project_id: p.project_id }) });
   const [chosen, setChosen] = useState<string[] | undefined>();
   const picked = chosen ?? (connectors.data?.connectors.map((c) => c.id) ?? []);
+  // The last publication's connector settings (the Web SDK's allowed origins ...) are the starting point.
+  const records = useQuery({ queryKey: ['projects', 'records', p.project_id], queryFn: () => api.post<{ records: { connector_settings?: Record<string, Record<string, unknown>> }[] }>('/api/intelligence_api/publish/publish_record_list', { project_id: p.project_id }) });
+  const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>({});
+  const settingsOf = (id: string) => settings[id] ?? records.data?.records[0]?.connector_settings?.[id] ?? {};
+  const [settingsProblem, setSettingsProblem] = useState('');
   const check = useQuery({ queryKey: ['projects', 'check', p.project_id, version], queryFn: () => api.post<{ is_valid: boolean; msg: string }>('/api/intelligence_api/publish/check_version_number', { project_id: p.project_id, version_number: version.trim() }) });
   const [results, setResults] = useState<PublishResult[] | undefined>();
   const publish = useMutation({
-    mutationFn: () => api.post<{ status: number; results: PublishResult[] }>('/api/intelligence_api/publish/publish_project', { project_id: p.project_id, version_number: version.trim(), description, connectors: picked }),
+    mutationFn: () =>
+      api.post<{ status: number; results: PublishResult[] }>(
+        '/api/intelligence_api/publish/publish_project',
+        { project_id: p.project_id, version_number: version.trim(), description, connectors: picked, connector_settings: Object.fromEntries(picked.map((id) => [id, settingsOf(id)])) },
+        { handled: (e) => (String(e.detail?.field ?? '').startsWith('connector_settings') ? (setSettingsProblem(e.msg), true) : false) },
+      ),
     onSuccess: async (r) => {
       setResults(r.results);
       toast[r.status === 1 ? 'success' : 'warning'](t(`publishStatus.${r.status}`));
@@ -401,6 +411,15 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
               </Checkbox>
             ))}
           </Checkbox.Group>
+          {(connectors.data?.connectors ?? [])
+            .filter((c) => picked.includes(c.id) && c.settings_schema?.properties)
+            .map((c) => (
+              <div key={c.id} data-testid={`project-publish-settings-${c.id}`}>
+                <Typography.Text type="secondary">{c.description?.[i18n.language] ?? c.name[i18n.language] ?? c.id}</Typography.Text>
+                <SchemaFields schema={c.settings_schema!} value={settingsOf(c.id)} onChange={(v) => (setSettings({ ...settings, [c.id]: v }), setSettingsProblem(''))} label={(field) => t(`setting.${field}`, { defaultValue: field })} testIdPrefix="project-publish-setting" />
+              </div>
+            ))}
+          {settingsProblem && <Typography.Text type="error" data-testid="project-publish-settings-problem">{settingsProblem}</Typography.Text>}
           <Alert type="info" content={t('publishHelp')} />
         </Space>
       )}
@@ -469,10 +488,23 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const { t } = useTranslation('projects');
   const api = useApi();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['projects', 'records', projectId], enabled: visible, queryFn: () => api.post<{ records: { record_id: string; version: string; status: number; results: PublishResult[]; create_time: number }[] }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }) });
+  const q = useQuery({ queryKey: ['projects', 'records', projectId], enabled: visible, queryFn: () => api.post<{ records: { record_id: string; version: string; status: number; connectors: string[]; results: PublishResult[]; create_time: number }[] }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }) });
+  const live = q.data?.records.find((r) => r.status !== 3);
+  const embeddable = live?.connectors.includes('999') ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published') : [];
   return (
     <Drawer width={560} visible={visible} title={t('records')} onCancel={onClose} footer={null}>
       {q.data && !q.data.records.length && <Empty description={t('noRecords')} />}
+      {embeddable.length > 0 && (
+        <div style={{ marginBottom: 16 }}>
+          <Typography.Text bold>{t('embedTitle')}</Typography.Text>
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+            {t('embedHelp')}
+          </Typography.Paragraph>
+          {embeddable.map((r) => (
+            <EmbedSnippet key={r.res_id} target={{ app_id: projectId, workflow_id: r.res_id }} title={r.name} />
+          ))}
+        </div>
+      )}
       {(q.data?.records ?? []).map((r) => (
         <div key={r.record_id} data-testid="project-record" style={{ marginBottom: 16 }}>
           <Space>

@@ -21,7 +21,7 @@ export default defineExtension({
     ctx.provide(ProjectsService, {
       get: async (id) => {
         const p = await store.get(id).catch(() => undefined);
-        return p && { id: p.id, space_id: p.space_id, name: p.name, version: p.version };
+        return p && { id: p.id, space_id: p.space_id, name: p.name, creator_id: p.creator_id, version: p.version };
       },
       variables: async (id, which) => {
         const p = await store.get(id);
@@ -29,6 +29,12 @@ export default defineExtension({
         // The last publication that published something took the variables as they were.
         const r = await ctx.db.selectFrom('projects_publish').select('variables').where('project_id', '=', p.id).where('status', '<>', 3).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
         return r ? parseVariables(r.variables as string) : undefined;
+      },
+      publication: async (id) => {
+        const p = await store.get(id).catch(() => undefined);
+        if (!p) return undefined;
+        const r = await ctx.db.selectFrom('projects_publish').selectAll().where('project_id', '=', p.id).where('status', '<>', 3).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+        return r ? { version: r.version as string, connectors: JSON.parse(r.connectors as string), connector_settings: JSON.parse((r.connector_settings as string) || '{}'), results: JSON.parse(r.results as string) } : undefined;
       },
     });
     // Projects are a kind of resource themselves (the library lists them; deleted ones wait in its bin).

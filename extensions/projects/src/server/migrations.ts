@@ -63,4 +63,11 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('projects_publish').addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]')).execute();
     },
   },
+  {
+    name: '0003_publish_connector_settings',
+    up: async (db) => {
+      // Per connector, its settings for this publication (the Web SDK's allowed origins ...).
+      await db.schema.alterTable('projects_publish').addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+    },
+  },
 ];

@@ -18,8 +18,19 @@ export interface ProjectBrief {
   id: string;
   space_id: string;
   name: string;
+  creator_id: string;
   /** The last published version number ('' before the first). */
   version: string;
+}
+
+/** A project's last publication (one that published something). */
+export interface ProjectPublication {
+  version: string;
+  connectors: string[];
+  /** Per connector, its settings (the Web SDK's allowed_origins ...). */
+  connector_settings: Record<string, unknown>;
+  /** What each resource got: only those with status 'published' are live. */
+  results: { res_type: string; res_id: string; name: string; status: string; version?: string }[];
 }
 
 export interface Projects {
@@ -27,6 +38,8 @@ export interface Projects {
   get(id: string): Promise<ProjectBrief | undefined>;
   /** The project's variables: as edited (draft), or as the last publication took them (undefined: never published). */
   variables(id: string, which: 'draft' | 'published'): Promise<ProjectVariable[] | undefined>;
+  /** The last publication that published something; undefined before the first. */
+  publication(id: string): Promise<ProjectPublication | undefined>;
 }
 
 export const ProjectsService = defineService<Projects>({ id: 'projects.service', owner: 'projects', description: 'Projects and their variables.' });

@@ -1,7 +1,7 @@
 // Publishing a bot (version, changelog, channels) and its published versions (revert the draft to one).
-import { Alert, Button, Checkbox, Drawer, Form, Input, InputTag, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Checkbox, Drawer, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
+import { EmbedSnippet, Modal, SchemaFields, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotInfo, Capabilities } from '../api.ts';
@@ -88,13 +88,7 @@ function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: s
           .filter((c) => connectors.includes(c.id) && c.settings_schema?.properties)
           .map((c) => (
             <Form.Item key={c.id} label={c.name[language as 'en-US'] ?? c.id} extra={c.description?.[language as 'en-US']} data-testid={`bot-publish-settings-${c.id}`}>
-              {Object.entries(c.settings_schema!.properties!).map(([field, p]) =>
-                p.type === 'array' ? (
-                  <InputTag key={field} allowClear saveOnBlur placeholder={t(`publish.setting.${field}`, { defaultValue: field })} value={(settingsOf(c.id)[field] as string[] | undefined) ?? []} onChange={(v) => setSettings({ ...settings, [c.id]: { ...settingsOf(c.id), [field]: v.map(String) } })} data-testid={`bot-publish-setting-${field}`} />
-                ) : (
-                  <Input key={field} placeholder={t(`publish.setting.${field}`, { defaultValue: field })} value={String(settingsOf(c.id)[field] ?? '')} onChange={(v) => setSettings({ ...settings, [c.id]: { ...settingsOf(c.id), [field]: v } })} />
-                ),
-              )}
+              <SchemaFields schema={c.settings_schema!} value={settingsOf(c.id)} onChange={(v) => setSettings({ ...settings, [c.id]: v })} label={(field) => t(`publish.setting.${field}`, { defaultValue: field })} testIdPrefix="bot-publish-setting" />
             </Form.Item>
           ))}
       </Form>
@@ -126,6 +120,7 @@ function Versions({ spaceId, bot, visible, onClose, onReverted }: { spaceId: str
   });
   return (
     <Drawer visible={visible} onCancel={onClose} footer={null} width={420} title={t('publish.versions')}>
+      {q.data?.history_infos[0]?.connectors.includes('999') && <EmbedSnippet target={{ bot_id: bot.bot_id }} title={t('publish.embed')} />}
       <List
         data-testid="bot-history"
         loading={q.isLoading}

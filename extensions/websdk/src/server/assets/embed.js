@@ -1,15 +1,19 @@
-// The chat inside the Web SDK's frame: streams the bot's answers from /api/websdk/chat. The visitor is
-// an id kept in this origin's storage; a conversation lasts for the browser session.
+// The chat inside the Web SDK's frame: streams the answers of the bot (or of a project's chat-flow) from
+// /api/websdk/chat. The visitor is an id kept in this origin's storage; a conversation lasts for the
+// browser session.
 (function () {
   var root = document.getElementById('tessera-chat');
   var botId = root.getAttribute('data-bot-id');
+  var appId = root.getAttribute('data-app-id');
+  var workflowId = root.getAttribute('data-workflow-id');
+  var target = botId ? { bot_id: botId } : { app_id: appId, workflow_id: workflowId };
   var store = window.localStorage;
   var visitor = store.getItem('tessera.visitor');
   if (!visitor) {
     visitor = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2));
     store.setItem('tessera.visitor', visitor);
   }
-  var conversationKey = 'tessera.conversation.' + botId;
+  var conversationKey = 'tessera.conversation.' + (botId || appId + '.' + workflowId);
   var list = document.getElementById('messages');
   var input = document.getElementById('input');
   var send = document.getElementById('send');
@@ -33,7 +37,7 @@
       var res = await fetch('/api/websdk/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ bot_id: botId, visitor_id: visitor, query: text, conversation_id: sessionStorage.getItem(conversationKey) || undefined }),
+        body: JSON.stringify(Object.assign({ visitor_id: visitor, query: text, conversation_id: sessionStorage.getItem(conversationKey) || undefined }, target)),
       });
       if (!res.ok || !(res.headers.get('content-type') || '').includes('text/event-stream')) {
         var body = await res.json().catch(function () { return {}; });

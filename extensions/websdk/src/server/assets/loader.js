@@ -1,11 +1,15 @@
 // Tessera Web SDK loader: <script src="https://STUDIO/sdk/websdk.js" data-bot-id="BOT" async></script>
-// adds a chat button to the page that opens the bot's chat (an iframe of the studio, which only the
-// publication's allowed origins may frame).
+// (or data-app-id="PROJECT" data-workflow-id="CHATFLOW" for a project's chat-flow) adds a chat button to
+// the page that opens the chat (an iframe of the studio, which only the publication's allowed origins may
+// frame).
 (function () {
   var script = document.currentScript;
   if (!script) return;
   var botId = script.getAttribute('data-bot-id');
-  if (!botId) return console.warn('[tessera] data-bot-id is missing on the Web SDK script tag');
+  var appId = script.getAttribute('data-app-id');
+  var workflowId = script.getAttribute('data-workflow-id');
+  if (!botId && !(appId && workflowId)) return console.warn('[tessera] give data-bot-id, or data-app-id and data-workflow-id, on the Web SDK script tag');
+  var path = botId ? '/embed/bot/' + encodeURIComponent(botId) : '/embed/app/' + encodeURIComponent(appId) + '/' + encodeURIComponent(workflowId);
   var studio = new URL(script.src).origin;
   var title = script.getAttribute('data-title') || 'Chat';
   var button = document.createElement('button');
@@ -18,7 +22,7 @@
   button.addEventListener('click', function () {
     if (!frame) {
       frame = document.createElement('iframe');
-      frame.src = studio + '/embed/bot/' + encodeURIComponent(botId);
+      frame.src = studio + path;
       frame.title = title;
       frame.setAttribute('data-tessera-websdk', 'frame');
       frame.style.cssText = 'position:fixed;right:24px;bottom:92px;width:380px;height:560px;max-height:80vh;border:1px solid #e5e6eb;border-radius:12px;background:#fff;box-shadow:0 8px 32px rgba(0,0,0,.18);z-index:2147483647';
