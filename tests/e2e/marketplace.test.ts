@@ -3,10 +3,13 @@ import { greetingCanvas } from '../workflow-kit.ts';
 import { userSession, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
+/** The first user of the studio administers the platform: the session of the test that signed it up. */
+let platformAdmin: Awaited<ReturnType<typeof userSession>> | undefined;
 
 describe('the marketplace in the browser', () => {
   it('lists a workflow, has it approved by an administrator, and another user finds, copies and runs it', async () => {
     const admin = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } }); // the first user administers the platform
+    platformAdmin = admin;
     const author = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
     const reader = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
     const { workflow_id } = await author.api.post('/api/workflow_api/create', { space_id: author.spaceId, name: 'Polite greeter' });
@@ -46,6 +49,48 @@ describe('the marketplace in the browser', () => {
     const copies = (await reader.api.post('/api/resource/library_resource_list', { space_id: reader.spaceId })).resource_list;
     expect(copies.map((c: { name: string }) => c.name)).toEqual(['Polite greeter']);
     for (const s of [admin, author, reader]) expect(s.errors).toEqual([]);
+  });
+
+  it('curates a topic (previewed, then live) and the explore banner, which another user sees', async () => {
+    const curator = platformAdmin ?? (platformAdmin = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } }));
+    const reader = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const admin = curator;
+    const { workflow_id } = await admin.api.post('/api/workflow_api/create', { space_id: admin.spaceId, name: 'Weekly digest' });
+    await admin.api.post('/api/workflow_api/save', { space_id: admin.spaceId, workflow_id, schema: greetingCanvas() });
+    const { product_id } = await admin.api.post('/api/marketplace/product/listing', { space_id: admin.spaceId, entity_type: 'workflow', entity_id: workflow_id, name: 'Weekly digest', description: 'Sums up the week.', version_name: '1.0.0' });
+    await admin.api.post('/api/marketplace/admin/listing/approve', { product_id });
+
+    await curator.page.goto(`${env.studio.url}/settings/marketplace`);
+    await curator.page.getByTestId('market-admin-topics-tab').click();
+    await curator.page.getByTestId('market-topic-new').click();
+    await curator.page.getByTestId('market-topic-title').fill('Start your week');
+    await curator.page.getByTestId('market-topic-products').click();
+    await curator.page.keyboard.type('weekly');
+    await curator.page.locator('.arco-select-option:visible').filter({ hasText: 'Weekly digest' }).click();
+    await curator.page.keyboard.press('Escape');
+    await curator.page.getByTestId('market-topic-save').click();
+    await expect.poll(() => curator.page.getByTestId('market-topic-row').allTextContents()).toEqual(['Start your week']);
+    // The preview opens the draft topic in a new tab.
+    const [preview] = await Promise.all([curator.context.waitForEvent('page'), curator.page.getByTestId('market-topic-preview').click()]);
+    await preview.getByTestId('market-topic-preview-note').waitFor();
+    await expect.poll(() => preview.getByTestId('market-card-link').allTextContents()).toEqual(['Weekly digest']);
+    // Not on the explore page until it is live.
+    await reader.page.goto(`${env.studio.url}/explore`);
+    await reader.page.getByTestId('market-card-link').first().waitFor();
+    expect(await reader.page.getByTestId('market-topic').count()).toBe(0);
+    await curator.page.getByTestId('market-topic-live').click();
+    // The banner of the explore page.
+    await curator.page.getByTestId('market-admin-pages-tab').click();
+    await curator.page.getByTestId('market-landing-title').fill('Built by the community');
+    await curator.page.getByTestId('market-landing-subtitle').fill('Copy anything into your space.');
+    await curator.page.getByTestId('market-landing-save').click();
+    await curator.page.getByText('Banner saved.').waitFor();
+
+    await reader.page.reload();
+    await expect.poll(() => reader.page.getByTestId('market-landing').textContent()).toContain('Built by the community');
+    await expect.poll(() => reader.page.getByTestId('market-topic').locator('h6').first().textContent()).toBe('Start your week');
+    expect(await reader.page.getByTestId('market-topic').getByTestId('market-card-link').allTextContents()).toEqual(['Weekly digest']);
+    for (const s of [curator, reader]) expect(s.errors).toEqual([]);
   });
 
   it('refuses the admin area to others, and shows the marketplace in Chinese', async () => {

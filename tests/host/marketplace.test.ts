@@ -142,4 +142,43 @@ describe('the marketplace', () => {
       await s1.close().catch(() => undefined);
     }
   });
+
+  it('curates topics (previewed, then live), recommendations and the landing banner; only administrators do', async () => {
+    const { workflow_id } = await author.post('/api/workflow_api/create', { space_id: authorSpace, name: 'curated flow' });
+    await author.post('/api/workflow_api/save', { space_id: authorSpace, workflow_id, schema: greetingCanvas() });
+    const live = (await author.post('/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'workflow', entity_id: workflow_id, name: 'Curated flow', description: 'A flow worth a topic.', version_name: '1.0.0' })).product_id;
+    const { workflow_id: other } = await author.post('/api/workflow_api/create', { space_id: authorSpace, name: 'pending flow' });
+    await author.post('/api/workflow_api/save', { space_id: authorSpace, workflow_id: other, schema: greetingCanvas() });
+    const pending = (await author.post('/api/marketplace/product/listing', { space_id: authorSpace, entity_type: 'workflow', entity_id: other, name: 'Pending flow', description: 'Not reviewed.', version_name: '1.0.0' })).product_id;
+    await admin.post('/api/marketplace/admin/listing/approve', { product_id: live });
+
+    // Only administrators curate; only products people can see are chosen.
+    expect((await author.request('POST', '/api/marketplace/admin/topic/set', { title: 'Mine' })).status).toBe(403);
+    const refused = await admin.request('POST', '/api/marketplace/admin/topic/set', { title: 'Starters', product_ids: [live, pending] });
+    expect([refused.status, refused.body.msg]).toEqual([400, `Only products people can see are chosen; not ${pending} (not approved, unlisted or unknown).`]);
+    const { topic_id } = await admin.post('/api/marketplace/admin/topic/set', { title: 'Starters', title_zh: '入门', description: 'Flows to begin with.', product_ids: [live] });
+    // A draft: not on the pages, not by its id; with the preview id it is.
+    expect((await reader.get('/api/marketplace/topic/get_current')).topics).toEqual([]);
+    expect((await reader.request('GET', `/api/marketplace/topic/detail?topic_id=${topic_id}`)).status).toBe(404);
+    const { preview_id } = await admin.post('/api/marketplace/admin/topic/get_preview_id', { topic_id });
+    const preview = await reader.get(`/api/marketplace/topic/detail?topic_id=${topic_id}&preview_id=${preview_id}`);
+    expect(preview).toMatchObject({ preview: true, topic: { title: 'Starters', products: [expect.objectContaining({ product_id: live })] } });
+    await admin.post('/api/marketplace/admin/topic/update_status', { topic_id, status: 1 });
+    expect((await reader.get('/api/marketplace/topic/get_current')).topics).toEqual([expect.objectContaining({ topic_id, title: 'Starters', title_zh: '入门', products: [expect.objectContaining({ product_id: live, name: 'Curated flow' })] })]);
+
+    // Recommendations per page and the landing banner.
+    expect((await admin.request('POST', '/api/marketplace/admin/recommend_config/set', { scene: 'home', product_ids: [pending] })).status).toBe(400);
+    await admin.post('/api/marketplace/admin/recommend_config/set', { scene: 'home', product_ids: [live] });
+    await admin.post('/api/marketplace/admin/landing_config/set', { title: 'Find what others built', title_zh: '发现大家的作品', subtitle: 'Copy it into your space.' });
+    expect(await reader.get('/api/marketplace/landing_info?scene=home')).toMatchObject({ landing: { title: 'Find what others built', title_zh: '发现大家的作品' }, recommended: [expect.objectContaining({ product_id: live })] });
+    expect((await reader.get('/api/marketplace/landing_info?scene=explore')).recommended).toEqual([]);
+    expect((await admin.request('POST', '/api/marketplace/admin/landing_config/set', { cover: 'javascript:alert(1)' })).status).toBe(400);
+    // Unlisted products leave the topic and the recommendations by themselves.
+    await author.post('/api/marketplace/product/unlisting', { product_id: live });
+    expect((await reader.get('/api/marketplace/topic/get_current')).topics).toEqual([]);
+    expect((await reader.get('/api/marketplace/landing_info?scene=home')).recommended).toEqual([]);
+    const actions = (await admin.get('/api/marketplace/admin/audit_log')).entries.map((e: { action: string }) => e.action);
+    expect(actions.slice(0, 5)).toEqual(['landing.set', 'recommend.set', 'topic.live', 'topic.create', 'approve']);
+  });
 });
+

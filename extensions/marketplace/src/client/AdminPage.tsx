@@ -1,5 +1,6 @@
 // Settings > Marketplace, for platform administrators: the review queue (approve; reject with a reason),
-// featured products, categories (add, rename, order, remove) and the audit log.
+// featured products, categories (add, rename, order, remove), topics, the pages' banner and
+// recommendations (CurationAdmin.tsx), and the audit log.
 import { Button, Empty, Input, Popconfirm, Space, Switch, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { IconArrowDown, IconArrowUp, IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Category, Product } from './api.ts';
 import { KindTag } from './ProductCard.tsx';
+import { PagesAdmin, TopicsAdmin } from './CurationAdmin.tsx';
 
 export function AdminPage() {
   const { t } = useTranslation('marketplace');
@@ -26,6 +28,12 @@ export function AdminPage() {
         </Tabs.TabPane>
         <Tabs.TabPane key="categories" title={t('admin.categories')}>
           <Categories />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="topics" title={<span data-testid="market-admin-topics-tab">{t('curation.topics')}</span>}>
+          <TopicsAdmin />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="pages" title={<span data-testid="market-admin-pages-tab">{t('curation.pages')}</span>}>
+          <PagesAdmin />
         </Tabs.TabPane>
         <Tabs.TabPane key="audit" title={t('admin.audit')}>
           <Audit />

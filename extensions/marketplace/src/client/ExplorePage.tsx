@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Category, Product } from './api.ts';
 import { KindTag, ProductCard } from './ProductCard.tsx';
+import { ExploreTop } from './Curated.tsx';
 
 export function ExplorePage() {
   const { t } = useTranslation('marketplace');
@@ -19,6 +20,7 @@ export function ExplorePage() {
       <PageHeading title={t('title')} intro={t('intro')} />
       <Tabs activeTab={tab} onChange={(k) => setParams((p) => (p.set('tab', k), p), { replace: true })}>
         <Tabs.TabPane key="all" title={t('tabs.all')}>
+          <ExploreTop />
           <Browse />
         </Tabs.TabPane>
         <Tabs.TabPane key="favorites" title={t('tabs.favorites')}>

@@ -36,3 +36,25 @@ export function setCurrentSpace(s: CurrentSpace) {
 export function useSpaceId(): string | null {
   return useSyncExternalStore(service!.subscribe, service!.get, service!.get);
 }
+
+export interface Topic {
+  topic_id: string;
+  title: string;
+  title_zh: string;
+  description: string;
+  description_zh: string;
+  cover: string;
+  product_ids: string[];
+  status: number;
+  products?: Product[];
+}
+export interface Landing {
+  title: string;
+  title_zh: string;
+  subtitle: string;
+  subtitle_zh: string;
+  cover: string;
+}
+
+/** A text in the reader's language: the Chinese one when the studio speaks Chinese and it is given. */
+export const localized = (language: string, en: string, zh: string) => (language.startsWith('zh') && zh ? zh : en);

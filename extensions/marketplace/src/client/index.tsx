@@ -7,6 +7,7 @@ import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './api.ts';
 
 const ExplorePage = lazy(() => import('./ExplorePage.tsx').then((m) => ({ default: m.ExplorePage })));
+const TopicPage = lazy(() => import('./Curated.tsx').then((m) => ({ default: m.TopicPage })));
 const ProductPage = lazy(() => import('./ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
 const AdminPage = lazy(() => import('./AdminPage.tsx').then((m) => ({ default: m.AdminPage })));
 const ListingDialog = lazy(() => import('./ListingDialog.tsx').then((m) => ({ default: m.ListingDialog })));
@@ -18,6 +19,7 @@ export default defineExtension({
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/explore', component: ExplorePage, title: 'title' });
+    ctx.route({ path: '/explore/topics/:topic_id', component: TopicPage, title: 'title' });
     ctx.route({ path: '/explore/:product_id', component: ProductPage, title: 'title' });
     ctx.sidebar({ key: 'explore', area: 'explore', label: 'nav', path: '/explore', order: 10 });
     ctx.settingsPage({ key: 'marketplace', label: 'admin.tab', component: AdminPage, order: 80 });

@@ -1,7 +1,9 @@
-// The marketplace (server half): products (products.ts) and its admin area (admin.ts). Resources enter and
+// The marketplace (server half): products (products.ts), its admin area (admin.ts) and what administrators
+// curate for its pages (curation.ts: topics, recommendations, the landing banner). Resources enter and
 // leave through the library's bundles, so every kind that can leave its space can be listed.
 import { defineExtension } from '@tessera/sdk/server';
 import { registerAdminRoutes } from './admin.ts';
+import { registerCuration } from './curation.ts';
 import { migrations } from './migrations.ts';
 import { registerProductRoutes } from './products.ts';
 
@@ -9,7 +11,8 @@ export default defineExtension({
   id: 'marketplace',
   register(ctx) {
     ctx.migrations(migrations);
-    const { product } = registerProductRoutes(ctx);
+    const { product, publicCards } = registerProductRoutes(ctx);
     registerAdminRoutes(ctx, product);
+    registerCuration(ctx, publicCards);
   },
 });

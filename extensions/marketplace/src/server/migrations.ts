@@ -86,4 +86,33 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('market_audit_time').on('market_audit').column('created_at').execute();
     },
   },
+  {
+    name: '0002_curation',
+    up: async (db) => {
+      // Topics: a titled, ordered selection of products shown on the home and explore pages once live.
+      await db.schema
+        .createTable('market_topic')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('title', 'varchar(100)', (c) => c.notNull())
+        .addColumn('title_zh', 'varchar(100)', (c) => c.notNull().defaultTo(''))
+        .addColumn('description', 'varchar(1000)', (c) => c.notNull().defaultTo(''))
+        .addColumn('description_zh', 'varchar(1000)', (c) => c.notNull().defaultTo(''))
+        .addColumn('cover', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('product_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+        // 0 draft (seen only with its preview id), 1 live.
+        .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('preview_id', 'varchar(64)', (c) => c.notNull().defaultTo(''))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      // Settings of the marketplace's pages: the landing banner, recommended products per scene.
+      await db.schema
+        .createTable('market_config')
+        .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+    },
+  },
 ];

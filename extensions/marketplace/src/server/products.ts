@@ -349,5 +349,18 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     handler: ({ query, caller }) => publicList({ ...query, is_template: 'true', sort_type: query.sort_type === 'latest' ? 'popular' : query.sort_type }, caller!.userId),
   });
 
-  return { product, publicList };
+  /** The products of these ids people can see, in the order given (curated rows: topics, recommendations). */
+  async function publicCards(ids: string[], userId: string) {
+    if (!ids.length) return [];
+    const running = ctx.registry(ResourceKinds).list().map((k) => k.kind);
+    if (!running.length) return [];
+    const rows = (await ctx.db.selectFrom('market_product').select([...CARD]).where('id', 'in', ids).where('public', '=', 1).where('entity_type', 'in', running).execute()) as ProductRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const page = ids.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
+    const who = await authors(page.map((p) => p.owner_id));
+    const favs = await favoritedBy(userId, page.map((p) => p.id));
+    return page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id)));
+  }
+
+  return { product, publicList, publicCards };
 }

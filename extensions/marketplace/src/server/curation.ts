@@ -1,0 +1,226 @@
+// What administrators curate for the marketplace's pages: topics (a titled, ordered selection of products,
+// previewed before it goes live), recommended products per scene (home, explore), the landing banner of
+// the explore page, and the featured products; and the public calls that read them.
+import { randomBytes } from 'node:crypto';
+import { badRequest, notFound } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { now, type card } from './products.ts';
+
+const Id = z.string().min(1).max(32);
+const Scene = z.enum(['home', 'explore']);
+const MAX_PRODUCTS = 24;
+const Landing = z.object({
+  title: z.string().trim().max(100).default(''),
+  title_zh: z.string().trim().max(100).default(''),
+  subtitle: z.string().trim().max(300).default(''),
+  subtitle_zh: z.string().trim().max(300).default(''),
+  cover: z.string().max(2000).refine((u) => !u || /^(https:\/\/|\/)/.test(u), 'A cover is an https address or a path of the studio.').default(''),
+});
+type Card = ReturnType<typeof card>;
+
+interface TopicRow {
+  id: string;
+  title: string;
+  title_zh: string;
+  description: string;
+  description_zh: string;
+  cover: string;
+  product_ids: string;
+  status: number;
+  sort_order: number;
+  preview_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const topicView = (t: TopicRow, products?: Card[]) => ({ topic_id: t.id, title: t.title, title_zh: t.title_zh, description: t.description, description_zh: t.description_zh, cover: t.cover, product_ids: JSON.parse(t.product_ids) as string[], status: Number(t.status), sort_order: Number(t.sort_order), update_time: Math.floor(Date.parse(t.updated_at) / 1000), ...(products ? { products } : {}) });
+
+export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids: string[], userId: string) => Promise<Card[]>) {
+  const audit = (adminId: string, action: string, detail: Record<string, unknown> = {}) => ctx.db.insertInto('market_audit').values({ id: ctx.host.newId(), admin_id: adminId, action, product_id: '', detail: JSON.stringify(detail), created_at: now() }).execute();
+  const topic = async (id: string) => {
+    const t = (await ctx.db.selectFrom('market_topic').selectAll().where('id', '=', id).executeTakeFirst()) as TopicRow | undefined;
+    if (!t) throw notFound(`There is no topic ${id}.`);
+    return t;
+  };
+  /** Curated products must be live (approved and listed) when chosen. */
+  const checkProducts = async (ids: string[]) => {
+    if (new Set(ids).size !== ids.length) throw badRequest('A product is chosen twice.', { field: 'product_ids' });
+    if (!ids.length) return;
+    const live = new Set((await ctx.db.selectFrom('market_product').select('id').where('id', 'in', ids).where('public', '=', 1).execute()).map((r) => r.id as string));
+    const not = ids.filter((id) => !live.has(id));
+    if (not.length) throw badRequest(`Only products people can see are chosen; not ${not.join(', ')} (not approved, unlisted or unknown).`, { field: 'product_ids' });
+  };
+  const getConfig = async <T>(key: string, fallback: T): Promise<T> => {
+    const r = await ctx.db.selectFrom('market_config').select('value').where('key', '=', key).executeTakeFirst();
+    return r ? (JSON.parse(r.value as string) as T) : fallback;
+  };
+  const setConfig = async (key: string, value: unknown) => {
+    const row = { key, value: JSON.stringify(value), updated_at: now() };
+    await ctx.db.insertInto('market_config').values(row).onConflict((oc) => oc.column('key').doUpdateSet({ value: row.value, updated_at: row.updated_at })).execute();
+  };
+
+  // Topics (admin).
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/admin/topic/list',
+    auth: 'platformAdmin',
+    summary: 'Every topic, live and draft, in their order',
+    handler: async () => ({ topics: ((await ctx.db.selectFrom('market_topic').selectAll().orderBy('sort_order').orderBy('created_at').execute()) as TopicRow[]).map((t) => topicView(t)) }),
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/topic/set',
+    auth: 'platformAdmin',
+    summary: 'Create a topic (without topic_id) or change one: titles, descriptions, cover, its products in order (live ones only)',
+    body: z.object({ topic_id: Id.optional(), title: z.string().trim().min(1, 'Give the topic a title.').max(100), title_zh: z.string().trim().max(100).default(''), description: z.string().trim().max(1000).default(''), description_zh: z.string().trim().max(1000).default(''), cover: Landing.shape.cover, product_ids: z.array(Id).max(MAX_PRODUCTS, `A topic holds at most ${MAX_PRODUCTS} products.`).default([]), sort_order: z.number().int().min(0).max(10_000).optional() }),
+    handler: async ({ body, caller }) => {
+      await checkProducts(body.product_ids);
+      const values = { title: body.title, title_zh: body.title_zh, description: body.description, description_zh: body.description_zh, cover: body.cover, product_ids: JSON.stringify(body.product_ids), updated_at: now(), ...(body.sort_order !== undefined ? { sort_order: body.sort_order } : {}) };
+      let id = body.topic_id;
+      if (id) {
+        await topic(id);
+        await ctx.db.updateTable('market_topic').set(values).where('id', '=', id).execute();
+      } else {
+        id = ctx.host.newId();
+        const count = Number((await ctx.db.selectFrom('market_topic').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+        await ctx.db.insertInto('market_topic').values({ id, ...values, sort_order: body.sort_order ?? count, status: 0, preview_id: '', created_at: now() }).execute();
+      }
+      await audit(caller!.userId, body.topic_id ? 'topic.update' : 'topic.create', { topic_id: id, title: body.title });
+      return { topic_id: id };
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/topic/update_status',
+    auth: 'platformAdmin',
+    summary: 'Put a topic live (status 1) or back to draft (0)',
+    body: z.object({ topic_id: Id, status: z.union([z.literal(0), z.literal(1)]) }),
+    handler: async ({ body, caller }) => {
+      const t = await topic(body.topic_id);
+      if (body.status === 1 && !JSON.parse(t.product_ids).length) throw badRequest('Choose the products of the topic before it goes live.');
+      await ctx.db.updateTable('market_topic').set({ status: body.status, updated_at: now() }).where('id', '=', t.id).execute();
+      await audit(caller!.userId, body.status ? 'topic.live' : 'topic.draft', { topic_id: t.id, title: t.title });
+      return {};
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/topic/get_preview_id',
+    auth: 'platformAdmin',
+    summary: 'A preview id with which the topic page shows the topic before it is live',
+    body: z.object({ topic_id: Id }),
+    handler: async ({ body }) => {
+      const t = await topic(body.topic_id);
+      const preview = t.preview_id || randomBytes(16).toString('hex');
+      if (!t.preview_id) await ctx.db.updateTable('market_topic').set({ preview_id: preview }).where('id', '=', t.id).execute();
+      return { preview_id: preview };
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/topic/delete',
+    auth: 'platformAdmin',
+    summary: 'Delete a topic (its products stay)',
+    body: z.object({ topic_id: Id }),
+    handler: async ({ body, caller }) => {
+      const t = await topic(body.topic_id);
+      await ctx.db.deleteFrom('market_topic').where('id', '=', t.id).execute();
+      await audit(caller!.userId, 'topic.delete', { topic_id: t.id, title: t.title });
+      return {};
+    },
+  });
+
+  // Recommendations and the landing banner (admin).
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/admin/page_config',
+    auth: 'platformAdmin',
+    summary: 'The landing banner and the recommended products of each scene, as set',
+    handler: async () => ({ landing: await getConfig('landing', Landing.parse({})), recommend: { home: await getConfig<string[]>('recommend.home', []), explore: await getConfig<string[]>('recommend.explore', []) } }),
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/recommend_config/set',
+    auth: 'platformAdmin',
+    summary: 'The products recommended on a page (scene home or explore), in order',
+    body: z.object({ scene: Scene, product_ids: z.array(Id).min(1, 'Choose at least one product, or delete the recommendation.').max(MAX_PRODUCTS, `At most ${MAX_PRODUCTS} products are recommended.`) }),
+    handler: async ({ body, caller }) => {
+      await checkProducts(body.product_ids);
+      await setConfig(`recommend.${body.scene}`, body.product_ids);
+      await audit(caller!.userId, 'recommend.set', { scene: body.scene, count: body.product_ids.length });
+      return {};
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/recommend_config/delete',
+    auth: 'platformAdmin',
+    summary: 'Stop recommending products on a page (the page shows popular ones)',
+    body: z.object({ scene: Scene }),
+    handler: async ({ body, caller }) => {
+      await ctx.db.deleteFrom('market_config').where('key', '=', `recommend.${body.scene}`).execute();
+      await audit(caller!.userId, 'recommend.delete', { scene: body.scene });
+      return {};
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/marketplace/admin/landing_config/set',
+    auth: 'platformAdmin',
+    summary: "The explore page's banner: title and subtitle (English and Chinese), cover image",
+    body: Landing,
+    handler: async ({ body, caller }) => {
+      await setConfig('landing', body);
+      await audit(caller!.userId, 'landing.set', { title: body.title });
+      return {};
+    },
+  });
+
+  // What everyone reads.
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/topic/get_current',
+    auth: 'user',
+    summary: 'The live topics with their products people can see (topics left with none are not shown)',
+    handler: async ({ caller }) => {
+      const rows = (await ctx.db.selectFrom('market_topic').selectAll().where('status', '=', 1).orderBy('sort_order').orderBy('created_at').limit(20).execute()) as TopicRow[];
+      const topics = [];
+      for (const t of rows) {
+        const products = await publicCards(JSON.parse(t.product_ids), caller!.userId);
+        if (products.length) topics.push(topicView(t, products));
+      }
+      return { topics };
+    },
+  });
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/topic/detail',
+    auth: 'user',
+    summary: 'A topic with its products: a live one, or a draft with its preview id',
+    query: z.object({ topic_id: Id, preview_id: z.string().max(64).optional() }),
+    handler: async ({ query, caller }) => {
+      const t = await topic(query.topic_id);
+      if (Number(t.status) !== 1 && !(query.preview_id && t.preview_id && query.preview_id === t.preview_id)) throw notFound(`There is no topic ${query.topic_id}.`);
+      return { topic: topicView(t, await publicCards(JSON.parse(t.product_ids), caller!.userId)), preview: Number(t.status) !== 1 };
+    },
+  });
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/landing_info',
+    auth: 'user',
+    summary: "The explore page's banner and the products recommended on a page (scene)",
+    query: z.object({ scene: Scene.default('explore') }),
+    handler: async ({ query, caller }) => ({ landing: await getConfig('landing', Landing.parse({})), recommended: await publicCards(await getConfig<string[]>(`recommend.${query.scene}`, []), caller!.userId) }),
+  });
+  ctx.route({
+    method: 'GET',
+    path: '/api/marketplace/featured/get_current',
+    auth: 'user',
+    summary: 'The featured products people can see, most copied first',
+    handler: async ({ caller }) => {
+      const ids = (await ctx.db.selectFrom('market_product').select('id').where('public', '=', 1).where('featured', '=', 1).orderBy('duplicates', 'desc').orderBy('id', 'desc').limit(MAX_PRODUCTS).execute()).map((r) => r.id as string);
+      return { products: await publicCards(ids, caller!.userId) };
+    },
+  });
+}
