@@ -80,6 +80,11 @@ describe('bots in the browser', () => {
     await page.getByText('Published v1.0.0').waitFor();
     await expect.poll(() => page.getByTestId('bot-version').textContent()).toBe('v1.0.0');
     const botId = page.url().split('/bots/')[1].split('?')[0];
+    // The versions say which version answers on each connector, and give the tag to embed the chat.
+    await page.getByTestId('bot-versions').click();
+    await expect.poll(() => page.getByTestId('bot-live-connector').allTextContents()).toEqual(['API: v1.0.0', 'Chat page: v1.0.0']);
+    expect(await page.getByTestId('embed-snippet').textContent()).toContain(`data-bot-id="${botId}"`);
+    await page.locator('.arco-drawer-close-icon').click();
 
     // A member of the space chats with the published bot on its page, in a browser of their own.
     const member = await signedInContext(env.browser, env.studio.url, { language: 'zh-CN', viewport: { width: 390, height: 800 } });

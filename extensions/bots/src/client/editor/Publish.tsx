@@ -32,7 +32,7 @@ export function PublishButton({ spaceId, bot, caps, beforePublish, onPublished }
         {t('publish.button')}
       </Button>
       {open && <PublishModal spaceId={spaceId} bot={bot} caps={caps} onClose={() => setOpen(false)} onPublished={onPublished} />}
-      <Versions spaceId={spaceId} bot={bot} visible={versions} onClose={() => setVersions(false)} onReverted={onPublished} />
+      <Versions spaceId={spaceId} bot={bot} caps={caps} visible={versions} onClose={() => setVersions(false)} onReverted={onPublished} />
     </Space>
   );
 }
@@ -105,8 +105,9 @@ interface HistoryItem {
   create_time: number;
 }
 
-function Versions({ spaceId, bot, visible, onClose, onReverted }: { spaceId: string; bot: BotInfo; visible: boolean; onClose(): void; onReverted(b: BotInfo): void }) {
+function Versions({ spaceId, bot, caps, visible, onClose, onReverted }: { spaceId: string; bot: BotInfo; caps: Capabilities; visible: boolean; onClose(): void; onReverted(b: BotInfo): void }) {
   const { t } = useTranslation('bots');
+  const { language } = useStudio();
   const api = useApi();
   const format = useFormat();
   const q = useQuery({ queryKey: ['bots', 'history', bot.bot_id, bot.latest_version], enabled: visible, queryFn: () => api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', { space_id: spaceId, bot_id: bot.bot_id }) });
@@ -120,6 +121,17 @@ function Versions({ spaceId, bot, visible, onClose, onReverted }: { spaceId: str
   });
   return (
     <Drawer visible={visible} onCancel={onClose} footer={null} width={420} title={t('publish.versions')}>
+      {q.data?.history_infos[0] && (
+        // The latest version answers on the connectors it was published to; the others answer nothing.
+        <div style={{ marginBottom: 12 }} data-testid="bot-live-connectors">
+          <Typography.Text type="secondary">{t('publish.liveNow')}</Typography.Text>
+          {caps.connectors.map((c) => (
+            <div key={c.id} data-testid="bot-live-connector" data-connector={c.id}>
+              {c.name[language as 'en-US'] ?? c.id}: {q.data!.history_infos[0].connectors.includes(c.id) ? <Tag size="small" color="green">{q.data!.history_infos[0].version}</Tag> : <Typography.Text type="secondary">{t('publish.notLive')}</Typography.Text>}
+            </div>
+          ))}
+        </div>
+      )}
       {q.data?.history_infos[0]?.connectors.includes('999') && <EmbedSnippet target={{ bot_id: bot.bot_id }} title={t('publish.embed')} />}
       <List
         data-testid="bot-history"
