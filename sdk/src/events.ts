@@ -5,3 +5,25 @@ export const Unauthorized = defineEvent<{ url: string; logId: string }>('api.una
 export const NoAccess = defineEvent<{ url: string; logId: string }>('api.noAccess', 'A call was refused for lack of access.');
 export const CountryRestricted = defineEvent<{ url: string; logId: string }>('api.countryRestricted', 'A call answered with the country-restricted code.');
 export const TokenInsufficient = defineEvent<{ url: string; logId: string; code: number }>('api.tokenInsufficient', 'A call answered with a token-insufficient code.');
+
+/** One span of something the studio ran (a workflow run, a node, a model call, an HTTP call ...). */
+export interface StudioSpan {
+  trace_id: string;
+  span_id: string;
+  parent_span_id?: string | null;
+  name: string;
+  /** workflow, node, llm, http, code, tool, chat ... */
+  kind: string;
+  start_ms: number;
+  end_ms: number;
+  status: 'ok' | 'error';
+  status_message?: string;
+  /** Following the OpenTelemetry GenAI conventions where they apply (gen_ai.request.model, gen_ai.usage.input_tokens ...). */
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * Spans of something the studio ran, emitted when it ends (a workflow run ...), for whoever keeps traces (the
+ * observability extension). `source` says who ran it (workflow, bot ...).
+ */
+export const SpansRecorded = defineEvent<{ space_id: string; source: string; spans: StudioSpan[] }>('telemetry.spans', 'Spans of something the studio ran, when it ended.');

@@ -73,7 +73,10 @@ export interface NodeRunContext {
   stream(content: string, final?: boolean): void;
   /** Renders {{input}} and {{node_id.path}} placeholders. */
   render(template: string): string;
-  /** Runs fn as a child span of the node span (HTTP calls, model calls ...). */
+  /**
+   * Runs fn as a child span of the node span (HTTP calls, model calls ...). The span keeps the attributes
+   * object: what fn adds to it before it resolves (tokens, the answer) is on the span.
+   */
   span<T>(name: string, attributes: Record<string, unknown>, fn: () => Promise<T>): Promise<T>;
   /** Outbound HTTP that refuses private and loopback addresses unless the configuration allows them. */
   fetch(url: string, init?: RequestInit & { timeoutMs?: number }): Promise<Response>;

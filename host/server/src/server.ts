@@ -105,10 +105,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       done(null, value);
     });
   });
-  // Upload routes read their body themselves, as a stream (multipart or raw bytes); other routes refuse those.
+  // Upload routes read their body themselves, as a stream (multipart, raw bytes or protobuf); other routes refuse those.
   const isUpload = (request: { routeOptions?: { config?: unknown } }) => !!(request.routeOptions?.config as { upload?: boolean } | undefined)?.upload;
   const unsupported = (request: { headers: Record<string, unknown> }) => Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
-  app.addContentTypeParser(['multipart/form-data', 'application/octet-stream'], (request, _payload, done) => {
+  app.addContentTypeParser(['multipart/form-data', 'application/octet-stream', 'application/x-protobuf', 'application/protobuf'], (request, _payload, done) => {
     if (isUpload(request)) return done(null, undefined);
     done(unsupported(request), undefined);
   });

@@ -48,7 +48,7 @@ function history(input: unknown, rounds: number): ModelMessage[] {
 
 async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: Settings) {
   // The AI SDK loads with the first model call, not when the studio starts.
-  const { Output, isStepCount, streamText, tool } = await import('ai');
+  const { Output, streamText, tool } = await import('ai');
   const model = await models.get(ctx.spaceId, modelId);
   const languageModel = await model.chat();
   const toolCalls: ToolCallRecord[] = [];
@@ -73,6 +73,27 @@ async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: 
   const messages: ModelMessage[] = [...history(ctx.inputs.chat_history, s.history_rounds), { role: 'user', content: ctx.render(s.user_prompt) }];
   const system = ctx.render(s.system_prompt) || undefined;
   const params = { ...model.default_params, ...s.params };
+  // The model call as a span by the OpenTelemetry GenAI conventions (completed when the answer is in).
+  const attrs: Record<string, unknown> = { kind: 'llm', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model.model_name, 'gen_ai.system': model.provider ?? '', 'gen_ai.prompt': JSON.stringify(system ? [{ role: 'system', content: system }, ...messages] : messages).slice(0, 16_000) };
+  return ctx.span(`chat ${model.model_name}`, attrs, () => callModel(ctx, models, model, languageModel, system, messages, params, tools, toolCalls, s, attrs, streamText, Output));
+}
+
+async function callModel(
+  ctx: NodeRunContext,
+  models: Models,
+  model: Awaited<ReturnType<Models['get']>>,
+  languageModel: Parameters<(typeof import('ai'))['streamText']>[0]['model'],
+  system: string | undefined,
+  messages: ModelMessage[],
+  params: Record<string, any>,
+  tools: ToolSet,
+  toolCalls: ToolCallRecord[],
+  s: Settings,
+  attrs: Record<string, unknown>,
+  streamText: (typeof import('ai'))['streamText'],
+  Output: (typeof import('ai'))['Output'],
+) {
+  const { isStepCount } = await import('ai');
   let error: unknown;
   const result = streamText({
     model: languageModel,
@@ -102,6 +123,7 @@ async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: 
   if (error) throw error;
   const usage = await result.totalUsage;
   const tokens = { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 };
+  Object.assign(attrs, { 'gen_ai.usage.input_tokens': tokens.input_tokens, 'gen_ai.usage.output_tokens': tokens.output_tokens, 'gen_ai.completion': text.slice(0, 16_000) });
   await models.recordUsage({ space_id: ctx.spaceId, model_id: model.model_id, ...tokens, source: 'workflow', run_id: ctx.runId });
   let outputs: Record<string, unknown>;
   if (s.output_format === 'json') {

@@ -1,3 +1,4 @@
+import { SpansRecorded } from '@tessera/sdk';
 import { BulkWriterService, type ServerContext } from '@tessera/sdk/server';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas, type NodeExecRecord } from '../shared/index.ts';
@@ -5,7 +6,7 @@ import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canva
 export type { NodeExecRecord };
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
-import { RunTracer } from './tracer.ts';
+import { RunTracer, studioSpans } from './tracer.ts';
 
 export type RunEvent =
   | { type: 'node'; record: NodeExecRecord }
@@ -333,6 +334,8 @@ export class RunService {
     const exit = canvas.nodes.find((n) => !n.parent_id && this.#typeOf(n.type)?.role === 'exit');
     emit({ type: 'done', status, output: outcome.output, error: outcome.error?.message, exit: exit && { node_id: exit.node_id, node_title: titles.get(exit.node_id) ?? exit.node_id } });
     if (status !== RunStatus.Running) this.#ctx.emit(WorkflowRunFinished, { execute_id: row.id, workflow_id: row.workflow_id, space_id: row.space_id, status, duration_ms: duration });
+    // The run's spans for whoever keeps traces (a run resumed after a question adds its own to the same trace).
+    this.#ctx.emit(SpansRecorded, { space_id: row.space_id, source: 'workflow', spans: studioSpans(row, tracer.spans, finished) });
     return outcome;
   }
 

@@ -1,3 +1,5 @@
+import type { StudioSpan } from '@tessera/sdk';
+import type { NodeExecRecord } from '../shared/index.ts';
 import type { Span, Tracer } from './engine/engine.ts';
 
 export interface SpanRecord {
@@ -29,4 +31,29 @@ export class RunTracer implements Tracer {
       },
     };
   }
+}
+
+const clip = (v: unknown) => {
+  const text = typeof v === 'string' ? v : JSON.stringify(v ?? null);
+  return text.length > 16_000 ? `${text.slice(0, 16_000)}…` : text;
+};
+const CHILD_KINDS: Record<string, string> = { 'http request': 'http', code: 'code', plugin: 'tool', 'mcp.call': 'tool' };
+
+/** A run's spans as the studio's telemetry shapes them: the run (kind workflow), its nodes with their inputs and outputs, and what they called. */
+export function studioSpans(run: { id: string; workflow_id: string; log_id: string; execute_mode: number; version?: string | null }, spans: SpanRecord[], nodes: Pick<NodeExecRecord, 'node_id' | 'inputs' | 'outputs' | 'error'>[]): StudioSpan[] {
+  const byNode = new Map(nodes.map((n) => [n.node_id, n]));
+  return spans.map((s) => {
+    const a: Record<string, unknown> = { ...s.attributes };
+    let kind: string;
+    if (!s.parent_id) {
+      kind = 'workflow';
+      Object.assign(a, { 'tessera.workflow_id': run.workflow_id, 'tessera.execute_id': run.id, 'tessera.log_id': run.log_id, 'tessera.execute_mode': run.execute_mode, ...(run.version ? { 'tessera.version': run.version } : {}) });
+    } else if (typeof a.node_id === 'string') {
+      kind = 'node';
+      const rec = byNode.get(a.node_id);
+      if (rec) Object.assign(a, { input: clip(rec.inputs), output: clip(rec.outputs) });
+    } else kind = typeof a.kind === 'string' ? a.kind : (CHILD_KINDS[s.name] ?? 'internal');
+    delete a.kind;
+    return { trace_id: run.id, span_id: s.id, parent_span_id: s.parent_id, name: s.name, kind, start_ms: s.start_ms, end_ms: s.end_ms ?? s.start_ms, status: s.status === 'error' ? 'error' : 'ok', status_message: typeof a.error === 'string' ? a.error : undefined, attributes: a };
+  });
 }

@@ -1,0 +1,62 @@
+// Observability (server half): one span store for everything the studio runs and what outside apps send
+// over OTLP/HTTP, with the calls that read it. Parts: otlp.ts (payloads), spans.ts (what spans say),
+// store.ts (the database store; the SpanStores point picks the store), ingest.ts (OTLP routes),
+// routes.ts (traces, spans, threads, metrics, CSV, views, annotations).
+import { PostgresAdapter } from 'kysely';
+import { SpansRecorded } from '@tessera/sdk';
+import { defineExtension } from '@tessera/sdk/server';
+import { TokenPermissions } from '@tessera/ext-identity/shared';
+import { z } from 'zod';
+import { SpanStores, type SpanRecord, type SpanStore } from '../shared/index.ts';
+import { registerIngest } from './ingest.ts';
+import { migrations } from './migrations.ts';
+import { registerQueryRoutes } from './routes.ts';
+import { derive } from './spans.ts';
+import { databaseSpanStore } from './store.ts';
+
+const ConfigSchema = z.object({
+  /** The SpanStores entry that keeps spans: `database` (the studio's), or one a scale-out extension adds. */
+  store: z.string().default('database'),
+  /** Spans older than this many days are forgotten (checked hourly); 0 keeps them. */
+  retentionDays: z.number().int().min(0).max(3650).default(30),
+});
+const PURGE_JOB = 'observability.retention';
+
+export default defineExtension({
+  id: 'observability',
+  configSchema: ConfigSchema,
+  register(ctx) {
+    ctx.migrations(migrations);
+    ctx.register(SpanStores, databaseSpanStore(ctx.db, ctx.db.getExecutor().adapter instanceof PostgresAdapter));
+    let chosen: SpanStore | undefined;
+    const store = () => (chosen ??= ctx.registry(SpanStores).get(ctx.config.store) ?? ctx.registry(SpanStores).get('database')!);
+    ctx.register(TokenPermissions, { key: 'trace.ingest', label: { 'en-US': 'Send traces (OTLP)', 'zh-CN': '上报链路（OTLP）' }, group: 'observability' });
+    registerIngest(ctx, store);
+    registerQueryRoutes(ctx, store);
+
+    // What the studio runs, as it ends.
+    ctx.on(SpansRecorded, async (e) => {
+      const spans: SpanRecord[] = e.spans.map((s) => {
+        const attributes = s.attributes as SpanRecord['attributes'];
+        const d = derive(attributes, []);
+        return { space_id: e.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id ?? '', name: s.name.slice(0, 256), kind: d.llm && s.kind !== 'workflow' ? 'llm' : s.kind, source: e.source, service: 'tessera', start_us: s.start_ms * 1000, duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000, status: s.status === 'error' ? 2 : 1, status_message: (s.status_message ?? '').slice(0, 1000), model: d.model, input_tokens: d.input_tokens, output_tokens: d.output_tokens, input: d.input, output: d.output, thread_id: d.thread_id, log_id: d.log_id, attributes, events: [] };
+      });
+      await store()
+        .write(spans)
+        .catch((err) => ctx.logger.warn(`observability: could not keep ${spans.length} spans of ${e.source}: ${(err as Error).message}`));
+    });
+
+    ctx.job({
+      name: PURGE_JOB,
+      everyMs: 3_600_000,
+      async handler() {
+        if (!ctx.config.retentionDays) return;
+        const gone = await store().purgeBefore((Date.now() - ctx.config.retentionDays * 86_400_000) * 1000);
+        if (gone) ctx.logger.info(`observability: forgot ${gone} traces older than ${ctx.config.retentionDays} days`);
+      },
+    });
+  },
+  start(ctx) {
+    if (!ctx.registry(SpanStores).get(ctx.config.store)) throw new Error(`observability.store names '${ctx.config.store}', which no extension provides.`);
+  },
+});

@@ -1,0 +1,62 @@
+// Spans as the observability extension keeps them, whatever sent them (OTLP from outside, the studio's own
+// runs), with what the pages filter on pulled out of the attributes (GenAI conventions: model, tokens,
+// prompt and completion; the conversation; the log id).
+import type { AttrValue, SpanRecord } from '../shared/index.ts';
+import type { OtlpBatch } from './otlp.ts';
+
+const OTLP_KINDS = ['', 'internal', 'server', 'client', 'producer', 'consumer'];
+const MAX_TEXT = 64 * 1024;
+const text = (v: AttrValue | undefined) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).slice(0, MAX_TEXT);
+const int = (v: AttrValue | undefined) => (typeof v === 'number' ? Math.max(0, Math.round(v)) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0);
+const first = (a: Record<string, AttrValue>, keys: string[]) => keys.map((k) => a[k]).find((v) => v !== undefined && v !== null && v !== '');
+
+/** What a span's attributes and events say, by the GenAI semantic conventions (and a few common aliases). */
+export function derive(attributes: Record<string, AttrValue>, events: SpanRecord['events']) {
+  const eventAttr = (name: string, key: string) => events.find((e) => e.name === name)?.attributes[key];
+  const model = text(first(attributes, ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'model']));
+  return {
+    model: model.slice(0, 128),
+    input_tokens: int(first(attributes, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt', 'input_tokens'])),
+    output_tokens: int(first(attributes, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.token_count.completion', 'output_tokens'])),
+    input: text(first(attributes, ['gen_ai.prompt', 'gen_ai.input.messages', 'input.value', 'input']) ?? eventAttr('gen_ai.content.prompt', 'gen_ai.prompt')),
+    output: text(first(attributes, ['gen_ai.completion', 'gen_ai.output.messages', 'output.value', 'output']) ?? eventAttr('gen_ai.content.completion', 'gen_ai.completion')),
+    thread_id: text(first(attributes, ['gen_ai.conversation.id', 'session.id', 'tessera.conversation_id'])).slice(0, 128),
+    log_id: text(first(attributes, ['tessera.log_id', 'log_id'])).slice(0, 64),
+    llm: !!model || Object.keys(attributes).some((k) => k.startsWith('gen_ai.')),
+  };
+}
+
+export function fromOtlp(spaceId: string, batches: OtlpBatch[]): SpanRecord[] {
+  const out: SpanRecord[] = [];
+  for (const b of batches) {
+    const service = text(b.resource['service.name']).slice(0, 128);
+    for (const s of b.spans) {
+      const events = s.events.map((e) => ({ time_us: e.timeUs, name: e.name, attributes: e.attributes }));
+      const d = derive(s.attributes, events);
+      out.push({
+        space_id: spaceId,
+        trace_id: s.traceId,
+        span_id: s.spanId,
+        parent_span_id: s.parentSpanId,
+        name: s.name.slice(0, 256),
+        kind: d.llm ? 'llm' : (OTLP_KINDS[s.kind] ?? '') || 'internal',
+        source: 'otlp',
+        service,
+        start_us: s.startUs,
+        duration_us: s.endUs ? s.endUs - s.startUs : 0,
+        status: s.statusCode,
+        status_message: s.statusMessage.slice(0, 1000),
+        model: d.model,
+        input_tokens: d.input_tokens,
+        output_tokens: d.output_tokens,
+        input: d.input,
+        output: d.output,
+        thread_id: d.thread_id,
+        log_id: d.log_id,
+        attributes: { ...Object.fromEntries(Object.entries(b.resource).map(([k, v]) => [`resource.${k}`, v])), ...s.attributes },
+        events,
+      });
+    }
+  }
+  return out;
+}
