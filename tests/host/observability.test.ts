@@ -95,6 +95,9 @@ describe('observability', () => {
     expect(m.total).toMatchObject({ runs: 3, errors: 0 });
     expect(m.points.reduce((n: number, p: { runs: number }) => n + p.runs, 0)).toBe(3);
     expect(m.points[0].p50_ms).toBeGreaterThanOrEqual(0);
+    // Whole hours: one bucket per hour, not per run.
+    expect(m.points.every((p: { time_ms: number }) => p.time_ms % 3_600_000 === 0)).toBe(true);
+    expect(m.points.length).toBeLessThanOrEqual(2);
     // A saved view, an annotation, and the list as CSV.
     const { view_id } = await obs('views/create', { view_name: 'Workflow runs', filters: { source: 'workflow' } });
     expect((await obs('views/list')).views).toEqual([{ view_id, view_name: 'Workflow runs', filters: { source: 'workflow' }, creator_id: expect.any(String) }]);

@@ -130,7 +130,8 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
     },
 
     async metrics(q: MetricsQuery) {
-      const bucket = q.bucketMs * 1000;
+      // A literal, so that the division is between integers (bound numbers divide as reals in SQLite).
+      const bucket = Math.round(q.bucketMs) * 1000;
       const by = q.groupBy === 'model' ? 'model' : q.groupBy === 'name' ? 'name' : undefined;
       let s = db
         .selectFrom('obs_trace')
@@ -140,7 +141,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
       if (q.source) s = s.where('source', '=', q.source);
       const rows = await s
         .select([
-          sql<number>`(start_us / ${bucket}) * ${bucket}`.as('bucket'),
+          sql<number>`(start_us / ${sql.lit(bucket)}) * ${sql.lit(bucket)}`.as('bucket'),
           ...(by ? [sql<string>`${sql.ref(by)}`.as('group')] : []),
           sql<number>`count(*)`.as('runs'),
           sql<number>`sum(case when status = 2 then 1 else 0 end)`.as('errors'),
@@ -151,7 +152,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
         .orderBy(sql`1`)
         .execute();
       // Latency percentiles per bucket (and group): from the durations, in the process (a bucket's traces).
-      const durations = await s.select([sql<number>`(start_us / ${bucket}) * ${bucket}`.as('bucket'), ...(by ? [sql<string>`${sql.ref(by)}`.as('group')] : []), sql<number>`end_us - start_us`.as('d')]).limit(200_000).execute();
+      const durations = await s.select([sql<number>`(start_us / ${sql.lit(bucket)}) * ${sql.lit(bucket)}`.as('bucket'), ...(by ? [sql<string>`${sql.ref(by)}`.as('group')] : []), sql<number>`end_us - start_us`.as('d')]).limit(200_000).execute();
       const lists = new Map<string, number[]>();
       for (const d of durations) {
         const k = `${Number(d.bucket)}\u0000${(d as { group?: string }).group ?? ''}`;
