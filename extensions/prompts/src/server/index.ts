@@ -1,0 +1,67 @@
+// Prompts (server half): the library per space (routes.ts), the playground (debug.ts), the open API apps fetch
+// and render prompts with (open.ts); a resource kind (library, recycle bin, copies) and PromptsService.
+import { defineExtension, listResourcesOfTable, ResourceKinds } from '@tessera/sdk/server';
+import { TokenPermissions } from '@tessera/ext-identity/shared';
+import { badRequest, notFound } from '@tessera/sdk';
+import { z } from 'zod';
+import { PromptDetail, PromptsService } from '../shared/index.ts';
+import { registerDebug } from './debug.ts';
+import { migrations } from './migrations.ts';
+import { registerOpenApi } from './open.ts';
+import { render } from './render.ts';
+import { registerPromptRoutes } from './routes.ts';
+import { detailOf, now, PromptStore } from './store.ts';
+
+export default defineExtension({
+  id: 'prompts',
+  register(ctx) {
+    ctx.migrations(migrations);
+    const store = new PromptStore(ctx);
+    registerPromptRoutes(ctx, store);
+    registerDebug(ctx, store);
+    registerOpenApi(ctx, store);
+    ctx.register(TokenPermissions, { key: 'prompt.read', label: { 'en-US': 'Fetch and render prompts', 'zh-CN': '获取并渲染提示词' }, group: 'prompt' });
+    ctx.provide(PromptsService, {
+      async resolve(spaceId, key, ref = {}) {
+        const p = await store.byKey(spaceId, key);
+        const version = p && (await store.versionOf(p, ref));
+        const c = p && version ? await store.commit(p.id, version) : undefined;
+        return p && c ? { prompt_id: p.id, prompt_key: p.prompt_key, version: c.version as string, detail: detailOf(c.detail as string) } : undefined;
+      },
+      render,
+    });
+    // Prompts in the library: delete (into the bin), restore, and copies that take the draft along.
+    const soft = async (id: string, spaceId: string, deleted: string | null) => {
+      const p = await ctx.db.selectFrom('prompts_prompt').selectAll().where('id', '=', id).where('space_id', '=', spaceId).executeTakeFirst();
+      if (!p) throw notFound(`There is no prompt ${id} in this space.`);
+      if (!deleted && (await store.byKey(spaceId, String(p.prompt_key)))) throw badRequest(`Another prompt has the key ${p.prompt_key} now; change one first.`);
+      await ctx.db.updateTable('prompts_prompt').set({ deleted_at: deleted }).where('id', '=', id).execute();
+    };
+    ctx.register(ResourceKinds, {
+      kind: 'prompt',
+      list: (q) => listResourcesOfTable(ctx.db, { kind: 'prompt', table: 'prompts_prompt', deletedAt: 'deleted_at', published: 'latest_version' }, q),
+      remove: (id, spaceId) => soft(id, spaceId, now()),
+      restore: (id, spaceId) => soft(id, spaceId, null),
+      purge: async (id, spaceId) => {
+        const p = await ctx.db.selectFrom('prompts_prompt').select('id').where('id', '=', id).where('space_id', '=', spaceId).executeTakeFirst();
+        if (!p) return;
+        for (const t of ['prompts_commit', 'prompts_label', 'prompts_debug'] as const) await ctx.db.deleteFrom(t).where('prompt_id', '=', id).execute();
+        await ctx.db.deleteFrom('prompts_prompt').where('id', '=', id).execute();
+      },
+      exportOf: async (id, spaceId) => {
+        const p = await store.get(id, spaceId);
+        return [{ kind: 'prompt', id: p.id, name: p.name, description: p.description, data: { prompt_key: p.prompt_key, detail: detailOf(p.draft) } }];
+      },
+      importInto: async (pkg, opts) => {
+        const data = z.object({ prompt_key: z.string().min(1).max(100), detail: PromptDetail }).safeParse(pkg.data);
+        if (!data.success) throw badRequest(`"${pkg.name}" is not a prompt this studio reads.`);
+        let key = data.data.prompt_key.slice(0, 90);
+        for (let n = 2; n < 1000 && (await store.byKey(opts.spaceId, key)); n++) key = `${data.data.prompt_key.slice(0, 90)}_${n}`;
+        const id = ctx.host.newId();
+        const t = now();
+        await ctx.db.insertInto('prompts_prompt').values({ id, space_id: opts.spaceId, prompt_key: key, name: (opts.name ?? pkg.name).slice(0, 100), description: pkg.description ?? '', creator_id: opts.userId, draft: JSON.stringify(data.data.detail), draft_base_version: '', draft_modified: 1, latest_version: '', created_at: t, updated_at: t, deleted_at: null }).execute();
+        return id;
+      },
+    });
+  },
+});

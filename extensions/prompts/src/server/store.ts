@@ -1,0 +1,62 @@
+// Prompt rows: the prompt with its draft, its committed versions and its labels.
+import { notFound } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { PromptDetail } from '../shared/index.ts';
+
+export interface PromptRow {
+  id: string;
+  space_id: string;
+  prompt_key: string;
+  name: string;
+  description: string;
+  creator_id: string;
+  draft: string;
+  draft_base_version: string;
+  draft_modified: number;
+  latest_version: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export const now = () => new Date().toISOString();
+const VERSION = /^(\d{1,6})\.(\d{1,6})\.(\d{1,6})$/;
+export const validVersion = (v: string) => VERSION.test(v);
+/** a > b for versions like 1.2.3. */
+export const greater = (a: string, b: string) => {
+  const [x, y] = [a, b].map((v) => VERSION.exec(v)!.slice(1).map(Number));
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+  return false;
+};
+export const nextVersion = (v: string) => (v ? v.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '0.0.1');
+export const detailOf = (text: string): PromptDetail => PromptDetail.parse(JSON.parse(text || '{}'));
+
+export class PromptStore {
+  private ctx: ServerContext<unknown>;
+  constructor(ctx: ServerContext<unknown>) {
+    this.ctx = ctx;
+  }
+  get db() {
+    return this.ctx.db;
+  }
+  async get(id: string, spaceId?: string): Promise<PromptRow> {
+    const p = (await this.db.selectFrom('prompts_prompt').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()) as PromptRow | undefined;
+    if (!p || (spaceId && p.space_id !== spaceId)) throw notFound(`There is no prompt ${id}${spaceId ? ' in this space' : ''}.`);
+    return p;
+  }
+  async byKey(spaceId: string, key: string): Promise<PromptRow | undefined> {
+    return (await this.db.selectFrom('prompts_prompt').selectAll().where('space_id', '=', spaceId).where('prompt_key', '=', key).where('deleted_at', 'is', null).executeTakeFirst()) as PromptRow | undefined;
+  }
+  async commit(promptId: string, version: string) {
+    return this.db.selectFrom('prompts_commit').selectAll().where('prompt_id', '=', promptId).where('version', '=', version).executeTakeFirst();
+  }
+  async labels(promptId: string) {
+    return (await this.db.selectFrom('prompts_label').select(['label', 'version', 'updated_at']).where('prompt_id', '=', promptId).orderBy('label').execute()).map((l) => ({ label: l.label as string, version: l.version as string, update_time: Math.floor(Date.parse(l.updated_at as string) / 1000) }));
+  }
+  /** The version a reference names: a label's, the version given, or the latest. */
+  async versionOf(p: PromptRow, ref: { label?: string; version?: string }): Promise<string | undefined> {
+    if (ref.version) return ref.version;
+    if (ref.label) return ((await this.db.selectFrom('prompts_label').select('version').where('prompt_id', '=', p.id).where('label', '=', ref.label).executeTakeFirst())?.version as string | undefined) ?? undefined;
+    return p.latest_version || undefined;
+  }
+}
