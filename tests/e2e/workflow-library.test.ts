@@ -94,7 +94,7 @@ describe('the workflow library in the browser', () => {
     await page.goto(`${env.studio.url}/`);
     await page.getByTestId('home-recent-empty').waitFor();
     // Nothing is promised that is not enabled: the create buttons are the enabled kinds'.
-    expect(await page.locator('[data-testid^="home-create-"]').allTextContents()).toEqual(['Create project', 'Create bot', 'Create workflow', 'Create plugin', 'Create knowledge base', 'Create table', 'Create memory base']);
+    expect(await page.locator('[data-testid^="home-create-"]').allTextContents()).toEqual(['Create project', 'Create bot', 'Create workflow', 'Create plugin', 'Create knowledge base', 'Create table', 'Create memory base', 'Create prompt']);
     await page.getByTestId('home-create-workflow').click();
     await page.getByTestId('workflow-create-name').fill('From home');
     await page.getByTestId('workflow-create-save').click();

@@ -1,10 +1,22 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { IconCommand } from '@arco-design/web-react/icon';
+import { lazy } from 'react';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
+import { setCurrentSpace } from './space.ts';
+
+const PromptsPage = lazy(() => import('./PromptsPage.tsx').then((m) => ({ default: m.PromptsPage })));
+const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
 
 export default defineExtension({
   id: 'prompts',
   register(ctx) {
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/prompts', component: PromptsPage, title: 'title' });
+    ctx.route({ path: '/prompts/:prompt_id', component: EditorPage, title: 'title' });
+    ctx.sidebar({ key: 'prompts', area: 'space', label: 'nav', path: '/prompts', order: 45 });
+    ctx.register(ResourceKinds, { kind: 'prompt', label: 'kind', createLabel: 'create', icon: IconCommand, order: 60, path: '/prompts', createPath: '/prompts?create=1' });
   },
 });
