@@ -3,6 +3,7 @@ import { NodeTypes, type FieldDecl, type NodeTypeDefinition } from '@tessera/ext
 import { z } from 'zod';
 import { PythonSandbox } from './python.ts';
 import { CodeError, runJavaScript } from './sandbox.ts';
+import { CodeSandboxService } from '../shared.ts';
 
 const ConfigSchema = z.object({
   /** Upper bounds a node's own settings may not exceed. */
@@ -76,5 +77,12 @@ export default defineExtension({
     const python = new PythonSandbox();
     ctx.onDispose(() => python.stop());
     ctx.register(NodeTypes, codeNode(ctx.config, python));
+    const limits = ctx.config;
+    ctx.provide(CodeSandboxService, {
+      run: (language, source, params, want = {}, spaceId) => {
+        const bounds = { timeoutMs: Math.min(want.timeoutMs ?? 5000, limits.maxTimeoutMs), memoryMb: Math.min(want.memoryMb ?? 64, limits.maxMemoryMb), maxOutputBytes: limits.maxOutputKb * 1024 };
+        return language === 'python' ? python.run(source, params, bounds, () => undefined, spaceId ?? '') : runJavaScript(source, params, bounds, language === 'typescript');
+      },
+    });
   },
 });

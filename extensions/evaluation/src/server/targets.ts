@@ -1,0 +1,90 @@
+// The targets this extension brings: a prompt of the library (a version or a label; its variables take the
+// item's fields; the answer of its model is the output, traced as a model call) and a published workflow (its
+// Start fields take the item's; its output; the run is its trace).
+import { SpansRecorded, badRequest } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { ModelsService } from '@tessera/ext-models/shared';
+import { PromptsService } from '@tessera/ext-prompts/shared';
+import { WorkflowRunnerService } from '@tessera/workflow-sdk';
+import { z } from 'zod';
+import { EvalTargets } from '../shared/index.ts';
+
+const PromptTarget = z.object({ prompt_key: z.string().min(1, 'Choose the prompt.').max(100), version: z.string().max(32).optional(), label: z.string().max(64).optional() });
+const WorkflowTarget = z.object({ workflow_id: z.string().min(1, 'Choose the workflow.').max(32), version: z.string().max(32).optional() });
+const parse = <T>(schema: z.ZodType<T>, v: unknown): T => {
+  const r = schema.safeParse(v);
+  if (!r.success) throw badRequest(r.error.issues[0]?.message ?? 'The target is not valid.', { field: 'target' });
+  return r.data;
+};
+const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
+
+export function registerTargets(ctx: ServerContext<unknown>) {
+  const prompts = () => {
+    const p = ctx.optionalService(PromptsService);
+    if (!p) throw badRequest('Prompts are off in this studio.', { field: 'target' });
+    return p;
+  };
+  const resolve = async (spaceId: string, settings: unknown) => {
+    const s = parse(PromptTarget, settings);
+    const r = await prompts().resolve(spaceId, s.prompt_key, s);
+    if (!r) throw badRequest(`There is no ${s.label ? `version labelled ${s.label}` : s.version ? `version ${s.version}` : 'version'} of the prompt ${s.prompt_key}.`, { field: 'target' });
+    return r;
+  };
+  ctx.register(EvalTargets, {
+    kind: 'prompt',
+    label: { 'en-US': 'Prompt', 'zh-CN': '提示词' },
+    async inputs(spaceId, settings) {
+      const r = await resolve(spaceId, settings);
+      const names = new Set(r.detail.prompt_template.variable_defs.map((v) => v.key));
+      for (const m of r.detail.prompt_template.messages) for (const x of m.content.matchAll(/\{\{\s*([A-Za-z_]\w*)/g)) names.add(x[1]);
+      return [...names];
+    },
+    async check(spaceId, settings) {
+      const r = await resolve(spaceId, settings);
+      if (!r.detail.model_config.model_id) throw badRequest(`Version ${r.version} of ${r.prompt_key} has no model: set one and commit.`, { field: 'target' });
+    },
+    async run({ spaceId, settings, inputs, signal }) {
+      const r = await resolve(spaceId, settings);
+      const { messages } = await prompts().render(r.detail, inputs);
+      const model = await ctx.service(ModelsService).get(spaceId, r.detail.model_config.model_id!);
+      const { generateText } = await import('ai');
+      const started = Date.now();
+      const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n') || undefined;
+      const rest = messages.filter((m) => m.role !== 'system');
+      const out = await generateText({ model: await model.chat(), system, messages: rest.length ? rest : [{ role: 'user', content: '' }], temperature: r.detail.model_config.temperature, topP: r.detail.model_config.top_p, maxOutputTokens: r.detail.model_config.max_tokens, abortSignal: signal, maxRetries: 1 });
+      const usage = { input_tokens: out.usage?.inputTokens ?? 0, output_tokens: out.usage?.outputTokens ?? 0 };
+      await ctx.service(ModelsService).recordUsage({ space_id: spaceId, model_id: model.model_id, ...usage, source: 'evaluation' }).catch(() => undefined);
+      // The call as a trace (a model call span), so a result opens where it ran.
+      const traceId = ctx.host.newId();
+      ctx.emit(SpansRecorded, { space_id: spaceId, source: 'evaluation', spans: [{ trace_id: traceId, span_id: ctx.host.newId(), name: `prompt ${r.prompt_key}@${r.version}`, kind: 'llm', start_ms: started, end_ms: Date.now(), status: 'ok', attributes: { 'gen_ai.request.model': model.model_name, 'gen_ai.usage.input_tokens': usage.input_tokens, 'gen_ai.usage.output_tokens': usage.output_tokens, 'gen_ai.prompt': JSON.stringify(messages).slice(0, 16_000), 'gen_ai.completion': out.text.slice(0, 16_000), 'tessera.prompt_key': r.prompt_key, 'tessera.prompt_version': r.version } }] });
+      return { output: out.text, trace_id: traceId, ...usage };
+    },
+  });
+
+  const runner = () => {
+    const r = ctx.optionalService(WorkflowRunnerService);
+    if (!r) throw badRequest('Workflows are off in this studio.', { field: 'target' });
+    return r;
+  };
+  ctx.register(EvalTargets, {
+    kind: 'workflow',
+    label: { 'en-US': 'Published workflow', 'zh-CN': '已发布的工作流' },
+    async inputs(spaceId, settings) {
+      const s = parse(WorkflowTarget, settings);
+      return (await runner().info(s.workflow_id, spaceId)).inputs.map((f) => f.name);
+    },
+    async check(spaceId, settings) {
+      const s = parse(WorkflowTarget, settings);
+      const info = await runner().info(s.workflow_id, spaceId);
+      if (!info.latest_version) throw badRequest(`"${info.name}" is not published: publish it, then run experiments on it.`, { field: 'target' });
+    },
+    async run({ spaceId, userId, settings, inputs, signal }) {
+      const s = parse(WorkflowTarget, settings);
+      const r = await runner().run({ spaceId, userId, workflowId: s.workflow_id, version: s.version, input: inputs, signal });
+      if (r.status !== 'success') throw new Error(r.status === 'interrupted' ? 'The workflow asked a question, which an experiment cannot answer.' : (r.error ?? `The run ended with ${r.status}.`));
+      const out = r.output ?? {};
+      const keys = Object.keys(out);
+      return { output: keys.length === 1 ? text(out[keys[0]]) : text(out), trace_id: r.execute_id, ...r.usage };
+    },
+  });
+}

@@ -1,0 +1,71 @@
+// Evaluation's points: what an experiment runs over a set (EvalTargets: a prompt version, a published
+// workflow; bots add theirs) and how an output is scored (Evaluators: LLM-as-judge, code).
+import { defineRegistryPoint } from '@tessera/sdk';
+import { z } from 'zod';
+
+const fn = z.custom<(...a: any[]) => any>((v) => typeof v === 'function', 'must be a function');
+
+export interface TargetRun {
+  spaceId: string;
+  userId: string;
+  /** The target's settings as the experiment holds them (e.g. { prompt_key, label } or { workflow_id, version }). */
+  settings: Record<string, unknown>;
+  /** The item's fields mapped onto the target's inputs. */
+  inputs: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+export interface TargetOutput {
+  /** What the evaluators judge as the output. */
+  output: string;
+  /** The trace of the run in observability (a workflow run's id, or spans the target emitted). */
+  trace_id?: string;
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+export interface EvalTarget {
+  kind: string;
+  label: Record<string, string>;
+  /** The input names the target takes with these settings (for the mapping form). */
+  inputs(spaceId: string, settings: Record<string, unknown>): Promise<string[]>;
+  /** Throws a clear error for settings that cannot run (a prompt without a model ...). */
+  check(spaceId: string, settings: Record<string, unknown>): Promise<void>;
+  run(r: TargetRun): Promise<TargetOutput>;
+}
+
+export const EvalTargets = defineRegistryPoint<EvalTarget>({
+  id: 'evaluation.targets',
+  owner: 'evaluation',
+  description: 'What an experiment runs over an evaluation set (prompt versions, published workflows ...).',
+  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), inputs: fn, check: fn, run: fn }),
+  key: (t) => t.kind,
+});
+
+export interface EvaluationInput {
+  spaceId: string;
+  /** The evaluator version's settings (a judge's prompt, model and range; a code evaluator's source). */
+  settings: Record<string, unknown>;
+  input: string;
+  output: string;
+  reference: string;
+  /** The whole item, for evaluators that read other fields. */
+  item: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+export interface EvaluatorKind {
+  kind: string;
+  label: Record<string, string>;
+  /** Checks (and completes with defaults) an evaluator version's settings; throws a clear error. */
+  settings: z.ZodType;
+  evaluate(e: EvaluationInput): Promise<{ score: number; reason: string }>;
+}
+
+export const Evaluators = defineRegistryPoint<EvaluatorKind>({
+  id: 'evaluation.evaluators',
+  owner: 'evaluation',
+  description: 'Kinds of evaluators (LLM-as-judge, code ...): score an output, with a reason.',
+  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), evaluate: fn }).passthrough(),
+  key: (e) => e.kind,
+});
