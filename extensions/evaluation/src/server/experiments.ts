@@ -181,6 +181,19 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       return { experiment_id: id };
     },
   });
+  ctx.route({ method: 'GET', path: '/api/evaluation/v1/targets', auth: 'user', summary: 'The kinds of targets experiments run', handler: () => ({ targets: ctx.registry(EvalTargets).list().map((t) => ({ kind: t.kind, label: t.label })) }) });
+  ctx.route({
+    method: 'POST',
+    path: '/api/evaluation/v1/targets/inputs',
+    auth: inSpace,
+    summary: "A target's inputs with these settings (to map the set's columns onto)",
+    body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()) }),
+    handler: async ({ body }) => {
+      const kind = ctx.registry(EvalTargets).get(body.kind);
+      if (!kind) throw badRequest(`There is no target kind ${body.kind}.`, { field: 'kind' });
+      return { inputs: await kind.inputs(body.space_id, body.settings) };
+    },
+  });
   ctx.route({ method: 'POST', path: `${base}/list`, auth: inSpace, summary: "The space's experiments, newest first, with their progress", body: z.object({ space_id: Id, set_id: Id.optional() }), handler: async ({ body }) => {
     let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
     if (body.set_id) q = q.where('set_id', '=', body.set_id);
