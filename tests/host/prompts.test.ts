@@ -3,6 +3,7 @@ import { signUp, type Agent } from '../agent.ts';
 import { postRaw, readSse } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
+import { link, node, ref } from '../workflow-kit.ts';
 
 // Prompts: a library per space with drafts, versions and labels; the open API renders by key and label (moving
 // a label changes what apps get at once); the playground streams a model's answer and keeps a history.
@@ -96,4 +97,27 @@ describe('prompts', () => {
     const refused = await agent.request('POST', `${base}/${pid}/debug_streaming`, { variable_vals: {} });
     expect([refused.status, refused.body.msg]).toEqual([400, 'Choose a model to try the prompt on.']);
   });
+
+  it('lets an LLM node use a library prompt by key and label, with its inputs as the variables', async () => {
+    const flow = (prompt_ref: Record<string, unknown>) => ({
+      nodes: [
+        node('start', '1', { outputs: [{ name: 'lang', type: 'string' }, { name: 'question', type: 'string' }] }),
+        node('llm', '3', { title: 'LLM', inputs: [ref('lang', 'start', ['lang']), ref('question', 'start', ['question'])], settings: { model_id: model, prompt_ref } }),
+        node('end', '2', { title: 'End', inputs: [ref('answer', 'llm', ['output'])] }),
+      ],
+      links: [link('start', 'llm'), link('llm', 'end')],
+    });
+    const wf = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const { workflow_id } = await wf('create', { name: 'uses a library prompt' });
+    await wf('save', { workflow_id, schema: flow({ prompt_key: 'support.reply', label: 'production' }) });
+    llm.script({ text: 'Demain.' });
+    const r = await wf('test_run', { workflow_id, input: { lang: 'French', question: 'When?' }, run_mode: 0 });
+    expect(JSON.parse(r.output)).toEqual({ answer: 'Demain.' });
+    expect(llm.requests.at(-1)!.body.messages).toEqual([{ role: 'system', content: 'You answer briefly in French.' }, { role: 'user', content: 'When?' }]);
+    // A label no version has: the node fails, saying which.
+    await wf('save', { workflow_id, schema: flow({ prompt_key: 'support.reply', label: 'nowhere' }) });
+    const failed = await wf('test_run', { workflow_id, input: { lang: 'French', question: 'When?' }, run_mode: 0 });
+    expect(failed.error ?? JSON.stringify(failed)).toMatch(/no version labelled nowhere of the library prompt support\.reply/);
+  });
 });
+

@@ -25,6 +25,7 @@ interface LlmSettings {
   params?: ModelParams;
   system_prompt?: string;
   user_prompt?: string;
+  prompt_ref?: { prompt_key: string; label?: string; version?: string };
   history_rounds?: number;
   output_format?: 'text' | 'markdown' | 'json';
   json_fields?: FieldDecl[];
@@ -61,11 +62,31 @@ export function LlmForm({ node, onSettings, upstream, spaceId, workflowId, probl
       <FieldProblem message={problems['settings.model_id']} />
       <Label>{t('params')}</Label>
       <ModelParamsPanel value={s.params ?? {}} onChange={(params) => set({ params })} />
-      <Label>{t('system')}</Label>
-      <TemplateInput value={s.system_prompt ?? ''} placeholder={t('systemPlaceholder')} node={node} upstream={upstream} onChange={(system_prompt) => set({ system_prompt })} testId="llm-system" />
-      <Label>{t('user')}</Label>
-      <TemplateInput value={s.user_prompt ?? ''} placeholder={t('userPlaceholder')} node={node} upstream={upstream} onChange={(user_prompt) => set({ user_prompt })} testId="llm-user" error={!!problems['settings.user_prompt']} />
-      <FieldProblem message={problems['settings.user_prompt']} />
+      <Label>{t('promptSource')}</Label>
+      <Radio.Group type="button" size="small" value={s.prompt_ref ? 'library' : 'here'} onChange={(v) => set({ prompt_ref: v === 'library' ? { prompt_key: '', label: 'production' } : undefined })} data-testid="llm-prompt-source">
+        <Radio value="here">{t('promptHere')}</Radio>
+        <Radio value="library" data-testid="llm-prompt-library">{t('promptLibrary')}</Radio>
+      </Radio.Group>
+      {s.prompt_ref ? (
+        <>
+          <Space style={{ marginTop: 6 }}>
+            <Input size="small" placeholder={t('promptKey')} value={s.prompt_ref.prompt_key} onChange={(prompt_key) => set({ prompt_ref: { ...s.prompt_ref!, prompt_key } })} status={problems['settings.prompt_ref.prompt_key'] ? 'error' : undefined} data-testid="llm-prompt-key" />
+            <Input size="small" placeholder={t('promptLabel')} value={s.prompt_ref.label ?? ''} onChange={(label) => set({ prompt_ref: { ...s.prompt_ref!, label: label || undefined } })} style={{ width: 140 }} data-testid="llm-prompt-label" />
+          </Space>
+          <FieldProblem message={problems['settings.prompt_ref.prompt_key']} />
+          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+            {t('promptLibraryHelp')}
+          </Typography.Text>
+        </>
+      ) : (
+        <>
+          <Label>{t('system')}</Label>
+          <TemplateInput value={s.system_prompt ?? ''} placeholder={t('systemPlaceholder')} node={node} upstream={upstream} onChange={(system_prompt) => set({ system_prompt })} testId="llm-system" />
+          <Label>{t('user')}</Label>
+          <TemplateInput value={s.user_prompt ?? ''} placeholder={t('userPlaceholder')} node={node} upstream={upstream} onChange={(user_prompt) => set({ user_prompt })} testId="llm-user" error={!!problems['settings.user_prompt']} />
+          <FieldProblem message={problems['settings.user_prompt']} />
+        </>
+      )}
       <Label>{t('output')}</Label>
       <Radio.Group type="button" size="small" value={format} onChange={(output_format) => set({ output_format })} data-testid="llm-format">
         <Radio value="text">{t('text')}</Radio>

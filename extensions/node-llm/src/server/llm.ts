@@ -2,6 +2,7 @@ import { FieldDeclSchema, zodOf, type FieldDecl, type NodeRunContext, type NodeT
 import type { Models } from '@tessera/ext-models/shared';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
+import type { Prompts } from '@tessera/ext-prompts/shared';
 
 const Skill = z.object({
   workflow_id: z.string().min(1),
@@ -20,7 +21,9 @@ export const LlmSettings = z.object({
   backup_model_id: z.string().optional(),
   params: z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).optional() }).default({}),
   system_prompt: z.string().max(100_000).default(''),
-  user_prompt: z.string().min(1, 'Write the user prompt.').max(100_000),
+  user_prompt: z.string().max(100_000).default(''),
+  /** A prompt of the library (by key, and a label or version; else its latest version) in place of the two above; the node's inputs are its variables. */
+  prompt_ref: z.object({ prompt_key: z.string().min(1, 'Give the key of the library prompt.').max(100), label: z.string().max(64).optional(), version: z.string().max(32).optional() }).optional(),
   /** ChatFlow: how many earlier rounds of the input `chat_history` to include. */
   history_rounds: z.number().int().min(0).max(100).default(0),
   output_format: z.enum(['text', 'markdown', 'json']).default('text'),
@@ -29,6 +32,8 @@ export const LlmSettings = z.object({
   streaming: z.boolean().default(true),
   skills: z.array(Skill).max(20).default([]),
   max_tool_rounds: z.number().int().min(1).max(20).default(5),
+}).superRefine((s, c) => {
+  if (!s.prompt_ref && !s.user_prompt.trim()) c.addIssue({ code: 'custom', path: ['user_prompt'], message: 'Write the user prompt.' });
 });
 type Settings = z.infer<typeof LlmSettings>;
 
@@ -46,7 +51,7 @@ function history(input: unknown, rounds: number): ModelMessage[] {
   return msgs.slice(-rounds * 2).map((m) => ({ role: m.role, content: m.content }));
 }
 
-async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: Settings) {
+async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: Settings, promptsService: () => Prompts | undefined) {
   // The AI SDK loads with the first model call, not when the studio starts.
   const { Output, streamText, tool } = await import('ai');
   const model = await models.get(ctx.spaceId, modelId);
@@ -70,8 +75,23 @@ async function runOnce(ctx: NodeRunContext, models: Models, modelId: string, s: 
       },
     });
   }
-  const messages: ModelMessage[] = [...history(ctx.inputs.chat_history, s.history_rounds), { role: 'user', content: ctx.render(s.user_prompt) }];
-  const system = ctx.render(s.system_prompt) || undefined;
+  let messages: ModelMessage[];
+  let system: string | undefined;
+  if (s.prompt_ref) {
+    // The library prompt's messages, filled with the node's inputs.
+    const prompts = promptsService();
+    if (!prompts) throw new Error('This node uses a library prompt, and prompts are off in this studio.');
+    const ref = s.prompt_ref;
+    const found = await prompts.resolve(ctx.spaceId, ref.prompt_key, ref);
+    if (!found) throw new Error(`There is no ${ref.label ? `version labelled ${ref.label} of` : ref.version ? `version ${ref.version} of` : 'committed version of'} the library prompt ${ref.prompt_key}.`);
+    const r = await prompts.render(found.detail, ctx.inputs);
+    system = r.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n') || undefined;
+    const rest = r.messages.filter((m) => m.role !== 'system');
+    messages = [...history(ctx.inputs.chat_history, s.history_rounds), ...(rest.length ? rest : [{ role: 'user' as const, content: '' }])];
+  } else {
+    messages = [...history(ctx.inputs.chat_history, s.history_rounds), { role: 'user', content: ctx.render(s.user_prompt) }];
+    system = ctx.render(s.system_prompt) || undefined;
+  }
   const params = { ...model.default_params, ...s.params };
   // The model call as a span by the OpenTelemetry GenAI conventions (completed when the answer is in).
   const attrs: Record<string, unknown> = { kind: 'llm', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model.model_name, 'gen_ai.system': model.provider ?? '', 'gen_ai.prompt': JSON.stringify(system ? [{ role: 'system', content: system }, ...messages] : messages).slice(0, 16_000) };
@@ -148,7 +168,7 @@ const describeError = (e: unknown) => {
   return `${err?.statusCode ? `HTTP ${err.statusCode}: ` : ''}${err?.message ?? String(e)}`;
 };
 
-export function llmNode(models: () => Models): NodeTypeDefinition {
+export function llmNode(models: () => Models, prompts: () => Prompts | undefined = () => undefined): NodeTypeDefinition {
   return {
     key: 'llm',
     code: 3,
@@ -164,12 +184,12 @@ export function llmNode(models: () => Models): NodeTypeDefinition {
     async execute(ctx) {
       const s = ctx.settings as Settings;
       try {
-        return await runOnce(ctx, models(), s.model_id, s);
+        return await runOnce(ctx, models(), s.model_id, s, prompts);
       } catch (e) {
         if (ctx.signal.aborted || !s.backup_model_id) throw new Error(`The model call failed: ${describeError(e)}`);
         ctx.log(`primary model failed (${describeError(e)}); trying the backup model`);
         try {
-          return await runOnce(ctx, models(), s.backup_model_id, s);
+          return await runOnce(ctx, models(), s.backup_model_id, s, prompts);
         } catch (e2) {
           throw new Error(`The model call failed, and so did the backup model: ${describeError(e2)}`);
         }
