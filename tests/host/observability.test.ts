@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
 import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
 import { greetingCanvas } from '../workflow-kit.ts';
+import { debugChat } from '../bots-kit.ts';
+import { addFakeModel, startFakeLlm } from '../fixtures/fake-llm.ts';
 
 // Observability: an outside app instrumented with the OpenTelemetry JS SDK sends its traces (JSON and
 // protobuf); bad payloads are refused whole; the studio's workflow runs are traces with node spans; lists,
@@ -110,4 +112,30 @@ describe('observability', () => {
     expect(lines[0]).toMatch(/^trace_id,name,source/);
     expect(lines).toHaveLength(4);
   });
+
+  it("keeps a bot's turns as traces, grouped by conversation", async () => {
+    const llm = await startFakeLlm();
+    try {
+      const model = await addFakeModel(agent, llm.url);
+      const { bot_id } = await agent.post('/api/draftbot/create', { space_id: space, name: 'Traced bot' });
+      const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
+      await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'You help.', model: { model_id: model } } } });
+      llm.script({ text: 'Hello there!', usage: { input: 11, output: 3 } });
+      const events = await debugChat(agent, space, bot_id, 'Hi bot');
+      const chatId = events.find((e) => e.event === 'conversation.chat.created')!.data.id;
+      const conversation = events.find((e) => e.event === 'conversation.chat.created')!.data.conversation_id;
+      let traces: { trace_id: string; thread_id: string; input_tokens: number; output_tokens: number; kind: string }[] = [];
+      for (let i = 0; i < 100 && !traces.length; i++) {
+        traces = (await obs('traces/list', { filters: { source: 'bot' } })).traces;
+        if (!traces.length) await new Promise((r) => setTimeout(r, 30));
+      }
+      expect(traces).toEqual([expect.objectContaining({ trace_id: chatId, kind: 'chat', thread_id: conversation, input_tokens: 11, output_tokens: 3 })]);
+      const t = await obs('traces/get', { trace_id: chatId });
+      expect(t.spans[0]).toMatchObject({ kind: 'chat', input: 'Hi bot', output: 'Hello there!' });
+      expect((await obs('threads/list', { filters: { source: 'bot' } })).threads).toEqual([expect.objectContaining({ thread_id: conversation, trace_count: 1 })]);
+    } finally {
+      await llm.close();
+    }
+  });
 });
+

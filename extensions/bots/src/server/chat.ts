@@ -1,3 +1,4 @@
+import { SpansRecorded, type StudioSpan } from '@tessera/sdk';
 import { ErrorTexts, localizedMessage, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { BotModes, BotSkills, ChatFinished, type BotConfig, type BotTool, type SkillContribution, type TurnMessage } from '../shared/index.ts';
@@ -109,6 +110,7 @@ export class ChatService {
     const at = () => Date.now() - began;
     const openTools = new Map<string, ChatSpan>();
     let answerSpan: ChatSpan | undefined;
+    let answer = '';
     const base = { conversation_id: row.conversation_id, section_id: row.section_id, chat_id: row.id, bot_id: s.bot.id };
     // The turn's messages keep their order in the history (a message never shares a moment with the one before).
     let lastAt = 0;
@@ -131,7 +133,6 @@ export class ChatService {
 
       const answerId = this.#store.newId();
       const answerAt = Date.now();
-      let answer = '';
       let reasoning = '';
       const answerView = (content: string) => messageView({ ...base, id: answerId, role: 'assistant', type: 'answer', content, content_type: 'text', reasoning_content: '', meta_data: '{}', feedback: null, created_at: answerAt, updated_at: Date.now() });
       const pending: Promise<unknown>[] = [];
@@ -247,6 +248,8 @@ export class ChatService {
     await this.#store.touch(s.conversation.id, s.conversation.name ? undefined : query.slice(0, 60)).catch(() => undefined);
     emit('done', '[DONE]');
     this.#ctx.emit(ChatFinished, { chat_id: row.id, bot_id: s.bot.id, space_id: s.bot.space_id, conversation_id: row.conversation_id, status: row.status, input_tokens: row.input_tokens, output_tokens: row.output_tokens, duration_ms: Date.now() - began });
+    // The turn as a trace for whoever keeps them (the chat's id; its conversation is the thread).
+    this.#ctx.emit(SpansRecorded, { space_id: s.bot.space_id, source: 'bot', spans: turnSpans(row.id, began, spans, { bot_id: s.bot.id, conversation_id: row.conversation_id, log_id: s.logId, connector_id: s.connectorId, question: query, answer, input_tokens: row.input_tokens, output_tokens: row.output_tokens, error: row.error_msg ?? '' }) });
     return row;
   }
 
@@ -320,4 +323,20 @@ export function describe(e: unknown): string {
   const err = e as { message?: string; statusCode?: number; cause?: { message?: string } };
   const msg = err?.message ?? String(e);
   return `${err?.statusCode ? `The model answered HTTP ${err.statusCode}: ` : ''}${msg}${err?.cause?.message && !msg.includes(err.cause.message) ? ` (${err.cause.message})` : ''}`;
+}
+
+/** A turn's spans (times from its start) as the studio's telemetry: the turn (kind chat) with its question and answer, and what ran in it. */
+export function turnSpans(chatId: string, began: number, spans: ChatSpan[], t: { bot_id: string; conversation_id: string; log_id: string; connector_id: string; question: string; answer: string; input_tokens: number; output_tokens: number; error: string }): StudioSpan[] {
+  const root = spans.find((x) => x.kind === 'turn');
+  const rootId = `${chatId}-0`;
+  return spans.map((x, i) => {
+    const isRoot = x === root;
+    const attributes: Record<string, unknown> = { ...(x.attributes ?? {}) };
+    if (isRoot) Object.assign(attributes, { 'tessera.bot_id': t.bot_id, 'gen_ai.conversation.id': t.conversation_id, 'tessera.log_id': t.log_id, 'tessera.connector_id': t.connector_id, input: t.question, output: t.answer });
+    // The tokens of the turn on its answer span (what the model wrote), once.
+    if (x.kind === 'model' && x.name === 'answer') Object.assign(attributes, { 'gen_ai.usage.input_tokens': t.input_tokens, 'gen_ai.usage.output_tokens': t.output_tokens, 'gen_ai.completion': t.answer.slice(0, 16_000) });
+    delete attributes.input_tokens;
+    delete attributes.output_tokens;
+    return { trace_id: chatId, span_id: isRoot ? rootId : `${chatId}-${i + 1}`, parent_span_id: isRoot ? null : rootId, name: x.name, kind: isRoot ? 'chat' : x.kind === 'model' ? 'llm' : x.kind, start_ms: began + x.start_ms, end_ms: began + Math.max(x.start_ms, x.end_ms), status: x.status === 'error' ? 'error' : 'ok', status_message: isRoot && t.error ? t.error : undefined, attributes };
+  });
 }

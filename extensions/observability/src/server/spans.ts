@@ -22,7 +22,7 @@ export function derive(attributes: Record<string, AttrValue>, events: SpanRecord
     output: text(first(attributes, ['gen_ai.completion', 'gen_ai.output.messages', 'output.value', 'output']) ?? eventAttr('gen_ai.content.completion', 'gen_ai.completion')),
     thread_id: text(first(attributes, ['gen_ai.conversation.id', 'session.id', 'tessera.conversation_id'])).slice(0, 128),
     log_id: text(first(attributes, ['tessera.log_id', 'log_id'])).slice(0, 64),
-    llm: !!model || Object.keys(attributes).some((k) => k.startsWith('gen_ai.')),
+    llm: !!model || Object.keys(attributes).some((k) => k.startsWith('gen_ai.') && k !== 'gen_ai.conversation.id'),
   };
 }
 
