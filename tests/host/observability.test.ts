@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +137,40 @@ describe('observability', () => {
       expect((await obs('threads/list', { filters: { source: 'bot' } })).threads).toEqual([expect.objectContaining({ thread_id: conversation, trace_count: 1 })]);
     } finally {
       await llm.close();
+    }
+  });
+
+  it("exports the studio's own spans to an OTLP endpoint set in the configuration", async () => {
+    const received: { headers: Record<string, unknown>; body: any }[] = [];
+    const collector = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: JSON.parse(text) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
+    const other = await startStudio({ env: { TESSERA_EXT_OBSERVABILITY: JSON.stringify({ exportEndpoint: endpoint, exportHeaders: { 'x-api-key': 'k-1' } }) } });
+    try {
+      const a = (await signUp(other.url)).agent;
+      const s = (await a.post('/api/space/create', { name: 'Exported' })).space_id;
+      const { workflow_id } = await a.post('/api/workflow_api/create', { space_id: s, name: 'exported flow' });
+      await a.post('/api/workflow_api/save', { space_id: s, workflow_id, schema: greetingCanvas() });
+      const { execute_id } = await a.post('/api/workflow_api/test_run', { space_id: s, workflow_id, input: { name: 'Ada' }, run_mode: 0 });
+      for (let i = 0; i < 200 && !received.length; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(received[0].headers['x-api-key']).toBe('k-1');
+      const spans = received.flatMap((r) => r.body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
+      const root = spans.find((x: any) => x.name === 'workflow run');
+      expect(root.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(root.spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(root.attributes).toContainEqual({ key: 'tessera.trace_id', value: { stringValue: execute_id } });
+      // Children point at their parent's exported id.
+      expect(spans.filter((x: any) => x.parentSpanId === root.spanId).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await other.close();
+      collector.close();
     }
   });
 });

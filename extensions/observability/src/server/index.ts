@@ -13,12 +13,17 @@ import { migrations } from './migrations.ts';
 import { registerQueryRoutes } from './routes.ts';
 import { derive } from './spans.ts';
 import { databaseSpanStore } from './store.ts';
+import { spanExporter } from './export.ts';
 
 const ConfigSchema = z.object({
   /** The SpanStores entry that keeps spans: `database` (the studio's), or one a scale-out extension adds. */
   store: z.string().default('database'),
   /** Spans older than this many days are forgotten (checked hourly); 0 keeps them. */
   retentionDays: z.number().int().min(0).max(3650).default(30),
+  /** An OTLP/HTTP traces endpoint (e.g. http://collector:4318/v1/traces) the studio's own spans are also sent to. */
+  exportEndpoint: z.string().url().refine((u) => /^https?:/.test(u), 'The export endpoint is an http(s) address.').optional(),
+  /** Headers sent with each export (an API key ...). */
+  exportHeaders: z.record(z.string(), z.string()).default({}),
 });
 const PURGE_JOB = 'observability.retention';
 
@@ -34,6 +39,7 @@ export default defineExtension({
     registerIngest(ctx, store);
     registerQueryRoutes(ctx, store);
 
+    const exporter = ctx.config.exportEndpoint ? spanExporter(ctx, ctx.config.exportEndpoint, ctx.config.exportHeaders) : undefined;
     // What the studio runs, as it ends.
     ctx.on(SpansRecorded, async (e) => {
       const spans: SpanRecord[] = e.spans.map((s) => {
@@ -41,6 +47,7 @@ export default defineExtension({
         const d = derive(attributes, []);
         return { space_id: e.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id ?? '', name: s.name.slice(0, 256), kind: s.kind === 'internal' && d.llm ? 'llm' : s.kind, source: e.source, service: 'tessera', start_us: s.start_ms * 1000, duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000, status: s.status === 'error' ? 2 : 1, status_message: (s.status_message ?? '').slice(0, 1000), model: d.model, input_tokens: d.input_tokens, output_tokens: d.output_tokens, input: d.input, output: d.output, thread_id: d.thread_id, log_id: d.log_id, attributes, events: [] };
       });
+      exporter?.add(spans);
       await store()
         .write(spans)
         .catch((err) => ctx.logger.warn(`observability: could not keep ${spans.length} spans of ${e.source}: ${(err as Error).message}`));
