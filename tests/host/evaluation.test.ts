@@ -125,6 +125,23 @@ describe('evaluation', () => {
     expect((await agent.request('POST', '/api/evaluation/v1/evaluators/debug', { space_id: space, kind: 'code', settings: { code: 'function main() { throw new Error("boom"); }' } })).status).toBe(400);
   });
 
+  it('evaluates a published bot: the item is the message, the answer the output, the turn its trace', async () => {
+    llm.reset();
+    const { bot_id } = await agent.post('/api/draftbot/create', { space_id: space, name: 'Helper' });
+    const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
+    await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'You help.', model: { model_id: model } } } });
+    const unpublished = await agent.request('POST', '/api/evaluation/v1/experiments/create', { space_id: space, name: 'Bot', set_id: setId, target: { kind: 'bot', settings: { bot_id }, mapping: { query: 'question' } }, evaluators: [{ evaluator_id: code }] });
+    expect(unpublished.body.msg).toBe('"Helper" is not published to the API: publish it there, then run experiments on it.');
+    await agent.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
+    const { experiment_id } = await ev('experiments/create', { name: 'Bot', set_id: setId, set_version: '1.0.0', target: { kind: 'bot', settings: { bot_id }, mapping: { query: 'question' } }, evaluators: [{ evaluator_id: code }], item_concurrency: 4 });
+    const r = await settle(experiment_id);
+    expect(r.experiment).toMatchObject({ status: 'success', finished: 20, failed: 0 });
+    expect(r.results[0]).toMatchObject({ output: 'echo: Q1', scores: [{ evaluator_id: code, score: 8, reason: 'length' }] });
+    let trace;
+    for (let i = 0; i < 100 && !trace; i++) trace = await agent.request('POST', '/api/observability/v1/traces/get', { space_id: space, trace_id: r.results[0].trace_id }).then((x) => (x.status === 200 ? x.body.data : undefined));
+    expect(trace.spans[0]).toMatchObject({ kind: 'chat', input: 'Q1' });
+  });
+
   it('resumes an experiment a restart left running', async () => {
     llm.reset();
     llm.script(...Array.from({ length: 25 }, () => ({ text: 'slow answer', chunkDelayMs: 30 })));

@@ -40,7 +40,7 @@ export function ExperimentsTab({ spaceId }: { spaceId: string }) {
         columns={[
           { title: '', width: 40, render: (_: unknown, e) => <Checkbox checked={chosen.includes(e.experiment_id)} onChange={(on) => setChosen(on ? [...chosen, e.experiment_id] : chosen.filter((x) => x !== e.experiment_id))} data-testid="eval-experiment-pick" /> },
           { title: t('name'), dataIndex: 'name', render: (v: string, e) => <a role="button" onClick={() => setOpen(e.experiment_id)} data-testid="eval-experiment-row">{v}</a> },
-          { title: t('experiments.target'), width: 200, render: (_: unknown, e) => `${t(`targets.${e.target.kind}`, { defaultValue: e.target.kind })}: ${String(e.target.settings.prompt_key ?? e.target.settings.workflow_id ?? '')}` },
+          { title: t('experiments.target'), width: 200, render: (_: unknown, e) => `${t(`targets.${e.target.kind}`, { defaultValue: e.target.kind })}: ${String(e.target.settings.prompt_key ?? e.target.settings.workflow_id ?? e.target.settings.bot_id ?? '')}` },
           { title: t('experiments.status'), width: 120, render: (_: unknown, e) => <Tag color={e.status === 'success' ? 'green' : e.status === 'failed' ? 'red' : e.status === 'killed' ? 'gray' : 'arcoblue'} data-testid="eval-experiment-status">{t(`status.${e.status}`)}</Tag> },
           { title: t('experiments.progress'), width: 200, render: (_: unknown, e) => <Progress percent={e.total ? Math.round((e.finished / e.total) * 100) : 0} size="small" formatText={() => `${e.finished}/${e.total}`} /> },
         ]}
@@ -72,7 +72,7 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
   const clean = Object.fromEntries(Object.entries(settings).filter(([, v]) => v.trim()));
   const inputs = useQuery({
     queryKey: ['evaluation', 'inputs', kind, clean],
-    enabled: !!(clean.prompt_key || clean.workflow_id),
+    enabled: !!(clean.prompt_key || clean.workflow_id || clean.bot_id),
     retry: false,
     queryFn: () => api.post<{ inputs: string[] }>('/api/evaluation/v1/targets/inputs', { space_id: spaceId, kind, settings: clean }, { handled: () => true }),
   });
@@ -97,7 +97,7 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
           ))}
         </Select>
         <Space wrap>
-          <Select style={{ width: 200 }} value={kind} onChange={(k) => (setKind(k), setSettings(k === 'prompt' ? { prompt_key: '', label: '' } : { workflow_id: '' }), setMapping({}))} data-testid="eval-experiment-kind">
+          <Select style={{ width: 200 }} value={kind} onChange={(k) => (setKind(k), setSettings(k === 'prompt' ? { prompt_key: '', label: '' } : k === 'bot' ? { bot_id: '' } : { workflow_id: '' }), setMapping({}))} data-testid="eval-experiment-kind">
             {(targets.data?.targets ?? []).map((x) => (
               <Select.Option key={x.kind} value={x.kind}>
                 {t(`targets.${x.kind}`, { defaultValue: x.kind })}

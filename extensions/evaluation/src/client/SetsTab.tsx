@@ -95,6 +95,12 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
     mutationFn: async (file: File) => api.post<{ added: number }>('/api/evaluation/v1/sets/items/import', { space_id: spaceId, set_id: setId, format: file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl', content: await file.text() }, { handled }),
     onSuccess: async (r) => (toast.success(t('sets.imported', { n: r.added })), setProblem(''), await refresh()),
   });
+  const [traceIds, setTraceIds] = useState('');
+  const [traceColumns, setTraceColumns] = useState<{ input?: string; output?: string }>({});
+  const fromTraces = useMutation({
+    mutationFn: () => api.post<{ added: number }>('/api/evaluation/v1/sets/items/from_traces', { space_id: spaceId, set_id: setId, trace_ids: traceIds.split(/[\s,]+/).filter(Boolean), input_column: traceColumns.input, ...(traceColumns.output ? { output_column: traceColumns.output } : {}) }, { handled }),
+    onSuccess: async (r) => (toast.success(t('sets.imported', { n: r.added })), setTraceIds(''), setProblem(''), await refresh()),
+  });
   const freeze = useMutation({ mutationFn: () => api.post<{ version: string }>('/api/evaluation/v1/sets/versions/create', { space_id: spaceId, set_id: setId }, { handled }), onSuccess: async (r) => (toast.success(t('sets.frozen', { version: r.version })), await refresh()) });
   const s = q.data?.set;
   return (
@@ -129,6 +135,26 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
               { title: '', width: 48, render: (_: unknown, r: { item_id: string; data: Record<string, unknown> }) => <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => remove.mutate(r.item_id)} /> },
             ]}
           />
+          <Space wrap style={{ marginTop: 12 }}>
+            <Input size="small" placeholder={t('sets.traceIds')} value={traceIds} onChange={setTraceIds} style={{ width: 300 }} data-testid="eval-from-traces-ids" />
+            <Select size="small" placeholder={t('sets.inputColumn')} value={traceColumns.input} onChange={(input) => setTraceColumns({ ...traceColumns, input })} style={{ width: 160 }}>
+              {s.columns.map((c) => (
+                <Select.Option key={c.name} value={c.name}>
+                  {c.name}
+                </Select.Option>
+              ))}
+            </Select>
+            <Select size="small" allowClear placeholder={t('sets.outputColumn')} value={traceColumns.output} onChange={(output) => setTraceColumns({ ...traceColumns, output })} style={{ width: 160 }}>
+              {s.columns.map((c) => (
+                <Select.Option key={c.name} value={c.name}>
+                  {c.name}
+                </Select.Option>
+              ))}
+            </Select>
+            <Button size="small" disabled={!traceIds.trim() || !traceColumns.input} loading={fromTraces.isPending} onClick={() => fromTraces.mutate()}>
+              {t('sets.fromTraces')}
+            </Button>
+          </Space>
           <Space wrap style={{ marginTop: 12 }}>
             {s.columns.map((c) => (
               <Input key={c.name} size="small" placeholder={c.name} value={draft[c.name] ?? ''} onChange={(v) => setDraft({ ...draft, [c.name]: v })} style={{ width: 200 }} data-testid="eval-item-input" data-column={c.name} />

@@ -6,10 +6,12 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PromptsService } from '@tessera/ext-prompts/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
+import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import { EvalTargets } from '../shared/index.ts';
 
 const PromptTarget = z.object({ prompt_key: z.string().min(1, 'Choose the prompt.').max(100), version: z.string().max(32).optional(), label: z.string().max(64).optional() });
+const BotTarget = z.object({ bot_id: z.string().min(1, 'Choose the bot.').max(32) });
 const WorkflowTarget = z.object({ workflow_id: z.string().min(1, 'Choose the workflow.').max(32), version: z.string().max(32).optional() });
 const parse = <T>(schema: z.ZodType<T>, v: unknown): T => {
   const r = schema.safeParse(v);
@@ -85,6 +87,57 @@ export function registerTargets(ctx: ServerContext<unknown>) {
       const out = r.output ?? {};
       const keys = Object.keys(out);
       return { output: keys.length === 1 ? text(out[keys[0]]) : text(out), trace_id: r.execute_id, ...r.usage };
+    },
+  });
+
+  // A published bot (on the API connector): the item's query is the user's message, its answer the output, the
+  // turn its trace. Each item is a new conversation of its own.
+  const bots = () => {
+    const b = ctx.optionalService(BotChatsService);
+    if (!b) throw badRequest('Bots are off in this studio.', { field: 'target' });
+    return b;
+  };
+  ctx.register(EvalTargets, {
+    kind: 'bot',
+    label: { 'en-US': 'Published bot', 'zh-CN': '已发布的智能体' },
+    inputs: async () => ['query'],
+    async check(spaceId, settings) {
+      const s = parse(BotTarget, settings);
+      const p = await ctx.optionalService(BotsService)?.publication(s.bot_id);
+      const bot = await ctx.optionalService(BotsService)?.get(s.bot_id);
+      if (!bot || bot.space_id !== spaceId) throw badRequest(`There is no bot ${s.bot_id} in this space.`, { field: 'target' });
+      if (!p || !p.connectors.includes('1024')) throw badRequest(`"${bot.name}" is not published to the API: publish it there, then run experiments on it.`, { field: 'target' });
+    },
+    async run({ userId, settings, inputs, signal }) {
+      const s = parse(BotTarget, settings);
+      const query = text(inputs.query ?? '').trim();
+      if (!query) throw new Error('The item has no query for the bot.');
+      const chats = bots();
+      const started = await chats.startPublished({ botId: s.bot_id, userId, endUserId: `evaluation:${ctx.host.newId()}`, message: query, logId: ctx.host.newId() });
+      let answer = '';
+      let failure = '';
+      let usage = { input_tokens: 0, output_tokens: 0 };
+      let closed = false;
+      await chats.stream(
+        started.chat_id,
+        {
+          send(event, data) {
+            const d = data as { type?: string; content?: string; last_error?: { msg?: string }; usage?: { input_count?: number; output_count?: number } };
+            if (event === 'conversation.message.delta' && d.type === 'answer') answer += d.content ?? '';
+            if (event === 'conversation.chat.failed') failure = d.last_error?.msg ?? 'The bot could not answer.';
+            if (event === 'conversation.chat.completed' && d.usage) usage = { input_tokens: d.usage.input_count ?? 0, output_tokens: d.usage.output_count ?? 0 };
+          },
+          close() {
+            closed = true;
+          },
+          get closed() {
+            return closed;
+          },
+        },
+        signal,
+      );
+      if (failure) throw new Error(failure);
+      return { output: answer, trace_id: started.chat_id, ...usage };
     },
   });
 }
