@@ -76,6 +76,7 @@ describe('evaluation in the browser', () => {
     for (const box of await page.getByTestId('eval-experiment-pick').all()) await box.click();
     await page.getByTestId('eval-compare').click();
     await expect.poll(() => page.getByTestId('eval-compare-mean').allTextContents()).toEqual(['0.750', '0.750 (+0)']);
+    await page.locator('[data-testid="eval-compare-chart"] .recharts-surface').waitFor();
     await page.locator('.arco-drawer-close-icon').click();
 
     // A result opens its trace.

@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { fmt, type Aggregate, type EvalSet, type Evaluator, type Experiment, type Result } from './api.ts';
 
 const Distribution = lazy(() => import('./Distribution.tsx').then((m) => ({ default: m.Distribution })));
+const MeansChart = lazy(() => import('./Distribution.tsx').then((m) => ({ default: m.MeansChart })));
 const live = (e: Experiment) => e.status === 'pending' || e.status === 'running';
 
 export function ExperimentsTab({ spaceId }: { spaceId: string }) {
@@ -219,6 +220,9 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
     <Drawer visible width="min(1200px, 96vw)" title={t('experiments.comparison')} onCancel={onClose} footer={null}>
       {q.data && (
         <div data-testid="eval-compare-drawer">
+          <Suspense fallback={null}>
+            <MeansChart metrics={q.data.metrics} names={exps.map((e) => e.name)} />
+          </Suspense>
           <Table
             rowKey="evaluator_id"
             pagination={false}
