@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Agent } from '../agent.ts';
-import { postRaw, readSse } from '../bots-kit.ts';
+import { debugChat, postRaw, readSse } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { link, node, ref } from '../workflow-kit.ts';
@@ -118,6 +118,15 @@ describe('prompts', () => {
     await wf('save', { workflow_id, schema: flow({ prompt_key: 'support.reply', label: 'nowhere' }) });
     const failed = await wf('test_run', { workflow_id, input: { lang: 'French', question: 'When?' }, run_mode: 0 });
     expect(failed.error ?? JSON.stringify(failed)).toMatch(/no version labelled nowhere of the library prompt support\.reply/);
+  });
+
+  it("gives a bot its persona from the library by key and label, filled with the bot's variables", async () => {
+    const { bot_id } = await agent.post('/api/draftbot/create', { space_id: space, name: 'Library persona' });
+    const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
+    await agent.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, base_revision: info.revision, config: { ...info.config, settings: { prompt: 'ignored', prompt_ref: { prompt_key: 'support.reply', label: 'production' }, model: { model_id: model } }, skills: { variables: { variables: [{ name: 'lang', default_value: 'Italian' }] } } } });
+    llm.script({ text: 'Ciao.' });
+    await debugChat(agent, space, bot_id, 'Hello?');
+    expect(llm.requests.at(-1)!.body.messages[0]).toEqual({ role: 'system', content: expect.stringMatching(/^You answer briefly in Italian\./) });
   });
 });
 

@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const SingleAgentSettings = z.object({
   /** The persona and instructions; `{{name}}` takes variables. */
   prompt: z.string().max(100_000, 'The prompt has at most 100,000 characters.').default(''),
+  /** The persona from the prompt library (by key, and a label or version; else the latest) in place of `prompt`: its system messages, with the bot's values as variables. */
+  prompt_ref: z.object({ prompt_key: z.string().min(1, 'Give the key of the library prompt.').max(100), label: z.string().max(64).optional(), version: z.string().max(32).optional() }).optional(),
   model: z
     .object({
       model_id: z.string().default(''),

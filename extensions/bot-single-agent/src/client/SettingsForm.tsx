@@ -1,5 +1,5 @@
 // The single agent's settings in the bot editor: the persona prompt and the model.
-import { Input, InputNumber, Space, Typography } from '@arco-design/web-react';
+import { Input, InputNumber, Radio, Space, Typography } from '@arco-design/web-react';
 import type { BotModeSettingsProps } from '@tessera/ext-bots/client';
 import { ModelParamsPanel, ModelSelect } from '@tessera/ext-models/client';
 import { useTranslation } from 'react-i18next';
@@ -14,11 +14,31 @@ export function SingleAgentSettingsForm({ settings, onChange, spaceId }: BotMode
   return (
     <div data-testid="single-agent-settings" style={{ display: 'flex', flexDirection: 'column', gap: 10 }}>
       <div>
-        <Typography.Text type="secondary">{t('prompt')}</Typography.Text>
-        <Input.TextArea value={s.prompt} maxLength={100_000} autoSize={{ minRows: 8, maxRows: 24 }} placeholder={t('promptPlaceholder')} onChange={(prompt) => set({ prompt })} data-testid="bot-prompt" />
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t('promptHelp')}
-        </Typography.Text>
+        <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+          <Typography.Text type="secondary">{t('prompt')}</Typography.Text>
+          <Radio.Group type="button" size="mini" value={s.prompt_ref ? 'library' : 'here'} onChange={(v) => set({ prompt_ref: v === 'library' ? { prompt_key: '', label: 'production' } : undefined })}>
+            <Radio value="here">{t('promptHere')}</Radio>
+            <Radio value="library" data-testid="bot-prompt-library">{t('promptLibrary')}</Radio>
+          </Radio.Group>
+        </Space>
+        {s.prompt_ref ? (
+          <Space direction="vertical" style={{ width: '100%' }}>
+            <Space>
+              <Input size="small" placeholder={t('promptKey')} value={s.prompt_ref.prompt_key} onChange={(prompt_key) => set({ prompt_ref: { ...s.prompt_ref!, prompt_key } })} data-testid="bot-prompt-key" />
+              <Input size="small" placeholder={t('promptLabel')} value={s.prompt_ref.label ?? ''} onChange={(label) => set({ prompt_ref: { ...s.prompt_ref!, label: label || undefined } })} style={{ width: 150 }} />
+            </Space>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('promptLibraryHelp')}
+            </Typography.Text>
+          </Space>
+        ) : (
+          <>
+            <Input.TextArea value={s.prompt} maxLength={100_000} autoSize={{ minRows: 8, maxRows: 24 }} placeholder={t('promptPlaceholder')} onChange={(prompt) => set({ prompt })} data-testid="bot-prompt" />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('promptHelp')}
+            </Typography.Text>
+          </>
+        )}
       </div>
       <div>
         <Typography.Text type="secondary" style={{ display: 'block' }}>

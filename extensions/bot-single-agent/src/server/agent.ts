@@ -2,6 +2,7 @@ import type { BotTool, BotTurnContext, TurnResult } from '@tessera/ext-bots/shar
 import type { Models } from '@tessera/ext-models/shared';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { SingleAgentSettings } from '../shared.ts';
+import type { Prompts } from '@tessera/ext-prompts/shared';
 
 const errorText = (e: unknown) => {
   const err = e as { message?: string; statusCode?: number };
@@ -13,7 +14,7 @@ const errorText = (e: unknown) => {
  * current section's history and the question go to the model with the skills' tools; the model may
  * call tools for a bounded number of rounds. A tool that fails gives the model its error to act on.
  */
-export async function runSingleAgent(turn: BotTurnContext, models: Models): Promise<TurnResult> {
+export async function runSingleAgent(turn: BotTurnContext, models: Models, prompts?: Prompts): Promise<TurnResult> {
   const s = turn.settings as SingleAgentSettings;
   if (!s.model.model_id) throw Object.assign(new Error('The bot has no model: choose one in its settings.'), { text: { key: 'bot-single-agent.noModel' } });
   // The AI SDK loads with the first chat, not when the studio starts.
@@ -24,7 +25,14 @@ export async function runSingleAgent(turn: BotTurnContext, models: Models): Prom
   for (const c of contributions) Object.assign(values, c.values ?? {});
   Object.assign(values, turn.customVariables);
   const instructions = contributions.map((c) => c.instructions?.trim()).filter(Boolean);
-  const system = [turn.render(s.prompt, values).trim(), ...instructions].filter(Boolean).join('\n\n') || undefined;
+  let persona = turn.render(s.prompt, values).trim();
+  if (s.prompt_ref) {
+    if (!prompts) throw new Error('The bot\'s persona comes from the prompt library, and prompts are off in this studio.');
+    const found = await prompts.resolve(turn.spaceId, s.prompt_ref.prompt_key, s.prompt_ref);
+    if (!found) throw new Error(`There is no ${s.prompt_ref.label ? `version labelled ${s.prompt_ref.label} of` : s.prompt_ref.version ? `version ${s.prompt_ref.version} of` : 'committed version of'} the library prompt ${s.prompt_ref.prompt_key}.`);
+    persona = (await prompts.render(found.detail, values)).messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n').trim();
+  }
+  const system = [persona, ...instructions].filter(Boolean).join('\n\n') || undefined;
 
   const tools: ToolSet = {};
   const byName = new Map<string, BotTool>();

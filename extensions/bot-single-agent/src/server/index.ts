@@ -1,6 +1,7 @@
 import { ErrorTexts, defineExtension } from '@tessera/sdk/server';
 import { BotModes, BotModeCode } from '@tessera/ext-bots/shared';
 import { ModelsService } from '@tessera/ext-models/shared';
+import { PromptsService } from '@tessera/ext-prompts/shared';
 import { SingleAgentSettings } from '../shared.ts';
 import { runSingleAgent } from './agent.ts';
 
@@ -15,7 +16,7 @@ export default defineExtension({
       label: { 'en-US': 'Single agent', 'zh-CN': '单 Agent' },
       settings: SingleAgentSettings,
       problems: (s) => ((s as SingleAgentSettings).model.model_id ? [] : ['Choose a model for the bot.']),
-      run: (turn) => runSingleAgent(turn, ctx.service(ModelsService)),
+      run: (turn) => runSingleAgent(turn, ctx.service(ModelsService), ctx.optionalService(PromptsService)),
       modelOf: (s) => (s as SingleAgentSettings).model.model_id || undefined,
       describe: (s) => {
         const v = s as SingleAgentSettings;
