@@ -2,6 +2,7 @@ import { Input, InputTag, Message, Modal as ArcoModal, Space, Table, Spin, Typog
 import type { ModalProps, TableProps } from '@arco-design/web-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { NOTICE_TOP_OFFSET } from '../areas.ts';
 import type { ApiError } from '../api.ts';
 
@@ -207,4 +208,21 @@ export function EmbedSnippet({ target, title }: { target: { bot_id: string } | {
       </Typography.Paragraph>
     </div>
   );
+}
+
+/**
+ * A list page's create dialog: open at once when the address asks (`?create=1`, as the home page's create
+ * buttons and resource kinds' `createPath` do); closing it takes the request out of the address.
+ */
+export function useCreateDialog(): { open: boolean; show(): void; close(): void } {
+  const [params, setParams] = useSearchParams();
+  const [open, setOpen] = useState(() => params.get('create') === '1');
+  return {
+    open,
+    show: () => setOpen(true),
+    close: () => {
+      setOpen(false);
+      if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
+    },
+  };
 }

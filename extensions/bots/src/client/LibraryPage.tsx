@@ -1,9 +1,9 @@
 import { Button, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { BotListItem } from './api.ts';
 import { BOT_COLORS, BotIcon, IconPicker } from './BotIcon.tsx';
 import { useSpaceId } from './space.ts';
@@ -19,12 +19,7 @@ export function LibraryPage() {
   const [name, setName] = useState('');
   const [orderBy, setOrderBy] = useState<'update_time' | 'create_time' | 'name'>('update_time');
   const [published, setPublished] = useState<'all' | 'yes' | 'no'>('all');
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
-  const stopCreating = () => {
-    setCreating(false);
-    if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
-  };
+  const create = useCreateDialog();
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
     <div data-testid="bot-library">
@@ -32,7 +27,7 @@ export function LibraryPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="bot-create">
+          <Button type="primary" onClick={create.show} data-testid="bot-create">
             {t('create')}
           </Button>
         }
@@ -85,7 +80,7 @@ export function LibraryPage() {
           { title: '', key: 'actions', width: 200, render: (_: unknown, b: BotListItem) => <RowActions bot={b} spaceId={spaceId} /> },
         ]}
       />
-      {creating && <CreateModal spaceId={spaceId} onClose={stopCreating} />}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

@@ -1,11 +1,11 @@
 // The knowledge bases of the space: search, filter by type, create (type, embedding model), delete.
 import { Button, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSpaceId, type Dataset } from './api.ts';
 
 const PAGE = 20;
@@ -19,12 +19,7 @@ export function LibraryPage() {
   const spaceId = useSpaceId();
   const [name, setName] = useState('');
   const [type, setType] = useState<number | undefined>(undefined);
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
-  const stopCreating = () => {
-    setCreating(false);
-    if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
-  };
+  const create = useCreateDialog();
   const remove = useMutation({
     mutationFn: (id: string) => api.post('/api/knowledge/delete', { space_id: spaceId, dataset_id: id }),
     onSuccess: async () => {
@@ -39,7 +34,7 @@ export function LibraryPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="knowledge-create">
+          <Button type="primary" onClick={create.show} data-testid="knowledge-create">
             {t('create')}
           </Button>
         }
@@ -94,7 +89,7 @@ export function LibraryPage() {
           },
         ]}
       />
-      {creating && <CreateModal spaceId={spaceId} onClose={stopCreating} />}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

@@ -2,10 +2,10 @@
 // bots use it, saying which).
 import { Button, Input, Popconfirm, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { MemoryBase } from './api.ts';
 import { useSpaceId } from './space.ts';
 
@@ -17,8 +17,7 @@ export function BasesPage() {
   const qc = useQueryClient();
   const format = useFormat();
   const [name, setName] = useState('');
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
+  const create = useCreateDialog();
   const list = useQuery({ queryKey: ['memory', 'bases', spaceId, name], enabled: !!spaceId, queryFn: () => api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', { space_id: spaceId, name: name || undefined }) });
   const remove = useMutation({
     mutationFn: (id: string) => api.post('/api/long_term_memory/memorybase/delete', { space_id: spaceId, memorybase_id: id }),
@@ -34,7 +33,7 @@ export function BasesPage() {
         title={t('bases.title')}
         intro={t('bases.intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="memory-base-create">
+          <Button type="primary" onClick={create.show} data-testid="memory-base-create">
             {t('bases.create')}
           </Button>
         }
@@ -89,15 +88,7 @@ export function BasesPage() {
           },
         ]}
       />
-      {creating && (
-        <CreateModal
-          spaceId={spaceId}
-          onClose={() => {
-            setCreating(false);
-            if (params.has('create')) setParams((q) => (q.delete('create'), q), { replace: true });
-          }}
-        />
-      )}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

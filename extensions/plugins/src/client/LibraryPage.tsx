@@ -1,10 +1,10 @@
 // The plugins of the space: search, sort, create by hand or import from an OpenAPI document.
 import { Button, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { PluginMeta } from './api.ts';
 import { ImportDocument } from './ImportDocument.tsx';
 import { useSpaceId } from './space.ts';
@@ -20,12 +20,7 @@ export function LibraryPage() {
   const spaceId = useSpaceId();
   const [name, setName] = useState('');
   const [orderBy, setOrderBy] = useState<'update_time' | 'create_time' | 'name'>('update_time');
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
-  const stopCreating = () => {
-    setCreating(false);
-    if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
-  };
+  const create = useCreateDialog();
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
     <div data-testid="plugin-library">
@@ -33,7 +28,7 @@ export function LibraryPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="plugin-create">
+          <Button type="primary" onClick={create.show} data-testid="plugin-create">
             {t('create')}
           </Button>
         }
@@ -80,7 +75,7 @@ export function LibraryPage() {
           { title: '', key: 'actions', width: 90, render: (_: unknown, p: PluginMeta) => <DeleteButton plugin={p} spaceId={spaceId} /> },
         ]}
       />
-      {creating && <CreateModal spaceId={spaceId} onClose={stopCreating} />}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 // The projects of the space: active or archived, search, create.
 import { Button, Empty, Grid, Input, Radio, Space, Spin, Tag, Typography, Card } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSpaceId } from './space.ts';
 
 interface Project {
@@ -25,8 +25,7 @@ export function ProjectsPage() {
   const format = useFormat();
   const [name, setName] = useState('');
   const [archived, setArchived] = useState(false);
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
+  const create = useCreateDialog();
   const list = useQuery({ queryKey: ['projects', 'list', spaceId, name, archived], enabled: !!spaceId, queryFn: () => api.post<{ intelligences: Project[] }>('/api/intelligence_api/search/get_draft_intelligence_list', { space_id: spaceId, name: name || undefined, archived, size: 100 }) });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
@@ -35,7 +34,7 @@ export function ProjectsPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="project-create">
+          <Button type="primary" onClick={create.show} data-testid="project-create">
             {t('create')}
           </Button>
         }
@@ -71,15 +70,7 @@ export function ProjectsPage() {
           </Grid.Col>
         ))}
       </Grid.Row>
-      {creating && (
-        <CreateModal
-          spaceId={spaceId}
-          onClose={() => {
-            setCreating(false);
-            if (params.has('create')) setParams((q) => (q.delete('create'), q), { replace: true });
-          }}
-        />
-      )}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 // The prompts of the space: search, create (a key apps fetch it by, a name), open.
 import { Button, Input, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, type ApiError } from '@tessera/sdk/client';
+import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, type ApiError, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { PromptItem } from './api.ts';
 import { useSpaceId } from './space.ts';
 
@@ -15,8 +15,7 @@ export function PromptsPage() {
   const api = useApi();
   const format = useFormat();
   const [kw, setKw] = useState('');
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
+  const create = useCreateDialog();
   const q = useQuery({ queryKey: ['prompts', 'list', spaceId, kw], enabled: !!spaceId, queryFn: () => api.post<{ prompts: PromptItem[]; total: number }>('/api/prompt/v1/prompts/list', { workspace_id: spaceId, key_word: kw || undefined, page_size: 100 }) });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
@@ -25,7 +24,7 @@ export function PromptsPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="prompt-create">
+          <Button type="primary" onClick={create.show} data-testid="prompt-create">
             {t('create')}
           </Button>
         }
@@ -58,15 +57,7 @@ export function PromptsPage() {
           { title: t('updated'), width: 190, render: (_: unknown, p) => format.dateTime(p.prompt_basic.updated_at * 1000) },
         ]}
       />
-      {creating && (
-        <CreateModal
-          spaceId={spaceId}
-          onClose={() => {
-            setCreating(false);
-            if (params.has('create')) setParams((x) => (x.delete('create'), x), { replace: true });
-          }}
-        />
-      )}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

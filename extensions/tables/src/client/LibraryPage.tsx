@@ -1,10 +1,10 @@
 // The tables of the space: search, create (name, description, per-user or shared rows, fields), delete.
 import { Button, Form, Input, Popconfirm, Radio, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { DatabaseInfo } from './api.ts';
 import { FieldsEditor, type EditableField } from './FieldsEditor.tsx';
 import { useSpaceId } from './space.ts';
@@ -19,12 +19,7 @@ export function LibraryPage() {
   const qc = useQueryClient();
   const spaceId = useSpaceId();
   const [name, setName] = useState('');
-  const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
-  const stopCreating = () => {
-    setCreating(false);
-    if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
-  };
+  const create = useCreateDialog();
   const remove = useMutation({
     mutationFn: (id: string) => api.post('/api/memory/database/delete', { space_id: spaceId, id }),
     onSuccess: async () => {
@@ -39,7 +34,7 @@ export function LibraryPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="table-create">
+          <Button type="primary" onClick={create.show} data-testid="table-create">
             {t('create')}
           </Button>
         }
@@ -86,7 +81,7 @@ export function LibraryPage() {
           },
         ]}
       />
-      {creating && <CreateModal spaceId={spaceId} onClose={stopCreating} />}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }

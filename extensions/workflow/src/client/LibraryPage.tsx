@@ -1,7 +1,7 @@
 import { Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat, useCreateDialog } from '@tessera/sdk/client';
+import { Link, useNavigate } from 'react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSpaceId } from './space.ts';
@@ -25,13 +25,8 @@ export function LibraryPage() {
   usePageTitle(t('title'));
   const spaceId = useSpaceId();
   const [filters, setFilters] = useState<Filters>({ name: '', flowMode: WorkflowMode.All, status: 0, mine: false, orderBy: OrderBy.UpdateTime, sort: SortDirection.Desc });
-  const [params, setParams] = useSearchParams();
   // ?create=1 (the home page's create button) opens the create dialog.
-  const [creating, setCreating] = useState(() => params.get('create') === '1');
-  const stopCreating = () => {
-    setCreating(false);
-    if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
-  };
+  const create = useCreateDialog();
   const api = useApi();
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
@@ -43,7 +38,7 @@ export function LibraryPage() {
         title={t('title')}
         intro={t('intro')}
         action={
-          <Button type="primary" onClick={() => setCreating(true)} data-testid="workflow-create">
+          <Button type="primary" onClick={create.show} data-testid="workflow-create">
             {t('create')}
           </Button>
         }
@@ -125,7 +120,7 @@ export function LibraryPage() {
           { title: '', key: 'actions', width: 150, render: (_: unknown, w: WorkflowListItem) => <RowActions item={w} spaceId={spaceId} /> },
         ]}
       />
-      {creating && <CreateModal spaceId={spaceId} onClose={stopCreating} />}
+      {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );
 }
