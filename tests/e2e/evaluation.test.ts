@@ -48,6 +48,11 @@ describe('evaluation in the browser', () => {
     await expect.poll(() => page.getByTestId('eval-try-result').textContent()).toContain('Score 1');
     await page.getByTestId('eval-evaluator-save').click();
     await expect.poll(() => page.getByTestId('eval-evaluator-row').allTextContents()).toEqual(['Exact']);
+    // A new version of it, edited from what it was.
+    await page.getByTestId('eval-evaluator-edit').click();
+    await expect.poll(() => page.getByTestId('eval-evaluator-code').inputValue()).toContain('exact match');
+    await page.getByTestId('eval-evaluator-save').click();
+    await expect.poll(async () => (await api.post('/api/evaluation/v1/evaluators/list', { space_id: spaceId })).evaluators[0].latest_version).toBe('1.0.1');
 
     // An experiment on the production prompt.
     await page.getByTestId('eval-tab-experiments').click();

@@ -22,6 +22,14 @@ describe('traces in the browser', () => {
 
     await page.goto(`${env.studio.url}/traces`);
     await expect.poll(() => page.getByTestId('obs-trace').allTextContents()).toEqual(expect.arrayContaining(['workflow run', 'GET /cart']));
+    // By an attribute of a span (here a resource attribute of the outside app), then all again.
+    await page.getByTestId('obs-attr-key').fill('resource.service.name');
+    await page.getByTestId('obs-attr-value').fill('shop');
+    await page.getByTestId('obs-attr-value').press('Enter');
+    await expect.poll(() => page.getByTestId('obs-trace').allTextContents()).toEqual(['GET /cart']);
+    await page.getByTestId('obs-attr-value').fill('');
+    await page.getByTestId('obs-attr-value').press('Enter');
+    await expect.poll(() => page.getByTestId('obs-trace').count()).toBe(2);
     // Only OpenTelemetry ones.
     await page.getByTestId('obs-source').click();
     await page.locator('.arco-select-option:visible').filter({ hasText: 'OpenTelemetry' }).click();

@@ -14,6 +14,7 @@ export function EvaluatorsTab({ spaceId }: { spaceId: string }) {
   const api = useApi();
   const q = useQuery({ queryKey: ['evaluation', 'evaluators', spaceId], queryFn: () => api.post<{ evaluators: Evaluator[] }>('/api/evaluation/v1/evaluators/list', { space_id: spaceId }) });
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Evaluator>();
   return (
     <div data-testid="eval-evaluators">
       <Button type="primary" icon={<IconPlus />} onClick={() => setCreating(true)} style={{ marginBottom: 12 }} data-testid="eval-evaluator-create">
@@ -29,24 +30,27 @@ export function EvaluatorsTab({ spaceId }: { spaceId: string }) {
           { title: t('name'), dataIndex: 'name', render: (v: string) => <span data-testid="eval-evaluator-row">{v}</span> },
           { title: t('evaluators.kind'), dataIndex: 'kind', width: 160, render: (v: string) => <Tag>{t(`kinds.${v}`, { defaultValue: v })}</Tag> },
           { title: t('sets.version'), dataIndex: 'latest_version', width: 120 },
+          { title: '', width: 140, render: (_: unknown, e) => <Button size="mini" onClick={() => setEditing(e)} data-testid="eval-evaluator-edit">{t('evaluators.newVersion')}</Button> },
         ]}
       />
       {creating && <CreateEvaluator spaceId={spaceId} onClose={() => setCreating(false)} />}
+      {editing && <CreateEvaluator spaceId={spaceId} editing={editing} onClose={() => setEditing(undefined)} />}
     </div>
   );
 }
 
-function CreateEvaluator({ spaceId, onClose }: { spaceId: string; onClose(): void }) {
+function CreateEvaluator({ spaceId, onClose, editing }: { spaceId: string; onClose(): void; /** Saving makes a new version of this one. */ editing?: Evaluator }) {
   const { t, i18n } = useTranslation('evaluation');
   const api = useApi();
   const qc = useQueryClient();
   const templates = useQuery({ queryKey: ['evaluation', 'templates'], queryFn: () => api.get<{ templates: { key: string; name: Record<string, string>; prompt: string }[] }>('/api/evaluation/v1/evaluators/builtin_templates') });
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<'llm_judge' | 'code'>('llm_judge');
-  const [prompt, setPrompt] = useState('');
-  const [modelId, setModelId] = useState<string>();
-  const [range, setRange] = useState<[number, number]>([0, 1]);
-  const [code, setCode] = useState('function main({ params }) {\n  // params: input, output, reference, item\n  return { score: params.output === params.reference ? 1 : 0, reason: "exact match" };\n}');
+  const was = (editing?.settings ?? {}) as { prompt?: string; model_id?: string; score_min?: number; score_max?: number; code?: string };
+  const [name, setName] = useState(editing?.name ?? '');
+  const [kind, setKind] = useState<'llm_judge' | 'code'>((editing?.kind as 'llm_judge' | 'code') ?? 'llm_judge');
+  const [prompt, setPrompt] = useState(was.prompt ?? '');
+  const [modelId, setModelId] = useState<string | undefined>(was.model_id);
+  const [range, setRange] = useState<[number, number]>([was.score_min ?? 0, was.score_max ?? 1]);
+  const [code, setCode] = useState(was.code ?? 'function main({ params }) {\n  // params: input, output, reference, item\n  return { score: params.output === params.reference ? 1 : 0, reason: "exact match" };\n}');
   const [sample, setSample] = useState({ input: '', output: '', reference: '' });
   const [tried, setTried] = useState<{ score: number; reason: string }>();
   const [problem, setProblem] = useState('');
@@ -54,17 +58,17 @@ function CreateEvaluator({ spaceId, onClose }: { spaceId: string; onClose(): voi
   const handled = (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false);
   const debug = useMutation({ mutationFn: () => api.post<{ score: number; reason: string }>('/api/evaluation/v1/evaluators/debug', { space_id: spaceId, kind, settings, ...sample }, { handled }), onSuccess: (r) => (setTried(r), setProblem('')) });
   const create = useMutation({
-    mutationFn: () => api.post('/api/evaluation/v1/evaluators/create', { space_id: spaceId, name: name.trim(), kind, settings }, { handled }),
+    mutationFn: () => (editing ? api.post('/api/evaluation/v1/evaluators/submit_version', { space_id: spaceId, evaluator_id: editing.evaluator_id, settings }, { handled }) : api.post('/api/evaluation/v1/evaluators/create', { space_id: spaceId, name: name.trim(), kind, settings }, { handled })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['evaluation', 'evaluators'] });
       onClose();
     },
   });
   return (
-    <Modal visible size="large" title={t('evaluators.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'eval-evaluator-save' } as object) }}>
+    <Modal visible size="large" title={editing ? t('evaluators.newVersionOf', { name: editing.name }) : t('evaluators.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'eval-evaluator-save' } as object) }}>
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Input placeholder={t('name')} value={name} onChange={setName} data-testid="eval-evaluator-name" />
-        <Radio.Group type="button" value={kind} onChange={setKind}>
+        <Input placeholder={t('name')} value={name} onChange={setName} disabled={!!editing} data-testid="eval-evaluator-name" />
+        <Radio.Group type="button" value={kind} onChange={setKind} disabled={!!editing}>
           <Radio value="llm_judge">{t('kinds.llm_judge')}</Radio>
           <Radio value="code" data-testid="eval-kind-code">{t('kinds.code')}</Radio>
         </Radio.Group>

@@ -62,6 +62,8 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
   const targets = useQuery({ queryKey: ['evaluation', 'targets'], queryFn: () => api.get<{ targets: { kind: string }[] }>('/api/evaluation/v1/targets') });
   const [name, setName] = useState('');
   const [setId, setSetId] = useState<string>();
+  const [setVersion, setSetVersion] = useState<string>();
+  const versions = useQuery({ queryKey: ['evaluation', 'set', setId], enabled: !!setId, queryFn: () => api.post<{ versions: { version: string; item_count: number }[] }>('/api/evaluation/v1/sets/get', { space_id: spaceId, set_id: setId }) });
   const [kind, setKind] = useState('prompt');
   const [settings, setSettings] = useState<Record<string, string>>({ prompt_key: '', label: '' });
   const [mapping, setMapping] = useState<Record<string, string>>({});
@@ -78,7 +80,7 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
     queryFn: () => api.post<{ inputs: string[] }>('/api/evaluation/v1/targets/inputs', { space_id: spaceId, kind, settings: clean }, { handled: () => true }),
   });
   const create = useMutation({
-    mutationFn: () => api.post<{ experiment_id: string }>('/api/evaluation/v1/experiments/create', { space_id: spaceId, name: name.trim(), set_id: setId, target: { kind, settings: clean, mapping }, evaluators: picked.map((id) => ({ evaluator_id: id, ...(reference ? { reference_column: reference } : {}) })), item_concurrency: concurrency }, { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) }),
+    mutationFn: () => api.post<{ experiment_id: string }>('/api/evaluation/v1/experiments/create', { space_id: spaceId, name: name.trim(), set_id: setId, ...(setVersion ? { set_version: setVersion } : {}), target: { kind, settings: clean, mapping }, evaluators: picked.map((id) => ({ evaluator_id: id, ...(reference ? { reference_column: reference } : {}) })), item_concurrency: concurrency }, { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) }),
     onSuccess: async (r) => {
       toast.success(t('experiments.started'));
       await qc.invalidateQueries({ queryKey: ['evaluation', 'experiments'] });
@@ -90,13 +92,22 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
     <Modal visible size="large" title={t('experiments.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim() || !setId || !picked.length, ...({ 'data-testid': 'eval-experiment-save' } as object) }}>
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input placeholder={t('name')} value={name} onChange={setName} data-testid="eval-experiment-name" />
-        <Select placeholder={t('experiments.set')} value={setId} onChange={setSetId} data-testid="eval-experiment-set">
-          {(sets.data?.sets ?? []).map((s) => (
-            <Select.Option key={s.set_id} value={s.set_id}>
-              {s.name}
-            </Select.Option>
-          ))}
-        </Select>
+        <Space style={{ width: '100%' }}>
+          <Select placeholder={t('experiments.set')} value={setId} onChange={(v) => (setSetId(v), setSetVersion(undefined))} style={{ width: 320 }} data-testid="eval-experiment-set">
+            {(sets.data?.sets ?? []).map((s) => (
+              <Select.Option key={s.set_id} value={s.set_id}>
+                {s.name}
+              </Select.Option>
+            ))}
+          </Select>
+          <Select placeholder={t('experiments.currentItems')} allowClear value={setVersion} onChange={setSetVersion} style={{ width: 240 }} disabled={!setId} data-testid="eval-experiment-set-version">
+            {(versions.data?.versions ?? []).map((v) => (
+              <Select.Option key={v.version} value={v.version}>
+                {v.version} · {t('sets.itemCount', { n: v.item_count })}
+              </Select.Option>
+            ))}
+          </Select>
+        </Space>
         <Space wrap>
           <Select style={{ width: 200 }} value={kind} onChange={(k) => (setKind(k), setSettings(k === 'prompt' ? { prompt_key: '', label: '' } : k === 'bot' ? { bot_id: '' } : { workflow_id: '' }), setMapping({}))} data-testid="eval-experiment-kind">
             {(targets.data?.targets ?? []).map((x) => (
@@ -202,6 +213,7 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
                 </Space>
               ) },
               { title: t('experiments.latency'), width: 90, render: (_: unknown, r) => `${r.latency_ms} ms` },
+              { title: t('experiments.tokens'), width: 80, render: (_: unknown, r) => r.input_tokens + r.output_tokens || '—' },
               { title: '', width: 80, render: (_: unknown, r) => (r.trace_id ? <Link to={`/traces?trace_id=${r.trace_id}`} data-testid="eval-result-trace">{t('experiments.trace')}</Link> : null) },
             ]}
           />

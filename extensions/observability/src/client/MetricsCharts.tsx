@@ -8,6 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { RANGES, type MetricsPoint, type Range } from './api.ts';
 
+const COLORS = ['#165dff', '#ff7d00', '#00b42a', '#722ed1', '#f53f3f', '#14c9c9', '#f7ba1e', '#d91ad9', '#86909c', '#0fc6c2'];
+
 export function MetricsCharts({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('observability');
   const api = useApi();
@@ -34,6 +36,17 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
       g.p95 = Math.max(g.p95, p.p95_ms);
       groups.set(p.group, g);
     }
+  // Per group over time: one line of runs per model or name (the ten busiest).
+  const groupNames = [...groups.values()].sort((a, b) => b.runs - a.runs).slice(0, 10).map((g) => (g.group === '—' ? '' : g.group));
+  const times = new Map<number, Record<string, number | string>>();
+  if (groupBy !== 'none')
+    for (const p of q.data?.points ?? []) {
+      if (!groupNames.includes(p.group)) continue;
+      const row = times.get(p.time_ms) ?? { when: label(p.time_ms) };
+      row[p.group] = p.runs;
+      times.set(p.time_ms, row);
+    }
+  const byTime = [...times.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
   const chart = (title: string, body: React.ReactElement) => (
     <div style={{ flex: '1 1 420px', minWidth: 320 }}>
       <Typography.Text bold>{title}</Typography.Text>
@@ -108,7 +121,21 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
           )}
         </div>
       ) : (
-        <Table
+        <>
+          {chart(
+            t('runsPerGroup'),
+            <LineChart data={byTime}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="when" fontSize={11} />
+              <YAxis allowDecimals={false} fontSize={11} />
+              <Tooltip />
+              <Legend />
+              {groupNames.map((g, i) => (
+                <Line key={g} type="monotone" dataKey={g} name={g || '—'} stroke={COLORS[i % COLORS.length]} dot={false} />
+              ))}
+            </LineChart>,
+          )}
+          <Table
           rowKey="group"
           pagination={false}
           data={[...groups.values()].sort((a, b) => b.runs - a.runs)}
@@ -119,7 +146,8 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
             { title: t('tokens'), dataIndex: 'tokens', width: 120 },
             { title: 'p95 (ms)', dataIndex: 'p95', width: 120 },
           ]}
-        />
+          />
+        </>
       )}
     </div>
   );

@@ -102,6 +102,14 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
         <SearchInput placeholder={t('searchName')} onSearch={(name) => set({ name })} data-testid="obs-name" />
         <InputNumber style={{ width: 150 }} placeholder={t('minLatency')} min={0} value={f.min_latency_ms} onChange={(v) => set({ min_latency_ms: v ?? undefined })} suffix="ms" />
         <InputNumber style={{ width: 130 }} placeholder={t('minTokens')} min={0} value={f.min_tokens} onChange={(v) => set({ min_tokens: v ?? undefined })} />
+        <Select style={{ width: 130 }} placeholder={t('anyKind')} allowClear value={f.kind} onChange={(kind) => set({ kind })}>
+          {['workflow', 'chat', 'llm', 'server', 'client', 'internal'].map((k) => (
+            <Select.Option key={k} value={k}>
+              {t(`kinds.${k}`, { defaultValue: k })}
+            </Select.Option>
+          ))}
+        </Select>
+        <AttributeFilter value={f} onChange={(attribute_key, attribute_value) => set({ attribute_key, attribute_value })} />
       </Space>
       <Space wrap style={{ marginBottom: 12 }}>
         <Select style={{ width: 200 }} placeholder={t('views')} allowClear onChange={(id) => set({ ...Object.fromEntries(Object.keys(f).map((k) => [k, undefined])), ...(views.data?.views.find((v) => v.view_id === id)?.filters ?? {}) })} data-testid="obs-views">
@@ -186,5 +194,21 @@ function Threads({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): voi
         { title: t('lastActive'), dataIndex: 'last_time', width: 180, render: (v: number) => format.dateTime(v) },
       ]}
     />
+  );
+}
+
+/** A span attribute and its value to filter on (both, or neither). */
+function AttributeFilter({ value, onChange }: { value: Filters; onChange(key?: string, v?: string | number | boolean): void }) {
+  const { t } = useTranslation('observability');
+  const [key, setKey] = useState(value.attribute_key ?? '');
+  const [v, setV] = useState(String(value.attribute_value ?? ''));
+  // Numbers and true/false are matched as such (attributes keep their types).
+  const typed = (x: string) => (/^-?\d+(\.\d+)?$/.test(x) ? Number(x) : x === 'true' ? true : x === 'false' ? false : x);
+  const apply = () => (key.trim() && v.trim() ? onChange(key.trim(), typed(v.trim())) : onChange(undefined, undefined));
+  return (
+    <Space size={4}>
+      <Input style={{ width: 150 }} placeholder={t('attributeKey')} value={key} onChange={setKey} onPressEnter={apply} onBlur={apply} data-testid="obs-attr-key" />
+      <Input style={{ width: 140 }} placeholder={t('attributeValue')} value={v} onChange={setV} onPressEnter={apply} onBlur={apply} data-testid="obs-attr-value" />
+    </Space>
   );
 }

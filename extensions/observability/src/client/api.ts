@@ -50,6 +50,9 @@ export interface Filters {
   thread_id?: string;
   min_latency_ms?: number;
   min_tokens?: number;
+  kind?: string;
+  attribute_key?: string;
+  attribute_value?: string | number | boolean;
 }
 export interface MetricsPoint {
   time_ms: number;
