@@ -20,6 +20,25 @@ export interface StudioSpan {
   status_message?: string;
   /** Following the OpenTelemetry GenAI conventions where they apply (gen_ai.request.model, gen_ai.usage.input_tokens ...). */
   attributes: Record<string, unknown>;
+  /** Events in the span, e.g. gen_ai.content.prompt and gen_ai.content.completion with the prompt and the completion. */
+  events?: { name: string; time_ms: number; attributes: Record<string, unknown> }[];
+}
+
+/**
+ * A model call's prompt and completion as the GenAI conventions' events (gen_ai.content.prompt at its start,
+ * gen_ai.content.completion at its end), taken out of its attributes.
+ */
+export function genAiEvents(attributes: Record<string, unknown>, start_ms: number, end_ms: number): StudioSpan['events'] {
+  const events: NonNullable<StudioSpan['events']> = [];
+  if (attributes['gen_ai.prompt'] !== undefined) {
+    events.push({ name: 'gen_ai.content.prompt', time_ms: start_ms, attributes: { 'gen_ai.prompt': attributes['gen_ai.prompt'] } });
+    delete attributes['gen_ai.prompt'];
+  }
+  if (attributes['gen_ai.completion'] !== undefined) {
+    events.push({ name: 'gen_ai.content.completion', time_ms: end_ms, attributes: { 'gen_ai.completion': attributes['gen_ai.completion'] } });
+    delete attributes['gen_ai.completion'];
+  }
+  return events;
 }
 
 /**

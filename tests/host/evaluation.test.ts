@@ -76,7 +76,9 @@ describe('evaluation', () => {
     expect(j.distribution.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(20);
     // The result opens its trace: the model call, in observability.
     const trace = await agent.post('/api/observability/v1/traces/get', { space_id: space, trace_id: first.trace_id });
-    expect(trace.spans[0]).toMatchObject({ kind: 'llm', output: 'echo: Q1' });
+    expect(trace.spans[0]).toMatchObject({ kind: 'llm', output: 'echo: Q1', model: 'fake-chat', input_tokens: expect.any(Number) });
+    // Prompt and completion as the GenAI conventions' events.
+    expect(trace.spans[0].events.map((e: { name: string }) => e.name)).toEqual(['gen_ai.content.prompt', 'gen_ai.content.completion']);
 
     // A clone runs the same again; two experiments compare with deltas.
     const clone = (await ev('experiments/clone', { experiment_id, name: 'Again' })).experiment_id;

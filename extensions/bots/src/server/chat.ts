@@ -1,4 +1,4 @@
-import { SpansRecorded, type StudioSpan } from '@tessera/sdk';
+import { SpansRecorded, genAiEvents, type StudioSpan } from '@tessera/sdk';
 import { ErrorTexts, localizedMessage, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { BotModes, BotSkills, ChatFinished, type BotConfig, type BotTool, type SkillContribution, type TurnMessage } from '../shared/index.ts';
@@ -337,6 +337,8 @@ export function turnSpans(chatId: string, began: number, spans: ChatSpan[], t: {
     if (x.kind === 'model' && x.name === 'answer') Object.assign(attributes, { 'gen_ai.usage.input_tokens': t.input_tokens, 'gen_ai.usage.output_tokens': t.output_tokens, 'gen_ai.completion': t.answer.slice(0, 16_000) });
     delete attributes.input_tokens;
     delete attributes.output_tokens;
-    return { trace_id: chatId, span_id: isRoot ? rootId : `${chatId}-${i + 1}`, parent_span_id: isRoot ? null : rootId, name: x.name, kind: isRoot ? 'chat' : x.kind === 'model' ? 'llm' : x.kind, start_ms: began + x.start_ms, end_ms: began + Math.max(x.start_ms, x.end_ms), status: x.status === 'error' ? 'error' : 'ok', status_message: isRoot && t.error ? t.error : undefined, attributes };
+    const start = began + x.start_ms;
+    const end = began + Math.max(x.start_ms, x.end_ms);
+    return { trace_id: chatId, span_id: isRoot ? rootId : `${chatId}-${i + 1}`, parent_span_id: isRoot ? null : rootId, name: x.name, kind: isRoot ? 'chat' : x.kind === 'model' ? 'llm' : x.kind, start_ms: start, end_ms: end, status: x.status === 'error' ? 'error' : 'ok', status_message: isRoot && t.error ? t.error : undefined, attributes, events: genAiEvents(attributes, start, end) };
   });
 }

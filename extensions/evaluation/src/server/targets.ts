@@ -1,7 +1,7 @@
 // The targets this extension brings: a prompt of the library (a version or a label; its variables take the
 // item's fields; the answer of its model is the output, traced as a model call) and a published workflow (its
 // Start fields take the item's; its output; the run is its trace).
-import { SpansRecorded, badRequest } from '@tessera/sdk';
+import { SpansRecorded, badRequest, genAiEvents } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PromptsService } from '@tessera/ext-prompts/shared';
@@ -58,7 +58,10 @@ export function registerTargets(ctx: ServerContext<unknown>) {
       await ctx.service(ModelsService).recordUsage({ space_id: spaceId, model_id: model.model_id, ...usage, source: 'evaluation' }).catch(() => undefined);
       // The call as a trace (a model call span), so a result opens where it ran.
       const traceId = ctx.host.newId();
-      ctx.emit(SpansRecorded, { space_id: spaceId, source: 'evaluation', spans: [{ trace_id: traceId, span_id: ctx.host.newId(), name: `prompt ${r.prompt_key}@${r.version}`, kind: 'llm', start_ms: started, end_ms: Date.now(), status: 'ok', attributes: { 'gen_ai.request.model': model.model_name, 'gen_ai.usage.input_tokens': usage.input_tokens, 'gen_ai.usage.output_tokens': usage.output_tokens, 'gen_ai.prompt': JSON.stringify(messages).slice(0, 16_000), 'gen_ai.completion': out.text.slice(0, 16_000), 'tessera.prompt_key': r.prompt_key, 'tessera.prompt_version': r.version } }] });
+      const ended = Date.now();
+      const attributes: Record<string, unknown> = { 'gen_ai.request.model': model.model_name, 'gen_ai.usage.input_tokens': usage.input_tokens, 'gen_ai.usage.output_tokens': usage.output_tokens, 'gen_ai.prompt': JSON.stringify(messages).slice(0, 16_000), 'gen_ai.completion': out.text.slice(0, 16_000), 'tessera.prompt_key': r.prompt_key, 'tessera.prompt_version': r.version };
+      const events = genAiEvents(attributes, started, ended);
+      ctx.emit(SpansRecorded, { space_id: spaceId, source: 'evaluation', spans: [{ trace_id: traceId, span_id: ctx.host.newId(), name: `prompt ${r.prompt_key}@${r.version}`, kind: 'llm', start_ms: started, end_ms: ended, status: 'ok', attributes, events }] });
       return { output: out.text, trace_id: traceId, ...usage };
     },
   });

@@ -37,6 +37,7 @@ export function toOtlp(spans: SpanRecord[]) {
             startTimeUnixNano: String(BigInt(Math.round(s.start_us)) * 1000n),
             endTimeUnixNano: String(BigInt(Math.round(s.start_us + s.duration_us)) * 1000n),
             attributes: [...Object.entries(s.attributes).map(([key, v]) => ({ key, value: value(v) })), { key: 'tessera.kind', value: { stringValue: s.kind } }, { key: 'tessera.source', value: { stringValue: s.source } }, { key: 'tessera.trace_id', value: { stringValue: s.trace_id } }],
+            events: s.events.map((e) => ({ timeUnixNano: String(BigInt(Math.round(e.time_us)) * 1000n), name: e.name, attributes: Object.entries(e.attributes).map(([key, v]) => ({ key, value: value(v) })) })),
             status: { code: s.status, ...(s.status_message ? { message: s.status_message } : {}) },
           })),
         },

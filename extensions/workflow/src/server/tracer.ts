@@ -1,4 +1,4 @@
-import type { StudioSpan } from '@tessera/sdk';
+import { genAiEvents, type StudioSpan } from '@tessera/sdk';
 import type { NodeExecRecord } from '../shared/index.ts';
 import type { Span, Tracer } from './engine/engine.ts';
 
@@ -54,6 +54,7 @@ export function studioSpans(run: { id: string; workflow_id: string; log_id: stri
       if (rec) Object.assign(a, { input: clip(rec.inputs), output: clip(rec.outputs) });
     } else kind = typeof a.kind === 'string' ? a.kind : (CHILD_KINDS[s.name] ?? 'internal');
     delete a.kind;
-    return { trace_id: run.id, span_id: s.id, parent_span_id: s.parent_id, name: s.name, kind, start_ms: s.start_ms, end_ms: s.end_ms ?? s.start_ms, status: s.status === 'error' ? 'error' : 'ok', status_message: typeof a.error === 'string' ? a.error : undefined, attributes: a };
+    const end = s.end_ms ?? s.start_ms;
+    return { trace_id: run.id, span_id: s.id, parent_span_id: s.parent_id, name: s.name, kind, start_ms: s.start_ms, end_ms: end, status: s.status === 'error' ? 'error' : 'ok', status_message: typeof a.error === 'string' ? a.error : undefined, attributes: a, events: genAiEvents(a, s.start_ms, end) };
   });
 }
