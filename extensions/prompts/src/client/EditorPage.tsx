@@ -150,7 +150,7 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
           </Space>
           <Typography.Title heading={6}>{t('model')}</Typography.Title>
           <Space wrap style={{ marginBottom: 16 }}>
-            <ModelSelect spaceId={spaceId} value={detail.model_config.model_id} onChange={(model_id) => change({ ...detail, model_config: { ...detail.model_config, model_id } })} style={{ width: 240 }} />
+            <ModelSelect spaceId={spaceId} value={detail.model_config.model_id} onChange={(model_id) => change({ ...detail, model_config: { ...detail.model_config, model_id } })} style={{ width: 320 }} />
             <InputNumber size="small" min={0} max={2} step={0.1} prefix={t('temperature')} value={detail.model_config.temperature} onChange={(temperature) => change({ ...detail, model_config: { ...detail.model_config, temperature: temperature ?? undefined } })} style={{ width: 170 }} />
             <InputNumber size="small" min={1} prefix={t('maxTokens')} value={detail.model_config.max_tokens} onChange={(max_tokens) => change({ ...detail, model_config: { ...detail.model_config, max_tokens: max_tokens ?? undefined } })} style={{ width: 190 }} />
           </Space>
