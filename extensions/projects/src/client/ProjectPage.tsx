@@ -494,6 +494,15 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
   return (
     <Drawer width={560} visible={visible} title={t('records')} onCancel={onClose} footer={null}>
       {q.data && !q.data.records.length && <Empty description={t('noRecords')} />}
+      {live && (
+        // The last publication that published something is what answers, on the connectors it went to.
+        <div style={{ marginBottom: 12 }} data-testid="project-live">
+          <Typography.Text type="secondary">{t('liveNow')}</Typography.Text>
+          <div>
+            {live.connectors.length ? live.connectors.map((c) => <Tag key={c} color="green" style={{ marginRight: 4 }} data-testid="project-live-connector">{t(`connector.${c}`, { defaultValue: c })}: {live.version}</Tag>) : <Typography.Text type="secondary">{t('noConnectors')}</Typography.Text>}
+          </div>
+        </div>
+      )}
       {embeddable.length > 0 && (
         <div style={{ marginBottom: 16 }}>
           <Typography.Text bold>{t('embedTitle')}</Typography.Text>
