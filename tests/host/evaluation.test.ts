@@ -142,6 +142,16 @@ describe('evaluation', () => {
     let trace;
     for (let i = 0; i < 100 && !trace; i++) trace = await agent.request('POST', '/api/observability/v1/traces/get', { space_id: space, trace_id: r.results[0].trace_id }).then((x) => (x.status === 200 ? x.body.data : undefined));
     expect(trace.spans[0]).toMatchObject({ kind: 'chat', input: 'Q1' });
+
+    // A conversation item is played turn by turn in one conversation; the last answer is judged.
+    const convo = (await ev('sets/create', { name: 'Conversations', columns: [{ name: 'dialog', type: 'messages' }] })).set_id;
+    await ev('sets/items/add', { set_id: convo, items: [{ dialog: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'second' }] }] });
+    llm.reset();
+    const multi = (await ev('experiments/create', { name: 'Multi-turn', set_id: convo, target: { kind: 'bot', settings: { bot_id }, mapping: { query: 'dialog' } }, evaluators: [{ evaluator_id: code }] })).experiment_id;
+    const m = await settle(multi);
+    expect(m.results[0]).toMatchObject({ status: 'done', output: 'echo: second' });
+    const second = llm.requests.at(-1)!.body.messages;
+    expect(second.map((x: { content: string }) => x.content)).toEqual(expect.arrayContaining(['first', 'echo: first', 'second']));
   });
 
   it('resumes an experiment a restart left running', async () => {

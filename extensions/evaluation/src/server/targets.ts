@@ -113,34 +113,47 @@ export function registerTargets(ctx: ServerContext<unknown>) {
     },
     async run({ userId, settings, inputs, signal }) {
       const s = parse(BotTarget, settings);
-      const query = text(inputs.query ?? '').trim();
-      if (!query) throw new Error('The item has no query for the bot.');
+      // A conversation (a list of messages) is played turn by turn: each user message in the same conversation;
+      // the last answer is the output. Text is one turn.
+      const raw = inputs.query;
+      const turns = Array.isArray(raw) ? raw.filter((m) => (m as { role?: string })?.role === 'user').map((m) => text((m as { content?: unknown }).content).trim()) : [text(raw ?? '').trim()];
+      if (!turns.length || turns.some((q) => !q)) throw new Error('The item has no query for the bot (a text, or a conversation with user messages).');
       const chats = bots();
-      const started = await chats.startPublished({ botId: s.bot_id, userId, endUserId: `evaluation:${ctx.host.newId()}`, message: query, logId: ctx.host.newId() });
-      let answer = '';
-      let failure = '';
-      let usage = { input_tokens: 0, output_tokens: 0 };
-      let closed = false;
-      await chats.stream(
-        started.chat_id,
-        {
-          send(event, data) {
-            const d = data as { type?: string; content?: string; last_error?: { msg?: string }; usage?: { input_count?: number; output_count?: number } };
-            if (event === 'conversation.message.delta' && d.type === 'answer') answer += d.content ?? '';
-            if (event === 'conversation.chat.failed') failure = d.last_error?.msg ?? 'The bot could not answer.';
-            if (event === 'conversation.chat.completed' && d.usage) usage = { input_tokens: d.usage.input_count ?? 0, output_tokens: d.usage.output_count ?? 0 };
+      const endUserId = `evaluation:${ctx.host.newId()}`;
+      let conversationId: string | undefined;
+      let last = { answer: '', chatId: '', usage: { input_tokens: 0, output_tokens: 0 } };
+      const total = { input_tokens: 0, output_tokens: 0 };
+      for (const message of turns) {
+        const started = await chats.startPublished({ botId: s.bot_id, userId, endUserId, message, conversationId, logId: ctx.host.newId() });
+        conversationId = started.conversation_id;
+        let answer = '';
+        let failure = '';
+        let usage = { input_tokens: 0, output_tokens: 0 };
+        let closed = false;
+        await chats.stream(
+          started.chat_id,
+          {
+            send(event, data) {
+              const d = data as { type?: string; content?: string; last_error?: { msg?: string }; usage?: { input_count?: number; output_count?: number } };
+              if (event === 'conversation.message.delta' && d.type === 'answer') answer += d.content ?? '';
+              if (event === 'conversation.chat.failed') failure = d.last_error?.msg ?? 'The bot could not answer.';
+              if (event === 'conversation.chat.completed' && d.usage) usage = { input_tokens: d.usage.input_count ?? 0, output_tokens: d.usage.output_count ?? 0 };
+            },
+            close() {
+              closed = true;
+            },
+            get closed() {
+              return closed;
+            },
           },
-          close() {
-            closed = true;
-          },
-          get closed() {
-            return closed;
-          },
-        },
-        signal,
-      );
-      if (failure) throw new Error(failure);
-      return { output: answer, trace_id: started.chat_id, ...usage };
+          signal,
+        );
+        if (failure) throw new Error(failure);
+        total.input_tokens += usage.input_tokens;
+        total.output_tokens += usage.output_tokens;
+        last = { answer, chatId: started.chat_id, usage };
+      }
+      return { output: last.answer, trace_id: last.chatId, ...total };
     },
   });
 }
