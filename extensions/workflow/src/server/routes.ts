@@ -1,12 +1,13 @@
 import { ApiError, ErrorCode, badRequest, conflict } from '@tessera/sdk';
 import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ResourcePackage, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode, WorkflowPublished } from '../shared/index.ts';
+import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { blocking, validateCanvas } from './engine/validate.ts';
 import { MigrationError, stampVersions, upgradeCanvas } from './engine/upgrade.ts';
 import type { RunEvent, RunRow, RunService } from './runs.ts';
 import { WorkflowStore, initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
+import { registerVersionRoutes } from './versions.ts';
 
 const Id = z.string().min(1).max(32);
 const base = '/api/workflow_api';
@@ -14,7 +15,6 @@ const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const inSpaceQuery = { space: { from: 'query' as const, field: 'space_id' } };
 const SchemaInput = z.union([z.string().max(20_000_000), z.record(z.string(), z.unknown())]);
 const Inputs = z.union([z.string().max(5_000_000), z.record(z.string(), z.unknown())]).optional();
-const VERSION = /^v\d+\.\d+\.\d+$/;
 
 function parseJsonish(v: unknown, what: string): unknown {
   if (typeof v !== 'string') return v ?? {};
@@ -25,12 +25,6 @@ function parseJsonish(v: unknown, what: string): unknown {
   }
 }
 
-const cmpVersion = (a: string, b: string) => {
-  const pa = a.slice(1).split('.').map(Number);
-  const pb = b.slice(1).split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
-  return 0;
-};
 
 export interface WorkflowApiDeps {
   store: WorkflowStore;
@@ -113,6 +107,8 @@ export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, op
 
 export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs, typeOf } = deps;
+  // Submitting, publishing, versions and reverting (versions.ts).
+  const { publishWorkflow } = registerVersionRoutes(ctx, deps);
   ctx.register(ErrorTexts, { key: 'workflow.nameTaken', texts: { 'en-US': 'A workflow named "{{name}}" already exists in this space. Choose another name.', 'zh-CN': '此空间中已有名为“{{name}}”的工作流，请换一个名称。' } });
   /** Workflows of a space have different names (ignoring case). */
   const nameTaken = async (spaceId: string, name: string, exceptId?: string) => {
@@ -468,115 +464,6 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       },
     });
   }
-
-  ctx.route({
-    method: 'POST',
-    path: `${base}/submit`,
-    auth: inSpace,
-    summary: 'Commit the draft with a description',
-    body: z.object({ space_id: Id, workflow_id: Id, desc: z.string().max(2000).default(''), force: z.boolean().default(false) }),
-    handler: async ({ body, caller }) => {
-      const meta = await store.meta(body.workflow_id, body.space_id);
-      if (meta.submitted_revision === meta.draft_revision) throw conflict('Nothing to submit: the draft has not changed since the last submit.');
-      if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before submitting (or submit with force).');
-      const draft = await store.draft(meta.id);
-      const problems = blocking(validateCanvas(draft.canvas, typeOf));
-      if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
-      const id = ctx.host.newId();
-      await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.desc, version: null, version_description: null, created_by: caller!.userId, created_at: nowIso(), published_at: null }).execute();
-      await db().updateTable('workflow_meta').set({ submitted_revision: draft.revision, latest_commit_id: id, updated_at: nowIso() }).where('id', '=', meta.id).execute();
-      await store.operation(meta.id, OperateType.Submit, caller!.userId, id, body.desc);
-      return { commit_id: id };
-    },
-  });
-
-  ctx.route({
-    method: 'POST',
-    path: `${base}/publish`,
-    auth: inSpace,
-    summary: 'Publish the draft as a version (vX.Y.Z, greater than the last one)',
-    body: z.object({ space_id: Id, workflow_id: Id, workflow_version: z.string().regex(VERSION, 'Use a version like v1.0.0.'), version_description: z.string().max(2000).default(''), force: z.boolean().default(false) }),
-    handler: async ({ body, caller }) => {
-      const meta = await store.meta(body.workflow_id, body.space_id);
-      if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before publishing (or publish with force).');
-      return publishWorkflow(meta, body.workflow_version, body.version_description, caller!.userId);
-    },
-  });
-
-  /** Publishes the draft as `version` (greater than the last one), when it has no blocking problems. */
-  async function publishWorkflow(meta: Awaited<ReturnType<typeof store.meta>>, version: string, description: string, userId: string) {
-    if (meta.latest_version && cmpVersion(version, meta.latest_version) <= 0) throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
-    const draft = await store.draft(meta.id);
-    const problems = blocking(validateCanvas(draft.canvas, typeOf));
-    if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
-    const id = ctx.host.newId();
-    const t = nowIso();
-    await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: description, version: version, version_description: description, created_by: userId, created_at: t, published_at: t }).execute();
-    await db().updateTable('workflow_meta').set({ published_revision: draft.revision, submitted_revision: draft.revision, latest_commit_id: id, latest_version: version, published_at: t, updated_at: t }).where('id', '=', meta.id).execute();
-    store.forget([meta.id]);
-    await store.operation(meta.id, OperateType.Publish, userId, id, description);
-    ctx.emit(WorkflowPublished, { workflow_id: meta.id, space_id: meta.space_id, version: version });
-    return { workflow_id: meta.id, commit_id: id, workflow_version: version };
-  }
-
-  ctx.route({
-    method: 'POST',
-    path: `${base}/version_list`,
-    auth: inSpace,
-    summary: 'Published versions, newest first',
-    body: z.object({ space_id: Id, workflow_id: Id, page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(20) }),
-    handler: async ({ body }) => {
-      await store.meta(body.workflow_id, body.space_id);
-      const rows = await db().selectFrom('workflow_commit').select(['id', 'version', 'version_description', 'created_by', 'published_at']).where('workflow_id', '=', body.workflow_id).where('version', 'is not', null).orderBy('published_at', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute();
-      return { version_list: rows.map((r) => ({ commit_id: r.id, version: r.version, version_description: r.version_description, creator_id: r.created_by, publish_time: Math.floor(Date.parse(r.published_at as string) / 1000) })) };
-    },
-  });
-
-  ctx.route({
-    method: 'POST',
-    path: `${base}/operate_list`,
-    auth: inSpace,
-    summary: 'Operation history (drafts, submits, publishes, reverts)',
-    body: z.object({ space_id: Id, workflow_id: Id, limit: z.number().int().min(1).max(100).default(20), last_commit_id: z.string().optional(), type: z.number().int().optional() }),
-    handler: async ({ body }) => {
-      await store.meta(body.workflow_id, body.space_id);
-      let q = db().selectFrom('workflow_operation').selectAll().where('workflow_id', '=', body.workflow_id);
-      if (body.type !== undefined) q = q.where('type', '=', body.type);
-      if (body.last_commit_id) q = q.where('id', '<', body.last_commit_id);
-      const rows = await q.orderBy('id', 'desc').limit(body.limit).execute();
-      return { operate_list: rows.map((r) => ({ id: r.id, type: Number(r.type), commit_id: r.commit_id, operator_id: r.operator_id, desc: r.description, create_time: Math.floor(Date.parse(r.created_at as string) / 1000) })), has_more: rows.length === body.limit };
-    },
-  });
-
-  ctx.route({
-    method: 'POST',
-    path: `${base}/history_schema`,
-    auth: inSpace,
-    summary: 'The canvas of a commit or published version (to compare with the draft)',
-    body: z.object({ space_id: Id, workflow_id: Id, commit_id: Id }),
-    handler: async ({ body }) => {
-      const meta = await store.meta(body.workflow_id, body.space_id);
-      const c = await store.commit(body.commit_id, meta.id);
-      return { commit_id: c.id, version: c.version ?? null, description: c.description, schema_json: c.canvas, create_time: Math.floor(Date.parse(c.created_at as string) / 1000) };
-    },
-  });
-
-  ctx.route({
-    method: 'POST',
-    path: `${base}/revert`,
-    auth: inSpace,
-    summary: 'Make a commit (or version) the draft again',
-    body: z.object({ space_id: Id, workflow_id: Id, commit_id: Id }),
-    handler: async ({ body, caller }) => {
-      const meta = await store.meta(body.workflow_id, body.space_id);
-      const commit = await store.commit(body.commit_id, meta.id);
-      const revision = meta.draft_revision + 1;
-      await db().updateTable('workflow_draft').set({ canvas: commit.canvas as string, revision, base_commit_id: commit.id as string, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
-      await db().updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
-      await store.operation(meta.id, OperateType.Draft, caller!.userId, commit.id as string, `reverted to ${commit.version ?? commit.id}`);
-      return { revision };
-    },
-  });
 
   // ---------------------------------------------------------------- runs
 
