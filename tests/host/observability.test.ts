@@ -70,6 +70,22 @@ describe('observability', () => {
     expect((await otlp('{"resourceSpans": 5}')).status).toBe(400);
     expect((await otlp('not json')).status).toBe(400);
     expect((await otlp(new Uint8Array([0x0a, 0x05, 0x12]) as unknown as string, { 'content-type': 'application/x-protobuf' })).status).toBe(400);
+    // An attribute nested 10,000 levels deep (protobuf, where no JSON depth limit applies) is refused, not recursed into.
+    let value = new Uint8Array([0x0a, 0x01, 0x78]); // AnyValue { string_value: "x" }
+    const wrap = (field: number, inner: Uint8Array) => {
+      const len: number[] = [];
+      for (let n = inner.length; ; n >>>= 7) {
+        if (n < 0x80) { len.push(n); break; }
+        len.push((n & 0x7f) | 0x80);
+      }
+      return new Uint8Array([(field << 3) | 2, ...len, ...inner]);
+    };
+    for (let i = 0; i < 10_000; i++) value = wrap(5, wrap(1, value)); // AnyValue { array_value: { values: [value] } }
+    const kv = wrap(9, new Uint8Array([...wrap(1, new TextEncoder().encode('deep')), ...wrap(2, value)]));
+    const spanBytes = new Uint8Array([...wrap(1, new Uint8Array(16).fill(1)), ...wrap(2, new Uint8Array(8).fill(2)), ...wrap(5, new TextEncoder().encode('deep span')), 0x39, ...new Uint8Array(8).fill(1), ...kv]);
+    const body = wrap(1, wrap(2, wrap(2, spanBytes)));
+    const deep = await fetch(`${studio.url}/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf', 'x-tessera-space-id': space }, body });
+    expect([deep.status, (await deep.json()).msg]).toEqual([400, expect.stringContaining('nests more than 32 levels')]);
     expect((await fetch(`${studio.url}/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"resourceSpans":[]}' })).status).toBe(400);
     const readOnly = (await agent.post('/api/permission_api/pat/create', { name: 'no ingest', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }] })).token;
     expect((await otlp({ resourceSpans: [] }, { authorization: `Bearer ${readOnly}` })).status).toBe(403);

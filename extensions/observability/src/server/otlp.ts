@@ -108,7 +108,11 @@ class Reader {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const nsToUs = (ns: bigint) => Number(ns / 1000n);
 
-function anyValue(r: Reader): AttrValue {
+/** How deeply attribute values (lists and key-value lists) may nest: deeper payloads are refused, not recursed into. */
+const MAX_DEPTH = 32;
+
+function anyValue(r: Reader, depth = 0): AttrValue {
+  if (depth > MAX_DEPTH) throw new OtlpError(`An attribute value nests more than ${MAX_DEPTH} levels deep.`);
   let v: AttrValue = null;
   r.each((n, wire) => {
     if (n === 1 && wire === 2) v = r.string();
@@ -118,12 +122,12 @@ function anyValue(r: Reader): AttrValue {
     else if (n === 5 && wire === 2) {
       const list: AttrValue[] = [];
       const a = r.sub();
-      a.each((m, w) => (m === 1 && w === 2 ? (list.push(anyValue(a.sub())), true) : false));
+      a.each((m, w) => (m === 1 && w === 2 ? (list.push(anyValue(a.sub(), depth + 1)), true) : false));
       v = list;
     } else if (n === 6 && wire === 2) {
       const obj: Record<string, AttrValue> = {};
       const k = r.sub();
-      k.each((m, w) => (m === 1 && w === 2 ? (Object.assign(obj, keyValue(k.sub())), true) : false));
+      k.each((m, w) => (m === 1 && w === 2 ? (Object.assign(obj, keyValue(k.sub(), depth + 1)), true) : false));
       v = obj;
     } else if (n === 7 && wire === 2) v = Buffer.from(r.bytes()).toString('base64');
     else return false;
@@ -132,12 +136,12 @@ function anyValue(r: Reader): AttrValue {
   return v;
 }
 
-function keyValue(r: Reader): Record<string, AttrValue> {
+function keyValue(r: Reader, depth = 0): Record<string, AttrValue> {
   let key = '';
   let value: AttrValue = null;
   r.each((n, wire) => {
     if (n === 1 && wire === 2) key = r.string();
-    else if (n === 2 && wire === 2) value = anyValue(r.sub());
+    else if (n === 2 && wire === 2) value = anyValue(r.sub(), depth);
     else return false;
     return true;
   });
