@@ -82,6 +82,21 @@ describe('prompts', () => {
     expect((await (await open('/v1/loop/prompts/render', { prompt_key: 'digest', variables: { items: [] } })).json()).data.messages[0].content).toBe('|');
   });
 
+  it('refuses templates that would read files ({% include %}, {% render %}, {% layout %}), when saved and when created', async () => {
+    const pid = (await agent.post(base, { workspace_id: space, prompt_key: 'files.attempt', prompt_name: 'Files' })).prompt_id;
+    for (const [tag, content] of [['include', "{% include 'package.json' %}"], ['render', "{%- render '../data/secret.key' -%}"], ['layout', "{% layout 'README.md' %}x"], ['include', "{% liquid\n include 'package.json'\n %}"]]) {
+      const r = await agent.request('POST', `${base}/${pid}/drafts/save`, { prompt_draft: { detail: { prompt_template: { template_type: 'jinja2', messages: [{ role: 'system', content }] } } } });
+      expect(r.status, content).toBe(400);
+      expect(r.body.msg).toContain(`{% ${tag} %} is not allowed`);
+    }
+    const created = await agent.request('POST', base, { workspace_id: space, prompt_key: 'files.created', prompt_name: 'Files', draft_detail: { prompt_template: { template_type: 'jinja2', messages: [{ role: 'user', content: "{% include 'package.json' %}" }] } } });
+    expect([created.status, created.body.msg]).toEqual([400, expect.stringContaining('{% include %} is not allowed')]);
+    // The draft saved before is still there; unfinished syntax may be saved as a draft, but not committed.
+    await agent.post(`${base}/${pid}/drafts/save`, { prompt_draft: { detail: { prompt_template: { template_type: 'jinja2', messages: [{ role: 'system', content: '{% if x %}unfinished' }] } } } });
+    const commit = await agent.request('POST', `${base}/${pid}/drafts/commit`, {});
+    expect([commit.status, commit.body.msg]).toEqual([400, expect.stringMatching(/^The template of a system message does not parse: .*Correct it before committing\.$/)]);
+  });
+
   it('tries a prompt in the playground, streamed, on its model or another, and keeps the runs', async () => {
     llm.script({ text: 'Bonjour ! Votre colis arrive demain.', chunkSize: 6 });
     const res = await postRaw(agent, `${base}/${id}/debug_streaming`, { version: 'draft', variable_vals: { lang: 'French', question: 'Where is my parcel?' } });

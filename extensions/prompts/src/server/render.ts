@@ -5,14 +5,46 @@ import type { PromptDetail } from '../shared/index.ts';
 type Out = { role: 'system' | 'user' | 'assistant'; content: string };
 let engine: import('liquidjs').Liquid | undefined;
 
+/** Tags that read other templates (from files, by default): a prompt renders from its variables only. */
+const FILE_TAGS = ['include', 'render', 'layout'] as const;
+
 async function liquid() {
   if (engine) return engine;
   const { Liquid } = await import('liquidjs');
-  engine = new Liquid({ ownPropertyOnly: true, strictFilters: true, parseLimit: 200_000, renderLimit: 2_000, memoryLimit: 10_000_000, cache: 500 });
+  // `templates: {}` puts lookups in an empty map instead of the file system; the file tags are refused when
+  // parsed anyway, so the message names the tag rather than a missing file.
+  const e = new Liquid({ ownPropertyOnly: true, strictFilters: true, parseLimit: 200_000, renderLimit: 2_000, memoryLimit: 10_000_000, cache: 500, templates: {}, relativeReference: false });
+  for (const tag of FILE_TAGS)
+    e.registerTag(tag, {
+      parse() {
+        throw new Error(`{% ${tag} %} is not allowed: a prompt renders from its variables only, never from files or other templates`);
+      },
+      render() {},
+    });
+  engine = e;
   return engine;
 }
 
 export class RenderError extends Error {}
+
+/**
+ * The first problem that stops a template from parsing, or undefined. A draft (`refusedOnly`) may hold
+ * unfinished syntax while it is written, but never a refused tag.
+ */
+export async function templateProblem(detail: PromptDetail, opts: { refusedOnly?: boolean } = {}): Promise<string | undefined> {
+  if (detail.prompt_template.template_type !== 'jinja2') return undefined;
+  const e = await liquid();
+  for (const m of detail.prompt_template.messages) {
+    if (m.role === 'placeholder') continue;
+    try {
+      e.parse(m.content);
+    } catch (err) {
+      if (opts.refusedOnly && !FILE_TAGS.some((t) => (err as Error).message.includes(`{% ${t} %} is not allowed`))) continue;
+      return `The template of a ${m.role} message does not parse: ${(err as Error).message.split('\n')[0]}`;
+    }
+  }
+  return undefined;
+}
 
 export async function render(detail: PromptDetail, variables: Record<string, unknown>): Promise<{ messages: Out[]; missing: string[] }> {
   const t = detail.prompt_template;

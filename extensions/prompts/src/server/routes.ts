@@ -4,6 +4,7 @@ import { badRequest, conflict } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { PromptDetail } from '../shared/index.ts';
+import { templateProblem } from './render.ts';
 import { detailOf, greater, nextVersion, now, validVersion, type PromptRow, type PromptStore } from './store.ts';
 
 const Id = z.string().min(1).max(32);
@@ -30,6 +31,8 @@ export function registerPromptRoutes(ctx: ServerContext<unknown>, store: PromptS
       const id = ctx.host.newId();
       const t = now();
       const draft = body.draft_detail ?? PromptDetail.parse({ prompt_template: { messages: [{ role: 'system', content: '' }] } });
+      const problem = await templateProblem(draft, { refusedOnly: true });
+      if (problem) throw badRequest(problem, { field: 'draft_detail' });
       await ctx.db.insertInto('prompts_prompt').values({ id, space_id: body.workspace_id, prompt_key: body.prompt_key, name: body.prompt_name, description: body.prompt_description, creator_id: caller!.userId, draft: JSON.stringify(draft), draft_base_version: '', draft_modified: 1, latest_version: '', created_at: t, updated_at: t, deleted_at: null }).execute();
       return { prompt_id: id };
     },
@@ -131,6 +134,8 @@ export function registerPromptRoutes(ctx: ServerContext<unknown>, store: PromptS
     body: z.object({ prompt_draft: z.object({ detail: PromptDetail }) }),
     handler: async ({ params, body }) => {
       const p = await store.get(params.prompt_id);
+      const problem = await templateProblem(body.prompt_draft.detail, { refusedOnly: true });
+      if (problem) throw badRequest(problem, { field: 'prompt_draft' });
       await ctx.db.updateTable('prompts_prompt').set({ draft: JSON.stringify(body.prompt_draft.detail), draft_modified: 1, updated_at: now() }).where('id', '=', p.id).execute();
       return { draft_info: { base_version: p.draft_base_version, is_modified: true } };
     },
@@ -150,6 +155,8 @@ export function registerPromptRoutes(ctx: ServerContext<unknown>, store: PromptS
       if (p.latest_version && !greater(version, p.latest_version)) throw badRequest(`The version must be greater than ${p.latest_version}, the last one.`, { field: 'commit_version' });
       const detail = detailOf(p.draft);
       if (!detail.prompt_template.messages.some((m) => m.content.trim())) throw badRequest('The prompt has no message with text yet; write it before committing.');
+      const problem = await templateProblem(detail);
+      if (problem) throw badRequest(`${problem} Correct it before committing.`);
       await ctx.db.transaction().execute(async (trx) => {
         await trx.insertInto('prompts_commit').values({ id: ctx.host.newId(), prompt_id: p.id, version, description: body.commit_description, detail: JSON.stringify(detail), creator_id: caller!.userId, created_at: now() }).execute();
         await trx.updateTable('prompts_prompt').set({ latest_version: version, draft_base_version: version, draft_modified: 0, updated_at: now() }).where('id', '=', p.id).execute();
