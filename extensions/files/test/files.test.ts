@@ -77,6 +77,22 @@ describe('files', () => {
     expect((await t.request({ method: 'POST', url: '/api/files/upload?space_id=s1', body: { a: 1 }, as: 'ann' })).body.msg).toContain('multipart/form-data');
   });
 
+  it('holds the quota under concurrent uploads: the check and the record are one step, and deletes give room back', async () => {
+    const q = await tester({ spaceQuotaBytes: 300 * 1024 });
+    try {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => upload(q, [{ name: `p${i}.txt`, data: String(i).repeat(90 * 1024) }])));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+      expect(results.filter((r) => r.status === 413)).toHaveLength(5);
+      const list = await q.call('POST', '/api/files/list', { space_id: 's1' }, 'ann');
+      expect([list.total, list.used_bytes]).toEqual([3, 3 * 90 * 1024]);
+      await q.call('POST', '/api/files/delete', { space_id: 's1', file_id: list.files[0].id }, 'ann');
+      expect((await q.call('POST', '/api/files/list', { space_id: 's1' }, 'ann')).used_bytes).toBe(2 * 90 * 1024);
+      expect((await upload(q, [{ name: 'again.txt', data: 'z'.repeat(90 * 1024) }])).status).toBe(200);
+    } finally {
+      await q.close();
+    }
+  });
+
   it("keeps spaces apart: another space's file is not found, not served, not deleted", async () => {
     const f = (await upload(t, [{ name: 'x.md', data: '# x' }])).body.data.files[0];
     expect(f.mime).toBe('text/markdown');

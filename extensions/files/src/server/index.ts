@@ -57,6 +57,19 @@ export default defineExtension({
           await db.schema.createTable('files_key').addColumn('id', 'varchar(16)', (c) => c.primaryKey()).addColumn('sealed', 'text', (c) => c.notNull()).execute();
         },
       },
+      {
+        // What each space has stored, kept beside the rows so that an upload checks and records its bytes in one
+        // conditional update (concurrent uploads cannot overshoot the quota).
+        name: '0002_files_usage',
+        up: async (db) => {
+          await db.schema.createTable('files_usage').addColumn('space_id', 'varchar(32)', (c) => c.primaryKey()).addColumn('bytes', 'bigint', (c) => c.notNull()).execute();
+          await db
+            .insertInto('files_usage')
+            .columns(['space_id', 'bytes'])
+            .expression(db.selectFrom('files_file').select((eb) => ['space_id', eb.fn.sum<number>('bytes').as('bytes')]).groupBy('space_id'))
+            .execute();
+        },
+      },
     ]);
     ctx.register(ObjectStores, localStore);
     ctx.register(ObjectStores, s3Store);

@@ -49,7 +49,24 @@ export const infoOf = (r: FileRow): FileInfo => ({
 
 export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, store: () => Promise<ObjectStore>, signingKey: () => Promise<Buffer>): Files & { row(id: string): Promise<FileRow | undefined>; verify(id: string, exp: string, sig: string): Promise<boolean>; open(id: string): Promise<{ row: FileRow; stream: NodeJS.ReadableStream }>; used(spaceId: string): Promise<number> } {
   const row = async (id: string) => (await ctx.db.selectFrom('files_file').selectAll().where('id', '=', id).executeTakeFirst()) as FileRow | undefined;
-  const used = async (spaceId: string) => Number((await ctx.db.selectFrom('files_file').select((eb) => eb.fn.sum<number>('bytes').as('n')).where('space_id', '=', spaceId).executeTakeFirst())?.n ?? 0);
+  const used = async (spaceId: string) => Number((await ctx.db.selectFrom('files_usage').select('bytes').where('space_id', '=', spaceId).executeTakeFirst())?.bytes ?? 0);
+  /** Checks the quota and records the bytes in one statement: true when they fit. */
+  const reserve = async (spaceId: string, bytes: number) => {
+    await ctx.db.insertInto('files_usage').values({ space_id: spaceId, bytes: 0 }).onConflict((oc) => oc.column('space_id').doNothing()).execute();
+    const r = await ctx.db
+      .updateTable('files_usage')
+      .set((eb) => ({ bytes: eb('bytes', '+', bytes) }))
+      .where('space_id', '=', spaceId)
+      .where((eb) => eb(eb('bytes', '+', bytes), '<=', settings.spaceQuotaBytes))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  };
+  const release = (spaceId: string, bytes: number) =>
+    ctx.db
+      .updateTable('files_usage')
+      .set((eb) => ({ bytes: eb('bytes', '-', bytes) }))
+      .where('space_id', '=', spaceId)
+      .execute();
   const sign = async (id: string, exp: number) => createHmac('sha256', await signingKey()).update(`${id}.${exp}`).digest('base64url');
 
   const files = {
@@ -82,15 +99,20 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, 
         await pipeline(source, meter, createWriteStream(tmp));
         if (bytes === 0) throw badRequest('The file is empty.');
         const judged = await judgeContent(fileName, Buffer.concat(head).subarray(0, HEAD_BYTES));
-        const usedNow = await used(input.spaceId);
-        if (usedNow + bytes > settings.spaceQuotaBytes) {
-          throw new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `This space has used ${mb(usedNow)} of its ${mb(settings.spaceQuotaBytes)} for files; delete files it no longer needs, or ask an administrator for more.`);
+        if (!(await reserve(input.spaceId, bytes))) {
+          const usedNow = await used(input.spaceId);
+          throw new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `This space has used ${mb(usedNow)} of its ${mb(settings.spaceQuotaBytes)} for files, and this file (${mb(bytes)}) does not fit; delete files it no longer needs, or ask an administrator for more.`);
         }
-        const key = `${input.spaceId}/${id}`;
-        await (await store()).putFile(key, tmp, bytes, judged.mime);
-        const r: FileRow = { id, space_id: input.spaceId, file_name: fileName, mime: judged.mime, ext: judged.ext, kind: kindOf(judged.mime), bytes, sha256: hash.digest('hex'), storage_key: key, creator_id: input.userId, created_at: new Date().toISOString() };
-        await ctx.db.insertInto('files_file').values(r).execute();
-        return infoOf(r);
+        try {
+          const key = `${input.spaceId}/${id}`;
+          await (await store()).putFile(key, tmp, bytes, judged.mime);
+          const r: FileRow = { id, space_id: input.spaceId, file_name: fileName, mime: judged.mime, ext: judged.ext, kind: kindOf(judged.mime), bytes, sha256: hash.digest('hex'), storage_key: key, creator_id: input.userId, created_at: new Date().toISOString() };
+          await ctx.db.insertInto('files_file').values(r).execute();
+          return infoOf(r);
+        } catch (e) {
+          await release(input.spaceId, bytes).catch(() => undefined);
+          throw e;
+        }
       } finally {
         await rm(tmp, { force: true });
       }
@@ -132,7 +154,8 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, 
     async remove(id: string) {
       const r = await row(id);
       if (!r) return;
-      await ctx.db.deleteFrom('files_file').where('id', '=', id).execute();
+      const gone = await ctx.db.deleteFrom('files_file').where('id', '=', id).executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 1) await release(r.space_id, Number(r.bytes));
       await (await store()).delete(r.storage_key).catch((e) => ctx.logger.warn(`file ${id}: its bytes could not be deleted from storage: ${(e as Error).message}`));
     },
   };
