@@ -4,7 +4,7 @@ import { Agent, signUp } from '../agent.ts';
 
 let studio: RunningStudio;
 beforeAll(async () => {
-  studio = await startStudio();
+  studio = await startStudio({ env: { TESSERA_EXT_IDENTITY: JSON.stringify({ registerPerMinute: 10_000, loginPerAddressPerMinute: 1000 }) } });
 });
 afterAll(() => studio.close());
 
@@ -64,9 +64,29 @@ describe('users and sessions', () => {
     expect(guesses.at(-1)).toBe(429);
     const locked = await attacker.request('POST', '/api/passport/web/email/login', { email: victim.email, password: 'correct horse battery' });
     expect(locked.status).toBe(429);
-    expect(locked.body.msg).toBe('Too many failed sign-ins for this account. Wait a minute and try again.');
+    expect(locked.body.msg).toMatch(/^Too many failed sign-ins for this account\. Try again in \d+ seconds, or reset the password\.$/);
+    const seconds = Number(locked.headers.get('retry-after'));
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(60);
     // The same address signs another account in at once.
     expect((await attacker.request('POST', '/api/passport/web/email/login', { email: other.email, password: 'correct horse battery' })).status).toBe(200);
+    // The victim's own browser, which signed this account in before, is not locked out by the attacker's guesses.
+    expect((await victim.agent.request('POST', '/api/passport/web/email/login', { email: victim.email, password: 'correct horse battery' })).status).toBe(200);
+    expect((await new Agent(studio.url).request('POST', '/api/passport/web/email/login', { email: victim.email, password: 'correct horse battery' })).status).toBe(429);
+  });
+
+  it('limits failures from one address across many accounts (credential stuffing), saying how long to wait', async () => {
+    const own = await startStudio();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await fetch(`${own.url}/api/passport/web/email/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `stuffed${i}@example.com`, password: 'leaked password' }) })).status);
+      expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+      const last = await fetch(`${own.url}/api/passport/web/email/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'stuffed99@example.com', password: 'x' }) });
+      expect((await last.json()).msg).toMatch(/^Too many failed sign-ins from your network address\. Try again in \d+ seconds\.$/);
+    } finally {
+      await own.close();
+    }
   });
 
   it('limits failures per address too, reading the client address from a trusted proxy only', async () => {
@@ -77,7 +97,7 @@ describe('users and sessions', () => {
       for (let i = 0; i < 5; i++) await from('203.0.113.7', `nobody${i}@example.com`, 'x');
       const blocked = await from('203.0.113.7', a.email, 'correct horse battery');
       expect(blocked.status).toBe(429);
-      expect((await blocked.json()).msg).toBe('Too many failed sign-ins from your network address. Wait a minute and try again.');
+      expect((await blocked.json()).msg).toMatch(/^Too many failed sign-ins from your network address\. Try again in \d+ seconds\.$/);
       expect((await from('198.51.100.9', a.email, 'correct horse battery')).status).toBe(200);
     } finally {
       await proxied.close();

@@ -20,6 +20,12 @@ export class RateLimiter {
     return !!slot && slot.resetAt > now && slot.count >= max;
   }
 
+  /** How long until `key`'s window ends (0 when it has none). */
+  retryAfterMs(key: string, now = Date.now()): number {
+    const slot = this.#hits.get(key);
+    return slot && slot.resetAt > now ? slot.resetAt - now : 0;
+  }
+
   /** Forgets `key` (a successful sign-in clears the account's failures). */
   reset(key: string): void {
     this.#hits.delete(key);

@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
-import { LocalCache, RateLimiter, RequestAuthenticators, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, RateLimiter, RequestAuthenticators, SecretsService, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
   CSRF_COOKIE,
@@ -26,8 +26,8 @@ const ConfigSchema = z.object({
   secureCookies: z.boolean().default(false),
   /** Failed sign-ins per minute for one account (then that account waits; others are not touched). */
   loginPerMinute: z.number().int().positive().default(10),
-  /** Failed sign-ins per minute from one address, whatever the account (many users may share a proxy). */
-  loginPerAddressPerMinute: z.number().int().positive().default(100),
+  /** Failed sign-ins per minute from one address, whatever the account (credential stuffing; raise it behind a shared proxy). */
+  loginPerAddressPerMinute: z.number().int().positive().default(20),
   registerPerMinute: z.number().int().positive().default(20),
 });
 type Config = z.output<typeof ConfigSchema>;
@@ -226,6 +226,8 @@ async function startSession(ctx: ServerContext<Config>, userId: string, reply: A
     .execute();
   reply.header('set-cookie', cookie(SESSION_COOKIE, token, { maxAgeSec: maxAge, httpOnly: true, secure: ctx.config.secureCookies }));
   reply.header('set-cookie', cookie(CSRF_COOKIE, csrf, { maxAgeSec: maxAge, secure: ctx.config.secureCookies }));
+  // Marks this browser as one that signed the account in (sign-in limits count its failures apart).
+  reply.header('set-cookie', cookie(DEVICE_COOKIE, ctx.service(SecretsService).encrypt(`device:${userId}:${ctx.host.newId()}`), { maxAgeSec: 365 * 86400, httpOnly: true, secure: ctx.config.secureCookies }));
 }
 
 function mayRegister(config: Config, email: string, first: boolean): boolean {
@@ -242,6 +244,23 @@ async function uniqueNameFor(ctx: ServerContext<Config>, email: string): Promise
     if (!taken) return candidate;
   }
   return `user_${ctx.host.newId()}`;
+}
+
+const DEVICE_COOKIE = 'tessera_device';
+
+/** The id of this browser's device cookie when it was given at a sign-in of `userId` (sealed by the secrets key). */
+function knownDevice(ctx: ServerContext<Config>, cookieHeader: string | string[] | undefined, userId: string): string | undefined {
+  const raw = String(cookieHeader ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
+  if (!raw) return undefined;
+  try {
+    const [kind, user, id] = ctx.service(SecretsService).decrypt(decodeURIComponent(raw.slice(DEVICE_COOKIE.length + 1))).split(':');
+    return kind === 'device' && user === userId && id ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, cache: AuthCaches) {
@@ -288,13 +307,24 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     summary: 'Sign in with email and password',
     body: z.object({ email: Email, password: z.string().min(1).max(200) }),
     handler: async ({ body, ip, headers }, reply) => {
-      // Failures are counted per account and per address: guessing one account's password locks that
-      // account for a minute, not everyone else behind the same address.
-      const account = `account ${body.email}`;
-      const address = `address ${ip}`;
-      if (failedLogins.exceeded(account, ctx.config.loginPerMinute)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many failed sign-ins for this account. Wait a minute and try again.');
-      if (failedLogins.exceeded(address, ctx.config.loginPerAddressPerMinute)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many failed sign-ins from your network address. Wait a minute and try again.');
+      // Failures are counted per account and per address: guessing one account's password locks that account
+      // for a window, not everyone else behind the same address. A browser that signed this account in before
+      // (its device cookie) is counted on its own, so an attacker cannot keep its owner out.
       const u = (await ctx.db.selectFrom('identity_user').selectAll().where('email', '=', body.email).executeTakeFirst()) as UserRow | undefined;
+      const device = u ? knownDevice(ctx, headers.cookie, u.id) : undefined;
+      const account = device ? `device ${device}` : `account ${body.email}`;
+      const address = `address ${ip}`;
+      const wait = (key: string) => `${Math.max(1, Math.ceil(failedLogins.retryAfterMs(key) / 1000))}`;
+      if (failedLogins.exceeded(account, ctx.config.loginPerMinute)) {
+        const s = wait(account);
+        reply.header('retry-after', s);
+        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins for this account. Try again in ${s} seconds, or reset the password.`);
+      }
+      if (failedLogins.exceeded(address, ctx.config.loginPerAddressPerMinute)) {
+        const s = wait(address);
+        reply.header('retry-after', s);
+        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins from your network address. Try again in ${s} seconds.`);
+      }
       const ok = u ? await verifyPassword(body.password, u.password_hash) : (await verifyPassword(body.password, await dummyHash()), false);
       if (!u || !ok) {
         failedLogins.take(account, ctx.config.loginPerMinute, 60_000);
