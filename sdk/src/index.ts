@@ -22,3 +22,4 @@ export * from './api.ts';
 export * from './areas.ts';
 export * from './events.ts';
 export * from './resources.ts';
+export * from './urls.ts';

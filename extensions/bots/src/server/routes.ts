@@ -1,4 +1,4 @@
-import { badRequest } from '@tessera/sdk';
+import { badRequest, imageRef } from '@tessera/sdk';
 import { Connectors as ConnectorsPoint, ResourceKinds, containsText, listResourcesOfTable, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import { botView, nowIso, type BotRow, type BotStore } from './store.ts';
 export const Id = z.string().min(1).max(32);
 const Name = z.string().trim().min(1, 'Give the bot a name.').max(100, 'A bot name has at most 100 characters.');
 const Description = z.string().max(2000, 'A description has at most 2,000 characters.');
-const Icon = z.string().max(2_000_000);
+const Icon = imageRef(2_000_000);
 const VERSION = /^v\d+\.\d+\.\d+$/;
 
 export interface BotDeps {

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef } from '@tessera/sdk';
 import { LocalCache, RateLimiter, RequestAuthenticators, SecretsService, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -404,7 +404,7 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     path: '/api/user/update_profile',
     auth: 'user',
     summary: 'Change name, unique name or avatar',
-    body: z.object({ name: z.string().trim().min(1).max(100).optional(), user_unique_name: UniqueName.optional(), avatar: z.string().max(2_000_000).optional() }),
+    body: z.object({ name: z.string().trim().min(1).max(100).optional(), user_unique_name: UniqueName.optional(), avatar: imageRef(2_000_000).optional() }),
     handler: async ({ body, caller }) => {
       if (body.avatar && !/^(data:image\/(png|jpeg|webp|gif);base64,|https?:\/\/)/.test(body.avatar)) throw badRequest('The avatar must be an image data URL or an http(s) address.');
       if (body.user_unique_name) {

@@ -1,6 +1,6 @@
 // Coze's knowledge open API, as the @coze/api SDK calls it: /v1/datasets ... and
 // /open_api/knowledge/document/... (whose answers carry their fields beside code and msg).
-import { badRequest } from '@tessera/sdk';
+import { badRequest, httpUrl } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { FilesService } from '@tessera/ext-files/shared';
 import { z } from 'zod';
@@ -136,7 +136,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: KnowledgeSto
 
   // ---- documents (answers carry their fields beside code and msg)
 
-  const SourceInfo = z.object({ file_base64: z.string().max(30 * 1024 * 1024).optional(), file_type: z.string().max(16).optional(), web_url: z.string().max(2000).optional(), document_source: z.number().int().optional(), source_file_id: Id.optional(), custom_content: z.string().max(2_000_000).optional() });
+  const SourceInfo = z.object({ file_base64: z.string().max(30 * 1024 * 1024).optional(), file_type: z.string().max(16).optional(), web_url: httpUrl('the web page').optional(), document_source: z.number().int().optional(), source_file_id: Id.optional(), custom_content: z.string().max(2_000_000).optional() });
   const UpdateRule = z.object({ update_type: z.number().int().min(0).max(1).default(0), update_interval: z.number().int().min(0).max(30).default(0) });
 
   ctx.route({

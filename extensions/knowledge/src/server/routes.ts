@@ -1,6 +1,6 @@
 // The knowledge API of the studio (Coze's /api/knowledge/... names): datasets, documents, slices,
 // previews and retrieval tests.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, httpUrl, imageRef } from '@tessera/sdk';
 import { JobQueueService, ResourceReferences, containsText, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { FilesService } from '@tessera/ext-files/shared';
@@ -19,7 +19,7 @@ const Format = z.union([z.literal(FormatType.Text), z.literal(FormatType.Table),
 export const DocumentInputSchema = z.object({
   name: z.string().max(255).optional(),
   file_id: Id.optional(),
-  web_url: z.string().max(2000).optional(),
+  web_url: httpUrl('the web page').optional(),
   custom_content: z.string().max(2_000_000).optional(),
   caption: z.string().max(4000).optional(),
   table_meta: z.array(z.record(z.string(), z.unknown())).max(100).optional(),
@@ -56,7 +56,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStor
     path: '/api/knowledge/create',
     auth: inSpace,
     summary: 'Create a knowledge base (text 0, table 1, image 2), with an embedding model for semantic search or none (full text)',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), format_type: Format.default(FormatType.Text), icon_uri: z.string().max(2000).default(''), embedding_model_id: z.string().max(32).default(''), chunk_strategy: z.record(z.string(), z.unknown()).optional() }),
+    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), format_type: Format.default(FormatType.Text), icon_uri: imageRef().default(''), embedding_model_id: z.string().max(32).default(''), chunk_strategy: z.record(z.string(), z.unknown()).optional() }),
     handler: async ({ body, caller }) => {
       if (body.embedding_model_id) await checkModel(body.space_id, body.embedding_model_id);
       const d = await core.createDataset({ spaceId: body.space_id, userId: caller!.userId, ...body });
@@ -104,7 +104,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: KnowledgeStor
     path: '/api/knowledge/update',
     auth: inSpace,
     summary: 'Rename a knowledge base, change its description, icon or embedding model (documents are embedded again)',
-    body: z.object({ space_id: Id, dataset_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: z.string().max(2000).optional(), embedding_model_id: z.string().max(32).optional() }),
+    body: z.object({ space_id: Id, dataset_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: imageRef().optional(), embedding_model_id: z.string().max(32).optional() }),
     handler: async ({ body }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       if (body.name && body.name.toLowerCase() !== d.name.toLowerCase()) {

@@ -1,7 +1,7 @@
 // The marketplace's public half (Coze's /api/marketplace/product/...): listing a resource as a product
 // (its bundle snapshotted for review), the approved products list and search, detail, favorites,
 // duplicating into a space, my products, unlisting, share links. Nothing here names a resource kind.
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, imageRef } from '@tessera/sdk';
 import { ResourceKinds, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { LibraryService } from '@tessera/ext-library/shared';
@@ -86,7 +86,7 @@ const Listing = z.object({
   readme: z.string().max(50_000).default(''),
   category_id: z.string().max(32).default(''),
   tags: z.array(z.string().trim().min(1).max(20)).max(10).default([]),
-  covers: z.array(z.string().max(2000)).max(5).default([]),
+  covers: z.array(imageRef()).max(5).default([]),
   is_template: z.boolean().default(false),
   version_name: z.string().trim().regex(/^[\w.-]{1,64}$/, 'A version is letters, digits, dots and dashes (1.0.0).').default('1.0.0'),
 });

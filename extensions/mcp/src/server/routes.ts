@@ -1,5 +1,5 @@
 // MCP servers of a space (register, list their tools, try a tool) and exposing published workflows.
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, isHttpUrl } from '@tessera/sdk';
 import { HostInfoService, OutboundHttpService, SecretsService, containsText, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ const ServerFields = z.object({
   name: z.string().trim().min(1, 'Give the server a name.').max(100),
   description: z.string().max(2000),
   transport: Transport,
-  url: z.string().trim().max(2000),
+  url: z.string().trim().max(2000).refine((v) => !v || isHttpUrl(v), 'Give the server URL as an http:// or https:// address.'),
   headers: z.array(Pair).max(50),
   command: z.string().trim().max(2000),
   args: z.array(z.string().max(2000)).max(100),

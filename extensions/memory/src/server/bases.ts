@@ -1,7 +1,7 @@
 // Memory bases (Coze's /long_term_memory/ memorybase and memory meta calls): a named memory of a space that
 // bots bind to (they then share what it remembers of each user) and the keys it keeps about users (its
 // metas: what extraction looks for). A resource kind: in the library, recycle bin, copies (structure only).
-import { badRequest, conflict, notFound } from '@tessera/sdk';
+import { badRequest, conflict, notFound, imageRef } from '@tessera/sdk';
 import { ResourceKinds, ResourceReferences, listResourcesOfTable, sameText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { parseMetas, type MemoryBaseRow, type MemoryMeta, type MemoryStore } from './store.ts';
@@ -56,7 +56,7 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     path: `${base}/memorybase/create`,
     auth: inSpace,
     summary: 'Create a memory base (name unique in the space; the keys it keeps about users)',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), icon_uri: z.string().max(2000).default(''), metas: z.array(Meta).default([]) }),
+    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), icon_uri: imageRef().default(''), metas: z.array(Meta).default([]) }),
     handler: async ({ body, caller }) => {
       if (await taken(body.space_id, body.name)) throw conflict(`This space already has a memory base named "${body.name}".`);
       checkMetas(body.metas);
@@ -68,7 +68,7 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     path: `${base}/memorybase/update`,
     auth: inSpace,
     summary: "Change a memory base's name, description or icon",
-    body: z.object({ space_id: Id, memorybase_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: z.string().max(2000).optional() }),
+    body: z.object({ space_id: Id, memorybase_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: imageRef().optional() }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
       if (body.name && (await taken(b.space_id, body.name, b.id))) throw conflict(`This space already has a memory base named "${body.name}".`);

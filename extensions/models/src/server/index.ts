@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest, notFound, httpUrl } from '@tessera/sdk';
 import { LocalCache, OutboundHttpService, SecretsService, defineExtension, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -252,7 +252,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       auth: sc.auth,
       summary: `Add a provider credential (${sc.scope}); the key is encrypted and never returned`,
       params: sc.params,
-      body: z.object({ provider: z.string().min(1), name: z.string().trim().min(1).max(100), base_url: z.string().url().max(2000).optional().or(z.literal('')), api_key: z.string().max(10_000).optional(), extra: z.record(z.string(), z.string().max(2000)).optional() }),
+      body: z.object({ provider: z.string().min(1), name: z.string().trim().min(1).max(100), base_url: httpUrl('the base URL').optional().or(z.literal('')), api_key: z.string().max(10_000).optional(), extra: z.record(z.string(), z.string().max(2000)).optional() }),
       handler: async ({ params, body, caller }) => {
         const p = s.provider(body.provider);
         await reachable(body.base_url);
@@ -268,7 +268,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       auth: sc.auth,
       summary: 'Rename, change the base URL, or replace the key (an empty key keeps the stored one)',
       params: sc.params,
-      body: z.object({ credential_id: Id, name: z.string().trim().min(1).max(100).optional(), base_url: z.string().url().max(2000).optional().or(z.literal('')), api_key: z.string().max(10_000).optional() }),
+      body: z.object({ credential_id: Id, name: z.string().trim().min(1).max(100).optional(), base_url: httpUrl('the base URL').optional().or(z.literal('')), api_key: z.string().max(10_000).optional() }),
       handler: async ({ params, body }) => {
         const c = await own(body.credential_id, params);
         await reachable(body.base_url);

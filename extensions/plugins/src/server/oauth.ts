@@ -1,7 +1,7 @@
 // OAuth 2.0 authorization code for plugins: the authorise URL with a one-time state, the callback's
 // code exchange, per-user tokens (encrypted), refresh before expiry or after a 401, revoke.
 import { randomBytes } from 'node:crypto';
-import { badRequest } from '@tessera/sdk';
+import { isHttpUrl, badRequest } from '@tessera/sdk';
 import { HostInfoService, OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import { nowIso, type AuthConfig, type PluginRow, type PluginStore } from './store.ts';
 
@@ -32,6 +32,7 @@ export class OAuthTokens {
   async authorizeUrl(plugin: PluginRow, userId: string): Promise<string> {
     const auth = JSON.parse(plugin.auth) as AuthConfig;
     if (!auth.client_url || !auth.client_id) throw badRequest('The plugin\'s OAuth settings are incomplete: give the client id and the authorization URL.');
+    if (!isHttpUrl(auth.client_url)) throw badRequest("The plugin's authorization URL is not an http(s) address; correct it in the plugin's settings.");
     const state = randomBytes(24).toString('base64url');
     await this.ctx.db.deleteFrom('plugins_oauth_state').where('expires_at', '<', Date.now()).execute();
     await this.ctx.db.insertInto('plugins_oauth_state').values({ state, plugin_id: plugin.id, user_id: userId, expires_at: Date.now() + STATE_TTL_MS }).execute();

@@ -1,6 +1,6 @@
 // The plugin developer API (Coze's /api/plugin_api/... calls): plugins, their APIs, import, debug,
 // publish, OAuth status, and the OAuth callback.
-import { badRequest, parseCallerJson } from '@tessera/sdk';
+import { badRequest, parseCallerJson, imageRef, isHttpUrl } from '@tessera/sdk';
 import { containsText, listResourcesOfTable, OutboundHttpService, ResourceKinds, sameText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { APIDebugStatus, APIParameterSchema, AuthorizationType, CommonParams, type APIParameter, type ImportedApi } from '../shared/index.ts';
@@ -23,8 +23,8 @@ const MAX_DOC = 2 * 1024 * 1024;
 const MetaFields = z.object({
   name: Name,
   desc: z.string().max(2000),
-  icon_uri: z.string().max(2000),
-  url: z.string().trim().max(2000),
+  icon_uri: imageRef(),
+  url: z.string().trim().max(2000).refine((v) => !v || isHttpUrl(v), 'Give the server URL as an http:// or https:// address.'),
   /** Coze sends a list ([0], [1], [3]); a number is taken too. */
   auth_type: z.union([z.array(z.number().int()).max(1), z.number().int()]).transform((v) => (Array.isArray(v) ? (v[0] ?? 0) : v)).pipe(z.union([z.literal(0), z.literal(1), z.literal(3)])),
   sub_auth_type: z.number().int(),
@@ -111,7 +111,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     path: '/api/plugin_api/register',
     auth: inSpace,
     summary: 'Create a plugin from an OpenAPI 3 or Swagger 2 document: its server, auth hint and every operation as an API',
-    body: z.object({ space_id: Id, openapi: z.string().max(MAX_DOC + 1), name: z.string().trim().max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: z.string().max(2000).optional(), service_token: z.string().max(4000).optional(), oauth_client_id: z.string().max(500).optional(), oauth_client_secret: z.string().max(2000).optional() }),
+    body: z.object({ space_id: Id, openapi: z.string().max(MAX_DOC + 1), name: z.string().trim().max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: imageRef().optional(), service_token: z.string().max(4000).optional(), oauth_client_id: z.string().max(500).optional(), oauth_client_secret: z.string().max(2000).optional() }),
     handler: async ({ body, caller: who }) => {
       const doc = await readDocument(body.openapi);
       const name = (body.name || doc.name || 'Imported plugin').slice(0, 100);

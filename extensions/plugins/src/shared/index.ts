@@ -1,6 +1,6 @@
 // @tessera/ext-plugins/shared: the plugin and API shapes (Coze's field names and numeric codes) and the
 // service other extensions (bot skills, MCP) use to list and call published plugin APIs.
-import { defineService } from '@tessera/sdk';
+import { defineService, httpUrl } from '@tessera/sdk';
 import type { FieldDecl } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 
@@ -49,8 +49,8 @@ export type CommonParams = z.infer<typeof CommonParams>;
 export const OAuthInfo = z.object({
   client_id: z.string().min(1, 'Give the client id.').max(500),
   client_secret: z.string().max(2000).optional(),
-  client_url: z.string().url('Give the authorization URL.').max(2000),
-  authorization_url: z.string().url('Give the token URL.').max(2000),
+  client_url: httpUrl('the authorization URL'),
+  authorization_url: httpUrl('the token URL'),
   scope: z.string().max(2000).default(''),
   authorization_content_type: z.enum(['application/json', 'application/x-www-form-urlencoded']).default('application/x-www-form-urlencoded'),
 });

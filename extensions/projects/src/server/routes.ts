@@ -1,6 +1,6 @@
 // Projects (Coze's /api/intelligence_api/draft_project/... and search/...): create, change, group resources,
 // archive, delete, copy (also into another space of yours), history and rollback.
-import { badRequest, conflict, forbidden } from '@tessera/sdk';
+import { badRequest, conflict, forbidden, imageRef } from '@tessera/sdk';
 import { ResourceKinds, containsText, sameText, type ServerContext } from '@tessera/sdk/server';
 import { LibraryService } from '@tessera/ext-library/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
@@ -35,7 +35,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
     path: `${base}/draft_project/create`,
     auth: { space: { from: 'body', field: 'space_id' } },
     summary: 'Create a project in a space',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), icon_uri: z.string().max(2000).default('') }),
+    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), icon_uri: imageRef().default('') }),
     handler: async ({ body, caller }) => {
       if (await taken(body.space_id, body.name)) throw conflict(`This space already has a project named "${body.name}".`);
       const id = ctx.host.newId();
@@ -51,7 +51,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
     path: `${base}/draft_project/update`,
     auth: ofProject,
     summary: "Change a project's name, description or icon",
-    body: z.object({ project_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: z.string().max(2000).optional() }),
+    body: z.object({ project_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: imageRef().optional() }),
     handler: async ({ body, caller }) => {
       const p = await store.get(body.project_id);
       if (body.name && (await taken(p.space_id, body.name, p.id))) throw conflict(`This space already has a project named "${body.name}".`);

@@ -1,5 +1,5 @@
 // Routes of spaces and their members (create, update, delete, roles, transfer, exit, search).
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, imageRef } from '@tessera/sdk';
 import type { SpaceRole } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { InviteStatus, SpaceDeleted, SpaceRoleType, SpaceType, permissionsOf } from '../shared/index.ts';
@@ -20,7 +20,7 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     path: '/api/space/create',
     auth: 'user',
     summary: 'Create a team space (the caller is its owner)',
-    body: z.object({ name: Name, description: z.string().max(2000).optional(), icon_uri: z.string().max(2_000_000).optional() }),
+    body: z.object({ name: Name, description: z.string().max(2000).optional(), icon_uri: imageRef(2_000_000).optional() }),
     handler: async ({ body, caller }) => s.info(await s.createSpace(caller!.userId, body, SpaceType.Team), caller!.userId),
   });
   ctx.route({
@@ -58,7 +58,7 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     path: '/api/space/update',
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Change name, description or icon',
-    body: z.object({ space_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: z.string().max(2_000_000).optional() }),
+    body: z.object({ space_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: imageRef(2_000_000).optional() }),
     handler: async ({ body, caller }) => {
       const current = await s.space(body.space_id);
       if (body.name && current.space_type === SpaceType.Team) await s.refuseTakenName(current.owner_id, body.name, body.space_id);

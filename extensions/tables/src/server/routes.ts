@@ -1,3 +1,4 @@
+import { imageRef } from '@tessera/sdk';
 // The table API of the studio (Coze's /api/memory/database/...): tables and their rows.
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
@@ -34,7 +35,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: TableStore, s
   const Meta = z.object({
     table_name: TableName,
     table_desc: z.string().max(2000).default(''),
-    icon_uri: z.string().max(2000).default(''),
+    icon_uri: imageRef().default(''),
     field_list: z.array(FieldItem).max(50),
     rw_mode: z.union([z.literal(RWMode.LimitedReadWrite), z.literal(RWMode.ReadOnly), z.literal(RWMode.UnlimitedReadWrite)]).default(RWMode.LimitedReadWrite),
     prompt_disabled: z.boolean().default(false),

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, badRequest, conflict } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest, conflict, imageRef } from '@tessera/sdk';
 import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ResourcePackage, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode } from '../shared/index.ts';
@@ -137,7 +137,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/create`,
     auth: inSpace,
     summary: 'Create a workflow (flow_mode 0 Workflow, 3 ChatFlow)',
-    body: z.object({ space_id: Id, name: z.string().trim().min(1).max(100), desc: z.string().max(2000).default(''), icon_uri: z.string().max(2_000_000).default(''), flow_mode: z.union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)]).default(WorkflowMode.Workflow) }),
+    body: z.object({ space_id: Id, name: z.string().trim().min(1).max(100), desc: z.string().max(2000).default(''), icon_uri: imageRef(2_000_000).default(''), flow_mode: z.union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)]).default(WorkflowMode.Workflow) }),
     handler: async ({ body, caller, headers }) => {
       await refuseTakenName(body.space_id, body.name);
       // The studio sends the user's language: default node titles follow it.
@@ -200,7 +200,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/update_meta`,
     auth: inSpace,
     summary: 'Rename, describe or change the icon',
-    body: z.object({ space_id: Id, workflow_id: Id, name: z.string().trim().min(1).max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: z.string().max(2_000_000).optional() }),
+    body: z.object({ space_id: Id, workflow_id: Id, name: z.string().trim().min(1).max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: imageRef(2_000_000).optional() }),
     handler: async ({ body }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       if (body.name) await refuseTakenName(meta.space_id, body.name, meta.id);

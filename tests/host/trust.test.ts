@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type Agent } from '../agent.ts';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+
+// What outside clients and attackers reach, against a real studio process (also run on PostgreSQL in CI):
+// each case here was found open and is closed.
+let studio: RunningStudio;
+let owner: Agent;
+let space: string;
+beforeAll(async () => {
+  studio = await startStudio({ env: { TESSERA_EXT_FILES: JSON.stringify({ spaceQuotaBytes: 3 * 1024 * 1024 }), TESSERA_ALLOW_PRIVATE_NETWORK: 'true' } });
+  owner = (await signUp(studio.url)).agent;
+  space = (await owner.post('/api/space/create', { name: 'Trust' })).space_id;
+});
+afterAll(() => studio?.close());
+
+describe('the per-space file quota', () => {
+  it('holds under concurrent uploads: 8 parallel 900 KB files against 3 MiB store 3', async () => {
+    const form = (i: number) => {
+      const f = new FormData();
+      f.append('file', new Blob([String(i % 10).repeat(900 * 1024)]), `part-${i}.txt`);
+      return f;
+    };
+    const headers = { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': decodeURIComponent(owner.cookies.get('tessera_csrf')!) };
+    const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => fetch(`${studio.url}/api/files/upload?space_id=${space}`, { method: 'POST', headers, body: form(i) }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 413)).toHaveLength(5);
+    const list = await owner.post('/api/files/list', { space_id: space });
+    expect(list.used_bytes).toBe(3 * 900 * 1024);
+    expect(list.total).toBe(3);
+  });
+});
+
+describe('URLs that are saved and later shown or fetched', () => {
+  const plugin = (body: Record<string, unknown>) => owner.request('POST', '/api/plugin_api/register_plugin_meta', { space_id: space, name: `OAuth ${Math.random()}`, url: 'http://127.0.0.1:9/v1', ...body });
+  it.each(['javascript:alert(document.cookie)', 'file:///etc/passwd', 'data:text/html,<script>alert(1)</script>'])("refuses %s as a plugin's OAuth authorization URL", async (bad) => {
+    const r = await plugin({ auth_type: [3], oauth_info: JSON.stringify({ client_id: 'c', client_secret: 's', client_url: bad, authorization_url: 'https://idp.example.com/token' }) });
+    expect(r.status).toBe(400);
+    expect(r.body.msg).toContain('authorization URL as an http:// or https:// address');
+  });
+
+  it('refuses other schemes for plugin and MCP servers, web pages to fetch, model base URLs and icons', async () => {
+    expect((await plugin({ url: 'file:///etc/passwd' })).body.msg).toContain('server URL as an http:// or https:// address');
+    expect((await owner.request('POST', '/api/draftbot/create', { space_id: space, name: 'Icon', icon_uri: 'javascript:alert(1)' })).status).toBe(400);
+    expect((await owner.request('POST', '/api/draftbot/create', { space_id: space, name: 'Icon', icon_uri: 'data:image/png;base64,iVBORw0KGgo=' })).status).toBe(200);
+    const cred = await owner.request('POST', '/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'Local', base_url: 'file:///etc/passwd', api_key: 'k' });
+    expect(cred.status).toBe(400);
+  });
+});
