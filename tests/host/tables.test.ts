@@ -208,6 +208,14 @@ describe('SQL over your tables', () => {
     await refused('DROP TABLE secrets_probe', /Only SELECT/);
     await refused('DELETE FROM secrets_probe', /WHERE/);
     await refused('SELECT uuid, nothing FROM secrets_probe', /no field nothing/);
+    // What the subset does not support is refused by name, never answered in part or dropped.
+    await refused('SELECT v FROM secrets_probe UNION SELECT v FROM theirs', /^UNION \(and other set operations\) is not supported in SELECT here/);
+    await refused('SELECT v FROM secrets_probe UNION ALL SELECT v FROM secrets_probe', /UNION/);
+    await refused("UPDATE secrets_probe SET id = 7 WHERE v = 'a'", /^id is a system field .*an UPDATE cannot\.$/);
+    await refused("UPDATE secrets_probe SET uuid = 'x' WHERE v = 'a'", /uuid is a system field/);
+    await refused("UPDATE secrets_probe SET v = 'b' WHERE v = 'a' ORDER BY v LIMIT 1", /ORDER BY is not supported in UPDATE/);
+    await refused("DELETE FROM secrets_probe WHERE v = 'a' LIMIT 1", /LIMIT is not supported in DELETE/);
+    await refused("INSERT OR REPLACE INTO secrets_probe (v) VALUES ('a')", /INSERT OR \.\.\. is not supported/);
     // What the database itself refuses (an average of text on PostgreSQL) is the caller's error, not a 500.
     expect((await run('SELECT AVG(v) AS a FROM secrets_probe')).status).toBeLessThan(500);
     // An injection attempt in a value is stored as the value it is.

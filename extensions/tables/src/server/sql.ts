@@ -75,6 +75,7 @@ async function run(store: TableStore, tables: DatabaseRow[], text: string, param
   const stmt = ast! as Node;
   if (!['select', 'insert', 'update', 'delete'].includes(stmt.type)) refuse(`Only SELECT, INSERT, UPDATE and DELETE are allowed, not ${String(stmt.type).toUpperCase()}.`);
   if (stmt.with) refuse('WITH is not allowed.');
+  refuseUnsupportedClauses(stmt);
   const target = stmt.type === 'select' || stmt.type === 'delete' ? stmt.from : stmt.table;
   if (!Array.isArray(target) || target.length !== 1) refuse('A statement works on exactly one table (no joins, no lists of tables).');
   const ref = target[0] as Node;
@@ -90,7 +91,11 @@ async function run(store: TableStore, tables: DatabaseRow[], text: string, param
     case 'update': {
       if (!stmt.where) refuse('An UPDATE without WHERE would change every row: add a condition.');
       const set: Record<string, unknown> = {};
-      for (const s of stmt.set as Node[]) set[c.field(s.column, s.table).name] = c.literal(s.value);
+      for (const s of stmt.set as Node[]) {
+        const f = c.field(s.column, s.table);
+        if (SYSTEM[f.name]) refuse(`${f.name} is a system field (id, uuid, sys_platform, bstudio_create_time): the studio sets it, an UPDATE cannot.`);
+        set[f.name] = c.literal(s.value);
+      }
       const rows = await store.updateWhereExpr(table!, scope.tableType, (eb) => c.where(eb, stmt.where), set, scope);
       return { kind: 'update', rows: [], rowNum: rows };
     }
@@ -99,6 +104,31 @@ async function run(store: TableStore, tables: DatabaseRow[], text: string, param
       const rows = await store.deleteWhereExpr(table!, scope.tableType, (eb) => c.where(eb, stmt.where), scope);
       return { kind: 'delete', rows: [], rowNum: rows };
     }
+  }
+}
+
+/** The clauses each statement may have; any other one is refused by name rather than dropped. */
+const CLAUSES: Record<string, string[]> = {
+  select: ['type', 'columns', 'from', 'where', 'groupby', 'orderby', 'limit', 'having', 'distinct', 'options', 'with', 'loc'],
+  insert: ['type', 'table', 'columns', 'values', 'loc'],
+  update: ['type', 'table', 'set', 'where', 'with', 'loc'],
+  delete: ['type', 'table', 'from', 'where', 'with', 'loc'],
+};
+const CLAUSE_NAMES: Record<string, string> = { _next: 'UNION (and other set operations)', set_op: 'UNION (and other set operations)', orderby: 'ORDER BY', limit: 'LIMIT', returning: 'RETURNING', or: 'INSERT OR ...', on_duplicate_update: 'ON CONFLICT', conflict: 'ON CONFLICT', into: 'SELECT INTO', window: 'WINDOW', qualify: 'QUALIFY', for_update: 'FOR UPDATE', locking_read: 'FOR UPDATE', from: 'FROM' };
+
+function present(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object' && 'value' in (v as Node) && Array.isArray((v as Node).value)) return (v as Node).value.length > 0;
+  return true;
+}
+
+function refuseUnsupportedClauses(stmt: Node) {
+  const allowed = CLAUSES[stmt.type] ?? [];
+  for (const [key, value] of Object.entries(stmt)) {
+    if (allowed.includes(key) || !present(value)) continue;
+    const verb = String(stmt.type).toUpperCase();
+    refuse(`${CLAUSE_NAMES[key] ?? key.toUpperCase()} is not supported in ${verb} here; send ${verb === 'SELECT' ? 'one SELECT of one table' : `a plain ${verb}`} instead.`);
   }
 }
 
