@@ -78,6 +78,10 @@ describe('the Web SDK', () => {
     expect(stranger.status).toBe(400);
     // Not from a site that is not allowed, nor without an origin.
     expect((await chat({}, 'https://evil.example.net')).status).toBe(403);
+    // The origin is parsed and compared whole (scheme, host, port), never by its ending.
+    const host = new URL(studio.url).host;
+    for (const forged of [`https://evil.net//${host}`, `https://evil.net/${host}`, `http://evil${host}`, 'https://shop.example.com.evil.net', 'https://shop.example.com/', 'null'])
+      expect((await chat({}, forged)).status, forged).toBe(403);
     expect((await fetch(`${studio.url}/api/websdk/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bot_id: botId, visitor_id: 'visitor-0001', query: 'hi' }) })).status).toBe(403);
   });
 

@@ -20,6 +20,20 @@ const TEXTS = {
 };
 const languageOf = (header: unknown) => (String(header ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US');
 
+/**
+ * An Origin header as scheme://host[:port] (lower case, default port dropped), or undefined when it is not
+ * exactly one: `https://evil.net//127.0.0.1:4303` or an origin with a path never matches anything.
+ */
+function originOf(value: string): string | undefined {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    return u.origin === value.toLowerCase() ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sites the publication lets frame the chat (Web SDK settings of connector 999). */
 const allowedOrigins = (settings: Record<string, unknown>) => ((settings[Connectors.ChatPage] as { allowed_origins?: string[] } | undefined)?.allowed_origins ?? []).map((o) => o.toLowerCase());
 
@@ -59,9 +73,9 @@ export default defineExtension({
     const missingPage = (lang: 'en-US' | 'zh-CN') => `<!doctype html><meta charset="utf-8"><p style="font:14px sans-serif;color:#86909c;padding:16px">${escape(TEXTS[lang].missing)}</p>`;
     /** The widget's frame is the studio's own page; other sites only through the publication's list. */
     const checkOrigin = (headers: Record<string, unknown>, settings: Record<string, unknown>, what: string) => {
-      const origin = String(headers.origin ?? '').toLowerCase();
-      const own = `//${String(headers.host ?? '').toLowerCase()}`;
-      if (!origin || (!origin.endsWith(own) && !allowedOrigins(settings).includes(origin))) throw forbidden(`This site may not use this chat: add it to the allowed origins of the ${what}'s Web SDK publication.`);
+      const origin = originOf(String(headers.origin ?? ''));
+      const own = origin && origin.slice(origin.indexOf('//') + 2) === String(headers.host ?? '').toLowerCase();
+      if (!origin || (!own && !allowedOrigins(settings).map(originOf).includes(origin))) throw forbidden(`This site may not use this chat: add it to the allowed origins of the ${what}'s Web SDK publication.`);
     };
 
     for (const [path, body, type] of [
