@@ -148,6 +148,36 @@ export function jsonNestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Whether a string is well-formed UTF-16 (no lone surrogate), as String.prototype.isWellFormed. */
+export const isWellFormedText = (s: string) => !LONE_SURROGATE.test(s);
+
+/**
+ * The path of the first string (or key) of a parsed JSON value that is not well-formed UTF-16 (a lone
+ * surrogate, which JSON can carry as `\ud800` but no database or client stores as sent), or undefined.
+ * `text`, when given, is the JSON it was parsed from: without a `\uD8..`-`\uDF..` escape in it, nothing is walked.
+ */
+export function jsonIllFormedAt(value: unknown, text?: string): string | undefined {
+  if (text !== undefined && !/\\u[dD][89a-fA-F]/.test(text)) return undefined;
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!isWellFormedText(v)) return at || '(the body)';
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const here = Array.isArray(v) ? `${at}[${k}]` : at ? `${at}.${k}` : k;
+        if (!isWellFormedText(k)) return here;
+        stack.push([x, here]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The message for text that is not well-formed at `at`. */
+export const illFormedMessage = (at: string) => `${at} holds text that is not well-formed (a lone UTF-16 surrogate such as \\ud800); send valid Unicode text.`;
+
 /** JSON text from a caller, parsed, or a 400 naming `what` (not JSON, or nested deeper than MAX_JSON_DEPTH). */
 export function parseCallerJson(text: string, what: string): unknown {
   let value: unknown;
@@ -157,6 +187,8 @@ export function parseCallerJson(text: string, what: string): unknown {
     throw badRequest(`${what} is not valid JSON.`);
   }
   if (jsonNestsDeeper(value)) throw badRequest(`${what} nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`);
+  const bad = isWellFormedText(text) ? jsonIllFormedAt(value, text) : '(the text)';
+  if (bad) throw badRequest(illFormedMessage(`${what}${bad === '(the text)' ? '' : ` at ${bad}`}`));
   return value;
 }
 

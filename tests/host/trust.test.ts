@@ -47,3 +47,21 @@ describe('URLs that are saved and later shown or fetched', () => {
     expect(cred.status).toBe(400);
   });
 });
+
+describe('text that is not well-formed', () => {
+  it('refuses a lone UTF-16 surrogate anywhere in a JSON body with a 400 naming where, and stores nothing', async () => {
+    const send = (text: string) => fetch(`${studio.url}/api/space/create`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': decodeURIComponent(owner.cookies.get('tessera_csrf')!) }, body: text });
+    const before = (await owner.post('/api/space/list', {})).spaces.length;
+    for (const [text, at] of [['{"name":"Team \\ud800"}', 'at name'], ['{"name":"ok","description":"\\udfff tail"}', 'at description'], ['{"name":"ok","x":{"\\ud83d":1}}', 'at x.\ud83d']] as const) {
+      const r = await send(text);
+      const body = await r.json();
+      expect([r.status, body.msg], text).toEqual([400, expect.stringContaining(`The request body ${at} holds text that is not well-formed`)]);
+      expect(body.log_id ?? r.headers.get('x-tt-logid')).toBeTruthy();
+    }
+    // A surrogate pair (an emoji) is well-formed and kept as sent.
+    const ok = await send('{"name":"Team \\ud83d\\ude00"}');
+    expect(ok.status).toBe(200);
+    expect((await owner.post('/api/space/list', {})).spaces.map((s: { name: string }) => s.name)).toContain('Team 😀');
+    expect((await owner.post('/api/space/list', {})).spaces.length).toBe(before + 1);
+  });
+});

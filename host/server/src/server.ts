@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ExtensionHost, type ExtensionCandidate, type ExtensionContext, type Logger } from '@tessera/core';
-import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, jsonNestsDeeper } from '@tessera/sdk';
+import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, illFormedMessage, jsonIllFormedAt, jsonNestsDeeper } from '@tessera/sdk';
 import {
   ApiRoutes,
   BackgroundJobs,
@@ -102,6 +102,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     parseJson(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (jsonNestsDeeper(value)) return done(new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`), undefined);
+      const illFormed = jsonIllFormedAt(value, body as string);
+      if (illFormed) return done(new ApiError(400, ErrorCode.MALFORMED_BODY, illFormedMessage(illFormed === '(the body)' ? 'The request body' : `The request body at ${illFormed}`)), undefined);
       done(null, value);
     });
   });
