@@ -36,6 +36,9 @@ describe('model management in the browser', () => {
     await page.getByTestId('model-save').click();
     await page.getByText('Model added').waitFor();
     await card.getByTestId('models-table').getByText('fake-chat').first().waitFor();
+    // The model becomes the default that new bots take.
+    await card.getByTestId('model-set-default-fake-chat').click();
+    await card.getByTestId('model-default-fake-chat').waitFor();
     await card.getByTestId('model-enabled-fake-chat').click();
     await expect.poll(async () => (await card.getByTestId('model-enabled-fake-chat').getAttribute('aria-checked')) ?? (await card.getByTestId('model-enabled-fake-chat').getAttribute('class'))).not.toMatch(/true|arco-switch-checked/);
     await context.close();

@@ -8,7 +8,7 @@ import { BotModes, BotSkills, type BotTurnContext } from '../src/shared/index.ts
 
 // The bots extension alone: a stand-in mode that echoes, and a stand-in skill with one tool.
 const seen: BotTurnContext[] = [];
-const spaces: Spaces = { roleOf: async (spaceId, userId) => (spaceId === 's1' || (spaceId === 's2' && userId === 'ann') ? 3 : undefined), personalSpaceOf: async () => 's1', isPublishMember: async () => false };
+const spaces: Spaces = { roleOf: async (spaceId, userId) => (spaceId === 's1' || (spaceId === 's2' && userId === 'ann') ? 3 : undefined), personalSpaceOf: async () => 's1', spacesOf: async () => ['s1'], isPublishMember: async () => false };
 let t: ExtensionTester;
 
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { FileKind, FilesService, type Files } from '../src/shared/index.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const packageDir = path.resolve(import.meta.dirname, '..');
-const spaces = { personalSpaceOf: async (u: string) => `p-${u}`, roleOf: async (s: string, u: string) => (s === 's1' || s === `p-${u}` ? 1 : undefined) };
+const spaces = { personalSpaceOf: async (u: string) => `p-${u}`, spacesOf: async (u: string) => [`p-${u}`, ...(u === 'bob' ? ['s2'] : ['s1'])], roleOf: async (s: string, u: string) => (s === 's1' || s === `p-${u}` ? 1 : undefined) };
 
 /** A multipart body as a browser or @coze/api would send it. */
 export async function multipart(parts: { name: string; data: Uint8Array | string; field?: string }[]) {

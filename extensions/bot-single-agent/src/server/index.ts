@@ -18,6 +18,10 @@ export default defineExtension({
       problems: (s) => ((s as SingleAgentSettings).model.model_id ? [] : ['Choose a model for the bot.']),
       run: (turn) => runSingleAgent(turn, ctx.service(ModelsService), ctx.optionalService(PromptsService)),
       modelOf: (s) => (s as SingleAgentSettings).model.model_id || undefined,
+      withModel: (s, m) => {
+        const cur = SingleAgentSettings.parse(s ?? {});
+        return { ...cur, model: { ...cur.model, model_id: m.model_id, model_name: m.model_name } };
+      },
       describe: (s) => {
         const v = s as SingleAgentSettings;
         return { prompt_info: { prompt: v.prompt }, model_info: { model_id: v.model.model_id, model_name: v.model.model_name ?? '' } };

@@ -37,6 +37,8 @@ export interface StartChat {
   logId: string;
   /** The caller's language (Accept-Language): a failed chat's message is kept in it. */
   language?: string;
+  /** The caller's meta_data for the chat, given back on the chat object. */
+  metaData?: Record<string, string>;
 }
 
 interface LiveChat {
@@ -89,7 +91,7 @@ export class ChatService {
   async start(s: StartChat): Promise<ChatRow> {
     const mode = this.#ctx.registry(BotModes).get(s.config.mode);
     const query = [...s.messages].reverse().find((m) => m.role === 'user');
-    const row = await this.#store.createChat({ id: this.#store.newId(), conversation_id: s.conversation.id, section_id: s.conversation.section_id, bot_id: s.bot.id, space_id: s.bot.space_id, user_id: s.userId, version: s.version, status: 'created', log_id: s.logId, created_at: Date.now() });
+    const row = await this.#store.createChat({ id: this.#store.newId(), conversation_id: s.conversation.id, section_id: s.conversation.section_id, bot_id: s.bot.id, space_id: s.bot.space_id, user_id: s.userId, version: s.version, status: 'created', log_id: s.logId, meta_data: JSON.stringify(s.metaData ?? {}), created_at: Date.now() });
     const live: LiveChat = { row, controller: new AbortController(), listeners: new Set(), backlog: [], done: undefined as unknown as Promise<ChatRow> };
     this.#live.set(row.id, live);
     live.done = this.#run(s, live, mode, query?.content ?? '').finally(() => this.#live.delete(row.id));

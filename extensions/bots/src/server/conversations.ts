@@ -49,6 +49,8 @@ export interface ChatRow {
   error_msg: string | null;
   required_action: string | null;
   log_id: string;
+  /** JSON of the caller's meta_data for this chat. */
+  meta_data?: string;
   created_at: number;
   completed_at: number | null;
   failed_at: number | null;
@@ -107,7 +109,7 @@ export function chatView(c: ChatRow, botId = c.bot_id) {
     ...(c.error_code ? { last_error: { code: c.error_code, msg: c.error_msg ?? '' } } : { last_error: { code: 0, msg: '' } }),
     ...(c.required_action ? { required_action: JSON.parse(c.required_action) } : {}),
     usage,
-    meta_data: {},
+    meta_data: parseMeta(c.meta_data ?? '{}'),
   };
 }
 

@@ -117,4 +117,11 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('bots_commit').addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
     },
   },
+  {
+    // The meta_data a caller gives a chat comes back on the chat object (Coze's CreateChatData.meta_data).
+    name: '0004_chat_meta',
+    up: async (db) => {
+      await db.schema.alterTable('bots_chat').addColumn('meta_data', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+    },
+  },
 ];

@@ -96,7 +96,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       } else c = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: caller!.userId, end_user_id: endUser, connector_id: Connectors.API, draft: false, meta_data: body.meta_data });
       const messages = body.additional_messages.map((m) => ({ role: m.role, type: m.type, content: textOf(m), meta_data: m.meta_data }));
       if (!messages.some((m) => m.role === 'user' && m.content.trim())) throw badRequest('additional_messages needs a user message: it is the question the bot answers.');
-      const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation: c, userId: caller!.userId, endUserId: endUser, connectorId: Connectors.API, messages, customVariables: body.custom_variables, save: body.auto_save_history, logId, language: String(headers['accept-language'] ?? '') });
+      const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation: c, userId: caller!.userId, endUserId: endUser, connectorId: Connectors.API, messages, customVariables: body.custom_variables, save: body.auto_save_history, logId, language: String(headers['accept-language'] ?? ''), metaData: body.meta_data });
       if (!body.stream) return chatView({ ...row, status: 'in_progress' });
       await pipeChat(chats, row.id, reply.sse(), signal);
       return null;
@@ -332,8 +332,14 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
 
   const info = async (b: BotRow, config: BotConfigT, version: string) => {
     const mode = ctx.registry(BotModes).get(config.mode);
-    const described: Record<string, unknown> = { ...(mode?.describe?.(config.settings) ?? {}) };
-    for (const [key, value] of Object.entries(config.skills)) Object.assign(described, (await ctx.registry(BotSkills).get(key)?.describe?.(value, b.space_id)) ?? {});
+    // Settings as their schemas read them (defaults filled in): a bot just created has none of its own yet.
+    const settings = mode?.settings.safeParse(config.settings ?? {});
+    const described: Record<string, unknown> = { ...(settings?.success ? (mode?.describe?.(settings.data) ?? {}) : {}) };
+    for (const [key, value] of Object.entries(config.skills)) {
+      const skill = ctx.registry(BotSkills).get(key);
+      const parsed = skill?.settings.safeParse(value ?? {});
+      if (parsed?.success) Object.assign(described, (await skill!.describe?.(parsed.data, b.space_id)) ?? {});
+    }
     const reply = config.suggest_reply;
     return {
       bot_id: b.id,

@@ -1,5 +1,6 @@
 import { LocalCache, sameText, type ServerContext } from '@tessera/sdk/server';
-import { BotConfig } from '../shared/index.ts';
+import { ModelsService } from '@tessera/ext-models/shared';
+import { BotConfig, BotModes } from '../shared/index.ts';
 import { botError } from './errors.ts';
 
 export interface BotRow {
@@ -138,7 +139,20 @@ export class BotStore {
     return `${name.slice(0, 80)} ${Date.now()}`;
   }
 
+  /** A new bot's configuration with the space's default chat model when its mode takes one and none is chosen. */
+  async withDefaultModel(config: BotConfig, spaceId: string): Promise<BotConfig> {
+    const mode = this.#ctx.registry(BotModes).get(config.mode);
+    if (!mode?.withModel || !mode.modelOf) return config;
+    const parsed = mode.settings.safeParse(config.settings ?? {});
+    if (!parsed.success || mode.modelOf(parsed.data)) return config;
+    const model = await this.#ctx.optionalService(ModelsService)?.defaultModel(spaceId, 'chat');
+    if (!model) return config;
+    return { ...config, settings: mode.withModel(parsed.data, { model_id: model.model_id, model_name: model.display_name }) as Record<string, unknown> };
+  }
+
+  /** Creates a bot; a configuration without a model takes the space's default chat model. */
   async create(r: { space_id: string; name: string; description: string; icon_uri: string; config: BotConfig; creator_id: string }): Promise<string> {
+    r = { ...r, config: await this.withDefaultModel(r.config, r.space_id) };
     const id = this.#ctx.host.newId();
     const t = nowIso();
     await this.db.transaction().execute(async (trx) => {

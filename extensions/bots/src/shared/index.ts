@@ -192,6 +192,8 @@ export interface BotModeDefinition {
   fromOpenApi?(body: Record<string, unknown>, current: unknown): unknown;
   /** Suggested replies: the model to ask (modes without a model return nothing and get none). */
   modelOf?(settings: unknown): string | undefined;
+  /** The settings with this model chosen: a new bot takes the space's default chat model through it. */
+  withModel?(settings: unknown, model: { model_id: string; model_name: string }): unknown;
 }
 
 export const BotModes = defineRegistryPoint<BotModeDefinition>({

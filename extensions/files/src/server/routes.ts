@@ -90,10 +90,16 @@ export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<ty
     },
   });
 
-  // ---- Coze's open API: a token's files land in the space it names (space_id), else its owner's personal space.
+  // ---- Coze's open API: a token's files land in the space it names (space_id); else, as files belong to the user in
+  // Coze, in the owner's personal space when the token may upload there, or the first of the owner's spaces where it may.
   const openSpace = async (caller: Caller, asked: string | undefined, permission: string) => {
     const spaces = ctx.service(SpacesService);
-    const spaceId = asked || (await spaces.personalSpaceOf(caller.userId));
+    let spaceId = asked;
+    if (!spaceId) {
+      const mine = await spaces.spacesOf(caller.userId);
+      spaceId = caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(permission, s)) : mine[0];
+      if (!spaceId) throw forbidden(`This access token lacks the permission '${permission}' in every space of its owner; grant it in one.`);
+    }
     if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
     if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(permission, spaceId)) throw forbidden(`This access token lacks the permission '${permission}' in space ${spaceId}.`);
     return spaceId;

@@ -2,6 +2,7 @@
 // curate for its pages (curation.ts: topics, recommendations, the landing banner). Resources enter and
 // leave through the library's bundles, so every kind that can leave its space can be listed.
 import { defineExtension } from '@tessera/sdk/server';
+import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { registerAdminRoutes } from './admin.ts';
 import { registerCuration } from './curation.ts';
 import { migrations } from './migrations.ts';
@@ -14,5 +15,6 @@ export default defineExtension({
     const { product, publicCards } = registerProductRoutes(ctx);
     registerAdminRoutes(ctx, product);
     registerCuration(ctx, publicCards);
+    ctx.register(TokenPermissions, { key: 'template.duplicate', label: { 'en-US': 'Copy marketplace templates into a space', 'zh-CN': '复制商店模板到空间' }, group: 'template' });
   },
 });

@@ -291,6 +291,24 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     },
   });
 
+  // Coze's open API (`@coze/api` templates.duplicate): a template of the marketplace copied into a workspace.
+  ctx.route({
+    method: 'POST',
+    path: '/v1/templates/:template_id/duplicate',
+    auth: { space: { from: 'body', field: 'workspace_id' } },
+    permission: 'template.duplicate',
+    summary: 'Copy a marketplace template into a workspace; answers { entity_id, entity_type } (a bot is an "agent")',
+    params: z.object({ template_id: Id }),
+    body: z.object({ workspace_id: Id, name: z.string().trim().min(1).max(100).optional() }),
+    handler: async ({ params, body, caller }) => {
+      const p = await product(params.template_id).catch(() => undefined);
+      if (!p || !visible(p, caller) || !p.live_bundle || !Number(p.is_template)) throw notFound(`There is no template ${params.template_id}.`);
+      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), { spaceId: body.workspace_id, userId: caller!.userId, name: body.name });
+      await ctx.db.updateTable('market_product').set({ duplicates: sql`duplicates + 1` }).where('id', '=', p.id).execute();
+      return { entity_id: r.id, entity_type: r.kind === 'bot' ? 'agent' : r.kind };
+    },
+  });
+
   ctx.route({
     method: 'GET',
     path: '/api/marketplace/product/user_product/list',

@@ -219,6 +219,31 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
                   ),
                 },
                 {
+                  title: t('model.default'),
+                  dataIndex: 'is_default',
+                  render: (isDefault: boolean, m) =>
+                    isDefault ? (
+                      <Tag size="small" color="arcoblue" data-testid={`model-default-${m.model_name}`}>
+                        {t('model.isDefault')}
+                      </Tag>
+                    ) : (
+                      canManage &&
+                      m.enabled && (
+                        <Button
+                          size="mini"
+                          type="text"
+                          data-testid={`model-set-default-${m.model_name}`}
+                          onClick={async () => {
+                            await api.post(`${base}/model/set_default`, { model_id: m.model_id });
+                            await refresh();
+                          }}
+                        >
+                          {t('model.setDefault')}
+                        </Button>
+                      )
+                    ),
+                },
+                {
                   title: '',
                   render: (_: unknown, m) =>
                     canManage && (

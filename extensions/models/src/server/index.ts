@@ -36,6 +36,8 @@ interface ModelRow {
   default_params: string;
   created_at: string;
   updated_at: string;
+  /** The default of its kind in its space (or on the platform): what a new bot takes. */
+  is_default?: number;
 }
 
 const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
@@ -49,6 +51,7 @@ const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
   enabled: !!Number(m.enabled),
   capabilities: JSON.parse(m.capabilities),
   default_params: JSON.parse(m.default_params),
+  is_default: !!Number(m.is_default ?? 0),
 });
 
 export default defineExtension({
@@ -100,6 +103,12 @@ export default defineExtension({
             .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
             .execute();
           await db.schema.createIndex('models_usage_space').on('models_usage').columns(['space_id', 'model_id', 'created_at']).execute();
+        },
+      },
+      {
+        name: '0002_models_default',
+        up: async (db: Kysely<any>) => {
+          await db.schema.alterTable('models_model').addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0)).execute();
         },
       },
     ]);
@@ -196,6 +205,10 @@ function makeService(ctx: ServerContext<unknown>) {
       if (kind) q = q.where('models_model.kind', '=', kind);
       const rows = (await q.orderBy('models_model.created_at').execute()) as (ModelRow & { provider: string })[];
       return rows.filter((r) => r.scope === 'platform' || r.space_id === spaceId).map((r) => modelInfo(r, r.provider));
+    },
+    async defaultModel(spaceId, kind = 'chat') {
+      const usable = (await api.list(spaceId, kind)).filter((m) => m.enabled);
+      return usable.find((m) => m.is_default && m.scope === 'space') ?? usable.find((m) => m.is_default) ?? usable.find((m) => m.scope === 'space') ?? usable[0];
     },
     async recordUsage(u) {
       await ctx.db.insertInto('models_usage').values({ id: ctx.host.newId(), space_id: u.space_id, model_id: u.model_id, source: u.source, run_id: u.run_id ?? null, conversation_id: u.conversation_id ?? null, input_tokens: Math.max(0, Math.round(u.input_tokens || 0)), output_tokens: Math.max(0, Math.round(u.output_tokens || 0)), created_at: now() }).execute();
@@ -369,6 +382,26 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
         s.forget();
         const c = await s.credential(m.credential_id);
         return modelInfo((await ctx.db.selectFrom('models_model').selectAll().where('id', '=', m.id).executeTakeFirstOrThrow()) as ModelRow, c.provider);
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      path: `${sc.prefix}/model/set_default`,
+      auth: sc.auth,
+      summary: 'Make a model the default of its kind here (new bots take the default chat model)',
+      params: sc.params,
+      body: z.object({ model_id: Id }),
+      handler: async ({ params, body }) => {
+        const m = (await ctx.db.selectFrom('models_model').selectAll().where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).executeTakeFirst()) as ModelRow | undefined;
+        if (!m) throw notFound('This model does not exist here.');
+        if (!Number(m.enabled)) throw badRequest(`The model '${m.display_name}' is disabled; enable it before making it the default.`);
+        await ctx.db.transaction().execute(async (trx) => {
+          await trx.updateTable('models_model').set({ is_default: 0 }).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).where('kind', '=', m.kind).execute();
+          await trx.updateTable('models_model').set({ is_default: 1, updated_at: now() }).where('id', '=', m.id).execute();
+        });
+        s.forget();
+        const c = await s.credential(m.credential_id);
+        return modelInfo({ ...m, is_default: 1 }, c.provider);
       },
     });
     ctx.route({

@@ -79,6 +79,8 @@ export interface ModelInfo {
   enabled: boolean;
   capabilities: ModelCapabilities;
   default_params: ModelParams;
+  /** The default of its kind in its space (or on the platform). */
+  is_default: boolean;
 }
 
 export interface ResolvedModel extends ModelInfo {
@@ -103,6 +105,11 @@ export interface Models {
   /** A model usable in the space (its own or the platform's), enabled; throws a clear error otherwise. */
   get(spaceId: string, modelId: string): Promise<ResolvedModel>;
   list(spaceId: string, kind?: ModelKind): Promise<ModelInfo[]>;
+  /**
+   * The model a new bot (or node) of the space takes when none is chosen: the space's default of the kind,
+   * else the platform's, else the space's first enabled one, else the platform's first; undefined when none.
+   */
+  defaultModel(spaceId: string, kind?: ModelKind): Promise<ModelInfo | undefined>;
   recordUsage(usage: UsageRecord): Promise<void>;
 }
 

@@ -124,6 +124,11 @@ export function makeSpaces(ctx: Ctx) {
   const api: Spaces = {
     roleOf,
     personalSpaceOf,
+    spacesOf: async (userId) => {
+      const personal = await personalSpaceOf(userId);
+      const rows = await db().selectFrom('spaces_member').innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id').select('spaces_member.space_id as id').where('spaces_member.user_id', '=', userId).where('spaces_space.deleted_at', 'is', null).orderBy('spaces_member.joined_at').execute();
+      return [personal, ...rows.map((r) => r.id as string).filter((id) => id !== personal)];
+    },
     isPublishMember: async (spaceId, userId) => !!(await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).where('user_id', '=', userId).executeTakeFirst()),
   };
   return { api, identity, space, team, info, addMember, removeMember, createSpace, refuseTakenName, members, roleOf, forget };

@@ -59,6 +59,8 @@ export interface SpaceMemberInfo {
 export interface Spaces {
   roleOf(spaceId: string, userId: string): Promise<SpaceRoleType | undefined>;
   personalSpaceOf(userId: string): Promise<string>;
+  /** The spaces a user belongs to, the personal one first, then in the order they joined. */
+  spacesOf(userId: string): Promise<string[]>;
   isPublishMember(spaceId: string, userId: string): Promise<boolean>;
 }
 export const SpacesService = defineService<Spaces>({ id: 'spaces.membership', owner: 'spaces', description: 'Membership and roles in spaces.' });
