@@ -31,6 +31,7 @@ export default defineConfig({
           server: { deps: { external: [/\/dist\/server\/index\.js$/] } },
           include: ['tests/host/**/*.test.ts'],
           testTimeout: 60_000,
+          expect: { poll: { timeout: 10_000, interval: 50 } },
           hookTimeout: 120_000,
         },
       },
@@ -43,6 +44,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // A page's first paint takes ~3 s on a cold 2-core machine (more when it is busy): polls wait for what
+          // a person would wait for, checking every 100 ms, instead of vitest's 1 s default.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           fileParallelism: false,
         },
       },
