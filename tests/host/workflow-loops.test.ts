@@ -109,6 +109,52 @@ describe('Loop, Set Loop Variable, Break, Continue and Batch', () => {
   });
 });
 
+describe('the item of a loop or batch has the element type of the array it iterates', () => {
+  const cases: [string, unknown[], string][] = [
+    ['integer', [1, 2, 3], '1|2|3'],
+    ['number', [1.5, 2.25], '1.5|2.25'],
+    ['boolean', [true, false], 'true|false'],
+    ['string', ['a', 'b'], 'a|b'],
+    ['object', [{ k: 1 }, { k: 2 }], '{"k":1}|{"k":2}'],
+  ];
+  for (const type of ['21', '28'])
+    it.each(cases)(`${type === '21' ? 'Loop' : 'Batch'} over an array of %s binds item to an input of that type`, async (items, values, joined) => {
+      const canvas = {
+        nodes: [
+          start([{ name: 'values', type: 'array', items }]),
+          node('l', type, { inputs: [ref('items', 'start', ['values'], 'array')], settings: { collect: [{ name: 'out', node_id: 't', path: ['output'] }] } }),
+          text('t', 'l', '{{v}}', [ref('v', 'l', ['item'], items)]),
+          node('end', '2', { inputs: [ref('out', 'l', ['out'], 'array')] }),
+        ],
+        links: [link('start', 'l'), link('l', 'end')],
+      };
+      const api = (p: string, b: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...b });
+      const { workflow_id } = await api('create', { name: unique('typed item') });
+      const v = await api('validate_tree', { workflow_id, schema: canvas });
+      expect(v.errors).toEqual([]);
+      expect(v.node_locals.l[0]).toEqual({ name: 'item', type: items });
+      const r = await run(canvas, { values });
+      expect(r.execute_status, r.reason).toBe(2);
+      expect((JSON.parse(r.output).out as string[]).join('|')).toBe(joined);
+    });
+
+  it('still refuses an item that cannot fit, naming both types', async () => {
+    const api = (p: string, b: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...b });
+    const { workflow_id } = await api('create', { name: unique('misfit item') });
+    const canvas = {
+      nodes: [
+        start([{ name: 'values', type: 'array', items: 'object' }]),
+        node('l', '21', { inputs: [ref('items', 'start', ['values'], 'array')], settings: {} }),
+        text('t', 'l', '{{v}}', [ref('v', 'l', ['item'], 'integer')]),
+        node('end', '2'),
+      ],
+      links: [link('start', 'l'), link('l', 'end')],
+    };
+    const v = await api('validate_tree', { workflow_id, schema: canvas });
+    expect(v.errors.map((e: { message: string }) => e.message)).toEqual([expect.stringContaining("'v' expects a whole number but l.item is an object")]);
+  });
+});
+
 describe('what the editor asks of a canvas', () => {
   it('validate_tree reports each node\'s outputs and what a loop gives its body; signature gives a workflow\'s inputs and result', async () => {
     const api = (p: string, b: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...b });

@@ -1,6 +1,6 @@
 import { defineHookPoint, defineRegistryPoint, type Language } from '@tessera/sdk';
 import { z, type ZodType } from 'zod';
-import type { CanvasNode, FieldDecl, ValidationProblem } from './schema.ts';
+import type { CanvasNode, FieldDecl, FieldType, ValidationProblem } from './schema.ts';
 
 export type NodeCategory = 'basic' | 'logic' | 'io' | 'ai' | 'data' | 'utility' | 'interaction' | 'custom';
 
@@ -114,6 +114,12 @@ export const FileValues = defineHookPoint<[value: string, spaceId: string], stri
 });
 
 /** A node type: contributed by an extension; the engine names none. */
+/** What a composite node learns of its inputs when it declares its locals. */
+export interface LocalsContext {
+  /** The type an input receives on this canvas (from the output it is bound to, else as declared); undefined when unknown. */
+  typeOf(name: string): { type: FieldType; items?: FieldType } | undefined;
+}
+
 export interface NodeTypeDefinition {
   /** Stable key ('start', 'http' ...). */
   key: string;
@@ -138,8 +144,12 @@ export interface NodeTypeDefinition {
   ports?(node: CanvasNode): string[];
   /** Outputs the node always produces, whatever the canvas declares (Start: its fields). */
   outputsOf?(node: CanvasNode): FieldDecl[];
-  /** Composite nodes (loops): what the nodes of the body read as this node's outputs (item, index ...). */
-  localsOf?(node: CanvasNode): FieldDecl[];
+  /**
+   * Composite nodes (loops): what the nodes of the body read as this node's outputs (item, index ...).
+   * `inputs.typeOf(name)` is the type an input receives on this canvas (an array of integers ...), when known:
+   * a loop's item takes the element type of the array it iterates.
+   */
+  localsOf?(node: CanvasNode, inputs?: LocalsContext): FieldDecl[];
   /** At most one of these per canvas (Start, End). */
   singleton?: boolean;
   /** The run begins here (Start) / ends here (End). */

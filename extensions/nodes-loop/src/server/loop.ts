@@ -1,5 +1,5 @@
 import { getPathOf, type Collect } from './collect.ts';
-import type { LoopFrame, NodeTypeDefinition, NodeRunContext, BodyOutcome } from '@tessera/ext-workflow/shared';
+import type { BodyOutcome, FieldDecl, LocalsContext, LoopFrame, NodeRunContext, NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
 
 export const CollectSchema = z.array(z.object({ name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), node_id: z.string().min(1), path: z.array(z.string()).default([]) })).max(50).default([]);
@@ -15,6 +15,12 @@ const LoopSettings = z.object({
   collect: CollectSchema,
 });
 
+/** `item` takes the element type of the array the node iterates (its input `items`); an object when unknown. */
+function itemOf(inputs: LocalsContext | undefined): FieldDecl {
+  const items = inputs?.typeOf('items');
+  return { name: 'item', type: items?.type === 'array' && items.items ? items.items : 'object' };
+}
+
 export const loop: NodeTypeDefinition = {
   key: 'loop',
   code: 21,
@@ -26,9 +32,9 @@ export const loop: NodeTypeDefinition = {
     const s = node.node_param.settings as z.infer<typeof LoopSettings>;
     return [...(s?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })), ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
   },
-  localsOf: (node) => {
+  localsOf: (node, inputs) => {
     const s = node.node_param.settings as Partial<z.infer<typeof LoopSettings>>;
-    return [...(s?.loop_type === 'array' || !s?.loop_type ? [{ name: 'item', type: 'object' as const }] : []), { name: 'index', type: 'integer' as const }, ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
+    return [...(s?.loop_type === 'array' || !s?.loop_type ? [itemOf(inputs)] : []), { name: 'index', type: 'integer' as const }, ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
   },
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof LoopSettings>;
@@ -121,10 +127,7 @@ export const batch: NodeTypeDefinition = {
   description: { 'en-US': 'Runs its body once per item, several at a time; results keep the order of the items.', 'zh-CN': '对每一项并发执行批处理体；结果保持输入顺序。' },
   settings: BatchSettings,
   outputsOf: (node) => ((node.node_param.settings as z.infer<typeof BatchSettings>)?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })),
-  localsOf: () => [
-    { name: 'item', type: 'object' },
-    { name: 'index', type: 'integer' },
-  ],
+  localsOf: (_node, inputs) => [itemOf(inputs), { name: 'index', type: 'integer' }],
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof BatchSettings>;
     const all = ctx.inputs.items;

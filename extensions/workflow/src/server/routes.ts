@@ -3,7 +3,7 @@ import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText
 import { z } from 'zod';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
-import { blocking, validateCanvas } from './engine/validate.ts';
+import { blocking, localsContext, validateCanvas } from './engine/validate.ts';
 import { MigrationError, stampVersions, upgradeCanvas } from './engine/upgrade.ts';
 import type { RunEvent, RunRow, RunService } from './runs.ts';
 import { WorkflowStore, initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
@@ -455,7 +455,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
           const def = typeOf(n.type);
           try {
             node_outputs[n.node_id] = def?.outputsOf?.(n) ?? n.node_param.outputs;
-            if (def?.localsOf) node_locals[n.node_id] = def.localsOf(n);
+            if (def?.localsOf) node_locals[n.node_id] = def.localsOf(n, localsContext(n, parsed.data.nodes, typeOf));
           } catch {
             node_outputs[n.node_id] = n.node_param.outputs;
           }

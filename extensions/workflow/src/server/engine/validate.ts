@@ -1,4 +1,4 @@
-import { Canvas, ValidationErrorType, type CanvasNode, type FieldDecl, type NodeTypeDefinition, type ValidationProblem } from '../../shared/index.ts';
+import { Canvas, ValidationErrorType, type CanvasNode, type FieldDecl, type LocalsContext, type NodeTypeDefinition, type ValidationProblem } from '../../shared/index.ts';
 import { Graph, ERROR_PORT, DEFAULT_PORT, portOf } from './graph.ts';
 import { templateRefs } from './values.ts';
 
@@ -112,7 +112,7 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
         if (input.value.kind === 'ref') {
           check(input.value.node_id, `inputs.${input.name}`);
           const source = canvas.nodes.find((x) => x.node_id === (input.value as { node_id: string }).node_id);
-          const from = source && source.node_id !== n.node_id ? fieldAt(source, input.value.path, isInside(canvas.nodes, n, source.node_id), typeOf) : undefined;
+          const from = source && source.node_id !== n.node_id ? fieldAt(source, input.value.path, isInside(canvas.nodes, n, source.node_id), typeOf, canvas.nodes) : undefined;
           const fit = from ? typeFit(from, { type: input.type, items: input.items }) : 'ok';
           if (fit !== 'ok') {
             const title = source!.node_param.title ?? source!.node_id;
@@ -165,12 +165,31 @@ function isInside(nodes: CanvasNode[], node: CanvasNode, id: string): boolean {
   return false;
 }
 
+/**
+ * What a composite node's inputs receive on this canvas, for its locals (a loop's item is an element of its
+ * items): the type of the output an input is bound to, else the input's declared type.
+ */
+export function localsContext(node: CanvasNode, nodes: CanvasNode[], typeOf: NodeTypeLookup, depth = 0): LocalsContext {
+  return {
+    typeOf(name) {
+      const input = node.node_param.inputs.find((i) => i.name === name);
+      if (!input) return undefined;
+      const declared: TypeRef = { type: input.type, items: input.items };
+      if (input.value.kind !== 'ref' || depth > 20) return declared;
+      const ref = input.value;
+      const source = nodes.find((x) => x.node_id === ref.node_id);
+      const from = source && source.node_id !== node.node_id ? fieldAt(source, ref.path, isInside(nodes, node, source.node_id), typeOf, nodes, depth + 1) : undefined;
+      return from && from.type === declared.type && (from.items || !declared.items) ? from : declared;
+    },
+  };
+}
+
 /** The declared type at `path` of a node's outputs (of its locals when read from inside its body); undefined when unknown. */
-function fieldAt(node: CanvasNode, path: string[], fromBody: boolean, typeOf: NodeTypeLookup): TypeRef | undefined {
+function fieldAt(node: CanvasNode, path: string[], fromBody: boolean, typeOf: NodeTypeLookup, nodes: CanvasNode[] = [], depth = 0): TypeRef | undefined {
   const def = typeOf(node.type);
   let fields: FieldDecl[] | undefined;
   try {
-    fields = fromBody ? def?.localsOf?.(node) : (def?.outputsOf?.(node) ?? node.node_param.outputs);
+    fields = fromBody ? def?.localsOf?.(node, localsContext(node, nodes, typeOf, depth)) : (def?.outputsOf?.(node) ?? node.node_param.outputs);
   } catch {
     return undefined;
   }
