@@ -17,7 +17,7 @@ const types: NodeTypeDefinition[] = [
       log.push(`start ${ctx.node.node_id}`);
       await new Promise((r, j) => {
         const t = setTimeout(r, Number(ctx.settings.ms ?? 20));
-        ctx.signal.addEventListener('abort', () => (clearTimeout(t), j(new Error('aborted'))));
+        ctx.signal.addEventListener('abort', () => (log.push(`aborted ${ctx.node.node_id}`), clearTimeout(t), j(new Error('aborted'))));
       });
       log.push(`end ${ctx.node.node_id}`);
       return { outputs: { slept: ctx.node.node_id, ...ctx.inputs } };
@@ -121,6 +121,21 @@ describe('workflow engine', () => {
     const began = Date.now();
     expect((await run(canvas, {}, { signal: controller.signal })).status).toBe('cancel');
     expect(Date.now() - began).toBeLessThan(1000);
+  });
+
+  it('stops the nodes still running on other branches when one fails: they get the abort signal and the run ends', async () => {
+    log.length = 0;
+    flakyCalls.f = 0;
+    const finished: string[] = [];
+    const canvas = {
+      nodes: [node('start', 'begin'), node('slow', 'sleep', { settings: { ms: 600_000 } }), node('f', 'flaky', { settings: { failures: 9 } }), node('end', 'finish', { inputs: [ref('a', 'slow', ['slept']), ref('b', 'f', ['attempt'])] })],
+      links: [link('start', 'slow'), link('start', 'f'), link('slow', 'end'), link('f', 'end')],
+    };
+    const out = await run(canvas, {}, { hooks: { nodeFinished: (e) => finished.push(`${e.node.node_id} ${e.status} ${e.error ?? ''}`.trim()) } });
+    expect(out).toMatchObject({ status: 'fail', error: { node_id: 'f', message: 'failure 1' } });
+    expect(log).toEqual(['start slow', 'aborted slow']);
+    expect(finished).toEqual(expect.arrayContaining(['f fail failure 1', 'slow fail Stopped: node f failed, which ends the run.']));
+    expect(out.state.nodes.slow).toMatchObject({ status: 'fail' });
   });
 
   it('coerces inputs to their declared types and names the failing input', async () => {

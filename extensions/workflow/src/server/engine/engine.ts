@@ -243,6 +243,14 @@ export class WorkflowEngine {
     let failure: { node_id?: string; message: string } | undefined;
     let control: BodyOutcome['control'] = 'normal';
     const running = new Map<string, Promise<void>>();
+    // When a node fails the graph, nodes still running on other branches are stopped at once (their signal
+    // aborts), instead of the run waiting for the slowest of them.
+    const stop = new AbortController();
+    const graphSignal = AbortSignal.any([signal, stop.signal]);
+    const fail = (f: { node_id?: string; message: string }) => {
+      failure ??= f;
+      if (!stop.signal.aborted) stop.abort(new SiblingFailed(failure.node_id));
+    };
 
     const linkState = (l: { from_node_id: string; if_node_branch?: string; type?: string }): 'pending' | 'active' | 'dead' => {
       const st = state.nodes[l.from_node_id];
@@ -293,7 +301,7 @@ export class WorkflowEngine {
         try {
           schedule();
         } catch (e) {
-          failure ??= { node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : undefined, message: e instanceof Error ? e.message : String(e) };
+          fail({ node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : undefined, message: e instanceof Error ? e.message : String(e) });
           if (!running.size) resolve();
         }
       };
@@ -315,7 +323,7 @@ export class WorkflowEngine {
               continue;
             }
             const answering = opts.resumeFor?.node_id === node.node_id ? opts.resumeFor : undefined;
-            const p = this.#runNode(req, node, typeOf(node), scope, state, signal, answering?.data, undefined, opts.loop, answering?.interrupt)
+            const p = this.#runNode(req, node, typeOf(node), scope, state, graphSignal, answering?.data, undefined, opts.loop, answering?.interrupt)
               .then((result) => {
                 if ('interrupt' in result) {
                   const event_id = `${req.runId}-${node.node_id}-${(Date.now() * 1000 + eventSeq++ % 1000).toString(36)}`;
@@ -326,10 +334,13 @@ export class WorkflowEngine {
                 }
               })
               .catch((e: unknown) => {
-                if (e instanceof Cancelled || signal.aborted) return;
+                if (e instanceof Cancelled || graphSignal.aborted) {
+                  if (stop.signal.aborted && !signal.aborted) state.nodes[node.node_id] = { status: 'fail', error: (stop.signal.reason as Error).message };
+                  return;
+                }
                 const message = e instanceof Error ? e.message : String(e);
                 state.nodes[node.node_id] = { status: 'fail', error: message };
-                failure ??= { node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : node.node_id, message };
+                fail({ node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : node.node_id, message });
               })
               .finally(() => {
                 running.delete(node.node_id);
@@ -510,7 +521,9 @@ export class WorkflowEngine {
         return { outputs, branch, inputs, control: result.control };
       } catch (e) {
         if (runSignal.aborted) {
-          span?.end('error', { error: 'cancelled' });
+          const stopped = runSignal.reason instanceof SiblingFailed ? runSignal.reason.message : 'cancelled';
+          span?.end('error', { error: stopped });
+          if (runSignal.reason instanceof SiblingFailed) req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: stopped, durationMs: performance.now() - started });
           throw new Cancelled();
         }
         lastError = e;
@@ -543,6 +556,13 @@ export class WorkflowEngine {
       }
     }
     return out;
+  }
+}
+
+/** Why a node still running was stopped: another node of its graph failed, which ends the run. */
+class SiblingFailed extends Error {
+  constructor(nodeId?: string) {
+    super(`Stopped: ${nodeId ? `node ${nodeId}` : 'another node'} failed, which ends the run.`);
   }
 }
 
