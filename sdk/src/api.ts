@@ -133,6 +133,27 @@ export const forbidden = (msg = 'You do not have access to this resource.') => n
 export const notFound = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg);
 export const conflict = (msg: string, detail?: Record<string, unknown>) => new ApiError(409, ErrorCode.CONFLICT, msg, '', detail ? { detail } : undefined);
 
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+// PostgreSQL's connection exceptions (class 08) and shutdowns (57P01-57P03).
+const PG_UNAVAILABLE = /^(08\d\d\d|57P0[123])$/;
+const UNREACHABLE_MESSAGE = /connection terminated|connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection ended unexpectedly|the database system is (shutting down|starting up)|socket hang up|MaxRetriesPerRequest/i;
+
+/** Whether an error says that a service the studio talks to (database, Redis, a store) could not be reached. */
+export function isUnreachableError(err: unknown): boolean {
+  for (let e = err as { code?: unknown; errno?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
+    if (typeof e.errno === 'string' && UNREACHABLE_CODES.has(e.errno)) return true;
+    if (e.name === 'MaxRetriesPerRequestError') return true;
+    if (Array.isArray((e as { errors?: unknown[] }).errors) && (e as { errors: unknown[] }).errors.some(isUnreachableError)) return true;
+    if (typeof e.message === 'string' && UNREACHABLE_MESSAGE.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** A 503 naming the service that could not be reached ("the file store (s3)"); nothing was changed. */
+export const unavailable = (service: string, detail?: string) =>
+  new ApiError(503, ErrorCode.UNAVAILABLE, `${service[0].toUpperCase()}${service.slice(1)} cannot be reached right now${detail ? ` (${detail})` : ''}; nothing was changed. Try again in a moment, or ask an administrator to check it.`);
+
 /** How deeply JSON that callers send may nest (request bodies, run parameters, canvases). */
 export const MAX_JSON_DEPTH = 100;
 

@@ -103,6 +103,23 @@ describe('files', () => {
     expect((await t.request({ method: 'POST', url: '/api/files/detail', body: { space_id: 's1', file_id: f.id }, as: 'ann' })).status).toBe(404);
   });
 
+  it('answers 503 naming the file store when it cannot be reached, and keeps nothing', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const t3 = await tester({ store: 's3', s3: { bucket: 'studio', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'k', secretAccessKey: 's', maxAttempts: 1 } });
+    try {
+      const r = await upload(t3, [{ name: 'down.txt', data: 'the store is down' }]);
+      expect(r.status).toBe(503);
+      expect(r.body.msg).toMatch(/^The file store \(s3\) cannot be reached right now .*nothing was changed/);
+      expect((await t3.call('POST', '/api/files/list', { space_id: 's1' }, 'ann'))).toMatchObject({ total: 0, used_bytes: 0 });
+    } finally {
+      await t3.close();
+    }
+  });
+
   it('keeps the bytes in an S3-compatible store when configured', async () => {
     // @ts-expect-error s3rver ships no types
     const { default: S3rver } = await import('s3rver');

@@ -6,7 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest, forbidden, isUnreachableError, notFound, unavailable } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { kindOf, type FileInfo, type Files, type ObjectStore, type PutFile } from '../shared/index.ts';
 import { judgeContent } from './content.ts';
@@ -47,7 +47,17 @@ export const infoOf = (r: FileRow): FileInfo => ({
   created_at: Math.floor(Date.parse(r.created_at) / 1000),
 });
 
-export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, store: () => Promise<ObjectStore>, signingKey: () => Promise<Buffer>): Files & { row(id: string): Promise<FileRow | undefined>; verify(id: string, exp: string, sig: string): Promise<boolean>; open(id: string): Promise<{ row: FileRow; stream: NodeJS.ReadableStream }>; used(spaceId: string): Promise<number> } {
+/** A call to the object store; a store that cannot be reached is a 503 naming it, not a 500. */
+async function storeCall<T>(kind: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!ApiError.is(e) && isUnreachableError(e)) throw unavailable(`the file store (${kind})`, String((e as Error)?.message ?? e).split('\n')[0].slice(0, 200));
+    throw e;
+  }
+}
+
+export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings & { store?: string }, store: () => Promise<ObjectStore>, signingKey: () => Promise<Buffer>): Files & { row(id: string): Promise<FileRow | undefined>; verify(id: string, exp: string, sig: string): Promise<boolean>; open(id: string): Promise<{ row: FileRow; stream: NodeJS.ReadableStream }>; used(spaceId: string): Promise<number> } {
   const row = async (id: string) => (await ctx.db.selectFrom('files_file').selectAll().where('id', '=', id).executeTakeFirst()) as FileRow | undefined;
   const used = async (spaceId: string) => Number((await ctx.db.selectFrom('files_usage').select('bytes').where('space_id', '=', spaceId).executeTakeFirst())?.bytes ?? 0);
   /** Checks the quota and records the bytes in one statement: true when they fit. */
@@ -67,6 +77,7 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, 
       .set((eb) => ({ bytes: eb('bytes', '-', bytes) }))
       .where('space_id', '=', spaceId)
       .execute();
+  const kind = settings.store ?? 'local';
   const sign = async (id: string, exp: number) => createHmac('sha256', await signingKey()).update(`${id}.${exp}`).digest('base64url');
 
   const files = {
@@ -105,7 +116,7 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, 
         }
         try {
           const key = `${input.spaceId}/${id}`;
-          await (await store()).putFile(key, tmp, bytes, judged.mime);
+          await storeCall(kind, async () => (await store()).putFile(key, tmp, bytes, judged.mime));
           const r: FileRow = { id, space_id: input.spaceId, file_name: fileName, mime: judged.mime, ext: judged.ext, kind: kindOf(judged.mime), bytes, sha256: hash.digest('hex'), storage_key: key, creator_id: input.userId, created_at: new Date().toISOString() };
           await ctx.db.insertInto('files_file').values(r).execute();
           return infoOf(r);
@@ -124,7 +135,7 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings, 
     async open(id: string) {
       const r = await row(id);
       if (!r) throw notFound(`There is no file ${id}.`);
-      return { row: r, stream: await (await store()).get(r.storage_key) };
+      return { row: r, stream: await storeCall(kind, async () => (await store()).get(r.storage_key)) };
     },
     async read(id: string) {
       const { stream } = await files.open(id);

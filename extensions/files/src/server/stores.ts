@@ -52,6 +52,8 @@ export interface S3Settings {
   secretAccessKey?: string;
   forcePathStyle?: boolean;
   prefix?: string;
+  /** Attempts per request (the SDK retries a failed one; 3 by default). */
+  maxAttempts?: number;
 }
 
 export const s3Store: ObjectStoreKind = {
@@ -66,6 +68,7 @@ export const s3Store: ObjectStoreKind = {
       region: s.region ?? 'us-east-1',
       ...(s.endpoint ? { endpoint: s.endpoint } : {}),
       forcePathStyle: s.forcePathStyle ?? !!s.endpoint,
+      ...(s.maxAttempts ? { maxAttempts: s.maxAttempts } : {}),
       // Checksums only where the operation needs them: stores other than AWS (older MinIO, R2, s3rver)
       // do not all read the aws-chunked bodies the SDK sends otherwise.
       requestChecksumCalculation: 'WHEN_REQUIRED',

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, openApiCodeOf } from '@tessera/sdk';
+import { ApiError, ErrorCode, isUnreachableError, openApiCodeOf, unavailable } from '@tessera/sdk';
 import type { ZodError } from 'zod';
 
 /** JSON with 64-bit safety: bigint values travel as strings. */
@@ -58,5 +58,18 @@ export function asApiError(err: unknown): ApiError {
     }
     return new ApiError(e.statusCode, STATUS_CODES[e.statusCode] ?? ErrorCode.INVALID_PARAMS, e.message ?? 'Bad request');
   }
+  // A dependency that dropped (PostgreSQL, Redis, a store) is a 503 naming it, not a fault of the request.
+  if (isUnreachableError(err)) return unavailable(serviceOf(err));
   return new ApiError(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Quote the log id when you report it.', '', { kind: 'unknown', text: { key: 'host.internal' } });
+}
+
+/** Which service an unreachable-service error comes from, as far as it tells. */
+function serviceOf(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; name?: unknown; $metadata?: unknown; severity?: unknown; command?: unknown };
+  const text = `${String(e?.message ?? '')} ${String(e?.name ?? '')}`;
+  if (typeof e?.code === 'string' && /^(08|57P)/.test(e.code)) return 'the database (PostgreSQL)';
+  if (e?.severity || /postgres|database system|trying to connect|Connection terminated/i.test(text)) return 'the database (PostgreSQL)';
+  if (e?.command || /redis|MaxRetriesPerRequest|Connection is closed/i.test(text)) return 'the job queue (Redis)';
+  if (e?.$metadata) return 'the file store';
+  return 'a service the studio depends on';
 }
