@@ -86,6 +86,32 @@ describe('knowledge in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('pages a long list of documents and loads a long document\'s slices a page at a time, up to the last', async () => {
+    const { api, spaceId, page, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { dataset_id } = await api.post('/api/knowledge/create', { space_id: spaceId, name: 'Long', format_type: 0 });
+    const sections = Array.from({ length: 250 }, (_, i) => `Section ${i + 1} of the long manual.`).join('#');
+    await api.post('/api/knowledge/document/create', { space_id: spaceId, dataset_id, document_bases: [{ name: 'manual.txt', custom_content: sections }], chunk_strategy: { chunk_type: 1, separator: '#', max_tokens: 50 } });
+    await api.post('/api/knowledge/document/create', { space_id: spaceId, dataset_id, document_bases: Array.from({ length: 50 }, (_, i) => ({ name: `note-${String(i).padStart(2, '0')}.txt`, custom_content: `Note ${i}` })) });
+    const ready = async () => (await api.post('/api/knowledge/document/list', { space_id: spaceId, dataset_id, size: 100 })).document_infos.filter((d: { status: number }) => d.status === 1).length;
+    await expect.poll(ready, { timeout: 60_000 }).toBe(51);
+
+    await page.goto(`${env.studio.url}/knowledge/${dataset_id}?space_id=${spaceId}`);
+    await expect.poll(() => page.getByTestId('doc-row').count()).toBe(50);
+    await page.locator('.arco-pagination-item').filter({ hasText: /^2$/ }).click();
+    await expect.poll(() => page.getByTestId('doc-row').count()).toBe(1);
+    await page.getByTestId('doc-row').filter({ hasText: 'manual.txt' }).getByTestId('doc-open').click();
+    await expect.poll(() => page.getByTestId('slices-total').textContent()).toBe('250 slices');
+    await expect.poll(() => page.getByTestId('slice-content').count()).toBe(100);
+    await page.getByTestId('slices-more').click();
+    await expect.poll(() => page.getByTestId('slice-content').count()).toBe(200);
+    expect(await page.getByTestId('slices-more').textContent()).toBe('Load more (200 of 250)');
+    await page.getByTestId('slices-more').click();
+    await expect.poll(() => page.getByTestId('slice-content').count()).toBe(250);
+    expect(await page.getByTestId('slice-content').last().textContent()).toContain('Section 250 of the long manual.');
+    expect(await page.getByTestId('slices-more').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('shows the knowledge pages in Chinese', async () => {
     const { api, spaceId, page, errors } = await userSession(env, { language: 'zh-CN' });
     await page.goto(`${env.studio.url}/knowledge`);

@@ -2,7 +2,7 @@
 // add, delete), a box to try retrieval with scores, and its settings.
 import { Alert, Button, Drawer, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useState } from 'react';
@@ -11,6 +11,9 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { AddDocuments } from './AddDocuments.tsx';
 import { RerankSelect } from './DatasetSelect.tsx';
 import { BUSY, useSpaceId, type Dataset, type DocumentInfo, type Retrieved, type Slice } from './api.ts';
+
+const DOCUMENTS_PAGE = 50;
+const SLICES_PAGE = 100;
 
 export function DatasetPage() {
   const { dataset_id: id } = useParams();
@@ -104,10 +107,12 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
   const qc = useQueryClient();
   const format = useFormat();
   const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<DocumentInfo | undefined>();
   const docs = useQuery({
-    queryKey: ['knowledge', 'documents', dataset.dataset_id, keyword],
-    queryFn: () => api.post<{ document_infos: DocumentInfo[]; total: number }>('/api/knowledge/document/list', { space_id: spaceId, dataset_id: dataset.dataset_id, keyword: keyword || undefined, size: 100 }),
+    queryKey: ['knowledge', 'documents', dataset.dataset_id, keyword, page],
+    queryFn: () => api.post<{ document_infos: DocumentInfo[]; total: number }>('/api/knowledge/document/list', { space_id: spaceId, dataset_id: dataset.dataset_id, keyword: keyword || undefined, page, size: DOCUMENTS_PAGE }),
+    placeholderData: (previous) => previous,
     // While something is processing, follow its progress.
     refetchInterval: (query) => (query.state.data?.document_infos.some((d) => BUSY.includes(d.status)) ? 700 : false),
   });
@@ -131,12 +136,18 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
   return (
     <div data-testid="knowledge-documents">
       <div style={{ marginBottom: 12 }}>
-        <SearchInput placeholder={t('searchDocuments')} onSearch={setKeyword} />
+        <SearchInput
+          placeholder={t('searchDocuments')}
+          onSearch={(k) => {
+            setKeyword(k);
+            setPage(1);
+          }}
+        />
       </div>
       <Table<DocumentInfo>
         rowKey="document_id"
         loading={docs.isLoading}
-        pagination={false}
+        pagination={(docs.data?.total ?? 0) > DOCUMENTS_PAGE ? { current: page, pageSize: DOCUMENTS_PAGE, total: docs.data?.total ?? 0, onChange: setPage, showTotal: true, sizeCanChange: false } : false}
         data={list}
         columns={[
           {
@@ -192,10 +203,15 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
   const qc = useQueryClient();
   const [keyword, setKeyword] = useState('');
   const [editing, setEditing] = useState<{ id?: string; text: string; sequence?: number } | undefined>();
-  const slices = useQuery({
+  // Slices come a page at a time; "Load more" asks for the next one (a document may have thousands).
+  const slices = useInfiniteQuery({
     queryKey: ['knowledge', 'slices', doc.document_id, keyword],
-    queryFn: () => api.post<{ slices: Slice[]; total: string }>('/api/knowledge/slice/list', { space_id: spaceId, document_id: doc.document_id, keyword: keyword || undefined, page_size: 200 }),
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => api.post<{ slices: Slice[]; total: string; hasmore: boolean }>('/api/knowledge/slice/list', { space_id: spaceId, document_id: doc.document_id, keyword: keyword || undefined, sequence: pageParam, page_size: SLICES_PAGE }),
+    getNextPageParam: (last, pages) => (last.hasmore ? pages.reduce((n, p) => n + p.slices.length, 0) : undefined),
   });
+  const sliceList = slices.data?.pages.flatMap((p) => p.slices) ?? [];
+  const sliceTotal = slices.data?.pages[0]?.total ?? 0;
   const done = () => qc.invalidateQueries({ queryKey: ['knowledge'] });
   const save = useMutation({
     mutationFn: (e: { id?: string; text: string; sequence?: number }) =>
@@ -218,11 +234,13 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
             {t('slices.add')}
           </Button>
         )}
-        <Typography.Text type="secondary">{t('slices.total', { n: slices.data?.total ?? 0 })}</Typography.Text>
+        <Typography.Text type="secondary" data-testid="slices-total">
+          {t('slices.total', { n: sliceTotal })}
+        </Typography.Text>
       </Space>
       {doc.status === 9 && <Alert type="error" style={{ marginBottom: 12 }} content={doc.status_descript} />}
       {slices.isLoading && <Spin />}
-      {(slices.data?.slices ?? []).map((s) => (
+      {sliceList.map((s) => (
         <div key={s.slice_id} data-testid="slice" data-status={s.status} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 10, marginBottom: 8, opacity: s.status === 9 ? 0.55 : 1 }}>
           <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 4 }}>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -251,6 +269,11 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
           )}
         </div>
       ))}
+      {slices.hasNextPage && (
+        <Button long loading={slices.isFetchingNextPage} onClick={() => void slices.fetchNextPage()} data-testid="slices-more">
+          {t('slices.more', { shown: sliceList.length, total: sliceTotal })}
+        </Button>
+      )}
       {editing && !editing.id && (
         <div style={{ marginTop: 8 }}>
           <Space style={{ marginBottom: 6 }}>
