@@ -199,6 +199,26 @@ export function jsonIllFormedAt(value: unknown, text?: string): string | undefin
 /** The message for text that is not well-formed at `at`. */
 export const illFormedMessage = (at: string) => `${at} holds text that is not well-formed (a lone UTF-16 surrogate such as \\ud800); send valid Unicode text.`;
 
+/**
+ * JSON the studio stored, parsed (and checked with `schema` when given). Text that does not parse is never
+ * read as empty (a later save would lose what was there): it is an error that says what could not be read.
+ */
+export function parseStoredJson<T = unknown>(text: string, what: string, schema?: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ApiError(500, ErrorCode.INTERNAL, `${what} is stored in a form the studio cannot read (${(e as Error).message}); nothing was changed. Quote the log id to an administrator.`, '', { kind: 'unknown' });
+  }
+  if (!schema) return value as T;
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new ApiError(500, ErrorCode.INTERNAL, `${what} is stored in a form the studio cannot read (${issue ? `${issue.path.join('.') || 'the value'}: ${issue.message}` : 'unexpected shape'}); nothing was changed. Quote the log id to an administrator.`, '', { kind: 'unknown' });
+  }
+  return r.data;
+}
+
 /** JSON text from a caller, parsed, or a 400 naming `what` (not JSON, or nested deeper than MAX_JSON_DEPTH). */
 export function parseCallerJson(text: string, what: string): unknown {
   let value: unknown;

@@ -65,3 +65,23 @@ describe('text that is not well-formed', () => {
     expect((await owner.post('/api/space/list', {})).spaces.length).toBe(before + 1);
   });
 });
+
+describe('stored data that cannot be read', () => {
+  it('says what failed instead of reading it as empty, and a save does not overwrite it', async () => {
+    const { memorybase_id } = await owner.post('/api/long_term_memory/memorybase/create', { space_id: space, name: 'Customers', metas: [{ key: 'city', description: 'Where they live' }] });
+    await studio.server.database.db.updateTable('memory_base').set({ metas: '[{"key":"city"' }).where('id', '=', memorybase_id).execute();
+    const read = await owner.request('POST', '/api/long_term_memory/get_memory_meta_list', { space_id: space, memorybase_id });
+    expect(read.status).toBe(500);
+    expect(read.body.msg).toMatch(/^A memory base's keys is stored in a form the studio cannot read \(.+\); nothing was changed\. Quote the log id/);
+    const write = await owner.request('POST', '/api/long_term_memory/update_memory_meta', { space_id: space, memorybase_id, metas: [{ key: 'age', description: 'How old' }] });
+    expect(write.status).toBe(500);
+    const row = await studio.server.database.db.selectFrom('memory_base').select('metas').where('id', '=', memorybase_id).executeTakeFirstOrThrow();
+    expect(row.metas).toBe('[{"key":"city"');
+  });
+
+  it('answers a taken email with a 409 that says to sign in', async () => {
+    const taken = await signUp(studio.url, 'taken');
+    const again = await owner.request('POST', '/api/passport/web/email/register/v2', { email: taken.email, password: 'correct horse battery' });
+    expect([again.status, again.body.msg]).toEqual([409, 'An account with this email exists. Sign in instead.']);
+  });
+});

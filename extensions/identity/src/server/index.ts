@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef, parseStoredJson } from '@tessera/sdk';
 import { LocalCache, RateLimiter, RequestAuthenticators, SecretsService, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -163,7 +163,7 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
     if (hit) return hit;
     const row = await ctx.db.selectFrom('identity_pat').innerJoin('identity_user', 'identity_user.id', 'identity_pat.user_id').select(['identity_pat.id as id', 'identity_pat.user_id as user_id', 'identity_pat.permissions as permissions', 'identity_pat.expire_at as expire_at', 'identity_user.is_platform_admin as is_platform_admin']).where('token_hash', '=', hash).executeTakeFirst();
     if (!row) return undefined;
-    return cache.tokens.set(hash, { id: row.id, user_id: row.user_id, permissions: parsePermissions(row.permissions), expire_at: row.expire_at ?? null, is_platform_admin: !!Number(row.is_platform_admin) });
+    return cache.tokens.set(hash, { id: row.id, user_id: row.user_id, permissions: parsePermissions(row.permissions, (m) => ctx.logger.warn(`token ${row.id}: ${m}`)), expire_at: row.expire_at ?? null, is_platform_admin: !!Number(row.is_platform_admin) });
   };
   const session = async (hash: string): Promise<SessionEntry | undefined> => {
     const hit = cache.sessions.get(hash);
@@ -207,11 +207,12 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
   });
 }
 
-function parsePermissions(text: string): { workspace_id: string; permissions: string[] }[] {
+/** A token's permissions as stored. One that cannot be read grants nothing (the token fails closed) and says so in the log. */
+function parsePermissions(text: string, log?: (msg: string) => void): { workspace_id: string; permissions: string[] }[] {
   try {
-    const v = z.array(WorkspacePermission).safeParse(JSON.parse(text));
-    return v.success ? v.data : [];
-  } catch {
+    return parseStoredJson(text, "An access token's permissions", z.array(WorkspacePermission));
+  } catch (e) {
+    log?.(`${(e as Error).message.split(';')[0]}; the token is refused everywhere until it is recreated.`);
     return [];
   }
 }
@@ -245,6 +246,12 @@ async function uniqueNameFor(ctx: ServerContext<Config>, email: string): Promise
   }
   return `user_${ctx.host.newId()}`;
 }
+
+/** A unique-constraint failure (SQLite or PostgreSQL). */
+const isUniqueViolation = (e: unknown) => {
+  const x = e as { code?: unknown; message?: unknown };
+  return x?.code === '23505' || x?.code === 'SQLITE_CONSTRAINT_UNIQUE' || x?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint failed|duplicate key value/i.test(String(x?.message ?? ''));
+};
 
 const DEVICE_COOKIE = 'tessera_device';
 
@@ -290,8 +297,11 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
       };
       try {
         await ctx.db.insertInto('identity_user').values(row).execute();
-      } catch {
-        throw conflict('An account with this email exists. Sign in instead.');
+      } catch (e) {
+        // Only a second account with the same email is "exists"; any other failure says what it was.
+        if (isUniqueViolation(e) && (await identity.findByEmail(body.email))) throw conflict('An account with this email exists. Sign in instead.');
+        if (isUniqueViolation(e)) throw conflict('Someone signed up with the same name at the same moment; send the form again.');
+        throw e;
       }
       await startSession(ctx, row.id, reply, { ip, userAgent: String(headers['user-agent'] ?? '') });
       const user = toInfo(row);

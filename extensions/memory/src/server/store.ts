@@ -1,5 +1,6 @@
 // Memory rows, kept per owner and end user. The owner is the bot, or the memory base the bot is bound to
 // (bots bound to one base share what it remembers of each user).
+import { parseStoredJson } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
@@ -47,14 +48,9 @@ export interface MemoryBaseRow {
   deleted_at: string | null;
 }
 
-export const parseMetas = (text: string): MemoryMeta[] => {
-  try {
-    const l = JSON.parse(text) as unknown;
-    return Array.isArray(l) ? (l as MemoryMeta[]) : [];
-  } catch {
-    return [];
-  }
-};
+const StoredList = z.array(z.record(z.string(), z.unknown()));
+/** A memory base's keys as stored; a value that cannot be read is an error naming it, never an empty list. */
+export const parseMetas = (text: string): MemoryMeta[] => parseStoredJson(text || '[]', "A memory base's keys", StoredList) as unknown as MemoryMeta[];
 
 export class MemoryStore {
   private ctx: ServerContext<unknown>;

@@ -1,6 +1,6 @@
 // A project's variables (Coze's app variables, channel 5): GET /api/memory/project/variable/meta_list and
 // POST meta_update. Values are per end user and kept by the variables skill's store (keyed by the project).
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import type { ProjectVariable } from '../shared/index.ts';
@@ -32,14 +32,9 @@ const SYSTEM_VARIABLES = [
   { Keyword: 'sys_time', Description: 'The time of the call (ISO 8601, UTC)' },
 ];
 
-export const parseVariables = (text: string): ProjectVariable[] => {
-  try {
-    const list = JSON.parse(text) as unknown;
-    return Array.isArray(list) ? (list as ProjectVariable[]) : [];
-  } catch {
-    return [];
-  }
-};
+const StoredList = z.array(z.record(z.string(), z.unknown()));
+/** A project's variables as stored; a value that cannot be read is an error naming it, never an empty list. */
+export const parseVariables = (text: string): ProjectVariable[] => parseStoredJson(text || '[]', "The project's variables", StoredList) as unknown as ProjectVariable[];
 
 const meta = (v: ProjectVariable, channel = APP) => ({ Keyword: v.Keyword, DefaultValue: v.DefaultValue, VariableType: KV, Channel: channel, Description: v.Description, Enable: v.Enable, EffectiveChannelList: [], Schema: v.Schema, IsReadOnly: v.IsReadOnly });
 
