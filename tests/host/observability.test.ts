@@ -78,11 +78,31 @@ describe('observability', () => {
         if (n < 0x80) { len.push(n); break; }
         len.push((n & 0x7f) | 0x80);
       }
-      return new Uint8Array([(field << 3) | 2, ...len, ...inner]);
+      return concat([new Uint8Array([(field << 3) | 2, ...len]), inner]);
     };
-    for (let i = 0; i < 10_000; i++) value = wrap(5, wrap(1, value)); // AnyValue { array_value: { values: [value] } }
-    const kv = wrap(9, new Uint8Array([...wrap(1, new TextEncoder().encode('deep')), ...wrap(2, value)]));
-    const spanBytes = new Uint8Array([...wrap(1, new Uint8Array(16).fill(1)), ...wrap(2, new Uint8Array(8).fill(2)), ...wrap(5, new TextEncoder().encode('deep span')), 0x39, ...new Uint8Array(8).fill(1), ...kv]);
+    const concat = (parts: Uint8Array[]) => {
+      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) (out.set(p, at), (at += p.length));
+      return out;
+    };
+    // AnyValue { array_value: { values: [value] } }, 10,000 times: the headers are computed from the inside out
+    // and joined once (wrapping the whole value each time copies it 20,000 times).
+    const headers: Uint8Array[] = [];
+    let inner = value.length;
+    for (let i = 0; i < 20_000; i++) {
+      const header = wrap(i % 2 === 0 ? 1 : 5, new Uint8Array(0)).subarray(0, 1);
+      const len: number[] = [];
+      for (let n = inner; ; n >>>= 7) {
+        if (n < 0x80) { len.push(n); break; }
+        len.push((n & 0x7f) | 0x80);
+      }
+      headers.push(new Uint8Array([...header, ...len]));
+      inner += 1 + len.length;
+    }
+    value = concat([...headers.reverse(), value]);
+    const kv = wrap(9, concat([wrap(1, new TextEncoder().encode('deep')), wrap(2, value)]));
+    const spanBytes = concat([wrap(1, new Uint8Array(16).fill(1)), wrap(2, new Uint8Array(8).fill(2)), wrap(5, new TextEncoder().encode('deep span')), new Uint8Array([0x39]), new Uint8Array(8).fill(1), kv]);
     const body = wrap(1, wrap(2, wrap(2, spanBytes)));
     const deep = await fetch(`${studio.url}/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf', 'x-tessera-space-id': space }, body });
     expect([deep.status, (await deep.json()).msg]).toEqual([400, expect.stringContaining('nests more than 32 levels')]);
@@ -154,6 +174,18 @@ describe('observability', () => {
     } finally {
       await llm.close();
     }
+  });
+
+  it('filters traces on a model by the name asked for or the name that answered, and shows the one that answered', async () => {
+    const attrs = (kv: Record<string, string>) => Object.entries(kv).map(([key, v]) => ({ key, value: { stringValue: v } }));
+    const r = await otlp({ resourceSpans: [{ resource: { attributes: attrs({ 'service.name': 'model-app' }) }, scopeSpans: [{ spans: [span(4242, 1, { name: 'chat gpt-4o', attributes: attrs({ 'gen_ai.request.model': 'gpt-4o', 'gen_ai.response.model': 'gpt-4o-2024-08-06', 'gen_ai.operation.name': 'chat' }) })] }] }] });
+    expect(r.status).toBe(200);
+    for (const model of ['gpt-4o', 'gpt-4o-2024-08-06']) {
+      const found = (await obs('traces/list', { filters: { model } })).traces;
+      expect(found.map((t: { name: string }) => t.name), model).toEqual(['chat gpt-4o']);
+      expect(found[0].model).toBe('gpt-4o-2024-08-06');
+    }
+    expect((await obs('traces/list', { filters: { model: 'gpt-4' } })).traces).toEqual([]);
   });
 
   it("exports the studio's own spans to an OTLP endpoint set in the configuration", async () => {

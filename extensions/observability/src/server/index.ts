@@ -46,7 +46,7 @@ export default defineExtension({
         const attributes = s.attributes as SpanRecord['attributes'];
         const events = (s.events ?? []).map((e) => ({ time_us: e.time_ms * 1000, name: e.name, attributes: e.attributes as SpanRecord['attributes'] }));
         const d = derive(attributes, events);
-        return { space_id: e.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id ?? '', name: s.name.slice(0, 256), kind: s.kind === 'internal' && d.llm ? 'llm' : s.kind, source: e.source, service: 'tessera', start_us: s.start_ms * 1000, duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000, status: s.status === 'error' ? 2 : 1, status_message: (s.status_message ?? '').slice(0, 1000), model: d.model, input_tokens: d.input_tokens, output_tokens: d.output_tokens, input: d.input, output: d.output, thread_id: d.thread_id, log_id: d.log_id, attributes, events };
+        return { space_id: e.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id ?? '', name: s.name.slice(0, 256), kind: s.kind === 'internal' && d.llm ? 'llm' : s.kind, source: e.source, service: 'tessera', start_us: s.start_ms * 1000, duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000, status: s.status === 'error' ? 2 : 1, status_message: (s.status_message ?? '').slice(0, 1000), model: d.model, request_model: d.request_model, input_tokens: d.input_tokens, output_tokens: d.output_tokens, input: d.input, output: d.output, thread_id: d.thread_id, log_id: d.log_id, attributes, events };
       });
       exporter?.add(spans);
       await store()

@@ -27,7 +27,7 @@ export const Filters = z.object({
 });
 type Filters = z.infer<typeof Filters>;
 
-export const traceView = (t: TraceRow) => ({ trace_id: t.trace_id, name: t.name || '(root not received)', kind: t.kind, source: t.source, service: t.service, start_time: Math.floor(t.start_us / 1000), latency_ms: Math.round(t.duration_us / 100) / 10, status: t.status === 2 ? 'error' : 'ok', span_count: t.span_count, input_tokens: t.input_tokens, output_tokens: t.output_tokens, model: t.model, thread_id: t.thread_id, log_id: t.log_id });
+export const traceView = (t: TraceRow) => ({ trace_id: t.trace_id, name: t.name || '(root not received)', kind: t.kind, source: t.source, service: t.service, start_time: Math.floor(t.start_us / 1000), latency_ms: Math.round(t.duration_us / 100) / 10, status: t.status === 2 ? 'error' : 'ok', span_count: t.span_count, input_tokens: t.input_tokens, output_tokens: t.output_tokens, model: t.model, request_model: t.request_model ?? t.model, thread_id: t.thread_id, log_id: t.log_id });
 
 const query = (spaceId: string, f: Filters, limit: number, cursor?: string) => {
   let c: { start_us: number; trace_id: string } | undefined;
@@ -84,7 +84,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       const annotations = await ctx.db.selectFrom('obs_annotation').selectAll().where('space_id', '=', body.space_id).where('trace_id', '=', body.trace_id).orderBy('created_at').execute();
       return {
         trace_id: body.trace_id,
-        spans: spans.map((s) => ({ span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_time_us: s.start_us, latency_ms: Math.round(s.duration_us / 100) / 10, status: s.status === 2 ? 'error' : 'ok', status_message: s.status_message, model: s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, attributes: s.attributes, events: s.events })),
+        spans: spans.map((s) => ({ span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_time_us: s.start_us, latency_ms: Math.round(s.duration_us / 100) / 10, status: s.status === 2 ? 'error' : 'ok', status_message: s.status_message, model: s.model, request_model: s.request_model ?? s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, attributes: s.attributes, events: s.events })),
         annotations: annotations.map(annotationView),
       };
     },

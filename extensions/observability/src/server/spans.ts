@@ -13,9 +13,13 @@ const first = (a: Record<string, AttrValue>, keys: string[]) => keys.map((k) => 
 /** What a span's attributes and events say, by the GenAI semantic conventions (and a few common aliases). */
 export function derive(attributes: Record<string, AttrValue>, events: SpanRecord['events']) {
   const eventAttr = (name: string, key: string) => events.find((e) => e.name === name)?.attributes[key];
+  // The model shown is the one that answered (gen_ai.response.model, e.g. gpt-4o-2024-08-06); the one asked for
+  // (gen_ai.request.model, e.g. gpt-4o) is kept too, and a filter on a model matches either.
   const model = text(first(attributes, ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'model']));
+  const requested = text(first(attributes, ['gen_ai.request.model', 'llm.model_name', 'model']));
   return {
     model: model.slice(0, 128),
+    request_model: (requested || model).slice(0, 128),
     input_tokens: int(first(attributes, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt', 'input_tokens'])),
     output_tokens: int(first(attributes, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.token_count.completion', 'output_tokens'])),
     input: text(first(attributes, ['gen_ai.prompt', 'gen_ai.input.messages', 'input.value', 'input']) ?? eventAttr('gen_ai.content.prompt', 'gen_ai.prompt')),
@@ -47,6 +51,7 @@ export function fromOtlp(spaceId: string, batches: OtlpBatch[]): SpanRecord[] {
         status: s.statusCode,
         status_message: s.statusMessage.slice(0, 1000),
         model: d.model,
+        request_model: d.request_model,
         input_tokens: d.input_tokens,
         output_tokens: d.output_tokens,
         input: d.input,

@@ -8,9 +8,9 @@ const CHUNK = 200;
 const json = (v: unknown) => JSON.stringify(v ?? {});
 
 export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
-  const spanRow = (s: SpanRecord) => ({ space_id: s.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_us: s.start_us, duration_us: s.duration_us, status: s.status, status_message: s.status_message, model: s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, log_id: s.log_id, attributes: json(s.attributes), events: JSON.stringify(s.events ?? []) });
+  const spanRow = (s: SpanRecord) => ({ space_id: s.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_us: s.start_us, duration_us: s.duration_us, status: s.status, status_message: s.status_message, model: s.model, request_model: s.request_model || s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, log_id: s.log_id, attributes: json(s.attributes), events: JSON.stringify(s.events ?? []) });
   const view = (r: Record<string, unknown>): SpanRecord => ({ ...(r as unknown as SpanRecord), start_us: Number(r.start_us), duration_us: Number(r.duration_us), status: Number(r.status), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), attributes: JSON.parse((r.attributes as string) || '{}'), events: JSON.parse((r.events as string) || '[]') });
-  const traceView = (r: Record<string, unknown>): TraceRow => ({ space_id: r.space_id as string, trace_id: r.trace_id as string, name: r.name as string, source: r.source as string, service: r.service as string, kind: r.kind as string, start_us: Number(r.start_us), duration_us: Number(r.end_us) - Number(r.start_us), status: Number(r.status), span_count: Number(r.span_count), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), model: r.model as string, thread_id: r.thread_id as string, log_id: r.log_id as string, root_span_id: r.root_span_id as string });
+  const traceView = (r: Record<string, unknown>): TraceRow => ({ space_id: r.space_id as string, trace_id: r.trace_id as string, name: r.name as string, source: r.source as string, service: r.service as string, kind: r.kind as string, start_us: Number(r.start_us), duration_us: Number(r.end_us) - Number(r.start_us), status: Number(r.status), span_count: Number(r.span_count), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), model: r.model as string, request_model: (r.request_model as string) || (r.model as string), thread_id: r.thread_id as string, log_id: r.log_id as string, root_span_id: r.root_span_id as string });
 
   return {
     key: 'database',
@@ -51,6 +51,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
             input_tokens: list.reduce((n, s) => n + s.input_tokens, 0),
             output_tokens: list.reduce((n, s) => n + s.output_tokens, 0),
             model: list.find((s) => s.model)?.model ?? '',
+            request_model: list.find((s) => s.model)?.request_model || list.find((s) => s.model)?.model || '',
             thread_id: list.find((s) => s.thread_id)?.thread_id ?? '',
             log_id: list.find((s) => s.log_id)?.log_id ?? '',
           };
@@ -75,6 +76,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
                 input_tokens: sql`${sql.ref('obs_trace.input_tokens')} + ${sql.ref('excluded.input_tokens')}`,
                 output_tokens: sql`${sql.ref('obs_trace.output_tokens')} + ${sql.ref('excluded.output_tokens')}`,
                 model: keep('model'),
+                request_model: keep('request_model'),
                 thread_id: keep('thread_id'),
                 log_id: keep('log_id'),
               }),
@@ -93,7 +95,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
       if (q.source) s = s.where('source', '=', q.source);
       if (q.kind) s = s.where('kind', '=', q.kind);
       if (q.name) s = s.where(sql<boolean>`lower(name) like ${`%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
-      if (q.model) s = s.where('model', '=', q.model);
+      if (q.model) s = s.where((eb) => eb.or([eb('model', '=', q.model!), eb('request_model', '=', q.model!)]));
       if (q.threadId) s = s.where('thread_id', '=', q.threadId);
       if (q.minDurationMs !== undefined) s = s.where(sql<boolean>`end_us - start_us >= ${q.minDurationMs * 1000}`);
       if (q.maxDurationMs !== undefined) s = s.where(sql<boolean>`end_us - start_us <= ${q.maxDurationMs * 1000}`);

@@ -22,7 +22,10 @@ export interface SpanRecord {
   /** 0 unset, 1 ok, 2 error (OTLP's StatusCode). */
   status: number;
   status_message: string;
+  /** The model that answered (gen_ai.response.model, else the one asked for): what the pages show. */
   model: string;
+  /** The model asked for (gen_ai.request.model); a model filter matches it or `model`. */
+  request_model?: string;
   input_tokens: number;
   output_tokens: number;
   input: string;
@@ -50,6 +53,7 @@ export interface TraceRow {
   input_tokens: number;
   output_tokens: number;
   model: string;
+  request_model?: string;
   thread_id: string;
   log_id: string;
 }
@@ -64,6 +68,7 @@ export interface TraceQuery {
   kind?: string;
   /** Part of the root span's name. */
   name?: string;
+  /** The model that answered or the one asked for (gen_ai.response.model or gen_ai.request.model). */
   model?: string;
   threadId?: string;
   minDurationMs?: number;
