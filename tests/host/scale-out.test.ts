@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
-import { greetingCanvas, unique } from '../workflow-kit.ts';
+import { greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 import { startFakeLlm } from '../fixtures/fake-llm.ts';
 
 // The scale-out suite: BullMQ on Redis, with async runs executed by a separate `./tessera worker`.
@@ -18,19 +20,29 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
   let admin: Agent;
   const prefix = `t${Date.now()}`;
   beforeAll(async () => {
-    const env = { REDIS_URL: redis!, TESSERA_QUEUE_CONSUMER: 'false', TESSERA_BULLMQ_PREFIX: prefix };
     studio = await startStudio({ env });
     admin = (await signUp(studio.url)).agent;
-    worker = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'worker', '--data', studio.dataDir], {
+    worker = await startWorker();
+  });
+  const env = { REDIS_URL: redis!, TESSERA_QUEUE_CONSUMER: 'false', TESSERA_BULLMQ_PREFIX: prefix, TESSERA_ALLOW_PRIVATE_NETWORK: 'true', TESSERA_QUEUE_STALL_MS: '1500' };
+  /** A `./tessera worker` on the studio's data and database; resolves once it consumes the queue. */
+  async function startWorker(): Promise<ChildProcess> {
+    const w = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'worker', '--data', studio.dataDir], {
       cwd: ROOT,
       env: { ...process.env, ...env, TESSERA_QUEUE_CONSUMER: 'true', TESSERA_LOG_LEVEL: 'warn', ...(studio.databaseUrl ? { DATABASE_URL: studio.databaseUrl } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    worker.stdout!.on('data', (d) => (workerLog += d));
-    worker.stderr!.on('data', (d) => (workerLog += d));
-    for (let i = 0; i < 200 && !workerLog.includes('tessera worker: running'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(workerLog).toContain('tessera worker: running');
-  });
+    const started = workerLog.length;
+    w.stdout!.on('data', (d) => (workerLog += d));
+    w.stderr!.on('data', (d) => (workerLog += d));
+    await new Promise<void>((resolve, reject) => {
+      const check = () => (workerLog.slice(started).includes('tessera worker: running') ? resolve() : undefined);
+      w.stdout!.on('data', check);
+      w.stderr!.on('data', check);
+      w.once('exit', (code) => reject(new Error(`the worker exited (${code}): ${workerLog}`)));
+    });
+    return w;
+  }
   afterAll(async () => {
     worker?.kill('SIGTERM');
     await new Promise((r) => worker?.once('exit', r));
@@ -53,6 +65,62 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     expect(p.execute_status, workerLog).toBe(2);
     expect(JSON.parse(p.output)).toEqual({ message: 'Hello, Worker!' });
     expect((await api('canvas', { workflow_id })).workflow.status).toBe(2);
+  });
+
+  it('a worker killed during a run: the run is failed when a node not safe to repeat had started, run again otherwise', async () => {
+    // A service the workflows call: it holds the first request of each path (the worker is killed meanwhile)
+    // and answers the ones after it.
+    const hits: Record<string, number> = {};
+    let held: (() => void) | undefined;
+    const arrived = new Map<string, () => void>();
+    const service = createServer((req, res) => {
+      const key = `${req.method} ${req.url}`;
+      hits[key] = (hits[key] ?? 0) + 1;
+      if (hits[key] === 1) {
+        held = () => res.destroy();
+        arrived.get(key)?.();
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    const { agent } = await signUp(studio.url);
+    const space = (await agent.post('/api/space/create', { name: 'Redelivery' })).space_id;
+    const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const runThroughKill = async (method: 'GET' | 'POST', path: string) => {
+      const { workflow_id } = await api('create', { name: unique(`calls ${method}`) });
+      const canvas = {
+        nodes: [node('start', '1'), node('call', '45', { settings: { method, url: `${base}${path}`, body: { type: 'json', content: '{}' }, timeout_ms: 60_000 } }), node('end', '2', { inputs: [ref('status', 'call', ['statusCode'], 'integer')] })],
+        links: [link('start', 'call'), link('call', 'end')],
+      };
+      await api('save', { workflow_id, schema: canvas });
+      const reached = new Promise<void>((r) => arrived.set(`${method} ${path}`, r));
+      const { execute_id } = await api('test_run', { workflow_id, input: {} });
+      await reached;
+      const exited = new Promise((r) => worker.once('exit', r));
+      worker.kill('SIGKILL');
+      await exited;
+      held?.();
+      worker = await startWorker();
+      let p: any;
+      await expect
+        .poll(async () => (p = await agent.get(`/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`)).execute_status, { timeout: 30_000, interval: 200 })
+        .not.toBe(1);
+      return p;
+    };
+    try {
+      const post = await runThroughKill('POST', '/orders');
+      expect(post.execute_status, workerLog).toBe(3);
+      expect(post.reason, workerLog).toMatch(/stopped after node call had started, and that node is not safe to run twice/);
+      expect(hits['POST /orders']).toBe(1);
+      const get = await runThroughKill('GET', '/status');
+      expect(get.execute_status, `${get.reason} ${workerLog}`).toBe(2);
+      expect(hits['GET /status']).toBe(2);
+    } finally {
+      service.close();
+    }
   });
 
   it('knowledge: the worker processes documents and embeds them; the studio finds what the worker wrote, its vector cache kept current', async () => {

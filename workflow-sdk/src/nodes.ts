@@ -150,6 +150,12 @@ export interface NodeTypeDefinition {
    * a loop's item takes the element type of the array it iterates.
    */
   localsOf?(node: CanvasNode, inputs?: LocalsContext): FieldDecl[];
+  /**
+   * Whether running the node a second time is harmless (default true). A node with effects outside the run
+   * (an HTTP POST, a row written) says false, or decides from its settings: a run whose worker stopped after
+   * such a node had started is failed with a reason instead of being run again from the start.
+   */
+  repeatSafe?: boolean | ((settings: Record<string, unknown>) => boolean);
   /** At most one of these per canvas (Start, End). */
   singleton?: boolean;
   /** The run begins here (Start) / ends here (End). */

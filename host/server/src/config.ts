@@ -41,6 +41,12 @@ export interface TesseraConfig {
   publicUrl: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /**
+   * The shared queue (with redisUrl): whether this process consumes jobs (TESSERA_QUEUE_CONSUMER), the key
+   * prefix of its queues (TESSERA_BULLMQ_PREFIX), and how soon a job whose worker stopped is delivered again
+   * (TESSERA_QUEUE_STALL_MS; BullMQ's 30 s by default).
+   */
+  queue: { consumer: boolean; prefix: string; stallMs?: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   extensionsDir: string;
   builtinExtensionsDir: string;
@@ -138,6 +144,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     publicUrl: env.TESSERA_PUBLIC_URL ?? c.publicUrl ?? `http://localhost:${port}`,
     databaseUrl: overrides.databaseUrl ?? env.DATABASE_URL ?? c.databaseUrl,
     redisUrl: env.REDIS_URL ?? c.redisUrl,
+    queue: { consumer: env.TESSERA_QUEUE_CONSUMER !== 'false', prefix: env.TESSERA_BULLMQ_PREFIX || 'tessera', stallMs: num(env.TESSERA_QUEUE_STALL_MS, 'TESSERA_QUEUE_STALL_MS') },
     logLevel,
     extensionsDir: path.resolve(root, overrides.extensionsDir ?? env.TESSERA_EXTENSIONS_DIR ?? c.extensionsDir ?? 'extensions.d'),
     builtinExtensionsDir: path.join(root, 'extensions'),

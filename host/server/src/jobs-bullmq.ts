@@ -14,8 +14,11 @@ export class BullQueue implements JobQueue {
   #workers: Worker[] = [];
   #onError: (job: string, error: unknown) => void;
   #prefix: string;
+  /** BullMQ's lock duration and stalled-job check (how soon a job whose worker stopped is delivered again). */
+  #stallMs?: number;
 
-  constructor(url: string, jobs: RegistryView<BackgroundJob>, onError: (job: string, error: unknown) => void, prefix = 'tessera') {
+  constructor(url: string, jobs: RegistryView<BackgroundJob>, onError: (job: string, error: unknown) => void, prefix = 'tessera', stallMs?: number) {
+    this.#stallMs = stallMs;
     this.#jobs = jobs;
     this.#onError = onError;
     this.#prefix = prefix;
@@ -50,7 +53,7 @@ export class BullQueue implements JobQueue {
       const worker = new Worker(
         def.name,
         async (job: Job) => def.handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, signal: new AbortController().signal }),
-        { connection: this.#connection.duplicate(), prefix: this.#prefix, concurrency: def.concurrency ?? 1 },
+        { connection: this.#connection.duplicate(), prefix: this.#prefix, concurrency: def.concurrency ?? 1, ...(this.#stallMs ? { lockDuration: this.#stallMs, stalledInterval: this.#stallMs } : {}) },
       );
       worker.on('failed', (job, error) => {
         if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.#onError(def.name, error);
@@ -79,3 +82,4 @@ export class BullQueue implements JobQueue {
     this.#connection.disconnect();
   }
 }
+

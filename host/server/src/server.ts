@@ -157,7 +157,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const jobFailed = (job: string, error: unknown) =>
     host.report({ source: 'job', message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`, error, extensionId: host.points.registry(BackgroundJobs).ownerOf(job) });
   // BullMQ and its Redis client load only when a Redis URL is configured (the scale-out engine).
-  const queue = config.redisUrl ? new (await import('./jobs-bullmq.ts')).BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, process.env.TESSERA_BULLMQ_PREFIX) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
+  const queue = config.redisUrl ? new (await import('./jobs-bullmq.ts')).BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, config.queue.prefix, config.queue.stallMs) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
   host.provideHostService(DatabaseService, database);
   // Records written behind the request path go through a worker thread on the SQLite file (the second core).
   const directWriter = kyselyBulkWriter(database.db);
@@ -283,7 +283,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   if (hasWeb) app.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml));
 
   if (!(queue instanceof InProcessQueue)) {
-    if (options.consumeJobs ?? process.env.TESSERA_QUEUE_CONSUMER !== 'false') await queue.consume();
+    if (options.consumeJobs ?? config.queue.consumer) await queue.consume();
   } else queue.schedule();
 
   // Which extension an escaped error came from: the first extension folder its stack names.

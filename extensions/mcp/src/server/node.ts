@@ -12,6 +12,8 @@ export const McpNodeSettings = z.object({
 export function mcpNode(clients: () => McpClients): NodeTypeDefinition {
   return {
     key: 'mcp_tool',
+    // An MCP tool may change something on the other side.
+    repeatSafe: false,
     // The studio's own node types beyond the spec's codes take 1000 and up.
     code: 1000,
     category: 'utility',

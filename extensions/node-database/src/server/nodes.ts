@@ -56,6 +56,7 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
   return [
     {
       key: 'database_sql',
+      repeatSafe: (s) => /^\s*select\b/i.test(String(s.sql ?? '')),
       code: 12,
       category: 'data',
       label: label('SQL', 'SQL'),
@@ -98,6 +99,7 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
     },
     {
       key: 'database_insert',
+      repeatSafe: false,
       code: 46,
       category: 'data',
       label: label('Add a row', '新增数据'),
@@ -117,6 +119,7 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
     },
     {
       key: 'database_update',
+      repeatSafe: false,
       code: 42,
       category: 'data',
       label: label('Update rows', '更新数据'),
@@ -131,6 +134,7 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
     },
     {
       key: 'database_delete',
+      repeatSafe: false,
       code: 44,
       category: 'data',
       label: label('Delete rows', '删除数据'),

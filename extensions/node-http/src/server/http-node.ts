@@ -35,6 +35,8 @@ const MAX_BODY = 5 * 1024 * 1024;
 
 export const http: NodeTypeDefinition = {
   key: 'http',
+  // GET and HEAD read; other methods may change something on the other side.
+  repeatSafe: (s) => s.method === undefined || s.method === 'GET' || s.method === 'HEAD',
   code: 45,
   category: 'utility',
   label: { 'en-US': 'HTTP request', 'zh-CN': 'HTTP 请求' },

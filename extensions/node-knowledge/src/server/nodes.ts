@@ -49,6 +49,7 @@ export function knowledgeNodes(knowledge: () => Knowledge): NodeTypeDefinition[]
     },
     {
       key: 'knowledge_write',
+      repeatSafe: false,
       code: 27,
       category: 'data',
       label: label('Knowledge writing', '知识库写入'),
@@ -83,6 +84,7 @@ export function knowledgeNodes(knowledge: () => Knowledge): NodeTypeDefinition[]
     },
     {
       key: 'knowledge_delete',
+      repeatSafe: false,
       code: 60,
       category: 'data',
       label: label('Knowledge delete', '知识库删除'),

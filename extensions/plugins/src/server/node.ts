@@ -17,6 +17,8 @@ type Settings = z.infer<typeof ApiNodeSettings>;
 export function apiNode(plugins: () => Plugins): NodeTypeDefinition {
   return {
     key: 'plugin',
+    // A plugin's API may change something on the other side.
+    repeatSafe: false,
     code: 4,
     category: 'utility',
     label: { 'en-US': 'Plugin', 'zh-CN': '插件' },

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { containsText, defineExtension, JobQueueService, OutboundHttpService, ResourceReferences } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
@@ -14,8 +15,18 @@ import { WorkflowStore } from './store.ts';
 const services = new WeakMap<object, RunService>();
 const heartbeats = new WeakMap<object, ReturnType<typeof setInterval>>();
 
+const ConfigSchema = z.object({
+  /**
+   * The recovery window: with several processes, a run whose process has given no heartbeat for this long is
+   * failed by the sweep. A queue job whose worker stopped is delivered again before that (BullMQ notices a
+   * stalled job within about a minute) and run again from the start unless a node not safe to repeat had started.
+   */
+  runRecoveryMs: z.number().int().min(30_000).max(24 * 3600_000).default(Number(process.env.TESSERA_RUN_RECOVERY_MS) || 120_000),
+});
+
 export default defineExtension({
   id: 'workflow',
+  configSchema: ConfigSchema,
   register(ctx) {
     // Workflows whose draft canvas names a resource (a knowledge base, a table, a plugin, another workflow ...).
     ctx.register(ResourceReferences, {
@@ -100,14 +111,16 @@ export default defineExtension({
       name: 'workflow.recover',
       everyMs: 30_000,
       handler: async () => {
-        const failed = await runs.recoverOrphans({ staleOnly: true });
+        const failed = await runs.recoverOrphans({ staleOnly: true, staleAfterMs: ctx.config.runRecoveryMs });
         if (failed) ctx.logger.warn(`failed ${failed} run(s) whose process stopped`);
       },
     });
     ctx.job<{ run_id: string; resume?: { event_id: string; data: unknown } }>({
       name: 'workflow.run',
       concurrency: 4,
-      handler: async ({ run_id, resume }) => void (await runs.execute(run_id, resume)),
+      handler: async ({ run_id, resume }, job) => {
+        if (await runs.claimDelivery(run_id, job.jobId)) await runs.execute(run_id, resume);
+      },
     });
     const deps = {
       store,
@@ -137,7 +150,7 @@ export default defineExtension({
     const beat = setInterval(() => void services.get(ctx)!.heartbeat().catch((e) => ctx.report(e)), 15_000);
     beat.unref();
     heartbeats.set(ctx, beat);
-    const failed = await services.get(ctx)!.recoverOrphans({ staleOnly: ctx.host.distributed });
+    const failed = await services.get(ctx)!.recoverOrphans({ staleOnly: ctx.host.distributed, staleAfterMs: ctx.config.runRecoveryMs });
     if (failed) ctx.logger.warn(`failed ${failed} run(s) left running by a previous stop`);
   },
 });

@@ -140,4 +140,13 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('workflow_run').addColumn('output_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  {
+    name: '0005_run_delivery',
+    up: async (db) => {
+      // Which queue job last took the run (a job delivered again means its worker stopped), and the first node
+      // that is not safe to repeat to have started (such a run is failed rather than run again).
+      await db.schema.alterTable('workflow_run').addColumn('job_id', 'varchar(64)').execute();
+      await db.schema.alterTable('workflow_run').addColumn('unrepeatable_node', 'varchar(64)').execute();
+    },
+  },
 ];

@@ -47,6 +47,10 @@ export interface RunRow {
   bot_id?: string | null;
   connector_id?: string | null;
   connector_uid?: string | null;
+  /** The queue job that last took the run (runs from the queue only). */
+  job_id?: string | null;
+  /** The first node not safe to repeat that started (runs from the queue only). */
+  unrepeatable_node?: string | null;
   /** Model tokens the run used (the sum over its nodes). */
   input_tokens?: number;
   output_tokens?: number;
@@ -247,6 +251,7 @@ export class RunService {
       return rec;
     };
     let outcome: RunOutcome;
+    let marked = !!row.unrepeatable_node;
     try {
       outcome = await this.#engine.run({
         canvas,
@@ -284,6 +289,15 @@ export class RunService {
             if (status !== 'interrupted') finished.push({ ...rec });
             emit({ type: 'node', record: rec });
           },
+          // Runs from the queue note the first node that is not safe to repeat before it starts: if the worker
+          // stops, the run is not run again from the start (claimDelivery).
+          beforeUnrepeatable: row.job_id
+            ? async ({ node }) => {
+                if (marked) return;
+                marked = true;
+                await this.#ctx.db.updateTable('workflow_run').set({ unrepeatable_node: node.node_id }).where('id', '=', row.id).where('unrepeatable_node', 'is', null).execute();
+              }
+            : undefined,
           streamed: ({ node, content, final }) => emit({ type: 'message', node_id: node.node_id, node_title: titles.get(node.node_id) ?? node.node_id, content, final, seq: seq++ }),
         },
       });
@@ -346,6 +360,37 @@ export class RunService {
     return { system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id }, app, user };
   }
 
+  /**
+   * A queue job is about to run `runId`. The first delivery of a job runs it. The same job delivered again
+   * means the worker that had it stopped: a run already ended (failed by the recovery sweep) is left alone,
+   * one where a node that is not safe to repeat had started is failed with the reason, and any other is run
+   * again from the start.
+   */
+  async claimDelivery(runId: string, jobId: string): Promise<boolean> {
+    const db = this.#ctx.db;
+    const first = await db
+      .updateTable('workflow_run')
+      .set({ job_id: jobId })
+      .where('id', '=', runId)
+      .where((eb) => eb.or([eb('job_id', 'is', null), eb('job_id', '<>', jobId)]))
+      .executeTakeFirst();
+    if (Number(first.numUpdatedRows) === 1) return true;
+    const row = (await db.selectFrom('workflow_run').select(['status', 'unrepeatable_node', 'interrupt']).where('id', '=', runId).executeTakeFirst()) as { status: number; unrepeatable_node: string | null; interrupt: string | null } | undefined;
+    if (!row || Number(row.status) !== RunStatus.Running || this.#live.has(runId)) return false;
+    if (row.unrepeatable_node) {
+      await db
+        .updateTable('workflow_run')
+        .set({ status: RunStatus.Fail, error: `The worker running this run stopped after node ${row.unrepeatable_node} had started, and that node is not safe to run twice (it may have sent a request or written data). The run was failed rather than run again; run the workflow again if that is what you want.`, finished_at: now(), updated_at: now() })
+        .where('id', '=', runId)
+        .where('status', '=', RunStatus.Running)
+        .execute();
+      this.#ctx.logger.warn(`run ${runId}: its worker stopped after node ${row.unrepeatable_node} (not safe to repeat) had started; failed instead of run again`);
+      return false;
+    }
+    this.#ctx.logger.warn(`run ${runId}: its worker stopped; running it again from the start (every node it had started is safe to repeat)`);
+    return true;
+  }
+
   /** Live runs say they are alive: their updated_at moves every 15 s (other processes judge staleness by it). */
   async heartbeat(): Promise<void> {
     const ids = [...this.#live.keys()].filter((id) => !this.#pending.has(id));
@@ -355,15 +400,15 @@ export class RunService {
   /**
    * Runs left "Running" by a process that stopped are failed with a reason (runs waiting for an answer
    * keep waiting). Alone (no shared queue), every such run at start is orphaned; with several processes,
-   * only runs whose heartbeat stopped more than a minute ago.
+   * only runs whose heartbeat stopped more than `staleAfterMs` ago (the recovery window).
    */
-  async recoverOrphans({ staleOnly }: { staleOnly: boolean }): Promise<number> {
+  async recoverOrphans({ staleOnly, staleAfterMs = 120_000 }: { staleOnly: boolean; staleAfterMs?: number }): Promise<number> {
     let q = this.#ctx.db
       .updateTable('workflow_run')
       .set({ status: RunStatus.Fail, error: 'The server stopped while this run was in progress. Run the workflow again.', finished_at: now(), updated_at: now() })
       .where('status', '=', RunStatus.Running)
       .where('interrupt', 'is', null);
-    if (staleOnly) q = q.where('updated_at', '<', new Date(Date.now() - 60_000).toISOString());
+    if (staleOnly) q = q.where('updated_at', '<', new Date(Date.now() - staleAfterMs).toISOString());
     const live = [...this.#live.keys()];
     if (live.length) q = q.where('id', 'not in', live);
     const r = await q.executeTakeFirst();

@@ -34,6 +34,8 @@ export interface RunHooks {
   nodeStarted?(e: NodeEvent & { inputs: Record<string, unknown> }): void;
   nodeFinished?(e: NodeEvent & { status: 'success' | 'fail' | 'skipped' | 'interrupted'; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; error?: string; durationMs: number; branch?: string; tokens?: number; usage?: { input_tokens: number; output_tokens: number } }): void;
   streamed?(e: { node: CanvasNode; content: string; final: boolean }): void;
+  /** Awaited before a node that is not safe to run twice starts (its effects may then have happened). */
+  beforeUnrepeatable?(e: NodeEvent): Promise<void>;
 }
 
 export interface EngineDeps {
@@ -454,6 +456,8 @@ export class WorkflowEngine {
       req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: message, durationMs: performance.now() - started });
       throw new NodeFailure(message, node.node_id);
     }
+    const repeatSafe = typeof type.repeatSafe === 'function' ? type.repeatSafe(settingsParsed.data as Record<string, unknown>) : type.repeatSafe !== false;
+    if (!repeatSafe && req.hooks?.beforeUnrepeatable) await req.hooks.beforeUnrepeatable({ node, type });
     const attempts = 1 + (policy?.retry ?? 0);
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
