@@ -111,7 +111,14 @@ async function main() {
       const { loadConfig, createServer } = await import('../host/server/src/index.ts');
       const config = loadConfig({ root: ROOT, overrides: { dataDir: data } });
       if (!config.redisUrl) fail('a worker needs REDIS_URL (the shared queue); without it ./tessera start runs background jobs itself');
+      const early: [unknown, 'uncaught exception' | 'unhandled rejection'][] = [];
+      let ready: Awaited<ReturnType<typeof createServer>> | undefined;
+      // What a job or an extension lets escape is logged with the extension; the worker goes on.
+      process.on('uncaughtException', (e) => (ready ? ready.reportUncaught(e, 'uncaught exception') : early.push([e, 'uncaught exception'])));
+      process.on('unhandledRejection', (e) => (ready ? ready.reportUncaught(e, 'unhandled rejection') : early.push([e, 'unhandled rejection'])));
       const server = await createServer(config, { consumeJobs: true });
+      ready = server;
+      for (const [e, kind] of early.splice(0)) server.reportUncaught(e, kind);
       console.log(`tessera worker: running background jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//***@')} (${server.host.status().filter((s) => s.state === 'started').length} extensions)`);
       const stop = async () => {
         await server.close();

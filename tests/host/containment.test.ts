@@ -79,3 +79,43 @@ describe('an extension that throws cannot stop the studio', () => {
     expect(await alive()).toBe(true);
   });
 });
+
+describe('an extension whose load or start lets an error escape', () => {
+  it('is disabled with the reason and the studio starts, then and at every later start', async () => {
+    const data = mkdtempSync(path.join(tmpdir(), 'tessera-escapes-'));
+    const start = async () => {
+      let out = '';
+      const p = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'start', '--port', '0', '--data', data], {
+        cwd: ROOT,
+        env: { ...process.env, TESSERA_EXTENSIONS_DIR: path.join(ROOT, 'tests/fixtures/start-escapes'), TESSERA_LOG_LEVEL: 'error' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const running = await new Promise<string>((resolve, reject) => {
+        const seen = (d: Buffer) => {
+          out += d;
+          const m = /running on (http:\/\/\S+?) /.exec(out);
+          if (m) resolve(m[1].replace('localhost', '127.0.0.1'));
+        };
+        p.stdout!.on('data', seen);
+        p.stderr!.on('data', seen);
+        p.once('exit', (code) => reject(new Error(`the studio exited (${code}):\n${out}`)));
+      });
+      return { url: running, output: () => out, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM'))) };
+    };
+    try {
+      const first = await start();
+      expect(first.output()).toMatch(/extension 'escapes' was disabled: (unhandled rejection|uncaught exception) while it loaded or started: (register escaped|start timer escaped)/);
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${first.url}/api/escapes/ping`)).status).toBe(404);
+      const admin = (await signUp(first.url)).agent;
+      const listed = (await admin.get('/api/admin/extensions/list')).extensions.find((e: { id: string }) => e.id === 'escapes');
+      expect(listed).toMatchObject({ state: 'disabled', reason: expect.stringMatching(/^disabled by the studio: .*escaped/) });
+      await first.stop();
+      const second = await start();
+      expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+      await second.stop();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -172,6 +172,29 @@ export function readAdminChoices(dataDir: string): Record<string, boolean> {
   } catch {
     return {};
   }
+}
+
+/** Why the studio itself disabled extensions (an error escaped while one started): `{ "reasons": { "id": "..." } }`. */
+export function readAdminReasons(dataDir: string): Record<string, string> {
+  const file = path.join(dataDir, ADMIN_CHOICES_FILE);
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { reasons?: Record<string, unknown> };
+    return Object.fromEntries(Object.entries(parsed.reasons ?? {}).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** Disables extensions in the data folder's choices, with the reason the admin page shows. */
+export function writeAdminDisabled(dataDir: string, disabled: Record<string, string>): void {
+  const choices = { ...readAdminChoices(dataDir) };
+  const reasons = { ...readAdminReasons(dataDir) };
+  for (const [id, reason] of Object.entries(disabled)) {
+    choices[id] = false;
+    reasons[id] = reason;
+  }
+  writeFileSync(path.join(dataDir, ADMIN_CHOICES_FILE), `${JSON.stringify({ enabled: choices, reasons }, null, 2)}\n`);
 }
 
 function trustProxyOf(v: string): boolean | number | string {

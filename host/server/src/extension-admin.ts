@@ -4,7 +4,7 @@ import { planExtensions, type ExtensionHost } from '@tessera/core';
 import { ApiError, ErrorCode, TESSERA_VERSION, badRequest, notFound } from '@tessera/sdk';
 import type { ExtensionAdmin, ExtensionInfo, ServerContext } from '@tessera/sdk/server';
 import { satisfies } from '@tessera/core';
-import { ADMIN_CHOICES_FILE, readAdminChoices, type TesseraConfig } from './config.ts';
+import { ADMIN_CHOICES_FILE, readAdminChoices, readAdminReasons, type TesseraConfig } from './config.ts';
 import { PackageManifestSchema, type DiscoveredExtension, type DiscoveryProblem } from './discovery.ts';
 import { readTarball, TarballError } from './tarball.ts';
 
@@ -21,6 +21,7 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
 
   const list = (): ExtensionInfo[] => {
     const choices = readAdminChoices(config.dataDir);
+    const reasons = readAdminReasons(config.dataDir);
     const contributions = new Map<string, Map<string, string[]>>();
     for (const c of host.points.contributions()) {
       const mine = contributions.get(c.owner) ?? new Map<string, string[]>();
@@ -36,7 +37,7 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
         id: s.id,
         version: s.version,
         state: s.state,
-        reason: s.reason,
+        reason: s.reason === 'disabled by configuration' && reasons[s.id] ? `disabled by the studio: ${reasons[s.id]}` : s.reason,
         source: s.source,
         folder: s.dir ?? null,
         description: d?.pkg.description,
@@ -75,7 +76,9 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
       }
     }
     const choices = { ...readAdminChoices(config.dataDir), ...changes };
-    writeFileSync(path.join(config.dataDir, ADMIN_CHOICES_FILE), `${JSON.stringify({ enabled: choices }, null, 2)}\n`);
+    // A reason the studio gave for disabling one stays until someone enables it again.
+    const reasons = Object.fromEntries(Object.entries(readAdminReasons(config.dataDir)).filter(([id]) => choices[id] === false));
+    writeFileSync(path.join(config.dataDir, ADMIN_CHOICES_FILE), `${JSON.stringify({ enabled: choices, ...(Object.keys(reasons).length ? { reasons } : {}) }, null, 2)}\n`);
   };
 
   const install: ExtensionAdmin['install'] = (tarball) => {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type TesseraConfig } from './config.ts';
+import { ConfigError, loadConfig, writeAdminDisabled, type TesseraConfig } from './config.ts';
 import { createServer, type TesseraServer } from './server.ts';
 import { DataDirError } from './data-dir.ts';
 
@@ -13,6 +13,14 @@ export interface StartOptions {
 /** Starts the studio: loads configuration, starts the extensions, listens; stops cleanly on SIGINT/SIGTERM. */
 export async function startStudio({ root, overrides, banner = true }: StartOptions): Promise<TesseraServer> {
   const began = performance.now();
+  // Nothing an extension lets escape (a timer's throw, a promise nobody awaited) stops the studio, from the
+  // first line on: once it runs, the error is logged with the extension whose code threw; while extensions
+  // load and start, it is kept, and the extension is disabled with the reason before the studio starts.
+  let running: TesseraServer | undefined;
+  const escaped: { error: unknown; kind: 'uncaught exception' | 'unhandled rejection' }[] = [];
+  const escape = (kind: 'uncaught exception' | 'unhandled rejection') => (error: unknown) => (running ? running.reportUncaught(error, kind) : escaped.push({ error, kind }));
+  process.on('uncaughtException', escape('uncaught exception'));
+  process.on('unhandledRejection', escape('unhandled rejection'));
   let config: TesseraConfig;
   try {
     config = loadConfig({ root, overrides });
@@ -26,6 +34,21 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
   let server: TesseraServer;
   try {
     server = await createServer(config);
+    // What an extension's start left to run next (a timer of 0 ms, a rejected promise) has run by now.
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setImmediate(r));
+    const culprits = new Map<string, string>();
+    for (const { error, kind } of escaped.splice(0)) {
+      const id = server.ownerOf(error);
+      if (id && !culprits.has(id)) culprits.set(id, `${kind} while it loaded or started: ${(error as Error)?.message ?? String(error)}`);
+      else if (!id) server.reportUncaught(error, kind);
+    }
+    if (culprits.size) {
+      for (const [id, reason] of culprits) console.error(`tessera: extension '${id}' was disabled: ${reason}. Enable it again in Settings > Extensions once it is fixed.`);
+      writeAdminDisabled(config.dataDir, Object.fromEntries(culprits));
+      await server.close();
+      server = await createServer(loadConfig({ root, overrides }));
+    }
   } catch (e) {
     if (e instanceof DataDirError) {
       console.error(`tessera: ${e.message}`);
@@ -33,6 +56,8 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     }
     throw e;
   }
+  running = server;
+  for (const { error, kind } of escaped.splice(0)) server.reportUncaught(error, kind);
   let url: string;
   try {
     url = await server.listen();
@@ -45,10 +70,6 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     }
     throw e;
   }
-  // Nothing an extension lets escape (a timer's throw, a promise nobody awaited) stops the studio: it is
-  // logged with the extension whose code threw, and the requests in flight go on.
-  process.on('uncaughtException', (e) => server.reportUncaught(e, 'uncaught exception'));
-  process.on('unhandledRejection', (e) => server.reportUncaught(e, 'unhandled rejection'));
   // ./tessera bench startup reads what each extension cost to load and start.
   if (process.env.TESSERA_STARTUP_REPORT) {
     writeFileSync(process.env.TESSERA_STARTUP_REPORT, JSON.stringify({ startMs: Math.round(performance.now() - began), rssMb: Math.round(process.memoryUsage.rss() / 104857.6) / 10, extensions: server.host.status() }));

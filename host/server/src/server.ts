@@ -57,6 +57,8 @@ export interface TesseraServer {
    * extension whose folder its stack names, and the process goes on.
    */
   reportUncaught(error: unknown, kind: 'uncaught exception' | 'unhandled rejection'): void;
+  /** The extension whose folder an error's stack names first (undefined when none does). */
+  ownerOf(error: unknown): string | undefined;
   close(): Promise<void>;
 }
 
@@ -300,6 +302,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   let closed = false;
   return {
     app,
+    ownerOf: ownerOfStack,
     reportUncaught(error, kind) {
       const extensionId = ownerOfStack(error);
       host.report({ source: 'process', extensionId, message: `${kind}${extensionId ? ` in extension '${extensionId}'` : ''}: ${(error as Error)?.message ?? String(error)}`, error });
