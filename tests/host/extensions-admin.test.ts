@@ -83,4 +83,12 @@ describe('the extensions of the studio for its administrators', () => {
     expect((await user.request('GET', '/api/admin/extensions/list')).status).toBe(403);
     expect((await user.request('POST', '/api/admin/extensions/set_enabled', { changes: { models: false } })).status).toBe(403);
   });
+
+  it('refuses a change that would turn off this page (itself, or what it needs), so the way back stays', async () => {
+    const self = await admin.request('POST', '/api/admin/extensions/set_enabled', { changes: { 'extensions-admin': false } });
+    expect([self.status, self.body.msg]).toEqual([409, expect.stringContaining('would turn off Extensions (extensions-admin) at the next start')]);
+    const needed = await admin.request('POST', '/api/admin/extensions/set_enabled', { changes: { identity: false } });
+    expect([needed.status, needed.body.msg]).toEqual([409, expect.stringContaining('this page needs what it would turn off')]);
+    expect((await admin.get('/api/admin/extensions/list')).extensions.find((e: { id: string }) => e.id === 'extensions-admin').pending).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { ExtensionAdminService, defineExtension } from '@tessera/sdk/server';
-import { badRequest } from '@tessera/sdk';
+import { badRequest, conflict } from '@tessera/sdk';
 import { z } from 'zod';
 
 const base = '/api/admin/extensions';
@@ -33,6 +33,12 @@ export default defineExtension({
       body: z.object({ changes: Changes }),
       handler: ({ body }) => {
         const changes = admin().preview(body.changes);
+        // This page is the way back: a change that would turn it off (itself, or what it needs) is refused.
+        const self = changes.find((c) => c.id === 'extensions-admin' && c.change === 'disable');
+        if (self) {
+          const cause = body.changes['extensions-admin'] === false ? 'it is this page' : `this page needs what it would turn off (${self.reason})`;
+          throw conflict(`This change would turn off Extensions (extensions-admin) at the next start, and with it the way to undo it here: ${cause}. To do it anyway, set it in tessera.config.yaml or TESSERA_DISABLE.`);
+        }
         admin().setEnabled(body.changes);
         return { changes };
       },
