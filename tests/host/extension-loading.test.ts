@@ -145,6 +145,18 @@ export default defineExtension({
       const opened = JSON.parse((await api('canvas', { workflow_id })).workflow.schema_json);
       expect(opened.nodes.find((n: { node_id: string }) => n.node_id === 'ev')).toMatchObject({ version: 2, node_param: { settings: { salutation: 'Hi' } } });
       expect((await api('validate_tree', { workflow_id })).errors).toEqual([]);
+      // A test run of the saved draft migrates it as a published run does.
+      const test = await api('test_run', { workflow_id, input: { name: 'Grace' }, run_mode: 0 });
+      expect([test.execute_status, JSON.parse(test.output)], test.reason).toEqual([2, { o: 'Hi, Grace' }]);
+      // The canvas the editor sends: a node saved with version 1 is migrated before it is checked, and one
+      // newer than the installed type is reported.
+      const v1 = { nodes: [node('start', '1', { outputs: [{ name: 'name', type: 'string' }] }), { ...node('ev', '20100', { inputs: [ref('name', 'start', ['name'])], settings: { greeting: 'Hi' } }), version: 1 }, node('end', '2', { inputs: [ref('o', 'ev', ['output'])] })], links: [link('start', 'ev'), link('ev', 'end')] };
+      expect((await api('validate_tree', { workflow_id, schema: v1 })).errors).toEqual([]);
+      const v3 = { ...v1, nodes: v1.nodes.map((n) => (n.node_id === 'ev' ? { ...n, version: 3 } : n)) };
+      expect((await api('validate_tree', { workflow_id, schema: v3 })).errors).toEqual([expect.objectContaining({ node_id: 'ev', field: 'version', message: expect.stringContaining("version 3 of 'evolving', newer than the 2 installed") })]);
+      await api('save', { workflow_id, schema: v3 });
+      const refused = await agent.request('POST', '/api/workflow_api/test_run', { space_id: space, workflow_id, input: { name: 'x' }, run_mode: 0 });
+      expect([refused.status, refused.body.msg]).toEqual([400, expect.stringContaining('newer than the 2 installed')]);
     } finally {
       await second.close();
       rmSync(root, { recursive: true, force: true });

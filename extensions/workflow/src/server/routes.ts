@@ -440,7 +440,9 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         const given = Canvas.safeParse(canvas);
         if (given.success) {
           try {
-            canvas = body.schema !== undefined ? stampVersions(given.data, typeOf) : upgradeCanvas(given.data, typeOf);
+            // Nodes the editor just added have no version (they follow the installed one); any node saved with
+            // an older version is migrated, and one newer than the installed type is a problem, as a run finds it.
+            canvas = upgradeCanvas(body.schema !== undefined ? stampVersions(given.data, typeOf) : given.data, typeOf);
           } catch (e) {
             if (!(e instanceof MigrationError)) throw e;
             migration.push({ type: 1, node_id: e.nodeId, field: 'version', message: e.message });
@@ -481,7 +483,15 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     body: z.object({ space_id: Id, workflow_id: Id, input: Inputs, run_mode: z.number().int().min(0).max(2).default(RunMode.Async) }),
     handler: async ({ body, caller, logId }, reply) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
-      const draft = await store.draft(meta.id);
+      const saved = await store.draft(meta.id);
+      // The draft as a run of it executes: every node brought to its type's installed version first.
+      let draft: typeof saved;
+      try {
+        draft = { ...saved, canvas: upgradeCanvas(saved.canvas, typeOf) };
+      } catch (e) {
+        if (!(e instanceof MigrationError)) throw e;
+        throw badRequest(e.message, { errors: [{ type: 1, node_id: e.nodeId, field: 'version', message: e.message }] });
+      }
       const problems = blocking(validateCanvas(draft.canvas, typeOf));
       if (problems.length) {
         // Named by the nodes' titles, as the user sees them on the canvas.
