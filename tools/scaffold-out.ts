@@ -16,6 +16,9 @@ const rootDev = (name: string): string => {
 };
 const depOf = (pkgDir: string, name: string): string => JSON.parse(readFileSync(path.join(ROOT, pkgDir, 'package.json'), 'utf8')).dependencies?.[name];
 
+/** Stops npm test and npm run build on an older Node with a sentence, not a crash deep in a test runner. */
+const NODE_CHECK = `node -e "const [a, b] = process.versions.node.split('.').map(Number); if (a < 22 || (a === 22 && b < 12)) { console.error('This extension needs Node.js 22.12 or newer; this is ' + process.versions.node + '.'); process.exit(1); }"`;
+
 /** The files of an out-of-tree extension; `packages` maps package names to tarball paths. */
 export function outOfTreeFiles(id: string, template: Template, packages: Record<string, string>): Record<string, string> {
   const title = id.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
@@ -33,8 +36,10 @@ export function outOfTreeFiles(id: string, template: Template, packages: Record<
         type: 'module',
         description: `${title}: describe what this extension adds to Tessera Studio.`,
         tessera: { id, requires: nodeType ? ['workflow@^0.1.0'] : [], ...(server ? { server: './dist/server/index.js' } : {}), ...(client ? { client: './dist/client/remoteEntry.js' } : {}) },
-        engines: { tessera: '^0.1.0' },
-        scripts: { test: 'vitest run', build: 'rsbuild build' },
+        // npm pack takes what "files" names (dist is ignored by git, so it would be left out otherwise).
+        files: ['dist', 'README.md'],
+        engines: { tessera: '^0.1.0', node: '>=22.12' },
+        scripts: { pretest: NODE_CHECK, prebuild: NODE_CHECK, test: 'vitest run', build: 'rsbuild build' },
         dependencies: {},
         devDependencies: {
           '@tessera/core': file('@tessera/core'),
@@ -60,7 +65,7 @@ export default extensionBuildConfig({ root: import.meta.dirname });
 `,
     'vitest.config.ts': `import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['test/**/*.test.ts'] } });
+export default defineConfig({ test: { include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } });
 `,
     'tsconfig.json': `${JSON.stringify({ compilerOptions: { target: 'es2023', module: 'preserve', moduleResolution: 'bundler', strict: true, noEmit: true, allowImportingTsExtensions: true, verbatimModuleSyntax: true, skipLibCheck: true, jsx: 'react-jsx' }, include: ['src', 'test'] }, null, 2)}\n`,
     '.gitignore': 'node_modules/\ndist/\n',

@@ -83,25 +83,7 @@ describe('an extension that throws cannot stop the studio', () => {
 describe('an extension whose load or start lets an error escape', () => {
   it('is disabled with the reason and the studio starts, then and at every later start', async () => {
     const data = mkdtempSync(path.join(tmpdir(), 'tessera-escapes-'));
-    const start = async () => {
-      let out = '';
-      const p = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'start', '--port', '0', '--data', data], {
-        cwd: ROOT,
-        env: { ...process.env, TESSERA_EXTENSIONS_DIR: path.join(ROOT, 'tests/fixtures/start-escapes'), TESSERA_LOG_LEVEL: 'error' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const running = await new Promise<string>((resolve, reject) => {
-        const seen = (d: Buffer) => {
-          out += d;
-          const m = /running on (http:\/\/\S+?) /.exec(out);
-          if (m) resolve(m[1].replace('localhost', '127.0.0.1'));
-        };
-        p.stdout!.on('data', seen);
-        p.stderr!.on('data', seen);
-        p.once('exit', (code) => reject(new Error(`the studio exited (${code}):\n${out}`)));
-      });
-      return { url: running, output: () => out, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM'))) };
-    };
+    const start = () => spawnStudio(data, { TESSERA_EXTENSIONS_DIR: path.join(ROOT, 'tests/fixtures/start-escapes'), TESSERA_LOG_LEVEL: 'error' });
     try {
       const first = await start();
       expect(first.output()).toMatch(/extension 'escapes' was disabled: (unhandled rejection|uncaught exception) while it loaded or started: (register escaped|start timer escaped)/);
@@ -114,6 +96,38 @@ describe('an extension whose load or start lets an error escape', () => {
       const second = await start();
       expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
       await second.stop();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+/** `./tessera start` in a process of its own on a data folder; resolves once it listens. */
+async function spawnStudio(data: string, env: Record<string, string>) {
+  let out = '';
+  const p = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'start', '--port', '0', '--data', data], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const running = await new Promise<string>((resolve, reject) => {
+    const seen = (d: Buffer) => {
+      out += d;
+      const m = /running on (http:\/\/\S+?) /.exec(out);
+      if (m) resolve(m[1].replace('localhost', '127.0.0.1'));
+    };
+    p.stdout!.on('data', seen);
+    p.stderr!.on('data', seen);
+    p.once('exit', (code) => reject(new Error(`the studio exited (${code}):\n${out}`)));
+  });
+  return { url: running, output: () => out, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM'))) };
+}
+
+describe('the configuration names an extension that is not installed', () => {
+  it('says so at start, naming where and the installed ones', async () => {
+    const data = mkdtempSync(path.join(tmpdir(), 'tessera-unknown-ext-'));
+    try {
+      const s = await spawnStudio(data, { TESSERA_DISABLE: 'billing', TESSERA_EXT_NOPE: '{}', TESSERA_LOG_LEVEL: 'warn', TESSERA_LOG_FORMAT: 'json' });
+      await s.stop();
+      expect(s.output()).toContain("TESSERA_DISABLE names the extension 'billing', which is not installed; it is ignored. The installed ones are: ");
+      expect(s.output()).toContain("TESSERA_EXT_NOPE names the extension 'nope'");
+      expect(s.output()).toMatch(/The installed ones are: [^.]*\bworkflow\b/);
     } finally {
       rmSync(data, { recursive: true, force: true });
     }

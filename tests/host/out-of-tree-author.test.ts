@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,13 +26,21 @@ describe('a node type made outside the checkout from the packed packages', () =>
       run(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'create-extension', 'word-case', '--out', work, '--template', 'node-type'], ROOT);
       const dir = path.join(work, 'word-case');
       run('npm', ['install'], dir);
+      // On a Node older than the studio's, npm test says so instead of crashing in the test runner.
+      const old = spawnSync('/usr/bin/node', ['-p', 'process.versions.node'], { encoding: 'utf8' });
+      if (old.status === 0 && Number(old.stdout.split('.')[0]) < 22) {
+        const r = spawnSync('npm', ['test'], { cwd: dir, env: { ...env, PATH: `/usr/bin:${process.env.PATH}` }, encoding: 'utf8', timeout: 120_000 });
+        expect([r.status, `${r.stdout}${r.stderr}`]).toEqual([1, expect.stringContaining('This extension needs Node.js 22.12 or newer')]);
+      }
       expect(run('npm', ['test'], dir)).toMatch(/2 passed/);
       run('npm', ['run', 'build'], dir);
-
+      // As the README says: npm pack, and the tarball is what the studio takes (dist included).
+      const tarball = run('npm', ['pack', '--silent'], dir).trim().split('\n').at(-1)!;
       const extensionsDir = path.join(work, 'extensions.d');
-      mkdirSync(path.join(extensionsDir, 'word-case'), { recursive: true });
-      cpSync(path.join(dir, 'package.json'), path.join(extensionsDir, 'word-case/package.json'));
-      cpSync(path.join(dir, 'dist'), path.join(extensionsDir, 'word-case/dist'), { recursive: true });
+      mkdirSync(extensionsDir, { recursive: true });
+      run('tar', ['-xzf', path.join(dir, tarball), '-C', extensionsDir], dir);
+      renameSync(path.join(extensionsDir, 'package'), path.join(extensionsDir, 'word-case'));
+      expect(existsSync(path.join(extensionsDir, 'word-case/dist/server/index.js'))).toBe(true);
       const studio = await startStudio({ extensionsDir });
       try {
         const { agent } = await signUp(studio.url);

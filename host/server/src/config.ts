@@ -50,6 +50,8 @@ export interface TesseraConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   extensionsDir: string;
   builtinExtensionsDir: string;
+  /** Where the configuration named each extension id (file, TESSERA_DISABLE ...), to warn about unknown ones. */
+  extensionMentions?: Record<string, string>;
   webDist: string;
   allowPrivateNetwork: boolean;
   /** Outbound HTTP: the largest response body read, and the redirects followed at most. */
@@ -103,6 +105,9 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
   const c = parsed.data;
 
   const extensions: Record<string, ExtensionSettings> = {};
+  // Where each id was named (the studio warns about ids no installed extension has).
+  const mentions: Record<string, string> = {};
+  const mention = (id: string, where: string) => (mentions[id] ??= where);
   for (const entry of c.extensions ?? []) {
     if (typeof entry === 'string') extensions[entry] = { ...extensions[entry], enabled: true };
     else
@@ -110,16 +115,18 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
         extensions[id] = typeof v === 'boolean' ? { ...extensions[id], enabled: v } : { ...extensions[id], enabled: v.enabled ?? true, config: v.config };
       }
   }
+  for (const id of Object.keys(extensions)) mention(id, fileName ?? 'the configuration file');
   // What a platform administrator chose in the studio (Extensions settings), kept in the data folder and
   // applied at start: over the configuration file, under the environment.
   const dataDir = path.resolve(root, overrides.dataDir ?? env.TESSERA_DATA_DIR ?? c.dataDir ?? 'data');
   for (const [id, enabled] of Object.entries(readAdminChoices(dataDir))) extensions[id] = { ...extensions[id], enabled };
-  for (const id of list(env.TESSERA_DISABLE)) extensions[id] = { ...extensions[id], enabled: false };
-  for (const id of list(env.TESSERA_ENABLE)) extensions[id] = { ...extensions[id], enabled: true };
+  for (const id of list(env.TESSERA_DISABLE)) (extensions[id] = { ...extensions[id], enabled: false }), mention(id, 'TESSERA_DISABLE');
+  for (const id of list(env.TESSERA_ENABLE)) (extensions[id] = { ...extensions[id], enabled: true }), mention(id, 'TESSERA_ENABLE');
   // TESSERA_EXT_<ID>='{"key": ...}' configures one extension from the environment (id: upper case, '-' and '.' as '_').
   for (const [k, v] of Object.entries(env)) {
     if (!k.startsWith('TESSERA_EXT_') || v === undefined) continue;
     const id = k.slice('TESSERA_EXT_'.length).toLowerCase().replace(/_/g, '-');
+    mention(id, k);
     try {
       extensions[id] = { ...extensions[id], config: JSON.parse(v) };
     } catch {
@@ -154,6 +161,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     secretKey: env.TESSERA_SECRET_KEY ?? c.security?.secretKey,
     trustProxy: env.TESSERA_TRUST_PROXY !== undefined ? trustProxyOf(env.TESSERA_TRUST_PROXY) : (c.security?.trustProxy ?? false),
     extensions,
+    extensionMentions: mentions,
     startupDefault: { onFailure: c.startup?.default?.onFailure ?? 'continue', timeoutMs: c.startup?.default?.timeoutMs ?? 10_000 },
     file: fileName,
   };

@@ -36,7 +36,8 @@ export interface DiscoveryProblem {
 }
 
 /** Lists extensions from a folder of packages (built-in extensions/ or the runtime extensionsDir). */
-export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', problems: DiscoveryProblem[] = []): DiscoveredExtension[] {
+/** `warnings` gets what loads but is likely a mistake (a client half the manifest does not name). */
+export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', problems: DiscoveryProblem[] = [], warnings: DiscoveryProblem[] = []): DiscoveredExtension[] {
   if (!existsSync(dir)) return [];
   const found: DiscoveredExtension[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -65,6 +66,10 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
       continue;
     }
     const pkg = parsed.data;
+    // A client half the manifest does not name is never loaded: say so (the extension still loads).
+    if (!pkg.client && (existsSync(path.join(extDir, 'dist/client/remoteEntry.js')) || existsSync(path.join(extDir, 'src/client/index.tsx')))) {
+      warnings.push({ dir: extDir, source, id: pkg.id, message: `it has a client half (dist/client/remoteEntry.js or src/client/index.tsx) but its package.json "tessera" names no "client": the studio does not load it. Add "client": "./dist/client/remoteEntry.js".` });
+    }
     // Requirements may carry a version range: "workflow@^0.1.0".
     const requirements = pkg.requires.map(parseRequirement);
     const ranges = Object.fromEntries(requirements.filter((r) => r.range).map((r) => [r.id, r.range!]));

@@ -175,13 +175,15 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   });
 
   const problems: DiscoveryProblem[] = [];
+  const warnings: DiscoveryProblem[] = [];
   let discovered: DiscoveredExtension[] = [];
   if (options.discover !== false) {
     provideHostModules(config.extensionsDir);
-    discovered = settleIds(discoverExtensions(config.builtinExtensionsDir, 'builtin', problems), discoverExtensions(config.extensionsDir, 'runtime', problems), problems);
+    discovered = settleIds(discoverExtensions(config.builtinExtensionsDir, 'builtin', problems, warnings), discoverExtensions(config.extensionsDir, 'runtime', problems, warnings), problems);
     if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
   }
   for (const p of problems) host.report({ source: 'extension', extensionId: p.id, message: `extension in ${p.dir} skipped: ${p.message}` });
+  for (const w of warnings) logger.warn(`extension '${w.id}' in ${w.dir}: ${w.message}`);
   host.provideHostService(ExtensionAdminService, createExtensionAdmin(host, config, discovered, problems));
   for (const t of HOST_ERROR_TEXTS) host.points.registry(ErrorTexts).register('host', t);
   try {
@@ -191,6 +193,13 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     await host.stop();
     await database.db.destroy();
     throw e;
+  }
+  // An id the configuration names that no installed extension has (a typo, one removed) is said, not ignored.
+  if (options.discover !== false) {
+    const known = new Set([...host.status().map((x) => x.id), ...problems.map((p) => p.id).filter(Boolean)]);
+    for (const [id, where] of Object.entries(config.extensionMentions ?? {})) {
+      if (!known.has(id)) logger.warn(`${where} names the extension '${id}', which is not installed; it is ignored. The installed ones are: ${[...known].sort().join(', ')}.`);
+    }
   }
 
   // ---- HTTP: every response carries the log id; every error is an envelope.

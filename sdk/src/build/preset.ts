@@ -36,6 +36,8 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
   const hasServer = existsSync(path.resolve(opts.root, serverEntry));
   const hasClient = existsSync(path.resolve(opts.root, clientEntry));
   if (!hasServer && !hasClient) throw new Error(`${opts.root} has neither ${serverEntry} nor ${clientEntry}`);
+  // The studio loads a client half only when the manifest names it: built without that, it would never show.
+  if (hasClient && !pkg.tessera?.client) console.warn(`tessera: ${id} has a client half (${clientEntry}) but package.json "tessera" names no "client": the studio will not load it. Add "client": "./dist/client/remoteEntry.js".`);
   return {
     root: opts.root,
     mode: 'production',
