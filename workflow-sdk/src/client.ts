@@ -2,7 +2,7 @@
 import { defineRegistryPoint } from '@tessera/sdk';
 import type { ComponentType, CSSProperties } from 'react';
 import { z } from 'zod';
-import type { CanvasNode, FieldDecl } from './schema.ts';
+import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from './schema.ts';
 
 /** An output of a node upstream of the one being edited: what an input may reference. */
 export interface UpstreamOutput {
@@ -30,6 +30,21 @@ export interface NodeFormProps {
    */
   problems: Record<string, string>;
   readOnly?: boolean;
+  /**
+   * The inputs the editor's own forms use, handed to every form (an extension outside the studio cannot
+   * import the workflow extension): text with {{references}}, a value or a reference, typed fields.
+   */
+  widgets: NodeFormWidgets;
+}
+
+/** The workflow editor's shared inputs, given to each node form as `widgets`. */
+export interface NodeFormWidgets {
+  /** A text template with {{ completion of upstream outputs and variables. */
+  TemplateInput: ComponentType<{ value: string; onChange(v: string): void; node: CanvasNode; upstream: UpstreamOutput[]; placeholder?: string; minRows?: number; maxRows?: number; testId?: string; error?: boolean; style?: CSSProperties }>;
+  /** An input binding's value: a literal of its type, or a reference to an upstream output. */
+  ValueInput: ComponentType<{ binding: InputBinding; upstream: UpstreamOutput[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }>;
+  /** A list of typed fields (name, type, items, required). */
+  FieldsEditor: ComponentType<{ fields: FieldDecl[]; onChange(fields: FieldDecl[]): void; testId?: string; withRequired?: boolean; addLabel?: string; problemOf?(index: number): string | undefined }>;
 }
 
 /** An output port: `label` as is (an option's text), or `labelKey` translated ('ns:key', with `labelParams`). */

@@ -6,6 +6,7 @@ import { useState, type ComponentType } from 'react';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import type { CanvasNode } from '@tessera/workflow-sdk';
+import { FORM_WIDGETS } from './widgets.tsx';
 import { NodeTypeClients, type NodeFormProps, type NodeTypeClient, type UpstreamOutput } from './points.ts';
 
 export interface RenderNodeFormOptions extends Omit<RenderExtensionOptions, 'path' | 'others'> {
@@ -38,7 +39,7 @@ export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<Rende
     const [p, setP] = useState<CanvasNode['node_param']>({ inputs: [], outputs: [], settings: {}, ...param });
     lastParam = p;
     const node: CanvasNode = { node_id: 'node', type: 'x', node_param: p, layout: { x: 0, y: 0 } };
-    return <Form node={node} upstream={upstream} body={body} problems={problems} spaceId={spaceId} workflowId={workflowId} onSettings={(settings) => (setP((x) => ({ ...x, settings })), (last = settings))} onParam={(patch) => setP((x) => ({ ...x, ...patch }))} />;
+    return <Form node={node} upstream={upstream} body={body} problems={problems} spaceId={spaceId} workflowId={workflowId} widgets={FORM_WIDGETS} onSettings={(settings) => (setP((x) => ({ ...x, settings })), (last = settings))} onParam={(patch) => setP((x) => ({ ...x, ...patch }))} />;
   }
   const harness = defineExtension({ id: extension, register: (ctx) => (ctx.i18n(locales), void ctx.route({ path: '/', component: Harness })) });
   // The shared inputs (templates, field lists) translate in the workflow namespace.

@@ -8,7 +8,7 @@ import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } fro
 import { useTranslation } from 'react-i18next';
 import { refNames, refsToIds, refsToTitles } from './refs.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/workflow-sdk';
-import type { UpstreamOutput } from './points.ts';
+import type { NodeFormWidgets, UpstreamOutput } from './points.ts';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'file'] as const;
 
@@ -305,3 +305,6 @@ export function hintForm(textKey: string, testId: string) {
     );
   };
 }
+
+/** What every node form gets as `widgets` (NodeFormProps): the inputs above, for forms outside this extension. */
+export const FORM_WIDGETS: NodeFormWidgets = { TemplateInput, ValueInput, FieldsEditor };

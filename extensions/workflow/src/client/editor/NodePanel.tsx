@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'rea
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '@tessera/workflow-sdk';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
-import { FIELD_TYPES, FieldProblem, FieldsEditor, linesFor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
+import { FIELD_TYPES, FORM_WIDGETS, FieldProblem, FieldsEditor, linesFor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
 
 export { ValueInput };
 
@@ -193,7 +193,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
           </Collapse.Item>
         )}
         <Collapse.Item name="settings" header={t('editor.settings')}>
-          {Form ? <Form node={shown} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} onSettings={(settings) => set({ settings })} onParam={set} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
+          {Form ? <Form node={shown} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} widgets={FORM_WIDGETS} onSettings={(settings) => set({ settings })} onParam={set} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
         </Collapse.Item>
         <Collapse.Item name="outputs" header={t('editor.outputs')}>
           {computedOutputs ? (
