@@ -18,6 +18,7 @@ import {
   RateLimiter,
   Migrations,
   RequestAuthenticators,
+  ServerRequestInterceptors,
   SecretsService,
   SpaceAuthorizers,
   type Database,
@@ -214,7 +215,11 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     // In the caller's language when the error's text is registered (the page sends Accept-Language).
     const msg = localizedMessage(apiErr, String(request.headers['accept-language'] ?? ''), host.points.registry(ErrorTexts));
     if (msg !== apiErr.msg) apiErr = new ApiError(apiErr.status, apiErr.code, msg, apiErr.logId, { kind: apiErr.kind, detail: apiErr.detail, openCode: apiErr.openCode });
-    if (apiErr.status >= 500) request.log.error({ err, logId: request.id, extensionId: (request.routeOptions?.config as { extensionId?: string } | undefined)?.extensionId }, 'request failed');
+    // A failed route reaches the error sinks (which log it), with its extension, status and log id.
+    if (apiErr.status >= 500) {
+      const extensionId = (request.routeOptions?.config as { extensionId?: string } | undefined)?.extensionId;
+      host.report({ source: 'request', extensionId, message: `${request.method} ${request.routeOptions?.url ?? request.url} failed: ${(err as Error)?.message ?? String(err)}`, error: err, api: { status: apiErr.status, code: apiErr.code, msg: apiErr.msg, logId: request.id, url: request.url } });
+    }
     if (OPEN_API_PATH.test(request.url)) {
       // The open API speaks Coze's codes; a streaming route answers 200 so that SSE clients read the body.
       const stream = (request.routeOptions?.config as { stream?: boolean } | undefined)?.stream;
@@ -234,7 +239,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   });
 
   const limiter = new RateLimiter();
-  const mountOpts = { authenticators: host.points.hook(RequestAuthenticators), spaceAuthorizers: host.points.hook(SpaceAuthorizers) };
+  const mountOpts = { authenticators: host.points.hook(RequestAuthenticators), spaceAuthorizers: host.points.hook(SpaceAuthorizers), interceptors: host.points.hook(ServerRequestInterceptors) };
   for (const { value, owner } of host.points.registry(ApiRoutes).entries()) mountRoute(app, value, mountOpts, limiter, owner);
 
   const startedAt = Date.now();

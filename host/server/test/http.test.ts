@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, ErrorCode, conflict } from '@tessera/sdk';
-import { defineExtension } from '@tessera/sdk/server';
+import { ErrorSinks, ServerRequestInterceptors, defineExtension } from '@tessera/sdk/server';
 import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
 
 const notes = defineExtension({
@@ -91,5 +91,41 @@ describe('server host HTTP conventions', () => {
     const doc = await t.request({ url: '/openapi.json' });
     expect(doc.body.paths['/api/notes/create'].post.requestBody.content['application/json'].schema.properties.title.type).toBe('string');
     expect((await t.request({ url: '/healthz' })).body.status).toBe('ok');
+  });
+});
+
+describe('server-side request interceptors and error sinks', () => {
+  const seen: { route: string; caller?: string; extensionId: string }[] = [];
+  const sunk: { source: string; extensionId?: string; status?: number }[] = [];
+  const policy = defineExtension({
+    id: 'policy',
+    register(ctx) {
+      ctx.tap(ServerRequestInterceptors, 'maintenance', (r) => {
+        seen.push({ route: r.route, caller: r.caller?.userId, extensionId: r.extensionId });
+        if (r.headers['x-maintenance'] === 'on' && r.route.startsWith('/api/notes/')) return new ApiError(503, ErrorCode.UNAVAILABLE, 'Notes are in maintenance; try again in ten minutes.');
+        return undefined;
+      });
+      ctx.tap(ErrorSinks, 'collect', (e) => void sunk.push({ source: e.source, extensionId: e.extensionId, status: e.api?.status }));
+      ctx.route({ method: 'GET', path: '/api/notes/boom', auth: 'anonymous', handler: () => { throw new Error('secret internals'); } });
+      ctx.route({ method: 'GET', path: '/api/notes/admin', auth: 'platformAdmin', handler: () => 'ok' });
+    },
+  });
+  let p: ExtensionTester;
+  beforeAll(async () => {
+    p = await createExtensionTester(policy, { users: { ann: {} } });
+  });
+  afterAll(() => p?.close());
+
+  it('sees each request after auth with its route and caller, and refuses it by returning an ApiError', async () => {
+    const ok = await p.request({ url: '/api/notes/admin', as: 'ann' });
+    expect(ok.status).toBe(403);
+    const refused = await p.request({ url: '/api/notes/boom', headers: { 'x-maintenance': 'on' } });
+    expect([refused.status, refused.body.msg]).toEqual([503, 'Notes are in maintenance; try again in ten minutes.']);
+    expect(seen).toContainEqual({ route: '/api/notes/boom', caller: undefined, extensionId: 'policy' });
+  });
+
+  it('reports a failed route to the error sinks with its extension and status', async () => {
+    expect((await p.request({ url: '/api/notes/boom' })).status).toBe(500);
+    expect(sunk).toContainEqual({ source: 'request', extensionId: 'policy', status: 500 });
   });
 });

@@ -3,6 +3,7 @@ import { defineHookPoint, defineRegistryPoint, defineService, type Disposable, t
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { ResourcePackage } from '../resources.ts';
+import type { ApiError } from '../api.ts';
 
 export * from '../index.ts';
 export { searchWords } from './text.ts';
@@ -451,6 +452,35 @@ export const RequestAuthenticators = defineHookPoint<[AuthRequest], Caller | Aut
   kind: 'bail',
   args: ['request'],
   description: 'Turns a request into a Caller (session cookie, bearer token ...). First non-undefined answer wins.',
+});
+
+/** A request about to reach its route's handler: who calls, which route, which space (after auth). */
+export interface InterceptedRequest {
+  method: string;
+  /** The route's path pattern ('/api/draftbot/create'), and the URL as called. */
+  route: string;
+  url: string;
+  /** The extension that owns the route. */
+  extensionId: string;
+  caller?: Caller;
+  spaceId?: string;
+  headers: Record<string, string | string[] | undefined>;
+  ip: string;
+}
+
+/**
+ * Server-side request interceptors: called, in order, for every API request after its caller and space
+ * were checked and before its handler runs. A tap refuses the request by returning an ApiError (a policy,
+ * a quota, maintenance): the first refusal is the answer. Returning nothing lets it through. A tap that
+ * throws is reported and skipped, so a policy that must fail closed catches its own errors and returns a
+ * refusal. Taps see no body (audit and policy by route, caller and space).
+ */
+export const ServerRequestInterceptors = defineHookPoint<[InterceptedRequest], ApiError | undefined>({
+  id: 'server.requestInterceptors',
+  owner: 'host',
+  kind: 'bail',
+  args: ['request'],
+  description: 'Called before each API route handler (after auth): audit, policies, quotas; return an ApiError to refuse.',
 });
 
 export interface SpaceAccess {

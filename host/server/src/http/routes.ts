@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HookPoint } from '@tessera/core';
 import { ApiError, ErrorCode, forbidden } from '@tessera/sdk';
-import { RateLimiter, isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
+import { RateLimiter, isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type InterceptedRequest, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
 import { envelope, OPEN_API_PATH, toJson, validationError } from './envelope.ts';
 
 const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
@@ -9,6 +9,7 @@ const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
 export interface RouteMountOptions {
   authenticators: HookPoint<[AuthRequest], Caller | AuthRejection>;
   spaceAuthorizers: HookPoint<[Caller, string], SpaceAccess>;
+  interceptors?: HookPoint<[InterceptedRequest], ApiError | undefined>;
 }
 
 export function parseCookies(header: string | undefined): Record<string, string> {
@@ -85,6 +86,11 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
         if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(route.permission, spaceId)) {
           throw forbidden(`This access token lacks the permission${route.permission ? ` '${route.permission}'` : ''}${spaceId ? ` in space ${spaceId}` : ''}.`);
         }
+      }
+
+      if (opts.interceptors?.size) {
+        const refused = await opts.interceptors.call({ method: route.method, route: route.path, url: request.url, extensionId: extensionId ?? '', caller, spaceId, headers: request.headers, ip: request.ip });
+        if (refused) throw refused;
       }
 
       const params = parse(route, 'params', request.params);
