@@ -54,8 +54,8 @@ describe('@coze/api as Coze examples use it', () => {
   it('gives a new bot the default chat model, so create then publish works as in Coze examples', async () => {
     const { bot_id } = await coze.bots.create({ space_id: team, name: 'Example bot', prompt_info: { prompt: 'Be brief.' } });
     expect((await coze.bots.retrieveNew(bot_id)).model_info.model_id).toBe(model);
-    const published = await coze.bots.publish({ bot_id, connector_ids: ['1024'] });
-    expect(published.version).toBeTruthy();
+    await coze.bots.publish({ bot_id, connector_ids: ['1024'] });
+    expect((await coze.bots.retrieveNew(bot_id, { is_published: true })).version).toBeTruthy();
     // A bot made in the studio takes it as well; the space's own default wins over the platform's.
     const own = await owner.post(`/api/model_manage/v1/spaces/${team}/credential/create`, { provider: 'openai-compatible', name: 'team', base_url: `${llm.url}/v1`, api_key: 'sk-team' });
     const teamModel = (await owner.post(`/api/model_manage/v1/spaces/${team}/model/create`, { credential_id: own.credential_id, model_name: 'team-chat' })).model_id;

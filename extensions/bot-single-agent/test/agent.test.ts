@@ -23,6 +23,7 @@ beforeAll(async () => {
       return { model_id: 'm1', model_name: 'fake-chat', default_params: { temperature: 0.5 }, chat: async () => provider.chatModel('fake-chat') } as unknown as ResolvedModel;
     },
     list: async () => [],
+    defaultModel: async () => undefined,
     recordUsage: async (u) => void recorded.push(u),
   };
   t = await createExtensionTester(singleAgent, { packageDir: path.resolve(import.meta.dirname, '..'), stubs: [{ id: 'bots' }, { id: 'models', services: [[ModelsService, models]] }] });

@@ -453,11 +453,12 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         const node_outputs: Record<string, FieldDecl[]> = {};
         const node_locals: Record<string, FieldDecl[]> = {};
         const parsed = Canvas.safeParse(canvas);
-        for (const n of parsed.success ? parsed.data.nodes : []) {
+        const nodes = parsed.success ? parsed.data.nodes : [];
+        for (const n of nodes) {
           const def = typeOf(n.type);
           try {
             node_outputs[n.node_id] = def?.outputsOf?.(n) ?? n.node_param.outputs;
-            if (def?.localsOf) node_locals[n.node_id] = def.localsOf(n, localsContext(n, parsed.data.nodes, typeOf));
+            if (def?.localsOf) node_locals[n.node_id] = def.localsOf(n, localsContext(n, nodes, typeOf));
           } catch {
             node_outputs[n.node_id] = n.node_param.outputs;
           }
