@@ -9,6 +9,8 @@ export const PACKAGES_DIR = path.join(ROOT, 'dist/packages');
 
 interface Spec {
   dir: string;
+  /** Files beside the sources copied as they are (src/x.mjs -> dist/x.mjs). */
+  copy?: string[];
   /** Source files left out of the package (the SDK's host tester needs the whole studio). */
   exclude?: string[];
   /** Export subpaths left out. */
@@ -28,13 +30,17 @@ const rootDevDeps = (names: string[]) => {
 
 const SPECS: Spec[] = [
   { dir: 'core' },
+  // The studio's server host: what @tessera/sdk/testing's createExtensionTester starts (in process, in-memory
+  // SQLite), so that an outside author tests a server half as the built-in extensions are tested.
+  { dir: 'host/server', copy: ['src/bulk-writer-worker.mjs'], dropExports: ['./main'] },
   {
     dir: 'sdk',
-    exclude: ['src/testing/**'],
-    dropExports: ['./testing', './testing/client'],
+    // The client renderer needs the whole web studio; the server tester needs @tessera/server (packed above).
+    exclude: ['src/testing/client.tsx'],
+    dropExports: ['./testing/client'],
     // What the client half and the build preset use, provided by the author's project (and shared with the studio's page).
-    peerDependencies: { ...webDeps(['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next']), ...rootDevDeps(['@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin']) },
-    peerOptional: ['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next', '@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin'],
+    peerDependencies: { '@tessera/server': '0.1.0', ...webDeps(['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next']), ...rootDevDeps(['@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin']) },
+    peerOptional: ['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next', '@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin', '@tessera/server'],
   },
   { dir: 'workflow-sdk', peerOptional: ['react'] },
 ];
@@ -55,7 +61,7 @@ function packOne(spec: Spec, quiet: boolean): string {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   // The project's compiler settings, emitting this package's sources (in the checkout, so that types resolve).
-  const tsconfig = path.join(ROOT, 'dist/packages/.stage', `tsconfig.${spec.dir}.json`);
+  const tsconfig = path.join(ROOT, 'dist/packages/.stage', `tsconfig.${spec.dir.replace(/\//g, '-')}.json`);
   writeFileSync(
     tsconfig,
     JSON.stringify({
@@ -68,6 +74,7 @@ function packOne(spec: Spec, quiet: boolean): string {
   const tsc = spawnSync(process.execPath, [bin.tsc, '-p', tsconfig], { cwd: ROOT, encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`building ${spec.dir} failed:\n${tsc.stdout}${tsc.stderr}`);
   fixDeclarations(path.join(stage, 'dist'));
+  for (const f of spec.copy ?? []) writeFileSync(path.join(stage, f.replace(/^src\//, 'dist/')), readFileSync(path.join(src, f)));
   const exportsOut: Record<string, { types: string; default: string }> = {};
   for (const [sub, file] of Object.entries(pkg.exports as Record<string, string>)) {
     if (spec.dropExports?.includes(sub)) continue;

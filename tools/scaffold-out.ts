@@ -44,6 +44,8 @@ export function outOfTreeFiles(id: string, template: Template, packages: Record<
         devDependencies: {
           '@tessera/core': file('@tessera/core'),
           '@tessera/sdk': file('@tessera/sdk'),
+          // The server host the SDK's tester starts (a server half tested as the built-in ones are).
+          ...(!nodeType && packages['@tessera/server'] ? { '@tessera/server': file('@tessera/server') } : {}),
           ...(nodeType ? { '@tessera/workflow-sdk': file('@tessera/workflow-sdk') } : {}),
           zod: depOf('sdk', 'zod'),
           kysely: depOf('sdk', 'kysely'),
@@ -154,16 +156,24 @@ export default defineExtension({
   },
 });
 `;
-    files['test/server.test.ts'] = `import { describe, expect, it } from 'vitest';
+    files['test/server.test.ts'] = `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
 import extension from '../src/server/index.ts';
 
+// The extension alone in a real (in-process) studio host, on in-memory SQLite, as the built-in ones are tested.
+let t: ExtensionTester;
+beforeAll(async () => {
+  t = await createExtensionTester(extension, { packageDir: import.meta.dirname + '/..', config: { greeting: 'Hi' }, users: { ann: {} } });
+});
+afterAll(() => t?.close());
+
 describe('${title}', () => {
-  it('declares its route', () => {
-    const routes: { path: string; handler: (r: unknown) => unknown }[] = [];
-    const ctx = { config: { greeting: 'Hi' }, route: (r: { path: string; handler: (r: unknown) => unknown }) => routes.push(r) };
-    extension.register?.(ctx as never);
-    expect(routes.map((r) => r.path)).toEqual(['/api/${id}/hello']);
-    expect(routes[0].handler({ query: { name: 'Ada' } })).toEqual({ text: 'Hi, Ada!' });
+  it('greets a signed-in user by name', async () => {
+    expect(await t.call('GET', '/api/${id}/hello?name=Ada', undefined, 'ann')).toEqual({ text: 'Hi, Ada!' });
+  });
+
+  it('answers 401 to a caller who is not signed in', async () => {
+    expect((await t.request({ url: '/api/${id}/hello' })).status).toBe(401);
   });
 });
 `;

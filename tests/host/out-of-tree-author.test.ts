@@ -13,7 +13,7 @@ import { packPackages } from '../../tools/pack.ts';
 describe('a node type made outside the checkout from the packed packages', () => {
   it('installs, tests and builds on its own, then runs in the studio', async () => {
     const tarballs = packPackages();
-    expect(Object.keys(tarballs).sort()).toEqual(['@tessera/core', '@tessera/sdk', '@tessera/workflow-sdk']);
+    expect(Object.keys(tarballs).sort()).toEqual(['@tessera/core', '@tessera/sdk', '@tessera/server', '@tessera/workflow-sdk']);
     const work = mkdtempSync(path.join(tmpdir(), 'tessera-author-'));
     // The author's shell: the same Node as the studio's, npm from the registry.
     const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
@@ -57,6 +57,25 @@ describe('a node type made outside the checkout from the packed packages', () =>
       } finally {
         await studio.close();
       }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 600_000);
+
+  it("tests a server half outside the checkout with the SDK's tester, from the packed packages", async () => {
+    packPackages();
+    const work = mkdtempSync(path.join(tmpdir(), 'tessera-author-srv-'));
+    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const run = (cmd: string, args: string[], cwd: string) => {
+      const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
+      expect(r.status, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      return r.stdout;
+    };
+    try {
+      run(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'create-extension', 'greet-srv', '--out', work, '--template', 'server'], ROOT);
+      const dir = path.join(work, 'greet-srv');
+      run('npm', ['install'], dir);
+      expect(run('npm', ['test'], dir)).toMatch(/2 passed/);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
