@@ -1,6 +1,6 @@
 // The projects of the space: active or archived, search, create.
 import { Button, Empty, Grid, Input, Radio, Space, Spin, Tag, Typography, Card } from '@arco-design/web-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,8 @@ interface Project {
   update_time: number;
 }
 
+const PAGE = 30;
+
 export function ProjectsPage() {
   const { t } = useTranslation('projects');
   usePageTitle(t('title'));
@@ -26,7 +28,15 @@ export function ProjectsPage() {
   const [name, setName] = useState('');
   const [archived, setArchived] = useState(false);
   const create = useCreateDialog();
-  const list = useQuery({ queryKey: ['projects', 'list', spaceId, name, archived], enabled: !!spaceId, queryFn: () => api.post<{ intelligences: Project[] }>('/api/intelligence_api/search/get_draft_intelligence_list', { space_id: spaceId, name: name || undefined, archived, size: 100 }) });
+  // A page of cards at a time; "Load more" asks for the next.
+  const list = useInfiniteQuery({
+    queryKey: ['projects', 'list', spaceId, name, archived],
+    enabled: !!spaceId,
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) => api.post<{ intelligences: Project[]; has_more: boolean }>('/api/intelligence_api/search/get_draft_intelligence_list', { space_id: spaceId, name: name || undefined, archived, page: pageParam, size: PAGE }),
+    getNextPageParam: (last, pages) => (last.has_more ? pages.length + 1 : undefined),
+  });
+  const projects = list.data?.pages.flatMap((p) => p.intelligences) ?? [];
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
     <div data-testid="projects-page">
@@ -47,9 +57,9 @@ export function ProjectsPage() {
         </Radio.Group>
       </Space>
       {list.isLoading && <Spin style={{ display: 'block', margin: 24 }} />}
-      {list.data && !list.data.intelligences.length && <Empty description={archived ? t('noArchived') : name ? t('noMatch') : t('empty')} />}
+      {list.data && !projects.length && <Empty description={archived ? t('noArchived') : name ? t('noMatch') : t('empty')} />}
       <Grid.Row gutter={[12, 12]}>
-        {(list.data?.intelligences ?? []).map((p) => (
+        {projects.map((p) => (
           <Grid.Col key={p.project_id} xs={24} md={12} lg={8}>
             <Card hoverable data-testid="project-card">
               <Space direction="vertical" size={4} style={{ width: '100%' }}>
@@ -70,6 +80,11 @@ export function ProjectsPage() {
           </Grid.Col>
         ))}
       </Grid.Row>
+      {list.hasNextPage && (
+        <Button long style={{ marginTop: 12 }} loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="projects-more">
+          {t('loadMore')}
+        </Button>
+      )}
       {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
     </div>
   );

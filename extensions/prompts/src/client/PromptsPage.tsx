@@ -1,12 +1,14 @@
 // The prompts of the space: search, create (a key apps fetch it by, a name), open.
-import { Button, Input, Space, Table, Tag, Typography } from '@arco-design/web-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, type ApiError, useCreateDialog } from '@tessera/sdk/client';
+import { Button, Input, Space, Tag, Typography } from '@arco-design/web-react';
+import { useMutation } from '@tanstack/react-query';
+import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, type ApiError, useCreateDialog } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { PromptItem } from './api.ts';
 import { useSpaceId } from './space.ts';
+
+const PAGE = 50;
 
 export function PromptsPage() {
   const { t } = useTranslation('prompts');
@@ -16,7 +18,6 @@ export function PromptsPage() {
   const format = useFormat();
   const [kw, setKw] = useState('');
   const create = useCreateDialog();
-  const q = useQuery({ queryKey: ['prompts', 'list', spaceId, kw], enabled: !!spaceId, queryFn: () => api.post<{ prompts: PromptItem[]; total: number }>('/api/prompt/v1/prompts/list', { workspace_id: spaceId, key_word: kw || undefined, page_size: 100 }) });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   return (
     <div data-testid="prompts-page">
@@ -32,12 +33,16 @@ export function PromptsPage() {
       <div style={{ marginBottom: 12 }}>
         <SearchInput placeholder={t('search')} onSearch={setKw} />
       </div>
-      <Table<PromptItem>
+      {/* A page at a time, the next as the list scrolls to its end. */}
+      <InfiniteTable<PromptItem>
         rowKey="id"
-        loading={q.isLoading}
-        data={q.data?.prompts ?? []}
-        pagination={false}
-        noDataElement={<Typography.Text type="secondary">{kw ? t('noMatch') : t('empty')}</Typography.Text>}
+        queryKey={['prompts', 'list', spaceId, kw]}
+        fetchPage={async (cursor) => {
+          const page = Number(cursor ?? 1);
+          const r = await api.post<{ prompts: PromptItem[]; total: number }>('/api/prompt/v1/prompts/list', { workspace_id: spaceId, key_word: kw || undefined, page_num: page, page_size: PAGE });
+          return { items: r.prompts, next: page * PAGE < r.total ? page + 1 : undefined };
+        }}
+        empty={<Typography.Text type="secondary">{kw ? t('noMatch') : t('empty')}</Typography.Text>}
         columns={[
           {
             title: t('name'),
