@@ -244,6 +244,9 @@ describe('bots in Chinese', () => {
 
   it("keeps a failed chat's message in the language of the request", async () => {
     const { bot_id } = await bot('/api/draftbot/create', { name: unique('no model') });
+    // A new bot takes the default model; this one has it taken away.
+    const info = (await bot('/api/playground_api/draftbot/get_draft_bot_info', { bot_id })).bot_info;
+    await bot('/api/playground_api/draftbot/update_draft_bot_info', { bot_id, base_revision: info.revision, config: { ...info.config, settings: { ...info.config.settings, model: { model_id: '' } } } });
     const res = await postRaw(owner, '/api/conversation/chat', { space_id: space, bot_id, query: '你好' }, undefined, { 'accept-language': 'zh-CN' });
     const events = await readSse(res);
     expect(events.at(-2)).toMatchObject({ event: 'conversation.chat.failed', data: { last_error: { msg: '智能体没有模型：请在设置中选择一个模型。' } } });
