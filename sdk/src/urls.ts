@@ -21,14 +21,15 @@ export const httpUrl = (what = 'the URL', max = 2000) =>
     .refine(isHttpUrl, { message: `Give ${what} as an http:// or https:// address.` });
 
 /**
- * An image reference (icons, avatars): a path or storage key of the studio, a preset icon (`icon:name`), an
+ * An image reference (icons, avatars): a path or storage key of the studio, a preset icon (`icon:name`) or colour (`color:#165DFF`), an
  * http(s) URL, or an inline `data:image/...` picture; any other scheme (`javascript:`, `file:` ...) is refused.
  */
 export function isSafeImageRef(value: string): boolean {
   const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
   if (!scheme) return !value.trim().startsWith('//');
-  // A preset icon of the studio's own set, by name (icon:calendar).
+  // A preset icon of the studio's own set by name (icon:calendar), or a chosen colour (color:#165DFF).
   if (scheme === 'icon') return /^icon:[\w.-]{1,64}$/.test(value);
+  if (scheme === 'color') return /^color:(#[0-9a-f]{3,8}|[a-z]{1,32})$/i.test(value);
   if (scheme === 'data') return /^\s*data:image\/(png|jpe?g|gif|webp|svg\+xml|avif)[;,]/i.test(value);
   return isHttpUrl(value.trim());
 }

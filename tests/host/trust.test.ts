@@ -47,6 +47,7 @@ describe('URLs that are saved and later shown or fetched', () => {
     expect((await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'Preset icon', icon_uri: 'icon:calendar' })).status).toBe(200);
     expect((await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'Path icon', icon_uri: '/api/files/content/1?exp=1&sig=x' })).status).toBe(200);
     expect((await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'Bad icon', icon_uri: 'icon:<script>' })).status).toBe(400);
+    expect((await owner.request('POST', '/api/draftbot/create', { space_id: space, name: 'Coloured', icon_uri: 'color:#165DFF' })).status).toBe(200);
     const cred = await owner.request('POST', '/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'Local', base_url: 'file:///etc/passwd', api_key: 'k' });
     expect(cred.status).toBe(400);
   });
