@@ -54,6 +54,11 @@ export async function runTests(args: string[]): Promise<number> {
     if (pg.status !== 0) status = pg.status ?? 1;
   }
   const { passed, failed, skipped } = counts;
+  // What did not run, and why (a plain run on a machine without the servers CI starts).
+  const notRun: string[] = [];
+  if (!filtered && !process.env.TESSERA_TEST_DATABASE_URL) notRun.push('the host-level suite on PostgreSQL (TESSERA_TEST_DATABASE_URL is not set; .ci/run starts a server)');
+  if (!process.env.TESSERA_TEST_REDIS_URL) notRun.push('the scale-out suite on Redis with a worker process (TESSERA_TEST_REDIS_URL is not set; .ci/run starts a server)');
+  for (const n of notRun) console.log(`tests: skipped ${n}`);
   console.log(`\ntest run took ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   if (status === 0 && passed === 0) {
