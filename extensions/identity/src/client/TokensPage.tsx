@@ -1,6 +1,6 @@
-import { Button, Checkbox, DatePicker, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { Button, Checkbox, DatePicker, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio, useFormat } from '@tessera/sdk/client';
+import { InfiniteTable, Modal, toast, useApi, usePageTitle, useRegistry, useStudio, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAT_DURATIONS, TokenWorkspaceSources, type PatInfo, type TokenPermission } from '../shared/index.ts';
@@ -98,7 +98,7 @@ export function TokensPage() {
   const [secret, setSecret] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   usePageTitle(t('tokens.title'));
-  const list = useQuery({ queryKey: ['identity', 'pats'], queryFn: () => api.get<{ personal_access_tokens: PatInfo[] }>('/api/permission_api/pat/list_personal_access_tokens', { page: 1, size: 100 }) });
+
   const revoke = useMutation({
     mutationFn: (id: string) => api.post('/api/permission_api/pat/delete', { id }),
     onSuccess: () => {
@@ -119,12 +119,15 @@ export function TokensPage() {
           {t('tokens.create')}
         </Button>
       </Space>
-      <Table<PatInfo>
+      <InfiniteTable<PatInfo>
         rowKey="id"
-        loading={list.isLoading}
-        data={list.data?.personal_access_tokens ?? []}
-        pagination={false}
-        noDataElement={t('tokens.empty')}
+        queryKey={['identity', 'pats']}
+        fetchPage={async (cursor) => {
+          const page = Number(cursor ?? 1);
+          const r = await api.get<{ personal_access_tokens: PatInfo[]; has_more: boolean }>('/api/permission_api/pat/list_personal_access_tokens', { page, size: 50 });
+          return { items: r.personal_access_tokens, next: r.has_more ? page + 1 : undefined };
+        }}
+        empty={t('tokens.empty')}
         data-testid="token-table"
         columns={[
           { title: t('tokens.name'), dataIndex: 'name' },
