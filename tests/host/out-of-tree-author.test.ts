@@ -8,6 +8,14 @@ import { signUp } from '../agent.ts';
 import { link, node, ref } from '../workflow-kit.ts';
 import { packPackages } from '../../tools/pack.ts';
 
+// The author's shell: the same Node as the studio's, npm from the registry; a command must succeed.
+const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
+function run(cmd: string, args: string[], cwd: string): string {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
+  expect(r.status, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
 // An outside author's path, end to end: the packed author packages, a node type scaffolded outside this
 // checkout, its own npm install / npm test / npm run build, dropped into a studio and run by the open API.
 describe('a node type made outside the checkout from the packed packages', () => {
@@ -15,13 +23,6 @@ describe('a node type made outside the checkout from the packed packages', () =>
     const tarballs = packPackages();
     expect(Object.keys(tarballs).sort()).toEqual(['@tessera/core', '@tessera/sdk', '@tessera/server', '@tessera/workflow-sdk']);
     const work = mkdtempSync(path.join(tmpdir(), 'tessera-author-'));
-    // The author's shell: the same Node as the studio's, npm from the registry.
-    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
-    const run = (cmd: string, args: string[], cwd: string) => {
-      const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 240_000 });
-      expect(r.status, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
-      return r.stdout;
-    };
     try {
       run(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'create-extension', 'word-case', '--out', work, '--template', 'node-type'], ROOT);
       const dir = path.join(work, 'word-case');
@@ -65,12 +66,6 @@ describe('a node type made outside the checkout from the packed packages', () =>
   it("tests a server half outside the checkout with the SDK's tester, from the packed packages", async () => {
     packPackages();
     const work = mkdtempSync(path.join(tmpdir(), 'tessera-author-srv-'));
-    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
-    const run = (cmd: string, args: string[], cwd: string) => {
-      const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
-      expect(r.status, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
-      return r.stdout;
-    };
     try {
       run(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'create-extension', 'greet-srv', '--out', work, '--template', 'server'], ROOT);
       const dir = path.join(work, 'greet-srv');

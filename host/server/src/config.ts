@@ -170,29 +170,23 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
 /** The file in the data folder that keeps the extension choices made in the studio. */
 export const ADMIN_CHOICES_FILE = 'extensions.json';
 
-/** `{ "enabled": { "id": true | false } }` from the data folder; nothing when absent or unreadable. */
-export function readAdminChoices(dataDir: string): Record<string, boolean> {
+/** One map of the data folder's choices file (`enabled`, `reasons`), its entries of one type; nothing when absent or unreadable. */
+function readAdminMap<T extends boolean | string>(dataDir: string, key: 'enabled' | 'reasons', type: 'boolean' | 'string'): Record<string, T> {
   const file = path.join(dataDir, ADMIN_CHOICES_FILE);
   if (!existsSync(file)) return {};
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { enabled?: Record<string, unknown> };
-    return Object.fromEntries(Object.entries(parsed.enabled ?? {}).filter(([, v]) => typeof v === 'boolean')) as Record<string, boolean>;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+    return Object.fromEntries(Object.entries(parsed[key] ?? {}).filter(([, v]) => typeof v === type)) as Record<string, T>;
   } catch {
     return {};
   }
 }
 
+/** `{ "enabled": { "id": true | false } }` from the data folder. */
+export const readAdminChoices = (dataDir: string) => readAdminMap<boolean>(dataDir, 'enabled', 'boolean');
+
 /** Why the studio itself disabled extensions (an error escaped while one started): `{ "reasons": { "id": "..." } }`. */
-export function readAdminReasons(dataDir: string): Record<string, string> {
-  const file = path.join(dataDir, ADMIN_CHOICES_FILE);
-  if (!existsSync(file)) return {};
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { reasons?: Record<string, unknown> };
-    return Object.fromEntries(Object.entries(parsed.reasons ?? {}).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
+export const readAdminReasons = (dataDir: string) => readAdminMap<string>(dataDir, 'reasons', 'string');
 
 /** Disables extensions in the data folder's choices, with the reason the admin page shows. */
 export function writeAdminDisabled(dataDir: string, disabled: Record<string, string>): void {
