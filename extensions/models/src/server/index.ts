@@ -254,6 +254,12 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
           throw badRequest(`Base URL refused: ${e.message}`, { field: 'base_url' });
         });
     };
+    /** A model of this scope (and space), or a 404. */
+    const ownModel = async (id: string, params: any) => {
+      const m = (await ctx.db.selectFrom('models_model').selectAll().where('id', '=', id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).executeTakeFirst()) as ModelRow | undefined;
+      if (!m) throw notFound('This model does not exist here.');
+      return m;
+    };
     const own = async (id: string, params: any) => {
       const c = await s.credential(id);
       if (c.scope !== sc.scope || c.space_id !== spaceOf(params)) throw notFound('This model credential does not exist here.');
@@ -366,8 +372,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       params: sc.params,
       body: z.object({ model_id: Id, display_name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional(), capabilities: Capabilities.optional(), default_params: Params.optional() }),
       handler: async ({ params, body }) => {
-        const m = (await ctx.db.selectFrom('models_model').selectAll().where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).executeTakeFirst()) as ModelRow | undefined;
-        if (!m) throw notFound('This model does not exist here.');
+        const m = await ownModel(body.model_id, params);
         await ctx.db
           .updateTable('models_model')
           .set({
@@ -392,8 +397,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       params: sc.params,
       body: z.object({ model_id: Id }),
       handler: async ({ params, body }) => {
-        const m = (await ctx.db.selectFrom('models_model').selectAll().where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).executeTakeFirst()) as ModelRow | undefined;
-        if (!m) throw notFound('This model does not exist here.');
+        const m = await ownModel(body.model_id, params);
         if (!Number(m.enabled)) throw badRequest(`The model '${m.display_name}' is disabled; enable it before making it the default.`);
         await ctx.db.transaction().execute(async (trx) => {
           await trx.updateTable('models_model').set({ is_default: 0 }).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).where('kind', '=', m.kind).execute();
