@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { RegistryView } from '@tessera/core';
+import { unavailable } from '@tessera/sdk';
 import type { BackgroundJob, JobQueue } from '@tessera/sdk/server';
 
 /**
@@ -16,6 +17,8 @@ export class BullQueue implements JobQueue {
   #prefix: string;
   /** BullMQ's lock duration and stalled-job check (how soon a job whose worker stopped is delivered again). */
   #stallMs?: number;
+  /** How long an enqueue waits for Redis before the request that made it answers 503. */
+  #enqueueTimeoutMs = Number(process.env.TESSERA_QUEUE_ENQUEUE_TIMEOUT_MS) || 5000;
 
   constructor(url: string, jobs: RegistryView<BackgroundJob>, onError: (job: string, error: unknown) => void, prefix = 'tessera', stallMs?: number) {
     this.#stallMs = stallMs;
@@ -23,12 +26,22 @@ export class BullQueue implements JobQueue {
     this.#onError = onError;
     this.#prefix = prefix;
     this.#connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+    // While Redis is away ioredis retries and emits an error each time: reported once a minute at most.
+    this.#connection.on('error', this.#connectionError);
   }
+
+  #reported = 0;
+  readonly #connectionError = (e: Error) => {
+    if (Date.now() - this.#reported < 60_000) return;
+    this.#reported = Date.now();
+    this.#onError('queue', new Error(`the job queue (Redis) cannot be reached: ${e.message}; retrying`));
+  };
 
   #queue(name: string): Queue {
     let q = this.#queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.#connection, prefix: this.#prefix });
+      q.on('error', this.#connectionError);
       this.#queues.set(name, q);
     }
     return q;
@@ -37,14 +50,26 @@ export class BullQueue implements JobQueue {
   async enqueue<P>(name: string, payload: P, opts: { delayMs?: number; jobId?: string } = {}): Promise<string> {
     const def = this.#jobs.get(name);
     if (!def) throw new Error(`no background job named '${name}' is registered`);
-    const job = await this.#queue(name).add(name, payload, {
+    // ioredis holds commands while Redis is away (and sends them when it is back): a request that enqueues
+    // answers 503 after a while instead of hanging; the job may still be added once Redis returns.
+    const adding = this.#queue(name).add(name, payload, {
       delay: opts.delayMs,
       jobId: opts.jobId,
       attempts: def.attempts ?? 1,
       removeOnComplete: 1000,
       removeOnFail: 5000,
     });
-    return String(job.id);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(unavailable('the job queue (Redis)', `no answer in ${this.#enqueueTimeoutMs / 1000} s`)), this.#enqueueTimeoutMs);
+    });
+    adding.catch(() => undefined);
+    try {
+      const job = await Promise.race([adding, late]);
+      return String(job.id);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Starts consuming every registered job (and the repeating ones). */

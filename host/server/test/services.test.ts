@@ -67,3 +67,25 @@ describe('in-process job queue', () => {
     await q.stop();
   });
 });
+
+describe('the shared queue when Redis is away', () => {
+  it('answers 503 naming the job queue instead of hanging the request that enqueues', async () => {
+    process.env.TESSERA_QUEUE_ENQUEUE_TIMEOUT_MS = '300';
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const { BullQueue } = await import('../src/jobs-bullmq.ts');
+    const jobs = new RegistryPoint(defineRegistryPoint<BackgroundJob>({ id: 'test.jobs', owner: 'host', description: 'jobs', key: (j) => j.name }));
+    jobs.register('t', { name: 'noop', handler: () => undefined });
+    const q = new BullQueue(`redis://127.0.0.1:${port}`, jobs as never, () => undefined);
+    try {
+      const err = await q.enqueue('noop', {}).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 503, msg: expect.stringMatching(/^The job queue \(Redis\) cannot be reached right now/) });
+    } finally {
+      delete process.env.TESSERA_QUEUE_ENQUEUE_TIMEOUT_MS;
+      await q.stop().catch(() => undefined);
+    }
+  });
+});
