@@ -6,7 +6,7 @@ const env = withStudioAndBrowser({ extensionsDir: exampleExtensionsDir });
 
 describe('the studio shell in Chromium', () => {
   it('renders contributed sidebar entries and pages, including a runtime-loaded extension', async () => {
-    const { context } = await signedInContext(env.browser, env.studio.url);
+    const { context } = await signedInContext(env.browser, env.studio.url, { locale: 'zh-CN' });
     // The page runs under the studio's Content Security Policy: nothing it loads (the shell, a runtime
     // remote, its chunks) may be refused.
     await context.addInitScript(() => {
@@ -32,7 +32,7 @@ describe('the studio shell in Chromium', () => {
   });
 
   it('switches the language and remembers it across reloads', async () => {
-    const { context } = await signedInContext(env.browser, env.studio.url);
+    const { context } = await signedInContext(env.browser, env.studio.url, { locale: 'zh-CN' });
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/`);
     await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('首页');
@@ -45,6 +45,18 @@ describe('the studio shell in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
     expect(await page.getByText('Welcome to Tessera Studio').count()).toBe(1);
     await context.close();
+  });
+
+  it("speaks the browser's language on a first visit, from the sign-in page on, until one is chosen", async () => {
+    for (const [locale, signIn, lang] of [['en-US', 'Sign in', 'en-US'], ['en-GB', 'Sign in', 'en-US'], ['zh-CN', '登录', 'zh-CN'], ['zh-TW', '登录', 'zh-CN']] as const) {
+      const context = await env.browser.newContext({ locale });
+      const page = await context.newPage();
+      await page.goto(`${env.studio.url}/`);
+      await page.waitForURL(/\/sign-in/);
+      await expect.poll(async () => (await page.getByTestId('sign-in-submit').textContent())?.replace(/\s/g, ''), { message: locale }).toBe(signIn.replace(/\s/g, ''));
+      expect(await page.evaluate(() => document.documentElement.lang), locale).toBe(lang);
+      await context.close();
+    }
   });
 
   it('uses the mobile frame and panel at 640 px or less', async () => {

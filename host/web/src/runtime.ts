@@ -37,6 +37,10 @@ export interface CreateStudioOptions {
   reportToServer?: boolean;
 }
 
+/**
+ * The language the studio speaks: the one chosen in it before (kept in the browser), else the browser's own
+ * on a first visit (Chinese for zh-*, English for any other language it names), else the default.
+ */
 export function storedLanguage(): Language {
   try {
     const v = localStorage.getItem(LANGUAGE_KEY);
@@ -44,7 +48,13 @@ export function storedLanguage(): Language {
   } catch {
     /* storage unavailable */
   }
-  return DEFAULT_LANGUAGE;
+  return browserLanguage() ?? DEFAULT_LANGUAGE;
+}
+
+function browserLanguage(): Language | undefined {
+  const wanted = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language].filter(Boolean);
+  if (!wanted.length) return undefined;
+  return wanted[0].toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
 }
 
 /** Builds the client side: kernel host, request client, i18n; starts the client halves. */
