@@ -51,7 +51,7 @@ export function asApiError(err: unknown): ApiError {
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (e.message ?? '').includes('JSON')) {
-      return new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body is not valid JSON: ${e.message}`);
+      return new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body is not valid JSON: ${e.message}`, '', { text: { key: 'host.malformedJson', params: { detail: e.message ?? '' } } });
     }
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return new ApiError(415, ErrorCode.MALFORMED_BODY, `${e.message}. Send JSON with Content-Type: application/json.`);
