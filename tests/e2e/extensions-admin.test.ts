@@ -31,6 +31,16 @@ describe('the Extensions page in the browser', () => {
   it('disables an extension after showing the cascade, installs a package, and both apply at the next start', async () => {
     const { context, email } = await signedInContext(browser, studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
+    // The administrator finds Settings in the sidebar; someone else does not see it.
+    await page.goto(`${studio.url}/`);
+    await page.getByTestId('sidebar-settings').click();
+    await page.waitForURL(/\/settings/);
+    const other = await signedInContext(browser, studio.url, { language: 'en-US' });
+    const otherPage = await other.context.newPage();
+    await otherPage.goto(`${studio.url}/`);
+    await otherPage.getByTestId('sidebar-home').waitFor();
+    expect(await otherPage.getByTestId('sidebar-settings').count()).toBe(0);
+    await other.context.close();
     await page.goto(`${studio.url}/settings/extensions`);
     await page.getByTestId('ext-toggle-models').click();
     await expect.poll(() => page.getByTestId('cascade-item').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))).toEqual(expect.arrayContaining(['models', 'node-llm', 'provider-openai']));

@@ -35,6 +35,8 @@ export interface SidebarEntry {
   path: string;
   icon?: ReactNode;
   order?: number;
+  /** Whether the entry shows for the person signed in (asked each time the sidebar draws; default shown). */
+  visible?(): boolean;
 }
 
 export const SidebarEntries = defineRegistryPoint<SidebarEntry>({

@@ -1,5 +1,7 @@
 import { lazy } from 'react';
+import { IconSettings } from '@arco-design/web-react/icon';
 import { defineExtension } from '@tessera/sdk/client';
+import { CurrentUserService } from '@tessera/ext-identity/shared';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 
@@ -11,5 +13,8 @@ export default defineExtension({
   register(ctx) {
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
     ctx.settingsPage({ key: 'extensions', label: 'tab', component: ExtensionsPage, order: 90 });
+    // The way to Settings (its tabs are for platform administrators): shown to them only.
+    const user = ctx.service(CurrentUserService);
+    ctx.sidebar({ key: 'settings', area: 'user', label: 'nav', path: '/settings', icon: <IconSettings />, order: 1000, visible: () => !!user.get()?.is_platform_admin });
   },
 });

@@ -60,9 +60,11 @@ function LanguageSwitch() {
 }
 
 function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
-  const entries = useRegistryEntries(SidebarEntries);
-  const { t } = useTranslation();
   const location = useLocation();
+  const all = useRegistryEntries(SidebarEntries);
+  // Entries for some people only (Settings for administrators) say so; asked again as the page changes.
+  const entries = useMemo(() => all.filter((e) => shown(e.value)), [all, location.pathname]);
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const groups = useMemo(
     () =>
@@ -100,6 +102,14 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
       })}
     </Menu>
   );
+}
+
+function shown(entry: { visible?(): boolean }): boolean {
+  try {
+    return entry.visible?.() !== false;
+  } catch {
+    return false;
+  }
 }
 
 function AppLayout({ children }: { children: ReactNode }) {
