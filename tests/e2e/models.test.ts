@@ -39,6 +39,12 @@ describe('model management in the browser', () => {
     // The model becomes the default that new bots take.
     await card.getByTestId('model-set-default-fake-chat').click();
     await card.getByTestId('model-default-fake-chat').waitFor();
+    // The rest of what the connection test found, added in one action with their kinds.
+    await expect.poll(() => card.getByTestId('models-add-all').textContent()).toBe('Add all 2 models');
+    await card.getByTestId('models-add-all').click();
+    await page.getByText('2 models added').waitFor();
+    await expect.poll(() => card.getByTestId('models-table').locator('tbody tr').count()).toBe(3);
+    expect(await card.getByTestId('models-add-all').count()).toBe(0);
     await card.getByTestId('model-enabled-fake-chat').click();
     await expect.poll(async () => (await card.getByTestId('model-enabled-fake-chat').getAttribute('aria-checked')) ?? (await card.getByTestId('model-enabled-fake-chat').getAttribute('class'))).not.toMatch(/true|arco-switch-checked/);
     await context.close();

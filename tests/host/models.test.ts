@@ -48,6 +48,10 @@ describe('model management', () => {
     expect(test.models.map((m: { name: string }) => m.name)).toContain('fake-chat');
     llm.script({ text: 'OK' });
     expect(await platform('credential/test', { credential_id: cred.credential_id, model_name: 'fake-chat' })).toMatchObject({ ok: true, reply: 'OK' });
+    // What the test found is added in one call, with the kinds the provider's list suggests; twice adds nothing.
+    const all = await platform('model/batch_create', { credential_id: cred.credential_id, models: test.models.map((m: { name: string; kind: string }) => ({ model_name: m.name, kind: m.kind })) });
+    expect(all.added.map((m: { model_name: string; kind: string }) => `${m.model_name}:${m.kind}`).sort()).toEqual(['fake-chat:chat', 'fake-embed:embedding', 'fake-reasoner:chat']);
+    expect((await platform('model/batch_create', { credential_id: cred.credential_id, models: [{ model_name: 'fake-chat', kind: 'chat' }] })).added).toEqual([]);
   });
 
   it('says what failed when a connection test fails: refused, unknown name, 401, 404', async () => {

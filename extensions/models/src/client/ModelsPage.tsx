@@ -189,6 +189,24 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
                 content={result.ok ? `${t('credential.ok', { ms: result.latency_ms })}${result.models ? ` · ${t('credential.found', { count: result.models.length })}` : ''}` : t('credential.failed', { error: result.error })}
               />
             )}
+            {canManage && result && result !== 'running' && result.ok && result.models && (() => {
+              const missing = result.models.filter((m) => !own.some((o) => o.model_name === m.name));
+              return missing.length > 0 ? (
+                <Button
+                  size="small"
+                  type="primary"
+                  style={{ marginTop: 8 }}
+                  data-testid="models-add-all"
+                  onClick={async () => {
+                    const r = await api.post<{ added: ModelInfo[] }>(`${base}/model/batch_create`, { credential_id: c.credential_id, models: missing.map((m) => ({ model_name: m.name, kind: m.kind })) });
+                    toast.success(t('model.addedAll', { count: r.added.length }));
+                    await refresh();
+                  }}
+                >
+                  {t('model.addAll', { count: missing.length })}
+                </Button>
+              ) : null;
+            })()}
             <Table<ModelInfo>
               style={{ marginTop: 12 }}
               rowKey="model_id"

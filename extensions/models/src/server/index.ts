@@ -366,6 +366,28 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
     });
     ctx.route({
       method: 'POST',
+      path: `${sc.prefix}/model/batch_create`,
+      auth: sc.auth,
+      summary: "Add several models of a credential at once (those a connection test found); names already added are skipped",
+      params: sc.params,
+      body: z.object({ credential_id: Id, models: z.array(z.object({ model_name: z.string().trim().min(1).max(200), kind: Kind.default('chat') })).min(1).max(500) }),
+      handler: async ({ params, body }) => {
+        const c = await own(body.credential_id, params);
+        const kinds = s.provider(c.provider).kinds;
+        const have = new Set((await ctx.db.selectFrom('models_model').select('model_name').where('credential_id', '=', c.id).execute()).map((r) => r.model_name as string));
+        const rows: ModelRow[] = [];
+        for (const m of body.models) {
+          if (have.has(m.model_name) || !kinds.includes(m.kind)) continue;
+          have.add(m.model_name);
+          rows.push({ id: ctx.host.newId(), credential_id: c.id, scope: sc.scope, space_id: spaceOf(params), model_name: m.model_name, display_name: m.model_name, kind: m.kind, enabled: 1, capabilities: JSON.stringify(Capabilities.parse({})), default_params: '{}', created_at: now(), updated_at: now() });
+        }
+        if (rows.length) await ctx.db.insertInto('models_model').values(rows).execute();
+        s.forget();
+        return { added: rows.map((r) => modelInfo(r, c.provider)), skipped: body.models.length - rows.length };
+      },
+    });
+    ctx.route({
+      method: 'POST',
       path: `${sc.prefix}/model/update`,
       auth: sc.auth,
       summary: 'Enable or disable a model, rename it, change capabilities or default parameters',
