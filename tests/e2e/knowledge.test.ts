@@ -43,8 +43,9 @@ describe('knowledge in the browser', () => {
     await expect.poll(() => page.getByTestId('add-progress-item').getAttribute('data-status'), { timeout: 20_000 }).toBe('1');
     await page.getByTestId('add-done').click();
 
-    // The document is ready with its slices.
+    // The document is ready with its slices, and the header counts them.
     await expect.poll(() => page.getByTestId('doc-status').getAttribute('data-status')).toBe('1');
+    await expect.poll(() => page.getByTestId('dataset-counts').textContent()).toBe('Documents: 1 · Slices: 2 · Hits: 0');
     await page.getByTestId('doc-open').click();
     await expect.poll(() => page.getByTestId('slice-content').count()).toBe(2);
     expect(await page.getByTestId('slice-content').nth(1).textContent()).toContain('Visitors sign in at the front desk');

@@ -5,7 +5,7 @@ import { IconLeft } from '@arco-design/web-react/icon';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { AddDocuments } from './AddDocuments.tsx';
@@ -54,7 +54,9 @@ function DatasetView({ spaceId, dataset }: { spaceId: string; dataset: Dataset }
             <Space size={6}>
               <Tag>{t(`format.${dataset.format_type}`)}</Tag>
               <Tag color={dataset.embedding_model_id ? 'arcoblue' : undefined}>{dataset.embedding_model_id ? t('mode.hybrid') : t('mode.fulltext')}</Tag>
-              <Typography.Text type="secondary">{t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}</Typography.Text>
+              <Typography.Text type="secondary" data-testid="dataset-counts">
+                {t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}
+              </Typography.Text>
             </Space>
           </div>
         </Space>
@@ -117,6 +119,13 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
     refetchInterval: (query) => (query.state.data?.document_infos.some((d) => BUSY.includes(d.status)) ? 700 : false),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['knowledge'] });
+  // When processing ends, the knowledge base's counts in the header are read again (they changed with it).
+  const busy = !!docs.data?.document_infos.some((d) => BUSY.includes(d.status));
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy) void qc.invalidateQueries({ queryKey: ['knowledge', 'detail', dataset.dataset_id] });
+    wasBusy.current = busy;
+  }, [busy, qc, dataset.dataset_id]);
   const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/delete', { space_id: spaceId, document_ids: [id] }), onSuccess: refresh });
   const refetchPage = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/refresh_document', { space_id: spaceId, document_id: id }), onSuccess: refresh });
   const list = docs.data?.document_infos ?? [];
