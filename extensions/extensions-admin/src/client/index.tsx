@@ -13,8 +13,8 @@ export default defineExtension({
   register(ctx) {
     ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
     ctx.settingsPage({ key: 'extensions', label: 'tab', component: ExtensionsPage, order: 90 });
-    // The way to Settings (its tabs are for platform administrators): shown to them only.
-    const user = ctx.service(CurrentUserService);
-    ctx.sidebar({ key: 'settings', area: 'user', label: 'nav', path: '/settings', icon: <IconSettings />, order: 1000, visible: () => !!user.get()?.is_platform_admin });
+    // The way to Settings (its tabs are for platform administrators): shown to them only. The user is read
+    // when the sidebar draws (and nobody is an administrator where identity does not run).
+    ctx.sidebar({ key: 'settings', area: 'user', label: 'nav', path: '/settings', icon: <IconSettings />, order: 1000, visible: () => !!ctx.optionalService(CurrentUserService)?.get()?.is_platform_admin });
   },
 });
