@@ -84,6 +84,9 @@ describe('users and sessions', () => {
       expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
       const last = await fetch(`${own.url}/api/passport/web/email/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'stuffed99@example.com', password: 'x' }) });
       expect((await last.json()).msg).toMatch(/^Too many failed sign-ins from your network address\. Try again in \d+ seconds\.$/);
+      // In the caller's language.
+      const zh = await fetch(`${own.url}/api/passport/web/email/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN' }, body: JSON.stringify({ email: 'stuffed98@example.com', password: 'x' }) });
+      expect((await zh.json()).msg).toMatch(/^来自你的网络地址的登录失败次数过多，请 \d+ 秒后再试。$/);
     } finally {
       await own.close();
     }

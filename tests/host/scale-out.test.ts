@@ -24,7 +24,7 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     admin = (await signUp(studio.url)).agent;
     worker = await startWorker();
   });
-  const env = { REDIS_URL: redis!, TESSERA_QUEUE_CONSUMER: 'false', TESSERA_BULLMQ_PREFIX: prefix, TESSERA_ALLOW_PRIVATE_NETWORK: 'true', TESSERA_QUEUE_STALL_MS: '1500' };
+  const env = { REDIS_URL: redis!, TESSERA_QUEUE_CONSUMER: 'false', TESSERA_BULLMQ_PREFIX: prefix, TESSERA_ALLOW_PRIVATE_NETWORK: 'true', TESSERA_QUEUE_STALL_MS: '3000' };
   /** A `./tessera worker` on the studio's data and database; resolves once it consumes the queue. */
   async function startWorker(): Promise<ChildProcess> {
     const w = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'worker', '--data', studio.dataDir], {

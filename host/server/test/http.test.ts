@@ -103,6 +103,8 @@ describe('server-side request interceptors and error sinks', () => {
       ctx.tap(ServerRequestInterceptors, 'maintenance', (r) => {
         seen.push({ route: r.route, caller: r.caller?.userId, extensionId: r.extensionId });
         if (r.headers['x-maintenance'] === 'on' && r.route.startsWith('/api/notes/')) return new ApiError(503, ErrorCode.UNAVAILABLE, 'Notes are in maintenance; try again in ten minutes.');
+        // An extension's mistake: a refusal that is not an ApiError.
+        if (r.headers['x-sloppy'] === 'on') return 'no' as unknown as ApiError;
         return undefined;
       });
       ctx.tap(ErrorSinks, 'collect', (e) => void sunk.push({ source: e.source, extensionId: e.extensionId, status: e.api?.status }));
@@ -122,6 +124,8 @@ describe('server-side request interceptors and error sinks', () => {
     const refused = await p.request({ url: '/api/notes/boom', headers: { 'x-maintenance': 'on' } });
     expect([refused.status, refused.body.msg]).toEqual([503, 'Notes are in maintenance; try again in ten minutes.']);
     expect(seen).toContainEqual({ route: '/api/notes/boom', caller: undefined, extensionId: 'policy' });
+    const sloppy = await p.request({ url: '/api/notes/boom', headers: { 'x-sloppy': 'on' } });
+    expect([sloppy.status, sloppy.body.msg]).toEqual([403, 'This request was refused by a request policy of the studio.']);
   });
 
   it('reports a failed route to the error sinks with its extension and status', async () => {

@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef, parseStoredJson } from '@tessera/sdk';
-import { LocalCache, RateLimiter, RequestAuthenticators, SecretsService, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { ErrorTexts, LocalCache, RateLimiter, RequestAuthenticators, SecretsService, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
   CSRF_COOKIE,
@@ -65,6 +65,13 @@ export default defineExtension({
   id: 'identity',
   configSchema: ConfigSchema,
   register(ctx) {
+    // What the sign-in page shows, in the caller's language.
+    for (const [key, en, zh] of [
+      ['identity.wrongPassword', 'The email or the password is wrong.', '邮箱或密码不正确。'],
+      ['identity.accountLocked', 'Too many failed sign-ins for this account. Try again in {{seconds}} seconds, or reset the password.', '此账号登录失败次数过多，请 {{seconds}} 秒后再试，或重置密码。'],
+      ['identity.addressLocked', 'Too many failed sign-ins from your network address. Try again in {{seconds}} seconds.', '来自你的网络地址的登录失败次数过多，请 {{seconds}} 秒后再试。'],
+    ] as const)
+      ctx.register(ErrorTexts, { key, texts: { 'en-US': en, 'zh-CN': zh } });
     ctx.migrations([
       {
         name: '0001_users_sessions_tokens',
@@ -328,18 +335,18 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
       if (failedLogins.exceeded(account, ctx.config.loginPerMinute)) {
         const s = wait(account);
         reply.header('retry-after', s);
-        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins for this account. Try again in ${s} seconds, or reset the password.`);
+        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins for this account. Try again in ${s} seconds, or reset the password.`, '', { text: { key: 'identity.accountLocked', params: { seconds: s } } });
       }
       if (failedLogins.exceeded(address, ctx.config.loginPerAddressPerMinute)) {
         const s = wait(address);
         reply.header('retry-after', s);
-        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins from your network address. Try again in ${s} seconds.`);
+        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins from your network address. Try again in ${s} seconds.`, '', { text: { key: 'identity.addressLocked', params: { seconds: s } } });
       }
       const ok = u ? await verifyPassword(body.password, u.password_hash) : (await verifyPassword(body.password, await dummyHash()), false);
       if (!u || !ok) {
         failedLogins.take(account, ctx.config.loginPerMinute, 60_000);
         failedLogins.take(address, ctx.config.loginPerAddressPerMinute, 60_000);
-        throw new ApiError(401, ErrorCode.UNAUTHENTICATED, 'The email or the password is wrong.');
+        throw new ApiError(401, ErrorCode.UNAUTHENTICATED, 'The email or the password is wrong.', '', { text: { key: 'identity.wrongPassword' } });
       }
       failedLogins.reset(account);
       await startSession(ctx, u.id, reply, { ip, userAgent: String(headers['user-agent'] ?? '') });

@@ -90,7 +90,8 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
 
       if (opts.interceptors?.size) {
         const refused = await opts.interceptors.call({ method: route.method, route: route.path, url: request.url, extensionId: extensionId ?? '', caller, spaceId, headers: request.headers, ip: request.ip });
-        if (refused) throw refused;
+        // A refusal that is not an ApiError (an extension's mistake) still refuses, with a clear 403.
+        if (refused) throw ApiError.is(refused) ? refused : forbidden('This request was refused by a request policy of the studio.');
       }
 
       const params = parse(route, 'params', request.params);
