@@ -60,4 +60,33 @@ describe('the bulk writer', () => {
     await writer.close();
     raw.close();
   });
+
+  it('keeps or updates a row whose key is stored, and stores JSON columns as text, in the worker and on the calling thread alike', async () => {
+    const file = path.join(dir, 'd.db');
+    const { raw, db } = database(file);
+    raw.exec('create table if not exists total (k text primary key, n integer not null, first text not null, doc text)');
+    for (const startAtRows of [1, 1_000_000]) {
+      raw.exec('delete from total; delete from t');
+      const writer = threadedBulkWriter(file, kyselyBulkWriter(db), () => undefined, { startAtRows });
+      const add = (rows: { k: string; n: number; first: string; doc?: unknown }[]) =>
+        writer.insert([
+          { table: 'total', rows: rows.map((r) => ({ doc: null, ...r })), onConflict: { columns: ['k'], set: { n: 'total.n + excluded.n', first: "case when total.first = '' then excluded.first else total.first end" } }, json: ['doc'] },
+          { table: 't', rows: rows.map((r) => ({ id: r.k, n: r.n })), onConflict: { columns: ['id'] } },
+        ]);
+      await add([{ k: 'a', n: 2, first: '', doc: { nested: ['x', 1], quote: 'say "hi"' } }, { k: 'b', n: 1, first: 'b1' }]);
+      await add([{ k: 'a', n: 3, first: 'a2' }, { k: 'b', n: 4, first: 'b2' }]);
+      expect(writer.threaded).toBe(startAtRows === 1);
+      // Columns the update does not name keep what was stored; a JSON column is its text.
+      expect(raw.prepare('select k, n, first from total order by k').all()).toEqual([
+        { k: 'a', n: 5, first: 'a2' },
+        { k: 'b', n: 5, first: 'b1' },
+      ]);
+      expect(JSON.parse((raw.prepare("select doc from total where k = 'a'").get() as { doc: string }).doc)).toEqual({ nested: ['x', 1], quote: 'say "hi"' });
+      expect(raw.prepare("select doc from total where k = 'b'").get()).toEqual({ doc: null });
+      // The first write of each key is kept in t (nothing done on conflict).
+      expect(raw.prepare('select id, n from t order by id').all()).toEqual([{ id: 'a', n: 2 }, { id: 'b', n: 1 }]);
+      await writer.close();
+    }
+    raw.close();
+  });
 });

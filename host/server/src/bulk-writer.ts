@@ -2,7 +2,7 @@
 // thread with its own connection does the writing; otherwise (PostgreSQL, in-memory SQLite) the
 // database's own connection, in one transaction.
 import { Worker } from 'node:worker_threads';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { BulkRows, BulkWriter } from '@tessera/sdk/server';
 
 const CHUNK = 40;
@@ -16,7 +16,12 @@ export function kyselyBulkWriter(db: Kysely<any>): BulkWriter {
       const work = batch.filter((b) => b.rows.length);
       if (!work.length) return;
       await db.transaction().execute(async (trx) => {
-        for (const b of work) for (let i = 0; i < b.rows.length; i += CHUNK) await trx.insertInto(b.table).values(b.rows.slice(i, i + CHUNK)).execute();
+        for (const b of work)
+          for (let i = 0; i < b.rows.length; i += CHUNK) {
+            const rows = b.rows.slice(i, i + CHUNK);
+            const insert = trx.insertInto(b.table).values(b.json?.length ? rows.map((r) => withJsonText(r, b.json!)) : rows);
+            await (b.onConflict ? insert.onConflict((oc) => onConflict(oc, b.onConflict!)) : insert).execute();
+          }
       });
     },
   };
@@ -83,7 +88,10 @@ export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: 
       const text = JSON.stringify(
         work.map((b) => {
           const columns = Object.keys(b.rows[0]);
-          return { table: b.table, columns, values: b.rows.map((r) => columns.map((c) => toSql(r[c]))) };
+          // JSON columns travel as they are (inside this one JSON text) and are serialized by the worker.
+          const isJson = columns.map((c) => !!b.json?.includes(c));
+          const json = isJson.includes(true) ? isJson.flatMap((j, i) => (j ? [i] : [])) : undefined;
+          return { table: b.table, columns, onConflict: b.onConflict, json, values: b.rows.map((r) => columns.map((c, i) => (isJson[i] ? (r[c] ?? null) : toSql(r[c])))) };
         }),
       );
       return new Promise<void>((resolve, reject) => {
@@ -104,6 +112,18 @@ export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: 
       await w.terminate();
     },
   };
+}
+
+/** A row with its JSON columns as their text (null stays null). */
+function withJsonText(row: Record<string, unknown>, json: string[]): Record<string, unknown> {
+  const out = { ...row };
+  for (const c of json) if (out[c] !== undefined && out[c] !== null) out[c] = JSON.stringify(out[c]);
+  return out;
+}
+
+function onConflict(oc: OnConflictBuilder<any, any>, c: NonNullable<BulkRows['onConflict']>) {
+  const target = oc.columns(c.columns);
+  return c.set ? target.doUpdateSet(Object.fromEntries(Object.entries(c.set).map(([col, expr]) => [col, sql.raw(expr)]))) : target.doNothing();
 }
 
 function toSql(v: unknown): unknown {

@@ -9,6 +9,7 @@ export * from '../index.ts';
 export { searchWords } from './text.ts';
 export { LocalCache } from './cache.ts';
 export { RateLimiter } from './rate-limit.ts';
+export { outsideRequest } from './behind.ts';
 
 /**
  * `column LIKE '%text%'` ignoring case, where %, _ and \ in the text match themselves (not as
@@ -509,6 +510,19 @@ export const DatabaseService = defineService<Database>({ id: 'host.database', ow
 export interface BulkRows {
   table: string;
   rows: Record<string, unknown>[];
+  /**
+   * A row whose key (`columns`, a primary key or unique index) is already stored: left as it is, or, with
+   * `set`, updated. `set` maps a column to an SQL expression over the stored row (`<table>.<column>`) and
+   * the row offered (`excluded.<column>`), the same on SQLite and PostgreSQL except for functions (the
+   * caller picks `max`/`greatest` by `DatabaseService`'s dialect). Rows of one batch should not share a
+   * key (PostgreSQL refuses a statement that updates one row twice).
+   */
+  onConflict?: { columns: string[]; set?: Record<string, string> };
+  /**
+   * Columns whose values are objects or arrays, stored as their JSON text: the writer serializes them
+   * (in its worker thread, where there is one), so the request thread never does.
+   */
+  json?: string[];
 }
 
 /**
@@ -516,7 +530,7 @@ export interface BulkRows {
  * transaction, off the main thread where the database allows: on the SQLite file a worker thread with
  * its own connection (WAL) does the writing, so requests are not held up by it; otherwise the
  * database's own connection. Resolves when the rows are stored. Values are strings, numbers, bigints
- * or null (booleans as 0/1).
+ * or null (booleans as 0/1). The tables of a batch are written in the order given.
  */
 export interface BulkWriter {
   insert(batch: BulkRows[]): Promise<void>;
