@@ -4,16 +4,17 @@
 // routes.ts (traces, spans, threads, metrics, CSV, views, annotations).
 import { PostgresAdapter } from 'kysely';
 import { SpansRecorded } from '@tessera/sdk';
-import { defineExtension } from '@tessera/sdk/server';
+import { BulkWriterService, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
-import { SpanStores, type SpanRecord, type SpanStore } from '../shared/index.ts';
+import { SpanStores, TracesService, type SpanRecord, type SpanStore } from '../shared/index.ts';
 import { registerIngest } from './ingest.ts';
 import { migrations } from './migrations.ts';
 import { registerQueryRoutes } from './routes.ts';
 import { derive } from './spans.ts';
 import { databaseSpanStore } from './store.ts';
 import { spanExporter } from './export.ts';
+import { SpanRecorder, readingAfterRecorded } from './recorder.ts';
 
 const ConfigSchema = z.object({
   /** The SpanStores entry that keeps spans: `database` (the studio's), or one a scale-out extension adds. */
@@ -26,22 +27,27 @@ const ConfigSchema = z.object({
   exportHeaders: z.record(z.string(), z.string()).default({}),
 });
 const PURGE_JOB = 'observability.retention';
+const recorders = new WeakMap<object, SpanRecorder>();
 
 export default defineExtension({
   id: 'observability',
   configSchema: ConfigSchema,
   register(ctx) {
     ctx.migrations(migrations);
-    ctx.register(SpanStores, databaseSpanStore(ctx.db, ctx.db.getExecutor().adapter instanceof PostgresAdapter));
+    ctx.register(SpanStores, databaseSpanStore(ctx.db, ctx.db.getExecutor().adapter instanceof PostgresAdapter, { insert: (batch) => ctx.service(BulkWriterService).insert(batch) }));
     let chosen: SpanStore | undefined;
     const store = () => (chosen ??= ctx.registry(SpanStores).get(ctx.config.store) ?? ctx.registry(SpanStores).get('database')!);
+    const recorder = new SpanRecorder(store, (err, n) => ctx.logger.warn(`observability: could not keep ${n} spans of the studio's runs: ${err.message}`));
+    recorders.set(ctx, recorder);
     ctx.register(TokenPermissions, { key: 'trace.ingest', label: { 'en-US': 'Send traces (OTLP)', 'zh-CN': '上报链路（OTLP）' }, group: 'observability' });
     registerIngest(ctx, store);
-    registerQueryRoutes(ctx, store);
+    const recorded = readingAfterRecorded(store, recorder);
+    registerQueryRoutes(ctx, recorded);
+    ctx.provide(TracesService, { spans: (spaceId, traceId) => recorded().trace(spaceId, traceId) });
 
     const exporter = ctx.config.exportEndpoint ? spanExporter(ctx, ctx.config.exportEndpoint, ctx.config.exportHeaders) : undefined;
-    // What the studio runs, as it ends.
-    ctx.on(SpansRecorded, async (e) => {
+    // What the studio runs, as it ends: gathered and written behind in batches, never on the request path.
+    ctx.on(SpansRecorded, (e) => {
       const spans: SpanRecord[] = e.spans.map((s) => {
         const attributes = s.attributes as SpanRecord['attributes'];
         const events = (s.events ?? []).map((e) => ({ time_us: e.time_ms * 1000, name: e.name, attributes: e.attributes as SpanRecord['attributes'] }));
@@ -49,9 +55,7 @@ export default defineExtension({
         return { space_id: e.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id ?? '', name: s.name.slice(0, 256), kind: s.kind === 'internal' && d.llm ? 'llm' : s.kind, source: e.source, service: 'tessera', start_us: s.start_ms * 1000, duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000, status: s.status === 'error' ? 2 : 1, status_message: (s.status_message ?? '').slice(0, 1000), model: d.model, request_model: d.request_model, input_tokens: d.input_tokens, output_tokens: d.output_tokens, input: d.input, output: d.output, thread_id: d.thread_id, log_id: d.log_id, attributes, events };
       });
       exporter?.add(spans);
-      await store()
-        .write(spans)
-        .catch((err) => ctx.logger.warn(`observability: could not keep ${spans.length} spans of ${e.source}: ${(err as Error).message}`));
+      recorder.add(spans);
     });
 
     ctx.job({
@@ -66,5 +70,8 @@ export default defineExtension({
   },
   start(ctx) {
     if (!ctx.registry(SpanStores).get(ctx.config.store)) throw new Error(`observability.store names '${ctx.config.store}', which no extension provides.`);
+  },
+  async stop(ctx) {
+    await recorders.get(ctx)?.flush();
   },
 });

@@ -2,88 +2,137 @@
 // in obs_trace with what lists filter and sort on (kept as spans arrive, in any order and in any batches),
 // so trace lists read one indexed table.
 import { sql, type Kysely } from 'kysely';
+import type { BulkWriter } from '@tessera/sdk/server';
 import type { MetricsQuery, SpanQuery, SpanRecord, SpanStore, TraceQuery, TraceRow } from '../shared/index.ts';
 
 const CHUNK = 200;
 const json = (v: unknown) => JSON.stringify(v ?? {});
+const SPAN_KEY = ['space_id', 'trace_id', 'span_id'];
+const TRACE_KEY = ['space_id', 'trace_id'];
 
-export function databaseSpanStore(db: Kysely<any>, isPg: boolean): SpanStore {
-  const spanRow = (s: SpanRecord) => ({ space_id: s.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_us: s.start_us, duration_us: s.duration_us, status: s.status, status_message: s.status_message, model: s.model, request_model: s.request_model || s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, log_id: s.log_id, attributes: json(s.attributes), events: JSON.stringify(s.events ?? []) });
+/** The attributes less `input` and `output` where they only repeat the span's input and output columns (the studio's own spans). */
+function withoutCopies(s: SpanRecord): SpanRecord['attributes'] {
+  const a = s.attributes ?? {};
+  const dropInput = a.input !== undefined && a.input === s.input;
+  const dropOutput = a.output !== undefined && a.output === s.output;
+  if (!dropInput && !dropOutput) return a;
+  const out: SpanRecord['attributes'] = {};
+  for (const k in a) if (!((k === 'input' && dropInput) || (k === 'output' && dropOutput))) out[k] = a[k];
+  return out;
+}
+
+/** A span's row; `asText` false leaves attributes and events as values (the bulk writer serializes them off the request thread). */
+const spanRow = (s: SpanRecord, asText = true) => ({ space_id: s.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_us: s.start_us, duration_us: s.duration_us, status: s.status, status_message: s.status_message, model: s.model, request_model: s.request_model || s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, log_id: s.log_id, attributes: asText ? json(s.attributes) : (s.attributes ?? {}), events: asText ? JSON.stringify(s.events ?? []) : (s.events ?? []) });
+
+/** One row per trace of what these spans add to it (the root's name and kind, times, counts, the first model ...). */
+function traceRows(spans: SpanRecord[]) {
+  const byTrace = new Map<string, SpanRecord[]>();
+  for (const s of spans) {
+    const k = `${s.space_id}\u0000${s.trace_id}`;
+    const l = byTrace.get(k);
+    if (l) l.push(s);
+    else byTrace.set(k, [s]);
+  }
+  return [...byTrace.values()].map((list) => {
+    const root = list.find((s) => !s.parent_span_id);
+    const withModel = list.find((s) => s.model);
+    let start = Infinity;
+    let end = -Infinity;
+    let status = 0;
+    let input = 0;
+    let output = 0;
+    for (const s of list) {
+      start = Math.min(start, s.start_us);
+      end = Math.max(end, s.start_us + s.duration_us);
+      status = Math.max(status, s.status);
+      input += s.input_tokens;
+      output += s.output_tokens;
+    }
+    return {
+      space_id: list[0].space_id,
+      trace_id: list[0].trace_id,
+      name: root?.name ?? '',
+      root_span_id: root?.span_id ?? '',
+      kind: root?.kind ?? '',
+      source: list[0].source,
+      service: root?.service || list[0].service,
+      start_us: start,
+      end_us: end,
+      status,
+      span_count: list.length,
+      input_tokens: input,
+      output_tokens: output,
+      model: withModel?.model ?? '',
+      request_model: withModel?.request_model || withModel?.model || '',
+      thread_id: list.find((s) => s.thread_id)?.thread_id ?? '',
+      log_id: list.find((s) => s.log_id)?.log_id ?? '',
+    };
+  });
+}
+
+/**
+ * How a trace's row takes in the new spans of it (arithmetic in SQL, so writers of one trace at once add up;
+ * the root span's name and kind win whenever they arrive), as SQL over the stored row and the offered one.
+ */
+function traceUpdate(isPg: boolean): Record<string, string> {
+  const [big, small] = isPg ? ['greatest', 'least'] : ['max', 'min'];
+  const keep = (c: string) => `case when obs_trace.${c} = '' then excluded.${c} else obs_trace.${c} end`;
+  const fromRoot = (c: string) => `case when excluded.root_span_id <> '' then excluded.${c} else obs_trace.${c} end`;
+  const add = (c: string) => `obs_trace.${c} + excluded.${c}`;
+  return {
+    name: fromRoot('name'),
+    root_span_id: fromRoot('root_span_id'),
+    kind: fromRoot('kind'),
+    source: fromRoot('source'),
+    service: keep('service'),
+    start_us: `${small}(obs_trace.start_us, excluded.start_us)`,
+    end_us: `${big}(obs_trace.end_us, excluded.end_us)`,
+    status: `${big}(obs_trace.status, excluded.status)`,
+    span_count: add('span_count'),
+    input_tokens: add('input_tokens'),
+    output_tokens: add('output_tokens'),
+    model: keep('model'),
+    request_model: keep('request_model'),
+    thread_id: keep('thread_id'),
+    log_id: keep('log_id'),
+  };
+}
+
+export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWriter): SpanStore {
   const view = (r: Record<string, unknown>): SpanRecord => ({ ...(r as unknown as SpanRecord), start_us: Number(r.start_us), duration_us: Number(r.duration_us), status: Number(r.status), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), attributes: JSON.parse((r.attributes as string) || '{}'), events: JSON.parse((r.events as string) || '[]') });
   const traceView = (r: Record<string, unknown>): TraceRow => ({ space_id: r.space_id as string, trace_id: r.trace_id as string, name: r.name as string, source: r.source as string, service: r.service as string, kind: r.kind as string, start_us: Number(r.start_us), duration_us: Number(r.end_us) - Number(r.start_us), status: Number(r.status), span_count: Number(r.span_count), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), model: r.model as string, request_model: (r.request_model as string) || (r.model as string), thread_id: r.thread_id as string, log_id: r.log_id as string, root_span_id: r.root_span_id as string });
+  const update = traceUpdate(isPg);
+  const updateSql = Object.fromEntries(Object.entries(update).map(([c, e]) => [c, sql.raw(e)]));
 
   return {
     key: 'database',
     async write(spans) {
       if (!spans.length) return 0;
-      const big = (a: string, b: string) => (isPg ? sql`greatest(${sql.ref(a)}, ${sql.ref(b)})` : sql`max(${sql.ref(a)}, ${sql.ref(b)})`);
-      const small = (a: string, b: string) => (isPg ? sql`least(${sql.ref(a)}, ${sql.ref(b)})` : sql`min(${sql.ref(a)}, ${sql.ref(b)})`);
       return db.transaction().execute(async (trx) => {
         // Spans sent again (an exporter's retry) are kept once, and counted once in their trace.
         const fresh = new Set<string>();
         for (let i = 0; i < spans.length; i += CHUNK) {
-          const rows = await trx.insertInto('obs_span').values(spans.slice(i, i + CHUNK).map(spanRow)).onConflict((oc) => oc.columns(['space_id', 'trace_id', 'span_id']).doNothing()).returning(['space_id', 'trace_id', 'span_id']).execute();
+          const rows = await trx.insertInto('obs_span').values(spans.slice(i, i + CHUNK).map((s) => spanRow(s))).onConflict((oc) => oc.columns(SPAN_KEY).doNothing()).returning(SPAN_KEY).execute();
           for (const r of rows) fresh.add(`${r.space_id}\u0000${r.trace_id}\u0000${r.span_id}`);
         }
-        const byTrace = new Map<string, SpanRecord[]>();
-        for (const s of spans) {
-          if (!fresh.has(`${s.space_id}\u0000${s.trace_id}\u0000${s.span_id}`)) continue;
-          const k = `${s.space_id}\u0000${s.trace_id}`;
-          const l = byTrace.get(k);
-          if (l) l.push(s);
-          else byTrace.set(k, [s]);
-        }
-        // Each trace's row takes the new spans in (with arithmetic in SQL, so writers of one trace at once add up).
-        const rows = [...byTrace.values()].map((list) => {
-          const root = list.find((s) => !s.parent_span_id);
-          return {
-            space_id: list[0].space_id,
-            trace_id: list[0].trace_id,
-            name: root?.name ?? '',
-            root_span_id: root?.span_id ?? '',
-            kind: root?.kind ?? '',
-            source: list[0].source,
-            service: root?.service || list[0].service,
-            start_us: Math.min(...list.map((s) => s.start_us)),
-            end_us: Math.max(...list.map((s) => s.start_us + s.duration_us)),
-            status: Math.max(...list.map((s) => s.status)),
-            span_count: list.length,
-            input_tokens: list.reduce((n, s) => n + s.input_tokens, 0),
-            output_tokens: list.reduce((n, s) => n + s.output_tokens, 0),
-            model: list.find((s) => s.model)?.model ?? '',
-            request_model: list.find((s) => s.model)?.request_model || list.find((s) => s.model)?.model || '',
-            thread_id: list.find((s) => s.thread_id)?.thread_id ?? '',
-            log_id: list.find((s) => s.log_id)?.log_id ?? '',
-          };
-        });
-        const keep = (col: string) => sql`case when ${sql.ref(`obs_trace.${col}`)} = '' then ${sql.ref(`excluded.${col}`)} else ${sql.ref(`obs_trace.${col}`)} end`;
-        const fromRoot = (col: string) => sql`case when ${sql.ref('excluded.root_span_id')} <> '' then ${sql.ref(`excluded.${col}`)} else ${sql.ref(`obs_trace.${col}`)} end`;
+        const rows = traceRows(spans.filter((s) => fresh.has(`${s.space_id}\u0000${s.trace_id}\u0000${s.span_id}`)));
         for (let i = 0; i < rows.length; i += CHUNK)
           await trx
             .insertInto('obs_trace')
             .values(rows.slice(i, i + CHUNK))
-            .onConflict((oc) =>
-              oc.columns(['space_id', 'trace_id']).doUpdateSet({
-                name: fromRoot('name'),
-                root_span_id: fromRoot('root_span_id'),
-                kind: fromRoot('kind'),
-                source: fromRoot('source'),
-                service: keep('service'),
-                start_us: small('obs_trace.start_us', 'excluded.start_us'),
-                end_us: big('obs_trace.end_us', 'excluded.end_us'),
-                status: big('obs_trace.status', 'excluded.status'),
-                span_count: sql`${sql.ref('obs_trace.span_count')} + ${sql.ref('excluded.span_count')}`,
-                input_tokens: sql`${sql.ref('obs_trace.input_tokens')} + ${sql.ref('excluded.input_tokens')}`,
-                output_tokens: sql`${sql.ref('obs_trace.output_tokens')} + ${sql.ref('excluded.output_tokens')}`,
-                model: keep('model'),
-                request_model: keep('request_model'),
-                thread_id: keep('thread_id'),
-                log_id: keep('log_id'),
-              }),
-            )
+            .onConflict((oc) => oc.columns(TRACE_KEY).doUpdateSet(updateSql))
             .execute();
         return fresh.size;
       });
+    },
+
+    async record(spans) {
+      if (!spans.length) return;
+      // The studio's spans have ids of their own: no duplicate to find, so the batch goes to the bulk writer whole.
+      await writer.insert([
+        { table: 'obs_span', rows: spans.map((s) => ({ ...spanRow(s, false), attributes: withoutCopies(s) })), onConflict: { columns: SPAN_KEY }, json: ['attributes', 'events'] },
+        { table: 'obs_trace', rows: traceRows(spans), onConflict: { columns: TRACE_KEY, set: update } },
+      ]);
     },
 
     async traces(q: TraceQuery) {

@@ -1,6 +1,6 @@
 // Observability's contracts: the SpanStores point (where spans are kept: the studio's database by default;
-// a column store in a scale-out deployment) and the shapes its stores answer.
-import { defineRegistryPoint } from '@tessera/sdk';
+// a column store in a scale-out deployment), the shapes its stores answer, and the Traces service.
+import { defineRegistryPoint, defineService } from '@tessera/sdk';
 import { z } from 'zod';
 
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [k: string]: AttrValue };
@@ -115,6 +115,11 @@ export interface SpanStore {
   key: string;
   /** Stores the spans (one payload at once: all or none); spans already kept are skipped. Answers how many were new. */
   write(spans: SpanRecord[]): Promise<number>;
+  /**
+   * Stores spans the studio made itself (new by construction: no duplicate check), batched and written
+   * behind the request path. Optional: a store without it is given them through `write`.
+   */
+  record?(spans: SpanRecord[]): Promise<void>;
   traces(q: TraceQuery): Promise<{ traces: TraceRow[]; hasMore: boolean }>;
   /** The spans of one trace, by start. */
   trace(spaceId: string, traceId: string): Promise<SpanRecord[]>;
@@ -135,3 +140,13 @@ export const SpanStores = defineRegistryPoint<SpanStore>({
   schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), write: fn, traces: fn, trace: fn, findTrace: fn, spans: fn, metrics: fn, purgeBefore: fn }),
   key: (s) => s.key,
 });
+
+/**
+ * The studio's traces, for extensions that record spans (SpansRecorded) and show them: while observability
+ * runs, they keep no copy of their own and read a trace back from here.
+ */
+export interface Traces {
+  /** The spans of one trace of a space, by start (with what the studio recorded but has not stored yet). */
+  spans(spaceId: string, traceId: string): Promise<SpanRecord[]>;
+}
+export const TracesService = defineService<Traces>({ id: 'observability.traces', owner: 'observability', description: "The studio's traces, read back by whoever recorded them." });

@@ -1,6 +1,7 @@
 import { ApiError, ErrorCode, badRequest, conflict, imageRef } from '@tessera/sdk';
 import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ResourcePackage, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import { z } from 'zod';
+import { TracesService } from '@tessera/ext-observability/shared';
 import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { blocking, localsContext, validateCanvas } from './engine/validate.ts';
@@ -635,6 +636,9 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ query }) => {
       const row = await runs.get(query.execute_id);
       if (!row || row.space_id !== query.space_id) throw badRequest('No such run in this space.');
+      // While observability keeps the studio's traces the run's spans are there (runs from before it ran are in the run's own table).
+      const kept = (await ctx.optionalService(TracesService)?.spans(row.space_id, row.id)) ?? [];
+      if (kept.length) return { spans: kept.map((s) => ({ id: s.span_id, run_id: row.id, parent_id: s.parent_span_id || null, name: s.name, start_ms: s.start_us / 1000, end_ms: (s.start_us + s.duration_us) / 1000, status: s.status === 2 ? 'error' : 'ok', attributes: s.attributes })) };
       const spans = await db().selectFrom('workflow_span').selectAll().where('run_id', '=', row.id).orderBy('start_ms').execute();
       return { spans: spans.map((s) => ({ ...s, start_ms: Number(s.start_ms), end_ms: s.end_ms === null ? null : Number(s.end_ms), attributes: JSON.parse(s.attributes as string) })) };
     },

@@ -1,6 +1,7 @@
 import { SpansRecorded } from '@tessera/sdk';
 import { BulkWriterService, type ServerContext } from '@tessera/sdk/server';
 import { VariablesService } from '@tessera/ext-variables/shared';
+import { TracesService } from '@tessera/ext-observability/shared';
 import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas, type NodeExecRecord } from '../shared/index.ts';
 
 export type { NodeExecRecord };
@@ -321,7 +322,8 @@ export class RunService {
       output_tokens: usage.output_tokens,
     };
     const nodeRows = finished.map((r) => ({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens, logs: r.logs?.length ? JSON.stringify(r.logs) : null }));
-    const spanRows = tracer.spans.map((s) => ({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }));
+    // While observability keeps the studio's traces, the run's spans go there only (the trace route reads them back).
+    const spanRows = this.#ctx.optionalService(TracesService) ? [] : tracer.spans.map((s) => ({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }));
     if (pending && status !== RunStatus.Running) {
       Object.assign(row, final);
       this.#later({ run: { ...row }, nodes: nodeRows, spans: spanRows });
@@ -349,7 +351,7 @@ export class RunService {
     emit({ type: 'done', status, output: outcome.output, error: outcome.error?.message, exit: exit && { node_id: exit.node_id, node_title: titles.get(exit.node_id) ?? exit.node_id } });
     if (status !== RunStatus.Running) this.#ctx.emit(WorkflowRunFinished, { execute_id: row.id, workflow_id: row.workflow_id, space_id: row.space_id, status, duration_ms: duration });
     // The run's spans for whoever keeps traces (a run resumed after a question adds its own to the same trace).
-    this.#ctx.emit(SpansRecorded, { space_id: row.space_id, source: 'workflow', spans: studioSpans(row, tracer.spans, finished) });
+    this.#ctx.emit(SpansRecorded, { space_id: row.space_id, source: 'workflow', spans: studioSpans(row, tracer.spans, nodeRows) });
     return outcome;
   }
 

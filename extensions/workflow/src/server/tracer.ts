@@ -1,5 +1,4 @@
 import { genAiEvents, type StudioSpan } from '@tessera/sdk';
-import type { NodeExecRecord } from '../shared/index.ts';
 import type { Span, Tracer } from './engine/engine.ts';
 
 export interface SpanRecord {
@@ -33,14 +32,17 @@ export class RunTracer implements Tracer {
   }
 }
 
-const clip = (v: unknown) => {
-  const text = typeof v === 'string' ? v : JSON.stringify(v ?? null);
-  return text.length > 16_000 ? `${text.slice(0, 16_000)}…` : text;
+const clip = (text: string | null) => {
+  const t = text ?? 'null';
+  return t.length > 16_000 ? `${t.slice(0, 16_000)}…` : t;
 };
 const CHILD_KINDS: Record<string, string> = { 'http request': 'http', code: 'code', plugin: 'tool', 'mcp.call': 'tool' };
 
-/** A run's spans as the studio's telemetry shapes them: the run (kind workflow), its nodes with their inputs and outputs, and what they called. */
-export function studioSpans(run: { id: string; workflow_id: string; log_id: string; execute_mode: number; version?: string | null }, spans: SpanRecord[], nodes: Pick<NodeExecRecord, 'node_id' | 'inputs' | 'outputs' | 'error'>[]): StudioSpan[] {
+/**
+ * A run's spans as the studio's telemetry shapes them: the run (kind workflow), its nodes with their inputs and
+ * outputs (as the run's node results hold them: JSON text), and what they called.
+ */
+export function studioSpans(run: { id: string; workflow_id: string; log_id: string; execute_mode: number; version?: string | null }, spans: SpanRecord[], nodes: { node_id: string; inputs: string | null; outputs: string | null }[]): StudioSpan[] {
   const byNode = new Map(nodes.map((n) => [n.node_id, n]));
   return spans.map((s) => {
     const a: Record<string, unknown> = { ...s.attributes };
