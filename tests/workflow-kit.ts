@@ -45,3 +45,22 @@ export function echoChatflowCanvas() {
     links: [link('start', 'text'), link('text', 'end')],
   };
 }
+
+/**
+ * A user, a space, a published 5-node flow (Start, If, Text, Text, End) and a token that runs it: the
+ * request `POST /v1/workflow/run` answers (the engine benchmark's load, the run path's budget test).
+ */
+export async function publishedFiveNodeFlow(base: string): Promise<{ url: string; body: string; headers: Record<string, string>; owner: import('./agent.ts').Agent; space: string }> {
+  const { Agent } = await import('./agent.ts');
+  const user = new Agent(base);
+  await user.post('/api/passport/web/email/register/v2', { email: `flow-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery' });
+  const space = (await user.post('/api/space/create', { name: 'Five nodes' })).space_id;
+  const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: 'five nodes' });
+  const canvas = greetingCanvas();
+  canvas.nodes = [...canvas.nodes.filter((n) => n.node_id !== 'agg' && n.node_id !== 'end'), node('end', '2', { title: 'End', inputs: [ref('message', 'greet', ['output'])] })];
+  canvas.links = [link('start', 'if'), link('if', 'greet', 'true'), link('if', 'anon', 'false'), link('greet', 'end'), link('anon', 'end')];
+  await user.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: canvas });
+  await user.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
+  const pat = await user.post('/api/permission_api/pat/create', { name: 'runs', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+  return { url: `${base}/v1/workflow/run`, body: JSON.stringify({ workflow_id, parameters: { name: 'Bench' } }), headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, owner: user, space };
+}

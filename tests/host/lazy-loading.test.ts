@@ -3,66 +3,20 @@
 // first Python run, BullMQ and Redis only with a Redis URL, the MCP SDK, the OpenAPI parser and undici (the
 // outbound client's pinned connections) with the first MCP, import or outbound call. A real `start` process, watched through a
 // module hook that logs what it resolves.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signUp } from '../agent.ts';
+import { startStudioProcess, type StudioProcess } from '../studio-process.ts';
 import { link, node, ref, unique } from '../workflow-kit.ts';
-import { createServer } from 'node:net';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg', '@modelcontextprotocol/sdk', '@apidevtools/swagger-parser', 'yaml', 'undici', 'node-sql-parser', 'exceljs', 'csv-parse', 'csv-stringify', 'busboy', 'file-type', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability'];
 
-interface Started {
-  url: string;
-  child: ChildProcess;
-  dir: string;
-  /** The npm packages the process has resolved so far. */
-  packages(): Set<string>;
-}
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port;
-    s.close(() => resolve(port));
-  });
-});
-
-const running: Started[] = [];
+const running: StudioProcess[] = [];
 afterEach(async () => {
-  for (const s of running.splice(0)) {
-    s.child.kill('SIGTERM');
-    await new Promise((r) => s.child.once('exit', r));
-    rmSync(s.dir, { recursive: true, force: true });
-  }
+  for (const s of running.splice(0)) await s.stop();
 });
 
-async function start(env: Record<string, string> = {}): Promise<Started> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lazy-'));
-  const log = path.join(dir, 'modules.log');
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', '--import', path.join(ROOT, 'tests/fixtures/module-log.mjs'), path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', path.join(dir, 'data')], {
-    cwd: ROOT,
-    env: { ...process.env, TESSERA_MODULE_LOG: log, TESSERA_LOG_LEVEL: 'silent', TESSERA_EXTENSIONS_DIR: path.join(dir, 'none'), TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}', REDIS_URL: '', DATABASE_URL: '', ...env },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (i > 600) throw new Error('the studio did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const s: Started = {
-    url,
-    child,
-    dir,
-    packages: () => new Set((existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? [])),
-  };
+async function start(env: Record<string, string> = {}): Promise<StudioProcess> {
+  const s = await startStudioProcess(env);
   running.push(s);
   return s;
 }

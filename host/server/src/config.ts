@@ -25,6 +25,7 @@ export const ConfigFileSchema = z
     databaseUrl: z.string().optional(),
     redisUrl: z.string().optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional(),
+    diagnostics: z.boolean().optional(),
     extensions: z.array(extensionEntry).optional(),
     extensionsDir: z.string().optional(),
     startup: z.object({ default: startupPolicy.optional(), extensions: z.record(z.string(), startupPolicy).optional() }).strict().optional(),
@@ -48,6 +49,11 @@ export interface TesseraConfig {
    */
   queue: { consumer: boolean; prefix: string; stallMs?: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /**
+   * Each API response says what its request did on the main database connection (headers
+   * x-tessera-statements and x-tessera-writes): for budget tests and profiling (TESSERA_DIAGNOSTICS).
+   */
+  diagnostics: boolean;
   extensionsDir: string;
   builtinExtensionsDir: string;
   /** Where the configuration named each extension id (file, TESSERA_DISABLE ...), to warn about unknown ones. */
@@ -153,6 +159,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     redisUrl: env.REDIS_URL ?? c.redisUrl,
     queue: { consumer: env.TESSERA_QUEUE_CONSUMER !== 'false', prefix: env.TESSERA_BULLMQ_PREFIX || 'tessera', stallMs: num(env.TESSERA_QUEUE_STALL_MS, 'TESSERA_QUEUE_STALL_MS') },
     logLevel,
+    diagnostics: env.TESSERA_DIAGNOSTICS !== undefined ? env.TESSERA_DIAGNOSTICS === 'true' || env.TESSERA_DIAGNOSTICS === '1' : (c.diagnostics ?? false),
     extensionsDir: path.resolve(root, overrides.extensionsDir ?? env.TESSERA_EXTENSIONS_DIR ?? c.extensionsDir ?? 'extensions.d'),
     builtinExtensionsDir: path.join(root, 'extensions'),
     webDist: path.join(root, 'host/web/dist'),

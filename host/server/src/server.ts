@@ -37,6 +37,7 @@ import { prettyStream } from './pretty-log.ts';
 import { createExtensionAdmin } from './extension-admin.ts';
 import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { RequestDiagnostics } from './http/diagnostics.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
@@ -135,6 +136,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     onConnectionError: (e) => logger.warn(`database connection lost (the pool reconnects): ${e.message}`),
   });
   await ensureMigrationTable(database.db);
+  const diagnostics = config.diagnostics ? new RequestDiagnostics() : undefined;
+  if (diagnostics) database.db = database.db.withPlugin(diagnostics.plugin);
 
   const host: ExtensionHost<ServerContext> = new ExtensionHost<ServerContext>({
     logger,
@@ -209,6 +212,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     done();
   });
   app.addHook('onSend', securityHeaders);
+  diagnostics?.install(app);
   app.setErrorHandler((err, request, reply) => {
     let apiErr = asApiError(err);
     apiErr.logId = request.id;
