@@ -2,7 +2,8 @@
 // throughput and latency of POST /v1/workflow/run on a 5-node flow beside a plain Fastify floor, driven
 // by a load generator in its own process (wrk when installed, else autocannon: bench/load.ts).
 // Targets: under 5 µs per node (the footprint issue; 20 µs before it); over HTTP at least 5,000 req/s on 1 connection and 8,000 on 16, p99
-// at 16 under 8 ms (the floor shows what a bare Fastify handler does on the same machine).
+// at 16 under 8 ms (the floor shows what a bare Fastify handler does on the same machine). The same studio
+// with the observability extension off shows what recording every run as a trace costs (target: 10 %).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,8 @@ import { Canvas } from '../extensions/workflow/src/shared/index.ts';
 import { WorkflowEngine } from '../extensions/workflow/src/server/engine/engine.ts';
 import { CORE_NODE_TYPES } from '../extensions/nodes-core/src/server/index.ts';
 import { link, node, ref } from '../tests/workflow-kit.ts';
-import { loadTest } from './load.ts';
-import { ROOT, freePort, publishedFlow, startBenchStudio, waitHealthy } from './studio.ts';
+import { loadTest, type LoadResult } from './load.ts';
+import { ROOT, freePort, publishedFlow, startBenchStudio, waitHealthy, type BenchStudio } from './studio.ts';
 
 const byType = new Map(CORE_NODE_TYPES.flatMap((t) => [[t.key, t], [String(t.code), t]] as const));
 
@@ -42,6 +43,44 @@ function stop(child: ChildProcess) {
   return new Promise((r) => child.once('exit', r));
 }
 
+const CONNECTIONS = [1, 16];
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/**
+ * One connection count on two studios in alternation (this machine's speed drifts by 10 % and more over a
+ * minute): `rounds` points each, after a warm-up; each figure is the median of its rounds.
+ */
+function alternated(flows: Awaited<ReturnType<typeof publishedFlow>>[], connections: number, seconds: number, rounds: number): (LoadResult & { rounds: number[] })[] {
+  const runs = flows.map((flow) => {
+    const auth = { authorization: flow.headers.authorization! };
+    return () => loadTest({ url: flow.url, body: flow.body, headers: auth, connections, seconds });
+  });
+  for (const flow of flows) loadTest({ url: flow.url, body: flow.body, headers: { authorization: flow.headers.authorization! }, connections, seconds: 1 }); // warm-up
+  const points: LoadResult[][] = flows.map(() => []);
+  for (let r = 0; r < rounds; r++) runs.forEach((run, i) => points[i].push(run()));
+  return points.map((p) => ({ ...p[0], rps: median(p.map((x) => x.rps)), p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)), errors: p.reduce((n, x) => n + x.errors, 0), requests: p.reduce((n, x) => n + x.requests, 0), rounds: p.map((x) => Math.round(x.rps)) }));
+}
+
+/** Memory across many runs (TESSERA_BENCH_SOAK_RUNS, 100,000 by default): RSS before and after, at 16 connections. */
+async function soakMemory(studio: BenchStudio, flow: Awaited<ReturnType<typeof publishedFlow>>) {
+  const auth = { authorization: flow.headers.authorization! };
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${studio.pid}/status`, 'utf8'))![1]) / 1024;
+  const soak = Number(process.env.TESSERA_BENCH_SOAK_RUNS ?? 100_000);
+  await new Promise((r) => setTimeout(r, 1000));
+  const before = rss();
+  let done = 0;
+  const trail: string[] = [];
+  while (done < soak) {
+    const r = loadTest({ url: flow.url, body: flow.body, headers: auth, connections: 16, seconds: Math.max(2, Math.min(20, Math.ceil((soak - done) / 2000))) });
+    done += r.requests;
+    trail.push(`${Math.round(done / 1000)}k: ${rss().toFixed(0)}`);
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = rss();
+  console.log(`memory: studio RSS ${before.toFixed(1)} MiB before ${done.toLocaleString('en-US')} runs, ${after.toFixed(1)} MiB after (${after >= before ? '+' : ''}${(after - before).toFixed(1)} MiB); along the way (runs: MiB) ${trail.join(', ')}`);
+}
+
 export default async function engineBench(args: string[]) {
   const seconds = Number(args[0] ?? 4);
   // ---- in-process overhead per node
@@ -53,44 +92,35 @@ export default async function engineBench(args: string[]) {
   console.log(`  10 nodes: ${t10.toFixed(1)} µs/run   100 nodes: ${t100.toFixed(1)} µs/run`);
   console.log(`  overhead per node: ${perNode.toFixed(2)} µs   target 5 µs   ratio ${(perNode / 5).toFixed(2)}`);
 
-  // ---- HTTP: the studio's /v1/workflow/run vs the floor
-  const studio = await startBenchStudio();
+  // ---- HTTP: the studio's /v1/workflow/run vs the floor, and the same studio without trace recording
   const floorPort = await freePort();
   const floor = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(ROOT, 'bench/floor-server.ts'), String(floorPort)], { cwd: ROOT, stdio: 'ignore' });
   try {
-    const base = studio.url;
     await waitHealthy(`http://127.0.0.1:${floorPort}/`);
-    // Start, If, Text, Text, End, published, and a token that runs it.
-    const flow = await publishedFlow(base);
-    const { body } = flow;
-    const auth = { authorization: flow.headers.authorization! };
-    const studioUrl = flow.url;
     const floorUrl = `http://127.0.0.1:${floorPort}/v1/workflow/run`;
-    const tool = loadTest({ url: floorUrl, body, connections: 1, seconds: 1 }).tool;
-    console.log(`\nPOST /v1/workflow/run, 5-node flow (Start, If, Text, Text, End), ${seconds} s per point, ${tool} in its own process on the same 2-core machine`);
-    for (const c of [1, 16]) {
-      loadTest({ url: studioUrl, body, headers: auth, connections: c, seconds: 1 }); // warm-up
-      const s = loadTest({ url: studioUrl, body, headers: auth, connections: c, seconds });
-      const f = loadTest({ url: floorUrl, body, connections: c, seconds });
-      console.log(`  ${String(c).padStart(2)} connection${c > 1 ? 's' : ' '}: studio ${s.rps.toFixed(0)} req/s p50 ${s.p50.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms${s.errors ? ` (${s.errors} errors)` : ''} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms | target ${c === 1 ? '>= 5000 req/s' : '>= 8000 req/s, p99 <= 8 ms'} (ratio ${(s.rps / (c === 1 ? 5000 : 8000)).toFixed(2)}${c === 16 ? `, p99 ${(s.p99 / 8).toFixed(2)}` : ''})`);
+    const floorBody = JSON.stringify({ workflow_id: '0', parameters: { name: 'Bench' } });
+    // The studio as it ships and the same studio without trace recording, loaded in alternation; the first is
+    // kept for the memory soak.
+    const rounds = Number(process.env.TESSERA_BENCH_ROUNDS ?? 3);
+    const [studio, off] = await Promise.all([startBenchStudio(), startBenchStudio({ TESSERA_DISABLE: [process.env.TESSERA_DISABLE, 'observability'].filter(Boolean).join(',') })]);
+    try {
+      const [flow, offFlow] = await Promise.all([publishedFlow(studio.url), publishedFlow(off.url)]);
+      const tool = loadTest({ url: floorUrl, body: floorBody, connections: 1, seconds: 1 }).tool;
+      console.log(`\nPOST /v1/workflow/run, 5-node flow (Start, If, Text, Text, End), ${seconds} s per point, median of ${rounds} alternated rounds, ${tool} in its own process on the same 2-core machine`);
+      for (const c of CONNECTIONS) {
+        const [s, u] = alternated([flow, offFlow], c, seconds, rounds);
+        const f = loadTest({ url: floorUrl, body: floorBody, connections: c, seconds });
+        console.log(`  ${String(c).padStart(2)} connection${c > 1 ? 's' : ' '}: studio ${s.rps.toFixed(0)} req/s p50 ${s.p50.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms${s.errors ? ` (${s.errors} errors)` : ''} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms | target ${c === 1 ? '>= 5000 req/s' : '>= 8000 req/s, p99 <= 8 ms'} (ratio ${(s.rps / (c === 1 ? 5000 : 8000)).toFixed(2)}${c === 16 ? `, p99 ${(s.p99 / 8).toFixed(2)}` : ''})`);
+        const cost = 1 - s.rps / u.rps;
+        console.log(`      rounds (req/s): ${s.rounds.join(', ')}; without trace recording (observability off): ${u.rps.toFixed(0)} req/s p99 ${u.p99.toFixed(2)} ms (rounds: ${u.rounds.join(', ')}); recording costs ${(cost * 100).toFixed(1)} % of throughput   target <= 10 %   ratio ${(Math.max(0, cost) / 0.1).toFixed(2)}`);
+      }
+      await off.stop();
+      console.log('');
+      await soakMemory(studio, flow);
+    } finally {
+      await Promise.all([studio.stop(), off.stop()]);
     }
-    // Memory across 100,000 runs: RSS before and after (16 connections until the count is reached).
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${studio.pid}/status`, 'utf8'))![1]) / 1024;
-    const soak = Number(process.env.TESSERA_BENCH_SOAK_RUNS ?? 100_000);
-    await new Promise((r) => setTimeout(r, 1000));
-    const before = rss();
-    let done = 0;
-    const trail: string[] = [];
-    while (done < soak) {
-      const r = loadTest({ url: studioUrl, body, headers: auth, connections: 16, seconds: Math.max(2, Math.min(20, Math.ceil((soak - done) / 2000))) });
-      done += r.requests;
-      trail.push(`${Math.round(done / 1000)}k: ${rss().toFixed(0)}`);
-    }
-    await new Promise((r) => setTimeout(r, 2000));
-    const after = rss();
-    console.log(`\nmemory: studio RSS ${before.toFixed(1)} MiB before ${done.toLocaleString('en-US')} runs, ${after.toFixed(1)} MiB after (${after >= before ? '+' : ''}${(after - before).toFixed(1)} MiB); along the way (runs: MiB) ${trail.join(', ')}`);
   } finally {
-    await studio.stop();
     await stop(floor);
   }
   // With TESSERA_BENCH_PROFILE=dir the studio wrote its CPU profile there when it stopped: draw it.

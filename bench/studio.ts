@@ -51,35 +51,24 @@ export async function startBenchStudio(env: Record<string, string> = {}): Promis
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(`${url}/healthz`);
+  let stopped: Promise<void> | undefined;
   return {
     url,
     dataDir: data,
     pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(data, { recursive: true, force: true });
+    stop() {
+      // Once, however often it is asked.
+      stopped ??= new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }).then(() => rmSync(data, { recursive: true, force: true }));
+      return stopped;
     },
   };
 }
 
 /**
  * A user, a space, a published 5-node flow (Start, If, Text, Text, End) and a token that runs it:
- * what `POST /v1/workflow/run` needs, for the load and memory benchmarks.
+ * what `POST /v1/workflow/run` needs, for the load and memory benchmarks (the budget test uses the same).
  */
-export async function publishedFlow(base: string): Promise<{ url: string; body: string; headers: Record<string, string> }> {
-  const { Agent } = await import('../tests/agent.ts');
-  const { greetingCanvas, link, ref } = await import('../tests/workflow-kit.ts');
-  const user = new Agent(base);
-  await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery' });
-  const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
-  const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: 'five nodes' });
-  const canvas = greetingCanvas();
-  canvas.nodes = canvas.nodes.filter((n) => n.node_id !== 'agg');
-  canvas.nodes.find((n) => n.node_id === 'end')!.node_param.inputs = [ref('message', 'greet', ['output'])];
-  canvas.links = [link('start', 'if'), link('if', 'greet', 'true'), link('if', 'anon', 'false'), link('greet', 'end'), link('anon', 'end')];
-  await user.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: canvas });
-  await user.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
-  const pat = await user.post('/api/permission_api/pat/create', { name: 'bench', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
-  return { url: `${base}/v1/workflow/run`, body: JSON.stringify({ workflow_id, parameters: { name: 'Bench' } }), headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' } };
-}
+export { publishedFiveNodeFlow as publishedFlow } from '../tests/workflow-kit.ts';
