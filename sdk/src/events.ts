@@ -5,6 +5,12 @@ export const Unauthorized = defineEvent<{ url: string; logId: string }>('api.una
 export const NoAccess = defineEvent<{ url: string; logId: string }>('api.noAccess', 'A call was refused for lack of access.');
 export const CountryRestricted = defineEvent<{ url: string; logId: string }>('api.countryRestricted', 'A call answered with the country-restricted code.');
 export const TokenInsufficient = defineEvent<{ url: string; logId: string; code: number }>('api.tokenInsufficient', 'A call answered with a token-insufficient code.');
+/**
+ * Every extension has started (server). An extension that names something another extension contributes (a
+ * store picked by configuration, registered by an extension that requires this one and so starts after it)
+ * checks it here rather than in its own start.
+ */
+export const StudioStarted = defineEvent<{ extensions: string[] }>('host.started', 'Every extension of the studio has started.');
 
 /** One span of something the studio ran (a workflow run, a node, a model call, an HTTP call ...). */
 export interface StudioSpan {

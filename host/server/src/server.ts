@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ExtensionHost, type ExtensionCandidate, type ExtensionContext, type Logger } from '@tessera/core';
-import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, illFormedMessage, jsonIllFormedAt, jsonNestsDeeper } from '@tessera/sdk';
+import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, StudioStarted, illFormedMessage, jsonIllFormedAt, jsonNestsDeeper } from '@tessera/sdk';
 import {
   ApiRoutes,
   BackgroundJobs,
@@ -198,6 +198,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     await database.db.destroy();
     throw e;
   }
+  host.bus.emit(StudioStarted, { extensions: host.status().filter((s) => s.state === 'started').map((s) => s.id) });
   // An id the configuration names that no installed extension has (a typo, one removed) is said, not ignored.
   if (options.discover !== false) {
     const known = new Set([...host.status().map((x) => x.id), ...problems.map((p) => p.id).filter(Boolean)]);

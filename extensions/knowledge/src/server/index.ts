@@ -3,6 +3,7 @@
 // KnowledgeService for the knowledge nodes and the bot skill. Parts: text.ts (words, chunking), parse.ts,
 // store.ts (rows and the full-text index), vectors.ts (the embedded vector engine), embed.ts, search.ts,
 // process.ts (the job), service.ts, routes.ts, open-api.ts, views.ts.
+import { StudioStarted } from '@tessera/sdk';
 import { DatabaseService, ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { FilesService } from '@tessera/ext-files/shared';
@@ -95,7 +96,10 @@ export default defineExtension({
     await (await indexes.get(ctx)?.catch(() => undefined))?.close?.();
   },
   async start(ctx) {
-    if (!ctx.registry(VectorStores).get(ctx.config.vectorStore)) throw new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides.`);
+    // The engine may come from an extension that requires this one (so starts after it): checked once all have started.
+    ctx.on(StudioStarted, () => {
+      if (!ctx.registry(VectorStores).get(ctx.config.vectorStore)) ctx.report(new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides (${ctx.registry(VectorStores).list().map((k) => k.key).join(', ')} do); searching by vectors fails until it is set right.`));
+    });
     // With several processes a document may be processed elsewhere (the queue keeps its jobs): left alone.
     if (!ctx.host.distributed) {
       const n = await resumeInterrupted(ctx);

@@ -3,7 +3,7 @@
 // store.ts (the database store; the SpanStores point picks the store), ingest.ts (OTLP routes),
 // routes.ts (traces, spans, threads, metrics, CSV, views, annotations).
 import { PostgresAdapter } from 'kysely';
-import { SpansRecorded } from '@tessera/sdk';
+import { SpansRecorded, StudioStarted } from '@tessera/sdk';
 import { BulkWriterService, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
@@ -69,7 +69,10 @@ export default defineExtension({
     });
   },
   start(ctx) {
-    if (!ctx.registry(SpanStores).get(ctx.config.store)) throw new Error(`observability.store names '${ctx.config.store}', which no extension provides.`);
+    // The store may come from an extension that requires this one (so starts after it): checked once all have started.
+    ctx.on(StudioStarted, () => {
+      if (!ctx.registry(SpanStores).get(ctx.config.store)) ctx.report(new Error(`observability.store names '${ctx.config.store}', which no extension provides; spans go to the studio's database meanwhile.`));
+    });
   },
   async stop(ctx) {
     await recorders.get(ctx)?.flush();
