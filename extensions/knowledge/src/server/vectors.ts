@@ -145,6 +145,23 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
       await scanners?.close();
       scanners = undefined;
     },
+    async *vectors(datasetId) {
+      for (let after = ''; ; ) {
+        const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'vec']).where('dataset_id', '=', datasetId).where('slice_id', '>', after).orderBy('slice_id').limit(5000).execute();
+        if (!rows.length) return;
+        yield rows.map((r) => ({ id: r.slice_id as string, vector: fromBytes(r.vec as Uint8Array) }));
+        after = rows[rows.length - 1].slice_id as string;
+      }
+    },
+    version: versionOf,
+    async get(datasetId, ids) {
+      const out = new Map<string, Float32Array>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'vec']).where('dataset_id', '=', datasetId).where('slice_id', 'in', ids.slice(i, i + 500)).execute();
+        for (const r of rows) out.set(r.slice_id as string, fromBytes(r.vec as Uint8Array));
+      }
+      return out;
+    },
     async search(datasetIds, vector, k) {
       const q = normalize(vector);
       const hits: { id: string; score: number }[] = [];

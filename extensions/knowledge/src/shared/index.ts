@@ -87,6 +87,14 @@ export interface VectorIndex {
   search(datasetIds: string[], vector: Float32Array, k: number): Promise<{ id: string; score: number }[]>;
   /** Lets go of what it holds (worker threads, connections) when the studio stops. */
   close?(): Promise<void>;
+  /**
+   * A store that keeps the vectors as given can hand them back, in batches (an approximate index built on
+   * top of it rebuilds from them), and says the version of a dataset's vectors (changed by every change).
+   */
+  vectors?(datasetId: string): AsyncIterable<{ id: string; vector: Float32Array }[]>;
+  version?(datasetId: string): Promise<number>;
+  /** The stored vectors of these slices (an approximate index re-ranks its candidates with them). */
+  get?(datasetId: string, ids: string[]): Promise<Map<string, Float32Array>>;
 }
 
 export interface VectorStoreKind {
