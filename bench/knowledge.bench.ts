@@ -3,6 +3,7 @@
 // vectors (the fixture's embedding server) by full text, vectors and hybrid, through POST
 // /api/knowledge/retrieve (request latency, and the server's own time).
 // Targets: ingest over 2,000 chunks/s; hybrid retrieval p50 under 20 ms at 100,000 chunks.
+// `./tessera bench knowledge vectors [slices] [dims] [queries]` measures the vector engines alone (bench/vectors.ts).
 import { Agent } from '../tests/agent.ts';
 import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { quantile } from './stream.ts';
@@ -15,6 +16,7 @@ const word = () => WORDS[Math.floor(rand() ** 2 * WORDS.length)];
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 
 export default async function knowledgeBench(args: string[]) {
+  if (args[0] === 'vectors') return (await import('./vectors.ts')).default(args.slice(1));
   const total = Number(args[0] ?? 100_000);
   const queries = Number(args[1] ?? 200);
   const perDoc = 2000;

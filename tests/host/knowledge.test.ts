@@ -6,6 +6,7 @@ import { signUp, type Agent } from '../agent.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { completed, debugChat } from '../bots-kit.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
+import { settled } from '../knowledge-kit.ts';
 import { link, lit, node, ref, unique } from '../workflow-kit.ts';
 
 // Knowledge across extensions: files uploaded, documents processed in the background, slices edited,
@@ -17,16 +18,6 @@ let space: string;
 let embedModel: string;
 let site: Server;
 let siteUrl: string;
-
-export async function settled(agent: Agent, space: string, ids: string[], timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const { data } = await agent.post('/api/knowledge/document/progress/get', { space_id: space, document_ids: ids });
-    if (data.every((d: { status: number }) => ![0, 4, 5].includes(d.status))) return data;
-    if (Date.now() > until) throw new Error(`documents still processing: ${JSON.stringify(data)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const PAGE = `<!doctype html><html><head><title>Leave policy</title></head><body>
 <nav><a href="/">Home</a> | <a href="/jobs">Jobs</a> | <a href="/about">About us</a></nav>

@@ -8,7 +8,7 @@ import { signUp } from '../agent.ts';
 import { startStudioProcess, type StudioProcess } from '../studio-process.ts';
 import { link, node, ref, unique } from '../workflow-kit.ts';
 
-const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg', '@modelcontextprotocol/sdk', '@apidevtools/swagger-parser', 'yaml', 'undici', 'node-sql-parser', 'exceljs', 'csv-parse', 'csv-stringify', 'busboy', 'file-type', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability'];
+const HEAVY = ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible', 'isolated-vm', 'pyodide', 'bullmq', 'ioredis', 'pg', '@modelcontextprotocol/sdk', '@apidevtools/swagger-parser', 'yaml', 'undici', 'node-sql-parser', 'exceljs', 'csv-parse', 'csv-stringify', 'busboy', 'file-type', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'usearch'];
 
 const running: StudioProcess[] = [];
 afterEach(async () => {
