@@ -69,7 +69,7 @@ export default async function vectorsBench(args: string[]) {
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
     for (const m of migrations) await m.up(db);
     const embedded = embeddedIndex(db);
-    const hnsw = hnswIndex(embedded, path.join(dir, 'hnsw'), { exactBelow: 20_000, connectivity: 16, expansionAdd: Number(process.env.TESSERA_BENCH_EF_ADD ?? 64), expansionSearch: Number(process.env.TESSERA_BENCH_EF ?? 160), quantization: 'i8', threads: 0, saveAfterMs: 3_600_000, refine: Number(process.env.TESSERA_BENCH_REFINE ?? 5) });
+    const hnsw = hnswIndex(embedded, path.join(dir, 'hnsw'), { exactBelow: 20_000, connectivity: Number(process.env.TESSERA_BENCH_M ?? 32), expansionAdd: Number(process.env.TESSERA_BENCH_EF_ADD ?? 64), expansionSearch: Number(process.env.TESSERA_BENCH_EF ?? 640), quantization: 'i8', threads: 0, saveAfterMs: 3_600_000, refine: Number(process.env.TESSERA_BENCH_REFINE ?? 5) });
 
     // ---- hnsw: ingest (database rows and the index), then search
     const before = rss();
@@ -110,7 +110,7 @@ export default async function vectorsBench(args: string[]) {
     await embedded.close!();
     const recall = found.reduce((k, ids, i) => k + ids.filter((id) => truth[i].has(id)).length, 0) / (queries * 10);
 
-    console.log(`  hnsw (i8, M 16, ef ${process.env.TESSERA_BENCH_EF ?? 160}, ${Math.max(50, 10 * Number(process.env.TESSERA_BENCH_REFINE ?? 5))} candidates re-ranked exactly): ingest ${(n / ingestS).toFixed(0)} slices/s (${ingestS.toFixed(0)} s, database rows and index)   target 5,000   ratio ${(n / ingestS / 5000).toFixed(2)}`);
+    console.log(`  hnsw (i8, M ${process.env.TESSERA_BENCH_M ?? 32}, ef ${process.env.TESSERA_BENCH_EF ?? 640}, the best ${Math.max(50, 10 * Number(process.env.TESSERA_BENCH_REFINE ?? 5))} re-ranked exactly): ingest ${(n / ingestS).toFixed(0)} slices/s (${ingestS.toFixed(0)} s, database rows and index)   target 5,000   ratio ${(n / ingestS / 5000).toFixed(2)}`);
     console.log(`      search ${timings(hnswLat)}   targets 10 / 30 ms   ratios ${(quantile(hnswLat, 0.5) / 10).toFixed(2)} / ${(quantile(hnswLat, 0.99) / 30).toFixed(2)}`);
     console.log(`      recall@10 against exact ${recall.toFixed(3)}   target 0.95   ratio ${(recall / 0.95).toFixed(2)}`);
     console.log(`      memory: process RSS +${(afterHnsw - before).toFixed(0)} MiB over the data (${afterHnsw.toFixed(0)} MiB in all, with the ${((n * dims * 4) / 2 ** 20).toFixed(0)} MiB the benchmark holds)   target 2,048   ratio ${((afterHnsw - before) / 2048).toFixed(2)}; index file ${indexMb.toFixed(0)} MiB, saved in ${saveS.toFixed(1)} s`);

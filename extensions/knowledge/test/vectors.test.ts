@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrations } from '../src/server/migrations.ts';
-import { embeddedIndex, normalize } from '../src/server/vectors.ts';
+import { embeddedIndex } from '../src/server/vectors.ts';
+import { normalize } from '../src/shared/index.ts';
 
 // The embedded vector engine alone, on SQLite in memory: exact answers from the in-thread scan and from
 // the scan workers (large matrices), and a cache that follows changes.
@@ -54,6 +55,29 @@ describe('the embedded vector engine', () => {
     // Several datasets at once; a dataset dropped answers nothing.
     await index.dropDataset('small');
     expect(await index.search(['small'], q, 5)).toEqual([]);
+  });
+
+  it('hands its vectors back: every one in batches, some by id, and a version that moves with each change', async () => {
+    const items = Array.from({ length: 5200 }, (_, i) => ({ id: `b${String(i).padStart(5, '0')}`, vector: vector(8) }));
+    const v0 = await index.version!('back');
+    await index.upsert('back', items);
+    const v1 = await index.version!('back');
+    expect(v1).toBeGreaterThan(v0);
+    const batches: number[] = [];
+    const seen = new Map<string, Float32Array>();
+    for await (const batch of index.vectors!('back')) {
+      batches.push(batch.length);
+      for (const b of batch) seen.set(b.id, b.vector);
+    }
+    expect(batches).toEqual([5000, 200]);
+    expect([...seen.values()][7]).toEqual(normalize(items[7].vector));
+    const some = await index.get!('back', ['b00003', 'b05100', 'nope']);
+    expect([...some.keys()].sort()).toEqual(['b00003', 'b05100']);
+    expect(some.get('b00003')).toEqual(normalize(items[3].vector));
+    // Another dataset's slice is not this dataset's.
+    expect((await index.get!('other', ['b00003'])).size).toBe(0);
+    await index.remove('back', ['b00003']);
+    expect(await index.version!('back')).toBeGreaterThan(v1);
   });
 
   it('refuses a query of other dimensions with a reason', async () => {

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { VectorIndex } from '@tessera/ext-knowledge/shared';
-import { hnswIndex, normalized, type HnswOptions } from '../src/server/hnsw.ts';
+import { normalize, type VectorIndex } from '@tessera/ext-knowledge/shared';
+import { hnswIndex, type HnswOptions } from '../src/server/hnsw.ts';
 
 // The HNSW engine over a store that keeps vectors as given (here in memory; in the studio the database's
 // `embedded` store): recall against exact search, incremental changes, a saved index read back at start, and
@@ -38,7 +38,7 @@ function memoryStore() {
     calls,
     async upsert(d, items) {
       const m = sets.get(d) ?? new Map();
-      for (const it of items) m.set(it.id, normalized(it.vector));
+      for (const it of items) m.set(it.id, normalize(it.vector));
       sets.set(d, m);
       bump(d);
     },
@@ -52,7 +52,7 @@ function memoryStore() {
     },
     async search(ds, vector, k) {
       calls.exact++;
-      const q = normalized(vector);
+      const q = normalize(vector);
       const hits = ds.flatMap((d) => [...(sets.get(d) ?? [])].map(([id, v]) => ({ id, score: v.reduce((s, x, i) => s + x * q[i], 0) })));
       return hits.sort((a, b) => b.score - a.score).slice(0, k);
     },

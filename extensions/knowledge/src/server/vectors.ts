@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 // @ts-expect-error plain JavaScript, shared with the scan workers
 import { scan } from './scan.mjs';
-import type { VectorIndex, VectorStoreKind } from '../shared/index.ts';
+import { normalize, type VectorIndex, type VectorStoreKind } from '../shared/index.ts';
 
 interface Loaded {
   version: number;
@@ -17,14 +17,6 @@ interface Loaded {
   matrix: Float32Array;
 }
 
-export function normalize(v: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(v);
-  let n = 0;
-  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
-  n = Math.sqrt(n) || 1;
-  for (let i = 0; i < out.length; i++) out[i] /= n;
-  return out;
-}
 
 const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBytes = (b: Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -157,8 +149,9 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
     async get(datasetId, ids) {
       const out = new Map<string, Float32Array>();
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'vec']).where('dataset_id', '=', datasetId).where('slice_id', 'in', ids.slice(i, i + 500)).execute();
-        for (const r of rows) out.set(r.slice_id as string, fromBytes(r.vec as Uint8Array));
+        // By the primary key alone (with the dataset in the filter SQLite would walk the dataset's index instead).
+        const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'dataset_id', 'vec']).where('slice_id', 'in', ids.slice(i, i + 500)).execute();
+        for (const r of rows) if (r.dataset_id === datasetId) out.set(r.slice_id as string, fromBytes(r.vec as Uint8Array));
       }
       return out;
     },

@@ -79,6 +79,16 @@ export interface Knowledge {
 }
 export const KnowledgeService = defineService<Knowledge>({ id: 'knowledge.knowledge', owner: 'knowledge', description: 'Datasets, retrieval and adding documents.' });
 
+/** A vector of length 1 (a copy): cosine similarity is then a dot product. */
+export function normalize(v: ArrayLike<number>): Float32Array {
+  const out = Float32Array.from(v);
+  let n = 0;
+  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
+  n = Math.sqrt(n) || 1;
+  for (let i = 0; i < out.length; i++) out[i] /= n;
+  return out;
+}
+
 /** One index of vectors for slices. Scores are cosine similarities. */
 export interface VectorIndex {
   upsert(datasetId: string, items: { id: string; vector: Float32Array }[]): Promise<void>;

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { badRequest } from '@tessera/sdk';
-import type { VectorIndex } from '@tessera/ext-knowledge/shared';
+import { normalize, type VectorIndex } from '@tessera/ext-knowledge/shared';
 
 export interface HnswOptions {
   /** Datasets with fewer vectors are searched exactly (by the store underneath). */
@@ -58,14 +58,6 @@ const KEY = /^\d{1,20}$/;
 const ADD_SLICE = 256;
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
-export function normalized(v: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(v);
-  let n = 0;
-  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
-  n = Math.sqrt(n) || 1;
-  for (let i = 0; i < out.length; i++) out[i] /= n;
-  return out;
-}
 
 export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, warn: (message: string) => void = () => undefined): VectorIndex {
   if (!store.vectors || !store.version) throw new Error('The HNSW index needs a vector store that hands its vectors back (vectors() and version()).');
@@ -88,7 +80,7 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
       if (!part.length) continue;
       const keys = BigUint64Array.from(part, (it) => BigInt(it.id));
       const matrix = new Float32Array(part.length * h.dims);
-      part.forEach((it, r) => matrix.set(normalized(it.vector), r * h.dims));
+      part.forEach((it, r) => matrix.set(normalize(it.vector), r * h.dims));
       h.index.add(keys, matrix, opts.threads);
       if (i + ADD_SLICE < items.length) await turn();
     }
@@ -227,7 +219,7 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
       }),
 
     async search(datasetIds, vector, k) {
-      const q = normalized(vector);
+      const q = normalize(vector);
       const hits: { id: string; score: number }[] = [];
       for (const datasetId of datasetIds) {
         const h = await open(datasetId);
@@ -236,11 +228,15 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
           continue;
         }
         if (h.dims !== q.length) throw badRequest(`The dataset's vectors have ${h.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`);
-        const found = h.index.search(q, opts.refine > 0 && store.get ? Math.max(50, k * opts.refine) : k, 1);
-        const ids = Array.from(found.keys, (key) => key.toString());
-        if (opts.refine > 0 && store.get) {
+        const get = opts.refine > 0 ? store.get?.bind(store) : undefined;
+        const refine = !!get;
+        // The beam is expansionSearch wide whatever is asked (usearch searches max(ef, wanted)); of what it
+        // finds, the best `refine` per result wanted (at least 50) are re-ranked.
+        const found = h.index.search(q, Math.max(k, refine ? opts.expansionSearch : 0), 1);
+        const ids = Array.from(found.keys.subarray(0, refine ? Math.max(50, k * opts.refine) : k), (key) => key.toString());
+        if (get) {
           // Re-ranked by the stored vectors (full precision, normalized as stored): exact cosine of each candidate.
-          const exact = await store.get(datasetId, ids);
+          const exact = await get(datasetId, ids);
           const ranked: { id: string; score: number }[] = [];
           for (const [id, v] of exact) {
             const u = v.length === q.length ? v : undefined;

@@ -7,9 +7,9 @@ import { z } from 'zod';
 
 const Options = z.object({
   exactBelow: z.number().int().min(0).default(20_000),
-  connectivity: z.number().int().min(4).max(64).default(16),
+  connectivity: z.number().int().min(4).max(64).default(32),
   expansionAdd: z.number().int().min(8).max(1024).default(64),
-  expansionSearch: z.number().int().min(8).max(4096).default(160),
+  expansionSearch: z.number().int().min(8).max(4096).default(640),
   refine: z.number().int().min(0).max(100).default(5),
   quantization: z.enum(['i8', 'f16', 'f32']).default('i8'),
   threads: z.number().int().min(0).max(64).default(0),
