@@ -1,7 +1,7 @@
 // ./tessera bench chat [runs=200] [seconds=20] [streams=1000]: time to first token of a published bot through
 // Coze's /v3/chat stream versus calling the fake model server directly (target: under 5 ms added), then 32
 // concurrent chats for `seconds` (p50, p99, chats/s, errors; target: 0 errors), then chat at load: `streams`
-// chats streaming at once from a paced model server in its own process (each answer 10 chunks, 200 ms apart),
+// chats streaming at once from a paced model server in its own process (each answer 50 chunks, 200 ms apart),
 // each client starting its next chat when the last one ends. Targets at 1,000 streams: no errors, time to first
 // token added by the studio p50 <= 2 ms and p99 <= 20 ms, memory per open stream <= 50 KB.
 import { spawn } from 'node:child_process';
@@ -83,7 +83,10 @@ export default async function chatBench(args: string[]) {
 
 /** `streams` clients chatting at once with a bot whose model paces its answer, against the same model called directly. */
 async function chatAtLoad(studio: BenchStudio, user: Agent, space: string, streams: number, seconds: number) {
-  const paced = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(ROOT, 'bench/fake-llm-server.ts'), '200', '10'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Each answer: `chunks` chunks `delay` ms apart (TESSERA_BENCH_CHAT_PACE=delayxchunks; 200x50: a 10 s answer,
+  // five chunks a second, as a model streaming a long answer does).
+  const [delay, chunks] = (process.env.TESSERA_BENCH_CHAT_PACE ?? '200x50').split('x').map(Number);
+  const paced = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(ROOT, 'bench/fake-llm-server.ts'), String(delay), String(chunks)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       paced.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
@@ -143,7 +146,7 @@ async function chatAtLoad(studio: BenchStudio, user: Agent, space: string, strea
     const perStream = (mid - idleKb) / openMid;
     const addedP50 = quantile(b.first, 0.5) - quantile(d.first, 0.5);
     const addedP99 = quantile(b.first, 0.99) - quantile(d.first, 0.99);
-    console.log(`chat at load: ${streams} clients for ${seconds} s, each answer 10 chunks 200 ms apart (model server in its own process)`);
+    console.log(`chat at load: ${streams} clients for ${seconds} s, each answer ${chunks} chunks ${delay} ms apart (model server in its own process)`);
     console.log(`  direct to the model server: ${d.first.length} chats, first token p50 ${quantile(d.first, 0.5).toFixed(1)} ms, p99 ${quantile(d.first, 0.99).toFixed(1)} ms, errors ${d.errors}`);
     console.log(`  /v3/chat: ${b.first.length} chats (${(b.first.length / seconds).toFixed(0)}/s, ${b.peakOpen} open at most), first token p50 ${quantile(b.first, 0.5).toFixed(1)} ms, p99 ${quantile(b.first, 0.99).toFixed(1)} ms, errors ${b.errors}   target 0`);
     console.log(`  added by the studio: p50 ${addedP50.toFixed(2)} ms   target 2   ratio ${(addedP50 / 2).toFixed(2)}; p99 ${addedP99.toFixed(2)} ms   target 20   ratio ${(addedP99 / 20).toFixed(2)}`);
