@@ -11,17 +11,25 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './paths.ts';
 
-/** Bare specifiers served from a bundle, and the package whose version keys it. */
-const VENDORED: Record<string, { pkg: string; neutral?: boolean }> = {
+/**
+ * Bundles: a name, the package whose version keys it, and the bare specifiers it serves (its entries; by default
+ * the package's name alone). The entries of one bundle share its chunks, so a package imported by several
+ * subpaths (zod, zod/v4, zod/v4/core ... from the AI SDK and the MCP SDK) is still one copy.
+ */
+const VENDORED: Record<string, { pkg: string; neutral?: boolean; entries?: string[] }> = {
   kysely: { pkg: 'kysely' },
   inversify: { pkg: 'inversify' },
   // Its "node" condition is CommonJS (no static exports to bundle); resolved without it, its ES build.
   rxjs: { pkg: 'rxjs', neutral: true },
+  // 95 files at start as installed (18.8 MiB and 38 ms to import), 13 MiB and 20 ms bundled.
+  zod: { pkg: 'zod', entries: ['zod', 'zod/mini', 'zod/v3', 'zod/v4', 'zod/v4-mini', 'zod/v4/mini', 'zod/v4/core', 'zod/v4/locales/en.js'] },
 };
 
 const DIR = path.join(ROOT, 'node_modules/.tessera-vendor');
 const MANIFEST = path.join(DIR, 'manifest.json');
-const fileOf = (name: string) => path.join(DIR, `${name}.mjs`);
+const entriesOf = (name: string) => VENDORED[name]?.entries ?? [name];
+/** The file serving one entry (a specifier) of a bundle. */
+const fileOf = (name: string, entry = name) => path.join(DIR, name, `${entry.replace(/[^\w.-]/g, '_')}.mjs`);
 
 function versionOf(pkg: string): string | undefined {
   try {
@@ -53,7 +61,7 @@ function manifest(): Manifest | undefined {
 
 function fresh(): boolean {
   const m = manifest();
-  return !!m && JSON.stringify(m.versions) === JSON.stringify(wanted()) && m.made.every((name) => existsSync(fileOf(name)));
+  return !!m && JSON.stringify(m.versions) === JSON.stringify(wanted()) && m.made.every((name) => entriesOf(name).every((e) => existsSync(fileOf(name, e))));
 }
 
 /**
@@ -75,26 +83,41 @@ async function build(): Promise<void> {
   const made: string[] = [];
   for (const [name, v] of Object.entries(VENDORED)) {
     if (!versions[name]) continue;
-    const entry = `\0tessera-vendor:${name}`;
+    const entries = entriesOf(name);
+    const input = Object.fromEntries(entries.map((e) => [e.replace(/[^\w.-]/g, '_'), `\0tessera-vendor:${e}`]));
+    // An entry's default export goes along (zod/v4/locales/en.js is a function imported by default). A package
+    // bundled from its ES build (neutral) is asked nothing: as installed, Node gives its CommonJS build.
+    const withDefault = new Set<string>();
+    if (!v.neutral) for (const e of entries) if ('default' in (await import(e))) withDefault.add(e);
+    const source = (e: string) => `export * from '${e}';${withDefault.has(e) ? ` export { default } from '${e}';` : ''}`;
     const bundle = await rolldown({
-      input: entry,
+      input,
       cwd: ROOT,
       platform: v.neutral ? 'neutral' : 'node',
       logLevel: 'silent',
       ...(v.neutral ? { resolve: { conditionNames: ['import', 'default'], mainFields: ['module', 'main'] } } : {}),
-      plugins: [{ name: 'entry', resolveId: (id) => (id === entry ? id : undefined), load: (id) => (id === entry ? `export * from '${name}';` : undefined) }],
+      plugins: [{ name: 'entry', resolveId: (id) => (id.startsWith('\0tessera-vendor:') ? id : undefined), load: (id) => (id.startsWith('\0tessera-vendor:') ? source(id.slice('\0tessera-vendor:'.length)) : undefined) }],
     });
-    const tmp = `${fileOf(name)}.tmp.mjs`;
-    await bundle.write({ file: tmp, format: 'esm', minify: false });
+    const tmp = path.join(DIR, `${name}.tmp`);
+    rmSync(tmp, { recursive: true, force: true });
+    await bundle.write({ dir: tmp, format: 'esm', minify: false, entryFileNames: '[name].mjs', chunkFileNames: 'chunk-[hash].mjs' });
     await bundle.close();
-    const bundled = Object.keys(await import(pathToFileURL(tmp).href)).sort().join(',');
-    const installed = Object.keys(await import(name)).filter((k) => !['default', 'module.exports', '__esModule'].includes(k)).sort().join(',');
-    if (bundled !== installed) {
-      console.warn(`tessera: the bundle of ${name} does not export what the package does; loading it as installed`);
-      rmSync(tmp, { force: true });
+    let same = true;
+    for (const e of entries) {
+      const bundled = Object.keys(await import(pathToFileURL(path.join(tmp, `${e.replace(/[^\w.-]/g, '_')}.mjs`)).href)).sort().join(',');
+      const installed = Object.keys(await import(e)).filter((k) => !['module.exports', '__esModule'].includes(k) && (k !== 'default' || withDefault.has(e))).sort().join(',');
+      if (bundled !== installed) {
+        console.warn(`tessera: the bundle of ${e} does not export what the package does; loading ${name} as installed`);
+        same = false;
+        break;
+      }
+    }
+    if (!same) {
+      rmSync(tmp, { recursive: true, force: true });
       continue;
     }
-    renameSync(tmp, fileOf(name));
+    rmSync(path.join(DIR, name), { recursive: true, force: true });
+    renameSync(tmp, path.join(DIR, name));
     made.push(name);
   }
   writeFileSync(MANIFEST, JSON.stringify({ versions, made } satisfies Manifest));
@@ -110,7 +133,7 @@ export function useVendor(): boolean {
   if (!fresh()) return false;
   hooked = true;
   const made = manifest()!.made;
-  const urls = new Map(made.map((name) => [name, pathToFileURL(fileOf(name)).href]));
+  const urls = new Map(made.flatMap((name) => entriesOf(name).map((e) => [e, pathToFileURL(fileOf(name, e)).href] as const)));
   registerHooks({
     resolve(specifier, context, nextResolve) {
       const url = urls.get(specifier);

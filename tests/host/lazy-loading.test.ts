@@ -5,6 +5,7 @@
 // module hook that logs what it resolves.
 import { afterEach, describe, expect, it } from 'vitest';
 import { signUp } from '../agent.ts';
+import { addFakeModel, startFakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudioProcess, type StudioProcess } from '../studio-process.ts';
 import { link, node, ref, unique } from '../workflow-kit.ts';
 
@@ -49,6 +50,28 @@ describe('heavy dependencies load on first use', () => {
     expect(await codeRun(studio.url, 'python', 'async def main(args):\n    return {"twice": args.params["n"] * 2}\n')).toEqual({ twice: 42 });
     // Python runs in a child process of its own: the studio process itself never loads Pyodide.
     expect(HEAVY.filter((p) => studio.packages().has(p))).toEqual(['isolated-vm']);
+  });
+
+  it('the first model call loads the AI SDK and answers, through the bundles the start process serves', { timeout: 60_000 }, async () => {
+    // `start` serves zod, kysely, rxjs and inversify from single-file bundles (tools/vendor.ts); the AI SDK
+    // imports zod by subpaths (zod/v4, zod/v4/core, a locale by default import): they must come from the bundle too.
+    const llm = await startFakeLlm();
+    try {
+      const studio = await start();
+      const { agent } = await signUp(studio.url);
+      const space = (await agent.post('/api/space/create', { name: unique('Model') })).space_id;
+      const model = await addFakeModel(agent, llm.url);
+      const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+      const { workflow_id } = await api('create', { name: unique('first model call') });
+      await api('save', { workflow_id, schema: { nodes: [node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }), node('llm', '3', { inputs: [ref('q', 'start', ['q'])], outputs: [{ name: 'output', type: 'string' }], settings: { model_id: model, user_prompt: '{{q}}' } }), node('end', '2', { inputs: [ref('a', 'llm', ['output'])] })], links: [link('start', 'llm'), link('llm', 'end')] } });
+      const run = await api('test_run', { workflow_id, input: { q: 'hello' }, run_mode: 0 });
+      expect(run.reason).toBeNull();
+      expect(JSON.parse(run.output)).toEqual({ a: 'echo: hello' });
+      expect(studio.packages().has('ai')).toBe(true);
+      expect(studio.modules().some((u) => u.includes('/.tessera-vendor/zod/'))).toBe(true);
+    } finally {
+      await llm.close();
+    }
   });
 
   it('a disabled extension loads nothing of its own, even when its kind of node is asked for', { timeout: 60_000 }, async () => {
