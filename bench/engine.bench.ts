@@ -12,6 +12,7 @@ import { WorkflowEngine } from '../extensions/workflow/src/server/engine/engine.
 import { CORE_NODE_TYPES } from '../extensions/nodes-core/src/server/index.ts';
 import { link, node, ref } from '../tests/workflow-kit.ts';
 import { loadTest, type LoadResult } from './load.ts';
+import { NODE_RED_VERSION, startNodeRed } from './node-red.ts';
 import { ROOT, freePort, publishedFlow, startBenchStudio, waitHealthy, type BenchStudio } from './studio.ts';
 
 const byType = new Map(CORE_NODE_TYPES.flatMap((t) => [[t.key, t], [String(t.code), t]] as const));
@@ -51,14 +52,11 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
  * One connection count on two studios in alternation (this machine's speed drifts by 10 % and more over a
  * minute): `rounds` points each, after a warm-up; each figure is the median of its rounds.
  */
-function alternated(flows: Awaited<ReturnType<typeof publishedFlow>>[], connections: number, seconds: number, rounds: number): (LoadResult & { rounds: number[] })[] {
-  const runs = flows.map((flow) => {
-    const auth = { authorization: flow.headers.authorization! };
-    return () => loadTest({ url: flow.url, body: flow.body, headers: auth, connections, seconds });
-  });
-  for (const flow of flows) loadTest({ url: flow.url, body: flow.body, headers: { authorization: flow.headers.authorization! }, connections, seconds: 1 }); // warm-up
-  const points: LoadResult[][] = flows.map(() => []);
-  for (let r = 0; r < rounds; r++) runs.forEach((run, i) => points[i].push(run()));
+function alternated(targets: { url: string; body: string; headers: Record<string, string> }[], connections: number, seconds: number, rounds: number): (LoadResult & { rounds: number[] })[] {
+  const headersOf = (t: { headers: Record<string, string> }) => (t.headers.authorization ? { authorization: t.headers.authorization } : {});
+  for (const t of targets) loadTest({ url: t.url, body: t.body, headers: headersOf(t), connections, seconds: 1 }); // warm-up
+  const points: LoadResult[][] = targets.map(() => []);
+  for (let r = 0; r < rounds; r++) targets.forEach((t, i) => points[i].push(loadTest({ url: t.url, body: t.body, headers: headersOf(t), connections, seconds })));
   return points.map((p) => ({ ...p[0], rps: median(p.map((x) => x.rps)), p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)), errors: p.reduce((n, x) => n + x.errors, 0), requests: p.reduce((n, x) => n + x.requests, 0), rounds: p.map((x) => Math.round(x.rps)) }));
 }
 
@@ -103,22 +101,32 @@ export default async function engineBench(args: string[]) {
     // kept for the memory soak.
     const rounds = Number(process.env.TESSERA_BENCH_ROUNDS ?? 3);
     const [studio, off] = await Promise.all([startBenchStudio(), startBenchStudio({ TESSERA_DISABLE: [process.env.TESSERA_DISABLE, 'observability'].filter(Boolean).join(',') })]);
+    // Node-RED running the same flow, when it can be had (installed from the npm registry the first time).
+    const nodeRed = await startNodeRed().catch((e: Error) => {
+      console.log(`\nNode-RED: not measured (${e.message})`);
+      return undefined;
+    });
     try {
       const [flow, offFlow] = await Promise.all([publishedFlow(studio.url), publishedFlow(off.url)]);
       const tool = loadTest({ url: floorUrl, body: floorBody, connections: 1, seconds: 1 }).tool;
       console.log(`\nPOST /v1/workflow/run, 5-node flow (Start, If, Text, Text, End), ${seconds} s per point, median of ${rounds} alternated rounds, ${tool} in its own process on the same 2-core machine`);
       for (const c of CONNECTIONS) {
-        const [s, u] = alternated([flow, offFlow], c, seconds, rounds);
+        const [s, u, r] = alternated([flow, offFlow, ...(nodeRed ? [{ url: nodeRed.url, body: floorBody, headers: { 'content-type': 'application/json' } }] : [])], c, seconds, rounds);
         const f = loadTest({ url: floorUrl, body: floorBody, connections: c, seconds });
         console.log(`  ${String(c).padStart(2)} connection${c > 1 ? 's' : ' '}: studio ${s.rps.toFixed(0)} req/s p50 ${s.p50.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms${s.errors ? ` (${s.errors} errors)` : ''} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms | target ${c === 1 ? '>= 5000 req/s' : '>= 8000 req/s, p99 <= 8 ms'} (ratio ${(s.rps / (c === 1 ? 5000 : 8000)).toFixed(2)}${c === 16 ? `, p99 ${(s.p99 / 8).toFixed(2)}` : ''})`);
         const cost = 1 - s.rps / u.rps;
         console.log(`      rounds (req/s): ${s.rounds.join(', ')}; without trace recording (observability off): ${u.rps.toFixed(0)} req/s p99 ${u.p99.toFixed(2)} ms (rounds: ${u.rounds.join(', ')}); recording costs ${(cost * 100).toFixed(1)} % of throughput   target <= 10 %   ratio ${(Math.max(0, cost) / 0.1).toFixed(2)}`);
+        if (r) {
+          const want = c === 1 ? 1.8 : 2.5;
+          console.log(`      Node-RED ${NODE_RED_VERSION} (the same flow: HTTP in, Switch, Template x2, HTTP response): ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms (rounds: ${r.rounds.join(', ')}); studio / Node-RED ${(s.rps / r.rps).toFixed(2)}x   target >= ${want}x   ratio ${(s.rps / r.rps / want).toFixed(2)}`);
+        }
       }
+      await nodeRed?.stop();
       await off.stop();
       console.log('');
       await soakMemory(studio, flow);
     } finally {
-      await Promise.all([studio.stop(), off.stop()]);
+      await Promise.all([studio.stop(), off.stop(), nodeRed?.stop()]);
     }
   } finally {
     await stop(floor);
