@@ -52,12 +52,30 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
  * One connection count on two studios in alternation (this machine's speed drifts by 10 % and more over a
  * minute): `rounds` points each, after a warm-up; each figure is the median of its rounds.
  */
-function alternated(targets: { url: string; body: string; headers: Record<string, string> }[], connections: number, seconds: number, rounds: number): (LoadResult & { rounds: number[] })[] {
-  const headersOf = (t: { headers: Record<string, string> }) => (t.headers.authorization ? { authorization: t.headers.authorization } : {});
+/** CPU time (user and system, every thread) a process has used so far, in ms (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks of 10 ms
+}
+
+type Target = { url: string; body: string; headers: Record<string, string>; pid?: number };
+
+function alternated(targets: Target[], connections: number, seconds: number, rounds: number): (LoadResult & { rounds: number[]; cpuUs?: number })[] {
+  const headersOf = (t: Target) => (t.headers.authorization ? { authorization: t.headers.authorization } : {});
   for (const t of targets) loadTest({ url: t.url, body: t.body, headers: headersOf(t), connections, seconds: 1 }); // warm-up
   const points: LoadResult[][] = targets.map(() => []);
-  for (let r = 0; r < rounds; r++) targets.forEach((t, i) => points[i].push(loadTest({ url: t.url, body: t.body, headers: headersOf(t), connections, seconds })));
-  return points.map((p) => ({ ...p[0], rps: median(p.map((x) => x.rps)), p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)), errors: p.reduce((n, x) => n + x.errors, 0), requests: p.reduce((n, x) => n + x.requests, 0), rounds: p.map((x) => Math.round(x.rps)) }));
+  const cpu = targets.map(() => ({ ms: 0, requests: 0 }));
+  for (let r = 0; r < rounds; r++)
+    targets.forEach((t, i) => {
+      const before = t.pid ? cpuMs(t.pid) : 0;
+      const point = loadTest({ url: t.url, body: t.body, headers: headersOf(t), connections, seconds });
+      if (t.pid) {
+        cpu[i].ms += cpuMs(t.pid) - before;
+        cpu[i].requests += point.requests;
+      }
+      points[i].push(point);
+    });
+  return points.map((p, i) => ({ ...p[0], rps: median(p.map((x) => x.rps)), p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)), errors: p.reduce((n, x) => n + x.errors, 0), requests: p.reduce((n, x) => n + x.requests, 0), rounds: p.map((x) => Math.round(x.rps)), cpuUs: cpu[i].requests ? (cpu[i].ms * 1000) / cpu[i].requests : undefined }));
 }
 
 /** Memory across many runs (TESSERA_BENCH_SOAK_RUNS, 100,000 by default): RSS before and after, at 16 connections. */
@@ -111,11 +129,13 @@ export default async function engineBench(args: string[]) {
       const tool = loadTest({ url: floorUrl, body: floorBody, connections: 1, seconds: 1 }).tool;
       console.log(`\nPOST /v1/workflow/run, 5-node flow (Start, If, Text, Text, End), ${seconds} s per point, median of ${rounds} alternated rounds, ${tool} in its own process on the same 2-core machine`);
       for (const c of CONNECTIONS) {
-        const [s, u, r] = alternated([flow, offFlow, ...(nodeRed ? [{ url: nodeRed.url, body: floorBody, headers: { 'content-type': 'application/json' } }] : [])], c, seconds, rounds);
+        const [s, u, r] = alternated([{ ...flow, pid: studio.pid }, { ...offFlow, pid: off.pid }, ...(nodeRed ? [{ url: nodeRed.url, body: floorBody, headers: { 'content-type': 'application/json' } }] : [])], c, seconds, rounds);
         const f = loadTest({ url: floorUrl, body: floorBody, connections: c, seconds });
         console.log(`  ${String(c).padStart(2)} connection${c > 1 ? 's' : ' '}: studio ${s.rps.toFixed(0)} req/s p50 ${s.p50.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms${s.errors ? ` (${s.errors} errors)` : ''} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms | target ${c === 1 ? '>= 5000 req/s' : '>= 8000 req/s, p99 <= 8 ms'} (ratio ${(s.rps / (c === 1 ? 5000 : 8000)).toFixed(2)}${c === 16 ? `, p99 ${(s.p99 / 8).toFixed(2)}` : ''})`);
         const cost = 1 - s.rps / u.rps;
         console.log(`      rounds (req/s): ${s.rounds.join(', ')}; without trace recording (observability off): ${u.rps.toFixed(0)} req/s p99 ${u.p99.toFixed(2)} ms (rounds: ${u.rounds.join(', ')}); recording costs ${(cost * 100).toFixed(1)} % of throughput   target <= 10 %   ratio ${(Math.max(0, cost) / 0.1).toFixed(2)}`);
+        // CPU time per run (every thread of the studio process): steadier than throughput on a machine whose speed drifts.
+        if (s.cpuUs && u.cpuUs) console.log(`      CPU per run (all threads): ${s.cpuUs.toFixed(0)} µs with traces, ${u.cpuUs.toFixed(0)} µs without: +${((s.cpuUs / u.cpuUs - 1) * 100).toFixed(1)} %`);
         if (r) {
           const want = c === 1 ? 1.8 : 2.5;
           console.log(`      Node-RED ${NODE_RED_VERSION} (the same flow: HTTP in, Switch, Template x2, HTTP response): ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms (rounds: ${r.rounds.join(', ')}); studio / Node-RED ${(s.rps / r.rps).toFixed(2)}x   target >= ${want}x   ratio ${(s.rps / r.rps / want).toFixed(2)}`);
