@@ -7,6 +7,7 @@ import { ROOT, bin } from './paths.ts';
 import { buildExamples } from './examples.ts';
 import { lint } from './lint.ts';
 import { buildWeb } from './web-build.ts';
+import { buildVendor } from './vendor.ts';
 
 export async function runTests(args: string[]): Promise<number> {
   const started = Date.now();
@@ -19,6 +20,9 @@ export async function runTests(args: string[]): Promise<number> {
   }
   buildWeb({ quiet: true });
   buildExamples();
+  // The server's bundled dependencies, made once here: the test files that start a real studio would otherwise
+  // each make them at once.
+  buildVendor();
   const outDir = path.join(ROOT, 'test-results');
   mkdirSync(outDir, { recursive: true });
   const report = path.join(outDir, 'vitest.json');

@@ -73,8 +73,9 @@ function fresh(): boolean {
  */
 export function buildVendor({ force = false, quiet = true } = {}): boolean {
   if (!force && fresh()) return true;
-  const r = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', import.meta.filename, '--build'], { cwd: ROOT, stdio: quiet ? 'ignore' : 'inherit' });
-  return r.status === 0 && fresh();
+  spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', import.meta.filename, '--build'], { cwd: ROOT, stdio: quiet ? 'ignore' : 'inherit' });
+  // Fresh is what counts (another process building at the same time may have made them).
+  return fresh();
 }
 
 /** Bundles each package, then checks that the bundle exports what the package does (else leaves it out). */
@@ -101,7 +102,8 @@ async function build(): Promise<void> {
       ...(v.neutral ? { resolve: { conditionNames: ['import', 'default'], mainFields: ['module', 'main'] } } : {}),
       plugins: [{ name: 'entry', resolveId: (id) => (id.startsWith('\0tessera-vendor:') ? id : undefined), load: (id) => (id.startsWith('\0tessera-vendor:') ? source(id.slice('\0tessera-vendor:'.length)) : undefined) }],
     });
-    const tmp = path.join(DIR, `${name}.tmp`);
+    // A folder of this process's own: several processes may build at once (test files each starting a studio).
+    const tmp = path.join(DIR, `${name}.tmp-${process.pid}`);
     rmSync(tmp, { recursive: true, force: true });
     await bundle.write({ dir: tmp, format: v.commonjs ? 'cjs' : 'esm', minify: false, entryFileNames: `[name].${ext}`, chunkFileNames: `chunk-[hash].${ext}` });
     await bundle.close();
@@ -121,8 +123,20 @@ async function build(): Promise<void> {
       rmSync(tmp, { recursive: true, force: true });
       continue;
     }
-    rmSync(path.join(DIR, name), { recursive: true, force: true });
-    renameSync(tmp, path.join(DIR, name));
+    // Replaced whole: moved aside first, so a process reading the bundle finds the old folder or the new one.
+    const old = path.join(DIR, `${name}.old-${process.pid}`);
+    try {
+      renameSync(path.join(DIR, name), old);
+    } catch {
+      /* none yet */
+    }
+    try {
+      renameSync(tmp, path.join(DIR, name));
+    } catch {
+      // Another process put its own (the same bundle) there first.
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    rmSync(old, { recursive: true, force: true });
     made.push(name);
   }
   writeFileSync(MANIFEST, JSON.stringify({ versions, made } satisfies Manifest));
