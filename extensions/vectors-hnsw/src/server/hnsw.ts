@@ -5,7 +5,7 @@
 // saved) is built again from the store. Datasets smaller than `exactBelow` are searched exactly by the store.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest } from '@tessera/sdk';
 import { normalize, type VectorIndex } from '@tessera/ext-knowledge/shared';
 
 export interface HnswOptions {
@@ -51,7 +51,12 @@ interface Held {
 
 // usearch (a native module) loads with the first dataset this engine opens, not at start.
 let usearch: Promise<typeof import('usearch')> | undefined;
-const loadUsearch = () => (usearch ??= import('usearch'));
+const loadUsearch = () =>
+  (usearch ??= import('usearch').catch((e: Error) => {
+    usearch = undefined;
+    // A machine usearch ships no binary for: said as such, not as a failed request.
+    throw new ApiError(503, ErrorCode.UNAVAILABLE, `The hnsw vector store cannot load usearch on this machine (${e.message}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.`);
+  }));
 
 const KEY = /^\d{1,20}$/;
 /** Vectors are added in slices this small, the event loop turning between them (adding is synchronous). */
