@@ -150,11 +150,11 @@ describe('the HNSW vector engine', () => {
     await third.close!();
   });
 
-  it('refuses a query of another size with a clear error', async () => {
+  it('refuses a query of another size with a clear error, in the caller\'s language', async () => {
     const store = memoryStore();
     const engine = hnswIndex(store, folder(), OPTIONS);
     await engine.upsert('d', clustered(300, DIMS));
-    await expect(engine.search(['d'], new Float32Array(DIMS * 2).fill(1), 3)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/64 dimensions but its embedding model now gives 128/) });
+    await expect(engine.search(['d'], new Float32Array(DIMS * 2).fill(1), 3)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/64 dimensions but its embedding model now gives 128/), text: { key: 'vectors-hnsw.dimensions', params: { stored: 64, given: 128 } } });
     await engine.close!();
   });
 });

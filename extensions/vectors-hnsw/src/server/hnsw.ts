@@ -5,7 +5,7 @@
 // saved) is built again from the store. Datasets smaller than `exactBelow` are searched exactly by the store.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ApiError, ErrorCode, badRequest } from '@tessera/sdk';
+import { ApiError, ErrorCode } from '@tessera/sdk';
 import { normalize, type VectorIndex } from '@tessera/ext-knowledge/shared';
 
 export interface HnswOptions {
@@ -55,14 +55,13 @@ const loadUsearch = () =>
   (usearch ??= import('usearch').catch((e: Error) => {
     usearch = undefined;
     // A machine usearch ships no binary for: said as such, not as a failed request.
-    throw new ApiError(503, ErrorCode.UNAVAILABLE, `The hnsw vector store cannot load usearch on this machine (${e.message}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.`);
+    throw new ApiError(503, ErrorCode.UNAVAILABLE, `The hnsw vector store cannot load usearch on this machine (${e.message}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.`, '', { text: { key: 'vectors-hnsw.unavailable', params: { detail: e.message } } });
   }));
 
 const KEY = /^\d{1,20}$/;
 /** Vectors are added in slices this small, the event loop turning between them (adding is synchronous). */
 const ADD_SLICE = 256;
 const turn = () => new Promise<void>((r) => setImmediate(r));
-
 
 export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, warn: (message: string) => void = () => undefined): VectorIndex {
   if (!store.vectors || !store.version) throw new Error('The HNSW index needs a vector store that hands its vectors back (vectors() and version()).');
@@ -124,7 +123,9 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
         }
         return version ? rebuild(datasetId, version) : undefined;
       })();
-      p.catch(() => held.delete(datasetId));
+      // A failed open is forgotten (the next search tries again), unless something newer took its place.
+      const opening = p;
+      p.catch(() => held.get(datasetId) === opening && held.delete(datasetId));
       held.set(datasetId, p);
     }
     return p;
@@ -232,7 +233,7 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
           hits.push(...(await store.search([datasetId], vector, k)));
           continue;
         }
-        if (h.dims !== q.length) throw badRequest(`The dataset's vectors have ${h.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`);
+        if (h.dims !== q.length) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The dataset's vectors have ${h.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`, '', { text: { key: 'vectors-hnsw.dimensions', params: { stored: h.dims, given: q.length } } });
         const get = opts.refine > 0 ? store.get?.bind(store) : undefined;
         const refine = !!get;
         // The beam is expansionSearch wide whatever is asked (usearch searches max(ef, wanted)); of what it

@@ -1,7 +1,7 @@
 // The `hnsw` vector store for knowledge (choose it with knowledge.config.vectorStore: hnsw, or
 // TESSERA_VECTOR_STORE=hnsw): an approximate index per dataset over the studio database's vectors.
 import path from 'node:path';
-import { defineExtension } from '@tessera/sdk/server';
+import { ErrorTexts, defineExtension } from '@tessera/sdk/server';
 import { VectorStores } from '@tessera/ext-knowledge/shared';
 import { z } from 'zod';
 
@@ -19,6 +19,8 @@ const Options = z.object({
 export default defineExtension({
   id: 'vectors-hnsw',
   register(ctx) {
+    ctx.register(ErrorTexts, { key: 'vectors-hnsw.dimensions', texts: { 'en-US': "The dataset's vectors have {{stored}} dimensions but its embedding model now gives {{given}}; resegment its documents to embed them again.", 'zh-CN': '知识库中的向量为 {{stored}} 维，而其嵌入模型现在输出 {{given}} 维；请重新分段其文档以重新生成向量。' } });
+    ctx.register(ErrorTexts, { key: 'vectors-hnsw.unavailable', texts: { 'en-US': "The hnsw vector store cannot load usearch on this machine ({{detail}}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.", 'zh-CN': '此机器上的 hnsw 向量存储无法加载 usearch（{{detail}}）；未做任何更改。在此之前请将 knowledge.vectorStore 设为 embedded。' } });
     ctx.register(VectorStores, {
       key: 'hnsw',
       description: "An approximate index (HNSW) per dataset in this process, saved in the data folder, over the studio database's vectors; datasets under 20,000 slices are searched exactly. For millions of slices on one studio process.",
