@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { migrations } from '../src/server/migrations.ts';
 import { embeddedIndex } from '../src/server/vectors.ts';
 import { normalize } from '../src/shared/index.ts';
@@ -31,7 +31,7 @@ const bestByHand = (items: { id: string; vector: Float32Array }[], q: Float32Arr
 
 describe('the embedded vector engine', () => {
   it('answers the exact nearest slices, on this thread and from the scan workers, and follows changes', async () => {
-    await migrations[0].up(db);
+    for (const m of migrations) await m.up(db);
     const small = Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, vector: vector(64) }));
     await index.upsert('small', small);
     const q = vector(64);
@@ -70,6 +70,10 @@ describe('the embedded vector engine', () => {
       for (const b of batch) seen.set(b.id, b.vector);
     }
     expect(batches).toEqual([5000, 200]);
+    // Each page is a range of one index, not the dataset read and sorted again (a million vectors, two hundred pages).
+    const plan = await sql`explain query plan select slice_id, vec from knowledge_vector where dataset_id = ${'back'} and slice_id > ${'b00100'} order by slice_id limit 5000`.execute(db);
+    expect(JSON.stringify(plan.rows)).toContain('knowledge_vector_dataset_slice');
+    expect(JSON.stringify(plan.rows)).not.toContain('TEMP B-TREE');
     expect([...seen.values()][7]).toEqual(normalize(items[7].vector));
     const some = await index.get!('back', ['b00003', 'b05100', 'nope']);
     expect([...some.keys()].sort()).toEqual(['b00003', 'b05100']);

@@ -98,5 +98,13 @@ export const migrations: Migration[] = [
         .addColumn('version', 'integer', (c) => c.notNull())
         .execute();
     },
+  },  {
+    // A dataset's vectors by slice id: handed back in pages (an approximate index rebuilt from them) from an index
+    // range, where the dataset-only index made SQLite read and sort the whole dataset for every page.
+    name: '0002_vector_dataset_slice',
+    up: async (db) => {
+      await db.schema.createIndex('knowledge_vector_dataset_slice').on('knowledge_vector').columns(['dataset_id', 'slice_id']).execute();
+      await db.schema.dropIndex('knowledge_vector_dataset').execute();
+    },
   },
 ];
