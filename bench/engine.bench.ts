@@ -138,7 +138,7 @@ export default async function engineBench(args: string[]) {
         if (s.cpuUs && u.cpuUs) console.log(`      CPU per run (all threads): ${s.cpuUs.toFixed(0)} µs with traces, ${u.cpuUs.toFixed(0)} µs without: +${((s.cpuUs / u.cpuUs - 1) * 100).toFixed(1)} %`);
         if (r) {
           const want = c === 1 ? 1.8 : 2.5;
-          console.log(`      Node-RED ${NODE_RED_VERSION} (the same flow: HTTP in, Switch, Template x2, HTTP response): ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms (rounds: ${r.rounds.join(', ')}); studio / Node-RED ${(s.rps / r.rps).toFixed(2)}x   target >= ${want}x   ratio ${(s.rps / r.rps / want).toFixed(2)}`);
+          console.log(`      Node-RED ${NODE_RED_VERSION} (the same flow: HTTP in, Switch, Template x2, HTTP response): ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms${r.errors ? ` (${r.errors} errors)` : ''} (rounds: ${r.rounds.join(', ')}); studio / Node-RED ${(s.rps / r.rps).toFixed(2)}x   target >= ${want}x   ratio ${(s.rps / r.rps / want).toFixed(2)}`);
         }
       }
       await nodeRed?.stop();
