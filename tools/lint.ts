@@ -1,4 +1,4 @@
-// Lint: the import-boundary rule of the extension layout, then the type check.
+// Lint: the import-boundary rule of the extension layout, Arco imported by component, then the type check.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -47,6 +47,28 @@ export function checkBoundaries(files: string[]): BoundaryProblem[] {
   return problems;
 }
 
+const WHOLE_ARCO = /export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"](@arco-design\/web-react(?:\/icon)?)['"]|import\(\s*['"](@arco-design\/web-react(?:\/icon)?)['"]\s*\)/g;
+
+/**
+ * Rule "arco-by-component": the build rewrites `import { Button } from '@arco-design/web-react'` into the
+ * component's module and its style (ARCO_IMPORTS); a re-export (`export { Button } from ...`) or a dynamic
+ * `import('@arco-design/web-react')` is not rewritten and brings the whole kit, without styles. Import, then
+ * export.
+ */
+export function checkArcoImports(files: string[]): BoundaryProblem[] {
+  const problems: BoundaryProblem[] = [];
+  for (const file of files) {
+    if (!/\.(tsx?|jsx?|mjs)$/.test(file) || /[\\/]src[\\/]server[\\/]/.test(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(WHOLE_ARCO)) {
+      if (/^\s*export\s+type\b/.test(m[0])) continue; // types are erased
+      const line = text.slice(0, m.index).split('\n').length;
+      problems.push({ file: path.relative(ROOT, file), line, specifier: m[1] ?? m[2], rule: 'arco-by-component: import Arco components, then export them (a re-export or a dynamic import brings the whole kit without styles)' });
+    }
+  }
+  return problems;
+}
+
 export function sourceFiles(dirs = ['extensions', 'examples', 'sdk/src']): string[] {
   const out: string[] = [];
   const walk = (p: string) => {
@@ -64,7 +86,7 @@ export function sourceFiles(dirs = ['extensions', 'examples', 'sdk/src']): strin
 
 export async function lint(): Promise<boolean> {
   generateBuiltinClients(); // the web host imports the generated table of built-in client halves
-  const problems = checkBoundaries(sourceFiles());
+  const problems = [...checkBoundaries(sourceFiles()), ...checkArcoImports(sourceFiles(['extensions', 'examples', 'sdk/src', 'host/web/src', 'workflow-sdk/src']))];
   for (const p of problems) console.error(`${p.file}:${p.line}  ${p.rule} ('${p.specifier}')`);
   console.error(problems.length ? `lint: ${problems.length} import-boundary problem(s)` : 'lint: import boundaries ok');
   const tsc = spawnSync(process.execPath, [bin.tsc, '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });

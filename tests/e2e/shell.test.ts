@@ -24,6 +24,20 @@ describe('the studio shell in Chromium', () => {
     await expect.poll(() => page.getByTestId('hello-greeting').textContent()).toContain('Hello, world!');
     expect(new URL(page.url()).pathname).toBe('/hello');
     expect(await page.title()).toBe('你好 - Tessera Studio');
+    // The remote takes the Arco components the studio has from the page, draws one the studio's pages do not use
+    // with its own copy, and links through the studio's router (one router: the link works).
+    await page.locator('[data-testid="hello-rate"].arco-rate').waitFor();
+    const from = await page.evaluate(() => {
+      const scopes = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, Record<string, Record<string, Record<string, { from: string; loaded?: boolean }>>>> } }).__FEDERATION__.__SHARE__;
+      const out: Record<string, string[]> = {};
+      for (const scope of Object.values(scopes)) for (const [name, versions] of Object.entries(scope.default ?? {})) for (const v of Object.values(versions)) if (v.loaded) (out[name] ??= []).push(v.from);
+      return out;
+    });
+    for (const name of ['Button', 'Input', 'Typography', 'Space']) expect(new Set(from[`@arco-design/web-react/es/${name}`])).toEqual(new Set(['tessera_host']));
+    expect(new Set(from['@arco-design/web-react/es/Rate'])).toEqual(new Set(['tessera_ext_hello']));
+    expect(new Set(from['react-router'])).toEqual(new Set(['tessera_host']));
+    await page.getByTestId('hello-home').click();
+    await page.getByTestId('home-page').waitFor();
     await page.goto(`${env.studio.url}/no/such/page`);
     await page.getByText('页面不存在').waitFor();
     expect(errors).toEqual([]);

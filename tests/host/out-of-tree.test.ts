@@ -47,12 +47,13 @@ describe('a node type built outside the studio and dropped in', () => {
     }
   });
 
-  it("builds a client half that takes React, Arco, the SDK and the studio's published modules from the page (no copies of its own)", () => {
+  it("builds a client half that takes React, the SDK and the studio's published modules from the page, and of Arco only the components it uses", () => {
     const dir = path.join(ROOT, 'examples/hello-extension/dist/client');
-    // What the studio's page loads: the remote entry and its chunks (not the standalone index page).
+    // What the studio's page may load: the remote entry and its chunks (not the standalone index page). The
+    // Arco components it uses are there as copies the page downloads only when the studio has none (the
+    // browser test checks which it takes); the whole kit would be about a megabyte.
     const sizes = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f === 'remoteEntry.js' || /^static\/js\/async\/.*\.js$/.test(f)).map((f) => statSync(path.join(dir, f)).size);
     const total = sizes.reduce((a, b) => a + b, 0);
-    // The Module Federation runtime and the page itself; Arco alone would be about a megabyte.
-    expect(total).toBeLessThan(200 * 1024);
+    expect(total).toBeLessThan(400 * 1024);
   });
 });

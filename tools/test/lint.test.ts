@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { checkBoundaries } from '../lint.ts';
+import { checkArcoImports, checkBoundaries } from '../lint.ts';
 
 it('flags shared importing server or client, and client importing server', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lint-'));
@@ -20,4 +20,20 @@ it('flags shared importing server or client, and client importing server', () =>
   ];
   const problems = checkBoundaries(files).map((p) => `${path.basename(p.file)}:${p.line} ${p.specifier}`);
   expect(problems).toEqual(['a.ts:1 ../server/db.ts', 'a.ts:2 ../client/page.tsx', 'page.tsx:1 ../server/routes.ts', 'page.tsx:3 @tessera/sdk/server']);
+});
+
+it('flags a re-export or a dynamic import of Arco, which the build cannot split by component', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lint-'));
+  const file = (rel: string, text: string) => {
+    const p = path.join(dir, rel);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, text);
+    return p;
+  };
+  const files = [
+    file('ext/src/client/ok.tsx', "import { Button, Modal } from '@arco-design/web-react';\nexport { Modal };\nexport type { ModalProps } from '@arco-design/web-react';\n"),
+    file('ext/src/client/bad.tsx', "export { Modal } from '@arco-design/web-react';\nconst icons = () => import('@arco-design/web-react/icon');\nexport * from '@arco-design/web-react';\n"),
+  ];
+  const problems = checkArcoImports(files).map((p) => `${path.basename(p.file)}:${p.line} ${p.specifier}`);
+  expect(problems).toEqual(['bad.tsx:1 @arco-design/web-react', 'bad.tsx:2 @arco-design/web-react/icon', 'bad.tsx:3 @arco-design/web-react']);
 });

@@ -1,5 +1,4 @@
 import './csp.ts';
-import '@arco-design/web-react/dist/css/arco.css';
 // Arco renders toasts with createRoot from react-dom/client under React 19.
 import '@arco-design/web-react/es/_util/react-19-adapter';
 import './styles.css';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { RsbuildConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { SHARED_MODULES, isHostProvided, publishedClientModules, remoteNameOf, remoteShared } from './shared.ts';
+import { ARCO_IMPORTS, SHARED_MODULES, isHostProvided, publishedClientModules, remoteNameOf, remoteShared } from './shared.ts';
 
 export { SHARED_MODULES, isHostProvided, remoteNameOf } from './shared.ts';
 
@@ -32,7 +32,7 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
   const clientEntry = opts.clientEntry ?? './src/client/index.tsx';
   // The studio's published client modules this extension imports (its @tessera/ext-* dependencies).
   const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }).filter((d) => d.startsWith('@tessera/ext-'));
-  const published = publishedClientModules(deps.map((name) => ({ name, exports: { './client': true, './shared': true } })));
+  const published = publishedClientModules(deps.map((name) => ({ name, exports: { './client': true, './shared': true, './widgets': true } })));
   const hasServer = existsSync(path.resolve(opts.root, serverEntry));
   const hasClient = existsSync(path.resolve(opts.root, clientEntry));
   if (!hasServer && !hasClient) throw new Error(`${opts.root} has neither ${serverEntry} nor ${clientEntry}`);
@@ -62,7 +62,7 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
       ...(hasClient
         ? {
             client: {
-              source: { entry: { index: clientEntry } },
+              source: { entry: { index: clientEntry }, transformImport: ARCO_IMPORTS },
               output: { target: 'web', distPath: { root: 'dist/client' }, assetPrefix: 'auto', cleanDistPath: true },
             },
           }
