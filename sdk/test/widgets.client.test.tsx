@@ -37,9 +37,11 @@ describe('SearchInput', () => {
 });
 
 describe('Modal', () => {
-  it('does not close on a click outside it', () => {
+  it('does not close on a click outside it', async () => {
     const onCancel = vi.fn();
     render(<Modal visible title="Dialog" onCancel={onCancel}>body</Modal>);
+    // Arco's Modal loads with the first dialog drawn.
+    await screen.findByText('body');
     const mask = document.querySelector('.arco-modal-wrapper') ?? document.querySelector('.arco-modal-mask');
     expect(mask).toBeTruthy();
     fireEvent.click(mask!);

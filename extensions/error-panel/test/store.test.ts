@@ -26,6 +26,19 @@ describe('error panel store', () => {
     expect(store.getSnapshot().popup).toEqual([]);
   });
 
+  it('a popup drawn late (the panel code arrived after the error) still shows for 2000 ms', () => {
+    const { clock, store } = setup();
+    store.add({ message: 'first' });
+    clock.advance(800);
+    store.shown();
+    clock.advance(1999);
+    expect(store.getSnapshot().state).toBe('popup');
+    clock.advance(1);
+    expect(store.getSnapshot().state).toBe('collapsed');
+    store.shown();
+    expect(store.getSnapshot().state).toBe('collapsed');
+  });
+
   it('gives each message an id of timestamp plus random text', () => {
     const { clock, store } = setup();
     const m = store.add({ message: 'x', detail: '400 · 400001 · LOG' });

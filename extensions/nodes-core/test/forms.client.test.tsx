@@ -6,7 +6,8 @@ import { renderNodeForm } from '@tessera/ext-workflow/testing';
 import type { ComponentType } from 'react';
 import enUS from '../src/locales/en-US.json';
 import zhCN from '../src/locales/zh-CN.json';
-import { AggregatorForm, AssignForm, EndForm, hintForm, IfForm, InputForm, MessageForm, QuestionForm, TextForm } from '../src/client/forms.tsx';
+import { AggregatorForm, AssignForm, EndForm, IfForm, InputForm, MessageForm, QuestionForm, TextForm } from '../src/client/forms.tsx';
+import { hintForm } from '../src/client/summary.ts';
 
 afterEach(cleanup);
 

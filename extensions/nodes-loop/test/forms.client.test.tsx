@@ -6,7 +6,8 @@ import { renderNodeForm } from '@tessera/ext-workflow/testing';
 import type { ComponentType } from 'react';
 import enUS from '../src/locales/en-US.json';
 import zhCN from '../src/locales/zh-CN.json';
-import { BatchForm, hintForm, LoopForm } from '../src/client/forms.tsx';
+import { BatchForm, LoopForm } from '../src/client/forms.tsx';
+import { hintForm } from '../src/client/hint.ts';
 
 afterEach(cleanup);
 

@@ -4,3 +4,4 @@ export * from './points.ts';
 export * from './request.ts';
 export * from './context.tsx';
 export * from './widgets.tsx';
+export * from './lazy.tsx';

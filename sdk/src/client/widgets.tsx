@@ -1,10 +1,10 @@
-import { Input, InputTag, Message, Modal as ArcoModal, Space, Table, Spin, Typography } from '@arco-design/web-react';
+import { Input, Message, Space, Typography } from '@arco-design/web-react';
 import type { ModalProps, TableProps } from '@arco-design/web-react';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { NOTICE_TOP_OFFSET } from '../areas.ts';
 import type { ApiError } from '../api.ts';
+import { lazyView } from './lazy.tsx';
 
 // ---- toasts: info, success, warning, error, 80 px from the top (spec 000 section 9).
 Message.config({ duration: 3000, maxCount: 5 });
@@ -76,6 +76,9 @@ export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, al
 // ---- modal that does not close on a click outside it.
 export const MODAL_WIDTHS = { small: 446, medium: 560, large: 794, xlarge: 1138 } as const;
 
+// Arco's Modal loads with the first page that has a dialog.
+const ArcoModal = lazyView(() => import('./arco-modal.ts').then((m) => m.Modal as ComponentType<ModalProps & { children?: ReactNode }>), { fallback: null });
+
 export function Modal(props: ModalProps & { size?: keyof typeof MODAL_WIDTHS; children?: ReactNode }) {
   const { size, style, ...rest } = props;
   return <ArcoModal maskClosable={false} style={{ width: size ? MODAL_WIDTHS[size] : undefined, maxWidth: 'calc(100vw - 32px)', ...style }} {...rest} />;
@@ -94,36 +97,8 @@ export interface InfiniteTableProps<T> extends Omit<TableProps<T>, 'data' | 'pag
   empty?: ReactNode;
 }
 
-export function InfiniteTable<T extends object>({ queryKey, fetchPage, empty, ...table }: InfiniteTableProps<T>) {
-  const q = useInfiniteQuery({
-    queryKey,
-    queryFn: ({ pageParam }) => fetchPage(pageParam as string | number | undefined),
-    initialPageParam: undefined as string | number | undefined,
-    getNextPageParam: (last: Page<T>) => last.next,
-  });
-  const sentinel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [q.hasNextPage, q.isFetchingNextPage, q.fetchNextPage]);
-  const data = q.data?.pages.flatMap((p) => p.items) ?? [];
-  return (
-    <div className="tessera-infinite-table">
-      <Table<T> {...table} data={data} pagination={false} loading={q.isLoading} noDataElement={empty} />
-      <div ref={sentinel} style={{ height: 1 }} />
-      {q.isFetchingNextPage && (
-        <div style={{ textAlign: 'center', padding: 8 }}>
-          <Spin size={16} />
-        </div>
-      )}
-    </div>
-  );
-}
+// The table's code (Arco's Table) loads when a page first draws one.
+export const InfiniteTable = lazyView<InfiniteTableProps<object>>(() => import('./infinite-table.tsx').then((m) => m.InfiniteTable as unknown as ComponentType<InfiniteTableProps<object>>)) as <T extends object>(props: InfiniteTableProps<T>) => ReactElement;
 
 /**
  * A name (or any limited text) field: the limit shows as the user types, and the server's problem with
@@ -179,19 +154,7 @@ export interface FieldsSchema {
  * Inputs for the properties of a small settings schema: a list of strings as tags, anything else as text
  * (a connector's settings: the Web SDK's allowed origins ...). `label(field)` names a field.
  */
-export function SchemaFields({ schema, value, onChange, label, testIdPrefix }: { schema: FieldsSchema; value: Record<string, unknown>; onChange(v: Record<string, unknown>): void; label(field: string): string; testIdPrefix: string }) {
-  return (
-    <Space direction="vertical" style={{ width: '100%' }}>
-      {Object.entries(schema.properties ?? {}).map(([field, p]) =>
-        p.type === 'array' ? (
-          <InputTag key={field} allowClear saveOnBlur placeholder={label(field)} value={(value[field] as string[] | undefined) ?? []} onChange={(v) => onChange({ ...value, [field]: v.map(String) })} data-testid={`${testIdPrefix}-${field}`} />
-        ) : (
-          <Input key={field} placeholder={label(field)} value={String(value[field] ?? '')} onChange={(v) => onChange({ ...value, [field]: v })} data-testid={`${testIdPrefix}-${field}`} />
-        ),
-      )}
-    </Space>
-  );
-}
+export const SchemaFields = lazyView(() => import('./schema-fields.tsx').then((m) => m.SchemaFields));
 
 /**
  * How a site embeds a published chat with the Web SDK: the script tag for a bot (`{ bot_id }`) or a project's

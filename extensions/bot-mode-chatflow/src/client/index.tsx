@@ -1,8 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotModeEditors } from '@tessera/ext-bots/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { ChatflowSettingsForm } from './SettingsForm.tsx';
+
+// Drawn only in its editor: the code loads then.
+const ChatflowSettingsForm = lazyView(() => import('./SettingsForm.tsx').then((m) => m.ChatflowSettingsForm));
 
 export default defineExtension({
   id: 'bot-mode-chatflow',

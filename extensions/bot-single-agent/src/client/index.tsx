@@ -1,8 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotModeEditors } from '@tessera/ext-bots/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { SingleAgentSettingsForm } from './SettingsForm.tsx';
+
+// Drawn only in its editor: the code loads then.
+const SingleAgentSettingsForm = lazyView(() => import('./SettingsForm.tsx').then((m) => m.SingleAgentSettingsForm));
 
 export default defineExtension({
   id: 'bot-single-agent',

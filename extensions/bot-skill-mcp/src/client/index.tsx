@@ -1,8 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { McpPanel } from './McpPanel.tsx';
+
+// Drawn only in its editor: the code loads then.
+const McpPanel = lazyView(() => import('./McpPanel.tsx').then((m) => m.McpPanel));
 
 export default defineExtension({
   id: 'bot-skill-mcp',

@@ -1,8 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { PluginsPanel } from './PluginsPanel.tsx';
+
+// Drawn only in its editor: the code loads then.
+const PluginsPanel = lazyView(() => import('./PluginsPanel.tsx').then((m) => m.PluginsPanel));
 
 export default defineExtension({
   id: 'bot-skill-plugins',

@@ -1,8 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { TablesPanel } from './TablesPanel.tsx';
+
+// Drawn only in its editor: the code loads then.
+const TablesPanel = lazyView(() => import('./TablesPanel.tsx').then((m) => m.TablesPanel));
 
 export default defineExtension({
   id: 'bot-skill-tables',

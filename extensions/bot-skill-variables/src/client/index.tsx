@@ -1,8 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { VariablesPanel } from './VariablesPanel.tsx';
+
+// Drawn only in its editor: the code loads then.
+const VariablesPanel = lazyView(() => import('./VariablesPanel.tsx').then((m) => m.VariablesPanel));
 
 export default defineExtension({
   id: 'bot-skill-variables',

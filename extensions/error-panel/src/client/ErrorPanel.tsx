@@ -115,6 +115,7 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const location = useLocation();
   useEffect(() => store.setPath(location.pathname), [store, location.pathname]);
+  useEffect(() => store.shown(), [store]);
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<PanelPosition>(DEFAULT_POSITION);
   const drag = useDrag(ref, pos, setPos);

@@ -1,10 +1,22 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView, whenIdle } from '@tessera/sdk/client';
+import { useEffect, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { ErrorPanelRoot } from './ErrorPanel.tsx';
 import { toPanelMessage } from './messages.ts';
 import { ErrorPanelStore, browserEnv } from './store.ts';
 import './panel.css';
+
+// The panel's code is not part of the first page: it loads once the page is idle (or with the first message).
+const ErrorPanelRoot = lazyView(() => import('./ErrorPanel.tsx').then((m) => m.ErrorPanelRoot), { fallback: null });
+
+/** Follows the page (each page path has its own messages) and draws the panel once it has messages. */
+function PanelWhenNeeded({ store }: { store: ErrorPanelStore }) {
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const location = useLocation();
+  useEffect(() => store.setPath(location.pathname), [store, location.pathname]);
+  return snap.state === 'hidden' ? null : <ErrorPanelRoot store={store} />;
+}
 
 export default defineExtension({
   id: 'error-panel',
@@ -16,6 +28,7 @@ export default defineExtension({
       const m = toPanelMessage(e);
       if (m) store.add({ ...m, timestamp: e.timestamp });
     });
-    ctx.panel({ key: 'error-panel', component: () => <ErrorPanelRoot store={store} />, order: 100 });
+    ctx.panel({ key: 'error-panel', component: () => <PanelWhenNeeded store={store} />, order: 100 });
+    if (typeof window !== 'undefined') whenIdle(() => void ErrorPanelRoot.preload().catch(() => undefined));
   },
 });

@@ -105,6 +105,13 @@ export class ErrorPanelStore {
     return message;
   }
 
+  /** The panel has been drawn (its code arrives with the first message): a popup lasts its full time from now. */
+  shown(): void {
+    if (this.#state !== 'popup') return;
+    this.#env.clearTimeout(this.#popupTimer);
+    this.#popupTimer = this.#env.setTimeout(() => this.#endPopup(), POPUP_AUTO_HIDE_MS);
+  }
+
   remove(id: string): void {
     this.#messages = this.#messages.filter((m) => m.id !== id);
     this.#popupIds = this.#popupIds.filter((p) => p !== id);

@@ -5,14 +5,15 @@ import { Unauthorized } from '@tessera/sdk';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { CSRF_COOKIE, CSRF_HEADER, CurrentUserService, PUBLIC_PATHS } from '../shared/index.ts';
-import { SignInPage, SignUpPage } from './AuthPages.tsx';
 import { setCurrentUserStore } from './hooks.ts';
 import { createCurrentUser, readCookie } from './session.ts';
 import { UserMenu } from './UserMenu.tsx';
 
 const isPublicPath = (path: string) => PUBLIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 
-// Pages load their code when first opened (the sign-in pages come with the first visit).
+// Pages load their code when first opened.
+const SignInPage = lazy(() => import('./AuthPages.tsx').then((m) => ({ default: m.SignInPage })));
+const SignUpPage = lazy(() => import('./AuthPages.tsx').then((m) => ({ default: m.SignUpPage })));
 const ProfilePage = lazy(() => import('./ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
 const TokensPage = lazy(() => import('./TokensPage.tsx').then((m) => ({ default: m.TokensPage })));
 

@@ -1,18 +1,19 @@
 // The MCP section of the node catalogue (one entry per tool of the space's servers) and the MCP tool
 // node's card and form.
-import { Alert, Tag, Typography } from '@arco-design/web-react';
 import { IconCommand } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
-import { useApi } from '@tessera/sdk/client';
-import type { CatalogueItem, CatalogueSection, NodeFormProps, NodeTypeClient } from '@tessera/ext-workflow/client';
+import { lazyView, useApi } from '@tessera/sdk/client';
+import type { CatalogueItem, CatalogueSection, NodeTypeClient } from '@tessera/ext-workflow/client';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { ServerView } from './McpPage.tsx';
 
 const NONE: CatalogueItem[] = [];
 const TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
 
-function useServers(spaceId: string) {
+// The node's form loads when first drawn.
+const McpNodeForm = lazyView(() => import('./nodeForm.tsx').then((m) => m.McpNodeForm));
+
+export function useServers(spaceId: string) {
   const api = useApi();
   return useQuery({ queryKey: ['mcp', 'servers', spaceId], enabled: !!spaceId, queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }) });
 }
@@ -44,40 +45,6 @@ function useToolItems(spaceId: string) {
 }
 
 export const mcpSection: CatalogueSection = { key: 'mcp', label: 'mcp:catalogue.title', order: 20, useItems: useToolItems, managePath: '/mcp' };
-
-function McpNodeForm({ node, spaceId }: NodeFormProps) {
-  const { t } = useTranslation('mcp');
-  const s = node.node_param.settings as { server_id?: string; tool?: string; server_name?: string };
-  const q = useServers(spaceId);
-  const server = q.data?.servers.find((x) => x.server_id === s.server_id);
-  const tool = server?.tools.find((x) => x.name === s.tool);
-  const props = Object.entries((tool?.input_schema.properties ?? {}) as Record<string, { type?: string }>);
-  const required = new Set((tool?.input_schema.required as string[] | undefined) ?? []);
-  return (
-    <div data-testid="mcp-node-form">
-      <Typography.Text>
-        <b>{server?.name ?? s.server_name}</b> / {s.tool}
-      </Typography.Text>
-      {q.data && !tool && <Alert type="warning" style={{ marginTop: 6 }} content={t('node.gone')} />}
-      {tool?.description && <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{tool.description}</Typography.Paragraph>}
-      {!!props.length && (
-        <div>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('node.args')}
-          </Typography.Text>
-          <div>
-            {props.map(([name, p]) => (
-              <Tag key={name} size="small" style={{ margin: 2 }}>
-                {name}: {p.type ?? 'any'}
-                {required.has(name) ? ' *' : ''}
-              </Tag>
-            ))}
-          </div>
-        </div>
-      )}
-    </div>
-  );
-}
 
 export const mcpNodeClient: NodeTypeClient = {
   key: 'mcp_tool',

@@ -5,13 +5,10 @@ import { FieldProblem, type NodeFormProps } from '@tessera/ext-workflow/client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MountedEditor } from './codemirror.ts';
+import { SAMPLES, type Language } from './samples.ts';
 
-type Language = 'javascript' | 'typescript' | 'python';
-export const SAMPLES: Record<Language, string> = {
-  javascript: 'async function main({ params }) {\n  // params holds the inputs by name; return the outputs by name.\n  return { result: String(params.input ?? \'\') };\n}\n',
-  typescript: 'async function main({ params }: { params: Record<string, unknown> }) {\n  // params holds the inputs by name; return the outputs by name.\n  return { result: String(params.input ?? \'\') };\n}\n',
-  python: 'async def main(args):\n    params = args.params\n    # params holds the inputs by name; return the outputs by name.\n    return {"result": str(params.get("input", ""))}\n',
-};
+export { SAMPLES };
+
 const INDENT: Record<Language, string> = { javascript: '  ', typescript: '  ', python: '    ' };
 
 type CodeMirrorModule = typeof import('./codemirror.ts');

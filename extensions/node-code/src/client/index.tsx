@@ -1,9 +1,12 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconCodeSquare } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { CodeForm, SAMPLES } from './form.tsx';
+import { SAMPLES } from './samples.ts';
+
+// The form (and CodeMirror after it) loads when a Code node is first opened.
+const CodeForm = lazyView(() => import('./form.tsx').then((m) => m.CodeForm));
 
 export default defineExtension({
   id: 'node-code',

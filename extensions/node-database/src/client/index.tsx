@@ -1,9 +1,12 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients } from '@tessera/ext-workflow/client';
 import { IconStorage } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { DatabaseForm, SqlForm } from './forms.tsx';
+
+// Drawn only in its editor: the code loads then.
+const DatabaseForm = (parts: { conditions?: boolean; values?: boolean; order?: boolean }) => lazyView(() => import('./forms.tsx').then((m) => m.DatabaseForm(parts)));
+const SqlForm = lazyView(() => import('./forms.tsx').then((m) => m.SqlForm));
 
 const summary = (node: { node_param: { settings: Record<string, unknown> } }) => (node.node_param.settings.database_name as string | undefined) || undefined;
 

@@ -1,7 +1,8 @@
 // The HTTP request node's form: method and URL, query and headers, auth, body, timeout and retries.
 import { Button, Input, InputNumber, Select, Space, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
-import { FieldProblem, TemplateInput, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { FieldProblem, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { TemplateInput } from '@tessera/ext-workflow/widgets';
 import { useTranslation } from 'react-i18next';
 
 interface Pair {

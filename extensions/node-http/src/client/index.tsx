@@ -1,9 +1,11 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconCloud } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { HttpForm } from './form.tsx';
+
+// Drawn only in its editor: the code loads then.
+const HttpForm = lazyView(() => import('./form.tsx').then((m) => m.HttpForm));
 
 export default defineExtension({
   id: 'node-http',

@@ -1,9 +1,12 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconRobot, IconBulb } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { IntentForm, LlmForm } from './forms.tsx';
+
+// Drawn only in its editor: the code loads then.
+const IntentForm = lazyView(() => import('./forms.tsx').then((m) => m.IntentForm));
+const LlmForm = lazyView(() => import('./forms.tsx').then((m) => m.LlmForm));
 
 export default defineExtension({
   id: 'node-llm',

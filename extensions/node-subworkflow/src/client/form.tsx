@@ -3,7 +3,8 @@
 import { Select, Space, Typography } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
-import { FieldProblem, WorkflowSelect, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { FieldProblem, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { WorkflowSelect } from '@tessera/ext-workflow/widgets';
 import type { FieldDecl, InputBinding } from '@tessera/ext-workflow/shared';
 import { useTranslation } from 'react-i18next';
 

@@ -1,9 +1,11 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients } from '@tessera/ext-workflow/client';
 import { IconMindMapping } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { SubWorkflowForm } from './form.tsx';
+
+// Drawn only in its editor: the code loads then.
+const SubWorkflowForm = lazyView(() => import('./form.tsx').then((m) => m.SubWorkflowForm));
 
 export default defineExtension({
   id: 'node-subworkflow',

@@ -2,39 +2,10 @@
 import { Button, Input, Radio, Select, Space, Switch, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { ConditionType, type FieldDecl } from '@tessera/ext-workflow/shared';
-import { FieldProblem, FieldsEditor, hintForm as sharedHintForm, TemplateInput, type NodeFormProps, type PortDetail } from '@tessera/ext-workflow/client';
+import { FieldProblem, type NodeFormProps } from '@tessera/ext-workflow/client';
+import { FieldsEditor, TemplateInput } from '@tessera/ext-workflow/widgets';
 import { useTranslation } from 'react-i18next';
-
-export interface Condition {
-  left: string;
-  operator: number;
-  right?: { input: string } | { literal: unknown };
-}
-export interface Branch {
-  logic: 1 | 2;
-  conditions: Condition[];
-}
-
-/** Operators without a right-hand side. */
-export const UNARY = new Set<number>([ConditionType.Null, ConditionType.NotNull, ConditionType.True, ConditionType.False]);
-
-/** What an If branch tests, for its port on the card: `score > 3 and name contains "a"`. */
-export function conditionText(branch: Branch | undefined): PortDetail {
-  const out: PortDetail = [];
-  for (const [i, c] of (branch?.conditions ?? []).entries()) {
-    if (i > 0) out.push({ key: branch!.logic === 2 ? 'nodes-core:if.orWord' : 'nodes-core:if.andWord' });
-    out.push(c.left || '?', { key: `nodes-core:if.op.${c.operator}` });
-    if (UNARY.has(c.operator)) continue;
-    const r = c.right as { input?: string; literal?: unknown } | undefined;
-    out.push(r && 'input' in r ? String(r.input || '?') : literalText(r?.literal));
-  }
-  return out;
-}
-
-function literalText(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v ?? '');
-  return /^(-?\d+(\.\d+)?|true|false)$/.test(s) ? s : JSON.stringify(s);
-}
+import { UNARY, type Branch, type Condition } from './summary.ts';
 
 /** If: branches of conditions over the node's inputs; the first branch that holds is taken, else "else". */
 export function IfForm({ node, onSettings }: NodeFormProps) {
@@ -165,9 +136,6 @@ export function TextForm({ node, onSettings, upstream, problems }: NodeFormProps
     </div>
   );
 }
-
-/** A short explanation for node types whose behaviour is set by their inputs alone. */
-export const hintForm = (key: string) => sharedHintForm(`nodes-core:${key}.hint`, `${key}-form`);
 
 /** End: return the bound inputs as variables, or answer with a {{template}} (streamed to stream runs). */
 export function EndForm({ node, onSettings, upstream, problems }: NodeFormProps) {

@@ -1,11 +1,14 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconSave, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import { branchPort, optionPort } from '../shared/ports.ts';
-import { AggregatorForm, AssignForm, conditionText, EndForm, hintForm, IfForm, type Branch as IfBranch, InputForm, MessageForm, QuestionForm, TextForm } from './forms.tsx';
+import { conditionText, hintForm, type Branch as IfBranch } from './summary.ts';
 
+// The forms load when a node is first opened.
+const form = (name: 'AggregatorForm' | 'AssignForm' | 'EndForm' | 'IfForm' | 'InputForm' | 'MessageForm' | 'QuestionForm' | 'TextForm') => lazyView(() => import('./forms.tsx').then((m) => m[name]));
+const [AggregatorForm, AssignForm, EndForm, IfForm, InputForm, MessageForm, QuestionForm, TextForm] = (['AggregatorForm', 'AssignForm', 'EndForm', 'IfForm', 'InputForm', 'MessageForm', 'QuestionForm', 'TextForm'] as const).map(form);
 
 export default defineExtension({
   id: 'nodes-core',

@@ -1,7 +1,7 @@
 // Settings forms of Loop and Batch in the workflow editor, and the hints of the body-only nodes.
 import { Button, Input, InputNumber, Radio, Select, Space, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
-import { FieldProblem, hintForm as sharedHintForm, type NodeFormProps, type UpstreamOutput } from '@tessera/ext-workflow/client';
+import { FieldProblem, type NodeFormProps, type UpstreamOutput } from '@tessera/ext-workflow/client';
 import { useTranslation } from 'react-i18next';
 
 interface Collect {
@@ -126,5 +126,3 @@ export function BatchForm({ node, onSettings, body, problems }: NodeFormProps) {
   );
 }
 
-/** Break, Continue and Set loop variable: a line on what they do. */
-export const hintForm = (key: string) => sharedHintForm(`nodes-loop:hint.${key}`, `${key}-form`);

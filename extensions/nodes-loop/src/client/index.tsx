@@ -1,9 +1,13 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients } from '@tessera/ext-workflow/client';
 import { IconStorage, IconLoop, IconSkipNext, IconStop, IconEdit } from '@arco-design/web-react/icon';
 import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
-import { BatchForm, hintForm, LoopForm } from './forms.tsx';
+import { hintForm } from './hint.ts';
+
+// The forms load when a node is first opened.
+const BatchForm = lazyView(() => import('./forms.tsx').then((m) => m.BatchForm));
+const LoopForm = lazyView(() => import('./forms.tsx').then((m) => m.LoopForm));
 
 const items = { name: 'items', type: 'array' as const, value: { kind: 'literal' as const, value: [] } };
 

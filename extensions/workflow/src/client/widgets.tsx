@@ -9,31 +9,15 @@ import { useTranslation } from 'react-i18next';
 import { refNames, refsToIds, refsToTitles } from './refs.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/workflow-sdk';
 import type { NodeFormWidgets, UpstreamOutput } from './points.ts';
+import { FieldProblem, FIELD_TYPES, SYSTEM_VARIABLES, type VariableRef } from './widgets-light.tsx';
 
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'file'] as const;
-
-/** A field's validation problem from the server, under the field. */
-export function FieldProblem({ message }: { message?: string }) {
-  if (!message) return null;
-  return (
-    <Typography.Text type="error" style={{ display: 'block', fontSize: 12 }} data-testid="field-problem">
-      {message}
-    </Typography.Text>
-  );
-}
+export { FIELD_TYPES, FieldProblem, hintForm, SYSTEM_VARIABLES, useVariables, type VariableRef } from './widgets-light.tsx';
 
 function literal(text: string, type: InputBinding['type']): unknown {
   if (type === 'integer' || type === 'number') return text === '' || Number.isNaN(Number(text)) ? text : Number(text);
   if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
   return text;
 }
-
-/** A variable an input may read: system ones always, app and user ones when the variables extension runs. */
-export interface VariableRef {
-  scope: 'system' | 'user' | 'app';
-  name: string;
-}
-export const SYSTEM_VARIABLES: VariableRef[] = ['user_id', 'space_id', 'workflow_id', 'execute_id'].map((name) => ({ scope: 'system', name }));
 
 /** One input's value: typed literal, a reference picked from the outputs of upstream nodes, or a variable. */
 export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, onChange, testId, error }: { binding: InputBinding; upstream: UpstreamOutput[]; variables?: VariableRef[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }) {
@@ -100,26 +84,6 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
       )}
     </Space>
   );
-}
-
-/** The variables inputs may read in a space: system ones, and its app and the user's variables (when the variables extension runs). */
-export function useVariables(spaceId: string): VariableRef[] {
-  const api = useApi();
-  const q = useQuery({
-    queryKey: ['workflow', 'variables', spaceId],
-    queryFn: async () => {
-      const list = async (scope: 'app' | 'user') => {
-        try {
-          const r = await api.post<{ variables: { name: string }[] }>('/api/variables/list', { space_id: spaceId, scope }, { handled: () => true });
-          return r.variables.map((x) => ({ scope, name: x.name }));
-        } catch {
-          return []; // the variables extension is off
-        }
-      };
-      return [...(await list('app')), ...(await list('user'))];
-    },
-  });
-  return useMemo(() => [...SYSTEM_VARIABLES, ...(q.data ?? [])], [q.data]);
 }
 
 /** How many rows a text area needs for `text` (wrapped lines counted at about 48 characters), between min and max. */
@@ -289,21 +253,6 @@ export function WorkflowSelect({ spaceId, exclude, value, onChange, testId = 'wo
       ))}
     </Select>
   );
-}
-
-/**
- * The form of a node type that has no settings: a line saying what it does, translated from
- * `textKey` ('ns:key'); `testId` names it for tests.
- */
-export function hintForm(textKey: string, testId: string) {
-  return function HintForm() {
-    const { t } = useTranslation();
-    return (
-      <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: 0 }} data-testid={testId}>
-        {t(textKey)}
-      </Typography.Paragraph>
-    );
-  };
 }
 
 /** What every node form gets as `widgets` (NodeFormProps): the inputs above, for forms outside this extension. */

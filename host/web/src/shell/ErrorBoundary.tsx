@@ -1,6 +1,7 @@
-import { Button, Result } from '@arco-design/web-react';
-import { Component, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
+
+// What a broken page shows instead: its code loads when a page first fails.
+const PageError = lazy(() => import('./PageError.tsx').then((m) => ({ default: m.PageError })));
 
 interface Props {
   /** The extension whose page this is, for the report. */
@@ -30,24 +31,11 @@ export class PageErrorBoundary extends Component<Props, { error: Error | null }>
   }
 
   override render() {
-    if (this.state.error) return this.props.fallback !== undefined ? this.props.fallback : <PageError onRetry={() => this.setState({ error: null })} />;
+    if (this.state.error) return this.props.fallback !== undefined ? this.props.fallback : (
+        <Suspense fallback={null}>
+          <PageError onRetry={() => this.setState({ error: null })} />
+        </Suspense>
+      );
     return this.props.children;
   }
-}
-
-function PageError({ onRetry }: { onRetry(): void }) {
-  const { t } = useTranslation('host');
-  return (
-    <Result
-      status="error"
-      title={t('pageError.title')}
-      subTitle={t('pageError.text')}
-      extra={
-        <Button type="primary" onClick={onRetry}>
-          {t('pageError.retry')}
-        </Button>
-      }
-      data-testid="page-error"
-    />
-  );
 }

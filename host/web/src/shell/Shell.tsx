@@ -1,4 +1,4 @@
-import { Button, Drawer, Layout, Menu, Result, Select, Spin, Tabs } from '@arco-design/web-react';
+import { Button, Drawer, Layout, Menu, Select, Spin } from '@arco-design/web-react';
 import { LANGUAGES, TOP_LEVEL_AREAS, type Language } from '@tessera/sdk';
 import {
   HeaderItems,
@@ -12,10 +12,15 @@ import {
   type ClientRoute,
 } from '@tessera/sdk/client';
 import type { RegistryEntry } from '@tessera/core';
-import { Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, MemoryRouter, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { PageErrorBoundary } from './ErrorBoundary.tsx';
+import { PageLoading } from './PageLoading.tsx';
+
+// Pages seldom seen (not found, the settings frame): their code loads when first shown.
+const NotFound = lazy(() => import('./OtherPages.tsx').then((m) => ({ default: m.NotFound })));
+const SettingsFrame = lazy(() => import('./OtherPages.tsx').then((m) => ({ default: m.SettingsFrame })));
 
 const byOrder = <T extends { order?: number }>(a: RegistryEntry<T>, b: RegistryEntry<T>) => (a.value.order ?? 100) - (b.value.order ?? 100);
 
@@ -31,15 +36,6 @@ function Page({ entry }: { entry: RegistryEntry<ClientRoute> }) {
         <C />
       </Suspense>
     </PageErrorBoundary>
-  );
-}
-
-/** While a page's code arrives (pages may be React.lazy: an area's code loads when its page opens). */
-function PageLoading() {
-  return (
-    <div data-testid="page-loading" style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
-      <Spin />
-    </div>
   );
 }
 
@@ -165,58 +161,6 @@ function AppLayout({ children }: { children: ReactNode }) {
   );
 }
 
-function NotFound() {
-  const { t } = useTranslation('host');
-  const location = useLocation();
-  usePageTitle(t('notFound.title'));
-  return (
-    <Result
-      status="404"
-      title={t('notFound.title')}
-      subTitle={t('notFound.text', { path: location.pathname })}
-      extra={
-        <Link to="/">
-          <Button type="primary">{t('notFound.home')}</Button>
-        </Link>
-      }
-    />
-  );
-}
-
-function SettingsFrame() {
-  const { t } = useTranslation('host');
-  const pages = useRegistryEntries(SettingsPages).slice().sort(byOrder);
-  const { key } = useParams();
-  const navigate = useNavigate();
-  const { report } = useStudio();
-  usePageTitle(t('settings.title'));
-  if (!pages.length) return <Result status="404" title={t('settings.empty')} />;
-  const active = pages.find((p) => p.key === key) ?? pages[0];
-  return (
-    <div className="tessera-page" data-testid="settings-page">
-      <h2>{t('settings.title')}</h2>
-      <Tabs activeTab={active.key} onChange={(k) => navigate(`/settings/${k}`)}>
-        {pages.map((p) => (
-          <Tabs.TabPane key={p.key} title={<SettingsLabel entry={p} />}>
-            <PageErrorBoundary owner={p.owner} report={report}>
-              {p.key === active.key && (
-                <Suspense fallback={<PageLoading />}>
-                  <p.value.component />
-                </Suspense>
-              )}
-            </PageErrorBoundary>
-          </Tabs.TabPane>
-        ))}
-      </Tabs>
-    </div>
-  );
-}
-
-function SettingsLabel({ entry }: { entry: RegistryEntry<{ label: string }> }) {
-  const { t } = useTranslation(entry.owner);
-  return <>{t(entry.value.label)}</>;
-}
-
 function Router({ initialPath, children }: { initialPath?: string; children: ReactNode }) {
   return initialPath ? <MemoryRouter initialEntries={[initialPath]}>{children}</MemoryRouter> : <BrowserRouter>{children}</BrowserRouter>;
 }
@@ -237,8 +181,8 @@ export function Shell({ initialPath }: { initialPath?: string } = {}) {
         {app.map((r) => (
           <Route key={r.key} path={r.value.path} element={<AppLayout><Page entry={r} /></AppLayout>} />
         ))}
-        <Route path="/settings/:key?" element={<AppLayout><SettingsFrame /></AppLayout>} />
-        <Route path="*" element={<AppLayout><NotFound /></AppLayout>} />
+        <Route path="/settings/:key?" element={<AppLayout><Suspense fallback={<PageLoading />}><SettingsFrame /></Suspense></AppLayout>} />
+        <Route path="*" element={<AppLayout><Suspense fallback={<PageLoading />}><NotFound /></Suspense></AppLayout>} />
       </Routes>
       {panels.map((p) => (
         <PageErrorBoundary key={p.key} owner={p.owner} report={report} fallback={null}>

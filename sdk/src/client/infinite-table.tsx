@@ -1,0 +1,36 @@
+import { Spin, Table } from '@arco-design/web-react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { InfiniteTableProps, Page } from './widgets.tsx';
+
+/** A table that loads the next page when its end scrolls into view (see `InfiniteTable` in widgets). */
+export function InfiniteTable<T extends object>({ queryKey, fetchPage, empty, ...table }: InfiniteTableProps<T>) {
+  const q = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam as string | number | undefined),
+    initialPageParam: undefined as string | number | undefined,
+    getNextPageParam: (last: Page<T>) => last.next,
+  });
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [q.hasNextPage, q.isFetchingNextPage, q.fetchNextPage]);
+  const data = q.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <div className="tessera-infinite-table">
+      <Table<T> {...table} data={data} pagination={false} loading={q.isLoading} noDataElement={empty} />
+      <div ref={sentinel} style={{ height: 1 }} />
+      {q.isFetchingNextPage && (
+        <div style={{ textAlign: 'center', padding: 8 }}>
+          <Spin size={16} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { Spin } from '@arco-design/web-react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+
+/** A component from `lazyView`: drawn as the component, and `preload()` fetches its code ahead of time. */
+export type LazyView<P extends object> = ComponentType<P> & { preload(): Promise<void> };
+
+/**
+ * A component whose code is downloaded the first time it is drawn (a small spinner meanwhile, or
+ * `options.fallback`). What an extension registers at start (a node type's form, a bot skill's panel, a
+ * settings form) is best one of these, so the first page does not download every area's views:
+ *
+ *   Form: lazyView(() => import('./forms.tsx').then((m) => m.IfForm))
+ *
+ * `preload()` starts the download before it is needed (on hover, or once the page is idle); a failed
+ * download is tried again on the next draw or preload.
+ */
+export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, options: { fallback?: ReactNode } = {}): LazyView<P> {
+  let loading: Promise<ComponentType<P>> | undefined;
+  const get = () =>
+    (loading ??= load().catch((e) => {
+      loading = undefined;
+      throw e;
+    }));
+  const Lazy = lazy(async () => ({ default: await get() })) as unknown as ComponentType<P>;
+  const fallback = 'fallback' in options ? options.fallback : <Spin size={16} />;
+  function LazyView(props: P) {
+    return (
+      <Suspense fallback={fallback}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  }
+  LazyView.preload = () => get().then(() => undefined);
+  return LazyView;
+}
+
+/** Runs `fn` once the page is idle (after the first paint and the work around it). */
+export function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout: 5000 });
+  else setTimeout(fn, 1000);
+}
