@@ -60,7 +60,9 @@ export default defineConfig({
       // Arco's internals and its helper packages, split by which chunks use them (minSize 0: the parts the first
       // page needs are not copied into each component's file, nor merged with what only later pages use).
       const split = (config.optimization?.splitChunks || {}) as { cacheGroups?: Record<string, unknown> };
-      split.cacheGroups = { ...split.cacheGroups, arcoInternals: { test: ARCO_INTERNALS, minSize: 0, minChunks: 2, priority: 5, reuseExistingChunk: true } };
+      // The extensions' texts of one language, in one file (each registers a loader per language: ctx.i18n).
+      const locale = (language: string) => ({ test: new RegExp(`[\\\\/]extensions[\\\\/][^\\\\/]+[\\\\/]src[\\\\/]locales[\\\\/]${language}\\.json$`), name: `locale-${language}`, chunks: 'async', enforce: true, priority: 20 });
+      split.cacheGroups = { ...split.cacheGroups, arcoInternals: { test: ARCO_INTERNALS, minSize: 0, minChunks: 2, priority: 5, reuseExistingChunk: true }, localeEnUS: locale('en-US'), localeZhCN: locale('zh-CN') };
       // TESSERA_WEB_STATS=1 writes host/web/stats.json: each module and what imports it (why a page downloads it).
       if (process.env.TESSERA_WEB_STATS === '1') config.plugins.push(statsFile(path.join(import.meta.dirname, 'host/web/stats.json')));
     },

@@ -11,6 +11,7 @@ import {
   SidebarEntries,
   createRequestClient,
   type ClientContext,
+  type I18nResource,
   type RequestClient,
 } from '@tessera/sdk/client';
 import enUS from './locales/en-US.json';
@@ -65,7 +66,23 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
     defaultStartTimeoutMs: 10_000,
     extendContext: (base) => extendContext(base),
   });
+  const resources = host.points.registry(I18nResources);
   const i18n = i18next.createInstance();
+  // Texts registered as loaders are read through this backend: i18next asks for a namespace in a language
+  // when the page needs it (the language shown and the fallback one, before the first draw; another one when
+  // the user switches to it).
+  i18n.use({
+    type: 'backend',
+    init() {},
+    read(language: string, namespace: string, done: (err: unknown, data?: Record<string, unknown> | false) => void) {
+      const texts = resources.list().find((r) => r.namespace === namespace && r.language === language)?.resources;
+      if (typeof texts !== 'function') return done(null, texts ?? {});
+      texts().then(
+        (m: unknown) => done(null, ((m as { default?: unknown }).default ?? m) as Record<string, unknown>),
+        (e: unknown) => done(e, false),
+      );
+    },
+  });
   await i18n.init({
     lng: opts.language ?? DEFAULT_LANGUAGE,
     fallbackLng: FALLBACK_LANGUAGE,
@@ -73,11 +90,17 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
     ns: ['host'],
     defaultNS: 'host',
     resources: { 'en-US': { host: enUS }, 'zh-CN': { host: zhCN } },
+    partialBundledLanguages: true,
     interpolation: { escapeValue: false },
     returnNull: false,
   } as any);
-  const resources = host.points.registry(I18nResources);
-  const addBundle = (r: { namespace: string; language: string; resources: Record<string, unknown> }) => i18n.addResourceBundle(r.language, r.namespace, r.resources, true, true);
+  // A namespace given as loaders is read once all its languages are registered (an extension registers them
+  // together): at the end of the start, or a moment later for an extension that starts afterwards.
+  let started = false;
+  const addBundle = (r: I18nResource) => {
+    if (typeof r.resources !== 'function') i18n.addResourceBundle(r.language, r.namespace, r.resources, true, true);
+    else if (started) queueMicrotask(() => void i18n.loadNamespaces(r.namespace));
+  };
   resources.list().forEach(addBundle);
   resources.changes$.subscribe((c) => {
     if (c.type === 'added') addBundle(c.entry.value);
@@ -129,5 +152,8 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
       api,
     }) as ClientContext;
   await host.start(opts.candidates);
+  // The texts of the language shown, before the first draw.
+  await i18n.loadNamespaces([...new Set(resources.list().map((r) => r.namespace))]);
+  started = true;
   return { host, api, i18n, platformName: opts.platformName ?? 'Tessera Studio', stop: () => host.stop() };
 }

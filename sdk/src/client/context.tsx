@@ -3,7 +3,7 @@ import type { Disposable, EventBus, ExtensionContext, ExtensionDefinition, HookF
 import type { ZodType, z } from 'zod';
 import type { Language } from '../areas.ts';
 import type { ReportedError } from '@tessera/core';
-import type { ClientRoute, HeaderItem, OutgoingRequest, Panel, SettingsPage, SidebarEntry } from './points.ts';
+import type { ClientRoute, HeaderItem, I18nTexts, OutgoingRequest, Panel, SettingsPage, SidebarEntry } from './points.ts';
 import type { RequestClient } from './request.ts';
 
 export interface ClientContext<Config = unknown> extends ExtensionContext<Config> {
@@ -12,8 +12,11 @@ export interface ClientContext<Config = unknown> extends ExtensionContext<Config
   settingsPage(page: SettingsPage): Disposable;
   panel(panel: Panel): Disposable;
   headerItem(item: HeaderItem): Disposable;
-  /** Translations for this extension's namespace (its id). */
-  i18n(resources: Partial<Record<Language, Record<string, unknown>>>): void;
+  /**
+   * Translations for this extension's namespace (its id), per language: the texts, or better a loader
+   * (`'en-US': () => import('../locales/en-US.json')`): the page then downloads only the language it shows.
+   */
+  i18n(resources: Partial<Record<Language, I18nTexts>>): void;
   interceptRequests(name: string, fn: HookFn<[OutgoingRequest], OutgoingRequest>): Disposable;
   errorSink(name: string, fn: (e: ReportedError) => void): Disposable;
   readonly api: RequestClient;

@@ -93,18 +93,26 @@ export const HeaderItems = defineRegistryPoint<HeaderItem>({
   key: (p) => p.key,
 });
 
+/** Translations given as they are, or as a loader (`() => import('../locales/en-US.json')`) called when needed. */
+export type I18nTexts = Record<string, unknown> | (() => Promise<unknown>);
+
 export interface I18nResource {
   namespace: string;
   language: Language;
-  resources: Record<string, unknown>;
+  /** The texts, or a loader of a module whose default export (or itself) is the texts. */
+  resources: I18nTexts;
 }
 
-/** Translations: one registration per namespace and language; an extension's namespace is its id. */
+/**
+ * Translations: one registration per namespace and language; an extension's namespace is its id. A loader is
+ * called only for the language the page shows (and the fallback language), before the page draws, and for
+ * another language when the user switches to it.
+ */
 export const I18nResources = defineRegistryPoint<I18nResource>({
   id: 'client.i18nResources',
   owner: 'host',
   description: 'Translation resources by namespace and language.',
-  schema: z.object({ namespace: z.string(), language: z.enum(['zh-CN', 'en-US']), resources: z.record(z.string(), z.unknown()) }),
+  schema: z.object({ namespace: z.string(), language: z.enum(['zh-CN', 'en-US']), resources: z.union([z.record(z.string(), z.unknown()), z.custom<() => Promise<unknown>>((v) => typeof v === 'function', 'a loader function')]) }),
   key: (r) => `${r.namespace}:${r.language}`,
 });
 

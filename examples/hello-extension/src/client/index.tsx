@@ -1,12 +1,10 @@
 import { defineExtension } from '@tessera/sdk/client';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { HelloPage } from './HelloPage.tsx';
 
 export default defineExtension({
   id: 'hello',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.route({ path: '/hello', component: HelloPage, title: 'title' });
     ctx.sidebar({ key: 'hello', area: 'explore', label: 'nav.hello', path: '/hello' });
   },

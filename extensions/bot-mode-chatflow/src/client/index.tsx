@@ -1,7 +1,5 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotModeEditors } from '@tessera/ext-bots/client';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // Drawn only in its editor: the code loads then.
 const ChatflowSettingsForm = lazyView(() => import('./SettingsForm.tsx').then((m) => m.ChatflowSettingsForm));
@@ -9,7 +7,7 @@ const ChatflowSettingsForm = lazyView(() => import('./SettingsForm.tsx').then((m
 export default defineExtension({
   id: 'bot-mode-chatflow',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(BotModeEditors, { key: 'chatflow', label: 'mode', description: 'modeHelp', Settings: ChatflowSettingsForm });
   },
 });

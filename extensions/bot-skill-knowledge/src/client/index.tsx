@@ -1,7 +1,5 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { KnowledgeSkillSettings } from '../shared.ts';
 
 // Drawn only in the bot editor: the code loads then.
@@ -10,7 +8,7 @@ const KnowledgePanel = lazyView(() => import('./KnowledgePanel.tsx').then((m) =>
 export default defineExtension({
   id: 'bot-skill-knowledge',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(BotSkillPanels, { key: 'knowledge', label: 'label', description: 'help', order: 15, empty: () => KnowledgeSkillSettings.parse({}), count: (v: { datasets?: unknown[] }) => v?.datasets?.length ?? 0, Panel: KnowledgePanel });
   },
 });

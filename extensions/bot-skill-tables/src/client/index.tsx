@@ -1,7 +1,5 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // Drawn only in its editor: the code loads then.
 const TablesPanel = lazyView(() => import('./TablesPanel.tsx').then((m) => m.TablesPanel));
@@ -9,7 +7,7 @@ const TablesPanel = lazyView(() => import('./TablesPanel.tsx').then((m) => m.Tab
 export default defineExtension({
   id: 'bot-skill-tables',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(BotSkillPanels, { key: 'tables', label: 'label', description: 'help', order: 30, empty: () => ({ tables: [] }), count: (v: { tables?: unknown[] }) => v?.tables?.length ?? 0, Panel: TablesPanel });
   },
 });

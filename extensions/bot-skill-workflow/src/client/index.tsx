@@ -1,7 +1,5 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // Drawn only in its editor: the code loads then.
 const WorkflowsPanel = lazyView(() => import('./WorkflowsPanel.tsx').then((m) => m.WorkflowsPanel));
@@ -9,7 +7,7 @@ const WorkflowsPanel = lazyView(() => import('./WorkflowsPanel.tsx').then((m) =>
 export default defineExtension({
   id: 'bot-skill-workflow',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(BotSkillPanels, { key: 'workflows', label: 'label', description: 'help', order: 10, empty: () => ({ workflows: [] }), count: (v: { workflows?: unknown[] }) => v?.workflows?.length ?? 0, Panel: WorkflowsPanel });
   },
 });

@@ -1,8 +1,6 @@
 import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { botKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
 
@@ -14,7 +12,7 @@ const ChatPage = lazy(() => import('./ChatPage.tsx').then((m) => ({ default: m.C
 export default defineExtension({
   id: 'bots',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/bots', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/bots/:bot_id', component: EditorPage, title: 'title', layout: 'bare' });

@@ -1,8 +1,6 @@
 import { defineExtension, lazyView, whenIdle } from '@tessera/sdk/client';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { toPanelMessage } from './messages.ts';
 import { ErrorPanelStore, browserEnv } from './store.ts';
 import './panel.css';
@@ -23,7 +21,7 @@ export default defineExtension({
   register(ctx) {
     const store = new ErrorPanelStore(typeof location !== 'undefined' ? location.pathname : '/', browserEnv());
     ctx.onDispose(() => store.dispose());
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.errorSink('panel', (e) => {
       const m = toPanelMessage(e);
       if (m) store.add({ ...m, timestamp: e.timestamp });

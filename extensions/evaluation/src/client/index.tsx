@@ -1,8 +1,6 @@
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './space.ts';
 
 const EvaluationPage = lazy(() => import('./EvaluationPage.tsx').then((m) => ({ default: m.EvaluationPage })));
@@ -10,7 +8,7 @@ const EvaluationPage = lazy(() => import('./EvaluationPage.tsx').then((m) => ({ 
 export default defineExtension({
   id: 'evaluation',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/evaluation', component: EvaluationPage, title: 'title' });
     ctx.sidebar({ key: 'evaluation', area: 'space', label: 'nav', path: '/evaluation', order: 55 });

@@ -2,8 +2,6 @@ import { lazy } from 'react';
 import { IconSettings } from '@arco-design/web-react/icon';
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentUserService } from '@tessera/ext-identity/shared';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // The settings tab loads its code when first opened.
 const ExtensionsPage = lazy(() => import('./ExtensionsPage.tsx').then((m) => ({ default: m.ExtensionsPage })));
@@ -11,7 +9,7 @@ const ExtensionsPage = lazy(() => import('./ExtensionsPage.tsx').then((m) => ({ 
 export default defineExtension({
   id: 'extensions-admin',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.settingsPage({ key: 'extensions', label: 'tab', component: ExtensionsPage, order: 90 });
     // The way to Settings (its tabs are for platform administrators): shown to them only. The user is read
     // when the sidebar draws (and nobody is an administrator where identity does not run).

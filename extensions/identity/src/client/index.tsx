@@ -2,8 +2,6 @@ import { Routes, defineExtension } from '@tessera/sdk/client';
 import { matchPath, useLocation } from 'react-router';
 import { lazy, useEffect } from 'react';
 import { Unauthorized } from '@tessera/sdk';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { CSRF_COOKIE, CSRF_HEADER, CurrentUserService, PUBLIC_PATHS } from '../shared/index.ts';
 import { setCurrentUserStore } from './hooks.ts';
 import { createCurrentUser, readCookie } from './session.ts';
@@ -20,7 +18,7 @@ const TokensPage = lazy(() => import('./TokensPage.tsx').then((m) => ({ default:
 export default defineExtension({
   id: 'identity',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     // Cookie-authenticated writes carry the CSRF token the server set at sign-in.
     ctx.interceptRequests('csrf', (req) => {
       if (req.method === 'GET') return req;

@@ -2,8 +2,6 @@ import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconBook } from '@arco-design/web-react/icon';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './api.ts';
 
 const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
@@ -12,7 +10,7 @@ const DatasetPage = lazy(() => import('./DatasetPage.tsx').then((m) => ({ defaul
 export default defineExtension({
   id: 'knowledge',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/knowledge', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/knowledge/:dataset_id', component: DatasetPage, title: 'title' });

@@ -1,8 +1,6 @@
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './space.ts';
 
 const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
@@ -10,7 +8,7 @@ const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ defaul
 export default defineExtension({
   id: 'library',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/library', component: LibraryPage, title: 'title' });
     ctx.sidebar({ key: 'library', area: 'space', label: 'nav', path: '/library', order: 5 });

@@ -2,8 +2,6 @@ import { HomeSections, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { LibraryActions } from '@tessera/ext-library/client';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './api.ts';
 
 const ExplorePage = lazy(() => import('./ExplorePage.tsx').then((m) => ({ default: m.ExplorePage })));
@@ -16,7 +14,7 @@ const TemplatesSection = lazy(() => import('./HomeSection.tsx').then((m) => ({ d
 export default defineExtension({
   id: 'marketplace',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/explore', component: ExplorePage, title: 'title' });
     ctx.route({ path: '/explore/topics/:topic_id', component: TopicPage, title: 'title' });

@@ -2,8 +2,6 @@ import { defineExtension } from '@tessera/sdk/client';
 import { CatalogueSections, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { mcpNodeClient, mcpSection } from './catalogue.tsx';
 import { setCurrentSpace } from './space.ts';
 
@@ -12,7 +10,7 @@ const McpPage = lazy(() => import('./McpPage.tsx').then((m) => ({ default: m.Mcp
 export default defineExtension({
   id: 'mcp',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/mcp', component: McpPage, title: 'title' });
     ctx.sidebar({ key: 'mcp', area: 'space', label: 'nav', path: '/mcp', order: 25 });

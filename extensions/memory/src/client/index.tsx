@@ -3,8 +3,6 @@ import { BotSkillPanels } from '@tessera/ext-bots/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconBulb } from '@arco-design/web-react/icon';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './space.ts';
 
 // Drawn only in its editor: the code loads then.
@@ -16,7 +14,7 @@ const BasePage = lazy(() => import('./BasePage.tsx').then((m) => ({ default: m.B
 export default defineExtension({
   id: 'memory',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.register(BotSkillPanels, { key: 'memory', label: 'label', description: 'help', order: 40, empty: () => ({ profile: true, events: true }), Panel: MemoryPanel });
     ctx.route({ path: '/memory', component: BasesPage, title: 'bases.title' });

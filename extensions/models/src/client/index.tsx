@@ -1,8 +1,6 @@
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentUserService } from '@tessera/ext-identity/shared';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { lazy } from 'react';
 import { setServices } from './services.ts';
 
@@ -12,7 +10,7 @@ const ModelsPage = lazy(() => import('./ModelsPage.tsx').then((m) => ({ default:
 export default defineExtension({
   id: 'models',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setServices({ space: ctx.service(CurrentSpaceService), user: ctx.service(CurrentUserService) });
     ctx.route({ path: '/models', component: ModelsPage, title: 'title' });
     ctx.sidebar({ key: 'models', area: 'model', label: 'nav', path: '/models', order: 10 });

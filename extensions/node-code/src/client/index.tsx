@@ -1,8 +1,6 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconCodeSquare } from '@arco-design/web-react/icon';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { SAMPLES } from './samples.ts';
 
 // The form (and CodeMirror after it) loads when a Code node is first opened.
@@ -11,7 +9,7 @@ const CodeForm = lazyView(() => import('./form.tsx').then((m) => m.CodeForm));
 export default defineExtension({
   id: 'node-code',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(NodeTypeClients, {
       key: 'code',
       icon: IconCodeSquare,

@@ -1,8 +1,6 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients } from '@tessera/ext-workflow/client';
 import { IconStorage } from '@arco-design/web-react/icon';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // Drawn only in its editor: the code loads then.
 const DatabaseForm = (parts: { conditions?: boolean; values?: boolean; order?: boolean }) => lazyView(() => import('./forms.tsx').then((m) => m.DatabaseForm(parts)));
@@ -13,7 +11,7 @@ const summary = (node: { node_param: { settings: Record<string, unknown> } }) =>
 export default defineExtension({
   id: 'node-database',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     const color = '#0fc6c2';
     ctx.register(NodeTypeClients, { key: 'database_select', icon: IconStorage, color, summary, Form: DatabaseForm({ conditions: true, order: true }), defaults: () => ({ settings: { database_id: '', conditions: [], order_by: [], limit: 100 } }) });
     ctx.register(NodeTypeClients, { key: 'database_insert', icon: IconStorage, color, summary, Form: DatabaseForm({ values: true }), defaults: () => ({ settings: { database_id: '', values: [] } }) });

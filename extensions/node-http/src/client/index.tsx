@@ -1,8 +1,6 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconCloud } from '@arco-design/web-react/icon';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // Drawn only in its editor: the code loads then.
 const HttpForm = lazyView(() => import('./form.tsx').then((m) => m.HttpForm));
@@ -10,7 +8,7 @@ const HttpForm = lazyView(() => import('./form.tsx').then((m) => m.HttpForm));
 export default defineExtension({
   id: 'node-http',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(NodeTypeClients, {
       key: 'http',
       icon: IconCloud,

@@ -1,8 +1,6 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconRobot, IconBulb } from '@arco-design/web-react/icon';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 
 // Drawn only in its editor: the code loads then.
 const IntentForm = lazyView(() => import('./forms.tsx').then((m) => m.IntentForm));
@@ -11,7 +9,7 @@ const LlmForm = lazyView(() => import('./forms.tsx').then((m) => m.LlmForm));
 export default defineExtension({
   id: 'node-llm',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(NodeTypeClients, {
       key: 'llm',
       icon: IconRobot,

@@ -1,8 +1,6 @@
 import { defineExtension, lazyView } from '@tessera/sdk/client';
 import { NodeTypeClients, oneLine } from '@tessera/ext-workflow/client';
 import { IconBranch, IconCode, IconEdit, IconFile, IconMessage, IconPlayArrow, IconQuestionCircle, IconRecord, IconSave, IconShareInternal, IconSwap } from '@arco-design/web-react/icon';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { branchPort, optionPort } from '../shared/ports.ts';
 import { conditionText, hintForm, type Branch as IfBranch } from './summary.ts';
 
@@ -13,7 +11,7 @@ const [AggregatorForm, AssignForm, EndForm, IfForm, InputForm, MessageForm, Ques
 export default defineExtension({
   id: 'nodes-core',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.register(NodeTypeClients, { key: 'start', icon: IconPlayArrow, color: '#165DFF', Form: hintForm('start'), summary: (n) => oneLine(n.node_param.outputs.map((f) => f.name).join(', ')) });
     ctx.register(NodeTypeClients, { key: 'end', icon: IconRecord, color: '#165DFF', Form: EndForm, summary: (n) => (n.node_param.settings?.terminate_plan === 'use_answer_content' ? oneLine(n.node_param.settings.answer) : oneLine(n.node_param.inputs.map((i) => i.name).join(', '))) });
     ctx.register(NodeTypeClients, {

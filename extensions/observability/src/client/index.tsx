@@ -1,8 +1,6 @@
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code (and the chart library) loads when the page first opens.
@@ -11,7 +9,7 @@ const TracesPage = lazy(() => import('./TracesPage.tsx').then((m) => ({ default:
 export default defineExtension({
   id: 'observability',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/traces', component: TracesPage, title: 'title' });
     ctx.sidebar({ key: 'traces', area: 'space', label: 'nav', path: '/traces', order: 60 });

@@ -2,8 +2,6 @@ import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CatalogueSections, InterruptViews, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { apiNodeClient, oauthInterrupt, pluginSection } from './catalogue.tsx';
 import { pluginKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
@@ -15,7 +13,7 @@ const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default:
 export default defineExtension({
   id: 'plugins',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/plugins', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/plugins/:plugin_id', component: EditorPage, title: 'title' });

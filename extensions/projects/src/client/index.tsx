@@ -2,8 +2,6 @@ import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconApps } from '@arco-design/web-react/icon';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './space.ts';
 
 const ProjectsPage = lazy(() => import('./ProjectsPage.tsx').then((m) => ({ default: m.ProjectsPage })));
@@ -12,7 +10,7 @@ const ProjectPage = lazy(() => import('./ProjectPage.tsx').then((m) => ({ defaul
 export default defineExtension({
   id: 'projects',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/projects', component: ProjectsPage, title: 'title' });
     ctx.route({ path: '/projects/:project_id', component: ProjectPage, title: 'title', layout: 'bare' });

@@ -1,8 +1,6 @@
 import { lazy } from 'react';
 import { defineExtension } from '@tessera/sdk/client';
 import { CurrentUserService, TokenWorkspaceSources } from '@tessera/ext-identity/shared';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { CurrentSpaceService, type SpaceInfo } from '../shared/index.ts';
 import { createCurrentSpace, setCurrentSpaceStore } from './current.ts';
 import { setCurrentUser } from './api.ts';
@@ -15,7 +13,7 @@ const SpaceSettingsPage = lazy(() => import('./SpaceSettings.tsx').then((m) => (
 export default defineExtension({
   id: 'spaces',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     const current = createCurrentSpace();
     setCurrentSpaceStore(current);
     setCurrentUser(ctx.service(CurrentUserService));

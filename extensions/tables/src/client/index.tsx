@@ -2,8 +2,6 @@ import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconStorage } from '@arco-design/web-react/icon';
 import { lazy } from 'react';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { setCurrentSpace } from './space.ts';
 
 const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
@@ -12,7 +10,7 @@ const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default:
 export default defineExtension({
   id: 'tables',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/tables', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/tables/:database_id', component: EditorPage, title: 'title' });

@@ -1,7 +1,5 @@
 import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
 import { lazy } from 'react';
 import { workflowKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
@@ -13,7 +11,7 @@ const EditorPage = lazy(() => import('./editor/EditorPage.tsx').then((m) => ({ d
 export default defineExtension({
   id: 'workflow',
   register(ctx) {
-    ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN });
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/workflows/:workflow_id', component: EditorPage, title: 'title', layout: 'bare' });
