@@ -45,6 +45,26 @@ describe('the studio shell in Chromium', () => {
     await context.close();
   });
 
+  it("starts downloading a page's code when the pointer rests on its sidebar entry", async () => {
+    const { context } = await signedInContext(env.browser, env.studio.url, { locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${env.studio.url}/`);
+    await page.getByTestId('home-page').waitFor();
+    await page.waitForLoadState('networkidle');
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.getByTestId('sidebar-models').hover();
+    await expect.poll(() => scripts.length).toBeGreaterThan(0);
+    const preloaded = scripts.length;
+    await page.getByTestId('sidebar-models').click();
+    await page.getByTestId('models-page').waitFor();
+    // Nothing of the page was left to fetch at the click.
+    expect(scripts.length).toBe(preloaded);
+    await context.close();
+  });
+
   it('switches the language and remembers it across reloads', async () => {
     const { context } = await signedInContext(env.browser, env.studio.url, { locale: 'zh-CN' });
     const page = await context.newPage();

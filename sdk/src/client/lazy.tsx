@@ -1,5 +1,5 @@
 import { Spin } from '@arco-design/web-react';
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 
 /** A component from `lazyView`: drawn as the component, and `preload()` fetches its code ahead of time. */
 export type LazyView<P extends object> = ComponentType<P> & { preload(): Promise<void> };
@@ -32,6 +32,34 @@ export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>
   }
   LazyView.preload = () => get().then(() => undefined);
   return LazyView;
+}
+
+/** A page from `lazyPage`: a `React.lazy` component whose code `preload()` fetches ahead of time. */
+export type LazyPage = LazyExoticComponent<ComponentType> & { preload(): Promise<void> };
+
+/**
+ * A page whose code loads when it is first opened (the shell shows its spinner meanwhile), or earlier: the
+ * sidebar preloads a page when the pointer rests on its entry, so the click opens it at once.
+ *
+ *   ctx.route({ path: '/things', component: lazyPage(() => import('./ThingsPage.tsx').then((m) => m.ThingsPage)) })
+ */
+export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
+  let loading: Promise<ComponentType> | undefined;
+  const get = () =>
+    (loading ??= load().catch((e) => {
+      loading = undefined;
+      throw e;
+    }));
+  return Object.assign(
+    lazy(async () => ({ default: await get() })),
+    { preload: () => get().then(() => undefined) },
+  );
+}
+
+/** Fetches a page's code if it is a `lazyPage` (a failed download is tried again when the page opens). */
+export function preloadPage(component: unknown): void {
+  const preload = (component as Partial<LazyPage> | undefined)?.preload;
+  if (typeof preload === 'function') void preload().catch(() => undefined);
 }
 
 /** Runs `fn` once the page is idle (after the first paint and the work around it). */

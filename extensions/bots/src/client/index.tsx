@@ -1,13 +1,12 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { botKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code loads when a page first opens.
-const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
-const EditorPage = lazy(() => import('./editor/EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
-const ChatPage = lazy(() => import('./ChatPage.tsx').then((m) => ({ default: m.ChatPage })));
+const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
+const EditorPage = lazyPage(() => import('./editor/EditorPage.tsx').then((m) => m.EditorPage));
+const ChatPage = lazyPage(() => import('./ChatPage.tsx').then((m) => m.ChatPage));
 
 export default defineExtension({
   id: 'bots',

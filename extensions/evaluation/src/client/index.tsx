@@ -1,9 +1,8 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
-const EvaluationPage = lazy(() => import('./EvaluationPage.tsx').then((m) => ({ default: m.EvaluationPage })));
+const EvaluationPage = lazyPage(() => import('./EvaluationPage.tsx').then((m) => m.EvaluationPage));
 
 export default defineExtension({
   id: 'evaluation',

@@ -1,10 +1,9 @@
-import { lazy } from 'react';
 import { IconSettings } from '@arco-design/web-react/icon';
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentUserService } from '@tessera/ext-identity/shared';
 
 // The settings tab loads its code when first opened.
-const ExtensionsPage = lazy(() => import('./ExtensionsPage.tsx').then((m) => ({ default: m.ExtensionsPage })));
+const ExtensionsPage = lazyPage(() => import('./ExtensionsPage.tsx').then((m) => m.ExtensionsPage));
 
 export default defineExtension({
   id: 'extensions-admin',

@@ -1,6 +1,6 @@
-import { Routes, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, Routes } from '@tessera/sdk/client';
 import { matchPath, useLocation } from 'react-router';
-import { lazy, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Unauthorized } from '@tessera/sdk';
 import { CSRF_COOKIE, CSRF_HEADER, CurrentUserService, PUBLIC_PATHS } from '../shared/index.ts';
 import { setCurrentUserStore } from './hooks.ts';
@@ -10,10 +10,10 @@ import { UserMenu } from './UserMenu.tsx';
 const isPublicPath = (path: string) => PUBLIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 
 // Pages load their code when first opened.
-const SignInPage = lazy(() => import('./AuthPages.tsx').then((m) => ({ default: m.SignInPage })));
-const SignUpPage = lazy(() => import('./AuthPages.tsx').then((m) => ({ default: m.SignUpPage })));
-const ProfilePage = lazy(() => import('./ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
-const TokensPage = lazy(() => import('./TokensPage.tsx').then((m) => ({ default: m.TokensPage })));
+const SignInPage = lazyPage(() => import('./AuthPages.tsx').then((m) => m.SignInPage));
+const SignUpPage = lazyPage(() => import('./AuthPages.tsx').then((m) => m.SignUpPage));
+const ProfilePage = lazyPage(() => import('./ProfilePage.tsx').then((m) => m.ProfilePage));
+const TokensPage = lazyPage(() => import('./TokensPage.tsx').then((m) => m.TokensPage));
 
 export default defineExtension({
   id: 'identity',

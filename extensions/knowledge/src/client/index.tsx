@@ -1,11 +1,10 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconBook } from '@arco-design/web-react/icon';
-import { lazy } from 'react';
 import { setCurrentSpace } from './api.ts';
 
-const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
-const DatasetPage = lazy(() => import('./DatasetPage.tsx').then((m) => ({ default: m.DatasetPage })));
+const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
+const DatasetPage = lazyPage(() => import('./DatasetPage.tsx').then((m) => m.DatasetPage));
 
 export default defineExtension({
   id: 'knowledge',

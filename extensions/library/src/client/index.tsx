@@ -1,9 +1,8 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
-const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
+const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
 
 export default defineExtension({
   id: 'library',

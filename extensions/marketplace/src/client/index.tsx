@@ -1,15 +1,14 @@
-import { HomeSections, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, HomeSections, lazyPage, lazyView } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { LibraryActions } from '@tessera/ext-library/client';
-import { lazy } from 'react';
 import { setCurrentSpace } from './api.ts';
 
-const ExplorePage = lazy(() => import('./ExplorePage.tsx').then((m) => ({ default: m.ExplorePage })));
-const TopicPage = lazy(() => import('./Curated.tsx').then((m) => ({ default: m.TopicPage })));
-const ProductPage = lazy(() => import('./ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
-const AdminPage = lazy(() => import('./AdminPage.tsx').then((m) => ({ default: m.AdminPage })));
-const ListingDialog = lazy(() => import('./ListingDialog.tsx').then((m) => ({ default: m.ListingDialog })));
-const TemplatesSection = lazy(() => import('./HomeSection.tsx').then((m) => ({ default: m.TemplatesSection })));
+const ExplorePage = lazyPage(() => import('./ExplorePage.tsx').then((m) => m.ExplorePage));
+const TopicPage = lazyPage(() => import('./Curated.tsx').then((m) => m.TopicPage));
+const ProductPage = lazyPage(() => import('./ProductPage.tsx').then((m) => m.ProductPage));
+const AdminPage = lazyPage(() => import('./AdminPage.tsx').then((m) => m.AdminPage));
+const ListingDialog = lazyView(() => import('./ListingDialog.tsx').then((m) => m.ListingDialog), { fallback: null });
+const TemplatesSection = lazyView(() => import('./HomeSection.tsx').then((m) => m.TemplatesSection), { fallback: null });
 
 export default defineExtension({
   id: 'marketplace',

@@ -1,11 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CatalogueSections, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { mcpNodeClient, mcpSection } from './catalogue.tsx';
 import { setCurrentSpace } from './space.ts';
 
-const McpPage = lazy(() => import('./McpPage.tsx').then((m) => ({ default: m.McpPage })));
+const McpPage = lazyPage(() => import('./McpPage.tsx').then((m) => m.McpPage));
 
 export default defineExtension({
   id: 'mcp',

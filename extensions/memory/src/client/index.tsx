@@ -1,15 +1,14 @@
-import { defineExtension, lazyView, ResourceKinds } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, lazyView, ResourceKinds } from '@tessera/sdk/client';
 import { BotSkillPanels } from '@tessera/ext-bots/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconBulb } from '@arco-design/web-react/icon';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
 // Drawn only in its editor: the code loads then.
 const MemoryPanel = lazyView(() => import('./MemoryPanel.tsx').then((m) => m.MemoryPanel));
 
-const BasesPage = lazy(() => import('./BasesPage.tsx').then((m) => ({ default: m.BasesPage })));
-const BasePage = lazy(() => import('./BasePage.tsx').then((m) => ({ default: m.BasePage })));
+const BasesPage = lazyPage(() => import('./BasesPage.tsx').then((m) => m.BasesPage));
+const BasePage = lazyPage(() => import('./BasePage.tsx').then((m) => m.BasePage));
 
 export default defineExtension({
   id: 'memory',

@@ -1,11 +1,10 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentUserService } from '@tessera/ext-identity/shared';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { setServices } from './services.ts';
 
 // The page loads its code when first opened.
-const ModelsPage = lazy(() => import('./ModelsPage.tsx').then((m) => ({ default: m.ModelsPage })));
+const ModelsPage = lazyPage(() => import('./ModelsPage.tsx').then((m) => m.ModelsPage));
 
 export default defineExtension({
   id: 'models',

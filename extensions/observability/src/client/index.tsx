@@ -1,10 +1,9 @@
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code (and the chart library) loads when the page first opens.
-const TracesPage = lazy(() => import('./TracesPage.tsx').then((m) => ({ default: m.TracesPage })));
+const TracesPage = lazyPage(() => import('./TracesPage.tsx').then((m) => m.TracesPage));
 
 export default defineExtension({
   id: 'observability',

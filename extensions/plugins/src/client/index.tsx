@@ -1,14 +1,13 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CatalogueSections, InterruptViews, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { apiNodeClient, oauthInterrupt, pluginSection } from './catalogue.tsx';
 import { pluginKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code loads when a page first opens.
-const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
-const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
+const EditorPage = lazyPage(() => import('./EditorPage.tsx').then((m) => m.EditorPage));
 
 export default defineExtension({
   id: 'plugins',

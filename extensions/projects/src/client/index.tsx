@@ -1,11 +1,10 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconApps } from '@arco-design/web-react/icon';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
-const ProjectsPage = lazy(() => import('./ProjectsPage.tsx').then((m) => ({ default: m.ProjectsPage })));
-const ProjectPage = lazy(() => import('./ProjectPage.tsx').then((m) => ({ default: m.ProjectPage })));
+const ProjectsPage = lazyPage(() => import('./ProjectsPage.tsx').then((m) => m.ProjectsPage));
+const ProjectPage = lazyPage(() => import('./ProjectPage.tsx').then((m) => m.ProjectPage));
 
 export default defineExtension({
   id: 'projects',

@@ -1,11 +1,10 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconCommand } from '@arco-design/web-react/icon';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
-const PromptsPage = lazy(() => import('./PromptsPage.tsx').then((m) => ({ default: m.PromptsPage })));
-const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+const PromptsPage = lazyPage(() => import('./PromptsPage.tsx').then((m) => m.PromptsPage));
+const EditorPage = lazyPage(() => import('./EditorPage.tsx').then((m) => m.EditorPage));
 
 export default defineExtension({
   id: 'prompts',

@@ -1,5 +1,4 @@
-import { lazy } from 'react';
-import { defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentUserService, TokenWorkspaceSources } from '@tessera/ext-identity/shared';
 import { CurrentSpaceService, type SpaceInfo } from '../shared/index.ts';
 import { createCurrentSpace, setCurrentSpaceStore } from './current.ts';
@@ -7,8 +6,8 @@ import { setCurrentUser } from './api.ts';
 import { SpaceSwitcher } from './SpaceSwitcher.tsx';
 
 // Pages load their code when first opened.
-const InvitePage = lazy(() => import('./InvitePage.tsx').then((m) => ({ default: m.InvitePage })));
-const SpaceSettingsPage = lazy(() => import('./SpaceSettings.tsx').then((m) => ({ default: m.SpaceSettingsPage })));
+const InvitePage = lazyPage(() => import('./InvitePage.tsx').then((m) => m.InvitePage));
+const SpaceSettingsPage = lazyPage(() => import('./SpaceSettings.tsx').then((m) => m.SpaceSettingsPage));
 
 export default defineExtension({
   id: 'spaces',

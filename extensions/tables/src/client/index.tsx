@@ -1,11 +1,10 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { IconStorage } from '@arco-design/web-react/icon';
-import { lazy } from 'react';
 import { setCurrentSpace } from './space.ts';
 
-const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
-const EditorPage = lazy(() => import('./EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
+const EditorPage = lazyPage(() => import('./EditorPage.tsx').then((m) => m.EditorPage));
 
 export default defineExtension({
   id: 'tables',

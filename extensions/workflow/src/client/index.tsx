@@ -1,12 +1,11 @@
-import { ResourceKinds, defineExtension } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { lazy } from 'react';
 import { workflowKind } from './kind.tsx';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code (the canvas library, the layout engine, the editor) loads when a page first opens.
-const LibraryPage = lazy(() => import('./LibraryPage.tsx').then((m) => ({ default: m.LibraryPage })));
-const EditorPage = lazy(() => import('./editor/EditorPage.tsx').then((m) => ({ default: m.EditorPage })));
+const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
+const EditorPage = lazyPage(() => import('./editor/EditorPage.tsx').then((m) => m.EditorPage));
 
 export default defineExtension({
   id: 'workflow',

@@ -4,17 +4,17 @@ import {
   HeaderItems,
   Panels,
   Routes as RoutePoint,
-  SettingsPages,
   SidebarEntries,
   usePageTitle,
   useRegistryEntries,
   useStudio,
+  preloadPage,
   type ClientRoute,
 } from '@tessera/sdk/client';
 import type { RegistryEntry } from '@tessera/core';
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrowserRouter, Link, MemoryRouter, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
+import { BrowserRouter, Link, matchPath, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { PageErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLoading } from './PageLoading.tsx';
 
@@ -62,6 +62,9 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
   const entries = useMemo(() => all.filter((e) => shown(e.value)), [all, location.pathname]);
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // The page behind an entry starts loading when the pointer rests on it (or it has the focus).
+  const routes = useRegistryEntries(RoutePoint);
+  const preload = (path: string) => preloadPage(routes.find((r) => matchPath(r.value.path, path))?.value.component);
   const groups = useMemo(
     () =>
       TOP_LEVEL_AREAS.map((area) => ({ area, items: entries.filter((e) => e.value.area === area).sort(byOrder) })).filter((g) => g.items.length),
@@ -82,7 +85,7 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
     >
       {groups.map((g) => {
         const items = g.items.map((e) => (
-          <Menu.Item key={e.key} data-testid={`sidebar-${e.key}`}>
+          <Menu.Item key={e.key} data-testid={`sidebar-${e.key}`} onMouseEnter={() => preload(e.value.path)} onFocus={() => preload(e.value.path)}>
             {e.value.icon}
             {t(e.value.label, { ns: e.owner })}
           </Menu.Item>
