@@ -50,6 +50,9 @@ export default defineConfig({
       },
     },
   },
+  // Everything compiled up front in dev too: with lazy compilation of dynamic imports (pages, texts, forms) the
+  // page's proxy chunks answered HTML and the studio did not draw (\`./tessera dev\`).
+  dev: { lazyCompilation: false },
   server: {
     port: Number(process.env.TESSERA_WEB_DEV_PORT ?? 3001),
     proxy: Object.fromEntries(['/api', '/v1', '/v3', '/_extensions', '/openapi.json', '/healthz'].map((p) => [p, `http://127.0.0.1:${serverPort}`])),
