@@ -18,17 +18,21 @@ function Greeting() {
   );
 }
 
-it('reads only the language shown, and the other one when the user switches to it', async () => {
-  const english = vi.fn(async () => ({ default: { hello: 'Hello' } }));
-  const chinese = vi.fn(async () => ({ default: { hello: '你好' } }));
-  const greeter = defineExtension({
+/** An extension whose page shows one text, translated by these loaders. */
+function greeter(english: () => Promise<unknown>, chinese: () => Promise<unknown>) {
+  return defineExtension({
     id: 'greeter',
     register(ctx) {
       ctx.i18n({ 'en-US': english, 'zh-CN': chinese });
       ctx.route({ path: '/', component: Greeting });
     },
   });
-  await renderExtension(greeter, { language: 'en-US' });
+}
+
+it('reads only the language shown, and the other one when the user switches to it', async () => {
+  const english = vi.fn(async () => ({ default: { hello: 'Hello' } }));
+  const chinese = vi.fn(async () => ({ default: { hello: '你好' } }));
+  await renderExtension(greeter(english, chinese), { language: 'en-US' });
   expect(await screen.findByText('Hello')).toBeTruthy();
   expect(english).toHaveBeenCalledTimes(1);
   expect(chinese).not.toHaveBeenCalled();
@@ -40,14 +44,7 @@ it('reads only the language shown, and the other one when the user switches to i
 it('draws a page opened in Chinese in Chinese (the fallback language read as well)', async () => {
   const english = vi.fn(async () => ({ hello: 'Hello' }));
   const chinese = vi.fn(async () => ({ hello: '你好' }));
-  const greeter = defineExtension({
-    id: 'greeter',
-    register(ctx) {
-      ctx.i18n({ 'en-US': english, 'zh-CN': chinese });
-      ctx.route({ path: '/', component: Greeting });
-    },
-  });
-  await renderExtension(greeter, { language: 'zh-CN' });
+  await renderExtension(greeter(english, chinese), { language: 'zh-CN' });
   expect(await screen.findByText('你好')).toBeTruthy();
   expect(english).toHaveBeenCalledTimes(1);
 });

@@ -4,14 +4,19 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { checkArcoImports, checkBoundaries } from '../lint.ts';
 
-it('flags shared importing server or client, and client importing server', () => {
+/** A folder of files for one test: `file(relative path, text)` writes one and returns its path. */
+function tempTree() {
   const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lint-'));
-  const file = (rel: string, text: string) => {
+  return (rel: string, text: string) => {
     const p = path.join(dir, rel);
     mkdirSync(path.dirname(p), { recursive: true });
     writeFileSync(p, text);
     return p;
   };
+}
+
+it('flags shared importing server or client, and client importing server', () => {
+  const file = tempTree();
   const files = [
     file('ext/src/shared/a.ts', "import { x } from '../server/db.ts';\nimport type { Y } from '../client/page.tsx';\nimport { z } from 'zod';\n"),
     file('ext/src/client/page.tsx', "import { routes } from '../server/routes.ts';\nimport { A } from '../shared/a.ts';\nexport const p = import('@tessera/sdk/server');\n"),
@@ -23,13 +28,7 @@ it('flags shared importing server or client, and client importing server', () =>
 });
 
 it('flags a re-export or a dynamic import of Arco, which the build cannot split by component', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-lint-'));
-  const file = (rel: string, text: string) => {
-    const p = path.join(dir, rel);
-    mkdirSync(path.dirname(p), { recursive: true });
-    writeFileSync(p, text);
-    return p;
-  };
+  const file = tempTree();
   const files = [
     file('ext/src/client/ok.tsx', "import { Button, Modal } from '@arco-design/web-react';\nexport { Modal };\nexport type { ModalProps } from '@arco-design/web-react';\n"),
     file('ext/src/client/bad.tsx', "export { Modal } from '@arco-design/web-react';\nconst icons = () => import('@arco-design/web-react/icon');\nexport * from '@arco-design/web-react';\n"),

@@ -1,6 +1,16 @@
 import { Spin } from '@arco-design/web-react';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 
+/** `load` called once and its promise kept; a failed load is forgotten, so the next call tries again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((e) => {
+      loading = undefined;
+      throw e;
+    }));
+}
+
 /** A component from `lazyView`: drawn as the component, and `preload()` fetches its code ahead of time. */
 export type LazyView<P extends object> = ComponentType<P> & { preload(): Promise<void> };
 
@@ -15,12 +25,7 @@ export type LazyView<P extends object> = ComponentType<P> & { preload(): Promise
  * download is tried again on the next draw or preload.
  */
 export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, options: { fallback?: ReactNode } = {}): LazyView<P> {
-  let loading: Promise<ComponentType<P>> | undefined;
-  const get = () =>
-    (loading ??= load().catch((e) => {
-      loading = undefined;
-      throw e;
-    }));
+  const get = once(load);
   const Lazy = lazy(async () => ({ default: await get() })) as unknown as ComponentType<P>;
   const fallback = 'fallback' in options ? options.fallback : <Spin size={16} />;
   function LazyView(props: P) {
@@ -44,12 +49,7 @@ export type LazyPage = LazyExoticComponent<ComponentType> & { preload(): Promise
  *   ctx.route({ path: '/things', component: lazyPage(() => import('./ThingsPage.tsx').then((m) => m.ThingsPage)) })
  */
 export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
-  let loading: Promise<ComponentType> | undefined;
-  const get = () =>
-    (loading ??= load().catch((e) => {
-      loading = undefined;
-      throw e;
-    }));
+  const get = once(load);
   return Object.assign(
     lazy(async () => ({ default: await get() })),
     { preload: () => get().then(() => undefined) },
