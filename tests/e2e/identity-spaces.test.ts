@@ -35,9 +35,18 @@ describe('identity and spaces in the browser', () => {
     expect(new URL(owner.url()).pathname).toBe('/space/settings');
 
     // A team space, created from the switcher.
-    await pickOption(owner, 'space-switcher', 'Create team space');
+    await owner.getByTestId('space-switcher').click();
+    await owner.getByTestId('space-switcher-menu').getByText('Create team space').click();
     await owner.getByTestId('space-create-name').fill('Rocket Team');
     await owner.getByTestId('space-create-ok').click();
+    await expect.poll(() => owner.getByTestId('space-settings').textContent()).toContain('Rocket Team');
+    expect(await owner.getByTestId('space-switcher').textContent()).toContain('Rocket Team');
+    // Back to the personal space and again to the team one, through the switcher's menu.
+    await owner.getByTestId('space-switcher').click();
+    await owner.getByTestId('space-switcher-menu').getByText(/^Personal · /).click();
+    await expect.poll(() => owner.getByTestId('space-switcher').textContent()).toMatch(/^Personal · /);
+    await owner.getByTestId('space-switcher').click();
+    await owner.getByTestId('space-switcher-menu').getByText('Rocket Team').click();
     await expect.poll(() => owner.getByTestId('space-settings').textContent()).toContain('Rocket Team');
 
     // An invite link.

@@ -72,7 +72,7 @@ describe('the studio shell in Chromium', () => {
     await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('首页');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.getByTestId('language-switch').click();
-    await page.locator('.arco-select-option', { hasText: 'English' }).click();
+    await page.getByTestId('language-menu').getByText('English').click();
     await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('Home');
     await page.reload();
     await expect.poll(() => page.getByTestId('sidebar-home').textContent()).toBe('Home');

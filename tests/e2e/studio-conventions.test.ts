@@ -117,7 +117,7 @@ describe('the studio as a person meets it', () => {
     await api.post('/api/space/create', { name: 'Research' });
     await page.goto(`${env.studio.url}/space/settings`);
     await page.getByTestId('space-switcher').click();
-    await page.locator('.arco-select-option', { hasText: 'Create team space' }).click();
+    await page.getByTestId('space-switcher-menu').getByText('Create team space').click();
     await page.getByTestId('space-create-name').fill('research');
     await page.getByTestId('space-create-ok').click();
     await expect.poll(() => page.getByTestId('space-create-name-problem').textContent()).toBe('You already have a team space named "research". Choose another name.');

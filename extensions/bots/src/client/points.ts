@@ -1,6 +1,7 @@
 // The bots extension's client points: what mode and skill extensions add to the bot editor.
 // Import from '@tessera/ext-bots/client'.
 import { defineRegistryPoint } from '@tessera/sdk';
+import { lazyView } from '@tessera/sdk/client';
 import type { ComponentType } from 'react';
 import { z } from 'zod';
 
@@ -63,4 +64,8 @@ export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
   key: (s) => s.key,
 });
 
-export { SkillItems, type SkillItemsProps, type SkillOption } from './SkillItems.tsx';
+import type { SkillItemsProps } from './SkillItems.tsx';
+
+export type { SkillItemsProps, SkillOption } from './SkillItems.tsx';
+// The skill list's code loads with the first panel that draws it (the panels are lazy themselves).
+export const SkillItems = lazyView<SkillItemsProps>(() => import('./SkillItems.tsx').then((m) => m.SkillItems));

@@ -1,7 +1,8 @@
-import { Button, Card, Empty, List, Space, Spin, Tag, Typography } from '@arco-design/web-react';
+import { Button, Card, Empty, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { HomeSections, ResourceKinds, type RecentResource, type ResourceKind, type RegistryEntry, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './home.css';
 import { Link, useNavigate } from 'react-router';
 
 /** How many recent items the home page shows, across kinds. */
@@ -78,13 +79,12 @@ export function HomePage() {
                 )
               ) : (
                 <Card bodyStyle={{ padding: 0 }}>
-                  <List
-                    size="small"
-                    bordered={false}
-                    data-testid="home-recent"
-                    dataSource={merged}
-                    render={({ item, kind }) => <RecentRow key={`${kind.key}:${item.id}`} item={item} kind={kind} />}
-                  />
+                  {/* A plain list: Arco's List brings its pagination (and with it the Select) to the first page. */}
+                  <ul className="tessera-home-recent" data-testid="home-recent">
+                    {merged.map(({ item, kind }) => (
+                      <RecentRow key={`${kind.key}:${item.id}`} item={item} kind={kind} />
+                    ))}
+                  </ul>
                 </Card>
               )}
             </section>
@@ -132,7 +132,7 @@ function RecentRow({ item, kind }: { item: RecentResource; kind: KindEntry }) {
   const { t } = useTranslation(kind.owner);
   const format = useFormat();
   return (
-    <List.Item data-testid="home-recent-item" data-kind={kind.value.kind} extra={<Typography.Text type="secondary">{format.dateTime(item.updatedAt)}</Typography.Text>}>
+    <li className="tessera-home-recent-item" data-testid="home-recent-item" data-kind={kind.value.kind}>
       <Space align="start">
         {item.icon}
         <div style={{ minWidth: 0 }}>
@@ -149,6 +149,9 @@ function RecentRow({ item, kind }: { item: RecentResource; kind: KindEntry }) {
           )}
         </div>
       </Space>
-    </List.Item>
+      <Typography.Text type="secondary" className="tessera-home-recent-date">
+        {format.dateTime(item.updatedAt)}
+      </Typography.Text>
+    </li>
   );
 }

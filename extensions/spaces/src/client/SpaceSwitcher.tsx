@@ -1,4 +1,5 @@
-import { Select } from '@arco-design/web-react';
+import { Button, Dropdown, Menu } from '@arco-design/web-react';
+import { IconDown } from '@arco-design/web-react/icon';
 import { lazyView } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,31 +11,29 @@ const CREATE = '__create__';
 // The dialog's code loads when a space is first created.
 const CreateSpaceModal = lazyView(() => import('./CreateSpaceModal.tsx').then((m) => m.CreateSpaceModal));
 
-/** The header's space switcher: every space of the user, and "create team space". */
+/** The header's space switcher: every space of the user, and "create team space" (a menu under a button). */
 export function SpaceSwitcher() {
   const { t } = useTranslation('spaces');
   const { space, spaces } = useCurrentSpace();
   const [creating, setCreating] = useState(false);
   if (!space) return null;
+  const label = (s: typeof space) => (s.space_type === 1 ? `${t('switcher.personal')} · ${s.name}` : s.name);
+  const menu = (
+    <Menu selectedKeys={[space.space_id]} onClickMenuItem={(key) => (key === CREATE ? setCreating(true) : currentSpace().set(key))} data-testid="space-switcher-menu">
+      {spaces.map((s) => (
+        <Menu.Item key={s.space_id}>{label(s)}</Menu.Item>
+      ))}
+      <Menu.Item key={CREATE}>+ {t('switcher.create')}</Menu.Item>
+    </Menu>
+  );
   return (
     <>
-      <Select
-        size="small"
-        aria-label={t('switcher.label')}
-        data-testid="space-switcher"
-        value={space.space_id}
-        style={{ width: 180 }}
-        onChange={(v) => (v === CREATE ? setCreating(true) : currentSpace().set(v))}
-      >
-        {spaces.map((s) => (
-          <Select.Option key={s.space_id} value={s.space_id}>
-            {s.space_type === 1 ? `${t('switcher.personal')} · ${s.name}` : s.name}
-          </Select.Option>
-        ))}
-        <Select.Option key={CREATE} value={CREATE}>
-          + {t('switcher.create')}
-        </Select.Option>
-      </Select>
+      <Dropdown droplist={menu} trigger="click" position="br">
+        <Button size="small" aria-label={t('switcher.label')} aria-haspopup="menu" data-testid="space-switcher" className="tessera-header-switch" style={{ maxWidth: 200 }}>
+          <span className="tessera-header-switch-text">{label(space)}</span>
+          <IconDown />
+        </Button>
+      </Dropdown>
       {creating && <CreateSpaceModal visible onClose={() => setCreating(false)} />}
     </>
   );

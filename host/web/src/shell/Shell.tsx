@@ -1,4 +1,5 @@
-import { Button, Drawer, Layout, Menu, Select, Spin } from '@arco-design/web-react';
+import { Button, Drawer, Dropdown, Layout, Menu } from '@arco-design/web-react';
+import { IconDown } from '@arco-design/web-react/icon';
 import { LANGUAGES, TOP_LEVEL_AREAS, type Language } from '@tessera/sdk';
 import {
   HeaderItems,
@@ -42,16 +43,20 @@ function Page({ entry }: { entry: RegistryEntry<ClientRoute> }) {
 function LanguageSwitch() {
   const { language, setLanguage } = useStudio();
   const { t } = useTranslation('host');
+  const menu = (
+    <Menu selectedKeys={[language]} onClickMenuItem={(key) => setLanguage(key as Language)} data-testid="language-menu">
+      {LANGUAGES.map((l) => (
+        <Menu.Item key={l}>{t(`languages.${l}`)}</Menu.Item>
+      ))}
+    </Menu>
+  );
   return (
-    <Select
-      size="small"
-      aria-label={t('language')}
-      data-testid="language-switch"
-      value={language}
-      style={{ width: 110 }}
-      onChange={(v) => setLanguage(v as Language)}
-      options={LANGUAGES.map((l) => ({ label: t(`languages.${l}`), value: l }))}
-    />
+    <Dropdown droplist={menu} trigger="click" position="br">
+      <Button size="small" aria-label={t('language')} aria-haspopup="menu" data-testid="language-switch" className="tessera-header-switch">
+        <span className="tessera-header-switch-text">{t(`languages.${language}`)}</span>
+        <IconDown />
+      </Button>
+    </Dropdown>
   );
 }
 
