@@ -1,7 +1,8 @@
 // What the home page's JavaScript is made of: loads the home page as `bench web` does, then reads each
 // downloaded file's source map (build with TESSERA_WEB_SOURCEMAP=1 ./tessera build --force) and adds up
 // its bytes by package (node_modules) or folder, gzip estimated per file by its compression ratio.
-// Usage: node bench/web-sources.ts [path=/] [depth]
+// Usage: node bench/web-sources.ts [path=/] [rows=60]. DEPTH=n groups the studio's own files n folders deep
+// (default 2); BY_FILE=1 names the file of each run of code the source map does not place (the bundler's own).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
