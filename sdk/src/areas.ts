@@ -17,6 +17,35 @@ export const TOP_LEVEL_AREAS = [
 ] as const;
 export type TopLevelArea = (typeof TOP_LEVEL_AREAS)[number];
 
+/**
+ * The sidebar's groups, in order, by the work a person comes to do: start (home, explore), build (bots,
+ * projects, workflows, plugins, prompts), data (knowledge, tables, memory), operate (models, evaluation,
+ * traces), space (its members, settings, tokens) and settings (the studio's, for administrators).
+ */
+export const SIDEBAR_GROUPS = ['start', 'build', 'data', 'operate', 'space', 'settings'] as const;
+export type SidebarGroup = (typeof SIDEBAR_GROUPS)[number];
+
+/** The group of an entry that names none, from its top-level area. */
+export function groupOfArea(area: TopLevelArea): SidebarGroup {
+  switch (area) {
+    case 'home':
+    case 'explore':
+    case 'store':
+    case 'search':
+    case 'premium':
+      return 'start';
+    case 'work_flow':
+    case 'plugin_mock_set':
+      return 'build';
+    case 'model':
+      return 'operate';
+    case 'user':
+      return 'settings';
+    default:
+      return 'space';
+  }
+}
+
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh-CN';

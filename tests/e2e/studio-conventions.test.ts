@@ -37,9 +37,9 @@ describe('the studio as a person meets it', () => {
     const { context, api, spaceId, page } = await setup();
     await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Taken' });
     await page.goto(`${env.studio.url}/workflows`);
-    // A sidebar group with one entry is that entry.
+    // Workflows sit in the sidebar's Build group, with the other things one builds.
     await page.getByTestId('sidebar-workflows').waitFor();
-    expect(await page.getByTestId('sidebar-group-work_flow').count()).toBe(0);
+    expect(await page.getByTestId('sidebar-group-build').getByTestId('sidebar-workflows').count()).toBe(1);
     await page.getByTestId('workflow-create').click();
     await page.getByTestId('workflow-create-name').fill('taken');
     await page.getByTestId('workflow-create-save').click();

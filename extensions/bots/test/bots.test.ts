@@ -114,3 +114,20 @@ describe('bots alone, with a stand-in mode and skill', () => {
     expect(other.status).toBe(403);
   });
 });
+
+describe("a space's progress with bots (the home page's getting-started steps)", () => {
+  it('counts bots, and says whether one has answered and one is published; members only', async () => {
+    const progress = () => t.call('POST', '/api/draftbot/space_progress', { space_id: 's2' }, 'ann');
+    expect(await progress()).toEqual({ bot_count: 0, chatted: false, published: false });
+    const { bot_id } = await t.call('POST', '/api/draftbot/create', { space_id: 's2', name: 'Helper' }, 'ann');
+    expect(await progress()).toEqual({ bot_count: 1, chatted: false, published: false });
+    // An answered chat (the stand-in mode needs a prefix to have no problems, and so to publish).
+    const info = await t.call('POST', '/api/playground_api/draftbot/get_draft_bot_info', { space_id: 's2', bot_id }, 'ann');
+    await t.call('POST', '/api/playground_api/draftbot/update_draft_bot_info', { space_id: 's2', bot_id, config: { ...info.bot_info.config, settings: { prefix: 'p' } } }, 'ann');
+    await t.request({ method: 'POST', url: '/api/conversation/chat', body: { space_id: 's2', bot_id, query: 'hi' }, as: 'ann' });
+    expect(await progress()).toEqual({ bot_count: 1, chatted: true, published: false });
+    await t.call('POST', '/api/draftbot/publish', { space_id: 's2', bot_id }, 'ann');
+    expect(await progress()).toEqual({ bot_count: 1, chatted: true, published: true });
+    expect((await t.request({ method: 'POST', url: '/api/draftbot/space_progress', body: { space_id: 's2' }, as: 'bob' })).status).toBe(403);
+  });
+});

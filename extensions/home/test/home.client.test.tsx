@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderExtension } from '@tessera/sdk/testing/client';
-import { HomeSections, ResourceKinds, defineExtension, type RecentResource } from '@tessera/sdk/client';
+import { HomeSections, OnboardingSteps, ResourceKinds, defineExtension, type RecentResource } from '@tessera/sdk/client';
 import home from '../src/client/index.tsx';
 
 const extensions = { platformName: 'Tessera Studio', extensions: [{ id: 'home', version: '0.1.0', state: 'started', source: 'builtin' }] };
@@ -83,5 +83,54 @@ describe('home extension', () => {
     expect(await screen.findByText('欢迎使用 Tessera Studio')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('home-recent-item').textContent).toContain('2026年11月20日'));
     expect(screen.getByTestId('home-create-gadget').textContent).toBe('新建 gadget');
+  });
+});
+
+describe('home: getting started', () => {
+  /** Steps a fixture contributes; `done` says which the studio's state has done. */
+  function steps(done: Record<string, boolean>) {
+    return defineExtension({
+      id: 'steps-fixture',
+      register(ctx) {
+        ctx.i18n({ 'en-US': { model: 'Connect a model', modelHint: 'Bots answer with one', bot: 'Make a bot', publish: 'Publish it' }, 'zh-CN': { model: '接入模型', bot: '创建智能体', publish: '发布' } });
+        ctx.route({ path: '/models', component: () => <div data-testid="models-page">models</div> });
+        ctx.route({ path: '/bots', component: () => <div data-testid="bots-page">bots</div> });
+        ctx.register(OnboardingSteps, { key: 'model', label: 'model', hint: 'modelHint', order: 10, path: '/models', useDone: () => ({ done: !!done.model, loading: false }) });
+        ctx.register(OnboardingSteps, { key: 'publish', label: 'publish', order: 30, path: '/bots', useDone: () => ({ done: !!done.publish, loading: false }) });
+        ctx.register(OnboardingSteps, { key: 'bot', label: 'bot', order: 20, path: '/bots', useDone: () => ({ done: !!done.bot, loading: false }) });
+      },
+    });
+  }
+
+  it('lists the steps in order, marks what the studio has done and leads to the first one left', async () => {
+    localStorage.removeItem('tessera.home.gettingStartedHidden');
+    await renderExtension(home, { path: '/', fetch: fakeFetch, others: [steps({ model: true })] });
+    const rows = await screen.findAllByTestId('home-getting-started-step');
+    expect(rows.map((r) => [r.getAttribute('data-step'), r.getAttribute('data-done'), r.getAttribute('data-current')])).toEqual([
+      ['model', 'true', 'false'],
+      ['bot', 'false', 'true'],
+      ['publish', 'false', 'false'],
+    ]);
+    expect(screen.getByTestId('home-getting-started-count').textContent).toBe('1 of 3 done');
+    // A done step says no more than its name.
+    expect(rows[0]!.textContent).not.toContain('Bots answer with one');
+    fireEvent.click(screen.getByTestId('home-getting-started-go-bot'));
+    await screen.findByTestId('bots-page');
+  });
+
+  it('is gone when every step is done, and stays hidden once hidden', async () => {
+    localStorage.removeItem('tessera.home.gettingStartedHidden');
+    await renderExtension(home, { path: '/', fetch: fakeFetch, others: [steps({ model: true, bot: true, publish: true })] });
+    await screen.findByText('Welcome to Tessera Studio');
+    expect(screen.queryByTestId('home-getting-started')).toBeNull();
+    cleanup();
+    await renderExtension(home, { path: '/', fetch: fakeFetch, others: [steps({})] });
+    fireEvent.click(await screen.findByTestId('home-getting-started-hide'));
+    expect(screen.queryByTestId('home-getting-started')).toBeNull();
+    cleanup();
+    await renderExtension(home, { path: '/', fetch: fakeFetch, others: [steps({})] });
+    await screen.findByText('Welcome to Tessera Studio');
+    expect(screen.queryByTestId('home-getting-started')).toBeNull();
+    localStorage.removeItem('tessera.home.gettingStartedHidden');
   });
 });

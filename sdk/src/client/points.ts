@@ -1,7 +1,7 @@
 import { defineHookPoint, defineRegistryPoint } from '@tessera/core';
 import type { ComponentType, CSSProperties, ReactNode } from 'react';
 import { z } from 'zod';
-import { TOP_LEVEL_AREAS, type Language, type TopLevelArea } from '../areas.ts';
+import { SIDEBAR_GROUPS, TOP_LEVEL_AREAS, type Language, type SidebarGroup, type TopLevelArea } from '../areas.ts';
 
 const component = z.custom<ComponentType<any>>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component');
 
@@ -30,6 +30,11 @@ export interface SidebarEntry {
   key: string;
   /** The top-level area the entry belongs to (spec 000 section 2). */
   area: TopLevelArea;
+  /**
+   * The sidebar group it shows in, by the work it serves (docs/conventions.md, "Information architecture"):
+   * start, build, data, operate, space, settings. Default: from the area (`groupOfArea`).
+   */
+  group?: SidebarGroup;
   /** Translation key in the owner's namespace. */
   label: string;
   path: string;
@@ -42,8 +47,8 @@ export interface SidebarEntry {
 export const SidebarEntries = defineRegistryPoint<SidebarEntry>({
   id: 'client.sidebarEntries',
   owner: 'host',
-  description: 'Entries of the studio sidebar, grouped by top-level area.',
-  schema: z.object({ key: z.string().min(1), area: z.enum(TOP_LEVEL_AREAS), label: z.string().min(1), path: z.string().startsWith('/'), order: z.number().optional() }),
+  description: 'Entries of the studio sidebar, in groups by the work they serve (start, build, data, operate, space, settings).',
+  schema: z.object({ key: z.string().min(1), area: z.enum(TOP_LEVEL_AREAS), group: z.enum(SIDEBAR_GROUPS).optional(), label: z.string().min(1), path: z.string().startsWith('/'), order: z.number().optional() }),
   key: (e) => e.key,
 });
 
@@ -211,5 +216,69 @@ export const HomeSections = defineRegistryPoint<HomeSection>({
   owner: 'host',
   description: 'Sections of the home page below the create buttons and recent work.',
   schema: z.object({ key: z.string().min(1), component, order: z.number().optional() }),
+  key: (s) => s.key,
+});
+
+/** Where one resource of a kind opens: the kind's own `itemPath`, else `${path}/${id}?space_id=${spaceId}`. */
+export function itemPathOf(kind: Pick<ResourceKind, 'path' | 'itemPath'>, id: string, spaceId: string): string {
+  return kind.itemPath?.(id, spaceId) ?? `${kind.path}/${id}?space_id=${encodeURIComponent(spaceId)}`;
+}
+
+/** One thing the command palette (Ctrl/⌘-K) found for a query. */
+export interface SearchResult {
+  /** Unique among the provider's results. */
+  key: string;
+  title: string;
+  description?: string;
+  /** A resource kind (ResourceKinds): the palette shows its icon and name. */
+  kind?: string;
+  /** Where choosing it leads. */
+  path: string;
+}
+
+export interface SearchProvider {
+  key: string;
+  /** Translation key (in the owner's namespace) of the results' section title ("Resources"). */
+  label: string;
+  order?: number;
+  /** What matches the query (typed text, never empty), best first; the palette aborts a search the person typed past. */
+  search(query: string, signal: AbortSignal): Promise<SearchResult[]>;
+}
+
+/**
+ * What the command palette searches besides the studio's pages and create actions: a space's resources (the
+ * library contributes them), a marketplace's products ... Each provider is asked as the person types.
+ */
+export const SearchProviders = defineRegistryPoint<SearchProvider>({
+  id: 'client.searchProviders',
+  owner: 'host',
+  description: 'Searches the command palette (Ctrl/⌘-K) runs as the person types: resources, products ...',
+  schema: z.object({ key: z.string().min(1), label: z.string().min(1), order: z.number().optional(), search: z.custom<SearchProvider['search']>((v) => typeof v === 'function', 'must be a function') }),
+  key: (p) => p.key,
+});
+
+/** One step of the home page's getting-started list, as the space stands now. */
+export interface OnboardingStep {
+  key: string;
+  /** Translation key (in the owner's namespace) of what to do ("Connect a model"). */
+  label: string;
+  /** Translation key of one line on why it comes first or what it gives. */
+  hint?: string;
+  order?: number;
+  /** Where doing it starts. */
+  path: string;
+  /** A React hook: whether the current space has done it (read from the studio's state, not remembered). */
+  useDone(): { done: boolean; loading: boolean };
+}
+
+/**
+ * The getting-started list on the home page (connect a model, make a bot, try it, publish ...): each step
+ * contributed by the extension whose state it reads; the list disappears when every step is done.
+ */
+export const OnboardingSteps = defineRegistryPoint<OnboardingStep>({
+  id: 'client.onboardingSteps',
+  owner: 'host',
+  description: "Steps of the home page's getting-started list, each done when the studio's state says so.",
+  schema: z.object({ key: z.string().min(1), label: z.string().min(1), hint: z.string().optional(), order: z.number().optional(), path: z.string().startsWith('/'), useDone: z.custom<OnboardingStep['useDone']>((v) => typeof v === 'function', 'must be a function') }),
   key: (s) => s.key,
 });

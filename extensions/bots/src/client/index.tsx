@@ -1,6 +1,8 @@
-import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
+import { IconRobot } from '@arco-design/web-react/icon';
+import { defineExtension, lazyPage, OnboardingSteps, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { botKind } from './kind.tsx';
+import { botSteps } from './onboarding.ts';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code loads when a page first opens.
@@ -17,6 +19,7 @@ export default defineExtension({
     ctx.route({ path: '/bots/:bot_id', component: EditorPage, title: 'title', layout: 'bare' });
     ctx.route({ path: '/bots/:bot_id/chat', component: ChatPage, title: 'chatPage.title', layout: 'bare' });
     ctx.register(ResourceKinds, { ...botKind, editor: EditorPage });
-    ctx.sidebar({ key: 'bots', area: 'space', label: 'nav', path: '/bots', order: 5 });
+    ctx.sidebar({ key: 'bots', area: 'space', group: 'build', label: 'nav', path: '/bots', icon: <IconRobot />, order: 10 });
+    for (const s of botSteps) ctx.register(OnboardingSteps, s);
   },
 });

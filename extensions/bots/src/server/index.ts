@@ -8,6 +8,7 @@ import { botError } from './errors.ts';
 import { ConversationStore } from './conversations.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
+import { registerProgressRoute } from './progress.ts';
 import { registerBotRoutes } from './routes.ts';
 import { BotStore, type BotRow } from './store.ts';
 import { pipeChat } from './stream.ts';
@@ -52,6 +53,7 @@ export default defineExtension({
     const deps = { bots, conversations, chats };
     registerBotRoutes(ctx, deps);
     registerOpenApi(ctx, deps);
+    registerProgressRoute(ctx);
     ctx.provide(BotsService, {
       get: async (id) => {
         const b = await bots.meta(id).catch(() => undefined);

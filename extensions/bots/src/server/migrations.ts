@@ -124,4 +124,11 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('bots_chat').addColumn('meta_data', 'text', (c) => c.notNull().defaultTo('{}')).execute();
     },
   },
+  {
+    // "Has anyone in this space talked to a bot yet" (the home page's getting-started list) without a scan.
+    name: '0005_chat_space',
+    up: async (db) => {
+      await db.schema.createIndex('bots_chat_space').on('bots_chat').columns(['space_id', 'created_at']).execute();
+    },
+  },
 ];

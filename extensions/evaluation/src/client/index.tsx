@@ -1,3 +1,4 @@
+import { IconExperiment } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { setCurrentSpace } from './space.ts';
@@ -10,6 +11,6 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/evaluation', component: EvaluationPage, title: 'title' });
-    ctx.sidebar({ key: 'evaluation', area: 'space', label: 'nav', path: '/evaluation', order: 55 });
+    ctx.sidebar({ key: 'evaluation', area: 'space', group: 'operate', label: 'nav', path: '/evaluation', icon: <IconExperiment />, order: 20 });
   },
 });

@@ -2,6 +2,7 @@ import { Button, Card, Empty, Space, Spin, Tag, Typography } from '@arco-design/
 import { HomeSections, ResourceKinds, type RecentResource, type ResourceKind, type RegistryEntry, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GettingStarted } from './GettingStarted.tsx';
 import './home.css';
 import { Link, useNavigate } from 'react-router';
 
@@ -45,6 +46,7 @@ export function HomePage() {
       <Typography.Title heading={3} style={{ marginTop: 0 }}>
         {t('welcome', { platform: platformName })}
       </Typography.Title>
+      <GettingStarted />
       {kinds.length === 0 ? (
         <Empty description={t('noKinds')} data-testid="home-no-kinds" />
       ) : (

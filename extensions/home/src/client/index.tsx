@@ -1,3 +1,4 @@
+import { IconHome } from '@arco-design/web-react/icon';
 import { defineExtension } from '@tessera/sdk/client';
 import { HomePage } from './HomePage.tsx';
 
@@ -6,6 +7,6 @@ export default defineExtension({
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     ctx.route({ path: '/', component: HomePage, title: 'title' });
-    ctx.sidebar({ key: 'home', area: 'home', label: 'nav.home', path: '/', order: 0 });
+    ctx.sidebar({ key: 'home', area: 'home', label: 'nav.home', path: '/', icon: <IconHome />, order: 0 });
   },
 });

@@ -1,3 +1,4 @@
+import { IconSafe } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage, Routes } from '@tessera/sdk/client';
 import { matchPath, useLocation } from 'react-router';
 import { useEffect } from 'react';
@@ -52,7 +53,7 @@ export default defineExtension({
     ctx.route({ path: '/sign-up', component: SignUpPage, layout: 'bare', title: 'signUp.title', public: true });
     ctx.route({ path: '/profile', component: ProfilePage, title: 'profile.title' });
     ctx.route({ path: '/tokens', component: TokensPage, title: 'tokens.title' });
-    ctx.sidebar({ key: 'tokens', area: 'token', label: 'tokens.nav', path: '/tokens', order: 10 });
+    ctx.sidebar({ key: 'tokens', area: 'token', group: 'space', label: 'tokens.nav', path: '/tokens', icon: <IconSafe />, order: 20 });
     ctx.headerItem({ key: 'user-menu', component: UserMenu, order: 100 });
   },
 });

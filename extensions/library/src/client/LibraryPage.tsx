@@ -3,7 +3,7 @@
 import { Button, Dropdown, Empty, Input, Menu, Popconfirm, Radio, Select, Space, Table, Tag, Tree, Typography } from '@arco-design/web-react';
 import { IconDelete, IconEdit, IconFolder, IconFolderAdd, IconMore } from '@arco-design/web-react/icon';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeading, ResourceKinds, SearchInput, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
+import { itemPathOf, Modal, PageHeading, ResourceKinds, SearchInput, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
 import { Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -164,7 +164,7 @@ function Library({ spaceId }: { spaceId: string }) {
                 render: (_: unknown, i) => {
                   const k = kinds.get(i.res_type);
                   const Icon = k?.value.icon;
-                  const to = k ? (k.value.itemPath?.(i.res_id, spaceId) ?? `${k.value.path}/${i.res_id}?space_id=${spaceId}`) : undefined;
+                  const to = k ? itemPathOf(k.value, i.res_id, spaceId) : undefined;
                   return (
                     <div data-testid="library-item" data-kind={i.res_type} data-id={i.res_id}>
                       <Space size={6}>

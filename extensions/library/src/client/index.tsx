@@ -1,5 +1,7 @@
-import { defineExtension, lazyPage } from '@tessera/sdk/client';
+import { IconFolder } from '@arco-design/web-react/icon';
+import { defineExtension, lazyPage, ResourceKinds, SearchProviders } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { resourceSearch } from './search.ts';
 import { setCurrentSpace } from './space.ts';
 
 const LibraryPage = lazyPage(() => import('./LibraryPage.tsx').then((m) => m.LibraryPage));
@@ -8,8 +10,11 @@ export default defineExtension({
   id: 'library',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    setCurrentSpace(ctx.service(CurrentSpaceService));
+    const space = ctx.service(CurrentSpaceService);
+    setCurrentSpace(space);
     ctx.route({ path: '/library', component: LibraryPage, title: 'title' });
-    ctx.sidebar({ key: 'library', area: 'space', label: 'nav', path: '/library', order: 5 });
+    ctx.sidebar({ key: 'library', area: 'space', group: 'build', label: 'nav', path: '/library', icon: <IconFolder />, order: 90 });
+    // The command palette finds the space's resources of every kind by name.
+    ctx.register(SearchProviders, resourceSearch(ctx.api, ctx.registry(ResourceKinds), () => space.get()));
   },
 });

@@ -1,3 +1,4 @@
+import { IconCompass } from '@arco-design/web-react/icon';
 import { defineExtension, HomeSections, lazyPage, lazyView } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { LibraryActions } from '@tessera/ext-library/client';
@@ -18,7 +19,7 @@ export default defineExtension({
     ctx.route({ path: '/explore', component: ExplorePage, title: 'title' });
     ctx.route({ path: '/explore/topics/:topic_id', component: TopicPage, title: 'title' });
     ctx.route({ path: '/explore/:product_id', component: ProductPage, title: 'title' });
-    ctx.sidebar({ key: 'explore', area: 'explore', label: 'nav', path: '/explore', order: 10 });
+    ctx.sidebar({ key: 'explore', area: 'explore', label: 'nav', path: '/explore', icon: <IconCompass />, order: 10 });
     ctx.settingsPage({ key: 'marketplace', label: 'admin.tab', component: AdminPage, order: 80 });
     ctx.register(LibraryActions, { key: 'list-in-marketplace', label: 'listAction', order: 10, applies: (_item, caps) => caps.can_export, Dialog: ListingDialog });
     ctx.register(HomeSections, { key: 'marketplace', component: TemplatesSection, order: 20 });

@@ -1,3 +1,4 @@
+import { IconLink } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CatalogueSections, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
@@ -12,7 +13,7 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/mcp', component: McpPage, title: 'title' });
-    ctx.sidebar({ key: 'mcp', area: 'space', label: 'nav', path: '/mcp', order: 25 });
+    ctx.sidebar({ key: 'mcp', area: 'space', group: 'build', label: 'nav', path: '/mcp', icon: <IconLink />, order: 50 });
     ctx.register(CatalogueSections, mcpSection);
     ctx.register(NodeTypeClients, mcpNodeClient);
   },

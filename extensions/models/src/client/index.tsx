@@ -1,6 +1,8 @@
-import { defineExtension, lazyPage } from '@tessera/sdk/client';
+import { IconThunderbolt } from '@arco-design/web-react/icon';
+import { defineExtension, lazyPage, OnboardingSteps } from '@tessera/sdk/client';
 import { CurrentUserService } from '@tessera/ext-identity/shared';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { connectModelStep } from './onboarding.ts';
 import { setServices } from './services.ts';
 
 // The page loads its code when first opened.
@@ -12,6 +14,7 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setServices({ space: ctx.service(CurrentSpaceService), user: ctx.service(CurrentUserService) });
     ctx.route({ path: '/models', component: ModelsPage, title: 'title' });
-    ctx.sidebar({ key: 'models', area: 'model', label: 'nav', path: '/models', order: 10 });
+    ctx.sidebar({ key: 'models', area: 'model', group: 'operate', label: 'nav', path: '/models', icon: <IconThunderbolt />, order: 10 });
+    ctx.register(OnboardingSteps, connectModelStep);
   },
 });

@@ -1,3 +1,4 @@
+import { IconHistory } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { setCurrentSpace } from './space.ts';
@@ -11,6 +12,6 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/traces', component: TracesPage, title: 'title' });
-    ctx.sidebar({ key: 'traces', area: 'space', label: 'nav', path: '/traces', order: 60 });
+    ctx.sidebar({ key: 'traces', area: 'space', group: 'operate', label: 'nav', path: '/traces', icon: <IconHistory />, order: 30 });
   },
 });

@@ -1,3 +1,4 @@
+import { IconTool } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CatalogueSections, InterruptViews, NodeTypeClients } from '@tessera/ext-workflow/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
@@ -16,7 +17,7 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/plugins', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/plugins/:plugin_id', component: EditorPage, title: 'title' });
-    ctx.sidebar({ key: 'plugins', area: 'space', label: 'nav', path: '/plugins', order: 20 });
+    ctx.sidebar({ key: 'plugins', area: 'space', group: 'build', label: 'nav', path: '/plugins', icon: <IconTool />, order: 40 });
     ctx.register(ResourceKinds, pluginKind);
     ctx.register(CatalogueSections, pluginSection);
     ctx.register(NodeTypeClients, apiNodeClient);

@@ -1,3 +1,4 @@
+import { IconUserGroup } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentUserService, TokenWorkspaceSources } from '@tessera/ext-identity/shared';
 import { CurrentSpaceService, type SpaceInfo } from '../shared/index.ts';
@@ -20,7 +21,7 @@ export default defineExtension({
     ctx.headerItem({ key: 'space-switcher', component: SpaceSwitcher, order: 10 });
     ctx.route({ path: '/space/settings', component: SpaceSettingsPage, title: 'settings.title' });
     ctx.route({ path: '/invite/:key', component: InvitePage, title: 'invite.title', public: true });
-    ctx.sidebar({ key: 'space-settings', area: 'space', label: 'nav.settings', path: '/space/settings', order: 90 });
+    ctx.sidebar({ key: 'space-settings', area: 'space', group: 'space', label: 'nav.settings', path: '/space/settings', icon: <IconUserGroup />, order: 10 });
     // The access-token form offers the user's spaces.
     ctx.register(TokenWorkspaceSources, {
       key: 'spaces',

@@ -1,3 +1,4 @@
+import { IconBranch } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { workflowKind } from './kind.tsx';
@@ -15,6 +16,6 @@ export default defineExtension({
     ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/workflows/:workflow_id', component: EditorPage, title: 'title', layout: 'bare' });
     ctx.register(ResourceKinds, { ...workflowKind, editor: EditorPage });
-    ctx.sidebar({ key: 'workflows', area: 'work_flow', label: 'nav', path: '/workflows', order: 10 });
+    ctx.sidebar({ key: 'workflows', area: 'work_flow', group: 'build', label: 'nav', path: '/workflows', icon: <IconBranch />, order: 30 });
   },
 });

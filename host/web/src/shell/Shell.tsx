@@ -1,6 +1,6 @@
 import { Button, Drawer, Dropdown, Layout, Menu } from '@arco-design/web-react';
 import { IconDown } from '@arco-design/web-react/icon';
-import { LANGUAGES, TOP_LEVEL_AREAS, type Language } from '@tessera/sdk';
+import { LANGUAGES, SIDEBAR_GROUPS, groupOfArea, type Language } from '@tessera/sdk';
 import {
   HeaderItems,
   Panels,
@@ -72,7 +72,7 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
   const preload = (path: string) => preloadPage(routes.find((r) => matchPath(r.value.path, path))?.value.component);
   const groups = useMemo(
     () =>
-      TOP_LEVEL_AREAS.map((area) => ({ area, items: entries.filter((e) => e.value.area === area).sort(byOrder) })).filter((g) => g.items.length),
+      SIDEBAR_GROUPS.map((group) => ({ group, items: entries.filter((e) => (e.value.group ?? groupOfArea(e.value.area)) === group).sort(byOrder) })).filter((g) => g.items.length),
     [entries],
   );
   const selected = entries
@@ -95,11 +95,11 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
             {t(e.value.label, { ns: e.owner })}
           </Menu.Item>
         ));
-        // A group with one entry is that entry ("Models", not "Models › Models").
-        return items.length === 1 ? (
-          items[0]
+        // The first group (home, explore) has no title; a group with one entry is that entry ("Settings", not "Settings › Settings").
+        return items.length === 1 || g.group === 'start' ? (
+          items
         ) : (
-          <Menu.ItemGroup key={g.area} title={t(`areas.${g.area}`, { ns: 'host' })} data-testid={`sidebar-group-${g.area}`}>
+          <Menu.ItemGroup key={g.group} title={t(`groups.${g.group}`, { ns: 'host' })} data-testid={`sidebar-group-${g.group}`}>
             {items}
           </Menu.ItemGroup>
         );
