@@ -120,6 +120,8 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('run-answer-send').click();
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
     await expect.poll(() => page.getByTestId('run-history-item').allTextContents()).toEqual([expect.stringContaining('Succeeded Test run')]);
+    // An End that returns variables (no answer text): what it returned shows under "Succeeded".
+    expect(await page.getByTestId('run-output').textContent()).toBe('answer: Grace');
 
     // Reopen a past run of the first workflow: its nodes' results come back on the canvas.
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);

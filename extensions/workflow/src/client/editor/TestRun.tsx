@@ -115,15 +115,46 @@ export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }
           </Space>
         </div>
       )}
-      {run.answer && (
+      {run.answer ? (
         <div style={{ marginTop: 12 }}>
           <Typography.Text type="secondary">{t('run.output')}</Typography.Text>
           <pre data-testid="run-answer-text" style={{ whiteSpace: 'pre-wrap', background: 'var(--color-fill-2)', padding: 8, borderRadius: 4 }}>
             {run.answer}
           </pre>
         </div>
+      ) : (
+        <EndResult run={run} />
       )}
       {run.error && <Alert type="error" style={{ marginTop: 12 }} content={run.error} data-testid="run-error" />}
+    </div>
+  );
+}
+
+/**
+ * What a run returned when it streamed no answer text: the End node's variables, where the person looks after
+ * "Succeeded" (one variable by its name and value, several as JSON).
+ */
+function EndResult({ run }: { run: RunView }) {
+  const { t } = useTranslation('workflow');
+  if (run.status !== 'success') return null;
+  const end = Object.values(run.nodes).find((n) => n.node_type === 'end');
+  if (!end || end.outputs === undefined) return null;
+  const out = end.outputs as Record<string, unknown> | null;
+  const values = out && typeof out === 'object' ? Object.entries(out) : [];
+  const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+  return (
+    <div style={{ marginTop: 12 }}>
+      <Typography.Text type="secondary">{t('run.output')}</Typography.Text>
+      <pre data-testid="run-output" style={{ whiteSpace: 'pre-wrap', background: 'var(--color-fill-2)', padding: 8, borderRadius: 4, maxHeight: 320, overflow: 'auto' }}>
+        {values.length === 1 ? (
+          <>
+            <Typography.Text type="secondary">{values[0]![0]}: </Typography.Text>
+            {show(values[0]![1])}
+          </>
+        ) : (
+          show(out)
+        )}
+      </pre>
     </div>
   );
 }
