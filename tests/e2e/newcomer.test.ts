@@ -55,6 +55,9 @@ describe('the studio a newcomer meets', () => {
     await page.reload();
     await page.getByTestId('home-recent-item').first().waitFor();
     expect(await page.getByTestId('home-getting-started').count()).toBe(0);
+    // The chat is a trace named after the bot, not "chat".
+    await page.goto(`${env.studio.url}/traces`);
+    await expect.poll(() => page.getByTestId('obs-trace').allTextContents()).toEqual(['Travel helper']);
     expect(errors).toEqual([]);
     await context.close();
   });

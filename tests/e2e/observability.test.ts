@@ -21,7 +21,7 @@ describe('traces in the browser', () => {
     expect(sent.status).toBe(200);
 
     await page.goto(`${env.studio.url}/traces`);
-    await expect.poll(() => page.getByTestId('obs-trace').allTextContents()).toEqual(expect.arrayContaining(['workflow run', 'GET /cart']));
+    await expect.poll(() => page.getByTestId('obs-trace').allTextContents()).toEqual(expect.arrayContaining(['greeter', 'GET /cart']));
     // By an attribute of a span (here a resource attribute of the outside app), then all again.
     await page.getByTestId('obs-attr-key').fill('resource.service.name');
     await page.getByTestId('obs-attr-value').fill('shop');

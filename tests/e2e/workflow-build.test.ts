@@ -109,7 +109,7 @@ describe('building a workflow in the browser', () => {
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
     // The run's trace: the run, each node, the code call inside the Code node.
     await page.getByTestId('run-trace').locator('summary').click();
-    await expect.poll(() => page.getByTestId('trace-span').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('workflow run'), expect.stringContaining('node Code'), expect.stringMatching(/^code\d+ ms$/)]));
+    await expect.poll(() => page.getByTestId('trace-span').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Built by hand'), expect.stringContaining('node Code'), expect.stringMatching(/^code\d+ ms$/)]));
     await page.getByTestId('trace-span').filter({ hasText: 'node Code' }).click();
     expect(await page.getByTestId('trace-span-attributes').textContent()).toContain('"node_type": "code"');
     await fit();

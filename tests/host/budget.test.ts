@@ -47,6 +47,6 @@ describe('the run path and the start, counted', () => {
     // Written behind, and there: every run is a trace with its node spans.
     const traces = await flow.owner.post('/api/observability/v1/traces/list', { space_id: flow.space, filters: { source: 'workflow' }, page_size: 50 });
     expect(traces.traces).toHaveLength(RUNS + 3);
-    expect(traces.traces[0]).toMatchObject({ name: 'workflow run', status: 'ok', span_count: 5 });
+    expect(traces.traces[0]).toMatchObject({ name: 'five nodes', status: 'ok', span_count: 5 });
   });
 });

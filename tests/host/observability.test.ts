@@ -123,7 +123,7 @@ describe('observability', () => {
     const list = await traces();
     expect(list.map((t: { trace_id: string }) => t.trace_id).sort()).toEqual([...runs].sort());
     const t = await obs('traces/get', { trace_id: runs[0] });
-    expect(t.spans[0]).toMatchObject({ name: 'workflow run', kind: 'workflow', parent_span_id: '' });
+    expect(t.spans[0]).toMatchObject({ name: 'greeter', kind: 'workflow', parent_span_id: '' });
     expect(t.spans.filter((s: { kind: string }) => s.kind === 'node').length).toBeGreaterThanOrEqual(2);
     expect(t.spans.find((s: { kind: string; input: string }) => s.kind === 'node' && s.input.includes('Ada'))).toBeTruthy();
     // Found by the run's log id too.
@@ -210,7 +210,7 @@ describe('observability', () => {
       for (let i = 0; i < 200 && !received.length; i++) await new Promise((r) => setTimeout(r, 25));
       expect(received[0].headers['x-api-key']).toBe('k-1');
       const spans = received.flatMap((r) => r.body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
-      const root = spans.find((x: any) => x.name === 'workflow run');
+      const root = spans.find((x: any) => x.name === 'exported flow');
       expect(root.traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(root.spanId).toMatch(/^[0-9a-f]{16}$/);
       expect(root.attributes).toContainEqual({ key: 'tessera.trace_id', value: { stringValue: execute_id } });

@@ -231,7 +231,7 @@ export class ChatService {
       emit('conversation.message.completed', messageView({ ...base, id: this.#store.newId(), role: 'assistant', type: 'verbose', content: JSON.stringify({ msg_type: 'generate_answer_finish', data: '{"finish_reason":0}' }), content_type: 'text', reasoning_content: '', meta_data: '{}', feedback: null, created_at: Date.now(), updated_at: Date.now() }));
       row.status = 'completed';
       row.completed_at = Date.now();
-      spans.unshift({ name: 'chat', kind: 'turn', start_ms: 0, end_ms: at(), status: 'ok', attributes: { mode: s.config.mode, version: s.version ?? 'draft', input_tokens: row.input_tokens, output_tokens: row.output_tokens } });
+      spans.unshift({ name: s.bot.name, kind: 'turn', start_ms: 0, end_ms: at(), status: 'ok', attributes: { mode: s.config.mode, version: s.version ?? 'draft', input_tokens: row.input_tokens, output_tokens: row.output_tokens } });
       row.trace = JSON.stringify(spans);
       await this.#store.updateChat(row);
       chatEvent('conversation.chat.completed');
@@ -241,7 +241,7 @@ export class ChatService {
       row.error_code = cancelled ? ChatErrorCode.Cancelled : ((e as { code?: number }).code ?? ChatErrorCode.Failed);
       row.error_msg = cancelled ? 'The chat was cancelled.' : localizedMessage({ msg: describe(e), text: (e as { text?: { key: string; params?: Record<string, string | number> } }).text }, s.language ?? '', this.#ctx.registry(ErrorTexts));
       row.failed_at = Date.now();
-      spans.unshift({ name: 'chat', kind: 'turn', start_ms: 0, end_ms: at(), status: 'error', attributes: { mode: s.config.mode, version: s.version ?? 'draft', error: row.error_msg } });
+      spans.unshift({ name: s.bot.name, kind: 'turn', start_ms: 0, end_ms: at(), status: 'error', attributes: { mode: s.config.mode, version: s.version ?? 'draft', error: row.error_msg } });
       row.trace = JSON.stringify(spans);
       await this.#store.updateChat(row).catch((err) => this.#ctx.report(err));
       if (!cancelled) this.#ctx.logger.warn(`chat ${row.id} failed: ${row.error_msg}`, { bot_id: s.bot.id, log_id: s.logId });

@@ -94,7 +94,7 @@ export default defineExtension({
         if (chain.includes(meta.id)) throw new Error(`The workflow '${meta.name}' would call itself (through sub-workflows).`);
         if (chain.length >= 8) throw new Error('Sub-workflows are nested more than 8 deep.');
         const source = request.version === 'draft' ? { ...(await store.draft(meta.id)), commit_id: null, version: null } : await store.published(meta.id, request.version || undefined);
-        const child = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: parent.userId, execute_mode: parent.executeMode, run_mode: RunMode.Sync, commit_id: source.commit_id, version: source.version, canvas: source.canvas, input: request.input, log_id: '' });
+        const child = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: parent.userId, execute_mode: parent.executeMode, run_mode: RunMode.Sync, commit_id: source.commit_id, version: source.version, canvas: source.canvas, input: request.input, log_id: '' });
         chains.set(child.id, [...chain, meta.id]);
         childId = child.id;
       }

@@ -51,7 +51,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     const v = await store.runnable(body.workflow_id, body.version).catch(notFoundAs4200);
     const endUser = body.ext?.user_id;
     return runs.create(
-      { workflow_id: v.id, space_id: v.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input, log_id: logId, bot_id: body.bot_id ?? null, connector_id: API_CONNECTOR_ID, connector_uid: typeof endUser === 'string' || typeof endUser === 'number' ? String(endUser) : userId },
+      { workflow_id: v.id, name: v.name, space_id: v.space_id, user_id: userId, execute_mode: ExecuteMode.Run, run_mode: mode, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input, log_id: logId, bot_id: body.bot_id ?? null, connector_id: API_CONNECTOR_ID, connector_uid: typeof endUser === 'string' || typeof endUser === 'number' ? String(endUser) : userId },
       { writeBehind: mode === RunMode.Sync || mode === RunMode.Stream },
     );
   };

@@ -206,6 +206,8 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       const meta = await store.meta(body.workflow_id, body.space_id);
       if (body.name) await refuseTakenName(meta.space_id, body.name, meta.id);
       await db().updateTable('workflow_meta').set({ ...(body.name ? { name: body.name } : {}), ...(body.desc !== undefined ? { description: body.desc } : {}), ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}), updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      // Runs of its published versions are traced under its name: the new one from now on.
+      if (body.name) store.forget([meta.id]);
       return metaView(await store.meta(meta.id));
     },
   });
@@ -500,7 +502,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         const titleOf = (id: string) => draft.canvas.nodes.find((n) => n.node_id === id)?.node_param.title || id;
         throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `${titleOf(p.node_id)}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
       }
-      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, draft_revision: draft.revision, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
+      const row = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, draft_revision: draft.revision, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();
         const running = runs.execute(row.id);
@@ -621,7 +623,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       const meta = await store.meta(body.workflow_id, body.space_id);
       const draft = await store.draft(meta.id);
       if (!draft.canvas.nodes.some((n) => n.node_id === body.node_id)) throw badRequest(`No node ${body.node_id} in the draft.`);
-      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.NodeDebug, run_mode: RunMode.Sync, canvas: draft.canvas, input: {}, log_id: logId });
+      const row = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.NodeDebug, run_mode: RunMode.Sync, canvas: draft.canvas, input: {}, log_id: logId });
       await runs.execute(row.id, undefined, { node_id: body.node_id, inputs: runInput(body.input) });
       return processView(runs, (await runs.get(row.id))!);
     },

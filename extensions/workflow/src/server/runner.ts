@@ -23,7 +23,7 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
         throw notFound(`The workflow ${r.workflowId} does not exist in this space (it may have been deleted).`);
       });
       const v = await source(meta.id, r.version);
-      const row = await runs.create({ workflow_id: meta.id, space_id: meta.space_id, user_id: r.userId, execute_mode: ExecuteMode.Run, run_mode: RunMode.Sync, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: r.input, log_id: r.logId ?? '', bot_id: r.botId ?? null, connector_id: r.connectorId ?? null, connector_uid: r.connectorUid ?? null });
+      const row = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: r.userId, execute_mode: ExecuteMode.Run, run_mode: RunMode.Sync, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: r.input, log_id: r.logId ?? '', bot_id: r.botId ?? null, connector_id: r.connectorId ?? null, connector_uid: r.connectorUid ?? null });
       // The run is live from execute() on (its first event comes after a database read): listen then.
       const execution = runs.execute(row.id);
       const off = r.onMessage ? runs.subscribe(row.id, (e) => e.type === 'message' && r.onMessage!({ content: e.content, final: e.final, node_id: e.node_id })) : undefined;

@@ -92,12 +92,14 @@ export class RunService {
    * together shortly after it ends (one transaction for many runs), not before and after it.
    */
   #pending = new Map<string, { row: RunRow; canvas: Canvas }>();
+  /** The workflow's name of a run created here and not yet executed: its trace is named after it. */
+  #names = new Map<string, string>();
   #queue: { runs: Record<string, unknown>[]; nodes: Record<string, unknown>[]; spans: Record<string, unknown>[] } = { runs: [], nodes: [], spans: [] };
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
   async create(
-    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; commit_id?: string | null; version?: string | null; draft_revision?: number; canvas: Canvas; input: Record<string, unknown>; log_id: string; bot_id?: string | null; connector_id?: string | null; connector_uid?: string | null },
+    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; name?: string; commit_id?: string | null; version?: string | null; draft_revision?: number; canvas: Canvas; input: Record<string, unknown>; log_id: string; bot_id?: string | null; connector_id?: string | null; connector_uid?: string | null },
     opts: { writeBehind?: boolean } = {},
   ): Promise<RunRow> {
     const row: RunRow = {
@@ -129,6 +131,7 @@ export class RunService {
       input_tokens: 0,
       output_tokens: 0,
     };
+    if (r.name) this.#names.set(row.id, r.name);
     if (opts.writeBehind) this.#pending.set(row.id, { row, canvas: r.canvas });
     else await this.#ctx.db.insertInto('workflow_run').values(row).execute();
     return row;
@@ -237,7 +240,10 @@ export class RunService {
     const canvas = pending?.canvas ?? (row.canvas ? (JSON.parse(row.canvas) as Canvas) : await this.#commitCanvas(row.commit_id!));
     const emit = (e: RunEvent) => live.listeners.forEach((fn) => fn(e));
     const tracer = new RunTracer(() => this.#ctx.host.newId());
-    const runSpan = tracer.start('workflow run', { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });
+    // The trace is named after the workflow (a run resumed after a restart looks the name up).
+    const name = this.#names.get(runId) ?? (await this.#workflowName(row.workflow_id));
+    this.#names.delete(runId);
+    const runSpan = tracer.start(name, { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });
     const titles = new Map(canvas.nodes.map((n) => [n.node_id, n.node_param.title ?? n.node_id]));
     const finished: NodeExecRecord[] = [];
     // Tokens add up across the resumptions of a run.
@@ -356,6 +362,11 @@ export class RunService {
   }
 
   /** The variables a run sees: system facts, and the app and user variables when the variables extension runs. */
+  async #workflowName(workflowId: string): Promise<string> {
+    const meta = await this.#ctx.db.selectFrom('workflow_meta').select('name').where('id', '=', workflowId).executeTakeFirst();
+    return (meta?.name as string | undefined) || 'workflow run';
+  }
+
   async #variables(row: RunRow, canvas: Canvas) {
     const store = usesStoredVariables(canvas) ? this.#ctx.optionalService(VariablesService) : undefined;
     const [app, user] = store ? await Promise.all([store.all({ scope: 'app', spaceId: row.space_id }), store.all({ scope: 'user', spaceId: row.space_id, userId: row.user_id })]) : [{}, {}];

@@ -108,15 +108,15 @@ export class WorkflowStore {
    * What the open API runs: a live workflow's space and a published version, in one call. Kept in
    * memory (every run asks); publishing or deleting the workflow drops it (see forget).
    */
-  async runnable(workflowId: string, version?: string): Promise<{ id: string; space_id: string; canvas: Canvas; commit_id: string; version: string }> {
+  async runnable(workflowId: string, version?: string): Promise<{ id: string; space_id: string; name: string; canvas: Canvas; commit_id: string; version: string }> {
     const key = `${workflowId}@${version ?? ''}`;
     const hit = this.#runnable.get(key);
     if (hit) return hit;
     const meta = await this.meta(workflowId);
     const v = await this.published(meta.id, version);
-    return this.#runnable.set(key, { id: meta.id, space_id: meta.space_id, ...v });
+    return this.#runnable.set(key, { id: meta.id, space_id: meta.space_id, name: meta.name, ...v });
   }
-  #runnableCache: LocalCache<string, { id: string; space_id: string; canvas: Canvas; commit_id: string; version: string }> | undefined;
+  #runnableCache: LocalCache<string, { id: string; space_id: string; name: string; canvas: Canvas; commit_id: string; version: string }> | undefined;
   get #runnable() {
     // With several processes another one may publish or delete: then every run reads the database.
     return (this.#runnableCache ??= new LocalCache({ max: 5000, enabled: !this.#ctx.host.distributed }));
