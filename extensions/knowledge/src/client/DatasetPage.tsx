@@ -122,10 +122,14 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
   // When processing ends, the knowledge base's counts in the header are read again (they changed with it).
   const busy = !!docs.data?.document_infos.some((d) => BUSY.includes(d.status));
   const wasBusy = useRef(busy);
+  // So are they when the whole list (no search, one page) disagrees with them: processing may have ended between
+  // the two reads ("Slices: 0" over a document of 1 slice).
+  const listed = docs.data && !keyword && docs.data.total <= docs.data.document_infos.length ? docs.data.document_infos : undefined;
+  const disagrees = !!listed && !busy && (listed.length !== dataset.doc_count || listed.reduce((n, d) => n + d.slice_count, 0) !== dataset.slice_count);
   useEffect(() => {
-    if (wasBusy.current && !busy) void qc.invalidateQueries({ queryKey: ['knowledge', 'detail', dataset.dataset_id] });
+    if ((wasBusy.current && !busy) || disagrees) void qc.invalidateQueries({ queryKey: ['knowledge', 'detail', dataset.dataset_id] });
     wasBusy.current = busy;
-  }, [busy, qc, dataset.dataset_id]);
+  }, [busy, disagrees, qc, dataset.dataset_id]);
   const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/delete', { space_id: spaceId, document_ids: [id] }), onSuccess: refresh });
   const refetchPage = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/refresh_document', { space_id: spaceId, document_id: id }), onSuccess: refresh });
   const list = docs.data?.document_infos ?? [];
