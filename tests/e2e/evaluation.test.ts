@@ -18,6 +18,9 @@ describe('evaluation in the browser', () => {
     await api.post(`/api/prompt/v1/prompts/${p}/drafts/save`, { prompt_draft: { detail: { prompt_template: { messages: [{ role: 'user', content: '{{question}}' }] }, model_config: { model_id: model } } } });
     await api.post(`/api/prompt/v1/prompts/${p}/drafts/commit`, { commit_version: '1.0.0' });
     await api.post(`/api/prompt/v1/prompts/${p}/labels/set`, { label: 'production', version: '1.0.0' });
+    // A later version without a model (bots may use such a prompt; an experiment cannot run it).
+    await api.post(`/api/prompt/v1/prompts/${p}/drafts/save`, { prompt_draft: { detail: { prompt_template: { messages: [{ role: 'user', content: 'Q: {{question}}' }] }, model_config: {} } } });
+    await api.post(`/api/prompt/v1/prompts/${p}/drafts/commit`, { commit_version: '1.1.0' });
 
     // A set: two items by hand, two from a CSV file.
     await page.goto(`${env.studio.url}/evaluation`);
@@ -60,8 +63,16 @@ describe('evaluation in the browser', () => {
     await page.getByTestId('eval-experiment-name').fill('Baseline');
     await page.getByTestId('eval-experiment-set').click();
     await page.locator('.arco-select-option:visible').filter({ hasText: 'Greetings' }).click();
-    await page.getByTestId('eval-target-prompt_key').fill('answerer');
-    await page.getByTestId('eval-target-label').fill('production');
+    // The target is picked, not typed: the prompt, then one of its labels; a version without a model cannot be picked.
+    await page.getByTestId('eval-target-prompt_key').click();
+    await page.locator('.arco-select-option:visible').filter({ hasText: 'Answerer (answerer)' }).click();
+    await page.getByTestId('eval-target-version').click();
+    const noModel = page.locator('.arco-select-option:visible').filter({ hasText: '1.1.0' });
+    expect(await noModel.textContent()).toBe('1.1.0 · no model: set one in the prompt and commit');
+    expect(await noModel.getAttribute('class')).toContain('arco-select-option-disabled');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('eval-target-label').click();
+    await page.locator('.arco-select-option:visible').filter({ hasText: 'production → 1.0.0' }).click();
     await page.locator('[data-testid="eval-mapping-column"][data-input="question"]').click();
     await page.locator('.arco-select-option:visible').filter({ hasText: /^question$/ }).click();
     await page.getByTestId('eval-experiment-evaluators').click();

@@ -26,6 +26,10 @@ describe('prompts in the browser', () => {
     await page.getByTestId('prompt-message-content').first().fill('You translate into {{lang}}.');
     await page.getByTestId('prompt-add-message').click();
     await page.getByTestId('prompt-message-content').nth(1).fill('{{text}}');
+    // Committing without a model says at once what it will not do.
+    await page.getByTestId('prompt-commit').click();
+    await page.getByTestId('prompt-commit-no-model').waitFor();
+    await page.locator('.arco-modal-footer .arco-btn-secondary').click();
     await page.getByTestId('model-select').first().click();
     await page.locator('.arco-select-option:visible').first().click();
     await expect.poll(() => page.getByTestId('prompt-save-state').getAttribute('data-state')).toBe('saved');
@@ -44,6 +48,7 @@ describe('prompts in the browser', () => {
     // Committed as 1.0.0, labelled production: what apps render.
     await page.getByTestId('prompt-commit').click();
     await page.getByTestId('prompt-commit-version').fill('1.0.0');
+    expect(await page.getByTestId('prompt-commit-no-model').count()).toBe(0);
     await page.getByTestId('prompt-commit-save').click();
     await expect.poll(() => page.getByTestId('prompt-base').textContent()).toBe('1.0.0');
     await page.getByTestId('prompt-versions').click();

@@ -113,8 +113,13 @@ describe('evaluation', () => {
     await agent.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: greetingCanvas() });
     const notPublished = await agent.request('POST', '/api/evaluation/v1/experiments/create', { space_id: space, name: 'W', set_id: setId, target: { kind: 'workflow', settings: { workflow_id }, mapping: { name: 'question' } }, evaluators: [{ evaluator_id: code }] });
     expect([notPublished.status, notPublished.body.msg]).toEqual([400, '"greeter" is not published: publish it, then run experiments on it.']);
+    // Picked from what can run: an unpublished workflow is not offered.
+    const options = async (kind: string, settings = {}) => (await ev('targets/choices', { kind, settings })).choices.map((c: { field: string; options: { value: string }[] }) => [c.field, c.options.map((o) => o.value)]);
+    expect(await options('workflow')).toEqual([['workflow_id', []]]);
     await agent.post('/api/workflow_api/test_run', { space_id: space, workflow_id, input: { name: 'x' }, run_mode: 0 });
     await agent.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
+    expect(await options('workflow')).toEqual([['workflow_id', [workflow_id]]]);
+    expect(await options('prompt', { prompt_key: 'answerer' })).toEqual([['prompt_key', ['answerer']], ['version', ['1.0.0']], ['label', ['production']]]);
     const badMap = await agent.request('POST', '/api/evaluation/v1/experiments/create', { space_id: space, name: 'W', set_id: setId, target: { kind: 'workflow', settings: { workflow_id }, mapping: { nope: 'question' } }, evaluators: [{ evaluator_id: code }] });
     expect(badMap.body.msg).toBe('The target has no input nope (it has name).');
     const { experiment_id } = await ev('experiments/create', { name: 'Workflow', set_id: setId, set_version: '1.0.0', target: { kind: 'workflow', settings: { workflow_id }, mapping: { name: 'question' } }, evaluators: [{ evaluator_id: code }] });

@@ -4,7 +4,7 @@
 import { Button, Checkbox, Drawer, Empty, Input, InputNumber, Progress, Select, Space, Table, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, type ApiError } from '@tessera/sdk/client';
+import { Modal, toast, useApi, useStudio, type ApiError } from '@tessera/sdk/client';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -53,8 +53,16 @@ export function ExperimentsTab({ spaceId }: { spaceId: string }) {
   );
 }
 
+interface TargetChoiceView {
+  field: string;
+  label: Record<string, string>;
+  required: boolean;
+  options: { value: string; label: string; problem?: Record<string, string> }[];
+}
+
 function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; onClose(): void; onCreated(id: string): void }) {
   const { t } = useTranslation('evaluation');
+  const { language } = useStudio();
   const api = useApi();
   const qc = useQueryClient();
   const sets = useQuery({ queryKey: ['evaluation', 'sets', spaceId], queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }) });
@@ -73,6 +81,12 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
   const [problem, setProblem] = useState('');
   const set = sets.data?.sets.find((s) => s.set_id === setId);
   const clean = Object.fromEntries(Object.entries(settings).filter(([, v]) => v.trim()));
+  // What the target's settings are picked from (a prompt, then its versions and labels; a published workflow ...).
+  const choices = useQuery({
+    queryKey: ['evaluation', 'choices', spaceId, kind, clean.prompt_key ?? ''],
+    queryFn: () => api.post<{ choices: TargetChoiceView[] }>('/api/evaluation/v1/targets/choices', { space_id: spaceId, kind, settings: clean }),
+    placeholderData: (previous) => previous,
+  });
   const inputs = useQuery({
     queryKey: ['evaluation', 'inputs', kind, clean],
     enabled: !!(clean.prompt_key || clean.workflow_id || clean.bot_id),
@@ -116,9 +130,31 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
               </Select.Option>
             ))}
           </Select>
-          {Object.keys(settings).map((k) => (
-            <Input key={k} style={{ width: 200 }} placeholder={t(`settings.${k}`, { defaultValue: k })} value={settings[k]} onChange={(v) => setSettings({ ...settings, [k]: v })} data-testid={`eval-target-${k}`} />
-          ))}
+          {choices.data?.choices.length
+            ? choices.data.choices.map((c) => (
+                <Select
+                  key={c.field}
+                  showSearch
+                  allowClear={!c.required}
+                  style={{ width: 240 }}
+                  placeholder={c.label[language] ?? c.label['en-US']}
+                  value={settings[c.field] || undefined}
+                  // Another prompt: its versions and labels are picked again.
+                  onChange={(v) => setSettings({ ...(c.field === 'prompt_key' ? { prompt_key: '', version: '', label: '' } : settings), [c.field]: v ?? '' })}
+                  notFoundContent={t('experiments.noChoice')}
+                  data-testid={`eval-target-${c.field}`}
+                >
+                  {c.options.map((o) => (
+                    <Select.Option key={o.value} value={o.value} disabled={!!o.problem}>
+                      {o.label}
+                      {o.problem && <span style={{ color: 'var(--color-text-3)' }}> · {o.problem[language] ?? o.problem['en-US']}</span>}
+                    </Select.Option>
+                  ))}
+                </Select>
+              ))
+            : Object.keys(settings).map((k) => (
+                <Input key={k} style={{ width: 200 }} placeholder={t(`settings.${k}`, { defaultValue: k })} value={settings[k]} onChange={(v) => setSettings({ ...settings, [k]: v })} data-testid={`eval-target-${k}`} />
+              ))}
         </Space>
         {!!inputs.data?.inputs.length && set && (
           <div data-testid="eval-mapping">

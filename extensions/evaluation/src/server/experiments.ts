@@ -194,6 +194,18 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       return { inputs: await kind.inputs(body.space_id, body.settings) };
     },
   });
+  ctx.route({
+    method: 'POST',
+    path: '/api/evaluation/v1/targets/choices',
+    auth: inSpace,
+    summary: "What a target's settings are picked from, given those picked so far (a prompt, then its versions and labels)",
+    body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()).default({}) }),
+    handler: async ({ body }) => {
+      const kind = ctx.registry(EvalTargets).get(body.kind);
+      if (!kind) throw badRequest(`There is no target kind ${body.kind}.`, { field: 'kind' });
+      return { choices: (await kind.choices?.(body.space_id, body.settings)) ?? [] };
+    },
+  });
   ctx.route({ method: 'POST', path: `${base}/list`, auth: inSpace, summary: "The space's experiments, newest first, with their progress", body: z.object({ space_id: Id, set_id: Id.optional() }), handler: async ({ body }) => {
     let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
     if (body.set_id) q = q.where('set_id', '=', body.set_id);

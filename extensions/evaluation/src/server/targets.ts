@@ -2,13 +2,13 @@
 // item's fields; the answer of its model is the output, traced as a model call) and a published workflow (its
 // Start fields take the item's; its output; the run is its trace).
 import { SpansRecorded, badRequest, genAiEvents } from '@tessera/sdk';
-import type { ServerContext } from '@tessera/sdk/server';
+import { ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PromptsService } from '@tessera/ext-prompts/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
-import { EvalTargets } from '../shared/index.ts';
+import { EvalTargets, type TargetChoice } from '../shared/index.ts';
 
 const PromptTarget = z.object({ prompt_key: z.string().min(1, 'Choose the prompt.').max(100), version: z.string().max(32).optional(), label: z.string().max(64).optional() });
 const BotTarget = z.object({ bot_id: z.string().min(1, 'Choose the bot.').max(32) });
@@ -19,6 +19,7 @@ const parse = <T>(schema: z.ZodType<T>, v: unknown): T => {
   return r.data;
 };
 const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
+const NO_MODEL = { 'en-US': 'no model: set one in the prompt and commit', 'zh-CN': '没有模型：在提示词中设置模型并提交' };
 
 export function registerTargets(ctx: ServerContext<unknown>) {
   const prompts = () => {
@@ -45,6 +46,16 @@ export function registerTargets(ctx: ServerContext<unknown>) {
       const r = await resolve(spaceId, settings);
       if (!r.detail.model_config.model_id) throw badRequest(`Version ${r.version} of ${r.prompt_key} has no model: set one and commit.`, { field: 'target' });
     },
+    async choices(spaceId, settings): Promise<TargetChoice[]> {
+      const list = ctx.optionalService(PromptsService) ? await prompts().list(spaceId) : [];
+      const picked = list.find((p) => p.prompt_key === settings.prompt_key);
+      const modelOf = new Map(picked?.versions.map((v) => [v.version, v.has_model]));
+      return [
+        { field: 'prompt_key', label: { 'en-US': 'Prompt', 'zh-CN': '提示词' }, required: true, options: list.map((p) => ({ value: p.prompt_key, label: p.name === p.prompt_key ? p.name : `${p.name} (${p.prompt_key})` })) },
+        { field: 'version', label: { 'en-US': 'Version (latest when empty)', 'zh-CN': '版本（留空为最新）' }, required: false, options: (picked?.versions ?? []).map((v) => ({ value: v.version, label: v.version, ...(v.has_model ? {} : { problem: NO_MODEL }) })) },
+        { field: 'label', label: { 'en-US': 'Or a label', 'zh-CN': '或标签' }, required: false, options: (picked?.labels ?? []).map((l) => ({ value: l.label, label: `${l.label} → ${l.version}`, ...(modelOf.get(l.version) === false ? { problem: NO_MODEL } : {}) })) },
+      ];
+    },
     async run({ spaceId, settings, inputs, signal }) {
       const r = await resolve(spaceId, settings);
       const { messages } = await prompts().render(r.detail, inputs);
@@ -66,6 +77,12 @@ export function registerTargets(ctx: ServerContext<unknown>) {
     },
   });
 
+  /** The space's resources of a kind (through the library's point), newest first; published ones only when asked. */
+  const resources = async (kind: string, spaceId: string, publishedOnly: boolean) => {
+    const items = (await ctx.registry(ResourceKinds).get(kind)?.list({ spaceId, limit: 200 })) ?? [];
+    return items.filter((i) => !publishedOnly || i.published !== false).map((i) => ({ value: i.id, label: i.name }));
+  };
+
   const runner = () => {
     const r = ctx.optionalService(WorkflowRunnerService);
     if (!r) throw badRequest('Workflows are off in this studio.', { field: 'target' });
@@ -83,6 +100,7 @@ export function registerTargets(ctx: ServerContext<unknown>) {
       const info = await runner().info(s.workflow_id, spaceId);
       if (!info.latest_version) throw badRequest(`"${info.name}" is not published: publish it, then run experiments on it.`, { field: 'target' });
     },
+    choices: async (spaceId) => [{ field: 'workflow_id', label: { 'en-US': 'Workflow', 'zh-CN': '工作流' }, required: true, options: await resources('workflow', spaceId, true) }],
     async run({ spaceId, userId, settings, inputs, signal }) {
       const s = parse(WorkflowTarget, settings);
       const r = await runner().run({ spaceId, userId, workflowId: s.workflow_id, version: s.version, input: inputs, signal });
@@ -111,6 +129,7 @@ export function registerTargets(ctx: ServerContext<unknown>) {
       if (!bot || bot.space_id !== spaceId) throw badRequest(`There is no bot ${s.bot_id} in this space.`, { field: 'target' });
       if (!p || !p.connectors.includes('1024')) throw badRequest(`"${bot.name}" is not published to the API: publish it there, then run experiments on it.`, { field: 'target' });
     },
+    choices: async (spaceId) => [{ field: 'bot_id', label: { 'en-US': 'Bot', 'zh-CN': '智能体' }, required: true, options: await resources('bot', spaceId, true) }],
     async run({ userId, settings, inputs, signal }) {
       const s = parse(BotTarget, settings);
       // A conversation (a list of messages) is played turn by turn: each user message in the same conversation;

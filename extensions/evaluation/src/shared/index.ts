@@ -32,6 +32,16 @@ export interface EvalTarget {
   /** Throws a clear error for settings that cannot run (a prompt without a model ...). */
   check(spaceId: string, settings: Record<string, unknown>): Promise<void>;
   run(r: TargetRun): Promise<TargetOutput>;
+  /** What a person picks the settings from (the experiment form), given what is picked so far; without it they are typed. */
+  choices?(spaceId: string, settings: Record<string, unknown>): Promise<TargetChoice[]>;
+}
+
+/** One setting of a target and what it may be (a prompt and its versions, a published workflow ...). */
+export interface TargetChoice {
+  field: string;
+  label: Record<string, string>;
+  required: boolean;
+  options: { value: string; label: string; /** Why it cannot run as it is (a version without a model). */ problem?: Record<string, string> }[];
 }
 
 export const EvalTargets = defineRegistryPoint<EvalTarget>({

@@ -176,13 +176,13 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
           <Playground spaceId={spaceId} promptId={prompt.id} detail={detail} variables={variables} />
         </div>
       </div>
-      {committing && <CommitModal url={url} latest={prompt.prompt_basic.latest_version} onClose={() => setCommitting(false)} onDone={reload} />}
+      {committing && <CommitModal url={url} latest={prompt.prompt_basic.latest_version} noModel={!detail.model_config.model_id} onClose={() => setCommitting(false)} onDone={reload} />}
       <VersionsDrawer url={url} visible={versionsOpen} draft={detail} onClose={() => setVersionsOpen(false)} onReverted={reload} />
     </div>
   );
 }
 
-function CommitModal({ url, latest, onClose, onDone }: { url: string; latest: string; onClose(): void; onDone(): Promise<void> }) {
+function CommitModal({ url, latest, noModel, onClose, onDone }: { url: string; latest: string; noModel: boolean; onClose(): void; onDone(): Promise<void> }) {
   const { t } = useTranslation('prompts');
   const api = useApi();
   const [version, setVersion] = useState(latest ? latest.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '1.0.0');
@@ -199,6 +199,8 @@ function CommitModal({ url, latest, onClose, onDone }: { url: string; latest: st
   return (
     <Modal visible title={t('commit')} onCancel={onClose} onOk={() => commit.mutate()} confirmLoading={commit.isPending} okButtonProps={{ disabled: !version.trim(), ...({ 'data-testid': 'prompt-commit-save' } as object) }}>
       <Space direction="vertical" style={{ width: '100%' }}>
+        {/* Said now, not when an experiment on this version fails. */}
+        {noModel && <Alert type="warning" content={t('commitNoModel')} data-testid="prompt-commit-no-model" />}
         <Typography.Text>{t('version')}</Typography.Text>
         <Input value={version} onChange={(v) => (setVersion(v), setProblem(''))} status={problem ? 'error' : undefined} data-testid="prompt-commit-version" />
         {problem && <Typography.Text type="error" data-testid="prompt-commit-problem">{problem}</Typography.Text>}

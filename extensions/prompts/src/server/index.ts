@@ -29,6 +29,21 @@ export default defineExtension({
         return p && c ? { prompt_id: p.id, prompt_key: p.prompt_key, version: c.version as string, detail: detailOf(c.detail as string) } : undefined;
       },
       render,
+      async list(spaceId) {
+        const prompts = await ctx.db.selectFrom('prompts_prompt').select(['id', 'prompt_key', 'name']).where('space_id', '=', spaceId).where('deleted_at', 'is', null).where('latest_version', '!=', '').orderBy('name').limit(500).execute();
+        if (!prompts.length) return [];
+        const ids = prompts.map((p) => p.id as string);
+        const [commits, labels] = await Promise.all([
+          ctx.db.selectFrom('prompts_commit').select(['prompt_id', 'version', 'detail', 'created_at']).where('prompt_id', 'in', ids).orderBy('created_at', 'desc').execute(),
+          ctx.db.selectFrom('prompts_label').select(['prompt_id', 'label', 'version']).where('prompt_id', 'in', ids).orderBy('label').execute(),
+        ]);
+        return prompts.map((p) => ({
+          prompt_key: p.prompt_key as string,
+          name: p.name as string,
+          versions: commits.filter((c) => c.prompt_id === p.id).map((c) => ({ version: c.version as string, has_model: !!detailOf(c.detail as string).model_config.model_id })),
+          labels: labels.filter((l) => l.prompt_id === p.id).map((l) => ({ label: l.label as string, version: l.version as string })),
+        }));
+      },
     });
     // Prompts in the library: delete (into the bin), restore, and copies that take the draft along.
     const soft = async (id: string, spaceId: string, deleted: string | null) => {

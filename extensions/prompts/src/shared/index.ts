@@ -36,6 +36,15 @@ export interface Prompts {
   resolve(spaceId: string, key: string, ref?: { label?: string; version?: string }): Promise<ResolvedPrompt | undefined>;
   /** The prompt's messages with the variables filled in (placeholders expanded); what was not given is listed. */
   render(detail: PromptDetail, variables: Record<string, unknown>): Promise<{ messages: { role: 'system' | 'user' | 'assistant'; content: string }[]; missing: string[] }>;
+  /** The space's prompts with a committed version, by name: their versions (newest first, whether each has a model) and labels. */
+  list(spaceId: string): Promise<PromptChoice[]>;
+}
+
+export interface PromptChoice {
+  prompt_key: string;
+  name: string;
+  versions: { version: string; has_model: boolean }[];
+  labels: { label: string; version: string }[];
 }
 
 export const PromptsService = defineService<Prompts>({ id: 'prompts.service', owner: 'prompts', description: 'Library prompts by key and label, rendered.' });
