@@ -4,7 +4,7 @@ import { renderExtension } from '@tessera/sdk/testing/client';
 import client from '../src/client/index.tsx';
 
 const rows = [
-  { id: 'workflow', version: '0.1.0', state: 'started', source: 'builtin', folder: '/x/extensions/workflow', contributions: [{ point: 'server.apiRoutes', keys: ['POST /api/workflow_api/create'] }] },
+  { id: 'workflow', version: '0.1.0', state: 'started', source: 'builtin', folder: '/x/extensions/workflow', name: { 'en-US': 'Workflows', 'zh-CN': '工作流' }, description: { 'en-US': 'Canvas and runs.', 'zh-CN': '画布与运行。' }, contributions: [{ point: 'server.apiRoutes', keys: ['POST /api/workflow_api/create'] }] },
   { id: 'billing', version: '0.1.0', state: 'disabled', source: 'builtin', reason: 'disabled by configuration', folder: '/x/extensions/billing', contributions: [] },
   { id: 'invoices', version: '0.1.0', state: 'disabled', source: 'builtin', reason: "requires 'billing', which is disabled", folder: '/x/extensions/invoices', contributions: [] },
   { id: 'text-stats', version: '1.0.0', state: 'started', source: 'runtime', folder: '/srv/extensions.d/text-stats', contributions: [{ point: 'workflow.nodeTypes', keys: ['text_stats'] }] },
@@ -47,5 +47,21 @@ describe('the Extensions settings page', () => {
     await waitFor(() => expect(screen.getAllByTestId('cascade-item').map((e) => `${e.dataset.id}:${e.dataset.change}`)).toEqual(['workflow:disable', 'text-stats:disable']));
     fireEvent.click(screen.getByText('Confirm'));
     await waitFor(() => expect(server.posted.find((p) => p.url.startsWith('/api/admin/extensions/set_enabled'))?.body).toEqual({ changes: { workflow: false } }));
+  });
+
+  it('names each extension in the language shown, with its id and what it adds, and finds one by any of them', async () => {
+    await renderExtension(client, { path: '/settings/extensions', fetch: fakeServer(false).fetch, language: 'zh-CN' });
+    await waitFor(() => expect(screen.getByTestId('ext-name-workflow').textContent).toBe('工作流'));
+    expect(screen.getByTestId('ext-workflow').textContent).toContain('画布与运行。');
+    expect(screen.getByTestId('ext-workflow').textContent).toContain('workflow');
+    // One without a name shows its id.
+    expect(screen.getByTestId('ext-name-billing').textContent).toBe('billing');
+    const search = screen.getByTestId('extensions-search');
+    fireEvent.change(search.querySelector('input') ?? search, { target: { value: '画布' } });
+    await waitFor(() => expect(screen.queryByTestId('ext-billing')).toBeNull());
+    expect(screen.getByTestId('ext-workflow')).toBeTruthy();
+    fireEvent.change(search.querySelector('input') ?? search, { target: { value: 'stats' } });
+    await waitFor(() => expect(screen.queryByTestId('ext-workflow')).toBeNull());
+    expect(screen.getByTestId('ext-text-stats')).toBeTruthy();
   });
 });

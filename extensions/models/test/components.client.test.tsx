@@ -54,5 +54,9 @@ describe('model selector and parameter panel', () => {
       fireEvent.blur(max);
     });
     await waitFor(() => expect(params).toMatchObject({ temperature: 0.7, max_tokens: 512 }));
+    // What is not set says it is the default (the box is not left empty next to a slider that shows a value).
+    const input = (id: string) => { const e = screen.getByTestId(id); return (e.tagName === 'INPUT' ? e : e.querySelector('input'))!; };
+    expect(input('param-top-p').getAttribute('placeholder')).toBe('1（默认）');
+    expect((input('param-temperature') as HTMLInputElement).value).toBe('0.7');
   });
 });

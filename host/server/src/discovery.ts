@@ -11,7 +11,10 @@ export const PackageManifestSchema = z.object({
   id: z.string(),
   requires: z.array(z.string()).default([]),
   optional: z.array(z.string()).default([]),
-  description: z.string().optional(),
+  /** Its name for people: a text, or one per language ({ "en-US": "Bots", "zh-CN": "智能体" }). */
+  name: z.union([z.string().max(100), z.record(z.string(), z.string().max(100))]).optional(),
+  /** What it adds: a text, or one per language; English defaults to package.json's "description". */
+  description: z.union([z.string().max(2000), z.record(z.string(), z.string().max(2000))]).optional(),
   /** Server half: a module whose default export is defineExtension(...) from @tessera/sdk/server. */
   server: z.string().optional(),
   /** Client half: a module (built-in) or a Module Federation remote entry (runtime). */
@@ -19,7 +22,7 @@ export const PackageManifestSchema = z.object({
   /** Module Federation remote name of a runtime-loaded client half (default: tessera_ext_<id>). */
   remoteName: z.string().optional(),
 });
-export type PackageManifest = z.output<typeof PackageManifestSchema>;
+export type PackageManifest = Omit<z.output<typeof PackageManifestSchema>, 'name' | 'description'> & { name?: Record<string, string>; description?: Record<string, string> };
 
 export interface DiscoveredExtension {
   candidate: ExtensionCandidate<ServerContext>;
@@ -65,7 +68,12 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
       problems.push({ dir: extDir, source, id: claimed, message: `it needs Tessera ${engine} (engines.tessera); this studio is ${TESSERA_VERSION}` });
       continue;
     }
-    const pkg = parsed.data;
+    // Names and descriptions per language (a text alone is English); package.json's description is the English one.
+    const texts = (v: string | Record<string, string> | undefined, fallback?: string) => {
+      const out = { ...(fallback ? { 'en-US': fallback } : {}), ...(typeof v === 'string' ? { 'en-US': v } : (v ?? {})) };
+      return Object.keys(out).length ? out : undefined;
+    };
+    const pkg = { ...parsed.data, name: texts(parsed.data.name), description: texts(parsed.data.description, typeof (pkgJson as { description?: unknown }).description === 'string' ? (pkgJson as { description: string }).description : undefined) };
     // A client half the manifest does not name is never loaded: say so (the extension still loads).
     if (!pkg.client && (existsSync(path.join(extDir, 'dist/client/remoteEntry.js')) || existsSync(path.join(extDir, 'src/client/index.tsx')))) {
       warnings.push({ dir: extDir, source, id: pkg.id, message: `it has a client half (dist/client/remoteEntry.js or src/client/index.tsx) but its package.json "tessera" names no "client": the studio does not load it. Add "client": "./dist/client/remoteEntry.js".` });
@@ -77,7 +85,7 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
       pkg: { ...pkg, requires: requirements.map((r) => r.id) },
       dir: extDir,
       candidate: {
-        manifest: { id: pkg.id, version: pkgJson.version ?? '0.0.0', requires: requirements.map((r) => r.id), optional: pkg.optional, description: pkg.description, ...(Object.keys(ranges).length ? { ranges } : {}) },
+        manifest: { id: pkg.id, version: pkgJson.version ?? '0.0.0', requires: requirements.map((r) => r.id), optional: pkg.optional, description: pkg.description?.['en-US'], ...(Object.keys(ranges).length ? { ranges } : {}) },
         source,
         dir: extDir,
         load: async () => {

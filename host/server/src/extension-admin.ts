@@ -40,6 +40,7 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
         reason: s.reason === 'disabled by configuration' && reasons[s.id] ? `disabled by the studio: ${reasons[s.id]}` : s.reason,
         source: s.source,
         folder: s.dir ?? null,
+        name: d?.pkg.name,
         description: d?.pkg.description,
         requires: d?.pkg.requires ?? [],
         optional: d?.pkg.optional ?? [],

@@ -282,10 +282,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
         : d.candidate.source === 'builtin'
           ? { type: 'builtin' as const }
           : { type: 'remote' as const, entry: `/_extensions/${s.id}/${path.basename(d.pkg.client)}`, remoteName: d.pkg.remoteName ?? `tessera_ext_${s.id.replace(/[^a-z0-9]/g, '_')}` };
-      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, folder: s.dir ?? null, requires: d?.pkg.requires ?? [], optional: d?.pkg.optional ?? [], client };
+      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, folder: s.dir ?? null, name: d?.pkg.name, description: d?.pkg.description, requires: d?.pkg.requires ?? [], optional: d?.pkg.optional ?? [], client };
     });
     // Folders that were found but not loaded (an invalid manifest, an id already taken, a version not met).
-    for (const p of problems) extensions.push({ id: p.id ?? path.basename(p.dir), version: '', state: 'failed', reason: p.message, source: p.source ?? 'runtime', folder: p.dir, requires: [], optional: [], client: null });
+    for (const p of problems) extensions.push({ id: p.id ?? path.basename(p.dir), version: '', state: 'failed', reason: p.message, source: p.source ?? 'runtime', folder: p.dir, name: undefined, description: undefined, requires: [], optional: [], client: null });
     reply.type('application/json').send(toJson({ code: 0, msg: '', data: { platformName: config.platformName, extensions } }));
   });
   app.get('/_extensions/:id/*', async (request, reply) => {

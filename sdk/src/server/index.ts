@@ -593,7 +593,10 @@ export interface ExtensionInfo {
   reason?: string;
   source: 'builtin' | 'runtime' | 'test';
   folder: string | null;
-  description?: string;
+  /** Its name for people, per language (the manifest's `name`; absent: the id). */
+  name?: Record<string, string>;
+  /** What it adds, per language (the manifest's `description`, English from package.json's). */
+  description?: Record<string, string>;
   requires: string[];
   optional: string[];
   /** What it put into the points (registry entries and hook taps), by point id. */

@@ -1,7 +1,8 @@
-import { Alert, Button, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Input, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { IconSearch } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi } from '@tessera/sdk/client';
-import { useRef, useState } from 'react';
+import { Modal, toast, useApi, useStudio } from '@tessera/sdk/client';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface ExtensionRow {
@@ -11,7 +12,9 @@ export interface ExtensionRow {
   source: string;
   reason?: string;
   folder?: string | null;
-  description?: string;
+  /** Per language; absent: the id is the name. */
+  name?: Record<string, string>;
+  description?: Record<string, string>;
   contributions?: { point: string; keys: string[] }[];
   pending?: 'enable' | 'disable' | 'install' | 'remove';
 }
@@ -85,7 +88,15 @@ export function ExtensionsPage() {
     await refresh();
   };
 
-  const rows = q.data?.rows ?? [];
+  const { language } = useStudio();
+  const text = (v: Record<string, string> | undefined) => v?.[language] ?? v?.['en-US'];
+  const [search, setSearch] = useState('');
+  const all = q.data?.rows;
+  // Found by name (in the language shown), id or description.
+  const rows = useMemo(() => {
+    const words = search.trim().toLowerCase();
+    return (all ?? []).filter((r) => !words || [r.id, text(r.name), text(r.description)].some((x) => x?.toLowerCase().includes(words)));
+  }, [all, search, language]);
   const pending = rows.filter((r) => r.pending);
   return (
     <div data-testid="extensions-page">
@@ -100,6 +111,15 @@ export function ExtensionsPage() {
           </Typography.Text>
         </Space>
       )}
+      <Input
+        allowClear
+        prefix={<IconSearch />}
+        placeholder={t('search')}
+        value={search}
+        onChange={setSearch}
+        style={{ maxWidth: 360, marginBottom: 12 }}
+        data-testid="extensions-search"
+      />
       {pending.length > 0 && <Alert type="warning" style={{ marginBottom: 12 }} content={t('pendingBanner', { count: pending.length })} data-testid="extensions-pending" />}
       <Table<ExtensionRow>
         data-testid="extensions-table"
@@ -107,6 +127,7 @@ export function ExtensionsPage() {
         loading={q.isLoading}
         pagination={false}
         data={rows}
+        noDataElement={<Typography.Text type="secondary">{t('noMatch')}</Typography.Text>}
         expandedRowRender={isAdmin ? (r) => <Contributions row={r} /> : undefined}
         columns={[
           {
@@ -114,8 +135,13 @@ export function ExtensionsPage() {
             dataIndex: 'id',
             render: (id: string, r) => (
               <div data-testid={`ext-${id}`}>
-                <Typography.Text style={{ fontWeight: 500 }}>{id}</Typography.Text>
-                {r.description && <div style={{ fontSize: 12, color: 'var(--color-text-3)', maxWidth: 420 }}>{r.description}</div>}
+                <Space size={6} wrap>
+                  <Typography.Text style={{ fontWeight: 500 }} data-testid={`ext-name-${id}`}>
+                    {text(r.name) ?? id}
+                  </Typography.Text>
+                  {text(r.name) && <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'monospace' }}>{id}</Typography.Text>}
+                </Space>
+                {text(r.description) && <div style={{ fontSize: 12, color: 'var(--color-text-3)', maxWidth: 520 }}>{text(r.description)}</div>}
               </div>
             ),
           },

@@ -54,17 +54,18 @@ export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, al
 export function ModelParamsPanel({ value, onChange }: { value: ModelParams; onChange(next: ModelParams): void }) {
   const { t } = useTranslation('models');
   const set = (k: keyof ModelParams, v: number | undefined) => onChange({ ...value, [k]: v === undefined || Number.isNaN(v) ? undefined : v });
+  // A value not set is the model's default: the box says so (the slider shows where that is), it is not left empty.
   return (
     <div className="tessera-model-params" data-testid="model-params" style={{ display: 'grid', gridTemplateColumns: '120px 1fr 90px', gap: 8, alignItems: 'center', maxWidth: 480 }}>
       <span>{t('params.temperature')}</span>
       <Slider min={0} max={2} step={0.1} value={value.temperature ?? 1} onChange={(v) => set('temperature', v as number)} />
-      <InputNumber size="small" min={0} max={2} step={0.1} value={value.temperature} onChange={(v) => set('temperature', v)} data-testid="param-temperature" />
+      <InputNumber size="small" min={0} max={2} step={0.1} value={value.temperature} placeholder={t('params.default', { value: 1 })} onChange={(v) => set('temperature', v)} data-testid="param-temperature" />
       <span>{t('params.top_p')}</span>
       <Slider min={0} max={1} step={0.05} value={value.top_p ?? 1} onChange={(v) => set('top_p', v as number)} />
-      <InputNumber size="small" min={0} max={1} step={0.05} value={value.top_p} onChange={(v) => set('top_p', v)} data-testid="param-top-p" />
+      <InputNumber size="small" min={0} max={1} step={0.05} value={value.top_p} placeholder={t('params.default', { value: 1 })} onChange={(v) => set('top_p', v)} data-testid="param-top-p" />
       <span>{t('params.max_tokens')}</span>
       <span />
-      <InputNumber size="small" min={1} max={1_000_000} value={value.max_tokens} onChange={(v) => set('max_tokens', v)} data-testid="param-max-tokens" />
+      <InputNumber size="small" min={1} max={1_000_000} value={value.max_tokens} placeholder={t('params.modelDefault')} onChange={(v) => set('max_tokens', v)} data-testid="param-max-tokens" />
     </div>
   );
 }

@@ -26,11 +26,12 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
   const refKey = v.kind === 'ref' ? `${v.node_id}.${v.path.join('.')}` : undefined;
   const status = error ? ('error' as const) : undefined;
   const kind = v.kind === 'ref' || v.kind === 'var' ? v.kind : 'literal';
+  // The value takes the room its row leaves (a narrow panel keeps it whole instead of cutting it off).
   return (
-    <Space size={4} style={{ width: '100%' }}>
+    <div style={{ display: 'flex', alignItems: 'center', gap: 4, flex: 1, minWidth: 0 }}>
       <Select
         size="small"
-        style={{ width: 92 }}
+        style={{ width: 88, flex: 'none' }}
         value={kind}
         onChange={(k) => onChange(k === 'ref' ? { kind: 'ref', node_id: upstream[0]?.node_id ?? '', path: upstream[0] ? [upstream[0].field.name] : [] } : k === 'var' ? { kind: 'var', scope: variables[0]?.scope ?? 'system', name: variables[0]?.name ?? 'user_id' } : { kind: 'literal', value: '' })}
         data-testid={testId && `${testId}-kind`}
@@ -42,7 +43,7 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
       {v.kind === 'ref' ? (
         <Select
           size="small"
-          style={{ width: 200 }}
+          style={{ flex: 1, minWidth: 120 }}
           status={status}
           placeholder={t('editor.pickRef')}
           value={refKey}
@@ -63,7 +64,7 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
       ) : v.kind === 'var' ? (
         <Select
           size="small"
-          style={{ width: 200 }}
+          style={{ flex: 1, minWidth: 120 }}
           status={status}
           value={`${v.scope}.${v.name}`}
           showSearch
@@ -80,9 +81,9 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
           ))}
         </Select>
       ) : (
-        <Input size="small" style={{ width: 200 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
+        <Input size="small" style={{ flex: 1, minWidth: 120 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
       )}
-    </Space>
+    </div>
   );
 }
 

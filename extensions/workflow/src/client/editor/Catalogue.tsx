@@ -33,7 +33,8 @@ export function Catalogue({ types, clients, canvas, onAdd, onAddItem, spaceId }:
           {shown
             .filter((x) => x.category === g)
             .map((x) => {
-              const Icon = clients.find((c) => c.key === x.key)?.icon;
+              const client = clients.find((c) => c.key === x.key);
+              const Icon = client?.icon;
               return (
                 <Button
                   key={x.key}
@@ -41,7 +42,8 @@ export function Catalogue({ types, clients, canvas, onAdd, onAddItem, spaceId }:
                   size="small"
                   type="text"
                   disabled={used(x)}
-                  style={{ textAlign: 'left', display: 'block' }}
+                  className="tessera-catalogue-item"
+                  style={{ textAlign: 'left', display: 'flex', alignItems: 'center' }}
                   title={x.description?.[language] ?? ''}
                   draggable={!used(x)}
                   onDragStart={(e) => {
@@ -51,7 +53,10 @@ export function Catalogue({ types, clients, canvas, onAdd, onAddItem, spaceId }:
                   onClick={() => onAdd(x)}
                   data-testid={`add-node-${x.key}`}
                 >
-                  {Icon && <Icon style={{ marginRight: 6 }} />}
+                  {/* The node's icon on its colour, as on the canvas; the name in the text colour (an entry, not a link). */}
+                  <span className="tessera-catalogue-icon" style={{ background: client?.color ?? 'var(--color-fill-3)' }}>
+                    {Icon && <Icon />}
+                  </span>
                   {name(x)}
                 </Button>
               );
@@ -87,7 +92,7 @@ function SectionView({ section, spaceId, query, onAdd }: { section: CatalogueSec
         </div>
       )}
       {shown.map((item) => (
-        <Button key={item.key} long size="small" type="text" style={{ textAlign: 'left', display: 'block', height: 'auto', padding: '2px 8px' }} title={item.description ?? ''} onClick={() => onAdd(item)} data-testid={`add-item-${section.key}`} data-item={item.key}>
+        <Button key={item.key} long size="small" type="text" className="tessera-catalogue-item" style={{ textAlign: 'left', display: 'block', height: 'auto', padding: '2px 8px' }} title={item.description ?? ''} onClick={() => onAdd(item)} data-testid={`add-item-${section.key}`} data-item={item.key}>
           <div style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{item.label}</div>
           {item.group && <div style={{ fontSize: 11, color: 'var(--color-text-3)', overflow: 'hidden', textOverflow: 'ellipsis' }}>{item.group}</div>}
         </Button>

@@ -69,12 +69,12 @@ function Inputs({ param, upstream, variables, onChange, problems }: { param: Par
     <div data-testid="node-inputs">
       {param.inputs.map((b, i) => (
         <div key={i} style={{ marginBottom: 6 }} data-testid={`input-${i}`}>
-          <Space size={4} align="center">
-            <Input size="small" style={{ width: 90 }} value={b.name} status={problems[`inputs.${b.name}`] ? 'error' : undefined} onChange={(name) => set(i, { name })} data-testid={`input-${i}-name`} />
-            <Select size="small" style={{ width: 84 }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`input-${i}-type`} />
+          <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
+            <Input size="small" style={{ width: 84, flex: 'none' }} value={b.name} status={problems[`inputs.${b.name}`] ? 'error' : undefined} onChange={(name) => set(i, { name })} data-testid={`input-${i}-name`} />
+            <Select size="small" style={{ width: 84, flex: 'none' }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`input-${i}-type`} />
             <ValueInput binding={b} upstream={upstream} variables={variables} onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
             <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(param.inputs.filter((_, j) => j !== i))} />
-          </Space>
+          </div>
           <FieldProblem message={problems[`inputs.${b.name}`]} />
         </div>
       ))}
