@@ -32,7 +32,7 @@ describe('the studio looks like one product', () => {
     await context.close();
   });
 
-  it("says a model parameter left alone is the model's default instead of an empty box", async () => {
+  it("says a model parameter left alone is the model's default, and labels a variable's choices", async () => {
     const { page, api, spaceId, context } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
     const { bot_id } = await api.post('/api/draftbot/create', { space_id: spaceId, name: 'Helper' });
     await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
@@ -40,6 +40,11 @@ describe('the studio looks like one product', () => {
     await temperature.waitFor();
     expect(await temperature.getAttribute('placeholder')).toBe('1 (default)');
     expect(await inputOf(page, 'param-max-tokens').getAttribute('placeholder')).toBe('Model default');
+    // A variable's two choices are labelled where they are, not two bare toggles.
+    await page.getByTestId('bot-skill-toggle-variables').click();
+    await page.getByTestId('bot-variable-add').click();
+    expect(await page.getByTestId('bot-variable-writable').textContent()).toBe('Model may change');
+    expect(await page.getByTestId('bot-variable-user-editable').textContent()).toBe('Users may set');
     await context.close();
   });
 

@@ -1,5 +1,5 @@
 // The bot's variables: name, default and description; the values the debug chat has for you, and a reset.
-import { Button, Input, Space, Switch, Tooltip, Typography } from '@arco-design/web-react';
+import { Button, Checkbox, Input, Space, Tooltip, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
@@ -31,11 +31,16 @@ export function VariablesPanel({ value, onChange, spaceId, botId }: BotSkillPane
               <Input size="small" value={v.name} placeholder={t('name')} status={bad ? 'error' : undefined} onChange={(name) => set(i, { name })} style={{ width: 120 }} data-testid="bot-variable-name" />
               <Input size="small" value={v.default_value} placeholder={t('default')} onChange={(default_value) => set(i, { default_value })} style={{ width: 110 }} />
               <Input size="small" value={v.description} placeholder={t('description')} onChange={(description) => set(i, { description })} style={{ flex: 1, minWidth: 120 }} />
+              {/* Each choice says what it is where it is (a short label; the whole sentence on hover). */}
               <Tooltip content={t('writable')}>
-                <Switch size="small" checked={v.writable} onChange={(writable) => set(i, { writable })} aria-label={t('writable')} />
+                <Checkbox checked={v.writable} onChange={(writable) => set(i, { writable })} data-testid="bot-variable-writable">
+                  {t('writableShort')}
+                </Checkbox>
               </Tooltip>
               <Tooltip content={t('userEditable')}>
-                <Switch size="small" checked={v.user_editable} onChange={(user_editable) => set(i, { user_editable })} aria-label={t('userEditable')} />
+                <Checkbox checked={v.user_editable} onChange={(user_editable) => set(i, { user_editable })} data-testid="bot-variable-user-editable">
+                  {t('userEditableShort')}
+                </Checkbox>
               </Tooltip>
               <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => onChange({ variables: list.filter((_, j) => j !== i) })} />
               {v.name && values[v.name] !== undefined && (
