@@ -32,9 +32,11 @@ describe('the marketplace in the browser', () => {
 
     // Another user finds it by search, reads it, copies it into their space and runs it.
     await reader.page.goto(`${env.studio.url}/explore`);
+    // The results follow the typing; the suggestions close on Enter instead of covering them.
     await reader.page.getByPlaceholder('Search the marketplace').fill('polite');
-    await reader.page.keyboard.press('Enter');
     await expect.poll(() => reader.page.getByTestId('market-card-link').allTextContents()).toEqual(['Polite greeter']);
+    await reader.page.keyboard.press('Enter');
+    await expect.poll(() => reader.page.locator('.arco-autocomplete-popup .arco-select-option:visible, .arco-trigger-popup .arco-select-option:visible').count()).toBe(0);
     await reader.page.getByTestId('market-card-link').click();
     await reader.page.getByTestId('market-readme').locator('strong').filter({ hasText: 'name' }).waitFor();
     await reader.page.getByTestId('market-favorite').click();

@@ -3,7 +3,7 @@
 import { AutoComplete, Empty, Grid, Radio, Space, Spin, Tabs, Tag, Typography, Button, Popconfirm, Select } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PageHeading, ResourceKinds, toast, useApi, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Category, Product } from './api.ts';
@@ -60,7 +60,14 @@ function Browse() {
   const [templates, setTemplates] = useState(false);
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
-  const suggest = useQuery({ queryKey: ['market', 'suggest', typed], enabled: typed.trim().length > 0, queryFn: () => api.get<{ suggestions: string[] }>('/api/marketplace/product/search/suggest', { keyword: typed.trim() }) });
+  // Results follow the typing (a moment after it rests); suggestions show while typing and close once one is
+  // chosen or Enter is pressed, so they never sit over the results a person is reading.
+  const [suggesting, setSuggesting] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setKeyword(typed.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const suggest = useQuery({ queryKey: ['market', 'suggest', typed], enabled: suggesting && typed.trim().length > 0, queryFn: () => api.get<{ suggestions: string[] }>('/api/marketplace/product/search/suggest', { keyword: typed.trim() }) });
   const list = useQuery({
     queryKey: ['market', 'list', category, kind, sort, templates, keyword],
     queryFn: () =>
@@ -81,15 +88,19 @@ function Browse() {
           placeholder={t('search')}
           data={suggest.data?.suggestions ?? []}
           value={typed}
+          triggerProps={{ popupVisible: suggesting && typed.trim().length > 0 && !!suggest.data?.suggestions.length }}
           onChange={(v) => {
             setTyped(v);
+            setSuggesting(true);
             if (!v) setKeyword('');
           }}
           onSelect={(v) => {
             setTyped(String(v));
             setKeyword(String(v));
+            setSuggesting(false);
           }}
-          onPressEnter={() => setKeyword(typed.trim())}
+          onPressEnter={() => (setKeyword(typed.trim()), setSuggesting(false))}
+          onBlur={() => setSuggesting(false)}
           allowClear
           data-testid="market-search"
         />
