@@ -376,6 +376,8 @@ const HOST_ERROR_TEXTS = [
   { key: 'host.rateLimited', texts: { 'en-US': 'Too many attempts. Wait a minute and try again.', 'zh-CN': '尝试次数过多，请稍等一分钟再试。' } },
   { key: 'host.invalidRequest', texts: { 'en-US': 'Invalid request: {{fields}}', 'zh-CN': '请求参数有误：{{fields}}' } },
   { key: 'host.internal', texts: { 'en-US': 'Something went wrong on our side. Quote the log id when you report it.', 'zh-CN': '服务出错了。反馈问题时请附上日志 ID。' } },
+  { key: 'host.invalidJsonBody', texts: { 'en-US': 'The request body is not valid JSON (its Content-Type says application/json).', 'zh-CN': '请求体不是有效的 JSON（其 Content-Type 为 application/json）。' } },
+  { key: 'host.emptyJsonBody', texts: { 'en-US': 'The request body is empty; with Content-Type application/json send a JSON value (at least {}).', 'zh-CN': '请求体为空；Content-Type 为 application/json 时请发送 JSON 值（至少是 {}）。' } },
   { key: 'host.malformedJson', texts: { 'en-US': 'The request body is not valid JSON: {{detail}}', 'zh-CN': '请求体不是有效的 JSON：{{detail}}' } },
 ];
 

@@ -71,6 +71,9 @@ describe('server host HTTP conventions', () => {
     const bad = await t.request({ method: 'POST', url: '/api/notes/create', body: '{"space_id": ', as: 'ann' });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(ErrorCode.MALFORMED_BODY);
+    // In the caller's language, the whole message (not Fastify's English inside a Chinese sentence).
+    const zh = await t.request({ method: 'POST', url: '/api/notes/create', body: '{bad', headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN,zh;q=0.9' }, as: 'ann' });
+    expect(zh.body.msg).toBe('请求体不是有效的 JSON（其 Content-Type 为 application/json）。');
     const missing = await t.request({ url: '/api/nope' });
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: ErrorCode.ROUTE_NOT_FOUND });

@@ -50,7 +50,10 @@ export function asApiError(err: unknown): ApiError {
   if (ApiError.is(err)) return err as ApiError;
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (e.message ?? '').includes('JSON')) {
+    // Fastify's two cases have texts of their own in each language; a parser's message (where it broke) is kept as it is.
+    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError(400, ErrorCode.MALFORMED_BODY, 'The request body is not valid JSON (its Content-Type says application/json).', '', { text: { key: 'host.invalidJsonBody' } });
+    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError(400, ErrorCode.MALFORMED_BODY, 'The request body is empty; with Content-Type application/json send a JSON value (at least {}).', '', { text: { key: 'host.emptyJsonBody' } });
+    if ((e.message ?? '').includes('JSON')) {
       return new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body is not valid JSON: ${e.message}`, '', { text: { key: 'host.malformedJson', params: { detail: e.message ?? '' } } });
     }
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
