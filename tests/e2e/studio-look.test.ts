@@ -58,4 +58,19 @@ describe('the studio looks like one product', () => {
     expect(await page.getByTestId('ext-name-workflow').count()).toBe(0);
     await context.close();
   });
+
+  it("names field types in Chinese in a workflow's panels", async () => {
+    const { page, api, spaceId, context } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    const canvas = greetingCanvas();
+    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: (i % 2) * 160 } }));
+    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'greeter' });
+    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+    await page.getByTestId('workflow-editor').waitFor();
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.locator('[data-testid="canvas-node"][data-node-id="end"] strong').first().click();
+    await expect.poll(() => page.getByTestId('input-0-type').textContent()).toBe('字符串');
+    expect(await page.getByTestId('input-0-ref').textContent()).toContain('(字符串)');
+    await context.close();
+  });
 });

@@ -8,6 +8,12 @@ import { useTranslation } from 'react-i18next';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'file'] as const;
 
+/** A field type as the language shown names it ("字符串" for string in zh-CN); a type it does not know, as it is. */
+export function useTypeLabel(): (type: string) => string {
+  const { t } = useTranslation('workflow');
+  return (type: string) => t(`types.${type}`, { defaultValue: type });
+}
+
 /** A field's validation problem from the server, under the field. */
 export function FieldProblem({ message }: { message?: string }) {
   if (!message) return null;

@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { refNames, refsToIds, refsToTitles } from './refs.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/workflow-sdk';
 import type { NodeFormWidgets, UpstreamOutput } from './points.ts';
-import { FieldProblem, FIELD_TYPES, SYSTEM_VARIABLES, type VariableRef } from './widgets-light.tsx';
+import { FieldProblem, FIELD_TYPES, SYSTEM_VARIABLES, useTypeLabel, type VariableRef } from './widgets-light.tsx';
 
-export { FIELD_TYPES, FieldProblem, hintForm, SYSTEM_VARIABLES, useVariables, type VariableRef } from './widgets-light.tsx';
+export { FIELD_TYPES, FieldProblem, hintForm, SYSTEM_VARIABLES, useTypeLabel, useVariables, type VariableRef } from './widgets-light.tsx';
 
 function literal(text: string, type: InputBinding['type']): unknown {
   if (type === 'integer' || type === 'number') return text === '' || Number.isNaN(Number(text)) ? text : Number(text);
@@ -22,6 +22,7 @@ function literal(text: string, type: InputBinding['type']): unknown {
 /** One input's value: typed literal, a reference picked from the outputs of upstream nodes, or a variable. */
 export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, onChange, testId, error }: { binding: InputBinding; upstream: UpstreamOutput[]; variables?: VariableRef[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }) {
   const { t } = useTranslation('workflow');
+  const typeLabel = useTypeLabel();
   const v = binding.value;
   const refKey = v.kind === 'ref' ? `${v.node_id}.${v.path.join('.')}` : undefined;
   const status = error ? ('error' as const) : undefined;
@@ -57,7 +58,7 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
         >
           {upstream.map((u) => (
             <Select.Option key={`${u.node_id}.${u.field.name}`} value={`${u.node_id}.${u.field.name}`}>
-              {`${u.node_title} · ${u.field.name} (${u.field.type})`}
+              {`${u.node_title} · ${u.field.name} (${typeLabel(u.field.type)})`}
             </Select.Option>
           ))}
         </Select>
@@ -196,6 +197,7 @@ export function TemplateInput({ value: stored, onChange, node, upstream, placeho
 
 /** A list of typed fields (outputs, form fields, JSON fields): name, type, optionally required. */
 export function FieldsEditor({ fields, onChange, testId = 'field', withRequired = false, addLabel, problemOf }: { fields: FieldDecl[]; onChange(fields: FieldDecl[]): void; testId?: string; withRequired?: boolean; addLabel?: string; problemOf?(index: number): string | undefined }) {
+  const typeLabel = useTypeLabel();
   const { t } = useTranslation('workflow');
   const set = (i: number, patch: Partial<FieldDecl>) => onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   return (
@@ -204,7 +206,7 @@ export function FieldsEditor({ fields, onChange, testId = 'field', withRequired 
         <div key={i} style={{ marginBottom: 6 }}>
           <Space size={4}>
             <Input size="small" style={{ width: 130 }} status={problemOf?.(i) ? 'error' : undefined} value={f.name} onChange={(name) => set(i, { name })} data-testid={`${testId}-${i}-name`} />
-            <Select size="small" style={{ width: 96 }} value={f.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`${testId}-${i}-type`} />
+            <Select size="small" style={{ width: 96 }} value={f.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: typeLabel(x), value: x }))} data-testid={`${testId}-${i}-type`} />
             {withRequired && (
               <Checkbox checked={!!f.required} onChange={(required) => set(i, { required })}>
                 {t('editor.required')}

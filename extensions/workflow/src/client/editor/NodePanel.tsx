@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'rea
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '@tessera/workflow-sdk';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
-import { FIELD_TYPES, FORM_WIDGETS, FieldProblem, FieldsEditor, linesFor, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
+import { FIELD_TYPES, FORM_WIDGETS, FieldProblem, FieldsEditor, linesFor, useTypeLabel, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
 
 export { ValueInput };
 
@@ -64,6 +64,7 @@ function typeOfRef(value: InputBinding['value'], upstream: UpstreamOutput[]): Pa
 
 function Inputs({ param, upstream, variables, onChange, problems }: { param: Param; upstream: UpstreamOutput[]; variables: VariableRef[]; onChange(inputs: InputBinding[]): void; problems: Record<string, string> }) {
   const { t } = useTranslation('workflow');
+  const typeLabel = useTypeLabel();
   const set = (i: number, patch: Partial<InputBinding>) => onChange(param.inputs.map((b, j) => (j === i ? { ...b, ...patch } : b)));
   return (
     <div data-testid="node-inputs">
@@ -71,7 +72,7 @@ function Inputs({ param, upstream, variables, onChange, problems }: { param: Par
         <div key={i} style={{ marginBottom: 6 }} data-testid={`input-${i}`}>
           <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
             <Input size="small" style={{ width: 84, flex: 'none' }} value={b.name} status={problems[`inputs.${b.name}`] ? 'error' : undefined} onChange={(name) => set(i, { name })} data-testid={`input-${i}-name`} />
-            <Select size="small" style={{ width: 84, flex: 'none' }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: x, value: x }))} data-testid={`input-${i}-type`} />
+            <Select size="small" style={{ width: 84, flex: 'none' }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: typeLabel(x), value: x }))} data-testid={`input-${i}-type`} />
             <ValueInput binding={b} upstream={upstream} variables={variables} onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
             <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(param.inputs.filter((_, j) => j !== i))} />
           </div>
@@ -134,6 +135,7 @@ function JsonSettings({ settings, onChange, testId = 'node-settings-json' }: { s
 }
 
 export function NodePanel({ node, client, typeLabel, upstream, body = [], problems, onChange, onDelete, spaceId, workflowId, computedOutputs, entry = false, pending }: { node: CanvasNode; /** Set while edits wait to reach the canvas: calling it applies them at once. */ pending?: MutableRefObject<(() => void) | null>; /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean; client?: NodeTypeClient; typeLabel: string; upstream: UpstreamOutput[]; body?: UpstreamOutput[]; problems: NodeProblem[]; onChange(param: Param): void; onDelete(): void; spaceId: string; workflowId: string; /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[] }) {
+  const fieldType = useTypeLabel();
   const { t } = useTranslation('workflow');
   // Edits show in the panel at once and reach the canvas (cards, autosave, undo) a moment later, at
   // most every COMMIT_MS while typing: a keystroke re-renders this panel, not the editor and its
@@ -200,7 +202,7 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
             <div data-testid="node-computed-outputs">
               {computedOutputs.map((f) => (
                 <Tag key={f.name} style={{ margin: '0 4px 4px 0' }}>
-                  {f.name} <span style={{ color: 'var(--color-text-3)' }}>{f.type}</span>
+                  {f.name} <span style={{ color: 'var(--color-text-3)' }}>{fieldType(f.type)}</span>
                 </Tag>
               ))}
               <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: 0 }}>

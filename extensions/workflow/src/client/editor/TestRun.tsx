@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExecuteMode, NodeExecStatus, RunStatus } from '@tessera/workflow-sdk';
-import { InterruptViews } from '../points.ts';
+import { InterruptViews, useTypeLabel } from '../points.ts';
 import type { FieldDecl, NodeExecRecord } from '@tessera/workflow-sdk';
 
 /** A node's execution as the run streams it. */
@@ -50,6 +50,7 @@ function FieldInput({ field, value, onChange }: { field: FieldDecl; value: unkno
 /** The run panel: inputs, run / cancel, the answer, a question to answer, the error. */
 export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }: { fields: FieldDecl[]; run: RunView; onRun(input: Record<string, unknown>): void; onCancel(): void; onAnswer(answer: string): void; spaceId: string }) {
   const { t } = useTranslation('workflow');
+  const typeLabel = useTypeLabel();
   const interruptViews = useRegistry(InterruptViews);
   const View = run.question ? interruptViews.find((v) => v.type === run.question!.type)?.Component : undefined;
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(fields.map((f) => [f.name, initialValue(f)])));
@@ -80,7 +81,7 @@ export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }
       {fields.map((f) => (
         <div key={f.name} style={{ marginBottom: 8 }}>
           <div style={{ fontSize: 12, marginBottom: 2 }}>
-            {f.name} <Tag size="small">{f.type}</Tag> {f.required && <span style={{ color: 'rgb(var(--danger-6))' }}>*</span>}
+            {f.name} <Tag size="small">{typeLabel(f.type)}</Tag> {f.required && <span style={{ color: 'rgb(var(--danger-6))' }}>*</span>}
           </div>
           <FieldInput field={f} value={values[f.name]} onChange={(v) => setValues({ ...values, [f.name]: v })} />
         </div>
@@ -302,6 +303,7 @@ const parsed = (s: string | null): unknown => {
 /** Runs one node of the saved draft with inputs typed here (nodeDebug) and shows its result. */
 export function NodeDebug({ spaceId, workflowId, node, beforeRun }: { spaceId: string; workflowId: string; node: { node_id: string; node_param: { inputs: { name: string; type: string }[] } }; beforeRun(): Promise<boolean> }) {
   const { t } = useTranslation('workflow');
+  const typeLabel = useTypeLabel();
   const api = useApi();
   const [values, setValues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<NodeRun | undefined>();
@@ -328,7 +330,7 @@ export function NodeDebug({ spaceId, workflowId, node, beforeRun }: { spaceId: s
       {node.node_param.inputs.map((b) => (
         <div key={b.name} style={{ marginTop: 6 }}>
           <div style={{ fontSize: 12 }}>
-            {b.name} <Tag size="small">{b.type}</Tag>
+            {b.name} <Tag size="small">{typeLabel(b.type)}</Tag>
           </div>
           <Input size="small" value={values[b.name] ?? ''} onChange={(v) => setValues({ ...values, [b.name]: v })} data-testid={`debug-input-${b.name}`} />
         </div>
