@@ -58,6 +58,10 @@ describe('the studio a newcomer meets', () => {
     // The chat is a trace named after the bot, not "chat".
     await page.goto(`${env.studio.url}/traces`);
     await expect.poll(() => page.getByTestId('obs-trace').allTextContents()).toEqual(['Travel helper']);
+    // And home says what the space did this week.
+    await page.goto(`${env.studio.url}/`);
+    await expect.poll(() => page.getByTestId('home-week-chats').textContent()).toBe('Bot chats1');
+    expect(await page.getByTestId('home-week-errors').textContent()).toBe('Failed0');
     expect(errors).toEqual([]);
     await context.close();
   });

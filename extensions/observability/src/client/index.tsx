@@ -1,10 +1,11 @@
 import { IconHistory } from '@arco-design/web-react/icon';
-import { defineExtension, lazyPage } from '@tessera/sdk/client';
+import { defineExtension, HomeSections, lazyPage, lazyView } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code (and the chart library) loads when the page first opens.
 const TracesPage = lazyPage(() => import('./TracesPage.tsx').then((m) => m.TracesPage));
+const WeekSection = lazyView(() => import('./WeekSection.tsx').then((m) => m.WeekSection), { fallback: null });
 
 export default defineExtension({
   id: 'observability',
@@ -13,5 +14,7 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/traces', component: TracesPage, title: 'title' });
     ctx.sidebar({ key: 'traces', area: 'space', group: 'operate', label: 'nav', path: '/traces', icon: <IconHistory />, order: 30 });
+    // The home page says what the space ran this week.
+    ctx.register(HomeSections, { key: 'this-week', component: WeekSection, order: 10 });
   },
 });
