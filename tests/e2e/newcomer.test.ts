@@ -98,6 +98,18 @@ describe('the studio a newcomer meets', () => {
     await context.close();
   });
 
+  it('starts a bot from a template on the home page, in the language shown', async () => {
+    const { page, context, errors } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    await page.goto(`${env.studio.url}/`);
+    await page.getByTestId('home-templates').waitFor();
+    expect(await page.locator('[data-testid="home-template"][data-template="translator"]').textContent()).toContain('翻译助手');
+    await page.getByTestId('home-template-use-translator').click();
+    await page.getByTestId('bot-editor').waitFor();
+    await expect.poll(() => page.getByTestId('bot-prompt').inputValue()).toMatch(/^你负责中英文互译/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('names the groups, + Create and the palette in Chinese', async () => {
     const { page, context } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.studio.url}/`);

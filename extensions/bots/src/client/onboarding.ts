@@ -18,7 +18,8 @@ function useProgress(): { data?: Progress; loading: boolean } {
     enabled: !!spaceId,
     queryFn: () => api.post<Progress>('/api/draftbot/space_progress', { space_id: spaceId }, { suppressNotice: true }),
   });
-  return { data: q.data, loading: !!spaceId && q.isPending };
+  // Until the space is known the steps are not known either (the list would show, then hide, then show again).
+  return { data: q.data, loading: !spaceId || q.isPending };
 }
 
 const step = (key: string, order: number, path: string, done: (p: Progress) => boolean): OnboardingStep => ({

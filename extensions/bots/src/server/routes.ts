@@ -250,7 +250,8 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     importInto: async (pkg, opts) => {
       const parsed = BotConfig.safeParse((pkg.data as { config?: unknown })?.config);
       if (!parsed.success) throw badRequest(`"${pkg.name}" is not a bot this studio reads: ${parsed.error.issues[0]?.message ?? 'bad configuration'}.`);
-      return bots.create({ space_id: opts.spaceId, name: (opts.name ?? pkg.name).slice(0, 100), description: pkg.description ?? '', icon_uri: pkg.icon_uri ?? '', config: parsed.data, creator_id: opts.userId });
+      // Bot names are unique in a space: an import of a name taken is "Name (2)" ...
+      return bots.create({ space_id: opts.spaceId, name: await bots.freeName(opts.spaceId, (opts.name ?? pkg.name).slice(0, 100)), description: pkg.description ?? '', icon_uri: pkg.icon_uri ?? '', config: parsed.data, creator_id: opts.userId });
     },
   });
 

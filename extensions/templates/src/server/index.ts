@@ -1,0 +1,36 @@
+// Starter templates: listed for the home page, created in a space through their kind's own import.
+import { badRequest, notFound } from '@tessera/sdk';
+import { defineExtension, ResourceKinds } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { TEMPLATES, type TemplateLanguage } from './catalogue.ts';
+
+const languageOf = (header: unknown): TemplateLanguage => (String(header ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US');
+
+export default defineExtension({
+  id: 'templates',
+  register(ctx) {
+    const usable = () => TEMPLATES.filter((t) => ctx.registry(ResourceKinds).get(t.kind)?.importInto);
+    ctx.route({
+      method: 'GET',
+      path: '/api/templates/list',
+      auth: 'user',
+      summary: 'The starter templates this studio can create (their kinds run), with names and descriptions per language',
+      handler: () => ({ templates: usable().map((t) => ({ template_id: t.id, kind: t.kind, name: t.name, description: t.description })) }),
+    });
+    ctx.route({
+      method: 'POST',
+      path: '/api/templates/use',
+      auth: { space: { from: 'body', field: 'space_id' } },
+      summary: 'Create a template in the space (in the caller\'s language); answers the new resource',
+      body: z.object({ space_id: z.string().min(1).max(32), template_id: z.string().min(1).max(64) }),
+      handler: async ({ body, caller, headers }) => {
+        const t = TEMPLATES.find((x) => x.id === body.template_id);
+        if (!t) throw notFound(`There is no template '${body.template_id}'.`);
+        const kind = ctx.registry(ResourceKinds).get(t.kind);
+        if (!kind?.importInto) throw badRequest(`The template "${t.name['en-US']}" needs resources of kind ${t.kind}, which this studio does not run.`);
+        const id = await kind.importInto(t.package(languageOf(headers['accept-language'])), { spaceId: body.space_id, userId: caller!.userId, ids: new Map() });
+        return { kind: t.kind, id };
+      },
+    });
+  },
+});
