@@ -2,20 +2,24 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import { defineExtension, ResourceKinds } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { TEMPLATES, type TemplateLanguage } from './catalogue.ts';
+import type { Template, TemplateLanguage } from './catalogue.ts';
+
+// The catalogue (the templates' texts) is read with the first call, not at start.
+let catalogue: Promise<Template[]> | undefined;
+const templates = () => (catalogue ??= import('./catalogue.ts').then((m) => m.TEMPLATES));
 
 const languageOf = (header: unknown): TemplateLanguage => (String(header ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US');
 
 export default defineExtension({
   id: 'templates',
   register(ctx) {
-    const usable = () => TEMPLATES.filter((t) => ctx.registry(ResourceKinds).get(t.kind)?.importInto);
+    const usable = async () => (await templates()).filter((t) => ctx.registry(ResourceKinds).get(t.kind)?.importInto);
     ctx.route({
       method: 'GET',
       path: '/api/templates/list',
       auth: 'user',
       summary: 'The starter templates this studio can create (their kinds run), with names and descriptions per language',
-      handler: () => ({ templates: usable().map((t) => ({ template_id: t.id, kind: t.kind, name: t.name, description: t.description })) }),
+      handler: async () => ({ templates: (await usable()).map((t) => ({ template_id: t.id, kind: t.kind, name: t.name, description: t.description })) }),
     });
     ctx.route({
       method: 'POST',
@@ -24,7 +28,7 @@ export default defineExtension({
       summary: 'Create a template in the space (in the caller\'s language); answers the new resource',
       body: z.object({ space_id: z.string().min(1).max(32), template_id: z.string().min(1).max(64) }),
       handler: async ({ body, caller, headers }) => {
-        const t = TEMPLATES.find((x) => x.id === body.template_id);
+        const t = (await templates()).find((x) => x.id === body.template_id);
         if (!t) throw notFound(`There is no template '${body.template_id}'.`);
         const kind = ctx.registry(ResourceKinds).get(t.kind);
         if (!kind?.importInto) throw badRequest(`The template "${t.name['en-US']}" needs resources of kind ${t.kind}, which this studio does not run.`);
