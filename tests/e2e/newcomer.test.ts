@@ -130,7 +130,7 @@ describe('the studio a newcomer meets', () => {
     const header = await page.locator('.tessera-header').evaluate((h) => ({ scroll: h.scrollWidth, width: h.clientWidth }));
     expect(header.scroll).toBeLessThanOrEqual(header.width);
     // "Welcome to Tessera Studio" breaks before "Studio", not inside it (Arco's own rule says break-all).
-    expect(await page.locator('.tessera-page h3').first().evaluate((h) => getComputedStyle(h).wordBreak)).toBe('normal');
+    expect(await page.locator('.tessera-page-header h4').first().evaluate((h) => getComputedStyle(h).wordBreak)).toBe('normal');
     await page.getByTestId('palette-open').click();
     await page.getByTestId('palette-input').waitFor();
     await context.close();

@@ -39,7 +39,7 @@ describe('the studio as a person meets it', () => {
     await page.goto(`${env.studio.url}/workflows`);
     // Workflows sit in the sidebar's Build group, with the other things one builds.
     await page.getByTestId('sidebar-workflows').waitFor();
-    expect(await page.getByTestId('sidebar-group-build').getByTestId('sidebar-workflows').count()).toBe(1);
+    expect(await page.locator('[data-testid="sidebar-menu"] .arco-menu-group').filter({ has: page.locator('.arco-menu-group-title', { hasText: /^Build$/ }) }).getByTestId('sidebar-workflows').count()).toBe(1);
     await page.getByTestId('workflow-create').click();
     await page.getByTestId('workflow-create-name').fill('taken');
     await page.getByTestId('workflow-create-save').click();

@@ -5,3 +5,4 @@ export * from './request.ts';
 export * from './context.tsx';
 export * from './widgets.tsx';
 export * from './lazy.tsx';
+export * from './page.tsx';

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { NOTICE_TOP_OFFSET } from '../areas.ts';
 import type { ApiError } from '../api.ts';
 import { lazyView } from './lazy.tsx';
+import { PageHeader } from './page.tsx';
 
 // ---- toasts: info, success, warning, error, 80 px from the top (spec 000 section 9).
 Message.config({ duration: 3000, maxCount: 5 });
@@ -131,18 +132,9 @@ export function fieldErrors(fields: string[], show: (field: string, msg: string)
 }
 
 /** The top of a list page: its title, a line saying what it holds, and its main action on the right. */
+/** A page's title, intro and action: the page header (PageHeader) under its older name. */
 export function PageHeading({ title, intro, action }: { title: ReactNode; intro?: ReactNode; action?: ReactNode }) {
-  return (
-    <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} align="start">
-      <div>
-        <Typography.Title heading={5} style={{ margin: 0 }}>
-          {title}
-        </Typography.Title>
-        {intro && <Typography.Text type="secondary">{intro}</Typography.Text>}
-      </div>
-      {action}
-    </Space>
-  );
+  return <PageHeader title={title} intro={intro} actions={action} />;
 }
 
 /** A JSON schema's object properties (as a server sends a zod schema with z.toJSONSchema). */

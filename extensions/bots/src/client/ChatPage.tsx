@@ -1,11 +1,11 @@
 // A published bot's chat page: the member's conversations with it, a new chat, the history.
 import { Button, Empty, Popconfirm, Spin, Typography } from '@arco-design/web-react';
-import { IconDelete, IconLeft, IconMenu, IconPlus } from '@arco-design/web-react/icon';
+import { IconDelete, IconMenu, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { BackLink, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { BotIcon } from './BotIcon.tsx';
 import { ChatView } from './chat/ChatView.tsx';
 import type { Onboarding, Shortcut } from './chat/types.ts';
@@ -88,9 +88,7 @@ export function ChatPage() {
       <main className="tessera-chat-page-main">
         <header className="tessera-chat-page-header">
           <Button className="tessera-chat-page-menu" size="small" icon={<IconMenu />} aria-label={t('chatPage.conversations')} onClick={() => setListOpen((v) => !v)} data-testid="chat-list-toggle" />
-          <Link to="/bots" aria-label={t('editor.back')}>
-            <IconLeft />
-          </Link>
+          <BackLink to="/bots" label={t('editor.back')} />
           <Typography.Text bold>{bot.data.name}</Typography.Text>
         </header>
         <ChatView

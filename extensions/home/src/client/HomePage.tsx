@@ -1,5 +1,5 @@
 import { Button, Card, Empty, Space, Spin, Tag, Typography } from '@arco-design/web-react';
-import { HomeSections, ResourceKinds, type RecentResource, type ResourceKind, type RegistryEntry, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { HomeSections, PageHeader, type RecentResource, type RegistryEntry, type ResourceKind, ResourceKinds, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GettingStarted } from './GettingStarted.tsx';
@@ -43,9 +43,7 @@ export function HomePage() {
 
   return (
     <div className="tessera-page" data-testid="home-page">
-      <Typography.Title heading={3} style={{ marginTop: 0 }}>
-        {t('welcome', { platform: platformName })}
-      </Typography.Title>
+      <PageHeader title={t('welcome', { platform: platformName })} />
       <GettingStarted />
       {kinds.length === 0 ? (
         <Empty description={t('noKinds')} data-testid="home-no-kinds" />

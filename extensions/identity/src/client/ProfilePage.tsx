@@ -1,5 +1,5 @@
-import { Avatar, Button, Form, Input, Typography, Upload } from '@arco-design/web-react';
-import { toast, useApi, usePageTitle } from '@tessera/sdk/client';
+import { Avatar, Button, Form, Input, Upload } from '@arco-design/web-react';
+import { PageHeader, toast, useApi, usePageTitle } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../shared/index.ts';
@@ -22,7 +22,7 @@ export function ProfilePage() {
   if (!user) return null;
   return (
     <div className="tessera-page" data-testid="profile-page" style={{ maxWidth: 520 }}>
-      <Typography.Title heading={4}>{t('profile.title')}</Typography.Title>
+      <PageHeader title={t('profile.title')} />
       <Form
         form={form}
         layout="vertical"

@@ -1,10 +1,9 @@
 import { Button, Checkbox, DatePicker, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, toast, useApi, usePageTitle, useRegistry, useStudio, useFormat } from '@tessera/sdk/client';
+import { InfiniteTable, Modal, PageHeader, toast, useApi, useFormat, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAT_DURATIONS, TokenWorkspaceSources, type PatInfo, type TokenPermission } from '../shared/index.ts';
-
 
 interface WorkspaceRow {
   workspace_id?: string;
@@ -108,17 +107,15 @@ export function TokensPage() {
   });
   return (
     <div className="tessera-page" data-testid="tokens-page">
-      <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
-        <div>
-          <Typography.Title heading={4} style={{ marginTop: 0 }}>
-            {t('tokens.title')}
-          </Typography.Title>
-          <Typography.Paragraph type="secondary">{t('tokens.intro')}</Typography.Paragraph>
-        </div>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="token-create">
-          {t('tokens.create')}
-        </Button>
-      </Space>
+      <PageHeader
+        title={t('tokens.title')}
+        intro={t('tokens.intro')}
+        actions={
+          <Button type="primary" onClick={() => setCreating(true)} data-testid="token-create">
+            {t('tokens.create')}
+          </Button>
+        }
+      />
       <InfiniteTable<PatInfo>
         rowKey="id"
         queryKey={['identity', 'pats']}

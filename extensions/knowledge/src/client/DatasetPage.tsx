@@ -1,9 +1,8 @@
 // A knowledge base: its documents with status and progress, their slices (view, edit, enable/disable,
 // add, delete), a box to try retrieval with scores, and its settings.
 import { Alert, Button, Drawer, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
-import { IconLeft } from '@arco-design/web-react/icon';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { PageHeader, SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,28 +41,23 @@ function DatasetView({ spaceId, dataset }: { spaceId: string; dataset: Dataset }
   const setAdding = (on: boolean) => setParams((p) => (on ? p.set('add', '1') : p.delete('add'), p), { replace: true });
   return (
     <div data-testid="knowledge-dataset" data-dataset-id={dataset.dataset_id}>
-      <Space align="start" style={{ marginBottom: 8, width: '100%', justifyContent: 'space-between' }}>
-        <Space align="start">
-          <Link to={`/knowledge?space_id=${spaceId}`} aria-label={t('back')}>
-            <IconLeft />
-          </Link>
-          <div>
-            <Typography.Title heading={5} style={{ margin: 0 }} data-testid="knowledge-title">
-              {dataset.name}
-            </Typography.Title>
-            <Space size={6}>
-              <Tag>{t(`format.${dataset.format_type}`)}</Tag>
-              <Tag color={dataset.embedding_model_id ? 'arcoblue' : undefined}>{dataset.embedding_model_id ? t('mode.hybrid') : t('mode.fulltext')}</Tag>
-              <Typography.Text type="secondary" data-testid="dataset-counts">
-                {t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}
-              </Typography.Text>
-            </Space>
-          </div>
-        </Space>
-        <Button type="primary" onClick={() => setAdding(true)} data-testid="knowledge-add">
-          {t('add.button')}
-        </Button>
-      </Space>
+      <PageHeader
+        back={{ to: `/knowledge?space_id=${spaceId}`, label: t('back') }}
+        title={dataset.name}
+        titleTestId="knowledge-title"
+        extra={
+          <>
+            <Tag>{t(`format.${dataset.format_type}`)}</Tag>
+            <Tag color={dataset.embedding_model_id ? 'arcoblue' : undefined}>{dataset.embedding_model_id ? t('mode.hybrid') : t('mode.fulltext')}</Tag>
+          </>
+        }
+        intro={<span data-testid="dataset-counts">{t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}</span>}
+        actions={
+          <Button type="primary" onClick={() => setAdding(true)} data-testid="knowledge-add">
+            {t('add.button')}
+          </Button>
+        }
+      />
       <Tabs activeTab={tab} onChange={setTab}>
         <Tabs.TabPane key="documents" title={t('tabs.documents')}>
           <Documents spaceId={spaceId} dataset={dataset} onAdd={() => setAdding(true)} />

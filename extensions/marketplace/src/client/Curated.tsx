@@ -1,9 +1,8 @@
 // What administrators curate, as people see it: the explore page's banner, recommended products, live
 // topics (rows of products), and one topic's page (a draft one with its preview id).
 import { Alert, Empty, Grid, Space, Spin, Typography } from '@arco-design/web-react';
-import { IconLeft } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
-import { useApi, usePageTitle } from '@tessera/sdk/client';
+import { PageHeader, useApi, usePageTitle } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { localized, type Landing, type Product, type Topic } from './api.ts';
@@ -89,14 +88,7 @@ export function TopicPage() {
   if (!topic) return <Spin style={{ margin: 40 }} />;
   return (
     <div data-testid="market-topic-page">
-      <Space style={{ marginBottom: 8 }}>
-        <Link to="/explore" aria-label={t('curation.back')}>
-          <IconLeft />
-        </Link>
-        <Typography.Title heading={5} style={{ margin: 0 }}>
-          {localized(i18n.language, topic.title, topic.title_zh)}
-        </Typography.Title>
-      </Space>
+      <PageHeader back={{ to: '/explore', label: t('curation.back') }} title={localized(i18n.language, topic.title, topic.title_zh)} />
       {q.data!.preview && <Alert type="warning" content={t('curation.previewing')} style={{ marginBottom: 12 }} data-testid="market-topic-preview-note" />}
       <Typography.Paragraph type="secondary">{localized(i18n.language, topic.description, topic.description_zh)}</Typography.Paragraph>
       <ProductRow title="" products={topic.products ?? []} />

@@ -1,12 +1,12 @@
 // A product: readme (Markdown, no HTML), versions, what a copy brings along, author and numbers; favorite,
 // duplicate into one of your spaces, share.
-import { Alert, Button, Divider, Empty, Space, Spin, Tag, Typography } from '@arco-design/web-react';
-import { IconCopy, IconHeart, IconHeartFill, IconLeft, IconShareAlt } from '@arco-design/web-react/icon';
+import { Alert, Button, Divider, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
+import { IconCopy, IconHeart, IconHeartFill, IconShareAlt } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, ResourceKinds, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
+import { Modal, PageHeader, ResourceKinds, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import { useSpaceId, type Product } from './api.ts';
 import { useCategoryName } from './ExplorePage.tsx';
@@ -53,15 +53,12 @@ function ProductView({ detail }: { detail: Detail }) {
   });
   return (
     <div data-testid="market-product" data-product-id={p.product_id}>
-      <Link to="/explore" aria-label={t('back')}>
-        <IconLeft /> {t('back')}
-      </Link>
-      <Space style={{ width: '100%', justifyContent: 'space-between', margin: '8px 0' }} align="start">
-        <div>
-          <Space wrap>
-            <Typography.Title heading={4} style={{ margin: 0 }} data-testid="market-product-name">
-              {p.name}
-            </Typography.Title>
+      <PageHeader
+        back={{ to: '/explore', label: t('back') }}
+        title={p.name}
+        titleTestId="market-product-name"
+        extra={
+          <>
             <KindTag kind={p.entity_type} />
             {p.is_template && <Tag color="arcoblue">{t('template')}</Tag>}
             {p.category_id && <Tag>{categoryName(p.category_id)}</Tag>}
@@ -70,26 +67,30 @@ function ProductView({ detail }: { detail: Detail }) {
                 #{x}
               </Tag>
             ))}
-          </Space>
-          <Typography.Paragraph type="secondary" style={{ margin: '6px 0 0' }}>
+          </>
+        }
+        intro={
+          <>
             {p.description}
-          </Typography.Paragraph>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="market-stats">
-            {t('byline', { author: p.author.name, version: p.live_version || p.version_name, views: p.stats.views, duplicates: p.stats.duplicates, favorites: p.stats.favorites })}
-          </Typography.Text>
-        </div>
-        <Space>
-          <Button icon={p.favorited ? <IconHeartFill style={{ color: 'rgb(var(--red-6))' }} /> : <IconHeart />} onClick={() => fav.mutate()} loading={fav.isPending} data-testid="market-favorite" data-favorited={!!p.favorited}>
-            {p.favorited ? t('unfavorite') : t('favorite')}
-          </Button>
-          <Button icon={<IconShareAlt />} onClick={() => share.mutate()} data-testid="market-share">
-            {t('share')}
-          </Button>
-          <Button type="primary" icon={<IconCopy />} disabled={!detail.can_duplicate} onClick={() => setDuplicating(true)} data-testid="market-duplicate">
-            {t('duplicate')}
-          </Button>
-        </Space>
-      </Space>
+            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', marginTop: 4 }} data-testid="market-stats">
+              {t('byline', { author: p.author.name, version: p.live_version || p.version_name, views: p.stats.views, duplicates: p.stats.duplicates, favorites: p.stats.favorites })}
+            </Typography.Text>
+          </>
+        }
+        actions={
+          <>
+            <Button icon={p.favorited ? <IconHeartFill style={{ color: 'rgb(var(--red-6))' }} /> : <IconHeart />} onClick={() => fav.mutate()} loading={fav.isPending} data-testid="market-favorite" data-favorited={!!p.favorited}>
+              {p.favorited ? t('unfavorite') : t('favorite')}
+            </Button>
+            <Button icon={<IconShareAlt />} onClick={() => share.mutate()} data-testid="market-share">
+              {t('share')}
+            </Button>
+            <Button type="primary" icon={<IconCopy />} disabled={!detail.can_duplicate} onClick={() => setDuplicating(true)} data-testid="market-duplicate">
+              {t('duplicate')}
+            </Button>
+          </>
+        }
+      />
       {p.status !== undefined && p.status !== 2 && <Alert type={p.status === 3 ? 'error' : 'info'} style={{ marginBottom: 12 }} content={p.status === 3 ? t('rejectedBecause', { reason: p.reject_reason }) : t(`status.${p.status}`, { version: p.version_name })} />}
       <div style={{ display: 'flex', gap: 24, alignItems: 'flex-start' }}>
         <div style={{ flex: 1, minWidth: 0 }} className="tessera-markdown" data-testid="market-readme">

@@ -1,9 +1,9 @@
 // One memory base: its name and description, the keys it keeps about users (add, describe, remove), the bots
 // bound to it, how many users it remembers something of, and what it remembers about you.
 import { Button, Card, Empty, Input, Space, Spin, Table, Tag, Typography } from '@arco-design/web-react';
-import { IconDelete, IconLeft, IconPlus } from '@arco-design/web-react/icon';
+import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast, useApi, usePageTitle, type ApiError } from '@tessera/sdk/client';
+import { type ApiError, PageHeader, toast, useApi, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -64,14 +64,7 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
   const perKey = new Map((users.data?.keys ?? []).map((k) => [k.key, k.user_count]));
   return (
     <div data-testid="memory-base" style={{ maxWidth: 960 }}>
-      <Space style={{ marginBottom: 12 }}>
-        <Link to={`/memory?space_id=${spaceId}`} aria-label={t('bases.back')}>
-          <IconLeft />
-        </Link>
-        <Typography.Title heading={5} style={{ margin: 0 }}>
-          {b.name}
-        </Typography.Title>
-      </Space>
+      <PageHeader back={{ to: `/memory?space_id=${spaceId}`, label: t('bases.back') }} title={b.name} />
       <Card title={t('bases.about')} size="small" style={{ marginBottom: 12 }}>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Input value={name} maxLength={100} onChange={(v) => (setName(v), setNameProblem(''))} status={nameProblem ? 'error' : undefined} aria-label={t('bases.name')} data-testid="memory-base-rename" />

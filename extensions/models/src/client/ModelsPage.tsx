@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Checkbox, Empty, Form, Input, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
+import { Modal, PageHeader, toast, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentServices } from './services.ts';
@@ -349,10 +349,7 @@ export function ModelsPage() {
   const canManageSpace = !!auth.data?.permissions.update_space;
   return (
     <div className="tessera-page" data-testid="models-page">
-      <Typography.Title heading={4} style={{ marginTop: 0 }}>
-        {t('title')}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
+      <PageHeader title={t('title')} intro={t('intro')} />
       <Tabs defaultActiveTab="space">
         <Tabs.TabPane key="space" title={t('tabs.space')}>
           <ScopePanel base={`/api/model_manage/v1/spaces/${spaceId}`} spaceId={spaceId} canManage={canManageSpace} scope="space" />

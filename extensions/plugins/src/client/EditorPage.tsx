@@ -1,12 +1,11 @@
 // A plugin: its APIs (add, import, edit, enable, debug), its settings (server, auth, common
 // parameters), publishing and versions.
 import { Button, Empty, Popconfirm, Space, Spin, Switch, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
-import { IconLeft } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { METHOD_NAMES } from '../shared/index.ts';
 import type { ApiInfo, PluginInfo } from './api.ts';
 import { ApiEditor } from './ApiEditor.tsx';
@@ -57,21 +56,14 @@ function Editor({ spaceId, info }: { spaceId: string; info: PluginInfo }) {
   const debugApi = info.api_info.find((a) => a.api_id === debugging);
   return (
     <div data-testid="plugin-editor" data-plugin-id={meta.plugin_id}>
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} align="start">
-        <Space align="start">
-          <Link to={`/plugins?space_id=${spaceId}`} aria-label={t('back')} data-testid="plugin-back">
-            <IconLeft />
-          </Link>
-          <div>
-            <Typography.Title heading={5} style={{ margin: 0 }} data-testid="plugin-title">
-              {meta.name}
-            </Typography.Title>
-            <Typography.Text type="secondary">{meta.url || t('settings.noUrl')}</Typography.Text>
-          </div>
-          {meta.version_name ? <Tag color={meta.has_unpublished_changes ? 'orange' : 'green'}>{meta.has_unpublished_changes ? t('changedSince', { version: meta.version_name }) : meta.version_name}</Tag> : <Tag>{t('unpublished')}</Tag>}
-        </Space>
-        <PublishButton spaceId={spaceId} info={info} />
-      </Space>
+      <PageHeader
+        back={{ to: `/plugins?space_id=${spaceId}`, label: t('back'), testId: 'plugin-back' }}
+        title={meta.name}
+        titleTestId="plugin-title"
+        extra={meta.version_name ? <Tag color={meta.has_unpublished_changes ? 'orange' : 'green'}>{meta.has_unpublished_changes ? t('changedSince', { version: meta.version_name }) : meta.version_name}</Tag> : <Tag>{t('unpublished')}</Tag>}
+        intro={meta.url || t('settings.noUrl')}
+        actions={<PublishButton spaceId={spaceId} info={info} />}
+      />
       <Tabs activeTab={tab} onChange={setTab}>
         <Tabs.TabPane key="apis" title={t('tabs.apis', { n: info.api_info.length })}>
           <Space style={{ marginBottom: 8 }}>

@@ -3,9 +3,9 @@
 // publish a version to connectors with the record of what each resource got; history with rollback; copy
 // (also into another space), archive, delete.
 import { Alert, Button, Card, Checkbox, Drawer, Dropdown, Empty, Grid, Input, Menu, Popconfirm, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
-import { IconCode, IconHome, IconLeft, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
+import { IconCode, IconHome, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { EmbedSnippet, Modal, ResourceKinds, SchemaFields, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type FieldsSchema, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
+import { BackLink, EmbedSnippet, type FieldsSchema, Modal, type RegistryEntry, type ResourceKind, ResourceKinds, SchemaFields, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
 import { useTranslation } from 'react-i18next';
@@ -142,9 +142,7 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
       <aside style={{ width: 280, flex: 'none', borderRight: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', background: 'var(--color-bg-2)' }}>
         <div style={{ padding: '12px 12px 8px', borderBottom: '1px solid var(--color-border-2)' }}>
           <Space align="start" style={{ width: '100%' }}>
-            <Link to={`/projects?space_id=${spaceId}`} aria-label={t('back')} data-testid="project-back">
-              <IconLeft />
-            </Link>
+            <BackLink to={`/projects?space_id=${spaceId}`} label={t('back')} testId="project-back" />
             <div style={{ minWidth: 0 }}>
               <Typography.Text bold ellipsis data-testid="project-name" style={{ display: 'block', margin: 0 }}>
                 {p.name}

@@ -3,14 +3,14 @@
 // the draft, revert, point a label; and the playground: fill the variables, run on a model (streamed), run
 // two side by side (another version or model), see past runs.
 import { Alert, Button, Drawer, Empty, Input, InputNumber, Radio, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
-import { IconDelete, IconLeft, IconPlus } from '@arco-design/web-react/icon';
+import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useFormat, usePageTitle, type ApiError } from '@tessera/sdk/client';
+import { type ApiError, Modal, PageHeader, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { diffLines } from 'diff';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { variablesOf, type CommitInfo, type PromptDetail, type PromptFull } from './api.ts';
 import { useSpaceId } from './space.ts';
 
@@ -89,29 +89,29 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
   };
   return (
     <div data-testid="prompt-editor">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} align="start">
-        <Space align="center">
-          <Link to={`/prompts?space_id=${spaceId}`} aria-label={t('back')}>
-            <IconLeft />
-          </Link>
-          <Typography.Title heading={5} style={{ margin: 0 }}>
-            {prompt.prompt_basic.display_name}
-          </Typography.Title>
-          <Tag>{prompt.prompt_key}</Tag>
-          {base ? <Tag color={modified ? 'orange' : 'green'} data-testid="prompt-base">{modified ? t('changedSince', { version: base }) : base}</Tag> : <Tag>{t('draftOnly')}</Tag>}
-          <Typography.Text type={save === 'failed' ? 'error' : 'secondary'} data-testid="prompt-save-state" data-state={save}>
-            {t(`save.${save}`)}
-          </Typography.Text>
-        </Space>
-        <Space>
-          <Button onClick={() => setVersionsOpen(true)} data-testid="prompt-versions">
-            {t('versions')}
-          </Button>
-          <Button type="primary" onClick={async () => (await persist(), setCommitting(true))} data-testid="prompt-commit">
-            {t('commit')}
-          </Button>
-        </Space>
-      </Space>
+      <PageHeader
+        back={{ to: `/prompts?space_id=${spaceId}`, label: t('back') }}
+        title={prompt.prompt_basic.display_name}
+        extra={
+          <>
+            <Tag>{prompt.prompt_key}</Tag>
+            {base ? <Tag color={modified ? 'orange' : 'green'} data-testid="prompt-base">{modified ? t('changedSince', { version: base }) : base}</Tag> : <Tag>{t('draftOnly')}</Tag>}
+            <Typography.Text type={save === 'failed' ? 'error' : 'secondary'} data-testid="prompt-save-state" data-state={save}>
+              {t(`save.${save}`)}
+            </Typography.Text>
+          </>
+        }
+        actions={
+          <>
+            <Button onClick={() => setVersionsOpen(true)} data-testid="prompt-versions">
+              {t('versions')}
+            </Button>
+            <Button type="primary" onClick={async () => (await persist(), setCommitting(true))} data-testid="prompt-commit">
+              {t('commit')}
+            </Button>
+          </>
+        }
+      />
       <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start', flexWrap: 'wrap' }}>
         <div style={{ flex: '1 1 480px', minWidth: 0 }}>
           <Space style={{ marginBottom: 8 }}>

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SearchInput, toast, useApi, usePageTitle, useFormat } from '@tessera/sdk/client';
+import { PageHeader, SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpaceInfo, SpaceMemberInfo } from '../shared/index.ts';
@@ -404,9 +404,7 @@ export function SpaceSettingsPage() {
   const team = space.space_type === 2;
   return (
     <div className="tessera-page" data-testid="space-settings" data-space-id={space.space_id}>
-      <Typography.Title heading={4} style={{ marginTop: 0 }}>
-        {t('settings.title')} · {space.name}
-      </Typography.Title>
+      <PageHeader title={`${t('settings.title')} · ${space.name}`} />
       {!team && <Alert type="info" content={t('settings.personalNote')} style={{ marginBottom: 16 }} />}
       <Tabs defaultActiveTab="overview" key={space.space_id}>
         <Tabs.TabPane key="overview" title={t('settings.tabs.overview')}>

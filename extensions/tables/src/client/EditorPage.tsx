@@ -1,13 +1,12 @@
 // A table: its rows (draft or online data; add, edit, delete, reset), its fields, and SQL (typed or from a
 // question) over the space's tables.
 import { Alert, Button, Empty, Form, Input, Popconfirm, Progress, Radio, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
-import { IconLeft } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import type { DatabaseInfo } from './api.ts';
 import { FieldsEditor, type EditableField } from './FieldsEditor.tsx';
 import { useSpaceId } from './space.ts';
@@ -35,18 +34,7 @@ function Editor({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const [tab, setTab] = useState('data');
   return (
     <div data-testid="table-editor" data-table-id={table.id}>
-      <Space align="start" style={{ marginBottom: 8 }}>
-        <Link to={`/tables?space_id=${spaceId}`} aria-label={t('back')}>
-          <IconLeft />
-        </Link>
-        <div>
-          <Typography.Title heading={5} style={{ margin: 0 }} data-testid="table-title">
-            {table.table_name}
-          </Typography.Title>
-          {table.table_desc && <Typography.Text type="secondary">{table.table_desc}</Typography.Text>}
-        </div>
-        <Tag>{t(`mode.${table.rw_mode}`)}</Tag>
-      </Space>
+      <PageHeader back={{ to: `/tables?space_id=${spaceId}`, label: t('back') }} title={table.table_name} titleTestId="table-title" extra={<Tag>{t(`mode.${table.rw_mode}`)}</Tag>} intro={table.table_desc || undefined} />
       <Tabs activeTab={tab} onChange={setTab}>
         <Tabs.TabPane key="data" title={t('tabs.data')}>
           <Rows spaceId={spaceId} table={table} />

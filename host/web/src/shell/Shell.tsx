@@ -99,7 +99,7 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
         return items.length === 1 || g.group === 'start' ? (
           items
         ) : (
-          <Menu.ItemGroup key={g.group} title={t(`groups.${g.group}`, { ns: 'host' })} data-testid={`sidebar-group-${g.group}`}>
+          <Menu.ItemGroup key={g.group} title={t(`groups.${g.group}`, { ns: 'host' })}>
             {items}
           </Menu.ItemGroup>
         );

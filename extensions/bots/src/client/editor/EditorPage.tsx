@@ -1,8 +1,7 @@
 // The bot editor: persona and settings / skills / preview chat, saved as you type.
 import { Alert, Button, Collapse, Empty, Input, Popover, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
-import { IconLeft } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
-import { useApi, usePageTitle, useRegistry, useRegistryEntries, useStudio, type ResourceEditorProps } from '@tessera/sdk/client';
+import { BackLink, type ResourceEditorProps, useApi, usePageTitle, useRegistry, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -63,9 +62,7 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
   return (
     <div className="tessera-bot-editor" data-testid="bot-editor" data-mobile-tab={mobileTab} style={backTo ? { height: '100%' } : undefined}>
       <header className="tessera-bot-editor-header">
-        <Link to={backTo ?? '/bots'} aria-label={t('editor.back')} data-testid="bot-back">
-          <IconLeft />
-        </Link>
+        <BackLink to={backTo ?? '/bots'} label={t('editor.back')} testId="bot-back" />
         <Popover trigger="click" content={<IconPicker name={bot.name} value={bot.icon_uri} onChange={(icon_uri) => draft.change({ icon_uri })} />}>
           <button type="button" aria-label={t('form.icon')} style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }} data-testid="bot-icon">
             <BotIcon bot={bot} size={28} />

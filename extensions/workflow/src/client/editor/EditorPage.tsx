@@ -1,17 +1,17 @@
 // The workflow editor: the canvas (@xyflow/react), the node catalogue, the selected node's panel and
 // a draft that saves itself (a save made from an older draft is detected and the user chooses).
 import { Button, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
-import { IconApps, IconLeft, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
+import { IconApps, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
-import { Modal, toast, useApi, usePageTitle, useRegistry, useStudio, type ResourceEditorProps } from '@tessera/sdk/client';
+import { BackLink, Modal, type ResourceEditorProps, toast, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { LINK_LAYER_FROM, LinkLayer, type LayerLink } from './LinkLayer.tsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients } from '../points.ts';
@@ -21,7 +21,6 @@ import { CardStore, CardStoreContext } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
 import { BrokenRunDialog, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
-
 import { CARD_WIDTH, NODE_REF, cardSummary, nodeTypes, type CardData, type NodeRef, type NoteData } from './Cards.tsx';
 import { refNames } from '../refs.ts';
 import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
@@ -549,18 +548,16 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   return (
     <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: backTo ? '100%' : '100vh' }}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '8px 16px', borderBottom: '1px solid var(--color-border-2)' }}>
-        <Link
+        <BackLink
           to={backTo ?? '/workflows'}
-          aria-label={t('editor.back')}
-          data-testid="editor-back"
+          label={t('editor.back')}
+          testId="editor-back"
           onClick={(e) => {
             // Save what is pending first (the draft saves itself only 0.8 s after the last change).
             e.preventDefault();
             void flush().then((ok) => ok && navigate(backTo ?? '/workflows'));
           }}
-        >
-          <IconLeft />
-        </Link>
+        />
         <strong style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{initial.name}</strong>
         {!readOnly && <SaveBadge state={save} />}
         <span style={{ flex: 1 }} />
