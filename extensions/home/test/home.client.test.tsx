@@ -65,6 +65,20 @@ describe('home extension', () => {
     await screen.findByTestId('gadget-page');
   });
 
+  it("shows an item without a picture of its own with its kind's icon (a hook answering a new array each time included)", async () => {
+    const Icon = () => <svg data-testid="gadget-kind-icon" />;
+    const withIcon = defineExtension({
+      id: 'gadgets',
+      register(ctx) {
+        ctx.i18n({ 'en-US': { label: 'Gadget' }, 'zh-CN': { label: '小部件' } });
+        ctx.register(ResourceKinds, { kind: 'gadget', label: 'label', icon: Icon, path: '/gadgets', useRecent: () => ({ items: [{ id: 'g1', name: 'Plain', updatedAt: at('2026-11-01T10:00:00Z'), path: '/gadgets' }], loading: false }) }); // a new array each time
+      },
+    });
+    await renderExtension(home, { path: '/', fetch: fakeFetch, others: [withIcon] });
+    const row = await screen.findByTestId('home-recent-item');
+    expect(row.querySelector('[data-testid="home-recent-kind-icon"] [data-testid="gadget-kind-icon"]')).toBeTruthy();
+  });
+
   it('says the space is empty when kinds have nothing yet, and shows sections other extensions add', async () => {
     const templates = defineExtension({
       id: 'templates-fixture',

@@ -28,7 +28,9 @@ export function HomePage() {
   const kinds = useMemo(() => byOrder(kindEntries), [kindEntries]);
   const sections = useMemo(() => byOrder(sectionEntries), [sectionEntries]);
   const [recent, setRecent] = useState<Record<string, Recent>>({});
-  const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind]?.items === r.items && all[kind]?.loading === r.loading ? all : { ...all, [kind]: r })), []);
+  // Compared by content: a kind's hook that answers a new array each time (an outside extension's) must not make
+  // the page draw forever.
+  const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind] && sameItems(all[kind]!.items, r.items) && all[kind]!.loading === r.loading ? all : { ...all, [kind]: r })), []);
   const creatable = kinds.filter((k) => k.value.createPath);
   const withRecent = useMemo(() => kinds.filter((k) => k.value.useRecent), [kinds]);
   const merged = useMemo(
@@ -106,6 +108,10 @@ export function HomePage() {
   );
 }
 
+function sameItems(a: RecentResource[], b: RecentResource[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.updatedAt === b[i]!.updatedAt && x.name === b[i]!.name && x.description === b[i]!.description && x.path === b[i]!.path));
+}
+
 function byOrder<T extends { order?: number }>(entries: RegistryEntry<T>[]): RegistryEntry<T>[] {
   return [...entries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100));
 }
@@ -131,10 +137,16 @@ function RecentOf({ entry, onChange }: { entry: KindEntry; onChange(kind: string
 function RecentRow({ item, kind }: { item: RecentResource; kind: KindEntry }) {
   const { t } = useTranslation(kind.owner);
   const format = useFormat();
+  // An item without a picture of its own shows its kind's icon (every row has one, in the same place).
+  const KindIcon = kind.value.icon;
   return (
     <li className="tessera-home-recent-item" data-testid="home-recent-item" data-kind={kind.value.kind}>
       <Space align="start">
-        {item.icon}
+        {item.icon ?? (
+          <span className="tessera-home-recent-icon" data-testid="home-recent-kind-icon">
+            {KindIcon && <KindIcon />}
+          </span>
+        )}
         <div style={{ minWidth: 0 }}>
           <Space size={8}>
             <Link to={item.path} style={{ fontWeight: 500 }}>
