@@ -70,7 +70,7 @@ describe('the studio looks like one product', () => {
     await page.locator('.react-flow__controls-fitview').click();
     await page.locator('[data-testid="canvas-node"][data-node-id="end"] strong').first().click();
     await expect.poll(() => page.getByTestId('input-0-type').textContent()).toBe('字符串');
-    expect(await page.getByTestId('input-0-ref').textContent()).toContain('(字符串)');
+    await expect.poll(() => page.getByTestId('input-0-ref').textContent()).toContain('(字符串)');
     await context.close();
   });
 });
