@@ -52,6 +52,8 @@ describe('the studio looks like one product', () => {
     const { page, context } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.studio.url}/settings/extensions`);
     await expect.poll(() => page.getByTestId('ext-name-workflow').textContent()).toBe('工作流');
+    // Table cells wrap between words (a time stays "4:49 PM", not "4:49 P / M"): the studio's rule wins over Arco's.
+    expect(await page.locator('.arco-table-td').first().evaluate((td) => getComputedStyle(td).wordBreak)).toBe('normal');
     expect(await page.getByTestId('ext-workflow').textContent()).toContain('节点类型由扩展提供');
     await inputOf(page, 'extensions-search').fill('知识库');
     await expect.poll(() => page.locator('[data-testid^="ext-name-"]').allTextContents()).toEqual(expect.arrayContaining(['知识库', '知识库节点', '知识库技能']));
