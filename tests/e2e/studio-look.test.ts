@@ -75,4 +75,17 @@ describe('the studio looks like one product', () => {
     await expect.poll(() => page.getByTestId('input-0-ref').textContent()).toContain('(字符串)');
     await context.close();
   });
+
+  it('offers the first one where a list is empty, and links look like links without underlines until hovered', async () => {
+    const { page, api, spaceId, context } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    await page.goto(`${env.studio.url}/tables`);
+    await page.getByTestId('table-empty-create').click();
+    await page.locator('.arco-modal').first().waitFor();
+    await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'linked' });
+    await page.goto(`${env.studio.url}/`);
+    const link = page.getByTestId('home-recent-item').locator('a').first();
+    await link.waitFor();
+    expect(await link.evaluate((a) => [getComputedStyle(a).textDecorationLine, getComputedStyle(a).color])).toEqual(['none', 'rgb(22, 93, 255)']);
+    await context.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { Button, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
+import { EmptyState, fieldErrors, InfiniteTable, LimitedInput, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -49,7 +49,8 @@ export function LibraryPage() {
         data-testid="bot-table"
         rowKey="bot_id"
         queryKey={['bots', 'list', spaceId, name, orderBy, published]}
-        empty={<Typography.Text type="secondary">{name || published !== 'all' ? t('emptySearch') : t('empty')}</Typography.Text>}
+        // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
+        empty={name || published !== 'all' ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="bot-empty-create">{t('create')}</Button>} />}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
           const r = await api.post<{ bot_draft_list: BotListItem[]; has_more: boolean }>('/api/draftbot/get_draft_bot_list', { space_id: spaceId, bot_name: name || undefined, order_by: orderBy, page_index: page, page_size: PAGE, is_publish: published === 'all' ? undefined : published === 'yes' });

@@ -1,7 +1,7 @@
 // The knowledge bases of the space: search, filter by type, create (type, embedding model), delete.
 import { Button, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
+import { EmptyState, fieldErrors, InfiniteTable, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -52,7 +52,8 @@ export function LibraryPage() {
       <InfiniteTable<Dataset>
         rowKey="dataset_id"
         queryKey={['knowledge', 'list', spaceId, name, type]}
-        empty={<Typography.Text type="secondary">{name || type !== undefined ? t('emptySearch') : t('empty')}</Typography.Text>}
+        // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
+        empty={name || type !== undefined ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="knowledge-empty-create">{t('create')}</Button>} />}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
           const r = await api.post<{ dataset_list: Dataset[]; total: number }>('/api/knowledge/list', { space_id: spaceId, filter: { name: name || undefined, format_type: type }, page, size: PAGE });

@@ -1,7 +1,7 @@
 // The plugins of the space: search, sort, create by hand or import from an OpenAPI document.
 import { Button, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
+import { EmptyState, fieldErrors, InfiniteTable, LimitedInput, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -45,7 +45,8 @@ export function LibraryPage() {
         data-testid="plugin-table"
         rowKey="plugin_id"
         queryKey={['plugins', 'list', spaceId, name, orderBy]}
-        empty={<Typography.Text type="secondary">{name ? t('emptySearch') : t('empty')}</Typography.Text>}
+        // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
+        empty={name ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="plugin-empty-create">{t('create')}</Button>} />}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
           const r = await api.post<{ plugin_list: PluginMeta[]; has_more: boolean }>('/api/plugin_api/get_dev_plugin_list', { space_id: spaceId, name: name || undefined, order_by: orderBy, page, size: PAGE });

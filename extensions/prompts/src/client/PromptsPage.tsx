@@ -1,7 +1,7 @@
 // The prompts of the space: search, create (a key apps fetch it by, a name), open.
 import { Button, Input, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation } from '@tanstack/react-query';
-import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, type ApiError, useCreateDialog } from '@tessera/sdk/client';
+import { type ApiError, EmptyState, fieldErrors, InfiniteTable, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -42,7 +42,7 @@ export function PromptsPage() {
           const r = await api.post<{ prompts: PromptItem[]; total: number }>('/api/prompt/v1/prompts/list', { workspace_id: spaceId, key_word: kw || undefined, page_num: page, page_size: PAGE });
           return { items: r.prompts, next: page * PAGE < r.total ? page + 1 : undefined };
         }}
-        empty={<Typography.Text type="secondary">{kw ? t('noMatch') : t('empty')}</Typography.Text>}
+        empty={kw ? <EmptyState description={t('noMatch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="prompt-empty-create">{t('create')}</Button>} />}
         columns={[
           {
             title: t('name'),

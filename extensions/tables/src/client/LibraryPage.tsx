@@ -1,7 +1,7 @@
 // The tables of the space: search, create (name, description, per-user or shared rows, fields), delete.
 import { Button, Form, Input, Popconfirm, Radio, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
+import { EmptyState, fieldErrors, InfiniteTable, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -45,7 +45,8 @@ export function LibraryPage() {
       <InfiniteTable<DatabaseInfo>
         rowKey="id"
         queryKey={['tables', 'list', spaceId, name]}
-        empty={<Typography.Text type="secondary">{name ? t('emptySearch') : t('empty')}</Typography.Text>}
+        // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
+        empty={name ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="table-empty-create">{t('create')}</Button>} />}
         fetchPage={async (cursor) => {
           const offset = Number(cursor ?? 0);
           const r = await api.post<{ database_info_list: DatabaseInfo[]; has_more: boolean }>('/api/memory/database/list', { space_id: spaceId, table_name: name || undefined, limit: PAGE, offset });

@@ -1,6 +1,6 @@
 import { Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, PageHeading, LimitedInput, Modal, SearchInput, fieldErrors, toast, useApi, usePageTitle, useFormat, useCreateDialog } from '@tessera/sdk/client';
+import { EmptyState, fieldErrors, InfiniteTable, LimitedInput, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { Link, useNavigate } from 'react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -72,7 +72,8 @@ export function LibraryPage() {
         data-testid="workflow-table"
         rowKey="workflow_id"
         queryKey={['workflow', 'list', spaceId, filters]}
-        empty={<Typography.Text type="secondary">{filtered ? t('emptySearch') : t('empty')}</Typography.Text>}
+        // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
+        empty={filtered ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="workflow-empty-create">{t('create')}</Button>} />}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
           const r = await api.post<{ workflow_list: WorkflowListItem[]; has_more: boolean }>('/api/workflow_api/workflow_list', {
