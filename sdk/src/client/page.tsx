@@ -2,9 +2,12 @@
 // intro, actions on the right, one kind of back link) and one empty state. The host's stylesheet gives them their
 // spacing from the design tokens (--tessera-space-*, --tessera-title-*).
 import { Empty, Typography } from '@arco-design/web-react';
+import type { DrawerProps } from '@arco-design/web-react';
 import { IconLeft } from '@arco-design/web-react/icon';
-import type { MouseEvent, ReactNode } from 'react';
+import type { ComponentType, MouseEvent, ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useStudio } from './context.tsx';
+import { lazyView } from './lazy.tsx';
 
 export interface BackLinkProps {
   to: string;
@@ -68,4 +71,16 @@ export function EmptyState({ description, action, testId }: { description: React
       {action && <div className="tessera-empty-action">{action}</div>}
     </div>
   );
+}
+
+/** The side panels' widths: a list or a form (small), a detail (medium), a wide result (large). */
+export const SIDE_PANEL_WIDTHS = { small: 480, medium: 640, large: 'min(1100px, 96vw)' } as const;
+
+// Arco's Drawer loads with the first panel opened.
+const ArcoDrawer = lazyView(() => import('./arco-drawer.ts').then((m) => m.Drawer as ComponentType<DrawerProps & { children?: ReactNode }>), { fallback: null });
+
+/** A panel from the right over the page (versions, a trace, a run's details): one of three widths, the whole width on a phone. */
+export function SidePanel({ size = 'medium', ...props }: Omit<DrawerProps, 'width'> & { size?: keyof typeof SIDE_PANEL_WIDTHS; children?: ReactNode }) {
+  const { mobile } = useStudio();
+  return <ArcoDrawer footer={null} {...props} width={mobile ? '100vw' : SIDE_PANEL_WIDTHS[size]} />;
 }

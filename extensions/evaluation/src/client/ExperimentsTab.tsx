@@ -1,10 +1,10 @@
 // Experiments: start one (a set and version, a target and how its inputs take the set's columns, evaluators),
 // follow its progress; its results per item with scores and reasons, aggregates with their distribution, a link
 // to each result's trace; stop, retry, clone; compare two or more side by side with deltas.
-import { Button, Checkbox, Drawer, Empty, Input, InputNumber, Progress, Select, Space, Table, Tag, Tooltip, Typography } from '@arco-design/web-react';
+import { Button, Checkbox, Empty, Input, InputNumber, Progress, Select, Space, Table, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useStudio, type ApiError } from '@tessera/sdk/client';
+import { type ApiError, Modal, SidePanel, toast, useApi, useStudio } from '@tessera/sdk/client';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -205,7 +205,7 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
   const e = q.data?.experiment;
   const names = new Map((e?.evaluators ?? []).map((x) => [x.evaluator_id, x.name]));
   return (
-    <Drawer visible width="min(1100px, 96vw)" title={e?.name} onCancel={onClose} footer={null}>
+    <SidePanel visible size="large" title={e?.name} onCancel={onClose}>
       {e && (
         <div data-testid="eval-experiment-drawer">
           <Space wrap style={{ marginBottom: 12 }}>
@@ -255,7 +255,7 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
           />
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }
 
@@ -265,7 +265,7 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
   const q = useQuery({ queryKey: ['evaluation', 'compare', ids], queryFn: () => api.post<{ experiments: Experiment[]; metrics: { evaluator_id: string; name: string; means: (number | null)[]; deltas: (number | null)[] }[]; rows: { key: string; cells: ({ output: string; status: string; scores: { evaluator_id: string; score: number | null }[] } | null)[] }[] }>('/api/evaluation/v1/experiments/compare', { space_id: spaceId, experiment_ids: ids }) });
   const exps = q.data?.experiments ?? [];
   return (
-    <Drawer visible width="min(1200px, 96vw)" title={t('experiments.comparison')} onCancel={onClose} footer={null}>
+    <SidePanel visible size="large" title={t('experiments.comparison')} onCancel={onClose}>
       {q.data && (
         <div data-testid="eval-compare-drawer">
           <Suspense fallback={null}>
@@ -298,6 +298,6 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
           />
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }

@@ -1,8 +1,8 @@
 // Evaluation sets: create one with its columns; a set's items (add, delete, import CSV or JSONL), versions.
-import { Button, Drawer, Empty, Input, Select, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { Button, Empty, Input, Select, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, type ApiError } from '@tessera/sdk/client';
+import { type ApiError, Modal, SidePanel, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column, EvalSet } from './api.ts';
@@ -104,7 +104,7 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
   const freeze = useMutation({ mutationFn: () => api.post<{ version: string }>('/api/evaluation/v1/sets/versions/create', { space_id: spaceId, set_id: setId }, { handled }), onSuccess: async (r) => (toast.success(t('sets.frozen', { version: r.version })), await refresh()) });
   const s = q.data?.set;
   return (
-    <Drawer visible width="min(980px, 96vw)" title={s?.name} onCancel={onClose} footer={null}>
+    <SidePanel visible size="large" title={s?.name} onCancel={onClose}>
       {s && (
         <div data-testid="eval-set-drawer">
           <Space wrap style={{ marginBottom: 12 }}>
@@ -165,6 +165,6 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
           </Space>
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }

@@ -1,8 +1,8 @@
 // A knowledge base: its documents with status and progress, their slices (view, edit, enable/disable,
 // add, delete), a box to try retrieval with scores, and its settings.
-import { Alert, Button, Drawer, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
+import { Alert, Button, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PageHeader, SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { PageHeader, SearchInput, SidePanel, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -233,7 +233,7 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
   const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/slice/delete', { space_id: spaceId, slice_ids: [id] }), onSuccess: done });
   const text = doc.format_type === 0;
   return (
-    <Drawer width={640} visible title={doc.name} onCancel={onClose} footer={null} data-testid="slices-drawer">
+    <SidePanel visible title={doc.name} onCancel={onClose} data-testid="slices-drawer">
       <Space style={{ marginBottom: 12 }}>
         <SearchInput placeholder={t('slices.search')} onSearch={setKeyword} />
         {text && (
@@ -290,7 +290,7 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
           <SliceEditor value={editing.text} onChange={(v) => setEditing({ ...editing, text: v })} onSave={() => save.mutate(editing)} onCancel={() => setEditing(undefined)} saving={save.isPending} />
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }
 

@@ -1,7 +1,7 @@
 // Try a tool of an MCP server: arguments as JSON (started from its schema), the answer.
-import { Alert, Button, Drawer, Input, Typography } from '@arco-design/web-react';
+import { Alert, Button, Input, Typography } from '@arco-design/web-react';
 import { useMutation } from '@tanstack/react-query';
-import { useApi } from '@tessera/sdk/client';
+import { SidePanel, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpToolInfo } from '../shared/index.ts';
@@ -33,7 +33,7 @@ export function TryTool({ spaceId, server, tool, onClose }: { spaceId: string; s
   };
   const r = call.data;
   return (
-    <Drawer visible width={560} title={t('tools.tryTitle', { name: tool.name })} onCancel={onClose} footer={null} data-testid="mcp-try-panel">
+    <SidePanel visible title={t('tools.tryTitle', { name: tool.name })} onCancel={onClose} data-testid="mcp-try-panel">
       {tool.description && <Typography.Paragraph type="secondary">{tool.description}</Typography.Paragraph>}
       <Typography.Text>{t('tools.argsJson')}</Typography.Text>
       <Input.TextArea value={args} onChange={setArgs} autoSize={{ minRows: 4, maxRows: 14 }} style={{ fontFamily: 'monospace', fontSize: 12 }} data-testid="mcp-try-args" />
@@ -51,7 +51,7 @@ export function TryTool({ spaceId, server, tool, onClose }: { spaceId: string; s
           {r.structured !== undefined && <pre style={{ fontSize: 12, background: 'var(--color-fill-2)', padding: 8 }}>{JSON.stringify(r.structured, null, 2)}</pre>}
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }
 

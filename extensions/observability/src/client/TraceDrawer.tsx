@@ -1,8 +1,8 @@
 // One trace: its spans as a tree with a waterfall (where each ran in time), and the chosen span's input,
 // output, attributes, events and annotations (add a score or a label).
-import { Button, Drawer, Empty, Input, InputNumber, Space, Spin, Tabs, Tag, Typography } from '@arco-design/web-react';
+import { Button, Empty, Input, InputNumber, Space, Spin, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast, useApi, type ApiError } from '@tessera/sdk/client';
+import { type ApiError, SidePanel, toast, useApi } from '@tessera/sdk/client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Annotation, SpanItem } from './api.ts';
@@ -42,7 +42,7 @@ export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; tr
   const end = Math.max(...rows.map((r) => r.span.start_time_us + r.span.latency_ms * 1000));
   const total = Math.max(1, end - start);
   return (
-    <Drawer visible width="min(1100px, 96vw)" title={<span data-testid="trace-title">{t('trace')} {traceId}</span>} onCancel={onClose} footer={null}>
+    <SidePanel visible size="large" title={<span data-testid="trace-title">{t('trace')} {traceId}</span>} onCancel={onClose}>
       {q.isLoading && <Spin />}
       {q.isError && <Empty description={t('traceMissing')} />}
       {!!rows.length && (
@@ -77,7 +77,7 @@ export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; tr
           {span && <SpanDetail spaceId={spaceId} traceId={traceId} span={span} annotations={(q.data?.annotations ?? []).filter((a) => a.span_id === span.span_id)} />}
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }
 

@@ -1,8 +1,8 @@
 // Try an API of the draft with given inputs: the real request and response; take the response's shape
 // as the API's response parameters; keep the call as its example.
-import { Alert, Button, Checkbox, Drawer, Input, Space, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Checkbox, Input, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast, useApi } from '@tessera/sdk/client';
+import { SidePanel, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiInfo, DebugResult, PluginInfo } from './api.ts';
@@ -38,7 +38,7 @@ export function DebugPanel({ spaceId, info, api: target, onClose }: { spaceId: s
     }
   };
   return (
-    <Drawer visible width={640} title={t('debug.title', { name: target.name })} onCancel={onClose} footer={null} data-testid="api-debug-panel">
+    <SidePanel visible title={t('debug.title', { name: target.name })} onCancel={onClose} data-testid="api-debug-panel">
       <Typography.Text type="secondary">{t('debug.params')}</Typography.Text>
       <div style={{ fontSize: 12, margin: '4px 0' }}>
         {target.request_params.map((p) => (
@@ -89,6 +89,6 @@ export function DebugPanel({ spaceId, info, api: target, onClose }: { spaceId: s
           )}
         </div>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }

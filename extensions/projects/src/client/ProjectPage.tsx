@@ -2,10 +2,10 @@
 // (kinds that give one through ResourceKinds; others open their own page); add from the space, take out;
 // publish a version to connectors with the record of what each resource got; history with rollback; copy
 // (also into another space), archive, delete.
-import { Alert, Button, Card, Checkbox, Drawer, Dropdown, Empty, Grid, Input, Menu, Popconfirm, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Card, Checkbox, Dropdown, Empty, Grid, Input, Menu, Popconfirm, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { IconCode, IconHome, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BackLink, EmbedSnippet, type FieldsSchema, Modal, type RegistryEntry, type ResourceKind, ResourceKinds, SchemaFields, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
+import { BackLink, EmbedSnippet, type FieldsSchema, Modal, type RegistryEntry, type ResourceKind, ResourceKinds, SchemaFields, SidePanel, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
 import { useTranslation } from 'react-i18next';
@@ -457,7 +457,7 @@ function HistoryDrawer({ projectId, visible, onClose }: { projectId: string; vis
     },
   });
   return (
-    <Drawer width={480} visible={visible} title={t('history')} onCancel={onClose} footer={null}>
+    <SidePanel size="small" visible={visible} title={t('history')} onCancel={onClose}>
       {q.isLoading && <Spin />}
       {(q.data?.history ?? []).map((h, i) => (
         <div key={h.history_id} data-testid="project-history-item" style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}>
@@ -478,7 +478,7 @@ function HistoryDrawer({ projectId, visible, onClose }: { projectId: string; vis
           </Typography.Text>
         </div>
       ))}
-    </Drawer>
+    </SidePanel>
   );
 }
 
@@ -490,7 +490,7 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const live = q.data?.records.find((r) => r.status !== 3);
   const embeddable = live?.connectors.includes('999') ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published') : [];
   return (
-    <Drawer width={560} visible={visible} title={t('records')} onCancel={onClose} footer={null}>
+    <SidePanel visible={visible} title={t('records')} onCancel={onClose}>
       {q.data && !q.data.records.length && <Empty description={t('noRecords')} />}
       {live && (
         // The last publication that published something is what answers, on the connectors it went to.
@@ -524,6 +524,6 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
           <ResultsTable results={r.results} />
         </div>
       ))}
-    </Drawer>
+    </SidePanel>
   );
 }

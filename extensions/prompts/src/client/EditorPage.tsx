@@ -2,10 +2,10 @@
 // settings and tools, saved as edited; commit a version, see versions with their labels, compare one with
 // the draft, revert, point a label; and the playground: fill the variables, run on a model (streamed), run
 // two side by side (another version or model), see past runs.
-import { Alert, Button, Drawer, Empty, Input, InputNumber, Radio, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Empty, Input, InputNumber, Radio, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, Modal, PageHeader, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { type ApiError, Modal, PageHeader, SidePanel, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { diffLines } from 'diff';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -237,7 +237,7 @@ function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: str
     },
   });
   return (
-    <Drawer visible={visible} width={640} title={t('versions')} onCancel={onClose} footer={null}>
+    <SidePanel visible={visible} title={t('versions')} onCancel={onClose}>
       {q.data && !q.data.prompt_commit_infos.length && <Empty description={t('noVersions')} />}
       {(q.data?.prompt_commit_infos ?? []).map((c) => (
         <div key={c.version} data-testid="prompt-version" style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}>
@@ -285,7 +285,7 @@ function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: str
           </Typography.Paragraph>
         </Modal>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }
 

@@ -1,7 +1,7 @@
 // Publishing a bot (version, changelog, channels) and its published versions (revert the draft to one).
-import { Alert, Button, Checkbox, Drawer, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Checkbox, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { EmbedSnippet, Modal, SchemaFields, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
+import { EmbedSnippet, Modal, SchemaFields, SidePanel, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotInfo, Capabilities } from '../api.ts';
@@ -120,7 +120,7 @@ function Versions({ spaceId, bot, caps, visible, onClose, onReverted }: { spaceI
     },
   });
   return (
-    <Drawer visible={visible} onCancel={onClose} footer={null} width={420} title={t('publish.versions')}>
+    <SidePanel size="small" visible={visible} onCancel={onClose} title={t('publish.versions')}>
       {q.data?.history_infos[0] && (
         // The latest version answers on the connectors it was published to; the others answer nothing.
         <div style={{ marginBottom: 12 }} data-testid="bot-live-connectors">
@@ -151,6 +151,6 @@ function Versions({ spaceId, bot, caps, visible, onClose, onReverted }: { spaceI
           </List.Item>
         )}
       />
-    </Drawer>
+    </SidePanel>
   );
 }
