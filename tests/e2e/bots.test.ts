@@ -94,10 +94,21 @@ describe('bots in the browser', () => {
     const chat = await member.context.newPage();
     await chat.goto(`${env.studio.url}/bots/${botId}/chat?space_id=${space}`);
     await chat.getByTestId('bot-chat-page').waitFor();
-    llm.script({ text: '你好！我是旅行助手。' });
+    llm.script({ text: '你好！我是旅行助手。', chunkSize: 2, chunkDelayMs: 40 });
+    // The first answer of a new conversation streams where it is asked (the page records what it drew).
+    await chat.evaluate(() => {
+      const seen: number[] = ((window as unknown as { answerLengths: number[] }).answerLengths = []);
+      new MutationObserver(() => {
+        const answers = document.querySelectorAll('[data-testid="chat-answer"]');
+        const n = answers[answers.length - 1]?.textContent?.length ?? 0;
+        if (n !== seen[seen.length - 1]) seen.push(n);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await chat.getByTestId('chat-input').fill('你好');
     await chat.getByTestId('chat-send').click();
-    await expect.poll(() => chat.getByTestId('chat-answer').last().textContent(), { timeout: 10_000 }).toBe('你好！我是旅行助手。');
+    await expect.poll(() => chat.getByTestId('chat-answer').last().textContent()).toBe('你好！我是旅行助手。');
+    const lengths = await chat.evaluate(() => (window as unknown as { answerLengths: number[] }).answerLengths);
+    expect(lengths.some((n) => n > 0 && n < '你好！我是旅行助手。'.length)).toBe(true);
     // The published version answered (its prompt), and the conversation is listed (behind the menu on a phone).
     expect(llm.requests.at(-1)!.body.messages[0].content).toBe('You help travellers. Greet people with the greeter tool.');
     await chat.getByTestId('chat-list-toggle').click();

@@ -67,10 +67,7 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
             }
             if (e.event.startsWith('conversation.chat.')) {
               liveChat.current = data;
-              if (!conversationId) {
-                conversationId = data.conversation_id;
-                onConversation?.(data.conversation_id);
-              }
+              if (!conversationId) conversationId = data.conversation_id;
               setLive((l) => (l ? { ...l, chat: data } : l));
             } else if (e.event === 'conversation.message.delta') {
               setLive((l) => {
@@ -100,6 +97,9 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
         // A new conversation is named after its first message when the turn ends.
         void qc.invalidateQueries({ queryKey: ['bots', 'conversations', target.spaceId, target.botId] });
         setLive(null);
+        // A conversation this turn started is told once the turn is over: a page that then shows it (the chat page
+        // opens it by its id) reads it whole, the answer included, instead of losing the answer still streaming.
+        if (conversationId && conversationId !== target.conversationId) onConversation?.(conversationId);
       }
     },
     [api, qc, target.spaceId, target.botId, target.draft, target.conversationId, onConversation, beforeSend],
