@@ -8,15 +8,20 @@ const env = withStudioAndBrowser();
 /** The input of an Arco field (its test id is on the input itself or on its wrapper). */
 const inputOf = (page: import('playwright-core').Page, id: string) => page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
 
+/** A greeting workflow (its nodes laid out apart) open in the editor. */
+async function openGreeter(page: import('playwright-core').Page, api: { post(path: string, body: unknown): Promise<any> }, spaceId: string) {
+  const canvas = greetingCanvas();
+  canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: (i % 2) * 160 } }));
+  const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'greeter' });
+  await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
+  await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
+  await page.getByTestId('workflow-editor').waitFor();
+}
+
 describe('the studio looks like one product', () => {
   it("lists the node catalogue as entries (not links) and keeps a node's input row inside its panel at 1440 px", async () => {
     const { page, api, spaceId, context, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
-    const canvas = greetingCanvas();
-    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: (i % 2) * 160 } }));
-    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'greeter' });
-    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
-    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
-    await page.getByTestId('workflow-editor').waitFor();
+    await openGreeter(page, api, spaceId);
     const entry = page.getByTestId('add-node-llm');
     // The text colour (Arco's --color-text-1), not the link blue.
     expect(await entry.evaluate((e) => getComputedStyle(e).color)).toBe('rgb(29, 33, 41)');
@@ -63,12 +68,7 @@ describe('the studio looks like one product', () => {
 
   it("names field types in Chinese in a workflow's panels", async () => {
     const { page, api, spaceId, context } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    const canvas = greetingCanvas();
-    canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: (i % 2) * 160 } }));
-    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'greeter' });
-    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
-    await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
-    await page.getByTestId('workflow-editor').waitFor();
+    await openGreeter(page, api, spaceId);
     await page.locator('.react-flow__controls-fitview').click();
     await page.locator('[data-testid="canvas-node"][data-node-id="end"] strong').first().click();
     await expect.poll(() => page.getByTestId('input-0-type').textContent()).toBe('字符串');

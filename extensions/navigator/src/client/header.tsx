@@ -45,11 +45,12 @@ export function SearchButton() {
   const { mobile } = useStudio();
   return (
     <Button size="small" icon={<IconSearch />} aria-label={t('searchLabel')} title={t('searchLabel')} className="tessera-header-search" onClick={palette.open} data-testid="palette-open">
+      {/* In a span: Arco spaces a button's text from its icon only when the text is an element. */}
       {!mobile && (
-        <>
+        <span>
           {t('search')}
           <kbd className="tessera-kbd">{/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl K'}</kbd>
-        </>
+        </span>
       )}
     </Button>
   );
