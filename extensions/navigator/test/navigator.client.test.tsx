@@ -102,4 +102,17 @@ describe('navigator: + Create and the command palette', () => {
     expect(matchScore('Café', 'cafe')).toBe(4);
     expect(matchScore('Tables', 'xyz')).toBe(0);
   });
+
+  it('does not open on a page without the header (signing in)', async () => {
+    const bare = defineExtension({
+      id: 'sign-in-fixture',
+      register(ctx) {
+        ctx.route({ path: '/sign-in', layout: 'bare', public: true, component: () => <div data-testid="sign-in-page">sign in</div> });
+      },
+    });
+    await renderExtension(navigator, { path: '/sign-in', fetch: fakeFetch, others: [bare] });
+    await screen.findByTestId('sign-in-page');
+    openPalette();
+    expect(palette.get()).toBe(false);
+  });
 });

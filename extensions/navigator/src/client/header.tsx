@@ -43,6 +43,8 @@ export function CreateMenu() {
 export function SearchButton() {
   const { t } = useTranslation('navigator');
   const { mobile } = useStudio();
+  // Where the header is (a signed-in page), Ctrl/⌘-K opens the palette.
+  useEffect(() => palette.available(), []);
   return (
     <Button size="small" icon={<IconSearch />} aria-label={t('searchLabel')} title={t('searchLabel')} className="tessera-header-search" onClick={palette.open} data-testid="palette-open">
       {/* In a span: Arco spaces a button's text from its icon only when the text is an element. */}

@@ -2,6 +2,8 @@
 import { useSyncExternalStore } from 'react';
 
 let open = false;
+/** How many headers with the search button are drawn: the palette answers Ctrl/⌘-K only on such pages (not on sign-in). */
+let headers = 0;
 const listeners = new Set<() => void>();
 const set = (v: boolean) => {
   if (open === v) return;
@@ -12,8 +14,16 @@ const set = (v: boolean) => {
 export const palette = {
   open: () => set(true),
   close: () => set(false),
-  toggle: () => set(!open),
+  toggle: () => set(!open && headers > 0),
   get: () => open,
+  /** The search button calls it when drawn; the returned function when gone. */
+  available(): () => void {
+    headers++;
+    return () => {
+      headers--;
+      if (headers === 0) set(false);
+    };
+  },
   subscribe(fn: () => void) {
     listeners.add(fn);
     return () => void listeners.delete(fn);
