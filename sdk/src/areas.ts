@@ -51,6 +51,11 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh-CN';
 export const FALLBACK_LANGUAGE: Language = 'en-US';
 
+/** The studio's language for an Accept-Language header (or a browser's language): Chinese for zh-*, else English. */
+export function languageOf(header: unknown): Language {
+  return String(header ?? '').trim().toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
+}
+
 /** Layout constants (spec 000 section 9). */
 export const MOBILE_MAX_WIDTH = 640;
 export const NOTICE_TOP_OFFSET = 80;

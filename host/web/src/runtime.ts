@@ -1,6 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { ErrorSinks, ExtensionHost, consoleLogger, type ExtensionCandidate, type ExtensionContext, type ReportedError } from '@tessera/core';
-import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGES, type ApiError, type Language } from '@tessera/sdk';
+import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGES, languageOf, type ApiError, type Language } from '@tessera/sdk';
 import {
   HeaderItems,
   I18nResources,
@@ -55,7 +55,7 @@ export function storedLanguage(): Language {
 function browserLanguage(): Language | undefined {
   const wanted = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language].filter(Boolean);
   if (!wanted.length) return undefined;
-  return wanted[0].toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
+  return languageOf(wanted[0]);
 }
 
 /** Builds the client side: kernel host, request client, i18n; starts the client halves. */

@@ -1,4 +1,4 @@
-import { defineHookPoint, defineRegistryPoint } from '@tessera/core';
+import { defineHookPoint, defineRegistryPoint, type RegistryEntry } from '@tessera/core';
 import type { ComponentType, CSSProperties, ReactNode } from 'react';
 import { z } from 'zod';
 import { SIDEBAR_GROUPS, TOP_LEVEL_AREAS, type Language, type SidebarGroup, type TopLevelArea } from '../areas.ts';
@@ -42,6 +42,20 @@ export interface SidebarEntry {
   order?: number;
   /** Whether the entry shows for the person signed in (asked each time the sidebar draws; default shown). */
   visible?(): boolean;
+}
+
+/** Registry entries in their `order` (100 when none): sidebar entries, header items, kinds, steps, sections ... */
+export function byOrder<T extends { order?: number }>(a: RegistryEntry<T>, b: RegistryEntry<T>): number {
+  return (a.value.order ?? 100) - (b.value.order ?? 100);
+}
+
+/** Whether an entry shows for the person signed in now (its `visible()`; one that throws is hidden). */
+export function isShown(entry: { visible?(): boolean }): boolean {
+  try {
+    return entry.visible?.() !== false;
+  } catch {
+    return false;
+  }
 }
 
 export const SidebarEntries = defineRegistryPoint<SidebarEntry>({

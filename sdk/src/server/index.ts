@@ -4,6 +4,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { ResourcePackage } from '../resources.ts';
 import type { ApiError } from '../api.ts';
+import { languageOf } from '../areas.ts';
 
 export * from '../index.ts';
 export { searchWords } from './text.ts';
@@ -250,8 +251,7 @@ export const ErrorTexts = defineRegistryPoint<ErrorText>({
 /** The message of `err` in `language` when a text is registered for its key, else its own message. */
 export function localizedMessage(err: { msg: string; text?: { key: string; params?: Record<string, string | number> } }, language: string, texts: { get(key: string): ErrorText | undefined }): string {
   if (!err.text) return err.msg;
-  const lang = language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
-  const template = texts.get(err.text.key)?.texts[lang];
+  const template = texts.get(err.text.key)?.texts[languageOf(language)];
   if (!template) return err.msg;
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(err.text!.params?.[k] ?? ''));
 }

@@ -48,7 +48,7 @@ export function registerTargets(ctx: ServerContext<unknown>) {
     },
     async choices(spaceId, settings): Promise<TargetChoice[]> {
       const list = ctx.optionalService(PromptsService) ? await prompts().list(spaceId) : [];
-      const picked = list.find((p) => p.prompt_key === settings.prompt_key);
+      const picked = typeof settings.prompt_key === 'string' && list.some((p) => p.prompt_key === settings.prompt_key) ? await prompts().versions(spaceId, settings.prompt_key) : undefined;
       const modelOf = new Map(picked?.versions.map((v) => [v.version, v.has_model]));
       return [
         { field: 'prompt_key', label: { 'en-US': 'Prompt', 'zh-CN': '提示词' }, required: true, options: list.map((p) => ({ value: p.prompt_key, label: p.name === p.prompt_key ? p.name : `${p.name} (${p.prompt_key})` })) },

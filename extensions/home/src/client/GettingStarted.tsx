@@ -2,7 +2,7 @@
 // the studio's state says; the first one left is the one to do now. Gone when every step is done, or hidden.
 import { Button, Card, Progress, Typography } from '@arco-design/web-react';
 import { IconCheckCircleFill } from '@arco-design/web-react/icon';
-import { OnboardingSteps, useRegistryEntries, type OnboardingStep, type RegistryEntry } from '@tessera/sdk/client';
+import { byOrder, OnboardingSteps, useRegistryEntries, type OnboardingStep, type RegistryEntry } from '@tessera/sdk/client';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -17,7 +17,7 @@ interface Status {
 export function GettingStarted() {
   const { t } = useTranslation('home');
   const entries = useRegistryEntries(OnboardingSteps);
-  const steps = useMemo(() => [...entries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100)), [entries]);
+  const steps = useMemo(() => [...entries].sort(byOrder), [entries]);
   const [status, setStatus] = useState<Record<string, Status>>({});
   const [hidden, setHidden] = useState(() => readHidden());
   const report = useCallback((key: string, s: Status) => setStatus((all) => (all[key]?.done === s.done && all[key]?.loading === s.loading ? all : { ...all, [key]: s })), []);

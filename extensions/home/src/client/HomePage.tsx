@@ -1,5 +1,5 @@
 import { Button, Card, Empty, Space, Spin, Tag, Typography } from '@arco-design/web-react';
-import { HomeSections, PageHeader, type RecentResource, type RegistryEntry, type ResourceKind, ResourceKinds, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { byOrder, HomeSections, PageHeader, type RecentResource, type RegistryEntry, type ResourceKind, ResourceKinds, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GettingStarted } from './GettingStarted.tsx';
@@ -25,8 +25,8 @@ export function HomePage() {
   const { platformName } = useStudio();
   const kindEntries = useRegistryEntries(ResourceKinds);
   const sectionEntries = useRegistryEntries(HomeSections);
-  const kinds = useMemo(() => byOrder(kindEntries), [kindEntries]);
-  const sections = useMemo(() => byOrder(sectionEntries), [sectionEntries]);
+  const kinds = useMemo(() => inOrder(kindEntries), [kindEntries]);
+  const sections = useMemo(() => inOrder(sectionEntries), [sectionEntries]);
   const [recent, setRecent] = useState<Record<string, Recent>>({});
   // Compared by content: a kind's hook that answers a new array each time (an outside extension's) must not make
   // the page draw forever.
@@ -112,8 +112,8 @@ function sameItems(a: RecentResource[], b: RecentResource[]): boolean {
   return a === b || (a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.updatedAt === b[i]!.updatedAt && x.name === b[i]!.name && x.description === b[i]!.description && x.path === b[i]!.path));
 }
 
-function byOrder<T extends { order?: number }>(entries: RegistryEntry<T>[]): RegistryEntry<T>[] {
-  return [...entries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100));
+function inOrder<T extends { order?: number }>(entries: RegistryEntry<T>[]): RegistryEntry<T>[] {
+  return [...entries].sort(byOrder);
 }
 
 function CreateButton({ entry }: { entry: KindEntry }) {

@@ -2,7 +2,7 @@
 // palette; the Ctrl/⌘-K listener and the palette itself (its code loads when first opened).
 import { Button, Dropdown, Menu } from '@arco-design/web-react';
 import { IconPlus, IconSearch } from '@arco-design/web-react/icon';
-import { lazyView, ResourceKinds, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { byOrder, lazyView, ResourceKinds, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -16,7 +16,7 @@ export function CreateMenu() {
   const { mobile } = useStudio();
   const navigate = useNavigate();
   const kinds = useRegistryEntries(ResourceKinds);
-  const creatable = useMemo(() => kinds.filter((k) => k.value.createPath).sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100)), [kinds]);
+  const creatable = useMemo(() => kinds.filter((k) => k.value.createPath).sort(byOrder), [kinds]);
   if (!creatable.length) return null;
   const menu = (
     <Menu onClickMenuItem={(key) => navigate(creatable.find((k) => k.value.kind === key)!.value.createPath!)} data-testid="create-menu-list">

@@ -1,6 +1,6 @@
 // What the palette lists for a query: the studio's pages, its create actions, then what each search provider
 // finds (asked as the person types, the search typed past aborted).
-import { ResourceKinds, SearchProviders, SidebarEntries, useRegistryEntries, type SearchResult } from '@tessera/sdk/client';
+import { byOrder, isShown, ResourceKinds, SearchProviders, SidebarEntries, useRegistryEntries, type SearchResult } from '@tessera/sdk/client';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchScore } from './store.ts';
@@ -37,14 +37,6 @@ function ranked<T extends { title: string }>(items: T[], query: string): T[] {
     .map((x) => x.item);
 }
 
-function visible(entry: { visible?(): boolean }): boolean {
-  try {
-    return entry.visible?.() !== false;
-  } catch {
-    return false;
-  }
-}
-
 export function usePaletteSections(query: string): PaletteSection[] {
   const { t } = useTranslation();
   const sidebar = useRegistryEntries(SidebarEntries);
@@ -55,7 +47,7 @@ export function usePaletteSections(query: string): PaletteSection[] {
   const pages = useMemo(
     () =>
       ranked(
-        sidebar.filter((e) => visible(e.value)).map((e) => ({ key: `page:${e.key}`, title: t(e.value.label, { ns: e.owner }), icon: e.value.icon, path: e.value.path })),
+        sidebar.filter((e) => isShown(e.value)).map((e) => ({ key: `page:${e.key}`, title: t(e.value.label, { ns: e.owner }), icon: e.value.icon, path: e.value.path })),
         query,
       ),
     [sidebar, query, t],
@@ -65,7 +57,7 @@ export function usePaletteSections(query: string): PaletteSection[] {
       ranked(
         kinds
           .filter((k) => k.value.createPath)
-          .sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100))
+          .sort(byOrder)
           .map((k) => {
             const Icon = k.value.icon;
             return { key: `create:${k.value.kind}`, title: t(k.value.createLabel ?? k.value.label, { ns: k.owner }), icon: Icon ? <Icon /> : undefined, path: k.value.createPath! };
@@ -102,7 +94,7 @@ export function usePaletteSections(query: string): PaletteSection[] {
 
   const searched: PaletteSection[] = providers
     .slice()
-    .sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100))
+    .sort(byOrder)
     .flatMap((p) => {
       const f = found[p.key];
       if (!f) return [];

@@ -30,19 +30,21 @@ export default defineExtension({
       },
       render,
       async list(spaceId) {
-        const prompts = await ctx.db.selectFrom('prompts_prompt').select(['id', 'prompt_key', 'name']).where('space_id', '=', spaceId).where('deleted_at', 'is', null).where('latest_version', '!=', '').orderBy('name').limit(500).execute();
-        if (!prompts.length) return [];
-        const ids = prompts.map((p) => p.id as string);
+        const rows = await ctx.db.selectFrom('prompts_prompt').select(['prompt_key', 'name']).where('space_id', '=', spaceId).where('deleted_at', 'is', null).where('latest_version', '!=', '').orderBy('name').limit(500).execute();
+        return rows.map((r) => ({ prompt_key: r.prompt_key as string, name: r.name as string }));
+      },
+      // One prompt's versions only: reading every commit of every prompt to list them would be the whole table.
+      async versions(spaceId, key) {
+        const p = await store.byKey(spaceId, key);
+        if (!p) return undefined;
         const [commits, labels] = await Promise.all([
-          ctx.db.selectFrom('prompts_commit').select(['prompt_id', 'version', 'detail', 'created_at']).where('prompt_id', 'in', ids).orderBy('created_at', 'desc').execute(),
-          ctx.db.selectFrom('prompts_label').select(['prompt_id', 'label', 'version']).where('prompt_id', 'in', ids).orderBy('label').execute(),
+          ctx.db.selectFrom('prompts_commit').select(['version', 'detail']).where('prompt_id', '=', p.id).orderBy('created_at', 'desc').execute(),
+          ctx.db.selectFrom('prompts_label').select(['label', 'version']).where('prompt_id', '=', p.id).orderBy('label').execute(),
         ]);
-        return prompts.map((p) => ({
-          prompt_key: p.prompt_key as string,
-          name: p.name as string,
-          versions: commits.filter((c) => c.prompt_id === p.id).map((c) => ({ version: c.version as string, has_model: !!detailOf(c.detail as string).model_config.model_id })),
-          labels: labels.filter((l) => l.prompt_id === p.id).map((l) => ({ label: l.label as string, version: l.version as string })),
-        }));
+        return {
+          versions: commits.map((c) => ({ version: c.version as string, has_model: !!detailOf(c.detail as string).model_config.model_id })),
+          labels: labels.map((l) => ({ label: l.label as string, version: l.version as string })),
+        };
       },
     });
     // Prompts in the library: delete (into the bin), restore, and copies that take the draft along.

@@ -36,13 +36,13 @@ export interface Prompts {
   resolve(spaceId: string, key: string, ref?: { label?: string; version?: string }): Promise<ResolvedPrompt | undefined>;
   /** The prompt's messages with the variables filled in (placeholders expanded); what was not given is listed. */
   render(detail: PromptDetail, variables: Record<string, unknown>): Promise<{ messages: { role: 'system' | 'user' | 'assistant'; content: string }[]; missing: string[] }>;
-  /** The space's prompts with a committed version, by name: their versions (newest first, whether each has a model) and labels. */
-  list(spaceId: string): Promise<PromptChoice[]>;
+  /** The space's prompts with a committed version, by name. */
+  list(spaceId: string): Promise<{ prompt_key: string; name: string }[]>;
+  /** A prompt's versions (newest first, whether each has a model) and labels; undefined when there is no such prompt. */
+  versions(spaceId: string, key: string): Promise<PromptVersions | undefined>;
 }
 
-export interface PromptChoice {
-  prompt_key: string;
-  name: string;
+export interface PromptVersions {
   versions: { version: string; has_model: boolean }[];
   labels: { label: string; version: string }[];
 }

@@ -1,25 +1,46 @@
 // The starter templates: resources of the kinds other extensions own, as the packages their own import reads
 // (ResourceKinds.importInto), in the person's language. A template whose kind is not running is not offered.
+import type { Language } from '@tessera/sdk';
 import type { ResourcePackage } from '@tessera/sdk/server';
-
-export type TemplateLanguage = 'en-US' | 'zh-CN';
 
 export interface Template {
   id: string;
   kind: string;
-  name: Record<TemplateLanguage, string>;
-  description: Record<TemplateLanguage, string>;
+  name: Record<Language, string>;
+  description: Record<Language, string>;
   /** The package for the kind's import, in a language. */
-  package(language: TemplateLanguage): ResourcePackage;
+  package(language: Language): ResourcePackage;
 }
 
-const bot = (id: string, name: Record<TemplateLanguage, string>, description: Record<TemplateLanguage, string>, persona: Record<TemplateLanguage, string>, prologue: Record<TemplateLanguage, string>, questions: Record<TemplateLanguage, string[]>): Template => ({
+const bot = (id: string, name: Record<Language, string>, description: Record<Language, string>, persona: Record<Language, string>, prologue: Record<Language, string>, questions: Record<Language, string[]>): Template => ({
   id,
   kind: 'bot',
   name,
   description,
   // No model: the new bot takes the space's default chat model.
   package: (l) => ({ kind: 'bot', id, name: name[l], description: description[l], data: { config: { mode: 'single-agent', settings: { prompt: persona[l] }, skills: {}, onboarding: { prologue: prologue[l], suggested_questions: questions[l] }, suggest_reply: { mode: 'off', prompt: '' }, shortcuts: [] } } }),
+});
+
+// A prompt with a system message and one variable the user message is; no model (it takes one when used).
+const prompt = (id: string, name: Record<Language, string>, description: Record<Language, string>, key: string, system: Record<Language, string>, variable: { key: string; desc: Record<Language, string> }): Template => ({
+  id,
+  kind: 'prompt',
+  name,
+  description,
+  package: (l) => ({
+    kind: 'prompt',
+    id,
+    name: name[l],
+    description: description[l],
+    data: {
+      prompt_key: key,
+      detail: {
+        prompt_template: { template_type: 'normal', messages: [{ role: 'system', content: system[l] }, { role: 'user', content: `{{${variable.key}}}` }], variable_defs: [{ key: variable.key, desc: variable.desc[l], type: 'string' }] },
+        model_config: {},
+        tools: [],
+      },
+    },
+  }),
 });
 
 export const TEMPLATES: Template[] = [
@@ -56,31 +77,15 @@ export const TEMPLATES: Template[] = [
     { 'en-US': 'Send me a text in Chinese or English.', 'zh-CN': '发给我一段中文或英文。' },
     { 'en-US': ['你好，很高兴认识你', 'See you tomorrow!'], 'zh-CN': ['See you tomorrow!', '你好，很高兴认识你'] },
   ),
-  {
-    id: 'meeting-notes',
-    kind: 'prompt',
-    name: { 'en-US': 'Meeting notes', 'zh-CN': '会议纪要' },
-    description: { 'en-US': 'A prompt that turns a meeting transcript into decisions, action items and open questions.', 'zh-CN': '把会议记录整理为决定、待办事项和未决问题的提示词。' },
-    package: (l) => ({
-      kind: 'prompt',
-      id: 'meeting-notes',
-      name: l === 'zh-CN' ? '会议纪要' : 'Meeting notes',
-      description: l === 'zh-CN' ? '把会议记录整理为决定、待办事项和未决问题。' : 'Turns a meeting transcript into decisions, action items and open questions.',
-      data: {
-        prompt_key: 'meeting_notes',
-        detail: {
-          prompt_template: {
-            template_type: 'normal',
-            messages: [
-              { role: 'system', content: l === 'zh-CN' ? '你把会议记录整理成三部分：决定、待办事项（负责人和截止日期）、未决问题。只写记录里有的内容。' : 'You turn a meeting transcript into three parts: decisions, action items (with owner and due date) and open questions. Write only what the transcript says.' },
-              { role: 'user', content: '{{transcript}}' },
-            ],
-            variable_defs: [{ key: 'transcript', desc: l === 'zh-CN' ? '会议记录' : 'The meeting transcript', type: 'string' }],
-          },
-          model_config: {},
-          tools: [],
-        },
-      },
-    }),
-  },
+  prompt(
+    'meeting-notes',
+    { 'en-US': 'Meeting notes', 'zh-CN': '会议纪要' },
+    { 'en-US': 'A prompt that turns a meeting transcript into decisions, action items and open questions.', 'zh-CN': '把会议记录整理为决定、待办事项和未决问题的提示词。' },
+    'meeting_notes',
+    {
+      'en-US': 'You turn a meeting transcript into three parts: decisions, action items (with owner and due date) and open questions. Write only what the transcript says.',
+      'zh-CN': '你把会议记录整理成三部分：决定、待办事项（负责人和截止日期）、未决问题。只写记录里有的内容。',
+    },
+    { key: 'transcript', desc: { 'en-US': 'The meeting transcript', 'zh-CN': '会议记录' } },
+  ),
 ];

@@ -1,18 +1,19 @@
 // Starter templates: listed for the home page, created in a space through their kind's own import.
-import { badRequest, notFound } from '@tessera/sdk';
-import { defineExtension, ResourceKinds } from '@tessera/sdk/server';
+import { ApiError, ErrorCode, languageOf } from '@tessera/sdk';
+import { defineExtension, ErrorTexts, ResourceKinds } from '@tessera/sdk/server';
 import { z } from 'zod';
-import type { Template, TemplateLanguage } from './catalogue.ts';
+import type { Template } from './catalogue.ts';
 
 // The catalogue (the templates' texts) is read with the first call, not at start.
 let catalogue: Promise<Template[]> | undefined;
 const templates = () => (catalogue ??= import('./catalogue.ts').then((m) => m.TEMPLATES));
 
-const languageOf = (header: unknown): TemplateLanguage => (String(header ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US');
-
 export default defineExtension({
   id: 'templates',
   register(ctx) {
+    // Its refusals in the caller's language.
+    ctx.register(ErrorTexts, { key: 'templates.missing', texts: { 'en-US': "There is no template '{{id}}'.", 'zh-CN': '没有模板“{{id}}”。' } });
+    ctx.register(ErrorTexts, { key: 'templates.kindOff', texts: { 'en-US': 'The template "{{name}}" needs resources of kind {{kind}}, which this studio does not run.', 'zh-CN': '模板“{{name}}”需要 {{kind}} 类资源，但本工作室没有启用它。' } });
     const usable = async () => (await templates()).filter((t) => ctx.registry(ResourceKinds).get(t.kind)?.importInto);
     ctx.route({
       method: 'GET',
@@ -28,11 +29,14 @@ export default defineExtension({
       summary: 'Create a template in the space (in the caller\'s language); answers the new resource',
       body: z.object({ space_id: z.string().min(1).max(32), template_id: z.string().min(1).max(64) }),
       handler: async ({ body, caller, headers }) => {
+        const language = languageOf(headers['accept-language']);
         const t = (await templates()).find((x) => x.id === body.template_id);
-        if (!t) throw notFound(`There is no template '${body.template_id}'.`);
+        if (!t) throw new ApiError(404, ErrorCode.NOT_FOUND, `There is no template '${body.template_id}'.`, '', { text: { key: 'templates.missing', params: { id: body.template_id } } });
         const kind = ctx.registry(ResourceKinds).get(t.kind);
-        if (!kind?.importInto) throw badRequest(`The template "${t.name['en-US']}" needs resources of kind ${t.kind}, which this studio does not run.`);
-        const id = await kind.importInto(t.package(languageOf(headers['accept-language'])), { spaceId: body.space_id, userId: caller!.userId, ids: new Map() });
+        if (!kind?.importInto) {
+          throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The template "${t.name['en-US']}" needs resources of kind ${t.kind}, which this studio does not run.`, '', { text: { key: 'templates.kindOff', params: { name: t.name[language], kind: t.kind } } });
+        }
+        const id = await kind.importInto(t.package(language), { spaceId: body.space_id, userId: caller!.userId, ids: new Map() });
         return { kind: t.kind, id };
       },
     });

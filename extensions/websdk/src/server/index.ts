@@ -5,7 +5,7 @@
 // Visitors are anonymous: an id in the frame's storage; the bot's (or project's) creator is the studio user
 // the chats count for; calls are limited per address.
 import { readFileSync } from 'node:fs';
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, forbidden, languageOf, notFound } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
 import { BotChatsService, BotsService, Connectors } from '@tessera/ext-bots/shared';
 import { ProjectsService } from '@tessera/ext-projects/shared';
@@ -18,7 +18,6 @@ const TEXTS = {
   'en-US': { placeholder: 'Type a message', send: 'Send', missing: 'This chat is not available.' },
   'zh-CN': { placeholder: '输入消息', send: '发送', missing: '该聊天暂不可用。' },
 };
-const languageOf = (header: unknown) => (String(header ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US');
 
 /**
  * An Origin header as scheme://host[:port] (lower case, default port dropped), or undefined when it is not

@@ -1,5 +1,5 @@
 import { SpansRecorded } from '@tessera/sdk';
-import { BulkWriterService, type ServerContext } from '@tessera/sdk/server';
+import { BulkWriterService, LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas, type NodeExecRecord } from '../shared/index.ts';
@@ -92,8 +92,11 @@ export class RunService {
    * together shortly after it ends (one transaction for many runs), not before and after it.
    */
   #pending = new Map<string, { row: RunRow; canvas: Canvas }>();
-  /** The workflow's name of a run created here and not yet executed: its trace is named after it. */
-  #names = new Map<string, string>();
+  /**
+   * The workflow's name of a run created here and not yet executed: its trace is named after it. Bounded: a run
+   * queued for another process (the scale-out engine) is executed there and never taken out here.
+   */
+  #names = new LocalCache<string, string>({ max: 10_000 });
   #queue: { runs: Record<string, unknown>[]; nodes: Record<string, unknown>[]; spans: Record<string, unknown>[] } = { runs: [], nodes: [], spans: [] };
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> = Promise.resolve();

@@ -1,14 +1,12 @@
 // Shell pages seldom seen, loaded when first shown: the page for an unknown path and the settings frame.
 import { Button, Result, Tabs } from '@arco-design/web-react';
-import { SettingsPages, usePageTitle, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import { byOrder, SettingsPages, usePageTitle, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import type { RegistryEntry } from '@tessera/core';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageErrorBoundary } from './ErrorBoundary.tsx';
 import { PageLoading } from './PageLoading.tsx';
-
-const byOrder = <T extends { order?: number }>(a: RegistryEntry<T>, b: RegistryEntry<T>) => (a.value.order ?? 100) - (b.value.order ?? 100);
 
 export function NotFound() {
   const { t } = useTranslation('host');

@@ -2,7 +2,9 @@ import { Button, Drawer, Dropdown, Layout, Menu } from '@arco-design/web-react';
 import { IconDown } from '@arco-design/web-react/icon';
 import { LANGUAGES, SIDEBAR_GROUPS, groupOfArea, type Language } from '@tessera/sdk';
 import {
+  byOrder,
   HeaderItems,
+  isShown,
   Panels,
   Routes as RoutePoint,
   SidebarEntries,
@@ -22,8 +24,6 @@ import { PageLoading } from './PageLoading.tsx';
 // Pages seldom seen (not found, the settings frame): their code loads when first shown.
 const NotFound = lazy(() => import('./OtherPages.tsx').then((m) => ({ default: m.NotFound })));
 const SettingsFrame = lazy(() => import('./OtherPages.tsx').then((m) => ({ default: m.SettingsFrame })));
-
-const byOrder = <T extends { order?: number }>(a: RegistryEntry<T>, b: RegistryEntry<T>) => (a.value.order ?? 100) - (b.value.order ?? 100);
 
 /** A contributed page: its title (translated in its owner's namespace) and its error boundary. */
 function Page({ entry }: { entry: RegistryEntry<ClientRoute> }) {
@@ -64,7 +64,7 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
   const location = useLocation();
   const all = useRegistryEntries(SidebarEntries);
   // Entries for some people only (Settings for administrators) say so; asked again as the page changes.
-  const entries = useMemo(() => all.filter((e) => shown(e.value)), [all, location.pathname]);
+  const entries = useMemo(() => all.filter((e) => isShown(e.value)), [all, location.pathname]);
   const { t } = useTranslation();
   const navigate = useNavigate();
   // The page behind an entry starts loading when the pointer rests on it (or it has the focus).
@@ -106,14 +106,6 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
       })}
     </Menu>
   );
-}
-
-function shown(entry: { visible?(): boolean }): boolean {
-  try {
-    return entry.visible?.() !== false;
-  } catch {
-    return false;
-  }
 }
 
 function AppLayout({ children }: { children: ReactNode }) {

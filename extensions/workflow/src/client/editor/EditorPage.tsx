@@ -617,7 +617,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
               <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
             )}
             {side === 'problems' && !only && <ProblemsPanel problems={problemList} onPick={focusNode} />}
-            {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} spaceId={spaceId} />}
+            {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} exitNodeId={canvas.nodes.find((n) => !n.parent_id && typeOf(types, n)?.role === 'exit')?.node_id} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} spaceId={spaceId} />}
             {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && <RunTrace key={testRun.run.executeId} spaceId={spaceId} executeId={testRun.run.executeId} />}
             {side === 'run' && !only && <RunHistory spaceId={spaceId} workflowId={workflowId} current={testRun.run.executeId} refreshKey={`${testRun.run.executeId ?? ''}:${testRun.run.status}`} onOpen={(id) => void testRun.open(id)} />}
             {only && testRun.run.nodes[only.node_id] && <NodeResult run={testRun.run.nodes[only.node_id]} />}

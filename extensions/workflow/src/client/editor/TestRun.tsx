@@ -48,7 +48,7 @@ function FieldInput({ field, value, onChange }: { field: FieldDecl; value: unkno
 }
 
 /** The run panel: inputs, run / cancel, the answer, a question to answer, the error. */
-export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }: { fields: FieldDecl[]; run: RunView; onRun(input: Record<string, unknown>): void; onCancel(): void; onAnswer(answer: string): void; spaceId: string }) {
+export function TestRunPanel({ fields, exitNodeId, run, onRun, onCancel, onAnswer, spaceId }: { fields: FieldDecl[]; /** The node the run ends at (its type's role is exit): what it returned is the run's output. */ exitNodeId?: string; run: RunView; onRun(input: Record<string, unknown>): void; onCancel(): void; onAnswer(answer: string): void; spaceId: string }) {
   const { t } = useTranslation('workflow');
   const typeLabel = useTypeLabel();
   const interruptViews = useRegistry(InterruptViews);
@@ -124,7 +124,7 @@ export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }
           </pre>
         </div>
       ) : (
-        <EndResult run={run} />
+        <EndResult run={run} exitNodeId={exitNodeId} />
       )}
       {run.error && <Alert type="error" style={{ marginTop: 12 }} content={run.error} data-testid="run-error" />}
     </div>
@@ -135,10 +135,10 @@ export function TestRunPanel({ fields, run, onRun, onCancel, onAnswer, spaceId }
  * What a run returned when it streamed no answer text: the End node's variables, where the person looks after
  * "Succeeded" (one variable by its name and value, several as JSON).
  */
-function EndResult({ run }: { run: RunView }) {
+function EndResult({ run, exitNodeId }: { run: RunView; exitNodeId?: string }) {
   const { t } = useTranslation('workflow');
-  if (run.status !== 'success') return null;
-  const end = Object.values(run.nodes).find((n) => n.node_type === 'end');
+  if (run.status !== 'success' || !exitNodeId) return null;
+  const end = run.nodes[exitNodeId];
   if (!end || end.outputs === undefined) return null;
   const out = end.outputs as Record<string, unknown> | null;
   const values = out && typeof out === 'object' ? Object.entries(out) : [];
