@@ -181,7 +181,7 @@ async function measure(studioUrl: string, browser: Awaited<ReturnType<typeof lau
         await page.mouse.up();
       }
     });
-    if (process.env.TESSERA_BENCH_PAGE_PROFILE === 'pan') printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
+    if (process.env.TESSERA_BENCH_PAGE_PROFILE === 'pan') printProfile((await cdp.send('Profiler.stop')).profile);
     // Zooming: the wheel, in to readable cards and out again.
     const zoomEvents = await traced(async () => {
       for (let round = 0; round < 3; round++) {
@@ -213,7 +213,7 @@ async function measure(studioUrl: string, browser: Awaited<ReturnType<typeof lau
     const perKey = busyTime(typing) / KEYS;
     if (process.env.TESSERA_BENCH_TYPING_TRACE) writeFileSync(process.env.TESSERA_BENCH_TYPING_TRACE, JSON.stringify({ traceEvents: typing }));
     if (profiling) printBreakdown(typing, KEYS);
-    if (profiling) printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
+    if (profiling) printProfile((await cdp.send('Profiler.stop')).profile);
     await context.close();
 
     const load = median(loads);

@@ -89,7 +89,7 @@ async function chatAtLoad(studio: BenchStudio, user: Agent, space: string, strea
   const paced = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(ROOT, 'bench/fake-llm-server.ts'), String(delay), String(chunks)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      paced.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
+      paced.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
       paced.once('exit', () => reject(new Error('the paced model server stopped')));
     });
     const cred = await user.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'paced', base_url: `${url}/v1`, api_key: 'sk-paced' });

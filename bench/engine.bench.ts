@@ -80,7 +80,7 @@ function alternated(targets: Target[], connections: number, seconds: number, rou
 
 /** Memory across many runs (TESSERA_BENCH_SOAK_RUNS, 100,000 by default): RSS before and after, at 16 connections. */
 async function soakMemory(studio: BenchStudio, flow: Awaited<ReturnType<typeof publishedFlow>>) {
-  const auth = { authorization: flow.headers.authorization! };
+  const auth = { authorization: flow.headers.authorization };
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${studio.pid}/status`, 'utf8'))![1]) / 1024;
   const soak = Number(process.env.TESSERA_BENCH_SOAK_RUNS ?? 100_000);
   await new Promise((r) => setTimeout(r, 1000));

@@ -1,5 +1,5 @@
 // The Tessera command line, run by ./tessera once Node and the dependencies are in place.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, bin } from './paths.ts';
@@ -18,7 +18,8 @@ Usage: ./tessera <command> [options]
   create-extension NAME           scaffold extensions/NAME with a passing test
     [--out DIR --template node-type|page|server]   ... or an extension outside this checkout (npm test, npm run build)
   build [--force]                 build the web studio, the example extensions and the author packages (dist/packages)
-  lint                            import-boundary rule and type check
+  lint                            import boundaries, oxlint (hooks, type-aware rules), the formatter's check, types
+  format                          rewrite the tree with the formatter (Prettier, .prettierrc.json)
   help                            this text
 
 Configuration: tessera.config.yaml (or .json) and environment variables; see README.md.`;
@@ -49,11 +50,6 @@ function port(v: string | undefined): number | undefined {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--port must be a number from 0 to 65535, got '${v}'`);
   return n;
-}
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status ?? 1;
 }
 
 /** The server's many-file dependencies from their single-file bundles (made when missing or stale). */
@@ -139,6 +135,10 @@ async function main() {
       for (const f of failed) console.error(`extension '${f.id}': ${f.reason}`);
       console.log(failed.length ? 'migrations finished with failures' : `migrations are up to date (${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'tessera.db')})`);
       process.exit(failed.length ? 1 : 0);
+    }
+    case 'format': {
+      const { format } = await import('./lint.ts');
+      process.exit(format() ? 0 : 1);
     }
     case 'lint': {
       const { lint } = await import('./lint.ts');

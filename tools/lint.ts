@@ -1,4 +1,6 @@
-// Lint: the import-boundary rule of the extension layout, Arco imported by component, then the type check.
+// Lint: the import-boundary rules of the extension layout (layers; another extension only through its published
+// entries and its manifest), Arco imported by component, oxlint (correctness, React hooks, type-aware rules),
+// the formatter's check, then the type check.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -69,6 +71,72 @@ export function checkArcoImports(files: string[]): BoundaryProblem[] {
   return problems;
 }
 
+interface ExtensionPackage {
+  dir: string;
+  name: string;
+  id: string;
+  requires: string[];
+  optional: string[];
+  exports: string[];
+}
+
+/** A manifest's link 'id' or 'id@range': the id. */
+const idOf = (link: string) => link.replace(/@.*$/, '');
+
+/** Every extension and example package under the given folders: its npm name, id, manifest links and published entries. */
+export function extensionPackages(dirs = ['extensions', 'examples'].map((d) => path.join(ROOT, d))): ExtensionPackage[] {
+  const out: ExtensionPackage[] = [];
+  for (const d of dirs) {
+    if (!existsSync(d)) continue;
+    for (const name of readdirSync(d)) {
+      const file = path.join(d, name, 'package.json');
+      if (!existsSync(file)) continue;
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; exports?: Record<string, string>; tessera?: { id?: string; requires?: string[]; optional?: string[] } };
+      if (!pkg.tessera?.id) continue;
+      out.push({ dir: path.join(d, name), name: pkg.name, id: pkg.tessera.id, requires: (pkg.tessera.requires ?? []).map(idOf), optional: (pkg.tessera.optional ?? []).map(idOf), exports: Object.keys(pkg.exports ?? {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Rule "extension-imports": an extension's source imports another extension only through an entry that package
+ * publishes (its `exports`), and only an extension its manifest names: `requires` for any entry; `optional` for its
+ * contract (`./shared`: tokens, schemas, events) or types alone (an optional extension may be absent: its views and
+ * code are reached through a point).
+ * Tests (outside src/) may import any published entry.
+ */
+export function checkExtensionImports(files: string[], packages = extensionPackages()): BoundaryProblem[] {
+  const problems: BoundaryProblem[] = [];
+  const byName = new Map(packages.map((p) => [p.name, p]));
+  for (const file of files) {
+    const owner = packages.find((p) => file.startsWith(p.dir + path.sep));
+    if (!owner) continue;
+    const inSrc = file.startsWith(path.join(owner.dir, 'src') + path.sep);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2];
+      const hit = /^(@tessera\/ext-[^/]+)(\/.*)?$/.exec(spec);
+      if (!hit) continue;
+      const target = byName.get(hit[1]);
+      if (!target || target === owner) continue;
+      const entry = '.' + (hit[2] ?? '');
+      const typeOnly = /^\s*(?:import|export)\s+type\b/.test(m[0]);
+      let rule: string | undefined;
+      if (!target.exports.includes(entry)) rule = `extension-imports: '${entry}' is not an entry ${target.name} publishes (${target.exports.join(', ') || 'none'})`;
+      else if (inSrc && !owner.requires.includes(target.id) && !(owner.optional.includes(target.id) && (typeOnly || entry === './shared')))
+        rule = owner.optional.includes(target.id)
+          ? `extension-imports: '${target.id}' is optional for ${owner.id}: import its contract ('./shared') or types only, reach its views and code through a point`
+          : `extension-imports: ${owner.id} does not name '${target.id}' in its manifest's requires`;
+      if (rule) {
+        const line = text.slice(0, m.index).split('\n').length + (text[m.index] === '\n' ? 1 : 0);
+        problems.push({ file: path.relative(ROOT, file), line, specifier: spec, rule });
+      }
+    }
+  }
+  return problems;
+}
+
 export function sourceFiles(dirs = ['extensions', 'examples', 'sdk/src']): string[] {
   const out: string[] = [];
   const walk = (p: string) => {
@@ -86,10 +154,22 @@ export function sourceFiles(dirs = ['extensions', 'examples', 'sdk/src']): strin
 
 export async function lint(): Promise<boolean> {
   generateBuiltinClients(); // the web host imports the generated table of built-in client halves
-  const problems = [...checkBoundaries(sourceFiles()), ...checkArcoImports(sourceFiles(['extensions', 'examples', 'sdk/src', 'host/web/src', 'workflow-sdk/src']))];
+  const problems = [...checkBoundaries(sourceFiles()), ...checkExtensionImports(sourceFiles(['extensions', 'examples'])), ...checkArcoImports(sourceFiles(['extensions', 'examples', 'sdk/src', 'host/web/src', 'workflow-sdk/src']))];
   for (const p of problems) console.error(`${p.file}:${p.line}  ${p.rule} ('${p.specifier}')`);
   console.error(problems.length ? `lint: ${problems.length} import-boundary problem(s)` : 'lint: import boundaries ok');
+  // oxlint: correctness, the React hooks rules and the type-aware rules (.oxlintrc.json).
+  const ox = spawnSync(process.execPath, [bin.oxlint, '--type-aware', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  console.error(ox.status === 0 ? 'lint: oxlint ok' : 'lint: oxlint found problems (see above)');
+  // The formatter's check (.prettierrc.json): `./tessera format` rewrites what differs.
+  const fmt = spawnSync(process.execPath, [bin.prettier, '--check', '--log-level', 'warn', '--cache', '--cache-location', path.join(ROOT, '.cache/prettier'), '.'], { cwd: ROOT, stdio: 'inherit' });
+  console.error(fmt.status === 0 ? 'lint: formatting ok' : 'lint: files not formatted (listed above); ./tessera format fixes them');
   const tsc = spawnSync(process.execPath, [bin.tsc, '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   console.error(tsc.status === 0 ? 'lint: types ok' : 'lint: type errors (see above)');
-  return problems.length === 0 && tsc.status === 0;
+  return problems.length === 0 && ox.status === 0 && fmt.status === 0 && tsc.status === 0;
+}
+
+/** `./tessera format`: the formatter over the tree (what `lint` checks). */
+export function format(): boolean {
+  const r = spawnSync(process.execPath, [bin.prettier, '--write', '--log-level', 'warn', '--cache', '--cache-location', path.join(ROOT, '.cache/prettier'), '.'], { cwd: ROOT, stdio: 'inherit' });
+  return r.status === 0;
 }

@@ -82,7 +82,7 @@ function packOne(spec: Spec, quiet: boolean): string {
     exportsOut[sub] = { types: js.replace(/\.js$/, '.d.ts'), default: js };
   }
   const { private: _p, exports: _e, ...rest } = pkg;
-  const peers = { ...(pkg.peerDependencies ?? {}), ...(spec.peerDependencies ?? {}) };
+  const peers = { ...pkg.peerDependencies, ...spec.peerDependencies };
   const out = {
     ...rest,
     exports: exportsOut,

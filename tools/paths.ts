@@ -6,6 +6,8 @@ export const bin = {
   rsbuild: path.join(ROOT, 'node_modules/@rsbuild/core/bin/rsbuild.js'),
   vitest: path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
   tsc: path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+  oxlint: path.join(ROOT, 'node_modules/oxlint/bin/oxlint'),
+  prettier: path.join(ROOT, 'node_modules/prettier/bin/prettier.cjs'),
 };
 
 /** Newest modification time of any file below the given paths (folders are walked; node_modules and dist skipped). */

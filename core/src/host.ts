@@ -148,7 +148,7 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
     this.logger.error(full.message, { source: full.source, extensionId: full.extensionId, ...full.detail });
     if (sinks.size === 0) return;
     try {
-      sinks.call(full);
+      void sinks.call(full);
     } catch (e) {
       console.error('error sink failed', e);
     }

@@ -139,7 +139,7 @@ export function satisfies(version: string, range: string): boolean {
   if (!v) return false;
   return range.split('||').some((alt) => {
     const parts = alt.trim().split(/\s+/).filter(Boolean);
-    return parts.length === 0 || parts.every((c) => matches(v, c));
+    return parts.every((c) => matches(v, c));
   });
 }
 

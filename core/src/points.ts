@@ -269,7 +269,7 @@ export class HookPoint<Args extends unknown[], R> {
             ? new AsyncParallelHook(names)
             : hookKind === 'bail'
               ? new AsyncSeriesBailHook(names)
-              : new AsyncSeriesWaterfallHook(names as [string]);
+              : new AsyncSeriesWaterfallHook(names);
     for (const t of this.#taps) {
       const tapName = `${t.owner}:${t.name}`;
       const opts = { name: tapName, stage: t.options.stage, before: t.options.before as string | undefined };

@@ -1,4 +1,5 @@
-// Resources as they leave and enter spaces (files, copies, templates, marketplace products): both halves read them.
+// Resources as they leave and enter spaces (files, copies, templates, marketplace products), and the views one
+// extension draws for others (view references): both halves read them.
 
 /** One resource as it leaves its space (a file, a copy, a template, a marketplace product). */
 export interface ResourcePackage {
@@ -22,4 +23,23 @@ export interface ResourceBundle {
   /** The extensions (id and version) of the kinds in it, as the exporting studio ran them. */
   extensions: { id: string; version: string }[];
   resources: ResourcePackage[];
+}
+
+// View references: a typed name for a view one extension draws and others embed (a model picker, a dataset
+// picker), as route references name pages. The owner publishes the reference in its contract (`shared/`) and
+// registers the component under it (`SharedViews`, client side); a user imports only the reference and draws it
+// with `useSharedView(ref)` or `<SharedView of={ref} ... />`, so the owner may be optional: absent, nothing draws
+// (or the user's fallback), and no code of the owner is imported.
+
+/** The name of a shared view and, in its type, the props it takes. */
+export interface ViewRef<P> {
+  readonly id: string;
+  /** Never set: carries the props' type. */
+  readonly props?: P;
+}
+
+/** A view reference, e.g. `defineViewRef<ModelSelectProps>('models.modelSelect')` in the owner's `shared/`. */
+export function defineViewRef<P>(id: string): ViewRef<P> {
+  if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id)) throw new Error(`view reference '${id}': use '<extension id>.<name>'`);
+  return Object.freeze({ id });
 }

@@ -74,7 +74,7 @@ describe('request client', () => {
   });
 
   it('turns a network failure into an API error', async () => {
-    const { api, notices } = client((async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch);
+    const { api, notices } = client(async () => { throw new TypeError('fetch failed'); });
     const err = (await api.get('/api/x').catch((e) => e)) as ApiError;
     expect(err.code).toBe(ErrorCode.UNAVAILABLE);
     expect(notices[0].msg).toMatch(/Network error/);

@@ -82,7 +82,7 @@ describe('the workflow editor in the browser', () => {
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
     const canvas = greetingCanvas();
-    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } }) as (typeof canvas.nodes)[number];
+    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } });
     canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 260, y: (i % 2) * 140 } }));
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Greeter' });
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });

@@ -154,7 +154,7 @@ describe('bots', () => {
     expect(JSON.stringify(usage)).toMatch(/chat/);
     // Each model call of the turn (the answer, the suggestions) is recorded with the conversation.
     const rows = await studio.server.database.db.selectFrom('models_usage').selectAll().where('conversation_id', '=', events[0].data.conversation_id).execute();
-    expect(rows.map((r: any) => [r.source, Number(r.input_tokens), Number(r.output_tokens)]).sort()).toEqual([['chat', 10, 5], ['chat', 20, 8]]);
+    expect(rows.map((r: any) => [r.source, Number(r.input_tokens), Number(r.output_tokens)]).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([['chat', 10, 5], ['chat', 20, 8]]);
   });
 
   it('stop a long answer: the chat is cancelled and the model stream is closed', async () => {

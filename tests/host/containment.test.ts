@@ -112,8 +112,8 @@ async function spawnStudio(data: string, env: Record<string, string>) {
       const m = /running on (http:\/\/\S+?) /.exec(out);
       if (m) resolve(m[1].replace('localhost', '127.0.0.1'));
     };
-    p.stdout!.on('data', seen);
-    p.stderr!.on('data', seen);
+    p.stdout.on('data', seen);
+    p.stderr.on('data', seen);
     p.once('exit', (code) => reject(new Error(`the studio exited (${code}):\n${out}`)));
   });
   return { url: running, output: () => out, stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM'))) };

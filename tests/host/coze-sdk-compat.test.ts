@@ -76,7 +76,7 @@ describe('@coze/api as Coze examples use it', () => {
     for (let i = 0; i < 200 && done.status === ChatStatus.IN_PROGRESS; i++) done = await coze.chat.retrieve(created.conversation_id, created.id);
     expect(done.meta_data).toEqual(meta);
     const seen: unknown[] = [];
-    for await (const e of await coze.chat.stream({ bot_id, user_id: 'u1', additional_messages: [{ role: RoleType.User, content: 'again', content_type: 'text' }], meta_data: meta }))
+    for await (const e of coze.chat.stream({ bot_id, user_id: 'u1', additional_messages: [{ role: RoleType.User, content: 'again', content_type: 'text' }], meta_data: meta }))
       if (e.event === ChatEventType.CONVERSATION_CHAT_CREATED || e.event === ChatEventType.CONVERSATION_CHAT_COMPLETED) seen.push((e.data as { meta_data?: unknown }).meta_data);
     expect(seen).toEqual([meta, meta]);
   });

@@ -31,7 +31,7 @@ async function failure(p: Promise<unknown>): Promise<APIError> {
 
 async function processed(datasetId: string, ids: string[]) {
   for (let i = 0; i < 400; i++) {
-    const r = await coze.datasets.process(datasetId, { document_ids: ids } as never);
+    const r = await coze.datasets.process(datasetId, { document_ids: ids });
     const list = (r as unknown as { data: { status: number; progress: number }[] }).data;
     if (list.every((d) => d.status !== 0 && d.status !== 4 && d.status !== 5)) return list;
     await new Promise((res) => setTimeout(res, 50));

@@ -58,7 +58,7 @@ describe('variables through @coze/api', () => {
     // The bot's persona reads the user's value.
     llm.script({ text: 'Lyon it is.' });
     let answer = '';
-    for await (const e of await coze.chat.stream({ bot_id: botId, user_id: 'u-1', additional_messages: [{ role: RoleType.User, content: 'Where do I live?', content_type: 'text' }] })) {
+    for await (const e of coze.chat.stream({ bot_id: botId, user_id: 'u-1', additional_messages: [{ role: RoleType.User, content: 'Where do I live?', content_type: 'text' }] })) {
       if (e.event === ChatEventType.CONVERSATION_MESSAGE_DELTA) answer += e.data.content;
     }
     expect(answer).toBe('Lyon it is.');

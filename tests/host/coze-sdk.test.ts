@@ -54,7 +54,7 @@ describe('@coze/api against the studio', () => {
     const r = await coze.workflows.runs.create({ workflow_id: greeting, parameters: { name: 'SDK' }, bot_id: '7421', ext: { user_id: 'end-user-9' } });
     expect(JSON.parse(r.data)).toEqual({ message: 'Hello, SDK!' });
     expect(r.debug_url).toBe(`${studio.server.config.publicUrl}/workflows/${greeting}?space_id=${space}&execute_id=${r.execute_id}`);
-    const [h] = await coze.workflows.runs.history(greeting, r.execute_id!);
+    const [h] = await coze.workflows.runs.history(greeting, r.execute_id);
     expect(h).toMatchObject({ execute_status: 'Success', bot_id: '7421', connector_id: '1024', connector_uid: 'end-user-9', token: '0', error_code: '0', debug_url: r.debug_url });
     expect(JSON.parse(JSON.parse(h.output).Output)).toEqual({ message: 'Hello, SDK!' });
     expect((h as unknown as { usage: unknown }).usage).toEqual({ input_count: 0, output_count: 0, token_count: 0 });

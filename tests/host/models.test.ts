@@ -20,7 +20,7 @@ beforeAll(async () => {
   admin = (await signUp(studio.url, 'platform-admin')).agent;
   member = (await signUp(studio.url, 'space-admin')).agent;
   space = (await member.post('/api/space/create', { name: 'Models' })).space_id;
-  models = studio.server.host.container.get(ModelsService.symbol) as Models;
+  models = studio.server.host.container.get<Models>(ModelsService.symbol);
 });
 afterAll(async () => {
   await studio.close();
@@ -28,7 +28,6 @@ afterAll(async () => {
 });
 
 const platform = (path: string, body: unknown = {}) => admin.post(`/api/model_manage/v1/platform/${path}`, body);
-const inSpace = (path: string, body: unknown = {}) => member.post(`/api/model_manage/v1/spaces/${space}/${path}`, body);
 
 async function platformModel(provider: string, baseUrl: string, modelName: string, kind: 'chat' | 'embedding' = 'chat') {
   const cred = await platform('credential/create', { provider, name: `${provider} fake`, base_url: baseUrl, api_key: `sk-test-${provider}-1234` });

@@ -83,7 +83,10 @@ describe('observability', () => {
     const concat = (parts: Uint8Array[]) => {
       const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
       let at = 0;
-      for (const p of parts) (out.set(p, at), (at += p.length));
+      for (const p of parts) {
+        out.set(p, at);
+        at += p.length;
+      }
       return out;
     };
     // AnyValue { array_value: { values: [value] } }, 10,000 times: the headers are computed from the inside out

@@ -141,7 +141,7 @@ describe('plugins and their APIs', () => {
     const { plugin_id, info } = await importPetStore();
     expect(JSON.stringify(info)).not.toContain(API_KEY);
     await p('update_plugin_meta', { plugin_id, desc: 'changed', service_token: info.meta_info.service_token });
-    const row = (await studio.server.database.db.selectFrom('plugins_plugin').select('secret').where('id', '=', plugin_id).executeTakeFirstOrThrow()) as { secret: string };
+    const row = (await studio.server.database.db.selectFrom('plugins_plugin').select('secret').where('id', '=', plugin_id).executeTakeFirstOrThrow());
     expect(row.secret).not.toContain(API_KEY);
     expect(row.secret.length).toBeGreaterThan(20);
     const { api } = { api: (await p('get_plugin_info', { plugin_id })).api_info.find((a: any) => a.name === 'getPet') };

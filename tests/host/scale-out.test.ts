@@ -33,12 +33,12 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const started = workerLog.length;
-    w.stdout!.on('data', (d) => (workerLog += d));
-    w.stderr!.on('data', (d) => (workerLog += d));
+    w.stdout.on('data', (d) => (workerLog += d));
+    w.stderr.on('data', (d) => (workerLog += d));
     await new Promise<void>((resolve, reject) => {
       const check = () => (workerLog.slice(started).includes('tessera worker: running') ? resolve() : undefined);
-      w.stdout!.on('data', check);
-      w.stderr!.on('data', check);
+      w.stdout.on('data', check);
+      w.stderr.on('data', check);
       w.once('exit', (code) => reject(new Error(`the worker exited (${code}): ${workerLog}`)));
     });
     return w;

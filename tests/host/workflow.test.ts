@@ -43,7 +43,7 @@ describe('workflow lifecycle', () => {
   it('validates and reports every problem at once', async () => {
     const { workflow_id } = await api('create', { name: 'Broken' });
     const canvas = greetingCanvas();
-    canvas.nodes.push(node('orphan', '15', { settings: { mode: 'split', separators: [] } }) as any);
+    canvas.nodes.push(node('orphan', '15', { settings: { mode: 'split', separators: [] } }));
     const r = await api('validate_tree', { workflow_id, schema: canvas });
     expect(r.valid).toBe(false);
     expect(r.errors).toEqual(expect.arrayContaining([expect.objectContaining({ type: 1, node_id: 'orphan', field: 'settings.separators' }), expect.objectContaining({ type: 2, node_id: 'orphan' })]));
@@ -161,7 +161,7 @@ describe('workflow runs', () => {
 
   it('streams a test run as server-sent events, with each node as it starts and ends', async () => {
     const canvas = greetingCanvas();
-    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } }) as any;
+    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } });
     const workflow_id = await createWith(canvas);
     const res = await fetch(`${studio.url}/api/workflow_api/test_run`, {
       method: 'POST',

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { checkArcoImports, checkBoundaries } from '../lint.ts';
+import { checkArcoImports, checkBoundaries, checkExtensionImports, extensionPackages } from '../lint.ts';
 
 /** A folder of files for one test: `file(relative path, text)` writes one and returns its path. */
 function tempTree() {
@@ -35,4 +35,28 @@ it('flags a re-export or a dynamic import of Arco, which the build cannot split 
   ];
   const problems = checkArcoImports(files).map((p) => `${path.basename(p.file)}:${p.line} ${p.specifier}`);
   expect(problems).toEqual(['bad.tsx:1 @arco-design/web-react', 'bad.tsx:2 @arco-design/web-react/icon', 'bad.tsx:3 @arco-design/web-react']);
+});
+
+it("flags another extension's code imported through an entry it does not publish, or that the manifest does not name", () => {
+  const file = tempTree();
+  const pkg = (dir: string, json: object) => file(`${dir}/package.json`, JSON.stringify(json));
+  pkg('exts/models', { name: '@tessera/ext-models', tessera: { id: 'models' }, exports: { './shared': './src/shared/index.ts', './client': './src/client/components.tsx' } });
+  pkg('exts/spaces', { name: '@tessera/ext-spaces', tessera: { id: 'spaces' }, exports: { './shared': './src/shared/index.ts' } });
+  pkg('exts/tables', { name: '@tessera/ext-tables', tessera: { id: 'tables', requires: ['spaces@^0.1.0'], optional: ['models'] } });
+  const files = [
+    file('exts/tables/src/client/page.tsx', [
+      "import { CurrentSpaceService } from '@tessera/ext-spaces/shared';", // required: fine
+      "import { ModelSelectView } from '@tessera/ext-models/shared';", // optional, its contract: fine
+      "import type { ModelSelect } from '@tessera/ext-models/client';", // optional, types only: fine
+      "import { ModelSelect } from '@tessera/ext-models/client';", // optional, its code: flagged
+      "import { db } from '@tessera/ext-spaces/src/server/db.ts';", // not published: flagged
+      "import { X } from '@tessera/ext-files/shared';", // not installed here: ignored
+    ].join('\n')),
+    file('exts/tables/test/page.test.ts', "import { ModelSelect } from '@tessera/ext-models/client';\n"), // tests may
+  ];
+  const exts = path.dirname(path.dirname(files[1])).replace(/[\\/]tables$/, '');
+  const packages = extensionPackages([exts]);
+  expect(packages.find((p) => p.id === 'tables')).toMatchObject({ requires: ['spaces'], optional: ['models'] });
+  const problems = checkExtensionImports(files, packages).map((p) => `${path.basename(p.file)}:${p.line} ${p.specifier} ${p.rule.split(':')[0]}`);
+  expect(problems).toEqual(['page.tsx:4 @tessera/ext-models/client extension-imports', 'page.tsx:5 @tessera/ext-spaces/src/server/db.ts extension-imports']);
 });

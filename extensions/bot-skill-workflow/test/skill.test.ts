@@ -18,7 +18,7 @@ const runner: WorkflowRunner = {
   run: async (r) => {
     runs.push(r);
     if (r.input.city === 'Atlantis') return { execute_id: 'e2', status: 'fail', error: 'no such city', usage: { input_tokens: 0, output_tokens: 0 } };
-    return { execute_id: 'e1', status: 'success', output: { forecast: `sunny in ${r.input.city}` }, usage: { input_tokens: 0, output_tokens: 0 } };
+    return { execute_id: 'e1', status: 'success', output: { forecast: `sunny in ${String(r.input.city)}` }, usage: { input_tokens: 0, output_tokens: 0 } };
   },
 };
 let t: ExtensionTester;

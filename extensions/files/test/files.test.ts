@@ -20,7 +20,7 @@ export async function multipart(parts: { name: string; data: Uint8Array | string
 }
 
 function tester(config: Record<string, unknown> = {}) {
-  return createExtensionTester(files, { packageDir, config, stubs: [{ id: 'identity' }, { id: 'spaces', services: [[SpacesService, spaces as never]] }], users: { ann: { userId: 'ann' }, bob: { userId: 'bob' } }, spaces: { s1: { ann: 'member' }, s2: { bob: 'member' } } });
+  return createExtensionTester(files, { packageDir, config, stubs: [{ id: 'identity' }, { id: 'spaces', services: [[SpacesService, spaces]] }], users: { ann: { userId: 'ann' }, bob: { userId: 'bob' } }, spaces: { s1: { ann: 'member' }, s2: { bob: 'member' } } });
 }
 
 async function upload(t: ExtensionTester, parts: Parameters<typeof multipart>[0], space = 's1', as = 'ann') {

@@ -59,8 +59,8 @@ describe('home extension', () => {
       expect.stringContaining('Middle widget'),
       expect.stringContaining('Old gadget'),
     ]);
-    expect(rows[1]!.textContent).toContain('widget kind');
-    expect(rows[0]!.textContent).toContain('Nov 20, 2026');
+    expect(rows[1].textContent).toContain('widget kind');
+    expect(rows[0].textContent).toContain('Nov 20, 2026');
     fireEvent.click(screen.getByTestId('home-create-gadget'));
     await screen.findByTestId('gadget-page');
   });
@@ -127,7 +127,7 @@ describe('home: getting started', () => {
     ]);
     expect(screen.getByTestId('home-getting-started-count').textContent).toBe('1 of 3 done');
     // A done step says no more than its name.
-    expect(rows[0]!.textContent).not.toContain('Bots answer with one');
+    expect(rows[0].textContent).not.toContain('Bots answer with one');
     fireEvent.click(screen.getByTestId('home-getting-started-go-bot'));
     await screen.findByTestId('bots-page');
   });

@@ -57,7 +57,7 @@ describe('the Code form', () => {
       return <PlainCodeEditor value={v} language="javascript" onChange={(x) => setV((code = x))} />;
     }
     renderPlain(<Harness />);
-    const editor = screen.getByTestId('code-editor') as HTMLTextAreaElement;
+    const editor = screen.getByTestId<HTMLTextAreaElement>('code-editor');
     editor.setSelectionRange(17, 17);
     fireEvent.keyDown(editor, { key: 'Enter' });
     await waitFor(() => expect(code).toBe('function main() {\n  '));

@@ -14,7 +14,7 @@ const render = (settings: Record<string, unknown>, opts: { problems?: Record<str
 describe('the HTTP request form', () => {
   it('edits the URL with completion, a query parameter, bearer auth and a JSON body', async () => {
     const form = await render(base);
-    const url = screen.getByTestId('http-url') as HTMLTextAreaElement;
+    const url = screen.getByTestId<HTMLTextAreaElement>('http-url');
     expect(url.placeholder).toBe('https://api.example.com/items/{{id}}');
     fireEvent.change(url, { target: { value: 'https://api.example.com/items/{{', selectionStart: 32, selectionEnd: 32 } });
     fireEvent.mouseDown(await screen.findByText('id'));

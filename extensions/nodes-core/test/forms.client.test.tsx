@@ -69,7 +69,7 @@ describe('the End form', () => {
     expect(screen.getByText("The inputs above are the workflow's result.")).toBeTruthy();
     fireEvent.click(screen.getByText('Answer with text'));
     await waitFor(() => expect(form.settings()).toMatchObject({ terminate_plan: 'use_answer_content' }));
-    const area = screen.getByTestId('end-answer') as HTMLTextAreaElement;
+    const area = screen.getByTestId<HTMLTextAreaElement>('end-answer');
     area.focus();
     fireEvent.change(area, { target: { value: 'Weather in {{', selectionStart: 13, selectionEnd: 13 } });
     fireEvent.mouseDown(await screen.findByText('Start · city'));

@@ -32,8 +32,8 @@ describe('card summaries per node type', () => {
       }),
     );
     expect(ports.map((p) => p.id)).toEqual(['true', 'true_1', 'false']);
-    expect(ports[0]!.detail).toEqual(['score', { key: 'nodes-core:if.op.13' }, '3', { key: 'nodes-core:if.andWord' }, 'name', { key: 'nodes-core:if.op.7' }, '"refund"']);
-    expect(ports[1]!.detail).toEqual(['name', { key: 'nodes-core:if.op.9' }, { key: 'nodes-core:if.orWord' }, 'age', { key: 'nodes-core:if.op.16' }, 'limit']);
-    expect(ports[2]!.detail).toBeUndefined();
+    expect(ports[0].detail).toEqual(['score', { key: 'nodes-core:if.op.13' }, '3', { key: 'nodes-core:if.andWord' }, 'name', { key: 'nodes-core:if.op.7' }, '"refund"']);
+    expect(ports[1].detail).toEqual(['name', { key: 'nodes-core:if.op.9' }, { key: 'nodes-core:if.orWord' }, 'age', { key: 'nodes-core:if.op.16' }, 'limit']);
+    expect(ports[2].detail).toBeUndefined();
   });
 });

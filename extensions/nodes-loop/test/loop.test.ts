@@ -21,7 +21,7 @@ async function exec(type: NodeTypeDefinition, settings: Record<string, unknown>,
 
 describe('Loop', () => {
   it('iterates an array with item and index, collecting a body output', async () => {
-    const r = await exec(loop, { loop_type: 'array', collect: [{ name: 'out', node_id: 'b', path: ['v'] }] }, { items: ['a', 'b'] }, (l) => ({ control: 'normal', outputs: { b: { v: `${l.index}:${l.item}` } } }));
+    const r = await exec(loop, { loop_type: 'array', collect: [{ name: 'out', node_id: 'b', path: ['v'] }] }, { items: ['a', 'b'] }, (l) => ({ control: 'normal', outputs: { b: { v: `${String(l.index)}:${String(l.item)}` } } }));
     expect(r).toEqual({ outputs: { out: ['0:a', '1:b'] } });
   });
 

@@ -38,7 +38,7 @@ describe('starter templates', () => {
     const r = await t.request({ method: 'POST', url: '/api/templates/use', body: { space_id: 's1', template_id: 'translator' }, headers: { 'accept-language': 'zh-CN,zh;q=0.9' }, as: 'ann' });
     expect(r.body.data).toEqual({ kind: 'bot', id: 'b1' });
     expect(imported[0]).toMatchObject({ spaceId: 's1', userId: 'ann', pkg: { kind: 'bot', name: '翻译助手' } });
-    expect((imported[0]!.pkg.data as { config: { settings: { prompt: string } } }).config.settings.prompt).toMatch(/^你负责中英文互译/);
+    expect((imported[0].pkg.data as { config: { settings: { prompt: string } } }).config.settings.prompt).toMatch(/^你负责中英文互译/);
     expect((await t.request({ method: 'POST', url: '/api/templates/use', body: { space_id: 's1', template_id: 'meeting-notes' }, as: 'ann' })).body.msg).toMatch(/needs resources of kind prompt/);
     expect((await t.request({ method: 'POST', url: '/api/templates/use', body: { space_id: 's1', template_id: 'meeting-notes' }, headers: { 'accept-language': 'zh-CN' }, as: 'ann' })).body.msg).toBe('模板“会议纪要”需要 prompt 类资源，但本工作室没有启用它。');
     expect((await t.request({ method: 'POST', url: '/api/templates/use', body: { space_id: 's1', template_id: 'nope' }, as: 'ann' })).status).toBe(404);

@@ -126,8 +126,14 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
   // applied at start: over the configuration file, under the environment.
   const dataDir = path.resolve(root, overrides.dataDir ?? env.TESSERA_DATA_DIR ?? c.dataDir ?? 'data');
   for (const [id, enabled] of Object.entries(readAdminChoices(dataDir))) extensions[id] = { ...extensions[id], enabled };
-  for (const id of list(env.TESSERA_DISABLE)) (extensions[id] = { ...extensions[id], enabled: false }), mention(id, 'TESSERA_DISABLE');
-  for (const id of list(env.TESSERA_ENABLE)) (extensions[id] = { ...extensions[id], enabled: true }), mention(id, 'TESSERA_ENABLE');
+  for (const id of list(env.TESSERA_DISABLE)) {
+    extensions[id] = { ...extensions[id], enabled: false };
+    mention(id, 'TESSERA_DISABLE');
+  }
+  for (const id of list(env.TESSERA_ENABLE)) {
+    extensions[id] = { ...extensions[id], enabled: true };
+    mention(id, 'TESSERA_ENABLE');
+  }
   // TESSERA_EXT_<ID>='{"key": ...}' configures one extension from the environment (id: upper case, '-' and '.' as '_').
   for (const [k, v] of Object.entries(env)) {
     if (!k.startsWith('TESSERA_EXT_') || v === undefined) continue;

@@ -52,7 +52,7 @@ export async function openDatabase({ databaseUrl, sqliteFile = ':memory:', onCon
       database.close();
     },
   };
-  return { db: new Kysely<any>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) }), dialect: 'sqlite' };
+  return { db: new Kysely<any>({ dialect: new SqliteDialect({ database: cached }) }), dialect: 'sqlite' };
 }
 
 const TABLE = 'tessera_migrations';

@@ -64,7 +64,7 @@ export class InProcessQueue implements JobQueue {
 
   async drain(): Promise<void> {
     while (this.#inflight.size || [...this.#waiting.values()].some((q) => q.length)) {
-      await Promise.allSettled([...this.#inflight]);
+      await Promise.allSettled(this.#inflight);
       await new Promise((r) => setImmediate(r));
     }
   }
@@ -73,7 +73,7 @@ export class InProcessQueue implements JobQueue {
     this.#stopped = true;
     for (const t of this.#timers) clearTimeout(t);
     this.#abort.abort();
-    await Promise.allSettled([...this.#inflight]);
+    await Promise.allSettled(this.#inflight);
   }
 
   #push(job: Pending): void {
@@ -102,7 +102,7 @@ export class InProcessQueue implements JobQueue {
         }
       })();
       this.#inflight.add(run);
-      run.finally(() => {
+      void run.finally(() => {
         this.#inflight.delete(run);
         this.#pump(name);
       });

@@ -206,7 +206,7 @@ export function guardedFetch(allowPrivateByConfig: () => boolean, defaults: Outb
       const guard = allowPrivate ? undefined : await dispatcher();
       let res: Response;
       try {
-        res = await fetch(parsed, { ...request, ...(guard ? { dispatcher: guard } : {}) } as RequestInit);
+        res = await fetch(parsed, { ...request, ...(guard ? { dispatcher: guard } : {}) });
       } catch (e) {
         // The guarded lookup's refusal arrives as the cause of undici's "fetch failed".
         for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) if (x instanceof OutboundRefused) throw x;

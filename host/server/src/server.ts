@@ -119,7 +119,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (err: Error | null, value?: unknown) => {
+    void parseJson(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (jsonNestsDeeper(value)) return done(new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`), undefined);
       const illFormed = jsonIllFormedAt(value, body as string);
@@ -140,7 +140,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     if (body === '') return done(null, undefined);
     done(unsupported(request), undefined);
   });
-  const logger = pinoLogger(app.log as unknown as PinoLike);
+  const logger = pinoLogger(app.log);
 
   // A data folder that cannot be written (read-only, full, not a folder) is refused now, by name,
   // rather than found out half-way (a half-started studio, or SQLite's "unable to open database file").
@@ -217,9 +217,9 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.bus.emit(StudioStarted, { extensions: host.status().filter((s) => s.state === 'started').map((s) => s.id) });
   // An id the configuration names that no installed extension has (a typo, one removed) is said, not ignored.
   if (options.discover !== false) {
-    const known = new Set([...host.status().map((x) => x.id), ...problems.map((p) => p.id).filter(Boolean)]);
+    const known = new Set([...host.status().map((x) => x.id), ...problems.flatMap((p) => (p.id ? [p.id] : []))]);
     for (const [id, where] of Object.entries(config.extensionMentions ?? {})) {
-      if (!known.has(id)) logger.warn(`${where} names the extension '${id}', which is not installed; it is ignored. The installed ones are: ${[...known].sort().join(', ')}.`);
+      if (!known.has(id)) logger.warn(`${where} names the extension '${id}', which is not installed; it is ignored. The installed ones are: ${[...known].sort((a, b) => a.localeCompare(b)).join(', ')}.`);
     }
   }
 
@@ -383,6 +383,7 @@ const HOST_ERROR_TEXTS = [
 
 /** Strings with control characters (line breaks ...) escaped, so one report is one log line. */
 export function logSafe(value: unknown): unknown {
+  // oxlint-disable-next-line no-control-regex -- control characters are what this escapes
   if (typeof value === 'string') return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
   if (Array.isArray(value)) return value.map(logSafe);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [logSafe(k) as string, logSafe(v)]));

@@ -68,7 +68,7 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
       ctx.tap(RequestAuthenticators, 'test-users', (req) => {
         const id = req.headers['x-test-user'];
         if (typeof id !== 'string') return undefined;
-        return { kind: 'user', userId: id, isPlatformAdmin: false, ...users[id] } as Caller;
+        return { kind: 'user', userId: id, isPlatformAdmin: false, ...users[id] } satisfies Caller;
       });
       // Spaces named in the options answer here; others are left to the extension under test.
       ctx.tap(SpaceAuthorizers, 'test-spaces', (caller, spaceId) => {
@@ -105,7 +105,7 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
     const res = await server.app.inject({
       method: method as 'GET',
       url,
-      payload: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? (body as string | Buffer) : JSON.stringify(body),
+      payload: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? (body) : JSON.stringify(body),
       headers: { ...(body !== undefined && !(body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}), ...(as ? { 'x-test-user': as } : {}), ...headers },
     });
     let parsed: unknown = undefined;

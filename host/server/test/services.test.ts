@@ -59,7 +59,7 @@ describe('in-process job queue', () => {
     for (let i = 0; i < 6; i++) await q.enqueue('x.work', i);
     await q.enqueue('x.flaky', null);
     await q.drain();
-    expect(done.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(peak).toBe(2);
     expect(attempts).toBe(3);
     expect(errors).toEqual(['x.flaky: nope']);

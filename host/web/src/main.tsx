@@ -1,2 +1,2 @@
 // Module Federation needs an async boundary before shared modules (react, the SDK, Arco) are used.
-import('./bootstrap.tsx');
+void import('./bootstrap.tsx');

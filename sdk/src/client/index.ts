@@ -6,3 +6,4 @@ export * from './context.tsx';
 export * from './widgets.tsx';
 export * from './lazy.tsx';
 export * from './page.tsx';
+export * from './shared-views.tsx';

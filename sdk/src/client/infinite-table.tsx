@@ -7,20 +7,21 @@ import type { InfiniteTableProps, Page } from './widgets.tsx';
 export function InfiniteTable<T extends object>({ queryKey, fetchPage, empty, ...table }: InfiniteTableProps<T>) {
   const q = useInfiniteQuery({
     queryKey,
-    queryFn: ({ pageParam }) => fetchPage(pageParam as string | number | undefined),
+    queryFn: ({ pageParam }) => fetchPage(pageParam),
     initialPageParam: undefined as string | number | undefined,
     getNextPageParam: (last: Page<T>) => last.next,
   });
   const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
   useEffect(() => {
     const el = sentinel.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
+      if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
     });
     io.observe(el);
     return () => io.disconnect();
-  }, [q.hasNextPage, q.isFetchingNextPage, q.fetchNextPage]);
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const data = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div className="tessera-infinite-table">

@@ -296,3 +296,22 @@ export const OnboardingSteps = defineRegistryPoint<OnboardingStep>({
   schema: z.object({ key: z.string().min(1), label: z.string().min(1), hint: z.string().optional(), order: z.number().optional(), path: z.string().startsWith('/'), useDone: z.custom<OnboardingStep['useDone']>((v) => typeof v === 'function', 'must be a function') }),
   key: (s) => s.key,
 });
+
+export interface SharedViewEntry {
+  /** The reference's id (`ViewRef.id`). */
+  id: string;
+  component: ComponentType<any>;
+}
+
+/**
+ * Views an extension draws for others to embed, under a `ViewRef` it publishes in its `shared/` (the model picker,
+ * a dataset picker). Register with `provideView(ctx, ref, Component)` (typed by the reference); draw with
+ * `useSharedView(ref)` or `<SharedView of={ref} />`.
+ */
+export const SharedViews = defineRegistryPoint<SharedViewEntry>({
+  id: 'client.sharedViews',
+  owner: 'host',
+  description: 'Views one extension draws and others embed, by view reference (ViewRef).',
+  schema: z.object({ id: z.string().min(1), component }),
+  key: (v) => v.id,
+});

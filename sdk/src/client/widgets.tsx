@@ -1,4 +1,4 @@
-import { Input, Message, Space, Typography } from '@arco-design/web-react';
+import { Input, Message, Typography } from '@arco-design/web-react';
 import type { ModalProps, TableProps } from '@arco-design/web-react';
 import { useEffect, useRef, useState, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';

@@ -210,7 +210,7 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
 // ---------------------------------------------------------------- points
 
 const fn = z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
-const zod = z.custom<ZodType>((v) => typeof v === 'object' && v !== null && 'safeParse' in (v as object), 'must be a zod schema');
+const zod = z.custom<ZodType>((v) => typeof v === 'object' && v !== null && 'safeParse' in (v), 'must be a zod schema');
 
 /** API routes: registered at register(), mounted by the host before it listens. Key: 'METHOD path'. */
 export const ApiRoutes = defineRegistryPoint<ApiRoute>({
@@ -412,7 +412,7 @@ export interface BackgroundJob<P = any> {
   attempts?: number;
   /** Repeat every N ms (scheduled job) in addition to being enqueued on demand. */
   everyMs?: number;
-  handler(payload: P, job: JobContext): Promise<unknown> | unknown;
+  handler(payload: P, job: JobContext): unknown;
 }
 
 /** Background jobs: handlers the queue runs (in-process by default, BullMQ workers when REDIS_URL is set). */

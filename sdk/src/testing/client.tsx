@@ -36,7 +36,7 @@ function injectFetch(server: ExtensionTester, as?: string): typeof fetch {
     const headers = { ...(init?.headers as Record<string, string>), ...(as ? { 'x-test-user': as } : {}) };
     const res = await server.server.app.inject({ method: (init?.method ?? 'GET') as 'GET', url, headers, payload: init?.body as string | undefined });
     return new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
-  }) as typeof fetch;
+  });
 }
 
 export async function renderExtension(extension: ExtensionDefinition<ClientContext>, opts: RenderExtensionOptions = {}): Promise<RenderedExtension> {

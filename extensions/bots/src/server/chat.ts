@@ -333,7 +333,7 @@ export function turnSpans(chatId: string, began: number, spans: ChatSpan[], t: {
   const rootId = `${chatId}-0`;
   return spans.map((x, i) => {
     const isRoot = x === root;
-    const attributes: Record<string, unknown> = { ...(x.attributes ?? {}) };
+    const attributes: Record<string, unknown> = { ...x.attributes };
     if (isRoot) Object.assign(attributes, { 'tessera.bot_id': t.bot_id, 'gen_ai.conversation.id': t.conversation_id, 'tessera.log_id': t.log_id, 'tessera.connector_id': t.connector_id, input: t.question, output: t.answer });
     // The tokens of the turn on its answer span (what the model wrote), once.
     if (x.kind === 'model' && x.name === 'answer') Object.assign(attributes, { 'gen_ai.usage.input_tokens': t.input_tokens, 'gen_ai.usage.output_tokens': t.output_tokens, 'gen_ai.completion': t.answer.slice(0, 16_000) });

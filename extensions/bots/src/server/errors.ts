@@ -30,7 +30,7 @@ export function registerErrorTexts(ctx: ServerContext<unknown>) {
 const fill = (template: string, params: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => String(params[k] ?? ''));
 
 /** An error with its text in both languages (English in `msg`). */
-export function botError(status: number, key: keyof typeof TEXTS & string, params: Record<string, string | number> = {}, opts: { openCode?: number; detail?: Record<string, unknown> } = {}): ApiError {
+export function botError(status: number, key: keyof typeof TEXTS  , params: Record<string, string | number> = {}, opts: { openCode?: number; detail?: Record<string, unknown> } = {}): ApiError {
   const code = status === 404 ? ErrorCode.NOT_FOUND : status === 409 ? ErrorCode.CONFLICT : status === 403 ? ErrorCode.FORBIDDEN : ErrorCode.INVALID_PARAMS;
   return new ApiError(status, code, fill(TEXTS[key][0], params), '', { text: { key, params }, ...opts });
 }

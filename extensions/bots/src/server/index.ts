@@ -2,7 +2,7 @@ import { Connectors as ConnectorsPoint, ResourceReferences, containsText, define
 import { z } from 'zod';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
-import { BotChatsService, BotConfig, BotsService, CONNECTOR_NAMES, Connectors, type BotPublication, type BotSummary } from '../shared/index.ts';
+import { BotChatsService, BotConfig, BotsService, CONNECTOR_NAMES, Connectors, type BotSummary } from '../shared/index.ts';
 import { ChatErrorCode, ChatService } from './chat.ts';
 import { botError } from './errors.ts';
 import { ConversationStore } from './conversations.ts';
@@ -68,7 +68,7 @@ export default defineExtension({
         const b = await bots.meta(botId).catch(() => undefined);
         const p = b && (await bots.published(b.id));
         if (!b || !p) return undefined;
-        return { ...summary(b), version: p.version, connectors: p.connectors, connector_settings: p.connector_settings, onboarding: p.config.onboarding as BotPublication['onboarding'], creator_id: b.creator_id };
+        return { ...summary(b), version: p.version, connectors: p.connectors, connector_settings: p.connector_settings, onboarding: p.config.onboarding, creator_id: b.creator_id };
       },
     });
     ctx.provide(BotChatsService, {

@@ -225,7 +225,7 @@ export interface Bots {
    * A skill's settings in the bot's configuration as published (undefined when it is not published or the
    * skill is not on) or as drafted.
    */
-  skillSettings(botId: string, skill: string, which: 'published' | 'draft'): Promise<unknown | undefined>;
+  skillSettings(botId: string, skill: string, which: 'published' | 'draft'): Promise<unknown>;
   /** The published version as a channel shows it: where it is offered, with each channel's settings (undefined: not published). */
   publication(botId: string): Promise<BotPublication | undefined>;
 }

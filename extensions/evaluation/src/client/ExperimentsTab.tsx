@@ -282,7 +282,7 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
                 render: (_: unknown, m: { means: (number | null)[]; deltas: (number | null)[] }) => (
                   <span data-testid="eval-compare-mean">
                     {fmt(m.means[i])}
-                    {i > 0 && m.deltas[i] !== null && <Typography.Text type={m.deltas[i]! > 0 ? 'success' : m.deltas[i]! < 0 ? 'error' : 'secondary'}> ({m.deltas[i]! >= 0 ? '+' : ''}{fmt(m.deltas[i])})</Typography.Text>}
+                    {i > 0 && m.deltas[i] !== null && <Typography.Text type={m.deltas[i] > 0 ? 'success' : m.deltas[i] < 0 ? 'error' : 'secondary'}> ({m.deltas[i] >= 0 ? '+' : ''}{fmt(m.deltas[i])})</Typography.Text>}
                   </span>
                 ),
               })),
@@ -294,7 +294,7 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
             size="small"
             pagination={{ pageSize: 20 }}
             data={q.data.rows}
-            columns={exps.map((e, i) => ({ title: e.name, render: (_: unknown, r: (typeof q.data)['rows'][number]) => (r.cells[i] ? <span>{r.cells[i]!.output.slice(0, 120)} <Tag size="small">{r.cells[i]!.scores.map((s) => fmt(s.score)).join(' / ')}</Tag></span> : '—') }))}
+            columns={exps.map((e, i) => ({ title: e.name, render: (_: unknown, r: (typeof q.data)['rows'][number]) => (r.cells[i] ? <span>{r.cells[i].output.slice(0, 120)} <Tag size="small">{r.cells[i].scores.map((s) => fmt(s.score)).join(' / ')}</Tag></span> : '—') }))}
           />
         </div>
       )}

@@ -167,7 +167,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       if (body.format === 'csv') {
         const { parse } = await import('csv-parse/sync');
         try {
-          rows = parse(body.content, { columns: true, skip_empty_lines: true, bom: true, trim: false }) as Record<string, unknown>[];
+          rows = parse<Record<string, unknown>>(body.content, { columns: true, skip_empty_lines: true, bom: true, trim: false });
         } catch (e) {
           throw badRequest(`The CSV cannot be read: ${(e as Error).message}`);
         }

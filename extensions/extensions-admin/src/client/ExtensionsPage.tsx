@@ -2,7 +2,7 @@ import { Alert, Button, Input, Space, Table, Tag, Typography } from '@arco-desig
 import { IconSearch } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, useStudio } from '@tessera/sdk/client';
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface ExtensionRow {
@@ -89,14 +89,14 @@ export function ExtensionsPage() {
   };
 
   const { language } = useStudio();
-  const text = (v: Record<string, string> | undefined) => v?.[language] ?? v?.['en-US'];
+  const text = useCallback((v: Record<string, string> | undefined) => v?.[language] ?? v?.['en-US'], [language]);
   const [search, setSearch] = useState('');
   const all = q.data?.rows;
   // Found by name (in the language shown), id or description.
   const rows = useMemo(() => {
     const words = search.trim().toLowerCase();
     return (all ?? []).filter((r) => !words || [r.id, text(r.name), text(r.description)].some((x) => x?.toLowerCase().includes(words)));
-  }, [all, search, language]);
+  }, [all, search, text]);
   const pending = rows.filter((r) => r.pending);
   return (
     <div data-testid="extensions-page">

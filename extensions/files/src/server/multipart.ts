@@ -18,7 +18,7 @@ export async function receiveFiles<T>(req: ApiRequest, maxFiles: number, each: (
     };
     let bb: ReturnType<typeof Busboy>;
     try {
-      bb = Busboy({ headers: req.headers as Record<string, string>, limits: { files: maxFiles, fields: 50, fieldSize: 64 * 1024 }, defParamCharset: 'utf8' });
+      bb = Busboy({ headers: req.headers, limits: { files: maxFiles, fields: 50, fieldSize: 64 * 1024 }, defParamCharset: 'utf8' });
     } catch (e) {
       throw badRequest(`The upload cannot be read: ${(e as Error).message}.`);
     }

@@ -106,7 +106,7 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings &
         },
       });
       try {
-        const source = input.data instanceof Uint8Array ? Readable.from([Buffer.from(input.data)]) : (input.data as NodeJS.ReadableStream);
+        const source = input.data instanceof Uint8Array ? Readable.from([Buffer.from(input.data)]) : (input.data);
         await pipeline(source, meter, createWriteStream(tmp));
         if (bytes === 0) throw badRequest('The file is empty.');
         const judged = await judgeContent(fileName, Buffer.concat(head).subarray(0, HEAD_BYTES));

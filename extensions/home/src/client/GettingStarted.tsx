@@ -21,7 +21,7 @@ export function GettingStarted() {
   const [status, setStatus] = useState<Record<string, Status>>({});
   const [hidden, setHidden] = useState(() => readHidden());
   const report = useCallback((key: string, s: Status) => setStatus((all) => (all[key]?.done === s.done && all[key]?.loading === s.loading ? all : { ...all, [key]: s })), []);
-  const settled = steps.every((s) => status[s.key] && !status[s.key]!.loading);
+  const settled = steps.every((s) => status[s.key] && !status[s.key].loading);
   const done = steps.filter((s) => status[s.key]?.done).length;
   const next = steps.find((s) => !status[s.key]?.done);
   const probes = steps.map((s) => <Probe key={s.key} entry={s} onChange={report} />);

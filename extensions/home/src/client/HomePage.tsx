@@ -30,7 +30,7 @@ export function HomePage() {
   const [recent, setRecent] = useState<Record<string, Recent>>({});
   // Compared by content: a kind's hook that answers a new array each time (an outside extension's) must not make
   // the page draw forever.
-  const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind] && sameItems(all[kind]!.items, r.items) && all[kind]!.loading === r.loading ? all : { ...all, [kind]: r })), []);
+  const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind] && sameItems(all[kind].items, r.items) && all[kind].loading === r.loading ? all : { ...all, [kind]: r })), []);
   const creatable = kinds.filter((k) => k.value.createPath);
   const withRecent = useMemo(() => kinds.filter((k) => k.value.useRecent), [kinds]);
   const merged = useMemo(
@@ -109,7 +109,7 @@ export function HomePage() {
 }
 
 function sameItems(a: RecentResource[], b: RecentResource[]): boolean {
-  return a === b || (a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.updatedAt === b[i]!.updatedAt && x.name === b[i]!.name && x.description === b[i]!.description && x.path === b[i]!.path));
+  return a === b || (a.length === b.length && a.every((x, i) => x.id === b[i].id && x.updatedAt === b[i].updatedAt && x.name === b[i].name && x.description === b[i].description && x.path === b[i].path));
 }
 
 function inOrder<T extends { order?: number }>(entries: RegistryEntry<T>[]): RegistryEntry<T>[] {

@@ -68,10 +68,12 @@ export function ProfilePage() {
           field="user_unique_name"
           rules={[
             {
-              validator: async (value, cb) => {
+              validator: (value, cb) => {
                 if (!value || value === user.user_unique_name) return cb();
-                const r = await api.post<{ valid: boolean; msg: string }>('/api/user/update_profile_check', { user_unique_name: value }, { suppressNotice: true }).catch(() => ({ valid: true, msg: '' }));
-                cb(r.valid ? undefined : r.msg);
+                void api
+                  .post<{ valid: boolean; msg: string }>('/api/user/update_profile_check', { user_unique_name: value }, { suppressNotice: true })
+                  .catch(() => ({ valid: true, msg: '' }))
+                  .then((r) => cb(r.valid ? undefined : r.msg));
               },
             },
           ]}

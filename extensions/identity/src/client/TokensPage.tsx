@@ -73,7 +73,7 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
               </Space>
               <Checkbox.Group
                 value={row.permissions}
-                onChange={(v) => setRows(rows.map((r, j) => (j === i ? { ...r, permissions: v as string[] } : r)))}
+                onChange={(v) => setRows(rows.map((r, j) => (j === i ? { ...r, permissions: v } : r)))}
                 options={(perms.data?.permissions ?? []).map((p) => ({ label: p.label[language] ?? p.key, value: p.key }))}
               />
             </div>

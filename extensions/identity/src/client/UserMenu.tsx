@@ -15,8 +15,8 @@ export function UserMenu() {
       droplist={
         <Menu
           onClickMenuItem={async (key) => {
-            if (key === 'profile') navigate('/profile');
-            if (key === 'tokens') navigate('/tokens');
+            if (key === 'profile') void navigate('/profile');
+            if (key === 'tokens') void navigate('/tokens');
             if (key === 'sign-out') {
               await currentUserStore().signOut();
               window.location.assign('/sign-in');

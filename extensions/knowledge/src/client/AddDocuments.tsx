@@ -176,7 +176,7 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
     queryKey: ['knowledge', 'preview', source?.key, text ? strategy : null, source?.table_sheet],
     enabled: !!source,
     queryFn: async () => {
-      const { key: _k, ...document } = source!;
+      const { key: _k, ...document } = source;
       const r = await api.post<Preview>('/api/knowledge/document/preview', { space_id: spaceId, dataset_id: dataset.dataset_id, document, chunk_strategy: strategy });
       if (r.table_meta) onTableMeta(r.table_meta);
       return r;
@@ -250,7 +250,7 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
         </Space>
       )}
       {preview.isFetching && <Spin tip={t('chunk.previewing')} style={{ display: 'block', margin: 16 }} />}
-      {preview.isError && <Alert type="error" content={(preview.error as Error).message} data-testid="chunk-preview-error" />}
+      {preview.isError && <Alert type="error" content={(preview.error).message} data-testid="chunk-preview-error" />}
       {preview.data && !preview.isFetching && (
         <div data-testid="chunk-preview">
           <Typography.Text type="secondary" data-testid="chunk-count">
@@ -340,7 +340,6 @@ function CaptionStep({ sources, onChange }: { sources: Source[]; onChange(s: Sou
 }
 
 function ProcessingStep({ spaceId, ids }: { spaceId: string; ids: string[] }) {
-  const { t } = useTranslation('knowledge');
   const api = useApi();
   const q = useQuery({
     queryKey: ['knowledge', 'progress', ids],

@@ -2,8 +2,8 @@
 // add, delete), a box to try retrieval with scores, and its settings.
 import { Alert, Button, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PageHeader, SearchInput, SidePanel, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
-import { ModelSelect } from '@tessera/ext-models/client';
+import { PageHeader, SearchInput, SidePanel, toast, useApi, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
+import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -397,7 +397,7 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
         <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} />
       </Form.Item>
       <Form.Item label={t('form.model')} extra={model !== dataset.embedding_model_id ? t('settings.reembed') : t('form.modelHelp')}>
-        <ModelSelect spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
+        <SharedView of={ModelSelectView} spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
       </Form.Item>
       <Button type="primary" loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
         {t('save')}

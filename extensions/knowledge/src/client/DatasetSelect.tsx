@@ -1,8 +1,8 @@
 // Choosing knowledge bases of a space (the knowledge nodes' forms, the bot's knowledge skill panel).
 import { Select } from '@arco-design/web-react';
-import { ModelSelect } from '@tessera/ext-models/client';
+import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useApi } from '@tessera/sdk/client';
+import { useApi, SharedView } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
 import type { Dataset } from './api.ts';
 
@@ -49,7 +49,7 @@ export function DatasetSelect({ spaceId, value, onChange, multiple = true, forma
 export function RerankSelect({ spaceId, value, onChange }: { spaceId: string | undefined; value: string; onChange(id: string): void }) {
   return (
     <span data-testid="rerank-select">
-      <ModelSelect spaceId={spaceId} kind="rerank" allowClear value={value || undefined} onChange={(id) => onChange(id ?? '')} style={{ width: 200 }} />
+      <SharedView of={ModelSelectView} spaceId={spaceId} kind="rerank" allowClear value={value || undefined} onChange={(id) => onChange(id ?? '')} style={{ width: 200 }} />
     </span>
   );
 }

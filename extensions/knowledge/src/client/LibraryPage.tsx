@@ -1,8 +1,8 @@
 // The knowledge bases of the space: search, filter by type, create (type, embedding model), delete.
 import { Button, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { EmptyState, fieldErrors, InfiniteTable, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
-import { ModelSelect } from '@tessera/ext-models/client';
+import { EmptyState, fieldErrors, InfiniteTable, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
+import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -136,7 +136,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
           <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 1, maxRows: 4 }} onChange={setDesc} />
         </Form.Item>
         <Form.Item label={t('form.model')} extra={t('form.modelHelp')} validateStatus={problem.embedding_model_id ? 'error' : undefined} help={problem.embedding_model_id}>
-          <ModelSelect spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
+          <SharedView of={ModelSelectView} spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
     </Modal>

@@ -219,5 +219,5 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: KnowledgeSto
 
 function openDocument(d: DocumentRow) {
   const v = documentView(d);
-  return { ...v, tos_uri: d.file_id, format_type: Number(d.format_type) ?? FormatType.Text };
+  return { ...v, tos_uri: d.file_id, format_type: Number(d.format_type ?? FormatType.Text) };
 }

@@ -52,7 +52,7 @@ async function pdfText(data: Buffer): Promise<string> {
   }
   try {
     const { text } = await extractText(pdf, { mergePages: false });
-    const pages = (text as string[]).map((p) => p.replace(/[ \t]+\n/g, '\n').trim());
+    const pages = (text).map((p) => p.replace(/[ \t]+\n/g, '\n').trim());
     const joined = pages.filter(Boolean).join('\n\n');
     if (!joined.trim()) throw new ParseError('it holds no text (a scanned PDF needs text recognition first).');
     return joined;
@@ -76,7 +76,7 @@ async function docxText(data: Buffer): Promise<string> {
 
 async function parseHtml(html: string) {
   const { parseHTML } = await import('linkedom');
-  return parseHTML(html).document as unknown as Document;
+  return parseHTML(html).document;
 }
 
 /** The main content of a web page (Readability), as text with Markdown headings, lists and table rows. */
@@ -144,7 +144,7 @@ function htmlToText(doc: Document): string {
 async function csvRows(data: Buffer): Promise<string[][]> {
   const { parse } = await import('csv-parse/sync');
   try {
-    return parse(decodeText(data), { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    return parse(decodeText(data), { relax_column_count: true, skip_empty_lines: true, trim: true });
   } catch (e) {
     throw fail('CSV file', e);
   }

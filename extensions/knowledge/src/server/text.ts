@@ -16,6 +16,7 @@ export function estimateTokens(text: string): number {
 }
 
 export function cleanUp(text: string, s: Pick<ChunkStrategy, 'remove_extra_spaces' | 'remove_urls_emails'>): string {
+  // oxlint-disable-next-line no-control-regex -- NUL characters are what this removes
   let t = text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '');
   if (s.remove_urls_emails) t = t.replace(/https?:\/\/[^\s)）\]]+/g, '').replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '');
   if (s.remove_extra_spaces) t = t.replace(/[ \t\u00a0\u3000]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n');

@@ -82,7 +82,7 @@ function Library({ spaceId }: { spaceId: string }) {
       await refresh();
     },
     onError: (e) => {
-      if (!(e as { code?: number }).code) toast.error((e as Error).message);
+      if (!(e as { code?: number }).code) toast.error((e).message);
     },
   });
   const exportItem = async (i: Item) => {

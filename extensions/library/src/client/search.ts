@@ -1,5 +1,5 @@
 // The command palette's search of the current space's resources (every kind), through the library's list.
-import { itemPathOf, ResourceKinds, type RequestClient, type ResourceKind, type SearchProvider, type SearchResult } from '@tessera/sdk/client';
+import { itemPathOf, type RequestClient, type ResourceKind, type SearchProvider, type SearchResult } from '@tessera/sdk/client';
 import type { RegistryView } from '@tessera/core';
 
 interface Found {

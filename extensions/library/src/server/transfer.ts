@@ -2,7 +2,7 @@
 // A bundle names the extensions of its kinds; an import lacking a kind, a node type or a skill is refused
 // with the whole list, and nothing is created.
 import { badRequest, forbidden } from '@tessera/sdk';
-import { ExtensionAdminService, ResourceKinds, type ResourceBundle, type ResourcePackage, type ServerContext } from '@tessera/sdk/server';
+import { ExtensionAdminService, ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import { LibraryService, type Library } from '../shared/index.ts';
@@ -27,7 +27,7 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
     async importBundle(raw, opts) {
       const parsed = Bundle.safeParse(raw);
       if (!parsed.success) throw badRequest(`The resource file cannot be read: ${parsed.error.issues[0]?.path.join('.') || ''} ${parsed.error.issues[0]?.message ?? ''}`.trim());
-      const bundle = parsed.data as ResourceBundle;
+      const bundle = parsed.data;
       // Everything missing, named, before anything is created.
       const missing: string[] = [];
       for (const pkg of bundle.resources) {
@@ -41,7 +41,7 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
       const order = [...bundle.resources].reverse();
       for (const pkg of order) {
         const isRoot = pkg === bundle.resources[0];
-        const newId = await kindOf(pkg.kind)!.importInto!(pkg as ResourcePackage, { spaceId: opts.spaceId, userId: opts.userId, ids, ...(isRoot && opts.name ? { name: opts.name } : {}) });
+        const newId = await kindOf(pkg.kind)!.importInto!(pkg, { spaceId: opts.spaceId, userId: opts.userId, ids, ...(isRoot && opts.name ? { name: opts.name } : {}) });
         ids.set(pkg.id, newId);
       }
       return { kind: bundle.resources[0].kind, id: ids.get(bundle.resources[0].id)! };

@@ -62,11 +62,11 @@ export function ExploreTop() {
   return (
     <>
       {title && (
-        <div data-testid="market-landing" style={{ padding: '20px 24px', marginBottom: 16, borderRadius: 8, background: landing!.cover ? `center / cover no-repeat url("${landing!.cover.replace(/["\\\\]/g, '')}")` : 'var(--color-primary-light-1)' }}>
+        <div data-testid="market-landing" style={{ padding: '20px 24px', marginBottom: 16, borderRadius: 8, background: landing.cover ? `center / cover no-repeat url("${landing.cover.replace(/["\\\\]/g, '')}")` : 'var(--color-primary-light-1)' }}>
           <Typography.Title heading={4} style={{ margin: 0 }}>
             {title}
           </Typography.Title>
-          <Typography.Text type="secondary">{localized(i18n.language, landing!.subtitle, landing!.subtitle_zh)}</Typography.Text>
+          <Typography.Text type="secondary">{localized(i18n.language, landing.subtitle, landing.subtitle_zh)}</Typography.Text>
         </div>
       )}
       {!!q.data?.recommended.length && <ProductRow testId="market-recommended" title={t('curation.recommended')} products={q.data.recommended.slice(0, 8)} />}

@@ -255,7 +255,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
 
   const exposedSpace = async (req: { params: { workflow_id?: string } }) => {
     const id = String(req.params.workflow_id ?? '');
-    const r = (await ctx.db.selectFrom('mcp_exposed_workflow').select('space_id').where('workflow_id', '=', id).executeTakeFirst()) as { space_id: string } | undefined;
+    const r = (await ctx.db.selectFrom('mcp_exposed_workflow').select('space_id').where('workflow_id', '=', id).executeTakeFirst());
     return r?.space_id ?? (await runner().spaceOf(id));
   };
 
@@ -320,7 +320,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   const botSpace = async (req: { params: { bot_id?: string } }) => {
-    const r = (await ctx.db.selectFrom('mcp_exposed_bot').select('space_id').where('bot_id', '=', String(req.params.bot_id ?? '')).executeTakeFirst()) as { space_id: string } | undefined;
+    const r = (await ctx.db.selectFrom('mcp_exposed_bot').select('space_id').where('bot_id', '=', String(req.params.bot_id ?? '')).executeTakeFirst());
     return r?.space_id ?? (await ctx.optionalService(BotsService)?.get(String(req.params.bot_id ?? '')))?.space_id;
   };
 

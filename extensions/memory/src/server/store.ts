@@ -79,7 +79,7 @@ export class MemoryStore {
   }
 
   async facts(owner: string, user: string): Promise<Fact[]> {
-    return (await this.db.selectFrom('memory_profile').select(['id', 'key', 'value', 'updated_at']).where('bot_id', '=', owner).where('end_user_id', '=', user).orderBy('key').execute()).map((f) => ({ ...(f as Fact), updated_at: Number(f.updated_at) }));
+    return (await this.db.selectFrom('memory_profile').select(['id', 'key', 'value', 'updated_at']).where('bot_id', '=', owner).where('end_user_id', '=', user).orderBy('key').execute()).map((f) => ({ ...(f), updated_at: Number(f.updated_at) }));
   }
 
   async upsert(owner: string, user: string, key: string, value: string, chatId?: string) {

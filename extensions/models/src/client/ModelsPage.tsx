@@ -101,7 +101,7 @@ function AddModelForm({ base, credential, kinds, suggestions, onDone }: { base: 
           <Select value={kind} onChange={setKind} options={kinds.map((k) => ({ label: t(`model.kinds.${k}`), value: k }))} />
         </Form.Item>
         <Form.Item label={t('model.capabilities')}>
-          <Checkbox.Group value={caps} onChange={(v) => setCaps(v as string[])} options={CAPS.map((c) => ({ label: t(`model.caps.${c}`), value: c }))} />
+          <Checkbox.Group value={caps} onChange={(v) => setCaps(v)} options={CAPS.map((c) => ({ label: t(`model.caps.${c}`), value: c }))} />
         </Form.Item>
         <Form.Item label={t('model.params')}>
           <ModelParamsPanel value={params} onChange={setParams} />

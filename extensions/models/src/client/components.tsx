@@ -3,7 +3,7 @@ import { InputNumber, Select, Slider, Space, Tag, Typography } from '@arco-desig
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
-import type { ModelInfo, ModelKind, ModelParams } from '../shared/index.ts';
+import type { ModelInfo, ModelKind, ModelParams, ModelSelectProps } from '../shared/index.ts';
 
 export function useSpaceModels(spaceId: string | undefined, kind?: ModelKind) {
   const api = useApi();
@@ -14,9 +14,8 @@ export function useSpaceModels(spaceId: string | undefined, kind?: ModelKind) {
   });
 }
 
-/** A model picker: the enabled models the space can use (its own and the platform's). */
-/** A model of the space; with `allowClear` it may be left empty (onChange gets ''). */
-export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, allowClear }: { spaceId: string | undefined; kind?: ModelKind; value?: string; onChange(modelId: string, model?: { display_name: string; provider: string }): void; style?: React.CSSProperties; allowClear?: boolean }) {
+/** A model picker: the enabled models the space can use (its own and the platform's); with `allowClear` it may be left empty. */
+export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, allowClear }: ModelSelectProps) {
   const { t } = useTranslation('models');
   const q = useSpaceModels(spaceId, kind);
   const models = q.data?.models ?? [];

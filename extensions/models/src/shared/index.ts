@@ -1,5 +1,6 @@
-import { defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import { defineRegistryPoint, defineService, defineViewRef, type Language } from '@tessera/sdk';
 import type { EmbeddingModel, LanguageModel } from 'ai';
+import type { CSSProperties } from 'react';
 import { z } from 'zod';
 
 export type ModelKind = 'chat' | 'embedding' | 'rerank';
@@ -114,3 +115,19 @@ export interface Models {
 }
 
 export const ModelsService = defineService<Models>({ id: 'models.registry', owner: 'models', description: 'Models usable in a space, and usage recording.' });
+
+export interface ModelSelectProps {
+  spaceId: string | undefined;
+  kind?: ModelKind;
+  value?: string;
+  /** With `allowClear`, the field may be left empty: onChange gets ''. */
+  onChange(modelId: string, model?: { display_name: string; provider: string }): void;
+  style?: CSSProperties;
+  allowClear?: boolean;
+}
+
+/**
+ * The model picker (the enabled models the space can use), for extensions that have models as optional: draw it
+ * with `<SharedView of={ModelSelectView} ... />` (extensions that require models may import `ModelSelect`).
+ */
+export const ModelSelectView = defineViewRef<ModelSelectProps>('models.modelSelect');

@@ -24,7 +24,7 @@ export function Palette() {
   const go = (item: PaletteItem | undefined) => {
     if (!item) return;
     palette.close();
-    navigate(item.path);
+    void navigate(item.path);
   };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

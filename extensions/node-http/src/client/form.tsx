@@ -49,7 +49,7 @@ const Label = ({ children }: { children: string }) => <Typography.Text style={{ 
 export function HttpForm({ node, onSettings, upstream, problems }: NodeFormProps) {
   const { t } = useTranslation('node-http');
   const s = node.node_param.settings as Settings;
-  const set = (patch: Partial<Settings>) => onSettings({ ...s, ...patch } as Record<string, unknown>);
+  const set = (patch: Partial<Settings>) => onSettings({ ...s, ...patch });
   const auth = s.auth ?? { type: 'none' };
   const body = s.body ?? { type: 'none' };
   const setBodyType = (type: (typeof BODY_TYPES)[number]) =>

@@ -25,7 +25,7 @@ export function RetrieveForm({ node, onSettings, spaceId }: NodeFormProps) {
         <Typography.Text type="secondary">{t('topK')}</Typography.Text>
         <InputNumber size="small" min={1} max={50} value={s.top_k ?? 5} onChange={(top_k) => set({ top_k })} style={{ width: 80 }} />
         <Typography.Text type="secondary">{t('minScore')}</Typography.Text>
-        <Slider style={{ width: 120 }} min={0} max={1} step={0.05} value={s.min_score ?? 0} onChange={(v) => set({ min_score: v as number })} />
+        <Slider style={{ width: 120 }} min={0} max={1} step={0.05} value={s.min_score ?? 0} onChange={(v) => set({ min_score: v })} />
       </Space>
       <Space>
         <Typography.Text type="secondary">{t('rerank')}</Typography.Text>

@@ -49,7 +49,7 @@ export function LlmForm({ node, onSettings, upstream, spaceId, workflowId, probl
   const { t } = useTranslation('node-llm');
   const api = useApi();
   const s = node.node_param.settings as LlmSettings;
-  const set = (patch: Partial<LlmSettings>) => onSettings({ ...s, ...patch } as Record<string, unknown>);
+  const set = (patch: Partial<LlmSettings>) => onSettings({ ...s, ...patch });
   const skills = s.skills ?? [];
   const format = s.output_format ?? 'text';
   const addSkill = async (id: string, name: string) => {

@@ -10,7 +10,7 @@ import { UNARY, type Branch, type Condition } from './summary.ts';
 /** If: branches of conditions over the node's inputs; the first branch that holds is taken, else "else". */
 export function IfForm({ node, onSettings }: NodeFormProps) {
   const { t } = useTranslation('nodes-core');
-  const branches = ((node.node_param.settings as { branches?: Branch[] }).branches ?? []) as Branch[];
+  const branches = ((node.node_param.settings as { branches?: Branch[] }).branches ?? []);
   const inputs = node.node_param.inputs.map((i) => i.name);
   const set = (next: Branch[]) => onSettings({ ...node.node_param.settings, branches: next });
   const setBranch = (bi: number, b: Branch) => set(branches.map((x, i) => (i === bi ? b : x)));
@@ -204,7 +204,7 @@ interface Group {
 /** Variable aggregator: per group, the first of its inputs that has a value. */
 export function AggregatorForm({ node, onSettings, problems }: NodeFormProps) {
   const { t } = useTranslation('nodes-core');
-  const groups = ((node.node_param.settings as { groups?: Group[] }).groups ?? []) as Group[];
+  const groups = ((node.node_param.settings as { groups?: Group[] }).groups ?? []);
   const inputs = node.node_param.inputs.map((i) => i.name);
   const set = (next: Group[]) => onSettings({ ...node.node_param.settings, groups: next });
   return (

@@ -21,7 +21,7 @@ export default defineExtension({
       defaults: () => ({ settings: { branches: [{ logic: 1, conditions: [{ left: '', operator: 1, right: { literal: '' } }] }] } }),
       ports: (node) => {
         const n = ((node.node_param.settings as { branches?: unknown[] }).branches ?? []).length;
-        const branches = ((node.node_param.settings as { branches?: IfBranch[] }).branches ?? []) as IfBranch[];
+        const branches = ((node.node_param.settings as { branches?: IfBranch[] }).branches ?? []);
         return [
           ...Array.from({ length: n }, (_, i) => ({ id: branchPort(i), ...(i === 0 ? { labelKey: 'nodes-core:if.if' } : { labelKey: 'nodes-core:if.elseIf', labelParams: { n: i } }), detail: conditionText(branches[i]) })),
           { id: 'false', labelKey: 'nodes-core:if.elseShort' },

@@ -19,7 +19,7 @@ const eq = (a: unknown, b: unknown) => {
 const contains = (a: unknown, b: unknown) => {
   if (typeof a === 'string') return a.includes(String(b ?? ''));
   if (Array.isArray(a)) return a.some((x) => eq(x, b));
-  if (a && typeof a === 'object') return String(b) in (a as object);
+  if (a && typeof a === 'object') return String(b) in (a);
   return false;
 };
 

@@ -29,7 +29,7 @@ export default defineExtension({
         maxRetries: 1,
       });
       await models.recordUsage({ space_id: spaceId, model_id: model.model_id, input_tokens: r.usage.inputTokens ?? 0, output_tokens: r.usage.outputTokens ?? 0, source: 'workflow' });
-      return (r.output ?? {}) as Record<string, unknown>;
+      return (r.output ?? {});
     });
     ctx.onDispose(() => setFieldExtractor(undefined));
   },

@@ -55,7 +55,7 @@ export const question: NodeTypeDefinition = {
     if (ctx.resume === undefined) {
       return ctx.interrupt({ type: InterruptType.Question, data: { question: ctx.render(s.question), answer_type: s.answer_type, options: options.map((name, i) => ({ id: String(i), name })) } });
     }
-    const answer = typeof ctx.resume === 'string' ? ctx.resume : typeof ctx.resume === 'object' && ctx.resume !== null && 'answer' in ctx.resume ? String((ctx.resume as { answer: unknown }).answer) : JSON.stringify(ctx.resume);
+    const answer = typeof ctx.resume === 'string' ? ctx.resume : typeof ctx.resume === 'object' && ctx.resume !== null && 'answer' in ctx.resume ? String((ctx.resume).answer) : JSON.stringify(ctx.resume);
     if (s.answer_type === 'option') {
       const index = options.findIndex((o, i) => o === answer || String(i) === answer);
       const branch = index >= 0 && !s.options_from ? optionPort(index) : 'default';

@@ -137,7 +137,7 @@ export const batch: NodeTypeDefinition = {
     if (items.length < all.length) ctx.log(`Batch got ${all.length} items; only the first ${s.max_items} run (its maximum).`);
     // Resuming after a question asked in one item's body: that item continues, the others waiting keep waiting.
     const cp = ctx.resume !== undefined ? (ctx.interrupted?.checkpoint as BatchCheckpoint | undefined) : undefined;
-    const results: Record<string, unknown[]> = cp ? structuredClone(cp.results) : Object.fromEntries(s.collect.map((c) => [c.name, new Array(items.length).fill(null)]));
+    const results: Record<string, unknown[]> = cp ? structuredClone(cp.results) : Object.fromEntries(s.collect.map((c) => [c.name, Array.from({ length: items.length }, () => null)]));
     const done = new Set<number>(cp?.done ?? []);
     const waiting: BatchCheckpoint['waiting'] = cp ? cp.waiting.slice(1) : [];
     const settle = (index: number, body: BodyOutcome) => {

@@ -112,7 +112,7 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
         <AttributeFilter value={f} onChange={(attribute_key, attribute_value) => set({ attribute_key, attribute_value })} />
       </Space>
       <Space wrap style={{ marginBottom: 12 }}>
-        <Select style={{ width: 200 }} placeholder={t('views')} allowClear onChange={(id) => set({ ...Object.fromEntries(Object.keys(f).map((k) => [k, undefined])), ...(views.data?.views.find((v) => v.view_id === id)?.filters ?? {}) })} data-testid="obs-views">
+        <Select style={{ width: 200 }} placeholder={t('views')} allowClear onChange={(id) => set({ ...Object.fromEntries(Object.keys(f).map((k) => [k, undefined])), ...views.data?.views.find((v) => v.view_id === id)?.filters })} data-testid="obs-views">
           {(views.data?.views ?? []).map((v) => (
             <Select.Option key={v.view_id} value={v.view_id}>
               {v.view_name}

@@ -64,9 +64,10 @@ export function spanExporter(ctx: ServerContext<unknown>, endpoint: string, head
       }
     }
   };
-  ctx.onDispose(async () => {
+  // The last spans go out as the studio stops (a disposer is not awaited; flush reports its own failures).
+  ctx.onDispose(() => {
     if (timer) clearTimeout(timer);
-    await flush();
+    void flush();
   });
   return {
     add(spans: SpanRecord[]) {

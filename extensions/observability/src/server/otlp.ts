@@ -224,7 +224,7 @@ function jsonValue(v: unknown): AttrValue {
   if ('intValue' in o) return Number(o.intValue);
   if ('doubleValue' in o) return Number(o.doubleValue);
   if ('bytesValue' in o) return String(o.bytesValue);
-  if ('arrayValue' in o) return (((o.arrayValue as { values?: unknown[] })?.values ?? []) as unknown[]).map(jsonValue);
+  if ('arrayValue' in o) return (((o.arrayValue as { values?: unknown[] })?.values ?? [])).map(jsonValue);
   if ('kvlistValue' in o) return jsonAttrs((o.kvlistValue as { values?: unknown[] })?.values);
   return null;
 }

@@ -160,7 +160,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     handler: async ({ query: q }, reply) => {
       let f: Filters = {};
       if (q.filters) {
-        const parsed = Filters.safeParse((() => { try { return JSON.parse(q.filters!); } catch { return undefined; } })());
+        const parsed = Filters.safeParse((() => { try { return JSON.parse(q.filters); } catch { return undefined; } })());
         if (!parsed.success) throw badRequest('filters is not a filter of this list (JSON).', { field: 'filters' });
         f = parsed.data;
       }

@@ -24,14 +24,15 @@ export function useAuthorise(spaceId: string, pluginId: string, onDone: () => vo
     setWaiting(true);
     const started = Date.now();
     clearInterval(timer.current);
-    timer.current = setInterval(async () => {
+    const poll = async () => {
       const s = await api.post<Status>('/api/plugin_api/get_oauth_status', { space_id: spaceId, plugin_id: pluginId }, { handled: () => true }).catch(() => undefined);
       if (s?.status === 1 || Date.now() - started > 180_000) {
         clearInterval(timer.current);
         setWaiting(false);
         if (s?.status === 1) onDone();
       }
-    }, 1500);
+    };
+    timer.current = setInterval(() => void poll(), 1500);
   };
   return { start, waiting };
 }

@@ -127,7 +127,7 @@ export function buildRequest(plugin: Pick<PluginDef, 'url' | 'auth_type' | 'auth
 /** The request as the debug panel shows it: secrets masked. */
 export function shownRequest(r: BuiltRequest): CallTrace['request'] {
   const url = new URL(r.url);
-  for (const k of [...url.searchParams.keys()]) if (r.secret.has(k.toLowerCase())) url.searchParams.set(k, '****');
+  for (const k of Array.from(url.searchParams.keys())) if (r.secret.has(k.toLowerCase())) url.searchParams.set(k, '****');
   const headers: Record<string, string> = {};
   r.headers.forEach((v, k) => (headers[k] = r.secret.has(k) || k === 'authorization' ? '****' : v));
   return { method: r.method, url: url.toString(), headers, body: r.body ?? '' };

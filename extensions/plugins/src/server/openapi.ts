@@ -32,7 +32,7 @@ export async function parseDocumentText(text: string): Promise<Schema> {
   const d = doc as Schema;
   if (!d.openapi && !d.swagger) throw badRequest('The document names neither `openapi` (3.x) nor `swagger` (2.0): is it an OpenAPI document?');
   if (d.swagger && String(d.swagger) !== '2.0') throw badRequest(`Swagger ${d.swagger} is not supported; use Swagger 2.0 or OpenAPI 3.`);
-  if (d.openapi && !/^3\./.test(String(d.openapi))) throw badRequest(`OpenAPI ${d.openapi} is not supported; use OpenAPI 3.0 or 3.1.`);
+  if (d.openapi && !String(d.openapi).startsWith('3.')) throw badRequest(`OpenAPI ${d.openapi} is not supported; use OpenAPI 3.0 or 3.1.`);
   if (!d.paths || typeof d.paths !== 'object') throw badRequest('The document has no `paths`: there are no APIs to import.');
   return d;
 }
@@ -43,7 +43,7 @@ export async function importOpenApi(text: string): Promise<ImportedDocument> {
   const SwaggerParser = (mod.default ?? mod) as { dereference(doc: unknown, opts: unknown): Promise<unknown> };
   let doc: Schema;
   try {
-    doc = (await SwaggerParser.dereference(structuredClone(raw) as never, { resolve: { external: false, file: false, http: false }, dereference: { circular: true } } as never)) as Schema;
+    doc = (await SwaggerParser.dereference(structuredClone(raw) as never, { resolve: { external: false, file: false, http: false }, dereference: { circular: true } })) as Schema;
   } catch (e) {
     throw badRequest(`The document's references could not be resolved: ${(e as Error).message.split('\n')[0]}`);
   }
@@ -148,7 +148,7 @@ function bodyParams(schema: Schema, required: boolean): APIParameter[] {
 
 function responseParams(op: Schema, swagger2: boolean): APIParameter[] {
   const responses: Schema = op.responses ?? {};
-  const ok = responses['200'] ?? responses['201'] ?? responses.default ?? Object.entries<Schema>(responses).find(([k]) => /^2/.test(k))?.[1];
+  const ok = responses['200'] ?? responses['201'] ?? responses.default ?? Object.entries<Schema>(responses).find(([k]) => k.startsWith('2'))?.[1];
   if (!ok) return [];
   const schema = swagger2 ? ok.schema : (ok.content?.['application/json'] ?? Object.values<Schema>(ok.content ?? {})[0])?.schema;
   if (!schema) return [];

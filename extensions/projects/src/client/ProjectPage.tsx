@@ -42,7 +42,8 @@ function KindName({ entry, kind }: { entry?: RegistryEntry<ResourceKind>; kind: 
 export function ProjectPage() {
   const { project_id: id } = useParams();
   const [params] = useSearchParams();
-  const spaceId = params.get('space_id') ?? useSpaceId();
+  const currentSpace = useSpaceId();
+  const spaceId = params.get('space_id') ?? currentSpace;
   const api = useApi();
   const { t } = useTranslation('projects');
   const q = useQuery({ queryKey: ['projects', 'info', id], queryFn: () => api.post<Info>('/api/intelligence_api/search/get_draft_intelligence_info', { project_id: id }, { handled: (e) => e.status === 404 }) });

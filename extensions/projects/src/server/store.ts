@@ -52,7 +52,7 @@ export class ProjectStore {
   }
 
   async members(projectId: string): Promise<Member[]> {
-    return (await this.db.selectFrom('projects_member').select(['kind', 'resource_id']).where('project_id', '=', projectId).orderBy('added_at').execute()) as Member[];
+    return (await this.db.selectFrom('projects_member').select(['kind', 'resource_id']).where('project_id', '=', projectId).orderBy('added_at').execute());
   }
 
   /** The project's resources as their kinds describe them (gone ones and kinds that are off are left out). */

@@ -31,7 +31,7 @@ export function InvitePage() {
   const info = useQuery({ queryKey: ['spaces', 'invite', key], queryFn: () => api.get<InviteInfo>('/api/space/invite/info', { invite_key: key }), retry: false });
   const open = (spaceId: string) => {
     currentSpace().set(spaceId);
-    navigate('/space/settings');
+    void navigate('/space/settings');
   };
   if (info.isError) return <Result status="404" title={t('invite.unavailable')} />;
   if (!info.data) return null;

@@ -1,6 +1,6 @@
 // The spaces extension (server half): personal and team spaces, members and roles, invites, the open API.
 // Its parts: service.ts (reads and writes), routes.ts, invites.ts, open-api.ts.
-import { ErrorTexts, SpaceAuthorizers, defineExtension, type SpaceRole } from '@tessera/sdk/server';
+import { ErrorTexts, SpaceAuthorizers, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions, UserCreated } from '@tessera/ext-identity/shared';
 import { ROLE_NAMES, SpacesService } from '../shared/index.ts';
 import { makeSpaces } from './service.ts';
@@ -78,7 +78,7 @@ export default defineExtension({
     ctx.provide(SpacesService, spaces.api);
     ctx.tap(SpaceAuthorizers, 'membership', async (caller, spaceId) => {
       const role = await spaces.api.roleOf(spaceId, caller.userId);
-      return role ? { allowed: true, role: ROLE_NAMES[role] as SpaceRole } : { allowed: false };
+      return role ? { allowed: true, role: ROLE_NAMES[role] } : { allowed: false };
     });
     ctx.on(UserCreated, async ({ user }) => void (await spaces.api.personalSpaceOf(user.user_id)));
     for (const [key, en, zh] of [

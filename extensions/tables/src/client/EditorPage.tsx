@@ -2,8 +2,8 @@
 // question) over the space's tables.
 import { Alert, Button, Empty, Form, Input, Popconfirm, Progress, Radio, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
-import { ModelSelect } from '@tessera/ext-models/client';
+import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
+import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -193,7 +193,7 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
     const started = await api.post<ImportView>('/api/memory/database/import', { space_id: spaceId, database_id: tableId, table_type: tableType, file_name: f.name, format: xlsx ? 'xlsx' : 'csv', content });
     setJob(started);
     clearInterval(timer.current);
-    timer.current = setInterval(async () => {
+    const poll = async () => {
       const p = await api.post<ImportView>('/api/memory/database/import_progress', { space_id: spaceId, import_id: started.import_id }, { handled: () => true }).catch(() => undefined);
       if (!p) return;
       setJob(p);
@@ -201,7 +201,8 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
         clearInterval(timer.current);
         onDone();
       }
-    }, 500);
+    };
+    timer.current = setInterval(() => void poll(), 500);
   };
   return (
     <>
@@ -344,7 +345,7 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
       </Radio.Group>
       <Space style={{ display: 'flex', marginBottom: 8 }} wrap>
         <Input style={{ width: 420 }} value={question} placeholder={t('sql.question')} onChange={setQuestion} data-testid="table-nl2sql-question" />
-        <ModelSelect spaceId={spaceId} value={model} onChange={setModel} style={{ width: 220 }} />
+        <SharedView of={ModelSelectView} spaceId={spaceId} value={model} onChange={setModel} style={{ width: 220 }} />
         <Button loading={ask.isPending} disabled={!question.trim() || !model} onClick={() => ask.mutate()} data-testid="table-nl2sql-ask">
           {t('sql.ask')}
         </Button>

@@ -69,8 +69,8 @@ async function run(store: TableStore, tables: DatabaseRow[], text: string, param
     refuse(`The statement is not SQL this studio reads: ${String((e as Error).message).split('\n')[0].slice(0, 200)}`);
   }
   if (Array.isArray(ast!)) {
-    if (ast!.length !== 1) refuse('Send one statement at a time (no ";" between statements).');
-    ast = ast![0];
+    if (ast.length !== 1) refuse('Send one statement at a time (no ";" between statements).');
+    ast = ast[0];
   }
   const stmt = ast! as Node;
   if (!['select', 'insert', 'update', 'delete'].includes(stmt.type)) refuse(`Only SELECT, INSERT, UPDATE and DELETE are allowed, not ${String(stmt.type).toUpperCase()}.`);

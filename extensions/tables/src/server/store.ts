@@ -89,7 +89,7 @@ export class TableStore {
     let nextId = Number(d.next_field_id);
     const result: Field[] = next.map((f) => {
       if (f.id && !current.some((c) => c.id === f.id)) throw badRequest(`The table has no field with id ${f.id}.`, { field: 'field_list' });
-      return f.id ? ({ ...f } as Field) : { ...f, id: nextId++ };
+      return f.id ? ({ ...f }) : { ...f, id: nextId++ };
     });
     refuseDuplicates(result);
     const retyped = result.filter((f) => current.some((c) => c.id === f.id && c.type !== f.type));

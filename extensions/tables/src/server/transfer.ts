@@ -143,7 +143,7 @@ async function readRecords(imp: ImportRow): Promise<string[][]> {
   }
   const { parse } = await import('csv-parse/sync');
   try {
-    return parse(imp.content!.replace(/^\ufeff/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    return parse(imp.content!.replace(/^\ufeff/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true });
   } catch (e) {
     throw badRequest(`The file is not CSV this studio reads: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -26,7 +26,7 @@ export function TemplatesSection() {
     mutationFn: (id: string) => api.post<{ kind: string; id: string }>('/api/templates/use', { space_id: spaceId, template_id: id }),
     onSuccess: (r) => {
       const kind = kinds.find((k) => k.value.kind === r.kind);
-      if (kind && spaceId) navigate(itemPathOf(kind.value, r.id, spaceId));
+      if (kind && spaceId) void navigate(itemPathOf(kind.value, r.id, spaceId));
     },
   });
   const text = (v: Record<string, string>) => v[language] ?? v['en-US'] ?? '';

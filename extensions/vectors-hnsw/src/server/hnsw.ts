@@ -75,7 +75,7 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
 
   const create = async (dims: number): Promise<UsearchIndex> => {
     const u = await loadUsearch();
-    return new u.Index({ dimensions: dims, metric: u.MetricKind.Cos, quantization: u.ScalarKind[opts.quantization.toUpperCase() as 'I8'], connectivity: opts.connectivity, expansion_add: opts.expansionAdd, expansion_search: opts.expansionSearch, multi: false }) as unknown as UsearchIndex;
+    return new u.Index({ dimensions: dims, metric: u.MetricKind.Cos, quantization: u.ScalarKind[opts.quantization.toUpperCase() as 'I8'], connectivity: opts.connectivity, expansion_add: opts.expansionAdd, expansion_search: opts.expansionSearch, multi: false });
   };
 
   const add = async (h: Held, items: { id: string; vector: Float32Array }[]) => {

@@ -11,7 +11,7 @@ import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from 
 interface Filters {
   name: string;
   flowMode: number;
-  status: number | 0;
+  status: number;
   mine: boolean;
   orderBy: number;
   sort: number;

@@ -1,6 +1,6 @@
 // Inputs that node forms share: a value or reference, a {{template}} with completion, a list of typed
 // fields, and a field's validation problem. Exported through @tessera/ext-workflow/client.
-import { Button, Checkbox, Input, Select, Space, Typography } from '@arco-design/web-react';
+import { Button, Checkbox, Input, Select, Space } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';

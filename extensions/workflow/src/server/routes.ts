@@ -263,7 +263,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   const deleted = async (id: string, spaceId: string) => {
     const m = await db().selectFrom('workflow_meta').select(['id', 'name']).where('id', '=', id).where('space_id', '=', spaceId).where('deleted_at', 'is not', null).executeTakeFirst();
     if (!m) throw badRequest(`There is no deleted workflow ${id} in this space.`);
-    return m as { id: string; name: string };
+    return m;
   };
   ctx.register(ResourceKinds, {
     kind: 'workflow',

@@ -391,7 +391,7 @@ export class RunService {
       .where((eb) => eb.or([eb('job_id', 'is', null), eb('job_id', '<>', jobId)]))
       .executeTakeFirst();
     if (Number(first.numUpdatedRows) === 1) return true;
-    const row = (await db.selectFrom('workflow_run').select(['status', 'unrepeatable_node', 'interrupt']).where('id', '=', runId).executeTakeFirst()) as { status: number; unrepeatable_node: string | null; interrupt: string | null } | undefined;
+    const row = (await db.selectFrom('workflow_run').select(['status', 'unrepeatable_node', 'interrupt']).where('id', '=', runId).executeTakeFirst());
     if (!row || Number(row.status) !== RunStatus.Running || this.#live.has(runId)) return false;
     if (row.unrepeatable_node) {
       await db

@@ -47,7 +47,7 @@ const STATUS_CODES: Record<number, number> = {
 
 /** Any thrown value as an ApiError; a Fastify client error keeps its status, anything else is a 500. */
 export function asApiError(err: unknown): ApiError {
-  if (ApiError.is(err)) return err as ApiError;
+  if (ApiError.is(err)) return err;
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's two cases have texts of their own in each language; a parser's message (where it broke) is kept as it is.

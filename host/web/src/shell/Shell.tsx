@@ -64,6 +64,7 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
   const location = useLocation();
   const all = useRegistryEntries(SidebarEntries);
   // Entries for some people only (Settings for administrators) say so; asked again as the page changes.
+  // oxlint-disable-next-line react/exhaustive-deps -- isShown reads state kept outside React: asked again on navigation
   const entries = useMemo(() => all.filter((e) => isShown(e.value)), [all, location.pathname]);
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -84,7 +85,7 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
       data-testid="sidebar-menu"
       onClickMenuItem={(key) => {
         const e = entries.find((x) => x.key === key);
-        if (e) navigate(e.value.path);
+        if (e) void navigate(e.value.path);
         onNavigate?.();
       }}
     >

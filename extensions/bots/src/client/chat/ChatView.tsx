@@ -215,7 +215,7 @@ function Steps({ steps }: { steps: ChatMessage[] }) {
   const { t } = useTranslation('bots');
   const calls = steps.filter((s) => s.type === 'function_call').map((s) => parse(s.content));
   const results = new Map(steps.filter((s) => s.type === 'tool_response').map((s, i) => [i, s.content]));
-  const failed = steps.some((s) => s.type === 'tool_response' && /^\{"error":/.test(s.content));
+  const failed = steps.some((s) => s.type === 'tool_response' && s.content.startsWith('{"error":'));
   return (
     <Collapse bordered={false} className="tessera-chat-steps" data-testid="chat-steps">
       <Collapse.Item name="steps" header={<span>{t('chat.steps', { count: calls.length })}{failed && <Tag color="red" size="small" style={{ marginLeft: 6 }}>{t('chat.toolFailed')}</Tag>}</span>}>

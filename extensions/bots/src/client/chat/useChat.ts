@@ -44,7 +44,8 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     return { messages, chats, conversationId: pages[0]?.conversation_id ?? target.conversationId ?? null, sectionId: pages[0]?.section_id ?? null };
   }, [history.data, target.conversationId]);
 
-  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: key }), [qc, key.join('|')]); // eslint-disable-line react-hooks/exhaustive-deps
+  const keyText = JSON.stringify(key);
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: JSON.parse(keyText) as unknown[] }), [qc, keyText]);
 
   const send = useCallback(
     async (query: string, opts: { regenChatId?: string } = {}) => {

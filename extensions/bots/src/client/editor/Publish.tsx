@@ -127,7 +127,7 @@ function Versions({ spaceId, bot, caps, visible, onClose, onReverted }: { spaceI
           <Typography.Text type="secondary">{t('publish.liveNow')}</Typography.Text>
           {caps.connectors.map((c) => (
             <div key={c.id} data-testid="bot-live-connector" data-connector={c.id}>
-              {c.name[language as 'en-US'] ?? c.id}: {q.data!.history_infos[0].connectors.includes(c.id) ? <Tag size="small" color="green">{q.data!.history_infos[0].version}</Tag> : <Typography.Text type="secondary">{t('publish.notLive')}</Typography.Text>}
+              {c.name[language as 'en-US'] ?? c.id}: {q.data.history_infos[0].connectors.includes(c.id) ? <Tag size="small" color="green">{q.data.history_infos[0].version}</Tag> : <Typography.Text type="secondary">{t('publish.notLive')}</Typography.Text>}
             </div>
           ))}
         </div>

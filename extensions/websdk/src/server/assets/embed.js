@@ -77,6 +77,6 @@
     var text = input.value.trim();
     if (!text) return;
     input.value = '';
-    ask(text);
+    void ask(text);
   });
 })();

@@ -174,7 +174,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
         saving.current = false;
       }
     },
-    [api, spaceId, workflowId, validate],
+    [api, spaceId, workflowId],
   );
   useEffect(() => {
     if (save !== 'dirty') return;
@@ -450,7 +450,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     let id = '';
     change((c) => {
       id = newNodeId(c, info.key);
-      const d = { ...(client?.defaults?.() ?? {}), ...param };
+      const d = { ...client?.defaults?.(), ...param };
       const nudge = (c.nodes.length % 5) * 24;
       let layout = { x: center.x + (at ? 0 : nudge), y: center.y + (at ? 0 : nudge) };
       if (into && at) {
@@ -466,7 +466,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
       }
       // A container grows to hold what is added to it.
       const grow = into && { width: Math.max(into.layout.width ?? CONTAINER_SIZE.width, layout.x + 240), height: Math.max(into.layout.height ?? CONTAINER_SIZE.height, layout.y + 110) };
-      c = grow ? { ...c, nodes: c.nodes.map((n) => (n.node_id === into!.node_id ? { ...n, layout: { ...n.layout, ...grow } } : n)) } : c;
+      c = grow ? { ...c, nodes: c.nodes.map((n) => (n.node_id === into.node_id ? { ...n, layout: { ...n.layout, ...grow } } : n)) } : c;
       const node: CanvasNode = { node_id: id, type: info.type, node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d }, layout, ...(into ? { parent_id: into.node_id } : {}) };
       return { ...c, nodes: [...c.nodes, node] };
     });
@@ -604,7 +604,7 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
           />
         )}
         <div ref={canvasBox} style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
-          <CardStoreContext.Provider value={cards as CardStore<unknown>}>
+          <CardStoreContext.Provider value={cards}>
           <ReactFlow<Node<NodeRef | NoteData>, Edge> className="tessera-flow" onMoveStart={moveStart} onMoveEnd={moveEnd} nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
             {layered && <LinkLayer links={layerLinks} onSelect={selectLink} />}
             {CANVAS_DECOR}

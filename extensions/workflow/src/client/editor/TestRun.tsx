@@ -149,8 +149,8 @@ function EndResult({ run, exitNodeId }: { run: RunView; exitNodeId?: string }) {
       <pre data-testid="run-output" style={{ whiteSpace: 'pre-wrap', background: 'var(--color-fill-2)', padding: 8, borderRadius: 4, maxHeight: 320, overflow: 'auto' }}>
         {values.length === 1 ? (
           <>
-            <Typography.Text type="secondary">{values[0]![0]}: </Typography.Text>
-            {show(values[0]![1])}
+            <Typography.Text type="secondary">{values[0][0]}: </Typography.Text>
+            {show(values[0][1])}
           </>
         ) : (
           show(out)

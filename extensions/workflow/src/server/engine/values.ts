@@ -72,7 +72,7 @@ export function coerce(value: unknown, type: FieldType, items?: FieldType): unkn
   }
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
 
 /** Replaces {{a.b.c}} with lookup(['a','b','c']); objects become JSON, missing values become ''. */
 export function renderTemplate(template: string, lookup: (path: string[]) => unknown): string {
