@@ -10,7 +10,14 @@ export default defineConfig({
           environment: 'node',
           // isolated-vm (the code node) needs it on Node 20 and later.
           execArgv: ['--no-node-snapshot'],
-          include: ['core/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'workflow-sdk/test/**/*.test.ts', 'host/server/test/**/*.test.ts', 'extensions/*/test/**/*.test.ts', 'tools/test/**/*.test.ts'],
+          include: [
+            'core/test/**/*.test.ts',
+            'sdk/test/**/*.test.ts',
+            'workflow-sdk/test/**/*.test.ts',
+            'host/server/test/**/*.test.ts',
+            'extensions/*/test/**/*.test.ts',
+            'tools/test/**/*.test.ts',
+          ],
           exclude: ['**/*.client.test.tsx', '**/node_modules/**'],
         },
       },

@@ -24,16 +24,32 @@ function printProfile(profile: CpuProfile) {
     const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0));
   });
-  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 }
 
 /** Where the renderer main thread's time goes in a trace (style, layout, paint, script ...), per unit. */
 function printBreakdown(events: TraceEvent[], per: number) {
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'));
+  const main = events.find(
+    (e) =>
+      e.name === 'thread_name' &&
+      e.args?.name === 'CrRendererMain' &&
+      events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'),
+  );
   if (!main) return;
   const by = new Map<string, number>();
-  for (const e of events) if (e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur && e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') by.set(e.name, (by.get(e.name) ?? 0) + e.dur);
-  for (const [k, us] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(us / 1000 / per).toFixed(2).padStart(8)} ms  ${k} (inclusive, per keystroke)`);
+  for (const e of events)
+    if (
+      e.pid === main.pid &&
+      e.tid === main.tid &&
+      e.ph === 'X' &&
+      e.dur &&
+      e.name !== 'RunTask' &&
+      e.name !== 'ThreadControllerImpl::RunTask'
+    )
+      by.set(e.name, (by.get(e.name) ?? 0) + e.dur);
+  for (const [k, us] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${(us / 1000 / per).toFixed(2).padStart(8)} ms  ${k} (inclusive, per keystroke)`);
 }
 
 interface TraceEvent {
@@ -48,14 +64,27 @@ interface TraceEvent {
 
 /** The renderer main thread's busy time in a trace (top-level tasks, nested ones counted once), in ms. */
 function busyTime(events: TraceEvent[]): number {
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'));
+  const main = events.find(
+    (e) =>
+      e.name === 'thread_name' &&
+      e.args?.name === 'CrRendererMain' &&
+      events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'),
+  );
   if (!main) return 0;
-  return mergedTasks(events.filter((e) => e.pid === main.pid && e.tid === main.tid)).reduce((sum, [s, e]) => sum + (e - s), 0) / 1000;
+  return (
+    mergedTasks(events.filter((e) => e.pid === main.pid && e.tid === main.tid)).reduce(
+      (sum, [s, e]) => sum + (e - s),
+      0,
+    ) / 1000
+  );
 }
 
 /** The spans of top-level tasks on one thread, overlapping ones merged. */
 function mergedTasks(on: TraceEvent[]): [number, number][] {
-  const spans = on.filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur).map((e) => [e.ts, e.ts + e.dur!] as [number, number]).sort((x, y) => x[0] - y[0]);
+  const spans = on
+    .filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur)
+    .map((e) => [e.ts, e.ts + e.dur!] as [number, number])
+    .sort((x, y) => x[0] - y[0]);
   const tasks: [number, number][] = [];
   for (const span of spans) {
     const last = tasks[tasks.length - 1];
@@ -70,10 +99,18 @@ function mergedTasks(on: TraceEvent[]): [number, number][] {
  * frame to the start of the next, and the intervals between frames. In milliseconds.
  */
 function frameWork(events: TraceEvent[]): { work: number[]; intervals: number[] } {
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'));
+  const main = events.find(
+    (e) =>
+      e.name === 'thread_name' &&
+      e.args?.name === 'CrRendererMain' &&
+      events.some((x) => x.pid === e.pid && x.name === 'BeginMainThreadFrame'),
+  );
   if (!main) return { work: [], intervals: [] };
   const on = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
-  const starts = on.filter((e) => e.name === 'BeginMainThreadFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const starts = on
+    .filter((e) => e.name === 'BeginMainThreadFrame')
+    .map((e) => e.ts)
+    .sort((a, b) => a - b);
   // Tasks nest (a task inside the scheduler's task): count the time the thread is busy once.
   const tasks = mergedTasks(on);
   const work: number[] = [];
@@ -90,18 +127,41 @@ function frameWork(events: TraceEvent[]): { work: number[]; intervals: number[] 
 
 /** Start, then size-2 Text nodes in columns of 25, then End; a chain plus cross links: 1.2 links a node. */
 function bigCanvas(size: number) {
-  const nodes = [{ node_id: 'start', type: '1', node_param: { title: 'Start', inputs: [], outputs: [{ name: 'q', type: 'string' }], settings: {} }, layout: { x: 0, y: 0 } }];
+  const nodes = [
+    {
+      node_id: 'start',
+      type: '1',
+      node_param: { title: 'Start', inputs: [], outputs: [{ name: 'q', type: 'string' }], settings: {} },
+      layout: { x: 0, y: 0 },
+    },
+  ];
   const ids: string[] = [];
   for (let i = 0; i < size - 2; i++) {
     const id = `t${i}`;
     ids.push(id);
-    nodes.push({ node_id: id, type: '15', node_param: { title: `Text ${i}`, inputs: [{ name: 'q', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } }] as never[], outputs: [{ name: 'output', type: 'string' }], settings: { mode: 'concat', template: `{{q}} ${i}` } }, layout: { x: 260 * (1 + Math.floor(i / 25)), y: 110 * (i % 25) } });
+    nodes.push({
+      node_id: id,
+      type: '15',
+      node_param: {
+        title: `Text ${i}`,
+        inputs: [{ name: 'q', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } }] as never[],
+        outputs: [{ name: 'output', type: 'string' }],
+        settings: { mode: 'concat', template: `{{q}} ${i}` },
+      },
+      layout: { x: 260 * (1 + Math.floor(i / 25)), y: 110 * (i % 25) },
+    });
   }
-  nodes.push({ node_id: 'end', type: '2', node_param: { title: 'End', inputs: [], outputs: [], settings: {} }, layout: { x: 260 * (2 + Math.ceil((size - 2) / 25)), y: 0 } });
+  nodes.push({
+    node_id: 'end',
+    type: '2',
+    node_param: { title: 'End', inputs: [], outputs: [], settings: {} },
+    layout: { x: 260 * (2 + Math.ceil((size - 2) / 25)), y: 0 },
+  });
   const links: { from_node_id: string; to_node_id: string }[] = [{ from_node_id: 'start', to_node_id: ids[0] }];
   for (let i = 1; i < ids.length; i++) links.push({ from_node_id: ids[i - 1], to_node_id: ids[i] });
   links.push({ from_node_id: ids[ids.length - 1], to_node_id: 'end' });
-  for (let i = 0; links.length < size * 1.2; i += 4) links.push({ from_node_id: ids[i], to_node_id: ids[Math.min(ids.length - 1, i + 26)] });
+  for (let i = 0; links.length < size * 1.2; i += 4)
+    links.push({ from_node_id: ids[i], to_node_id: ids[Math.min(ids.length - 1, i + 26)] });
   return { nodes, links };
 }
 
@@ -119,13 +179,24 @@ export default async function canvasBench(args: string[]) {
   }
 }
 
-async function measure(studioUrl: string, browser: Awaited<ReturnType<typeof launchBrowser>>, size: number, runs: number) {
+async function measure(
+  studioUrl: string,
+  browser: Awaited<ReturnType<typeof launchBrowser>>,
+  size: number,
+  runs: number,
+) {
   const studio = { url: studioUrl };
   {
     const user = new Agent(studio.url);
-    await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
+    await user.post('/api/passport/web/email/register/v2', {
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+    });
     const space = (await user.post('/api/space/list', {})).spaces[0].space_id;
-    const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: `Big canvas ${size} ${Date.now()}` });
+    const { workflow_id } = await user.post('/api/workflow_api/create', {
+      space_id: space,
+      name: `Big canvas ${size} ${Date.now()}`,
+    });
     const canvas = bigCanvas(size);
     await user.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: canvas });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -156,7 +227,11 @@ async function measure(studioUrl: string, browser: Awaited<ReturnType<typeof lau
       const listen = (e: { value: TraceEvent[] }) => events.push(...e.value);
       cdp.on('Tracing.dataCollected', listen);
       const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-      await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,toplevel', transferMode: 'ReportEvents' });
+      await cdp.send('Tracing.start', {
+        categories:
+          'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,toplevel',
+        transferMode: 'ReportEvents',
+      });
       await act();
       await cdp.send('Tracing.end');
       await complete;
@@ -191,7 +266,8 @@ async function measure(studioUrl: string, browser: Awaited<ReturnType<typeof lau
       }
     });
     // TESSERA_BENCH_TRACE=file.json keeps the panning trace (open it in chrome://tracing or Perfetto).
-    if (process.env.TESSERA_BENCH_TRACE) writeFileSync(process.env.TESSERA_BENCH_TRACE, JSON.stringify({ traceEvents: panEvents }));
+    if (process.env.TESSERA_BENCH_TRACE)
+      writeFileSync(process.env.TESSERA_BENCH_TRACE, JSON.stringify({ traceEvents: panEvents }));
     const { work: frames, intervals } = frameWork(panEvents);
     const { work: zoomFrames } = frameWork(zoomEvents);
 
@@ -211,18 +287,31 @@ async function measure(studioUrl: string, browser: Awaited<ReturnType<typeof lau
       for (let i = 0; i < KEYS; i++) await page.keyboard.type(String(i % 10), { delay: 30 });
     });
     const perKey = busyTime(typing) / KEYS;
-    if (process.env.TESSERA_BENCH_TYPING_TRACE) writeFileSync(process.env.TESSERA_BENCH_TYPING_TRACE, JSON.stringify({ traceEvents: typing }));
+    if (process.env.TESSERA_BENCH_TYPING_TRACE)
+      writeFileSync(process.env.TESSERA_BENCH_TYPING_TRACE, JSON.stringify({ traceEvents: typing }));
     if (profiling) printBreakdown(typing, KEYS);
     if (profiling) printProfile((await cdp.send('Profiler.stop')).profile);
     await context.close();
 
     const load = median(loads);
     const frame = median(frames);
-    console.log(`canvas: ${canvas.nodes.length} nodes, ${canvas.links.length} links in the editor (Chromium headless, software rendering); ${rendered} nodes on screen after fit view`);
-    console.log(`  load (navigation to nodes on screen, median of ${loads.length}): ${load.toFixed(0)} ms   target 2000 ms   ratio ${(load / 2000).toFixed(2)}`);
-    console.log(`  frame cost while panning at fit view (${frames.length} frames; main-thread work per frame): median ${frame.toFixed(1)} ms, p95 ${p95(frames).toFixed(1)} ms   target p95 33 ms   ratio ${(p95(frames) / 33).toFixed(2)}`);
-    console.log(`  frame cost while zooming in and out (${zoomFrames.length} frames): median ${median(zoomFrames).toFixed(1)} ms, p95 ${p95(zoomFrames).toFixed(1)} ms`);
-    console.log(`  typing in a node's title on this canvas: ${perKey.toFixed(1)} ms of main-thread work per keystroke (frame budget 16.7 ms, ratio ${(perKey / 16.7).toFixed(2)})`);
-    console.log(`  frames shown: median interval ${median(intervals).toFixed(1)} ms (60 Hz pacing), p95 ${p95(intervals).toFixed(1)} ms`);
+    console.log(
+      `canvas: ${canvas.nodes.length} nodes, ${canvas.links.length} links in the editor (Chromium headless, software rendering); ${rendered} nodes on screen after fit view`,
+    );
+    console.log(
+      `  load (navigation to nodes on screen, median of ${loads.length}): ${load.toFixed(0)} ms   target 2000 ms   ratio ${(load / 2000).toFixed(2)}`,
+    );
+    console.log(
+      `  frame cost while panning at fit view (${frames.length} frames; main-thread work per frame): median ${frame.toFixed(1)} ms, p95 ${p95(frames).toFixed(1)} ms   target p95 33 ms   ratio ${(p95(frames) / 33).toFixed(2)}`,
+    );
+    console.log(
+      `  frame cost while zooming in and out (${zoomFrames.length} frames): median ${median(zoomFrames).toFixed(1)} ms, p95 ${p95(zoomFrames).toFixed(1)} ms`,
+    );
+    console.log(
+      `  typing in a node's title on this canvas: ${perKey.toFixed(1)} ms of main-thread work per keystroke (frame budget 16.7 ms, ratio ${(perKey / 16.7).toFixed(2)})`,
+    );
+    console.log(
+      `  frames shown: median interval ${median(intervals).toFixed(1)} ms (60 Hz pacing), p95 ${p95(intervals).toFixed(1)} ms`,
+    );
   }
 }

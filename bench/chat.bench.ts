@@ -24,18 +24,52 @@ export default async function chatBench(args: string[]) {
   try {
     const base = studio.url;
     const user = new Agent(base);
-    await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
+    await user.post('/api/passport/web/email/register/v2', {
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+    });
     const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
     const model = await addFakeModel(user, llm.url);
     const { bot_id } = await user.post('/api/draftbot/create', { space_id: space, name: 'bench bot' });
-    const info = (await user.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
-    await user.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, config: { ...info.config, settings: { prompt: 'You answer briefly.', model: { model_id: model } } } });
+    const info = (await user.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id }))
+      .bot_info;
+    await user.post('/api/playground_api/draftbot/update_draft_bot_info', {
+      space_id: space,
+      bot_id,
+      config: { ...info.config, settings: { prompt: 'You answer briefly.', model: { model_id: model } } },
+    });
     await user.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
-    const pat = await user.post('/api/permission_api/pat/create', { name: 'bench', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }] });
+    const pat = await user.post('/api/permission_api/pat/create', {
+      name: 'bench',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }],
+    });
 
-    const direct = () => timed(`${llm.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' }, body: JSON.stringify({ model: 'fake-chat', stream: true, messages: [{ role: 'user', content: 'bench' }] }) }, '"content":"echo"');
+    const direct = () =>
+      timed(
+        `${llm.url}/v1/chat/completions`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+          body: JSON.stringify({ model: 'fake-chat', stream: true, messages: [{ role: 'user', content: 'bench' }] }),
+        },
+        '"content":"echo"',
+      );
     const viaBot = () =>
-      timed(`${base}/v3/chat`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pat.token}` }, body: JSON.stringify({ bot_id, user_id: 'bench', stream: true, additional_messages: [{ role: 'user', content: 'bench', content_type: 'text' }] }) }, 'event: conversation.message.delta');
+      timed(
+        `${base}/v3/chat`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${pat.token}` },
+          body: JSON.stringify({
+            bot_id,
+            user_id: 'bench',
+            stream: true,
+            additional_messages: [{ role: 'user', content: 'bench', content_type: 'text' }],
+          }),
+        },
+        'event: conversation.message.delta',
+      );
     for (let i = 0; i < 50; i++) {
       await direct();
       await viaBot();
@@ -48,8 +82,12 @@ export default async function chatBench(args: string[]) {
     }
     const added = pick(b, 0.5) - pick(d, 0.5);
     console.log(`chat: time to first token over ${n} runs each (fake OpenAI-compatible server on loopback)`);
-    console.log(`  direct to the model server: median ${pick(d, 0.5).toFixed(2)} ms, p95 ${pick(d, 0.95).toFixed(2)} ms`);
-    console.log(`  /v3/chat stream (token auth, published single-agent bot, history saved): median ${pick(b, 0.5).toFixed(2)} ms, p95 ${pick(b, 0.95).toFixed(2)} ms`);
+    console.log(
+      `  direct to the model server: median ${pick(d, 0.5).toFixed(2)} ms, p95 ${pick(d, 0.95).toFixed(2)} ms`,
+    );
+    console.log(
+      `  /v3/chat stream (token auth, published single-agent bot, history saved): median ${pick(b, 0.5).toFixed(2)} ms, p95 ${pick(b, 0.95).toFixed(2)} ms`,
+    );
     console.log(`  added by the studio: ${added.toFixed(2)} ms   target 5 ms   ratio ${(added / 5).toFixed(2)}`);
 
     // 32 clients chatting at once, each starting its next chat when the last one ends.
@@ -71,7 +109,9 @@ export default async function chatBench(args: string[]) {
     await Promise.all(Array.from({ length: 32 }, client));
     const elapsed = (performance.now() - t0) / 1000;
     console.log(`chat: 32 concurrent chats for ${seconds} s`);
-    console.log(`  ${latencies.length} chats (${(latencies.length / elapsed).toFixed(0)}/s), whole chat p50 ${pick(latencies, 0.5).toFixed(1)} ms, p99 ${pick(latencies, 0.99).toFixed(1)} ms`);
+    console.log(
+      `  ${latencies.length} chats (${(latencies.length / elapsed).toFixed(0)}/s), whole chat p50 ${pick(latencies, 0.5).toFixed(1)} ms, p99 ${pick(latencies, 0.99).toFixed(1)} ms`,
+    );
     console.log(`  errors: ${errors}   target 0`);
 
     await chatAtLoad(studio, user, space, streams, seconds);
@@ -86,21 +126,72 @@ async function chatAtLoad(studio: BenchStudio, user: Agent, space: string, strea
   // Each answer: `chunks` chunks `delay` ms apart (TESSERA_BENCH_CHAT_PACE=delayxchunks; 200x50: a 10 s answer,
   // five chunks a second, as a model streaming a long answer does).
   const [delay, chunks] = (process.env.TESSERA_BENCH_CHAT_PACE ?? '200x50').split('x').map(Number);
-  const paced = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(ROOT, 'bench/fake-llm-server.ts'), String(delay), String(chunks)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const paced = spawn(
+    process.execPath,
+    [
+      '--disable-warning=ExperimentalWarning',
+      path.join(ROOT, 'bench/fake-llm-server.ts'),
+      String(delay),
+      String(chunks),
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       paced.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
       paced.once('exit', () => reject(new Error('the paced model server stopped')));
     });
-    const cred = await user.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'paced', base_url: `${url}/v1`, api_key: 'sk-paced' });
-    const model = (await user.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'paced-chat' })).model_id;
+    const cred = await user.post('/api/model_manage/v1/platform/credential/create', {
+      provider: 'openai-compatible',
+      name: 'paced',
+      base_url: `${url}/v1`,
+      api_key: 'sk-paced',
+    });
+    const model = (
+      await user.post('/api/model_manage/v1/platform/model/create', {
+        credential_id: cred.credential_id,
+        model_name: 'paced-chat',
+      })
+    ).model_id;
     const { bot_id } = await user.post('/api/draftbot/create', { space_id: space, name: 'paced bot' });
-    const info = (await user.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id })).bot_info;
-    await user.post('/api/playground_api/draftbot/update_draft_bot_info', { space_id: space, bot_id, config: { ...info.config, settings: { prompt: 'You answer briefly.', model: { model_id: model } } } });
+    const info = (await user.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id }))
+      .bot_info;
+    await user.post('/api/playground_api/draftbot/update_draft_bot_info', {
+      space_id: space,
+      bot_id,
+      config: { ...info.config, settings: { prompt: 'You answer briefly.', model: { model_id: model } } },
+    });
     await user.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
-    const pat = await user.post('/api/permission_api/pat/create', { name: 'paced', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }] });
-    const direct = () => timedStream(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-paced' }, body: JSON.stringify({ model: 'paced-chat', stream: true, messages: [{ role: 'user', content: 'bench' }] }) }, '"content":"word');
-    const viaBot = () => timedStream(`${studio.url}/v3/chat`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pat.token}` }, body: JSON.stringify({ bot_id, user_id: 'bench', stream: true, additional_messages: [{ role: 'user', content: 'bench', content_type: 'text' }] }) }, 'event: conversation.message.delta');
+    const pat = await user.post('/api/permission_api/pat/create', {
+      name: 'paced',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }],
+    });
+    const direct = () =>
+      timedStream(
+        `${url}/v1/chat/completions`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer sk-paced' },
+          body: JSON.stringify({ model: 'paced-chat', stream: true, messages: [{ role: 'user', content: 'bench' }] }),
+        },
+        '"content":"word',
+      );
+    const viaBot = () =>
+      timedStream(
+        `${studio.url}/v3/chat`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${pat.token}` },
+          body: JSON.stringify({
+            bot_id,
+            user_id: 'bench',
+            stream: true,
+            additional_messages: [{ role: 'user', content: 'bench', content_type: 'text' }],
+          }),
+        },
+        'event: conversation.message.delta',
+      );
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${studio.pid}/status`, 'utf8'))![1]);
 
     /** `streams` clients for `seconds`; the studio's RSS sampled while they all stream. */
@@ -141,16 +232,36 @@ async function chatAtLoad(studio: BenchStudio, user: Agent, space: string, strea
     // Memory per open stream: the studio's RSS while the streams are open (samples after the first two seconds,
     // their median), over its RSS before, per stream open then.
     const steady = b.samples.slice(4).filter((s) => s.open > streams * 0.9);
-    const mid = steady.length ? quantile(steady.map((s) => s.kb), 0.5) : rss();
-    const openMid = steady.length ? quantile(steady.map((s) => s.open), 0.5) : streams;
+    const mid = steady.length
+      ? quantile(
+          steady.map((s) => s.kb),
+          0.5,
+        )
+      : rss();
+    const openMid = steady.length
+      ? quantile(
+          steady.map((s) => s.open),
+          0.5,
+        )
+      : streams;
     const perStream = (mid - idleKb) / openMid;
     const addedP50 = quantile(b.first, 0.5) - quantile(d.first, 0.5);
     const addedP99 = quantile(b.first, 0.99) - quantile(d.first, 0.99);
-    console.log(`chat at load: ${streams} clients for ${seconds} s, each answer ${chunks} chunks ${delay} ms apart (model server in its own process)`);
-    console.log(`  direct to the model server: ${d.first.length} chats, first token p50 ${quantile(d.first, 0.5).toFixed(1)} ms, p99 ${quantile(d.first, 0.99).toFixed(1)} ms, errors ${d.errors}`);
-    console.log(`  /v3/chat: ${b.first.length} chats (${(b.first.length / seconds).toFixed(0)}/s, ${b.peakOpen} open at most), first token p50 ${quantile(b.first, 0.5).toFixed(1)} ms, p99 ${quantile(b.first, 0.99).toFixed(1)} ms, errors ${b.errors}   target 0`);
-    console.log(`  added by the studio: p50 ${addedP50.toFixed(2)} ms   target 2   ratio ${(addedP50 / 2).toFixed(2)}; p99 ${addedP99.toFixed(2)} ms   target 20   ratio ${(addedP99 / 20).toFixed(2)}`);
-    console.log(`  memory: studio RSS ${(idleKb / 1024).toFixed(0)} MiB before, ${(mid / 1024).toFixed(0)} MiB with ${openMid} streams open: ${perStream.toFixed(1)} KB per open stream   target 50   ratio ${(perStream / 50).toFixed(2)}`);
+    console.log(
+      `chat at load: ${streams} clients for ${seconds} s, each answer ${chunks} chunks ${delay} ms apart (model server in its own process)`,
+    );
+    console.log(
+      `  direct to the model server: ${d.first.length} chats, first token p50 ${quantile(d.first, 0.5).toFixed(1)} ms, p99 ${quantile(d.first, 0.99).toFixed(1)} ms, errors ${d.errors}`,
+    );
+    console.log(
+      `  /v3/chat: ${b.first.length} chats (${(b.first.length / seconds).toFixed(0)}/s, ${b.peakOpen} open at most), first token p50 ${quantile(b.first, 0.5).toFixed(1)} ms, p99 ${quantile(b.first, 0.99).toFixed(1)} ms, errors ${b.errors}   target 0`,
+    );
+    console.log(
+      `  added by the studio: p50 ${addedP50.toFixed(2)} ms   target 2   ratio ${(addedP50 / 2).toFixed(2)}; p99 ${addedP99.toFixed(2)} ms   target 20   ratio ${(addedP99 / 20).toFixed(2)}`,
+    );
+    console.log(
+      `  memory: studio RSS ${(idleKb / 1024).toFixed(0)} MiB before, ${(mid / 1024).toFixed(0)} MiB with ${openMid} streams open: ${perStream.toFixed(1)} KB per open stream   target 50   ratio ${(perStream / 50).toFixed(2)}`,
+    );
   } finally {
     paced.kill('SIGTERM');
   }

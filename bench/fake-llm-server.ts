@@ -5,5 +5,8 @@ import { startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 
 const delay = Number(process.argv[2] ?? 200);
 const chunks = Number(process.argv[3] ?? 10);
-const llm = await startFakeLlm({ fallback: { text: 'word'.repeat(chunks), chunkSize: 4, chunkDelayMs: delay }, record: false });
+const llm = await startFakeLlm({
+  fallback: { text: 'word'.repeat(chunks), chunkSize: 4, chunkDelayMs: delay },
+  record: false,
+});
 console.log(llm.url);

@@ -21,10 +21,14 @@ interface Frame {
 }
 
 const label = (f: ProfileNode['callFrame']) => {
-  const file = f.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(extensions|host|core|sdk|workflow-sdk)\//, '$1/').replace(/^node:/, 'node:');
+  const file = f.url
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^file:\/\/.*?\/(extensions|host|core|sdk|workflow-sdk)\//, '$1/')
+    .replace(/^node:/, 'node:');
   return `${f.functionName || '(anonymous)'}${file ? ` ${file.split('/').slice(-2).join('/')}:${f.lineNumber + 1}` : ''}`;
 };
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function flameGraph(profile: Profile, title: string): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -56,8 +60,16 @@ export function flameGraph(profile: Profile, title: string): string {
     if (w < 1) return;
     depth = Math.max(depth, d);
     const ms = (f.total / 1000).toFixed(1);
-    const hue = f.name.includes('node:') ? 200 : f.name.includes('kysely') || f.name.includes('better-sqlite3') ? 30 : f.name.includes('extensions/') ? 10 : 45;
-    rects.push(`<g><title>${escape(f.name)}: ${ms} ms (${((f.total / root.total) * 100).toFixed(1)}%)</title><rect x="${x.toFixed(1)}" y="${d * H}" width="${w.toFixed(1)}" height="${H - 1}" fill="hsl(${hue},80%,${60 + (d % 3) * 6}%)"/>${w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${d * H + 11}" font-size="10" font-family="monospace">${escape(f.name.slice(0, Math.floor(w / 6.2)))}</text>` : ''}</g>`);
+    const hue = f.name.includes('node:')
+      ? 200
+      : f.name.includes('kysely') || f.name.includes('better-sqlite3')
+        ? 30
+        : f.name.includes('extensions/')
+          ? 10
+          : 45;
+    rects.push(
+      `<g><title>${escape(f.name)}: ${ms} ms (${((f.total / root.total) * 100).toFixed(1)}%)</title><rect x="${x.toFixed(1)}" y="${d * H}" width="${w.toFixed(1)}" height="${H - 1}" fill="hsl(${hue},80%,${60 + (d % 3) * 6}%)"/>${w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${d * H + 11}" font-size="10" font-family="monospace">${escape(f.name.slice(0, Math.floor(w / 6.2)))}</text>` : ''}</g>`,
+    );
     let cx = x;
     for (const c of [...f.children.values()].sort((a, b) => b.total - a.total)) {
       draw(c, cx, d + 1);

@@ -46,8 +46,17 @@ function runWrk(o: LoadOptions): LoadResult {
   try {
     const script = path.join(dir, 'post.lua');
     const headers = { 'Content-Type': 'application/json', ...o.headers };
-    writeFileSync(script, [`wrk.method = "POST"`, `wrk.body = ${JSON.stringify(o.body)}`, ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)].join('\n'));
-    const r = spawnSync('wrk', ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, o.url], { encoding: 'utf8' });
+    writeFileSync(
+      script,
+      [
+        `wrk.method = "POST"`,
+        `wrk.body = ${JSON.stringify(o.body)}`,
+        ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      ].join('\n'),
+    );
+    const r = spawnSync('wrk', ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, o.url], {
+      encoding: 'utf8',
+    });
     const out = r.stdout;
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
     const pct = (p: string) => {
@@ -65,10 +74,37 @@ function runWrk(o: LoadOptions): LoadResult {
 }
 
 function runAutocannon(o: LoadOptions): LoadResult {
-  const args = [path.join(ROOT, 'node_modules/autocannon/autocannon.js'), '--json', '-c', String(o.connections), '-d', String(o.seconds), '-m', 'POST', '-H', 'content-type=application/json', ...Object.entries(o.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}=${v}`]), '-b', o.body, o.url];
+  const args = [
+    path.join(ROOT, 'node_modules/autocannon/autocannon.js'),
+    '--json',
+    '-c',
+    String(o.connections),
+    '-d',
+    String(o.seconds),
+    '-m',
+    'POST',
+    '-H',
+    'content-type=application/json',
+    ...Object.entries(o.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+    '-b',
+    o.body,
+    o.url,
+  ];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const j = JSON.parse(r.stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
-  return { rps: j.requests.average, p50: j.latency.p50, p99: j.latency.p99, errors: j.non2xx + j.errors, requests: j.requests.total, tool: 'autocannon' };
+  const j = JSON.parse(r.stdout) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    rps: j.requests.average,
+    p50: j.latency.p50,
+    p99: j.latency.p99,
+    errors: j.non2xx + j.errors,
+    requests: j.requests.total,
+    tool: 'autocannon',
+  };
 }
 
 /** Drives `url` with POST requests for `seconds` on `connections` connections. */

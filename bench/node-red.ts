@@ -16,21 +16,68 @@ function install(): string {
   if (existsSync(red)) return red;
   mkdirSync(HOME, { recursive: true });
   writeFileSync(path.join(HOME, 'package.json'), '{"name":"bench-node-red","private":true}');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `node-red@${NODE_RED_VERSION}`], { cwd: HOME, stdio: 'inherit' });
+  const r = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', `node-red@${NODE_RED_VERSION}`],
+    { cwd: HOME, stdio: 'inherit' },
+  );
   if (r.status !== 0 || !existsSync(red)) throw new Error('installing node-red from the npm registry failed');
   return red;
 }
 
 // The flow: what the studio's 5-node flow does (Start, If name is set, Text greet / Text anon, End), answering
 // the same envelope as JSON.
-const answer = (message: string) => JSON.stringify({ code: 0, msg: '', data: JSON.stringify({ message }), execute_id: '0' }).replace('NAME', '{{{payload.parameters.name}}}');
+const answer = (message: string) =>
+  JSON.stringify({ code: 0, msg: '', data: JSON.stringify({ message }), execute_id: '0' }).replace(
+    'NAME',
+    '{{{payload.parameters.name}}}',
+  );
 const FLOW = [
   { id: 'tab', type: 'tab', label: 'bench' },
   { id: 'in', z: 'tab', type: 'http in', url: '/v1/workflow/run', method: 'post', wires: [['if']] },
-  { id: 'if', z: 'tab', type: 'switch', property: 'payload.parameters.name', propertyType: 'msg', rules: [{ t: 'nempty' }, { t: 'else' }], checkall: 'false', outputs: 2, wires: [['greet'], ['anon']] },
-  { id: 'greet', z: 'tab', type: 'template', field: 'payload', fieldType: 'msg', format: 'handlebars', syntax: 'mustache', template: answer('Hello, NAME!'), output: 'str', wires: [['out']] },
-  { id: 'anon', z: 'tab', type: 'template', field: 'payload', fieldType: 'msg', format: 'handlebars', syntax: 'mustache', template: answer('Hello, stranger!'), output: 'str', wires: [['out']] },
-  { id: 'out', z: 'tab', type: 'http response', statusCode: '200', headers: { 'content-type': 'application/json' }, wires: [] },
+  {
+    id: 'if',
+    z: 'tab',
+    type: 'switch',
+    property: 'payload.parameters.name',
+    propertyType: 'msg',
+    rules: [{ t: 'nempty' }, { t: 'else' }],
+    checkall: 'false',
+    outputs: 2,
+    wires: [['greet'], ['anon']],
+  },
+  {
+    id: 'greet',
+    z: 'tab',
+    type: 'template',
+    field: 'payload',
+    fieldType: 'msg',
+    format: 'handlebars',
+    syntax: 'mustache',
+    template: answer('Hello, NAME!'),
+    output: 'str',
+    wires: [['out']],
+  },
+  {
+    id: 'anon',
+    z: 'tab',
+    type: 'template',
+    field: 'payload',
+    fieldType: 'msg',
+    format: 'handlebars',
+    syntax: 'mustache',
+    template: answer('Hello, stranger!'),
+    output: 'str',
+    wires: [['out']],
+  },
+  {
+    id: 'out',
+    z: 'tab',
+    type: 'http response',
+    statusCode: '200',
+    headers: { 'content-type': 'application/json' },
+    wires: [],
+  },
 ];
 
 export interface NodeRed {
@@ -44,12 +91,23 @@ export async function startNodeRed(): Promise<NodeRed> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tessera-node-red-'));
   const port = await freePort();
   writeFileSync(path.join(dir, 'flows.json'), JSON.stringify(FLOW));
-  writeFileSync(path.join(dir, 'settings.js'), `module.exports = ${JSON.stringify({ uiPort: port, uiHost: '127.0.0.1', flowFile: 'flows.json', userDir: dir, httpAdminRoot: false, disableEditor: true, logging: { console: { level: 'warn' } }, credentialSecret: false })};`);
-  const child: ChildProcess = spawn(process.execPath, [red, '--settings', path.join(dir, 'settings.js'), '--userDir', dir], { cwd: dir, stdio: 'ignore' });
+  writeFileSync(
+    path.join(dir, 'settings.js'),
+    `module.exports = ${JSON.stringify({ uiPort: port, uiHost: '127.0.0.1', flowFile: 'flows.json', userDir: dir, httpAdminRoot: false, disableEditor: true, logging: { console: { level: 'warn' } }, credentialSecret: false })};`,
+  );
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [red, '--settings', path.join(dir, 'settings.js'), '--userDir', dir],
+    { cwd: dir, stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}/v1/workflow/run`;
   try {
     for (let i = 0; ; i++) {
-      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameters":{"name":"Bench"}}' }).catch(() => undefined);
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"parameters":{"name":"Bench"}}',
+      }).catch(() => undefined);
       if (r?.ok && (await r.text()).includes('Hello, Bench!')) break;
       if (i > 600) throw new Error('Node-RED did not answer the flow');
       await new Promise((res) => setTimeout(res, 50));

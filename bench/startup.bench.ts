@@ -27,7 +27,12 @@ async function once(withRun: boolean, data: string) {
   const began = performance.now();
   const child = spawn(path.join(ROOT, 'tessera'), ['start', '--port', String(port), '--data', data], {
     cwd: ROOT,
-    env: { ...process.env, TESSERA_LOG_LEVEL: 'warn', TESSERA_STARTUP_REPORT: report, TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}' },
+    env: {
+      ...process.env,
+      TESSERA_LOG_LEVEL: 'warn',
+      TESSERA_STARTUP_REPORT: report,
+      TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}',
+    },
     stdio: 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -73,13 +78,32 @@ export default async function startup(args: string[]) {
   const idle = median(results.map((r) => r.idle));
   const last = results[results.length - 1];
   const running = last.costs.extensions.filter((e) => e.state === 'started');
-  console.log(`startup: ${runs} starts of ./tessera start, nothing stale (the data folder of a first start), ${running.length} extensions running`);
-  console.log(`  start to healthy /healthz: median ${start.toFixed(0)} ms (runs: ${results.map((r) => r.startMs.toFixed(0)).join(', ')})  target 800 ms  ratio ${(start / 800).toFixed(2)}`);
-  console.log(`  a first start (a new data folder: the database created and migrated; what was stale built): ${fresh.startMs.toFixed(0)} ms`);
-  console.log(`  of which in the server (configuration to listening): ${last.costs.startMs} ms; extensions loading and starting: ${running.reduce((n, e) => n + (e.startMs ?? 0), 0).toFixed(0)} ms`);
-  console.log(`  idle RSS after start:      median ${idle.toFixed(1)} MiB (runs: ${results.map((r) => r.idle.toFixed(1)).join(', ')})`);
-  console.log(`  idle RSS after a first run (5-node flow through POST /v1/workflow/run): ${last.afterRun!.toFixed(1)} MiB  target 120 MiB  ratio ${(last.afterRun! / 120).toFixed(2)}`);
-  console.log('  what each extension adds (in start order; a module shared by several counts for the first that loads it):');
-  console.log(`    ${'extension'.padEnd(28)} ${'load ms'.padStart(8)} ${'start ms'.padStart(9)} ${'RSS MiB'.padStart(8)}`);
-  for (const e of running) console.log(`    ${e.id.padEnd(28)} ${String(e.loadMs ?? '').padStart(8)} ${String(e.startMs ?? '').padStart(9)} ${(e.memoryMb ?? 0).toFixed(1).padStart(8)}`);
+  console.log(
+    `startup: ${runs} starts of ./tessera start, nothing stale (the data folder of a first start), ${running.length} extensions running`,
+  );
+  console.log(
+    `  start to healthy /healthz: median ${start.toFixed(0)} ms (runs: ${results.map((r) => r.startMs.toFixed(0)).join(', ')})  target 800 ms  ratio ${(start / 800).toFixed(2)}`,
+  );
+  console.log(
+    `  a first start (a new data folder: the database created and migrated; what was stale built): ${fresh.startMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  of which in the server (configuration to listening): ${last.costs.startMs} ms; extensions loading and starting: ${running.reduce((n, e) => n + (e.startMs ?? 0), 0).toFixed(0)} ms`,
+  );
+  console.log(
+    `  idle RSS after start:      median ${idle.toFixed(1)} MiB (runs: ${results.map((r) => r.idle.toFixed(1)).join(', ')})`,
+  );
+  console.log(
+    `  idle RSS after a first run (5-node flow through POST /v1/workflow/run): ${last.afterRun!.toFixed(1)} MiB  target 120 MiB  ratio ${(last.afterRun! / 120).toFixed(2)}`,
+  );
+  console.log(
+    '  what each extension adds (in start order; a module shared by several counts for the first that loads it):',
+  );
+  console.log(
+    `    ${'extension'.padEnd(28)} ${'load ms'.padStart(8)} ${'start ms'.padStart(9)} ${'RSS MiB'.padStart(8)}`,
+  );
+  for (const e of running)
+    console.log(
+      `    ${e.id.padEnd(28)} ${String(e.loadMs ?? '').padStart(8)} ${String(e.startMs ?? '').padStart(9)} ${(e.memoryMb ?? 0).toFixed(1).padStart(8)}`,
+    );
 }

@@ -1,7 +1,11 @@
 // What the streaming benchmarks share: timing a streamed answer, and percentiles.
 
 /** ms until the first chunk containing `marker`, the whole stream's ms and its text (read to its end). */
-export async function timedStream(url: string, init: RequestInit, marker: string): Promise<{ first: number; total: number; text: string }> {
+export async function timedStream(
+  url: string,
+  init: RequestInit,
+  marker: string,
+): Promise<{ first: number; total: number; text: string }> {
   const t0 = performance.now();
   const res = await fetch(url, init);
   const reader = res.body!.getReader();
@@ -18,4 +22,5 @@ export async function timedStream(url: string, init: RequestInit, marker: string
 }
 
 /** The q-quantile (0.5 median, 0.95 p95 ...). */
-export const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+export const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];

@@ -42,13 +42,30 @@ export interface BenchStudio {
 export async function startBenchStudio(env: Record<string, string> = {}): Promise<BenchStudio> {
   const data = mkdtempSync(path.join(tmpdir(), 'tessera-bench-'));
   const port = await freePort();
-  const profile = process.env.TESSERA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TESSERA_BENCH_PROFILE}`] : [];
+  const profile = process.env.TESSERA_BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TESSERA_BENCH_PROFILE}`]
+    : [];
   // The flags of ./tessera (the wrapper).
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--max-semi-space-size=8', '--disable-warning=ExperimentalWarning', ...profile, path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', data], {
-    cwd: ROOT,
-    env: { ...process.env, TESSERA_LOG_LEVEL: 'warn', TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}', ...env },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--no-node-snapshot',
+      '--max-semi-space-size=8',
+      '--disable-warning=ExperimentalWarning',
+      ...profile,
+      path.join(ROOT, 'tools/cli.ts'),
+      'start',
+      '--port',
+      String(port),
+      '--data',
+      data,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, TESSERA_LOG_LEVEL: 'warn', TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}', ...env },
+      stdio: 'ignore',
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(`${url}/healthz`);
   let stopped: Promise<void> | undefined;

@@ -51,7 +51,9 @@ export default async function vectorsBench(args: string[]) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tessera-vectors-'));
   const point = model(dims);
   try {
-    console.log(`vectors: ${n.toLocaleString('en-US')} slices of ${dims} dimensions, ${queries} queries (top 10); one dataset`);
+    console.log(
+      `vectors: ${n.toLocaleString('en-US')} slices of ${dims} dimensions, ${queries} queries (top 10); one dataset`,
+    );
     const t0 = performance.now();
     const data = new Float32Array(n * dims);
     for (let i = 0; i < n; i++) point(data, i * dims);
@@ -60,7 +62,9 @@ export default async function vectorsBench(args: string[]) {
       point(q, 0);
       return q;
     });
-    console.log(`  data made in ${((performance.now() - t0) / 1000).toFixed(1)} s; process RSS ${rss().toFixed(0)} MiB`);
+    console.log(
+      `  data made in ${((performance.now() - t0) / 1000).toFixed(1)} s; process RSS ${rss().toFixed(0)} MiB`,
+    );
 
     // The studio's database (SQLite file) with knowledge's tables.
     const raw = new SQLite(path.join(dir, 'tessera.db'));
@@ -69,7 +73,16 @@ export default async function vectorsBench(args: string[]) {
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
     for (const m of migrations) await m.up(db);
     const embedded = embeddedIndex(db);
-    const hnsw = hnswIndex(embedded, path.join(dir, 'hnsw'), { exactBelow: 20_000, connectivity: Number(process.env.TESSERA_BENCH_M ?? 32), expansionAdd: Number(process.env.TESSERA_BENCH_EF_ADD ?? 64), expansionSearch: Number(process.env.TESSERA_BENCH_EF ?? 640), quantization: 'i8', threads: 0, saveAfterMs: 3_600_000, refine: Number(process.env.TESSERA_BENCH_REFINE ?? 5) });
+    const hnsw = hnswIndex(embedded, path.join(dir, 'hnsw'), {
+      exactBelow: 20_000,
+      connectivity: Number(process.env.TESSERA_BENCH_M ?? 32),
+      expansionAdd: Number(process.env.TESSERA_BENCH_EF_ADD ?? 64),
+      expansionSearch: Number(process.env.TESSERA_BENCH_EF ?? 640),
+      quantization: 'i8',
+      threads: 0,
+      saveAfterMs: 3_600_000,
+      refine: Number(process.env.TESSERA_BENCH_REFINE ?? 5),
+    });
 
     // ---- hnsw: ingest (database rows and the index), then search
     const before = rss();
@@ -77,9 +90,11 @@ export default async function vectorsBench(args: string[]) {
     let t = performance.now();
     for (let i = 0; i < n; i += BATCH) {
       const items = [];
-      for (let r = i; r < Math.min(n, i + BATCH); r++) items.push({ id: String(1_000_000_000 + r), vector: data.subarray(r * dims, (r + 1) * dims) });
+      for (let r = i; r < Math.min(n, i + BATCH); r++)
+        items.push({ id: String(1_000_000_000 + r), vector: data.subarray(r * dims, (r + 1) * dims) });
       await hnsw.upsert('ds', items);
-      if (i && i % 200_000 === 0) console.log(`    ... ${i.toLocaleString('en-US')} in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+      if (i && i % 200_000 === 0)
+        console.log(`    ... ${i.toLocaleString('en-US')} in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     }
     const ingestS = (performance.now() - t) / 1000;
     const hnswLat: number[] = [];
@@ -110,11 +125,21 @@ export default async function vectorsBench(args: string[]) {
     await embedded.close!();
     const recall = found.reduce((k, ids, i) => k + ids.filter((id) => truth[i].has(id)).length, 0) / (queries * 10);
 
-    console.log(`  hnsw (i8, M ${process.env.TESSERA_BENCH_M ?? 32}, ef ${process.env.TESSERA_BENCH_EF ?? 640}, the best ${Math.max(50, 10 * Number(process.env.TESSERA_BENCH_REFINE ?? 5))} re-ranked exactly): ingest ${(n / ingestS).toFixed(0)} slices/s (${ingestS.toFixed(0)} s, database rows and index)   target 5,000   ratio ${(n / ingestS / 5000).toFixed(2)}`);
-    console.log(`      search ${timings(hnswLat)}   targets 10 / 30 ms   ratios ${(quantile(hnswLat, 0.5) / 10).toFixed(2)} / ${(quantile(hnswLat, 0.99) / 30).toFixed(2)}`);
-    console.log(`      recall@10 against exact ${recall.toFixed(3)}   target 0.95   ratio ${(recall / 0.95).toFixed(2)}`);
-    console.log(`      memory: process RSS +${(afterHnsw - before).toFixed(0)} MiB over the data (${afterHnsw.toFixed(0)} MiB in all, with the ${((n * dims * 4) / 2 ** 20).toFixed(0)} MiB the benchmark holds)   target 2,048   ratio ${((afterHnsw - before) / 2048).toFixed(2)}; index file ${indexMb.toFixed(0)} MiB, saved in ${saveS.toFixed(1)} s`);
-    console.log(`  exact (embedded): search ${timings(exactLat)}; first search loads the matrix in ${loadS.toFixed(1)} s; process RSS ${afterExact.toFixed(0)} MiB (+${(afterExact - afterHnsw).toFixed(0)})`);
+    console.log(
+      `  hnsw (i8, M ${process.env.TESSERA_BENCH_M ?? 32}, ef ${process.env.TESSERA_BENCH_EF ?? 640}, the best ${Math.max(50, 10 * Number(process.env.TESSERA_BENCH_REFINE ?? 5))} re-ranked exactly): ingest ${(n / ingestS).toFixed(0)} slices/s (${ingestS.toFixed(0)} s, database rows and index)   target 5,000   ratio ${(n / ingestS / 5000).toFixed(2)}`,
+    );
+    console.log(
+      `      search ${timings(hnswLat)}   targets 10 / 30 ms   ratios ${(quantile(hnswLat, 0.5) / 10).toFixed(2)} / ${(quantile(hnswLat, 0.99) / 30).toFixed(2)}`,
+    );
+    console.log(
+      `      recall@10 against exact ${recall.toFixed(3)}   target 0.95   ratio ${(recall / 0.95).toFixed(2)}`,
+    );
+    console.log(
+      `      memory: process RSS +${(afterHnsw - before).toFixed(0)} MiB over the data (${afterHnsw.toFixed(0)} MiB in all, with the ${((n * dims * 4) / 2 ** 20).toFixed(0)} MiB the benchmark holds)   target 2,048   ratio ${((afterHnsw - before) / 2048).toFixed(2)}; index file ${indexMb.toFixed(0)} MiB, saved in ${saveS.toFixed(1)} s`,
+    );
+    console.log(
+      `  exact (embedded): search ${timings(exactLat)}; first search loads the matrix in ${loadS.toFixed(1)} s; process RSS ${afterExact.toFixed(0)} MiB (+${(afterExact - afterHnsw).toFixed(0)})`,
+    );
     await db.destroy();
 
     // ---- sqlite-vec (vec0, exact), fewer queries: each scans every vector
@@ -139,7 +164,9 @@ export default async function vectorsBench(args: string[]) {
         knn.all(Buffer.from(q.buffer, q.byteOffset, q.byteLength));
         vecLat.push(performance.now() - s);
       }
-      console.log(`  sqlite-vec (vec0, exact): ingest ${(n / vecIngest).toFixed(0)} slices/s; search ${timings(vecLat)} (${vecQ} queries); process RSS ${rss().toFixed(0)} MiB`);
+      console.log(
+        `  sqlite-vec (vec0, exact): ingest ${(n / vecIngest).toFixed(0)} slices/s; search ${timings(vecLat)} (${vecQ} queries); process RSS ${rss().toFixed(0)} MiB`,
+      );
       vdb.close();
     } catch (e) {
       console.log(`  sqlite-vec: not measured (${(e as Error).message})`);

@@ -20,7 +20,11 @@ function owner(source: string): string {
     if (pkg === '@arco-design/web-react') return `${pkg}/${rest[2]}/${rest[3]}`;
     return pkg;
   }
-  return s.replace(/^(\.\.\/)+/, '').split('/').slice(0, Number(process.env.DEPTH ?? 2)).join('/');
+  return s
+    .replace(/^(\.\.\/)+/, '')
+    .split('/')
+    .slice(0, Number(process.env.DEPTH ?? 2))
+    .join('/');
 }
 
 const studio = await startBenchStudio();
@@ -29,7 +33,10 @@ const totals = new Map<string, number>();
 let all = 0;
 try {
   const user = new Agent(studio.url);
-  await user.post('/api/passport/web/email/register/v2', { email: `ana-${Date.now()}@example.com`, password: 'correct horse battery' });
+  await user.post('/api/passport/web/email/register/v2', {
+    email: `ana-${Date.now()}@example.com`,
+    password: 'correct horse battery',
+  });
   const context = await browser.newContext();
   await context.addCookies([...user.cookies].map(([name, value]) => ({ name, value, url: studio.url })));
   const page = await context.newPage();
@@ -68,4 +75,5 @@ try {
   await studio.stop();
 }
 console.log(`total ${(all / 1024).toFixed(1)} KiB gzip`);
-for (const [k, v] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] ?? 60))) console.log(`${(v / 1024).toFixed(1).padStart(8)} KiB  ${k}`);
+for (const [k, v] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] ?? 60)))
+  console.log(`${(v / 1024).toFixed(1).padStart(8)} KiB  ${k}`);

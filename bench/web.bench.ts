@@ -20,9 +20,15 @@ export default async function webBench() {
   const browser = await launchBrowser();
   try {
     const user = new Agent(studio.url);
-    await user.post('/api/passport/web/email/register/v2', { email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' });
+    await user.post('/api/passport/web/email/register/v2', {
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+    });
     const space = (await user.post('/api/space/list', {})).spaces[0].space_id;
-    const { workflow_id } = await user.post('/api/workflow_api/create', { space_id: space, name: `Web bench ${Date.now()}` });
+    const { workflow_id } = await user.post('/api/workflow_api/create', {
+      space_id: space,
+      name: `Web bench ${Date.now()}`,
+    });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.addCookies([...user.cookies].map(([name, value]) => ({ name, value, url: studio.url })));
     const page = await context.newPage();
@@ -43,7 +49,8 @@ export default async function webBench() {
       const raw = assets.reduce((n, a) => n + a.raw, 0);
       const gz = assets.reduce((n, a) => n + a.gzip, 0);
       console.log(`  ${title}: ${assets.length} files, ${kb(raw)} raw, ${kb(gz)} gzip`);
-      for (const a of [...assets].sort((x, y) => y.gzip - x.gzip).slice(0, 6)) console.log(`    ${kb(a.gzip).padStart(10)} gzip  ${a.url}`);
+      for (const a of [...assets].sort((x, y) => y.gzip - x.gzip).slice(0, 6))
+        console.log(`    ${kb(a.gzip).padStart(10)} gzip  ${a.url}`);
       assets = [];
       return gz;
     };
@@ -60,13 +67,20 @@ export default async function webBench() {
     await page.getByTestId('workflow-editor').waitFor();
     await page.waitForLoadState('networkidle');
     report('then the workflow editor (a reload: only what was not cached)');
-    console.log(`  initial download (home): ${kb(home)} gzip   target 250 KiB   ratio ${(home / 1024 / 250).toFixed(2)}`);
+    console.log(
+      `  initial download (home): ${kb(home)} gzip   target 250 KiB   ratio ${(home / 1024 / 250).toFixed(2)}`,
+    );
     await context.close();
 
     // Time to a usable home page: from navigation to the home page drawn (its test id visible), cold (a new
     // browser profile: nothing cached) and warm (the same page again), the median of five each; and Chromium's
     // first contentful paint. Target (issue 29/30): usable in 1.5 s on a first visit.
-    const paints: { cold: number[]; warm: number[]; fcpCold: number[]; fcpWarm: number[] } = { cold: [], warm: [], fcpCold: [], fcpWarm: [] };
+    const paints: { cold: number[]; warm: number[]; fcpCold: number[]; fcpWarm: number[] } = {
+      cold: [],
+      warm: [],
+      fcpCold: [],
+      fcpWarm: [],
+    };
     for (let i = 0; i < 5; i++) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       await ctx.addCookies([...user.cookies].map(([name, value]) => ({ name, value, url: studio.url })));
@@ -82,7 +96,9 @@ export default async function webBench() {
       await ctx.close();
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    console.log(`  the home page usable: cold ${med(paints.cold)} ms (first contentful paint ${med(paints.fcpCold).toFixed(0)} ms), warm ${med(paints.warm)} ms (${med(paints.fcpWarm).toFixed(0)} ms)   target 1,500 ms cold   ratio ${(med(paints.cold) / 1500).toFixed(2)}`);
+    console.log(
+      `  the home page usable: cold ${med(paints.cold)} ms (first contentful paint ${med(paints.fcpCold).toFixed(0)} ms), warm ${med(paints.warm)} ms (${med(paints.fcpWarm).toFixed(0)} ms)   target 1,500 ms cold   ratio ${(med(paints.cold) / 1500).toFixed(2)}`,
+    );
   } finally {
     await browser.close();
     await studio.stop();

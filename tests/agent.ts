@@ -9,14 +9,23 @@ export class Agent {
     this.bearer = opts.bearer;
   }
 
-  async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; body: any; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = this.cookies.get('tessera_csrf');
     if (csrf && method !== 'GET') headers['x-csrf-token'] = decodeURIComponent(csrf);
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
-    const res = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');
       const i = pair.indexOf('=');
@@ -38,7 +47,8 @@ export class Agent {
   /** Uploads files as a browser does (multipart/form-data, field "file"); answers the envelope's data. */
   async upload<T = any>(path: string, files: { name: string; data: Uint8Array | string }[]): Promise<T> {
     const form = new FormData();
-    for (const f of files) form.append('file', new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)]), f.name);
+    for (const f of files)
+      form.append('file', new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)]), f.name);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = this.cookies.get('tessera_csrf');
@@ -46,14 +56,16 @@ export class Agent {
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     const res = await fetch(this.base + path, { method: 'POST', headers, body: form });
     const body = await res.json();
-    if (res.status !== 200 || body?.code !== 0) throw new Error(`POST ${path} -> ${res.status} ${JSON.stringify(body)}`);
+    if (res.status !== 200 || body?.code !== 0)
+      throw new Error(`POST ${path} -> ${res.status} ${JSON.stringify(body)}`);
     return body.data as T;
   }
 
   /** An envelope call that must succeed; returns data. */
   async ok<T = any>(method: string, path: string, body?: unknown): Promise<T> {
     const r = await this.request(method, path, body);
-    if (r.status !== 200 || r.body?.code !== 0) throw new Error(`${method} ${path} -> ${r.status} ${JSON.stringify(r.body)}`);
+    if (r.status !== 200 || r.body?.code !== 0)
+      throw new Error(`${method} ${path} -> ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.data as T;
   }
 
@@ -70,6 +82,10 @@ let seq = 0;
 export async function signUp(base: string, name = `user${++seq}`): Promise<{ agent: Agent; user: any; email: string }> {
   const agent = new Agent(base);
   const email = `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const user = await agent.post('/api/passport/web/email/register/v2', { email, password: 'correct horse battery', name });
+  const user = await agent.post('/api/passport/web/email/register/v2', {
+    email,
+    password: 'correct horse battery',
+    name,
+  });
   return { agent, user, email };
 }

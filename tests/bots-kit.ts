@@ -41,21 +41,44 @@ export async function readSse(res: Response, onEvent?: (e: ChatEvent) => void): 
 }
 
 /** POSTs as the signed-in agent (cookies and CSRF) and returns the raw response (for streams). */
-export function postRaw(agent: Agent, path: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<Response> {
+export function postRaw(
+  agent: Agent,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(agent.base + path, {
     method: 'POST',
     signal,
-    headers: { ...headers, 'content-type': 'application/json', cookie: [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': decodeURIComponent(agent.cookies.get('tessera_csrf') ?? '') },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      cookie: [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-csrf-token': decodeURIComponent(agent.cookies.get('tessera_csrf') ?? ''),
+    },
     body: JSON.stringify(body),
   });
 }
 
 /** Sends a message in the editor's debug chat and reads the whole answer stream. */
-export async function debugChat(agent: Agent, spaceId: string, botId: string, query: string, extra: Record<string, unknown> = {}): Promise<ChatEvent[]> {
+export async function debugChat(
+  agent: Agent,
+  spaceId: string,
+  botId: string,
+  query: string,
+  extra: Record<string, unknown> = {},
+): Promise<ChatEvent[]> {
   const res = await postRaw(agent, '/api/conversation/chat', { space_id: spaceId, bot_id: botId, query, ...extra });
-  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`chat did not stream: ${res.status} ${await res.text()}`);
+  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream'))
+    throw new Error(`chat did not stream: ${res.status} ${await res.text()}`);
   return readSse(res);
 }
 
-export const answerOf = (events: ChatEvent[]) => events.filter((e) => e.event === 'conversation.message.delta').map((e) => e.data.content).join('');
-export const completed = (events: ChatEvent[], type: string) => events.filter((e) => e.event === 'conversation.message.completed' && e.data.type === type).map((e) => e.data);
+export const answerOf = (events: ChatEvent[]) =>
+  events
+    .filter((e) => e.event === 'conversation.message.delta')
+    .map((e) => e.data.content)
+    .join('');
+export const completed = (events: ChatEvent[], type: string) =>
+  events.filter((e) => e.event === 'conversation.message.completed' && e.data.type === type).map((e) => e.data);

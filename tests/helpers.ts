@@ -17,13 +17,22 @@ export interface RunningStudio {
 }
 
 /** Starts the whole studio as `./tessera start` does, on a free loopback port with its own data folder. */
-export async function startStudio(opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string; keepDatabase?: boolean } = {}): Promise<RunningStudio> {
+export async function startStudio(
+  opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string; keepDatabase?: boolean } = {},
+): Promise<RunningStudio> {
   const dataDir = opts.keepData ?? mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
   // Many test users sign up from one address: lift the sign-up limit (sign-in keeps its default).
-  const env: NodeJS.ProcessEnv = { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', TESSERA_EXT_IDENTITY: '{"registerPerMinute":10000}', ...opts.env };
+  const env: NodeJS.ProcessEnv = {
+    TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
+    TESSERA_EXT_IDENTITY: '{"registerPerMinute":10000}',
+    ...opts.env,
+  };
   if (opts.extensionsDir) env.TESSERA_EXTENSIONS_DIR = opts.extensionsDir;
   else env.TESSERA_EXTENSIONS_DIR = path.join(dataDir, 'no-extensions');
-  const pg = process.env.TESSERA_HOST_TESTS_ON_PG && process.env.TESSERA_TEST_DATABASE_URL && !opts.env?.DATABASE_URL ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL) : undefined;
+  const pg =
+    process.env.TESSERA_HOST_TESTS_ON_PG && process.env.TESSERA_TEST_DATABASE_URL && !opts.env?.DATABASE_URL
+      ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL)
+      : undefined;
   if (pg) env.DATABASE_URL = pg.url;
   const config = loadConfig({ root: ROOT, env, overrides: { dataDir, port: 0 } });
   const server = await createServer(config).catch(async (e) => {
@@ -47,7 +56,10 @@ export async function startStudio(opts: { env?: Record<string, string>; extensio
 /** The built text-stats example (examples/text-stats) as `npm pack` would pack it. */
 export function textStatsTarball(): Buffer {
   const dir = path.join(ROOT, 'examples/text-stats');
-  return writeTarball({ 'package.json': readFileSync(path.join(dir, 'package.json')), 'dist/server/index.js': readFileSync(path.join(dir, 'dist/server/index.js')) });
+  return writeTarball({
+    'package.json': readFileSync(path.join(dir, 'package.json')),
+    'dist/server/index.js': readFileSync(path.join(dir, 'dist/server/index.js')),
+  });
 }
 
 /** A folder holding the built example extension, as an operator would drop it into extensionsDir. */
@@ -60,7 +72,10 @@ export function exampleExtensionsDir(): string {
   return dir;
 }
 
-export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+export async function getJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: any;

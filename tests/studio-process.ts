@@ -32,11 +32,35 @@ export async function startStudioProcess(env: Record<string, string> = {}): Prom
   const dir = mkdtempSync(path.join(tmpdir(), 'tessera-proc-'));
   const log = path.join(dir, 'modules.log');
   const port = await freePort();
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', '--import', path.join(ROOT, 'tests/fixtures/module-log.mjs'), path.join(ROOT, 'tools/cli.ts'), 'start', '--port', String(port), '--data', path.join(dir, 'data')], {
-    cwd: ROOT,
-    env: { ...process.env, TESSERA_MODULE_LOG: log, TESSERA_LOG_LEVEL: 'silent', TESSERA_EXTENSIONS_DIR: path.join(dir, 'none'), TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}', REDIS_URL: '', DATABASE_URL: '', ...env },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--no-node-snapshot',
+      '--disable-warning=ExperimentalWarning',
+      '--import',
+      path.join(ROOT, 'tests/fixtures/module-log.mjs'),
+      path.join(ROOT, 'tools/cli.ts'),
+      'start',
+      '--port',
+      String(port),
+      '--data',
+      path.join(dir, 'data'),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TESSERA_MODULE_LOG: log,
+        TESSERA_LOG_LEVEL: 'silent',
+        TESSERA_EXTENSIONS_DIR: path.join(dir, 'none'),
+        TESSERA_EXT_IDENTITY: '{"registerPerMinute":1000}',
+        REDIS_URL: '',
+        DATABASE_URL: '',
+        ...env,
+      },
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise((r) => child.once('exit', r));
   const url = `http://127.0.0.1:${port}`;
   // Waits for the process's answer, however long a busy machine takes; a process that exits is an error at once.

@@ -5,7 +5,11 @@ import { ROOT } from './paths.ts';
 
 export async function runBench(args: string[]): Promise<number> {
   const dir = path.join(ROOT, 'bench');
-  const names = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', '')) : [];
+  const names = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.bench.ts'))
+        .map((f) => f.replace('.bench.ts', ''))
+    : [];
   const [name, ...rest] = args;
   if (!name || name === 'list') {
     console.log(`benchmarks: ${names.join(', ') || '(none)'}\nrun one: ./tessera bench <name>`);

@@ -90,9 +90,21 @@ async function main() {
       const p = port(flag(args, '--port')) ?? 3000;
       generateBuiltinClients();
       const env = { ...process.env, TESSERA_PORT: String(p) };
-      const server = spawn(process.execPath, ['--watch-path=host', '--watch-path=core', '--watch-path=sdk', '--watch-path=extensions', path.join(ROOT, 'tools/dev-server.ts')], { cwd: ROOT, stdio: 'inherit', env });
+      const server = spawn(
+        process.execPath,
+        [
+          '--watch-path=host',
+          '--watch-path=core',
+          '--watch-path=sdk',
+          '--watch-path=extensions',
+          path.join(ROOT, 'tools/dev-server.ts'),
+        ],
+        { cwd: ROOT, stdio: 'inherit', env },
+      );
       const web = spawn(process.execPath, [bin.rsbuild, 'dev'], { cwd: ROOT, stdio: 'inherit', env });
-      console.log(`tessera dev: API on http://localhost:${p}, studio with hot reload on http://localhost:${process.env.TESSERA_WEB_DEV_PORT ?? 3001}`);
+      console.log(
+        `tessera dev: API on http://localhost:${p}, studio with hot reload on http://localhost:${process.env.TESSERA_WEB_DEV_PORT ?? 3001}`,
+      );
       const stop = () => {
         server.kill('SIGTERM');
         web.kill('SIGTERM');
@@ -106,16 +118,23 @@ async function main() {
       await serverModules();
       const { loadConfig, createServer } = await import('../host/server/src/index.ts');
       const config = loadConfig({ root: ROOT, overrides: { dataDir: data } });
-      if (!config.redisUrl) fail('a worker needs REDIS_URL (the shared queue); without it ./tessera start runs background jobs itself');
+      if (!config.redisUrl)
+        fail('a worker needs REDIS_URL (the shared queue); without it ./tessera start runs background jobs itself');
       const early: [unknown, 'uncaught exception' | 'unhandled rejection'][] = [];
       let ready: Awaited<ReturnType<typeof createServer>> | undefined;
       // What a job or an extension lets escape is logged with the extension; the worker goes on.
-      process.on('uncaughtException', (e) => (ready ? ready.reportUncaught(e, 'uncaught exception') : early.push([e, 'uncaught exception'])));
-      process.on('unhandledRejection', (e) => (ready ? ready.reportUncaught(e, 'unhandled rejection') : early.push([e, 'unhandled rejection'])));
+      process.on('uncaughtException', (e) =>
+        ready ? ready.reportUncaught(e, 'uncaught exception') : early.push([e, 'uncaught exception']),
+      );
+      process.on('unhandledRejection', (e) =>
+        ready ? ready.reportUncaught(e, 'unhandled rejection') : early.push([e, 'unhandled rejection']),
+      );
       const server = await createServer(config, { consumeJobs: true });
       ready = server;
       for (const [e, kind] of early.splice(0)) server.reportUncaught(e, kind);
-      console.log(`tessera worker: running background jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//***@')} (${server.host.status().filter((s) => s.state === 'started').length} extensions)`);
+      console.log(
+        `tessera worker: running background jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//***@')} (${server.host.status().filter((s) => s.state === 'started').length} extensions)`,
+      );
       const stop = async () => {
         await server.close();
         process.exit(0);
@@ -133,7 +152,11 @@ async function main() {
       const failed = server.host.status().filter((s) => s.state === 'failed');
       await server.close();
       for (const f of failed) console.error(`extension '${f.id}': ${f.reason}`);
-      console.log(failed.length ? 'migrations finished with failures' : `migrations are up to date (${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'tessera.db')})`);
+      console.log(
+        failed.length
+          ? 'migrations finished with failures'
+          : `migrations are up to date (${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'tessera.db')})`,
+      );
       process.exit(failed.length ? 1 : 0);
     }
     case 'format': {

@@ -8,21 +8,31 @@ const NAME = /^[a-z][a-z0-9-]{1,40}$/;
 
 export function scaffoldFiles(id: string): Record<string, string> {
   const table = `${id.replace(/-/g, '_')}_item`;
-  const title = id.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+  const title = id
+    .split('-')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
   return {
-    'package.json': JSON.stringify(
-      {
-        name: `@tessera/ext-${id}`,
-        version: '0.1.0',
-        private: true,
-        type: 'module',
-        description: `${title}: describe what this extension adds to the studio.`,
-        tessera: { id, requires: [], optional: [], server: './src/server/index.ts', client: './src/client/index.tsx' },
-        dependencies: { '@tessera/sdk': '0.1.0' },
-      },
-      null,
-      2,
-    ) + '\n',
+    'package.json':
+      JSON.stringify(
+        {
+          name: `@tessera/ext-${id}`,
+          version: '0.1.0',
+          private: true,
+          type: 'module',
+          description: `${title}: describe what this extension adds to the studio.`,
+          tessera: {
+            id,
+            requires: [],
+            optional: [],
+            server: './src/server/index.ts',
+            client: './src/client/index.tsx',
+          },
+          dependencies: { '@tessera/sdk': '0.1.0' },
+        },
+        null,
+        2,
+      ) + '\n',
     'src/shared/schema.ts': `import { z } from 'zod';
 
 /** The contract shared by both halves: the item and the create call. */
@@ -129,8 +139,11 @@ export function ItemsPage({ spaceId = 'personal' }: { spaceId?: string }) {
   );
 }
 `,
-    'src/locales/en-US.json': JSON.stringify({ title, name: 'Name', add: 'Add', created: 'Added', empty: 'Nothing here yet.' }, null, 2) + '\n',
-    'src/locales/zh-CN.json': JSON.stringify({ title, name: '名称', add: '添加', created: '已添加', empty: '这里还没有内容。' }, null, 2) + '\n',
+    'src/locales/en-US.json':
+      JSON.stringify({ title, name: 'Name', add: 'Add', created: 'Added', empty: 'Nothing here yet.' }, null, 2) + '\n',
+    'src/locales/zh-CN.json':
+      JSON.stringify({ title, name: '名称', add: '添加', created: '已添加', empty: '这里还没有内容。' }, null, 2) +
+      '\n',
     [`test/${id}.test.ts`]: `import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
 import extension from '../src/server/index.ts';
@@ -186,7 +199,9 @@ export async function createExtension(args: string[]): Promise<number> {
   const baseDir = dirFlag >= 0 ? path.resolve(args[dirFlag + 1]) : path.join(ROOT, 'extensions');
   const id = args.find((a, i) => !a.startsWith('--') && (dirFlag < 0 || i !== dirFlag + 1));
   if (!id || !NAME.test(id)) {
-    console.error('usage: ./tessera create-extension NAME   (NAME: lower-case letters, digits and -, e.g. "my-feature")');
+    console.error(
+      'usage: ./tessera create-extension NAME   (NAME: lower-case letters, digits and -, e.g. "my-feature")',
+    );
     return 2;
   }
   const dir = path.join(baseDir, id);
@@ -202,7 +217,9 @@ export async function createExtension(args: string[]): Promise<number> {
     // Link the new workspace package.
     spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
   }
-  console.log(`Created ${path.relative(ROOT, dir)}. Next:\n  ./tessera test ${path.relative(ROOT, dir)}   run its tests\n  ./tessera start                   see its page at /${id}`);
+  console.log(
+    `Created ${path.relative(ROOT, dir)}. Next:\n  ./tessera test ${path.relative(ROOT, dir)}   run its tests\n  ./tessera start                   see its page at /${id}`,
+  );
   return 0;
 }
 
@@ -217,7 +234,9 @@ async function createOutOfTree(args: string[]): Promise<number> {
   const id = args.find((a, i) => !a.startsWith('--') && !flags.has(args[i - 1]));
   const template = (value('--template') ?? 'node-type') as (typeof TEMPLATES)[number];
   if (!id || !NAME.test(id) || !value('--out') || !TEMPLATES.includes(template)) {
-    console.error(`usage: ./tessera create-extension NAME --out DIR [--template ${TEMPLATES.join('|')}] [--packages DIR]`);
+    console.error(
+      `usage: ./tessera create-extension NAME --out DIR [--template ${TEMPLATES.join('|')}] [--packages DIR]`,
+    );
     return 2;
   }
   const dir = path.resolve(value('--out')!, id);
@@ -231,7 +250,10 @@ async function createOutOfTree(args: string[]): Promise<number> {
     const from = path.resolve(value('--packages')!);
     const find = (name: string) => {
       const base = name.replace(/^@/, '').replace('/', '-');
-      const hit = readdirSync(from).filter((f) => f.startsWith(`${base}-`) && f.endsWith('.tgz')).sort().at(-1);
+      const hit = readdirSync(from)
+        .filter((f) => f.startsWith(`${base}-`) && f.endsWith('.tgz'))
+        .sort()
+        .at(-1);
       if (!hit) throw new Error(`no ${base}-*.tgz in ${from}`);
       return path.join(from, hit);
     };
@@ -244,6 +266,8 @@ async function createOutOfTree(args: string[]): Promise<number> {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
-  console.log(`Created ${dir} (${template}). Next:\n  cd ${dir} && npm install\n  npm test\n  npm run build    then copy the folder (package.json and dist) into the studio's extensionsDir`);
+  console.log(
+    `Created ${dir} (${template}). Next:\n  cd ${dir} && npm install\n  npm test\n  npm run build    then copy the folder (package.json and dist) into the studio's extensionsDir`,
+  );
   return 0;
 }

@@ -14,7 +14,8 @@ export interface BoundaryProblem {
   rule: string;
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The layer of a file inside an extension: src/shared, src/server or src/client. */
 function layerOf(file: string): 'shared' | 'server' | 'client' | undefined {
@@ -39,17 +40,25 @@ export function checkBoundaries(files: string[]): BoundaryProblem[] {
       else if (/^@tessera\/sdk\/server(\/|$)/.test(spec) || /^@tessera\/server(\/|$)/.test(spec)) target = 'server';
       else if (/^@tessera\/sdk\/client(\/|$)/.test(spec) || /^@tessera\/web(\/|$)/.test(spec)) target = 'client';
       else if (/^@tessera\/ext-[^/]+\/(server|client)/.test(spec)) target = /\/server/.test(spec) ? 'server' : 'client';
-      const bad = (from === 'shared' && (target === 'server' || target === 'client')) || (from === 'client' && target === 'server');
+      const bad =
+        (from === 'shared' && (target === 'server' || target === 'client')) ||
+        (from === 'client' && target === 'server');
       if (bad) {
         const line = text.slice(0, m.index).split('\n').length + (text[m.index] === '\n' ? 1 : 0);
-        problems.push({ file: path.relative(ROOT, file), line, specifier: spec, rule: `extension-layers: src/${from} must not import src/${target}` });
+        problems.push({
+          file: path.relative(ROOT, file),
+          line,
+          specifier: spec,
+          rule: `extension-layers: src/${from} must not import src/${target}`,
+        });
       }
     }
   }
   return problems;
 }
 
-const WHOLE_ARCO = /export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"](@arco-design\/web-react(?:\/icon)?)['"]|import\(\s*['"](@arco-design\/web-react(?:\/icon)?)['"]\s*\)/g;
+const WHOLE_ARCO =
+  /export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"](@arco-design\/web-react(?:\/icon)?)['"]|import\(\s*['"](@arco-design\/web-react(?:\/icon)?)['"]\s*\)/g;
 
 /**
  * Rule "arco-by-component": the build rewrites `import { Button } from '@arco-design/web-react'` into the
@@ -65,7 +74,12 @@ export function checkArcoImports(files: string[]): BoundaryProblem[] {
     for (const m of text.matchAll(WHOLE_ARCO)) {
       if (/^\s*export\s+type\b/.test(m[0])) continue; // types are erased
       const line = text.slice(0, m.index).split('\n').length;
-      problems.push({ file: path.relative(ROOT, file), line, specifier: m[1] ?? m[2], rule: 'arco-by-component: import Arco components, then export them (a re-export or a dynamic import brings the whole kit without styles)' });
+      problems.push({
+        file: path.relative(ROOT, file),
+        line,
+        specifier: m[1] ?? m[2],
+        rule: 'arco-by-component: import Arco components, then export them (a re-export or a dynamic import brings the whole kit without styles)',
+      });
     }
   }
   return problems;
@@ -84,16 +98,29 @@ interface ExtensionPackage {
 const idOf = (link: string) => link.replace(/@.*$/, '');
 
 /** Every extension and example package under the given folders: its npm name, id, manifest links and published entries. */
-export function extensionPackages(dirs = ['extensions', 'examples'].map((d) => path.join(ROOT, d))): ExtensionPackage[] {
+export function extensionPackages(
+  dirs = ['extensions', 'examples'].map((d) => path.join(ROOT, d)),
+): ExtensionPackage[] {
   const out: ExtensionPackage[] = [];
   for (const d of dirs) {
     if (!existsSync(d)) continue;
     for (const name of readdirSync(d)) {
       const file = path.join(d, name, 'package.json');
       if (!existsSync(file)) continue;
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; exports?: Record<string, string>; tessera?: { id?: string; requires?: string[]; optional?: string[] } };
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as {
+        name: string;
+        exports?: Record<string, string>;
+        tessera?: { id?: string; requires?: string[]; optional?: string[] };
+      };
       if (!pkg.tessera?.id) continue;
-      out.push({ dir: path.join(d, name), name: pkg.name, id: pkg.tessera.id, requires: (pkg.tessera.requires ?? []).map(idOf), optional: (pkg.tessera.optional ?? []).map(idOf), exports: Object.keys(pkg.exports ?? {}) });
+      out.push({
+        dir: path.join(d, name),
+        name: pkg.name,
+        id: pkg.tessera.id,
+        requires: (pkg.tessera.requires ?? []).map(idOf),
+        optional: (pkg.tessera.optional ?? []).map(idOf),
+        exports: Object.keys(pkg.exports ?? {}),
+      });
     }
   }
   return out;
@@ -123,8 +150,13 @@ export function checkExtensionImports(files: string[], packages = extensionPacka
       const entry = '.' + (hit[2] ?? '');
       const typeOnly = /^\s*(?:import|export)\s+type\b/.test(m[0]);
       let rule: string | undefined;
-      if (!target.exports.includes(entry)) rule = `extension-imports: '${entry}' is not an entry ${target.name} publishes (${target.exports.join(', ') || 'none'})`;
-      else if (inSrc && !owner.requires.includes(target.id) && !(owner.optional.includes(target.id) && (typeOnly || entry === './shared')))
+      if (!target.exports.includes(entry))
+        rule = `extension-imports: '${entry}' is not an entry ${target.name} publishes (${target.exports.join(', ') || 'none'})`;
+      else if (
+        inSrc &&
+        !owner.requires.includes(target.id) &&
+        !(owner.optional.includes(target.id) && (typeOnly || entry === './shared'))
+      )
         rule = owner.optional.includes(target.id)
           ? `extension-imports: '${target.id}' is optional for ${owner.id}: import its contract ('./shared') or types only, reach its views and code through a point`
           : `extension-imports: ${owner.id} does not name '${target.id}' in its manifest's requires`;
@@ -154,15 +186,34 @@ export function sourceFiles(dirs = ['extensions', 'examples', 'sdk/src']): strin
 
 export async function lint(): Promise<boolean> {
   generateBuiltinClients(); // the web host imports the generated table of built-in client halves
-  const problems = [...checkBoundaries(sourceFiles()), ...checkExtensionImports(sourceFiles(['extensions', 'examples'])), ...checkArcoImports(sourceFiles(['extensions', 'examples', 'sdk/src', 'host/web/src', 'workflow-sdk/src']))];
+  const problems = [
+    ...checkBoundaries(sourceFiles()),
+    ...checkExtensionImports(sourceFiles(['extensions', 'examples'])),
+    ...checkArcoImports(sourceFiles(['extensions', 'examples', 'sdk/src', 'host/web/src', 'workflow-sdk/src'])),
+  ];
   for (const p of problems) console.error(`${p.file}:${p.line}  ${p.rule} ('${p.specifier}')`);
   console.error(problems.length ? `lint: ${problems.length} import-boundary problem(s)` : 'lint: import boundaries ok');
   // oxlint: correctness, the React hooks rules and the type-aware rules (.oxlintrc.json).
   const ox = spawnSync(process.execPath, [bin.oxlint, '--type-aware', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
   console.error(ox.status === 0 ? 'lint: oxlint ok' : 'lint: oxlint found problems (see above)');
   // The formatter's check (.prettierrc.json): `./tessera format` rewrites what differs.
-  const fmt = spawnSync(process.execPath, [bin.prettier, '--check', '--log-level', 'warn', '--cache', '--cache-location', path.join(ROOT, '.cache/prettier'), '.'], { cwd: ROOT, stdio: 'inherit' });
-  console.error(fmt.status === 0 ? 'lint: formatting ok' : 'lint: files not formatted (listed above); ./tessera format fixes them');
+  const fmt = spawnSync(
+    process.execPath,
+    [
+      bin.prettier,
+      '--check',
+      '--log-level',
+      'warn',
+      '--cache',
+      '--cache-location',
+      path.join(ROOT, '.cache/prettier'),
+      '.',
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  console.error(
+    fmt.status === 0 ? 'lint: formatting ok' : 'lint: files not formatted (listed above); ./tessera format fixes them',
+  );
   const tsc = spawnSync(process.execPath, [bin.tsc, '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   console.error(tsc.status === 0 ? 'lint: types ok' : 'lint: type errors (see above)');
   return problems.length === 0 && ox.status === 0 && fmt.status === 0 && tsc.status === 0;
@@ -170,6 +221,19 @@ export async function lint(): Promise<boolean> {
 
 /** `./tessera format`: the formatter over the tree (what `lint` checks). */
 export function format(): boolean {
-  const r = spawnSync(process.execPath, [bin.prettier, '--write', '--log-level', 'warn', '--cache', '--cache-location', path.join(ROOT, '.cache/prettier'), '.'], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      bin.prettier,
+      '--write',
+      '--log-level',
+      'warn',
+      '--cache',
+      '--cache-location',
+      path.join(ROOT, '.cache/prettier'),
+      '.',
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   return r.status === 0;
 }

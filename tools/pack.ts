@@ -39,8 +39,32 @@ const SPECS: Spec[] = [
     exclude: ['src/testing/client.tsx'],
     dropExports: ['./testing/client'],
     // What the client half and the build preset use, provided by the author's project (and shared with the studio's page).
-    peerDependencies: { '@tessera/server': '0.1.0', ...webDeps(['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next']), ...rootDevDeps(['@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin']) },
-    peerOptional: ['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next', '@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin', '@tessera/server'],
+    peerDependencies: {
+      '@tessera/server': '0.1.0',
+      ...webDeps([
+        'react',
+        'react-dom',
+        '@arco-design/web-react',
+        '@tanstack/react-query',
+        'react-router',
+        'i18next',
+        'react-i18next',
+      ]),
+      ...rootDevDeps(['@rsbuild/core', '@rsbuild/plugin-react', '@module-federation/rsbuild-plugin']),
+    },
+    peerOptional: [
+      'react',
+      'react-dom',
+      '@arco-design/web-react',
+      '@tanstack/react-query',
+      'react-router',
+      'i18next',
+      'react-i18next',
+      '@rsbuild/core',
+      '@rsbuild/plugin-react',
+      '@module-federation/rsbuild-plugin',
+      '@tessera/server',
+    ],
   },
   { dir: 'workflow-sdk', peerOptional: ['react'] },
 ];
@@ -50,7 +74,11 @@ function fixDeclarations(dir: string): void {
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);
     if (statSync(file).isDirectory()) fixDeclarations(file);
-    else if (name.endsWith('.d.ts')) writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+|import\(\s*)(['"])(\.{1,2}\/[^'"]+)\.tsx?\2/g, '$1$2$3.js$2'));
+    else if (name.endsWith('.d.ts'))
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/(from\s+|import\(\s*)(['"])(\.{1,2}\/[^'"]+)\.tsx?\2/g, '$1$2$3.js$2'),
+      );
   }
 }
 
@@ -66,7 +94,14 @@ function packOne(spec: Spec, quiet: boolean): string {
     tsconfig,
     JSON.stringify({
       extends: path.join(ROOT, 'tsconfig.json'),
-      compilerOptions: { noEmit: false, declaration: true, outDir: path.join(stage, 'dist'), rootDir: path.join(src, 'src'), rewriteRelativeImportExtensions: true, allowImportingTsExtensions: true },
+      compilerOptions: {
+        noEmit: false,
+        declaration: true,
+        outDir: path.join(stage, 'dist'),
+        rootDir: path.join(src, 'src'),
+        rewriteRelativeImportExtensions: true,
+        allowImportingTsExtensions: true,
+      },
       include: [path.join(src, 'src')],
       exclude: (spec.exclude ?? []).map((e) => path.join(src, e)),
     }),
@@ -74,11 +109,14 @@ function packOne(spec: Spec, quiet: boolean): string {
   const tsc = spawnSync(process.execPath, [bin.tsc, '-p', tsconfig], { cwd: ROOT, encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`building ${spec.dir} failed:\n${tsc.stdout}${tsc.stderr}`);
   fixDeclarations(path.join(stage, 'dist'));
-  for (const f of spec.copy ?? []) writeFileSync(path.join(stage, f.replace(/^src\//, 'dist/')), readFileSync(path.join(src, f)));
+  for (const f of spec.copy ?? [])
+    writeFileSync(path.join(stage, f.replace(/^src\//, 'dist/')), readFileSync(path.join(src, f)));
   const exportsOut: Record<string, { types: string; default: string }> = {};
   for (const [sub, file] of Object.entries(pkg.exports as Record<string, string>)) {
     if (spec.dropExports?.includes(sub)) continue;
-    const js = String(file).replace(/^\.\/src\//, './dist/').replace(/\.tsx?$/, '.js');
+    const js = String(file)
+      .replace(/^\.\/src\//, './dist/')
+      .replace(/\.tsx?$/, '.js');
     exportsOut[sub] = { types: js.replace(/\.js$/, '.d.ts'), default: js };
   }
   const { private: _p, exports: _e, ...rest } = pkg;
@@ -87,11 +125,25 @@ function packOne(spec: Spec, quiet: boolean): string {
     ...rest,
     exports: exportsOut,
     files: ['dist'],
-    ...(Object.keys(peers).length ? { peerDependencies: peers, peerDependenciesMeta: Object.fromEntries((spec.peerOptional ?? []).filter((p) => p in peers).map((p) => [p, { optional: true }])) } : {}),
+    ...(Object.keys(peers).length
+      ? {
+          peerDependencies: peers,
+          peerDependenciesMeta: Object.fromEntries(
+            (spec.peerOptional ?? []).filter((p) => p in peers).map((p) => [p, { optional: true }]),
+          ),
+        }
+      : {}),
   };
   writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(out, null, 2)}\n`);
-  writeFileSync(path.join(stage, 'README.md'), `# ${pkg.name}\n\n${pkg.description ?? ''}\n\nPart of Tessera Studio; see docs/extension-authoring.md in the studio for how to write, test, build and install an extension.\n`);
-  const packed = spawnSync('npm', ['pack', '--pack-destination', PACKAGES_DIR, '--loglevel=error'], { cwd: stage, encoding: 'utf8', env: process.env });
+  writeFileSync(
+    path.join(stage, 'README.md'),
+    `# ${pkg.name}\n\n${pkg.description ?? ''}\n\nPart of Tessera Studio; see docs/extension-authoring.md in the studio for how to write, test, build and install an extension.\n`,
+  );
+  const packed = spawnSync('npm', ['pack', '--pack-destination', PACKAGES_DIR, '--loglevel=error'], {
+    cwd: stage,
+    encoding: 'utf8',
+    env: process.env,
+  });
   if (packed.status !== 0) throw new Error(`npm pack of ${spec.dir} failed:\n${packed.stdout}${packed.stderr}`);
   const file = path.join(PACKAGES_DIR, packed.stdout.trim().split('\n').at(-1)!);
   if (!quiet) console.log(`tessera: packed ${path.relative(ROOT, file)}`);
@@ -105,7 +157,13 @@ export function packPackages({ force = false, quiet = true } = {}): Record<strin
   for (const spec of SPECS) {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, spec.dir, 'package.json'), 'utf8'));
     const tarball = path.join(PACKAGES_DIR, `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`);
-    const fresh = existsSync(tarball) && newestMtime([path.join(ROOT, spec.dir, 'src'), path.join(ROOT, spec.dir, 'package.json'), path.join(ROOT, 'tools/pack.ts')]) < statSync(tarball).mtimeMs;
+    const fresh =
+      existsSync(tarball) &&
+      newestMtime([
+        path.join(ROOT, spec.dir, 'src'),
+        path.join(ROOT, spec.dir, 'package.json'),
+        path.join(ROOT, 'tools/pack.ts'),
+      ]) < statSync(tarball).mtimeMs;
     out[pkg.name] = force || !fresh ? packOne(spec, quiet) : tarball;
   }
   return out;

@@ -14,14 +14,22 @@ const rootDev = (name: string): string => {
   if (!v) throw new Error(`the studio's package.json has no devDependency ${name}`);
   return v;
 };
-const depOf = (pkgDir: string, name: string): string => JSON.parse(readFileSync(path.join(ROOT, pkgDir, 'package.json'), 'utf8')).dependencies?.[name];
+const depOf = (pkgDir: string, name: string): string =>
+  JSON.parse(readFileSync(path.join(ROOT, pkgDir, 'package.json'), 'utf8')).dependencies?.[name];
 
 /** Stops npm test and npm run build on an older Node with a sentence, not a crash deep in a test runner. */
 const NODE_CHECK = `node -e "const [a, b] = process.versions.node.split('.').map(Number); if (a < 22 || (a === 22 && b < 12)) { console.error('This extension needs Node.js 22.12 or newer; this is ' + process.versions.node + '.'); process.exit(1); }"`;
 
 /** The files of an out-of-tree extension; `packages` maps package names to tarball paths. */
-export function outOfTreeFiles(id: string, template: Template, packages: Record<string, string>): Record<string, string> {
-  const title = id.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+export function outOfTreeFiles(
+  id: string,
+  template: Template,
+  packages: Record<string, string>,
+): Record<string, string> {
+  const title = id
+    .split('-')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
   const file = (name: string) => `file:${packages[name]}`;
   const server = true;
   const client = template === 'page';
@@ -35,7 +43,12 @@ export function outOfTreeFiles(id: string, template: Template, packages: Record<
         private: true,
         type: 'module',
         description: `${title}: describe what this extension adds to Tessera Studio.`,
-        tessera: { id, requires: nodeType ? ['workflow@^0.1.0'] : [], ...(server ? { server: './dist/server/index.js' } : {}), ...(client ? { client: './dist/client/remoteEntry.js' } : {}) },
+        tessera: {
+          id,
+          requires: nodeType ? ['workflow@^0.1.0'] : [],
+          ...(server ? { server: './dist/server/index.js' } : {}),
+          ...(client ? { client: './dist/client/remoteEntry.js' } : {}),
+        },
         // npm pack takes what "files" names (dist is ignored by git, so it would be left out otherwise).
         files: ['dist', 'README.md'],
         engines: { tessera: '^0.1.0', node: '>=22.12' },
@@ -54,7 +67,19 @@ export function outOfTreeFiles(id: string, template: Template, packages: Record<
           '@rsbuild/plugin-react': rootDev('@rsbuild/plugin-react'),
           '@module-federation/rsbuild-plugin': rootDev('@module-federation/rsbuild-plugin'),
           vitest: rootDev('vitest'),
-          ...(client ? Object.fromEntries(['react', 'react-dom', '@arco-design/web-react', '@tanstack/react-query', 'react-router', 'i18next', 'react-i18next'].map((n) => [n, depOf('host/web', n)])) : {}),
+          ...(client
+            ? Object.fromEntries(
+                [
+                  'react',
+                  'react-dom',
+                  '@arco-design/web-react',
+                  '@tanstack/react-query',
+                  'react-router',
+                  'i18next',
+                  'react-i18next',
+                ].map((n) => [n, depOf('host/web', n)]),
+              )
+            : {}),
         },
       },
       null,

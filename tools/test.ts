@@ -27,11 +27,19 @@ export async function runTests(args: string[]): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   const report = path.join(outDir, 'vitest.json');
   rmSync(report, { force: true });
-  const r = spawnSync(process.execPath, [bin.vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bin.vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
+        FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
+      },
+    },
+  );
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const tally = (status: number | null) => {
     if (existsSync(report)) {
@@ -49,19 +57,32 @@ export async function runTests(args: string[]): Promise<number> {
   if (!filtered && process.env.TESSERA_TEST_DATABASE_URL) {
     console.log('\ntests: host-level suite on PostgreSQL');
     rmSync(report, { force: true });
-    const pg = spawnSync(process.execPath, [bin.vitest, 'run', '--project', 'host', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent', TESSERA_HOST_TESTS_ON_PG: '1', FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
-    });
+    const pg = spawnSync(
+      process.execPath,
+      [bin.vitest, 'run', '--project', 'host', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
+          TESSERA_HOST_TESTS_ON_PG: '1',
+          FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
+        },
+      },
+    );
     tally(pg.status);
     if (pg.status !== 0) status = pg.status ?? 1;
   }
   const { passed, failed, skipped } = counts;
   // What did not run, and why (a plain run on a machine without the servers CI starts).
   const notRun: string[] = [];
-  if (!filtered && !process.env.TESSERA_TEST_DATABASE_URL) notRun.push('the host-level suite on PostgreSQL (TESSERA_TEST_DATABASE_URL is not set; .ci/run starts a server)');
-  if (!process.env.TESSERA_TEST_REDIS_URL) notRun.push('the scale-out suite on Redis with a worker process (TESSERA_TEST_REDIS_URL is not set; .ci/run starts a server)');
+  if (!filtered && !process.env.TESSERA_TEST_DATABASE_URL)
+    notRun.push('the host-level suite on PostgreSQL (TESSERA_TEST_DATABASE_URL is not set; .ci/run starts a server)');
+  if (!process.env.TESSERA_TEST_REDIS_URL)
+    notRun.push(
+      'the scale-out suite on Redis with a worker process (TESSERA_TEST_REDIS_URL is not set; .ci/run starts a server)',
+    );
   for (const n of notRun) console.log(`tests: skipped ${n}`);
   console.log(`\ntest run took ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

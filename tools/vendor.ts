@@ -22,7 +22,19 @@ const VENDORED: Record<string, { pkg: string; neutral?: boolean; entries?: strin
   // Its "node" condition is CommonJS (no static exports to bundle); resolved without it, its ES build.
   rxjs: { pkg: 'rxjs', neutral: true },
   // 95 files at start as installed (18.8 MiB and 38 ms to import), 13 MiB and 20 ms bundled.
-  zod: { pkg: 'zod', entries: ['zod', 'zod/mini', 'zod/v3', 'zod/v4', 'zod/v4-mini', 'zod/v4/mini', 'zod/v4/core', 'zod/v4/locales/en.js'] },
+  zod: {
+    pkg: 'zod',
+    entries: [
+      'zod',
+      'zod/mini',
+      'zod/v3',
+      'zod/v4',
+      'zod/v4-mini',
+      'zod/v4/mini',
+      'zod/v4/core',
+      'zod/v4/locales/en.js',
+    ],
+  },
   // Required by Fastify as it loads: 47 files (6.6 MiB, 12 ms), one CommonJS file bundled (2.5 MiB, 3 ms).
   semver: { pkg: 'semver', commonjs: true },
 };
@@ -31,11 +43,14 @@ const DIR = path.join(ROOT, 'node_modules/.tessera-vendor');
 const MANIFEST = path.join(DIR, 'manifest.json');
 const entriesOf = (name: string) => VENDORED[name]?.entries ?? [name];
 /** The file serving one entry (a specifier) of a bundle. */
-const fileOf = (name: string, entry = name) => path.join(DIR, name, `${entry.replace(/[^\w.-]/g, '_')}.${VENDORED[name]?.commonjs ? 'cjs' : 'mjs'}`);
+const fileOf = (name: string, entry = name) =>
+  path.join(DIR, name, `${entry.replace(/[^\w.-]/g, '_')}.${VENDORED[name]?.commonjs ? 'cjs' : 'mjs'}`);
 
 function versionOf(pkg: string): string | undefined {
   try {
-    return (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return undefined;
   }
@@ -63,7 +78,11 @@ function manifest(): Manifest | undefined {
 
 function fresh(): boolean {
   const m = manifest();
-  return !!m && JSON.stringify(m.versions) === JSON.stringify(wanted()) && m.made.every((name) => entriesOf(name).every((e) => existsSync(fileOf(name, e))));
+  return (
+    !!m &&
+    JSON.stringify(m.versions) === JSON.stringify(wanted()) &&
+    m.made.every((name) => entriesOf(name).every((e) => existsSync(fileOf(name, e))))
+  );
 }
 
 /**
@@ -73,7 +92,10 @@ function fresh(): boolean {
  */
 export function buildVendor({ force = false, quiet = true } = {}): boolean {
   if (!force && fresh()) return true;
-  spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', import.meta.filename, '--build'], { cwd: ROOT, stdio: quiet ? 'ignore' : 'inherit' });
+  spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', import.meta.filename, '--build'], {
+    cwd: ROOT,
+    stdio: quiet ? 'ignore' : 'inherit',
+  });
   // Fresh is what counts (another process building at the same time may have made them).
   return fresh();
 }
@@ -92,7 +114,10 @@ async function build(): Promise<void> {
     // bundled from its ES build (neutral) is asked nothing: as installed, Node gives its CommonJS build.
     const withDefault = new Set<string>();
     if (!v.neutral && !v.commonjs) for (const e of entries) if ('default' in (await import(e))) withDefault.add(e);
-    const source = (e: string) => (v.commonjs ? `module.exports = require('${e}');` : `export * from '${e}';${withDefault.has(e) ? ` export { default } from '${e}';` : ''}`);
+    const source = (e: string) =>
+      v.commonjs
+        ? `module.exports = require('${e}');`
+        : `export * from '${e}';${withDefault.has(e) ? ` export { default } from '${e}';` : ''}`;
     const ext = v.commonjs ? 'cjs' : 'mjs';
     const bundle = await rolldown({
       input,
@@ -100,19 +125,36 @@ async function build(): Promise<void> {
       platform: v.neutral ? 'neutral' : 'node',
       logLevel: 'silent',
       ...(v.neutral ? { resolve: { conditionNames: ['import', 'default'], mainFields: ['module', 'main'] } } : {}),
-      plugins: [{ name: 'entry', resolveId: (id) => (id.startsWith('\0tessera-vendor:') ? id : undefined), load: (id) => (id.startsWith('\0tessera-vendor:') ? source(id.slice('\0tessera-vendor:'.length)) : undefined) }],
+      plugins: [
+        {
+          name: 'entry',
+          resolveId: (id) => (id.startsWith('\0tessera-vendor:') ? id : undefined),
+          load: (id) => (id.startsWith('\0tessera-vendor:') ? source(id.slice('\0tessera-vendor:'.length)) : undefined),
+        },
+      ],
     });
     // A folder of this process's own: several processes may build at once (test files each starting a studio).
     const tmp = path.join(DIR, `${name}.tmp-${process.pid}`);
     rmSync(tmp, { recursive: true, force: true });
-    await bundle.write({ dir: tmp, format: v.commonjs ? 'cjs' : 'esm', minify: false, entryFileNames: `[name].${ext}`, chunkFileNames: `chunk-[hash].${ext}` });
+    await bundle.write({
+      dir: tmp,
+      format: v.commonjs ? 'cjs' : 'esm',
+      minify: false,
+      entryFileNames: `[name].${ext}`,
+      chunkFileNames: `chunk-[hash].${ext}`,
+    });
     await bundle.close();
     let same = true;
     const requireHere = createRequire(import.meta.url);
     for (const e of entries) {
       const file = path.join(tmp, `${e.replace(/[^\w.-]/g, '_')}.${ext}`);
-      const bundled = Object.keys(v.commonjs ? requireHere(file) : await import(pathToFileURL(file).href)).sort().join(',');
-      const installed = Object.keys(v.commonjs ? requireHere(e) : await import(e)).filter((k) => !['module.exports', '__esModule'].includes(k) && (k !== 'default' || withDefault.has(e))).sort().join(',');
+      const bundled = Object.keys(v.commonjs ? requireHere(file) : await import(pathToFileURL(file).href))
+        .sort()
+        .join(',');
+      const installed = Object.keys(v.commonjs ? requireHere(e) : await import(e))
+        .filter((k) => !['module.exports', '__esModule'].includes(k) && (k !== 'default' || withDefault.has(e)))
+        .sort()
+        .join(',');
       if (bundled !== installed) {
         console.warn(`tessera: the bundle of ${e} does not export what the package does; loading ${name} as installed`);
         same = false;
@@ -152,7 +194,17 @@ export function useVendor(): boolean {
   if (!fresh()) return false;
   hooked = true;
   const made = manifest()!.made;
-  const urls = new Map(made.flatMap((name) => entriesOf(name).map((e) => [e, { url: pathToFileURL(fileOf(name, e)).href, format: VENDORED[name]?.commonjs ? 'commonjs' : 'module' }] as const)));
+  const urls = new Map(
+    made.flatMap((name) =>
+      entriesOf(name).map(
+        (e) =>
+          [
+            e,
+            { url: pathToFileURL(fileOf(name, e)).href, format: VENDORED[name]?.commonjs ? 'commonjs' : 'module' },
+          ] as const,
+      ),
+    ),
+  );
   registerHooks({
     resolve(specifier, context, nextResolve) {
       const to = urls.get(specifier);

@@ -16,7 +16,10 @@ export function generateBuiltinClients(): void {
     if (!existsSync(pkgFile)) continue;
     const t = JSON.parse(readFileSync(pkgFile, 'utf8')).tessera;
     if (!t?.id || !t.client) continue;
-    const rel = path.relative(path.dirname(GENERATED), path.join(dir, name, t.client)).split(path.sep).join('/');
+    const rel = path
+      .relative(path.dirname(GENERATED), path.join(dir, name, t.client))
+      .split(path.sep)
+      .join('/');
     // "eager": every enabled extension's client half is registered when the page opens, so their entries come in
     // the page's first file (one request, not one per extension); what they draw later loads lazily (lazyView).
     lines.push(`  ${JSON.stringify(t.id)}: () => import(/* webpackMode: "eager" */ ${JSON.stringify(rel)}),`);
@@ -29,9 +32,18 @@ export function generateBuiltinClients(): void {
 function webSources(): string[] {
   const ext = path.join(ROOT, 'extensions');
   const perExt = existsSync(ext)
-    ? readdirSync(ext).flatMap((n) => ['src/client', 'src/shared', 'src/locales', 'package.json'].map((p) => path.join(ext, n, p)))
+    ? readdirSync(ext).flatMap((n) =>
+        ['src/client', 'src/shared', 'src/locales', 'package.json'].map((p) => path.join(ext, n, p)),
+      )
     : [];
-  return [path.join(ROOT, 'host/web/src'), path.join(ROOT, 'sdk/src'), path.join(ROOT, 'core/src'), path.join(ROOT, 'rsbuild.config.ts'), path.join(ROOT, 'package-lock.json'), ...perExt];
+  return [
+    path.join(ROOT, 'host/web/src'),
+    path.join(ROOT, 'sdk/src'),
+    path.join(ROOT, 'core/src'),
+    path.join(ROOT, 'rsbuild.config.ts'),
+    path.join(ROOT, 'package-lock.json'),
+    ...perExt,
+  ];
 }
 
 export function webIsStale(): boolean {
@@ -45,7 +57,11 @@ export function buildWeb({ force = false, quiet = false } = {}): void {
   if (!force && !webIsStale()) return;
   if (!quiet) console.error('tessera: building the web studio ...');
   const started = Date.now();
-  const r = spawnSync(process.execPath, [bin.rsbuild, 'build'], { cwd: ROOT, stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, [bin.rsbuild, 'build'], {
+    cwd: ROOT,
+    stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.status !== 0) {
     if (quiet) process.stderr.write(String(r.stdout ?? '') + String(r.stderr ?? ''));
     throw new Error('the web build failed (see above)');

@@ -24,7 +24,8 @@ export const ErrorSinks = defineHookPoint<[ReportedError], void>({
   id: 'core.errorSinks',
   owner: 'host',
   kind: 'sync',
-  description: 'Receives every reported error (extension lifecycle failures, throwing taps, failed requests, render errors).',
+  description:
+    'Receives every reported error (extension lifecycle failures, throwing taps, failed requests, render errors).',
 });
 
 export function describeError(err: unknown): string {

@@ -27,7 +27,12 @@ export interface ExtensionContext<Config = unknown> {
   /** The extension's own child container, for its internal classes. */
   readonly container: Container;
   register<T>(point: RegistryPointToken<T>, item: T): Disposable;
-  tap<Args extends unknown[], R>(point: HookPointToken<Args, R>, name: string, fn: HookFn<Args, R>, options?: TapOptions): Disposable;
+  tap<Args extends unknown[], R>(
+    point: HookPointToken<Args, R>,
+    name: string,
+    fn: HookFn<Args, R>,
+    options?: TapOptions,
+  ): Disposable;
   /** Read-only view of a registry point (list, get, changes$). */
   registry<T>(point: RegistryPointToken<T>): RegistryView<T>;
   /** The caller of a hook point this extension owns. */
@@ -170,7 +175,10 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
     return this.#status.get(id)?.state === 'started';
   }
 
-  async start(candidates: ExtensionCandidate<Ctx>[], settingsOf: (id: string) => ExtensionSettings = () => ({})): Promise<ExtensionStatus[]> {
+  async start(
+    candidates: ExtensionCandidate<Ctx>[],
+    settingsOf: (id: string) => ExtensionSettings = () => ({}),
+  ): Promise<ExtensionStatus[]> {
     const byId = new Map(candidates.map((c) => [c.manifest.id, c]));
     const plan = planExtensions(
       // Drop-ins start after the built-ins they could otherwise pre-empt (a registry key, a node code).
@@ -180,10 +188,25 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
     for (const c of candidates) {
       const reason = plan.disabled.get(c.manifest.id);
       if (reason === undefined) continue;
-      this.#status.set(c.manifest.id, { id: c.manifest.id, version: c.manifest.version, source: c.source, state: 'disabled', reason, dir: c.dir });
-      (reason === 'disabled by configuration' ? this.logger.info : this.logger.warn)(`extension '${c.manifest.id}' disabled: ${reason}`, { extensionId: c.manifest.id });
+      this.#status.set(c.manifest.id, {
+        id: c.manifest.id,
+        version: c.manifest.version,
+        source: c.source,
+        state: 'disabled',
+        reason,
+        dir: c.dir,
+      });
+      (reason === 'disabled by configuration' ? this.logger.info : this.logger.warn)(
+        `extension '${c.manifest.id}' disabled: ${reason}`,
+        { extensionId: c.manifest.id },
+      );
       if (reason.includes('dependency cycle')) {
-        this.report({ source: 'extension', extensionId: c.manifest.id, message: `extension '${c.manifest.id}' not started: ${reason}`, detail: { phase: 'plan' } });
+        this.report({
+          source: 'extension',
+          extensionId: c.manifest.id,
+          message: `extension '${c.manifest.id}' not started: ${reason}`,
+          detail: { phase: 'plan' },
+        });
       }
     }
     for (const id of plan.order) {
@@ -192,7 +215,14 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       const failedDep = candidate.manifest.requires.find((r) => !this.isStarted(r));
       if (failedDep) {
         const reason = `requires '${failedDep}', which ${this.#status.get(failedDep)?.state === 'failed' ? 'failed to start' : 'is not running'}`;
-        this.#status.set(id, { id, version: candidate.manifest.version, source: candidate.source, state: 'disabled', reason, dir: candidate.dir });
+        this.#status.set(id, {
+          id,
+          version: candidate.manifest.version,
+          source: candidate.source,
+          state: 'disabled',
+          reason,
+          dir: candidate.dir,
+        });
         this.logger.warn(`extension '${id}' disabled: ${reason}`, { extensionId: id });
         continue;
       }
@@ -219,7 +249,8 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       running = { id, def, ctx, store };
       phase = 'register';
       const r = def.register?.(ctx) as unknown;
-      if (r && typeof (r as Promise<void>).then === 'function') throw new Error('register() must be synchronous; do async work in start()');
+      if (r && typeof (r as Promise<void>).then === 'function')
+        throw new Error('register() must be synchronous; do async work in start()');
       if (this.#options.beforeStart) {
         phase = 'migrate';
         await this.#options.beforeStart(id, ctx);
@@ -228,14 +259,39 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       const limit = settings.startTimeoutMs ?? this.#options.defaultStartTimeoutMs ?? 10_000;
       await withTimeout(Promise.resolve(def.start?.(ctx)), limit, `start() did not finish within ${limit} ms`);
       this.#running.push(running);
-      const memoryMb = memoryBefore === undefined ? undefined : Math.round(((this.#options.memory!() - memoryBefore) / 1048576) * 10) / 10;
-      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'started', startMs: round(performance.now() - began), loadMs, ...(memoryMb === undefined ? {} : { memoryMb }), dir: candidate.dir });
+      const memoryMb =
+        memoryBefore === undefined
+          ? undefined
+          : Math.round(((this.#options.memory!() - memoryBefore) / 1048576) * 10) / 10;
+      this.#status.set(id, {
+        id,
+        version: manifest.version,
+        source: candidate.source,
+        state: 'started',
+        startMs: round(performance.now() - began),
+        loadMs,
+        ...(memoryMb === undefined ? {} : { memoryMb }),
+        dir: candidate.dir,
+      });
     } catch (error) {
       // Roll back everything this extension contributed; the host goes on (unless the policy aborts).
       store.dispose();
       const reason = `${phase} failed: ${describeError(error)}${candidate.source === 'runtime' && candidate.dir ? ` (folder ${candidate.dir})` : ''}`;
-      this.#status.set(id, { id, version: manifest.version, source: candidate.source, state: 'failed', reason, dir: candidate.dir });
-      this.report({ source: 'extension', extensionId: id, message: `extension '${id}' ${reason}`, error, detail: { phase } });
+      this.#status.set(id, {
+        id,
+        version: manifest.version,
+        source: candidate.source,
+        state: 'failed',
+        reason,
+        dir: candidate.dir,
+      });
+      this.report({
+        source: 'extension',
+        extensionId: id,
+        message: `extension '${id}' ${reason}`,
+        error,
+        detail: { phase },
+      });
       const policy = settings.onFailure ?? this.#options.defaultOnFailure ?? 'continue';
       if (policy === 'abort') throw new HostStartError(`extension '${id}' ${reason} (startup policy: abort)`);
     }
@@ -246,9 +302,16 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       try {
         await withTimeout(Promise.resolve(r.def.stop?.(r.ctx)), 10_000, 'stop() did not finish within 10000 ms');
       } catch (error) {
-        this.report({ source: 'extension', extensionId: r.id, message: `extension '${r.id}' stop failed: ${describeError(error)}`, error, detail: { phase: 'stop' } });
+        this.report({
+          source: 'extension',
+          extensionId: r.id,
+          message: `extension '${r.id}' stop failed: ${describeError(error)}`,
+          error,
+          detail: { phase: 'stop' },
+        });
       }
-      for (const e of r.store.dispose()) this.report({ source: 'extension', extensionId: r.id, message: `dispose failed: ${e.message}`, error: e });
+      for (const e of r.store.dispose())
+        this.report({ source: 'extension', extensionId: r.id, message: `dispose failed: ${e.message}`, error: e });
       const s = this.#status.get(r.id);
       if (s) s.state = 'stopped';
     }
@@ -283,7 +346,9 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
     const declared = new Set([...manifest.requires, ...manifest.optional, id, 'host']);
     const visible = (token: ServiceToken<unknown>) => {
       if (!declared.has(token.owner)) {
-        throw new Error(`extension '${id}' uses service '${token.id}' of '${token.owner}' without listing '${token.owner}' in requires or optional`);
+        throw new Error(
+          `extension '${id}' uses service '${token.id}' of '${token.owner}' without listing '${token.owner}' in requires or optional`,
+        );
       }
     };
     const base: ExtensionContext = {
@@ -296,17 +361,25 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       tap: (point, name, fn, options) => store.add(this.points.hook(point).tap(id, name, fn, options)),
       registry: (point) => this.points.registry(point),
       caller: (point) => {
-        if (point.owner !== id) throw new Error(`extension '${id}' cannot call hook ${point.id}: it belongs to '${point.owner}'`);
+        if (point.owner !== id)
+          throw new Error(`extension '${id}' cannot call hook ${point.id}: it belongs to '${point.owner}'`);
         const hook = this.points.hook(point);
-        return { call: (...args) => hook.call(...args), get size() { return hook.size; } };
+        return {
+          call: (...args) => hook.call(...args),
+          get size() {
+            return hook.size;
+          },
+        };
       },
       provide: (token, value) => {
-        if (token.owner !== id) throw new Error(`extension '${id}' cannot provide service '${token.id}': it belongs to '${token.owner}'`);
+        if (token.owner !== id)
+          throw new Error(`extension '${id}' cannot provide service '${token.id}': it belongs to '${token.owner}'`);
         return store.add(this.#bindService(id, token, value));
       },
       service: (token) => {
         visible(token);
-        if (!this.container.isBound(token.symbol)) throw new Error(`service '${token.id}' is not available (is '${token.owner}' running?)`);
+        if (!this.container.isBound(token.symbol))
+          throw new Error(`service '${token.id}' is not available (is '${token.owner}' running?)`);
         return this.container.get(token.symbol);
       },
       optionalService: (token) => {
@@ -319,7 +392,12 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
           Promise.resolve()
             .then(() => handler(payload))
             .catch((error) =>
-              this.report({ source: 'event', extensionId: id, message: `handler of '${event.name}' in '${id}' failed: ${describeError(error)}`, error }),
+              this.report({
+                source: 'event',
+                extensionId: id,
+                message: `handler of '${event.name}' in '${id}' failed: ${describeError(error)}`,
+                error,
+              }),
             );
         });
         return store.add(toDisposable(() => sub.unsubscribe()));

@@ -6,7 +6,10 @@ export interface Logger {
   child(bindings: Record<string, unknown>): Logger;
 }
 
-export function consoleLogger(bindings: Record<string, unknown> = {}, level: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info'): Logger {
+export function consoleLogger(
+  bindings: Record<string, unknown> = {},
+  level: 'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info',
+): Logger {
   const order = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
   const out = (lvl: keyof typeof order, msg: string, data?: Record<string, unknown>) => {
     if (order[lvl] < order[level]) return;

@@ -76,7 +76,9 @@ export function planExtensions(manifests: ExtensionManifest[], isEnabled: (id: s
 
   const active = [...byId.values()].filter((m) => !disabled.has(m.id));
   const activeIds = new Set(active.map((m) => m.id));
-  const deps = new Map(active.map((m) => [m.id, [...new Set([...m.requires, ...m.optional])].filter((d) => activeIds.has(d))]));
+  const deps = new Map(
+    active.map((m) => [m.id, [...new Set([...m.requires, ...m.optional])].filter((d) => activeIds.has(d))]),
+  );
   const indegree = new Map(active.map((m) => [m.id, deps.get(m.id)!.length]));
   const dependents = new Map<string, string[]>(active.map((m) => [m.id, []]));
   for (const [id, ds] of deps) for (const d of ds) dependents.get(d)!.push(id);
@@ -159,10 +161,16 @@ function matches(v: V, comparator: string): boolean {
   const base: V = [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 0];
   if (nums[0] === undefined) return true;
   // A partial version (1, 1.2) is a range over what it leaves open.
-  const upperOfPartial = (): V | undefined => (nums[1] === undefined ? [base[0] + 1, 0, 0] : nums[2] === undefined ? [base[0], base[1] + 1, 0] : undefined);
+  const upperOfPartial = (): V | undefined =>
+    nums[1] === undefined ? [base[0] + 1, 0, 0] : nums[2] === undefined ? [base[0], base[1] + 1, 0] : undefined;
   switch (op) {
     case '^': {
-      const upper: V = base[0] > 0 || nums[1] === undefined ? [base[0] + 1, 0, 0] : base[1] > 0 || nums[2] === undefined ? [0, base[1] + 1, 0] : [0, 0, base[2] + 1];
+      const upper: V =
+        base[0] > 0 || nums[1] === undefined
+          ? [base[0] + 1, 0, 0]
+          : base[1] > 0 || nums[2] === undefined
+            ? [0, base[1] + 1, 0]
+            : [0, 0, base[2] + 1];
       return cmp(v, base) >= 0 && cmp(v, upper) < 0;
     }
     case '~': {

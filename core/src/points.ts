@@ -1,10 +1,4 @@
-import {
-  AsyncParallelHook,
-  AsyncSeriesBailHook,
-  AsyncSeriesHook,
-  AsyncSeriesWaterfallHook,
-  SyncHook,
-} from 'tapable';
+import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
 import { Subject, type Observable } from 'rxjs';
 import type { ZodType } from 'zod';
 import { toDisposable, type Disposable } from './disposable.ts';
@@ -54,7 +48,15 @@ export function defineRegistryPoint<T>(spec: {
   /** Further values that must be unique across items besides the key (e.g. `code 5`). */
   unique?: (item: T) => string[];
 }): RegistryPointToken<T> {
-  return Object.freeze({ kind: 'registry', id: spec.id, owner: spec.owner, description: spec.description, schema: spec.schema, keyOf: spec.key, uniqueOf: spec.unique });
+  return Object.freeze({
+    kind: 'registry',
+    id: spec.id,
+    owner: spec.owner,
+    description: spec.description,
+    schema: spec.schema,
+    keyOf: spec.key,
+    uniqueOf: spec.unique,
+  });
 }
 
 export function defineHookPoint<Args extends unknown[], R = void>(spec: {
@@ -127,12 +129,19 @@ export class RegistryPoint<T> implements RegistryView<T> {
     const key = this.token.keyOf(item);
     const existing = this.#entries.get(key);
     if (existing) {
-      throw new PointRegistrationError(id, `duplicate key '${key}' from '${owner}': already registered by '${existing.owner}'`);
+      throw new PointRegistrationError(
+        id,
+        `duplicate key '${key}' from '${owner}': already registered by '${existing.owner}'`,
+      );
     }
     const unique = this.token.uniqueOf?.(item) ?? [];
     for (const u of unique) {
       const taken = this.#unique.get(u);
-      if (taken) throw new PointRegistrationError(id, `'${key}' from '${owner}' has ${u}, which '${taken.key}' of '${taken.owner}' already has`);
+      if (taken)
+        throw new PointRegistrationError(
+          id,
+          `'${key}' from '${owner}' has ${u}, which '${taken.key}' of '${taken.owner}' already has`,
+        );
     }
     const entry: RegistryEntry<T> = Object.freeze({ key, owner, value: item });
     this.#entries.set(key, entry);
@@ -205,8 +214,10 @@ export class HookPoint<Args extends unknown[], R> {
   }
 
   tap(owner: string, name: string, fn: HookFn<Args, R>, options: TapOptions = {}): Disposable {
-    if (!name || typeof name !== 'string') throw new PointRegistrationError(this.token.id, `a tap from '${owner}' needs a name`);
-    if (typeof fn !== 'function') throw new PointRegistrationError(this.token.id, `tap '${name}' from '${owner}' is not a function`);
+    if (!name || typeof name !== 'string')
+      throw new PointRegistrationError(this.token.id, `a tap from '${owner}' needs a name`);
+    if (typeof fn !== 'function')
+      throw new PointRegistrationError(this.token.id, `tap '${name}' from '${owner}' is not a function`);
     const entry: TapEntry = { owner, name, fn: fn as TapEntry['fn'], options };
     this.#taps.push(entry);
     this.#hook = this.#create();

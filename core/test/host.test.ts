@@ -13,7 +13,12 @@ import {
   type ReportedError,
 } from '../src/index.ts';
 
-const Pages = defineRegistryPoint<{ path: string }>({ id: 'test.pages', owner: 'host', description: '', key: (p) => p.path });
+const Pages = defineRegistryPoint<{ path: string }>({
+  id: 'test.pages',
+  owner: 'host',
+  description: '',
+  key: (p) => p.path,
+});
 const Greeter = defineService<{ greet(n: string): string }>({ id: 'greeter', owner: 'greeter', description: '' });
 const Greeted = defineEvent<{ name: string }>('greeter.greeted');
 
@@ -33,7 +38,14 @@ describe('ExtensionHost', () => {
     const { host } = newHost();
     const log: string[] = [];
     await host.start([
-      candidate({ id: 'user', start: (ctx) => void log.push(`start user ${ctx.service(Greeter).greet('ann')}`), stop: () => void log.push('stop user') }, ['greeter']),
+      candidate(
+        {
+          id: 'user',
+          start: (ctx) => void log.push(`start user ${ctx.service(Greeter).greet('ann')}`),
+          stop: () => void log.push('stop user'),
+        },
+        ['greeter'],
+      ),
       candidate({
         id: 'greeter',
         register: (ctx) => {
@@ -73,9 +85,17 @@ describe('ExtensionHost', () => {
     const status = Object.fromEntries(host.status().map((s) => [s.id, s]));
     expect(status.broken.state).toBe('failed');
     expect(status.broken.reason).toMatch(/start failed: database on fire/);
-    expect(status['needs-broken']).toMatchObject({ state: 'disabled', reason: "requires 'broken', which failed to start" });
+    expect(status['needs-broken']).toMatchObject({
+      state: 'disabled',
+      reason: "requires 'broken', which failed to start",
+    });
     expect(status.fine.state).toBe('started');
-    expect(host.points.registry(Pages).list().map((p) => p.path)).toEqual(['/fine']);
+    expect(
+      host.points
+        .registry(Pages)
+        .list()
+        .map((p) => p.path),
+    ).toEqual(['/fine']);
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatchObject({ source: 'extension', extensionId: 'broken' });
   });
@@ -83,14 +103,20 @@ describe('ExtensionHost', () => {
   it('times out a slow start and aborts the host when the policy says so', async () => {
     const { host } = newHost();
     const slow = candidate({ id: 'slow', start: () => new Promise((r) => setTimeout(r, 2000)) });
-    await expect(host.start([slow], () => ({ onFailure: 'abort', startTimeoutMs: 50 }))).rejects.toBeInstanceOf(HostStartError);
+    await expect(host.start([slow], () => ({ onFailure: 'abort', startTimeoutMs: 50 }))).rejects.toBeInstanceOf(
+      HostStartError,
+    );
     expect(host.status()[0].reason).toMatch(/did not finish within 50 ms/);
   });
 
   it('validates configuration with the extension schema and applies defaults', async () => {
     const { host } = newHost();
     let seen: unknown;
-    const def: ExtensionDefinition = { id: 'cfg', configSchema: z.object({ size: z.number().default(3) }), start: (ctx) => void (seen = ctx.config) };
+    const def: ExtensionDefinition = {
+      id: 'cfg',
+      configSchema: z.object({ size: z.number().default(3) }),
+      start: (ctx) => void (seen = ctx.config),
+    };
     await host.start([candidate(def)]);
     expect(seen).toEqual({ size: 3 });
     const { host: h2 } = newHost();
@@ -101,7 +127,16 @@ describe('ExtensionHost', () => {
   it('never imports a disabled extension', async () => {
     const { host } = newHost();
     let imported = false;
-    await host.start([{ manifest: { id: 'off', version: '1', requires: [], optional: [] }, source: 'test', load: async () => ((imported = true), { id: 'off' }) }], () => ({ enabled: false }));
+    await host.start(
+      [
+        {
+          manifest: { id: 'off', version: '1', requires: [], optional: [] },
+          source: 'test',
+          load: async () => ((imported = true), { id: 'off' }),
+        },
+      ],
+      () => ({ enabled: false }),
+    );
     expect(imported).toBe(false);
     expect(host.status()[0]).toMatchObject({ state: 'disabled', reason: 'disabled by configuration' });
   });

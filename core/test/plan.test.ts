@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequirement, planExtensions, satisfies, type ExtensionManifest } from '../src/index.ts';
 
-const m = (id: string, requires: string[] = [], optional: string[] = []): ExtensionManifest => ({ id, version: '1.0.0', requires, optional });
+const m = (id: string, requires: string[] = [], optional: string[] = []): ExtensionManifest => ({
+  id,
+  version: '1.0.0',
+  requires,
+  optional,
+});
 
 describe('planExtensions', () => {
   it('orders requirements and present optional dependencies first', () => {
@@ -34,10 +39,22 @@ describe('planExtensions', () => {
 describe('versions and ranks', () => {
   it('reads semver ranges the way npm does for the common forms', () => {
     const cases: [string, string, boolean][] = [
-      ['0.1.0', '^0.1.0', true], ['0.2.0', '^0.1.0', false], ['1.4.2', '^1.2.0', true], ['2.0.0', '^1.2.0', false],
-      ['1.2.9', '~1.2.3', true], ['1.3.0', '~1.2.3', false], ['3.0.0', '>=2.0.0', true], ['1.9.9', '>=2.0.0', false],
-      ['1.0.0', '>=1.0.0 <2.0.0', true], ['2.0.0', '>=1.0.0 <2.0.0', false], ['0.1.5', '0.1.x', true], ['0.2.0', '0.1', false],
-      ['5.0.0', '^1.0.0 || ^5.0.0', true], ['0.0.3', '^0.0.3', true], ['0.0.4', '^0.0.3', false], ['1.0.0', '*', true],
+      ['0.1.0', '^0.1.0', true],
+      ['0.2.0', '^0.1.0', false],
+      ['1.4.2', '^1.2.0', true],
+      ['2.0.0', '^1.2.0', false],
+      ['1.2.9', '~1.2.3', true],
+      ['1.3.0', '~1.2.3', false],
+      ['3.0.0', '>=2.0.0', true],
+      ['1.9.9', '>=2.0.0', false],
+      ['1.0.0', '>=1.0.0 <2.0.0', true],
+      ['2.0.0', '>=1.0.0 <2.0.0', false],
+      ['0.1.5', '0.1.x', true],
+      ['0.2.0', '0.1', false],
+      ['5.0.0', '^1.0.0 || ^5.0.0', true],
+      ['0.0.3', '^0.0.3', true],
+      ['0.0.4', '^0.0.3', false],
+      ['1.0.0', '*', true],
     ];
     for (const [v, r, ok] of cases) expect(satisfies(v, r), `${v} ${r}`).toBe(ok);
     expect(parseRequirement('workflow@^0.1.0')).toEqual({ id: 'workflow', range: '^0.1.0' });
@@ -50,7 +67,10 @@ describe('versions and ranks', () => {
   });
 
   it('starts lower ranks first among the ready ones', () => {
-    const plan = planExtensions([m('base'), { ...m('drop', ['base']), rank: 1 }, m('other'), m('needs-other', ['base', 'other'])], () => true);
+    const plan = planExtensions(
+      [m('base'), { ...m('drop', ['base']), rank: 1 }, m('other'), m('needs-other', ['base', 'other'])],
+      () => true,
+    );
     expect(plan.order.indexOf('needs-other')).toBeLessThan(plan.order.indexOf('drop'));
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ErrorSinks, ExtensionHost, defineHookPoint, defineRegistryPoint, silentLogger, type ReportedError } from '../src/index.ts';
+import {
+  ErrorSinks,
+  ExtensionHost,
+  defineHookPoint,
+  defineRegistryPoint,
+  silentLogger,
+  type ReportedError,
+} from '../src/index.ts';
 
 const Widgets = defineRegistryPoint<{ key: string; size: number }>({
   id: 'test.widgets',
@@ -10,8 +17,20 @@ const Widgets = defineRegistryPoint<{ key: string; size: number }>({
   key: (w) => w.key,
 });
 
-const Transform = defineHookPoint<[string], string>({ id: 'test.transform', owner: 'host', kind: 'waterfall', args: ['text'], description: '' });
-const Resolve = defineHookPoint<[number], string>({ id: 'test.resolve', owner: 'host', kind: 'bail', args: ['n'], description: '' });
+const Transform = defineHookPoint<[string], string>({
+  id: 'test.transform',
+  owner: 'host',
+  kind: 'waterfall',
+  args: ['text'],
+  description: '',
+});
+const Resolve = defineHookPoint<[number], string>({
+  id: 'test.resolve',
+  owner: 'host',
+  kind: 'bail',
+  args: ['n'],
+  description: '',
+});
 
 function host() {
   const h = new ExtensionHost({ logger: silentLogger });
@@ -27,7 +46,9 @@ describe('registry points', () => {
     const changes: string[] = [];
     point.changes$.subscribe((c) => changes.push(`${c.type}:${c.entry.key}:${c.entry.owner}`));
     const d = point.register('ext-a', { key: 'one', size: 1 });
-    expect(() => point.register('ext-b', { key: 'one', size: 2 })).toThrow(/duplicate key 'one' from 'ext-b': already registered by 'ext-a'/);
+    expect(() => point.register('ext-b', { key: 'one', size: 2 })).toThrow(
+      /duplicate key 'one' from 'ext-b': already registered by 'ext-a'/,
+    );
     expect(() => point.register('ext-b', { key: '', size: -1 })).toThrow(/key: .*size: /s);
     expect(point.get('one')).toEqual({ key: 'one', size: 1 });
     expect(point.ownerOf('one')).toBe('ext-a');
@@ -72,13 +93,20 @@ describe('hook points', () => {
 
 describe('unique values besides the key', () => {
   it('refuses a second item with the same unique value, naming both', () => {
-    const Types = defineRegistryPoint<{ key: string; code: number }>({ id: 't.types', owner: 'host', description: '', key: (t) => t.key, unique: (t) => [`code ${t.code}`] });
+    const Types = defineRegistryPoint<{ key: string; code: number }>({
+      id: 't.types',
+      owner: 'host',
+      description: '',
+      key: (t) => t.key,
+      unique: (t) => [`code ${t.code}`],
+    });
     const host = new ExtensionHost({ logger: silentLogger });
     const point = host.points.registry(Types);
     const first = point.register('a', { key: 'one', code: 1 });
-    expect(() => point.register('b', { key: 'uno', code: 1 })).toThrow("'uno' from 'b' has code 1, which 'one' of 'a' already has");
+    expect(() => point.register('b', { key: 'uno', code: 1 })).toThrow(
+      "'uno' from 'b' has code 1, which 'one' of 'a' already has",
+    );
     first.dispose();
     expect(() => point.register('b', { key: 'uno', code: 1 })).not.toThrow();
   });
 });
-

@@ -66,7 +66,18 @@ export class ApiError extends Error {
    */
   readonly text?: { key: string; params?: Record<string, string | number> };
 
-  constructor(status: number, code: number, msg: string, logId = '', opts: { kind?: ApiErrorKind; detail?: Record<string, unknown>; openCode?: number; text?: { key: string; params?: Record<string, string | number> } } = {}) {
+  constructor(
+    status: number,
+    code: number,
+    msg: string,
+    logId = '',
+    opts: {
+      kind?: ApiErrorKind;
+      detail?: Record<string, unknown>;
+      openCode?: number;
+      text?: { key: string; params?: Record<string, string | number> };
+    } = {},
+  ) {
     super(msg);
     this.name = 'ApiError';
     this.status = status;
@@ -84,7 +95,10 @@ export class ApiError extends Error {
   }
 
   static is(err: unknown): err is ApiError {
-    return err instanceof ApiError || (typeof err === 'object' && err !== null && (err as { name?: string }).name === 'ApiError' && 'code' in err);
+    return (
+      err instanceof ApiError ||
+      (typeof err === 'object' && err !== null && (err as { name?: string }).name === 'ApiError' && 'code' in err)
+    );
   }
 }
 
@@ -127,24 +141,50 @@ export function openApiCodeOf(err: ApiError): number {
   return err.status >= 500 ? OpenApiCode.INTERNAL : OpenApiCode.BAD_PARAMS;
 }
 
-export const badRequest = (msg: string, detail?: Record<string, unknown>) => new ApiError(400, ErrorCode.INVALID_PARAMS, msg, '', { detail });
+export const badRequest = (msg: string, detail?: Record<string, unknown>) =>
+  new ApiError(400, ErrorCode.INVALID_PARAMS, msg, '', { detail });
 export const unauthenticated = (msg = 'Sign in to continue.') => new ApiError(401, ErrorCode.UNAUTHENTICATED, msg);
-export const forbidden = (msg = 'You do not have access to this resource.') => new ApiError(403, ErrorCode.FORBIDDEN, msg);
+export const forbidden = (msg = 'You do not have access to this resource.') =>
+  new ApiError(403, ErrorCode.FORBIDDEN, msg);
 export const notFound = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg);
-export const conflict = (msg: string, detail?: Record<string, unknown>) => new ApiError(409, ErrorCode.CONFLICT, msg, '', detail ? { detail } : undefined);
+export const conflict = (msg: string, detail?: Record<string, unknown>) =>
+  new ApiError(409, ErrorCode.CONFLICT, msg, '', detail ? { detail } : undefined);
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
 // PostgreSQL's connection exceptions (class 08) and shutdowns (57P01-57P03).
 const PG_UNAVAILABLE = /^(08\d\d\d|57P0[123])$/;
-const UNREACHABLE_MESSAGE = /connection terminated|connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection ended unexpectedly|the database system is (shutting down|starting up)|socket hang up|MaxRetriesPerRequest/i;
+const UNREACHABLE_MESSAGE =
+  /connection terminated|connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection ended unexpectedly|the database system is (shutting down|starting up)|socket hang up|MaxRetriesPerRequest/i;
 
 /** Whether an error says that a service the studio talks to (database, Redis, a store) could not be reached. */
 export function isUnreachableError(err: unknown): boolean {
-  for (let e = err as { code?: unknown; errno?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; errno?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined,
+      depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
     if (typeof e.errno === 'string' && UNREACHABLE_CODES.has(e.errno)) return true;
     if (e.name === 'MaxRetriesPerRequestError') return true;
-    if (Array.isArray((e as { errors?: unknown[] }).errors) && (e as { errors: unknown[] }).errors.some(isUnreachableError)) return true;
+    if (
+      Array.isArray((e as { errors?: unknown[] }).errors) &&
+      (e as { errors: unknown[] }).errors.some(isUnreachableError)
+    )
+      return true;
     if (typeof e.message === 'string' && UNREACHABLE_MESSAGE.test(e.message)) return true;
   }
   return false;
@@ -152,7 +192,11 @@ export function isUnreachableError(err: unknown): boolean {
 
 /** A 503 naming the service that could not be reached ("the file store (s3)"); nothing was changed. */
 export const unavailable = (service: string, detail?: string) =>
-  new ApiError(503, ErrorCode.UNAVAILABLE, `${service[0].toUpperCase()}${service.slice(1)} cannot be reached right now${detail ? ` (${detail})` : ''}; nothing was changed. Try again in a moment, or ask an administrator to check it.`);
+  new ApiError(
+    503,
+    ErrorCode.UNAVAILABLE,
+    `${service[0].toUpperCase()}${service.slice(1)} cannot be reached right now${detail ? ` (${detail})` : ''}; nothing was changed. Try again in a moment, or ask an administrator to check it.`,
+  );
 
 /** How deeply JSON that callers send may nest (request bodies, run parameters, canvases). */
 export const MAX_JSON_DEPTH = 100;
@@ -164,7 +208,8 @@ export function jsonNestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (depth > max) return true;
-    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
+    for (const x of Array.isArray(v) ? v : Object.values(v))
+      if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
   }
   return false;
 }
@@ -197,24 +242,45 @@ export function jsonIllFormedAt(value: unknown, text?: string): string | undefin
 }
 
 /** The message for text that is not well-formed at `at`. */
-export const illFormedMessage = (at: string) => `${at} holds text that is not well-formed (a lone UTF-16 surrogate such as \\ud800); send valid Unicode text.`;
+export const illFormedMessage = (at: string) =>
+  `${at} holds text that is not well-formed (a lone UTF-16 surrogate such as \\ud800); send valid Unicode text.`;
 
 /**
  * JSON the studio stored, parsed (and checked with `schema` when given). Text that does not parse is never
  * read as empty (a later save would lose what was there): it is an error that says what could not be read.
  */
-export function parseStoredJson<T = unknown>(text: string, what: string, schema?: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }): T {
+export function parseStoredJson<T = unknown>(
+  text: string,
+  what: string,
+  schema?: {
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+): T {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new ApiError(500, ErrorCode.INTERNAL, `${what} is stored in a form the studio cannot read (${(e as Error).message}); nothing was changed. Quote the log id to an administrator.`, '', { kind: 'unknown' });
+    throw new ApiError(
+      500,
+      ErrorCode.INTERNAL,
+      `${what} is stored in a form the studio cannot read (${(e as Error).message}); nothing was changed. Quote the log id to an administrator.`,
+      '',
+      { kind: 'unknown' },
+    );
   }
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new ApiError(500, ErrorCode.INTERNAL, `${what} is stored in a form the studio cannot read (${issue ? `${issue.path.join('.') || 'the value'}: ${issue.message}` : 'unexpected shape'}); nothing was changed. Quote the log id to an administrator.`, '', { kind: 'unknown' });
+    throw new ApiError(
+      500,
+      ErrorCode.INTERNAL,
+      `${what} is stored in a form the studio cannot read (${issue ? `${issue.path.join('.') || 'the value'}: ${issue.message}` : 'unexpected shape'}); nothing was changed. Quote the log id to an administrator.`,
+      '',
+      { kind: 'unknown' },
+    );
   }
   return r.data;
 }

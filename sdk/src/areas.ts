@@ -53,7 +53,12 @@ export const FALLBACK_LANGUAGE: Language = 'en-US';
 
 /** The studio's language for an Accept-Language header (or a browser's language): Chinese for zh-*, else English. */
 export function languageOf(header: unknown): Language {
-  return String(header ?? '').trim().toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
+  return String(header ?? '')
+    .trim()
+    .toLowerCase()
+    .startsWith('zh')
+    ? 'zh-CN'
+    : 'en-US';
 }
 
 /** Layout constants (spec 000 section 9). */

@@ -40,6 +40,7 @@ export interface ViewRef<P> {
 
 /** A view reference, e.g. `defineViewRef<ModelSelectProps>('models.modelSelect')` in the owner's `shared/`. */
 export function defineViewRef<P>(id: string): ViewRef<P> {
-  if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id)) throw new Error(`view reference '${id}': use '<extension id>.<name>'`);
+  if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id))
+    throw new Error(`view reference '${id}': use '<extension id>.<name>'`);
   return Object.freeze({ id });
 }

@@ -34,4 +34,7 @@ export function isSafeImageRef(value: string): boolean {
   return isHttpUrl(value.trim());
 }
 
-export const imageRef = (max = 2000) => z.string().max(max).refine(isSafeImageRef, { message: 'Give the picture as an uploaded file, an http(s) address or a data:image/... value.' });
+export const imageRef = (max = 2000) =>
+  z.string().max(max).refine(isSafeImageRef, {
+    message: 'Give the picture as an uploaded file, an http(s) address or a data:image/... value.',
+  });

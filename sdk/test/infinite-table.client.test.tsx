@@ -25,11 +25,19 @@ it('loads the next page when its end comes into view, and stops at the last page
   const fetchPage = async (cursor: string | number | undefined): Promise<Page<{ id: number; name: string }>> => {
     asked.push(cursor);
     const start = Number(cursor ?? 0);
-    return { items: [0, 1].map((i) => ({ id: start + i, name: `row ${start + i}` })), next: start + 2 < 6 ? start + 2 : undefined };
+    return {
+      items: [0, 1].map((i) => ({ id: start + i, name: `row ${start + i}` })),
+      next: start + 2 < 6 ? start + 2 : undefined,
+    };
   };
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <InfiniteTable rowKey="id" queryKey={['rows']} fetchPage={fetchPage} columns={[{ title: 'Name', dataIndex: 'name' }]} />
+      <InfiniteTable
+        rowKey="id"
+        queryKey={['rows']}
+        fetchPage={fetchPage}
+        columns={[{ title: 'Name', dataIndex: 'name' }]}
+      />
     </QueryClientProvider>,
   );
   await screen.findByText('row 1');

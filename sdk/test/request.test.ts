@@ -4,7 +4,11 @@ import { ApiError, CountryRestricted, ErrorCode, TokenInsufficient, Unauthorized
 import { createRequestClient, parseSse, toQueryString, type ServerSentEvent } from '../src/client/request.ts';
 
 function respond(status: number, body: unknown, logId = 'LOG1') {
-  return (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'x-tt-logid': logId } })) as unknown as typeof fetch;
+  return (async () =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+      status,
+      headers: { 'x-tt-logid': logId },
+    })) as unknown as typeof fetch;
 }
 
 function client(f: typeof fetch) {
@@ -14,7 +18,13 @@ function client(f: typeof fetch) {
   const notices: ApiError[] = [];
   const reports: Omit<ReportedError, 'timestamp'>[] = [];
   const redirects: string[] = [];
-  const api = createRequestClient({ fetch: f, bus, notify: (e) => notices.push(e), report: (r) => reports.push(r), redirect: (u) => redirects.push(u) });
+  const api = createRequestClient({
+    fetch: f,
+    bus,
+    notify: (e) => notices.push(e),
+    report: (r) => reports.push(r),
+    redirect: (u) => redirects.push(u),
+  });
   return { api, events, notices, reports, redirects };
 }
 
@@ -68,13 +78,17 @@ describe('request client', () => {
   });
 
   it('follows data.redirect_uri on an HTTP 401', async () => {
-    const { api, redirects } = client(respond(401, { code: 401001, msg: 'sign in', data: { redirect_uri: '/sign-in?next=%2F' } }));
+    const { api, redirects } = client(
+      respond(401, { code: 401001, msg: 'sign in', data: { redirect_uri: '/sign-in?next=%2F' } }),
+    );
     await api.get('/api/x').catch(() => undefined);
     expect(redirects).toEqual(['/sign-in?next=%2F']);
   });
 
   it('turns a network failure into an API error', async () => {
-    const { api, notices } = client(async () => { throw new TypeError('fetch failed'); });
+    const { api, notices } = client(async () => {
+      throw new TypeError('fetch failed');
+    });
     const err = (await api.get('/api/x').catch((e) => e)) as ApiError;
     expect(err.code).toBe(ErrorCode.UNAVAILABLE);
     expect(notices[0].msg).toMatch(/Network error/);
@@ -85,13 +99,29 @@ describe('request client', () => {
   });
 
   it('reads a server-sent event stream split anywhere across chunks', async () => {
-    const chunks = ['id: 0\nevent: Node\ndata: {"a"', ':1}\n\nevent: Message\ndata: line one\ndata: line two\n', '\n: a comment\n\nevent: Done\ndata: {}\n\n'];
+    const chunks = [
+      'id: 0\nevent: Node\ndata: {"a"',
+      ':1}\n\nevent: Message\ndata: line one\ndata: line two\n',
+      '\n: a comment\n\nevent: Done\ndata: {}\n\n',
+    ];
     const f = (async () =>
-      new Response(new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(new TextEncoder().encode(x)); c.close(); } }), { status: 200, headers: { 'content-type': 'text/event-stream' } })) as unknown as typeof fetch;
+      new Response(
+        new ReadableStream({
+          start(c) {
+            for (const x of chunks) c.enqueue(new TextEncoder().encode(x));
+            c.close();
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } },
+      )) as unknown as typeof fetch;
     const { api } = client(f);
     const seen: ServerSentEvent[] = [];
     await api.stream('/api/run', { a: 1 }, (e) => seen.push(e));
-    expect(seen).toEqual([{ event: 'Node', data: '{"a":1}', id: '0' }, { event: 'Message', data: 'line one\nline two' }, { event: 'Done', data: '{}' }]);
+    expect(seen).toEqual([
+      { event: 'Node', data: '{"a":1}', id: '0' },
+      { event: 'Message', data: 'line one\nline two' },
+      { event: 'Done', data: '{}' },
+    ]);
     expect(parseSse('event: x\ndata: 1\n\nevent: y').rest).toBe('event: y');
   });
 

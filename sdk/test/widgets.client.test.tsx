@@ -39,7 +39,11 @@ describe('SearchInput', () => {
 describe('Modal', () => {
   it('does not close on a click outside it', async () => {
     const onCancel = vi.fn();
-    render(<Modal visible title="Dialog" onCancel={onCancel}>body</Modal>);
+    render(
+      <Modal visible title="Dialog" onCancel={onCancel}>
+        body
+      </Modal>,
+    );
     // Arco's Modal loads with the first dialog drawn.
     await screen.findByText('body');
     const mask = document.querySelector('.arco-modal-wrapper') ?? document.querySelector('.arco-modal-mask');

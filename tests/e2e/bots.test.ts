@@ -20,13 +20,25 @@ const login = async (email: string) => {
 describe('bots in the browser', () => {
   it('builds a bot with a workflow tool, chats with it (streamed, stopped), publishes it, and a member chats on its page', async () => {
     // The owner's team space, a model and a published workflow (set up through the API).
-    const owner = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const owner = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     const api = await login(owner.email);
     const space = (await api.post('/api/space/create', { name: 'Travel team' })).space_id as string;
     await addFakeModel(api, llm.url, { capabilities: { function_call: true } });
-    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: space, name: 'greeter', desc: 'Greets a person by name' });
+    const { workflow_id } = await api.post('/api/workflow_api/create', {
+      space_id: space,
+      name: 'greeter',
+      desc: 'Greets a person by name',
+    });
     await api.post('/api/workflow_api/save', { space_id: space, workflow_id, schema: greetingCanvas() });
-    await api.post('/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0', force: true });
+    await api.post('/api/workflow_api/publish', {
+      space_id: space,
+      workflow_id,
+      workflow_version: 'v1.0.0',
+      force: true,
+    });
     await owner.context.addInitScript((id) => localStorage.setItem('tessera.space', id), space);
 
     const page = await owner.context.newPage();
@@ -51,7 +63,10 @@ describe('bots in the browser', () => {
     await expect.poll(() => page.getByTestId('bot-save-state').getAttribute('data-state')).toBe('saved');
 
     // The debug chat: the answer streams and used the tool.
-    llm.script({ toolCalls: [{ name: 'greeter', arguments: { name: 'Ada' } }] }, { text: 'I greeted Ada for you: Hello, Ada!', chunkSize: 3, chunkDelayMs: 15 });
+    llm.script(
+      { toolCalls: [{ name: 'greeter', arguments: { name: 'Ada' } }] },
+      { text: 'I greeted Ada for you: Hello, Ada!', chunkSize: 3, chunkDelayMs: 15 },
+    );
     await page.getByTestId('chat-input').fill('Please greet Ada');
     await page.getByTestId('chat-send').click();
     await page.getByTestId('chat-stop').waitFor(); // streaming
@@ -68,7 +83,9 @@ describe('bots in the browser', () => {
     llm.script({ text: 'long story '.repeat(300), chunkSize: 4, chunkDelayMs: 20 });
     await page.getByTestId('chat-input').fill('Tell me a long story');
     await page.getByTestId('chat-send').click();
-    await expect.poll(async () => (await page.getByTestId('chat-answer').last().textContent())?.length ?? 0).toBeGreaterThan(20);
+    await expect
+      .poll(async () => (await page.getByTestId('chat-answer').last().textContent())?.length ?? 0)
+      .toBeGreaterThan(20);
     await page.getByTestId('chat-stop').click();
     await page.getByTestId('chat-stopped').last().waitFor();
     await expect.poll(() => llm.aborted).toBe(1);
@@ -82,12 +99,17 @@ describe('bots in the browser', () => {
     const botId = page.url().split('/bots/')[1].split('?')[0];
     // The versions say which version answers on each connector, and give the tag to embed the chat.
     await page.getByTestId('bot-versions').click();
-    await expect.poll(() => page.getByTestId('bot-live-connector').allTextContents()).toEqual(['API: v1.0.0', 'Chat page: v1.0.0']);
+    await expect
+      .poll(() => page.getByTestId('bot-live-connector').allTextContents())
+      .toEqual(['API: v1.0.0', 'Chat page: v1.0.0']);
     expect(await page.getByTestId('embed-snippet').textContent()).toContain(`data-bot-id="${botId}"`);
     await page.locator('.arco-drawer-close-icon').click();
 
     // A member of the space chats with the published bot on its page, in a browser of their own.
-    const member = await signedInContext(env.browser, env.studio.url, { language: 'zh-CN', viewport: { width: 390, height: 800 } });
+    const member = await signedInContext(env.browser, env.studio.url, {
+      language: 'zh-CN',
+      viewport: { width: 390, height: 800 },
+    });
     const memberApi = await login(member.email);
     const me = await memberApi.get('/api/passport/account/info/v2');
     await api.post('/api/space/member/add', { space_id: space, user_ids: [me.user_id] });
@@ -110,7 +132,9 @@ describe('bots in the browser', () => {
     const lengths = await chat.evaluate(() => (window as unknown as { answerLengths: number[] }).answerLengths);
     expect(lengths.some((n) => n > 0 && n < '你好！我是旅行助手。'.length)).toBe(true);
     // The published version answered (its prompt), and the conversation is listed (behind the menu on a phone).
-    expect(llm.requests.at(-1)!.body.messages[0].content).toBe('You help travellers. Greet people with the greeter tool.');
+    expect(llm.requests.at(-1)!.body.messages[0].content).toBe(
+      'You help travellers. Greet people with the greeter tool.',
+    );
     await chat.getByTestId('chat-list-toggle').click();
     await chat.getByTestId('chat-conversation').filter({ hasText: '你好' }).waitFor();
     expect(await chat.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -21,7 +21,9 @@ export function canvas(page: Page) {
     async wire(from: string, port: string, to: string) {
       await fit();
       const edges = await page.locator('.react-flow__edge').count();
-      await page.getByTestId(`port-${from}-${port}`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
+      await page
+        .getByTestId(`port-${from}-${port}`)
+        .dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
       await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(edges + 1);
     },
     /** Deletes the only link (a new workflow's Start to End): selects it and presses Delete, again if the click missed. */
@@ -30,14 +32,19 @@ export function canvas(page: Page) {
         await fit();
         await page.locator('.react-flow__edge-interaction').first().click({ force: true });
         await page.keyboard.press('Delete');
-        await expect.poll(() => page.locator('.react-flow__edge').count(), { timeout: 2000 }).toBe(0).catch(() => undefined);
+        await expect
+          .poll(() => page.locator('.react-flow__edge').count(), { timeout: 2000 })
+          .toBe(0)
+          .catch(() => undefined);
       }
       await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
     },
     /** Adds a node of a type after the selected node; returns its id. */
     async add(key: string) {
       await page.getByTestId(`add-node-${key}`).click();
-      await expect.poll(async () => (await page.getByTestId('node-panel').getAttribute('data-node-id'))?.startsWith(key)).toBe(true);
+      await expect
+        .poll(async () => (await page.getByTestId('node-panel').getAttribute('data-node-id'))?.startsWith(key))
+        .toBe(true);
       return (await page.getByTestId('node-panel').getAttribute('data-node-id'))!;
     },
   };
@@ -51,12 +58,18 @@ export async function choose(page: Page, testId: string, option: string | RegExp
 
 let users = 0;
 /** A browser context with a freshly signed-up user (the session cookie is set through the real API). */
-export async function signedInContext(browser: Browser, baseUrl: string, opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US'; name?: string } = {}): Promise<{ context: BrowserContext; email: string }> {
+export async function signedInContext(
+  browser: Browser,
+  baseUrl: string,
+  opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US'; name?: string } = {},
+): Promise<{ context: BrowserContext; email: string }> {
   const { language, name, ...contextOptions } = opts;
   const context = await browser.newContext(contextOptions);
   if (language) await context.addInitScript((lang) => localStorage.setItem('tessera.language', lang), language);
   const email = `e2e-${Date.now()}-${++users}@example.com`;
-  const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, { data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` } });
+  const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, {
+    data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` },
+  });
   if (!r.ok()) throw new Error(`sign-up failed: ${r.status()} ${await r.text()}`);
   return { context, email };
 }
@@ -65,7 +78,10 @@ export async function signedInContext(browser: Browser, baseUrl: string, opts: B
  * A signed-up user with a page in the browser and the same account on the API (to set up or look at what
  * the page did), the id of their personal space, and the page's uncaught errors as they happen.
  */
-export async function userSession(env: { studio: RunningStudio; browser: Browser }, opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US' } = {}) {
+export async function userSession(
+  env: { studio: RunningStudio; browser: Browser },
+  opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US' } = {},
+) {
   const { context, email } = await signedInContext(env.browser, env.studio.url, opts);
   const api = new Agent(env.studio.url);
   await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
@@ -77,7 +93,10 @@ export async function userSession(env: { studio: RunningStudio; browser: Browser
 }
 
 /** One studio and one Chromium for a test file, started before its tests and stopped after them. */
-export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?: Record<string, string> } = {}): { readonly studio: RunningStudio; readonly browser: Browser } {
+export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?: Record<string, string> } = {}): {
+  readonly studio: RunningStudio;
+  readonly browser: Browser;
+} {
   const state: { studio?: RunningStudio; browser?: Browser } = {};
   beforeAll(async () => {
     state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.(), env: opts.env });

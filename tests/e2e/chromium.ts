@@ -4,11 +4,22 @@ import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  const executablePath = process.env.TESSERA_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+  const executablePath =
+    process.env.TESSERA_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
   if (!executablePath) throw new Error('Chromium is not installed: apt-get install chromium (or set TESSERA_CHROMIUM)');
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', ...extraArgs],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      ...extraArgs,
+    ],
   });
 }

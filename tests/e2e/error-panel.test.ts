@@ -6,7 +6,10 @@ import { signedInContext, withStudioAndBrowser } from './browser.ts';
 const env = withStudioAndBrowser({ extensionsDir: exampleExtensionsDir });
 
 async function newContext(): Promise<BrowserContext> {
-  const { context } = await signedInContext(env.browser, env.studio.url, { viewport: { width: 1280, height: 800 }, language: 'en-US' });
+  const { context } = await signedInContext(env.browser, env.studio.url, {
+    viewport: { width: 1280, height: 800 },
+    language: 'en-US',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.studio.url });
   return context;
 }
@@ -23,7 +26,11 @@ async function open(context: BrowserContext, path: string): Promise<Page> {
  * suppressed the notice: the error panel is its one place.
  */
 async function failRequest(page: Page): Promise<void> {
-  await page.evaluate(() => (window as any).__tessera.api.get('/api/hello/greeting', { name: '' }, { suppressNotice: true }).catch(() => undefined));
+  await page.evaluate(() =>
+    (window as any).__tessera.api
+      .get('/api/hello/greeting', { name: '' }, { suppressNotice: true })
+      .catch(() => undefined),
+  );
 }
 
 const panelState = (page: Page) => page.getByTestId('error-panel').getAttribute('data-state');
@@ -90,7 +97,9 @@ describe('the floating error panel in Chromium', () => {
     expect(text).toMatch(/^400 400001 Invalid request: name: /);
     expect(text).toMatch(/session: \S+/);
     expect(text).toMatch(/time: \d{4}-\d\d-\d\dT/);
-    await expect.poll(() => page.getByTestId('error-panel-copy').getAttribute('data-copied'), { timeout: 3500 }).toBe('false');
+    await expect
+      .poll(() => page.getByTestId('error-panel-copy').getAttribute('data-copied'), { timeout: 3500 })
+      .toBe('false');
     await context.close();
   });
 

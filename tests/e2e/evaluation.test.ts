@@ -11,15 +11,35 @@ afterAll(() => llm?.close());
 
 describe('evaluation in the browser', () => {
   it('builds a set, makes an evaluator, runs an experiment on a prompt, compares two runs and opens a trace', async () => {
-    const { api, spaceId, context, page, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { api, spaceId, context, page, errors } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     await context.addInitScript((id) => localStorage.setItem('tessera.space', id), spaceId);
     const model = await addFakeModel(api, llm.url);
-    const p = (await api.post('/api/prompt/v1/prompts', { workspace_id: spaceId, prompt_key: 'answerer', prompt_name: 'Answerer' })).prompt_id;
-    await api.post(`/api/prompt/v1/prompts/${p}/drafts/save`, { prompt_draft: { detail: { prompt_template: { messages: [{ role: 'user', content: '{{question}}' }] }, model_config: { model_id: model } } } });
+    const p = (
+      await api.post('/api/prompt/v1/prompts', {
+        workspace_id: spaceId,
+        prompt_key: 'answerer',
+        prompt_name: 'Answerer',
+      })
+    ).prompt_id;
+    await api.post(`/api/prompt/v1/prompts/${p}/drafts/save`, {
+      prompt_draft: {
+        detail: {
+          prompt_template: { messages: [{ role: 'user', content: '{{question}}' }] },
+          model_config: { model_id: model },
+        },
+      },
+    });
     await api.post(`/api/prompt/v1/prompts/${p}/drafts/commit`, { commit_version: '1.0.0' });
     await api.post(`/api/prompt/v1/prompts/${p}/labels/set`, { label: 'production', version: '1.0.0' });
     // A later version without a model (bots may use such a prompt; an experiment cannot run it).
-    await api.post(`/api/prompt/v1/prompts/${p}/drafts/save`, { prompt_draft: { detail: { prompt_template: { messages: [{ role: 'user', content: 'Q: {{question}}' }] }, model_config: {} } } });
+    await api.post(`/api/prompt/v1/prompts/${p}/drafts/save`, {
+      prompt_draft: {
+        detail: { prompt_template: { messages: [{ role: 'user', content: 'Q: {{question}}' }] }, model_config: {} },
+      },
+    });
     await api.post(`/api/prompt/v1/prompts/${p}/drafts/commit`, { commit_version: '1.1.0' });
 
     // A set: two items by hand, two from a CSV file.
@@ -30,13 +50,20 @@ describe('evaluation in the browser', () => {
     await page.getByTestId('eval-column-name').first().fill('question');
     await page.getByTestId('eval-set-save').click();
     await page.getByTestId('eval-set-drawer').waitFor();
-    for (const [q, ref] of [['hi', 'echo: hi'], ['hello', 'echo: hello']]) {
+    for (const [q, ref] of [
+      ['hi', 'echo: hi'],
+      ['hello', 'echo: hello'],
+    ]) {
       await page.locator('[data-testid="eval-item-input"][data-column="question"]').fill(q);
       await page.locator('[data-testid="eval-item-input"][data-column="reference"]').fill(ref);
       await page.getByTestId('eval-item-add').click();
       await expect.poll(() => page.getByTestId('eval-item-cell').allTextContents()).toContain(q);
     }
-    await page.getByTestId('eval-set-import').setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('question,reference\nhey,echo: hey\nyo,something else\n') });
+    await page.getByTestId('eval-set-import').setInputFiles({
+      name: 'more.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('question,reference\nhey,echo: hey\nyo,something else\n'),
+    });
     await expect.poll(() => page.getByTestId('eval-item-cell').count()).toBe(8);
     await page.locator('.arco-drawer-close-icon').click();
 
@@ -55,7 +82,12 @@ describe('evaluation in the browser', () => {
     await page.getByTestId('eval-evaluator-edit').click();
     await expect.poll(() => page.getByTestId('eval-evaluator-code').inputValue()).toContain('exact match');
     await page.getByTestId('eval-evaluator-save').click();
-    await expect.poll(async () => (await api.post('/api/evaluation/v1/evaluators/list', { space_id: spaceId })).evaluators[0].latest_version).toBe('1.0.1');
+    await expect
+      .poll(
+        async () =>
+          (await api.post('/api/evaluation/v1/evaluators/list', { space_id: spaceId })).evaluators[0].latest_version,
+      )
+      .toBe('1.0.1');
 
     // An experiment on the production prompt.
     await page.getByTestId('eval-tab-experiments').click();
@@ -74,21 +106,31 @@ describe('evaluation in the browser', () => {
     await page.getByTestId('eval-target-label').click();
     await page.locator('.arco-select-option:visible').filter({ hasText: 'production → 1.0.0' }).click();
     await page.locator('[data-testid="eval-mapping-column"][data-input="question"]').click();
-    await page.locator('.arco-select-option:visible').filter({ hasText: /^question$/ }).click();
+    await page
+      .locator('.arco-select-option:visible')
+      .filter({ hasText: /^question$/ })
+      .click();
     await page.getByTestId('eval-experiment-evaluators').click();
     await page.locator('.arco-select-option:visible').filter({ hasText: 'Exact' }).click();
     await page.keyboard.press('Escape');
     await page.getByTestId('eval-experiment-reference').click();
-    await page.locator('.arco-select-option:visible').filter({ hasText: /^reference$/ }).click();
+    await page
+      .locator('.arco-select-option:visible')
+      .filter({ hasText: /^reference$/ })
+      .click();
     await page.getByTestId('eval-experiment-save').click();
     await page.getByTestId('eval-experiment-drawer').waitFor();
-    await expect.poll(() => page.getByTestId('eval-experiment-drawer-status').textContent(), { timeout: 15_000 }).toBe('Done');
+    await expect
+      .poll(() => page.getByTestId('eval-experiment-drawer-status').textContent(), { timeout: 15_000 })
+      .toBe('Done');
     expect(await page.getByTestId('eval-aggregate-mean').textContent()).toBe('0.750');
     await page.getByTestId('eval-distribution').waitFor();
     // Run again, then compare the two.
     await page.getByTestId('eval-experiment-clone').click();
     await page.locator('.arco-drawer-close-icon').click();
-    await expect.poll(() => page.getByTestId('eval-experiment-status').allTextContents(), { timeout: 15_000 }).toEqual(['Done', 'Done']);
+    await expect
+      .poll(() => page.getByTestId('eval-experiment-status').allTextContents(), { timeout: 15_000 })
+      .toEqual(['Done', 'Done']);
     for (const box of await page.getByTestId('eval-experiment-pick').all()) await box.click();
     await page.getByTestId('eval-compare').click();
     await expect.poll(() => page.getByTestId('eval-compare-mean').allTextContents()).toEqual(['0.750', '0.750 (+0)']);

@@ -14,7 +14,12 @@ let studio: RunningStudio;
 let browser: Browser;
 const restart = async () => {
   await studio.server.close();
-  studio = await startStudio({ extensionsDir, keepData: studio.dataDir, keepDatabase: true, ...(studio.databaseUrl ? { env: { DATABASE_URL: studio.databaseUrl } } : {}) });
+  studio = await startStudio({
+    extensionsDir,
+    keepData: studio.dataDir,
+    keepDatabase: true,
+    ...(studio.databaseUrl ? { env: { DATABASE_URL: studio.databaseUrl } } : {}),
+  });
 };
 beforeAll(async () => {
   studio = await startStudio({ extensionsDir, keepDatabase: true });
@@ -29,7 +34,10 @@ afterAll(async () => {
 
 describe('the Extensions page in the browser', () => {
   it('disables an extension after showing the cascade, installs a package, and both apply at the next start', async () => {
-    const { context, email } = await signedInContext(browser, studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(browser, studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const page = await context.newPage();
     // The administrator finds Settings in the sidebar; someone else does not see it.
     await page.goto(`${studio.url}/`);
@@ -43,7 +51,9 @@ describe('the Extensions page in the browser', () => {
     await other.context.close();
     await page.goto(`${studio.url}/settings/extensions`);
     await page.getByTestId('ext-toggle-models').click();
-    await expect.poll(() => page.getByTestId('cascade-item').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))).toEqual(expect.arrayContaining(['models', 'node-llm', 'provider-openai']));
+    await expect
+      .poll(() => page.getByTestId('cascade-item').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id)))
+      .toEqual(expect.arrayContaining(['models', 'node-llm', 'provider-openai']));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await expect.poll(() => page.getByTestId('ext-pending-models').getAttribute('data-pending')).toBe('disable');
     await page.getByTestId('extensions-pending').waitFor();
@@ -53,7 +63,9 @@ describe('the Extensions page in the browser', () => {
     await expect.poll(() => page.getByTestId('ext-state-models').getAttribute('data-state')).toBe('disabled');
     expect(await page.getByTestId('sidebar-models').count()).toBe(0);
 
-    await page.getByTestId('extensions-install-input').setInputFiles({ name: 'text-stats-1.0.0.tgz', mimeType: 'application/gzip', buffer: textStatsTarball() });
+    await page
+      .getByTestId('extensions-install-input')
+      .setInputFiles({ name: 'text-stats-1.0.0.tgz', mimeType: 'application/gzip', buffer: textStatsTarball() });
     await expect.poll(() => page.getByTestId('ext-pending-text-stats').getAttribute('data-pending')).toBe('install');
 
     await restart();

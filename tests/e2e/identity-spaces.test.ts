@@ -43,7 +43,10 @@ describe('identity and spaces in the browser', () => {
     expect(await owner.getByTestId('space-switcher').textContent()).toContain('Rocket Team');
     // Back to the personal space and again to the team one, through the switcher's menu.
     await owner.getByTestId('space-switcher').click();
-    await owner.getByTestId('space-switcher-menu').getByText(/^Personal · /).click();
+    await owner
+      .getByTestId('space-switcher-menu')
+      .getByText(/^Personal · /)
+      .click();
     await expect.poll(() => owner.getByTestId('space-switcher').textContent()).toMatch(/^Personal · /);
     await owner.getByTestId('space-switcher').click();
     await owner.getByTestId('space-switcher-menu').getByText('Rocket Team').click();
@@ -105,6 +108,8 @@ describe('identity and spaces in the browser', () => {
     await owner.getByTestId('token-revoke').click();
     await owner.locator('.arco-popconfirm .arco-btn-primary').click();
     await owner.getByText('Token revoked').waitFor();
-    expect((await fetch(`${env.studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${env.studio.url}/v1/workspaces`, { headers: { authorization: `Bearer ${secret}` } })).status,
+    ).toBe(401);
   });
 });

@@ -12,7 +12,10 @@ afterAll(() => llm.close());
 describe('model management in the browser', () => {
   it('a platform admin adds a provider, tests it, adds a model and disables it', async () => {
     // The first user of the studio is the platform administrator.
-    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1280, height: 900 } });
+    const { context } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/models`);
     await page.getByTestId('models-page').waitFor();
@@ -29,7 +32,9 @@ describe('model management in the browser', () => {
     expect(await card.textContent()).toContain('****4321');
     expect(await page.content()).not.toContain('sk-e2e-secret-4321');
     await card.getByTestId('credential-test').click();
-    await expect.poll(() => card.getByTestId('credential-test-result').textContent()).toMatch(/Connected in \d+ ms · 3 models available/);
+    await expect
+      .poll(() => card.getByTestId('credential-test-result').textContent())
+      .toMatch(/Connected in \d+ ms · 3 models available/);
     await card.getByTestId('model-add').click();
     await page.getByTestId('model-name').click();
     await page.locator('.arco-select-popup:visible .arco-select-option', { hasText: 'fake-chat' }).click();
@@ -46,7 +51,13 @@ describe('model management in the browser', () => {
     await expect.poll(() => card.getByTestId('models-table').locator('tbody tr').count()).toBe(3);
     expect(await card.getByTestId('models-add-all').count()).toBe(0);
     await card.getByTestId('model-enabled-fake-chat').click();
-    await expect.poll(async () => (await card.getByTestId('model-enabled-fake-chat').getAttribute('aria-checked')) ?? (await card.getByTestId('model-enabled-fake-chat').getAttribute('class'))).not.toMatch(/true|arco-switch-checked/);
+    await expect
+      .poll(
+        async () =>
+          (await card.getByTestId('model-enabled-fake-chat').getAttribute('aria-checked')) ??
+          (await card.getByTestId('model-enabled-fake-chat').getAttribute('class')),
+      )
+      .not.toMatch(/true|arco-switch-checked/);
     await context.close();
   });
 });

@@ -13,16 +13,34 @@ beforeAll(async () => {
 afterAll(() => llm.close());
 
 const sidebarGroups = (page: import('playwright-core').Page) =>
-  page.locator('[data-testid="sidebar-menu"] .arco-menu-group').evaluateAll((groups) =>
-    groups.map((g) => [g.querySelector('.arco-menu-group-title')?.textContent ?? '', [...g.querySelectorAll('[data-testid^="sidebar-"]')].map((i) => i.getAttribute('data-testid')!.slice('sidebar-'.length))]),
-  );
+  page
+    .locator('[data-testid="sidebar-menu"] .arco-menu-group')
+    .evaluateAll((groups) =>
+      groups.map((g) => [
+        g.querySelector('.arco-menu-group-title')?.textContent ?? '',
+        [...g.querySelectorAll('[data-testid^="sidebar-"]')].map((i) =>
+          i.getAttribute('data-testid')!.slice('sidebar-'.length),
+        ),
+      ]),
+    );
 
 describe('the studio a newcomer meets', () => {
   it('leads a first user from connecting a model to a published bot, step by step, as the studio says', async () => {
-    const { page, api, spaceId, errors, context } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     await page.goto(`${env.studio.url}/`);
     await page.getByTestId('home-getting-started').waitFor();
-    const state = () => page.getByTestId('home-getting-started-step').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-step')}:${r.getAttribute('data-done') === 'true' ? 'done' : r.getAttribute('data-current') === 'true' ? 'now' : 'todo'}`));
+    const state = () =>
+      page
+        .getByTestId('home-getting-started-step')
+        .evaluateAll((rows) =>
+          rows.map(
+            (r) =>
+              `${r.getAttribute('data-step')}:${r.getAttribute('data-done') === 'true' ? 'done' : r.getAttribute('data-current') === 'true' ? 'now' : 'todo'}`,
+          ),
+        );
     expect(await state()).toEqual(['connect-model:now', 'create:todo', 'try:todo', 'publish:todo']);
     expect(await page.getByTestId('home-getting-started-count').textContent()).toBe('0 of 4 done');
 
@@ -67,8 +85,15 @@ describe('the studio a newcomer meets', () => {
   });
 
   it('finds a page, an action or a resource with Ctrl+K, and creates anything from + Create', async () => {
-    const { page, api, spaceId, errors, context } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
-    const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'weather_report', desc: 'Tells the weather' });
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    const { workflow_id } = await api.post('/api/workflow_api/create', {
+      space_id: spaceId,
+      name: 'weather_report',
+      desc: 'Tells the weather',
+    });
     await page.goto(`${env.studio.url}/`);
     await page.getByTestId('home-page').waitFor();
     await page.keyboard.press('Control+k');
@@ -99,10 +124,15 @@ describe('the studio a newcomer meets', () => {
   });
 
   it('starts a bot from a template on the home page, in the language shown', async () => {
-    const { page, context, errors } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    const { page, context, errors } = await userSession(env, {
+      language: 'zh-CN',
+      viewport: { width: 1440, height: 900 },
+    });
     await page.goto(`${env.studio.url}/`);
     await page.getByTestId('home-templates').waitFor();
-    expect(await page.locator('[data-testid="home-template"][data-template="translator"]').textContent()).toContain('翻译助手');
+    expect(await page.locator('[data-testid="home-template"][data-template="translator"]').textContent()).toContain(
+      '翻译助手',
+    );
     await page.getByTestId('home-template-use-translator').click();
     await page.getByTestId('bot-editor').waitFor();
     await expect.poll(() => page.getByTestId('bot-prompt').inputValue()).toMatch(/^你负责中英文互译/);
@@ -117,7 +147,9 @@ describe('the studio a newcomer meets', () => {
     expect((await sidebarGroups(page)).map(([title]) => title)).toEqual(['构建', '数据', '运维', '空间']);
     expect(await page.getByTestId('create-menu').textContent()).toBe('创建');
     await page.getByTestId('palette-open').click();
-    expect(await page.getByTestId('palette-input').getAttribute('placeholder')).toBe('查找页面、操作或本空间中的任何资源');
+    expect(await page.getByTestId('palette-input').getAttribute('placeholder')).toBe(
+      '查找页面、操作或本空间中的任何资源',
+    );
     await context.close();
   });
 
@@ -127,10 +159,17 @@ describe('the studio a newcomer meets', () => {
     await page.getByTestId('home-page').waitFor();
     await page.getByTestId('create-menu').waitFor();
     expect(await page.getByTestId('create-menu').textContent()).toBe('');
-    const header = await page.locator('.tessera-header').evaluate((h) => ({ scroll: h.scrollWidth, width: h.clientWidth }));
+    const header = await page
+      .locator('.tessera-header')
+      .evaluate((h) => ({ scroll: h.scrollWidth, width: h.clientWidth }));
     expect(header.scroll).toBeLessThanOrEqual(header.width);
     // "Welcome to Tessera Studio" breaks before "Studio", not inside it (Arco's own rule says break-all).
-    expect(await page.locator('.tessera-page-header h4').first().evaluate((h) => getComputedStyle(h).wordBreak)).toBe('normal');
+    expect(
+      await page
+        .locator('.tessera-page-header h4')
+        .first()
+        .evaluate((h) => getComputedStyle(h).wordBreak),
+    ).toBe('normal');
     await page.getByTestId('palette-open').click();
     await page.getByTestId('palette-input').waitFor();
     await context.close();

@@ -11,7 +11,10 @@ afterAll(() => llm?.close());
 
 describe('prompts in the browser', () => {
   it('writes a prompt, tries it on a model, commits and labels a version apps render, and compares two runs', async () => {
-    const { api, spaceId, context, page, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { api, spaceId, context, page, errors } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     await context.addInitScript((id) => localStorage.setItem('tessera.space', id), spaceId);
     await addFakeModel(api, llm.url);
     await page.goto(`${env.studio.url}/prompts`);
@@ -33,16 +36,23 @@ describe('prompts in the browser', () => {
     await page.getByTestId('model-select').first().click();
     await page.locator('.arco-select-option:visible').first().click();
     await expect.poll(() => page.getByTestId('prompt-save-state').getAttribute('data-state')).toBe('saved');
-    await expect.poll(() => page.getByTestId('prompt-variable').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(['lang', 'text']);
+    await expect
+      .poll(() => page.getByTestId('prompt-variable').evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))))
+      .toEqual(['lang', 'text']);
 
     // Tried on the model, streamed.
     await page.locator('[data-testid="prompt-variable"][data-name="lang"]').fill('French');
     await page.locator('[data-testid="prompt-variable"][data-name="text"]').fill('Good morning');
     llm.script({ text: 'Bonjour', chunkSize: 2, chunkDelayMs: 10 });
     await page.getByTestId('prompt-run').click();
-    await expect.poll(() => page.getByTestId('prompt-run-0').getByTestId('prompt-output').getAttribute('data-status')).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('prompt-run-0').getByTestId('prompt-output').getAttribute('data-status'))
+      .toBe('done');
     expect(await page.getByTestId('prompt-run-0').getByTestId('prompt-output').textContent()).toBe('Bonjour');
-    expect(llm.requests.at(-1)!.body.messages).toEqual([{ role: 'system', content: 'You translate into French.' }, { role: 'user', content: 'Good morning' }]);
+    expect(llm.requests.at(-1)!.body.messages).toEqual([
+      { role: 'system', content: 'You translate into French.' },
+      { role: 'user', content: 'Good morning' },
+    ]);
     await expect.poll(() => page.getByTestId('prompt-history-item').count()).toBe(1);
 
     // Committed as 1.0.0, labelled production: what apps render.
@@ -55,8 +65,23 @@ describe('prompts in the browser', () => {
     await page.getByTestId('prompt-version-set-label').click();
     await page.getByTestId('prompt-label-save').click();
     await expect.poll(() => page.getByTestId('prompt-version-label').allTextContents()).toEqual(['production']);
-    const { token } = await api.post('/api/permission_api/pat/create', { name: 'app', duration_day: '1', workspace_permission_list: [{ workspace_id: spaceId, permissions: ['prompt.read'] }] });
-    const rendered = await (await fetch(`${env.studio.url}/v1/loop/prompts/render`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workspace_id: spaceId, prompt_key: 'translator', label: 'production', variables: { lang: 'German', text: 'Hi' } }) })).json();
+    const { token } = await api.post('/api/permission_api/pat/create', {
+      name: 'app',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: spaceId, permissions: ['prompt.read'] }],
+    });
+    const rendered = await (
+      await fetch(`${env.studio.url}/v1/loop/prompts/render`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          workspace_id: spaceId,
+          prompt_key: 'translator',
+          label: 'production',
+          variables: { lang: 'German', text: 'Hi' },
+        }),
+      })
+    ).json();
     expect(rendered.data.messages[0].content).toBe('You translate into German.');
     await page.locator('.arco-drawer-close-icon').click();
 
@@ -72,7 +97,9 @@ describe('prompts in the browser', () => {
     await page.locator('.arco-select-option:visible').filter({ hasText: '1.0.0' }).click();
     llm.script({ text: 'Bonjour, madame' }, { text: 'Bonjour' });
     await page.getByTestId('prompt-run').click();
-    await expect.poll(() => page.getByTestId('prompt-output').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['done', 'done']);
+    await expect
+      .poll(() => page.getByTestId('prompt-output').evaluateAll((els) => els.map((e) => e.getAttribute('data-status'))))
+      .toEqual(['done', 'done']);
     expect((await page.getByTestId('prompt-output').allTextContents()).sort()).toEqual(['Bonjour', 'Bonjour, madame']);
     expect(errors).toEqual([]);
   });

@@ -11,7 +11,11 @@ describe('the studio shell in Chromium', () => {
     // remote, its chunks) may be refused.
     await context.addInitScript(() => {
       (window as unknown as { cspViolations: string[] }).cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { cspViolations: string[] }).cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { cspViolations: string[] }).cspViolations.push(
+          `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+        ),
+      );
     });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -28,12 +32,24 @@ describe('the studio shell in Chromium', () => {
     // with its own copy, and links through the studio's router (one router: the link works).
     await page.locator('[data-testid="hello-rate"].arco-rate').waitFor();
     const from = await page.evaluate(() => {
-      const scopes = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, Record<string, Record<string, Record<string, { from: string; loaded?: boolean }>>>> } }).__FEDERATION__.__SHARE__;
+      const scopes = (
+        window as unknown as {
+          __FEDERATION__: {
+            __SHARE__: Record<
+              string,
+              Record<string, Record<string, Record<string, { from: string; loaded?: boolean }>>>
+            >;
+          };
+        }
+      ).__FEDERATION__.__SHARE__;
       const out: Record<string, string[]> = {};
-      for (const scope of Object.values(scopes)) for (const [name, versions] of Object.entries(scope.default ?? {})) for (const v of Object.values(versions)) if (v.loaded) (out[name] ??= []).push(v.from);
+      for (const scope of Object.values(scopes))
+        for (const [name, versions] of Object.entries(scope.default ?? {}))
+          for (const v of Object.values(versions)) if (v.loaded) (out[name] ??= []).push(v.from);
       return out;
     });
-    for (const name of ['Button', 'Input', 'Typography', 'Space']) expect(new Set(from[`@arco-design/web-react/es/${name}`])).toEqual(new Set(['tessera_host']));
+    for (const name of ['Button', 'Input', 'Typography', 'Space'])
+      expect(new Set(from[`@arco-design/web-react/es/${name}`])).toEqual(new Set(['tessera_host']));
     expect(new Set(from['@arco-design/web-react/es/Rate'])).toEqual(new Set(['tessera_ext_hello']));
     expect(new Set(from['react-router'])).toEqual(new Set(['tessera_host']));
     await page.getByTestId('hello-home').click();
@@ -82,12 +98,21 @@ describe('the studio shell in Chromium', () => {
   });
 
   it("speaks the browser's language on a first visit, from the sign-in page on, until one is chosen", async () => {
-    for (const [locale, signIn, lang] of [['en-US', 'Sign in', 'en-US'], ['en-GB', 'Sign in', 'en-US'], ['zh-CN', '登录', 'zh-CN'], ['zh-TW', '登录', 'zh-CN']] as const) {
+    for (const [locale, signIn, lang] of [
+      ['en-US', 'Sign in', 'en-US'],
+      ['en-GB', 'Sign in', 'en-US'],
+      ['zh-CN', '登录', 'zh-CN'],
+      ['zh-TW', '登录', 'zh-CN'],
+    ] as const) {
       const context = await env.browser.newContext({ locale });
       const page = await context.newPage();
       await page.goto(`${env.studio.url}/`);
       await page.waitForURL(/\/sign-in/);
-      await expect.poll(async () => (await page.getByTestId('sign-in-submit').textContent())?.replace(/\s/g, ''), { message: locale }).toBe(signIn.replace(/\s/g, ''));
+      await expect
+        .poll(async () => (await page.getByTestId('sign-in-submit').textContent())?.replace(/\s/g, ''), {
+          message: locale,
+        })
+        .toBe(signIn.replace(/\s/g, ''));
       expect(await page.evaluate(() => document.documentElement.lang), locale).toBe(lang);
       await context.close();
     }
@@ -113,7 +138,9 @@ describe('the studio shell in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/hello`);
     await page.getByTestId('hello-page').waitFor();
-    const failed = page.waitForResponse((r) => r.url().includes('/api/hello/greeting?name=&') || r.url().endsWith('/api/hello/greeting?name='));
+    const failed = page.waitForResponse(
+      (r) => r.url().includes('/api/hello/greeting?name=&') || r.url().endsWith('/api/hello/greeting?name='),
+    );
     await page.getByTestId('hello-name').fill('');
     const response = await failed;
     expect(response.status()).toBe(400);

@@ -7,7 +7,10 @@ import { signedInContext, withStudioAndBrowser } from './browser.ts';
 const env = withStudioAndBrowser();
 
 async function setup(language: 'en-US' | 'zh-CN' = 'en-US') {
-  const { context, email } = await signedInContext(env.browser, env.studio.url, { language, viewport: { width: 1400, height: 900 } });
+  const { context, email } = await signedInContext(env.browser, env.studio.url, {
+    language,
+    viewport: { width: 1400, height: 900 },
+  });
   const api = new Agent(env.studio.url);
   await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
   const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id as string;
@@ -28,7 +31,9 @@ describe('the studio as a person meets it', () => {
     await page.getByTestId('node-title').fill('Greet warmly');
     await page.getByTestId('editor-back').click(); // at once: well within the 0.8 s before the draft saves itself
     await page.waitForURL(/\/workflows$/);
-    const saved = JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const saved = JSON.parse(
+      (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json,
+    );
     expect(saved.nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Greet warmly');
     await context.close();
   });
@@ -39,11 +44,19 @@ describe('the studio as a person meets it', () => {
     await page.goto(`${env.studio.url}/workflows`);
     // Workflows sit in the sidebar's Build group, with the other things one builds.
     await page.getByTestId('sidebar-workflows').waitFor();
-    expect(await page.locator('[data-testid="sidebar-menu"] .arco-menu-group').filter({ has: page.locator('.arco-menu-group-title', { hasText: /^Build$/ }) }).getByTestId('sidebar-workflows').count()).toBe(1);
+    expect(
+      await page
+        .locator('[data-testid="sidebar-menu"] .arco-menu-group')
+        .filter({ has: page.locator('.arco-menu-group-title', { hasText: /^Build$/ }) })
+        .getByTestId('sidebar-workflows')
+        .count(),
+    ).toBe(1);
     await page.getByTestId('workflow-create').click();
     await page.getByTestId('workflow-create-name').fill('taken');
     await page.getByTestId('workflow-create-save').click();
-    await expect.poll(() => page.getByTestId('workflow-create-name-problem').textContent()).toBe('A workflow named "taken" already exists in this space. Choose another name.');
+    await expect
+      .poll(() => page.getByTestId('workflow-create-name-problem').textContent())
+      .toBe('A workflow named "taken" already exists in this space. Choose another name.');
     // Nowhere else: no notice, no error panel.
     await page.waitForTimeout(300);
     expect(await page.getByTestId('error-notice').count()).toBe(0);
@@ -52,10 +65,20 @@ describe('the studio as a person meets it', () => {
     expect(await page.locator('.arco-modal .arco-input-word-limit').first().textContent()).toMatch(/5\s*\/\s*100/);
     // A notice (from another failing call) does not cover the page title.
     await page.getByTestId('workflow-create-name').press('Escape');
-    await page.evaluate(() => (window as any).__tessera.api.post('/api/workflow_api/create', { space_id: 'x', name: '' }).catch(() => undefined));
+    await page.evaluate(() =>
+      (window as any).__tessera.api
+        .post('/api/workflow_api/create', { space_id: 'x', name: '' })
+        .catch(() => undefined),
+    );
     const notice = await page.getByTestId('error-notice').first().boundingBox();
     const title = await page.locator('.tessera-content h5, .tessera-content h4').first().boundingBox();
-    const overlaps = !!notice && !!title && notice.x < title.x + title.width && title.x < notice.x + notice.width && notice.y < title.y + title.height && title.y < notice.y + notice.height;
+    const overlaps =
+      !!notice &&
+      !!title &&
+      notice.x < title.x + title.width &&
+      title.x < notice.x + notice.width &&
+      notice.y < title.y + title.height &&
+      title.y < notice.y + notice.height;
     expect(overlaps).toBe(false);
     await context.close();
   });
@@ -63,18 +86,29 @@ describe('the studio as a person meets it', () => {
   it('lists the problems, takes the user to the node, and says why a broken canvas cannot run', async () => {
     const { context, api, spaceId, page } = await setup();
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Broken' });
-    const canvas = { nodes: [node('start', '1', { title: 'Start', outputs: [] }), node('lonely', '15', { title: 'Lonely text', settings: { mode: 'concat', template: 'x' } }), node('end', '2', { title: 'End' })], links: [link('start', 'end')] };
+    const canvas = {
+      nodes: [
+        node('start', '1', { title: 'Start', outputs: [] }),
+        node('lonely', '15', { title: 'Lonely text', settings: { mode: 'concat', template: 'x' } }),
+        node('end', '2', { title: 'End' }),
+      ],
+      links: [link('start', 'end')],
+    };
     canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: 0 } }));
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     await page.getByTestId('workflow-editor').waitFor();
-    await expect.poll(() => page.getByTestId('problems-toggle').getAttribute('data-count'), { timeout: 10_000 }).toBe('1');
+    await expect
+      .poll(() => page.getByTestId('problems-toggle').getAttribute('data-count'), { timeout: 10_000 })
+      .toBe('1');
     await expect.poll(() => page.getByTestId('node-problem-badge').allTextContents()).toEqual(['1']);
     // Running asks first: the run cannot start, and the dialog says why.
     await page.getByTestId('test-run-toggle').click();
     await page.getByTestId('run-start').click();
     await page.getByTestId('broken-run').waitFor();
-    expect(await page.getByTestId('broken-run').getByTestId('problem-item').first().textContent()).toContain('Lonely text');
+    expect(await page.getByTestId('broken-run').getByTestId('problem-item').first().textContent()).toContain(
+      'Lonely text',
+    );
     expect(await page.getByTestId('run-status').getAttribute('data-status')).toBe('idle');
     await page.getByTestId('broken-run-show').click();
     // The problems list names the node by its title; a click opens the node.
@@ -91,8 +125,18 @@ describe('the studio as a person meets it', () => {
     const canvas = {
       nodes: [
         node('start', '1', { title: 'Start', outputs: [{ name: 'name', type: 'string' }] }),
-        node('llm', '3', { title: 'Greeter', settings: { model_id: '1', model_name: 'Fake Chat', user_prompt: 'Greet {{start.name}} warmly' }, outputs: [{ name: 'output', type: 'string' }] }),
-        node('if', '8', { title: 'Check', inputs: [ref('score', 'start', ['name'])], settings: { branches: [{ logic: 1, conditions: [{ left: 'score', operator: 13, right: { literal: '3' } }] }] } }),
+        node('llm', '3', {
+          title: 'Greeter',
+          settings: { model_id: '1', model_name: 'Fake Chat', user_prompt: 'Greet {{start.name}} warmly' },
+          outputs: [{ name: 'output', type: 'string' }],
+        }),
+        node('if', '8', {
+          title: 'Check',
+          inputs: [ref('score', 'start', ['name'])],
+          settings: {
+            branches: [{ logic: 1, conditions: [{ left: 'score', operator: 13, right: { literal: '3' } }] }],
+          },
+        }),
         node('end', '2', { title: 'End' }),
       ],
       links: [link('start', 'llm'), link('llm', 'if'), link('if', 'end', 'true'), link('if', 'end', 'false')],
@@ -102,13 +146,17 @@ describe('the studio as a person meets it', () => {
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     const card = (id: string) => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`);
     // The card cuts the line to its width; the whole summary is its tooltip.
-    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').getAttribute('title')).toBe('Fake Chat · Greet {{Start.name}} warmly');
+    await expect
+      .poll(() => card('llm').getByTestId('canvas-node-summary').getAttribute('title'))
+      .toBe('Fake Chat · Greet {{Start.name}} warmly');
     expect(await card('llm').getByTestId('canvas-node-summary').textContent()).toBe('Fake Chat · Greet {{Start.nam…');
     expect(await card('if').getByTestId('port-detail').textContent()).toBe('score > 3If');
     // Renaming the Start node renames the reference on the card; what is stored keeps the id.
     await card('start').click();
     await page.getByTestId('node-title').fill('Visitor');
-    await expect.poll(() => card('llm').getByTestId('canvas-node-summary').getAttribute('title')).toBe('Fake Chat · Greet {{Visitor.name}} warmly');
+    await expect
+      .poll(() => card('llm').getByTestId('canvas-node-summary').getAttribute('title'))
+      .toBe('Fake Chat · Greet {{Visitor.name}} warmly');
     await context.close();
   });
 
@@ -120,13 +168,18 @@ describe('the studio as a person meets it', () => {
     await page.getByTestId('space-switcher-menu').getByText('Create team space').click();
     await page.getByTestId('space-create-name').fill('research');
     await page.getByTestId('space-create-ok').click();
-    await expect.poll(() => page.getByTestId('space-create-name-problem').textContent()).toBe('You already have a team space named "research". Choose another name.');
+    await expect
+      .poll(() => page.getByTestId('space-create-name-problem').textContent())
+      .toBe('You already have a team space named "research". Choose another name.');
     expect(await page.getByTestId('error-notice').count()).toBe(0);
     await context.close();
   });
 
   it('fits a 390 px phone: no horizontal scroll, the user menu in view, the language in the menu panel, words whole', async () => {
-    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 390, height: 844 } });
+    const { context } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 390, height: 844 },
+    });
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/workflows`);
     await page.getByTestId('shell-mobile').waitFor();
@@ -135,12 +188,20 @@ describe('the studio as a person meets it', () => {
     const menu = await page.getByTestId('user-menu').boundingBox();
     expect(menu!.x + menu!.width).toBeLessThanOrEqual(390);
     // Text wraps between words: nothing on the page breaks words anywhere.
-    expect(await page.evaluate(() => [...document.querySelectorAll('h5, p, span')].filter((e) => getComputedStyle(e).wordBreak === 'break-all').length)).toBe(0);
+    expect(
+      await page.evaluate(
+        () =>
+          [...document.querySelectorAll('h5, p, span')].filter((e) => getComputedStyle(e).wordBreak === 'break-all')
+            .length,
+      ),
+    ).toBe(0);
     await page.getByTestId('mobile-menu-button').click();
     await page.getByTestId('mobile-panel').getByTestId('language-switch').waitFor();
     // The editor shows the canvas read-only and says where to edit it.
     const api = new Agent(env.studio.url);
-    const email = await page.evaluate(async () => (await (await fetch('/api/passport/account/info/v2')).json()).data.email);
+    const email = await page.evaluate(
+      async () => (await (await fetch('/api/passport/account/info/v2')).json()).data.email,
+    );
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'On the phone' });
@@ -157,15 +218,26 @@ describe('the studio as a person meets it', () => {
     await api.post('/api/workflow_api/create', { space_id: spaceId, name: '周报' });
     await page.goto(`${env.studio.url}/workflows`);
     // Dates as Chinese writes them (2026年11月23日 …), not the browser's default.
-    await expect.poll(() => page.locator('.arco-table-td').filter({ hasText: /\d{4}年\d{1,2}月\d{1,2}日/ }).count()).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        page
+          .locator('.arco-table-td')
+          .filter({ hasText: /\d{4}年\d{1,2}月\d{1,2}日/ })
+          .count(),
+      )
+      .toBeGreaterThan(0);
     await page.getByTestId('workflow-create').click();
     await page.getByTestId('workflow-create-name').fill('周报');
     await page.getByTestId('workflow-create-save').click();
-    await expect.poll(() => page.getByTestId('workflow-create-name-problem').textContent()).toBe('此空间中已有名为“周报”的工作流，请换一个名称。');
+    await expect
+      .poll(() => page.getByTestId('workflow-create-name-problem').textContent())
+      .toBe('此空间中已有名为“周报”的工作流，请换一个名称。');
     await page.getByTestId('workflow-create-name').fill('月报');
     await page.getByTestId('workflow-create-save').click();
     await page.getByTestId('workflow-editor').waitFor();
-    await expect.poll(() => page.locator('[data-testid="canvas-node"] strong').allTextContents()).toEqual(expect.arrayContaining(['开始', '结束']));
+    await expect
+      .poll(() => page.locator('[data-testid="canvas-node"] strong').allTextContents())
+      .toEqual(expect.arrayContaining(['开始', '结束']));
     await context.close();
   });
 

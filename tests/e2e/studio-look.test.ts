@@ -6,10 +6,15 @@ import { userSession, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
 /** The input of an Arco field (its test id is on the input itself or on its wrapper). */
-const inputOf = (page: import('playwright-core').Page, id: string) => page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
+const inputOf = (page: import('playwright-core').Page, id: string) =>
+  page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
 
 /** A greeting workflow (its nodes laid out apart) open in the editor. */
-async function openGreeter(page: import('playwright-core').Page, api: { post(path: string, body: unknown): Promise<any> }, spaceId: string) {
+async function openGreeter(
+  page: import('playwright-core').Page,
+  api: { post(path: string, body: unknown): Promise<any> },
+  spaceId: string,
+) {
   const canvas = greetingCanvas();
   canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 300, y: (i % 2) * 160 } }));
   const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'greeter' });
@@ -20,7 +25,10 @@ async function openGreeter(page: import('playwright-core').Page, api: { post(pat
 
 describe('the studio looks like one product', () => {
   it("lists the node catalogue as entries (not links) and keeps a node's input row inside its panel at 1440 px", async () => {
-    const { page, api, spaceId, context, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { page, api, spaceId, context, errors } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     await openGreeter(page, api, spaceId);
     const entry = page.getByTestId('add-node-llm');
     // The text colour (Arco's --color-text-1), not the link blue.
@@ -38,7 +46,10 @@ describe('the studio looks like one product', () => {
   });
 
   it("says a model parameter left alone is the model's default, and labels a variable's choices", async () => {
-    const { page, api, spaceId, context } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { page, api, spaceId, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     const { bot_id } = await api.post('/api/draftbot/create', { space_id: spaceId, name: 'Helper' });
     await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
     const temperature = inputOf(page, 'param-temperature');
@@ -58,16 +69,26 @@ describe('the studio looks like one product', () => {
     await page.goto(`${env.studio.url}/settings/extensions`);
     await expect.poll(() => page.getByTestId('ext-name-workflow').textContent()).toBe('工作流');
     // Table cells wrap between words (a time stays "4:49 PM", not "4:49 P / M"): the studio's rule wins over Arco's.
-    expect(await page.locator('.arco-table-td').first().evaluate((td) => getComputedStyle(td).wordBreak)).toBe('normal');
+    expect(
+      await page
+        .locator('.arco-table-td')
+        .first()
+        .evaluate((td) => getComputedStyle(td).wordBreak),
+    ).toBe('normal');
     expect(await page.getByTestId('ext-workflow').textContent()).toContain('节点类型由扩展提供');
     await inputOf(page, 'extensions-search').fill('知识库');
-    await expect.poll(() => page.locator('[data-testid^="ext-name-"]').allTextContents()).toEqual(expect.arrayContaining(['知识库', '知识库节点', '知识库技能']));
+    await expect
+      .poll(() => page.locator('[data-testid^="ext-name-"]').allTextContents())
+      .toEqual(expect.arrayContaining(['知识库', '知识库节点', '知识库技能']));
     expect(await page.getByTestId('ext-name-workflow').count()).toBe(0);
     await context.close();
   });
 
   it("names field types in Chinese in a workflow's panels", async () => {
-    const { page, api, spaceId, context } = await userSession(env, { language: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    const { page, api, spaceId, context } = await userSession(env, {
+      language: 'zh-CN',
+      viewport: { width: 1440, height: 900 },
+    });
     await openGreeter(page, api, spaceId);
     await page.locator('.react-flow__controls-fitview').click();
     await page.locator('[data-testid="canvas-node"][data-node-id="end"] strong').first().click();
@@ -77,7 +98,10 @@ describe('the studio looks like one product', () => {
   });
 
   it('offers the first one where a list is empty, and links look like links without underlines until hovered', async () => {
-    const { page, api, spaceId, context } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { page, api, spaceId, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     await page.goto(`${env.studio.url}/tables`);
     await page.getByTestId('table-empty-create').click();
     await page.locator('.arco-modal').first().waitFor();
@@ -85,7 +109,10 @@ describe('the studio looks like one product', () => {
     await page.goto(`${env.studio.url}/`);
     const link = page.getByTestId('home-recent-item').locator('a').first();
     await link.waitFor();
-    expect(await link.evaluate((a) => [getComputedStyle(a).textDecorationLine, getComputedStyle(a).color])).toEqual(['none', 'rgb(22, 93, 255)']);
+    expect(await link.evaluate((a) => [getComputedStyle(a).textDecorationLine, getComputedStyle(a).color])).toEqual([
+      'none',
+      'rgb(22, 93, 255)',
+    ]);
     await context.close();
   });
 });

@@ -6,7 +6,10 @@ const env = withStudioAndBrowser();
 
 describe('tables in the browser', () => {
   it('creates a table with fields, adds a row, imports a CSV, sees the rows a workflow test run added, runs SQL', async () => {
-    const { api, spaceId, page, errors } = await userSession(env, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+    const { api, spaceId, page, errors } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
 
     await page.goto(`${env.studio.url}/tables`);
     await page.getByText('No table yet. Create one to keep data for your bots and workflows.').waitFor();
@@ -16,7 +19,10 @@ describe('tables in the browser', () => {
     await page.getByTestId('table-field-add').click();
     await page.getByTestId('table-field-name').nth(1).fill('total');
     await page.getByTestId('table-field-type').nth(1).click();
-    await page.locator('.arco-select-option:visible').filter({ hasText: /^Number$/ }).click();
+    await page
+      .locator('.arco-select-option:visible')
+      .filter({ hasText: /^Number$/ })
+      .click();
     await page.getByTestId('table-create-save').click();
     await page.getByTestId('table-editor').waitFor();
     const tableId = (await page.getByTestId('table-editor').getAttribute('data-table-id'))!;
@@ -29,9 +35,17 @@ describe('tables in the browser', () => {
     await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Ada']);
 
     // A CSV import with one bad row: progress, the refused line, the good rows.
-    await page.getByTestId('table-import-file').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from('customer,total\nCy,12\nDee,lots\n') });
-    await expect.poll(() => page.getByTestId('table-import-progress').getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
-    expect(await page.getByTestId('table-import-errors').textContent()).toContain('Line 3: total takes a number, not "lots".');
+    await page.getByTestId('table-import-file').setInputFiles({
+      name: 'orders.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('customer,total\nCy,12\nDee,lots\n'),
+    });
+    await expect
+      .poll(() => page.getByTestId('table-import-progress').getAttribute('data-status'), { timeout: 10_000 })
+      .toBe('done');
+    expect(await page.getByTestId('table-import-errors').textContent()).toContain(
+      'Line 3: total takes a number, not "lots".',
+    );
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('cell-customer').allTextContents()).toEqual(['Cy', 'Ada']);
 
@@ -43,13 +57,21 @@ describe('tables in the browser', () => {
       schema: {
         nodes: [
           node('start', '1', { outputs: [{ name: 'who', type: 'string', required: true }] }),
-          node('add', '12', { inputs: [ref('who', 'start', ['who'])], settings: { sql: 'INSERT INTO orders (customer, total) VALUES ({{who}}, 99)' } }),
+          node('add', '12', {
+            inputs: [ref('who', 'start', ['who'])],
+            settings: { sql: 'INSERT INTO orders (customer, total) VALUES ({{who}}, 99)' },
+          }),
           node('end', '2', { inputs: [ref('n', 'add', ['rowNum'], 'integer')] }),
         ],
         links: [link('start', 'add'), link('add', 'end')],
       },
     });
-    const run = await api.post('/api/workflow_api/test_run', { space_id: spaceId, workflow_id, input: { who: 'Bo' }, run_mode: 0 });
+    const run = await api.post('/api/workflow_api/test_run', {
+      space_id: spaceId,
+      workflow_id,
+      input: { who: 'Bo' },
+      run_mode: 0,
+    });
     expect(JSON.parse(run.output)).toEqual({ n: 1 });
     await page.reload();
     await page.getByTestId('table-editor').waitFor();
@@ -63,7 +85,9 @@ describe('tables in the browser', () => {
     await page.getByTestId('table-sql-text').fill('DELETE FROM orders');
     await page.getByTestId('table-sql-run').click();
     await expect.poll(() => page.getByTestId('table-sql-refused').textContent()).toMatch(/WHERE/);
-    expect((await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId })).TotalNum).toBe(3);
+    expect(
+      (await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId })).TotalNum,
+    ).toBe(3);
 
     // Bulk edit: select two rows, set their total, then delete them.
     await page.getByRole('tab', { name: 'Data' }).click();
@@ -72,10 +96,24 @@ describe('tables in the browser', () => {
     await boxes.nth(1).click();
     await page.getByTestId('table-bulk-set').click();
     await page.getByTestId('table-bulk-field').click();
-    await page.locator('.arco-select-option:visible').filter({ hasText: /^total$/ }).click();
+    await page
+      .locator('.arco-select-option:visible')
+      .filter({ hasText: /^total$/ })
+      .click();
     await page.getByTestId('table-bulk-value').fill('7');
     await page.getByTestId('table-bulk-save').click();
-    await expect.poll(async () => (await api.post('/api/memory/database/list_records', { space_id: spaceId, database_id: tableId, conditions: [{ field: 'total', op: 'eq', value: '7' }] })).TotalNum).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (
+            await api.post('/api/memory/database/list_records', {
+              space_id: spaceId,
+              database_id: tableId,
+              conditions: [{ field: 'total', op: 'eq', value: '7' }],
+            })
+          ).TotalNum,
+      )
+      .toBe(2);
     expect(errors).toEqual([]);
   });
 

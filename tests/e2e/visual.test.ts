@@ -21,7 +21,12 @@ describe('the main pages look as they did', () => {
   for (const language of ['en-US', 'zh-CN'] as const) {
     for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       it(`${device}, ${language}`, async () => {
-        const { context } = await signedInContext(env.browser, env.studio.url, { language, viewport, name: 'Visual', ...(device === 'phone' ? { isMobile: true, hasTouch: true } : {}) });
+        const { context } = await signedInContext(env.browser, env.studio.url, {
+          language,
+          viewport,
+          name: 'Visual',
+          ...(device === 'phone' ? { isMobile: true, hasTouch: true } : {}),
+        });
         const page = await context.newPage();
         const problems: string[] = [];
         for (const [name, path, testId] of PAGES) {

@@ -19,7 +19,11 @@ export const MAX_DIFF_RATIO = 0.0005;
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  await page.locator('.arco-spin-loading, .arco-skeleton').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('.arco-spin-loading, .arco-skeleton')
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
 }
 
@@ -40,7 +44,13 @@ export async function compareScreenshot(page: Page, name: string): Promise<Compa
     writeFileSync(kept, shot);
     return { name, ratio: 0, written: true };
   }
-  if (!existsSync(kept)) return { name, ratio: 1, written: false, problem: `no kept screenshot ${path.relative(process.cwd(), kept)}: run TESSERA_UPDATE_SCREENSHOTS=1 ./tessera test tests/e2e/visual.test.ts and commit it` };
+  if (!existsSync(kept))
+    return {
+      name,
+      ratio: 1,
+      written: false,
+      problem: `no kept screenshot ${path.relative(process.cwd(), kept)}: run TESSERA_UPDATE_SCREENSHOTS=1 ./tessera test tests/e2e/visual.test.ts and commit it`,
+    };
   const a = PNG.sync.read(readFileSync(kept));
   const b = PNG.sync.read(shot);
   const save = (diff?: PNG) => {
@@ -50,11 +60,25 @@ export async function compareScreenshot(page: Page, name: string): Promise<Compa
   };
   if (a.width !== b.width || a.height !== b.height) {
     save();
-    return { name, ratio: 1, written: false, problem: `${name}: ${b.width}x${b.height}, the kept one is ${a.width}x${a.height}` };
+    return {
+      name,
+      ratio: 1,
+      written: false,
+      problem: `${name}: ${b.width}x${b.height}, the kept one is ${a.width}x${a.height}`,
+    };
   }
   const diff = new PNG({ width: a.width, height: a.height });
   const differing = pixelmatch(a.data, b.data, diff.data, a.width, a.height, { threshold: PIXEL_THRESHOLD });
   const ratio = differing / (a.width * a.height);
   if (ratio > MAX_DIFF_RATIO) save(diff);
-  return { name, ratio, written: false, ...(ratio > MAX_DIFF_RATIO ? { problem: `${name}: ${(ratio * 100).toFixed(2)}% of the pixels differ (at most ${(MAX_DIFF_RATIO * 100).toFixed(2)}%); see test-results/visual/${name}.diff.png` } : {}) };
+  return {
+    name,
+    ratio,
+    written: false,
+    ...(ratio > MAX_DIFF_RATIO
+      ? {
+          problem: `${name}: ${(ratio * 100).toFixed(2)}% of the pixels differ (at most ${(MAX_DIFF_RATIO * 100).toFixed(2)}%); see test-results/visual/${name}.diff.png`,
+        }
+      : {}),
+  };
 }

@@ -6,7 +6,10 @@ const env = withStudioAndBrowser();
 
 describe('building a workflow in the browser', () => {
   it('builds Start, Code, If, Loop with Break, Question and End through the UI; runs it, answers the question; publishes, changes the draft, compares and reverts', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1600, height: 1000 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1600, height: 1000 },
+    });
     // The API is used only to look at what the UI saved.
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
@@ -19,8 +22,13 @@ describe('building a workflow in the browser', () => {
     await page.getByTestId('workflow-create-save').click();
     await page.getByTestId('workflow-editor').waitFor(); // a new workflow opens in the editor
     const workflowId = new URL(page.url()).pathname.split('/').pop()!;
-    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow.schema_json);
-    const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const draft = async () =>
+      JSON.parse(
+        (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow
+          .schema_json,
+      );
+    const saved = () =>
+      expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
 
     const { START, END, fit, select, wire, add, deleteOnlyLink } = canvas(page);
 
@@ -39,7 +47,11 @@ describe('building a workflow in the browser', () => {
     await select(code);
     await choose(page, 'input-0-kind', 'Reference'); // the nearest upstream output: Start's n
     await expect.poll(() => page.getByTestId('input-0-ref').textContent()).toContain('Start · n (integer)');
-    await page.getByTestId('code-editor').fill("async function main({ params }) {\n  console.log('n =', params.input);\n  return { result: Array.from({ length: params.input }, (_, i) => i + 1) };\n}\n");
+    await page
+      .getByTestId('code-editor')
+      .fill(
+        "async function main({ params }) {\n  console.log('n =', params.input);\n  return { result: Array.from({ length: params.input }, (_, i) => i + 1) };\n}\n",
+      );
     await choose(page, 'output-0-type', 'array');
 
     // If: more than two items?
@@ -94,7 +106,9 @@ describe('building a workflow in the browser', () => {
     expect(byId[code].node_param.settings.code).toContain('console.log');
     expect(byId[question].node_param.settings.question).toBe('Go on with {{code.result}}?');
     expect(built.notes).toEqual([expect.objectContaining({ text: 'Asks before it ends' })]);
-    expect((await api.post('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId })).errors).toEqual([]);
+    expect(
+      (await api.post('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId })).errors,
+    ).toEqual([]);
     await expect.poll(() => page.getByTestId('node-problem').count()).toBe(0);
 
     // Run it: every node's status on the canvas; the question answered inline.
@@ -102,19 +116,33 @@ describe('building a workflow in the browser', () => {
     await page.getByTestId('test-run-toggle').click();
     await page.locator('input[data-testid="run-input-n"], [data-testid="run-input-n"] input').first().fill('3');
     await page.getByTestId('run-start').click();
-    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('waiting');
+    await expect
+      .poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('waiting');
     expect(await page.getByTestId('run-question').textContent()).toContain('Go on with [1,2,3]?');
     await page.getByTestId('run-answer').fill('yes');
     await page.getByTestId('run-answer-send').click();
-    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
+    await expect
+      .poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('success');
     // The run's trace: the run, each node, the code call inside the Code node.
     await page.getByTestId('run-trace').locator('summary').click();
-    await expect.poll(() => page.getByTestId('trace-span').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Built by hand'), expect.stringContaining('node Code'), expect.stringMatching(/^code\d+ ms$/)]));
+    await expect
+      .poll(() => page.getByTestId('trace-span').allTextContents())
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('Built by hand'),
+          expect.stringContaining('node Code'),
+          expect.stringMatching(/^code\d+ ms$/),
+        ]),
+      );
     await page.getByTestId('trace-span').filter({ hasText: 'node Code' }).click();
     expect(await page.getByTestId('trace-span-attributes').textContent()).toContain('"node_type": "code"');
     await fit();
     for (const id of [START, code, cond, loop, brk, question, END]) {
-      await expect.poll(() => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`).getAttribute('data-run-status')).toBe('3');
+      await expect
+        .poll(() => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`).getAttribute('data-run-status'))
+        .toBe('3');
     }
     await select(code);
     expect(await page.getByTestId('node-result-outputs').textContent()).toMatch(/"result": \[\s*1,\s*2,\s*3\s*\]/);
@@ -135,7 +163,9 @@ describe('building a workflow in the browser', () => {
     await saved();
     await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
     await page.getByTestId('version-row').filter({ hasText: 'v1.0.0' }).getByTestId('version-compare').click();
-    await expect.poll(() => page.getByTestId('diff-changed').allTextContents()).toEqual(['~ Node “Make list” changed: title']);
+    await expect
+      .poll(() => page.getByTestId('diff-changed').allTextContents())
+      .toEqual(['~ Node “Make list” changed: title']);
     await page.locator('.arco-modal-close-icon').click();
     await page.getByTestId('version-row').filter({ hasText: 'v1.0.0' }).getByTestId('version-revert').click();
     await page.getByTestId('version-revert-confirm').click();

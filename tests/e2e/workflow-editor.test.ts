@@ -7,12 +7,16 @@ const env = withStudioAndBrowser();
 
 describe('the workflow editor in the browser', () => {
   it('adds and wires a node, saves the draft by itself, and lets the user choose after a conflicting save', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Wired' });
-    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const draft = async () =>
+      JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
 
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/workflows`);
@@ -38,7 +42,9 @@ describe('the workflow editor in the browser', () => {
     const startId = nodes.find((n) => n.type === '1' || n.type === 'start')!.node_id;
     const endId = nodes.find((n) => n.type === '2' || n.type === 'end')!.node_id;
     const wire = async (from: string, to: string) => {
-      await page.getByTestId(`port-${from}-default`).dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`));
+      await page
+        .getByTestId(`port-${from}-default`)
+        .dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`));
     };
     await wire(startId, textId);
     await wire(textId, endId);
@@ -50,39 +56,66 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('input-add').click();
     await expect.poll(() => page.getByTestId('input-0-name').inputValue()).toBe('input1');
 
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
     const saved = await draft();
     expect(saved.nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe('Greeting');
-    expect(saved.links).toEqual(expect.arrayContaining([{ from_node_id: startId, to_node_id: textId }, { from_node_id: textId, to_node_id: endId }]));
+    expect(saved.links).toEqual(
+      expect.arrayContaining([
+        { from_node_id: startId, to_node_id: textId },
+        { from_node_id: textId, to_node_id: endId },
+      ]),
+    );
 
     // Someone saves the draft elsewhere; the next save here is refused and the user chooses.
     const meta = (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow;
     const theirs = JSON.parse(meta.schema_json);
     theirs.nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title = 'Their greeting';
-    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: theirs, base_revision: meta.revision });
+    await api.post('/api/workflow_api/save', {
+      space_id: spaceId,
+      workflow_id,
+      schema: theirs,
+      base_revision: meta.revision,
+    });
     await page.getByTestId('node-title').fill('My greeting');
     await page.getByText('Someone else saved this draft').waitFor();
     // The dialog shows what this version changes against the saved one.
-    await expect.poll(() => page.getByTestId('diff-changed').allTextContents()).toEqual(['~ Node “My greeting” changed: title']);
+    await expect
+      .poll(() => page.getByTestId('diff-changed').allTextContents())
+      .toEqual(['~ Node “My greeting” changed: title']);
     await page.getByTestId('conflict-mine').click();
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe('My greeting');
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
+    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe(
+      'My greeting',
+    );
 
     // Deleting the node removes its links too.
     await page.getByTestId('node-delete').click();
     await expect.poll(() => page.getByTestId('canvas-node').count()).toBe(2);
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
     expect((await draft()).links).toEqual([{ from_node_id: startId, to_node_id: endId }]);
     await context.close();
   });
 
   it("test-runs the draft: inputs from Start, each node's status on the canvas, results per node, a question answered inline", async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
     const canvas = greetingCanvas();
-    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } });
+    canvas.nodes[5] = node('end', '2', {
+      title: 'End',
+      inputs: [ref('message', 'agg', ['text'])],
+      settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' },
+    });
     canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: i * 260, y: (i % 2) * 140 } }));
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Greeter' });
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
@@ -96,7 +129,8 @@ describe('the workflow editor in the browser', () => {
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
     expect(await page.getByTestId('run-answer-text').textContent()).toBe('Hello, Ada!');
     await page.locator('.react-flow__controls-fitview').click();
-    const status = (id: string) => page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`).getAttribute('data-run-status');
+    const status = (id: string) =>
+      page.locator(`[data-testid="canvas-node"][data-node-id="${id}"]`).getAttribute('data-run-status');
     await expect.poll(() => status('greet')).toBe('3');
     expect(await status('anon')).toBe(''); // the branch not taken did not run
     await page.locator('.react-flow__node[data-id="greet"]').click();
@@ -110,7 +144,11 @@ describe('the workflow editor in the browser', () => {
 
     // A question: the run waits, the answer is given inline, the run ends.
     const asked = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Asker' });
-    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id: asked.workflow_id, schema: questionCanvas() });
+    await api.post('/api/workflow_api/save', {
+      space_id: spaceId,
+      workflow_id: asked.workflow_id,
+      schema: questionCanvas(),
+    });
     await page.goto(`${env.studio.url}/workflows/${asked.workflow_id}?space_id=${spaceId}`);
     await page.getByTestId('test-run-toggle').click();
     await page.getByTestId('run-start').click();
@@ -119,7 +157,9 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('run-answer').fill('Grace');
     await page.getByTestId('run-answer-send').click();
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('success');
-    await expect.poll(() => page.getByTestId('run-history-item').allTextContents()).toEqual([expect.stringContaining('Succeeded Test run')]);
+    await expect
+      .poll(() => page.getByTestId('run-history-item').allTextContents())
+      .toEqual([expect.stringContaining('Succeeded Test run')]);
     // An End that returns variables (no answer text): what it returned shows under "Succeeded".
     expect(await page.getByTestId('run-output').textContent()).toBe('answer: Grace');
 
@@ -135,7 +175,10 @@ describe('the workflow editor in the browser', () => {
   });
 
   it('publishes, shows what the draft changes against a version, and reverts to it', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
@@ -167,12 +210,19 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('node-title').fill('Welcome');
     await page.locator('.react-flow__node[data-id="anon"]').click();
     await page.getByTestId('node-delete').click();
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
     await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
     await page.getByTestId('version-row').filter({ hasText: 'v1.0.0' }).getByTestId('version-compare').click();
-    await expect.poll(() => page.getByTestId('diff-changed').allTextContents()).toEqual(['~ Node “Welcome” changed: title']);
+    await expect
+      .poll(() => page.getByTestId('diff-changed').allTextContents())
+      .toEqual(['~ Node “Welcome” changed: title']);
     expect(await page.getByTestId('diff-removed').allTextContents()).toEqual(['− Node “Anonymous” removed']);
-    expect((await page.getByTestId('diff-link-removed').allTextContents()).sort()).toEqual(['− Link Anonymous → Pick removed', '− Link Has name → Anonymous removed']);
+    expect((await page.getByTestId('diff-link-removed').allTextContents()).sort()).toEqual([
+      '− Link Anonymous → Pick removed',
+      '− Link Has name → Anonymous removed',
+    ]);
     await page.locator('.arco-modal-close-icon').click();
 
     // Revert: the canvas is v1.0.0 again.
@@ -180,13 +230,18 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('version-revert-confirm').click();
     await page.getByText('The draft is that version again').waitFor();
     await expect.poll(() => page.locator('[data-testid="canvas-node"][data-node-id="anon"]').count()).toBe(1);
-    const draft = JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const draft = JSON.parse(
+      (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json,
+    );
     expect(draft.nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Greet');
     await context.close();
   });
 
   it('copies and pastes nodes, undoes and redoes, and tidies the layout', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
@@ -194,8 +249,10 @@ describe('the workflow editor in the browser', () => {
     canvas.nodes.forEach((n, i) => Object.assign(n, { layout: { x: (5 - i) * 260, y: 0 } })); // right to left
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Editing' });
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
-    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
-    const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const draft = async () =>
+      JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const saved = () =>
+      expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
     const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
     const page = await context.newPage();
@@ -224,16 +281,24 @@ describe('the workflow editor in the browser', () => {
     await page.getByTestId('node-title').fill('Say hello');
     await page.getByTestId('undo').click();
     await expect.poll(() => page.getByTestId('node-title').inputValue()).toBe('Greet');
-    await expect.poll(() => page.locator('[data-testid="canvas-node"][data-node-id="greet"] strong').textContent()).toBe('Greet');
+    await expect
+      .poll(() => page.locator('[data-testid="canvas-node"][data-node-id="greet"] strong').textContent())
+      .toBe('Greet');
     await page.getByTestId('redo').click();
     await expect.poll(() => page.getByTestId('node-title').inputValue()).toBe('Say hello');
-    await expect.poll(() => page.locator('[data-testid="canvas-node"][data-node-id="greet"] strong').textContent()).toBe('Say hello');
+    await expect
+      .poll(() => page.locator('[data-testid="canvas-node"][data-node-id="greet"] strong').textContent())
+      .toBe('Say hello');
     await saved();
-    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe('Say hello');
+    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === 'greet').node_param.title).toBe(
+      'Say hello',
+    );
 
     await page.getByTestId('auto-layout').click();
     await saved();
-    const x = Object.fromEntries((await draft()).nodes.map((n: { node_id: string; layout: { x: number } }) => [n.node_id, n.layout.x]));
+    const x = Object.fromEntries(
+      (await draft()).nodes.map((n: { node_id: string; layout: { x: number } }) => [n.node_id, n.layout.x]),
+    );
     expect(x.start).toBeLessThan(x.if);
     expect(x.if).toBeLessThan(x.agg);
     expect(x.agg).toBeLessThan(x.end);
@@ -241,7 +306,10 @@ describe('the workflow editor in the browser', () => {
   });
 
   it('moves a node dropped onto a loop into its body, and draws the body inside the loop', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'zh-CN', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'zh-CN',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
@@ -249,8 +317,16 @@ describe('the workflow editor in the browser', () => {
     const canvas = {
       nodes: [
         at(node('start', '1', { outputs: [{ name: 'items', type: 'array' }] }), 0, 0),
-        at(node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array' } }), 300, 0),
-        at(node('shout', '15', { title: 'Shout', inputs: [], settings: { mode: 'concat', template: 'hey' } }), 300, 400),
+        at(
+          node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array' } }),
+          300,
+          0,
+        ),
+        at(
+          node('shout', '15', { title: 'Shout', inputs: [], settings: { mode: 'concat', template: 'hey' } }),
+          300,
+          400,
+        ),
         at(node('end', '2'), 900, 0),
       ],
       links: [link('start', 'loop'), link('loop', 'end'), link('start', 'shout')],
@@ -265,10 +341,18 @@ describe('the workflow editor in the browser', () => {
     const loop = (await page.locator('[data-testid="canvas-node"][data-node-id="loop"]').boundingBox())!;
     await page.mouse.move(from.x + 5, from.y + 5);
     await page.mouse.down();
-    for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + 5 + ((loop.x + loop.width / 3 - from.x) * i) / 10, from.y + 5 + ((loop.y + loop.height / 2 - from.y) * i) / 10);
+    for (let i = 1; i <= 10; i++)
+      await page.mouse.move(
+        from.x + 5 + ((loop.x + loop.width / 3 - from.x) * i) / 10,
+        from.y + 5 + ((loop.y + loop.height / 2 - from.y) * i) / 10,
+      );
     await page.mouse.up();
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-    const saved = JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
+    const saved = JSON.parse(
+      (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json,
+    );
     const shout = saved.nodes.find((n: { node_id: string }) => n.node_id === 'shout');
     expect(shout.parent_id).toBe('loop');
     expect(saved.links).toEqual([link('start', 'loop'), link('loop', 'end')]); // its link from Start, now across levels, is gone
@@ -281,7 +365,10 @@ describe('the workflow editor in the browser', () => {
   });
 
   it('reconnects a link by dragging its end, and adds a node dragged from the catalogue into a loop', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
@@ -289,7 +376,11 @@ describe('the workflow editor in the browser', () => {
     const canvas = {
       nodes: [
         at(node('start', '1', { outputs: [{ name: 'items', type: 'array' }] }), 0, 0),
-        at(node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array' } }), 300, 0),
+        at(
+          node('loop', '21', { inputs: [ref('items', 'start', ['items'], 'array')], settings: { loop_type: 'array' } }),
+          300,
+          0,
+        ),
         at(node('shout', '15', { title: 'Shout', settings: { mode: 'concat', template: 'hey' } }), 300, 400),
         at(node('end', '2'), 900, 0),
       ],
@@ -297,8 +388,10 @@ describe('the workflow editor in the browser', () => {
     };
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Rewire' });
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: canvas });
-    const draft = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
-    const saved = () => expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    const draft = async () =>
+      JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json);
+    const saved = () =>
+      expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     await page.getByTestId('workflow-editor').waitFor();
@@ -306,11 +399,17 @@ describe('the workflow editor in the browser', () => {
     // Drag the end of the Loop -> Shout link from Shout to End. The end's grip is a circle around the
     // link's end: grab it just left of Shout's input.
     await page.locator('.react-flow__controls-fitview').click();
-    const grip = (await page.locator('.react-flow__edge[data-id="loop:default->shout"] .react-flow__edgeupdater-target').boundingBox())!;
+    const grip = (await page
+      .locator('.react-flow__edge[data-id="loop:default->shout"] .react-flow__edgeupdater-target')
+      .boundingBox())!;
     const to = (await page.locator('.react-flow__node[data-id="end"] .react-flow__handle.target').boundingBox())!;
     await page.mouse.move(grip.x + 3, grip.y + grip.height / 2);
     await page.mouse.down();
-    for (let i = 1; i <= 10; i++) await page.mouse.move(grip.x + 3 + ((to.x + to.width / 2 - grip.x - 3) * i) / 10, grip.y + grip.height / 2 + ((to.y + to.height / 2 - grip.y - grip.height / 2) * i) / 10);
+    for (let i = 1; i <= 10; i++)
+      await page.mouse.move(
+        grip.x + 3 + ((to.x + to.width / 2 - grip.x - 3) * i) / 10,
+        grip.y + grip.height / 2 + ((to.y + to.height / 2 - grip.y - grip.height / 2) * i) / 10,
+      );
     await page.mouse.up();
     await saved();
     expect((await draft()).links).toEqual([link('start', 'loop'), link('loop', 'end')]);
@@ -318,51 +417,99 @@ describe('the workflow editor in the browser', () => {
     // A Text dragged from the catalogue and dropped on the loop goes into its body.
     const loop = (await page.locator('[data-testid="canvas-node"][data-node-id="loop"]').boundingBox())!;
     const pane = (await page.getByTestId('canvas').boundingBox())!;
-    await page.getByTestId('add-node-text').dragTo(page.getByTestId('canvas'), { targetPosition: { x: loop.x + loop.width / 2 - pane.x, y: loop.y + loop.height / 2 - pane.y } });
+    await page.getByTestId('add-node-text').dragTo(page.getByTestId('canvas'), {
+      targetPosition: { x: loop.x + loop.width / 2 - pane.x, y: loop.y + loop.height / 2 - pane.y },
+    });
     await saved();
     const text = (await draft()).nodes.find((n: { node_id: string }) => n.node_id === 'text');
     expect(text.parent_id).toBe('loop');
     await context.close();
   });
 
-  it("opens a run of the open API from its debug link: node results on the canvas, the output and the trace", async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+  it('opens a run of the open API from its debug link: node results on the canvas, the output and the trace', async () => {
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Linked run' });
     await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: greetingCanvas() });
-    await api.post('/api/workflow_api/publish', { space_id: spaceId, workflow_id, workflow_version: 'v1.0.0', force: true });
-    const pat = await api.post('/api/permission_api/pat/create', { name: 'link', duration_day: '1', workspace_permission_list: [{ workspace_id: spaceId, permissions: ['workflow.run'] }] });
-    const res = await fetch(`${env.studio.url}/v1/workflow/run`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id, parameters: { name: 'Link' } }) });
+    await api.post('/api/workflow_api/publish', {
+      space_id: spaceId,
+      workflow_id,
+      workflow_version: 'v1.0.0',
+      force: true,
+    });
+    const pat = await api.post('/api/permission_api/pat/create', {
+      name: 'link',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: spaceId, permissions: ['workflow.run'] }],
+    });
+    const res = await fetch(`${env.studio.url}/v1/workflow/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ workflow_id, parameters: { name: 'Link' } }),
+    });
     const run = await res.json();
-    expect(run.debug_url).toMatch(new RegExp(`/workflows/${workflow_id}\\?space_id=${spaceId}&execute_id=${run.execute_id}$`));
+    expect(run.debug_url).toMatch(
+      new RegExp(`/workflows/${workflow_id}\\?space_id=${spaceId}&execute_id=${run.execute_id}$`),
+    );
 
     const page = await context.newPage();
     // The link names the public URL (localhost); the browser here signed in on the studio's own address.
     const link = new URL(run.debug_url);
     await page.goto(`${env.studio.url}${link.pathname}${link.search}`);
     await page.getByTestId('workflow-editor').waitFor();
-    await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 10_000 }).toBe('success');
+    await expect
+      .poll(() => page.getByTestId('run-status').getAttribute('data-status'), { timeout: 10_000 })
+      .toBe('success');
     await expect.poll(() => page.getByTestId('run-answer-text').textContent()).toContain('Hello, Link!');
     await page.locator('.react-flow__controls-fitview').click();
-    await expect.poll(async () => (await page.getByTestId('canvas-node-status').allTextContents()).length).toBeGreaterThan(2);
+    await expect
+      .poll(async () => (await page.getByTestId('canvas-node-status').allTextContents()).length)
+      .toBeGreaterThan(2);
     await page.getByTestId('run-trace').locator('summary').click();
     await expect.poll(() => page.getByTestId('trace-span').count()).toBeGreaterThan(1);
     await context.close();
   });
 
   it('draws the links of a large canvas in one layer, and a click there selects a link to delete it', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1400, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1400, height: 900 },
+    });
     const api = new Agent(env.studio.url);
     await api.post('/api/passport/web/email/login', { email, password: 'correct horse battery' });
     const spaceId = (await api.post('/api/space/list', {})).spaces[0].space_id;
     const { workflow_id } = await api.post('/api/workflow_api/create', { space_id: spaceId, name: 'Large' });
     // Start, 160 Text nodes in a chain in columns of 20, End: 161 links.
-    const texts = Array.from({ length: 160 }, (_, i) => ({ ...node(`t${i}`, '15', { title: `Text ${i}`, inputs: [ref('q', 'start', ['q'])], outputs: [{ name: 'output', type: 'string' }], settings: { mode: 'concat', template: `{{q}} ${i}` } }), layout: { x: 260 * (1 + Math.floor(i / 20)), y: 110 * (i % 20) } }));
+    const texts = Array.from({ length: 160 }, (_, i) => ({
+      ...node(`t${i}`, '15', {
+        title: `Text ${i}`,
+        inputs: [ref('q', 'start', ['q'])],
+        outputs: [{ name: 'output', type: 'string' }],
+        settings: { mode: 'concat', template: `{{q}} ${i}` },
+      }),
+      layout: { x: 260 * (1 + Math.floor(i / 20)), y: 110 * (i % 20) },
+    }));
     const links = [link('start', 't0'), ...texts.slice(1).map((t, i) => link(`t${i}`, t.node_id)), link('t159', 'end')];
-    await api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id, schema: { nodes: [node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }), ...texts, { ...node('end', '2'), layout: { x: 260 * 10, y: 0 } }], links } });
-    const count = async () => JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json).links.length;
+    await api.post('/api/workflow_api/save', {
+      space_id: spaceId,
+      workflow_id,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'q', type: 'string' }] }),
+          ...texts,
+          { ...node('end', '2'), layout: { x: 260 * 10, y: 0 } },
+        ],
+        links,
+      },
+    });
+    const count = async () =>
+      JSON.parse((await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow.schema_json)
+        .links.length;
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/workflows/${workflow_id}?space_id=${spaceId}`);
     const layer = page.getByTestId('link-layer');
@@ -370,7 +517,9 @@ describe('the workflow editor in the browser', () => {
     expect(await page.locator('.react-flow__edge').count()).toBe(0);
     // A click on the middle of the link t39 -> t40 (between two columns) selects it: the canvas library takes it over.
     const point = await page.evaluate(() => {
-      const path = document.querySelector('[data-testid="link-layer"] .hits path[data-id="t39:default->t40"]') as SVGPathElement;
+      const path = document.querySelector(
+        '[data-testid="link-layer"] .hits path[data-id="t39:default->t40"]',
+      ) as SVGPathElement;
       const p = path.getPointAtLength(path.getTotalLength() / 2);
       const m = path.getScreenCTM()!;
       return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };

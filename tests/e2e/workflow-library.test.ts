@@ -7,7 +7,10 @@ const env = withStudioAndBrowser();
 
 describe('the workflow library in the browser', () => {
   it('creates, finds, filters, copies and deletes workflows, showing who uses one before deleting it', async () => {
-    const { context, email } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1280, height: 900 } });
+    const { context, email } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/workflows`);
     await page.getByTestId('workflow-library').waitFor();
@@ -29,7 +32,8 @@ describe('the workflow library in the browser', () => {
     await create('Support chat', true);
     const rows = page.getByTestId('workflow-row');
     const names = () => page.getByTestId('workflow-name').allTextContents();
-    const row = (name: string) => page.locator('tr', { has: page.getByTestId('workflow-name').getByText(name, { exact: true }) });
+    const row = (name: string) =>
+      page.locator('tr', { has: page.getByTestId('workflow-name').getByText(name, { exact: true }) });
     await expect.poll(() => rows.count()).toBe(2);
     expect(await names()).toEqual(['Support chat', 'Summarize ticket']); // last edited first
 
@@ -54,7 +58,14 @@ describe('the workflow library in the browser', () => {
     await api.post('/api/workflow_api/save', {
       space_id: spaceId,
       workflow_id: parent.workflow_id,
-      schema: { nodes: [node('start', '1', { outputs: [{ name: 'text', type: 'string' }] }), node('sub', '9', { inputs: [ref('text', 'start', ['text'])], settings: { workflow_id: summarizeId } }), node('end', '2', { inputs: [] })], links: [link('start', 'sub'), link('sub', 'end')] },
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'text', type: 'string' }] }),
+          node('sub', '9', { inputs: [ref('text', 'start', ['text'])], settings: { workflow_id: summarizeId } }),
+          node('end', '2', { inputs: [] }),
+        ],
+        links: [link('start', 'sub'), link('sub', 'end')],
+      },
     });
     await page.reload();
     await expect.poll(() => rows.count()).toBe(3);
@@ -70,7 +81,9 @@ describe('the workflow library in the browser', () => {
     await expect.poll(() => check.textContent()).toContain('Used as a sub-workflow by: Triage');
     await page.getByTestId('workflow-delete-confirm').click();
     await page.getByText('Workflow deleted').waitFor();
-    await expect.poll(async () => (await names()).sort()).toEqual(['Summarize ticket (copy)', 'Support chat', 'Triage']);
+    await expect
+      .poll(async () => (await names()).sort())
+      .toEqual(['Summarize ticket (copy)', 'Support chat', 'Triage']);
 
     // A workflow nobody uses says so.
     await row('Support chat').getByTestId('workflow-delete').click();
@@ -79,7 +92,10 @@ describe('the workflow library in the browser', () => {
   });
 
   it('speaks Chinese', async () => {
-    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'zh-CN', viewport: { width: 1280, height: 900 } });
+    const { context } = await signedInContext(env.browser, env.studio.url, {
+      language: 'zh-CN',
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/workflows`);
     await page.getByTestId('workflow-library').waitFor();
@@ -88,13 +104,25 @@ describe('the workflow library in the browser', () => {
     await page.getByText('每次调用运行一次：输入进，输出出。').waitFor();
     await context.close();
   });
-  it('the home page creates a workflow and lists the space\'s recent work', async () => {
-    const { context } = await signedInContext(env.browser, env.studio.url, { language: 'en-US', viewport: { width: 1440, height: 900 } });
+  it("the home page creates a workflow and lists the space's recent work", async () => {
+    const { context } = await signedInContext(env.browser, env.studio.url, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     const page = await context.newPage();
     await page.goto(`${env.studio.url}/`);
     await page.getByTestId('home-recent-empty').waitFor();
     // Nothing is promised that is not enabled: the create buttons are the enabled kinds'.
-    expect(await page.locator('[data-testid^="home-create-"]').allTextContents()).toEqual(['Create project', 'Create bot', 'Create workflow', 'Create plugin', 'Create knowledge base', 'Create table', 'Create memory base', 'Create prompt']);
+    expect(await page.locator('[data-testid^="home-create-"]').allTextContents()).toEqual([
+      'Create project',
+      'Create bot',
+      'Create workflow',
+      'Create plugin',
+      'Create knowledge base',
+      'Create table',
+      'Create memory base',
+      'Create prompt',
+    ]);
     await page.getByTestId('home-create-workflow').click();
     await page.getByTestId('workflow-create-name').fill('From home');
     await page.getByTestId('workflow-create-save').click();

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStudioProcess, type StudioProcess } from '../studio-process.ts';
 import { publishedFiveNodeFlow } from '../workflow-kit.ts';
 
-const budgets = JSON.parse(readFileSync(path.join(import.meta.dirname, '../budgets.json'), 'utf8')) as { start: { modules: number }; publishedRun: { statements: number; writes: number; modules: number } };
+const budgets = JSON.parse(readFileSync(path.join(import.meta.dirname, '../budgets.json'), 'utf8')) as {
+  start: { modules: number };
+  publishedRun: { statements: number; writes: number; modules: number };
+};
 const files = (modules: string[]) => modules.filter((u) => u.startsWith('file:'));
 
 let studio: StudioProcess;
@@ -23,7 +26,10 @@ afterAll(() => studio?.stop());
 describe('the run path and the start, counted', () => {
   it('a start imports no more modules than its budget', () => {
     expect(atStart.length).toBeGreaterThan(100); // the log works
-    expect(atStart.length, `a start now imports ${atStart.length} modules; the budget is ${budgets.start.modules} (tests/budgets.json)`).toBeLessThanOrEqual(budgets.start.modules);
+    expect(
+      atStart.length,
+      `a start now imports ${atStart.length} modules; the budget is ${budgets.start.modules} (tests/budgets.json)`,
+    ).toBeLessThanOrEqual(budgets.start.modules);
   });
 
   it('a published run does no database statement and imports nothing on its request path, and its trace is kept', async () => {
@@ -43,9 +49,17 @@ describe('the run path and the start, counted', () => {
     }
     const imported = files(studio.modules()).slice(before);
     const perRun = { statements: counts.statements / RUNS, writes: counts.writes / RUNS, modules: imported.length };
-    for (const k of ['statements', 'writes', 'modules'] as const) expect(perRun[k], `a published run now does ${perRun[k]} ${k} on its request path; the budget is ${budgets.publishedRun[k]} (tests/budgets.json)${k === 'modules' ? `: ${imported.join(', ')}` : ''}`).toBeLessThanOrEqual(budgets.publishedRun[k]);
+    for (const k of ['statements', 'writes', 'modules'] as const)
+      expect(
+        perRun[k],
+        `a published run now does ${perRun[k]} ${k} on its request path; the budget is ${budgets.publishedRun[k]} (tests/budgets.json)${k === 'modules' ? `: ${imported.join(', ')}` : ''}`,
+      ).toBeLessThanOrEqual(budgets.publishedRun[k]);
     // Written behind, and there: every run is a trace with its node spans.
-    const traces = await flow.owner.post('/api/observability/v1/traces/list', { space_id: flow.space, filters: { source: 'workflow' }, page_size: 50 });
+    const traces = await flow.owner.post('/api/observability/v1/traces/list', {
+      space_id: flow.space,
+      filters: { source: 'workflow' },
+      page_size: 50,
+    });
     expect(traces.traces).toHaveLength(RUNS + 3);
     expect(traces.traces[0]).toMatchObject({ name: 'five nodes', status: 'ok', span_count: 5 });
   });

@@ -11,7 +11,10 @@ let studio: RunningStudio;
 let agent: Agent;
 let coze: CozeAPI;
 let space: string;
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** A file on disk as Node users of the SDK upload it (a read stream). */
 function onDisk(name: string, data: string | Buffer) {
@@ -45,7 +48,16 @@ beforeAll(async () => {
   // Files a token uploads land in its owner's personal space (the SDK names no space).
   const personal = (await agent.post('/api/space/list')).spaces[0].space_id;
   space = (await agent.post('/api/space/create', { name: 'SDK knowledge' })).space_id;
-  const token = (await agent.post('/api/permission_api/pat/create', { name: 'sdk', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['knowledge.read', 'knowledge.write'] }, { workspace_id: personal, permissions: ['file.upload'] }] })).token;
+  const token = (
+    await agent.post('/api/permission_api/pat/create', {
+      name: 'sdk',
+      duration_day: '1',
+      workspace_permission_list: [
+        { workspace_id: space, permissions: ['knowledge.read', 'knowledge.write'] },
+        { workspace_id: personal, permissions: ['file.upload'] },
+      ],
+    })
+  ).token;
   coze = new CozeAPI({ token, baseURL: studio.url });
 });
 afterAll(async () => {
@@ -64,16 +76,34 @@ describe('knowledge through @coze/api', () => {
   });
 
   it('creates, lists, updates and deletes datasets, and adds, lists, renames and deletes documents', async () => {
-    const { dataset_id } = await coze.datasets.create({ name: 'From the SDK', space_id: space, format_type: 0, description: 'made by @coze/api' });
+    const { dataset_id } = await coze.datasets.create({
+      name: 'From the SDK',
+      space_id: space,
+      format_type: 0,
+      description: 'made by @coze/api',
+    });
     const listed = await coze.datasets.list({ space_id: space, name: 'SDK', page_num: 1, page_size: 10 });
     expect(listed.total_count).toBe(1);
-    expect(listed.dataset_list[0]).toMatchObject({ dataset_id, name: 'From the SDK', description: 'made by @coze/api', format_type: 0 });
+    expect(listed.dataset_list[0]).toMatchObject({
+      dataset_id,
+      name: 'From the SDK',
+      description: 'made by @coze/api',
+      format_type: 0,
+    });
     await coze.datasets.update(dataset_id, { name: 'Renamed by the SDK', description: 'changed' });
     expect((await coze.datasets.list({ space_id: space })).dataset_list[0].name).toBe('Renamed by the SDK');
 
     const infos = await coze.datasets.documents.create({
       dataset_id,
-      document_bases: [{ name: 'faq.md', source_info: { file_base64: Buffer.from('# FAQ\nThe office opens at nine.').toString('base64'), file_type: 'md' } }],
+      document_bases: [
+        {
+          name: 'faq.md',
+          source_info: {
+            file_base64: Buffer.from('# FAQ\nThe office opens at nine.').toString('base64'),
+            file_type: 'md',
+          },
+        },
+      ],
       chunk_strategy: { chunk_type: 0, max_tokens: 800, remove_extra_spaces: true, remove_urls_emails: false },
     });
     expect(infos).toHaveLength(1);
@@ -96,7 +126,11 @@ describe('knowledge through @coze/api', () => {
   it('keeps images with captions in an image dataset', async () => {
     const { dataset_id } = await coze.datasets.create({ name: 'Pictures', space_id: space, format_type: 2 });
     const up = await coze.files.upload({ file: onDisk('dot.png', PNG) });
-    const [doc] = await coze.datasets.documents.create({ dataset_id, document_bases: [{ name: 'dot.png', source_info: { source_file_id: up.id, document_source: 5 } }], format_type: 2 });
+    const [doc] = await coze.datasets.documents.create({
+      dataset_id,
+      document_bases: [{ name: 'dot.png', source_info: { source_file_id: up.id, document_source: 5 } }],
+      format_type: 2,
+    });
     await processed(dataset_id, [doc.document_id]);
     let images = await coze.datasets.images.list(dataset_id, { page_num: 1, page_size: 10 });
     expect(images.total_count).toBe(1);
@@ -105,13 +139,23 @@ describe('knowledge through @coze/api', () => {
     await processed(dataset_id, [doc.document_id]);
     images = await coze.datasets.images.list(dataset_id, { keyword: 'red dot', has_caption: true });
     expect(images.photo_infos.map((i) => i.caption)).toEqual(['A single red dot on white']);
-    const found = await agent.post('/api/knowledge/retrieve', { space_id: space, dataset_ids: [dataset_id], query: 'red dot' });
+    const found = await agent.post('/api/knowledge/retrieve', {
+      space_id: space,
+      dataset_ids: [dataset_id],
+      query: 'red dot',
+    });
     expect(found.slices[0]).toMatchObject({ content: 'A single red dot on white', document_id: doc.document_id });
     expect(found.slices[0].url).toContain('/api/files/content/');
   });
 
   it('refuses a token without the permission, and an unknown dataset, as the SDK expects', async () => {
-    const weak = (await agent.post('/api/permission_api/pat/create', { name: 'weak', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['knowledge.read'] }] })).token;
+    const weak = (
+      await agent.post('/api/permission_api/pat/create', {
+        name: 'weak',
+        duration_day: '1',
+        workspace_permission_list: [{ workspace_id: space, permissions: ['knowledge.read'] }],
+      })
+    ).token;
     const c = new CozeAPI({ token: weak, baseURL: studio.url });
     const e = await failure(c.datasets.create({ name: 'nope', space_id: space, format_type: 0 }));
     expect(e.status).toBe(403);

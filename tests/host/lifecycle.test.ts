@@ -8,7 +8,11 @@ afterEach(async () => {
 });
 
 const stateOf = async (s: RunningStudio) =>
-  Object.fromEntries((await getJson(`${s.url}/api/extensions`)).body.data.extensions.map((e: { id: string; state: string; reason?: string }) => [e.id, e]));
+  Object.fromEntries(
+    (await getJson(`${s.url}/api/extensions`)).body.data.extensions.map(
+      (e: { id: string; state: string; reason?: string }) => [e.id, e],
+    ),
+  );
 
 describe('extension lifecycle in the running host', () => {
   it('a dependent uses the service of the extension it requires', async () => {
@@ -44,6 +48,8 @@ describe('extension lifecycle in the running host', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tessera-cfg-'));
     const file = path.join(dir, 'tessera.config.yaml');
     writeFileSync(file, 'startup:\n  extensions:\n    fixture-broken: { onFailure: abort }\n');
-    await expect(startStudio({ extensionsDir: FIXTURE_EXTENSIONS, env: { TESSERA_CONFIG: file } })).rejects.toThrow(/fixture-broken' start failed.*abort/);
+    await expect(startStudio({ extensionsDir: FIXTURE_EXTENSIONS, env: { TESSERA_CONFIG: file } })).rejects.toThrow(
+      /fixture-broken' start failed.*abort/,
+    );
   });
 });

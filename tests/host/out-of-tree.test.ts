@@ -25,21 +25,41 @@ describe('a node type built outside the studio and dropped in', () => {
     try {
       const { agent } = await signUp(studio.url);
       const space = (await agent.post('/api/space/create', { name: 'Outside' })).space_id;
-      const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+      const api = (p: string, body: Record<string, unknown>) =>
+        agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
       const { node_types } = await agent.get('/api/workflow_api/node_types');
-      expect(node_types.find((t: { key: string }) => t.key === 'text_stats')).toMatchObject({ code: 10100, category: 'utility' });
+      expect(node_types.find((t: { key: string }) => t.key === 'text_stats')).toMatchObject({
+        code: 10100,
+        category: 'utility',
+      });
       const { workflow_id } = await api('create', { name: 'stats' });
       await api('save', {
         workflow_id,
         schema: {
-          nodes: [node('start', '1', { outputs: [{ name: 'text', type: 'string' }] }), node('stats', '10100', { inputs: [ref('text', 'start', ['text'])] }), node('end', '2', { inputs: [ref('words', 'stats', ['words'], 'integer'), ref('lines', 'stats', ['lines'], 'integer')] })],
+          nodes: [
+            node('start', '1', { outputs: [{ name: 'text', type: 'string' }] }),
+            node('stats', '10100', { inputs: [ref('text', 'start', ['text'])] }),
+            node('end', '2', {
+              inputs: [ref('words', 'stats', ['words'], 'integer'), ref('lines', 'stats', ['lines'], 'integer')],
+            }),
+          ],
           links: [link('start', 'stats'), link('stats', 'end')],
         },
       });
       expect((await api('validate_tree', { workflow_id })).errors).toEqual([]);
       await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
-      const pat = await agent.post('/api/permission_api/pat/create', { name: 'stats', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
-      const run = await (await fetch(`${studio.url}/v1/workflow/run`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_id, parameters: { text: 'one two\nthree' } }) })).json();
+      const pat = await agent.post('/api/permission_api/pat/create', {
+        name: 'stats',
+        duration_day: '1',
+        workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }],
+      });
+      const run = await (
+        await fetch(`${studio.url}/v1/workflow/run`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ workflow_id, parameters: { text: 'one two\nthree' } }),
+        })
+      ).json();
       expect(JSON.parse(run.data)).toEqual({ words: 3, lines: 2 });
     } finally {
       await studio.close();
@@ -52,7 +72,9 @@ describe('a node type built outside the studio and dropped in', () => {
     // What the studio's page may load: the remote entry and its chunks (not the standalone index page). The
     // Arco components it uses are there as copies the page downloads only when the studio has none (the
     // browser test checks which it takes); the whole kit would be about a megabyte.
-    const sizes = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f === 'remoteEntry.js' || /^static\/js\/async\/.*\.js$/.test(f)).map((f) => statSync(path.join(dir, f)).size);
+    const sizes = (readdirSync(dir, { recursive: true }) as string[])
+      .filter((f) => f === 'remoteEntry.js' || /^static\/js\/async\/.*\.js$/.test(f))
+      .map((f) => statSync(path.join(dir, f)).size);
     const total = sizes.reduce((a, b) => a + b, 0);
     expect(total).toBeLessThan(400 * 1024);
   });

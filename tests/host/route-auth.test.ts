@@ -21,7 +21,10 @@ function fill(path: string, values: Record<string, string> = {}): string {
 }
 
 function routes(): { owner: string; route: ApiRoute }[] {
-  return studio.server.host.points.registry(ApiRoutes).entries().map((e) => ({ owner: e.owner, route: e.value }));
+  return studio.server.host.points
+    .registry(ApiRoutes)
+    .entries()
+    .map((e) => ({ owner: e.owner, route: e.value }));
 }
 
 describe('authorization of every registered route', () => {
@@ -40,7 +43,9 @@ describe('authorization of every registered route', () => {
         body: route.method === 'GET' ? undefined : '{}',
       });
       // A streaming open-API route answers as Coze does: HTTP 200 with the JSON error body (4100: sign in).
-      const refused = res.status === 401 || (route.stream && /^\/v[13]\//.test(route.path) && res.status === 200 && (await res.json()).code === 4100);
+      const refused =
+        res.status === 401 ||
+        (route.stream && /^\/v[13]\//.test(route.path) && res.status === 200 && (await res.json()).code === 4100);
       if (!refused) failures.push(`${owner}: ${route.method} ${route.path} -> ${res.status}`);
     }
     expect(failures).toEqual([]);
@@ -60,7 +65,8 @@ describe('authorization of every registered route', () => {
       if (from === 'header') headers[field] = foreignSpace;
       const res = await outsider.request(route.method, path, route.method === 'GET' ? undefined : body);
       checked++;
-      if (res.status !== 403) failures.push(`${owner}: ${route.method} ${route.path} -> ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 403)
+        failures.push(`${owner}: ${route.method} ${route.path} -> ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(20);

@@ -24,14 +24,37 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     admin = (await signUp(studio.url)).agent;
     worker = await startWorker();
   });
-  const env = { REDIS_URL: redis!, TESSERA_QUEUE_CONSUMER: 'false', TESSERA_BULLMQ_PREFIX: prefix, TESSERA_ALLOW_PRIVATE_NETWORK: 'true', TESSERA_QUEUE_STALL_MS: '3000' };
+  const env = {
+    REDIS_URL: redis!,
+    TESSERA_QUEUE_CONSUMER: 'false',
+    TESSERA_BULLMQ_PREFIX: prefix,
+    TESSERA_ALLOW_PRIVATE_NETWORK: 'true',
+    TESSERA_QUEUE_STALL_MS: '3000',
+  };
   /** A `./tessera worker` on the studio's data and database; resolves once it consumes the queue. */
   async function startWorker(): Promise<ChildProcess> {
-    const w = spawn(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(ROOT, 'tools/cli.ts'), 'worker', '--data', studio.dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, TESSERA_QUEUE_CONSUMER: 'true', TESSERA_LOG_LEVEL: 'warn', ...(studio.databaseUrl ? { DATABASE_URL: studio.databaseUrl } : {}) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const w = spawn(
+      process.execPath,
+      [
+        '--no-node-snapshot',
+        '--disable-warning=ExperimentalWarning',
+        path.join(ROOT, 'tools/cli.ts'),
+        'worker',
+        '--data',
+        studio.dataDir,
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          ...env,
+          TESSERA_QUEUE_CONSUMER: 'true',
+          TESSERA_LOG_LEVEL: 'warn',
+          ...(studio.databaseUrl ? { DATABASE_URL: studio.databaseUrl } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const started = workerLog.length;
     w.stdout.on('data', (d) => (workerLog += d));
     w.stderr.on('data', (d) => (workerLog += d));
@@ -52,13 +75,16 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
   it('the studio enqueues; the worker runs; get_process shows the result', async () => {
     const { agent } = await signUp(studio.url);
     const space = (await agent.post('/api/space/create', { name: 'Scale' })).space_id;
-    const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const api = (p: string, body: Record<string, unknown>) =>
+      agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
     const { workflow_id } = await api('create', { name: unique('queued') });
     await api('save', { workflow_id, schema: greetingCanvas() });
     const { execute_id } = await api('test_run', { workflow_id, input: { name: 'Worker' } });
     let p: any;
     for (let i = 0; i < 200; i++) {
-      p = await agent.get(`/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`);
+      p = await agent.get(
+        `/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`,
+      );
       if (p.execute_status !== 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -88,11 +114,18 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     const base = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
     const { agent } = await signUp(studio.url);
     const space = (await agent.post('/api/space/create', { name: 'Redelivery' })).space_id;
-    const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const api = (p: string, body: Record<string, unknown>) =>
+      agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
     const runThroughKill = async (method: 'GET' | 'POST', path: string) => {
       const { workflow_id } = await api('create', { name: unique(`calls ${method}`) });
       const canvas = {
-        nodes: [node('start', '1'), node('call', '45', { settings: { method, url: `${base}${path}`, body: { type: 'json', content: '{}' }, timeout_ms: 60_000 } }), node('end', '2', { inputs: [ref('status', 'call', ['statusCode'], 'integer')] })],
+        nodes: [
+          node('start', '1'),
+          node('call', '45', {
+            settings: { method, url: `${base}${path}`, body: { type: 'json', content: '{}' }, timeout_ms: 60_000 },
+          }),
+          node('end', '2', { inputs: [ref('status', 'call', ['statusCode'], 'integer')] }),
+        ],
         links: [link('start', 'call'), link('call', 'end')],
       };
       await api('save', { workflow_id, schema: canvas });
@@ -106,14 +139,22 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
       worker = await startWorker();
       let p: any;
       await expect
-        .poll(async () => (p = await agent.get(`/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`)).execute_status, { timeout: 30_000, interval: 200 })
+        .poll(
+          async () =>
+            (p = await agent.get(
+              `/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`,
+            )).execute_status,
+          { timeout: 30_000, interval: 200 },
+        )
         .not.toBe(1);
       return p;
     };
     try {
       const post = await runThroughKill('POST', '/orders');
       expect(post.execute_status, workerLog).toBe(3);
-      expect(post.reason, workerLog).toMatch(/stopped after node call had started, and that node is not safe to run twice/);
+      expect(post.reason, workerLog).toMatch(
+        /stopped after node call had started, and that node is not safe to run twice/,
+      );
       expect(hits['POST /orders']).toBe(1);
       const get = await runThroughKill('GET', '/status');
       expect(get.execute_status, `${get.reason} ${workerLog}`).toBe(2);
@@ -128,20 +169,56 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     try {
       const agent = admin;
       const space = (await agent.post('/api/space/create', { name: 'Scale knowledge' })).space_id;
-      const cred = await agent.post('/api/model_manage/v1/platform/credential/create', { provider: 'openai-compatible', name: 'embed', base_url: `${llm.url}/v1`, api_key: 'sk-fake' });
-      const model = (await agent.post('/api/model_manage/v1/platform/model/create', { credential_id: cred.credential_id, model_name: 'concept-embed-256', kind: 'embedding' })).model_id;
-      const { dataset_id } = await agent.post('/api/knowledge/create', { space_id: space, name: 'Shared', format_type: 0, embedding_model_id: model });
+      const cred = await agent.post('/api/model_manage/v1/platform/credential/create', {
+        provider: 'openai-compatible',
+        name: 'embed',
+        base_url: `${llm.url}/v1`,
+        api_key: 'sk-fake',
+      });
+      const model = (
+        await agent.post('/api/model_manage/v1/platform/model/create', {
+          credential_id: cred.credential_id,
+          model_name: 'concept-embed-256',
+          kind: 'embedding',
+        })
+      ).model_id;
+      const { dataset_id } = await agent.post('/api/knowledge/create', {
+        space_id: space,
+        name: 'Shared',
+        format_type: 0,
+        embedding_model_id: model,
+      });
       const add = async (text: string) => {
-        const doc = (await agent.post('/api/knowledge/document/create', { space_id: space, dataset_id, document_bases: [{ custom_content: text }] })).document_infos[0];
+        const doc = (
+          await agent.post('/api/knowledge/document/create', {
+            space_id: space,
+            dataset_id,
+            document_bases: [{ custom_content: text }],
+          })
+        ).document_infos[0];
         for (let i = 0; i < 400; i++) {
-          const [p] = (await agent.post('/api/knowledge/document/progress/get', { space_id: space, document_ids: [doc.document_id] })).data;
+          const [p] = (
+            await agent.post('/api/knowledge/document/progress/get', {
+              space_id: space,
+              document_ids: [doc.document_id],
+            })
+          ).data;
           if (p.status === 1) return doc.document_id as string;
           if (p.status === 9) throw new Error(p.status_descript);
           await new Promise((r) => setTimeout(r, 50));
         }
         throw new Error(`still processing: ${workerLog}`);
       };
-      const semantic = async (query: string) => (await agent.post('/api/knowledge/retrieve', { space_id: space, dataset_ids: [dataset_id], query, search_type: 0, top_k: 1 })).slices.map((s: { document_id: string }) => s.document_id);
+      const semantic = async (query: string) =>
+        (
+          await agent.post('/api/knowledge/retrieve', {
+            space_id: space,
+            dataset_ids: [dataset_id],
+            query,
+            search_type: 0,
+            top_k: 1,
+          })
+        ).slices.map((s: { document_id: string }) => s.document_id);
       const first = await add('Company cars are booked through the fleet desk.');
       expect(await semantic('reserve an automobile')).toEqual([first]);
       // Written by the worker after the studio cached the vectors: found, because the cache follows the version.

@@ -39,12 +39,20 @@ describe('full start with every built-in extension', () => {
   });
 
   it('answers malformed JSON with a 400 envelope, never a stack trace', async () => {
-    const r = await getJson(`${studio.url}/api/host/client_errors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":' });
+    const r = await getJson(`${studio.url}/api/host/client_errors`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"message":',
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(400002);
     expect(JSON.stringify(r.body)).not.toMatch(/at .*\.ts:\d+/);
     // In the caller's language.
-    const zh = await getJson(`${studio.url}/api/space/list`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN,zh;q=0.9' }, body: '{"name":' });
+    const zh = await getJson(`${studio.url}/api/space/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN,zh;q=0.9' },
+      body: '{"name":',
+    });
     expect([zh.status, zh.body.msg]).toEqual([400, '请求体不是有效的 JSON（其 Content-Type 为 application/json）。']);
   });
 
@@ -60,9 +68,24 @@ describe('a data folder that cannot be used', () => {
     try {
       writeFileSync(path.join(dir, 'file'), 'x');
       const bad = path.join(dir, 'file', 'data');
-      const r = spawnSync(process.execPath, ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', path.join(import.meta.dirname, '../../tools/cli.ts'), 'start', '--port', '0', '--data', bad], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, TESSERA_LOG_LEVEL: 'silent' } });
+      const r = spawnSync(
+        process.execPath,
+        [
+          '--no-node-snapshot',
+          '--disable-warning=ExperimentalWarning',
+          path.join(import.meta.dirname, '../../tools/cli.ts'),
+          'start',
+          '--port',
+          '0',
+          '--data',
+          bad,
+        ],
+        { encoding: 'utf8', timeout: 30_000, env: { ...process.env, TESSERA_LOG_LEVEL: 'silent' } },
+      );
       expect(r.status).toBe(2);
-      expect(r.stderr).toContain(`tessera: The data folder ${bad} cannot be used: a part of the path is a file, not a folder.`);
+      expect(r.stderr).toContain(
+        `tessera: The data folder ${bad} cannot be used: a part of the path is a file, not a folder.`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

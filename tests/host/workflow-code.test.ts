@@ -13,13 +13,28 @@ beforeAll(async () => {
 });
 afterAll(() => studio.close());
 
-async function run(code: string, input: Record<string, unknown>, outputs: unknown[], settings: Record<string, unknown> = {}) {
-  const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+async function run(
+  code: string,
+  input: Record<string, unknown>,
+  outputs: unknown[],
+  settings: Record<string, unknown> = {},
+) {
+  const api = (p: string, body: Record<string, unknown>) =>
+    agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
   const { workflow_id } = await api('create', { name: unique('code') });
   await api('save', {
     workflow_id,
     schema: {
-      nodes: [node('start', '1', { outputs: [{ name: 'n', type: 'integer' }] }), node('code', '5', { title: 'Code', inputs: [ref('n', 'start', ['n'], 'integer')], outputs, settings: { language: 'typescript', code, ...settings } }), node('end', '2', { inputs: [ref('result', 'code', ['squares'], 'array')] })],
+      nodes: [
+        node('start', '1', { outputs: [{ name: 'n', type: 'integer' }] }),
+        node('code', '5', {
+          title: 'Code',
+          inputs: [ref('n', 'start', ['n'], 'integer')],
+          outputs,
+          settings: { language: 'typescript', code, ...settings },
+        }),
+        node('end', '2', { inputs: [ref('result', 'code', ['squares'], 'array')] }),
+      ],
       links: [link('start', 'code'), link('code', 'end')],
     },
   });
@@ -27,21 +42,30 @@ async function run(code: string, input: Record<string, unknown>, outputs: unknow
 }
 
 it('runs TypeScript in the sandbox with typed outputs', async () => {
-  const code = 'async function main({ params }: { params: { n: number } }) {\n  return { squares: Array.from({ length: params.n }, (_, i) => i * i) };\n}';
+  const code =
+    'async function main({ params }: { params: { n: number } }) {\n  return { squares: Array.from({ length: params.n }, (_, i) => i * i) };\n}';
   const r = await run(code, { n: 4 }, [{ name: 'squares', type: 'array', items: 'integer' }]);
   expect(JSON.parse(r.output)).toEqual({ result: [0, 1, 4, 9] });
 });
 
 it("keeps what the code logged with the node's result", async () => {
-  const r = await run("async function main({ params }) {\n  console.log('squaring', params.n);\n  return { squares: [params.n * params.n] };\n}", { n: 3 }, [{ name: 'squares', type: 'array', items: 'integer' }]);
+  const r = await run(
+    "async function main({ params }) {\n  console.log('squaring', params.n);\n  return { squares: [params.n * params.n] };\n}",
+    { n: 3 },
+    [{ name: 'squares', type: 'array', items: 'integer' }],
+  );
   expect(r.node_results.find((n: { node_id: string }) => n.node_id === 'code').logs).toEqual(['squaring 3']);
 });
 
 it('fails the node with the line of the error, and a wrong output type names the field', async () => {
-  const broken = await run('async function main() {\n  return { squares: undefinedThing.length };\n}', { n: 1 }, [{ name: 'squares', type: 'array' }]);
+  const broken = await run('async function main() {\n  return { squares: undefinedThing.length };\n}', { n: 1 }, [
+    { name: 'squares', type: 'array' },
+  ]);
   expect(broken.execute_status).toBe(3);
   expect(broken.reason).toMatch(/^Line 2: undefinedThing is not defined/);
-  const wrong = await run('async function main() { return { squares: "nope" } }', { n: 1 }, [{ name: 'squares', type: 'array' }]);
+  const wrong = await run('async function main() { return { squares: "nope" } }', { n: 1 }, [
+    { name: 'squares', type: 'array' },
+  ]);
   expect(wrong.reason).toMatch(/The output 'squares' should be an array/);
   const slow = await run('async function main() { while (true) {} }', { n: 1 }, [], { timeout_ms: 50 });
   expect(slow.reason).toMatch(/longer than 50 ms/);

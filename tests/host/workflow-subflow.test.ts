@@ -6,7 +6,8 @@ import { greetingCanvas, link, node, questionCanvas, ref, unique } from '../work
 let studio: RunningStudio;
 let agent: Agent;
 let space: string;
-const api = (p: string, body: Record<string, unknown>) => agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+const api = (p: string, body: Record<string, unknown>) =>
+  agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
 beforeAll(async () => {
   studio = await startStudio();
   agent = (await signUp(studio.url)).agent;
@@ -24,7 +25,11 @@ async function create(canvas: unknown, publish = false) {
 const parentOf = (child: string, version?: string, outputs = ['message']) => ({
   nodes: [
     node('start', '1', { outputs: [{ name: 'who', type: 'string' }] }),
-    node('sub', '9', { title: 'Child', inputs: [ref('name', 'start', ['who'])], settings: { workflow_id: child, ...(version ? { version } : {}) } }),
+    node('sub', '9', {
+      title: 'Child',
+      inputs: [ref('name', 'start', ['who'])],
+      settings: { workflow_id: child, ...(version ? { version } : {}) },
+    }),
     node('end', '2', { inputs: outputs.map((o) => ref(o, 'sub', [o])) }),
   ],
   links: [link('start', 'sub'), link('sub', 'end')],
@@ -40,7 +45,11 @@ describe('the sub-workflow node', () => {
 
   it('runs the draft when asked to', async () => {
     const child = await create(greetingCanvas());
-    const r = await api('test_run', { workflow_id: await create(parentOf(child, 'draft')), input: { who: 'Draft' }, run_mode: 0 });
+    const r = await api('test_run', {
+      workflow_id: await create(parentOf(child, 'draft')),
+      input: { who: 'Draft' },
+      run_mode: 0,
+    });
     expect(JSON.parse(r.output)).toEqual({ message: 'Hello, Draft!' });
     const unpublished = await api('test_run', { workflow_id: await create(parentOf(child)), input: {}, run_mode: 0 });
     expect(unpublished.reason).toMatch(/no published version/);
@@ -51,7 +60,13 @@ describe('the sub-workflow node', () => {
     const parent = await create(parentOf(child, undefined, ['answer']));
     const waiting = await api('test_run', { workflow_id: parent, input: {}, run_mode: 0 });
     expect(waiting.interrupt).toMatchObject({ node_id: 'sub', type: 2, data: { question: 'What is your name?' } });
-    const done = await api('test_resume', { workflow_id: parent, execute_id: waiting.execute_id, event_id: waiting.interrupt.event_id, data: 'Nested', run_mode: 0 });
+    const done = await api('test_resume', {
+      workflow_id: parent,
+      execute_id: waiting.execute_id,
+      event_id: waiting.interrupt.event_id,
+      data: 'Nested',
+      run_mode: 0,
+    });
     expect(JSON.parse(done.output)).toEqual({ answer: 'Nested' });
   });
 

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => studio.close());
 
-const api = (path: string, body: Record<string, unknown> = {}) => owner.post(`/api/workflow_api/${path}`, { space_id: space, ...body });
+const api = (path: string, body: Record<string, unknown> = {}) =>
+  owner.post(`/api/workflow_api/${path}`, { space_id: space, ...body });
 
 async function createWith(canvas: unknown, name = 'Greeting') {
   const { workflow_id } = await api('create', { name: name === 'Greeting' ? unique(name) : name, desc: 'says hello' });
@@ -23,7 +24,9 @@ async function createWith(canvas: unknown, name = 'Greeting') {
 
 async function poll(workflow_id: string, execute_id: string, until: (p: any) => boolean) {
   for (let i = 0; i < 200; i++) {
-    const p = await owner.get(`/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`);
+    const p = await owner.get(
+      `/api/workflow_api/get_process?space_id=${space}&workflow_id=${workflow_id}&execute_id=${execute_id}`,
+    );
     if (until(p)) return p;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -37,7 +40,9 @@ describe('workflow lifecycle', () => {
     expect(JSON.parse(workflow.schema_json).nodes.map((n: any) => n.type)).toEqual(['1', '2']);
     expect(workflow).toMatchObject({ status: 1, publish_status: 1, flow_mode: 0 });
     const { node_types } = await owner.get('/api/workflow_api/node_types');
-    expect(node_types.map((t: any) => t.code)).toEqual(expect.arrayContaining([1, 2, 8, 13, 15, 18, 30, 32, 45, 58, 59]));
+    expect(node_types.map((t: any) => t.code)).toEqual(
+      expect.arrayContaining([1, 2, 8, 13, 15, 18, 30, 32, 45, 58, 59]),
+    );
   });
 
   it('validates and reports every problem at once', async () => {
@@ -46,21 +51,39 @@ describe('workflow lifecycle', () => {
     canvas.nodes.push(node('orphan', '15', { settings: { mode: 'split', separators: [] } }));
     const r = await api('validate_tree', { workflow_id, schema: canvas });
     expect(r.valid).toBe(false);
-    expect(r.errors).toEqual(expect.arrayContaining([expect.objectContaining({ type: 1, node_id: 'orphan', field: 'settings.separators' }), expect.objectContaining({ type: 2, node_id: 'orphan' })]));
+    expect(r.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 1, node_id: 'orphan', field: 'settings.separators' }),
+        expect.objectContaining({ type: 2, node_id: 'orphan' }),
+      ]),
+    );
   });
 
   it('detects a save made from an older draft', async () => {
     const workflow_id = await createWith(greetingCanvas());
     const { workflow } = await api('canvas', { workflow_id });
     await api('save', { workflow_id, schema: greetingCanvas(), base_revision: workflow.revision });
-    const stale = await owner.request('POST', '/api/workflow_api/save', { space_id: space, workflow_id, schema: greetingCanvas(), base_revision: workflow.revision });
+    const stale = await owner.request('POST', '/api/workflow_api/save', {
+      space_id: space,
+      workflow_id,
+      schema: greetingCanvas(),
+      base_revision: workflow.revision,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.msg).toMatch(/changed since you opened it/);
   });
 
   it('moves statuses: test run, submit, publish, change, revert; and keeps the history', async () => {
     const workflow_id = await createWith(greetingCanvas());
-    expect((await owner.request('POST', '/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v1.0.0' })).body.msg).toMatch(/test run/);
+    expect(
+      (
+        await owner.request('POST', '/api/workflow_api/publish', {
+          space_id: space,
+          workflow_id,
+          workflow_version: 'v1.0.0',
+        })
+      ).body.msg,
+    ).toMatch(/test run/);
     const run = await api('test_run', { workflow_id, input: { name: 'Ada' }, run_mode: 0 });
     expect(run.execute_status).toBe(2);
     let meta = (await api('canvas', { workflow_id })).workflow;
@@ -70,7 +93,16 @@ describe('workflow lifecycle', () => {
     await api('publish', { workflow_id, workflow_version: 'v1.0.0', version_description: 'first release' });
     meta = (await api('canvas', { workflow_id })).workflow;
     expect(meta).toMatchObject({ publish_status: 3, latest_version: 'v1.0.0' });
-    expect((await owner.request('POST', '/api/workflow_api/publish', { space_id: space, workflow_id, workflow_version: 'v0.9.0', force: true })).body.msg).toMatch(/greater than/);
+    expect(
+      (
+        await owner.request('POST', '/api/workflow_api/publish', {
+          space_id: space,
+          workflow_id,
+          workflow_version: 'v0.9.0',
+          force: true,
+        })
+      ).body.msg,
+    ).toMatch(/greater than/);
     // A change makes it untested again.
     const changed = greetingCanvas();
     changed.nodes[2].node_param.settings = { mode: 'concat', template: 'Hi {{name}}' };
@@ -79,13 +111,23 @@ describe('workflow lifecycle', () => {
     await api('revert', { workflow_id, commit_id });
     const reverted = JSON.parse((await api('canvas', { workflow_id })).workflow.schema_json);
     expect(reverted.nodes[2].node_param.settings.template).toBe('Hello, {{name}}!');
-    expect((await api('version_list', { workflow_id })).version_list).toEqual([expect.objectContaining({ version: 'v1.0.0', version_description: 'first release' })]);
+    expect((await api('version_list', { workflow_id })).version_list).toEqual([
+      expect.objectContaining({ version: 'v1.0.0', version_description: 'first release' }),
+    ]);
     expect((await api('operate_list', { workflow_id })).operate_list.map((o: any) => o.type)).toEqual([0, 2, 1, 0]);
     const v1 = (await api('version_list', { workflow_id })).version_list[0];
     const history = await api('history_schema', { workflow_id, commit_id: v1.commit_id });
     expect(history).toMatchObject({ version: 'v1.0.0', description: 'first release' });
     expect(JSON.parse(history.schema_json).nodes[2].node_param.settings.template).toBe('Hello, {{name}}!');
-    expect((await owner.request('POST', '/api/workflow_api/history_schema', { space_id: space, workflow_id, commit_id: '1' })).status).toBe(404);
+    expect(
+      (
+        await owner.request('POST', '/api/workflow_api/history_schema', {
+          space_id: space,
+          workflow_id,
+          commit_id: '1',
+        })
+      ).status,
+    ).toBe(404);
     const runsOf = (await api('get_execute_history_list', { workflow_id })).runs;
     expect(runsOf.map((r: any) => [r.execute_mode, r.execute_status])).toEqual([[1, 2]]);
     expect(runsOf[0].execute_id).toBe(run.execute_id);
@@ -107,21 +149,49 @@ describe('workflow lifecycle', () => {
     const a = await createWith(greetingCanvas(), 'Weekly report');
     const dup = await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'weekly REPORT' });
     expect(dup.status).toBe(409);
-    expect(dup.body).toMatchObject({ code: 409001, msg: 'A workflow named "weekly REPORT" already exists in this space. Choose another name.', data: { field: 'name' } });
+    expect(dup.body).toMatchObject({
+      code: 409001,
+      msg: 'A workflow named "weekly REPORT" already exists in this space. Choose another name.',
+      data: { field: 'name' },
+    });
     // In the caller's language (the studio's page sends Accept-Language with every call).
-    const zh = await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: 'Weekly report' }, { 'accept-language': 'zh-CN' });
+    const zh = await owner.request(
+      'POST',
+      '/api/workflow_api/create',
+      { space_id: space, name: 'Weekly report' },
+      { 'accept-language': 'zh-CN' },
+    );
     expect(zh.body.msg).toBe('此空间中已有名为“Weekly report”的工作流，请换一个名称。');
-    const invalid = await owner.request('POST', '/api/workflow_api/create', { space_id: space, name: '' }, { 'accept-language': 'zh-CN' });
+    const invalid = await owner.request(
+      'POST',
+      '/api/workflow_api/create',
+      { space_id: space, name: '' },
+      { 'accept-language': 'zh-CN' },
+    );
     expect(invalid.body.msg).toMatch(/^请求参数有误：name: /);
     const b = await createWith(greetingCanvas(), 'Monthly report');
-    expect((await owner.request('POST', '/api/workflow_api/update_meta', { space_id: space, workflow_id: b, name: 'Weekly report' })).status).toBe(409);
+    expect(
+      (
+        await owner.request('POST', '/api/workflow_api/update_meta', {
+          space_id: space,
+          workflow_id: b,
+          name: 'Weekly report',
+        })
+      ).status,
+    ).toBe(409);
     expect((await api('update_meta', { workflow_id: b, name: 'Monthly report' })).name).toBe('Monthly report'); // its own name
-    const copies = [(await api('copy', { workflow_id: a })).workflow_id, (await api('copy', { workflow_id: a })).workflow_id];
-    expect((await api('workflow_detail', { workflow_ids: copies })).map((w: { name: string }) => w.name).sort()).toEqual(['Weekly report (copy 2)', 'Weekly report (copy)']);
+    const copies = [
+      (await api('copy', { workflow_id: a })).workflow_id,
+      (await api('copy', { workflow_id: a })).workflow_id,
+    ];
+    expect(
+      (await api('workflow_detail', { workflow_ids: copies })).map((w: { name: string }) => w.name).sort(),
+    ).toEqual(['Weekly report (copy 2)', 'Weekly report (copy)']);
   });
 
   it('matches %, _ and \\ in a name search as themselves, not as wildcards', async () => {
-    for (const name of ['Save 50% now', 'Save 500 now', 'snake_case', 'snakeXcase', 'back\\slash']) await createWith(greetingCanvas(), name);
+    for (const name of ['Save 50% now', 'Save 500 now', 'snake_case', 'snakeXcase', 'back\\slash'])
+      await createWith(greetingCanvas(), name);
     const names = async (q: string) => (await api('workflow_list', { name: q })).workflow_list.map((w: any) => w.name);
     expect(await names('50%')).toEqual(['Save 50% now']);
     expect(await names('e_c')).toEqual(['snake_case']);
@@ -161,22 +231,54 @@ describe('workflow runs', () => {
 
   it('streams a test run as server-sent events, with each node as it starts and ends', async () => {
     const canvas = greetingCanvas();
-    canvas.nodes[5] = node('end', '2', { title: 'End', inputs: [ref('message', 'agg', ['text'])], settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' } });
+    canvas.nodes[5] = node('end', '2', {
+      title: 'End',
+      inputs: [ref('message', 'agg', ['text'])],
+      settings: { terminate_plan: 'use_answer_content', answer: '{{message}}' },
+    });
     const workflow_id = await createWith(canvas);
     const res = await fetch(`${studio.url}/api/workflow_api/test_run`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': decodeURIComponent(owner.cookies.get('tessera_csrf')!) },
+      headers: {
+        'content-type': 'application/json',
+        cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-csrf-token': decodeURIComponent(owner.cookies.get('tessera_csrf')!),
+      },
       body: JSON.stringify({ space_id: space, workflow_id, input: { name: 'Cy' }, run_mode: 1 }),
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
-    const events = text.split('\n\n').filter(Boolean).map((b) => Object.fromEntries(b.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)])));
+    const events = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((b) =>
+        Object.fromEntries(b.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)])),
+      );
     expect(events.filter((e) => e.event !== 'Node').map((e) => e.event)).toEqual(['Message', 'Done']);
     const nodes = events.filter((e) => e.event === 'Node').map((e) => JSON.parse(e.data));
     // Running (2) then Success (3) per node that ran, in order; the skipped branch sends nothing.
-    expect(nodes.map((n) => `${n.node_id}:${n.status}`)).toEqual(['start:2', 'start:3', 'if:2', 'if:3', 'greet:2', 'greet:3', 'agg:2', 'agg:3', 'end:2', 'end:3']);
-    expect(nodes.find((n) => n.node_id === 'greet' && n.status === 3)).toMatchObject({ node_type: 'text', outputs: { output: 'Hello, Cy!' }, title: 'Greet' });
-    expect(JSON.parse(events.find((e) => e.event === 'Message')!.data)).toMatchObject({ content: 'Hello, Cy!', node_title: 'End', node_is_finish: true });
+    expect(nodes.map((n) => `${n.node_id}:${n.status}`)).toEqual([
+      'start:2',
+      'start:3',
+      'if:2',
+      'if:3',
+      'greet:2',
+      'greet:3',
+      'agg:2',
+      'agg:3',
+      'end:2',
+      'end:3',
+    ]);
+    expect(nodes.find((n) => n.node_id === 'greet' && n.status === 3)).toMatchObject({
+      node_type: 'text',
+      outputs: { output: 'Hello, Cy!' },
+      title: 'Greet',
+    });
+    expect(JSON.parse(events.find((e) => e.event === 'Message')!.data)).toMatchObject({
+      content: 'Hello, Cy!',
+      node_title: 'End',
+      node_is_finish: true,
+    });
   });
 
   it('waits on a Question, resumes with the answer, and records it all', async () => {
@@ -205,7 +307,14 @@ describe('workflow runs', () => {
   });
 
   it('names the failing node and keeps the error', async () => {
-    const canvas = { nodes: [node('start', '1', { outputs: [{ name: 'raw', type: 'string' }] }), node('parse', '59', { title: 'Parse', inputs: [ref('input', 'start', ['raw'])] }), node('end', '2', { inputs: [ref('v', 'parse', ['output'], 'object')] })], links: [link('start', 'parse'), link('parse', 'end')] };
+    const canvas = {
+      nodes: [
+        node('start', '1', { outputs: [{ name: 'raw', type: 'string' }] }),
+        node('parse', '59', { title: 'Parse', inputs: [ref('input', 'start', ['raw'])] }),
+        node('end', '2', { inputs: [ref('v', 'parse', ['output'], 'object')] }),
+      ],
+      links: [link('start', 'parse'), link('parse', 'end')],
+    };
     const workflow_id = await createWith(canvas, 'Bad JSON');
     const r = await api('test_run', { workflow_id, input: { raw: '{nope' }, run_mode: 0 });
     expect(r.execute_status).toBe(3);
@@ -219,38 +328,75 @@ describe('open API with a personal access token', () => {
     const workflow_id = await createWith(greetingCanvas(), 'Public greeting');
     await api('test_run', { workflow_id, input: { name: 'x' }, run_mode: 0 });
     await api('publish', { workflow_id, workflow_version: 'v1.0.0' });
-    const pat = await owner.post('/api/permission_api/pat/create', { name: 'runner', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run', 'workflow.read'] }] });
+    const pat = await owner.post('/api/permission_api/pat/create', {
+      name: 'runner',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run', 'workflow.read'] }],
+    });
     const bot = new Agent(studio.url, { bearer: pat.token });
     const r = await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Token' } });
     expect(r.body).toMatchObject({ code: 0, msg: '' });
     expect(JSON.parse(r.body.data)).toEqual({ message: 'Hello, Token!' });
-    const history = await bot.request('GET', `/v1/workflow/get_run_history?workflow_id=${workflow_id}&execute_id=${r.body.execute_id}`);
+    const history = await bot.request(
+      'GET',
+      `/v1/workflow/get_run_history?workflow_id=${workflow_id}&execute_id=${r.body.execute_id}`,
+    );
     expect(history.body.data[0]).toMatchObject({ execute_id: r.body.execute_id, execute_status: 'Success' });
     expect((await bot.get(`/v1/workflows/${workflow_id}`)).workflow_detail.workflow_name).toBe('Public greeting');
-    expect((await bot.get(`/v1/workflows?workspace_id=${space}`)).items.map((w: any) => w.workflow_id)).toContain(workflow_id);
+    expect((await bot.get(`/v1/workflows?workspace_id=${space}`)).items.map((w: any) => w.workflow_id)).toContain(
+      workflow_id,
+    );
     expect((await bot.get(`/v1/workflows/${workflow_id}/versions`)).items[0].version).toBe('v1.0.0');
-    const readOnly = await owner.post('/api/permission_api/pat/create', { name: 'reader', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.read'] }] });
-    expect((await new Agent(studio.url, { bearer: readOnly.token }).request('POST', '/v1/workflow/run', { workflow_id })).status).toBe(403);
+    const readOnly = await owner.post('/api/permission_api/pat/create', {
+      name: 'reader',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.read'] }],
+    });
+    expect(
+      (await new Agent(studio.url, { bearer: readOnly.token }).request('POST', '/v1/workflow/run', { workflow_id }))
+        .status,
+    ).toBe(403);
   });
 
   it('answers every run from what is current: a new version, changed token permissions, a deleted workflow', async () => {
     const workflow_id = await createWith(greetingCanvas(), 'Changing greeting');
     await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
-    const pat = await owner.post('/api/permission_api/pat/create', { name: 'changing', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const pat = await owner.post('/api/permission_api/pat/create', {
+      name: 'changing',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }],
+    });
     const bot = new Agent(studio.url, { bearer: pat.token });
-    const run = async () => (await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } })).body;
+    const run = async () =>
+      (await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } })).body;
     expect(JSON.parse((await run()).data)).toEqual({ message: 'Hello, Ada!' });
 
     const v2 = greetingCanvas();
-    v2.nodes.find((n) => n.node_id === 'greet')!.node_param.settings = { mode: 'concat', template: 'Welcome back, {{name}}!' };
+    v2.nodes.find((n) => n.node_id === 'greet')!.node_param.settings = {
+      mode: 'concat',
+      template: 'Welcome back, {{name}}!',
+    };
     await api('save', { workflow_id, schema: v2 });
     await api('publish', { workflow_id, workflow_version: 'v1.1.0', force: true });
     expect(JSON.parse((await run()).data)).toEqual({ message: 'Welcome back, Ada!' });
-    expect(JSON.parse((await bot.request('POST', '/v1/workflow/run', { workflow_id, version: 'v1.0.0', parameters: { name: 'Ada' } })).body.data)).toEqual({ message: 'Hello, Ada!' });
+    expect(
+      JSON.parse(
+        (await bot.request('POST', '/v1/workflow/run', { workflow_id, version: 'v1.0.0', parameters: { name: 'Ada' } }))
+          .body.data,
+      ),
+    ).toEqual({ message: 'Hello, Ada!' });
 
-    await owner.post('/api/permission_api/pat/update', { id: pat.personal_access_token.id, workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.read'] }] });
-    expect((await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } })).status).toBe(403);
-    await owner.post('/api/permission_api/pat/update', { id: pat.personal_access_token.id, workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    await owner.post('/api/permission_api/pat/update', {
+      id: pat.personal_access_token.id,
+      workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.read'] }],
+    });
+    expect((await bot.request('POST', '/v1/workflow/run', { workflow_id, parameters: { name: 'Ada' } })).status).toBe(
+      403,
+    );
+    await owner.post('/api/permission_api/pat/update', {
+      id: pat.personal_access_token.id,
+      workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }],
+    });
     expect((await run()).code).toBe(0);
 
     await api('delete', { workflow_id });
@@ -262,16 +408,34 @@ describe('open API with a personal access token', () => {
   it('streams a question and resumes it', async () => {
     const workflow_id = await createWith(questionCanvas(), 'Public ask');
     await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
-    const pat = await owner.post('/api/permission_api/pat/create', { name: 'asker', duration_day: '1', workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }] });
+    const pat = await owner.post('/api/permission_api/pat/create', {
+      name: 'asker',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['workflow.run'] }],
+    });
     const sse = async (path: string, body: unknown) => {
-      const res = await fetch(`${studio.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return (await res.text()).split('\n\n').filter(Boolean).map((b) => Object.fromEntries(b.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)])));
+      const res = await fetch(`${studio.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await res.text())
+        .split('\n\n')
+        .filter(Boolean)
+        .map((b) =>
+          Object.fromEntries(b.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)])),
+        );
     };
     const first = await sse('/v1/workflow/stream_run', { workflow_id, parameters: {} });
     const interrupt = first.find((e) => e.event === 'Interrupt')!;
     const { interrupt_data } = JSON.parse(interrupt.data);
     expect(interrupt_data.type).toBe(2);
-    const second = await sse('/v1/workflow/stream_resume', { workflow_id, event_id: interrupt_data.event_id, interrupt_type: 2, resume_data: 'Lin' });
+    const second = await sse('/v1/workflow/stream_resume', {
+      workflow_id,
+      event_id: interrupt_data.event_id,
+      interrupt_type: 2,
+      resume_data: 'Lin',
+    });
     // The answer reaches the caller: End's variables are the last Message before Done.
     expect(second.map((e) => e.event)).toEqual(['Message', 'Done']);
     expect(JSON.parse(JSON.parse(second[0].data).content)).toEqual({ answer: 'Lin' });

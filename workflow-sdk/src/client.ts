@@ -40,11 +40,35 @@ export interface NodeFormProps {
 /** The workflow editor's shared inputs, given to each node form as `widgets`. */
 export interface NodeFormWidgets {
   /** A text template with {{ completion of upstream outputs and variables. */
-  TemplateInput: ComponentType<{ value: string; onChange(v: string): void; node: CanvasNode; upstream: UpstreamOutput[]; placeholder?: string; minRows?: number; maxRows?: number; testId?: string; error?: boolean; style?: CSSProperties }>;
+  TemplateInput: ComponentType<{
+    value: string;
+    onChange(v: string): void;
+    node: CanvasNode;
+    upstream: UpstreamOutput[];
+    placeholder?: string;
+    minRows?: number;
+    maxRows?: number;
+    testId?: string;
+    error?: boolean;
+    style?: CSSProperties;
+  }>;
   /** An input binding's value: a literal of its type, or a reference to an upstream output. */
-  ValueInput: ComponentType<{ binding: InputBinding; upstream: UpstreamOutput[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }>;
+  ValueInput: ComponentType<{
+    binding: InputBinding;
+    upstream: UpstreamOutput[];
+    onChange(value: ValueExpr): void;
+    testId?: string;
+    error?: boolean;
+  }>;
   /** A list of typed fields (name, type, items, required). */
-  FieldsEditor: ComponentType<{ fields: FieldDecl[]; onChange(fields: FieldDecl[]): void; testId?: string; withRequired?: boolean; addLabel?: string; problemOf?(index: number): string | undefined }>;
+  FieldsEditor: ComponentType<{
+    fields: FieldDecl[];
+    onChange(fields: FieldDecl[]): void;
+    testId?: string;
+    withRequired?: boolean;
+    addLabel?: string;
+    problemOf?(index: number): string | undefined;
+  }>;
 }
 
 /** An output port: `label` as is (an option's text), or `labelKey` translated ('ns:key', with `labelParams`). */
@@ -125,7 +149,11 @@ export const CatalogueSections = defineRegistryPoint<CatalogueSection>({
   id: 'workflow.catalogueSections',
   owner: 'workflow',
   description: 'Sections of the node catalogue that list ready-made nodes from the space (plugin APIs, MCP tools).',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9_.-]*$/), label: z.string().min(1), useItems: z.custom<CatalogueSection['useItems']>((v) => typeof v === 'function', 'must be a function') }),
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
+    label: z.string().min(1),
+    useItems: z.custom<CatalogueSection['useItems']>((v) => typeof v === 'function', 'must be a function'),
+  }),
   key: (s) => s.key,
 });
 
@@ -139,6 +167,12 @@ export const InterruptViews = defineRegistryPoint<InterruptView>({
   id: 'workflow.interruptViews',
   owner: 'workflow',
   description: 'What the run panel shows for an interrupt type beyond questions (an OAuth authorise button ...).',
-  schema: z.object({ type: z.number().int().positive(), Component: z.custom<ComponentType>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a component') }),
+  schema: z.object({
+    type: z.number().int().positive(),
+    Component: z.custom<ComponentType>(
+      (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+      'must be a component',
+    ),
+  }),
   key: (v) => String(v.type),
 });

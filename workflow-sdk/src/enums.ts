@@ -11,7 +11,14 @@ export const OperateType = { Draft: 0, Submit: 1, Publish: 2, PublishPPE: 3, Sub
 export const DeleteCheck = { CanDelete: 0, RejectProductDraft: 1, UnListProduct: 2 } as const;
 export const OrderBy = { CreateTime: 0, UpdateTime: 1, PublishTime: 2, Hot: 3, Id: 4 } as const;
 export const SortDirection = { Asc: 1, Desc: 2 } as const;
-export const InterruptType = { LocalPlugin: 1, Question: 2, RequireInfos: 3, SceneChat: 4, Input: 5, OauthPlugin: 7 } as const;
+export const InterruptType = {
+  LocalPlugin: 1,
+  Question: 2,
+  RequireInfos: 3,
+  SceneChat: 4,
+  Input: 5,
+  OauthPlugin: 7,
+} as const;
 export const ConditionType = {
   Equal: 1,
   NotEqual: 2,

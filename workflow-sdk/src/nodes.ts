@@ -18,7 +18,14 @@ export interface InterruptRequest {
 }
 
 /** control: a Break or Continue node inside a loop body ends the iteration ('continue') or the loop ('break'). */
-export type NodeResult = { outputs: Record<string, unknown>; branch?: string; control?: 'break' | 'continue'; usage?: { input_tokens: number; output_tokens: number } } | { interrupt: InterruptRequest };
+export type NodeResult =
+  | {
+      outputs: Record<string, unknown>;
+      branch?: string;
+      control?: 'break' | 'continue';
+      usage?: { input_tokens: number; output_tokens: number };
+    }
+  | { interrupt: InterruptRequest };
 
 /** What one run of a composite node's body (loop, batch) produced. */
 export interface BodyOutcome {
@@ -86,7 +93,11 @@ export interface NodeRunContext {
    * Composite nodes: runs the nodes whose parent_id is this node once, with `locals` visible as this
    * node's outputs; `resume` continues an iteration that stopped at a question (see BodyOutcome.interrupt).
    */
-  runBody(opts: { locals: Record<string, unknown>; loop?: LoopFrame; resume?: { state: unknown; data: unknown } }): Promise<BodyOutcome>;
+  runBody(opts: {
+    locals: Record<string, unknown>;
+    loop?: LoopFrame;
+    resume?: { state: unknown; data: unknown };
+  }): Promise<BodyOutcome>;
   /** The enclosing loop's variables, inside a loop body. */
   loop?: LoopFrame;
   /** Sub-workflows: runs another workflow of the space as a child run. */
@@ -177,15 +188,20 @@ export const NodeTypes = defineRegistryPoint<NodeTypeDefinition>({
   id: 'workflow.nodeTypes',
   owner: 'workflow',
   description: 'Node types of the workflow engine (key, numeric code, category, settings schema, executor).',
-  schema: z.object({
-    key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
-    code: z.number().int().positive(),
-    category: z.string(),
-    label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }),
-    version: z.number().int().positive().optional(),
-    migrate: fn.optional(),
-    execute: fn,
-  }).refine((t) => (t.version ?? 1) === 1 || typeof t.migrate === 'function', 'a node type past version 1 needs migrate(param, from)'),
+  schema: z
+    .object({
+      key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
+      code: z.number().int().positive(),
+      category: z.string(),
+      label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }),
+      version: z.number().int().positive().optional(),
+      migrate: fn.optional(),
+      execute: fn,
+    })
+    .refine(
+      (t) => (t.version ?? 1) === 1 || typeof t.migrate === 'function',
+      'a node type past version 1 needs migrate(param, from)',
+    ),
   key: (n) => n.key,
   // A saved canvas names a node's type by its numeric code: two types may not share one.
   unique: (n) => [`code ${n.code}`],

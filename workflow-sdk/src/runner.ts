@@ -49,4 +49,8 @@ export interface WorkflowRunner {
   spaceOf(workflowId: string): Promise<string | undefined>;
 }
 
-export const WorkflowRunnerService = defineService<WorkflowRunner>({ id: 'workflow.runner', owner: 'workflow', description: 'Run workflows and read their inputs, for other extensions.' });
+export const WorkflowRunnerService = defineService<WorkflowRunner>({
+  id: 'workflow.runner',
+  owner: 'workflow',
+  description: 'Run workflows and read their inputs, for other extensions.',
+});

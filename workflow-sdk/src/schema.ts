@@ -38,7 +38,12 @@ export const ValueExpr = z.discriminatedUnion('kind', [
 ]);
 export type ValueExpr = z.infer<typeof ValueExpr>;
 
-export const InputBinding = z.object({ name: z.string().min(1), type: FieldType.default('string'), items: FieldType.optional(), value: ValueExpr });
+export const InputBinding = z.object({
+  name: z.string().min(1),
+  type: FieldType.default('string'),
+  items: FieldType.optional(),
+  value: ValueExpr,
+});
 export type InputBinding = z.infer<typeof InputBinding>;
 
 /** What a node does when it fails: after `timeout_ms` and `retry` attempts, throw / return a default / take the error branch. */
@@ -64,7 +69,9 @@ export const CanvasNode = z.object({
       error_policy: ErrorPolicy.optional(),
     })
     .default({ inputs: [], outputs: [], settings: {} }),
-  layout: z.object({ x: z.number(), y: z.number(), width: z.number().optional(), height: z.number().optional() }).default({ x: 0, y: 0 }),
+  layout: z
+    .object({ x: z.number(), y: z.number(), width: z.number().optional(), height: z.number().optional() })
+    .default({ x: 0, y: 0 }),
   /** The composite node (loop, batch) whose body this node is in. */
   parent_id: z.string().optional(),
   /** The version of its node type that node_param follows (absent: 1). Older ones are migrated when read. */

@@ -1,5 +1,15 @@
 // @tessera/workflow-sdk/testing: run a node type alone, without a studio, as its author's tests do.
-import { NodeTypes, type BodyOutcome, type ChildRunRequest, type ChildRunResult, type InterruptRequest, type LoopFrame, type NodeResult, type NodeRunContext, type NodeTypeDefinition } from './nodes.ts';
+import {
+  NodeTypes,
+  type BodyOutcome,
+  type ChildRunRequest,
+  type ChildRunResult,
+  type InterruptRequest,
+  type LoopFrame,
+  type NodeResult,
+  type NodeRunContext,
+  type NodeTypeDefinition,
+} from './nodes.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValidationProblem } from './schema.ts';
 
 export interface RunNodeTypeOptions {
@@ -22,7 +32,11 @@ export interface RunNodeTypeOptions {
   /** What the run makes of a file field's value (default: the value as it is). */
   resolveFile?: NodeRunContext['resolveFile'];
   /** Composite types: one run of the body. */
-  runBody?(opts: { locals: Record<string, unknown>; loop?: LoopFrame; resume?: { state: unknown; data: unknown } }): Promise<BodyOutcome> | BodyOutcome;
+  runBody?(opts: {
+    locals: Record<string, unknown>;
+    loop?: LoopFrame;
+    resume?: { state: unknown; data: unknown };
+  }): Promise<BodyOutcome> | BodyOutcome;
   runWorkflow?(request: ChildRunRequest): Promise<ChildRunResult>;
   loop?: LoopFrame;
   signal?: AbortSignal;
@@ -47,8 +61,22 @@ export interface NodeTypeRun {
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** The canvas node a test describes. */
-export function nodeOf(type: NodeTypeDefinition, opts: Pick<RunNodeTypeOptions, 'settings' | 'bindings' | 'outputs' | 'title'> = {}): CanvasNode {
-  return { node_id: 'node', type: String(type.code), version: type.version ?? 1, node_param: { title: opts.title, inputs: opts.bindings ?? [], outputs: opts.outputs ?? [], settings: opts.settings ?? {} }, layout: { x: 0, y: 0 } };
+export function nodeOf(
+  type: NodeTypeDefinition,
+  opts: Pick<RunNodeTypeOptions, 'settings' | 'bindings' | 'outputs' | 'title'> = {},
+): CanvasNode {
+  return {
+    node_id: 'node',
+    type: String(type.code),
+    version: type.version ?? 1,
+    node_param: {
+      title: opts.title,
+      inputs: opts.bindings ?? [],
+      outputs: opts.outputs ?? [],
+      settings: opts.settings ?? {},
+    },
+    layout: { x: 0, y: 0 },
+  };
 }
 
 /**
@@ -61,7 +89,10 @@ export async function runNodeType(type: NodeTypeDefinition, opts: RunNodeTypeOpt
   let settings: unknown = node.node_param.settings;
   if (type.settings) {
     const parsed = type.settings.safeParse(node.node_param.settings);
-    if (!parsed.success) throw new Error(`Invalid settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(
+        `Invalid settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     settings = parsed.data;
   }
   const inputs = opts.inputs ?? {};
@@ -94,7 +125,8 @@ export async function runNodeType(type: NodeTypeDefinition, opts: RunNodeTypeOpt
       run.spans.push({ name, attributes });
       return fn();
     },
-    fetch: opts.fetch ?? (() => Promise.reject(new Error('No network in a node-type test: pass fetch to runNodeType.'))),
+    fetch:
+      opts.fetch ?? (() => Promise.reject(new Error('No network in a node-type test: pass fetch to runNodeType.'))),
     log: (line) => void run.logs.push(line),
     resolveFile: async (value) => (opts.resolveFile ? opts.resolveFile(value) : value),
     interrupt: (request) => ({ interrupt: request }),
@@ -103,28 +135,47 @@ export async function runNodeType(type: NodeTypeDefinition, opts: RunNodeTypeOpt
       return opts.runBody(o);
     },
     loop: opts.loop,
-    runWorkflow: (request) => (opts.runWorkflow ? opts.runWorkflow(request) : Promise.reject(new Error('This node runs a workflow: pass runWorkflow to runNodeType.'))),
+    runWorkflow: (request) =>
+      opts.runWorkflow
+        ? opts.runWorkflow(request)
+        : Promise.reject(new Error('This node runs a workflow: pass runWorkflow to runNodeType.')),
     setVariable: async (scope, name, value) => void run.variables.push({ scope, name, value }),
   };
   const result = await type.execute(ctx);
-  return 'interrupt' in result ? { ...run, result, interrupt: result.interrupt } : { ...run, result, outputs: result.outputs, branch: result.branch };
+  return 'interrupt' in result
+    ? { ...run, result, interrupt: result.interrupt }
+    : { ...run, result, outputs: result.outputs, branch: result.branch };
 }
 
 /**
  * What the studio would say of a node type and one node of it: whether NodeTypes accepts the
  * definition, the node's problems (settings schema and validate), its outputs and ports.
  */
-export function checkNodeType(type: NodeTypeDefinition, opts: Pick<RunNodeTypeOptions, 'settings' | 'bindings' | 'outputs'> = {}): { registration: string[]; problems: ValidationProblem[]; outputs: FieldDecl[]; ports: string[] } {
+export function checkNodeType(
+  type: NodeTypeDefinition,
+  opts: Pick<RunNodeTypeOptions, 'settings' | 'bindings' | 'outputs'> = {},
+): { registration: string[]; problems: ValidationProblem[]; outputs: FieldDecl[]; ports: string[] } {
   const registration: string[] = [];
   const schema = NodeTypes.schema?.safeParse(type);
-  if (schema && !schema.success) registration.push(...schema.error.issues.map((i) => `${i.path.join('.') || '(type)'}: ${i.message}`));
-  if (type.code < 10000) registration.push(`code ${type.code}: codes below 10000 belong to the studio's own node types; use 10000 and above`);
+  if (schema && !schema.success)
+    registration.push(...schema.error.issues.map((i) => `${i.path.join('.') || '(type)'}: ${i.message}`));
+  if (type.code < 10000)
+    registration.push(
+      `code ${type.code}: codes below 10000 belong to the studio's own node types; use 10000 and above`,
+    );
   const node = nodeOf(type, opts);
   const problems: ValidationProblem[] = [];
   if (type.settings) {
     const r = type.settings.safeParse(node.node_param.settings);
-    if (!r.success) for (const i of r.error.issues) problems.push({ type: 1, node_id: node.node_id, field: ['settings', ...i.path].join('.'), message: i.message });
+    if (!r.success)
+      for (const i of r.error.issues)
+        problems.push({ type: 1, node_id: node.node_id, field: ['settings', ...i.path].join('.'), message: i.message });
   }
   problems.push(...(type.validate?.(node) ?? []));
-  return { registration, problems, outputs: type.outputsOf?.(node) ?? node.node_param.outputs, ports: type.ports?.(node) ?? ['default'] };
+  return {
+    registration,
+    problems,
+    outputs: type.outputsOf?.(node) ?? node.node_param.outputs,
+    ports: type.ports?.(node) ?? ['default'],
+  };
 }

@@ -7,7 +7,10 @@ import { WorkflowRunnerService, type WorkflowRunRequest, type WorkflowRunner } f
 import chatflow from '../src/server/index.ts';
 
 const runs: WorkflowRunRequest[] = [];
-const flows: Record<string, { flow_mode: number; latest_version: string | null; stream?: string[]; output?: Record<string, unknown> }> = {
+const flows: Record<
+  string,
+  { flow_mode: number; latest_version: string | null; stream?: string[]; output?: Record<string, unknown> }
+> = {
   streaming: { flow_mode: 3, latest_version: 'v1.0.0', stream: ['Hel', 'lo'] },
   quiet: { flow_mode: 3, latest_version: null, output: { answer: 'from End' } },
   plain: { flow_mode: 0, latest_version: 'v1.0.0' },
@@ -25,7 +28,10 @@ const runner: WorkflowRunner = {
 let t: ExtensionTester;
 let mode: BotModeDefinition;
 beforeAll(async () => {
-  t = await createExtensionTester(chatflow, { packageDir: path.resolve(import.meta.dirname, '..'), stubs: [{ id: 'bots' }, { id: 'workflow', services: [[WorkflowRunnerService, runner]] }] });
+  t = await createExtensionTester(chatflow, {
+    packageDir: path.resolve(import.meta.dirname, '..'),
+    stubs: [{ id: 'bots' }, { id: 'workflow', services: [[WorkflowRunnerService, runner]] }],
+  });
   mode = t.server.host.points.registry(BotModes).get('chatflow')!;
 });
 afterAll(() => t.close());
@@ -35,17 +41,25 @@ describe('the chat-flow mode alone', () => {
     const r = testTurn({ settings: { workflow_id: 'streaming' }, query: 'hi', customVariables: { lang: 'en' } });
     expect(await mode.run(r.turn)).toEqual({ answer: 'Hello', usage: { input_tokens: 4, output_tokens: 2 } });
     expect(r.deltas).toEqual(['Hel', 'lo']);
-    expect(runs.at(-1)).toMatchObject({ workflowId: 'streaming', version: undefined, input: { USER_INPUT: 'hi', CONVERSATION_NAME: 'conv-1', lang: 'en' } });
+    expect(runs.at(-1)).toMatchObject({
+      workflowId: 'streaming',
+      version: undefined,
+      input: { USER_INPUT: 'hi', CONVERSATION_NAME: 'conv-1', lang: 'en' },
+    });
   });
 
   it("answers with End's output when nothing streamed; the draft may run an unpublished chat-flow, a published bot may not", async () => {
     expect((await mode.run(testTurn({ settings: { workflow_id: 'quiet' }, query: 'x' }).turn)).answer).toBe('from End');
     expect(runs.at(-1)!.version).toBe('draft');
-    await expect(mode.run(testTurn({ settings: { workflow_id: 'quiet' }, query: 'x', version: 'v1.0.0' }).turn)).rejects.toThrow(/not published/);
+    await expect(
+      mode.run(testTurn({ settings: { workflow_id: 'quiet' }, query: 'x', version: 'v1.0.0' }).turn),
+    ).rejects.toThrow(/not published/);
   });
 
   it('refuses a workflow that is not a chat-flow, and a bot without one', async () => {
-    await expect(mode.run(testTurn({ settings: { workflow_id: 'plain' }, query: 'x' }).turn)).rejects.toThrow(/is a workflow, not a chat-flow/);
+    await expect(mode.run(testTurn({ settings: { workflow_id: 'plain' }, query: 'x' }).turn)).rejects.toThrow(
+      /is a workflow, not a chat-flow/,
+    );
     expect(mode.problems!(mode.settings.parse({}))).toEqual(['Choose the chat-flow that answers.']);
   });
 });

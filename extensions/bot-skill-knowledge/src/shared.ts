@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 export const KnowledgeSkillSettings = z.object({
-  datasets: z.array(z.object({ dataset_id: z.string().min(1).max(32), name: z.string().max(100).optional() })).max(20, 'A bot uses at most 20 knowledge bases.').default([]),
+  datasets: z
+    .array(z.object({ dataset_id: z.string().min(1).max(32), name: z.string().max(100).optional() }))
+    .max(20, 'A bot uses at most 20 knowledge bases.')
+    .default([]),
   /** 'auto': looked up every turn before the model answers; 'tool': the model looks up when it decides to. */
   recall: z.enum(['auto', 'tool']).default('auto'),
   /** Coze's SearchType: semantic 0, hybrid 1, full text 20. */

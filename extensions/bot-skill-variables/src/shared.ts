@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const VariableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,49}$/, 'A variable name has letters, digits and _ (not first), at most 50.');
+export const VariableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,49}$/, 'A variable name has letters, digits and _ (not first), at most 50.');
 
 export const VariablesSkillSettings = z.object({
   variables: z
@@ -24,6 +26,15 @@ export type VariablesSkillSettings = z.infer<typeof VariablesSkillSettings>;
 /** Values every bot with the variables skill has (read as {{sys_uuid}} ...); not set by anyone. */
 export const SYSTEM_VARIABLES = [
   { key: 'sys_uuid', description: { 'en-US': 'The end user talking to the bot', 'zh-CN': '与智能体对话的终端用户' } },
-  { key: 'sys_connector_id', description: { 'en-US': 'The channel (1024 API, 999 chat page, debug)', 'zh-CN': '渠道（1024 API、999 聊天页、debug 调试）' } },
-  { key: 'sys_time', description: { 'en-US': 'The time of the turn (ISO 8601, UTC)', 'zh-CN': '本轮对话的时间（ISO 8601，UTC）' } },
+  {
+    key: 'sys_connector_id',
+    description: {
+      'en-US': 'The channel (1024 API, 999 chat page, debug)',
+      'zh-CN': '渠道（1024 API、999 聊天页、debug 调试）',
+    },
+  },
+  {
+    key: 'sys_time',
+    description: { 'en-US': 'The time of the turn (ISO 8601, UTC)', 'zh-CN': '本轮对话的时间（ISO 8601，UTC）' },
+  },
 ] as const;

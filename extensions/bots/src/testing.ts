@@ -11,7 +11,14 @@ export interface RecordedTurn {
 }
 
 /** A turn of a draft bot in the debug chat; `skills` is what the enabled skills contribute. */
-export function testTurn(opts: { settings: unknown; query: string; skills?: SkillContribution[]; history?: BotTurnContext['history']; customVariables?: Record<string, string>; version?: string | null }): RecordedTurn {
+export function testTurn(opts: {
+  settings: unknown;
+  query: string;
+  skills?: SkillContribution[];
+  history?: BotTurnContext['history'];
+  customVariables?: Record<string, string>;
+  version?: string | null;
+}): RecordedTurn {
   const controller = new AbortController();
   const rec: Omit<RecordedTurn, 'turn'> = { deltas: [], calls: [], results: [], usage: [], controller };
   const turn: BotTurnContext = {
@@ -24,12 +31,20 @@ export function testTurn(opts: { settings: unknown; query: string; skills?: Skil
     chatId: 'chat-1',
     version: opts.version ?? null,
     settings: opts.settings,
-    config: { mode: 'test', settings: {}, skills: {}, onboarding: { prologue: '', suggested_questions: [] }, suggest_reply: { mode: 'off', prompt: '' }, shortcuts: [] },
+    config: {
+      mode: 'test',
+      settings: {},
+      skills: {},
+      onboarding: { prologue: '', suggested_questions: [] },
+      suggest_reply: { mode: 'off', prompt: '' },
+      shortcuts: [],
+    },
     query: opts.query,
     history: opts.history ?? [],
     customVariables: opts.customVariables ?? {},
     skills: async () => opts.skills ?? [],
-    render: (template, values) => template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_m, n: string) => String(values[n] ?? '')),
+    render: (template, values) =>
+      template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_m, n: string) => String(values[n] ?? '')),
     emit: {
       delta: (t) => rec.deltas.push(t),
       reasoning: () => undefined,

@@ -32,6 +32,9 @@ describe('drag maths', () => {
   it('falls back to 200x100 when the element cannot be measured', () => {
     expect(measure(null)).toEqual({ width: 200, height: 100 });
     expect(measure({ getBoundingClientRect: () => ({ width: 0, height: 0 }) })).toEqual({ width: 200, height: 100 });
-    expect(measure({ getBoundingClientRect: () => ({ width: 338, height: 120 }) })).toEqual({ width: 338, height: 120 });
+    expect(measure({ getBoundingClientRect: () => ({ width: 338, height: 120 }) })).toEqual({
+      width: 338,
+      height: 120,
+    });
   });
 });

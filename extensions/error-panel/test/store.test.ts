@@ -101,7 +101,13 @@ describe('sync between tabs', () => {
   function tabs() {
     const hub = new Hub();
     const clock = new Clock();
-    const make = (path: string) => new ErrorPanelStore(path, { ...clock.env(), storage: new MemoryStorage(), channel: hub.channel(), warn: () => undefined });
+    const make = (path: string) =>
+      new ErrorPanelStore(path, {
+        ...clock.env(),
+        storage: new MemoryStorage(),
+        channel: hub.channel(),
+        warn: () => undefined,
+      });
     return { hub, clock, make };
   }
 

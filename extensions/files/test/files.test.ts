@@ -7,25 +7,45 @@ import { SpacesService } from '@tessera/ext-spaces/shared';
 import files from '../src/server/index.ts';
 import { FileKind, FilesService, type Files } from '../src/shared/index.ts';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const packageDir = path.resolve(import.meta.dirname, '..');
-const spaces = { personalSpaceOf: async (u: string) => `p-${u}`, spacesOf: async (u: string) => [`p-${u}`, ...(u === 'bob' ? ['s2'] : ['s1'])], roleOf: async (s: string, u: string) => (s === 's1' || s === `p-${u}` ? 1 : undefined) };
+const spaces = {
+  personalSpaceOf: async (u: string) => `p-${u}`,
+  spacesOf: async (u: string) => [`p-${u}`, ...(u === 'bob' ? ['s2'] : ['s1'])],
+  roleOf: async (s: string, u: string) => (s === 's1' || s === `p-${u}` ? 1 : undefined),
+};
 
 /** A multipart body as a browser or @coze/api would send it. */
 export async function multipart(parts: { name: string; data: Uint8Array | string; field?: string }[]) {
   const form = new FormData();
-  for (const p of parts) form.append(p.field ?? 'file', new Blob([typeof p.data === 'string' ? p.data : new Uint8Array(p.data)]), p.name);
+  for (const p of parts)
+    form.append(p.field ?? 'file', new Blob([typeof p.data === 'string' ? p.data : new Uint8Array(p.data)]), p.name);
   const res = new Response(form);
   return { body: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } };
 }
 
 function tester(config: Record<string, unknown> = {}) {
-  return createExtensionTester(files, { packageDir, config, stubs: [{ id: 'identity' }, { id: 'spaces', services: [[SpacesService, spaces]] }], users: { ann: { userId: 'ann' }, bob: { userId: 'bob' } }, spaces: { s1: { ann: 'member' }, s2: { bob: 'member' } } });
+  return createExtensionTester(files, {
+    packageDir,
+    config,
+    stubs: [{ id: 'identity' }, { id: 'spaces', services: [[SpacesService, spaces]] }],
+    users: { ann: { userId: 'ann' }, bob: { userId: 'bob' } },
+    spaces: { s1: { ann: 'member' }, s2: { bob: 'member' } },
+  });
 }
 
 async function upload(t: ExtensionTester, parts: Parameters<typeof multipart>[0], space = 's1', as = 'ann') {
   const m = await multipart(parts);
-  return t.request({ method: 'POST', url: `/api/files/upload?space_id=${space}`, body: m.body, headers: m.headers, as });
+  return t.request({
+    method: 'POST',
+    url: `/api/files/upload?space_id=${space}`,
+    body: m.body,
+    headers: m.headers,
+    as,
+  });
 }
 
 let t: ExtensionTester;
@@ -36,10 +56,19 @@ afterAll(() => t.close());
 
 describe('files', () => {
   it('stores uploads typed by their content and serves them back through a signed URL only', async () => {
-    const r = await upload(t, [{ name: 'notes.txt', data: 'hello 世界' }, { name: 'dot.png', data: PNG }]);
+    const r = await upload(t, [
+      { name: 'notes.txt', data: 'hello 世界' },
+      { name: 'dot.png', data: PNG },
+    ]);
     expect(r.status).toBe(200);
     const [txt, png] = r.body.data.files;
-    expect(txt).toMatchObject({ file_name: 'notes.txt', mime: 'text/plain', ext: 'txt', kind: FileKind.Document, bytes: Buffer.byteLength('hello 世界') });
+    expect(txt).toMatchObject({
+      file_name: 'notes.txt',
+      mime: 'text/plain',
+      ext: 'txt',
+      kind: FileKind.Document,
+      bytes: Buffer.byteLength('hello 世界'),
+    });
     expect(png).toMatchObject({ file_name: 'dot.png', mime: 'image/png', kind: FileKind.Image, bytes: PNG.length });
     const url = new URL(png.url);
     const got = await t.request({ url: url.pathname + url.search });
@@ -64,7 +93,9 @@ describe('files', () => {
     expect(lie.body.msg).toContain('"report.pdf" is named as .pdf but its content is not PDF');
     const png = await upload(t, [{ name: 'photo.jpg', data: PNG }]);
     expect(png.body.msg).toContain('its content is PNG');
-    const exe = await upload(t, [{ name: 'setup.txt', data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90)]) }]);
+    const exe = await upload(t, [
+      { name: 'setup.txt', data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90)]) },
+    ]);
     expect(exe.status).toBe(400);
     const big = await upload(t, [{ name: 'big.txt', data: 'x'.repeat(65 * 1024) }]);
     expect(big.status).toBe(413);
@@ -74,13 +105,17 @@ describe('files', () => {
     expect(over.status).toBe(413);
     expect(over.body.msg).toMatch(/This space has used .* of its 0.1 MB/);
     expect((await t.call('POST', '/api/files/list', { space_id: 's1' }, 'ann')).total).toBe(before + 1);
-    expect((await t.request({ method: 'POST', url: '/api/files/upload?space_id=s1', body: { a: 1 }, as: 'ann' })).body.msg).toContain('multipart/form-data');
+    expect(
+      (await t.request({ method: 'POST', url: '/api/files/upload?space_id=s1', body: { a: 1 }, as: 'ann' })).body.msg,
+    ).toContain('multipart/form-data');
   });
 
   it('holds the quota under concurrent uploads: the check and the record are one step, and deletes give room back', async () => {
     const q = await tester({ spaceQuotaBytes: 300 * 1024 });
     try {
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => upload(q, [{ name: `p${i}.txt`, data: String(i).repeat(90 * 1024) }])));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => upload(q, [{ name: `p${i}.txt`, data: String(i).repeat(90 * 1024) }])),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(3);
       expect(results.filter((r) => r.status === 413)).toHaveLength(5);
       const list = await q.call('POST', '/api/files/list', { space_id: 's1' }, 'ann');
@@ -96,11 +131,38 @@ describe('files', () => {
   it("keeps spaces apart: another space's file is not found, not served, not deleted", async () => {
     const f = (await upload(t, [{ name: 'x.md', data: '# x' }])).body.data.files[0];
     expect(f.mime).toBe('text/markdown');
-    expect((await t.request({ method: 'POST', url: '/api/files/detail', body: { space_id: 's2', file_id: f.id }, as: 'bob' })).status).toBe(404);
-    expect((await t.request({ method: 'POST', url: '/api/files/delete', body: { space_id: 's1', file_id: f.id }, as: 'bob' })).status).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/files/detail',
+          body: { space_id: 's2', file_id: f.id },
+          as: 'bob',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/files/delete',
+          body: { space_id: 's1', file_id: f.id },
+          as: 'bob',
+        })
+      ).status,
+    ).toBe(403);
     expect((await upload(t, [{ name: 'y.txt', data: 'y' }], 's1', 'bob')).status).toBe(403);
     await t.call('POST', '/api/files/delete', { space_id: 's1', file_id: f.id }, 'ann');
-    expect((await t.request({ method: 'POST', url: '/api/files/detail', body: { space_id: 's1', file_id: f.id }, as: 'ann' })).status).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/files/detail',
+          body: { space_id: 's1', file_id: f.id },
+          as: 'ann',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('answers 503 naming the file store when it cannot be reached, and keeps nothing', async () => {
@@ -109,12 +171,24 @@ describe('files', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const t3 = await tester({ store: 's3', s3: { bucket: 'studio', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'k', secretAccessKey: 's', maxAttempts: 1 } });
+    const t3 = await tester({
+      store: 's3',
+      s3: {
+        bucket: 'studio',
+        endpoint: `http://127.0.0.1:${port}`,
+        accessKeyId: 'k',
+        secretAccessKey: 's',
+        maxAttempts: 1,
+      },
+    });
     try {
       const r = await upload(t3, [{ name: 'down.txt', data: 'the store is down' }]);
       expect(r.status).toBe(503);
       expect(r.body.msg).toMatch(/^The file store \(s3\) cannot be reached right now .*nothing was changed/);
-      expect((await t3.call('POST', '/api/files/list', { space_id: 's1' }, 'ann'))).toMatchObject({ total: 0, used_bytes: 0 });
+      expect(await t3.call('POST', '/api/files/list', { space_id: 's1' }, 'ann')).toMatchObject({
+        total: 0,
+        used_bytes: 0,
+      });
     } finally {
       await t3.close();
     }
@@ -124,9 +198,24 @@ describe('files', () => {
     // @ts-expect-error s3rver ships no types
     const { default: S3rver } = await import('s3rver');
     const dir = mkdtempSync(path.join(tmpdir(), 's3rver-'));
-    const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'studio' }] });
+    const s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'studio' }],
+    });
     const { port } = (await s3.run()) as { port: number };
-    const t3 = await tester({ store: 's3', s3: { bucket: 'studio', endpoint: `http://127.0.0.1:${port}`, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', prefix: 'files/' } });
+    const t3 = await tester({
+      store: 's3',
+      s3: {
+        bucket: 'studio',
+        endpoint: `http://127.0.0.1:${port}`,
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        prefix: 'files/',
+      },
+    });
     try {
       const f = (await upload(t3, [{ name: 'in-s3.txt', data: 'kept in the bucket' }])).body.data.files[0];
       const url = new URL(f.url);

@@ -11,7 +11,12 @@ afterEach(async () => {
   t = undefined;
 });
 
-const register = (tester: ExtensionTester, email: string) => tester.request({ method: 'POST', url: '/api/passport/web/email/register/v2', body: { email, password: 'correct horse battery' } });
+const register = (tester: ExtensionTester, email: string) =>
+  tester.request({
+    method: 'POST',
+    url: '/api/passport/web/email/register/v2',
+    body: { email, password: 'correct horse battery' },
+  });
 
 describe('identity alone', () => {
   it('makes the first user the platform admin and only the first', async () => {
@@ -22,7 +27,10 @@ describe('identity alone', () => {
   });
 
   it('closes or limits sign-up by configuration (the first user may always register)', async () => {
-    t = await createExtensionTester(identity, { packageDir, config: { registration: 'allowlist', allowlist: ['@corp.example', 'guest@else.example'] } });
+    t = await createExtensionTester(identity, {
+      packageDir,
+      config: { registration: 'allowlist', allowlist: ['@corp.example', 'guest@else.example'] },
+    });
     expect((await register(t, 'root@anywhere.example')).status).toBe(200);
     expect((await register(t, 'dev@corp.example')).status).toBe(200);
     expect((await register(t, 'guest@else.example')).status).toBe(200);
@@ -33,7 +41,11 @@ describe('identity alone', () => {
 
   it('names bad fields and refuses weak passwords', async () => {
     t = await createExtensionTester(identity, { packageDir });
-    const r = await t.request({ method: 'POST', url: '/api/passport/web/email/register/v2', body: { email: 'not-an-email', password: 'short' } });
+    const r = await t.request({
+      method: 'POST',
+      url: '/api/passport/web/email/register/v2',
+      body: { email: 'not-an-email', password: 'short' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.msg).toMatch(/email: /);
     expect(r.body.msg).toMatch(/password: /);
@@ -42,19 +54,45 @@ describe('identity alone', () => {
   it('refuses token permissions nobody declared', async () => {
     t = await createExtensionTester(identity, {
       packageDir,
-      stubs: [{ id: 'perms', register: (ctx) => void ctx.register(TokenPermissions, { key: 'thing.read', label: { 'en-US': 'Read things', 'zh-CN': '读取' } }) }],
+      stubs: [
+        {
+          id: 'perms',
+          register: (ctx) =>
+            void ctx.register(TokenPermissions, {
+              key: 'thing.read',
+              label: { 'en-US': 'Read things', 'zh-CN': '读取' },
+            }),
+        },
+      ],
     });
     const reg = await register(t, 'a@example.com');
     const cookies = ([] as string[]).concat(reg.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
     const csrf = decodeURIComponent(cookies.find((c) => c.startsWith('tessera_csrf='))!.split('=')[1]);
     const headers = { cookie: cookies.join('; '), 'x-csrf-token': csrf };
-    const body = (permissions: string[]) => ({ name: 'x', duration_day: '7', workspace_permission_list: [{ workspace_id: '1', permissions }] });
-    const bad = await t.request({ method: 'POST', url: '/api/permission_api/pat/create', body: body(['thing.read', 'nuke.all']), headers });
+    const body = (permissions: string[]) => ({
+      name: 'x',
+      duration_day: '7',
+      workspace_permission_list: [{ workspace_id: '1', permissions }],
+    });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/permission_api/pat/create',
+      body: body(['thing.read', 'nuke.all']),
+      headers,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('nuke.all');
-    const good = await t.request({ method: 'POST', url: '/api/permission_api/pat/create', body: body(['thing.read']), headers });
+    const good = await t.request({
+      method: 'POST',
+      url: '/api/permission_api/pat/create',
+      body: body(['thing.read']),
+      headers,
+    });
     expect(good.body.data.token).toMatch(/^pat_/);
-    const supported = await t.request({ url: '/api/permission_api/pat/list_personal_access_token_support_permissions', headers });
+    const supported = await t.request({
+      url: '/api/permission_api/pat/list_personal_access_token_support_permissions',
+      headers,
+    });
     expect(supported.body.data.permissions.map((p: { key: string }) => p.key)).toEqual(['thing.read']);
   });
 });

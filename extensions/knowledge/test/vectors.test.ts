@@ -71,7 +71,10 @@ describe('the embedded vector engine', () => {
     }
     expect(batches).toEqual([5000, 200]);
     // Each page is a range of one index, not the dataset read and sorted again (a million vectors, two hundred pages).
-    const plan = await sql`explain query plan select slice_id, vec from knowledge_vector where dataset_id = ${'back'} and slice_id > ${'b00100'} order by slice_id limit 5000`.execute(db);
+    const plan =
+      await sql`explain query plan select slice_id, vec from knowledge_vector where dataset_id = ${'back'} and slice_id > ${'b00100'} order by slice_id limit 5000`.execute(
+        db,
+      );
     expect(JSON.stringify(plan.rows)).toContain('knowledge_vector_dataset_slice');
     expect(JSON.stringify(plan.rows)).not.toContain('TEMP B-TREE');
     expect([...seen.values()][7]).toEqual(normalize(items[7].vector));
@@ -85,6 +88,8 @@ describe('the embedded vector engine', () => {
   });
 
   it('refuses a query of other dimensions with a reason', async () => {
-    await expect(index.search(['large'], vector(8), 3)).rejects.toThrow('have 256 dimensions but its embedding model now gives 8');
+    await expect(index.search(['large'], vector(8), 3)).rejects.toThrow(
+      'have 256 dimensions but its embedding model now gives 8',
+    );
   });
 });

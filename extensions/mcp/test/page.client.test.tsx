@@ -10,7 +10,12 @@ import client from '../src/client/index.tsx';
 const space = fixedSpace('s1');
 let t: ExtensionTester;
 beforeAll(async () => {
-  t = await createExtensionTester(server, { packageDir: path.resolve(import.meta.dirname, '..'), stubs: [{ id: 'identity' }, { id: 'spaces' }, { id: 'workflow' }], users: { ann: { userId: 'ann' } }, spaces: { s1: { ann: 'member' } } });
+  t = await createExtensionTester(server, {
+    packageDir: path.resolve(import.meta.dirname, '..'),
+    stubs: [{ id: 'identity' }, { id: 'spaces' }, { id: 'workflow' }],
+    users: { ann: { userId: 'ann' } },
+    spaces: { s1: { ann: 'member' } },
+  });
 });
 afterAll(() => t.close());
 afterEach(cleanup);

@@ -11,13 +11,38 @@ import type { ModelParams } from '../src/shared/index.ts';
 afterEach(cleanup);
 
 const models = [
-  { model_id: 'm1', model_name: 'fake-chat', display_name: 'Fake Chat', kind: 'chat', provider: 'openai-compatible', credential_id: 'c', scope: 'platform', enabled: true, capabilities: { function_call: true, json_output: true, vision: false, reasoning: false }, default_params: {} },
-  { model_id: 'm2', model_name: 'other', display_name: 'Other Model', kind: 'chat', provider: 'anthropic', credential_id: 'd', scope: 'space', enabled: true, capabilities: { function_call: false, json_output: false, vision: false, reasoning: true }, default_params: {} },
+  {
+    model_id: 'm1',
+    model_name: 'fake-chat',
+    display_name: 'Fake Chat',
+    kind: 'chat',
+    provider: 'openai-compatible',
+    credential_id: 'c',
+    scope: 'platform',
+    enabled: true,
+    capabilities: { function_call: true, json_output: true, vision: false, reasoning: false },
+    default_params: {},
+  },
+  {
+    model_id: 'm2',
+    model_name: 'other',
+    display_name: 'Other Model',
+    kind: 'chat',
+    provider: 'anthropic',
+    credential_id: 'd',
+    scope: 'space',
+    enabled: true,
+    capabilities: { function_call: false, json_output: false, vision: false, reasoning: true },
+    default_params: {},
+  },
 ];
 const asked: string[] = [];
 const fakeFetch = (async (url: string) => {
   asked.push(url);
-  return new Response(JSON.stringify({ code: 0, msg: '', data: { models } }), { status: 200, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ code: 0, msg: '', data: { models } }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }) as unknown as typeof fetch;
 
 let chosen = '';
@@ -33,12 +58,24 @@ function Harness() {
   );
 }
 // The components translate in the models namespace: the harness registers it under that id.
-const harness = defineExtension({ id: 'models', register: (ctx) => (ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }), void ctx.route({ path: '/', component: Harness })) });
+const harness = defineExtension({
+  id: 'models',
+  register: (ctx) => (ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }), void ctx.route({ path: '/', component: Harness })),
+});
 
 describe('model selector and parameter panel', () => {
   it('lists the enabled chat models of the space and reports the choice', async () => {
     await renderExtension(harness, { path: '/', fetch: fakeFetch });
-    await waitFor(() => expect(asked.some((u) => u.includes('/api/model_manage/v1/spaces/s1/v1/list') && u.includes('kind=chat') && u.includes('enabled_only=true'))).toBe(true));
+    await waitFor(() =>
+      expect(
+        asked.some(
+          (u) =>
+            u.includes('/api/model_manage/v1/spaces/s1/v1/list') &&
+            u.includes('kind=chat') &&
+            u.includes('enabled_only=true'),
+        ),
+      ).toBe(true),
+    );
     fireEvent.click(screen.getByTestId('model-select'));
     fireEvent.click(await screen.findByText('Other Model'));
     expect(chosen).toBe('m2');
@@ -55,7 +92,10 @@ describe('model selector and parameter panel', () => {
     });
     await waitFor(() => expect(params).toMatchObject({ temperature: 0.7, max_tokens: 512 }));
     // What is not set says it is the default (the box is not left empty next to a slider that shows a value).
-    const input = (id: string) => { const e = screen.getByTestId(id); return (e.tagName === 'INPUT' ? e : e.querySelector('input'))!; };
+    const input = (id: string) => {
+      const e = screen.getByTestId(id);
+      return (e.tagName === 'INPUT' ? e : e.querySelector('input'))!;
+    };
     expect(input('param-top-p').getAttribute('placeholder')).toBe('1（默认）');
     expect((input('param-temperature') as HTMLInputElement).value).toBe('0.7');
   });

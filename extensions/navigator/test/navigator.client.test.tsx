@@ -6,20 +6,33 @@ import navigator from '../src/client/index.tsx';
 import { palette, matchScore } from '../src/client/store.ts';
 
 const extensions = { platformName: 'Tessera Studio', extensions: [] };
-const fakeFetch = (async () => new Response(JSON.stringify({ code: 0, msg: '', data: extensions }), { status: 200, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch;
+const fakeFetch = (async () =>
+  new Response(JSON.stringify({ code: 0, msg: '', data: extensions }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  })) as unknown as typeof fetch;
 
 /** An area with a page, a sidebar entry, a kind one creates, and (optionally) a search of its things. */
 function area(search?: (q: string, signal: AbortSignal) => Promise<SearchResult[]>) {
   return defineExtension({
     id: 'gadgets',
     register(ctx) {
-      ctx.i18n({ 'en-US': { nav: 'Gadgets', kind: 'Gadget', create: 'Create gadget', found: 'Gadgets found' }, 'zh-CN': { nav: '小工具', kind: '小工具', create: '新建小工具', found: '找到的小工具' } });
+      ctx.i18n({
+        'en-US': { nav: 'Gadgets', kind: 'Gadget', create: 'Create gadget', found: 'Gadgets found' },
+        'zh-CN': { nav: '小工具', kind: '小工具', create: '新建小工具', found: '找到的小工具' },
+      });
       ctx.route({ path: '/', component: () => <div data-testid="start-page">start</div> });
       ctx.route({ path: '/gadgets', component: () => <div data-testid="gadgets-page">gadgets</div> });
       ctx.route({ path: '/gadgets/:id', component: () => <div data-testid="gadget-page">one gadget</div> });
       ctx.sidebar({ key: 'gadgets', area: 'space', group: 'build', label: 'nav', path: '/gadgets' });
       ctx.sidebar({ key: 'secret', area: 'space', label: 'nav', path: '/secret', visible: () => false });
-      ctx.register(ResourceKinds, { kind: 'gadget', label: 'kind', createLabel: 'create', path: '/gadgets', createPath: '/gadgets?create=1' });
+      ctx.register(ResourceKinds, {
+        kind: 'gadget',
+        label: 'kind',
+        createLabel: 'create',
+        path: '/gadgets',
+        createPath: '/gadgets?create=1',
+      });
       if (search) ctx.register(SearchProviders, { key: 'gadgets', label: 'found', search });
     },
   });
@@ -49,7 +62,12 @@ describe('navigator: + Create and the command palette', () => {
     // Nothing typed: every action and page.
     expect(screen.getAllByTestId('palette-item').map((i) => i.textContent)).toEqual(['Create gadget', 'Gadgets']);
     fireEvent.change(input, { target: { value: 'gadg' } });
-    await waitFor(() => expect(screen.getAllByTestId('palette-item').map((i) => i.getAttribute('data-path'))).toEqual(['/gadgets?create=1', '/gadgets']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('palette-item').map((i) => i.getAttribute('data-path'))).toEqual([
+        '/gadgets?create=1',
+        '/gadgets',
+      ]),
+    );
     fireEvent.keyDown(input, { key: 'ArrowDown' });
     fireEvent.keyDown(input, { key: 'Enter' });
     await screen.findByTestId('gadgets-page');
@@ -78,11 +96,19 @@ describe('navigator: + Create and the command palette', () => {
     expect(section.textContent).toContain('Gadgets found');
     expect(section.textContent).toContain('Gadget'); // the kind's tag
     fireEvent.change(input, { target: { value: 'broken' } });
-    await waitFor(() => expect(screen.getByTestId('palette-section-gadgets').textContent).toContain('This search failed: The library is not reachable.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('palette-section-gadgets').textContent).toContain(
+        'This search failed: The library is not reachable.',
+      ),
+    );
     expect(aborted).toContain('weather');
     expect(asked).toEqual(['weather', 'broken']);
     fireEvent.change(input, { target: { value: 'ok' } });
-    await waitFor(() => expect(screen.getAllByTestId('palette-item').some((i) => i.getAttribute('data-path') === '/gadgets/g1')).toBe(true));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('palette-item').some((i) => i.getAttribute('data-path') === '/gadgets/g1')).toBe(
+        true,
+      ),
+    );
     fireEvent.click(screen.getAllByTestId('palette-item').find((i) => i.getAttribute('data-path') === '/gadgets/g1')!);
     await screen.findByTestId('gadget-page');
   });
@@ -107,7 +133,12 @@ describe('navigator: + Create and the command palette', () => {
     const bare = defineExtension({
       id: 'sign-in-fixture',
       register(ctx) {
-        ctx.route({ path: '/sign-in', layout: 'bare', public: true, component: () => <div data-testid="sign-in-page">sign in</div> });
+        ctx.route({
+          path: '/sign-in',
+          layout: 'bare',
+          public: true,
+          component: () => <div data-testid="sign-in-page">sign in</div>,
+        });
       },
     });
     await renderExtension(navigator, { path: '/sign-in', fetch: fakeFetch, others: [bare] });

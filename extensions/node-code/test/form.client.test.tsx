@@ -9,7 +9,18 @@ import { CodeForm, PlainCodeEditor, SAMPLES } from '../src/client/form.tsx';
 
 afterEach(cleanup);
 
-const render = (settings: Record<string, unknown>, opts: { problems?: Record<string, string>; language?: 'en-US' | 'zh-CN' } = {}) => renderNodeForm({ extension: 'node-code', locales: { 'en-US': enUS, 'zh-CN': zhCN }, Form: CodeForm, param: { settings }, language: 'en-US', ...opts });
+const render = (
+  settings: Record<string, unknown>,
+  opts: { problems?: Record<string, string>; language?: 'en-US' | 'zh-CN' } = {},
+) =>
+  renderNodeForm({
+    extension: 'node-code',
+    locales: { 'en-US': enUS, 'zh-CN': zhCN },
+    Form: CodeForm,
+    param: { settings },
+    language: 'en-US',
+    ...opts,
+  });
 
 /** The CodeMirror view once the editor has loaded (it is imported when the form first opens). */
 async function codeMirror(): Promise<EditorView> {
@@ -37,7 +48,12 @@ describe('the Code form', () => {
     await waitFor(() => expect(form.settings()!.code).toBe('def main(args):\n    return {"result": 1}\n'));
     fireEvent.click(screen.getByTestId('code-language'));
     fireEvent.click(await screen.findByText('JavaScript'));
-    await waitFor(() => expect(form.settings()).toMatchObject({ language: 'javascript', code: 'def main(args):\n    return {"result": 1}\n' }));
+    await waitFor(() =>
+      expect(form.settings()).toMatchObject({
+        language: 'javascript',
+        code: 'def main(args):\n    return {"result": 1}\n',
+      }),
+    );
   });
 
   it('highlights the code in its language', async () => {
@@ -64,7 +80,10 @@ describe('the Code form', () => {
   });
 
   it('shows the problem with the code, in Chinese', async () => {
-    await render({ language: 'javascript', code: '' }, { problems: { 'settings.code': 'Write the code with a function named main.' }, language: 'zh-CN' });
+    await render(
+      { language: 'javascript', code: '' },
+      { problems: { 'settings.code': 'Write the code with a function named main.' }, language: 'zh-CN' },
+    );
     expect(screen.getByTestId('field-problem').textContent).toBe('Write the code with a function named main.');
     expect(screen.getByText('恢复示例代码')).toBeTruthy();
     await codeMirror();

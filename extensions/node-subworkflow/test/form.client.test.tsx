@@ -8,19 +8,48 @@ import { SubWorkflowForm } from '../src/client/form.tsx';
 afterEach(cleanup);
 
 const asked: { url: string; body: Record<string, unknown> }[] = [];
-const ok = (data: unknown) => new Response(JSON.stringify({ code: 0, msg: '', data }), { status: 200, headers: { 'content-type': 'application/json' } });
+const ok = (data: unknown) =>
+  new Response(JSON.stringify({ code: 0, msg: '', data }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 const fakeFetch = (async (url: string, init?: RequestInit) => {
   const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
   asked.push({ url, body });
-  if (url.endsWith('/workflow_list')) return ok({ workflow_list: [{ workflow_id: '7', name: 'Weather' }, { workflow_id: '1', name: 'This one' }], has_more: false });
-  if (url.endsWith('/signature')) return ok({ inputs: [{ name: 'city', type: 'string' }, { name: 'days', type: 'integer' }], outputs: [{ name: 'forecast', type: 'string' }] });
+  if (url.endsWith('/workflow_list'))
+    return ok({
+      workflow_list: [
+        { workflow_id: '7', name: 'Weather' },
+        { workflow_id: '1', name: 'This one' },
+      ],
+      has_more: false,
+    });
+  if (url.endsWith('/signature'))
+    return ok({
+      inputs: [
+        { name: 'city', type: 'string' },
+        { name: 'days', type: 'integer' },
+      ],
+      outputs: [{ name: 'forecast', type: 'string' }],
+    });
   if (url.endsWith('/version_list')) return ok({ version_list: [{ version: 'v1.0.0' }] });
   return ok({});
 }) as unknown as typeof fetch;
 
 describe('the sub-workflow form', () => {
   it('lists the other workflows of the space; picking one takes its Start fields as inputs and its End result as outputs', async () => {
-    const form = await renderNodeForm({ extension: 'node-subworkflow', locales: { 'en-US': enUS, 'zh-CN': zhCN }, Form: SubWorkflowForm, param: { inputs: [{ name: 'city', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } }], settings: { workflow_id: '' } }, workflowId: '1', fetch: fakeFetch, language: 'en-US' });
+    const form = await renderNodeForm({
+      extension: 'node-subworkflow',
+      locales: { 'en-US': enUS, 'zh-CN': zhCN },
+      Form: SubWorkflowForm,
+      param: {
+        inputs: [{ name: 'city', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } }],
+        settings: { workflow_id: '' },
+      },
+      workflowId: '1',
+      fetch: fakeFetch,
+      language: 'en-US',
+    });
     fireEvent.click(screen.getByTestId('subworkflow-select'));
     expect(await screen.findByText('Weather')).toBeTruthy();
     expect(screen.queryByText('This one')).toBeNull(); // not itself

@@ -6,31 +6,63 @@ import { renderNodeForm } from '@tessera/ext-workflow/testing';
 import type { ComponentType } from 'react';
 import enUS from '../src/locales/en-US.json';
 import zhCN from '../src/locales/zh-CN.json';
-import { AggregatorForm, AssignForm, EndForm, IfForm, InputForm, MessageForm, QuestionForm, TextForm } from '../src/client/forms.tsx';
+import {
+  AggregatorForm,
+  AssignForm,
+  EndForm,
+  IfForm,
+  InputForm,
+  MessageForm,
+  QuestionForm,
+  TextForm,
+} from '../src/client/forms.tsx';
 import { hintForm } from '../src/client/summary.ts';
 
 afterEach(cleanup);
 
 type Opts = { upstream?: UpstreamOutput[]; problems?: Record<string, string>; language?: 'en-US' | 'zh-CN' };
-const render = (Form: ComponentType<NodeFormProps>, param: Partial<CanvasNode['node_param']>, opts: Opts = {}) => renderNodeForm({ extension: 'nodes-core', locales: { 'en-US': enUS, 'zh-CN': zhCN }, Form, param, language: 'en-US', ...opts });
+const render = (Form: ComponentType<NodeFormProps>, param: Partial<CanvasNode['node_param']>, opts: Opts = {}) =>
+  renderNodeForm({
+    extension: 'nodes-core',
+    locales: { 'en-US': enUS, 'zh-CN': zhCN },
+    Form,
+    param,
+    language: 'en-US',
+    ...opts,
+  });
 const input = (name: string) => ({ name, type: 'string' as const, value: { kind: 'literal' as const, value: '' } });
 const upstream: UpstreamOutput[] = [{ node_id: 'start', node_title: 'Start', field: { name: 'city', type: 'string' } }];
 
 describe('the If form', () => {
   it('edits branches of conditions over the inputs; unary operators drop the right side', async () => {
-    const form = await render(IfForm, { inputs: [input('name'), input('age')], settings: { branches: [{ logic: 1, conditions: [{ left: 'name', operator: 1, right: { literal: '' } }] }] } });
-    fireEvent.change(within(screen.getByTestId('if-condition-0-0')).getByTestId('if-right'), { target: { value: 'Ada' } });
-    await waitFor(() => expect(form.settings()).toEqual({ branches: [{ logic: 1, conditions: [{ left: 'name', operator: 1, right: { literal: 'Ada' } }] }] }));
+    const form = await render(IfForm, {
+      inputs: [input('name'), input('age')],
+      settings: { branches: [{ logic: 1, conditions: [{ left: 'name', operator: 1, right: { literal: '' } }] }] },
+    });
+    fireEvent.change(within(screen.getByTestId('if-condition-0-0')).getByTestId('if-right'), {
+      target: { value: 'Ada' },
+    });
+    await waitFor(() =>
+      expect(form.settings()).toEqual({
+        branches: [{ logic: 1, conditions: [{ left: 'name', operator: 1, right: { literal: 'Ada' } }] }],
+      }),
+    );
     fireEvent.click(screen.getByTestId('if-add-branch'));
     await waitFor(() => expect((form.settings()!.branches as unknown[]).length).toBe(2));
     expect(screen.getByText('Else if 1')).toBeTruthy();
     fireEvent.click(within(screen.getByTestId('if-branch-1')).getByTestId('if-add-condition'));
-    await waitFor(() => expect((form.settings()!.branches as { conditions: unknown[] }[])[1].conditions).toHaveLength(2));
+    await waitFor(() =>
+      expect((form.settings()!.branches as { conditions: unknown[] }[])[1].conditions).toHaveLength(2),
+    );
     expect(screen.getByText('When no branch holds, the run takes the Else port.')).toBeTruthy();
   });
 
   it('says when there is nothing to compare, in Chinese too', async () => {
-    await render(IfForm, { settings: { branches: [{ logic: 1, conditions: [{ left: '', operator: 9 }] }] } }, { language: 'zh-CN' });
+    await render(
+      IfForm,
+      { settings: { branches: [{ logic: 1, conditions: [{ left: '', operator: 9 }] }] } },
+      { language: 'zh-CN' },
+    );
     expect(screen.getByText('先在上方添加输入再进行比较。')).toBeTruthy();
     expect(within(screen.getByTestId('if-condition-0-0')).queryByTestId('if-right')).toBeNull(); // "is empty" has no right side
   });
@@ -41,14 +73,20 @@ describe('the Question form', () => {
     const form = await render(QuestionForm, { settings: { question: '', answer_type: 'text' } });
     fireEvent.change(screen.getByTestId('question-text'), { target: { value: 'Which size?' } });
     fireEvent.click(within(screen.getByTestId('question-type')).getByText('Options'));
-    await waitFor(() => expect(form.settings()).toMatchObject({ question: 'Which size?', answer_type: 'option', options: ['Option 1'] }));
+    await waitFor(() =>
+      expect(form.settings()).toMatchObject({ question: 'Which size?', answer_type: 'option', options: ['Option 1'] }),
+    );
     fireEvent.click(screen.getByTestId('question-add-option'));
     fireEvent.change(screen.getByTestId('question-option-1'), { target: { value: 'Large' } });
     await waitFor(() => expect(form.settings()!.options).toEqual(['Option 1', 'Large']));
   });
 
   it('shows the problem the server found in the question', async () => {
-    await render(QuestionForm, { settings: { question: '' } }, { problems: { 'settings.question': 'Write the question.' } });
+    await render(
+      QuestionForm,
+      { settings: { question: '' } },
+      { problems: { 'settings.question': 'Write the question.' } },
+    );
     expect(screen.getByTestId('field-problem').textContent).toBe('Write the question.');
   });
 });
@@ -94,11 +132,20 @@ describe('the Message form', () => {
 
 describe('the Input form', () => {
   it('edits the prompt and the typed fields of the form the caller fills in', async () => {
-    const form = await render(InputForm, { settings: { prompt: '', fields: [{ name: 'value', type: 'string', required: true }] } }, { problems: { 'settings.fields.0.name': 'Use letters, digits and _ (not starting with a digit).' } });
+    const form = await render(
+      InputForm,
+      { settings: { prompt: '', fields: [{ name: 'value', type: 'string', required: true }] } },
+      { problems: { 'settings.fields.0.name': 'Use letters, digits and _ (not starting with a digit).' } },
+    );
     expect(screen.getByTestId('field-problem').textContent).toContain('Use letters');
     fireEvent.change(screen.getByTestId('input-field-0-name'), { target: { value: 'email' } });
     fireEvent.click(screen.getByTestId('input-field-add'));
-    await waitFor(() => expect(form.settings()!.fields).toEqual([{ name: 'email', type: 'string', required: true }, { name: 'field2', type: 'string' }]));
+    await waitFor(() =>
+      expect(form.settings()!.fields).toEqual([
+        { name: 'email', type: 'string', required: true },
+        { name: 'field2', type: 'string' },
+      ]),
+    );
   });
 });
 

@@ -11,13 +11,29 @@ import { hintForm } from '../src/client/hint.ts';
 
 afterEach(cleanup);
 
-const render = (Form: ComponentType<NodeFormProps>, param: Partial<CanvasNode['node_param']>, opts: { body?: UpstreamOutput[]; language?: 'en-US' | 'zh-CN' } = {}) => renderNodeForm({ extension: 'nodes-loop', locales: { 'en-US': enUS, 'zh-CN': zhCN }, Form, param, language: 'en-US', ...opts });
+const render = (
+  Form: ComponentType<NodeFormProps>,
+  param: Partial<CanvasNode['node_param']>,
+  opts: { body?: UpstreamOutput[]; language?: 'en-US' | 'zh-CN' } = {},
+) =>
+  renderNodeForm({
+    extension: 'nodes-loop',
+    locales: { 'en-US': enUS, 'zh-CN': zhCN },
+    Form,
+    param,
+    language: 'en-US',
+    ...opts,
+  });
 const body: UpstreamOutput[] = [{ node_id: 'code', node_title: 'Double', field: { name: 'doubled', type: 'number' } }];
 const items = { name: 'items', type: 'array' as const, value: { kind: 'literal' as const, value: [] } };
 
 describe('the Loop form', () => {
   it('chooses the kind of loop, says which input it needs, declares variables and collects a body output', async () => {
-    const form = await render(LoopForm, { inputs: [items], settings: { loop_type: 'array', max_iterations: 1000, variables: [], collect: [] } }, { body });
+    const form = await render(
+      LoopForm,
+      { inputs: [items], settings: { loop_type: 'array', max_iterations: 1000, variables: [], collect: [] } },
+      { body },
+    );
     expect(screen.getByTestId('loop-needs').textContent).toBe('Needs an input named items (above).');
     fireEvent.click(screen.getByText('Count'));
     await waitFor(() => expect(form.settings()!.loop_type).toBe('count'));
@@ -25,7 +41,12 @@ describe('the Loop form', () => {
     fireEvent.click(screen.getByTestId('loop-variable-add'));
     fireEvent.change(screen.getByTestId('loop-variable-0'), { target: { value: 'total' } });
     fireEvent.click(screen.getByTestId('collect-add'));
-    await waitFor(() => expect(form.settings()).toMatchObject({ variables: ['total'], collect: [{ name: 'results', node_id: 'code', path: ['doubled'] }] }));
+    await waitFor(() =>
+      expect(form.settings()).toMatchObject({
+        variables: ['total'],
+        collect: [{ name: 'results', node_id: 'code', path: ['doubled'] }],
+      }),
+    );
   });
 
   it('says the body is empty, in Chinese', async () => {
@@ -37,18 +58,29 @@ describe('the Loop form', () => {
 
 describe('the Batch form', () => {
   it('sets how many items run at once and what to collect', async () => {
-    const form = await render(BatchForm, { inputs: [items], settings: { concurrency: 4, max_items: 100, collect: [] } }, { body });
+    const form = await render(
+      BatchForm,
+      { inputs: [items], settings: { concurrency: 4, max_items: 100, collect: [] } },
+      { body },
+    );
     const concurrency = screen.getByTestId('batch-concurrency');
     const field = concurrency.tagName === 'INPUT' ? concurrency : concurrency.querySelector('input')!;
     fireEvent.change(field, { target: { value: '8' } });
     fireEvent.blur(field);
     fireEvent.click(screen.getByTestId('collect-add'));
-    await waitFor(() => expect(form.settings()).toMatchObject({ concurrency: 8, collect: [{ name: 'results', node_id: 'code', path: ['doubled'] }] }));
+    await waitFor(() =>
+      expect(form.settings()).toMatchObject({
+        concurrency: 8,
+        collect: [{ name: 'results', node_id: 'code', path: ['doubled'] }],
+      }),
+    );
   });
 
   it('says that a longer list is cut to the maximum', async () => {
     await render(BatchForm, { inputs: [items], settings: { concurrency: 4, max_items: 30, collect: [] } }, { body });
-    expect(screen.getByTestId('batch-max-hint').textContent).toBe('A longer list is cut to the first 30 items (the node log says so).');
+    expect(screen.getByTestId('batch-max-hint').textContent).toBe(
+      'A longer list is cut to the first 30 items (the node log says so).',
+    );
   });
 });
 

@@ -4,7 +4,8 @@ import { RenderError, render, templateProblem } from '../src/server/render.ts';
 
 // Liquid (Jinja-like) prompts render from their variables only: the tags that would read other templates,
 // which default to files of the working directory, are refused with the tag's name.
-const jinja = (content: string) => PromptDetail.parse({ prompt_template: { template_type: 'jinja2', messages: [{ role: 'system', content }] } });
+const jinja = (content: string) =>
+  PromptDetail.parse({ prompt_template: { template_type: 'jinja2', messages: [{ role: 'system', content }] } });
 
 describe('prompt templates', () => {
   it.each([
@@ -22,7 +23,9 @@ describe('prompt templates', () => {
   });
 
   it('still renders loops, conditions and filters', async () => {
-    const r = await render(jinja('{% for i in items %}{% if i != "b" %}{{ i | upcase }}{% endif %}{% endfor %}'), { items: ['a', 'b', 'c'] });
+    const r = await render(jinja('{% for i in items %}{% if i != "b" %}{{ i | upcase }}{% endif %}{% endfor %}'), {
+      items: ['a', 'b', 'c'],
+    });
     expect(r.messages[0].content).toBe('AC');
     expect(await templateProblem(jinja('{% if x %}open'), { refusedOnly: true })).toBeUndefined();
     expect(await templateProblem(jinja('{% if x %}open'))).toMatch(/does not parse/);

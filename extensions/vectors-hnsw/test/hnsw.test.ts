@@ -53,7 +53,9 @@ function memoryStore() {
     async search(ds, vector, k) {
       calls.exact++;
       const q = normalize(vector);
-      const hits = ds.flatMap((d) => [...(sets.get(d) ?? [])].map(([id, v]) => ({ id, score: v.reduce((s, x, i) => s + x * q[i], 0) })));
+      const hits = ds.flatMap((d) =>
+        [...(sets.get(d) ?? [])].map(([id, v]) => ({ id, score: v.reduce((s, x, i) => s + x * q[i], 0) })),
+      );
       return hits.sort((a, b) => b.score - a.score).slice(0, k);
     },
     async *vectors(d) {
@@ -71,7 +73,16 @@ function memoryStore() {
   return store;
 }
 
-const OPTIONS: HnswOptions = { exactBelow: 100, connectivity: 16, expansionAdd: 64, expansionSearch: 128, quantization: 'i8', threads: 2, saveAfterMs: 60_000, refine: 5 };
+const OPTIONS: HnswOptions = {
+  exactBelow: 100,
+  connectivity: 16,
+  expansionAdd: 64,
+  expansionSearch: 128,
+  quantization: 'i8',
+  threads: 2,
+  saveAfterMs: 60_000,
+  refine: 5,
+};
 const DIMS = 64;
 
 async function recallAt10(engine: VectorIndex, store: VectorIndex, queries: Float32Array[]) {
@@ -150,11 +161,15 @@ describe('the HNSW vector engine', () => {
     await third.close!();
   });
 
-  it('refuses a query of another size with a clear error, in the caller\'s language', async () => {
+  it("refuses a query of another size with a clear error, in the caller's language", async () => {
     const store = memoryStore();
     const engine = hnswIndex(store, folder(), OPTIONS);
     await engine.upsert('d', clustered(300, DIMS));
-    await expect(engine.search(['d'], new Float32Array(DIMS * 2).fill(1), 3)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/64 dimensions but its embedding model now gives 128/), text: { key: 'vectors-hnsw.dimensions', params: { stored: 64, given: 128 } } });
+    await expect(engine.search(['d'], new Float32Array(DIMS * 2).fill(1), 3)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/64 dimensions but its embedding model now gives 128/),
+      text: { key: 'vectors-hnsw.dimensions', params: { stored: 64, given: 128 } },
+    });
     await engine.close!();
   });
 });

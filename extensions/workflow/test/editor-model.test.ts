@@ -2,24 +2,71 @@ import { describe, expect, it } from 'vitest';
 import { linkId, makeLink, newNodeId, portsOf, removeNodes, upstreamOutputs } from '../src/client/editor/model.ts';
 import type { Canvas, CanvasNode } from '@tessera/workflow-sdk';
 
-const n = (node_id: string, outputs: string[] = [], extra: Partial<CanvasNode> = {}): CanvasNode => ({ node_id, type: '15', node_param: { title: node_id.toUpperCase(), inputs: [], outputs: outputs.map((name) => ({ name, type: 'string' })), settings: {} }, layout: { x: 0, y: 0 }, ...extra });
+const n = (node_id: string, outputs: string[] = [], extra: Partial<CanvasNode> = {}): CanvasNode => ({
+  node_id,
+  type: '15',
+  node_param: {
+    title: node_id.toUpperCase(),
+    inputs: [],
+    outputs: outputs.map((name) => ({ name, type: 'string' })),
+    settings: {},
+  },
+  layout: { x: 0, y: 0 },
+  ...extra,
+});
 
 describe('the editor model', () => {
   const canvas: Canvas = {
-    nodes: [n('start', ['q']), n('if'), n('a', ['x']), n('b', ['y']), n('end'), n('loop', ['item']), n('body', ['z'], { parent_id: 'loop' })],
-    links: [makeLink('start', 'default', 'if'), makeLink('if', 'true', 'a'), makeLink('if', 'false', 'b'), makeLink('a', 'default', 'end'), makeLink('b', 'error', 'end'), makeLink('start', null, 'loop')],
+    nodes: [
+      n('start', ['q']),
+      n('if'),
+      n('a', ['x']),
+      n('b', ['y']),
+      n('end'),
+      n('loop', ['item']),
+      n('body', ['z'], { parent_id: 'loop' }),
+    ],
+    links: [
+      makeLink('start', 'default', 'if'),
+      makeLink('if', 'true', 'a'),
+      makeLink('if', 'false', 'b'),
+      makeLink('a', 'default', 'end'),
+      makeLink('b', 'error', 'end'),
+      makeLink('start', null, 'loop'),
+    ],
   };
 
   it('offers the outputs of every node upstream, nearest first, and a loop body sees its container', () => {
-    expect(upstreamOutputs(canvas, 'end').map((u) => `${u.node_id}.${u.field.name}`)).toEqual(['a.x', 'b.y', 'start.q']);
+    expect(upstreamOutputs(canvas, 'end').map((u) => `${u.node_id}.${u.field.name}`)).toEqual([
+      'a.x',
+      'b.y',
+      'start.q',
+    ]);
     expect(upstreamOutputs(canvas, 'start')).toEqual([]);
-    expect(upstreamOutputs(canvas, 'body').map((u) => `${u.node_id}.${u.field.name}`)).toEqual(['loop.item', 'start.q']);
+    expect(upstreamOutputs(canvas, 'body').map((u) => `${u.node_id}.${u.field.name}`)).toEqual([
+      'loop.item',
+      'start.q',
+    ]);
   });
 
   it("shows the branches a node's links use even without a client half, and the error port", () => {
-    expect(portsOf(canvas.nodes[1], undefined, canvas.links.filter((l) => l.from_node_id === 'if')).map((p) => p.id)).toEqual(['true', 'false']);
-    expect(portsOf(canvas.nodes[3], undefined, canvas.links.filter((l) => l.from_node_id === 'b')).map((p) => p.id)).toEqual(['default', 'error']);
-    expect(portsOf(canvas.nodes[2], { key: 'x', ports: () => [{ id: 'yes', label: 'Yes' }] }).map((p) => p.id)).toEqual(['yes']);
+    expect(
+      portsOf(
+        canvas.nodes[1],
+        undefined,
+        canvas.links.filter((l) => l.from_node_id === 'if'),
+      ).map((p) => p.id),
+    ).toEqual(['true', 'false']);
+    expect(
+      portsOf(
+        canvas.nodes[3],
+        undefined,
+        canvas.links.filter((l) => l.from_node_id === 'b'),
+      ).map((p) => p.id),
+    ).toEqual(['default', 'error']);
+    expect(portsOf(canvas.nodes[2], { key: 'x', ports: () => [{ id: 'yes', label: 'Yes' }] }).map((p) => p.id)).toEqual(
+      ['yes'],
+    );
   });
 
   it('writes links the engine reads: branch, error type, default', () => {
@@ -32,7 +79,9 @@ describe('the editor model', () => {
   it('removes a node with its links and its body; new ids do not collide', () => {
     const after = removeNodes(canvas, new Set(['loop', 'a']));
     expect(after.nodes.map((x) => x.node_id)).toEqual(['start', 'if', 'b', 'end']);
-    expect(after.links.every((l) => !['a', 'loop'].includes(l.from_node_id) && !['a', 'loop'].includes(l.to_node_id))).toBe(true);
+    expect(
+      after.links.every((l) => !['a', 'loop'].includes(l.from_node_id) && !['a', 'loop'].includes(l.to_node_id)),
+    ).toBe(true);
     expect(newNodeId(canvas, 'end')).toBe('end_2');
     expect(newNodeId(canvas, 'llm')).toBe('llm');
   });
@@ -41,9 +90,16 @@ describe('the editor model', () => {
 describe('the diff between a version and the draft', () => {
   it('names nodes and fields added, removed and changed, and links; moving is no change', async () => {
     const { diffCanvases, nextVersion } = await import('../src/client/editor/model.ts');
-    const before: Canvas = { nodes: [n('start', ['q']), n('greet'), n('old')], links: [makeLink('start', null, 'greet'), makeLink('greet', null, 'old')] };
+    const before: Canvas = {
+      nodes: [n('start', ['q']), n('greet'), n('old')],
+      links: [makeLink('start', null, 'greet'), makeLink('greet', null, 'old')],
+    };
     const after: Canvas = {
-      nodes: [{ ...n('start', ['q']), layout: { x: 500, y: 90 } }, { ...n('greet'), node_param: { ...n('greet').node_param, title: 'Hello', settings: { template: 'Hi' } } }, n('new')],
+      nodes: [
+        { ...n('start', ['q']), layout: { x: 500, y: 90 } },
+        { ...n('greet'), node_param: { ...n('greet').node_param, title: 'Hello', settings: { template: 'Hi' } } },
+        n('new'),
+      ],
       links: [makeLink('start', null, 'greet'), makeLink('greet', null, 'new')],
     };
     const d = diffCanvases(before, after);
@@ -59,7 +115,10 @@ describe('the diff between a version and the draft', () => {
 describe('editing helpers', () => {
   it('lays out linked nodes left to right', async () => {
     const { autoLayout } = await import('../src/client/editor/model.ts');
-    const c: Canvas = { nodes: [n('end'), n('start'), n('mid')], links: [makeLink('start', null, 'mid'), makeLink('mid', null, 'end')] };
+    const c: Canvas = {
+      nodes: [n('end'), n('start'), n('mid')],
+      links: [makeLink('start', null, 'mid'), makeLink('mid', null, 'end')],
+    };
     const x = Object.fromEntries(autoLayout(c).nodes.map((m) => [m.node_id, m.layout.x]));
     expect(x.start).toBeLessThan(x.mid);
     expect(x.mid).toBeLessThan(x.end);
@@ -68,8 +127,14 @@ describe('editing helpers', () => {
   it('pastes copies with new ids; links and references among them follow, others stay', async () => {
     const { copyNodes, pasteNodes } = await import('../src/client/editor/model.ts');
     const b = n('b', ['y']);
-    b.node_param.inputs = [{ name: 'from_a', type: 'string', value: { kind: 'ref', node_id: 'a', path: ['x'] } }, { name: 'from_start', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } }];
-    const c: Canvas = { nodes: [n('start', ['q']), n('a', ['x']), b], links: [makeLink('start', null, 'a'), makeLink('a', null, 'b')] };
+    b.node_param.inputs = [
+      { name: 'from_a', type: 'string', value: { kind: 'ref', node_id: 'a', path: ['x'] } },
+      { name: 'from_start', type: 'string', value: { kind: 'ref', node_id: 'start', path: ['q'] } },
+    ];
+    const c: Canvas = {
+      nodes: [n('start', ['q']), n('a', ['x']), b],
+      links: [makeLink('start', null, 'a'), makeLink('a', null, 'b')],
+    };
     const { canvas: after, ids } = pasteNodes(c, copyNodes(c, new Set(['a', 'b'])));
     expect(ids).toEqual(['a_2', 'b_2']);
     expect(after.links.map(linkId)).toContain('a_2:default->b_2');
@@ -99,7 +164,12 @@ describe('editing helpers', () => {
 describe('where a node added after another goes', () => {
   it('to the right of it, below whatever is already there', async () => {
     const { besideNode } = await import('../src/client/editor/model.ts');
-    const at = (id: string, x: number, y: number) => ({ node_id: id, type: '15', node_param: { inputs: [], outputs: [], settings: {} }, layout: { x, y } });
+    const at = (id: string, x: number, y: number) => ({
+      node_id: id,
+      type: '15',
+      node_param: { inputs: [], outputs: [], settings: {} },
+      layout: { x, y },
+    });
     const canvas = { nodes: [at('a', 0, 0), at('b', 300, 0)], links: [] };
     const sizes = { a: { width: 200, height: 60 }, b: { width: 200, height: 60 } };
     expect(besideNode(canvas, canvas.nodes[1], sizes)).toEqual({ x: 580, y: 0 });

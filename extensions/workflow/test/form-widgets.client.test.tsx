@@ -13,15 +13,30 @@ function OutsideForm({ node, onSettings, upstream, widgets }: NodeFormProps) {
   const { FieldsEditor, TemplateInput } = widgets;
   return (
     <div>
-      <FieldsEditor fields={fields} onChange={(next) => onSettings({ ...node.node_param.settings, fields: next })} testId="out" />
-      <TemplateInput value={String(node.node_param.settings.template ?? '')} onChange={(template) => onSettings({ ...node.node_param.settings, template })} node={node} upstream={upstream} testId="tpl" />
+      <FieldsEditor
+        fields={fields}
+        onChange={(next) => onSettings({ ...node.node_param.settings, fields: next })}
+        testId="out"
+      />
+      <TemplateInput
+        value={String(node.node_param.settings.template ?? '')}
+        onChange={(template) => onSettings({ ...node.node_param.settings, template })}
+        node={node}
+        upstream={upstream}
+        testId="tpl"
+      />
     </div>
   );
 }
 
 describe('the inputs a node form gets as props.widgets', () => {
-  it('lets a form from outside the studio edit typed fields and a template with the editor\'s own inputs', async () => {
-    const r = await renderNodeForm({ extension: 'outside', locales: { 'en-US': {}, 'zh-CN': {} }, Form: OutsideForm, language: 'en-US' });
+  it("lets a form from outside the studio edit typed fields and a template with the editor's own inputs", async () => {
+    const r = await renderNodeForm({
+      extension: 'outside',
+      locales: { 'en-US': {}, 'zh-CN': {} },
+      Form: OutsideForm,
+      language: 'en-US',
+    });
     fireEvent.click(await screen.findByTestId('out-add'));
     await waitFor(() => expect(r.settings()?.fields).toEqual([{ name: 'field1', type: 'string' }]));
     expect(screen.getByTestId('out-0-name')).toBeTruthy();

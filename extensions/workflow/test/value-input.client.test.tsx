@@ -17,10 +17,25 @@ const upstream: UpstreamOutput[] = [
 ];
 let last: ValueExpr | undefined;
 function Harness() {
-  const [binding, setBinding] = useState<InputBinding>({ name: 'count', type: 'integer', value: { kind: 'literal', value: '' } });
-  return <ValueInput binding={binding} upstream={upstream} variables={[...SYSTEM_VARIABLES, { scope: 'app', name: 'region' }]} testId="v" onChange={(value) => (setBinding({ ...binding, value }), (last = value))} />;
+  const [binding, setBinding] = useState<InputBinding>({
+    name: 'count',
+    type: 'integer',
+    value: { kind: 'literal', value: '' },
+  });
+  return (
+    <ValueInput
+      binding={binding}
+      upstream={upstream}
+      variables={[...SYSTEM_VARIABLES, { scope: 'app', name: 'region' }]}
+      testId="v"
+      onChange={(value) => (setBinding({ ...binding, value }), (last = value))}
+    />
+  );
 }
-const harness = defineExtension({ id: 'workflow', register: (ctx) => (ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }), void ctx.route({ path: '/', component: Harness })) });
+const harness = defineExtension({
+  id: 'workflow',
+  register: (ctx) => (ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }), void ctx.route({ path: '/', component: Harness })),
+});
 
 describe('the reference picker of an input', () => {
   it('types a literal by the input type, and picks a reference among the typed outputs of upstream nodes', async () => {

@@ -13,13 +13,19 @@ const quote = (n) => `"${String(n).replace(/"/g, '""')}"`;
 const conflictClause = (c) => {
   if (!c) return '';
   const target = ` on conflict (${c.columns.map(quote).join(', ')})`;
-  return c.set ? `${target} do update set ${Object.entries(c.set).map(([col, expr]) => `${quote(col)} = ${expr}`).join(', ')}` : `${target} do nothing`;
+  return c.set
+    ? `${target} do update set ${Object.entries(c.set)
+        .map(([col, expr]) => `${quote(col)} = ${expr}`)
+        .join(', ')}`
+    : `${target} do nothing`;
 };
 const statement = (table, columns, onConflict) => {
   const key = `${table}|${columns.join(',')}|${onConflict ? JSON.stringify(onConflict) : ''}`;
   let s = statements.get(key);
   if (!s) {
-    s = db.prepare(`insert into ${quote(table)} (${columns.map(quote).join(', ')}) values (${columns.map(() => '?').join(', ')})${conflictClause(onConflict)}`);
+    s = db.prepare(
+      `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values (${columns.map(() => '?').join(', ')})${conflictClause(onConflict)}`,
+    );
     statements.set(key, s);
   }
   return s;
@@ -27,7 +33,9 @@ const statement = (table, columns, onConflict) => {
 const write = db.transaction((batch) => {
   for (const b of batch) {
     const s = statement(b.table, b.columns, b.onConflict);
-    if (b.json) for (const values of b.values) for (const i of b.json) if (values[i] !== null) values[i] = JSON.stringify(values[i]);
+    if (b.json)
+      for (const values of b.values)
+        for (const i of b.json) if (values[i] !== null) values[i] = JSON.stringify(values[i]);
     for (const values of b.values) s.run(values);
   }
 });

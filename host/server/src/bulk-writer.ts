@@ -19,7 +19,9 @@ export function kyselyBulkWriter(db: Kysely<any>): BulkWriter {
         for (const b of work)
           for (let i = 0; i < b.rows.length; i += CHUNK) {
             const rows = b.rows.slice(i, i + CHUNK);
-            const insert = trx.insertInto(b.table).values(b.json?.length ? rows.map((r) => withJsonText(r, b.json!)) : rows);
+            const insert = trx
+              .insertInto(b.table)
+              .values(b.json?.length ? rows.map((r) => withJsonText(r, b.json!)) : rows);
             await (b.onConflict ? insert.onConflict((oc) => onConflict(oc, b.onConflict!)) : insert).execute();
           }
       });
@@ -38,7 +40,12 @@ export interface ThreadedBulkWriter extends BulkWriter {
  * and value arrays (cheap to copy between threads). If the worker cannot start or dies, writing falls
  * back to `fallback` on the calling thread (nothing is lost: a batch is answered or rejected).
  */
-export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: (e: Error) => void, opts: { startAtRows?: number } = {}): ThreadedBulkWriter {
+export function threadedBulkWriter(
+  file: string,
+  fallback: BulkWriter,
+  onError: (e: Error) => void,
+  opts: { startAtRows?: number } = {},
+): ThreadedBulkWriter {
   const startAt = opts.startAtRows ?? START_AT_ROWS;
   let worker: Worker | undefined;
   let seq = 0;
@@ -91,7 +98,13 @@ export function threadedBulkWriter(file: string, fallback: BulkWriter, onError: 
           // JSON columns travel as they are (inside this one JSON text) and are serialized by the worker.
           const isJson = columns.map((c) => !!b.json?.includes(c));
           const json = isJson.includes(true) ? isJson.flatMap((j, i) => (j ? [i] : [])) : undefined;
-          return { table: b.table, columns, onConflict: b.onConflict, json, values: b.rows.map((r) => columns.map((c, i) => (isJson[i] ? (r[c] ?? null) : toSql(r[c])))) };
+          return {
+            table: b.table,
+            columns,
+            onConflict: b.onConflict,
+            json,
+            values: b.rows.map((r) => columns.map((c, i) => (isJson[i] ? (r[c] ?? null) : toSql(r[c])))),
+          };
         }),
       );
       return new Promise<void>((resolve, reject) => {
@@ -123,7 +136,9 @@ function withJsonText(row: Record<string, unknown>, json: string[]): Record<stri
 
 function onConflict(oc: OnConflictBuilder<any, any>, c: NonNullable<BulkRows['onConflict']>) {
   const target = oc.columns(c.columns);
-  return c.set ? target.doUpdateSet(Object.fromEntries(Object.entries(c.set).map(([col, expr]) => [col, sql.raw(expr)]))) : target.doNothing();
+  return c.set
+    ? target.doUpdateSet(Object.fromEntries(Object.entries(c.set).map(([col, expr]) => [col, sql.raw(expr)])))
+    : target.doNothing();
 }
 
 function toSql(v: unknown): unknown {

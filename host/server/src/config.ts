@@ -3,16 +3,22 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 /** The YAML parser, loaded only when there is a YAML file to read. */
-const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+const parseYaml = (text: string): unknown =>
+  (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 import { z } from 'zod';
 import type { ExtensionSettings } from '@tessera/core';
 
 const extensionEntry = z.union([
   z.string(),
-  z.record(z.string(), z.union([z.boolean(), z.object({ config: z.unknown().optional(), enabled: z.boolean().optional() }).strict()])),
+  z.record(
+    z.string(),
+    z.union([z.boolean(), z.object({ config: z.unknown().optional(), enabled: z.boolean().optional() }).strict()]),
+  ),
 ]);
 
-const startupPolicy = z.object({ onFailure: z.enum(['continue', 'abort']).optional(), timeoutMs: z.number().int().positive().optional() }).strict();
+const startupPolicy = z
+  .object({ onFailure: z.enum(['continue', 'abort']).optional(), timeoutMs: z.number().int().positive().optional() })
+  .strict();
 
 /** tessera.config.(yaml|json): every key is optional; environment variables override it. */
 export const ConfigFileSchema = z
@@ -28,8 +34,21 @@ export const ConfigFileSchema = z
     diagnostics: z.boolean().optional(),
     extensions: z.array(extensionEntry).optional(),
     extensionsDir: z.string().optional(),
-    startup: z.object({ default: startupPolicy.optional(), extensions: z.record(z.string(), startupPolicy).optional() }).strict().optional(),
-    security: z.object({ allowPrivateNetwork: z.boolean().optional(), secretKey: z.string().optional(), outboundMaxBytes: z.number().int().positive().optional(), outboundMaxRedirects: z.number().int().min(0).max(20).optional(), outboundAllow: z.array(z.string()).optional(), trustProxy: z.union([z.boolean(), z.number().int().min(1), z.string()]).optional() }).strict().optional(),
+    startup: z
+      .object({ default: startupPolicy.optional(), extensions: z.record(z.string(), startupPolicy).optional() })
+      .strict()
+      .optional(),
+    security: z
+      .object({
+        allowPrivateNetwork: z.boolean().optional(),
+        secretKey: z.string().optional(),
+        outboundMaxBytes: z.number().int().positive().optional(),
+        outboundMaxRedirects: z.number().int().min(0).max(20).optional(),
+        outboundAllow: z.array(z.string()).optional(),
+        trustProxy: z.union([z.boolean(), z.number().int().min(1), z.string()]).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -91,7 +110,12 @@ export interface LoadConfigOptions {
 }
 
 export function loadConfig({ root, env = process.env, overrides = {}, file }: LoadConfigOptions): TesseraConfig {
-  const fileName = file ?? env.TESSERA_CONFIG ?? ['tessera.config.yaml', 'tessera.config.yml', 'tessera.config.json'].map((f) => path.join(root, f)).find((f) => existsSync(f));
+  const fileName =
+    file ??
+    env.TESSERA_CONFIG ??
+    ['tessera.config.yaml', 'tessera.config.yml', 'tessera.config.json']
+      .map((f) => path.join(root, f))
+      .find((f) => existsSync(f));
   let raw: unknown = {};
   if (fileName) {
     const abs = path.resolve(root, fileName);
@@ -118,14 +142,18 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     if (typeof entry === 'string') extensions[entry] = { ...extensions[entry], enabled: true };
     else
       for (const [id, v] of Object.entries(entry)) {
-        extensions[id] = typeof v === 'boolean' ? { ...extensions[id], enabled: v } : { ...extensions[id], enabled: v.enabled ?? true, config: v.config };
+        extensions[id] =
+          typeof v === 'boolean'
+            ? { ...extensions[id], enabled: v }
+            : { ...extensions[id], enabled: v.enabled ?? true, config: v.config };
       }
   }
   for (const id of Object.keys(extensions)) mention(id, fileName ?? 'the configuration file');
   // What a platform administrator chose in the studio (Extensions settings), kept in the data folder and
   // applied at start: over the configuration file, under the environment.
   const dataDir = path.resolve(root, overrides.dataDir ?? env.TESSERA_DATA_DIR ?? c.dataDir ?? 'data');
-  for (const [id, enabled] of Object.entries(readAdminChoices(dataDir))) extensions[id] = { ...extensions[id], enabled };
+  for (const [id, enabled] of Object.entries(readAdminChoices(dataDir)))
+    extensions[id] = { ...extensions[id], enabled };
   for (const id of list(env.TESSERA_DISABLE)) {
     extensions[id] = { ...extensions[id], enabled: false };
     mention(id, 'TESSERA_DISABLE');
@@ -152,8 +180,12 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
   const port = overrides.port ?? num(env.TESSERA_PORT ?? env.PORT, 'TESSERA_PORT') ?? c.port ?? 3000;
   const host = overrides.host ?? env.TESSERA_HOST ?? c.host ?? '127.0.0.1';
   const logLevel = (overrides.logLevel ?? env.TESSERA_LOG_LEVEL ?? c.logLevel ?? 'info') as TesseraConfig['logLevel'];
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new ConfigError(`TESSERA_LOG_LEVEL must be one of debug, info, warn, error, silent`);
-  const allowPrivate = env.TESSERA_ALLOW_PRIVATE_NETWORK !== undefined ? env.TESSERA_ALLOW_PRIVATE_NETWORK === 'true' || env.TESSERA_ALLOW_PRIVATE_NETWORK === '1' : (c.security?.allowPrivateNetwork ?? false);
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel))
+    throw new ConfigError(`TESSERA_LOG_LEVEL must be one of debug, info, warn, error, silent`);
+  const allowPrivate =
+    env.TESSERA_ALLOW_PRIVATE_NETWORK !== undefined
+      ? env.TESSERA_ALLOW_PRIVATE_NETWORK === 'true' || env.TESSERA_ALLOW_PRIVATE_NETWORK === '1'
+      : (c.security?.allowPrivateNetwork ?? false);
   return {
     root,
     port,
@@ -163,19 +195,40 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     publicUrl: env.TESSERA_PUBLIC_URL ?? c.publicUrl ?? `http://localhost:${port}`,
     databaseUrl: overrides.databaseUrl ?? env.DATABASE_URL ?? c.databaseUrl,
     redisUrl: env.REDIS_URL ?? c.redisUrl,
-    queue: { consumer: env.TESSERA_QUEUE_CONSUMER !== 'false', prefix: env.TESSERA_BULLMQ_PREFIX || 'tessera', stallMs: num(env.TESSERA_QUEUE_STALL_MS, 'TESSERA_QUEUE_STALL_MS') },
+    queue: {
+      consumer: env.TESSERA_QUEUE_CONSUMER !== 'false',
+      prefix: env.TESSERA_BULLMQ_PREFIX || 'tessera',
+      stallMs: num(env.TESSERA_QUEUE_STALL_MS, 'TESSERA_QUEUE_STALL_MS'),
+    },
     logLevel,
-    diagnostics: env.TESSERA_DIAGNOSTICS !== undefined ? env.TESSERA_DIAGNOSTICS === 'true' || env.TESSERA_DIAGNOSTICS === '1' : (c.diagnostics ?? false),
-    extensionsDir: path.resolve(root, overrides.extensionsDir ?? env.TESSERA_EXTENSIONS_DIR ?? c.extensionsDir ?? 'extensions.d'),
+    diagnostics:
+      env.TESSERA_DIAGNOSTICS !== undefined
+        ? env.TESSERA_DIAGNOSTICS === 'true' || env.TESSERA_DIAGNOSTICS === '1'
+        : (c.diagnostics ?? false),
+    extensionsDir: path.resolve(
+      root,
+      overrides.extensionsDir ?? env.TESSERA_EXTENSIONS_DIR ?? c.extensionsDir ?? 'extensions.d',
+    ),
     builtinExtensionsDir: path.join(root, 'extensions'),
     webDist: path.join(root, 'host/web/dist'),
     allowPrivateNetwork: allowPrivate,
-    outbound: { maxBytes: num(env.TESSERA_OUTBOUND_MAX_BYTES, 'TESSERA_OUTBOUND_MAX_BYTES') ?? c.security?.outboundMaxBytes ?? 20 * 1024 * 1024, maxRedirects: c.security?.outboundMaxRedirects ?? 5, allow: env.TESSERA_OUTBOUND_ALLOW?.split(',') ?? c.security?.outboundAllow ?? [] },
+    outbound: {
+      maxBytes:
+        num(env.TESSERA_OUTBOUND_MAX_BYTES, 'TESSERA_OUTBOUND_MAX_BYTES') ??
+        c.security?.outboundMaxBytes ??
+        20 * 1024 * 1024,
+      maxRedirects: c.security?.outboundMaxRedirects ?? 5,
+      allow: env.TESSERA_OUTBOUND_ALLOW?.split(',') ?? c.security?.outboundAllow ?? [],
+    },
     secretKey: env.TESSERA_SECRET_KEY ?? c.security?.secretKey,
-    trustProxy: env.TESSERA_TRUST_PROXY !== undefined ? trustProxyOf(env.TESSERA_TRUST_PROXY) : (c.security?.trustProxy ?? false),
+    trustProxy:
+      env.TESSERA_TRUST_PROXY !== undefined ? trustProxyOf(env.TESSERA_TRUST_PROXY) : (c.security?.trustProxy ?? false),
     extensions,
     extensionMentions: mentions,
-    startupDefault: { onFailure: c.startup?.default?.onFailure ?? 'continue', timeoutMs: c.startup?.default?.timeoutMs ?? 10_000 },
+    startupDefault: {
+      onFailure: c.startup?.default?.onFailure ?? 'continue',
+      timeoutMs: c.startup?.default?.timeoutMs ?? 10_000,
+    },
     file: fileName,
   };
 }
@@ -184,12 +237,19 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
 export const ADMIN_CHOICES_FILE = 'extensions.json';
 
 /** One map of the data folder's choices file (`enabled`, `reasons`), its entries of one type; nothing when absent or unreadable. */
-function readAdminMap<T extends boolean | string>(dataDir: string, key: 'enabled' | 'reasons', type: 'boolean' | 'string'): Record<string, T> {
+function readAdminMap<T extends boolean | string>(
+  dataDir: string,
+  key: 'enabled' | 'reasons',
+  type: 'boolean' | 'string',
+): Record<string, T> {
   const file = path.join(dataDir, ADMIN_CHOICES_FILE);
   if (!existsSync(file)) return {};
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown> | undefined>;
-    return Object.fromEntries(Object.entries(parsed[key] ?? {}).filter(([, v]) => typeof v === type)) as Record<string, T>;
+    return Object.fromEntries(Object.entries(parsed[key] ?? {}).filter(([, v]) => typeof v === type)) as Record<
+      string,
+      T
+    >;
   } catch {
     return {};
   }
@@ -219,7 +279,10 @@ function trustProxyOf(v: string): boolean | number | string {
 }
 
 function list(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function num(v: string | undefined, name: string): number | undefined {

@@ -32,7 +32,10 @@ export function dataDirCause(err: NodeJS.ErrnoException): string {
  * file is written, synced and removed. Throws DataDirError naming the folder and the cause.
  */
 export function checkDataDir(dir: string, minFreeBytes = MIN_FREE_BYTES): void {
-  const fail = (err: NodeJS.ErrnoException) => new DataDirError(`The data folder ${dir} cannot be used: ${dataDirCause(err)}. Choose another with --data DIR (or TESSERA_DATA_DIR), or fix the folder.`);
+  const fail = (err: NodeJS.ErrnoException) =>
+    new DataDirError(
+      `The data folder ${dir} cannot be used: ${dataDirCause(err)}. Choose another with --data DIR (or TESSERA_DATA_DIR), or fix the folder.`,
+    );
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -59,6 +62,8 @@ export function checkDataDir(dir: string, minFreeBytes = MIN_FREE_BYTES): void {
   const fs = statfsSync(dir);
   const free = Number(fs.bavail) * Number(fs.bsize);
   if (free < minFreeBytes) {
-    throw new DataDirError(`The data folder ${dir} cannot be used: the disk is full (${Math.round(free / 1024)} KB free; at least ${Math.round(minFreeBytes / 1024 / 1024)} MB are needed). Free some space or choose another folder with --data DIR.`);
+    throw new DataDirError(
+      `The data folder ${dir} cannot be used: the disk is full (${Math.round(free / 1024)} KB free; at least ${Math.round(minFreeBytes / 1024 / 1024)} MB are needed). Free some space or choose another folder with --data DIR.`,
+    );
   }
 }

@@ -13,14 +13,20 @@ export interface OpenDatabaseOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-export async function openDatabase({ databaseUrl, sqliteFile = ':memory:', onConnectionError }: OpenDatabaseOptions): Promise<Database> {
+export async function openDatabase({
+  databaseUrl,
+  sqliteFile = ':memory:',
+  onConnectionError,
+}: OpenDatabaseOptions): Promise<Database> {
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pg = await import('pg');
     const Pool = pg.default?.Pool ?? (pg as any).Pool;
     // 64-bit integers come back as strings (never lose precision).
     const pool = new Pool({ connectionString: databaseUrl, max: 10 });
     // Without a listener an idle client's error would crash the process; the pool replaces the client.
-    pool.on('error', (e: Error) => (onConnectionError ?? ((x: Error) => console.warn(`database connection lost: ${x.message}`)))(e));
+    pool.on('error', (e: Error) =>
+      (onConnectionError ?? ((x: Error) => console.warn(`database connection lost: ${x.message}`)))(e),
+    );
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
     await sql`select 1`.execute(db);
     return { db, dialect: 'postgres' };
@@ -69,11 +75,17 @@ export async function ensureMigrationTable(db: Kysely<any>): Promise<void> {
 }
 
 /** Runs an extension's pending migrations in name order, each in a transaction. Returns the names applied. */
-export async function migrateExtension(db: Kysely<any>, extensionId: string, migrations: MigrationRegistration[]): Promise<string[]> {
+export async function migrateExtension(
+  db: Kysely<any>,
+  extensionId: string,
+  migrations: MigrationRegistration[],
+): Promise<string[]> {
   const mine = migrations.filter((m) => m.extensionId === extensionId).sort((a, b) => a.name.localeCompare(b.name));
   if (!mine.length) return [];
   const done = new Set(
-    (await db.selectFrom(TABLE).select('name').where('extension_id', '=', extensionId).execute()).map((r: { name: string }) => r.name),
+    (await db.selectFrom(TABLE).select('name').where('extension_id', '=', extensionId).execute()).map(
+      (r: { name: string }) => r.name,
+    ),
   );
   const applied: string[] = [];
   for (const m of mine) {
@@ -81,7 +93,10 @@ export async function migrateExtension(db: Kysely<any>, extensionId: string, mig
     try {
       await db.transaction().execute(async (trx) => {
         await m.up(trx);
-        await trx.insertInto(TABLE).values({ extension_id: extensionId, name: m.name, applied_at: new Date().toISOString() }).execute();
+        await trx
+          .insertInto(TABLE)
+          .values({ extension_id: extensionId, name: m.name, applied_at: new Date().toISOString() })
+          .execute();
       });
     } catch (e) {
       throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);

@@ -22,7 +22,10 @@ export const PackageManifestSchema = z.object({
   /** Module Federation remote name of a runtime-loaded client half (default: tessera_ext_<id>). */
   remoteName: z.string().optional(),
 });
-export type PackageManifest = Omit<z.output<typeof PackageManifestSchema>, 'name' | 'description'> & { name?: Record<string, string>; description?: Record<string, string> };
+export type PackageManifest = Omit<z.output<typeof PackageManifestSchema>, 'name' | 'description'> & {
+  name?: Record<string, string>;
+  description?: Record<string, string>;
+};
 
 export interface DiscoveredExtension {
   candidate: ExtensionCandidate<ServerContext>;
@@ -40,7 +43,12 @@ export interface DiscoveryProblem {
 
 /** Lists extensions from a folder of packages (built-in extensions/ or the runtime extensionsDir). */
 /** `warnings` gets what loads but is likely a mistake (a client half the manifest does not name). */
-export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', problems: DiscoveryProblem[] = [], warnings: DiscoveryProblem[] = []): DiscoveredExtension[] {
+export function discoverExtensions(
+  dir: string,
+  source: 'builtin' | 'runtime',
+  problems: DiscoveryProblem[] = [],
+  warnings: DiscoveryProblem[] = [],
+): DiscoveredExtension[] {
   if (!existsSync(dir)) return [];
   const found: DiscoveredExtension[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -58,25 +66,57 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
     }
     if (!pkgJson.tessera) continue;
     const parsed = PackageManifestSchema.safeParse(pkgJson.tessera);
-    const claimed = typeof (pkgJson.tessera as { id?: unknown }).id === 'string' ? (pkgJson.tessera as { id: string }).id : undefined;
+    const claimed =
+      typeof (pkgJson.tessera as { id?: unknown }).id === 'string' ? (pkgJson.tessera as { id: string }).id : undefined;
     if (!parsed.success) {
-      problems.push({ dir: extDir, source, id: claimed, message: `package.json "tessera" field: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+      problems.push({
+        dir: extDir,
+        source,
+        id: claimed,
+        message: `package.json "tessera" field: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      });
       continue;
     }
     const engine = pkgJson.engines?.tessera;
     if (engine && !satisfies(TESSERA_VERSION, engine)) {
-      problems.push({ dir: extDir, source, id: claimed, message: `it needs Tessera ${engine} (engines.tessera); this studio is ${TESSERA_VERSION}` });
+      problems.push({
+        dir: extDir,
+        source,
+        id: claimed,
+        message: `it needs Tessera ${engine} (engines.tessera); this studio is ${TESSERA_VERSION}`,
+      });
       continue;
     }
     // Names and descriptions per language (a text alone is English); package.json's description is the English one.
     const texts = (v: string | Record<string, string> | undefined, fallback?: string) => {
-      const out = { ...(fallback ? { 'en-US': fallback } : {}), ...(typeof v === 'string' ? { 'en-US': v } : (v ?? {})) };
+      const out = {
+        ...(fallback ? { 'en-US': fallback } : {}),
+        ...(typeof v === 'string' ? { 'en-US': v } : (v ?? {})),
+      };
       return Object.keys(out).length ? out : undefined;
     };
-    const pkg = { ...parsed.data, name: texts(parsed.data.name), description: texts(parsed.data.description, typeof (pkgJson as { description?: unknown }).description === 'string' ? (pkgJson as { description: string }).description : undefined) };
+    const pkg = {
+      ...parsed.data,
+      name: texts(parsed.data.name),
+      description: texts(
+        parsed.data.description,
+        typeof (pkgJson as { description?: unknown }).description === 'string'
+          ? (pkgJson as { description: string }).description
+          : undefined,
+      ),
+    };
     // A client half the manifest does not name is never loaded: say so (the extension still loads).
-    if (!pkg.client && (existsSync(path.join(extDir, 'dist/client/remoteEntry.js')) || existsSync(path.join(extDir, 'src/client/index.tsx')))) {
-      warnings.push({ dir: extDir, source, id: pkg.id, message: `it has a client half (dist/client/remoteEntry.js or src/client/index.tsx) but its package.json "tessera" names no "client": the studio does not load it. Add "client": "./dist/client/remoteEntry.js".` });
+    if (
+      !pkg.client &&
+      (existsSync(path.join(extDir, 'dist/client/remoteEntry.js')) ||
+        existsSync(path.join(extDir, 'src/client/index.tsx')))
+    ) {
+      warnings.push({
+        dir: extDir,
+        source,
+        id: pkg.id,
+        message: `it has a client half (dist/client/remoteEntry.js or src/client/index.tsx) but its package.json "tessera" names no "client": the studio does not load it. Add "client": "./dist/client/remoteEntry.js".`,
+      });
     }
     // Requirements may carry a version range: "workflow@^0.1.0".
     const requirements = pkg.requires.map(parseRequirement);
@@ -85,7 +125,14 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
       pkg: { ...pkg, requires: requirements.map((r) => r.id) },
       dir: extDir,
       candidate: {
-        manifest: { id: pkg.id, version: pkgJson.version ?? '0.0.0', requires: requirements.map((r) => r.id), optional: pkg.optional, description: pkg.description?.['en-US'], ...(Object.keys(ranges).length ? { ranges } : {}) },
+        manifest: {
+          id: pkg.id,
+          version: pkgJson.version ?? '0.0.0',
+          requires: requirements.map((r) => r.id),
+          optional: pkg.optional,
+          description: pkg.description?.['en-US'],
+          ...(Object.keys(ranges).length ? { ranges } : {}),
+        },
         source,
         dir: extDir,
         load: async () => {
@@ -107,13 +154,25 @@ export function discoverExtensions(dir: string, source: 'builtin' | 'runtime', p
  * Drop-ins never replace a built-in: a runtime folder whose id is a built-in's (or an earlier folder's)
  * is set aside with a problem naming the folder. The built-in keeps running.
  */
-export function settleIds(builtin: DiscoveredExtension[], runtime: DiscoveredExtension[], problems: DiscoveryProblem[]): DiscoveredExtension[] {
+export function settleIds(
+  builtin: DiscoveredExtension[],
+  runtime: DiscoveredExtension[],
+  problems: DiscoveryProblem[],
+): DiscoveredExtension[] {
   const taken = new Map(builtin.map((d) => [d.pkg.id, d]));
   const kept: DiscoveredExtension[] = [...builtin];
   for (const d of runtime) {
     const other = taken.get(d.pkg.id);
     if (other) {
-      problems.push({ dir: d.dir, source: 'runtime', id: d.pkg.id, message: other.candidate.source === 'builtin' ? `its id '${d.pkg.id}' is a built-in extension's; a drop-in cannot replace a built-in (rename it)` : `its id '${d.pkg.id}' is already used by the extension in ${other.dir}` });
+      problems.push({
+        dir: d.dir,
+        source: 'runtime',
+        id: d.pkg.id,
+        message:
+          other.candidate.source === 'builtin'
+            ? `its id '${d.pkg.id}' is a built-in extension's; a drop-in cannot replace a built-in (rename it)`
+            : `its id '${d.pkg.id}' is already used by the extension in ${other.dir}`,
+      });
       continue;
     }
     taken.set(d.pkg.id, d);

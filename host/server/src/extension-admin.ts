@@ -11,13 +11,19 @@ import { readTarball, TarballError } from './tarball.ts';
 const ID = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)*$/;
 
 /** The host's ExtensionAdmin: what it found, what runs, and the choices kept for the next start. */
-export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config: TesseraConfig, discovered: DiscoveredExtension[], problems: DiscoveryProblem[]): ExtensionAdmin {
+export function createExtensionAdmin(
+  host: ExtensionHost<ServerContext>,
+  config: TesseraConfig,
+  discovered: DiscoveredExtension[],
+  problems: DiscoveryProblem[],
+): ExtensionAdmin {
   const byId = new Map(discovered.map((d) => [d.pkg.id, d]));
   // What was installed or removed since the start (applied at the next one).
   const installed = new Set<string>();
   const removed = new Set<string>();
 
-  const enabledByConfig = (id: string, choices: Record<string, boolean>) => choices[id] ?? config.extensions[id]?.enabled ?? true;
+  const enabledByConfig = (id: string, choices: Record<string, boolean>) =>
+    choices[id] ?? config.extensions[id]?.enabled ?? true;
 
   const list = (): ExtensionInfo[] => {
     const choices = readAdminChoices(config.dataDir);
@@ -32,12 +38,23 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
       const d = byId.get(s.id);
       const running = s.state === 'started';
       const wanted = choices[s.id];
-      const pending = removed.has(s.id) ? 'remove' : installed.has(s.id) ? 'install' : wanted === false && running ? 'disable' : wanted === true && !running && s.reason === 'disabled by configuration' ? 'enable' : undefined;
+      const pending = removed.has(s.id)
+        ? 'remove'
+        : installed.has(s.id)
+          ? 'install'
+          : wanted === false && running
+            ? 'disable'
+            : wanted === true && !running && s.reason === 'disabled by configuration'
+              ? 'enable'
+              : undefined;
       return {
         id: s.id,
         version: s.version,
         state: s.state,
-        reason: s.reason === 'disabled by configuration' && reasons[s.id] ? `disabled by the studio: ${reasons[s.id]}` : s.reason,
+        reason:
+          s.reason === 'disabled by configuration' && reasons[s.id]
+            ? `disabled by the studio: ${reasons[s.id]}`
+            : s.reason,
         source: s.source,
         folder: s.dir ?? null,
         name: d?.pkg.name,
@@ -48,8 +65,32 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
         ...(pending ? { pending } : {}),
       };
     });
-    for (const p of problems) out.push({ id: p.id ?? path.basename(p.dir), version: '', state: 'failed', reason: p.message, source: p.source ?? 'runtime', folder: p.dir, requires: [], optional: [], contributions: [] });
-    for (const id of installed) if (!out.some((e) => e.id === id)) out.push({ id, version: '', state: 'disabled', reason: 'installed; restart the studio to load it', source: 'runtime', folder: path.join(config.extensionsDir, id), requires: [], optional: [], contributions: [], pending: 'install' });
+    for (const p of problems)
+      out.push({
+        id: p.id ?? path.basename(p.dir),
+        version: '',
+        state: 'failed',
+        reason: p.message,
+        source: p.source ?? 'runtime',
+        folder: p.dir,
+        requires: [],
+        optional: [],
+        contributions: [],
+      });
+    for (const id of installed)
+      if (!out.some((e) => e.id === id))
+        out.push({
+          id,
+          version: '',
+          state: 'disabled',
+          reason: 'installed; restart the studio to load it',
+          source: 'runtime',
+          folder: path.join(config.extensionsDir, id),
+          requires: [],
+          optional: [],
+          contributions: [],
+          pending: 'install',
+        });
     return out;
   };
 
@@ -64,7 +105,12 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
       const willRun = !next.disabled.has(s.id);
       const runs = s.state === 'started';
       if (runs && !willRun) out.push({ id: s.id, change: 'disable' as const, reason: next.disabled.get(s.id)! });
-      if (!runs && willRun) out.push({ id: s.id, change: 'enable' as const, reason: changes[s.id] === true ? 'enabled by you' : 'what it needs runs again' });
+      if (!runs && willRun)
+        out.push({
+          id: s.id,
+          change: 'enable' as const,
+          reason: changes[s.id] === true ? 'enabled by you' : 'what it needs runs again',
+        });
     }
     return out;
   };
@@ -73,13 +119,22 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
     for (const id of Object.keys(changes)) {
       if (!byId.has(id)) throw notFound(`No extension '${id}' is installed.`);
       if (process.env.TESSERA_DISABLE?.split(',').includes(id) || process.env.TESSERA_ENABLE?.split(',').includes(id)) {
-        throw new ApiError(409, ErrorCode.CONFLICT, `'${id}' is set by the environment (TESSERA_DISABLE / TESSERA_ENABLE), which wins over this page: change it there.`);
+        throw new ApiError(
+          409,
+          ErrorCode.CONFLICT,
+          `'${id}' is set by the environment (TESSERA_DISABLE / TESSERA_ENABLE), which wins over this page: change it there.`,
+        );
       }
     }
     const choices = { ...readAdminChoices(config.dataDir), ...changes };
     // A reason the studio gave for disabling one stays until someone enables it again.
-    const reasons = Object.fromEntries(Object.entries(readAdminReasons(config.dataDir)).filter(([id]) => choices[id] === false));
-    writeFileSync(path.join(config.dataDir, ADMIN_CHOICES_FILE), `${JSON.stringify({ enabled: choices, ...(Object.keys(reasons).length ? { reasons } : {}) }, null, 2)}\n`);
+    const reasons = Object.fromEntries(
+      Object.entries(readAdminReasons(config.dataDir)).filter(([id]) => choices[id] === false),
+    );
+    writeFileSync(
+      path.join(config.dataDir, ADMIN_CHOICES_FILE),
+      `${JSON.stringify({ enabled: choices, ...(Object.keys(reasons).length ? { reasons } : {}) }, null, 2)}\n`,
+    );
   };
 
   const install: ExtensionAdmin['install'] = (tarball) => {
@@ -99,13 +154,27 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
       throw badRequest('The package.json of the package is not valid JSON.');
     }
     const manifest = PackageManifestSchema.safeParse(pkg.tessera);
-    if (!manifest.success) throw badRequest(`The package is not a Tessera extension: its package.json needs a "tessera" field with an id (${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}).`);
+    if (!manifest.success)
+      throw badRequest(
+        `The package is not a Tessera extension: its package.json needs a "tessera" field with an id (${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}).`,
+      );
     const { id, server, client } = manifest.data;
-    if (!ID.test(id)) throw badRequest(`'${id}' is not a valid extension id: use lower-case letters, digits, '-' and '.'.`);
+    if (!ID.test(id))
+      throw badRequest(`'${id}' is not a valid extension id: use lower-case letters, digits, '-' and '.'.`);
     const owner = byId.get(id);
-    if (owner && owner.candidate.source !== 'runtime') throw new ApiError(409, ErrorCode.CONFLICT, `'${id}' is a built-in extension's id; a package cannot replace a built-in (rename it).`);
-    if (pkg.engines?.tessera && !satisfies(TESSERA_VERSION, pkg.engines.tessera)) throw badRequest(`The package needs Tessera ${pkg.engines.tessera}; this studio is ${TESSERA_VERSION}.`);
-    for (const entry of [server, client]) if (entry && !files.has(path.posix.normalize(entry).replace(/^\.\//, ''))) throw badRequest(`The package names ${entry} in its manifest, but it is not in the package (build it before packing).`);
+    if (owner && owner.candidate.source !== 'runtime')
+      throw new ApiError(
+        409,
+        ErrorCode.CONFLICT,
+        `'${id}' is a built-in extension's id; a package cannot replace a built-in (rename it).`,
+      );
+    if (pkg.engines?.tessera && !satisfies(TESSERA_VERSION, pkg.engines.tessera))
+      throw badRequest(`The package needs Tessera ${pkg.engines.tessera}; this studio is ${TESSERA_VERSION}.`);
+    for (const entry of [server, client])
+      if (entry && !files.has(path.posix.normalize(entry).replace(/^\.\//, '')))
+        throw badRequest(
+          `The package names ${entry} in its manifest, but it is not in the package (build it before packing).`,
+        );
     // Unpacked beside the folder, then moved in: a half-written extension is never seen.
     mkdirSync(config.extensionsDir, { recursive: true });
     const target = path.join(config.extensionsDir, id);
@@ -113,7 +182,8 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
     rmSync(staging, { recursive: true, force: true });
     for (const [name, data] of files) {
       const file = path.join(staging, name);
-      if (!file.startsWith(staging + path.sep)) throw badRequest(`The package holds '${name}', a path outside the package.`);
+      if (!file.startsWith(staging + path.sep))
+        throw badRequest(`The package holds '${name}', a path outside the package.`);
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, data);
     }
@@ -128,10 +198,16 @@ export function createExtensionAdmin(host: ExtensionHost<ServerContext>, config:
   const remove: ExtensionAdmin['remove'] = (id) => {
     const d = byId.get(id);
     const folder = d?.dir ?? (installed.has(id) ? path.join(config.extensionsDir, id) : undefined);
-    if (d && d.candidate.source !== 'runtime') throw new ApiError(409, ErrorCode.CONFLICT, `'${id}' is built in; disable it instead.`);
+    if (d && d.candidate.source !== 'runtime')
+      throw new ApiError(409, ErrorCode.CONFLICT, `'${id}' is built in; disable it instead.`);
     if (!folder) throw notFound(`No runtime extension '${id}' is installed.`);
     const inside = path.relative(path.resolve(config.extensionsDir), path.resolve(folder));
-    if (inside.startsWith('..') || path.isAbsolute(inside)) throw new ApiError(409, ErrorCode.CONFLICT, `'${id}' is not in the extensions folder ${config.extensionsDir}; remove it by hand.`);
+    if (inside.startsWith('..') || path.isAbsolute(inside))
+      throw new ApiError(
+        409,
+        ErrorCode.CONFLICT,
+        `'${id}' is not in the extensions folder ${config.extensionsDir}; remove it by hand.`,
+      );
     rmSync(folder, { recursive: true, force: true });
     installed.delete(id);
     removed.add(id);

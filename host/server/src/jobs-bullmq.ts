@@ -20,7 +20,13 @@ export class BullQueue implements JobQueue {
   /** How long an enqueue waits for Redis before the request that made it answers 503. */
   #enqueueTimeoutMs = Number(process.env.TESSERA_QUEUE_ENQUEUE_TIMEOUT_MS) || 5000;
 
-  constructor(url: string, jobs: RegistryView<BackgroundJob>, onError: (job: string, error: unknown) => void, prefix = 'tessera', stallMs?: number) {
+  constructor(
+    url: string,
+    jobs: RegistryView<BackgroundJob>,
+    onError: (job: string, error: unknown) => void,
+    prefix = 'tessera',
+    stallMs?: number,
+  ) {
     this.#stallMs = stallMs;
     this.#jobs = jobs;
     this.#onError = onError;
@@ -61,7 +67,10 @@ export class BullQueue implements JobQueue {
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(unavailable('the job queue (Redis)', `no answer in ${this.#enqueueTimeoutMs / 1000} s`)), this.#enqueueTimeoutMs);
+      timer = setTimeout(
+        () => reject(unavailable('the job queue (Redis)', `no answer in ${this.#enqueueTimeoutMs / 1000} s`)),
+        this.#enqueueTimeoutMs,
+      );
     });
     adding.catch(() => undefined);
     try {
@@ -77,15 +86,30 @@ export class BullQueue implements JobQueue {
     for (const def of this.#jobs.list()) {
       const worker = new Worker(
         def.name,
-        async (job: Job) => def.handler(job.data, { jobId: String(job.id), attempt: job.attemptsMade + 1, signal: new AbortController().signal }),
-        { connection: this.#connection.duplicate(), prefix: this.#prefix, concurrency: def.concurrency ?? 1, ...(this.#stallMs ? { lockDuration: this.#stallMs, stalledInterval: this.#stallMs } : {}) },
+        async (job: Job) =>
+          def.handler(job.data, {
+            jobId: String(job.id),
+            attempt: job.attemptsMade + 1,
+            signal: new AbortController().signal,
+          }),
+        {
+          connection: this.#connection.duplicate(),
+          prefix: this.#prefix,
+          concurrency: def.concurrency ?? 1,
+          ...(this.#stallMs ? { lockDuration: this.#stallMs, stalledInterval: this.#stallMs } : {}),
+        },
       );
       worker.on('failed', (job, error) => {
         if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.#onError(def.name, error);
       });
       worker.on('error', (error) => this.#onError(def.name, error));
       this.#workers.push(worker);
-      if (def.everyMs) await this.#queue(def.name).upsertJobScheduler(`${def.name}:every`, { every: def.everyMs }, { name: def.name, data: null });
+      if (def.everyMs)
+        await this.#queue(def.name).upsertJobScheduler(
+          `${def.name}:every`,
+          { every: def.everyMs },
+          { name: def.name, data: null },
+        );
     }
   }
 
@@ -107,4 +131,3 @@ export class BullQueue implements JobQueue {
     this.#connection.disconnect();
   }
 }
-

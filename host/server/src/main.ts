@@ -18,7 +18,8 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
   // load and start, it is kept, and the extension is disabled with the reason before the studio starts.
   let running: TesseraServer | undefined;
   const escaped: { error: unknown; kind: 'uncaught exception' | 'unhandled rejection' }[] = [];
-  const escape = (kind: 'uncaught exception' | 'unhandled rejection') => (error: unknown) => (running ? running.reportUncaught(error, kind) : escaped.push({ error, kind }));
+  const escape = (kind: 'uncaught exception' | 'unhandled rejection') => (error: unknown) =>
+    running ? running.reportUncaught(error, kind) : escaped.push({ error, kind });
   process.on('uncaughtException', escape('uncaught exception'));
   process.on('unhandledRejection', escape('unhandled rejection'));
   let config: TesseraConfig;
@@ -40,11 +41,15 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     const culprits = new Map<string, string>();
     for (const { error, kind } of escaped.splice(0)) {
       const id = server.ownerOf(error);
-      if (id && !culprits.has(id)) culprits.set(id, `${kind} while it loaded or started: ${(error as Error)?.message ?? String(error)}`);
+      if (id && !culprits.has(id))
+        culprits.set(id, `${kind} while it loaded or started: ${(error as Error)?.message ?? String(error)}`);
       else if (!id) server.reportUncaught(error, kind);
     }
     if (culprits.size) {
-      for (const [id, reason] of culprits) console.error(`tessera: extension '${id}' was disabled: ${reason}. Enable it again in Settings > Extensions once it is fixed.`);
+      for (const [id, reason] of culprits)
+        console.error(
+          `tessera: extension '${id}' was disabled: ${reason}. Enable it again in Settings > Extensions once it is fixed.`,
+        );
       writeAdminDisabled(config.dataDir, Object.fromEntries(culprits));
       await server.close();
       server = await createServer(loadConfig({ root, overrides }));
@@ -72,7 +77,14 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
   }
   // ./tessera bench startup reads what each extension cost to load and start.
   if (process.env.TESSERA_STARTUP_REPORT) {
-    writeFileSync(process.env.TESSERA_STARTUP_REPORT, JSON.stringify({ startMs: Math.round(performance.now() - began), rssMb: Math.round(process.memoryUsage.rss() / 104857.6) / 10, extensions: server.host.status() }));
+    writeFileSync(
+      process.env.TESSERA_STARTUP_REPORT,
+      JSON.stringify({
+        startMs: Math.round(performance.now() - began),
+        rssMb: Math.round(process.memoryUsage.rss() / 104857.6) / 10,
+        extensions: server.host.status(),
+      }),
+    );
   }
   const shown = url.replace('127.0.0.1', 'localhost');
   if (banner) {
@@ -83,7 +95,9 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     // What did not start first; the address last, where a person looks for it.
     for (const p of problems) console.log(`extension '${p.id}' failed: ${p.reason}`);
     for (const d of disabled) console.log(`extension '${d.id}' disabled: ${d.reason}`);
-    console.log(`${config.platformName} is running on ${shown} (${Math.round(performance.now() - began)} ms, ${started} extensions, data in ${config.dataDir}${config.databaseUrl ? ', PostgreSQL' : ', SQLite'})`);
+    console.log(
+      `${config.platformName} is running on ${shown} (${Math.round(performance.now() - began)} ms, ${started} extensions, data in ${config.dataDir}${config.databaseUrl ? ', PostgreSQL' : ', SQLite'})`,
+    );
   }
   let stopping = false;
   const stop = async (signal: string) => {

@@ -3,8 +3,31 @@ import { BlockList, isIP } from 'node:net';
 
 // Addresses outbound HTTP from workflows may not reach unless the configuration allows private networks.
 const blocked = new BlockList();
-for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['100::', 64], ['2001:db8::', 32]] as const) blocked.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['100::', 64],
+  ['2001:db8::', 32],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /** IPv6 forms that carry an IPv4 address, with where it sits: mapped and compatible (last 32 bits), NAT64 (last 32 bits), 6to4 (bits 16-48). */
 const EMBEDS_V4: { net: string; prefix: number; at: 'last' | '6to4' }[] = [
@@ -59,7 +82,9 @@ export class OutboundRefused extends Error {
 }
 
 const refusedAddress = (host: string, address: string) =>
-  new OutboundRefused(`${host} resolves to the private or loopback address ${address}; outbound requests there are refused (set security.allowPrivateNetwork to allow them).`);
+  new OutboundRefused(
+    `${host} resolves to the private or loopback address ${address}; outbound requests there are refused (set security.allowPrivateNetwork to allow them).`,
+  );
 
 /**
  * Hosts and networks that outbound requests may reach although they are private (an intranet API a
@@ -71,7 +96,10 @@ export class OutboundAllowList {
   private any = false;
   constructor(entries: string[] = []) {
     for (const raw of entries) {
-      const e = raw.trim().toLowerCase().replace(/^\[|\]$/g, '');
+      const e = raw
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '');
       if (!e) continue;
       const [net, prefix] = e.split('/');
       const family = isIP(net);
@@ -99,26 +127,40 @@ function parseTarget(target: string | URL, allowPrivate: boolean, allow: Outboun
   } catch {
     throw new OutboundRefused(`'${target}' is not a valid URL.`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new OutboundRefused(`Only http and https URLs are allowed, not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new OutboundRefused(`Only http and https URLs are allowed, not ${parsed.protocol}`);
   // The URL parser has already turned 2130706433, 0x7f.1 and 017700000001 into 127.0.0.1.
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host) && isPrivateAddress(host) && !allow.address(host)) throw refusedAddress(parsed.hostname, host);
+  if (!allowPrivate && isIP(host) && isPrivateAddress(host) && !allow.address(host))
+    throw refusedAddress(parsed.hostname, host);
   return parsed;
 }
 
 /** Refuses a URL that is not http(s) or whose host resolves to a private, loopback or link-local address. */
-export async function checkOutbound(target: string | URL, allowPrivate: boolean, allow: OutboundAllowList = NOBODY): Promise<URL> {
+export async function checkOutbound(
+  target: string | URL,
+  allowPrivate: boolean,
+  allow: OutboundAllowList = NOBODY,
+): Promise<URL> {
   const parsed = parseTarget(target, allowPrivate, allow);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && !isIP(host) && !allow.name(host)) {
-    const addresses = (await lookup(host, { all: true }).catch(() => { throw new OutboundRefused(`The host ${host} could not be resolved.`); })).map((a) => a.address);
+    const addresses = (
+      await lookup(host, { all: true }).catch(() => {
+        throw new OutboundRefused(`The host ${host} could not be resolved.`);
+      })
+    ).map((a) => a.address);
     const bad = addresses.find((a) => isPrivateAddress(a) && !allow.address(a));
     if (bad) throw refusedAddress(parsed.hostname, bad);
   }
   return parsed;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
 
 /**
  * The DNS lookup the guarded connections use: the address checked is the address connected to (no
@@ -129,7 +171,9 @@ export function guardedLookup(allow: OutboundAllowList = NOBODY) {
     const opts = typeof options === 'number' ? { family: options } : (options ?? {});
     lookup(hostname, { all: true, family: (opts.family as 0 | 4 | 6 | undefined) ?? 0 }).then(
       (addresses) => {
-        const bad = allow.name(hostname) ? undefined : addresses.find((a) => isPrivateAddress(a.address) && !allow.address(a.address));
+        const bad = allow.name(hostname)
+          ? undefined
+          : addresses.find((a) => isPrivateAddress(a.address) && !allow.address(a.address));
         if (bad) return callback(Object.assign(refusedAddress(hostname, bad.address), { hostname }), '', 0);
         if (opts.all) return callback(null, addresses);
         callback(null, addresses[0].address, addresses[0].family);
@@ -153,13 +197,19 @@ let undici: Promise<typeof import('undici')> | undefined;
 /** A dispatcher whose connections resolve names through guardedLookup (undici loads with the first call). */
 function guardedDispatcher(allow: OutboundAllowList): () => Promise<import('undici').Dispatcher> {
   let agent: Promise<import('undici').Dispatcher> | undefined;
-  return () => (agent ??= (undici ??= import('undici')).then((u) => new u.Agent({ connect: { lookup: guardedLookup(allow) as never } })));
+  return () =>
+    (agent ??= (undici ??= import('undici')).then(
+      (u) => new u.Agent({ connect: { lookup: guardedLookup(allow) as never } }),
+    ));
 }
 
 /** A body that fails once more than `max` bytes have passed. */
 function limitBody(res: Response, max: number, url: string): Response {
   const length = Number(res.headers.get('content-length') ?? NaN);
-  const tooLarge = () => new OutboundRefused(`The response from ${new URL(url).host} is larger than ${max} bytes, the limit for outbound responses.`);
+  const tooLarge = () =>
+    new OutboundRefused(
+      `The response from ${new URL(url).host} is larger than ${max} bytes, the limit for outbound responses.`,
+    );
   if (length > max) {
     void res.body?.cancel().catch(() => undefined);
     throw tooLarge();
@@ -181,7 +231,12 @@ function limitBody(res: Response, max: number, url: string): Response {
   return out;
 }
 
-export type OutboundInit = RequestInit & { timeoutMs?: number; allowPrivate?: boolean; maxRedirects?: number; maxBytes?: number };
+export type OutboundInit = RequestInit & {
+  timeoutMs?: number;
+  allowPrivate?: boolean;
+  maxRedirects?: number;
+  maxBytes?: number;
+};
 
 /**
  * Outbound HTTP for extensions (workflow nodes, plugins, MCP servers, model providers): http(s) only; an
@@ -196,9 +251,17 @@ export function guardedFetch(allowPrivateByConfig: () => boolean, defaults: Outb
   const allow = new OutboundAllowList(defaults.allow);
   const dispatcher = guardedDispatcher(allow);
   return async function fetchGuarded(url: string | URL, init: OutboundInit = {}): Promise<Response> {
-    const { timeoutMs, allowPrivate: allowFlag, maxRedirects = defaults.maxRedirects, maxBytes = defaults.maxBytes, ...rest } = init;
+    const {
+      timeoutMs,
+      allowPrivate: allowFlag,
+      maxRedirects = defaults.maxRedirects,
+      maxBytes = defaults.maxBytes,
+      ...rest
+    } = init;
     const allowPrivate = allowPrivateByConfig() || allowFlag === true;
-    const signal = timeoutMs ? AbortSignal.any([...(rest.signal ? [rest.signal] : []), AbortSignal.timeout(timeoutMs)]) : rest.signal;
+    const signal = timeoutMs
+      ? AbortSignal.any([...(rest.signal ? [rest.signal] : []), AbortSignal.timeout(timeoutMs)])
+      : rest.signal;
     let target = String(url);
     let request: RequestInit = { ...rest, signal, redirect: 'manual' };
     for (let hop = 0; hop <= maxRedirects; hop++) {
@@ -217,7 +280,8 @@ export function guardedFetch(allowPrivateByConfig: () => boolean, defaults: Outb
         void res.body?.cancel().catch(() => undefined);
         const next = new URL(location, parsed);
         const method = (request.method ?? 'GET').toUpperCase();
-        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) request = { ...request, method: 'GET', body: undefined };
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST'))
+          request = { ...request, method: 'GET', body: undefined };
         if (next.origin !== parsed.origin) {
           const headers = new Headers(request.headers);
           for (const h of ['authorization', 'cookie', 'proxy-authorization']) headers.delete(h);

@@ -1,7 +1,13 @@
 import { Writable } from 'node:stream';
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
-const COLORS: Record<string, string> = { debug: '\x1b[90m', info: '\x1b[36m', warn: '\x1b[33m', error: '\x1b[31m', fatal: '\x1b[31m' };
+const COLORS: Record<string, string> = {
+  debug: '\x1b[90m',
+  info: '\x1b[36m',
+  warn: '\x1b[33m',
+  error: '\x1b[31m',
+  fatal: '\x1b[31m',
+};
 const SKIP = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'v']);
 
 /** One JSON log line as a person reads it on a terminal: `12:04:05 warn  extension 'x' disabled  extensionId=x`. */

@@ -22,7 +22,9 @@ export function provideHostModules(extensionsDir: string): void {
         try {
           return nextResolve(specifier, { ...context, parentURL: hostParent });
         } catch {
-          throw new Error(`This studio does not provide '${specifier}' (imported by ${context.parentURL}). Install the extension that publishes it, or bundle it.`);
+          throw new Error(
+            `This studio does not provide '${specifier}' (imported by ${context.parentURL}). Install the extension that publishes it, or bundle it.`,
+          );
         }
       }
       return nextResolve(specifier, context);

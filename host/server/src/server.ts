@@ -4,7 +4,16 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ExtensionHost, type ExtensionCandidate, type ExtensionContext, type Logger } from '@tessera/core';
-import { ApiError, ErrorCode, LOG_ID_HEADER, MAX_JSON_DEPTH, StudioStarted, illFormedMessage, jsonIllFormedAt, jsonNestsDeeper } from '@tessera/sdk';
+import {
+  ApiError,
+  ErrorCode,
+  LOG_ID_HEADER,
+  MAX_JSON_DEPTH,
+  StudioStarted,
+  illFormedMessage,
+  jsonIllFormedAt,
+  jsonNestsDeeper,
+} from '@tessera/sdk';
 import {
   ApiRoutes,
   BackgroundJobs,
@@ -53,8 +62,10 @@ function lazySchemaCompilers(): NonNullable<NonNullable<FastifyServerOptions['sc
   let validator: Factory | undefined;
   let serializer: Factory | undefined;
   return {
-    buildValidator: (...args: unknown[]) => (validator ??= (requireHere('@fastify/ajv-compiler') as () => Factory)())(...args),
-    buildSerializer: (...args: unknown[]) => (serializer ??= (requireHere('@fastify/fast-json-stringify-compiler') as () => Factory)())(...args),
+    buildValidator: (...args: unknown[]) =>
+      (validator ??= (requireHere('@fastify/ajv-compiler') as () => Factory)())(...args),
+    buildSerializer: (...args: unknown[]) =>
+      (serializer ??= (requireHere('@fastify/fast-json-stringify-compiler') as () => Factory)())(...args),
   };
 }
 
@@ -102,7 +113,13 @@ const CLIENT_ERROR = z.object({
 export async function createServer(config: TesseraConfig, options: CreateServerOptions = {}): Promise<TesseraServer> {
   const app = Fastify({
     // JSON lines for log collectors; readable lines when a person watches a terminal.
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(process.stdout.isTTY && process.env.TESSERA_LOG_FORMAT !== 'json' ? { stream: prettyStream() } : {}) },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            ...(process.stdout.isTTY && process.env.TESSERA_LOG_FORMAT !== 'json' ? { stream: prettyStream() } : {}),
+          },
     genReqId: () => newLogId(),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 10 * 1024 * 1024,
@@ -121,19 +138,43 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     void parseJson(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
-      if (jsonNestsDeeper(value)) return done(new ApiError(400, ErrorCode.MALFORMED_BODY, `The request body nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`), undefined);
+      if (jsonNestsDeeper(value))
+        return done(
+          new ApiError(
+            400,
+            ErrorCode.MALFORMED_BODY,
+            `The request body nests more than ${MAX_JSON_DEPTH} levels deep; flatten it.`,
+          ),
+          undefined,
+        );
       const illFormed = jsonIllFormedAt(value, body as string);
-      if (illFormed) return done(new ApiError(400, ErrorCode.MALFORMED_BODY, illFormedMessage(illFormed === '(the body)' ? 'The request body' : `The request body at ${illFormed}`)), undefined);
+      if (illFormed)
+        return done(
+          new ApiError(
+            400,
+            ErrorCode.MALFORMED_BODY,
+            illFormedMessage(illFormed === '(the body)' ? 'The request body' : `The request body at ${illFormed}`),
+          ),
+          undefined,
+        );
       done(null, value);
     });
   });
   // Upload routes read their body themselves, as a stream (multipart, raw bytes or protobuf); other routes refuse those.
-  const isUpload = (request: { routeOptions?: { config?: unknown } }) => !!(request.routeOptions?.config as { upload?: boolean } | undefined)?.upload;
-  const unsupported = (request: { headers: Record<string, unknown> }) => Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
-  app.addContentTypeParser(['multipart/form-data', 'application/octet-stream', 'application/x-protobuf', 'application/protobuf'], (request, _payload, done) => {
-    if (isUpload(request)) return done(null, undefined);
-    done(unsupported(request), undefined);
-  });
+  const isUpload = (request: { routeOptions?: { config?: unknown } }) =>
+    !!(request.routeOptions?.config as { upload?: boolean } | undefined)?.upload;
+  const unsupported = (request: { headers: Record<string, unknown> }) =>
+    Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), {
+      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      statusCode: 415,
+    });
+  app.addContentTypeParser(
+    ['multipart/form-data', 'application/octet-stream', 'application/x-protobuf', 'application/protobuf'],
+    (request, _payload, done) => {
+      if (isUpload(request)) return done(null, undefined);
+      done(unsupported(request), undefined);
+    },
+  );
   // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for
   // calls whose parameters are all in the query): an empty body is no body; anything else must be JSON.
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
@@ -177,13 +218,31 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     newId,
   };
   const jobFailed = (job: string, error: unknown) =>
-    host.report({ source: 'job', message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`, error, extensionId: host.points.registry(BackgroundJobs).ownerOf(job) });
+    host.report({
+      source: 'job',
+      message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`,
+      error,
+      extensionId: host.points.registry(BackgroundJobs).ownerOf(job),
+    });
   // BullMQ and its Redis client load only when a Redis URL is configured (the scale-out engine).
-  const queue = config.redisUrl ? new (await import('./jobs-bullmq.ts')).BullQueue(config.redisUrl, host.points.registry(BackgroundJobs), jobFailed, config.queue.prefix, config.queue.stallMs) : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
+  const queue = config.redisUrl
+    ? new (await import('./jobs-bullmq.ts')).BullQueue(
+        config.redisUrl,
+        host.points.registry(BackgroundJobs),
+        jobFailed,
+        config.queue.prefix,
+        config.queue.stallMs,
+      )
+    : new InProcessQueue(host.points.registry(BackgroundJobs), jobFailed);
   host.provideHostService(DatabaseService, database);
   // Records written behind the request path go through a worker thread on the SQLite file (the second core).
   const directWriter = kyselyBulkWriter(database.db);
-  const bulkWriter = database.dialect === 'sqlite' && sqliteFile !== ':memory:' && process.env.TESSERA_BULK_WRITER !== 'main' ? threadedBulkWriter(sqliteFile, directWriter, (e) => logger.warn(`the bulk writer's thread failed (writing on the main thread instead): ${e.message}`)) : undefined;
+  const bulkWriter =
+    database.dialect === 'sqlite' && sqliteFile !== ':memory:' && process.env.TESSERA_BULK_WRITER !== 'main'
+      ? threadedBulkWriter(sqliteFile, directWriter, (e) =>
+          logger.warn(`the bulk writer's thread failed (writing on the main thread instead): ${e.message}`),
+        )
+      : undefined;
   host.provideHostService(BulkWriterService, bulkWriter ?? directWriter);
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
@@ -191,7 +250,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const outboundAllow = new OutboundAllowList(config.outbound.allow);
   host.provideHostService(OutboundHttpService, {
     fetch: guardedFetch(() => config.allowPrivateNetwork, config.outbound),
-    check: async (url, opts) => void (await checkOutbound(url, config.allowPrivateNetwork || opts?.allowPrivate === true, outboundAllow)),
+    check: async (url, opts) =>
+      void (await checkOutbound(url, config.allowPrivateNetwork || opts?.allowPrivate === true, outboundAllow)),
   });
 
   const problems: DiscoveryProblem[] = [];
@@ -199,27 +259,43 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   let discovered: DiscoveredExtension[] = [];
   if (options.discover !== false) {
     provideHostModules(config.extensionsDir);
-    discovered = settleIds(discoverExtensions(config.builtinExtensionsDir, 'builtin', problems, warnings), discoverExtensions(config.extensionsDir, 'runtime', problems, warnings), problems);
+    discovered = settleIds(
+      discoverExtensions(config.builtinExtensionsDir, 'builtin', problems, warnings),
+      discoverExtensions(config.extensionsDir, 'runtime', problems, warnings),
+      problems,
+    );
     if (options.only) discovered = discovered.filter((d) => withRequirements(options.only!, discovered).has(d.pkg.id));
   }
-  for (const p of problems) host.report({ source: 'extension', extensionId: p.id, message: `extension in ${p.dir} skipped: ${p.message}` });
+  for (const p of problems)
+    host.report({ source: 'extension', extensionId: p.id, message: `extension in ${p.dir} skipped: ${p.message}` });
   for (const w of warnings) logger.warn(`extension '${w.id}' in ${w.dir}: ${w.message}`);
   host.provideHostService(ExtensionAdminService, createExtensionAdmin(host, config, discovered, problems));
   for (const t of HOST_ERROR_TEXTS) host.points.registry(ErrorTexts).register('host', t);
   try {
-    await host.start([...discovered.map((d) => d.candidate), ...(options.candidates ?? [])], (id) => config.extensions[id] ?? {});
+    await host.start(
+      [...discovered.map((d) => d.candidate), ...(options.candidates ?? [])],
+      (id) => config.extensions[id] ?? {},
+    );
   } catch (e) {
     // An aborting extension stops the start: release what was opened before rethrowing.
     await host.stop();
     await database.db.destroy();
     throw e;
   }
-  host.bus.emit(StudioStarted, { extensions: host.status().filter((s) => s.state === 'started').map((s) => s.id) });
+  host.bus.emit(StudioStarted, {
+    extensions: host
+      .status()
+      .filter((s) => s.state === 'started')
+      .map((s) => s.id),
+  });
   // An id the configuration names that no installed extension has (a typo, one removed) is said, not ignored.
   if (options.discover !== false) {
     const known = new Set([...host.status().map((x) => x.id), ...problems.flatMap((p) => (p.id ? [p.id] : []))]);
     for (const [id, where] of Object.entries(config.extensionMentions ?? {})) {
-      if (!known.has(id)) logger.warn(`${where} names the extension '${id}', which is not installed; it is ignored. The installed ones are: ${[...known].sort((a, b) => a.localeCompare(b)).join(', ')}.`);
+      if (!known.has(id))
+        logger.warn(
+          `${where} names the extension '${id}', which is not installed; it is ignored. The installed ones are: ${[...known].sort((a, b) => a.localeCompare(b)).join(', ')}.`,
+        );
     }
   }
 
@@ -234,17 +310,35 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     let apiErr = asApiError(err);
     apiErr.logId = request.id;
     // In the caller's language when the error's text is registered (the page sends Accept-Language).
-    const msg = localizedMessage(apiErr, String(request.headers['accept-language'] ?? ''), host.points.registry(ErrorTexts));
-    if (msg !== apiErr.msg) apiErr = new ApiError(apiErr.status, apiErr.code, msg, apiErr.logId, { kind: apiErr.kind, detail: apiErr.detail, openCode: apiErr.openCode });
+    const msg = localizedMessage(
+      apiErr,
+      String(request.headers['accept-language'] ?? ''),
+      host.points.registry(ErrorTexts),
+    );
+    if (msg !== apiErr.msg)
+      apiErr = new ApiError(apiErr.status, apiErr.code, msg, apiErr.logId, {
+        kind: apiErr.kind,
+        detail: apiErr.detail,
+        openCode: apiErr.openCode,
+      });
     // A failed route reaches the error sinks (which log it), with its extension, status and log id.
     if (apiErr.status >= 500) {
       const extensionId = (request.routeOptions?.config as { extensionId?: string } | undefined)?.extensionId;
-      host.report({ source: 'request', extensionId, message: `${request.method} ${request.routeOptions?.url ?? request.url} failed: ${(err as Error)?.message ?? String(err)}`, error: err, api: { status: apiErr.status, code: apiErr.code, msg: apiErr.msg, logId: request.id, url: request.url } });
+      host.report({
+        source: 'request',
+        extensionId,
+        message: `${request.method} ${request.routeOptions?.url ?? request.url} failed: ${(err as Error)?.message ?? String(err)}`,
+        error: err,
+        api: { status: apiErr.status, code: apiErr.code, msg: apiErr.msg, logId: request.id, url: request.url },
+      });
     }
     if (OPEN_API_PATH.test(request.url)) {
       // The open API speaks Coze's codes; a streaming route answers 200 so that SSE clients read the body.
       const stream = (request.routeOptions?.config as { stream?: boolean } | undefined)?.stream;
-      return reply.code(stream ? 200 : apiErr.status).type('application/json; charset=utf-8').send(openApiErrorBody(apiErr));
+      return reply
+        .code(stream ? 200 : apiErr.status)
+        .type('application/json; charset=utf-8')
+        .send(openApiErrorBody(apiErr));
     }
     reply.code(apiErr.status).type('application/json; charset=utf-8').send(errorEnvelope(apiErr));
   });
@@ -255,21 +349,45 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     if (request.method === 'GET' && hasWeb && !/^\/(api|v1|v3|_extensions)(\/|$)/.test(url) && !path.extname(url)) {
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
-    const err = new ApiError(404, ErrorCode.ROUTE_NOT_FOUND, `No API route ${request.method} ${url}. See /openapi.json for the routes.`, request.id);
-    reply.code(404).type('application/json; charset=utf-8').send(OPEN_API_PATH.test(url) ? openApiErrorBody(err) : errorEnvelope(err));
+    const err = new ApiError(
+      404,
+      ErrorCode.ROUTE_NOT_FOUND,
+      `No API route ${request.method} ${url}. See /openapi.json for the routes.`,
+      request.id,
+    );
+    reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send(OPEN_API_PATH.test(url) ? openApiErrorBody(err) : errorEnvelope(err));
   });
 
   const limiter = new RateLimiter();
-  const mountOpts = { authenticators: host.points.hook(RequestAuthenticators), spaceAuthorizers: host.points.hook(SpaceAuthorizers), interceptors: host.points.hook(ServerRequestInterceptors) };
-  for (const { value, owner } of host.points.registry(ApiRoutes).entries()) mountRoute(app, value, mountOpts, limiter, owner);
+  const mountOpts = {
+    authenticators: host.points.hook(RequestAuthenticators),
+    spaceAuthorizers: host.points.hook(SpaceAuthorizers),
+    interceptors: host.points.hook(ServerRequestInterceptors),
+  };
+  for (const { value, owner } of host.points.registry(ApiRoutes).entries())
+    mountRoute(app, value, mountOpts, limiter, owner);
 
   const startedAt = Date.now();
   app.get('/healthz', async (_req, reply) => {
-    reply.type('application/json').send(toJson({ status: 'ok', uptimeMs: Date.now() - startedAt, extensions: host.status().filter((s) => s.state === 'started').length }));
+    reply.type('application/json').send(
+      toJson({
+        status: 'ok',
+        uptimeMs: Date.now() - startedAt,
+        extensions: host.status().filter((s) => s.state === 'started').length,
+      }),
+    );
   });
   let openapi: string | undefined;
   app.get('/openapi.json', async (_req, reply) => {
-    openapi ??= toJson(buildOpenApi(host.points.registry(ApiRoutes).entries(), { title: `${config.platformName} API`, version: '0.1.0' }));
+    openapi ??= toJson(
+      buildOpenApi(host.points.registry(ApiRoutes).entries(), {
+        title: `${config.platformName} API`,
+        version: '0.1.0',
+      }),
+    );
     reply.type('application/json').send(openapi);
   });
 
@@ -281,17 +399,53 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
         ? null
         : d.candidate.source === 'builtin'
           ? { type: 'builtin' as const }
-          : { type: 'remote' as const, entry: `/_extensions/${s.id}/${path.basename(d.pkg.client)}`, remoteName: d.pkg.remoteName ?? `tessera_ext_${s.id.replace(/[^a-z0-9]/g, '_')}` };
-      return { id: s.id, version: s.version, state: s.state, reason: s.reason, source: s.source, folder: s.dir ?? null, name: d?.pkg.name, description: d?.pkg.description, requires: d?.pkg.requires ?? [], optional: d?.pkg.optional ?? [], client };
+          : {
+              type: 'remote' as const,
+              entry: `/_extensions/${s.id}/${path.basename(d.pkg.client)}`,
+              remoteName: d.pkg.remoteName ?? `tessera_ext_${s.id.replace(/[^a-z0-9]/g, '_')}`,
+            };
+      return {
+        id: s.id,
+        version: s.version,
+        state: s.state,
+        reason: s.reason,
+        source: s.source,
+        folder: s.dir ?? null,
+        name: d?.pkg.name,
+        description: d?.pkg.description,
+        requires: d?.pkg.requires ?? [],
+        optional: d?.pkg.optional ?? [],
+        client,
+      };
     });
     // Folders that were found but not loaded (an invalid manifest, an id already taken, a version not met).
-    for (const p of problems) extensions.push({ id: p.id ?? path.basename(p.dir), version: '', state: 'failed', reason: p.message, source: p.source ?? 'runtime', folder: p.dir, name: undefined, description: undefined, requires: [], optional: [], client: null });
-    reply.type('application/json').send(toJson({ code: 0, msg: '', data: { platformName: config.platformName, extensions } }));
+    for (const p of problems)
+      extensions.push({
+        id: p.id ?? path.basename(p.dir),
+        version: '',
+        state: 'failed',
+        reason: p.message,
+        source: p.source ?? 'runtime',
+        folder: p.dir,
+        name: undefined,
+        description: undefined,
+        requires: [],
+        optional: [],
+        client: null,
+      });
+    reply
+      .type('application/json')
+      .send(toJson({ code: 0, msg: '', data: { platformName: config.platformName, extensions } }));
   });
   app.get('/_extensions/:id/*', async (request, reply) => {
     const { id, '*': file } = request.params as { id: string; '*': string };
     const d = byId.get(id);
-    if (!d || d.candidate.source !== 'runtime' || !d.pkg.client || !host.status().some((s) => s.id === id && s.state === 'started')) {
+    if (
+      !d ||
+      d.candidate.source !== 'runtime' ||
+      !d.pkg.client ||
+      !host.status().some((s) => s.id === id && s.state === 'started')
+    ) {
       throw new ApiError(404, ErrorCode.NOT_FOUND, `No client bundle for extension '${id}'.`);
     }
     return reply.sendFile(file, path.dirname(path.resolve(d.dir, d.pkg.client)));
@@ -299,7 +453,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   // Anyone may report a browser error (signed-out pages fail too), so what reaches the log is bounded:
   // a small body, a rate per address and for everyone, and text with its line breaks escaped.
   app.post('/api/host/client_errors', { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    if (!limiter.take(`client_errors ${request.ip}`, 120, 60_000) || !limiter.take('client_errors *', 1200, 60_000)) throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many error reports.');
+    if (!limiter.take(`client_errors ${request.ip}`, 120, 60_000) || !limiter.take('client_errors *', 1200, 60_000))
+      throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many error reports.');
     const parsed = CLIENT_ERROR.safeParse(request.body);
     if (!parsed.success) throw new ApiError(400, ErrorCode.INVALID_PARAMS, 'Invalid error report.');
     const report = logSafe(parsed.data) as z.infer<typeof CLIENT_ERROR>;
@@ -314,17 +469,25 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     wildcard: true,
     serve: hasWeb,
     setHeaders: (res: { header(n: string, v: string): unknown }, file: string) => {
-      res.header('cache-control', /[.-][0-9a-f]{8,}\./.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.header(
+        'cache-control',
+        /[.-][0-9a-f]{8,}\./.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
-  if (hasWeb) app.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml));
+  if (hasWeb)
+    app.get('/', (_req, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml),
+    );
 
   if (!(queue instanceof InProcessQueue)) {
     if (options.consumeJobs ?? config.queue.consumer) await queue.consume();
   } else queue.schedule();
 
   // Which extension an escaped error came from: the first extension folder its stack names.
-  const folders = discovered.map((d) => ({ id: d.pkg.id, dir: d.dir + path.sep })).sort((a, b) => b.dir.length - a.dir.length);
+  const folders = discovered
+    .map((d) => ({ id: d.pkg.id, dir: d.dir + path.sep }))
+    .sort((a, b) => b.dir.length - a.dir.length);
   const ownerOfStack = (error: unknown) => {
     const stack = String((error as Error)?.stack ?? '');
     for (const line of stack.split('\n').slice(1)) {
@@ -340,7 +503,12 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     ownerOf: ownerOfStack,
     reportUncaught(error, kind) {
       const extensionId = ownerOfStack(error);
-      host.report({ source: 'process', extensionId, message: `${kind}${extensionId ? ` in extension '${extensionId}'` : ''}: ${(error as Error)?.message ?? String(error)}`, error });
+      host.report({
+        source: 'process',
+        extensionId,
+        message: `${kind}${extensionId ? ` in extension '${extensionId}'` : ''}: ${(error as Error)?.message ?? String(error)}`,
+        error,
+      });
     },
     host,
     config,
@@ -352,7 +520,8 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       const addr = app.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
       // Links the studio hands out (debug URLs) use the port it really got unless a public URL was set.
-      if (config.publicUrl === `http://localhost:${config.port}`) config.publicUrl = info.publicUrl = `http://localhost:${port}`;
+      if (config.publicUrl === `http://localhost:${config.port}`)
+        config.publicUrl = info.publicUrl = `http://localhost:${port}`;
       return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     },
     async close() {
@@ -369,24 +538,73 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
 
 /** The host's own error messages in the studio's languages (ApiError.text keys 'host.*'). */
 const HOST_ERROR_TEXTS = [
-  { key: 'host.signIn', texts: { 'en-US': 'Sign in to continue: this call needs a signed-in user or an access token.', 'zh-CN': '请先登录：此操作需要已登录的用户或访问令牌。' } },
+  {
+    key: 'host.signIn',
+    texts: {
+      'en-US': 'Sign in to continue: this call needs a signed-in user or an access token.',
+      'zh-CN': '请先登录：此操作需要已登录的用户或访问令牌。',
+    },
+  },
   { key: 'host.notMember', texts: { 'en-US': 'You are not a member of this space.', 'zh-CN': '你不是此空间的成员。' } },
-  { key: 'host.needsRole', texts: { 'en-US': 'This needs the {{role}} role in the space.', 'zh-CN': '此操作需要空间中的 {{role}} 角色。' } },
-  { key: 'host.platformAdmin', texts: { 'en-US': 'Only a platform administrator may do this.', 'zh-CN': '只有平台管理员可以执行此操作。' } },
-  { key: 'host.rateLimited', texts: { 'en-US': 'Too many attempts. Wait a minute and try again.', 'zh-CN': '尝试次数过多，请稍等一分钟再试。' } },
-  { key: 'host.invalidRequest', texts: { 'en-US': 'Invalid request: {{fields}}', 'zh-CN': '请求参数有误：{{fields}}' } },
-  { key: 'host.internal', texts: { 'en-US': 'Something went wrong on our side. Quote the log id when you report it.', 'zh-CN': '服务出错了。反馈问题时请附上日志 ID。' } },
-  { key: 'host.invalidJsonBody', texts: { 'en-US': 'The request body is not valid JSON (its Content-Type says application/json).', 'zh-CN': '请求体不是有效的 JSON（其 Content-Type 为 application/json）。' } },
-  { key: 'host.emptyJsonBody', texts: { 'en-US': 'The request body is empty; with Content-Type application/json send a JSON value (at least {}).', 'zh-CN': '请求体为空；Content-Type 为 application/json 时请发送 JSON 值（至少是 {}）。' } },
-  { key: 'host.malformedJson', texts: { 'en-US': 'The request body is not valid JSON: {{detail}}', 'zh-CN': '请求体不是有效的 JSON：{{detail}}' } },
+  {
+    key: 'host.needsRole',
+    texts: { 'en-US': 'This needs the {{role}} role in the space.', 'zh-CN': '此操作需要空间中的 {{role}} 角色。' },
+  },
+  {
+    key: 'host.platformAdmin',
+    texts: { 'en-US': 'Only a platform administrator may do this.', 'zh-CN': '只有平台管理员可以执行此操作。' },
+  },
+  {
+    key: 'host.rateLimited',
+    texts: { 'en-US': 'Too many attempts. Wait a minute and try again.', 'zh-CN': '尝试次数过多，请稍等一分钟再试。' },
+  },
+  {
+    key: 'host.invalidRequest',
+    texts: { 'en-US': 'Invalid request: {{fields}}', 'zh-CN': '请求参数有误：{{fields}}' },
+  },
+  {
+    key: 'host.internal',
+    texts: {
+      'en-US': 'Something went wrong on our side. Quote the log id when you report it.',
+      'zh-CN': '服务出错了。反馈问题时请附上日志 ID。',
+    },
+  },
+  {
+    key: 'host.invalidJsonBody',
+    texts: {
+      'en-US': 'The request body is not valid JSON (its Content-Type says application/json).',
+      'zh-CN': '请求体不是有效的 JSON（其 Content-Type 为 application/json）。',
+    },
+  },
+  {
+    key: 'host.emptyJsonBody',
+    texts: {
+      'en-US': 'The request body is empty; with Content-Type application/json send a JSON value (at least {}).',
+      'zh-CN': '请求体为空；Content-Type 为 application/json 时请发送 JSON 值（至少是 {}）。',
+    },
+  },
+  {
+    key: 'host.malformedJson',
+    texts: { 'en-US': 'The request body is not valid JSON: {{detail}}', 'zh-CN': '请求体不是有效的 JSON：{{detail}}' },
+  },
 ];
 
 /** Strings with control characters (line breaks ...) escaped, so one report is one log line. */
 export function logSafe(value: unknown): unknown {
-  // oxlint-disable-next-line no-control-regex -- control characters are what this escapes
-  if (typeof value === 'string') return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  if (typeof value === 'string')
+    // oxlint-disable-next-line no-control-regex -- control characters are what this escapes
+    return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+      c === '\n'
+        ? '\\n'
+        : c === '\r'
+          ? '\\r'
+          : c === '\t'
+            ? '\\t'
+            : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   if (Array.isArray(value)) return value.map(logSafe);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [logSafe(k) as string, logSafe(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [logSafe(k) as string, logSafe(v)]));
   return value;
 }
 

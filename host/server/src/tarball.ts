@@ -13,7 +13,10 @@ export interface TarballLimits {
  * removed. Links, devices and anything that would land outside the package (absolute paths, `..`)
  * are refused; so is more than `maxBytes` unpacked or `maxFiles` files.
  */
-export function readTarball(gz: Uint8Array, limits: TarballLimits = { maxBytes: 50 * 1024 * 1024, maxFiles: 5000 }): Map<string, Buffer> {
+export function readTarball(
+  gz: Uint8Array,
+  limits: TarballLimits = { maxBytes: 50 * 1024 * 1024, maxFiles: 5000 },
+): Map<string, Buffer> {
   let tar: Buffer;
   try {
     tar = gunzipSync(gz, { maxOutputLength: limits.maxBytes + 1024 * 1024 });
@@ -24,10 +27,14 @@ export function readTarball(gz: Uint8Array, limits: TarballLimits = { maxBytes: 
   let total = 0;
   let paxPath: string | undefined;
   let longName: string | undefined;
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
-    const field = (from: number, len: number) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '');
+    const field = (from: number, len: number) =>
+      header
+        .subarray(from, from + len)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const size = parseInt(field(124, 12).trim() || '0', 8);
     if (!Number.isFinite(size) || size < 0) throw new TarballError('The tarball has a damaged header.');
     const type = String.fromCharCode(header[156] || 48);
@@ -48,13 +55,16 @@ export function readTarball(gz: Uint8Array, limits: TarballLimits = { maxBytes: 
     const name = paxPath ?? longName ?? (prefix ? `${prefix}/${field(0, 100)}` : field(0, 100));
     paxPath = longName = undefined;
     if (type === '5') continue;
-    if (type !== '0' && type !== '7') throw new TarballError(`The tarball holds '${name}', which is not a plain file (links are not installed).`);
+    if (type !== '0' && type !== '7')
+      throw new TarballError(`The tarball holds '${name}', which is not a plain file (links are not installed).`);
     const parts = name.split('/').filter((p) => p && p !== '.');
-    if (name.startsWith('/') || parts.includes('..')) throw new TarballError(`The tarball holds '${name}', a path outside the package.`);
+    if (name.startsWith('/') || parts.includes('..'))
+      throw new TarballError(`The tarball holds '${name}', a path outside the package.`);
     const inner = parts[0] === 'package' ? parts.slice(1) : parts;
     if (!inner.length) continue;
     total += size;
-    if (total > limits.maxBytes) throw new TarballError(`The package unpacks to more than ${Math.round(limits.maxBytes / 1024 / 1024)} MB.`);
+    if (total > limits.maxBytes)
+      throw new TarballError(`The package unpacks to more than ${Math.round(limits.maxBytes / 1024 / 1024)} MB.`);
     if (files.size >= limits.maxFiles) throw new TarballError(`The package has more than ${limits.maxFiles} files.`);
     files.set(inner.join('/'), Buffer.from(body));
   }

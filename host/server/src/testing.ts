@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExtensionCandidate, ExtensionDefinition, ServiceToken } from '@tessera/core';
 import { LOG_ID_HEADER } from '@tessera/sdk';
-import { RequestAuthenticators, SpaceAuthorizers, type Caller, type ServerContext, type SpaceRole } from '@tessera/sdk/server';
+import {
+  RequestAuthenticators,
+  SpaceAuthorizers,
+  type Caller,
+  type ServerContext,
+  type SpaceRole,
+} from '@tessera/sdk/server';
 import { loadConfig } from './config.ts';
 import { createServer, type TesseraServer } from './server.ts';
 
@@ -40,7 +46,13 @@ export interface TestResponse<T = any> {
 export interface ExtensionTester {
   server: TesseraServer;
   /** A body of bytes (a multipart upload) is sent as it is, with the headers given; anything else as JSON. */
-  request<T = any>(opts: { method?: string; url: string; body?: unknown; headers?: Record<string, string>; as?: string }): Promise<TestResponse<T>>;
+  request<T = any>(opts: {
+    method?: string;
+    url: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    as?: string;
+  }): Promise<TestResponse<T>>;
   /** Calls an internal route and returns `data`, failing with the envelope's message when code != 0. */
   call<T = any>(method: string, url: string, body?: unknown, as?: string): Promise<T>;
   close(): Promise<void>;
@@ -50,7 +62,10 @@ export interface ExtensionTester {
  * Starts one extension alone, on in-memory SQLite, with stubs for what it requires and test
  * callers (`as`). Requests go through the real Fastify stack (auth, validation, envelope).
  */
-export async function createExtensionTester(extension: ExtensionDefinition<ServerContext>, options: ExtensionTesterOptions = {}): Promise<ExtensionTester> {
+export async function createExtensionTester(
+  extension: ExtensionDefinition<ServerContext>,
+  options: ExtensionTesterOptions = {},
+): Promise<ExtensionTester> {
   let requires = options.requires ?? [];
   let optional = options.optional ?? [];
   let version = '0.0.0-test';
@@ -90,13 +105,21 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
     }),
   }));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-test-'));
-  const config = loadConfig({ root: process.cwd(), env: { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent' }, overrides: { dataDir, port: 0 } });
+  const config = loadConfig({
+    root: process.cwd(),
+    env: { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent' },
+    overrides: { dataDir, port: 0 },
+  });
   config.extensions[extension.id] = { config: options.config, onFailure: 'abort' };
   const server = await createServer(config, {
     discover: false,
     sqliteFile: ':memory:',
     candidates: [
-      { manifest: { id: 'test-harness', version: '0', requires: [], optional: [] }, source: 'test', load: async () => harness },
+      {
+        manifest: { id: 'test-harness', version: '0', requires: [], optional: [] },
+        source: 'test',
+        load: async () => harness,
+      },
       ...stubCandidates,
       { manifest: { id: extension.id, version, requires, optional }, source: 'test', load: async () => extension },
     ],
@@ -105,8 +128,17 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
     const res = await server.app.inject({
       method: method as 'GET',
       url,
-      payload: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? (body) : JSON.stringify(body),
-      headers: { ...(body !== undefined && !(body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}), ...(as ? { 'x-test-user': as } : {}), ...headers },
+      payload:
+        body === undefined
+          ? undefined
+          : typeof body === 'string' || body instanceof Uint8Array
+            ? body
+            : JSON.stringify(body),
+      headers: {
+        ...(body !== undefined && !(body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}),
+        ...(as ? { 'x-test-user': as } : {}),
+        ...headers,
+      },
     });
     let parsed: unknown = undefined;
     try {
@@ -114,14 +146,21 @@ export async function createExtensionTester(extension: ExtensionDefinition<Serve
     } catch {
       parsed = undefined;
     }
-    return { status: res.statusCode, headers: res.headers as TestResponse['headers'], body: parsed as any, text: res.body, logId: String(res.headers[LOG_ID_HEADER] ?? '') };
+    return {
+      status: res.statusCode,
+      headers: res.headers as TestResponse['headers'],
+      body: parsed as any,
+      text: res.body,
+      logId: String(res.headers[LOG_ID_HEADER] ?? ''),
+    };
   };
   return {
     server,
     request,
     async call(method, url, body, as) {
       const r = await request({ method, url, body, as });
-      if (r.body?.code !== 0) throw new Error(`${method} ${url} answered ${r.status} ${r.body?.code} ${r.body?.msg} ${r.logId}`);
+      if (r.body?.code !== 0)
+        throw new Error(`${method} ${url} answered ${r.status} ${r.body?.code} ${r.body?.msg} ${r.logId}`);
       return r.body.data;
     },
     async close() {

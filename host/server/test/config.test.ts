@@ -13,7 +13,14 @@ function withFile(text: string, name = 'tessera.config.yaml') {
 describe('configuration', () => {
   it('has embedded defaults: port 3000, SQLite under ./data, loopback only', () => {
     const c = loadConfig({ root: '/srv/t', env: {} });
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: '/srv/t/data', databaseUrl: undefined, allowPrivateNetwork: false, extensionsDir: '/srv/t/extensions.d' });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: '/srv/t/data',
+      databaseUrl: undefined,
+      allowPrivateNetwork: false,
+      extensionsDir: '/srv/t/extensions.d',
+    });
   });
 
   it('reads extensions Backstage-style from tessera.config.yaml; the environment overrides', () => {
@@ -28,7 +35,10 @@ startup:
   extensions:
     identity: { onFailure: abort }
 `);
-    const c = loadConfig({ root, env: { TESSERA_PORT: '4100', TESSERA_DISABLE: 'workflow', TESSERA_EXT_MARKET_PLACE: '{"x":1}' } });
+    const c = loadConfig({
+      root,
+      env: { TESSERA_PORT: '4100', TESSERA_DISABLE: 'workflow', TESSERA_EXT_MARKET_PLACE: '{"x":1}' },
+    });
     expect(c.port).toBe(4100);
     expect(c.extensions.billing.enabled).toBe(false);
     expect(c.extensions.workflow.enabled).toBe(false);
@@ -39,7 +49,11 @@ startup:
   });
 
   it('command-line values win over everything', () => {
-    const c = loadConfig({ root: '/srv/t', env: { TESSERA_PORT: '4100' }, overrides: { port: 5000, dataDir: '/var/t' } });
+    const c = loadConfig({
+      root: '/srv/t',
+      env: { TESSERA_PORT: '4100' },
+      overrides: { port: 5000, dataDir: '/var/t' },
+    });
     expect(c.port).toBe(5000);
     expect(c.dataDir).toBe('/var/t');
   });
@@ -49,6 +63,8 @@ startup:
     expect(() => loadConfig({ root, env: {} })).toThrow(ConfigError);
     expect(() => loadConfig({ root, env: {} })).toThrow(/port: .*unknownKey|port/);
     expect(() => loadConfig({ root: withFile('port: [', 'tessera.config.yaml'), env: {} })).toThrow(/not valid YAML/);
-    expect(() => loadConfig({ root: '/srv/t', env: { TESSERA_PORT: 'abc' } })).toThrow(/TESSERA_PORT must be a port number/);
+    expect(() => loadConfig({ root: '/srv/t', env: { TESSERA_PORT: 'abc' } })).toThrow(
+      /TESSERA_PORT must be a port number/,
+    );
   });
 });

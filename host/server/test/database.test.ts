@@ -16,8 +16,25 @@ describe.each(engines)('storage on %s', (engine, url) => {
     await ensureMigrationTable(db);
     const order: string[] = [];
     const migrations: MigrationRegistration[] = [
-      { extensionId: ext, name: '0002_add', up: async (d) => { order.push('0002'); await d.schema.alterTable(table).addColumn('label', 'varchar(50)').execute(); } },
-      { extensionId: ext, name: '0001_create', up: async (d) => { order.push('0001'); await d.schema.createTable(table).addColumn('id', 'varchar(32)', (c) => c.primaryKey()).execute(); } },
+      {
+        extensionId: ext,
+        name: '0002_add',
+        up: async (d) => {
+          order.push('0002');
+          await d.schema.alterTable(table).addColumn('label', 'varchar(50)').execute();
+        },
+      },
+      {
+        extensionId: ext,
+        name: '0001_create',
+        up: async (d) => {
+          order.push('0001');
+          await d.schema
+            .createTable(table)
+            .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+            .execute();
+        },
+      },
     ];
     expect(await migrateExtension(db, ext, migrations)).toEqual(['0001_create', '0002_add']);
     expect(await migrateExtension(db, ext, migrations)).toEqual([]);
@@ -36,9 +53,20 @@ describe.each(engines)('storage on %s', (engine, url) => {
     await ensureMigrationTable(db);
     const ext = `bad-${Date.now()}`;
     await expect(
-      migrateExtension(db, ext, [{ extensionId: ext, name: '0001_bad', up: async (d) => { await d.schema.createTable(`bad_${Date.now()}`).addColumn('id', 'integer').execute(); throw new Error('boom'); } }]),
+      migrateExtension(db, ext, [
+        {
+          extensionId: ext,
+          name: '0001_bad',
+          up: async (d) => {
+            await d.schema.createTable(`bad_${Date.now()}`).addColumn('id', 'integer').execute();
+            throw new Error('boom');
+          },
+        },
+      ]),
     ).rejects.toThrow(/migration 0001_bad failed: boom/);
-    expect(await db.selectFrom('tessera_migrations').select('name').where('extension_id', '=', ext).execute()).toEqual([]);
+    expect(await db.selectFrom('tessera_migrations').select('name').where('extension_id', '=', ext).execute()).toEqual(
+      [],
+    );
     await db.destroy();
   });
 });

@@ -15,7 +15,12 @@ const probe = defineExtension({
   id: 'probe',
   register(ctx) {
     ctx.route({ method: 'POST', path: '/api/probe/echo', auth: 'anonymous', handler: ({ body }) => ({ got: !!body }) });
-    ctx.route({ method: 'GET', path: '/api/probe/page', auth: 'anonymous', handler: (_req, reply) => reply.send('<p>page</p>', 'text/html; charset=utf-8') });
+    ctx.route({
+      method: 'GET',
+      path: '/api/probe/page',
+      auth: 'anonymous',
+      handler: (_req, reply) => reply.send('<p>page</p>', 'text/html; charset=utf-8'),
+    });
     ctx.route({ method: 'GET', path: '/v1/probe', auth: 'user', permission: 'probe.read', handler: () => ['p'] });
   },
 });
@@ -44,7 +49,10 @@ describe('JSON input', () => {
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
     const r = await t.request({ method: 'POST', url: '/api/probe/echo', body: deep });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 400002, msg: 'The request body nests more than 100 levels deep; flatten it.' });
+    expect(r.body).toMatchObject({
+      code: 400002,
+      msg: 'The request body nests more than 100 levels deep; flatten it.',
+    });
     const fine = '{"a":'.repeat(50) + '1' + '}'.repeat(50);
     expect((await t.request({ method: 'POST', url: '/api/probe/echo', body: fine })).body.data).toEqual({ got: true });
   });
@@ -64,17 +72,44 @@ describe('the open API speaks Coze codes', () => {
 
 describe('client error reports', () => {
   it('escapes line breaks so one report is one log line, and caps the size', async () => {
-    expect(logSafe({ message: 'a\nb\r\tc\u2028', nested: ['x\ny'] })).toEqual({ message: 'a\\nb\\r\\tc\\u2028', nested: ['x\\ny'] });
-    const big = await t.request({ method: 'POST', url: '/api/host/client_errors', body: { message: 'x'.repeat(20_000) } });
+    expect(logSafe({ message: 'a\nb\r\tc\u2028', nested: ['x\ny'] })).toEqual({
+      message: 'a\\nb\\r\\tc\\u2028',
+      nested: ['x\\ny'],
+    });
+    const big = await t.request({
+      method: 'POST',
+      url: '/api/host/client_errors',
+      body: { message: 'x'.repeat(20_000) },
+    });
     expect(big.status).toBe(413);
-    expect((await t.request({ method: 'POST', url: '/api/host/client_errors', body: { message: 'line one\nline two' } })).status).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/host/client_errors', body: { message: 'line one\nline two' } }))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe('outbound addresses', () => {
   it('judges IPv6 forms that carry an IPv4 address by that address', () => {
-    for (const a of ['::7f00:1', '::127.0.0.1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::10.0.0.1', '2002:7f00:1::', '2002:a9fe:a9fe::1', '2002:c0a8:101::', '::', '::1', 'fe80::1', 'fd00::1']) expect(isPrivateAddress(a), a).toBe(true);
-    for (const a of ['2606:4700::1111', '64:ff9b::808:808', '2002:808:808::', '::ffff:8.8.8.8', '8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
+    for (const a of [
+      '::7f00:1',
+      '::127.0.0.1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::10.0.0.1',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::1',
+      '2002:c0a8:101::',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+    ])
+      expect(isPrivateAddress(a), a).toBe(true);
+    for (const a of ['2606:4700::1111', '64:ff9b::808:808', '2002:808:808::', '::ffff:8.8.8.8', '8.8.8.8'])
+      expect(isPrivateAddress(a), a).toBe(false);
   });
 });
 
@@ -88,11 +123,15 @@ describe('the data folder', () => {
 
   it('is refused by name when a file stands in the way', () => {
     writeFileSync(path.join(base, 'afile'), 'x');
-    expect(() => checkDataDir(path.join(base, 'afile', 'data'))).toThrow(`The data folder ${path.join(base, 'afile', 'data')} cannot be used: a part of the path is a file, not a folder.`);
+    expect(() => checkDataDir(path.join(base, 'afile', 'data'))).toThrow(
+      `The data folder ${path.join(base, 'afile', 'data')} cannot be used: a part of the path is a file, not a folder.`,
+    );
   });
 
   it('is refused when the disk has too little room', () => {
-    expect(() => checkDataDir(path.join(base, 'fresh', 'data'), Number.MAX_SAFE_INTEGER)).toThrow(/cannot be used: the disk is full \(\d+ KB free/);
+    expect(() => checkDataDir(path.join(base, 'fresh', 'data'), Number.MAX_SAFE_INTEGER)).toThrow(
+      /cannot be used: the disk is full \(\d+ KB free/,
+    );
   });
 
   it('is refused when read-only or full (real mounts, where this machine lets the test mount)', (ctx) => {
@@ -133,7 +172,17 @@ describe('configuration', () => {
 describe('the console', () => {
   it('writes log lines readably for a terminal', async () => {
     const { prettyLine } = await import('../src/pretty-log.ts');
-    const line = prettyLine(JSON.stringify({ level: 40, time: Date.UTC(2026, 10, 23, 9, 4, 5), msg: "extension 'billing' disabled: disabled by configuration", extensionId: 'billing' }), false);
-    expect(line).toMatch(/^\d\d:\d\d:\d\d warn  extension 'billing' disabled: disabled by configuration  extensionId=billing$/);
+    const line = prettyLine(
+      JSON.stringify({
+        level: 40,
+        time: Date.UTC(2026, 10, 23, 9, 4, 5),
+        msg: "extension 'billing' disabled: disabled by configuration",
+        extensionId: 'billing',
+      }),
+      false,
+    );
+    expect(line).toMatch(
+      /^\d\d:\d\d:\d\d warn  extension 'billing' disabled: disabled by configuration  extensionId=billing$/,
+    );
   });
 });

@@ -10,7 +10,13 @@ const notes = defineExtension({
     ctx.migrations([
       {
         name: '0001_notes',
-        up: (db) => db.schema.createTable('notes_note').addColumn('id', 'varchar(32)', (c) => c.primaryKey()).addColumn('space_id', 'varchar(32)').addColumn('title', 'text').execute(),
+        up: (db) =>
+          db.schema
+            .createTable('notes_note')
+            .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+            .addColumn('space_id', 'varchar(32)')
+            .addColumn('title', 'text')
+            .execute(),
       },
     ]);
     ctx.route({
@@ -25,7 +31,14 @@ const notes = defineExtension({
         return { id, big: 2n ** 63n - 1n };
       },
     });
-    ctx.route({ method: 'GET', path: '/api/notes/boom', auth: 'anonymous', handler: () => { throw new Error('secret internals'); } });
+    ctx.route({
+      method: 'GET',
+      path: '/api/notes/boom',
+      auth: 'anonymous',
+      handler: () => {
+        throw new Error('secret internals');
+      },
+    });
     ctx.route({ method: 'GET', path: '/api/notes/admin', auth: 'platformAdmin', handler: () => 'ok' });
     ctx.route({ method: 'GET', path: '/v1/notes', auth: 'user', permission: 'notes.read', handler: () => ['n'] });
   },
@@ -33,13 +46,21 @@ const notes = defineExtension({
 
 let t: ExtensionTester;
 beforeAll(async () => {
-  t = await createExtensionTester(notes, { spaces: { s1: { ann: 'member' } }, users: { root: { isPlatformAdmin: true } } });
+  t = await createExtensionTester(notes, {
+    spaces: { s1: { ann: 'member' } },
+    users: { root: { isPlatformAdmin: true } },
+  });
 });
 afterAll(() => t.close());
 
 describe('server host HTTP conventions', () => {
   it('wraps results in the envelope, with a log id and 64-bit ids as strings', async () => {
-    const r = await t.request({ method: 'POST', url: '/api/notes/create', body: { space_id: 's1', title: 'hello' }, as: 'ann' });
+    const r = await t.request({
+      method: 'POST',
+      url: '/api/notes/create',
+      body: { space_id: 's1', title: 'hello' },
+      as: 'ann',
+    });
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
     expect(r.body.data.id).toMatch(/^\d{15,20}$/);
@@ -51,7 +72,12 @@ describe('server host HTTP conventions', () => {
     const anon = await t.request({ method: 'POST', url: '/api/notes/create', body: { space_id: 's1', title: 'x' } });
     expect(anon.status).toBe(401);
     expect(anon.body.code).toBe(ErrorCode.UNAUTHORIZED);
-    const other = await t.request({ method: 'POST', url: '/api/notes/create', body: { space_id: 's1', title: 'x' }, as: 'bob' });
+    const other = await t.request({
+      method: 'POST',
+      url: '/api/notes/create',
+      body: { space_id: 's1', title: 'x' },
+      as: 'bob',
+    });
     expect(other.status).toBe(403);
     expect(other.body.msg).toMatch(/not a member/);
     const admin = await t.request({ url: '/api/notes/admin', as: 'ann' });
@@ -60,7 +86,12 @@ describe('server host HTTP conventions', () => {
   });
 
   it('names the invalid field in a 400 envelope', async () => {
-    const r = await t.request({ method: 'POST', url: '/api/notes/create', body: { space_id: 's1', title: '' }, as: 'ann' });
+    const r = await t.request({
+      method: 'POST',
+      url: '/api/notes/create',
+      body: { space_id: 's1', title: '' },
+      as: 'ann',
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(ErrorCode.INVALID_PARAMS);
     expect(r.body.msg).toMatch(/^Invalid request: title: /); // the field's name; its path is in data.fields
@@ -72,13 +103,24 @@ describe('server host HTTP conventions', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(ErrorCode.MALFORMED_BODY);
     // In the caller's language, the whole message (not Fastify's English inside a Chinese sentence).
-    const zh = await t.request({ method: 'POST', url: '/api/notes/create', body: '{bad', headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN,zh;q=0.9' }, as: 'ann' });
+    const zh = await t.request({
+      method: 'POST',
+      url: '/api/notes/create',
+      body: '{bad',
+      headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN,zh;q=0.9' },
+      as: 'ann',
+    });
     expect(zh.body.msg).toBe('请求体不是有效的 JSON（其 Content-Type 为 application/json）。');
     const missing = await t.request({ url: '/api/nope' });
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: ErrorCode.ROUTE_NOT_FOUND });
     expect(missing.logId).not.toBe('');
-    const dup = await t.request({ method: 'POST', url: '/api/notes/create', body: { space_id: 's1', title: 'dup' }, as: 'ann' });
+    const dup = await t.request({
+      method: 'POST',
+      url: '/api/notes/create',
+      body: { space_id: 's1', title: 'dup' },
+      as: 'ann',
+    });
     expect(dup.status).toBe(409);
     const boom = await t.request({ url: '/api/notes/boom' });
     expect(boom.status).toBe(500);
@@ -92,7 +134,9 @@ describe('server host HTTP conventions', () => {
 
   it('publishes an OpenAPI document and a health check', async () => {
     const doc = await t.request({ url: '/openapi.json' });
-    expect(doc.body.paths['/api/notes/create'].post.requestBody.content['application/json'].schema.properties.title.type).toBe('string');
+    expect(
+      doc.body.paths['/api/notes/create'].post.requestBody.content['application/json'].schema.properties.title.type,
+    ).toBe('string');
     expect((await t.request({ url: '/healthz' })).body.status).toBe('ok');
   });
 });
@@ -105,13 +149,25 @@ describe('server-side request interceptors and error sinks', () => {
     register(ctx) {
       ctx.tap(ServerRequestInterceptors, 'maintenance', (r) => {
         seen.push({ route: r.route, caller: r.caller?.userId, extensionId: r.extensionId });
-        if (r.headers['x-maintenance'] === 'on' && r.route.startsWith('/api/notes/')) return new ApiError(503, ErrorCode.UNAVAILABLE, 'Notes are in maintenance; try again in ten minutes.');
+        if (r.headers['x-maintenance'] === 'on' && r.route.startsWith('/api/notes/'))
+          return new ApiError(503, ErrorCode.UNAVAILABLE, 'Notes are in maintenance; try again in ten minutes.');
         // An extension's mistake: a refusal that is not an ApiError.
         if (r.headers['x-sloppy'] === 'on') return 'no' as unknown as ApiError;
         return undefined;
       });
-      ctx.tap(ErrorSinks, 'collect', (e) => void sunk.push({ source: e.source, extensionId: e.extensionId, status: e.api?.status }));
-      ctx.route({ method: 'GET', path: '/api/notes/boom', auth: 'anonymous', handler: () => { throw new Error('secret internals'); } });
+      ctx.tap(
+        ErrorSinks,
+        'collect',
+        (e) => void sunk.push({ source: e.source, extensionId: e.extensionId, status: e.api?.status }),
+      );
+      ctx.route({
+        method: 'GET',
+        path: '/api/notes/boom',
+        auth: 'anonymous',
+        handler: () => {
+          throw new Error('secret internals');
+        },
+      });
       ctx.route({ method: 'GET', path: '/api/notes/admin', auth: 'platformAdmin', handler: () => 'ok' });
     },
   });
@@ -128,7 +184,10 @@ describe('server-side request interceptors and error sinks', () => {
     expect([refused.status, refused.body.msg]).toEqual([503, 'Notes are in maintenance; try again in ten minutes.']);
     expect(seen).toContainEqual({ route: '/api/notes/boom', caller: undefined, extensionId: 'policy' });
     const sloppy = await p.request({ url: '/api/notes/boom', headers: { 'x-sloppy': 'on' } });
-    expect([sloppy.status, sloppy.body.msg]).toEqual([403, 'This request was refused by a request policy of the studio.']);
+    expect([sloppy.status, sloppy.body.msg]).toEqual([
+      403,
+      'This request was refused by a request policy of the studio.',
+    ]);
   });
 
   it('reports a failed route to the error sinks with its extension and status', async () => {

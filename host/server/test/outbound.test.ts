@@ -5,7 +5,8 @@ import { createServer as createTcpServer, type Server as TcpServer } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedFetch, OutboundRefused } from '../src/outbound.ts';
 
-const listen = <S extends Server | TcpServer>(s: S, host: string) => new Promise<number>((r) => s.listen(0, host, () => r((s.address() as { port: number }).port)));
+const listen = <S extends Server | TcpServer>(s: S, host: string) =>
+  new Promise<number>((r) => s.listen(0, host, () => r((s.address() as { port: number }).port)));
 
 describe('the outbound client', () => {
   // A bare TCP listener on loopback counts connection attempts: a refusal must come before any.
@@ -17,7 +18,8 @@ describe('the outbound client', () => {
   let trapPort = 0;
   // 127.0.0.2 is allowed by the test's allow-list and redirects to the trap or elsewhere.
   const front = createServer((req, res) => {
-    if (req.url?.startsWith('/to-loopback')) return res.writeHead(302, { location: `http://127.0.0.1:${trapPort}/` }).end();
+    if (req.url?.startsWith('/to-loopback'))
+      return res.writeHead(302, { location: `http://127.0.0.1:${trapPort}/` }).end();
     if (req.url?.startsWith('/loop')) return res.writeHead(302, { location: '/loop' }).end();
     if (req.url?.startsWith('/see-other')) return res.writeHead(303, { location: '/echo' }).end();
     if (req.url?.startsWith('/big')) {
@@ -25,7 +27,9 @@ describe('the outbound client', () => {
       for (let i = 0; i < 64; i++) res.write('x'.repeat(1024));
       return res.end();
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null }));
   });
   let frontPort = 0;
   beforeAll(async () => {
@@ -45,7 +49,18 @@ describe('the outbound client', () => {
   };
 
   it('refuses loopback, 0.0.0.0, IPv4-mapped IPv6 and the decimal, hex and octal forms of 127.0.0.1 without connecting', async () => {
-    for (const host of ['127.0.0.1', '0.0.0.0', '[::ffff:127.0.0.1]', '[::1]', '2130706433', '0x7f000001', '0x7f.0.0.1', '017700000001', '127.1']) await refused(`http://${host}:${trapPort}/`);
+    for (const host of [
+      '127.0.0.1',
+      '0.0.0.0',
+      '[::ffff:127.0.0.1]',
+      '[::1]',
+      '2130706433',
+      '0x7f000001',
+      '0x7f.0.0.1',
+      '017700000001',
+      '127.1',
+    ])
+      await refused(`http://${host}:${trapPort}/`);
   });
 
   it('refuses a name that resolves to loopback, at the connection (the address checked is the one connected to)', async () => {
@@ -58,7 +73,11 @@ describe('the outbound client', () => {
   });
 
   it('continues a 303 as GET and drops credentials on the way to another origin', async () => {
-    const res = await fetchGuarded(`http://127.0.0.2:${frontPort}/see-other`, { method: 'POST', body: 'x', headers: { authorization: 'Bearer k' } });
+    const res = await fetchGuarded(`http://127.0.0.2:${frontPort}/see-other`, {
+      method: 'POST',
+      body: 'x',
+      headers: { authorization: 'Bearer k' },
+    });
     expect(await res.json()).toEqual({ method: 'GET', auth: 'Bearer k' });
   });
 

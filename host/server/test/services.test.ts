@@ -34,7 +34,12 @@ describe('64-bit ids', () => {
 });
 
 describe('in-process job queue', () => {
-  const Jobs = defineRegistryPoint<BackgroundJob>({ id: 'test.jobs', owner: 'host', description: '', key: (j) => j.name });
+  const Jobs = defineRegistryPoint<BackgroundJob>({
+    id: 'test.jobs',
+    owner: 'host',
+    description: '',
+    key: (j) => j.name,
+  });
 
   it('respects concurrency, retries failures and reports the last one', async () => {
     const point = new RegistryPoint(Jobs);
@@ -53,7 +58,14 @@ describe('in-process job queue', () => {
       },
     });
     let attempts = 0;
-    point.register('x', { name: 'x.flaky', attempts: 3, handler: () => { attempts++; throw new Error('nope'); } });
+    point.register('x', {
+      name: 'x.flaky',
+      attempts: 3,
+      handler: () => {
+        attempts++;
+        throw new Error('nope');
+      },
+    });
     const errors: string[] = [];
     const q = new InProcessQueue(point, (job, e) => errors.push(`${job}: ${(e as Error).message}`));
     for (let i = 0; i < 6; i++) await q.enqueue('x.work', i);
@@ -77,12 +89,17 @@ describe('the shared queue when Redis is away', () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const { BullQueue } = await import('../src/jobs-bullmq.ts');
-    const jobs = new RegistryPoint(defineRegistryPoint<BackgroundJob>({ id: 'test.jobs', owner: 'host', description: 'jobs', key: (j) => j.name }));
+    const jobs = new RegistryPoint(
+      defineRegistryPoint<BackgroundJob>({ id: 'test.jobs', owner: 'host', description: 'jobs', key: (j) => j.name }),
+    );
     jobs.register('t', { name: 'noop', handler: () => undefined });
     const q = new BullQueue(`redis://127.0.0.1:${port}`, jobs as never, () => undefined);
     try {
       const err = await q.enqueue('noop', {}).catch((e: unknown) => e);
-      expect(err).toMatchObject({ status: 503, msg: expect.stringMatching(/^The job queue \(Redis\) cannot be reached right now/) });
+      expect(err).toMatchObject({
+        status: 503,
+        msg: expect.stringMatching(/^The job queue \(Redis\) cannot be reached right now/),
+      });
     } finally {
       delete process.env.TESSERA_QUEUE_ENQUEUE_TIMEOUT_MS;
       await q.stop().catch(() => undefined);

@@ -24,7 +24,8 @@ interface ExtensionInfo {
 function definitionOf(mod: unknown): ExtensionDefinition<ClientContext> {
   const m = mod as { default?: unknown };
   const def = (m && typeof m === 'object' && 'default' in m ? m.default : m) as ExtensionDefinition<ClientContext>;
-  if (!def || typeof def.id !== 'string') throw new Error('the client module must export default defineExtension({...}) from @tessera/sdk/client');
+  if (!def || typeof def.id !== 'string')
+    throw new Error('the client module must export default defineExtension({...}) from @tessera/sdk/client');
   return def;
 }
 
@@ -34,8 +35,14 @@ function candidates(list: ExtensionInfo[]): ExtensionCandidate<ClientContext>[] 
     if (e.state !== 'started' || !e.client) continue;
     // The server started what it requires; here only the requirements that have a client half order the loading
     // (a server-only dependency, such as a storage extension, has nothing to load in the page).
-    const withClient = (ids: string[] | undefined) => (ids ?? []).filter((id) => list.some((x) => x.id === id && x.client));
-    const manifest = { id: e.id, version: e.version, requires: withClient(e.requires), optional: withClient(e.optional) };
+    const withClient = (ids: string[] | undefined) =>
+      (ids ?? []).filter((id) => list.some((x) => x.id === id && x.client));
+    const manifest = {
+      id: e.id,
+      version: e.version,
+      requires: withClient(e.requires),
+      optional: withClient(e.optional),
+    };
     const client = e.client;
     if (client.type === 'builtin') {
       const load = builtinClients[e.id];
@@ -61,7 +68,9 @@ async function main() {
     const res = await fetch('/api/extensions', { headers: { accept: 'application/json' } });
     info = (await res.json()).data;
   } catch (e) {
-    root.render(<div className="tessera-boot-error">The studio server could not be reached: {(e as Error).message}</div>);
+    root.render(
+      <div className="tessera-boot-error">The studio server could not be reached: {(e as Error).message}</div>,
+    );
     return;
   }
   document.title = info.platformName;

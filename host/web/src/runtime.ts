@@ -1,5 +1,12 @@
 import i18next, { type i18n as I18n } from 'i18next';
-import { ErrorSinks, ExtensionHost, consoleLogger, type ExtensionCandidate, type ExtensionContext, type ReportedError } from '@tessera/core';
+import {
+  ErrorSinks,
+  ExtensionHost,
+  consoleLogger,
+  type ExtensionCandidate,
+  type ExtensionContext,
+  type ReportedError,
+} from '@tessera/core';
 import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGES, languageOf, type ApiError, type Language } from '@tessera/sdk';
 import {
   HeaderItems,
@@ -53,7 +60,8 @@ export function storedLanguage(): Language {
 }
 
 function browserLanguage(): Language | undefined {
-  const wanted = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language].filter(Boolean);
+  const wanted =
+    typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language].filter(Boolean);
   if (!wanted.length) return undefined;
   return languageOf(wanted[0]);
 }
@@ -109,9 +117,18 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
 
   const report = (e: Omit<ReportedError, 'timestamp'>) => host.report(e);
   // Every call says the user's language (server texts and defaults such as node titles follow it).
-  host.points.hook(RequestInterceptors).tap('host', 'language', (r) => ({ ...r, headers: { ...r.headers, 'accept-language': i18n.language } }), { stage: -100 });
+  host.points
+    .hook(RequestInterceptors)
+    .tap('host', 'language', (r) => ({ ...r, headers: { ...r.headers, 'accept-language': i18n.language } }), {
+      stage: -100,
+    });
   const api = createRequestClient({
-    interceptors: { call: (r) => host.points.hook(RequestInterceptors).call(r), get size() { return host.points.hook(RequestInterceptors).size; } },
+    interceptors: {
+      call: (r) => host.points.hook(RequestInterceptors).call(r),
+      get size() {
+        return host.points.hook(RequestInterceptors).size;
+      },
+    },
     bus: host.bus,
     report,
     notify: opts.notify,
@@ -132,7 +149,13 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
       void (opts.fetch ?? fetch)('/api/host/client_errors', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: e.message.slice(0, 4000), source: e.source, extensionId: e.extensionId, url: location.pathname, detail: e.detail }),
+        body: JSON.stringify({
+          message: e.message.slice(0, 4000),
+          source: e.source,
+          extensionId: e.extensionId,
+          url: location.pathname,
+          detail: e.detail,
+        }),
       }).catch(() => undefined);
     });
   }
@@ -145,7 +168,9 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
       panel: (p: Parameters<ClientContext['panel']>[0]) => base.register(Panels, p),
       headerItem: (p: Parameters<ClientContext['headerItem']>[0]) => base.register(HeaderItems, p),
       i18n: (res: Parameters<ClientContext['i18n']>[0]) => {
-        for (const [language, r] of Object.entries(res)) if (r) base.register(I18nResources, { namespace: base.extensionId, language: language as Language, resources: r });
+        for (const [language, r] of Object.entries(res))
+          if (r)
+            base.register(I18nResources, { namespace: base.extensionId, language: language as Language, resources: r });
       },
       interceptRequests: (name: string, fn: any) => base.tap(RequestInterceptors, name, fn),
       errorSink: (name: string, fn: any) => base.tap(ErrorSinks, name, fn),

@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { RsbuildConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
-import { ARCO_IMPORTS, SHARED_MODULES, isHostProvided, publishedClientModules, remoteNameOf, remoteShared } from './shared.ts';
+import {
+  ARCO_IMPORTS,
+  SHARED_MODULES,
+  isHostProvided,
+  publishedClientModules,
+  remoteNameOf,
+  remoteShared,
+} from './shared.ts';
 
 export { SHARED_MODULES, isHostProvided, remoteNameOf } from './shared.ts';
 
@@ -31,13 +38,20 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
   const serverEntry = opts.serverEntry ?? './src/server/index.ts';
   const clientEntry = opts.clientEntry ?? './src/client/index.tsx';
   // The studio's published client modules this extension imports (its @tessera/ext-* dependencies).
-  const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }).filter((d) => d.startsWith('@tessera/ext-'));
-  const published = publishedClientModules(deps.map((name) => ({ name, exports: { './client': true, './shared': true, './widgets': true } })));
+  const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }).filter((d) =>
+    d.startsWith('@tessera/ext-'),
+  );
+  const published = publishedClientModules(
+    deps.map((name) => ({ name, exports: { './client': true, './shared': true, './widgets': true } })),
+  );
   const hasServer = existsSync(path.resolve(opts.root, serverEntry));
   const hasClient = existsSync(path.resolve(opts.root, clientEntry));
   if (!hasServer && !hasClient) throw new Error(`${opts.root} has neither ${serverEntry} nor ${clientEntry}`);
   // The studio loads a client half only when the manifest names it: built without that, it would never show.
-  if (hasClient && !pkg.tessera?.client) console.warn(`tessera: ${id} has a client half (${clientEntry}) but package.json "tessera" names no "client": the studio will not load it. Add "client": "./dist/client/remoteEntry.js".`);
+  if (hasClient && !pkg.tessera?.client)
+    console.warn(
+      `tessera: ${id} has a client half (${clientEntry}) but package.json "tessera" names no "client": the studio will not load it. Add "client": "./dist/client/remoteEntry.js".`,
+    );
   return {
     root: opts.root,
     mode: 'production',
@@ -54,7 +68,10 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
                 cleanDistPath: true,
                 minify: false,
                 sourceMap: { js: false },
-                externals: [({ request }: { request?: string }, callback: (err?: Error, result?: string) => void) => (request && isHostProvided(request) ? callback(undefined, `module ${request}`) : callback())],
+                externals: [
+                  ({ request }: { request?: string }, callback: (err?: Error, result?: string) => void) =>
+                    request && isHostProvided(request) ? callback(undefined, `module ${request}`) : callback(),
+                ],
               },
             },
           }
@@ -74,7 +91,14 @@ export function extensionBuildConfig(opts: ExtensionBuildOptions): RsbuildConfig
         ? [
             pluginModuleFederation(
               // Shared modules come from the studio's page only: the remote carries no fallback copies.
-              { name: remoteNameOf(id), filename: 'remoteEntry.js', exposes: { './client': clientEntry }, shared: remoteShared({ ...SHARED_MODULES, ...published }), dts: false, manifest: false },
+              {
+                name: remoteNameOf(id),
+                filename: 'remoteEntry.js',
+                exposes: { './client': clientEntry },
+                shared: remoteShared({ ...SHARED_MODULES, ...published }),
+                dts: false,
+                manifest: false,
+              },
               { environment: 'client' },
             ),
           ]

@@ -27,7 +27,10 @@ export const SHARED_MODULES: Record<string, { singleton: true; requiredVersion: 
 
 export const HOST_REMOTE_NAME = 'tessera_host';
 
-type SharedConfig = Record<string, { singleton: true; requiredVersion: string | false; eager?: boolean; import?: false }>;
+type SharedConfig = Record<
+  string,
+  { singleton: true; requiredVersion: string | false; eager?: boolean; import?: false }
+>;
 
 /**
  * What a built-in extension publishes for client halves (its package.json `exports` "./client", "./shared"
@@ -37,7 +40,9 @@ type SharedConfig = Record<string, { singleton: true; requiredVersion: string | 
  */
 export function publishedClientModules(packages: { name: string; exports?: Record<string, unknown> }[]): SharedConfig {
   const out: SharedConfig = {};
-  for (const p of packages) for (const sub of ['./client', './shared', './widgets']) if (p.exports && sub in p.exports) out[`${p.name}/${sub.slice(2)}`] = { singleton: true, requiredVersion: false };
+  for (const p of packages)
+    for (const sub of ['./client', './shared', './widgets'])
+      if (p.exports && sub in p.exports) out[`${p.name}/${sub.slice(2)}`] = { singleton: true, requiredVersion: false };
   return out;
 }
 
@@ -47,7 +52,9 @@ export function publishedClientModules(packages: { name: string; exports?: Recor
  * (downloaded only when the studio has none).
  */
 export function remoteShared(shared: SharedConfig): SharedConfig {
-  return Object.fromEntries(Object.entries(shared).map(([k, v]) => [k, k === ARCO_BY_COMPONENT ? v : { ...v, import: false as const }]));
+  return Object.fromEntries(
+    Object.entries(shared).map(([k, v]) => [k, k === ARCO_BY_COMPONENT ? v : { ...v, import: false as const }]),
+  );
 }
 
 const ARCO_BY_COMPONENT = '@arco-design/web-react/es/';
@@ -60,7 +67,12 @@ export const ARCO_IMPORTS = [
   // A component's style (`es/Button/style/css`) is a shared module too: a remote takes the studio's (already on
   // the page) and brings its own only for a component no studio page uses.
   { libraryName: '@arco-design/web-react', libraryDirectory: 'es', camelToDashComponentName: false, style: 'css' },
-  { libraryName: '@arco-design/web-react/icon', customName: '@arco-design/web-react/icon/react-icon/{{ member }}', camelToDashComponentName: false, transformToDefaultImport: true },
+  {
+    libraryName: '@arco-design/web-react/icon',
+    customName: '@arco-design/web-react/icon/react-icon/{{ member }}',
+    camelToDashComponentName: false,
+    transformToDefaultImport: true,
+  },
 ];
 
 /**
@@ -70,7 +82,9 @@ export const ARCO_IMPORTS = [
  * (the SDK, the kernel, an extension's published API such as `@tessera/ext-workflow/shared`), zod and kysely.
  */
 export function isHostProvided(specifier: string): boolean {
-  return specifier.startsWith('@tessera/') || specifier === 'zod' || specifier.startsWith('zod/') || specifier === 'kysely';
+  return (
+    specifier.startsWith('@tessera/') || specifier === 'zod' || specifier.startsWith('zod/') || specifier === 'kysely'
+  );
 }
 
 export function remoteNameOf(id: string): string {

@@ -1,9 +1,26 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
-import type { Disposable, EventBus, ExtensionContext, ExtensionDefinition, HookFn, RegistryEntry, RegistryPointToken, RegistryView } from '@tessera/core';
+import type {
+  Disposable,
+  EventBus,
+  ExtensionContext,
+  ExtensionDefinition,
+  HookFn,
+  RegistryEntry,
+  RegistryPointToken,
+  RegistryView,
+} from '@tessera/core';
 import type { ZodType, z } from 'zod';
 import type { Language } from '../areas.ts';
 import type { ReportedError } from '@tessera/core';
-import type { ClientRoute, HeaderItem, I18nTexts, OutgoingRequest, Panel, SettingsPage, SidebarEntry } from './points.ts';
+import type {
+  ClientRoute,
+  HeaderItem,
+  I18nTexts,
+  OutgoingRequest,
+  Panel,
+  SettingsPage,
+  SidebarEntry,
+} from './points.ts';
 import type { RequestClient } from './request.ts';
 
 export interface ClientContext<Config = unknown> extends ExtensionContext<Config> {

@@ -24,7 +24,10 @@ export type LazyView<P extends object> = ComponentType<P> & { preload(): Promise
  * `preload()` starts the download before it is needed (on hover, or once the page is idle); a failed
  * download is tried again on the next draw or preload.
  */
-export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, options: { fallback?: ReactNode } = {}): LazyView<P> {
+export function lazyView<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  options: { fallback?: ReactNode } = {},
+): LazyView<P> {
   const get = once(load);
   const Lazy = lazy(async () => ({ default: await get() })) as unknown as ComponentType<P>;
   const fallback = 'fallback' in options ? options.fallback : <Spin size={16} />;

@@ -64,7 +64,15 @@ export function PageHeader({ title, intro, actions, back, extra, titleTestId }: 
 }
 
 /** Nothing here yet: what would be here and how to make the first one (a button or a link). */
-export function EmptyState({ description, action, testId }: { description: ReactNode; action?: ReactNode; testId?: string }) {
+export function EmptyState({
+  description,
+  action,
+  testId,
+}: {
+  description: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="tessera-empty" data-testid={testId}>
       <Empty description={description} />
@@ -77,10 +85,16 @@ export function EmptyState({ description, action, testId }: { description: React
 export const SIDE_PANEL_WIDTHS = { small: 480, medium: 640, large: 'min(1100px, 96vw)' } as const;
 
 // Arco's Drawer loads with the first panel opened.
-const ArcoDrawer = lazyView(() => import('./arco-drawer.ts').then((m) => m.Drawer as ComponentType<DrawerProps & { children?: ReactNode }>), { fallback: null });
+const ArcoDrawer = lazyView(
+  () => import('./arco-drawer.ts').then((m) => m.Drawer as ComponentType<DrawerProps & { children?: ReactNode }>),
+  { fallback: null },
+);
 
 /** A panel from the right over the page (versions, a trace, a run's details): one of three widths, the whole width on a phone. */
-export function SidePanel({ size = 'medium', ...props }: Omit<DrawerProps, 'width'> & { size?: keyof typeof SIDE_PANEL_WIDTHS; children?: ReactNode }) {
+export function SidePanel({
+  size = 'medium',
+  ...props
+}: Omit<DrawerProps, 'width'> & { size?: keyof typeof SIDE_PANEL_WIDTHS; children?: ReactNode }) {
   const { mobile } = useStudio();
   return <ArcoDrawer footer={null} {...props} width={mobile ? '100vw' : SIDE_PANEL_WIDTHS[size]} />;
 }

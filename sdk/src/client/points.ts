@@ -3,7 +3,10 @@ import type { ComponentType, CSSProperties, ReactNode } from 'react';
 import { z } from 'zod';
 import { SIDEBAR_GROUPS, TOP_LEVEL_AREAS, type Language, type SidebarGroup, type TopLevelArea } from '../areas.ts';
 
-const component = z.custom<ComponentType<any>>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component');
+const component = z.custom<ComponentType<any>>(
+  (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+  'must be a React component',
+);
 
 export interface ClientRoute {
   /** react-router path, e.g. '/space/:space_id/settings'. */
@@ -22,7 +25,13 @@ export const Routes = defineRegistryPoint<ClientRoute>({
   id: 'client.routes',
   owner: 'host',
   description: 'Pages of the studio, by path.',
-  schema: z.object({ path: z.string().startsWith('/'), component, title: z.string().optional(), layout: z.enum(['app', 'bare']).optional(), public: z.boolean().optional() }),
+  schema: z.object({
+    path: z.string().startsWith('/'),
+    component,
+    title: z.string().optional(),
+    layout: z.enum(['app', 'bare']).optional(),
+    public: z.boolean().optional(),
+  }),
   key: (r) => r.path,
 });
 
@@ -61,8 +70,16 @@ export function isShown(entry: { visible?(): boolean }): boolean {
 export const SidebarEntries = defineRegistryPoint<SidebarEntry>({
   id: 'client.sidebarEntries',
   owner: 'host',
-  description: 'Entries of the studio sidebar, in groups by the work they serve (start, build, data, operate, space, settings).',
-  schema: z.object({ key: z.string().min(1), area: z.enum(TOP_LEVEL_AREAS), group: z.enum(SIDEBAR_GROUPS).optional(), label: z.string().min(1), path: z.string().startsWith('/'), order: z.number().optional() }),
+  description:
+    'Entries of the studio sidebar, in groups by the work they serve (start, build, data, operate, space, settings).',
+  schema: z.object({
+    key: z.string().min(1),
+    area: z.enum(TOP_LEVEL_AREAS),
+    group: z.enum(SIDEBAR_GROUPS).optional(),
+    label: z.string().min(1),
+    path: z.string().startsWith('/'),
+    order: z.number().optional(),
+  }),
   key: (e) => e.key,
 });
 
@@ -78,7 +95,12 @@ export const SettingsPages = defineRegistryPoint<SettingsPage>({
   id: 'client.settingsPages',
   owner: 'host',
   description: 'Tabs of the studio settings page.',
-  schema: z.object({ key: z.string().regex(/^[a-z0-9-]+$/), label: z.string(), component, order: z.number().optional() }),
+  schema: z.object({
+    key: z.string().regex(/^[a-z0-9-]+$/),
+    label: z.string(),
+    component,
+    order: z.number().optional(),
+  }),
   key: (p) => p.key,
 });
 
@@ -131,7 +153,14 @@ export const I18nResources = defineRegistryPoint<I18nResource>({
   id: 'client.i18nResources',
   owner: 'host',
   description: 'Translation resources by namespace and language.',
-  schema: z.object({ namespace: z.string(), language: z.enum(['zh-CN', 'en-US']), resources: z.union([z.record(z.string(), z.unknown()), z.custom<() => Promise<unknown>>((v) => typeof v === 'function', 'a loader function')]) }),
+  schema: z.object({
+    namespace: z.string(),
+    language: z.enum(['zh-CN', 'en-US']),
+    resources: z.union([
+      z.record(z.string(), z.unknown()),
+      z.custom<() => Promise<unknown>>((v) => typeof v === 'function', 'a loader function'),
+    ]),
+  }),
   key: (r) => `${r.namespace}:${r.language}`,
 });
 
@@ -213,7 +242,12 @@ export const ResourceKinds = defineRegistryPoint<ResourceKind>({
     createPath: z.string().startsWith('/').optional(),
     useRecent: z.custom<ResourceKind['useRecent']>((v) => typeof v === 'function', 'must be a function').optional(),
     itemPath: z.custom<ResourceKind['itemPath']>((v) => typeof v === 'function', 'must be a function').optional(),
-    editor: z.custom<ResourceKind['editor']>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component').optional(),
+    editor: z
+      .custom<ResourceKind['editor']>(
+        (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+        'must be a React component',
+      )
+      .optional(),
   }),
   key: (k) => k.kind,
 });
@@ -267,7 +301,12 @@ export const SearchProviders = defineRegistryPoint<SearchProvider>({
   id: 'client.searchProviders',
   owner: 'host',
   description: 'Searches the command palette (Ctrl/⌘-K) runs as the person types: resources, products ...',
-  schema: z.object({ key: z.string().min(1), label: z.string().min(1), order: z.number().optional(), search: z.custom<SearchProvider['search']>((v) => typeof v === 'function', 'must be a function') }),
+  schema: z.object({
+    key: z.string().min(1),
+    label: z.string().min(1),
+    order: z.number().optional(),
+    search: z.custom<SearchProvider['search']>((v) => typeof v === 'function', 'must be a function'),
+  }),
   key: (p) => p.key,
 });
 
@@ -293,7 +332,14 @@ export const OnboardingSteps = defineRegistryPoint<OnboardingStep>({
   id: 'client.onboardingSteps',
   owner: 'host',
   description: "Steps of the home page's getting-started list, each done when the studio's state says so.",
-  schema: z.object({ key: z.string().min(1), label: z.string().min(1), hint: z.string().optional(), order: z.number().optional(), path: z.string().startsWith('/'), useDone: z.custom<OnboardingStep['useDone']>((v) => typeof v === 'function', 'must be a function') }),
+  schema: z.object({
+    key: z.string().min(1),
+    label: z.string().min(1),
+    hint: z.string().optional(),
+    order: z.number().optional(),
+    path: z.string().startsWith('/'),
+    useDone: z.custom<OnboardingStep['useDone']>((v) => typeof v === 'function', 'must be a function'),
+  }),
   key: (s) => s.key,
 });
 

@@ -27,7 +27,12 @@ export interface RequestClient {
    * POSTs and reads the server-sent events of the answer, calling onEvent for each; resolves when the
    * stream ends. An answer that is not a stream (an error envelope) fails like post.
    */
-  stream(url: string, body: unknown, onEvent: (e: ServerSentEvent) => void, opts?: Partial<RequestOptions>): Promise<void>;
+  stream(
+    url: string,
+    body: unknown,
+    onEvent: (e: ServerSentEvent) => void,
+    opts?: Partial<RequestOptions>,
+  ): Promise<void>;
 }
 
 export interface ServerSentEvent {
@@ -93,7 +98,11 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
       method: (opts.method ?? 'GET').toUpperCase(),
       url: opts.url + toQueryString(opts.query),
       // A form (file uploads) carries its own multipart type and boundary.
-      headers: { accept, ...(opts.body !== undefined && !(opts.body instanceof FormData) ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      headers: {
+        accept,
+        ...(opts.body !== undefined && !(opts.body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
+      },
       body: opts.body,
     };
     if (deps.interceptors && deps.interceptors.size) out = (await deps.interceptors.call(out)) ?? out;
@@ -101,14 +110,25 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
       const res = await doFetch(out.url, {
         method: out.method,
         headers: out.headers,
-        body: out.body === undefined ? undefined : typeof out.body === 'string' || out.body instanceof FormData ? (out.body as BodyInit) : JSON.stringify(out.body),
+        body:
+          out.body === undefined
+            ? undefined
+            : typeof out.body === 'string' || out.body instanceof FormData
+              ? (out.body as BodyInit)
+              : JSON.stringify(out.body),
         credentials: 'same-origin',
         signal: opts.signal,
       });
       return { res, url: out.url };
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
-      const err = new ApiError(0, ErrorCode.UNAVAILABLE, `Network error: ${(e as Error)?.message ?? 'the server could not be reached'}. Check your connection and try again.`, '', { kind: 'api' });
+      const err = new ApiError(
+        0,
+        ErrorCode.UNAVAILABLE,
+        `Network error: ${(e as Error)?.message ?? 'the server could not be reached'}. Check your connection and try again.`,
+        '',
+        { kind: 'api' },
+      );
       console.warn('[request] network error', out.method, out.url, e);
       fail(err, opts, out.url);
       throw err;
@@ -131,9 +151,18 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     if (res.ok && body && typeof body === 'object' && 'code' in body && body.code === 0) return body.data as T;
     let err: ApiError;
     if (body && typeof body === 'object' && typeof body.code === 'number') {
-      err = new ApiError(res.status, body.code, String(body.msg ?? ''), logId, { kind: res.ok ? 'business' : 'api', detail: body.data ?? undefined });
+      err = new ApiError(res.status, body.code, String(body.msg ?? ''), logId, {
+        kind: res.ok ? 'business' : 'api',
+        detail: body.data ?? undefined,
+      });
     } else {
-      err = new ApiError(res.status, res.ok ? ErrorCode.INTERNAL : res.status * 1000 + 1, res.ok ? 'The server answered without an envelope.' : `${res.status} ${res.statusText}`.trim(), logId, { kind: 'unknown' });
+      err = new ApiError(
+        res.status,
+        res.ok ? ErrorCode.INTERNAL : res.status * 1000 + 1,
+        res.ok ? 'The server answered without an envelope.' : `${res.status} ${res.statusText}`.trim(),
+        logId,
+        { kind: 'unknown' },
+      );
     }
     fail(err, opts, url);
     throw err;
@@ -144,7 +173,12 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     return unwrap<T>(res, opts, url);
   };
 
-  const stream = async (url: string, body: unknown, onEvent: (e: ServerSentEvent) => void, o: Partial<RequestOptions> = {}): Promise<void> => {
+  const stream = async (
+    url: string,
+    body: unknown,
+    onEvent: (e: ServerSentEvent) => void,
+    o: Partial<RequestOptions> = {},
+  ): Promise<void> => {
     const opts: RequestOptions = { ...o, method: 'POST', url, body: body ?? {} };
     const sent = await send(opts, 'text/event-stream');
     if (!sent.res.ok || !sent.res.body || !(sent.res.headers.get('content-type') ?? '').includes('text/event-stream')) {

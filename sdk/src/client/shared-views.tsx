@@ -13,11 +13,18 @@ export function provideView<P>(ctx: Pick<ExtensionContext, 'register'>, ref: Vie
 /** The component registered under `ref`, or undefined when its owner is absent or disabled. */
 export function useSharedView<P>(ref: ViewRef<P>): ComponentType<P> | undefined {
   const entries = useRegistryEntries(SharedViews);
-  return useMemo(() => entries.find((e) => e.value.id === ref.id)?.value.component as ComponentType<P> | undefined, [entries, ref.id]);
+  return useMemo(
+    () => entries.find((e) => e.value.id === ref.id)?.value.component as ComponentType<P> | undefined,
+    [entries, ref.id],
+  );
 }
 
 /** Draws the view `of` names with the given props; `fallback` (default: nothing) when no extension provides it. */
-export function SharedView<P extends object>({ of, fallback = null, ...props }: { of: ViewRef<P>; fallback?: ReactNode } & P) {
+export function SharedView<P extends object>({
+  of,
+  fallback = null,
+  ...props
+}: { of: ViewRef<P>; fallback?: ReactNode } & P) {
   const View = useSharedView(of) as ComponentType<object> | undefined;
   return View ? <View {...props} /> : <>{fallback}</>;
 }

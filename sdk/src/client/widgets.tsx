@@ -31,7 +31,15 @@ export interface SearchInputProps {
   'data-testid'?: string;
 }
 
-export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, allowClear = true, className, ...rest }: SearchInputProps) {
+export function SearchInput({
+  value,
+  placeholder,
+  onSearch,
+  debounceMs = 300,
+  allowClear = true,
+  className,
+  ...rest
+}: SearchInputProps) {
   const [text, setText] = useState(value ?? '');
   const composing = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -78,11 +86,20 @@ export function SearchInput({ value, placeholder, onSearch, debounceMs = 300, al
 export const MODAL_WIDTHS = { small: 446, medium: 560, large: 794, xlarge: 1138 } as const;
 
 // Arco's Modal loads with the first page that has a dialog.
-const ArcoModal = lazyView(() => import('./arco-modal.ts').then((m) => m.Modal as ComponentType<ModalProps & { children?: ReactNode }>), { fallback: null });
+const ArcoModal = lazyView(
+  () => import('./arco-modal.ts').then((m) => m.Modal as ComponentType<ModalProps & { children?: ReactNode }>),
+  { fallback: null },
+);
 
 export function Modal(props: ModalProps & { size?: keyof typeof MODAL_WIDTHS; children?: ReactNode }) {
   const { size, style, ...rest } = props;
-  return <ArcoModal maskClosable={false} style={{ width: size ? MODAL_WIDTHS[size] : undefined, maxWidth: 'calc(100vw - 32px)', ...style }} {...rest} />;
+  return (
+    <ArcoModal
+      maskClosable={false}
+      style={{ width: size ? MODAL_WIDTHS[size] : undefined, maxWidth: 'calc(100vw - 32px)', ...style }}
+      {...rest}
+    />
+  );
 }
 
 // ---- a table that loads the next page when its end scrolls into view.
@@ -99,16 +116,40 @@ export interface InfiniteTableProps<T> extends Omit<TableProps<T>, 'data' | 'pag
 }
 
 // The table's code (Arco's Table) loads when a page first draws one.
-export const InfiniteTable = lazyView<InfiniteTableProps<object>>(() => import('./infinite-table.tsx').then((m) => m.InfiniteTable as unknown as ComponentType<InfiniteTableProps<object>>)) as <T extends object>(props: InfiniteTableProps<T>) => ReactElement;
+export const InfiniteTable = lazyView<InfiniteTableProps<object>>(() =>
+  import('./infinite-table.tsx').then((m) => m.InfiniteTable as unknown as ComponentType<InfiniteTableProps<object>>),
+) as <T extends object>(props: InfiniteTableProps<T>) => ReactElement;
 
 /**
  * A name (or any limited text) field: the limit shows as the user types, and the server's problem with
  * the value shows under it, its one place (see `fieldErrors`).
  */
-export function LimitedInput({ value, onChange, maxLength, problem, placeholder, testId }: { value: string; onChange(v: string): void; maxLength: number; problem?: string; placeholder?: string; testId?: string }) {
+export function LimitedInput({
+  value,
+  onChange,
+  maxLength,
+  problem,
+  placeholder,
+  testId,
+}: {
+  value: string;
+  onChange(v: string): void;
+  maxLength: number;
+  problem?: string;
+  placeholder?: string;
+  testId?: string;
+}) {
   return (
     <>
-      <Input value={value} onChange={onChange} maxLength={maxLength} showWordLimit status={problem ? 'error' : undefined} placeholder={placeholder} data-testid={testId} />
+      <Input
+        value={value}
+        onChange={onChange}
+        maxLength={maxLength}
+        showWordLimit
+        status={problem ? 'error' : undefined}
+        placeholder={placeholder}
+        data-testid={testId}
+      />
       {problem && (
         <Typography.Text type="error" style={{ fontSize: 12 }} data-testid={testId ? `${testId}-problem` : undefined}>
           {problem}
@@ -152,8 +193,17 @@ export const SchemaFields = lazyView(() => import('./schema-fields.tsx').then((m
  * How a site embeds a published chat with the Web SDK: the script tag for a bot (`{ bot_id }`) or a project's
  * chat-flow (`{ app_id, workflow_id }`), copyable, with the studio's own address.
  */
-export function EmbedSnippet({ target, title }: { target: { bot_id: string } | { app_id: string; workflow_id: string }; title?: ReactNode }) {
-  const attrs = 'bot_id' in target ? `data-bot-id="${target.bot_id}"` : `data-app-id="${target.app_id}" data-workflow-id="${target.workflow_id}"`;
+export function EmbedSnippet({
+  target,
+  title,
+}: {
+  target: { bot_id: string } | { app_id: string; workflow_id: string };
+  title?: ReactNode;
+}) {
+  const attrs =
+    'bot_id' in target
+      ? `data-bot-id="${target.bot_id}"`
+      : `data-app-id="${target.app_id}" data-workflow-id="${target.workflow_id}"`;
   const code = `<script src="${window.location.origin}/sdk/websdk.js" ${attrs} async></script>`;
   return (
     <div data-testid="embed-snippet">

@@ -1,5 +1,12 @@
 // @tessera/sdk/server: the server half of an extension.
-import { defineHookPoint, defineRegistryPoint, defineService, type Disposable, type ExtensionContext, type ExtensionDefinition } from '@tessera/core';
+import {
+  defineHookPoint,
+  defineRegistryPoint,
+  defineService,
+  type Disposable,
+  type ExtensionContext,
+  type ExtensionDefinition,
+} from '@tessera/core';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { ResourcePackage } from '../resources.ts';
@@ -37,22 +44,33 @@ export function describeOutboundError(e: unknown, url?: string): string {
   } catch {
     /* not a URL */
   }
-  const address = find('address') ? `${find('address')}${find('port') ? `:${find('port')}` : ''}` : host || find('hostname') || 'the server';
+  const address = find('address')
+    ? `${find('address')}${find('port') ? `:${find('port')}` : ''}`
+    : host || find('hostname') || 'the server';
   const code = String(find('code') ?? '');
   const status = Number(find('statusCode') ?? find('status') ?? 0);
   if (status === 401) return `The server at ${host || address} refused the credentials (HTTP 401): check the API key.`;
   if (status === 403) return `The server at ${host || address} does not allow this key to do that (HTTP 403).`;
   if (status === 404) return `Not found at ${host || address} (HTTP 404): check the base URL and the model name.`;
-  if (status === 429) return `The server at ${host || address} is limiting requests (HTTP 429): wait, or check the plan's quota.`;
+  if (status === 429)
+    return `The server at ${host || address} is limiting requests (HTTP 429): wait, or check the plan's quota.`;
   if (status >= 500) return `The server at ${host || address} failed (HTTP ${status}); try again later.`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `The name ${find('hostname') ?? host} could not be resolved (DNS): check the base URL.`;
-  if (code === 'ECONNREFUSED') return `Nothing accepts connections at ${address} (connection refused): is the server running, and is the port right?`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `The connection to ${address} was closed by the other side.`;
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || find('name') === 'TimeoutError') return `No answer from ${address} in time (timeout).`;
-  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return `The TLS certificate of ${host || address} was refused (${code}): check the address, or the server's certificate.`;
-  if (status) return `The server at ${host || address} answered HTTP ${status}: ${String(find('responseBody') ?? find('message') ?? '').slice(0, 200)}`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `The name ${find('hostname') ?? host} could not be resolved (DNS): check the base URL.`;
+  if (code === 'ECONNREFUSED')
+    return `Nothing accepts connections at ${address} (connection refused): is the server running, and is the port right?`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return `The connection to ${address} was closed by the other side.`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || find('name') === 'TimeoutError')
+    return `No answer from ${address} in time (timeout).`;
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code))
+    return `The TLS certificate of ${host || address} was refused (${code}): check the address, or the server's certificate.`;
+  if (status)
+    return `The server at ${host || address} answered HTTP ${status}: ${String(find('responseBody') ?? find('message') ?? '').slice(0, 200)}`;
   const message = String(chain.at(-1)?.message ?? (e as Error)?.message ?? e);
-  return message === 'fetch failed' ? `The request to ${address} failed${code ? ` (${code})` : ''}.` : message.slice(0, 500);
+  return message === 'fetch failed'
+    ? `The request to ${address} failed${code ? ` (${code})` : ''}.`
+    : message.slice(0, 500);
 }
 
 /** `column` equals `text` ignoring case (names that must be unique: "Report" and "report" are one). */
@@ -65,11 +83,36 @@ export function sameText(column: string, text: string): RawBuilder<SqlBool> {
  * icon_uri, creator_id, created_at, updated_at as ISO text; deleted_at for a recycle bin): the query of
  * `ResourceKindDefinition.list`, newest first, keyset-paged, on the (space_id, updated_at) index.
  */
-export function listResourcesOfTable(db: Kysely<any>, opts: { kind: string; table: string; deletedAt?: string; published?: string; columns?: Partial<Record<'name' | 'description' | 'icon_uri' | 'creator_id', string>> }, q: ResourceQuery): Promise<ResourceItem[]> {
-  const c = { name: 'name', description: 'description', icon_uri: 'icon_uri', creator_id: 'creator_id', ...opts.columns };
+export function listResourcesOfTable(
+  db: Kysely<any>,
+  opts: {
+    kind: string;
+    table: string;
+    deletedAt?: string;
+    published?: string;
+    columns?: Partial<Record<'name' | 'description' | 'icon_uri' | 'creator_id', string>>;
+  },
+  q: ResourceQuery,
+): Promise<ResourceItem[]> {
+  const c = {
+    name: 'name',
+    description: 'description',
+    icon_uri: 'icon_uri',
+    creator_id: 'creator_id',
+    ...opts.columns,
+  };
   let query = db
     .selectFrom(opts.table)
-    .select([sql.ref('id').as('id'), sql.ref('space_id').as('space_id'), sql.ref(c.name).as('name'), sql.ref(c.description).as('description'), sql.ref(c.icon_uri).as('icon_uri'), sql.ref(c.creator_id).as('creator_id'), sql.ref('created_at').as('created_at'), sql.ref('updated_at').as('updated_at')])
+    .select([
+      sql.ref('id').as('id'),
+      sql.ref('space_id').as('space_id'),
+      sql.ref(c.name).as('name'),
+      sql.ref(c.description).as('description'),
+      sql.ref(c.icon_uri).as('icon_uri'),
+      sql.ref(c.creator_id).as('creator_id'),
+      sql.ref('created_at').as('created_at'),
+      sql.ref('updated_at').as('updated_at'),
+    ])
     .where('space_id', '=', q.spaceId);
   if (opts.published) query = query.select(sql.ref(opts.published).as('published'));
   if (opts.deletedAt) {
@@ -84,7 +127,9 @@ export function listResourcesOfTable(db: Kysely<any>, opts: { kind: string; tabl
   }
   if (q.after) {
     const at = new Date(q.after.updatedAt).toISOString();
-    query = query.where((eb) => eb.or([eb('updated_at', '<', at), eb.and([eb('updated_at', '=', at), eb('id', '<', q.after!.id)])]));
+    query = query.where((eb) =>
+      eb.or([eb('updated_at', '<', at), eb.and([eb('updated_at', '=', at), eb('id', '<', q.after!.id)])]),
+    );
   }
   return query
     .orderBy('updated_at', 'desc')
@@ -125,7 +170,12 @@ export interface Caller {
 /** Where a route finds the space it touches. */
 export type SpaceLocator =
   | { from: 'body' | 'query' | 'params' | 'header'; field: string }
-  | ((req: { body: any; query: any; params: any; headers: Record<string, unknown> }) => string | undefined | Promise<string | undefined>);
+  | ((req: {
+      body: any;
+      query: any;
+      params: any;
+      headers: Record<string, unknown>;
+    }) => string | undefined | Promise<string | undefined>);
 
 /**
  * Who may call a route. The host enforces it before the handler runs:
@@ -210,7 +260,7 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
 // ---------------------------------------------------------------- points
 
 const fn = z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function');
-const zod = z.custom<ZodType>((v) => typeof v === 'object' && v !== null && 'safeParse' in (v), 'must be a zod schema');
+const zod = z.custom<ZodType>((v) => typeof v === 'object' && v !== null && 'safeParse' in v, 'must be a zod schema');
 
 /** API routes: registered at register(), mounted by the host before it listens. Key: 'METHOD path'. */
 export const ApiRoutes = defineRegistryPoint<ApiRoute>({
@@ -220,7 +270,13 @@ export const ApiRoutes = defineRegistryPoint<ApiRoute>({
   schema: z.object({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
     path: z.string().regex(/^\/[\w\-./:{}*]*$/, 'must start with / and use Fastify path syntax'),
-    auth: z.union([z.enum(['anonymous', 'user', 'platformAdmin']), z.object({ space: z.union([fn, z.object({ from: z.enum(['body', 'query', 'params', 'header']), field: z.string() })]), role: z.enum(['owner', 'admin', 'member']).optional() })]),
+    auth: z.union([
+      z.enum(['anonymous', 'user', 'platformAdmin']),
+      z.object({
+        space: z.union([fn, z.object({ from: z.enum(['body', 'query', 'params', 'header']), field: z.string() })]),
+        role: z.enum(['owner', 'admin', 'member']).optional(),
+      }),
+    ]),
     permission: z.string().optional(),
     body: zod.optional(),
     query: zod.optional(),
@@ -249,7 +305,11 @@ export const ErrorTexts = defineRegistryPoint<ErrorText>({
 });
 
 /** The message of `err` in `language` when a text is registered for its key, else its own message. */
-export function localizedMessage(err: { msg: string; text?: { key: string; params?: Record<string, string | number> } }, language: string, texts: { get(key: string): ErrorText | undefined }): string {
+export function localizedMessage(
+  err: { msg: string; text?: { key: string; params?: Record<string, string | number> } },
+  language: string,
+  texts: { get(key: string): ErrorText | undefined },
+): string {
   if (!err.text) return err.msg;
   const template = texts.get(err.text.key)?.texts[languageOf(language)];
   if (!template) return err.msg;
@@ -312,20 +372,37 @@ export interface ResourceKindDefinition {
    * Creates a resource in `spaceId` from a package and answers its id. `ids` maps the ids packages had where
    * they came from to the new ones (those imported before this one): references between them follow.
    */
-  importInto?(pkg: ResourcePackage, opts: { spaceId: string; userId: string; ids: Map<string, string>; name?: string }): Promise<string>;
+  importInto?(
+    pkg: ResourcePackage,
+    opts: { spaceId: string; userId: string; ids: Map<string, string>; name?: string },
+  ): Promise<string>;
   /**
    * Publishes the draft as the kind's next version (projects publish their resources with it); `connectors`
    * are those the publication chose, of which a kind uses the ones that take it. Answers the version.
    */
-  publish?(id: string, spaceId: string, opts: { userId: string; description: string; connectors: string[] }): Promise<{ version: string }>;
+  publish?(
+    id: string,
+    spaceId: string,
+    opts: { userId: string; description: string; connectors: string[] },
+  ): Promise<{ version: string }>;
 }
-
 
 export const ResourceKinds = defineRegistryPoint<ResourceKindDefinition>({
   id: 'server.resourceKinds',
   owner: 'host',
-  description: 'Kinds of resources a space holds (server half): list, recycle, restore for the library and what builds on it.',
-  schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), list: fn, remove: fn.optional(), restore: fn.optional(), purge: fn.optional(), exportOf: fn.optional(), missing: fn.optional(), importInto: fn.optional(), publish: fn.optional() }),
+  description:
+    'Kinds of resources a space holds (server half): list, recycle, restore for the library and what builds on it.',
+  schema: z.object({
+    kind: z.string().regex(/^[a-z][a-z0-9_-]*$/),
+    list: fn,
+    remove: fn.optional(),
+    restore: fn.optional(),
+    purge: fn.optional(),
+    exportOf: fn.optional(),
+    missing: fn.optional(),
+    importInto: fn.optional(),
+    publish: fn.optional(),
+  }),
   key: (k) => k.kind,
 });
 
@@ -347,7 +424,12 @@ export const Connectors = defineRegistryPoint<ConnectorDefinition>({
   id: 'server.connectors',
   owner: 'host',
   description: 'Publishing channels (API, chat page and Web SDK ...) and what a publication to each takes.',
-  schema: z.object({ id: z.string().regex(/^[0-9a-z_-]{1,32}$/), name: z.record(z.string(), z.string()), kinds: z.array(z.string()).min(1), settings: zod.optional() }),
+  schema: z.object({
+    id: z.string().regex(/^[0-9a-z_-]{1,32}$/),
+    name: z.record(z.string(), z.string()),
+    kinds: z.array(z.string()).min(1),
+    settings: zod.optional(),
+  }),
   key: (c) => c.id,
 });
 
@@ -420,7 +502,12 @@ export const BackgroundJobs = defineRegistryPoint<BackgroundJob>({
   id: 'server.backgroundJobs',
   owner: 'host',
   description: 'Named job handlers run by the queue.',
-  schema: z.object({ name: z.string().min(1), handler: fn, concurrency: z.number().int().positive().optional(), everyMs: z.number().int().positive().optional() }),
+  schema: z.object({
+    name: z.string().min(1),
+    handler: fn,
+    concurrency: z.number().int().positive().optional(),
+    everyMs: z.number().int().positive().optional(),
+  }),
   key: (j) => j.name,
 });
 
@@ -481,7 +568,8 @@ export const ServerRequestInterceptors = defineHookPoint<[InterceptedRequest], A
   owner: 'host',
   kind: 'bail',
   args: ['request'],
-  description: 'Called before each API route handler (after auth): audit, policies, quotas; return an ApiError to refuse.',
+  description:
+    'Called before each API route handler (after auth): audit, policies, quotas; return an ApiError to refuse.',
 });
 
 export interface SpaceAccess {
@@ -504,7 +592,11 @@ export interface Database {
   db: Kysely<any>;
   dialect: 'sqlite' | 'postgres';
 }
-export const DatabaseService = defineService<Database>({ id: 'host.database', owner: 'host', description: 'The relational database (Kysely).' });
+export const DatabaseService = defineService<Database>({
+  id: 'host.database',
+  owner: 'host',
+  description: 'The relational database (Kysely).',
+});
 
 /** Rows of one table for `BulkWriter.insert` (every row with the same columns). */
 export interface BulkRows {
@@ -535,14 +627,22 @@ export interface BulkRows {
 export interface BulkWriter {
   insert(batch: BulkRows[]): Promise<void>;
 }
-export const BulkWriterService = defineService<BulkWriter>({ id: 'host.bulkWriter', owner: 'host', description: 'Batched inserts off the request path.' });
+export const BulkWriterService = defineService<BulkWriter>({
+  id: 'host.bulkWriter',
+  owner: 'host',
+  description: 'Batched inserts off the request path.',
+});
 
 export interface JobQueue {
   enqueue<P>(name: string, payload: P, opts?: { delayMs?: number; jobId?: string }): Promise<string>;
   /** Resolves when every job enqueued so far has finished (tests, shutdown). */
   drain(): Promise<void>;
 }
-export const JobQueueService = defineService<JobQueue>({ id: 'host.jobs', owner: 'host', description: 'The background job queue.' });
+export const JobQueueService = defineService<JobQueue>({
+  id: 'host.jobs',
+  owner: 'host',
+  description: 'The background job queue.',
+});
 
 export interface Secrets {
   /** Encrypts for storage at rest (AES-256-GCM). */
@@ -551,7 +651,11 @@ export interface Secrets {
   /** What may be shown of a secret: its last four characters. */
   mask(plain: string): string;
 }
-export const SecretsService = defineService<Secrets>({ id: 'host.secrets', owner: 'host', description: 'Encryption of secrets at rest.' });
+export const SecretsService = defineService<Secrets>({
+  id: 'host.secrets',
+  owner: 'host',
+  description: 'Encryption of secrets at rest.',
+});
 
 export interface HostInfo {
   platformName: string;
@@ -564,7 +668,11 @@ export interface HostInfo {
   /** A new 64-bit id, as a decimal string. */
   newId(): string;
 }
-export const HostInfoService = defineService<HostInfo>({ id: 'host.info', owner: 'host', description: 'Platform facts and id generation.' });
+export const HostInfoService = defineService<HostInfo>({
+  id: 'host.info',
+  owner: 'host',
+  description: 'Platform facts and id generation.',
+});
 
 export interface OutboundHttp {
   /**
@@ -575,7 +683,10 @@ export interface OutboundHttp {
    * (configuration: security.outboundMaxRedirects, default 5) and a body longer than `maxBytes`
    * (security.outboundMaxBytes, default 20 MiB) fails the read.
    */
-  fetch(url: string | URL, init?: RequestInit & { timeoutMs?: number; allowPrivate?: boolean; maxRedirects?: number; maxBytes?: number }): Promise<Response>;
+  fetch(
+    url: string | URL,
+    init?: RequestInit & { timeoutMs?: number; allowPrivate?: boolean; maxRedirects?: number; maxBytes?: number },
+  ): Promise<Response>;
   /**
    * Checks a URL the way `fetch` would before connecting (http/https, every address its host resolves
    * to): resolves when it may be reached, else rejects with a message naming the host and address.
@@ -583,7 +694,11 @@ export interface OutboundHttp {
    */
   check(url: string | URL, opts?: { allowPrivate?: boolean }): Promise<void>;
 }
-export const OutboundHttpService = defineService<OutboundHttp>({ id: 'host.outbound', owner: 'host', description: 'Guarded outbound HTTP.' });
+export const OutboundHttpService = defineService<OutboundHttp>({
+  id: 'host.outbound',
+  owner: 'host',
+  description: 'Guarded outbound HTTP.',
+});
 
 /** One extension as the studio found it, with what it contributes. */
 export interface ExtensionInfo {
@@ -625,7 +740,11 @@ export interface ExtensionAdmin {
   install(tarball: Uint8Array): { id: string; version: string; folder: string; replaced: boolean };
   remove(id: string): void;
 }
-export const ExtensionAdminService = defineService<ExtensionAdmin>({ id: 'host.extensionAdmin', owner: 'host', description: 'The extensions of this studio, for platform administrators.' });
+export const ExtensionAdminService = defineService<ExtensionAdmin>({
+  id: 'host.extensionAdmin',
+  owner: 'host',
+  description: 'The extensions of this studio, for platform administrators.',
+});
 
 // ---------------------------------------------------------------- context and definition
 

@@ -3,7 +3,46 @@
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
-const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'and', 'or', 'is', 'are', 'was', 'be', 'on', 'for', 'with', 'as', 'at', 'by', 'it', 'this', 'that', 'what', 'which', 'who', 'how', 'do', 'does', 'i', 'you', '的', '了', '是', '在', '和', '吗', '呢', '吧', '啊']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'to',
+  'in',
+  'and',
+  'or',
+  'is',
+  'are',
+  'was',
+  'be',
+  'on',
+  'for',
+  'with',
+  'as',
+  'at',
+  'by',
+  'it',
+  'this',
+  'that',
+  'what',
+  'which',
+  'who',
+  'how',
+  'do',
+  'does',
+  'i',
+  'you',
+  '的',
+  '了',
+  '是',
+  '在',
+  '和',
+  '吗',
+  '呢',
+  '吧',
+  '啊',
+]);
 
 /** The words of a text as a full-text index keeps them: lower case, letters and digits only; `stop` drops words like "the". */
 export function searchWords(text: string, opts: { stop?: boolean } = {}): string[] {

@@ -31,27 +31,45 @@ export interface RenderedExtension extends RenderResult {
 }
 
 function injectFetch(server: ExtensionTester, as?: string): typeof fetch {
-  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+  return async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname + input.search : input.url;
     const headers = { ...(init?.headers as Record<string, string>), ...(as ? { 'x-test-user': as } : {}) };
-    const res = await server.server.app.inject({ method: (init?.method ?? 'GET') as 'GET', url, headers, payload: init?.body as string | undefined });
+    const res = await server.server.app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url,
+      headers,
+      payload: init?.body as string | undefined,
+    });
     return new Response(res.body, { status: res.statusCode, headers: res.headers as Record<string, string> });
-  });
+  };
 }
 
-export async function renderExtension(extension: ExtensionDefinition<ClientContext>, opts: RenderExtensionOptions = {}): Promise<RenderedExtension> {
+export async function renderExtension(
+  extension: ExtensionDefinition<ClientContext>,
+  opts: RenderExtensionOptions = {},
+): Promise<RenderedExtension> {
   const notices: RenderedExtension['notices'] = [];
   const all = [...(opts.others ?? []), extension];
   const studio = await createStudio({
     // The extension under test may use what the others provide (they are its optional dependencies).
-    candidates: all.map((def) => ({ manifest: { id: def.id, version: '0.0.0-test', requires: [], optional: def === extension ? (opts.others ?? []).map((o) => o.id) : [] }, source: 'test', load: async () => def })),
+    candidates: all.map((def) => ({
+      manifest: {
+        id: def.id,
+        version: '0.0.0-test',
+        requires: [],
+        optional: def === extension ? (opts.others ?? []).map((o) => o.id) : [],
+      },
+      source: 'test',
+      load: async () => def,
+    })),
     language: opts.language ?? 'en-US',
     fetch: opts.fetch ?? (opts.server ? injectFetch(opts.server, opts.as) : undefined),
     notify: (e) => notices.push({ msg: e.msg, logId: e.logId }),
     reportToServer: false,
   });
   const failed = studio.host.status().filter((s) => s.state === 'failed');
-  if (failed.length) throw new Error(`client extension failed to start: ${failed.map((f) => `${f.id}: ${f.reason}`).join('; ')}`);
+  if (failed.length)
+    throw new Error(`client extension failed to start: ${failed.map((f) => `${f.id}: ${f.reason}`).join('; ')}`);
   const result = render(
     <StudioProvider studio={studio}>
       <Shell initialPath={opts.path ?? '/'} />

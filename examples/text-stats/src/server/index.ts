@@ -13,14 +13,20 @@ export const textStats: NodeTypeDefinition = {
   code: 10100,
   category: 'utility',
   label: { 'en-US': 'Text stats', 'zh-CN': '文本统计' },
-  description: { 'en-US': 'Counts the characters, words and lines of a text.', 'zh-CN': '统计文本的字符数、词数和行数。' },
+  description: {
+    'en-US': 'Counts the characters, words and lines of a text.',
+    'zh-CN': '统计文本的字符数、词数和行数。',
+  },
   settings: Settings,
   outputsOf: () => [
     { name: 'chars', type: 'integer' },
     { name: 'words', type: 'integer' },
     { name: 'lines', type: 'integer' },
   ],
-  validate: (node) => (node.node_param.inputs.some((i) => i.name === 'text') ? [] : [{ type: 1, field: 'inputs', message: 'Give the node an input named text.' }]),
+  validate: (node) =>
+    node.node_param.inputs.some((i) => i.name === 'text')
+      ? []
+      : [{ type: 1, field: 'inputs', message: 'Give the node an input named text.' }],
   execute(ctx) {
     const s = ctx.settings as z.infer<typeof Settings>;
     const text = String(ctx.inputs.text ?? '');

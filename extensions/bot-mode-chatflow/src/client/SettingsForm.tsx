@@ -13,7 +13,15 @@ export function ChatflowSettingsForm({ settings, onChange, spaceId }: BotModeSet
   const s = ChatflowSettings.parse(settings ?? {});
   const list = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'chatflows'],
-    queryFn: () => api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_list', { space_id: spaceId, page: 1, size: 100, flow_mode: WorkflowMode.ChatFlow, order_by: OrderBy.UpdateTime, sort_type: SortDirection.Desc }),
+    queryFn: () =>
+      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_list', {
+        space_id: spaceId,
+        page: 1,
+        size: 100,
+        flow_mode: WorkflowMode.ChatFlow,
+        order_by: OrderBy.UpdateTime,
+        sort_type: SortDirection.Desc,
+      }),
   });
   return (
     <div data-testid="chatflow-settings">
@@ -25,7 +33,9 @@ export function ChatflowSettingsForm({ settings, onChange, spaceId }: BotModeSet
         placeholder={t('choose')}
         loading={list.isLoading}
         notFoundContent={t('none')}
-        onChange={(id: string) => onChange({ workflow_id: id, workflow_name: list.data?.workflow_list.find((w) => w.workflow_id === id)?.name })}
+        onChange={(id: string) =>
+          onChange({ workflow_id: id, workflow_name: list.data?.workflow_list.find((w) => w.workflow_id === id)?.name })
+        }
         data-testid="bot-chatflow"
       >
         {(list.data?.workflow_list ?? []).map((w) => (

@@ -8,6 +8,11 @@ export default defineExtension({
   id: 'bot-mode-chatflow',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(BotModeEditors, { key: 'chatflow', label: 'mode', description: 'modeHelp', Settings: ChatflowSettingsForm });
+    ctx.register(BotModeEditors, {
+      key: 'chatflow',
+      label: 'mode',
+      description: 'modeHelp',
+      Settings: ChatflowSettingsForm,
+    });
   },
 });

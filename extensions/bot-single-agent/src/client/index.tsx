@@ -8,6 +8,11 @@ export default defineExtension({
   id: 'bot-single-agent',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(BotModeEditors, { key: 'single-agent', label: 'mode', description: 'modeHelp', Settings: SingleAgentSettingsForm });
+    ctx.register(BotModeEditors, {
+      key: 'single-agent',
+      label: 'mode',
+      description: 'modeHelp',
+      Settings: SingleAgentSettingsForm,
+    });
   },
 });

@@ -16,7 +16,10 @@ const errorText = (e: unknown) => {
  */
 export async function runSingleAgent(turn: BotTurnContext, models: Models, prompts?: Prompts): Promise<TurnResult> {
   const s = turn.settings as SingleAgentSettings;
-  if (!s.model.model_id) throw Object.assign(new Error('The bot has no model: choose one in its settings.'), { text: { key: 'bot-single-agent.noModel' } });
+  if (!s.model.model_id)
+    throw Object.assign(new Error('The bot has no model: choose one in its settings.'), {
+      text: { key: 'bot-single-agent.noModel' },
+    });
   // The AI SDK loads with the first chat, not when the studio starts.
   const { isStepCount, jsonSchema, streamText, tool } = await import('ai');
   const model = await models.get(turn.spaceId, s.model.model_id);
@@ -27,10 +30,18 @@ export async function runSingleAgent(turn: BotTurnContext, models: Models, promp
   const instructions = contributions.map((c) => c.instructions?.trim()).filter(Boolean);
   let persona = turn.render(s.prompt, values).trim();
   if (s.prompt_ref) {
-    if (!prompts) throw new Error('The bot\'s persona comes from the prompt library, and prompts are off in this studio.');
+    if (!prompts)
+      throw new Error("The bot's persona comes from the prompt library, and prompts are off in this studio.");
     const found = await prompts.resolve(turn.spaceId, s.prompt_ref.prompt_key, s.prompt_ref);
-    if (!found) throw new Error(`There is no ${s.prompt_ref.label ? `version labelled ${s.prompt_ref.label} of` : s.prompt_ref.version ? `version ${s.prompt_ref.version} of` : 'committed version of'} the library prompt ${s.prompt_ref.prompt_key}.`);
-    persona = (await prompts.render(found.detail, values)).messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n').trim();
+    if (!found)
+      throw new Error(
+        `There is no ${s.prompt_ref.label ? `version labelled ${s.prompt_ref.label} of` : s.prompt_ref.version ? `version ${s.prompt_ref.version} of` : 'committed version of'} the library prompt ${s.prompt_ref.prompt_key}.`,
+      );
+    persona = (await prompts.render(found.detail, values)).messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n\n')
+      .trim();
   }
   const system = [persona, ...instructions].filter(Boolean).join('\n\n') || undefined;
 
@@ -60,7 +71,10 @@ export async function runSingleAgent(turn: BotTurnContext, models: Models, promp
 
   const rounds = s.model.context_rounds;
   const history = rounds ? turn.history.slice(-rounds * 2) : [];
-  const messages: ModelMessage[] = [...history.map((m) => ({ role: m.role, content: m.content })), { role: 'user', content: turn.query }];
+  const messages: ModelMessage[] = [
+    ...history.map((m) => ({ role: m.role, content: m.content })),
+    { role: 'user', content: turn.query },
+  ];
   const params = { ...model.default_params, ...s.model.params };
   let error: unknown;
   const result = streamText({
@@ -86,7 +100,10 @@ export async function runSingleAgent(turn: BotTurnContext, models: Models, promp
     else if (part.type === 'error') error ??= part.error;
   }
   if (turn.signal.aborted) throw new Error('cancelled');
-  if (error) throw Object.assign(new Error(`The model call failed: ${errorText(error)}`), { text: { key: 'bot-single-agent.modelFailed', params: { detail: errorText(error) } } });
+  if (error)
+    throw Object.assign(new Error(`The model call failed: ${errorText(error)}`), {
+      text: { key: 'bot-single-agent.modelFailed', params: { detail: errorText(error) } },
+    });
   const usage = await result.totalUsage;
   const tokens = { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 };
   await turn.recordUsage({ model_id: model.model_id, ...tokens });

@@ -15,7 +15,11 @@ export function KnowledgePanel({ value, onChange, spaceId }: BotSkillPanelProps)
       <SkillItems
         testId="bot-knowledge"
         chosen={s.datasets.map((x) => x.dataset_id)}
-        options={(list.data?.dataset_list ?? []).map((x) => ({ key: x.dataset_id, label: x.name, description: x.description }))}
+        options={(list.data?.dataset_list ?? []).map((x) => ({
+          key: x.dataset_id,
+          label: x.name,
+          description: x.description,
+        }))}
         fallbackLabel={(id) => s.datasets.find((x) => x.dataset_id === id)?.name ?? id}
         onAdd={(o) => set({ datasets: [...s.datasets, { dataset_id: o.key, name: o.label }] })}
         onRemove={(id) => set({ datasets: s.datasets.filter((x) => x.dataset_id !== id) })}
@@ -39,11 +43,22 @@ export function KnowledgePanel({ value, onChange, spaceId }: BotSkillPanelProps)
               <Radio value={20}>{t('fulltext')}</Radio>
             </Radio.Group>
             <Typography.Text type="secondary">{t('topK')}</Typography.Text>
-            <InputNumber size="mini" min={1} max={20} value={s.top_k} onChange={(top_k) => set({ top_k })} style={{ width: 70 }} />
+            <InputNumber
+              size="mini"
+              min={1}
+              max={20}
+              value={s.top_k}
+              onChange={(top_k) => set({ top_k })}
+              style={{ width: 70 }}
+            />
           </Space>
           <Space>
             <Typography.Text type="secondary">{t('rerank')}</Typography.Text>
-            <RerankSelect spaceId={spaceId} value={s.rerank_model_id} onChange={(rerank_model_id) => set({ rerank_model_id })} />
+            <RerankSelect
+              spaceId={spaceId}
+              value={s.rerank_model_id}
+              onChange={(rerank_model_id) => set({ rerank_model_id })}
+            />
           </Space>
           <Space>
             <Switch size="small" checked={s.no_recall_reply} onChange={(no_recall_reply) => set({ no_recall_reply })} />

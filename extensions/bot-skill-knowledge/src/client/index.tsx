@@ -9,6 +9,14 @@ export default defineExtension({
   id: 'bot-skill-knowledge',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(BotSkillPanels, { key: 'knowledge', label: 'label', description: 'help', order: 15, empty: () => KnowledgeSkillSettings.parse({}), count: (v: { datasets?: unknown[] }) => v?.datasets?.length ?? 0, Panel: KnowledgePanel });
+    ctx.register(BotSkillPanels, {
+      key: 'knowledge',
+      label: 'label',
+      description: 'help',
+      order: 15,
+      empty: () => KnowledgeSkillSettings.parse({}),
+      count: (v: { datasets?: unknown[] }) => v?.datasets?.length ?? 0,
+      Panel: KnowledgePanel,
+    });
   },
 });

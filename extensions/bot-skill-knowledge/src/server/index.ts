@@ -6,8 +6,17 @@ import { BotSkills } from '@tessera/ext-bots/shared';
 import { KnowledgeService, type RetrievedSlice } from '@tessera/ext-knowledge/shared';
 import { KnowledgeSkillSettings } from '../shared.ts';
 
-const cite = (slices: RetrievedSlice[]) => slices.map((s, i) => `[${i + 1}] (${s.document_name}${s.url ? `, ${s.url}` : ''})\n${s.content}`).join('\n\n');
-const step = (slices: RetrievedSlice[], mode: string) => ({ mode, slices: slices.map((s) => ({ document_name: s.document_name, score: s.score, content: s.content.slice(0, 500), ...(s.url ? { url: s.url } : {}) })) });
+const cite = (slices: RetrievedSlice[]) =>
+  slices.map((s, i) => `[${i + 1}] (${s.document_name}${s.url ? `, ${s.url}` : ''})\n${s.content}`).join('\n\n');
+const step = (slices: RetrievedSlice[], mode: string) => ({
+  mode,
+  slices: slices.map((s) => ({
+    document_name: s.document_name,
+    score: s.score,
+    content: s.content.slice(0, 500),
+    ...(s.url ? { url: s.url } : {}),
+  })),
+});
 
 export default defineExtension({
   id: 'bot-skill-knowledge',
@@ -26,7 +35,17 @@ export default defineExtension({
           else ctx.logger.warn(`bot ${turn.botId}: its knowledge base ${d.dataset_id} is gone; it is left out`);
         }
         if (!ids.length) return {};
-        const search = (query: string, signal: AbortSignal) => knowledge().retrieve({ spaceId: turn.spaceId, datasetIds: ids, query, topK: s.top_k, minScore: s.min_score, searchType: s.search_type, rerankModelId: s.rerank_model_id || undefined, signal });
+        const search = (query: string, signal: AbortSignal) =>
+          knowledge().retrieve({
+            spaceId: turn.spaceId,
+            datasetIds: ids,
+            query,
+            topK: s.top_k,
+            minScore: s.min_score,
+            searchType: s.search_type,
+            rerankModelId: s.rerank_model_id || undefined,
+            signal,
+          });
         const cites = 'Cite the numbers [n] of the passages you use.';
         if (s.recall === 'tool') {
           return {
@@ -35,10 +54,19 @@ export default defineExtension({
               {
                 name: 'search_knowledge',
                 description: 'Searches the knowledge bases and answers the most relevant passages, numbered.',
-                parameters: { type: 'object', properties: { query: { type: 'string', description: 'What to look for, in the words of the documents.' } }, required: ['query'], additionalProperties: false },
+                parameters: {
+                  type: 'object',
+                  properties: {
+                    query: { type: 'string', description: 'What to look for, in the words of the documents.' },
+                  },
+                  required: ['query'],
+                  additionalProperties: false,
+                },
                 async execute(args, call) {
                   const r = await search(String(args.query ?? ''), call.signal);
-                  return r.slices.length ? { passages: cite(r.slices), ...step(r.slices, r.mode) } : { passages: 'Nothing relevant was found.' };
+                  return r.slices.length
+                    ? { passages: cite(r.slices), ...step(r.slices, r.mode) }
+                    : { passages: 'Nothing relevant was found.' };
                 },
               },
             ],
@@ -48,13 +76,22 @@ export default defineExtension({
         const found = r.slices.length
           ? `Passages from the knowledge bases that may answer the user's message (numbered):\n\n${cite(r.slices)}\n\nAnswer from these passages where they apply. ${cites}`
           : s.no_recall_reply
-            ? 'Nothing in the knowledge bases answers the user\'s message: say that you do not know, rather than guessing.'
+            ? "Nothing in the knowledge bases answers the user's message: say that you do not know, rather than guessing."
             : undefined;
-        return { instructions: found, steps: [{ name: 'knowledge_recall', arguments: { query: turn.query }, result: step(r.slices, r.mode) }] };
+        return {
+          instructions: found,
+          steps: [{ name: 'knowledge_recall', arguments: { query: turn.query }, result: step(r.slices, r.mode) }],
+        };
       },
       async describe(settings) {
         const s = KnowledgeSkillSettings.parse(settings);
-        return { knowledge: { dataset_ids: s.datasets.map((d) => d.dataset_id), auto_call: s.recall === 'auto', search_strategy: s.search_type } };
+        return {
+          knowledge: {
+            dataset_ids: s.datasets.map((d) => d.dataset_id),
+            auto_call: s.recall === 'auto',
+            search_strategy: s.search_type,
+          },
+        };
       },
       fromOpenApi(body, current) {
         const ids = (body as { knowledge?: { dataset_ids?: unknown } }).knowledge?.dataset_ids;

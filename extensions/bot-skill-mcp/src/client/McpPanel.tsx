@@ -17,8 +17,17 @@ export function McpPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const { t } = useTranslation('bot-skill-mcp');
   const api = useApi();
   const s = McpSkillSettings.parse(value ?? {});
-  const list = useQuery({ queryKey: ['mcp', 'servers', spaceId], queryFn: () => api.post<{ servers: Server[] }>('/api/mcp/server/list', { space_id: spaceId }) });
-  const options = (list.data?.servers ?? []).flatMap((sv) => sv.tools.map((tool) => ({ key: keyOf({ server_id: sv.server_id, tool: tool.name }), label: `${sv.name} / ${tool.name}`, description: tool.description })));
+  const list = useQuery({
+    queryKey: ['mcp', 'servers', spaceId],
+    queryFn: () => api.post<{ servers: Server[] }>('/api/mcp/server/list', { space_id: spaceId }),
+  });
+  const options = (list.data?.servers ?? []).flatMap((sv) =>
+    sv.tools.map((tool) => ({
+      key: keyOf({ server_id: sv.server_id, tool: tool.name }),
+      label: `${sv.name} / ${tool.name}`,
+      description: tool.description,
+    })),
+  );
   return (
     <SkillItems
       testId="bot-mcp-tool"

@@ -8,6 +8,14 @@ export default defineExtension({
   id: 'bot-skill-mcp',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(BotSkillPanels, { key: 'mcp', label: 'label', description: 'help', order: 25, empty: () => ({ tools: [] }), count: (v: { tools?: unknown[] }) => v?.tools?.length ?? 0, Panel: McpPanel });
+    ctx.register(BotSkillPanels, {
+      key: 'mcp',
+      label: 'label',
+      description: 'help',
+      order: 25,
+      empty: () => ({ tools: [] }),
+      count: (v: { tools?: unknown[] }) => v?.tools?.length ?? 0,
+      Panel: McpPanel,
+    });
   },
 });

@@ -21,7 +21,9 @@ export default defineExtension({
           const server = servers.find((x) => x.server_id === item.server_id);
           const info = server?.tools.find((t) => t.name === item.tool);
           if (!server || !info) {
-            ctx.logger.warn(`bot ${turn.botId}: the MCP tool ${item.server_id}/${item.tool} is gone; the tool is left out`);
+            ctx.logger.warn(
+              `bot ${turn.botId}: the MCP tool ${item.server_id}/${item.tool} is gone; the tool is left out`,
+            );
             continue;
           }
           let name = info.name.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 56) || 'tool';

@@ -17,8 +17,18 @@ export function PluginsPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const { t } = useTranslation('bot-skill-plugins');
   const api = useApi();
   const s = PluginSkillSettings.parse(value ?? {});
-  const list = useQuery({ queryKey: ['plugins', 'published', spaceId], queryFn: () => api.post<{ plugin_list: Published[] }>('/api/plugin_api/get_playground_plugin_list', { space_id: spaceId }) });
-  const options = (list.data?.plugin_list ?? []).flatMap((p) => p.plugin_apis.map((a) => ({ key: keyOf({ plugin_id: p.id, api_id: a.api_id }), label: `${p.name} / ${a.name}`, description: a.desc })));
+  const list = useQuery({
+    queryKey: ['plugins', 'published', spaceId],
+    queryFn: () =>
+      api.post<{ plugin_list: Published[] }>('/api/plugin_api/get_playground_plugin_list', { space_id: spaceId }),
+  });
+  const options = (list.data?.plugin_list ?? []).flatMap((p) =>
+    p.plugin_apis.map((a) => ({
+      key: keyOf({ plugin_id: p.id, api_id: a.api_id }),
+      label: `${p.name} / ${a.name}`,
+      description: a.desc,
+    })),
+  );
   return (
     <SkillItems
       testId="bot-plugin"

@@ -5,7 +5,11 @@ import { PluginSkillSettings } from '../shared.ts';
 
 /** A tool name the model can call: letters, digits and _, unique in the turn. */
 export function uniqueName(base: string, taken: Set<string>): string {
-  let name = base.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 56) || 'tool';
+  let name =
+    base
+      .replace(/[^A-Za-z0-9_]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 56) || 'tool';
   if (!/^[A-Za-z_]/.test(name)) name = `api_${name}`;
   let n = name;
   for (let i = 2; taken.has(n); i++) n = `${name}_${i}`;
@@ -30,7 +34,9 @@ export default defineExtension({
         for (const item of s.apis) {
           const tool = await plugins().tool(turn.spaceId, item.plugin_id, item.api_id, version);
           if (!tool) {
-            ctx.logger.warn(`bot ${turn.botId}: the plugin API ${item.plugin_id}/${item.api_id} is gone or not published; the tool is left out`);
+            ctx.logger.warn(
+              `bot ${turn.botId}: the plugin API ${item.plugin_id}/${item.api_id} is gone or not published; the tool is left out`,
+            );
             continue;
           }
           tools.push({
@@ -38,8 +44,19 @@ export default defineExtension({
             description: `${tool.desc || tool.name} (plugin ${tool.plugin_name})`.slice(0, 1000),
             parameters: paramsToJsonSchema(tool.request_params),
             async execute(args, call) {
-              const r = await plugins().call({ spaceId: turn.spaceId, userId: turn.userId, pluginId: tool.plugin_id, apiId: tool.api_id, version, input: args, signal: call.signal });
-              if (r.status === 'needs_auth') throw new Error(`The plugin ${r.plugin_name} needs the user's authorisation first: ask them to open ${r.authorize_url} and try again.`);
+              const r = await plugins().call({
+                spaceId: turn.spaceId,
+                userId: turn.userId,
+                pluginId: tool.plugin_id,
+                apiId: tool.api_id,
+                version,
+                input: args,
+                signal: call.signal,
+              });
+              if (r.status === 'needs_auth')
+                throw new Error(
+                  `The plugin ${r.plugin_name} needs the user's authorisation first: ask them to open ${r.authorize_url} and try again.`,
+                );
               return r.output;
             },
           });
@@ -50,14 +67,35 @@ export default defineExtension({
         const s = PluginSkillSettings.parse(settings);
         const list = [];
         for (const a of s.apis) {
-          const tool = (await plugins().tool(spaceId, a.plugin_id, a.api_id).catch(() => undefined)) ?? (await plugins().tool(spaceId, a.plugin_id, a.api_id, 'draft').catch(() => undefined));
-          if (tool) list.push({ plugin_id: tool.plugin_id, api_id: tool.api_id, name: tool.plugin_name, api_name: tool.name, description: tool.desc });
+          const tool =
+            (await plugins()
+              .tool(spaceId, a.plugin_id, a.api_id)
+              .catch(() => undefined)) ??
+            (await plugins()
+              .tool(spaceId, a.plugin_id, a.api_id, 'draft')
+              .catch(() => undefined));
+          if (tool)
+            list.push({
+              plugin_id: tool.plugin_id,
+              api_id: tool.api_id,
+              name: tool.plugin_name,
+              api_name: tool.name,
+              description: tool.desc,
+            });
         }
         return { plugin_info_list: list };
       },
       fromOpenApi(body) {
-        const list = (body.plugin_id_list as { id_list?: { plugin_id?: string | number; api_id?: string | number }[] } | undefined)?.id_list;
-        return list ? { apis: list.filter((i) => i?.plugin_id && i?.api_id).map((i) => ({ plugin_id: String(i.plugin_id), api_id: String(i.api_id) })) } : undefined;
+        const list = (
+          body.plugin_id_list as { id_list?: { plugin_id?: string | number; api_id?: string | number }[] } | undefined
+        )?.id_list;
+        return list
+          ? {
+              apis: list
+                .filter((i) => i?.plugin_id && i?.api_id)
+                .map((i) => ({ plugin_id: String(i.plugin_id), api_id: String(i.api_id) })),
+            }
+          : undefined;
       },
     });
   },

@@ -15,12 +15,20 @@ export function TablesPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const { t } = useTranslation('bot-skill-tables');
   const api = useApi();
   const s = TableSkillSettings.parse(value ?? {});
-  const list = useQuery({ queryKey: ['tables', 'list', spaceId], queryFn: () => api.post<{ database_info_list: Info[] }>('/api/memory/database/list', { space_id: spaceId, limit: 100 }) });
+  const list = useQuery({
+    queryKey: ['tables', 'list', spaceId],
+    queryFn: () =>
+      api.post<{ database_info_list: Info[] }>('/api/memory/database/list', { space_id: spaceId, limit: 100 }),
+  });
   return (
     <SkillItems
       testId="bot-table"
       chosen={s.tables.map((x) => x.database_id)}
-      options={(list.data?.database_info_list ?? []).map((x) => ({ key: x.id, label: x.table_name, description: x.table_desc }))}
+      options={(list.data?.database_info_list ?? []).map((x) => ({
+        key: x.id,
+        label: x.table_name,
+        description: x.table_desc,
+      }))}
       fallbackLabel={(id) => s.tables.find((x) => x.database_id === id)?.name ?? id}
       onAdd={(o) => onChange({ tables: [...s.tables, { database_id: o.key, name: o.label }] })}
       onRemove={(id) => onChange({ tables: s.tables.filter((x) => x.database_id !== id) })}

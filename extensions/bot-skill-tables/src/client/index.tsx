@@ -8,6 +8,14 @@ export default defineExtension({
   id: 'bot-skill-tables',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(BotSkillPanels, { key: 'tables', label: 'label', description: 'help', order: 30, empty: () => ({ tables: [] }), count: (v: { tables?: unknown[] }) => v?.tables?.length ?? 0, Panel: TablesPanel });
+    ctx.register(BotSkillPanels, {
+      key: 'tables',
+      label: 'label',
+      description: 'help',
+      order: 30,
+      empty: () => ({ tables: [] }),
+      count: (v: { tables?: unknown[] }) => v?.tables?.length ?? 0,
+      Panel: TablesPanel,
+    });
   },
 });

@@ -3,8 +3,15 @@ import { BotSkills } from '@tessera/ext-bots/shared';
 import { FieldType, TableType, TablesService, type TableInfo } from '@tessera/ext-tables/shared';
 import { TableSkillSettings } from '../shared.ts';
 
-const TYPE: Record<number, string> = { [FieldType.Text]: 'text', [FieldType.Number]: 'integer', [FieldType.Date]: "time ('YYYY-MM-DD HH:mm:ss')", [FieldType.Float]: 'number', [FieldType.Boolean]: 'boolean (1/0)' };
-const schema = (t: TableInfo) => `TABLE ${t.table_name}${t.table_desc ? ` -- ${t.table_desc}` : ''}: id, ${t.field_list.map((f) => `${f.name} ${TYPE[f.type] ?? 'text'}${f.desc ? ` (${f.desc})` : ''}`).join(', ')}`;
+const TYPE: Record<number, string> = {
+  [FieldType.Text]: 'text',
+  [FieldType.Number]: 'integer',
+  [FieldType.Date]: "time ('YYYY-MM-DD HH:mm:ss')",
+  [FieldType.Float]: 'number',
+  [FieldType.Boolean]: 'boolean (1/0)',
+};
+const schema = (t: TableInfo) =>
+  `TABLE ${t.table_name}${t.table_desc ? ` -- ${t.table_desc}` : ''}: id, ${t.field_list.map((f) => `${f.name} ${TYPE[f.type] ?? 'text'}${f.desc ? ` (${f.desc})` : ''}`).join(', ')}`;
 
 export default defineExtension({
   id: 'bot-skill-tables',
@@ -31,10 +38,19 @@ export default defineExtension({
             {
               name: 'run_sql',
               description: `Runs one SQL statement over the tables ${infos.map((t) => t.table_name).join(', ')} and answers the rows or how many changed.`,
-              parameters: { type: 'object', properties: { sql: { type: 'string', description: 'One SELECT, INSERT, UPDATE or DELETE statement.' } }, required: ['sql'], additionalProperties: false },
+              parameters: {
+                type: 'object',
+                properties: { sql: { type: 'string', description: 'One SELECT, INSERT, UPDATE or DELETE statement.' } },
+                required: ['sql'],
+                additionalProperties: false,
+              },
               async execute(args) {
                 const text = String(args.sql ?? '');
-                const r = await tables().sql(turn.spaceId, text, [], { tableType, uuid: turn.endUserId, tableIds: infos.map((t) => t.id) });
+                const r = await tables().sql(turn.spaceId, text, [], {
+                  tableType,
+                  uuid: turn.endUserId,
+                  tableIds: infos.map((t) => t.id),
+                });
                 return { sql: text, kind: r.kind, rowNum: r.rowNum, rows: r.rows.slice(0, 100) };
               },
             },
@@ -46,7 +62,18 @@ export default defineExtension({
         const list = [];
         for (const item of s.tables) {
           const info = await tables().info(item.database_id);
-          if (info) list.push({ table_id: info.id, table_name: info.table_name, table_desc: info.table_desc, field_list: info.field_list.map((f) => ({ name: f.name, desc: f.desc, type: f.type, must_required: f.must_required })) });
+          if (info)
+            list.push({
+              table_id: info.id,
+              table_name: info.table_name,
+              table_desc: info.table_desc,
+              field_list: info.field_list.map((f) => ({
+                name: f.name,
+                desc: f.desc,
+                type: f.type,
+                must_required: f.must_required,
+              })),
+            });
         }
         return { database_list: list };
       },

@@ -8,6 +8,14 @@ export default defineExtension({
   id: 'bot-skill-variables',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(BotSkillPanels, { key: 'variables', label: 'label', description: 'help', order: 40, empty: () => ({ variables: [] }), count: (v: { variables?: unknown[] }) => v?.variables?.length ?? 0, Panel: VariablesPanel });
+    ctx.register(BotSkillPanels, {
+      key: 'variables',
+      label: 'label',
+      description: 'help',
+      order: 40,
+      empty: () => ({ variables: [] }),
+      count: (v: { variables?: unknown[] }) => v?.variables?.length ?? 0,
+      Panel: VariablesPanel,
+    });
   },
 });

@@ -29,7 +29,10 @@ export default defineExtension({
         name: '0002_bot_variables_created',
         up: async (db) => {
           await db.schema.alterTable('bot_variables_value').addColumn('created_at', 'varchar(32)').execute();
-          await db.updateTable('bot_variables_value').set((eb) => ({ created_at: eb.ref('updated_at') })).execute();
+          await db
+            .updateTable('bot_variables_value')
+            .set((eb) => ({ created_at: eb.ref('updated_at') }))
+            .execute();
         },
       },
     ]);
@@ -41,7 +44,11 @@ export default defineExtension({
       settings: VariablesSkillSettings,
       async contribute(turn) {
         const s = turn.settings as VariablesSkillSettings;
-        const system = { sys_uuid: turn.endUserId, sys_connector_id: turn.connectorId, sys_time: new Date().toISOString() };
+        const system = {
+          sys_uuid: turn.endUserId,
+          sys_connector_id: turn.connectorId,
+          sys_time: new Date().toISOString(),
+        };
         if (!s.variables.length) return { values: system };
         const who = { botId: turn.botId, connectorId: turn.connectorId, endUserId: turn.endUserId };
         const stored = await values(who);
@@ -50,16 +57,27 @@ export default defineExtension({
         const writable = s.variables.filter((v) => v.writable);
         return {
           values: { ...system, ...current },
-          instructions: writable.length ? `You remember facts about the user in variables. Call set_variable when the user tells you one of them: ${writable.map((v) => `${v.name}${v.description ? ` (${v.description})` : ''}`).join(', ')}.` : undefined,
+          instructions: writable.length
+            ? `You remember facts about the user in variables. Call set_variable when the user tells you one of them: ${writable.map((v) => `${v.name}${v.description ? ` (${v.description})` : ''}`).join(', ')}.`
+            : undefined,
           tools: writable.length
             ? [
                 {
                   name: 'set_variable',
                   description: 'Remember a value about the user for later conversations.',
-                  parameters: { type: 'object', properties: { name: { type: 'string', enum: writable.map((v) => v.name) }, value: { type: 'string' } }, required: ['name', 'value'], additionalProperties: false },
+                  parameters: {
+                    type: 'object',
+                    properties: {
+                      name: { type: 'string', enum: writable.map((v) => v.name) },
+                      value: { type: 'string' },
+                    },
+                    required: ['name', 'value'],
+                    additionalProperties: false,
+                  },
                   async execute(args) {
                     const name = String(args.name ?? '');
-                    if (!writable.some((v) => v.name === name)) throw new Error(`There is no writable variable "${name}".`);
+                    if (!writable.some((v) => v.name === name))
+                      throw new Error(`There is no writable variable "${name}".`);
                     const value = String(args.value ?? '');
                     if (value.length > MAX_VALUE) throw new Error(`The value is longer than ${MAX_VALUE} characters.`);
                     await set(who, name, value);
@@ -72,7 +90,16 @@ export default defineExtension({
       },
       async describe(settings) {
         const s = VariablesSkillSettings.parse(settings);
-        return { variables: s.variables.map((v) => ({ keyword: v.name, default_value: v.default_value, description: v.description, enable: true, prompt_enable: true, channel: 'custom' })) };
+        return {
+          variables: s.variables.map((v) => ({
+            keyword: v.name,
+            default_value: v.default_value,
+            description: v.description,
+            enable: true,
+            prompt_enable: true,
+            channel: 'custom',
+          })),
+        };
       },
     });
 
@@ -84,7 +111,15 @@ export default defineExtension({
       summary: 'The system variables a bot with the variables skill has (read-only)',
       handler: async ({ headers }) => {
         const zh = /^zh/i.test(String(headers['accept-language'] ?? ''));
-        return { conf: SYSTEM_VARIABLES.map((v) => ({ key: v.key, default_value: '', description: v.description[zh ? 'zh-CN' : 'en-US'], can_write: 'false', group_name: 'system' })) };
+        return {
+          conf: SYSTEM_VARIABLES.map((v) => ({
+            key: v.key,
+            default_value: '',
+            description: v.description[zh ? 'zh-CN' : 'en-US'],
+            can_write: 'false',
+            group_name: 'system',
+          })),
+        };
       },
     });
 

@@ -24,7 +24,9 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
   const draft = async (spaceId: string, botId: string) => {
     const bot = await ctx.service(BotsService).get(botId);
     if (!bot || bot.space_id !== spaceId) throw notFound(`There is no bot ${botId} in this space.`);
-    const parsed = VariablesSkillSettings.safeParse((await ctx.service(BotsService).skillSettings(botId, 'variables', 'draft')) ?? {});
+    const parsed = VariablesSkillSettings.safeParse(
+      (await ctx.service(BotsService).skillSettings(botId, 'variables', 'draft')) ?? {},
+    );
     return parsed.success ? parsed.data.variables : [];
   };
   const Bot = z.object({ space_id: z.string().min(1), bot_id: z.string().min(1).max(32) });
@@ -44,7 +46,15 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
           .filter((v) => !wanted || wanted.has(v.name))
           .map((v) => {
             const s = stored[v.name];
-            return { keyword: v.name, value: s?.value ?? v.default_value, create_time: s ? secs(s.created_at) : 0, update_time: s ? secs(s.updated_at) : 0, is_system: false, prompt_disabled: false, schema: '{"type":"string"}' };
+            return {
+              keyword: v.name,
+              value: s?.value ?? v.default_value,
+              create_time: s ? secs(s.created_at) : 0,
+              update_time: s ? secs(s.updated_at) : 0,
+              is_system: false,
+              prompt_disabled: false,
+              schema: '{"type":"string"}',
+            };
           }),
       };
     },
@@ -54,12 +64,29 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/memory/variable/upsert',
     auth: inSpace,
-    summary: 'Set values of the draft\'s variables for your debug chat',
-    body: Bot.extend({ data: z.array(z.object({ keyword: z.string().min(1).max(64), value: z.string().max(MAX_VALUE, `A value is at most ${MAX_VALUE} characters.`) })).min(1).max(100) }),
+    summary: "Set values of the draft's variables for your debug chat",
+    body: Bot.extend({
+      data: z
+        .array(
+          z.object({
+            keyword: z.string().min(1).max(64),
+            value: z.string().max(MAX_VALUE, `A value is at most ${MAX_VALUE} characters.`),
+          }),
+        )
+        .min(1)
+        .max(100),
+    }),
     handler: async ({ body, caller }) => {
       const variables = await draft(body.space_id, body.bot_id);
-      for (const item of body.data) if (!variables.some((v) => v.name === item.keyword)) throw badRequest(`The bot has no variable ${item.keyword}.`, { field: 'data' });
-      for (const item of body.data) await store.set({ botId: body.bot_id, connectorId: DEBUG_CONNECTOR, endUserId: caller!.userId }, item.keyword, item.value);
+      for (const item of body.data)
+        if (!variables.some((v) => v.name === item.keyword))
+          throw badRequest(`The bot has no variable ${item.keyword}.`, { field: 'data' });
+      for (const item of body.data)
+        await store.set(
+          { botId: body.bot_id, connectorId: DEBUG_CONNECTOR, endUserId: caller!.userId },
+          item.keyword,
+          item.value,
+        );
       return {};
     },
   });
@@ -72,7 +99,11 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
     body: Bot.extend({ keywords: z.array(z.string().max(64)).max(100).optional() }),
     handler: async ({ body, caller }) => {
       await draft(body.space_id, body.bot_id);
-      let q = ctx.db.deleteFrom('bot_variables_value').where('bot_id', '=', body.bot_id).where('connector_id', '=', DEBUG_CONNECTOR).where('end_user_id', '=', caller!.userId);
+      let q = ctx.db
+        .deleteFrom('bot_variables_value')
+        .where('bot_id', '=', body.bot_id)
+        .where('connector_id', '=', DEBUG_CONNECTOR)
+        .where('end_user_id', '=', caller!.userId);
       if (body.keywords?.length) q = q.where('name', 'in', body.keywords);
       await q.execute();
       return {};
@@ -84,19 +115,51 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
     path: '/api/memory/variable/get_meta',
     auth: inSpace,
     summary: "The draft's variables by channel (Coze's VariableMap; 1: a bot's own, 5: a project's)",
-    body: z.object({ space_id: z.string().min(1), ConnectorID: z.string().min(1).max(32), ConnectorType: z.number().int().default(1) }),
+    body: z.object({
+      space_id: z.string().min(1),
+      ConnectorID: z.string().min(1).max(32),
+      ConnectorType: z.number().int().default(1),
+    }),
     handler: async ({ body }) => {
       if (body.ConnectorType === 2) {
         // A project (Coze's VariableConnector.Project): its app variables, channel 5.
         const projects = ctx.optionalService(ProjectsService);
         const project = await projects?.get(body.ConnectorID);
-        if (!projects || !project || project.space_id !== body.space_id) throw notFound(`There is no project ${body.ConnectorID} in this space.`);
+        if (!projects || !project || project.space_id !== body.space_id)
+          throw notFound(`There is no project ${body.ConnectorID} in this space.`);
         const list = (await projects.variables(project.id, 'draft')) ?? [];
-        return { VariableMap: { [APP]: list.map((v) => ({ Keyword: v.Keyword, DefaultValue: v.DefaultValue, VariableType: KV, Channel: APP, Description: v.Description, Enable: v.Enable, Schema: v.Schema, IsReadOnly: v.IsReadOnly })) } };
+        return {
+          VariableMap: {
+            [APP]: list.map((v) => ({
+              Keyword: v.Keyword,
+              DefaultValue: v.DefaultValue,
+              VariableType: KV,
+              Channel: APP,
+              Description: v.Description,
+              Enable: v.Enable,
+              Schema: v.Schema,
+              IsReadOnly: v.IsReadOnly,
+            })),
+          },
+        };
       }
-      if (body.ConnectorType !== 1) throw badRequest('ConnectorType is 1 (a bot) or 2 (a project).', { field: 'ConnectorType' });
+      if (body.ConnectorType !== 1)
+        throw badRequest('ConnectorType is 1 (a bot) or 2 (a project).', { field: 'ConnectorType' });
       const variables = await draft(body.space_id, body.ConnectorID);
-      return { VariableMap: { [CUSTOM]: variables.map((v) => ({ Keyword: v.name, DefaultValue: v.default_value, VariableType: KV, Channel: CUSTOM, Description: v.description, Enable: true, Schema: '{"type":"string"}', IsReadOnly: !v.writable })) } };
+      return {
+        VariableMap: {
+          [CUSTOM]: variables.map((v) => ({
+            Keyword: v.name,
+            DefaultValue: v.default_value,
+            VariableType: KV,
+            Channel: CUSTOM,
+            Description: v.description,
+            Enable: true,
+            Schema: '{"type":"string"}',
+            IsReadOnly: !v.writable,
+          })),
+        },
+      };
     },
   });
 }

@@ -17,8 +17,23 @@ export interface StoredValue {
 
 export function variableStore(ctx: ServerContext<unknown>) {
   const rows = async (w: Who): Promise<Record<string, StoredValue>> => {
-    const list = await ctx.db.selectFrom('bot_variables_value').select(['name', 'value', 'created_at', 'updated_at']).where('bot_id', '=', w.botId).where('connector_id', '=', w.connectorId).where('end_user_id', '=', w.endUserId).execute();
-    return Object.fromEntries(list.map((r) => [r.name as string, { value: r.value as string, created_at: (r.created_at as string | null) ?? (r.updated_at as string), updated_at: r.updated_at as string }]));
+    const list = await ctx.db
+      .selectFrom('bot_variables_value')
+      .select(['name', 'value', 'created_at', 'updated_at'])
+      .where('bot_id', '=', w.botId)
+      .where('connector_id', '=', w.connectorId)
+      .where('end_user_id', '=', w.endUserId)
+      .execute();
+    return Object.fromEntries(
+      list.map((r) => [
+        r.name as string,
+        {
+          value: r.value as string,
+          created_at: (r.created_at as string | null) ?? (r.updated_at as string),
+          updated_at: r.updated_at as string,
+        },
+      ]),
+    );
   };
   return {
     rows,
@@ -27,8 +42,22 @@ export function variableStore(ctx: ServerContext<unknown>) {
     },
     async set(w: Who, name: string, value: string) {
       const now = new Date().toISOString();
-      const row = { bot_id: w.botId, connector_id: w.connectorId, end_user_id: w.endUserId, name, value, created_at: now, updated_at: now };
-      await ctx.db.insertInto('bot_variables_value').values(row).onConflict((oc) => oc.columns(['bot_id', 'connector_id', 'end_user_id', 'name']).doUpdateSet({ value, updated_at: now })).execute();
+      const row = {
+        bot_id: w.botId,
+        connector_id: w.connectorId,
+        end_user_id: w.endUserId,
+        name,
+        value,
+        created_at: now,
+        updated_at: now,
+      };
+      await ctx.db
+        .insertInto('bot_variables_value')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['bot_id', 'connector_id', 'end_user_id', 'name']).doUpdateSet({ value, updated_at: now }),
+        )
+        .execute();
     },
   };
 }

@@ -18,13 +18,26 @@ export function WorkflowsPanel({ value, onChange, spaceId }: BotSkillPanelProps)
   const s = WorkflowSkillSettings.parse(value ?? {});
   const list = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'bot-tools'],
-    queryFn: () => api.post<{ workflow_list: Item[] }>('/api/workflow_api/workflow_list', { space_id: spaceId, page: 1, size: 100, flow_mode: WorkflowMode.Workflow, status: ListStatus.HadPublished, order_by: OrderBy.UpdateTime, sort_type: SortDirection.Desc }),
+    queryFn: () =>
+      api.post<{ workflow_list: Item[] }>('/api/workflow_api/workflow_list', {
+        space_id: spaceId,
+        page: 1,
+        size: 100,
+        flow_mode: WorkflowMode.Workflow,
+        status: ListStatus.HadPublished,
+        order_by: OrderBy.UpdateTime,
+        sort_type: SortDirection.Desc,
+      }),
   });
   return (
     <SkillItems
       testId="bot-workflow"
       chosen={s.workflows.map((w) => w.workflow_id)}
-      options={(list.data?.workflow_list ?? []).map((w) => ({ key: w.workflow_id, label: w.name, description: w.desc }))}
+      options={(list.data?.workflow_list ?? []).map((w) => ({
+        key: w.workflow_id,
+        label: w.name,
+        description: w.desc,
+      }))}
       fallbackLabel={(id) => s.workflows.find((w) => w.workflow_id === id)?.name ?? id}
       onAdd={(o) => onChange({ workflows: [...s.workflows, { workflow_id: o.key, name: o.label }] })}
       onRemove={(id) => onChange({ workflows: s.workflows.filter((w) => w.workflow_id !== id) })}

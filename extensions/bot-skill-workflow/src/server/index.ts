@@ -35,7 +35,9 @@ export default defineExtension({
           try {
             info = await runner().info(item.workflow_id, turn.spaceId);
           } catch {
-            ctx.logger.warn(`bot ${turn.botId}: its workflow ${item.workflow_id} no longer exists; the tool is left out`);
+            ctx.logger.warn(
+              `bot ${turn.botId}: its workflow ${item.workflow_id} no longer exists; the tool is left out`,
+            );
             continue;
           }
           // A published bot runs published workflows; the draft (debug chat) runs a workflow's draft until it is published.
@@ -46,10 +48,23 @@ export default defineExtension({
             description: (info.description || `Runs the workflow "${info.name}".`).slice(0, 1000),
             parameters: z.toJSONSchema(zodOf(info.inputs)) as Record<string, unknown>,
             async execute(args, call) {
-              const r = await runner().run({ spaceId: turn.spaceId, userId: turn.userId, workflowId: info.workflow_id, version, input: args, signal: call.signal, botId: turn.botId, connectorId: turn.connectorId, connectorUid: turn.endUserId });
+              const r = await runner().run({
+                spaceId: turn.spaceId,
+                userId: turn.userId,
+                workflowId: info.workflow_id,
+                version,
+                input: args,
+                signal: call.signal,
+                botId: turn.botId,
+                connectorId: turn.connectorId,
+                connectorUid: turn.endUserId,
+              });
               if (r.status === 'success') return r.output ?? {};
-              if (r.status === 'interrupted') throw new Error(`The workflow "${info.name}" asks a question, which a tool cannot answer.`);
-              throw new Error(`The workflow "${info.name}" ${r.status === 'cancel' ? 'was cancelled' : `failed: ${r.error ?? 'unknown error'}`}`);
+              if (r.status === 'interrupted')
+                throw new Error(`The workflow "${info.name}" asks a question, which a tool cannot answer.`);
+              throw new Error(
+                `The workflow "${info.name}" ${r.status === 'cancel' ? 'was cancelled' : `failed: ${r.error ?? 'unknown error'}`}`,
+              );
             },
           });
         }
@@ -59,7 +74,9 @@ export default defineExtension({
         const s = WorkflowSkillSettings.parse(settings);
         const list = [];
         for (const w of s.workflows) {
-          const info = await runner().info(w.workflow_id, spaceId).catch(() => undefined);
+          const info = await runner()
+            .info(w.workflow_id, spaceId)
+            .catch(() => undefined);
           if (info) list.push({ id: info.workflow_id, name: info.name, description: info.description, icon_url: '' });
         }
         return { workflow_info_list: list };

@@ -6,7 +6,12 @@ export const BOT_COLORS = ['#165DFF', '#0FC6C2', '#722ED1', '#F77234', '#00B42A'
 
 /** A bot's icon: its image, its chosen colour, else a colour picked from its name. */
 export function BotIcon({ bot, size = 32 }: { bot: { icon_uri?: string; name: string }; size?: number }) {
-  if (bot.icon_uri && /^(https?:|data:image\/)/.test(bot.icon_uri)) return <Avatar size={size} shape="square"><img src={bot.icon_uri} alt="" /></Avatar>;
+  if (bot.icon_uri && /^(https?:|data:image\/)/.test(bot.icon_uri))
+    return (
+      <Avatar size={size} shape="square">
+        <img src={bot.icon_uri} alt="" />
+      </Avatar>
+    );
   let color = bot.icon_uri?.startsWith('color:') ? bot.icon_uri.slice(6) : '';
   if (!/^#[0-9a-fA-F]{6}$/.test(color)) {
     let h = 0;
@@ -21,13 +26,34 @@ export function BotIcon({ bot, size = 32 }: { bot: { icon_uri?: string; name: st
 }
 
 /** Choose one of the built-in icons. */
-export function IconPicker({ name, value, onChange }: { name: string; value: string; onChange(iconUri: string): void }) {
+export function IconPicker({
+  name,
+  value,
+  onChange,
+}: {
+  name: string;
+  value: string;
+  onChange(iconUri: string): void;
+}) {
   return (
     <div style={{ display: 'flex', gap: 6, flexWrap: 'wrap' }} data-testid="bot-icon-picker">
       {BOT_COLORS.map((c) => {
         const uri = `color:${c}`;
         return (
-          <button key={c} type="button" aria-pressed={value === uri} aria-label={c} onClick={() => onChange(uri)} style={{ padding: 2, border: `2px solid ${value === uri ? 'rgb(var(--primary-6))' : 'transparent'}`, borderRadius: 6, background: 'none', cursor: 'pointer' }}>
+          <button
+            key={c}
+            type="button"
+            aria-pressed={value === uri}
+            aria-label={c}
+            onClick={() => onChange(uri)}
+            style={{
+              padding: 2,
+              border: `2px solid ${value === uri ? 'rgb(var(--primary-6))' : 'transparent'}`,
+              borderRadius: 6,
+              background: 'none',
+              cursor: 'pointer',
+            }}
+          >
             <BotIcon bot={{ name, icon_uri: uri }} size={28} />
           </button>
         );

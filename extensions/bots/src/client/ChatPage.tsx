@@ -38,9 +38,24 @@ export function ChatPage() {
   const qc = useQueryClient();
   const format = useFormat();
   const [listOpen, setListOpen] = useState(false);
-  const bot = useQuery({ queryKey: ['bots', 'published', spaceId, botId], enabled: !!spaceId, queryFn: () => api.post<PublishedBot>('/api/draftbot/published_info', { space_id: spaceId, bot_id: botId }, { suppressNotice: true }), retry: false });
+  const bot = useQuery({
+    queryKey: ['bots', 'published', spaceId, botId],
+    enabled: !!spaceId,
+    queryFn: () =>
+      api.post<PublishedBot>(
+        '/api/draftbot/published_info',
+        { space_id: spaceId, bot_id: botId },
+        { suppressNotice: true },
+      ),
+    retry: false,
+  });
   usePageTitle(bot.data?.name);
-  const list = useQuery({ queryKey: ['bots', 'conversations', spaceId, botId], enabled: !!bot.data, queryFn: () => api.post<{ conversations: Conversation[] }>('/api/conversation/list', { space_id: spaceId, bot_id: botId }) });
+  const list = useQuery({
+    queryKey: ['bots', 'conversations', spaceId, botId],
+    enabled: !!bot.data,
+    queryFn: () =>
+      api.post<{ conversations: Conversation[] }>('/api/conversation/list', { space_id: spaceId, bot_id: botId }),
+  });
   const open = (id?: string) => {
     setParams((p) => {
       if (id) p.set('conversation_id', id);
@@ -50,7 +65,8 @@ export function ChatPage() {
     setListOpen(false);
   };
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/conversation/delete', { space_id: spaceId, bot_id: botId, conversation_id: id }),
+    mutationFn: (id: string) =>
+      api.post('/api/conversation/delete', { space_id: spaceId, bot_id: botId, conversation_id: id }),
     onSuccess: async (_r, id) => {
       if (id === conversationId) open(undefined);
       await qc.invalidateQueries({ queryKey: ['bots', 'conversations', spaceId, botId] });
@@ -64,8 +80,12 @@ export function ChatPage() {
         <div className="tessera-chat-page-bot">
           <BotIcon bot={bot.data} size={36} />
           <div style={{ minWidth: 0 }}>
-            <Typography.Text bold style={{ display: 'block' }}>{bot.data.name}</Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>{bot.data.version}</Typography.Text>
+            <Typography.Text bold style={{ display: 'block' }}>
+              {bot.data.name}
+            </Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {bot.data.version}
+            </Typography.Text>
           </div>
         </div>
         <Button long icon={<IconPlus />} onClick={() => open(undefined)} data-testid="chat-new">
@@ -73,7 +93,12 @@ export function ChatPage() {
         </Button>
         <div className="tessera-chat-page-items" data-testid="chat-conversations">
           {(list.data?.conversations ?? []).map((c) => (
-            <div key={c.id} className="tessera-chat-page-item" aria-current={c.id === conversationId} data-testid="chat-conversation">
+            <div
+              key={c.id}
+              className="tessera-chat-page-item"
+              aria-current={c.id === conversationId}
+              data-testid="chat-conversation"
+            >
               <button type="button" onClick={() => open(c.id)}>
                 <span className="name">{c.name || t('chatPage.untitled')}</span>
                 <span className="time">{format.dateTime(c.updated_at * 1000)}</span>
@@ -87,7 +112,14 @@ export function ChatPage() {
       </aside>
       <main className="tessera-chat-page-main">
         <header className="tessera-chat-page-header">
-          <Button className="tessera-chat-page-menu" size="small" icon={<IconMenu />} aria-label={t('chatPage.conversations')} onClick={() => setListOpen((v) => !v)} data-testid="chat-list-toggle" />
+          <Button
+            className="tessera-chat-page-menu"
+            size="small"
+            icon={<IconMenu />}
+            aria-label={t('chatPage.conversations')}
+            onClick={() => setListOpen((v) => !v)}
+            data-testid="chat-list-toggle"
+          />
           <BackLink to="/bots" label={t('editor.back')} />
           <Typography.Text bold>{bot.data.name}</Typography.Text>
         </header>

@@ -1,6 +1,19 @@
 import { Button, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { EmptyState, fieldErrors, InfiniteTable, LimitedInput, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
+import {
+  EmptyState,
+  fieldErrors,
+  InfiniteTable,
+  LimitedInput,
+  Modal,
+  PageHeading,
+  SearchInput,
+  toast,
+  useApi,
+  useCreateDialog,
+  useFormat,
+  usePageTitle,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -34,12 +47,24 @@ export function LibraryPage() {
       />
       <Space wrap style={{ marginBottom: 12 }}>
         <SearchInput placeholder={t('search')} onSearch={setName} data-testid="bot-search" />
-        <Select style={{ width: 150 }} value={orderBy} onChange={setOrderBy} aria-label={t('sort.label')} data-testid="bot-sort">
+        <Select
+          style={{ width: 150 }}
+          value={orderBy}
+          onChange={setOrderBy}
+          aria-label={t('sort.label')}
+          data-testid="bot-sort"
+        >
           <Select.Option value="update_time">{t('sort.updated')}</Select.Option>
           <Select.Option value="create_time">{t('sort.created')}</Select.Option>
           <Select.Option value="name">{t('sort.name')}</Select.Option>
         </Select>
-        <Select style={{ width: 150 }} value={published} onChange={setPublished} aria-label={t('filter.status')} data-testid="bot-filter-status">
+        <Select
+          style={{ width: 150 }}
+          value={published}
+          onChange={setPublished}
+          aria-label={t('filter.status')}
+          data-testid="bot-filter-status"
+        >
           <Select.Option value="all">{`${t('filter.status')}: ${t('filter.all')}`}</Select.Option>
           <Select.Option value="yes">{t('status.published')}</Select.Option>
           <Select.Option value="no">{t('status.unpublished')}</Select.Option>
@@ -50,10 +75,33 @@ export function LibraryPage() {
         rowKey="bot_id"
         queryKey={['bots', 'list', spaceId, name, orderBy, published]}
         // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
-        empty={name || published !== 'all' ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="bot-empty-create">{t('create')}</Button>} />}
+        empty={
+          name || published !== 'all' ? (
+            <EmptyState description={t('emptySearch')} />
+          ) : (
+            <EmptyState
+              description={t('empty')}
+              action={
+                <Button type="primary" onClick={create.show} data-testid="bot-empty-create">
+                  {t('create')}
+                </Button>
+              }
+            />
+          )
+        }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ bot_draft_list: BotListItem[]; has_more: boolean }>('/api/draftbot/get_draft_bot_list', { space_id: spaceId, bot_name: name || undefined, order_by: orderBy, page_index: page, page_size: PAGE, is_publish: published === 'all' ? undefined : published === 'yes' });
+          const r = await api.post<{ bot_draft_list: BotListItem[]; has_more: boolean }>(
+            '/api/draftbot/get_draft_bot_list',
+            {
+              space_id: spaceId,
+              bot_name: name || undefined,
+              order_by: orderBy,
+              page_index: page,
+              page_size: PAGE,
+              is_publish: published === 'all' ? undefined : published === 'yes',
+            },
+          );
           return { items: r.bot_draft_list, next: r.has_more ? page + 1 : undefined };
         }}
         columns={[
@@ -64,7 +112,11 @@ export function LibraryPage() {
               <Space data-testid="bot-row" data-bot-id={b.bot_id}>
                 <BotIcon bot={b} />
                 <div>
-                  <Link to={`/bots/${b.bot_id}?space_id=${b.space_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="bot-name-link">
+                  <Link
+                    to={`/bots/${b.bot_id}?space_id=${b.space_id}`}
+                    style={{ fontWeight: 500, display: 'block' }}
+                    data-testid="bot-name-link"
+                  >
                     {b.name}
                   </Link>
                   {b.description && (
@@ -76,9 +128,31 @@ export function LibraryPage() {
               </Space>
             ),
           },
-          { title: t('columns.status'), dataIndex: 'latest_version', width: 160, render: (v: string | null, b: BotListItem) => (v ? <Tag color={b.has_unpublished_changes ? 'orange' : 'green'}>{b.has_unpublished_changes ? t('editor.changedSince', { version: v }) : v}</Tag> : <Tag>{t('status.unpublished')}</Tag>) },
-          { title: t('columns.updated'), dataIndex: 'update_time', width: 200, render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span> },
-          { title: '', key: 'actions', width: 200, render: (_: unknown, b: BotListItem) => <RowActions bot={b} spaceId={spaceId} /> },
+          {
+            title: t('columns.status'),
+            dataIndex: 'latest_version',
+            width: 160,
+            render: (v: string | null, b: BotListItem) =>
+              v ? (
+                <Tag color={b.has_unpublished_changes ? 'orange' : 'green'}>
+                  {b.has_unpublished_changes ? t('editor.changedSince', { version: v }) : v}
+                </Tag>
+              ) : (
+                <Tag>{t('status.unpublished')}</Tag>
+              ),
+          },
+          {
+            title: t('columns.updated'),
+            dataIndex: 'update_time',
+            width: 200,
+            render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span>,
+          },
+          {
+            title: '',
+            key: 'actions',
+            width: 200,
+            render: (_: unknown, b: BotListItem) => <RowActions bot={b} spaceId={spaceId} />,
+          },
         ]}
       />
       {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
@@ -115,7 +189,12 @@ function RowActions({ bot, spaceId }: { bot: BotListItem; spaceId: string }) {
       <Button size="mini" type="text" loading={copy.isPending} onClick={() => copy.mutate()} data-testid="bot-copy">
         {t('copy')}
       </Button>
-      <Popconfirm title={t('deleteTitle', { name: bot.name })} content={bot.latest_version ? t('deletePublished') : undefined} okButtonProps={{ status: 'danger', ...({ 'data-testid': 'bot-delete-confirm' } as object) }} onOk={() => remove.mutate()}>
+      <Popconfirm
+        title={t('deleteTitle', { name: bot.name })}
+        content={bot.latest_version ? t('deletePublished') : undefined}
+        okButtonProps={{ status: 'danger', ...({ 'data-testid': 'bot-delete-confirm' } as object) }}
+        onOk={() => remove.mutate()}
+      >
         <Button size="mini" type="text" status="danger" data-testid="bot-delete">
           {t('delete')}
         </Button>
@@ -134,7 +213,12 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [icon, setIcon] = useState(() => `color:${BOT_COLORS[Math.floor(Math.random() * BOT_COLORS.length)]}`);
   const [nameProblem, setNameProblem] = useState('');
   const create = useMutation({
-    mutationFn: () => api.post<{ bot_id: string }>('/api/draftbot/create', { space_id: spaceId, name: name.trim(), description, icon_uri: icon }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) }),
+    mutationFn: () =>
+      api.post<{ bot_id: string }>(
+        '/api/draftbot/create',
+        { space_id: spaceId, name: name.trim(), description, icon_uri: icon },
+        { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) },
+      ),
     onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['bots', 'list', spaceId] });
@@ -143,7 +227,15 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
     },
   });
   return (
-    <Modal visible size="medium" title={t('form.title')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'bot-create-save' } as object) }}>
+    <Modal
+      visible
+      size="medium"
+      title={t('form.title')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'bot-create-save' } as object) }}
+    >
       <Form layout="vertical">
         <Form.Item label={t('form.name')} required>
           <LimitedInput
@@ -159,7 +251,14 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
           />
         </Form.Item>
         <Form.Item label={t('form.desc')}>
-          <Input.TextArea value={description} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDescription} data-testid="bot-create-desc" />
+          <Input.TextArea
+            value={description}
+            maxLength={2000}
+            showWordLimit
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            onChange={setDescription}
+            data-testid="bot-create-desc"
+          />
         </Form.Item>
         <Form.Item label={t('form.icon')}>
           <IconPicker name={name} value={icon} onChange={setIcon} />

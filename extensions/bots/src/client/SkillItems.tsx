@@ -26,7 +26,17 @@ export interface SkillItemsProps {
   testId: string;
 }
 
-export function SkillItems({ chosen, options, fallbackLabel, onAdd, onRemove, loading, max, texts, testId }: SkillItemsProps) {
+export function SkillItems({
+  chosen,
+  options,
+  fallbackLabel,
+  onAdd,
+  onRemove,
+  loading,
+  max,
+  texts,
+  testId,
+}: SkillItemsProps) {
   const taken = new Set(chosen);
   const labelOf = (key: string) => options.find((o) => o.key === key)?.label ?? fallbackLabel?.(key) ?? key;
   return (
@@ -35,7 +45,13 @@ export function SkillItems({ chosen, options, fallbackLabel, onAdd, onRemove, lo
         {chosen.map((key) => (
           <Space key={key} style={{ width: '100%', justifyContent: 'space-between' }} data-testid={testId}>
             <Typography.Text>{labelOf(key)}</Typography.Text>
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={texts.remove} onClick={() => onRemove(key)} />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              aria-label={texts.remove}
+              onClick={() => onRemove(key)}
+            />
           </Space>
         ))}
         <Select
@@ -45,7 +61,11 @@ export function SkillItems({ chosen, options, fallbackLabel, onAdd, onRemove, lo
           loading={loading}
           notFoundContent={texts.none}
           showSearch
-          filterOption={(input, option) => String((option as { props?: { extra?: string } })?.props?.extra ?? '').toLowerCase().includes(input.toLowerCase())}
+          filterOption={(input, option) =>
+            String((option as { props?: { extra?: string } })?.props?.extra ?? '')
+              .toLowerCase()
+              .includes(input.toLowerCase())
+          }
           onChange={(key: string) => {
             const o = options.find((x) => x.key === key);
             if (o) onAdd(o);
@@ -58,7 +78,12 @@ export function SkillItems({ chosen, options, fallbackLabel, onAdd, onRemove, lo
             .map((o) => (
               <Select.Option key={o.key} value={o.key} extra={o.label}>
                 {o.label}
-                {o.description && <Typography.Text type="secondary" style={{ fontSize: 12 }}> · {o.description}</Typography.Text>}
+                {o.description && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {' '}
+                    · {o.description}
+                  </Typography.Text>
+                )}
               </Select.Option>
             ))}
         </Select>

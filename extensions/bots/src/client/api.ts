@@ -33,5 +33,12 @@ export interface Capabilities {
   modes: { key: string; code: number; label: Record<Language, string> }[];
   skills: { key: string; label: Record<Language, string> }[];
   /** Where a bot is published; `settings_schema` (JSON Schema) describes what a publication to it takes. */
-  connectors: { id: string; name: Record<Language, string>; description?: Record<Language, string>; settings_schema?: { properties?: Record<string, { type?: string; description?: string; items?: { type?: string } }> } }[];
+  connectors: {
+    id: string;
+    name: Record<Language, string>;
+    description?: Record<Language, string>;
+    settings_schema?: {
+      properties?: Record<string, { type?: string; description?: string; items?: { type?: string } }>;
+    };
+  }[];
 }

@@ -19,7 +19,15 @@ export default defineExtension({
     ctx.route({ path: '/bots/:bot_id', component: EditorPage, title: 'title', layout: 'bare' });
     ctx.route({ path: '/bots/:bot_id/chat', component: ChatPage, title: 'chatPage.title', layout: 'bare' });
     ctx.register(ResourceKinds, { ...botKind, editor: EditorPage });
-    ctx.sidebar({ key: 'bots', area: 'space', group: 'build', label: 'nav', path: '/bots', icon: <IconRobot />, order: 10 });
+    ctx.sidebar({
+      key: 'bots',
+      area: 'space',
+      group: 'build',
+      label: 'nav',
+      path: '/bots',
+      icon: <IconRobot />,
+      order: 10,
+    });
     for (const s of botSteps) ctx.register(OnboardingSteps, s);
   },
 });

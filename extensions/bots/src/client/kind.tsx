@@ -15,9 +15,26 @@ function useRecentBots(limit: number): { items: RecentResource[]; loading: boole
   const q = useQuery({
     queryKey: ['bots', 'list', spaceId, 'recent', limit],
     enabled: !!spaceId,
-    queryFn: () => api.post<{ bot_draft_list: BotListItem[] }>('/api/draftbot/get_draft_bot_list', { space_id: spaceId, page_index: 1, page_size: limit, order_by: 'update_time' }),
+    queryFn: () =>
+      api.post<{ bot_draft_list: BotListItem[] }>('/api/draftbot/get_draft_bot_list', {
+        space_id: spaceId,
+        page_index: 1,
+        page_size: limit,
+        order_by: 'update_time',
+      }),
   });
-  const items = useMemo(() => q.data?.bot_draft_list.map((b) => ({ id: b.bot_id, name: b.name, description: b.description, updatedAt: b.update_time * 1000, path: `/bots/${b.bot_id}?space_id=${b.space_id}`, icon: <BotIcon bot={b} size={28} /> })) ?? NONE, [q.data]);
+  const items = useMemo(
+    () =>
+      q.data?.bot_draft_list.map((b) => ({
+        id: b.bot_id,
+        name: b.name,
+        description: b.description,
+        updatedAt: b.update_time * 1000,
+        path: `/bots/${b.bot_id}?space_id=${b.space_id}`,
+        icon: <BotIcon bot={b} size={28} />,
+      })) ?? NONE,
+    [q.data],
+  );
   return { items, loading: !!spaceId && q.isPending };
 }
 

@@ -5,7 +5,10 @@ import { lazyView } from '@tessera/sdk/client';
 import type { ComponentType } from 'react';
 import { z } from 'zod';
 
-const component = z.custom<ComponentType<any>>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null), 'must be a React component');
+const component = z.custom<ComponentType<any>>(
+  (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+  'must be a React component',
+);
 
 export interface BotModeSettingsProps<S = any> {
   settings: S;

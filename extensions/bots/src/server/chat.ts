@@ -1,8 +1,23 @@
 import { SpansRecorded, genAiEvents, type StudioSpan } from '@tessera/sdk';
 import { ErrorTexts, localizedMessage, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
-import { BotModes, BotSkills, ChatFinished, type BotConfig, type BotTool, type SkillContribution, type TurnMessage } from '../shared/index.ts';
-import { chatView, messageView, type ChatRow, type ConversationRow, type ConversationStore, type MessageRow } from './conversations.ts';
+import {
+  BotModes,
+  BotSkills,
+  ChatFinished,
+  type BotConfig,
+  type BotTool,
+  type SkillContribution,
+  type TurnMessage,
+} from '../shared/index.ts';
+import {
+  chatView,
+  messageView,
+  type ChatRow,
+  type ConversationRow,
+  type ConversationStore,
+  type MessageRow,
+} from './conversations.ts';
 import type { BotRow } from './store.ts';
 
 /** Coze's chat error codes as its chat API reports them in last_error and error events. */
@@ -51,7 +66,8 @@ interface LiveChat {
 }
 
 const HISTORY_MESSAGES = 40;
-const DEFAULT_SUGGEST_PROMPT = 'Suggest three short questions the user could ask next in this conversation, in the language of the conversation, one per line, without numbering.';
+const DEFAULT_SUGGEST_PROMPT =
+  'Suggest three short questions the user could ask next in this conversation, in the language of the conversation, one per line, without numbering.';
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /** Runs chat turns: records them, streams their events in Coze's shape, cancels them. */
@@ -91,8 +107,26 @@ export class ChatService {
   async start(s: StartChat): Promise<ChatRow> {
     const mode = this.#ctx.registry(BotModes).get(s.config.mode);
     const query = [...s.messages].reverse().find((m) => m.role === 'user');
-    const row = await this.#store.createChat({ id: this.#store.newId(), conversation_id: s.conversation.id, section_id: s.conversation.section_id, bot_id: s.bot.id, space_id: s.bot.space_id, user_id: s.userId, version: s.version, status: 'created', log_id: s.logId, meta_data: JSON.stringify(s.metaData ?? {}), created_at: Date.now() });
-    const live: LiveChat = { row, controller: new AbortController(), listeners: new Set(), backlog: [], done: undefined as unknown as Promise<ChatRow> };
+    const row = await this.#store.createChat({
+      id: this.#store.newId(),
+      conversation_id: s.conversation.id,
+      section_id: s.conversation.section_id,
+      bot_id: s.bot.id,
+      space_id: s.bot.space_id,
+      user_id: s.userId,
+      version: s.version,
+      status: 'created',
+      log_id: s.logId,
+      meta_data: JSON.stringify(s.metaData ?? {}),
+      created_at: Date.now(),
+    });
+    const live: LiveChat = {
+      row,
+      controller: new AbortController(),
+      listeners: new Set(),
+      backlog: [],
+      done: undefined as unknown as Promise<ChatRow>,
+    };
     this.#live.set(row.id, live);
     live.done = this.#run(s, live, mode, query?.content ?? '').finally(() => this.#live.delete(row.id));
     return row;
@@ -113,47 +147,123 @@ export class ChatService {
     const openTools = new Map<string, ChatSpan>();
     let answerSpan: ChatSpan | undefined;
     let answer = '';
-    const base = { conversation_id: row.conversation_id, section_id: row.section_id, chat_id: row.id, bot_id: s.bot.id };
+    const base = {
+      conversation_id: row.conversation_id,
+      section_id: row.section_id,
+      chat_id: row.id,
+      bot_id: s.bot.id,
+    };
     // The turn's messages keep their order in the history (a message never shares a moment with the one before).
     let lastAt = 0;
     const save = async (input: Parameters<ConversationStore['addMessage']>[0]) => {
       lastAt = Math.max(Date.now(), lastAt + 1);
       const m = { ...input, created_at: lastAt };
       // Not saved (the open API's auto_save_history: false): the same message, streamed only.
-      return s.save ? this.#store.addMessage(m) : ({ content_type: 'text', reasoning_content: '', meta_data: '{}', ...m, id: m.id ?? this.#store.newId(), feedback: null, updated_at: lastAt } as MessageRow);
+      return s.save
+        ? this.#store.addMessage(m)
+        : ({
+            content_type: 'text',
+            reasoning_content: '',
+            meta_data: '{}',
+            ...m,
+            id: m.id ?? this.#store.newId(),
+            feedback: null,
+            updated_at: lastAt,
+          } as MessageRow);
     };
     try {
       // What came with the turn is part of the conversation (the query included).
       const history = await this.#history(s.conversation, row.id);
       const earlier = s.messages.slice(0, s.messages.lastIndexOf(s.messages.findLast((m) => m.role === 'user')!));
-      for (const m of s.messages) await save({ ...base, role: m.role, type: m.type ?? (m.role === 'user' ? 'question' : 'answer'), content: m.content, meta_data: JSON.stringify(m.meta_data ?? {}) });
+      for (const m of s.messages)
+        await save({
+          ...base,
+          role: m.role,
+          type: m.type ?? (m.role === 'user' ? 'question' : 'answer'),
+          content: m.content,
+          meta_data: JSON.stringify(m.meta_data ?? {}),
+        });
       chatEvent('conversation.chat.created');
       row.status = 'in_progress';
       chatEvent('conversation.chat.in_progress');
-      if (!mode) throw Object.assign(new Error(`The mode "${s.config.mode}" is not available: its extension is disabled.`), { code: ChatErrorCode.Failed, text: { key: 'bots.modeMissing', params: { mode: s.config.mode } } });
-      if (!query.trim()) throw Object.assign(new Error('Write a message first.'), { code: ChatErrorCode.Failed, text: { key: 'bots.emptyMessage' } });
+      if (!mode)
+        throw Object.assign(new Error(`The mode "${s.config.mode}" is not available: its extension is disabled.`), {
+          code: ChatErrorCode.Failed,
+          text: { key: 'bots.modeMissing', params: { mode: s.config.mode } },
+        });
+      if (!query.trim())
+        throw Object.assign(new Error('Write a message first.'), {
+          code: ChatErrorCode.Failed,
+          text: { key: 'bots.emptyMessage' },
+        });
 
       const answerId = this.#store.newId();
       const answerAt = Date.now();
       let reasoning = '';
-      const answerView = (content: string) => messageView({ ...base, id: answerId, role: 'assistant', type: 'answer', content, content_type: 'text', reasoning_content: '', meta_data: '{}', feedback: null, created_at: answerAt, updated_at: Date.now() });
+      const answerView = (content: string) =>
+        messageView({
+          ...base,
+          id: answerId,
+          role: 'assistant',
+          type: 'answer',
+          content,
+          content_type: 'text',
+          reasoning_content: '',
+          meta_data: '{}',
+          feedback: null,
+          created_at: answerAt,
+          updated_at: Date.now(),
+        });
       const pending: Promise<unknown>[] = [];
       const settings = mode.settings.parse(s.config.settings);
       const toolCall = (call: { id: string; name: string; arguments: unknown }) => {
-        const span: ChatSpan = { name: call.name, kind: 'tool', start_ms: at(), end_ms: at(), status: 'ok', attributes: { arguments: call.arguments } };
+        const span: ChatSpan = {
+          name: call.name,
+          kind: 'tool',
+          start_ms: at(),
+          end_ms: at(),
+          status: 'ok',
+          attributes: { arguments: call.arguments },
+        };
         spans.push(span);
         openTools.set(call.id, span);
         const content = JSON.stringify({ id: call.id, name: call.name, arguments: call.arguments });
-        pending.push(save({ ...base, role: 'assistant', type: 'function_call', content, meta_data: JSON.stringify({ tool_call_id: call.id }) }).then((m) => emit('conversation.message.completed', messageView(m))));
+        pending.push(
+          save({
+            ...base,
+            role: 'assistant',
+            type: 'function_call',
+            content,
+            meta_data: JSON.stringify({ tool_call_id: call.id }),
+          }).then((m) => emit('conversation.message.completed', messageView(m))),
+        );
       };
       const toolResult = (r: { id: string; name: string; output?: unknown; error?: string }) => {
         const span = openTools.get(r.id);
         if (span) {
           span.end_ms = at();
-          if (r.error !== undefined) Object.assign(span, { status: 'error', attributes: { ...span.attributes, error: r.error } });
+          if (r.error !== undefined)
+            Object.assign(span, { status: 'error', attributes: { ...span.attributes, error: r.error } });
         }
-        const content = r.error !== undefined ? JSON.stringify({ error: r.error }) : typeof r.output === 'string' ? r.output : JSON.stringify(r.output ?? null);
-        pending.push(save({ ...base, role: 'assistant', type: 'tool_response', content, meta_data: JSON.stringify({ tool_call_id: r.id, name: r.name, ...(r.error !== undefined ? { error: 'true' } : {}) }) }).then((m) => emit('conversation.message.completed', messageView(m))));
+        const content =
+          r.error !== undefined
+            ? JSON.stringify({ error: r.error })
+            : typeof r.output === 'string'
+              ? r.output
+              : JSON.stringify(r.output ?? null);
+        pending.push(
+          save({
+            ...base,
+            role: 'assistant',
+            type: 'tool_response',
+            content,
+            meta_data: JSON.stringify({
+              tool_call_id: r.id,
+              name: r.name,
+              ...(r.error !== undefined ? { error: 'true' } : {}),
+            }),
+          }).then((m) => emit('conversation.message.completed', messageView(m))),
+        );
       };
       const result = await mode.run({
         botId: s.bot.id,
@@ -188,12 +298,20 @@ export class ChatService {
         recordUsage: async (u) => {
           row.input_tokens += u.input_tokens;
           row.output_tokens += u.output_tokens;
-          await this.#ctx.optionalService(ModelsService)?.recordUsage({ space_id: s.bot.space_id, model_id: u.model_id, input_tokens: u.input_tokens, output_tokens: u.output_tokens, source: 'chat', conversation_id: s.conversation.id });
+          await this.#ctx.optionalService(ModelsService)?.recordUsage({
+            space_id: s.bot.space_id,
+            model_id: u.model_id,
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            source: 'chat',
+            conversation_id: s.conversation.id,
+          });
         },
         emit: {
           delta: (text) => {
             if (!text) return;
-            if (!answerSpan) spans.push((answerSpan = { name: 'answer', kind: 'model', start_ms: at(), end_ms: at(), status: 'ok' }));
+            if (!answerSpan)
+              spans.push((answerSpan = { name: 'answer', kind: 'model', start_ms: at(), end_ms: at(), status: 'ok' }));
             answerSpan.end_ms = at();
             answer += text;
             emit('conversation.message.delta', { ...answerView(text) });
@@ -217,21 +335,70 @@ export class ChatService {
         if (!answer) emit('conversation.message.delta', answerView(result.answer));
         answer = result.answer;
       }
-      if (live.controller.signal.aborted) throw Object.assign(new Error('The chat was cancelled.'), { code: ChatErrorCode.Cancelled });
-      const answerRow = await save({ ...base, id: answerId, role: 'assistant', type: 'answer', content: answer, reasoning_content: reasoning });
+      if (live.controller.signal.aborted)
+        throw Object.assign(new Error('The chat was cancelled.'), { code: ChatErrorCode.Cancelled });
+      const answerRow = await save({
+        ...base,
+        id: answerId,
+        role: 'assistant',
+        type: 'answer',
+        content: answer,
+        reasoning_content: reasoning,
+      });
       emit('conversation.message.completed', messageView(answerRow));
       const suggestStart = at();
-      const suggestions = await this.#suggestions(s, mode, settings, [...history, { role: 'user', content: query }, { role: 'assistant', content: answer }], live.controller.signal);
-      if (s.config.suggest_reply.mode !== 'off') spans.push({ name: 'suggested replies', kind: 'suggestions', start_ms: suggestStart, end_ms: at(), status: 'ok', attributes: { count: suggestions.length } });
+      const suggestions = await this.#suggestions(
+        s,
+        mode,
+        settings,
+        [...history, { role: 'user', content: query }, { role: 'assistant', content: answer }],
+        live.controller.signal,
+      );
+      if (s.config.suggest_reply.mode !== 'off')
+        spans.push({
+          name: 'suggested replies',
+          kind: 'suggestions',
+          start_ms: suggestStart,
+          end_ms: at(),
+          status: 'ok',
+          attributes: { count: suggestions.length },
+        });
       for (const text of suggestions) {
         const m = await save({ ...base, role: 'assistant', type: 'follow_up', content: text });
         emit('conversation.message.completed', messageView(m));
       }
       // A verbose message says the answer is complete, as Coze's stream does.
-      emit('conversation.message.completed', messageView({ ...base, id: this.#store.newId(), role: 'assistant', type: 'verbose', content: JSON.stringify({ msg_type: 'generate_answer_finish', data: '{"finish_reason":0}' }), content_type: 'text', reasoning_content: '', meta_data: '{}', feedback: null, created_at: Date.now(), updated_at: Date.now() }));
+      emit(
+        'conversation.message.completed',
+        messageView({
+          ...base,
+          id: this.#store.newId(),
+          role: 'assistant',
+          type: 'verbose',
+          content: JSON.stringify({ msg_type: 'generate_answer_finish', data: '{"finish_reason":0}' }),
+          content_type: 'text',
+          reasoning_content: '',
+          meta_data: '{}',
+          feedback: null,
+          created_at: Date.now(),
+          updated_at: Date.now(),
+        }),
+      );
       row.status = 'completed';
       row.completed_at = Date.now();
-      spans.unshift({ name: s.bot.name, kind: 'turn', start_ms: 0, end_ms: at(), status: 'ok', attributes: { mode: s.config.mode, version: s.version ?? 'draft', input_tokens: row.input_tokens, output_tokens: row.output_tokens } });
+      spans.unshift({
+        name: s.bot.name,
+        kind: 'turn',
+        start_ms: 0,
+        end_ms: at(),
+        status: 'ok',
+        attributes: {
+          mode: s.config.mode,
+          version: s.version ?? 'draft',
+          input_tokens: row.input_tokens,
+          output_tokens: row.output_tokens,
+        },
+      });
       row.trace = JSON.stringify(spans);
       await this.#store.updateChat(row);
       chatEvent('conversation.chat.completed');
@@ -239,19 +406,61 @@ export class ChatService {
       const cancelled = live.controller.signal.aborted;
       row.status = cancelled ? 'canceled' : 'failed';
       row.error_code = cancelled ? ChatErrorCode.Cancelled : ((e as { code?: number }).code ?? ChatErrorCode.Failed);
-      row.error_msg = cancelled ? 'The chat was cancelled.' : localizedMessage({ msg: describe(e), text: (e as { text?: { key: string; params?: Record<string, string | number> } }).text }, s.language ?? '', this.#ctx.registry(ErrorTexts));
+      row.error_msg = cancelled
+        ? 'The chat was cancelled.'
+        : localizedMessage(
+            {
+              msg: describe(e),
+              text: (e as { text?: { key: string; params?: Record<string, string | number> } }).text,
+            },
+            s.language ?? '',
+            this.#ctx.registry(ErrorTexts),
+          );
       row.failed_at = Date.now();
-      spans.unshift({ name: s.bot.name, kind: 'turn', start_ms: 0, end_ms: at(), status: 'error', attributes: { mode: s.config.mode, version: s.version ?? 'draft', error: row.error_msg } });
+      spans.unshift({
+        name: s.bot.name,
+        kind: 'turn',
+        start_ms: 0,
+        end_ms: at(),
+        status: 'error',
+        attributes: { mode: s.config.mode, version: s.version ?? 'draft', error: row.error_msg },
+      });
       row.trace = JSON.stringify(spans);
       await this.#store.updateChat(row).catch((err) => this.#ctx.report(err));
-      if (!cancelled) this.#ctx.logger.warn(`chat ${row.id} failed: ${row.error_msg}`, { bot_id: s.bot.id, log_id: s.logId });
+      if (!cancelled)
+        this.#ctx.logger.warn(`chat ${row.id} failed: ${row.error_msg}`, { bot_id: s.bot.id, log_id: s.logId });
       chatEvent(cancelled ? 'conversation.chat.canceled' : 'conversation.chat.failed');
     }
-    await this.#store.touch(s.conversation.id, s.conversation.name ? undefined : query.slice(0, 60)).catch(() => undefined);
+    await this.#store
+      .touch(s.conversation.id, s.conversation.name ? undefined : query.slice(0, 60))
+      .catch(() => undefined);
     emit('done', '[DONE]');
-    this.#ctx.emit(ChatFinished, { chat_id: row.id, bot_id: s.bot.id, space_id: s.bot.space_id, conversation_id: row.conversation_id, status: row.status, input_tokens: row.input_tokens, output_tokens: row.output_tokens, duration_ms: Date.now() - began });
+    this.#ctx.emit(ChatFinished, {
+      chat_id: row.id,
+      bot_id: s.bot.id,
+      space_id: s.bot.space_id,
+      conversation_id: row.conversation_id,
+      status: row.status,
+      input_tokens: row.input_tokens,
+      output_tokens: row.output_tokens,
+      duration_ms: Date.now() - began,
+    });
     // The turn as a trace for whoever keeps them (the chat's id; its conversation is the thread).
-    this.#ctx.emit(SpansRecorded, { space_id: s.bot.space_id, source: 'bot', spans: turnSpans(row.id, began, spans, { bot_id: s.bot.id, conversation_id: row.conversation_id, log_id: s.logId, connector_id: s.connectorId, question: query, answer, input_tokens: row.input_tokens, output_tokens: row.output_tokens, error: row.error_msg ?? '' }) });
+    this.#ctx.emit(SpansRecorded, {
+      space_id: s.bot.space_id,
+      source: 'bot',
+      spans: turnSpans(row.id, began, spans, {
+        bot_id: s.bot.id,
+        conversation_id: row.conversation_id,
+        log_id: s.logId,
+        connector_id: s.connectorId,
+        question: query,
+        answer,
+        input_tokens: row.input_tokens,
+        output_tokens: row.output_tokens,
+        error: row.error_msg ?? '',
+      }),
+    });
     return row;
   }
 
@@ -261,7 +470,12 @@ export class ChatService {
 
   /** The current section's questions and answers before this chat, oldest first. */
   async #history(c: ConversationRow, chatId: string): Promise<TurnMessage[]> {
-    const { items } = await this.#store.messages(c.id, { order: 'desc', limit: HISTORY_MESSAGES, section_id: c.section_id, types: ['question', 'answer'] });
+    const { items } = await this.#store.messages(c.id, {
+      order: 'desc',
+      limit: HISTORY_MESSAGES,
+      section_id: c.section_id,
+      types: ['question', 'answer'],
+    });
     return items
       .filter((m) => m.chat_id !== chatId && m.content)
       .reverse()
@@ -278,7 +492,20 @@ export class ChatService {
       const parsed = skill.settings.safeParse(value);
       if (!parsed.success) continue;
       try {
-        const c = await skill.contribute({ botId: s.bot.id, spaceId: s.bot.space_id, userId: s.userId, endUserId: s.endUserId, connectorId: s.connectorId, conversationId: s.conversation.id, chatId, version: s.version, settings: parsed.data, customVariables: s.customVariables, query, signal });
+        const c = await skill.contribute({
+          botId: s.bot.id,
+          spaceId: s.bot.space_id,
+          userId: s.userId,
+          endUserId: s.endUserId,
+          connectorId: s.connectorId,
+          conversationId: s.conversation.id,
+          chatId,
+          version: s.version,
+          settings: parsed.data,
+          customVariables: s.customVariables,
+          query,
+          signal,
+        });
         const tools = (c.tools ?? []).filter((t: BotTool) => TOOL_NAME.test(t.name) && !names.has(t.name));
         tools.forEach((t) => names.add(t.name));
         out.push({ ...c, tools });
@@ -289,7 +516,13 @@ export class ChatService {
     return out;
   }
 
-  async #suggestions(s: StartChat, mode: NonNullable<ReturnType<typeof this.mode>>, settings: unknown, transcript: TurnMessage[], signal: AbortSignal): Promise<string[]> {
+  async #suggestions(
+    s: StartChat,
+    mode: NonNullable<ReturnType<typeof this.mode>>,
+    settings: unknown,
+    transcript: TurnMessage[],
+    signal: AbortSignal,
+  ): Promise<string[]> {
     if (s.config.suggest_reply.mode === 'off') return [];
     const modelId = mode.modelOf?.(settings);
     const models = this.#ctx.optionalService(ModelsService);
@@ -297,9 +530,26 @@ export class ChatService {
     try {
       const { generateText } = await import('ai');
       const model = await models.get(s.bot.space_id, modelId);
-      const prompt = s.config.suggest_reply.mode === 'custom' && s.config.suggest_reply.prompt.trim() ? s.config.suggest_reply.prompt : DEFAULT_SUGGEST_PROMPT;
-      const r = await generateText({ model: await model.chat(), system: prompt, messages: [...transcript.slice(-6), { role: 'user', content: 'Suggest what I could ask next.' }], abortSignal: signal, maxRetries: 0, maxOutputTokens: 200 });
-      await models.recordUsage({ space_id: s.bot.space_id, model_id: modelId, input_tokens: r.usage.inputTokens ?? 0, output_tokens: r.usage.outputTokens ?? 0, source: 'chat', conversation_id: s.conversation.id });
+      const prompt =
+        s.config.suggest_reply.mode === 'custom' && s.config.suggest_reply.prompt.trim()
+          ? s.config.suggest_reply.prompt
+          : DEFAULT_SUGGEST_PROMPT;
+      const r = await generateText({
+        model: await model.chat(),
+        system: prompt,
+        messages: [...transcript.slice(-6), { role: 'user', content: 'Suggest what I could ask next.' }],
+        abortSignal: signal,
+        maxRetries: 0,
+        maxOutputTokens: 200,
+      });
+      await models.recordUsage({
+        space_id: s.bot.space_id,
+        model_id: modelId,
+        input_tokens: r.usage.inputTokens ?? 0,
+        output_tokens: r.usage.outputTokens ?? 0,
+        source: 'chat',
+        conversation_id: s.conversation.id,
+      });
       return r.text
         .split('\n')
         .map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
@@ -328,19 +578,59 @@ export function describe(e: unknown): string {
 }
 
 /** A turn's spans (times from its start) as the studio's telemetry: the turn (kind chat) with its question and answer, and what ran in it. */
-export function turnSpans(chatId: string, began: number, spans: ChatSpan[], t: { bot_id: string; conversation_id: string; log_id: string; connector_id: string; question: string; answer: string; input_tokens: number; output_tokens: number; error: string }): StudioSpan[] {
+export function turnSpans(
+  chatId: string,
+  began: number,
+  spans: ChatSpan[],
+  t: {
+    bot_id: string;
+    conversation_id: string;
+    log_id: string;
+    connector_id: string;
+    question: string;
+    answer: string;
+    input_tokens: number;
+    output_tokens: number;
+    error: string;
+  },
+): StudioSpan[] {
   const root = spans.find((x) => x.kind === 'turn');
   const rootId = `${chatId}-0`;
   return spans.map((x, i) => {
     const isRoot = x === root;
     const attributes: Record<string, unknown> = { ...x.attributes };
-    if (isRoot) Object.assign(attributes, { 'tessera.bot_id': t.bot_id, 'gen_ai.conversation.id': t.conversation_id, 'tessera.log_id': t.log_id, 'tessera.connector_id': t.connector_id, input: t.question, output: t.answer });
+    if (isRoot)
+      Object.assign(attributes, {
+        'tessera.bot_id': t.bot_id,
+        'gen_ai.conversation.id': t.conversation_id,
+        'tessera.log_id': t.log_id,
+        'tessera.connector_id': t.connector_id,
+        input: t.question,
+        output: t.answer,
+      });
     // The tokens of the turn on its answer span (what the model wrote), once.
-    if (x.kind === 'model' && x.name === 'answer') Object.assign(attributes, { 'gen_ai.usage.input_tokens': t.input_tokens, 'gen_ai.usage.output_tokens': t.output_tokens, 'gen_ai.completion': t.answer.slice(0, 16_000) });
+    if (x.kind === 'model' && x.name === 'answer')
+      Object.assign(attributes, {
+        'gen_ai.usage.input_tokens': t.input_tokens,
+        'gen_ai.usage.output_tokens': t.output_tokens,
+        'gen_ai.completion': t.answer.slice(0, 16_000),
+      });
     delete attributes.input_tokens;
     delete attributes.output_tokens;
     const start = began + x.start_ms;
     const end = began + Math.max(x.start_ms, x.end_ms);
-    return { trace_id: chatId, span_id: isRoot ? rootId : `${chatId}-${i + 1}`, parent_span_id: isRoot ? null : rootId, name: x.name, kind: isRoot ? 'chat' : x.kind === 'model' ? 'llm' : x.kind, start_ms: start, end_ms: end, status: x.status === 'error' ? 'error' : 'ok', status_message: isRoot && t.error ? t.error : undefined, attributes, events: genAiEvents(attributes, start, end) };
+    return {
+      trace_id: chatId,
+      span_id: isRoot ? rootId : `${chatId}-${i + 1}`,
+      parent_span_id: isRoot ? null : rootId,
+      name: x.name,
+      kind: isRoot ? 'chat' : x.kind === 'model' ? 'llm' : x.kind,
+      start_ms: start,
+      end_ms: end,
+      status: x.status === 'error' ? 'error' : 'ok',
+      status_message: isRoot && t.error ? t.error : undefined,
+      attributes,
+      events: genAiEvents(attributes, start, end),
+    };
   });
 }

@@ -2,7 +2,14 @@ import { Connectors as ConnectorsPoint, ResourceReferences, containsText, define
 import { z } from 'zod';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
-import { BotChatsService, BotConfig, BotsService, CONNECTOR_NAMES, Connectors, type BotSummary } from '../shared/index.ts';
+import {
+  BotChatsService,
+  BotConfig,
+  BotsService,
+  CONNECTOR_NAMES,
+  Connectors,
+  type BotSummary,
+} from '../shared/index.ts';
 import { ChatErrorCode, ChatService } from './chat.ts';
 import { botError } from './errors.ts';
 import { ConversationStore } from './conversations.ts';
@@ -13,22 +20,50 @@ import { registerBotRoutes } from './routes.ts';
 import { BotStore, type BotRow } from './store.ts';
 import { pipeChat } from './stream.ts';
 
-const summary = (b: BotRow): BotSummary => ({ bot_id: b.id, space_id: b.space_id, name: b.name, description: b.description, icon_uri: b.icon_uri, mode: b.mode });
+const summary = (b: BotRow): BotSummary => ({
+  bot_id: b.id,
+  space_id: b.space_id,
+  name: b.name,
+  description: b.description,
+  icon_uri: b.icon_uri,
+  mode: b.mode,
+});
 
 export default defineExtension({
   id: 'bots',
   register(ctx) {
     // Where bots (and projects, for their chat-flows) are published: the open API, and the studio's chat page
     // with its embeddable Web SDK (an origin allow-list says which sites may embed it).
-    ctx.register(ConnectorsPoint, { id: Connectors.API, name: CONNECTOR_NAMES[Connectors.API], description: { 'en-US': 'The open API (/v3/chat ...) with a personal access token.', 'zh-CN': '开放 API（/v3/chat 等），使用个人访问令牌。' }, kinds: ['bot', 'project'] });
+    ctx.register(ConnectorsPoint, {
+      id: Connectors.API,
+      name: CONNECTOR_NAMES[Connectors.API],
+      description: {
+        'en-US': 'The open API (/v3/chat ...) with a personal access token.',
+        'zh-CN': '开放 API（/v3/chat 等），使用个人访问令牌。',
+      },
+      kinds: ['bot', 'project'],
+    });
     ctx.register(ConnectorsPoint, {
       id: Connectors.ChatPage,
       name: CONNECTOR_NAMES[Connectors.ChatPage],
-      description: { 'en-US': 'The chat page of the studio, and the chat widget other sites embed (Web SDK).', 'zh-CN': '工作室的聊天页面，以及其他网站可嵌入的聊天组件（Web SDK）。' },
+      description: {
+        'en-US': 'The chat page of the studio, and the chat widget other sites embed (Web SDK).',
+        'zh-CN': '工作室的聊天页面，以及其他网站可嵌入的聊天组件（Web SDK）。',
+      },
       kinds: ['bot', 'project'],
       settings: z.object({
         /** Sites whose pages may embed the chat widget: origins such as https://shop.example.com. */
-        allowed_origins: z.array(z.string().regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'An origin is a scheme and a host, with a port if any: https://shop.example.com')).max(50).default([]),
+        allowed_origins: z
+          .array(
+            z
+              .string()
+              .regex(
+                /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i,
+                'An origin is a scheme and a host, with a port if any: https://shop.example.com',
+              ),
+          )
+          .max(50)
+          .default([]),
       }),
     });
     // Bots whose draft configuration names a resource (a knowledge base, a table, a workflow ...).
@@ -43,7 +78,12 @@ export default defineExtension({
           .where('m.deleted_at', 'is', null)
           .where(containsText('d.config', `"${id}"`))
           .execute();
-        return rows.map((r) => ({ kind: 'bot', id: r.id as string, name: r.name as string, space_id: r.space_id as string }));
+        return rows.map((r) => ({
+          kind: 'bot',
+          id: r.id as string,
+          name: r.name as string,
+          space_id: r.space_id as string,
+        }));
       },
     });
     ctx.migrations(migrations);
@@ -60,15 +100,37 @@ export default defineExtension({
         return b && summary(b);
       },
       skillSettings: async (botId, skill, which) => {
-        const config = which === 'published' ? (await bots.published(botId))?.config : await bots.draft(botId).then((d) => d.config, () => undefined);
+        const config =
+          which === 'published'
+            ? (await bots.published(botId))?.config
+            : await bots.draft(botId).then(
+                (d) => d.config,
+                () => undefined,
+              );
         return config?.skills[skill];
       },
-      list: async (spaceId) => ((await ctx.db.selectFrom('bots_meta').selectAll().where('space_id', '=', spaceId).where('deleted_at', 'is', null).orderBy('updated_at', 'desc').execute()) as BotRow[]).map(summary),
+      list: async (spaceId) =>
+        (
+          (await ctx.db
+            .selectFrom('bots_meta')
+            .selectAll()
+            .where('space_id', '=', spaceId)
+            .where('deleted_at', 'is', null)
+            .orderBy('updated_at', 'desc')
+            .execute()) as BotRow[]
+        ).map(summary),
       publication: async (botId) => {
         const b = await bots.meta(botId).catch(() => undefined);
         const p = b && (await bots.published(b.id));
         if (!b || !p) return undefined;
-        return { ...summary(b), version: p.version, connectors: p.connectors, connector_settings: p.connector_settings, onboarding: p.config.onboarding, creator_id: b.creator_id };
+        return {
+          ...summary(b),
+          version: p.version,
+          connectors: p.connectors,
+          connector_settings: p.connector_settings,
+          onboarding: p.config.onboarding,
+          creator_id: b.creator_id,
+        };
       },
     });
     ctx.provide(BotChatsService, {
@@ -77,35 +139,95 @@ export default defineExtension({
         if (t.conversationId) {
           conversation = await conversations.get(t.conversationId, t.userId);
           // One end user's conversation is not another's (channels where many end users share the accountable user).
-          if (conversation.bot_id !== t.ownerId || conversation.end_user_id !== t.endUserId) throw badRequest('This conversation belongs to something else or another user.');
-        } else conversation = await conversations.create({ bot_id: t.ownerId, space_id: t.spaceId, user_id: t.userId, end_user_id: t.endUserId, connector_id: t.connectorId, draft: false });
+          if (conversation.bot_id !== t.ownerId || conversation.end_user_id !== t.endUserId)
+            throw badRequest('This conversation belongs to something else or another user.');
+        } else
+          conversation = await conversations.create({
+            bot_id: t.ownerId,
+            space_id: t.spaceId,
+            user_id: t.userId,
+            end_user_id: t.endUserId,
+            connector_id: t.connectorId,
+            draft: false,
+          });
         const owner = { id: t.ownerId, space_id: t.spaceId } as BotRow;
         const parsed = BotConfig.safeParse({ mode: t.mode, settings: t.settings });
         if (!parsed.success) throw badRequest(`The turn's settings are not valid: ${parsed.error.issues[0]?.message}`);
-        const row = await chats.start({ bot: owner, config: parsed.data, version: 'latest', conversation, userId: t.userId, endUserId: t.endUserId, connectorId: t.connectorId, messages: t.messages, customVariables: t.customVariables, save: true, logId: t.logId });
+        const row = await chats.start({
+          bot: owner,
+          config: parsed.data,
+          version: 'latest',
+          conversation,
+          userId: t.userId,
+          endUserId: t.endUserId,
+          connectorId: t.connectorId,
+          messages: t.messages,
+          customVariables: t.customVariables,
+          save: true,
+          logId: t.logId,
+        });
         return { chat_id: row.id, conversation_id: conversation.id };
       },
       async startPublished(t) {
         const b = await bots.meta(t.botId).catch(() => undefined);
         const p = b && (await bots.published(b.id));
         const connectorId = t.connectorId ?? Connectors.API;
-        if (!b || !p || !p.connectors.includes(connectorId)) throw botError(404, connectorId === Connectors.API ? 'bots.notOnApi' : 'bots.notOnChatPage', {});
+        if (!b || !p || !p.connectors.includes(connectorId))
+          throw botError(404, connectorId === Connectors.API ? 'bots.notOnApi' : 'bots.notOnChatPage', {});
         let conversation;
         if (t.conversationId) {
           conversation = await conversations.get(t.conversationId, t.userId);
           // One end user's conversation is not another's (channels where many end users share the accountable user).
-          if (conversation.bot_id !== b.id || conversation.end_user_id !== t.endUserId) throw badRequest('This conversation belongs to another bot or user.');
-        } else conversation = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: t.userId, end_user_id: t.endUserId, connector_id: connectorId, draft: false });
-        const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation, userId: t.userId, endUserId: t.endUserId, connectorId, messages: [{ role: 'user', content: t.message }], customVariables: {}, save: true, logId: t.logId });
+          if (conversation.bot_id !== b.id || conversation.end_user_id !== t.endUserId)
+            throw badRequest('This conversation belongs to another bot or user.');
+        } else
+          conversation = await conversations.create({
+            bot_id: b.id,
+            space_id: b.space_id,
+            user_id: t.userId,
+            end_user_id: t.endUserId,
+            connector_id: connectorId,
+            draft: false,
+          });
+        const row = await chats.start({
+          bot: b,
+          config: p.config,
+          version: p.version,
+          conversation,
+          userId: t.userId,
+          endUserId: t.endUserId,
+          connectorId,
+          messages: [{ role: 'user', content: t.message }],
+          customVariables: {},
+          save: true,
+          logId: t.logId,
+        });
         return { chat_id: row.id, conversation_id: conversation.id };
       },
       stream: (chatId, sse, signal) => pipeChat(chats, chatId, sse, signal),
       async exchange(conversationId, chatId) {
-        const c = (await ctx.db.selectFrom('bots_conversation').selectAll().where('id', '=', conversationId).executeTakeFirst()) as { bot_id: string; space_id: string; end_user_id: string; connector_id: string; draft: number } | undefined;
+        const c = (await ctx.db
+          .selectFrom('bots_conversation')
+          .selectAll()
+          .where('id', '=', conversationId)
+          .executeTakeFirst()) as
+          { bot_id: string; space_id: string; end_user_id: string; connector_id: string; draft: number } | undefined;
         if (!c) return undefined;
         const { items } = await conversations.messages(conversationId, { order: 'asc', chat_id: chatId, limit: 50 });
-        const text = (type: string) => items.filter((m) => m.type === type).map((m) => m.content).join('\n');
-        return { bot_id: c.bot_id, space_id: c.space_id, end_user_id: c.end_user_id, connector_id: c.connector_id, draft: !!Number(c.draft), question: text('question'), answer: text('answer') };
+        const text = (type: string) =>
+          items
+            .filter((m) => m.type === type)
+            .map((m) => m.content)
+            .join('\n');
+        return {
+          bot_id: c.bot_id,
+          space_id: c.space_id,
+          end_user_id: c.end_user_id,
+          connector_id: c.connector_id,
+          draft: !!Number(c.draft),
+          question: text('question'),
+          answer: text('answer'),
+        };
       },
     });
     for (const [key, en, zh] of [
@@ -122,9 +244,15 @@ export default defineExtension({
     if (ctx.host.distributed) return;
     const r = await ctx.db
       .updateTable('bots_chat')
-      .set({ status: 'failed', error_code: ChatErrorCode.Internal, error_msg: 'The studio stopped while this chat was answering; send the message again.', failed_at: Date.now() })
+      .set({
+        status: 'failed',
+        error_code: ChatErrorCode.Internal,
+        error_msg: 'The studio stopped while this chat was answering; send the message again.',
+        failed_at: Date.now(),
+      })
       .where('status', 'in', ['created', 'in_progress'])
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows)) ctx.logger.warn(`failed ${r.numUpdatedRows} chat(s) left answering by a previous stop`);
+    if (Number(r.numUpdatedRows))
+      ctx.logger.warn(`failed ${r.numUpdatedRows} chat(s) left answering by a previous stop`);
   },
 });

@@ -61,7 +61,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('bots_conversation_owner').on('bots_conversation').columns(['bot_id', 'user_id', 'connector_id', 'updated_at']).execute();
+      await db.schema
+        .createIndex('bots_conversation_owner')
+        .on('bots_conversation')
+        .columns(['bot_id', 'user_id', 'connector_id', 'updated_at'])
+        .execute();
       await db.schema
         .createTable('bots_message')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -79,7 +83,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('bots_message_conv').on('bots_message').columns(['conversation_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('bots_message_conv')
+        .on('bots_message')
+        .columns(['conversation_id', 'created_at', 'id'])
+        .execute();
       await db.schema.createIndex('bots_message_chat').on('bots_message').columns(['chat_id']).execute();
       await db.schema
         .createTable('bots_chat')
@@ -101,7 +109,11 @@ export const migrations: Migration[] = [
         .addColumn('completed_at', 'bigint')
         .addColumn('failed_at', 'bigint')
         .execute();
-      await db.schema.createIndex('bots_chat_conv').on('bots_chat').columns(['conversation_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('bots_chat_conv')
+        .on('bots_chat')
+        .columns(['conversation_id', 'created_at'])
+        .execute();
     },
   },
   {
@@ -114,14 +126,20 @@ export const migrations: Migration[] = [
     // What a publication to each connector took (the Web SDK's allowed origins).
     name: '0003_connector_settings',
     up: async (db) => {
-      await db.schema.alterTable('bots_commit').addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+      await db.schema
+        .alterTable('bots_commit')
+        .addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
     },
   },
   {
     // The meta_data a caller gives a chat comes back on the chat object (Coze's CreateChatData.meta_data).
     name: '0004_chat_meta',
     up: async (db) => {
-      await db.schema.alterTable('bots_chat').addColumn('meta_data', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+      await db.schema
+        .alterTable('bots_chat')
+        .addColumn('meta_data', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
     },
   },
   {

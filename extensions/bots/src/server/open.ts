@@ -17,11 +17,18 @@ const as4200 = (e: unknown): never => {
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
 /** Coze's meta_data: at most 16 pairs of short texts. */
-const MetaData = z.record(z.string().max(64), z.string().max(512)).refine((m) => Object.keys(m).length <= 16, 'meta_data has at most 16 keys.');
+const MetaData = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((m) => Object.keys(m).length <= 16, 'meta_data has at most 16 keys.');
 const Message = z.object({
   role: z.enum(['user', 'assistant']),
   type: z.enum(['question', 'answer']).optional(),
-  content: z.union([z.string().max(100_000, 'A message has at most 100,000 characters.'), z.array(z.record(z.string(), z.unknown())).max(50)]).optional(),
+  content: z
+    .union([
+      z.string().max(100_000, 'A message has at most 100,000 characters.'),
+      z.array(z.record(z.string(), z.unknown())).max(50),
+    ])
+    .optional(),
   content_type: z.enum(['text', 'object_string', 'card']).default('text'),
   meta_data: MetaData.optional(),
 });
@@ -56,7 +63,8 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
   const byConvBody = { space: (r: { body: any }) => convSpace(r.body?.conversation_id) };
 
   /** A conversation of the caller's (another user's is not found), with its bot. */
-  const own = async (conversationId: string, userId: string): Promise<ConversationRow> => conversations.get(conversationId, userId).catch(as4200);
+  const own = async (conversationId: string, userId: string): Promise<ConversationRow> =>
+    conversations.get(conversationId, userId).catch(as4200);
 
   // ------------------------------------------------------------------ chat
 
@@ -80,23 +88,56 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: byBody,
     permission: 'bot.chat',
     stream: true,
-    summary: "Chat with a published bot: streamed (stream: true) or started and polled with /v3/chat/retrieve",
+    summary: 'Chat with a published bot: streamed (stream: true) or started and polled with /v3/chat/retrieve',
     body: ChatBody,
     query: z.object({ conversation_id: z.string().optional() }),
     handler: async ({ body, query, caller, logId, signal, headers }, reply) => {
-      if (!body.stream && !body.auto_save_history) throw badRequest('auto_save_history must be true when stream is false (the answer is read from the conversation).');
+      if (!body.stream && !body.auto_save_history)
+        throw badRequest(
+          'auto_save_history must be true when stream is false (the answer is read from the conversation).',
+        );
       const b = await bots.meta(body.bot_id).catch(as4200);
       const p = await bots.published(b.id);
-      if (!p || !p.connectors.includes(Connectors.API)) throw botError(404, 'bots.notOnApi', {}, { openCode: OpenApiCode.NOT_FOUND });
+      if (!p || !p.connectors.includes(Connectors.API))
+        throw botError(404, 'bots.notOnApi', {}, { openCode: OpenApiCode.NOT_FOUND });
       const endUser = body.user_id !== undefined && body.user_id !== '' ? String(body.user_id) : caller!.userId;
       let c: ConversationRow;
       if (query.conversation_id) {
         c = await own(query.conversation_id, caller!.userId);
         if (c.bot_id !== b.id) throw badRequest('This conversation belongs to another bot.');
-      } else c = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: caller!.userId, end_user_id: endUser, connector_id: Connectors.API, draft: false, meta_data: body.meta_data });
-      const messages = body.additional_messages.map((m) => ({ role: m.role, type: m.type, content: textOf(m), meta_data: m.meta_data }));
-      if (!messages.some((m) => m.role === 'user' && m.content.trim())) throw badRequest('additional_messages needs a user message: it is the question the bot answers.');
-      const row = await chats.start({ bot: b, config: p.config, version: p.version, conversation: c, userId: caller!.userId, endUserId: endUser, connectorId: Connectors.API, messages, customVariables: body.custom_variables, save: body.auto_save_history, logId, language: String(headers['accept-language'] ?? ''), metaData: body.meta_data });
+      } else
+        c = await conversations.create({
+          bot_id: b.id,
+          space_id: b.space_id,
+          user_id: caller!.userId,
+          end_user_id: endUser,
+          connector_id: Connectors.API,
+          draft: false,
+          meta_data: body.meta_data,
+        });
+      const messages = body.additional_messages.map((m) => ({
+        role: m.role,
+        type: m.type,
+        content: textOf(m),
+        meta_data: m.meta_data,
+      }));
+      if (!messages.some((m) => m.role === 'user' && m.content.trim()))
+        throw badRequest('additional_messages needs a user message: it is the question the bot answers.');
+      const row = await chats.start({
+        bot: b,
+        config: p.config,
+        version: p.version,
+        conversation: c,
+        userId: caller!.userId,
+        endUserId: endUser,
+        connectorId: Connectors.API,
+        messages,
+        customVariables: body.custom_variables,
+        save: body.auto_save_history,
+        logId,
+        language: String(headers['accept-language'] ?? ''),
+        metaData: body.meta_data,
+      });
       if (!body.stream) return chatView({ ...row, status: 'in_progress' });
       await pipeChat(chats, row.id, reply.sse(), signal);
       return null;
@@ -144,7 +185,8 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       const c = await own(body.conversation_id, caller!.userId);
       const chat = await conversations.chat(c.id, body.chat_id).catch(as4200);
       if (chats.cancel(chat.id)) await chats.settled(chat.id);
-      else if (chat.status === 'created' || chat.status === 'in_progress') throw badRequest('This chat is not running in this studio process; try again.');
+      else if (chat.status === 'created' || chat.status === 'in_progress')
+        throw badRequest('This chat is not running in this studio process; try again.');
       else throw badRequest(`This chat has already ended (${chat.status}).`);
       return chatView(await conversations.chat(c.id, chat.id));
     },
@@ -158,12 +200,17 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     stream: true,
     summary: 'Answer a chat that requires action (tools the caller runs)',
     query: ChatRef,
-    body: z.object({ tool_outputs: z.array(z.object({ tool_call_id: z.string(), output: z.string() })).min(1), stream: z.boolean().optional() }),
+    body: z.object({
+      tool_outputs: z.array(z.object({ tool_call_id: z.string(), output: z.string() })).min(1),
+      stream: z.boolean().optional(),
+    }),
     handler: async ({ query, caller }) => {
       const c = await own(query.conversation_id, caller!.userId);
       const chat = await conversations.chat(c.id, query.chat_id).catch(as4200);
       // Every tool of a bot here runs in the studio: no chat waits for the caller's tool outputs.
-      throw badRequest(`This chat does not wait for tool outputs (its status is ${chat.status}): the bot's tools run in the studio.`);
+      throw badRequest(
+        `This chat does not wait for tool outputs (its status is ${chat.status}): the bot's tools run in the studio.`,
+      );
     },
   });
 
@@ -175,11 +222,34 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: byBody,
     permission: 'bot.chat',
     summary: 'Create a conversation with a bot, optionally with its first messages',
-    body: z.object({ bot_id: z.string().min(1), messages: z.array(Message).max(50).default([]), meta_data: MetaData.optional() }),
+    body: z.object({
+      bot_id: z.string().min(1),
+      messages: z.array(Message).max(50).default([]),
+      meta_data: MetaData.optional(),
+    }),
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id).catch(as4200);
-      const c = await conversations.create({ bot_id: b.id, space_id: b.space_id, user_id: caller!.userId, end_user_id: caller!.userId, connector_id: Connectors.API, draft: false, meta_data: body.meta_data });
-      for (const m of body.messages) await conversations.addMessage({ conversation_id: c.id, section_id: c.section_id, chat_id: null, bot_id: b.id, role: m.role, type: m.type ?? (m.role === 'user' ? 'question' : 'answer'), content: textOf(m), content_type: m.content_type, meta_data: JSON.stringify(m.meta_data ?? {}) });
+      const c = await conversations.create({
+        bot_id: b.id,
+        space_id: b.space_id,
+        user_id: caller!.userId,
+        end_user_id: caller!.userId,
+        connector_id: Connectors.API,
+        draft: false,
+        meta_data: body.meta_data,
+      });
+      for (const m of body.messages)
+        await conversations.addMessage({
+          conversation_id: c.id,
+          section_id: c.section_id,
+          chat_id: null,
+          bot_id: b.id,
+          role: m.role,
+          type: m.type ?? (m.role === 'user' ? 'question' : 'answer'),
+          content: textOf(m),
+          content_type: m.content_type,
+          meta_data: JSON.stringify(m.meta_data ?? {}),
+        });
       return conversationView(c);
     },
   });
@@ -199,11 +269,24 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     path: '/v1/conversations',
     auth: byQueryBot,
     permission: 'bot.chat',
-    summary: "Your conversations with a bot through the API, latest first",
-    query: z.object({ bot_id: z.string().min(1), page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(50).default(50) }),
+    summary: 'Your conversations with a bot through the API, latest first',
+    query: z.object({
+      bot_id: z.string().min(1),
+      page_num: z.coerce.number().int().min(1).default(1),
+      page_size: z.coerce.number().int().min(1).max(50).default(50),
+    }),
     handler: async ({ query, caller }) => {
-      const rows = await conversations.list({ bot_id: query.bot_id, user_id: caller!.userId, connector_id: Connectors.API, limit: query.page_size + 1, offset: (query.page_num - 1) * query.page_size });
-      return { conversations: rows.slice(0, query.page_size).map(conversationView), has_more: rows.length > query.page_size };
+      const rows = await conversations.list({
+        bot_id: query.bot_id,
+        user_id: caller!.userId,
+        connector_id: Connectors.API,
+        limit: query.page_size + 1,
+        offset: (query.page_num - 1) * query.page_size,
+      });
+      return {
+        conversations: rows.slice(0, query.page_size).map(conversationView),
+        has_more: rows.length > query.page_size,
+      };
     },
   });
 
@@ -232,7 +315,17 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     body: Message.extend({ content: z.union([z.string().min(1), z.array(z.record(z.string(), z.unknown())).min(1)]) }),
     handler: async ({ query, body, caller }) => {
       const c = await own(query.conversation_id, caller!.userId);
-      const m = await conversations.addMessage({ conversation_id: c.id, section_id: c.section_id, chat_id: null, bot_id: c.bot_id, role: body.role, type: body.type ?? (body.role === 'user' ? 'question' : 'answer'), content: textOf(body), content_type: body.content_type, meta_data: JSON.stringify(body.meta_data ?? {}) });
+      const m = await conversations.addMessage({
+        conversation_id: c.id,
+        section_id: c.section_id,
+        chat_id: null,
+        bot_id: c.bot_id,
+        role: body.role,
+        type: body.type ?? (body.role === 'user' ? 'question' : 'answer'),
+        content: textOf(body),
+        content_type: body.content_type,
+        meta_data: JSON.stringify(body.meta_data ?? {}),
+      });
       await conversations.touch(c.id);
       return messageView(m);
     },
@@ -246,13 +339,36 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     rawResponse: true,
     summary: 'Messages of a conversation, paged both ways with before_id and after_id',
     query: z.object({ conversation_id: z.string().min(1) }),
-    body: z.object({ order: z.enum(['asc', 'desc']).default('desc'), chat_id: z.string().optional(), before_id: z.string().optional(), after_id: z.string().optional(), limit: z.number().int().min(1).max(50).default(50) }).prefault({}),
+    body: z
+      .object({
+        order: z.enum(['asc', 'desc']).default('desc'),
+        chat_id: z.string().optional(),
+        before_id: z.string().optional(),
+        after_id: z.string().optional(),
+        limit: z.number().int().min(1).max(50).default(50),
+      })
+      .prefault({}),
     handler: async ({ query, body, caller }) => {
       if (body.before_id && body.after_id) throw badRequest('Give before_id or after_id, not both.');
       const c = await own(query.conversation_id, caller!.userId);
-      const page = await conversations.messages(c.id, { order: body.order, chat_id: body.chat_id, before_id: body.before_id, after_id: body.after_id, limit: body.limit }).catch(as4200);
+      const page = await conversations
+        .messages(c.id, {
+          order: body.order,
+          chat_id: body.chat_id,
+          before_id: body.before_id,
+          after_id: body.after_id,
+          limit: body.limit,
+        })
+        .catch(as4200);
       const data = page.items.map(messageView);
-      return { code: 0, msg: '', data, first_id: data[0]?.id ?? '', last_id: data.at(-1)?.id ?? '', has_more: page.has_more };
+      return {
+        code: 0,
+        msg: '',
+        data,
+        first_id: data[0]?.id ?? '',
+        last_id: data.at(-1)?.id ?? '',
+        has_more: page.has_more,
+      };
     },
   });
 
@@ -277,12 +393,23 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     rawResponse: true,
     summary: "Change a message's content or metadata",
     query: MsgQuery,
-    body: z.object({ content: z.union([z.string().max(100_000), z.array(z.record(z.string(), z.unknown())).max(50)]).optional(), content_type: z.enum(['text', 'object_string', 'card']).optional(), meta_data: MetaData.optional() }),
+    body: z.object({
+      content: z.union([z.string().max(100_000), z.array(z.record(z.string(), z.unknown())).max(50)]).optional(),
+      content_type: z.enum(['text', 'object_string', 'card']).optional(),
+      meta_data: MetaData.optional(),
+    }),
     handler: async ({ query, body, caller }) => {
       const c = await own(query.conversation_id, caller!.userId);
       const m = await conversations.message(c.id, query.message_id).catch(as4200);
-      const content = body.content === undefined ? undefined : textOf({ role: m.role, content: body.content, content_type: body.content_type ?? 'text' });
-      const next = await conversations.updateMessage(m, { ...(content !== undefined ? { content } : {}), ...(body.content_type ? { content_type: body.content_type } : {}), ...(body.meta_data ? { meta_data: JSON.stringify(body.meta_data) } : {}) });
+      const content =
+        body.content === undefined
+          ? undefined
+          : textOf({ role: m.role, content: body.content, content_type: body.content_type ?? 'text' });
+      const next = await conversations.updateMessage(m, {
+        ...(content !== undefined ? { content } : {}),
+        ...(body.content_type ? { content_type: body.content_type } : {}),
+        ...(body.meta_data ? { meta_data: JSON.stringify(body.meta_data) } : {}),
+      });
       return { code: 0, msg: '', message: messageView(next) };
     },
   });
@@ -309,24 +436,51 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     const mode = ctx.registry(BotModes).get(next.mode);
     // What the mode and each skill read from Coze's fields is checked with their schemas: a bad value
     // (a temperature of 5) is refused now, not found when the bot answers.
-    const checked = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, v: unknown, what: string) => {
+    const checked = (
+      schema: {
+        safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+      },
+      v: unknown,
+      what: string,
+    ) => {
       const r = schema.safeParse(v);
-      if (!r.success) throw badRequest(`${what}: ${r.error!.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!r.success)
+        throw badRequest(
+          `${what}: ${r
+            .error!.issues.slice(0, 5)
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')}`,
+        );
       return v;
     };
     const settings = mode?.fromOpenApi?.(body, next.settings);
-    if (settings !== undefined && mode) next.settings = checked(mode.settings, settings, 'The bot settings are not valid') as Record<string, unknown>;
+    if (settings !== undefined && mode)
+      next.settings = checked(mode.settings, settings, 'The bot settings are not valid') as Record<string, unknown>;
     for (const skill of ctx.registry(BotSkills).list()) {
       const raw = skill.fromOpenApi?.(body, next.skills[skill.key]);
       const v = raw === undefined ? undefined : checked(skill.settings, raw, `${skill.label['en-US']} are not valid`);
       if (v !== undefined) next.skills[skill.key] = v;
     }
     const onboarding = body.onboarding_info as { prologue?: string; suggested_questions?: string[] } | undefined;
-    if (onboarding) next.onboarding = { prologue: onboarding.prologue ?? next.onboarding.prologue, suggested_questions: onboarding.suggested_questions ?? next.onboarding.suggested_questions };
+    if (onboarding)
+      next.onboarding = {
+        prologue: onboarding.prologue ?? next.onboarding.prologue,
+        suggested_questions: onboarding.suggested_questions ?? next.onboarding.suggested_questions,
+      };
     const suggest = body.suggest_reply_info as { reply_mode?: string; customized_prompt?: string } | undefined;
-    if (suggest?.reply_mode) next.suggest_reply = { mode: suggest.reply_mode === 'enable' ? 'default' : suggest.reply_mode === 'customized' ? 'custom' : 'off', prompt: suggest.customized_prompt ?? next.suggest_reply.prompt };
+    if (suggest?.reply_mode)
+      next.suggest_reply = {
+        mode: suggest.reply_mode === 'enable' ? 'default' : suggest.reply_mode === 'customized' ? 'custom' : 'off',
+        prompt: suggest.customized_prompt ?? next.suggest_reply.prompt,
+      };
     const parsed = BotConfig.safeParse(next);
-    if (!parsed.success) throw badRequest(`The bot's settings are not valid: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw badRequest(
+        `The bot's settings are not valid: ${parsed.error.issues
+          .slice(0, 5)
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+      );
     return parsed.data;
   };
 
@@ -334,7 +488,9 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     const mode = ctx.registry(BotModes).get(config.mode);
     // Settings as their schemas read them (defaults filled in): a bot just created has none of its own yet.
     const settings = mode?.settings.safeParse(config.settings ?? {});
-    const described: Record<string, unknown> = { ...(settings?.success ? (mode?.describe?.(settings.data) ?? {}) : {}) };
+    const described: Record<string, unknown> = {
+      ...(settings?.success ? (mode?.describe?.(settings.data) ?? {}) : {}),
+    };
     for (const [key, value] of Object.entries(config.skills)) {
       const skill = ctx.registry(BotSkills).get(key);
       const parsed = skill?.settings.safeParse(value ?? {});
@@ -357,13 +513,33 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       knowledge: { knowledge_infos: [] },
       variables: [],
       ...described,
-      onboarding_info: { prologue: config.onboarding.prologue, suggested_questions: config.onboarding.suggested_questions },
-      suggest_reply_info: { reply_mode: reply.mode === 'default' ? 'enable' : reply.mode === 'custom' ? 'customized' : 'disable', customized_prompt: reply.prompt },
-      shortcut_commands: config.shortcuts.map((s) => ({ id: s.id, name: s.name, command: s.command, description: s.description, query_template: s.query_template, icon_url: '', components: [] })),
+      onboarding_info: {
+        prologue: config.onboarding.prologue,
+        suggested_questions: config.onboarding.suggested_questions,
+      },
+      suggest_reply_info: {
+        reply_mode: reply.mode === 'default' ? 'enable' : reply.mode === 'custom' ? 'customized' : 'disable',
+        customized_prompt: reply.prompt,
+      },
+      shortcut_commands: config.shortcuts.map((s) => ({
+        id: s.id,
+        name: s.name,
+        command: s.command,
+        description: s.description,
+        query_template: s.query_template,
+        icon_url: '',
+        components: [],
+      })),
     };
   };
 
-  const BotBody = z.object({ name: z.string().trim().min(1).max(100).optional(), description: z.string().max(2000).optional(), icon_file_id: z.string().max(2000).optional() }).passthrough();
+  const BotBody = z
+    .object({
+      name: z.string().trim().min(1).max(100).optional(),
+      description: z.string().max(2000).optional(),
+      icon_file_id: z.string().max(2000).optional(),
+    })
+    .passthrough();
 
   ctx.route({
     method: 'POST',
@@ -377,7 +553,14 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       const mode = ctx.registry(BotModes).get('single-agent') ?? ctx.registry(BotModes).list()[0];
       if (!mode) throw badRequest('No bot mode is enabled in this studio.');
       const config = fromOpenApi(body, BotConfig.parse({ mode: mode.key }));
-      const bot_id = await bots.create({ space_id: body.space_id, name: body.name, description: body.description ?? '', icon_uri: body.icon_file_id ?? '', config, creator_id: caller!.userId });
+      const bot_id = await bots.create({
+        space_id: body.space_id,
+        name: body.name,
+        description: body.description ?? '',
+        icon_uri: body.icon_file_id ?? '',
+        config,
+        creator_id: caller!.userId,
+      });
       return { bot_id };
     },
   });
@@ -396,8 +579,27 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       const config = fromOpenApi(body, draft.config);
       const t = nowIso();
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable('bots_draft').set({ config: JSON.stringify(config), revision: b.draft_revision + 1, updated_by: caller!.userId, updated_at: t }).where('bot_id', '=', b.id).execute();
-        await trx.updateTable('bots_meta').set({ name: body.name ?? b.name, description: body.description ?? b.description, icon_uri: body.icon_file_id ?? b.icon_uri, draft_revision: b.draft_revision + 1, updated_at: t }).where('id', '=', b.id).execute();
+        await trx
+          .updateTable('bots_draft')
+          .set({
+            config: JSON.stringify(config),
+            revision: b.draft_revision + 1,
+            updated_by: caller!.userId,
+            updated_at: t,
+          })
+          .where('bot_id', '=', b.id)
+          .execute();
+        await trx
+          .updateTable('bots_meta')
+          .set({
+            name: body.name ?? b.name,
+            description: body.description ?? b.description,
+            icon_uri: body.icon_file_id ?? b.icon_uri,
+            draft_revision: b.draft_revision + 1,
+            updated_at: t,
+          })
+          .where('id', '=', b.id)
+          .execute();
       });
       return null;
     },
@@ -412,7 +614,11 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     body: z.object({ bot_id: z.string().min(1), connector_ids: z.array(z.string()).min(1) }),
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id).catch(as4200);
-      const { version } = await publishDraft(ctx, bots, b, { changelog: '', connectors: body.connector_ids, userId: caller!.userId });
+      const { version } = await publishDraft(ctx, bots, b, {
+        changelog: '',
+        connectors: body.connector_ids,
+        userId: caller!.userId,
+      });
       return { bot_id: b.id, version };
     },
   });
@@ -454,12 +660,34 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: { space: { from: 'query', field: 'space_id' } },
     permission: 'bot.read',
     summary: 'Published bots of a space',
-    query: z.object({ space_id: z.string().min(1), page_size: z.coerce.number().int().min(1).max(100).default(20), page_index: z.coerce.number().int().min(1).default(1) }),
+    query: z.object({
+      space_id: z.string().min(1),
+      page_size: z.coerce.number().int().min(1).max(100).default(20),
+      page_index: z.coerce.number().int().min(1).default(1),
+    }),
     handler: async ({ query }) => {
-      const q = ctx.db.selectFrom('bots_meta').where('space_id', '=', query.space_id).where('deleted_at', 'is', null).where('latest_version', 'is not', null);
+      const q = ctx.db
+        .selectFrom('bots_meta')
+        .where('space_id', '=', query.space_id)
+        .where('deleted_at', 'is', null)
+        .where('latest_version', 'is not', null);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q.selectAll().orderBy('published_at', 'desc').limit(query.page_size).offset((query.page_index - 1) * query.page_size).execute()) as BotRow[];
-      return { total, space_bots: rows.map((b) => ({ bot_id: b.id, bot_name: b.name, description: b.description, icon_url: b.icon_uri, publish_time: String(secs(b.published_at)) })) };
+      const rows = (await q
+        .selectAll()
+        .orderBy('published_at', 'desc')
+        .limit(query.page_size)
+        .offset((query.page_index - 1) * query.page_size)
+        .execute()) as BotRow[];
+      return {
+        total,
+        space_bots: rows.map((b) => ({
+          bot_id: b.id,
+          bot_name: b.name,
+          description: b.description,
+          icon_url: b.icon_uri,
+          publish_time: String(secs(b.published_at)),
+        })),
+      };
     },
   });
 
@@ -469,15 +697,40 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: { space: { from: 'query', field: 'workspace_id' } },
     permission: 'bot.read',
     summary: 'Bots of a workspace (all, published or drafts only)',
-    query: z.object({ workspace_id: z.string().min(1), publish_status: z.enum(['all', 'published_online', 'published_draft', 'unpublished_draft']).default('published_online'), connector_id: z.string().optional(), page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(100).default(20) }),
+    query: z.object({
+      workspace_id: z.string().min(1),
+      publish_status: z
+        .enum(['all', 'published_online', 'published_draft', 'unpublished_draft'])
+        .default('published_online'),
+      connector_id: z.string().optional(),
+      page_num: z.coerce.number().int().min(1).default(1),
+      page_size: z.coerce.number().int().min(1).max(100).default(20),
+    }),
     handler: async ({ query }) => {
       let q = ctx.db.selectFrom('bots_meta').where('space_id', '=', query.workspace_id).where('deleted_at', 'is', null);
-      if (query.publish_status === 'published_online' || query.publish_status === 'published_draft') q = q.where('latest_version', 'is not', null);
+      if (query.publish_status === 'published_online' || query.publish_status === 'published_draft')
+        q = q.where('latest_version', 'is not', null);
       if (query.publish_status === 'unpublished_draft') q = q.where('latest_version', 'is', null);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q.selectAll().orderBy('updated_at', 'desc').limit(query.page_size).offset((query.page_num - 1) * query.page_size).execute()) as BotRow[];
-      return { total, items: rows.map((b) => ({ id: b.id, name: b.name, icon_url: b.icon_uri, updated_at: secs(b.updated_at), description: b.description, is_published: !!b.latest_version, published_at: secs(b.published_at) || undefined, owner_user_id: b.creator_id })) };
+      const rows = (await q
+        .selectAll()
+        .orderBy('updated_at', 'desc')
+        .limit(query.page_size)
+        .offset((query.page_num - 1) * query.page_size)
+        .execute()) as BotRow[];
+      return {
+        total,
+        items: rows.map((b) => ({
+          id: b.id,
+          name: b.name,
+          icon_url: b.icon_uri,
+          updated_at: secs(b.updated_at),
+          description: b.description,
+          is_published: !!b.latest_version,
+          published_at: secs(b.published_at) || undefined,
+          owner_user_id: b.creator_id,
+        })),
+      };
     },
   });
-
 }

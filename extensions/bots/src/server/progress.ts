@@ -9,14 +9,21 @@ export function registerProgressRoute(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/draftbot/space_progress',
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: "Where the space stands with bots: how many it has, whether anyone has chatted with one, whether one is published",
+    summary:
+      'Where the space stands with bots: how many it has, whether anyone has chatted with one, whether one is published',
     body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
       const live = ctx.db.selectFrom('bots_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
       const [count, published, chat] = await Promise.all([
         live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
         live.select('id').where('latest_version', 'is not', null).limit(1).executeTakeFirst(),
-        ctx.db.selectFrom('bots_chat').select('id').where('space_id', '=', body.space_id).where('status', '=', 'completed').limit(1).executeTakeFirst(),
+        ctx.db
+          .selectFrom('bots_chat')
+          .select('id')
+          .where('space_id', '=', body.space_id)
+          .where('status', '=', 'completed')
+          .limit(1)
+          .executeTakeFirst(),
       ]);
       return { bot_count: Number(count?.n ?? 0), chatted: !!chat, published: !!published };
     },

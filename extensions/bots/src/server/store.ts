@@ -66,7 +66,8 @@ export function botView(b: BotRow) {
   };
 }
 
-export const nameTakenError = (name: string) => botError(409, 'bots.nameTaken', { name }, { detail: { field: 'name' } });
+export const nameTakenError = (name: string) =>
+  botError(409, 'bots.nameTaken', { name }, { detail: { field: 'name' } });
 
 export class BotStore {
   #ctx: ServerContext<unknown>;
@@ -88,15 +89,26 @@ export class BotStore {
   /** The space of a live bot, or undefined (for routes that locate their space by bot). */
   async spaceOf(botId: unknown): Promise<string | undefined> {
     if (typeof botId !== 'string' || !botId) return undefined;
-    return this.#spaces.getOrLoad(botId, async () => {
-      const r = await this.db.selectFrom('bots_meta').select('space_id').where('id', '=', botId).where('deleted_at', 'is', null).executeTakeFirst();
-      return (r?.space_id as string | undefined) ?? '';
-    }).then((s) => s || undefined);
+    return this.#spaces
+      .getOrLoad(botId, async () => {
+        const r = await this.db
+          .selectFrom('bots_meta')
+          .select('space_id')
+          .where('id', '=', botId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        return (r?.space_id as string | undefined) ?? '';
+      })
+      .then((s) => s || undefined);
   }
   // With several processes another one may move or delete a bot: then every call reads the database.
   #spacesCache: LocalCache<string, string> | undefined;
   get #spaces() {
-    return (this.#spacesCache ??= new LocalCache<string, string>({ max: 10_000, ttlMs: 30_000, enabled: !this.#ctx.host.distributed }));
+    return (this.#spacesCache ??= new LocalCache<string, string>({
+      max: 10_000,
+      ttlMs: 30_000,
+      enabled: !this.#ctx.host.distributed,
+    }));
   }
   forgetSpace(botId: string) {
     this.#spaces.clear((k) => k === botId);
@@ -112,15 +124,32 @@ export class BotStore {
   async published(botId: string): Promise<PublishedBot | undefined> {
     const hit = this.#published.get(botId);
     if (hit) return hit;
-    const c = (await this.db.selectFrom('bots_commit').selectAll().where('bot_id', '=', botId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst()) as CommitRow | undefined;
+    const c = (await this.db
+      .selectFrom('bots_commit')
+      .selectAll()
+      .where('bot_id', '=', botId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst()) as CommitRow | undefined;
     if (!c) return undefined;
-    const v = { config: BotConfig.parse(JSON.parse(c.config)), version: c.version, commit_id: c.id, connectors: JSON.parse(c.connectors) as string[], connector_settings: JSON.parse(c.connector_settings || '{}') as Record<string, unknown> };
+    const v = {
+      config: BotConfig.parse(JSON.parse(c.config)),
+      version: c.version,
+      commit_id: c.id,
+      connectors: JSON.parse(c.connectors) as string[],
+      connector_settings: JSON.parse(c.connector_settings || '{}') as Record<string, unknown>,
+    };
     return this.#ctx.host.distributed ? v : this.#published.set(botId, v);
   }
   #published = new LocalCache<string, PublishedBot>({ max: 2000 });
 
   async nameTaken(spaceId: string, name: string, exceptId?: string): Promise<boolean> {
-    let q = this.db.selectFrom('bots_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));
+    let q = this.db
+      .selectFrom('bots_meta')
+      .select('id')
+      .where('space_id', '=', spaceId)
+      .where('deleted_at', 'is', null)
+      .where(sameText('name', name));
     if (exceptId) q = q.where('id', '!=', exceptId);
     return !!(await q.executeTakeFirst());
   }
@@ -147,22 +176,64 @@ export class BotStore {
     if (!parsed.success || mode.modelOf(parsed.data)) return config;
     const model = await this.#ctx.optionalService(ModelsService)?.defaultModel(spaceId, 'chat');
     if (!model) return config;
-    return { ...config, settings: mode.withModel(parsed.data, { model_id: model.model_id, model_name: model.display_name }) as Record<string, unknown> };
+    return {
+      ...config,
+      settings: mode.withModel(parsed.data, { model_id: model.model_id, model_name: model.display_name }) as Record<
+        string,
+        unknown
+      >,
+    };
   }
 
   /** Creates a bot; a configuration without a model takes the space's default chat model. */
-  async create(r: { space_id: string; name: string; description: string; icon_uri: string; config: BotConfig; creator_id: string }): Promise<string> {
+  async create(r: {
+    space_id: string;
+    name: string;
+    description: string;
+    icon_uri: string;
+    config: BotConfig;
+    creator_id: string;
+  }): Promise<string> {
     r = { ...r, config: await this.withDefaultModel(r.config, r.space_id) };
     const id = this.#ctx.host.newId();
     const t = nowIso();
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('bots_meta').values({ id, space_id: r.space_id, name: r.name, description: r.description, icon_uri: r.icon_uri, mode: r.config.mode, creator_id: r.creator_id, draft_revision: 1, published_revision: 0, latest_version: null, latest_commit_id: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
-      await trx.insertInto('bots_draft').values({ bot_id: id, config: JSON.stringify(r.config), revision: 1, updated_by: r.creator_id, updated_at: t }).execute();
+      await trx
+        .insertInto('bots_meta')
+        .values({
+          id,
+          space_id: r.space_id,
+          name: r.name,
+          description: r.description,
+          icon_uri: r.icon_uri,
+          mode: r.config.mode,
+          creator_id: r.creator_id,
+          draft_revision: 1,
+          published_revision: 0,
+          latest_version: null,
+          latest_commit_id: null,
+          published_at: null,
+          created_at: t,
+          updated_at: t,
+          deleted_at: null,
+        })
+        .execute();
+      await trx
+        .insertInto('bots_draft')
+        .values({ bot_id: id, config: JSON.stringify(r.config), revision: 1, updated_by: r.creator_id, updated_at: t })
+        .execute();
     });
     return id;
   }
 
   async commits(botId: string, limit = 50): Promise<CommitRow[]> {
-    return (await this.db.selectFrom('bots_commit').selectAll().where('bot_id', '=', botId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()) as CommitRow[];
+    return (await this.db
+      .selectFrom('bots_commit')
+      .selectAll()
+      .where('bot_id', '=', botId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()) as CommitRow[];
   }
 }

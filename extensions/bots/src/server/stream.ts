@@ -6,7 +6,13 @@ import type { ChatService } from './chat.ts';
  * `data: {...}`; `done` with "[DONE]"). Resolves when the chat ends; a client that goes away cancels it
  * unless `keepOnDisconnect`.
  */
-export function pipeChat(chats: ChatService, chatId: string, sse: SseStream, signal: AbortSignal, opts: { keepOnDisconnect?: boolean } = {}): Promise<void> {
+export function pipeChat(
+  chats: ChatService,
+  chatId: string,
+  sse: SseStream,
+  signal: AbortSignal,
+  opts: { keepOnDisconnect?: boolean } = {},
+): Promise<void> {
   return new Promise<void>((resolve) => {
     let n = 0;
     let off: (() => void) | undefined;

@@ -32,7 +32,8 @@ export function shortcutProblems(list: ShortcutCommand[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const s of list) {
-    if (!SHORTCUT_COMMAND.test(s.command)) out.push(`The shortcut "${s.command}" must start with / and have letters, digits, _ or - (at most 30).`);
+    if (!SHORTCUT_COMMAND.test(s.command))
+      out.push(`The shortcut "${s.command}" must start with / and have letters, digits, _ or - (at most 30).`);
     else if (seen.has(s.command)) out.push(`The shortcut ${s.command} is there twice.`);
     if (!s.name.trim()) out.push(`Name the shortcut ${s.command}.`);
     if (!s.query_template.trim()) out.push(`Write what the shortcut ${s.command} sends.`);
@@ -50,9 +51,13 @@ export const BotConfig = z.object({
   settings: z.record(z.string(), z.unknown()).default({}),
   /** Each skill's settings by its `BotSkills` key (absent: the skill is off). */
   skills: z.record(z.string(), z.unknown()).default({}),
-  onboarding: z.object({ prologue: Text(5000).default(''), suggested_questions: z.array(Text(300)).max(10).default([]) }).prefault({}),
+  onboarding: z
+    .object({ prologue: Text(5000).default(''), suggested_questions: z.array(Text(300)).max(10).default([]) })
+    .prefault({}),
   /** Suggested replies after each answer: off, the default prompt, or the bot's own. */
-  suggest_reply: z.object({ mode: z.enum(['off', 'default', 'custom']).default('off'), prompt: Text(5000).default('') }).prefault({}),
+  suggest_reply: z
+    .object({ mode: z.enum(['off', 'default', 'custom']).default('off'), prompt: Text(5000).default('') })
+    .prefault({}),
   shortcuts: z.array(ShortcutCommand).max(20).default([]),
 });
 export type BotConfig = z.infer<typeof BotConfig>;
@@ -205,8 +210,20 @@ export const BotModes = defineRegistryPoint<BotModeDefinition>({
   unique: (m) => [`code ${m.code}`],
 });
 
-export const BotPublished = defineEvent<{ bot_id: string; space_id: string; version: string; connectors: string[] }>('bots.published', 'A bot version was published.');
-export const ChatFinished = defineEvent<{ chat_id: string; bot_id: string; space_id: string; conversation_id: string; status: string; input_tokens: number; output_tokens: number; duration_ms: number }>('bots.chat.finished', 'A chat turn ended (completed, failed or cancelled).');
+export const BotPublished = defineEvent<{ bot_id: string; space_id: string; version: string; connectors: string[] }>(
+  'bots.published',
+  'A bot version was published.',
+);
+export const ChatFinished = defineEvent<{
+  chat_id: string;
+  bot_id: string;
+  space_id: string;
+  conversation_id: string;
+  status: string;
+  input_tokens: number;
+  output_tokens: number;
+  duration_ms: number;
+}>('bots.chat.finished', 'A chat turn ended (completed, failed or cancelled).');
 
 export interface BotSummary {
   bot_id: string;
@@ -299,4 +316,8 @@ export interface ChatExchange {
   question: string;
   answer: string;
 }
-export const BotChatsService = defineService<BotChats>({ id: 'bots.chats', owner: 'bots', description: "Chats started by other extensions, streamed in Coze's events." });
+export const BotChatsService = defineService<BotChats>({
+  id: 'bots.chats',
+  owner: 'bots',
+  description: "Chats started by other extensions, streamed in Coze's events.",
+});

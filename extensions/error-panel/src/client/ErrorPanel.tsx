@@ -1,10 +1,25 @@
 import { Badge, Button, Link, Tooltip } from '@arco-design/web-react';
 import { IconCheck, IconClose, IconCopy, IconDelete, IconExclamation } from '@arco-design/web-react/icon';
 import { toast, useStudio } from '@tessera/sdk/client';
-import { Component, useEffect, useRef, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
+import {
+  Component,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { COPIED_TICK_MS, DEFAULT_POSITION, DRAG_END_RESET_MS, LIST_MAX_HEIGHT, PANEL_WIDTH, POPUP_VISIBLE } from './constants.ts';
+import {
+  COPIED_TICK_MS,
+  DEFAULT_POSITION,
+  DRAG_END_RESET_MS,
+  LIST_MAX_HEIGHT,
+  PANEL_WIDTH,
+  POPUP_VISIBLE,
+} from './constants.ts';
 import { clampTopLeft, isDrag, measure, snapToCorner, toTopLeft, type PanelPosition } from './drag.ts';
 import { copyText, sessionId } from './messages.ts';
 import type { ErrorPanelStore, PanelMessage } from './store.ts';
@@ -27,7 +42,9 @@ function useDrag(ref: React.RefObject<HTMLDivElement | null>, pos: PanelPosition
   const onPointerDown = (e: React.PointerEvent) => {
     if (e.button !== 0) return;
     const size = measure(ref.current);
-    const origin = ref.current ? { left: ref.current.getBoundingClientRect().left, top: ref.current.getBoundingClientRect().top } : toTopLeft(pos, size, viewport());
+    const origin = ref.current
+      ? { left: ref.current.getBoundingClientRect().left, top: ref.current.getBoundingClientRect().top }
+      : toTopLeft(pos, size, viewport());
     const sx = e.clientX;
     const sy = e.clientY;
     let dragging = false;
@@ -100,7 +117,13 @@ function MessageItem({ m, onDelete, compact }: { m: PanelMessage; onDelete?: () 
             </Button>
           </Tooltip>
           <Tooltip content={t('delete')}>
-            <Button size="mini" type="text" aria-label={t('delete')} data-testid="error-panel-delete" onClick={onDelete}>
+            <Button
+              size="mini"
+              type="text"
+              aria-label={t('delete')}
+              data-testid="error-panel-delete"
+              onClick={onDelete}
+            >
               <IconDelete />
             </Button>
           </Tooltip>
@@ -121,7 +144,12 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
   const drag = useDrag(ref, pos, setPos);
   if (snap.state === 'hidden') return null;
 
-  const style: CSSProperties = { position: 'fixed', zIndex: 1100, touchAction: 'none', ...(drag.live ? { left: drag.live.left, top: drag.live.top } : anchorStyle(pos)) };
+  const style: CSSProperties = {
+    position: 'fixed',
+    zIndex: 1100,
+    touchAction: 'none',
+    ...(drag.live ? { left: drag.live.left, top: drag.live.top } : anchorStyle(pos)),
+  };
   const shown = snap.popup.slice(0, POPUP_VISIBLE);
   const more = snap.messages.length - shown.length;
   return (
@@ -138,7 +166,13 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
       {snap.state === 'collapsed' && (
         <Tooltip content={t('pop_up_error_1', { defaultValue: 'Error occurred' })} position="left">
           <Badge count={snap.messages.length} maxCount={99}>
-            <button type="button" className="tessera-ep-icon" data-testid="error-panel-icon" aria-label={t('pop_up_error_1', { defaultValue: 'Error occurred' })} onClick={() => store.expand()}>
+            <button
+              type="button"
+              className="tessera-ep-icon"
+              data-testid="error-panel-icon"
+              aria-label={t('pop_up_error_1', { defaultValue: 'Error occurred' })}
+              onClick={() => store.expand()}
+            >
               <IconExclamation />
             </button>
           </Badge>
@@ -175,7 +209,13 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
               </Button>
             </Tooltip>
             <Tooltip content={t('pop_up_error_4')}>
-              <Button size="mini" type="text" aria-label={t('pop_up_error_4')} data-testid="error-panel-close" onClick={() => store.collapse()}>
+              <Button
+                size="mini"
+                type="text"
+                aria-label={t('pop_up_error_4')}
+                data-testid="error-panel-close"
+                onClick={() => store.collapse()}
+              >
                 <IconClose />
               </Button>
             </Tooltip>
@@ -192,18 +232,31 @@ export function ErrorPanel({ store }: { store: ErrorPanelStore }) {
 }
 
 /** If the panel itself crashes: a red error icon, and a report to the error sinks. */
-export class PanelBoundary extends Component<{ report(e: { source: string; message: string; error: unknown; extensionId?: string }): void; children: ReactNode }, { crashed: boolean }> {
+export class PanelBoundary extends Component<
+  { report(e: { source: string; message: string; error: unknown; extensionId?: string }): void; children: ReactNode },
+  { crashed: boolean }
+> {
   override state = { crashed: false };
   static getDerivedStateFromError() {
     return { crashed: true };
   }
   override componentDidCatch(error: Error) {
-    this.props.report({ source: 'panel', message: `the error panel crashed: ${error.message}`, error, extensionId: 'error-panel' });
+    this.props.report({
+      source: 'panel',
+      message: `the error panel crashed: ${error.message}`,
+      error,
+      extensionId: 'error-panel',
+    });
   }
   override render() {
     if (this.state.crashed) {
       return (
-        <div className="tessera-ep tessera-ep-crashed" data-testid="error-panel-crashed" title="Error occurred" style={{ position: 'fixed', top: DEFAULT_POSITION.y, right: DEFAULT_POSITION.x, zIndex: 1100 }}>
+        <div
+          className="tessera-ep tessera-ep-crashed"
+          data-testid="error-panel-crashed"
+          title="Error occurred"
+          style={{ position: 'fixed', top: DEFAULT_POSITION.y, right: DEFAULT_POSITION.x, zIndex: 1100 }}
+        >
           <span className="tessera-ep-icon tessera-ep-icon-red">
             <IconExclamation />
           </span>

@@ -20,7 +20,9 @@ export function isDrag(dx: number, dy: number, threshold = DRAG_THRESHOLD_PX): b
 }
 
 /** The element's size, or 200x100 when it cannot be measured. */
-export function measure(el: { getBoundingClientRect?: () => { width: number; height: number } } | null | undefined): Size {
+export function measure(
+  el: { getBoundingClientRect?: () => { width: number; height: number } } | null | undefined,
+): Size {
   const r = el?.getBoundingClientRect?.();
   return r && r.width > 0 && r.height > 0 ? { width: r.width, height: r.height } : { ...FALLBACK_SIZE };
 }
@@ -33,7 +35,11 @@ export function toTopLeft(pos: PanelPosition, size: Size, viewport: Size): { lef
 }
 
 /** Keeps the element inside the viewport, at least 0 from every edge. */
-export function clampTopLeft(p: { left: number; top: number }, size: Size, viewport: Size): { left: number; top: number } {
+export function clampTopLeft(
+  p: { left: number; top: number },
+  size: Size,
+  viewport: Size,
+): { left: number; top: number } {
   return {
     left: Math.max(0, Math.min(p.left, viewport.width - size.width)),
     top: Math.max(0, Math.min(p.top, viewport.height - size.height)),

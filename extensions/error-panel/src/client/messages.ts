@@ -9,10 +9,15 @@ export function toPanelMessage(e: ReportedError): Omit<PanelMessage, 'id' | 'tim
     if (SPECIAL_CODES.has(e.api.code)) return undefined; // sign-in and quota flows, not errors to read
     if (e.detail?.shown) return undefined; // the error notice showed it: one place per error
     const detail = [e.api.status, e.api.code, e.api.logId].filter((x) => x !== undefined && x !== '').join(' · ');
-    return { message: e.api.msg, detail, copyContent: `${e.api.status} ${e.api.code} ${e.api.msg} ${e.api.logId}${e.api.url ? `\n${e.api.url}` : ''}` };
+    return {
+      message: e.api.msg,
+      detail,
+      copyContent: `${e.api.status} ${e.api.code} ${e.api.msg} ${e.api.logId}${e.api.url ? `\n${e.api.url}` : ''}`,
+    };
   }
   const detail = [e.source, e.extensionId].filter(Boolean).join(' · ');
-  const stack = e.error instanceof Error && e.error.stack ? `\n${e.error.stack.split('\n').slice(0, 6).join('\n')}` : '';
+  const stack =
+    e.error instanceof Error && e.error.stack ? `\n${e.error.stack.split('\n').slice(0, 6).join('\n')}` : '';
   return { message: e.message, detail, copyContent: `${e.message}${stack}` };
 }
 

@@ -14,12 +14,17 @@ export interface PanelMessage {
 
 export type DisplayState = 'hidden' | 'popup' | 'collapsed' | 'expanded';
 
-export type SyncMessage = { type: 'SYNC_MESSAGES'; path: string; messages: PanelMessage[] } | { type: 'REQUEST_STATE'; path: string };
+export type SyncMessage =
+  { type: 'SYNC_MESSAGES'; path: string; messages: PanelMessage[] } | { type: 'REQUEST_STATE'; path: string };
 
 /** The parts of the browser the store uses, so that tests can give their own. */
 export interface StoreEnv {
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-  channel?: { postMessage(m: SyncMessage): void; onmessage: ((e: { data: SyncMessage }) => void) | null; close(): void };
+  channel?: {
+    postMessage(m: SyncMessage): void;
+    onmessage: ((e: { data: SyncMessage }) => void) | null;
+    close(): void;
+  };
   now?: () => number;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (t: unknown) => void;
@@ -93,7 +98,13 @@ export class ErrorPanelStore {
 
   add(input: Omit<PanelMessage, 'id' | 'timestamp'> & Partial<Pick<PanelMessage, 'id' | 'timestamp'>>): PanelMessage {
     const now = this.#env.now();
-    const message: PanelMessage = { id: input.id ?? newMessageId(now), timestamp: input.timestamp ?? now, message: input.message, detail: input.detail, copyContent: input.copyContent };
+    const message: PanelMessage = {
+      id: input.id ?? newMessageId(now),
+      timestamp: input.timestamp ?? now,
+      message: input.message,
+      detail: input.detail,
+      copyContent: input.copyContent,
+    };
     this.#messages = [message, ...this.#messages];
     if (this.#state !== 'expanded') {
       this.#state = 'popup';
@@ -172,7 +183,8 @@ export class ErrorPanelStore {
     if (!m || typeof m !== 'object' || m.path !== this.#path) return; // only the current path is applied
     if (!this.#countSync(m.path)) return;
     if (m.type === 'REQUEST_STATE') {
-      if (this.#messages.length) this.#post({ type: 'SYNC_MESSAGES', path: this.#path, messages: this.#messages }, false);
+      if (this.#messages.length)
+        this.#post({ type: 'SYNC_MESSAGES', path: this.#path, messages: this.#messages }, false);
       return;
     }
     if (!Array.isArray(m.messages)) return;
@@ -193,7 +205,10 @@ export class ErrorPanelStore {
     this.#syncTimes.set(path, times);
     if (times.length > SYNC_LOOP_LIMIT) {
       this.#blocked.add(path);
-      this.#env.warn(`sync on ${path} stopped: more than ${SYNC_LOOP_LIMIT} syncs within ${SYNC_LOOP_WINDOW_MS} ms`, undefined);
+      this.#env.warn(
+        `sync on ${path} stopped: more than ${SYNC_LOOP_LIMIT} syncs within ${SYNC_LOOP_WINDOW_MS} ms`,
+        undefined,
+      );
       return false;
     }
     return true;
@@ -214,7 +229,9 @@ export class ErrorPanelStore {
     try {
       const raw = this.#env.storage?.getItem(STORAGE_PREFIX + path);
       const list = raw ? JSON.parse(raw) : [];
-      return Array.isArray(list) ? list.filter((x) => x && typeof x.id === 'string' && typeof x.message === 'string') : [];
+      return Array.isArray(list)
+        ? list.filter((x) => x && typeof x.id === 'string' && typeof x.message === 'string')
+        : [];
     } catch (err) {
       this.#env.warn('could not read stored messages', err);
       return [];
@@ -236,7 +253,9 @@ export class ErrorPanelStore {
   }
 
   #makeSnapshot(): PanelSnapshot {
-    const popup = this.#popupIds.map((id) => this.#messages.find((m) => m.id === id)).filter((m): m is PanelMessage => !!m);
+    const popup = this.#popupIds
+      .map((id) => this.#messages.find((m) => m.id === id))
+      .filter((m): m is PanelMessage => !!m);
     return { path: this.#path, messages: this.#messages, state: this.#state, popup };
   }
 }
@@ -249,6 +268,9 @@ export function browserEnv(): StoreEnv {
   } catch {
     storage = undefined;
   }
-  const channel = typeof BroadcastChannel !== 'undefined' ? (new BroadcastChannel(CHANNEL_NAME) as unknown as StoreEnv['channel']) : undefined;
+  const channel =
+    typeof BroadcastChannel !== 'undefined'
+      ? (new BroadcastChannel(CHANNEL_NAME) as unknown as StoreEnv['channel'])
+      : undefined;
   return { storage, channel };
 }

@@ -17,7 +17,10 @@ export function EvaluationPage() {
   return (
     <div data-testid="eval-page">
       <PageHeading title={t('title')} intro={t('intro')} />
-      <Tabs activeTab={params.get('tab') ?? 'sets'} onChange={(k) => setParams((p) => (p.set('tab', k), p), { replace: true })}>
+      <Tabs
+        activeTab={params.get('tab') ?? 'sets'}
+        onChange={(k) => setParams((p) => (p.set('tab', k), p), { replace: true })}
+      >
         <Tabs.TabPane key="sets" title={<span data-testid="eval-tab-sets">{t('tabs.sets')}</span>}>
           <SetsTab spaceId={spaceId} />
         </Tabs.TabPane>

@@ -1,7 +1,20 @@
 // Experiments: start one (a set and version, a target and how its inputs take the set's columns, evaluators),
 // follow its progress; its results per item with scores and reasons, aggregates with their distribution, a link
 // to each result's trace; stop, retry, clone; compare two or more side by side with deltas.
-import { Button, Checkbox, Empty, Input, InputNumber, Progress, Select, Space, Table, Tag, Tooltip, Typography } from '@arco-design/web-react';
+import {
+  Button,
+  Checkbox,
+  Empty,
+  Input,
+  InputNumber,
+  Progress,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiError, Modal, SidePanel, toast, useApi, useStudio } from '@tessera/sdk/client';
@@ -17,7 +30,12 @@ const live = (e: Experiment) => e.status === 'pending' || e.status === 'running'
 export function ExperimentsTab({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('evaluation');
   const api = useApi();
-  const q = useQuery({ queryKey: ['evaluation', 'experiments', spaceId], queryFn: () => api.post<{ experiments: Experiment[] }>('/api/evaluation/v1/experiments/list', { space_id: spaceId }), refetchInterval: (query) => ((query.state.data?.experiments ?? []).some(live) ? 700 : false) });
+  const q = useQuery({
+    queryKey: ['evaluation', 'experiments', spaceId],
+    queryFn: () =>
+      api.post<{ experiments: Experiment[] }>('/api/evaluation/v1/experiments/list', { space_id: spaceId }),
+    refetchInterval: (query) => ((query.state.data?.experiments ?? []).some(live) ? 700 : false),
+  });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string>();
   const [chosen, setChosen] = useState<string[]>([]);
@@ -25,7 +43,12 @@ export function ExperimentsTab({ spaceId }: { spaceId: string }) {
   return (
     <div data-testid="eval-experiments">
       <Space style={{ marginBottom: 12 }}>
-        <Button type="primary" icon={<IconPlus />} onClick={() => setCreating(true)} data-testid="eval-experiment-create">
+        <Button
+          type="primary"
+          icon={<IconPlus />}
+          onClick={() => setCreating(true)}
+          data-testid="eval-experiment-create"
+        >
           {t('experiments.create')}
         </Button>
         <Button disabled={chosen.length < 2} onClick={() => setComparing(true)} data-testid="eval-compare">
@@ -39,11 +62,65 @@ export function ExperimentsTab({ spaceId }: { spaceId: string }) {
         pagination={false}
         noDataElement={<Empty description={t('experiments.empty')} />}
         columns={[
-          { title: '', width: 40, render: (_: unknown, e) => <Checkbox checked={chosen.includes(e.experiment_id)} onChange={(on) => setChosen(on ? [...chosen, e.experiment_id] : chosen.filter((x) => x !== e.experiment_id))} data-testid="eval-experiment-pick" /> },
-          { title: t('name'), dataIndex: 'name', render: (v: string, e) => <a role="button" onClick={() => setOpen(e.experiment_id)} data-testid="eval-experiment-row">{v}</a> },
-          { title: t('experiments.target'), width: 200, render: (_: unknown, e) => `${t(`targets.${e.target.kind}`, { defaultValue: e.target.kind })}: ${String(e.target.settings.prompt_key ?? e.target.settings.workflow_id ?? e.target.settings.bot_id ?? '')}` },
-          { title: t('experiments.status'), width: 120, render: (_: unknown, e) => <Tag color={e.status === 'success' ? 'green' : e.status === 'failed' ? 'red' : e.status === 'killed' ? 'gray' : 'arcoblue'} data-testid="eval-experiment-status">{t(`status.${e.status}`)}</Tag> },
-          { title: t('experiments.progress'), width: 200, render: (_: unknown, e) => <Progress percent={e.total ? Math.round((e.finished / e.total) * 100) : 0} size="small" formatText={() => `${e.finished}/${e.total}`} /> },
+          {
+            title: '',
+            width: 40,
+            render: (_: unknown, e) => (
+              <Checkbox
+                checked={chosen.includes(e.experiment_id)}
+                onChange={(on) =>
+                  setChosen(on ? [...chosen, e.experiment_id] : chosen.filter((x) => x !== e.experiment_id))
+                }
+                data-testid="eval-experiment-pick"
+              />
+            ),
+          },
+          {
+            title: t('name'),
+            dataIndex: 'name',
+            render: (v: string, e) => (
+              <a role="button" onClick={() => setOpen(e.experiment_id)} data-testid="eval-experiment-row">
+                {v}
+              </a>
+            ),
+          },
+          {
+            title: t('experiments.target'),
+            width: 200,
+            render: (_: unknown, e) =>
+              `${t(`targets.${e.target.kind}`, { defaultValue: e.target.kind })}: ${String(e.target.settings.prompt_key ?? e.target.settings.workflow_id ?? e.target.settings.bot_id ?? '')}`,
+          },
+          {
+            title: t('experiments.status'),
+            width: 120,
+            render: (_: unknown, e) => (
+              <Tag
+                color={
+                  e.status === 'success'
+                    ? 'green'
+                    : e.status === 'failed'
+                      ? 'red'
+                      : e.status === 'killed'
+                        ? 'gray'
+                        : 'arcoblue'
+                }
+                data-testid="eval-experiment-status"
+              >
+                {t(`status.${e.status}`)}
+              </Tag>
+            ),
+          },
+          {
+            title: t('experiments.progress'),
+            width: 200,
+            render: (_: unknown, e) => (
+              <Progress
+                percent={e.total ? Math.round((e.finished / e.total) * 100) : 0}
+                size="small"
+                formatText={() => `${e.finished}/${e.total}`}
+              />
+            ),
+          },
         ]}
       />
       {creating && <CreateExperiment spaceId={spaceId} onClose={() => setCreating(false)} onCreated={setOpen} />}
@@ -60,18 +137,43 @@ interface TargetChoiceView {
   options: { value: string; label: string; problem?: Record<string, string> }[];
 }
 
-function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; onClose(): void; onCreated(id: string): void }) {
+function CreateExperiment({
+  spaceId,
+  onClose,
+  onCreated,
+}: {
+  spaceId: string;
+  onClose(): void;
+  onCreated(id: string): void;
+}) {
   const { t } = useTranslation('evaluation');
   const { language } = useStudio();
   const api = useApi();
   const qc = useQueryClient();
-  const sets = useQuery({ queryKey: ['evaluation', 'sets', spaceId], queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }) });
-  const evaluators = useQuery({ queryKey: ['evaluation', 'evaluators', spaceId], queryFn: () => api.post<{ evaluators: Evaluator[] }>('/api/evaluation/v1/evaluators/list', { space_id: spaceId }) });
-  const targets = useQuery({ queryKey: ['evaluation', 'targets'], queryFn: () => api.get<{ targets: { kind: string }[] }>('/api/evaluation/v1/targets') });
+  const sets = useQuery({
+    queryKey: ['evaluation', 'sets', spaceId],
+    queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }),
+  });
+  const evaluators = useQuery({
+    queryKey: ['evaluation', 'evaluators', spaceId],
+    queryFn: () => api.post<{ evaluators: Evaluator[] }>('/api/evaluation/v1/evaluators/list', { space_id: spaceId }),
+  });
+  const targets = useQuery({
+    queryKey: ['evaluation', 'targets'],
+    queryFn: () => api.get<{ targets: { kind: string }[] }>('/api/evaluation/v1/targets'),
+  });
   const [name, setName] = useState('');
   const [setId, setSetId] = useState<string>();
   const [setVersion, setSetVersion] = useState<string>();
-  const versions = useQuery({ queryKey: ['evaluation', 'set', setId], enabled: !!setId, queryFn: () => api.post<{ versions: { version: string; item_count: number }[] }>('/api/evaluation/v1/sets/get', { space_id: spaceId, set_id: setId }) });
+  const versions = useQuery({
+    queryKey: ['evaluation', 'set', setId],
+    enabled: !!setId,
+    queryFn: () =>
+      api.post<{ versions: { version: string; item_count: number }[] }>('/api/evaluation/v1/sets/get', {
+        space_id: spaceId,
+        set_id: setId,
+      }),
+  });
   const [kind, setKind] = useState('prompt');
   const [settings, setSettings] = useState<Record<string, string>>({ prompt_key: '', label: '' });
   const [mapping, setMapping] = useState<Record<string, string>>({});
@@ -84,17 +186,40 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
   // What the target's settings are picked from (a prompt, then its versions and labels; a published workflow ...).
   const choices = useQuery({
     queryKey: ['evaluation', 'choices', spaceId, kind, clean.prompt_key ?? ''],
-    queryFn: () => api.post<{ choices: TargetChoiceView[] }>('/api/evaluation/v1/targets/choices', { space_id: spaceId, kind, settings: clean }),
+    queryFn: () =>
+      api.post<{ choices: TargetChoiceView[] }>('/api/evaluation/v1/targets/choices', {
+        space_id: spaceId,
+        kind,
+        settings: clean,
+      }),
     placeholderData: (previous) => previous,
   });
   const inputs = useQuery({
     queryKey: ['evaluation', 'inputs', kind, clean],
     enabled: !!(clean.prompt_key || clean.workflow_id || clean.bot_id),
     retry: false,
-    queryFn: () => api.post<{ inputs: string[] }>('/api/evaluation/v1/targets/inputs', { space_id: spaceId, kind, settings: clean }, { handled: () => true }),
+    queryFn: () =>
+      api.post<{ inputs: string[] }>(
+        '/api/evaluation/v1/targets/inputs',
+        { space_id: spaceId, kind, settings: clean },
+        { handled: () => true },
+      ),
   });
   const create = useMutation({
-    mutationFn: () => api.post<{ experiment_id: string }>('/api/evaluation/v1/experiments/create', { space_id: spaceId, name: name.trim(), set_id: setId, ...(setVersion ? { set_version: setVersion } : {}), target: { kind, settings: clean, mapping }, evaluators: picked.map((id) => ({ evaluator_id: id, ...(reference ? { reference_column: reference } : {}) })), item_concurrency: concurrency }, { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) }),
+    mutationFn: () =>
+      api.post<{ experiment_id: string }>(
+        '/api/evaluation/v1/experiments/create',
+        {
+          space_id: spaceId,
+          name: name.trim(),
+          set_id: setId,
+          ...(setVersion ? { set_version: setVersion } : {}),
+          target: { kind, settings: clean, mapping },
+          evaluators: picked.map((id) => ({ evaluator_id: id, ...(reference ? { reference_column: reference } : {}) })),
+          item_concurrency: concurrency,
+        },
+        { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
+      ),
     onSuccess: async (r) => {
       toast.success(t('experiments.started'));
       await qc.invalidateQueries({ queryKey: ['evaluation', 'experiments'] });
@@ -103,18 +228,43 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
     },
   });
   return (
-    <Modal visible size="large" title={t('experiments.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim() || !setId || !picked.length, ...({ 'data-testid': 'eval-experiment-save' } as object) }}>
+    <Modal
+      visible
+      size="large"
+      title={t('experiments.create')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{
+        disabled: !name.trim() || !setId || !picked.length,
+        ...({ 'data-testid': 'eval-experiment-save' } as object),
+      }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input placeholder={t('name')} value={name} onChange={setName} data-testid="eval-experiment-name" />
         <Space style={{ width: '100%' }}>
-          <Select placeholder={t('experiments.set')} value={setId} onChange={(v) => (setSetId(v), setSetVersion(undefined))} style={{ width: 320 }} data-testid="eval-experiment-set">
+          <Select
+            placeholder={t('experiments.set')}
+            value={setId}
+            onChange={(v) => (setSetId(v), setSetVersion(undefined))}
+            style={{ width: 320 }}
+            data-testid="eval-experiment-set"
+          >
             {(sets.data?.sets ?? []).map((s) => (
               <Select.Option key={s.set_id} value={s.set_id}>
                 {s.name}
               </Select.Option>
             ))}
           </Select>
-          <Select placeholder={t('experiments.currentItems')} allowClear value={setVersion} onChange={setSetVersion} style={{ width: 240 }} disabled={!setId} data-testid="eval-experiment-set-version">
+          <Select
+            placeholder={t('experiments.currentItems')}
+            allowClear
+            value={setVersion}
+            onChange={setSetVersion}
+            style={{ width: 240 }}
+            disabled={!setId}
+            data-testid="eval-experiment-set-version"
+          >
             {(versions.data?.versions ?? []).map((v) => (
               <Select.Option key={v.version} value={v.version}>
                 {v.version} · {t('sets.itemCount', { n: v.item_count })}
@@ -123,7 +273,18 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
           </Select>
         </Space>
         <Space wrap>
-          <Select style={{ width: 200 }} value={kind} onChange={(k) => (setKind(k), setSettings(k === 'prompt' ? { prompt_key: '', label: '' } : k === 'bot' ? { bot_id: '' } : { workflow_id: '' }), setMapping({}))} data-testid="eval-experiment-kind">
+          <Select
+            style={{ width: 200 }}
+            value={kind}
+            onChange={(k) => (
+              setKind(k),
+              setSettings(
+                k === 'prompt' ? { prompt_key: '', label: '' } : k === 'bot' ? { bot_id: '' } : { workflow_id: '' },
+              ),
+              setMapping({})
+            )}
+            data-testid="eval-experiment-kind"
+          >
             {(targets.data?.targets ?? []).map((x) => (
               <Select.Option key={x.kind} value={x.kind}>
                 {t(`targets.${x.kind}`, { defaultValue: x.kind })}
@@ -140,20 +301,37 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
                   placeholder={c.label[language] ?? c.label['en-US']}
                   value={settings[c.field] || undefined}
                   // Another prompt: its versions and labels are picked again.
-                  onChange={(v) => setSettings({ ...(c.field === 'prompt_key' ? { prompt_key: '', version: '', label: '' } : settings), [c.field]: v ?? '' })}
+                  onChange={(v) =>
+                    setSettings({
+                      ...(c.field === 'prompt_key' ? { prompt_key: '', version: '', label: '' } : settings),
+                      [c.field]: v ?? '',
+                    })
+                  }
                   notFoundContent={t('experiments.noChoice')}
                   data-testid={`eval-target-${c.field}`}
                 >
                   {c.options.map((o) => (
                     <Select.Option key={o.value} value={o.value} disabled={!!o.problem}>
                       {o.label}
-                      {o.problem && <span style={{ color: 'var(--color-text-3)' }}> · {o.problem[language] ?? o.problem['en-US']}</span>}
+                      {o.problem && (
+                        <span style={{ color: 'var(--color-text-3)' }}>
+                          {' '}
+                          · {o.problem[language] ?? o.problem['en-US']}
+                        </span>
+                      )}
                     </Select.Option>
                   ))}
                 </Select>
               ))
             : Object.keys(settings).map((k) => (
-                <Input key={k} style={{ width: 200 }} placeholder={t(`settings.${k}`, { defaultValue: k })} value={settings[k]} onChange={(v) => setSettings({ ...settings, [k]: v })} data-testid={`eval-target-${k}`} />
+                <Input
+                  key={k}
+                  style={{ width: 200 }}
+                  placeholder={t(`settings.${k}`, { defaultValue: k })}
+                  value={settings[k]}
+                  onChange={(v) => setSettings({ ...settings, [k]: v })}
+                  data-testid={`eval-target-${k}`}
+                />
               ))}
         </Space>
         {!!inputs.data?.inputs.length && set && (
@@ -162,7 +340,14 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
             {inputs.data.inputs.map((input) => (
               <Space key={input} style={{ display: 'flex', marginTop: 4 }}>
                 <Tag>{input}</Tag>←
-                <Select size="small" style={{ width: 200 }} value={mapping[input]} onChange={(c) => setMapping({ ...mapping, [input]: c })} data-testid="eval-mapping-column" data-input={input}>
+                <Select
+                  size="small"
+                  style={{ width: 200 }}
+                  value={mapping[input]}
+                  onChange={(c) => setMapping({ ...mapping, [input]: c })}
+                  data-testid="eval-mapping-column"
+                  data-input={input}
+                >
                   {set.columns.map((c) => (
                     <Select.Option key={c.name} value={c.name}>
                       {c.name}
@@ -173,7 +358,13 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
             ))}
           </div>
         )}
-        <Select mode="multiple" placeholder={t('experiments.evaluators')} value={picked} onChange={setPicked} data-testid="eval-experiment-evaluators">
+        <Select
+          mode="multiple"
+          placeholder={t('experiments.evaluators')}
+          value={picked}
+          onChange={setPicked}
+          data-testid="eval-experiment-evaluators"
+        >
           {(evaluators.data?.evaluators ?? []).map((e) => (
             <Select.Option key={e.evaluator_id} value={e.evaluator_id}>
               {e.name}
@@ -181,7 +372,13 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
           ))}
         </Select>
         {set && (
-          <Select allowClear placeholder={t('experiments.reference')} value={reference} onChange={setReference} data-testid="eval-experiment-reference">
+          <Select
+            allowClear
+            placeholder={t('experiments.reference')}
+            value={reference}
+            onChange={setReference}
+            data-testid="eval-experiment-reference"
+          >
             {set.columns.map((c) => (
               <Select.Option key={c.name} value={c.name}>
                 {c.name}
@@ -189,8 +386,19 @@ function CreateExperiment({ spaceId, onClose, onCreated }: { spaceId: string; on
             ))}
           </Select>
         )}
-        <InputNumber min={1} max={10} prefix={t('experiments.concurrency')} value={concurrency} onChange={(v) => setConcurrency(v ?? 3)} style={{ width: 220 }} />
-        {problem && <Typography.Text type="error" data-testid="eval-experiment-problem">{problem}</Typography.Text>}
+        <InputNumber
+          min={1}
+          max={10}
+          prefix={t('experiments.concurrency')}
+          value={concurrency}
+          onChange={(v) => setConcurrency(v ?? 3)}
+          style={{ width: 220 }}
+        />
+        {problem && (
+          <Typography.Text type="error" data-testid="eval-experiment-problem">
+            {problem}
+          </Typography.Text>
+        )}
       </Space>
     </Modal>
   );
@@ -200,8 +408,20 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
   const { t } = useTranslation('evaluation');
   const api = useApi();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['evaluation', 'experiment', id], queryFn: () => api.post<{ experiment: Experiment; results: Result[]; aggregates: Aggregate[] }>('/api/evaluation/v1/experiments/get', { space_id: spaceId, experiment_id: id }), refetchInterval: (query) => (query.state.data && live(query.state.data.experiment) ? 700 : false) });
-  const act = useMutation({ mutationFn: (what: 'kill' | 'retry' | 'clone') => api.post(`/api/evaluation/v1/experiments/${what}`, { space_id: spaceId, experiment_id: id }), onSuccess: () => qc.invalidateQueries({ queryKey: ['evaluation'] }) });
+  const q = useQuery({
+    queryKey: ['evaluation', 'experiment', id],
+    queryFn: () =>
+      api.post<{ experiment: Experiment; results: Result[]; aggregates: Aggregate[] }>(
+        '/api/evaluation/v1/experiments/get',
+        { space_id: spaceId, experiment_id: id },
+      ),
+    refetchInterval: (query) => (query.state.data && live(query.state.data.experiment) ? 700 : false),
+  });
+  const act = useMutation({
+    mutationFn: (what: 'kill' | 'retry' | 'clone') =>
+      api.post(`/api/evaluation/v1/experiments/${what}`, { space_id: spaceId, experiment_id: id }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['evaluation'] }),
+  });
   const e = q.data?.experiment;
   const names = new Map((e?.evaluators ?? []).map((x) => [x.evaluator_id, x.name]));
   return (
@@ -210,9 +430,23 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
         <div data-testid="eval-experiment-drawer">
           <Space wrap style={{ marginBottom: 12 }}>
             <Tag data-testid="eval-experiment-drawer-status">{t(`status.${e.status}`)}</Tag>
-            <Progress percent={e.total ? Math.round((e.finished / e.total) * 100) : 0} style={{ width: 240 }} formatText={() => `${e.finished}/${e.total}`} />
-            {e.failed > 0 && <Typography.Text type="error">{t('experiments.failedItems', { n: e.failed })}</Typography.Text>}
-            {live(e) ? <Button status="danger" size="small" onClick={() => act.mutate('kill')}>{t('experiments.kill')}</Button> : <Button size="small" onClick={() => act.mutate('retry')}>{t('experiments.retry')}</Button>}
+            <Progress
+              percent={e.total ? Math.round((e.finished / e.total) * 100) : 0}
+              style={{ width: 240 }}
+              formatText={() => `${e.finished}/${e.total}`}
+            />
+            {e.failed > 0 && (
+              <Typography.Text type="error">{t('experiments.failedItems', { n: e.failed })}</Typography.Text>
+            )}
+            {live(e) ? (
+              <Button status="danger" size="small" onClick={() => act.mutate('kill')}>
+                {t('experiments.kill')}
+              </Button>
+            ) : (
+              <Button size="small" onClick={() => act.mutate('retry')}>
+                {t('experiments.retry')}
+              </Button>
+            )}
             <Button size="small" onClick={() => act.mutate('clone')} data-testid="eval-experiment-clone">
               {t('experiments.clone')}
             </Button>
@@ -220,10 +454,15 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
           {e.reason && <Typography.Paragraph type="secondary">{e.reason}</Typography.Paragraph>}
           <Space wrap align="start" style={{ marginBottom: 12 }}>
             {(q.data?.aggregates ?? []).map((a) => (
-              <div key={a.evaluator_id} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, width: 260 }} data-testid="eval-aggregate">
+              <div
+                key={a.evaluator_id}
+                style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, width: 260 }}
+                data-testid="eval-aggregate"
+              >
                 <Typography.Text bold>{a.name}</Typography.Text>
                 <div>
-                  {t('experiments.mean')}: <b data-testid="eval-aggregate-mean">{fmt(a.mean)}</b> · {t('experiments.range', { min: fmt(a.min), max: fmt(a.max) })} · n={a.count}
+                  {t('experiments.mean')}: <b data-testid="eval-aggregate-mean">{fmt(a.mean)}</b> ·{' '}
+                  {t('experiments.range', { min: fmt(a.min), max: fmt(a.max) })} · n={a.count}
                 </div>
                 <Suspense fallback={null}>
                   <Distribution data={a.distribution} />
@@ -237,20 +476,57 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
             pagination={{ pageSize: 20 }}
             data={q.data?.results ?? []}
             columns={[
-              { title: t('experiments.item'), render: (_: unknown, r) => <Typography.Text ellipsis style={{ maxWidth: 220 }}>{Object.values(r.item).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' · ')}</Typography.Text> },
-              { title: t('experiments.output'), render: (_: unknown, r) => (r.status === 'failed' ? <Typography.Text type="error">{r.error}</Typography.Text> : <Typography.Text ellipsis style={{ maxWidth: 260 }} data-testid="eval-result-output">{r.output}</Typography.Text>) },
-              { title: t('experiments.scores'), render: (_: unknown, r) => (
-                <Space wrap size={4}>
-                  {r.scores.map((s) => (
-                    <Tooltip key={s.evaluator_id} content={s.error ?? s.reason}>
-                      <Tag color={s.score === null ? 'red' : undefined}>{names.get(s.evaluator_id)}: {fmt(s.score)}</Tag>
-                    </Tooltip>
-                  ))}
-                </Space>
-              ) },
+              {
+                title: t('experiments.item'),
+                render: (_: unknown, r) => (
+                  <Typography.Text ellipsis style={{ maxWidth: 220 }}>
+                    {Object.values(r.item)
+                      .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
+                      .join(' · ')}
+                  </Typography.Text>
+                ),
+              },
+              {
+                title: t('experiments.output'),
+                render: (_: unknown, r) =>
+                  r.status === 'failed' ? (
+                    <Typography.Text type="error">{r.error}</Typography.Text>
+                  ) : (
+                    <Typography.Text ellipsis style={{ maxWidth: 260 }} data-testid="eval-result-output">
+                      {r.output}
+                    </Typography.Text>
+                  ),
+              },
+              {
+                title: t('experiments.scores'),
+                render: (_: unknown, r) => (
+                  <Space wrap size={4}>
+                    {r.scores.map((s) => (
+                      <Tooltip key={s.evaluator_id} content={s.error ?? s.reason}>
+                        <Tag color={s.score === null ? 'red' : undefined}>
+                          {names.get(s.evaluator_id)}: {fmt(s.score)}
+                        </Tag>
+                      </Tooltip>
+                    ))}
+                  </Space>
+                ),
+              },
               { title: t('experiments.latency'), width: 90, render: (_: unknown, r) => `${r.latency_ms} ms` },
-              { title: t('experiments.tokens'), width: 80, render: (_: unknown, r) => r.input_tokens + r.output_tokens || '—' },
-              { title: '', width: 80, render: (_: unknown, r) => (r.trace_id ? <Link to={`/traces?trace_id=${r.trace_id}`} data-testid="eval-result-trace">{t('experiments.trace')}</Link> : null) },
+              {
+                title: t('experiments.tokens'),
+                width: 80,
+                render: (_: unknown, r) => r.input_tokens + r.output_tokens || '—',
+              },
+              {
+                title: '',
+                width: 80,
+                render: (_: unknown, r) =>
+                  r.trace_id ? (
+                    <Link to={`/traces?trace_id=${r.trace_id}`} data-testid="eval-result-trace">
+                      {t('experiments.trace')}
+                    </Link>
+                  ) : null,
+              },
             ]}
           />
         </div>
@@ -262,7 +538,22 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
 function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string[]; onClose(): void }) {
   const { t } = useTranslation('evaluation');
   const api = useApi();
-  const q = useQuery({ queryKey: ['evaluation', 'compare', ids], queryFn: () => api.post<{ experiments: Experiment[]; metrics: { evaluator_id: string; name: string; means: (number | null)[]; deltas: (number | null)[] }[]; rows: { key: string; cells: ({ output: string; status: string; scores: { evaluator_id: string; score: number | null }[] } | null)[] }[] }>('/api/evaluation/v1/experiments/compare', { space_id: spaceId, experiment_ids: ids }) });
+  const q = useQuery({
+    queryKey: ['evaluation', 'compare', ids],
+    queryFn: () =>
+      api.post<{
+        experiments: Experiment[];
+        metrics: { evaluator_id: string; name: string; means: (number | null)[]; deltas: (number | null)[] }[];
+        rows: {
+          key: string;
+          cells: ({
+            output: string;
+            status: string;
+            scores: { evaluator_id: string; score: number | null }[];
+          } | null)[];
+        }[];
+      }>('/api/evaluation/v1/experiments/compare', { space_id: spaceId, experiment_ids: ids }),
+  });
   const exps = q.data?.experiments ?? [];
   return (
     <SidePanel visible size="large" title={t('experiments.comparison')} onCancel={onClose}>
@@ -282,7 +573,13 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
                 render: (_: unknown, m: { means: (number | null)[]; deltas: (number | null)[] }) => (
                   <span data-testid="eval-compare-mean">
                     {fmt(m.means[i])}
-                    {i > 0 && m.deltas[i] !== null && <Typography.Text type={m.deltas[i] > 0 ? 'success' : m.deltas[i] < 0 ? 'error' : 'secondary'}> ({m.deltas[i] >= 0 ? '+' : ''}{fmt(m.deltas[i])})</Typography.Text>}
+                    {i > 0 && m.deltas[i] !== null && (
+                      <Typography.Text type={m.deltas[i] > 0 ? 'success' : m.deltas[i] < 0 ? 'error' : 'secondary'}>
+                        {' '}
+                        ({m.deltas[i] >= 0 ? '+' : ''}
+                        {fmt(m.deltas[i])})
+                      </Typography.Text>
+                    )}
                   </span>
                 ),
               })),
@@ -294,7 +591,18 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
             size="small"
             pagination={{ pageSize: 20 }}
             data={q.data.rows}
-            columns={exps.map((e, i) => ({ title: e.name, render: (_: unknown, r: (typeof q.data)['rows'][number]) => (r.cells[i] ? <span>{r.cells[i].output.slice(0, 120)} <Tag size="small">{r.cells[i].scores.map((s) => fmt(s.score)).join(' / ')}</Tag></span> : '—') }))}
+            columns={exps.map((e, i) => ({
+              title: e.name,
+              render: (_: unknown, r: (typeof q.data)['rows'][number]) =>
+                r.cells[i] ? (
+                  <span>
+                    {r.cells[i].output.slice(0, 120)}{' '}
+                    <Tag size="small">{r.cells[i].scores.map((s) => fmt(s.score)).join(' / ')}</Tag>
+                  </span>
+                ) : (
+                  '—'
+                ),
+            }))}
           />
         </div>
       )}

@@ -10,12 +10,21 @@ import type { Column, EvalSet } from './api.ts';
 export function SetsTab({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('evaluation');
   const api = useApi();
-  const q = useQuery({ queryKey: ['evaluation', 'sets', spaceId], queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }) });
+  const q = useQuery({
+    queryKey: ['evaluation', 'sets', spaceId],
+    queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }),
+  });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string>();
   return (
     <div data-testid="eval-sets">
-      <Button type="primary" icon={<IconPlus />} onClick={() => setCreating(true)} style={{ marginBottom: 12 }} data-testid="eval-set-create">
+      <Button
+        type="primary"
+        icon={<IconPlus />}
+        onClick={() => setCreating(true)}
+        style={{ marginBottom: 12 }}
+        data-testid="eval-set-create"
+      >
         {t('sets.create')}
       </Button>
       <Table<EvalSet>
@@ -29,7 +38,12 @@ export function SetsTab({ spaceId }: { spaceId: string }) {
           { title: t('name'), dataIndex: 'name', render: (v: string) => <span data-testid="eval-set-row">{v}</span> },
           { title: t('sets.columns'), render: (_: unknown, s) => s.columns.map((c) => c.name).join(', ') },
           { title: t('sets.items'), dataIndex: 'item_count', width: 100 },
-          { title: t('sets.version'), dataIndex: 'latest_version', width: 120, render: (v: string) => (v ? <Tag color="green">{v}</Tag> : '—') },
+          {
+            title: t('sets.version'),
+            dataIndex: 'latest_version',
+            width: 120,
+            render: (v: string) => (v ? <Tag color="green">{v}</Tag> : '—'),
+          },
         ]}
       />
       {creating && <CreateSet spaceId={spaceId} onClose={() => setCreating(false)} onCreated={setOpen} />}
@@ -43,10 +57,18 @@ function CreateSet({ spaceId, onClose, onCreated }: { spaceId: string; onClose()
   const api = useApi();
   const qc = useQueryClient();
   const [name, setName] = useState('');
-  const [columns, setColumns] = useState<Column[]>([{ name: 'input', type: 'string' }, { name: 'reference', type: 'string' }]);
+  const [columns, setColumns] = useState<Column[]>([
+    { name: 'input', type: 'string' },
+    { name: 'reference', type: 'string' },
+  ]);
   const [problem, setProblem] = useState('');
   const create = useMutation({
-    mutationFn: () => api.post<{ set_id: string }>('/api/evaluation/v1/sets/create', { space_id: spaceId, name: name.trim(), columns }, { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) }),
+    mutationFn: () =>
+      api.post<{ set_id: string }>(
+        '/api/evaluation/v1/sets/create',
+        { space_id: spaceId, name: name.trim(), columns },
+        { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
+      ),
     onSuccess: async (r) => {
       await qc.invalidateQueries({ queryKey: ['evaluation', 'sets'] });
       onClose();
@@ -54,21 +76,45 @@ function CreateSet({ spaceId, onClose, onCreated }: { spaceId: string; onClose()
     },
   });
   return (
-    <Modal visible title={t('sets.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'eval-set-save' } as object) }}>
+    <Modal
+      visible
+      title={t('sets.create')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'eval-set-save' } as object) }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input placeholder={t('name')} value={name} onChange={setName} data-testid="eval-set-name" />
         <Typography.Text>{t('sets.columns')}</Typography.Text>
         {columns.map((c, i) => (
           <Space key={i}>
-            <Input size="small" value={c.name} onChange={(v) => setColumns(columns.map((x, j) => (j === i ? { ...x, name: v } : x)))} style={{ width: 180 }} data-testid="eval-column-name" />
-            <Select size="small" value={c.type} onChange={(type) => setColumns(columns.map((x, j) => (j === i ? { ...x, type } : x)))} style={{ width: 150 }}>
+            <Input
+              size="small"
+              value={c.name}
+              onChange={(v) => setColumns(columns.map((x, j) => (j === i ? { ...x, name: v } : x)))}
+              style={{ width: 180 }}
+              data-testid="eval-column-name"
+            />
+            <Select
+              size="small"
+              value={c.type}
+              onChange={(type) => setColumns(columns.map((x, j) => (j === i ? { ...x, type } : x)))}
+              style={{ width: 150 }}
+            >
               {(['string', 'number', 'boolean', 'json', 'messages'] as const).map((k) => (
                 <Select.Option key={k} value={k}>
                   {t(`types.${k}`)}
                 </Select.Option>
               ))}
             </Select>
-            <Button size="mini" type="text" icon={<IconDelete />} onClick={() => setColumns(columns.filter((_, j) => j !== i))} aria-label={t('remove')} />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              onClick={() => setColumns(columns.filter((_, j) => j !== i))}
+              aria-label={t('remove')}
+            />
           </Space>
         ))}
         <Button size="small" icon={<IconPlus />} onClick={() => setColumns([...columns, { name: '', type: 'string' }])}>
@@ -84,24 +130,74 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
   const { t } = useTranslation('evaluation');
   const api = useApi();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['evaluation', 'set', setId], queryFn: () => api.post<{ set: EvalSet; items: { item_id: string; data: Record<string, unknown> }[]; versions: { version: string; item_count: number }[] }>('/api/evaluation/v1/sets/get', { space_id: spaceId, set_id: setId }) });
+  const q = useQuery({
+    queryKey: ['evaluation', 'set', setId],
+    queryFn: () =>
+      api.post<{
+        set: EvalSet;
+        items: { item_id: string; data: Record<string, unknown> }[];
+        versions: { version: string; item_count: number }[];
+      }>('/api/evaluation/v1/sets/get', { space_id: spaceId, set_id: setId }),
+  });
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState('');
   const refresh = () => qc.invalidateQueries({ queryKey: ['evaluation'] });
   const handled = (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false);
-  const add = useMutation({ mutationFn: () => api.post('/api/evaluation/v1/sets/items/add', { space_id: spaceId, set_id: setId, items: [draft] }, { handled }), onSuccess: async () => (setDraft({}), setProblem(''), await refresh()) });
-  const remove = useMutation({ mutationFn: (id: string) => api.post('/api/evaluation/v1/sets/items/delete', { space_id: spaceId, set_id: setId, item_ids: [id] }), onSuccess: refresh });
+  const add = useMutation({
+    mutationFn: () =>
+      api.post('/api/evaluation/v1/sets/items/add', { space_id: spaceId, set_id: setId, items: [draft] }, { handled }),
+    onSuccess: async () => (setDraft({}), setProblem(''), await refresh()),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) =>
+      api.post('/api/evaluation/v1/sets/items/delete', { space_id: spaceId, set_id: setId, item_ids: [id] }),
+    onSuccess: refresh,
+  });
   const importFile = useMutation({
-    mutationFn: async (file: File) => api.post<{ added: number }>('/api/evaluation/v1/sets/items/import', { space_id: spaceId, set_id: setId, format: file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl', content: await file.text() }, { handled }),
+    mutationFn: async (file: File) =>
+      api.post<{ added: number }>(
+        '/api/evaluation/v1/sets/items/import',
+        {
+          space_id: spaceId,
+          set_id: setId,
+          format: file.name.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl',
+          content: await file.text(),
+        },
+        { handled },
+      ),
     onSuccess: async (r) => (toast.success(t('sets.imported', { n: r.added })), setProblem(''), await refresh()),
   });
   const [traceIds, setTraceIds] = useState('');
   const [traceColumns, setTraceColumns] = useState<{ input?: string; output?: string }>({});
   const fromTraces = useMutation({
-    mutationFn: () => api.post<{ added: number }>('/api/evaluation/v1/sets/items/from_traces', { space_id: spaceId, set_id: setId, trace_ids: traceIds.split(/[\s,]+/).filter(Boolean), input_column: traceColumns.input, ...(traceColumns.output ? { output_column: traceColumns.output } : {}) }, { handled }),
-    onSuccess: async (r) => (toast.success(t('sets.imported', { n: r.added })), setTraceIds(''), setProblem(''), await refresh()),
+    mutationFn: () =>
+      api.post<{ added: number }>(
+        '/api/evaluation/v1/sets/items/from_traces',
+        {
+          space_id: spaceId,
+          set_id: setId,
+          trace_ids: traceIds.split(/[\s,]+/).filter(Boolean),
+          input_column: traceColumns.input,
+          ...(traceColumns.output ? { output_column: traceColumns.output } : {}),
+        },
+        { handled },
+      ),
+    onSuccess: async (r) => (
+      toast.success(t('sets.imported', { n: r.added })),
+      setTraceIds(''),
+      setProblem(''),
+      await refresh()
+    ),
   });
-  const freeze = useMutation({ mutationFn: () => api.post<{ version: string }>('/api/evaluation/v1/sets/versions/create', { space_id: spaceId, set_id: setId }, { handled }), onSuccess: async (r) => (toast.success(t('sets.frozen', { version: r.version })), await refresh()) });
+  const freeze = useMutation({
+    mutationFn: () =>
+      api.post<{ version: string }>(
+        '/api/evaluation/v1/sets/versions/create',
+        { space_id: spaceId, set_id: setId },
+        { handled },
+      ),
+    onSuccess: async (r) => (toast.success(t('sets.frozen', { version: r.version })), await refresh()),
+  });
   const s = q.data?.set;
   return (
     <SidePanel visible size="large" title={s?.name} onCancel={onClose}>
@@ -109,8 +205,19 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
         <div data-testid="eval-set-drawer">
           <Space wrap style={{ marginBottom: 12 }}>
             <label>
-              <input type="file" accept=".csv,.jsonl,.json" style={{ display: 'none' }} onChange={(e) => e.target.files?.[0] && importFile.mutate(e.target.files[0])} data-testid="eval-set-import" />
-              <Button onClick={(e) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('input') as HTMLInputElement)?.click()} loading={importFile.isPending}>
+              <input
+                type="file"
+                accept=".csv,.jsonl,.json"
+                style={{ display: 'none' }}
+                onChange={(e) => e.target.files?.[0] && importFile.mutate(e.target.files[0])}
+                data-testid="eval-set-import"
+              />
+              <Button
+                onClick={(e) =>
+                  ((e.currentTarget as HTMLElement).parentElement?.querySelector('input') as HTMLInputElement)?.click()
+                }
+                loading={importFile.isPending}
+              >
                 {t('sets.import')}
               </Button>
             </label>
@@ -123,7 +230,11 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
               </Tag>
             ))}
           </Space>
-          {problem && <Typography.Paragraph type="error" data-testid="eval-set-problem">{problem}</Typography.Paragraph>}
+          {problem && (
+            <Typography.Paragraph type="error" data-testid="eval-set-problem">
+              {problem}
+            </Typography.Paragraph>
+          )}
           <Table<{ item_id: string; data: Record<string, unknown> }>
             rowKey="item_id"
             size="small"
@@ -131,35 +242,94 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
             data={q.data?.items ?? []}
             noDataElement={<Empty description={t('sets.noItems')} />}
             columns={[
-              ...s.columns.map((c) => ({ title: c.name, render: (_: unknown, r: { data: Record<string, unknown> }) => <span data-testid="eval-item-cell">{typeof r.data[c.name] === 'string' ? (r.data[c.name] as string) : JSON.stringify(r.data[c.name])}</span> })),
-              { title: '', width: 48, render: (_: unknown, r: { item_id: string; data: Record<string, unknown> }) => <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('remove')} onClick={() => remove.mutate(r.item_id)} /> },
+              ...s.columns.map((c) => ({
+                title: c.name,
+                render: (_: unknown, r: { data: Record<string, unknown> }) => (
+                  <span data-testid="eval-item-cell">
+                    {typeof r.data[c.name] === 'string' ? (r.data[c.name] as string) : JSON.stringify(r.data[c.name])}
+                  </span>
+                ),
+              })),
+              {
+                title: '',
+                width: 48,
+                render: (_: unknown, r: { item_id: string; data: Record<string, unknown> }) => (
+                  <Button
+                    size="mini"
+                    type="text"
+                    icon={<IconDelete />}
+                    aria-label={t('remove')}
+                    onClick={() => remove.mutate(r.item_id)}
+                  />
+                ),
+              },
             ]}
           />
           <Space wrap style={{ marginTop: 12 }}>
-            <Input size="small" placeholder={t('sets.traceIds')} value={traceIds} onChange={setTraceIds} style={{ width: 300 }} data-testid="eval-from-traces-ids" />
-            <Select size="small" placeholder={t('sets.inputColumn')} value={traceColumns.input} onChange={(input) => setTraceColumns({ ...traceColumns, input })} style={{ width: 160 }}>
+            <Input
+              size="small"
+              placeholder={t('sets.traceIds')}
+              value={traceIds}
+              onChange={setTraceIds}
+              style={{ width: 300 }}
+              data-testid="eval-from-traces-ids"
+            />
+            <Select
+              size="small"
+              placeholder={t('sets.inputColumn')}
+              value={traceColumns.input}
+              onChange={(input) => setTraceColumns({ ...traceColumns, input })}
+              style={{ width: 160 }}
+            >
               {s.columns.map((c) => (
                 <Select.Option key={c.name} value={c.name}>
                   {c.name}
                 </Select.Option>
               ))}
             </Select>
-            <Select size="small" allowClear placeholder={t('sets.outputColumn')} value={traceColumns.output} onChange={(output) => setTraceColumns({ ...traceColumns, output })} style={{ width: 160 }}>
+            <Select
+              size="small"
+              allowClear
+              placeholder={t('sets.outputColumn')}
+              value={traceColumns.output}
+              onChange={(output) => setTraceColumns({ ...traceColumns, output })}
+              style={{ width: 160 }}
+            >
               {s.columns.map((c) => (
                 <Select.Option key={c.name} value={c.name}>
                   {c.name}
                 </Select.Option>
               ))}
             </Select>
-            <Button size="small" disabled={!traceIds.trim() || !traceColumns.input} loading={fromTraces.isPending} onClick={() => fromTraces.mutate()}>
+            <Button
+              size="small"
+              disabled={!traceIds.trim() || !traceColumns.input}
+              loading={fromTraces.isPending}
+              onClick={() => fromTraces.mutate()}
+            >
               {t('sets.fromTraces')}
             </Button>
           </Space>
           <Space wrap style={{ marginTop: 12 }}>
             {s.columns.map((c) => (
-              <Input key={c.name} size="small" placeholder={c.name} value={draft[c.name] ?? ''} onChange={(v) => setDraft({ ...draft, [c.name]: v })} style={{ width: 200 }} data-testid="eval-item-input" data-column={c.name} />
+              <Input
+                key={c.name}
+                size="small"
+                placeholder={c.name}
+                value={draft[c.name] ?? ''}
+                onChange={(v) => setDraft({ ...draft, [c.name]: v })}
+                style={{ width: 200 }}
+                data-testid="eval-item-input"
+                data-column={c.name}
+              />
             ))}
-            <Button size="small" icon={<IconPlus />} onClick={() => add.mutate()} loading={add.isPending} data-testid="eval-item-add">
+            <Button
+              size="small"
+              icon={<IconPlus />}
+              onClick={() => add.mutate()}
+              loading={add.isPending}
+              data-testid="eval-item-add"
+            >
               {t('sets.addItem')}
             </Button>
           </Space>

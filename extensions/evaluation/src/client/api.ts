@@ -59,4 +59,5 @@ export interface Result {
   trace_id: string;
   item: Record<string, unknown>;
 }
-export const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : Number.isInteger(n) ? String(n) : n.toFixed(3));
+export const fmt = (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : Number.isInteger(n) ? String(n) : n.toFixed(3);

@@ -11,6 +11,14 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/evaluation', component: EvaluationPage, title: 'title' });
-    ctx.sidebar({ key: 'evaluation', area: 'space', group: 'operate', label: 'nav', path: '/evaluation', icon: <IconExperiment />, order: 20 });
+    ctx.sidebar({
+      key: 'evaluation',
+      area: 'space',
+      group: 'operate',
+      label: 'nav',
+      path: '/evaluation',
+      icon: <IconExperiment />,
+      order: 20,
+    });
   },
 });

@@ -10,20 +10,46 @@ import { Evaluators, type EvaluatorKind } from '../shared/index.ts';
 import { Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
 
 const JudgeSettings = z.object({
-  prompt: z.string().trim().min(1, 'Write the judge\'s instructions.').max(20_000),
+  prompt: z.string().trim().min(1, "Write the judge's instructions.").max(20_000),
   model_id: z.string().min(1, 'Choose the model that judges.').max(32),
   score_min: z.number().default(0),
   score_max: z.number().default(1),
 });
-const CodeSettings = z.object({ language: z.enum(['javascript', 'typescript', 'python']).default('javascript'), code: z.string().trim().min(1, 'Write the code: a function main({ params }) answering { score, reason } (params: input, output, reference, item).').max(100_000) });
+const CodeSettings = z.object({
+  language: z.enum(['javascript', 'typescript', 'python']).default('javascript'),
+  code: z
+    .string()
+    .trim()
+    .min(
+      1,
+      'Write the code: a function main({ params }) answering { score, reason } (params: input, output, reference, item).',
+    )
+    .max(100_000),
+});
 
 export const TEMPLATES = [
-  { key: 'correctness', name: { 'en-US': 'Correctness', 'zh-CN': '正确性' }, prompt: 'Judge whether the answer is correct, given the reference answer.\nQuestion: {{input}}\nReference: {{reference}}\nAnswer: {{output}}\nScore 1 when it states the same facts as the reference, 0 when it contradicts it or misses them; in between for partly correct.' },
-  { key: 'relevance', name: { 'en-US': 'Relevance', 'zh-CN': '相关性' }, prompt: 'Judge how well the answer addresses the question (not whether it is true).\nQuestion: {{input}}\nAnswer: {{output}}\nScore 1 for a direct, on-topic answer, 0 for an unrelated one.' },
-  { key: 'faithfulness', name: { 'en-US': 'Faithfulness', 'zh-CN': '忠实度' }, prompt: 'Judge whether every claim of the answer is supported by the context.\nContext: {{reference}}\nAnswer: {{output}}\nScore 1 when all claims are supported, 0 when the answer invents facts.' },
+  {
+    key: 'correctness',
+    name: { 'en-US': 'Correctness', 'zh-CN': '正确性' },
+    prompt:
+      'Judge whether the answer is correct, given the reference answer.\nQuestion: {{input}}\nReference: {{reference}}\nAnswer: {{output}}\nScore 1 when it states the same facts as the reference, 0 when it contradicts it or misses them; in between for partly correct.',
+  },
+  {
+    key: 'relevance',
+    name: { 'en-US': 'Relevance', 'zh-CN': '相关性' },
+    prompt:
+      'Judge how well the answer addresses the question (not whether it is true).\nQuestion: {{input}}\nAnswer: {{output}}\nScore 1 for a direct, on-topic answer, 0 for an unrelated one.',
+  },
+  {
+    key: 'faithfulness',
+    name: { 'en-US': 'Faithfulness', 'zh-CN': '忠实度' },
+    prompt:
+      'Judge whether every claim of the answer is supported by the context.\nContext: {{reference}}\nAnswer: {{output}}\nScore 1 when all claims are supported, 0 when the answer invents facts.',
+  },
 ];
 
-const fill = (t: string, v: Record<string, string>) => t.replace(/\{\{\s*(input|output|reference)\s*\}\}/g, (_m, k: string) => v[k] ?? '');
+const fill = (t: string, v: Record<string, string>) =>
+  t.replace(/\{\{\s*(input|output|reference)\s*\}\}/g, (_m, k: string) => v[k] ?? '');
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
 
 export function registerEvaluatorKinds(ctx: ServerContext<unknown>) {
@@ -43,8 +69,20 @@ export function registerEvaluatorKinds(ctx: ServerContext<unknown>) {
         system: `You are an evaluator. Answer only a JSON object {"score": number from ${s.score_min} to ${s.score_max}, "reason": "why, in one or two sentences"}.`,
         prompt: fill(s.prompt, { input: e.input, output: e.output, reference: e.reference }),
       });
-      await ctx.service(ModelsService).recordUsage({ space_id: e.spaceId, model_id: model.model_id, input_tokens: r.usage?.inputTokens ?? 0, output_tokens: r.usage?.outputTokens ?? 0, source: 'evaluation' }).catch(() => undefined);
-      const text = r.text.trim().replace(/^```(?:json)?\s*/i, '').replace(/```\s*$/, '');
+      await ctx
+        .service(ModelsService)
+        .recordUsage({
+          space_id: e.spaceId,
+          model_id: model.model_id,
+          input_tokens: r.usage?.inputTokens ?? 0,
+          output_tokens: r.usage?.outputTokens ?? 0,
+          source: 'evaluation',
+        })
+        .catch(() => undefined);
+      const text = r.text
+        .trim()
+        .replace(/^```(?:json)?\s*/i, '')
+        .replace(/```\s*$/, '');
       let parsed: { score?: unknown; reason?: unknown };
       try {
         parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
@@ -52,7 +90,8 @@ export function registerEvaluatorKinds(ctx: ServerContext<unknown>) {
         throw new Error(`The judge did not answer a score as JSON: "${text.slice(0, 120)}"`);
       }
       const score = Number(parsed.score);
-      if (!Number.isFinite(score)) throw new Error(`The judge's score is not a number: ${JSON.stringify(parsed.score)}`);
+      if (!Number.isFinite(score))
+        throw new Error(`The judge's score is not a number: ${JSON.stringify(parsed.score)}`);
       return { score: clamp(score, s.score_min, s.score_max), reason: String(parsed.reason ?? '') };
     },
   };
@@ -63,10 +102,18 @@ export function registerEvaluatorKinds(ctx: ServerContext<unknown>) {
     async evaluate(e) {
       const s = CodeSettings.parse(e.settings);
       const sandbox = ctx.optionalService(CodeSandboxService);
-      if (!sandbox) throw new Error('Code evaluators run in the code node\'s sandbox, and the code node is off in this studio.');
-      const r = (await sandbox.run(s.language, s.code, { input: e.input, output: e.output, reference: e.reference, item: e.item }, { timeoutMs: 5000, memoryMb: 64 }, e.spaceId)) as { score?: unknown; reason?: unknown } | number | null;
+      if (!sandbox)
+        throw new Error("Code evaluators run in the code node's sandbox, and the code node is off in this studio.");
+      const r = (await sandbox.run(
+        s.language,
+        s.code,
+        { input: e.input, output: e.output, reference: e.reference, item: e.item },
+        { timeoutMs: 5000, memoryMb: 64 },
+        e.spaceId,
+      )) as { score?: unknown; reason?: unknown } | number | null;
       const score = typeof r === 'number' ? r : Number(r?.score);
-      if (!Number.isFinite(score)) throw new Error('The code answered no score: return { score: number, reason: string } (or a number).');
+      if (!Number.isFinite(score))
+        throw new Error('The code answered no score: return { score: number, reason: string } (or a number).');
       return { score, reason: typeof r === 'object' && r ? String(r.reason ?? '') : '' };
     },
   };
@@ -88,37 +135,104 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
   const base = '/api/evaluation/v1/evaluators';
   const kindOf = (k: string) => {
     const kind = ctx.registry(Evaluators).get(k);
-    if (!kind) throw badRequest(`There is no evaluator kind ${k} (there are ${ctx.registry(Evaluators).list().map((x) => x.kind).join(', ')}).`, { field: 'kind' });
+    if (!kind)
+      throw badRequest(
+        `There is no evaluator kind ${k} (there are ${ctx
+          .registry(Evaluators)
+          .list()
+          .map((x) => x.kind)
+          .join(', ')}).`,
+        { field: 'kind' },
+      );
     return kind;
   };
   const checked = (kind: EvaluatorKind, settings: unknown) => {
     const r = kind.settings.safeParse(settings);
-    if (!r.success) throw badRequest(r.error.issues[0]?.message ?? 'The settings are not valid.', { field: 'settings' });
+    if (!r.success)
+      throw badRequest(r.error.issues[0]?.message ?? 'The settings are not valid.', { field: 'settings' });
     return r.data as Record<string, unknown>;
   };
   const addVersion = async (e: { id: string; latest_version: string }, settings: Record<string, unknown>) => {
     const v = nextVersion(e.latest_version);
-    await ctx.db.insertInto('eval_evaluator_version').values({ id: ctx.host.newId(), evaluator_id: e.id, version: v, settings: JSON.stringify(settings), created_at: now() }).execute();
-    await ctx.db.updateTable('eval_evaluator').set({ latest_version: v, updated_at: now() }).where('id', '=', e.id).execute();
+    await ctx.db
+      .insertInto('eval_evaluator_version')
+      .values({
+        id: ctx.host.newId(),
+        evaluator_id: e.id,
+        version: v,
+        settings: JSON.stringify(settings),
+        created_at: now(),
+      })
+      .execute();
+    await ctx.db
+      .updateTable('eval_evaluator')
+      .set({ latest_version: v, updated_at: now() })
+      .where('id', '=', e.id)
+      .execute();
     return v;
   };
   const view = async (e: EvaluatorRow) => {
-    const v = await ctx.db.selectFrom('eval_evaluator_version').select('settings').where('evaluator_id', '=', e.id).where('version', '=', e.latest_version).executeTakeFirst();
-    return { evaluator_id: e.id, name: e.name, description: e.description, kind: e.kind, latest_version: e.latest_version, settings: v ? JSON.parse(v.settings as string) : {}, update_time: secs(e.updated_at) };
+    const v = await ctx.db
+      .selectFrom('eval_evaluator_version')
+      .select('settings')
+      .where('evaluator_id', '=', e.id)
+      .where('version', '=', e.latest_version)
+      .executeTakeFirst();
+    return {
+      evaluator_id: e.id,
+      name: e.name,
+      description: e.description,
+      kind: e.kind,
+      latest_version: e.latest_version,
+      settings: v ? JSON.parse(v.settings as string) : {},
+      update_time: secs(e.updated_at),
+    };
   };
 
-  ctx.route({ method: 'GET', path: `${base}/builtin_templates`, auth: 'user', summary: 'Judge prompts to start from (correctness, relevance, faithfulness) and the evaluator kinds', handler: () => ({ templates: TEMPLATES, kinds: ctx.registry(Evaluators).list().map((k) => ({ kind: k.kind, label: k.label })) }) });
+  ctx.route({
+    method: 'GET',
+    path: `${base}/builtin_templates`,
+    auth: 'user',
+    summary: 'Judge prompts to start from (correctness, relevance, faithfulness) and the evaluator kinds',
+    handler: () => ({
+      templates: TEMPLATES,
+      kinds: ctx
+        .registry(Evaluators)
+        .list()
+        .map((k) => ({ kind: k.kind, label: k.label })),
+    }),
+  });
   ctx.route({
     method: 'POST',
     path: `${base}/create`,
     auth: inSpace,
     summary: 'Create an evaluator of a kind with its first version',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), kind: z.string().max(32), settings: z.record(z.string(), z.unknown()) }),
+    body: z.object({
+      space_id: Id,
+      name: Name,
+      description: z.string().max(2000).default(''),
+      kind: z.string().max(32),
+      settings: z.record(z.string(), z.unknown()),
+    }),
     handler: async ({ body, caller }) => {
       const settings = checked(kindOf(body.kind), body.settings);
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db.insertInto('eval_evaluator').values({ id, space_id: body.space_id, name: body.name, description: body.description, kind: body.kind, creator_id: caller!.userId, latest_version: '', created_at: t, updated_at: t, deleted_at: null }).execute();
+      await ctx.db
+        .insertInto('eval_evaluator')
+        .values({
+          id,
+          space_id: body.space_id,
+          name: body.name,
+          description: body.description,
+          kind: body.kind,
+          creator_id: caller!.userId,
+          latest_version: '',
+          created_at: t,
+          updated_at: t,
+          deleted_at: null,
+        })
+        .execute();
       return { evaluator_id: id, version: await addVersion({ id, latest_version: '' }, settings) };
     },
   });
@@ -139,7 +253,19 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "The space's evaluators with their latest settings",
     body: z.object({ space_id: Id }),
-    handler: async ({ body }) => ({ evaluators: await Promise.all(((await ctx.db.selectFrom('eval_evaluator').selectAll().where('space_id', '=', body.space_id).where('deleted_at', 'is', null).orderBy('name').execute()) as EvaluatorRow[]).map(view)) }),
+    handler: async ({ body }) => ({
+      evaluators: await Promise.all(
+        (
+          (await ctx.db
+            .selectFrom('eval_evaluator')
+            .selectAll()
+            .where('space_id', '=', body.space_id)
+            .where('deleted_at', 'is', null)
+            .orderBy('name')
+            .execute()) as EvaluatorRow[]
+        ).map(view),
+      ),
+    }),
   });
   ctx.route({
     method: 'POST',
@@ -147,19 +273,42 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Delete an evaluator (experiments keep their scores)',
     body: z.object({ space_id: Id, evaluator_id: Id }),
-    handler: async ({ body }) => (await owned(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator'), await ctx.db.updateTable('eval_evaluator').set({ deleted_at: now() }).where('id', '=', body.evaluator_id).execute(), {}),
+    handler: async ({ body }) => (
+      await owned(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator'),
+      await ctx.db
+        .updateTable('eval_evaluator')
+        .set({ deleted_at: now() })
+        .where('id', '=', body.evaluator_id)
+        .execute(),
+      {}
+    ),
   });
   ctx.route({
     method: 'POST',
     path: `${base}/debug`,
     auth: inSpace,
     summary: 'Score a sample (input, output, reference) with settings as written (not saved)',
-    body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()), input: z.string().max(100_000).default(''), output: z.string().max(100_000).default(''), reference: z.string().max(100_000).default('') }),
+    body: z.object({
+      space_id: Id,
+      kind: z.string().max(32),
+      settings: z.record(z.string(), z.unknown()),
+      input: z.string().max(100_000).default(''),
+      output: z.string().max(100_000).default(''),
+      reference: z.string().max(100_000).default(''),
+    }),
     handler: async ({ body, signal }) => {
       const kind = kindOf(body.kind);
       const settings = checked(kind, body.settings);
       try {
-        return await kind.evaluate({ spaceId: body.space_id, settings, input: body.input, output: body.output, reference: body.reference, item: {}, signal });
+        return await kind.evaluate({
+          spaceId: body.space_id,
+          settings,
+          input: body.input,
+          output: body.output,
+          reference: body.reference,
+          item: {},
+          signal,
+        });
       } catch (e) {
         throw badRequest(`The evaluator failed: ${(e as Error).message}`);
       }

@@ -11,8 +11,18 @@ import { freeze } from './sets.ts';
 
 export const RUN_JOB = 'evaluation.experiment';
 
-const EvaluatorRef = z.object({ evaluator_id: Id, version: z.string().max(32).optional(), input_column: z.string().max(64).optional(), reference_column: z.string().max(64).optional() });
-const Target = z.object({ kind: z.string().max(32), settings: z.record(z.string(), z.unknown()), mapping: z.record(z.string(), z.string().max(64)).default({}), output_column: z.string().max(64).optional() });
+const EvaluatorRef = z.object({
+  evaluator_id: Id,
+  version: z.string().max(32).optional(),
+  input_column: z.string().max(64).optional(),
+  reference_column: z.string().max(64).optional(),
+});
+const Target = z.object({
+  kind: z.string().max(32),
+  settings: z.record(z.string(), z.unknown()),
+  mapping: z.record(z.string(), z.string().max(64)).default({}),
+  output_column: z.string().max(64).optional(),
+});
 type Target = z.infer<typeof Target>;
 interface Frozen {
   evaluator_id: string;
@@ -52,19 +62,50 @@ interface Score {
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 export function experimentView(e: ExperimentRow) {
-  return { experiment_id: e.id, name: e.name, description: e.description, set_id: e.set_id, set_version: e.set_version, target: JSON.parse(e.target), evaluators: (JSON.parse(e.evaluators) as Frozen[]).map(({ settings: _s, ...x }) => x), item_concurrency: Number(e.item_concurrency), status: e.status, reason: e.reason, total: Number(e.total), finished: Number(e.finished), failed: Number(e.failed), create_time: secs(e.created_at), start_time: secs(e.started_at), end_time: secs(e.ended_at) };
+  return {
+    experiment_id: e.id,
+    name: e.name,
+    description: e.description,
+    set_id: e.set_id,
+    set_version: e.set_version,
+    target: JSON.parse(e.target),
+    evaluators: (JSON.parse(e.evaluators) as Frozen[]).map(({ settings: _s, ...x }) => x),
+    item_concurrency: Number(e.item_concurrency),
+    status: e.status,
+    reason: e.reason,
+    total: Number(e.total),
+    finished: Number(e.finished),
+    failed: Number(e.failed),
+    create_time: secs(e.created_at),
+    start_time: secs(e.started_at),
+    end_time: secs(e.ended_at),
+  };
 }
 
 /** Per evaluator: count, mean, min, max and a distribution over five equal buckets. */
 export function aggregates(evaluators: { evaluator_id: string; name: string }[], results: { scores: Score[] }[]) {
   return evaluators.map((ev) => {
-    const scores = results.flatMap((r) => r.scores.filter((s) => s.evaluator_id === ev.evaluator_id && s.score !== null).map((s) => s.score!));
+    const scores = results.flatMap((r) =>
+      r.scores.filter((s) => s.evaluator_id === ev.evaluator_id && s.score !== null).map((s) => s.score!),
+    );
     const min = scores.length ? Math.min(...scores) : 0;
     const max = scores.length ? Math.max(...scores) : 0;
     const width = (max - min) / 5 || 1;
-    const buckets = Array.from({ length: 5 }, (_, i) => ({ from: min + i * width, to: min + (i + 1) * width, count: 0 }));
+    const buckets = Array.from({ length: 5 }, (_, i) => ({
+      from: min + i * width,
+      to: min + (i + 1) * width,
+      count: 0,
+    }));
     for (const s of scores) buckets[Math.min(4, Math.floor((s - min) / width))].count++;
-    return { evaluator_id: ev.evaluator_id, name: ev.name, count: scores.length, mean: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, min: scores.length ? min : null, max: scores.length ? max : null, distribution: max === min && scores.length ? [{ from: min, to: max, count: scores.length }] : buckets };
+    return {
+      evaluator_id: ev.evaluator_id,
+      name: ev.name,
+      count: scores.length,
+      mean: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
+      min: scores.length ? min : null,
+      max: scores.length ? max : null,
+      distribution: max === min && scores.length ? [{ from: min, to: max, count: scores.length }] : buckets,
+    };
   });
 }
 
@@ -72,9 +113,26 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
   const base = '/api/evaluation/v1/experiments';
   const get = (spaceId: string, id: string) => owned<ExperimentRow>(ctx, 'eval_experiment', id, spaceId, 'experiment');
   const results = async (id: string) =>
-    (await ctx.db.selectFrom('eval_result').selectAll().where('experiment_id', '=', id).orderBy('position').execute()).map((r) => ({ item_id: r.item_id as string, position: Number(r.position), status: r.status as string, output: r.output as string, error: r.error as string, scores: JSON.parse(r.scores as string) as Score[], latency_ms: Number(r.latency_ms), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), trace_id: r.trace_id as string }));
+    (
+      await ctx.db.selectFrom('eval_result').selectAll().where('experiment_id', '=', id).orderBy('position').execute()
+    ).map((r) => ({
+      item_id: r.item_id as string,
+      position: Number(r.position),
+      status: r.status as string,
+      output: r.output as string,
+      error: r.error as string,
+      scores: JSON.parse(r.scores as string) as Score[],
+      latency_ms: Number(r.latency_ms),
+      input_tokens: Number(r.input_tokens),
+      output_tokens: Number(r.output_tokens),
+      trace_id: r.trace_id as string,
+    }));
   const start = async (id: string) => {
-    await ctx.db.updateTable('eval_experiment').set({ status: 'running', reason: '', started_at: now(), ended_at: null }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('eval_experiment')
+      .set({ status: 'running', reason: '', started_at: now(), ended_at: null })
+      .where('id', '=', id)
+      .execute();
     await ctx.service(JobQueueService).enqueue(RUN_JOB, { experiment_id: id });
   };
 
@@ -84,62 +142,160 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     concurrency: 2,
     attempts: 1,
     async handler(p: { experiment_id: string }) {
-      const e = (await ctx.db.selectFrom('eval_experiment').selectAll().where('id', '=', p.experiment_id).executeTakeFirst()) as ExperimentRow | undefined;
+      const e = (await ctx.db
+        .selectFrom('eval_experiment')
+        .selectAll()
+        .where('id', '=', p.experiment_id)
+        .executeTakeFirst()) as ExperimentRow | undefined;
       if (!e || e.status !== 'running') return;
       try {
-        const version = await ctx.db.selectFrom('eval_set_version').select('items').where('set_id', '=', e.set_id).where('version', '=', e.set_version).executeTakeFirst();
+        const version = await ctx.db
+          .selectFrom('eval_set_version')
+          .select('items')
+          .where('set_id', '=', e.set_id)
+          .where('version', '=', e.set_version)
+          .executeTakeFirst();
         if (!version) throw new Error(`Version ${e.set_version} of the set is gone.`);
-        const items = (JSON.parse(version.items as string) as { item_id: string; data: Record<string, unknown> }[]).map((it, position) => ({ ...it, position }));
-        const done = new Set((await ctx.db.selectFrom('eval_result').select('item_id').where('experiment_id', '=', e.id).execute()).map((r) => r.item_id as string));
+        const items = (JSON.parse(version.items as string) as { item_id: string; data: Record<string, unknown> }[]).map(
+          (it, position) => ({ ...it, position }),
+        );
+        const done = new Set(
+          (await ctx.db.selectFrom('eval_result').select('item_id').where('experiment_id', '=', e.id).execute()).map(
+            (r) => r.item_id as string,
+          ),
+        );
         const todo = items.filter((it) => !done.has(it.item_id));
         const target = JSON.parse(e.target) as Target;
         const kind = ctx.registry(EvalTargets).get(target.kind);
         if (!kind) throw new Error(`The target kind ${target.kind} is not in this studio any more.`);
         const evaluators = JSON.parse(e.evaluators) as Frozen[];
-        const stopped = async () => ((await ctx.db.selectFrom('eval_experiment').select('status').where('id', '=', e.id).executeTakeFirst())?.status as string) !== 'running';
+        const stopped = async () =>
+          ((await ctx.db.selectFrom('eval_experiment').select('status').where('id', '=', e.id).executeTakeFirst())
+            ?.status as string) !== 'running';
         const abort = new AbortController();
         let next = 0;
         const worker = async () => {
           for (let i = next++; i < todo.length; i = next++) {
             if (await stopped()) return abort.abort();
             const it = todo[i];
-            const inputs = Object.fromEntries(Object.entries(target.mapping).map(([input, column]) => [input, it.data[column]]));
+            const inputs = Object.fromEntries(
+              Object.entries(target.mapping).map(([input, column]) => [input, it.data[column]]),
+            );
             const started = performance.now();
             let row: Record<string, unknown>;
             try {
-              const out = await kind.run({ spaceId: e.space_id, userId: e.creator_id, settings: target.settings, inputs, signal: abort.signal });
+              const out = await kind.run({
+                spaceId: e.space_id,
+                userId: e.creator_id,
+                settings: target.settings,
+                inputs,
+                signal: abort.signal,
+              });
               const latency = Math.round(performance.now() - started);
               const scores: Score[] = await Promise.all(
                 evaluators.map(async (ev) => {
                   const k = ctx.registry(Evaluators).get(ev.kind);
-                  if (!k) return { evaluator_id: ev.evaluator_id, score: null, reason: '', error: `The evaluator kind ${ev.kind} is not in this studio.` };
+                  if (!k)
+                    return {
+                      evaluator_id: ev.evaluator_id,
+                      score: null,
+                      reason: '',
+                      error: `The evaluator kind ${ev.kind} is not in this studio.`,
+                    };
                   try {
-                    const r = await k.evaluate({ spaceId: e.space_id, settings: ev.settings, input: cell(ev.input_column ? it.data[ev.input_column] : inputs[Object.keys(inputs)[0]]), output: out.output, reference: cell(ev.reference_column ? it.data[ev.reference_column] : ''), item: it.data, signal: abort.signal });
+                    const r = await k.evaluate({
+                      spaceId: e.space_id,
+                      settings: ev.settings,
+                      input: cell(ev.input_column ? it.data[ev.input_column] : inputs[Object.keys(inputs)[0]]),
+                      output: out.output,
+                      reference: cell(ev.reference_column ? it.data[ev.reference_column] : ''),
+                      item: it.data,
+                      signal: abort.signal,
+                    });
                     return { evaluator_id: ev.evaluator_id, score: r.score, reason: r.reason };
                   } catch (err) {
-                    return { evaluator_id: ev.evaluator_id, score: null, reason: '', error: (err as Error).message.slice(0, 500) };
+                    return {
+                      evaluator_id: ev.evaluator_id,
+                      score: null,
+                      reason: '',
+                      error: (err as Error).message.slice(0, 500),
+                    };
                   }
                 }),
               );
-              row = { status: 'done', output: out.output.slice(0, 100_000), scores: JSON.stringify(scores), latency_ms: latency, input_tokens: out.input_tokens ?? 0, output_tokens: out.output_tokens ?? 0, trace_id: out.trace_id ?? '' };
+              row = {
+                status: 'done',
+                output: out.output.slice(0, 100_000),
+                scores: JSON.stringify(scores),
+                latency_ms: latency,
+                input_tokens: out.input_tokens ?? 0,
+                output_tokens: out.output_tokens ?? 0,
+                trace_id: out.trace_id ?? '',
+              };
             } catch (err) {
-              row = { status: 'failed', error: ((err as Error).message ?? String(err)).slice(0, 2000), latency_ms: Math.round(performance.now() - started) };
+              row = {
+                status: 'failed',
+                error: ((err as Error).message ?? String(err)).slice(0, 2000),
+                latency_ms: Math.round(performance.now() - started),
+              };
             }
             if (await stopped()) return abort.abort();
-            await ctx.db.insertInto('eval_result').values({ experiment_id: e.id, item_id: it.item_id, position: it.position, output: '', error: '', scores: '[]', latency_ms: 0, input_tokens: 0, output_tokens: 0, trace_id: '', created_at: now(), ...row } as never).onConflict((oc) => oc.columns(['experiment_id', 'item_id']).doNothing()).execute();
+            await ctx.db
+              .insertInto('eval_result')
+              .values({
+                experiment_id: e.id,
+                item_id: it.item_id,
+                position: it.position,
+                output: '',
+                error: '',
+                scores: '[]',
+                latency_ms: 0,
+                input_tokens: 0,
+                output_tokens: 0,
+                trace_id: '',
+                created_at: now(),
+                ...row,
+              } as never)
+              .onConflict((oc) => oc.columns(['experiment_id', 'item_id']).doNothing())
+              .execute();
             await ctx.db
               .updateTable('eval_experiment')
-              .set((eb) => ({ finished: eb('finished', '+', 1), ...(row.status === 'failed' ? { failed: eb('failed', '+', 1) } : {}) }))
+              .set((eb) => ({
+                finished: eb('finished', '+', 1),
+                ...(row.status === 'failed' ? { failed: eb('failed', '+', 1) } : {}),
+              }))
               .where('id', '=', e.id)
               .execute();
           }
         };
         await Promise.all(Array.from({ length: Math.max(1, Number(e.item_concurrency)) }, worker));
         if (await stopped()) return;
-        const failed = Number((await ctx.db.selectFrom('eval_result').select((eb) => eb.fn.countAll<number>().as('n')).where('experiment_id', '=', e.id).where('status', '=', 'failed').executeTakeFirst())?.n ?? 0);
-        await ctx.db.updateTable('eval_experiment').set({ status: failed === items.length && items.length ? 'failed' : 'success', reason: failed === items.length && items.length ? 'Every item failed: see their errors.' : '', ended_at: now() }).where('id', '=', e.id).where('status', '=', 'running').execute();
+        const failed = Number(
+          (
+            await ctx.db
+              .selectFrom('eval_result')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('experiment_id', '=', e.id)
+              .where('status', '=', 'failed')
+              .executeTakeFirst()
+          )?.n ?? 0,
+        );
+        await ctx.db
+          .updateTable('eval_experiment')
+          .set({
+            status: failed === items.length && items.length ? 'failed' : 'success',
+            reason: failed === items.length && items.length ? 'Every item failed: see their errors.' : '',
+            ended_at: now(),
+          })
+          .where('id', '=', e.id)
+          .where('status', '=', 'running')
+          .execute();
       } catch (err) {
-        await ctx.db.updateTable('eval_experiment').set({ status: 'failed', reason: ((err as Error).message ?? String(err)).slice(0, 2000), ended_at: now() }).where('id', '=', e.id).execute();
+        await ctx.db
+          .updateTable('eval_experiment')
+          .set({ status: 'failed', reason: ((err as Error).message ?? String(err)).slice(0, 2000), ended_at: now() })
+          .where('id', '=', e.id)
+          .execute();
       }
     },
   });
@@ -148,40 +304,118 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: `${base}/create`,
     auth: inSpace,
-    summary: 'Create and start an experiment: a set version (default: freeze the items now), a target with its input mapping, evaluators',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), set_id: Id, set_version: z.string().max(32).optional(), target: Target, evaluators: z.array(EvaluatorRef).min(1, 'Choose at least one evaluator.').max(10), item_concurrency: z.number().int().min(1).max(10).default(3) }),
+    summary:
+      'Create and start an experiment: a set version (default: freeze the items now), a target with its input mapping, evaluators',
+    body: z.object({
+      space_id: Id,
+      name: Name,
+      description: z.string().max(2000).default(''),
+      set_id: Id,
+      set_version: z.string().max(32).optional(),
+      target: Target,
+      evaluators: z.array(EvaluatorRef).min(1, 'Choose at least one evaluator.').max(10),
+      item_concurrency: z.number().int().min(1).max(10).default(3),
+    }),
     handler: async ({ body, caller }) => {
-      const set = await owned<{ id: string; columns: string; latest_version: string }>(ctx, 'eval_set', body.set_id, body.space_id, 'evaluation set');
+      const set = await owned<{ id: string; columns: string; latest_version: string }>(
+        ctx,
+        'eval_set',
+        body.set_id,
+        body.space_id,
+        'evaluation set',
+      );
       const columns = (JSON.parse(set.columns) as { name: string }[]).map((c) => c.name);
       const kind = ctx.registry(EvalTargets).get(body.target.kind);
       if (!kind) throw badRequest(`There is no target kind ${body.target.kind}.`, { field: 'target' });
       await kind.check(body.space_id, body.target.settings);
       const inputs = await kind.inputs(body.space_id, body.target.settings);
       for (const [input, column] of Object.entries(body.target.mapping)) {
-        if (!inputs.includes(input)) throw badRequest(`The target has no input ${input} (it has ${inputs.join(', ') || 'none'}).`, { field: 'target' });
+        if (!inputs.includes(input))
+          throw badRequest(`The target has no input ${input} (it has ${inputs.join(', ') || 'none'}).`, {
+            field: 'target',
+          });
         if (!columns.includes(column)) throw badRequest(`The set has no column ${column}.`, { field: 'target' });
       }
       const frozen: Frozen[] = [];
       for (const ref of body.evaluators) {
-        const ev = await owned<{ id: string; name: string; kind: string; latest_version: string }>(ctx, 'eval_evaluator', ref.evaluator_id, body.space_id, 'evaluator');
+        const ev = await owned<{ id: string; name: string; kind: string; latest_version: string }>(
+          ctx,
+          'eval_evaluator',
+          ref.evaluator_id,
+          body.space_id,
+          'evaluator',
+        );
         const version = ref.version ?? ev.latest_version;
-        const v = await ctx.db.selectFrom('eval_evaluator_version').select('settings').where('evaluator_id', '=', ev.id).where('version', '=', version).executeTakeFirst();
+        const v = await ctx.db
+          .selectFrom('eval_evaluator_version')
+          .select('settings')
+          .where('evaluator_id', '=', ev.id)
+          .where('version', '=', version)
+          .executeTakeFirst();
         if (!v) throw badRequest(`The evaluator ${ev.name} has no version ${version}.`, { field: 'evaluators' });
-        for (const c of [ref.input_column, ref.reference_column]) if (c && !columns.includes(c)) throw badRequest(`The set has no column ${c}.`, { field: 'evaluators' });
-        frozen.push({ evaluator_id: ev.id, name: ev.name, kind: ev.kind, version, settings: JSON.parse(v.settings as string), input_column: ref.input_column, reference_column: ref.reference_column });
+        for (const c of [ref.input_column, ref.reference_column])
+          if (c && !columns.includes(c)) throw badRequest(`The set has no column ${c}.`, { field: 'evaluators' });
+        frozen.push({
+          evaluator_id: ev.id,
+          name: ev.name,
+          kind: ev.kind,
+          version,
+          settings: JSON.parse(v.settings as string),
+          input_column: ref.input_column,
+          reference_column: ref.reference_column,
+        });
       }
       let setVersion = body.set_version;
       if (!setVersion) setVersion = await freeze(ctx, set, undefined, `For the experiment ${body.name}`);
-      const sv = await ctx.db.selectFrom('eval_set_version').select('item_count').where('set_id', '=', set.id).where('version', '=', setVersion).executeTakeFirst();
+      const sv = await ctx.db
+        .selectFrom('eval_set_version')
+        .select('item_count')
+        .where('set_id', '=', set.id)
+        .where('version', '=', setVersion)
+        .executeTakeFirst();
       if (!sv) throw badRequest(`The set has no version ${setVersion}.`, { field: 'set_version' });
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db.insertInto('eval_experiment').values({ id, space_id: body.space_id, name: body.name, description: body.description, creator_id: caller!.userId, set_id: set.id, set_version: setVersion, target: JSON.stringify(body.target), evaluators: JSON.stringify(frozen), item_concurrency: body.item_concurrency, status: 'pending', reason: '', total: Number(sv.item_count), finished: 0, failed: 0, created_at: t, updated_at: t, started_at: null, ended_at: null }).execute();
+      await ctx.db
+        .insertInto('eval_experiment')
+        .values({
+          id,
+          space_id: body.space_id,
+          name: body.name,
+          description: body.description,
+          creator_id: caller!.userId,
+          set_id: set.id,
+          set_version: setVersion,
+          target: JSON.stringify(body.target),
+          evaluators: JSON.stringify(frozen),
+          item_concurrency: body.item_concurrency,
+          status: 'pending',
+          reason: '',
+          total: Number(sv.item_count),
+          finished: 0,
+          failed: 0,
+          created_at: t,
+          updated_at: t,
+          started_at: null,
+          ended_at: null,
+        })
+        .execute();
       await start(id);
       return { experiment_id: id };
     },
   });
-  ctx.route({ method: 'GET', path: '/api/evaluation/v1/targets', auth: 'user', summary: 'The kinds of targets experiments run', handler: () => ({ targets: ctx.registry(EvalTargets).list().map((t) => ({ kind: t.kind, label: t.label })) }) });
+  ctx.route({
+    method: 'GET',
+    path: '/api/evaluation/v1/targets',
+    auth: 'user',
+    summary: 'The kinds of targets experiments run',
+    handler: () => ({
+      targets: ctx
+        .registry(EvalTargets)
+        .list()
+        .map((t) => ({ kind: t.kind, label: t.label })),
+    }),
+  });
   ctx.route({
     method: 'POST',
     path: '/api/evaluation/v1/targets/inputs',
@@ -198,7 +432,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/evaluation/v1/targets/choices',
     auth: inSpace,
-    summary: "What a target's settings are picked from, given those picked so far (a prompt, then its versions and labels)",
+    summary:
+      "What a target's settings are picked from, given those picked so far (a prompt, then its versions and labels)",
     body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()).default({}) }),
     handler: async ({ body }) => {
       const kind = ctx.registry(EvalTargets).get(body.kind);
@@ -206,24 +441,53 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       return { choices: (await kind.choices?.(body.space_id, body.settings)) ?? [] };
     },
   });
-  ctx.route({ method: 'POST', path: `${base}/list`, auth: inSpace, summary: "The space's experiments, newest first, with their progress", body: z.object({ space_id: Id, set_id: Id.optional() }), handler: async ({ body }) => {
-    let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
-    if (body.set_id) q = q.where('set_id', '=', body.set_id);
-    return { experiments: ((await q.orderBy('created_at', 'desc').limit(200).execute()) as ExperimentRow[]).map(experimentView) };
-  } });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/list`,
+    auth: inSpace,
+    summary: "The space's experiments, newest first, with their progress",
+    body: z.object({ space_id: Id, set_id: Id.optional() }),
+    handler: async ({ body }) => {
+      let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
+      if (body.set_id) q = q.where('set_id', '=', body.set_id);
+      return {
+        experiments: ((await q.orderBy('created_at', 'desc').limit(200).execute()) as ExperimentRow[]).map(
+          experimentView,
+        ),
+      };
+    },
+  });
   ctx.route({
     method: 'POST',
     path: `${base}/get`,
     auth: inSpace,
-    summary: 'An experiment with its results per item (output, scores with reasons, latency, tokens, trace) and aggregates',
+    summary:
+      'An experiment with its results per item (output, scores with reasons, latency, tokens, trace) and aggregates',
     body: z.object({ space_id: Id, experiment_id: Id }),
     handler: async ({ body }) => {
       const e = await get(body.space_id, body.experiment_id);
       const rs = await results(e.id);
-      const version = await ctx.db.selectFrom('eval_set_version').select('items').where('set_id', '=', e.set_id).where('version', '=', e.set_version).executeTakeFirst();
-      const items = new Map((version ? (JSON.parse(version.items as string) as { item_id: string; data: Record<string, unknown> }[]) : []).map((i) => [i.item_id, i.data]));
+      const version = await ctx.db
+        .selectFrom('eval_set_version')
+        .select('items')
+        .where('set_id', '=', e.set_id)
+        .where('version', '=', e.set_version)
+        .executeTakeFirst();
+      const items = new Map(
+        (version
+          ? (JSON.parse(version.items as string) as { item_id: string; data: Record<string, unknown> }[])
+          : []
+        ).map((i) => [i.item_id, i.data]),
+      );
       const evs = JSON.parse(e.evaluators) as Frozen[];
-      return { experiment: experimentView(e), results: rs.map((r) => ({ ...r, item: items.get(r.item_id) ?? {} })), aggregates: aggregates(evs, rs.filter((r) => r.status === 'done')) };
+      return {
+        experiment: experimentView(e),
+        results: rs.map((r) => ({ ...r, item: items.get(r.item_id) ?? {} })),
+        aggregates: aggregates(
+          evs,
+          rs.filter((r) => r.status === 'done'),
+        ),
+      };
     },
   });
   ctx.route({
@@ -234,8 +498,13 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     body: z.object({ space_id: Id, experiment_id: Id }),
     handler: async ({ body }) => {
       const e = await get(body.space_id, body.experiment_id);
-      if (e.status !== 'running' && e.status !== 'pending') throw badRequest(`The experiment is ${e.status}, not running.`);
-      await ctx.db.updateTable('eval_experiment').set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() }).where('id', '=', e.id).execute();
+      if (e.status !== 'running' && e.status !== 'pending')
+        throw badRequest(`The experiment is ${e.status}, not running.`);
+      await ctx.db
+        .updateTable('eval_experiment')
+        .set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() })
+        .where('id', '=', e.id)
+        .execute();
       return {};
     },
   });
@@ -248,8 +517,20 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     handler: async ({ body }) => {
       const e = await get(body.space_id, body.experiment_id);
       if (e.status === 'running') throw badRequest('The experiment is running.');
-      const failed = Number((await ctx.db.deleteFrom('eval_result').where('experiment_id', '=', e.id).where('status', '=', 'failed').executeTakeFirst()).numDeletedRows ?? 0);
-      await ctx.db.updateTable('eval_experiment').set((eb) => ({ finished: eb('finished', '-', failed), failed: 0 })).where('id', '=', e.id).execute();
+      const failed = Number(
+        (
+          await ctx.db
+            .deleteFrom('eval_result')
+            .where('experiment_id', '=', e.id)
+            .where('status', '=', 'failed')
+            .executeTakeFirst()
+        ).numDeletedRows ?? 0,
+      );
+      await ctx.db
+        .updateTable('eval_experiment')
+        .set((eb) => ({ finished: eb('finished', '-', failed), failed: 0 }))
+        .where('id', '=', e.id)
+        .execute();
       await start(e.id);
       return {};
     },
@@ -264,7 +545,23 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       const e = await get(body.space_id, body.experiment_id);
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db.insertInto('eval_experiment').values({ ...e, id, name: body.name ?? `${e.name} (copy)`.slice(0, 100), creator_id: caller!.userId, status: 'pending', reason: '', finished: 0, failed: 0, created_at: t, updated_at: t, started_at: null, ended_at: null }).execute();
+      await ctx.db
+        .insertInto('eval_experiment')
+        .values({
+          ...e,
+          id,
+          name: body.name ?? `${e.name} (copy)`.slice(0, 100),
+          creator_id: caller!.userId,
+          status: 'pending',
+          reason: '',
+          finished: 0,
+          failed: 0,
+          created_at: t,
+          updated_at: t,
+          started_at: null,
+          ended_at: null,
+        })
+        .execute();
       await start(id);
       return { experiment_id: id };
     },
@@ -273,7 +570,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: `${base}/compare`,
     auth: inSpace,
-    summary: 'Experiments side by side: each evaluator\'s mean per experiment with the delta to the first, and the items\' scores by item',
+    summary:
+      "Experiments side by side: each evaluator's mean per experiment with the delta to the first, and the items' scores by item",
     body: z.object({ space_id: Id, experiment_ids: z.array(Id).min(2, 'Choose at least two experiments.').max(5) }),
     handler: async ({ body }) => {
       const exps = await Promise.all(body.experiment_ids.map((id) => get(body.space_id, id)));
@@ -281,14 +579,29 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       const names = new Map<string, string>();
       for (const e of exps) for (const ev of JSON.parse(e.evaluators) as Frozen[]) names.set(ev.evaluator_id, ev.name);
       const evs = [...names].map(([evaluator_id, name]) => ({ evaluator_id, name }));
-      const aggs = all.map((rs) => aggregates(evs, rs.filter((r) => r.status === 'done')));
+      const aggs = all.map((rs) =>
+        aggregates(
+          evs,
+          rs.filter((r) => r.status === 'done'),
+        ),
+      );
       const metrics = evs.map((ev, i) => {
         const means = aggs.map((a) => a[i].mean);
-        return { evaluator_id: ev.evaluator_id, name: ev.name, means, deltas: means.map((m) => (m === null || means[0] === null ? null : m - means[0])) };
+        return {
+          evaluator_id: ev.evaluator_id,
+          name: ev.name,
+          means,
+          deltas: means.map((m) => (m === null || means[0] === null ? null : m - means[0])),
+        };
       });
       const sameSet = exps.every((e) => e.set_id === exps[0].set_id);
       const keys = [...new Set(all.flatMap((rs) => rs.map((r) => (sameSet ? r.item_id : String(r.position)))))];
-      const rows = keys.map((k) => ({ key: k, cells: all.map((rs) => rs.find((r) => (sameSet ? r.item_id : String(r.position)) === k)).map((r) => (r ? { output: r.output.slice(0, 2000), status: r.status, scores: r.scores } : null)) }));
+      const rows = keys.map((k) => ({
+        key: k,
+        cells: all
+          .map((rs) => rs.find((r) => (sameSet ? r.item_id : String(r.position)) === k))
+          .map((r) => (r ? { output: r.output.slice(0, 2000), status: r.status, scores: r.scores } : null)),
+      }));
       return { experiments: exps.map(experimentView), metrics, rows };
     },
   });

@@ -21,7 +21,9 @@ interface SetRow {
 /** An item's data checked against the columns (values converted where they can be; unknown columns refused). */
 export function checkItem(columns: Column[], data: Record<string, unknown>, where: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(data)) if (!columns.some((c) => c.name === key)) throw badRequest(`${where}: the set has no column ${key} (it has ${columns.map((c) => c.name).join(', ')}).`);
+  for (const key of Object.keys(data))
+    if (!columns.some((c) => c.name === key))
+      throw badRequest(`${where}: the set has no column ${key} (it has ${columns.map((c) => c.name).join(', ')}).`);
   for (const c of columns) {
     const v = data[c.name];
     if (v === undefined || v === null || v === '') {
@@ -47,20 +49,49 @@ export function checkItem(columns: Column[], data: Record<string, unknown>, wher
           throw badRequest(`${where}: ${c.name} is JSON, and "${v.slice(0, 40)}" is not.`);
         }
       }
-      if (c.type === 'messages' && (!Array.isArray(parsed) || parsed.some((m) => !m || typeof (m as { role?: unknown }).role !== 'string' || typeof (m as { content?: unknown }).content !== 'string'))) throw badRequest(`${where}: ${c.name} is a conversation: a list of { role, content }.`);
+      if (
+        c.type === 'messages' &&
+        (!Array.isArray(parsed) ||
+          parsed.some(
+            (m) =>
+              !m ||
+              typeof (m as { role?: unknown }).role !== 'string' ||
+              typeof (m as { content?: unknown }).content !== 'string',
+          ))
+      )
+        throw badRequest(`${where}: ${c.name} is a conversation: a list of { role, content }.`);
       out[c.name] = parsed;
     }
   }
   return out;
 }
 
-export const setView = (s: SetRow, itemCount?: number) => ({ set_id: s.id, space_id: s.space_id, name: s.name, description: s.description, columns: JSON.parse(s.columns) as Column[], latest_version: s.latest_version, update_time: secs(s.updated_at), ...(itemCount !== undefined ? { item_count: itemCount } : {}) });
+export const setView = (s: SetRow, itemCount?: number) => ({
+  set_id: s.id,
+  space_id: s.space_id,
+  name: s.name,
+  description: s.description,
+  columns: JSON.parse(s.columns) as Column[],
+  latest_version: s.latest_version,
+  update_time: secs(s.updated_at),
+  ...(itemCount !== undefined ? { item_count: itemCount } : {}),
+});
 
 export function registerSetRoutes(ctx: ServerContext<unknown>) {
   const base = '/api/evaluation/v1/sets';
   const get = (spaceId: string, id: string) => owned<SetRow>(ctx, 'eval_set', id, spaceId, 'evaluation set');
-  const count = async (setId: string) => Number((await ctx.db.selectFrom('eval_item').select((eb) => eb.fn.countAll<number>().as('n')).where('set_id', '=', setId).executeTakeFirst())?.n ?? 0);
-  const touch = (id: string) => ctx.db.updateTable('eval_set').set({ updated_at: now() }).where('id', '=', id).execute();
+  const count = async (setId: string) =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('eval_item')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('set_id', '=', setId)
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
+  const touch = (id: string) =>
+    ctx.db.updateTable('eval_set').set({ updated_at: now() }).where('id', '=', id).execute();
   const addItems = async (s: SetRow, rows: Record<string, unknown>[]) => {
     const columns = JSON.parse(s.columns) as Column[];
     const have = await count(s.id);
@@ -68,7 +99,19 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     // Checked whole first: nothing is added when one item is wrong.
     const checked = rows.map((r, i) => checkItem(columns, r, `Item ${i + 1}`));
     const t = now();
-    for (let i = 0; i < checked.length; i += 200) await ctx.db.insertInto('eval_item').values(checked.slice(i, i + 200).map((data, j) => ({ id: ctx.host.newId(), set_id: s.id, data: JSON.stringify(data), position: have + i + j, created_at: t }))).execute();
+    for (let i = 0; i < checked.length; i += 200)
+      await ctx.db
+        .insertInto('eval_item')
+        .values(
+          checked.slice(i, i + 200).map((data, j) => ({
+            id: ctx.host.newId(),
+            set_id: s.id,
+            data: JSON.stringify(data),
+            position: have + i + j,
+            created_at: t,
+          })),
+        )
+        .execute();
     await touch(s.id);
     return checked.length;
   };
@@ -78,12 +121,32 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     path: `${base}/create`,
     auth: inSpace,
     summary: 'Create an evaluation set with its columns',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), columns: z.array(Column).min(1, 'A set needs at least one column.').max(50) }),
+    body: z.object({
+      space_id: Id,
+      name: Name,
+      description: z.string().max(2000).default(''),
+      columns: z.array(Column).min(1, 'A set needs at least one column.').max(50),
+    }),
     handler: async ({ body, caller }) => {
-      if (new Set(body.columns.map((c) => c.name)).size !== body.columns.length) throw badRequest('Two columns have the same name.', { field: 'columns' });
+      if (new Set(body.columns.map((c) => c.name)).size !== body.columns.length)
+        throw badRequest('Two columns have the same name.', { field: 'columns' });
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db.insertInto('eval_set').values({ id, space_id: body.space_id, name: body.name, description: body.description, creator_id: caller!.userId, columns: JSON.stringify(body.columns), latest_version: '', created_at: t, updated_at: t, deleted_at: null }).execute();
+      await ctx.db
+        .insertInto('eval_set')
+        .values({
+          id,
+          space_id: body.space_id,
+          name: body.name,
+          description: body.description,
+          creator_id: caller!.userId,
+          columns: JSON.stringify(body.columns),
+          latest_version: '',
+          created_at: t,
+          updated_at: t,
+          deleted_at: null,
+        })
+        .execute();
       return { set_id: id };
     },
   });
@@ -94,7 +157,14 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     summary: "The space's evaluation sets, newest changed first",
     body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
-      const rows = (await ctx.db.selectFrom('eval_set').selectAll().where('space_id', '=', body.space_id).where('deleted_at', 'is', null).orderBy('updated_at', 'desc').limit(500).execute()) as SetRow[];
+      const rows = (await ctx.db
+        .selectFrom('eval_set')
+        .selectAll()
+        .where('space_id', '=', body.space_id)
+        .where('deleted_at', 'is', null)
+        .orderBy('updated_at', 'desc')
+        .limit(500)
+        .execute()) as SetRow[];
       return { sets: await Promise.all(rows.map(async (s) => setView(s, await count(s.id)))) };
     },
   });
@@ -106,9 +176,29 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     body: z.object({ space_id: Id, set_id: Id }),
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
-      const items = await ctx.db.selectFrom('eval_item').select(['id', 'data']).where('set_id', '=', s.id).orderBy('position').limit(MAX_ITEMS).execute();
-      const versions = await ctx.db.selectFrom('eval_set_version').select(['version', 'description', 'item_count', 'created_at']).where('set_id', '=', s.id).orderBy('created_at', 'desc').execute();
-      return { set: setView(s, items.length), items: items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data as string) })), versions: versions.map((v) => ({ version: v.version, description: v.description, item_count: Number(v.item_count), create_time: secs(v.created_at as string) })) };
+      const items = await ctx.db
+        .selectFrom('eval_item')
+        .select(['id', 'data'])
+        .where('set_id', '=', s.id)
+        .orderBy('position')
+        .limit(MAX_ITEMS)
+        .execute();
+      const versions = await ctx.db
+        .selectFrom('eval_set_version')
+        .select(['version', 'description', 'item_count', 'created_at'])
+        .where('set_id', '=', s.id)
+        .orderBy('created_at', 'desc')
+        .execute();
+      return {
+        set: setView(s, items.length),
+        items: items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data as string) })),
+        versions: versions.map((v) => ({
+          version: v.version,
+          description: v.description,
+          item_count: Number(v.item_count),
+          create_time: secs(v.created_at as string),
+        })),
+      };
     },
   });
   ctx.route({
@@ -117,14 +207,22 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Delete a set (experiments over it keep their results)',
     body: z.object({ space_id: Id, set_id: Id }),
-    handler: async ({ body }) => (await get(body.space_id, body.set_id), await ctx.db.updateTable('eval_set').set({ deleted_at: now() }).where('id', '=', body.set_id).execute(), {}),
+    handler: async ({ body }) => (
+      await get(body.space_id, body.set_id),
+      await ctx.db.updateTable('eval_set').set({ deleted_at: now() }).where('id', '=', body.set_id).execute(),
+      {}
+    ),
   });
   ctx.route({
     method: 'POST',
     path: `${base}/items/add`,
     auth: inSpace,
     summary: 'Add items (each an object of the columns; checked whole: one wrong item adds none)',
-    body: z.object({ space_id: Id, set_id: Id, items: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_ITEMS) }),
+    body: z.object({
+      space_id: Id,
+      set_id: Id,
+      items: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_ITEMS),
+    }),
     handler: async ({ body }) => ({ added: await addItems(await get(body.space_id, body.set_id), body.items) }),
   });
   ctx.route({
@@ -136,7 +234,12 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const data = checkItem(JSON.parse(s.columns), body.data, 'The item');
-      const r = await ctx.db.updateTable('eval_item').set({ data: JSON.stringify(data) }).where('id', '=', body.item_id).where('set_id', '=', s.id).executeTakeFirst();
+      const r = await ctx.db
+        .updateTable('eval_item')
+        .set({ data: JSON.stringify(data) })
+        .where('id', '=', body.item_id)
+        .where('set_id', '=', s.id)
+        .executeTakeFirst();
       if (!Number(r.numUpdatedRows)) throw badRequest(`The set has no item ${body.item_id}.`);
       await touch(s.id);
       return {};
@@ -160,14 +263,27 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     path: `${base}/items/import`,
     auth: inSpace,
     summary: 'Import items from CSV (a header row of column names) or JSONL (an object a line); all or nothing',
-    body: z.object({ space_id: Id, set_id: Id, format: z.enum(['csv', 'jsonl']), content: z.string().min(1, 'The file is empty.').max(10 * 1024 * 1024, 'Import at most 10 MB at once.') }),
+    body: z.object({
+      space_id: Id,
+      set_id: Id,
+      format: z.enum(['csv', 'jsonl']),
+      content: z
+        .string()
+        .min(1, 'The file is empty.')
+        .max(10 * 1024 * 1024, 'Import at most 10 MB at once.'),
+    }),
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       let rows: Record<string, unknown>[];
       if (body.format === 'csv') {
         const { parse } = await import('csv-parse/sync');
         try {
-          rows = parse<Record<string, unknown>>(body.content, { columns: true, skip_empty_lines: true, bom: true, trim: false });
+          rows = parse<Record<string, unknown>>(body.content, {
+            columns: true,
+            skip_empty_lines: true,
+            bom: true,
+            trim: false,
+          });
         } catch (e) {
           throw badRequest(`The CSV cannot be read: ${(e as Error).message}`);
         }
@@ -194,7 +310,13 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     path: `${base}/items/from_traces`,
     auth: inSpace,
     summary: "Add items from traces: each trace's root input and output into the columns named",
-    body: z.object({ space_id: Id, set_id: Id, trace_ids: z.array(z.string().min(1).max(64)).min(1).max(500), input_column: z.string().max(64), output_column: z.string().max(64).optional() }),
+    body: z.object({
+      space_id: Id,
+      set_id: Id,
+      trace_ids: z.array(z.string().min(1).max(64)).min(1).max(500),
+      input_column: z.string().max(64),
+      output_column: z.string().max(64).optional(),
+    }),
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const store = ctx.registry(SpanStores).list()[0];
@@ -204,7 +326,10 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
         const spans = await store.trace(body.space_id, id);
         const root = spans.find((x) => !x.parent_span_id) ?? spans[0];
         if (!root) throw badRequest(`There is no trace ${id} in this space.`);
-        rows.push({ [body.input_column]: root.input, ...(body.output_column ? { [body.output_column]: root.output } : {}) });
+        rows.push({
+          [body.input_column]: root.input,
+          ...(body.output_column ? { [body.output_column]: root.output } : {}),
+        });
       }
       return { added: await addItems(s, rows) };
     },
@@ -214,19 +339,57 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     path: `${base}/versions/create`,
     auth: inSpace,
     summary: 'Freeze the items as a version (experiments run over a version)',
-    body: z.object({ space_id: Id, set_id: Id, version: z.string().max(32).optional(), description: z.string().max(2000).default('') }),
-    handler: async ({ body }) => ({ version: await freeze(ctx, await get(body.space_id, body.set_id), body.version, body.description) }),
+    body: z.object({
+      space_id: Id,
+      set_id: Id,
+      version: z.string().max(32).optional(),
+      description: z.string().max(2000).default(''),
+    }),
+    handler: async ({ body }) => ({
+      version: await freeze(ctx, await get(body.space_id, body.set_id), body.version, body.description),
+    }),
   });
 }
 
 /** Freezes the set's items as a version; answers its number. */
-export async function freeze(ctx: ServerContext<unknown>, s: { id: string; columns: string; latest_version: string }, version?: string, description = '') {
+export async function freeze(
+  ctx: ServerContext<unknown>,
+  s: { id: string; columns: string; latest_version: string },
+  version?: string,
+  description = '',
+) {
   const v = version?.trim() || nextVersion(s.latest_version);
-  if (!/^\d{1,6}\.\d{1,6}\.\d{1,6}$/.test(v)) throw badRequest('Give a version number like 1.0.0.', { field: 'version' });
-  if (await ctx.db.selectFrom('eval_set_version').select('id').where('set_id', '=', s.id).where('version', '=', v).executeTakeFirst()) throw badRequest(`The set already has a version ${v}.`, { field: 'version' });
-  const items = await ctx.db.selectFrom('eval_item').select(['id', 'data']).where('set_id', '=', s.id).orderBy('position').execute();
+  if (!/^\d{1,6}\.\d{1,6}\.\d{1,6}$/.test(v))
+    throw badRequest('Give a version number like 1.0.0.', { field: 'version' });
+  if (
+    await ctx.db
+      .selectFrom('eval_set_version')
+      .select('id')
+      .where('set_id', '=', s.id)
+      .where('version', '=', v)
+      .executeTakeFirst()
+  )
+    throw badRequest(`The set already has a version ${v}.`, { field: 'version' });
+  const items = await ctx.db
+    .selectFrom('eval_item')
+    .select(['id', 'data'])
+    .where('set_id', '=', s.id)
+    .orderBy('position')
+    .execute();
   if (!items.length) throw badRequest('The set has no item yet: add some first.');
-  await ctx.db.insertInto('eval_set_version').values({ id: ctx.host.newId(), set_id: s.id, version: v, description, columns: s.columns, items: JSON.stringify(items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data as string) }))), item_count: items.length, created_at: now() }).execute();
+  await ctx.db
+    .insertInto('eval_set_version')
+    .values({
+      id: ctx.host.newId(),
+      set_id: s.id,
+      version: v,
+      description,
+      columns: s.columns,
+      items: JSON.stringify(items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data as string) }))),
+      item_count: items.length,
+      created_at: now(),
+    })
+    .execute();
   await ctx.db.updateTable('eval_set').set({ latest_version: v, updated_at: now() }).where('id', '=', s.id).execute();
   return v;
 }

@@ -41,7 +41,11 @@ export interface TargetChoice {
   field: string;
   label: Record<string, string>;
   required: boolean;
-  options: { value: string; label: string; /** Why it cannot run as it is (a version without a model). */ problem?: Record<string, string> }[];
+  options: {
+    value: string;
+    label: string;
+    /** Why it cannot run as it is (a version without a model). */ problem?: Record<string, string>;
+  }[];
 }
 
 export const EvalTargets = defineRegistryPoint<EvalTarget>({

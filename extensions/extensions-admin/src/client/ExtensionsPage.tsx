@@ -24,7 +24,12 @@ interface Preview {
   reason: string;
 }
 
-const COLORS: Record<ExtensionRow['state'], string> = { started: 'green', disabled: 'gray', failed: 'red', stopped: 'orange' };
+const COLORS: Record<ExtensionRow['state'], string> = {
+  started: 'green',
+  disabled: 'gray',
+  failed: 'red',
+  stopped: 'orange',
+};
 
 /**
  * Which extensions run and why the others do not; for platform administrators also what each
@@ -39,7 +44,14 @@ export function ExtensionsPage() {
     queryKey: ['extensions-admin'],
     queryFn: async (): Promise<{ admin: boolean; rows: ExtensionRow[] }> => {
       try {
-        return { admin: true, rows: (await api.get<{ extensions: ExtensionRow[] }>('/api/admin/extensions/list', undefined, { handled: (e) => e.status === 403 || e.status === 401 })).extensions };
+        return {
+          admin: true,
+          rows: (
+            await api.get<{ extensions: ExtensionRow[] }>('/api/admin/extensions/list', undefined, {
+              handled: (e) => e.status === 403 || e.status === 401,
+            })
+          ).extensions,
+        };
       } catch (e) {
         if ((e as { status?: number }).status !== 403 && (e as { status?: number }).status !== 401) throw e;
         return { admin: false, rows: (await api.get<{ extensions: ExtensionRow[] }>('/api/extensions')).extensions };
@@ -53,7 +65,9 @@ export function ExtensionsPage() {
   const refresh = () => qc.invalidateQueries({ queryKey: ['extensions-admin'] });
 
   const toggle = async (row: ExtensionRow, enable: boolean) => {
-    const { changes } = await api.post<{ changes: Preview[] }>('/api/admin/extensions/preview', { changes: { [row.id]: enable } });
+    const { changes } = await api.post<{ changes: Preview[] }>('/api/admin/extensions/preview', {
+      changes: { [row.id]: enable },
+    });
     setAsking({ id: row.id, enable, changes });
   };
   const confirm = async () => {
@@ -74,7 +88,10 @@ export function ExtensionsPage() {
       const bytes = new Uint8Array(await f.arrayBuffer());
       let binary = '';
       for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      const r = await api.post<{ id: string; version: string; replaced: boolean }>('/api/admin/extensions/install', { file_name: f.name, content_base64: btoa(binary) });
+      const r = await api.post<{ id: string; version: string; replaced: boolean }>('/api/admin/extensions/install', {
+        file_name: f.name,
+        content_base64: btoa(binary),
+      });
       toast.success(t(r.replaced ? 'replaced' : 'installed', { id: r.id, version: r.version }));
       await refresh();
     } finally {
@@ -95,14 +112,23 @@ export function ExtensionsPage() {
   // Found by name (in the language shown), id or description.
   const rows = useMemo(() => {
     const words = search.trim().toLowerCase();
-    return (all ?? []).filter((r) => !words || [r.id, text(r.name), text(r.description)].some((x) => x?.toLowerCase().includes(words)));
+    return (all ?? []).filter(
+      (r) => !words || [r.id, text(r.name), text(r.description)].some((x) => x?.toLowerCase().includes(words)),
+    );
   }, [all, search, text]);
   const pending = rows.filter((r) => r.pending);
   return (
     <div data-testid="extensions-page">
       {isAdmin && (
         <Space style={{ marginBottom: 12 }} wrap>
-          <input ref={file} type="file" accept=".tgz,.tar.gz,application/gzip" style={{ display: 'none' }} data-testid="extensions-install-input" onChange={(e) => e.target.files?.[0] && void install(e.target.files[0])} />
+          <input
+            ref={file}
+            type="file"
+            accept=".tgz,.tar.gz,application/gzip"
+            style={{ display: 'none' }}
+            data-testid="extensions-install-input"
+            onChange={(e) => e.target.files?.[0] && void install(e.target.files[0])}
+          />
           <Button type="primary" loading={busy} onClick={() => file.current?.click()} data-testid="extensions-install">
             {t('install')}
           </Button>
@@ -120,7 +146,14 @@ export function ExtensionsPage() {
         style={{ maxWidth: 360, marginBottom: 12 }}
         data-testid="extensions-search"
       />
-      {pending.length > 0 && <Alert type="warning" style={{ marginBottom: 12 }} content={t('pendingBanner', { count: pending.length })} data-testid="extensions-pending" />}
+      {pending.length > 0 && (
+        <Alert
+          type="warning"
+          style={{ marginBottom: 12 }}
+          content={t('pendingBanner', { count: pending.length })}
+          data-testid="extensions-pending"
+        />
+      )}
       <Table<ExtensionRow>
         data-testid="extensions-table"
         rowKey={(r) => `${r.id}:${r.folder ?? ''}`}
@@ -139,9 +172,15 @@ export function ExtensionsPage() {
                   <Typography.Text style={{ fontWeight: 500 }} data-testid={`ext-name-${id}`}>
                     {text(r.name) ?? id}
                   </Typography.Text>
-                  {text(r.name) && <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'monospace' }}>{id}</Typography.Text>}
+                  {text(r.name) && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'monospace' }}>
+                      {id}
+                    </Typography.Text>
+                  )}
                 </Space>
-                {text(r.description) && <div style={{ fontSize: 12, color: 'var(--color-text-3)', maxWidth: 520 }}>{text(r.description)}</div>}
+                {text(r.description) && (
+                  <div style={{ fontSize: 12, color: 'var(--color-text-3)', maxWidth: 520 }}>{text(r.description)}</div>
+                )}
               </div>
             ),
           },
@@ -163,24 +202,50 @@ export function ExtensionsPage() {
               </Space>
             ),
           },
-          { title: t('reason'), dataIndex: 'reason', render: (reason: string | undefined, r) => <span style={{ fontSize: 12, overflowWrap: 'anywhere' }}>{reason ?? ''}{r.folder && r.source === 'runtime' ? <div style={{ color: 'var(--color-text-3)' }}>{r.folder}</div> : null}</span> },
+          {
+            title: t('reason'),
+            dataIndex: 'reason',
+            render: (reason: string | undefined, r) => (
+              <span style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
+                {reason ?? ''}
+                {r.folder && r.source === 'runtime' ? (
+                  <div style={{ color: 'var(--color-text-3)' }}>{r.folder}</div>
+                ) : null}
+              </span>
+            ),
+          },
           ...(isAdmin
             ? [
                 {
                   title: t('actions'),
                   dataIndex: 'actions',
                   render: (_: unknown, r: ExtensionRow) => {
-                    const runsNext = r.pending === 'disable' ? false : r.pending === 'enable' ? true : r.state === 'started';
-                    const canToggle = r.source !== 'test' && r.pending !== 'install' && r.pending !== 'remove' && (r.state !== 'failed' || r.version !== '');
+                    const runsNext =
+                      r.pending === 'disable' ? false : r.pending === 'enable' ? true : r.state === 'started';
+                    const canToggle =
+                      r.source !== 'test' &&
+                      r.pending !== 'install' &&
+                      r.pending !== 'remove' &&
+                      (r.state !== 'failed' || r.version !== '');
                     return (
                       <Space size={4}>
                         {canToggle && (
-                          <Button size="mini" status={runsNext ? 'warning' : undefined} onClick={() => void toggle(r, !runsNext)} data-testid={`ext-toggle-${r.id}`}>
+                          <Button
+                            size="mini"
+                            status={runsNext ? 'warning' : undefined}
+                            onClick={() => void toggle(r, !runsNext)}
+                            data-testid={`ext-toggle-${r.id}`}
+                          >
                             {runsNext ? t('disable') : t('enable')}
                           </Button>
                         )}
                         {r.source === 'runtime' && r.pending !== 'remove' && r.folder && (
-                          <Button size="mini" status="danger" onClick={() => void remove(r)} data-testid={`ext-remove-${r.id}`}>
+                          <Button
+                            size="mini"
+                            status="danger"
+                            onClick={() => void remove(r)}
+                            data-testid={`ext-remove-${r.id}`}
+                          >
                             {t('remove')}
                           </Button>
                         )}
@@ -192,7 +257,15 @@ export function ExtensionsPage() {
             : []),
         ]}
       />
-      <Modal visible={!!asking} title={asking ? t(asking.enable ? 'confirmEnable' : 'confirmDisable', { id: asking.id }) : ''} onCancel={() => setAsking(undefined)} onOk={() => void confirm()} confirmLoading={busy} okText={t('confirm')} data-testid="extensions-cascade">
+      <Modal
+        visible={!!asking}
+        title={asking ? t(asking.enable ? 'confirmEnable' : 'confirmDisable', { id: asking.id }) : ''}
+        onCancel={() => setAsking(undefined)}
+        onOk={() => void confirm()}
+        confirmLoading={busy}
+        okText={t('confirm')}
+        data-testid="extensions-cascade"
+      >
         {asking && (
           <div>
             <Typography.Paragraph>{t('cascadeIntro')}</Typography.Paragraph>
@@ -202,7 +275,8 @@ export function ExtensionsPage() {
               <ul style={{ paddingLeft: 18 }}>
                 {asking.changes.map((c) => (
                   <li key={c.id} data-testid="cascade-item" data-id={c.id} data-change={c.change}>
-                    <b>{c.id}</b> {t(c.change === 'disable' ? 'willStop' : 'willRun')} <span style={{ color: 'var(--color-text-3)' }}>({c.reason})</span>
+                    <b>{c.id}</b> {t(c.change === 'disable' ? 'willStop' : 'willRun')}{' '}
+                    <span style={{ color: 'var(--color-text-3)' }}>({c.reason})</span>
                   </li>
                 ))}
               </ul>

@@ -12,6 +12,15 @@ export default defineExtension({
     ctx.settingsPage({ key: 'extensions', label: 'tab', component: ExtensionsPage, order: 90 });
     // The way to Settings (its tabs are for platform administrators): shown to them only. The user is read
     // when the sidebar draws (and nobody is an administrator where identity does not run).
-    ctx.sidebar({ key: 'settings', area: 'user', group: 'settings', label: 'nav', path: '/settings', icon: <IconSettings />, order: 10, visible: () => !!ctx.optionalService(CurrentUserService)?.get()?.is_platform_admin });
+    ctx.sidebar({
+      key: 'settings',
+      area: 'user',
+      group: 'settings',
+      label: 'nav',
+      path: '/settings',
+      icon: <IconSettings />,
+      order: 10,
+      visible: () => !!ctx.optionalService(CurrentUserService)?.get()?.is_platform_admin,
+    });
   },
 });

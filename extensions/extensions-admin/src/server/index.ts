@@ -3,7 +3,9 @@ import { badRequest, conflict } from '@tessera/sdk';
 import { z } from 'zod';
 
 const base = '/api/admin/extensions';
-const Changes = z.record(z.string().min(1).max(128), z.boolean()).refine((c) => Object.keys(c).length > 0, 'Name at least one extension.');
+const Changes = z
+  .record(z.string().min(1).max(128), z.boolean())
+  .refine((c) => Object.keys(c).length > 0, 'Name at least one extension.');
 
 /** The routes behind the Extensions settings page; the host does the work (ExtensionAdminService). */
 export default defineExtension({
@@ -36,8 +38,13 @@ export default defineExtension({
         // This page is the way back: a change that would turn it off (itself, or what it needs) is refused.
         const self = changes.find((c) => c.id === 'extensions-admin' && c.change === 'disable');
         if (self) {
-          const cause = body.changes['extensions-admin'] === false ? 'it is this page' : `this page needs what it would turn off (${self.reason})`;
-          throw conflict(`This change would turn off Extensions (extensions-admin) at the next start, and with it the way to undo it here: ${cause}. To do it anyway, set it in tessera.config.yaml or TESSERA_DISABLE.`);
+          const cause =
+            body.changes['extensions-admin'] === false
+              ? 'it is this page'
+              : `this page needs what it would turn off (${self.reason})`;
+          throw conflict(
+            `This change would turn off Extensions (extensions-admin) at the next start, and with it the way to undo it here: ${cause}. To do it anyway, set it in tessera.config.yaml or TESSERA_DISABLE.`,
+          );
         }
         admin().setEnabled(body.changes);
         return { changes };
@@ -47,8 +54,12 @@ export default defineExtension({
       method: 'POST',
       path: `${base}/install`,
       auth: 'platformAdmin',
-      summary: 'Install a runtime extension from an npm pack tarball (base64) into extensionsDir; loaded at the next start',
-      body: z.object({ file_name: z.string().max(300).default('extension.tgz'), content_base64: z.string().min(1).max(14_000_000) }),
+      summary:
+        'Install a runtime extension from an npm pack tarball (base64) into extensionsDir; loaded at the next start',
+      body: z.object({
+        file_name: z.string().max(300).default('extension.tgz'),
+        content_base64: z.string().min(1).max(14_000_000),
+      }),
       handler: ({ body }) => {
         const bytes = Buffer.from(body.content_base64, 'base64');
         if (!bytes.length) throw badRequest('The file is empty.');

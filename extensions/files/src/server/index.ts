@@ -17,10 +17,23 @@ const num = (v: string | undefined) => (v && Number.isFinite(Number(v)) ? Number
 const ConfigSchema = z.object({
   /** Which object store keeps the bytes: 'local' (the data folder), 's3', or one an extension adds. */
   store: z.string().default(env.TESSERA_FILES_STORE ?? 'local'),
-  maxFileBytes: z.number().int().positive().default(num(env.TESSERA_FILES_MAX_BYTES) ?? 100 * 1024 * 1024),
-  spaceQuotaBytes: z.number().int().positive().default(num(env.TESSERA_FILES_SPACE_QUOTA_BYTES) ?? 5 * 1024 * 1024 * 1024),
+  maxFileBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(num(env.TESSERA_FILES_MAX_BYTES) ?? 100 * 1024 * 1024),
+  spaceQuotaBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(num(env.TESSERA_FILES_SPACE_QUOTA_BYTES) ?? 5 * 1024 * 1024 * 1024),
   /** How long a signed download URL works. */
-  urlTtlSec: z.number().int().min(10).max(7 * 86400).default(900),
+  urlTtlSec: z
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86400)
+    .default(900),
   /** Settings of the chosen store (s3: bucket, region, endpoint, accessKeyId, secretAccessKey, forcePathStyle, prefix). */
   s3: z.record(z.string(), z.unknown()).default({}),
   local: z.record(z.string(), z.unknown()).default({}),
@@ -28,7 +41,14 @@ const ConfigSchema = z.object({
 
 const s3FromEnv = () =>
   Object.fromEntries(
-    Object.entries({ bucket: env.TESSERA_S3_BUCKET, region: env.TESSERA_S3_REGION, endpoint: env.TESSERA_S3_ENDPOINT, accessKeyId: env.TESSERA_S3_ACCESS_KEY_ID, secretAccessKey: env.TESSERA_S3_SECRET_ACCESS_KEY, prefix: env.TESSERA_S3_PREFIX }).filter(([, v]) => v !== undefined),
+    Object.entries({
+      bucket: env.TESSERA_S3_BUCKET,
+      region: env.TESSERA_S3_REGION,
+      endpoint: env.TESSERA_S3_ENDPOINT,
+      accessKeyId: env.TESSERA_S3_ACCESS_KEY_ID,
+      secretAccessKey: env.TESSERA_S3_SECRET_ACCESS_KEY,
+      prefix: env.TESSERA_S3_PREFIX,
+    }).filter(([, v]) => v !== undefined),
   );
 
 export default defineExtension({
@@ -53,8 +73,16 @@ export default defineExtension({
             .addColumn('creator_id', 'varchar(32)', (c) => c.notNull())
             .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
             .execute();
-          await db.schema.createIndex('files_file_space').on('files_file').columns(['space_id', 'created_at']).execute();
-          await db.schema.createTable('files_key').addColumn('id', 'varchar(16)', (c) => c.primaryKey()).addColumn('sealed', 'text', (c) => c.notNull()).execute();
+          await db.schema
+            .createIndex('files_file_space')
+            .on('files_file')
+            .columns(['space_id', 'created_at'])
+            .execute();
+          await db.schema
+            .createTable('files_key')
+            .addColumn('id', 'varchar(16)', (c) => c.primaryKey())
+            .addColumn('sealed', 'text', (c) => c.notNull())
+            .execute();
         },
       },
       {
@@ -62,26 +90,51 @@ export default defineExtension({
         // conditional update (concurrent uploads cannot overshoot the quota).
         name: '0002_files_usage',
         up: async (db) => {
-          await db.schema.createTable('files_usage').addColumn('space_id', 'varchar(32)', (c) => c.primaryKey()).addColumn('bytes', 'bigint', (c) => c.notNull()).execute();
+          await db.schema
+            .createTable('files_usage')
+            .addColumn('space_id', 'varchar(32)', (c) => c.primaryKey())
+            .addColumn('bytes', 'bigint', (c) => c.notNull())
+            .execute();
           await db
             .insertInto('files_usage')
             .columns(['space_id', 'bytes'])
-            .expression(db.selectFrom('files_file').select((eb) => ['space_id', eb.fn.sum<number>('bytes').as('bytes')]).groupBy('space_id'))
+            .expression(
+              db
+                .selectFrom('files_file')
+                .select((eb) => ['space_id', eb.fn.sum<number>('bytes').as('bytes')])
+                .groupBy('space_id'),
+            )
             .execute();
         },
       },
     ]);
     ctx.register(ObjectStores, localStore);
     ctx.register(ObjectStores, s3Store);
-    ctx.register(TokenPermissions, { key: 'file.upload', label: { 'en-US': 'Upload files', 'zh-CN': '上传文件' }, group: 'file' });
+    ctx.register(TokenPermissions, {
+      key: 'file.upload',
+      label: { 'en-US': 'Upload files', 'zh-CN': '上传文件' },
+      group: 'file',
+    });
 
     const settings = ctx.config;
     let store: Promise<ObjectStore> | undefined;
     const getStore = () =>
       (store ??= (async () => {
         const kind = ctx.registry(ObjectStores).get(settings.store);
-        if (!kind) throw new Error(`files.store names '${settings.store}', which no extension provides (there are: ${ctx.registry(ObjectStores).list().map((s) => s.key).join(', ')}).`);
-        const config = settings.store === 's3' ? { ...settings.s3, ...s3FromEnv() } : settings.store === 'local' ? settings.local : ((settings as Record<string, unknown>)[settings.store] as Record<string, unknown>) ?? {};
+        if (!kind)
+          throw new Error(
+            `files.store names '${settings.store}', which no extension provides (there are: ${ctx
+              .registry(ObjectStores)
+              .list()
+              .map((s) => s.key)
+              .join(', ')}).`,
+          );
+        const config =
+          settings.store === 's3'
+            ? { ...settings.s3, ...s3FromEnv() }
+            : settings.store === 'local'
+              ? settings.local
+              : (((settings as Record<string, unknown>)[settings.store] as Record<string, unknown>) ?? {});
         return kind.create({ dataDir: ctx.host.dataDir, config });
       })().catch((e) => {
         store = undefined;
@@ -91,10 +144,16 @@ export default defineExtension({
     const signingKey = () =>
       (key ??= (async () => {
         const secrets = ctx.service(SecretsService);
-        const read = async () => (await ctx.db.selectFrom('files_key').select('sealed').where('id', '=', 'sign').executeTakeFirst())?.sealed as string | undefined;
+        const read = async () =>
+          (await ctx.db.selectFrom('files_key').select('sealed').where('id', '=', 'sign').executeTakeFirst())
+            ?.sealed as string | undefined;
         let sealed = await read();
         if (!sealed) {
-          await ctx.db.insertInto('files_key').values({ id: 'sign', sealed: secrets.encrypt(randomBytes(32).toString('base64')) }).onConflict((oc) => oc.column('id').doNothing()).execute();
+          await ctx.db
+            .insertInto('files_key')
+            .values({ id: 'sign', sealed: secrets.encrypt(randomBytes(32).toString('base64')) })
+            .onConflict((oc) => oc.column('id').doNothing())
+            .execute();
           sealed = (await read())!;
         }
         return Buffer.from(secrets.decrypt(sealed), 'base64');
@@ -113,6 +172,9 @@ export default defineExtension({
   async start(ctx) {
     const kind = ctx.registry(ObjectStores).get(ctx.config.store);
     if (!kind) throw new Error(`files.store names '${ctx.config.store}', which no extension provides.`);
-    if (ctx.host.distributed && !kind.shared) ctx.logger.warn(`files are kept in the '${kind.key}' store, which processes on other machines cannot read; configure files.store: s3 for several machines.`);
+    if (ctx.host.distributed && !kind.shared)
+      ctx.logger.warn(
+        `files are kept in the '${kind.key}' store, which processes on other machines cannot read; configure files.store: s3 for several machines.`,
+      );
   },
 });

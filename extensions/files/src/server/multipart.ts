@@ -3,9 +3,14 @@
 import { badRequest } from '@tessera/sdk';
 import type { ApiRequest } from '@tessera/sdk/server';
 
-export async function receiveFiles<T>(req: ApiRequest, maxFiles: number, each: (fileName: string, stream: NodeJS.ReadableStream, fields: Record<string, string>) => Promise<T>): Promise<{ files: T[]; fields: Record<string, string> }> {
+export async function receiveFiles<T>(
+  req: ApiRequest,
+  maxFiles: number,
+  each: (fileName: string, stream: NodeJS.ReadableStream, fields: Record<string, string>) => Promise<T>,
+): Promise<{ files: T[]; fields: Record<string, string> }> {
   const type = String(req.headers['content-type'] ?? '');
-  if (!type.startsWith('multipart/form-data') || !req.stream) throw badRequest('Send the file as multipart/form-data, in a field named "file".');
+  if (!type.startsWith('multipart/form-data') || !req.stream)
+    throw badRequest('Send the file as multipart/form-data, in a field named "file".');
   const { default: Busboy } = await import('busboy');
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -18,7 +23,11 @@ export async function receiveFiles<T>(req: ApiRequest, maxFiles: number, each: (
     };
     let bb: ReturnType<typeof Busboy>;
     try {
-      bb = Busboy({ headers: req.headers, limits: { files: maxFiles, fields: 50, fieldSize: 64 * 1024 }, defParamCharset: 'utf8' });
+      bb = Busboy({
+        headers: req.headers,
+        limits: { files: maxFiles, fields: 50, fieldSize: 64 * 1024 },
+        defParamCharset: 'utf8',
+      });
     } catch (e) {
       throw badRequest(`The upload cannot be read: ${(e as Error).message}.`);
     }
@@ -37,15 +46,12 @@ export async function receiveFiles<T>(req: ApiRequest, maxFiles: number, each: (
     bb.on('filesLimit', () => fail(badRequest(`Send at most ${maxFiles} files at once.`)));
     bb.on('error', (e) => fail(badRequest(`The upload cannot be read: ${(e as Error).message}.`)));
     bb.on('close', () => {
-      Promise.all(pending).then(
-        (files) => {
-          if (settled) return;
-          if (!files.length) return fail(badRequest('The upload holds no file: send it in a field named "file".'));
-          settled = true;
-          resolve({ files, fields });
-        },
-        fail,
-      );
+      Promise.all(pending).then((files) => {
+        if (settled) return;
+        if (!files.length) return fail(badRequest('The upload holds no file: send it in a field named "file".'));
+        settled = true;
+        resolve({ files, fields });
+      }, fail);
     });
     req.stream!.pipe(bb);
   });

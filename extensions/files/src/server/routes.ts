@@ -11,7 +11,11 @@ import { infoOf, type FilesSettings, type makeFiles } from './service.ts';
 const Id = z.string().min(1).max(32);
 const SAFE_INLINE = /^(image\/(png|jpeg|gif|webp|bmp|avif)|application\/pdf|audio\/|video\/|text\/plain)/;
 
-export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<typeof makeFiles>, settings: FilesSettings) {
+export function registerRoutes(
+  ctx: ServerContext<unknown>,
+  files: ReturnType<typeof makeFiles>,
+  settings: FilesSettings,
+) {
   const withUrl = async (f: FileInfo) => ({ ...f, url: await files.url(f.id) });
   const inSpace = (id: string, spaceId: string) =>
     files.row(id).then((r) => {
@@ -24,10 +28,13 @@ export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<ty
     path: '/api/files/upload',
     auth: { space: { from: 'query', field: 'space_id' } },
     upload: true,
-    summary: 'Upload files (multipart/form-data, field "file", up to 20): streamed to storage, typed by their content, counted against the space quota',
+    summary:
+      'Upload files (multipart/form-data, field "file", up to 20): streamed to storage, typed by their content, counted against the space quota',
     query: z.object({ space_id: Id }),
     handler: async (req) => {
-      const { files: stored } = await receiveFiles(req, 20, (fileName, stream) => files.put({ spaceId: req.query.space_id, userId: req.caller!.userId, fileName, data: stream }));
+      const { files: stored } = await receiveFiles(req, 20, (fileName, stream) =>
+        files.put({ spaceId: req.query.space_id, userId: req.caller!.userId, fileName, data: stream }),
+      );
       return { files: await Promise.all(stored.map(withUrl)) };
     },
   });
@@ -37,13 +44,30 @@ export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<ty
     path: '/api/files/list',
     auth: { space: { from: 'body', field: 'space_id' } },
     summary: "A space's files, newest first, with the space's use of its quota",
-    body: z.object({ space_id: Id, kind: z.number().int().optional(), page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(20) }),
+    body: z.object({
+      space_id: Id,
+      kind: z.number().int().optional(),
+      page: z.number().int().min(1).default(1),
+      size: z.number().int().min(1).max(100).default(20),
+    }),
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('files_file').where('space_id', '=', body.space_id);
       if (body.kind !== undefined) q = q.where('kind', '=', body.kind);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute();
-      return { files: await Promise.all(rows.map((r) => withUrl(infoOf(r as never)))), total, used_bytes: await files.used(body.space_id), quota_bytes: settings.spaceQuotaBytes, max_file_bytes: settings.maxFileBytes };
+      const rows = await q
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(body.size)
+        .offset((body.page - 1) * body.size)
+        .execute();
+      return {
+        files: await Promise.all(rows.map((r) => withUrl(infoOf(r as never)))),
+        total,
+        used_bytes: await files.used(body.space_id),
+        quota_bytes: settings.spaceQuotaBytes,
+        max_file_bytes: settings.maxFileBytes,
+      };
     },
   });
 
@@ -77,11 +101,15 @@ export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<ty
     params: z.object({ id: Id }),
     query: z.object({ exp: z.string().max(20), sig: z.string().max(100) }),
     handler: async ({ params, query }, reply) => {
-      if (!(await files.verify(params.id, query.exp, query.sig))) throw forbidden('This download link has expired or is not valid; ask the studio for a new one.');
+      if (!(await files.verify(params.id, query.exp, query.sig)))
+        throw forbidden('This download link has expired or is not valid; ask the studio for a new one.');
       const { row, stream } = await files.open(params.id);
       // Served from the studio's own origin: nothing that could run script is shown inline.
       const inline = SAFE_INLINE.test(row.mime);
-      reply.header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.file_name)}`);
+      reply.header(
+        'content-disposition',
+        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+      );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('content-security-policy', "sandbox; default-src 'none'");
       reply.header('content-length', String(row.bytes));
@@ -97,14 +125,27 @@ export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<ty
     let spaceId = asked;
     if (!spaceId) {
       const mine = await spaces.spacesOf(caller.userId);
-      spaceId = caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(permission, s)) : mine[0];
-      if (!spaceId) throw forbidden(`This access token lacks the permission '${permission}' in every space of its owner; grant it in one.`);
+      spaceId =
+        caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(permission, s)) : mine[0];
+      if (!spaceId)
+        throw forbidden(
+          `This access token lacks the permission '${permission}' in every space of its owner; grant it in one.`,
+        );
     }
     if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
-    if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(permission, spaceId)) throw forbidden(`This access token lacks the permission '${permission}' in space ${spaceId}.`);
+    if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(permission, spaceId))
+      throw forbidden(`This access token lacks the permission '${permission}' in space ${spaceId}.`);
     return spaceId;
   };
-  const openFile = async (f: FileInfo) => ({ id: f.id, bytes: f.bytes, created_at: f.created_at, file_name: f.file_name, url: await files.url(f.id), mime_type: f.mime, file_type: f.kind });
+  const openFile = async (f: FileInfo) => ({
+    id: f.id,
+    bytes: f.bytes,
+    created_at: f.created_at,
+    file_name: f.file_name,
+    url: await files.url(f.id),
+    mime_type: f.mime,
+    file_type: f.kind,
+  });
 
   ctx.route({
     method: 'POST',
@@ -115,7 +156,9 @@ export function registerRoutes(ctx: ServerContext<unknown>, files: ReturnType<ty
     query: z.object({ space_id: Id.optional() }),
     handler: async (req) => {
       const spaceId = await openSpace(req.caller!, req.query.space_id, 'file.upload');
-      const { files: stored } = await receiveFiles(req, 1, (fileName, stream) => files.put({ spaceId, userId: req.caller!.userId, fileName, data: stream }));
+      const { files: stored } = await receiveFiles(req, 1, (fileName, stream) =>
+        files.put({ spaceId, userId: req.caller!.userId, fileName, data: stream }),
+      );
       return openFile(stored[0]);
     },
   });

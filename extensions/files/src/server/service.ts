@@ -52,17 +52,42 @@ async function storeCall<T>(kind: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (!ApiError.is(e) && isUnreachableError(e)) throw unavailable(`the file store (${kind})`, String((e as Error)?.message ?? e).split('\n')[0].slice(0, 200));
+    if (!ApiError.is(e) && isUnreachableError(e))
+      throw unavailable(
+        `the file store (${kind})`,
+        String((e as Error)?.message ?? e)
+          .split('\n')[0]
+          .slice(0, 200),
+      );
     throw e;
   }
 }
 
-export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings & { store?: string }, store: () => Promise<ObjectStore>, signingKey: () => Promise<Buffer>): Files & { row(id: string): Promise<FileRow | undefined>; verify(id: string, exp: string, sig: string): Promise<boolean>; open(id: string): Promise<{ row: FileRow; stream: NodeJS.ReadableStream }>; used(spaceId: string): Promise<number> } {
-  const row = async (id: string) => (await ctx.db.selectFrom('files_file').selectAll().where('id', '=', id).executeTakeFirst()) as FileRow | undefined;
-  const used = async (spaceId: string) => Number((await ctx.db.selectFrom('files_usage').select('bytes').where('space_id', '=', spaceId).executeTakeFirst())?.bytes ?? 0);
+export function makeFiles(
+  ctx: ServerContext<unknown>,
+  settings: FilesSettings & { store?: string },
+  store: () => Promise<ObjectStore>,
+  signingKey: () => Promise<Buffer>,
+): Files & {
+  row(id: string): Promise<FileRow | undefined>;
+  verify(id: string, exp: string, sig: string): Promise<boolean>;
+  open(id: string): Promise<{ row: FileRow; stream: NodeJS.ReadableStream }>;
+  used(spaceId: string): Promise<number>;
+} {
+  const row = async (id: string) =>
+    (await ctx.db.selectFrom('files_file').selectAll().where('id', '=', id).executeTakeFirst()) as FileRow | undefined;
+  const used = async (spaceId: string) =>
+    Number(
+      (await ctx.db.selectFrom('files_usage').select('bytes').where('space_id', '=', spaceId).executeTakeFirst())
+        ?.bytes ?? 0,
+    );
   /** Checks the quota and records the bytes in one statement: true when they fit. */
   const reserve = async (spaceId: string, bytes: number) => {
-    await ctx.db.insertInto('files_usage').values({ space_id: spaceId, bytes: 0 }).onConflict((oc) => oc.column('space_id').doNothing()).execute();
+    await ctx.db
+      .insertInto('files_usage')
+      .values({ space_id: spaceId, bytes: 0 })
+      .onConflict((oc) => oc.column('space_id').doNothing())
+      .execute();
     const r = await ctx.db
       .updateTable('files_usage')
       .set((eb) => ({ bytes: eb('bytes', '+', bytes) }))
@@ -78,7 +103,10 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings &
       .where('space_id', '=', spaceId)
       .execute();
   const kind = settings.store ?? 'local';
-  const sign = async (id: string, exp: number) => createHmac('sha256', await signingKey()).update(`${id}.${exp}`).digest('base64url');
+  const sign = async (id: string, exp: number) =>
+    createHmac('sha256', await signingKey())
+      .update(`${id}.${exp}`)
+      .digest('base64url');
 
   const files = {
     row,
@@ -96,7 +124,14 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings &
       const meter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           bytes += chunk.length;
-          if (bytes > settings.maxFileBytes) return done(new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `The file is larger than ${mb(settings.maxFileBytes)}, the most this studio takes.`));
+          if (bytes > settings.maxFileBytes)
+            return done(
+              new ApiError(
+                413,
+                ErrorCode.PAYLOAD_TOO_LARGE,
+                `The file is larger than ${mb(settings.maxFileBytes)}, the most this studio takes.`,
+              ),
+            );
           hash.update(chunk);
           if (headLen < HEAD_BYTES) {
             head.push(chunk);
@@ -106,18 +141,34 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings &
         },
       });
       try {
-        const source = input.data instanceof Uint8Array ? Readable.from([Buffer.from(input.data)]) : (input.data);
+        const source = input.data instanceof Uint8Array ? Readable.from([Buffer.from(input.data)]) : input.data;
         await pipeline(source, meter, createWriteStream(tmp));
         if (bytes === 0) throw badRequest('The file is empty.');
         const judged = await judgeContent(fileName, Buffer.concat(head).subarray(0, HEAD_BYTES));
         if (!(await reserve(input.spaceId, bytes))) {
           const usedNow = await used(input.spaceId);
-          throw new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `This space has used ${mb(usedNow)} of its ${mb(settings.spaceQuotaBytes)} for files, and this file (${mb(bytes)}) does not fit; delete files it no longer needs, or ask an administrator for more.`);
+          throw new ApiError(
+            413,
+            ErrorCode.PAYLOAD_TOO_LARGE,
+            `This space has used ${mb(usedNow)} of its ${mb(settings.spaceQuotaBytes)} for files, and this file (${mb(bytes)}) does not fit; delete files it no longer needs, or ask an administrator for more.`,
+          );
         }
         try {
           const key = `${input.spaceId}/${id}`;
           await storeCall(kind, async () => (await store()).putFile(key, tmp, bytes, judged.mime));
-          const r: FileRow = { id, space_id: input.spaceId, file_name: fileName, mime: judged.mime, ext: judged.ext, kind: kindOf(judged.mime), bytes, sha256: hash.digest('hex'), storage_key: key, creator_id: input.userId, created_at: new Date().toISOString() };
+          const r: FileRow = {
+            id,
+            space_id: input.spaceId,
+            file_name: fileName,
+            mime: judged.mime,
+            ext: judged.ext,
+            kind: kindOf(judged.mime),
+            bytes,
+            sha256: hash.digest('hex'),
+            storage_key: key,
+            creator_id: input.userId,
+            created_at: new Date().toISOString(),
+          };
           await ctx.db.insertInto('files_file').values(r).execute();
           return infoOf(r);
         } catch (e) {
@@ -167,7 +218,13 @@ export function makeFiles(ctx: ServerContext<unknown>, settings: FilesSettings &
       if (!r) return;
       const gone = await ctx.db.deleteFrom('files_file').where('id', '=', id).executeTakeFirst();
       if (Number(gone.numDeletedRows) === 1) await release(r.space_id, Number(r.bytes));
-      await (await store()).delete(r.storage_key).catch((e) => ctx.logger.warn(`file ${id}: its bytes could not be deleted from storage: ${(e as Error).message}`));
+      await (
+        await store()
+      )
+        .delete(r.storage_key)
+        .catch((e) =>
+          ctx.logger.warn(`file ${id}: its bytes could not be deleted from storage: ${(e as Error).message}`),
+        );
     },
   };
   return files;

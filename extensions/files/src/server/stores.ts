@@ -31,7 +31,9 @@ export const localStore: ObjectStoreKind = {
         const stream = createReadStream(where(key));
         await new Promise<void>((resolve, reject) => {
           stream.once('open', () => resolve());
-          stream.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? notFound('The file is no longer in storage.') : e));
+          stream.once('error', (e: NodeJS.ErrnoException) =>
+            reject(e.code === 'ENOENT' ? notFound('The file is no longer in storage.') : e),
+          );
         });
         return stream;
       },
@@ -73,12 +75,22 @@ export const s3Store: ObjectStoreKind = {
       // do not all read the aws-chunked bodies the SDK sends otherwise.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(s.accessKeyId && s.secretAccessKey ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } } : {}),
+      ...(s.accessKeyId && s.secretAccessKey
+        ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } }
+        : {}),
     });
     const k = (key: string) => `${s.prefix ?? ''}${key}`;
     return {
       async putFile(key, from, bytes, contentType) {
-        await client.send(new PutObjectCommand({ Bucket: s.bucket, Key: k(key), Body: createReadStream(from), ContentLength: bytes, ContentType: contentType }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: s.bucket,
+            Key: k(key),
+            Body: createReadStream(from),
+            ContentLength: bytes,
+            ContentType: contentType,
+          }),
+        );
       },
       async get(key) {
         try {

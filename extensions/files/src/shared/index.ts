@@ -44,7 +44,11 @@ export interface Files {
   resolve(ref: string, spaceId: string): Promise<{ url: string; file?: FileInfo }>;
   remove(id: string): Promise<void>;
 }
-export const FilesService = defineService<Files>({ id: 'files.files', owner: 'files', description: 'Stored files: put, read, signed URLs.' });
+export const FilesService = defineService<Files>({
+  id: 'files.files',
+  owner: 'files',
+  description: 'Stored files: put, read, signed URLs.',
+});
 
 /** Where file bytes live. Keys are opaque strings the files extension chooses. */
 export interface ObjectStore {
@@ -67,7 +71,12 @@ export const ObjectStores = defineRegistryPoint<ObjectStoreKind>({
   id: 'files.objectStores',
   owner: 'files',
   description: 'Where uploaded files are kept: the data folder, an S3-compatible store, or another an extension adds.',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), description: z.string(), shared: z.boolean(), create: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function') }),
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    description: z.string(),
+    shared: z.boolean(),
+    create: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function'),
+  }),
   key: (s) => s.key,
 });
 
@@ -76,6 +85,7 @@ export function kindOf(mime: string): number {
   if (mime.startsWith('image/')) return FileKind.Image;
   if (mime.startsWith('audio/')) return FileKind.Audio;
   if (mime.startsWith('video/')) return FileKind.Video;
-  if (/^(text\/|application\/(pdf|msword|json|xml|rtf|epub)|application\/vnd\.(openxmlformats|ms-|oasis))/.test(mime)) return FileKind.Document;
+  if (/^(text\/|application\/(pdf|msword|json|xml|rtf|epub)|application\/vnd\.(openxmlformats|ms-|oasis))/.test(mime))
+    return FileKind.Document;
   return FileKind.Other;
 }

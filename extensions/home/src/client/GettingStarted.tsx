@@ -2,7 +2,13 @@
 // the studio's state says; the first one left is the one to do now. Gone when every step is done, or hidden.
 import { Button, Card, Progress, Typography } from '@arco-design/web-react';
 import { IconCheckCircleFill } from '@arco-design/web-react/icon';
-import { byOrder, OnboardingSteps, useRegistryEntries, type OnboardingStep, type RegistryEntry } from '@tessera/sdk/client';
+import {
+  byOrder,
+  OnboardingSteps,
+  useRegistryEntries,
+  type OnboardingStep,
+  type RegistryEntry,
+} from '@tessera/sdk/client';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -20,7 +26,11 @@ export function GettingStarted() {
   const steps = useMemo(() => [...entries].sort(byOrder), [entries]);
   const [status, setStatus] = useState<Record<string, Status>>({});
   const [hidden, setHidden] = useState(() => readHidden());
-  const report = useCallback((key: string, s: Status) => setStatus((all) => (all[key]?.done === s.done && all[key]?.loading === s.loading ? all : { ...all, [key]: s })), []);
+  const report = useCallback(
+    (key: string, s: Status) =>
+      setStatus((all) => (all[key]?.done === s.done && all[key]?.loading === s.loading ? all : { ...all, [key]: s })),
+    [],
+  );
   const settled = steps.every((s) => status[s.key] && !status[s.key].loading);
   const done = steps.filter((s) => status[s.key]?.done).length;
   const next = steps.find((s) => !status[s.key]?.done);
@@ -52,7 +62,12 @@ export function GettingStarted() {
             {t('start.hide')}
           </Button>
         </div>
-        <Progress percent={Math.round((done / steps.length) * 100)} showText={false} size="small" style={{ margin: '8px 0 4px' }} />
+        <Progress
+          percent={Math.round((done / steps.length) * 100)}
+          showText={false}
+          size="small"
+          style={{ margin: '8px 0 4px' }}
+        />
         <ol className="tessera-home-start-steps">
           {steps.map((s, i) => (
             <StepRow key={s.key} entry={s} index={i + 1} done={!!status[s.key]?.done} current={s === next} />
@@ -70,17 +85,37 @@ function Probe({ entry, onChange }: { entry: StepEntry; onChange(key: string, s:
   return null;
 }
 
-function StepRow({ entry, index, done, current }: { entry: StepEntry; index: number; done: boolean; current: boolean }) {
+function StepRow({
+  entry,
+  index,
+  done,
+  current,
+}: {
+  entry: StepEntry;
+  index: number;
+  done: boolean;
+  current: boolean;
+}) {
   const { t } = useTranslation(entry.owner);
   const { t: th } = useTranslation('home');
   const navigate = useNavigate();
   return (
-    <li className="tessera-home-start-step" data-testid="home-getting-started-step" data-step={entry.key} data-done={done} data-current={current}>
+    <li
+      className="tessera-home-start-step"
+      data-testid="home-getting-started-step"
+      data-step={entry.key}
+      data-done={done}
+      data-current={current}
+    >
       <span className={done ? 'tessera-home-start-mark is-done' : 'tessera-home-start-mark'} aria-hidden>
         {done ? <IconCheckCircleFill /> : index}
       </span>
       <div className="tessera-home-start-text">
-        <Typography.Text delete={done} type={done ? 'secondary' : undefined} style={{ fontWeight: current ? 500 : undefined }}>
+        <Typography.Text
+          delete={done}
+          type={done ? 'secondary' : undefined}
+          style={{ fontWeight: current ? 500 : undefined }}
+        >
           {t(entry.value.label)}
         </Typography.Text>
         {entry.value.hint && !done && (
@@ -90,7 +125,12 @@ function StepRow({ entry, index, done, current }: { entry: StepEntry; index: num
         )}
       </div>
       {!done && (
-        <Button type={current ? 'primary' : 'secondary'} size="small" onClick={() => navigate(entry.value.path)} data-testid={`home-getting-started-go-${entry.key}`}>
+        <Button
+          type={current ? 'primary' : 'secondary'}
+          size="small"
+          onClick={() => navigate(entry.value.path)}
+          data-testid={`home-getting-started-go-${entry.key}`}
+        >
           {current ? th('start.go') : th('start.open')}
         </Button>
       )}

@@ -1,5 +1,16 @@
 import { Button, Card, Empty, Space, Spin, Tag, Typography } from '@arco-design/web-react';
-import { byOrder, HomeSections, PageHeader, type RecentResource, type RegistryEntry, type ResourceKind, ResourceKinds, useFormat, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import {
+  byOrder,
+  HomeSections,
+  PageHeader,
+  type RecentResource,
+  type RegistryEntry,
+  type ResourceKind,
+  ResourceKinds,
+  useFormat,
+  useRegistryEntries,
+  useStudio,
+} from '@tessera/sdk/client';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GettingStarted } from './GettingStarted.tsx';
@@ -30,7 +41,15 @@ export function HomePage() {
   const [recent, setRecent] = useState<Record<string, Recent>>({});
   // Compared by content: a kind's hook that answers a new array each time (an outside extension's) must not make
   // the page draw forever.
-  const report = useCallback((kind: string, r: Recent) => setRecent((all) => (all[kind] && sameItems(all[kind].items, r.items) && all[kind].loading === r.loading ? all : { ...all, [kind]: r })), []);
+  const report = useCallback(
+    (kind: string, r: Recent) =>
+      setRecent((all) =>
+        all[kind] && sameItems(all[kind].items, r.items) && all[kind].loading === r.loading
+          ? all
+          : { ...all, [kind]: r },
+      ),
+    [],
+  );
   const creatable = kinds.filter((k) => k.value.createPath);
   const withRecent = useMemo(() => kinds.filter((k) => k.value.useRecent), [kinds]);
   const merged = useMemo(
@@ -109,7 +128,18 @@ export function HomePage() {
 }
 
 function sameItems(a: RecentResource[], b: RecentResource[]): boolean {
-  return a === b || (a.length === b.length && a.every((x, i) => x.id === b[i].id && x.updatedAt === b[i].updatedAt && x.name === b[i].name && x.description === b[i].description && x.path === b[i].path));
+  return (
+    a === b ||
+    (a.length === b.length &&
+      a.every(
+        (x, i) =>
+          x.id === b[i].id &&
+          x.updatedAt === b[i].updatedAt &&
+          x.name === b[i].name &&
+          x.description === b[i].description &&
+          x.path === b[i].path,
+      ))
+  );
 }
 
 function inOrder<T extends { order?: number }>(entries: RegistryEntry<T>[]): RegistryEntry<T>[] {
@@ -121,7 +151,12 @@ function CreateButton({ entry }: { entry: KindEntry }) {
   const navigate = useNavigate();
   const Icon = entry.value.icon;
   return (
-    <Button size="large" icon={Icon ? <Icon /> : undefined} onClick={() => navigate(entry.value.createPath!)} data-testid={`home-create-${entry.value.kind}`}>
+    <Button
+      size="large"
+      icon={Icon ? <Icon /> : undefined}
+      onClick={() => navigate(entry.value.createPath!)}
+      data-testid={`home-create-${entry.value.kind}`}
+    >
       {t(entry.value.createLabel ?? entry.value.label)}
     </Button>
   );

@@ -7,8 +7,25 @@ import { nextPath } from './hooks.ts';
 
 function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <div className="tessera-auth" style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'var(--color-fill-2)', padding: 16 }}>
-      <Card style={{ width: 380, maxWidth: '100%' }} title={<Typography.Title heading={5} style={{ margin: 0 }}>{title}</Typography.Title>}>
+    <div
+      className="tessera-auth"
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        background: 'var(--color-fill-2)',
+        padding: 16,
+      }}
+    >
+      <Card
+        style={{ width: 380, maxWidth: '100%' }}
+        title={
+          <Typography.Title heading={5} style={{ margin: 0 }}>
+            {title}
+          </Typography.Title>
+        }
+      >
         {children}
       </Card>
     </div>
@@ -36,10 +53,18 @@ export function SignInPage() {
           }
         }}
       >
-        <Form.Item label={t('fields.email')} field="email" rules={[{ required: true, type: 'email', message: t('rules.email') }]}>
+        <Form.Item
+          label={t('fields.email')}
+          field="email"
+          rules={[{ required: true, type: 'email', message: t('rules.email') }]}
+        >
           <Input autoComplete="email" data-testid="sign-in-email" />
         </Form.Item>
-        <Form.Item label={t('fields.password')} field="password" rules={[{ required: true, message: t('rules.required') }]}>
+        <Form.Item
+          label={t('fields.password')}
+          field="password"
+          rules={[{ required: true, message: t('rules.required') }]}
+        >
           <Input.Password autoComplete="current-password" data-testid="sign-in-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" long loading={busy} data-testid="sign-in-submit">
@@ -77,10 +102,18 @@ export function SignUpPage() {
         <Form.Item label={t('fields.name')} field="name" rules={[{ required: true, message: t('rules.required') }]}>
           <Input autoComplete="name" data-testid="sign-up-name" />
         </Form.Item>
-        <Form.Item label={t('fields.email')} field="email" rules={[{ required: true, type: 'email', message: t('rules.email') }]}>
+        <Form.Item
+          label={t('fields.email')}
+          field="email"
+          rules={[{ required: true, type: 'email', message: t('rules.email') }]}
+        >
           <Input autoComplete="email" data-testid="sign-up-email" />
         </Form.Item>
-        <Form.Item label={t('fields.password')} field="password" rules={[{ required: true, minLength: 8, message: t('rules.password') }]}>
+        <Form.Item
+          label={t('fields.password')}
+          field="password"
+          rules={[{ required: true, minLength: 8, message: t('rules.password') }]}
+        >
           <Input.Password autoComplete="new-password" data-testid="sign-up-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" long loading={busy} data-testid="sign-up-submit">

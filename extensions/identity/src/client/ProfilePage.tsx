@@ -29,7 +29,10 @@ export function ProfilePage() {
         onSubmit={async (v: { name: string; user_unique_name: string }) => {
           setBusy(true);
           try {
-            await api.post<UserInfo>('/api/user/update_profile', { ...v, ...(avatar !== user.avatar ? { avatar } : {}) });
+            await api.post<UserInfo>('/api/user/update_profile', {
+              ...v,
+              ...(avatar !== user.avatar ? { avatar } : {}),
+            });
             await currentUserStore().refresh();
             toast.success(t('profile.saved'));
           } finally {
@@ -71,7 +74,11 @@ export function ProfilePage() {
               validator: (value, cb) => {
                 if (!value || value === user.user_unique_name) return cb();
                 void api
-                  .post<{ valid: boolean; msg: string }>('/api/user/update_profile_check', { user_unique_name: value }, { suppressNotice: true })
+                  .post<{ valid: boolean; msg: string }>(
+                    '/api/user/update_profile_check',
+                    { user_unique_name: value },
+                    { suppressNotice: true },
+                  )
                   .catch(() => ({ valid: true, msg: '' }))
                   .then((r) => cb(r.valid ? undefined : r.msg));
               },

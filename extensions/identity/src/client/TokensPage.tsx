@@ -1,6 +1,27 @@
-import { Button, Checkbox, DatePicker, Form, Input, Popconfirm, Select, Space, Tag, Typography } from '@arco-design/web-react';
+import {
+  Button,
+  Checkbox,
+  DatePicker,
+  Form,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteTable, Modal, PageHeader, toast, useApi, useFormat, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
+import {
+  InfiniteTable,
+  Modal,
+  PageHeader,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  useRegistry,
+  useStudio,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAT_DURATIONS, TokenWorkspaceSources, type PatInfo, type TokenPermission } from '../shared/index.ts';
@@ -10,7 +31,15 @@ interface WorkspaceRow {
   permissions: string[];
 }
 
-function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; onClose(): void; onCreated(secret: string): void }) {
+function CreateTokenModal({
+  visible,
+  onClose,
+  onCreated,
+}: {
+  visible: boolean;
+  onClose(): void;
+  onCreated(secret: string): void;
+}) {
   const { t } = useTranslation('identity');
   const { language } = useStudio();
   const api = useApi();
@@ -19,14 +48,27 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
   const [expiry, setExpiry] = useState<string>('30');
   const [customDate, setCustomDate] = useState<number | undefined>();
   const [rows, setRows] = useState<WorkspaceRow[]>([]);
-  const perms = useQuery({ queryKey: ['identity', 'pat-permissions'], queryFn: () => api.get<{ permissions: TokenPermission[] }>('/api/permission_api/pat/list_personal_access_token_support_permissions'), enabled: visible });
-  const workspaces = useQuery({ queryKey: ['identity', 'pat-workspaces'], queryFn: async () => (await Promise.all(sources.map((s) => s.list()))).flat(), enabled: visible });
+  const perms = useQuery({
+    queryKey: ['identity', 'pat-permissions'],
+    queryFn: () =>
+      api.get<{ permissions: TokenPermission[] }>(
+        '/api/permission_api/pat/list_personal_access_token_support_permissions',
+      ),
+    enabled: visible,
+  });
+  const workspaces = useQuery({
+    queryKey: ['identity', 'pat-workspaces'],
+    queryFn: async () => (await Promise.all(sources.map((s) => s.list()))).flat(),
+    enabled: visible,
+  });
   const create = useMutation({
     mutationFn: () =>
       api.post<{ token: string }>('/api/permission_api/pat/create', {
         name,
         ...(expiry === 'custom' ? { expire_at: Math.floor((customDate ?? 0) / 1000) } : { duration_day: expiry }),
-        workspace_permission_list: rows.filter((r) => r.workspace_id).map((r) => ({ workspace_id: r.workspace_id, permissions: r.permissions })),
+        workspace_permission_list: rows
+          .filter((r) => r.workspace_id)
+          .map((r) => ({ workspace_id: r.workspace_id, permissions: r.permissions })),
       }),
     onSuccess: (r) => {
       setName('');
@@ -35,7 +77,18 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
     },
   });
   return (
-    <Modal visible={visible} size="medium" title={t('tokens.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim() || (expiry === 'custom' && !customDate), ...({ 'data-testid': 'token-create-ok' } as object) }}>
+    <Modal
+      visible={visible}
+      size="medium"
+      title={t('tokens.create')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{
+        disabled: !name.trim() || (expiry === 'custom' && !customDate),
+        ...({ 'data-testid': 'token-create-ok' } as object),
+      }}
+    >
       <Form layout="vertical">
         <Form.Item label={t('tokens.name')} required>
           <Input value={name} onChange={setName} data-testid="token-name" maxLength={100} />
@@ -51,13 +104,24 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
               <Select.Option value="permanent">{t('tokens.permanent')}</Select.Option>
               <Select.Option value="custom">{t('tokens.custom')}</Select.Option>
             </Select>
-            {expiry === 'custom' && <DatePicker showTime placeholder={t('tokens.customDate')} disabledDate={(d) => d.valueOf() < Date.now()} onChange={(_, d) => setCustomDate(d?.valueOf())} />}
+            {expiry === 'custom' && (
+              <DatePicker
+                showTime
+                placeholder={t('tokens.customDate')}
+                disabledDate={(d) => d.valueOf() < Date.now()}
+                onChange={(_, d) => setCustomDate(d?.valueOf())}
+              />
+            )}
           </Space>
         </Form.Item>
         <Form.Item label={t('tokens.workspaces')}>
           {rows.length === 0 && <Typography.Text type="secondary">{t('tokens.noWorkspaces')}</Typography.Text>}
           {rows.map((row, i) => (
-            <div key={i} style={{ border: '1px solid var(--color-border-2)', borderRadius: 4, padding: 8, marginBottom: 8 }} data-testid="token-workspace-row">
+            <div
+              key={i}
+              style={{ border: '1px solid var(--color-border-2)', borderRadius: 4, padding: 8, marginBottom: 8 }}
+              data-testid="token-workspace-row"
+            >
               <Space style={{ marginBottom: 8 }}>
                 <Select
                   placeholder={t('tokens.workspace')}
@@ -65,7 +129,11 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
                   value={row.workspace_id}
                   data-testid="token-workspace-select"
                   onChange={(v) => setRows(rows.map((r, j) => (j === i ? { ...r, workspace_id: v } : r)))}
-                  options={(workspaces.data ?? []).map((w) => ({ label: w.name, value: w.id, disabled: rows.some((r, j) => j !== i && r.workspace_id === w.id) }))}
+                  options={(workspaces.data ?? []).map((w) => ({
+                    label: w.name,
+                    value: w.id,
+                    disabled: rows.some((r, j) => j !== i && r.workspace_id === w.id),
+                  }))}
                 />
                 <Button size="small" status="danger" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
                   ✕
@@ -74,11 +142,18 @@ function CreateTokenModal({ visible, onClose, onCreated }: { visible: boolean; o
               <Checkbox.Group
                 value={row.permissions}
                 onChange={(v) => setRows(rows.map((r, j) => (j === i ? { ...r, permissions: v } : r)))}
-                options={(perms.data?.permissions ?? []).map((p) => ({ label: p.label[language] ?? p.key, value: p.key }))}
+                options={(perms.data?.permissions ?? []).map((p) => ({
+                  label: p.label[language] ?? p.key,
+                  value: p.key,
+                }))}
               />
             </div>
           ))}
-          <Button size="small" onClick={() => setRows([...rows, { permissions: (perms.data?.permissions ?? []).map((p) => p.key) }])} data-testid="token-add-workspace">
+          <Button
+            size="small"
+            onClick={() => setRows([...rows, { permissions: (perms.data?.permissions ?? []).map((p) => p.key) }])}
+            data-testid="token-add-workspace"
+          >
             {t('tokens.addWorkspace')}
           </Button>
         </Form.Item>
@@ -121,7 +196,10 @@ export function TokensPage() {
         queryKey={['identity', 'pats']}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.get<{ personal_access_tokens: PatInfo[]; has_more: boolean }>('/api/permission_api/pat/list_personal_access_tokens', { page, size: 50 });
+          const r = await api.get<{ personal_access_tokens: PatInfo[]; has_more: boolean }>(
+            '/api/permission_api/pat/list_personal_access_tokens',
+            { page, size: 50 },
+          );
           return { items: r.personal_access_tokens, next: r.has_more ? page + 1 : undefined };
         }}
         empty={t('tokens.empty')}
@@ -130,10 +208,22 @@ export function TokensPage() {
           { title: t('tokens.name'), dataIndex: 'name' },
           { title: t('tokens.hint'), dataIndex: 'hint', render: (h: string) => <code>…{h}</code> },
           { title: t('tokens.created'), dataIndex: 'created_at', render: (s: number) => fmt(s, '') },
-          { title: t('tokens.expires'), dataIndex: 'expire_at', render: (s: number) => (s === -1 ? t('tokens.permanent') : fmt(s, '')) },
+          {
+            title: t('tokens.expires'),
+            dataIndex: 'expire_at',
+            render: (s: number) => (s === -1 ? t('tokens.permanent') : fmt(s, '')),
+          },
           { title: t('tokens.lastUsed'), dataIndex: 'last_used_at', render: (s: number) => fmt(s, t('tokens.never')) },
-          { title: t('tokens.permissions'), dataIndex: 'workspace_permission_list', render: (l: PatInfo['workspace_permission_list']) => l.reduce((n, w) => n + w.permissions.length, 0) },
-          { title: t('tokens.status'), dataIndex: 'status', render: (s: string) => <Tag color={s === 'active' ? 'green' : 'gray'}>{t(`tokens.${s}`)}</Tag> },
+          {
+            title: t('tokens.permissions'),
+            dataIndex: 'workspace_permission_list',
+            render: (l: PatInfo['workspace_permission_list']) => l.reduce((n, w) => n + w.permissions.length, 0),
+          },
+          {
+            title: t('tokens.status'),
+            dataIndex: 'status',
+            render: (s: string) => <Tag color={s === 'active' ? 'green' : 'gray'}>{t(`tokens.${s}`)}</Tag>,
+          },
           {
             title: '',
             render: (_: unknown, r: PatInfo) => (
@@ -156,15 +246,25 @@ export function TokensPage() {
           void qc.invalidateQueries({ queryKey: ['identity', 'pats'] });
         }}
       />
-      <Modal visible={!!secret} size="small" title={t('tokens.secretTitle')} onCancel={() => setSecret(null)} footer={<Button type="primary" onClick={() => setSecret(null)} data-testid="token-secret-done">{t('tokens.done')}</Button>}>
+      <Modal
+        visible={!!secret}
+        size="small"
+        title={t('tokens.secretTitle')}
+        onCancel={() => setSecret(null)}
+        footer={
+          <Button type="primary" onClick={() => setSecret(null)} data-testid="token-secret-done">
+            {t('tokens.done')}
+          </Button>
+        }
+      >
         <Typography.Paragraph>{t('tokens.secretText')}</Typography.Paragraph>
         <div data-testid="token-secret">
-        <Input.Search
-          readOnly
-          value={secret ?? ''}
-          searchButton={copied ? t('tokens.copied') : t('tokens.copy')}
-          onSearch={() => void navigator.clipboard?.writeText(secret ?? '').then(() => setCopied(true))}
-        />
+          <Input.Search
+            readOnly
+            value={secret ?? ''}
+            searchButton={copied ? t('tokens.copied') : t('tokens.copy')}
+            onSearch={() => void navigator.clipboard?.writeText(secret ?? '').then(() => setCopied(true))}
+          />
         </div>
       </Modal>
     </div>

@@ -23,14 +23,22 @@ export function UserMenu() {
             }
           }}
         >
-          <Menu.Item key="profile" data-testid="user-menu-profile">{t('menu.profile')}</Menu.Item>
-          <Menu.Item key="tokens" data-testid="user-menu-tokens">{t('menu.tokens')}</Menu.Item>
-          <Menu.Item key="sign-out" data-testid="user-menu-sign-out">{t('menu.signOut')}</Menu.Item>
+          <Menu.Item key="profile" data-testid="user-menu-profile">
+            {t('menu.profile')}
+          </Menu.Item>
+          <Menu.Item key="tokens" data-testid="user-menu-tokens">
+            {t('menu.tokens')}
+          </Menu.Item>
+          <Menu.Item key="sign-out" data-testid="user-menu-sign-out">
+            {t('menu.signOut')}
+          </Menu.Item>
         </Menu>
       }
     >
       <Button type="text" data-testid="user-menu" style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-        <Avatar size={24}>{user.avatar ? <img src={user.avatar} alt="" /> : (user.name[0] ?? '?').toUpperCase()}</Avatar>
+        <Avatar size={24}>
+          {user.avatar ? <img src={user.avatar} alt="" /> : (user.name[0] ?? '?').toUpperCase()}
+        </Avatar>
         <span className="tessera-user-name">{user.name}</span>
       </Button>
     </Dropdown>

@@ -28,7 +28,12 @@ export default defineExtension({
     });
     // A call that needs a session sends the user to sign in, and back afterwards.
     // A page open to signed-out visitors declares `public` (an invite link); the others need a session.
-    const isPublic = (path: string) => isPublicPath(path) || ctx.registry(Routes).list().some((r) => r.public && matchPath(r.path, path));
+    const isPublic = (path: string) =>
+      isPublicPath(path) ||
+      ctx
+        .registry(Routes)
+        .list()
+        .some((r) => r.public && matchPath(r.path, path));
     const toSignIn = () => location.assign(`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`);
     ctx.on(Unauthorized, () => {
       if (typeof location === 'undefined' || isPublic(location.pathname)) return;
@@ -53,7 +58,15 @@ export default defineExtension({
     ctx.route({ path: '/sign-up', component: SignUpPage, layout: 'bare', title: 'signUp.title', public: true });
     ctx.route({ path: '/profile', component: ProfilePage, title: 'profile.title' });
     ctx.route({ path: '/tokens', component: TokensPage, title: 'tokens.title' });
-    ctx.sidebar({ key: 'tokens', area: 'token', group: 'space', label: 'tokens.nav', path: '/tokens', icon: <IconSafe />, order: 20 });
+    ctx.sidebar({
+      key: 'tokens',
+      area: 'token',
+      group: 'space',
+      label: 'tokens.nav',
+      path: '/tokens',
+      icon: <IconSafe />,
+      order: 20,
+    });
     ctx.headerItem({ key: 'user-menu', component: UserMenu, order: 100 });
   },
 });

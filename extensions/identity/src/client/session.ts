@@ -17,7 +17,9 @@ export function createCurrentUser(api: RequestClient): CurrentUser & { ready: Pr
   const refresh = async () => {
     try {
       // Asking who is signed in is not an error when nobody is (no 401 in the browser's console).
-      set((await api.get<{ user: UserInfo | null }>('/api/passport/session', undefined, { suppressNotice: true })).user);
+      set(
+        (await api.get<{ user: UserInfo | null }>('/api/passport/session', undefined, { suppressNotice: true })).user,
+      );
     } catch {
       set(null);
     }

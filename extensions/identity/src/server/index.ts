@@ -1,5 +1,26 @@
-import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef, parseStoredJson } from '@tessera/sdk';
-import { ErrorTexts, LocalCache, RateLimiter, RequestAuthenticators, SecretsService, containsText, defineExtension, type ApiReply, type AuthRejection, type Caller, type ServerContext } from '@tessera/sdk/server';
+import {
+  ApiError,
+  ErrorCode,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  imageRef,
+  parseStoredJson,
+} from '@tessera/sdk';
+import {
+  ErrorTexts,
+  LocalCache,
+  RateLimiter,
+  RequestAuthenticators,
+  SecretsService,
+  containsText,
+  defineExtension,
+  type ApiReply,
+  type AuthRejection,
+  type Caller,
+  type ServerContext,
+} from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
   CSRF_COOKIE,
@@ -68,8 +89,16 @@ export default defineExtension({
     // What the sign-in page shows, in the caller's language.
     for (const [key, en, zh] of [
       ['identity.wrongPassword', 'The email or the password is wrong.', '邮箱或密码不正确。'],
-      ['identity.accountLocked', 'Too many failed sign-ins for this account. Try again in {{seconds}} seconds, or reset the password.', '此账号登录失败次数过多，请 {{seconds}} 秒后再试，或重置密码。'],
-      ['identity.addressLocked', 'Too many failed sign-ins from your network address. Try again in {{seconds}} seconds.', '来自你的网络地址的登录失败次数过多，请 {{seconds}} 秒后再试。'],
+      [
+        'identity.accountLocked',
+        'Too many failed sign-ins for this account. Try again in {{seconds}} seconds, or reset the password.',
+        '此账号登录失败次数过多，请 {{seconds}} 秒后再试，或重置密码。',
+      ],
+      [
+        'identity.addressLocked',
+        'Too many failed sign-ins from your network address. Try again in {{seconds}} seconds.',
+        '来自你的网络地址的登录失败次数过多，请 {{seconds}} 秒后再试。',
+      ],
     ] as const)
       ctx.register(ErrorTexts, { key, texts: { 'en-US': en, 'zh-CN': zh } });
     ctx.migrations([
@@ -122,9 +151,18 @@ export default defineExtension({
         const u = await ctx.db.selectFrom('identity_user').selectAll().where('id', '=', id).executeTakeFirst();
         return u ? toInfo(u as UserRow) : undefined;
       },
-      getUsers: async (ids) => (ids.length ? ((await ctx.db.selectFrom('identity_user').selectAll().where('id', 'in', ids).execute()) as UserRow[]).map(toInfo) : []),
+      getUsers: async (ids) =>
+        ids.length
+          ? ((await ctx.db.selectFrom('identity_user').selectAll().where('id', 'in', ids).execute()) as UserRow[]).map(
+              toInfo,
+            )
+          : [],
       findByEmail: async (email) => {
-        const u = await ctx.db.selectFrom('identity_user').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+        const u = await ctx.db
+          .selectFrom('identity_user')
+          .selectAll()
+          .where('email', '=', email.trim().toLowerCase())
+          .executeTakeFirst();
         return u ? toInfo(u as UserRow) : undefined;
       },
     };
@@ -168,27 +206,76 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
   const token = async (hash: string): Promise<TokenEntry | undefined> => {
     const hit = cache.tokens.get(hash);
     if (hit) return hit;
-    const row = await ctx.db.selectFrom('identity_pat').innerJoin('identity_user', 'identity_user.id', 'identity_pat.user_id').select(['identity_pat.id as id', 'identity_pat.user_id as user_id', 'identity_pat.permissions as permissions', 'identity_pat.expire_at as expire_at', 'identity_user.is_platform_admin as is_platform_admin']).where('token_hash', '=', hash).executeTakeFirst();
+    const row = await ctx.db
+      .selectFrom('identity_pat')
+      .innerJoin('identity_user', 'identity_user.id', 'identity_pat.user_id')
+      .select([
+        'identity_pat.id as id',
+        'identity_pat.user_id as user_id',
+        'identity_pat.permissions as permissions',
+        'identity_pat.expire_at as expire_at',
+        'identity_user.is_platform_admin as is_platform_admin',
+      ])
+      .where('token_hash', '=', hash)
+      .executeTakeFirst();
     if (!row) return undefined;
-    return cache.tokens.set(hash, { id: row.id, user_id: row.user_id, permissions: parsePermissions(row.permissions, (m) => ctx.logger.warn(`token ${row.id}: ${m}`)), expire_at: row.expire_at ?? null, is_platform_admin: !!Number(row.is_platform_admin) });
+    return cache.tokens.set(hash, {
+      id: row.id,
+      user_id: row.user_id,
+      permissions: parsePermissions(row.permissions, (m) => ctx.logger.warn(`token ${row.id}: ${m}`)),
+      expire_at: row.expire_at ?? null,
+      is_platform_admin: !!Number(row.is_platform_admin),
+    });
   };
   const session = async (hash: string): Promise<SessionEntry | undefined> => {
     const hit = cache.sessions.get(hash);
     if (hit) return hit;
-    const s = await ctx.db.selectFrom('identity_session').innerJoin('identity_user', 'identity_user.id', 'identity_session.user_id').select(['identity_session.id as id', 'identity_session.user_id as user_id', 'identity_session.csrf_token as csrf_token', 'identity_session.expires_at as expires_at', 'identity_user.is_platform_admin as is_platform_admin']).where('identity_session.id', '=', hash).executeTakeFirst();
+    const s = await ctx.db
+      .selectFrom('identity_session')
+      .innerJoin('identity_user', 'identity_user.id', 'identity_session.user_id')
+      .select([
+        'identity_session.id as id',
+        'identity_session.user_id as user_id',
+        'identity_session.csrf_token as csrf_token',
+        'identity_session.expires_at as expires_at',
+        'identity_user.is_platform_admin as is_platform_admin',
+      ])
+      .where('identity_session.id', '=', hash)
+      .executeTakeFirst();
     if (!s) return undefined;
-    return cache.sessions.set(hash, { id: s.id, user_id: s.user_id, csrf_token: s.csrf_token, expires_at: s.expires_at, is_platform_admin: !!Number(s.is_platform_admin) });
+    return cache.sessions.set(hash, {
+      id: s.id,
+      user_id: s.user_id,
+      csrf_token: s.csrf_token,
+      expires_at: s.expires_at,
+      is_platform_admin: !!Number(s.is_platform_admin),
+    });
   };
   ctx.tap(RequestAuthenticators, 'session-and-token', async (req): Promise<Caller | AuthRejection | undefined> => {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) {
       const secret = auth.replace(/^Bearer\s+/i, '').trim();
       const pat = await token(sha256(secret));
-      if (!pat) return { rejected: true, status: 401, msg: 'This access token is not valid (it may have been deleted). Create a new one under Access tokens.' };
-      if (pat.expire_at && Date.parse(pat.expire_at) <= Date.now()) return { rejected: true, status: 401, msg: 'This access token has expired. Create a new one under Access tokens.' };
+      if (!pat)
+        return {
+          rejected: true,
+          status: 401,
+          msg: 'This access token is not valid (it may have been deleted). Create a new one under Access tokens.',
+        };
+      if (pat.expire_at && Date.parse(pat.expire_at) <= Date.now())
+        return {
+          rejected: true,
+          status: 401,
+          msg: 'This access token has expired. Create a new one under Access tokens.',
+        };
       if (Date.now() - (lastUsedWritten.get(pat.id) ?? 0) > 60_000) {
         lastUsedWritten.set(pat.id, Date.now());
-        void ctx.db.updateTable('identity_pat').set({ last_used_at: nowIso() }).where('id', '=', pat.id).execute().catch(() => undefined);
+        void ctx.db
+          .updateTable('identity_pat')
+          .set({ last_used_at: nowIso() })
+          .where('id', '=', pat.id)
+          .execute()
+          .catch(() => undefined);
       }
       const perms = pat.permissions;
       const caller: Caller = {
@@ -208,14 +295,21 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
     const s = await session(sha256(cookieToken));
     if (!s || Date.parse(s.expires_at) <= Date.now()) return undefined;
     if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && req.headers[CSRF_HEADER] !== s.csrf_token) {
-      return { rejected: true, status: 403, msg: 'The request was refused because its CSRF token is missing or stale. Reload the page and try again.' };
+      return {
+        rejected: true,
+        status: 403,
+        msg: 'The request was refused because its CSRF token is missing or stale. Reload the page and try again.',
+      };
     }
     return { kind: 'user', userId: s.user_id, isPlatformAdmin: s.is_platform_admin, sessionId: s.id } satisfies Caller;
   });
 }
 
 /** A token's permissions as stored. One that cannot be read grants nothing (the token fails closed) and says so in the log. */
-function parsePermissions(text: string, log?: (msg: string) => void): { workspace_id: string; permissions: string[] }[] {
+function parsePermissions(
+  text: string,
+  log?: (msg: string) => void,
+): { workspace_id: string; permissions: string[] }[] {
   try {
     return parseStoredJson(text, "An access token's permissions", z.array(WorkspacePermission));
   } catch (e) {
@@ -224,31 +318,60 @@ function parsePermissions(text: string, log?: (msg: string) => void): { workspac
   }
 }
 
-async function startSession(ctx: ServerContext<Config>, userId: string, reply: ApiReply, meta: { ip: string; userAgent: string }) {
+async function startSession(
+  ctx: ServerContext<Config>,
+  userId: string,
+  reply: ApiReply,
+  meta: { ip: string; userAgent: string },
+) {
   const token = newSecret('ses');
   const csrf = newSecret('csrf', 18);
   const maxAge = ctx.config.sessionDays * 86400;
   await ctx.db
     .insertInto('identity_session')
-    .values({ id: sha256(token), user_id: userId, csrf_token: csrf, created_at: nowIso(), expires_at: new Date(Date.now() + maxAge * 1000).toISOString(), ip: meta.ip.slice(0, 64), user_agent: meta.userAgent.slice(0, 300) })
+    .values({
+      id: sha256(token),
+      user_id: userId,
+      csrf_token: csrf,
+      created_at: nowIso(),
+      expires_at: new Date(Date.now() + maxAge * 1000).toISOString(),
+      ip: meta.ip.slice(0, 64),
+      user_agent: meta.userAgent.slice(0, 300),
+    })
     .execute();
-  reply.header('set-cookie', cookie(SESSION_COOKIE, token, { maxAgeSec: maxAge, httpOnly: true, secure: ctx.config.secureCookies }));
+  reply.header(
+    'set-cookie',
+    cookie(SESSION_COOKIE, token, { maxAgeSec: maxAge, httpOnly: true, secure: ctx.config.secureCookies }),
+  );
   reply.header('set-cookie', cookie(CSRF_COOKIE, csrf, { maxAgeSec: maxAge, secure: ctx.config.secureCookies }));
   // Marks this browser as one that signed the account in (sign-in limits count its failures apart).
-  reply.header('set-cookie', cookie(DEVICE_COOKIE, ctx.service(SecretsService).encrypt(`device:${userId}:${ctx.host.newId()}`), { maxAgeSec: 365 * 86400, httpOnly: true, secure: ctx.config.secureCookies }));
+  reply.header(
+    'set-cookie',
+    cookie(DEVICE_COOKIE, ctx.service(SecretsService).encrypt(`device:${userId}:${ctx.host.newId()}`), {
+      maxAgeSec: 365 * 86400,
+      httpOnly: true,
+      secure: ctx.config.secureCookies,
+    }),
+  );
 }
 
 function mayRegister(config: Config, email: string, first: boolean): boolean {
   if (first || config.registration === 'open') return true;
   if (config.registration === 'closed') return false;
-  return config.allowlist.some((entry) => (entry.startsWith('@') ? email.endsWith(entry.toLowerCase()) : entry.toLowerCase() === email));
+  return config.allowlist.some((entry) =>
+    entry.startsWith('@') ? email.endsWith(entry.toLowerCase()) : entry.toLowerCase() === email,
+  );
 }
 
 async function uniqueNameFor(ctx: ServerContext<Config>, email: string): Promise<string> {
   const base = (email.split('@')[0].replace(/[^A-Za-z0-9_]/g, '_') + '____').slice(0, 20);
   for (let i = 0; i < 20; i++) {
     const candidate = i === 0 ? base : `${base}_${Math.floor(Math.random() * 1e6)}`;
-    const taken = await ctx.db.selectFrom('identity_user').select('id').where('user_unique_name', '=', candidate).executeTakeFirst();
+    const taken = await ctx.db
+      .selectFrom('identity_user')
+      .select('id')
+      .where('user_unique_name', '=', candidate)
+      .executeTakeFirst();
     if (!taken) return candidate;
   }
   return `user_${ctx.host.newId()}`;
@@ -257,20 +380,32 @@ async function uniqueNameFor(ctx: ServerContext<Config>, email: string): Promise
 /** A unique-constraint failure (SQLite or PostgreSQL). */
 const isUniqueViolation = (e: unknown) => {
   const x = e as { code?: unknown; message?: unknown };
-  return x?.code === '23505' || x?.code === 'SQLITE_CONSTRAINT_UNIQUE' || x?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint failed|duplicate key value/i.test(String(x?.message ?? ''));
+  return (
+    x?.code === '23505' ||
+    x?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    x?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    /UNIQUE constraint failed|duplicate key value/i.test(String(x?.message ?? ''))
+  );
 };
 
 const DEVICE_COOKIE = 'tessera_device';
 
 /** The id of this browser's device cookie when it was given at a sign-in of `userId` (sealed by the secrets key). */
-function knownDevice(ctx: ServerContext<Config>, cookieHeader: string | string[] | undefined, userId: string): string | undefined {
+function knownDevice(
+  ctx: ServerContext<Config>,
+  cookieHeader: string | string[] | undefined,
+  userId: string,
+): string | undefined {
   const raw = String(cookieHeader ?? '')
     .split(';')
     .map((c) => c.trim())
     .find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
   if (!raw) return undefined;
   try {
-    const [kind, user, id] = ctx.service(SecretsService).decrypt(decodeURIComponent(raw.slice(DEVICE_COOKIE.length + 1))).split(':');
+    const [kind, user, id] = ctx
+      .service(SecretsService)
+      .decrypt(decodeURIComponent(raw.slice(DEVICE_COOKIE.length + 1)))
+      .split(':');
     return kind === 'device' && user === userId && id ? id : undefined;
   } catch {
     return undefined;
@@ -287,8 +422,16 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     rateLimit: { max: ctx.config.registerPerMinute, windowMs: 60_000 },
     body: z.object({ email: Email, password: Password, name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, ip, headers }, reply) => {
-      const count = Number((await ctx.db.selectFrom('identity_user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      if (!mayRegister(ctx.config, body.email, count === 0)) throw forbidden('Sign-up is closed for this address. Ask an administrator to invite you.');
+      const count = Number(
+        (
+          await ctx.db
+            .selectFrom('identity_user')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
+      if (!mayRegister(ctx.config, body.email, count === 0))
+        throw forbidden('Sign-up is closed for this address. Ask an administrator to invite you.');
       if (await identity.findByEmail(body.email)) throw conflict('An account with this email exists. Sign in instead.');
       const now = nowIso();
       const row: UserRow = {
@@ -306,8 +449,10 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
         await ctx.db.insertInto('identity_user').values(row).execute();
       } catch (e) {
         // Only a second account with the same email is "exists"; any other failure says what it was.
-        if (isUniqueViolation(e) && (await identity.findByEmail(body.email))) throw conflict('An account with this email exists. Sign in instead.');
-        if (isUniqueViolation(e)) throw conflict('Someone signed up with the same name at the same moment; send the form again.');
+        if (isUniqueViolation(e) && (await identity.findByEmail(body.email)))
+          throw conflict('An account with this email exists. Sign in instead.');
+        if (isUniqueViolation(e))
+          throw conflict('Someone signed up with the same name at the same moment; send the form again.');
         throw e;
       }
       await startSession(ctx, row.id, reply, { ip, userAgent: String(headers['user-agent'] ?? '') });
@@ -327,7 +472,11 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
       // Failures are counted per account and per address: guessing one account's password locks that account
       // for a window, not everyone else behind the same address. A browser that signed this account in before
       // (its device cookie) is counted on its own, so an attacker cannot keep its owner out.
-      const u = (await ctx.db.selectFrom('identity_user').selectAll().where('email', '=', body.email).executeTakeFirst()) as UserRow | undefined;
+      const u = (await ctx.db
+        .selectFrom('identity_user')
+        .selectAll()
+        .where('email', '=', body.email)
+        .executeTakeFirst()) as UserRow | undefined;
       const device = u ? knownDevice(ctx, headers.cookie, u.id) : undefined;
       const account = device ? `device ${device}` : `account ${body.email}`;
       const address = `address ${ip}`;
@@ -335,18 +484,34 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
       if (failedLogins.exceeded(account, ctx.config.loginPerMinute)) {
         const s = wait(account);
         reply.header('retry-after', s);
-        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins for this account. Try again in ${s} seconds, or reset the password.`, '', { text: { key: 'identity.accountLocked', params: { seconds: s } } });
+        throw new ApiError(
+          429,
+          ErrorCode.RATE_LIMITED,
+          `Too many failed sign-ins for this account. Try again in ${s} seconds, or reset the password.`,
+          '',
+          { text: { key: 'identity.accountLocked', params: { seconds: s } } },
+        );
       }
       if (failedLogins.exceeded(address, ctx.config.loginPerAddressPerMinute)) {
         const s = wait(address);
         reply.header('retry-after', s);
-        throw new ApiError(429, ErrorCode.RATE_LIMITED, `Too many failed sign-ins from your network address. Try again in ${s} seconds.`, '', { text: { key: 'identity.addressLocked', params: { seconds: s } } });
+        throw new ApiError(
+          429,
+          ErrorCode.RATE_LIMITED,
+          `Too many failed sign-ins from your network address. Try again in ${s} seconds.`,
+          '',
+          { text: { key: 'identity.addressLocked', params: { seconds: s } } },
+        );
       }
-      const ok = u ? await verifyPassword(body.password, u.password_hash) : (await verifyPassword(body.password, await dummyHash()), false);
+      const ok = u
+        ? await verifyPassword(body.password, u.password_hash)
+        : (await verifyPassword(body.password, await dummyHash()), false);
       if (!u || !ok) {
         failedLogins.take(account, ctx.config.loginPerMinute, 60_000);
         failedLogins.take(address, ctx.config.loginPerAddressPerMinute, 60_000);
-        throw new ApiError(401, ErrorCode.UNAUTHENTICATED, 'The email or the password is wrong.', '', { text: { key: 'identity.wrongPassword' } });
+        throw new ApiError(401, ErrorCode.UNAUTHENTICATED, 'The email or the password is wrong.', '', {
+          text: { key: 'identity.wrongPassword' },
+        });
       }
       failedLogins.reset(account);
       await startSession(ctx, u.id, reply, { ip, userAgent: String(headers['user-agent'] ?? '') });
@@ -387,7 +552,9 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     path: '/api/passport/session',
     auth: 'anonymous',
     summary: 'Who is signed in, if anyone (200 either way: a page asking is not an error)',
-    handler: async ({ caller }) => ({ user: caller && caller.kind === 'user' ? ((await identity.getUser(caller.userId)) ?? null) : null }),
+    handler: async ({ caller }) => ({
+      user: caller && caller.kind === 'user' ? ((await identity.getUser(caller.userId)) ?? null) : null,
+    }),
   });
 
   ctx.route({
@@ -411,7 +578,12 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     handler: async ({ body, caller }) => {
       const parsed = UniqueName.safeParse(body.user_unique_name);
       if (!parsed.success) return { valid: false, msg: parsed.error.issues[0].message };
-      const taken = await ctx.db.selectFrom('identity_user').select('id').where('user_unique_name', '=', body.user_unique_name).where('id', '!=', caller!.userId).executeTakeFirst();
+      const taken = await ctx.db
+        .selectFrom('identity_user')
+        .select('id')
+        .where('user_unique_name', '=', body.user_unique_name)
+        .where('id', '!=', caller!.userId)
+        .executeTakeFirst();
       return taken ? { valid: false, msg: 'This name is taken.' } : { valid: true, msg: '' };
     },
   });
@@ -421,15 +593,29 @@ function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, c
     path: '/api/user/update_profile',
     auth: 'user',
     summary: 'Change name, unique name or avatar',
-    body: z.object({ name: z.string().trim().min(1).max(100).optional(), user_unique_name: UniqueName.optional(), avatar: imageRef(2_000_000).optional() }),
+    body: z.object({
+      name: z.string().trim().min(1).max(100).optional(),
+      user_unique_name: UniqueName.optional(),
+      avatar: imageRef(2_000_000).optional(),
+    }),
     handler: async ({ body, caller }) => {
-      if (body.avatar && !/^(data:image\/(png|jpeg|webp|gif);base64,|https?:\/\/)/.test(body.avatar)) throw badRequest('The avatar must be an image data URL or an http(s) address.');
+      if (body.avatar && !/^(data:image\/(png|jpeg|webp|gif);base64,|https?:\/\/)/.test(body.avatar))
+        throw badRequest('The avatar must be an image data URL or an http(s) address.');
       if (body.user_unique_name) {
-        const taken = await ctx.db.selectFrom('identity_user').select('id').where('user_unique_name', '=', body.user_unique_name).where('id', '!=', caller!.userId).executeTakeFirst();
+        const taken = await ctx.db
+          .selectFrom('identity_user')
+          .select('id')
+          .where('user_unique_name', '=', body.user_unique_name)
+          .where('id', '!=', caller!.userId)
+          .executeTakeFirst();
         if (taken) throw conflict('This unique name is taken. Choose another.');
       }
       const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-      await ctx.db.updateTable('identity_user').set({ ...patch, updated_at: nowIso() }).where('id', '=', caller!.userId).execute();
+      await ctx.db
+        .updateTable('identity_user')
+        .set({ ...patch, updated_at: nowIso() })
+        .where('id', '=', caller!.userId)
+        .execute();
       return (await identity.getUser(caller!.userId))!;
     },
   });
@@ -452,14 +638,28 @@ function patInfo(row: Record<string, any>): PatInfo {
 
 function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
   const base = '/api/permission_api/pat';
-  const known = () => new Set(ctx.registry(TokenPermissions).list().map((p) => p.key));
+  const known = () =>
+    new Set(
+      ctx
+        .registry(TokenPermissions)
+        .list()
+        .map((p) => p.key),
+    );
   const checkPermissions = (list: { workspace_id: string; permissions: string[] }[]) => {
     const ok = known();
     const bad = list.flatMap((w) => w.permissions).filter((p) => !ok.has(p));
-    if (bad.length) throw badRequest(`Unknown permission(s): ${[...new Set(bad)].join(', ')}. See list_personal_access_token_support_permissions.`);
+    if (bad.length)
+      throw badRequest(
+        `Unknown permission(s): ${[...new Set(bad)].join(', ')}. See list_personal_access_token_support_permissions.`,
+      );
   };
   const mine = async (id: string, userId: string) => {
-    const row = await ctx.db.selectFrom('identity_pat').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const row = await ctx.db
+      .selectFrom('identity_pat')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!row) throw notFound('No access token with this id.');
     return row;
   };
@@ -480,7 +680,18 @@ function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
       else expire = new Date(Date.now() + Number(body.duration_day) * 86400_000).toISOString();
       const secret = newSecret('pat');
       const now = nowIso();
-      const row = { id: ctx.host.newId(), user_id: caller!.userId, name: body.name, token_hash: sha256(secret), hint: secret.slice(-4), permissions: JSON.stringify(body.workspace_permission_list), created_at: now, updated_at: now, expire_at: expire, last_used_at: null };
+      const row = {
+        id: ctx.host.newId(),
+        user_id: caller!.userId,
+        name: body.name,
+        token_hash: sha256(secret),
+        hint: secret.slice(-4),
+        permissions: JSON.stringify(body.workspace_permission_list),
+        created_at: now,
+        updated_at: now,
+        expire_at: expire,
+        last_used_at: null,
+      };
       await ctx.db.insertInto('identity_pat').values(row).execute();
       return { personal_access_token: patInfo(row), token: secret };
     },
@@ -491,12 +702,21 @@ function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
     path: `${base}/list_personal_access_tokens`,
     auth: 'user',
     summary: "The caller's tokens (never their secrets)",
-    query: z.object({ page: z.coerce.number().int().min(1).default(1), size: z.coerce.number().int().min(1).max(100).default(20), search_option: z.string().max(100).optional() }),
+    query: z.object({
+      page: z.coerce.number().int().min(1).default(1),
+      size: z.coerce.number().int().min(1).max(100).default(20),
+      search_option: z.string().max(100).optional(),
+    }),
     handler: async ({ query, caller }) => {
       let q = ctx.db.selectFrom('identity_pat').where('user_id', '=', caller!.userId);
       if (query.search_option) q = q.where(containsText('name', query.search_option));
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await q.selectAll().orderBy('created_at', 'desc').limit(query.size).offset((query.page - 1) * query.size).execute();
+      const rows = await q
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .limit(query.size)
+        .offset((query.page - 1) * query.size)
+        .execute();
       return { personal_access_tokens: rows.map(patInfo), total, has_more: query.page * query.size < total };
     },
   });
@@ -514,14 +734,22 @@ function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
     method: 'POST',
     path: `${base}/update`,
     auth: 'user',
-    summary: "Rename a token or change its workspace permissions",
-    body: z.object({ id: z.string().min(1), name: z.string().trim().min(1).max(100).optional(), workspace_permission_list: z.array(WorkspacePermission).max(100).optional() }),
+    summary: 'Rename a token or change its workspace permissions',
+    body: z.object({
+      id: z.string().min(1),
+      name: z.string().trim().min(1).max(100).optional(),
+      workspace_permission_list: z.array(WorkspacePermission).max(100).optional(),
+    }),
     handler: async ({ body, caller }) => {
       await mine(body.id, caller!.userId);
       if (body.workspace_permission_list) checkPermissions(body.workspace_permission_list);
       await ctx.db
         .updateTable('identity_pat')
-        .set({ ...(body.name ? { name: body.name } : {}), ...(body.workspace_permission_list ? { permissions: JSON.stringify(body.workspace_permission_list) } : {}), updated_at: nowIso() })
+        .set({
+          ...(body.name ? { name: body.name } : {}),
+          ...(body.workspace_permission_list ? { permissions: JSON.stringify(body.workspace_permission_list) } : {}),
+          updated_at: nowIso(),
+        })
         .where('id', '=', body.id)
         .execute();
       cache.tokens.clear((_hash, t) => t.id === body.id);

@@ -7,7 +7,11 @@ export function newSecret(prefix: string, bytes = 32): string {
   return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 }
 
-export function cookie(name: string, value: string, opts: { maxAgeSec?: number; httpOnly?: boolean; secure?: boolean }): string {
+export function cookie(
+  name: string,
+  value: string,
+  opts: { maxAgeSec?: number; httpOnly?: boolean; secure?: boolean },
+): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'SameSite=Lax'];
   if (opts.maxAgeSec !== undefined) parts.push(`Max-Age=${opts.maxAgeSec}`);
   if (opts.httpOnly) parts.push('HttpOnly');

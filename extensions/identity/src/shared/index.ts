@@ -18,7 +18,11 @@ export interface Identity {
   findByEmail(email: string): Promise<UserInfo | undefined>;
 }
 
-export const IdentityService = defineService<Identity>({ id: 'identity.users', owner: 'identity', description: 'Look up users.' });
+export const IdentityService = defineService<Identity>({
+  id: 'identity.users',
+  owner: 'identity',
+  description: 'Look up users.',
+});
 
 /** A user signed up (the first one is the platform admin). */
 export const UserCreated = defineEvent<{ user: UserInfo }>('identity.user.created', 'A new user registered.');
@@ -34,23 +38,35 @@ export interface TokenPermission {
 export const TokenPermissions = defineRegistryPoint<TokenPermission>({
   id: 'identity.tokenPermissions',
   owner: 'identity',
-  description: 'Permissions a personal access token can be given per workspace (listed by list_personal_access_token_support_permissions).',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9_.]*$/), label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }) }),
+  description:
+    'Permissions a personal access token can be given per workspace (listed by list_personal_access_token_support_permissions).',
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9_.]*$/),
+    label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }),
+  }),
   key: (p) => p.key,
 });
 
-export const WorkspacePermission = z.object({ workspace_id: z.string().min(1), permissions: z.array(z.string()).max(100) });
+export const WorkspacePermission = z.object({
+  workspace_id: z.string().min(1),
+  permissions: z.array(z.string()).max(100),
+});
 
 export const PAT_DURATIONS = [1, 7, 30, 90, 180, 365] as const;
 
 export const CreatePat = z
   .object({
     name: z.string().trim().min(1, 'Give the token a name.').max(100),
-    duration_day: z.union([z.enum(['1', '7', '30', '90', '180', '365', 'permanent']), z.number().int().positive().max(365)]).optional(),
+    duration_day: z
+      .union([z.enum(['1', '7', '30', '90', '180', '365', 'permanent']), z.number().int().positive().max(365)])
+      .optional(),
     expire_at: z.number().int().positive().optional(),
     workspace_permission_list: z.array(WorkspacePermission).max(100).default([]),
   })
-  .refine((v) => v.duration_day !== undefined || v.expire_at !== undefined, { message: 'Choose duration_day or expire_at.', path: ['duration_day'] });
+  .refine((v) => v.duration_day !== undefined || v.expire_at !== undefined, {
+    message: 'Choose duration_day or expire_at.',
+    path: ['duration_day'],
+  });
 
 export interface PatInfo {
   id: string;
@@ -80,7 +96,11 @@ export interface CurrentUser {
   subscribe(fn: () => void): () => void;
   signOut(): Promise<void>;
 }
-export const CurrentUserService = defineService<CurrentUser>({ id: 'identity.currentUser', owner: 'identity', description: 'The signed-in user in the browser.' });
+export const CurrentUserService = defineService<CurrentUser>({
+  id: 'identity.currentUser',
+  owner: 'identity',
+  description: 'The signed-in user in the browser.',
+});
 
 /** Where the token form finds the workspaces a token can be given permissions in (spaces contributes one). */
 export interface TokenWorkspaceSource {

@@ -1,6 +1,22 @@
 // Adding documents: the sources (uploaded files, text, web pages), then how text is cut into slices with a
 // preview of the slices (table documents: which columns are searched), then the processing with progress.
-import { Alert, Button, Checkbox, Empty, Input, InputNumber, Progress, Radio, Select, Space, Spin, Steps, Table, Tabs, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Empty,
+  Input,
+  InputNumber,
+  Progress,
+  Radio,
+  Select,
+  Space,
+  Spin,
+  Steps,
+  Table,
+  Tabs,
+  Typography,
+} from '@arco-design/web-react';
 import { IconDelete, IconUpload } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, useApi } from '@tessera/sdk/client';
@@ -48,16 +64,37 @@ export function AddDocuments({ spaceId, dataset, onClose }: { spaceId: string; d
       await qc.invalidateQueries({ queryKey: ['knowledge'] });
     },
   });
-  const steps = [t('add.sources'), dataset.format_type === 2 ? t('add.captions') : text ? t('add.chunking') : t('add.columns'), t('add.processing')];
+  const steps = [
+    t('add.sources'),
+    dataset.format_type === 2 ? t('add.captions') : text ? t('add.chunking') : t('add.columns'),
+    t('add.processing'),
+  ];
   return (
-    <Modal visible size="large" title={t('add.title')} onCancel={onClose} footer={null} data-testid="knowledge-add-modal">
+    <Modal
+      visible
+      size="large"
+      title={t('add.title')}
+      onCancel={onClose}
+      footer={null}
+      data-testid="knowledge-add-modal"
+    >
       <Steps current={step + 1} size="small" style={{ marginBottom: 16 }}>
         {steps.map((s) => (
           <Steps.Step key={s} title={s} />
         ))}
       </Steps>
       {step === 0 && <SourcesStep spaceId={spaceId} dataset={dataset} sources={sources} onChange={setSources} />}
-      {step === 1 && dataset.format_type !== 2 && <ChunkStep spaceId={spaceId} dataset={dataset} sources={sources} onSources={setSources} strategy={strategy} onStrategy={setStrategy} onTableMeta={setTableMeta} />}
+      {step === 1 && dataset.format_type !== 2 && (
+        <ChunkStep
+          spaceId={spaceId}
+          dataset={dataset}
+          sources={sources}
+          onSources={setSources}
+          strategy={strategy}
+          onStrategy={setStrategy}
+          onTableMeta={setTableMeta}
+        />
+      )}
       {step === 1 && dataset.format_type === 2 && <CaptionStep sources={sources} onChange={setSources} />}
       {step === 2 && <ProcessingStep spaceId={spaceId} ids={created} />}
       <Space style={{ marginTop: 16, width: '100%', justifyContent: 'flex-end' }}>
@@ -82,7 +119,17 @@ export function AddDocuments({ spaceId, dataset, onClose }: { spaceId: string; d
   );
 }
 
-function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string; dataset: Dataset; sources: Source[]; onChange(s: Source[]): void }) {
+function SourcesStep({
+  spaceId,
+  dataset,
+  sources,
+  onChange,
+}: {
+  spaceId: string;
+  dataset: Dataset;
+  sources: Source[];
+  onChange(s: Source[]): void;
+}) {
   const { t } = useTranslation('knowledge');
   const api = useApi();
   const input = useRef<HTMLInputElement>(null);
@@ -99,12 +146,18 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
     onSuccess: (r) => onChange([...sources, ...r.files.map((f) => ({ key: f.id, name: f.file_name, file_id: f.id }))]),
   });
   const addText = () => {
-    onChange([...sources, { key: `t${Date.now()}`, name: textName.trim() || t('add.textDefault'), custom_content: textBody }]);
+    onChange([
+      ...sources,
+      { key: `t${Date.now()}`, name: textName.trim() || t('add.textDefault'), custom_content: textBody },
+    ]);
     setTextName('');
     setTextBody('');
   };
   const addUrls = () => {
-    const list = urls.split(/\s+/).map((u) => u.trim()).filter((u) => /^https?:\/\//i.test(u));
+    const list = urls
+      .split(/\s+/)
+      .map((u) => u.trim())
+      .filter((u) => /^https?:\/\//i.test(u));
     onChange([...sources, ...list.map((u) => ({ key: u, name: u, web_url: u }))]);
     setUrls('');
   };
@@ -113,7 +166,13 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
       <Tabs activeTab={kind} onChange={setKind} size="small">
         <Tabs.TabPane key="file" title={t('add.files')}>
           <div
-            style={{ border: '1px dashed var(--color-border-3)', borderRadius: 8, padding: 24, textAlign: 'center', cursor: 'pointer' }}
+            style={{
+              border: '1px dashed var(--color-border-3)',
+              borderRadius: 8,
+              padding: 24,
+              textAlign: 'center',
+              cursor: 'pointer',
+            }}
             onClick={() => input.current?.click()}
             onDragOver={(e) => e.preventDefault()}
             onDrop={(e) => {
@@ -124,16 +183,32 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
             {upload.isPending ? <Spin tip={t('add.uploading')} /> : <IconUpload style={{ fontSize: 24 }} />}
             <Typography.Paragraph style={{ margin: '8px 0 0' }}>{t('add.drop')}</Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('add.types', { types: ACCEPT[dataset.format_type].replaceAll('.', '').toUpperCase().replaceAll(',', ', ') })}
+              {t('add.types', {
+                types: ACCEPT[dataset.format_type].replaceAll('.', '').toUpperCase().replaceAll(',', ', '),
+              })}
             </Typography.Text>
           </div>
-          <input ref={input} type="file" multiple accept={ACCEPT[dataset.format_type]} style={{ display: 'none' }} data-testid="add-file-input" onChange={(e) => e.target.files?.length && upload.mutate([...e.target.files])} />
+          <input
+            ref={input}
+            type="file"
+            multiple
+            accept={ACCEPT[dataset.format_type]}
+            style={{ display: 'none' }}
+            data-testid="add-file-input"
+            onChange={(e) => e.target.files?.length && upload.mutate([...e.target.files])}
+          />
         </Tabs.TabPane>
         {dataset.format_type === 0 && (
           <Tabs.TabPane key="text" title={t('add.text')}>
             <Space direction="vertical" style={{ width: '100%' }}>
               <Input placeholder={t('add.textName')} value={textName} onChange={setTextName} maxLength={255} />
-              <Input.TextArea placeholder={t('add.textBody')} value={textBody} onChange={setTextBody} autoSize={{ minRows: 4, maxRows: 12 }} data-testid="add-text-body" />
+              <Input.TextArea
+                placeholder={t('add.textBody')}
+                value={textBody}
+                onChange={setTextBody}
+                autoSize={{ minRows: 4, maxRows: 12 }}
+                data-testid="add-text-body"
+              />
               <Button disabled={!textBody.trim()} onClick={addText} data-testid="add-text">
                 {t('add.addText')}
               </Button>
@@ -143,7 +218,13 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
         {dataset.format_type === 0 && (
           <Tabs.TabPane key="web" title={t('add.web')}>
             <Space direction="vertical" style={{ width: '100%' }}>
-              <Input.TextArea placeholder={t('add.urls')} value={urls} onChange={setUrls} autoSize={{ minRows: 2, maxRows: 6 }} data-testid="add-urls" />
+              <Input.TextArea
+                placeholder={t('add.urls')}
+                value={urls}
+                onChange={setUrls}
+                autoSize={{ minRows: 2, maxRows: 6 }}
+                data-testid="add-urls"
+              />
               <Button disabled={!urls.trim()} onClick={addUrls} data-testid="add-web">
                 {t('add.addWeb')}
               </Button>
@@ -154,9 +235,23 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
       {!!sources.length && (
         <div style={{ marginTop: 12 }} data-testid="add-source-list">
           {sources.map((s) => (
-            <Space key={s.key} style={{ display: 'flex', justifyContent: 'space-between', padding: '4px 0', borderBottom: '1px solid var(--color-border-1)' }}>
+            <Space
+              key={s.key}
+              style={{
+                display: 'flex',
+                justifyContent: 'space-between',
+                padding: '4px 0',
+                borderBottom: '1px solid var(--color-border-1)',
+              }}
+            >
               <Typography.Text data-testid="add-source">{s.name}</Typography.Text>
-              <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('delete')} onClick={() => onChange(sources.filter((x) => x.key !== s.key))} />
+              <Button
+                size="mini"
+                type="text"
+                icon={<IconDelete />}
+                aria-label={t('delete')}
+                onClick={() => onChange(sources.filter((x) => x.key !== s.key))}
+              />
             </Space>
           ))}
         </div>
@@ -165,7 +260,23 @@ function SourcesStep({ spaceId, dataset, sources, onChange }: { spaceId: string;
   );
 }
 
-function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy, onTableMeta }: { spaceId: string; dataset: Dataset; sources: Source[]; onSources(s: Source[]): void; strategy: ChunkStrategy; onStrategy(s: ChunkStrategy): void; onTableMeta(m: DocumentInfo['table_meta']): void }) {
+function ChunkStep({
+  spaceId,
+  dataset,
+  sources,
+  onSources,
+  strategy,
+  onStrategy,
+  onTableMeta,
+}: {
+  spaceId: string;
+  dataset: Dataset;
+  sources: Source[];
+  onSources(s: Source[]): void;
+  strategy: ChunkStrategy;
+  onStrategy(s: ChunkStrategy): void;
+  onTableMeta(m: DocumentInfo['table_meta']): void;
+}) {
   const { t } = useTranslation('knowledge');
   const api = useApi();
   const [which, setWhich] = useState(sources[0]?.key);
@@ -177,7 +288,12 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
     enabled: !!source,
     queryFn: async () => {
       const { key: _k, ...document } = source;
-      const r = await api.post<Preview>('/api/knowledge/document/preview', { space_id: spaceId, dataset_id: dataset.dataset_id, document, chunk_strategy: strategy });
+      const r = await api.post<Preview>('/api/knowledge/document/preview', {
+        space_id: spaceId,
+        dataset_id: dataset.dataset_id,
+        document,
+        chunk_strategy: strategy,
+      });
       if (r.table_meta) onTableMeta(r.table_meta);
       return r;
     },
@@ -188,7 +304,12 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
     <div data-testid="add-chunking">
       {text && (
         <Space direction="vertical" style={{ width: '100%', marginBottom: 12 }}>
-          <Radio.Group type="button" value={strategy.chunk_type} onChange={(chunk_type) => set({ chunk_type })} data-testid="chunk-type">
+          <Radio.Group
+            type="button"
+            value={strategy.chunk_type}
+            onChange={(chunk_type) => set({ chunk_type })}
+            data-testid="chunk-type"
+          >
             <Radio value={0}>{t('chunk.auto')}</Radio>
             <Radio value={1}>{t('chunk.custom')}</Radio>
             <Radio value={2}>{t('chunk.level')}</Radio>
@@ -200,7 +321,14 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
             {strategy.chunk_type === 1 && (
               <Space size={6}>
                 <Typography.Text>{t('chunk.separator')}</Typography.Text>
-                <Select size="small" style={{ width: 150 }} value={strategy.separator} onChange={(separator) => set({ separator })} allowCreate data-testid="chunk-separator">
+                <Select
+                  size="small"
+                  style={{ width: 150 }}
+                  value={strategy.separator}
+                  onChange={(separator) => set({ separator })}
+                  allowCreate
+                  data-testid="chunk-separator"
+                >
                   {['\\n\\n', '\\n', '。', '.', '#', '---'].map((s) => (
                     <Select.Option key={s} value={s}>
                       {t(`chunk.sep.${s}`, { defaultValue: s })}
@@ -212,7 +340,14 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
             {strategy.chunk_type === 2 && (
               <Space size={6}>
                 <Typography.Text>{t('chunk.maxLevel')}</Typography.Text>
-                <InputNumber size="small" min={1} max={6} value={strategy.max_level} onChange={(max_level) => set({ max_level })} style={{ width: 70 }} />
+                <InputNumber
+                  size="small"
+                  min={1}
+                  max={6}
+                  value={strategy.max_level}
+                  onChange={(max_level) => set({ max_level })}
+                  style={{ width: 70 }}
+                />
                 <Checkbox checked={strategy.save_title} onChange={(save_title) => set({ save_title })}>
                   {t('chunk.saveTitle')}
                 </Checkbox>
@@ -220,18 +355,41 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
             )}
             <Space size={6}>
               <Typography.Text>{t('chunk.maxTokens')}</Typography.Text>
-              <InputNumber size="small" min={50} max={5000} step={50} value={strategy.max_tokens} onChange={(max_tokens) => set({ max_tokens })} style={{ width: 100 }} data-testid="chunk-max-tokens" />
+              <InputNumber
+                size="small"
+                min={50}
+                max={5000}
+                step={50}
+                value={strategy.max_tokens}
+                onChange={(max_tokens) => set({ max_tokens })}
+                style={{ width: 100 }}
+                data-testid="chunk-max-tokens"
+              />
             </Space>
             {strategy.chunk_type !== 2 && (
               <Space size={6}>
                 <Typography.Text>{t('chunk.overlap')}</Typography.Text>
-                <InputNumber size="small" min={0} max={50} value={strategy.overlap} suffix="%" onChange={(overlap) => set({ overlap })} style={{ width: 90 }} />
+                <InputNumber
+                  size="small"
+                  min={0}
+                  max={50}
+                  value={strategy.overlap}
+                  suffix="%"
+                  onChange={(overlap) => set({ overlap })}
+                  style={{ width: 90 }}
+                />
               </Space>
             )}
-            <Checkbox checked={strategy.remove_extra_spaces} onChange={(remove_extra_spaces) => set({ remove_extra_spaces })}>
+            <Checkbox
+              checked={strategy.remove_extra_spaces}
+              onChange={(remove_extra_spaces) => set({ remove_extra_spaces })}
+            >
               {t('chunk.removeSpaces')}
             </Checkbox>
-            <Checkbox checked={strategy.remove_urls_emails} onChange={(remove_urls_emails) => set({ remove_urls_emails })}>
+            <Checkbox
+              checked={strategy.remove_urls_emails}
+              onChange={(remove_urls_emails) => set({ remove_urls_emails })}
+            >
               {t('chunk.removeUrls')}
             </Checkbox>
           </Space>
@@ -250,7 +408,7 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
         </Space>
       )}
       {preview.isFetching && <Spin tip={t('chunk.previewing')} style={{ display: 'block', margin: 16 }} />}
-      {preview.isError && <Alert type="error" content={(preview.error).message} data-testid="chunk-preview-error" />}
+      {preview.isError && <Alert type="error" content={preview.error.message} data-testid="chunk-preview-error" />}
       {preview.data && !preview.isFetching && (
         <div data-testid="chunk-preview">
           <Typography.Text type="secondary" data-testid="chunk-count">
@@ -259,7 +417,20 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
           {!!preview.data.sheets?.length && source && (
             <Space style={{ margin: '6px 0', display: 'flex' }} data-testid="table-sheet">
               <Typography.Text type="secondary">{t('sheet')}</Typography.Text>
-              <Select size="small" style={{ width: 200 }} value={source.table_sheet?.sheet_id ?? 0} onChange={(sheet_id: number) => onSources(sources.map((x) => (x.key === source.key ? { ...x, table_sheet: { header_line_idx: 0, ...x.table_sheet, sheet_id } } : x)))}>
+              <Select
+                size="small"
+                style={{ width: 200 }}
+                value={source.table_sheet?.sheet_id ?? 0}
+                onChange={(sheet_id: number) =>
+                  onSources(
+                    sources.map((x) =>
+                      x.key === source.key
+                        ? { ...x, table_sheet: { header_line_idx: 0, ...x.table_sheet, sheet_id } }
+                        : x,
+                    ),
+                  )
+                }
+              >
                 {preview.data.sheets.map((sh) => (
                   <Select.Option key={sh.id} value={sh.id}>
                     {t('sheetRows', { name: sh.name, n: sh.rows })}
@@ -267,7 +438,29 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
                 ))}
               </Select>
               <Typography.Text type="secondary">{t('headerRow')}</Typography.Text>
-              <InputNumber size="small" min={1} max={1000} style={{ width: 80 }} value={(source.table_sheet?.header_line_idx ?? 0) + 1} onChange={(row) => onSources(sources.map((x) => (x.key === source.key ? { ...x, table_sheet: { sheet_id: 0, ...x.table_sheet, header_line_idx: Math.max(0, Number(row) - 1) } } : x)))} />
+              <InputNumber
+                size="small"
+                min={1}
+                max={1000}
+                style={{ width: 80 }}
+                value={(source.table_sheet?.header_line_idx ?? 0) + 1}
+                onChange={(row) =>
+                  onSources(
+                    sources.map((x) =>
+                      x.key === source.key
+                        ? {
+                            ...x,
+                            table_sheet: {
+                              sheet_id: 0,
+                              ...x.table_sheet,
+                              header_line_idx: Math.max(0, Number(row) - 1),
+                            },
+                          }
+                        : x,
+                    ),
+                  )
+                }
+              />
             </Space>
           )}
           {preview.data.table_meta ? (
@@ -276,7 +469,11 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
             <div style={{ maxHeight: 360, overflow: 'auto', marginTop: 6 }}>
               {!preview.data.chunks.length && <Empty />}
               {preview.data.chunks.map((c) => (
-                <div key={c.sequence} data-testid="chunk" style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, marginBottom: 6 }}>
+                <div
+                  key={c.sequence}
+                  data-testid="chunk"
+                  style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, marginBottom: 6 }}
+                >
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     #{c.sequence} · {t('chunk.chars', { n: c.char_count })}
                   </Typography.Text>
@@ -291,7 +488,15 @@ function ChunkStep({ spaceId, dataset, sources, onSources, strategy, onStrategy,
   );
 }
 
-function TablePreview({ meta, rows, onMeta }: { meta: DocumentInfo['table_meta']; rows: Preview['chunks']; onMeta(m: DocumentInfo['table_meta']): void }) {
+function TablePreview({
+  meta,
+  rows,
+  onMeta,
+}: {
+  meta: DocumentInfo['table_meta'];
+  rows: Preview['chunks'];
+  onMeta(m: DocumentInfo['table_meta']): void;
+}) {
   const { t } = useTranslation('knowledge');
   const [cols, setCols] = useState(meta);
   const toggle = (name: string, on: boolean) => {
@@ -311,7 +516,11 @@ function TablePreview({ meta, rows, onMeta }: { meta: DocumentInfo['table_meta']
         data={rows.slice(0, 20).map((r) => ({ key: r.sequence, ...(JSON.parse(r.content) as Record<string, string>) }))}
         columns={cols.map((c) => ({
           title: (
-            <Checkbox checked={c.is_semantic} onChange={(on) => toggle(c.column_name, on)} data-testid="column-semantic">
+            <Checkbox
+              checked={c.is_semantic}
+              onChange={(on) => toggle(c.column_name, on)}
+              data-testid="column-semantic"
+            >
               {c.column_name}
             </Checkbox>
           ),
@@ -332,7 +541,12 @@ function CaptionStep({ sources, onChange }: { sources: Source[]; onChange(s: Sou
           <Typography.Text style={{ width: 180 }} ellipsis>
             {s.name}
           </Typography.Text>
-          <Input style={{ width: 420 }} value={s.caption ?? ''} placeholder={t('captionPlaceholder')} onChange={(caption) => onChange(sources.map((x) => (x.key === s.key ? { ...x, caption } : x)))} />
+          <Input
+            style={{ width: 420 }}
+            value={s.caption ?? ''}
+            placeholder={t('captionPlaceholder')}
+            onChange={(caption) => onChange(sources.map((x) => (x.key === s.key ? { ...x, caption } : x)))}
+          />
         </Space>
       ))}
     </div>
@@ -343,7 +557,16 @@ function ProcessingStep({ spaceId, ids }: { spaceId: string; ids: string[] }) {
   const api = useApi();
   const q = useQuery({
     queryKey: ['knowledge', 'progress', ids],
-    queryFn: () => api.post<{ data: { document_id: string; document_name: string; progress: number; status: number; status_descript: string }[] }>('/api/knowledge/document/progress/get', { space_id: spaceId, document_ids: ids }),
+    queryFn: () =>
+      api.post<{
+        data: {
+          document_id: string;
+          document_name: string;
+          progress: number;
+          status: number;
+          status_descript: string;
+        }[];
+      }>('/api/knowledge/document/progress/get', { space_id: spaceId, document_ids: ids }),
     refetchInterval: (query) => (query.state.data?.data.every((d) => !BUSY.includes(d.status)) ? false : 500),
   });
   return (

@@ -1,8 +1,36 @@
 // A knowledge base: its documents with status and progress, their slices (view, edit, enable/disable,
 // add, delete), a box to try retrieval with scores, and its settings.
-import { Alert, Button, Empty, Form, Input, InputNumber, Popconfirm, Progress, Radio, Slider, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Progress,
+  Radio,
+  Slider,
+  Space,
+  Spin,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  Tooltip,
+  Typography,
+} from '@arco-design/web-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PageHeader, SearchInput, SidePanel, toast, useApi, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
+import {
+  PageHeader,
+  SearchInput,
+  SidePanel,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  SharedView,
+} from '@tessera/sdk/client';
 import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +52,11 @@ export function DatasetPage() {
   const q = useQuery({
     queryKey: ['knowledge', 'detail', id],
     enabled: !!spaceId && !!id,
-    queryFn: () => api.post<{ dataset_details: Record<string, Dataset> }>('/api/knowledge/detail', { space_id: spaceId, dataset_ids: [id] }),
+    queryFn: () =>
+      api.post<{ dataset_details: Record<string, Dataset> }>('/api/knowledge/detail', {
+        space_id: spaceId,
+        dataset_ids: [id],
+      }),
   });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (q.isError || (q.data && !q.data.dataset_details[id!])) return <Empty description={t('missing')} />;
@@ -48,10 +80,16 @@ function DatasetView({ spaceId, dataset }: { spaceId: string; dataset: Dataset }
         extra={
           <>
             <Tag>{t(`format.${dataset.format_type}`)}</Tag>
-            <Tag color={dataset.embedding_model_id ? 'arcoblue' : undefined}>{dataset.embedding_model_id ? t('mode.hybrid') : t('mode.fulltext')}</Tag>
+            <Tag color={dataset.embedding_model_id ? 'arcoblue' : undefined}>
+              {dataset.embedding_model_id ? t('mode.hybrid') : t('mode.fulltext')}
+            </Tag>
           </>
         }
-        intro={<span data-testid="dataset-counts">{t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}</span>}
+        intro={
+          <span data-testid="dataset-counts">
+            {t('counts', { docs: dataset.doc_count, slices: dataset.slice_count, hits: dataset.hit_count })}
+          </span>
+        }
         actions={
           <Button type="primary" onClick={() => setAdding(true)} data-testid="knowledge-add">
             {t('add.button')}
@@ -107,7 +145,14 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
   const [open, setOpen] = useState<DocumentInfo | undefined>();
   const docs = useQuery({
     queryKey: ['knowledge', 'documents', dataset.dataset_id, keyword, page],
-    queryFn: () => api.post<{ document_infos: DocumentInfo[]; total: number }>('/api/knowledge/document/list', { space_id: spaceId, dataset_id: dataset.dataset_id, keyword: keyword || undefined, page, size: DOCUMENTS_PAGE }),
+    queryFn: () =>
+      api.post<{ document_infos: DocumentInfo[]; total: number }>('/api/knowledge/document/list', {
+        space_id: spaceId,
+        dataset_id: dataset.dataset_id,
+        keyword: keyword || undefined,
+        page,
+        size: DOCUMENTS_PAGE,
+      }),
     placeholderData: (previous) => previous,
     // While something is processing, follow its progress.
     refetchInterval: (query) => (query.state.data?.document_infos.some((d) => BUSY.includes(d.status)) ? 700 : false),
@@ -118,14 +163,26 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
   const wasBusy = useRef(busy);
   // So are they when the whole list (no search, one page) disagrees with them: processing may have ended between
   // the two reads ("Slices: 0" over a document of 1 slice).
-  const listed = docs.data && !keyword && docs.data.total <= docs.data.document_infos.length ? docs.data.document_infos : undefined;
-  const disagrees = !!listed && !busy && (listed.length !== dataset.doc_count || listed.reduce((n, d) => n + d.slice_count, 0) !== dataset.slice_count);
+  const listed =
+    docs.data && !keyword && docs.data.total <= docs.data.document_infos.length ? docs.data.document_infos : undefined;
+  const disagrees =
+    !!listed &&
+    !busy &&
+    (listed.length !== dataset.doc_count || listed.reduce((n, d) => n + d.slice_count, 0) !== dataset.slice_count);
   useEffect(() => {
-    if ((wasBusy.current && !busy) || disagrees) void qc.invalidateQueries({ queryKey: ['knowledge', 'detail', dataset.dataset_id] });
+    if ((wasBusy.current && !busy) || disagrees)
+      void qc.invalidateQueries({ queryKey: ['knowledge', 'detail', dataset.dataset_id] });
     wasBusy.current = busy;
   }, [busy, disagrees, qc, dataset.dataset_id]);
-  const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/delete', { space_id: spaceId, document_ids: [id] }), onSuccess: refresh });
-  const refetchPage = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/document/refresh_document', { space_id: spaceId, document_id: id }), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.post('/api/knowledge/document/delete', { space_id: spaceId, document_ids: [id] }),
+    onSuccess: refresh,
+  });
+  const refetchPage = useMutation({
+    mutationFn: (id: string) =>
+      api.post('/api/knowledge/document/refresh_document', { space_id: spaceId, document_id: id }),
+    onSuccess: refresh,
+  });
   const list = docs.data?.document_infos ?? [];
   if (docs.data && !list.length && !keyword)
     return (
@@ -154,7 +211,18 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
       <Table<DocumentInfo>
         rowKey="document_id"
         loading={docs.isLoading}
-        pagination={(docs.data?.total ?? 0) > DOCUMENTS_PAGE ? { current: page, pageSize: DOCUMENTS_PAGE, total: docs.data?.total ?? 0, onChange: setPage, showTotal: true, sizeCanChange: false } : false}
+        pagination={
+          (docs.data?.total ?? 0) > DOCUMENTS_PAGE
+            ? {
+                current: page,
+                pageSize: DOCUMENTS_PAGE,
+                total: docs.data?.total ?? 0,
+                onChange: setPage,
+                showTotal: true,
+                sizeCanChange: false,
+              }
+            : false
+        }
         data={list}
         columns={[
           {
@@ -162,7 +230,13 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
             dataIndex: 'name',
             render: (name: string, d) => (
               <div data-testid="doc-row" data-name={name}>
-                <Button type="text" size="mini" style={{ padding: 0, fontWeight: 500 }} onClick={() => setOpen(d)} data-testid="doc-open">
+                <Button
+                  type="text"
+                  size="mini"
+                  style={{ padding: 0, fontWeight: 500 }}
+                  onClick={() => setOpen(d)}
+                  data-testid="doc-open"
+                >
                   {name}
                 </Button>
                 {d.web_url && (
@@ -173,11 +247,21 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
               </div>
             ),
           },
-          { title: t('columns.status'), dataIndex: 'status', width: 170, render: (_: number, d) => <StatusTag doc={d} /> },
+          {
+            title: t('columns.status'),
+            dataIndex: 'status',
+            width: 170,
+            render: (_: number, d) => <StatusTag doc={d} />,
+          },
           { title: t('columns.slices'), dataIndex: 'slice_count', width: 90 },
           { title: t('columns.chars'), dataIndex: 'char_count', width: 100, render: (n: number) => format.number(n) },
           { title: t('columns.hits'), dataIndex: 'hit_count', width: 80 },
-          { title: t('columns.updated'), dataIndex: 'update_time', width: 180, render: (s: number) => format.dateTime(s * 1000) },
+          {
+            title: t('columns.updated'),
+            dataIndex: 'update_time',
+            width: 180,
+            render: (s: number) => format.dateTime(s * 1000),
+          },
           {
             title: '',
             key: 'actions',
@@ -185,7 +269,12 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
             render: (_: unknown, d) => (
               <Space size={0}>
                 {d.web_url && (
-                  <Button size="mini" type="text" disabled={BUSY.includes(d.status)} onClick={() => refetchPage.mutate(d.document_id)}>
+                  <Button
+                    size="mini"
+                    type="text"
+                    disabled={BUSY.includes(d.status)}
+                    onClick={() => refetchPage.mutate(d.document_id)}
+                  >
                     {t('refresh')}
                   </Button>
                 )}
@@ -214,7 +303,14 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
   const slices = useInfiniteQuery({
     queryKey: ['knowledge', 'slices', doc.document_id, keyword],
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => api.post<{ slices: Slice[]; total: string; hasmore: boolean }>('/api/knowledge/slice/list', { space_id: spaceId, document_id: doc.document_id, keyword: keyword || undefined, sequence: pageParam, page_size: SLICES_PAGE }),
+    queryFn: ({ pageParam }) =>
+      api.post<{ slices: Slice[]; total: string; hasmore: boolean }>('/api/knowledge/slice/list', {
+        space_id: spaceId,
+        document_id: doc.document_id,
+        keyword: keyword || undefined,
+        sequence: pageParam,
+        page_size: SLICES_PAGE,
+      }),
     getNextPageParam: (last, pages) => (last.hasmore ? pages.reduce((n, p) => n + p.slices.length, 0) : undefined),
   });
   const sliceList = slices.data?.pages.flatMap((p) => p.slices) ?? [];
@@ -222,15 +318,33 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
   const done = () => qc.invalidateQueries({ queryKey: ['knowledge'] });
   const save = useMutation({
     mutationFn: (e: { id?: string; text: string; sequence?: number }) =>
-      e.id ? api.post('/api/knowledge/slice/update', { space_id: spaceId, slice_id: e.id, raw_text: e.text }) : api.post('/api/knowledge/slice/create', { space_id: spaceId, document_id: doc.document_id, raw_text: e.text, sequence: e.sequence }),
+      e.id
+        ? api.post('/api/knowledge/slice/update', { space_id: spaceId, slice_id: e.id, raw_text: e.text })
+        : api.post('/api/knowledge/slice/create', {
+            space_id: spaceId,
+            document_id: doc.document_id,
+            raw_text: e.text,
+            sequence: e.sequence,
+          }),
     onSuccess: async () => {
       setEditing(undefined);
       toast.success(t('slices.saved'));
       await done();
     },
   });
-  const toggle = useMutation({ mutationFn: (s: Slice) => api.post('/api/knowledge/slice/update', { space_id: spaceId, slice_id: s.slice_id, status: s.status === 9 ? 1 : 9 }), onSuccess: done });
-  const remove = useMutation({ mutationFn: (id: string) => api.post('/api/knowledge/slice/delete', { space_id: spaceId, slice_ids: [id] }), onSuccess: done });
+  const toggle = useMutation({
+    mutationFn: (s: Slice) =>
+      api.post('/api/knowledge/slice/update', {
+        space_id: spaceId,
+        slice_id: s.slice_id,
+        status: s.status === 9 ? 1 : 9,
+      }),
+    onSuccess: done,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.post('/api/knowledge/slice/delete', { space_id: spaceId, slice_ids: [id] }),
+    onSuccess: done,
+  });
   const text = doc.format_type === 0;
   return (
     <SidePanel visible title={doc.name} onCancel={onClose} data-testid="slices-drawer">
@@ -248,15 +362,37 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
       {doc.status === 9 && <Alert type="error" style={{ marginBottom: 12 }} content={doc.status_descript} />}
       {slices.isLoading && <Spin />}
       {sliceList.map((s) => (
-        <div key={s.slice_id} data-testid="slice" data-status={s.status} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 10, marginBottom: 8, opacity: s.status === 9 ? 0.55 : 1 }}>
+        <div
+          key={s.slice_id}
+          data-testid="slice"
+          data-status={s.status}
+          style={{
+            border: '1px solid var(--color-border-2)',
+            borderRadius: 6,
+            padding: 10,
+            marginBottom: 8,
+            opacity: s.status === 9 ? 0.55 : 1,
+          }}
+        >
           <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 4 }}>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               #{s.sequence} · {t('slices.meta', { chars: s.char_count, hits: s.hit_count })}
             </Typography.Text>
             <Space size={4}>
-              <Switch size="small" checked={s.status !== 9} onChange={() => toggle.mutate(s)} aria-label={t('slices.enabled')} data-testid="slice-toggle" />
+              <Switch
+                size="small"
+                checked={s.status !== 9}
+                onChange={() => toggle.mutate(s)}
+                aria-label={t('slices.enabled')}
+                data-testid="slice-toggle"
+              />
               {text && (
-                <Button size="mini" type="text" onClick={() => setEditing({ id: s.slice_id, text: s.content })} data-testid="slice-edit">
+                <Button
+                  size="mini"
+                  type="text"
+                  onClick={() => setEditing({ id: s.slice_id, text: s.content })}
+                  data-testid="slice-edit"
+                >
                   {t('edit')}
                 </Button>
               )}
@@ -268,7 +404,13 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
             </Space>
           </Space>
           {editing?.id === s.slice_id ? (
-            <SliceEditor value={editing.text} onChange={(v) => setEditing({ ...editing, text: v })} onSave={() => save.mutate(editing)} onCancel={() => setEditing(undefined)} saving={save.isPending} />
+            <SliceEditor
+              value={editing.text}
+              onChange={(v) => setEditing({ ...editing, text: v })}
+              onSave={() => save.mutate(editing)}
+              onCancel={() => setEditing(undefined)}
+              saving={save.isPending}
+            />
           ) : (
             <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }} data-testid="slice-content">
               {s.content}
@@ -277,7 +419,12 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
         </div>
       ))}
       {slices.hasNextPage && (
-        <Button long loading={slices.isFetchingNextPage} onClick={() => void slices.fetchNextPage()} data-testid="slices-more">
+        <Button
+          long
+          loading={slices.isFetchingNextPage}
+          onClick={() => void slices.fetchNextPage()}
+          data-testid="slices-more"
+        >
           {t('slices.more', { shown: sliceList.length, total: sliceTotal })}
         </Button>
       )}
@@ -285,22 +432,59 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
         <div style={{ marginTop: 8 }}>
           <Space style={{ marginBottom: 6 }}>
             <Typography.Text>{t('slices.position')}</Typography.Text>
-            <InputNumber size="small" min={1} value={editing.sequence} onChange={(sequence) => setEditing({ ...editing, sequence })} style={{ width: 90 }} />
+            <InputNumber
+              size="small"
+              min={1}
+              value={editing.sequence}
+              onChange={(sequence) => setEditing({ ...editing, sequence })}
+              style={{ width: 90 }}
+            />
           </Space>
-          <SliceEditor value={editing.text} onChange={(v) => setEditing({ ...editing, text: v })} onSave={() => save.mutate(editing)} onCancel={() => setEditing(undefined)} saving={save.isPending} />
+          <SliceEditor
+            value={editing.text}
+            onChange={(v) => setEditing({ ...editing, text: v })}
+            onSave={() => save.mutate(editing)}
+            onCancel={() => setEditing(undefined)}
+            saving={save.isPending}
+          />
         </div>
       )}
     </SidePanel>
   );
 }
 
-function SliceEditor({ value, onChange, onSave, onCancel, saving }: { value: string; onChange(v: string): void; onSave(): void; onCancel(): void; saving: boolean }) {
+function SliceEditor({
+  value,
+  onChange,
+  onSave,
+  onCancel,
+  saving,
+}: {
+  value: string;
+  onChange(v: string): void;
+  onSave(): void;
+  onCancel(): void;
+  saving: boolean;
+}) {
   const { t } = useTranslation('knowledge');
   return (
     <div>
-      <Input.TextArea value={value} onChange={onChange} autoSize={{ minRows: 3, maxRows: 14 }} maxLength={20000} data-testid="slice-text" />
+      <Input.TextArea
+        value={value}
+        onChange={onChange}
+        autoSize={{ minRows: 3, maxRows: 14 }}
+        maxLength={20000}
+        data-testid="slice-text"
+      />
       <Space style={{ marginTop: 6 }}>
-        <Button size="small" type="primary" loading={saving} disabled={!value.trim()} onClick={onSave} data-testid="slice-save">
+        <Button
+          size="small"
+          type="primary"
+          loading={saving}
+          disabled={!value.trim()}
+          onClick={onSave}
+          data-testid="slice-save"
+        >
           {t('save')}
         </Button>
         <Button size="small" onClick={onCancel}>
@@ -319,10 +503,27 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
   const [topK, setTopK] = useState(5);
   const [minScore, setMinScore] = useState(0);
   const [rerank, setRerank] = useState('');
-  const run = useMutation({ mutationFn: () => api.post<{ slices: Retrieved[]; mode: string; note?: string; took_ms: number }>('/api/knowledge/retrieve', { space_id: spaceId, dataset_ids: [dataset.dataset_id], query, top_k: topK, min_score: minScore, search_type: searchType, rerank_model_id: rerank || undefined }) });
+  const run = useMutation({
+    mutationFn: () =>
+      api.post<{ slices: Retrieved[]; mode: string; note?: string; took_ms: number }>('/api/knowledge/retrieve', {
+        space_id: spaceId,
+        dataset_ids: [dataset.dataset_id],
+        query,
+        top_k: topK,
+        min_score: minScore,
+        search_type: searchType,
+        rerank_model_id: rerank || undefined,
+      }),
+  });
   return (
     <div data-testid="knowledge-test">
-      <Input.TextArea value={query} onChange={setQuery} placeholder={t('test.placeholder')} autoSize={{ minRows: 2, maxRows: 6 }} data-testid="test-query" />
+      <Input.TextArea
+        value={query}
+        onChange={setQuery}
+        placeholder={t('test.placeholder')}
+        autoSize={{ minRows: 2, maxRows: 6 }}
+        data-testid="test-query"
+      />
       <Space wrap style={{ margin: '10px 0' }} size={16}>
         <Radio.Group type="button" size="small" value={searchType} onChange={setSearchType}>
           <Radio value={1} disabled={!dataset.embedding_model_id}>
@@ -339,28 +540,51 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
         </Space>
         <Space size={6} style={{ width: 240 }}>
           <Typography.Text type="secondary">{t('test.minScore')}</Typography.Text>
-          <Slider style={{ width: 130 }} min={0} max={1} step={0.05} value={minScore} onChange={(v) => setMinScore(v as number)} />
+          <Slider
+            style={{ width: 130 }}
+            min={0}
+            max={1}
+            step={0.05}
+            value={minScore}
+            onChange={(v) => setMinScore(v as number)}
+          />
         </Space>
         <Space size={6}>
           <Typography.Text type="secondary">{t('test.rerank')}</Typography.Text>
           <RerankSelect spaceId={spaceId} value={rerank} onChange={setRerank} />
         </Space>
-        <Button type="primary" loading={run.isPending} disabled={!query.trim()} onClick={() => run.mutate()} data-testid="test-run">
+        <Button
+          type="primary"
+          loading={run.isPending}
+          disabled={!query.trim()}
+          onClick={() => run.mutate()}
+          data-testid="test-run"
+        >
           {t('test.run')}
         </Button>
       </Space>
-      {!dataset.embedding_model_id && <Alert type="info" style={{ marginBottom: 10 }} content={t('test.fulltextOnly')} />}
+      {!dataset.embedding_model_id && (
+        <Alert type="info" style={{ marginBottom: 10 }} content={t('test.fulltextOnly')} />
+      )}
       {run.data && (
         <div data-testid="test-results">
-          <Typography.Text type="secondary">{t('test.summary', { n: run.data.slices.length, mode: t(`mode.${run.data.mode}`), ms: run.data.took_ms })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('test.summary', { n: run.data.slices.length, mode: t(`mode.${run.data.mode}`), ms: run.data.took_ms })}
+          </Typography.Text>
           {!run.data.slices.length && <Empty description={t('test.none')} />}
           {run.data.slices.map((s, i) => (
-            <div key={s.slice_id} data-testid="test-hit" style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 10, marginTop: 8 }}>
+            <div
+              key={s.slice_id}
+              data-testid="test-hit"
+              style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 10, marginTop: 8 }}
+            >
               <Space style={{ marginBottom: 4 }} wrap>
                 <Tag color="arcoblue" data-testid="test-score">
                   {t('test.score', { score: s.score.toFixed(3) })}
                 </Tag>
-                <Typography.Text type="secondary">#{i + 1} · {s.document_name}</Typography.Text>
+                <Typography.Text type="secondary">
+                  #{i + 1} · {s.document_name}
+                </Typography.Text>
                 {s.found_by.fulltext && <Tag size="small">{t('test.byFulltext', { rank: s.found_by.fulltext })}</Tag>}
                 {s.found_by.semantic && <Tag size="small">{t('test.bySemantic', { rank: s.found_by.semantic })}</Tag>}
                 {s.found_by.rerank && <Tag size="small">{t('test.byRerank', { rank: s.found_by.rerank })}</Tag>}
@@ -382,7 +606,14 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
   const [desc, setDesc] = useState(dataset.description);
   const [model, setModel] = useState(dataset.embedding_model_id);
   const save = useMutation({
-    mutationFn: () => api.post('/api/knowledge/update', { space_id: spaceId, dataset_id: dataset.dataset_id, name: name.trim(), description: desc, embedding_model_id: model }),
+    mutationFn: () =>
+      api.post('/api/knowledge/update', {
+        space_id: spaceId,
+        dataset_id: dataset.dataset_id,
+        name: name.trim(),
+        description: desc,
+        embedding_model_id: model,
+      }),
     onSuccess: async () => {
       toast.success(t('settings.saved'));
       await qc.invalidateQueries({ queryKey: ['knowledge'] });
@@ -396,8 +627,19 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
       <Form.Item label={t('form.desc')}>
         <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} />
       </Form.Item>
-      <Form.Item label={t('form.model')} extra={model !== dataset.embedding_model_id ? t('settings.reembed') : t('form.modelHelp')}>
-        <SharedView of={ModelSelectView} spaceId={spaceId} kind="embedding" allowClear value={model || undefined} onChange={(id) => setModel(id ?? '')} style={{ width: '100%' }} />
+      <Form.Item
+        label={t('form.model')}
+        extra={model !== dataset.embedding_model_id ? t('settings.reembed') : t('form.modelHelp')}
+      >
+        <SharedView
+          of={ModelSelectView}
+          spaceId={spaceId}
+          kind="embedding"
+          allowClear
+          value={model || undefined}
+          onChange={(id) => setModel(id ?? '')}
+          style={{ width: '100%' }}
+        />
       </Form.Item>
       <Button type="primary" loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
         {t('save')}
@@ -411,16 +653,29 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
 function UsedBy({ spaceId, datasetId }: { spaceId: string; datasetId: string }) {
   const { t } = useTranslation('knowledge');
   const api = useApi();
-  const q = useQuery({ queryKey: ['knowledge', 'refs', datasetId], queryFn: () => api.post<{ references: { kind: string; id: string; name: string }[] }>('/api/knowledge/ref_bots', { space_id: spaceId, dataset_id: datasetId }) });
+  const q = useQuery({
+    queryKey: ['knowledge', 'refs', datasetId],
+    queryFn: () =>
+      api.post<{ references: { kind: string; id: string; name: string }[] }>('/api/knowledge/ref_bots', {
+        space_id: spaceId,
+        dataset_id: datasetId,
+      }),
+  });
   const refs = q.data?.references ?? [];
-  const path = (r: { kind: string; id: string }) => (r.kind === 'bot' ? `/bots/${r.id}?space_id=${spaceId}` : r.kind === 'workflow' ? `/workflows/${r.id}?space_id=${spaceId}` : undefined);
+  const path = (r: { kind: string; id: string }) =>
+    r.kind === 'bot'
+      ? `/bots/${r.id}?space_id=${spaceId}`
+      : r.kind === 'workflow'
+        ? `/workflows/${r.id}?space_id=${spaceId}`
+        : undefined;
   return (
     <div style={{ marginTop: 24 }} data-testid="knowledge-used-by">
       <Typography.Title heading={6}>{t('usedBy.title')}</Typography.Title>
       {!refs.length && <Typography.Text type="secondary">{q.isLoading ? '…' : t('usedBy.none')}</Typography.Text>}
       {refs.map((r) => (
         <div key={`${r.kind}-${r.id}`} data-testid="knowledge-used-by-item">
-          <Tag size="small">{t(`usedBy.kind.${r.kind}`, { defaultValue: r.kind })}</Tag> {path(r) ? <Link to={path(r)!}>{r.name}</Link> : r.name}
+          <Tag size="small">{t(`usedBy.kind.${r.kind}`, { defaultValue: r.kind })}</Tag>{' '}
+          {path(r) ? <Link to={path(r)!}>{r.name}</Link> : r.name}
         </div>
       ))}
     </div>

@@ -11,12 +11,31 @@ export function useDatasets(spaceId: string | undefined, formatType?: number) {
   return useQuery({
     queryKey: ['knowledge', 'list', spaceId, 'pick', formatType],
     enabled: !!spaceId,
-    queryFn: () => api.post<{ dataset_list: Dataset[] }>('/api/knowledge/list', { space_id: spaceId, size: 100, filter: formatType === undefined ? {} : { format_type: formatType } }),
+    queryFn: () =>
+      api.post<{ dataset_list: Dataset[] }>('/api/knowledge/list', {
+        space_id: spaceId,
+        size: 100,
+        filter: formatType === undefined ? {} : { format_type: formatType },
+      }),
   });
 }
 
 /** One or several knowledge bases; `value` holds their ids. */
-export function DatasetSelect({ spaceId, value, onChange, multiple = true, formatType, style }: { spaceId: string | undefined; value: string[]; onChange(ids: string[], datasets: Dataset[]): void; multiple?: boolean; formatType?: number; style?: React.CSSProperties }) {
+export function DatasetSelect({
+  spaceId,
+  value,
+  onChange,
+  multiple = true,
+  formatType,
+  style,
+}: {
+  spaceId: string | undefined;
+  value: string[];
+  onChange(ids: string[], datasets: Dataset[]): void;
+  multiple?: boolean;
+  formatType?: number;
+  style?: React.CSSProperties;
+}) {
   const { t } = useTranslation('knowledge');
   const q = useDatasets(spaceId, formatType);
   const all = q.data?.dataset_list ?? [];
@@ -31,14 +50,19 @@ export function DatasetSelect({ spaceId, value, onChange, multiple = true, forma
       value={multiple ? value : value[0]}
       onChange={(v: string | string[] | undefined) => {
         const ids = Array.isArray(v) ? v : v ? [v] : [];
-        onChange(ids, all.filter((d) => ids.includes(d.dataset_id)));
+        onChange(
+          ids,
+          all.filter((d) => ids.includes(d.dataset_id)),
+        );
       }}
       allowClear
     >
       {all.map((d) => (
         <Select.Option key={d.dataset_id} value={d.dataset_id}>
           {d.name}
-          <span style={{ color: 'var(--color-text-3)', marginLeft: 6, fontSize: 12 }}>{t(`format.${d.format_type}`)}</span>
+          <span style={{ color: 'var(--color-text-3)', marginLeft: 6, fontSize: 12 }}>
+            {t(`format.${d.format_type}`)}
+          </span>
         </Select.Option>
       ))}
     </Select>
@@ -46,10 +70,26 @@ export function DatasetSelect({ spaceId, value, onChange, multiple = true, forma
 }
 
 /** A reranking model of the space, or none (''). */
-export function RerankSelect({ spaceId, value, onChange }: { spaceId: string | undefined; value: string; onChange(id: string): void }) {
+export function RerankSelect({
+  spaceId,
+  value,
+  onChange,
+}: {
+  spaceId: string | undefined;
+  value: string;
+  onChange(id: string): void;
+}) {
   return (
     <span data-testid="rerank-select">
-      <SharedView of={ModelSelectView} spaceId={spaceId} kind="rerank" allowClear value={value || undefined} onChange={(id) => onChange(id ?? '')} style={{ width: 200 }} />
+      <SharedView
+        of={ModelSelectView}
+        spaceId={spaceId}
+        kind="rerank"
+        allowClear
+        value={value || undefined}
+        onChange={(id) => onChange(id ?? '')}
+        style={{ width: 200 }}
+      />
     </span>
   );
 }

@@ -65,12 +65,25 @@ export interface ChunkStrategy {
   max_level: number;
   save_title: boolean;
 }
-export const DEFAULT_STRATEGY: ChunkStrategy = { chunk_type: 0, separator: '\\n\\n', max_tokens: 800, overlap: 10, remove_extra_spaces: true, remove_urls_emails: false, max_level: 3, save_title: true };
+export const DEFAULT_STRATEGY: ChunkStrategy = {
+  chunk_type: 0,
+  separator: '\\n\\n',
+  max_tokens: 800,
+  overlap: 10,
+  remove_extra_spaces: true,
+  remove_urls_emails: false,
+  max_level: 3,
+  save_title: true,
+};
 
 /** Coze's DocumentStatus: processing 0, ready 1, disabled 2, resegmenting 4, refreshing 5, failed 9. */
 export const BUSY = [0, 4, 5];
 export const FORMAT_KEYS: Record<number, string> = { 0: 'text', 1: 'table', 2: 'image' };
-export const ACCEPT: Record<number, string> = { 0: '.pdf,.docx,.md,.markdown,.txt,.html,.htm', 1: '.csv,.xlsx', 2: '.png,.jpg,.jpeg,.webp,.gif' };
+export const ACCEPT: Record<number, string> = {
+  0: '.pdf,.docx,.md,.markdown,.txt,.html,.htm',
+  1: '.csv,.xlsx',
+  2: '.png,.jpg,.jpeg,.webp,.gif',
+};
 
 let service: CurrentSpace | undefined;
 export function setCurrentSpace(s: CurrentSpace) {

@@ -13,7 +13,23 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/knowledge', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/knowledge/:dataset_id', component: DatasetPage, title: 'title' });
-    ctx.sidebar({ key: 'knowledge', area: 'space', group: 'data', label: 'nav', path: '/knowledge', icon: <IconBook />, order: 10 });
-    ctx.register(ResourceKinds, { kind: 'knowledge', label: 'kind.label', createLabel: 'create', icon: IconBook, order: 35, path: '/knowledge', createPath: '/knowledge?create=1' });
+    ctx.sidebar({
+      key: 'knowledge',
+      area: 'space',
+      group: 'data',
+      label: 'nav',
+      path: '/knowledge',
+      icon: <IconBook />,
+      order: 10,
+    });
+    ctx.register(ResourceKinds, {
+      kind: 'knowledge',
+      label: 'kind.label',
+      createLabel: 'create',
+      icon: IconBook,
+      order: 35,
+      path: '/knowledge',
+      createPath: '/knowledge?create=1',
+    });
   },
 });

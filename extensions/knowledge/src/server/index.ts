@@ -26,7 +26,14 @@ const ConfigSchema = z.object({
 
 /** Each studio's vector index (a process may run several studios, as tests do). */
 const indexes = new WeakMap<object, Promise<VectorIndex>>();
-const info = (d: DatasetRow) => ({ dataset_id: d.id, space_id: d.space_id, name: d.name, description: d.description, format_type: Number(d.format_type), embedding_model_id: d.embedding_model_id });
+const info = (d: DatasetRow) => ({
+  dataset_id: d.id,
+  space_id: d.space_id,
+  name: d.name,
+  description: d.description,
+  format_type: Number(d.format_type),
+  embedding_model_id: d.embedding_model_id,
+});
 
 export default defineExtension({
   id: 'knowledge',
@@ -34,8 +41,16 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     ctx.register(VectorStores, embeddedVectors);
-    ctx.register(TokenPermissions, { key: 'knowledge.read', label: { 'en-US': 'Read knowledge bases', 'zh-CN': '读取知识库' }, group: 'knowledge' });
-    ctx.register(TokenPermissions, { key: 'knowledge.write', label: { 'en-US': 'Change knowledge bases', 'zh-CN': '修改知识库' }, group: 'knowledge' });
+    ctx.register(TokenPermissions, {
+      key: 'knowledge.read',
+      label: { 'en-US': 'Read knowledge bases', 'zh-CN': '读取知识库' },
+      group: 'knowledge',
+    });
+    ctx.register(TokenPermissions, {
+      key: 'knowledge.write',
+      label: { 'en-US': 'Change knowledge bases', 'zh-CN': '修改知识库' },
+      group: 'knowledge',
+    });
     const pg = () => ctx.service(DatabaseService).dialect === 'postgres';
     const store = new KnowledgeStore(ctx, pg);
     let index: Promise<VectorIndex> | undefined;
@@ -43,8 +58,14 @@ export default defineExtension({
       if (!index) {
         index = (async () => {
           const kind = ctx.registry(VectorStores).get(ctx.config.vectorStore);
-          if (!kind) throw new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides.`);
-          return kind.create({ dataDir: ctx.host.dataDir, config: ctx.config.vectorConfig, db: ctx.db, dialect: pg() ? 'postgres' : 'sqlite' });
+          if (!kind)
+            throw new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides.`);
+          return kind.create({
+            dataDir: ctx.host.dataDir,
+            config: ctx.config.vectorConfig,
+            db: ctx.db,
+            dialect: pg() ? 'postgres' : 'sqlite',
+          });
         })().catch((e) => {
           index = undefined;
           throw e;
@@ -63,11 +84,21 @@ export default defineExtension({
         const d = await store.dataset(id).catch(() => undefined);
         return d && info(d);
       },
-      list: async (spaceId) => ((await ctx.db.selectFrom('knowledge_dataset').selectAll().where('space_id', '=', spaceId).orderBy('name').execute()) as DatasetRow[]).map(info),
+      list: async (spaceId) =>
+        (
+          (await ctx.db
+            .selectFrom('knowledge_dataset')
+            .selectAll()
+            .where('space_id', '=', spaceId)
+            .orderBy('name')
+            .execute()) as DatasetRow[]
+        ).map(info),
       retrieve: (opts) => retrieve(ctx, store, vectors, opts, imageUrl),
       addDocument: async (input) => {
         const d = await store.dataset(input.datasetId);
-        const [doc] = await core.addDocuments(d, input.userId, [{ name: input.name, file_id: input.fileId, web_url: input.url, custom_content: input.text }]);
+        const [doc] = await core.addDocuments(d, input.userId, [
+          { name: input.name, file_id: input.fileId, web_url: input.url, custom_content: input.text },
+        ]);
         return { document_id: doc.id, name: doc.name };
       },
       documentStatus: async (documentId) => {
@@ -98,7 +129,16 @@ export default defineExtension({
   async start(ctx) {
     // The engine may come from an extension that requires this one (so starts after it): checked once all have started.
     ctx.on(StudioStarted, () => {
-      if (!ctx.registry(VectorStores).get(ctx.config.vectorStore)) ctx.report(new Error(`knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides (${ctx.registry(VectorStores).list().map((k) => k.key).join(', ')} do); searching by vectors fails until it is set right.`));
+      if (!ctx.registry(VectorStores).get(ctx.config.vectorStore))
+        ctx.report(
+          new Error(
+            `knowledge.vectorStore names '${ctx.config.vectorStore}', which no extension provides (${ctx
+              .registry(VectorStores)
+              .list()
+              .map((k) => k.key)
+              .join(', ')} do); searching by vectors fails until it is set right.`,
+          ),
+        );
     });
     // With several processes a document may be processed elsewhere (the queue keeps its jobs): left alone.
     if (!ctx.host.distributed) {

@@ -24,7 +24,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('knowledge_dataset_space').on('knowledge_dataset').columns(['space_id', 'updated_at']).execute();
+      await db.schema
+        .createIndex('knowledge_dataset_space')
+        .on('knowledge_dataset')
+        .columns(['space_id', 'updated_at'])
+        .execute();
       await db.schema
         .createTable('knowledge_document')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -55,7 +59,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('knowledge_document_dataset').on('knowledge_document').columns(['dataset_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('knowledge_document_dataset')
+        .on('knowledge_document')
+        .columns(['dataset_id', 'created_at'])
+        .execute();
       await db.schema.createIndex('knowledge_document_status').on('knowledge_document').column('status').execute();
       let slices = db.schema
         .createTable('knowledge_slice')
@@ -74,13 +82,19 @@ export const migrations: Migration[] = [
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull());
       if (pg) slices = slices.addColumn('tsv', sql`tsvector`);
       await slices.execute();
-      await db.schema.createIndex('knowledge_slice_document').on('knowledge_slice').columns(['document_id', 'sequence']).execute();
+      await db.schema
+        .createIndex('knowledge_slice_document')
+        .on('knowledge_slice')
+        .columns(['document_id', 'sequence'])
+        .execute();
       await db.schema.createIndex('knowledge_slice_dataset').on('knowledge_slice').column('dataset_id').execute();
       if (pg) await sql`create index knowledge_slice_tsv on knowledge_slice using gin (tsv)`.execute(db);
       // SQLite: an FTS5 index of the enabled slices whose rowid is the slice row's rowid (contentless: the text
       // lives in knowledge_slice), with the dataset as a column so that a search is narrowed inside the index.
       else {
-        await sql`create virtual table knowledge_fts using fts5(words, dataset, content='', contentless_delete=1)`.execute(db);
+        await sql`create virtual table knowledge_fts using fts5(words, dataset, content='', contentless_delete=1)`.execute(
+          db,
+        );
         // Document frequencies, to leave out words nearly every slice has.
         await sql`create virtual table knowledge_fts_vocab using fts5vocab(knowledge_fts, 'row')`.execute(db);
       }
@@ -98,12 +112,17 @@ export const migrations: Migration[] = [
         .addColumn('version', 'integer', (c) => c.notNull())
         .execute();
     },
-  },  {
+  },
+  {
     // A dataset's vectors by slice id: handed back in pages (an approximate index rebuilt from them) from an index
     // range, where the dataset-only index made SQLite read and sort the whole dataset for every page.
     name: '0002_vector_dataset_slice',
     up: async (db) => {
-      await db.schema.createIndex('knowledge_vector_dataset_slice').on('knowledge_vector').columns(['dataset_id', 'slice_id']).execute();
+      await db.schema
+        .createIndex('knowledge_vector_dataset_slice')
+        .on('knowledge_vector')
+        .columns(['dataset_id', 'slice_id'])
+        .execute();
       await db.schema.dropIndex('knowledge_vector_dataset').execute();
     },
   },

@@ -3,16 +3,23 @@
 // Markdown and plain text as they are. A file a parser cannot read fails with a reason a person acts on.
 import { badRequest } from '@tessera/sdk';
 
-export type Parsed = { kind: 'text'; text: string; title?: string } | { kind: 'table'; columns: string[]; rows: string[][]; sheets?: { id: number; name: string; rows: number }[] };
+export type Parsed =
+  | { kind: 'text'; text: string; title?: string }
+  | { kind: 'table'; columns: string[]; rows: string[][]; sheets?: { id: number; name: string; rows: number }[] };
 
 export const TEXT_TYPES = ['pdf', 'docx', 'md', 'markdown', 'txt', 'html', 'htm'];
 export const TABLE_TYPES = ['csv', 'xlsx'];
 export const IMAGE_TYPES = ['png', 'jpg', 'jpeg', 'webp', 'gif'];
 
 class ParseError extends Error {}
-const fail = (what: string, e: unknown) => badRequest(`The ${what} cannot be read: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+const fail = (what: string, e: unknown) =>
+  badRequest(`The ${what} cannot be read: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
 
-export async function parseDocument(data: Buffer, ext: string, opts: { sheet?: number; headerLine?: number; startLine?: number } = {}): Promise<Parsed> {
+export async function parseDocument(
+  data: Buffer,
+  ext: string,
+  opts: { sheet?: number; headerLine?: number; startLine?: number } = {},
+): Promise<Parsed> {
   switch (ext) {
     case 'pdf':
       return { kind: 'text', text: await pdfText(data) };
@@ -30,7 +37,9 @@ export async function parseDocument(data: Buffer, ext: string, opts: { sheet?: n
     case 'xlsx':
       return xlsx(data, opts);
     default:
-      throw badRequest(`Documents of type .${ext} cannot be added; use PDF, DOCX, Markdown, TXT or HTML (CSV or XLSX for table knowledge).`);
+      throw badRequest(
+        `Documents of type .${ext} cannot be added; use PDF, DOCX, Markdown, TXT or HTML (CSV or XLSX for table knowledge).`,
+      );
   }
 }
 
@@ -52,7 +61,7 @@ async function pdfText(data: Buffer): Promise<string> {
   }
   try {
     const { text } = await extractText(pdf, { mergePages: false });
-    const pages = (text).map((p) => p.replace(/[ \t]+\n/g, '\n').trim());
+    const pages = text.map((p) => p.replace(/[ \t]+\n/g, '\n').trim());
     const joined = pages.filter(Boolean).join('\n\n');
     if (!joined.trim()) throw new ParseError('it holds no text (a scanned PDF needs text recognition first).');
     return joined;
@@ -91,13 +100,28 @@ export async function htmlText(html: string): Promise<Parsed & { kind: 'text' }>
     article = null;
   }
   const main = article?.content ? await parseHtml(`<html><body>${article.content}</body></html>`) : doc;
-  if (!article?.content) for (const el of main.querySelectorAll('script,style,nav,header,footer,aside,noscript,form')) el.remove();
+  if (!article?.content)
+    for (const el of main.querySelectorAll('script,style,nav,header,footer,aside,noscript,form')) el.remove();
   const text = htmlToText(main);
   if (!text.trim()) throw badRequest('The page holds no readable text.');
   return { kind: 'text', text, title: article?.title?.trim() || title };
 }
 
-const BLOCK = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'BLOCKQUOTE', 'PRE', 'UL', 'OL', 'TABLE', 'FIGURE', 'BR', 'HR']);
+const BLOCK = new Set([
+  'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'MAIN',
+  'BLOCKQUOTE',
+  'PRE',
+  'UL',
+  'OL',
+  'TABLE',
+  'FIGURE',
+  'BR',
+  'HR',
+]);
 
 function htmlToText(doc: Document): string {
   const out: string[] = [];
@@ -150,7 +174,11 @@ async function csvRows(data: Buffer): Promise<string[][]> {
   }
 }
 
-function table(records: string[][], opts: { headerLine?: number; startLine?: number }, sheets?: { id: number; name: string; rows: number }[]): Parsed {
+function table(
+  records: string[][],
+  opts: { headerLine?: number; startLine?: number },
+  sheets?: { id: number; name: string; rows: number }[],
+): Parsed {
   const headerAt = opts.headerLine ?? 0;
   const header = records[headerAt];
   if (!header?.length) throw badRequest('The table has no header row.');
@@ -175,7 +203,14 @@ async function xlsx(data: Buffer, opts: { sheet?: number; headerLine?: number; s
     const cells: string[] = [];
     row.eachCell({ includeEmpty: true }, (cell, col) => {
       const v = cell.value as unknown;
-      cells[col - 1] = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '') : String(v);
+      cells[col - 1] =
+        v === null || v === undefined
+          ? ''
+          : v instanceof Date
+            ? v.toISOString()
+            : typeof v === 'object'
+              ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '')
+              : String(v);
     });
     rows.push(Array.from(cells, (c) => c ?? ''));
   });

@@ -5,7 +5,14 @@
 import { badRequest } from '@tessera/sdk';
 import { JobQueueService, OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import { FilesService } from '@tessera/ext-files/shared';
-import { ChunkStrategy, DocumentSource, DocumentStatus, FormatType, SliceStatus, type VectorIndex } from '../shared/index.ts';
+import {
+  ChunkStrategy,
+  DocumentSource,
+  DocumentStatus,
+  FormatType,
+  SliceStatus,
+  type VectorIndex,
+} from '../shared/index.ts';
 import { embedTexts } from './embed.ts';
 import { htmlText, parseDocument, type Parsed } from './parse.ts';
 import type { DocumentRow, KnowledgeStore } from './store.ts';
@@ -25,10 +32,19 @@ export interface TableColumn {
 }
 
 /** The text of a web page, its main content only. */
-export async function fetchPage(ctx: ServerContext<unknown>, url: string, signal?: AbortSignal): Promise<{ text: string; title?: string }> {
+export async function fetchPage(
+  ctx: ServerContext<unknown>,
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ text: string; title?: string }> {
   let res: Response;
   try {
-    res = await ctx.service(OutboundHttpService).fetch(url, { timeoutMs: 20_000, maxBytes: MAX_PAGE_BYTES, headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.8' }, signal });
+    res = await ctx.service(OutboundHttpService).fetch(url, {
+      timeoutMs: 20_000,
+      maxBytes: MAX_PAGE_BYTES,
+      headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.8' },
+      signal,
+    });
   } catch (e) {
     throw badRequest(`The page ${url} cannot be fetched: ${describeOutboundError(e, url)}`);
   }
@@ -41,9 +57,17 @@ export async function fetchPage(ctx: ServerContext<unknown>, url: string, signal
 }
 
 /** What a document's source holds, parsed. */
-export async function readSource(ctx: ServerContext<unknown>, doc: Pick<DocumentRow, 'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption' | 'table_sheet'>, signal?: AbortSignal): Promise<Parsed> {
+export async function readSource(
+  ctx: ServerContext<unknown>,
+  doc: Pick<
+    DocumentRow,
+    'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption' | 'table_sheet'
+  >,
+  signal?: AbortSignal,
+): Promise<Parsed> {
   if (Number(doc.format_type) === FormatType.Image) return { kind: 'text', text: doc.caption };
-  if (Number(doc.source_type) === DocumentSource.Web) return { kind: 'text', ...(await fetchPage(ctx, doc.web_url, signal)) };
+  if (Number(doc.source_type) === DocumentSource.Web)
+    return { kind: 'text', ...(await fetchPage(ctx, doc.web_url, signal)) };
   if (Number(doc.source_type) === DocumentSource.Custom) {
     if (Number(doc.format_type) === FormatType.Table) {
       const rows = JSON.parse(doc.custom_content ?? '[]') as Record<string, string>[];
@@ -53,16 +77,36 @@ export async function readSource(ctx: ServerContext<unknown>, doc: Pick<Document
     return { kind: 'text', text: doc.custom_content ?? '' };
   }
   const data = await ctx.service(FilesService).read(doc.file_id);
-  const sheet = JSON.parse(doc.table_sheet || '{}') as { sheet_id?: number; header_line_idx?: number; start_line_idx?: number };
-  return parseDocument(data, doc.type, { sheet: sheet.sheet_id, headerLine: sheet.header_line_idx, startLine: sheet.start_line_idx });
+  const sheet = JSON.parse(doc.table_sheet || '{}') as {
+    sheet_id?: number;
+    header_line_idx?: number;
+    start_line_idx?: number;
+  };
+  return parseDocument(data, doc.type, {
+    sheet: sheet.sheet_id,
+    headerLine: sheet.header_line_idx,
+    startLine: sheet.start_line_idx,
+  });
 }
 
 /** Chunks of a parsed document: text by the strategy; a table row by row (its semantic columns indexed). */
-export function chunksOf(doc: DocumentRow, parsed: Parsed): { chunks: { content: string; index: string }[]; tableMeta?: TableColumn[] } {
+export function chunksOf(
+  doc: DocumentRow,
+  parsed: Parsed,
+): { chunks: { content: string; index: string }[]; tableMeta?: TableColumn[] } {
   const strategy = ChunkStrategy.parse(JSON.parse(doc.chunk_strategy || '{}'));
   if (parsed.kind === 'table') {
     const known = JSON.parse(doc.table_meta || '[]') as TableColumn[];
-    const meta: TableColumn[] = parsed.columns.map((name, i) => known.find((k) => k.column_name === name) ?? { id: String(i + 1), column_name: name, is_semantic: i === 0, sequence: String(i), column_type: 1 });
+    const meta: TableColumn[] = parsed.columns.map(
+      (name, i) =>
+        known.find((k) => k.column_name === name) ?? {
+          id: String(i + 1),
+          column_name: name,
+          is_semantic: i === 0,
+          sequence: String(i),
+          column_type: 1,
+        },
+    );
     const semantic = meta.filter((m) => m.is_semantic);
     const indexed = semantic.length ? semantic : meta;
     return {
@@ -73,20 +117,38 @@ export function chunksOf(doc: DocumentRow, parsed: Parsed): { chunks: { content:
       }),
     };
   }
-  if (Number(doc.format_type) === FormatType.Image) return { chunks: parsed.text.trim() ? [{ content: parsed.text.trim(), index: `${doc.name}\n${parsed.text}` }] : [] };
+  if (Number(doc.format_type) === FormatType.Image)
+    return {
+      chunks: parsed.text.trim() ? [{ content: parsed.text.trim(), index: `${doc.name}\n${parsed.text}` }] : [],
+    };
   return { chunks: chunk(parsed.text, strategy).map((c) => ({ content: c.content, index: c.content })) };
 }
 
-export function registerProcessing(ctx: ServerContext<unknown>, store: KnowledgeStore, vectors: () => Promise<VectorIndex>) {
+export function registerProcessing(
+  ctx: ServerContext<unknown>,
+  store: KnowledgeStore,
+  vectors: () => Promise<VectorIndex>,
+) {
   const progress = (id: string, p: number) => store.setDocument(id, { progress: Math.round(p) });
 
   async function embedSlices(doc: DocumentRow, modelId: string, slices: { id: string; index: string }[], from: number) {
     const index = await vectors();
     for (let i = 0; i < slices.length; i += EMBED_BATCH) {
       const batch = slices.slice(i, i + EMBED_BATCH);
-      const vecs = await embedTexts(ctx, doc.space_id, modelId, batch.map((s) => s.index.slice(0, 8000)));
-      await index.upsert(doc.dataset_id, batch.map((s, j) => ({ id: s.id, vector: vecs[j] })));
-      await store.setSliceStatus(batch.map((s) => s.id), SliceStatus.FinishVectoring);
+      const vecs = await embedTexts(
+        ctx,
+        doc.space_id,
+        modelId,
+        batch.map((s) => s.index.slice(0, 8000)),
+      );
+      await index.upsert(
+        doc.dataset_id,
+        batch.map((s, j) => ({ id: s.id, vector: vecs[j] })),
+      );
+      await store.setSliceStatus(
+        batch.map((s) => s.id),
+        SliceStatus.FinishVectoring,
+      );
       await progress(doc.id, from + ((100 - from) * Math.min(slices.length, i + EMBED_BATCH)) / slices.length - 1);
     }
   }
@@ -96,29 +158,54 @@ export function registerProcessing(ctx: ServerContext<unknown>, store: Knowledge
     concurrency: 2,
     async handler(payload: { document_id: string }) {
       const doc = await store.document(payload.document_id).catch(() => undefined);
-      if (!doc || ![DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing].includes(Number(doc.status) as 0)) return;
+      if (
+        !doc ||
+        ![DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing].includes(
+          Number(doc.status) as 0,
+        )
+      )
+        return;
       try {
         await progress(doc.id, 5);
         const parsed = await readSource(ctx, doc);
         await progress(doc.id, 30);
         const { chunks, tableMeta } = chunksOf(doc, parsed);
-        if (!chunks.length && Number(doc.format_type) !== FormatType.Image) throw badRequest('The document holds no text to index.');
-        const old = (await store.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', doc.id).execute()).map((r) => r.id as string);
+        if (!chunks.length && Number(doc.format_type) !== FormatType.Image)
+          throw badRequest('The document holds no text to index.');
+        const old = (
+          await store.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', doc.id).execute()
+        ).map((r) => r.id as string);
         const slices = await store.replaceSlices(doc, chunks);
         if (old.length) await (await vectors()).remove(doc.dataset_id, old);
-        await store.setDocument(doc.id, { progress: 60, ...(tableMeta ? { table_meta: JSON.stringify(tableMeta) } : {}), ...(parsed.kind === 'text' && parsed.title && Number(doc.source_type) === DocumentSource.Web && !doc.name ? { name: parsed.title.slice(0, 255) } : {}) });
+        await store.setDocument(doc.id, {
+          progress: 60,
+          ...(tableMeta ? { table_meta: JSON.stringify(tableMeta) } : {}),
+          ...(parsed.kind === 'text' && parsed.title && Number(doc.source_type) === DocumentSource.Web && !doc.name
+            ? { name: parsed.title.slice(0, 255) }
+            : {}),
+        });
         await store.recount(doc.id);
         const dataset = await store.dataset(doc.dataset_id);
         if (dataset.embedding_model_id && slices.length) await embedSlices(doc, dataset.embedding_model_id, slices, 60);
         await store.setDocument(doc.id, { status: DocumentStatus.Enable, progress: 100, status_descript: '' });
         const rule = JSON.parse(doc.update_rule || '{}') as { update_type?: number; update_interval?: number };
         if (Number(doc.source_type) === DocumentSource.Web && rule.update_type === 1 && rule.update_interval) {
-          await ctx.service(JobQueueService).enqueue(REFRESH_JOB, { document_id: doc.id }, { delayMs: rule.update_interval * 86_400_000, jobId: `knowledge-refresh-${doc.id}-${Date.now()}` });
+          await ctx
+            .service(JobQueueService)
+            .enqueue(
+              REFRESH_JOB,
+              { document_id: doc.id },
+              { delayMs: rule.update_interval * 86_400_000, jobId: `knowledge-refresh-${doc.id}-${Date.now()}` },
+            );
         }
       } catch (e) {
         const why = (e as { msg?: string }).msg ?? (e as Error).message;
         ctx.logger.warn(`knowledge document ${doc.id} failed: ${why}`);
-        await store.setDocument(doc.id, { status: DocumentStatus.Failed, status_descript: why.slice(0, 2000), progress: 100 });
+        await store.setDocument(doc.id, {
+          status: DocumentStatus.Failed,
+          status_descript: why.slice(0, 2000),
+          progress: 100,
+        });
       }
     },
   });
@@ -139,8 +226,11 @@ export const REFRESH_JOB = 'knowledge.refresh';
 
 /** Documents a stopped process left half-done are processed again. */
 export async function resumeInterrupted(ctx: ServerContext<unknown>) {
-  const left = await ctx.db.selectFrom('knowledge_document').select('id').where('status', 'in', [DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing]).execute();
+  const left = await ctx.db
+    .selectFrom('knowledge_document')
+    .select('id')
+    .where('status', 'in', [DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing])
+    .execute();
   for (const d of left) await ctx.service(JobQueueService).enqueue(PROCESS_JOB, { document_id: d.id as string });
   return left.length;
 }
-

@@ -23,14 +23,34 @@ export interface DocumentInput {
   table_sheet?: { sheet_id?: number; header_line_idx?: number; start_line_idx?: number };
 }
 
-export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeStore, vectors: () => Promise<VectorIndex>) {
-  const allowed = (format: number) => (format === FormatType.Table ? TABLE_TYPES : format === FormatType.Image ? IMAGE_TYPES : TEXT_TYPES);
+export function makeKnowledgeCore(
+  ctx: ServerContext<unknown>,
+  store: KnowledgeStore,
+  vectors: () => Promise<VectorIndex>,
+) {
+  const allowed = (format: number) =>
+    format === FormatType.Table ? TABLE_TYPES : format === FormatType.Image ? IMAGE_TYPES : TEXT_TYPES;
 
   async function stats(ids: string[]) {
-    const out = new Map<string, { doc_count: number; slice_count: number; hit_count: number; all_file_size: number; processing: string[]; failed: string[] }>();
-    for (const id of ids) out.set(id, { doc_count: 0, slice_count: 0, hit_count: 0, all_file_size: 0, processing: [], failed: [] });
+    const out = new Map<
+      string,
+      {
+        doc_count: number;
+        slice_count: number;
+        hit_count: number;
+        all_file_size: number;
+        processing: string[];
+        failed: string[];
+      }
+    >();
+    for (const id of ids)
+      out.set(id, { doc_count: 0, slice_count: 0, hit_count: 0, all_file_size: 0, processing: [], failed: [] });
     if (!ids.length) return out;
-    const docs = await store.db.selectFrom('knowledge_document').select(['dataset_id', 'name', 'status', 'slice_count', 'hit_count', 'size']).where('dataset_id', 'in', ids).execute();
+    const docs = await store.db
+      .selectFrom('knowledge_document')
+      .select(['dataset_id', 'name', 'status', 'slice_count', 'hit_count', 'size'])
+      .where('dataset_id', 'in', ids)
+      .execute();
     for (const d of docs) {
       const s = out.get(d.dataset_id as string)!;
       s.doc_count++;
@@ -44,35 +64,111 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
     return out;
   }
 
-  async function createDataset(input: { spaceId: string; userId: string; name: string; description?: string; format_type: number; icon_uri?: string; embedding_model_id?: string; chunk_strategy?: unknown }) {
-    const taken = await store.db.selectFrom('knowledge_dataset').select('id').where('space_id', '=', input.spaceId).where(sql`lower(name)`, '=', input.name.trim().toLowerCase()).executeTakeFirst();
+  async function createDataset(input: {
+    spaceId: string;
+    userId: string;
+    name: string;
+    description?: string;
+    format_type: number;
+    icon_uri?: string;
+    embedding_model_id?: string;
+    chunk_strategy?: unknown;
+  }) {
+    const taken = await store.db
+      .selectFrom('knowledge_dataset')
+      .select('id')
+      .where('space_id', '=', input.spaceId)
+      .where(sql`lower(name)`, '=', input.name.trim().toLowerCase())
+      .executeTakeFirst();
     if (taken) throw badRequest(`This space already has a knowledge base named "${input.name}". Choose another name.`);
     const id = ctx.host.newId();
     const t = now();
     await store.db
       .insertInto('knowledge_dataset')
-      .values({ id, space_id: input.spaceId, name: input.name.trim(), description: input.description ?? '', icon_uri: input.icon_uri ?? '', format_type: input.format_type, status: 1, embedding_model_id: input.embedding_model_id ?? '', chunk_strategy: input.chunk_strategy ? JSON.stringify(ChunkStrategy.parse(input.chunk_strategy)) : '', creator_id: input.userId, created_at: t, updated_at: t })
+      .values({
+        id,
+        space_id: input.spaceId,
+        name: input.name.trim(),
+        description: input.description ?? '',
+        icon_uri: input.icon_uri ?? '',
+        format_type: input.format_type,
+        status: 1,
+        embedding_model_id: input.embedding_model_id ?? '',
+        chunk_strategy: input.chunk_strategy ? JSON.stringify(ChunkStrategy.parse(input.chunk_strategy)) : '',
+        creator_id: input.userId,
+        created_at: t,
+        updated_at: t,
+      })
       .execute();
     return store.dataset(id);
   }
 
-  async function addDocuments(dataset: DatasetRow, userId: string, inputs: DocumentInput[], strategyIn?: unknown): Promise<DocumentRow[]> {
+  async function addDocuments(
+    dataset: DatasetRow,
+    userId: string,
+    inputs: DocumentInput[],
+    strategyIn?: unknown,
+  ): Promise<DocumentRow[]> {
     if (!inputs.length) throw badRequest('Add at least one document.');
     const format = Number(dataset.format_type);
-    const strategy = ChunkStrategy.parse(strategyIn ?? (dataset.chunk_strategy ? JSON.parse(dataset.chunk_strategy) : {}));
-    if (!dataset.chunk_strategy) await store.db.updateTable('knowledge_dataset').set({ chunk_strategy: JSON.stringify(strategy) }).where('id', '=', dataset.id).execute();
+    const strategy = ChunkStrategy.parse(
+      strategyIn ?? (dataset.chunk_strategy ? JSON.parse(dataset.chunk_strategy) : {}),
+    );
+    if (!dataset.chunk_strategy)
+      await store.db
+        .updateTable('knowledge_dataset')
+        .set({ chunk_strategy: JSON.stringify(strategy) })
+        .where('id', '=', dataset.id)
+        .execute();
     const files = ctx.service(FilesService);
     const rows: DocumentRow[] = [];
     for (const input of inputs) {
       const t = now();
-      const base = { id: ctx.host.newId(), dataset_id: dataset.id, space_id: dataset.space_id, format_type: format, file_id: '', web_url: '', type: '', size: 0, char_count: 0, slice_count: 0, hit_count: 0, status: DocumentStatus.Processing, status_descript: '', progress: 0, chunk_strategy: JSON.stringify(strategy), table_meta: JSON.stringify(input.table_meta ?? []), custom_content: null as string | null, caption: input.caption ?? '', update_rule: JSON.stringify(input.update_rule ?? {}), table_sheet: JSON.stringify(input.table_sheet ?? {}), creator_id: userId, created_at: t, updated_at: t };
+      const base = {
+        id: ctx.host.newId(),
+        dataset_id: dataset.id,
+        space_id: dataset.space_id,
+        format_type: format,
+        file_id: '',
+        web_url: '',
+        type: '',
+        size: 0,
+        char_count: 0,
+        slice_count: 0,
+        hit_count: 0,
+        status: DocumentStatus.Processing,
+        status_descript: '',
+        progress: 0,
+        chunk_strategy: JSON.stringify(strategy),
+        table_meta: JSON.stringify(input.table_meta ?? []),
+        custom_content: null as string | null,
+        caption: input.caption ?? '',
+        update_rule: JSON.stringify(input.update_rule ?? {}),
+        table_sheet: JSON.stringify(input.table_sheet ?? {}),
+        creator_id: userId,
+        created_at: t,
+        updated_at: t,
+      };
       if (input.file_id) {
         const f = await files.info(input.file_id);
         if (!f) throw badRequest(`There is no uploaded file ${input.file_id}.`);
         // A file of the dataset's space, or one the person adding it uploaded (the open API puts uploads in their personal space).
-        if (f.space_id !== dataset.space_id && f.creator_id !== userId) throw forbidden(`The file ${input.file_id} belongs to another space.`);
-        if (!allowed(format).includes(f.ext)) throw badRequest(`"${f.file_name}" is ${f.ext.toUpperCase()}; this knowledge base takes ${allowed(format).map((x) => x.toUpperCase()).join(', ')}.`);
-        rows.push({ ...base, name: (input.name || f.file_name).slice(0, 255), source_type: DocumentSource.Document, file_id: f.id, type: f.ext, size: f.bytes });
+        if (f.space_id !== dataset.space_id && f.creator_id !== userId)
+          throw forbidden(`The file ${input.file_id} belongs to another space.`);
+        if (!allowed(format).includes(f.ext))
+          throw badRequest(
+            `"${f.file_name}" is ${f.ext.toUpperCase()}; this knowledge base takes ${allowed(format)
+              .map((x) => x.toUpperCase())
+              .join(', ')}.`,
+          );
+        rows.push({
+          ...base,
+          name: (input.name || f.file_name).slice(0, 255),
+          source_type: DocumentSource.Document,
+          file_id: f.id,
+          type: f.ext,
+          size: f.bytes,
+        });
       } else if (input.web_url) {
         if (format !== FormatType.Text) throw badRequest('Web pages go into text knowledge bases.');
         let url: URL;
@@ -82,7 +178,13 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
           throw badRequest(`"${input.web_url}" is not a URL.`);
         }
         if (!/^https?:$/.test(url.protocol)) throw badRequest('Give an http or https URL.');
-        rows.push({ ...base, name: (input.name || url.hostname + url.pathname).slice(0, 255), source_type: DocumentSource.Web, web_url: url.toString(), type: 'html' });
+        rows.push({
+          ...base,
+          name: (input.name || url.hostname + url.pathname).slice(0, 255),
+          source_type: DocumentSource.Web,
+          web_url: url.toString(),
+          type: 'html',
+        });
       } else if (input.custom_content !== undefined) {
         if (format === FormatType.Image) throw badRequest('Image knowledge bases take image files.');
         if (format === FormatType.Table) {
@@ -92,9 +194,17 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
           } catch {
             rowsIn = undefined;
           }
-          if (!Array.isArray(rowsIn) || !rowsIn.every((r) => r && typeof r === 'object' && !Array.isArray(r))) throw badRequest('Rows for a table knowledge base are a JSON list of objects: [{"column": "value"}, ...].');
+          if (!Array.isArray(rowsIn) || !rowsIn.every((r) => r && typeof r === 'object' && !Array.isArray(r)))
+            throw badRequest('Rows for a table knowledge base are a JSON list of objects: [{"column": "value"}, ...].');
         } else if (!input.custom_content.trim()) throw badRequest('The text is empty.');
-        rows.push({ ...base, name: (input.name || 'Text').slice(0, 255), source_type: DocumentSource.Custom, custom_content: input.custom_content, type: format === FormatType.Table ? 'json' : 'txt', size: Buffer.byteLength(input.custom_content) });
+        rows.push({
+          ...base,
+          name: (input.name || 'Text').slice(0, 255),
+          source_type: DocumentSource.Custom,
+          custom_content: input.custom_content,
+          type: format === FormatType.Table ? 'json' : 'txt',
+          size: Buffer.byteLength(input.custom_content),
+        });
       } else throw badRequest('Each document needs a file_id, a web_url or custom_content.');
     }
     for (const r of rows) await store.db.insertInto('knowledge_document').values(r).execute();
@@ -111,7 +221,11 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
   }
 
   async function deleteDataset(d: DatasetRow) {
-    const docs = (await store.db.selectFrom('knowledge_document').selectAll().where('dataset_id', '=', d.id).execute()) as DocumentRow[];
+    const docs = (await store.db
+      .selectFrom('knowledge_document')
+      .selectAll()
+      .where('dataset_id', '=', d.id)
+      .execute()) as DocumentRow[];
     for (const doc of docs) {
       await store.deleteDocumentSlices(doc.id);
       await store.db.deleteFrom('knowledge_document').where('id', '=', doc.id).execute();
@@ -124,28 +238,92 @@ export function makeKnowledgeCore(ctx: ServerContext<unknown>, store: KnowledgeS
     const strategy = JSON.stringify(ChunkStrategy.parse(strategyIn ?? {}));
     const jobs = ctx.service(JobQueueService);
     for (const d of docs) {
-      if (Number(d.format_type) !== FormatType.Text) throw badRequest(`"${d.name}" is not a text document; only text documents are segmented.`);
-      await store.setDocument(d.id, { chunk_strategy: strategy, status: DocumentStatus.Resegment, progress: 0, status_descript: '' });
+      if (Number(d.format_type) !== FormatType.Text)
+        throw badRequest(`"${d.name}" is not a text document; only text documents are segmented.`);
+      await store.setDocument(d.id, {
+        chunk_strategy: strategy,
+        status: DocumentStatus.Resegment,
+        progress: 0,
+        status_descript: '',
+      });
       await jobs.enqueue(PROCESS_JOB, { document_id: d.id });
     }
   }
 
   /** The chunks a document would make, before it is added (at most `limit` shown). */
-  async function preview(dataset: Pick<DatasetRow, 'space_id' | 'format_type'>, input: DocumentInput, strategyIn: unknown, limit = 50) {
+  async function preview(
+    dataset: Pick<DatasetRow, 'space_id' | 'format_type'>,
+    input: DocumentInput,
+    strategyIn: unknown,
+    limit = 50,
+  ) {
     const strategy = ChunkStrategy.parse(strategyIn ?? {});
     const format = Number(dataset.format_type);
-    let probe: Pick<DocumentRow, 'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption' | 'table_sheet'>;
+    let probe: Pick<
+      DocumentRow,
+      'source_type' | 'file_id' | 'web_url' | 'type' | 'custom_content' | 'format_type' | 'caption' | 'table_sheet'
+    >;
     const table_sheet = JSON.stringify(input.table_sheet ?? {});
     if (input.file_id) {
       const f = await ctx.service(FilesService).info(input.file_id);
-      if (!f || f.space_id !== dataset.space_id) throw badRequest(`There is no uploaded file ${input.file_id} in this space.`);
-      if (!allowed(format).includes(f.ext)) throw badRequest(`"${f.file_name}" is ${f.ext.toUpperCase()}; this knowledge base takes ${allowed(format).map((x) => x.toUpperCase()).join(', ')}.`);
-      probe = { source_type: DocumentSource.Document, file_id: f.id, web_url: '', type: f.ext, custom_content: null, format_type: format, caption: '', table_sheet };
-    } else if (input.web_url) probe = { source_type: DocumentSource.Web, file_id: '', web_url: input.web_url, type: 'html', custom_content: null, format_type: format, caption: '', table_sheet };
-    else probe = { source_type: DocumentSource.Custom, file_id: '', web_url: '', type: 'txt', custom_content: input.custom_content ?? '', format_type: format, caption: input.caption ?? '', table_sheet };
+      if (!f || f.space_id !== dataset.space_id)
+        throw badRequest(`There is no uploaded file ${input.file_id} in this space.`);
+      if (!allowed(format).includes(f.ext))
+        throw badRequest(
+          `"${f.file_name}" is ${f.ext.toUpperCase()}; this knowledge base takes ${allowed(format)
+            .map((x) => x.toUpperCase())
+            .join(', ')}.`,
+        );
+      probe = {
+        source_type: DocumentSource.Document,
+        file_id: f.id,
+        web_url: '',
+        type: f.ext,
+        custom_content: null,
+        format_type: format,
+        caption: '',
+        table_sheet,
+      };
+    } else if (input.web_url)
+      probe = {
+        source_type: DocumentSource.Web,
+        file_id: '',
+        web_url: input.web_url,
+        type: 'html',
+        custom_content: null,
+        format_type: format,
+        caption: '',
+        table_sheet,
+      };
+    else
+      probe = {
+        source_type: DocumentSource.Custom,
+        file_id: '',
+        web_url: '',
+        type: 'txt',
+        custom_content: input.custom_content ?? '',
+        format_type: format,
+        caption: input.caption ?? '',
+        table_sheet,
+      };
     const parsed = await readSource(ctx, probe);
-    const { chunks, tableMeta } = chunksOf({ ...(probe as DocumentRow), name: input.name ?? '', chunk_strategy: JSON.stringify(strategy), table_meta: JSON.stringify(input.table_meta ?? []) }, parsed);
-    return { total: chunks.length, chunks: chunks.slice(0, limit).map((c, i) => ({ sequence: i + 1, content: c.content, char_count: [...c.content].length })), table_meta: tableMeta, ...(parsed.kind === 'table' ? { sheets: parsed.sheets ?? [] } : {}) };
+    const { chunks, tableMeta } = chunksOf(
+      {
+        ...(probe as DocumentRow),
+        name: input.name ?? '',
+        chunk_strategy: JSON.stringify(strategy),
+        table_meta: JSON.stringify(input.table_meta ?? []),
+      },
+      parsed,
+    );
+    return {
+      total: chunks.length,
+      chunks: chunks
+        .slice(0, limit)
+        .map((c, i) => ({ sequence: i + 1, content: c.content, char_count: [...c.content].length })),
+      table_meta: tableMeta,
+      ...(parsed.kind === 'table' ? { sheets: parsed.sheets ?? [] } : {}),
+    };
   }
 
   return { stats, createDataset, addDocuments, deleteDocument, deleteDataset, resegment, preview };

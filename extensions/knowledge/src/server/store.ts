@@ -80,31 +80,56 @@ export class KnowledgeStore {
   }
 
   async dataset(id: string, spaceId?: string): Promise<DatasetRow> {
-    const d = (await this.db.selectFrom('knowledge_dataset').selectAll().where('id', '=', id).executeTakeFirst()) as DatasetRow | undefined;
-    if (!d || (spaceId && d.space_id !== spaceId)) throw notFound(`There is no knowledge base ${id}${spaceId ? ' in this space' : ''}.`);
+    const d = (await this.db.selectFrom('knowledge_dataset').selectAll().where('id', '=', id).executeTakeFirst()) as
+      DatasetRow | undefined;
+    if (!d || (spaceId && d.space_id !== spaceId))
+      throw notFound(`There is no knowledge base ${id}${spaceId ? ' in this space' : ''}.`);
     return d;
   }
 
   async document(id: string, spaceId?: string): Promise<DocumentRow> {
-    const d = (await this.db.selectFrom('knowledge_document').selectAll().where('id', '=', id).executeTakeFirst()) as DocumentRow | undefined;
-    if (!d || (spaceId && d.space_id !== spaceId)) throw notFound(`There is no document ${id}${spaceId ? ' in this space' : ''}.`);
+    const d = (await this.db.selectFrom('knowledge_document').selectAll().where('id', '=', id).executeTakeFirst()) as
+      DocumentRow | undefined;
+    if (!d || (spaceId && d.space_id !== spaceId))
+      throw notFound(`There is no document ${id}${spaceId ? ' in this space' : ''}.`);
     return d;
   }
 
   async slice(id: string): Promise<SliceRow> {
-    const s = (await this.db.selectFrom('knowledge_slice').selectAll().where('id', '=', id).executeTakeFirst()) as SliceRow | undefined;
+    const s = (await this.db.selectFrom('knowledge_slice').selectAll().where('id', '=', id).executeTakeFirst()) as
+      SliceRow | undefined;
     if (!s) throw notFound(`There is no slice ${id}.`);
     return s;
   }
 
   setDocument(id: string, patch: Partial<DocumentRow>) {
-    return this.db.updateTable('knowledge_document').set({ ...patch, updated_at: now() }).where('id', '=', id).execute();
+    return this.db
+      .updateTable('knowledge_document')
+      .set({ ...patch, updated_at: now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Replaces a document's slices with `chunks` (numbered from 1) in one transaction; answers the new slices. */
-  async replaceSlices(doc: DocumentRow, chunks: { content: string; index: string; chunk_info?: string }[]): Promise<{ id: string; content: string; index: string }[]> {
+  async replaceSlices(
+    doc: DocumentRow,
+    chunks: { content: string; index: string; chunk_info?: string }[],
+  ): Promise<{ id: string; content: string; index: string }[]> {
     const t = now();
-    const rows = chunks.map((c, i) => ({ id: this.ctx.host.newId(), dataset_id: doc.dataset_id, document_id: doc.id, sequence: i + 1, content: c.content, words: words(c.index).join(' '), status: SliceStatus.PendingVectoring, hit_count: 0, char_count: [...c.content].length, chunk_info: c.chunk_info ?? '', created_at: t, updated_at: t }));
+    const rows = chunks.map((c, i) => ({
+      id: this.ctx.host.newId(),
+      dataset_id: doc.dataset_id,
+      document_id: doc.id,
+      sequence: i + 1,
+      content: c.content,
+      words: words(c.index).join(' '),
+      status: SliceStatus.PendingVectoring,
+      hit_count: 0,
+      char_count: [...c.content].length,
+      chunk_info: c.chunk_info ?? '',
+      created_at: t,
+      updated_at: t,
+    }));
     await this.db.transaction().execute(async (trx) => {
       await this.unindex(trx, sql`document_id = ${doc.id}`);
       await trx.deleteFrom('knowledge_slice').where('document_id', '=', doc.id).execute();
@@ -115,12 +140,38 @@ export class KnowledgeStore {
 
   /** Adds one slice at `sequence` (1 = first; past the end = last), moving the later ones down. */
   async addSlice(doc: DocumentRow, content: string, sequence: number | undefined, index = content): Promise<SliceRow> {
-    const last = Number((await this.db.selectFrom('knowledge_slice').select((eb) => eb.fn.max('sequence').as('n')).where('document_id', '=', doc.id).executeTakeFirst())?.n ?? 0);
+    const last = Number(
+      (
+        await this.db
+          .selectFrom('knowledge_slice')
+          .select((eb) => eb.fn.max('sequence').as('n'))
+          .where('document_id', '=', doc.id)
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
     const at = Math.min(Math.max(1, sequence ?? last + 1), last + 1);
     const t = now();
-    const row = { id: this.ctx.host.newId(), dataset_id: doc.dataset_id, document_id: doc.id, sequence: at, content, words: words(index).join(' '), status: SliceStatus.PendingVectoring, hit_count: 0, char_count: [...content].length, chunk_info: '', created_at: t, updated_at: t };
+    const row = {
+      id: this.ctx.host.newId(),
+      dataset_id: doc.dataset_id,
+      document_id: doc.id,
+      sequence: at,
+      content,
+      words: words(index).join(' '),
+      status: SliceStatus.PendingVectoring,
+      hit_count: 0,
+      char_count: [...content].length,
+      chunk_info: '',
+      created_at: t,
+      updated_at: t,
+    };
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('knowledge_slice').set({ sequence: sql`sequence + 1` }).where('document_id', '=', doc.id).where('sequence', '>=', at).execute();
+      await trx
+        .updateTable('knowledge_slice')
+        .set({ sequence: sql`sequence + 1` })
+        .where('document_id', '=', doc.id)
+        .where('sequence', '>=', at)
+        .execute();
       await this.insert(trx, [row]);
     });
     await this.recount(doc.id);
@@ -132,7 +183,14 @@ export class KnowledgeStore {
       await this.unindex(trx, sql`id = ${s.id}`);
       await trx
         .updateTable('knowledge_slice')
-        .set({ content, words: words(index).join(' '), char_count: [...content].length, status: s.status === SliceStatus.Deactive ? SliceStatus.Deactive : SliceStatus.PendingVectoring, updated_at: now(), ...(this.pg() ? { tsv: sql`to_tsvector('simple', ${words(index).join(' ')})` } : {}) })
+        .set({
+          content,
+          words: words(index).join(' '),
+          char_count: [...content].length,
+          status: s.status === SliceStatus.Deactive ? SliceStatus.Deactive : SliceStatus.PendingVectoring,
+          updated_at: now(),
+          ...(this.pg() ? { tsv: sql`to_tsvector('simple', ${words(index).join(' ')})` } : {}),
+        })
         .where('id', '=', s.id)
         .execute();
       await this.reindex(trx, sql`id = ${s.id}`);
@@ -142,7 +200,12 @@ export class KnowledgeStore {
 
   async deleteSlices(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    const docs = await this.db.selectFrom('knowledge_slice').select('document_id').distinct().where('id', 'in', ids).execute();
+    const docs = await this.db
+      .selectFrom('knowledge_slice')
+      .select('document_id')
+      .distinct()
+      .where('id', 'in', ids)
+      .execute();
     await this.db.transaction().execute(async (trx) => {
       await this.unindex(trx, sql`id in (${sql.join(ids)})`);
       await trx.deleteFrom('knowledge_slice').where('id', 'in', ids).execute();
@@ -151,7 +214,9 @@ export class KnowledgeStore {
   }
 
   async deleteDocumentSlices(documentId: string): Promise<string[]> {
-    const ids = (await this.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', documentId).execute()).map((r) => r.id as string);
+    const ids = (
+      await this.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', documentId).execute()
+    ).map((r) => r.id as string);
     await this.db.transaction().execute(async (trx) => {
       await this.unindex(trx, sql`document_id = ${documentId}`);
       await trx.deleteFrom('knowledge_slice').where('document_id', '=', documentId).execute();
@@ -162,7 +227,14 @@ export class KnowledgeStore {
   /** Disabled slices leave the full-text index; enabled ones come back (other changes leave the index alone). */
   async setSliceStatus(ids: string[], status: number) {
     if (!ids.length) return;
-    const disabled = (await this.db.selectFrom('knowledge_slice').select('id').where('id', 'in', ids).where('status', '=', SliceStatus.Deactive).execute()).length;
+    const disabled = (
+      await this.db
+        .selectFrom('knowledge_slice')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('status', '=', SliceStatus.Deactive)
+        .execute()
+    ).length;
     if ((status === SliceStatus.Deactive ? ids.length - disabled : disabled) === 0) {
       await this.db.updateTable('knowledge_slice').set({ status, updated_at: now() }).where('id', 'in', ids).execute();
       return;
@@ -181,7 +253,11 @@ export class KnowledgeStore {
       .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('char_count').as('chars')])
       .where('document_id', '=', documentId)
       .executeTakeFirst();
-    await this.db.updateTable('knowledge_document').set({ slice_count: Number(r?.n ?? 0), char_count: Number(r?.chars ?? 0), updated_at: now() }).where('id', '=', documentId).execute();
+    await this.db
+      .updateTable('knowledge_document')
+      .set({ slice_count: Number(r?.n ?? 0), char_count: Number(r?.chars ?? 0), updated_at: now() })
+      .where('id', '=', documentId)
+      .execute();
   }
 
   /**
@@ -202,21 +278,47 @@ export class KnowledgeStore {
       return rows.rows.map((r) => ({ id: r.id, raw: Number(r.raw) * 10 }));
     }
     const match = `words : (${terms.map((t) => `"${t}"`).join(' OR ')}) AND dataset : (${datasetIds.map((d) => `"d${d}"`).join(' OR ')})`;
-    const hits = await sql<{ rowid: number; raw: number }>`select rowid, -bm25(knowledge_fts, 1.0, 0.0) as raw from knowledge_fts where knowledge_fts match ${match} order by bm25(knowledge_fts, 1.0, 0.0) limit ${k}`.execute(this.db);
+    const hits = await sql<{
+      rowid: number;
+      raw: number;
+    }>`select rowid, -bm25(knowledge_fts, 1.0, 0.0) as raw from knowledge_fts where knowledge_fts match ${match} order by bm25(knowledge_fts, 1.0, 0.0) limit ${k}`.execute(
+      this.db,
+    );
     if (!hits.rows.length) return [];
-    const ids = await sql<{ rowid: number; id: string }>`select rowid, id from knowledge_slice where rowid in (${sql.join(hits.rows.map((h) => h.rowid))})`.execute(this.db);
+    const ids = await sql<{
+      rowid: number;
+      id: string;
+    }>`select rowid, id from knowledge_slice where rowid in (${sql.join(hits.rows.map((h) => h.rowid))})`.execute(
+      this.db,
+    );
     const byRow = new Map(ids.rows.map((r) => [Number(r.rowid), r.id]));
-    return hits.rows.filter((h) => byRow.has(Number(h.rowid))).map((h) => ({ id: byRow.get(Number(h.rowid))!, raw: Number(h.raw) }));
+    return hits.rows
+      .filter((h) => byRow.has(Number(h.rowid)))
+      .map((h) => ({ id: byRow.get(Number(h.rowid))!, raw: Number(h.raw) }));
   }
 
   #total = { n: 0, at: 0 };
   /** The query's words without those in more than one slice in twenty, unless nothing rarer is left (then the two rarest). */
   async #selective(terms: string[]): Promise<string[]> {
     if (terms.length < 2 || this.pg()) return terms.slice(0, 12);
-    if (Date.now() - this.#total.at > 10_000) this.#total = { n: Number((await this.db.selectFrom('knowledge_slice').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0), at: Date.now() };
+    if (Date.now() - this.#total.at > 10_000)
+      this.#total = {
+        n: Number(
+          (
+            await this.db
+              .selectFrom('knowledge_slice')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirst()
+          )?.n ?? 0,
+        ),
+        at: Date.now(),
+      };
     // Small collections are cheap to search whole, and there a few slices are already "one in twenty".
     if (this.#total.n < 2000) return terms.slice(0, 12);
-    const df = await sql<{ term: string; doc: number }>`select term, doc from knowledge_fts_vocab where term in (${sql.join(terms)})`.execute(this.db);
+    const df = await sql<{
+      term: string;
+      doc: number;
+    }>`select term, doc from knowledge_fts_vocab where term in (${sql.join(terms)})`.execute(this.db);
     const freq = new Map(df.rows.map((r) => [r.term, Number(r.doc)]));
     const known = terms.filter((t) => freq.has(t)).sort((a, b) => freq.get(a)! - freq.get(b)!);
     if (!known.length) return terms.slice(0, 12);
@@ -244,6 +346,8 @@ export class KnowledgeStore {
   /** Puts the enabled slices matching `where` in the SQLite index (PostgreSQL keeps tsv on the row). */
   private async reindex(trx: typeof this.ctx.db, where: ReturnType<typeof sql>) {
     if (this.pg()) return;
-    await sql`insert into knowledge_fts(rowid, words, dataset) select rowid, words, 'd' || dataset_id from knowledge_slice where (${where}) and status <> ${SliceStatus.Deactive}`.execute(trx);
+    await sql`insert into knowledge_fts(rowid, words, dataset) select rowid, words, 'd' || dataset_id from knowledge_slice where (${where}) and status <> ${SliceStatus.Deactive}`.execute(
+      trx,
+    );
   }
 }

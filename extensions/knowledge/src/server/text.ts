@@ -19,7 +19,11 @@ export function cleanUp(text: string, s: Pick<ChunkStrategy, 'remove_extra_space
   // oxlint-disable-next-line no-control-regex -- NUL characters are what this removes
   let t = text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '');
   if (s.remove_urls_emails) t = t.replace(/https?:\/\/[^\s)）\]]+/g, '').replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '');
-  if (s.remove_extra_spaces) t = t.replace(/[ \t\u00a0\u3000]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n');
+  if (s.remove_extra_spaces)
+    t = t
+      .replace(/[ \t\u00a0\u3000]+/g, ' ')
+      .replace(/ *\n */g, '\n')
+      .replace(/\n{3,}/g, '\n\n');
   return t.trim();
 }
 
@@ -107,7 +111,12 @@ function byHeadings(text: string, s: ChunkStrategy): Chunk[] {
     if (!content) return;
     const titles = path.filter(Boolean);
     const prefix = s.save_title && titles.length ? `${titles.join(' > ')}\n` : '';
-    for (const piece of merge(split(content, AUTO_SEPARATORS, s.max_tokens - estimateTokens(prefix)), s.max_tokens - estimateTokens(prefix), 0)) out.push({ content: prefix + piece, titles });
+    for (const piece of merge(
+      split(content, AUTO_SEPARATORS, s.max_tokens - estimateTokens(prefix)),
+      s.max_tokens - estimateTokens(prefix),
+      0,
+    ))
+      out.push({ content: prefix + piece, titles });
   };
   for (const line of text.split('\n')) {
     const h = /^(#{1,6})\s+(.*)$/.exec(line);

@@ -21,7 +21,8 @@ const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteL
 const fromBytes = (b: Uint8Array) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /** The k best rows for `q`, on this thread. */
-const scanHere = (m: Loaded, q: Float32Array, k: number) => (scan(m.matrix, m.dims, 0, m.ids.length, q, k) as [number, number][]).map(([index, score]) => ({ index, score }));
+const scanHere = (m: Loaded, q: Float32Array, k: number) =>
+  (scan(m.matrix, m.dims, 0, m.ids.length, q, k) as [number, number][]).map(([index, score]) => ({ index, score }));
 
 /** Matrices of at least this many numbers are scanned by worker threads, in parallel shares. */
 const PARALLEL_FROM = 2_000_000;
@@ -47,7 +48,8 @@ function startScanners(): Scanners | undefined {
   const held = new Map<string, number>();
   const hold = (datasetId: string, m: Loaded) => {
     held.set(datasetId, m.version);
-    for (const w of workers) w.postMessage({ type: 'hold', datasetId, version: m.version, buffer: m.matrix.buffer, dims: m.dims });
+    for (const w of workers)
+      w.postMessage({ type: 'hold', datasetId, version: m.version, buffer: m.matrix.buffer, dims: m.dims });
   };
   return {
     hold,
@@ -64,7 +66,16 @@ function startScanners(): Scanners | undefined {
                 waiting.delete(id);
                 resolve(r);
               });
-              w.postMessage({ type: 'scan', id, datasetId, version: m.version, from: i * share, to: Math.min(n, (i + 1) * share), q, k });
+              w.postMessage({
+                type: 'scan',
+                id,
+                datasetId,
+                version: m.version,
+                from: i * share,
+                to: Math.min(n, (i + 1) * share),
+                q,
+                k,
+              });
             }),
         ),
       );
@@ -83,17 +94,39 @@ function startScanners(): Scanners | undefined {
 export function embeddedIndex(db: Kysely<any>): VectorIndex {
   const cache = new Map<string, Loaded>();
   let scanners: Scanners | undefined;
-  const versionOf = async (datasetId: string) => Number((await db.selectFrom('knowledge_vector_version').select('version').where('dataset_id', '=', datasetId).executeTakeFirst())?.version ?? 0);
+  const versionOf = async (datasetId: string) =>
+    Number(
+      (
+        await db
+          .selectFrom('knowledge_vector_version')
+          .select('version')
+          .where('dataset_id', '=', datasetId)
+          .executeTakeFirst()
+      )?.version ?? 0,
+    );
   const bump = async (datasetId: string) => {
-    const r = await db.updateTable('knowledge_vector_version').set({ version: sql`version + 1` }).where('dataset_id', '=', datasetId).executeTakeFirst();
-    if (!Number(r.numUpdatedRows)) await db.insertInto('knowledge_vector_version').values({ dataset_id: datasetId, version: 1 }).onConflict((oc) => oc.column('dataset_id').doUpdateSet({ version: sql`knowledge_vector_version.version + 1` })).execute();
+    const r = await db
+      .updateTable('knowledge_vector_version')
+      .set({ version: sql`version + 1` })
+      .where('dataset_id', '=', datasetId)
+      .executeTakeFirst();
+    if (!Number(r.numUpdatedRows))
+      await db
+        .insertInto('knowledge_vector_version')
+        .values({ dataset_id: datasetId, version: 1 })
+        .onConflict((oc) => oc.column('dataset_id').doUpdateSet({ version: sql`knowledge_vector_version.version + 1` }))
+        .execute();
     cache.delete(datasetId);
   };
   const load = async (datasetId: string): Promise<Loaded | undefined> => {
     const version = await versionOf(datasetId);
     const have = cache.get(datasetId);
     if (have && have.version === version) return have;
-    const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'vec']).where('dataset_id', '=', datasetId).execute();
+    const rows = await db
+      .selectFrom('knowledge_vector')
+      .select(['slice_id', 'vec'])
+      .where('dataset_id', '=', datasetId)
+      .execute();
     if (!rows.length) {
       cache.delete(datasetId);
       return undefined;
@@ -118,13 +151,23 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
   return {
     async upsert(datasetId, items) {
       for (let i = 0; i < items.length; i += 500) {
-        const rows = items.slice(i, i + 500).map((it) => ({ slice_id: it.id, dataset_id: datasetId, vec: toBytes(normalize(it.vector)) }));
-        await db.insertInto('knowledge_vector').values(rows).onConflict((oc) => oc.column('slice_id').doUpdateSet({ vec: sql`excluded.vec` })).execute();
+        const rows = items
+          .slice(i, i + 500)
+          .map((it) => ({ slice_id: it.id, dataset_id: datasetId, vec: toBytes(normalize(it.vector)) }));
+        await db
+          .insertInto('knowledge_vector')
+          .values(rows)
+          .onConflict((oc) => oc.column('slice_id').doUpdateSet({ vec: sql`excluded.vec` }))
+          .execute();
       }
       await bump(datasetId);
     },
     async remove(datasetId, ids) {
-      for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('knowledge_vector').where('slice_id', 'in', ids.slice(i, i + 500)).execute();
+      for (let i = 0; i < ids.length; i += 500)
+        await db
+          .deleteFrom('knowledge_vector')
+          .where('slice_id', 'in', ids.slice(i, i + 500))
+          .execute();
       await bump(datasetId);
     },
     async dropDataset(datasetId) {
@@ -137,8 +180,15 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
       scanners = undefined;
     },
     async *vectors(datasetId) {
-      for (let after = ''; ; ) {
-        const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'vec']).where('dataset_id', '=', datasetId).where('slice_id', '>', after).orderBy('slice_id').limit(5000).execute();
+      for (let after = ''; ;) {
+        const rows = await db
+          .selectFrom('knowledge_vector')
+          .select(['slice_id', 'vec'])
+          .where('dataset_id', '=', datasetId)
+          .where('slice_id', '>', after)
+          .orderBy('slice_id')
+          .limit(5000)
+          .execute();
         if (!rows.length) return;
         yield rows.map((r) => ({ id: r.slice_id as string, vector: fromBytes(r.vec as Uint8Array) }));
         after = rows[rows.length - 1].slice_id as string;
@@ -149,8 +199,13 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
       const out = new Map<string, Float32Array>();
       for (let i = 0; i < ids.length; i += 500) {
         // By the primary key alone (with the dataset in the filter SQLite would walk the dataset's index instead).
-        const rows = await db.selectFrom('knowledge_vector').select(['slice_id', 'dataset_id', 'vec']).where('slice_id', 'in', ids.slice(i, i + 500)).execute();
-        for (const r of rows) if (r.dataset_id === datasetId) out.set(r.slice_id as string, fromBytes(r.vec as Uint8Array));
+        const rows = await db
+          .selectFrom('knowledge_vector')
+          .select(['slice_id', 'dataset_id', 'vec'])
+          .where('slice_id', 'in', ids.slice(i, i + 500))
+          .execute();
+        for (const r of rows)
+          if (r.dataset_id === datasetId) out.set(r.slice_id as string, fromBytes(r.vec as Uint8Array));
       }
       return out;
     },
@@ -160,8 +215,14 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
       for (const datasetId of datasetIds) {
         const m = await load(datasetId);
         if (!m) continue;
-        if (m.dims !== q.length) throw badRequest(`The dataset's vectors have ${m.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`);
-        const best = m.ids.length * m.dims >= PARALLEL_FROM && (scanners ??= startScanners()) ? await scanners.scan(datasetId, m, q, k) : scanHere(m, q, k);
+        if (m.dims !== q.length)
+          throw badRequest(
+            `The dataset's vectors have ${m.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`,
+          );
+        const best =
+          m.ids.length * m.dims >= PARALLEL_FROM && (scanners ??= startScanners())
+            ? await scanners.scan(datasetId, m, q, k)
+            : scanHere(m, q, k);
         for (const t of best) hits.push({ id: m.ids[t.index], score: t.score });
       }
       return hits.sort((a, b) => b.score - a.score).slice(0, k);
@@ -171,7 +232,8 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
 
 export const embeddedVectors: VectorStoreKind = {
   key: 'embedded',
-  description: "Vectors in the studio's database (the SQLite file, or PostgreSQL), searched exactly in memory; right up to a few hundred thousand slices per dataset.",
+  description:
+    "Vectors in the studio's database (the SQLite file, or PostgreSQL), searched exactly in memory; right up to a few hundred thousand slices per dataset.",
   shared: true,
   create: ({ db }) => embeddedIndex(db),
 };

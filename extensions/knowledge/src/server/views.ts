@@ -4,7 +4,18 @@ import type { DatasetRow, DocumentRow, SliceRow } from './store.ts';
 
 export const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000) || 0;
 
-export function datasetView(d: DatasetRow, stats: { doc_count: number; slice_count: number; hit_count: number; all_file_size: number; processing: string[]; failed: string[]; bot_used_count?: number }) {
+export function datasetView(
+  d: DatasetRow,
+  stats: {
+    doc_count: number;
+    slice_count: number;
+    hit_count: number;
+    all_file_size: number;
+    processing: string[];
+    failed: string[];
+    bot_used_count?: number;
+  },
+) {
   return {
     dataset_id: d.id,
     id: d.id,
@@ -65,7 +76,9 @@ export function documentView(d: DocumentRow) {
 }
 
 export function progressView(d: DocumentRow, url?: string) {
-  const busy = [DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing].includes(Number(d.status) as 0);
+  const busy = [DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing].includes(
+    Number(d.status) as 0,
+  );
   return {
     document_id: d.id,
     document_name: d.name,

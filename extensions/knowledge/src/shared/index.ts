@@ -7,7 +7,15 @@ import { z } from 'zod';
 /** Coze's FormatType of datasets and documents. */
 export const FormatType = { Text: 0, Table: 1, Image: 2 } as const;
 /** Coze's DocumentStatus. */
-export const DocumentStatus = { Processing: 0, Enable: 1, Disable: 2, Deleted: 3, Resegment: 4, Refreshing: 5, Failed: 9 } as const;
+export const DocumentStatus = {
+  Processing: 0,
+  Enable: 1,
+  Disable: 2,
+  Deleted: 3,
+  Resegment: 4,
+  Refreshing: 5,
+  Failed: 9,
+} as const;
 /** Coze's SliceStatus. */
 export const SliceStatus = { PendingVectoring: 0, FinishVectoring: 1, Deactive: 9 } as const;
 /** Coze's ChunkType: automatic (0), custom separator and size (1), by headings (2). */
@@ -70,14 +78,29 @@ export interface DatasetInfo {
 export interface Knowledge {
   dataset(id: string): Promise<DatasetInfo | undefined>;
   list(spaceId: string): Promise<DatasetInfo[]>;
-  retrieve(opts: RetrieveOptions): Promise<{ slices: RetrievedSlice[]; mode: 'fulltext' | 'semantic' | 'hybrid'; note?: string }>;
+  retrieve(
+    opts: RetrieveOptions,
+  ): Promise<{ slices: RetrievedSlice[]; mode: 'fulltext' | 'semantic' | 'hybrid'; note?: string }>;
   /** Adds a document (a file id or URL, or text) to a text dataset and processes it; resolves with its id at once. */
-  addDocument(input: { datasetId: string; userId: string; name?: string; fileId?: string; url?: string; text?: string }): Promise<{ document_id: string; name: string }>;
+  addDocument(input: {
+    datasetId: string;
+    userId: string;
+    name?: string;
+    fileId?: string;
+    url?: string;
+    text?: string;
+  }): Promise<{ document_id: string; name: string }>;
   /** How a document's processing goes (undefined: no such document). */
-  documentStatus(documentId: string): Promise<{ status: number; status_descript: string; progress: number } | undefined>;
+  documentStatus(
+    documentId: string,
+  ): Promise<{ status: number; status_descript: string; progress: number } | undefined>;
   deleteDocument(documentId: string, spaceId: string): Promise<boolean>;
 }
-export const KnowledgeService = defineService<Knowledge>({ id: 'knowledge.knowledge', owner: 'knowledge', description: 'Datasets, retrieval and adding documents.' });
+export const KnowledgeService = defineService<Knowledge>({
+  id: 'knowledge.knowledge',
+  owner: 'knowledge',
+  description: 'Datasets, retrieval and adding documents.',
+});
 
 /** A vector of length 1 (a copy): cosine similarity is then a dot product. */
 export function normalize(v: ArrayLike<number>): Float32Array {
@@ -113,13 +136,24 @@ export interface VectorStoreKind {
   description: string;
   /** Several studio processes can share it. */
   shared: boolean;
-  create(opts: { dataDir: string; config: Record<string, unknown>; db: Kysely<any>; dialect: 'sqlite' | 'postgres' }): VectorIndex | Promise<VectorIndex>;
+  create(opts: {
+    dataDir: string;
+    config: Record<string, unknown>;
+    db: Kysely<any>;
+    dialect: 'sqlite' | 'postgres';
+  }): VectorIndex | Promise<VectorIndex>;
 }
 
 export const VectorStores = defineRegistryPoint<VectorStoreKind>({
   id: 'knowledge.vectorStores',
   owner: 'knowledge',
-  description: 'Where slice vectors are kept and searched: the studio database (default), or a vector engine an extension adds.',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), description: z.string(), shared: z.boolean(), create: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function') }),
+  description:
+    'Where slice vectors are kept and searched: the studio database (default), or a vector engine an extension adds.',
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    description: z.string(),
+    shared: z.boolean(),
+    create: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function'),
+  }),
   key: (s) => s.key,
 });

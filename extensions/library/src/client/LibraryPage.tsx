@@ -1,9 +1,36 @@
 // The library: every kind of resource of the space in one list (type, name, creator), folders to sort
 // them into, and the recycle bin. Kinds come from the ResourceKinds points; this page names none.
-import { Button, Dropdown, Empty, Input, Menu, Popconfirm, Radio, Select, Space, Table, Tag, Tree, Typography } from '@arco-design/web-react';
+import {
+  Button,
+  Dropdown,
+  Empty,
+  Input,
+  Menu,
+  Popconfirm,
+  Radio,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Tree,
+  Typography,
+} from '@arco-design/web-react';
 import { IconDelete, IconEdit, IconFolder, IconFolderAdd, IconMore } from '@arco-design/web-react/icon';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { itemPathOf, Modal, PageHeading, ResourceKinds, SearchInput, toast, useApi, useFormat, usePageTitle, useRegistryEntries, type RegistryEntry, type ResourceKind } from '@tessera/sdk/client';
+import {
+  itemPathOf,
+  Modal,
+  PageHeading,
+  ResourceKinds,
+  SearchInput,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  useRegistryEntries,
+  type RegistryEntry,
+  type ResourceKind,
+} from '@tessera/sdk/client';
 import { Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -55,7 +82,10 @@ function Library({ spaceId }: { spaceId: string }) {
   const format = useFormat();
   const entries = useRegistryEntries(ResourceKinds);
   const kinds = useMemo(() => new Map(entries.map((e) => [e.value.kind, e])), [entries]);
-  const caps = useQuery({ queryKey: ['library', 'kinds'], queryFn: () => api.post<{ kinds: KindCaps[] }>('/api/library/kinds') });
+  const caps = useQuery({
+    queryKey: ['library', 'kinds'],
+    queryFn: () => api.post<{ kinds: KindCaps[] }>('/api/library/kinds'),
+  });
   const capsOf = (kind: string) => caps.data?.kinds.find((k) => k.kind === kind);
   const [types, setTypes] = useState<string[]>([]);
   const [name, setName] = useState('');
@@ -64,7 +94,10 @@ function Library({ spaceId }: { spaceId: string }) {
   const [moving, setMoving] = useState<Item | undefined>();
   const [copying, setCopying] = useState<Item | undefined>();
   const actionEntries = useRegistryEntries(LibraryActions);
-  const actions = useMemo(() => [...actionEntries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100)), [actionEntries]);
+  const actions = useMemo(
+    () => [...actionEntries].sort((a, b) => (a.value.order ?? 100) - (b.value.order ?? 100)),
+    [actionEntries],
+  );
   const [acting, setActing] = useState<{ action: LibraryAction; item: Item } | undefined>();
   const importInput = useRef<HTMLInputElement>(null);
   const importFile = useMutation({
@@ -75,45 +108,71 @@ function Library({ spaceId }: { spaceId: string }) {
       } catch {
         throw new Error(t('importNotJson'));
       }
-      return api.post<{ res_type: string; res_id: string }>('/api/library/resource/import', { space_id: spaceId, bundle });
+      return api.post<{ res_type: string; res_id: string }>('/api/library/resource/import', {
+        space_id: spaceId,
+        bundle,
+      });
     },
     onSuccess: async () => {
       toast.success(t('imported'));
       await refresh();
     },
     onError: (e) => {
-      if (!(e as { code?: number }).code) toast.error((e).message);
+      if (!(e as { code?: number }).code) toast.error(e.message);
     },
   });
   const exportItem = async (i: Item) => {
-    const r = await api.post<{ file_name: string; bundle: unknown }>('/api/library/resource/export', { space_id: spaceId, res_type: i.res_type, res_id: i.res_id });
+    const r = await api.post<{ file_name: string; bundle: unknown }>('/api/library/resource/export', {
+      space_id: spaceId,
+      res_type: i.res_type,
+      res_id: i.res_id,
+    });
     const url = URL.createObjectURL(new Blob([JSON.stringify(r.bundle, null, 2)], { type: 'application/json' }));
     const a = Object.assign(document.createElement('a'), { href: url, download: r.file_name });
     a.click();
     URL.revokeObjectURL(url);
   };
   const bin = place === BIN;
-  const folders = useQuery({ queryKey: ['library', 'folders', spaceId], queryFn: () => api.post<{ folders: Folder[] }>('/api/library/folder/tree', { space_id: spaceId }) });
+  const folders = useQuery({
+    queryKey: ['library', 'folders', spaceId],
+    queryFn: () => api.post<{ folders: Folder[] }>('/api/library/folder/tree', { space_id: spaceId }),
+  });
   const list = useInfiniteQuery({
     queryKey: ['library', 'list', spaceId, types, name, creator, place],
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
-      api.post<{ resource_list: Item[]; cursor: string; has_more: boolean }>(bin ? '/api/resource/library_resource_recycle_info' : '/api/resource/library_resource_list', {
-        space_id: spaceId,
-        res_type_filter: types.length ? types : undefined,
-        name: name || undefined,
-        creator: creator === 'me' ? 'me' : undefined,
-        folder_id: place && !bin ? place : undefined,
-        cursor: pageParam || undefined,
-        size: PAGE,
-      }),
+      api.post<{ resource_list: Item[]; cursor: string; has_more: boolean }>(
+        bin ? '/api/resource/library_resource_recycle_info' : '/api/resource/library_resource_list',
+        {
+          space_id: spaceId,
+          res_type_filter: types.length ? types : undefined,
+          name: name || undefined,
+          creator: creator === 'me' ? 'me' : undefined,
+          folder_id: place && !bin ? place : undefined,
+          cursor: pageParam || undefined,
+          size: PAGE,
+        },
+      ),
     getNextPageParam: (last) => (last.has_more ? last.cursor : undefined),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['library'] });
   const act = useMutation({
-    mutationFn: ({ path, item }: { path: string; item: Item }) => api.post<{ recycled?: boolean }>(`/api/library/resource/${path}`, { space_id: spaceId, res_type: item.res_type, res_id: item.res_id }),
+    mutationFn: ({ path, item }: { path: string; item: Item }) =>
+      api.post<{ recycled?: boolean }>(`/api/library/resource/${path}`, {
+        space_id: spaceId,
+        res_type: item.res_type,
+        res_id: item.res_id,
+      }),
     onSuccess: async (r, v) => {
-      toast.success(v.path === 'delete' ? (r.recycled ? t('toBin') : t('deleted')) : v.path === 'restore' ? t('restored') : t('purged'));
+      toast.success(
+        v.path === 'delete'
+          ? r.recycled
+            ? t('toBin')
+            : t('deleted')
+          : v.path === 'restore'
+            ? t('restored')
+            : t('purged'),
+      );
       await refresh();
     },
   });
@@ -127,10 +186,21 @@ function Library({ spaceId }: { spaceId: string }) {
         intro={t('intro')}
         action={
           <>
-            <Button loading={importFile.isPending} onClick={() => importInput.current?.click()} data-testid="library-import">
+            <Button
+              loading={importFile.isPending}
+              onClick={() => importInput.current?.click()}
+              data-testid="library-import"
+            >
               {t('import')}
             </Button>
-            <input ref={importInput} type="file" accept=".json,application/json" style={{ display: 'none' }} data-testid="library-import-file" onChange={(e) => e.target.files?.[0] && importFile.mutate(e.target.files[0])} />
+            <input
+              ref={importInput}
+              type="file"
+              accept=".json,application/json"
+              style={{ display: 'none' }}
+              data-testid="library-import-file"
+              onChange={(e) => e.target.files?.[0] && importFile.mutate(e.target.files[0])}
+            />
           </>
         }
       />
@@ -139,7 +209,15 @@ function Library({ spaceId }: { spaceId: string }) {
         <div style={{ flex: 1, minWidth: 0 }}>
           <Space wrap style={{ marginBottom: 12 }}>
             <SearchInput placeholder={t('search')} onSearch={setName} data-testid="library-search" />
-            <Select mode="multiple" style={{ minWidth: 220 }} placeholder={t('allTypes')} value={types} onChange={setTypes} allowClear data-testid="library-type-filter">
+            <Select
+              mode="multiple"
+              style={{ minWidth: 220 }}
+              placeholder={t('allTypes')}
+              value={types}
+              onChange={setTypes}
+              allowClear
+              data-testid="library-type-filter"
+            >
               {entries.map((e) => (
                 <Select.Option key={e.value.kind} value={e.value.kind}>
                   <KindLabel entry={e} />
@@ -156,7 +234,19 @@ function Library({ spaceId }: { spaceId: string }) {
             loading={list.isLoading}
             pagination={false}
             data={items}
-            noDataElement={<Empty description={bin ? t('binEmpty') : name || types.length || creator === 'me' ? t('emptySearch') : place ? t('folderEmpty') : t('empty')} />}
+            noDataElement={
+              <Empty
+                description={
+                  bin
+                    ? t('binEmpty')
+                    : name || types.length || creator === 'me'
+                      ? t('emptySearch')
+                      : place
+                        ? t('folderEmpty')
+                        : t('empty')
+                }
+              />
+            }
             columns={[
               {
                 title: t('columns.name'),
@@ -186,11 +276,37 @@ function Library({ spaceId }: { spaceId: string }) {
                   );
                 },
               },
-              { title: t('columns.type'), dataIndex: 'res_type', width: 100, render: (k: string) => <Tag>{kinds.get(k) ? <KindLabel entry={kinds.get(k)!} /> : k}</Tag> },
-              { title: t('columns.status'), dataIndex: 'published', width: 80, render: (p?: boolean) => (p === undefined ? '' : <Tag color={p ? 'green' : undefined}>{p ? t('published') : t('draft')}</Tag>) },
+              {
+                title: t('columns.type'),
+                dataIndex: 'res_type',
+                width: 100,
+                render: (k: string) => <Tag>{kinds.get(k) ? <KindLabel entry={kinds.get(k)!} /> : k}</Tag>,
+              },
+              {
+                title: t('columns.status'),
+                dataIndex: 'published',
+                width: 80,
+                render: (p?: boolean) =>
+                  p === undefined ? '' : <Tag color={p ? 'green' : undefined}>{p ? t('published') : t('draft')}</Tag>,
+              },
               { title: t('columns.creator'), dataIndex: 'creator_name', width: 110, ellipsis: true },
-              { title: bin ? t('columns.deleted') : t('columns.edited'), dataIndex: 'edit_time', width: 150, render: (s: number, i) => format.dateTime((bin ? (i.delete_time ?? s) : s) * 1000) },
-              ...(bin ? [] : [{ title: t('columns.folder'), dataIndex: 'folder_id', width: 110, ellipsis: true, render: (f: string) => folderName(f) }]),
+              {
+                title: bin ? t('columns.deleted') : t('columns.edited'),
+                dataIndex: 'edit_time',
+                width: 150,
+                render: (s: number, i) => format.dateTime((bin ? (i.delete_time ?? s) : s) * 1000),
+              },
+              ...(bin
+                ? []
+                : [
+                    {
+                      title: t('columns.folder'),
+                      dataIndex: 'folder_id',
+                      width: 110,
+                      ellipsis: true,
+                      render: (f: string) => folderName(f),
+                    },
+                  ]),
               {
                 title: '',
                 key: 'actions',
@@ -198,11 +314,19 @@ function Library({ spaceId }: { spaceId: string }) {
                 render: (_: unknown, i: Item) =>
                   bin ? (
                     <Space size={0}>
-                      <Button size="mini" type="text" onClick={() => act.mutate({ path: 'restore', item: i })} data-testid="library-restore">
+                      <Button
+                        size="mini"
+                        type="text"
+                        onClick={() => act.mutate({ path: 'restore', item: i })}
+                        data-testid="library-restore"
+                      >
                         {t('restore')}
                       </Button>
                       {capsOf(i.res_type)?.can_purge && (
-                        <Popconfirm title={t('purgeTitle', { name: i.name })} onOk={() => act.mutate({ path: 'purge', item: i })}>
+                        <Popconfirm
+                          title={t('purgeTitle', { name: i.name })}
+                          onOk={() => act.mutate({ path: 'purge', item: i })}
+                        >
                           <Button size="mini" type="text" status="danger" data-testid="library-purge">
                             {t('purge')}
                           </Button>
@@ -214,7 +338,12 @@ function Library({ spaceId }: { spaceId: string }) {
                       <Button size="mini" type="text" onClick={() => setMoving(i)} data-testid="library-move">
                         {t('move')}
                       </Button>
-                      {(capsOf(i.res_type)?.can_export || actions.some((a) => a.value.applies?.(i, capsOf(i.res_type) ?? { can_export: false, can_import: false }) ?? true)) && (
+                      {(capsOf(i.res_type)?.can_export ||
+                        actions.some(
+                          (a) =>
+                            a.value.applies?.(i, capsOf(i.res_type) ?? { can_export: false, can_import: false }) ??
+                            true,
+                        )) && (
                         <Dropdown
                           trigger="click"
                           droplist={
@@ -239,7 +368,13 @@ function Library({ spaceId }: { spaceId: string }) {
                                 </Menu.Item>
                               )}
                               {actions
-                                .filter((a) => a.value.applies?.(i, capsOf(i.res_type) ?? { can_export: false, can_import: false }) ?? true)
+                                .filter(
+                                  (a) =>
+                                    a.value.applies?.(
+                                      i,
+                                      capsOf(i.res_type) ?? { can_export: false, can_import: false },
+                                    ) ?? true,
+                                )
                                 .map((a) => (
                                   <Menu.Item key={`action:${a.key}`} data-testid={`library-action-${a.key}`}>
                                     <ActionLabel owner={a.owner} label={a.value.label} />
@@ -248,11 +383,21 @@ function Library({ spaceId }: { spaceId: string }) {
                             </Menu>
                           }
                         >
-                          <Button size="mini" type="text" icon={<IconMore />} aria-label={t('moreActions')} data-testid="library-more-actions" />
+                          <Button
+                            size="mini"
+                            type="text"
+                            icon={<IconMore />}
+                            aria-label={t('moreActions')}
+                            data-testid="library-more-actions"
+                          />
                         </Dropdown>
                       )}
                       {capsOf(i.res_type)?.can_delete && (
-                        <Popconfirm title={t('deleteTitle', { name: i.name })} content={capsOf(i.res_type)?.recyclable ? t('deleteToBin') : t('deleteForGood')} onOk={() => act.mutate({ path: 'delete', item: i })}>
+                        <Popconfirm
+                          title={t('deleteTitle', { name: i.name })}
+                          content={capsOf(i.res_type)?.recyclable ? t('deleteToBin') : t('deleteForGood')}
+                          onOk={() => act.mutate({ path: 'delete', item: i })}
+                        >
                           <Button size="mini" type="text" status="danger" data-testid="library-delete">
                             {t('delete')}
                           </Button>
@@ -264,13 +409,26 @@ function Library({ spaceId }: { spaceId: string }) {
             ]}
           />
           {list.hasNextPage && (
-            <Button long style={{ marginTop: 8 }} loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="library-more">
+            <Button
+              long
+              style={{ marginTop: 8 }}
+              loading={list.isFetchingNextPage}
+              onClick={() => void list.fetchNextPage()}
+              data-testid="library-more"
+            >
               {t('more')}
             </Button>
           )}
         </div>
       </div>
-      {moving && <MoveModal spaceId={spaceId} item={moving} folders={folders.data?.folders ?? []} onClose={() => setMoving(undefined)} />}
+      {moving && (
+        <MoveModal
+          spaceId={spaceId}
+          item={moving}
+          folders={folders.data?.folders ?? []}
+          onClose={() => setMoving(undefined)}
+        />
+      )}
       {copying && <CopyModal spaceId={spaceId} item={copying} onClose={() => setCopying(undefined)} />}
       {acting && (
         <Suspense fallback={null}>
@@ -293,14 +451,31 @@ function KindLabel({ entry }: { entry: RegistryEntry<ResourceKind> }) {
 
 type TreeNode = { key: string; title: React.ReactNode; children?: TreeNode[] };
 
-function FolderTree({ spaceId, folders, place, onPlace }: { spaceId: string; folders: Folder[]; place: string; onPlace(p: string): void }) {
+function FolderTree({
+  spaceId,
+  folders,
+  place,
+  onPlace,
+}: {
+  spaceId: string;
+  folders: Folder[];
+  place: string;
+  onPlace(p: string): void;
+}) {
   const { t } = useTranslation('library');
   const api = useApi();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<{ id?: string; parent?: string; name: string } | undefined>();
   const done = () => qc.invalidateQueries({ queryKey: ['library'] });
   const save = useMutation({
-    mutationFn: (e: { id?: string; parent?: string; name: string }) => (e.id ? api.post('/api/library/folder/update', { space_id: spaceId, folder_id: e.id, name: e.name.trim() }) : api.post('/api/library/folder/create', { space_id: spaceId, name: e.name.trim(), parent_id: e.parent || undefined })),
+    mutationFn: (e: { id?: string; parent?: string; name: string }) =>
+      e.id
+        ? api.post('/api/library/folder/update', { space_id: spaceId, folder_id: e.id, name: e.name.trim() })
+        : api.post('/api/library/folder/create', {
+            space_id: spaceId,
+            name: e.name.trim(),
+            parent_id: e.parent || undefined,
+          }),
     onSuccess: async () => {
       setEditing(undefined);
       await done();
@@ -354,7 +529,11 @@ function FolderTree({ spaceId, folders, place, onPlace }: { spaceId: string; fol
       }));
   return (
     <div style={{ width: 200, flex: 'none' }} data-testid="library-folders">
-      <Menu selectedKeys={[place || 'all']} onClickMenuItem={(key) => onPlace(key === 'all' ? '' : key)} style={{ marginBottom: 8 }}>
+      <Menu
+        selectedKeys={[place || 'all']}
+        onClickMenuItem={(key) => onPlace(key === 'all' ? '' : key)}
+        style={{ marginBottom: 8 }}
+      >
         <Menu.Item key="all" data-testid="library-all">
           {t('all')}
         </Menu.Item>
@@ -366,19 +545,56 @@ function FolderTree({ spaceId, folders, place, onPlace }: { spaceId: string; fol
         <Typography.Text type="secondary">
           <IconFolder /> {t('folders')}
         </Typography.Text>
-        <Button size="mini" type="text" icon={<IconFolderAdd />} onClick={() => setEditing({ name: '' })} aria-label={t('folder.new')} data-testid="library-folder-new" />
+        <Button
+          size="mini"
+          type="text"
+          icon={<IconFolderAdd />}
+          onClick={() => setEditing({ name: '' })}
+          aria-label={t('folder.new')}
+          data-testid="library-folder-new"
+        />
       </Space>
-      {folders.length ? <Tree treeData={nodes('')} selectedKeys={[place]} onSelect={([key]) => key && onPlace(String(key))} blockNode /> : <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('noFolders')}</Typography.Text>}
+      {folders.length ? (
+        <Tree treeData={nodes('')} selectedKeys={[place]} onSelect={([key]) => key && onPlace(String(key))} blockNode />
+      ) : (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('noFolders')}
+        </Typography.Text>
+      )}
       {editing && (
-        <Modal visible title={editing.id ? t('folder.rename') : t('folder.new')} onCancel={() => setEditing(undefined)} onOk={() => save.mutate(editing)} confirmLoading={save.isPending} okButtonProps={{ disabled: !editing.name.trim(), ...({ 'data-testid': 'library-folder-save' } as object) }}>
-          <Input autoFocus value={editing.name} maxLength={100} onChange={(name) => setEditing({ ...editing, name })} onPressEnter={() => editing.name.trim() && save.mutate(editing)} data-testid="library-folder-name" />
+        <Modal
+          visible
+          title={editing.id ? t('folder.rename') : t('folder.new')}
+          onCancel={() => setEditing(undefined)}
+          onOk={() => save.mutate(editing)}
+          confirmLoading={save.isPending}
+          okButtonProps={{ disabled: !editing.name.trim(), ...({ 'data-testid': 'library-folder-save' } as object) }}
+        >
+          <Input
+            autoFocus
+            value={editing.name}
+            maxLength={100}
+            onChange={(name) => setEditing({ ...editing, name })}
+            onPressEnter={() => editing.name.trim() && save.mutate(editing)}
+            data-testid="library-folder-name"
+          />
         </Modal>
       )}
     </div>
   );
 }
 
-function MoveModal({ spaceId, item, folders, onClose }: { spaceId: string; item: Item; folders: Folder[]; onClose(): void }) {
+function MoveModal({
+  spaceId,
+  item,
+  folders,
+  onClose,
+}: {
+  spaceId: string;
+  item: Item;
+  folders: Folder[];
+  onClose(): void;
+}) {
   const { t } = useTranslation('library');
   const api = useApi();
   const qc = useQueryClient();
@@ -388,7 +604,12 @@ function MoveModal({ spaceId, item, folders, onClose }: { spaceId: string; item:
     return parent ? `${pathOf(parent)} / ${f.name}` : f.name;
   };
   const move = useMutation({
-    mutationFn: () => api.post('/api/library/resource/move', { space_id: spaceId, resources: [{ res_type: item.res_type, res_id: item.res_id }], folder_id: to }),
+    mutationFn: () =>
+      api.post('/api/library/resource/move', {
+        space_id: spaceId,
+        resources: [{ res_type: item.res_type, res_id: item.res_id }],
+        folder_id: to,
+      }),
     onSuccess: async () => {
       toast.success(t('moved'));
       await qc.invalidateQueries({ queryKey: ['library'] });
@@ -396,7 +617,14 @@ function MoveModal({ spaceId, item, folders, onClose }: { spaceId: string; item:
     },
   });
   return (
-    <Modal visible title={t('moveTitle', { name: item.name })} onCancel={onClose} onOk={() => move.mutate()} confirmLoading={move.isPending} okButtonProps={{ ...({ 'data-testid': 'library-move-save' } as object) }}>
+    <Modal
+      visible
+      title={t('moveTitle', { name: item.name })}
+      onCancel={onClose}
+      onOk={() => move.mutate()}
+      confirmLoading={move.isPending}
+      okButtonProps={{ ...({ 'data-testid': 'library-move-save' } as object) }}
+    >
       <Select style={{ width: '100%' }} value={to} onChange={setTo} data-testid="library-move-folder">
         <Select.Option value="">{t('noFolder')}</Select.Option>
         {folders.map((f) => (
@@ -416,7 +644,14 @@ function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; on
   const [to, setTo] = useState(spaceId);
   const [name, setName] = useState(item.name);
   const copy = useMutation({
-    mutationFn: () => api.post('/api/library/resource/copy', { space_id: spaceId, res_type: item.res_type, res_id: item.res_id, to_space_id: to, name: name.trim() }),
+    mutationFn: () =>
+      api.post('/api/library/resource/copy', {
+        space_id: spaceId,
+        res_type: item.res_type,
+        res_id: item.res_id,
+        to_space_id: to,
+        name: name.trim(),
+      }),
     onSuccess: async () => {
       toast.success(to === spaceId ? t('copied') : t('copiedTo'));
       await qc.invalidateQueries({ queryKey: ['library'] });
@@ -424,7 +659,14 @@ function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; on
     },
   });
   return (
-    <Modal visible title={t('copyTitle', { name: item.name })} onCancel={onClose} onOk={() => copy.mutate()} confirmLoading={copy.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'library-copy-save' } as object) }}>
+    <Modal
+      visible
+      title={t('copyTitle', { name: item.name })}
+      onCancel={onClose}
+      onOk={() => copy.mutate()}
+      confirmLoading={copy.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'library-copy-save' } as object) }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('copyTo')}</Typography.Text>
         <SpaceSelect value={to} onChange={setTo} testId="library-copy-space" />

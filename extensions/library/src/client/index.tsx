@@ -13,8 +13,19 @@ export default defineExtension({
     const space = ctx.service(CurrentSpaceService);
     setCurrentSpace(space);
     ctx.route({ path: '/library', component: LibraryPage, title: 'title' });
-    ctx.sidebar({ key: 'library', area: 'space', group: 'build', label: 'nav', path: '/library', icon: <IconFolder />, order: 90 });
+    ctx.sidebar({
+      key: 'library',
+      area: 'space',
+      group: 'build',
+      label: 'nav',
+      path: '/library',
+      icon: <IconFolder />,
+      order: 90,
+    });
     // The command palette finds the space's resources of every kind by name.
-    ctx.register(SearchProviders, resourceSearch(ctx.api, ctx.registry(ResourceKinds), () => space.get()));
+    ctx.register(
+      SearchProviders,
+      resourceSearch(ctx.api, ctx.registry(ResourceKinds), () => space.get()),
+    );
   },
 });

@@ -33,6 +33,10 @@ export const LibraryActions = defineRegistryPoint<LibraryAction>({
   id: 'library.actions',
   owner: 'library',
   description: "Actions on a resource in the library's row menu, each with its dialog.",
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), label: z.string().min(1), Dialog: z.custom((v) => typeof v === 'function' || (typeof v === 'object' && v !== null)) }),
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    label: z.string().min(1),
+    Dialog: z.custom((v) => typeof v === 'function' || (typeof v === 'object' && v !== null)),
+  }),
   key: (a) => a.key,
 });

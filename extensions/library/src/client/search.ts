@@ -1,5 +1,11 @@
 // The command palette's search of the current space's resources (every kind), through the library's list.
-import { itemPathOf, type RequestClient, type ResourceKind, type SearchProvider, type SearchResult } from '@tessera/sdk/client';
+import {
+  itemPathOf,
+  type RequestClient,
+  type ResourceKind,
+  type SearchProvider,
+  type SearchResult,
+} from '@tessera/sdk/client';
 import type { RegistryView } from '@tessera/core';
 
 interface Found {
@@ -12,7 +18,11 @@ interface Found {
 /** How many resources one query shows. */
 const LIMIT = 8;
 
-export function resourceSearch(api: RequestClient, kinds: RegistryView<ResourceKind>, spaceId: () => string | null): SearchProvider {
+export function resourceSearch(
+  api: RequestClient,
+  kinds: RegistryView<ResourceKind>,
+  spaceId: () => string | null,
+): SearchProvider {
   return {
     key: 'library-resources',
     label: 'searchSection',
@@ -20,10 +30,24 @@ export function resourceSearch(api: RequestClient, kinds: RegistryView<ResourceK
     async search(query, signal): Promise<SearchResult[]> {
       const space = spaceId();
       if (!space) return [];
-      const r = await api.post<{ resource_list: Found[] }>('/api/resource/library_resource_list', { space_id: space, name: query, size: LIMIT }, { signal, handled: () => true } /* the palette shows the failure in its section */);
+      const r = await api.post<{ resource_list: Found[] }>(
+        '/api/resource/library_resource_list',
+        { space_id: space, name: query, size: LIMIT },
+        { signal, handled: () => true } /* the palette shows the failure in its section */,
+      );
       return r.resource_list.flatMap((i) => {
         const kind = kinds.get(i.res_type);
-        return kind ? [{ key: `${i.res_type}:${i.res_id}`, title: i.name, description: i.desc || undefined, kind: i.res_type, path: itemPathOf(kind, i.res_id, space) }] : [];
+        return kind
+          ? [
+              {
+                key: `${i.res_type}:${i.res_id}`,
+                title: i.name,
+                description: i.desc || undefined,
+                kind: i.res_type,
+                path: itemPathOf(kind, i.res_id, space),
+              },
+            ]
+          : [];
       });
     },
   };

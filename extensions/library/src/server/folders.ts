@@ -21,9 +21,20 @@ interface FolderRow {
 }
 
 export function registerFolderRoutes(ctx: ServerContext<unknown>) {
-  const folders = async (spaceId: string) => (await ctx.db.selectFrom('library_folder').selectAll().where('space_id', '=', spaceId).orderBy('name').execute()) as FolderRow[];
+  const folders = async (spaceId: string) =>
+    (await ctx.db
+      .selectFrom('library_folder')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .orderBy('name')
+      .execute()) as FolderRow[];
   const folder = async (id: string, spaceId: string) => {
-    const f = (await ctx.db.selectFrom('library_folder').selectAll().where('id', '=', id).where('space_id', '=', spaceId).executeTakeFirst()) as FolderRow | undefined;
+    const f = (await ctx.db
+      .selectFrom('library_folder')
+      .selectAll()
+      .where('id', '=', id)
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst()) as FolderRow | undefined;
     if (!f) throw notFound(`There is no folder ${id} in this space.`);
     return f;
   };
@@ -32,9 +43,14 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
     for (let at = id; at; at = all.find((f) => f.id === at)?.parent_id ?? null) d++;
     return d;
   };
-  const height = (all: FolderRow[], id: string): number => 1 + Math.max(0, ...all.filter((f) => f.parent_id === id).map((f) => height(all, f.id)));
+  const height = (all: FolderRow[], id: string): number =>
+    1 + Math.max(0, ...all.filter((f) => f.parent_id === id).map((f) => height(all, f.id)));
   const refuseTaken = async (spaceId: string, parentId: string | null, name: string, except?: string) => {
-    let q = ctx.db.selectFrom('library_folder').select('id').where('space_id', '=', spaceId).where(sameText('name', name));
+    let q = ctx.db
+      .selectFrom('library_folder')
+      .select('id')
+      .where('space_id', '=', spaceId)
+      .where(sameText('name', name));
     q = parentId ? q.where('parent_id', '=', parentId) : q.where('parent_id', 'is', null);
     if (except) q = q.where('id', '<>', except);
     if (await q.executeTakeFirst()) throw conflict(`This folder already holds a folder named "${name}".`);
@@ -48,9 +64,22 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
     body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
       const all = await folders(body.space_id);
-      const counts = await ctx.db.selectFrom('library_placement').select(['folder_id', (eb) => eb.fn.countAll().as('n')]).where('space_id', '=', body.space_id).groupBy('folder_id').execute();
+      const counts = await ctx.db
+        .selectFrom('library_placement')
+        .select(['folder_id', (eb) => eb.fn.countAll().as('n')])
+        .where('space_id', '=', body.space_id)
+        .groupBy('folder_id')
+        .execute();
       const count = new Map(counts.map((c) => [c.folder_id as string, Number(c.n)]));
-      return { folders: all.map((f) => ({ id: f.id, parent_id: f.parent_id ?? '', name: f.name, resource_count: count.get(f.id) ?? 0, update_time: Math.floor(Date.parse(f.updated_at) / 1000) })) };
+      return {
+        folders: all.map((f) => ({
+          id: f.id,
+          parent_id: f.parent_id ?? '',
+          name: f.name,
+          resource_count: count.get(f.id) ?? 0,
+          update_time: Math.floor(Date.parse(f.updated_at) / 1000),
+        })),
+      };
     },
   });
 
@@ -62,11 +91,23 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
     body: z.object({ space_id: Id, name: Name, parent_id: Id.optional() }),
     handler: async ({ body, caller }) => {
       const parent = body.parent_id ? await folder(body.parent_id, body.space_id) : null;
-      if (parent && depth(await folders(body.space_id), parent.id) >= MAX_DEPTH) throw badRequest(`Folders go at most ${MAX_DEPTH} deep.`);
+      if (parent && depth(await folders(body.space_id), parent.id) >= MAX_DEPTH)
+        throw badRequest(`Folders go at most ${MAX_DEPTH} deep.`);
       await refuseTaken(body.space_id, parent?.id ?? null, body.name);
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db.insertInto('library_folder').values({ id, space_id: body.space_id, parent_id: parent?.id ?? null, name: body.name, created_by: caller!.userId, created_at: t, updated_at: t }).execute();
+      await ctx.db
+        .insertInto('library_folder')
+        .values({
+          id,
+          space_id: body.space_id,
+          parent_id: parent?.id ?? null,
+          name: body.name,
+          created_by: caller!.userId,
+          created_at: t,
+          updated_at: t,
+        })
+        .execute();
       return { folder_id: id };
     },
   });
@@ -86,13 +127,19 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
         if (parentId) {
           await folder(parentId, body.space_id);
           // Not into itself or one of its own folders.
-          for (let at: string | null = parentId; at; at = all.find((x) => x.id === at)?.parent_id ?? null) if (at === f.id) throw badRequest('A folder cannot go into itself or into one of its own folders.');
-          if (depth(all, parentId) + height(all, f.id) > MAX_DEPTH) throw badRequest(`Folders go at most ${MAX_DEPTH} deep.`);
+          for (let at: string | null = parentId; at; at = all.find((x) => x.id === at)?.parent_id ?? null)
+            if (at === f.id) throw badRequest('A folder cannot go into itself or into one of its own folders.');
+          if (depth(all, parentId) + height(all, f.id) > MAX_DEPTH)
+            throw badRequest(`Folders go at most ${MAX_DEPTH} deep.`);
         }
       }
       const name = body.name ?? f.name;
       if (name !== f.name || parentId !== f.parent_id) await refuseTaken(body.space_id, parentId, name, f.id);
-      await ctx.db.updateTable('library_folder').set({ name, parent_id: parentId, updated_at: now() }).where('id', '=', f.id).execute();
+      await ctx.db
+        .updateTable('library_folder')
+        .set({ name, parent_id: parentId, updated_at: now() })
+        .where('id', '=', f.id)
+        .execute();
       return {};
     },
   });
@@ -109,10 +156,21 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
       await ctx.db.transaction().execute(async (trx) => {
         // Subfolders whose names the parent already has keep them with " (2)".
         for (const child of all.filter((x) => x.parent_id === f.id)) {
-          const clash = all.some((x) => x.parent_id === f.parent_id && x.id !== f.id && x.name.toLowerCase() === child.name.toLowerCase());
-          await trx.updateTable('library_folder').set({ parent_id: f.parent_id, ...(clash ? { name: `${child.name} (2)` } : {}), updated_at: now() }).where('id', '=', child.id).execute();
+          const clash = all.some(
+            (x) => x.parent_id === f.parent_id && x.id !== f.id && x.name.toLowerCase() === child.name.toLowerCase(),
+          );
+          await trx
+            .updateTable('library_folder')
+            .set({ parent_id: f.parent_id, ...(clash ? { name: `${child.name} (2)` } : {}), updated_at: now() })
+            .where('id', '=', child.id)
+            .execute();
         }
-        if (f.parent_id) await trx.updateTable('library_placement').set({ folder_id: f.parent_id }).where('folder_id', '=', f.id).execute();
+        if (f.parent_id)
+          await trx
+            .updateTable('library_placement')
+            .set({ folder_id: f.parent_id })
+            .where('folder_id', '=', f.id)
+            .execute();
         else await trx.deleteFrom('library_placement').where('folder_id', '=', f.id).execute();
         await trx.deleteFrom('library_folder').where('id', '=', f.id).execute();
       });
@@ -125,7 +183,14 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
     path: '/api/library/resource/move',
     auth: inSpace,
     summary: 'Put resources into a folder, or out of every folder (folder_id "")',
-    body: z.object({ space_id: Id, resources: z.array(z.object({ res_type: z.string().min(1).max(32), res_id: Id })).min(1).max(100), folder_id: z.string().max(32).default('') }),
+    body: z.object({
+      space_id: Id,
+      resources: z
+        .array(z.object({ res_type: z.string().min(1).max(32), res_id: Id }))
+        .min(1)
+        .max(100),
+      folder_id: z.string().max(32).default(''),
+    }),
     handler: async ({ body }) => {
       if (body.folder_id) await folder(body.folder_id, body.space_id);
       // Every resource must be one of this space's (its kind says so).
@@ -140,8 +205,16 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
       }
       await ctx.db.transaction().execute(async (trx) => {
         for (const r of body.resources) {
-          await trx.deleteFrom('library_placement').where('kind', '=', r.res_type).where('resource_id', '=', r.res_id).execute();
-          if (body.folder_id) await trx.insertInto('library_placement').values({ kind: r.res_type, resource_id: r.res_id, space_id: body.space_id, folder_id: body.folder_id }).execute();
+          await trx
+            .deleteFrom('library_placement')
+            .where('kind', '=', r.res_type)
+            .where('resource_id', '=', r.res_id)
+            .execute();
+          if (body.folder_id)
+            await trx
+              .insertInto('library_placement')
+              .values({ kind: r.res_type, resource_id: r.res_id, space_id: body.space_id, folder_id: body.folder_id })
+              .execute();
         }
       });
       return {};

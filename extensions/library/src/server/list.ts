@@ -21,7 +21,8 @@ function decode(cursor: string | undefined): { updatedAt: number; id: string } |
   throw badRequest('The cursor is not one this list gave; start again without it.');
 }
 /** Newest first, then the larger id: the order every kind's list keeps. */
-const newer = (a: ResourceItem, b: ResourceItem) => b.updated_at - a.updated_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const newer = (a: ResourceItem, b: ResourceItem) =>
+  b.updated_at - a.updated_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 export const ListBody = z.object({
   space_id: Id,
@@ -36,7 +37,11 @@ export const ListBody = z.object({
 });
 
 export function registerListRoutes(ctx: ServerContext<unknown>) {
-  const kinds = (filter?: string[]) => ctx.registry(ResourceKinds).list().filter((k) => !filter?.length || filter.includes(k.kind));
+  const kinds = (filter?: string[]) =>
+    ctx
+      .registry(ResourceKinds)
+      .list()
+      .filter((k) => !filter?.length || filter.includes(k.kind));
   const kind = (name: string) => {
     const k = ctx.registry(ResourceKinds).get(name);
     if (!k) throw notFound(`There is no resource kind '${name}' in this studio (is its extension enabled?).`);
@@ -49,17 +54,35 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     // A folder: only what was put in it.
     let idsByKind: Map<string, string[]> | undefined;
     if (body.folder_id) {
-      const rows = await ctx.db.selectFrom('library_placement').select(['kind', 'resource_id']).where('folder_id', '=', body.folder_id).where('space_id', '=', body.space_id).execute();
+      const rows = await ctx.db
+        .selectFrom('library_placement')
+        .select(['kind', 'resource_id'])
+        .where('folder_id', '=', body.folder_id)
+        .where('space_id', '=', body.space_id)
+        .execute();
       idsByKind = new Map();
-      for (const r of rows) idsByKind.set(r.kind as string, [...(idsByKind.get(r.kind as string) ?? []), r.resource_id as string]);
+      for (const r of rows)
+        idsByKind.set(r.kind as string, [...(idsByKind.get(r.kind as string) ?? []), r.resource_id as string]);
     }
-    const chosen = kinds(body.res_type_filter).filter((k) => (!deleted || k.restore) && (!idsByKind || idsByKind.has(k.kind)));
+    const chosen = kinds(body.res_type_filter).filter(
+      (k) => (!deleted || k.restore) && (!idsByKind || idsByKind.has(k.kind)),
+    );
     const pages = await Promise.all(
       chosen.map((k) =>
-        k.list({ spaceId: body.space_id, search: body.name, creatorId, ids: idsByKind?.get(k.kind), deleted, after, limit: body.size + 1 }).catch((e) => {
-          ctx.logger.warn(`library: the ${k.kind} list failed: ${(e as Error).message}`);
-          return [] as ResourceItem[];
-        }),
+        k
+          .list({
+            spaceId: body.space_id,
+            search: body.name,
+            creatorId,
+            ids: idsByKind?.get(k.kind),
+            deleted,
+            after,
+            limit: body.size + 1,
+          })
+          .catch((e) => {
+            ctx.logger.warn(`library: the ${k.kind} list failed: ${(e as Error).message}`);
+            return [] as ResourceItem[];
+          }),
       ),
     );
     const merged = pages.flat().sort(newer);
@@ -68,11 +91,20 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
       ? await ctx.db
           .selectFrom('library_placement')
           .select(['kind', 'resource_id', 'folder_id'])
-          .where('resource_id', 'in', items.map((i) => i.id))
+          .where(
+            'resource_id',
+            'in',
+            items.map((i) => i.id),
+          )
           .execute()
       : [];
     const folderOf = new Map(placements.map((p) => [`${p.kind}:${p.resource_id}`, p.folder_id as string]));
-    const users = new Map((await ctx.service(IdentityService).getUsers([...new Set(items.map((i) => i.creator_id))])).map((u) => [u.user_id, u]));
+    const users = new Map(
+      (await ctx.service(IdentityService).getUsers([...new Set(items.map((i) => i.creator_id))])).map((u) => [
+        u.user_id,
+        u,
+      ]),
+    );
     const last = items.at(-1);
     return {
       resource_list: items.map((i) => ({
@@ -98,7 +130,8 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/resource/library_resource_list',
     auth: inSpace,
-    summary: "Every kind of resource of the space, newest first: kinds (res_type_filter), name, creator ('me' or a user id), folder, paged by cursor",
+    summary:
+      "Every kind of resource of the space, newest first: kinds (res_type_filter), name, creator ('me' or a user id), folder, paged by cursor",
     body: ListBody,
     handler: ({ body, caller }) => page(body, caller!.userId, false),
   });
@@ -117,7 +150,19 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     path: '/api/library/kinds',
     auth: 'user',
     summary: 'The resource kinds of this studio and what the library can do with each',
-    handler: () => ({ kinds: ctx.registry(ResourceKinds).list().map((k) => ({ kind: k.kind, can_delete: !!k.remove, recyclable: !!(k.remove && k.restore), can_purge: !!k.purge, can_export: !!k.exportOf, can_import: !!k.importInto })) }),
+    handler: () => ({
+      kinds: ctx
+        .registry(ResourceKinds)
+        .list()
+        .map((k) => ({
+          kind: k.kind,
+          can_delete: !!k.remove,
+          recyclable: !!(k.remove && k.restore),
+          can_purge: !!k.purge,
+          can_export: !!k.exportOf,
+          can_import: !!k.importInto,
+        })),
+    }),
   });
 
   const Target = z.object({ space_id: Id, res_type: z.string().min(1).max(32), res_id: Id });
@@ -133,7 +178,12 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
       if (!k.remove) throw badRequest(`Resources of kind '${body.res_type}' are not deleted from the library.`);
       await k.remove(body.res_id, body.space_id, caller!.userId);
       const recycled = !!k.restore;
-      if (!recycled) await ctx.db.deleteFrom('library_placement').where('kind', '=', body.res_type).where('resource_id', '=', body.res_id).execute();
+      if (!recycled)
+        await ctx.db
+          .deleteFrom('library_placement')
+          .where('kind', '=', body.res_type)
+          .where('resource_id', '=', body.res_id)
+          .execute();
       return { recycled };
     },
   });
@@ -162,7 +212,11 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
       const k = kind(body.res_type);
       if (!k.purge) throw badRequest(`Resources of kind '${body.res_type}' are not kept in the recycle bin.`);
       await k.purge(body.res_id, body.space_id);
-      await ctx.db.deleteFrom('library_placement').where('kind', '=', body.res_type).where('resource_id', '=', body.res_id).execute();
+      await ctx.db
+        .deleteFrom('library_placement')
+        .where('kind', '=', body.res_type)
+        .where('resource_id', '=', body.res_id)
+        .execute();
       return {};
     },
   });

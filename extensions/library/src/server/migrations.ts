@@ -14,7 +14,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('library_folder_space').on('library_folder').columns(['space_id', 'parent_id']).execute();
+      await db.schema
+        .createIndex('library_folder_space')
+        .on('library_folder')
+        .columns(['space_id', 'parent_id'])
+        .execute();
       // Which folder a resource is in (a resource in no folder has no row).
       await db.schema
         .createTable('library_placement')
@@ -24,7 +28,11 @@ export const migrations: Migration[] = [
         .addColumn('folder_id', 'varchar(32)', (c) => c.notNull())
         .addPrimaryKeyConstraint('library_placement_pk', ['kind', 'resource_id'])
         .execute();
-      await db.schema.createIndex('library_placement_folder').on('library_placement').columns(['folder_id', 'kind']).execute();
+      await db.schema
+        .createIndex('library_placement_folder')
+        .on('library_placement')
+        .columns(['folder_id', 'kind'])
+        .execute();
     },
   },
 ];

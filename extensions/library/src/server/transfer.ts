@@ -9,8 +9,22 @@ import { LibraryService, type Library } from '../shared/index.ts';
 
 const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-const Package = z.object({ kind: z.string().min(1).max(32), id: z.string().min(1).max(64), name: z.string().max(200), description: z.string().max(5000).default(''), icon_uri: z.string().max(5000).optional(), data: z.unknown(), requires: z.record(z.string(), z.array(z.string().max(200)).max(500)).optional() });
-const Bundle = z.object({ format: z.literal('tessera.resources', { message: 'This is not a resource file exported by a Tessera studio.' }), version: z.literal(1), exported_at: z.string().default(''), extensions: z.array(z.object({ id: z.string(), version: z.string() })).default([]), resources: z.array(Package).min(1).max(200) });
+const Package = z.object({
+  kind: z.string().min(1).max(32),
+  id: z.string().min(1).max(64),
+  name: z.string().max(200),
+  description: z.string().max(5000).default(''),
+  icon_uri: z.string().max(5000).optional(),
+  data: z.unknown(),
+  requires: z.record(z.string(), z.array(z.string().max(200)).max(500)).optional(),
+});
+const Bundle = z.object({
+  format: z.literal('tessera.resources', { message: 'This is not a resource file exported by a Tessera studio.' }),
+  version: z.literal(1),
+  exported_at: z.string().default(''),
+  extensions: z.array(z.object({ id: z.string(), version: z.string() })).default([]),
+  resources: z.array(Package).min(1).max(200),
+});
 
 export function registerTransfer(ctx: ServerContext<unknown>) {
   const kindOf = (name: string) => ctx.registry(ResourceKinds).get(name);
@@ -20,28 +34,56 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
       const k = kindOf(kind);
       if (!k?.exportOf) throw badRequest(`Resources of kind '${kind}' cannot leave their space.`);
       const resources = await k.exportOf(id, spaceId);
-      const owners = [...new Set(resources.map((r) => ctx.registry(ResourceKinds).ownerOf(r.kind)).filter(Boolean))] as string[];
-      const versions = new Map(ctx.service(ExtensionAdminService).list().map((e) => [e.id, e.version]));
-      return { format: 'tessera.resources', version: 1, exported_at: new Date().toISOString(), extensions: owners.map((o) => ({ id: o, version: versions.get(o) ?? '' })), resources };
+      const owners = [
+        ...new Set(resources.map((r) => ctx.registry(ResourceKinds).ownerOf(r.kind)).filter(Boolean)),
+      ] as string[];
+      const versions = new Map(
+        ctx
+          .service(ExtensionAdminService)
+          .list()
+          .map((e) => [e.id, e.version]),
+      );
+      return {
+        format: 'tessera.resources',
+        version: 1,
+        exported_at: new Date().toISOString(),
+        extensions: owners.map((o) => ({ id: o, version: versions.get(o) ?? '' })),
+        resources,
+      };
     },
     async importBundle(raw, opts) {
       const parsed = Bundle.safeParse(raw);
-      if (!parsed.success) throw badRequest(`The resource file cannot be read: ${parsed.error.issues[0]?.path.join('.') || ''} ${parsed.error.issues[0]?.message ?? ''}`.trim());
+      if (!parsed.success)
+        throw badRequest(
+          `The resource file cannot be read: ${parsed.error.issues[0]?.path.join('.') || ''} ${parsed.error.issues[0]?.message ?? ''}`.trim(),
+        );
       const bundle = parsed.data;
       // Everything missing, named, before anything is created.
       const missing: string[] = [];
       for (const pkg of bundle.resources) {
         const k = kindOf(pkg.kind);
-        if (!k?.importInto) missing.push(`resources of kind ${pkg.kind}${bundle.extensions.length ? ` (from ${bundle.extensions.map((e) => `${e.id} ${e.version}`).join(', ')})` : ''}`);
+        if (!k?.importInto)
+          missing.push(
+            `resources of kind ${pkg.kind}${bundle.extensions.length ? ` (from ${bundle.extensions.map((e) => `${e.id} ${e.version}`).join(', ')})` : ''}`,
+          );
         else missing.push(...(k.missing?.(pkg) ?? []).map((m) => `${m} (in "${pkg.name}")`));
       }
-      if (missing.length) throw badRequest(`This studio lacks what the file needs: ${[...new Set(missing)].join('; ')}. Enable the extensions that provide them, then import again.`, { missing: [...new Set(missing)] });
+      if (missing.length)
+        throw badRequest(
+          `This studio lacks what the file needs: ${[...new Set(missing)].join('; ')}. Enable the extensions that provide them, then import again.`,
+          { missing: [...new Set(missing)] },
+        );
       // What a resource brings along is imported before it: the packages in reverse order.
       const ids = new Map<string, string>();
       const order = [...bundle.resources].reverse();
       for (const pkg of order) {
         const isRoot = pkg === bundle.resources[0];
-        const newId = await kindOf(pkg.kind)!.importInto!(pkg, { spaceId: opts.spaceId, userId: opts.userId, ids, ...(isRoot && opts.name ? { name: opts.name } : {}) });
+        const newId = await kindOf(pkg.kind)!.importInto!(pkg, {
+          spaceId: opts.spaceId,
+          userId: opts.userId,
+          ids,
+          ...(isRoot && opts.name ? { name: opts.name } : {}),
+        });
         ids.set(pkg.id, newId);
       }
       return { kind: bundle.resources[0].kind, id: ids.get(bundle.resources[0].id)! };
@@ -66,10 +108,15 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/library/resource/import',
     auth: inSpace,
-    summary: 'Create resources from an exported file (refused, with the list, when this studio lacks a kind, node type or skill it needs)',
+    summary:
+      'Create resources from an exported file (refused, with the list, when this studio lacks a kind, node type or skill it needs)',
     body: z.object({ space_id: Id, bundle: z.unknown(), name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, caller }) => {
-      const r = await library.importBundle(body.bundle, { spaceId: body.space_id, userId: caller!.userId, name: body.name });
+      const r = await library.importBundle(body.bundle, {
+        spaceId: body.space_id,
+        userId: caller!.userId,
+        name: body.name,
+      });
       return { res_type: r.kind, res_id: r.id };
     },
   });
@@ -79,10 +126,17 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
     path: '/api/library/resource/copy',
     auth: inSpace,
     summary: 'Copy a resource (with what it brings along) into this space or another space of yours',
-    body: z.object({ space_id: Id, res_type: z.string().min(1).max(32), res_id: Id, to_space_id: Id.optional(), name: z.string().trim().min(1).max(100).optional() }),
+    body: z.object({
+      space_id: Id,
+      res_type: z.string().min(1).max(32),
+      res_id: Id,
+      to_space_id: Id.optional(),
+      name: z.string().trim().min(1).max(100).optional(),
+    }),
     handler: async ({ body, caller }) => {
       const to = body.to_space_id ?? body.space_id;
-      if (to !== body.space_id && !(await ctx.service(SpacesService).roleOf(to, caller!.userId))) throw forbidden('You are not a member of the space to copy into.');
+      if (to !== body.space_id && !(await ctx.service(SpacesService).roleOf(to, caller!.userId)))
+        throw forbidden('You are not a member of the space to copy into.');
       const bundle = await library.exportBundle(body.res_type, body.res_id, body.space_id);
       const r = await library.importBundle(bundle, { spaceId: to, userId: caller!.userId, name: body.name });
       return { res_type: r.kind, res_id: r.id, space_id: to };

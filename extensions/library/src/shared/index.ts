@@ -9,6 +9,13 @@ export interface Library {
    * Creates the bundle's resources in a space (what they bring along first) and answers the root's new id;
    * refuses, listing them, when the studio lacks what the bundle needs.
    */
-  importBundle(bundle: unknown, opts: { spaceId: string; userId: string; name?: string }): Promise<{ kind: string; id: string }>;
+  importBundle(
+    bundle: unknown,
+    opts: { spaceId: string; userId: string; name?: string },
+  ): Promise<{ kind: string; id: string }>;
 }
-export const LibraryService = defineService<Library>({ id: 'library.library', owner: 'library', description: 'Export and import resources as bundles.' });
+export const LibraryService = defineService<Library>({
+  id: 'library.library',
+  owner: 'library',
+  description: 'Export and import resources as bundles.',
+});

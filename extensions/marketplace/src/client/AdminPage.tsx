@@ -15,7 +15,12 @@ import { PagesAdmin, TopicsAdmin } from './CurationAdmin.tsx';
 export function AdminPage() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
-  const probe = useQuery({ queryKey: ['market', 'admin', 'probe'], queryFn: () => api.get('/api/marketplace/admin/listing/list', { page_size: 1 }, { handled: (e) => e.status === 403 }), retry: false });
+  const probe = useQuery({
+    queryKey: ['market', 'admin', 'probe'],
+    queryFn: () =>
+      api.get('/api/marketplace/admin/listing/list', { page_size: 1 }, { handled: (e) => e.status === 403 }),
+    retry: false,
+  });
   if (probe.isError) return <Empty description={t('admin.only')} data-testid="market-admin-refused" />;
   return (
     <div data-testid="market-admin">
@@ -50,11 +55,18 @@ function Queue({ status }: { status: number }) {
   const format = useFormat();
   const [rejecting, setRejecting] = useState<Product | undefined>();
   const [reason, setReason] = useState('');
-  const q = useQuery({ queryKey: ['market', 'admin', 'queue', status], queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/admin/listing/list', { status }) });
+  const q = useQuery({
+    queryKey: ['market', 'admin', 'queue', status],
+    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/admin/listing/list', { status }),
+  });
   const done = () => qc.invalidateQueries({ queryKey: ['market'] });
-  const approve = useMutation({ mutationFn: (id: string) => api.post('/api/marketplace/admin/listing/approve', { product_id: id }), onSuccess: async () => (toast.success(t('admin.approved')), done()) });
+  const approve = useMutation({
+    mutationFn: (id: string) => api.post('/api/marketplace/admin/listing/approve', { product_id: id }),
+    onSuccess: async () => (toast.success(t('admin.approved')), done()),
+  });
   const reject = useMutation({
-    mutationFn: () => api.post('/api/marketplace/admin/reject_listing', { product_id: rejecting!.product_id, reason: reason.trim() }),
+    mutationFn: () =>
+      api.post('/api/marketplace/admin/reject_listing', { product_id: rejecting!.product_id, reason: reason.trim() }),
     onSuccess: async () => {
       toast.success(t('admin.rejected'));
       setRejecting(undefined);
@@ -62,7 +74,11 @@ function Queue({ status }: { status: number }) {
       await done();
     },
   });
-  const feature = useMutation({ mutationFn: (p: Product) => api.post('/api/marketplace/admin/featured/set', { product_id: p.product_id, featured: !p.featured }), onSuccess: done });
+  const feature = useMutation({
+    mutationFn: (p: Product) =>
+      api.post('/api/marketplace/admin/featured/set', { product_id: p.product_id, featured: !p.featured }),
+    onSuccess: done,
+  });
   return (
     <>
       <Table<Product>
@@ -91,8 +107,29 @@ function Queue({ status }: { status: number }) {
             ),
           },
           { title: t('admin.author'), dataIndex: 'author', width: 130, render: (a: Product['author']) => a.name },
-          { title: t('admin.submitted'), dataIndex: 'update_time', width: 170, render: (s: number) => format.dateTime(s * 1000) },
-          ...(status === 2 ? [{ title: t('featured'), dataIndex: 'featured', width: 90, render: (f: boolean, p: Product) => <Switch size="small" checked={f} onChange={() => feature.mutate(p)} data-testid="market-admin-feature" /> }] : []),
+          {
+            title: t('admin.submitted'),
+            dataIndex: 'update_time',
+            width: 170,
+            render: (s: number) => format.dateTime(s * 1000),
+          },
+          ...(status === 2
+            ? [
+                {
+                  title: t('featured'),
+                  dataIndex: 'featured',
+                  width: 90,
+                  render: (f: boolean, p: Product) => (
+                    <Switch
+                      size="small"
+                      checked={f}
+                      onChange={() => feature.mutate(p)}
+                      data-testid="market-admin-feature"
+                    />
+                  ),
+                },
+              ]
+            : []),
           {
             title: '',
             key: 'actions',
@@ -100,10 +137,21 @@ function Queue({ status }: { status: number }) {
             render: (_: unknown, p: Product) =>
               status === 1 ? (
                 <Space size={0}>
-                  <Button size="mini" type="text" onClick={() => approve.mutate(p.product_id)} data-testid="market-admin-approve">
+                  <Button
+                    size="mini"
+                    type="text"
+                    onClick={() => approve.mutate(p.product_id)}
+                    data-testid="market-admin-approve"
+                  >
                     {t('admin.approve')}
                   </Button>
-                  <Button size="mini" type="text" status="danger" onClick={() => setRejecting(p)} data-testid="market-admin-reject">
+                  <Button
+                    size="mini"
+                    type="text"
+                    status="danger"
+                    onClick={() => setRejecting(p)}
+                    data-testid="market-admin-reject"
+                  >
                     {t('admin.reject')}
                   </Button>
                 </Space>
@@ -112,8 +160,26 @@ function Queue({ status }: { status: number }) {
         ]}
       />
       {rejecting && (
-        <Modal visible title={t('admin.rejectTitle', { name: rejecting.name })} onCancel={() => setRejecting(undefined)} onOk={() => reject.mutate()} confirmLoading={reject.isPending} okButtonProps={{ status: 'danger', disabled: !reason.trim(), ...({ 'data-testid': 'market-admin-reject-save' } as object) }}>
-          <Input.TextArea value={reason} onChange={setReason} autoSize={{ minRows: 3 }} maxLength={2000} placeholder={t('admin.reasonHelp')} data-testid="market-admin-reason" />
+        <Modal
+          visible
+          title={t('admin.rejectTitle', { name: rejecting.name })}
+          onCancel={() => setRejecting(undefined)}
+          onOk={() => reject.mutate()}
+          confirmLoading={reject.isPending}
+          okButtonProps={{
+            status: 'danger',
+            disabled: !reason.trim(),
+            ...({ 'data-testid': 'market-admin-reject-save' } as object),
+          }}
+        >
+          <Input.TextArea
+            value={reason}
+            onChange={setReason}
+            autoSize={{ minRows: 3 }}
+            maxLength={2000}
+            placeholder={t('admin.reasonHelp')}
+            data-testid="market-admin-reason"
+          />
         </Modal>
       )}
     </>
@@ -124,11 +190,19 @@ function Categories() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['market', 'categories'], queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list') });
+  const q = useQuery({
+    queryKey: ['market', 'categories'],
+    queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list'),
+  });
   const [rows, setRows] = useState<Partial<Category>[]>([]);
   useEffect(() => setRows(q.data?.categories ?? []), [q.data]);
   const save = useMutation({
-    mutationFn: () => api.post('/api/marketplace/admin/category/save', { categories: rows.filter((r) => r.name?.trim()).map((r) => ({ id: r.id, name: r.name!.trim(), name_zh: r.name_zh?.trim() ?? '' })) }),
+    mutationFn: () =>
+      api.post('/api/marketplace/admin/category/save', {
+        categories: rows
+          .filter((r) => r.name?.trim())
+          .map((r) => ({ id: r.id, name: r.name!.trim(), name_zh: r.name_zh?.trim() ?? '' })),
+      }),
     onSuccess: async () => {
       toast.success(t('admin.saved'));
       await qc.invalidateQueries({ queryKey: ['market'] });
@@ -144,20 +218,52 @@ function Categories() {
     <div data-testid="market-admin-categories" style={{ maxWidth: 640 }}>
       {rows.map((r, i) => (
         <Space key={r.id ?? `new-${i}`} style={{ display: 'flex', marginBottom: 6 }}>
-          <Input value={r.name ?? ''} placeholder={t('admin.nameEn')} onChange={(name) => set(i, { name })} style={{ width: 200 }} data-testid="market-admin-category-name" />
-          <Input value={r.name_zh ?? ''} placeholder={t('admin.nameZh')} onChange={(name_zh) => set(i, { name_zh })} style={{ width: 160 }} />
-          <Button size="mini" icon={<IconArrowUp />} disabled={i === 0} onClick={() => swap(i, i - 1)} aria-label={t('admin.up')} />
-          <Button size="mini" icon={<IconArrowDown />} disabled={i === rows.length - 1} onClick={() => swap(i, i + 1)} aria-label={t('admin.down')} />
+          <Input
+            value={r.name ?? ''}
+            placeholder={t('admin.nameEn')}
+            onChange={(name) => set(i, { name })}
+            style={{ width: 200 }}
+            data-testid="market-admin-category-name"
+          />
+          <Input
+            value={r.name_zh ?? ''}
+            placeholder={t('admin.nameZh')}
+            onChange={(name_zh) => set(i, { name_zh })}
+            style={{ width: 160 }}
+          />
+          <Button
+            size="mini"
+            icon={<IconArrowUp />}
+            disabled={i === 0}
+            onClick={() => swap(i, i - 1)}
+            aria-label={t('admin.up')}
+          />
+          <Button
+            size="mini"
+            icon={<IconArrowDown />}
+            disabled={i === rows.length - 1}
+            onClick={() => swap(i, i + 1)}
+            aria-label={t('admin.down')}
+          />
           <Popconfirm title={t('admin.removeCategory')} onOk={() => setRows(rows.filter((_, j) => j !== i))}>
             <Button size="mini" status="danger" icon={<IconDelete />} aria-label={t('admin.remove')} />
           </Popconfirm>
         </Space>
       ))}
       <Space>
-        <Button icon={<IconPlus />} onClick={() => setRows([...rows, { name: '', name_zh: '' }])} data-testid="market-admin-category-add">
+        <Button
+          icon={<IconPlus />}
+          onClick={() => setRows([...rows, { name: '', name_zh: '' }])}
+          data-testid="market-admin-category-add"
+        >
           {t('admin.addCategory')}
         </Button>
-        <Button type="primary" loading={save.isPending} onClick={() => save.mutate()} data-testid="market-admin-category-save">
+        <Button
+          type="primary"
+          loading={save.isPending}
+          onClick={() => save.mutate()}
+          data-testid="market-admin-category-save"
+        >
           {t('admin.save')}
         </Button>
       </Space>
@@ -169,7 +275,20 @@ function Audit() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['market', 'admin', 'audit'], queryFn: () => api.get<{ entries: { id: string; admin_name: string; action: string; product_id: string; detail: Record<string, unknown>; time: number }[] }>('/api/marketplace/admin/audit_log', { page_size: 100 }) });
+  const q = useQuery({
+    queryKey: ['market', 'admin', 'audit'],
+    queryFn: () =>
+      api.get<{
+        entries: {
+          id: string;
+          admin_name: string;
+          action: string;
+          product_id: string;
+          detail: Record<string, unknown>;
+          time: number;
+        }[];
+      }>('/api/marketplace/admin/audit_log', { page_size: 100 }),
+  });
   return (
     <Table
       rowKey="id"
@@ -179,8 +298,28 @@ function Audit() {
       columns={[
         { title: t('admin.when'), dataIndex: 'time', width: 180, render: (s: number) => format.dateTime(s * 1000) },
         { title: t('admin.who'), dataIndex: 'admin_name', width: 140 },
-        { title: t('admin.what'), dataIndex: 'action', width: 120, render: (a: string) => t(`admin.actions.${a}`, { defaultValue: a }) },
-        { title: t('admin.detail'), dataIndex: 'detail', render: (d: Record<string, unknown>, e: { product_id: string }) => <span>{e.product_id && <Link to={`/explore/${e.product_id}`}>{e.product_id}</Link>} {d.reason ? String(d.reason) : d.version ? String(d.version) : Array.isArray(d.categories) ? d.categories.join(', ') : ''}</span> },
+        {
+          title: t('admin.what'),
+          dataIndex: 'action',
+          width: 120,
+          render: (a: string) => t(`admin.actions.${a}`, { defaultValue: a }),
+        },
+        {
+          title: t('admin.detail'),
+          dataIndex: 'detail',
+          render: (d: Record<string, unknown>, e: { product_id: string }) => (
+            <span>
+              {e.product_id && <Link to={`/explore/${e.product_id}`}>{e.product_id}</Link>}{' '}
+              {d.reason
+                ? String(d.reason)
+                : d.version
+                  ? String(d.version)
+                  : Array.isArray(d.categories)
+                    ? d.categories.join(', ')
+                    : ''}
+            </span>
+          ),
+        },
       ]}
     />
   );

@@ -8,7 +8,17 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { localized, type Landing, type Product, type Topic } from './api.ts';
 import { ProductCard } from './ProductCard.tsx';
 
-export function ProductRow({ title, products, more, testId }: { title: React.ReactNode; products: Product[]; more?: React.ReactNode; testId?: string }) {
+export function ProductRow({
+  title,
+  products,
+  more,
+  testId,
+}: {
+  title: React.ReactNode;
+  products: Product[];
+  more?: React.ReactNode;
+  testId?: string;
+}) {
   return (
     <div data-testid={testId} style={{ marginBottom: 16 }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }}>
@@ -30,7 +40,10 @@ export function ProductRow({ title, products, more, testId }: { title: React.Rea
 
 export function useTopics() {
   const api = useApi();
-  return useQuery({ queryKey: ['market', 'topics'], queryFn: () => api.get<{ topics: Topic[] }>('/api/marketplace/topic/get_current') });
+  return useQuery({
+    queryKey: ['market', 'topics'],
+    queryFn: () => api.get<{ topics: Topic[] }>('/api/marketplace/topic/get_current'),
+  });
 }
 
 /** The topics' rows (the first products of each, and a link to the topic's page). */
@@ -56,20 +69,42 @@ export function TopicRows({ limit = 10 }: { limit?: number }) {
 export function ExploreTop() {
   const { t, i18n } = useTranslation('marketplace');
   const api = useApi();
-  const q = useQuery({ queryKey: ['market', 'landing', 'explore'], queryFn: () => api.get<{ landing: Landing; recommended: Product[] }>('/api/marketplace/landing_info', { scene: 'explore' }) });
+  const q = useQuery({
+    queryKey: ['market', 'landing', 'explore'],
+    queryFn: () =>
+      api.get<{ landing: Landing; recommended: Product[] }>('/api/marketplace/landing_info', { scene: 'explore' }),
+  });
   const landing = q.data?.landing;
   const title = landing && localized(i18n.language, landing.title, landing.title_zh);
   return (
     <>
       {title && (
-        <div data-testid="market-landing" style={{ padding: '20px 24px', marginBottom: 16, borderRadius: 8, background: landing.cover ? `center / cover no-repeat url("${landing.cover.replace(/["\\\\]/g, '')}")` : 'var(--color-primary-light-1)' }}>
+        <div
+          data-testid="market-landing"
+          style={{
+            padding: '20px 24px',
+            marginBottom: 16,
+            borderRadius: 8,
+            background: landing.cover
+              ? `center / cover no-repeat url("${landing.cover.replace(/["\\\\]/g, '')}")`
+              : 'var(--color-primary-light-1)',
+          }}
+        >
           <Typography.Title heading={4} style={{ margin: 0 }}>
             {title}
           </Typography.Title>
-          <Typography.Text type="secondary">{localized(i18n.language, landing.subtitle, landing.subtitle_zh)}</Typography.Text>
+          <Typography.Text type="secondary">
+            {localized(i18n.language, landing.subtitle, landing.subtitle_zh)}
+          </Typography.Text>
         </div>
       )}
-      {!!q.data?.recommended.length && <ProductRow testId="market-recommended" title={t('curation.recommended')} products={q.data.recommended.slice(0, 8)} />}
+      {!!q.data?.recommended.length && (
+        <ProductRow
+          testId="market-recommended"
+          title={t('curation.recommended')}
+          products={q.data.recommended.slice(0, 8)}
+        />
+      )}
       <TopicRows />
     </>
   );
@@ -81,16 +116,36 @@ export function TopicPage() {
   const { t, i18n } = useTranslation('marketplace');
   const api = useApi();
   const preview = params.get('preview_id') ?? undefined;
-  const q = useQuery({ queryKey: ['market', 'topic', id, preview], queryFn: () => api.get<{ topic: Topic; preview: boolean }>('/api/marketplace/topic/detail', { topic_id: id, preview_id: preview }, { handled: (e) => e.status === 404 }) });
+  const q = useQuery({
+    queryKey: ['market', 'topic', id, preview],
+    queryFn: () =>
+      api.get<{ topic: Topic; preview: boolean }>(
+        '/api/marketplace/topic/detail',
+        { topic_id: id, preview_id: preview },
+        { handled: (e) => e.status === 404 },
+      ),
+  });
   const topic = q.data?.topic;
   usePageTitle(topic ? localized(i18n.language, topic.title, topic.title_zh) : t('curation.topics'));
   if (q.isError) return <Empty description={t('curation.topicMissing')} />;
   if (!topic) return <Spin style={{ margin: 40 }} />;
   return (
     <div data-testid="market-topic-page">
-      <PageHeader back={{ to: '/explore', label: t('curation.back') }} title={localized(i18n.language, topic.title, topic.title_zh)} />
-      {q.data!.preview && <Alert type="warning" content={t('curation.previewing')} style={{ marginBottom: 12 }} data-testid="market-topic-preview-note" />}
-      <Typography.Paragraph type="secondary">{localized(i18n.language, topic.description, topic.description_zh)}</Typography.Paragraph>
+      <PageHeader
+        back={{ to: '/explore', label: t('curation.back') }}
+        title={localized(i18n.language, topic.title, topic.title_zh)}
+      />
+      {q.data!.preview && (
+        <Alert
+          type="warning"
+          content={t('curation.previewing')}
+          style={{ marginBottom: 12 }}
+          data-testid="market-topic-preview-note"
+        />
+      )}
+      <Typography.Paragraph type="secondary">
+        {localized(i18n.language, topic.description, topic.description_zh)}
+      </Typography.Paragraph>
       <ProductRow title="" products={topic.products ?? []} />
     </div>
   );

@@ -1,6 +1,19 @@
 // The marketplace: categories, search with suggestions, sort, templates; favorites; my products with
 // their review status.
-import { AutoComplete, Empty, Grid, Radio, Space, Spin, Tabs, Tag, Typography, Button, Popconfirm, Select } from '@arco-design/web-react';
+import {
+  AutoComplete,
+  Empty,
+  Grid,
+  Radio,
+  Space,
+  Spin,
+  Tabs,
+  Tag,
+  Typography,
+  Button,
+  Popconfirm,
+  Select,
+} from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PageHeading, ResourceKinds, toast, useApi, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
@@ -36,7 +49,10 @@ export function ExplorePage() {
 
 function useCategories() {
   const api = useApi();
-  return useQuery({ queryKey: ['market', 'categories'], queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list') });
+  return useQuery({
+    queryKey: ['market', 'categories'],
+    queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list'),
+  });
 }
 
 export function useCategoryName() {
@@ -67,18 +83,26 @@ function Browse() {
     const timer = setTimeout(() => setKeyword(typed.trim()), 300);
     return () => clearTimeout(timer);
   }, [typed]);
-  const suggest = useQuery({ queryKey: ['market', 'suggest', typed], enabled: suggesting && typed.trim().length > 0, queryFn: () => api.get<{ suggestions: string[] }>('/api/marketplace/product/search/suggest', { keyword: typed.trim() }) });
+  const suggest = useQuery({
+    queryKey: ['market', 'suggest', typed],
+    enabled: suggesting && typed.trim().length > 0,
+    queryFn: () =>
+      api.get<{ suggestions: string[] }>('/api/marketplace/product/search/suggest', { keyword: typed.trim() }),
+  });
   const list = useQuery({
     queryKey: ['market', 'list', category, kind, sort, templates, keyword],
     queryFn: () =>
-      api.get<{ products: Product[]; total: number }>(keyword ? '/api/marketplace/product/search' : '/api/marketplace/product/list', {
-        keyword: keyword || undefined,
-        category_id: category || undefined,
-        entity_type: kind,
-        sort_type: sort,
-        is_template: templates ? 'true' : undefined,
-        page_size: 60,
-      }),
+      api.get<{ products: Product[]; total: number }>(
+        keyword ? '/api/marketplace/product/search' : '/api/marketplace/product/list',
+        {
+          keyword: keyword || undefined,
+          category_id: category || undefined,
+          entity_type: kind,
+          sort_type: sort,
+          is_template: templates ? 'true' : undefined,
+          page_size: 60,
+        },
+      ),
   });
   return (
     <div>
@@ -104,7 +128,14 @@ function Browse() {
           allowClear
           data-testid="market-search"
         />
-        <Select style={{ width: 150 }} placeholder={t('allKinds')} value={kind} onChange={setKind} allowClear data-testid="market-kind">
+        <Select
+          style={{ width: 150 }}
+          placeholder={t('allKinds')}
+          value={kind}
+          onChange={setKind}
+          allowClear
+          data-testid="market-kind"
+        >
           {kinds.map((k) => (
             <Select.Option key={k.value.kind} value={k.value.kind}>
               <KindTag kind={k.value.kind} />
@@ -122,19 +153,27 @@ function Browse() {
         </Radio.Group>
       </Space>
       {!!categories.data?.categories.length && (
-      <Space wrap style={{ marginBottom: 12, display: 'flex' }}>
-        <Tag checkable checked={!category} onCheck={() => setCategory('')}>
-          {t('allCategories')}
-        </Tag>
-        {(categories.data?.categories ?? []).map((c) => (
-          <Tag key={c.id} checkable checked={category === c.id} onCheck={() => setCategory(c.id)} data-testid="market-category">
-            {categoryName(c.id)}
+        <Space wrap style={{ marginBottom: 12, display: 'flex' }}>
+          <Tag checkable checked={!category} onCheck={() => setCategory('')}>
+            {t('allCategories')}
           </Tag>
-        ))}
-      </Space>
+          {(categories.data?.categories ?? []).map((c) => (
+            <Tag
+              key={c.id}
+              checkable
+              checked={category === c.id}
+              onCheck={() => setCategory(c.id)}
+              data-testid="market-category"
+            >
+              {categoryName(c.id)}
+            </Tag>
+          ))}
+        </Space>
       )}
       {list.isLoading && <Spin style={{ display: 'block', margin: 24 }} />}
-      {list.data && !list.data.products.length && <Empty description={keyword ? t('noMatch', { keyword }) : t('empty')} />}
+      {list.data && !list.data.products.length && (
+        <Empty description={keyword ? t('noMatch', { keyword }) : t('empty')} />
+      )}
       <Grid.Row gutter={[12, 12]}>
         {(list.data?.products ?? []).map((p) => (
           <Grid.Col key={p.product_id} xs={24} md={12} lg={8} xxl={6}>
@@ -149,7 +188,10 @@ function Browse() {
 function Favorites() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
-  const q = useQuery({ queryKey: ['market', 'favorites'], queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/favorite/list', { page_size: 100 }) });
+  const q = useQuery({
+    queryKey: ['market', 'favorites'],
+    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/favorite/list', { page_size: 100 }),
+  });
   if (q.isLoading) return <Spin />;
   if (!q.data?.products.length) return <Empty description={t('noFavorites')} />;
   return (
@@ -167,7 +209,10 @@ function MyProducts() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['market', 'mine'], queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/user_product/list') });
+  const q = useQuery({
+    queryKey: ['market', 'mine'],
+    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/user_product/list'),
+  });
   const unlist = useMutation({
     mutationFn: (id: string) => api.post('/api/marketplace/product/unlisting', { product_id: id }),
     onSuccess: async () => {
@@ -180,7 +225,12 @@ function MyProducts() {
   return (
     <div data-testid="market-mine">
       {q.data.products.map((p) => (
-        <div key={p.product_id} data-testid="market-mine-item" data-status={p.status} style={{ borderBottom: '1px solid var(--color-border-1)', padding: '10px 0' }}>
+        <div
+          key={p.product_id}
+          data-testid="market-mine-item"
+          data-status={p.status}
+          style={{ borderBottom: '1px solid var(--color-border-1)', padding: '10px 0' }}
+        >
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <Space wrap>
               <Link to={`/explore/${p.product_id}`} style={{ fontWeight: 500 }}>
@@ -190,7 +240,9 @@ function MyProducts() {
               <Tag color={p.status === 2 ? 'green' : p.status === 3 ? 'red' : 'orange'} data-testid="market-status">
                 {t(`status.${p.status}`, { version: p.version_name })}
               </Tag>
-              {p.live_version && <Typography.Text type="secondary">{t('liveVersion', { version: p.live_version })}</Typography.Text>}
+              {p.live_version && (
+                <Typography.Text type="secondary">{t('liveVersion', { version: p.live_version })}</Typography.Text>
+              )}
               {!p.listed && <Tag>{t('unlistedTag')}</Tag>}
             </Space>
             {p.listed && (

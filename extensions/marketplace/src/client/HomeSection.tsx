@@ -10,9 +10,24 @@ import { ProductRow, TopicRows, useTopics } from './Curated.tsx';
 export function TemplatesSection() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
-  const q = useQuery({ queryKey: ['market', 'home'], queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/list', { sort_type: 'popular', is_template: 'true', page_size: 4 }) });
-  const featured = useQuery({ queryKey: ['market', 'featured'], queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/featured/get_current') });
-  const recommended = useQuery({ queryKey: ['market', 'landing', 'home'], queryFn: () => api.get<{ landing: Landing; recommended: Product[] }>('/api/marketplace/landing_info', { scene: 'home' }) });
+  const q = useQuery({
+    queryKey: ['market', 'home'],
+    queryFn: () =>
+      api.get<{ products: Product[] }>('/api/marketplace/product/list', {
+        sort_type: 'popular',
+        is_template: 'true',
+        page_size: 4,
+      }),
+  });
+  const featured = useQuery({
+    queryKey: ['market', 'featured'],
+    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/featured/get_current'),
+  });
+  const recommended = useQuery({
+    queryKey: ['market', 'landing', 'home'],
+    queryFn: () =>
+      api.get<{ landing: Landing; recommended: Product[] }>('/api/marketplace/landing_info', { scene: 'home' }),
+  });
   const topics = useTopics();
   const templates = q.data?.products ?? [];
   const top = featured.data?.products.slice(0, 4) ?? [];

@@ -13,8 +13,14 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
   const api = useApi();
   const qc = useQueryClient();
   const categoryName = useCategoryName();
-  const categories = useQuery({ queryKey: ['market', 'categories'], queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list') });
-  const mine = useQuery({ queryKey: ['market', 'mine'], queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/user_product/list') });
+  const categories = useQuery({
+    queryKey: ['market', 'categories'],
+    queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list'),
+  });
+  const mine = useQuery({
+    queryKey: ['market', 'mine'],
+    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/user_product/list'),
+  });
   const existing = mine.data?.products.find((p) => p.entity_type === item.res_type && p.entity_id === item.res_id);
   const [name, setName] = useState(item.name);
   const [description, setDescription] = useState(item.desc);
@@ -26,7 +32,28 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
   const [problem, setProblem] = useState<Record<string, string>>({});
   const list = useMutation({
     mutationFn: () =>
-      api.post('/api/marketplace/product/listing', { space_id: spaceId, entity_type: item.res_type, entity_id: item.res_id, name: name.trim(), description: description.trim(), readme, category_id: category, tags, is_template: template, version_name: version.trim() || (existing ? nextVersion(existing.live_version || existing.version_name || '1.0.0') : '1.0.0') }, { handled: fieldErrors(['name', 'description', 'version_name'], (f, m) => setProblem((p) => ({ ...p, [f]: m }))) }),
+      api.post(
+        '/api/marketplace/product/listing',
+        {
+          space_id: spaceId,
+          entity_type: item.res_type,
+          entity_id: item.res_id,
+          name: name.trim(),
+          description: description.trim(),
+          readme,
+          category_id: category,
+          tags,
+          is_template: template,
+          version_name:
+            version.trim() ||
+            (existing ? nextVersion(existing.live_version || existing.version_name || '1.0.0') : '1.0.0'),
+        },
+        {
+          handled: fieldErrors(['name', 'description', 'version_name'], (f, m) =>
+            setProblem((p) => ({ ...p, [f]: m })),
+          ),
+        },
+      ),
     onSuccess: async () => {
       toast.success(t('submitted'));
       await qc.invalidateQueries({ queryKey: ['market'] });
@@ -34,19 +61,53 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
     },
   });
   return (
-    <Modal visible size="large" title={t('listTitle', { name: item.name })} onCancel={onClose} onOk={() => list.mutate()} confirmLoading={list.isPending} okText={t('submit')} okButtonProps={{ disabled: !name.trim() || !description.trim(), ...({ 'data-testid': 'market-list-save' } as object) }}>
+    <Modal
+      visible
+      size="large"
+      title={t('listTitle', { name: item.name })}
+      onCancel={onClose}
+      onOk={() => list.mutate()}
+      confirmLoading={list.isPending}
+      okText={t('submit')}
+      okButtonProps={{
+        disabled: !name.trim() || !description.trim(),
+        ...({ 'data-testid': 'market-list-save' } as object),
+      }}
+    >
       <Form layout="vertical" onChange={() => setProblem({})}>
-        <Form.Item label={t('form.name')} required validateStatus={problem.name ? 'error' : undefined} help={problem.name}>
+        <Form.Item
+          label={t('form.name')}
+          required
+          validateStatus={problem.name ? 'error' : undefined}
+          help={problem.name}
+        >
           <Input value={name} maxLength={100} onChange={setName} data-testid="market-list-name" />
         </Form.Item>
-        <Form.Item label={t('form.description')} required validateStatus={problem.description ? 'error' : undefined} help={problem.description}>
+        <Form.Item
+          label={t('form.description')}
+          required
+          validateStatus={problem.description ? 'error' : undefined}
+          help={problem.description}
+        >
           <Input value={description} maxLength={2000} onChange={setDescription} data-testid="market-list-description" />
         </Form.Item>
         <Form.Item label={t('form.readme')} extra={t('form.readmeHelp')}>
-          <Input.TextArea value={readme} autoSize={{ minRows: 4, maxRows: 12 }} maxLength={50000} onChange={setReadme} data-testid="market-list-readme" />
+          <Input.TextArea
+            value={readme}
+            autoSize={{ minRows: 4, maxRows: 12 }}
+            maxLength={50000}
+            onChange={setReadme}
+            data-testid="market-list-readme"
+          />
         </Form.Item>
         <Form.Item label={t('form.category')}>
-          <Select value={category || undefined} onChange={(v) => setCategory(v ?? '')} allowClear placeholder={t('form.noCategory')} data-testid="market-list-category">
+          <Select
+            value={category || undefined}
+            onChange={(v) => setCategory(v ?? '')}
+            allowClear
+            placeholder={t('form.noCategory')}
+            data-testid="market-list-category"
+          >
             {(categories.data?.categories ?? []).map((c) => (
               <Select.Option key={c.id} value={c.id}>
                 {categoryName(c.id)}
@@ -55,10 +116,27 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
           </Select>
         </Form.Item>
         <Form.Item label={t('form.tags')}>
-          <InputTag value={tags} onChange={(v) => setTags(v.map(String).slice(0, 10))} saveOnBlur allowClear placeholder={t('form.tagsHelp')} />
+          <InputTag
+            value={tags}
+            onChange={(v) => setTags(v.map(String).slice(0, 10))}
+            saveOnBlur
+            allowClear
+            placeholder={t('form.tagsHelp')}
+          />
         </Form.Item>
-        <Form.Item label={t('form.version')} extra={existing?.live_version ? t('form.versionHelp', { version: existing.live_version }) : undefined} validateStatus={problem.version_name ? 'error' : undefined} help={problem.version_name}>
-          <Input value={version} placeholder={existing ? nextVersion(existing.live_version || existing.version_name || '1.0.0') : '1.0.0'} onChange={setVersion} maxLength={64} data-testid="market-list-version" />
+        <Form.Item
+          label={t('form.version')}
+          extra={existing?.live_version ? t('form.versionHelp', { version: existing.live_version }) : undefined}
+          validateStatus={problem.version_name ? 'error' : undefined}
+          help={problem.version_name}
+        >
+          <Input
+            value={version}
+            placeholder={existing ? nextVersion(existing.live_version || existing.version_name || '1.0.0') : '1.0.0'}
+            onChange={setVersion}
+            maxLength={64}
+            data-testid="market-list-version"
+          />
         </Form.Item>
         <Checkbox checked={template} onChange={setTemplate}>
           {t('form.template')}

@@ -19,11 +19,19 @@ export function ProductCard({ product }: { product: Product }) {
     <Card hoverable style={{ height: '100%' }} data-testid="market-card" data-product-id={product.product_id}>
       <Space direction="vertical" size={6} style={{ width: '100%' }}>
         <Space size={6} wrap>
-          <Link to={`/explore/${product.product_id}`} style={{ fontWeight: 600, fontSize: 15 }} data-testid="market-card-link">
+          <Link
+            to={`/explore/${product.product_id}`}
+            style={{ fontWeight: 600, fontSize: 15 }}
+            data-testid="market-card-link"
+          >
             {product.name}
           </Link>
           <KindTag kind={product.entity_type} />
-          {product.is_template && <Tag size="small" color="arcoblue">{t('template')}</Tag>}
+          {product.is_template && (
+            <Tag size="small" color="arcoblue">
+              {t('template')}
+            </Tag>
+          )}
           {product.featured && (
             <Tag size="small" color="orange" icon={<IconStar />}>
               {t('featured')}

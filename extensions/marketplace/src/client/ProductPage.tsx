@@ -3,7 +3,16 @@
 import { Alert, Button, Divider, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconCopy, IconHeart, IconHeartFill, IconShareAlt } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeader, ResourceKinds, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
+import {
+  Modal,
+  PageHeader,
+  ResourceKinds,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  useRegistryEntries,
+} from '@tessera/sdk/client';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -25,7 +34,11 @@ export function ProductPage() {
   const { product_id: id } = useParams();
   const { t } = useTranslation('marketplace');
   const api = useApi();
-  const q = useQuery({ queryKey: ['market', 'detail', id], queryFn: () => api.get<Detail>('/api/marketplace/product/detail', { product_id: id }, { handled: (e) => e.status === 404 }) });
+  const q = useQuery({
+    queryKey: ['market', 'detail', id],
+    queryFn: () =>
+      api.get<Detail>('/api/marketplace/product/detail', { product_id: id }, { handled: (e) => e.status === 404 }),
+  });
   usePageTitle(q.data?.product.name ?? t('title'));
   if (q.isError) return <Empty description={t('missing')} />;
   if (!q.data) return <Spin style={{ margin: 40 }} />;
@@ -41,11 +54,13 @@ function ProductView({ detail }: { detail: Detail }) {
   const p = detail.product;
   const [duplicating, setDuplicating] = useState(false);
   const fav = useMutation({
-    mutationFn: () => api.post('/api/marketplace/product/favorite', { product_id: p.product_id, is_cancel: !!p.favorited }),
+    mutationFn: () =>
+      api.post('/api/marketplace/product/favorite', { product_id: p.product_id, is_cancel: !!p.favorited }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['market'] }),
   });
   const share = useMutation({
-    mutationFn: () => api.post<{ share_url: string }>('/api/marketplace/product/share/create', { product_id: p.product_id }),
+    mutationFn: () =>
+      api.post<{ share_url: string }>('/api/marketplace/product/share/create', { product_id: p.product_id }),
     onSuccess: async (r) => {
       await navigator.clipboard?.writeText(r.share_url).catch(() => undefined);
       toast.success(t('shareCopied', { url: r.share_url }));
@@ -72,26 +87,58 @@ function ProductView({ detail }: { detail: Detail }) {
         intro={
           <>
             {p.description}
-            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', marginTop: 4 }} data-testid="market-stats">
-              {t('byline', { author: p.author.name, version: p.live_version || p.version_name, views: p.stats.views, duplicates: p.stats.duplicates, favorites: p.stats.favorites })}
+            <Typography.Text
+              type="secondary"
+              style={{ fontSize: 12, display: 'block', marginTop: 4 }}
+              data-testid="market-stats"
+            >
+              {t('byline', {
+                author: p.author.name,
+                version: p.live_version || p.version_name,
+                views: p.stats.views,
+                duplicates: p.stats.duplicates,
+                favorites: p.stats.favorites,
+              })}
             </Typography.Text>
           </>
         }
         actions={
           <>
-            <Button icon={p.favorited ? <IconHeartFill style={{ color: 'rgb(var(--red-6))' }} /> : <IconHeart />} onClick={() => fav.mutate()} loading={fav.isPending} data-testid="market-favorite" data-favorited={!!p.favorited}>
+            <Button
+              icon={p.favorited ? <IconHeartFill style={{ color: 'rgb(var(--red-6))' }} /> : <IconHeart />}
+              onClick={() => fav.mutate()}
+              loading={fav.isPending}
+              data-testid="market-favorite"
+              data-favorited={!!p.favorited}
+            >
               {p.favorited ? t('unfavorite') : t('favorite')}
             </Button>
             <Button icon={<IconShareAlt />} onClick={() => share.mutate()} data-testid="market-share">
               {t('share')}
             </Button>
-            <Button type="primary" icon={<IconCopy />} disabled={!detail.can_duplicate} onClick={() => setDuplicating(true)} data-testid="market-duplicate">
+            <Button
+              type="primary"
+              icon={<IconCopy />}
+              disabled={!detail.can_duplicate}
+              onClick={() => setDuplicating(true)}
+              data-testid="market-duplicate"
+            >
               {t('duplicate')}
             </Button>
           </>
         }
       />
-      {p.status !== undefined && p.status !== 2 && <Alert type={p.status === 3 ? 'error' : 'info'} style={{ marginBottom: 12 }} content={p.status === 3 ? t('rejectedBecause', { reason: p.reject_reason }) : t(`status.${p.status}`, { version: p.version_name })} />}
+      {p.status !== undefined && p.status !== 2 && (
+        <Alert
+          type={p.status === 3 ? 'error' : 'info'}
+          style={{ marginBottom: 12 }}
+          content={
+            p.status === 3
+              ? t('rejectedBecause', { reason: p.reject_reason })
+              : t(`status.${p.status}`, { version: p.version_name })
+          }
+        />
+      )}
       <div style={{ display: 'flex', gap: 24, alignItems: 'flex-start' }}>
         <div style={{ flex: 1, minWidth: 0 }} className="tessera-markdown" data-testid="market-readme">
           {p.readme ? (
@@ -131,16 +178,28 @@ function DuplicateModal({ product, onClose }: { product: Product; onClose(): voi
   const kinds = useRegistryEntries(ResourceKinds);
   const [to, setTo] = useState(current ?? '');
   const dup = useMutation({
-    mutationFn: () => api.post<{ entity_type: string; entity_id: string; space_id: string }>('/api/marketplace/product/duplicate', { product_id: product.product_id, space_id: to }),
+    mutationFn: () =>
+      api.post<{ entity_type: string; entity_id: string; space_id: string }>('/api/marketplace/product/duplicate', {
+        product_id: product.product_id,
+        space_id: to,
+      }),
     onSuccess: (r) => {
       toast.success(t('duplicated'));
       const kind = kinds.find((k) => k.value.kind === r.entity_type)?.value;
       onClose();
-      if (kind) void navigate(kind.itemPath?.(r.entity_id, r.space_id) ?? `${kind.path}/${r.entity_id}?space_id=${r.space_id}`);
+      if (kind)
+        void navigate(kind.itemPath?.(r.entity_id, r.space_id) ?? `${kind.path}/${r.entity_id}?space_id=${r.space_id}`);
     },
   });
   return (
-    <Modal visible title={t('duplicateTitle', { name: product.name })} onCancel={onClose} onOk={() => dup.mutate()} confirmLoading={dup.isPending} okButtonProps={{ disabled: !to, ...({ 'data-testid': 'market-duplicate-save' } as object) }}>
+    <Modal
+      visible
+      title={t('duplicateTitle', { name: product.name })}
+      onCancel={onClose}
+      onOk={() => dup.mutate()}
+      confirmLoading={dup.isPending}
+      okButtonProps={{ disabled: !to, ...({ 'data-testid': 'market-duplicate-save' } as object) }}
+    >
       <Typography.Paragraph type="secondary">{t('duplicateHelp')}</Typography.Paragraph>
       <SpaceSelect value={to} onChange={setTo} testId="market-duplicate-space" />
     </Modal>

@@ -9,7 +9,9 @@ const TopicPage = lazyPage(() => import('./Curated.tsx').then((m) => m.TopicPage
 const ProductPage = lazyPage(() => import('./ProductPage.tsx').then((m) => m.ProductPage));
 const AdminPage = lazyPage(() => import('./AdminPage.tsx').then((m) => m.AdminPage));
 const ListingDialog = lazyView(() => import('./ListingDialog.tsx').then((m) => m.ListingDialog), { fallback: null });
-const TemplatesSection = lazyView(() => import('./HomeSection.tsx').then((m) => m.TemplatesSection), { fallback: null });
+const TemplatesSection = lazyView(() => import('./HomeSection.tsx').then((m) => m.TemplatesSection), {
+  fallback: null,
+});
 
 export default defineExtension({
   id: 'marketplace',
@@ -21,7 +23,13 @@ export default defineExtension({
     ctx.route({ path: '/explore/:product_id', component: ProductPage, title: 'title' });
     ctx.sidebar({ key: 'explore', area: 'explore', label: 'nav', path: '/explore', icon: <IconCompass />, order: 10 });
     ctx.settingsPage({ key: 'marketplace', label: 'admin.tab', component: AdminPage, order: 80 });
-    ctx.register(LibraryActions, { key: 'list-in-marketplace', label: 'listAction', order: 10, applies: (_item, caps) => caps.can_export, Dialog: ListingDialog });
+    ctx.register(LibraryActions, {
+      key: 'list-in-marketplace',
+      label: 'listAction',
+      order: 10,
+      applies: (_item, caps) => caps.can_export,
+      Dialog: ListingDialog,
+    });
     ctx.register(HomeSections, { key: 'marketplace', component: TemplatesSection, order: 20 });
   },
 });

@@ -12,17 +12,42 @@ const Id = z.string().min(1).max(32);
 
 export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: string) => Promise<ProductRow>) {
   const search = productSearch(ctx);
-  const audit = (adminId: string, action: string, productId: string, detail: Record<string, unknown> = {}) => ctx.db.insertInto('market_audit').values({ id: ctx.host.newId(), admin_id: adminId, action, product_id: productId, detail: JSON.stringify(detail), created_at: now() }).execute();
+  const audit = (adminId: string, action: string, productId: string, detail: Record<string, unknown> = {}) =>
+    ctx.db
+      .insertInto('market_audit')
+      .values({
+        id: ctx.host.newId(),
+        admin_id: adminId,
+        action,
+        product_id: productId,
+        detail: JSON.stringify(detail),
+        created_at: now(),
+      })
+      .execute();
 
   ctx.route({
     method: 'GET',
     path: '/api/marketplace/admin/listing/list',
     auth: 'platformAdmin',
     summary: 'Products by review status (default: waiting for review), oldest first',
-    query: z.object({ status: z.coerce.number().int().min(0).max(4).default(ReviewStatus.Pending), page_size: z.coerce.number().int().min(1).max(100).default(50) }),
+    query: z.object({
+      status: z.coerce.number().int().min(0).max(4).default(ReviewStatus.Pending),
+      page_size: z.coerce.number().int().min(1).max(100).default(50),
+    }),
     handler: async ({ query }) => {
-      const rows = (await ctx.db.selectFrom('market_product').select([...CARD, 'source_space_id']).where('status', '=', query.status).orderBy('updated_at', 'asc').limit(query.page_size).execute()) as ProductRow[];
-      const who = new Map((await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.owner_id))])).map((u) => [u.user_id, u]));
+      const rows = (await ctx.db
+        .selectFrom('market_product')
+        .select([...CARD, 'source_space_id'])
+        .where('status', '=', query.status)
+        .orderBy('updated_at', 'asc')
+        .limit(query.page_size)
+        .execute()) as ProductRow[];
+      const who = new Map(
+        (await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.owner_id))])).map((u) => [
+          u.user_id,
+          u,
+        ]),
+      );
       return { products: rows.map((p) => card(p, who.get(p.owner_id), undefined, true)) };
     },
   });
@@ -38,11 +63,29 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is approved.');
       await ctx.db
         .updateTable('market_product')
-        .set({ ...liveFields(JSON.parse(p.submission)), status: ReviewStatus.Approved, reject_reason: '', live_version: p.version_name, live_bundle: p.bundle, public: Number(p.listed) ? 1 : 0, listed_at: p.listed_at ?? now(), updated_at: now() })
+        .set({
+          ...liveFields(JSON.parse(p.submission)),
+          status: ReviewStatus.Approved,
+          reject_reason: '',
+          live_version: p.version_name,
+          live_bundle: p.bundle,
+          public: Number(p.listed) ? 1 : 0,
+          listed_at: p.listed_at ?? now(),
+          updated_at: now(),
+        })
         .where('id', '=', p.id)
         .execute();
       await search.index(ctx.db, p.id);
-      await ctx.db.insertInto('market_version').values({ id: ctx.host.newId(), product_id: p.id, version_name: p.version_name, approved_by: caller!.userId, created_at: now() }).execute();
+      await ctx.db
+        .insertInto('market_version')
+        .values({
+          id: ctx.host.newId(),
+          product_id: p.id,
+          version_name: p.version_name,
+          approved_by: caller!.userId,
+          created_at: now(),
+        })
+        .execute();
       await audit(caller!.userId, 'approve', p.id, { version: p.version_name });
       return {};
     },
@@ -53,11 +96,18 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     path: '/api/marketplace/admin/reject_listing',
     auth: 'platformAdmin',
     summary: 'Reject the submitted version with a reason its author sees (a live version stays live)',
-    body: z.object({ product_id: Id, reason: z.string().trim().min(1, 'Say why, so that the author can fix it.').max(2000) }),
+    body: z.object({
+      product_id: Id,
+      reason: z.string().trim().min(1, 'Say why, so that the author can fix it.').max(2000),
+    }),
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is rejected.');
-      await ctx.db.updateTable('market_product').set({ status: ReviewStatus.Rejected, reject_reason: body.reason, updated_at: now() }).where('id', '=', p.id).execute();
+      await ctx.db
+        .updateTable('market_product')
+        .set({ status: ReviewStatus.Rejected, reject_reason: body.reason, updated_at: now() })
+        .where('id', '=', p.id)
+        .execute();
       await audit(caller!.userId, 'reject', p.id, { version: p.version_name, reason: body.reason });
       return {};
     },
@@ -72,7 +122,11 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (body.featured && !p.live_version) throw badRequest('Only an approved product is featured.');
-      await ctx.db.updateTable('market_product').set({ featured: body.featured ? 1 : 0 }).where('id', '=', p.id).execute();
+      await ctx.db
+        .updateTable('market_product')
+        .set({ featured: body.featured ? 1 : 0 })
+        .where('id', '=', p.id)
+        .execute();
       await audit(caller!.userId, body.featured ? 'feature' : 'unfeature', p.id);
       return {};
     },
@@ -82,8 +136,19 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     method: 'POST',
     path: '/api/marketplace/admin/category/save',
     auth: 'platformAdmin',
-    summary: 'Save the categories in this order: new ones without id, renamed ones with theirs; left out ones are removed (their products keep no category)',
-    body: z.object({ categories: z.array(z.object({ id: z.string().max(32).optional(), name: z.string().trim().min(1).max(50), name_zh: z.string().trim().max(50).default('') })).max(50) }),
+    summary:
+      'Save the categories in this order: new ones without id, renamed ones with theirs; left out ones are removed (their products keep no category)',
+    body: z.object({
+      categories: z
+        .array(
+          z.object({
+            id: z.string().max(32).optional(),
+            name: z.string().trim().min(1).max(50),
+            name_zh: z.string().trim().max(50).default(''),
+          }),
+        )
+        .max(50),
+    }),
     handler: async ({ body, caller }) => {
       const names = body.categories.map((c) => c.name.toLowerCase());
       if (new Set(names).size !== names.length) throw badRequest('Two categories have the same name.');
@@ -98,8 +163,17 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
           await trx.updateTable('market_product').set({ category_id: '' }).where('category_id', 'in', gone).execute();
         }
         for (const [i, c] of body.categories.entries()) {
-          if (c.id) await trx.updateTable('market_category').set({ name: c.name, name_zh: c.name_zh, sort_order: i }).where('id', '=', c.id).execute();
-          else await trx.insertInto('market_category').values({ id: ctx.host.newId(), name: c.name, name_zh: c.name_zh, sort_order: i, created_at: now() }).execute();
+          if (c.id)
+            await trx
+              .updateTable('market_category')
+              .set({ name: c.name, name_zh: c.name_zh, sort_order: i })
+              .where('id', '=', c.id)
+              .execute();
+          else
+            await trx
+              .insertInto('market_category')
+              .values({ id: ctx.host.newId(), name: c.name, name_zh: c.name_zh, sort_order: i, created_at: now() })
+              .execute();
         }
       });
       await audit(caller!.userId, 'categories', '', { categories: body.categories.map((c) => c.name) });
@@ -114,9 +188,30 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     summary: 'What administrators did in the marketplace, newest first',
     query: z.object({ page_size: z.coerce.number().int().min(1).max(200).default(50) }),
     handler: async ({ query }) => {
-      const rows = await ctx.db.selectFrom('market_audit').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.page_size).execute();
-      const who = new Map((await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.admin_id as string))])).map((u) => [u.user_id, u.name]));
-      return { entries: rows.map((r) => ({ id: r.id, admin_id: r.admin_id, admin_name: who.get(r.admin_id as string) ?? '', action: r.action, product_id: r.product_id, detail: JSON.parse(r.detail as string), time: Math.floor(Date.parse(r.created_at as string) / 1000) })) };
+      const rows = await ctx.db
+        .selectFrom('market_audit')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.page_size)
+        .execute();
+      const who = new Map(
+        (await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.admin_id as string))])).map((u) => [
+          u.user_id,
+          u.name,
+        ]),
+      );
+      return {
+        entries: rows.map((r) => ({
+          id: r.id,
+          admin_id: r.admin_id,
+          admin_name: who.get(r.admin_id as string) ?? '',
+          action: r.action,
+          product_id: r.product_id,
+          detail: JSON.parse(r.detail as string),
+          time: Math.floor(Date.parse(r.created_at as string) / 1000),
+        })),
+      };
     },
   });
 }

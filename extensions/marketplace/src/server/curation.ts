@@ -15,7 +15,11 @@ const Landing = z.object({
   title_zh: z.string().trim().max(100).default(''),
   subtitle: z.string().trim().max(300).default(''),
   subtitle_zh: z.string().trim().max(300).default(''),
-  cover: z.string().max(2000).refine((u) => !u || /^(https:\/\/|\/)/.test(u), 'A cover is an https address or a path of the studio.').default(''),
+  cover: z
+    .string()
+    .max(2000)
+    .refine((u) => !u || /^(https:\/\/|\/)/.test(u), 'A cover is an https address or a path of the studio.')
+    .default(''),
 });
 type Card = ReturnType<typeof card>;
 
@@ -34,12 +38,39 @@ interface TopicRow {
   updated_at: string;
 }
 
-const topicView = (t: TopicRow, products?: Card[]) => ({ topic_id: t.id, title: t.title, title_zh: t.title_zh, description: t.description, description_zh: t.description_zh, cover: t.cover, product_ids: JSON.parse(t.product_ids) as string[], status: Number(t.status), sort_order: Number(t.sort_order), update_time: Math.floor(Date.parse(t.updated_at) / 1000), ...(products ? { products } : {}) });
+const topicView = (t: TopicRow, products?: Card[]) => ({
+  topic_id: t.id,
+  title: t.title,
+  title_zh: t.title_zh,
+  description: t.description,
+  description_zh: t.description_zh,
+  cover: t.cover,
+  product_ids: JSON.parse(t.product_ids) as string[],
+  status: Number(t.status),
+  sort_order: Number(t.sort_order),
+  update_time: Math.floor(Date.parse(t.updated_at) / 1000),
+  ...(products ? { products } : {}),
+});
 
-export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids: string[], userId: string) => Promise<Card[]>) {
-  const audit = (adminId: string, action: string, detail: Record<string, unknown> = {}) => ctx.db.insertInto('market_audit').values({ id: ctx.host.newId(), admin_id: adminId, action, product_id: '', detail: JSON.stringify(detail), created_at: now() }).execute();
+export function registerCuration(
+  ctx: ServerContext<unknown>,
+  publicCards: (ids: string[], userId: string) => Promise<Card[]>,
+) {
+  const audit = (adminId: string, action: string, detail: Record<string, unknown> = {}) =>
+    ctx.db
+      .insertInto('market_audit')
+      .values({
+        id: ctx.host.newId(),
+        admin_id: adminId,
+        action,
+        product_id: '',
+        detail: JSON.stringify(detail),
+        created_at: now(),
+      })
+      .execute();
   const topic = async (id: string) => {
-    const t = (await ctx.db.selectFrom('market_topic').selectAll().where('id', '=', id).executeTakeFirst()) as TopicRow | undefined;
+    const t = (await ctx.db.selectFrom('market_topic').selectAll().where('id', '=', id).executeTakeFirst()) as
+      TopicRow | undefined;
     if (!t) throw notFound(`There is no topic ${id}.`);
     return t;
   };
@@ -47,9 +78,17 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
   const checkProducts = async (ids: string[]) => {
     if (new Set(ids).size !== ids.length) throw badRequest('A product is chosen twice.', { field: 'product_ids' });
     if (!ids.length) return;
-    const live = new Set((await ctx.db.selectFrom('market_product').select('id').where('id', 'in', ids).where('public', '=', 1).execute()).map((r) => r.id as string));
+    const live = new Set(
+      (
+        await ctx.db.selectFrom('market_product').select('id').where('id', 'in', ids).where('public', '=', 1).execute()
+      ).map((r) => r.id as string),
+    );
     const not = ids.filter((id) => !live.has(id));
-    if (not.length) throw badRequest(`Only products people can see are chosen; not ${not.join(', ')} (not approved, unlisted or unknown).`, { field: 'product_ids' });
+    if (not.length)
+      throw badRequest(
+        `Only products people can see are chosen; not ${not.join(', ')} (not approved, unlisted or unknown).`,
+        { field: 'product_ids' },
+      );
   };
   const getConfig = async <T>(key: string, fallback: T): Promise<T> => {
     const r = await ctx.db.selectFrom('market_config').select('value').where('key', '=', key).executeTakeFirst();
@@ -57,7 +96,11 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
   };
   const setConfig = async (key: string, value: unknown) => {
     const row = { key, value: JSON.stringify(value), updated_at: now() };
-    await ctx.db.insertInto('market_config').values(row).onConflict((oc) => oc.column('key').doUpdateSet({ value: row.value, updated_at: row.updated_at })).execute();
+    await ctx.db
+      .insertInto('market_config')
+      .values(row)
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: row.value, updated_at: row.updated_at }))
+      .execute();
   };
 
   // Topics (admin).
@@ -66,25 +109,63 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     path: '/api/marketplace/admin/topic/list',
     auth: 'platformAdmin',
     summary: 'Every topic, live and draft, in their order',
-    handler: async () => ({ topics: ((await ctx.db.selectFrom('market_topic').selectAll().orderBy('sort_order').orderBy('created_at').execute()) as TopicRow[]).map((t) => topicView(t)) }),
+    handler: async () => ({
+      topics: (
+        (await ctx.db
+          .selectFrom('market_topic')
+          .selectAll()
+          .orderBy('sort_order')
+          .orderBy('created_at')
+          .execute()) as TopicRow[]
+      ).map((t) => topicView(t)),
+    }),
   });
   ctx.route({
     method: 'POST',
     path: '/api/marketplace/admin/topic/set',
     auth: 'platformAdmin',
-    summary: 'Create a topic (without topic_id) or change one: titles, descriptions, cover, its products in order (live ones only)',
-    body: z.object({ topic_id: Id.optional(), title: z.string().trim().min(1, 'Give the topic a title.').max(100), title_zh: z.string().trim().max(100).default(''), description: z.string().trim().max(1000).default(''), description_zh: z.string().trim().max(1000).default(''), cover: Landing.shape.cover, product_ids: z.array(Id).max(MAX_PRODUCTS, `A topic holds at most ${MAX_PRODUCTS} products.`).default([]), sort_order: z.number().int().min(0).max(10_000).optional() }),
+    summary:
+      'Create a topic (without topic_id) or change one: titles, descriptions, cover, its products in order (live ones only)',
+    body: z.object({
+      topic_id: Id.optional(),
+      title: z.string().trim().min(1, 'Give the topic a title.').max(100),
+      title_zh: z.string().trim().max(100).default(''),
+      description: z.string().trim().max(1000).default(''),
+      description_zh: z.string().trim().max(1000).default(''),
+      cover: Landing.shape.cover,
+      product_ids: z.array(Id).max(MAX_PRODUCTS, `A topic holds at most ${MAX_PRODUCTS} products.`).default([]),
+      sort_order: z.number().int().min(0).max(10_000).optional(),
+    }),
     handler: async ({ body, caller }) => {
       await checkProducts(body.product_ids);
-      const values = { title: body.title, title_zh: body.title_zh, description: body.description, description_zh: body.description_zh, cover: body.cover, product_ids: JSON.stringify(body.product_ids), updated_at: now(), ...(body.sort_order !== undefined ? { sort_order: body.sort_order } : {}) };
+      const values = {
+        title: body.title,
+        title_zh: body.title_zh,
+        description: body.description,
+        description_zh: body.description_zh,
+        cover: body.cover,
+        product_ids: JSON.stringify(body.product_ids),
+        updated_at: now(),
+        ...(body.sort_order !== undefined ? { sort_order: body.sort_order } : {}),
+      };
       let id = body.topic_id;
       if (id) {
         await topic(id);
         await ctx.db.updateTable('market_topic').set(values).where('id', '=', id).execute();
       } else {
         id = ctx.host.newId();
-        const count = Number((await ctx.db.selectFrom('market_topic').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-        await ctx.db.insertInto('market_topic').values({ id, ...values, sort_order: body.sort_order ?? count, status: 0, preview_id: '', created_at: now() }).execute();
+        const count = Number(
+          (
+            await ctx.db
+              .selectFrom('market_topic')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirst()
+          )?.n ?? 0,
+        );
+        await ctx.db
+          .insertInto('market_topic')
+          .values({ id, ...values, sort_order: body.sort_order ?? count, status: 0, preview_id: '', created_at: now() })
+          .execute();
       }
       await audit(caller!.userId, body.topic_id ? 'topic.update' : 'topic.create', { topic_id: id, title: body.title });
       return { topic_id: id };
@@ -98,8 +179,13 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     body: z.object({ topic_id: Id, status: z.union([z.literal(0), z.literal(1)]) }),
     handler: async ({ body, caller }) => {
       const t = await topic(body.topic_id);
-      if (body.status === 1 && !JSON.parse(t.product_ids).length) throw badRequest('Choose the products of the topic before it goes live.');
-      await ctx.db.updateTable('market_topic').set({ status: body.status, updated_at: now() }).where('id', '=', t.id).execute();
+      if (body.status === 1 && !JSON.parse(t.product_ids).length)
+        throw badRequest('Choose the products of the topic before it goes live.');
+      await ctx.db
+        .updateTable('market_topic')
+        .set({ status: body.status, updated_at: now() })
+        .where('id', '=', t.id)
+        .execute();
       await audit(caller!.userId, body.status ? 'topic.live' : 'topic.draft', { topic_id: t.id, title: t.title });
       return {};
     },
@@ -113,7 +199,8 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     handler: async ({ body }) => {
       const t = await topic(body.topic_id);
       const preview = t.preview_id || randomBytes(16).toString('hex');
-      if (!t.preview_id) await ctx.db.updateTable('market_topic').set({ preview_id: preview }).where('id', '=', t.id).execute();
+      if (!t.preview_id)
+        await ctx.db.updateTable('market_topic').set({ preview_id: preview }).where('id', '=', t.id).execute();
       return { preview_id: preview };
     },
   });
@@ -137,14 +224,26 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     path: '/api/marketplace/admin/page_config',
     auth: 'platformAdmin',
     summary: 'The landing banner and the recommended products of each scene, as set',
-    handler: async () => ({ landing: await getConfig('landing', Landing.parse({})), recommend: { home: await getConfig<string[]>('recommend.home', []), explore: await getConfig<string[]>('recommend.explore', []) } }),
+    handler: async () => ({
+      landing: await getConfig('landing', Landing.parse({})),
+      recommend: {
+        home: await getConfig<string[]>('recommend.home', []),
+        explore: await getConfig<string[]>('recommend.explore', []),
+      },
+    }),
   });
   ctx.route({
     method: 'POST',
     path: '/api/marketplace/admin/recommend_config/set',
     auth: 'platformAdmin',
     summary: 'The products recommended on a page (scene home or explore), in order',
-    body: z.object({ scene: Scene, product_ids: z.array(Id).min(1, 'Choose at least one product, or delete the recommendation.').max(MAX_PRODUCTS, `At most ${MAX_PRODUCTS} products are recommended.`) }),
+    body: z.object({
+      scene: Scene,
+      product_ids: z
+        .array(Id)
+        .min(1, 'Choose at least one product, or delete the recommendation.')
+        .max(MAX_PRODUCTS, `At most ${MAX_PRODUCTS} products are recommended.`),
+    }),
     handler: async ({ body, caller }) => {
       await checkProducts(body.product_ids);
       await setConfig(`recommend.${body.scene}`, body.product_ids);
@@ -184,7 +283,14 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     auth: 'user',
     summary: 'The live topics with their products people can see (topics left with none are not shown)',
     handler: async ({ caller }) => {
-      const rows = (await ctx.db.selectFrom('market_topic').selectAll().where('status', '=', 1).orderBy('sort_order').orderBy('created_at').limit(20).execute()) as TopicRow[];
+      const rows = (await ctx.db
+        .selectFrom('market_topic')
+        .selectAll()
+        .where('status', '=', 1)
+        .orderBy('sort_order')
+        .orderBy('created_at')
+        .limit(20)
+        .execute()) as TopicRow[];
       const topics = [];
       for (const t of rows) {
         const products = await publicCards(JSON.parse(t.product_ids), caller!.userId);
@@ -201,8 +307,12 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     query: z.object({ topic_id: Id, preview_id: z.string().max(64).optional() }),
     handler: async ({ query, caller }) => {
       const t = await topic(query.topic_id);
-      if (Number(t.status) !== 1 && !(query.preview_id && t.preview_id && query.preview_id === t.preview_id)) throw notFound(`There is no topic ${query.topic_id}.`);
-      return { topic: topicView(t, await publicCards(JSON.parse(t.product_ids), caller!.userId)), preview: Number(t.status) !== 1 };
+      if (Number(t.status) !== 1 && !(query.preview_id && t.preview_id && query.preview_id === t.preview_id))
+        throw notFound(`There is no topic ${query.topic_id}.`);
+      return {
+        topic: topicView(t, await publicCards(JSON.parse(t.product_ids), caller!.userId)),
+        preview: Number(t.status) !== 1,
+      };
     },
   });
   ctx.route({
@@ -211,7 +321,10 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     auth: 'user',
     summary: "The explore page's banner and the products recommended on a page (scene)",
     query: z.object({ scene: Scene.default('explore') }),
-    handler: async ({ query, caller }) => ({ landing: await getConfig('landing', Landing.parse({})), recommended: await publicCards(await getConfig<string[]>(`recommend.${query.scene}`, []), caller!.userId) }),
+    handler: async ({ query, caller }) => ({
+      landing: await getConfig('landing', Landing.parse({})),
+      recommended: await publicCards(await getConfig<string[]>(`recommend.${query.scene}`, []), caller!.userId),
+    }),
   });
   ctx.route({
     method: 'GET',
@@ -219,7 +332,17 @@ export function registerCuration(ctx: ServerContext<unknown>, publicCards: (ids:
     auth: 'user',
     summary: 'The featured products people can see, most copied first',
     handler: async ({ caller }) => {
-      const ids = (await ctx.db.selectFrom('market_product').select('id').where('public', '=', 1).where('featured', '=', 1).orderBy('duplicates', 'desc').orderBy('id', 'desc').limit(MAX_PRODUCTS).execute()).map((r) => r.id as string);
+      const ids = (
+        await ctx.db
+          .selectFrom('market_product')
+          .select('id')
+          .where('public', '=', 1)
+          .where('featured', '=', 1)
+          .orderBy('duplicates', 'desc')
+          .orderBy('id', 'desc')
+          .limit(MAX_PRODUCTS)
+          .execute()
+      ).map((r) => r.id as string);
       return { products: await publicCards(ids, caller!.userId) };
     },
   });

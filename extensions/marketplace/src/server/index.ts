@@ -15,6 +15,10 @@ export default defineExtension({
     const { product, publicCards } = registerProductRoutes(ctx);
     registerAdminRoutes(ctx, product);
     registerCuration(ctx, publicCards);
-    ctx.register(TokenPermissions, { key: 'template.duplicate', label: { 'en-US': 'Copy marketplace templates into a space', 'zh-CN': '复制商店模板到空间' }, group: 'template' });
+    ctx.register(TokenPermissions, {
+      key: 'template.duplicate',
+      label: { 'en-US': 'Copy marketplace templates into a space', 'zh-CN': '复制商店模板到空间' },
+      group: 'template',
+    });
   },
 });

@@ -48,15 +48,32 @@ export const migrations: Migration[] = [
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('listed_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('market_product_entity').on('market_product').columns(['entity_type', 'entity_id']).execute();
-      for (const order of ['listed_at', 'duplicates', 'favorites']) await db.schema.createIndex(`market_product_public_${order}`).on('market_product').columns(['public', order]).execute();
+      await db.schema
+        .createIndex('market_product_entity')
+        .on('market_product')
+        .columns(['entity_type', 'entity_id'])
+        .execute();
+      for (const order of ['listed_at', 'duplicates', 'favorites'])
+        await db.schema
+          .createIndex(`market_product_public_${order}`)
+          .on('market_product')
+          .columns(['public', order])
+          .execute();
       // The search index of the public fields: SQLite FTS5 keyed by the product row's rowid, or a tsvector.
       if (db.getExecutor().adapter instanceof PostgresAdapter) {
         await sql`alter table market_product add column tsv tsvector`.execute(db);
         await sql`create index market_product_tsv on market_product using gin (tsv)`.execute(db);
       } else await sql`create virtual table market_fts using fts5(words, content='', contentless_delete=1)`.execute(db);
-      await db.schema.createIndex('market_product_owner').on('market_product').columns(['owner_id', 'updated_at']).execute();
-      await db.schema.createIndex('market_product_review').on('market_product').columns(['status', 'updated_at']).execute();
+      await db.schema
+        .createIndex('market_product_owner')
+        .on('market_product')
+        .columns(['owner_id', 'updated_at'])
+        .execute();
+      await db.schema
+        .createIndex('market_product_review')
+        .on('market_product')
+        .columns(['status', 'updated_at'])
+        .execute();
       await db.schema
         .createTable('market_version')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -65,7 +82,11 @@ export const migrations: Migration[] = [
         .addColumn('approved_by', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('market_version_product').on('market_version').columns(['product_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('market_version_product')
+        .on('market_version')
+        .columns(['product_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('market_favorite')
         .addColumn('product_id', 'varchar(32)', (c) => c.notNull())
@@ -73,7 +94,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addPrimaryKeyConstraint('market_favorite_pk', ['product_id', 'user_id'])
         .execute();
-      await db.schema.createIndex('market_favorite_user').on('market_favorite').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('market_favorite_user')
+        .on('market_favorite')
+        .columns(['user_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('market_audit')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())

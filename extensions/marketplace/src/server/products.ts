@@ -45,10 +45,39 @@ export interface ProductRow {
 }
 
 /** The columns a list needs (not the bundles). */
-export const CARD = ['id', 'entity_type', 'entity_id', 'owner_id', 'name', 'description', 'covers', 'category_id', 'tags', 'is_template', 'submission', 'status', 'reject_reason', 'version_name', 'live_version', 'listed', 'featured', 'views', 'duplicates', 'favorites', 'created_at', 'updated_at', 'listed_at'] as const;
+export const CARD = [
+  'id',
+  'entity_type',
+  'entity_id',
+  'owner_id',
+  'name',
+  'description',
+  'covers',
+  'category_id',
+  'tags',
+  'is_template',
+  'submission',
+  'status',
+  'reject_reason',
+  'version_name',
+  'live_version',
+  'listed',
+  'featured',
+  'views',
+  'duplicates',
+  'favorites',
+  'created_at',
+  'updated_at',
+  'listed_at',
+] as const;
 
 /** A product as a list shows it; the review (status, reason, the submitted version) only for its author and administrators. */
-export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | 'source_space_id'>, author?: { name: string; avatar: string }, favorited?: boolean, review = false) {
+export function card(
+  p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | 'source_space_id'>,
+  author?: { name: string; avatar: string },
+  favorited?: boolean,
+  review = false,
+) {
   return {
     product_id: p.id,
     entity_type: p.entity_type,
@@ -65,7 +94,14 @@ export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | '
     stats: { views: Number(p.views), duplicates: Number(p.duplicates), favorites: Number(p.favorites) },
     author: { user_id: p.owner_id, name: author?.name ?? '', avatar: author?.avatar ?? '' },
     ...(favorited !== undefined ? { favorited } : {}),
-    ...(review ? { status: Number(p.status), reject_reason: p.reject_reason, version_name: p.version_name, submission: JSON.parse(p.submission || '{}') as Record<string, unknown> } : {}),
+    ...(review
+      ? {
+          status: Number(p.status),
+          reject_reason: p.reject_reason,
+          version_name: p.version_name,
+          submission: JSON.parse(p.submission || '{}') as Record<string, unknown>,
+        }
+      : {}),
     create_time: secs(p.created_at),
     update_time: secs(p.updated_at),
     listed_time: secs(p.listed_at),
@@ -73,8 +109,24 @@ export function card(p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | '
 }
 
 /** The public fields of a submission (what approval puts live). */
-export function liveFields(sub: { name: string; description: string; readme: string; covers: string[]; category_id: string; tags: string[]; is_template: boolean }) {
-  return { name: sub.name, description: sub.description, readme: sub.readme, covers: JSON.stringify(sub.covers), category_id: sub.category_id, tags: JSON.stringify(sub.tags), is_template: sub.is_template ? 1 : 0 };
+export function liveFields(sub: {
+  name: string;
+  description: string;
+  readme: string;
+  covers: string[];
+  category_id: string;
+  tags: string[];
+  is_template: boolean;
+}) {
+  return {
+    name: sub.name,
+    description: sub.description,
+    readme: sub.readme,
+    covers: JSON.stringify(sub.covers),
+    category_id: sub.category_id,
+    tags: JSON.stringify(sub.tags),
+    is_template: sub.is_template ? 1 : 0,
+  };
 }
 
 const Listing = z.object({
@@ -88,7 +140,11 @@ const Listing = z.object({
   tags: z.array(z.string().trim().min(1).max(20)).max(10).default([]),
   covers: z.array(imageRef()).max(5).default([]),
   is_template: z.boolean().default(false),
-  version_name: z.string().trim().regex(/^[\w.-]{1,64}$/, 'A version is letters, digits, dots and dashes (1.0.0).').default('1.0.0'),
+  version_name: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]{1,64}$/, 'A version is letters, digits, dots and dashes (1.0.0).')
+    .default('1.0.0'),
 });
 
 export const ListQuery = z.object({
@@ -103,19 +159,44 @@ export const ListQuery = z.object({
 
 export function registerProductRoutes(ctx: ServerContext<unknown>) {
   const search = productSearch(ctx);
-  const authors = async (ids: string[]) => new Map((await ctx.service(IdentityService).getUsers([...new Set(ids)])).map((u) => [u.user_id, { name: u.name, avatar: u.avatar }]));
+  const authors = async (ids: string[]) =>
+    new Map(
+      (await ctx.service(IdentityService).getUsers([...new Set(ids)])).map((u) => [
+        u.user_id,
+        { name: u.name, avatar: u.avatar },
+      ]),
+    );
   const product = async (id: string) => {
-    const p = (await ctx.db.selectFrom('market_product').selectAll().where('id', '=', id).executeTakeFirst()) as ProductRow | undefined;
+    const p = (await ctx.db.selectFrom('market_product').selectAll().where('id', '=', id).executeTakeFirst()) as
+      ProductRow | undefined;
     if (!p) throw notFound(`There is no product ${id}.`);
     return p;
   };
   /** Public: approved, listed, and of a kind this studio runs. The owner and platform administrators see the rest too. */
-  const visible = (p: ProductRow, caller?: Caller) => (!!p.live_version && !!Number(p.listed) && !!ctx.registry(ResourceKinds).get(p.entity_type)) || p.owner_id === caller?.userId || !!caller?.isPlatformAdmin;
-  const favoritedBy = async (userId: string, ids: string[]) => new Set(ids.length ? (await ctx.db.selectFrom('market_favorite').select('product_id').where('user_id', '=', userId).where('product_id', 'in', ids).execute()).map((r) => r.product_id as string) : []);
+  const visible = (p: ProductRow, caller?: Caller) =>
+    (!!p.live_version && !!Number(p.listed) && !!ctx.registry(ResourceKinds).get(p.entity_type)) ||
+    p.owner_id === caller?.userId ||
+    !!caller?.isPlatformAdmin;
+  const favoritedBy = async (userId: string, ids: string[]) =>
+    new Set(
+      ids.length
+        ? (
+            await ctx.db
+              .selectFrom('market_favorite')
+              .select('product_id')
+              .where('user_id', '=', userId)
+              .where('product_id', 'in', ids)
+              .execute()
+          ).map((r) => r.product_id as string)
+        : [],
+    );
 
   /** The public list: approved, listed, of the kinds this studio runs; pages by limit + 1 (no count of everything). */
   async function publicList(q: z.infer<typeof ListQuery>, userId: string) {
-    const running = ctx.registry(ResourceKinds).list().map((k) => k.kind);
+    const running = ctx
+      .registry(ResourceKinds)
+      .list()
+      .map((k) => k.kind);
     const kinds = q.entity_type ? q.entity_type.split(',').filter((k) => running.includes(k)) : running;
     if (!kinds.length) return { products: [], has_more: false };
     let base = ctx.db.selectFrom('market_product').where('public', '=', 1).where('entity_type', 'in', kinds);
@@ -127,36 +208,103 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     if (q.category_id) base = base.where('category_id', '=', q.category_id);
     if (q.is_template) base = base.where('is_template', '=', q.is_template === 'true' ? 1 : 0);
     let rows = base.select([...CARD]);
-    rows = q.sort_type === 'popular' ? rows.orderBy('duplicates', 'desc') : q.sort_type === 'favorites' ? rows.orderBy('favorites', 'desc') : rows.orderBy('listed_at', 'desc');
-    const found = (await rows.orderBy('id', 'desc').limit(q.page_size + 1).offset((q.page_num - 1) * q.page_size).execute()) as ProductRow[];
+    rows =
+      q.sort_type === 'popular'
+        ? rows.orderBy('duplicates', 'desc')
+        : q.sort_type === 'favorites'
+          ? rows.orderBy('favorites', 'desc')
+          : rows.orderBy('listed_at', 'desc');
+    const found = (await rows
+      .orderBy('id', 'desc')
+      .limit(q.page_size + 1)
+      .offset((q.page_num - 1) * q.page_size)
+      .execute()) as ProductRow[];
     const page = found.slice(0, q.page_size);
     const who = await authors(page.map((p) => p.owner_id));
-    const favs = await favoritedBy(userId, page.map((p) => p.id));
-    return { products: page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id))), has_more: found.length > q.page_size };
+    const favs = await favoritedBy(
+      userId,
+      page.map((p) => p.id),
+    );
+    return {
+      products: page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id))),
+      has_more: found.length > q.page_size,
+    };
   }
 
   ctx.route({
     method: 'POST',
     path: '/api/marketplace/product/listing',
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: 'List a resource as a product (a snapshot of it, with what it brings along, goes to review); listing it again submits a new version',
+    summary:
+      'List a resource as a product (a snapshot of it, with what it brings along, goes to review); listing it again submits a new version',
     body: Listing,
     handler: async ({ body, caller }) => {
-      if (body.category_id && !(await ctx.db.selectFrom('market_category').select('id').where('id', '=', body.category_id).executeTakeFirst())) throw badRequest(`There is no category ${body.category_id}.`);
+      if (
+        body.category_id &&
+        !(await ctx.db.selectFrom('market_category').select('id').where('id', '=', body.category_id).executeTakeFirst())
+      )
+        throw badRequest(`There is no category ${body.category_id}.`);
       const bundle = await ctx.service(LibraryService).exportBundle(body.entity_type, body.entity_id, body.space_id);
-      const existing = (await ctx.db.selectFrom('market_product').selectAll().where('entity_type', '=', body.entity_type).where('entity_id', '=', body.entity_id).executeTakeFirst()) as ProductRow | undefined;
-      if (existing && existing.owner_id !== caller!.userId) throw forbidden('Someone else listed this resource; ask them to submit a new version.');
-      if (existing?.live_version === body.version_name) throw badRequest(`Version ${body.version_name} is already live; give the new one another number.`);
-      const sub = { name: body.name, description: body.description, readme: body.readme, covers: body.covers, category_id: body.category_id, tags: body.tags, is_template: body.is_template };
-      const review = { submission: JSON.stringify(sub), status: ReviewStatus.Pending, reject_reason: '', version_name: body.version_name, bundle: JSON.stringify(bundle), listed: 1, updated_at: now() };
+      const existing = (await ctx.db
+        .selectFrom('market_product')
+        .selectAll()
+        .where('entity_type', '=', body.entity_type)
+        .where('entity_id', '=', body.entity_id)
+        .executeTakeFirst()) as ProductRow | undefined;
+      if (existing && existing.owner_id !== caller!.userId)
+        throw forbidden('Someone else listed this resource; ask them to submit a new version.');
+      if (existing?.live_version === body.version_name)
+        throw badRequest(`Version ${body.version_name} is already live; give the new one another number.`);
+      const sub = {
+        name: body.name,
+        description: body.description,
+        readme: body.readme,
+        covers: body.covers,
+        category_id: body.category_id,
+        tags: body.tags,
+        is_template: body.is_template,
+      };
+      const review = {
+        submission: JSON.stringify(sub),
+        status: ReviewStatus.Pending,
+        reject_reason: '',
+        version_name: body.version_name,
+        bundle: JSON.stringify(bundle),
+        listed: 1,
+        updated_at: now(),
+      };
       if (existing) {
         // A live product keeps showing its live version until the new one is approved.
-        await ctx.db.updateTable('market_product').set({ ...review, public: existing.live_version ? 1 : 0, ...(existing.live_version ? {} : liveFields(sub)) }).where('id', '=', existing.id).execute();
+        await ctx.db
+          .updateTable('market_product')
+          .set({ ...review, public: existing.live_version ? 1 : 0, ...(existing.live_version ? {} : liveFields(sub)) })
+          .where('id', '=', existing.id)
+          .execute();
         if (!existing.live_version) await search.index(ctx.db, existing.id);
         return { product_id: existing.id, status: ReviewStatus.Pending };
       }
       const id = ctx.host.newId();
-      await ctx.db.insertInto('market_product').values({ id, entity_type: body.entity_type, entity_id: body.entity_id, source_space_id: body.space_id, owner_id: caller!.userId, ...liveFields(sub), ...review, live_version: '', live_bundle: null, public: 0, featured: 0, views: 0, duplicates: 0, favorites: 0, created_at: now(), listed_at: null }).execute();
+      await ctx.db
+        .insertInto('market_product')
+        .values({
+          id,
+          entity_type: body.entity_type,
+          entity_id: body.entity_id,
+          source_space_id: body.space_id,
+          owner_id: caller!.userId,
+          ...liveFields(sub),
+          ...review,
+          live_version: '',
+          live_bundle: null,
+          public: 0,
+          featured: 0,
+          views: 0,
+          duplicates: 0,
+          favorites: 0,
+          created_at: now(),
+          listed_at: null,
+        })
+        .execute();
       await search.index(ctx.db, id);
       return { product_id: id, status: ReviewStatus.Pending };
     },
@@ -170,8 +318,13 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     body: z.object({ product_id: Id }),
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
-      if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin) throw forbidden('Only its author unlists a product.');
-      await ctx.db.updateTable('market_product').set({ listed: 0, public: 0, updated_at: now() }).where('id', '=', p.id).execute();
+      if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin)
+        throw forbidden('Only its author unlists a product.');
+      await ctx.db
+        .updateTable('market_product')
+        .set({ listed: 0, public: 0, updated_at: now() })
+        .where('id', '=', p.id)
+        .execute();
       return {};
     },
   });
@@ -180,7 +333,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     method: 'GET',
     path: '/api/marketplace/product/list',
     auth: 'user',
-    summary: 'Products people can see: category, kinds (entity_type, comma-joined), templates, keyword, sort (latest, popular, favorites), pages',
+    summary:
+      'Products people can see: category, kinds (entity_type, comma-joined), templates, keyword, sort (latest, popular, favorites), pages',
     query: ListQuery,
     handler: ({ query, caller }) => publicList(query, caller!.userId),
   });
@@ -204,7 +358,14 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       if (!query.keyword) return { suggestions: [] };
       const match = search.where(query.keyword);
       if (!match) return { suggestions: [] };
-      const rows = await ctx.db.selectFrom('market_product').select('name').where('public', '=', 1).where(match).orderBy('duplicates', 'desc').limit(8).execute();
+      const rows = await ctx.db
+        .selectFrom('market_product')
+        .select('name')
+        .where('public', '=', 1)
+        .where(match)
+        .orderBy('duplicates', 'desc')
+        .limit(8)
+        .execute();
       return { suggestions: [...new Set(rows.map((r) => r.name as string))] };
     },
   });
@@ -218,14 +379,37 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ query, caller }) => {
       const p = await product(query.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${query.product_id}.`);
-      if (p.live_version) await ctx.db.updateTable('market_product').set({ views: sql`views + 1` }).where('id', '=', p.id).execute();
-      const versions = await ctx.db.selectFrom('market_version').select(['version_name', 'created_at']).where('product_id', '=', p.id).orderBy('created_at', 'desc').execute();
+      if (p.live_version)
+        await ctx.db
+          .updateTable('market_product')
+          .set({ views: sql`views + 1` })
+          .where('id', '=', p.id)
+          .execute();
+      const versions = await ctx.db
+        .selectFrom('market_version')
+        .select(['version_name', 'created_at'])
+        .where('product_id', '=', p.id)
+        .orderBy('created_at', 'desc')
+        .execute();
       const who = await authors([p.owner_id]);
       const fav = await favoritedBy(caller!.userId, [p.id]);
-      const live = p.live_bundle ? (JSON.parse(p.live_bundle) as { resources: { kind: string; name: string }[] }) : undefined;
+      const live = p.live_bundle
+        ? (JSON.parse(p.live_bundle) as { resources: { kind: string; name: string }[] })
+        : undefined;
       return {
-        product: { ...card({ ...p, views: Number(p.views) + (p.live_version ? 1 : 0) }, who.get(p.owner_id), fav.has(p.id), p.owner_id === caller!.userId || caller!.isPlatformAdmin), readme: p.readme },
-        versions: versions.map((v) => ({ version_name: v.version_name as string, create_time: secs(v.created_at as string) })),
+        product: {
+          ...card(
+            { ...p, views: Number(p.views) + (p.live_version ? 1 : 0) },
+            who.get(p.owner_id),
+            fav.has(p.id),
+            p.owner_id === caller!.userId || caller!.isPlatformAdmin,
+          ),
+          readme: p.readme,
+        },
+        versions: versions.map((v) => ({
+          version_name: v.version_name as string,
+          create_time: secs(v.created_at as string),
+        })),
         // What a copy brings along (a workflow's sub-workflows).
         contents: live?.resources.map((r) => ({ kind: r.kind, name: r.name })) ?? [],
         can_duplicate: !!p.live_version && !!ctx.registry(ResourceKinds).get(p.entity_type)?.importInto,
@@ -242,13 +426,33 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
-      const had = !!(await ctx.db.selectFrom('market_favorite').select('product_id').where('product_id', '=', p.id).where('user_id', '=', caller!.userId).executeTakeFirst());
+      const had = !!(await ctx.db
+        .selectFrom('market_favorite')
+        .select('product_id')
+        .where('product_id', '=', p.id)
+        .where('user_id', '=', caller!.userId)
+        .executeTakeFirst());
       if (body.is_cancel && had) {
-        await ctx.db.deleteFrom('market_favorite').where('product_id', '=', p.id).where('user_id', '=', caller!.userId).execute();
-        await ctx.db.updateTable('market_product').set({ favorites: sql`favorites - 1` }).where('id', '=', p.id).execute();
+        await ctx.db
+          .deleteFrom('market_favorite')
+          .where('product_id', '=', p.id)
+          .where('user_id', '=', caller!.userId)
+          .execute();
+        await ctx.db
+          .updateTable('market_product')
+          .set({ favorites: sql`favorites - 1` })
+          .where('id', '=', p.id)
+          .execute();
       } else if (!body.is_cancel && !had) {
-        await ctx.db.insertInto('market_favorite').values({ product_id: p.id, user_id: caller!.userId, created_at: now() }).execute();
-        await ctx.db.updateTable('market_product').set({ favorites: sql`favorites + 1` }).where('id', '=', p.id).execute();
+        await ctx.db
+          .insertInto('market_favorite')
+          .values({ product_id: p.id, user_id: caller!.userId, created_at: now() })
+          .execute();
+        await ctx.db
+          .updateTable('market_product')
+          .set({ favorites: sql`favorites + 1` })
+          .where('id', '=', p.id)
+          .execute();
       }
       return { favorited: !body.is_cancel };
     },
@@ -259,7 +463,10 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     path: '/api/marketplace/product/favorite/list',
     auth: 'user',
     summary: 'The products you favorited, newest favorite first',
-    query: z.object({ page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(100).default(20) }),
+    query: z.object({
+      page_num: z.coerce.number().int().min(1).default(1),
+      page_size: z.coerce.number().int().min(1).max(100).default(20),
+    }),
     handler: async ({ query, caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_favorite as f')
@@ -280,13 +487,20 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     method: 'POST',
     path: '/api/marketplace/product/duplicate',
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: 'Copy the live version of a product into one of your spaces (an independent copy, with what it brings along)',
+    summary:
+      'Copy the live version of a product into one of your spaces (an independent copy, with what it brings along)',
     body: z.object({ product_id: Id, space_id: Id, name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller) || !p.live_bundle) throw notFound(`There is no product ${body.product_id} to duplicate.`);
-      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
-      await ctx.db.updateTable('market_product').set({ duplicates: sql`duplicates + 1` }).where('id', '=', p.id).execute();
+      const r = await ctx
+        .service(LibraryService)
+        .importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
+      await ctx.db
+        .updateTable('market_product')
+        .set({ duplicates: sql`duplicates + 1` })
+        .where('id', '=', p.id)
+        .execute();
       return { entity_type: r.kind, entity_id: r.id, space_id: body.space_id };
     },
   });
@@ -302,9 +516,18 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     body: z.object({ workspace_id: Id, name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ params, body, caller }) => {
       const p = await product(params.template_id).catch(() => undefined);
-      if (!p || !visible(p, caller) || !p.live_bundle || !Number(p.is_template)) throw notFound(`There is no template ${params.template_id}.`);
-      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), { spaceId: body.workspace_id, userId: caller!.userId, name: body.name });
-      await ctx.db.updateTable('market_product').set({ duplicates: sql`duplicates + 1` }).where('id', '=', p.id).execute();
+      if (!p || !visible(p, caller) || !p.live_bundle || !Number(p.is_template))
+        throw notFound(`There is no template ${params.template_id}.`);
+      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), {
+        spaceId: body.workspace_id,
+        userId: caller!.userId,
+        name: body.name,
+      });
+      await ctx.db
+        .updateTable('market_product')
+        .set({ duplicates: sql`duplicates + 1` })
+        .where('id', '=', p.id)
+        .execute();
       return { entity_id: r.id, entity_type: r.kind === 'bot' ? 'agent' : r.kind };
     },
   });
@@ -315,7 +538,13 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Your products with their review status (and why one was rejected)',
     handler: async ({ caller }) => {
-      const rows = (await ctx.db.selectFrom('market_product').select([...CARD]).where('owner_id', '=', caller!.userId).orderBy('updated_at', 'desc').limit(200).execute()) as ProductRow[];
+      const rows = (await ctx.db
+        .selectFrom('market_product')
+        .select([...CARD])
+        .where('owner_id', '=', caller!.userId)
+        .orderBy('updated_at', 'desc')
+        .limit(200)
+        .execute()) as ProductRow[];
       const who = await authors([caller!.userId]);
       return { products: rows.map((p) => card(p, who.get(p.owner_id), undefined, true)) };
     },
@@ -339,7 +568,14 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     path: '/api/marketplace/product/category/list',
     auth: 'user',
     summary: 'The categories, in their order',
-    handler: async () => ({ categories: (await ctx.db.selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map((c) => ({ id: c.id as string, name: c.name as string, name_zh: c.name_zh as string, sort: Number(c.sort_order) })) }),
+    handler: async () => ({
+      categories: (await ctx.db.selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map((c) => ({
+        id: c.id as string,
+        name: c.name as string,
+        name_zh: c.name_zh as string,
+        sort: Number(c.sort_order),
+      })),
+    }),
   });
 
   // Templates (Coze's copy_wk_template and example list): products listed as templates.
@@ -351,9 +587,16 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     body: z.object({ space_id: Id, template_id: Id, name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, caller }) => {
       const p = await product(body.template_id);
-      if (!Number(p.is_template) || !visible(p, caller) || !p.live_bundle) throw notFound(`There is no template ${body.template_id}.`);
-      const r = await ctx.service(LibraryService).importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
-      await ctx.db.updateTable('market_product').set({ duplicates: sql`duplicates + 1` }).where('id', '=', p.id).execute();
+      if (!Number(p.is_template) || !visible(p, caller) || !p.live_bundle)
+        throw notFound(`There is no template ${body.template_id}.`);
+      const r = await ctx
+        .service(LibraryService)
+        .importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
+      await ctx.db
+        .updateTable('market_product')
+        .set({ duplicates: sql`duplicates + 1` })
+        .where('id', '=', p.id)
+        .execute();
       return { workflow_id: r.id, entity_type: r.kind };
     },
   });
@@ -364,19 +607,35 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Templates people can copy (workflow and other kinds), most copied first',
     query: ListQuery,
-    handler: ({ query, caller }) => publicList({ ...query, is_template: 'true', sort_type: query.sort_type === 'latest' ? 'popular' : query.sort_type }, caller!.userId),
+    handler: ({ query, caller }) =>
+      publicList(
+        { ...query, is_template: 'true', sort_type: query.sort_type === 'latest' ? 'popular' : query.sort_type },
+        caller!.userId,
+      ),
   });
 
   /** The products of these ids people can see, in the order given (curated rows: topics, recommendations). */
   async function publicCards(ids: string[], userId: string) {
     if (!ids.length) return [];
-    const running = ctx.registry(ResourceKinds).list().map((k) => k.kind);
+    const running = ctx
+      .registry(ResourceKinds)
+      .list()
+      .map((k) => k.kind);
     if (!running.length) return [];
-    const rows = (await ctx.db.selectFrom('market_product').select([...CARD]).where('id', 'in', ids).where('public', '=', 1).where('entity_type', 'in', running).execute()) as ProductRow[];
+    const rows = (await ctx.db
+      .selectFrom('market_product')
+      .select([...CARD])
+      .where('id', 'in', ids)
+      .where('public', '=', 1)
+      .where('entity_type', 'in', running)
+      .execute()) as ProductRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const page = ids.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
     const who = await authors(page.map((p) => p.owner_id));
-    const favs = await favoritedBy(userId, page.map((p) => p.id));
+    const favs = await favoritedBy(
+      userId,
+      page.map((p) => p.id),
+    );
     return page.map((p) => card(p, who.get(p.owner_id), favs.has(p.id)));
   }
 

@@ -8,14 +8,26 @@ export function productSearch(ctx: ServerContext<unknown>) {
   return {
     /** Indexes a product's public fields again (after a listing or an approval). */
     async index(db: Kysely<any>, productId: string) {
-      const row = await db.selectFrom('market_product').select(['name', 'description', 'tags']).where('id', '=', productId).executeTakeFirst();
+      const row = await db
+        .selectFrom('market_product')
+        .select(['name', 'description', 'tags'])
+        .where('id', '=', productId)
+        .executeTakeFirst();
       if (!row) return;
-      const text = searchWords(`${row.name} ${row.description} ${(JSON.parse(row.tags as string) as string[]).join(' ')}`).join(' ');
+      const text = searchWords(
+        `${row.name} ${row.description} ${(JSON.parse(row.tags as string) as string[]).join(' ')}`,
+      ).join(' ');
       if (pg()) {
-        await db.updateTable('market_product').set({ tsv: sql`to_tsvector('simple', ${text})` }).where('id', '=', productId).execute();
+        await db
+          .updateTable('market_product')
+          .set({ tsv: sql`to_tsvector('simple', ${text})` })
+          .where('id', '=', productId)
+          .execute();
         return;
       }
-      const { rowid } = (await sql<{ rowid: number }>`select rowid from market_product where id = ${productId}`.execute(db)).rows[0];
+      const { rowid } = (
+        await sql<{ rowid: number }>`select rowid from market_product where id = ${productId}`.execute(db)
+      ).rows[0];
       await sql`delete from market_fts where rowid = ${rowid}`.execute(db);
       await sql`insert into market_fts(rowid, words) values (${rowid}, ${text})`.execute(db);
     },

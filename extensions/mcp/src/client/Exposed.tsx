@@ -19,13 +19,26 @@ export function Exposed({ spaceId }: { spaceId: string }) {
   const api = useApi();
   const qc = useQueryClient();
   const format = useFormat();
-  const list = useQuery({ queryKey: ['mcp', 'exposed', spaceId], queryFn: () => api.post<{ items: ExposedItem[] }>('/api/mcp/workflow/list_exposed', { space_id: spaceId }) });
+  const list = useQuery({
+    queryKey: ['mcp', 'exposed', spaceId],
+    queryFn: () => api.post<{ items: ExposedItem[] }>('/api/mcp/workflow/list_exposed', { space_id: spaceId }),
+  });
   const published = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'published-for-mcp'],
-    queryFn: () => api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_list', { space_id: spaceId, page: 1, size: 100, flow_mode: WorkflowMode.Workflow, status: ListStatus.HadPublished, order_by: OrderBy.UpdateTime, sort_type: SortDirection.Desc }),
+    queryFn: () =>
+      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_list', {
+        space_id: spaceId,
+        page: 1,
+        size: 100,
+        flow_mode: WorkflowMode.Workflow,
+        status: ListStatus.HadPublished,
+        order_by: OrderBy.UpdateTime,
+        sort_type: SortDirection.Desc,
+      }),
   });
   const expose = useMutation({
-    mutationFn: ({ id, on }: { id: string; on: boolean }) => api.post<{ endpoint: string }>('/api/mcp/workflow/expose', { space_id: spaceId, workflow_id: id, exposed: on }),
+    mutationFn: ({ id, on }: { id: string; on: boolean }) =>
+      api.post<{ endpoint: string }>('/api/mcp/workflow/expose', { space_id: spaceId, workflow_id: id, exposed: on }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['mcp', 'exposed', spaceId] }),
   });
   const items = list.data?.items ?? [];
@@ -33,7 +46,15 @@ export function Exposed({ spaceId }: { spaceId: string }) {
   return (
     <div data-testid="mcp-exposed">
       <Typography.Paragraph type="secondary">{t('exposed.intro')}</Typography.Paragraph>
-      <Select style={{ width: 320, marginBottom: 12 }} placeholder={t('exposed.add')} value={undefined} loading={published.isLoading} notFoundContent={t('exposed.noneToAdd')} onChange={(id: string) => expose.mutate({ id, on: true })} data-testid="mcp-expose-add">
+      <Select
+        style={{ width: 320, marginBottom: 12 }}
+        placeholder={t('exposed.add')}
+        value={undefined}
+        loading={published.isLoading}
+        notFoundContent={t('exposed.noneToAdd')}
+        onChange={(id: string) => expose.mutate({ id, on: true })}
+        data-testid="mcp-expose-add"
+      >
         {(published.data?.workflow_list ?? [])
           .filter((w) => !shown.has(w.workflow_id))
           .map((w) => (
@@ -48,15 +69,46 @@ export function Exposed({ spaceId }: { spaceId: string }) {
         data={items}
         noDataElement={<Typography.Text type="secondary">{t('exposed.empty')}</Typography.Text>}
         columns={[
-          { title: t('exposed.workflow'), dataIndex: 'name', render: (n: string, i: ExposedItem) => <span data-testid="mcp-exposed-row">{n} <Tag size="small">{i.tool_name}</Tag></span> },
-          { title: t('exposed.endpoint'), dataIndex: 'endpoint', render: (e: string) => <Typography.Text copyable style={{ fontFamily: 'monospace', fontSize: 12 }} data-testid="mcp-exposed-endpoint">{e}</Typography.Text> },
-          { title: t('exposed.since'), dataIndex: 'create_time', width: 180, render: (s: number) => format.dateTime(s * 1000) },
+          {
+            title: t('exposed.workflow'),
+            dataIndex: 'name',
+            render: (n: string, i: ExposedItem) => (
+              <span data-testid="mcp-exposed-row">
+                {n} <Tag size="small">{i.tool_name}</Tag>
+              </span>
+            ),
+          },
+          {
+            title: t('exposed.endpoint'),
+            dataIndex: 'endpoint',
+            render: (e: string) => (
+              <Typography.Text
+                copyable
+                style={{ fontFamily: 'monospace', fontSize: 12 }}
+                data-testid="mcp-exposed-endpoint"
+              >
+                {e}
+              </Typography.Text>
+            ),
+          },
+          {
+            title: t('exposed.since'),
+            dataIndex: 'create_time',
+            width: 180,
+            render: (s: number) => format.dateTime(s * 1000),
+          },
           {
             title: '',
             key: 'off',
             width: 100,
             render: (_: unknown, i: ExposedItem) => (
-              <Button size="mini" type="text" status="danger" onClick={() => expose.mutate({ id: i.workflow_id, on: false })} data-testid="mcp-unexpose">
+              <Button
+                size="mini"
+                type="text"
+                status="danger"
+                onClick={() => expose.mutate({ id: i.workflow_id, on: false })}
+                data-testid="mcp-unexpose"
+              >
                 {t('exposed.stop')}
               </Button>
             ),
@@ -86,11 +138,20 @@ export function ExposedBots({ spaceId }: { spaceId: string }) {
   const bots = useQuery({
     queryKey: ['bots', 'list', spaceId, 'published-for-mcp'],
     retry: false,
-    queryFn: () => api.post<{ bot_draft_list: { bot_id: string; name: string }[] }>('/api/draftbot/get_draft_bot_list', { space_id: spaceId, is_publish: true, page_size: 100 }, { handled: () => true }),
+    queryFn: () =>
+      api.post<{ bot_draft_list: { bot_id: string; name: string }[] }>(
+        '/api/draftbot/get_draft_bot_list',
+        { space_id: spaceId, is_publish: true, page_size: 100 },
+        { handled: () => true },
+      ),
   });
-  const list = useQuery({ queryKey: ['mcp', 'exposed-bots', spaceId], queryFn: () => api.post<{ items: ExposedBot[] }>('/api/mcp/bot/list_exposed', { space_id: spaceId }) });
+  const list = useQuery({
+    queryKey: ['mcp', 'exposed-bots', spaceId],
+    queryFn: () => api.post<{ items: ExposedBot[] }>('/api/mcp/bot/list_exposed', { space_id: spaceId }),
+  });
   const expose = useMutation({
-    mutationFn: ({ id, on }: { id: string; on: boolean }) => api.post('/api/mcp/bot/expose', { space_id: spaceId, bot_id: id, exposed: on }),
+    mutationFn: ({ id, on }: { id: string; on: boolean }) =>
+      api.post('/api/mcp/bot/expose', { space_id: spaceId, bot_id: id, exposed: on }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['mcp', 'exposed-bots', spaceId] }),
   });
   if (bots.isError) return null;
@@ -100,7 +161,15 @@ export function ExposedBots({ spaceId }: { spaceId: string }) {
     <div data-testid="mcp-exposed-bots" style={{ marginTop: 24 }}>
       <Typography.Title heading={6}>{t('exposed.bots')}</Typography.Title>
       <Typography.Paragraph type="secondary">{t('exposed.botsIntro')}</Typography.Paragraph>
-      <Select style={{ width: 320, marginBottom: 12 }} placeholder={t('exposed.addBot')} value={undefined} loading={bots.isLoading} notFoundContent={t('exposed.noBotToAdd')} onChange={(id: string) => expose.mutate({ id, on: true })} data-testid="mcp-expose-bot-add">
+      <Select
+        style={{ width: 320, marginBottom: 12 }}
+        placeholder={t('exposed.addBot')}
+        value={undefined}
+        loading={bots.isLoading}
+        notFoundContent={t('exposed.noBotToAdd')}
+        onChange={(id: string) => expose.mutate({ id, on: true })}
+        data-testid="mcp-expose-bot-add"
+      >
         {(bots.data?.bot_draft_list ?? [])
           .filter((b) => !shown.has(b.bot_id))
           .map((b) => (
@@ -115,14 +184,35 @@ export function ExposedBots({ spaceId }: { spaceId: string }) {
         data={items}
         noDataElement={<Typography.Text type="secondary">{t('exposed.noBots')}</Typography.Text>}
         columns={[
-          { title: t('exposed.bot'), dataIndex: 'name', render: (n: string, i: ExposedBot) => <span data-testid="mcp-exposed-bot-row">{n} <Tag size="small">{i.tool_name}</Tag></span> },
-          { title: t('exposed.endpoint'), dataIndex: 'endpoint', render: (e: string) => <Typography.Text copyable style={{ fontFamily: 'monospace', fontSize: 12 }}>{e}</Typography.Text> },
+          {
+            title: t('exposed.bot'),
+            dataIndex: 'name',
+            render: (n: string, i: ExposedBot) => (
+              <span data-testid="mcp-exposed-bot-row">
+                {n} <Tag size="small">{i.tool_name}</Tag>
+              </span>
+            ),
+          },
+          {
+            title: t('exposed.endpoint'),
+            dataIndex: 'endpoint',
+            render: (e: string) => (
+              <Typography.Text copyable style={{ fontFamily: 'monospace', fontSize: 12 }}>
+                {e}
+              </Typography.Text>
+            ),
+          },
           {
             title: '',
             key: 'off',
             width: 100,
             render: (_: unknown, i: ExposedBot) => (
-              <Button size="mini" type="text" status="danger" onClick={() => expose.mutate({ id: i.bot_id, on: false })}>
+              <Button
+                size="mini"
+                type="text"
+                status="danger"
+                onClick={() => expose.mutate({ id: i.bot_id, on: false })}
+              >
                 {t('exposed.stop')}
               </Button>
             ),

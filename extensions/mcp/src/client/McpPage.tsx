@@ -52,19 +52,26 @@ function Servers({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('mcp');
   const api = useApi();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['mcp', 'servers', spaceId], queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }) });
+  const list = useQuery({
+    queryKey: ['mcp', 'servers', spaceId],
+    queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }),
+  });
   const [editing, setEditing] = useState<ServerView | 'new' | undefined>();
   const [trying, setTrying] = useState<{ server: ServerView; tool: McpToolInfo } | undefined>();
   const refresh = () => qc.invalidateQueries({ queryKey: ['mcp', 'servers', spaceId] });
   const relist = useMutation({
-    mutationFn: (s: ServerView) => api.post<{ tools: McpToolInfo[] }>('/api/mcp/server/tools', { space_id: spaceId, server_id: s.server_id }),
+    mutationFn: (s: ServerView) =>
+      api.post<{ tools: McpToolInfo[] }>('/api/mcp/server/tools', { space_id: spaceId, server_id: s.server_id }),
     onSuccess: async (r) => {
       toast.success(t('servers.listed', { n: r.tools.length }));
       await refresh();
     },
     onSettled: refresh,
   });
-  const remove = useMutation({ mutationFn: (s: ServerView) => api.post('/api/mcp/server/delete', { space_id: spaceId, server_id: s.server_id }), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (s: ServerView) => api.post('/api/mcp/server/delete', { space_id: spaceId, server_id: s.server_id }),
+    onSuccess: refresh,
+  });
   const servers = list.data?.servers ?? [];
   return (
     <div>
@@ -73,7 +80,12 @@ function Servers({ spaceId }: { spaceId: string }) {
       </Button>
       {!list.isLoading && !servers.length && <Empty description={t('servers.empty')} />}
       {servers.map((s) => (
-        <div key={s.server_id} data-testid="mcp-server" data-server-id={s.server_id} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 12, marginBottom: 12 }}>
+        <div
+          key={s.server_id}
+          data-testid="mcp-server"
+          data-server-id={s.server_id}
+          style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 12, marginBottom: 12 }}
+        >
           <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
             <div>
               <Typography.Text bold>{s.name}</Typography.Text> <Tag size="small">{t(`transport.${s.transport}`)}</Tag>
@@ -83,7 +95,12 @@ function Servers({ spaceId }: { spaceId: string }) {
               {s.description && <Typography.Text type="secondary">{s.description}</Typography.Text>}
             </div>
             <Space size={4}>
-              <Button size="small" loading={relist.isPending && relist.variables?.server_id === s.server_id} onClick={() => relist.mutate(s)} data-testid="mcp-relist">
+              <Button
+                size="small"
+                loading={relist.isPending && relist.variables?.server_id === s.server_id}
+                onClick={() => relist.mutate(s)}
+                data-testid="mcp-relist"
+              >
                 {t('servers.relist')}
               </Button>
               <Button size="small" onClick={() => setEditing(s)} data-testid="mcp-edit">
@@ -96,7 +113,9 @@ function Servers({ spaceId }: { spaceId: string }) {
               </Popconfirm>
             </Space>
           </Space>
-          {s.last_error && <Alert type="error" style={{ marginTop: 8 }} content={s.last_error} data-testid="mcp-server-error" />}
+          {s.last_error && (
+            <Alert type="error" style={{ marginTop: 8 }} content={s.last_error} data-testid="mcp-server-error" />
+          )}
           <Table
             style={{ marginTop: 8 }}
             size="small"
@@ -105,9 +124,23 @@ function Servers({ spaceId }: { spaceId: string }) {
             data={s.tools}
             noDataElement={<Typography.Text type="secondary">{t('servers.noTools')}</Typography.Text>}
             columns={[
-              { title: t('tools.name'), dataIndex: 'name', width: 200, render: (n: string) => <span data-testid="mcp-tool" style={{ fontFamily: 'monospace' }}>{n}</span> },
+              {
+                title: t('tools.name'),
+                dataIndex: 'name',
+                width: 200,
+                render: (n: string) => (
+                  <span data-testid="mcp-tool" style={{ fontFamily: 'monospace' }}>
+                    {n}
+                  </span>
+                ),
+              },
               { title: t('tools.desc'), dataIndex: 'description' },
-              { title: t('tools.args'), key: 'args', render: (_: unknown, tool: McpToolInfo) => Object.keys((tool.input_schema.properties as object) ?? {}).join(', ') },
+              {
+                title: t('tools.args'),
+                key: 'args',
+                render: (_: unknown, tool: McpToolInfo) =>
+                  Object.keys((tool.input_schema.properties as object) ?? {}).join(', '),
+              },
               {
                 title: '',
                 key: 'try',
@@ -122,9 +155,16 @@ function Servers({ spaceId }: { spaceId: string }) {
           />
         </div>
       ))}
-      {editing && <ServerForm spaceId={spaceId} server={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
-      {trying && <TryTool spaceId={spaceId} server={trying.server} tool={trying.tool} onClose={() => setTrying(undefined)} />}
+      {editing && (
+        <ServerForm
+          spaceId={spaceId}
+          server={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      {trying && (
+        <TryTool spaceId={spaceId} server={trying.server} tool={trying.tool} onClose={() => setTrying(undefined)} />
+      )}
     </div>
   );
 }
-

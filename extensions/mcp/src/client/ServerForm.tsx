@@ -7,18 +7,55 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerView } from './McpPage.tsx';
 
-function Pairs({ pairs, onChange, testId, placeholder }: { pairs: { name: string; value: string }[]; onChange(p: { name: string; value: string }[]): void; testId: string; placeholder: string }) {
+function Pairs({
+  pairs,
+  onChange,
+  testId,
+  placeholder,
+}: {
+  pairs: { name: string; value: string }[];
+  onChange(p: { name: string; value: string }[]): void;
+  testId: string;
+  placeholder: string;
+}) {
   const { t } = useTranslation('mcp');
   return (
     <div data-testid={testId}>
       {pairs.map((p, i) => (
         <Space key={i} style={{ display: 'flex', marginBottom: 4 }}>
-          <Input size="small" style={{ width: 180 }} value={p.name} placeholder={placeholder} onChange={(name) => onChange(pairs.map((x, j) => (j === i ? { ...x, name } : x)))} data-testid={`${testId}-name`} />
-          <Input.Password size="small" style={{ width: 280 }} value={p.value} placeholder={t('form.value')} onChange={(value) => onChange(pairs.map((x, j) => (j === i ? { ...x, value } : x)))} data-testid={`${testId}-value`} />
-          <Button size="mini" type="text" status="danger" icon={<IconDelete />} aria-label={t('delete')} onClick={() => onChange(pairs.filter((_, j) => j !== i))} />
+          <Input
+            size="small"
+            style={{ width: 180 }}
+            value={p.name}
+            placeholder={placeholder}
+            onChange={(name) => onChange(pairs.map((x, j) => (j === i ? { ...x, name } : x)))}
+            data-testid={`${testId}-name`}
+          />
+          <Input.Password
+            size="small"
+            style={{ width: 280 }}
+            value={p.value}
+            placeholder={t('form.value')}
+            onChange={(value) => onChange(pairs.map((x, j) => (j === i ? { ...x, value } : x)))}
+            data-testid={`${testId}-value`}
+          />
+          <Button
+            size="mini"
+            type="text"
+            status="danger"
+            icon={<IconDelete />}
+            aria-label={t('delete')}
+            onClick={() => onChange(pairs.filter((_, j) => j !== i))}
+          />
         </Space>
       ))}
-      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => onChange([...pairs, { name: '', value: '' }])} data-testid={`${testId}-add`}>
+      <Button
+        size="mini"
+        type="text"
+        icon={<IconPlus />}
+        onClick={() => onChange([...pairs, { name: '', value: '' }])}
+        data-testid={`${testId}-add`}
+      >
         {t('form.add')}
       </Button>
     </div>
@@ -40,9 +77,21 @@ export function ServerForm({ spaceId, server, onClose }: { spaceId: string; serv
   const [problem, setProblem] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: () => {
-      const body = { space_id: spaceId, name: name.trim(), description, transport, url: url.trim(), headers: headers.filter((h) => h.name.trim()), command: command.trim(), args: args.split('\n').filter((a) => a.trim()), env: env.filter((e) => e.name.trim()) };
+      const body = {
+        space_id: spaceId,
+        name: name.trim(),
+        description,
+        transport,
+        url: url.trim(),
+        headers: headers.filter((h) => h.name.trim()),
+        command: command.trim(),
+        args: args.split('\n').filter((a) => a.trim()),
+        env: env.filter((e) => e.name.trim()),
+      };
       const handled = fieldErrors(['name', 'url', 'command'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg })));
-      return server ? api.post<ServerView>('/api/mcp/server/update', { ...body, server_id: server.server_id }, { handled }) : api.post<ServerView>('/api/mcp/server/create', body, { handled });
+      return server
+        ? api.post<ServerView>('/api/mcp/server/update', { ...body, server_id: server.server_id }, { handled })
+        : api.post<ServerView>('/api/mcp/server/create', body, { handled });
     },
     onSuccess: async (s) => {
       if (s.last_error) toast.warning(t('form.savedButFailed'));
@@ -53,7 +102,15 @@ export function ServerForm({ spaceId, server, onClose }: { spaceId: string; serv
   });
   const err = (f: string) => (problem[f] ? { validateStatus: 'error' as const, help: problem[f] } : {});
   return (
-    <Modal visible size="large" title={server ? t('form.editTitle', { name: server.name }) : t('servers.create')} onCancel={onClose} onOk={() => save.mutate()} confirmLoading={save.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'mcp-save' } as object) }}>
+    <Modal
+      visible
+      size="large"
+      title={server ? t('form.editTitle', { name: server.name }) : t('servers.create')}
+      onCancel={onClose}
+      onOk={() => save.mutate()}
+      confirmLoading={save.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'mcp-save' } as object) }}
+    >
       <Form layout="vertical" onChange={() => setProblem({})}>
         <Form.Item label={t('form.name')} required {...err('name')}>
           <Input value={name} maxLength={100} onChange={setName} data-testid="mcp-name" />
@@ -74,7 +131,12 @@ export function ServerForm({ spaceId, server, onClose }: { spaceId: string; serv
               <Input value={command} placeholder="npx" onChange={setCommand} data-testid="mcp-command" />
             </Form.Item>
             <Form.Item label={t('form.args')}>
-              <Input.TextArea value={args} autoSize={{ minRows: 2, maxRows: 6 }} onChange={setArgs} style={{ fontFamily: 'monospace' }} />
+              <Input.TextArea
+                value={args}
+                autoSize={{ minRows: 2, maxRows: 6 }}
+                onChange={setArgs}
+                style={{ fontFamily: 'monospace' }}
+              />
             </Form.Item>
             <Form.Item label={t('form.env')} extra={t('form.secretHelp')}>
               <Pairs pairs={env} onChange={setEnv} testId="mcp-env" placeholder="API_KEY" />
@@ -94,4 +156,3 @@ export function ServerForm({ spaceId, server, onClose }: { spaceId: string; serv
     </Modal>
   );
 }
-

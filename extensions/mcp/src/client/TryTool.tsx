@@ -10,16 +10,38 @@ import type { ServerView } from './McpPage.tsx';
 /** An argument object to start from, from the tool's JSON Schema. */
 function exampleArgs(schema: Record<string, unknown>): Record<string, unknown> {
   const props = (schema.properties ?? {}) as Record<string, { type?: string; default?: unknown }>;
-  return Object.fromEntries(Object.entries(props).map(([k, p]) => [k, p.default ?? ({ number: 0, integer: 0, boolean: false, array: [], object: {} } as Record<string, unknown>)[p.type ?? ''] ?? '']));
+  return Object.fromEntries(
+    Object.entries(props).map(([k, p]) => [
+      k,
+      p.default ??
+        ({ number: 0, integer: 0, boolean: false, array: [], object: {} } as Record<string, unknown>)[p.type ?? ''] ??
+        '',
+    ]),
+  );
 }
 
-export function TryTool({ spaceId, server, tool, onClose }: { spaceId: string; server: ServerView; tool: McpToolInfo; onClose(): void }) {
+export function TryTool({
+  spaceId,
+  server,
+  tool,
+  onClose,
+}: {
+  spaceId: string;
+  server: ServerView;
+  tool: McpToolInfo;
+  onClose(): void;
+}) {
   const { t } = useTranslation('mcp');
   const api = useApi();
   const [args, setArgs] = useState(() => JSON.stringify(exampleArgs(tool.input_schema), null, 2));
   const [problem, setProblem] = useState('');
   const call = useMutation({
-    mutationFn: (parsed: Record<string, unknown>) => api.post<{ text: string; structured?: unknown; is_error: boolean; duration_ms: number }>('/api/mcp/server/call_tool', { space_id: spaceId, server_id: server.server_id, tool: tool.name, arguments: parsed }, { handled: () => true }),
+    mutationFn: (parsed: Record<string, unknown>) =>
+      api.post<{ text: string; structured?: unknown; is_error: boolean; duration_ms: number }>(
+        '/api/mcp/server/call_tool',
+        { space_id: spaceId, server_id: server.server_id, tool: tool.name, arguments: parsed },
+        { handled: () => true },
+      ),
   });
   const run = () => {
     try {
@@ -36,22 +58,50 @@ export function TryTool({ spaceId, server, tool, onClose }: { spaceId: string; s
     <SidePanel visible title={t('tools.tryTitle', { name: tool.name })} onCancel={onClose} data-testid="mcp-try-panel">
       {tool.description && <Typography.Paragraph type="secondary">{tool.description}</Typography.Paragraph>}
       <Typography.Text>{t('tools.argsJson')}</Typography.Text>
-      <Input.TextArea value={args} onChange={setArgs} autoSize={{ minRows: 4, maxRows: 14 }} style={{ fontFamily: 'monospace', fontSize: 12 }} data-testid="mcp-try-args" />
+      <Input.TextArea
+        value={args}
+        onChange={setArgs}
+        autoSize={{ minRows: 4, maxRows: 14 }}
+        style={{ fontFamily: 'monospace', fontSize: 12 }}
+        data-testid="mcp-try-args"
+      />
       {problem && <Typography.Text type="error">{problem}</Typography.Text>}
       <Button type="primary" style={{ marginTop: 8 }} loading={call.isPending} onClick={run} data-testid="mcp-try-run">
         {call.isPending ? t('tools.calling') : t('tools.call')}
       </Button>
-      {call.isError && <Alert type="error" style={{ marginTop: 8 }} content={(call.error as { msg?: string })?.msg ?? String(call.error)} data-testid="mcp-try-error" />}
+      {call.isError && (
+        <Alert
+          type="error"
+          style={{ marginTop: 8 }}
+          content={(call.error as { msg?: string })?.msg ?? String(call.error)}
+          data-testid="mcp-try-error"
+        />
+      )}
       {r && (
         <div style={{ marginTop: 12 }} data-testid="mcp-try-result" data-error={r.is_error}>
-          <Alert type={r.is_error ? 'error' : 'success'} content={r.is_error ? t('tools.toolError') : t('tools.ok', { ms: r.duration_ms })} />
-          <pre style={{ fontSize: 12, background: 'var(--color-fill-2)', padding: 8, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="mcp-try-text">
+          <Alert
+            type={r.is_error ? 'error' : 'success'}
+            content={r.is_error ? t('tools.toolError') : t('tools.ok', { ms: r.duration_ms })}
+          />
+          <pre
+            style={{
+              fontSize: 12,
+              background: 'var(--color-fill-2)',
+              padding: 8,
+              whiteSpace: 'pre-wrap',
+              wordBreak: 'break-all',
+            }}
+            data-testid="mcp-try-text"
+          >
             {r.text}
           </pre>
-          {r.structured !== undefined && <pre style={{ fontSize: 12, background: 'var(--color-fill-2)', padding: 8 }}>{JSON.stringify(r.structured, null, 2)}</pre>}
+          {r.structured !== undefined && (
+            <pre style={{ fontSize: 12, background: 'var(--color-fill-2)', padding: 8 }}>
+              {JSON.stringify(r.structured, null, 2)}
+            </pre>
+          )}
         </div>
       )}
     </SidePanel>
   );
 }
-

@@ -15,7 +15,11 @@ const McpNodeForm = lazyView(() => import('./nodeForm.tsx').then((m) => m.McpNod
 
 export function useServers(spaceId: string) {
   const api = useApi();
-  return useQuery({ queryKey: ['mcp', 'servers', spaceId], enabled: !!spaceId, queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }) });
+  return useQuery({
+    queryKey: ['mcp', 'servers', spaceId],
+    enabled: !!spaceId,
+    queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }),
+  });
 }
 
 function useToolItems(spaceId: string) {
@@ -33,7 +37,14 @@ function useToolItems(spaceId: string) {
             const props = (tool.input_schema.properties ?? {}) as Record<string, { type?: string }>;
             return {
               title: tool.name,
-              inputs: Object.entries(props).map(([name, p]) => ({ name, type: (TYPES.has(String(p.type)) ? p.type : 'string') as 'string', value: { kind: 'literal' as const, value: p.type === 'string' || !TYPES.has(String(p.type)) ? '' : null } })),
+              inputs: Object.entries(props).map(([name, p]) => ({
+                name,
+                type: (TYPES.has(String(p.type)) ? p.type : 'string') as 'string',
+                value: {
+                  kind: 'literal' as const,
+                  value: p.type === 'string' || !TYPES.has(String(p.type)) ? '' : null,
+                },
+              })),
               settings: { server_id: s.server_id, tool: tool.name, server_name: s.name },
             };
           },
@@ -44,7 +55,13 @@ function useToolItems(spaceId: string) {
   return { items, loading: q.isPending };
 }
 
-export const mcpSection: CatalogueSection = { key: 'mcp', label: 'mcp:catalogue.title', order: 20, useItems: useToolItems, managePath: '/mcp' };
+export const mcpSection: CatalogueSection = {
+  key: 'mcp',
+  label: 'mcp:catalogue.title',
+  order: 20,
+  useItems: useToolItems,
+  managePath: '/mcp',
+};
 
 export const mcpNodeClient: NodeTypeClient = {
   key: 'mcp_tool',

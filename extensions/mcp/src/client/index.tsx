@@ -13,7 +13,15 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/mcp', component: McpPage, title: 'title' });
-    ctx.sidebar({ key: 'mcp', area: 'space', group: 'build', label: 'nav', path: '/mcp', icon: <IconLink />, order: 50 });
+    ctx.sidebar({
+      key: 'mcp',
+      area: 'space',
+      group: 'build',
+      label: 'nav',
+      path: '/mcp',
+      icon: <IconLink />,
+      order: 50,
+    });
     ctx.register(CatalogueSections, mcpSection);
     ctx.register(NodeTypeClients, mcpNodeClient);
   },

@@ -18,7 +18,11 @@ export function McpNodeForm({ node, spaceId }: NodeFormProps) {
         <b>{server?.name ?? s.server_name}</b> / {s.tool}
       </Typography.Text>
       {q.data && !tool && <Alert type="warning" style={{ marginTop: 6 }} content={t('node.gone')} />}
-      {tool?.description && <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>{tool.description}</Typography.Paragraph>}
+      {tool?.description && (
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+          {tool.description}
+        </Typography.Paragraph>
+      )}
       {!!props.length && (
         <div>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -15,10 +15,27 @@ export default defineExtension({
     registerRoutes(ctx, store);
     const clients = {
       async servers(spaceId: string): Promise<McpServerSummary[]> {
-        const rows = (await ctx.db.selectFrom('mcp_server').selectAll().where('space_id', '=', spaceId).orderBy('name').execute()) as ServerRow[];
-        return rows.map((r) => ({ server_id: r.id, space_id: r.space_id, name: r.name, transport: r.transport, tools: JSON.parse(r.tools) }));
+        const rows = (await ctx.db
+          .selectFrom('mcp_server')
+          .selectAll()
+          .where('space_id', '=', spaceId)
+          .orderBy('name')
+          .execute()) as ServerRow[];
+        return rows.map((r) => ({
+          server_id: r.id,
+          space_id: r.space_id,
+          name: r.name,
+          transport: r.transport,
+          tools: JSON.parse(r.tools),
+        }));
       },
-      async callTool(spaceId: string, serverId: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal) {
+      async callTool(
+        spaceId: string,
+        serverId: string,
+        tool: string,
+        args: Record<string, unknown>,
+        signal?: AbortSignal,
+      ) {
         const r = await store.get(serverId, spaceId).catch(() => {
           throw notFound(`The MCP server ${serverId} is not in this space (was it removed?).`);
         });
@@ -26,6 +43,9 @@ export default defineExtension({
       },
     };
     ctx.provide(McpClientsService, clients);
-    ctx.register(NodeTypes, mcpNode(() => clients));
+    ctx.register(
+      NodeTypes,
+      mcpNode(() => clients),
+    );
   },
 });

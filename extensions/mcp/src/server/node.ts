@@ -18,7 +18,10 @@ export function mcpNode(clients: () => McpClients): NodeTypeDefinition {
     code: 1000,
     category: 'utility',
     label: { 'en-US': 'MCP tool', 'zh-CN': 'MCP 工具' },
-    description: { 'en-US': "Calls a tool of one of the space's MCP servers; outputs its text and structured result.", 'zh-CN': '调用空间中 MCP 服务的一个工具；输出其文本和结构化结果。' },
+    description: {
+      'en-US': "Calls a tool of one of the space's MCP servers; outputs its text and structured result.",
+      'zh-CN': '调用空间中 MCP 服务的一个工具；输出其文本和结构化结果。',
+    },
     settings: McpNodeSettings,
     outputsOf: () => [
       { name: 'text', type: 'string' },
@@ -26,8 +29,11 @@ export function mcpNode(clients: () => McpClients): NodeTypeDefinition {
     ],
     async execute(ctx) {
       const s = ctx.settings as z.infer<typeof McpNodeSettings>;
-      const r = await ctx.span('mcp.call', { 'mcp.server_id': s.server_id, 'mcp.tool': s.tool }, () => clients().callTool(ctx.spaceId, s.server_id, s.tool, ctx.inputs, ctx.signal));
-      if (r.is_error) throw new Error(`The MCP tool ${s.tool} answered with an error: ${r.text.slice(0, 500) || 'no message'}`);
+      const r = await ctx.span('mcp.call', { 'mcp.server_id': s.server_id, 'mcp.tool': s.tool }, () =>
+        clients().callTool(ctx.spaceId, s.server_id, s.tool, ctx.inputs, ctx.signal),
+      );
+      if (r.is_error)
+        throw new Error(`The MCP tool ${s.tool} answered with an error: ${r.text.slice(0, 500) || 'no message'}`);
       let result = r.structured;
       if (result === undefined) {
         try {
@@ -36,7 +42,12 @@ export function mcpNode(clients: () => McpClients): NodeTypeDefinition {
           result = {};
         }
       }
-      return { outputs: { text: r.text, result: result && typeof result === 'object' && !Array.isArray(result) ? result : { value: result } } };
+      return {
+        outputs: {
+          text: r.text,
+          result: result && typeof result === 'object' && !Array.isArray(result) ? result : { value: result },
+        },
+      };
     },
   };
 }

@@ -1,6 +1,13 @@
 // MCP servers of a space (register, list their tools, try a tool) and exposing published workflows.
 import { badRequest, forbidden, notFound, isHttpUrl } from '@tessera/sdk';
-import { HostInfoService, OutboundHttpService, SecretsService, containsText, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
+import {
+  HostInfoService,
+  OutboundHttpService,
+  SecretsService,
+  containsText,
+  describeOutboundError,
+  type ServerContext,
+} from '@tessera/sdk/server';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import type { McpToolInfo } from '../shared/index.ts';
@@ -16,7 +23,11 @@ const ServerFields = z.object({
   name: z.string().trim().min(1, 'Give the server a name.').max(100),
   description: z.string().max(2000),
   transport: Transport,
-  url: z.string().trim().max(2000).refine((v) => !v || isHttpUrl(v), 'Give the server URL as an http:// or https:// address.'),
+  url: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((v) => !v || isHttpUrl(v), 'Give the server URL as an http:// or https:// address.'),
   headers: z.array(Pair).max(50),
   command: z.string().trim().max(2000),
   args: z.array(z.string().max(2000)).max(100),
@@ -48,22 +59,36 @@ const MASK = '****';
 
 export function makeStore(ctx: ServerContext<unknown>) {
   const secrets = () => ctx.service(SecretsService);
-  const read = (r: ServerRow): { headers: Record<string, string>; env: Record<string, string> } => (r.secrets ? JSON.parse(secrets().decrypt(r.secrets)) : { headers: {}, env: {} });
+  const read = (r: ServerRow): { headers: Record<string, string>; env: Record<string, string> } =>
+    r.secrets ? JSON.parse(secrets().decrypt(r.secrets)) : { headers: {}, env: {} };
   const get = async (id: string, spaceId?: string) => {
-    const r = (await ctx.db.selectFrom('mcp_server').selectAll().where('id', '=', id).executeTakeFirst()) as ServerRow | undefined;
+    const r = (await ctx.db.selectFrom('mcp_server').selectAll().where('id', '=', id).executeTakeFirst()) as
+      ServerRow | undefined;
     if (!r || (spaceId && r.space_id !== spaceId)) throw notFound(`There is no MCP server ${id} in this space.`);
     return r;
   };
   const target = (r: ServerRow): ServerTarget => {
     const s = read(r);
-    return { transport: r.transport, url: r.url, headers: s.headers, command: r.command, args: JSON.parse(r.args), env: s.env };
+    return {
+      transport: r.transport,
+      url: r.url,
+      headers: s.headers,
+      command: r.command,
+      args: JSON.parse(r.args),
+      env: s.env,
+    };
   };
-  const outbound = (u: string | URL, init?: RequestInit) => ctx.service(OutboundHttpService).fetch(u, { ...init, timeoutMs: 60_000 });
+  const outbound = (u: string | URL, init?: RequestInit) =>
+    ctx.service(OutboundHttpService).fetch(u, { ...init, timeoutMs: 60_000 });
   /** Lists the server's tools now and keeps them (and the failure, if it failed). */
   const refresh = async (r: ServerRow): Promise<McpToolInfo[]> => {
     try {
       const tools = await listTools(target(r), outbound);
-      await ctx.db.updateTable('mcp_server').set({ tools: JSON.stringify(tools), tools_at: now(), last_error: null }).where('id', '=', r.id).execute();
+      await ctx.db
+        .updateTable('mcp_server')
+        .set({ tools: JSON.stringify(tools), tools_at: now(), last_error: null })
+        .where('id', '=', r.id)
+        .execute();
       return tools;
     } catch (e) {
       const message = describeMcpError(e, r.url || undefined, describeOutboundError).slice(0, 1900);
@@ -100,7 +125,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   /** Checks what a caller gave for the transport they chose; a value sent masked keeps the saved one. */
   const prepare = async (body: Partial<z.infer<typeof ServerFields>>, isAdmin: boolean, current?: ServerRow) => {
     const transport = body.transport ?? current?.transport ?? 'streamable_http';
-    if (transport === 'stdio' && !isAdmin) throw forbidden('Only platform administrators may register an MCP server that runs a command (stdio).');
+    if (transport === 'stdio' && !isAdmin)
+      throw forbidden('Only platform administrators may register an MCP server that runs a command (stdio).');
     const url = body.url ?? current?.url ?? '';
     const command = body.command ?? current?.command ?? '';
     if (transport === 'stdio') {
@@ -114,7 +140,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
       }
     }
     const old = current ? store.read(current) : { headers: {}, env: {} };
-    const merge = (pairs: { name: string; value: string }[] | undefined, prev: Record<string, string>) => (pairs ? Object.fromEntries(pairs.map((p) => [p.name, p.value === MASK ? (prev[p.name] ?? '') : p.value])) : prev);
+    const merge = (pairs: { name: string; value: string }[] | undefined, prev: Record<string, string>) =>
+      pairs ? Object.fromEntries(pairs.map((p) => [p.name, p.value === MASK ? (prev[p.name] ?? '') : p.value])) : prev;
     const headers = merge(body.headers, old.headers);
     const env = merge(body.env, old.env);
     return {
@@ -131,12 +158,35 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     method: 'POST',
     path: '/api/mcp/server/create',
     auth: inSpace,
-    summary: 'Register an MCP server: streamable HTTP or SSE URL with headers, or (platform administrators) a stdio command; its tools are listed at once',
-    body: ServerFields.partial({ description: true, url: true, headers: true, command: true, args: true, env: true }).extend({ space_id: Id }),
+    summary:
+      'Register an MCP server: streamable HTTP or SSE URL with headers, or (platform administrators) a stdio command; its tools are listed at once',
+    body: ServerFields.partial({
+      description: true,
+      url: true,
+      headers: true,
+      command: true,
+      args: true,
+      env: true,
+    }).extend({ space_id: Id }),
     handler: async ({ body, caller }) => {
       const fields = await prepare(body, caller!.isPlatformAdmin);
       const id = ctx.host.newId();
-      await ctx.db.insertInto('mcp_server').values({ id, space_id: body.space_id, name: body.name, description: body.description ?? '', ...fields, tools: '[]', tools_at: null, last_error: null, creator_id: caller!.userId, created_at: now(), updated_at: now() }).execute();
+      await ctx.db
+        .insertInto('mcp_server')
+        .values({
+          id,
+          space_id: body.space_id,
+          name: body.name,
+          description: body.description ?? '',
+          ...fields,
+          tools: '[]',
+          tools_at: null,
+          last_error: null,
+          creator_id: caller!.userId,
+          created_at: now(),
+          updated_at: now(),
+        })
+        .execute();
       const row = await store.get(id);
       // A server that cannot be listed is kept (it may be down now); the failure is shown with it.
       await store.refresh(row).catch(() => undefined);
@@ -152,9 +202,19 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     body: ServerFields.partial().extend({ space_id: Id, server_id: Id }),
     handler: async ({ body, caller }) => {
       const current = await store.get(body.server_id, body.space_id);
-      if (current.transport === 'stdio' && !caller!.isPlatformAdmin) throw forbidden('Only platform administrators may change an MCP server that runs a command.');
+      if (current.transport === 'stdio' && !caller!.isPlatformAdmin)
+        throw forbidden('Only platform administrators may change an MCP server that runs a command.');
       const fields = await prepare(body, caller!.isPlatformAdmin, current);
-      await ctx.db.updateTable('mcp_server').set({ ...(body.name ? { name: body.name } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...fields, updated_at: now() }).where('id', '=', current.id).execute();
+      await ctx.db
+        .updateTable('mcp_server')
+        .set({
+          ...(body.name ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...fields,
+          updated_at: now(),
+        })
+        .where('id', '=', current.id)
+        .execute();
       return store.view(await store.get(current.id));
     },
   });
@@ -167,7 +227,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     body: z.object({ space_id: Id, server_id: Id }),
     handler: async ({ body, caller }) => {
       const r = await store.get(body.server_id, body.space_id);
-      if (r.transport === 'stdio' && !caller!.isPlatformAdmin) throw forbidden('Only platform administrators may remove an MCP server that runs a command.');
+      if (r.transport === 'stdio' && !caller!.isPlatformAdmin)
+        throw forbidden('Only platform administrators may remove an MCP server that runs a command.');
       await ctx.db.deleteFrom('mcp_server').where('id', '=', r.id).execute();
       return {};
     },
@@ -204,7 +265,12 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     path: '/api/mcp/server/call_tool',
     auth: inSpace,
     summary: 'Try a tool of an MCP server with given arguments',
-    body: z.object({ space_id: Id, server_id: Id, tool: z.string().min(1).max(200), arguments: z.record(z.string(), z.unknown()).default({}) }),
+    body: z.object({
+      space_id: Id,
+      server_id: Id,
+      tool: z.string().min(1).max(200),
+      arguments: z.record(z.string(), z.unknown()).default({}),
+    }),
     handler: async ({ body, signal }) => {
       const r = await store.get(body.server_id, body.space_id);
       const started = performance.now();
@@ -229,10 +295,24 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     body: z.object({ space_id: Id, workflow_id: Id, exposed: z.boolean() }),
     handler: async ({ body, caller }) => {
       const info = await runner().info(body.workflow_id, body.space_id);
-      if (body.exposed && !info.latest_version) throw badRequest(`Publish "${info.name}" first: an MCP server runs the latest published version.`);
+      if (body.exposed && !info.latest_version)
+        throw badRequest(`Publish "${info.name}" first: an MCP server runs the latest published version.`);
       await ctx.db.deleteFrom('mcp_exposed_workflow').where('workflow_id', '=', info.workflow_id).execute();
-      if (body.exposed) await ctx.db.insertInto('mcp_exposed_workflow').values({ workflow_id: info.workflow_id, space_id: body.space_id, created_by: caller!.userId, created_at: now() }).execute();
-      return { exposed: body.exposed, endpoint: endpointOf(publicUrl(), info.workflow_id), tool_name: toolNameOf(info) };
+      if (body.exposed)
+        await ctx.db
+          .insertInto('mcp_exposed_workflow')
+          .values({
+            workflow_id: info.workflow_id,
+            space_id: body.space_id,
+            created_by: caller!.userId,
+            created_at: now(),
+          })
+          .execute();
+      return {
+        exposed: body.exposed,
+        endpoint: endpointOf(publicUrl(), info.workflow_id),
+        tool_name: toolNameOf(info),
+      };
     },
   });
 
@@ -243,11 +323,26 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     summary: 'The workflows of a space exposed as MCP servers, with their endpoints',
     body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
-      const rows = (await ctx.db.selectFrom('mcp_exposed_workflow').selectAll().where('space_id', '=', body.space_id).orderBy('created_at', 'desc').execute()) as { workflow_id: string; created_at: string }[];
+      const rows = (await ctx.db
+        .selectFrom('mcp_exposed_workflow')
+        .selectAll()
+        .where('space_id', '=', body.space_id)
+        .orderBy('created_at', 'desc')
+        .execute()) as { workflow_id: string; created_at: string }[];
       const items = [];
       for (const r of rows) {
-        const info = await runner().info(r.workflow_id, body.space_id).catch(() => undefined);
-        if (info) items.push({ workflow_id: info.workflow_id, name: info.name, latest_version: info.latest_version, tool_name: toolNameOf(info), endpoint: endpointOf(publicUrl(), info.workflow_id), create_time: secs(r.created_at) });
+        const info = await runner()
+          .info(r.workflow_id, body.space_id)
+          .catch(() => undefined);
+        if (info)
+          items.push({
+            workflow_id: info.workflow_id,
+            name: info.name,
+            latest_version: info.latest_version,
+            tool_name: toolNameOf(info),
+            endpoint: endpointOf(publicUrl(), info.workflow_id),
+            create_time: secs(r.created_at),
+          });
       }
       return { items };
     },
@@ -255,7 +350,11 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
 
   const exposedSpace = async (req: { params: { workflow_id?: string } }) => {
     const id = String(req.params.workflow_id ?? '');
-    const r = (await ctx.db.selectFrom('mcp_exposed_workflow').select('space_id').where('workflow_id', '=', id).executeTakeFirst());
+    const r = await ctx.db
+      .selectFrom('mcp_exposed_workflow')
+      .select('space_id')
+      .where('workflow_id', '=', id)
+      .executeTakeFirst();
     return r?.space_id ?? (await runner().spaceOf(id));
   };
 
@@ -268,7 +367,11 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     summary: 'MCP (streamable HTTP, stateless) for an exposed published workflow: tools/list and tools/call',
     params: z.object({ workflow_id: Id }),
     handler: async (req, reply) => {
-      const exposed = await ctx.db.selectFrom('mcp_exposed_workflow').select('workflow_id').where('workflow_id', '=', req.params.workflow_id).executeTakeFirst();
+      const exposed = await ctx.db
+        .selectFrom('mcp_exposed_workflow')
+        .select('workflow_id')
+        .where('workflow_id', '=', req.params.workflow_id)
+        .executeTakeFirst();
       if (!exposed) throw notExposed();
       const info = await runner().info(req.params.workflow_id, req.spaceId!);
       await answerMcp(ctx, info, req, reply);
@@ -283,7 +386,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     return { bots: b, chats: c };
   };
   const botEndpoint = (botId: string) => `${publicUrl().replace(/\/$/, '')}/v1/mcp/bot/${botId}`;
-  const botTool = (b: { name: string; bot_id: string }) => toolNameOf({ name: b.name, workflow_id: b.bot_id }).replace(/^workflow_/, 'bot_');
+  const botTool = (b: { name: string; bot_id: string }) =>
+    toolNameOf({ name: b.name, workflow_id: b.bot_id }).replace(/^workflow_/, 'bot_');
 
   ctx.route({
     method: 'POST',
@@ -295,7 +399,11 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
       const b = await bots().bots.get(body.bot_id);
       if (!b || b.space_id !== body.space_id) throw notFound(`There is no bot ${body.bot_id} in this space.`);
       await ctx.db.deleteFrom('mcp_exposed_bot').where('bot_id', '=', b.bot_id).execute();
-      if (body.exposed) await ctx.db.insertInto('mcp_exposed_bot').values({ bot_id: b.bot_id, space_id: body.space_id, created_by: caller!.userId, created_at: now() }).execute();
+      if (body.exposed)
+        await ctx.db
+          .insertInto('mcp_exposed_bot')
+          .values({ bot_id: b.bot_id, space_id: body.space_id, created_by: caller!.userId, created_at: now() })
+          .execute();
       return { exposed: body.exposed, endpoint: botEndpoint(b.bot_id), tool_name: botTool(b) };
     },
   });
@@ -309,18 +417,34 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     handler: async ({ body }) => {
       const svc = ctx.optionalService(BotsService);
       if (!svc) return { items: [] };
-      const rows = (await ctx.db.selectFrom('mcp_exposed_bot').selectAll().where('space_id', '=', body.space_id).orderBy('created_at', 'desc').execute()) as { bot_id: string; created_at: string }[];
+      const rows = (await ctx.db
+        .selectFrom('mcp_exposed_bot')
+        .selectAll()
+        .where('space_id', '=', body.space_id)
+        .orderBy('created_at', 'desc')
+        .execute()) as { bot_id: string; created_at: string }[];
       const items = [];
       for (const r of rows) {
         const b = await svc.get(r.bot_id);
-        if (b) items.push({ bot_id: b.bot_id, name: b.name, tool_name: botTool(b), endpoint: botEndpoint(b.bot_id), create_time: secs(r.created_at) });
+        if (b)
+          items.push({
+            bot_id: b.bot_id,
+            name: b.name,
+            tool_name: botTool(b),
+            endpoint: botEndpoint(b.bot_id),
+            create_time: secs(r.created_at),
+          });
       }
       return { items };
     },
   });
 
   const botSpace = async (req: { params: { bot_id?: string } }) => {
-    const r = (await ctx.db.selectFrom('mcp_exposed_bot').select('space_id').where('bot_id', '=', String(req.params.bot_id ?? '')).executeTakeFirst());
+    const r = await ctx.db
+      .selectFrom('mcp_exposed_bot')
+      .select('space_id')
+      .where('bot_id', '=', String(req.params.bot_id ?? ''))
+      .executeTakeFirst();
     return r?.space_id ?? (await ctx.optionalService(BotsService)?.get(String(req.params.bot_id ?? '')))?.space_id;
   };
 
@@ -333,8 +457,13 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     summary: 'MCP (streamable HTTP, stateless) for a bot served over MCP: one tool that asks the published bot',
     params: z.object({ bot_id: Id }),
     handler: async (req, reply) => {
-      const exposed = await ctx.db.selectFrom('mcp_exposed_bot').select('bot_id').where('bot_id', '=', req.params.bot_id).executeTakeFirst();
-      if (!exposed) throw badRequest('This bot is not served over MCP: serve it in the studio (MCP > Served over MCP) first.');
+      const exposed = await ctx.db
+        .selectFrom('mcp_exposed_bot')
+        .select('bot_id')
+        .where('bot_id', '=', req.params.bot_id)
+        .executeTakeFirst();
+      if (!exposed)
+        throw badRequest('This bot is not served over MCP: serve it in the studio (MCP > Served over MCP) first.');
       const { bots: svc, chats } = bots();
       const b = await svc.get(req.params.bot_id);
       if (!b) throw notFound(`There is no bot ${req.params.bot_id}.`);
@@ -342,7 +471,10 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     },
   });
 
-  for (const [kind, permission] of [['workflow', 'workflow.run'], ['bot', 'bot.chat']] as const) {
+  for (const [kind, permission] of [
+    ['workflow', 'workflow.run'],
+    ['bot', 'bot.chat'],
+  ] as const) {
     for (const method of ['GET', 'DELETE'] as const) {
       ctx.route({
         method,
@@ -354,7 +486,17 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
         handler: async (_req, reply) => {
           reply.status(405);
           reply.header('allow', 'POST');
-          reply.send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send requests with POST.' }, id: null }), 'application/json');
+          reply.send(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              error: {
+                code: -32000,
+                message: 'Method not allowed: this MCP server is stateless; send requests with POST.',
+              },
+              id: null,
+            }),
+            'application/json',
+          );
         },
       });
     }

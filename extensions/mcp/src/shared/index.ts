@@ -30,6 +30,16 @@ export interface McpToolResult {
 export interface McpClients {
   /** The space's MCP servers with the tools last listed. */
   servers(spaceId: string): Promise<McpServerSummary[]>;
-  callTool(spaceId: string, serverId: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpToolResult>;
+  callTool(
+    spaceId: string,
+    serverId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<McpToolResult>;
 }
-export const McpClientsService = defineService<McpClients>({ id: 'mcp.clients', owner: 'mcp', description: "The space's MCP servers: their tools, and calls to them." });
+export const McpClientsService = defineService<McpClients>({
+  id: 'mcp.clients',
+  owner: 'mcp',
+  description: "The space's MCP servers: their tools, and calls to them.",
+});

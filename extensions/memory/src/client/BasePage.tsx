@@ -22,7 +22,16 @@ export function BasePage() {
   const spaceId = params.get('space_id') ?? current;
   const api = useApi();
   const { t } = useTranslation('memory');
-  const q = useQuery({ queryKey: ['memory', 'base', id], enabled: !!spaceId, queryFn: () => api.post<Detail>('/api/long_term_memory/memorybase/get', { space_id: spaceId, memorybase_id: id }, { handled: (e) => e.status === 404 }) });
+  const q = useQuery({
+    queryKey: ['memory', 'base', id],
+    enabled: !!spaceId,
+    queryFn: () =>
+      api.post<Detail>(
+        '/api/long_term_memory/memorybase/get',
+        { space_id: spaceId, memorybase_id: id },
+        { handled: (e) => e.status === 404 },
+      ),
+  });
   usePageTitle(q.data?.memorybase.name ?? t('bases.title'));
   if (q.isError) return <Empty description={t('bases.missing')} />;
   if (!q.data || !spaceId) return <Spin style={{ margin: 40 }} />;
@@ -40,7 +49,12 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
   const [nameProblem, setNameProblem] = useState('');
   const refresh = () => qc.invalidateQueries({ queryKey: ['memory'] });
   const rename = useMutation({
-    mutationFn: () => api.post('/api/long_term_memory/memorybase/update', { space_id: spaceId, memorybase_id: id, name: name.trim(), description }, { handled: (e: ApiError) => (e.status === 409 || e.status === 400 ? (setNameProblem(e.msg), true) : false) }),
+    mutationFn: () =>
+      api.post(
+        '/api/long_term_memory/memorybase/update',
+        { space_id: spaceId, memorybase_id: id, name: name.trim(), description },
+        { handled: (e: ApiError) => (e.status === 409 || e.status === 400 ? (setNameProblem(e.msg), true) : false) },
+      ),
     onSuccess: async () => {
       toast.success(t('bases.saved'));
       await refresh();
@@ -50,27 +64,74 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
   const [keyHelp, setKeyHelp] = useState('');
   const [keyProblem, setKeyProblem] = useState('');
   const putMeta = useMutation({
-    mutationFn: (m: MemoryMeta) => api.post('/api/long_term_memory/update_memory_meta', { space_id: spaceId, memorybase_id: id, metas: [m] }, { handled: (e: ApiError) => (e.status === 400 ? (setKeyProblem(e.msg), true) : false) }),
+    mutationFn: (m: MemoryMeta) =>
+      api.post(
+        '/api/long_term_memory/update_memory_meta',
+        { space_id: spaceId, memorybase_id: id, metas: [m] },
+        { handled: (e: ApiError) => (e.status === 400 ? (setKeyProblem(e.msg), true) : false) },
+      ),
     onSuccess: async () => {
       setKey('');
       setKeyHelp('');
       await refresh();
     },
   });
-  const dropMeta = useMutation({ mutationFn: (k: string) => api.post('/api/long_term_memory/delete_memory_meta', { space_id: spaceId, memorybase_id: id, keys: [k] }), onSuccess: refresh });
-  const users = useQuery({ queryKey: ['memory', 'base-users', id], queryFn: () => api.post<{ user_count: number; keys: { key: string; user_count: number }[] }>('/api/long_term_memory/get_memory_meta_user_list', { space_id: spaceId, memorybase_id: id }) });
-  const mine = useQuery({ queryKey: ['memory', 'base-mine', id], queryFn: () => api.post<{ facts: { key: string; value: string }[] }>('/api/memory/long_term/profile/list', { space_id: spaceId, memorybase_id: id }) });
-  const forget = useMutation({ mutationFn: (keys?: string[]) => api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, memorybase_id: id, keys }), onSuccess: refresh });
+  const dropMeta = useMutation({
+    mutationFn: (k: string) =>
+      api.post('/api/long_term_memory/delete_memory_meta', { space_id: spaceId, memorybase_id: id, keys: [k] }),
+    onSuccess: refresh,
+  });
+  const users = useQuery({
+    queryKey: ['memory', 'base-users', id],
+    queryFn: () =>
+      api.post<{ user_count: number; keys: { key: string; user_count: number }[] }>(
+        '/api/long_term_memory/get_memory_meta_user_list',
+        { space_id: spaceId, memorybase_id: id },
+      ),
+  });
+  const mine = useQuery({
+    queryKey: ['memory', 'base-mine', id],
+    queryFn: () =>
+      api.post<{ facts: { key: string; value: string }[] }>('/api/memory/long_term/profile/list', {
+        space_id: spaceId,
+        memorybase_id: id,
+      }),
+  });
+  const forget = useMutation({
+    mutationFn: (keys?: string[]) =>
+      api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, memorybase_id: id, keys }),
+    onSuccess: refresh,
+  });
   const perKey = new Map((users.data?.keys ?? []).map((k) => [k.key, k.user_count]));
   return (
     <div data-testid="memory-base" style={{ maxWidth: 960 }}>
       <PageHeader back={{ to: `/memory?space_id=${spaceId}`, label: t('bases.back') }} title={b.name} />
       <Card title={t('bases.about')} size="small" style={{ marginBottom: 12 }}>
         <Space direction="vertical" style={{ width: '100%' }}>
-          <Input value={name} maxLength={100} onChange={(v) => (setName(v), setNameProblem(''))} status={nameProblem ? 'error' : undefined} aria-label={t('bases.name')} data-testid="memory-base-rename" />
+          <Input
+            value={name}
+            maxLength={100}
+            onChange={(v) => (setName(v), setNameProblem(''))}
+            status={nameProblem ? 'error' : undefined}
+            aria-label={t('bases.name')}
+            data-testid="memory-base-rename"
+          />
           {nameProblem && <Typography.Text type="error">{nameProblem}</Typography.Text>}
-          <Input.TextArea value={description} maxLength={2000} onChange={setDescription} placeholder={t('bases.description')} autoSize={{ minRows: 2, maxRows: 5 }} />
-          <Button type="primary" size="small" disabled={!name.trim() || (name === b.name && description === b.description)} loading={rename.isPending} onClick={() => rename.mutate()} data-testid="memory-base-save">
+          <Input.TextArea
+            value={description}
+            maxLength={2000}
+            onChange={setDescription}
+            placeholder={t('bases.description')}
+            autoSize={{ minRows: 2, maxRows: 5 }}
+          />
+          <Button
+            type="primary"
+            size="small"
+            disabled={!name.trim() || (name === b.name && description === b.description)}
+            loading={rename.isPending}
+            onClick={() => rename.mutate()}
+            data-testid="memory-base-save"
+          >
             {t('bases.save')}
           </Button>
         </Space>
@@ -84,16 +145,59 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
           data={b.metas}
           noDataElement={<Typography.Text type="secondary">{t('bases.anyKey')}</Typography.Text>}
           columns={[
-            { title: t('bases.key'), dataIndex: 'key', width: 200, render: (k: string) => <Tag data-testid="memory-base-key">{k}</Tag> },
+            {
+              title: t('bases.key'),
+              dataIndex: 'key',
+              width: 200,
+              render: (k: string) => <Tag data-testid="memory-base-key">{k}</Tag>,
+            },
             { title: t('bases.keyHelp'), dataIndex: 'description' },
-            { title: t('bases.usersWithKey'), width: 140, render: (_: unknown, m: MemoryMeta) => perKey.get(m.key) ?? 0 },
-            { title: '', width: 48, render: (_: unknown, m: MemoryMeta) => <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('bases.removeKey')} onClick={() => dropMeta.mutate(m.key)} /> },
+            {
+              title: t('bases.usersWithKey'),
+              width: 140,
+              render: (_: unknown, m: MemoryMeta) => perKey.get(m.key) ?? 0,
+            },
+            {
+              title: '',
+              width: 48,
+              render: (_: unknown, m: MemoryMeta) => (
+                <Button
+                  size="mini"
+                  type="text"
+                  icon={<IconDelete />}
+                  aria-label={t('bases.removeKey')}
+                  onClick={() => dropMeta.mutate(m.key)}
+                />
+              ),
+            },
           ]}
         />
         <Space style={{ marginTop: 8 }} align="start">
-          <Input size="small" placeholder="city" value={key} onChange={(v) => (setKey(v), setKeyProblem(''))} status={keyProblem ? 'error' : undefined} style={{ width: 180 }} data-testid="memory-base-key-input" />
-          <Input size="small" placeholder={t('bases.keyHelp')} value={keyHelp} maxLength={300} onChange={setKeyHelp} style={{ width: 320 }} />
-          <Button size="small" icon={<IconPlus />} disabled={!key.trim()} loading={putMeta.isPending} onClick={() => putMeta.mutate({ key: key.trim(), description: keyHelp })} data-testid="memory-base-key-add">
+          <Input
+            size="small"
+            placeholder="city"
+            value={key}
+            onChange={(v) => (setKey(v), setKeyProblem(''))}
+            status={keyProblem ? 'error' : undefined}
+            style={{ width: 180 }}
+            data-testid="memory-base-key-input"
+          />
+          <Input
+            size="small"
+            placeholder={t('bases.keyHelp')}
+            value={keyHelp}
+            maxLength={300}
+            onChange={setKeyHelp}
+            style={{ width: 320 }}
+          />
+          <Button
+            size="small"
+            icon={<IconPlus />}
+            disabled={!key.trim()}
+            loading={putMeta.isPending}
+            onClick={() => putMeta.mutate({ key: key.trim(), description: keyHelp })}
+            data-testid="memory-base-key-add"
+          >
             {t('bases.addKey')}
           </Button>
         </Space>
@@ -115,7 +219,11 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
         ) : (
           <Typography.Text type="secondary">{t('bases.unused')}</Typography.Text>
         )}
-        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }} data-testid="memory-base-user-count">
+        <Typography.Paragraph
+          type="secondary"
+          style={{ marginTop: 8, marginBottom: 0 }}
+          data-testid="memory-base-user-count"
+        >
           {t('bases.userCount', { n: users.data?.user_count ?? 0 })}
         </Typography.Paragraph>
       </Card>

@@ -2,7 +2,17 @@
 // bots use it, saying which).
 import { Button, Input, Popconfirm, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
+import {
+  Modal,
+  PageHeading,
+  SearchInput,
+  fieldErrors,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  useCreateDialog,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -18,9 +28,18 @@ export function BasesPage() {
   const format = useFormat();
   const [name, setName] = useState('');
   const create = useCreateDialog();
-  const list = useQuery({ queryKey: ['memory', 'bases', spaceId, name], enabled: !!spaceId, queryFn: () => api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', { space_id: spaceId, name: name || undefined }) });
+  const list = useQuery({
+    queryKey: ['memory', 'bases', spaceId, name],
+    enabled: !!spaceId,
+    queryFn: () =>
+      api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', {
+        space_id: spaceId,
+        name: name || undefined,
+      }),
+  });
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/long_term_memory/memorybase/delete', { space_id: spaceId, memorybase_id: id }),
+    mutationFn: (id: string) =>
+      api.post('/api/long_term_memory/memorybase/delete', { space_id: spaceId, memorybase_id: id }),
     onSuccess: async () => {
       toast.success(t('bases.deleted'));
       await qc.invalidateQueries({ queryKey: ['memory', 'bases'] });
@@ -46,13 +65,19 @@ export function BasesPage() {
         loading={list.isLoading}
         data={list.data?.memorybases ?? []}
         pagination={false}
-        noDataElement={<Typography.Text type="secondary">{name ? t('bases.noMatch') : t('bases.empty')}</Typography.Text>}
+        noDataElement={
+          <Typography.Text type="secondary">{name ? t('bases.noMatch') : t('bases.empty')}</Typography.Text>
+        }
         columns={[
           {
             title: t('bases.name'),
             render: (_: unknown, b: MemoryBase) => (
               <div>
-                <Link to={`/memory/${b.memorybase_id}?space_id=${b.space_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="memory-base-link">
+                <Link
+                  to={`/memory/${b.memorybase_id}?space_id=${b.space_id}`}
+                  style={{ fontWeight: 500, display: 'block' }}
+                  data-testid="memory-base-link"
+                >
                   {b.name}
                 </Link>
                 {b.description && <Typography.Text type="secondary">{b.description}</Typography.Text>}
@@ -74,12 +99,21 @@ export function BasesPage() {
                 <Typography.Text type="secondary">{t('bases.anyKey')}</Typography.Text>
               ),
           },
-          { title: t('bases.updated'), dataIndex: 'update_time', width: 190, render: (s: number) => format.dateTime(s * 1000) },
+          {
+            title: t('bases.updated'),
+            dataIndex: 'update_time',
+            width: 190,
+            render: (s: number) => format.dateTime(s * 1000),
+          },
           {
             title: '',
             width: 90,
             render: (_: unknown, b: MemoryBase) => (
-              <Popconfirm title={t('bases.deleteTitle', { name: b.name })} content={t('bases.deleteHelp')} onOk={() => remove.mutate(b.memorybase_id)}>
+              <Popconfirm
+                title={t('bases.deleteTitle', { name: b.name })}
+                content={t('bases.deleteHelp')}
+                onOk={() => remove.mutate(b.memorybase_id)}
+              >
                 <Button size="mini" type="text" status="danger" data-testid="memory-base-delete">
                   {t('bases.delete')}
                 </Button>
@@ -101,7 +135,15 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [description, setDescription] = useState('');
   const [problem, setProblem] = useState('');
   const create = useMutation({
-    mutationFn: () => api.post<{ memorybase_id: string }>('/api/long_term_memory/memorybase/create', { space_id: spaceId, name: name.trim(), description }, { handled: (e) => (e.status === 409 ? (setProblem(e.msg), true) : fieldErrors(['name'], (_f, m) => setProblem(m))(e)) }),
+    mutationFn: () =>
+      api.post<{ memorybase_id: string }>(
+        '/api/long_term_memory/memorybase/create',
+        { space_id: spaceId, name: name.trim(), description },
+        {
+          handled: (e) =>
+            e.status === 409 ? (setProblem(e.msg), true) : fieldErrors(['name'], (_f, m) => setProblem(m))(e),
+        },
+      ),
     onSuccess: (r) => {
       toast.success(t('bases.created'));
       onClose();
@@ -109,11 +151,31 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
     },
   });
   return (
-    <Modal visible title={t('bases.create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'memory-base-create-save' } as object) }}>
+    <Modal
+      visible
+      title={t('bases.create')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'memory-base-create-save' } as object) }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Input placeholder={t('bases.name')} value={name} maxLength={100} onChange={(v) => (setName(v), setProblem(''))} status={problem ? 'error' : undefined} data-testid="memory-base-name" />
+        <Input
+          placeholder={t('bases.name')}
+          value={name}
+          maxLength={100}
+          onChange={(v) => (setName(v), setProblem(''))}
+          status={problem ? 'error' : undefined}
+          data-testid="memory-base-name"
+        />
         {problem && <Typography.Text type="error">{problem}</Typography.Text>}
-        <Input.TextArea placeholder={t('bases.description')} value={description} maxLength={2000} onChange={setDescription} autoSize={{ minRows: 2, maxRows: 5 }} />
+        <Input.TextArea
+          placeholder={t('bases.description')}
+          value={description}
+          maxLength={2000}
+          onChange={setDescription}
+          autoSize={{ minRows: 2, maxRows: 5 }}
+        />
       </Space>
     </Modal>
   );

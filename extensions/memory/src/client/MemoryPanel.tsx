@@ -22,14 +22,47 @@ export function MemoryPanel({ value, onChange, spaceId, botId }: BotSkillPanelPr
   const { t } = useTranslation('memory');
   const api = useApi();
   const qc = useQueryClient();
-  const s = { profile: value?.profile ?? true, events: value?.events ?? true, ...(value?.model_id ? { model_id: value.model_id } : {}), ...(value?.memory_base_id ? { memory_base_id: value.memory_base_id as string } : {}) };
-  const bases = useQuery({ queryKey: ['memory', 'bases', spaceId, ''], queryFn: () => api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', { space_id: spaceId }) });
-  const facts = useQuery({ queryKey: ['memory', botId, 'facts', s.memory_base_id ?? ''], queryFn: () => api.post<{ facts: Fact[] }>('/api/memory/long_term/profile/list', { space_id: spaceId, bot_id: botId }) });
-  const events = useQuery({ queryKey: ['memory', botId, 'events', s.memory_base_id ?? ''], queryFn: () => api.post<{ events: Event[] }>('/api/memory/long_term/events/list', { space_id: spaceId, bot_id: botId, limit: 20 }) });
+  const s = {
+    profile: value?.profile ?? true,
+    events: value?.events ?? true,
+    ...(value?.model_id ? { model_id: value.model_id } : {}),
+    ...(value?.memory_base_id ? { memory_base_id: value.memory_base_id as string } : {}),
+  };
+  const bases = useQuery({
+    queryKey: ['memory', 'bases', spaceId, ''],
+    queryFn: () =>
+      api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', { space_id: spaceId }),
+  });
+  const facts = useQuery({
+    queryKey: ['memory', botId, 'facts', s.memory_base_id ?? ''],
+    queryFn: () =>
+      api.post<{ facts: Fact[] }>('/api/memory/long_term/profile/list', { space_id: spaceId, bot_id: botId }),
+  });
+  const events = useQuery({
+    queryKey: ['memory', botId, 'events', s.memory_base_id ?? ''],
+    queryFn: () =>
+      api.post<{ events: Event[] }>('/api/memory/long_term/events/list', {
+        space_id: spaceId,
+        bot_id: botId,
+        limit: 20,
+      }),
+  });
   const refresh = () => qc.invalidateQueries({ queryKey: ['memory', botId] });
-  const forget = useMutation({ mutationFn: (keys?: string[]) => api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, bot_id: botId, keys }), onSuccess: refresh });
-  const forgetEvents = useMutation({ mutationFn: (ids?: string[]) => api.post('/api/memory/long_term/events/delete', { space_id: spaceId, bot_id: botId, ids }), onSuccess: refresh });
-  const save = useMutation({ mutationFn: (f: Fact) => api.post('/api/memory/long_term/profile/update', { space_id: spaceId, bot_id: botId, ...f }), onSuccess: refresh });
+  const forget = useMutation({
+    mutationFn: (keys?: string[]) =>
+      api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, bot_id: botId, keys }),
+    onSuccess: refresh,
+  });
+  const forgetEvents = useMutation({
+    mutationFn: (ids?: string[]) =>
+      api.post('/api/memory/long_term/events/delete', { space_id: spaceId, bot_id: botId, ids }),
+    onSuccess: refresh,
+  });
+  const save = useMutation({
+    mutationFn: (f: Fact) =>
+      api.post('/api/memory/long_term/profile/update', { space_id: spaceId, bot_id: botId, ...f }),
+    onSuccess: refresh,
+  });
   const [editing, setEditing] = useState<Record<string, string>>({});
   return (
     <div data-testid="bot-memory">
@@ -65,18 +98,47 @@ export function MemoryPanel({ value, onChange, spaceId, botId }: BotSkillPanelPr
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('aboutYou')}
         </Typography.Text>
-        {!facts.data?.facts.length && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('nothing')}</Typography.Text>}
+        {!facts.data?.facts.length && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('nothing')}
+          </Typography.Text>
+        )}
         {facts.data?.facts.map((f) => (
           <Space key={f.key} size={4} style={{ width: '100%' }} data-testid="bot-memory-fact">
             <Tag size="small">{f.key}</Tag>
-            <Input size="small" style={{ width: 160 }} value={editing[f.key] ?? f.value} onChange={(v) => setEditing({ ...editing, [f.key]: v })} onBlur={() => editing[f.key] !== undefined && editing[f.key] !== f.value && editing[f.key].trim() && save.mutate({ key: f.key, value: editing[f.key] })} />
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('forget')} onClick={() => forget.mutate([f.key])} />
+            <Input
+              size="small"
+              style={{ width: 160 }}
+              value={editing[f.key] ?? f.value}
+              onChange={(v) => setEditing({ ...editing, [f.key]: v })}
+              onBlur={() =>
+                editing[f.key] !== undefined &&
+                editing[f.key] !== f.value &&
+                editing[f.key].trim() &&
+                save.mutate({ key: f.key, value: editing[f.key] })
+              }
+            />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              aria-label={t('forget')}
+              onClick={() => forget.mutate([f.key])}
+            />
           </Space>
         ))}
         {events.data?.events.map((e) => (
           <Space key={e.id} size={4} data-testid="bot-memory-event">
-            <Typography.Text style={{ fontSize: 12 }}>{new Date(e.time).toLocaleString()} · {e.content}</Typography.Text>
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('forget')} onClick={() => forgetEvents.mutate([e.id])} />
+            <Typography.Text style={{ fontSize: 12 }}>
+              {new Date(e.time).toLocaleString()} · {e.content}
+            </Typography.Text>
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              aria-label={t('forget')}
+              onClick={() => forgetEvents.mutate([e.id])}
+            />
           </Space>
         ))}
         {(!!facts.data?.facts.length || !!events.data?.events.length) && (

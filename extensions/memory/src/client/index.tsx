@@ -15,10 +15,33 @@ export default defineExtension({
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
-    ctx.register(BotSkillPanels, { key: 'memory', label: 'label', description: 'help', order: 40, empty: () => ({ profile: true, events: true }), Panel: MemoryPanel });
+    ctx.register(BotSkillPanels, {
+      key: 'memory',
+      label: 'label',
+      description: 'help',
+      order: 40,
+      empty: () => ({ profile: true, events: true }),
+      Panel: MemoryPanel,
+    });
     ctx.route({ path: '/memory', component: BasesPage, title: 'bases.title' });
     ctx.route({ path: '/memory/:memorybase_id', component: BasePage, title: 'bases.title' });
-    ctx.sidebar({ key: 'memory', area: 'space', group: 'data', label: 'bases.nav', path: '/memory', icon: <IconBulb />, order: 30 });
-    ctx.register(ResourceKinds, { kind: 'memory', label: 'bases.kind', createLabel: 'bases.create', icon: IconBulb, order: 45, path: '/memory', createPath: '/memory?create=1' });
+    ctx.sidebar({
+      key: 'memory',
+      area: 'space',
+      group: 'data',
+      label: 'bases.nav',
+      path: '/memory',
+      icon: <IconBulb />,
+      order: 30,
+    });
+    ctx.register(ResourceKinds, {
+      kind: 'memory',
+      label: 'bases.kind',
+      createLabel: 'bases.create',
+      icon: IconBulb,
+      order: 45,
+      path: '/memory',
+      createPath: '/memory?create=1',
+    });
   },
 });

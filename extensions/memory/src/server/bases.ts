@@ -2,18 +2,42 @@
 // bots bind to (they then share what it remembers of each user) and the keys it keeps about users (its
 // metas: what extraction looks for). A resource kind: in the library, recycle bin, copies (structure only).
 import { badRequest, conflict, notFound, imageRef } from '@tessera/sdk';
-import { ResourceKinds, ResourceReferences, listResourcesOfTable, sameText, type ServerContext } from '@tessera/sdk/server';
+import {
+  ResourceKinds,
+  ResourceReferences,
+  listResourcesOfTable,
+  sameText,
+  type ServerContext,
+} from '@tessera/sdk/server';
 import { z } from 'zod';
 import { parseMetas, type MemoryBaseRow, type MemoryMeta, type MemoryStore } from './store.ts';
 
 const Id = z.string().min(1).max(32);
 const Name = z.string().trim().min(1, 'Give the memory base a name.').max(100);
-const Meta = z.object({ key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'A key uses lower-case letters, digits and _ (starting with a letter), at most 64.'), description: z.string().max(300).default('') });
+const Meta = z.object({
+  key: z
+    .string()
+    .regex(
+      /^[a-z][a-z0-9_]{0,63}$/,
+      'A key uses lower-case letters, digits and _ (starting with a letter), at most 64.',
+    ),
+  description: z.string().max(300).default(''),
+});
 const MAX_METAS = 50;
 const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const now = () => new Date().toISOString();
 
-export const baseView = (b: MemoryBaseRow) => ({ memorybase_id: b.id, space_id: b.space_id, name: b.name, description: b.description, icon_uri: b.icon_uri, creator_id: b.creator_id, metas: parseMetas(b.metas), create_time: secs(b.created_at), update_time: secs(b.updated_at) });
+export const baseView = (b: MemoryBaseRow) => ({
+  memorybase_id: b.id,
+  space_id: b.space_id,
+  name: b.name,
+  description: b.description,
+  icon_uri: b.icon_uri,
+  creator_id: b.creator_id,
+  metas: parseMetas(b.metas),
+  create_time: secs(b.created_at),
+  update_time: secs(b.updated_at),
+});
 
 function checkMetas(metas: MemoryMeta[]) {
   if (metas.length > MAX_METAS) throw badRequest(`A memory base keeps at most ${MAX_METAS} keys.`, { field: 'metas' });
@@ -33,21 +57,59 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     return b;
   };
   const taken = async (spaceId: string, name: string, except?: string) => {
-    let q = ctx.db.selectFrom('memory_base').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));
+    let q = ctx.db
+      .selectFrom('memory_base')
+      .select('id')
+      .where('space_id', '=', spaceId)
+      .where('deleted_at', 'is', null)
+      .where(sameText('name', name));
     if (except) q = q.where('id', '<>', except);
     return !!(await q.executeTakeFirst());
   };
-  const create = async (v: { space_id: string; name: string; description: string; icon_uri?: string; metas: MemoryMeta[]; creator_id: string }) => {
+  const create = async (v: {
+    space_id: string;
+    name: string;
+    description: string;
+    icon_uri?: string;
+    metas: MemoryMeta[];
+    creator_id: string;
+  }) => {
     const id = ctx.host.newId();
     const t = now();
-    await ctx.db.insertInto('memory_base').values({ id, space_id: v.space_id, name: v.name, description: v.description, icon_uri: v.icon_uri ?? '', creator_id: v.creator_id, metas: JSON.stringify(v.metas), created_at: t, updated_at: t, deleted_at: null }).execute();
+    await ctx.db
+      .insertInto('memory_base')
+      .values({
+        id,
+        space_id: v.space_id,
+        name: v.name,
+        description: v.description,
+        icon_uri: v.icon_uri ?? '',
+        creator_id: v.creator_id,
+        metas: JSON.stringify(v.metas),
+        created_at: t,
+        updated_at: t,
+        deleted_at: null,
+      })
+      .execute();
     return id;
   };
   /** Bots (and other holders) whose configuration names the base. */
-  const usedBy = async (id: string, spaceId: string) => (await Promise.all(ctx.registry(ResourceReferences).list().map((f) => f.find({ id, spaceId }).catch(() => [])))).flat();
+  const usedBy = async (id: string, spaceId: string) =>
+    (
+      await Promise.all(
+        ctx
+          .registry(ResourceReferences)
+          .list()
+          .map((f) => f.find({ id, spaceId }).catch(() => [])),
+      )
+    ).flat();
   const remove = async (b: MemoryBaseRow) => {
     const users = await usedBy(b.id, b.space_id);
-    if (users.length) throw conflict(`${users.map((u) => u.name).join(', ')} ${users.length === 1 ? 'uses' : 'use'} this memory base; unbind ${users.length === 1 ? 'it' : 'them'} first.`, { used_by: users });
+    if (users.length)
+      throw conflict(
+        `${users.map((u) => u.name).join(', ')} ${users.length === 1 ? 'uses' : 'use'} this memory base; unbind ${users.length === 1 ? 'it' : 'them'} first.`,
+        { used_by: users },
+      );
     await ctx.db.updateTable('memory_base').set({ deleted_at: now() }).where('id', '=', b.id).execute();
   };
 
@@ -56,9 +118,16 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     path: `${base}/memorybase/create`,
     auth: inSpace,
     summary: 'Create a memory base (name unique in the space; the keys it keeps about users)',
-    body: z.object({ space_id: Id, name: Name, description: z.string().max(2000).default(''), icon_uri: imageRef().default(''), metas: z.array(Meta).default([]) }),
+    body: z.object({
+      space_id: Id,
+      name: Name,
+      description: z.string().max(2000).default(''),
+      icon_uri: imageRef().default(''),
+      metas: z.array(Meta).default([]),
+    }),
     handler: async ({ body, caller }) => {
-      if (await taken(body.space_id, body.name)) throw conflict(`This space already has a memory base named "${body.name}".`);
+      if (await taken(body.space_id, body.name))
+        throw conflict(`This space already has a memory base named "${body.name}".`);
       checkMetas(body.metas);
       return { memorybase_id: await create({ ...body, creator_id: caller!.userId }) };
     },
@@ -68,11 +137,27 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     path: `${base}/memorybase/update`,
     auth: inSpace,
     summary: "Change a memory base's name, description or icon",
-    body: z.object({ space_id: Id, memorybase_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: imageRef().optional() }),
+    body: z.object({
+      space_id: Id,
+      memorybase_id: Id,
+      name: Name.optional(),
+      description: z.string().max(2000).optional(),
+      icon_uri: imageRef().optional(),
+    }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
-      if (body.name && (await taken(b.space_id, body.name, b.id))) throw conflict(`This space already has a memory base named "${body.name}".`);
-      await ctx.db.updateTable('memory_base').set({ ...(body.name ? { name: body.name } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}), updated_at: now() }).where('id', '=', b.id).execute();
+      if (body.name && (await taken(b.space_id, body.name, b.id)))
+        throw conflict(`This space already has a memory base named "${body.name}".`);
+      await ctx.db
+        .updateTable('memory_base')
+        .set({
+          ...(body.name ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}),
+          updated_at: now(),
+        })
+        .where('id', '=', b.id)
+        .execute();
       return {};
     },
   });
@@ -91,7 +176,14 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     summary: "The space's memory bases, by name",
     body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
     handler: async ({ body }) => {
-      const rows = (await ctx.db.selectFrom('memory_base').selectAll().where('space_id', '=', body.space_id).where('deleted_at', 'is', null).orderBy('name').limit(500).execute()) as MemoryBaseRow[];
+      const rows = (await ctx.db
+        .selectFrom('memory_base')
+        .selectAll()
+        .where('space_id', '=', body.space_id)
+        .where('deleted_at', 'is', null)
+        .orderBy('name')
+        .limit(500)
+        .execute()) as MemoryBaseRow[];
       const name = body.name?.trim().toLowerCase();
       return { memorybases: rows.filter((r) => !name || r.name.toLowerCase().includes(name)).map(baseView) };
     },
@@ -130,7 +222,11 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
         else metas.push(m);
       }
       checkMetas(metas);
-      await ctx.db.updateTable('memory_base').set({ metas: JSON.stringify(metas), updated_at: now() }).where('id', '=', b.id).execute();
+      await ctx.db
+        .updateTable('memory_base')
+        .set({ metas: JSON.stringify(metas), updated_at: now() })
+        .where('id', '=', b.id)
+        .execute();
       return { metas };
     },
   });
@@ -138,12 +234,16 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     method: 'POST',
     path: `${base}/delete_memory_meta`,
     auth: inSpace,
-    summary: "Remove keys of a memory base (facts already kept under them stay until users forget them)",
+    summary: 'Remove keys of a memory base (facts already kept under them stay until users forget them)',
     body: z.object({ space_id: Id, memorybase_id: Id, keys: z.array(z.string().max(64)).min(1).max(MAX_METAS) }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
       const metas = parseMetas(b.metas).filter((m) => !body.keys.includes(m.key));
-      await ctx.db.updateTable('memory_base').set({ metas: JSON.stringify(metas), updated_at: now() }).where('id', '=', b.id).execute();
+      await ctx.db
+        .updateTable('memory_base')
+        .set({ metas: JSON.stringify(metas), updated_at: now() })
+        .where('id', '=', b.id)
+        .execute();
       return { metas };
     },
   });
@@ -155,9 +255,21 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     body: z.object({ space_id: Id, memorybase_id: Id }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
-      const users = await ctx.db.selectFrom('memory_profile').select((eb) => eb.fn.count<number>('end_user_id').distinct().as('n')).where('bot_id', '=', b.id).executeTakeFirst();
-      const perKey = await ctx.db.selectFrom('memory_profile').select(['key', (eb) => eb.fn.countAll<number>().as('n')]).where('bot_id', '=', b.id).groupBy('key').execute();
-      return { user_count: Number(users?.n ?? 0), keys: perKey.map((k) => ({ key: k.key as string, user_count: Number(k.n) })) };
+      const users = await ctx.db
+        .selectFrom('memory_profile')
+        .select((eb) => eb.fn.count<number>('end_user_id').distinct().as('n'))
+        .where('bot_id', '=', b.id)
+        .executeTakeFirst();
+      const perKey = await ctx.db
+        .selectFrom('memory_profile')
+        .select(['key', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('bot_id', '=', b.id)
+        .groupBy('key')
+        .execute();
+      return {
+        user_count: Number(users?.n ?? 0),
+        keys: perKey.map((k) => ({ key: k.key as string, user_count: Number(k.n) })),
+      };
     },
   });
 
@@ -166,13 +278,28 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     list: (q) => listResourcesOfTable(ctx.db, { kind: 'memory', table: 'memory_base', deletedAt: 'deleted_at' }, q),
     remove: async (id, spaceId) => remove(await get(spaceId, id)),
     restore: async (id, spaceId) => {
-      const b = (await ctx.db.selectFrom('memory_base').selectAll().where('id', '=', id).where('space_id', '=', spaceId).executeTakeFirst()) as MemoryBaseRow | undefined;
+      const b = (await ctx.db
+        .selectFrom('memory_base')
+        .selectAll()
+        .where('id', '=', id)
+        .where('space_id', '=', spaceId)
+        .executeTakeFirst()) as MemoryBaseRow | undefined;
       if (!b) throw notFound(`There is no memory base ${id} in this space.`);
-      if (await taken(spaceId, b.name, b.id)) throw conflict(`Another memory base is named "${b.name}" now; rename it first.`);
-      await ctx.db.updateTable('memory_base').set({ deleted_at: null, updated_at: now() }).where('id', '=', id).execute();
+      if (await taken(spaceId, b.name, b.id))
+        throw conflict(`Another memory base is named "${b.name}" now; rename it first.`);
+      await ctx.db
+        .updateTable('memory_base')
+        .set({ deleted_at: null, updated_at: now() })
+        .where('id', '=', id)
+        .execute();
     },
     purge: async (id, spaceId) => {
-      const b = await ctx.db.selectFrom('memory_base').select('id').where('id', '=', id).where('space_id', '=', spaceId).executeTakeFirst();
+      const b = await ctx.db
+        .selectFrom('memory_base')
+        .select('id')
+        .where('id', '=', id)
+        .where('space_id', '=', spaceId)
+        .executeTakeFirst();
       if (!b) return;
       await ctx.db.deleteFrom('memory_profile').where('bot_id', '=', id).execute();
       await ctx.db.deleteFrom('memory_event').where('bot_id', '=', id).execute();
@@ -181,14 +308,34 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     // A memory base leaves its space as its keys; what it remembers of users stays behind.
     exportOf: async (id, spaceId) => {
       const b = await get(spaceId, id);
-      return [{ kind: 'memory', id: b.id, name: b.name, description: b.description, icon_uri: b.icon_uri, data: { metas: parseMetas(b.metas) } }];
+      return [
+        {
+          kind: 'memory',
+          id: b.id,
+          name: b.name,
+          description: b.description,
+          icon_uri: b.icon_uri,
+          data: { metas: parseMetas(b.metas) },
+        },
+      ];
     },
     importInto: async (pkg, opts) => {
       const data = z.object({ metas: z.array(Meta).max(MAX_METAS) }).safeParse(pkg.data);
-      if (!data.success) throw badRequest(`"${pkg.name}" is not a memory base this studio reads: ${data.error.issues[0]?.message ?? 'bad keys'}.`);
+      if (!data.success)
+        throw badRequest(
+          `"${pkg.name}" is not a memory base this studio reads: ${data.error.issues[0]?.message ?? 'bad keys'}.`,
+        );
       let name = (opts.name ?? pkg.name).slice(0, 94);
-      for (let n = 2; n < 1000 && (await taken(opts.spaceId, name)); n++) name = `${(opts.name ?? pkg.name).slice(0, 94)} (${n})`;
-      return create({ space_id: opts.spaceId, name, description: pkg.description ?? '', icon_uri: pkg.icon_uri ?? '', metas: data.data.metas, creator_id: opts.userId });
+      for (let n = 2; n < 1000 && (await taken(opts.spaceId, name)); n++)
+        name = `${(opts.name ?? pkg.name).slice(0, 94)} (${n})`;
+      return create({
+        space_id: opts.spaceId,
+        name,
+        description: pkg.description ?? '',
+        icon_uri: pkg.icon_uri ?? '',
+        metas: data.data.metas,
+        creator_id: opts.userId,
+      });
     },
   });
 }

@@ -26,7 +26,11 @@ export const migrations: Migration[] = [
         .addColumn('happened_at', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('memory_event_user').on('memory_event').columns(['bot_id', 'end_user_id', 'happened_at']).execute();
+      await db.schema
+        .createIndex('memory_event_user')
+        .on('memory_event')
+        .columns(['bot_id', 'end_user_id', 'happened_at'])
+        .execute();
     },
   },
   {

@@ -25,20 +25,57 @@ export function registerMemorySkill(ctx: ServerContext<unknown>, store: MemorySt
       const known = s.profile ? await store.facts(owner, turn.endUserId) : [];
       const lines = known.map((f) => `- ${f.key}: ${f.value}`);
       return {
-        instructions: [s.profile && lines.length ? `What you remember about the user:\n${lines.join('\n')}` : '', s.events ? 'Note events the user tells you about (with their time) with remember_event, and look past ones up with recall_events.' : ''].filter(Boolean).join('\n\n') || undefined,
+        instructions:
+          [
+            s.profile && lines.length ? `What you remember about the user:\n${lines.join('\n')}` : '',
+            s.events
+              ? 'Note events the user tells you about (with their time) with remember_event, and look past ones up with recall_events.'
+              : '',
+          ]
+            .filter(Boolean)
+            .join('\n\n') || undefined,
         tools: s.events
           ? [
               {
                 name: 'remember_event',
                 description: 'Keeps an event the user mentioned, with when it happens or happened.',
-                parameters: { type: 'object', properties: { content: { type: 'string' }, time: { type: 'string', description: 'ISO 8601; default now' } }, required: ['content'], additionalProperties: false },
-                execute: async (args) => store.addEvent(owner, turn.endUserId, String(args.content ?? ''), args.time ? String(args.time) : undefined),
+                parameters: {
+                  type: 'object',
+                  properties: {
+                    content: { type: 'string' },
+                    time: { type: 'string', description: 'ISO 8601; default now' },
+                  },
+                  required: ['content'],
+                  additionalProperties: false,
+                },
+                execute: async (args) =>
+                  store.addEvent(
+                    owner,
+                    turn.endUserId,
+                    String(args.content ?? ''),
+                    args.time ? String(args.time) : undefined,
+                  ),
               },
               {
                 name: 'recall_events',
-                description: 'Finds events the user mentioned before, by words and/or a time range; answers them with their time (cite them).',
-                parameters: { type: 'object', properties: { query: { type: 'string' }, from: { type: 'string', description: 'ISO 8601' }, to: { type: 'string', description: 'ISO 8601' } }, additionalProperties: false },
-                execute: async (args) => ({ events: await store.events(owner, turn.endUserId, { text: args.query ? String(args.query) : undefined, from: time(args.from as string | undefined), to: time(args.to as string | undefined) }) }),
+                description:
+                  'Finds events the user mentioned before, by words and/or a time range; answers them with their time (cite them).',
+                parameters: {
+                  type: 'object',
+                  properties: {
+                    query: { type: 'string' },
+                    from: { type: 'string', description: 'ISO 8601' },
+                    to: { type: 'string', description: 'ISO 8601' },
+                  },
+                  additionalProperties: false,
+                },
+                execute: async (args) => ({
+                  events: await store.events(owner, turn.endUserId, {
+                    text: args.query ? String(args.query) : undefined,
+                    from: time(args.from as string | undefined),
+                    to: time(args.to as string | undefined),
+                  }),
+                }),
               },
             ]
           : [],
@@ -64,7 +101,9 @@ export function registerMemorySkill(ctx: ServerContext<unknown>, store: MemorySt
       const model = await models.get(ex.space_id, modelId);
       const known = await store.facts(owner, ex.end_user_id);
       const { generateText } = await import('ai');
-      const keys = metas.length ? ` Keep only these keys: ${metas.map((m) => (m.description ? `${m.key} (${m.description})` : m.key)).join(', ')}.` : ' Use short snake_case keys.';
+      const keys = metas.length
+        ? ` Keep only these keys: ${metas.map((m) => (m.description ? `${m.key} (${m.description})` : m.key)).join(', ')}.`
+        : ' Use short snake_case keys.';
       const r = await generateText({
         model: await model.chat(),
         temperature: 0,
@@ -72,17 +111,33 @@ export function registerMemorySkill(ctx: ServerContext<unknown>, store: MemorySt
         system: `You keep a short profile of a user: stable facts (name, city, preferences, job ...). Given what you know and the latest exchange, answer only a JSON object of facts to add or change, {"key": "value"}; {} when there is nothing new.${keys}`,
         prompt: `Known: ${JSON.stringify(Object.fromEntries(known.map((f) => [f.key, f.value])))}\nUser: ${ex.question.slice(0, 4000)}\nAssistant: ${ex.answer.slice(0, 4000)}`,
       });
-      await models.recordUsage({ space_id: ex.space_id, model_id: modelId, input_tokens: r.usage?.inputTokens ?? 0, output_tokens: r.usage?.outputTokens ?? 0, source: 'memory' }).catch(() => undefined);
+      await models
+        .recordUsage({
+          space_id: ex.space_id,
+          model_id: modelId,
+          input_tokens: r.usage?.inputTokens ?? 0,
+          output_tokens: r.usage?.outputTokens ?? 0,
+          source: 'memory',
+        })
+        .catch(() => undefined);
       let found: Record<string, unknown> = {};
       try {
-        found = JSON.parse(r.text.trim().replace(/^```(?:json)?\s*/i, '').replace(/```\s*$/, ''));
+        found = JSON.parse(
+          r.text
+            .trim()
+            .replace(/^```(?:json)?\s*/i, '')
+            .replace(/```\s*$/, ''),
+        );
       } catch {
         return ctx.logger.warn(`memory: the model's facts were not JSON for chat ${p.chat_id}`);
       }
       const allowed = metas.length ? new Set(metas.map((m) => m.key)) : undefined;
       let count = known.length;
       for (const [k, v] of Object.entries(found ?? {})) {
-        const key = k.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 64);
+        const key = k
+          .toLowerCase()
+          .replace(/[^a-z0-9_]+/g, '_')
+          .slice(0, 64);
         if (!key || v === null || v === undefined || typeof v === 'object' || (allowed && !allowed.has(key))) continue;
         if (!known.some((f) => f.key === key) && ++count > MAX_FACTS) break;
         await store.upsert(owner, ex.end_user_id, key, String(v), p.chat_id);

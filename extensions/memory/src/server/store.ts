@@ -50,7 +50,8 @@ export interface MemoryBaseRow {
 
 const StoredList = z.array(z.record(z.string(), z.unknown()));
 /** A memory base's keys as stored; a value that cannot be read is an error naming it, never an empty list. */
-export const parseMetas = (text: string): MemoryMeta[] => parseStoredJson(text || '[]', "A memory base's keys", StoredList) as unknown as MemoryMeta[];
+export const parseMetas = (text: string): MemoryMeta[] =>
+  parseStoredJson(text || '[]', "A memory base's keys", StoredList) as unknown as MemoryMeta[];
 
 export class MemoryStore {
   private ctx: ServerContext<unknown>;
@@ -62,29 +63,52 @@ export class MemoryStore {
   }
 
   async base(id: string, spaceId?: string): Promise<MemoryBaseRow | undefined> {
-    const b = (await this.db.selectFrom('memory_base').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()) as MemoryBaseRow | undefined;
+    const b = (await this.db
+      .selectFrom('memory_base')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()) as MemoryBaseRow | undefined;
     return b && (!spaceId || b.space_id === spaceId) ? b : undefined;
   }
 
   /** Whose memory a bot uses: its memory base's (when bound to one that still exists in its space), else its own. */
-  async ownerOf(botId: string, settings: MemorySettings | undefined, spaceId: string): Promise<{ owner: string; base?: MemoryBaseRow }> {
+  async ownerOf(
+    botId: string,
+    settings: MemorySettings | undefined,
+    spaceId: string,
+  ): Promise<{ owner: string; base?: MemoryBaseRow }> {
     const base = settings?.memory_base_id ? await this.base(settings.memory_base_id, spaceId) : undefined;
     return base ? { owner: base.id, base } : { owner: botId };
   }
 
   /** The bot's memory settings (draft or published). */
   async settingsOf(botId: string, which: 'draft' | 'published'): Promise<MemorySettings | undefined> {
-    const parsed = MemorySettings.safeParse((await this.ctx.service(BotsService).skillSettings(botId, 'memory', which)) ?? undefined);
+    const parsed = MemorySettings.safeParse(
+      (await this.ctx.service(BotsService).skillSettings(botId, 'memory', which)) ?? undefined,
+    );
     return parsed.success ? parsed.data : undefined;
   }
 
   async facts(owner: string, user: string): Promise<Fact[]> {
-    return (await this.db.selectFrom('memory_profile').select(['id', 'key', 'value', 'updated_at']).where('bot_id', '=', owner).where('end_user_id', '=', user).orderBy('key').execute()).map((f) => ({ ...(f), updated_at: Number(f.updated_at) }));
+    return (
+      await this.db
+        .selectFrom('memory_profile')
+        .select(['id', 'key', 'value', 'updated_at'])
+        .where('bot_id', '=', owner)
+        .where('end_user_id', '=', user)
+        .orderBy('key')
+        .execute()
+    ).map((f) => ({ ...f, updated_at: Number(f.updated_at) }));
   }
 
   async upsert(owner: string, user: string, key: string, value: string, chatId?: string) {
     const values = { value: value.slice(0, 1000), source_chat_id: chatId ?? null, updated_at: Date.now() };
-    await this.db.insertInto('memory_profile').values({ id: this.ctx.host.newId(), bot_id: owner, end_user_id: user, key, ...values }).onConflict((oc) => oc.columns(['bot_id', 'end_user_id', 'key']).doUpdateSet(values)).execute();
+    await this.db
+      .insertInto('memory_profile')
+      .values({ id: this.ctx.host.newId(), bot_id: owner, end_user_id: user, key, ...values })
+      .onConflict((oc) => oc.columns(['bot_id', 'end_user_id', 'key']).doUpdateSet(values))
+      .execute();
   }
 
   async forget(owner: string, user: string, keys?: string[]) {
@@ -93,12 +117,21 @@ export class MemoryStore {
     await q.execute();
   }
 
-  async events(owner: string, user: string, q: { text?: string; from?: number; to?: number; limit?: number; offset?: number }): Promise<MemoryEvent[]> {
+  async events(
+    owner: string,
+    user: string,
+    q: { text?: string; from?: number; to?: number; limit?: number; offset?: number },
+  ): Promise<MemoryEvent[]> {
     let s = this.db.selectFrom('memory_event').selectAll().where('bot_id', '=', owner).where('end_user_id', '=', user);
     if (q.text?.trim()) s = s.where(containsText('content', q.text.trim()));
     if (q.from !== undefined) s = s.where('happened_at', '>=', q.from);
     if (q.to !== undefined) s = s.where('happened_at', '<=', q.to);
-    const rows = (await s.orderBy('happened_at', 'desc').orderBy('id', 'desc').limit(q.limit ?? 20).offset(q.offset ?? 0).execute()) as { id: string; content: string; happened_at: number }[];
+    const rows = (await s
+      .orderBy('happened_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit ?? 20)
+      .offset(q.offset ?? 0)
+      .execute()) as { id: string; content: string; happened_at: number }[];
     return rows.map((e) => ({ id: e.id, content: e.content, time: new Date(Number(e.happened_at)).toISOString() }));
   }
 
@@ -106,12 +139,27 @@ export class MemoryStore {
     const at = time ? Date.parse(time) : Date.now();
     if (Number.isNaN(at)) throw new Error(`"${time}" is not a time (use ISO 8601, e.g. 2026-11-23T18:00:00Z).`);
     const id = this.ctx.host.newId();
-    await this.db.insertInto('memory_event').values({ id, bot_id: owner, end_user_id: user, content: content.slice(0, 2000), happened_at: at, created_at: Date.now() }).execute();
+    await this.db
+      .insertInto('memory_event')
+      .values({
+        id,
+        bot_id: owner,
+        end_user_id: user,
+        content: content.slice(0, 2000),
+        happened_at: at,
+        created_at: Date.now(),
+      })
+      .execute();
     return { id, content, time: new Date(at).toISOString() };
   }
 
   /** Changes an event's words or time; false when the user has no such event. */
-  async updateEvent(owner: string, user: string, id: string, patch: { content?: string; time?: string }): Promise<boolean> {
+  async updateEvent(
+    owner: string,
+    user: string,
+    id: string,
+    patch: { content?: string; time?: string },
+  ): Promise<boolean> {
     const set: Record<string, unknown> = {};
     if (patch.content !== undefined) set.content = patch.content.slice(0, 2000);
     if (patch.time !== undefined) {
@@ -120,7 +168,13 @@ export class MemoryStore {
       set.happened_at = at;
     }
     if (!Object.keys(set).length) return true;
-    const r = await this.db.updateTable('memory_event').set(set).where('id', '=', id).where('bot_id', '=', owner).where('end_user_id', '=', user).executeTakeFirst();
+    const r = await this.db
+      .updateTable('memory_event')
+      .set(set)
+      .where('id', '=', id)
+      .where('bot_id', '=', owner)
+      .where('end_user_id', '=', user)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 

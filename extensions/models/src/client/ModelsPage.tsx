@@ -1,4 +1,20 @@
-import { Alert, Button, Card, Checkbox, Empty, Form, Input, Popconfirm, Select, Space, Switch, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Empty,
+  Form,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, PageHeader, toast, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
 import { useState, useSyncExternalStore } from 'react';
@@ -20,7 +36,13 @@ interface ProviderInfo {
   kinds: string[];
   fields: ProviderField[];
 }
-type TestResult = { ok: boolean; latency_ms: number; error?: string; models?: { name: string; kind: string }[]; reply?: string };
+type TestResult = {
+  ok: boolean;
+  latency_ms: number;
+  error?: string;
+  models?: { name: string; kind: string }[];
+  reply?: string;
+};
 
 function useCurrent() {
   const services = currentServices();
@@ -31,19 +53,45 @@ function useCurrent() {
 
 const CAPS: (keyof ModelCapabilities)[] = ['function_call', 'json_output', 'vision', 'reasoning'];
 
-function CredentialForm({ base, providers, editing, onDone }: { base: string; providers: ProviderInfo[]; editing?: Credential; onDone(): void }) {
+function CredentialForm({
+  base,
+  providers,
+  editing,
+  onDone,
+}: {
+  base: string;
+  providers: ProviderInfo[];
+  editing?: Credential;
+  onDone(): void;
+}) {
   const { t } = useTranslation('models');
   const { language } = useStudio();
   const api = useApi();
   const [provider, setProvider] = useState(editing?.provider ?? providers[0]?.key);
-  const [values, setValues] = useState<Record<string, string>>({ name: editing?.name ?? '', base_url: editing?.base_url ?? '' });
+  const [values, setValues] = useState<Record<string, string>>({
+    name: editing?.name ?? '',
+    base_url: editing?.base_url ?? '',
+  });
   const p = providers.find((x) => x.key === provider);
   const save = useMutation({
     mutationFn: () => {
-      const extra = Object.fromEntries(Object.entries(values).filter(([k]) => !['name', 'base_url', 'api_key'].includes(k)));
+      const extra = Object.fromEntries(
+        Object.entries(values).filter(([k]) => !['name', 'base_url', 'api_key'].includes(k)),
+      );
       return editing
-        ? api.post(`${base}/credential/update`, { credential_id: editing.credential_id, name: values.name, base_url: values.base_url, ...(values.api_key ? { api_key: values.api_key } : {}) })
-        : api.post(`${base}/credential/create`, { provider, name: values.name, base_url: values.base_url, api_key: values.api_key, ...(Object.keys(extra).length ? { extra } : {}) });
+        ? api.post(`${base}/credential/update`, {
+            credential_id: editing.credential_id,
+            name: values.name,
+            base_url: values.base_url,
+            ...(values.api_key ? { api_key: values.api_key } : {}),
+          })
+        : api.post(`${base}/credential/create`, {
+            provider,
+            name: values.name,
+            base_url: values.base_url,
+            api_key: values.api_key,
+            ...(Object.keys(extra).length ? { extra } : {}),
+          });
     },
     onSuccess: () => {
       toast.success(t('credential.saved'));
@@ -51,20 +99,53 @@ function CredentialForm({ base, providers, editing, onDone }: { base: string; pr
     },
   });
   return (
-    <Modal visible size="medium" title={editing ? t('credential.edit') : t('credential.add')} onCancel={onDone} onOk={() => save.mutate()} confirmLoading={save.isPending} okButtonProps={{ disabled: !values.name?.trim(), ...({ 'data-testid': 'credential-save' } as object) }}>
+    <Modal
+      visible
+      size="medium"
+      title={editing ? t('credential.edit') : t('credential.add')}
+      onCancel={onDone}
+      onOk={() => save.mutate()}
+      confirmLoading={save.isPending}
+      okButtonProps={{ disabled: !values.name?.trim(), ...({ 'data-testid': 'credential-save' } as object) }}
+    >
       <Form layout="vertical">
         <Form.Item label={t('credential.provider')}>
-          <Select value={provider} disabled={!!editing} onChange={setProvider} data-testid="credential-provider" options={providers.map((x) => ({ label: x.label[language] ?? x.key, value: x.key }))} />
+          <Select
+            value={provider}
+            disabled={!!editing}
+            onChange={setProvider}
+            data-testid="credential-provider"
+            options={providers.map((x) => ({ label: x.label[language] ?? x.key, value: x.key }))}
+          />
         </Form.Item>
         <Form.Item label={t('credential.name')} required>
-          <Input value={values.name} onChange={(v) => setValues({ ...values, name: v })} data-testid="credential-name" />
+          <Input
+            value={values.name}
+            onChange={(v) => setValues({ ...values, name: v })}
+            data-testid="credential-name"
+          />
         </Form.Item>
         {p?.fields.map((f) => (
-          <Form.Item key={f.name} label={f.label[language] ?? f.name} required={f.required && !(editing && f.secret)} extra={editing && f.secret ? t('credential.keepKey') : undefined}>
+          <Form.Item
+            key={f.name}
+            label={f.label[language] ?? f.name}
+            required={f.required && !(editing && f.secret)}
+            extra={editing && f.secret ? t('credential.keepKey') : undefined}
+          >
             {f.secret ? (
-              <Input.Password value={values[f.name] ?? ''} onChange={(v) => setValues({ ...values, [f.name]: v })} data-testid={`credential-${f.name}`} autoComplete="off" />
+              <Input.Password
+                value={values[f.name] ?? ''}
+                onChange={(v) => setValues({ ...values, [f.name]: v })}
+                data-testid={`credential-${f.name}`}
+                autoComplete="off"
+              />
             ) : (
-              <Input value={values[f.name] ?? ''} placeholder={f.placeholder} onChange={(v) => setValues({ ...values, [f.name]: v })} data-testid={`credential-${f.name}`} />
+              <Input
+                value={values[f.name] ?? ''}
+                placeholder={f.placeholder}
+                onChange={(v) => setValues({ ...values, [f.name]: v })}
+                data-testid={`credential-${f.name}`}
+              />
             )}
           </Form.Item>
         ))}
@@ -73,7 +154,19 @@ function CredentialForm({ base, providers, editing, onDone }: { base: string; pr
   );
 }
 
-function AddModelForm({ base, credential, kinds, suggestions, onDone }: { base: string; credential: Credential; kinds: string[]; suggestions: string[]; onDone(): void }) {
+function AddModelForm({
+  base,
+  credential,
+  kinds,
+  suggestions,
+  onDone,
+}: {
+  base: string;
+  credential: Credential;
+  kinds: string[];
+  suggestions: string[];
+  onDone(): void;
+}) {
   const { t } = useTranslation('models');
   const api = useApi();
   const [name, setName] = useState('');
@@ -82,26 +175,58 @@ function AddModelForm({ base, credential, kinds, suggestions, onDone }: { base: 
   const [caps, setCaps] = useState<string[]>([]);
   const [params, setParams] = useState<ModelParams>({});
   const add = useMutation({
-    mutationFn: () => api.post(`${base}/model/create`, { credential_id: credential.credential_id, model_name: name, display_name: display || undefined, kind, capabilities: Object.fromEntries(CAPS.map((c) => [c, caps.includes(c)])), default_params: params }),
+    mutationFn: () =>
+      api.post(`${base}/model/create`, {
+        credential_id: credential.credential_id,
+        model_name: name,
+        display_name: display || undefined,
+        kind,
+        capabilities: Object.fromEntries(CAPS.map((c) => [c, caps.includes(c)])),
+        default_params: params,
+      }),
     onSuccess: () => {
       toast.success(t('model.added'));
       onDone();
     },
   });
   return (
-    <Modal visible size="medium" title={`${t('model.add')} · ${credential.name}`} onCancel={onDone} onOk={() => add.mutate()} confirmLoading={add.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'model-save' } as object) }}>
+    <Modal
+      visible
+      size="medium"
+      title={`${t('model.add')} · ${credential.name}`}
+      onCancel={onDone}
+      onOk={() => add.mutate()}
+      confirmLoading={add.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'model-save' } as object) }}
+    >
       <Form layout="vertical">
         <Form.Item label={t('model.name')} required>
-          <Select allowCreate showSearch value={name || undefined} onChange={setName} data-testid="model-name" options={suggestions.map((s) => ({ label: s, value: s }))} placeholder="gpt-4o, deepseek-chat, qwen2.5 …" />
+          <Select
+            allowCreate
+            showSearch
+            value={name || undefined}
+            onChange={setName}
+            data-testid="model-name"
+            options={suggestions.map((s) => ({ label: s, value: s }))}
+            placeholder="gpt-4o, deepseek-chat, qwen2.5 …"
+          />
         </Form.Item>
         <Form.Item label={t('model.display')}>
           <Input value={display} onChange={setDisplay} />
         </Form.Item>
         <Form.Item label={t('model.kind')}>
-          <Select value={kind} onChange={setKind} options={kinds.map((k) => ({ label: t(`model.kinds.${k}`), value: k }))} />
+          <Select
+            value={kind}
+            onChange={setKind}
+            options={kinds.map((k) => ({ label: t(`model.kinds.${k}`), value: k }))}
+          />
         </Form.Item>
         <Form.Item label={t('model.capabilities')}>
-          <Checkbox.Group value={caps} onChange={(v) => setCaps(v)} options={CAPS.map((c) => ({ label: t(`model.caps.${c}`), value: c }))} />
+          <Checkbox.Group
+            value={caps}
+            onChange={(v) => setCaps(v)}
+            options={CAPS.map((c) => ({ label: t(`model.caps.${c}`), value: c }))}
+          />
         </Form.Item>
         <Form.Item label={t('model.params')}>
           <ModelParamsPanel value={params} onChange={setParams} />
@@ -111,7 +236,17 @@ function AddModelForm({ base, credential, kinds, suggestions, onDone }: { base: 
   );
 }
 
-function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId: string; canManage: boolean; scope: 'space' | 'platform' }) {
+function ScopePanel({
+  base,
+  spaceId,
+  canManage,
+  scope,
+}: {
+  base: string;
+  spaceId: string;
+  canManage: boolean;
+  scope: 'space' | 'platform';
+}) {
   const { t } = useTranslation('models');
   const { language } = useStudio();
   const api = useApi();
@@ -119,9 +254,20 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
   const [editing, setEditing] = useState<Credential | 'new' | null>(null);
   const [adding, setAdding] = useState<Credential | null>(null);
   const [tests, setTests] = useState<Record<string, TestResult | 'running'>>({});
-  const providers = useQuery({ queryKey: ['models', 'providers', spaceId], queryFn: () => api.get<{ providers: ProviderInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/get_model_filter_params`) });
-  const creds = useQuery({ queryKey: ['models', 'credentials', base], queryFn: () => api.get<{ credentials: Credential[] }>(`${base}/credential/list`), enabled: canManage || scope === 'space' });
-  const models = useQuery({ queryKey: ['models', 'all', spaceId], queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`) });
+  const providers = useQuery({
+    queryKey: ['models', 'providers', spaceId],
+    queryFn: () =>
+      api.get<{ providers: ProviderInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/get_model_filter_params`),
+  });
+  const creds = useQuery({
+    queryKey: ['models', 'credentials', base],
+    queryFn: () => api.get<{ credentials: Credential[] }>(`${base}/credential/list`),
+    enabled: canManage || scope === 'space',
+  });
+  const models = useQuery({
+    queryKey: ['models', 'all', spaceId],
+    queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`),
+  });
   const refresh = () => qc.invalidateQueries({ queryKey: ['models'] });
   const test = async (c: Credential) => {
     setTests((x) => ({ ...x, [c.credential_id]: 'running' }));
@@ -156,7 +302,12 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
             extra={
               canManage && (
                 <Space>
-                  <Button size="small" loading={result === 'running'} onClick={() => void test(c)} data-testid="credential-test">
+                  <Button
+                    size="small"
+                    loading={result === 'running'}
+                    onClick={() => void test(c)}
+                    data-testid="credential-test"
+                  >
                     {t('credential.test')}
                   </Button>
                   <Button size="small" onClick={() => setEditing(c)}>
@@ -186,27 +337,39 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
                 style={{ marginTop: 8 }}
                 data-testid="credential-test-result"
                 type={result.ok ? 'success' : 'error'}
-                content={result.ok ? `${t('credential.ok', { ms: result.latency_ms })}${result.models ? ` · ${t('credential.found', { count: result.models.length })}` : ''}` : t('credential.failed', { error: result.error })}
+                content={
+                  result.ok
+                    ? `${t('credential.ok', { ms: result.latency_ms })}${result.models ? ` · ${t('credential.found', { count: result.models.length })}` : ''}`
+                    : t('credential.failed', { error: result.error })
+                }
               />
             )}
-            {canManage && result && result !== 'running' && result.ok && result.models && (() => {
-              const missing = result.models.filter((m) => !own.some((o) => o.model_name === m.name));
-              return missing.length > 0 ? (
-                <Button
-                  size="small"
-                  type="primary"
-                  style={{ marginTop: 8 }}
-                  data-testid="models-add-all"
-                  onClick={async () => {
-                    const r = await api.post<{ added: ModelInfo[] }>(`${base}/model/batch_create`, { credential_id: c.credential_id, models: missing.map((m) => ({ model_name: m.name, kind: m.kind })) });
-                    toast.success(t('model.addedAll', { count: r.added.length }));
-                    await refresh();
-                  }}
-                >
-                  {t('model.addAll', { count: missing.length })}
-                </Button>
-              ) : null;
-            })()}
+            {canManage &&
+              result &&
+              result !== 'running' &&
+              result.ok &&
+              result.models &&
+              (() => {
+                const missing = result.models.filter((m) => !own.some((o) => o.model_name === m.name));
+                return missing.length > 0 ? (
+                  <Button
+                    size="small"
+                    type="primary"
+                    style={{ marginTop: 8 }}
+                    data-testid="models-add-all"
+                    onClick={async () => {
+                      const r = await api.post<{ added: ModelInfo[] }>(`${base}/model/batch_create`, {
+                        credential_id: c.credential_id,
+                        models: missing.map((m) => ({ model_name: m.name, kind: m.kind })),
+                      });
+                      toast.success(t('model.addedAll', { count: r.added.length }));
+                      await refresh();
+                    }}
+                  >
+                    {t('model.addAll', { count: missing.length })}
+                  </Button>
+                ) : null;
+              })()}
             <Table<ModelInfo>
               style={{ marginTop: 12 }}
               rowKey="model_id"
@@ -219,7 +382,16 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
                 { title: t('model.display'), dataIndex: 'display_name' },
                 { title: t('model.name'), dataIndex: 'model_name' },
                 { title: t('model.kind'), dataIndex: 'kind', render: (k: string) => t(`model.kinds.${k}`) },
-                { title: t('model.capabilities'), dataIndex: 'capabilities', render: (cap: ModelCapabilities) => CAPS.filter((k) => cap[k]).map((k) => <Tag key={k} size="small">{t(`model.caps.${k}`)}</Tag>) },
+                {
+                  title: t('model.capabilities'),
+                  dataIndex: 'capabilities',
+                  render: (cap: ModelCapabilities) =>
+                    CAPS.filter((k) => cap[k]).map((k) => (
+                      <Tag key={k} size="small">
+                        {t(`model.caps.${k}`)}
+                      </Tag>
+                    )),
+                },
                 {
                   title: t('model.enabled'),
                   dataIndex: 'enabled',
@@ -319,8 +491,17 @@ function ScopePanel({ base, spaceId, canManage, scope }: { base: string; spaceId
 function Usage({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('models');
   const api = useApi();
-  const usage = useQuery({ queryKey: ['models', 'usage', spaceId], queryFn: () => api.get<{ usage: { model_id: string; source: string; input_tokens: number; output_tokens: number; calls: number }[] }>(`/api/model_manage/v1/spaces/${spaceId}/get_model_usage`) });
-  const models = useQuery({ queryKey: ['models', 'all', spaceId], queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`) });
+  const usage = useQuery({
+    queryKey: ['models', 'usage', spaceId],
+    queryFn: () =>
+      api.get<{
+        usage: { model_id: string; source: string; input_tokens: number; output_tokens: number; calls: number }[];
+      }>(`/api/model_manage/v1/spaces/${spaceId}/get_model_usage`),
+  });
+  const models = useQuery({
+    queryKey: ['models', 'all', spaceId],
+    queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`),
+  });
   const name = (id: string) => models.data?.models.find((m) => m.model_id === id)?.display_name ?? id;
   return (
     <Table
@@ -344,7 +525,11 @@ export function ModelsPage() {
   const api = useApi();
   const { spaceId, isPlatformAdmin } = useCurrent();
   usePageTitle(t('title'));
-  const auth = useQuery({ queryKey: ['models', 'role', spaceId], queryFn: () => api.post<{ permissions: Record<string, boolean> }>('/api/space/role/auth', { space_id: spaceId }), enabled: !!spaceId });
+  const auth = useQuery({
+    queryKey: ['models', 'role', spaceId],
+    queryFn: () => api.post<{ permissions: Record<string, boolean> }>('/api/space/role/auth', { space_id: spaceId }),
+    enabled: !!spaceId,
+  });
   if (!spaceId) return null;
   const canManageSpace = !!auth.data?.permissions.update_space;
   return (
@@ -352,7 +537,12 @@ export function ModelsPage() {
       <PageHeader title={t('title')} intro={t('intro')} />
       <Tabs defaultActiveTab="space">
         <Tabs.TabPane key="space" title={t('tabs.space')}>
-          <ScopePanel base={`/api/model_manage/v1/spaces/${spaceId}`} spaceId={spaceId} canManage={canManageSpace} scope="space" />
+          <ScopePanel
+            base={`/api/model_manage/v1/spaces/${spaceId}`}
+            spaceId={spaceId}
+            canManage={canManageSpace}
+            scope="space"
+          />
         </Tabs.TabPane>
         {isPlatformAdmin && (
           <Tabs.TabPane key="platform" title={<span data-testid="tab-platform">{t('tabs.platform')}</span>}>

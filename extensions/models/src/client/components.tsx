@@ -9,7 +9,11 @@ export function useSpaceModels(spaceId: string | undefined, kind?: ModelKind) {
   const api = useApi();
   return useQuery({
     queryKey: ['models', 'list', spaceId, kind],
-    queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`, { kind, enabled_only: 'true' }),
+    queryFn: () =>
+      api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`, {
+        kind,
+        enabled_only: 'true',
+      }),
     enabled: !!spaceId,
   });
 }
@@ -27,10 +31,19 @@ export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, al
       placeholder={t('select.placeholder')}
       notFoundContent={t('select.none')}
       value={value}
-      onChange={(id: string | undefined) => onChange(id ?? '', models.find((m) => m.model_id === id))}
+      onChange={(id: string | undefined) =>
+        onChange(
+          id ?? '',
+          models.find((m) => m.model_id === id),
+        )
+      }
       allowClear={allowClear}
       showSearch
-      filterOption={(input, option) => String((option as { props?: { extra?: string } })?.props?.extra ?? '').toLowerCase().includes(input.toLowerCase())}
+      filterOption={(input, option) =>
+        String((option as { props?: { extra?: string } })?.props?.extra ?? '')
+          .toLowerCase()
+          .includes(input.toLowerCase())
+      }
     >
       {models.map((m) => (
         <Select.Option key={m.model_id} value={m.model_id} extra={`${m.display_name} ${m.provider}`}>
@@ -52,19 +65,56 @@ export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, al
 /** Temperature, top P and max tokens. An empty field means "the model's default". */
 export function ModelParamsPanel({ value, onChange }: { value: ModelParams; onChange(next: ModelParams): void }) {
   const { t } = useTranslation('models');
-  const set = (k: keyof ModelParams, v: number | undefined) => onChange({ ...value, [k]: v === undefined || Number.isNaN(v) ? undefined : v });
+  const set = (k: keyof ModelParams, v: number | undefined) =>
+    onChange({ ...value, [k]: v === undefined || Number.isNaN(v) ? undefined : v });
   // A value not set is the model's default: the box says so (the slider shows where that is), it is not left empty.
   return (
-    <div className="tessera-model-params" data-testid="model-params" style={{ display: 'grid', gridTemplateColumns: '120px 1fr 90px', gap: 8, alignItems: 'center', maxWidth: 480 }}>
+    <div
+      className="tessera-model-params"
+      data-testid="model-params"
+      style={{ display: 'grid', gridTemplateColumns: '120px 1fr 90px', gap: 8, alignItems: 'center', maxWidth: 480 }}
+    >
       <span>{t('params.temperature')}</span>
-      <Slider min={0} max={2} step={0.1} value={value.temperature ?? 1} onChange={(v) => set('temperature', v as number)} />
-      <InputNumber size="small" min={0} max={2} step={0.1} value={value.temperature} placeholder={t('params.default', { value: 1 })} onChange={(v) => set('temperature', v)} data-testid="param-temperature" />
+      <Slider
+        min={0}
+        max={2}
+        step={0.1}
+        value={value.temperature ?? 1}
+        onChange={(v) => set('temperature', v as number)}
+      />
+      <InputNumber
+        size="small"
+        min={0}
+        max={2}
+        step={0.1}
+        value={value.temperature}
+        placeholder={t('params.default', { value: 1 })}
+        onChange={(v) => set('temperature', v)}
+        data-testid="param-temperature"
+      />
       <span>{t('params.top_p')}</span>
       <Slider min={0} max={1} step={0.05} value={value.top_p ?? 1} onChange={(v) => set('top_p', v as number)} />
-      <InputNumber size="small" min={0} max={1} step={0.05} value={value.top_p} placeholder={t('params.default', { value: 1 })} onChange={(v) => set('top_p', v)} data-testid="param-top-p" />
+      <InputNumber
+        size="small"
+        min={0}
+        max={1}
+        step={0.05}
+        value={value.top_p}
+        placeholder={t('params.default', { value: 1 })}
+        onChange={(v) => set('top_p', v)}
+        data-testid="param-top-p"
+      />
       <span>{t('params.max_tokens')}</span>
       <span />
-      <InputNumber size="small" min={1} max={1_000_000} value={value.max_tokens} placeholder={t('params.modelDefault')} onChange={(v) => set('max_tokens', v)} data-testid="param-max-tokens" />
+      <InputNumber
+        size="small"
+        min={1}
+        max={1_000_000}
+        value={value.max_tokens}
+        placeholder={t('params.modelDefault')}
+        onChange={(v) => set('max_tokens', v)}
+        data-testid="param-max-tokens"
+      />
     </div>
   );
 }

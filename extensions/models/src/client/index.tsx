@@ -16,7 +16,15 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setServices({ space: ctx.service(CurrentSpaceService), user: ctx.service(CurrentUserService) });
     ctx.route({ path: '/models', component: ModelsPage, title: 'title' });
-    ctx.sidebar({ key: 'models', area: 'model', group: 'operate', label: 'nav', path: '/models', icon: <IconThunderbolt />, order: 10 });
+    ctx.sidebar({
+      key: 'models',
+      area: 'model',
+      group: 'operate',
+      label: 'nav',
+      path: '/models',
+      icon: <IconThunderbolt />,
+      order: 10,
+    });
     ctx.register(OnboardingSteps, connectModelStep);
     provideView(ctx, ModelSelectView, ModelSelect);
   },

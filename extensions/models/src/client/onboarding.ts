@@ -11,10 +11,22 @@ function useModelConnected(): { done: boolean; loading: boolean } {
   const q = useQuery({
     queryKey: ['models', 'usable', spaceId],
     enabled: !!spaceId,
-    queryFn: () => api.post<{ models: unknown[] }>('/api/intelligence_api/model/list', { space_id: spaceId }, { suppressNotice: true }),
+    queryFn: () =>
+      api.post<{ models: unknown[] }>(
+        '/api/intelligence_api/model/list',
+        { space_id: spaceId },
+        { suppressNotice: true },
+      ),
   });
   // Until the space is known the step is not known either (the list would show, then hide, then show again).
   return { done: (q.data?.models.length ?? 0) > 0, loading: !spaceId || q.isPending };
 }
 
-export const connectModelStep: OnboardingStep = { key: 'connect-model', label: 'onboarding.model', hint: 'onboarding.modelHint', order: 10, path: '/models', useDone: useModelConnected };
+export const connectModelStep: OnboardingStep = {
+  key: 'connect-model',
+  label: 'onboarding.model',
+  hint: 'onboarding.modelHint',
+  order: 10,
+  path: '/models',
+  useDone: useModelConnected,
+};

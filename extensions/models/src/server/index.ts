@@ -1,11 +1,41 @@
 import { ApiError, ErrorCode, badRequest, notFound, httpUrl } from '@tessera/sdk';
-import { LocalCache, OutboundHttpService, SecretsService, defineExtension, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
+import {
+  LocalCache,
+  OutboundHttpService,
+  SecretsService,
+  defineExtension,
+  describeOutboundError,
+  type ServerContext,
+} from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ModelProviders, ModelsService, type ModelInfo, type ModelKind, type ModelProviderDefinition, type Models, type ProviderCredentials, type ProviderFetch, type ResolvedModel } from '../shared/index.ts';
+import {
+  ModelProviders,
+  ModelsService,
+  type ModelInfo,
+  type ModelKind,
+  type ModelProviderDefinition,
+  type Models,
+  type ProviderCredentials,
+  type ProviderFetch,
+  type ResolvedModel,
+} from '../shared/index.ts';
 
-const Capabilities = z.object({ function_call: z.boolean().default(false), json_output: z.boolean().default(false), vision: z.boolean().default(false), reasoning: z.boolean().default(false) }).default({ function_call: false, json_output: false, vision: false, reasoning: false });
-const Params = z.object({ temperature: z.number().min(0).max(2).optional(), top_p: z.number().min(0).max(1).optional(), max_tokens: z.number().int().min(1).max(1_000_000).optional() }).default({});
+const Capabilities = z
+  .object({
+    function_call: z.boolean().default(false),
+    json_output: z.boolean().default(false),
+    vision: z.boolean().default(false),
+    reasoning: z.boolean().default(false),
+  })
+  .default({ function_call: false, json_output: false, vision: false, reasoning: false });
+const Params = z
+  .object({
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .default({});
 const Kind = z.enum(['chat', 'embedding', 'rerank']);
 const Id = z.string().min(1).max(32);
 const now = () => new Date().toISOString();
@@ -102,13 +132,20 @@ export default defineExtension({
             .addColumn('output_tokens', 'integer', (c) => c.notNull())
             .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
             .execute();
-          await db.schema.createIndex('models_usage_space').on('models_usage').columns(['space_id', 'model_id', 'created_at']).execute();
+          await db.schema
+            .createIndex('models_usage_space')
+            .on('models_usage')
+            .columns(['space_id', 'model_id', 'created_at'])
+            .execute();
         },
       },
       {
         name: '0002_models_default',
         up: async (db: Kysely<any>) => {
-          await db.schema.alterTable('models_model').addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+          await db.schema
+            .alterTable('models_model')
+            .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+            .execute();
         },
       },
     ]);
@@ -127,16 +164,26 @@ function makeService(ctx: ServerContext<unknown>) {
     return p;
   };
   /** Platform credentials are the administrator's: their endpoints may be on the local network (Ollama ...). */
-  const fetchFor = (cred: CredentialRow): ProviderFetch => (url, init) => ctx.service(OutboundHttpService).fetch(url, { ...init, allowPrivate: cred.scope === 'platform' });
+  const fetchFor =
+    (cred: CredentialRow): ProviderFetch =>
+    (url, init) =>
+      ctx.service(OutboundHttpService).fetch(url, { ...init, allowPrivate: cred.scope === 'platform' });
   // Decrypted once per version of a credential (keyed by its id and update time).
   const decrypted = new LocalCache<string, ProviderCredentials>({ max: 1000 });
   const credentials = (cred: CredentialRow): ProviderCredentials => {
     const key = `${cred.id}:${cred.updated_at}:${cred.base_url}`;
-    return decrypted.get(key) ?? decrypted.set(key, { ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials), ...(cred.base_url ? { base_url: cred.base_url } : {}) });
+    return (
+      decrypted.get(key) ??
+      decrypted.set(key, {
+        ...(JSON.parse(secrets().decrypt(cred.secret)) as ProviderCredentials),
+        ...(cred.base_url ? { base_url: cred.base_url } : {}),
+      })
+    );
   };
 
   const credential = async (id: string) => {
-    const c = (await ctx.db.selectFrom('models_credential').selectAll().where('id', '=', id).executeTakeFirst()) as CredentialRow | undefined;
+    const c = (await ctx.db.selectFrom('models_credential').selectAll().where('id', '=', id).executeTakeFirst()) as
+      CredentialRow | undefined;
     if (!c) throw notFound('This model credential does not exist.');
     return c;
   };
@@ -144,7 +191,12 @@ function makeService(ctx: ServerContext<unknown>) {
   // A provider's model object holds only its settings (building one compiles its response schemas):
   // one is kept per provider, credential version and model name.
   const instances = new LocalCache<string, { of: ModelProviderDefinition; model: unknown }>({ max: 1000 });
-  const instance = <T>(kind: ModelKind, m: ModelRow, cred: CredentialRow, make: (p: ModelProviderDefinition) => T | Promise<T>): Promise<T> => {
+  const instance = <T>(
+    kind: ModelKind,
+    m: ModelRow,
+    cred: CredentialRow,
+    make: (p: ModelProviderDefinition) => T | Promise<T>,
+  ): Promise<T> => {
     const p = provider(cred.provider);
     const key = `${kind}:${cred.id}:${cred.updated_at}:${cred.base_url}:${m.model_name}`;
     const hit = instances.get(key);
@@ -186,13 +238,50 @@ function makeService(ctx: ServerContext<unknown>) {
         .selectFrom('models_model as m')
         .innerJoin('models_credential as c', 'c.id', 'm.credential_id')
         .selectAll('m')
-        .select(['c.id as c_id', 'c.scope as c_scope', 'c.space_id as c_space_id', 'c.provider as c_provider', 'c.name as c_name', 'c.base_url as c_base_url', 'c.secret as c_secret', 'c.created_by as c_created_by', 'c.created_at as c_created_at', 'c.updated_at as c_updated_at'])
+        .select([
+          'c.id as c_id',
+          'c.scope as c_scope',
+          'c.space_id as c_space_id',
+          'c.provider as c_provider',
+          'c.name as c_name',
+          'c.base_url as c_base_url',
+          'c.secret as c_secret',
+          'c.created_by as c_created_by',
+          'c.created_at as c_created_at',
+          'c.updated_at as c_updated_at',
+        ])
         .where('m.id', '=', modelId)
-        .where((eb) => eb.or([eb.and([eb('m.scope', '=', 'space'), eb('m.space_id', '=', spaceId)]), eb('m.scope', '=', 'platform')]))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('m.scope', '=', 'space'), eb('m.space_id', '=', spaceId)]),
+            eb('m.scope', '=', 'platform'),
+          ]),
+        )
         .executeTakeFirst()) as (ModelRow & Record<string, string>) | undefined;
-      if (!row) throw new ApiError(404, ErrorCode.NOT_FOUND, `The model ${modelId} is not available in this space. Choose another model.`);
-      if (!Number(row.enabled)) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The model '${row.display_name}' is disabled. Enable it under Models or choose another.`);
-      const cred: CredentialRow = { id: row.c_id, scope: row.c_scope as CredentialRow['scope'], space_id: row.c_space_id, provider: row.c_provider, name: row.c_name, base_url: row.c_base_url, secret: row.c_secret, created_by: row.c_created_by, created_at: row.c_created_at, updated_at: row.c_updated_at };
+      if (!row)
+        throw new ApiError(
+          404,
+          ErrorCode.NOT_FOUND,
+          `The model ${modelId} is not available in this space. Choose another model.`,
+        );
+      if (!Number(row.enabled))
+        throw new ApiError(
+          400,
+          ErrorCode.INVALID_PARAMS,
+          `The model '${row.display_name}' is disabled. Enable it under Models or choose another.`,
+        );
+      const cred: CredentialRow = {
+        id: row.c_id,
+        scope: row.c_scope as CredentialRow['scope'],
+        space_id: row.c_space_id,
+        provider: row.c_provider,
+        name: row.c_name,
+        base_url: row.c_base_url,
+        secret: row.c_secret,
+        created_by: row.c_created_by,
+        created_at: row.c_created_at,
+        updated_at: row.c_updated_at,
+      };
       return resolved.set(key, resolve(row, cred));
     },
     async list(spaceId, kind) {
@@ -201,17 +290,40 @@ function makeService(ctx: ServerContext<unknown>) {
         .innerJoin('models_credential', 'models_credential.id', 'models_model.credential_id')
         .selectAll('models_model')
         .select('models_credential.provider as provider')
-        .where((eb) => eb.or([eb.and([eb('models_model.scope', '=', 'space'), eb('models_model.space_id', '=', spaceId)]), eb('models_model.scope', '=', 'platform')]));
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('models_model.scope', '=', 'space'), eb('models_model.space_id', '=', spaceId)]),
+            eb('models_model.scope', '=', 'platform'),
+          ]),
+        );
       if (kind) q = q.where('models_model.kind', '=', kind);
       const rows = (await q.orderBy('models_model.created_at').execute()) as (ModelRow & { provider: string })[];
       return rows.filter((r) => r.scope === 'platform' || r.space_id === spaceId).map((r) => modelInfo(r, r.provider));
     },
     async defaultModel(spaceId, kind = 'chat') {
       const usable = (await api.list(spaceId, kind)).filter((m) => m.enabled);
-      return usable.find((m) => m.is_default && m.scope === 'space') ?? usable.find((m) => m.is_default) ?? usable.find((m) => m.scope === 'space') ?? usable[0];
+      return (
+        usable.find((m) => m.is_default && m.scope === 'space') ??
+        usable.find((m) => m.is_default) ??
+        usable.find((m) => m.scope === 'space') ??
+        usable[0]
+      );
     },
     async recordUsage(u) {
-      await ctx.db.insertInto('models_usage').values({ id: ctx.host.newId(), space_id: u.space_id, model_id: u.model_id, source: u.source, run_id: u.run_id ?? null, conversation_id: u.conversation_id ?? null, input_tokens: Math.max(0, Math.round(u.input_tokens || 0)), output_tokens: Math.max(0, Math.round(u.output_tokens || 0)), created_at: now() }).execute();
+      await ctx.db
+        .insertInto('models_usage')
+        .values({
+          id: ctx.host.newId(),
+          space_id: u.space_id,
+          model_id: u.model_id,
+          source: u.source,
+          run_id: u.run_id ?? null,
+          conversation_id: u.conversation_id ?? null,
+          input_tokens: Math.max(0, Math.round(u.input_tokens || 0)),
+          output_tokens: Math.max(0, Math.round(u.output_tokens || 0)),
+          created_at: now(),
+        })
+        .execute();
     },
   };
   return { api, provider, credential, credentials, fetchFor, resolve, secrets, forget };
@@ -227,7 +339,16 @@ function credentialView(c: CredentialRow, secretsDecrypt: (s: string) => string)
   } catch {
     masked = '****';
   }
-  return { credential_id: c.id, scope: c.scope, provider: c.provider, name: c.name, base_url: c.base_url, api_key_masked: masked, created_at: c.created_at, updated_at: c.updated_at };
+  return {
+    credential_id: c.id,
+    scope: c.scope,
+    provider: c.provider,
+    name: c.name,
+    base_url: c.base_url,
+    api_key_masked: masked,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
 }
 
 function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
@@ -239,7 +360,13 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
   // Both families share handlers: a space's own credentials and models (admins), and the platform's (platform admins).
   const scopes = [
     { prefix: space, auth: admin, readAuth: inSpace, params: SpaceParams, scope: 'space' as const },
-    { prefix: '/api/model_manage/v1/platform', auth: 'platformAdmin' as const, readAuth: 'platformAdmin' as const, params: undefined, scope: 'platform' as const },
+    {
+      prefix: '/api/model_manage/v1/platform',
+      auth: 'platformAdmin' as const,
+      readAuth: 'platformAdmin' as const,
+      params: undefined,
+      scope: 'platform' as const,
+    },
   ];
   for (const sc of scopes) {
     const spaceOf = (params: any) => (sc.scope === 'space' ? String(params.space_id) : '');
@@ -256,13 +383,20 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
     };
     /** A model of this scope (and space), or a 404. */
     const ownModel = async (id: string, params: any) => {
-      const m = (await ctx.db.selectFrom('models_model').selectAll().where('id', '=', id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).executeTakeFirst()) as ModelRow | undefined;
+      const m = (await ctx.db
+        .selectFrom('models_model')
+        .selectAll()
+        .where('id', '=', id)
+        .where('scope', '=', sc.scope)
+        .where('space_id', '=', spaceOf(params))
+        .executeTakeFirst()) as ModelRow | undefined;
       if (!m) throw notFound('This model does not exist here.');
       return m;
     };
     const own = async (id: string, params: any) => {
       const c = await s.credential(id);
-      if (c.scope !== sc.scope || c.space_id !== spaceOf(params)) throw notFound('This model credential does not exist here.');
+      if (c.scope !== sc.scope || c.space_id !== spaceOf(params))
+        throw notFound('This model credential does not exist here.');
       return c;
     };
     ctx.route({
@@ -271,12 +405,34 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       auth: sc.auth,
       summary: `Add a provider credential (${sc.scope}); the key is encrypted and never returned`,
       params: sc.params,
-      body: z.object({ provider: z.string().min(1), name: z.string().trim().min(1).max(100), base_url: httpUrl('the base URL').optional().or(z.literal('')), api_key: z.string().max(10_000).optional(), extra: z.record(z.string(), z.string().max(2000)).optional() }),
+      body: z.object({
+        provider: z.string().min(1),
+        name: z.string().trim().min(1).max(100),
+        base_url: httpUrl('the base URL').optional().or(z.literal('')),
+        api_key: z.string().max(10_000).optional(),
+        extra: z.record(z.string(), z.string().max(2000)).optional(),
+      }),
       handler: async ({ params, body, caller }) => {
         const p = s.provider(body.provider);
         await reachable(body.base_url);
-        for (const f of p.fields) if (f.required && !(f.name === 'api_key' ? body.api_key : f.name === 'base_url' ? body.base_url : body.extra?.[f.name])) throw badRequest(`The provider ${p.label['en-US']} needs ${f.label['en-US']}.`);
-        const row: CredentialRow = { id: ctx.host.newId(), scope: sc.scope, space_id: spaceOf(params), provider: body.provider, name: body.name, base_url: body.base_url ?? '', secret: s.secrets().encrypt(JSON.stringify({ api_key: body.api_key ?? '', ...body.extra })), created_by: caller!.userId, created_at: now(), updated_at: now() };
+        for (const f of p.fields)
+          if (
+            f.required &&
+            !(f.name === 'api_key' ? body.api_key : f.name === 'base_url' ? body.base_url : body.extra?.[f.name])
+          )
+            throw badRequest(`The provider ${p.label['en-US']} needs ${f.label['en-US']}.`);
+        const row: CredentialRow = {
+          id: ctx.host.newId(),
+          scope: sc.scope,
+          space_id: spaceOf(params),
+          provider: body.provider,
+          name: body.name,
+          base_url: body.base_url ?? '',
+          secret: s.secrets().encrypt(JSON.stringify({ api_key: body.api_key ?? '', ...body.extra })),
+          created_by: caller!.userId,
+          created_at: now(),
+          updated_at: now(),
+        };
         await ctx.db.insertInto('models_credential').values(row).execute();
         return credentialView(row, (x) => s.secrets().decrypt(x));
       },
@@ -287,12 +443,28 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       auth: sc.auth,
       summary: 'Rename, change the base URL, or replace the key (an empty key keeps the stored one)',
       params: sc.params,
-      body: z.object({ credential_id: Id, name: z.string().trim().min(1).max(100).optional(), base_url: httpUrl('the base URL').optional().or(z.literal('')), api_key: z.string().max(10_000).optional() }),
+      body: z.object({
+        credential_id: Id,
+        name: z.string().trim().min(1).max(100).optional(),
+        base_url: httpUrl('the base URL').optional().or(z.literal('')),
+        api_key: z.string().max(10_000).optional(),
+      }),
       handler: async ({ params, body }) => {
         const c = await own(body.credential_id, params);
         await reachable(body.base_url);
-        const secret = body.api_key ? s.secrets().encrypt(JSON.stringify({ ...JSON.parse(s.secrets().decrypt(c.secret)), api_key: body.api_key })) : c.secret;
-        await ctx.db.updateTable('models_credential').set({ ...(body.name ? { name: body.name } : {}), ...(body.base_url !== undefined ? { base_url: body.base_url } : {}), secret, updated_at: now() }).where('id', '=', c.id).execute();
+        const secret = body.api_key
+          ? s.secrets().encrypt(JSON.stringify({ ...JSON.parse(s.secrets().decrypt(c.secret)), api_key: body.api_key }))
+          : c.secret;
+        await ctx.db
+          .updateTable('models_credential')
+          .set({
+            ...(body.name ? { name: body.name } : {}),
+            ...(body.base_url !== undefined ? { base_url: body.base_url } : {}),
+            secret,
+            updated_at: now(),
+          })
+          .where('id', '=', c.id)
+          .execute();
         s.forget();
         return credentialView(await s.credential(c.id), (x) => s.secrets().decrypt(x));
       },
@@ -319,7 +491,13 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       summary: 'Credentials (keys masked)',
       params: sc.params,
       handler: async ({ params }) => {
-        const rows = (await ctx.db.selectFrom('models_credential').selectAll().where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).orderBy('created_at').execute()) as CredentialRow[];
+        const rows = (await ctx.db
+          .selectFrom('models_credential')
+          .selectAll()
+          .where('scope', '=', sc.scope)
+          .where('space_id', '=', spaceOf(params))
+          .orderBy('created_at')
+          .execute()) as CredentialRow[];
         return { credentials: rows.map((r) => credentialView(r, (x) => s.secrets().decrypt(x))) };
       },
     });
@@ -337,7 +515,13 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
         try {
           if (body.model_name) {
             const { generateText } = await import('ai');
-            const r = await generateText({ model: await p.chat(s.credentials(c), body.model_name, s.fetchFor(c)), prompt: 'Reply with OK.', maxOutputTokens: 8, abortSignal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]), maxRetries: 0 });
+            const r = await generateText({
+              model: await p.chat(s.credentials(c), body.model_name, s.fetchFor(c)),
+              prompt: 'Reply with OK.',
+              maxOutputTokens: 8,
+              abortSignal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+              maxRetries: 0,
+            });
             return { ok: true, latency_ms: Math.round(performance.now() - began), reply: r.text.slice(0, 200) };
           }
           if (!p.listModels) throw new Error('Give a model name to test: this provider does not list its models.');
@@ -345,7 +529,11 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
           return { ok: true, latency_ms: Math.round(performance.now() - began), models };
         } catch (e) {
           // Say what failed (DNS, refused, TLS, 401, 404 ...), naming the host, as a run's error does.
-          return { ok: false, latency_ms: Math.round(performance.now() - began), error: describeOutboundError(e, c.base_url || p.defaultBaseUrl) };
+          return {
+            ok: false,
+            latency_ms: Math.round(performance.now() - began),
+            error: describeOutboundError(e, c.base_url || p.defaultBaseUrl),
+          };
         }
       },
     });
@@ -355,11 +543,33 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       auth: sc.auth,
       summary: 'Add a model of a credential, with its capabilities and default parameters',
       params: sc.params,
-      body: z.object({ credential_id: Id, model_name: z.string().trim().min(1).max(200), display_name: z.string().trim().max(200).optional(), kind: Kind.default('chat'), capabilities: Capabilities, default_params: Params, enabled: z.boolean().default(true) }),
+      body: z.object({
+        credential_id: Id,
+        model_name: z.string().trim().min(1).max(200),
+        display_name: z.string().trim().max(200).optional(),
+        kind: Kind.default('chat'),
+        capabilities: Capabilities,
+        default_params: Params,
+        enabled: z.boolean().default(true),
+      }),
       handler: async ({ params, body }) => {
         const c = await own(body.credential_id, params);
-        if (!s.provider(c.provider).kinds.includes(body.kind)) throw badRequest(`The provider '${c.provider}' has no ${body.kind} models.`);
-        const row: ModelRow = { id: ctx.host.newId(), credential_id: c.id, scope: sc.scope, space_id: spaceOf(params), model_name: body.model_name, display_name: body.display_name || body.model_name, kind: body.kind, enabled: body.enabled ? 1 : 0, capabilities: JSON.stringify(body.capabilities), default_params: JSON.stringify(body.default_params), created_at: now(), updated_at: now() };
+        if (!s.provider(c.provider).kinds.includes(body.kind))
+          throw badRequest(`The provider '${c.provider}' has no ${body.kind} models.`);
+        const row: ModelRow = {
+          id: ctx.host.newId(),
+          credential_id: c.id,
+          scope: sc.scope,
+          space_id: spaceOf(params),
+          model_name: body.model_name,
+          display_name: body.display_name || body.model_name,
+          kind: body.kind,
+          enabled: body.enabled ? 1 : 0,
+          capabilities: JSON.stringify(body.capabilities),
+          default_params: JSON.stringify(body.default_params),
+          created_at: now(),
+          updated_at: now(),
+        };
         await ctx.db.insertInto('models_model').values(row).execute();
         return modelInfo(row, c.provider);
       },
@@ -368,18 +578,42 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       method: 'POST',
       path: `${sc.prefix}/model/batch_create`,
       auth: sc.auth,
-      summary: "Add several models of a credential at once (those a connection test found); names already added are skipped",
+      summary:
+        'Add several models of a credential at once (those a connection test found); names already added are skipped',
       params: sc.params,
-      body: z.object({ credential_id: Id, models: z.array(z.object({ model_name: z.string().trim().min(1).max(200), kind: Kind.default('chat') })).min(1).max(500) }),
+      body: z.object({
+        credential_id: Id,
+        models: z
+          .array(z.object({ model_name: z.string().trim().min(1).max(200), kind: Kind.default('chat') }))
+          .min(1)
+          .max(500),
+      }),
       handler: async ({ params, body }) => {
         const c = await own(body.credential_id, params);
         const kinds = s.provider(c.provider).kinds;
-        const have = new Set((await ctx.db.selectFrom('models_model').select('model_name').where('credential_id', '=', c.id).execute()).map((r) => r.model_name as string));
+        const have = new Set(
+          (
+            await ctx.db.selectFrom('models_model').select('model_name').where('credential_id', '=', c.id).execute()
+          ).map((r) => r.model_name as string),
+        );
         const rows: ModelRow[] = [];
         for (const m of body.models) {
           if (have.has(m.model_name) || !kinds.includes(m.kind)) continue;
           have.add(m.model_name);
-          rows.push({ id: ctx.host.newId(), credential_id: c.id, scope: sc.scope, space_id: spaceOf(params), model_name: m.model_name, display_name: m.model_name, kind: m.kind, enabled: 1, capabilities: JSON.stringify(Capabilities.parse({})), default_params: '{}', created_at: now(), updated_at: now() });
+          rows.push({
+            id: ctx.host.newId(),
+            credential_id: c.id,
+            scope: sc.scope,
+            space_id: spaceOf(params),
+            model_name: m.model_name,
+            display_name: m.model_name,
+            kind: m.kind,
+            enabled: 1,
+            capabilities: JSON.stringify(Capabilities.parse({})),
+            default_params: '{}',
+            created_at: now(),
+            updated_at: now(),
+          });
         }
         if (rows.length) await ctx.db.insertInto('models_model').values(rows).execute();
         s.forget();
@@ -392,7 +626,13 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       auth: sc.auth,
       summary: 'Enable or disable a model, rename it, change capabilities or default parameters',
       params: sc.params,
-      body: z.object({ model_id: Id, display_name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional(), capabilities: Capabilities.optional(), default_params: Params.optional() }),
+      body: z.object({
+        model_id: Id,
+        display_name: z.string().trim().min(1).max(200).optional(),
+        enabled: z.boolean().optional(),
+        capabilities: Capabilities.optional(),
+        default_params: Params.optional(),
+      }),
       handler: async ({ params, body }) => {
         const m = await ownModel(body.model_id, params);
         await ctx.db
@@ -408,7 +648,14 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
           .execute();
         s.forget();
         const c = await s.credential(m.credential_id);
-        return modelInfo((await ctx.db.selectFrom('models_model').selectAll().where('id', '=', m.id).executeTakeFirstOrThrow()) as ModelRow, c.provider);
+        return modelInfo(
+          (await ctx.db
+            .selectFrom('models_model')
+            .selectAll()
+            .where('id', '=', m.id)
+            .executeTakeFirstOrThrow()) as ModelRow,
+          c.provider,
+        );
       },
     });
     ctx.route({
@@ -420,10 +667,21 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       body: z.object({ model_id: Id }),
       handler: async ({ params, body }) => {
         const m = await ownModel(body.model_id, params);
-        if (!Number(m.enabled)) throw badRequest(`The model '${m.display_name}' is disabled; enable it before making it the default.`);
+        if (!Number(m.enabled))
+          throw badRequest(`The model '${m.display_name}' is disabled; enable it before making it the default.`);
         await ctx.db.transaction().execute(async (trx) => {
-          await trx.updateTable('models_model').set({ is_default: 0 }).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).where('kind', '=', m.kind).execute();
-          await trx.updateTable('models_model').set({ is_default: 1, updated_at: now() }).where('id', '=', m.id).execute();
+          await trx
+            .updateTable('models_model')
+            .set({ is_default: 0 })
+            .where('scope', '=', sc.scope)
+            .where('space_id', '=', spaceOf(params))
+            .where('kind', '=', m.kind)
+            .execute();
+          await trx
+            .updateTable('models_model')
+            .set({ is_default: 1, updated_at: now() })
+            .where('id', '=', m.id)
+            .execute();
         });
         s.forget();
         const c = await s.credential(m.credential_id);
@@ -438,7 +696,12 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       params: sc.params,
       body: z.object({ model_id: Id }),
       handler: async ({ params, body }) => {
-        await ctx.db.deleteFrom('models_model').where('id', '=', body.model_id).where('scope', '=', sc.scope).where('space_id', '=', spaceOf(params)).execute();
+        await ctx.db
+          .deleteFrom('models_model')
+          .where('id', '=', body.model_id)
+          .where('scope', '=', sc.scope)
+          .where('space_id', '=', spaceOf(params))
+          .execute();
         s.forget();
         return null;
       },
@@ -472,10 +735,28 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
     },
   });
   const usage = async (spaceId: string, modelId?: string, days = 30) => {
-    let q = ctx.db.selectFrom('models_usage').select(['model_id', 'source']).select((eb) => [eb.fn.sum('input_tokens').as('input_tokens'), eb.fn.sum('output_tokens').as('output_tokens'), eb.fn.countAll().as('calls')]).where('space_id', '=', spaceId).where('created_at', '>=', new Date(Date.now() - days * 86400_000).toISOString());
+    let q = ctx.db
+      .selectFrom('models_usage')
+      .select(['model_id', 'source'])
+      .select((eb) => [
+        eb.fn.sum('input_tokens').as('input_tokens'),
+        eb.fn.sum('output_tokens').as('output_tokens'),
+        eb.fn.countAll().as('calls'),
+      ])
+      .where('space_id', '=', spaceId)
+      .where('created_at', '>=', new Date(Date.now() - days * 86400_000).toISOString());
     if (modelId) q = q.where('model_id', '=', modelId);
     const rows = await q.groupBy(['model_id', 'source']).execute();
-    return { days, usage: rows.map((r) => ({ model_id: r.model_id, source: r.source, input_tokens: Number(r.input_tokens ?? 0), output_tokens: Number(r.output_tokens ?? 0), calls: Number(r.calls) })) };
+    return {
+      days,
+      usage: rows.map((r) => ({
+        model_id: r.model_id,
+        source: r.source,
+        input_tokens: Number(r.input_tokens ?? 0),
+        output_tokens: Number(r.output_tokens ?? 0),
+        calls: Number(r.calls),
+      })),
+    };
   };
   ctx.route({
     method: 'GET',
@@ -493,7 +774,16 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
     summary: 'Providers, kinds and capabilities to filter the model list by',
     params: SpaceParams,
     handler: () => ({
-      providers: ctx.registry(ModelProviders).list().map((p) => ({ key: p.key, label: p.label, kinds: p.kinds, fields: p.fields, default_base_url: p.defaultBaseUrl ?? '' })),
+      providers: ctx
+        .registry(ModelProviders)
+        .list()
+        .map((p) => ({
+          key: p.key,
+          label: p.label,
+          kinds: p.kinds,
+          fields: p.fields,
+          default_base_url: p.defaultBaseUrl ?? '',
+        })),
       kinds: ['chat', 'embedding', 'rerank'],
       capabilities: ['function_call', 'json_output', 'vision', 'reasoning'],
     }),

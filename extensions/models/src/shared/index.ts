@@ -8,7 +8,11 @@ export type ModelKind = 'chat' | 'embedding' | 'rerank';
 /** A reranking model: orders documents by how well they answer a query. */
 export interface Reranker {
   /** Relevance of each document (by its index in `documents`), best first, at most `topN`. */
-  rerank(query: string, documents: string[], opts?: { topN?: number; signal?: AbortSignal }): Promise<{ index: number; score: number }[]>;
+  rerank(
+    query: string,
+    documents: string[],
+    opts?: { topN?: number; signal?: AbortSignal },
+  ): Promise<{ index: number; score: number }[]>;
 }
 
 export interface ModelCapabilities {
@@ -50,8 +54,16 @@ export interface ModelProviderDefinition {
   fields: ProviderField[];
   defaultBaseUrl?: string;
   /** May load the provider's SDK on first use (an import() inside): providers cost nothing until a model is called. */
-  chat(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): LanguageModel | Promise<LanguageModel>;
-  embedding?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): EmbeddingModel | Promise<EmbeddingModel>;
+  chat(
+    credentials: ProviderCredentials,
+    modelName: string,
+    fetch: ProviderFetch,
+  ): LanguageModel | Promise<LanguageModel>;
+  embedding?(
+    credentials: ProviderCredentials,
+    modelName: string,
+    fetch: ProviderFetch,
+  ): EmbeddingModel | Promise<EmbeddingModel>;
   /** Reranking models (Cohere, Jina, vLLM and TEI share a /rerank call). */
   rerank?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): Reranker | Promise<Reranker>;
   /** The provider's model list, for "add models" and connection tests. */
@@ -64,7 +76,11 @@ export const ModelProviders = defineRegistryPoint<ModelProviderDefinition>({
   id: 'models.providers',
   owner: 'models',
   description: 'Model providers (OpenAI, OpenAI-compatible endpoints, Anthropic, Gemini ...), each an extension.',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), kinds: z.array(z.enum(['chat', 'embedding', 'rerank'])).min(1), chat: fn }),
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    kinds: z.array(z.enum(['chat', 'embedding', 'rerank'])).min(1),
+    chat: fn,
+  }),
   key: (p) => p.key,
 });
 
@@ -114,7 +130,11 @@ export interface Models {
   recordUsage(usage: UsageRecord): Promise<void>;
 }
 
-export const ModelsService = defineService<Models>({ id: 'models.registry', owner: 'models', description: 'Models usable in a space, and usage recording.' });
+export const ModelsService = defineService<Models>({
+  id: 'models.registry',
+  owner: 'models',
+  description: 'Models usable in a space, and usage recording.',
+});
 
 export interface ModelSelectProps {
   spaceId: string | undefined;

@@ -19,7 +19,10 @@ export function CreateMenu() {
   const creatable = useMemo(() => kinds.filter((k) => k.value.createPath).sort(byOrder), [kinds]);
   if (!creatable.length) return null;
   const menu = (
-    <Menu onClickMenuItem={(key) => navigate(creatable.find((k) => k.value.kind === key)!.value.createPath!)} data-testid="create-menu-list">
+    <Menu
+      onClickMenuItem={(key) => navigate(creatable.find((k) => k.value.kind === key)!.value.createPath!)}
+      data-testid="create-menu-list"
+    >
       {creatable.map((k) => {
         const Icon = k.value.icon;
         return (
@@ -33,7 +36,15 @@ export function CreateMenu() {
   );
   return (
     <Dropdown droplist={menu} trigger="click" position="br">
-      <Button type="primary" size="small" icon={<IconPlus />} aria-label={t('create', { ns: 'navigator' })} aria-haspopup="menu" className="tessera-header-create" data-testid="create-menu">
+      <Button
+        type="primary"
+        size="small"
+        icon={<IconPlus />}
+        aria-label={t('create', { ns: 'navigator' })}
+        aria-haspopup="menu"
+        className="tessera-header-create"
+        data-testid="create-menu"
+      >
         {!mobile && t('create', { ns: 'navigator' })}
       </Button>
     </Dropdown>
@@ -46,7 +57,15 @@ export function SearchButton() {
   // Where the header is (a signed-in page), Ctrl/⌘-K opens the palette.
   useEffect(() => palette.available(), []);
   return (
-    <Button size="small" icon={<IconSearch />} aria-label={t('searchLabel')} title={t('searchLabel')} className="tessera-header-search" onClick={palette.open} data-testid="palette-open">
+    <Button
+      size="small"
+      icon={<IconSearch />}
+      aria-label={t('searchLabel')}
+      title={t('searchLabel')}
+      className="tessera-header-search"
+      onClick={palette.open}
+      data-testid="palette-open"
+    >
       {/* In a span: Arco spaces a button's text from its icon only when the text is an element. */}
       {!mobile && (
         <span>

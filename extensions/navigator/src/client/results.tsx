@@ -1,6 +1,14 @@
 // What the palette lists for a query: the studio's pages, its create actions, then what each search provider
 // finds (asked as the person types, the search typed past aborted).
-import { byOrder, isShown, ResourceKinds, SearchProviders, SidebarEntries, useRegistryEntries, type SearchResult } from '@tessera/sdk/client';
+import {
+  byOrder,
+  isShown,
+  ResourceKinds,
+  SearchProviders,
+  SidebarEntries,
+  useRegistryEntries,
+  type SearchResult,
+} from '@tessera/sdk/client';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchScore } from './store.ts';
@@ -47,7 +55,14 @@ export function usePaletteSections(query: string): PaletteSection[] {
   const pages = useMemo(
     () =>
       ranked(
-        sidebar.filter((e) => isShown(e.value)).map((e) => ({ key: `page:${e.key}`, title: t(e.value.label, { ns: e.owner }), icon: e.value.icon, path: e.value.path })),
+        sidebar
+          .filter((e) => isShown(e.value))
+          .map((e) => ({
+            key: `page:${e.key}`,
+            title: t(e.value.label, { ns: e.owner }),
+            icon: e.value.icon,
+            path: e.value.path,
+          })),
         query,
       ),
     [sidebar, query, t],
@@ -60,7 +75,12 @@ export function usePaletteSections(query: string): PaletteSection[] {
           .sort(byOrder)
           .map((k) => {
             const Icon = k.value.icon;
-            return { key: `create:${k.value.kind}`, title: t(k.value.createLabel ?? k.value.label, { ns: k.owner }), icon: Icon ? <Icon /> : undefined, path: k.value.createPath! };
+            return {
+              key: `create:${k.value.kind}`,
+              title: t(k.value.createLabel ?? k.value.label, { ns: k.owner }),
+              icon: Icon ? <Icon /> : undefined,
+              path: k.value.createPath!,
+            };
           }),
         query,
       ),
@@ -78,7 +98,10 @@ export function usePaletteSections(query: string): PaletteSection[] {
         setFound((all) => ({ ...all, [p.key]: { items: [], loading: true } }));
         p.value
           .search(q, controller.signal)
-          .then((items) => !controller.signal.aborted && setFound((all) => ({ ...all, [p.key]: { items, loading: false } })))
+          .then(
+            (items) =>
+              !controller.signal.aborted && setFound((all) => ({ ...all, [p.key]: { items, loading: false } })),
+          )
           .catch((e: unknown) => {
             if (controller.signal.aborted) return;
             const message = (e as { msg?: string; message?: string })?.msg || (e as Error)?.message || String(e);
@@ -101,7 +124,14 @@ export function usePaletteSections(query: string): PaletteSection[] {
       const items = f.items.map((r) => {
         const kind = r.kind ? kindOf.get(r.kind) : undefined;
         const Icon = kind?.value.icon;
-        return { key: `${p.key}:${r.key}`, title: r.title, description: r.description, path: r.path, icon: Icon ? <Icon /> : undefined, tag: kind ? t(kind.value.label, { ns: kind.owner }) : undefined };
+        return {
+          key: `${p.key}:${r.key}`,
+          title: r.title,
+          description: r.description,
+          path: r.path,
+          icon: Icon ? <Icon /> : undefined,
+          tag: kind ? t(kind.value.label, { ns: kind.owner }) : undefined,
+        };
       });
       return [{ key: p.key, title: t(p.value.label, { ns: p.owner }), items, loading: f.loading, error: f.error }];
     });

@@ -3,7 +3,13 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import { python } from '@codemirror/lang-python';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  indentOnInput,
+  indentUnit,
+  syntaxHighlighting,
+} from '@codemirror/language';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 
@@ -23,15 +29,28 @@ function languageOf(language: CodeLanguage) {
 }
 
 const theme = EditorView.theme({
-  '&': { fontSize: '12px', border: '1px solid var(--color-border-2)', borderRadius: '4px', background: 'var(--color-fill-1)', maxHeight: '540px' },
+  '&': {
+    fontSize: '12px',
+    border: '1px solid var(--color-border-2)',
+    borderRadius: '4px',
+    background: 'var(--color-fill-1)',
+    maxHeight: '540px',
+  },
   '&.cm-focused': { outline: 'none', borderColor: 'rgb(var(--primary-6))' },
   '&.tessera-code-error': { borderColor: 'rgb(var(--danger-6))' },
-  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', lineHeight: '18px', minHeight: '150px' },
+  '.cm-scroller': {
+    fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+    lineHeight: '18px',
+    minHeight: '150px',
+  },
   '.cm-gutters': { background: 'transparent', border: 'none', color: 'var(--color-text-4)' },
   '.cm-activeLine': { background: 'rgba(var(--primary-6), .05)' },
 });
 
-export function mountCodeEditor(parent: HTMLElement, opts: { value: string; language: CodeLanguage; error: boolean; testId: string; onChange(text: string): void }): MountedEditor {
+export function mountCodeEditor(
+  parent: HTMLElement,
+  opts: { value: string; language: CodeLanguage; error: boolean; testId: string; onChange(text: string): void },
+): MountedEditor {
   const lang = new Compartment();
   let quiet = false;
   const view = new EditorView({

@@ -36,7 +36,11 @@ function CodeEditor(props: { value: string; onChange(v: string): void; language:
     loadCodeMirror().then(
       (m) => {
         if (gone || !host.current) return;
-        editor.current = m.mountCodeEditor(host.current, { ...latest.current, testId: 'code-editor', onChange: (v) => change.current(v) });
+        editor.current = m.mountCodeEditor(host.current, {
+          ...latest.current,
+          testId: 'code-editor',
+          onChange: (v) => change.current(v),
+        });
         setReady(true);
       },
       () => undefined, // stays on the plain editor
@@ -59,7 +63,17 @@ function CodeEditor(props: { value: string; onChange(v: string): void; language:
 }
 
 /** A plain code editor: Tab indents, Enter keeps the indentation of the line. */
-export function PlainCodeEditor({ value, onChange, language, error }: { value: string; onChange(v: string): void; language: Language; error?: boolean }) {
+export function PlainCodeEditor({
+  value,
+  onChange,
+  language,
+  error,
+}: {
+  value: string;
+  onChange(v: string): void;
+  language: Language;
+  error?: boolean;
+}) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const replace = (el: HTMLTextAreaElement, text: string) => {
     const { selectionStart: a, selectionEnd: b } = el;
@@ -81,8 +95,28 @@ export function PlainCodeEditor({ value, onChange, language, error }: { value: s
   };
   const lines = value.split('\n').length;
   return (
-    <div style={{ display: 'flex', border: `1px solid ${error ? 'rgb(var(--danger-6))' : 'var(--color-border-2)'}`, borderRadius: 4, background: 'var(--color-fill-1)', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12, lineHeight: '18px' }}>
-      <pre aria-hidden style={{ margin: 0, padding: '6px 6px', textAlign: 'right', color: 'var(--color-text-4)', userSelect: 'none', minWidth: 28 }}>
+    <div
+      style={{
+        display: 'flex',
+        border: `1px solid ${error ? 'rgb(var(--danger-6))' : 'var(--color-border-2)'}`,
+        borderRadius: 4,
+        background: 'var(--color-fill-1)',
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+        fontSize: 12,
+        lineHeight: '18px',
+      }}
+    >
+      <pre
+        aria-hidden
+        style={{
+          margin: 0,
+          padding: '6px 6px',
+          textAlign: 'right',
+          color: 'var(--color-text-4)',
+          userSelect: 'none',
+          minWidth: 28,
+        }}
+      >
         {Array.from({ length: lines }, (_, i) => i + 1).join('\n')}
       </pre>
       <textarea
@@ -93,7 +127,19 @@ export function PlainCodeEditor({ value, onChange, language, error }: { value: s
         rows={Math.min(Math.max(lines, 8), 30)}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
-        style={{ flex: 1, border: 'none', outline: 'none', resize: 'vertical', padding: 6, background: 'transparent', font: 'inherit', lineHeight: 'inherit', whiteSpace: 'pre', overflowX: 'auto', color: 'var(--color-text-1)' }}
+        style={{
+          flex: 1,
+          border: 'none',
+          outline: 'none',
+          resize: 'vertical',
+          padding: 6,
+          background: 'transparent',
+          font: 'inherit',
+          lineHeight: 'inherit',
+          whiteSpace: 'pre',
+          overflowX: 'auto',
+          color: 'var(--color-text-1)',
+        }}
         data-testid="code-editor"
       />
     </div>
@@ -111,7 +157,13 @@ export function CodeForm({ node, onSettings, problems }: NodeFormProps) {
   return (
     <div data-testid="code-form">
       <Space size={8} style={{ marginBottom: 6 }}>
-        <Select size="small" style={{ width: 130 }} value={language} onChange={(l: Language) => set({ language: l, ...(untouched ? { code: SAMPLES[l] } : {}) })} data-testid="code-language">
+        <Select
+          size="small"
+          style={{ width: 130 }}
+          value={language}
+          onChange={(l: Language) => set({ language: l, ...(untouched ? { code: SAMPLES[l] } : {}) })}
+          data-testid="code-language"
+        >
           <Select.Option value="javascript">JavaScript</Select.Option>
           <Select.Option value="typescript">TypeScript</Select.Option>
           <Select.Option value="python">Python</Select.Option>
@@ -120,16 +172,37 @@ export function CodeForm({ node, onSettings, problems }: NodeFormProps) {
           {t('sample')}
         </Button>
       </Space>
-      <CodeEditor value={code} language={language} onChange={(c) => set({ code: c })} error={!!problems['settings.code']} />
+      <CodeEditor
+        value={code}
+        language={language}
+        onChange={(c) => set({ code: c })}
+        error={!!problems['settings.code']}
+      />
       <FieldProblem message={problems['settings.code']} />
       <Space size={12} style={{ marginTop: 8 }}>
         <Space size={4}>
           <span style={{ fontSize: 12 }}>{t('timeout')}</span>
-          <InputNumber size="small" style={{ width: 100 }} min={10} max={600000} value={s.timeout_ms ?? 10000} onChange={(v) => set({ timeout_ms: v ?? 10000 })} data-testid="code-timeout" />
+          <InputNumber
+            size="small"
+            style={{ width: 100 }}
+            min={10}
+            max={600000}
+            value={s.timeout_ms ?? 10000}
+            onChange={(v) => set({ timeout_ms: v ?? 10000 })}
+            data-testid="code-timeout"
+          />
         </Space>
         <Space size={4}>
           <span style={{ fontSize: 12 }}>{t('memory')}</span>
-          <InputNumber size="small" style={{ width: 80 }} min={8} max={4096} value={s.memory_mb ?? 64} onChange={(v) => set({ memory_mb: v ?? 64 })} data-testid="code-memory" />
+          <InputNumber
+            size="small"
+            style={{ width: 80 }}
+            min={8}
+            max={4096}
+            value={s.memory_mb ?? 64}
+            onChange={(v) => set({ memory_mb: v ?? 64 })}
+            data-testid="code-memory"
+          />
         </Space>
       </Space>
       <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginTop: 6 }}>

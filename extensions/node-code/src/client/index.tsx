@@ -24,7 +24,9 @@ export default defineExtension({
       summary: (n) => {
         const s = n.node_param.settings as { language?: string; code?: string };
         const first = (s.code ?? '').split('\n').find((l) => l.trim() && !/^\s*(\/\/|#)/.test(l));
-        return oneLine(`${({ javascript: 'JavaScript', typescript: 'TypeScript', python: 'Python' } as Record<string, string>)[s.language ?? 'javascript'] ?? s.language}${first ? ` · ${first.trim()}` : ''}`);
+        return oneLine(
+          `${({ javascript: 'JavaScript', typescript: 'TypeScript', python: 'Python' } as Record<string, string>)[s.language ?? 'javascript'] ?? s.language}${first ? ` · ${first.trim()}` : ''}`,
+        );
       },
     });
   },

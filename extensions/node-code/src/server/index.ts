@@ -10,7 +10,12 @@ const ConfigSchema = z.object({
   maxTimeoutMs: z.number().int().positive().default(60_000),
   maxMemoryMb: z.number().int().positive().default(256),
   /** How much JSON `main` may return (a larger result fails the node before it reaches the studio). */
-  maxOutputKb: z.number().int().positive().max(64 * 1024).default(1024),
+  maxOutputKb: z
+    .number()
+    .int()
+    .positive()
+    .max(64 * 1024)
+    .default(1024),
 });
 
 const Settings = z.object({
@@ -33,7 +38,8 @@ const TYPE_CHECK: Record<FieldDecl['type'], (v: unknown) => boolean> = {
 
 /** Checks the returned object against the declared outputs; names the field and the expected type. */
 export function typedOutputs(result: unknown, declared: FieldDecl[]): Record<string, unknown> {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new CodeError('main must return an object whose fields are the declared outputs.');
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw new CodeError('main must return an object whose fields are the declared outputs.');
   const out: Record<string, unknown> = {};
   for (const f of declared) {
     const v = (result as Record<string, unknown>)[f.name];
@@ -41,7 +47,10 @@ export function typedOutputs(result: unknown, declared: FieldDecl[]): Record<str
       out[f.name] = null;
       continue;
     }
-    if (!TYPE_CHECK[f.type](v)) throw new CodeError(`The output '${f.name}' should be ${f.type === 'integer' ? 'an integer' : `a${/^[aeiou]/.test(f.type) ? 'n' : ''} ${f.type}`}, but main returned ${JSON.stringify(v).slice(0, 60)}.`);
+    if (!TYPE_CHECK[f.type](v))
+      throw new CodeError(
+        `The output '${f.name}' should be ${f.type === 'integer' ? 'an integer' : `a${/^[aeiou]/.test(f.type) ? 'n' : ''} ${f.type}`}, but main returned ${JSON.stringify(v).slice(0, 60)}.`,
+      );
     if (f.type === 'array' && f.items) {
       const bad = (v as unknown[]).findIndex((x) => x !== null && !TYPE_CHECK[f.items!](x));
       if (bad >= 0) throw new CodeError(`Item ${bad} of the output '${f.name}' should be ${f.items}.`);
@@ -57,13 +66,22 @@ export function codeNode(limits: z.output<typeof ConfigSchema>, python: PythonSa
     code: 5,
     category: 'utility',
     label: { 'en-US': 'Code', 'zh-CN': '代码' },
-    description: { 'en-US': 'Runs JavaScript, TypeScript or Python in a sandbox: a function named main gets the inputs as params.', 'zh-CN': '在沙箱中运行 JavaScript、TypeScript 或 Python：名为 main 的函数以 params 接收输入。' },
+    description: {
+      'en-US': 'Runs JavaScript, TypeScript or Python in a sandbox: a function named main gets the inputs as params.',
+      'zh-CN': '在沙箱中运行 JavaScript、TypeScript 或 Python：名为 main 的函数以 params 接收输入。',
+    },
     settings: Settings,
     async execute(ctx) {
       const s = ctx.settings as z.infer<typeof Settings>;
-      const bounds = { timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs), memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb), maxOutputBytes: limits.maxOutputKb * 1024 };
+      const bounds = {
+        timeoutMs: Math.min(s.timeout_ms, limits.maxTimeoutMs),
+        memoryMb: Math.min(s.memory_mb, limits.maxMemoryMb),
+        maxOutputBytes: limits.maxOutputKb * 1024,
+      };
       const result = await ctx.span('code', { language: s.language }, () =>
-        s.language === 'python' ? python.run(s.code, ctx.inputs, bounds, (line) => ctx.log(line), ctx.spaceId) : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript', (line) => ctx.log(line)),
+        s.language === 'python'
+          ? python.run(s.code, ctx.inputs, bounds, (line) => ctx.log(line), ctx.spaceId)
+          : runJavaScript(s.code, ctx.inputs, bounds, s.language === 'typescript', (line) => ctx.log(line)),
       );
       return { outputs: typedOutputs(result, ctx.outputs) };
     },
@@ -80,8 +98,14 @@ export default defineExtension({
     const limits = ctx.config;
     ctx.provide(CodeSandboxService, {
       run: (language, source, params, want = {}, spaceId) => {
-        const bounds = { timeoutMs: Math.min(want.timeoutMs ?? 5000, limits.maxTimeoutMs), memoryMb: Math.min(want.memoryMb ?? 64, limits.maxMemoryMb), maxOutputBytes: limits.maxOutputKb * 1024 };
-        return language === 'python' ? python.run(source, params, bounds, () => undefined, spaceId ?? '') : runJavaScript(source, params, bounds, language === 'typescript');
+        const bounds = {
+          timeoutMs: Math.min(want.timeoutMs ?? 5000, limits.maxTimeoutMs),
+          memoryMb: Math.min(want.memoryMb ?? 64, limits.maxMemoryMb),
+          maxOutputBytes: limits.maxOutputKb * 1024,
+        };
+        return language === 'python'
+          ? python.run(source, params, bounds, () => undefined, spaceId ?? '')
+          : runJavaScript(source, params, bounds, language === 'typescript');
       },
     });
   },

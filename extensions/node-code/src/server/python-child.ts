@@ -16,7 +16,8 @@ const refuse = () => {
   throw Object.assign(new Error('Network access is not available in the Python sandbox.'), { code: 'EACCES' });
 };
 const refuseAll = (target: object, names: string[]) => {
-  for (const name of names) Object.defineProperty(target, name, { value: refuse, writable: false, configurable: false });
+  for (const name of names)
+    Object.defineProperty(target, name, { value: refuse, writable: false, configurable: false });
 };
 refuseAll(net.Socket.prototype, ['connect']);
 refuseAll(net.Server.prototype, ['listen']);
@@ -26,7 +27,8 @@ refuseAll(dgram.Socket.prototype, ['bind', 'connect', 'send']);
 refuseAll(dgram, ['createSocket']);
 refuseAll(dns, ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']);
 refuseAll(dns.promises, ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']);
-for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']) delete (globalThis as Record<string, unknown>)[name];
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest'])
+  delete (globalThis as Record<string, unknown>)[name];
 syncBuiltinESMExports();
 
 // Whatever Pyodide's socket layer throws outside the running code (a refused listen ...) ends the run
@@ -49,8 +51,15 @@ let current: { id: number; lines: number } | undefined;
 const forward = (prefix: string) => (line: string) => {
   if (current && current.lines++ < 200) process.send!({ id: current.id, log: prefix + line.slice(0, 2000) });
 };
-const py = await loadPyodide({ indexURL, jsglobals: Object.create(null), stdout: forward(''), stderr: forward('error: ') });
-py.runPython("import sys\nsys.modules['pyodide_js'] = None\nsys.modules['js'].__dict__.clear() if hasattr(sys.modules.get('js'), '__dict__') else None");
+const py = await loadPyodide({
+  indexURL,
+  jsglobals: Object.create(null),
+  stdout: forward(''),
+  stderr: forward('error: '),
+});
+py.runPython(
+  "import sys\nsys.modules['pyodide_js'] = None\nsys.modules['js'].__dict__.clear() if hasattr(sys.modules.get('js'), '__dict__') else None",
+);
 
 const RUNNER = `
 import json as __json, inspect as __inspect
@@ -88,7 +97,12 @@ process.on('message', async (msg: { id: number; code: string; params: unknown; m
     // Checked here, where the Python code cannot reach: what may leave the sandbox is bounded.
     const result = String(json);
     const max = msg.maxOutputBytes ?? 1024 * 1024;
-    if (result.length > max) return process.send!({ id: msg.id, ok: false, error: `main returned ${Math.round(result.length / 1024)} KB; at most ${Math.round(max / 1024)} KB may leave the code node. Return less.` });
+    if (result.length > max)
+      return process.send!({
+        id: msg.id,
+        ok: false,
+        error: `main returned ${Math.round(result.length / 1024)} KB; at most ${Math.round(max / 1024)} KB may leave the code node. Return less.`,
+      });
     process.send!({ id: msg.id, ok: true, result });
   } catch (e) {
     reply(msg.id, e, Infinity);

@@ -34,7 +34,13 @@ export class PythonSandbox {
    * keeps interpreters apart: Python code can change the interpreter for later runs (patch a module),
    * so a run for another tenant than the last one starts a new process.
    */
-  run(code: string, params: Record<string, unknown>, limits: SandboxLimits, onLog?: (line: string) => void, tenant = ''): Promise<unknown> {
+  run(
+    code: string,
+    params: Record<string, unknown>,
+    limits: SandboxLimits,
+    onLog?: (line: string) => void,
+    tenant = '',
+  ): Promise<unknown> {
     const next = this.#chain.then(() => {
       if (this.#child && this.#tenant !== tenant) this.#forget(true);
       this.#tenant = tenant;
@@ -45,7 +51,13 @@ export class PythonSandbox {
   }
 
   async #start(): Promise<void> {
-    const node = [process.execPath, '--disallow-code-generation-from-strings', '--disable-warning=ExperimentalWarning', '--max-old-space-size=256', path.join(import.meta.dirname, 'python-child.ts')];
+    const node = [
+      process.execPath,
+      '--disallow-code-generation-from-strings',
+      '--disable-warning=ExperimentalWarning',
+      '--max-old-space-size=256',
+      path.join(import.meta.dirname, 'python-child.ts'),
+    ];
     // In a network namespace of its own where the system allows it (no interface but a down loopback),
     // on top of the child's own refusal of every socket.
     const command = this.#isolateNetwork && isolatedNetwork() ? ['unshare', '--net', '--', ...node] : node;
@@ -58,16 +70,27 @@ export class PythonSandbox {
     this.#child = child;
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
-    child.on('message', (m: { id?: number; ok?: boolean; fatal?: boolean; result?: string; error?: string; line?: number; log?: string }) => {
-      if (m.id === undefined) return;
-      if (m.fatal && this.#child === child) this.#forget(false);
-      const p = this.#pending.get(m.id);
-      if (!p) return;
-      if (m.log !== undefined) return p.onLog?.(m.log);
-      this.#pending.delete(m.id);
-      if (m.ok) p.resolve(JSON.parse(m.result!));
-      else p.reject(new CodeError(m.error ?? 'The Python code failed.', m.line));
-    });
+    child.on(
+      'message',
+      (m: {
+        id?: number;
+        ok?: boolean;
+        fatal?: boolean;
+        result?: string;
+        error?: string;
+        line?: number;
+        log?: string;
+      }) => {
+        if (m.id === undefined) return;
+        if (m.fatal && this.#child === child) this.#forget(false);
+        const p = this.#pending.get(m.id);
+        if (!p) return;
+        if (m.log !== undefined) return p.onLog?.(m.log);
+        this.#pending.delete(m.id);
+        if (m.ok) p.resolve(JSON.parse(m.result!));
+        else p.reject(new CodeError(m.error ?? 'The Python code failed.', m.line));
+      },
+    );
     child.on('exit', () => {
       if (this.#child === child) {
         this.#child = undefined;
@@ -81,12 +104,21 @@ export class PythonSandbox {
     });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
-      child.once('exit', (code) => reject(new CodeError(`Python could not start (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`)));
+      child.once('exit', (code) =>
+        reject(
+          new CodeError(`Python could not start (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`),
+        ),
+      );
     });
     this.#baselineKb = rssKb(child.pid!);
   }
 
-  async #runOne(code: string, params: Record<string, unknown>, limits: SandboxLimits, onLog?: (line: string) => void): Promise<unknown> {
+  async #runOne(
+    code: string,
+    params: Record<string, unknown>,
+    limits: SandboxLimits,
+    onLog?: (line: string) => void,
+  ): Promise<unknown> {
     this.#ready ??= this.#start();
     await this.#ready;
     const child = this.#child!;
@@ -106,9 +138,13 @@ export class PythonSandbox {
           child.kill('SIGKILL');
           reject(err);
         };
-        timer = setTimeout(() => kill(new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`)), limits.timeoutMs);
+        timer = setTimeout(
+          () => kill(new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`)),
+          limits.timeoutMs,
+        );
         poll = setInterval(() => {
-          if (rssKb(child.pid!) - this.#baselineKb > limits.memoryMb * 1024) kill(new CodeError(`The code used more than ${limits.memoryMb} MB of memory and was stopped.`));
+          if (rssKb(child.pid!) - this.#baselineKb > limits.memoryMb * 1024)
+            kill(new CodeError(`The code used more than ${limits.memoryMb} MB of memory and was stopped.`));
         }, 20);
         child.send({ id, code, params, maxOutputBytes: limits.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES });
       });

@@ -3,7 +3,10 @@ import type ivmTypes from 'isolated-vm';
 
 /** isolated-vm (a native addon with its own V8 heap) loads with the first JavaScript run, not at start. */
 let ivmModule: Promise<typeof ivmTypes> | undefined;
-const loadIvm = () => (ivmModule ??= import('isolated-vm').then((m) => (m as { default?: typeof ivmTypes }).default ?? (m as unknown as typeof ivmTypes)));
+const loadIvm = () =>
+  (ivmModule ??= import('isolated-vm').then(
+    (m) => (m as { default?: typeof ivmTypes }).default ?? (m as unknown as typeof ivmTypes),
+  ));
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -38,7 +41,13 @@ function lineOf(err: unknown): number | undefined {
  * Runs `async function main({ params })` in a fresh V8 isolate: no Node APIs, no network, no file
  * system; a memory limit for the isolate and a wall-clock time limit (the isolate is disposed on expiry).
  */
-export async function runJavaScript(source: string, params: Record<string, unknown>, limits: SandboxLimits, typescript = false, onLog?: (line: string) => void): Promise<unknown> {
+export async function runJavaScript(
+  source: string,
+  params: Record<string, unknown>,
+  limits: SandboxLimits,
+  typescript = false,
+  onLog?: (line: string) => void,
+): Promise<unknown> {
   let code = source;
   if (typescript) {
     try {
@@ -57,27 +66,37 @@ export async function runJavaScript(source: string, params: Record<string, unkno
     await context.global.set('global', context.global.derefInto());
     // console.log and friends: lines go to the node's logs (at most 200 per run, 2000 characters each).
     let lines = 0;
-    await context.global.set('__log__', new ivm.Callback((line: string) => (lines++ < 200 ? onLog?.(String(line).slice(0, 2000)) : undefined)));
+    await context.global.set(
+      '__log__',
+      new ivm.Callback((line: string) => (lines++ < 200 ? onLog?.(String(line).slice(0, 2000)) : undefined)),
+    );
     await context.eval(`{ const fmt = (a) => a.map((x) => (typeof x === 'string' ? x : (() => { try { return JSON.stringify(x); } catch { return String(x); } })())).join(' ');
       const out = (level) => (...a) => __log__((level ? level + ': ' : '') + fmt(a));
       globalThis.console = { log: out(''), info: out(''), debug: out(''), warn: out('warn'), error: out('error') }; }`);
     let script: ivmTypes.Script;
     try {
-      script = await isolate.compileScript(code + runner(limits.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES), { filename: FILE });
+      script = await isolate.compileScript(code + runner(limits.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES), {
+        filename: FILE,
+      });
     } catch (e) {
       throw new CodeError(`Syntax error: ${(e as Error).message}`, lineOf(e));
     }
     const run = script.run(context, { timeout: limits.timeoutMs, promise: true }) as Promise<string>;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`)), limits.timeoutMs);
+      timer = setTimeout(
+        () => reject(new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`)),
+        limits.timeoutMs,
+      );
     });
     const json = await Promise.race([run, expired]);
     return JSON.parse(json);
   } catch (e) {
     if (e instanceof CodeError) throw e;
     const message = (e as Error)?.message ?? String(e);
-    if (/memory limit/i.test(message)) throw new CodeError(`The code used more than ${limits.memoryMb} MB of memory and was stopped.`);
-    if (/timed out/i.test(message)) throw new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`);
+    if (/memory limit/i.test(message))
+      throw new CodeError(`The code used more than ${limits.memoryMb} MB of memory and was stopped.`);
+    if (/timed out/i.test(message))
+      throw new CodeError(`The code ran longer than ${limits.timeoutMs} ms and was stopped.`);
     throw new CodeError(message.replace(/^Error: /, ''), lineOf(e));
   } finally {
     clearTimeout(timer);

@@ -6,30 +6,69 @@ import { z } from 'zod';
 
 const Field = z.string().min(1).max(64);
 /** A condition on a field; its value is the node input named `input` (none for is_null / not_null). */
-const Condition = z.object({ field: Field, op: z.enum(['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'is_null', 'not_null']), input: z.string().max(64).optional() });
+const Condition = z.object({
+  field: Field,
+  op: z.enum(['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'is_null', 'not_null']),
+  input: z.string().max(64).optional(),
+});
 /** A field's new value: the node input named `input`. */
 const Assignment = z.object({ field: Field, input: z.string().min(1).max(64) });
-const Base = z.object({ database_id: z.string().min(1, 'Choose a table.'), database_name: z.string().max(64).default('') });
+const Base = z.object({
+  database_id: z.string().min(1, 'Choose a table.'),
+  database_name: z.string().max(64).default(''),
+});
 
 export const SelectSettings = Base.extend({
   conditions: z.array(Condition).max(20).default([]),
-  order_by: z.array(z.object({ field: Field, direction: z.enum(['asc', 'desc']).default('asc') })).max(5).default([]),
+  order_by: z
+    .array(z.object({ field: Field, direction: z.enum(['asc', 'desc']).default('asc') }))
+    .max(5)
+    .default([]),
   limit: z.number().int().min(1).max(1000).default(100),
 });
-export const InsertSettings = Base.extend({ values: z.array(Assignment).min(1, 'Give at least one field a value.').max(50) });
-export const UpdateSettings = Base.extend({ conditions: z.array(Condition).min(1, 'Give at least one condition: an update without one would change every row.').max(20), values: z.array(Assignment).min(1, 'Give at least one field a value.').max(50) });
+export const InsertSettings = Base.extend({
+  values: z.array(Assignment).min(1, 'Give at least one field a value.').max(50),
+});
+export const UpdateSettings = Base.extend({
+  conditions: z
+    .array(Condition)
+    .min(1, 'Give at least one condition: an update without one would change every row.')
+    .max(20),
+  values: z.array(Assignment).min(1, 'Give at least one field a value.').max(50),
+});
 export const SqlSettings = z.object({
   /** One statement over the space's tables; {{input}} stands for a node input's value (bound, never pasted in). */
   sql: z.string().min(1, 'Write the SQL statement.').max(10_000),
 });
-export const DeleteSettings = Base.extend({ conditions: z.array(Condition).min(1, 'Give at least one condition: a delete without one would empty the table.').max(20) });
+export const DeleteSettings = Base.extend({
+  conditions: z
+    .array(Condition)
+    .min(1, 'Give at least one condition: a delete without one would empty the table.')
+    .max(20),
+});
 
 const where = (ctx: NodeRunContext, conditions: z.infer<typeof Condition>[]): NonNullable<RowsQuery['where']> =>
-  conditions.map((c) => ({ field: c.field, op: c.op, value: c.input === undefined ? undefined : stringOf(ctx.inputs[c.input]) }));
-const stringOf = (v: unknown) => (v === undefined || v === null ? undefined : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const valuesOf = (ctx: NodeRunContext, assignments: z.infer<typeof Assignment>[]) => Object.fromEntries(assignments.map((a) => [a.field, ctx.inputs[a.input]]));
+  conditions.map((c) => ({
+    field: c.field,
+    op: c.op,
+    value: c.input === undefined ? undefined : stringOf(ctx.inputs[c.input]),
+  }));
+const stringOf = (v: unknown) =>
+  v === undefined || v === null
+    ? undefined
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
+const valuesOf = (ctx: NodeRunContext, assignments: z.infer<typeof Assignment>[]) =>
+  Object.fromEntries(assignments.map((a) => [a.field, ctx.inputs[a.input]]));
 /** Which data and whose rows: test runs use the draft, published runs the online data. */
-const target = (ctx: NodeRunContext, tableId: string) => ({ tableId, tableType: ctx.executeMode === ExecuteMode.Run ? TableType.Online : TableType.Draft, uuid: ctx.endUserId ?? ctx.userId });
+const target = (ctx: NodeRunContext, tableId: string) => ({
+  tableId,
+  tableType: ctx.executeMode === ExecuteMode.Run ? TableType.Online : TableType.Draft,
+  uuid: ctx.endUserId ?? ctx.userId,
+});
 
 const label = (en: string, zh: string) => ({ 'en-US': en, 'zh-CN': zh });
 
@@ -50,7 +89,8 @@ export function bindPlaceholders(text: string, inputs: Record<string, unknown>):
 export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
   const own = async (ctx: NodeRunContext, id: string) => {
     const info = await tables().info(id);
-    if (!info || info.space_id !== ctx.spaceId) throw new Error(`The table ${id} is not in this space (was it deleted?).`);
+    if (!info || info.space_id !== ctx.spaceId)
+      throw new Error(`The table ${id} is not in this space (was it deleted?).`);
     return info;
   };
   return [
@@ -60,7 +100,10 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
       code: 12,
       category: 'data',
       label: label('SQL', 'SQL'),
-      description: label("Runs one SELECT, INSERT, UPDATE or DELETE over the space's tables; {{input}} takes a node input.", '对空间中的数据表执行一条 SELECT、INSERT、UPDATE 或 DELETE；{{input}} 取节点输入。'),
+      description: label(
+        "Runs one SELECT, INSERT, UPDATE or DELETE over the space's tables; {{input}} takes a node input.",
+        '对空间中的数据表执行一条 SELECT、INSERT、UPDATE 或 DELETE；{{input}} 取节点输入。',
+      ),
       settings: SqlSettings,
       outputsOf: () => [
         { name: 'outputList', type: 'array', items: 'object' },
@@ -93,7 +136,12 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
       async execute(ctx) {
         const s = ctx.settings as z.infer<typeof SelectSettings>;
         await own(ctx, s.database_id);
-        const r = await tables().select({ ...target(ctx, s.database_id), where: where(ctx, s.conditions), orderBy: s.order_by, limit: s.limit });
+        const r = await tables().select({
+          ...target(ctx, s.database_id),
+          where: where(ctx, s.conditions),
+          orderBy: s.order_by,
+          limit: s.limit,
+        });
         return { outputs: { outputList: r.rows, rowNum: r.rows.length } };
       },
     },
@@ -113,7 +161,10 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
         const s = ctx.settings as z.infer<typeof InsertSettings>;
         await own(ctx, s.database_id);
         const t = target(ctx, s.database_id);
-        const rows = await tables().insert({ ...t, connectorId: ctx.executeMode === ExecuteMode.Run ? 'workflow' : 'test' }, [valuesOf(ctx, s.values)]);
+        const rows = await tables().insert(
+          { ...t, connectorId: ctx.executeMode === ExecuteMode.Run ? 'workflow' : 'test' },
+          [valuesOf(ctx, s.values)],
+        );
         return { outputs: { outputList: rows, rowNum: rows.length } };
       },
     },
@@ -129,7 +180,14 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
       async execute(ctx) {
         const s = ctx.settings as z.infer<typeof UpdateSettings>;
         await own(ctx, s.database_id);
-        return { outputs: { rowNum: await tables().update({ ...target(ctx, s.database_id), where: where(ctx, s.conditions) }, valuesOf(ctx, s.values)) } };
+        return {
+          outputs: {
+            rowNum: await tables().update(
+              { ...target(ctx, s.database_id), where: where(ctx, s.conditions) },
+              valuesOf(ctx, s.values),
+            ),
+          },
+        };
       },
     },
     {
@@ -144,7 +202,11 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
       async execute(ctx) {
         const s = ctx.settings as z.infer<typeof DeleteSettings>;
         await own(ctx, s.database_id);
-        return { outputs: { rowNum: await tables().delete({ ...target(ctx, s.database_id), where: where(ctx, s.conditions) }) } };
+        return {
+          outputs: {
+            rowNum: await tables().delete({ ...target(ctx, s.database_id), where: where(ctx, s.conditions) }),
+          },
+        };
       },
     },
   ];

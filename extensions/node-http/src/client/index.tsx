@@ -13,7 +13,18 @@ export default defineExtension({
       key: 'http',
       icon: IconCloud,
       color: '#3491FA',
-      defaults: () => ({ settings: { method: 'GET', url: '', headers: [], query: [], auth: { type: 'none' }, body: { type: 'none' }, timeout_ms: 30_000, retries: 0 } }),
+      defaults: () => ({
+        settings: {
+          method: 'GET',
+          url: '',
+          headers: [],
+          query: [],
+          auth: { type: 'none' },
+          body: { type: 'none' },
+          timeout_ms: 30_000,
+          retries: 0,
+        },
+      }),
       Form: HttpForm,
       summary: (n) => {
         const s = n.node_param.settings as { method?: string; url?: string };

@@ -23,7 +23,11 @@ export const HttpSettings = z.object({
       z.object({ type: z.literal('raw'), content: z.string(), content_type: z.string().default('text/plain') }),
       z.object({ type: z.literal('form-data'), fields: z.array(Pair) }),
       z.object({ type: z.literal('urlencoded'), fields: z.array(Pair) }),
-      z.object({ type: z.literal('binary'), input: z.string().min(1), content_type: z.string().default('application/octet-stream') }),
+      z.object({
+        type: z.literal('binary'),
+        input: z.string().min(1),
+        content_type: z.string().default('application/octet-stream'),
+      }),
     ])
     .default({ type: 'none' }),
   timeout_ms: z.number().int().min(100).max(300_000).default(30_000),
@@ -40,7 +44,10 @@ export const http: NodeTypeDefinition = {
   code: 45,
   category: 'utility',
   label: { 'en-US': 'HTTP request', 'zh-CN': 'HTTP 请求' },
-  description: { 'en-US': 'Calls an HTTP API; outputs body, statusCode and headers.', 'zh-CN': '调用 HTTP 接口；输出 body、statusCode 和 headers。' },
+  description: {
+    'en-US': 'Calls an HTTP API; outputs body, statusCode and headers.',
+    'zh-CN': '调用 HTTP 接口；输出 body、statusCode 和 headers。',
+  },
   settings: HttpSettings,
   outputsOf: () => [
     { name: 'body', type: 'string' },
@@ -84,7 +91,13 @@ export const http: NodeTypeDefinition = {
         break;
       case 'binary': {
         const v = ctx.inputs[s.body.input];
-        body = new Uint8Array(typeof v === 'string' ? Buffer.from(v, 'base64') : v instanceof Uint8Array ? v : Buffer.from(JSON.stringify(v ?? null))) as unknown as BodyInit;
+        body = new Uint8Array(
+          typeof v === 'string'
+            ? Buffer.from(v, 'base64')
+            : v instanceof Uint8Array
+              ? v
+              : Buffer.from(JSON.stringify(v ?? null)),
+        ) as unknown as BodyInit;
         headers.set('content-type', s.body.content_type);
         break;
       }
@@ -92,20 +105,35 @@ export const http: NodeTypeDefinition = {
     let last: unknown;
     for (let attempt = 0; attempt <= s.retries; attempt++) {
       try {
-        return await ctx.span('http request', { method: s.method, url: `${url.origin}${url.pathname}`, attempt }, async () => {
-          const res = await ctx.fetch(url.toString(), { method: s.method, headers, body: s.method === 'GET' || s.method === 'HEAD' ? undefined : body, timeoutMs: s.timeout_ms });
-          const buf = new Uint8Array(await res.arrayBuffer());
-          if (buf.byteLength > MAX_BODY) throw new Error(`The response is larger than ${MAX_BODY / 1024 / 1024} MB.`);
-          const text = new TextDecoder().decode(buf);
-          if (res.status >= 500 && attempt < s.retries) throw new Error(`HTTP ${res.status}`);
-          return { outputs: { body: text, statusCode: res.status, headers: JSON.stringify(Object.fromEntries(res.headers)) } };
-        });
+        return await ctx.span(
+          'http request',
+          { method: s.method, url: `${url.origin}${url.pathname}`, attempt },
+          async () => {
+            const res = await ctx.fetch(url.toString(), {
+              method: s.method,
+              headers,
+              body: s.method === 'GET' || s.method === 'HEAD' ? undefined : body,
+              timeoutMs: s.timeout_ms,
+            });
+            const buf = new Uint8Array(await res.arrayBuffer());
+            if (buf.byteLength > MAX_BODY) throw new Error(`The response is larger than ${MAX_BODY / 1024 / 1024} MB.`);
+            const text = new TextDecoder().decode(buf);
+            if (res.status >= 500 && attempt < s.retries) throw new Error(`HTTP ${res.status}`);
+            return {
+              outputs: { body: text, statusCode: res.status, headers: JSON.stringify(Object.fromEntries(res.headers)) },
+            };
+          },
+        );
       } catch (e) {
         last = e;
         if (ctx.signal.aborted) break;
       }
     }
     const err = last as Error;
-    throw new Error(err?.name === 'TimeoutError' || /aborted|timeout/i.test(err?.message ?? '') ? `The request timed out after ${s.timeout_ms} ms.` : `The request failed: ${err?.message ?? err}`);
+    throw new Error(
+      err?.name === 'TimeoutError' || /aborted|timeout/i.test(err?.message ?? '')
+        ? `The request timed out after ${s.timeout_ms} ms.`
+        : `The request failed: ${err?.message ?? err}`,
+    );
   },
 };

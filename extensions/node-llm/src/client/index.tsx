@@ -14,7 +14,20 @@ export default defineExtension({
       key: 'llm',
       icon: IconRobot,
       color: '#7816FF',
-      defaults: () => ({ settings: { model_id: '', params: {}, system_prompt: '', user_prompt: '', history_rounds: 0, output_format: 'text', json_fields: [], streaming: true, skills: [], max_tool_rounds: 5 } }),
+      defaults: () => ({
+        settings: {
+          model_id: '',
+          params: {},
+          system_prompt: '',
+          user_prompt: '',
+          history_rounds: 0,
+          output_format: 'text',
+          json_fields: [],
+          streaming: true,
+          skills: [],
+          max_tool_rounds: 5,
+        },
+      }),
       Form: LlmForm,
       // The model, then the start of the user prompt: "GPT-4o · Summarise {{Start.text}}".
       summary: (n) => {
@@ -26,9 +39,18 @@ export default defineExtension({
       key: 'intent',
       icon: IconBulb,
       color: '#7816FF',
-      defaults: () => ({ inputs: [{ name: 'query', type: 'string', value: { kind: 'literal', value: '' } }], settings: { model_id: '', intents: [''], mode: 'fast', instructions: '' } }),
+      defaults: () => ({
+        inputs: [{ name: 'query', type: 'string', value: { kind: 'literal', value: '' } }],
+        settings: { model_id: '', intents: [''], mode: 'fast', instructions: '' },
+      }),
       // One branch per intent (branch_0 ...), then 'other'.
-      ports: (node) => [...((node.node_param.settings as { intents?: string[] }).intents ?? []).map((label, i) => ({ id: `branch_${i}`, label: label || `#${i + 1}` })), { id: 'default', labelKey: 'node-llm:intent.other' }],
+      ports: (node) => [
+        ...((node.node_param.settings as { intents?: string[] }).intents ?? []).map((label, i) => ({
+          id: `branch_${i}`,
+          label: label || `#${i + 1}`,
+        })),
+        { id: 'default', labelKey: 'node-llm:intent.other' },
+      ],
       Form: IntentForm,
       summary: (n) => oneLine((n.node_param.settings as { model_name?: string }).model_name),
     });

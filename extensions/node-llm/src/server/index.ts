@@ -9,7 +9,10 @@ export default defineExtension({
   id: 'node-llm',
   register(ctx) {
     const models = () => ctx.service(ModelsService);
-    ctx.register(NodeTypes, llmNode(models, () => ctx.optionalService(PromptsService)));
+    ctx.register(
+      NodeTypes,
+      llmNode(models, () => ctx.optionalService(PromptsService)),
+    );
     ctx.register(NodeTypes, intentNode(models));
   },
 });

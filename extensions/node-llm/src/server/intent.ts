@@ -20,9 +20,15 @@ export function intentNode(models: () => Models): NodeTypeDefinition {
     code: 22,
     category: 'ai',
     label: { 'en-US': 'Intent recognition', 'zh-CN': '意图识别' },
-    description: { 'en-US': "Classifies the input `query` into one of the intents (one branch each, plus 'other').", 'zh-CN': '把输入 query 归入某个意图（每个意图一个分支，另有“其他”）。' },
+    description: {
+      'en-US': "Classifies the input `query` into one of the intents (one branch each, plus 'other').",
+      'zh-CN': '把输入 query 归入某个意图（每个意图一个分支，另有“其他”）。',
+    },
     settings: IntentSettings,
-    ports: (node) => [...((node.node_param.settings as { intents?: string[] })?.intents ?? []).map((_, i) => intentPort(i)), 'default'],
+    ports: (node) => [
+      ...((node.node_param.settings as { intents?: string[] })?.intents ?? []).map((_, i) => intentPort(i)),
+      'default',
+    ],
     outputsOf: () => [
       { name: 'classificationId', type: 'integer' },
       { name: 'reason', type: 'string' },
@@ -33,14 +39,31 @@ export function intentNode(models: () => Models): NodeTypeDefinition {
       const list = s.intents.map((t, i) => `${i + 1}. ${t}`).join('\n');
       const system = [
         'You classify a user query into exactly one of the numbered intents, or 0 when none fits.',
-        s.mode === 'full' ? 'Answer with JSON only: {"classificationId": <number>, "reason": "<one sentence>"}.' : 'Answer with JSON only: {"classificationId": <number>}.',
+        s.mode === 'full'
+          ? 'Answer with JSON only: {"classificationId": <number>, "reason": "<one sentence>"}.'
+          : 'Answer with JSON only: {"classificationId": <number>}.',
         s.instructions ? `Also: ${ctx.render(s.instructions)}` : '',
         `Intents:\n${list}`,
-      ].filter(Boolean).join('\n\n');
+      ]
+        .filter(Boolean)
+        .join('\n\n');
       const { generateText } = await import('ai');
-      const r = await generateText({ model: await model.chat(), system, prompt: String(ctx.inputs.query ?? ''), temperature: 0, abortSignal: ctx.signal, maxRetries: 1 });
+      const r = await generateText({
+        model: await model.chat(),
+        system,
+        prompt: String(ctx.inputs.query ?? ''),
+        temperature: 0,
+        abortSignal: ctx.signal,
+        maxRetries: 1,
+      });
       const usage = { input_tokens: r.usage.inputTokens ?? 0, output_tokens: r.usage.outputTokens ?? 0 };
-      await models().recordUsage({ space_id: ctx.spaceId, model_id: model.model_id, ...usage, source: 'workflow', run_id: ctx.runId });
+      await models().recordUsage({
+        space_id: ctx.spaceId,
+        model_id: model.model_id,
+        ...usage,
+        source: 'workflow',
+        run_id: ctx.runId,
+      });
       const match = /\{[\s\S]*\}/.exec(r.text);
       let id = 0;
       let reason = '';

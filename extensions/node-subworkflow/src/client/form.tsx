@@ -15,23 +15,51 @@ export function SubWorkflowForm({ node, onParam, spaceId, workflowId, problems }
   const versions = useQuery({
     queryKey: ['workflow', 'versions', s.workflow_id],
     enabled: !!s.workflow_id,
-    queryFn: () => api.post<{ version_list: { version: string }[] }>('/api/workflow_api/version_list', { space_id: spaceId, workflow_id: s.workflow_id, size: 50 }),
+    queryFn: () =>
+      api.post<{ version_list: { version: string }[] }>('/api/workflow_api/version_list', {
+        space_id: spaceId,
+        workflow_id: s.workflow_id,
+        size: 50,
+      }),
   });
   const pick = async (id: string) => {
-    const sig = await api.post<{ inputs: FieldDecl[]; outputs: FieldDecl[] }>('/api/workflow_api/signature', { space_id: spaceId, workflow_id: id });
+    const sig = await api.post<{ inputs: FieldDecl[]; outputs: FieldDecl[] }>('/api/workflow_api/signature', {
+      space_id: spaceId,
+      workflow_id: id,
+    });
     // Inputs already bound keep their values; new fields start empty.
     const old = new Map(node.node_param.inputs.map((i) => [i.name, i]));
-    const inputs: InputBinding[] = sig.inputs.map((f) => old.get(f.name) ?? { name: f.name, type: f.type, ...(f.items ? { items: f.items } : {}), value: { kind: 'literal', value: f.default ?? '' } });
+    const inputs: InputBinding[] = sig.inputs.map(
+      (f) =>
+        old.get(f.name) ?? {
+          name: f.name,
+          type: f.type,
+          ...(f.items ? { items: f.items } : {}),
+          value: { kind: 'literal', value: f.default ?? '' },
+        },
+    );
     onParam({ settings: { workflow_id: id }, inputs, outputs: sig.outputs });
   };
   return (
     <div data-testid="subworkflow-form">
-      <WorkflowSelect spaceId={spaceId} exclude={workflowId} value={s.workflow_id} onChange={(id) => void pick(id)} testId="subworkflow-select" />
+      <WorkflowSelect
+        spaceId={spaceId}
+        exclude={workflowId}
+        value={s.workflow_id}
+        onChange={(id) => void pick(id)}
+        testId="subworkflow-select"
+      />
       <FieldProblem message={problems['settings.workflow_id']} />
       {s.workflow_id && (
         <Space size={4} style={{ marginTop: 8 }}>
           <span style={{ fontSize: 12 }}>{t('version')}</span>
-          <Select size="small" style={{ width: 180 }} value={s.version ?? ''} onChange={(version: string) => onParam({ settings: { ...s, version: version || undefined } })} data-testid="subworkflow-version">
+          <Select
+            size="small"
+            style={{ width: 180 }}
+            value={s.version ?? ''}
+            onChange={(version: string) => onParam({ settings: { ...s, version: version || undefined } })}
+            data-testid="subworkflow-version"
+          >
             <Select.Option value="">{t('latest')}</Select.Option>
             <Select.Option value="draft">{t('draft')}</Select.Option>
             {(versions.data?.version_list ?? []).map((v) => (

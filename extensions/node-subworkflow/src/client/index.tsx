@@ -9,6 +9,12 @@ export default defineExtension({
   id: 'node-subworkflow',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
-    ctx.register(NodeTypeClients, { key: 'sub_workflow', icon: IconMindMapping, color: '#722ED1', defaults: () => ({ settings: { workflow_id: '' } }), Form: SubWorkflowForm });
+    ctx.register(NodeTypeClients, {
+      key: 'sub_workflow',
+      icon: IconMindMapping,
+      color: '#722ED1',
+      defaults: () => ({ settings: { workflow_id: '' } }),
+      Form: SubWorkflowForm,
+    });
   },
 });

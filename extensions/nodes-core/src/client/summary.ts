@@ -14,7 +14,12 @@ export interface Branch {
 }
 
 /** Operators without a right-hand side. */
-export const UNARY = new Set<number>([ConditionType.Null, ConditionType.NotNull, ConditionType.True, ConditionType.False]);
+export const UNARY = new Set<number>([
+  ConditionType.Null,
+  ConditionType.NotNull,
+  ConditionType.True,
+  ConditionType.False,
+]);
 
 /** What an If branch tests, for its port on the card: `score > 3 and name contains "a"`. */
 export function conditionText(branch: Branch | undefined): PortDetail {

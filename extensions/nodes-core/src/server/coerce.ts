@@ -27,7 +27,11 @@ export function coerceField(value: unknown, field: FieldDecl, what: string): unk
     case 'array': {
       const arr = typeof value === 'string' ? safeParse(value) : value;
       if (!Array.isArray(arr)) fail('an array');
-      return field.items ? (arr as unknown[]).map((x, i) => coerceField(x, { name: `${field.name}[${i}]`, type: field.items! }, `${what} item ${i}`)) : arr;
+      return field.items
+        ? (arr as unknown[]).map((x, i) =>
+            coerceField(x, { name: `${field.name}[${i}]`, type: field.items! }, `${what} item ${i}`),
+          )
+        : arr;
     }
     case 'object': {
       const obj = typeof value === 'string' ? safeParse(value) : value;

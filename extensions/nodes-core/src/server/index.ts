@@ -7,7 +7,19 @@ import { zodOf } from '@tessera/ext-workflow/shared';
 import { end, start } from './start-end.ts';
 import { assignVariable, fromJson, message, text, toJson, variableAggregator } from './text.ts';
 
-export const CORE_NODE_TYPES = [start, end, ifNode, text, message, toJson, fromJson, variableAggregator, assignVariable, question, input];
+export const CORE_NODE_TYPES = [
+  start,
+  end,
+  ifNode,
+  text,
+  message,
+  toJson,
+  fromJson,
+  variableAggregator,
+  assignVariable,
+  question,
+  input,
+];
 
 export default defineExtension({
   id: 'nodes-core',
@@ -21,15 +33,22 @@ export default defineExtension({
       const { Output, generateText } = await import('ai');
       const r = await generateText({
         model: await model.chat(),
-        system: 'Extract the requested fields from the user\'s answer to the question. Use null for what the answer does not say.',
+        system:
+          "Extract the requested fields from the user's answer to the question. Use null for what the answer does not say.",
         prompt: `Question: ${question}\nAnswer: ${answer}`,
         output: Output.object({ schema: zodOf(fields) }),
         temperature: 0,
         abortSignal: signal,
         maxRetries: 1,
       });
-      await models.recordUsage({ space_id: spaceId, model_id: model.model_id, input_tokens: r.usage.inputTokens ?? 0, output_tokens: r.usage.outputTokens ?? 0, source: 'workflow' });
-      return (r.output ?? {});
+      await models.recordUsage({
+        space_id: spaceId,
+        model_id: model.model_id,
+        input_tokens: r.usage.inputTokens ?? 0,
+        output_tokens: r.usage.outputTokens ?? 0,
+        source: 'workflow',
+      });
+      return r.output ?? {};
     });
     ctx.onDispose(() => setFieldExtractor(undefined));
   },

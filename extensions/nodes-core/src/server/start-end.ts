@@ -15,12 +15,14 @@ export const start: NodeTypeDefinition = {
     for (const field of ctx.outputs) {
       const given = ctx.inputs[field.name];
       const value = given === undefined || given === null || given === '' ? field.default : given;
-      if ((value === undefined || value === null) && field.required) throw new Error(`The input '${field.name}' is required.`);
+      if ((value === undefined || value === null) && field.required)
+        throw new Error(`The input '${field.name}' is required.`);
       let out = coerceField(value, field, `input '${field.name}'`);
       // File fields (and lists of files) take uploaded file ids or URLs; later nodes get URLs.
       if (out !== undefined && out !== null) {
         if (field.type === 'file') out = await ctx.resolveFile(out);
-        else if (field.type === 'array' && field.items === 'file' && Array.isArray(out)) out = await Promise.all(out.map((x) => ctx.resolveFile(x)));
+        else if (field.type === 'array' && field.items === 'file' && Array.isArray(out))
+          out = await Promise.all(out.map((x) => ctx.resolveFile(x)));
       }
       outputs[field.name] = out;
     }
@@ -42,14 +44,19 @@ export const end: NodeTypeDefinition = {
   role: 'exit',
   singleton: true,
   label: { 'en-US': 'End', 'zh-CN': '结束' },
-  description: { 'en-US': 'The result of the workflow: variables or an answer.', 'zh-CN': '工作流的结果：变量或回答。' },
+  description: {
+    'en-US': 'The result of the workflow: variables or an answer.',
+    'zh-CN': '工作流的结果：变量或回答。',
+  },
   settings: EndSettings,
   streamsAnswer: (node) => {
     const s = node.node_param.settings as { terminate_plan?: string; answer?: string; streaming?: boolean };
     return s?.terminate_plan === 'use_answer_content' && s.streaming !== false ? (s.answer ?? '') : undefined;
   },
   outputsOf: (node): FieldDecl[] =>
-    (node.node_param.settings as { terminate_plan?: string })?.terminate_plan === 'use_answer_content' ? [{ name: 'output', type: 'string' }] : node.node_param.inputs.map((i) => ({ name: i.name, type: i.type, items: i.items })),
+    (node.node_param.settings as { terminate_plan?: string })?.terminate_plan === 'use_answer_content'
+      ? [{ name: 'output', type: 'string' }]
+      : node.node_param.inputs.map((i) => ({ name: i.name, type: i.type, items: i.items })),
   execute(ctx) {
     if (ctx.settings.terminate_plan === 'use_answer_content') {
       const answer = ctx.render(ctx.settings.answer ?? '');

@@ -3,7 +3,10 @@ import { z } from 'zod';
 
 const TextSettings = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('concat'), template: z.string().max(100_000) }),
-  z.object({ mode: z.literal('split'), separators: z.array(z.string().min(1)).min(1, 'Give at least one separator.').max(20) }),
+  z.object({
+    mode: z.literal('split'),
+    separators: z.array(z.string().min(1)).min(1, 'Give at least one separator.').max(20),
+  }),
 ]);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -13,9 +16,18 @@ export const text: NodeTypeDefinition = {
   code: 15,
   category: 'utility',
   label: { 'en-US': 'Text', 'zh-CN': '文本处理' },
-  description: { 'en-US': 'Joins text with a template, or splits it by separators.', 'zh-CN': '用模板拼接文本，或按分隔符拆分。' },
+  description: {
+    'en-US': 'Joins text with a template, or splits it by separators.',
+    'zh-CN': '用模板拼接文本，或按分隔符拆分。',
+  },
   settings: TextSettings,
-  outputsOf: (node) => [{ name: 'output', type: (node.node_param.settings as { mode?: string })?.mode === 'split' ? 'array' : 'string', items: 'string' }],
+  outputsOf: (node) => [
+    {
+      name: 'output',
+      type: (node.node_param.settings as { mode?: string })?.mode === 'split' ? 'array' : 'string',
+      items: 'string',
+    },
+  ],
   execute(ctx) {
     if (ctx.settings.mode === 'concat') return { outputs: { output: ctx.render(ctx.settings.template) } };
     const source = String(ctx.inputs.text ?? ctx.inputs[Object.keys(ctx.inputs)[0]] ?? '');
@@ -31,7 +43,10 @@ export const message: NodeTypeDefinition = {
   code: 13,
   category: 'io',
   label: { 'en-US': 'Message', 'zh-CN': '输出' },
-  description: { 'en-US': 'Sends an intermediate message to the caller while the run goes on.', 'zh-CN': '在运行过程中向调用方发送中间消息。' },
+  description: {
+    'en-US': 'Sends an intermediate message to the caller while the run goes on.',
+    'zh-CN': '在运行过程中向调用方发送中间消息。',
+  },
   settings: MessageSettings,
   streamsAnswer: (node) => {
     const s = node.node_param.settings as { template?: string; streaming?: boolean };
@@ -61,7 +76,8 @@ export const fromJson: NodeTypeDefinition = {
   code: 59,
   category: 'utility',
   label: { 'en-US': 'From JSON', 'zh-CN': 'JSON 反序列化' },
-  outputsOf: (node) => node.node_param.outputs.length ? node.node_param.outputs : [{ name: 'output', type: 'object' }],
+  outputsOf: (node) =>
+    node.node_param.outputs.length ? node.node_param.outputs : [{ name: 'output', type: 'object' }],
   execute(ctx) {
     const source = ctx.inputs.input;
     if (typeof source !== 'string') throw new Error('From JSON needs a string input named input.');
@@ -73,16 +89,29 @@ export const fromJson: NodeTypeDefinition = {
   },
 };
 
-const AggregatorSettings = z.object({ groups: z.array(z.object({ name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), variables: z.array(z.string().min(1)).min(1) })).min(1) });
+const AggregatorSettings = z.object({
+  groups: z
+    .array(
+      z.object({ name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), variables: z.array(z.string().min(1)).min(1) }),
+    )
+    .min(1),
+});
 
 export const variableAggregator: NodeTypeDefinition = {
   key: 'variable_aggregator',
   code: 32,
   category: 'logic',
   label: { 'en-US': 'Variable aggregator', 'zh-CN': '变量聚合' },
-  description: { 'en-US': 'Per group, the first variable that has a value (joins branches).', 'zh-CN': '每组取第一个有值的变量（汇合分支）。' },
+  description: {
+    'en-US': 'Per group, the first variable that has a value (joins branches).',
+    'zh-CN': '每组取第一个有值的变量（汇合分支）。',
+  },
   settings: AggregatorSettings,
-  outputsOf: (node) => ((node.node_param.settings as z.infer<typeof AggregatorSettings>)?.groups ?? []).map((g) => ({ name: g.name, type: 'string' as const })),
+  outputsOf: (node) =>
+    ((node.node_param.settings as z.infer<typeof AggregatorSettings>)?.groups ?? []).map((g) => ({
+      name: g.name,
+      type: 'string' as const,
+    })),
   execute(ctx) {
     const outputs: Record<string, unknown> = {};
     for (const g of ctx.settings.groups as z.infer<typeof AggregatorSettings>['groups']) {
@@ -99,7 +128,10 @@ export const assignVariable: NodeTypeDefinition = {
   code: 40,
   category: 'data',
   label: { 'en-US': 'Assign variable', 'zh-CN': '变量赋值' },
-  description: { 'en-US': 'Writes app or user variables: each input names a variable.', 'zh-CN': '写入应用或用户变量：每个输入对应一个变量。' },
+  description: {
+    'en-US': 'Writes app or user variables: each input names a variable.',
+    'zh-CN': '写入应用或用户变量：每个输入对应一个变量。',
+  },
   settings: AssignSettings,
   outputsOf: () => [{ name: 'isSuccess', type: 'boolean' }],
   async execute(ctx) {

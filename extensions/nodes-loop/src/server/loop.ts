@@ -1,8 +1,24 @@
 import { getPathOf, type Collect } from './collect.ts';
-import type { BodyOutcome, FieldDecl, LocalsContext, LoopFrame, NodeRunContext, NodeTypeDefinition } from '@tessera/ext-workflow/shared';
+import type {
+  BodyOutcome,
+  FieldDecl,
+  LocalsContext,
+  LoopFrame,
+  NodeRunContext,
+  NodeTypeDefinition,
+} from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
 
-export const CollectSchema = z.array(z.object({ name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), node_id: z.string().min(1), path: z.array(z.string()).default([]) })).max(50).default([]);
+export const CollectSchema = z
+  .array(
+    z.object({
+      name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+      node_id: z.string().min(1),
+      path: z.array(z.string()).default([]),
+    }),
+  )
+  .max(50)
+  .default([]);
 
 const LoopSettings = z.object({
   /** array: once per item of the input `items`; count: `count` times; infinite: until a Break node. */
@@ -10,7 +26,10 @@ const LoopSettings = z.object({
   /** Safety limit (the run fails beyond it). */
   max_iterations: z.number().int().min(1).max(100_000).default(1000),
   /** Loop variables: their initial values are the inputs of the same names. */
-  variables: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).max(50).default([]),
+  variables: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
+    .max(50)
+    .default([]),
   /** Outputs: the value of a body node's output, collected into an array per iteration. */
   collect: CollectSchema,
 });
@@ -26,25 +45,39 @@ export const loop: NodeTypeDefinition = {
   code: 21,
   category: 'logic',
   label: { 'en-US': 'Loop', 'zh-CN': '循环' },
-  description: { 'en-US': 'Repeats its body over an array, a number of times, or until Break.', 'zh-CN': '按数组、次数或直到“终止循环”重复执行循环体。' },
+  description: {
+    'en-US': 'Repeats its body over an array, a number of times, or until Break.',
+    'zh-CN': '按数组、次数或直到“终止循环”重复执行循环体。',
+  },
   settings: LoopSettings,
   outputsOf: (node) => {
     const s = node.node_param.settings as z.infer<typeof LoopSettings>;
-    return [...(s?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })), ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
+    return [
+      ...(s?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })),
+      ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const })),
+    ];
   },
   localsOf: (node, inputs) => {
     const s = node.node_param.settings as Partial<z.infer<typeof LoopSettings>>;
-    return [...(s?.loop_type === 'array' || !s?.loop_type ? [itemOf(inputs)] : []), { name: 'index', type: 'integer' as const }, ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const }))];
+    return [
+      ...(s?.loop_type === 'array' || !s?.loop_type ? [itemOf(inputs)] : []),
+      { name: 'index', type: 'integer' as const },
+      ...(s?.variables ?? []).map((v) => ({ name: v, type: 'string' as const })),
+    ];
   },
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof LoopSettings>;
     const items = s.loop_type === 'array' ? ctx.inputs.items : undefined;
-    if (s.loop_type === 'array' && !Array.isArray(items)) throw new Error('An array loop needs an input named items that is an array.');
+    if (s.loop_type === 'array' && !Array.isArray(items))
+      throw new Error('An array loop needs an input named items that is an array.');
     const count = s.loop_type === 'count' ? Number(ctx.inputs.count) : Infinity;
-    if (s.loop_type === 'count' && (!Number.isInteger(count) || count < 0)) throw new Error('A count loop needs an input named count that is a whole number.');
+    if (s.loop_type === 'count' && (!Number.isInteger(count) || count < 0))
+      throw new Error('A count loop needs an input named count that is a whole number.');
     // Resuming after a question asked inside the body: continue that iteration where it stopped.
     const cp = ctx.resume !== undefined ? (ctx.interrupted?.checkpoint as LoopCheckpoint | undefined) : undefined;
-    const vars: Record<string, unknown> = cp ? { ...cp.vars } : Object.fromEntries(s.variables.map((v) => [v, ctx.inputs[v] ?? null]));
+    const vars: Record<string, unknown> = cp
+      ? { ...cp.vars }
+      : Object.fromEntries(s.variables.map((v) => [v, ctx.inputs[v] ?? null]));
     const frame: LoopFrame = {
       get: (name) => vars[name],
       set: (name, value) => {
@@ -52,16 +85,34 @@ export const loop: NodeTypeDefinition = {
         vars[name] = value;
       },
     };
-    const collected: Record<string, unknown[]> = cp ? structuredClone(cp.collected) : Object.fromEntries(s.collect.map((c) => [c.name, []]));
+    const collected: Record<string, unknown[]> = cp
+      ? structuredClone(cp.collected)
+      : Object.fromEntries(s.collect.map((c) => [c.name, []]));
     const limit = s.loop_type === 'array' ? (items as unknown[]).length : count;
     for (let index = cp?.index ?? 0; index < limit; index++) {
-      if (index >= s.max_iterations) throw new Error(`The loop reached its maximum of ${s.max_iterations} iterations (raise max_iterations or add a Break).`);
+      if (index >= s.max_iterations)
+        throw new Error(
+          `The loop reached its maximum of ${s.max_iterations} iterations (raise max_iterations or add a Break).`,
+        );
       if (ctx.signal.aborted) throw new Error('cancelled');
       // Body nodes read item, index and the loop variables as this node's outputs; the object is live.
-      const locals = Object.assign(Object.create(null), vars, { item: s.loop_type === 'array' ? (items as unknown[])[index] : undefined, index }) as Record<string, unknown>;
+      const locals = Object.assign(Object.create(null), vars, {
+        item: s.loop_type === 'array' ? (items as unknown[])[index] : undefined,
+        index,
+      }) as Record<string, unknown>;
       const frameWithLocals: LoopFrame = { get: frame.get, set: (n, v) => (frame.set(n, v), (locals[n] = v)) };
-      const body = await ctx.runBody({ locals, loop: frameWithLocals, resume: cp && index === cp.index ? { state: cp.body, data: ctx.resume } : undefined });
-      if (body.interrupt) return suspend(ctx, body.interrupt, { index, vars, collected, body: body.interrupt.state } satisfies LoopCheckpoint);
+      const body = await ctx.runBody({
+        locals,
+        loop: frameWithLocals,
+        resume: cp && index === cp.index ? { state: cp.body, data: ctx.resume } : undefined,
+      });
+      if (body.interrupt)
+        return suspend(ctx, body.interrupt, {
+          index,
+          vars,
+          collected,
+          body: body.interrupt.state,
+        } satisfies LoopCheckpoint);
       for (const c of s.collect as Collect[]) collected[c.name].push(getPathOf(body.outputs[c.node_id], c.path));
       if (body.control === 'break') break;
     }
@@ -87,7 +138,10 @@ export const setLoopVariable: NodeTypeDefinition = {
   code: 20,
   category: 'logic',
   label: { 'en-US': 'Set loop variable', 'zh-CN': '设置变量' },
-  description: { 'en-US': 'Gives loop variables new values (each input names a variable).', 'zh-CN': '为循环变量赋新值（每个输入对应一个变量）。' },
+  description: {
+    'en-US': 'Gives loop variables new values (each input names a variable).',
+    'zh-CN': '为循环变量赋新值（每个输入对应一个变量）。',
+  },
   execute(ctx) {
     if (!ctx.loop) throw new Error('Set loop variable only works inside a loop body.');
     for (const [name, value] of Object.entries(ctx.inputs)) ctx.loop.set(name, value);
@@ -124,9 +178,16 @@ export const batch: NodeTypeDefinition = {
   code: 28,
   category: 'logic',
   label: { 'en-US': 'Batch', 'zh-CN': '批处理' },
-  description: { 'en-US': 'Runs its body once per item, several at a time; results keep the order of the items.', 'zh-CN': '对每一项并发执行批处理体；结果保持输入顺序。' },
+  description: {
+    'en-US': 'Runs its body once per item, several at a time; results keep the order of the items.',
+    'zh-CN': '对每一项并发执行批处理体；结果保持输入顺序。',
+  },
   settings: BatchSettings,
-  outputsOf: (node) => ((node.node_param.settings as z.infer<typeof BatchSettings>)?.collect ?? []).map((c) => ({ name: c.name, type: 'array' as const })),
+  outputsOf: (node) =>
+    ((node.node_param.settings as z.infer<typeof BatchSettings>)?.collect ?? []).map((c) => ({
+      name: c.name,
+      type: 'array' as const,
+    })),
   localsOf: (_node, inputs) => [itemOf(inputs), { name: 'index', type: 'integer' }],
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof BatchSettings>;
@@ -134,20 +195,30 @@ export const batch: NodeTypeDefinition = {
     if (!Array.isArray(all)) throw new Error('Batch needs an input named items that is an array.');
     // As Coze does: a longer list is cut to the maximum (the log says so).
     const items = all.length > s.max_items ? all.slice(0, s.max_items) : all;
-    if (items.length < all.length) ctx.log(`Batch got ${all.length} items; only the first ${s.max_items} run (its maximum).`);
+    if (items.length < all.length)
+      ctx.log(`Batch got ${all.length} items; only the first ${s.max_items} run (its maximum).`);
     // Resuming after a question asked in one item's body: that item continues, the others waiting keep waiting.
     const cp = ctx.resume !== undefined ? (ctx.interrupted?.checkpoint as BatchCheckpoint | undefined) : undefined;
-    const results: Record<string, unknown[]> = cp ? structuredClone(cp.results) : Object.fromEntries(s.collect.map((c) => [c.name, Array.from({ length: items.length }, () => null)]));
+    const results: Record<string, unknown[]> = cp
+      ? structuredClone(cp.results)
+      : Object.fromEntries(s.collect.map((c) => [c.name, Array.from({ length: items.length }, () => null)]));
     const done = new Set<number>(cp?.done ?? []);
     const waiting: BatchCheckpoint['waiting'] = cp ? cp.waiting.slice(1) : [];
     const settle = (index: number, body: BodyOutcome) => {
-      if (body.interrupt) return void waiting.push({ index, state: body.interrupt.state, request: body.interrupt.request });
+      if (body.interrupt)
+        return void waiting.push({ index, state: body.interrupt.state, request: body.interrupt.request });
       for (const c of s.collect as Collect[]) results[c.name][index] = getPathOf(body.outputs[c.node_id], c.path);
       done.add(index);
     };
     if (cp?.waiting[0]) {
       const first = cp.waiting[0];
-      settle(first.index, await ctx.runBody({ locals: { item: items[first.index], index: first.index }, resume: { state: first.state, data: ctx.resume } }));
+      settle(
+        first.index,
+        await ctx.runBody({
+          locals: { item: items[first.index], index: first.index },
+          resume: { state: first.state, data: ctx.resume },
+        }),
+      );
     }
     const held = new Set(waiting.map((w) => w.index));
     const todo = items.map((_, i) => i).filter((i) => !done.has(i) && !held.has(i) && i !== cp?.waiting[0]?.index);
@@ -161,7 +232,11 @@ export const batch: NodeTypeDefinition = {
     await Promise.all(Array.from({ length: Math.min(s.concurrency, todo.length) }, worker));
     if (waiting.length) {
       waiting.sort((a, b) => a.index - b.index);
-      return ctx.interrupt({ type: waiting[0].request.type, data: waiting[0].request.data, checkpoint: { results, done: [...done], waiting } satisfies BatchCheckpoint });
+      return ctx.interrupt({
+        type: waiting[0].request.type,
+        data: waiting[0].request.data,
+        checkpoint: { results, done: [...done], waiting } satisfies BatchCheckpoint,
+      });
     }
     return { outputs: results };
   },

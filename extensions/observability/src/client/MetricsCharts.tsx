@@ -5,10 +5,32 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { RANGES, type MetricsPoint, type Range } from './api.ts';
 
-const COLORS = ['#165dff', '#ff7d00', '#00b42a', '#722ed1', '#f53f3f', '#14c9c9', '#f7ba1e', '#d91ad9', '#86909c', '#0fc6c2'];
+const COLORS = [
+  '#165dff',
+  '#ff7d00',
+  '#00b42a',
+  '#722ed1',
+  '#f53f3f',
+  '#14c9c9',
+  '#f7ba1e',
+  '#d91ad9',
+  '#86909c',
+  '#0fc6c2',
+];
 
 export function MetricsCharts({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('observability');
@@ -21,11 +43,26 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
     queryKey: ['observability', 'metrics', spaceId, range, groupBy],
     queryFn: () => {
       const end = Date.now();
-      return api.post<{ points: MetricsPoint[]; total: { runs: number; errors: number; input_tokens: number; output_tokens: number } }>('/api/observability/v1/metrics/query', { space_id: spaceId, start_time: end - RANGES[range], end_time: end, granularity, ...(groupBy !== 'none' ? { group_by: groupBy } : {}) });
+      return api.post<{
+        points: MetricsPoint[];
+        total: { runs: number; errors: number; input_tokens: number; output_tokens: number };
+      }>('/api/observability/v1/metrics/query', {
+        space_id: spaceId,
+        start_time: end - RANGES[range],
+        end_time: end,
+        granularity,
+        ...(groupBy !== 'none' ? { group_by: groupBy } : {}),
+      });
     },
   });
-  const label = (ms: number) => (granularity === 'hour' ? new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : format.date(ms));
-  const overall = groupBy === 'none' ? (q.data?.points ?? []).map((p) => ({ ...p, when: label(p.time_ms), tokens: p.input_tokens + p.output_tokens })) : [];
+  const label = (ms: number) =>
+    granularity === 'hour'
+      ? new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+      : format.date(ms);
+  const overall =
+    groupBy === 'none'
+      ? (q.data?.points ?? []).map((p) => ({ ...p, when: label(p.time_ms), tokens: p.input_tokens + p.output_tokens }))
+      : [];
   const groups = new Map<string, { group: string; runs: number; errors: number; tokens: number; p95: number }>();
   if (groupBy !== 'none')
     for (const p of q.data?.points ?? []) {
@@ -37,7 +74,10 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
       groups.set(p.group, g);
     }
   // Per group over time: one line of runs per model or name (the ten busiest).
-  const groupNames = [...groups.values()].sort((a, b) => b.runs - a.runs).slice(0, 10).map((g) => (g.group === '—' ? '' : g.group));
+  const groupNames = [...groups.values()]
+    .sort((a, b) => b.runs - a.runs)
+    .slice(0, 10)
+    .map((g) => (g.group === '—' ? '' : g.group));
   const times = new Map<number, Record<string, number | string>>();
   if (groupBy !== 'none')
     for (const p of q.data?.points ?? []) {
@@ -76,9 +116,15 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
       {q.isLoading && <Spin style={{ display: 'block', margin: 24 }} />}
       {q.data && (
         <Space size={24} style={{ marginBottom: 16 }} data-testid="obs-metrics-total">
-          <span>{t('runs')}: <b data-testid="obs-metrics-runs">{q.data.total.runs}</b></span>
-          <span>{t('errors')}: <b>{q.data.total.errors}</b></span>
-          <span>{t('tokens')}: <b>{format.number(q.data.total.input_tokens + q.data.total.output_tokens)}</b></span>
+          <span>
+            {t('runs')}: <b data-testid="obs-metrics-runs">{q.data.total.runs}</b>
+          </span>
+          <span>
+            {t('errors')}: <b>{q.data.total.errors}</b>
+          </span>
+          <span>
+            {t('tokens')}: <b>{format.number(q.data.total.input_tokens + q.data.total.output_tokens)}</b>
+          </span>
         </Space>
       )}
       {groupBy === 'none' ? (
@@ -131,21 +177,28 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
               <Tooltip />
               <Legend />
               {groupNames.map((g, i) => (
-                <Line key={g} type="monotone" dataKey={g} name={g || '—'} stroke={COLORS[i % COLORS.length]} dot={false} />
+                <Line
+                  key={g}
+                  type="monotone"
+                  dataKey={g}
+                  name={g || '—'}
+                  stroke={COLORS[i % COLORS.length]}
+                  dot={false}
+                />
               ))}
             </LineChart>,
           )}
           <Table
-          rowKey="group"
-          pagination={false}
-          data={[...groups.values()].sort((a, b) => b.runs - a.runs)}
-          columns={[
-            { title: groupBy === 'model' ? t('model') : t('name'), dataIndex: 'group' },
-            { title: t('runs'), dataIndex: 'runs', width: 100 },
-            { title: t('errors'), dataIndex: 'errors', width: 100 },
-            { title: t('tokens'), dataIndex: 'tokens', width: 120 },
-            { title: 'p95 (ms)', dataIndex: 'p95', width: 120 },
-          ]}
+            rowKey="group"
+            pagination={false}
+            data={[...groups.values()].sort((a, b) => b.runs - a.runs)}
+            columns={[
+              { title: groupBy === 'model' ? t('model') : t('name'), dataIndex: 'group' },
+              { title: t('runs'), dataIndex: 'runs', width: 100 },
+              { title: t('errors'), dataIndex: 'errors', width: 100 },
+              { title: t('tokens'), dataIndex: 'tokens', width: 120 },
+              { title: 'p95 (ms)', dataIndex: 'p95', width: 120 },
+            ]}
           />
         </>
       )}

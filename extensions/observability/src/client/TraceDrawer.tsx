@@ -34,7 +34,15 @@ function treeOf(spans: SpanItem[]): Row[] {
 export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; traceId: string; onClose(): void }) {
   const { t } = useTranslation('observability');
   const api = useApi();
-  const q = useQuery({ queryKey: ['observability', 'trace', spaceId, traceId], queryFn: () => api.post<{ spans: SpanItem[]; annotations: Annotation[] }>('/api/observability/v1/traces/get', { space_id: spaceId, trace_id: traceId }, { handled: (e) => e.status === 404 }) });
+  const q = useQuery({
+    queryKey: ['observability', 'trace', spaceId, traceId],
+    queryFn: () =>
+      api.post<{ spans: SpanItem[]; annotations: Annotation[] }>(
+        '/api/observability/v1/traces/get',
+        { space_id: spaceId, trace_id: traceId },
+        { handled: (e) => e.status === 404 },
+      ),
+  });
   const rows = useMemo(() => treeOf(q.data?.spans ?? []), [q.data]);
   const [chosen, setChosen] = useState<string>();
   const span = rows.find((r) => r.span.span_id === chosen)?.span ?? rows[0]?.span;
@@ -42,7 +50,16 @@ export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; tr
   const end = Math.max(...rows.map((r) => r.span.start_time_us + r.span.latency_ms * 1000));
   const total = Math.max(1, end - start);
   return (
-    <SidePanel visible size="large" title={<span data-testid="trace-title">{t('trace')} {traceId}</span>} onCancel={onClose}>
+    <SidePanel
+      visible
+      size="large"
+      title={
+        <span data-testid="trace-title">
+          {t('trace')} {traceId}
+        </span>
+      }
+      onCancel={onClose}
+    >
       {q.isLoading && <Spin />}
       {q.isError && <Empty description={t('traceMissing')} />}
       {!!rows.length && (
@@ -57,16 +74,56 @@ export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; tr
                 onKeyDown={(e) => e.key === 'Enter' && setChosen(s.span_id)}
                 data-testid="trace-span"
                 data-kind={s.kind}
-                style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '3px 4px', cursor: 'pointer', borderRadius: 4, background: span?.span_id === s.span_id ? 'var(--color-fill-2)' : undefined }}
+                style={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 8,
+                  padding: '3px 4px',
+                  cursor: 'pointer',
+                  borderRadius: 4,
+                  background: span?.span_id === s.span_id ? 'var(--color-fill-2)' : undefined,
+                }}
               >
-                <div style={{ width: 260, flex: 'none', paddingLeft: depth * 14, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={s.name}>
-                  <Tag size="small" color={s.status === 'error' ? 'red' : s.kind === 'llm' ? 'purple' : undefined} style={{ marginRight: 4 }}>
+                <div
+                  style={{
+                    width: 260,
+                    flex: 'none',
+                    paddingLeft: depth * 14,
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                    whiteSpace: 'nowrap',
+                  }}
+                  title={s.name}
+                >
+                  <Tag
+                    size="small"
+                    color={s.status === 'error' ? 'red' : s.kind === 'llm' ? 'purple' : undefined}
+                    style={{ marginRight: 4 }}
+                  >
                     {t(`kinds.${s.kind}`, { defaultValue: s.kind })}
                   </Tag>
                   {s.name}
                 </div>
-                <div style={{ flex: 1, position: 'relative', height: 10, background: 'var(--color-fill-1)', borderRadius: 2 }}>
-                  <div style={{ position: 'absolute', left: `${((s.start_time_us - start) / total) * 100}%`, width: `${Math.max(0.5, ((s.latency_ms * 1000) / total) * 100)}%`, top: 0, bottom: 0, borderRadius: 2, background: s.status === 'error' ? 'rgb(var(--red-6))' : 'rgb(var(--arcoblue-6))' }} />
+                <div
+                  style={{
+                    flex: 1,
+                    position: 'relative',
+                    height: 10,
+                    background: 'var(--color-fill-1)',
+                    borderRadius: 2,
+                  }}
+                >
+                  <div
+                    style={{
+                      position: 'absolute',
+                      left: `${((s.start_time_us - start) / total) * 100}%`,
+                      width: `${Math.max(0.5, ((s.latency_ms * 1000) / total) * 100)}%`,
+                      top: 0,
+                      bottom: 0,
+                      borderRadius: 2,
+                      background: s.status === 'error' ? 'rgb(var(--red-6))' : 'rgb(var(--arcoblue-6))',
+                    }}
+                  />
                 </div>
                 <Typography.Text type="secondary" style={{ width: 70, textAlign: 'right', fontSize: 12 }}>
                   {s.latency_ms} ms
@@ -74,16 +131,49 @@ export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; tr
               </div>
             ))}
           </div>
-          {span && <SpanDetail spaceId={spaceId} traceId={traceId} span={span} annotations={(q.data?.annotations ?? []).filter((a) => a.span_id === span.span_id)} />}
+          {span && (
+            <SpanDetail
+              spaceId={spaceId}
+              traceId={traceId}
+              span={span}
+              annotations={(q.data?.annotations ?? []).filter((a) => a.span_id === span.span_id)}
+            />
+          )}
         </div>
       )}
     </SidePanel>
   );
 }
 
-function SpanDetail({ spaceId, traceId, span, annotations }: { spaceId: string; traceId: string; span: SpanItem; annotations: Annotation[] }) {
+function SpanDetail({
+  spaceId,
+  traceId,
+  span,
+  annotations,
+}: {
+  spaceId: string;
+  traceId: string;
+  span: SpanItem;
+  annotations: Annotation[];
+}) {
   const { t } = useTranslation('observability');
-  const block = (v: string) => <pre style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxHeight: 280, overflow: 'auto', background: 'var(--color-fill-1)', padding: 8, borderRadius: 4, margin: 0, fontSize: 12 }}>{v || '—'}</pre>;
+  const block = (v: string) => (
+    <pre
+      style={{
+        whiteSpace: 'pre-wrap',
+        wordBreak: 'break-word',
+        maxHeight: 280,
+        overflow: 'auto',
+        background: 'var(--color-fill-1)',
+        padding: 8,
+        borderRadius: 4,
+        margin: 0,
+        fontSize: 12,
+      }}
+    >
+      {v || '—'}
+    </pre>
+  );
   return (
     <div style={{ flex: '1 1 45%', minWidth: 0 }} data-testid="span-detail">
       <Typography.Title heading={6} style={{ marginTop: 0 }}>
@@ -93,7 +183,9 @@ function SpanDetail({ spaceId, traceId, span, annotations }: { spaceId: string; 
         <Tag color={span.status === 'error' ? 'red' : 'green'}>{t(`status.${span.status}`)}</Tag>
         <Tag>{span.latency_ms} ms</Tag>
         {span.model && <Tag color="purple">{span.model}</Tag>}
-        {(span.input_tokens > 0 || span.output_tokens > 0) && <Tag>{t('tokensInOut', { input: span.input_tokens, output: span.output_tokens })}</Tag>}
+        {(span.input_tokens > 0 || span.output_tokens > 0) && (
+          <Tag>{t('tokensInOut', { input: span.input_tokens, output: span.output_tokens })}</Tag>
+        )}
       </Space>
       {span.status_message && <Typography.Paragraph type="error">{span.status_message}</Typography.Paragraph>}
       <Tabs defaultActiveTab="io" size="small">
@@ -112,7 +204,14 @@ function SpanDetail({ spaceId, traceId, span, annotations }: { spaceId: string; 
             </>
           )}
         </Tabs.TabPane>
-        <Tabs.TabPane key="annotations" title={<span data-testid="span-annotations-tab">{t('annotations')} ({annotations.length})</span>}>
+        <Tabs.TabPane
+          key="annotations"
+          title={
+            <span data-testid="span-annotations-tab">
+              {t('annotations')} ({annotations.length})
+            </span>
+          }
+        >
           <Annotate spaceId={spaceId} traceId={traceId} spanId={span.span_id} annotations={annotations} />
         </Tabs.TabPane>
       </Tabs>
@@ -120,7 +219,17 @@ function SpanDetail({ spaceId, traceId, span, annotations }: { spaceId: string; 
   );
 }
 
-function Annotate({ spaceId, traceId, spanId, annotations }: { spaceId: string; traceId: string; spanId: string; annotations: Annotation[] }) {
+function Annotate({
+  spaceId,
+  traceId,
+  spanId,
+  annotations,
+}: {
+  spaceId: string;
+  traceId: string;
+  spanId: string;
+  annotations: Annotation[];
+}) {
   const { t } = useTranslation('observability');
   const api = useApi();
   const qc = useQueryClient();
@@ -130,7 +239,20 @@ function Annotate({ spaceId, traceId, spanId, annotations }: { spaceId: string; 
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState('');
   const add = useMutation({
-    mutationFn: () => api.post('/api/observability/v1/annotations/create', { space_id: spaceId, trace_id: traceId, span_id: spanId, key: key.trim(), ...(score !== undefined ? { score } : {}), ...(label.trim() ? { label: label.trim() } : {}), comment }, { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) }),
+    mutationFn: () =>
+      api.post(
+        '/api/observability/v1/annotations/create',
+        {
+          space_id: spaceId,
+          trace_id: traceId,
+          span_id: spanId,
+          key: key.trim(),
+          ...(score !== undefined ? { score } : {}),
+          ...(label.trim() ? { label: label.trim() } : {}),
+          comment,
+        },
+        { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
+      ),
     onSuccess: async () => {
       toast.success(t('annotated'));
       setKey('');
@@ -141,12 +263,17 @@ function Annotate({ spaceId, traceId, spanId, annotations }: { spaceId: string; 
       await qc.invalidateQueries({ queryKey: ['observability', 'trace'] });
     },
   });
-  const remove = useMutation({ mutationFn: (id: string) => api.post('/api/observability/v1/annotations/delete', { space_id: spaceId, annotation_id: id }), onSuccess: () => qc.invalidateQueries({ queryKey: ['observability', 'trace'] }) });
+  const remove = useMutation({
+    mutationFn: (id: string) =>
+      api.post('/api/observability/v1/annotations/delete', { space_id: spaceId, annotation_id: id }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['observability', 'trace'] }),
+  });
   return (
     <div>
       {annotations.map((a) => (
         <div key={a.annotation_id} data-testid="span-annotation" style={{ marginBottom: 6 }}>
-          <Tag>{a.key}</Tag> {a.score !== null && <b>{a.score}</b>} {a.label && <Tag color="arcoblue">{a.label}</Tag>} <Typography.Text type="secondary">{a.comment}</Typography.Text>
+          <Tag>{a.key}</Tag> {a.score !== null && <b>{a.score}</b>} {a.label && <Tag color="arcoblue">{a.label}</Tag>}{' '}
+          <Typography.Text type="secondary">{a.comment}</Typography.Text>
           <Button size="mini" type="text" onClick={() => remove.mutate(a.annotation_id)}>
             {t('remove')}
           </Button>
@@ -154,13 +281,40 @@ function Annotate({ spaceId, traceId, spanId, annotations }: { spaceId: string; 
       ))}
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space>
-          <Input size="small" placeholder={t('annotationKey')} value={key} onChange={setKey} style={{ width: 140 }} data-testid="annotation-key" />
-          <InputNumber size="small" placeholder={t('score')} value={score} onChange={(v) => setScore(v ?? undefined)} style={{ width: 90 }} data-testid="annotation-score" />
+          <Input
+            size="small"
+            placeholder={t('annotationKey')}
+            value={key}
+            onChange={setKey}
+            style={{ width: 140 }}
+            data-testid="annotation-key"
+          />
+          <InputNumber
+            size="small"
+            placeholder={t('score')}
+            value={score}
+            onChange={(v) => setScore(v ?? undefined)}
+            style={{ width: 90 }}
+            data-testid="annotation-score"
+          />
           <Input size="small" placeholder={t('label')} value={label} onChange={setLabel} style={{ width: 110 }} />
         </Space>
-        <Input.TextArea placeholder={t('comment')} value={comment} onChange={setComment} maxLength={2000} autoSize={{ minRows: 1, maxRows: 3 }} />
+        <Input.TextArea
+          placeholder={t('comment')}
+          value={comment}
+          onChange={setComment}
+          maxLength={2000}
+          autoSize={{ minRows: 1, maxRows: 3 }}
+        />
         {problem && <Typography.Text type="error">{problem}</Typography.Text>}
-        <Button size="small" type="primary" disabled={!key.trim()} loading={add.isPending} onClick={() => add.mutate()} data-testid="annotation-save">
+        <Button
+          size="small"
+          type="primary"
+          disabled={!key.trim()}
+          loading={add.isPending}
+          onClick={() => add.mutate()}
+          data-testid="annotation-save"
+        >
           {t('annotate')}
         </Button>
       </Space>

@@ -2,7 +2,16 @@
 // or log id, CSV), conversations (threads), and metrics with charts. A trace opens in a drawer.
 import { Button, Empty, Input, InputNumber, Select, Space, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, toast, useApi, useFormat, usePageTitle, type ApiError } from '@tessera/sdk/client';
+import {
+  Modal,
+  PageHeading,
+  SearchInput,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  type ApiError,
+} from '@tessera/sdk/client';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -20,7 +29,8 @@ export function TracesPage() {
   const open = params.get('trace_id');
   const tab = params.get('tab') ?? 'traces';
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
-  const show = (id?: string) => setParams((p) => (id ? p.set('trace_id', id) : p.delete('trace_id'), p), { replace: !id });
+  const show = (id?: string) =>
+    setParams((p) => (id ? p.set('trace_id', id) : p.delete('trace_id'), p), { replace: !id });
   return (
     <div data-testid="obs-page">
       <PageHeading title={t('title')} intro={t('intro')} />
@@ -58,21 +68,43 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
   const page = pages.at(-1)!;
   const q = useQuery({
     queryKey: ['observability', 'traces', spaceId, range, f, page],
-    queryFn: () => api.post<{ traces: TraceItem[]; has_more: boolean; next_page_token: string }>('/api/observability/v1/traces/list', { space_id: spaceId, filters, page_size: 50, ...(page ? { page_token: page } : {}) }),
+    queryFn: () =>
+      api.post<{ traces: TraceItem[]; has_more: boolean; next_page_token: string }>(
+        '/api/observability/v1/traces/list',
+        { space_id: spaceId, filters, page_size: 50, ...(page ? { page_token: page } : {}) },
+      ),
   });
-  const views = useQuery({ queryKey: ['observability', 'views', spaceId], queryFn: () => api.post<{ views: { view_id: string; view_name: string; filters: Filters }[] }>('/api/observability/v1/views/list', { space_id: spaceId }) });
+  const views = useQuery({
+    queryKey: ['observability', 'views', spaceId],
+    queryFn: () =>
+      api.post<{ views: { view_id: string; view_name: string; filters: Filters }[] }>(
+        '/api/observability/v1/views/list',
+        { space_id: spaceId },
+      ),
+  });
   const set = (patch: Partial<Filters>) => {
-    setF((x) => Object.fromEntries(Object.entries({ ...x, ...patch }).filter(([, v]) => v !== undefined && v !== '')) as Filters);
+    setF(
+      (x) =>
+        Object.fromEntries(
+          Object.entries({ ...x, ...patch }).filter(([, v]) => v !== undefined && v !== ''),
+        ) as Filters,
+    );
     setPages(['']);
   };
   const search = useMutation({
-    mutationFn: () => api.post<{ trace_id: string }>('/api/observability/v1/traces/search', { space_id: spaceId, id: find.trim() }, { handled: (e: ApiError) => (e.status === 404 || e.status === 400 ? (setFindProblem(e.msg), true) : false) }),
+    mutationFn: () =>
+      api.post<{ trace_id: string }>(
+        '/api/observability/v1/traces/search',
+        { space_id: spaceId, id: find.trim() },
+        { handled: (e: ApiError) => (e.status === 404 || e.status === 400 ? (setFindProblem(e.msg), true) : false) },
+      ),
     onSuccess: (r) => onOpen(r.trace_id),
   });
   const [naming, setNaming] = useState(false);
   const [viewName, setViewName] = useState('');
   const saveView = useMutation({
-    mutationFn: () => api.post('/api/observability/v1/views/create', { space_id: spaceId, view_name: viewName.trim(), filters: f }),
+    mutationFn: () =>
+      api.post('/api/observability/v1/views/create', { space_id: spaceId, view_name: viewName.trim(), filters: f }),
     onSuccess: async () => {
       toast.success(t('viewSaved'));
       setNaming(false);
@@ -84,35 +116,87 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
   return (
     <div>
       <Space wrap style={{ marginBottom: 8 }}>
-        <Select style={{ width: 120 }} value={range} onChange={(v) => (setRange(v), setPages(['']))} data-testid="obs-range">
+        <Select
+          style={{ width: 120 }}
+          value={range}
+          onChange={(v) => (setRange(v), setPages(['']))}
+          data-testid="obs-range"
+        >
           {Object.keys(RANGES).map((r) => (
             <Select.Option key={r} value={r}>
               {t(`ranges.${r}`)}
             </Select.Option>
           ))}
         </Select>
-        <Select style={{ width: 130 }} placeholder={t('anyStatus')} allowClear value={f.status} onChange={(status) => set({ status })} data-testid="obs-status">
+        <Select
+          style={{ width: 130 }}
+          placeholder={t('anyStatus')}
+          allowClear
+          value={f.status}
+          onChange={(status) => set({ status })}
+          data-testid="obs-status"
+        >
           <Select.Option value="ok">{t('status.ok')}</Select.Option>
           <Select.Option value="error">{t('status.error')}</Select.Option>
         </Select>
-        <Select style={{ width: 150 }} placeholder={t('anySource')} allowClear value={f.source} onChange={(source) => set({ source })} data-testid="obs-source">
+        <Select
+          style={{ width: 150 }}
+          placeholder={t('anySource')}
+          allowClear
+          value={f.source}
+          onChange={(source) => set({ source })}
+          data-testid="obs-source"
+        >
           <Select.Option value="workflow">{t('sources.workflow')}</Select.Option>
           <Select.Option value="otlp">{t('sources.otlp')}</Select.Option>
         </Select>
         <SearchInput placeholder={t('searchName')} onSearch={(name) => set({ name })} data-testid="obs-name" />
-        <InputNumber style={{ width: 150 }} placeholder={t('minLatency')} min={0} value={f.min_latency_ms} onChange={(v) => set({ min_latency_ms: v ?? undefined })} suffix="ms" />
-        <InputNumber style={{ width: 130 }} placeholder={t('minTokens')} min={0} value={f.min_tokens} onChange={(v) => set({ min_tokens: v ?? undefined })} />
-        <Select style={{ width: 130 }} placeholder={t('anyKind')} allowClear value={f.kind} onChange={(kind) => set({ kind })}>
+        <InputNumber
+          style={{ width: 150 }}
+          placeholder={t('minLatency')}
+          min={0}
+          value={f.min_latency_ms}
+          onChange={(v) => set({ min_latency_ms: v ?? undefined })}
+          suffix="ms"
+        />
+        <InputNumber
+          style={{ width: 130 }}
+          placeholder={t('minTokens')}
+          min={0}
+          value={f.min_tokens}
+          onChange={(v) => set({ min_tokens: v ?? undefined })}
+        />
+        <Select
+          style={{ width: 130 }}
+          placeholder={t('anyKind')}
+          allowClear
+          value={f.kind}
+          onChange={(kind) => set({ kind })}
+        >
           {['workflow', 'chat', 'llm', 'server', 'client', 'internal'].map((k) => (
             <Select.Option key={k} value={k}>
               {t(`kinds.${k}`, { defaultValue: k })}
             </Select.Option>
           ))}
         </Select>
-        <AttributeFilter value={f} onChange={(attribute_key, attribute_value) => set({ attribute_key, attribute_value })} />
+        <AttributeFilter
+          value={f}
+          onChange={(attribute_key, attribute_value) => set({ attribute_key, attribute_value })}
+        />
       </Space>
       <Space wrap style={{ marginBottom: 12 }}>
-        <Select style={{ width: 200 }} placeholder={t('views')} allowClear onChange={(id) => set({ ...Object.fromEntries(Object.keys(f).map((k) => [k, undefined])), ...views.data?.views.find((v) => v.view_id === id)?.filters })} data-testid="obs-views">
+        <Select
+          style={{ width: 200 }}
+          placeholder={t('views')}
+          allowClear
+          onChange={(id) =>
+            set({
+              ...Object.fromEntries(Object.keys(f).map((k) => [k, undefined])),
+              ...views.data?.views.find((v) => v.view_id === id)?.filters,
+            })
+          }
+          data-testid="obs-views"
+        >
           {(views.data?.views ?? []).map((v) => (
             <Select.Option key={v.view_id} value={v.view_id}>
               {v.view_name}
@@ -122,7 +206,15 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
         <Button onClick={() => setNaming(true)} data-testid="obs-save-view">
           {t('saveView')}
         </Button>
-        <Input style={{ width: 300 }} placeholder={t('findPlaceholder')} value={find} onChange={(v) => (setFind(v), setFindProblem(''))} onPressEnter={() => find.trim() && search.mutate()} status={findProblem ? 'error' : undefined} data-testid="obs-find" />
+        <Input
+          style={{ width: 300 }}
+          placeholder={t('findPlaceholder')}
+          value={find}
+          onChange={(v) => (setFind(v), setFindProblem(''))}
+          onPressEnter={() => find.trim() && search.mutate()}
+          status={findProblem ? 'error' : undefined}
+          data-testid="obs-find"
+        />
         <Button onClick={() => search.mutate()} disabled={!find.trim()} loading={search.isPending}>
           {t('open')}
         </Button>
@@ -139,11 +231,34 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
         noDataElement={<Empty description={Object.keys(f).length ? t('noMatch') : t('empty')} />}
         onRow={(r) => ({ onClick: () => onOpen(r.trace_id), style: { cursor: 'pointer' } })}
         columns={[
-          { title: t('name'), dataIndex: 'name', render: (v: string, r) => <span data-testid="obs-trace" data-trace-id={r.trace_id}>{v}</span> },
-          { title: t('source'), dataIndex: 'source', width: 150, render: (v: string, r) => <span>{t(`sources.${v}`, { defaultValue: v })}{r.service && r.source === 'otlp' ? ` · ${r.service}` : ''}</span> },
+          {
+            title: t('name'),
+            dataIndex: 'name',
+            render: (v: string, r) => (
+              <span data-testid="obs-trace" data-trace-id={r.trace_id}>
+                {v}
+              </span>
+            ),
+          },
+          {
+            title: t('source'),
+            dataIndex: 'source',
+            width: 150,
+            render: (v: string, r) => (
+              <span>
+                {t(`sources.${v}`, { defaultValue: v })}
+                {r.service && r.source === 'otlp' ? ` · ${r.service}` : ''}
+              </span>
+            ),
+          },
           { title: t('started'), dataIndex: 'start_time', width: 180, render: (v: number) => format.dateTime(v) },
           { title: t('latencyCol'), dataIndex: 'latency_ms', width: 110, render: (v: number) => `${v} ms` },
-          { title: t('statusCol'), dataIndex: 'status', width: 90, render: (v: string) => <Tag color={v === 'error' ? 'red' : 'green'}>{t(`status.${v}`)}</Tag> },
+          {
+            title: t('statusCol'),
+            dataIndex: 'status',
+            width: 90,
+            render: (v: string) => <Tag color={v === 'error' ? 'red' : 'green'}>{t(`status.${v}`)}</Tag>,
+          },
           { title: t('spans'), dataIndex: 'span_count', width: 70 },
           { title: t('tokens'), width: 100, render: (_: unknown, r) => r.input_tokens + r.output_tokens || '—' },
           { title: t('model'), dataIndex: 'model', width: 130 },
@@ -158,8 +273,21 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
         </Button>
       </Space>
       {naming && (
-        <Modal visible title={t('saveView')} onCancel={() => setNaming(false)} onOk={() => saveView.mutate()} confirmLoading={saveView.isPending} okButtonProps={{ disabled: !viewName.trim(), ...({ 'data-testid': 'obs-view-save' } as object) }}>
-          <Input placeholder={t('viewName')} value={viewName} maxLength={100} onChange={setViewName} data-testid="obs-view-name" />
+        <Modal
+          visible
+          title={t('saveView')}
+          onCancel={() => setNaming(false)}
+          onOk={() => saveView.mutate()}
+          confirmLoading={saveView.isPending}
+          okButtonProps={{ disabled: !viewName.trim(), ...({ 'data-testid': 'obs-view-save' } as object) }}
+        >
+          <Input
+            placeholder={t('viewName')}
+            value={viewName}
+            maxLength={100}
+            onChange={setViewName}
+            data-testid="obs-view-name"
+          />
         </Modal>
       )}
     </div>
@@ -170,7 +298,23 @@ function Threads({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): voi
   const { t } = useTranslation('observability');
   const api = useApi();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['observability', 'threads', spaceId], queryFn: () => api.post<{ threads: { thread_id: string; trace_count: number; last_time: number; input_tokens: number; output_tokens: number; traces: TraceItem[] }[] }>('/api/observability/v1/threads/list', { space_id: spaceId, filters: { start_time: Date.now() - RANGES['30d'] } }) });
+  const q = useQuery({
+    queryKey: ['observability', 'threads', spaceId],
+    queryFn: () =>
+      api.post<{
+        threads: {
+          thread_id: string;
+          trace_count: number;
+          last_time: number;
+          input_tokens: number;
+          output_tokens: number;
+          traces: TraceItem[];
+        }[];
+      }>('/api/observability/v1/threads/list', {
+        space_id: spaceId,
+        filters: { start_time: Date.now() - RANGES['30d'] },
+      }),
+  });
   return (
     <Table
       rowKey="thread_id"
@@ -198,17 +342,40 @@ function Threads({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): voi
 }
 
 /** A span attribute and its value to filter on (both, or neither). */
-function AttributeFilter({ value, onChange }: { value: Filters; onChange(key?: string, v?: string | number | boolean): void }) {
+function AttributeFilter({
+  value,
+  onChange,
+}: {
+  value: Filters;
+  onChange(key?: string, v?: string | number | boolean): void;
+}) {
   const { t } = useTranslation('observability');
   const [key, setKey] = useState(value.attribute_key ?? '');
   const [v, setV] = useState(String(value.attribute_value ?? ''));
   // Numbers and true/false are matched as such (attributes keep their types).
-  const typed = (x: string) => (/^-?\d+(\.\d+)?$/.test(x) ? Number(x) : x === 'true' ? true : x === 'false' ? false : x);
+  const typed = (x: string) =>
+    /^-?\d+(\.\d+)?$/.test(x) ? Number(x) : x === 'true' ? true : x === 'false' ? false : x;
   const apply = () => (key.trim() && v.trim() ? onChange(key.trim(), typed(v.trim())) : onChange(undefined, undefined));
   return (
     <Space size={4}>
-      <Input style={{ width: 150 }} placeholder={t('attributeKey')} value={key} onChange={setKey} onPressEnter={apply} onBlur={apply} data-testid="obs-attr-key" />
-      <Input style={{ width: 140 }} placeholder={t('attributeValue')} value={v} onChange={setV} onPressEnter={apply} onBlur={apply} data-testid="obs-attr-value" />
+      <Input
+        style={{ width: 150 }}
+        placeholder={t('attributeKey')}
+        value={key}
+        onChange={setKey}
+        onPressEnter={apply}
+        onBlur={apply}
+        data-testid="obs-attr-key"
+      />
+      <Input
+        style={{ width: 140 }}
+        placeholder={t('attributeValue')}
+        value={v}
+        onChange={setV}
+        onPressEnter={apply}
+        onBlur={apply}
+        data-testid="obs-attr-value"
+      />
     </Space>
   );
 }

@@ -22,7 +22,14 @@ export function WeekSection() {
     enabled: !!spaceId,
     queryFn: async () => {
       const end = Date.now();
-      const total = (source: string) => api.post<{ total: Total }>('/api/observability/v1/metrics/query', { space_id: spaceId, start_time: end - WEEK, end_time: end, granularity: 'day', source }, { suppressNotice: true }).then((r) => r.total);
+      const total = (source: string) =>
+        api
+          .post<{ total: Total }>(
+            '/api/observability/v1/metrics/query',
+            { space_id: spaceId, start_time: end - WEEK, end_time: end, granularity: 'day', source },
+            { suppressNotice: true },
+          )
+          .then((r) => r.total);
       const [workflow, bot] = await Promise.all([total('workflow'), total('bot')]);
       return { runs: workflow.runs, chats: bot.runs, errors: workflow.errors + bot.errors };
     },
@@ -42,7 +49,12 @@ export function WeekSection() {
             <Statistic title={t('week.chats')} value={q.data.chats} data-testid="home-week-chats" />
           </Grid.Col>
           <Grid.Col span={6}>
-            <Statistic title={t('week.errors')} value={q.data.errors} styleValue={q.data.errors ? { color: 'rgb(var(--danger-6))' } : undefined} data-testid="home-week-errors" />
+            <Statistic
+              title={t('week.errors')}
+              value={q.data.errors}
+              styleValue={q.data.errors ? { color: 'rgb(var(--danger-6))' } : undefined}
+              data-testid="home-week-errors"
+            />
           </Grid.Col>
           <Grid.Col span={6} style={{ textAlign: 'right' }}>
             <Link to="/traces">{t('week.traces')}</Link>

@@ -13,7 +13,15 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/traces', component: TracesPage, title: 'title' });
-    ctx.sidebar({ key: 'traces', area: 'space', group: 'operate', label: 'nav', path: '/traces', icon: <IconHistory />, order: 30 });
+    ctx.sidebar({
+      key: 'traces',
+      area: 'space',
+      group: 'operate',
+      label: 'nav',
+      path: '/traces',
+      icon: <IconHistory />,
+      order: 30,
+    });
     // The home page says what the space ran this week.
     ctx.register(HomeSections, { key: 'this-week', component: WeekSection, order: 10 });
   },

@@ -22,7 +22,11 @@ const ConfigSchema = z.object({
   /** Spans older than this many days are forgotten (checked hourly); 0 keeps them. */
   retentionDays: z.number().int().min(0).max(3650).default(30),
   /** An OTLP/HTTP traces endpoint (e.g. http://collector:4318/v1/traces) the studio's own spans are also sent to. */
-  exportEndpoint: z.string().url().refine((u) => /^https?:/.test(u), 'The export endpoint is an http(s) address.').optional(),
+  exportEndpoint: z
+    .string()
+    .url()
+    .refine((u) => /^https?:/.test(u), 'The export endpoint is an http(s) address.')
+    .optional(),
   /** Headers sent with each export (an API key ...). */
   exportHeaders: z.record(z.string(), z.string()).default({}),
 });
@@ -34,25 +38,66 @@ export default defineExtension({
   configSchema: ConfigSchema,
   register(ctx) {
     ctx.migrations(migrations);
-    ctx.register(SpanStores, databaseSpanStore(ctx.db, ctx.db.getExecutor().adapter instanceof PostgresAdapter, { insert: (batch) => ctx.service(BulkWriterService).insert(batch) }));
+    ctx.register(
+      SpanStores,
+      databaseSpanStore(ctx.db, ctx.db.getExecutor().adapter instanceof PostgresAdapter, {
+        insert: (batch) => ctx.service(BulkWriterService).insert(batch),
+      }),
+    );
     let chosen: SpanStore | undefined;
-    const store = () => (chosen ??= ctx.registry(SpanStores).get(ctx.config.store) ?? ctx.registry(SpanStores).get('database')!);
-    const recorder = new SpanRecorder(store, (err, n) => ctx.logger.warn(`observability: could not keep ${n} spans of the studio's runs: ${err.message}`));
+    const store = () =>
+      (chosen ??= ctx.registry(SpanStores).get(ctx.config.store) ?? ctx.registry(SpanStores).get('database')!);
+    const recorder = new SpanRecorder(store, (err, n) =>
+      ctx.logger.warn(`observability: could not keep ${n} spans of the studio's runs: ${err.message}`),
+    );
     recorders.set(ctx, recorder);
-    ctx.register(TokenPermissions, { key: 'trace.ingest', label: { 'en-US': 'Send traces (OTLP)', 'zh-CN': '上报链路（OTLP）' }, group: 'observability' });
+    ctx.register(TokenPermissions, {
+      key: 'trace.ingest',
+      label: { 'en-US': 'Send traces (OTLP)', 'zh-CN': '上报链路（OTLP）' },
+      group: 'observability',
+    });
     registerIngest(ctx, store);
     const recorded = readingAfterRecorded(store, recorder);
     registerQueryRoutes(ctx, recorded);
     ctx.provide(TracesService, { spans: (spaceId, traceId) => recorded().trace(spaceId, traceId) });
 
-    const exporter = ctx.config.exportEndpoint ? spanExporter(ctx, ctx.config.exportEndpoint, ctx.config.exportHeaders) : undefined;
+    const exporter = ctx.config.exportEndpoint
+      ? spanExporter(ctx, ctx.config.exportEndpoint, ctx.config.exportHeaders)
+      : undefined;
     // What the studio runs, as it ends: gathered and written behind in batches, never on the request path.
     ctx.on(SpansRecorded, (e) => {
       const spans: SpanRecord[] = e.spans.map((s) => {
         const attributes = s.attributes as SpanRecord['attributes'];
-        const events = (s.events ?? []).map((e) => ({ time_us: e.time_ms * 1000, name: e.name, attributes: e.attributes as SpanRecord['attributes'] }));
+        const events = (s.events ?? []).map((e) => ({
+          time_us: e.time_ms * 1000,
+          name: e.name,
+          attributes: e.attributes as SpanRecord['attributes'],
+        }));
         const d = derive(attributes, events);
-        return { space_id: e.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id ?? '', name: s.name.slice(0, 256), kind: s.kind === 'internal' && d.llm ? 'llm' : s.kind, source: e.source, service: 'tessera', start_us: s.start_ms * 1000, duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000, status: s.status === 'error' ? 2 : 1, status_message: (s.status_message ?? '').slice(0, 1000), model: d.model, request_model: d.request_model, input_tokens: d.input_tokens, output_tokens: d.output_tokens, input: d.input, output: d.output, thread_id: d.thread_id, log_id: d.log_id, attributes, events };
+        return {
+          space_id: e.space_id,
+          trace_id: s.trace_id,
+          span_id: s.span_id,
+          parent_span_id: s.parent_span_id ?? '',
+          name: s.name.slice(0, 256),
+          kind: s.kind === 'internal' && d.llm ? 'llm' : s.kind,
+          source: e.source,
+          service: 'tessera',
+          start_us: s.start_ms * 1000,
+          duration_us: Math.max(0, s.end_ms - s.start_ms) * 1000,
+          status: s.status === 'error' ? 2 : 1,
+          status_message: (s.status_message ?? '').slice(0, 1000),
+          model: d.model,
+          request_model: d.request_model,
+          input_tokens: d.input_tokens,
+          output_tokens: d.output_tokens,
+          input: d.input,
+          output: d.output,
+          thread_id: d.thread_id,
+          log_id: d.log_id,
+          attributes,
+          events,
+        };
       });
       exporter?.add(spans);
       recorder.add(spans);
@@ -71,7 +116,12 @@ export default defineExtension({
   start(ctx) {
     // The store may come from an extension that requires this one (so starts after it): checked once all have started.
     ctx.on(StudioStarted, () => {
-      if (!ctx.registry(SpanStores).get(ctx.config.store)) ctx.report(new Error(`observability.store names '${ctx.config.store}', which no extension provides; spans go to the studio's database meanwhile.`));
+      if (!ctx.registry(SpanStores).get(ctx.config.store))
+        ctx.report(
+          new Error(
+            `observability.store names '${ctx.config.store}', which no extension provides; spans go to the studio's database meanwhile.`,
+          ),
+        );
     });
   },
   async stop(ctx) {

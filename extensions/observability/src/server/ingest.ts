@@ -15,7 +15,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   let size = 0;
   for await (const c of stream as AsyncIterable<Buffer>) {
     size += c.length;
-    if (size > MAX_BYTES) throw new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `An OTLP payload is at most ${MAX_BYTES / 1024 / 1024} MB; export in smaller batches.`);
+    if (size > MAX_BYTES)
+      throw new ApiError(
+        413,
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `An OTLP payload is at most ${MAX_BYTES / 1024 / 1024} MB; export in smaller batches.`,
+      );
     chunks.push(c);
   }
   return Buffer.concat(chunks);
@@ -25,7 +30,9 @@ export function registerIngest(ctx: ServerContext<unknown>, store: () => SpanSto
   const spaceOf = (r: { headers: Record<string, unknown>; query: Record<string, unknown> }) => {
     const h = r.headers['cozeloop-workspace-id'] ?? r.headers['x-tessera-space-id'] ?? r.query.space_id;
     if (typeof h === 'string' && h) return h;
-    throw badRequest('Name the space the traces go to: the header x-tessera-space-id (or cozeloop-workspace-id), or space_id in the query.');
+    throw badRequest(
+      'Name the space the traces go to: the header x-tessera-space-id (or cozeloop-workspace-id), or space_id in the query.',
+    );
   };
   for (const path of ['/v1/traces', '/v1/loop/traces/ingest']) {
     ctx.route({
@@ -35,17 +42,28 @@ export function registerIngest(ctx: ServerContext<unknown>, store: () => SpanSto
       permission: 'trace.ingest',
       upload: true,
       rawResponse: true,
-      summary: 'Take an OTLP/HTTP trace export (JSON or protobuf) into the space: all of it, or nothing with a 400 saying why',
+      summary:
+        'Take an OTLP/HTTP trace export (JSON or protobuf) into the space: all of it, or nothing with a 400 saying why',
       handler: async (req, reply) => {
-        const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const type = String(req.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim()
+          .toLowerCase();
         let batches: OtlpBatch[];
         try {
           if (type === 'application/json') batches = decodeJson(req.body);
-          else if (type === 'application/x-protobuf' || type === 'application/protobuf') batches = decodeProtobuf(await readAll(req.stream!));
-          else throw new ApiError(415, ErrorCode.INVALID_PARAMS, 'Send OTLP as application/json or application/x-protobuf.');
+          else if (type === 'application/x-protobuf' || type === 'application/protobuf')
+            batches = decodeProtobuf(await readAll(req.stream!));
+          else
+            throw new ApiError(
+              415,
+              ErrorCode.INVALID_PARAMS,
+              'Send OTLP as application/json or application/x-protobuf.',
+            );
           validate(batches);
         } catch (e) {
-          if (e instanceof OtlpError) throw badRequest(`The OTLP payload is not valid: ${e.message} Nothing of it was stored.`);
+          if (e instanceof OtlpError)
+            throw badRequest(`The OTLP payload is not valid: ${e.message} Nothing of it was stored.`);
           throw e;
         }
         await store().write(fromOtlp(req.spaceId!, batches));

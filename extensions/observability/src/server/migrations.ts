@@ -77,15 +77,27 @@ export const migrations: Migration[] = [
         .addColumn('creator_id', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('obs_annotation_trace').on('obs_annotation').columns(['space_id', 'trace_id']).execute();
+      await db.schema
+        .createIndex('obs_annotation_trace')
+        .on('obs_annotation')
+        .columns(['space_id', 'trace_id'])
+        .execute();
     },
   },
   {
     // The model asked for beside the one that answered (gpt-4o and gpt-4o-2024-08-06): a filter matches either.
     name: '0002_request_model',
     up: async (db) => {
-      for (const table of ['obs_span', 'obs_trace']) await db.schema.alterTable(table).addColumn('request_model', 'varchar(128)', (c) => c.notNull().defaultTo('')).execute();
-      for (const table of ['obs_span', 'obs_trace']) await db.updateTable(table).set({ request_model: sql`model` }).execute();
+      for (const table of ['obs_span', 'obs_trace'])
+        await db.schema
+          .alterTable(table)
+          .addColumn('request_model', 'varchar(128)', (c) => c.notNull().defaultTo(''))
+          .execute();
+      for (const table of ['obs_span', 'obs_trace'])
+        await db
+          .updateTable(table)
+          .set({ request_model: sql`model` })
+          .execute();
     },
   },
 ];

@@ -149,7 +149,19 @@ function keyValue(r: Reader, depth = 0): Record<string, AttrValue> {
 }
 
 function protoSpan(r: Reader): OtlpSpan {
-  const s: OtlpSpan = { traceId: '', spanId: '', parentSpanId: '', name: '', kind: 0, startUs: 0, endUs: 0, attributes: {}, events: [], statusCode: 0, statusMessage: '' };
+  const s: OtlpSpan = {
+    traceId: '',
+    spanId: '',
+    parentSpanId: '',
+    name: '',
+    kind: 0,
+    startUs: 0,
+    endUs: 0,
+    attributes: {},
+    events: [],
+    statusCode: 0,
+    statusMessage: '',
+  };
   r.each((n, wire) => {
     if (n === 1 && wire === 2) s.traceId = hex(r.bytes());
     else if (n === 2 && wire === 2) s.spanId = hex(r.bytes());
@@ -224,7 +236,7 @@ function jsonValue(v: unknown): AttrValue {
   if ('intValue' in o) return Number(o.intValue);
   if ('doubleValue' in o) return Number(o.doubleValue);
   if ('bytesValue' in o) return String(o.bytesValue);
-  if ('arrayValue' in o) return (((o.arrayValue as { values?: unknown[] })?.values ?? [])).map(jsonValue);
+  if ('arrayValue' in o) return ((o.arrayValue as { values?: unknown[] })?.values ?? []).map(jsonValue);
   if ('kvlistValue' in o) return jsonAttrs((o.kvlistValue as { values?: unknown[] })?.values);
   return null;
 }
@@ -247,9 +259,14 @@ const idOf = (v: unknown, what: string) => {
 };
 
 export function decodeJson(body: unknown): OtlpBatch[] {
-  if (!body || typeof body !== 'object' || !Array.isArray((body as { resourceSpans?: unknown }).resourceSpans)) throw new OtlpError('The payload is not an OTLP trace export: it has no resourceSpans list.');
-  return ((body as { resourceSpans: unknown[] }).resourceSpans).map((rs) => {
-    const r = (rs ?? {}) as { resource?: { attributes?: unknown }; scopeSpans?: unknown[]; instrumentationLibrarySpans?: unknown[] };
+  if (!body || typeof body !== 'object' || !Array.isArray((body as { resourceSpans?: unknown }).resourceSpans))
+    throw new OtlpError('The payload is not an OTLP trace export: it has no resourceSpans list.');
+  return (body as { resourceSpans: unknown[] }).resourceSpans.map((rs) => {
+    const r = (rs ?? {}) as {
+      resource?: { attributes?: unknown };
+      scopeSpans?: unknown[];
+      instrumentationLibrarySpans?: unknown[];
+    };
     const scopes = r.scopeSpans ?? r.instrumentationLibrarySpans ?? [];
     if (!Array.isArray(scopes)) throw new OtlpError('scopeSpans must be a list.');
     const spans: OtlpSpan[] = [];
@@ -268,8 +285,15 @@ export function decodeJson(body: unknown): OtlpBatch[] {
           startUs: Number(num(s.startTimeUnixNano, 'startTimeUnixNano') / 1000n),
           endUs: Number(num(s.endTimeUnixNano, 'endTimeUnixNano') / 1000n),
           attributes: jsonAttrs(s.attributes),
-          events: ((s.events ?? []) as unknown[]).map((e) => ({ timeUs: Number(num((e as { timeUnixNano?: unknown }).timeUnixNano, 'timeUnixNano') / 1000n), name: String((e as { name?: unknown }).name ?? ''), attributes: jsonAttrs((e as { attributes?: unknown }).attributes) })),
-          statusCode: typeof status.code === 'string' ? ({ STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 } as Record<string, number>)[status.code] ?? 0 : Number(status.code ?? 0) || 0,
+          events: ((s.events ?? []) as unknown[]).map((e) => ({
+            timeUs: Number(num((e as { timeUnixNano?: unknown }).timeUnixNano, 'timeUnixNano') / 1000n),
+            name: String((e as { name?: unknown }).name ?? ''),
+            attributes: jsonAttrs((e as { attributes?: unknown }).attributes),
+          })),
+          statusCode:
+            typeof status.code === 'string'
+              ? (({ STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 } as Record<string, number>)[status.code] ?? 0)
+              : Number(status.code ?? 0) || 0,
           statusMessage: typeof status.message === 'string' ? status.message : '',
         });
       }
@@ -285,9 +309,12 @@ export function validate(batches: OtlpBatch[]) {
     for (const [i, s] of b.spans.entries()) {
       if (++count > MAX_SPANS) throw new OtlpError(`A payload holds at most ${MAX_SPANS} spans.`);
       const at = `span ${i}${s.name ? ` (${s.name})` : ''}`;
-      if (s.traceId.length !== 32 || !HEX.test(s.traceId) || /^0+$/.test(s.traceId)) throw new OtlpError(`${at}: traceId must be 16 bytes, not all zero.`);
-      if (s.spanId.length !== 16 || !HEX.test(s.spanId) || /^0+$/.test(s.spanId)) throw new OtlpError(`${at}: spanId must be 8 bytes, not all zero.`);
-      if (s.parentSpanId && (s.parentSpanId.length !== 16 || !HEX.test(s.parentSpanId))) throw new OtlpError(`${at}: parentSpanId must be 8 bytes.`);
+      if (s.traceId.length !== 32 || !HEX.test(s.traceId) || /^0+$/.test(s.traceId))
+        throw new OtlpError(`${at}: traceId must be 16 bytes, not all zero.`);
+      if (s.spanId.length !== 16 || !HEX.test(s.spanId) || /^0+$/.test(s.spanId))
+        throw new OtlpError(`${at}: spanId must be 8 bytes, not all zero.`);
+      if (s.parentSpanId && (s.parentSpanId.length !== 16 || !HEX.test(s.parentSpanId)))
+        throw new OtlpError(`${at}: parentSpanId must be 8 bytes.`);
       if (!s.name.trim()) throw new OtlpError(`${at}: a span needs a name.`);
       if (!s.startUs) throw new OtlpError(`${at}: startTimeUnixNano is missing.`);
       if (s.endUs && s.endUs < s.startUs) throw new OtlpError(`${at}: it ends before it starts.`);

@@ -47,7 +47,11 @@ export class SpanRecorder {
     if (batch.length) {
       this.#buffer = [];
       const store = this.#store();
-      this.#writing = this.#writing.then(() => (store.record ? store.record(batch) : store.write(batch).then(() => undefined)).catch((e: Error) => this.#failed(e, batch.length)));
+      this.#writing = this.#writing.then(() =>
+        (store.record ? store.record(batch) : store.write(batch).then(() => undefined)).catch((e: Error) =>
+          this.#failed(e, batch.length),
+        ),
+      );
     }
     return this.#writing;
   }

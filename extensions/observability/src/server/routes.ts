@@ -27,16 +27,34 @@ export const Filters = z.object({
 });
 type Filters = z.infer<typeof Filters>;
 
-export const traceView = (t: TraceRow) => ({ trace_id: t.trace_id, name: t.name || '(root not received)', kind: t.kind, source: t.source, service: t.service, start_time: Math.floor(t.start_us / 1000), latency_ms: Math.round(t.duration_us / 100) / 10, status: t.status === 2 ? 'error' : 'ok', span_count: t.span_count, input_tokens: t.input_tokens, output_tokens: t.output_tokens, model: t.model, request_model: t.request_model ?? t.model, thread_id: t.thread_id, log_id: t.log_id });
+export const traceView = (t: TraceRow) => ({
+  trace_id: t.trace_id,
+  name: t.name || '(root not received)',
+  kind: t.kind,
+  source: t.source,
+  service: t.service,
+  start_time: Math.floor(t.start_us / 1000),
+  latency_ms: Math.round(t.duration_us / 100) / 10,
+  status: t.status === 2 ? 'error' : 'ok',
+  span_count: t.span_count,
+  input_tokens: t.input_tokens,
+  output_tokens: t.output_tokens,
+  model: t.model,
+  request_model: t.request_model ?? t.model,
+  thread_id: t.thread_id,
+  log_id: t.log_id,
+});
 
 const query = (spaceId: string, f: Filters, limit: number, cursor?: string) => {
   let c: { start_us: number; trace_id: string } | undefined;
   if (cursor) {
     const [start, id] = cursor.split(':');
-    if (!/^\d+$/.test(start ?? '') || !id) throw badRequest('The page token is not one this call gave.', { field: 'page_token' });
+    if (!/^\d+$/.test(start ?? '') || !id)
+      throw badRequest('The page token is not one this call gave.', { field: 'page_token' });
     c = { start_us: Number(start), trace_id: id };
   }
-  if (f.attribute_key && f.attribute_value === undefined) throw badRequest('Give the attribute value to filter on too.', { field: 'attribute_value' });
+  if (f.attribute_key && f.attribute_value === undefined)
+    throw badRequest('Give the attribute value to filter on too.', { field: 'attribute_value' });
   return {
     spaceId,
     from: f.start_time,
@@ -63,12 +81,22 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     method: 'POST',
     path: `${base}/traces/list`,
     auth: inSpace,
-    summary: 'Traces of the space, newest first, with filters (time, status, source, kind, name, model, thread, latency, tokens, an attribute), by page',
-    body: z.object({ space_id: Id, filters: Filters.default({}), page_size: z.number().int().min(1).max(200).default(50), page_token: z.string().max(200).optional() }),
+    summary:
+      'Traces of the space, newest first, with filters (time, status, source, kind, name, model, thread, latency, tokens, an attribute), by page',
+    body: z.object({
+      space_id: Id,
+      filters: Filters.default({}),
+      page_size: z.number().int().min(1).max(200).default(50),
+      page_token: z.string().max(200).optional(),
+    }),
     handler: async ({ body }) => {
       const r = await store().traces(query(body.space_id, body.filters, body.page_size, body.page_token));
       const last = r.traces.at(-1);
-      return { traces: r.traces.map(traceView), has_more: r.hasMore, next_page_token: r.hasMore && last ? `${last.start_us}:${last.trace_id}` : '' };
+      return {
+        traces: r.traces.map(traceView),
+        has_more: r.hasMore,
+        next_page_token: r.hasMore && last ? `${last.start_us}:${last.trace_id}` : '',
+      };
     },
   });
 
@@ -81,10 +109,36 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     handler: async ({ body }) => {
       const spans = await store().trace(body.space_id, body.trace_id);
       if (!spans.length) throw notFound(`There is no trace ${body.trace_id} in this space.`);
-      const annotations = await ctx.db.selectFrom('obs_annotation').selectAll().where('space_id', '=', body.space_id).where('trace_id', '=', body.trace_id).orderBy('created_at').execute();
+      const annotations = await ctx.db
+        .selectFrom('obs_annotation')
+        .selectAll()
+        .where('space_id', '=', body.space_id)
+        .where('trace_id', '=', body.trace_id)
+        .orderBy('created_at')
+        .execute();
       return {
         trace_id: body.trace_id,
-        spans: spans.map((s) => ({ span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_time_us: s.start_us, latency_ms: Math.round(s.duration_us / 100) / 10, status: s.status === 2 ? 'error' : 'ok', status_message: s.status_message, model: s.model, request_model: s.request_model ?? s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, attributes: s.attributes, events: s.events })),
+        spans: spans.map((s) => ({
+          span_id: s.span_id,
+          parent_span_id: s.parent_span_id,
+          name: s.name,
+          kind: s.kind,
+          source: s.source,
+          service: s.service,
+          start_time_us: s.start_us,
+          latency_ms: Math.round(s.duration_us / 100) / 10,
+          status: s.status === 2 ? 'error' : 'ok',
+          status_message: s.status_message,
+          model: s.model,
+          request_model: s.request_model ?? s.model,
+          input_tokens: s.input_tokens,
+          output_tokens: s.output_tokens,
+          input: s.input,
+          output: s.output,
+          thread_id: s.thread_id,
+          attributes: s.attributes,
+          events: s.events,
+        })),
         annotations: annotations.map(annotationView),
       };
     },
@@ -108,7 +162,11 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     path: `${base}/threads/list`,
     auth: inSpace,
     summary: 'Traces grouped by their conversation (thread), most recent first',
-    body: z.object({ space_id: Id, filters: Filters.default({}), page_size: z.number().int().min(1).max(100).default(20) }),
+    body: z.object({
+      space_id: Id,
+      filters: Filters.default({}),
+      page_size: z.number().int().min(1).max(100).default(20),
+    }),
     handler: async ({ body }) => {
       const r = await store().traces(query(body.space_id, body.filters, 1000));
       const threads = new Map<string, ReturnType<typeof traceView>[]>();
@@ -117,7 +175,17 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
         if (l) l.push(traceView(t));
         else threads.set(t.thread_id, [traceView(t)]);
       }
-      return { threads: [...threads.entries()].slice(0, body.page_size).map(([thread_id, traces]) => ({ thread_id, trace_count: traces.length, start_time: Math.min(...traces.map((t) => t.start_time)), last_time: Math.max(...traces.map((t) => t.start_time)), input_tokens: traces.reduce((n, t) => n + t.input_tokens, 0), output_tokens: traces.reduce((n, t) => n + t.output_tokens, 0), traces })) };
+      return {
+        threads: [...threads.entries()].slice(0, body.page_size).map(([thread_id, traces]) => ({
+          thread_id,
+          trace_count: traces.length,
+          start_time: Math.min(...traces.map((t) => t.start_time)),
+          last_time: Math.max(...traces.map((t) => t.start_time)),
+          input_tokens: traces.reduce((n, t) => n + t.input_tokens, 0),
+          output_tokens: traces.reduce((n, t) => n + t.output_tokens, 0),
+          traces,
+        })),
+      };
     },
   });
 
@@ -126,11 +194,41 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     path: `${base}/spans/list`,
     auth: inSpace,
     summary: 'Spans of the space, newest first: all, root spans (traces) or LLM spans',
-    body: z.object({ space_id: Id, span_list_type: z.enum(['all_span', 'root_span', 'llm_span']).default('all_span'), filters: Filters.pick({ start_time: true, end_time: true, status: true, kind: true }).default({}), page_size: z.number().int().min(1).max(500).default(100) }),
+    body: z.object({
+      space_id: Id,
+      span_list_type: z.enum(['all_span', 'root_span', 'llm_span']).default('all_span'),
+      filters: Filters.pick({ start_time: true, end_time: true, status: true, kind: true }).default({}),
+      page_size: z.number().int().min(1).max(500).default(100),
+    }),
     handler: async ({ body }) => {
-      if (body.span_list_type === 'root_span') return { spans: (await store().traces(query(body.space_id, body.filters, body.page_size))).traces.map(traceView) };
-      const spans = await store().spans({ spaceId: body.space_id, from: body.filters.start_time, to: body.filters.end_time, status: body.filters.status, kind: body.span_list_type === 'llm_span' ? 'llm' : body.filters.kind, limit: body.page_size });
-      return { spans: spans.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id, name: s.name, kind: s.kind, start_time: Math.floor(s.start_us / 1000), latency_ms: Math.round(s.duration_us / 100) / 10, status: s.status === 2 ? 'error' : 'ok', model: s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input.slice(0, 2000), output: s.output.slice(0, 2000) })) };
+      if (body.span_list_type === 'root_span')
+        return {
+          spans: (await store().traces(query(body.space_id, body.filters, body.page_size))).traces.map(traceView),
+        };
+      const spans = await store().spans({
+        spaceId: body.space_id,
+        from: body.filters.start_time,
+        to: body.filters.end_time,
+        status: body.filters.status,
+        kind: body.span_list_type === 'llm_span' ? 'llm' : body.filters.kind,
+        limit: body.page_size,
+      });
+      return {
+        spans: spans.map((s) => ({
+          trace_id: s.trace_id,
+          span_id: s.span_id,
+          name: s.name,
+          kind: s.kind,
+          start_time: Math.floor(s.start_us / 1000),
+          latency_ms: Math.round(s.duration_us / 100) / 10,
+          status: s.status === 2 ? 'error' : 'ok',
+          model: s.model,
+          input_tokens: s.input_tokens,
+          output_tokens: s.output_tokens,
+          input: s.input.slice(0, 2000),
+          output: s.output.slice(0, 2000),
+        })),
+      };
     },
   });
 
@@ -139,13 +237,37 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     path: `${base}/metrics/query`,
     auth: inSpace,
     summary: 'Runs, errors, p50/p95 latency and tokens over time (by hour or day), overall or per model or per name',
-    body: z.object({ space_id: Id, start_time: z.number().int(), end_time: z.number().int(), granularity: z.enum(['hour', 'day']).default('day'), group_by: z.enum(['model', 'name']).optional(), source: z.string().max(32).optional() }),
+    body: z.object({
+      space_id: Id,
+      start_time: z.number().int(),
+      end_time: z.number().int(),
+      granularity: z.enum(['hour', 'day']).default('day'),
+      group_by: z.enum(['model', 'name']).optional(),
+      source: z.string().max(32).optional(),
+    }),
     handler: async ({ body }) => {
-      if (body.end_time <= body.start_time) throw badRequest('The end of the range comes after its start.', { field: 'end_time' });
-      if (body.end_time - body.start_time > 92 * DAY) throw badRequest('Ask for at most 92 days at once.', { field: 'start_time' });
+      if (body.end_time <= body.start_time)
+        throw badRequest('The end of the range comes after its start.', { field: 'end_time' });
+      if (body.end_time - body.start_time > 92 * DAY)
+        throw badRequest('Ask for at most 92 days at once.', { field: 'start_time' });
       const bucketMs = body.granularity === 'hour' ? 3_600_000 : DAY;
-      const points = await store().metrics({ spaceId: body.space_id, from: body.start_time, to: body.end_time, bucketMs, groupBy: body.group_by, source: body.source });
-      const total = points.reduce((t, p) => ({ runs: t.runs + p.runs, errors: t.errors + p.errors, input_tokens: t.input_tokens + p.input_tokens, output_tokens: t.output_tokens + p.output_tokens }), { runs: 0, errors: 0, input_tokens: 0, output_tokens: 0 });
+      const points = await store().metrics({
+        spaceId: body.space_id,
+        from: body.start_time,
+        to: body.end_time,
+        bucketMs,
+        groupBy: body.group_by,
+        source: body.source,
+      });
+      const total = points.reduce(
+        (t, p) => ({
+          runs: t.runs + p.runs,
+          errors: t.errors + p.errors,
+          input_tokens: t.input_tokens + p.input_tokens,
+          output_tokens: t.output_tokens + p.output_tokens,
+        }),
+        { runs: 0, errors: 0, input_tokens: 0, output_tokens: 0 },
+      );
       return { points, total };
     },
   });
@@ -160,11 +282,21 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     handler: async ({ query: q }, reply) => {
       let f: Filters = {};
       if (q.filters) {
-        const parsed = Filters.safeParse((() => { try { return JSON.parse(q.filters); } catch { return undefined; } })());
+        const parsed = Filters.safeParse(
+          (() => {
+            try {
+              return JSON.parse(q.filters);
+            } catch {
+              return undefined;
+            }
+          })(),
+        );
         if (!parsed.success) throw badRequest('filters is not a filter of this list (JSON).', { field: 'filters' });
         f = parsed.data;
       }
-      const rows: string[] = ['trace_id,name,source,service,start_time,latency_ms,status,span_count,input_tokens,output_tokens,model,thread_id,log_id'];
+      const rows: string[] = [
+        'trace_id,name,source,service,start_time,latency_ms,status,span_count,input_tokens,output_tokens,model,thread_id,log_id',
+      ];
       const cell = (v: unknown) => {
         const s = String(v ?? '');
         // Spreadsheet formulas are not run from a cell someone else wrote.
@@ -172,9 +304,28 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
         return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
       };
       let cursor: string | undefined;
-      for (let n = 0; n < 10_000; ) {
+      for (let n = 0; n < 10_000;) {
         const r = await store().traces(query(q.space_id, f, 500, cursor));
-        for (const t of r.traces.map(traceView)) rows.push([t.trace_id, t.name, t.source, t.service, new Date(t.start_time).toISOString(), t.latency_ms, t.status, t.span_count, t.input_tokens, t.output_tokens, t.model, t.thread_id, t.log_id].map(cell).join(','));
+        for (const t of r.traces.map(traceView))
+          rows.push(
+            [
+              t.trace_id,
+              t.name,
+              t.source,
+              t.service,
+              new Date(t.start_time).toISOString(),
+              t.latency_ms,
+              t.status,
+              t.span_count,
+              t.input_tokens,
+              t.output_tokens,
+              t.model,
+              t.thread_id,
+              t.log_id,
+            ]
+              .map(cell)
+              .join(','),
+          );
         n += r.traces.length;
         const last = r.traces.at(-1);
         if (!r.hasMore || !last) break;
@@ -186,8 +337,24 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   // Saved views: a name for a filter of the trace list.
-  const viewOf = (r: Record<string, unknown>) => ({ view_id: r.id, view_name: r.name, filters: JSON.parse(r.filters as string), creator_id: r.creator_id });
-  ctx.route({ method: 'POST', path: `${base}/views/list`, auth: inSpace, summary: "The space's saved views", body: z.object({ space_id: Id }), handler: async ({ body }) => ({ views: (await ctx.db.selectFrom('obs_view').selectAll().where('space_id', '=', body.space_id).orderBy('name').execute()).map(viewOf) }) });
+  const viewOf = (r: Record<string, unknown>) => ({
+    view_id: r.id,
+    view_name: r.name,
+    filters: JSON.parse(r.filters as string),
+    creator_id: r.creator_id,
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/views/list`,
+    auth: inSpace,
+    summary: "The space's saved views",
+    body: z.object({ space_id: Id }),
+    handler: async ({ body }) => ({
+      views: (
+        await ctx.db.selectFrom('obs_view').selectAll().where('space_id', '=', body.space_id).orderBy('name').execute()
+      ).map(viewOf),
+    }),
+  });
   ctx.route({
     method: 'POST',
     path: `${base}/views/create`,
@@ -195,9 +362,27 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     summary: 'Save a filter of the trace list under a name',
     body: z.object({ space_id: Id, view_name: z.string().trim().min(1, 'Name the view.').max(100), filters: Filters }),
     handler: async ({ body, caller }) => {
-      if (await ctx.db.selectFrom('obs_view').select('id').where('space_id', '=', body.space_id).where('name', '=', body.view_name).executeTakeFirst()) throw badRequest(`A view is already named "${body.view_name}".`, { field: 'view_name' });
+      if (
+        await ctx.db
+          .selectFrom('obs_view')
+          .select('id')
+          .where('space_id', '=', body.space_id)
+          .where('name', '=', body.view_name)
+          .executeTakeFirst()
+      )
+        throw badRequest(`A view is already named "${body.view_name}".`, { field: 'view_name' });
       const id = ctx.host.newId();
-      await ctx.db.insertInto('obs_view').values({ id, space_id: body.space_id, name: body.view_name, filters: JSON.stringify(body.filters), creator_id: caller!.userId, created_at: new Date().toISOString() }).execute();
+      await ctx.db
+        .insertInto('obs_view')
+        .values({
+          id,
+          space_id: body.space_id,
+          name: body.view_name,
+          filters: JSON.stringify(body.filters),
+          creator_id: caller!.userId,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
       return { view_id: id };
     },
   });
@@ -205,10 +390,23 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     method: 'POST',
     path: `${base}/views/update`,
     auth: inSpace,
-    summary: "Rename a view or change its filter",
-    body: z.object({ space_id: Id, view_id: Id, view_name: z.string().trim().min(1).max(100).optional(), filters: Filters.optional() }),
+    summary: 'Rename a view or change its filter',
+    body: z.object({
+      space_id: Id,
+      view_id: Id,
+      view_name: z.string().trim().min(1).max(100).optional(),
+      filters: Filters.optional(),
+    }),
     handler: async ({ body }) => {
-      const r = await ctx.db.updateTable('obs_view').set({ ...(body.view_name ? { name: body.view_name } : {}), ...(body.filters ? { filters: JSON.stringify(body.filters) } : {}) }).where('id', '=', body.view_id).where('space_id', '=', body.space_id).executeTakeFirst();
+      const r = await ctx.db
+        .updateTable('obs_view')
+        .set({
+          ...(body.view_name ? { name: body.view_name } : {}),
+          ...(body.filters ? { filters: JSON.stringify(body.filters) } : {}),
+        })
+        .where('id', '=', body.view_id)
+        .where('space_id', '=', body.space_id)
+        .executeTakeFirst();
       if (!Number(r.numUpdatedRows)) throw notFound(`There is no view ${body.view_id} in this space.`);
       return {};
     },
@@ -219,7 +417,14 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: 'Delete a saved view',
     body: z.object({ space_id: Id, view_id: Id }),
-    handler: async ({ body }) => (await ctx.db.deleteFrom('obs_view').where('id', '=', body.view_id).where('space_id', '=', body.space_id).execute(), {}),
+    handler: async ({ body }) => (
+      await ctx.db
+        .deleteFrom('obs_view')
+        .where('id', '=', body.view_id)
+        .where('space_id', '=', body.space_id)
+        .execute(),
+      {}
+    ),
   });
 
   // Annotations: a person's score or label on a span.
@@ -228,12 +433,37 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     path: `${base}/annotations/create`,
     auth: inSpace,
     summary: 'Score or label a span (a number, a label, or both, with a comment)',
-    body: z.object({ space_id: Id, trace_id: Id, span_id: Id, key: z.string().trim().min(1, 'Name what is annotated (e.g. correctness).').max(64), score: z.number().min(-1e6).max(1e6).optional(), label: z.string().trim().max(64).optional(), comment: z.string().max(2000).default('') }).refine((b) => b.score !== undefined || !!b.label, { message: 'Give a score or a label.', path: ['score'] }),
+    body: z
+      .object({
+        space_id: Id,
+        trace_id: Id,
+        span_id: Id,
+        key: z.string().trim().min(1, 'Name what is annotated (e.g. correctness).').max(64),
+        score: z.number().min(-1e6).max(1e6).optional(),
+        label: z.string().trim().max(64).optional(),
+        comment: z.string().max(2000).default(''),
+      })
+      .refine((b) => b.score !== undefined || !!b.label, { message: 'Give a score or a label.', path: ['score'] }),
     handler: async ({ body, caller }) => {
       const spans = await store().trace(body.space_id, body.trace_id);
-      if (!spans.some((s) => s.span_id === body.span_id)) throw notFound(`There is no span ${body.span_id} in trace ${body.trace_id} of this space.`);
+      if (!spans.some((s) => s.span_id === body.span_id))
+        throw notFound(`There is no span ${body.span_id} in trace ${body.trace_id} of this space.`);
       const id = ctx.host.newId();
-      await ctx.db.insertInto('obs_annotation').values({ id, space_id: body.space_id, trace_id: body.trace_id, span_id: body.span_id, key: body.key, score: body.score ?? null, label: body.label ?? '', comment: body.comment, creator_id: caller!.userId, created_at: new Date().toISOString() }).execute();
+      await ctx.db
+        .insertInto('obs_annotation')
+        .values({
+          id,
+          space_id: body.space_id,
+          trace_id: body.trace_id,
+          span_id: body.span_id,
+          key: body.key,
+          score: body.score ?? null,
+          label: body.label ?? '',
+          comment: body.comment,
+          creator_id: caller!.userId,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
       return { annotation_id: id };
     },
   });
@@ -242,12 +472,19 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     path: `${base}/annotations/list`,
     auth: inSpace,
     summary: 'Annotations of a trace, or of the space by key',
-    body: z.object({ space_id: Id, trace_id: Id.optional(), key: z.string().max(64).optional(), page_size: z.number().int().min(1).max(500).default(100) }),
+    body: z.object({
+      space_id: Id,
+      trace_id: Id.optional(),
+      key: z.string().max(64).optional(),
+      page_size: z.number().int().min(1).max(500).default(100),
+    }),
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('obs_annotation').selectAll().where('space_id', '=', body.space_id);
       if (body.trace_id) q = q.where('trace_id', '=', body.trace_id);
       if (body.key) q = q.where('key', '=', body.key);
-      return { annotations: (await q.orderBy('created_at', 'desc').limit(body.page_size).execute()).map(annotationView) };
+      return {
+        annotations: (await q.orderBy('created_at', 'desc').limit(body.page_size).execute()).map(annotationView),
+      };
     },
   });
   ctx.route({
@@ -256,8 +493,25 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: 'Delete an annotation',
     body: z.object({ space_id: Id, annotation_id: Id }),
-    handler: async ({ body }) => (await ctx.db.deleteFrom('obs_annotation').where('id', '=', body.annotation_id).where('space_id', '=', body.space_id).execute(), {}),
+    handler: async ({ body }) => (
+      await ctx.db
+        .deleteFrom('obs_annotation')
+        .where('id', '=', body.annotation_id)
+        .where('space_id', '=', body.space_id)
+        .execute(),
+      {}
+    ),
   });
 }
 
-const annotationView = (r: Record<string, unknown>) => ({ annotation_id: r.id, trace_id: r.trace_id, span_id: r.span_id, key: r.key, score: r.score === null || r.score === undefined ? null : Number(r.score), label: r.label, comment: r.comment, creator_id: r.creator_id, create_time: Math.floor(Date.parse(r.created_at as string) / 1000) });
+const annotationView = (r: Record<string, unknown>) => ({
+  annotation_id: r.id,
+  trace_id: r.trace_id,
+  span_id: r.span_id,
+  key: r.key,
+  score: r.score === null || r.score === undefined ? null : Number(r.score),
+  label: r.label,
+  comment: r.comment,
+  creator_id: r.creator_id,
+  create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+});

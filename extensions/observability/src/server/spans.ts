@@ -6,8 +6,10 @@ import type { OtlpBatch } from './otlp.ts';
 
 const OTLP_KINDS = ['', 'internal', 'server', 'client', 'producer', 'consumer'];
 const MAX_TEXT = 64 * 1024;
-const text = (v: AttrValue | undefined) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).slice(0, MAX_TEXT);
-const int = (v: AttrValue | undefined) => (typeof v === 'number' ? Math.max(0, Math.round(v)) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0);
+const text = (v: AttrValue | undefined) =>
+  (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).slice(0, MAX_TEXT);
+const int = (v: AttrValue | undefined) =>
+  typeof v === 'number' ? Math.max(0, Math.round(v)) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0;
 // Called for every span the studio records: a loop, no arrays made on the way.
 const first = (a: Record<string, AttrValue>, keys: string[]) => {
   for (const k of keys) {
@@ -18,8 +20,18 @@ const first = (a: Record<string, AttrValue>, keys: string[]) => {
 };
 const MODEL = ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'model'];
 const REQUESTED = ['gen_ai.request.model', 'llm.model_name', 'model'];
-const INPUT_TOKENS = ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt', 'input_tokens'];
-const OUTPUT_TOKENS = ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.token_count.completion', 'output_tokens'];
+const INPUT_TOKENS = [
+  'gen_ai.usage.input_tokens',
+  'gen_ai.usage.prompt_tokens',
+  'llm.token_count.prompt',
+  'input_tokens',
+];
+const OUTPUT_TOKENS = [
+  'gen_ai.usage.output_tokens',
+  'gen_ai.usage.completion_tokens',
+  'llm.token_count.completion',
+  'output_tokens',
+];
 const INPUT = ['gen_ai.prompt', 'gen_ai.input.messages', 'input.value', 'input'];
 const OUTPUT = ['gen_ai.completion', 'gen_ai.output.messages', 'output.value', 'output'];
 const THREAD = ['gen_ai.conversation.id', 'session.id', 'tessera.conversation_id'];
@@ -31,7 +43,8 @@ const hasGenAi = (a: Record<string, AttrValue>) => {
 
 /** What a span's attributes and events say, by the GenAI semantic conventions (and a few common aliases). */
 export function derive(attributes: Record<string, AttrValue>, events: SpanRecord['events']) {
-  const eventAttr = (name: string, key: string) => (events.length ? events.find((e) => e.name === name)?.attributes[key] : undefined);
+  const eventAttr = (name: string, key: string) =>
+    events.length ? events.find((e) => e.name === name)?.attributes[key] : undefined;
   // The model shown is the one that answered (gen_ai.response.model, e.g. gpt-4o-2024-08-06); the one asked for
   // (gen_ai.request.model, e.g. gpt-4o) is kept too, and a filter on a model matches either.
   const model = text(first(attributes, MODEL));
@@ -77,7 +90,10 @@ export function fromOtlp(spaceId: string, batches: OtlpBatch[]): SpanRecord[] {
         output: d.output,
         thread_id: d.thread_id,
         log_id: d.log_id,
-        attributes: { ...Object.fromEntries(Object.entries(b.resource).map(([k, v]) => [`resource.${k}`, v])), ...s.attributes },
+        attributes: {
+          ...Object.fromEntries(Object.entries(b.resource).map(([k, v]) => [`resource.${k}`, v])),
+          ...s.attributes,
+        },
         events,
       });
     }

@@ -22,7 +22,30 @@ function withoutCopies(s: SpanRecord): SpanRecord['attributes'] {
 }
 
 /** A span's row; `asText` false leaves attributes and events as values (the bulk writer serializes them off the request thread). */
-const spanRow = (s: SpanRecord, asText = true) => ({ space_id: s.space_id, trace_id: s.trace_id, span_id: s.span_id, parent_span_id: s.parent_span_id, name: s.name, kind: s.kind, source: s.source, service: s.service, start_us: s.start_us, duration_us: s.duration_us, status: s.status, status_message: s.status_message, model: s.model, request_model: s.request_model || s.model, input_tokens: s.input_tokens, output_tokens: s.output_tokens, input: s.input, output: s.output, thread_id: s.thread_id, log_id: s.log_id, attributes: asText ? json(s.attributes) : (s.attributes ?? {}), events: asText ? JSON.stringify(s.events ?? []) : (s.events ?? []) });
+const spanRow = (s: SpanRecord, asText = true) => ({
+  space_id: s.space_id,
+  trace_id: s.trace_id,
+  span_id: s.span_id,
+  parent_span_id: s.parent_span_id,
+  name: s.name,
+  kind: s.kind,
+  source: s.source,
+  service: s.service,
+  start_us: s.start_us,
+  duration_us: s.duration_us,
+  status: s.status,
+  status_message: s.status_message,
+  model: s.model,
+  request_model: s.request_model || s.model,
+  input_tokens: s.input_tokens,
+  output_tokens: s.output_tokens,
+  input: s.input,
+  output: s.output,
+  thread_id: s.thread_id,
+  log_id: s.log_id,
+  attributes: asText ? json(s.attributes) : (s.attributes ?? {}),
+  events: asText ? JSON.stringify(s.events ?? []) : (s.events ?? []),
+});
 
 /** One row per trace of what these spans add to it (the root's name and kind, times, counts, the first model ...). */
 function traceRows(spans: SpanRecord[]) {
@@ -99,8 +122,35 @@ function traceUpdate(isPg: boolean): Record<string, string> {
 }
 
 export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWriter): SpanStore {
-  const view = (r: Record<string, unknown>): SpanRecord => ({ ...(r as unknown as SpanRecord), start_us: Number(r.start_us), duration_us: Number(r.duration_us), status: Number(r.status), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), attributes: JSON.parse((r.attributes as string) || '{}'), events: JSON.parse((r.events as string) || '[]') });
-  const traceView = (r: Record<string, unknown>): TraceRow => ({ space_id: r.space_id as string, trace_id: r.trace_id as string, name: r.name as string, source: r.source as string, service: r.service as string, kind: r.kind as string, start_us: Number(r.start_us), duration_us: Number(r.end_us) - Number(r.start_us), status: Number(r.status), span_count: Number(r.span_count), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), model: r.model as string, request_model: (r.request_model as string) || (r.model as string), thread_id: r.thread_id as string, log_id: r.log_id as string, root_span_id: r.root_span_id as string });
+  const view = (r: Record<string, unknown>): SpanRecord => ({
+    ...(r as unknown as SpanRecord),
+    start_us: Number(r.start_us),
+    duration_us: Number(r.duration_us),
+    status: Number(r.status),
+    input_tokens: Number(r.input_tokens),
+    output_tokens: Number(r.output_tokens),
+    attributes: JSON.parse((r.attributes as string) || '{}'),
+    events: JSON.parse((r.events as string) || '[]'),
+  });
+  const traceView = (r: Record<string, unknown>): TraceRow => ({
+    space_id: r.space_id as string,
+    trace_id: r.trace_id as string,
+    name: r.name as string,
+    source: r.source as string,
+    service: r.service as string,
+    kind: r.kind as string,
+    start_us: Number(r.start_us),
+    duration_us: Number(r.end_us) - Number(r.start_us),
+    status: Number(r.status),
+    span_count: Number(r.span_count),
+    input_tokens: Number(r.input_tokens),
+    output_tokens: Number(r.output_tokens),
+    model: r.model as string,
+    request_model: (r.request_model as string) || (r.model as string),
+    thread_id: r.thread_id as string,
+    log_id: r.log_id as string,
+    root_span_id: r.root_span_id as string,
+  });
   const update = traceUpdate(isPg);
   const updateSql = Object.fromEntries(Object.entries(update).map(([c, e]) => [c, sql.raw(e)]));
 
@@ -112,7 +162,12 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
         // Spans sent again (an exporter's retry) are kept once, and counted once in their trace.
         const fresh = new Set<string>();
         for (let i = 0; i < spans.length; i += CHUNK) {
-          const rows = await trx.insertInto('obs_span').values(spans.slice(i, i + CHUNK).map((s) => spanRow(s))).onConflict((oc) => oc.columns(SPAN_KEY).doNothing()).returning(SPAN_KEY).execute();
+          const rows = await trx
+            .insertInto('obs_span')
+            .values(spans.slice(i, i + CHUNK).map((s) => spanRow(s)))
+            .onConflict((oc) => oc.columns(SPAN_KEY).doNothing())
+            .returning(SPAN_KEY)
+            .execute();
           for (const r of rows) fresh.add(`${r.space_id}\u0000${r.trace_id}\u0000${r.span_id}`);
         }
         const rows = traceRows(spans.filter((s) => fresh.has(`${s.space_id}\u0000${s.trace_id}\u0000${s.span_id}`)));
@@ -130,7 +185,12 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
       if (!spans.length) return;
       // The studio's spans have ids of their own: no duplicate to find, so the batch goes to the bulk writer whole.
       await writer.insert([
-        { table: 'obs_span', rows: spans.map((s) => ({ ...spanRow(s, false), attributes: withoutCopies(s) })), onConflict: { columns: SPAN_KEY }, json: ['attributes', 'events'] },
+        {
+          table: 'obs_span',
+          rows: spans.map((s) => ({ ...spanRow(s, false), attributes: withoutCopies(s) })),
+          onConflict: { columns: SPAN_KEY },
+          json: ['attributes', 'events'],
+        },
         { table: 'obs_trace', rows: traceRows(spans), onConflict: { columns: TRACE_KEY, set: update } },
       ]);
     },
@@ -143,7 +203,10 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
       if (q.status === 'ok') s = s.where('status', '<>', 2);
       if (q.source) s = s.where('source', '=', q.source);
       if (q.kind) s = s.where('kind', '=', q.kind);
-      if (q.name) s = s.where(sql<boolean>`lower(name) like ${`%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+      if (q.name)
+        s = s.where(
+          sql<boolean>`lower(name) like ${`%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
+        );
       if (q.model) s = s.where((eb) => eb.or([eb('model', '=', q.model!), eb('request_model', '=', q.model!)]));
       if (q.threadId) s = s.where('thread_id', '=', q.threadId);
       if (q.minDurationMs !== undefined) s = s.where(sql<boolean>`end_us - start_us >= ${q.minDurationMs * 1000}`);
@@ -152,20 +215,51 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
       if (q.attribute) {
         // Traces with a span whose attribute has the value (JSON text match on the span's attributes).
         const needle = `%${JSON.stringify(q.attribute.key).slice(0, -1)}":${JSON.stringify(q.attribute.value)}%`;
-        s = s.where((eb) => eb.exists(eb.selectFrom('obs_span as a').select(sql`1`.as('x')).whereRef('a.space_id', '=', 'obs_trace.space_id').whereRef('a.trace_id', '=', 'obs_trace.trace_id').where('a.attributes', 'like', needle)));
+        s = s.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('obs_span as a')
+              .select(sql`1`.as('x'))
+              .whereRef('a.space_id', '=', 'obs_trace.space_id')
+              .whereRef('a.trace_id', '=', 'obs_trace.trace_id')
+              .where('a.attributes', 'like', needle),
+          ),
+        );
       }
-      if (q.cursor) s = s.where((eb) => eb.or([eb('start_us', '<', q.cursor!.start_us), eb.and([eb('start_us', '=', q.cursor!.start_us), eb('trace_id', '<', q.cursor!.trace_id)])]));
-      const rows = await s.orderBy('start_us', 'desc').orderBy('trace_id', 'desc').limit(q.limit + 1).execute();
+      if (q.cursor)
+        s = s.where((eb) =>
+          eb.or([
+            eb('start_us', '<', q.cursor!.start_us),
+            eb.and([eb('start_us', '=', q.cursor!.start_us), eb('trace_id', '<', q.cursor!.trace_id)]),
+          ]),
+        );
+      const rows = await s
+        .orderBy('start_us', 'desc')
+        .orderBy('trace_id', 'desc')
+        .limit(q.limit + 1)
+        .execute();
       return { traces: rows.slice(0, q.limit).map(traceView), hasMore: rows.length > q.limit };
     },
 
     async trace(spaceId, traceId) {
-      const rows = await db.selectFrom('obs_span').selectAll().where('space_id', '=', spaceId).where('trace_id', '=', traceId).orderBy('start_us').limit(10_000).execute();
+      const rows = await db
+        .selectFrom('obs_span')
+        .selectAll()
+        .where('space_id', '=', spaceId)
+        .where('trace_id', '=', traceId)
+        .orderBy('start_us')
+        .limit(10_000)
+        .execute();
       return rows.map(view);
     },
 
     async findTrace(spaceId, id) {
-      const r = await db.selectFrom('obs_trace').select('trace_id').where('space_id', '=', spaceId).where((eb) => eb.or([eb('trace_id', '=', id.toLowerCase()), eb('trace_id', '=', id), eb('log_id', '=', id)])).executeTakeFirst();
+      const r = await db
+        .selectFrom('obs_trace')
+        .select('trace_id')
+        .where('space_id', '=', spaceId)
+        .where((eb) => eb.or([eb('trace_id', '=', id.toLowerCase()), eb('trace_id', '=', id), eb('log_id', '=', id)]))
+        .executeTakeFirst();
       return r?.trace_id as string | undefined;
     },
 
@@ -203,7 +297,14 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
         .orderBy(sql`1`)
         .execute();
       // Latency percentiles per bucket (and group): from the durations, in the process (a bucket's traces).
-      const durations = await s.select([sql<number>`(start_us / ${sql.lit(bucket)}) * ${sql.lit(bucket)}`.as('bucket'), ...(by ? [sql<string>`${sql.ref(by)}`.as('group')] : []), sql<number>`end_us - start_us`.as('d')]).limit(200_000).execute();
+      const durations = await s
+        .select([
+          sql<number>`(start_us / ${sql.lit(bucket)}) * ${sql.lit(bucket)}`.as('bucket'),
+          ...(by ? [sql<string>`${sql.ref(by)}`.as('group')] : []),
+          sql<number>`end_us - start_us`.as('d'),
+        ])
+        .limit(200_000)
+        .execute();
       const lists = new Map<string, number[]>();
       for (const d of durations) {
         const k = `${Number(d.bucket)}\u0000${(d as { group?: string }).group ?? ''}`;
@@ -217,7 +318,16 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
       };
       return rows.map((r) => {
         const l = lists.get(`${Number(r.bucket)}\u0000${(r as { group?: string }).group ?? ''}`) ?? [];
-        return { time_ms: Math.floor(Number(r.bucket) / 1000), group: (r as { group?: string }).group ?? '', runs: Number(r.runs), errors: Number(r.errors), input_tokens: Number(r.input_tokens ?? 0), output_tokens: Number(r.output_tokens ?? 0), p50_ms: pct(l, 50), p95_ms: pct(l, 95) };
+        return {
+          time_ms: Math.floor(Number(r.bucket) / 1000),
+          group: (r as { group?: string }).group ?? '',
+          runs: Number(r.runs),
+          errors: Number(r.errors),
+          input_tokens: Number(r.input_tokens ?? 0),
+          output_tokens: Number(r.output_tokens ?? 0),
+          p50_ms: pct(l, 50),
+          p95_ms: pct(l, 95),
+        };
       });
     },
 

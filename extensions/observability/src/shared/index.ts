@@ -136,8 +136,18 @@ const fn = z.custom<(...a: any[]) => any>((v) => typeof v === 'function', 'must 
 export const SpanStores = defineRegistryPoint<SpanStore>({
   id: 'observability.spanStores',
   owner: 'observability',
-  description: 'Where spans are kept (the database by default; a column store such as ClickHouse in a scale-out deployment).',
-  schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), write: fn, traces: fn, trace: fn, findTrace: fn, spans: fn, metrics: fn, purgeBefore: fn }),
+  description:
+    'Where spans are kept (the database by default; a column store such as ClickHouse in a scale-out deployment).',
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    write: fn,
+    traces: fn,
+    trace: fn,
+    findTrace: fn,
+    spans: fn,
+    metrics: fn,
+    purgeBefore: fn,
+  }),
   key: (s) => s.key,
 });
 
@@ -149,4 +159,8 @@ export interface Traces {
   /** The spans of one trace of a space, by start (with what the studio recorded but has not stored yet). */
   spans(spaceId: string, traceId: string): Promise<SpanRecord[]>;
 }
-export const TracesService = defineService<Traces>({ id: 'observability.traces', owner: 'observability', description: "The studio's traces, read back by whoever recorded them." });
+export const TracesService = defineService<Traces>({
+  id: 'observability.traces',
+  owner: 'observability',
+  description: "The studio's traces, read back by whoever recorded them.",
+});

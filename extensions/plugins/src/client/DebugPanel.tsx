@@ -9,22 +9,47 @@ import type { ApiInfo, DebugResult, PluginInfo } from './api.ts';
 import { OAuthButton } from './OAuth.tsx';
 import { exampleInput, typeName } from './ParamsEditor.tsx';
 
-export function DebugPanel({ spaceId, info, api: target, onClose }: { spaceId: string; info: PluginInfo; api: ApiInfo; onClose(): void }) {
+export function DebugPanel({
+  spaceId,
+  info,
+  api: target,
+  onClose,
+}: {
+  spaceId: string;
+  info: PluginInfo;
+  api: ApiInfo;
+  onClose(): void;
+}) {
   const { t } = useTranslation('plugins');
   const api = useApi();
   const qc = useQueryClient();
-  const [input, setInput] = useState(() => target.debug_example?.req_example ?? JSON.stringify(exampleInput(target.request_params), null, 2));
+  const [input, setInput] = useState(
+    () => target.debug_example?.req_example ?? JSON.stringify(exampleInput(target.request_params), null, 2),
+  );
   const [keep, setKeep] = useState(false);
   const [result, setResult] = useState<DebugResult | undefined>();
   const run = useMutation({
-    mutationFn: () => api.post<DebugResult>('/api/plugin_api/debug_api', { space_id: spaceId, plugin_id: target.plugin_id, api_id: target.api_id, parameters: input, save_example: keep }),
+    mutationFn: () =>
+      api.post<DebugResult>('/api/plugin_api/debug_api', {
+        space_id: spaceId,
+        plugin_id: target.plugin_id,
+        api_id: target.api_id,
+        parameters: input,
+        save_example: keep,
+      }),
     onSuccess: async (r) => {
       setResult(r);
       await qc.invalidateQueries({ queryKey: ['plugins', 'info'] });
     },
   });
   const adopt = useMutation({
-    mutationFn: () => api.post('/api/plugin_api/update_api', { space_id: spaceId, plugin_id: target.plugin_id, api_id: target.api_id, response_params: result!.response_params }),
+    mutationFn: () =>
+      api.post('/api/plugin_api/update_api', {
+        space_id: spaceId,
+        plugin_id: target.plugin_id,
+        api_id: target.api_id,
+        response_params: result!.response_params,
+      }),
     onSuccess: async () => {
       toast.success(t('debug.adopted'));
       await qc.invalidateQueries({ queryKey: ['plugins', 'info'] });
@@ -48,7 +73,13 @@ export function DebugPanel({ spaceId, info, api: target, onClose }: { spaceId: s
           </Tag>
         ))}
       </div>
-      <Input.TextArea value={input} onChange={setInput} autoSize={{ minRows: 4, maxRows: 14 }} style={{ fontFamily: 'monospace', fontSize: 12 }} data-testid="api-debug-input" />
+      <Input.TextArea
+        value={input}
+        onChange={setInput}
+        autoSize={{ minRows: 4, maxRows: 14 }}
+        style={{ fontFamily: 'monospace', fontSize: 12 }}
+        data-testid="api-debug-input"
+      />
       <Space style={{ marginTop: 8 }}>
         <Button type="primary" loading={run.isPending} onClick={() => run.mutate()} data-testid="api-debug-run">
           {run.isPending ? t('debug.running') : t('debug.run')}
@@ -65,19 +96,45 @@ export function DebugPanel({ spaceId, info, api: target, onClose }: { spaceId: s
       )}
       {result && !result.needs_auth && (
         <div style={{ marginTop: 12 }} data-testid="api-debug-result" data-success={result.success}>
-          {result.success ? <Alert type="success" content={t('debug.ok', { status: result.status_code, ms: result.duration_ms })} /> : <Alert type="error" content={result.reason} data-testid="api-debug-error" />}
+          {result.success ? (
+            <Alert type="success" content={t('debug.ok', { status: result.status_code, ms: result.duration_ms })} />
+          ) : (
+            <Alert type="error" content={result.reason} data-testid="api-debug-error" />
+          )}
           {result.request && (
             <details open>
               <summary>{t('debug.request')}</summary>
-              <pre data-testid="api-debug-request" style={{ fontSize: 11, background: 'var(--color-fill-2)', padding: 8, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-                {`${result.request.method} ${result.request.url}\n${Object.entries(result.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}${result.request.body ? `\n\n${pretty(result.request.body)}` : ''}`}
+              <pre
+                data-testid="api-debug-request"
+                style={{
+                  fontSize: 11,
+                  background: 'var(--color-fill-2)',
+                  padding: 8,
+                  whiteSpace: 'pre-wrap',
+                  wordBreak: 'break-all',
+                }}
+              >
+                {`${result.request.method} ${result.request.url}\n${Object.entries(result.request.headers)
+                  .map(([k, v]) => `${k}: ${v}`)
+                  .join('\n')}${result.request.body ? `\n\n${pretty(result.request.body)}` : ''}`}
               </pre>
             </details>
           )}
           {result.response && (
             <details open>
               <summary>{t('debug.response', { status: result.response.status })}</summary>
-              <pre data-testid="api-debug-response" style={{ fontSize: 11, background: 'var(--color-fill-2)', padding: 8, maxHeight: 320, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              <pre
+                data-testid="api-debug-response"
+                style={{
+                  fontSize: 11,
+                  background: 'var(--color-fill-2)',
+                  padding: 8,
+                  maxHeight: 320,
+                  overflow: 'auto',
+                  whiteSpace: 'pre-wrap',
+                  wordBreak: 'break-all',
+                }}
+              >
                 {pretty(result.response.body)}
               </pre>
             </details>

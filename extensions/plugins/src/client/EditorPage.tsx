@@ -44,8 +44,12 @@ function Editor({ spaceId, info }: { spaceId: string; info: PluginInfo }) {
   const [editing, setEditing] = useState<ApiInfo | 'new' | undefined>();
   const [debugging, setDebugging] = useState<string | undefined>();
   const [importing, setImporting] = useState(false);
-  const call = (path: string, body: Record<string, unknown>) => api.post(`/api/plugin_api/${path}`, { space_id: spaceId, plugin_id: meta.plugin_id, ...body });
-  const toggle = useMutation({ mutationFn: (a: ApiInfo) => call('update_api', { api_id: a.api_id, disabled: !a.disabled }), onSuccess: refresh });
+  const call = (path: string, body: Record<string, unknown>) =>
+    api.post(`/api/plugin_api/${path}`, { space_id: spaceId, plugin_id: meta.plugin_id, ...body });
+  const toggle = useMutation({
+    mutationFn: (a: ApiInfo) => call('update_api', { api_id: a.api_id, disabled: !a.disabled }),
+    onSuccess: refresh,
+  });
   const remove = useMutation({
     mutationFn: (a: ApiInfo) => call('delete_api', { api_id: a.api_id }),
     onSuccess: async () => {
@@ -60,7 +64,15 @@ function Editor({ spaceId, info }: { spaceId: string; info: PluginInfo }) {
         back={{ to: `/plugins?space_id=${spaceId}`, label: t('back'), testId: 'plugin-back' }}
         title={meta.name}
         titleTestId="plugin-title"
-        extra={meta.version_name ? <Tag color={meta.has_unpublished_changes ? 'orange' : 'green'}>{meta.has_unpublished_changes ? t('changedSince', { version: meta.version_name }) : meta.version_name}</Tag> : <Tag>{t('unpublished')}</Tag>}
+        extra={
+          meta.version_name ? (
+            <Tag color={meta.has_unpublished_changes ? 'orange' : 'green'}>
+              {meta.has_unpublished_changes ? t('changedSince', { version: meta.version_name }) : meta.version_name}
+            </Tag>
+          ) : (
+            <Tag>{t('unpublished')}</Tag>
+          )
+        }
         intro={meta.url || t('settings.noUrl')}
         actions={<PublishButton spaceId={spaceId} info={info} />}
       />
@@ -87,13 +99,45 @@ function Editor({ spaceId, info }: { spaceId: string; info: PluginInfo }) {
                 render: (_: unknown, a: ApiInfo) => (
                   <div data-testid="api-row" data-api-name={a.name}>
                     <b>{a.name}</b>
-                    {a.desc && <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>{a.desc}</Typography.Text>}
+                    {a.desc && (
+                      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+                        {a.desc}
+                      </Typography.Text>
+                    )}
                   </div>
                 ),
               },
-              { title: t('apis.path'), dataIndex: 'path', render: (_: unknown, a: ApiInfo) => <span style={{ fontFamily: 'monospace', fontSize: 12 }}><Tag size="small">{METHOD_NAMES[a.method]}</Tag> {a.path}</span> },
-              { title: t('apis.debugged'), dataIndex: 'debug_status', width: 110, render: (s: number) => (s === 1 ? <Tag color="green">{t('apis.passed')}</Tag> : <Tag>{t('apis.waiting')}</Tag>) },
-              { title: t('apis.enabled'), dataIndex: 'disabled', width: 90, render: (d: boolean, a: ApiInfo) => <Switch size="small" checked={!d} loading={toggle.isPending && toggle.variables?.api_id === a.api_id} onChange={() => toggle.mutate(a)} aria-label={t('apis.enabled')} data-testid="api-enabled" /> },
+              {
+                title: t('apis.path'),
+                dataIndex: 'path',
+                render: (_: unknown, a: ApiInfo) => (
+                  <span style={{ fontFamily: 'monospace', fontSize: 12 }}>
+                    <Tag size="small">{METHOD_NAMES[a.method]}</Tag> {a.path}
+                  </span>
+                ),
+              },
+              {
+                title: t('apis.debugged'),
+                dataIndex: 'debug_status',
+                width: 110,
+                render: (s: number) =>
+                  s === 1 ? <Tag color="green">{t('apis.passed')}</Tag> : <Tag>{t('apis.waiting')}</Tag>,
+              },
+              {
+                title: t('apis.enabled'),
+                dataIndex: 'disabled',
+                width: 90,
+                render: (d: boolean, a: ApiInfo) => (
+                  <Switch
+                    size="small"
+                    checked={!d}
+                    loading={toggle.isPending && toggle.variables?.api_id === a.api_id}
+                    onChange={() => toggle.mutate(a)}
+                    aria-label={t('apis.enabled')}
+                    data-testid="api-enabled"
+                  />
+                ),
+              },
               {
                 title: '',
                 key: 'actions',
@@ -124,9 +168,18 @@ function Editor({ spaceId, info }: { spaceId: string; info: PluginInfo }) {
           <Versions spaceId={spaceId} pluginId={meta.plugin_id} />
         </Tabs.TabPane>
       </Tabs>
-      {editing && <ApiEditor spaceId={spaceId} pluginId={meta.plugin_id} api={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
+      {editing && (
+        <ApiEditor
+          spaceId={spaceId}
+          pluginId={meta.plugin_id}
+          api={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
       {debugApi && <DebugPanel spaceId={spaceId} info={info} api={debugApi} onClose={() => setDebugging(undefined)} />}
-      {importing && <ImportIntoPlugin spaceId={spaceId} pluginId={meta.plugin_id} onClose={() => setImporting(false)} />}
+      {importing && (
+        <ImportIntoPlugin spaceId={spaceId} pluginId={meta.plugin_id} onClose={() => setImporting(false)} />
+      )}
     </div>
   );
 }
@@ -138,7 +191,13 @@ function ImportIntoPlugin({ spaceId, pluginId, onClose }: { spaceId: string; plu
   const [doc, setDoc] = useState('');
   const [replace, setReplace] = useState(false);
   const run = useMutation({
-    mutationFn: () => api.post<{ created: number; replaced: number; skipped: string[] }>('/api/plugin_api/batch_create_api', { space_id: spaceId, plugin_id: pluginId, openapi: doc, replaced_same_paths: replace }),
+    mutationFn: () =>
+      api.post<{ created: number; replaced: number; skipped: string[] }>('/api/plugin_api/batch_create_api', {
+        space_id: spaceId,
+        plugin_id: pluginId,
+        openapi: doc,
+        replaced_same_paths: replace,
+      }),
     onSuccess: async (r) => {
       toast.success(t('import.merged', { created: r.created, replaced: r.replaced }));
       await qc.invalidateQueries({ queryKey: ['plugins'] });
@@ -146,7 +205,16 @@ function ImportIntoPlugin({ spaceId, pluginId, onClose }: { spaceId: string; plu
     },
   });
   return (
-    <Modal visible size="large" title={t('apis.import')} onCancel={onClose} onOk={() => run.mutate()} confirmLoading={run.isPending} okText={t('import.ok')} okButtonProps={{ disabled: !doc.trim(), ...({ 'data-testid': 'api-import-save' } as object) }}>
+    <Modal
+      visible
+      size="large"
+      title={t('apis.import')}
+      onCancel={onClose}
+      onOk={() => run.mutate()}
+      confirmLoading={run.isPending}
+      okText={t('import.ok')}
+      okButtonProps={{ disabled: !doc.trim(), ...({ 'data-testid': 'api-import-save' } as object) }}
+    >
       <ImportDocument spaceId={spaceId} value={doc} onChange={setDoc} />
       <Space style={{ marginTop: 8 }}>
         <Switch size="small" checked={replace} onChange={setReplace} />
@@ -160,7 +228,19 @@ function Versions({ spaceId, pluginId }: { spaceId: string; pluginId: string }) 
   const { t } = useTranslation('plugins');
   const api = useApi();
   const format = useFormat();
-  const list = useQuery({ queryKey: ['plugins', 'versions', pluginId], queryFn: () => api.post<{ versions: { version_id: string; version_name: string; version_desc: string; api_count: number; create_time: number }[] }>('/api/plugin_api/get_published_list', { space_id: spaceId, plugin_id: pluginId }) });
+  const list = useQuery({
+    queryKey: ['plugins', 'versions', pluginId],
+    queryFn: () =>
+      api.post<{
+        versions: {
+          version_id: string;
+          version_name: string;
+          version_desc: string;
+          api_count: number;
+          create_time: number;
+        }[];
+      }>('/api/plugin_api/get_published_list', { space_id: spaceId, plugin_id: pluginId }),
+  });
   return (
     <Table
       data-testid="plugin-versions"
@@ -173,7 +253,12 @@ function Versions({ spaceId, pluginId }: { spaceId: string; pluginId: string }) 
         { title: t('versions.name'), dataIndex: 'version_name', width: 140 },
         { title: t('versions.desc'), dataIndex: 'version_desc' },
         { title: t('versions.apis'), dataIndex: 'api_count', width: 90 },
-        { title: t('versions.time'), dataIndex: 'create_time', width: 190, render: (s: number) => format.dateTime(s * 1000) },
+        {
+          title: t('versions.time'),
+          dataIndex: 'create_time',
+          width: 190,
+          render: (s: number) => format.dateTime(s * 1000),
+        },
       ]}
     />
   );

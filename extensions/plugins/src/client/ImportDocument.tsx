@@ -10,7 +10,19 @@ import type { ImportPreview } from './api.ts';
 
 const MAX_FILE = 2 * 1024 * 1024;
 
-export function ImportDocument({ spaceId, value, onChange, secret, onSecret }: { spaceId: string; value: string; onChange(text: string): void; secret?: string; onSecret?(v: string): void }) {
+export function ImportDocument({
+  spaceId,
+  value,
+  onChange,
+  secret,
+  onSecret,
+}: {
+  spaceId: string;
+  value: string;
+  onChange(text: string): void;
+  secret?: string;
+  onSecret?(v: string): void;
+}) {
   const { t } = useTranslation('plugins');
   const api = useApi();
   const file = useRef<HTMLInputElement>(null);
@@ -24,7 +36,12 @@ export function ImportDocument({ spaceId, value, onChange, secret, onSecret }: {
     queryKey: ['plugins', 'preview', debounced],
     enabled: !!debounced.trim(),
     retry: false,
-    queryFn: () => api.post<ImportPreview>('/api/plugin_api/preview_openapi', { space_id: spaceId, openapi: debounced }, { handled: () => true }),
+    queryFn: () =>
+      api.post<ImportPreview>(
+        '/api/plugin_api/preview_openapi',
+        { space_id: spaceId, openapi: debounced },
+        { handled: () => true },
+      ),
   });
   const read = (f: File | undefined) => {
     if (!f) return;
@@ -37,34 +54,75 @@ export function ImportDocument({ spaceId, value, onChange, secret, onSecret }: {
     <div data-testid="plugin-import">
       <Space style={{ marginBottom: 6 }}>
         <Typography.Text>{t('import.label')}</Typography.Text>
-        <Button size="mini" icon={<IconUpload />} onClick={() => file.current?.click()} data-testid="plugin-import-file-button">
+        <Button
+          size="mini"
+          icon={<IconUpload />}
+          onClick={() => file.current?.click()}
+          data-testid="plugin-import-file-button"
+        >
           {t('import.file')}
         </Button>
-        <input ref={file} type="file" accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml" style={{ display: 'none' }} onChange={(e) => read(e.target.files?.[0])} data-testid="plugin-import-file" />
+        <input
+          ref={file}
+          type="file"
+          accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml"
+          style={{ display: 'none' }}
+          onChange={(e) => read(e.target.files?.[0])}
+          data-testid="plugin-import-file"
+        />
       </Space>
-      <Input.TextArea value={value} onChange={onChange} placeholder={t('import.placeholder')} autoSize={{ minRows: 6, maxRows: 14 }} style={{ fontFamily: 'monospace', fontSize: 12 }} data-testid="plugin-import-text" />
+      <Input.TextArea
+        value={value}
+        onChange={onChange}
+        placeholder={t('import.placeholder')}
+        autoSize={{ minRows: 6, maxRows: 14 }}
+        style={{ fontFamily: 'monospace', fontSize: 12 }}
+        data-testid="plugin-import-text"
+      />
       {fileProblem && <Typography.Text type="error">{fileProblem}</Typography.Text>}
-      {preview.isError && <Alert type="error" style={{ marginTop: 8 }} content={(preview.error as { msg?: string })?.msg ?? String(preview.error)} data-testid="plugin-import-problem" />}
+      {preview.isError && (
+        <Alert
+          type="error"
+          style={{ marginTop: 8 }}
+          content={(preview.error as { msg?: string })?.msg ?? String(preview.error)}
+          data-testid="plugin-import-problem"
+        />
+      )}
       {p && (
         <div style={{ marginTop: 8 }} data-testid="plugin-import-preview">
           <Typography.Text>
-            {t('import.preview', { name: p.name || '—', n: p.apis.length })} {p.server_url && <Tag size="small">{p.server_url}</Tag>}
+            {t('import.preview', { name: p.name || '—', n: p.apis.length })}{' '}
+            {p.server_url && <Tag size="small">{p.server_url}</Tag>}
           </Typography.Text>
           <ul style={{ margin: '4px 0', paddingLeft: 18, maxHeight: 160, overflow: 'auto', fontSize: 12 }}>
             {p.apis.map((a) => (
               <li key={`${a.method} ${a.path}`} data-testid="plugin-import-api">
-                <Tag size="small">{METHOD_NAMES[a.method]}</Tag> {a.path} · <b>{a.name}</b> {a.desc && <Typography.Text type="secondary">{a.desc}</Typography.Text>}
+                <Tag size="small">{METHOD_NAMES[a.method]}</Tag> {a.path} · <b>{a.name}</b>{' '}
+                {a.desc && <Typography.Text type="secondary">{a.desc}</Typography.Text>}
               </li>
             ))}
           </ul>
-          {!!p.skipped.length && <Typography.Text type="secondary">{t('import.skippedList', { list: p.skipped.join('; ') })}</Typography.Text>}
+          {!!p.skipped.length && (
+            <Typography.Text type="secondary">
+              {t('import.skippedList', { list: p.skipped.join('; ') })}
+            </Typography.Text>
+          )}
           {p.auth.auth_type === 1 && onSecret && (
             <div style={{ marginTop: 6 }}>
-              <Typography.Text>{t('import.needsKey', { key: p.auth.key, where: p.auth.location === 2 ? 'query' : 'header' })}</Typography.Text>
-              <Input.Password value={secret} onChange={onSecret} placeholder={t('auth.token')} data-testid="plugin-import-secret" />
+              <Typography.Text>
+                {t('import.needsKey', { key: p.auth.key, where: p.auth.location === 2 ? 'query' : 'header' })}
+              </Typography.Text>
+              <Input.Password
+                value={secret}
+                onChange={onSecret}
+                placeholder={t('auth.token')}
+                data-testid="plugin-import-secret"
+              />
             </div>
           )}
-          {p.auth.auth_type === 3 && <Typography.Paragraph type="secondary">{t('import.needsOauth')}</Typography.Paragraph>}
+          {p.auth.auth_type === 3 && (
+            <Typography.Paragraph type="secondary">{t('import.needsOauth')}</Typography.Paragraph>
+          )}
         </div>
       )}
     </div>

@@ -1,7 +1,20 @@
 // The plugins of the space: search, sort, create by hand or import from an OpenAPI document.
 import { Button, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { EmptyState, fieldErrors, InfiniteTable, LimitedInput, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
+import {
+  EmptyState,
+  fieldErrors,
+  InfiniteTable,
+  LimitedInput,
+  Modal,
+  PageHeading,
+  SearchInput,
+  toast,
+  useApi,
+  useCreateDialog,
+  useFormat,
+  usePageTitle,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -46,10 +59,26 @@ export function LibraryPage() {
         rowKey="plugin_id"
         queryKey={['plugins', 'list', spaceId, name, orderBy]}
         // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
-        empty={name ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="plugin-empty-create">{t('create')}</Button>} />}
+        empty={
+          name ? (
+            <EmptyState description={t('emptySearch')} />
+          ) : (
+            <EmptyState
+              description={t('empty')}
+              action={
+                <Button type="primary" onClick={create.show} data-testid="plugin-empty-create">
+                  {t('create')}
+                </Button>
+              }
+            />
+          )
+        }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ plugin_list: PluginMeta[]; has_more: boolean }>('/api/plugin_api/get_dev_plugin_list', { space_id: spaceId, name: name || undefined, order_by: orderBy, page, size: PAGE });
+          const r = await api.post<{ plugin_list: PluginMeta[]; has_more: boolean }>(
+            '/api/plugin_api/get_dev_plugin_list',
+            { space_id: spaceId, name: name || undefined, order_by: orderBy, page, size: PAGE },
+          );
           return { items: r.plugin_list, next: r.has_more ? page + 1 : undefined };
         }}
         columns={[
@@ -58,7 +87,11 @@ export function LibraryPage() {
             dataIndex: 'name',
             render: (_: unknown, p: PluginMeta) => (
               <div data-testid="plugin-row" data-plugin-id={p.plugin_id}>
-                <Link to={`/plugins/${p.plugin_id}?space_id=${p.space_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="plugin-name-link">
+                <Link
+                  to={`/plugins/${p.plugin_id}?space_id=${p.space_id}`}
+                  style={{ fontWeight: 500, display: 'block' }}
+                  data-testid="plugin-name-link"
+                >
                   {p.name}
                 </Link>
                 {p.desc && (
@@ -70,10 +103,37 @@ export function LibraryPage() {
             ),
           },
           { title: t('columns.apis'), dataIndex: 'api_count', width: 90 },
-          { title: t('columns.auth'), dataIndex: 'auth_type', width: 140, render: (a: number[]) => t(AUTH[a[0]] ?? 'auth.none') },
-          { title: t('columns.status'), dataIndex: 'version_name', width: 160, render: (v: string | null, p: PluginMeta) => (v ? <Tag color={p.has_unpublished_changes ? 'orange' : 'green'}>{p.has_unpublished_changes ? t('changedSince', { version: v }) : v}</Tag> : <Tag>{t('unpublished')}</Tag>) },
-          { title: t('columns.updated'), dataIndex: 'update_time', width: 190, render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span> },
-          { title: '', key: 'actions', width: 90, render: (_: unknown, p: PluginMeta) => <DeleteButton plugin={p} spaceId={spaceId} /> },
+          {
+            title: t('columns.auth'),
+            dataIndex: 'auth_type',
+            width: 140,
+            render: (a: number[]) => t(AUTH[a[0]] ?? 'auth.none'),
+          },
+          {
+            title: t('columns.status'),
+            dataIndex: 'version_name',
+            width: 160,
+            render: (v: string | null, p: PluginMeta) =>
+              v ? (
+                <Tag color={p.has_unpublished_changes ? 'orange' : 'green'}>
+                  {p.has_unpublished_changes ? t('changedSince', { version: v }) : v}
+                </Tag>
+              ) : (
+                <Tag>{t('unpublished')}</Tag>
+              ),
+          },
+          {
+            title: t('columns.updated'),
+            dataIndex: 'update_time',
+            width: 190,
+            render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span>,
+          },
+          {
+            title: '',
+            key: 'actions',
+            width: 90,
+            render: (_: unknown, p: PluginMeta) => <DeleteButton plugin={p} spaceId={spaceId} />,
+          },
         ]}
       />
       {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
@@ -93,7 +153,12 @@ function DeleteButton({ plugin, spaceId }: { plugin: PluginMeta; spaceId: string
     },
   });
   return (
-    <Popconfirm title={t('deleteTitle', { name: plugin.name })} content={plugin.published ? t('deletePublished') : undefined} okButtonProps={{ status: 'danger', ...({ 'data-testid': 'plugin-delete-confirm' } as object) }} onOk={() => remove.mutate()}>
+    <Popconfirm
+      title={t('deleteTitle', { name: plugin.name })}
+      content={plugin.published ? t('deletePublished') : undefined}
+      okButtonProps={{ status: 'danger', ...({ 'data-testid': 'plugin-delete-confirm' } as object) }}
+      onOk={() => remove.mutate()}
+    >
       <Button size="mini" type="text" status="danger" data-testid="plugin-delete">
         {t('delete')}
       </Button>
@@ -122,18 +187,46 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const create = useMutation({
     mutationFn: () =>
       how === 'hand'
-        ? api.post<{ plugin_id: string }>('/api/plugin_api/register_plugin_meta', { space_id: spaceId, name: name.trim(), desc, url: url.trim(), auth_type: [0] }, { handled: fieldErrors(['name', 'url'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) })
-        : api.post<{ plugin_id: string; created: number; skipped: string[]; auth_completed: boolean }>('/api/plugin_api/register', { space_id: spaceId, openapi: doc, name: name.trim() || undefined, service_token: secret || undefined, oauth_client_id: undefined }, { handled: fieldErrors(['name'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) }),
+        ? api.post<{ plugin_id: string }>(
+            '/api/plugin_api/register_plugin_meta',
+            { space_id: spaceId, name: name.trim(), desc, url: url.trim(), auth_type: [0] },
+            { handled: fieldErrors(['name', 'url'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) },
+          )
+        : api.post<{ plugin_id: string; created: number; skipped: string[]; auth_completed: boolean }>(
+            '/api/plugin_api/register',
+            {
+              space_id: spaceId,
+              openapi: doc,
+              name: name.trim() || undefined,
+              service_token: secret || undefined,
+              oauth_client_id: undefined,
+            },
+            { handled: fieldErrors(['name'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) },
+          ),
     onSuccess: async (r) => {
       const imported = r as { created?: number; skipped?: string[]; auth_completed?: boolean };
-      if (how === 'import') toast.success(t('import.done', { n: imported.created ?? 0 }) + (imported.skipped?.length ? ` ${t('import.skipped', { n: imported.skipped.length })}` : '') + (imported.auth_completed === false ? ` ${t('import.completeAuth')}` : ''));
+      if (how === 'import')
+        toast.success(
+          t('import.done', { n: imported.created ?? 0 }) +
+            (imported.skipped?.length ? ` ${t('import.skipped', { n: imported.skipped.length })}` : '') +
+            (imported.auth_completed === false ? ` ${t('import.completeAuth')}` : ''),
+        );
       else toast.success(t('created'));
       await done(r.plugin_id);
     },
   });
   const ready = how === 'hand' ? !!name.trim() : !!doc.trim();
   return (
-    <Modal visible size="large" title={t('form.title')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okText={how === 'import' ? t('import.ok') : t('form.ok')} okButtonProps={{ disabled: !ready, ...({ 'data-testid': 'plugin-create-save' } as object) }}>
+    <Modal
+      visible
+      size="large"
+      title={t('form.title')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okText={how === 'import' ? t('import.ok') : t('form.ok')}
+      okButtonProps={{ disabled: !ready, ...({ 'data-testid': 'plugin-create-save' } as object) }}
+    >
       <Radio.Group type="button" value={how} onChange={setHow} style={{ marginBottom: 12 }}>
         <Radio value="import" data-testid="plugin-create-import">
           {t('form.fromDocument')}
@@ -143,16 +236,42 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
         </Radio>
       </Radio.Group>
       <Form layout="vertical">
-        <Form.Item label={t('form.name')} required={how === 'hand'} extra={how === 'import' ? t('form.nameFromDocument') : undefined}>
-          <LimitedInput value={name} maxLength={100} problem={problem.name} onChange={(v) => (setName(v), setProblem({}))} testId="plugin-create-name" />
+        <Form.Item
+          label={t('form.name')}
+          required={how === 'hand'}
+          extra={how === 'import' ? t('form.nameFromDocument') : undefined}
+        >
+          <LimitedInput
+            value={name}
+            maxLength={100}
+            problem={problem.name}
+            onChange={(v) => (setName(v), setProblem({}))}
+            testId="plugin-create-name"
+          />
         </Form.Item>
         {how === 'hand' ? (
           <>
             <Form.Item label={t('form.desc')}>
-              <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 4 }} onChange={setDesc} data-testid="plugin-create-desc" />
+              <Input.TextArea
+                value={desc}
+                maxLength={2000}
+                autoSize={{ minRows: 2, maxRows: 4 }}
+                onChange={setDesc}
+                data-testid="plugin-create-desc"
+              />
             </Form.Item>
-            <Form.Item label={t('form.url')} extra={t('form.urlHelp')} validateStatus={problem.url ? 'error' : undefined} help={problem.url}>
-              <Input value={url} placeholder="https://api.example.com/v1" onChange={(v) => (setUrl(v), setProblem({}))} data-testid="plugin-create-url" />
+            <Form.Item
+              label={t('form.url')}
+              extra={t('form.urlHelp')}
+              validateStatus={problem.url ? 'error' : undefined}
+              help={problem.url}
+            >
+              <Input
+                value={url}
+                placeholder="https://api.example.com/v1"
+                onChange={(v) => (setUrl(v), setProblem({}))}
+                data-testid="plugin-create-url"
+              />
             </Form.Item>
           </>
         ) : (

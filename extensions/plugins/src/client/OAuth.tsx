@@ -18,14 +18,22 @@ export function useAuthorise(spaceId: string, pluginId: string, onDone: () => vo
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
   useEffect(() => () => clearInterval(timer.current), []);
   const start = async (url?: string) => {
-    const target = url ?? (await api.post<Status>('/api/plugin_api/get_oauth_status', { space_id: spaceId, plugin_id: pluginId })).content;
+    const target =
+      url ??
+      (await api.post<Status>('/api/plugin_api/get_oauth_status', { space_id: spaceId, plugin_id: pluginId })).content;
     if (!target) return onDone();
     window.open(target, '_blank', 'noopener');
     setWaiting(true);
     const started = Date.now();
     clearInterval(timer.current);
     const poll = async () => {
-      const s = await api.post<Status>('/api/plugin_api/get_oauth_status', { space_id: spaceId, plugin_id: pluginId }, { handled: () => true }).catch(() => undefined);
+      const s = await api
+        .post<Status>(
+          '/api/plugin_api/get_oauth_status',
+          { space_id: spaceId, plugin_id: pluginId },
+          { handled: () => true },
+        )
+        .catch(() => undefined);
       if (s?.status === 1 || Date.now() - started > 180_000) {
         clearInterval(timer.current);
         setWaiting(false);
@@ -37,7 +45,15 @@ export function useAuthorise(spaceId: string, pluginId: string, onDone: () => vo
   return { start, waiting };
 }
 
-export function OAuthButton({ spaceId, pluginId, authorized }: { spaceId: string; pluginId: string; authorized: boolean }) {
+export function OAuthButton({
+  spaceId,
+  pluginId,
+  authorized,
+}: {
+  spaceId: string;
+  pluginId: string;
+  authorized: boolean;
+}) {
   const { t } = useTranslation('plugins');
   const api = useApi();
   const qc = useQueryClient();
@@ -49,11 +65,24 @@ export function OAuthButton({ spaceId, pluginId, authorized }: { spaceId: string
   return (
     <Space style={{ marginTop: 8 }} data-testid="plugin-oauth">
       {authorized ? <Tag color="green">{t('oauth.authorized')}</Tag> : <Tag>{t('oauth.notAuthorized')}</Tag>}
-      <Button size="small" type={authorized ? 'secondary' : 'primary'} loading={waiting} onClick={() => void start()} data-testid="plugin-oauth-authorise">
+      <Button
+        size="small"
+        type={authorized ? 'secondary' : 'primary'}
+        loading={waiting}
+        onClick={() => void start()}
+        data-testid="plugin-oauth-authorise"
+      >
         {waiting ? t('oauth.waiting') : authorized ? t('oauth.again') : t('oauth.authorise')}
       </Button>
       {authorized && (
-        <Button size="small" status="danger" onClick={() => void api.post('/api/plugin_api/revoke_auth_token', { space_id: spaceId, plugin_id: pluginId }).then(refresh)} data-testid="plugin-oauth-revoke">
+        <Button
+          size="small"
+          status="danger"
+          onClick={() =>
+            void api.post('/api/plugin_api/revoke_auth_token', { space_id: spaceId, plugin_id: pluginId }).then(refresh)
+          }
+          data-testid="plugin-oauth-revoke"
+        >
           {t('oauth.revoke')}
         </Button>
       )}

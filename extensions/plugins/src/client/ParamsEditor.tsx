@@ -24,28 +24,79 @@ export const locationName = (l?: number) => LOCATIONS.find(([n]) => n === l)?.[1
 
 const ITEM = '[Array Item]';
 
-export function ParamsEditor({ params, onChange, request, testId }: { params: APIParameter[]; onChange(next: APIParameter[]): void; request: boolean; testId: string }) {
+export function ParamsEditor({
+  params,
+  onChange,
+  request,
+  testId,
+}: {
+  params: APIParameter[];
+  onChange(next: APIParameter[]): void;
+  request: boolean;
+  testId: string;
+}) {
   const { t } = useTranslation('plugins');
   return (
     <div data-testid={testId}>
       <Rows params={params} onChange={onChange} request={request} depth={0} testId={testId} />
-      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => onChange([...params, { name: '', type: ParameterType.String, location: request ? 2 : undefined, is_required: false, desc: '' }])} data-testid={`${testId}-add`}>
+      <Button
+        size="mini"
+        type="text"
+        icon={<IconPlus />}
+        onClick={() =>
+          onChange([
+            ...params,
+            { name: '', type: ParameterType.String, location: request ? 2 : undefined, is_required: false, desc: '' },
+          ])
+        }
+        data-testid={`${testId}-add`}
+      >
         {t('params.add')}
       </Button>
     </div>
   );
 }
 
-function Rows({ params, onChange, request, depth, testId, arrayItem }: { params: APIParameter[]; onChange(next: APIParameter[]): void; request: boolean; depth: number; testId: string; arrayItem?: boolean }) {
+function Rows({
+  params,
+  onChange,
+  request,
+  depth,
+  testId,
+  arrayItem,
+}: {
+  params: APIParameter[];
+  onChange(next: APIParameter[]): void;
+  request: boolean;
+  depth: number;
+  testId: string;
+  arrayItem?: boolean;
+}) {
   const { t } = useTranslation('plugins');
-  const set = (i: number, patch: Partial<APIParameter>) => onChange(params.map((p, j) => (j === i ? withShape({ ...p, ...patch }) : p)));
+  const set = (i: number, patch: Partial<APIParameter>) =>
+    onChange(params.map((p, j) => (j === i ? withShape({ ...p, ...patch }) : p)));
   return (
     <>
       {params.map((p, i) => (
         <div key={i} style={{ marginLeft: depth * 16 }}>
           <Space size={4} style={{ marginBottom: 4 }} wrap>
-            <Input size="small" style={{ width: 140 }} value={p.name} disabled={arrayItem} placeholder={t('params.name')} onChange={(name) => set(i, { name })} data-testid={`${testId}-name`} />
-            <Select size="small" style={{ width: 100 }} value={p.type} onChange={(type) => set(i, { type })} aria-label={t('params.type')} data-testid={`${testId}-type`}>
+            <Input
+              size="small"
+              style={{ width: 140 }}
+              value={p.name}
+              disabled={arrayItem}
+              placeholder={t('params.name')}
+              onChange={(name) => set(i, { name })}
+              data-testid={`${testId}-name`}
+            />
+            <Select
+              size="small"
+              style={{ width: 100 }}
+              value={p.type}
+              onChange={(type) => set(i, { type })}
+              aria-label={t('params.type')}
+              data-testid={`${testId}-type`}
+            >
               {TYPES.map(([n, label]) => (
                 <Select.Option key={n} value={n}>
                   {label}
@@ -53,7 +104,14 @@ function Rows({ params, onChange, request, depth, testId, arrayItem }: { params:
               ))}
             </Select>
             {request && depth === 0 && (
-              <Select size="small" style={{ width: 90 }} value={p.location ?? 3} onChange={(location) => set(i, { location })} aria-label={t('params.location')} data-testid={`${testId}-location`}>
+              <Select
+                size="small"
+                style={{ width: 90 }}
+                value={p.location ?? 3}
+                onChange={(location) => set(i, { location })}
+                aria-label={t('params.location')}
+                data-testid={`${testId}-location`}
+              >
                 {LOCATIONS.map(([n, label]) => (
                   <Select.Option key={n} value={n}>
                     {label}
@@ -66,19 +124,70 @@ function Rows({ params, onChange, request, depth, testId, arrayItem }: { params:
                 {t('params.required')}
               </Checkbox>
             )}
-            <Input size="small" style={{ width: 180 }} value={p.desc ?? ''} placeholder={t('params.desc')} onChange={(desc) => set(i, { desc })} />
-            {request && !arrayItem && p.type !== ParameterType.Object && p.type !== ParameterType.Array && <Input size="small" style={{ width: 110 }} value={p.global_default ?? ''} placeholder={t('params.default')} onChange={(v) => set(i, { global_default: v || undefined })} />}
-            {p.type === ParameterType.Object && (
-              <Button size="mini" type="text" icon={<IconPlus />} aria-label={t('params.addChild')} title={t('params.addChild')} onClick={() => set(i, { sub_parameters: [...(p.sub_parameters ?? []), { name: '', type: ParameterType.String, is_required: false, desc: '' }] })} data-testid={`${testId}-add-child`} />
+            <Input
+              size="small"
+              style={{ width: 180 }}
+              value={p.desc ?? ''}
+              placeholder={t('params.desc')}
+              onChange={(desc) => set(i, { desc })}
+            />
+            {request && !arrayItem && p.type !== ParameterType.Object && p.type !== ParameterType.Array && (
+              <Input
+                size="small"
+                style={{ width: 110 }}
+                value={p.global_default ?? ''}
+                placeholder={t('params.default')}
+                onChange={(v) => set(i, { global_default: v || undefined })}
+              />
             )}
-            {!arrayItem && <Button size="mini" type="text" status="danger" icon={<IconDelete />} aria-label={t('params.remove')} onClick={() => onChange(params.filter((_, j) => j !== i))} />}
+            {p.type === ParameterType.Object && (
+              <Button
+                size="mini"
+                type="text"
+                icon={<IconPlus />}
+                aria-label={t('params.addChild')}
+                title={t('params.addChild')}
+                onClick={() =>
+                  set(i, {
+                    sub_parameters: [
+                      ...(p.sub_parameters ?? []),
+                      { name: '', type: ParameterType.String, is_required: false, desc: '' },
+                    ],
+                  })
+                }
+                data-testid={`${testId}-add-child`}
+              />
+            )}
+            {!arrayItem && (
+              <Button
+                size="mini"
+                type="text"
+                status="danger"
+                icon={<IconDelete />}
+                aria-label={t('params.remove')}
+                onClick={() => onChange(params.filter((_, j) => j !== i))}
+              />
+            )}
           </Space>
           {(p.type === ParameterType.Object || p.type === ParameterType.Array) && !!p.sub_parameters?.length && (
-            <Rows params={p.sub_parameters} onChange={(sub) => set(i, { sub_parameters: sub, ...(p.type === ParameterType.Array ? { sub_type: sub[0]?.type } : {}) })} request={request} depth={depth + 1} testId={testId} arrayItem={p.type === ParameterType.Array} />
+            <Rows
+              params={p.sub_parameters}
+              onChange={(sub) =>
+                set(i, { sub_parameters: sub, ...(p.type === ParameterType.Array ? { sub_type: sub[0]?.type } : {}) })
+              }
+              request={request}
+              depth={depth + 1}
+              testId={testId}
+              arrayItem={p.type === ParameterType.Array}
+            />
           )}
         </div>
       ))}
-      {!params.length && depth === 0 && <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>{t('params.none')}</Typography.Text>}
+      {!params.length && depth === 0 && (
+        <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+          {t('params.none')}
+        </Typography.Text>
+      )}
     </>
   );
 }

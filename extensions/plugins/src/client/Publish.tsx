@@ -20,7 +20,12 @@ export function PublishButton({ spaceId, info }: { spaceId: string; info: Plugin
   const [desc, setDesc] = useState('');
   const [problem, setProblem] = useState('');
   const publish = useMutation({
-    mutationFn: () => api.post('/api/plugin_api/publish_plugin', { space_id: spaceId, plugin_id: info.meta_info.plugin_id, version_name: name.trim(), version_desc: desc }, { handled: fieldErrors(['version_name'], (_f, msg) => setProblem(msg)) }),
+    mutationFn: () =>
+      api.post(
+        '/api/plugin_api/publish_plugin',
+        { space_id: spaceId, plugin_id: info.meta_info.plugin_id, version_name: name.trim(), version_desc: desc },
+        { handled: fieldErrors(['version_name'], (_f, msg) => setProblem(msg)) },
+      ),
     onSuccess: async () => {
       toast.success(t('publish.done', { version: name.trim() }));
       setOpen(false);
@@ -42,13 +47,36 @@ export function PublishButton({ spaceId, info }: { spaceId: string; info: Plugin
         {t('publish.button')}
       </Button>
       {open && (
-        <Modal visible title={t('publish.title')} onCancel={() => setOpen(false)} onOk={() => publish.mutate()} confirmLoading={publish.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'plugin-publish-ok' } as object) }}>
+        <Modal
+          visible
+          title={t('publish.title')}
+          onCancel={() => setOpen(false)}
+          onOk={() => publish.mutate()}
+          confirmLoading={publish.isPending}
+          okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'plugin-publish-ok' } as object) }}
+        >
           <Form layout="vertical">
-            <Form.Item label={t('publish.version')} required validateStatus={problem ? 'error' : undefined} help={problem}>
-              <Input value={name} maxLength={64} onChange={(v) => (setName(v), setProblem(''))} data-testid="plugin-publish-version" />
+            <Form.Item
+              label={t('publish.version')}
+              required
+              validateStatus={problem ? 'error' : undefined}
+              help={problem}
+            >
+              <Input
+                value={name}
+                maxLength={64}
+                onChange={(v) => (setName(v), setProblem(''))}
+                data-testid="plugin-publish-version"
+              />
             </Form.Item>
             <Form.Item label={t('publish.desc')}>
-              <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} data-testid="plugin-publish-desc" />
+              <Input.TextArea
+                value={desc}
+                maxLength={2000}
+                autoSize={{ minRows: 2, maxRows: 5 }}
+                onChange={setDesc}
+                data-testid="plugin-publish-desc"
+              />
             </Form.Item>
           </Form>
         </Modal>

@@ -29,7 +29,14 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
   const [location, setLocation] = useState(m.location ?? 1);
   const [key, setKey] = useState(m.key ?? '');
   const [token, setToken] = useState(m.service_token ?? '');
-  const [o, setO] = useState({ client_id: oauth.client_id ?? '', client_secret: oauth.client_secret ?? '', client_url: oauth.client_url ?? '', authorization_url: oauth.authorization_url ?? '', scope: oauth.scope ?? '', authorization_content_type: oauth.authorization_content_type ?? 'application/x-www-form-urlencoded' });
+  const [o, setO] = useState({
+    client_id: oauth.client_id ?? '',
+    client_secret: oauth.client_secret ?? '',
+    client_url: oauth.client_url ?? '',
+    authorization_url: oauth.authorization_url ?? '',
+    scope: oauth.scope ?? '',
+    authorization_content_type: oauth.authorization_content_type ?? 'application/x-www-form-urlencoded',
+  });
   const [common, setCommon] = useState<Record<string, Pair[]>>(m.common_params ?? {});
   const [problem, setProblem] = useState<Record<string, string>>({});
   const save = useMutation({
@@ -45,9 +52,15 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
           auth_type: [authType],
           ...(authType === 1 ? { location, key, service_token: token } : {}),
           ...(authType === 3 ? { oauth_info: JSON.stringify(o) } : {}),
-          common_params: Object.fromEntries(Object.entries(common).map(([k, v]) => [k, v.filter((p) => p.name.trim())])),
+          common_params: Object.fromEntries(
+            Object.entries(common).map(([k, v]) => [k, v.filter((p) => p.name.trim())]),
+          ),
         },
-        { handled: fieldErrors(['name', 'url', 'key', 'service_token', 'oauth_info'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) },
+        {
+          handled: fieldErrors(['name', 'url', 'key', 'service_token', 'oauth_info'], (f, msg) =>
+            setProblem((p) => ({ ...p, [f]: msg })),
+          ),
+        },
       ),
     onSuccess: async () => {
       toast.success(t('settings.saved'));
@@ -64,7 +77,12 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
         <Input.TextArea value={desc} maxLength={2000} autoSize={{ minRows: 2, maxRows: 4 }} onChange={setDesc} />
       </Form.Item>
       <Form.Item label={t('form.url')} extra={t('form.urlHelp')} {...err('url')}>
-        <Input value={url} placeholder="https://api.example.com/v1" onChange={setUrl} data-testid="plugin-settings-url" />
+        <Input
+          value={url}
+          placeholder="https://api.example.com/v1"
+          onChange={setUrl}
+          data-testid="plugin-settings-url"
+        />
       </Form.Item>
       <Form.Item label={t('auth.title')}>
         <Radio.Group type="button" value={authType} onChange={setAuthType} data-testid="plugin-settings-auth">
@@ -82,10 +100,21 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
             </Select>
           </Form.Item>
           <Form.Item label={t('auth.key')} {...err('key')}>
-            <Input style={{ width: 200 }} value={key} placeholder="Authorization / X-Api-Key" onChange={setKey} data-testid="plugin-settings-key" />
+            <Input
+              style={{ width: 200 }}
+              value={key}
+              placeholder="Authorization / X-Api-Key"
+              onChange={setKey}
+              data-testid="plugin-settings-key"
+            />
           </Form.Item>
           <Form.Item label={t('auth.token')} extra={t('auth.tokenHelp')} {...err('service_token')}>
-            <Input.Password style={{ width: 300 }} value={token} onChange={setToken} data-testid="plugin-settings-token" />
+            <Input.Password
+              style={{ width: 300 }}
+              value={token}
+              onChange={setToken}
+              data-testid="plugin-settings-token"
+            />
           </Form.Item>
         </Space>
       )}
@@ -93,25 +122,49 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
         <div data-testid="plugin-settings-oauth">
           <Space align="start" wrap>
             <Form.Item label={t('oauth.clientId')} required {...err('oauth_info')}>
-              <Input style={{ width: 260 }} value={o.client_id} onChange={(v) => setO({ ...o, client_id: v })} data-testid="plugin-oauth-client-id" />
+              <Input
+                style={{ width: 260 }}
+                value={o.client_id}
+                onChange={(v) => setO({ ...o, client_id: v })}
+                data-testid="plugin-oauth-client-id"
+              />
             </Form.Item>
             <Form.Item label={t('oauth.clientSecret')} extra={t('auth.tokenHelp')}>
-              <Input.Password style={{ width: 260 }} value={o.client_secret} onChange={(v) => setO({ ...o, client_secret: v })} data-testid="plugin-oauth-client-secret" />
+              <Input.Password
+                style={{ width: 260 }}
+                value={o.client_secret}
+                onChange={(v) => setO({ ...o, client_secret: v })}
+                data-testid="plugin-oauth-client-secret"
+              />
             </Form.Item>
           </Space>
           <Form.Item label={t('oauth.authorizeUrl')} required>
-            <Input value={o.client_url} placeholder="https://provider.example.com/oauth/authorize" onChange={(v) => setO({ ...o, client_url: v })} />
+            <Input
+              value={o.client_url}
+              placeholder="https://provider.example.com/oauth/authorize"
+              onChange={(v) => setO({ ...o, client_url: v })}
+            />
           </Form.Item>
           <Form.Item label={t('oauth.tokenUrl')} required>
-            <Input value={o.authorization_url} placeholder="https://provider.example.com/oauth/token" onChange={(v) => setO({ ...o, authorization_url: v })} />
+            <Input
+              value={o.authorization_url}
+              placeholder="https://provider.example.com/oauth/token"
+              onChange={(v) => setO({ ...o, authorization_url: v })}
+            />
           </Form.Item>
           <Space align="start" wrap>
             <Form.Item label={t('oauth.scope')}>
               <Input style={{ width: 260 }} value={o.scope} onChange={(v) => setO({ ...o, scope: v })} />
             </Form.Item>
             <Form.Item label={t('oauth.contentType')}>
-              <Select style={{ width: 260 }} value={o.authorization_content_type} onChange={(v) => setO({ ...o, authorization_content_type: v })}>
-                <Select.Option value="application/x-www-form-urlencoded">application/x-www-form-urlencoded</Select.Option>
+              <Select
+                style={{ width: 260 }}
+                value={o.authorization_content_type}
+                onChange={(v) => setO({ ...o, authorization_content_type: v })}
+              >
+                <Select.Option value="application/x-www-form-urlencoded">
+                  application/x-www-form-urlencoded
+                </Select.Option>
                 <Select.Option value="application/json">application/json</Select.Option>
               </Select>
             </Form.Item>
@@ -121,7 +174,9 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
               {t('oauth.callback')}: <code>{info.oauth_callback_url}</code>
             </Typography.Paragraph>
           )}
-          {m.auth_type[0] === 3 && <OAuthButton spaceId={spaceId} pluginId={m.plugin_id} authorized={!!info.authorized} />}
+          {m.auth_type[0] === 3 && (
+            <OAuthButton spaceId={spaceId} pluginId={m.plugin_id} authorized={!!info.authorized} />
+          )}
         </div>
       )}
       <Form.Item label={t('common.title')} extra={t('common.help')} style={{ marginTop: 12 }}>
@@ -132,12 +187,46 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
             </Typography.Text>
             {(common[place] ?? []).map((p, i) => (
               <Space key={i} style={{ display: 'flex', marginTop: 4 }}>
-                <Input size="small" style={{ width: 180 }} value={p.name} placeholder={t('params.name')} onChange={(v) => setCommon({ ...common, [place]: (common[place] ?? []).map((x, j) => (j === i ? { ...x, name: v } : x)) })} />
-                <Input size="small" style={{ width: 260 }} value={p.value} placeholder={t('common.value')} onChange={(v) => setCommon({ ...common, [place]: (common[place] ?? []).map((x, j) => (j === i ? { ...x, value: v } : x)) })} />
-                <Button size="mini" type="text" status="danger" icon={<IconDelete />} aria-label={t('params.remove')} onClick={() => setCommon({ ...common, [place]: (common[place] ?? []).filter((_, j) => j !== i) })} />
+                <Input
+                  size="small"
+                  style={{ width: 180 }}
+                  value={p.name}
+                  placeholder={t('params.name')}
+                  onChange={(v) =>
+                    setCommon({
+                      ...common,
+                      [place]: (common[place] ?? []).map((x, j) => (j === i ? { ...x, name: v } : x)),
+                    })
+                  }
+                />
+                <Input
+                  size="small"
+                  style={{ width: 260 }}
+                  value={p.value}
+                  placeholder={t('common.value')}
+                  onChange={(v) =>
+                    setCommon({
+                      ...common,
+                      [place]: (common[place] ?? []).map((x, j) => (j === i ? { ...x, value: v } : x)),
+                    })
+                  }
+                />
+                <Button
+                  size="mini"
+                  type="text"
+                  status="danger"
+                  icon={<IconDelete />}
+                  aria-label={t('params.remove')}
+                  onClick={() => setCommon({ ...common, [place]: (common[place] ?? []).filter((_, j) => j !== i) })}
+                />
               </Space>
             ))}
-            <Button size="mini" type="text" icon={<IconPlus />} onClick={() => setCommon({ ...common, [place]: [...(common[place] ?? []), { name: '', value: '' }] })}>
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconPlus />}
+              onClick={() => setCommon({ ...common, [place]: [...(common[place] ?? []), { name: '', value: '' }] })}
+            >
               {t('common.add')}
             </Button>
           </div>

@@ -15,15 +15,33 @@ export interface Published {
   id: string;
   name: string;
   version_name: string;
-  plugin_apis: { api_id: string; name: string; desc: string; parameters: APIParameter[]; response_params: APIParameter[] }[];
+  plugin_apis: {
+    api_id: string;
+    name: string;
+    desc: string;
+    parameters: APIParameter[];
+    response_params: APIParameter[];
+  }[];
 }
 
-const FIELD_TYPE: Record<number, 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array'> = { [ParameterType.String]: 'string', [ParameterType.Integer]: 'integer', [ParameterType.Number]: 'number', [ParameterType.Bool]: 'boolean', [ParameterType.Object]: 'object', [ParameterType.Array]: 'array' };
+const FIELD_TYPE: Record<number, 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array'> = {
+  [ParameterType.String]: 'string',
+  [ParameterType.Integer]: 'integer',
+  [ParameterType.Number]: 'number',
+  [ParameterType.Bool]: 'boolean',
+  [ParameterType.Object]: 'object',
+  [ParameterType.Array]: 'array',
+};
 const NONE: CatalogueItem[] = [];
 
 export function usePublishedPlugins(spaceId: string) {
   const api = useApi();
-  return useQuery({ queryKey: ['plugins', 'published', spaceId], enabled: !!spaceId, queryFn: () => api.post<{ plugin_list: Published[] }>('/api/plugin_api/get_playground_plugin_list', { space_id: spaceId }) });
+  return useQuery({
+    queryKey: ['plugins', 'published', spaceId],
+    enabled: !!spaceId,
+    queryFn: () =>
+      api.post<{ plugin_list: Published[] }>('/api/plugin_api/get_playground_plugin_list', { space_id: spaceId }),
+  });
 }
 
 function usePluginItems(spaceId: string) {
@@ -39,7 +57,13 @@ function usePluginItems(spaceId: string) {
           nodeType: 'plugin',
           param: () => ({
             title: a.name,
-            inputs: a.parameters.filter((x) => !x.global_disable).map((x) => ({ name: x.name, type: FIELD_TYPE[x.type] ?? 'string', value: { kind: 'literal' as const, value: x.type === ParameterType.String ? '' : null } })),
+            inputs: a.parameters
+              .filter((x) => !x.global_disable)
+              .map((x) => ({
+                name: x.name,
+                type: FIELD_TYPE[x.type] ?? 'string',
+                value: { kind: 'literal' as const, value: x.type === ParameterType.String ? '' : null },
+              })),
             outputs: paramsToFields(a.response_params),
             settings: { plugin_id: p.id, api_id: a.api_id, api_name: a.name, plugin_name: p.name, plugin_version: '' },
           }),
@@ -50,7 +74,13 @@ function usePluginItems(spaceId: string) {
   return { items, loading: q.isPending };
 }
 
-export const pluginSection: CatalogueSection = { key: 'plugins', label: 'plugins:catalogue.title', order: 10, useItems: usePluginItems, managePath: '/plugins' };
+export const pluginSection: CatalogueSection = {
+  key: 'plugins',
+  label: 'plugins:catalogue.title',
+  order: 10,
+  useItems: usePluginItems,
+  managePath: '/plugins',
+};
 
 export const apiNodeClient: NodeTypeClient = {
   key: 'plugin',

@@ -17,7 +17,15 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/plugins', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/plugins/:plugin_id', component: EditorPage, title: 'title' });
-    ctx.sidebar({ key: 'plugins', area: 'space', group: 'build', label: 'nav', path: '/plugins', icon: <IconTool />, order: 40 });
+    ctx.sidebar({
+      key: 'plugins',
+      area: 'space',
+      group: 'build',
+      label: 'nav',
+      path: '/plugins',
+      icon: <IconTool />,
+      order: 40,
+    });
     ctx.register(ResourceKinds, pluginKind);
     ctx.register(CatalogueSections, pluginSection);
     ctx.register(NodeTypeClients, apiNodeClient);

@@ -14,9 +14,26 @@ function useRecentPlugins(limit: number): { items: RecentResource[]; loading: bo
   const q = useQuery({
     queryKey: ['plugins', 'list', spaceId, 'recent', limit],
     enabled: !!spaceId,
-    queryFn: () => api.post<{ plugin_list: PluginMeta[] }>('/api/plugin_api/get_dev_plugin_list', { space_id: spaceId, page: 1, size: limit, order_by: 'update_time' }),
+    queryFn: () =>
+      api.post<{ plugin_list: PluginMeta[] }>('/api/plugin_api/get_dev_plugin_list', {
+        space_id: spaceId,
+        page: 1,
+        size: limit,
+        order_by: 'update_time',
+      }),
   });
-  const items = useMemo(() => q.data?.plugin_list.map((p) => ({ id: p.plugin_id, name: p.name, description: p.desc, updatedAt: p.update_time * 1000, path: `/plugins/${p.plugin_id}?space_id=${p.space_id}`, icon: <IconApps style={{ fontSize: 24 }} /> })) ?? NONE, [q.data]);
+  const items = useMemo(
+    () =>
+      q.data?.plugin_list.map((p) => ({
+        id: p.plugin_id,
+        name: p.name,
+        description: p.desc,
+        updatedAt: p.update_time * 1000,
+        path: `/plugins/${p.plugin_id}?space_id=${p.space_id}`,
+        icon: <IconApps style={{ fontSize: 24 }} />,
+      })) ?? NONE,
+    [q.data],
+  );
   return { items, loading: !!spaceId && q.isPending };
 }
 

@@ -2,7 +2,13 @@
 // parameters, sent through the outbound guard; the response read and parsed.
 import { badRequest } from '@tessera/sdk';
 import { OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
-import { AuthorizationType, METHOD_NAMES, ParameterLocation, ParameterType, type APIParameter } from '../shared/index.ts';
+import {
+  AuthorizationType,
+  METHOD_NAMES,
+  ParameterLocation,
+  ParameterType,
+  type APIParameter,
+} from '../shared/index.ts';
 import type { OAuthTokens } from './oauth.ts';
 import type { ApiDef, PluginDef, PluginStore } from './store.ts';
 
@@ -28,7 +34,10 @@ function coerce(p: APIParameter, v: unknown, path: string): unknown {
     case ParameterType.Integer:
     case ParameterType.Number: {
       const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (!Number.isFinite(n) || (p.type === ParameterType.Integer && !Number.isInteger(n))) throw new InputError(`${path} must be ${p.type === ParameterType.Integer ? 'an integer' : 'a number'}, not ${JSON.stringify(v).slice(0, 50)}.`);
+      if (!Number.isFinite(n) || (p.type === ParameterType.Integer && !Number.isInteger(n)))
+        throw new InputError(
+          `${path} must be ${p.type === ParameterType.Integer ? 'an integer' : 'a number'}, not ${JSON.stringify(v).slice(0, 50)}.`,
+        );
       return n;
     }
     case ParameterType.Bool:
@@ -63,7 +72,8 @@ function fill(params: APIParameter[], input: Record<string, unknown>, prefix = '
   const out: Record<string, unknown> = {};
   for (const p of params) {
     let v = p.global_disable ? undefined : input[p.name];
-    if ((v === undefined || v === '') && p.global_default !== undefined && p.global_default !== '') v = p.type === ParameterType.String ? p.global_default : (safeJson(p.global_default) ?? p.global_default);
+    if ((v === undefined || v === '') && p.global_default !== undefined && p.global_default !== '')
+      v = p.type === ParameterType.String ? p.global_default : (safeJson(p.global_default) ?? p.global_default);
     if (v === undefined || v === null || v === '') {
       if (p.is_required && !p.global_disable) throw new InputError(`The parameter ${prefix}${p.name} is required.`);
       continue;
@@ -85,12 +95,19 @@ export interface BuiltRequest {
 }
 
 /** The HTTP request an API call makes (without OAuth's bearer token, added by the caller). */
-export function buildRequest(plugin: Pick<PluginDef, 'url' | 'auth_type' | 'auth' | 'common_params'>, api: ApiDef, input: Record<string, unknown>, serviceToken: string): BuiltRequest {
-  if (!plugin.url) throw new InputError('The plugin has no server URL: set it in the plugin\'s settings.');
+export function buildRequest(
+  plugin: Pick<PluginDef, 'url' | 'auth_type' | 'auth' | 'common_params'>,
+  api: ApiDef,
+  input: Record<string, unknown>,
+  serviceToken: string,
+): BuiltRequest {
+  if (!plugin.url) throw new InputError("The plugin has no server URL: set it in the plugin's settings.");
   const values = fill(api.request_params, input ?? {});
-  const at = (loc: number) => api.request_params.filter((p) => (p.location ?? ParameterLocation.Body) === loc && values[p.name] !== undefined);
+  const at = (loc: number) =>
+    api.request_params.filter((p) => (p.location ?? ParameterLocation.Body) === loc && values[p.name] !== undefined);
   let path = api.path.startsWith('/') ? api.path : `/${api.path}`;
-  for (const p of at(ParameterLocation.Path)) path = path.replaceAll(`{${p.name}}`, encodeURIComponent(asText(values[p.name])));
+  for (const p of at(ParameterLocation.Path))
+    path = path.replaceAll(`{${p.name}}`, encodeURIComponent(asText(values[p.name])));
   const missing = /\{([^}]+)\}/.exec(path);
   if (missing) throw new InputError(`The path parameter ${missing[1]} has no value.`);
   const url = new URL(plugin.url.replace(/\/+$/, '') + path);
@@ -114,9 +131,15 @@ export function buildRequest(plugin: Pick<PluginDef, 'url' | 'auth_type' | 'auth
   let body: string | undefined;
   const bodyParams = at(ParameterLocation.Body);
   if (method !== 'GET' && (bodyParams.length || common['3']?.length)) {
-    const single = bodyParams.length === 1 && bodyParams[0].name === 'body' && api.request_params.filter((p) => (p.location ?? 3) === 3).length === 1;
-    const obj: Record<string, unknown> = single ? (values.body as Record<string, unknown>) : Object.fromEntries(bodyParams.map((p) => [p.name, values[p.name]]));
-    if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const c of common['3'] ?? []) if (!(c.name in obj)) obj[c.name] = c.value;
+    const single =
+      bodyParams.length === 1 &&
+      bodyParams[0].name === 'body' &&
+      api.request_params.filter((p) => (p.location ?? 3) === 3).length === 1;
+    const obj: Record<string, unknown> = single
+      ? (values.body as Record<string, unknown>)
+      : Object.fromEntries(bodyParams.map((p) => [p.name, values[p.name]]));
+    if (obj && typeof obj === 'object' && !Array.isArray(obj))
+      for (const c of common['3'] ?? []) if (!(c.name in obj)) obj[c.name] = c.value;
     body = JSON.stringify(obj);
     headers.set('content-type', 'application/json');
   }
@@ -127,7 +150,8 @@ export function buildRequest(plugin: Pick<PluginDef, 'url' | 'auth_type' | 'auth
 /** The request as the debug panel shows it: secrets masked. */
 export function shownRequest(r: BuiltRequest): CallTrace['request'] {
   const url = new URL(r.url);
-  for (const k of Array.from(url.searchParams.keys())) if (r.secret.has(k.toLowerCase())) url.searchParams.set(k, '****');
+  for (const k of Array.from(url.searchParams.keys()))
+    if (r.secret.has(k.toLowerCase())) url.searchParams.set(k, '****');
   const headers: Record<string, string> = {};
   r.headers.forEach((v, k) => (headers[k] = r.secret.has(k) || k === 'authorization' ? '****' : v));
   return { method: r.method, url: url.toString(), headers, body: r.body ?? '' };
@@ -144,7 +168,13 @@ export class PluginCaller {
   }
 
   /** Calls `api` of `plugin` for `userId`; network failures throw with a message a person can act on. */
-  async call(plugin: PluginDef, api: ApiDef, input: Record<string, unknown>, userId: string, signal?: AbortSignal): Promise<CallOutcome> {
+  async call(
+    plugin: PluginDef,
+    api: ApiDef,
+    input: Record<string, unknown>,
+    userId: string,
+    signal?: AbortSignal,
+  ): Promise<CallOutcome> {
     const { row, secret } = await this.store.credentials(plugin.plugin_id);
     const serviceToken = plugin.auth_type === AuthorizationType.Service ? secret : '';
     const req = buildRequest(plugin, api, input, serviceToken);
@@ -170,16 +200,38 @@ export class PluginCaller {
     let res: Response;
     let text: string;
     try {
-      res = await this.ctx.service(OutboundHttpService).fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal, timeoutMs: CALL_TIMEOUT_MS });
+      res = await this.ctx.service(OutboundHttpService).fetch(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        signal,
+        timeoutMs: CALL_TIMEOUT_MS,
+      });
       text = await res.text();
     } catch (e) {
       throw new Error(describeOutboundError(e, req.url.toString()));
     }
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));
-    const trace: CallTrace = { request, response: { status: res.status, headers, body: text.length > SHOWN_BODY ? `${text.slice(0, SHOWN_BODY)}…` : text }, duration_ms: Math.round((performance.now() - started) * 100) / 100 };
-    const parsed = /json/i.test(res.headers.get('content-type') ?? '') || /^\s*[[{]/.test(text) ? (safeJson(text) ?? text) : text;
-    if (!res.ok) return { status: 'http_error', http_status: res.status, output: parsed, trace, message: `The API answered HTTP ${res.status}${text ? `: ${text.slice(0, 300)}` : ''}` };
+    const trace: CallTrace = {
+      request,
+      response: {
+        status: res.status,
+        headers,
+        body: text.length > SHOWN_BODY ? `${text.slice(0, SHOWN_BODY)}…` : text,
+      },
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    };
+    const parsed =
+      /json/i.test(res.headers.get('content-type') ?? '') || /^\s*[[{]/.test(text) ? (safeJson(text) ?? text) : text;
+    if (!res.ok)
+      return {
+        status: 'http_error',
+        http_status: res.status,
+        output: parsed,
+        trace,
+        message: `The API answered HTTP ${res.status}${text ? `: ${text.slice(0, 300)}` : ''}`,
+      };
     return { status: 'ok', http_status: res.status, output: parsed, trace };
   }
 }
@@ -188,6 +240,7 @@ export class PluginCaller {
 export function inputObject(v: unknown, what = 'The input'): Record<string, unknown> {
   if (v === undefined || v === null || v === '') return {};
   const o = typeof v === 'string' ? safeJson(v) : v;
-  if (!o || typeof o !== 'object' || Array.isArray(o)) throw badRequest(`${what} must be a JSON object of parameter values.`);
+  if (!o || typeof o !== 'object' || Array.isArray(o))
+    throw badRequest(`${what} must be a JSON object of parameter values.`);
   return o as Record<string, unknown>;
 }

@@ -19,6 +19,9 @@ export default defineExtension({
     registerRoutes(ctx, { store, caller, tokens });
     const service = pluginsService(ctx, store, caller);
     ctx.provide(PluginsService, service);
-    ctx.register(NodeTypes, apiNode(() => service));
+    ctx.register(
+      NodeTypes,
+      apiNode(() => service),
+    );
   },
 });

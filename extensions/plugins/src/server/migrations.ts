@@ -26,7 +26,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('plugins_plugin_space').on('plugins_plugin').columns(['space_id', 'updated_at']).execute();
+      await db.schema
+        .createIndex('plugins_plugin_space')
+        .on('plugins_plugin')
+        .columns(['space_id', 'updated_at'])
+        .execute();
       await db.schema
         .createTable('plugins_api')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -43,7 +47,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('plugins_api_plugin').on('plugins_api').columns(['plugin_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('plugins_api_plugin')
+        .on('plugins_api')
+        .columns(['plugin_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('plugins_version')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -55,7 +63,11 @@ export const migrations: Migration[] = [
         .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('plugins_version_plugin').on('plugins_version').columns(['plugin_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('plugins_version_plugin')
+        .on('plugins_version')
+        .columns(['plugin_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('plugins_oauth_token')
         .addColumn('plugin_id', 'varchar(32)', (c) => c.notNull())

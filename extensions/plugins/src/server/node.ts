@@ -28,12 +28,26 @@ export function apiNode(plugins: () => Plugins): NodeTypeDefinition {
       const s = ctx.settings as Settings;
       // Test runs try the plugin's draft; runs of a published workflow use a published version.
       const version = ctx.executeMode === ExecuteMode.Run ? s.plugin_version || undefined : 'draft';
-      const r = await ctx.span('plugin', { 'plugin.id': s.plugin_id, 'plugin.api_id': s.api_id, 'plugin.version': version ?? 'latest' }, () =>
-        plugins().call({ spaceId: ctx.spaceId, userId: ctx.userId, pluginId: s.plugin_id, apiId: s.api_id, version, input: ctx.inputs, signal: ctx.signal }),
+      const r = await ctx.span(
+        'plugin',
+        { 'plugin.id': s.plugin_id, 'plugin.api_id': s.api_id, 'plugin.version': version ?? 'latest' },
+        () =>
+          plugins().call({
+            spaceId: ctx.spaceId,
+            userId: ctx.userId,
+            pluginId: s.plugin_id,
+            apiId: s.api_id,
+            version,
+            input: ctx.inputs,
+            signal: ctx.signal,
+          }),
       );
       if (r.status === 'needs_auth') {
         ctx.log(`${r.plugin_name} needs the user's authorisation`);
-        return ctx.interrupt({ type: InterruptType.OauthPlugin, data: { plugin_id: r.plugin_id, plugin_name: r.plugin_name, authorize_url: r.authorize_url } });
+        return ctx.interrupt({
+          type: InterruptType.OauthPlugin,
+          data: { plugin_id: r.plugin_id, plugin_name: r.plugin_name, authorize_url: r.authorize_url },
+        });
       }
       const out = r.output;
       const declared = ctx.outputs.map((o) => o.name);

@@ -4,12 +4,27 @@ import type { PluginCallResult, Plugins, PublishedTool } from '../shared/index.t
 import type { PluginCaller } from './call.ts';
 import type { ApiDef, PluginDef, PluginStore } from './store.ts';
 
-const toolOf = (p: PluginDef, a: ApiDef): PublishedTool => ({ plugin_id: p.plugin_id, plugin_name: p.name, api_id: a.api_id, name: a.name, desc: a.desc, version_name: p.version_name, request_params: a.request_params, response_params: a.response_params });
+const toolOf = (p: PluginDef, a: ApiDef): PublishedTool => ({
+  plugin_id: p.plugin_id,
+  plugin_name: p.name,
+  api_id: a.api_id,
+  name: a.name,
+  desc: a.desc,
+  version_name: p.version_name,
+  request_params: a.request_params,
+  response_params: a.response_params,
+});
 
 export function pluginsService(ctx: { db: any }, store: PluginStore, caller: PluginCaller): Plugins {
   return {
     async tools(spaceId) {
-      const rows = (await ctx.db.selectFrom('plugins_plugin').select('id').where('space_id', '=', spaceId).where('published_edit_version', '>', 0).orderBy('updated_at', 'desc').execute()) as { id: string }[];
+      const rows = (await ctx.db
+        .selectFrom('plugins_plugin')
+        .select('id')
+        .where('space_id', '=', spaceId)
+        .where('published_edit_version', '>', 0)
+        .orderBy('updated_at', 'desc')
+        .execute()) as { id: string }[];
       const out: PublishedTool[] = [];
       for (const r of rows) {
         const def = await store.definition(r.id);
@@ -25,12 +40,26 @@ export function pluginsService(ctx: { db: any }, store: PluginStore, caller: Plu
     },
     async call(c): Promise<PluginCallResult> {
       const def = await store.definition(c.pluginId, c.version);
-      if (!def) throw notFound(c.version && c.version !== 'draft' ? `The plugin ${c.pluginId} has no version ${c.version}.` : `The plugin ${c.pluginId} does not exist or has not been published yet.`);
+      if (!def)
+        throw notFound(
+          c.version && c.version !== 'draft'
+            ? `The plugin ${c.pluginId} has no version ${c.version}.`
+            : `The plugin ${c.pluginId} does not exist or has not been published yet.`,
+        );
       if (def.space_id !== c.spaceId) throw forbidden('The plugin belongs to another space.');
       const api = def.apis.find((a) => a.api_id === c.apiId);
-      if (!api) throw notFound(`The API ${c.apiId} is not in ${def.name} ${def.version_name === 'draft' ? '(it may be disabled)' : def.version_name}.`);
+      if (!api)
+        throw notFound(
+          `The API ${c.apiId} is not in ${def.name} ${def.version_name === 'draft' ? '(it may be disabled)' : def.version_name}.`,
+        );
       const r = await caller.call(def, api, c.input, c.userId, c.signal);
-      if (r.status === 'needs_auth') return { status: 'needs_auth', plugin_id: def.plugin_id, plugin_name: def.name, authorize_url: r.authorize_url };
+      if (r.status === 'needs_auth')
+        return {
+          status: 'needs_auth',
+          plugin_id: def.plugin_id,
+          plugin_name: def.name,
+          authorize_url: r.authorize_url,
+        };
       if (r.status === 'http_error') throw new Error(`${def.name}/${api.name}: ${r.message}`);
       return { status: 'ok', output: r.output, http_status: r.http_status };
     },

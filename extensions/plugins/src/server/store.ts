@@ -85,13 +85,22 @@ export interface PluginDef {
 }
 
 /** A 409 naming the field in the way. */
-export const taken = (msg: string, field: string) => new ApiError(409, ErrorCode.CONFLICT, msg, '', { detail: { field } });
+export const taken = (msg: string, field: string) =>
+  new ApiError(409, ErrorCode.CONFLICT, msg, '', { detail: { field } });
 
 export const nowIso = () => new Date().toISOString();
 export const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 export const masked = (secret: string) => (secret ? `****${secret.length > 8 ? secret.slice(-4) : ''}` : '');
 
-export const apiDef = (a: ApiRow): ApiDef => ({ api_id: a.id, name: a.name, desc: a.desc, path: a.path, method: Number(a.method), request_params: JSON.parse(a.request_params), response_params: JSON.parse(a.response_params) });
+export const apiDef = (a: ApiRow): ApiDef => ({
+  api_id: a.id,
+  name: a.name,
+  desc: a.desc,
+  path: a.path,
+  method: Number(a.method),
+  request_params: JSON.parse(a.request_params),
+  response_params: JSON.parse(a.response_params),
+});
 
 export class PluginStore {
   private ctx: ServerContext<unknown>;
@@ -132,14 +141,23 @@ export class PluginStore {
   }
 
   async get(pluginId: string, spaceId?: string): Promise<PluginRow> {
-    const row = (await this.db.selectFrom('plugins_plugin').selectAll().where('id', '=', pluginId).executeTakeFirst()) as PluginRow | undefined;
+    const row = (await this.db
+      .selectFrom('plugins_plugin')
+      .selectAll()
+      .where('id', '=', pluginId)
+      .executeTakeFirst()) as PluginRow | undefined;
     if (!row || (spaceId && row.space_id !== spaceId)) throw notFound(`There is no plugin ${pluginId} in this space.`);
     return row;
   }
   async refuseTakenName(spaceId: string, name: string, except?: string) {
-    let q = this.db.selectFrom('plugins_plugin').select('id').where('space_id', '=', spaceId).where(sameText('name', name));
+    let q = this.db
+      .selectFrom('plugins_plugin')
+      .select('id')
+      .where('space_id', '=', spaceId)
+      .where(sameText('name', name));
     if (except) q = q.where('id', '!=', except);
-    if (await q.executeTakeFirst()) throw taken(`A plugin named "${name}" already exists in this space; choose another name.`, 'name');
+    if (await q.executeTakeFirst())
+      throw taken(`A plugin named "${name}" already exists in this space; choose another name.`, 'name');
   }
   async touch(pluginId: string) {
     this.forget(pluginId);
@@ -150,23 +168,46 @@ export class PluginStore {
       .execute();
   }
   async apis(pluginId: string): Promise<ApiRow[]> {
-    return (await this.db.selectFrom('plugins_api').selectAll().where('plugin_id', '=', pluginId).orderBy('created_at').orderBy('id').execute()) as ApiRow[];
+    return (await this.db
+      .selectFrom('plugins_api')
+      .selectAll()
+      .where('plugin_id', '=', pluginId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()) as ApiRow[];
   }
   async api(pluginId: string, apiId: string): Promise<ApiRow> {
-    const row = (await this.db.selectFrom('plugins_api').selectAll().where('id', '=', apiId).where('plugin_id', '=', pluginId).executeTakeFirst()) as ApiRow | undefined;
+    const row = (await this.db
+      .selectFrom('plugins_api')
+      .selectAll()
+      .where('id', '=', apiId)
+      .where('plugin_id', '=', pluginId)
+      .executeTakeFirst()) as ApiRow | undefined;
     if (!row) throw notFound(`The plugin has no API ${apiId}.`);
     return row;
   }
   async refuseTakenApi(pluginId: string, name: string, method: number, path: string, except?: string) {
-    const rows = (await this.db.selectFrom('plugins_api').select(['id', 'name', 'method', 'path']).where('plugin_id', '=', pluginId).execute()) as Pick<ApiRow, 'id' | 'name' | 'method' | 'path'>[];
+    const rows = (await this.db
+      .selectFrom('plugins_api')
+      .select(['id', 'name', 'method', 'path'])
+      .where('plugin_id', '=', pluginId)
+      .execute()) as Pick<ApiRow, 'id' | 'name' | 'method' | 'path'>[];
     for (const r of rows) {
       if (r.id === except) continue;
-      if (r.name.toLowerCase() === name.toLowerCase()) throw taken(`The plugin already has an API named "${name}".`, 'name');
-      if (Number(r.method) === method && r.path === path) throw taken(`The plugin already has an API for this method and path (${r.name}).`, 'path');
+      if (r.name.toLowerCase() === name.toLowerCase())
+        throw taken(`The plugin already has an API named "${name}".`, 'name');
+      if (Number(r.method) === method && r.path === path)
+        throw taken(`The plugin already has an API for this method and path (${r.name}).`, 'path');
     }
   }
   async versions(pluginId: string): Promise<VersionRow[]> {
-    return (await this.db.selectFrom('plugins_version').selectAll().where('plugin_id', '=', pluginId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()) as VersionRow[];
+    return (await this.db
+      .selectFrom('plugins_version')
+      .selectAll()
+      .where('plugin_id', '=', pluginId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()) as VersionRow[];
   }
 
   /** The plugin as a call sees it: the draft, a named version, or (default) the latest published one. */
@@ -194,10 +235,26 @@ export class PluginStore {
     if (!v) return undefined;
     const snap = JSON.parse(v.snapshot) as Omit<PluginDef, 'plugin_id' | 'space_id' | 'version_name'>;
     // Credentials and the server's address stay the plugin's own (a rotated key needs no new version).
-    return { ...snap, plugin_id: row.id, space_id: row.space_id, auth_type: Number(row.auth_type), auth: JSON.parse(row.auth), version_name: v.version_name };
+    return {
+      ...snap,
+      plugin_id: row.id,
+      space_id: row.space_id,
+      auth_type: Number(row.auth_type),
+      auth: JSON.parse(row.auth),
+      version_name: v.version_name,
+    };
   }
 
   meta(row: PluginRow): Omit<PluginDef, 'apis' | 'version_name'> {
-    return { plugin_id: row.id, space_id: row.space_id, name: row.name, desc: row.desc, url: row.url, auth_type: Number(row.auth_type), auth: JSON.parse(row.auth), common_params: JSON.parse(row.common_params) };
+    return {
+      plugin_id: row.id,
+      space_id: row.space_id,
+      name: row.name,
+      desc: row.desc,
+      url: row.url,
+      auth_type: Number(row.auth_type),
+      auth: JSON.parse(row.auth),
+      common_params: JSON.parse(row.common_params),
+    };
   }
 }

@@ -32,7 +32,17 @@ export function pluginView(p: PluginRow, store: PluginStore, extra: Record<strin
     location: authType === AuthorizationType.Service ? auth.location : undefined,
     key: authType === AuthorizationType.Service ? auth.key : undefined,
     service_token: authType === AuthorizationType.Service ? masked(secret) : undefined,
-    oauth_info: authType === AuthorizationType.OAuth ? JSON.stringify({ client_id: auth.client_id, client_secret: masked(secret), client_url: auth.client_url, authorization_url: auth.authorization_url, scope: auth.scope ?? '', authorization_content_type: auth.authorization_content_type }) : undefined,
+    oauth_info:
+      authType === AuthorizationType.OAuth
+        ? JSON.stringify({
+            client_id: auth.client_id,
+            client_secret: masked(secret),
+            client_url: auth.client_url,
+            authorization_url: auth.authorization_url,
+            scope: auth.scope ?? '',
+            authorization_content_type: auth.authorization_content_type,
+          })
+        : undefined,
     common_params: JSON.parse(p.common_params),
     creator_id: p.creator_id,
     edit_version: Number(p.edit_version),
@@ -67,7 +77,8 @@ export function apiView(a: ApiRow, plugin: PluginRow) {
 
 /** Response parameters inferred from a JSON value (a debug response). */
 export function inferParams(value: unknown, depth = 0): APIParameter[] {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value === undefined ? [] : [inferParam('data', value, depth)];
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return value === undefined ? [] : [inferParam('data', value, depth)];
   return Object.entries(value as Record<string, unknown>)
     .slice(0, 200)
     .map(([k, v]) => inferParam(k, v, depth + 1));
@@ -89,15 +100,27 @@ function inferParam(name: string, v: unknown, depth: number): APIParameter {
 }
 
 /** The auth columns of a plugin from the meta a caller sent (secrets kept when sent masked or empty). */
-export function authColumns(store: PluginStore, m: AuthInput, current?: PluginRow): { auth_type: number; auth: string; secret: string } {
+export function authColumns(
+  store: PluginStore,
+  m: AuthInput,
+  current?: PluginRow,
+): { auth_type: number; auth: string; secret: string } {
   const authType = m.auth_type ?? (current ? Number(current.auth_type) : 0);
   const prev = current && Number(current.auth_type) === authType ? current.secret : '';
   if (authType === AuthorizationType.Service) {
     const key = m.key ?? (current ? JSON.parse(current.auth).key : undefined);
-    if (!key?.trim()) throw badRequest('Give the name of the header or query parameter that carries the key.', { field: 'key' });
+    if (!key?.trim())
+      throw badRequest('Give the name of the header or query parameter that carries the key.', { field: 'key' });
     const token = isMask(m.service_token) ? (prev ? store.decrypt(prev) : '') : m.service_token!;
     if (!token) throw badRequest('Give the service token or API key.', { field: 'service_token' });
-    return { auth_type: authType, auth: JSON.stringify({ location: m.location ?? (current ? JSON.parse(current.auth).location : 1) ?? 1, key: key.trim() }), secret: store.encrypt(token) };
+    return {
+      auth_type: authType,
+      auth: JSON.stringify({
+        location: m.location ?? (current ? JSON.parse(current.auth).location : 1) ?? 1,
+        key: key.trim(),
+      }),
+      secret: store.encrypt(token),
+    };
   }
   if (authType === AuthorizationType.OAuth) {
     const raw = m.oauth_info ?? (current ? JSON.parse(current.auth) : undefined);
@@ -110,4 +133,3 @@ export function authColumns(store: PluginStore, m: AuthInput, current?: PluginRo
   }
   return { auth_type: 0, auth: '{}', secret: '' };
 }
-

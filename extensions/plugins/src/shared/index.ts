@@ -42,7 +42,10 @@ export const APIParameterSchema: z.ZodType<APIParameter> = z.lazy(() =>
   }),
 );
 
-export const CommonParams = z.partialRecord(z.enum(['1', '2', '3', '4']), z.array(z.object({ name: z.string().min(1).max(100), value: z.string().max(4000) })).max(50));
+export const CommonParams = z.partialRecord(
+  z.enum(['1', '2', '3', '4']),
+  z.array(z.object({ name: z.string().min(1).max(100), value: z.string().max(4000) })).max(50),
+);
 export type CommonParams = z.infer<typeof CommonParams>;
 
 /** OAuth 2.0 authorization-code settings of a plugin (oauth_info, a JSON string in Coze). */
@@ -52,7 +55,9 @@ export const OAuthInfo = z.object({
   client_url: httpUrl('the authorization URL'),
   authorization_url: httpUrl('the token URL'),
   scope: z.string().max(2000).default(''),
-  authorization_content_type: z.enum(['application/json', 'application/x-www-form-urlencoded']).default('application/x-www-form-urlencoded'),
+  authorization_content_type: z
+    .enum(['application/json', 'application/x-www-form-urlencoded'])
+    .default('application/x-www-form-urlencoded'),
 });
 export type OAuthInfo = z.infer<typeof OAuthInfo>;
 
@@ -70,7 +75,10 @@ export interface ImportedDocument {
   desc: string;
   server_url: string;
   /** What the document's security schemes say, for the user to complete (no secret is in a document). */
-  auth: { auth_type: 0 } | { auth_type: 1; location: 1 | 2; key: string } | { auth_type: 3; client_url: string; authorization_url: string; scope: string };
+  auth:
+    | { auth_type: 0 }
+    | { auth_type: 1; location: 1 | 2; key: string }
+    | { auth_type: 3; client_url: string; authorization_url: string; scope: string };
   apis: ImportedApi[];
   /** Operations left out, with why (unsupported method, no name ...). */
   skipped: string[];
@@ -109,7 +117,11 @@ export interface Plugins {
   tool(spaceId: string, pluginId: string, apiId: string, version?: string): Promise<PublishedTool | undefined>;
   call(call: PluginCall): Promise<PluginCallResult>;
 }
-export const PluginsService = defineService<Plugins>({ id: 'plugins.service', owner: 'plugins', description: 'Published plugin APIs: list and call them (auth, common params and the outbound guard applied).' });
+export const PluginsService = defineService<Plugins>({
+  id: 'plugins.service',
+  owner: 'plugins',
+  description: 'Published plugin APIs: list and call them (auth, common params and the outbound guard applied).',
+});
 
 /** JSON Schema of an API's request parameters (the arguments a model or an MCP client gives). */
 export function paramsToJsonSchema(params: APIParameter[]): Record<string, unknown> {
@@ -136,14 +148,25 @@ function paramSchema(p: APIParameter): Record<string, unknown> {
       return { ...paramsToJsonSchema(p.sub_parameters ?? []), ...desc };
     case ParameterType.Array: {
       const item = p.sub_parameters?.[0];
-      return { type: 'array', items: item ? paramSchema(item) : p.sub_type ? paramSchema({ name: 'item', type: p.sub_type }) : {}, ...desc };
+      return {
+        type: 'array',
+        items: item ? paramSchema(item) : p.sub_type ? paramSchema({ name: 'item', type: p.sub_type }) : {},
+        ...desc,
+      };
     }
     default:
       return { type: 'string', ...desc };
   }
 }
 
-const FIELD: Record<number, FieldDecl['type']> = { [ParameterType.String]: 'string', [ParameterType.Integer]: 'integer', [ParameterType.Number]: 'number', [ParameterType.Object]: 'object', [ParameterType.Array]: 'array', [ParameterType.Bool]: 'boolean' };
+const FIELD: Record<number, FieldDecl['type']> = {
+  [ParameterType.String]: 'string',
+  [ParameterType.Integer]: 'integer',
+  [ParameterType.Number]: 'number',
+  [ParameterType.Object]: 'object',
+  [ParameterType.Array]: 'array',
+  [ParameterType.Bool]: 'boolean',
+};
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** An API's response parameters as a node's outputs (names a canvas cannot reference are left out). */
@@ -151,10 +174,14 @@ export function paramsToFields(params: APIParameter[]): FieldDecl[] {
   return params
     .filter((p) => NAME.test(p.name))
     .map((p) => {
-      const f: FieldDecl = { name: p.name, type: FIELD[p.type] ?? 'string', ...(p.desc ? { description: p.desc.slice(0, 1000) } : {}) };
-      if (p.type === ParameterType.Array) f.items = FIELD[p.sub_parameters?.[0]?.type ?? p.sub_type ?? ParameterType.String] ?? 'string';
+      const f: FieldDecl = {
+        name: p.name,
+        type: FIELD[p.type] ?? 'string',
+        ...(p.desc ? { description: p.desc.slice(0, 1000) } : {}),
+      };
+      if (p.type === ParameterType.Array)
+        f.items = FIELD[p.sub_parameters?.[0]?.type ?? p.sub_type ?? ParameterType.String] ?? 'string';
       if (p.type === ParameterType.Object && p.sub_parameters?.length) f.children = paramsToFields(p.sub_parameters);
       return f;
     });
 }
-

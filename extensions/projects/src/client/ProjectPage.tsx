@@ -2,10 +2,43 @@
 // (kinds that give one through ResourceKinds; others open their own page); add from the space, take out;
 // publish a version to connectors with the record of what each resource got; history with rollback; copy
 // (also into another space), archive, delete.
-import { Alert, Button, Card, Checkbox, Dropdown, Empty, Grid, Input, Menu, Popconfirm, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Dropdown,
+  Empty,
+  Grid,
+  Input,
+  Menu,
+  Popconfirm,
+  Select,
+  Space,
+  Spin,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { IconCode, IconHome, IconMinusCircle, IconMore, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BackLink, EmbedSnippet, type FieldsSchema, Modal, type RegistryEntry, type ResourceKind, ResourceKinds, SchemaFields, SidePanel, toast, useApi, useFormat, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
+import {
+  BackLink,
+  EmbedSnippet,
+  type FieldsSchema,
+  Modal,
+  type RegistryEntry,
+  type ResourceKind,
+  ResourceKinds,
+  SchemaFields,
+  SidePanel,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  useRegistryEntries,
+} from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +55,14 @@ interface Resource {
   published?: boolean;
 }
 interface Info {
-  project: { project_id: string; space_id: string; name: string; description: string; archived: boolean; version: string };
+  project: {
+    project_id: string;
+    space_id: string;
+    name: string;
+    description: string;
+    archived: boolean;
+    version: string;
+  };
   resources: Resource[];
 }
 interface PublishResult {
@@ -46,7 +86,15 @@ export function ProjectPage() {
   const spaceId = params.get('space_id') ?? currentSpace;
   const api = useApi();
   const { t } = useTranslation('projects');
-  const q = useQuery({ queryKey: ['projects', 'info', id], queryFn: () => api.post<Info>('/api/intelligence_api/search/get_draft_intelligence_info', { project_id: id }, { handled: (e) => e.status === 404 }) });
+  const q = useQuery({
+    queryKey: ['projects', 'info', id],
+    queryFn: () =>
+      api.post<Info>(
+        '/api/intelligence_api/search/get_draft_intelligence_info',
+        { project_id: id },
+        { handled: (e) => e.status === 404 },
+      ),
+  });
   usePageTitle(q.data?.project.name ?? t('title'));
   if (q.isError) return <Empty description={t('missing')} />;
   if (!q.data || !spaceId) return <Spin style={{ margin: 40 }} />;
@@ -89,20 +137,32 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
   };
   const refresh = () => qc.invalidateQueries({ queryKey: ['projects'] });
   const take = useMutation({
-    mutationFn: (r: Resource) => api.post('/api/intelligence_api/project/resource/remove', { project_id: p.project_id, resources: [{ res_type: r.res_type, res_id: r.res_id }] }),
+    mutationFn: (r: Resource) =>
+      api.post('/api/intelligence_api/project/resource/remove', {
+        project_id: p.project_id,
+        resources: [{ res_type: r.res_type, res_id: r.res_id }],
+      }),
     onSuccess: async (_d, r) => {
       close(tabKey(r));
       await refresh();
     },
   });
-  const archive = useMutation({ mutationFn: () => api.post('/api/intelligence_api/draft_project/archive', { project_id: p.project_id, archive: !p.archived }), onSuccess: refresh });
+  const archive = useMutation({
+    mutationFn: () =>
+      api.post('/api/intelligence_api/draft_project/archive', { project_id: p.project_id, archive: !p.archived }),
+    onSuccess: refresh,
+  });
   const copied = async (r: { project_id: string; skipped: unknown[] }, to: string) => {
     toast.success(r.skipped.length ? t('copiedSkipped', { n: r.skipped.length }) : t('copied'));
     await refresh();
     void navigate(`/projects/${r.project_id}?space_id=${to}`);
   };
   const copy = useMutation({
-    mutationFn: () => api.post<{ project_id: string; skipped: { res_type: string; reason: string }[] }>('/api/intelligence_api/draft_project/copy', { project_id: p.project_id }),
+    mutationFn: () =>
+      api.post<{ project_id: string; skipped: { res_type: string; reason: string }[] }>(
+        '/api/intelligence_api/draft_project/copy',
+        { project_id: p.project_id },
+      ),
     onSuccess: (r) => copied(r, spaceId),
   });
   const remove = useMutation({
@@ -130,17 +190,38 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
         else if (key === 'delete') setDeleting(true);
       }}
     >
-      <Menu.Item key="history" data-testid="project-history">{t('history')}</Menu.Item>
-      <Menu.Item key="records" data-testid="project-records">{t('records')}</Menu.Item>
+      <Menu.Item key="history" data-testid="project-history">
+        {t('history')}
+      </Menu.Item>
+      <Menu.Item key="records" data-testid="project-records">
+        {t('records')}
+      </Menu.Item>
       <Menu.Item key="copy">{t('copy')}</Menu.Item>
-      <Menu.Item key="copyTo" data-testid="project-copy-to">{t('copyTo')}</Menu.Item>
+      <Menu.Item key="copyTo" data-testid="project-copy-to">
+        {t('copyTo')}
+      </Menu.Item>
       <Menu.Item key="archive">{p.archived ? t('unarchive') : t('archive')}</Menu.Item>
-      <Menu.Item key="delete" data-testid="project-delete">{t('delete')}</Menu.Item>
+      <Menu.Item key="delete" data-testid="project-delete">
+        {t('delete')}
+      </Menu.Item>
     </Menu>
   );
   return (
-    <div data-testid="project-page" data-project-id={p.project_id} style={{ display: 'flex', height: '100vh', overflow: 'hidden' }}>
-      <aside style={{ width: 280, flex: 'none', borderRight: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', background: 'var(--color-bg-2)' }}>
+    <div
+      data-testid="project-page"
+      data-project-id={p.project_id}
+      style={{ display: 'flex', height: '100vh', overflow: 'hidden' }}
+    >
+      <aside
+        style={{
+          width: 280,
+          flex: 'none',
+          borderRight: '1px solid var(--color-border-2)',
+          display: 'flex',
+          flexDirection: 'column',
+          background: 'var(--color-bg-2)',
+        }}
+      >
         <div style={{ padding: '12px 12px 8px', borderBottom: '1px solid var(--color-border-2)' }}>
           <Space align="start" style={{ width: '100%' }}>
             <BackLink to={`/projects?space_id=${spaceId}`} label={t('back')} testId="project-back" />
@@ -149,32 +230,71 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
                 {p.name}
               </Typography.Text>
               <Space size={4}>
-                {p.version ? <Tag size="small" color="green" data-testid="project-version">{p.version}</Tag> : <Tag size="small">{t('draft')}</Tag>}
+                {p.version ? (
+                  <Tag size="small" color="green" data-testid="project-version">
+                    {p.version}
+                  </Tag>
+                ) : (
+                  <Tag size="small">{t('draft')}</Tag>
+                )}
                 {p.archived && <Tag size="small">{t('archivedTag')}</Tag>}
               </Space>
             </div>
           </Space>
           <Space style={{ marginTop: 8 }}>
-            <Button type="primary" size="small" onClick={() => setPublishing(true)} disabled={!info.resources.length} data-testid="project-publish">
+            <Button
+              type="primary"
+              size="small"
+              onClick={() => setPublishing(true)}
+              disabled={!info.resources.length}
+              data-testid="project-publish"
+            >
               {t('publish')}
             </Button>
             <Dropdown droplist={more} trigger="click" position="bl">
-              <Button size="small" icon={<IconMore />} aria-label={t('more')} data-testid="project-more" loading={copy.isPending} />
+              <Button
+                size="small"
+                icon={<IconMore />}
+                aria-label={t('more')}
+                data-testid="project-more"
+                loading={copy.isPending}
+              />
             </Dropdown>
           </Space>
         </div>
         <div style={{ flex: 1, overflow: 'auto', padding: '8px 4px' }} data-testid="project-tree">
-          <div className={`tessera-project-item${!active ? ' active' : ''}`} role="button" tabIndex={0} onClick={() => show('')} onKeyDown={(e) => e.key === 'Enter' && show('')} data-testid="project-overview-link">
+          <div
+            className={`tessera-project-item${!active ? ' active' : ''}`}
+            role="button"
+            tabIndex={0}
+            onClick={() => show('')}
+            onKeyDown={(e) => e.key === 'Enter' && show('')}
+            data-testid="project-overview-link"
+          >
             <IconHome /> {t('overview')}
           </div>
-          <div className={`tessera-project-item${active === VARIABLES ? ' active' : ''}`} role="button" tabIndex={0} onClick={() => show(VARIABLES)} onKeyDown={(e) => e.key === 'Enter' && show(VARIABLES)} data-testid="project-variables-link">
+          <div
+            className={`tessera-project-item${active === VARIABLES ? ' active' : ''}`}
+            role="button"
+            tabIndex={0}
+            onClick={() => show(VARIABLES)}
+            onKeyDown={(e) => e.key === 'Enter' && show(VARIABLES)}
+            data-testid="project-variables-link"
+          >
             <IconCode /> {t('variables')}
           </div>
           <Space style={{ width: '100%', justifyContent: 'space-between', padding: '8px 8px 4px' }}>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t('resources')}
             </Typography.Text>
-            <Button size="mini" type="text" icon={<IconPlus />} onClick={() => setAdding(true)} aria-label={t('add')} data-testid="project-add" />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconPlus />}
+              onClick={() => setAdding(true)}
+              aria-label={t('add')}
+              data-testid="project-add"
+            />
           </Space>
           {!info.resources.length && (
             <Typography.Paragraph type="secondary" style={{ padding: '0 8px', fontSize: 12 }}>
@@ -201,21 +321,54 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
                       </span>
                     );
                     return (
-                      <div key={key} className={`tessera-project-item${key === active ? ' active' : ''}`} data-testid="project-resource" data-kind={r.res_type} data-name={r.name}>
+                      <div
+                        key={key}
+                        className={`tessera-project-item${key === active ? ' active' : ''}`}
+                        data-testid="project-resource"
+                        data-kind={r.res_type}
+                        data-name={r.name}
+                      >
                         {editable ? (
-                          <span role="button" tabIndex={0} style={{ flex: 1, minWidth: 0, display: 'flex' }} onClick={() => show(key)} onKeyDown={(e) => e.key === 'Enter' && show(key)} data-testid="project-resource-open">
+                          <span
+                            role="button"
+                            tabIndex={0}
+                            style={{ flex: 1, minWidth: 0, display: 'flex' }}
+                            onClick={() => show(key)}
+                            onKeyDown={(e) => e.key === 'Enter' && show(key)}
+                            data-testid="project-resource-open"
+                          >
                             {label}
                           </span>
                         ) : to ? (
-                          <Link to={to} style={{ flex: 1, minWidth: 0, display: 'flex' }} data-testid="project-resource-open">
+                          <Link
+                            to={to}
+                            style={{ flex: 1, minWidth: 0, display: 'flex' }}
+                            data-testid="project-resource-open"
+                          >
                             {label}
                           </Link>
                         ) : (
                           label
                         )}
-                        {r.published !== undefined && <span title={r.published ? t('published') : t('draft')} className={`tessera-project-dot${r.published ? ' published' : ''}`} />}
-                        <Popconfirm title={t('takeOutTitle', { name: r.name })} content={t('takeOutHelp')} onOk={() => take.mutate(r)}>
-                          <Button size="mini" type="text" icon={<IconMinusCircle />} aria-label={t('takeOut')} className="tessera-project-item-action" data-testid="project-resource-remove" />
+                        {r.published !== undefined && (
+                          <span
+                            title={r.published ? t('published') : t('draft')}
+                            className={`tessera-project-dot${r.published ? ' published' : ''}`}
+                          />
+                        )}
+                        <Popconfirm
+                          title={t('takeOutTitle', { name: r.name })}
+                          content={t('takeOutHelp')}
+                          onOk={() => take.mutate(r)}
+                        >
+                          <Button
+                            size="mini"
+                            type="text"
+                            icon={<IconMinusCircle />}
+                            aria-label={t('takeOut')}
+                            className="tessera-project-item-action"
+                            data-testid="project-resource-remove"
+                          />
                         </Popconfirm>
                       </div>
                     );
@@ -227,10 +380,23 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
       </aside>
       <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         {tabs.length > 0 && (
-          <Tabs type="card-gutter" size="small" editable activeTab={active || 'overview'} onChange={(k) => show(k === 'overview' ? '' : k)} onDeleteTab={close} showAddButton={false} style={{ flex: 'none' }} data-testid="project-tabs">
+          <Tabs
+            type="card-gutter"
+            size="small"
+            editable
+            activeTab={active || 'overview'}
+            onChange={(k) => show(k === 'overview' ? '' : k)}
+            onDeleteTab={close}
+            showAddButton={false}
+            style={{ flex: 'none' }}
+            data-testid="project-tabs"
+          >
             <Tabs.TabPane key="overview" title={t('overview')} closable={false} />
             {tabs.map((k) => (
-              <Tabs.TabPane key={k} title={<span data-testid="project-tab">{k === VARIABLES ? t('variables') : byKey.get(k)!.name}</span>} />
+              <Tabs.TabPane
+                key={k}
+                title={<span data-testid="project-tab">{k === VARIABLES ? t('variables') : byKey.get(k)!.name}</span>}
+              />
             ))}
           </Tabs>
         )}
@@ -242,18 +408,37 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
               <CurrentEditor key={active} id={current.res_id} spaceId={spaceId} embedded={{ backTo: here }} />
             </Suspense>
           ) : (
-            <Overview info={info} kinds={kinds} onOpen={(r) => (kinds.get(r.res_type)?.value.editor ? show(tabKey(r)) : linkOf(r) && navigate(linkOf(r)!))} onAdd={() => setAdding(true)} />
+            <Overview
+              info={info}
+              kinds={kinds}
+              onOpen={(r) =>
+                kinds.get(r.res_type)?.value.editor ? show(tabKey(r)) : linkOf(r) && navigate(linkOf(r)!)
+              }
+              onAdd={() => setAdding(true)}
+            />
           )}
         </div>
       </main>
       {adding && <AddModal spaceId={spaceId} info={info} onClose={() => setAdding(false)} />}
-      {publishing && <PublishModal info={info} onClose={() => setPublishing(false)} onDone={() => setPanel('records')} />}
+      {publishing && (
+        <PublishModal info={info} onClose={() => setPublishing(false)} onDone={() => setPanel('records')} />
+      )}
       {deleting && (
-        <Modal visible title={t('deleteTitle', { name: p.name })} onCancel={() => setDeleting(false)} onOk={() => remove.mutate()} confirmLoading={remove.isPending} okText={t('delete')} okButtonProps={{ status: 'danger', ...({ 'data-testid': 'project-delete-confirm' } as object) }}>
+        <Modal
+          visible
+          title={t('deleteTitle', { name: p.name })}
+          onCancel={() => setDeleting(false)}
+          onOk={() => remove.mutate()}
+          confirmLoading={remove.isPending}
+          okText={t('delete')}
+          okButtonProps={{ status: 'danger', ...({ 'data-testid': 'project-delete-confirm' } as object) }}
+        >
           {t('deleteHelp')}
         </Modal>
       )}
-      {copyingTo && <CopyToModal project={p} onClose={() => setCopyingTo(false)} onCopied={(r, to) => void copied(r, to)} />}
+      {copyingTo && (
+        <CopyToModal project={p} onClose={() => setCopyingTo(false)} onCopied={(r, to) => void copied(r, to)} />
+      )}
       <HistoryDrawer projectId={p.project_id} visible={panel === 'history'} onClose={() => setPanel(undefined)} />
       <RecordsDrawer projectId={p.project_id} visible={panel === 'records'} onClose={() => setPanel(undefined)} />
     </div>
@@ -261,7 +446,17 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
 }
 
 /** The project at a glance: what it is for, its resources by kind (open one), its latest publication. */
-function Overview({ info, kinds, onOpen, onAdd }: { info: Info; kinds: Map<string, RegistryEntry<ResourceKind>>; onOpen(r: Resource): void; onAdd(): void }) {
+function Overview({
+  info,
+  kinds,
+  onOpen,
+  onAdd,
+}: {
+  info: Info;
+  kinds: Map<string, RegistryEntry<ResourceKind>>;
+  onOpen(r: Resource): void;
+  onAdd(): void;
+}) {
   const { t } = useTranslation('projects');
   const p = info.project;
   return (
@@ -287,7 +482,13 @@ function Overview({ info, kinds, onOpen, onAdd }: { info: Info; kinds: Map<strin
             const Icon = kinds.get(r.res_type)?.value.icon;
             return (
               <Grid.Col key={tabKey(r)} xs={24} md={12} lg={8}>
-                <Card hoverable size="small" onClick={() => onOpen(r)} style={{ cursor: 'pointer' }} data-testid="project-card-resource">
+                <Card
+                  hoverable
+                  size="small"
+                  onClick={() => onOpen(r)}
+                  style={{ cursor: 'pointer' }}
+                  data-testid="project-card-resource"
+                >
                   <Space direction="vertical" size={2} style={{ width: '100%' }}>
                     <Space>
                       {Icon && <Icon />}
@@ -297,7 +498,11 @@ function Overview({ info, kinds, onOpen, onAdd }: { info: Info; kinds: Map<strin
                       <Tag size="small">
                         <KindName entry={kinds.get(r.res_type)} kind={r.res_type} />
                       </Tag>
-                      {r.published !== undefined && <Tag size="small" color={r.published ? 'green' : undefined}>{r.published ? t('published') : t('draft')}</Tag>}
+                      {r.published !== undefined && (
+                        <Tag size="small" color={r.published ? 'green' : undefined}>
+                          {r.published ? t('published') : t('draft')}
+                        </Tag>
+                      )}
                     </Space>
                     <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0, fontSize: 12 }}>
                       {r.desc || '—'}
@@ -313,19 +518,38 @@ function Overview({ info, kinds, onOpen, onAdd }: { info: Info; kinds: Map<strin
   );
 }
 
-function CopyToModal({ project, onClose, onCopied }: { project: Info['project']; onClose(): void; onCopied(r: { project_id: string; skipped: unknown[] }, to: string): void }) {
+function CopyToModal({
+  project,
+  onClose,
+  onCopied,
+}: {
+  project: Info['project'];
+  onClose(): void;
+  onCopied(r: { project_id: string; skipped: unknown[] }, to: string): void;
+}) {
   const { t } = useTranslation('projects');
   const api = useApi();
   const [to, setTo] = useState<string>();
   const copy = useMutation({
-    mutationFn: () => api.post<{ project_id: string; skipped: unknown[] }>('/api/intelligence_api/draft_project/crossspace_copy', { project_id: project.project_id, to_space_id: to }),
+    mutationFn: () =>
+      api.post<{ project_id: string; skipped: unknown[] }>('/api/intelligence_api/draft_project/crossspace_copy', {
+        project_id: project.project_id,
+        to_space_id: to,
+      }),
     onSuccess: (r) => {
       onClose();
       onCopied(r, to!);
     },
   });
   return (
-    <Modal visible title={t('copyToTitle', { name: project.name })} onCancel={onClose} onOk={() => copy.mutate()} confirmLoading={copy.isPending} okButtonProps={{ disabled: !to, ...({ 'data-testid': 'project-copy-to-save' } as object) }}>
+    <Modal
+      visible
+      title={t('copyToTitle', { name: project.name })}
+      onCancel={onClose}
+      onOk={() => copy.mutate()}
+      confirmLoading={copy.isPending}
+      okButtonProps={{ disabled: !to, ...({ 'data-testid': 'project-copy-to-save' } as object) }}
+    >
       <Typography.Paragraph type="secondary">{t('copyToHelp')}</Typography.Paragraph>
       <SpaceSelect placeholder={t('copyToSpace')} value={to} onChange={setTo} testId="project-copy-to-space" />
     </Modal>
@@ -338,18 +562,52 @@ function AddModal({ spaceId, info, onClose }: { spaceId: string; info: Info; onC
   const qc = useQueryClient();
   const [chosen, setChosen] = useState<string[]>([]);
   const have = new Set(info.resources.map((r) => `${r.res_type}:${r.res_id}`));
-  const list = useQuery({ queryKey: ['projects', 'space-resources', spaceId], queryFn: () => api.post<{ resource_list: { res_type: string; res_id: string; name: string }[] }>('/api/resource/library_resource_list', { space_id: spaceId, size: 100 }) });
-  const options = (list.data?.resource_list ?? []).filter((r) => r.res_type !== 'project' && !have.has(`${r.res_type}:${r.res_id}`));
+  const list = useQuery({
+    queryKey: ['projects', 'space-resources', spaceId],
+    queryFn: () =>
+      api.post<{ resource_list: { res_type: string; res_id: string; name: string }[] }>(
+        '/api/resource/library_resource_list',
+        { space_id: spaceId, size: 100 },
+      ),
+  });
+  const options = (list.data?.resource_list ?? []).filter(
+    (r) => r.res_type !== 'project' && !have.has(`${r.res_type}:${r.res_id}`),
+  );
   const add = useMutation({
-    mutationFn: () => api.post('/api/intelligence_api/project/resource/add', { project_id: info.project.project_id, resources: chosen.map((c) => ({ res_type: c.split(':')[0], res_id: c.split(':')[1] })) }),
+    mutationFn: () =>
+      api.post('/api/intelligence_api/project/resource/add', {
+        project_id: info.project.project_id,
+        resources: chosen.map((c) => ({ res_type: c.split(':')[0], res_id: c.split(':')[1] })),
+      }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['projects'] });
       onClose();
     },
   });
   return (
-    <Modal visible title={t('addTitle')} onCancel={onClose} onOk={() => add.mutate()} confirmLoading={add.isPending} okButtonProps={{ disabled: !chosen.length, ...({ 'data-testid': 'project-add-save' } as object) }}>
-      <Select mode="multiple" style={{ width: '100%' }} placeholder={t('addHelp')} value={chosen} onChange={setChosen} loading={list.isLoading} data-testid="project-add-select" showSearch filterOption={(input, o) => String((o as { props?: { children?: unknown } }).props?.children ?? '').toLowerCase().includes(input.toLowerCase())}>
+    <Modal
+      visible
+      title={t('addTitle')}
+      onCancel={onClose}
+      onOk={() => add.mutate()}
+      confirmLoading={add.isPending}
+      okButtonProps={{ disabled: !chosen.length, ...({ 'data-testid': 'project-add-save' } as object) }}
+    >
+      <Select
+        mode="multiple"
+        style={{ width: '100%' }}
+        placeholder={t('addHelp')}
+        value={chosen}
+        onChange={setChosen}
+        loading={list.isLoading}
+        data-testid="project-add-select"
+        showSearch
+        filterOption={(input, o) =>
+          String((o as { props?: { children?: unknown } }).props?.children ?? '')
+            .toLowerCase()
+            .includes(input.toLowerCase())
+        }
+      >
         {options.map((r) => (
           <Select.Option key={`${r.res_type}:${r.res_id}`} value={`${r.res_type}:${r.res_id}`}>
             {r.name}
@@ -368,22 +626,56 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
   const suggested = p.version ? p.version.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '1.0.0';
   const [version, setVersion] = useState(suggested);
   const [description, setDescription] = useState('');
-  const connectors = useQuery({ queryKey: ['projects', 'connectors', p.project_id], queryFn: () => api.post<{ connectors: { id: string; name: Record<string, string>; description?: Record<string, string>; settings_schema?: FieldsSchema }[] }>('/api/intelligence_api/publish/connector_list', { project_id: p.project_id }) });
+  const connectors = useQuery({
+    queryKey: ['projects', 'connectors', p.project_id],
+    queryFn: () =>
+      api.post<{
+        connectors: {
+          id: string;
+          name: Record<string, string>;
+          description?: Record<string, string>;
+          settings_schema?: FieldsSchema;
+        }[];
+      }>('/api/intelligence_api/publish/connector_list', { project_id: p.project_id }),
+  });
   const [chosen, setChosen] = useState<string[] | undefined>();
-  const picked = chosen ?? (connectors.data?.connectors.map((c) => c.id) ?? []);
+  const picked = chosen ?? connectors.data?.connectors.map((c) => c.id) ?? [];
   // The last publication's connector settings (the Web SDK's allowed origins ...) are the starting point.
-  const records = useQuery({ queryKey: ['projects', 'records', p.project_id], queryFn: () => api.post<{ records: { connector_settings?: Record<string, Record<string, unknown>> }[] }>('/api/intelligence_api/publish/publish_record_list', { project_id: p.project_id }) });
+  const records = useQuery({
+    queryKey: ['projects', 'records', p.project_id],
+    queryFn: () =>
+      api.post<{ records: { connector_settings?: Record<string, Record<string, unknown>> }[] }>(
+        '/api/intelligence_api/publish/publish_record_list',
+        { project_id: p.project_id },
+      ),
+  });
   const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>({});
   const settingsOf = (id: string) => settings[id] ?? records.data?.records[0]?.connector_settings?.[id] ?? {};
   const [settingsProblem, setSettingsProblem] = useState('');
-  const check = useQuery({ queryKey: ['projects', 'check', p.project_id, version], queryFn: () => api.post<{ is_valid: boolean; msg: string }>('/api/intelligence_api/publish/check_version_number', { project_id: p.project_id, version_number: version.trim() }) });
+  const check = useQuery({
+    queryKey: ['projects', 'check', p.project_id, version],
+    queryFn: () =>
+      api.post<{ is_valid: boolean; msg: string }>('/api/intelligence_api/publish/check_version_number', {
+        project_id: p.project_id,
+        version_number: version.trim(),
+      }),
+  });
   const [results, setResults] = useState<PublishResult[] | undefined>();
   const publish = useMutation({
     mutationFn: () =>
       api.post<{ status: number; results: PublishResult[] }>(
         '/api/intelligence_api/publish/publish_project',
-        { project_id: p.project_id, version_number: version.trim(), description, connectors: picked, connector_settings: Object.fromEntries(picked.map((id) => [id, settingsOf(id)])) },
-        { handled: (e) => (String(e.detail?.field ?? '').startsWith('connector_settings') ? (setSettingsProblem(e.msg), true) : false) },
+        {
+          project_id: p.project_id,
+          version_number: version.trim(),
+          description,
+          connectors: picked,
+          connector_settings: Object.fromEntries(picked.map((id) => [id, settingsOf(id)])),
+        },
+        {
+          handled: (e) =>
+            String(e.detail?.field ?? '').startsWith('connector_settings') ? (setSettingsProblem(e.msg), true) : false,
+        },
       ),
     onSuccess: async (r) => {
       setResults(r.results);
@@ -392,16 +684,42 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
     },
   });
   return (
-    <Modal visible size="medium" title={t('publishTitle', { name: p.name })} onCancel={results ? () => (onClose(), onDone()) : onClose} onOk={() => (results ? (onClose(), onDone()) : publish.mutate())} confirmLoading={publish.isPending} okText={results ? t('done') : t('publish')} okButtonProps={{ disabled: !results && !check.data?.is_valid, ...({ 'data-testid': 'project-publish-confirm' } as object) }}>
+    <Modal
+      visible
+      size="medium"
+      title={t('publishTitle', { name: p.name })}
+      onCancel={results ? () => (onClose(), onDone()) : onClose}
+      onOk={() => (results ? (onClose(), onDone()) : publish.mutate())}
+      confirmLoading={publish.isPending}
+      okText={results ? t('done') : t('publish')}
+      okButtonProps={{
+        disabled: !results && !check.data?.is_valid,
+        ...({ 'data-testid': 'project-publish-confirm' } as object),
+      }}
+    >
       {results ? (
         <ResultsTable results={results} />
       ) : (
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>{t('version')}</Typography.Text>
-          <Input value={version} onChange={setVersion} status={check.data && !check.data.is_valid ? 'error' : undefined} data-testid="project-publish-version" />
-          {check.data && !check.data.is_valid && <Typography.Text type="error" data-testid="project-version-problem">{check.data.msg}</Typography.Text>}
+          <Input
+            value={version}
+            onChange={setVersion}
+            status={check.data && !check.data.is_valid ? 'error' : undefined}
+            data-testid="project-publish-version"
+          />
+          {check.data && !check.data.is_valid && (
+            <Typography.Text type="error" data-testid="project-version-problem">
+              {check.data.msg}
+            </Typography.Text>
+          )}
           <Typography.Text>{t('changes')}</Typography.Text>
-          <Input.TextArea value={description} onChange={setDescription} maxLength={2000} autoSize={{ minRows: 2, maxRows: 4 }} />
+          <Input.TextArea
+            value={description}
+            onChange={setDescription}
+            maxLength={2000}
+            autoSize={{ minRows: 2, maxRows: 4 }}
+          />
           <Typography.Text>{t('connectors')}</Typography.Text>
           <Checkbox.Group value={picked} onChange={setChosen}>
             {(connectors.data?.connectors ?? []).map((c) => (
@@ -414,11 +732,23 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
             .filter((c) => picked.includes(c.id) && c.settings_schema?.properties)
             .map((c) => (
               <div key={c.id} data-testid={`project-publish-settings-${c.id}`}>
-                <Typography.Text type="secondary">{c.description?.[i18n.language] ?? c.name[i18n.language] ?? c.id}</Typography.Text>
-                <SchemaFields schema={c.settings_schema!} value={settingsOf(c.id)} onChange={(v) => (setSettings({ ...settings, [c.id]: v }), setSettingsProblem(''))} label={(field) => t(`setting.${field}`, { defaultValue: field })} testIdPrefix="project-publish-setting" />
+                <Typography.Text type="secondary">
+                  {c.description?.[i18n.language] ?? c.name[i18n.language] ?? c.id}
+                </Typography.Text>
+                <SchemaFields
+                  schema={c.settings_schema!}
+                  value={settingsOf(c.id)}
+                  onChange={(v) => (setSettings({ ...settings, [c.id]: v }), setSettingsProblem(''))}
+                  label={(field) => t(`setting.${field}`, { defaultValue: field })}
+                  testIdPrefix="project-publish-setting"
+                />
               </div>
             ))}
-          {settingsProblem && <Typography.Text type="error" data-testid="project-publish-settings-problem">{settingsProblem}</Typography.Text>}
+          {settingsProblem && (
+            <Typography.Text type="error" data-testid="project-publish-settings-problem">
+              {settingsProblem}
+            </Typography.Text>
+          )}
           <Alert type="info" content={t('publishHelp')} />
         </Space>
       )}
@@ -437,7 +767,19 @@ function ResultsTable({ results }: { results: PublishResult[] }) {
       data-testid="project-publish-results"
       columns={[
         { title: t('resource'), dataIndex: 'name', width: 180 },
-        { title: t('result'), dataIndex: 'status', width: 130, render: (s: string) => <Tag color={s === 'published' ? 'green' : s === 'failed' ? 'red' : undefined} data-testid="project-publish-result">{t(`result_${s}`)}</Tag> },
+        {
+          title: t('result'),
+          dataIndex: 'status',
+          width: 130,
+          render: (s: string) => (
+            <Tag
+              color={s === 'published' ? 'green' : s === 'failed' ? 'red' : undefined}
+              data-testid="project-publish-result"
+            >
+              {t(`result_${s}`)}
+            </Tag>
+          ),
+        },
         { title: t('detail'), dataIndex: 'version', render: (v: string, r: PublishResult) => v ?? r.reason ?? '' },
       ]}
     />
@@ -449,9 +791,25 @@ function HistoryDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const api = useApi();
   const qc = useQueryClient();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['projects', 'history', projectId], enabled: visible, queryFn: () => api.post<{ history: { history_id: string; action: string; snapshot: { name: string; members: unknown[] }; create_time: number }[] }>('/api/intelligence_api/draft_project/history_list', { project_id: projectId }) });
+  const q = useQuery({
+    queryKey: ['projects', 'history', projectId],
+    enabled: visible,
+    queryFn: () =>
+      api.post<{
+        history: {
+          history_id: string;
+          action: string;
+          snapshot: { name: string; members: unknown[] };
+          create_time: number;
+        }[];
+      }>('/api/intelligence_api/draft_project/history_list', { project_id: projectId }),
+  });
   const rollback = useMutation({
-    mutationFn: (history_id: string) => api.post<{ missing: unknown[] }>('/api/intelligence_api/draft_project/rollback', { project_id: projectId, history_id }),
+    mutationFn: (history_id: string) =>
+      api.post<{ missing: unknown[] }>('/api/intelligence_api/draft_project/rollback', {
+        project_id: projectId,
+        history_id,
+      }),
     onSuccess: async (r) => {
       toast.success(r.missing.length ? t('rolledBackMissing', { n: r.missing.length }) : t('rolledBack'));
       await qc.invalidateQueries({ queryKey: ['projects'] });
@@ -461,10 +819,15 @@ function HistoryDrawer({ projectId, visible, onClose }: { projectId: string; vis
     <SidePanel size="small" visible={visible} title={t('history')} onCancel={onClose}>
       {q.isLoading && <Spin />}
       {(q.data?.history ?? []).map((h, i) => (
-        <div key={h.history_id} data-testid="project-history-item" style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}>
+        <div
+          key={h.history_id}
+          data-testid="project-history-item"
+          style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}
+        >
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <span>
-              <Tag size="small">{t(`action.${h.action}`, { defaultValue: h.action })}</Tag> {h.snapshot.name} · {t('count', { n: h.snapshot.members.length })}
+              <Tag size="small">{t(`action.${h.action}`, { defaultValue: h.action })}</Tag> {h.snapshot.name} ·{' '}
+              {t('count', { n: h.snapshot.members.length })}
             </span>
             {i > 0 && (
               <Popconfirm title={t('rollbackTitle')} onOk={() => rollback.mutate(h.history_id)}>
@@ -487,9 +850,25 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const { t } = useTranslation('projects');
   const api = useApi();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['projects', 'records', projectId], enabled: visible, queryFn: () => api.post<{ records: { record_id: string; version: string; status: number; connectors: string[]; results: PublishResult[]; create_time: number }[] }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }) });
+  const q = useQuery({
+    queryKey: ['projects', 'records', projectId],
+    enabled: visible,
+    queryFn: () =>
+      api.post<{
+        records: {
+          record_id: string;
+          version: string;
+          status: number;
+          connectors: string[];
+          results: PublishResult[];
+          create_time: number;
+        }[];
+      }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }),
+  });
   const live = q.data?.records.find((r) => r.status !== 3);
-  const embeddable = live?.connectors.includes('999') ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published') : [];
+  const embeddable = live?.connectors.includes('999')
+    ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published')
+    : [];
   return (
     <SidePanel visible={visible} title={t('records')} onCancel={onClose}>
       {q.data && !q.data.records.length && <Empty description={t('noRecords')} />}
@@ -498,7 +877,15 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
         <div style={{ marginBottom: 12 }} data-testid="project-live">
           <Typography.Text type="secondary">{t('liveNow')}</Typography.Text>
           <div>
-            {live.connectors.length ? live.connectors.map((c) => <Tag key={c} color="green" style={{ marginRight: 4 }} data-testid="project-live-connector">{t(`connector.${c}`, { defaultValue: c })}: {live.version}</Tag>) : <Typography.Text type="secondary">{t('noConnectors')}</Typography.Text>}
+            {live.connectors.length ? (
+              live.connectors.map((c) => (
+                <Tag key={c} color="green" style={{ marginRight: 4 }} data-testid="project-live-connector">
+                  {t(`connector.${c}`, { defaultValue: c })}: {live.version}
+                </Tag>
+              ))
+            ) : (
+              <Typography.Text type="secondary">{t('noConnectors')}</Typography.Text>
+            )}
           </div>
         </div>
       )}

@@ -1,7 +1,17 @@
 // The projects of the space: active or archived, search, create.
 import { Button, Empty, Grid, Input, Radio, Space, Spin, Tag, Typography, Card } from '@arco-design/web-react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeading, SearchInput, fieldErrors, toast, useApi, useFormat, usePageTitle, useCreateDialog } from '@tessera/sdk/client';
+import {
+  Modal,
+  PageHeading,
+  SearchInput,
+  fieldErrors,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+  useCreateDialog,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -33,7 +43,11 @@ export function ProjectsPage() {
     queryKey: ['projects', 'list', spaceId, name, archived],
     enabled: !!spaceId,
     initialPageParam: 1,
-    queryFn: ({ pageParam }) => api.post<{ intelligences: Project[]; has_more: boolean }>('/api/intelligence_api/search/get_draft_intelligence_list', { space_id: spaceId, name: name || undefined, archived, page: pageParam, size: PAGE }),
+    queryFn: ({ pageParam }) =>
+      api.post<{ intelligences: Project[]; has_more: boolean }>(
+        '/api/intelligence_api/search/get_draft_intelligence_list',
+        { space_id: spaceId, name: name || undefined, archived, page: pageParam, size: PAGE },
+      ),
     getNextPageParam: (last, pages) => (last.has_more ? pages.length + 1 : undefined),
   });
   const projects = list.data?.pages.flatMap((p) => p.intelligences) ?? [];
@@ -57,14 +71,20 @@ export function ProjectsPage() {
         </Radio.Group>
       </Space>
       {list.isLoading && <Spin style={{ display: 'block', margin: 24 }} />}
-      {list.data && !projects.length && <Empty description={archived ? t('noArchived') : name ? t('noMatch') : t('empty')} />}
+      {list.data && !projects.length && (
+        <Empty description={archived ? t('noArchived') : name ? t('noMatch') : t('empty')} />
+      )}
       <Grid.Row gutter={[12, 12]}>
         {projects.map((p) => (
           <Grid.Col key={p.project_id} xs={24} md={12} lg={8}>
             <Card hoverable data-testid="project-card">
               <Space direction="vertical" size={4} style={{ width: '100%' }}>
                 <Space>
-                  <Link to={`/projects/${p.project_id}?space_id=${spaceId}`} style={{ fontWeight: 600 }} data-testid="project-link">
+                  <Link
+                    to={`/projects/${p.project_id}?space_id=${spaceId}`}
+                    style={{ fontWeight: 600 }}
+                    data-testid="project-link"
+                  >
                     {p.name}
                   </Link>
                   {p.version && <Tag color="green">{p.version}</Tag>}
@@ -81,7 +101,13 @@ export function ProjectsPage() {
         ))}
       </Grid.Row>
       {list.hasNextPage && (
-        <Button long style={{ marginTop: 12 }} loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="projects-more">
+        <Button
+          long
+          style={{ marginTop: 12 }}
+          loading={list.isFetchingNextPage}
+          onClick={() => void list.fetchNextPage()}
+          data-testid="projects-more"
+        >
           {t('loadMore')}
         </Button>
       )}
@@ -99,7 +125,15 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [description, setDescription] = useState('');
   const [problem, setProblem] = useState('');
   const create = useMutation({
-    mutationFn: () => api.post<{ project_id: string }>('/api/intelligence_api/draft_project/create', { space_id: spaceId, name: name.trim(), description }, { handled: (e) => (e.status === 409 ? (setProblem(e.msg), true) : fieldErrors(['name'], (_f, m) => setProblem(m))(e)) }),
+    mutationFn: () =>
+      api.post<{ project_id: string }>(
+        '/api/intelligence_api/draft_project/create',
+        { space_id: spaceId, name: name.trim(), description },
+        {
+          handled: (e) =>
+            e.status === 409 ? (setProblem(e.msg), true) : fieldErrors(['name'], (_f, m) => setProblem(m))(e),
+        },
+      ),
     onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['projects'] });
@@ -108,11 +142,31 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
     },
   });
   return (
-    <Modal visible title={t('create')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'project-create-save' } as object) }}>
+    <Modal
+      visible
+      title={t('create')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'project-create-save' } as object) }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Input placeholder={t('name')} value={name} maxLength={100} onChange={(v) => (setName(v), setProblem(''))} status={problem ? 'error' : undefined} data-testid="project-create-name" />
+        <Input
+          placeholder={t('name')}
+          value={name}
+          maxLength={100}
+          onChange={(v) => (setName(v), setProblem(''))}
+          status={problem ? 'error' : undefined}
+          data-testid="project-create-name"
+        />
         {problem && <Typography.Text type="error">{problem}</Typography.Text>}
-        <Input.TextArea placeholder={t('description')} value={description} maxLength={2000} onChange={setDescription} autoSize={{ minRows: 2, maxRows: 5 }} />
+        <Input.TextArea
+          placeholder={t('description')}
+          value={description}
+          maxLength={2000}
+          onChange={setDescription}
+          autoSize={{ minRows: 2, maxRows: 5 }}
+        />
       </Space>
     </Modal>
   );

@@ -23,7 +23,12 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,49}$/;
 
 export function VariablesPane({ projectId }: { projectId: string }) {
   const api = useApi();
-  const q = useQuery({ queryKey: ['projects', 'variables', projectId], gcTime: 0, queryFn: () => api.get<MetaList>(`/api/memory/project/variable/meta_list?ProjectID=${encodeURIComponent(projectId)}`) });
+  const q = useQuery({
+    queryKey: ['projects', 'variables', projectId],
+    gcTime: 0,
+    queryFn: () =>
+      api.get<MetaList>(`/api/memory/project/variable/meta_list?ProjectID=${encodeURIComponent(projectId)}`),
+  });
   if (!q.data) return null;
   return <Editor projectId={projectId} initial={q.data} />;
 }
@@ -44,14 +49,18 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
   };
   const save = useMutation({
     mutationFn: (l: Variable[]) =>
-      api.post('/api/memory/project/variable/meta_update', { ProjectID: projectId, VariableList: l }, {
-        handled: (e: ApiError) => {
-          const field = String(e.detail?.field ?? '');
-          const row = /^VariableList\.(\d+)\./.exec(field);
-          setProblem({ row: row ? Number(row[1]) : undefined, msg: e.msg });
-          return e.status === 400;
+      api.post(
+        '/api/memory/project/variable/meta_update',
+        { ProjectID: projectId, VariableList: l },
+        {
+          handled: (e: ApiError) => {
+            const field = String(e.detail?.field ?? '');
+            const row = /^VariableList\.(\d+)\./.exec(field);
+            setProblem({ row: row ? Number(row[1]) : undefined, msg: e.msg });
+            return e.status === 400;
+          },
         },
-      }),
+      ),
     onSuccess: async () => {
       setDirty(false);
       toast.success(t('variablesSaved'));
@@ -62,7 +71,12 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
   useEffect(
     () => () => {
       const { list: l, dirty: d } = latest.current;
-      if (d && l.every((v) => NAME.test(v.Keyword))) void api.post('/api/memory/project/variable/meta_update', { ProjectID: projectId, VariableList: l }, { handled: () => true });
+      if (d && l.every((v) => NAME.test(v.Keyword)))
+        void api.post(
+          '/api/memory/project/variable/meta_update',
+          { ProjectID: projectId, VariableList: l },
+          { handled: () => true },
+        );
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
@@ -75,7 +89,14 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
         {t('variables')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('variablesIntro')}</Typography.Paragraph>
-      {problem && <Alert type="error" content={problem.msg} style={{ marginBottom: 12 }} data-testid="project-variables-problem" />}
+      {problem && (
+        <Alert
+          type="error"
+          content={problem.msg}
+          style={{ marginBottom: 12 }}
+          data-testid="project-variables-problem"
+        />
+      )}
       <Table
         size="small"
         rowKey={(r: Variable & { i: number }) => String(r.i)}
@@ -87,18 +108,68 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
             title: t('variableName'),
             width: 200,
             render: (_: unknown, v: Variable & { i: number }) => {
-              const bad = (!!v.Keyword && !NAME.test(v.Keyword)) || names.indexOf(v.Keyword) !== v.i || problem?.row === v.i;
-              return <Input size="small" value={v.Keyword} placeholder="city" status={bad ? 'error' : undefined} onChange={(Keyword) => set(v.i, { Keyword })} data-testid="project-variable-name" />;
+              const bad =
+                (!!v.Keyword && !NAME.test(v.Keyword)) || names.indexOf(v.Keyword) !== v.i || problem?.row === v.i;
+              return (
+                <Input
+                  size="small"
+                  value={v.Keyword}
+                  placeholder="city"
+                  status={bad ? 'error' : undefined}
+                  onChange={(Keyword) => set(v.i, { Keyword })}
+                  data-testid="project-variable-name"
+                />
+              );
             },
           },
-          { title: t('variableDefault'), width: 180, render: (_: unknown, v: Variable & { i: number }) => <Input size="small" value={v.DefaultValue} maxLength={2000} onChange={(DefaultValue) => set(v.i, { DefaultValue })} data-testid="project-variable-default" /> },
-          { title: t('variableDescription'), render: (_: unknown, v: Variable & { i: number }) => <Input size="small" value={v.Description} maxLength={300} onChange={(Description) => set(v.i, { Description })} /> },
+          {
+            title: t('variableDefault'),
+            width: 180,
+            render: (_: unknown, v: Variable & { i: number }) => (
+              <Input
+                size="small"
+                value={v.DefaultValue}
+                maxLength={2000}
+                onChange={(DefaultValue) => set(v.i, { DefaultValue })}
+                data-testid="project-variable-default"
+              />
+            ),
+          },
+          {
+            title: t('variableDescription'),
+            render: (_: unknown, v: Variable & { i: number }) => (
+              <Input
+                size="small"
+                value={v.Description}
+                maxLength={300}
+                onChange={(Description) => set(v.i, { Description })}
+              />
+            ),
+          },
           {
             title: <Tooltip content={t('variableUserEditableHelp')}>{t('variableUserEditable')}</Tooltip>,
             width: 120,
-            render: (_: unknown, v: Variable & { i: number }) => <Switch size="small" checked={!v.IsReadOnly} onChange={(on) => set(v.i, { IsReadOnly: !on })} aria-label={t('variableUserEditable')} />,
+            render: (_: unknown, v: Variable & { i: number }) => (
+              <Switch
+                size="small"
+                checked={!v.IsReadOnly}
+                onChange={(on) => set(v.i, { IsReadOnly: !on })}
+                aria-label={t('variableUserEditable')}
+              />
+            ),
           },
-          { title: t('variableEnabled'), width: 80, render: (_: unknown, v: Variable & { i: number }) => <Switch size="small" checked={v.Enable} onChange={(Enable) => set(v.i, { Enable })} aria-label={t('variableEnabled')} /> },
+          {
+            title: t('variableEnabled'),
+            width: 80,
+            render: (_: unknown, v: Variable & { i: number }) => (
+              <Switch
+                size="small"
+                checked={v.Enable}
+                onChange={(Enable) => set(v.i, { Enable })}
+                aria-label={t('variableEnabled')}
+              />
+            ),
+          },
           {
             title: '',
             width: 48,
@@ -129,7 +200,13 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
         >
           {t('variableAdd')}
         </Button>
-        <Button type="primary" disabled={!dirty} loading={save.isPending} onClick={() => save.mutate(list)} data-testid="project-variables-save">
+        <Button
+          type="primary"
+          disabled={!dirty}
+          loading={save.isPending}
+          onClick={() => save.mutate(list)}
+          data-testid="project-variables-save"
+        >
           {t('save')}
         </Button>
         {dirty && <Typography.Text type="secondary">{t('unsaved')}</Typography.Text>}

@@ -13,7 +13,23 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/projects', component: ProjectsPage, title: 'title' });
     ctx.route({ path: '/projects/:project_id', component: ProjectPage, title: 'title', layout: 'bare' });
-    ctx.sidebar({ key: 'projects', area: 'space', group: 'build', label: 'nav', path: '/projects', icon: <IconApps />, order: 20 });
-    ctx.register(ResourceKinds, { kind: 'project', label: 'kind', createLabel: 'create', icon: IconApps, order: 5, path: '/projects', createPath: '/projects?create=1' });
+    ctx.sidebar({
+      key: 'projects',
+      area: 'space',
+      group: 'build',
+      label: 'nav',
+      path: '/projects',
+      icon: <IconApps />,
+      order: 20,
+    });
+    ctx.register(ResourceKinds, {
+      kind: 'project',
+      label: 'kind',
+      createLabel: 'create',
+      icon: IconApps,
+      order: 5,
+      path: '/projects',
+      createPath: '/projects?create=1',
+    });
   },
 });

@@ -27,20 +27,46 @@ export default defineExtension({
         const p = await store.get(id);
         if (which === 'draft') return parseVariables(p.variables);
         // The last publication that published something took the variables as they were.
-        const r = await ctx.db.selectFrom('projects_publish').select('variables').where('project_id', '=', p.id).where('status', '<>', 3).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+        const r = await ctx.db
+          .selectFrom('projects_publish')
+          .select('variables')
+          .where('project_id', '=', p.id)
+          .where('status', '<>', 3)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
         return r ? parseVariables(r.variables as string) : undefined;
       },
       publication: async (id) => {
         const p = await store.get(id).catch(() => undefined);
         if (!p) return undefined;
-        const r = await ctx.db.selectFrom('projects_publish').selectAll().where('project_id', '=', p.id).where('status', '<>', 3).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
-        return r ? { version: r.version as string, connectors: JSON.parse(r.connectors as string), connector_settings: JSON.parse((r.connector_settings as string) || '{}'), results: JSON.parse(r.results as string) } : undefined;
+        const r = await ctx.db
+          .selectFrom('projects_publish')
+          .selectAll()
+          .where('project_id', '=', p.id)
+          .where('status', '<>', 3)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
+        return r
+          ? {
+              version: r.version as string,
+              connectors: JSON.parse(r.connectors as string),
+              connector_settings: JSON.parse((r.connector_settings as string) || '{}'),
+              results: JSON.parse(r.results as string),
+            }
+          : undefined;
       },
     });
     // Projects are a kind of resource themselves (the library lists them; deleted ones wait in its bin).
     ctx.register(ResourceKinds, {
       kind: 'project',
-      list: (q) => listResourcesOfTable(ctx.db, { kind: 'project', table: 'projects_project', deletedAt: 'deleted_at', published: 'version' }, q),
+      list: (q) =>
+        listResourcesOfTable(
+          ctx.db,
+          { kind: 'project', table: 'projects_project', deletedAt: 'deleted_at', published: 'version' },
+          q,
+        ),
       remove: async (id, spaceId, userId) => store.remove(await store.get(id, spaceId), userId),
       restore: async (id, spaceId) => store.restore(id, spaceId),
       purge: async (id, spaceId) => store.purge(id, spaceId),

@@ -19,7 +19,11 @@ export const migrations: Migration[] = [
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('deleted_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('projects_project_space').on('projects_project').columns(['space_id', 'updated_at']).execute();
+      await db.schema
+        .createIndex('projects_project_space')
+        .on('projects_project')
+        .columns(['space_id', 'updated_at'])
+        .execute();
       await db.schema
         .createTable('projects_member')
         .addColumn('project_id', 'varchar(32)', (c) => c.notNull())
@@ -38,7 +42,11 @@ export const migrations: Migration[] = [
         .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('projects_history_project').on('projects_history').columns(['project_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('projects_history_project')
+        .on('projects_history')
+        .columns(['project_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('projects_publish')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -52,22 +60,35 @@ export const migrations: Migration[] = [
         .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('projects_publish_project').on('projects_publish').columns(['project_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('projects_publish_project')
+        .on('projects_publish')
+        .columns(['project_id', 'created_at'])
+        .execute();
     },
   },
   {
     name: '0002_project_variables',
     up: async (db) => {
       // The project's variables (JSON list of project_memory.Variable), as edited and as each publication took them.
-      await db.schema.alterTable('projects_project').addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-      await db.schema.alterTable('projects_publish').addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .alterTable('projects_project')
+        .addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema
+        .alterTable('projects_publish')
+        .addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
     },
   },
   {
     name: '0003_publish_connector_settings',
     up: async (db) => {
       // Per connector, its settings for this publication (the Web SDK's allowed origins ...).
-      await db.schema.alterTable('projects_publish').addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+      await db.schema
+        .alterTable('projects_publish')
+        .addColumn('connector_settings', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
     },
   },
 ];

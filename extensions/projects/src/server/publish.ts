@@ -18,11 +18,15 @@ export const greater = (a: string, b: string) => {
 export const PublishStatus = { Published: 1, Partly: 2, Failed: 3 } as const;
 
 export function registerPublishRoutes(ctx: ServerContext<unknown>, store: ProjectStore) {
-  const ofProject = { space: async (req: { body: { project_id?: string } }) => (await store.get(String(req.body?.project_id ?? ''))).space_id };
+  const ofProject = {
+    space: async (req: { body: { project_id?: string } }) =>
+      (await store.get(String(req.body?.project_id ?? ''))).space_id,
+  };
   const base = '/api/intelligence_api/publish';
   const check = (current: string, version: string) => {
     if (!VERSION.test(version)) return 'Use a version number like 1.0.0.';
-    if (current && !greater(version, current)) return `The version must be greater than ${current}, the last one published.`;
+    if (current && !greater(version, current))
+      return `The version must be greater than ${current}, the last one published.`;
     return undefined;
   };
 
@@ -46,8 +50,23 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     summary: "The connectors the project's resources can be published to",
     body: z.object({ project_id: Id }),
     handler: async ({ body }) => {
-      const kinds = new Set(['project', ...(await store.members((await store.get(body.project_id)).id)).map((m) => m.kind)]);
-      return { connectors: ctx.registry(Connectors).list().filter((c) => c.kinds.some((k) => kinds.has(k))).map((c) => ({ id: c.id, name: c.name, description: c.description, kinds: c.kinds, settings_schema: c.settings ? z.toJSONSchema(c.settings, { io: 'input' }) : undefined })) };
+      const kinds = new Set([
+        'project',
+        ...(await store.members((await store.get(body.project_id)).id)).map((m) => m.kind),
+      ]);
+      return {
+        connectors: ctx
+          .registry(Connectors)
+          .list()
+          .filter((c) => c.kinds.some((k) => kinds.has(k)))
+          .map((c) => ({
+            id: c.id,
+            name: c.name,
+            description: c.description,
+            kinds: c.kinds,
+            settings_schema: c.settings ? z.toJSONSchema(c.settings, { io: 'input' }) : undefined,
+          })),
+      };
     },
   });
 
@@ -55,13 +74,25 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     method: 'POST',
     path: `${base}/publish_project`,
     auth: ofProject,
-    summary: 'Publish the project as a version: each resource that can publish gets its next version (bots to the chosen connectors)',
-    body: z.object({ project_id: Id, version_number: z.string().trim().max(32), description: z.string().max(2000).default(''), connectors: z.array(z.string().max(32)).max(20).default([]), connector_settings: z.record(z.string(), z.unknown()).default({}) }),
+    summary:
+      'Publish the project as a version: each resource that can publish gets its next version (bots to the chosen connectors)',
+    body: z.object({
+      project_id: Id,
+      version_number: z.string().trim().max(32),
+      description: z.string().max(2000).default(''),
+      connectors: z.array(z.string().max(32)).max(20).default([]),
+      connector_settings: z.record(z.string(), z.unknown()).default({}),
+    }),
     handler: async ({ body, caller }) => {
       const p = await store.get(body.project_id);
       const problem = check(p.version, body.version_number);
       if (problem) throw badRequest(problem, { field: 'version_number' });
-      const known = new Map(ctx.registry(Connectors).list().map((c) => [c.id, c]));
+      const known = new Map(
+        ctx
+          .registry(Connectors)
+          .list()
+          .map((c) => [c.id, c]),
+      );
       const unknown = body.connectors.filter((c) => !known.has(c));
       if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}.`);
       // Each chosen connector's settings, checked by the connector (the Web SDK's allowed origins ...).
@@ -70,36 +101,93 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
         const schema = known.get(id)!.settings;
         if (!schema) continue;
         const parsed = schema.safeParse(body.connector_settings[id] ?? {});
-        if (!parsed.success) throw badRequest(`${known.get(id)!.name['en-US'] ?? id}: ${parsed.error.issues[0]?.message ?? 'settings not valid'}`, { field: `connector_settings.${id}` });
+        if (!parsed.success)
+          throw badRequest(
+            `${known.get(id)!.name['en-US'] ?? id}: ${parsed.error.issues[0]?.message ?? 'settings not valid'}`,
+            { field: `connector_settings.${id}` },
+          );
         connectorSettings[id] = parsed.data;
       }
       const resources = await store.resources(p);
       if (!resources.length) throw badRequest('The project holds no resource to publish; add some first.');
-      const results: { res_type: string; res_id: string; name: string; status: 'published' | 'failed' | 'skipped'; version?: string; reason?: string }[] = [];
+      const results: {
+        res_type: string;
+        res_id: string;
+        name: string;
+        status: 'published' | 'failed' | 'skipped';
+        version?: string;
+        reason?: string;
+      }[] = [];
       for (const r of resources) {
         const kind = ctx.registry(ResourceKinds).get(r.kind);
         if (!kind?.publish) {
-          results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'skipped', reason: 'Resources of this kind are not published.' });
+          results.push({
+            res_type: r.kind,
+            res_id: r.id,
+            name: r.name,
+            status: 'skipped',
+            reason: 'Resources of this kind are not published.',
+          });
           continue;
         }
         try {
-          const out = await kind.publish(r.id, p.space_id, { userId: caller!.userId, description: body.description || `Project ${p.name} ${body.version_number}`, connectors: body.connectors });
+          const out = await kind.publish(r.id, p.space_id, {
+            userId: caller!.userId,
+            description: body.description || `Project ${p.name} ${body.version_number}`,
+            connectors: body.connectors,
+          });
           results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'published', version: out.version });
         } catch (e) {
-          results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'failed', reason: (e as { msg?: string }).msg ?? (e as Error).message });
+          results.push({
+            res_type: r.kind,
+            res_id: r.id,
+            name: r.name,
+            status: 'failed',
+            reason: (e as { msg?: string }).msg ?? (e as Error).message,
+          });
         }
       }
       const ok = results.filter((x) => x.status === 'published').length;
       const failed = results.filter((x) => x.status === 'failed').length;
       const status = failed === 0 ? PublishStatus.Published : ok ? PublishStatus.Partly : PublishStatus.Failed;
       const id = ctx.host.newId();
-      await ctx.db.insertInto('projects_publish').values({ id, project_id: p.id, version: body.version_number, description: body.description, connectors: JSON.stringify(body.connectors), results: JSON.stringify(results), status, variables: p.variables, connector_settings: JSON.stringify(connectorSettings), created_by: caller!.userId, created_at: now() }).execute();
-      if (status !== PublishStatus.Failed) await ctx.db.updateTable('projects_project').set({ version: body.version_number, updated_at: now() }).where('id', '=', p.id).execute();
+      await ctx.db
+        .insertInto('projects_publish')
+        .values({
+          id,
+          project_id: p.id,
+          version: body.version_number,
+          description: body.description,
+          connectors: JSON.stringify(body.connectors),
+          results: JSON.stringify(results),
+          status,
+          variables: p.variables,
+          connector_settings: JSON.stringify(connectorSettings),
+          created_by: caller!.userId,
+          created_at: now(),
+        })
+        .execute();
+      if (status !== PublishStatus.Failed)
+        await ctx.db
+          .updateTable('projects_project')
+          .set({ version: body.version_number, updated_at: now() })
+          .where('id', '=', p.id)
+          .execute();
       return { record_id: id, status, results };
     },
   });
 
-  const view = (r: Record<string, unknown>) => ({ record_id: r.id, version: r.version, description: r.description, connectors: JSON.parse(r.connectors as string), connector_settings: JSON.parse((r.connector_settings as string) || '{}'), status: Number(r.status), results: JSON.parse(r.results as string), creator_id: r.created_by, create_time: Math.floor(Date.parse(r.created_at as string) / 1000) });
+  const view = (r: Record<string, unknown>) => ({
+    record_id: r.id,
+    version: r.version,
+    description: r.description,
+    connectors: JSON.parse(r.connectors as string),
+    connector_settings: JSON.parse((r.connector_settings as string) || '{}'),
+    status: Number(r.status),
+    results: JSON.parse(r.results as string),
+    creator_id: r.created_by,
+    create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+  });
 
   ctx.route({
     method: 'POST',
@@ -109,7 +197,14 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     body: z.object({ project_id: Id }),
     handler: async ({ body }) => {
       const p = await store.get(body.project_id);
-      const rows = await ctx.db.selectFrom('projects_publish').selectAll().where('project_id', '=', p.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100).execute();
+      const rows = await ctx.db
+        .selectFrom('projects_publish')
+        .selectAll()
+        .where('project_id', '=', p.id)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(100)
+        .execute();
       return { records: rows.map(view) };
     },
   });
@@ -122,7 +217,12 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     body: z.object({ project_id: Id, record_id: Id }),
     handler: async ({ body }) => {
       const p = await store.get(body.project_id);
-      const r = await ctx.db.selectFrom('projects_publish').selectAll().where('id', '=', body.record_id).where('project_id', '=', p.id).executeTakeFirst();
+      const r = await ctx.db
+        .selectFrom('projects_publish')
+        .selectAll()
+        .where('id', '=', body.record_id)
+        .where('project_id', '=', p.id)
+        .executeTakeFirst();
       if (!r) throw notFound(`There is no publication ${body.record_id} of this project.`);
       return { record: view(r) };
     },

@@ -46,13 +46,24 @@ export class ProjectStore {
   }
 
   async get(id: string, spaceId?: string): Promise<ProjectRow> {
-    const p = (await this.db.selectFrom('projects_project').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()) as ProjectRow | undefined;
-    if (!p || (spaceId && p.space_id !== spaceId)) throw notFound(`There is no project ${id}${spaceId ? ' in this space' : ''}.`);
+    const p = (await this.db
+      .selectFrom('projects_project')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()) as ProjectRow | undefined;
+    if (!p || (spaceId && p.space_id !== spaceId))
+      throw notFound(`There is no project ${id}${spaceId ? ' in this space' : ''}.`);
     return p;
   }
 
   async members(projectId: string): Promise<Member[]> {
-    return (await this.db.selectFrom('projects_member').select(['kind', 'resource_id']).where('project_id', '=', projectId).orderBy('added_at').execute());
+    return await this.db
+      .selectFrom('projects_member')
+      .select(['kind', 'resource_id'])
+      .where('project_id', '=', projectId)
+      .orderBy('added_at')
+      .execute();
   }
 
   /** The project's resources as their kinds describe them (gone ones and kinds that are off are left out). */
@@ -69,9 +80,29 @@ export class ProjectStore {
 
   /** Records the project as it is now in its history. */
   async record(projectId: string, action: string, userId: string) {
-    const p = (await this.db.selectFrom('projects_project').selectAll().where('id', '=', projectId).executeTakeFirst()) as ProjectRow;
-    const snapshot: Snapshot = { name: p.name, description: p.description, icon_uri: p.icon_uri, members: await this.members(projectId), variables: JSON.parse(p.variables || '[]') as ProjectVariable[] };
-    await this.db.insertInto('projects_history').values({ id: this.ctx.host.newId(), project_id: projectId, action, snapshot: JSON.stringify(snapshot), created_by: userId, created_at: now() }).execute();
+    const p = (await this.db
+      .selectFrom('projects_project')
+      .selectAll()
+      .where('id', '=', projectId)
+      .executeTakeFirst()) as ProjectRow;
+    const snapshot: Snapshot = {
+      name: p.name,
+      description: p.description,
+      icon_uri: p.icon_uri,
+      members: await this.members(projectId),
+      variables: JSON.parse(p.variables || '[]') as ProjectVariable[],
+    };
+    await this.db
+      .insertInto('projects_history')
+      .values({
+        id: this.ctx.host.newId(),
+        project_id: projectId,
+        action,
+        snapshot: JSON.stringify(snapshot),
+        created_by: userId,
+        created_at: now(),
+      })
+      .execute();
   }
 
   /** Adds resources of the project's space (each checked by its kind); answers how many were new. */
@@ -86,24 +117,45 @@ export class ProjectStore {
     }
     const have = new Set((await this.members(p.id)).map((m) => `${m.kind}:${m.resource_id}`));
     const fresh = resources.filter((r) => !have.has(`${r.kind}:${r.resource_id}`));
-    for (const r of fresh) await this.db.insertInto('projects_member').values({ project_id: p.id, kind: r.kind, resource_id: r.resource_id, added_at: now() }).execute();
+    for (const r of fresh)
+      await this.db
+        .insertInto('projects_member')
+        .values({ project_id: p.id, kind: r.kind, resource_id: r.resource_id, added_at: now() })
+        .execute();
     return fresh.length;
   }
 
   async remove(p: ProjectRow, _userId: string) {
-    await this.db.updateTable('projects_project').set({ deleted_at: now(), updated_at: now() }).where('id', '=', p.id).execute();
+    await this.db
+      .updateTable('projects_project')
+      .set({ deleted_at: now(), updated_at: now() })
+      .where('id', '=', p.id)
+      .execute();
   }
 
   async restore(id: string, spaceId: string) {
-    const r = await this.db.updateTable('projects_project').set({ deleted_at: null, updated_at: now() }).where('id', '=', id).where('space_id', '=', spaceId).where('deleted_at', 'is not', null).executeTakeFirst();
+    const r = await this.db
+      .updateTable('projects_project')
+      .set({ deleted_at: null, updated_at: now() })
+      .where('id', '=', id)
+      .where('space_id', '=', spaceId)
+      .where('deleted_at', 'is not', null)
+      .executeTakeFirst();
     if (!Number(r.numUpdatedRows)) throw badRequest(`There is no deleted project ${id} in this space.`);
   }
 
   async purge(id: string, spaceId: string) {
-    const p = await this.db.selectFrom('projects_project').select('id').where('id', '=', id).where('space_id', '=', spaceId).where('deleted_at', 'is not', null).executeTakeFirst();
+    const p = await this.db
+      .selectFrom('projects_project')
+      .select('id')
+      .where('id', '=', id)
+      .where('space_id', '=', spaceId)
+      .where('deleted_at', 'is not', null)
+      .executeTakeFirst();
     if (!p) throw badRequest(`There is no deleted project ${id} in this space.`);
     await this.db.transaction().execute(async (trx) => {
-      for (const table of ['projects_member', 'projects_history', 'projects_publish'] as const) await trx.deleteFrom(table).where('project_id', '=', id).execute();
+      for (const table of ['projects_member', 'projects_history', 'projects_publish'] as const)
+        await trx.deleteFrom(table).where('project_id', '=', id).execute();
       await trx.deleteFrom('projects_project').where('id', '=', id).execute();
     });
   }

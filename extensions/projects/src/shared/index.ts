@@ -42,4 +42,8 @@ export interface Projects {
   publication(id: string): Promise<ProjectPublication | undefined>;
 }
 
-export const ProjectsService = defineService<Projects>({ id: 'projects.service', owner: 'projects', description: 'Projects and their variables.' });
+export const ProjectsService = defineService<Projects>({
+  id: 'projects.service',
+  owner: 'projects',
+  description: 'Projects and their variables.',
+});

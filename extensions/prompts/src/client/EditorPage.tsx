@@ -2,10 +2,32 @@
 // settings and tools, saved as edited; commit a version, see versions with their labels, compare one with
 // the draft, revert, point a label; and the playground: fill the variables, run on a model (streamed), run
 // two side by side (another version or model), see past runs.
-import { Alert, Button, Empty, Input, InputNumber, Radio, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Empty,
+  Input,
+  InputNumber,
+  Radio,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, Modal, PageHeader, SidePanel, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import {
+  type ApiError,
+  Modal,
+  PageHeader,
+  SidePanel,
+  toast,
+  useApi,
+  useFormat,
+  usePageTitle,
+} from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { diffLines } from 'diff';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -16,7 +38,12 @@ import { useSpaceId } from './space.ts';
 
 const SAVE_AFTER_MS = 700;
 type Save = 'saved' | 'pending' | 'saving' | 'failed';
-const text = (d: PromptDetail) => [...d.prompt_template.messages.map((m) => `[${m.role}]\n${m.content}`), `[model] ${JSON.stringify(d.model_config)}`, ...(d.tools.length ? [`[tools] ${JSON.stringify(d.tools, null, 2)}`] : [])].join('\n\n');
+const text = (d: PromptDetail) =>
+  [
+    ...d.prompt_template.messages.map((m) => `[${m.role}]\n${m.content}`),
+    `[model] ${JSON.stringify(d.model_config)}`,
+    ...(d.tools.length ? [`[tools] ${JSON.stringify(d.tools, null, 2)}`] : []),
+  ].join('\n\n');
 
 export function EditorPage() {
   const { prompt_id: id = '' } = useParams();
@@ -25,7 +52,12 @@ export function EditorPage() {
   const spaceId = params.get('space_id') ?? current;
   const api = useApi();
   const { t } = useTranslation('prompts');
-  const q = useQuery({ queryKey: ['prompts', 'get', id], gcTime: 0, queryFn: () => api.get<{ prompt: PromptFull }>(`/api/prompt/v1/prompts/${id}`, undefined, { handled: (e) => e.status === 404 }) });
+  const q = useQuery({
+    queryKey: ['prompts', 'get', id],
+    gcTime: 0,
+    queryFn: () =>
+      api.get<{ prompt: PromptFull }>(`/api/prompt/v1/prompts/${id}`, undefined, { handled: (e) => e.status === 404 }),
+  });
   usePageTitle(q.data?.prompt.prompt_basic.display_name ?? t('title'));
   if (q.isError) return <Empty description={t('missing')} />;
   if (!q.data || !spaceId) return <Spin style={{ margin: 40 }} />;
@@ -71,8 +103,10 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
   // Leaving the page saves what is pending.
   useEffect(() => () => void persist(), []); // eslint-disable-line react-hooks/exhaustive-deps
   const tpl = detail.prompt_template;
-  const setTpl = (patch: Partial<PromptDetail['prompt_template']>) => change({ ...detail, prompt_template: { ...tpl, ...patch } });
-  const setMessage = (i: number, patch: Partial<PromptDetail['prompt_template']['messages'][number]>) => setTpl({ messages: tpl.messages.map((m, j) => (j === i ? { ...m, ...patch } : m)) });
+  const setTpl = (patch: Partial<PromptDetail['prompt_template']>) =>
+    change({ ...detail, prompt_template: { ...tpl, ...patch } });
+  const setMessage = (i: number, patch: Partial<PromptDetail['prompt_template']['messages'][number]>) =>
+    setTpl({ messages: tpl.messages.map((m, j) => (j === i ? { ...m, ...patch } : m)) });
   const [committing, setCommitting] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [toolsText, setToolsText] = useState(JSON.stringify(detail.tools, null, 2));
@@ -95,8 +129,18 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
         extra={
           <>
             <Tag>{prompt.prompt_key}</Tag>
-            {base ? <Tag color={modified ? 'orange' : 'green'} data-testid="prompt-base">{modified ? t('changedSince', { version: base }) : base}</Tag> : <Tag>{t('draftOnly')}</Tag>}
-            <Typography.Text type={save === 'failed' ? 'error' : 'secondary'} data-testid="prompt-save-state" data-state={save}>
+            {base ? (
+              <Tag color={modified ? 'orange' : 'green'} data-testid="prompt-base">
+                {modified ? t('changedSince', { version: base }) : base}
+              </Tag>
+            ) : (
+              <Tag>{t('draftOnly')}</Tag>
+            )}
+            <Typography.Text
+              type={save === 'failed' ? 'error' : 'secondary'}
+              data-testid="prompt-save-state"
+              data-state={save}
+            >
               {t(`save.${save}`)}
             </Typography.Text>
           </>
@@ -106,7 +150,11 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
             <Button onClick={() => setVersionsOpen(true)} data-testid="prompt-versions">
               {t('versions')}
             </Button>
-            <Button type="primary" onClick={async () => (await persist(), setCommitting(true))} data-testid="prompt-commit">
+            <Button
+              type="primary"
+              onClick={async () => (await persist(), setCommitting(true))}
+              data-testid="prompt-commit"
+            >
               {t('commit')}
             </Button>
           </>
@@ -116,43 +164,108 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
         <div style={{ flex: '1 1 480px', minWidth: 0 }}>
           <Space style={{ marginBottom: 8 }}>
             <Typography.Text>{t('templateType')}</Typography.Text>
-            <Radio.Group type="button" size="small" value={tpl.template_type} onChange={(template_type) => setTpl({ template_type })}>
+            <Radio.Group
+              type="button"
+              size="small"
+              value={tpl.template_type}
+              onChange={(template_type) => setTpl({ template_type })}
+            >
               <Radio value="normal">{'{{name}}'}</Radio>
               <Radio value="jinja2">Jinja2 / Liquid</Radio>
             </Radio.Group>
           </Space>
           {tpl.messages.map((m, i) => (
-            <div key={i} style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, marginBottom: 8 }} data-testid="prompt-message">
+            <div
+              key={i}
+              style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 8, marginBottom: 8 }}
+              data-testid="prompt-message"
+            >
               <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 4 }}>
-                <Select size="small" style={{ width: 140 }} value={m.role} onChange={(role) => setMessage(i, { role })} data-testid="prompt-message-role">
+                <Select
+                  size="small"
+                  style={{ width: 140 }}
+                  value={m.role}
+                  onChange={(role) => setMessage(i, { role })}
+                  data-testid="prompt-message-role"
+                >
                   {(['system', 'user', 'assistant', 'placeholder'] as const).map((r) => (
                     <Select.Option key={r} value={r}>
                       {t(`roles.${r}`)}
                     </Select.Option>
                   ))}
                 </Select>
-                <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('removeMessage')} onClick={() => setTpl({ messages: tpl.messages.filter((_, j) => j !== i) })} />
+                <Button
+                  size="mini"
+                  type="text"
+                  icon={<IconDelete />}
+                  aria-label={t('removeMessage')}
+                  onClick={() => setTpl({ messages: tpl.messages.filter((_, j) => j !== i) })}
+                />
               </Space>
               {m.role === 'placeholder' ? (
-                <Input size="small" placeholder={t('placeholderName')} value={m.content} onChange={(content) => setMessage(i, { content })} />
+                <Input
+                  size="small"
+                  placeholder={t('placeholderName')}
+                  value={m.content}
+                  onChange={(content) => setMessage(i, { content })}
+                />
               ) : (
-                <Input.TextArea value={m.content} onChange={(content) => setMessage(i, { content })} autoSize={{ minRows: 2, maxRows: 16 }} placeholder={m.role === 'system' ? t('systemHint') : t('userHint')} data-testid="prompt-message-content" />
+                <Input.TextArea
+                  value={m.content}
+                  onChange={(content) => setMessage(i, { content })}
+                  autoSize={{ minRows: 2, maxRows: 16 }}
+                  placeholder={m.role === 'system' ? t('systemHint') : t('userHint')}
+                  data-testid="prompt-message-content"
+                />
               )}
             </div>
           ))}
           <Space style={{ marginBottom: 16 }}>
-            <Button size="small" icon={<IconPlus />} onClick={() => setTpl({ messages: [...tpl.messages, { role: 'user', content: '' }] })} data-testid="prompt-add-message">
+            <Button
+              size="small"
+              icon={<IconPlus />}
+              onClick={() => setTpl({ messages: [...tpl.messages, { role: 'user', content: '' }] })}
+              data-testid="prompt-add-message"
+            >
               {t('addMessage')}
             </Button>
-            <Button size="small" onClick={() => setTpl({ messages: [...tpl.messages, { role: 'placeholder', content: 'history' }] })}>
+            <Button
+              size="small"
+              onClick={() => setTpl({ messages: [...tpl.messages, { role: 'placeholder', content: 'history' }] })}
+            >
               {t('addPlaceholder')}
             </Button>
           </Space>
           <Typography.Title heading={6}>{t('model')}</Typography.Title>
           <Space wrap style={{ marginBottom: 16 }}>
-            <ModelSelect spaceId={spaceId} value={detail.model_config.model_id} onChange={(model_id) => change({ ...detail, model_config: { ...detail.model_config, model_id } })} style={{ width: 320 }} />
-            <InputNumber size="small" min={0} max={2} step={0.1} prefix={t('temperature')} value={detail.model_config.temperature} onChange={(temperature) => change({ ...detail, model_config: { ...detail.model_config, temperature: temperature ?? undefined } })} style={{ width: 170 }} />
-            <InputNumber size="small" min={1} prefix={t('maxTokens')} value={detail.model_config.max_tokens} onChange={(max_tokens) => change({ ...detail, model_config: { ...detail.model_config, max_tokens: max_tokens ?? undefined } })} style={{ width: 190 }} />
+            <ModelSelect
+              spaceId={spaceId}
+              value={detail.model_config.model_id}
+              onChange={(model_id) => change({ ...detail, model_config: { ...detail.model_config, model_id } })}
+              style={{ width: 320 }}
+            />
+            <InputNumber
+              size="small"
+              min={0}
+              max={2}
+              step={0.1}
+              prefix={t('temperature')}
+              value={detail.model_config.temperature}
+              onChange={(temperature) =>
+                change({ ...detail, model_config: { ...detail.model_config, temperature: temperature ?? undefined } })
+              }
+              style={{ width: 170 }}
+            />
+            <InputNumber
+              size="small"
+              min={1}
+              prefix={t('maxTokens')}
+              value={detail.model_config.max_tokens}
+              onChange={(max_tokens) =>
+                change({ ...detail, model_config: { ...detail.model_config, max_tokens: max_tokens ?? undefined } })
+              }
+              style={{ width: 190 }}
+            />
           </Space>
           <Typography.Title heading={6}>{t('tools')}</Typography.Title>
           <Input.TextArea
@@ -176,20 +289,51 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
           <Playground spaceId={spaceId} promptId={prompt.id} detail={detail} variables={variables} />
         </div>
       </div>
-      {committing && <CommitModal url={url} latest={prompt.prompt_basic.latest_version} noModel={!detail.model_config.model_id} onClose={() => setCommitting(false)} onDone={reload} />}
-      <VersionsDrawer url={url} visible={versionsOpen} draft={detail} onClose={() => setVersionsOpen(false)} onReverted={reload} />
+      {committing && (
+        <CommitModal
+          url={url}
+          latest={prompt.prompt_basic.latest_version}
+          noModel={!detail.model_config.model_id}
+          onClose={() => setCommitting(false)}
+          onDone={reload}
+        />
+      )}
+      <VersionsDrawer
+        url={url}
+        visible={versionsOpen}
+        draft={detail}
+        onClose={() => setVersionsOpen(false)}
+        onReverted={reload}
+      />
     </div>
   );
 }
 
-function CommitModal({ url, latest, noModel, onClose, onDone }: { url: string; latest: string; noModel: boolean; onClose(): void; onDone(): Promise<void> }) {
+function CommitModal({
+  url,
+  latest,
+  noModel,
+  onClose,
+  onDone,
+}: {
+  url: string;
+  latest: string;
+  noModel: boolean;
+  onClose(): void;
+  onDone(): Promise<void>;
+}) {
   const { t } = useTranslation('prompts');
   const api = useApi();
   const [version, setVersion] = useState(latest ? latest.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '1.0.0');
   const [description, setDescription] = useState('');
   const [problem, setProblem] = useState('');
   const commit = useMutation({
-    mutationFn: () => api.post<{ version: string }>(`${url}/drafts/commit`, { commit_version: version.trim(), commit_description: description }, { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) }),
+    mutationFn: () =>
+      api.post<{ version: string }>(
+        `${url}/drafts/commit`,
+        { commit_version: version.trim(), commit_description: description },
+        { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
+      ),
     onSuccess: async (r) => {
       toast.success(t('committed', { version: r.version }));
       onClose();
@@ -197,26 +341,63 @@ function CommitModal({ url, latest, noModel, onClose, onDone }: { url: string; l
     },
   });
   return (
-    <Modal visible title={t('commit')} onCancel={onClose} onOk={() => commit.mutate()} confirmLoading={commit.isPending} okButtonProps={{ disabled: !version.trim(), ...({ 'data-testid': 'prompt-commit-save' } as object) }}>
+    <Modal
+      visible
+      title={t('commit')}
+      onCancel={onClose}
+      onOk={() => commit.mutate()}
+      confirmLoading={commit.isPending}
+      okButtonProps={{ disabled: !version.trim(), ...({ 'data-testid': 'prompt-commit-save' } as object) }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
         {/* Said now, not when an experiment on this version fails. */}
         {noModel && <Alert type="warning" content={t('commitNoModel')} data-testid="prompt-commit-no-model" />}
         <Typography.Text>{t('version')}</Typography.Text>
-        <Input value={version} onChange={(v) => (setVersion(v), setProblem(''))} status={problem ? 'error' : undefined} data-testid="prompt-commit-version" />
-        {problem && <Typography.Text type="error" data-testid="prompt-commit-problem">{problem}</Typography.Text>}
+        <Input
+          value={version}
+          onChange={(v) => (setVersion(v), setProblem(''))}
+          status={problem ? 'error' : undefined}
+          data-testid="prompt-commit-version"
+        />
+        {problem && (
+          <Typography.Text type="error" data-testid="prompt-commit-problem">
+            {problem}
+          </Typography.Text>
+        )}
         <Typography.Text>{t('whatChanged')}</Typography.Text>
-        <Input.TextArea value={description} onChange={setDescription} maxLength={2000} autoSize={{ minRows: 2, maxRows: 4 }} />
+        <Input.TextArea
+          value={description}
+          onChange={setDescription}
+          maxLength={2000}
+          autoSize={{ minRows: 2, maxRows: 4 }}
+        />
       </Space>
     </Modal>
   );
 }
 
-function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: string; visible: boolean; draft: PromptDetail; onClose(): void; onReverted(): Promise<void> }) {
+function VersionsDrawer({
+  url,
+  visible,
+  draft,
+  onClose,
+  onReverted,
+}: {
+  url: string;
+  visible: boolean;
+  draft: PromptDetail;
+  onClose(): void;
+  onReverted(): Promise<void>;
+}) {
   const { t } = useTranslation('prompts');
   const api = useApi();
   const qc = useQueryClient();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['prompts', 'commits', url], enabled: visible, queryFn: () => api.post<{ prompt_commit_infos: CommitInfo[] }>(`${url}/commits/list`, {}) });
+  const q = useQuery({
+    queryKey: ['prompts', 'commits', url],
+    enabled: visible,
+    queryFn: () => api.post<{ prompt_commit_infos: CommitInfo[] }>(`${url}/commits/list`, {}),
+  });
   const [diffOf, setDiffOf] = useState<CommitInfo>();
   const [labelFor, setLabelFor] = useState<string>();
   const [label, setLabel] = useState('production');
@@ -240,7 +421,11 @@ function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: str
     <SidePanel visible={visible} title={t('versions')} onCancel={onClose}>
       {q.data && !q.data.prompt_commit_infos.length && <Empty description={t('noVersions')} />}
       {(q.data?.prompt_commit_infos ?? []).map((c) => (
-        <div key={c.version} data-testid="prompt-version" style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}>
+        <div
+          key={c.version}
+          data-testid="prompt-version"
+          style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}
+        >
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <Space>
               <Tag color="green">{c.version}</Tag>
@@ -254,7 +439,11 @@ function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: str
               </Typography.Text>
             </Space>
             <Space size={4}>
-              <Button size="mini" onClick={() => setDiffOf(diffOf?.version === c.version ? undefined : c)} data-testid="prompt-version-diff">
+              <Button
+                size="mini"
+                onClick={() => setDiffOf(diffOf?.version === c.version ? undefined : c)}
+                data-testid="prompt-version-diff"
+              >
                 {t('compareDraft')}
               </Button>
               <Button size="mini" onClick={() => setLabelFor(c.version)} data-testid="prompt-version-set-label">
@@ -267,9 +456,24 @@ function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: str
           </Space>
           {c.description && <Typography.Text>{c.description}</Typography.Text>}
           {diffOf?.version === c.version && (
-            <pre data-testid="prompt-diff" style={{ whiteSpace: 'pre-wrap', fontSize: 12, background: 'var(--color-fill-1)', padding: 8, borderRadius: 4 }}>
+            <pre
+              data-testid="prompt-diff"
+              style={{
+                whiteSpace: 'pre-wrap',
+                fontSize: 12,
+                background: 'var(--color-fill-1)',
+                padding: 8,
+                borderRadius: 4,
+              }}
+            >
               {diffLines(text(c.detail), text(draft)).map((part, i) => (
-                <span key={i} style={{ background: part.added ? 'rgba(0,180,42,.15)' : part.removed ? 'rgba(245,63,63,.15)' : undefined, textDecoration: part.removed ? 'line-through' : undefined }}>
+                <span
+                  key={i}
+                  style={{
+                    background: part.added ? 'rgba(0,180,42,.15)' : part.removed ? 'rgba(245,63,63,.15)' : undefined,
+                    textDecoration: part.removed ? 'line-through' : undefined,
+                  }}
+                >
                   {part.value}
                 </span>
               ))}
@@ -278,7 +482,14 @@ function VersionsDrawer({ url, visible, draft, onClose, onReverted }: { url: str
         </div>
       ))}
       {labelFor && (
-        <Modal visible title={t('setLabelTitle', { version: labelFor })} onCancel={() => setLabelFor(undefined)} onOk={() => setLbl.mutate()} confirmLoading={setLbl.isPending} okButtonProps={{ disabled: !label.trim(), ...({ 'data-testid': 'prompt-label-save' } as object) }}>
+        <Modal
+          visible
+          title={t('setLabelTitle', { version: labelFor })}
+          onCancel={() => setLabelFor(undefined)}
+          onOk={() => setLbl.mutate()}
+          confirmLoading={setLbl.isPending}
+          okButtonProps={{ disabled: !label.trim(), ...({ 'data-testid': 'prompt-label-save' } as object) }}
+        >
           <Input value={label} onChange={setLabel} placeholder="production" data-testid="prompt-label" />
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
             {t('labelHelp')}
@@ -297,16 +508,47 @@ interface RunState {
   latency?: number;
 }
 
-function Playground({ spaceId, promptId, detail, variables }: { spaceId: string; promptId: string; detail: PromptDetail; variables: string[] }) {
+function Playground({
+  spaceId,
+  promptId,
+  detail,
+  variables,
+}: {
+  spaceId: string;
+  promptId: string;
+  detail: PromptDetail;
+  variables: string[];
+}) {
   const { t } = useTranslation('prompts');
   const api = useApi();
   const qc = useQueryClient();
   const [values, setValues] = useState<Record<string, string>>({});
   const [compare, setCompare] = useState(false);
   const [other, setOther] = useState<{ version: string; model_id?: string }>({ version: 'draft' });
-  const [runs, setRuns] = useState<RunState[]>([{ output: '', status: 'idle' }, { output: '', status: 'idle' }]);
-  const commits = useQuery({ queryKey: ['prompts', 'commits', `/api/prompt/v1/prompts/${promptId}`], enabled: compare, queryFn: () => api.post<{ prompt_commit_infos: CommitInfo[] }>(`/api/prompt/v1/prompts/${promptId}/commits/list`, {}) });
-  const history = useQuery({ queryKey: ['prompts', 'history', promptId], queryFn: () => api.post<{ debug_history: { debug_id: string; version: string; output: string; status: string; latency_ms: number; created_at: number }[] }>(`/api/prompt/v1/prompts/${promptId}/debug_history/list`, { page_size: 10 }) });
+  const [runs, setRuns] = useState<RunState[]>([
+    { output: '', status: 'idle' },
+    { output: '', status: 'idle' },
+  ]);
+  const commits = useQuery({
+    queryKey: ['prompts', 'commits', `/api/prompt/v1/prompts/${promptId}`],
+    enabled: compare,
+    queryFn: () =>
+      api.post<{ prompt_commit_infos: CommitInfo[] }>(`/api/prompt/v1/prompts/${promptId}/commits/list`, {}),
+  });
+  const history = useQuery({
+    queryKey: ['prompts', 'history', promptId],
+    queryFn: () =>
+      api.post<{
+        debug_history: {
+          debug_id: string;
+          version: string;
+          output: string;
+          status: string;
+          latency_ms: number;
+          created_at: number;
+        }[];
+      }>(`/api/prompt/v1/prompts/${promptId}/debug_history/list`, { page_size: 10 }),
+  });
   // A value written as JSON (a list for a loop or a placeholder, an object) is sent as JSON; anything else as text.
   const typed = () =>
     Object.fromEntries(
@@ -325,24 +567,68 @@ function Playground({ spaceId, promptId, detail, variables }: { spaceId: string;
   const runOne = async (i: number, body: Record<string, unknown>) => {
     setRuns((r) => r.map((x, j) => (j === i ? { output: '', status: 'running' } : x)));
     try {
-      await api.stream(`/api/prompt/v1/prompts/${promptId}/debug_streaming`, { variable_vals: typed(), ...body }, (e) => {
-        const data = JSON.parse(e.data || '{}');
-        if (e.event === 'message') setRuns((r) => r.map((x, j) => (j === i ? { ...x, output: x.output + (data.content ?? '') } : x)));
-        if (e.event === 'done') setRuns((r) => r.map((x, j) => (j === i ? { ...x, status: 'done', tokens: (data.input_tokens ?? 0) + (data.output_tokens ?? 0), latency: data.latency_ms } : x)));
-        if (e.event === 'error') setRuns((r) => r.map((x, j) => (j === i ? { ...x, status: 'failed', error: data.msg } : x)));
-      });
+      await api.stream(
+        `/api/prompt/v1/prompts/${promptId}/debug_streaming`,
+        { variable_vals: typed(), ...body },
+        (e) => {
+          const data = JSON.parse(e.data || '{}');
+          if (e.event === 'message')
+            setRuns((r) => r.map((x, j) => (j === i ? { ...x, output: x.output + (data.content ?? '') } : x)));
+          if (e.event === 'done')
+            setRuns((r) =>
+              r.map((x, j) =>
+                j === i
+                  ? {
+                      ...x,
+                      status: 'done',
+                      tokens: (data.input_tokens ?? 0) + (data.output_tokens ?? 0),
+                      latency: data.latency_ms,
+                    }
+                  : x,
+              ),
+            );
+          if (e.event === 'error')
+            setRuns((r) => r.map((x, j) => (j === i ? { ...x, status: 'failed', error: data.msg } : x)));
+        },
+      );
     } catch (e) {
-      setRuns((r) => r.map((x, j) => (j === i ? { ...x, status: 'failed', error: (e as ApiError).msg ?? String(e) } : x)));
+      setRuns((r) =>
+        r.map((x, j) => (j === i ? { ...x, status: 'failed', error: (e as ApiError).msg ?? String(e) } : x)),
+      );
     }
   };
   const run = async () => {
-    await Promise.all([runOne(0, { detail }), ...(compare ? [runOne(1, other.version === 'draft' ? { detail, ...(other.model_id ? { model_config: { model_id: other.model_id } } : {}) } : { version: other.version, ...(other.model_id ? { model_config: { model_id: other.model_id } } : {}) })] : [])]);
+    await Promise.all([
+      runOne(0, { detail }),
+      ...(compare
+        ? [
+            runOne(
+              1,
+              other.version === 'draft'
+                ? { detail, ...(other.model_id ? { model_config: { model_id: other.model_id } } : {}) }
+                : { version: other.version, ...(other.model_id ? { model_config: { model_id: other.model_id } } : {}) },
+            ),
+          ]
+        : []),
+    ]);
     await qc.invalidateQueries({ queryKey: ['prompts', 'history', promptId] });
   };
   const panel = (i: number, title: React.ReactNode) => (
     <div style={{ flex: 1, minWidth: 0 }} data-testid={`prompt-run-${i}`}>
       <Typography.Text type="secondary">{title}</Typography.Text>
-      <pre data-testid="prompt-output" data-status={runs[i].status} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', minHeight: 80, background: 'var(--color-fill-1)', padding: 8, borderRadius: 4, margin: '4px 0' }}>
+      <pre
+        data-testid="prompt-output"
+        data-status={runs[i].status}
+        style={{
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-word',
+          minHeight: 80,
+          background: 'var(--color-fill-1)',
+          padding: 8,
+          borderRadius: 4,
+          margin: '4px 0',
+        }}
+      >
         {runs[i].output || (runs[i].status === 'running' ? '…' : '')}
       </pre>
       {runs[i].status === 'failed' && <Alert type="error" content={runs[i].error} />}
@@ -354,7 +640,10 @@ function Playground({ spaceId, promptId, detail, variables }: { spaceId: string;
     </div>
   );
   return (
-    <div data-testid="prompt-playground" style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 12 }}>
+    <div
+      data-testid="prompt-playground"
+      style={{ border: '1px solid var(--color-border-2)', borderRadius: 6, padding: 12 }}
+    >
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }}>
         <Typography.Title heading={6} style={{ margin: 0 }}>
           {t('playground')}
@@ -368,13 +657,26 @@ function Playground({ spaceId, promptId, detail, variables }: { spaceId: string;
       {variables.map((k) => (
         <div key={k} style={{ marginBottom: 6 }}>
           <Typography.Text style={{ fontSize: 12 }}>{k}</Typography.Text>
-          <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} placeholder={t('variableHint')} value={values[k] ?? ''} onChange={(v) => setValues({ ...values, [k]: v })} data-testid="prompt-variable" data-name={k} />
+          <Input.TextArea
+            autoSize={{ minRows: 1, maxRows: 6 }}
+            placeholder={t('variableHint')}
+            value={values[k] ?? ''}
+            onChange={(v) => setValues({ ...values, [k]: v })}
+            data-testid="prompt-variable"
+            data-name={k}
+          />
         </div>
       ))}
       {compare && (
         <Space wrap style={{ margin: '8px 0' }}>
           <Typography.Text>{t('against')}</Typography.Text>
-          <Select size="small" style={{ width: 140 }} value={other.version} onChange={(version) => setOther({ ...other, version })} data-testid="prompt-compare-version">
+          <Select
+            size="small"
+            style={{ width: 140 }}
+            value={other.version}
+            onChange={(version) => setOther({ ...other, version })}
+            data-testid="prompt-compare-version"
+          >
             <Select.Option value="draft">{t('theDraft')}</Select.Option>
             {(commits.data?.prompt_commit_infos ?? []).map((c) => (
               <Select.Option key={c.version} value={c.version}>
@@ -382,10 +684,22 @@ function Playground({ spaceId, promptId, detail, variables }: { spaceId: string;
               </Select.Option>
             ))}
           </Select>
-          <ModelSelect spaceId={spaceId} value={other.model_id} allowClear onChange={(model_id) => setOther({ ...other, model_id: model_id || undefined })} style={{ width: 220 }} />
+          <ModelSelect
+            spaceId={spaceId}
+            value={other.model_id}
+            allowClear
+            onChange={(model_id) => setOther({ ...other, model_id: model_id || undefined })}
+            style={{ width: 220 }}
+          />
         </Space>
       )}
-      <Button type="primary" onClick={() => void run()} loading={runs.some((r) => r.status === 'running')} style={{ margin: '8px 0' }} data-testid="prompt-run">
+      <Button
+        type="primary"
+        onClick={() => void run()}
+        loading={runs.some((r) => r.status === 'running')}
+        style={{ margin: '8px 0' }}
+        data-testid="prompt-run"
+      >
         {t('run')}
       </Button>
       <div style={{ display: 'flex', gap: 12 }}>
@@ -396,7 +710,11 @@ function Playground({ spaceId, promptId, detail, variables }: { spaceId: string;
         {t('history')}
       </Typography.Text>
       {(history.data?.debug_history ?? []).map((h) => (
-        <div key={h.debug_id} data-testid="prompt-history-item" style={{ fontSize: 12, borderBottom: '1px solid var(--color-border-1)', padding: '4px 0' }}>
+        <div
+          key={h.debug_id}
+          data-testid="prompt-history-item"
+          style={{ fontSize: 12, borderBottom: '1px solid var(--color-border-1)', padding: '4px 0' }}
+        >
           <Tag size="small" color={h.status === 'success' ? 'green' : 'red'}>
             {h.version}
           </Tag>{' '}

@@ -13,7 +13,23 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/prompts', component: PromptsPage, title: 'title' });
     ctx.route({ path: '/prompts/:prompt_id', component: EditorPage, title: 'title' });
-    ctx.sidebar({ key: 'prompts', area: 'space', group: 'build', label: 'nav', path: '/prompts', icon: <IconCommand />, order: 60 });
-    ctx.register(ResourceKinds, { kind: 'prompt', label: 'kind', createLabel: 'create', icon: IconCommand, order: 60, path: '/prompts', createPath: '/prompts?create=1' });
+    ctx.sidebar({
+      key: 'prompts',
+      area: 'space',
+      group: 'build',
+      label: 'nav',
+      path: '/prompts',
+      icon: <IconCommand />,
+      order: 60,
+    });
+    ctx.register(ResourceKinds, {
+      kind: 'prompt',
+      label: 'kind',
+      createLabel: 'create',
+      icon: IconCommand,
+      order: 60,
+      path: '/prompts',
+      createPath: '/prompts?create=1',
+    });
   },
 });

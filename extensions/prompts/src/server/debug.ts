@@ -11,7 +11,10 @@ import { detailOf, now, type PromptStore } from './store.ts';
 
 export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
   const base = '/api/prompt/v1/prompts';
-  const ofPrompt = { space: async (r: { params: Record<string, unknown> }) => (await store.get(String(r.params?.prompt_id ?? ''))).space_id };
+  const ofPrompt = {
+    space: async (r: { params: Record<string, unknown> }) =>
+      (await store.get(String(r.params?.prompt_id ?? ''))).space_id,
+  };
 
   ctx.route({
     method: 'POST',
@@ -19,9 +22,15 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
     auth: ofPrompt,
     stream: true,
     rateLimit: { max: 60, windowMs: 60_000, key: 'caller' },
-    summary: "Try the prompt on a model: events message (the answer's text as it comes), done (tokens, latency, the run's id) or error",
+    summary:
+      "Try the prompt on a model: events message (the answer's text as it comes), done (tokens, latency, the run's id) or error",
     params: z.object({ prompt_id: z.string().min(1).max(32) }),
-    body: z.object({ version: z.string().max(32).default('draft'), detail: PromptDetail.optional(), variable_vals: z.record(z.string(), z.unknown()).default({}), model_config: PromptDetail.shape.model_config.optional() }),
+    body: z.object({
+      version: z.string().max(32).default('draft'),
+      detail: PromptDetail.optional(),
+      variable_vals: z.record(z.string(), z.unknown()).default({}),
+      model_config: PromptDetail.shape.model_config.optional(),
+    }),
     handler: async ({ params, body, caller, signal }, reply) => {
       const p = await store.get(params.prompt_id);
       // The detail being edited may be sent as it is on screen (not yet saved); else the draft or the version.
@@ -54,9 +63,23 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
       let usage = { input_tokens: 0, output_tokens: 0 };
       try {
         const { streamText } = await import('ai');
-        const system = rendered.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n') || undefined;
+        const system =
+          rendered.messages
+            .filter((m) => m.role === 'system')
+            .map((m) => m.content)
+            .join('\n\n') || undefined;
         let failure: unknown;
-        const result = streamText({ model: await model.chat(), system, messages: rendered.messages.filter((m) => m.role !== 'system'), temperature: config.temperature, topP: config.top_p, maxOutputTokens: config.max_tokens, abortSignal: signal, maxRetries: 0, onError: ({ error: e }) => void (failure ??= e) });
+        const result = streamText({
+          model: await model.chat(),
+          system,
+          messages: rendered.messages.filter((m) => m.role !== 'system'),
+          temperature: config.temperature,
+          topP: config.top_p,
+          maxOutputTokens: config.max_tokens,
+          abortSignal: signal,
+          maxRetries: 0,
+          onError: ({ error: e }) => void (failure ??= e),
+        });
         for await (const part of result.fullStream) {
           if (part.type === 'text-delta') {
             text += part.text;
@@ -66,14 +89,36 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
         if (failure) throw failure;
         const u = await result.totalUsage;
         usage = { input_tokens: u.inputTokens ?? 0, output_tokens: u.outputTokens ?? 0 };
-        await ctx.service(ModelsService).recordUsage({ space_id: p.space_id, model_id: model.model_id, ...usage, source: 'prompt' }).catch(() => undefined);
+        await ctx
+          .service(ModelsService)
+          .recordUsage({ space_id: p.space_id, model_id: model.model_id, ...usage, source: 'prompt' })
+          .catch(() => undefined);
       } catch (e) {
         status = signal.aborted ? 'cancelled' : 'failed';
         error = (e as Error).message ?? String(e);
       }
       const latency = Math.round(performance.now() - started);
-      await ctx.db.insertInto('prompts_debug').values({ id, prompt_id: p.id, user_id: caller!.userId, version: body.detail ? 'draft' : body.version, model_id: model.model_id, variables: JSON.stringify(body.variable_vals), messages: JSON.stringify(rendered.messages), output: text, status, error: error.slice(0, 2000), input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, latency_ms: latency, created_at: now() }).execute();
-      if (status === 'success') sse.send('done', { debug_id: id, ...usage, latency_ms: latency, missing_variables: rendered.missing });
+      await ctx.db
+        .insertInto('prompts_debug')
+        .values({
+          id,
+          prompt_id: p.id,
+          user_id: caller!.userId,
+          version: body.detail ? 'draft' : body.version,
+          model_id: model.model_id,
+          variables: JSON.stringify(body.variable_vals),
+          messages: JSON.stringify(rendered.messages),
+          output: text,
+          status,
+          error: error.slice(0, 2000),
+          input_tokens: usage.input_tokens,
+          output_tokens: usage.output_tokens,
+          latency_ms: latency,
+          created_at: now(),
+        })
+        .execute();
+      if (status === 'success')
+        sse.send('done', { debug_id: id, ...usage, latency_ms: latency, missing_variables: rendered.missing });
       else sse.send('error', { debug_id: id, msg: error || 'The model did not answer.' });
       sse.close();
     },
@@ -85,12 +130,40 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
     auth: ofPrompt,
     summary: 'Your runs of this prompt in the playground, newest first (days_limit: how far back)',
     params: z.object({ prompt_id: z.string().min(1).max(32) }),
-    body: z.object({ days_limit: z.number().int().min(1).max(365).default(30), page_size: z.number().int().min(1).max(100).default(20) }).default({ days_limit: 30, page_size: 20 }),
+    body: z
+      .object({
+        days_limit: z.number().int().min(1).max(365).default(30),
+        page_size: z.number().int().min(1).max(100).default(20),
+      })
+      .default({ days_limit: 30, page_size: 20 }),
     handler: async ({ params, body, caller }) => {
       const p = await store.get(params.prompt_id);
       const since = new Date(Date.now() - body.days_limit * 86_400_000).toISOString();
-      const rows = await ctx.db.selectFrom('prompts_debug').selectAll().where('prompt_id', '=', p.id).where('user_id', '=', caller!.userId).where('created_at', '>=', since).orderBy('created_at', 'desc').limit(body.page_size).execute();
-      return { debug_history: rows.map((r) => ({ debug_id: r.id, version: r.version, model_id: r.model_id, variable_vals: JSON.parse(r.variables as string), messages: JSON.parse(r.messages as string), output: r.output, status: r.status, error: r.error, input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens), latency_ms: Number(r.latency_ms), created_at: Math.floor(Date.parse(r.created_at as string) / 1000) })) };
+      const rows = await ctx.db
+        .selectFrom('prompts_debug')
+        .selectAll()
+        .where('prompt_id', '=', p.id)
+        .where('user_id', '=', caller!.userId)
+        .where('created_at', '>=', since)
+        .orderBy('created_at', 'desc')
+        .limit(body.page_size)
+        .execute();
+      return {
+        debug_history: rows.map((r) => ({
+          debug_id: r.id,
+          version: r.version,
+          model_id: r.model_id,
+          variable_vals: JSON.parse(r.variables as string),
+          messages: JSON.parse(r.messages as string),
+          output: r.output,
+          status: r.status,
+          error: r.error,
+          input_tokens: Number(r.input_tokens),
+          output_tokens: Number(r.output_tokens),
+          latency_ms: Number(r.latency_ms),
+          created_at: Math.floor(Date.parse(r.created_at as string) / 1000),
+        })),
+      };
     },
   });
 }

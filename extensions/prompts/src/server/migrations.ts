@@ -21,8 +21,16 @@ export const migrations: Migration[] = [
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('deleted_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('prompts_prompt_space').on('prompts_prompt').columns(['space_id', 'updated_at']).execute();
-      await db.schema.createIndex('prompts_prompt_key').on('prompts_prompt').columns(['space_id', 'prompt_key']).execute();
+      await db.schema
+        .createIndex('prompts_prompt_space')
+        .on('prompts_prompt')
+        .columns(['space_id', 'updated_at'])
+        .execute();
+      await db.schema
+        .createIndex('prompts_prompt_key')
+        .on('prompts_prompt')
+        .columns(['space_id', 'prompt_key'])
+        .execute();
       await db.schema
         .createTable('prompts_commit')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -61,7 +69,11 @@ export const migrations: Migration[] = [
         .addColumn('latency_ms', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('prompts_debug_prompt').on('prompts_debug').columns(['prompt_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('prompts_debug_prompt')
+        .on('prompts_debug')
+        .columns(['prompt_id', 'created_at'])
+        .execute();
     },
   },
 ];

@@ -7,7 +7,11 @@ import { z } from 'zod';
 import { RenderError, render } from './render.ts';
 import { detailOf, type PromptStore } from './store.ts';
 
-const Query = z.object({ prompt_key: z.string().min(1).max(100), version: z.string().max(32).optional(), label: z.string().max(64).optional() });
+const Query = z.object({
+  prompt_key: z.string().min(1).max(100),
+  version: z.string().max(32).optional(),
+  label: z.string().max(64).optional(),
+});
 const missing = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg, '', { openCode: OpenApiCode.NOT_FOUND });
 
 export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore) {
@@ -15,7 +19,12 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore)
     const p = await store.byKey(spaceId, q.prompt_key);
     if (!p) throw missing(`There is no prompt with the key ${q.prompt_key} in this space.`);
     const version = await store.versionOf(p, q);
-    if (!version) throw missing(q.label ? `No version of ${q.prompt_key} has the label ${q.label}.` : `${q.prompt_key} has no version yet: commit one.`);
+    if (!version)
+      throw missing(
+        q.label
+          ? `No version of ${q.prompt_key} has the label ${q.label}.`
+          : `${q.prompt_key} has no version yet: commit one.`,
+      );
     const c = await store.commit(p.id, version);
     if (!c) throw missing(`${q.prompt_key} has no version ${version}.`);
     return { p, version, detail: detailOf(c.detail as string) };
@@ -27,12 +36,25 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore)
     auth: { space: { from: 'body', field: 'workspace_id' } },
     permission: 'prompt.read',
     summary: 'Prompts by key (and a version or a label; else the latest version), for apps that render them themselves',
-    body: z.object({ workspace_id: z.string().min(1).max(32), queries: z.array(Query).min(1, 'Ask for at least one prompt.').max(50) }),
+    body: z.object({
+      workspace_id: z.string().min(1).max(32),
+      queries: z.array(Query).min(1, 'Ask for at least one prompt.').max(50),
+    }),
     handler: async ({ body }) => {
       const items = [];
       for (const q of body.queries) {
         const { version, detail } = await resolve(body.workspace_id, q);
-        items.push({ query: q, prompt: { workspace_id: body.workspace_id, prompt_key: q.prompt_key, version, prompt_template: detail.prompt_template, tools: detail.tools, llm_config: detail.model_config } });
+        items.push({
+          query: q,
+          prompt: {
+            workspace_id: body.workspace_id,
+            prompt_key: q.prompt_key,
+            version,
+            prompt_template: detail.prompt_template,
+            tools: detail.tools,
+            llm_config: detail.model_config,
+          },
+        });
       }
       return { items };
     },
@@ -44,12 +66,22 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore)
     auth: { space: { from: 'body', field: 'workspace_id' } },
     permission: 'prompt.read',
     summary: "A prompt's messages filled with variables (by key, and a version or a label; else the latest version)",
-    body: Query.extend({ workspace_id: z.string().min(1).max(32), variables: z.record(z.string(), z.unknown()).default({}) }),
+    body: Query.extend({
+      workspace_id: z.string().min(1).max(32),
+      variables: z.record(z.string(), z.unknown()).default({}),
+    }),
     handler: async ({ body }) => {
       const { version, detail } = await resolve(body.workspace_id, body);
       try {
         const r = await render(detail, body.variables);
-        return { prompt_key: body.prompt_key, version, messages: r.messages, missing_variables: r.missing, llm_config: detail.model_config, tools: detail.tools };
+        return {
+          prompt_key: body.prompt_key,
+          version,
+          messages: r.messages,
+          missing_variables: r.missing,
+          llm_config: detail.model_config,
+          tools: detail.tools,
+        };
       } catch (e) {
         if (e instanceof RenderError) throw badRequest(e.message, { field: 'variables' });
         throw e;

@@ -13,11 +13,22 @@ async function liquid() {
   const { Liquid } = await import('liquidjs');
   // `templates: {}` puts lookups in an empty map instead of the file system; the file tags are refused when
   // parsed anyway, so the message names the tag rather than a missing file.
-  const e = new Liquid({ ownPropertyOnly: true, strictFilters: true, parseLimit: 200_000, renderLimit: 2_000, memoryLimit: 10_000_000, cache: 500, templates: {}, relativeReference: false });
+  const e = new Liquid({
+    ownPropertyOnly: true,
+    strictFilters: true,
+    parseLimit: 200_000,
+    renderLimit: 2_000,
+    memoryLimit: 10_000_000,
+    cache: 500,
+    templates: {},
+    relativeReference: false,
+  });
   for (const tag of FILE_TAGS)
     e.registerTag(tag, {
       parse() {
-        throw new Error(`{% ${tag} %} is not allowed: a prompt renders from its variables only, never from files or other templates`);
+        throw new Error(
+          `{% ${tag} %} is not allowed: a prompt renders from its variables only, never from files or other templates`,
+        );
       },
       render() {},
     });
@@ -31,7 +42,10 @@ export class RenderError extends Error {}
  * The first problem that stops a template from parsing, or undefined. A draft (`refusedOnly`) may hold
  * unfinished syntax while it is written, but never a refused tag.
  */
-export async function templateProblem(detail: PromptDetail, opts: { refusedOnly?: boolean } = {}): Promise<string | undefined> {
+export async function templateProblem(
+  detail: PromptDetail,
+  opts: { refusedOnly?: boolean } = {},
+): Promise<string | undefined> {
   if (detail.prompt_template.template_type !== 'jinja2') return undefined;
   const e = await liquid();
   for (const m of detail.prompt_template.messages) {
@@ -39,14 +53,18 @@ export async function templateProblem(detail: PromptDetail, opts: { refusedOnly?
     try {
       e.parse(m.content);
     } catch (err) {
-      if (opts.refusedOnly && !FILE_TAGS.some((t) => (err as Error).message.includes(`{% ${t} %} is not allowed`))) continue;
+      if (opts.refusedOnly && !FILE_TAGS.some((t) => (err as Error).message.includes(`{% ${t} %} is not allowed`)))
+        continue;
       return `The template of a ${m.role} message does not parse: ${(err as Error).message.split('\n')[0]}`;
     }
   }
   return undefined;
 }
 
-export async function render(detail: PromptDetail, variables: Record<string, unknown>): Promise<{ messages: Out[]; missing: string[] }> {
+export async function render(
+  detail: PromptDetail,
+  variables: Record<string, unknown>,
+): Promise<{ messages: Out[]; missing: string[] }> {
   const t = detail.prompt_template;
   const missing = new Set<string>();
   for (const v of t.variable_defs) if (variables[v.key] === undefined || variables[v.key] === null) missing.add(v.key);
@@ -58,10 +76,12 @@ export async function render(detail: PromptDetail, variables: Record<string, unk
         missing.add(m.content.trim());
         continue;
       }
-      if (!Array.isArray(list)) throw new RenderError(`The placeholder ${m.content.trim()} takes a list of messages ({ role, content }).`);
+      if (!Array.isArray(list))
+        throw new RenderError(`The placeholder ${m.content.trim()} takes a list of messages ({ role, content }).`);
       for (const x of list) {
         const role = (x as { role?: unknown })?.role;
-        if (role !== 'system' && role !== 'user' && role !== 'assistant') throw new RenderError(`A message of ${m.content.trim()} has no role system, user or assistant.`);
+        if (role !== 'system' && role !== 'user' && role !== 'assistant')
+          throw new RenderError(`A message of ${m.content.trim()} has no role system, user or assistant.`);
         messages.push({ role, content: String((x as { content?: unknown }).content ?? '') });
       }
       continue;
@@ -71,7 +91,9 @@ export async function render(detail: PromptDetail, variables: Record<string, unk
       try {
         content = await (await liquid()).parseAndRender(m.content, variables);
       } catch (e) {
-        throw new RenderError(`The template of a ${m.role} message does not render: ${(e as Error).message.split('\n')[0]}`);
+        throw new RenderError(
+          `The template of a ${m.role} message does not render: ${(e as Error).message.split('\n')[0]}`,
+        );
       }
     } else
       content = m.content.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) => {

@@ -40,23 +40,61 @@ export class PromptStore {
     return this.ctx.db;
   }
   async get(id: string, spaceId?: string): Promise<PromptRow> {
-    const p = (await this.db.selectFrom('prompts_prompt').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()) as PromptRow | undefined;
-    if (!p || (spaceId && p.space_id !== spaceId)) throw notFound(`There is no prompt ${id}${spaceId ? ' in this space' : ''}.`);
+    const p = (await this.db
+      .selectFrom('prompts_prompt')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()) as PromptRow | undefined;
+    if (!p || (spaceId && p.space_id !== spaceId))
+      throw notFound(`There is no prompt ${id}${spaceId ? ' in this space' : ''}.`);
     return p;
   }
   async byKey(spaceId: string, key: string): Promise<PromptRow | undefined> {
-    return (await this.db.selectFrom('prompts_prompt').selectAll().where('space_id', '=', spaceId).where('prompt_key', '=', key).where('deleted_at', 'is', null).executeTakeFirst()) as PromptRow | undefined;
+    return (await this.db
+      .selectFrom('prompts_prompt')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .where('prompt_key', '=', key)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()) as PromptRow | undefined;
   }
   async commit(promptId: string, version: string) {
-    return this.db.selectFrom('prompts_commit').selectAll().where('prompt_id', '=', promptId).where('version', '=', version).executeTakeFirst();
+    return this.db
+      .selectFrom('prompts_commit')
+      .selectAll()
+      .where('prompt_id', '=', promptId)
+      .where('version', '=', version)
+      .executeTakeFirst();
   }
   async labels(promptId: string) {
-    return (await this.db.selectFrom('prompts_label').select(['label', 'version', 'updated_at']).where('prompt_id', '=', promptId).orderBy('label').execute()).map((l) => ({ label: l.label as string, version: l.version as string, update_time: Math.floor(Date.parse(l.updated_at as string) / 1000) }));
+    return (
+      await this.db
+        .selectFrom('prompts_label')
+        .select(['label', 'version', 'updated_at'])
+        .where('prompt_id', '=', promptId)
+        .orderBy('label')
+        .execute()
+    ).map((l) => ({
+      label: l.label as string,
+      version: l.version as string,
+      update_time: Math.floor(Date.parse(l.updated_at as string) / 1000),
+    }));
   }
   /** The version a reference names: a label's, the version given, or the latest. */
   async versionOf(p: PromptRow, ref: { label?: string; version?: string }): Promise<string | undefined> {
     if (ref.version) return ref.version;
-    if (ref.label) return ((await this.db.selectFrom('prompts_label').select('version').where('prompt_id', '=', p.id).where('label', '=', ref.label).executeTakeFirst())?.version as string | undefined) ?? undefined;
+    if (ref.label)
+      return (
+        ((
+          await this.db
+            .selectFrom('prompts_label')
+            .select('version')
+            .where('prompt_id', '=', p.id)
+            .where('label', '=', ref.label)
+            .executeTakeFirst()
+        )?.version as string | undefined) ?? undefined
+      );
     return p.latest_version || undefined;
   }
 }

@@ -16,11 +16,41 @@ export const PromptDetail = z.object({
       /** normal: {{name}} replaced; jinja2: Liquid templates (loops, conditions), close to Jinja. */
       template_type: z.enum(['normal', 'jinja2']).default('normal'),
       messages: z.array(Message).max(100).default([]),
-      variable_defs: z.array(z.object({ key: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A variable name has letters, digits and _ (not first).'), desc: z.string().max(500).default(''), type: z.enum(['string', 'placeholder']).default('string') })).max(100).default([]),
+      variable_defs: z
+        .array(
+          z.object({
+            key: z
+              .string()
+              .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A variable name has letters, digits and _ (not first).'),
+            desc: z.string().max(500).default(''),
+            type: z.enum(['string', 'placeholder']).default('string'),
+          }),
+        )
+        .max(100)
+        .default([]),
     })
     .default({ template_type: 'normal', messages: [], variable_defs: [] }),
-  model_config: z.object({ model_id: z.string().max(32).optional(), temperature: z.number().min(0).max(2).optional(), max_tokens: z.number().int().min(1).max(1_000_000).optional(), top_p: z.number().min(0).max(1).optional() }).default({}),
-  tools: z.array(z.object({ type: z.literal('function').default('function'), function: z.object({ name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/), description: z.string().max(1000).default(''), parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }) }) })).max(50).default([]),
+  model_config: z
+    .object({
+      model_id: z.string().max(32).optional(),
+      temperature: z.number().min(0).max(2).optional(),
+      max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+      top_p: z.number().min(0).max(1).optional(),
+    })
+    .default({}),
+  tools: z
+    .array(
+      z.object({
+        type: z.literal('function').default('function'),
+        function: z.object({
+          name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
+          description: z.string().max(1000).default(''),
+          parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
+        }),
+      }),
+    )
+    .max(50)
+    .default([]),
 });
 export type PromptDetail = z.infer<typeof PromptDetail>;
 
@@ -33,9 +63,16 @@ export interface ResolvedPrompt {
 
 export interface Prompts {
   /** The version a label points at (or the version given, or the latest); undefined when there is none. */
-  resolve(spaceId: string, key: string, ref?: { label?: string; version?: string }): Promise<ResolvedPrompt | undefined>;
+  resolve(
+    spaceId: string,
+    key: string,
+    ref?: { label?: string; version?: string },
+  ): Promise<ResolvedPrompt | undefined>;
   /** The prompt's messages with the variables filled in (placeholders expanded); what was not given is listed. */
-  render(detail: PromptDetail, variables: Record<string, unknown>): Promise<{ messages: { role: 'system' | 'user' | 'assistant'; content: string }[]; missing: string[] }>;
+  render(
+    detail: PromptDetail,
+    variables: Record<string, unknown>,
+  ): Promise<{ messages: { role: 'system' | 'user' | 'assistant'; content: string }[]; missing: string[] }>;
   /** The space's prompts with a committed version, by name. */
   list(spaceId: string): Promise<{ prompt_key: string; name: string }[]>;
   /** A prompt's versions (newest first, whether each has a model) and labels; undefined when there is no such prompt. */
@@ -47,4 +84,8 @@ export interface PromptVersions {
   labels: { label: string; version: string }[];
 }
 
-export const PromptsService = defineService<Prompts>({ id: 'prompts.service', owner: 'prompts', description: 'Library prompts by key and label, rendered.' });
+export const PromptsService = defineService<Prompts>({
+  id: 'prompts.service',
+  owner: 'prompts',
+  description: 'Library prompts by key and label, rendered.',
+});

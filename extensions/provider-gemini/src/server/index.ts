@@ -3,7 +3,12 @@ import { ModelProviders, type ProviderCredentials, type ProviderFetch } from '@t
 
 const BASE = 'https://generativelanguage.googleapis.com/v1beta';
 // The SDK loads on the first model call, not at start.
-const client = async (c: ProviderCredentials, fetch: ProviderFetch) => (await import('@ai-sdk/google')).createGoogle({ apiKey: c.api_key, baseURL: c.base_url || BASE, fetch: fetch as typeof globalThis.fetch });
+const client = async (c: ProviderCredentials, fetch: ProviderFetch) =>
+  (await import('@ai-sdk/google')).createGoogle({
+    apiKey: c.api_key,
+    baseURL: c.base_url || BASE,
+    fetch: fetch as typeof globalThis.fetch,
+  });
 
 export default defineExtension({
   id: 'provider-gemini',

@@ -3,7 +3,12 @@ import { ModelProviders, type ProviderCredentials, type ProviderFetch } from '@t
 
 const BASE = 'https://api.openai.com/v1';
 // The SDK loads on the first model call, not at start.
-const client = async (c: ProviderCredentials, fetch: ProviderFetch) => (await import('@ai-sdk/openai')).createOpenAI({ apiKey: c.api_key, baseURL: c.base_url || BASE, fetch: fetch as typeof globalThis.fetch });
+const client = async (c: ProviderCredentials, fetch: ProviderFetch) =>
+  (await import('@ai-sdk/openai')).createOpenAI({
+    apiKey: c.api_key,
+    baseURL: c.base_url || BASE,
+    fetch: fetch as typeof globalThis.fetch,
+  });
 
 export default defineExtension({
   id: 'provider-openai',
@@ -15,7 +20,11 @@ export default defineExtension({
       defaultBaseUrl: BASE,
       fields: [
         { name: 'api_key', label: { 'en-US': 'API key', 'zh-CN': 'API 密钥' }, secret: true, required: true },
-        { name: 'base_url', label: { 'en-US': 'Base URL (optional, for a proxy)', 'zh-CN': '接口地址（可选，用于代理）' }, placeholder: BASE },
+        {
+          name: 'base_url',
+          label: { 'en-US': 'Base URL (optional, for a proxy)', 'zh-CN': '接口地址（可选，用于代理）' },
+          placeholder: BASE,
+        },
       ],
       chat: async (c, model, fetch) => (await client(c, fetch)).chat(model),
       embedding: async (c, model, fetch) => (await client(c, fetch)).embedding(model),
@@ -26,8 +35,13 @@ export default defineExtension({
 
 /** GET /models of an OpenAI-style API. */
 export async function listOpenAiModels(baseUrl: string, apiKey: string | undefined, fetch: ProviderFetch) {
-  const res = await fetch(`${baseUrl.replace(/\/$/, '')}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+  const res = await fetch(`${baseUrl.replace(/\/$/, '')}/models`, {
+    headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+  });
   if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const body = (await res.json()) as { data?: { id: string }[] };
-  return (body.data ?? []).map((m) => ({ name: m.id, kind: /embed/i.test(m.id) ? ('embedding' as const) : ('chat' as const) }));
+  return (body.data ?? []).map((m) => ({
+    name: m.id,
+    kind: /embed/i.test(m.id) ? ('embedding' as const) : ('chat' as const),
+  }));
 }

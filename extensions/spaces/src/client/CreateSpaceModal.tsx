@@ -26,7 +26,11 @@ export function CreateSpaceModal({ visible, onClose }: { visible: boolean; onClo
       onOk={async () => {
         setBusy(true);
         try {
-          const s = await api.post<SpaceInfo>('/api/space/create', { name, description }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) });
+          const s = await api.post<SpaceInfo>(
+            '/api/space/create',
+            { name, description },
+            { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) },
+          );
           await qc.invalidateQueries({ queryKey: ['spaces'] });
           currentSpace().set(s.space_id);
           toast.success(t('create.created'));

@@ -28,7 +28,11 @@ export function InvitePage() {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   usePageTitle(t('invite.title'));
-  const info = useQuery({ queryKey: ['spaces', 'invite', key], queryFn: () => api.get<InviteInfo>('/api/space/invite/info', { invite_key: key }), retry: false });
+  const info = useQuery({
+    queryKey: ['spaces', 'invite', key],
+    queryFn: () => api.get<InviteInfo>('/api/space/invite/info', { invite_key: key }),
+    retry: false,
+  });
   const open = (spaceId: string) => {
     currentSpace().set(spaceId);
     void navigate('/space/settings');
@@ -39,17 +43,26 @@ export function InvitePage() {
   return (
     <div className="tessera-page" data-testid="invite-page" style={{ display: 'flex', justifyContent: 'center' }}>
       <Card style={{ width: 460, maxWidth: '100%' }} title={t('invite.title')}>
-        <Typography.Paragraph data-testid="invite-text">{t('invite.text', { inviter: d.inviter_name, space: d.space_name })}</Typography.Paragraph>
+        <Typography.Paragraph data-testid="invite-text">
+          {t('invite.text', { inviter: d.inviter_name, space: d.space_name })}
+        </Typography.Paragraph>
         {d.status !== 1 ? (
           <Typography.Text type="error">{t('invite.unavailable')}</Typography.Text>
         ) : !d.signed_in ? (
           <Space direction="vertical" style={{ width: '100%' }} data-testid="invite-signed-out">
             <Typography.Text>{t('invite.signInToJoin')}</Typography.Text>
             <Space>
-              <Button type="primary" onClick={() => navigate(`/sign-in?next=${encodeURIComponent(`/invite/${key}`)}`)} data-testid="invite-sign-in">
+              <Button
+                type="primary"
+                onClick={() => navigate(`/sign-in?next=${encodeURIComponent(`/invite/${key}`)}`)}
+                data-testid="invite-sign-in"
+              >
                 {t('invite.signIn')}
               </Button>
-              <Button onClick={() => navigate(`/sign-up?next=${encodeURIComponent(`/invite/${key}`)}`)} data-testid="invite-sign-up">
+              <Button
+                onClick={() => navigate(`/sign-up?next=${encodeURIComponent(`/invite/${key}`)}`)}
+                data-testid="invite-sign-up"
+              >
                 {t('invite.signUp')}
               </Button>
             </Space>
@@ -65,7 +78,9 @@ export function InvitePage() {
           <Typography.Text>{t('invite.pending')}</Typography.Text>
         ) : (
           <Space direction="vertical" style={{ width: '100%' }}>
-            {d.need_approval && <Input.TextArea placeholder={t('invite.message')} value={message} onChange={setMessage} maxLength={500} />}
+            {d.need_approval && (
+              <Input.TextArea placeholder={t('invite.message')} value={message} onChange={setMessage} maxLength={500} />
+            )}
             <Button
               type="primary"
               loading={busy}
@@ -73,7 +88,10 @@ export function InvitePage() {
               onClick={async () => {
                 setBusy(true);
                 try {
-                  const r = await api.post<{ status: string; space_id: string }>('/api/space/join', { invite_key: key, message: message || undefined });
+                  const r = await api.post<{ status: string; space_id: string }>('/api/space/join', {
+                    invite_key: key,
+                    message: message || undefined,
+                  });
                   await qc.invalidateQueries({ queryKey: ['spaces'] });
                   if (r.status === 'applied') {
                     toast.success(t('invite.applied'));

@@ -1,4 +1,19 @@
-import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PageHeader, SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
@@ -11,7 +26,15 @@ type TabProps = { space: SpaceInfo; auth: RoleAuth };
 
 function useMembers(spaceId: string, search = '') {
   const api = useApi();
-  return useQuery({ queryKey: ['spaces', 'members', spaceId, search], queryFn: () => api.post<{ members: SpaceMemberInfo[]; total: number }>('/api/space/member/search', { space_id: spaceId, search_word: search || undefined, size: 100 }) });
+  return useQuery({
+    queryKey: ['spaces', 'members', spaceId, search],
+    queryFn: () =>
+      api.post<{ members: SpaceMemberInfo[]; total: number }>('/api/space/member/search', {
+        space_id: spaceId,
+        search_word: search || undefined,
+        size: 100,
+      }),
+  });
 }
 
 function Overview({ space, auth }: TabProps) {
@@ -39,10 +62,21 @@ function Overview({ space, auth }: TabProps) {
     <Space direction="vertical" size="large" style={{ width: '100%', maxWidth: 640 }}>
       <Form layout="vertical">
         <Form.Item label={t('create.name')}>
-          <Input value={name} onChange={setName} maxLength={50} disabled={!auth.permissions.update_space} data-testid="space-name" />
+          <Input
+            value={name}
+            onChange={setName}
+            maxLength={50}
+            disabled={!auth.permissions.update_space}
+            data-testid="space-name"
+          />
         </Form.Item>
         <Form.Item label={t('create.description')}>
-          <Input.TextArea value={description} onChange={setDescription} maxLength={2000} disabled={!auth.permissions.update_space} />
+          <Input.TextArea
+            value={description}
+            onChange={setDescription}
+            maxLength={2000}
+            disabled={!auth.permissions.update_space}
+          />
         </Form.Item>
         {auth.permissions.update_space && (
           <Button
@@ -64,7 +98,14 @@ function Overview({ space, auth }: TabProps) {
           <Space direction="vertical" style={{ width: '100%' }}>
             {auth.permissions.transfer_ownership && (
               <Space wrap>
-                <Select placeholder={t('settings.transferTo')} style={{ width: 240 }} value={newOwner} onChange={setNewOwner} options={others.map((m) => ({ label: `${m.name} (${m.email})`, value: m.user_id }))} data-testid="transfer-select" />
+                <Select
+                  placeholder={t('settings.transferTo')}
+                  style={{ width: 240 }}
+                  value={newOwner}
+                  onChange={setNewOwner}
+                  options={others.map((m) => ({ label: `${m.name} (${m.email})`, value: m.user_id }))}
+                  data-testid="transfer-select"
+                />
                 <Button
                   disabled={!newOwner}
                   data-testid="transfer-submit"
@@ -79,11 +120,23 @@ function Overview({ space, auth }: TabProps) {
               </Space>
             )}
             <Space wrap>
-              {isOwner && <Select placeholder={t('settings.exitSuccessor')} style={{ width: 240 }} value={successor} onChange={setSuccessor} options={others.map((m) => ({ label: `${m.name} (${m.email})`, value: m.user_id }))} data-testid="exit-successor" />}
+              {isOwner && (
+                <Select
+                  placeholder={t('settings.exitSuccessor')}
+                  style={{ width: 240 }}
+                  value={successor}
+                  onChange={setSuccessor}
+                  options={others.map((m) => ({ label: `${m.name} (${m.email})`, value: m.user_id }))}
+                  data-testid="exit-successor"
+                />
+              )}
               <Popconfirm
                 title={t('settings.exitConfirm')}
                 onOk={async () => {
-                  await api.post('/api/space/member/exit', { space_id: space.space_id, successor_user_id: isOwner ? successor : undefined });
+                  await api.post('/api/space/member/exit', {
+                    space_id: space.space_id,
+                    successor_user_id: isOwner ? successor : undefined,
+                  });
                   toast.success(t('settings.left'));
                   await leaveToPersonal();
                 }}
@@ -124,19 +177,29 @@ function Members({ space, auth }: TabProps) {
   const members = useMembers(space.space_id, search);
   const refresh = () => qc.invalidateQueries({ queryKey: ['spaces'] });
   const isOwner = auth.space_role_type === 1;
-  const canManage = (m: SpaceMemberInfo) => auth.permissions.manage_members && m.space_role_type !== 1 && (isOwner || m.space_role_type === 3);
+  const canManage = (m: SpaceMemberInfo) =>
+    auth.permissions.manage_members && m.space_role_type !== 1 && (isOwner || m.space_role_type === 3);
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Space wrap>
         <SearchInput placeholder={t('members.search')} onSearch={setSearch} data-testid="member-search" />
         {auth.permissions.manage_members && (
           <>
-            <Input placeholder={t('members.addEmail')} value={email} onChange={setEmail} style={{ width: 240 }} data-testid="member-add-email" />
+            <Input
+              placeholder={t('members.addEmail')}
+              value={email}
+              onChange={setEmail}
+              style={{ width: 240 }}
+              data-testid="member-add-email"
+            />
             <Button
               disabled={!email.trim()}
               data-testid="member-add"
               onClick={async () => {
-                const r = await api.post<{ added_user_ids: string[]; not_exist: string[] }>('/api/space/member/add', { space_id: space.space_id, emails: [email.trim()] });
+                const r = await api.post<{ added_user_ids: string[]; not_exist: string[] }>('/api/space/member/add', {
+                  space_id: space.space_id,
+                  emails: [email.trim()],
+                });
                 if (r.not_exist.length) toast.warning(t('members.notFound'));
                 else toast.success(t('members.added'));
                 setEmail('');
@@ -168,11 +231,17 @@ function Members({ space, auth }: TabProps) {
                   style={{ width: 120 }}
                   data-testid={`member-role-${m.user_id}`}
                   onChange={async (v) => {
-                    await api.post('/api/space/member/update', { space_id: space.space_id, user_id: m.user_id, space_role_type: v });
+                    await api.post('/api/space/member/update', {
+                      space_id: space.space_id,
+                      user_id: m.user_id,
+                      space_role_type: v,
+                    });
                     toast.success(t('members.roleChanged'));
                     await refresh();
                   }}
-                  options={[2, 3].filter((r) => isOwner || r === 3 || r === role).map((r) => ({ label: t(`roles.${r}`), value: r }))}
+                  options={[2, 3]
+                    .filter((r) => isOwner || r === 3 || r === role)
+                    .map((r) => ({ label: t(`roles.${r}`), value: r }))}
                 />
               ) : (
                 <Tag data-testid={`member-role-tag-${m.user_id}`}>{t(`roles.${role}`)}</Tag>
@@ -221,11 +290,22 @@ function Invites({ space, auth }: TabProps) {
   const [role, setRole] = useState(3);
   const [approval, setApproval] = useState(false);
   const [days, setDays] = useState(7);
-  const list = useQuery({ queryKey: ['spaces', 'invites', space.space_id], queryFn: () => api.post<{ invites: Invite[] }>('/api/playground_api/space/invite/manage_list', { space_id: space.space_id }) });
+  const list = useQuery({
+    queryKey: ['spaces', 'invites', space.space_id],
+    queryFn: () =>
+      api.post<{ invites: Invite[] }>('/api/playground_api/space/invite/manage_list', { space_id: space.space_id }),
+  });
   const refresh = () => qc.invalidateQueries({ queryKey: ['spaces', 'invites', space.space_id] });
-  const copy = (path: string) => navigator.clipboard?.writeText(`${location.origin}${path}`).then(() => toast.success(t('invites.copied')));
+  const copy = (path: string) =>
+    navigator.clipboard?.writeText(`${location.origin}${path}`).then(() => toast.success(t('invites.copied')));
   const create = useMutation({
-    mutationFn: () => api.post<Invite>('/api/space/invite', { space_id: space.space_id, space_role_type: role, need_approval: approval, expire_days: days }),
+    mutationFn: () =>
+      api.post<Invite>('/api/space/invite', {
+        space_id: space.space_id,
+        space_role_type: role,
+        need_approval: approval,
+        expire_days: days,
+      }),
     onSuccess: async (inv) => {
       await refresh();
       void copy(inv.invite_path);
@@ -235,12 +315,25 @@ function Invites({ space, auth }: TabProps) {
     <Space direction="vertical" style={{ width: '100%' }}>
       <Space wrap align="center">
         <span>{t('invites.role')}</span>
-        <Select size="small" value={role} onChange={setRole} style={{ width: 120 }} options={[3, ...(auth.space_role_type === 1 ? [2] : [])].map((r) => ({ label: t(`roles.${r}`), value: r }))} />
+        <Select
+          size="small"
+          value={role}
+          onChange={setRole}
+          style={{ width: 120 }}
+          options={[3, ...(auth.space_role_type === 1 ? [2] : [])].map((r) => ({ label: t(`roles.${r}`), value: r }))}
+        />
         <Checkbox checked={approval} onChange={setApproval}>
           {t('invites.approval')}
         </Checkbox>
         <span>{t('invites.expireDays')}</span>
-        <InputNumber size="small" min={1} max={90} value={days} onChange={(v) => setDays(Number(v) || 7)} style={{ width: 80 }} />
+        <InputNumber
+          size="small"
+          min={1}
+          max={90}
+          value={days}
+          onChange={(v) => setDays(Number(v) || 7)}
+          style={{ width: 80 }}
+        />
         <Button type="primary" loading={create.isPending} onClick={() => create.mutate()} data-testid="invite-create">
           {t('invites.create')}
         </Button>
@@ -252,10 +345,18 @@ function Invites({ space, auth }: TabProps) {
         pagination={false}
         data-testid="invites-table"
         columns={[
-          { title: t('invites.link'), dataIndex: 'invite_path', render: (p: string) => <code data-testid="invite-link">{`${location.origin}${p}`}</code> },
+          {
+            title: t('invites.link'),
+            dataIndex: 'invite_path',
+            render: (p: string) => <code data-testid="invite-link">{`${location.origin}${p}`}</code>,
+          },
           { title: t('invites.role'), dataIndex: 'space_role_type', render: (r: number) => t(`roles.${r}`) },
           { title: t('invites.approval'), dataIndex: 'need_approval', render: (a: boolean) => (a ? '✓' : '') },
-          { title: t('invites.status'), dataIndex: 'status', render: (s: number) => <Tag color={s === 1 ? 'green' : 'gray'}>{t(`invites.statuses.${s}`)}</Tag> },
+          {
+            title: t('invites.status'),
+            dataIndex: 'status',
+            render: (s: number) => <Tag color={s === 1 ? 'green' : 'gray'}>{t(`invites.statuses.${s}`)}</Tag>,
+          },
           { title: t('invites.joins'), dataIndex: 'join_count' },
           { title: t('invites.expires'), dataIndex: 'expire_at', render: (d: string) => format.dateTime(d) },
           {
@@ -271,7 +372,10 @@ function Invites({ space, auth }: TabProps) {
                     status="danger"
                     data-testid="invite-revoke"
                     onClick={async () => {
-                      await api.post('/api/playground_api/space/invite/revoke', { space_id: space.space_id, invite_id: inv.invite_id });
+                      await api.post('/api/playground_api/space/invite/revoke', {
+                        space_id: space.space_id,
+                        invite_id: inv.invite_id,
+                      });
                       toast.success(t('invites.revoked'));
                       await refresh();
                     }}
@@ -300,7 +404,11 @@ function Applications({ space }: TabProps) {
   const { t } = useTranslation('spaces');
   const api = useApi();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['spaces', 'applies', space.space_id], queryFn: () => api.post<{ applies: Apply[] }>('/api/playground_api/space/apply/manage_list', { space_id: space.space_id }) });
+  const list = useQuery({
+    queryKey: ['spaces', 'applies', space.space_id],
+    queryFn: () =>
+      api.post<{ applies: Apply[] }>('/api/playground_api/space/apply/manage_list', { space_id: space.space_id }),
+  });
   const operate = async (apply_id: string, action: 'approve' | 'reject') => {
     await api.post('/api/playground_api/space/operate_apply', { space_id: space.space_id, apply_id, action });
     toast.success(t(action === 'approve' ? 'applications.approved' : 'applications.rejected'));
@@ -317,13 +425,24 @@ function Applications({ space }: TabProps) {
       columns={[
         { title: t('applications.user'), render: (_: unknown, a) => `${a.name} (${a.email})` },
         { title: t('applications.message'), dataIndex: 'message' },
-        { title: t('applications.status'), dataIndex: 'status', render: (s: number) => <Tag color={s === 1 ? 'orange' : s === 2 ? 'green' : 'gray'}>{t(`applications.statuses.${s}`)}</Tag> },
+        {
+          title: t('applications.status'),
+          dataIndex: 'status',
+          render: (s: number) => (
+            <Tag color={s === 1 ? 'orange' : s === 2 ? 'green' : 'gray'}>{t(`applications.statuses.${s}`)}</Tag>
+          ),
+        },
         {
           title: '',
           render: (_: unknown, a) =>
             a.status === 1 && (
               <Space>
-                <Button size="mini" type="primary" onClick={() => void operate(a.apply_id, 'approve')} data-testid="apply-approve">
+                <Button
+                  size="mini"
+                  type="primary"
+                  onClick={() => void operate(a.apply_id, 'approve')}
+                  data-testid="apply-approve"
+                >
                   {t('applications.approve')}
                 </Button>
                 <Button size="mini" onClick={() => void operate(a.apply_id, 'reject')} data-testid="apply-reject">
@@ -350,12 +469,23 @@ function PublishMembers({ space, auth }: TabProps) {
       <Typography.Text type="secondary">{t('publish.intro')}</Typography.Text>
       {auth.permissions.manage_publish_members && (
         <Space>
-          <Select style={{ width: 260 }} value={pick} onChange={setPick} options={(members.data?.members ?? []).filter((m) => !m.is_publish_member).map((m) => ({ label: `${m.name} (${m.email})`, value: m.user_id }))} data-testid="publish-pick" />
+          <Select
+            style={{ width: 260 }}
+            value={pick}
+            onChange={setPick}
+            options={(members.data?.members ?? [])
+              .filter((m) => !m.is_publish_member)
+              .map((m) => ({ label: `${m.name} (${m.email})`, value: m.user_id }))}
+            data-testid="publish-pick"
+          />
           <Button
             disabled={!pick}
             data-testid="publish-add"
             onClick={async () => {
-              await api.post('/api/playground_api/space/publish_member/add', { space_id: space.space_id, user_ids: [pick] });
+              await api.post('/api/playground_api/space/publish_member/add', {
+                space_id: space.space_id,
+                user_ids: [pick],
+              });
               setPick(undefined);
               await refresh();
             }}
@@ -380,7 +510,10 @@ function PublishMembers({ space, auth }: TabProps) {
                 <Button
                   size="mini"
                   onClick={async () => {
-                    await api.post('/api/playground_api/space/publish_member/remove', { space_id: space.space_id, user_id: m.user_id });
+                    await api.post('/api/playground_api/space/publish_member/remove', {
+                      space_id: space.space_id,
+                      user_id: m.user_id,
+                    });
                     await refresh();
                   }}
                 >
@@ -421,7 +554,10 @@ export function SpaceSettingsPage() {
           </Tabs.TabPane>
         )}
         {team && a.permissions.review_applications && (
-          <Tabs.TabPane key="applications" title={<span data-testid="tab-applications">{t('settings.tabs.applications')}</span>}>
+          <Tabs.TabPane
+            key="applications"
+            title={<span data-testid="tab-applications">{t('settings.tabs.applications')}</span>}
+          >
             <Applications space={space} auth={a} />
           </Tabs.TabPane>
         )}

@@ -19,7 +19,11 @@ export function SpaceSwitcher() {
   if (!space) return null;
   const label = (s: typeof space) => (s.space_type === 1 ? `${t('switcher.personal')} · ${s.name}` : s.name);
   const menu = (
-    <Menu selectedKeys={[space.space_id]} onClickMenuItem={(key) => (key === CREATE ? setCreating(true) : currentSpace().set(key))} data-testid="space-switcher-menu">
+    <Menu
+      selectedKeys={[space.space_id]}
+      onClickMenuItem={(key) => (key === CREATE ? setCreating(true) : currentSpace().set(key))}
+      data-testid="space-switcher-menu"
+    >
       {spaces.map((s) => (
         <Menu.Item key={s.space_id}>{label(s)}</Menu.Item>
       ))}
@@ -29,7 +33,14 @@ export function SpaceSwitcher() {
   return (
     <>
       <Dropdown droplist={menu} trigger="click" position="br">
-        <Button size="small" aria-label={t('switcher.label')} aria-haspopup="menu" data-testid="space-switcher" className="tessera-header-switch" style={{ maxWidth: 200 }}>
+        <Button
+          size="small"
+          aria-label={t('switcher.label')}
+          aria-haspopup="menu"
+          data-testid="space-switcher"
+          className="tessera-header-switch"
+          style={{ maxWidth: 200 }}
+        >
           <span className="tessera-header-switch-text">{label(space)}</span>
           <IconDown />
         </Button>

@@ -14,13 +14,22 @@ const never = () => () => undefined;
 
 /** Whether someone is signed in (the spaces of nobody are not asked for: a public page stays public). */
 export function useSignedIn(): boolean {
-  return !!useSyncExternalStore(currentUser?.subscribe ?? never, currentUser?.get ?? nobody, currentUser?.get ?? nobody);
+  return !!useSyncExternalStore(
+    currentUser?.subscribe ?? never,
+    currentUser?.get ?? nobody,
+    currentUser?.get ?? nobody,
+  );
 }
 
 export function useSpaces() {
   const api = useApi();
   const signedIn = useSignedIn();
-  return useQuery({ queryKey: ['spaces', 'list'], enabled: signedIn, queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}, { suppressNotice: true }), staleTime: 30_000 });
+  return useQuery({
+    queryKey: ['spaces', 'list'],
+    enabled: signedIn,
+    queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}, { suppressNotice: true }),
+    staleTime: 30_000,
+  });
 }
 
 /** The current space's info; falls back to the first (personal) space when the remembered one is gone. */
@@ -43,5 +52,9 @@ export interface RoleAuth {
 
 export function useRoleAuth(spaceId: string | undefined) {
   const api = useApi();
-  return useQuery({ queryKey: ['spaces', 'auth', spaceId], queryFn: () => api.post<RoleAuth>('/api/space/role/auth', { space_id: spaceId }), enabled: !!spaceId });
+  return useQuery({
+    queryKey: ['spaces', 'auth', spaceId],
+    queryFn: () => api.post<RoleAuth>('/api/space/role/auth', { space_id: spaceId }),
+    enabled: !!spaceId,
+  });
 }

@@ -21,11 +21,23 @@ export default defineExtension({
     ctx.headerItem({ key: 'space-switcher', component: SpaceSwitcher, order: 10 });
     ctx.route({ path: '/space/settings', component: SpaceSettingsPage, title: 'settings.title' });
     ctx.route({ path: '/invite/:key', component: InvitePage, title: 'invite.title', public: true });
-    ctx.sidebar({ key: 'space-settings', area: 'space', group: 'space', label: 'nav.settings', path: '/space/settings', icon: <IconUserGroup />, order: 10 });
+    ctx.sidebar({
+      key: 'space-settings',
+      area: 'space',
+      group: 'space',
+      label: 'nav.settings',
+      path: '/space/settings',
+      icon: <IconUserGroup />,
+      order: 10,
+    });
     // The access-token form offers the user's spaces.
     ctx.register(TokenWorkspaceSources, {
       key: 'spaces',
-      list: async () => (await ctx.api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {})).spaces.map((s) => ({ id: s.space_id, name: s.name })),
+      list: async () =>
+        (await ctx.api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {})).spaces.map((s) => ({
+          id: s.space_id,
+          name: s.name,
+        })),
     });
   },
 });

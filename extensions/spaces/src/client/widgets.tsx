@@ -5,11 +5,37 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import type { SpaceInfo } from '../shared/index.ts';
 
-export function SpaceSelect({ value, onChange, placeholder, testId }: { value?: string; onChange(spaceId: string): void; placeholder?: string; testId?: string }) {
+export function SpaceSelect({
+  value,
+  onChange,
+  placeholder,
+  testId,
+}: {
+  value?: string;
+  onChange(spaceId: string): void;
+  placeholder?: string;
+  testId?: string;
+}) {
   const api = useApi();
-  const spaces = useQuery({ queryKey: ['spaces', 'list'], queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}) });
+  const spaces = useQuery({
+    queryKey: ['spaces', 'list'],
+    queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}),
+  });
   return (
-    <Select style={{ width: '100%' }} placeholder={placeholder} value={value || undefined} onChange={onChange} loading={spaces.isLoading} showSearch filterOption={(input, o) => String((o as { props?: { children?: unknown } }).props?.children ?? '').toLowerCase().includes(input.toLowerCase())} data-testid={testId}>
+    <Select
+      style={{ width: '100%' }}
+      placeholder={placeholder}
+      value={value || undefined}
+      onChange={onChange}
+      loading={spaces.isLoading}
+      showSearch
+      filterOption={(input, o) =>
+        String((o as { props?: { children?: unknown } }).props?.children ?? '')
+          .toLowerCase()
+          .includes(input.toLowerCase())
+      }
+      data-testid={testId}
+    >
       {(spaces.data?.spaces ?? []).map((s) => (
         <Select.Option key={s.space_id} value={s.space_id}>
           {s.name}

@@ -11,7 +11,13 @@ import { registerOpenApi } from './open-api.ts';
 export default defineExtension({
   id: 'spaces',
   register(ctx) {
-    ctx.register(ErrorTexts, { key: 'spaces.nameTaken', texts: { 'en-US': 'You already have a team space named "{{name}}". Choose another name.', 'zh-CN': '你已有名为“{{name}}”的团队空间，请换一个名称。' } });
+    ctx.register(ErrorTexts, {
+      key: 'spaces.nameTaken',
+      texts: {
+        'en-US': 'You already have a team space named "{{name}}". Choose another name.',
+        'zh-CN': '你已有名为“{{name}}”的团队空间，请换一个名称。',
+      },
+    });
     ctx.migrations([
       {
         name: '0001_spaces',
@@ -62,7 +68,11 @@ export default defineExtension({
             .addColumn('decided_by', 'varchar(32)')
             .addColumn('decided_at', 'varchar(32)')
             .execute();
-          await db.schema.createIndex('spaces_apply_space').on('spaces_apply').columns(['space_id', 'status']).execute();
+          await db.schema
+            .createIndex('spaces_apply_space')
+            .on('spaces_apply')
+            .columns(['space_id', 'status'])
+            .execute();
           await db.schema
             .createTable('spaces_publish_member')
             .addColumn('space_id', 'varchar(32)', (c) => c.notNull())

@@ -37,7 +37,11 @@ function inviteView(r: InviteRow) {
 
 export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
   const byKey = async (key: string) => {
-    const r = (await ctx.db.selectFrom('spaces_invite').selectAll().where('invite_key', '=', key).executeTakeFirst()) as InviteRow | undefined;
+    const r = (await ctx.db
+      .selectFrom('spaces_invite')
+      .selectAll()
+      .where('invite_key', '=', key)
+      .executeTakeFirst()) as InviteRow | undefined;
     if (!r) throw notFound('This invite link does not exist. Ask for a new one.');
     return r;
   };
@@ -46,10 +50,16 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     path: '/api/space/invite',
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Create an invite link',
-    body: z.object({ space_id: Id, space_role_type: Role.default(SpaceRoleType.Member), need_approval: z.boolean().default(false), expire_days: z.number().int().min(1).max(90).default(7) }),
+    body: z.object({
+      space_id: Id,
+      space_role_type: Role.default(SpaceRoleType.Member),
+      need_approval: z.boolean().default(false),
+      expire_days: z.number().int().min(1).max(90).default(7),
+    }),
     handler: async ({ body, caller, spaceRole }) => {
       await s.team(body.space_id);
-      if (body.space_role_type === SpaceRoleType.Admin && spaceRole !== 'owner') throw forbidden('Only the owner can invite admins.');
+      if (body.space_role_type === SpaceRoleType.Admin && spaceRole !== 'owner')
+        throw forbidden('Only the owner can invite admins.');
       const row: InviteRow = {
         id: ctx.host.newId(),
         space_id: body.space_id,
@@ -72,7 +82,16 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Invite links of the space with their status',
     body: z.object({ space_id: Id }),
-    handler: async ({ body }) => ({ invites: ((await ctx.db.selectFrom('spaces_invite').selectAll().where('space_id', '=', body.space_id).orderBy('created_at', 'desc').execute()) as InviteRow[]).map(inviteView) }),
+    handler: async ({ body }) => ({
+      invites: (
+        (await ctx.db
+          .selectFrom('spaces_invite')
+          .selectAll()
+          .where('space_id', '=', body.space_id)
+          .orderBy('created_at', 'desc')
+          .execute()) as InviteRow[]
+      ).map(inviteView),
+    }),
   });
   ctx.route({
     method: 'POST',
@@ -81,7 +100,12 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     summary: 'Revoke an invite link',
     body: z.object({ space_id: Id, invite_id: Id }),
     handler: async ({ body }) => {
-      const r = await ctx.db.updateTable('spaces_invite').set({ status: InviteStatus.Revoked }).where('id', '=', body.invite_id).where('space_id', '=', body.space_id).executeTakeFirst();
+      const r = await ctx.db
+        .updateTable('spaces_invite')
+        .set({ status: InviteStatus.Revoked })
+        .where('id', '=', body.invite_id)
+        .where('space_id', '=', body.space_id)
+        .executeTakeFirst();
       if (!Number(r.numUpdatedRows)) throw notFound('No invite link with this id in the space.');
       return null;
     },
@@ -97,8 +121,24 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
       const inv = inviteView(await byKey(query.invite_key));
       const sp = await s.space(inv.invite_key ? (await byKey(query.invite_key)).space_id : '');
       const inviter = await s.identity().getUser(inv.created_by);
-      if (!caller) return { space_name: sp.name, space_icon_uri: sp.icon_uri, inviter_name: inviter?.name ?? '', status: inv.status, need_approval: inv.need_approval, signed_in: false, already_member: false, pending_application: false };
-      const pendingApply = await ctx.db.selectFrom('spaces_apply').select('id').where('space_id', '=', sp.id).where('user_id', '=', caller.userId).where('status', '=', ApplyStatus.Pending).executeTakeFirst();
+      if (!caller)
+        return {
+          space_name: sp.name,
+          space_icon_uri: sp.icon_uri,
+          inviter_name: inviter?.name ?? '',
+          status: inv.status,
+          need_approval: inv.need_approval,
+          signed_in: false,
+          already_member: false,
+          pending_application: false,
+        };
+      const pendingApply = await ctx.db
+        .selectFrom('spaces_apply')
+        .select('id')
+        .where('space_id', '=', sp.id)
+        .where('user_id', '=', caller.userId)
+        .where('status', '=', ApplyStatus.Pending)
+        .executeTakeFirst();
       return {
         signed_in: true,
         space_id: sp.id,
@@ -131,7 +171,11 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
         return { status: 'applied', space_id: row.space_id, apply_id: id };
       }
       await s.addMember(row.space_id, caller!.userId, inv.space_role_type);
-      await ctx.db.updateTable('spaces_invite').set({ join_count: Number(row.join_count) + 1 }).where('id', '=', row.id).execute();
+      await ctx.db
+        .updateTable('spaces_invite')
+        .set({ join_count: Number(row.join_count) + 1 })
+        .where('id', '=', row.id)
+        .execute();
       return { status: 'joined', space_id: row.space_id };
     },
   });
@@ -145,9 +189,21 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
       let q = ctx.db.selectFrom('spaces_apply').selectAll().where('space_id', '=', body.space_id);
       if (body.status) q = q.where('status', '=', body.status);
       const rows = await q.orderBy('created_at', 'desc').execute();
-      const users = new Map((await s.identity().getUsers(rows.map((r) => r.user_id as string))).map((u) => [u.user_id, u]));
+      const users = new Map(
+        (await s.identity().getUsers(rows.map((r) => r.user_id as string))).map((u) => [u.user_id, u]),
+      );
       return {
-        applies: rows.map((r) => ({ apply_id: r.id, user_id: r.user_id, name: users.get(r.user_id)?.name ?? '', email: users.get(r.user_id)?.email ?? '', message: r.message, status: Number(r.status), space_role_type: Number(r.role_type), created_at: r.created_at, decided_at: r.decided_at })),
+        applies: rows.map((r) => ({
+          apply_id: r.id,
+          user_id: r.user_id,
+          name: users.get(r.user_id)?.name ?? '',
+          email: users.get(r.user_id)?.email ?? '',
+          message: r.message,
+          status: Number(r.status),
+          space_role_type: Number(r.role_type),
+          created_at: r.created_at,
+          decided_at: r.decided_at,
+        })),
       };
     },
   });
@@ -158,22 +214,57 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     summary: 'Approve or reject an application to join',
     body: z.object({ space_id: Id, apply_id: Id, action: z.enum(['approve', 'reject']) }),
     handler: async ({ body, caller }) => {
-      const a = await ctx.db.selectFrom('spaces_apply').selectAll().where('id', '=', body.apply_id).where('space_id', '=', body.space_id).executeTakeFirst();
+      const a = await ctx.db
+        .selectFrom('spaces_apply')
+        .selectAll()
+        .where('id', '=', body.apply_id)
+        .where('space_id', '=', body.space_id)
+        .executeTakeFirst();
       if (!a) throw notFound('No application with this id in the space.');
       if (Number(a.status) !== ApplyStatus.Pending) throw conflict('This application was already decided.');
       const status = body.action === 'approve' ? ApplyStatus.Approved : ApplyStatus.Rejected;
-      await ctx.db.updateTable('spaces_apply').set({ status, decided_by: caller!.userId, decided_at: nowIso() }).where('id', '=', a.id).execute();
-      if (status === ApplyStatus.Approved && !(await s.roleOf(body.space_id, a.user_id))) await s.addMember(body.space_id, a.user_id, Number(a.role_type));
+      await ctx.db
+        .updateTable('spaces_apply')
+        .set({ status, decided_by: caller!.userId, decided_at: nowIso() })
+        .where('id', '=', a.id)
+        .execute();
+      if (status === ApplyStatus.Approved && !(await s.roleOf(body.space_id, a.user_id)))
+        await s.addMember(body.space_id, a.user_id, Number(a.role_type));
       return { apply_id: a.id, status };
     },
   });
 }
 
-export async function applyToJoin(ctx: Ctx, spaceId: string, userId: string, message: string, role: number): Promise<string> {
-  const existing = await ctx.db.selectFrom('spaces_apply').select('id').where('space_id', '=', spaceId).where('user_id', '=', userId).where('status', '=', ApplyStatus.Pending).executeTakeFirst();
+export async function applyToJoin(
+  ctx: Ctx,
+  spaceId: string,
+  userId: string,
+  message: string,
+  role: number,
+): Promise<string> {
+  const existing = await ctx.db
+    .selectFrom('spaces_apply')
+    .select('id')
+    .where('space_id', '=', spaceId)
+    .where('user_id', '=', userId)
+    .where('status', '=', ApplyStatus.Pending)
+    .executeTakeFirst();
   if (existing) return existing.id as string;
   const id = ctx.host.newId();
-  await ctx.db.insertInto('spaces_apply').values({ id, space_id: spaceId, user_id: userId, status: ApplyStatus.Pending, message, role_type: role, created_at: nowIso(), decided_by: null, decided_at: null }).execute();
+  await ctx.db
+    .insertInto('spaces_apply')
+    .values({
+      id,
+      space_id: spaceId,
+      user_id: userId,
+      status: ApplyStatus.Pending,
+      message,
+      role_type: role,
+      created_at: nowIso(),
+      decided_by: null,
+      decided_at: null,
+    })
+    .execute();
   return id;
 }
 

@@ -27,23 +27,39 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     auth: 'user',
     permission: 'workspace.read',
     summary: "The caller's workspaces",
-    query: z.object({ page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(50).default(20) }),
+    query: z.object({
+      page_num: z.coerce.number().int().min(1).default(1),
+      page_size: z.coerce.number().int().min(1).max(50).default(20),
+    }),
     handler: async ({ query, caller }) => {
       await s.api.personalSpaceOf(caller!.userId);
       const rows = await ctx.db
         .selectFrom('spaces_member')
         .innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id')
-        .select(['spaces_space.id as id', 'spaces_space.name as name', 'spaces_space.icon_uri as icon_uri', 'spaces_space.space_type as space_type', 'spaces_member.role_type as role_type'])
+        .select([
+          'spaces_space.id as id',
+          'spaces_space.name as name',
+          'spaces_space.icon_uri as icon_uri',
+          'spaces_space.space_type as space_type',
+          'spaces_member.role_type as role_type',
+        ])
         .where('spaces_member.user_id', '=', caller!.userId)
         .where('spaces_space.deleted_at', 'is', null)
         .orderBy('spaces_space.space_type')
         .orderBy('spaces_space.created_at')
         .execute();
       // A token sees only the workspaces it was given.
-      const visible = caller!.kind === 'token' ? rows.filter((r) => caller!.tokenAllows?.('workspace.read', r.id as string)) : rows;
+      const visible =
+        caller!.kind === 'token' ? rows.filter((r) => caller!.tokenAllows?.('workspace.read', r.id as string)) : rows;
       const page = visible.slice((query.page_num - 1) * query.page_size, query.page_num * query.page_size);
       return {
-        workspaces: page.map((r) => ({ id: r.id, name: r.name, icon_url: r.icon_uri, role_type: openRole(Number(r.role_type)), workspace_type: Number(r.space_type) === SpaceType.Personal ? 'personal' : 'team' })),
+        workspaces: page.map((r) => ({
+          id: r.id,
+          name: r.name,
+          icon_url: r.icon_uri,
+          role_type: openRole(Number(r.role_type)),
+          workspace_type: Number(r.space_type) === SpaceType.Personal ? 'personal' : 'team',
+        })),
         total_count: visible.length,
       };
     },
@@ -68,10 +84,22 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     auth: paramSpace,
     permission: 'member.read',
     summary: 'Members of a workspace',
-    query: z.object({ page_num: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(50).default(20) }),
+    query: z.object({
+      page_num: z.coerce.number().int().min(1).default(1),
+      page_size: z.coerce.number().int().min(1).max(50).default(20),
+    }),
     handler: async ({ spaceId, query }) => {
       const r = await s.members(spaceId!, { page: query.page_num, size: query.page_size });
-      return { items: r.members.map((m) => ({ user_id: m.user_id, role_type: openRole(m.space_role_type), user_nickname: m.name, user_unique_name: m.user_unique_name, avatar_url: m.avatar })), total_count: r.total };
+      return {
+        items: r.members.map((m) => ({
+          user_id: m.user_id,
+          role_type: openRole(m.space_role_type),
+          user_nickname: m.name,
+          user_unique_name: m.user_unique_name,
+          avatar_url: m.avatar,
+        })),
+        total_count: r.total,
+      };
     },
   });
   ctx.route({
@@ -80,10 +108,19 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
     summary: 'Add users to a workspace',
-    body: z.object({ users: z.array(z.object({ user_id: Id, role_type: OpenRole.default('member') })).min(1).max(100) }),
+    body: z.object({
+      users: z
+        .array(z.object({ user_id: Id, role_type: OpenRole.default('member') }))
+        .min(1)
+        .max(100),
+    }),
     handler: async ({ spaceId, body, spaceRole }) => {
       await s.team(spaceId!);
-      const out = { added_success_user_ids: [] as string[], already_joined_user_ids: [] as string[], not_exist_user_ids: [] as string[] };
+      const out = {
+        added_success_user_ids: [] as string[],
+        already_joined_user_ids: [] as string[],
+        not_exist_user_ids: [] as string[],
+      };
       for (const u of body.users) {
         if (u.role_type === 'admin' && spaceRole !== 'owner') throw forbidden('Only the owner can add admins.');
         if (!(await s.identity().getUser(u.user_id))) out.not_exist_user_ids.push(u.user_id);
@@ -105,7 +142,11 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     body: z.object({ user_ids: z.array(Id).min(1).max(100) }),
     handler: async ({ spaceId, body, spaceRole }) => {
       await s.team(spaceId!);
-      const out = { removed_success_user_ids: [] as string[], not_in_workspace_user_ids: [] as string[], owner_not_support_remove_user_ids: [] as string[] };
+      const out = {
+        removed_success_user_ids: [] as string[],
+        not_in_workspace_user_ids: [] as string[],
+        owner_not_support_remove_user_ids: [] as string[],
+      };
       for (const id of body.user_ids) {
         const r = await s.roleOf(spaceId!, id);
         if (!r) out.not_in_workspace_user_ids.push(id);
@@ -132,8 +173,14 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
       const current = await s.roleOf(params.workspace_id, params.user_id);
       if (!current) throw notFound('This user is not a member of the workspace.');
       assertCanManage(roleNum(spaceRole), current, 'change role');
-      if (body.role_type === 'admin' && spaceRole !== 'owner') throw forbidden('Only the owner can make someone an admin.');
-      await ctx.db.updateTable('spaces_member').set({ role_type: body.role_type === 'admin' ? SpaceRoleType.Admin : SpaceRoleType.Member }).where('space_id', '=', params.workspace_id).where('user_id', '=', params.user_id).execute();
+      if (body.role_type === 'admin' && spaceRole !== 'owner')
+        throw forbidden('Only the owner can make someone an admin.');
+      await ctx.db
+        .updateTable('spaces_member')
+        .set({ role_type: body.role_type === 'admin' ? SpaceRoleType.Admin : SpaceRoleType.Member })
+        .where('space_id', '=', params.workspace_id)
+        .where('user_id', '=', params.user_id)
+        .execute();
       s.forget(params.workspace_id);
       return { user_id: params.user_id, role_type: body.role_type };
     },
@@ -148,7 +195,10 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     handler: async ({ params, body, caller }) => {
       const sp = await s.team(params.workspace_id);
       if (await s.roleOf(sp.id, caller!.userId)) throw conflict('You are already a member of this workspace.');
-      return { apply_id: await applyToJoin(ctx, sp.id, caller!.userId, body?.message ?? '', SpaceRoleType.Member), status: 'pending' };
+      return {
+        apply_id: await applyToJoin(ctx, sp.id, caller!.userId, body?.message ?? '', SpaceRoleType.Member),
+        status: 'pending',
+      };
     },
   });
 }

@@ -10,8 +10,10 @@ export const roleNum = (r?: SpaceRole) => (r === 'owner' ? 1 : r === 'admin' ? 2
 
 /** Who may change whom: nobody changes the owner; only the owner changes admins. */
 export function assertCanManage(actor: number, target: number, action: 'remove' | 'change role') {
-  if (target === SpaceRoleType.Owner) throw forbidden(`The owner cannot be subject to '${action}'. Transfer the ownership first.`);
-  if (target === SpaceRoleType.Admin && actor !== SpaceRoleType.Owner) throw forbidden(`Only the owner can ${action === 'remove' ? 'remove' : 'change the role of'} an admin.`);
+  if (target === SpaceRoleType.Owner)
+    throw forbidden(`The owner cannot be subject to '${action}'. Transfer the ownership first.`);
+  if (target === SpaceRoleType.Admin && actor !== SpaceRoleType.Owner)
+    throw forbidden(`Only the owner can ${action === 'remove' ? 'remove' : 'change the role of'} an admin.`);
 }
 
 export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
@@ -20,8 +22,13 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     path: '/api/space/create',
     auth: 'user',
     summary: 'Create a team space (the caller is its owner)',
-    body: z.object({ name: Name, description: z.string().max(2000).optional(), icon_uri: imageRef(2_000_000).optional() }),
-    handler: async ({ body, caller }) => s.info(await s.createSpace(caller!.userId, body, SpaceType.Team), caller!.userId),
+    body: z.object({
+      name: Name,
+      description: z.string().max(2000).optional(),
+      icon_uri: imageRef(2_000_000).optional(),
+    }),
+    handler: async ({ body, caller }) =>
+      s.info(await s.createSpace(caller!.userId, body, SpaceType.Team), caller!.userId),
   });
   ctx.route({
     method: 'POST',
@@ -58,13 +65,23 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     path: '/api/space/update',
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Change name, description or icon',
-    body: z.object({ space_id: Id, name: Name.optional(), description: z.string().max(2000).optional(), icon_uri: imageRef(2_000_000).optional() }),
+    body: z.object({
+      space_id: Id,
+      name: Name.optional(),
+      description: z.string().max(2000).optional(),
+      icon_uri: imageRef(2_000_000).optional(),
+    }),
     handler: async ({ body, caller }) => {
       const current = await s.space(body.space_id);
-      if (body.name && current.space_type === SpaceType.Team) await s.refuseTakenName(current.owner_id, body.name, body.space_id);
+      if (body.name && current.space_type === SpaceType.Team)
+        await s.refuseTakenName(current.owner_id, body.name, body.space_id);
       const { space_id, ...fields } = body;
       const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      await ctx.db.updateTable('spaces_space').set({ ...patch, updated_at: nowIso() }).where('id', '=', space_id).execute();
+      await ctx.db
+        .updateTable('spaces_space')
+        .set({ ...patch, updated_at: nowIso() })
+        .where('id', '=', space_id)
+        .execute();
       return s.info(space_id, caller!.userId);
     },
   });
@@ -78,7 +95,11 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
       await s.team(body.space_id);
       await ctx.db.updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', body.space_id).execute();
       s.forget(body.space_id);
-      await ctx.db.updateTable('spaces_invite').set({ status: InviteStatus.Revoked }).where('space_id', '=', body.space_id).execute();
+      await ctx.db
+        .updateTable('spaces_invite')
+        .set({ status: InviteStatus.Revoked })
+        .where('space_id', '=', body.space_id)
+        .execute();
       ctx.emit(SpaceDeleted, { space_id: body.space_id });
       return null;
     },
@@ -94,7 +115,18 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
       const sp = await s.space(body.space_id);
       const perms = permissionsOf(role);
       // A personal space has no other members to manage.
-      if (Number(sp.space_type) === SpaceType.Personal) for (const k of ['manage_members', 'manage_admins', 'manage_invites', 'review_applications', 'manage_publish_members', 'transfer_ownership', 'delete_space', 'exit'] as const) perms[k] = false;
+      if (Number(sp.space_type) === SpaceType.Personal)
+        for (const k of [
+          'manage_members',
+          'manage_admins',
+          'manage_invites',
+          'review_applications',
+          'manage_publish_members',
+          'transfer_ownership',
+          'delete_space',
+          'exit',
+        ] as const)
+          perms[k] = false;
       return { space_role_type: role, space_type: Number(sp.space_type), permissions: perms };
     },
   });
@@ -111,10 +143,16 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     path: '/api/space/member/add',
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Add existing users by id or email',
-    body: z.object({ space_id: Id, user_ids: z.array(Id).max(100).default([]), emails: z.array(z.string().email()).max(100).default([]), role_type: Role.default(SpaceRoleType.Member) }),
+    body: z.object({
+      space_id: Id,
+      user_ids: z.array(Id).max(100).default([]),
+      emails: z.array(z.string().email()).max(100).default([]),
+      role_type: Role.default(SpaceRoleType.Member),
+    }),
     handler: async ({ body, spaceRole }) => {
       await s.team(body.space_id);
-      if (body.role_type === SpaceRoleType.Admin && spaceRole !== 'owner') throw forbidden('Only the owner can add admins.');
+      if (body.role_type === SpaceRoleType.Admin && spaceRole !== 'owner')
+        throw forbidden('Only the owner can add admins.');
       const ids = new Set(body.user_ids);
       const notFoundList: string[] = [];
       for (const email of body.emails) {
@@ -162,8 +200,14 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       const actor = roleNum(spaceRole);
       const current = await target(body.space_id, body.user_id);
       assertCanManage(actor, current, 'change role');
-      if (body.space_role_type === SpaceRoleType.Admin && actor !== SpaceRoleType.Owner) throw forbidden('Only the owner can make someone an admin.');
-      await ctx.db.updateTable('spaces_member').set({ role_type: body.space_role_type }).where('space_id', '=', body.space_id).where('user_id', '=', body.user_id).execute();
+      if (body.space_role_type === SpaceRoleType.Admin && actor !== SpaceRoleType.Owner)
+        throw forbidden('Only the owner can make someone an admin.');
+      await ctx.db
+        .updateTable('spaces_member')
+        .set({ role_type: body.space_role_type })
+        .where('space_id', '=', body.space_id)
+        .where('user_id', '=', body.user_id)
+        .execute();
       s.forget(body.space_id);
       return { user_id: body.user_id, space_role_type: body.space_role_type };
     },
@@ -174,8 +218,20 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       path,
       auth: bodySpace,
       summary: 'Members with their roles (search by name, unique name or email; filter by role)',
-      body: z.object({ space_id: Id, search_word: z.string().max(100).optional(), space_role_type: z.number().int().min(1).max(3).optional(), page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(50) }),
-      handler: ({ body }) => s.members(body.space_id, { search: body.search_word, role: body.space_role_type, page: body.page, size: body.size }),
+      body: z.object({
+        space_id: Id,
+        search_word: z.string().max(100).optional(),
+        space_role_type: z.number().int().min(1).max(3).optional(),
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(100).default(50),
+      }),
+      handler: ({ body }) =>
+        s.members(body.space_id, {
+          search: body.search_word,
+          role: body.space_role_type,
+          page: body.page,
+          size: body.size,
+        }),
     });
   }
   ctx.route({
@@ -213,7 +269,10 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     handler: async ({ body, caller, spaceRole }) => {
       await s.team(body.space_id);
       if (spaceRole === 'owner') {
-        if (!body.successor_user_id) throw badRequest('You own this space: name a successor (successor_user_id) who becomes the owner, or delete the space.');
+        if (!body.successor_user_id)
+          throw badRequest(
+            'You own this space: name a successor (successor_user_id) who becomes the owner, or delete the space.',
+          );
         if (body.successor_user_id === caller!.userId) throw badRequest('Name another member as the successor.');
         await target(body.space_id, body.successor_user_id);
         await transfer(ctx, s, body.space_id, caller!.userId, body.successor_user_id);
@@ -235,7 +294,11 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       for (const id of body.user_ids) {
         await target(body.space_id, id);
         const exists = await s.api.isPublishMember(body.space_id, id);
-        if (!exists) await ctx.db.insertInto('spaces_publish_member').values({ space_id: body.space_id, user_id: id, created_at: nowIso() }).execute();
+        if (!exists)
+          await ctx.db
+            .insertInto('spaces_publish_member')
+            .values({ space_id: body.space_id, user_id: id, created_at: nowIso() })
+            .execute();
       }
       return null;
     },
@@ -247,7 +310,11 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     summary: 'Stop a member publishing from the space',
     body: z.object({ space_id: Id, user_id: Id }),
     handler: async ({ body }) => {
-      await ctx.db.deleteFrom('spaces_publish_member').where('space_id', '=', body.space_id).where('user_id', '=', body.user_id).execute();
+      await ctx.db
+        .deleteFrom('spaces_publish_member')
+        .where('space_id', '=', body.space_id)
+        .where('user_id', '=', body.user_id)
+        .execute();
       return null;
     },
   });
@@ -259,7 +326,9 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       summary: 'Publish members of the space',
       body: z.object({ space_id: Id, search_word: z.string().max(100).optional() }),
       handler: async ({ body }) => {
-        const all = (await s.members(body.space_id, { search: body.search_word, size: 100000 })).members.filter((m) => m.is_publish_member);
+        const all = (await s.members(body.space_id, { search: body.search_word, size: 100000 })).members.filter(
+          (m) => m.is_publish_member,
+        );
         return { members: all, total: all.length };
       },
     });
@@ -268,9 +337,23 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
 
 async function transfer(ctx: Ctx, s: SpacesImpl, spaceId: string, from: string, to: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('spaces_member').set({ role_type: SpaceRoleType.Owner }).where('space_id', '=', spaceId).where('user_id', '=', to).execute();
-    await trx.updateTable('spaces_member').set({ role_type: SpaceRoleType.Admin }).where('space_id', '=', spaceId).where('user_id', '=', from).execute();
-    await trx.updateTable('spaces_space').set({ owner_id: to, updated_at: nowIso() }).where('id', '=', spaceId).execute();
+    await trx
+      .updateTable('spaces_member')
+      .set({ role_type: SpaceRoleType.Owner })
+      .where('space_id', '=', spaceId)
+      .where('user_id', '=', to)
+      .execute();
+    await trx
+      .updateTable('spaces_member')
+      .set({ role_type: SpaceRoleType.Admin })
+      .where('space_id', '=', spaceId)
+      .where('user_id', '=', from)
+      .execute();
+    await trx
+      .updateTable('spaces_space')
+      .set({ owner_id: to, updated_at: nowIso() })
+      .where('id', '=', spaceId)
+      .execute();
   });
   s.forget(spaceId);
 }

@@ -2,7 +2,15 @@
 import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
 import { LocalCache, sameText } from '@tessera/sdk/server';
 import { IdentityService, type Identity } from '@tessera/ext-identity/shared';
-import { MemberAdded, MemberRemoved, SpaceRoleType, SpaceType, type SpaceInfo, type SpaceMemberInfo, type Spaces } from '../shared/index.ts';
+import {
+  MemberAdded,
+  MemberRemoved,
+  SpaceRoleType,
+  SpaceType,
+  type SpaceInfo,
+  type SpaceMemberInfo,
+  type Spaces,
+} from '../shared/index.ts';
 import { nowIso, type Ctx } from './common.ts';
 
 export function makeSpaces(ctx: Ctx) {
@@ -29,20 +37,34 @@ export function makeSpaces(ctx: Ctx) {
   };
 
   const space = async (spaceId: string) => {
-    const s = await db().selectFrom('spaces_space').selectAll().where('id', '=', spaceId).where('deleted_at', 'is', null).executeTakeFirst();
+    const s = await db()
+      .selectFrom('spaces_space')
+      .selectAll()
+      .where('id', '=', spaceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!s) throw notFound('This space does not exist or was deleted.');
     return s;
   };
 
   const team = async (spaceId: string) => {
     const s = await space(spaceId);
-    if (Number(s.space_type) !== SpaceType.Team) throw badRequest('A personal space has no other members. Create a team space to work with others.');
+    if (Number(s.space_type) !== SpaceType.Team)
+      throw badRequest('A personal space has no other members. Create a team space to work with others.');
     return s;
   };
 
   const info = async (spaceId: string, userId: string): Promise<SpaceInfo> => {
     const s = await space(spaceId);
-    const count = Number((await db().selectFrom('spaces_member').select((eb) => eb.fn.countAll().as('n')).where('space_id', '=', spaceId).executeTakeFirst())?.n ?? 0);
+    const count = Number(
+      (
+        await db()
+          .selectFrom('spaces_member')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('space_id', '=', spaceId)
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
     return {
       space_id: s.id,
       name: s.name,
@@ -57,7 +79,10 @@ export function makeSpaces(ctx: Ctx) {
   };
 
   const addMember = async (spaceId: string, userId: string, role: number) => {
-    await db().insertInto('spaces_member').values({ space_id: spaceId, user_id: userId, role_type: role, joined_at: nowIso() }).execute();
+    await db()
+      .insertInto('spaces_member')
+      .values({ space_id: spaceId, user_id: userId, role_type: role, joined_at: nowIso() })
+      .execute();
     forget(spaceId);
     ctx.emit(MemberAdded, { space_id: spaceId, user_id: userId, role_type: role });
   };
@@ -65,23 +90,54 @@ export function makeSpaces(ctx: Ctx) {
   const removeMember = async (spaceId: string, userId: string) => {
     await db().deleteFrom('spaces_member').where('space_id', '=', spaceId).where('user_id', '=', userId).execute();
     forget(spaceId);
-    await db().deleteFrom('spaces_publish_member').where('space_id', '=', spaceId).where('user_id', '=', userId).execute();
+    await db()
+      .deleteFrom('spaces_publish_member')
+      .where('space_id', '=', spaceId)
+      .where('user_id', '=', userId)
+      .execute();
     ctx.emit(MemberRemoved, { space_id: spaceId, user_id: userId });
   };
 
   /** Team spaces of one owner have different names (the switcher tells them apart by name). */
   const refuseTakenName = async (ownerId: string, name: string, exceptId?: string) => {
-    let q = db().selectFrom('spaces_space').select('id').where('owner_id', '=', ownerId).where('space_type', '=', SpaceType.Team).where('deleted_at', 'is', null).where(sameText('name', name));
+    let q = db()
+      .selectFrom('spaces_space')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('space_type', '=', SpaceType.Team)
+      .where('deleted_at', 'is', null)
+      .where(sameText('name', name));
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw new ApiError(409, ErrorCode.CONFLICT, `You already have a team space named "${name}". Choose another name.`, '', { detail: { field: 'name' }, text: { key: 'spaces.nameTaken', params: { name } } });
+    if (await q.executeTakeFirst())
+      throw new ApiError(
+        409,
+        ErrorCode.CONFLICT,
+        `You already have a team space named "${name}". Choose another name.`,
+        '',
+        { detail: { field: 'name' }, text: { key: 'spaces.nameTaken', params: { name } } },
+      );
   };
-  const createSpace = async (ownerId: string, fields: { name: string; description?: string; icon_uri?: string }, type: number) => {
+  const createSpace = async (
+    ownerId: string,
+    fields: { name: string; description?: string; icon_uri?: string },
+    type: number,
+  ) => {
     if (type === SpaceType.Team) await refuseTakenName(ownerId, fields.name);
     const id = ctx.host.newId();
     const now = nowIso();
     await db()
       .insertInto('spaces_space')
-      .values({ id, name: fields.name, description: fields.description ?? '', icon_uri: fields.icon_uri ?? '', space_type: type, owner_id: ownerId, created_at: now, updated_at: now, deleted_at: null })
+      .values({
+        id,
+        name: fields.name,
+        description: fields.description ?? '',
+        icon_uri: fields.icon_uri ?? '',
+        space_type: type,
+        owner_id: ownerId,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
       .execute();
     await addMember(id, ownerId, SpaceRoleType.Owner);
     return id;
@@ -93,7 +149,13 @@ export function makeSpaces(ctx: Ctx) {
     const existing = pending.get(userId);
     if (existing) return existing;
     const p = (async () => {
-      const found = await db().selectFrom('spaces_space').select('id').where('owner_id', '=', userId).where('space_type', '=', SpaceType.Personal).where('deleted_at', 'is', null).executeTakeFirst();
+      const found = await db()
+        .selectFrom('spaces_space')
+        .select('id')
+        .where('owner_id', '=', userId)
+        .where('space_type', '=', SpaceType.Personal)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       if (found) return found.id as string;
       const u = await identity().getUser(userId);
       return createSpace(userId, { name: u ? `${u.name}` : 'Personal' }, SpaceType.Personal);
@@ -102,18 +164,45 @@ export function makeSpaces(ctx: Ctx) {
     return p;
   };
 
-  const members = async (spaceId: string, opts: { search?: string; role?: number; page?: number; size?: number } = {}) => {
-    let rows = (await db().selectFrom('spaces_member').selectAll().where('space_id', '=', spaceId).orderBy('role_type').orderBy('joined_at').execute()) as { user_id: string; role_type: number; joined_at: string }[];
+  const members = async (
+    spaceId: string,
+    opts: { search?: string; role?: number; page?: number; size?: number } = {},
+  ) => {
+    let rows = (await db()
+      .selectFrom('spaces_member')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .orderBy('role_type')
+      .orderBy('joined_at')
+      .execute()) as { user_id: string; role_type: number; joined_at: string }[];
     if (opts.role) rows = rows.filter((r) => Number(r.role_type) === opts.role);
     const users = new Map((await identity().getUsers(rows.map((r) => r.user_id))).map((u) => [u.user_id, u]));
-    const publishers = new Set((await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).execute()).map((r) => r.user_id as string));
+    const publishers = new Set(
+      (await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).execute()).map(
+        (r) => r.user_id as string,
+      ),
+    );
     let list: SpaceMemberInfo[] = rows.map((r) => {
       const u = users.get(r.user_id);
-      return { user_id: r.user_id, name: u?.name ?? '', user_unique_name: u?.user_unique_name ?? '', email: u?.email ?? '', avatar: u?.avatar ?? '', space_role_type: Number(r.role_type), joined_at: r.joined_at, is_publish_member: publishers.has(r.user_id) };
+      return {
+        user_id: r.user_id,
+        name: u?.name ?? '',
+        user_unique_name: u?.user_unique_name ?? '',
+        email: u?.email ?? '',
+        avatar: u?.avatar ?? '',
+        space_role_type: Number(r.role_type),
+        joined_at: r.joined_at,
+        is_publish_member: publishers.has(r.user_id),
+      };
     });
     if (opts.search) {
       const q = opts.search.toLowerCase();
-      list = list.filter((m) => m.name.toLowerCase().includes(q) || m.user_unique_name.toLowerCase().includes(q) || m.email.toLowerCase().includes(q));
+      list = list.filter(
+        (m) =>
+          m.name.toLowerCase().includes(q) ||
+          m.user_unique_name.toLowerCase().includes(q) ||
+          m.email.toLowerCase().includes(q),
+      );
     }
     const total = list.length;
     const size = opts.size ?? 50;
@@ -126,12 +215,38 @@ export function makeSpaces(ctx: Ctx) {
     personalSpaceOf,
     spacesOf: async (userId) => {
       const personal = await personalSpaceOf(userId);
-      const rows = await db().selectFrom('spaces_member').innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id').select('spaces_member.space_id as id').where('spaces_member.user_id', '=', userId).where('spaces_space.deleted_at', 'is', null).orderBy('spaces_member.joined_at').execute();
+      const rows = await db()
+        .selectFrom('spaces_member')
+        .innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id')
+        .select('spaces_member.space_id as id')
+        .where('spaces_member.user_id', '=', userId)
+        .where('spaces_space.deleted_at', 'is', null)
+        .orderBy('spaces_member.joined_at')
+        .execute();
       return [personal, ...rows.map((r) => r.id as string).filter((id) => id !== personal)];
     },
-    isPublishMember: async (spaceId, userId) => !!(await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).where('user_id', '=', userId).executeTakeFirst()),
+    isPublishMember: async (spaceId, userId) =>
+      !!(await db()
+        .selectFrom('spaces_publish_member')
+        .select('user_id')
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()),
   };
-  return { api, identity, space, team, info, addMember, removeMember, createSpace, refuseTakenName, members, roleOf, forget };
+  return {
+    api,
+    identity,
+    space,
+    team,
+    info,
+    addMember,
+    removeMember,
+    createSpace,
+    refuseTakenName,
+    members,
+    roleOf,
+    forget,
+  };
 }
 
 export type SpacesImpl = ReturnType<typeof makeSpaces>;

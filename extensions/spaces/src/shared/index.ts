@@ -29,7 +29,9 @@ export const PERMISSION_MATRIX = {
 export type SpacePermission = keyof typeof PERMISSION_MATRIX;
 
 export function permissionsOf(role: number): Record<SpacePermission, boolean> {
-  return Object.fromEntries(Object.entries(PERMISSION_MATRIX).map(([k, roles]) => [k, (roles as readonly number[]).includes(role)])) as Record<SpacePermission, boolean>;
+  return Object.fromEntries(
+    Object.entries(PERMISSION_MATRIX).map(([k, roles]) => [k, (roles as readonly number[]).includes(role)]),
+  ) as Record<SpacePermission, boolean>;
 }
 
 export interface SpaceInfo {
@@ -63,7 +65,11 @@ export interface Spaces {
   spacesOf(userId: string): Promise<string[]>;
   isPublishMember(spaceId: string, userId: string): Promise<boolean>;
 }
-export const SpacesService = defineService<Spaces>({ id: 'spaces.membership', owner: 'spaces', description: 'Membership and roles in spaces.' });
+export const SpacesService = defineService<Spaces>({
+  id: 'spaces.membership',
+  owner: 'spaces',
+  description: 'Membership and roles in spaces.',
+});
 
 export const MemberAdded = defineEvent<{ space_id: string; user_id: string; role_type: number }>('member.added');
 export const MemberRemoved = defineEvent<{ space_id: string; user_id: string }>('member.removed');
@@ -75,4 +81,8 @@ export interface CurrentSpace {
   set(spaceId: string): void;
   subscribe(fn: () => void): () => void;
 }
-export const CurrentSpaceService = defineService<CurrentSpace>({ id: 'spaces.currentSpace', owner: 'spaces', description: 'The space the studio works in.' });
+export const CurrentSpaceService = defineService<CurrentSpace>({
+  id: 'spaces.currentSpace',
+  owner: 'spaces',
+  description: 'The space the studio works in.',
+});

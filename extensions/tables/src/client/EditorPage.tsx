@@ -1,6 +1,22 @@
 // A table: its rows (draft or online data; add, edit, delete, reset), its fields, and SQL (typed or from a
 // question) over the space's tables.
-import { Alert, Button, Empty, Form, Input, Popconfirm, Progress, Radio, Select, Space, Spin, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Empty,
+  Form,
+  Input,
+  Popconfirm,
+  Progress,
+  Radio,
+  Select,
+  Space,
+  Spin,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
 import { ModelSelectView } from '@tessera/ext-models/shared';
@@ -21,7 +37,12 @@ export function EditorPage() {
   const spaceId = params.get('space_id') ?? current;
   const api = useApi();
   const { t } = useTranslation('tables');
-  const info = useQuery({ queryKey: ['tables', 'info', id], enabled: !!spaceId && !!id, queryFn: () => api.post<{ database_info: DatabaseInfo }>('/api/memory/database/get_by_id', { space_id: spaceId, id }) });
+  const info = useQuery({
+    queryKey: ['tables', 'info', id],
+    enabled: !!spaceId && !!id,
+    queryFn: () =>
+      api.post<{ database_info: DatabaseInfo }>('/api/memory/database/get_by_id', { space_id: spaceId, id }),
+  });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (info.isError) return <Empty description={t('missing')} />;
   if (!info.data) return <Spin style={{ margin: 40 }} />;
@@ -34,7 +55,13 @@ function Editor({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const [tab, setTab] = useState('data');
   return (
     <div data-testid="table-editor" data-table-id={table.id}>
-      <PageHeader back={{ to: `/tables?space_id=${spaceId}`, label: t('back') }} title={table.table_name} titleTestId="table-title" extra={<Tag>{t(`mode.${table.rw_mode}`)}</Tag>} intro={table.table_desc || undefined} />
+      <PageHeader
+        back={{ to: `/tables?space_id=${spaceId}`, label: t('back') }}
+        title={table.table_name}
+        titleTestId="table-title"
+        extra={<Tag>{t(`mode.${table.rw_mode}`)}</Tag>}
+        intro={table.table_desc || undefined}
+      />
       <Tabs activeTab={tab} onChange={setTab}>
         <Tabs.TabPane key="data" title={t('tabs.data')}>
           <Rows spaceId={spaceId} table={table} />
@@ -61,24 +88,58 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [bulk, setBulk] = useState(false);
   const key = ['tables', 'rows', table.id, type, offset];
-  const rows = useQuery({ queryKey: key, queryFn: () => api.post<{ data: Row[]; TotalNum: number; HasMore: boolean }>('/api/memory/database/list_records', { space_id: spaceId, database_id: table.id, table_type: type, limit: PAGE, offset }) });
+  const rows = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      api.post<{ data: Row[]; TotalNum: number; HasMore: boolean }>('/api/memory/database/list_records', {
+        space_id: spaceId,
+        database_id: table.id,
+        table_type: type,
+        limit: PAGE,
+        offset,
+      }),
+  });
   const change = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api.post('/api/memory/database/update_records', { space_id: spaceId, database_id: table.id, table_type: type, ...body }),
+    mutationFn: (body: Record<string, unknown>) =>
+      api.post('/api/memory/database/update_records', {
+        space_id: spaceId,
+        database_id: table.id,
+        table_type: type,
+        ...body,
+      }),
     onSuccess: () => (setSelected([]), qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] })),
   });
-  const reset = useMutation({ mutationFn: () => api.post('/api/memory/database/reset', { space_id: spaceId, database_id: table.id, table_type: type }), onSuccess: () => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] }) });
+  const reset = useMutation({
+    mutationFn: () =>
+      api.post('/api/memory/database/reset', { space_id: spaceId, database_id: table.id, table_type: type }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] }),
+  });
   return (
     <div>
       <Space style={{ marginBottom: 8 }} wrap>
-        <Radio.Group type="button" value={type} onChange={(v) => (setType(v), setOffset(0))} data-testid="table-data-type">
+        <Radio.Group
+          type="button"
+          value={type}
+          onChange={(v) => (setType(v), setOffset(0))}
+          data-testid="table-data-type"
+        >
           <Radio value={1}>{t('data.draft')}</Radio>
           <Radio value={2}>{t('data.online')}</Radio>
         </Radio.Group>
         <Button type="primary" onClick={() => setEditing('new')} data-testid="table-row-add">
           {t('data.add')}
         </Button>
-        <ImportCsv spaceId={spaceId} tableId={table.id} tableType={type} onDone={() => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] })} />
-        <a href={`/api/memory/database/export?space_id=${spaceId}&database_id=${table.id}&table_type=${type}`} download data-testid="table-export">
+        <ImportCsv
+          spaceId={spaceId}
+          tableId={table.id}
+          tableType={type}
+          onDone={() => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] })}
+        />
+        <a
+          href={`/api/memory/database/export?space_id=${spaceId}&database_id=${table.id}&table_type=${type}`}
+          download
+          data-testid="table-export"
+        >
           <Button>{t('data.export')}</Button>
         </a>
         <Popconfirm title={t(type === 1 ? 'data.resetDraft' : 'data.resetOnline')} onOk={() => reset.mutate()}>
@@ -92,7 +153,10 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
           <Button size="small" onClick={() => setBulk(true)} data-testid="table-bulk-set">
             {t('data.bulkSet')}
           </Button>
-          <Popconfirm title={t('data.bulkDeleteTitle', { n: selected.length })} onOk={() => change.mutate({ record_data_delete: selected.map((id) => ({ id })) })}>
+          <Popconfirm
+            title={t('data.bulkDeleteTitle', { n: selected.length })}
+            onOk={() => change.mutate({ record_data_delete: selected.map((id) => ({ id })) })}
+          >
             <Button size="small" status="danger" data-testid="table-bulk-delete">
               {t('data.bulkDelete')}
             </Button>
@@ -106,11 +170,24 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
         pagination={false}
         data={rows.data?.data ?? []}
         scroll={{ x: true }}
-        rowSelection={{ type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
+        rowSelection={{
+          type: 'checkbox',
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as string[]),
+        }}
         noDataElement={<Typography.Text type="secondary">{t('data.empty')}</Typography.Text>}
         columns={[
-          ...table.field_list.map((f) => ({ title: f.name, dataIndex: f.name, render: (v: string) => <span data-testid={`cell-${f.name}`}>{v}</span> })),
-          { title: t('data.created'), dataIndex: 'bstudio_create_time', width: 180, render: (v: string) => (v ? format.dateTime(Number(v)) : '') },
+          ...table.field_list.map((f) => ({
+            title: f.name,
+            dataIndex: f.name,
+            render: (v: string) => <span data-testid={`cell-${f.name}`}>{v}</span>,
+          })),
+          {
+            title: t('data.created'),
+            dataIndex: 'bstudio_create_time',
+            width: 180,
+            render: (v: string) => (v ? format.dateTime(Number(v)) : ''),
+          },
           {
             title: '',
             key: 'actions',
@@ -120,7 +197,10 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
                 <Button size="mini" type="text" onClick={() => setEditing(r)} data-testid="table-row-edit">
                   {t('data.edit')}
                 </Button>
-                <Popconfirm title={t('data.deleteRow')} onOk={() => change.mutate({ record_data_delete: [{ id: r.id }] })}>
+                <Popconfirm
+                  title={t('data.deleteRow')}
+                  onOk={() => change.mutate({ record_data_delete: [{ id: r.id }] })}
+                >
                   <Button size="mini" type="text" status="danger" data-testid="table-row-delete">
                     {t('delete')}
                   </Button>
@@ -150,11 +230,22 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
           }}
         />
       )}
-      {editing && <RowForm table={table} row={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} onSave={async (values) => {
-        await change.mutateAsync(editing === 'new' ? { record_data_add: [values] } : { record_data_alter: [{ ...values, id: editing.id }] });
-        toast.success(t('data.saved'));
-        setEditing(undefined);
-      }} />}
+      {editing && (
+        <RowForm
+          table={table}
+          row={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(undefined)}
+          onSave={async (values) => {
+            await change.mutateAsync(
+              editing === 'new'
+                ? { record_data_add: [values] }
+                : { record_data_alter: [{ ...values, id: editing.id }] },
+            );
+            toast.success(t('data.saved'));
+            setEditing(undefined);
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -178,7 +269,17 @@ const base64 = (buf: ArrayBuffer) => {
 };
 
 /** Import a CSV or XLSX file as a background job, with its progress and the rows that failed. */
-function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; tableId: string; tableType: number; onDone(): void }) {
+function ImportCsv({
+  spaceId,
+  tableId,
+  tableType,
+  onDone,
+}: {
+  spaceId: string;
+  tableId: string;
+  tableType: number;
+  onDone(): void;
+}) {
   const { t } = useTranslation('tables');
   const api = useApi();
   const file = useRef<HTMLInputElement>(null);
@@ -190,11 +291,24 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
     if (f.size > 9 * 1024 * 1024) return toast.error(t('import.tooLarge'));
     const xlsx = /\.xlsx$/i.test(f.name);
     const content = xlsx ? base64(await f.arrayBuffer()) : await f.text();
-    const started = await api.post<ImportView>('/api/memory/database/import', { space_id: spaceId, database_id: tableId, table_type: tableType, file_name: f.name, format: xlsx ? 'xlsx' : 'csv', content });
+    const started = await api.post<ImportView>('/api/memory/database/import', {
+      space_id: spaceId,
+      database_id: tableId,
+      table_type: tableType,
+      file_name: f.name,
+      format: xlsx ? 'xlsx' : 'csv',
+      content,
+    });
     setJob(started);
     clearInterval(timer.current);
     const poll = async () => {
-      const p = await api.post<ImportView>('/api/memory/database/import_progress', { space_id: spaceId, import_id: started.import_id }, { handled: () => true }).catch(() => undefined);
+      const p = await api
+        .post<ImportView>(
+          '/api/memory/database/import_progress',
+          { space_id: spaceId, import_id: started.import_id },
+          { handled: () => true },
+        )
+        .catch(() => undefined);
       if (!p) return;
       setJob(p);
       if (p.status === 'done' || p.status === 'failed') {
@@ -206,15 +320,33 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
   };
   return (
     <>
-      <Button onClick={() => file.current?.click()} loading={job?.status === 'queued' || job?.status === 'running'} data-testid="table-import">
+      <Button
+        onClick={() => file.current?.click()}
+        loading={job?.status === 'queued' || job?.status === 'running'}
+        data-testid="table-import"
+      >
         {t('import.button')}
       </Button>
-      <input ref={file} type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" style={{ display: 'none' }} onChange={(e) => void start(e.target.files?.[0])} data-testid="table-import-file" />
+      <input
+        ref={file}
+        type="file"
+        accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        style={{ display: 'none' }}
+        onChange={(e) => void start(e.target.files?.[0])}
+        data-testid="table-import-file"
+      />
       {job && (
         <Modal visible title={t('import.title')} onCancel={() => setJob(undefined)} footer={null}>
           <div data-testid="table-import-progress" data-status={job.status}>
-            <Progress percent={job.progress} status={job.status === 'failed' ? 'error' : job.status === 'done' ? 'success' : 'normal'} />
-            <Typography.Paragraph>{job.status === 'failed' ? job.message : t('import.counts', { done: job.done, failed: job.failed, total: job.total })}</Typography.Paragraph>
+            <Progress
+              percent={job.progress}
+              status={job.status === 'failed' ? 'error' : job.status === 'done' ? 'success' : 'normal'}
+            />
+            <Typography.Paragraph>
+              {job.status === 'failed'
+                ? job.message
+                : t('import.counts', { done: job.done, failed: job.failed, total: job.total })}
+            </Typography.Paragraph>
             {!!job.errors.length && (
               <ul style={{ maxHeight: 200, overflow: 'auto', fontSize: 12 }} data-testid="table-import-errors">
                 {job.errors.map((e) => (
@@ -230,20 +362,37 @@ function ImportCsv({ spaceId, tableId, tableType, onDone }: { spaceId: string; t
 }
 
 /** One field set to one value in every selected row. */
-function BulkSet({ table, count, onClose, onSave }: { table: DatabaseInfo; count: number; onClose(): void; onSave(field: string, value: string): Promise<void> }) {
+function BulkSet({
+  table,
+  count,
+  onClose,
+  onSave,
+}: {
+  table: DatabaseInfo;
+  count: number;
+  onClose(): void;
+  onSave(field: string, value: string): Promise<void>;
+}) {
   const { t } = useTranslation('tables');
   const [field, setField] = useState(table.field_list[0]?.name ?? '');
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   return (
-    <Modal visible title={t('data.bulkTitle', { n: count })} onCancel={onClose} confirmLoading={busy} okButtonProps={{ ...({ 'data-testid': 'table-bulk-save' } as object) }} onOk={async () => {
-      setBusy(true);
-      try {
-        await onSave(field, value);
-      } finally {
-        setBusy(false);
-      }
-    }}>
+    <Modal
+      visible
+      title={t('data.bulkTitle', { n: count })}
+      onCancel={onClose}
+      confirmLoading={busy}
+      okButtonProps={{ ...({ 'data-testid': 'table-bulk-save' } as object) }}
+      onOk={async () => {
+        setBusy(true);
+        try {
+          await onSave(field, value);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Select value={field} onChange={setField} aria-label={t('fields.name')} data-testid="table-bulk-field">
           {table.field_list.map((f) => (
@@ -258,23 +407,52 @@ function BulkSet({ table, count, onClose, onSave }: { table: DatabaseInfo; count
   );
 }
 
-function RowForm({ table, row, onClose, onSave }: { table: DatabaseInfo; row?: Row; onClose(): void; onSave(values: Row): Promise<void> }) {
+function RowForm({
+  table,
+  row,
+  onClose,
+  onSave,
+}: {
+  table: DatabaseInfo;
+  row?: Row;
+  onClose(): void;
+  onSave(values: Row): Promise<void>;
+}) {
   const { t } = useTranslation('tables');
-  const [values, setValues] = useState<Row>(() => Object.fromEntries(table.field_list.map((f) => [f.name, row?.[f.name] ?? ''])));
+  const [values, setValues] = useState<Row>(() =>
+    Object.fromEntries(table.field_list.map((f) => [f.name, row?.[f.name] ?? ''])),
+  );
   const [busy, setBusy] = useState(false);
   return (
-    <Modal visible title={row ? t('data.edit') : t('data.add')} onCancel={onClose} confirmLoading={busy} okButtonProps={{ ...({ 'data-testid': 'table-row-save' } as object) }} onOk={async () => {
-      setBusy(true);
-      try {
-        await onSave(values);
-      } finally {
-        setBusy(false);
-      }
-    }}>
+    <Modal
+      visible
+      title={row ? t('data.edit') : t('data.add')}
+      onCancel={onClose}
+      confirmLoading={busy}
+      okButtonProps={{ ...({ 'data-testid': 'table-row-save' } as object) }}
+      onOk={async () => {
+        setBusy(true);
+        try {
+          await onSave(values);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
       <Form layout="vertical">
         {table.field_list.map((f) => (
-          <Form.Item key={f.name} label={`${f.name} (${t(`type.${['', 'text', 'integer', 'time', 'number', 'boolean'][f.type]}`)})`} required={f.must_required} extra={f.desc || undefined}>
-            <Input value={values[f.name]} placeholder={f.type === 3 ? '2026-11-23 09:30:00' : f.type === 5 ? 'true / false' : ''} onChange={(v) => setValues({ ...values, [f.name]: v })} data-testid={`table-row-field-${f.name}`} />
+          <Form.Item
+            key={f.name}
+            label={`${f.name} (${t(`type.${['', 'text', 'integer', 'time', 'number', 'boolean'][f.type]}`)})`}
+            required={f.must_required}
+            extra={f.desc || undefined}
+          >
+            <Input
+              value={values[f.name]}
+              placeholder={f.type === 3 ? '2026-11-23 09:30:00' : f.type === 5 ? 'true / false' : ''}
+              onChange={(v) => setValues({ ...values, [f.name]: v })}
+              data-testid={`table-row-field-${f.name}`}
+            />
           </Form.Item>
         ))}
       </Form>
@@ -298,7 +476,13 @@ function Fields({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
     <div style={{ maxWidth: 900 }}>
       <Alert type="info" content={t('fields.help')} style={{ marginBottom: 8 }} />
       <FieldsEditor fields={fields} onChange={setFields} />
-      <Button type="primary" style={{ marginTop: 12 }} loading={save.isPending} onClick={() => save.mutate()} data-testid="table-fields-save">
+      <Button
+        type="primary"
+        style={{ marginTop: 12 }}
+        loading={save.isPending}
+        onClick={() => save.mutate()}
+        data-testid="table-fields-save"
+      >
         {t('fields.save')}
       </Button>
     </div>
@@ -321,7 +505,12 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
   const [type, setType] = useState(1);
   const [result, setResult] = useState<{ sql?: string; result?: SqlResult; refused?: string } | undefined>();
   const run = useMutation({
-    mutationFn: () => api.post<SqlResult>('/api/memory/database/execute_sql', { space_id: spaceId, sql: text, table_type: type }, { handled: () => true }),
+    mutationFn: () =>
+      api.post<SqlResult>(
+        '/api/memory/database/execute_sql',
+        { space_id: spaceId, sql: text, table_type: type },
+        { handled: () => true },
+      ),
     onSuccess: async (r) => {
       setResult({ result: r });
       await qc.invalidateQueries({ queryKey: ['tables', 'rows'] });
@@ -329,14 +518,22 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
     onError: (e) => setResult({ refused: (e as { msg?: string }).msg ?? String(e) }),
   });
   const ask = useMutation({
-    mutationFn: () => api.post<{ sql: string; result?: SqlResult; refused?: string }>('/api/memory/table_nl2sql', { space_id: spaceId, question, model_id: model, table_type: type }),
+    mutationFn: () =>
+      api.post<{ sql: string; result?: SqlResult; refused?: string }>('/api/memory/table_nl2sql', {
+        space_id: spaceId,
+        question,
+        model_id: model,
+        table_type: type,
+      }),
     onSuccess: async (r) => {
       setText(r.sql);
       setResult(r);
       await qc.invalidateQueries({ queryKey: ['tables', 'rows'] });
     },
   });
-  const columns = result?.result?.rows[0] ? Object.keys(result.result.rows[0]).map((k) => ({ title: k, dataIndex: k })) : [];
+  const columns = result?.result?.rows[0]
+    ? Object.keys(result.result.rows[0]).map((k) => ({ title: k, dataIndex: k }))
+    : [];
   return (
     <div style={{ maxWidth: 1000 }} data-testid="table-sql">
       <Radio.Group type="button" size="small" value={type} onChange={setType} style={{ marginBottom: 8 }}>
@@ -344,24 +541,56 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
         <Radio value={2}>{t('data.online')}</Radio>
       </Radio.Group>
       <Space style={{ display: 'flex', marginBottom: 8 }} wrap>
-        <Input style={{ width: 420 }} value={question} placeholder={t('sql.question')} onChange={setQuestion} data-testid="table-nl2sql-question" />
+        <Input
+          style={{ width: 420 }}
+          value={question}
+          placeholder={t('sql.question')}
+          onChange={setQuestion}
+          data-testid="table-nl2sql-question"
+        />
         <SharedView of={ModelSelectView} spaceId={spaceId} value={model} onChange={setModel} style={{ width: 220 }} />
-        <Button loading={ask.isPending} disabled={!question.trim() || !model} onClick={() => ask.mutate()} data-testid="table-nl2sql-ask">
+        <Button
+          loading={ask.isPending}
+          disabled={!question.trim() || !model}
+          onClick={() => ask.mutate()}
+          data-testid="table-nl2sql-ask"
+        >
           {t('sql.ask')}
         </Button>
       </Space>
-      <Input.TextArea value={text} onChange={setText} autoSize={{ minRows: 3, maxRows: 10 }} style={{ fontFamily: 'monospace' }} data-testid="table-sql-text" />
+      <Input.TextArea
+        value={text}
+        onChange={setText}
+        autoSize={{ minRows: 3, maxRows: 10 }}
+        style={{ fontFamily: 'monospace' }}
+        data-testid="table-sql-text"
+      />
       <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
         {t('sql.rules')}
       </Typography.Paragraph>
       <Button type="primary" loading={run.isPending} onClick={() => run.mutate()} data-testid="table-sql-run">
         {t('sql.run')}
       </Button>
-      {result?.refused && <Alert type="error" style={{ marginTop: 8 }} content={result.refused} data-testid="table-sql-refused" />}
+      {result?.refused && (
+        <Alert type="error" style={{ marginTop: 8 }} content={result.refused} data-testid="table-sql-refused" />
+      )}
       {result?.result && (
         <div style={{ marginTop: 8 }} data-testid="table-sql-result">
-          <Typography.Text>{result.result.kind === 'select' ? t('sql.rows', { n: result.result.rowNum }) : t('sql.changed', { n: result.result.rowNum })}</Typography.Text>
-          {!!columns.length && <Table size="small" rowKey={(r: Row) => JSON.stringify(r)} pagination={false} data={result.result.rows} columns={columns} style={{ marginTop: 6 }} />}
+          <Typography.Text>
+            {result.result.kind === 'select'
+              ? t('sql.rows', { n: result.result.rowNum })
+              : t('sql.changed', { n: result.result.rowNum })}
+          </Typography.Text>
+          {!!columns.length && (
+            <Table
+              size="small"
+              rowKey={(r: Row) => JSON.stringify(r)}
+              pagination={false}
+              data={result.result.rows}
+              columns={columns}
+              style={{ marginTop: 6 }}
+            />
+          )}
         </div>
       )}
     </div>

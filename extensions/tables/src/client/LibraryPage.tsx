@@ -1,7 +1,19 @@
 // The tables of the space: search, create (name, description, per-user or shared rows, fields), delete.
 import { Button, Form, Input, Popconfirm, Radio, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { EmptyState, fieldErrors, InfiniteTable, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
+import {
+  EmptyState,
+  fieldErrors,
+  InfiniteTable,
+  Modal,
+  PageHeading,
+  SearchInput,
+  toast,
+  useApi,
+  useCreateDialog,
+  useFormat,
+  usePageTitle,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -46,10 +58,26 @@ export function LibraryPage() {
         rowKey="id"
         queryKey={['tables', 'list', spaceId, name]}
         // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
-        empty={name ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="table-empty-create">{t('create')}</Button>} />}
+        empty={
+          name ? (
+            <EmptyState description={t('emptySearch')} />
+          ) : (
+            <EmptyState
+              description={t('empty')}
+              action={
+                <Button type="primary" onClick={create.show} data-testid="table-empty-create">
+                  {t('create')}
+                </Button>
+              }
+            />
+          )
+        }
         fetchPage={async (cursor) => {
           const offset = Number(cursor ?? 0);
-          const r = await api.post<{ database_info_list: DatabaseInfo[]; has_more: boolean }>('/api/memory/database/list', { space_id: spaceId, table_name: name || undefined, limit: PAGE, offset });
+          const r = await api.post<{ database_info_list: DatabaseInfo[]; has_more: boolean }>(
+            '/api/memory/database/list',
+            { space_id: spaceId, table_name: name || undefined, limit: PAGE, offset },
+          );
           return { items: r.database_info_list, next: r.has_more ? offset + PAGE : undefined };
         }}
         columns={[
@@ -58,7 +86,11 @@ export function LibraryPage() {
             dataIndex: 'table_name',
             render: (_: unknown, d: DatabaseInfo) => (
               <div data-testid="table-row">
-                <Link to={`/tables/${d.id}?space_id=${d.space_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="table-name-link">
+                <Link
+                  to={`/tables/${d.id}?space_id=${d.space_id}`}
+                  style={{ fontWeight: 500, display: 'block' }}
+                  data-testid="table-name-link"
+                >
                   {d.table_name}
                 </Link>
                 {d.table_desc && <Typography.Text type="secondary">{d.table_desc}</Typography.Text>}
@@ -66,14 +98,28 @@ export function LibraryPage() {
             ),
           },
           { title: t('columns.fields'), dataIndex: 'field_list', width: 90, render: (f: unknown[]) => f.length },
-          { title: t('columns.mode'), dataIndex: 'rw_mode', width: 160, render: (m: number) => <Tag>{t(`mode.${m}`)}</Tag> },
-          { title: t('columns.updated'), dataIndex: 'update_time', width: 190, render: (s: number) => format.dateTime(s * 1000) },
+          {
+            title: t('columns.mode'),
+            dataIndex: 'rw_mode',
+            width: 160,
+            render: (m: number) => <Tag>{t(`mode.${m}`)}</Tag>,
+          },
+          {
+            title: t('columns.updated'),
+            dataIndex: 'update_time',
+            width: 190,
+            render: (s: number) => format.dateTime(s * 1000),
+          },
           {
             title: '',
             key: 'actions',
             width: 90,
             render: (_: unknown, d: DatabaseInfo) => (
-              <Popconfirm title={t('deleteTitle', { name: d.table_name })} content={t('deleteData')} onOk={() => remove.mutate(d.id)}>
+              <Popconfirm
+                title={t('deleteTitle', { name: d.table_name })}
+                content={t('deleteData')}
+                onOk={() => remove.mutate(d.id)}
+              >
                 <Button size="mini" type="text" status="danger" data-testid="table-delete">
                   {t('delete')}
                 </Button>
@@ -98,7 +144,18 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [fields, setFields] = useState<EditableField[]>([{ id: 0, name: '', type: 1, must_required: false, desc: '' }]);
   const [problem, setProblem] = useState<Record<string, string>>({});
   const create = useMutation({
-    mutationFn: () => api.post<{ database_info: DatabaseInfo }>('/api/memory/database/add', { space_id: spaceId, table_name: name.trim(), table_desc: desc, rw_mode: mode, field_list: fields.map(({ id: _id, ...f }) => f) }, { handled: fieldErrors(['table_name', 'field_list'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) }),
+    mutationFn: () =>
+      api.post<{ database_info: DatabaseInfo }>(
+        '/api/memory/database/add',
+        {
+          space_id: spaceId,
+          table_name: name.trim(),
+          table_desc: desc,
+          rw_mode: mode,
+          field_list: fields.map(({ id: _id, ...f }) => f),
+        },
+        { handled: fieldErrors(['table_name', 'field_list'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) },
+      ),
     onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['tables'] });
@@ -107,9 +164,23 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
     },
   });
   return (
-    <Modal visible size="large" title={t('form.title')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'table-create-save' } as object) }}>
+    <Modal
+      visible
+      size="large"
+      title={t('form.title')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'table-create-save' } as object) }}
+    >
       <Form layout="vertical" onChange={() => setProblem({})}>
-        <Form.Item label={t('form.name')} required extra={t('form.nameHelp')} validateStatus={problem.table_name ? 'error' : undefined} help={problem.table_name}>
+        <Form.Item
+          label={t('form.name')}
+          required
+          extra={t('form.nameHelp')}
+          validateStatus={problem.table_name ? 'error' : undefined}
+          help={problem.table_name}
+        >
           <Input value={name} maxLength={64} onChange={setName} data-testid="table-create-name" />
         </Form.Item>
         <Form.Item label={t('form.desc')}>
@@ -121,7 +192,11 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
             <Radio value={3}>{t('mode.3')}</Radio>
           </Radio.Group>
         </Form.Item>
-        <Form.Item label={t('form.fields')} validateStatus={problem.field_list ? 'error' : undefined} help={problem.field_list}>
+        <Form.Item
+          label={t('form.fields')}
+          validateStatus={problem.field_list ? 'error' : undefined}
+          help={problem.field_list}
+        >
           <FieldsEditor fields={fields} onChange={setFields} />
         </Form.Item>
       </Form>

@@ -13,7 +13,23 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/tables', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/tables/:database_id', component: EditorPage, title: 'title' });
-    ctx.sidebar({ key: 'tables', area: 'space', group: 'data', label: 'nav', path: '/tables', icon: <IconStorage />, order: 20 });
-    ctx.register(ResourceKinds, { kind: 'table', label: 'kind.label', createLabel: 'create', icon: IconStorage, order: 40, path: '/tables', createPath: '/tables?create=1' });
+    ctx.sidebar({
+      key: 'tables',
+      area: 'space',
+      group: 'data',
+      label: 'nav',
+      path: '/tables',
+      icon: <IconStorage />,
+      order: 20,
+    });
+    ctx.register(ResourceKinds, {
+      kind: 'table',
+      label: 'kind.label',
+      createLabel: 'create',
+      icon: IconStorage,
+      order: 40,
+      path: '/tables',
+      createPath: '/tables?create=1',
+    });
   },
 });

@@ -20,7 +20,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('tables_database_space').on('tables_database').columns(['space_id', 'updated_at']).execute();
+      await db.schema
+        .createIndex('tables_database_space')
+        .on('tables_database')
+        .columns(['space_id', 'updated_at'])
+        .execute();
     },
   },
   {

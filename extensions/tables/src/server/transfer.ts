@@ -40,15 +40,22 @@ const view = (r: ImportRow) => ({
   done: Number(r.done),
   failed: Number(r.failed),
   /** 0..100 */
-  progress: Number(r.total) ? Math.round(((Number(r.done) + Number(r.failed)) / Number(r.total)) * 100) : r.status === 'done' ? 100 : 0,
+  progress: Number(r.total)
+    ? Math.round(((Number(r.done) + Number(r.failed)) / Number(r.total)) * 100)
+    : r.status === 'done'
+      ? 100
+      : 0,
   errors: JSON.parse(r.errors) as { line: number; message: string }[],
   message: r.message,
 });
 
 export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore) {
   const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-  const get = async (id: string) => (await ctx.db.selectFrom('tables_import').selectAll().where('id', '=', id).executeTakeFirst()) as ImportRow | undefined;
-  const set = (id: string, patch: Partial<ImportRow>) => ctx.db.updateTable('tables_import').set(patch).where('id', '=', id).execute();
+  const get = async (id: string) =>
+    (await ctx.db.selectFrom('tables_import').selectAll().where('id', '=', id).executeTakeFirst()) as
+      ImportRow | undefined;
+  const set = (id: string, patch: Partial<ImportRow>) =>
+    ctx.db.updateTable('tables_import').set(patch).where('id', '=', id).execute();
 
   ctx.job({
     name: IMPORT_JOB,
@@ -57,11 +64,17 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
       const imp = await get(payload.import_id);
       if (!imp || imp.status !== 'queued' || imp.content === null) return;
       const d = await store.get(imp.database_id).catch(() => undefined);
-      if (!d) return set(imp.id, { status: 'failed', message: 'The table was deleted.', content: null, finished_at: now() });
+      if (!d)
+        return set(imp.id, { status: 'failed', message: 'The table was deleted.', content: null, finished_at: now() });
       try {
         await runImport(store, d, imp, set);
       } catch (e) {
-        await set(imp.id, { status: 'failed', message: (e as { msg?: string }).msg ?? (e as Error).message, content: null, finished_at: now() });
+        await set(imp.id, {
+          status: 'failed',
+          message: (e as { msg?: string }).msg ?? (e as Error).message,
+          content: null,
+          finished_at: now(),
+        });
       }
     },
   });
@@ -70,12 +83,43 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
     method: 'POST',
     path: '/api/memory/database/import',
     auth: inSpace,
-    summary: 'Import rows from CSV or XLSX (a header row naming the fields; XLSX as base64, its first sheet) as a background job; follow it with import_progress',
-    body: z.object({ space_id: Id, database_id: Id, table_type: z.number().int().min(1).max(2).default(1), file_name: z.string().max(255).default(''), format: z.enum(['csv', 'xlsx']).default('csv'), content: z.string().min(1, 'The file is empty.').max(9 * 1024 * 1024, 'The file is larger than 9 MB.') }),
+    summary:
+      'Import rows from CSV or XLSX (a header row naming the fields; XLSX as base64, its first sheet) as a background job; follow it with import_progress',
+    body: z.object({
+      space_id: Id,
+      database_id: Id,
+      table_type: z.number().int().min(1).max(2).default(1),
+      file_name: z.string().max(255).default(''),
+      format: z.enum(['csv', 'xlsx']).default('csv'),
+      content: z
+        .string()
+        .min(1, 'The file is empty.')
+        .max(9 * 1024 * 1024, 'The file is larger than 9 MB.'),
+    }),
     handler: async ({ body, caller }) => {
       const d = await store.get(body.database_id, body.space_id);
       const id = ctx.host.newId();
-      await ctx.db.insertInto('tables_import').values({ id, database_id: d.id, space_id: d.space_id, table_type: body.table_type, file_name: body.file_name, format: body.format, content: body.content, status: 'queued', total: 0, done: 0, failed: 0, errors: '[]', message: null, created_by: caller!.userId, created_at: now(), finished_at: null }).execute();
+      await ctx.db
+        .insertInto('tables_import')
+        .values({
+          id,
+          database_id: d.id,
+          space_id: d.space_id,
+          table_type: body.table_type,
+          file_name: body.file_name,
+          format: body.format,
+          content: body.content,
+          status: 'queued',
+          total: 0,
+          done: 0,
+          failed: 0,
+          errors: '[]',
+          message: null,
+          created_by: caller!.userId,
+          created_at: now(),
+          finished_at: null,
+        })
+        .execute();
       await ctx.service(JobQueueService).enqueue(IMPORT_JOB, { import_id: id });
       return view((await get(id))!);
     },
@@ -107,7 +151,14 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
       const fields = fieldsOf(d);
       const lines: string[][] = [];
       for (let offset = 0; ; offset += 1000) {
-        const r = await store.select(d, { tableType: query.table_type, uuid: '', allUsers: true, limit: 1000, offset, orderBy: [{ field: 'bstudio_create_time', direction: 'asc' }] });
+        const r = await store.select(d, {
+          tableType: query.table_type,
+          uuid: '',
+          allUsers: true,
+          limit: 1000,
+          offset,
+          orderBy: [{ field: 'bstudio_create_time', direction: 'asc' }],
+        });
         for (const row of r.rows) lines.push(fields.map((f) => row[f.name] ?? ''));
         if (r.rows.length < 1000) break;
       }
@@ -135,7 +186,14 @@ async function readRecords(imp: ImportRow): Promise<string[][]> {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: true }, (cell, col) => {
         const v = cell.value as unknown;
-        cells[col - 1] = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '') : String(v);
+        cells[col - 1] =
+          v === null || v === undefined
+            ? ''
+            : v instanceof Date
+              ? v.toISOString()
+              : typeof v === 'object'
+                ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '')
+                : String(v);
       });
       rows.push(Array.from(cells, (c) => (c ?? '').trim()));
     });
@@ -149,14 +207,22 @@ async function readRecords(imp: ImportRow): Promise<string[][]> {
   }
 }
 
-async function runImport(store: TableStore, d: DatabaseRow, imp: ImportRow, set: (id: string, patch: Partial<ImportRow>) => Promise<unknown>) {
+async function runImport(
+  store: TableStore,
+  d: DatabaseRow,
+  imp: ImportRow,
+  set: (id: string, patch: Partial<ImportRow>) => Promise<unknown>,
+) {
   const records = await readRecords(imp);
   const [header, ...data] = records;
   if (!header) throw badRequest('The file has no header row.');
   const fields = fieldsOf(d);
   const names = header.map((h) => h.trim());
   const unknown = names.filter((n) => n && !fields.some((f) => f.name === n));
-  if (unknown.length) throw badRequest(`The header names fields the table does not have: ${unknown.join(', ')} (it has ${fields.map((f) => f.name).join(', ')}).`);
+  if (unknown.length)
+    throw badRequest(
+      `The header names fields the table does not have: ${unknown.join(', ')} (it has ${fields.map((f) => f.name).join(', ')}).`,
+    );
   await set(imp.id, { status: 'running', total: data.length });
   const errors: { line: number; message: string }[] = [];
   let done = 0;
@@ -168,7 +234,8 @@ async function runImport(store: TableStore, d: DatabaseRow, imp: ImportRow, set:
         store.check(d, values);
         good.push(values);
       } catch (e) {
-        if (errors.length < MAX_ERRORS) errors.push({ line: i + 2, message: (e as { msg?: string }).msg ?? (e as Error).message });
+        if (errors.length < MAX_ERRORS)
+          errors.push({ line: i + 2, message: (e as { msg?: string }).msg ?? (e as Error).message });
       }
     }
     if (good.length) await store.insert(d, Number(imp.table_type), imp.created_by, 'import', good);
@@ -180,5 +247,14 @@ async function runImport(store: TableStore, d: DatabaseRow, imp: ImportRow, set:
 
 /** Imports a stopped process left running are failed at start (the file is kept only while it waits). */
 export async function failInterruptedImports(ctx: ServerContext<unknown>) {
-  await ctx.db.updateTable('tables_import').set({ status: 'failed', message: 'The studio stopped during this import; import the file again.', content: null, finished_at: now() }).where('status', '=', 'running').execute();
+  await ctx.db
+    .updateTable('tables_import')
+    .set({
+      status: 'failed',
+      message: 'The studio stopped during this import; import the file again.',
+      content: null,
+      finished_at: now(),
+    })
+    .where('status', '=', 'running')
+    .execute();
 }

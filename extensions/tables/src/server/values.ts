@@ -31,7 +31,8 @@ export function normalizeDate(v: string): string | undefined {
   const d = new Date(t);
   return Number.isNaN(d.getTime()) || !/\d{4}/.test(t) ? undefined : fmt(d);
 }
-const fmt = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+const fmt = (d: Date) =>
+  `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 
 /** A value for the column of a field of `type`; null for nothing; a ValueError naming the field otherwise. */
 export function toColumn(type: number, value: unknown, field: string): string | number | null {
@@ -39,7 +40,8 @@ export function toColumn(type: number, value: unknown, field: string): string | 
   switch (type) {
     case FieldType.Number: {
       const n = typeof value === 'number' ? value : Number(String(value).trim());
-      if (!Number.isSafeInteger(n)) throw new ValueError(`${field} takes a whole number, not "${String(value).slice(0, 40)}".`);
+      if (!Number.isSafeInteger(n))
+        throw new ValueError(`${field} takes a whole number, not "${String(value).slice(0, 40)}".`);
       return n;
     }
     case FieldType.Float: {
@@ -55,7 +57,8 @@ export function toColumn(type: number, value: unknown, field: string): string | 
     }
     case FieldType.Date: {
       const d = normalizeDate(String(value));
-      if (!d) throw new ValueError(`${field} takes a time such as 2026-11-23 09:30:00, not "${String(value).slice(0, 40)}".`);
+      if (!d)
+        throw new ValueError(`${field} takes a time such as 2026-11-23 09:30:00, not "${String(value).slice(0, 40)}".`);
       return d;
     }
     default: {

@@ -14,9 +14,20 @@ export const SYSTEM_FIELDS = ['id', 'uuid', 'sys_platform', 'bstudio_create_time
 
 export const FieldName = z
   .string()
-  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'A field name uses lower-case letters, digits and _, starting with a letter (at most 64).')
-  .refine((n) => !(SYSTEM_FIELDS as readonly string[]).includes(n), 'This name is a system field (id, uuid, sys_platform, bstudio_create_time).');
-export const TableName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'A table name uses lower-case letters, digits and _, starting with a letter (at most 64).');
+  .regex(
+    /^[a-z][a-z0-9_]{0,63}$/,
+    'A field name uses lower-case letters, digits and _, starting with a letter (at most 64).',
+  )
+  .refine(
+    (n) => !(SYSTEM_FIELDS as readonly string[]).includes(n),
+    'This name is a system field (id, uuid, sys_platform, bstudio_create_time).',
+  );
+export const TableName = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_]{0,63}$/,
+    'A table name uses lower-case letters, digits and _, starting with a letter (at most 64).',
+  );
 
 export const FieldItem = z.object({
   name: FieldName,
@@ -45,7 +56,11 @@ export interface RowsQuery {
   tableType: number;
   /** The end user the rows belong to in a per-user table (ignored for shared tables). */
   uuid: string;
-  where?: { field: string; op: 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le' | 'like' | 'is_null' | 'not_null'; value?: string }[];
+  where?: {
+    field: string;
+    op: 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le' | 'like' | 'is_null' | 'not_null';
+    value?: string;
+  }[];
   orderBy?: { field: string; direction: 'asc' | 'desc' }[];
   limit?: number;
   offset?: number;
@@ -55,15 +70,30 @@ export interface Tables {
   info(tableId: string): Promise<TableInfo | undefined>;
   list(spaceId: string): Promise<TableInfo[]>;
   select(q: RowsQuery): Promise<{ rows: Row[]; total: number }>;
-  insert(t: { tableId: string; tableType: number; uuid: string; connectorId?: string }, rows: Record<string, unknown>[]): Promise<Row[]>;
+  insert(
+    t: { tableId: string; tableType: number; uuid: string; connectorId?: string },
+    rows: Record<string, unknown>[],
+  ): Promise<Row[]>;
   /** Changes the rows matching `where` (the end user's own in a per-user table); answers how many. */
-  update(q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>, values: Record<string, unknown>): Promise<number>;
+  update(
+    q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>,
+    values: Record<string, unknown>,
+  ): Promise<number>;
   /** Deletes the rows matching `where` (the end user's own in a per-user table); answers how many. */
   delete(q: Pick<RowsQuery, 'tableId' | 'tableType' | 'uuid' | 'where'>): Promise<number>;
   /**
    * Runs one checked SELECT/INSERT/UPDATE/DELETE over the space's tables (names as the user named them; `?`
    * takes the next of `params`); a statement outside the subset is a 400 saying why.
    */
-  sql(spaceId: string, text: string, params: unknown[], scope: { tableType: number; uuid: string; /** Only these tables (a bot's). */ tableIds?: string[] }): Promise<{ kind: string; rows: Row[]; rowNum: number }>;
+  sql(
+    spaceId: string,
+    text: string,
+    params: unknown[],
+    scope: { tableType: number; uuid: string; /** Only these tables (a bot's). */ tableIds?: string[] },
+  ): Promise<{ kind: string; rows: Row[]; rowNum: number }>;
 }
-export const TablesService = defineService<Tables>({ id: 'tables.service', owner: 'tables', description: 'Tables of a space: their fields and rows (draft or online; per end user or shared).' });
+export const TablesService = defineService<Tables>({
+  id: 'tables.service',
+  owner: 'tables',
+  description: 'Tables of a space: their fields and rows (draft or online; per end user or shared).',
+});

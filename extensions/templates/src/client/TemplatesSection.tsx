@@ -21,9 +21,13 @@ export function TemplatesSection() {
   const navigate = useNavigate();
   const spaceId = useSpaceId();
   const kinds = useRegistryEntries(ResourceKinds);
-  const list = useQuery({ queryKey: ['templates'], queryFn: () => api.get<{ templates: TemplateView[] }>('/api/templates/list') });
+  const list = useQuery({
+    queryKey: ['templates'],
+    queryFn: () => api.get<{ templates: TemplateView[] }>('/api/templates/list'),
+  });
   const use = useMutation({
-    mutationFn: (id: string) => api.post<{ kind: string; id: string }>('/api/templates/use', { space_id: spaceId, template_id: id }),
+    mutationFn: (id: string) =>
+      api.post<{ kind: string; id: string }>('/api/templates/use', { space_id: spaceId, template_id: id }),
     onSuccess: (r) => {
       const kind = kinds.find((k) => k.value.kind === r.kind);
       if (kind && spaceId) void navigate(itemPathOf(kind.value, r.id, spaceId));
@@ -41,15 +45,31 @@ export function TemplatesSection() {
           const Icon = kind.value.icon;
           return (
             <Grid.Col key={x.template_id} xs={24} sm={12} lg={8} xxl={6}>
-              <Card className="tessera-template-card" data-testid="home-template" data-template={x.template_id} style={{ height: '100%' }}>
+              <Card
+                className="tessera-template-card"
+                data-testid="home-template"
+                data-template={x.template_id}
+                style={{ height: '100%' }}
+              >
                 <div style={{ display: 'flex', gap: 10, alignItems: 'flex-start' }}>
-                  {Icon && <Icon style={{ fontSize: 20, color: 'rgb(var(--primary-6))', flex: 'none', marginTop: 2 }} />}
+                  {Icon && (
+                    <Icon style={{ fontSize: 20, color: 'rgb(var(--primary-6))', flex: 'none', marginTop: 2 }} />
+                  )}
                   <div style={{ minWidth: 0, flex: 1 }}>
                     <Typography.Text style={{ fontWeight: 500 }}>{text(x.name)}</Typography.Text>
-                    <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: '4px 0 8px' }} ellipsis={{ rows: 2 }}>
+                    <Typography.Paragraph
+                      type="secondary"
+                      style={{ fontSize: 12, margin: '4px 0 8px' }}
+                      ellipsis={{ rows: 2 }}
+                    >
                       {text(x.description)}
                     </Typography.Paragraph>
-                    <Button size="small" loading={use.isPending && use.variables === x.template_id} onClick={() => use.mutate(x.template_id)} data-testid={`home-template-use-${x.template_id}`}>
+                    <Button
+                      size="small"
+                      loading={use.isPending && use.variables === x.template_id}
+                      onClick={() => use.mutate(x.template_id)}
+                      data-testid={`home-template-use-${x.template_id}`}
+                    >
                       {t('use')}
                     </Button>
                   </div>

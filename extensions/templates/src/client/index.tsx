@@ -3,7 +3,9 @@ import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { setCurrentSpace } from './space.ts';
 
 // Drawn on the home page; its code loads with it.
-const TemplatesSection = lazyView(() => import('./TemplatesSection.tsx').then((m) => m.TemplatesSection), { fallback: null });
+const TemplatesSection = lazyView(() => import('./TemplatesSection.tsx').then((m) => m.TemplatesSection), {
+  fallback: null,
+});
 
 export default defineExtension({
   id: 'templates',

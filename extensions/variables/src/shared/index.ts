@@ -19,4 +19,8 @@ export interface Variables {
   remove(key: VariableKey, name: string): Promise<void>;
 }
 
-export const VariablesService = defineService<Variables>({ id: 'variables.store', owner: 'variables', description: 'App and user variables.' });
+export const VariablesService = defineService<Variables>({
+  id: 'variables.store',
+  owner: 'variables',
+  description: 'App and user variables.',
+});

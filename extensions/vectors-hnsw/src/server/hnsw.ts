@@ -55,7 +55,13 @@ const loadUsearch = () =>
   (usearch ??= import('usearch').catch((e: Error) => {
     usearch = undefined;
     // A machine usearch ships no binary for: said as such, not as a failed request.
-    throw new ApiError(503, ErrorCode.UNAVAILABLE, `The hnsw vector store cannot load usearch on this machine (${e.message}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.`, '', { text: { key: 'vectors-hnsw.unavailable', params: { detail: e.message } } });
+    throw new ApiError(
+      503,
+      ErrorCode.UNAVAILABLE,
+      `The hnsw vector store cannot load usearch on this machine (${e.message}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.`,
+      '',
+      { text: { key: 'vectors-hnsw.unavailable', params: { detail: e.message } } },
+    );
   }));
 
 const KEY = /^\d{1,20}$/;
@@ -63,8 +69,14 @@ const KEY = /^\d{1,20}$/;
 const ADD_SLICE = 256;
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
-export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, warn: (message: string) => void = () => undefined): VectorIndex {
-  if (!store.vectors || !store.version) throw new Error('The HNSW index needs a vector store that hands its vectors back (vectors() and version()).');
+export function hnswIndex(
+  store: VectorIndex,
+  dir: string,
+  opts: HnswOptions,
+  warn: (message: string) => void = () => undefined,
+): VectorIndex {
+  if (!store.vectors || !store.version)
+    throw new Error('The HNSW index needs a vector store that hands its vectors back (vectors() and version()).');
   const storeVectors = store.vectors.bind(store);
   const storeVersion = store.version.bind(store);
   mkdirSync(dir, { recursive: true });
@@ -75,7 +87,15 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
 
   const create = async (dims: number): Promise<UsearchIndex> => {
     const u = await loadUsearch();
-    return new u.Index({ dimensions: dims, metric: u.MetricKind.Cos, quantization: u.ScalarKind[opts.quantization.toUpperCase() as 'I8'], connectivity: opts.connectivity, expansion_add: opts.expansionAdd, expansion_search: opts.expansionSearch, multi: false });
+    return new u.Index({
+      dimensions: dims,
+      metric: u.MetricKind.Cos,
+      quantization: u.ScalarKind[opts.quantization.toUpperCase() as 'I8'],
+      connectivity: opts.connectivity,
+      expansion_add: opts.expansionAdd,
+      expansion_search: opts.expansionSearch,
+      multi: false,
+    });
   };
 
   const add = async (h: Held, items: { id: string; vector: Float32Array }[]) => {
@@ -118,7 +138,9 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
             index.load(file(datasetId));
             return { index, dims: meta.dims, version, dirty: false };
           } catch (e) {
-            warn(`the saved vector index of dataset ${datasetId} could not be read (${(e as Error).message}); building it again from the stored vectors`);
+            warn(
+              `the saved vector index of dataset ${datasetId} could not be read (${(e as Error).message}); building it again from the stored vectors`,
+            );
           }
         }
         return version ? rebuild(datasetId, version) : undefined;
@@ -153,7 +175,13 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
   };
   const schedule = (datasetId: string) => {
     clearTimeout(timers.get(datasetId));
-    const t = setTimeout(() => void serial(datasetId, () => save(datasetId)).catch((e) => warn(`saving the vector index of dataset ${datasetId} failed: ${(e as Error).message}`)), opts.saveAfterMs);
+    const t = setTimeout(
+      () =>
+        void serial(datasetId, () => save(datasetId)).catch((e) =>
+          warn(`saving the vector index of dataset ${datasetId} failed: ${(e as Error).message}`),
+        ),
+      opts.saveAfterMs,
+    );
     t.unref();
     timers.set(datasetId, t);
   };
@@ -221,7 +249,8 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
         timers.delete(datasetId);
         held.delete(datasetId);
         await store.dropDataset(datasetId);
-        for (const f of [file(datasetId), `${file(datasetId)}.json`, `${file(datasetId)}.tmp`]) rmSync(f, { force: true });
+        for (const f of [file(datasetId), `${file(datasetId)}.json`, `${file(datasetId)}.tmp`])
+          rmSync(f, { force: true });
       }),
 
     async search(datasetIds, vector, k) {
@@ -233,13 +262,22 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
           hits.push(...(await store.search([datasetId], vector, k)));
           continue;
         }
-        if (h.dims !== q.length) throw new ApiError(400, ErrorCode.INVALID_PARAMS, `The dataset's vectors have ${h.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`, '', { text: { key: 'vectors-hnsw.dimensions', params: { stored: h.dims, given: q.length } } });
+        if (h.dims !== q.length)
+          throw new ApiError(
+            400,
+            ErrorCode.INVALID_PARAMS,
+            `The dataset's vectors have ${h.dims} dimensions but its embedding model now gives ${q.length}; resegment its documents to embed them again.`,
+            '',
+            { text: { key: 'vectors-hnsw.dimensions', params: { stored: h.dims, given: q.length } } },
+          );
         const get = opts.refine > 0 ? store.get?.bind(store) : undefined;
         const refine = !!get;
         // The beam is expansionSearch wide whatever is asked (usearch searches max(ef, wanted)); of what it
         // finds, the best `refine` per result wanted (at least 50) are re-ranked.
         const found = h.index.search(q, Math.max(k, refine ? opts.expansionSearch : 0), 1);
-        const ids = Array.from(found.keys.subarray(0, refine ? Math.max(50, k * opts.refine) : k), (key) => key.toString());
+        const ids = Array.from(found.keys.subarray(0, refine ? Math.max(50, k * opts.refine) : k), (key) =>
+          key.toString(),
+        );
         if (get) {
           // Re-ranked by the stored vectors (full precision, normalized as stored): exact cosine of each candidate.
           const exact = await get(datasetId, ids);
@@ -265,7 +303,13 @@ export function hnswIndex(store: VectorIndex, dir: string, opts: HnswOptions, wa
     version: storeVersion,
 
     async close() {
-      await Promise.all([...held.keys()].map((id) => serial(id, () => save(id)).catch((e) => warn(`saving the vector index of dataset ${id} failed: ${(e as Error).message}`))));
+      await Promise.all(
+        [...held.keys()].map((id) =>
+          serial(id, () => save(id)).catch((e) =>
+            warn(`saving the vector index of dataset ${id} failed: ${(e as Error).message}`),
+          ),
+        ),
+      );
       await store.close?.();
     },
   };

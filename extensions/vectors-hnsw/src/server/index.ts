@@ -19,21 +19,45 @@ const Options = z.object({
 export default defineExtension({
   id: 'vectors-hnsw',
   register(ctx) {
-    ctx.register(ErrorTexts, { key: 'vectors-hnsw.dimensions', texts: { 'en-US': "The dataset's vectors have {{stored}} dimensions but its embedding model now gives {{given}}; resegment its documents to embed them again.", 'zh-CN': '知识库中的向量为 {{stored}} 维，而其嵌入模型现在输出 {{given}} 维；请重新分段其文档以重新生成向量。' } });
-    ctx.register(ErrorTexts, { key: 'vectors-hnsw.unavailable', texts: { 'en-US': "The hnsw vector store cannot load usearch on this machine ({{detail}}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.", 'zh-CN': '此机器上的 hnsw 向量存储无法加载 usearch（{{detail}}）；未做任何更改。在此之前请将 knowledge.vectorStore 设为 embedded。' } });
+    ctx.register(ErrorTexts, {
+      key: 'vectors-hnsw.dimensions',
+      texts: {
+        'en-US':
+          "The dataset's vectors have {{stored}} dimensions but its embedding model now gives {{given}}; resegment its documents to embed them again.",
+        'zh-CN': '知识库中的向量为 {{stored}} 维，而其嵌入模型现在输出 {{given}} 维；请重新分段其文档以重新生成向量。',
+      },
+    });
+    ctx.register(ErrorTexts, {
+      key: 'vectors-hnsw.unavailable',
+      texts: {
+        'en-US':
+          "The hnsw vector store cannot load usearch on this machine ({{detail}}); nothing was changed. Set knowledge.vectorStore to 'embedded' until it can.",
+        'zh-CN':
+          '此机器上的 hnsw 向量存储无法加载 usearch（{{detail}}）；未做任何更改。在此之前请将 knowledge.vectorStore 设为 embedded。',
+      },
+    });
     ctx.register(VectorStores, {
       key: 'hnsw',
-      description: "An approximate index (HNSW) per dataset in this process, saved in the data folder, over the studio database's vectors; datasets under 20,000 slices are searched exactly. For millions of slices on one studio process.",
+      description:
+        "An approximate index (HNSW) per dataset in this process, saved in the data folder, over the studio database's vectors; datasets under 20,000 slices are searched exactly. For millions of slices on one studio process.",
       shared: false,
       create: async ({ dataDir, config, ...rest }) => {
         const embedded = ctx.registry(VectorStores).get('embedded');
-        if (!embedded) throw new Error("The hnsw vector store keeps its vectors in knowledge's 'embedded' store, which is not registered.");
+        if (!embedded)
+          throw new Error(
+            "The hnsw vector store keeps its vectors in knowledge's 'embedded' store, which is not registered.",
+          );
         const parsed = Options.safeParse(config);
-        if (!parsed.success) throw new Error(`knowledge.vectorConfig for hnsw: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        if (!parsed.success)
+          throw new Error(
+            `knowledge.vectorConfig for hnsw: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          );
         const store = await embedded.create({ dataDir, config, ...rest });
         // The engine (and usearch, a native module) load with the first use of the store, not at start.
         const { hnswIndex } = await import('./hnsw.ts');
-        return hnswIndex(store, path.join(dataDir, 'vectors', 'hnsw'), parsed.data, (m) => ctx.logger.warn(`vectors-hnsw: ${m}`));
+        return hnswIndex(store, path.join(dataDir, 'vectors', 'hnsw'), parsed.data, (m) =>
+          ctx.logger.warn(`vectors-hnsw: ${m}`),
+        );
       },
     });
   },

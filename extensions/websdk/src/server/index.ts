@@ -34,7 +34,10 @@ function originOf(value: string): string | undefined {
 }
 
 /** Sites the publication lets frame the chat (Web SDK settings of connector 999). */
-const allowedOrigins = (settings: Record<string, unknown>) => ((settings[Connectors.ChatPage] as { allowed_origins?: string[] } | undefined)?.allowed_origins ?? []).map((o) => o.toLowerCase());
+const allowedOrigins = (settings: Record<string, unknown>) =>
+  ((settings[Connectors.ChatPage] as { allowed_origins?: string[] } | undefined)?.allowed_origins ?? []).map((o) =>
+    o.toLowerCase(),
+  );
 
 export default defineExtension({
   id: 'websdk',
@@ -54,27 +57,35 @@ export default defineExtension({
       const project = projects && runner ? await projects.get(projectId) : undefined;
       const p = project && (await projects!.publication(project.id));
       if (!project || !p || !p.connectors.includes(Connectors.ChatPage)) return undefined;
-      if (!p.results.some((r) => r.res_type === 'workflow' && r.res_id === workflowId && r.status === 'published')) return undefined;
+      if (!p.results.some((r) => r.res_type === 'workflow' && r.res_id === workflowId && r.status === 'published'))
+        return undefined;
       const info = await runner!.info(workflowId, project.space_id).catch(() => undefined);
       if (!info || info.flow_mode !== WorkflowMode.ChatFlow || !info.latest_version) return undefined;
       return { project, workflow: info, settings: p.connector_settings };
     };
-    const csp = (settings: Record<string, unknown> | undefined) => `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors ${settings ? ["'self'", ...allowedOrigins(settings)].join(' ') : "'none'"}`;
+    const csp = (settings: Record<string, unknown> | undefined) =>
+      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors ${settings ? ["'self'", ...allowedOrigins(settings)].join(' ') : "'none'"}`;
     const page = (lang: 'en-US' | 'zh-CN', title: string, data: Record<string, string>) => {
       const t = TEXTS[lang];
-      const attrs = Object.entries(data).map(([k, v]) => `data-${k}="${escape(v)}"`).join(' ');
+      const attrs = Object.entries(data)
+        .map(([k, v]) => `data-${k}="${escape(v)}"`)
+        .join(' ');
       return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title>
 <style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",sans-serif;color:#1d2129;display:flex;flex-direction:column;height:100vh}header{padding:12px 16px;border-bottom:1px solid #e5e6eb;font-weight:600}#messages{flex:1;overflow:auto;padding:12px 16px}.msg{max-width:85%;margin:6px 0;padding:8px 12px;border-radius:10px;white-space:pre-wrap;word-break:break-word}.user{margin-left:auto;background:#165dff;color:#fff}.assistant{background:#f2f3f5}.pending:empty::after{content:'…'}.error{background:#ffece8;color:#cb2634}form{display:flex;gap:8px;padding:12px;border-top:1px solid #e5e6eb}input{flex:1;padding:8px 10px;border:1px solid #e5e6eb;border-radius:8px;font:inherit}button{padding:8px 14px;border:none;border-radius:8px;background:#165dff;color:#fff;font:inherit;cursor:pointer}button:disabled{opacity:.5}</style></head>
 <body><div id="tessera-chat" ${attrs} hidden></div><header>${escape(title)}</header><div id="messages" aria-live="polite"></div>
 <form id="form"><input id="input" autocomplete="off" maxlength="4000" placeholder="${escape(t.placeholder)}" aria-label="${escape(t.placeholder)}"><button id="send" type="submit">${escape(t.send)}</button></form>
 <script src="/sdk/embed.js"></script></body></html>`;
     };
-    const missingPage = (lang: 'en-US' | 'zh-CN') => `<!doctype html><meta charset="utf-8"><p style="font:14px sans-serif;color:#86909c;padding:16px">${escape(TEXTS[lang].missing)}</p>`;
+    const missingPage = (lang: 'en-US' | 'zh-CN') =>
+      `<!doctype html><meta charset="utf-8"><p style="font:14px sans-serif;color:#86909c;padding:16px">${escape(TEXTS[lang].missing)}</p>`;
     /** The widget's frame is the studio's own page; other sites only through the publication's list. */
     const checkOrigin = (headers: Record<string, unknown>, settings: Record<string, unknown>, what: string) => {
       const origin = originOf(String(headers.origin ?? ''));
       const own = origin && origin.slice(origin.indexOf('//') + 2) === String(headers.host ?? '').toLowerCase();
-      if (!origin || (!own && !allowedOrigins(settings).map(originOf).includes(origin))) throw forbidden(`This site may not use this chat: add it to the allowed origins of the ${what}'s Web SDK publication.`);
+      if (!origin || (!own && !allowedOrigins(settings).map(originOf).includes(origin)))
+        throw forbidden(
+          `This site may not use this chat: add it to the allowed origins of the ${what}'s Web SDK publication.`,
+        );
     };
 
     for (const [path, body, type] of [
@@ -87,7 +98,10 @@ export default defineExtension({
         path,
         auth: 'anonymous',
         rawResponse: true,
-        summary: path === '/sdk/embed.js' ? "The script of the Web SDK's chat page" : 'The Web SDK for sites that embed a bot\'s chat',
+        summary:
+          path === '/sdk/embed.js'
+            ? "The script of the Web SDK's chat page"
+            : "The Web SDK for sites that embed a bot's chat",
         handler: (_req, reply) => {
           reply.header('cache-control', 'public, max-age=300');
           // Loaded by other sites' pages.
@@ -114,7 +128,10 @@ export default defineExtension({
           reply.status(404);
           return reply.send(missingPage(lang), 'text/html; charset=utf-8');
         }
-        reply.send(page(lang, p.name, { 'bot-id': p.bot_id, prologue: String(p.onboarding?.prologue ?? '') }), 'text/html; charset=utf-8');
+        reply.send(
+          page(lang, p.name, { 'bot-id': p.bot_id, prologue: String(p.onboarding?.prologue ?? '') }),
+          'text/html; charset=utf-8',
+        );
       },
     });
 
@@ -123,7 +140,8 @@ export default defineExtension({
       path: '/embed/app/:project_id/:workflow_id',
       auth: 'anonymous',
       rawResponse: true,
-      summary: "A project's published chat-flow for the Web SDK's frame; only the project publication's allowed origins may frame it",
+      summary:
+        "A project's published chat-flow for the Web SDK's frame; only the project publication's allowed origins may frame it",
       params: z.object({ project_id: z.string().min(1).max(32), workflow_id: z.string().min(1).max(32) }),
       handler: async ({ params, headers }, reply) => {
         const lang = languageOf(headers['accept-language']);
@@ -134,7 +152,10 @@ export default defineExtension({
           reply.status(404);
           return reply.send(missingPage(lang), 'text/html; charset=utf-8');
         }
-        reply.send(page(lang, target.workflow.name, { 'app-id': target.project.id, 'workflow-id': params.workflow_id }), 'text/html; charset=utf-8');
+        reply.send(
+          page(lang, target.workflow.name, { 'app-id': target.project.id, 'workflow-id': params.workflow_id }),
+          'text/html; charset=utf-8',
+        );
       },
     });
 
@@ -144,20 +165,44 @@ export default defineExtension({
       auth: 'anonymous',
       stream: true,
       rateLimit: { max: 30, windowMs: 60_000, key: 'ip' },
-      summary: "A visitor's message to a bot (bot_id) or a project's chat-flow (app_id and workflow_id) published to the Web SDK, answered as a stream of Coze's chat events",
-      body: z.object({ bot_id: z.string().min(1).max(32).optional(), app_id: z.string().min(1).max(32).optional(), workflow_id: z.string().min(1).max(32).optional(), visitor_id: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'visitor_id is the id the widget keeps for this visitor.'), query: z.string().trim().min(1, 'Write a message first.').max(4000), conversation_id: z.string().max(32).optional() }),
+      summary:
+        "A visitor's message to a bot (bot_id) or a project's chat-flow (app_id and workflow_id) published to the Web SDK, answered as a stream of Coze's chat events",
+      body: z.object({
+        bot_id: z.string().min(1).max(32).optional(),
+        app_id: z.string().min(1).max(32).optional(),
+        workflow_id: z.string().min(1).max(32).optional(),
+        visitor_id: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'visitor_id is the id the widget keeps for this visitor.'),
+        query: z.string().trim().min(1, 'Write a message first.').max(4000),
+        conversation_id: z.string().max(32).optional(),
+      }),
       handler: async ({ body, headers, logId, signal }, reply) => {
         const chats = ctx.service(BotChatsService);
         const visitor = `web:${body.visitor_id}`;
         if (!body.bot_id) {
-          if (!body.app_id || !body.workflow_id) throw badRequest('Give bot_id (a bot), or app_id and workflow_id (a chat-flow of a project).', { field: 'bot_id' });
+          if (!body.app_id || !body.workflow_id)
+            throw badRequest('Give bot_id (a bot), or app_id and workflow_id (a chat-flow of a project).', {
+              field: 'bot_id',
+            });
           const target = await appTarget(body.app_id, body.workflow_id);
           if (!target) throw notFound('This chat-flow is not published to the Web SDK with its project.');
           checkOrigin(headers, target.settings, 'project');
           const started = await chats
-            .start({ spaceId: target.project.space_id, userId: target.project.creator_id, ownerId: target.workflow.workflow_id, mode: 'chatflow', settings: { workflow_id: target.workflow.workflow_id, workflow_name: target.workflow.name }, conversationId: body.conversation_id, endUserId: visitor, connectorId: Connectors.ChatPage, messages: [{ role: 'user', content: body.query }], customVariables: {}, logId })
+            .start({
+              spaceId: target.project.space_id,
+              userId: target.project.creator_id,
+              ownerId: target.workflow.workflow_id,
+              mode: 'chatflow',
+              settings: { workflow_id: target.workflow.workflow_id, workflow_name: target.workflow.name },
+              conversationId: body.conversation_id,
+              endUserId: visitor,
+              connectorId: Connectors.ChatPage,
+              messages: [{ role: 'user', content: body.query }],
+              customVariables: {},
+              logId,
+            })
             .catch((e) => {
-              if ((e as { status?: number }).status === 400) throw badRequest('This conversation is not yours; start a new one.');
+              if ((e as { status?: number }).status === 400)
+                throw badRequest('This conversation is not yours; start a new one.');
               throw e;
             });
           return chats.stream(started.chat_id, reply.sse(), signal);
@@ -165,10 +210,21 @@ export default defineExtension({
         const p = await publication(body.bot_id);
         if (!p) throw notFound('This bot is not published to the Web SDK.');
         checkOrigin(headers, p.connector_settings, 'bot');
-        const started = await chats.startPublished({ botId: p.bot_id, userId: p.creator_id, endUserId: visitor, message: body.query, conversationId: body.conversation_id, logId, connectorId: Connectors.ChatPage }).catch((e) => {
-          if ((e as { status?: number }).status === 400) throw badRequest('This conversation is not yours; start a new one.');
-          throw e;
-        });
+        const started = await chats
+          .startPublished({
+            botId: p.bot_id,
+            userId: p.creator_id,
+            endUserId: visitor,
+            message: body.query,
+            conversationId: body.conversation_id,
+            logId,
+            connectorId: Connectors.ChatPage,
+          })
+          .catch((e) => {
+            if ((e as { status?: number }).status === 400)
+              throw badRequest('This conversation is not yours; start a new one.');
+            throw e;
+          });
         await chats.stream(started.chat_id, reply.sse(), signal);
       },
     });

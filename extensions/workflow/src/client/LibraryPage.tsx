@@ -1,6 +1,30 @@
-import { Button, Checkbox, Form, Input, Popconfirm, Radio, Select, Space, Tag, Typography } from '@arco-design/web-react';
+import {
+  Button,
+  Checkbox,
+  Form,
+  Input,
+  Popconfirm,
+  Radio,
+  Select,
+  Space,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { EmptyState, fieldErrors, InfiniteTable, LimitedInput, Modal, PageHeading, SearchInput, toast, useApi, useCreateDialog, useFormat, usePageTitle } from '@tessera/sdk/client';
+import {
+  EmptyState,
+  fieldErrors,
+  InfiniteTable,
+  LimitedInput,
+  Modal,
+  PageHeading,
+  SearchInput,
+  toast,
+  useApi,
+  useCreateDialog,
+  useFormat,
+  usePageTitle,
+} from '@tessera/sdk/client';
 import { Link, useNavigate } from 'react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +48,14 @@ export function LibraryPage() {
   const { t } = useTranslation('workflow');
   usePageTitle(t('title'));
   const spaceId = useSpaceId();
-  const [filters, setFilters] = useState<Filters>({ name: '', flowMode: WorkflowMode.All, status: 0, mine: false, orderBy: OrderBy.UpdateTime, sort: SortDirection.Desc });
+  const [filters, setFilters] = useState<Filters>({
+    name: '',
+    flowMode: WorkflowMode.All,
+    status: 0,
+    mine: false,
+    orderBy: OrderBy.UpdateTime,
+    sort: SortDirection.Desc,
+  });
   // ?create=1 (the home page's create button) opens the create dialog.
   const create = useCreateDialog();
   const api = useApi();
@@ -45,22 +76,45 @@ export function LibraryPage() {
       />
       <Space wrap style={{ marginBottom: 12 }}>
         <SearchInput placeholder={t('search')} onSearch={(name) => set({ name })} data-testid="workflow-search" />
-        <Select style={{ width: 140 }} value={filters.flowMode} onChange={(flowMode) => set({ flowMode })} data-testid="workflow-filter-mode" aria-label={t('filter.mode')}>
+        <Select
+          style={{ width: 140 }}
+          value={filters.flowMode}
+          onChange={(flowMode) => set({ flowMode })}
+          data-testid="workflow-filter-mode"
+          aria-label={t('filter.mode')}
+        >
           <Select.Option value={WorkflowMode.All}>{`${t('filter.mode')}: ${t('filter.all')}`}</Select.Option>
           <Select.Option value={WorkflowMode.Workflow}>{t('mode.0')}</Select.Option>
           <Select.Option value={WorkflowMode.ChatFlow}>{t('mode.3')}</Select.Option>
         </Select>
-        <Select style={{ width: 150 }} value={filters.status} onChange={(status) => set({ status })} data-testid="workflow-filter-status" aria-label={t('filter.status')}>
+        <Select
+          style={{ width: 150 }}
+          value={filters.status}
+          onChange={(status) => set({ status })}
+          data-testid="workflow-filter-status"
+          aria-label={t('filter.status')}
+        >
           <Select.Option value={0}>{`${t('filter.status')}: ${t('filter.all')}`}</Select.Option>
           <Select.Option value={ListStatus.UnPublished}>{t('status.unpublished')}</Select.Option>
           <Select.Option value={ListStatus.HadPublished}>{t('status.published')}</Select.Option>
         </Select>
-        <Select style={{ width: 150 }} value={filters.orderBy} onChange={(orderBy) => set({ orderBy })} data-testid="workflow-sort" aria-label={t('sort.label')}>
+        <Select
+          style={{ width: 150 }}
+          value={filters.orderBy}
+          onChange={(orderBy) => set({ orderBy })}
+          data-testid="workflow-sort"
+          aria-label={t('sort.label')}
+        >
           <Select.Option value={OrderBy.UpdateTime}>{t('sort.updated')}</Select.Option>
           <Select.Option value={OrderBy.CreateTime}>{t('sort.created')}</Select.Option>
           <Select.Option value={OrderBy.PublishTime}>{t('sort.published')}</Select.Option>
         </Select>
-        <Select style={{ width: 130 }} value={filters.sort} onChange={(sort) => set({ sort })} data-testid="workflow-sort-direction">
+        <Select
+          style={{ width: 130 }}
+          value={filters.sort}
+          onChange={(sort) => set({ sort })}
+          data-testid="workflow-sort-direction"
+        >
           <Select.Option value={SortDirection.Desc}>{t('sort.desc')}</Select.Option>
           <Select.Option value={SortDirection.Asc}>{t('sort.asc')}</Select.Option>
         </Select>
@@ -73,20 +127,36 @@ export function LibraryPage() {
         rowKey="workflow_id"
         queryKey={['workflow', 'list', spaceId, filters]}
         // Nothing yet: what would be here and the button that makes the first one; nothing found: just that.
-        empty={filtered ? <EmptyState description={t('emptySearch')} /> : <EmptyState description={t('empty')} action={<Button type="primary" onClick={create.show} data-testid="workflow-empty-create">{t('create')}</Button>} />}
+        empty={
+          filtered ? (
+            <EmptyState description={t('emptySearch')} />
+          ) : (
+            <EmptyState
+              description={t('empty')}
+              action={
+                <Button type="primary" onClick={create.show} data-testid="workflow-empty-create">
+                  {t('create')}
+                </Button>
+              }
+            />
+          )
+        }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ workflow_list: WorkflowListItem[]; has_more: boolean }>('/api/workflow_api/workflow_list', {
-            space_id: spaceId,
-            page,
-            size: PAGE,
-            name: filters.name || undefined,
-            flow_mode: filters.flowMode,
-            status: filters.status || undefined,
-            login_user_create: filters.mine || undefined,
-            order_by: filters.orderBy,
-            sort_type: filters.sort,
-          });
+          const r = await api.post<{ workflow_list: WorkflowListItem[]; has_more: boolean }>(
+            '/api/workflow_api/workflow_list',
+            {
+              space_id: spaceId,
+              page,
+              size: PAGE,
+              name: filters.name || undefined,
+              flow_mode: filters.flowMode,
+              status: filters.status || undefined,
+              login_user_create: filters.mine || undefined,
+              order_by: filters.orderBy,
+              sort_type: filters.sort,
+            },
+          );
           return { items: r.workflow_list, next: r.has_more ? page + 1 : undefined };
         }}
         columns={[
@@ -97,7 +167,11 @@ export function LibraryPage() {
               <Space data-testid="workflow-row" data-workflow-id={w.workflow_id}>
                 <WorkflowIcon item={w} />
                 <div>
-                  <Link to={`/workflows/${w.workflow_id}?space_id=${w.space_id}`} style={{ fontWeight: 500, display: 'block' }} data-testid="workflow-name">
+                  <Link
+                    to={`/workflows/${w.workflow_id}?space_id=${w.space_id}`}
+                    style={{ fontWeight: 500, display: 'block' }}
+                    data-testid="workflow-name"
+                  >
                     {w.name}
                   </Link>
                   {w.desc && (
@@ -109,16 +183,44 @@ export function LibraryPage() {
               </Space>
             ),
           },
-          { title: t('columns.mode'), dataIndex: 'flow_mode', width: 110, render: (m: number) => <Tag>{t(`mode.${m === WorkflowMode.ChatFlow ? 3 : 0}`)}</Tag> },
+          {
+            title: t('columns.mode'),
+            dataIndex: 'flow_mode',
+            width: 110,
+            render: (m: number) => <Tag>{t(`mode.${m === WorkflowMode.ChatFlow ? 3 : 0}`)}</Tag>,
+          },
           {
             title: t('columns.status'),
             dataIndex: 'publish_status',
             width: 150,
-            render: (s: number) => <Tag color={s === PublishStatus.HadPublished ? 'green' : s === PublishStatus.CanPublish ? 'arcoblue' : 'gray'}>{t(`publish.${s}`)}</Tag>,
+            render: (s: number) => (
+              <Tag
+                color={
+                  s === PublishStatus.HadPublished ? 'green' : s === PublishStatus.CanPublish ? 'arcoblue' : 'gray'
+                }
+              >
+                {t(`publish.${s}`)}
+              </Tag>
+            ),
           },
-          { title: t('columns.version'), dataIndex: 'latest_version', width: 100, render: (v: string | null) => v ?? '—' },
-          { title: t('columns.updated'), dataIndex: 'update_time', width: 200, render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span> },
-          { title: '', key: 'actions', width: 150, render: (_: unknown, w: WorkflowListItem) => <RowActions item={w} spaceId={spaceId} /> },
+          {
+            title: t('columns.version'),
+            dataIndex: 'latest_version',
+            width: 100,
+            render: (v: string | null) => v ?? '—',
+          },
+          {
+            title: t('columns.updated'),
+            dataIndex: 'update_time',
+            width: 200,
+            render: (s: number) => <span style={{ whiteSpace: 'nowrap' }}>{format.dateTime(s * 1000)}</span>,
+          },
+          {
+            title: '',
+            key: 'actions',
+            width: 150,
+            render: (_: unknown, w: WorkflowListItem) => <RowActions item={w} spaceId={spaceId} />,
+          },
         ]}
       />
       {create.open && <CreateModal spaceId={spaceId} onClose={create.close} />}
@@ -133,7 +235,8 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
   const [confirming, setConfirming] = useState(false);
   const refresh = () => qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
   const copy = useMutation({
-    mutationFn: () => api.post<{ workflow_id: string }>('/api/workflow_api/copy', { space_id: spaceId, workflow_id: item.workflow_id }),
+    mutationFn: () =>
+      api.post<{ workflow_id: string }>('/api/workflow_api/copy', { space_id: spaceId, workflow_id: item.workflow_id }),
     onSuccess: async () => {
       toast.success(t('copied', { name: `${item.name} (copy)` }));
       await refresh();
@@ -143,7 +246,11 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
   const refs = useQuery({
     queryKey: ['workflow', 'references', item.workflow_id],
     enabled: confirming,
-    queryFn: () => api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_references', { space_id: spaceId, workflow_id: item.workflow_id }),
+    queryFn: () =>
+      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_references', {
+        space_id: spaceId,
+        workflow_id: item.workflow_id,
+      }),
   });
   const remove = useMutation({
     mutationFn: () => api.post('/api/workflow_api/delete', { space_id: spaceId, workflow_id: item.workflow_id }),
@@ -155,7 +262,13 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
   const used = refs.data?.workflow_list ?? [];
   return (
     <Space size={4}>
-      <Button size="mini" type="text" loading={copy.isPending} onClick={() => copy.mutate()} data-testid="workflow-copy">
+      <Button
+        size="mini"
+        type="text"
+        loading={copy.isPending}
+        onClick={() => copy.mutate()}
+        data-testid="workflow-copy"
+      >
         {t('copy')}
       </Button>
       <Popconfirm
@@ -164,10 +277,22 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
         title={t('deleteTitle', { name: item.name })}
         content={
           <div data-testid="workflow-delete-check" style={{ maxWidth: 320 }}>
-            {refs.isLoading ? t('deleteChecking') : used.length ? <Typography.Text type="warning">{t('deleteUsed', { names: used.map((u) => u.name).join(', ') })}</Typography.Text> : t('deleteFree')}
+            {refs.isLoading ? (
+              t('deleteChecking')
+            ) : used.length ? (
+              <Typography.Text type="warning">
+                {t('deleteUsed', { names: used.map((u) => u.name).join(', ') })}
+              </Typography.Text>
+            ) : (
+              t('deleteFree')
+            )}
           </div>
         }
-        okButtonProps={{ status: 'danger', disabled: refs.isLoading, ...({ 'data-testid': 'workflow-delete-confirm' } as object) }}
+        okButtonProps={{
+          status: 'danger',
+          disabled: refs.isLoading,
+          ...({ 'data-testid': 'workflow-delete-confirm' } as object),
+        }}
         onOk={() => remove.mutate()}
       >
         <Button size="mini" type="text" status="danger" data-testid="workflow-delete">
@@ -191,7 +316,11 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [nameProblem, setNameProblem] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ workflow_id: string }>('/api/workflow_api/create', { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode }, { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) }),
+      api.post<{ workflow_id: string }>(
+        '/api/workflow_api/create',
+        { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode },
+        { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) },
+      ),
     onSuccess: async (r) => {
       toast.success(t('created'));
       await qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
@@ -201,7 +330,15 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
     },
   });
   return (
-    <Modal visible size="medium" title={t('form.title')} onCancel={onClose} onOk={() => create.mutate()} confirmLoading={create.isPending} okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'workflow-create-save' } as object) }}>
+    <Modal
+      visible
+      size="medium"
+      title={t('form.title')}
+      onCancel={onClose}
+      onOk={() => create.mutate()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'workflow-create-save' } as object) }}
+    >
       <Form layout="vertical">
         <Form.Item label={t('form.mode')}>
           <Radio.Group type="button" value={mode} onChange={setMode} data-testid="workflow-create-mode">
@@ -226,12 +363,32 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
           />
         </Form.Item>
         <Form.Item label={t('form.desc')}>
-          <Input.TextArea value={desc} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} onChange={setDesc} data-testid="workflow-create-desc" />
+          <Input.TextArea
+            value={desc}
+            maxLength={2000}
+            showWordLimit
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            onChange={setDesc}
+            data-testid="workflow-create-desc"
+          />
         </Form.Item>
         <Form.Item label={t('form.icon')}>
           <Space wrap data-testid="workflow-create-icons">
             {Object.keys(WORKFLOW_ICONS).map((key) => (
-              <button key={key} type="button" onClick={() => setIcon(key)} aria-pressed={key === icon} aria-label={key} style={{ padding: 2, border: `2px solid ${key === icon ? 'rgb(var(--primary-6))' : 'transparent'}`, borderRadius: 6, background: 'none', cursor: 'pointer' }}>
+              <button
+                key={key}
+                type="button"
+                onClick={() => setIcon(key)}
+                aria-pressed={key === icon}
+                aria-label={key}
+                style={{
+                  padding: 2,
+                  border: `2px solid ${key === icon ? 'rgb(var(--primary-6))' : 'transparent'}`,
+                  borderRadius: 6,
+                  background: 'none',
+                  cursor: 'pointer',
+                }}
+              >
                 <WorkflowIcon item={{ icon_uri: `icon:${key}`, name }} size={28} />
               </button>
             ))}

@@ -1,7 +1,20 @@
 // A workflow's icon and what the list answers of it: small, shared by the library page and the
 // shared pages (home), which must not pull the library's code in.
 import { Avatar } from '@arco-design/web-react';
-import { IconBranch, IconBulb, IconCode, IconEmail, IconFile, IconMessage, IconPublic, IconRobot, IconSearch, IconStorage, IconThunderbolt, IconTool } from '@arco-design/web-react/icon';
+import {
+  IconBranch,
+  IconBulb,
+  IconCode,
+  IconEmail,
+  IconFile,
+  IconMessage,
+  IconPublic,
+  IconRobot,
+  IconSearch,
+  IconStorage,
+  IconThunderbolt,
+  IconTool,
+} from '@arco-design/web-react/icon';
 import type { ComponentType, CSSProperties } from 'react';
 
 /** A workflow as workflow_list returns it. */
@@ -21,7 +34,6 @@ export interface WorkflowListItem {
   update_time: number;
 }
 
-
 /** Icons a workflow can take (stored as `icon:<name>` in icon_uri; any other value is an image URL). */
 export const WORKFLOW_ICONS: Record<string, { icon: ComponentType<{ style?: CSSProperties }>; color: string }> = {
   branch: { icon: IconBranch, color: '#165DFF' },
@@ -38,7 +50,13 @@ export const WORKFLOW_ICONS: Record<string, { icon: ComponentType<{ style?: CSSP
   thunderbolt: { icon: IconThunderbolt, color: '#F7BA1E' },
 };
 
-export function WorkflowIcon({ item, size = 32 }: { item: Pick<WorkflowListItem, 'icon_uri' | 'name'>; size?: number }) {
+export function WorkflowIcon({
+  item,
+  size = 32,
+}: {
+  item: Pick<WorkflowListItem, 'icon_uri' | 'name'>;
+  size?: number;
+}) {
   const preset = item.icon_uri.startsWith('icon:') ? WORKFLOW_ICONS[item.icon_uri.slice('icon:'.length)] : undefined;
   if (item.icon_uri && !preset)
     return (
@@ -53,4 +71,3 @@ export function WorkflowIcon({ item, size = 32 }: { item: Pick<WorkflowListItem,
     </Avatar>
   );
 }
-

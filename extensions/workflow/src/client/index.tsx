@@ -16,6 +16,14 @@ export default defineExtension({
     ctx.route({ path: '/workflows', component: LibraryPage, title: 'title' });
     ctx.route({ path: '/workflows/:workflow_id', component: EditorPage, title: 'title', layout: 'bare' });
     ctx.register(ResourceKinds, { ...workflowKind, editor: EditorPage });
-    ctx.sidebar({ key: 'workflows', area: 'work_flow', group: 'build', label: 'nav', path: '/workflows', icon: <IconBranch />, order: 30 });
+    ctx.sidebar({
+      key: 'workflows',
+      area: 'work_flow',
+      group: 'build',
+      label: 'nav',
+      path: '/workflows',
+      icon: <IconBranch />,
+      order: 30,
+    });
   },
 });

@@ -14,7 +14,10 @@ export interface RefNames {
  * Which titles can stand for their node: a title used by one node only, not the name of one of the
  * node's own inputs (`{{name.field}}` reads that input) nor another node's id, without braces or spaces.
  */
-export function refNames(nodes: Iterable<{ node_id: string; node_title: string }>, localNames: Iterable<string> = []): RefNames {
+export function refNames(
+  nodes: Iterable<{ node_id: string; node_title: string }>,
+  localNames: Iterable<string> = [],
+): RefNames {
   const byTitle = new Map<string, string | null>();
   const ids = new Set<string>();
   for (const n of nodes) {
@@ -51,7 +54,8 @@ export function refsToIds(text: string, names: RefNames): string {
   if (!names.ids.size || !text.includes('{{')) return text;
   return text.replace(REF, (whole, a: string, body: string, b: string) => {
     let best: string | undefined;
-    for (let i = body.indexOf('.'); i > 0; i = body.indexOf('.', i + 1)) if (names.ids.has(body.slice(0, i))) best = body.slice(0, i);
+    for (let i = body.indexOf('.'); i > 0; i = body.indexOf('.', i + 1))
+      if (names.ids.has(body.slice(0, i))) best = body.slice(0, i);
     return best === undefined ? whole : `{{${a}${names.ids.get(best)}${body.slice(best.length)}${b}}}`;
   });
 }

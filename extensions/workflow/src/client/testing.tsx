@@ -34,18 +34,49 @@ export interface RenderedNodeForm extends RenderedExtension {
 export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<RenderedNodeForm> {
   let last: Record<string, unknown> | undefined;
   let lastParam: CanvasNode['node_param'] | undefined;
-  const { extension, locales, Form, param = {}, upstream = [], body = [], problems = {}, spaceId = '1', workflowId = '1', namespaces = {}, ...rest } = opts;
+  const {
+    extension,
+    locales,
+    Form,
+    param = {},
+    upstream = [],
+    body = [],
+    problems = {},
+    spaceId = '1',
+    workflowId = '1',
+    namespaces = {},
+    ...rest
+  } = opts;
   function Harness() {
     const [p, setP] = useState<CanvasNode['node_param']>({ inputs: [], outputs: [], settings: {}, ...param });
     lastParam = p;
     const node: CanvasNode = { node_id: 'node', type: 'x', node_param: p, layout: { x: 0, y: 0 } };
-    return <Form node={node} upstream={upstream} body={body} problems={problems} spaceId={spaceId} workflowId={workflowId} widgets={FORM_WIDGETS} onSettings={(settings) => (setP((x) => ({ ...x, settings })), (last = settings))} onParam={(patch) => setP((x) => ({ ...x, ...patch }))} />;
+    return (
+      <Form
+        node={node}
+        upstream={upstream}
+        body={body}
+        problems={problems}
+        spaceId={spaceId}
+        workflowId={workflowId}
+        widgets={FORM_WIDGETS}
+        onSettings={(settings) => (setP((x) => ({ ...x, settings })), (last = settings))}
+        onParam={(patch) => setP((x) => ({ ...x, ...patch }))}
+      />
+    );
   }
-  const harness = defineExtension({ id: extension, register: (ctx) => (ctx.i18n(locales), void ctx.route({ path: '/', component: Harness })) });
+  const harness = defineExtension({
+    id: extension,
+    register: (ctx) => (ctx.i18n(locales), void ctx.route({ path: '/', component: Harness })),
+  });
   // The shared inputs (templates, field lists) translate in the workflow namespace.
   const workflow = defineExtension({ id: 'workflow', register: (ctx) => ctx.i18n({ 'en-US': enUS, 'zh-CN': zhCN }) });
   const others = Object.entries(namespaces).map(([id, l]) => defineExtension({ id, register: (ctx) => ctx.i18n(l) }));
-  const rendered = await renderExtension(harness, { ...rest, path: '/', others: extension === 'workflow' ? others : [workflow, ...others] });
+  const rendered = await renderExtension(harness, {
+    ...rest,
+    path: '/',
+    others: extension === 'workflow' ? others : [workflow, ...others],
+  });
   return Object.assign(rendered, { settings: () => last, param: () => lastParam! });
 }
 
@@ -55,15 +86,18 @@ export async function renderNodeForm(opts: RenderNodeFormOptions): Promise<Rende
  */
 export function nodeTypeClientsOf(extension: { register?(ctx: never): void }): Record<string, NodeTypeClient> {
   const out: Record<string, NodeTypeClient> = {};
-  const ctx = new Proxy({}, {
-    get: (_t, prop) =>
-      prop === 'register'
-        ? (point: unknown, item: NodeTypeClient) => {
-            if (point === NodeTypeClients) out[item.key] = item;
-            return { dispose() {} };
-          }
-        : () => ({ dispose() {} }),
-  });
+  const ctx = new Proxy(
+    {},
+    {
+      get: (_t, prop) =>
+        prop === 'register'
+          ? (point: unknown, item: NodeTypeClient) => {
+              if (point === NodeTypeClients) out[item.key] = item;
+              return { dispose() {} };
+            }
+          : () => ({ dispose() {} }),
+    },
+  );
   extension.register?.(ctx as never);
   return out;
 }

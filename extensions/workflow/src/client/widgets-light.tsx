@@ -29,7 +29,10 @@ export interface VariableRef {
   scope: 'system' | 'user' | 'app';
   name: string;
 }
-export const SYSTEM_VARIABLES: VariableRef[] = ['user_id', 'space_id', 'workflow_id', 'execute_id'].map((name) => ({ scope: 'system', name }));
+export const SYSTEM_VARIABLES: VariableRef[] = ['user_id', 'space_id', 'workflow_id', 'execute_id'].map((name) => ({
+  scope: 'system',
+  name,
+}));
 
 /** The variables inputs may read in a space: system ones, and its app and the user's variables (when the variables extension runs). */
 export function useVariables(spaceId: string): VariableRef[] {
@@ -39,7 +42,11 @@ export function useVariables(spaceId: string): VariableRef[] {
     queryFn: async () => {
       const list = async (scope: 'app' | 'user') => {
         try {
-          const r = await api.post<{ variables: { name: string }[] }>('/api/variables/list', { space_id: spaceId, scope }, { handled: () => true });
+          const r = await api.post<{ variables: { name: string }[] }>(
+            '/api/variables/list',
+            { space_id: spaceId, scope },
+            { handled: () => true },
+          );
           return r.variables.map((x) => ({ scope, name: x.name }));
         } catch {
           return []; // the variables extension is off

@@ -11,7 +11,15 @@ import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/wo
 import type { NodeFormWidgets, UpstreamOutput } from './points.ts';
 import { FieldProblem, FIELD_TYPES, SYSTEM_VARIABLES, useTypeLabel, type VariableRef } from './widgets-light.tsx';
 
-export { FIELD_TYPES, FieldProblem, hintForm, SYSTEM_VARIABLES, useTypeLabel, useVariables, type VariableRef } from './widgets-light.tsx';
+export {
+  FIELD_TYPES,
+  FieldProblem,
+  hintForm,
+  SYSTEM_VARIABLES,
+  useTypeLabel,
+  useVariables,
+  type VariableRef,
+} from './widgets-light.tsx';
 
 function literal(text: string, type: InputBinding['type']): unknown {
   if (type === 'integer' || type === 'number') return text === '' || Number.isNaN(Number(text)) ? text : Number(text);
@@ -20,7 +28,21 @@ function literal(text: string, type: InputBinding['type']): unknown {
 }
 
 /** One input's value: typed literal, a reference picked from the outputs of upstream nodes, or a variable. */
-export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, onChange, testId, error }: { binding: InputBinding; upstream: UpstreamOutput[]; variables?: VariableRef[]; onChange(value: ValueExpr): void; testId?: string; error?: boolean }) {
+export function ValueInput({
+  binding,
+  upstream,
+  variables = SYSTEM_VARIABLES,
+  onChange,
+  testId,
+  error,
+}: {
+  binding: InputBinding;
+  upstream: UpstreamOutput[];
+  variables?: VariableRef[];
+  onChange(value: ValueExpr): void;
+  testId?: string;
+  error?: boolean;
+}) {
   const { t } = useTranslation('workflow');
   const typeLabel = useTypeLabel();
   const v = binding.value;
@@ -34,7 +56,15 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
         size="small"
         style={{ width: 88, flex: 'none' }}
         value={kind}
-        onChange={(k) => onChange(k === 'ref' ? { kind: 'ref', node_id: upstream[0]?.node_id ?? '', path: upstream[0] ? [upstream[0].field.name] : [] } : k === 'var' ? { kind: 'var', scope: variables[0]?.scope ?? 'system', name: variables[0]?.name ?? 'user_id' } : { kind: 'literal', value: '' })}
+        onChange={(k) =>
+          onChange(
+            k === 'ref'
+              ? { kind: 'ref', node_id: upstream[0]?.node_id ?? '', path: upstream[0] ? [upstream[0].field.name] : [] }
+              : k === 'var'
+                ? { kind: 'var', scope: variables[0]?.scope ?? 'system', name: variables[0]?.name ?? 'user_id' }
+                : { kind: 'literal', value: '' },
+          )
+        }
         data-testid={testId && `${testId}-kind`}
       >
         <Select.Option value="ref">{t('editor.ref')}</Select.Option>
@@ -82,7 +112,14 @@ export function ValueInput({ binding, upstream, variables = SYSTEM_VARIABLES, on
           ))}
         </Select>
       ) : (
-        <Input size="small" style={{ flex: 1, minWidth: 120 }} status={status} value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''} onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })} data-testid={testId && `${testId}-literal`} />
+        <Input
+          size="small"
+          style={{ flex: 1, minWidth: 120 }}
+          status={status}
+          value={v.kind === 'literal' ? String(v.value ?? '') : v.kind === 'template' ? v.template : ''}
+          onChange={(value) => onChange({ kind: 'literal', value: literal(value, binding.type) })}
+          data-testid={testId && `${testId}-literal`}
+        />
       )}
     </div>
   );
@@ -104,23 +141,64 @@ interface Candidate {
  * A text with {{placeholders}}: typing `{{` offers the node's inputs and the outputs of upstream nodes
  * (arrows choose, Enter or Tab inserts, Escape closes).
  */
-export function TemplateInput({ value: stored, onChange, node, upstream, placeholder, minRows = 2, maxRows = 10, testId, error, style }: { value: string; onChange(v: string): void; node: CanvasNode; upstream: UpstreamOutput[]; placeholder?: string; minRows?: number; maxRows?: number; testId?: string; error?: boolean; style?: CSSProperties }) {
+export function TemplateInput({
+  value: stored,
+  onChange,
+  node,
+  upstream,
+  placeholder,
+  minRows = 2,
+  maxRows = 10,
+  testId,
+  error,
+  style,
+}: {
+  value: string;
+  onChange(v: string): void;
+  node: CanvasNode;
+  upstream: UpstreamOutput[];
+  placeholder?: string;
+  minRows?: number;
+  maxRows?: number;
+  testId?: string;
+  error?: boolean;
+  style?: CSSProperties;
+}) {
   const { t } = useTranslation('workflow');
   const area = useRef<HTMLTextAreaElement | null>(null);
   const [query, setQuery] = useState<{ start: number; end: number; text: string } | null>(null);
   const [active, setActive] = useState(0);
   // References are stored by node id and shown (and typed) by node title.
-  const names = useMemo(() => refNames(upstream, node.node_param.inputs.map((i) => i.name)), [upstream, node.node_param.inputs]);
+  const names = useMemo(
+    () =>
+      refNames(
+        upstream,
+        node.node_param.inputs.map((i) => i.name),
+      ),
+    [upstream, node.node_param.inputs],
+  );
   const value = useMemo(() => refsToTitles(stored, names), [stored, names]);
   const setValue = (display: string) => onChange(refsToIds(display, names));
   const candidates = useMemo<Candidate[]>(
     () => [
       ...node.node_param.inputs.map((i) => ({ value: i.name, label: i.name, type: i.type })),
-      ...upstream.map((u) => ({ value: `${names.titles.get(u.node_id) ?? u.node_id}.${u.field.name}`, label: `${u.node_title} · ${u.field.name}`, type: u.field.type })),
+      ...upstream.map((u) => ({
+        value: `${names.titles.get(u.node_id) ?? u.node_id}.${u.field.name}`,
+        label: `${u.node_title} · ${u.field.name}`,
+        type: u.field.type,
+      })),
     ],
     [node.node_param.inputs, upstream, names],
   );
-  const shown = query ? candidates.filter((c) => c.value.toLowerCase().includes(query.text.toLowerCase()) || c.label.toLowerCase().includes(query.text.toLowerCase())).slice(0, 30) : [];
+  const shown = query
+    ? candidates
+        .filter(
+          (c) =>
+            c.value.toLowerCase().includes(query.text.toLowerCase()) ||
+            c.label.toLowerCase().includes(query.text.toLowerCase()),
+        )
+        .slice(0, 30)
+    : [];
   const open = !!query && shown.length > 0;
 
   const detect = (text: string, caret: number) => {
@@ -170,7 +248,24 @@ export function TemplateInput({ value: stored, onChange, node, upstream, placeho
         data-testid={testId}
       />
       {open && (
-        <div role="listbox" aria-label={t('editor.insertRef')} data-testid="template-options" style={{ position: 'absolute', zIndex: 10, left: 0, right: 0, top: '100%', maxHeight: 220, overflow: 'auto', background: 'var(--color-bg-popup)', border: '1px solid var(--color-border-2)', borderRadius: 4, boxShadow: '0 4px 10px rgba(0,0,0,.1)' }}>
+        <div
+          role="listbox"
+          aria-label={t('editor.insertRef')}
+          data-testid="template-options"
+          style={{
+            position: 'absolute',
+            zIndex: 10,
+            left: 0,
+            right: 0,
+            top: '100%',
+            maxHeight: 220,
+            overflow: 'auto',
+            background: 'var(--color-bg-popup)',
+            border: '1px solid var(--color-border-2)',
+            borderRadius: 4,
+            boxShadow: '0 4px 10px rgba(0,0,0,.1)',
+          }}
+        >
           {shown.map((c, i) => (
             <div
               key={c.value}
@@ -183,7 +278,14 @@ export function TemplateInput({ value: stored, onChange, node, upstream, placeho
                 pick(c);
               }}
               onMouseEnter={() => setActive(i)}
-              style={{ padding: '4px 8px', cursor: 'pointer', fontSize: 12, display: 'flex', justifyContent: 'space-between', background: i === active ? 'var(--color-fill-2)' : undefined }}
+              style={{
+                padding: '4px 8px',
+                cursor: 'pointer',
+                fontSize: 12,
+                display: 'flex',
+                justifyContent: 'space-between',
+                background: i === active ? 'var(--color-fill-2)' : undefined,
+              }}
             >
               <span>{c.label}</span>
               <span style={{ color: 'var(--color-text-3)' }}>{c.type}</span>
@@ -196,28 +298,74 @@ export function TemplateInput({ value: stored, onChange, node, upstream, placeho
 }
 
 /** A list of typed fields (outputs, form fields, JSON fields): name, type, optionally required. */
-export function FieldsEditor({ fields, onChange, testId = 'field', withRequired = false, addLabel, problemOf }: { fields: FieldDecl[]; onChange(fields: FieldDecl[]): void; testId?: string; withRequired?: boolean; addLabel?: string; problemOf?(index: number): string | undefined }) {
+export function FieldsEditor({
+  fields,
+  onChange,
+  testId = 'field',
+  withRequired = false,
+  addLabel,
+  problemOf,
+}: {
+  fields: FieldDecl[];
+  onChange(fields: FieldDecl[]): void;
+  testId?: string;
+  withRequired?: boolean;
+  addLabel?: string;
+  problemOf?(index: number): string | undefined;
+}) {
   const typeLabel = useTypeLabel();
   const { t } = useTranslation('workflow');
-  const set = (i: number, patch: Partial<FieldDecl>) => onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  const set = (i: number, patch: Partial<FieldDecl>) =>
+    onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   return (
     <div data-testid={`${testId}s`}>
       {fields.map((f, i) => (
         <div key={i} style={{ marginBottom: 6 }}>
           <Space size={4}>
-            <Input size="small" style={{ width: 130 }} status={problemOf?.(i) ? 'error' : undefined} value={f.name} onChange={(name) => set(i, { name })} data-testid={`${testId}-${i}-name`} />
-            <Select size="small" style={{ width: 96 }} value={f.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: typeLabel(x), value: x }))} data-testid={`${testId}-${i}-type`} />
+            <Input
+              size="small"
+              style={{ width: 130 }}
+              status={problemOf?.(i) ? 'error' : undefined}
+              value={f.name}
+              onChange={(name) => set(i, { name })}
+              data-testid={`${testId}-${i}-name`}
+            />
+            <Select
+              size="small"
+              style={{ width: 96 }}
+              value={f.type}
+              onChange={(type) => set(i, { type })}
+              options={FIELD_TYPES.map((x) => ({ label: typeLabel(x), value: x }))}
+              data-testid={`${testId}-${i}-type`}
+            />
             {withRequired && (
               <Checkbox checked={!!f.required} onChange={(required) => set(i, { required })}>
                 {t('editor.required')}
               </Checkbox>
             )}
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(fields.filter((_, j) => j !== i))} />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              aria-label={t('editor.remove')}
+              onClick={() => onChange(fields.filter((_, j) => j !== i))}
+            />
           </Space>
           <FieldProblem message={problemOf?.(i)} />
         </div>
       ))}
-      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => onChange([...fields, { name: `${testId === 'output' ? 'output' : 'field'}${fields.length + 1}`, type: 'string' }])} data-testid={`${testId}-add`}>
+      <Button
+        size="mini"
+        type="text"
+        icon={<IconPlus />}
+        onClick={() =>
+          onChange([
+            ...fields,
+            { name: `${testId === 'output' ? 'output' : 'field'}${fields.length + 1}`, type: 'string' },
+          ])
+        }
+        data-testid={`${testId}-add`}
+      >
         {addLabel ?? t('editor.addField')}
       </Button>
     </div>
@@ -225,13 +373,31 @@ export function FieldsEditor({ fields, onChange, testId = 'field', withRequired 
 }
 
 /** A workflow of the space (not `exclude`, the one being edited), picked by name. */
-export function WorkflowSelect({ spaceId, exclude, value, onChange, testId = 'workflow-select', style }: { spaceId: string; exclude?: string; value?: string; onChange(workflowId: string, name: string): void; testId?: string; style?: CSSProperties }) {
+export function WorkflowSelect({
+  spaceId,
+  exclude,
+  value,
+  onChange,
+  testId = 'workflow-select',
+  style,
+}: {
+  spaceId: string;
+  exclude?: string;
+  value?: string;
+  onChange(workflowId: string, name: string): void;
+  testId?: string;
+  style?: CSSProperties;
+}) {
   const { t } = useTranslation('workflow');
   const api = useApi();
   const [q, setQ] = useState('');
   const list = useQuery({
     queryKey: ['workflow', 'picker', spaceId, q],
-    queryFn: () => api.post<{ workflow_list: { workflow_id: string; name: string; latest_version?: string | null }[] }>('/api/workflow_api/workflow_list', { space_id: spaceId, page: 1, size: 50, ...(q ? { name: q } : {}) }),
+    queryFn: () =>
+      api.post<{ workflow_list: { workflow_id: string; name: string; latest_version?: string | null }[] }>(
+        '/api/workflow_api/workflow_list',
+        { space_id: spaceId, page: 1, size: 50, ...(q ? { name: q } : {}) },
+      ),
   });
   const items = (list.data?.workflow_list ?? []).filter((w) => w.workflow_id !== exclude);
   return (
@@ -251,7 +417,9 @@ export function WorkflowSelect({ spaceId, exclude, value, onChange, testId = 'wo
       {items.map((w) => (
         <Select.Option key={w.workflow_id} value={w.workflow_id}>
           {w.name}
-          {w.latest_version ? <span style={{ color: 'var(--color-text-3)', marginLeft: 6 }}>{w.latest_version}</span> : null}
+          {w.latest_version ? (
+            <span style={{ color: 'var(--color-text-3)', marginLeft: 6 }}>{w.latest_version}</span>
+          ) : null}
         </Select.Option>
       ))}
     </Select>

@@ -1,8 +1,22 @@
 import { z } from 'zod';
-import { containsText, defineExtension, JobQueueService, OutboundHttpService, ResourceReferences } from '@tessera/sdk/server';
+import {
+  containsText,
+  defineExtension,
+  JobQueueService,
+  OutboundHttpService,
+  ResourceReferences,
+} from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
-import { FileValues, NodeTypes, RunMode, WorkflowRunnerService, type ChildRunRequest, type ChildRunResult, type NodeTypeDefinition } from '../shared/index.ts';
+import {
+  FileValues,
+  NodeTypes,
+  RunMode,
+  WorkflowRunnerService,
+  type ChildRunRequest,
+  type ChildRunResult,
+  type NodeTypeDefinition,
+} from '../shared/index.ts';
 import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
@@ -21,7 +35,12 @@ const ConfigSchema = z.object({
    * failed by the sweep. A queue job whose worker stopped is delivered again before that (BullMQ notices a
    * stalled job within about a minute) and run again from the start unless a node not safe to repeat had started.
    */
-  runRecoveryMs: z.number().int().min(30_000).max(24 * 3600_000).default(Number(process.env.TESSERA_RUN_RECOVERY_MS) || 120_000),
+  runRecoveryMs: z
+    .number()
+    .int()
+    .min(30_000)
+    .max(24 * 3600_000)
+    .default(Number(process.env.TESSERA_RUN_RECOVERY_MS) || 120_000),
 });
 
 export default defineExtension({
@@ -41,7 +60,12 @@ export default defineExtension({
           .where('m.id', '<>', id)
           .where(containsText('d.canvas', `"${id}"`))
           .execute();
-        return rows.map((r) => ({ kind: 'workflow', id: r.id as string, name: r.name as string, space_id: r.space_id as string }));
+        return rows.map((r) => ({
+          kind: 'workflow',
+          id: r.id as string,
+          name: r.name as string,
+          space_id: r.space_id as string,
+        }));
       },
     });
     ctx.migrations(migrations);
@@ -72,7 +96,8 @@ export default defineExtension({
         runs.log(runId, nodeId, message);
       },
       runWorkflow: (parent, request) => runChild(parent, request),
-      resolveFile: async (run, value) => (fileValues.size ? ((await fileValues.call(value, run.spaceId)) ?? undefined) : undefined),
+      resolveFile: async (run, value) =>
+        fileValues.size ? ((await fileValues.call(value, run.spaceId)) ?? undefined) : undefined,
       setVariable: async (run, scope, name, value) => {
         const store = ctx.optionalService(VariablesService);
         if (!store) throw new Error('Variables are not available: enable the variables extension.');
@@ -91,20 +116,47 @@ export default defineExtension({
         name = meta.name;
         if (meta.space_id !== parent.spaceId) throw new Error('A sub-workflow must belong to the same space.');
         const chain = chains.get(parent.runId) ?? [(await runs.get(parent.runId))?.workflow_id ?? ''];
-        if (chain.includes(meta.id)) throw new Error(`The workflow '${meta.name}' would call itself (through sub-workflows).`);
+        if (chain.includes(meta.id))
+          throw new Error(`The workflow '${meta.name}' would call itself (through sub-workflows).`);
         if (chain.length >= 8) throw new Error('Sub-workflows are nested more than 8 deep.');
-        const source = request.version === 'draft' ? { ...(await store.draft(meta.id)), commit_id: null, version: null } : await store.published(meta.id, request.version || undefined);
-        const child = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: parent.userId, execute_mode: parent.executeMode, run_mode: RunMode.Sync, commit_id: source.commit_id, version: source.version, canvas: source.canvas, input: request.input, log_id: '' });
+        const source =
+          request.version === 'draft'
+            ? { ...(await store.draft(meta.id)), commit_id: null, version: null }
+            : await store.published(meta.id, request.version || undefined);
+        const child = await runs.create({
+          workflow_id: meta.id,
+          name: meta.name,
+          space_id: meta.space_id,
+          user_id: parent.userId,
+          execute_mode: parent.executeMode,
+          run_mode: RunMode.Sync,
+          commit_id: source.commit_id,
+          version: source.version,
+          canvas: source.canvas,
+          input: request.input,
+          log_id: '',
+        });
         chains.set(child.id, [...chain, meta.id]);
         childId = child.id;
       }
-      const execution = runs.execute(childId, request.resume ? { event_id: request.resume.event_id, data: request.resume.data } : undefined);
+      const execution = runs.execute(
+        childId,
+        request.resume ? { event_id: request.resume.event_id, data: request.resume.data } : undefined,
+      );
       const cancelChild = () => runs.cancel(childId);
       parent.signal?.addEventListener('abort', cancelChild, { once: true });
       const outcome = await execution.finally(() => parent.signal?.removeEventListener('abort', cancelChild));
       if (outcome.status === 'success') return { status: 'success', execute_id: childId, output: outcome.output ?? {} };
-      if (outcome.status === 'interrupted') return { status: 'interrupted', execute_id: childId, event_id: outcome.interrupt!.event_id, interrupt: { type: outcome.interrupt!.type, data: outcome.interrupt!.data } };
-      throw new Error(`The sub-workflow '${name}' ${outcome.status === 'cancel' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`}`);
+      if (outcome.status === 'interrupted')
+        return {
+          status: 'interrupted',
+          execute_id: childId,
+          event_id: outcome.interrupt!.event_id,
+          interrupt: { type: outcome.interrupt!.type, data: outcome.interrupt!.data },
+        };
+      throw new Error(
+        `The sub-workflow '${name}' ${outcome.status === 'cancel' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`}`,
+      );
     };
 
     ctx.job({
@@ -147,10 +199,19 @@ export default defineExtension({
   },
   async start(ctx) {
     // Each process says its own runs are alive (a queue job would run in one process only).
-    const beat = setInterval(() => void services.get(ctx)!.heartbeat().catch((e) => ctx.report(e)), 15_000);
+    const beat = setInterval(
+      () =>
+        void services
+          .get(ctx)!
+          .heartbeat()
+          .catch((e) => ctx.report(e)),
+      15_000,
+    );
     beat.unref();
     heartbeats.set(ctx, beat);
-    const failed = await services.get(ctx)!.recoverOrphans({ staleOnly: ctx.host.distributed, staleAfterMs: ctx.config.runRecoveryMs });
+    const failed = await services
+      .get(ctx)!
+      .recoverOrphans({ staleOnly: ctx.host.distributed, staleAfterMs: ctx.config.runRecoveryMs });
     if (failed) ctx.logger.warn(`failed ${failed} run(s) left running by a previous stop`);
   },
 });

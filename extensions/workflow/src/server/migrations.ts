@@ -24,7 +24,11 @@ export const migrations: Migration[] = [
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('deleted_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('workflow_meta_space').on('workflow_meta').columns(['space_id', 'updated_at']).execute();
+      await db.schema
+        .createIndex('workflow_meta_space')
+        .on('workflow_meta')
+        .columns(['space_id', 'updated_at'])
+        .execute();
       await db.schema
         .createTable('workflow_draft')
         .addColumn('workflow_id', 'varchar(32)', (c) => c.primaryKey())
@@ -47,7 +51,11 @@ export const migrations: Migration[] = [
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('published_at', 'varchar(32)')
         .execute();
-      await db.schema.createIndex('workflow_commit_wf').on('workflow_commit').columns(['workflow_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('workflow_commit_wf')
+        .on('workflow_commit')
+        .columns(['workflow_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('workflow_operation')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -81,7 +89,11 @@ export const migrations: Migration[] = [
         .addColumn('finished_at', 'varchar(32)')
         .addColumn('duration_ms', 'integer')
         .execute();
-      await db.schema.createIndex('workflow_run_wf').on('workflow_run').columns(['workflow_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('workflow_run_wf')
+        .on('workflow_run')
+        .columns(['workflow_id', 'created_at'])
+        .execute();
       await db.schema.createIndex('workflow_run_status').on('workflow_run').column('status').execute();
       await db.schema
         .createTable('workflow_node_exec')
@@ -99,7 +111,11 @@ export const migrations: Migration[] = [
         .addColumn('duration_ms', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('tokens', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
-      await db.schema.createIndex('workflow_node_exec_run').on('workflow_node_exec').columns(['run_id', 'node_id']).execute();
+      await db.schema
+        .createIndex('workflow_node_exec_run')
+        .on('workflow_node_exec')
+        .columns(['run_id', 'node_id'])
+        .execute();
       await db.schema
         .createTable('workflow_span')
         .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -136,8 +152,14 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('workflow_run').addColumn('bot_id', 'varchar(32)').execute();
       await db.schema.alterTable('workflow_run').addColumn('connector_id', 'varchar(32)').execute();
       await db.schema.alterTable('workflow_run').addColumn('connector_uid', 'varchar(128)').execute();
-      await db.schema.alterTable('workflow_run').addColumn('input_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('workflow_run').addColumn('output_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('workflow_run')
+        .addColumn('input_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('workflow_run')
+        .addColumn('output_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
   {

@@ -1,8 +1,28 @@
 import { ApiError, ErrorCode, badRequest, conflict, imageRef } from '@tessera/sdk';
-import { ErrorTexts, ResourceKinds, containsText, listResourcesOfTable, sameText, type ResourcePackage, type ServerContext, type SseStream } from '@tessera/sdk/server';
+import {
+  ErrorTexts,
+  ResourceKinds,
+  containsText,
+  listResourcesOfTable,
+  sameText,
+  type ResourcePackage,
+  type ServerContext,
+  type SseStream,
+} from '@tessera/sdk/server';
 import { z } from 'zod';
 import { TracesService } from '@tessera/ext-observability/shared';
-import { Canvas, ExecuteMode, type CanvasNode as CanvasNodeT, type FieldDecl, type ValidationProblem, NodeTypes, OperateType, RunMode, RunStatus, WorkflowMode } from '../shared/index.ts';
+import {
+  Canvas,
+  ExecuteMode,
+  type CanvasNode as CanvasNodeT,
+  type FieldDecl,
+  type ValidationProblem,
+  NodeTypes,
+  OperateType,
+  RunMode,
+  RunStatus,
+  WorkflowMode,
+} from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { blocking, localsContext, validateCanvas } from './engine/validate.ts';
 import { MigrationError, stampVersions, upgradeCanvas } from './engine/upgrade.ts';
@@ -25,7 +45,6 @@ function parseJsonish(v: unknown, what: string): unknown {
     throw badRequest(`${what} is not valid JSON.`);
   }
 }
-
 
 export interface WorkflowApiDeps {
   store: WorkflowStore;
@@ -77,7 +96,12 @@ export async function processView(runs: RunService, row: RunRow) {
  * studio's test runs). `open` shapes the stream as Coze's open API does: a workflow whose End returns
  * variables sends them as a last Message before Done, and events carry the run's debug link.
  */
-export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, opts: { nodes?: boolean; open?: { debugUrl: string } } = {}): Promise<void> {
+export function pipeRunToSse(
+  runs: RunService,
+  runId: string,
+  sse: SseStream,
+  opts: { nodes?: boolean; open?: { debugUrl: string } } = {},
+): Promise<void> {
   let id = 0;
   const seqOf = new Map<string, number>();
   const nodeSeq = (nodeId: string) => {
@@ -89,14 +113,63 @@ export function pipeRunToSse(runs: RunService, runId: string, sse: SseStream, op
   return new Promise<void>((resolve) => {
     const off = runs.subscribe(runId, (e: RunEvent) => {
       if (e.type === 'node' && opts.nodes) sse.send('Node', { execute_id: runId, ...e.record }, String(id++));
-      if (e.type === 'message') sse.send('Message', { content: e.content, content_type: 'text', node_title: e.node_title, node_seq_id: opts.open ? nodeSeq(e.node_id) : String(e.seq), node_is_finish: e.final, node_id: e.node_id }, String(id++));
-      if (e.type === 'interrupt') sse.send('Interrupt', { interrupt_data: { event_id: e.event_id, type: e.interrupt_type, data: JSON.stringify(e.data) }, node_title: e.node_title, node_id: e.node_id, ...debug }, String(id++));
+      if (e.type === 'message')
+        sse.send(
+          'Message',
+          {
+            content: e.content,
+            content_type: 'text',
+            node_title: e.node_title,
+            node_seq_id: opts.open ? nodeSeq(e.node_id) : String(e.seq),
+            node_is_finish: e.final,
+            node_id: e.node_id,
+          },
+          String(id++),
+        );
+      if (e.type === 'interrupt')
+        sse.send(
+          'Interrupt',
+          {
+            interrupt_data: { event_id: e.event_id, type: e.interrupt_type, data: JSON.stringify(e.data) },
+            node_title: e.node_title,
+            node_id: e.node_id,
+            ...debug,
+          },
+          String(id++),
+        );
       if (e.type === 'done') {
-        if (opts.open && e.status === RunStatus.Success && e.exit && !seqOf.has(e.exit.node_id) && e.output !== undefined) {
+        if (
+          opts.open &&
+          e.status === RunStatus.Success &&
+          e.exit &&
+          !seqOf.has(e.exit.node_id) &&
+          e.output !== undefined
+        ) {
           // End returned variables (it streamed no answer): they are the run's last message.
-          sse.send('Message', { content: JSON.stringify(e.output), content_type: 'text', node_title: e.exit.node_title, node_seq_id: nodeSeq(e.exit.node_id), node_is_finish: true, node_id: e.exit.node_id, node_type: 'End' }, String(id++));
+          sse.send(
+            'Message',
+            {
+              content: JSON.stringify(e.output),
+              content_type: 'text',
+              node_title: e.exit.node_title,
+              node_seq_id: nodeSeq(e.exit.node_id),
+              node_is_finish: true,
+              node_id: e.exit.node_id,
+              node_type: 'End',
+            },
+            String(id++),
+          );
         }
-        if (e.status === RunStatus.Fail || e.status === RunStatus.Cancel) sse.send('Error', { error_code: e.status === RunStatus.Cancel ? 4004 : 4000, error_message: e.error ?? 'The run failed.', ...debug }, String(id++));
+        if (e.status === RunStatus.Fail || e.status === RunStatus.Cancel)
+          sse.send(
+            'Error',
+            {
+              error_code: e.status === RunStatus.Cancel ? 4004 : 4000,
+              error_message: e.error ?? 'The run failed.',
+              ...debug,
+            },
+            String(id++),
+          );
         sse.send('Done', { execute_id: runId, debug_url: opts.open?.debugUrl ?? '' }, String(id++));
         off();
         sse.close();
@@ -110,15 +183,33 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   const { store, runs, typeOf } = deps;
   // Submitting, publishing, versions and reverting (versions.ts).
   const { publishWorkflow } = registerVersionRoutes(ctx, deps);
-  ctx.register(ErrorTexts, { key: 'workflow.nameTaken', texts: { 'en-US': 'A workflow named "{{name}}" already exists in this space. Choose another name.', 'zh-CN': '此空间中已有名为“{{name}}”的工作流，请换一个名称。' } });
+  ctx.register(ErrorTexts, {
+    key: 'workflow.nameTaken',
+    texts: {
+      'en-US': 'A workflow named "{{name}}" already exists in this space. Choose another name.',
+      'zh-CN': '此空间中已有名为“{{name}}”的工作流，请换一个名称。',
+    },
+  });
   /** Workflows of a space have different names (ignoring case). */
   const nameTaken = async (spaceId: string, name: string, exceptId?: string) => {
-    let q = ctx.db.selectFrom('workflow_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', name));
+    let q = ctx.db
+      .selectFrom('workflow_meta')
+      .select('id')
+      .where('space_id', '=', spaceId)
+      .where('deleted_at', 'is', null)
+      .where(sameText('name', name));
     if (exceptId) q = q.where('id', '!=', exceptId);
     return !!(await q.executeTakeFirst());
   };
   const refuseTakenName = async (spaceId: string, name: string, exceptId?: string) => {
-    if (await nameTaken(spaceId, name, exceptId)) throw new ApiError(409, ErrorCode.CONFLICT, `A workflow named "${name}" already exists in this space. Choose another name.`, '', { detail: { field: 'name' }, text: { key: 'workflow.nameTaken', params: { name } } });
+    if (await nameTaken(spaceId, name, exceptId))
+      throw new ApiError(
+        409,
+        ErrorCode.CONFLICT,
+        `A workflow named "${name}" already exists in this space. Choose another name.`,
+        '',
+        { detail: { field: 'name' }, text: { key: 'workflow.nameTaken', params: { name } } },
+      );
   };
   const providerOf = (key: string) => ctx.registry(NodeTypes).ownerOf(key);
   const db = () => ctx.db;
@@ -129,7 +220,22 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     auth: 'user',
     summary: 'The node catalogue (from the node-type registry)',
     handler: () => ({
-      node_types: ctx.registry(NodeTypes).list().map((t) => ({ key: t.key, code: t.code, type: String(t.code), version: t.version ?? 1, category: t.category, label: t.label, description: t.description ?? null, singleton: !!t.singleton, role: t.role ?? null, outputs: t.outputsOf ? 'computed' : 'declared', composite: !!t.localsOf })),
+      node_types: ctx
+        .registry(NodeTypes)
+        .list()
+        .map((t) => ({
+          key: t.key,
+          code: t.code,
+          type: String(t.code),
+          version: t.version ?? 1,
+          category: t.category,
+          label: t.label,
+          description: t.description ?? null,
+          singleton: !!t.singleton,
+          role: t.role ?? null,
+          outputs: t.outputsOf ? 'computed' : 'declared',
+          composite: !!t.localsOf,
+        })),
     }),
   });
 
@@ -138,17 +244,64 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/create`,
     auth: inSpace,
     summary: 'Create a workflow (flow_mode 0 Workflow, 3 ChatFlow)',
-    body: z.object({ space_id: Id, name: z.string().trim().min(1).max(100), desc: z.string().max(2000).default(''), icon_uri: imageRef(2_000_000).default(''), flow_mode: z.union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)]).default(WorkflowMode.Workflow) }),
+    body: z.object({
+      space_id: Id,
+      name: z.string().trim().min(1).max(100),
+      desc: z.string().max(2000).default(''),
+      icon_uri: imageRef(2_000_000).default(''),
+      flow_mode: z
+        .union([z.literal(WorkflowMode.Workflow), z.literal(WorkflowMode.ChatFlow)])
+        .default(WorkflowMode.Workflow),
+    }),
     handler: async ({ body, caller, headers }) => {
       await refuseTakenName(body.space_id, body.name);
       // The studio sends the user's language: default node titles follow it.
-      const language = String(headers['accept-language'] ?? '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
+      const language = String(headers['accept-language'] ?? '')
+        .toLowerCase()
+        .startsWith('zh')
+        ? 'zh-CN'
+        : 'en-US';
       const id = ctx.host.newId();
       const t = nowIso();
-      await db().transaction().execute(async (trx) => {
-        await trx.insertInto('workflow_meta').values({ id, space_id: body.space_id, name: body.name, description: body.desc, icon_uri: body.icon_uri, flow_mode: body.flow_mode, creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
-        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(initialCanvas(body.flow_mode, (type, fallback) => typeOf(type)?.label[language] ?? fallback)), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('workflow_meta')
+            .values({
+              id,
+              space_id: body.space_id,
+              name: body.name,
+              description: body.desc,
+              icon_uri: body.icon_uri,
+              flow_mode: body.flow_mode,
+              creator_id: caller!.userId,
+              draft_revision: 1,
+              tested_revision: 0,
+              submitted_revision: 0,
+              published_revision: 0,
+              latest_commit_id: null,
+              latest_version: null,
+              published_at: null,
+              created_at: t,
+              updated_at: t,
+              deleted_at: null,
+            })
+            .execute();
+          await trx
+            .insertInto('workflow_draft')
+            .values({
+              workflow_id: id,
+              canvas: JSON.stringify(
+                initialCanvas(body.flow_mode, (type, fallback) => typeOf(type)?.label[language] ?? fallback),
+              ),
+              revision: 1,
+              base_commit_id: null,
+              updated_by: caller!.userId,
+              updated_at: t,
+            })
+            .execute();
+        });
       await store.operation(id, OperateType.Draft, caller!.userId, null, 'created');
       return { workflow_id: id };
     },
@@ -159,19 +312,47 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/save`,
     auth: inSpace,
     summary: 'Save the draft canvas (base_revision detects a save made from an older draft)',
-    body: z.object({ space_id: Id, workflow_id: Id, schema: SchemaInput, base_revision: z.number().int().positive().optional() }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      schema: SchemaInput,
+      base_revision: z.number().int().positive().optional(),
+    }),
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const parsed = Canvas.safeParse(parseJsonish(body.schema, 'schema'));
-      if (!parsed.success) throw badRequest(`The canvas is not valid: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw badRequest(
+          `The canvas is not valid: ${parsed.error.issues
+            .slice(0, 5)
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')}`,
+        );
       if (body.base_revision !== undefined && body.base_revision !== meta.draft_revision) {
-        throw conflict(`The draft changed since you opened it (yours is revision ${body.base_revision}, the saved one is ${meta.draft_revision}). Load the latest draft and choose what to keep.`);
+        throw conflict(
+          `The draft changed since you opened it (yours is revision ${body.base_revision}, the saved one is ${meta.draft_revision}). Load the latest draft and choose what to keep.`,
+        );
       }
       const revision = meta.draft_revision + 1;
-      await db().transaction().execute(async (trx) => {
-        await trx.updateTable('workflow_draft').set({ canvas: JSON.stringify(stampVersions(parsed.data, typeOf, providerOf)), revision, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
-        await trx.updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .updateTable('workflow_draft')
+            .set({
+              canvas: JSON.stringify(stampVersions(parsed.data, typeOf, providerOf)),
+              revision,
+              updated_by: caller!.userId,
+              updated_at: nowIso(),
+            })
+            .where('workflow_id', '=', meta.id)
+            .execute();
+          await trx
+            .updateTable('workflow_meta')
+            .set({ draft_revision: revision, updated_at: nowIso() })
+            .where('id', '=', meta.id)
+            .execute();
+        });
       return metaView({ ...meta, draft_revision: revision });
     },
   });
@@ -201,11 +382,26 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/update_meta`,
     auth: inSpace,
     summary: 'Rename, describe or change the icon',
-    body: z.object({ space_id: Id, workflow_id: Id, name: z.string().trim().min(1).max(100).optional(), desc: z.string().max(2000).optional(), icon_uri: imageRef(2_000_000).optional() }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      name: z.string().trim().min(1).max(100).optional(),
+      desc: z.string().max(2000).optional(),
+      icon_uri: imageRef(2_000_000).optional(),
+    }),
     handler: async ({ body }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       if (body.name) await refuseTakenName(meta.space_id, body.name, meta.id);
-      await db().updateTable('workflow_meta').set({ ...(body.name ? { name: body.name } : {}), ...(body.desc !== undefined ? { description: body.desc } : {}), ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}), updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      await db()
+        .updateTable('workflow_meta')
+        .set({
+          ...(body.name ? { name: body.name } : {}),
+          ...(body.desc !== undefined ? { description: body.desc } : {}),
+          ...(body.icon_uri !== undefined ? { icon_uri: body.icon_uri } : {}),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', meta.id)
+        .execute();
       // Runs of its published versions are traced under its name: the new one from now on.
       if (body.name) store.forget([meta.id]);
       return metaView(await store.meta(meta.id));
@@ -229,17 +425,60 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       }
       const id = ctx.host.newId();
       const t = nowIso();
-      await db().transaction().execute(async (trx) => {
-        await trx.insertInto('workflow_meta').values({ ...meta, id, name, creator_id: caller!.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
-        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(draft.canvas), revision: 1, base_commit_id: null, updated_by: caller!.userId, updated_at: t }).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('workflow_meta')
+            .values({
+              ...meta,
+              id,
+              name,
+              creator_id: caller!.userId,
+              draft_revision: 1,
+              tested_revision: 0,
+              submitted_revision: 0,
+              published_revision: 0,
+              latest_commit_id: null,
+              latest_version: null,
+              published_at: null,
+              created_at: t,
+              updated_at: t,
+              deleted_at: null,
+            })
+            .execute();
+          await trx
+            .insertInto('workflow_draft')
+            .values({
+              workflow_id: id,
+              canvas: JSON.stringify(draft.canvas),
+              revision: 1,
+              base_commit_id: null,
+              updated_by: caller!.userId,
+              updated_at: t,
+            })
+            .execute();
+        });
       return { workflow_id: id };
     },
   });
 
   const references = async (spaceId: string, workflowId: string) => {
-    const drafts = await db().selectFrom('workflow_draft').innerJoin('workflow_meta', 'workflow_meta.id', 'workflow_draft.workflow_id').select(['workflow_meta.id as id', 'workflow_meta.name as name', 'workflow_draft.canvas as canvas']).where('workflow_meta.space_id', '=', spaceId).where('workflow_meta.deleted_at', 'is', null).where('workflow_meta.id', '!=', workflowId).execute();
-    return drafts.filter((d) => (JSON.parse(d.canvas as string) as Canvas).nodes.some((n) => (n.node_param.settings as { workflow_id?: string })?.workflow_id === workflowId)).map((d) => ({ workflow_id: d.id as string, name: d.name as string }));
+    const drafts = await db()
+      .selectFrom('workflow_draft')
+      .innerJoin('workflow_meta', 'workflow_meta.id', 'workflow_draft.workflow_id')
+      .select(['workflow_meta.id as id', 'workflow_meta.name as name', 'workflow_draft.canvas as canvas'])
+      .where('workflow_meta.space_id', '=', spaceId)
+      .where('workflow_meta.deleted_at', 'is', null)
+      .where('workflow_meta.id', '!=', workflowId)
+      .execute();
+    return drafts
+      .filter((d) =>
+        (JSON.parse(d.canvas as string) as Canvas).nodes.some(
+          (n) => (n.node_param.settings as { workflow_id?: string })?.workflow_id === workflowId,
+        ),
+      )
+      .map((d) => ({ workflow_id: d.id as string, name: d.name as string }));
   };
 
   ctx.route({
@@ -255,36 +494,65 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   });
 
   const remove = async (spaceId: string, ids: string[]) => {
-    await db().updateTable('workflow_meta').set({ deleted_at: nowIso(), updated_at: nowIso() }).where('space_id', '=', spaceId).where('id', 'in', ids).execute();
+    await db()
+      .updateTable('workflow_meta')
+      .set({ deleted_at: nowIso(), updated_at: nowIso() })
+      .where('space_id', '=', spaceId)
+      .where('id', 'in', ids)
+      .execute();
     store.forget(ids);
   };
 
   // Workflows in the library: deleted ones wait in the recycle bin, to be restored or deleted for good.
   const deleted = async (id: string, spaceId: string) => {
-    const m = await db().selectFrom('workflow_meta').select(['id', 'name']).where('id', '=', id).where('space_id', '=', spaceId).where('deleted_at', 'is not', null).executeTakeFirst();
+    const m = await db()
+      .selectFrom('workflow_meta')
+      .select(['id', 'name'])
+      .where('id', '=', id)
+      .where('space_id', '=', spaceId)
+      .where('deleted_at', 'is not', null)
+      .executeTakeFirst();
     if (!m) throw badRequest(`There is no deleted workflow ${id} in this space.`);
     return m;
   };
   ctx.register(ResourceKinds, {
     kind: 'workflow',
-    list: (q) => listResourcesOfTable(db(), { kind: 'workflow', table: 'workflow_meta', deletedAt: 'deleted_at', published: 'latest_version' }, q),
+    list: (q) =>
+      listResourcesOfTable(
+        db(),
+        { kind: 'workflow', table: 'workflow_meta', deletedAt: 'deleted_at', published: 'latest_version' },
+        q,
+      ),
     remove: async (id, spaceId) => {
       await store.meta(id, spaceId);
       await remove(spaceId, [id]);
     },
     restore: async (id, spaceId) => {
       const m = await deleted(id, spaceId);
-      const taken = await db().selectFrom('workflow_meta').select('id').where('space_id', '=', spaceId).where('deleted_at', 'is', null).where(sameText('name', m.name)).executeTakeFirst();
+      const taken = await db()
+        .selectFrom('workflow_meta')
+        .select('id')
+        .where('space_id', '=', spaceId)
+        .where('deleted_at', 'is', null)
+        .where(sameText('name', m.name))
+        .executeTakeFirst();
       if (taken) throw conflict(`The space has another workflow named "${m.name}" now; rename that one first.`);
-      await db().updateTable('workflow_meta').set({ deleted_at: null, updated_at: nowIso() }).where('id', '=', id).execute();
+      await db()
+        .updateTable('workflow_meta')
+        .set({ deleted_at: null, updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
       store.forget([id]);
     },
     purge: async (id, spaceId) => {
       await deleted(id, spaceId);
-      await db().transaction().execute(async (trx) => {
-        for (const table of ['workflow_draft', 'workflow_commit', 'workflow_operation'] as const) await trx.deleteFrom(table).where('workflow_id', '=', id).execute();
-        await trx.deleteFrom('workflow_meta').where('id', '=', id).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          for (const table of ['workflow_draft', 'workflow_commit', 'workflow_operation'] as const)
+            await trx.deleteFrom(table).where('workflow_id', '=', id).execute();
+          await trx.deleteFrom('workflow_meta').where('id', '=', id).execute();
+        });
       store.forget([id]);
     },
     // A workflow leaves its space with its draft canvas and every sub-workflow it calls (recursively).
@@ -298,7 +566,15 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
           throw badRequest(`The workflow calls a sub-workflow ${wid} that is gone; fix it before exporting.`);
         });
         const canvas = (await store.draft(meta.id)).canvas;
-        out.push({ kind: 'workflow', id: meta.id, name: meta.name, description: meta.description, icon_uri: meta.icon_uri, data: { flow_mode: meta.flow_mode, canvas }, requires: { node_types: [...new Set(canvas.nodes.map((n) => n.type))].sort() } });
+        out.push({
+          kind: 'workflow',
+          id: meta.id,
+          name: meta.name,
+          description: meta.description,
+          icon_uri: meta.icon_uri,
+          data: { flow_mode: meta.flow_mode, canvas },
+          requires: { node_types: [...new Set(canvas.nodes.map((n) => n.type))].sort() },
+        });
         for (const n of canvas.nodes) {
           const sub = (n.node_param.settings as { workflow_id?: unknown })?.workflow_id;
           if (typeof sub === 'string' && sub) await visit(sub);
@@ -307,7 +583,8 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       await visit(id);
       return out;
     },
-    missing: (pkg) => (pkg.requires?.node_types ?? []).filter((code) => !typeOf(code)).map((code) => `node type ${code}`),
+    missing: (pkg) =>
+      (pkg.requires?.node_types ?? []).filter((code) => !typeOf(code)).map((code) => `node type ${code}`),
     // Projects publish their workflows with the next patch version.
     publish: async (id, spaceId, opts) => {
       const meta = await store.meta(id, spaceId);
@@ -317,22 +594,60 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     importInto: async (pkg, opts) => {
       const data = pkg.data as { flow_mode?: number; canvas?: Canvas };
       const parsed = Canvas.safeParse(data?.canvas);
-      if (!parsed.success) throw badRequest(`"${pkg.name}" is not a workflow this studio reads: ${parsed.error.issues[0]?.message ?? 'bad canvas'}.`);
+      if (!parsed.success)
+        throw badRequest(
+          `"${pkg.name}" is not a workflow this studio reads: ${parsed.error.issues[0]?.message ?? 'bad canvas'}.`,
+        );
       // Sub-workflows were imported first: point at them, and at their draft (a copy has no published version).
       const canvas = parsed.data;
       for (const n of canvas.nodes) {
         const st = n.node_param.settings as { workflow_id?: unknown; version?: unknown };
-        if (typeof st?.workflow_id === 'string' && opts.ids.has(st.workflow_id)) n.node_param.settings = { ...st, workflow_id: opts.ids.get(st.workflow_id), version: 'draft' };
+        if (typeof st?.workflow_id === 'string' && opts.ids.has(st.workflow_id))
+          n.node_param.settings = { ...st, workflow_id: opts.ids.get(st.workflow_id), version: 'draft' };
       }
       const base = (opts.name ?? pkg.name).slice(0, 100);
       let name = base;
-      for (let n = 2; n < 1000 && (await nameTaken(opts.spaceId, name)); n++) name = `${base.slice(0, 100 - ` (${n})`.length)} (${n})`;
+      for (let n = 2; n < 1000 && (await nameTaken(opts.spaceId, name)); n++)
+        name = `${base.slice(0, 100 - ` (${n})`.length)} (${n})`;
       const id = ctx.host.newId();
       const t = nowIso();
-      await db().transaction().execute(async (trx) => {
-        await trx.insertInto('workflow_meta').values({ id, space_id: opts.spaceId, name, description: pkg.description ?? '', icon_uri: pkg.icon_uri ?? '', flow_mode: Number(data.flow_mode ?? WorkflowMode.Workflow), creator_id: opts.userId, draft_revision: 1, tested_revision: 0, submitted_revision: 0, published_revision: 0, latest_commit_id: null, latest_version: null, published_at: null, created_at: t, updated_at: t, deleted_at: null }).execute();
-        await trx.insertInto('workflow_draft').values({ workflow_id: id, canvas: JSON.stringify(stampVersions(canvas, typeOf, providerOf)), revision: 1, base_commit_id: null, updated_by: opts.userId, updated_at: t }).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('workflow_meta')
+            .values({
+              id,
+              space_id: opts.spaceId,
+              name,
+              description: pkg.description ?? '',
+              icon_uri: pkg.icon_uri ?? '',
+              flow_mode: Number(data.flow_mode ?? WorkflowMode.Workflow),
+              creator_id: opts.userId,
+              draft_revision: 1,
+              tested_revision: 0,
+              submitted_revision: 0,
+              published_revision: 0,
+              latest_commit_id: null,
+              latest_version: null,
+              published_at: null,
+              created_at: t,
+              updated_at: t,
+              deleted_at: null,
+            })
+            .execute();
+          await trx
+            .insertInto('workflow_draft')
+            .values({
+              workflow_id: id,
+              canvas: JSON.stringify(stampVersions(canvas, typeOf, providerOf)),
+              revision: 1,
+              base_commit_id: null,
+              updated_by: opts.userId,
+              updated_at: t,
+            })
+            .execute();
+        });
       return id;
     },
   });
@@ -383,15 +698,36 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ body, caller }) => {
       let q = db().selectFrom('workflow_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
       if (body.name) q = q.where(containsText('name', body.name));
-      if (body.flow_mode !== undefined && body.flow_mode !== WorkflowMode.All) q = q.where('flow_mode', '=', body.flow_mode);
+      if (body.flow_mode !== undefined && body.flow_mode !== WorkflowMode.All)
+        q = q.where('flow_mode', '=', body.flow_mode);
       if (body.status === 1) q = q.where('latest_version', 'is', null);
       if (body.status === 2) q = q.where('latest_version', 'is not', null);
       if (body.login_user_create) q = q.where('creator_id', '=', caller!.userId);
       if (body.workflow_ids?.length) q = q.where('id', 'in', body.workflow_ids);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const col = ({ 0: 'created_at', 1: 'updated_at', 2: 'published_at', 3: 'updated_at', 4: 'id' } as const)[body.order_by as 0 | 1 | 2 | 3 | 4];
-      const rows = (await q.selectAll().orderBy(col, body.sort_type === 1 ? 'asc' : 'desc').orderBy('id', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute()) as MetaRow[];
-      return { workflow_list: rows.map((r) => metaView({ ...r, draft_revision: Number(r.draft_revision), tested_revision: Number(r.tested_revision), submitted_revision: Number(r.submitted_revision), published_revision: Number(r.published_revision) })), total, has_more: body.page * body.size < total };
+      const col = ({ 0: 'created_at', 1: 'updated_at', 2: 'published_at', 3: 'updated_at', 4: 'id' } as const)[
+        body.order_by as 0 | 1 | 2 | 3 | 4
+      ];
+      const rows = (await q
+        .selectAll()
+        .orderBy(col, body.sort_type === 1 ? 'asc' : 'desc')
+        .orderBy('id', 'desc')
+        .limit(body.size)
+        .offset((body.page - 1) * body.size)
+        .execute()) as MetaRow[];
+      return {
+        workflow_list: rows.map((r) =>
+          metaView({
+            ...r,
+            draft_revision: Number(r.draft_revision),
+            tested_revision: Number(r.tested_revision),
+            submitted_revision: Number(r.submitted_revision),
+            published_revision: Number(r.published_revision),
+          }),
+        ),
+        total,
+        has_more: body.page * body.size < total,
+      };
     },
   });
 
@@ -405,7 +741,13 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       const out = [];
       for (const id of body.workflow_ids) {
         const meta = await store.meta(id, body.space_id).catch(() => undefined);
-        if (meta) out.push({ ...metaView(meta), inputs: (await store.draft(id)).canvas.nodes.find((n) => typeOf(n.type)?.role === 'entry')?.node_param.outputs ?? [] });
+        if (meta)
+          out.push({
+            ...metaView(meta),
+            inputs:
+              (await store.draft(id)).canvas.nodes.find((n) => typeOf(n.type)?.role === 'entry')?.node_param.outputs ??
+              [],
+          });
       }
       return out;
     },
@@ -415,14 +757,19 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     method: 'POST',
     path: `${base}/signature`,
     auth: inSpace,
-    summary: "A workflow's inputs (its entry node's fields) and outputs (what its exit node returns), of the draft or a published version",
+    summary:
+      "A workflow's inputs (its entry node's fields) and outputs (what its exit node returns), of the draft or a published version",
     body: z.object({ space_id: Id, workflow_id: Id, version: z.string().max(40).optional() }),
     handler: async ({ body }) => {
       await store.meta(body.workflow_id, body.space_id);
-      const canvas = body.version && body.version !== 'draft' ? (await store.published(body.workflow_id, body.version)).canvas : (await store.draft(body.workflow_id)).canvas;
+      const canvas =
+        body.version && body.version !== 'draft'
+          ? (await store.published(body.workflow_id, body.version)).canvas
+          : (await store.draft(body.workflow_id)).canvas;
       const entry = canvas.nodes.find((n) => !n.parent_id && typeOf(n.type)?.role === 'entry');
       const exit = canvas.nodes.find((n) => !n.parent_id && typeOf(n.type)?.role === 'exit');
-      const outputsOf = (n: CanvasNodeT | undefined) => (n ? (typeOf(n.type)?.outputsOf?.(n) ?? n.node_param.outputs) : []);
+      const outputsOf = (n: CanvasNodeT | undefined) =>
+        n ? (typeOf(n.type)?.outputsOf?.(n) ?? n.node_param.outputs) : [];
       return { inputs: entry?.node_param.outputs ?? [], outputs: outputsOf(exit) };
     },
   });
@@ -438,7 +785,10 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         await store.meta(body.workflow_id, body.space_id);
         // A canvas the editor sends follows the current node-type versions (new nodes have none yet); a
         // stored one is migrated as a run would migrate it.
-        let canvas = body.schema !== undefined ? parseJsonish(body.schema, 'schema') : (await store.draft(body.workflow_id)).canvas;
+        let canvas =
+          body.schema !== undefined
+            ? parseJsonish(body.schema, 'schema')
+            : (await store.draft(body.workflow_id)).canvas;
         const migration: ValidationProblem[] = [];
         const given = Canvas.safeParse(canvas);
         if (given.success) {
@@ -475,7 +825,8 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
 
   const runInput = (v: unknown) => {
     const x = parseJsonish(v, 'input');
-    if (!x || typeof x !== 'object' || Array.isArray(x)) throw badRequest('input must be an object of the Start node fields.');
+    if (!x || typeof x !== 'object' || Array.isArray(x))
+      throw badRequest('input must be an object of the Start node fields.');
     return x as Record<string, unknown>;
   };
 
@@ -484,7 +835,12 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/test_run`,
     auth: inSpace,
     summary: 'Run the draft: run_mode 0 sync (the result), 1 stream (SSE), 2 async (execute_id; poll get_process)',
-    body: z.object({ space_id: Id, workflow_id: Id, input: Inputs, run_mode: z.number().int().min(0).max(2).default(RunMode.Async) }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      input: Inputs,
+      run_mode: z.number().int().min(0).max(2).default(RunMode.Async),
+    }),
     handler: async ({ body, caller, logId }, reply) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const saved = await store.draft(meta.id);
@@ -500,9 +856,26 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (problems.length) {
         // Named by the nodes' titles, as the user sees them on the canvas.
         const titleOf = (id: string) => draft.canvas.nodes.find((n) => n.node_id === id)?.node_param.title || id;
-        throw badRequest(`The workflow has ${problems.length} problem(s): ${problems.slice(0, 3).map((p) => `${p.node_id ? `${titleOf(p.node_id)}: ` : ''}${p.message}`).join(' ')}`, { errors: problems });
+        throw badRequest(
+          `The workflow has ${problems.length} problem(s): ${problems
+            .slice(0, 3)
+            .map((p) => `${p.node_id ? `${titleOf(p.node_id)}: ` : ''}${p.message}`)
+            .join(' ')}`,
+          { errors: problems },
+        );
       }
-      const row = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.TestRun, run_mode: body.run_mode, draft_revision: draft.revision, canvas: draft.canvas, input: runInput(body.input), log_id: logId });
+      const row = await runs.create({
+        workflow_id: meta.id,
+        name: meta.name,
+        space_id: meta.space_id,
+        user_id: caller!.userId,
+        execute_mode: ExecuteMode.TestRun,
+        run_mode: body.run_mode,
+        draft_revision: draft.revision,
+        canvas: draft.canvas,
+        input: runInput(body.input),
+        log_id: logId,
+      });
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();
         const running = runs.execute(row.id);
@@ -525,12 +898,21 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/test_resume`,
     auth: inSpace,
     summary: 'Answer the question a run waits on and continue it',
-    body: z.object({ space_id: Id, workflow_id: Id, execute_id: Id, event_id: z.string().min(1), data: z.unknown(), run_mode: z.number().int().min(0).max(2).default(RunMode.Async) }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      execute_id: Id,
+      event_id: z.string().min(1),
+      data: z.unknown(),
+      run_mode: z.number().int().min(0).max(2).default(RunMode.Async),
+    }),
     handler: async ({ body }, reply) => {
       const row = await runs.get(body.execute_id);
-      if (!row || row.workflow_id !== body.workflow_id || row.space_id !== body.space_id) throw badRequest('No such run of this workflow.');
+      if (!row || row.workflow_id !== body.workflow_id || row.space_id !== body.space_id)
+        throw badRequest('No such run of this workflow.');
       if (row.status !== RunStatus.Running || !row.interrupt) throw conflict('This run is not waiting for an answer.');
-      if (JSON.parse(row.interrupt).event_id !== body.event_id) throw conflict('This run waits on another question (event_id does not match).');
+      if (JSON.parse(row.interrupt).event_id !== body.event_id)
+        throw conflict('This run waits on another question (event_id does not match).');
       if (body.run_mode === RunMode.Stream) {
         const sse = reply.sse();
         const running = runs.execute(row.id, { event_id: body.event_id, data: body.data });
@@ -560,7 +942,17 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (row.status !== RunStatus.Running) return { execute_status: row.status };
       if (!runs.cancel(row.id)) {
         // Waiting on a question (or queued): cancel it in the store.
-        await db().updateTable('workflow_run').set({ status: RunStatus.Cancel, error: 'Cancelled.', state: null, finished_at: nowIso(), updated_at: nowIso() }).where('id', '=', row.id).execute();
+        await db()
+          .updateTable('workflow_run')
+          .set({
+            status: RunStatus.Cancel,
+            error: 'Cancelled.',
+            state: null,
+            finished_at: nowIso(),
+            updated_at: nowIso(),
+          })
+          .where('id', '=', row.id)
+          .execute();
       } else await runs.settled(row.id);
       return { execute_status: (await runs.get(row.id))!.status };
     },
@@ -574,7 +966,8 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     query: z.object({ space_id: Id, workflow_id: Id, execute_id: Id }),
     handler: async ({ query }) => {
       const row = await runs.get(query.execute_id);
-      if (!row || row.workflow_id !== query.workflow_id || row.space_id !== query.space_id) throw badRequest('No such run of this workflow.');
+      if (!row || row.workflow_id !== query.workflow_id || row.space_id !== query.space_id)
+        throw badRequest('No such run of this workflow.');
       return processView(runs, row);
     },
   });
@@ -584,12 +977,35 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/get_node_execute_history`,
     auth: inSpace,
     summary: 'Executions of one node (latest first)',
-    body: z.object({ space_id: Id, workflow_id: Id, node_id: z.string().min(1), execute_id: Id.optional(), limit: z.number().int().min(1).max(50).default(10) }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      node_id: z.string().min(1),
+      execute_id: Id.optional(),
+      limit: z.number().int().min(1).max(50).default(10),
+    }),
     handler: async ({ body }) => {
-      let q = db().selectFrom('workflow_node_exec').innerJoin('workflow_run', 'workflow_run.id', 'workflow_node_exec.run_id').selectAll('workflow_node_exec').where('workflow_run.workflow_id', '=', body.workflow_id).where('workflow_run.space_id', '=', body.space_id).where('workflow_node_exec.node_id', '=', body.node_id);
+      let q = db()
+        .selectFrom('workflow_node_exec')
+        .innerJoin('workflow_run', 'workflow_run.id', 'workflow_node_exec.run_id')
+        .selectAll('workflow_node_exec')
+        .where('workflow_run.workflow_id', '=', body.workflow_id)
+        .where('workflow_run.space_id', '=', body.space_id)
+        .where('workflow_node_exec.node_id', '=', body.node_id);
       if (body.execute_id) q = q.where('workflow_node_exec.run_id', '=', body.execute_id);
       const rows = await q.orderBy('workflow_node_exec.started_at', 'desc').limit(body.limit).execute();
-      return { executions: rows.map((r) => ({ execute_id: r.run_id, node_id: r.node_id, node_status: Number(r.status), input: r.inputs, output: r.outputs, error_info: r.error, duration_ms: Number(r.duration_ms), started_at: r.started_at })) };
+      return {
+        executions: rows.map((r) => ({
+          execute_id: r.run_id,
+          node_id: r.node_id,
+          node_status: Number(r.status),
+          input: r.inputs,
+          output: r.outputs,
+          error_info: r.error,
+          duration_ms: Number(r.duration_ms),
+          started_at: r.started_at,
+        })),
+      };
     },
   });
 
@@ -598,16 +1014,46 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     path: `${base}/get_execute_history_list`,
     auth: inSpace,
     summary: "A workflow's runs, newest first (test runs, debug runs and API runs)",
-    body: z.object({ space_id: Id, workflow_id: Id, execute_mode: z.number().int().optional(), limit: z.number().int().min(1).max(100).default(20), before_id: Id.optional() }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      execute_mode: z.number().int().optional(),
+      limit: z.number().int().min(1).max(100).default(20),
+      before_id: Id.optional(),
+    }),
     handler: async ({ body }) => {
       await store.meta(body.workflow_id, body.space_id);
       await runs.flush();
-      let q = db().selectFrom('workflow_run').select(['id', 'status', 'execute_mode', 'run_mode', 'version', 'error', 'created_at', 'duration_ms', 'user_id']).where('workflow_id', '=', body.workflow_id).where('space_id', '=', body.space_id);
+      let q = db()
+        .selectFrom('workflow_run')
+        .select([
+          'id',
+          'status',
+          'execute_mode',
+          'run_mode',
+          'version',
+          'error',
+          'created_at',
+          'duration_ms',
+          'user_id',
+        ])
+        .where('workflow_id', '=', body.workflow_id)
+        .where('space_id', '=', body.space_id);
       if (body.execute_mode !== undefined) q = q.where('execute_mode', '=', body.execute_mode);
       if (body.before_id) q = q.where('id', '<', body.before_id);
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(body.limit).execute();
       return {
-        runs: rows.map((r) => ({ execute_id: r.id, execute_status: Number(r.status), execute_mode: Number(r.execute_mode), run_mode: Number(r.run_mode), version: r.version, reason: r.error, user_id: r.user_id, create_time: Math.floor(Date.parse(r.created_at as string) / 1000), duration_ms: r.duration_ms === null ? null : Number(r.duration_ms) })),
+        runs: rows.map((r) => ({
+          execute_id: r.id,
+          execute_status: Number(r.status),
+          execute_mode: Number(r.execute_mode),
+          run_mode: Number(r.run_mode),
+          version: r.version,
+          reason: r.error,
+          user_id: r.user_id,
+          create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+          duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
+        })),
         has_more: rows.length === body.limit,
       };
     },
@@ -622,8 +1068,19 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
     handler: async ({ body, caller, logId }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const draft = await store.draft(meta.id);
-      if (!draft.canvas.nodes.some((n) => n.node_id === body.node_id)) throw badRequest(`No node ${body.node_id} in the draft.`);
-      const row = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: caller!.userId, execute_mode: ExecuteMode.NodeDebug, run_mode: RunMode.Sync, canvas: draft.canvas, input: {}, log_id: logId });
+      if (!draft.canvas.nodes.some((n) => n.node_id === body.node_id))
+        throw badRequest(`No node ${body.node_id} in the draft.`);
+      const row = await runs.create({
+        workflow_id: meta.id,
+        name: meta.name,
+        space_id: meta.space_id,
+        user_id: caller!.userId,
+        execute_mode: ExecuteMode.NodeDebug,
+        run_mode: RunMode.Sync,
+        canvas: draft.canvas,
+        input: {},
+        log_id: logId,
+      });
       await runs.execute(row.id, undefined, { node_id: body.node_id, inputs: runInput(body.input) });
       return processView(runs, (await runs.get(row.id))!);
     },
@@ -640,9 +1097,33 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
       if (!row || row.space_id !== query.space_id) throw badRequest('No such run in this space.');
       // While observability keeps the studio's traces the run's spans are there (runs from before it ran are in the run's own table).
       const kept = (await ctx.optionalService(TracesService)?.spans(row.space_id, row.id)) ?? [];
-      if (kept.length) return { spans: kept.map((s) => ({ id: s.span_id, run_id: row.id, parent_id: s.parent_span_id || null, name: s.name, start_ms: s.start_us / 1000, end_ms: (s.start_us + s.duration_us) / 1000, status: s.status === 2 ? 'error' : 'ok', attributes: s.attributes })) };
-      const spans = await db().selectFrom('workflow_span').selectAll().where('run_id', '=', row.id).orderBy('start_ms').execute();
-      return { spans: spans.map((s) => ({ ...s, start_ms: Number(s.start_ms), end_ms: s.end_ms === null ? null : Number(s.end_ms), attributes: JSON.parse(s.attributes as string) })) };
+      if (kept.length)
+        return {
+          spans: kept.map((s) => ({
+            id: s.span_id,
+            run_id: row.id,
+            parent_id: s.parent_span_id || null,
+            name: s.name,
+            start_ms: s.start_us / 1000,
+            end_ms: (s.start_us + s.duration_us) / 1000,
+            status: s.status === 2 ? 'error' : 'ok',
+            attributes: s.attributes,
+          })),
+        };
+      const spans = await db()
+        .selectFrom('workflow_span')
+        .selectAll()
+        .where('run_id', '=', row.id)
+        .orderBy('start_ms')
+        .execute();
+      return {
+        spans: spans.map((s) => ({
+          ...s,
+          start_ms: Number(s.start_ms),
+          end_ms: s.end_ms === null ? null : Number(s.end_ms),
+          attributes: JSON.parse(s.attributes as string),
+        })),
+      };
     },
   });
 }

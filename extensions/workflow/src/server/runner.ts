@@ -16,24 +16,58 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
       const meta = await store.meta(workflowId, spaceId);
       const v = meta.latest_version ? await store.published(meta.id) : await store.draft(meta.id);
       const start = v.canvas.nodes.find((n) => n.type === '1' || n.type === 'start');
-      return { workflow_id: meta.id, space_id: meta.space_id, name: meta.name, description: meta.description, flow_mode: Number(meta.flow_mode), latest_version: meta.latest_version, inputs: start?.node_param.outputs ?? [] };
+      return {
+        workflow_id: meta.id,
+        space_id: meta.space_id,
+        name: meta.name,
+        description: meta.description,
+        flow_mode: Number(meta.flow_mode),
+        latest_version: meta.latest_version,
+        inputs: start?.node_param.outputs ?? [],
+      };
     },
     async run(r) {
       const meta = await store.meta(r.workflowId, r.spaceId).catch(() => {
         throw notFound(`The workflow ${r.workflowId} does not exist in this space (it may have been deleted).`);
       });
       const v = await source(meta.id, r.version);
-      const row = await runs.create({ workflow_id: meta.id, name: meta.name, space_id: meta.space_id, user_id: r.userId, execute_mode: ExecuteMode.Run, run_mode: RunMode.Sync, commit_id: v.commit_id, version: v.version, canvas: v.canvas, input: r.input, log_id: r.logId ?? '', bot_id: r.botId ?? null, connector_id: r.connectorId ?? null, connector_uid: r.connectorUid ?? null });
+      const row = await runs.create({
+        workflow_id: meta.id,
+        name: meta.name,
+        space_id: meta.space_id,
+        user_id: r.userId,
+        execute_mode: ExecuteMode.Run,
+        run_mode: RunMode.Sync,
+        commit_id: v.commit_id,
+        version: v.version,
+        canvas: v.canvas,
+        input: r.input,
+        log_id: r.logId ?? '',
+        bot_id: r.botId ?? null,
+        connector_id: r.connectorId ?? null,
+        connector_uid: r.connectorUid ?? null,
+      });
       // The run is live from execute() on (its first event comes after a database read): listen then.
       const execution = runs.execute(row.id);
-      const off = r.onMessage ? runs.subscribe(row.id, (e) => e.type === 'message' && r.onMessage!({ content: e.content, final: e.final, node_id: e.node_id })) : undefined;
+      const off = r.onMessage
+        ? runs.subscribe(
+            row.id,
+            (e) => e.type === 'message' && r.onMessage!({ content: e.content, final: e.final, node_id: e.node_id }),
+          )
+        : undefined;
       const cancel = () => runs.cancel(row.id);
       if (r.signal?.aborted) cancel();
       r.signal?.addEventListener('abort', cancel, { once: true });
       try {
         const outcome = await execution;
         const done = await runs.get(row.id);
-        return { execute_id: row.id, status: outcome.status, output: outcome.output, error: outcome.error?.message, usage: { input_tokens: done?.input_tokens ?? 0, output_tokens: done?.output_tokens ?? 0 } };
+        return {
+          execute_id: row.id,
+          status: outcome.status,
+          output: outcome.output,
+          error: outcome.error?.message,
+          usage: { input_tokens: done?.input_tokens ?? 0, output_tokens: done?.output_tokens ?? 0 },
+        };
       } finally {
         off?.();
         r.signal?.removeEventListener('abort', cancel);

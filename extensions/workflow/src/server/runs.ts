@@ -2,7 +2,14 @@ import { SpansRecorded } from '@tessera/sdk';
 import { BulkWriterService, LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { TracesService } from '@tessera/ext-observability/shared';
-import { ExecuteMode, NodeExecStatus, RunStatus, WorkflowRunFinished, type Canvas, type NodeExecRecord } from '../shared/index.ts';
+import {
+  ExecuteMode,
+  NodeExecStatus,
+  RunStatus,
+  WorkflowRunFinished,
+  type Canvas,
+  type NodeExecRecord,
+} from '../shared/index.ts';
 
 export type { NodeExecRecord };
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
@@ -12,7 +19,14 @@ import { RunTracer, studioSpans } from './tracer.ts';
 export type RunEvent =
   | { type: 'node'; record: NodeExecRecord }
   | { type: 'message'; node_id: string; node_title: string; content: string; final: boolean; seq: number }
-  | { type: 'interrupt'; node_id: string; node_title: string; event_id: string; interrupt_type: number; data: Record<string, unknown> }
+  | {
+      type: 'interrupt';
+      node_id: string;
+      node_title: string;
+      event_id: string;
+      interrupt_type: number;
+      data: Record<string, unknown>;
+    }
   | { type: 'done'; status: number; output?: unknown; error?: string; exit?: { node_id: string; node_title: string } };
 
 interface LiveRun {
@@ -69,7 +83,8 @@ const now = () => {
   }
   return lastIso;
 };
-const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
+const json = (v: unknown) =>
+  v === undefined ? null : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
 
 /** Creates, executes, persists, streams, cancels and recovers workflow runs. */
 export class RunService {
@@ -80,7 +95,12 @@ export class RunService {
 
   #commitCanvas: (commitId: string) => Promise<Canvas>;
 
-  constructor(ctx: ServerContext<unknown>, engine: WorkflowEngine, typeOf: NodeTypeLookup, commitCanvas: (commitId: string) => Promise<Canvas>) {
+  constructor(
+    ctx: ServerContext<unknown>,
+    engine: WorkflowEngine,
+    typeOf: NodeTypeLookup,
+    commitCanvas: (commitId: string) => Promise<Canvas>,
+  ) {
     this.#ctx = ctx;
     this.#engine = engine;
     this.#typeOf = typeOf;
@@ -97,12 +117,32 @@ export class RunService {
    * queued for another process (the scale-out engine) is executed there and never taken out here.
    */
   #names = new LocalCache<string, string>({ max: 10_000 });
-  #queue: { runs: Record<string, unknown>[]; nodes: Record<string, unknown>[]; spans: Record<string, unknown>[] } = { runs: [], nodes: [], spans: [] };
+  #queue: { runs: Record<string, unknown>[]; nodes: Record<string, unknown>[]; spans: Record<string, unknown>[] } = {
+    runs: [],
+    nodes: [],
+    spans: [],
+  };
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
   async create(
-    r: { workflow_id: string; space_id: string; user_id: string; execute_mode: number; run_mode: number; name?: string; commit_id?: string | null; version?: string | null; draft_revision?: number; canvas: Canvas; input: Record<string, unknown>; log_id: string; bot_id?: string | null; connector_id?: string | null; connector_uid?: string | null },
+    r: {
+      workflow_id: string;
+      space_id: string;
+      user_id: string;
+      execute_mode: number;
+      run_mode: number;
+      name?: string;
+      commit_id?: string | null;
+      version?: string | null;
+      draft_revision?: number;
+      canvas: Canvas;
+      input: Record<string, unknown>;
+      log_id: string;
+      bot_id?: string | null;
+      connector_id?: string | null;
+      connector_uid?: string | null;
+    },
     opts: { writeBehind?: boolean } = {},
   ): Promise<RunRow> {
     const row: RunRow = {
@@ -174,7 +214,8 @@ export class RunService {
   async get(runId: string): Promise<RunRow | undefined> {
     const pending = this.#pending.get(runId);
     if (pending) return pending.row;
-    return (await this.#ctx.db.selectFrom('workflow_run').selectAll().where('id', '=', runId).executeTakeFirst()) as RunRow | undefined;
+    return (await this.#ctx.db.selectFrom('workflow_run').selectAll().where('id', '=', runId).executeTakeFirst()) as
+      RunRow | undefined;
   }
 
   isLive(runId: string): boolean {
@@ -198,7 +239,14 @@ export class RunService {
 
   /** Node results so far: live ones for a running run, stored ones otherwise. */
   async nodeResults(runId: string): Promise<NodeExecRecord[]> {
-    const stored = (await this.#ctx.db.selectFrom('workflow_node_exec').selectAll().where('run_id', '=', runId).orderBy('started_at').execute()).map((r): NodeExecRecord => ({
+    const stored = (
+      await this.#ctx.db
+        .selectFrom('workflow_node_exec')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .orderBy('started_at')
+        .execute()
+    ).map((r): NodeExecRecord => ({
       ...(r as unknown as NodeExecRecord),
       inputs: parse(r.inputs as string | null),
       outputs: parse(r.outputs as string | null),
@@ -221,10 +269,19 @@ export class RunService {
   }
 
   /** Runs (or resumes) a stored run to its end or its next interrupt. */
-  execute(runId: string, resume?: { event_id: string; data: unknown }, debugNode?: { node_id: string; inputs: Record<string, unknown> }): Promise<RunOutcome> {
+  execute(
+    runId: string,
+    resume?: { event_id: string; data: unknown },
+    debugNode?: { node_id: string; inputs: Record<string, unknown> },
+  ): Promise<RunOutcome> {
     const existing = this.#live.get(runId);
     if (existing) return existing.done;
-    const live: LiveRun = { controller: new AbortController(), nodes: new Map(), listeners: new Set(), done: undefined as unknown as Promise<RunOutcome> };
+    const live: LiveRun = {
+      controller: new AbortController(),
+      nodes: new Map(),
+      listeners: new Set(),
+      done: undefined as unknown as Promise<RunOutcome>,
+    };
     this.#live.set(runId, live);
     live.done = this.#execute(runId, live, resume, debugNode).finally(() => this.#live.delete(runId));
     return live.done;
@@ -235,18 +292,29 @@ export class RunService {
     await this.#live.get(runId)?.done.catch(() => undefined);
   }
 
-  async #execute(runId: string, live: LiveRun, resume?: { event_id: string; data: unknown }, debugNode?: { node_id: string; inputs: Record<string, unknown> }): Promise<RunOutcome> {
+  async #execute(
+    runId: string,
+    live: LiveRun,
+    resume?: { event_id: string; data: unknown },
+    debugNode?: { node_id: string; inputs: Record<string, unknown> },
+  ): Promise<RunOutcome> {
     const pending = this.#pending.get(runId);
     const row = pending?.row ?? (await this.get(runId));
     if (!row) throw new Error(`run ${runId} does not exist`);
     const began = Date.now();
-    const canvas = pending?.canvas ?? (row.canvas ? (JSON.parse(row.canvas) as Canvas) : await this.#commitCanvas(row.commit_id!));
+    const canvas =
+      pending?.canvas ?? (row.canvas ? (JSON.parse(row.canvas) as Canvas) : await this.#commitCanvas(row.commit_id!));
     const emit = (e: RunEvent) => live.listeners.forEach((fn) => fn(e));
     const tracer = new RunTracer(() => this.#ctx.host.newId());
     // The trace is named after the workflow (a run resumed after a restart looks the name up).
     const name = this.#names.get(runId) ?? (await this.#workflowName(row.workflow_id));
     this.#names.delete(runId);
-    const runSpan = tracer.start(name, { workflow_id: row.workflow_id, execute_id: row.id, execute_mode: row.execute_mode, resumed: !!resume });
+    const runSpan = tracer.start(name, {
+      workflow_id: row.workflow_id,
+      execute_id: row.id,
+      execute_mode: row.execute_mode,
+      resumed: !!resume,
+    });
     const titles = new Map(canvas.nodes.map((n) => [n.node_id, n.node_param.title ?? n.node_id]));
     const finished: NodeExecRecord[] = [];
     // Tokens add up across the resumptions of a run.
@@ -256,7 +324,17 @@ export class RunService {
       // A node that runs again (a loop or batch body) gets a record of its own for each execution.
       const existing = live.nodes.get(node_id);
       const prev = existing && existing.status === NodeExecStatus.Running ? existing : undefined;
-      const rec: NodeExecRecord = { id: prev?.id ?? this.#ctx.host.newId(), node_id, title: titles.get(node_id) ?? node_id, status: NodeExecStatus.Running, started_at: prev?.started_at ?? now(), duration_ms: 0, tokens: 0, ...prev, ...patch };
+      const rec: NodeExecRecord = {
+        id: prev?.id ?? this.#ctx.host.newId(),
+        node_id,
+        title: titles.get(node_id) ?? node_id,
+        status: NodeExecStatus.Running,
+        started_at: prev?.started_at ?? now(),
+        duration_ms: 0,
+        tokens: 0,
+        ...prev,
+        ...patch,
+      };
       live.nodes.set(node_id, rec);
       return rec;
     };
@@ -279,7 +357,16 @@ export class RunService {
         debugNode,
         variables: await this.#variables(row, canvas),
         hooks: {
-          nodeStarted: ({ node, type, inputs }) => emit({ type: 'node', record: record(node.node_id, { node_type: type.key, status: NodeExecStatus.Running, inputs, started_at: now() }) }),
+          nodeStarted: ({ node, type, inputs }) =>
+            emit({
+              type: 'node',
+              record: record(node.node_id, {
+                node_type: type.key,
+                status: NodeExecStatus.Running,
+                inputs,
+                started_at: now(),
+              }),
+            }),
           nodeFinished: ({ node, type, status, inputs, outputs, error, durationMs, branch, tokens, usage: used }) => {
             if (status === 'skipped') return;
             if (used) {
@@ -288,7 +375,12 @@ export class RunService {
             }
             const rec = record(node.node_id, {
               node_type: type.key,
-              status: status === 'success' ? NodeExecStatus.Success : status === 'fail' ? NodeExecStatus.Fail : NodeExecStatus.Running,
+              status:
+                status === 'success'
+                  ? NodeExecStatus.Success
+                  : status === 'fail'
+                    ? NodeExecStatus.Fail
+                    : NodeExecStatus.Running,
               inputs,
               outputs,
               error,
@@ -305,18 +397,40 @@ export class RunService {
             ? async ({ node }) => {
                 if (marked) return;
                 marked = true;
-                await this.#ctx.db.updateTable('workflow_run').set({ unrepeatable_node: node.node_id }).where('id', '=', row.id).where('unrepeatable_node', 'is', null).execute();
+                await this.#ctx.db
+                  .updateTable('workflow_run')
+                  .set({ unrepeatable_node: node.node_id })
+                  .where('id', '=', row.id)
+                  .where('unrepeatable_node', 'is', null)
+                  .execute();
               }
             : undefined,
-          streamed: ({ node, content, final }) => emit({ type: 'message', node_id: node.node_id, node_title: titles.get(node.node_id) ?? node.node_id, content, final, seq: seq++ }),
+          streamed: ({ node, content, final }) =>
+            emit({
+              type: 'message',
+              node_id: node.node_id,
+              node_title: titles.get(node.node_id) ?? node.node_id,
+              content,
+              final,
+              seq: seq++,
+            }),
         },
       });
     } catch (e) {
       outcome = { status: 'fail', state: { nodes: {} }, error: { message: (e as Error).message } };
     }
-    runSpan.end(outcome.status === 'success' || outcome.status === 'interrupted' ? 'ok' : 'error', { status: outcome.status });
+    runSpan.end(outcome.status === 'success' || outcome.status === 'interrupted' ? 'ok' : 'error', {
+      status: outcome.status,
+    });
 
-    const status = outcome.status === 'success' ? RunStatus.Success : outcome.status === 'cancel' ? RunStatus.Cancel : outcome.status === 'interrupted' ? RunStatus.Running : RunStatus.Fail;
+    const status =
+      outcome.status === 'success'
+        ? RunStatus.Success
+        : outcome.status === 'cancel'
+          ? RunStatus.Cancel
+          : outcome.status === 'interrupted'
+            ? RunStatus.Running
+            : RunStatus.Fail;
     const duration = Date.now() - began + (row.duration_ms ?? 0);
     const final = {
       status,
@@ -330,9 +444,35 @@ export class RunService {
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
     };
-    const nodeRows = finished.map((r) => ({ id: r.id, run_id: row.id, node_id: r.node_id, node_type: r.node_type, title: r.title, status: r.status, inputs: json(r.inputs), outputs: json(r.outputs), error: r.error ?? null, branch: r.branch ?? null, started_at: r.started_at, duration_ms: r.duration_ms, tokens: r.tokens, logs: r.logs?.length ? JSON.stringify(r.logs) : null }));
+    const nodeRows = finished.map((r) => ({
+      id: r.id,
+      run_id: row.id,
+      node_id: r.node_id,
+      node_type: r.node_type,
+      title: r.title,
+      status: r.status,
+      inputs: json(r.inputs),
+      outputs: json(r.outputs),
+      error: r.error ?? null,
+      branch: r.branch ?? null,
+      started_at: r.started_at,
+      duration_ms: r.duration_ms,
+      tokens: r.tokens,
+      logs: r.logs?.length ? JSON.stringify(r.logs) : null,
+    }));
     // While observability keeps the studio's traces, the run's spans go there only (the trace route reads them back).
-    const spanRows = this.#ctx.optionalService(TracesService) ? [] : tracer.spans.map((s) => ({ id: s.id, run_id: row.id, parent_id: s.parent_id, name: s.name, start_ms: s.start_ms, end_ms: s.end_ms, status: s.status, attributes: JSON.stringify(s.attributes) }));
+    const spanRows = this.#ctx.optionalService(TracesService)
+      ? []
+      : tracer.spans.map((s) => ({
+          id: s.id,
+          run_id: row.id,
+          parent_id: s.parent_id,
+          name: s.name,
+          start_ms: s.start_ms,
+          end_ms: s.end_ms,
+          status: s.status,
+          attributes: JSON.stringify(s.attributes),
+        }));
     if (pending && status !== RunStatus.Running) {
       Object.assign(row, final);
       this.#later({ run: { ...row }, nodes: nodeRows, spans: spanRows });
@@ -341,39 +481,100 @@ export class RunService {
         if (pending) {
           // A run written behind that now waits on a question is stored at once (it must survive a restart).
           this.#pending.delete(row.id);
-          await trx.insertInto('workflow_run').values({ ...row, ...final }).execute();
+          await trx
+            .insertInto('workflow_run')
+            .values({ ...row, ...final })
+            .execute();
         } else await trx.updateTable('workflow_run').set(final).where('id', '=', row.id).execute();
-        if (nodeRows.length) await trx.deleteFrom('workflow_node_exec').where('id', 'in', nodeRows.map((r) => r.id)).execute();
-        for (let i = 0; i < nodeRows.length; i += 40) await trx.insertInto('workflow_node_exec').values(nodeRows.slice(i, i + 40)).execute();
-        for (let i = 0; i < spanRows.length; i += 40) await trx.insertInto('workflow_span').values(spanRows.slice(i, i + 40)).execute();
+        if (nodeRows.length)
+          await trx
+            .deleteFrom('workflow_node_exec')
+            .where(
+              'id',
+              'in',
+              nodeRows.map((r) => r.id),
+            )
+            .execute();
+        for (let i = 0; i < nodeRows.length; i += 40)
+          await trx
+            .insertInto('workflow_node_exec')
+            .values(nodeRows.slice(i, i + 40))
+            .execute();
+        for (let i = 0; i < spanRows.length; i += 40)
+          await trx
+            .insertInto('workflow_span')
+            .values(spanRows.slice(i, i + 40))
+            .execute();
       });
       Object.assign(row, final);
     }
     if (status === RunStatus.Success && row.execute_mode === ExecuteMode.TestRun && row.draft_revision) {
       // A successful test run of the current draft lets it be submitted and published.
-      await this.#ctx.db.updateTable('workflow_meta').set({ tested_revision: row.draft_revision }).where('id', '=', row.workflow_id).where('draft_revision', '=', row.draft_revision).execute();
+      await this.#ctx.db
+        .updateTable('workflow_meta')
+        .set({ tested_revision: row.draft_revision })
+        .where('id', '=', row.workflow_id)
+        .where('draft_revision', '=', row.draft_revision)
+        .execute();
     }
     if (outcome.interrupt) {
-      emit({ type: 'interrupt', node_id: outcome.interrupt.node_id, node_title: titles.get(outcome.interrupt.node_id) ?? '', event_id: outcome.interrupt.event_id, interrupt_type: outcome.interrupt.type, data: outcome.interrupt.data });
+      emit({
+        type: 'interrupt',
+        node_id: outcome.interrupt.node_id,
+        node_title: titles.get(outcome.interrupt.node_id) ?? '',
+        event_id: outcome.interrupt.event_id,
+        interrupt_type: outcome.interrupt.type,
+        data: outcome.interrupt.data,
+      });
     }
     const exit = canvas.nodes.find((n) => !n.parent_id && this.#typeOf(n.type)?.role === 'exit');
-    emit({ type: 'done', status, output: outcome.output, error: outcome.error?.message, exit: exit && { node_id: exit.node_id, node_title: titles.get(exit.node_id) ?? exit.node_id } });
-    if (status !== RunStatus.Running) this.#ctx.emit(WorkflowRunFinished, { execute_id: row.id, workflow_id: row.workflow_id, space_id: row.space_id, status, duration_ms: duration });
+    emit({
+      type: 'done',
+      status,
+      output: outcome.output,
+      error: outcome.error?.message,
+      exit: exit && { node_id: exit.node_id, node_title: titles.get(exit.node_id) ?? exit.node_id },
+    });
+    if (status !== RunStatus.Running)
+      this.#ctx.emit(WorkflowRunFinished, {
+        execute_id: row.id,
+        workflow_id: row.workflow_id,
+        space_id: row.space_id,
+        status,
+        duration_ms: duration,
+      });
     // The run's spans for whoever keeps traces (a run resumed after a question adds its own to the same trace).
-    this.#ctx.emit(SpansRecorded, { space_id: row.space_id, source: 'workflow', spans: studioSpans(row, tracer.spans, nodeRows) });
+    this.#ctx.emit(SpansRecorded, {
+      space_id: row.space_id,
+      source: 'workflow',
+      spans: studioSpans(row, tracer.spans, nodeRows),
+    });
     return outcome;
   }
 
   /** The variables a run sees: system facts, and the app and user variables when the variables extension runs. */
   async #workflowName(workflowId: string): Promise<string> {
-    const meta = await this.#ctx.db.selectFrom('workflow_meta').select('name').where('id', '=', workflowId).executeTakeFirst();
+    const meta = await this.#ctx.db
+      .selectFrom('workflow_meta')
+      .select('name')
+      .where('id', '=', workflowId)
+      .executeTakeFirst();
     return (meta?.name as string | undefined) || 'workflow run';
   }
 
   async #variables(row: RunRow, canvas: Canvas) {
     const store = usesStoredVariables(canvas) ? this.#ctx.optionalService(VariablesService) : undefined;
-    const [app, user] = store ? await Promise.all([store.all({ scope: 'app', spaceId: row.space_id }), store.all({ scope: 'user', spaceId: row.space_id, userId: row.user_id })]) : [{}, {}];
-    return { system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id }, app, user };
+    const [app, user] = store
+      ? await Promise.all([
+          store.all({ scope: 'app', spaceId: row.space_id }),
+          store.all({ scope: 'user', spaceId: row.space_id, userId: row.user_id }),
+        ])
+      : [{}, {}];
+    return {
+      system: { user_id: row.user_id, space_id: row.space_id, execute_id: row.id, workflow_id: row.workflow_id },
+      app,
+      user,
+    };
   }
 
   /**
@@ -391,26 +592,40 @@ export class RunService {
       .where((eb) => eb.or([eb('job_id', 'is', null), eb('job_id', '<>', jobId)]))
       .executeTakeFirst();
     if (Number(first.numUpdatedRows) === 1) return true;
-    const row = (await db.selectFrom('workflow_run').select(['status', 'unrepeatable_node', 'interrupt']).where('id', '=', runId).executeTakeFirst());
+    const row = await db
+      .selectFrom('workflow_run')
+      .select(['status', 'unrepeatable_node', 'interrupt'])
+      .where('id', '=', runId)
+      .executeTakeFirst();
     if (!row || Number(row.status) !== RunStatus.Running || this.#live.has(runId)) return false;
     if (row.unrepeatable_node) {
       await db
         .updateTable('workflow_run')
-        .set({ status: RunStatus.Fail, error: `The worker running this run stopped after node ${row.unrepeatable_node} had started, and that node is not safe to run twice (it may have sent a request or written data). The run was failed rather than run again; run the workflow again if that is what you want.`, finished_at: now(), updated_at: now() })
+        .set({
+          status: RunStatus.Fail,
+          error: `The worker running this run stopped after node ${row.unrepeatable_node} had started, and that node is not safe to run twice (it may have sent a request or written data). The run was failed rather than run again; run the workflow again if that is what you want.`,
+          finished_at: now(),
+          updated_at: now(),
+        })
         .where('id', '=', runId)
         .where('status', '=', RunStatus.Running)
         .execute();
-      this.#ctx.logger.warn(`run ${runId}: its worker stopped after node ${row.unrepeatable_node} (not safe to repeat) had started; failed instead of run again`);
+      this.#ctx.logger.warn(
+        `run ${runId}: its worker stopped after node ${row.unrepeatable_node} (not safe to repeat) had started; failed instead of run again`,
+      );
       return false;
     }
-    this.#ctx.logger.warn(`run ${runId}: its worker stopped; running it again from the start (every node it had started is safe to repeat)`);
+    this.#ctx.logger.warn(
+      `run ${runId}: its worker stopped; running it again from the start (every node it had started is safe to repeat)`,
+    );
     return true;
   }
 
   /** Live runs say they are alive: their updated_at moves every 15 s (other processes judge staleness by it). */
   async heartbeat(): Promise<void> {
     const ids = [...this.#live.keys()].filter((id) => !this.#pending.has(id));
-    if (ids.length) await this.#ctx.db.updateTable('workflow_run').set({ updated_at: now() }).where('id', 'in', ids).execute();
+    if (ids.length)
+      await this.#ctx.db.updateTable('workflow_run').set({ updated_at: now() }).where('id', 'in', ids).execute();
   }
 
   /**
@@ -418,10 +633,21 @@ export class RunService {
    * keep waiting). Alone (no shared queue), every such run at start is orphaned; with several processes,
    * only runs whose heartbeat stopped more than `staleAfterMs` ago (the recovery window).
    */
-  async recoverOrphans({ staleOnly, staleAfterMs = 120_000 }: { staleOnly: boolean; staleAfterMs?: number }): Promise<number> {
+  async recoverOrphans({
+    staleOnly,
+    staleAfterMs = 120_000,
+  }: {
+    staleOnly: boolean;
+    staleAfterMs?: number;
+  }): Promise<number> {
     let q = this.#ctx.db
       .updateTable('workflow_run')
-      .set({ status: RunStatus.Fail, error: 'The server stopped while this run was in progress. Run the workflow again.', finished_at: now(), updated_at: now() })
+      .set({
+        status: RunStatus.Fail,
+        error: 'The server stopped while this run was in progress. Run the workflow again.',
+        finished_at: now(),
+        updated_at: now(),
+      })
       .where('status', '=', RunStatus.Running)
       .where('interrupt', 'is', null);
     if (staleOnly) q = q.where('updated_at', '<', new Date(Date.now() - staleAfterMs).toISOString());
@@ -450,7 +676,11 @@ function usesStoredVariables(canvas: Canvas): boolean {
       (n) =>
         n.type === '40' ||
         n.type === 'assign_variable' ||
-        n.node_param.inputs.some((i) => (i.value.kind === 'var' && i.value.scope !== 'system') || (i.value.kind === 'template' && /\{\{\s*(app|user)\./.test(i.value.template))) ||
+        n.node_param.inputs.some(
+          (i) =>
+            (i.value.kind === 'var' && i.value.scope !== 'system') ||
+            (i.value.kind === 'template' && /\{\{\s*(app|user)\./.test(i.value.template)),
+        ) ||
         /\{\{\s*(app|user)\./.test(JSON.stringify(n.node_param.settings ?? {})),
     );
     usage.set(canvas, uses);

@@ -26,11 +26,35 @@ export const nowIso = () => new Date().toISOString();
 
 /** A new workflow starts with a Start and an End node linked together (ChatFlow's Start takes the user's message). */
 /** A new workflow's canvas: Start and End, titled with their type's label in the creator's language. */
-export function initialCanvas(flowMode: number, titleOf: (type: string, fallback: string) => string = (_t, f) => f): Canvas {
-  const startOutputs = flowMode === WorkflowMode.ChatFlow ? [{ name: 'USER_INPUT', type: 'string' as const, required: true }, { name: 'CONVERSATION_NAME', type: 'string' as const }] : [{ name: 'input', type: 'string' as const }];
+export function initialCanvas(
+  flowMode: number,
+  titleOf: (type: string, fallback: string) => string = (_t, f) => f,
+): Canvas {
+  const startOutputs =
+    flowMode === WorkflowMode.ChatFlow
+      ? [
+          { name: 'USER_INPUT', type: 'string' as const, required: true },
+          { name: 'CONVERSATION_NAME', type: 'string' as const },
+        ]
+      : [{ name: 'input', type: 'string' as const }];
   const nodes: CanvasNode[] = [
-    { node_id: '100001', type: '1', node_param: { title: titleOf('1', 'Start'), inputs: [], outputs: startOutputs, settings: {} }, layout: { x: 0, y: 0 } },
-    { node_id: '900001', type: '2', node_param: { title: titleOf('2', 'End'), inputs: [], outputs: [], settings: { terminate_plan: 'return_variables' } }, layout: { x: 600, y: 0 } },
+    {
+      node_id: '100001',
+      type: '1',
+      node_param: { title: titleOf('1', 'Start'), inputs: [], outputs: startOutputs, settings: {} },
+      layout: { x: 0, y: 0 },
+    },
+    {
+      node_id: '900001',
+      type: '2',
+      node_param: {
+        title: titleOf('2', 'End'),
+        inputs: [],
+        outputs: [],
+        settings: { terminate_plan: 'return_variables' },
+      },
+      layout: { x: 600, y: 0 },
+    },
   ];
   return { nodes, links: [{ from_node_id: '100001', to_node_id: '900001' }] };
 }
@@ -77,30 +101,68 @@ export class WorkflowStore {
   }
 
   async meta(workflowId: string, spaceId?: string): Promise<MetaRow> {
-    let q = this.db.selectFrom('workflow_meta').selectAll().where('id', '=', workflowId).where('deleted_at', 'is', null);
+    let q = this.db
+      .selectFrom('workflow_meta')
+      .selectAll()
+      .where('id', '=', workflowId)
+      .where('deleted_at', 'is', null);
     if (spaceId) q = q.where('space_id', '=', spaceId);
     const m = (await q.executeTakeFirst()) as MetaRow | undefined;
     if (!m) throw notFound('This workflow does not exist in the space (it may have been deleted).');
-    return { ...m, draft_revision: Number(m.draft_revision), tested_revision: Number(m.tested_revision), submitted_revision: Number(m.submitted_revision), published_revision: Number(m.published_revision) };
+    return {
+      ...m,
+      draft_revision: Number(m.draft_revision),
+      tested_revision: Number(m.tested_revision),
+      submitted_revision: Number(m.submitted_revision),
+      published_revision: Number(m.published_revision),
+    };
   }
 
   async draft(workflowId: string): Promise<{ canvas: Canvas; revision: number }> {
-    const d = await this.db.selectFrom('workflow_draft').selectAll().where('workflow_id', '=', workflowId).executeTakeFirstOrThrow();
+    const d = await this.db
+      .selectFrom('workflow_draft')
+      .selectAll()
+      .where('workflow_id', '=', workflowId)
+      .executeTakeFirstOrThrow();
     return { canvas: JSON.parse(d.canvas as string), revision: Number(d.revision) };
   }
 
   /** The canvas of a published version (the latest one by default). */
-  async published(workflowId: string, version?: string): Promise<{ canvas: Canvas; commit_id: string; version: string }> {
-    let q = this.db.selectFrom('workflow_commit').select(['id', 'version']).where('workflow_id', '=', workflowId).where('version', 'is not', null);
+  async published(
+    workflowId: string,
+    version?: string,
+  ): Promise<{ canvas: Canvas; commit_id: string; version: string }> {
+    let q = this.db
+      .selectFrom('workflow_commit')
+      .select(['id', 'version'])
+      .where('workflow_id', '=', workflowId)
+      .where('version', 'is not', null);
     if (version) q = q.where('version', '=', version);
     const c = await q.orderBy('published_at', 'desc').executeTakeFirst();
-    if (!c) throw notFound(version ? `Version ${version} of this workflow does not exist.` : 'This workflow has no published version yet: publish it first.');
+    if (!c)
+      throw notFound(
+        version
+          ? `Version ${version} of this workflow does not exist.`
+          : 'This workflow has no published version yet: publish it first.',
+      );
     return { canvas: await this.commitCanvas(c.id as string), commit_id: c.id as string, version: c.version as string };
   }
 
   /** A commit's parsed canvas (commits never change, so it is kept). */
   async commitCanvas(commitId: string): Promise<Canvas> {
-    return this.#commits.getOrLoad(commitId, async () => JSON.parse((await this.db.selectFrom('workflow_commit').select('canvas').where('id', '=', commitId).executeTakeFirstOrThrow()).canvas as string) as Canvas);
+    return this.#commits.getOrLoad(
+      commitId,
+      async () =>
+        JSON.parse(
+          (
+            await this.db
+              .selectFrom('workflow_commit')
+              .select('canvas')
+              .where('id', '=', commitId)
+              .executeTakeFirstOrThrow()
+          ).canvas as string,
+        ) as Canvas,
+    );
   }
   #commits = new LocalCache<string, Canvas>({ max: 500 });
 
@@ -108,7 +170,10 @@ export class WorkflowStore {
    * What the open API runs: a live workflow's space and a published version, in one call. Kept in
    * memory (every run asks); publishing or deleting the workflow drops it (see forget).
    */
-  async runnable(workflowId: string, version?: string): Promise<{ id: string; space_id: string; name: string; canvas: Canvas; commit_id: string; version: string }> {
+  async runnable(
+    workflowId: string,
+    version?: string,
+  ): Promise<{ id: string; space_id: string; name: string; canvas: Canvas; commit_id: string; version: string }> {
     const key = `${workflowId}@${version ?? ''}`;
     const hit = this.#runnable.get(key);
     if (hit) return hit;
@@ -116,7 +181,12 @@ export class WorkflowStore {
     const v = await this.published(meta.id, version);
     return this.#runnable.set(key, { id: meta.id, space_id: meta.space_id, name: meta.name, ...v });
   }
-  #runnableCache: LocalCache<string, { id: string; space_id: string; name: string; canvas: Canvas; commit_id: string; version: string }> | undefined;
+  #runnableCache:
+    | LocalCache<
+        string,
+        { id: string; space_id: string; name: string; canvas: Canvas; commit_id: string; version: string }
+      >
+    | undefined;
   get #runnable() {
     // With several processes another one may publish or delete: then every run reads the database.
     return (this.#runnableCache ??= new LocalCache({ max: 5000, enabled: !this.#ctx.host.distributed }));
@@ -129,12 +199,28 @@ export class WorkflowStore {
   }
 
   async commit(commitId: string, workflowId: string) {
-    const c = await this.db.selectFrom('workflow_commit').selectAll().where('id', '=', commitId).where('workflow_id', '=', workflowId).executeTakeFirst();
+    const c = await this.db
+      .selectFrom('workflow_commit')
+      .selectAll()
+      .where('id', '=', commitId)
+      .where('workflow_id', '=', workflowId)
+      .executeTakeFirst();
     if (!c) throw notFound('No such commit of this workflow.');
     return c;
   }
 
   async operation(workflowId: string, type: number, operatorId: string, commitId: string | null, description = '') {
-    await this.db.insertInto('workflow_operation').values({ id: this.#ctx.host.newId(), workflow_id: workflowId, type, commit_id: commitId, operator_id: operatorId, description, created_at: nowIso() }).execute();
+    await this.db
+      .insertInto('workflow_operation')
+      .values({
+        id: this.#ctx.host.newId(),
+        workflow_id: workflowId,
+        type,
+        commit_id: commitId,
+        operator_id: operatorId,
+        description,
+        created_at: nowIso(),
+      })
+      .execute();
   }
 }

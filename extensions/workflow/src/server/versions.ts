@@ -29,17 +29,43 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
     path: `${base}/submit`,
     auth: inSpace,
     summary: 'Commit the draft with a description',
-    body: z.object({ space_id: Id, workflow_id: Id, desc: z.string().max(2000).default(''), force: z.boolean().default(false) }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      desc: z.string().max(2000).default(''),
+      force: z.boolean().default(false),
+    }),
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
-      if (meta.submitted_revision === meta.draft_revision) throw conflict('Nothing to submit: the draft has not changed since the last submit.');
-      if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before submitting (or submit with force).');
+      if (meta.submitted_revision === meta.draft_revision)
+        throw conflict('Nothing to submit: the draft has not changed since the last submit.');
+      if (!body.force && meta.tested_revision !== meta.draft_revision)
+        throw badRequest('Run a successful test run of the current draft before submitting (or submit with force).');
       const draft = await store.draft(meta.id);
       const problems = blocking(validateCanvas(draft.canvas, typeOf));
-      if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
+      if (problems.length)
+        throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
       const id = ctx.host.newId();
-      await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: body.desc, version: null, version_description: null, created_by: caller!.userId, created_at: nowIso(), published_at: null }).execute();
-      await db().updateTable('workflow_meta').set({ submitted_revision: draft.revision, latest_commit_id: id, updated_at: nowIso() }).where('id', '=', meta.id).execute();
+      await db()
+        .insertInto('workflow_commit')
+        .values({
+          id,
+          workflow_id: meta.id,
+          canvas: JSON.stringify(draft.canvas),
+          revision: draft.revision,
+          description: body.desc,
+          version: null,
+          version_description: null,
+          created_by: caller!.userId,
+          created_at: nowIso(),
+          published_at: null,
+        })
+        .execute();
+      await db()
+        .updateTable('workflow_meta')
+        .set({ submitted_revision: draft.revision, latest_commit_id: id, updated_at: nowIso() })
+        .where('id', '=', meta.id)
+        .execute();
       await store.operation(meta.id, OperateType.Submit, caller!.userId, id, body.desc);
       return { commit_id: id };
     },
@@ -50,24 +76,63 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
     path: `${base}/publish`,
     auth: inSpace,
     summary: 'Publish the draft as a version (vX.Y.Z, greater than the last one)',
-    body: z.object({ space_id: Id, workflow_id: Id, workflow_version: z.string().regex(VERSION, 'Use a version like v1.0.0.'), version_description: z.string().max(2000).default(''), force: z.boolean().default(false) }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      workflow_version: z.string().regex(VERSION, 'Use a version like v1.0.0.'),
+      version_description: z.string().max(2000).default(''),
+      force: z.boolean().default(false),
+    }),
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
-      if (!body.force && meta.tested_revision !== meta.draft_revision) throw badRequest('Run a successful test run of the current draft before publishing (or publish with force).');
+      if (!body.force && meta.tested_revision !== meta.draft_revision)
+        throw badRequest('Run a successful test run of the current draft before publishing (or publish with force).');
       return publishWorkflow(meta, body.workflow_version, body.version_description, caller!.userId);
     },
   });
 
   /** Publishes the draft as `version` (greater than the last one), when it has no blocking problems. */
-  async function publishWorkflow(meta: Awaited<ReturnType<typeof store.meta>>, version: string, description: string, userId: string) {
-    if (meta.latest_version && cmpVersion(version, meta.latest_version) <= 0) throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
+  async function publishWorkflow(
+    meta: Awaited<ReturnType<typeof store.meta>>,
+    version: string,
+    description: string,
+    userId: string,
+  ) {
+    if (meta.latest_version && cmpVersion(version, meta.latest_version) <= 0)
+      throw badRequest(`The version must be greater than the published ${meta.latest_version}.`);
     const draft = await store.draft(meta.id);
     const problems = blocking(validateCanvas(draft.canvas, typeOf));
-    if (problems.length) throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
+    if (problems.length)
+      throw badRequest(`The draft has ${problems.length} problem(s); fix them first (validate_tree lists them).`);
     const id = ctx.host.newId();
     const t = nowIso();
-    await db().insertInto('workflow_commit').values({ id, workflow_id: meta.id, canvas: JSON.stringify(draft.canvas), revision: draft.revision, description: description, version: version, version_description: description, created_by: userId, created_at: t, published_at: t }).execute();
-    await db().updateTable('workflow_meta').set({ published_revision: draft.revision, submitted_revision: draft.revision, latest_commit_id: id, latest_version: version, published_at: t, updated_at: t }).where('id', '=', meta.id).execute();
+    await db()
+      .insertInto('workflow_commit')
+      .values({
+        id,
+        workflow_id: meta.id,
+        canvas: JSON.stringify(draft.canvas),
+        revision: draft.revision,
+        description: description,
+        version: version,
+        version_description: description,
+        created_by: userId,
+        created_at: t,
+        published_at: t,
+      })
+      .execute();
+    await db()
+      .updateTable('workflow_meta')
+      .set({
+        published_revision: draft.revision,
+        submitted_revision: draft.revision,
+        latest_commit_id: id,
+        latest_version: version,
+        published_at: t,
+        updated_at: t,
+      })
+      .where('id', '=', meta.id)
+      .execute();
     store.forget([meta.id]);
     await store.operation(meta.id, OperateType.Publish, userId, id, description);
     ctx.emit(WorkflowPublished, { workflow_id: meta.id, space_id: meta.space_id, version: version });
@@ -79,11 +144,32 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
     path: `${base}/version_list`,
     auth: inSpace,
     summary: 'Published versions, newest first',
-    body: z.object({ space_id: Id, workflow_id: Id, page: z.number().int().min(1).default(1), size: z.number().int().min(1).max(100).default(20) }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      page: z.number().int().min(1).default(1),
+      size: z.number().int().min(1).max(100).default(20),
+    }),
     handler: async ({ body }) => {
       await store.meta(body.workflow_id, body.space_id);
-      const rows = await db().selectFrom('workflow_commit').select(['id', 'version', 'version_description', 'created_by', 'published_at']).where('workflow_id', '=', body.workflow_id).where('version', 'is not', null).orderBy('published_at', 'desc').limit(body.size).offset((body.page - 1) * body.size).execute();
-      return { version_list: rows.map((r) => ({ commit_id: r.id, version: r.version, version_description: r.version_description, creator_id: r.created_by, publish_time: Math.floor(Date.parse(r.published_at as string) / 1000) })) };
+      const rows = await db()
+        .selectFrom('workflow_commit')
+        .select(['id', 'version', 'version_description', 'created_by', 'published_at'])
+        .where('workflow_id', '=', body.workflow_id)
+        .where('version', 'is not', null)
+        .orderBy('published_at', 'desc')
+        .limit(body.size)
+        .offset((body.page - 1) * body.size)
+        .execute();
+      return {
+        version_list: rows.map((r) => ({
+          commit_id: r.id,
+          version: r.version,
+          version_description: r.version_description,
+          creator_id: r.created_by,
+          publish_time: Math.floor(Date.parse(r.published_at as string) / 1000),
+        })),
+      };
     },
   });
 
@@ -92,14 +178,30 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
     path: `${base}/operate_list`,
     auth: inSpace,
     summary: 'Operation history (drafts, submits, publishes, reverts)',
-    body: z.object({ space_id: Id, workflow_id: Id, limit: z.number().int().min(1).max(100).default(20), last_commit_id: z.string().optional(), type: z.number().int().optional() }),
+    body: z.object({
+      space_id: Id,
+      workflow_id: Id,
+      limit: z.number().int().min(1).max(100).default(20),
+      last_commit_id: z.string().optional(),
+      type: z.number().int().optional(),
+    }),
     handler: async ({ body }) => {
       await store.meta(body.workflow_id, body.space_id);
       let q = db().selectFrom('workflow_operation').selectAll().where('workflow_id', '=', body.workflow_id);
       if (body.type !== undefined) q = q.where('type', '=', body.type);
       if (body.last_commit_id) q = q.where('id', '<', body.last_commit_id);
       const rows = await q.orderBy('id', 'desc').limit(body.limit).execute();
-      return { operate_list: rows.map((r) => ({ id: r.id, type: Number(r.type), commit_id: r.commit_id, operator_id: r.operator_id, desc: r.description, create_time: Math.floor(Date.parse(r.created_at as string) / 1000) })), has_more: rows.length === body.limit };
+      return {
+        operate_list: rows.map((r) => ({
+          id: r.id,
+          type: Number(r.type),
+          commit_id: r.commit_id,
+          operator_id: r.operator_id,
+          desc: r.description,
+          create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+        })),
+        has_more: rows.length === body.limit,
+      };
     },
   });
 
@@ -112,7 +214,13 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
     handler: async ({ body }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const c = await store.commit(body.commit_id, meta.id);
-      return { commit_id: c.id, version: c.version ?? null, description: c.description, schema_json: c.canvas, create_time: Math.floor(Date.parse(c.created_at as string) / 1000) };
+      return {
+        commit_id: c.id,
+        version: c.version ?? null,
+        description: c.description,
+        schema_json: c.canvas,
+        create_time: Math.floor(Date.parse(c.created_at as string) / 1000),
+      };
     },
   });
 
@@ -126,9 +234,29 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
       const meta = await store.meta(body.workflow_id, body.space_id);
       const commit = await store.commit(body.commit_id, meta.id);
       const revision = meta.draft_revision + 1;
-      await db().updateTable('workflow_draft').set({ canvas: commit.canvas as string, revision, base_commit_id: commit.id as string, updated_by: caller!.userId, updated_at: nowIso() }).where('workflow_id', '=', meta.id).execute();
-      await db().updateTable('workflow_meta').set({ draft_revision: revision, updated_at: nowIso() }).where('id', '=', meta.id).execute();
-      await store.operation(meta.id, OperateType.Draft, caller!.userId, commit.id as string, `reverted to ${commit.version ?? commit.id}`);
+      await db()
+        .updateTable('workflow_draft')
+        .set({
+          canvas: commit.canvas as string,
+          revision,
+          base_commit_id: commit.id as string,
+          updated_by: caller!.userId,
+          updated_at: nowIso(),
+        })
+        .where('workflow_id', '=', meta.id)
+        .execute();
+      await db()
+        .updateTable('workflow_meta')
+        .set({ draft_revision: revision, updated_at: nowIso() })
+        .where('id', '=', meta.id)
+        .execute();
+      await store.operation(
+        meta.id,
+        OperateType.Draft,
+        caller!.userId,
+        commit.id as string,
+        `reverted to ${commit.version ?? commit.id}`,
+      );
       return { revision };
     },
   });

@@ -5,7 +5,14 @@
 // read these headers (as query-count assertions do in Django and Rails); off by default, it costs nothing.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 
 export const STATEMENTS_HEADER = 'x-tessera-statements';
 export const WRITES_HEADER = 'x-tessera-writes';

@@ -10,15 +10,25 @@ const schemaOf = (s: unknown) => {
 };
 
 /** The OpenAPI 3.1 document of every mounted route, built from their zod schemas. */
-export function buildOpenApi(routes: { owner: string; value: ApiRoute }[], info: { title: string; version: string }): unknown {
+export function buildOpenApi(
+  routes: { owner: string; value: ApiRoute }[],
+  info: { title: string; version: string },
+): unknown {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { owner, value: r } of routes) {
     const p = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const parameters: unknown[] = [];
     for (const where of ['params', 'query'] as const) {
-      const s = r[where] ? (schemaOf(r[where]) as { properties?: Record<string, unknown>; required?: string[] }) : undefined;
+      const s = r[where]
+        ? (schemaOf(r[where]) as { properties?: Record<string, unknown>; required?: string[] })
+        : undefined;
       for (const [name, schema] of Object.entries(s?.properties ?? {})) {
-        parameters.push({ name, in: where === 'params' ? 'path' : 'query', required: where === 'params' || !!s?.required?.includes(name), schema });
+        parameters.push({
+          name,
+          in: where === 'params' ? 'path' : 'query',
+          required: where === 'params' || !!s?.required?.includes(name),
+          schema,
+        });
       }
     }
     (paths[p] ??= {})[r.method.toLowerCase()] = {
@@ -28,11 +38,28 @@ export function buildOpenApi(routes: { owner: string; value: ApiRoute }[], info:
       'x-tessera-auth': typeof r.auth === 'string' ? r.auth : { space: true, role: r.auth.role ?? 'member' },
       ...(r.permission ? { 'x-tessera-permission': r.permission } : {}),
       parameters,
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } } : {}),
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } }
+        : {}),
       responses: {
         200: {
           description: r.rawResponse ? 'Result' : 'Envelope {code: 0, msg: "", data}',
-          content: { 'application/json': { schema: r.rawResponse ? (r.response ? schemaOf(r.response) : {}) : { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: r.response ? schemaOf(r.response) : {} } } } },
+          content: {
+            'application/json': {
+              schema: r.rawResponse
+                ? r.response
+                  ? schemaOf(r.response)
+                  : {}
+                : {
+                    type: 'object',
+                    properties: {
+                      code: { type: 'integer' },
+                      msg: { type: 'string' },
+                      data: r.response ? schemaOf(r.response) : {},
+                    },
+                  },
+            },
+          },
         },
         default: { description: 'Error envelope {code, msg} with the x-tt-logid header' },
       },

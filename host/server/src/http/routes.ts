@@ -1,7 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HookPoint } from '@tessera/core';
 import { ApiError, ErrorCode, forbidden } from '@tessera/sdk';
-import { RateLimiter, isAuthRejection, type ApiReply, type ApiRequest, type ApiRoute, type AuthRejection, type AuthRequest, type Caller, type InterceptedRequest, type SpaceAccess, type SpaceRole, type SseStream } from '@tessera/sdk/server';
+import {
+  RateLimiter,
+  isAuthRejection,
+  type ApiReply,
+  type ApiRequest,
+  type ApiRoute,
+  type AuthRejection,
+  type AuthRequest,
+  type Caller,
+  type InterceptedRequest,
+  type SpaceAccess,
+  type SpaceRole,
+  type SseStream,
+} from '@tessera/sdk/server';
 import { envelope, OPEN_API_PATH, toJson, validationError } from './envelope.ts';
 
 const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
@@ -25,7 +38,10 @@ export function parseCookies(header: string | undefined): Record<string, string>
 }
 
 /** Resolves the caller once per request (the authenticators hook decides). */
-export async function callerOf(request: FastifyRequest, authenticators: RouteMountOptions['authenticators']): Promise<Caller | AuthRejection | undefined> {
+export async function callerOf(
+  request: FastifyRequest,
+  authenticators: RouteMountOptions['authenticators'],
+): Promise<Caller | AuthRejection | undefined> {
   const r = request as FastifyRequest & { tesseraCaller?: Caller | AuthRejection | null };
   if (r.tesseraCaller !== undefined) return r.tesseraCaller ?? undefined;
   const caller =
@@ -43,7 +59,13 @@ export async function callerOf(request: FastifyRequest, authenticators: RouteMou
 }
 
 /** Mounts one API route: authenticate, authorize (space, role, token), validate, run, wrap in the envelope. */
-export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMountOptions, limiter: RateLimiter, extensionId?: string): void {
+export function mountRoute(
+  app: FastifyInstance,
+  route: ApiRoute,
+  opts: RouteMountOptions,
+  limiter: RateLimiter,
+  extensionId?: string,
+): void {
   const isOpenApi = OPEN_API_PATH.test(route.path);
   app.route({
     method: route.method,
@@ -53,45 +75,96 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
       const found = await callerOf(request, opts.authenticators);
       // A refused credential fails every route that needs a caller; anonymous routes just go without one.
       if (isAuthRejection(found) && route.auth !== 'anonymous') {
-        throw new ApiError(found.status, found.status === 401 ? ErrorCode.UNAUTHORIZED : ErrorCode.FORBIDDEN, found.msg);
+        throw new ApiError(
+          found.status,
+          found.status === 401 ? ErrorCode.UNAUTHORIZED : ErrorCode.FORBIDDEN,
+          found.msg,
+        );
       }
       const caller = isAuthRejection(found) ? undefined : found;
       if (route.rateLimit) {
         const key = route.rateLimit.key === 'caller' && caller ? caller.userId : request.ip;
-        if (!limiter.take(`${route.method} ${route.path} ${key}`, route.rateLimit.max, route.rateLimit.windowMs ?? 60_000)) {
-          throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many attempts. Wait a minute and try again.', '', { text: { key: 'host.rateLimited' } });
+        if (
+          !limiter.take(`${route.method} ${route.path} ${key}`, route.rateLimit.max, route.rateLimit.windowMs ?? 60_000)
+        ) {
+          throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many attempts. Wait a minute and try again.', '', {
+            text: { key: 'host.rateLimited' },
+          });
         }
       }
       let spaceId: string | undefined;
       let spaceRole: SpaceRole | undefined;
       if (route.auth !== 'anonymous') {
-        if (!caller) throw new ApiError(401, ErrorCode.UNAUTHORIZED, 'Sign in to continue: this call needs a signed-in user or an access token.', '', { text: { key: 'host.signIn' } });
-        if (caller.kind === 'token' && !isOpenApi) throw forbidden('Personal access tokens work on the open API (/v1, /v3 and /open_api) only.');
-        if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin) throw new ApiError(403, ErrorCode.FORBIDDEN, 'Only a platform administrator may do this.', '', { text: { key: 'host.platformAdmin' } });
+        if (!caller)
+          throw new ApiError(
+            401,
+            ErrorCode.UNAUTHORIZED,
+            'Sign in to continue: this call needs a signed-in user or an access token.',
+            '',
+            { text: { key: 'host.signIn' } },
+          );
+        if (caller.kind === 'token' && !isOpenApi)
+          throw forbidden('Personal access tokens work on the open API (/v1, /v3 and /open_api) only.');
+        if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin)
+          throw new ApiError(403, ErrorCode.FORBIDDEN, 'Only a platform administrator may do this.', '', {
+            text: { key: 'host.platformAdmin' },
+          });
         if (typeof route.auth === 'object') {
           const loc = route.auth.space;
-          const raw = { body: request.body ?? {}, query: request.query ?? {}, params: request.params ?? {}, headers: request.headers };
-          const located = typeof loc === 'function' ? await loc(raw) : (raw[loc.from === 'header' ? 'headers' : loc.from] as Record<string, unknown>)?.[loc.field];
+          const raw = {
+            body: request.body ?? {},
+            query: request.query ?? {},
+            params: request.params ?? {},
+            headers: request.headers,
+          };
+          const located =
+            typeof loc === 'function'
+              ? await loc(raw)
+              : (raw[loc.from === 'header' ? 'headers' : loc.from] as Record<string, unknown>)?.[loc.field];
           if (located === undefined || located === null || located === '') {
             const where = typeof loc === 'function' ? 'the request' : `${loc.from}.${loc.field}`;
-            throw new ApiError(400, ErrorCode.INVALID_PARAMS, `Invalid request: ${where} must name the space (space id is missing).`);
+            throw new ApiError(
+              400,
+              ErrorCode.INVALID_PARAMS,
+              `Invalid request: ${where} must name the space (space id is missing).`,
+            );
           }
           spaceId = String(located);
           const access = opts.spaceAuthorizers.size ? await opts.spaceAuthorizers.call(caller, spaceId) : undefined;
-          if (!access?.allowed) throw new ApiError(403, ErrorCode.FORBIDDEN, 'You are not a member of this space.', '', { text: { key: 'host.notMember' } });
+          if (!access?.allowed)
+            throw new ApiError(403, ErrorCode.FORBIDDEN, 'You are not a member of this space.', '', {
+              text: { key: 'host.notMember' },
+            });
           spaceRole = access.role;
           const need = route.auth.role;
-          if (need && (!spaceRole || ROLE_RANK[spaceRole] < ROLE_RANK[need])) throw new ApiError(403, ErrorCode.FORBIDDEN, `This needs the ${need} role in the space.`, '', { text: { key: 'host.needsRole', params: { role: need } } });
+          if (need && (!spaceRole || ROLE_RANK[spaceRole] < ROLE_RANK[need]))
+            throw new ApiError(403, ErrorCode.FORBIDDEN, `This needs the ${need} role in the space.`, '', {
+              text: { key: 'host.needsRole', params: { role: need } },
+            });
         }
         if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(route.permission, spaceId)) {
-          throw forbidden(`This access token lacks the permission${route.permission ? ` '${route.permission}'` : ''}${spaceId ? ` in space ${spaceId}` : ''}.`);
+          throw forbidden(
+            `This access token lacks the permission${route.permission ? ` '${route.permission}'` : ''}${spaceId ? ` in space ${spaceId}` : ''}.`,
+          );
         }
       }
 
       if (opts.interceptors?.size) {
-        const refused = await opts.interceptors.call({ method: route.method, route: route.path, url: request.url, extensionId: extensionId ?? '', caller, spaceId, headers: request.headers, ip: request.ip });
+        const refused = await opts.interceptors.call({
+          method: route.method,
+          route: route.path,
+          url: request.url,
+          extensionId: extensionId ?? '',
+          caller,
+          spaceId,
+          headers: request.headers,
+          ip: request.ip,
+        });
         // A refusal that is not an ApiError (an extension's mistake) still refuses, with a clear 403.
-        if (refused) throw ApiError.is(refused) ? refused : forbidden('This request was refused by a request policy of the studio.');
+        if (refused)
+          throw ApiError.is(refused)
+            ? refused
+            : forbidden('This request was refused by a request policy of the studio.');
       }
 
       const params = parse(route, 'params', request.params);
@@ -140,7 +213,11 @@ export function mountRoute(app: FastifyInstance, route: ApiRoute, opts: RouteMou
         if (!handled || !sseOpen) throw e;
         const err = ApiError.is(e) ? e : undefined;
         (request.log as { error(o: object, m: string): void }).error({ err: e, logId: request.id }, 'stream failed');
-        sseOpen.send('Error', { error_code: err?.code ?? ErrorCode.INTERNAL, error_message: err?.msg ?? 'Something went wrong on our side. Quote the log id when you report it.', logid: request.id });
+        sseOpen.send('Error', {
+          error_code: err?.code ?? ErrorCode.INTERNAL,
+          error_message: err?.msg ?? 'Something went wrong on our side. Quote the log id when you report it.',
+          logid: request.id,
+        });
         sseOpen.close();
         return reply;
       }

@@ -24,11 +24,17 @@ export const CONTENT_SECURITY_POLICY = [
  * Content-Security-Policy keeps it, and then no X-Frame-Options is added: that is how a page says which
  * sites may frame it (frame-ancestors), as the Web SDK's embedded chat does for its allowed origins.
  */
-export function securityHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) {
+export function securityHeaders(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: null, payload: unknown) => void,
+) {
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'strict-origin-when-cross-origin');
   if (reply.hasHeader('content-security-policy')) return done(null, payload);
   reply.header('x-frame-options', 'DENY');
-  if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
   done(null, payload);
 }

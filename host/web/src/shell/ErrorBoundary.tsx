@@ -6,7 +6,13 @@ const PageError = lazy(() => import('./PageError.tsx').then((m) => ({ default: m
 interface Props {
   /** The extension whose page this is, for the report. */
   owner?: string;
-  report(e: { source: string; message: string; error: unknown; extensionId?: string; detail?: Record<string, unknown> }): void;
+  report(e: {
+    source: string;
+    message: string;
+    error: unknown;
+    extensionId?: string;
+    detail?: Record<string, unknown>;
+  }): void;
   children: ReactNode;
   /** What to show instead of the page-error message (panels show nothing). */
   fallback?: ReactNode;
@@ -31,7 +37,10 @@ export class PageErrorBoundary extends Component<Props, { error: Error | null }>
   }
 
   override render() {
-    if (this.state.error) return this.props.fallback !== undefined ? this.props.fallback : (
+    if (this.state.error)
+      return this.props.fallback !== undefined ? (
+        this.props.fallback
+      ) : (
         <Suspense fallback={null}>
           <PageError onRetry={() => this.setState({ error: null })} />
         </Suspense>

@@ -52,7 +52,13 @@ function LanguageSwitch() {
   );
   return (
     <Dropdown droplist={menu} trigger="click" position="br">
-      <Button size="small" aria-label={t('language')} aria-haspopup="menu" data-testid="language-switch" className="tessera-header-switch">
+      <Button
+        size="small"
+        aria-label={t('language')}
+        aria-haspopup="menu"
+        data-testid="language-switch"
+        className="tessera-header-switch"
+      >
         <span className="tessera-header-switch-text">{t(`languages.${language}`)}</span>
         <IconDown />
       </Button>
@@ -73,11 +79,18 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
   const preload = (path: string) => preloadPage(routes.find((r) => matchPath(r.value.path, path))?.value.component);
   const groups = useMemo(
     () =>
-      SIDEBAR_GROUPS.map((group) => ({ group, items: entries.filter((e) => (e.value.group ?? groupOfArea(e.value.area)) === group).sort(byOrder) })).filter((g) => g.items.length),
+      SIDEBAR_GROUPS.map((group) => ({
+        group,
+        items: entries.filter((e) => (e.value.group ?? groupOfArea(e.value.area)) === group).sort(byOrder),
+      })).filter((g) => g.items.length),
     [entries],
   );
   const selected = entries
-    .filter((e) => e.value.path === location.pathname || (e.value.path !== '/' && location.pathname.startsWith(`${e.value.path}/`)))
+    .filter(
+      (e) =>
+        e.value.path === location.pathname ||
+        (e.value.path !== '/' && location.pathname.startsWith(`${e.value.path}/`)),
+    )
     .map((e) => e.key);
   return (
     <Menu
@@ -91,7 +104,12 @@ function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
     >
       {groups.map((g) => {
         const items = g.items.map((e) => (
-          <Menu.Item key={e.key} data-testid={`sidebar-${e.key}`} onMouseEnter={() => preload(e.value.path)} onFocus={() => preload(e.value.path)}>
+          <Menu.Item
+            key={e.key}
+            data-testid={`sidebar-${e.key}`}
+            onMouseEnter={() => preload(e.value.path)}
+            onFocus={() => preload(e.value.path)}
+          >
             {e.value.icon}
             {t(e.value.label, { ns: e.owner })}
           </Menu.Item>
@@ -115,10 +133,18 @@ function AppLayout({ children }: { children: ReactNode }) {
   const headerItems = useRegistryEntries(HeaderItems).slice().sort(byOrder);
   const [panelOpen, setPanelOpen] = useState(false);
   return (
-    <Layout className={mobile ? 'tessera-shell tessera-mobile' : 'tessera-shell'} data-testid={mobile ? 'shell-mobile' : 'shell-desktop'}>
+    <Layout
+      className={mobile ? 'tessera-shell tessera-mobile' : 'tessera-shell'}
+      data-testid={mobile ? 'shell-mobile' : 'shell-desktop'}
+    >
       <Layout.Header className="tessera-header">
         {mobile && (
-          <Button className="tessera-menu-button" data-testid="mobile-menu-button" aria-label={t('menu')} onClick={() => setPanelOpen(true)}>
+          <Button
+            className="tessera-menu-button"
+            data-testid="mobile-menu-button"
+            aria-label={t('menu')}
+            onClick={() => setPanelOpen(true)}
+          >
             ☰
           </Button>
         )}
@@ -163,7 +189,11 @@ function AppLayout({ children }: { children: ReactNode }) {
 }
 
 function Router({ initialPath, children }: { initialPath?: string; children: ReactNode }) {
-  return initialPath ? <MemoryRouter initialEntries={[initialPath]}>{children}</MemoryRouter> : <BrowserRouter>{children}</BrowserRouter>;
+  return initialPath ? (
+    <MemoryRouter initialEntries={[initialPath]}>{children}</MemoryRouter>
+  ) : (
+    <BrowserRouter>{children}</BrowserRouter>
+  );
 }
 
 /** Routes, layout and panels, all from contributions. `initialPath` uses an in-memory router (tests). */
@@ -180,10 +210,36 @@ export function Shell({ initialPath }: { initialPath?: string } = {}) {
           <Route key={r.key} path={r.value.path} element={<Page entry={r} />} />
         ))}
         {app.map((r) => (
-          <Route key={r.key} path={r.value.path} element={<AppLayout><Page entry={r} /></AppLayout>} />
+          <Route
+            key={r.key}
+            path={r.value.path}
+            element={
+              <AppLayout>
+                <Page entry={r} />
+              </AppLayout>
+            }
+          />
         ))}
-        <Route path="/settings/:key?" element={<AppLayout><Suspense fallback={<PageLoading />}><SettingsFrame /></Suspense></AppLayout>} />
-        <Route path="*" element={<AppLayout><Suspense fallback={<PageLoading />}><NotFound /></Suspense></AppLayout>} />
+        <Route
+          path="/settings/:key?"
+          element={
+            <AppLayout>
+              <Suspense fallback={<PageLoading />}>
+                <SettingsFrame />
+              </Suspense>
+            </AppLayout>
+          }
+        />
+        <Route
+          path="*"
+          element={
+            <AppLayout>
+              <Suspense fallback={<PageLoading />}>
+                <NotFound />
+              </Suspense>
+            </AppLayout>
+          }
+        />
       </Routes>
       {panels.map((p) => (
         <PageErrorBoundary key={p.key} owner={p.owner} report={report} fallback={null}>

@@ -23,10 +23,21 @@ function useMobile(): boolean {
 }
 
 /** Providers every page relies on: the studio runtime, i18n, react-query, Arco's locale. */
-export function StudioProvider({ studio, children, queryClient }: { studio: Studio; children: ReactNode; queryClient?: QueryClient }) {
+export function StudioProvider({
+  studio,
+  children,
+  queryClient,
+}: {
+  studio: Studio;
+  children: ReactNode;
+  queryClient?: QueryClient;
+}) {
   const [language, setLang] = useState<Language>(studio.i18n.language as Language);
   const mobile = useMobile();
-  const client = useMemo(() => queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }), [queryClient]);
+  const client = useMemo(
+    () => queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
+    [queryClient],
+  );
   useEffect(() => {
     document.documentElement.lang = language;
   }, [language]);

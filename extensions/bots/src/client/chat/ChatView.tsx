@@ -1,6 +1,25 @@
 // The chat of a bot: the editor's debug panel and the published bot's chat page both use it.
-import { Button, Collapse, Input, Popconfirm, Popover, Space, Spin, Tag, Tooltip, Typography } from '@arco-design/web-react';
-import { IconDelete, IconRefresh, IconThumbDown, IconThumbUp, IconEraser, IconRecordStop, IconSend } from '@arco-design/web-react/icon';
+import {
+  Button,
+  Collapse,
+  Input,
+  Popconfirm,
+  Popover,
+  Space,
+  Spin,
+  Tag,
+  Tooltip,
+  Typography,
+} from '@arco-design/web-react';
+import {
+  IconDelete,
+  IconRefresh,
+  IconThumbDown,
+  IconThumbUp,
+  IconEraser,
+  IconRecordStop,
+  IconSend,
+} from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useFormat } from '@tessera/sdk/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -21,7 +40,15 @@ export interface ChatViewProps {
   beforeSend?(): Promise<void>;
 }
 
-export function ChatView({ target, botName, onboarding, shortcuts = [], onConversation, canClearAll, beforeSend }: ChatViewProps) {
+export function ChatView({
+  target,
+  botName,
+  onboarding,
+  shortcuts = [],
+  onConversation,
+  canClearAll,
+  beforeSend,
+}: ChatViewProps) {
   const { t } = useTranslation('bots');
   const chat = useChat(target, onConversation, beforeSend);
   const [text, setText] = useState('');
@@ -30,7 +57,23 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
   const turns = useMemo(() => {
     const all = turnsOf(chat.messages, chat.chats);
     if (chat.live) {
-      const liveTurn: Turn = { chatId: chat.live.chat?.id ?? 'live', sectionId: chat.live.chat?.section_id ?? '', question: { id: 'live-q', conversation_id: '', chat_id: '', section_id: '', role: 'user', type: 'question', content: chat.live.question, created_at: Date.now() / 1000 }, steps: [], followUps: [], chat: chat.live.chat };
+      const liveTurn: Turn = {
+        chatId: chat.live.chat?.id ?? 'live',
+        sectionId: chat.live.chat?.section_id ?? '',
+        question: {
+          id: 'live-q',
+          conversation_id: '',
+          chat_id: '',
+          section_id: '',
+          role: 'user',
+          type: 'question',
+          content: chat.live.question,
+          created_at: Date.now() / 1000,
+        },
+        steps: [],
+        followUps: [],
+        chat: chat.live.chat,
+      };
       for (const m of chat.live.messages) {
         if (m.type === 'answer') liveTurn.answer = m;
         else if (m.type === 'follow_up') liveTurn.followUps.push(m);
@@ -81,18 +124,24 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
           <TurnView
             key={turn.chatId + (turn.question?.id ?? i)}
             turn={turn}
-            newSection={i > 0 && turn.sectionId !== turns[i - 1].sectionId && !!turn.sectionId && !!turns[i - 1].sectionId}
+            newSection={
+              i > 0 && turn.sectionId !== turns[i - 1].sectionId && !!turn.sectionId && !!turns[i - 1].sectionId
+            }
             isLast={turn === last}
             streaming={chat.sending && turn === last}
             onFollowUp={(q) => submit(q)}
-            onRegenerate={() => turn.chatId && void chat.send(turn.question?.content ?? '', { regenChatId: turn.chatId })}
+            onRegenerate={() =>
+              turn.chatId && void chat.send(turn.question?.content ?? '', { regenChatId: turn.chatId })
+            }
             onDelete={(id) => void chat.remove(id)}
             onFeedback={(id, f) => void chat.feedback(id, f)}
             disabled={chat.sending}
             target={target}
           />
         ))}
-        {!!turns.length && chat.sectionId && last?.sectionId && last.sectionId !== chat.sectionId && !chat.sending && <div className="tessera-chat-divider">{t('chat.contextCleared')}</div>}
+        {!!turns.length && chat.sectionId && last?.sectionId && last.sectionId !== chat.sectionId && !chat.sending && (
+          <div className="tessera-chat-divider">{t('chat.contextCleared')}</div>
+        )}
         <div ref={end} />
       </div>
       {matching.length > 0 && (
@@ -107,11 +156,22 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
       )}
       <div className="tessera-chat-input">
         <Tooltip content={t('chat.clearContext')}>
-          <Button icon={<IconEraser />} aria-label={t('chat.clearContext')} disabled={chat.sending || !turns.length} onClick={() => void chat.clearContext()} data-testid="chat-clear-context" />
+          <Button
+            icon={<IconEraser />}
+            aria-label={t('chat.clearContext')}
+            disabled={chat.sending || !turns.length}
+            onClick={() => void chat.clearContext()}
+            data-testid="chat-clear-context"
+          />
         </Tooltip>
         {canClearAll && (
           <Popconfirm title={t('chat.clearAllConfirm')} onOk={() => void chat.clearAll()}>
-            <Button icon={<IconDelete />} aria-label={t('chat.clearAll')} disabled={chat.sending || !turns.length} data-testid="chat-clear-all" />
+            <Button
+              icon={<IconDelete />}
+              aria-label={t('chat.clearAll')}
+              disabled={chat.sending || !turns.length}
+              data-testid="chat-clear-all"
+            />
           </Popconfirm>
         )}
         <Input.TextArea
@@ -134,7 +194,13 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
             {t('chat.stop')}
           </Button>
         ) : (
-          <Button type="primary" icon={<IconSend />} disabled={!text.trim()} onClick={() => submit()} data-testid="chat-send">
+          <Button
+            type="primary"
+            icon={<IconSend />}
+            disabled={!text.trim()}
+            onClick={() => submit()}
+            data-testid="chat-send"
+          >
             {t('chat.send')}
           </Button>
         )}
@@ -143,7 +209,29 @@ export function ChatView({ target, botName, onboarding, shortcuts = [], onConver
   );
 }
 
-function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerate, onDelete, onFeedback, disabled, target }: { turn: Turn; newSection: boolean; isLast: boolean; streaming: boolean; onFollowUp(q: string): void; onRegenerate(): void; onDelete(id: string): void; onFeedback(id: string, f: 'like' | 'dislike' | null): void; disabled: boolean; target: ChatTarget }) {
+function TurnView({
+  turn,
+  newSection,
+  isLast,
+  streaming,
+  onFollowUp,
+  onRegenerate,
+  onDelete,
+  onFeedback,
+  disabled,
+  target,
+}: {
+  turn: Turn;
+  newSection: boolean;
+  isLast: boolean;
+  streaming: boolean;
+  onFollowUp(q: string): void;
+  onRegenerate(): void;
+  onDelete(id: string): void;
+  onFeedback(id: string, f: 'like' | 'dislike' | null): void;
+  disabled: boolean;
+  target: ChatTarget;
+}) {
   const { t } = useTranslation('bots');
   const status = turn.chat?.status;
   return (
@@ -155,7 +243,16 @@ function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerat
             {turn.question.content}
           </div>
           {!streaming && turn.question.id !== 'live-q' && (
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('chat.delete')} onClick={() => onDelete(turn.question!.id)} disabled={disabled} className="tessera-chat-hover" data-testid="chat-delete" />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              aria-label={t('chat.delete')}
+              onClick={() => onDelete(turn.question!.id)}
+              disabled={disabled}
+              className="tessera-chat-hover"
+              data-testid="chat-delete"
+            />
           )}
         </div>
       )}
@@ -184,14 +281,36 @@ function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerat
       {!streaming && turn.answer && (
         <Space size={2} className="tessera-chat-actions">
           <Tooltip content={t('chat.like')}>
-            <Button size="mini" type={turn.answer.feedback === 'like' ? 'primary' : 'text'} icon={<IconThumbUp />} aria-label={t('chat.like')} onClick={() => onFeedback(turn.answer!.id, turn.answer!.feedback === 'like' ? null : 'like')} data-testid="chat-like" />
+            <Button
+              size="mini"
+              type={turn.answer.feedback === 'like' ? 'primary' : 'text'}
+              icon={<IconThumbUp />}
+              aria-label={t('chat.like')}
+              onClick={() => onFeedback(turn.answer!.id, turn.answer!.feedback === 'like' ? null : 'like')}
+              data-testid="chat-like"
+            />
           </Tooltip>
           <Tooltip content={t('chat.dislike')}>
-            <Button size="mini" type={turn.answer.feedback === 'dislike' ? 'primary' : 'text'} icon={<IconThumbDown />} aria-label={t('chat.dislike')} onClick={() => onFeedback(turn.answer!.id, turn.answer!.feedback === 'dislike' ? null : 'dislike')} data-testid="chat-dislike" />
+            <Button
+              size="mini"
+              type={turn.answer.feedback === 'dislike' ? 'primary' : 'text'}
+              icon={<IconThumbDown />}
+              aria-label={t('chat.dislike')}
+              onClick={() => onFeedback(turn.answer!.id, turn.answer!.feedback === 'dislike' ? null : 'dislike')}
+              data-testid="chat-dislike"
+            />
           </Tooltip>
           {isLast && (
             <Tooltip content={t('chat.regenerate')}>
-              <Button size="mini" type="text" icon={<IconRefresh />} aria-label={t('chat.regenerate')} onClick={onRegenerate} disabled={disabled} data-testid="chat-regenerate" />
+              <Button
+                size="mini"
+                type="text"
+                icon={<IconRefresh />}
+                aria-label={t('chat.regenerate')}
+                onClick={onRegenerate}
+                disabled={disabled}
+                data-testid="chat-regenerate"
+              />
             </Tooltip>
           )}
           {turn.chat && <TraceButton turn={turn} target={target} />}
@@ -200,7 +319,13 @@ function TurnView({ turn, newSection, isLast, streaming, onFollowUp, onRegenerat
       {isLast && !streaming && turn.followUps.length > 0 && (
         <Space wrap className="tessera-chat-followups">
           {turn.followUps.map((f) => (
-            <Button key={f.id} size="mini" shape="round" onClick={() => onFollowUp(f.content)} data-testid="chat-follow-up">
+            <Button
+              key={f.id}
+              size="mini"
+              shape="round"
+              onClick={() => onFollowUp(f.content)}
+              data-testid="chat-follow-up"
+            >
               {f.content}
             </Button>
           ))}
@@ -218,7 +343,19 @@ function Steps({ steps }: { steps: ChatMessage[] }) {
   const failed = steps.some((s) => s.type === 'tool_response' && s.content.startsWith('{"error":'));
   return (
     <Collapse bordered={false} className="tessera-chat-steps" data-testid="chat-steps">
-      <Collapse.Item name="steps" header={<span>{t('chat.steps', { count: calls.length })}{failed && <Tag color="red" size="small" style={{ marginLeft: 6 }}>{t('chat.toolFailed')}</Tag>}</span>}>
+      <Collapse.Item
+        name="steps"
+        header={
+          <span>
+            {t('chat.steps', { count: calls.length })}
+            {failed && (
+              <Tag color="red" size="small" style={{ marginLeft: 6 }}>
+                {t('chat.toolFailed')}
+              </Tag>
+            )}
+          </span>
+        }
+      >
         {calls.map((c, i) => (
           <div key={i} className="tessera-chat-step" data-testid="chat-step">
             <Typography.Text bold>{String(c?.name ?? '')}</Typography.Text>
@@ -250,7 +387,13 @@ function TraceButton({ turn, target }: { turn: Turn; target: ChatTarget }) {
   const q = useQuery({
     queryKey: ['bots', 'trace', c.id],
     enabled: open,
-    queryFn: () => api.post<{ spans: Span[] }>('/api/conversation/get_chat_trace', { space_id: target.spaceId, bot_id: target.botId, conversation_id: c.conversation_id, chat_id: c.id }),
+    queryFn: () =>
+      api.post<{ spans: Span[] }>('/api/conversation/get_chat_trace', {
+        space_id: target.spaceId,
+        bot_id: target.botId,
+        conversation_id: c.conversation_id,
+        chat_id: c.id,
+      }),
   });
   const spans = q.data?.spans ?? [];
   const total = Math.max(1, ...spans.map((s) => s.end_ms));
@@ -261,19 +404,44 @@ function TraceButton({ turn, target }: { turn: Turn; target: ChatTarget }) {
       onVisibleChange={setOpen}
       content={
         <div data-testid="chat-trace" style={{ fontSize: 12, lineHeight: 1.8, width: 320 }}>
-          <div>{t('trace.status')}: {t(`status.${c.status}`, { defaultValue: c.status })}</div>
-          <div>{t('trace.tokens')}: {format.number(c.usage?.token_count ?? 0)} ({format.number(c.usage?.input_count ?? 0)} + {format.number(c.usage?.output_count ?? 0)})</div>
+          <div>
+            {t('trace.status')}: {t(`status.${c.status}`, { defaultValue: c.status })}
+          </div>
+          <div>
+            {t('trace.tokens')}: {format.number(c.usage?.token_count ?? 0)} ({format.number(c.usage?.input_count ?? 0)}{' '}
+            + {format.number(c.usage?.output_count ?? 0)})
+          </div>
           {q.isLoading && <Spin size={12} />}
           {spans.map((s, i) => (
-            <div key={i} className="tessera-chat-span" data-testid="chat-trace-span" data-kind={s.kind} title={s.attributes?.error ? String(s.attributes.error) : undefined}>
-              <span className="label">{s.kind === 'turn' ? t('trace.total') : s.kind === 'tool' ? s.name : t(`trace.kind.${s.kind}`, { defaultValue: s.name })}</span>
+            <div
+              key={i}
+              className="tessera-chat-span"
+              data-testid="chat-trace-span"
+              data-kind={s.kind}
+              title={s.attributes?.error ? String(s.attributes.error) : undefined}
+            >
+              <span className="label">
+                {s.kind === 'turn'
+                  ? t('trace.total')
+                  : s.kind === 'tool'
+                    ? s.name
+                    : t(`trace.kind.${s.kind}`, { defaultValue: s.name })}
+              </span>
               <span className="bar">
-                <span style={{ left: `${(s.start_ms / total) * 100}%`, width: `${Math.max(1, ((s.end_ms - s.start_ms) / total) * 100)}%`, background: s.status === 'error' ? 'rgb(var(--red-6))' : undefined }} />
+                <span
+                  style={{
+                    left: `${(s.start_ms / total) * 100}%`,
+                    width: `${Math.max(1, ((s.end_ms - s.start_ms) / total) * 100)}%`,
+                    background: s.status === 'error' ? 'rgb(var(--red-6))' : undefined,
+                  }}
+                />
               </span>
               <span className="ms">{format.number(s.end_ms - s.start_ms)} ms</span>
             </div>
           ))}
-          <div>{t('trace.chatId')}: <Typography.Text copyable>{c.id}</Typography.Text></div>
+          <div>
+            {t('trace.chatId')}: <Typography.Text copyable>{c.id}</Typography.Text>
+          </div>
         </div>
       }
     >

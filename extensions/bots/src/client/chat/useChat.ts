@@ -28,11 +28,24 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     queryKey: key,
     enabled: target.draft || !!target.conversationId,
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.post<Page>('/api/conversation/get_message_list', { space_id: target.spaceId, bot_id: target.botId, draft: target.draft, conversation_id: target.conversationId, cursor: pageParam, count: 30 }),
+    queryFn: ({ pageParam }) =>
+      api.post<Page>('/api/conversation/get_message_list', {
+        space_id: target.spaceId,
+        bot_id: target.botId,
+        draft: target.draft,
+        conversation_id: target.conversationId,
+        cursor: pageParam,
+        count: 30,
+      }),
     getNextPageParam: (last) => (last.has_more ? last.messages.at(-1)?.id : undefined),
   });
   // The turn being answered now: its messages as they stream.
-  const [live, setLive] = useState<{ messages: ChatMessage[]; chat?: ChatDetail; question: string; regenChatId?: string } | null>(null);
+  const [live, setLive] = useState<{
+    messages: ChatMessage[];
+    chat?: ChatDetail;
+    question: string;
+    regenChatId?: string;
+  } | null>(null);
   const [sending, setSending] = useState(false);
   const liveChat = useRef<ChatDetail | undefined>(undefined);
 
@@ -41,11 +54,19 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     const messages = pages.flatMap((p) => p.messages).reverse();
     const chats: Record<string, ChatDetail> = {};
     for (const p of pages) for (const c of p.chats) chats[c.id] = c;
-    return { messages, chats, conversationId: pages[0]?.conversation_id ?? target.conversationId ?? null, sectionId: pages[0]?.section_id ?? null };
+    return {
+      messages,
+      chats,
+      conversationId: pages[0]?.conversation_id ?? target.conversationId ?? null,
+      sectionId: pages[0]?.section_id ?? null,
+    };
   }, [history.data, target.conversationId]);
 
   const keyText = JSON.stringify(key);
-  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: JSON.parse(keyText) as unknown[] }), [qc, keyText]);
+  const refresh = useCallback(
+    () => qc.invalidateQueries({ queryKey: JSON.parse(keyText) as unknown[] }),
+    [qc, keyText],
+  );
 
   const send = useCallback(
     async (query: string, opts: { regenChatId?: string } = {}) => {
@@ -58,7 +79,14 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
         await beforeSend?.();
         await api.stream(
           '/api/conversation/chat',
-          { space_id: target.spaceId, bot_id: target.botId, draft: target.draft, conversation_id: target.conversationId, query, regen_chat_id: opts.regenChatId },
+          {
+            space_id: target.spaceId,
+            bot_id: target.botId,
+            draft: target.draft,
+            conversation_id: target.conversationId,
+            query,
+            regen_chat_id: opts.regenChatId,
+          },
           (e) => {
             let data: any;
             try {
@@ -76,7 +104,11 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
                 const i = l.messages.findIndex((m) => m.id === data.id);
                 if (i < 0) return { ...l, messages: [...l.messages, data] };
                 const next = [...l.messages];
-                next[i] = { ...next[i], content: next[i].content + data.content, reasoning_content: (next[i].reasoning_content ?? '') + (data.reasoning_content ?? '') };
+                next[i] = {
+                  ...next[i],
+                  content: next[i].content + data.content,
+                  reasoning_content: (next[i].reasoning_content ?? '') + (data.reasoning_content ?? ''),
+                };
                 return { ...l, messages: next };
               });
             } else if (e.event === 'conversation.message.completed' && data.type !== 'verbose') {
@@ -109,12 +141,23 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
   const stop = useCallback(async () => {
     const c = liveChat.current;
     if (!c) return;
-    await api.post('/api/conversation/break_message', { space_id: target.spaceId, bot_id: target.botId, conversation_id: c.conversation_id, chat_id: c.id });
+    await api.post('/api/conversation/break_message', {
+      space_id: target.spaceId,
+      bot_id: target.botId,
+      conversation_id: c.conversation_id,
+      chat_id: c.id,
+    });
   }, [api, target.spaceId, target.botId]);
 
   const post = useCallback(
     async (path: string, body: Record<string, unknown> = {}) => {
-      const r = await api.post(path, { space_id: target.spaceId, bot_id: target.botId, draft: target.draft, conversation_id: saved.conversationId ?? undefined, ...body });
+      const r = await api.post(path, {
+        space_id: target.spaceId,
+        bot_id: target.botId,
+        draft: target.draft,
+        conversation_id: saved.conversationId ?? undefined,
+        ...body,
+      });
       await refresh();
       return r;
     },
@@ -133,6 +176,7 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     clearContext: () => post('/api/conversation/create_section'),
     clearAll: () => post('/api/conversation/clear_message'),
     remove: (messageId: string) => post('/api/conversation/delete_message', { message_id: messageId }),
-    feedback: (messageId: string, feedback: 'like' | 'dislike' | null) => post('/api/conversation/message/report', { message_id: messageId, feedback }),
+    feedback: (messageId: string, feedback: 'like' | 'dislike' | null) =>
+      post('/api/conversation/message/report', { message_id: messageId, feedback }),
   };
 }

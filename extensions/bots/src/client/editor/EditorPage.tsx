@@ -1,7 +1,28 @@
 // The bot editor: persona and settings / skills / preview chat, saved as you type.
-import { Alert, Button, Collapse, Empty, Input, Popover, Select, Space, Spin, Switch, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Collapse,
+  Empty,
+  Input,
+  Popover,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
-import { BackLink, type ResourceEditorProps, useApi, usePageTitle, useRegistry, useRegistryEntries, useStudio } from '@tessera/sdk/client';
+import {
+  BackLink,
+  type ResourceEditorProps,
+  useApi,
+  usePageTitle,
+  useRegistry,
+  useRegistryEntries,
+  useStudio,
+} from '@tessera/sdk/client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -27,18 +48,43 @@ export function EditorPage(props: Partial<ResourceEditorProps>) {
   const info = useQuery({
     queryKey: ['bots', 'info', spaceId, botId],
     enabled: !!spaceId && !!botId,
-    queryFn: () => api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id: botId }),
+    queryFn: () =>
+      api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+        space_id: spaceId,
+        bot_id: botId,
+      }),
     staleTime: 0,
     gcTime: 0,
   });
-  const caps = useQuery({ queryKey: ['bots', 'capabilities'], queryFn: () => api.get<Capabilities>('/api/draftbot/capabilities') });
+  const caps = useQuery({
+    queryKey: ['bots', 'capabilities'],
+    queryFn: () => api.get<Capabilities>('/api/draftbot/capabilities'),
+  });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (info.isError) return <Empty description={t('editor.missing')} />;
   if (!info.data || !caps.data) return <Spin style={{ margin: 40 }} />;
-  return <Editor key={botId} spaceId={spaceId} initial={info.data.bot_info} caps={caps.data} backTo={props.embedded?.backTo} />;
+  return (
+    <Editor
+      key={botId}
+      spaceId={spaceId}
+      initial={info.data.bot_info}
+      caps={caps.data}
+      backTo={props.embedded?.backTo}
+    />
+  );
 }
 
-function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: BotInfo; caps: Capabilities; /** Held by another page: where the back arrow goes. */ backTo?: string }) {
+function Editor({
+  spaceId,
+  initial,
+  caps,
+  backTo,
+}: {
+  spaceId: string;
+  initial: BotInfo;
+  caps: Capabilities;
+  /** Held by another page: where the back arrow goes. */ backTo?: string;
+}) {
   const { t } = useTranslation('bots');
   const { language } = useStudio();
   const draft = useDraft(spaceId, initial);
@@ -60,17 +106,46 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
   const config = bot.config;
 
   return (
-    <div className="tessera-bot-editor" data-testid="bot-editor" data-mobile-tab={mobileTab} style={backTo ? { height: '100%' } : undefined}>
+    <div
+      className="tessera-bot-editor"
+      data-testid="bot-editor"
+      data-mobile-tab={mobileTab}
+      style={backTo ? { height: '100%' } : undefined}
+    >
       <header className="tessera-bot-editor-header">
         <BackLink to={backTo ?? '/bots'} label={t('editor.back')} testId="bot-back" />
-        <Popover trigger="click" content={<IconPicker name={bot.name} value={bot.icon_uri} onChange={(icon_uri) => draft.change({ icon_uri })} />}>
-          <button type="button" aria-label={t('form.icon')} style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }} data-testid="bot-icon">
+        <Popover
+          trigger="click"
+          content={
+            <IconPicker name={bot.name} value={bot.icon_uri} onChange={(icon_uri) => draft.change({ icon_uri })} />
+          }
+        >
+          <button
+            type="button"
+            aria-label={t('form.icon')}
+            style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+            data-testid="bot-icon"
+          >
             <BotIcon bot={bot} size={28} />
           </button>
         </Popover>
-        <Input className="tessera-bot-name" value={bot.name} maxLength={100} onChange={(name) => draft.change({ name })} aria-label={t('form.name')} data-testid="bot-name" status={draft.problem && draft.state === 'failed' ? 'error' : undefined} />
+        <Input
+          className="tessera-bot-name"
+          value={bot.name}
+          maxLength={100}
+          onChange={(name) => draft.change({ name })}
+          aria-label={t('form.name')}
+          data-testid="bot-name"
+          status={draft.problem && draft.state === 'failed' ? 'error' : undefined}
+        />
         <SaveBadge state={draft.state} />
-        {bot.latest_version && <Tag color={bot.has_unpublished_changes ? 'orange' : 'green'} data-testid="bot-version">{bot.has_unpublished_changes ? t('editor.changedSince', { version: bot.latest_version }) : bot.latest_version}</Tag>}
+        {bot.latest_version && (
+          <Tag color={bot.has_unpublished_changes ? 'orange' : 'green'} data-testid="bot-version">
+            {bot.has_unpublished_changes
+              ? t('editor.changedSince', { version: bot.latest_version })
+              : bot.latest_version}
+          </Tag>
+        )}
         <span style={{ flex: 1 }} />
         {bot.latest_version && (
           <Link to={`/bots/${bot.bot_id}/chat?space_id=${spaceId}`} data-testid="bot-open-chat-page">
@@ -80,9 +155,20 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
         <PublishButton spaceId={spaceId} bot={bot} caps={caps} beforePublish={draft.save} onPublished={draft.replace} />
       </header>
       {draft.state === 'conflict' && (
-        <Alert type="warning" content={draft.problem} action={<Button size="mini" onClick={() => void draft.reload()} data-testid="bot-reload">{t('editor.reload')}</Button>} data-testid="bot-conflict" />
+        <Alert
+          type="warning"
+          content={draft.problem}
+          action={
+            <Button size="mini" onClick={() => void draft.reload()} data-testid="bot-reload">
+              {t('editor.reload')}
+            </Button>
+          }
+          data-testid="bot-conflict"
+        />
       )}
-      {draft.state === 'failed' && draft.problem && <Alert type="error" content={draft.problem} data-testid="bot-save-problem" />}
+      {draft.state === 'failed' && draft.problem && (
+        <Alert type="error" content={draft.problem} data-testid="bot-save-problem" />
+      )}
       <nav className="tessera-bot-editor-tabs" aria-label={t('editor.columns')}>
         {(['settings', 'skills', 'chat'] as const).map((k) => (
           <button key={k} type="button" aria-pressed={mobileTab === k} onClick={() => setMobileTab(k)}>
@@ -94,7 +180,13 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
         <section className="tessera-bot-col settings" aria-label={t('editor.tab.settings')}>
           <Typography.Title heading={6}>{t('editor.persona')}</Typography.Title>
           {modes.length > 1 && (
-            <Select value={config.mode} onChange={(mode) => draft.changeConfig({ mode, settings: {} })} style={{ marginBottom: 8 }} data-testid="bot-mode" aria-label={t('editor.mode')}>
+            <Select
+              value={config.mode}
+              onChange={(mode) => draft.changeConfig({ mode, settings: {} })}
+              style={{ marginBottom: 8 }}
+              data-testid="bot-mode"
+              aria-label={t('editor.mode')}
+            >
               {modes.map((m) => (
                 <Select.Option key={m.key} value={m.key}>
                   {m.label[language as 'en-US'] ?? m.key}
@@ -102,13 +194,28 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
               ))}
             </Select>
           )}
-          {ModeSettings ? <ModeSettings settings={config.settings} onChange={(settings: Record<string, unknown>) => draft.changeConfig({ settings })} spaceId={spaceId} botId={bot.bot_id} /> : <Alert type="warning" content={t('editor.modeMissing', { mode: config.mode })} />}
+          {ModeSettings ? (
+            <ModeSettings
+              settings={config.settings}
+              onChange={(settings: Record<string, unknown>) => draft.changeConfig({ settings })}
+              spaceId={spaceId}
+              botId={bot.bot_id}
+            />
+          ) : (
+            <Alert type="warning" content={t('editor.modeMissing', { mode: config.mode })} />
+          )}
           <Collapse bordered={false} defaultActiveKey={['onboarding']} style={{ marginTop: 12 }}>
             <Collapse.Item name="onboarding" header={t('editor.onboarding')}>
-              <OnboardingPanel value={config.onboarding} onChange={(onboarding) => draft.changeConfig({ onboarding })} />
+              <OnboardingPanel
+                value={config.onboarding}
+                onChange={(onboarding) => draft.changeConfig({ onboarding })}
+              />
             </Collapse.Item>
             <Collapse.Item name="suggest" header={t('editor.suggestReply')}>
-              <SuggestReplyPanel value={config.suggest_reply} onChange={(suggest_reply) => draft.changeConfig({ suggest_reply })} />
+              <SuggestReplyPanel
+                value={config.suggest_reply}
+                onChange={(suggest_reply) => draft.changeConfig({ suggest_reply })}
+              />
             </Collapse.Item>
             <Collapse.Item name="shortcuts" header={t('editor.shortcuts')}>
               <ShortcutsPanel value={config.shortcuts} onChange={(shortcuts) => draft.changeConfig({ shortcuts })} />
@@ -117,7 +224,14 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
           <Typography.Text type="secondary" style={{ display: 'block', marginTop: 12 }}>
             {t('form.desc')}
           </Typography.Text>
-          <Input.TextArea value={bot.description} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} onChange={(description) => draft.change({ description })} data-testid="bot-description" />
+          <Input.TextArea
+            value={bot.description}
+            maxLength={2000}
+            showWordLimit
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            onChange={(description) => draft.change({ description })}
+            data-testid="bot-description"
+          />
         </section>
         <section className="tessera-bot-col skills" aria-label={t('editor.tab.skills')} data-testid="bot-skills">
           <Typography.Title heading={6}>{t('editor.skills')}</Typography.Title>
@@ -161,7 +275,14 @@ function Editor({ spaceId, initial, caps, backTo }: { spaceId: string; initial: 
               {t('editor.preview')}
             </Typography.Title>
           </Space>
-          <ChatView target={{ spaceId, botId: bot.bot_id, draft: true }} botName={bot.name} onboarding={config.onboarding} shortcuts={config.shortcuts} canClearAll beforeSend={draft.save} />
+          <ChatView
+            target={{ spaceId, botId: bot.bot_id, draft: true }}
+            botName={bot.name}
+            onboarding={config.onboarding}
+            shortcuts={config.shortcuts}
+            canClearAll
+            beforeSend={draft.save}
+          />
         </section>
       </div>
     </div>

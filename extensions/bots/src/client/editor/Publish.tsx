@@ -12,7 +12,19 @@ const next = (v: string | null) => {
   return `v${a}.${b}.${c + 1}`;
 };
 
-export function PublishButton({ spaceId, bot, caps, beforePublish, onPublished }: { spaceId: string; bot: BotInfo; caps: Capabilities; beforePublish(): Promise<void>; onPublished(b: BotInfo): void }) {
+export function PublishButton({
+  spaceId,
+  bot,
+  caps,
+  beforePublish,
+  onPublished,
+}: {
+  spaceId: string;
+  bot: BotInfo;
+  caps: Capabilities;
+  beforePublish(): Promise<void>;
+  onPublished(b: BotInfo): void;
+}) {
   const { t } = useTranslation('bots');
   const [open, setOpen] = useState(false);
   const [versions, setVersions] = useState(false);
@@ -31,13 +43,40 @@ export function PublishButton({ spaceId, bot, caps, beforePublish, onPublished }
       >
         {t('publish.button')}
       </Button>
-      {open && <PublishModal spaceId={spaceId} bot={bot} caps={caps} onClose={() => setOpen(false)} onPublished={onPublished} />}
-      <Versions spaceId={spaceId} bot={bot} caps={caps} visible={versions} onClose={() => setVersions(false)} onReverted={onPublished} />
+      {open && (
+        <PublishModal
+          spaceId={spaceId}
+          bot={bot}
+          caps={caps}
+          onClose={() => setOpen(false)}
+          onPublished={onPublished}
+        />
+      )}
+      <Versions
+        spaceId={spaceId}
+        bot={bot}
+        caps={caps}
+        visible={versions}
+        onClose={() => setVersions(false)}
+        onReverted={onPublished}
+      />
     </Space>
   );
 }
 
-function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: string; bot: BotInfo; caps: Capabilities; onClose(): void; onPublished(b: BotInfo): void }) {
+function PublishModal({
+  spaceId,
+  bot,
+  caps,
+  onClose,
+  onPublished,
+}: {
+  spaceId: string;
+  bot: BotInfo;
+  caps: Capabilities;
+  onClose(): void;
+  onPublished(b: BotInfo): void;
+}) {
   const { t } = useTranslation('bots');
   const { language } = useStudio();
   const api = useApi();
@@ -47,14 +86,31 @@ function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: s
   const [connectors, setConnectors] = useState<string[]>(caps.connectors.map((c) => c.id));
   const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>({});
   // The last publication's channel settings (allowed origins ...) are the starting point.
-  const history = useQuery({ queryKey: ['bots', 'history', bot.bot_id, bot.latest_version], queryFn: () => api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', { space_id: spaceId, bot_id: bot.bot_id }) });
+  const history = useQuery({
+    queryKey: ['bots', 'history', bot.bot_id, bot.latest_version],
+    queryFn: () =>
+      api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', {
+        space_id: spaceId,
+        bot_id: bot.bot_id,
+      }),
+  });
   const last = history.data?.history_infos[0]?.connector_settings ?? {};
   const settingsOf = (id: string) => settings[id] ?? (last[id] as Record<string, unknown> | undefined) ?? {};
   const publish = useMutation({
     mutationFn: async () => {
       const connector_settings = Object.fromEntries(connectors.map((id) => [id, settingsOf(id)]));
-      const r = await api.post<{ version: string }>('/api/draftbot/publish', { space_id: spaceId, bot_id: bot.bot_id, version, changelog, connectors, connector_settings });
-      const info = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id: bot.bot_id });
+      const r = await api.post<{ version: string }>('/api/draftbot/publish', {
+        space_id: spaceId,
+        bot_id: bot.bot_id,
+        version,
+        changelog,
+        connectors,
+        connector_settings,
+      });
+      const info = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+        space_id: spaceId,
+        bot_id: bot.bot_id,
+      });
       return { ...r, info: info.bot_info };
     },
     onSuccess: async (r) => {
@@ -66,14 +122,50 @@ function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: s
   });
   const badVersion = !/^v\d+\.\d+\.\d+$/.test(version);
   return (
-    <Modal visible size="medium" title={t('publish.title')} onCancel={onClose} onOk={() => publish.mutate()} confirmLoading={publish.isPending} okText={t('publish.button')} okButtonProps={{ disabled: !!bot.problems.length || badVersion || !connectors.length, ...({ 'data-testid': 'bot-publish-confirm' } as object) }}>
-      {bot.problems.length > 0 && <Alert type="warning" style={{ marginBottom: 12 }} content={<ul style={{ margin: 0, paddingLeft: 16 }} data-testid="bot-problems">{bot.problems.map((p) => <li key={p}>{p}</li>)}</ul>} />}
+    <Modal
+      visible
+      size="medium"
+      title={t('publish.title')}
+      onCancel={onClose}
+      onOk={() => publish.mutate()}
+      confirmLoading={publish.isPending}
+      okText={t('publish.button')}
+      okButtonProps={{
+        disabled: !!bot.problems.length || badVersion || !connectors.length,
+        ...({ 'data-testid': 'bot-publish-confirm' } as object),
+      }}
+    >
+      {bot.problems.length > 0 && (
+        <Alert
+          type="warning"
+          style={{ marginBottom: 12 }}
+          content={
+            <ul style={{ margin: 0, paddingLeft: 16 }} data-testid="bot-problems">
+              {bot.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          }
+        />
+      )}
       <Form layout="vertical">
         <Form.Item label={t('publish.version')} required>
-          <Input value={version} onChange={setVersion} status={badVersion ? 'error' : undefined} data-testid="bot-publish-version" />
+          <Input
+            value={version}
+            onChange={setVersion}
+            status={badVersion ? 'error' : undefined}
+            data-testid="bot-publish-version"
+          />
         </Form.Item>
         <Form.Item label={t('publish.changelog')}>
-          <Input.TextArea value={changelog} onChange={setChangelog} maxLength={2000} showWordLimit autoSize={{ minRows: 2, maxRows: 5 }} data-testid="bot-publish-changelog" />
+          <Input.TextArea
+            value={changelog}
+            onChange={setChangelog}
+            maxLength={2000}
+            showWordLimit
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            data-testid="bot-publish-changelog"
+          />
         </Form.Item>
         <Form.Item label={t('publish.connectors')} required>
           <Checkbox.Group value={connectors} onChange={setConnectors} data-testid="bot-publish-connectors">
@@ -87,8 +179,19 @@ function PublishModal({ spaceId, bot, caps, onClose, onPublished }: { spaceId: s
         {caps.connectors
           .filter((c) => connectors.includes(c.id) && c.settings_schema?.properties)
           .map((c) => (
-            <Form.Item key={c.id} label={c.name[language as 'en-US'] ?? c.id} extra={c.description?.[language as 'en-US']} data-testid={`bot-publish-settings-${c.id}`}>
-              <SchemaFields schema={c.settings_schema!} value={settingsOf(c.id)} onChange={(v) => setSettings({ ...settings, [c.id]: v })} label={(field) => t(`publish.setting.${field}`, { defaultValue: field })} testIdPrefix="bot-publish-setting" />
+            <Form.Item
+              key={c.id}
+              label={c.name[language as 'en-US'] ?? c.id}
+              extra={c.description?.[language as 'en-US']}
+              data-testid={`bot-publish-settings-${c.id}`}
+            >
+              <SchemaFields
+                schema={c.settings_schema!}
+                value={settingsOf(c.id)}
+                onChange={(v) => setSettings({ ...settings, [c.id]: v })}
+                label={(field) => t(`publish.setting.${field}`, { defaultValue: field })}
+                testIdPrefix="bot-publish-setting"
+              />
             </Form.Item>
           ))}
       </Form>
@@ -105,14 +208,41 @@ interface HistoryItem {
   create_time: number;
 }
 
-function Versions({ spaceId, bot, caps, visible, onClose, onReverted }: { spaceId: string; bot: BotInfo; caps: Capabilities; visible: boolean; onClose(): void; onReverted(b: BotInfo): void }) {
+function Versions({
+  spaceId,
+  bot,
+  caps,
+  visible,
+  onClose,
+  onReverted,
+}: {
+  spaceId: string;
+  bot: BotInfo;
+  caps: Capabilities;
+  visible: boolean;
+  onClose(): void;
+  onReverted(b: BotInfo): void;
+}) {
   const { t } = useTranslation('bots');
   const { language } = useStudio();
   const api = useApi();
   const format = useFormat();
-  const q = useQuery({ queryKey: ['bots', 'history', bot.bot_id, bot.latest_version], enabled: visible, queryFn: () => api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', { space_id: spaceId, bot_id: bot.bot_id }) });
+  const q = useQuery({
+    queryKey: ['bots', 'history', bot.bot_id, bot.latest_version],
+    enabled: visible,
+    queryFn: () =>
+      api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', {
+        space_id: spaceId,
+        bot_id: bot.bot_id,
+      }),
+  });
   const revert = useMutation({
-    mutationFn: (commitId: string) => api.post<{ bot_info: BotInfo }>('/api/draftbot/revert', { space_id: spaceId, bot_id: bot.bot_id, commit_id: commitId }),
+    mutationFn: (commitId: string) =>
+      api.post<{ bot_info: BotInfo }>('/api/draftbot/revert', {
+        space_id: spaceId,
+        bot_id: bot.bot_id,
+        commit_id: commitId,
+      }),
     onSuccess: (r) => {
       toast.success(t('publish.reverted'));
       onReverted(r.bot_info);
@@ -127,26 +257,57 @@ function Versions({ spaceId, bot, caps, visible, onClose, onReverted }: { spaceI
           <Typography.Text type="secondary">{t('publish.liveNow')}</Typography.Text>
           {caps.connectors.map((c) => (
             <div key={c.id} data-testid="bot-live-connector" data-connector={c.id}>
-              {c.name[language as 'en-US'] ?? c.id}: {q.data.history_infos[0].connectors.includes(c.id) ? <Tag size="small" color="green">{q.data.history_infos[0].version}</Tag> : <Typography.Text type="secondary">{t('publish.notLive')}</Typography.Text>}
+              {c.name[language as 'en-US'] ?? c.id}:{' '}
+              {q.data.history_infos[0].connectors.includes(c.id) ? (
+                <Tag size="small" color="green">
+                  {q.data.history_infos[0].version}
+                </Tag>
+              ) : (
+                <Typography.Text type="secondary">{t('publish.notLive')}</Typography.Text>
+              )}
             </div>
           ))}
         </div>
       )}
-      {q.data?.history_infos[0]?.connectors.includes('999') && <EmbedSnippet target={{ bot_id: bot.bot_id }} title={t('publish.embed')} />}
+      {q.data?.history_infos[0]?.connectors.includes('999') && (
+        <EmbedSnippet target={{ bot_id: bot.bot_id }} title={t('publish.embed')} />
+      )}
       <List
         data-testid="bot-history"
         loading={q.isLoading}
         noDataElement={<Typography.Text type="secondary">{t('publish.none')}</Typography.Text>}
         dataSource={q.data?.history_infos ?? []}
         render={(h: HistoryItem) => (
-          <List.Item key={h.commit_id} data-testid="bot-history-item" actions={[<Popconfirm key="revert" title={t('publish.revertConfirm', { version: h.version })} onOk={() => revert.mutate(h.commit_id)}><Button size="mini" data-testid="bot-revert">{t('publish.revert')}</Button></Popconfirm>]}>
+          <List.Item
+            key={h.commit_id}
+            data-testid="bot-history-item"
+            actions={[
+              <Popconfirm
+                key="revert"
+                title={t('publish.revertConfirm', { version: h.version })}
+                onOk={() => revert.mutate(h.commit_id)}
+              >
+                <Button size="mini" data-testid="bot-revert">
+                  {t('publish.revert')}
+                </Button>
+              </Popconfirm>,
+            ]}
+          >
             <Space direction="vertical" size={2}>
               <Space>
                 <Typography.Text bold>{h.version}</Typography.Text>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>{format.dateTime(h.create_time * 1000)}</Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {format.dateTime(h.create_time * 1000)}
+                </Typography.Text>
               </Space>
               {h.changelog && <Typography.Text>{h.changelog}</Typography.Text>}
-              <Space size={4}>{h.connectors.map((c) => <Tag key={c} size="small">{t(`connector.${c}`, { defaultValue: c })}</Tag>)}</Space>
+              <Space size={4}>
+                {h.connectors.map((c) => (
+                  <Tag key={c} size="small">
+                    {t(`connector.${c}`, { defaultValue: c })}
+                  </Tag>
+                ))}
+              </Space>
             </Space>
           </List.Item>
         )}

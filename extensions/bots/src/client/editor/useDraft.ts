@@ -43,7 +43,13 @@ export function useDraft(spaceId: string, initial: BotInfo) {
           { handled: (e: ApiError) => e.code === ErrorCode.CONFLICT || e.detail?.field === 'name' },
         );
         revision.current = r.bot_info.revision;
-        current.current = { ...current.current, revision: r.bot_info.revision, problems: r.bot_info.problems, has_unpublished_changes: r.bot_info.has_unpublished_changes, update_time: r.bot_info.update_time };
+        current.current = {
+          ...current.current,
+          revision: r.bot_info.revision,
+          problems: r.bot_info.problems,
+          has_unpublished_changes: r.bot_info.has_unpublished_changes,
+          update_time: r.bot_info.update_time,
+        };
         setBot(current.current);
         setProblem('');
         setState(Object.keys(pending.current).length ? 'pending' : 'saved');
@@ -79,7 +85,10 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     },
     [save],
   );
-  const changeConfig = useCallback((patch: Partial<BotConfig>) => change({ config: { ...current.current.config, ...patch } }), [change]);
+  const changeConfig = useCallback(
+    (patch: Partial<BotConfig>) => change({ config: { ...current.current.config, ...patch } }),
+    [change],
+  );
 
   // Leaving (the back arrow, another page, closing the tab) saves what is pending.
   useEffect(() => {
@@ -93,7 +102,10 @@ export function useDraft(spaceId: string, initial: BotInfo) {
 
   /** After a conflict: take the saved draft (the edits made here are dropped). */
   const reload = useCallback(async () => {
-    const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id: initial.bot_id });
+    const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+      space_id: spaceId,
+      bot_id: initial.bot_id,
+    });
     conflicted.current = false;
     pending.current = {};
     revision.current = r.bot_info.revision;

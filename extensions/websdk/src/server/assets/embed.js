@@ -10,7 +10,7 @@
   var store = window.localStorage;
   var visitor = store.getItem('tessera.visitor');
   if (!visitor) {
-    visitor = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2));
+    visitor = crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
     store.setItem('tessera.visitor', visitor);
   }
   var conversationKey = 'tessera.conversation.' + (botId || appId + '.' + workflowId);
@@ -37,10 +37,17 @@
       var res = await fetch('/api/websdk/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify(Object.assign({ visitor_id: visitor, query: text, conversation_id: sessionStorage.getItem(conversationKey) || undefined }, target)),
+        body: JSON.stringify(
+          Object.assign(
+            { visitor_id: visitor, query: text, conversation_id: sessionStorage.getItem(conversationKey) || undefined },
+            target,
+          ),
+        ),
       });
       if (!res.ok || !(res.headers.get('content-type') || '').includes('text/event-stream')) {
-        var body = await res.json().catch(function () { return {}; });
+        var body = await res.json().catch(function () {
+          return {};
+        });
         throw new Error(body.msg || 'The chat is not available (' + res.status + ').');
       }
       var reader = res.body.getReader();
@@ -57,10 +64,14 @@
           var data = /^data:\s*(.*)$/m.exec(parts[i]);
           if (!event || !data) continue;
           var payload = JSON.parse(data[1]);
-          if (event[1] === 'conversation.chat.created' && payload.conversation_id) sessionStorage.setItem(conversationKey, payload.conversation_id);
-          if (event[1] === 'conversation.message.delta' && payload.type === 'answer') answer.textContent += payload.content || '';
-          if (event[1] === 'conversation.chat.failed') throw new Error((payload.last_error && payload.last_error.msg) || 'The bot could not answer.');
-          if (event[1] === 'error' || event[1] === 'Error') throw new Error(payload.msg || payload.error_message || 'The bot could not answer.');
+          if (event[1] === 'conversation.chat.created' && payload.conversation_id)
+            sessionStorage.setItem(conversationKey, payload.conversation_id);
+          if (event[1] === 'conversation.message.delta' && payload.type === 'answer')
+            answer.textContent += payload.content || '';
+          if (event[1] === 'conversation.chat.failed')
+            throw new Error((payload.last_error && payload.last_error.msg) || 'The bot could not answer.');
+          if (event[1] === 'error' || event[1] === 'Error')
+            throw new Error(payload.msg || payload.error_message || 'The bot could not answer.');
         }
       }
     } catch (e) {

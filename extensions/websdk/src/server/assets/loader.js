@@ -8,8 +8,11 @@
   var botId = script.getAttribute('data-bot-id');
   var appId = script.getAttribute('data-app-id');
   var workflowId = script.getAttribute('data-workflow-id');
-  if (!botId && !(appId && workflowId)) return console.warn('[tessera] give data-bot-id, or data-app-id and data-workflow-id, on the Web SDK script tag');
-  var path = botId ? '/embed/bot/' + encodeURIComponent(botId) : '/embed/app/' + encodeURIComponent(appId) + '/' + encodeURIComponent(workflowId);
+  if (!botId && !(appId && workflowId))
+    return console.warn('[tessera] give data-bot-id, or data-app-id and data-workflow-id, on the Web SDK script tag');
+  var path = botId
+    ? '/embed/bot/' + encodeURIComponent(botId)
+    : '/embed/app/' + encodeURIComponent(appId) + '/' + encodeURIComponent(workflowId);
   var studio = new URL(script.src).origin;
   var title = script.getAttribute('data-title') || 'Chat';
   var button = document.createElement('button');
@@ -17,7 +20,8 @@
   button.setAttribute('aria-label', title);
   button.setAttribute('data-tessera-websdk', 'button');
   button.textContent = '\u{1F4AC}';
-  button.style.cssText = 'position:fixed;right:24px;bottom:24px;width:56px;height:56px;border-radius:28px;border:none;background:#165dff;color:#fff;font-size:24px;cursor:pointer;box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:2147483646';
+  button.style.cssText =
+    'position:fixed;right:24px;bottom:24px;width:56px;height:56px;border-radius:28px;border:none;background:#165dff;color:#fff;font-size:24px;cursor:pointer;box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:2147483646';
   var frame = null;
   button.addEventListener('click', function () {
     if (!frame) {
@@ -25,7 +29,8 @@
       frame.src = studio + path;
       frame.title = title;
       frame.setAttribute('data-tessera-websdk', 'frame');
-      frame.style.cssText = 'position:fixed;right:24px;bottom:92px;width:380px;height:560px;max-height:80vh;border:1px solid #e5e6eb;border-radius:12px;background:#fff;box-shadow:0 8px 32px rgba(0,0,0,.18);z-index:2147483647';
+      frame.style.cssText =
+        'position:fixed;right:24px;bottom:92px;width:380px;height:560px;max-height:80vh;border:1px solid #e5e6eb;border-radius:12px;background:#fff;box-shadow:0 8px 32px rgba(0,0,0,.18);z-index:2147483647';
       document.body.appendChild(frame);
     } else frame.style.display = frame.style.display === 'none' ? '' : 'none';
   });

@@ -7,10 +7,18 @@ const studio = new URL(import.meta.url).origin;
 export function createTesseraChat(React) {
   return function TesseraChat(props) {
     return React.createElement('iframe', {
-      src: props.botId ? `${studio}/embed/bot/${encodeURIComponent(props.botId)}` : `${studio}/embed/app/${encodeURIComponent(props.appId)}/${encodeURIComponent(props.workflowId)}`,
+      src: props.botId
+        ? `${studio}/embed/bot/${encodeURIComponent(props.botId)}`
+        : `${studio}/embed/app/${encodeURIComponent(props.appId)}/${encodeURIComponent(props.workflowId)}`,
       title: props.title || 'Chat',
       'data-tessera-websdk': 'frame',
-      style: { width: props.width || '100%', height: props.height || 560, border: '1px solid #e5e6eb', borderRadius: 12, ...props.style },
+      style: {
+        width: props.width || '100%',
+        height: props.height || 560,
+        border: '1px solid #e5e6eb',
+        borderRadius: 12,
+        ...props.style,
+      },
     });
   };
 }

@@ -67,16 +67,30 @@ function CardIcon({ Icon }: { Icon: IconComponent }) {
     copy.setAttribute('width', '12');
     copy.setAttribute('height', '12');
     copy.removeAttribute('class');
-    iconImages.set(Icon, `data:image/svg+xml;charset=utf-8,${encodeURIComponent(copy.outerHTML.replace(/currentColor/g, '#fff'))}`);
+    iconImages.set(
+      Icon,
+      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(copy.outerHTML.replace(/currentColor/g, '#fff'))}`,
+    );
     redraw((x) => x + 1);
   }, [Icon, url]);
-  return url ? <img src={url} width={12} height={12} alt="" style={{ display: 'block' }} /> : <span ref={host} style={{ display: 'inline-flex' }}><Icon /></span>;
+  return url ? (
+    <img src={url} width={12} height={12} alt="" style={{ display: 'block' }} />
+  ) : (
+    <span ref={host} style={{ display: 'inline-flex' }}>
+      <Icon />
+    </span>
+  );
 }
 
 /** Width of a text in card units: an ideograph or full-width character counts two. */
 export function fitWidth(text: string): number {
   let w = 0;
-  for (const ch of text) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) || ch.codePointAt(0)! > 0x1f000 ? 2 : 1;
+  for (const ch of text)
+    w +=
+      /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ||
+      ch.codePointAt(0)! > 0x1f000
+        ? 2
+        : 1;
   return w;
 }
 
@@ -105,8 +119,11 @@ export interface NoteData extends Record<string, unknown> {
   onText(id: string, text: string): void;
 }
 
-export const STATUS_COLOR: Record<number, string> = { [NodeExecStatus.Running]: 'rgb(var(--primary-6))', [NodeExecStatus.Success]: 'rgb(var(--success-6))', [NodeExecStatus.Fail]: 'rgb(var(--danger-6))' };
-
+export const STATUS_COLOR: Record<number, string> = {
+  [NodeExecStatus.Running]: 'rgb(var(--primary-6))',
+  [NodeExecStatus.Success]: 'rgb(var(--success-6))',
+  [NodeExecStatus.Fail]: 'rgb(var(--danger-6))',
+};
 
 /** A node's card on the canvas: icon, title, type; an input handle and one output handle per port. */
 const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef>>) {
@@ -130,19 +147,55 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
       data-node-id={node.node_id}
       data-run-status={run?.status ?? ''}
       data-container={container ? 'true' : undefined}
-      style={{ position: 'relative', ...(container ? { minWidth: 180, width: '100%', height: '100%', boxSizing: 'border-box', background: 'rgba(var(--primary-1), .35)' } : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }), border: cardBorder(data, selected), borderRadius: 8, boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)', padding: '8px 12px' }}
+      style={{
+        position: 'relative',
+        ...(container
+          ? {
+              minWidth: 180,
+              width: '100%',
+              height: '100%',
+              boxSizing: 'border-box',
+              background: 'rgba(var(--primary-1), .35)',
+            }
+          : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }),
+        border: cardBorder(data, selected),
+        borderRadius: 8,
+        boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)',
+        padding: '8px 12px',
+      }}
     >
       {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
       {problems > 0 && <ProblemBadge count={problems} />}
       {!entry && <Handle type="target" position={Position.Left} />}
       <div style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
-        <span style={{ width: 20, height: 20, borderRadius: 4, background: client?.color ?? '#165DFF', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: 12 }}>{Icon ? <CardIcon Icon={Icon} /> : label.slice(0, 1)}</span>
-        <strong style={{ fontSize: 13, minWidth: 0, whiteSpace: 'nowrap' }} title={node.node_param.title || node.node_id}>
+        <span
+          style={{
+            width: 20,
+            height: 20,
+            borderRadius: 4,
+            background: client?.color ?? '#165DFF',
+            display: 'inline-flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            color: '#fff',
+            fontSize: 12,
+          }}
+        >
+          {Icon ? <CardIcon Icon={Icon} /> : label.slice(0, 1)}
+        </span>
+        <strong
+          style={{ fontSize: 13, minWidth: 0, whiteSpace: 'nowrap' }}
+          title={node.node_param.title || node.node_id}
+        >
           {fitText(node.node_param.title || node.node_id, 23)}
         </strong>
       </div>
       {summary && (
-        <div data-testid="canvas-node-summary" style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, whiteSpace: 'nowrap' }} title={summary}>
+        <div
+          data-testid="canvas-node-summary"
+          style={{ fontSize: 12, color: 'var(--color-text-2)', marginTop: 2, whiteSpace: 'nowrap' }}
+          title={summary}
+        >
           {fitText(summary, 30)}
         </div>
       )}
@@ -156,9 +209,24 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
         )}
       </div>
       {ports.map((p) => (
-        <div key={p.id} style={{ position: 'relative', textAlign: 'right', fontSize: 11, color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)', minHeight: ports.length > 1 ? 16 : 0 }}>
+        <div
+          key={p.id}
+          style={{
+            position: 'relative',
+            textAlign: 'right',
+            fontSize: 11,
+            color: p.id === 'error' ? 'rgb(var(--danger-6))' : 'var(--color-text-3)',
+            minHeight: ports.length > 1 ? 16 : 0,
+          }}
+        >
           {ports.length > 1 && <PortLabel port={p} />}
-          <Handle type="source" id={p.id} position={Position.Right} style={ports.length > 1 ? { top: 4, right: -17 } : undefined} data-testid={`port-${node.node_id}-${p.id}`} />
+          <Handle
+            type="source"
+            id={p.id}
+            position={Position.Right}
+            style={ports.length > 1 ? { top: 4, right: -17 } : undefined}
+            data-testid={`port-${node.node_id}-${p.id}`}
+          />
         </div>
       ))}
       {container && (
@@ -173,12 +241,22 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
 /** A port's label and, when the node type says, what its branch tests ("If  score > 3"). */
 function PortLabel({ port }: { port: PortInfo }) {
   const { t } = useTranslation('workflow');
-  const label = port.labelKey ? t(port.labelKey, { defaultValue: port.label ?? port.id, ...port.labelParams }) : port.label;
-  const detail = port.detail?.map((part) => (typeof part === 'string' ? part : t(part.key, { defaultValue: part.key, ...part.params }))).join(' ');
+  const label = port.labelKey
+    ? t(port.labelKey, { defaultValue: port.label ?? port.id, ...port.labelParams })
+    : port.label;
+  const detail = port.detail
+    ?.map((part) => (typeof part === 'string' ? part : t(part.key, { defaultValue: part.key, ...part.params })))
+    .join(' ');
   if (!detail) return <>{label}</>;
   return (
-    <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 4, minWidth: 0 }} title={`${label} ${detail}`} data-testid="port-detail">
-      <span style={{ color: 'var(--color-text-2)', whiteSpace: 'nowrap' }}>{fitText(detail, 28 - fitWidth(label ?? ''))}</span>
+    <div
+      style={{ display: 'flex', justifyContent: 'flex-end', gap: 4, minWidth: 0 }}
+      title={`${label} ${detail}`}
+      data-testid="port-detail"
+    >
+      <span style={{ color: 'var(--color-text-2)', whiteSpace: 'nowrap' }}>
+        {fitText(detail, 28 - fitWidth(label ?? ''))}
+      </span>
       <span style={{ flex: 'none' }}>{label}</span>
     </div>
   );
@@ -189,7 +267,21 @@ const NoteCard = memo(function NoteCard({ data, selected }: NodeProps<Node<NoteD
   const { t } = useTranslation('workflow');
   const { note, onText } = data;
   return (
-    <div data-testid="canvas-note" data-note-id={note.id} style={{ width: '100%', height: '100%', minWidth: 160, minHeight: 80, boxSizing: 'border-box', background: '#FFF7E8', border: `1px solid ${selected ? '#FF7D00' : '#FFE4BA'}`, borderRadius: 6, padding: 6 }}>
+    <div
+      data-testid="canvas-note"
+      data-note-id={note.id}
+      style={{
+        width: '100%',
+        height: '100%',
+        minWidth: 160,
+        minHeight: 80,
+        boxSizing: 'border-box',
+        background: '#FFF7E8',
+        border: `1px solid ${selected ? '#FF7D00' : '#FFE4BA'}`,
+        borderRadius: 6,
+        padding: 6,
+      }}
+    >
       <NodeResizer isVisible={selected} minWidth={160} minHeight={80} />
       <textarea
         className="nodrag nowheel"
@@ -197,7 +289,16 @@ const NoteCard = memo(function NoteCard({ data, selected }: NodeProps<Node<NoteD
         placeholder={t('editor.notePlaceholder')}
         value={note.text}
         onChange={(e) => onText(note.id, e.target.value)}
-        style={{ width: '100%', height: '100%', border: 'none', outline: 'none', resize: 'none', background: 'transparent', fontSize: 12, color: '#4E5969' }}
+        style={{
+          width: '100%',
+          height: '100%',
+          border: 'none',
+          outline: 'none',
+          resize: 'none',
+          background: 'transparent',
+          fontSize: 12,
+          color: '#4E5969',
+        }}
         data-testid="note-text"
       />
     </div>

@@ -4,8 +4,29 @@ import { Button, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconApps, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
-import { BackLink, Modal, type ResourceEditorProps, toast, useApi, usePageTitle, useRegistry, useStudio } from '@tessera/sdk/client';
-import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
+import {
+  BackLink,
+  Modal,
+  type ResourceEditorProps,
+  toast,
+  useApi,
+  usePageTitle,
+  useRegistry,
+  useStudio,
+} from '@tessera/sdk/client';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type Node,
+  type NodeChange,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { LINK_LAYER_FROM, LinkLayer, type LayerLink } from './LinkLayer.tsx';
@@ -15,7 +36,26 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
 import { NodeTypeClients } from '../points.ts';
-import { autoLayout, besideNode, bodyOrder, bodyOutputs, CONTAINER_SIZE, copyNodes, History, linkId, linkPort, makeLink, newNodeId, NOTE_SIZE, notesOf, pasteNodes, removeNodes, typeOf, upstreamOutputs, type NodeTypeInfo } from './model.ts';
+import {
+  autoLayout,
+  besideNode,
+  bodyOrder,
+  bodyOutputs,
+  CONTAINER_SIZE,
+  copyNodes,
+  History,
+  linkId,
+  linkPort,
+  makeLink,
+  newNodeId,
+  NOTE_SIZE,
+  notesOf,
+  pasteNodes,
+  removeNodes,
+  typeOf,
+  upstreamOutputs,
+  type NodeTypeInfo,
+} from './model.ts';
 import { NodePanel, type NodeProblem } from './NodePanel.tsx';
 import { CardStore, CardStoreContext } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun } from './TestRun.tsx';
@@ -62,22 +102,54 @@ export function EditorPage(props: Partial<ResourceEditorProps>) {
     enabled: !!spaceId && !!workflowId,
     gcTime: 0,
     queryFn: async (): Promise<Loaded> => {
-      const r = await api.post<{ workflow: { schema_json: string; revision: number; name: string } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
-      return { canvas: JSON.parse(r.workflow.schema_json) as Canvas, revision: r.workflow.revision, name: r.workflow.name };
+      const r = await api.post<{ workflow: { schema_json: string; revision: number; name: string } }>(
+        '/api/workflow_api/canvas',
+        { space_id: spaceId, workflow_id: workflowId },
+      );
+      return {
+        canvas: JSON.parse(r.workflow.schema_json) as Canvas,
+        revision: r.workflow.revision,
+        name: r.workflow.name,
+      };
     },
   });
-  const types = useQuery({ queryKey: ['workflow', 'node_types'], queryFn: () => api.get<{ node_types: NodeTypeInfo[] }>('/api/workflow_api/node_types') });
+  const types = useQuery({
+    queryKey: ['workflow', 'node_types'],
+    queryFn: () => api.get<{ node_types: NodeTypeInfo[] }>('/api/workflow_api/node_types'),
+  });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (loaded.isError) return <Empty description={t('editor.loadFailed')} />;
   if (!loaded.data || !types.data) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   return (
     <ReactFlowProvider>
-      <Editor key={workflowId} workflowId={workflowId!} spaceId={spaceId} initial={loaded.data} types={types.data.node_types} openRun={props.embedded ? undefined : (search.get('execute_id') ?? undefined)} backTo={props.embedded?.backTo} />
+      <Editor
+        key={workflowId}
+        workflowId={workflowId!}
+        spaceId={spaceId}
+        initial={loaded.data}
+        types={types.data.node_types}
+        openRun={props.embedded ? undefined : (search.get('execute_id') ?? undefined)}
+        backTo={props.embedded?.backTo}
+      />
     </ReactFlowProvider>
   );
 }
 
-function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { workflowId: string; spaceId: string; initial: Loaded; types: NodeTypeInfo[]; /** A run to show at open (?execute_id=, the open API's debug_url). */ openRun?: string; /** Held by another page: where the back arrow goes. */ backTo?: string }) {
+function Editor({
+  workflowId,
+  spaceId,
+  initial,
+  types,
+  openRun,
+  backTo,
+}: {
+  workflowId: string;
+  spaceId: string;
+  initial: Loaded;
+  types: NodeTypeInfo[];
+  /** A run to show at open (?execute_id=, the open API's debug_url). */ openRun?: string;
+  /** Held by another page: where the back arrow goes. */ backTo?: string;
+}) {
   const { t } = useTranslation('workflow');
   const { language, mobile } = useStudio();
   // On a phone the canvas is shown, not edited: too small to drag ports and fill forms.
@@ -85,7 +157,10 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   const api = useApi();
   usePageTitle(initial.name);
   const clients = useRegistry(NodeTypeClients);
-  const clientOf = useCallback((n: CanvasNode) => clients.find((c) => c.key === typeOf(types, n)?.key), [clients, types]);
+  const clientOf = useCallback(
+    (n: CanvasNode) => clients.find((c) => c.key === typeOf(types, n)?.key),
+    [clients, types],
+  );
   const [canvas, setCanvas] = useState<Canvas>(initial.canvas);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
@@ -96,12 +171,24 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   // The server's validation of the canvas as it is, by node, and what each node outputs (asked a
   // moment after each change and at open).
   const [problems, setProblems] = useState<Record<string, NodeProblem[]>>({});
-  const [computed, setComputed] = useState<{ outputs: Record<string, FieldDecl[]>; locals: Record<string, FieldDecl[]> }>({ outputs: {}, locals: {} });
+  const [computed, setComputed] = useState<{
+    outputs: Record<string, FieldDecl[]>;
+    locals: Record<string, FieldDecl[]>;
+  }>({ outputs: {}, locals: {} });
   const validate = useCallback(
     async (schema?: Canvas) => {
-      const r = await api.post<{ errors: { node_id?: string; field?: string; message: string; level?: 'warning' }[]; node_outputs?: Record<string, FieldDecl[]>; node_locals?: Record<string, FieldDecl[]> }>('/api/workflow_api/validate_tree', { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) }, { handled: () => true });
+      const r = await api.post<{
+        errors: { node_id?: string; field?: string; message: string; level?: 'warning' }[];
+        node_outputs?: Record<string, FieldDecl[]>;
+        node_locals?: Record<string, FieldDecl[]>;
+      }>(
+        '/api/workflow_api/validate_tree',
+        { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) },
+        { handled: () => true },
+      );
       const byNode: Record<string, NodeProblem[]> = {};
-      for (const e of r.errors) if (e.node_id) (byNode[e.node_id] ??= []).push({ field: e.field, message: e.message, level: e.level });
+      for (const e of r.errors)
+        if (e.node_id) (byNode[e.node_id] ??= []).push({ field: e.field, message: e.message, level: e.level });
       setProblems(byNode);
       setComputed({ outputs: r.node_outputs ?? {}, locals: r.node_locals ?? {} });
     },
@@ -114,7 +201,13 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   // What a node gives others: the outputs the user declared as they are now, or, for a type that works
   // its outputs out (from its settings), what the last validation computed.
   const lookup = useMemo(
-    () => ({ outputs: (n: CanvasNode) => (typeOf(types, n)?.outputs === 'computed' ? (computed.outputs[n.node_id] ?? n.node_param.outputs) : n.node_param.outputs), locals: (n: CanvasNode) => computed.locals[n.node_id] }),
+    () => ({
+      outputs: (n: CanvasNode) =>
+        typeOf(types, n)?.outputs === 'computed'
+          ? (computed.outputs[n.node_id] ?? n.node_param.outputs)
+          : n.node_param.outputs,
+      locals: (n: CanvasNode) => computed.locals[n.node_id],
+    }),
     [computed, types],
   );
   const revision = useRef(initial.revision);
@@ -164,7 +257,11 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
       setSave('saving');
       dirty.current = false;
       try {
-        const r = await api.post<{ revision: number }>('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base }, { handled: (e) => e.status === 409 });
+        const r = await api.post<{ revision: number }>(
+          '/api/workflow_api/save',
+          { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base },
+          { handled: (e) => e.status === 409 },
+        );
         revision.current = r.revision;
         setSave(dirty.current ? 'dirty' : 'saved');
       } catch (e) {
@@ -200,7 +297,12 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     (nodeId: string) => {
       setSelected(new Set([nodeId]));
       const n = flow.getNode(nodeId);
-      if (n) void flow.setCenter(n.position.x + (n.measured?.width ?? CARD_WIDTH) / 2, n.position.y + (n.measured?.height ?? 60) / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 200 });
+      if (n)
+        void flow.setCenter(
+          n.position.x + (n.measured?.width ?? CARD_WIDTH) / 2,
+          n.position.y + (n.measured?.height ?? 60) / 2,
+          { zoom: Math.max(flow.getZoom(), 1), duration: 200 },
+        );
     },
     [flow],
   );
@@ -208,7 +310,12 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   useEffect(
     () => () => {
       panelPending.current?.();
-      if (dirty.current && !saving.current) void api.post('/api/workflow_api/save', { space_id: spaceId, workflow_id: workflowId, schema: latest.current, base_revision: revision.current }, { handled: () => true });
+      if (dirty.current && !saving.current)
+        void api.post(
+          '/api/workflow_api/save',
+          { space_id: spaceId, workflow_id: workflowId, schema: latest.current, base_revision: revision.current },
+          { handled: () => true },
+        );
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
@@ -223,7 +330,13 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   const meta = useQuery({
     queryKey: ['workflow', 'meta', workflowId],
     enabled: side === 'versions',
-    queryFn: async () => (await api.post<{ workflow: { publish_status: number; latest_version: string | null } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow,
+    queryFn: async () =>
+      (
+        await api.post<{ workflow: { publish_status: number; latest_version: string | null } }>(
+          '/api/workflow_api/canvas',
+          { space_id: spaceId, workflow_id: workflowId },
+        )
+      ).workflow,
   });
   /** Saves what is pending; false when it could not be saved (a conflict). */
   const flush = async () => {
@@ -240,7 +353,10 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
   };
   const reload = async () => {
-    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
+    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', {
+      space_id: spaceId,
+      workflow_id: workflowId,
+    });
     setCanvas(JSON.parse(r.workflow.schema_json) as Canvas);
     revision.current = r.workflow.revision;
     dirty.current = false;
@@ -251,7 +367,10 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   const resolveConflict = async (keep: 'mine' | 'theirs') => {
     if (keep === 'theirs') return reload();
     // Keep mine: save it over the newest revision.
-    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId });
+    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', {
+      space_id: spaceId,
+      workflow_id: workflowId,
+    });
     await persist(latest.current, r.workflow.revision);
   };
 
@@ -262,7 +381,9 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   // Every problem with its node's title (what the problems list and the dialog before a run show).
   const problemList = useMemo<CanvasProblem[]>(() => {
     const titles = new Map(canvas.nodes.map((n) => [n.node_id, n.node_param.title || label(n)]));
-    return Object.entries(problems).flatMap(([nodeId, list]) => list.map((p) => ({ ...p, node_id: nodeId, node_title: titles.get(nodeId) ?? nodeId })));
+    return Object.entries(problems).flatMap(([nodeId, list]) =>
+      list.map((p) => ({ ...p, node_id: nodeId, node_title: titles.get(nodeId) ?? nodeId })),
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [problems, canvas.nodes]);
   const errorCount = problemList.filter((p) => p.level !== 'warning').length;
@@ -271,7 +392,11 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     for (const l of canvas.links) m.set(l.from_node_id, [...(m.get(l.from_node_id) ?? []), l]);
     return m;
   }, [canvas.links]);
-  const onNoteText = useCallback((id: string, text: string) => change((c) => ({ ...c, notes: notesOf(c).map((x) => (x.id === id ? { ...x, text } : x)) }), `note:${id}`), [change]);
+  const onNoteText = useCallback(
+    (id: string, text: string) =>
+      change((c) => ({ ...c, notes: notesOf(c).map((x) => (x.id === id ? { ...x, text } : x)) }), `note:${id}`),
+    [change],
+  );
   // What each card shows lives in a card store, apart from the list of nodes the canvas gets: the list
   // changes only when nodes move, appear, go or change selection or size, and then only the changed
   // objects are new; editing a node (its title, a setting) updates its card alone.
@@ -287,7 +412,17 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     const names = refNames(canvas.nodes.map((n) => ({ node_id: n.node_id, node_title: n.node_param.title ?? '' })));
     for (const n of canvas.nodes) {
       const client = clientOf(n);
-      const data: CardData = { node: n, links: linksFrom.get(n.node_id) ?? NO_LINKS, label: label(n), client, entry: typeOf(types, n)?.role === 'entry', problems: problems[n.node_id]?.filter((p) => p.level !== 'warning').length ?? 0, run: testRun.run.nodes[n.node_id], container: !!typeOf(types, n)?.composite, summary: cardSummary(n, client, names) };
+      const data: CardData = {
+        node: n,
+        links: linksFrom.get(n.node_id) ?? NO_LINKS,
+        label: label(n),
+        client,
+        entry: typeOf(types, n)?.role === 'entry',
+        problems: problems[n.node_id]?.filter((p) => p.level !== 'warning').length ?? 0,
+        run: testRun.run.nodes[n.node_id],
+        container: !!typeOf(types, n)?.composite,
+        summary: cardSummary(n, client, names),
+      };
       const prev = cardCache.current.get(n.node_id);
       next.set(n.node_id, prev && sameShallow(prev, data) ? prev : data);
     }
@@ -307,7 +442,17 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     const list: Node<NodeRef | NoteData>[] = [
       ...notesOf(canvas).map((note): Node<NoteData> => {
         const id = `note:${note.id}`;
-        return keepIfSame(built.current, { id, type: 'note', position: { x: note.x, y: note.y }, width: note.width ?? NOTE_SIZE.width, height: note.height ?? NOTE_SIZE.height, zIndex: -1, selected: selected.has(id), measured: sizes[id], data: { note, onText: onNoteText } });
+        return keepIfSame(built.current, {
+          id,
+          type: 'note',
+          position: { x: note.x, y: note.y },
+          width: note.width ?? NOTE_SIZE.width,
+          height: note.height ?? NOTE_SIZE.height,
+          zIndex: -1,
+          selected: selected.has(id),
+          measured: sizes[id],
+          data: { note, onText: onNoteText },
+        });
       }),
       ...bodyOrder(canvas.nodes).map((n): Node<NodeRef> => {
         const container = !!typeOf(types, n)?.composite;
@@ -321,7 +466,9 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
           style: cardPlacement(at),
           selected: selected.has(n.node_id),
           measured: sizes[n.node_id],
-          ...(container ? { width: n.layout.width ?? CONTAINER_SIZE.width, height: n.layout.height ?? CONTAINER_SIZE.height } : {}),
+          ...(container
+            ? { width: n.layout.width ?? CONTAINER_SIZE.width, height: n.layout.height ?? CONTAINER_SIZE.height }
+            : {}),
           data: NODE_REF,
           ...(n.parent_id ? { parentId: n.parent_id, extent: 'parent' as const } : {}),
         });
@@ -337,12 +484,28 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   // A large canvas gives the library only the links being worked on; the rest are drawn in one layer.
   const layered = canvas.links.length > LINK_LAYER_FROM;
   const { rfEdges, layerLinks } = useMemo(() => {
-    const active = (l: CanvasLink) => !layered || selectedEdges.has(linkId(l)) || selected.has(l.from_node_id) || selected.has(l.to_node_id);
+    const active = (l: CanvasLink) =>
+      !layered || selectedEdges.has(linkId(l)) || selected.has(l.from_node_id) || selected.has(l.to_node_id);
     const edges: Edge[] = [];
     const rest: LayerLink[] = [];
     for (const l of canvas.links) {
-      if (active(l)) edges.push({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l), selected: selectedEdges.has(linkId(l)), style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined });
-      else rest.push({ id: linkId(l), source: l.from_node_id, target: l.to_node_id, sourceHandle: linkPort(l) ?? null, error: l.type === 'error' });
+      if (active(l))
+        edges.push({
+          id: linkId(l),
+          source: l.from_node_id,
+          target: l.to_node_id,
+          sourceHandle: linkPort(l),
+          selected: selectedEdges.has(linkId(l)),
+          style: l.type === 'error' ? { stroke: 'rgb(var(--danger-6))' } : undefined,
+        });
+      else
+        rest.push({
+          id: linkId(l),
+          source: l.from_node_id,
+          target: l.to_node_id,
+          sourceHandle: linkPort(l) ?? null,
+          error: l.type === 'error',
+        });
     }
     return { rfEdges: edges, layerLinks: rest };
   }, [canvas.links, selectedEdges, selected, layered]);
@@ -362,7 +525,8 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
       for (const ch of changes) {
         if (ch.type === 'dimensions' && ch.dimensions) {
           measured[ch.id] = ch.dimensions;
-          if (ch.resizing !== undefined || ch.setAttributes) resized.set(ch.id, { width: Math.round(ch.dimensions.width), height: Math.round(ch.dimensions.height) });
+          if (ch.resizing !== undefined || ch.setAttributes)
+            resized.set(ch.id, { width: Math.round(ch.dimensions.width), height: Math.round(ch.dimensions.height) });
         }
         if (ch.type === 'position' && ch.position) moved.set(ch.id, ch.position);
         if (ch.type === 'remove') removed.add(ch.id);
@@ -379,8 +543,18 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
         change(
           (c) => ({
             ...c,
-            nodes: c.nodes.map((n) => (moved.has(n.node_id) || resized.has(n.node_id) ? { ...n, layout: { ...n.layout, ...place(n.node_id) } } : n)),
-            ...(c.notes ? { notes: notesOf(c).map((x) => (moved.has(`note:${x.id}`) || resized.has(`note:${x.id}`) ? { ...x, ...place(`note:${x.id}`) } : x)) } : {}),
+            nodes: c.nodes.map((n) =>
+              moved.has(n.node_id) || resized.has(n.node_id)
+                ? { ...n, layout: { ...n.layout, ...place(n.node_id) } }
+                : n,
+            ),
+            ...(c.notes
+              ? {
+                  notes: notesOf(c).map((x) =>
+                    moved.has(`note:${x.id}`) || resized.has(`note:${x.id}`) ? { ...x, ...place(`note:${x.id}`) } : x,
+                  ),
+                }
+              : {}),
           }),
           `move:${[...moved.keys(), ...resized.keys()].join(',')}`,
         );
@@ -423,7 +597,10 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     (old: Edge, conn: Connection) => {
       if (!conn.source || !conn.target || conn.source === conn.target) return;
       const link = makeLink(conn.source, conn.sourceHandle, conn.target);
-      change((c) => ({ ...c, links: [...c.links.filter((l) => linkId(l) !== old.id && linkId(l) !== linkId(link)), link] }));
+      change((c) => ({
+        ...c,
+        links: [...c.links.filter((l) => linkId(l) !== old.id && linkId(l) !== linkId(link)), link],
+      }));
     },
     [change],
   );
@@ -431,12 +608,16 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
   /** The container (loop, batch) at a point of the canvas, innermost first. */
   const containerAt = (p: { x: number; y: number }): CanvasNode | undefined => {
     const containers = new Set(latest.current.nodes.filter((c) => typeOf(types, c)?.composite).map((c) => c.node_id));
-    const hits = flow.getNodes().filter((n) => containers.has(n.id) && (() => {
-      const abs = flow.getInternalNode(n.id)?.internals.positionAbsolute ?? n.position;
-      const w = n.width ?? n.measured?.width ?? 0;
-      const h = n.height ?? n.measured?.height ?? 0;
-      return p.x >= abs.x && p.x <= abs.x + w && p.y >= abs.y && p.y <= abs.y + h;
-    })());
+    const hits = flow.getNodes().filter(
+      (n) =>
+        containers.has(n.id) &&
+        (() => {
+          const abs = flow.getInternalNode(n.id)?.internals.positionAbsolute ?? n.position;
+          const w = n.width ?? n.measured?.width ?? 0;
+          const h = n.height ?? n.measured?.height ?? 0;
+          return p.x >= abs.x && p.x <= abs.x + w && p.y >= abs.y && p.y <= abs.y + h;
+        })(),
+    );
     const last = hits[hits.length - 1];
     return last && latest.current.nodes.find((c) => c.node_id === last.id);
   };
@@ -445,7 +626,13 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
     const client = clients.find((c) => c.key === info.key);
     const only = selected.size === 1 ? latest.current.nodes.find((n) => selected.has(n.node_id)) : undefined;
     // Into the container dropped on, or the selected container's body, or the body the selected node is in.
-    const into = at ? containerAt(at) : only && typeOf(types, only)?.composite ? only : only?.parent_id ? latest.current.nodes.find((n) => n.node_id === only.parent_id) : undefined;
+    const into = at
+      ? containerAt(at)
+      : only && typeOf(types, only)?.composite
+        ? only
+        : only?.parent_id
+          ? latest.current.nodes.find((n) => n.node_id === only.parent_id)
+          : undefined;
     const center = at ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
     let id = '';
     change((c) => {
@@ -465,28 +652,60 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
         layout = { x: 20 + siblings * 210, y: 70 };
       }
       // A container grows to hold what is added to it.
-      const grow = into && { width: Math.max(into.layout.width ?? CONTAINER_SIZE.width, layout.x + 240), height: Math.max(into.layout.height ?? CONTAINER_SIZE.height, layout.y + 110) };
-      c = grow ? { ...c, nodes: c.nodes.map((n) => (n.node_id === into.node_id ? { ...n, layout: { ...n.layout, ...grow } } : n)) } : c;
-      const node: CanvasNode = { node_id: id, type: info.type, node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d }, layout, ...(into ? { parent_id: into.node_id } : {}) };
+      const grow = into && {
+        width: Math.max(into.layout.width ?? CONTAINER_SIZE.width, layout.x + 240),
+        height: Math.max(into.layout.height ?? CONTAINER_SIZE.height, layout.y + 110),
+      };
+      c = grow
+        ? {
+            ...c,
+            nodes: c.nodes.map((n) => (n.node_id === into.node_id ? { ...n, layout: { ...n.layout, ...grow } } : n)),
+          }
+        : c;
+      const node: CanvasNode = {
+        node_id: id,
+        type: info.type,
+        node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d },
+        layout,
+        ...(into ? { parent_id: into.node_id } : {}),
+      };
       return { ...c, nodes: [...c.nodes, node] };
     });
     setTimeout(() => setSelected(new Set([id])));
   };
   /** A top-level node dropped onto a container moves into its body (its links, now across levels, go). */
-  const onNodeDragStop = useCallback((_: unknown, dragged: Node) => {
-    const n = latest.current.nodes.find((x) => x.node_id === dragged.id);
-    if (!n || n.parent_id || typeOf(types, n)?.composite) return;
-    const abs = flow.getInternalNode(dragged.id)?.internals.positionAbsolute ?? dragged.position;
-    const target = containerAt({ x: abs.x + (dragged.measured?.width ?? 180) / 2, y: abs.y + (dragged.measured?.height ?? 60) / 2 });
-    if (!target || target.node_id === n.node_id) return;
-    const at = flow.getInternalNode(target.node_id)?.internals.positionAbsolute ?? target.layout;
-    change((c) => ({
-      ...c,
-      nodes: c.nodes.map((x) => (x.node_id === n.node_id ? { ...x, parent_id: target.node_id, layout: { ...x.layout, x: Math.max(10, Math.round(abs.x - at.x)), y: Math.max(50, Math.round(abs.y - at.y)) } } : x)),
-      links: c.links.filter((l) => l.from_node_id !== n.node_id && l.to_node_id !== n.node_id),
-    }));
+  const onNodeDragStop = useCallback(
+    (_: unknown, dragged: Node) => {
+      const n = latest.current.nodes.find((x) => x.node_id === dragged.id);
+      if (!n || n.parent_id || typeOf(types, n)?.composite) return;
+      const abs = flow.getInternalNode(dragged.id)?.internals.positionAbsolute ?? dragged.position;
+      const target = containerAt({
+        x: abs.x + (dragged.measured?.width ?? 180) / 2,
+        y: abs.y + (dragged.measured?.height ?? 60) / 2,
+      });
+      if (!target || target.node_id === n.node_id) return;
+      const at = flow.getInternalNode(target.node_id)?.internals.positionAbsolute ?? target.layout;
+      change((c) => ({
+        ...c,
+        nodes: c.nodes.map((x) =>
+          x.node_id === n.node_id
+            ? {
+                ...x,
+                parent_id: target.node_id,
+                layout: {
+                  ...x.layout,
+                  x: Math.max(10, Math.round(abs.x - at.x)),
+                  y: Math.max(50, Math.round(abs.y - at.y)),
+                },
+              }
+            : x,
+        ),
+        links: c.links.filter((l) => l.from_node_id !== n.node_id && l.to_node_id !== n.node_id),
+      }));
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [change, types]);
+    [change, types],
+  );
   const addNote = () => {
     const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 3 });
     const id = `n${Date.now().toString(36)}`;
@@ -546,8 +765,19 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
 
   const only = selected.size === 1 ? canvas.nodes.find((n) => selected.has(n.node_id)) : undefined;
   return (
-    <div data-testid="workflow-editor" style={{ display: 'flex', flexDirection: 'column', height: backTo ? '100%' : '100vh' }}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '8px 16px', borderBottom: '1px solid var(--color-border-2)' }}>
+    <div
+      data-testid="workflow-editor"
+      style={{ display: 'flex', flexDirection: 'column', height: backTo ? '100%' : '100vh' }}
+    >
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 12,
+          padding: '8px 16px',
+          borderBottom: '1px solid var(--color-border-2)',
+        }}
+      >
         <BackLink
           to={backTo ?? '/workflows'}
           label={t('editor.back')}
@@ -558,7 +788,9 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
             void flush().then((ok) => ok && navigate(backTo ?? '/workflows'));
           }}
         />
-        <strong style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{initial.name}</strong>
+        <strong style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          {initial.name}
+        </strong>
         {!readOnly && <SaveBadge state={save} />}
         <span style={{ flex: 1 }} />
         {readOnly && (
@@ -566,27 +798,57 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
             {t('editor.readOnlyMobile')}
           </Tag>
         )}
-        {!readOnly && (<>
-        <Button.Group>
-          <Button icon={<IconUndo />} disabled={!history.current.canUndo} onClick={undo} aria-label={t('editor.undo')} title={t('editor.undo')} data-testid="undo" />
-          <Button icon={<IconRedo />} disabled={!history.current.canRedo} onClick={redo} aria-label={t('editor.redo')} title={t('editor.redo')} data-testid="redo" />
-        </Button.Group>
-        <Button icon={<IconPen />} onClick={addNote} data-testid="add-note">
-          {t('editor.addNote')}
-        </Button>
-        <Button icon={<IconApps />} onClick={tidy} data-testid="auto-layout">
-          {t('editor.tidy')}
-        </Button>
-        <Button type={side === 'problems' ? 'primary' : 'secondary'} status={errorCount ? 'danger' : undefined} onClick={() => setSide(side === 'problems' ? null : 'problems')} data-testid="problems-toggle" data-count={errorCount}>
-          {t('problems.button', { count: errorCount })}
-        </Button>
-        <Button type={side === 'versions' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'versions' ? null : 'versions')} data-testid="versions-toggle">
-          {t('versions.title')}
-        </Button>
-        <Button type={side === 'run' ? 'primary' : 'secondary'} onClick={() => setSide(side === 'run' ? null : 'run')} data-testid="test-run-toggle">
-          {t('run.title')}
-        </Button>
-        </>)}
+        {!readOnly && (
+          <>
+            <Button.Group>
+              <Button
+                icon={<IconUndo />}
+                disabled={!history.current.canUndo}
+                onClick={undo}
+                aria-label={t('editor.undo')}
+                title={t('editor.undo')}
+                data-testid="undo"
+              />
+              <Button
+                icon={<IconRedo />}
+                disabled={!history.current.canRedo}
+                onClick={redo}
+                aria-label={t('editor.redo')}
+                title={t('editor.redo')}
+                data-testid="redo"
+              />
+            </Button.Group>
+            <Button icon={<IconPen />} onClick={addNote} data-testid="add-note">
+              {t('editor.addNote')}
+            </Button>
+            <Button icon={<IconApps />} onClick={tidy} data-testid="auto-layout">
+              {t('editor.tidy')}
+            </Button>
+            <Button
+              type={side === 'problems' ? 'primary' : 'secondary'}
+              status={errorCount ? 'danger' : undefined}
+              onClick={() => setSide(side === 'problems' ? null : 'problems')}
+              data-testid="problems-toggle"
+              data-count={errorCount}
+            >
+              {t('problems.button', { count: errorCount })}
+            </Button>
+            <Button
+              type={side === 'versions' ? 'primary' : 'secondary'}
+              onClick={() => setSide(side === 'versions' ? null : 'versions')}
+              data-testid="versions-toggle"
+            >
+              {t('versions.title')}
+            </Button>
+            <Button
+              type={side === 'run' ? 'primary' : 'secondary'}
+              onClick={() => setSide(side === 'run' ? null : 'run')}
+              data-testid="test-run-toggle"
+            >
+              {t('run.title')}
+            </Button>
+          </>
+        )}
       </div>
       <div style={{ display: 'flex', flex: 1, minHeight: 0 }}>
         {!readOnly && (
@@ -603,49 +865,139 @@ function Editor({ workflowId, spaceId, initial, types, openRun, backTo }: { work
             }}
           />
         )}
-        <div ref={canvasBox} style={{ flex: 1, minWidth: 0 }} data-testid="canvas" onDragOver={(e) => e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))} onDrop={onDrop}>
+        <div
+          ref={canvasBox}
+          style={{ flex: 1, minWidth: 0 }}
+          data-testid="canvas"
+          onDragOver={(e) =>
+            e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))
+          }
+          onDrop={onDrop}
+        >
           <CardStoreContext.Provider value={cards}>
-          <ReactFlow<Node<NodeRef | NoteData>, Edge> className="tessera-flow" onMoveStart={moveStart} onMoveEnd={moveEnd} nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} onReconnect={onReconnect} onNodeDragStop={onNodeDragStop} fitView minZoom={0.1} deleteKeyCode={readOnly ? null : DELETE_KEYS} nodesDraggable={!readOnly} nodesConnectable={!readOnly} elementsSelectable={!readOnly} multiSelectionKeyCode={MULTI_SELECT_KEYS} onlyRenderVisibleElements>
-            {layered && <LinkLayer links={layerLinks} onSelect={selectLink} />}
-            {CANVAS_DECOR}
-          </ReactFlow>
+            <ReactFlow<Node<NodeRef | NoteData>, Edge>
+              className="tessera-flow"
+              onMoveStart={moveStart}
+              onMoveEnd={moveEnd}
+              nodes={rfNodes}
+              edges={rfEdges}
+              nodeTypes={nodeTypes}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={onConnect}
+              onReconnect={onReconnect}
+              onNodeDragStop={onNodeDragStop}
+              fitView
+              minZoom={0.1}
+              deleteKeyCode={readOnly ? null : DELETE_KEYS}
+              nodesDraggable={!readOnly}
+              nodesConnectable={!readOnly}
+              elementsSelectable={!readOnly}
+              multiSelectionKeyCode={MULTI_SELECT_KEYS}
+              onlyRenderVisibleElements
+            >
+              {layered && <LinkLayer links={layerLinks} onSelect={selectLink} />}
+              {CANVAS_DECOR}
+            </ReactFlow>
           </CardStoreContext.Provider>
         </div>
         {!readOnly && (only || side) && (
-          <div style={{ width: 460, borderLeft: '1px solid var(--color-border-2)', display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
+          <div
+            style={{
+              width: 460,
+              borderLeft: '1px solid var(--color-border-2)',
+              display: 'flex',
+              flexDirection: 'column',
+              overflow: 'auto',
+            }}
+          >
             {side === 'versions' && !only && (
-              <VersionsPanel spaceId={spaceId} workflowId={workflowId} draft={canvas} latestVersion={meta.data?.latest_version ?? null} tested={meta.data ? meta.data.publish_status !== 1 : true} beforeWrite={flush} onReverted={() => void reload()} />
+              <VersionsPanel
+                spaceId={spaceId}
+                workflowId={workflowId}
+                draft={canvas}
+                latestVersion={meta.data?.latest_version ?? null}
+                tested={meta.data ? meta.data.publish_status !== 1 : true}
+                beforeWrite={flush}
+                onReverted={() => void reload()}
+              />
             )}
             {side === 'problems' && !only && <ProblemsPanel problems={problemList} onPick={focusNode} />}
-            {side === 'run' && !only && <TestRunPanel fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []} exitNodeId={canvas.nodes.find((n) => !n.parent_id && typeOf(types, n)?.role === 'exit')?.node_id} run={testRun.run} onRun={(input) => void runDraft(input)} onCancel={() => void testRun.cancel()} onAnswer={(a) => void testRun.answer(a)} spaceId={spaceId} />}
-            {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && <RunTrace key={testRun.run.executeId} spaceId={spaceId} executeId={testRun.run.executeId} />}
-            {side === 'run' && !only && <RunHistory spaceId={spaceId} workflowId={workflowId} current={testRun.run.executeId} refreshKey={`${testRun.run.executeId ?? ''}:${testRun.run.status}`} onOpen={(id) => void testRun.open(id)} />}
+            {side === 'run' && !only && (
+              <TestRunPanel
+                fields={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []}
+                exitNodeId={canvas.nodes.find((n) => !n.parent_id && typeOf(types, n)?.role === 'exit')?.node_id}
+                run={testRun.run}
+                onRun={(input) => void runDraft(input)}
+                onCancel={() => void testRun.cancel()}
+                onAnswer={(a) => void testRun.answer(a)}
+                spaceId={spaceId}
+              />
+            )}
+            {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && (
+              <RunTrace key={testRun.run.executeId} spaceId={spaceId} executeId={testRun.run.executeId} />
+            )}
+            {side === 'run' && !only && (
+              <RunHistory
+                spaceId={spaceId}
+                workflowId={workflowId}
+                current={testRun.run.executeId}
+                refreshKey={`${testRun.run.executeId ?? ''}:${testRun.run.status}`}
+                onOpen={(id) => void testRun.open(id)}
+              />
+            )}
             {only && testRun.run.nodes[only.node_id] && <NodeResult run={testRun.run.nodes[only.node_id]} />}
-            {only && typeOf(types, only)?.role !== 'entry' && <NodeDebug key={`debug-${only.node_id}`} spaceId={spaceId} workflowId={workflowId} node={only} beforeRun={flush} />}
-            {only && <NodePanel
-              key={only.node_id}
-              node={only}
-              pending={panelPending}
-              client={clientOf(only)}
-              typeLabel={label(only)}
-              upstream={upstreamOutputs(canvas, only.node_id, lookup)}
-              body={bodyOutputs(canvas, only.node_id, lookup)}
-              problems={problems[only.node_id] ?? []}
-              spaceId={spaceId}
-              workflowId={workflowId}
-              entry={typeOf(types, only)?.role === 'entry'}
-              computedOutputs={typeOf(types, only)?.outputs === 'computed' ? (computed.outputs[only.node_id] ?? []) : undefined}
-              onChange={(node_param) => change((c) => ({ ...c, nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)) }), `param:${only.node_id}`)}
-              onDelete={() => {
-                change((c) => removeNodes(c, new Set([only.node_id])));
-                setSelected(new Set());
-              }}
-            />}
+            {only && typeOf(types, only)?.role !== 'entry' && (
+              <NodeDebug
+                key={`debug-${only.node_id}`}
+                spaceId={spaceId}
+                workflowId={workflowId}
+                node={only}
+                beforeRun={flush}
+              />
+            )}
+            {only && (
+              <NodePanel
+                key={only.node_id}
+                node={only}
+                pending={panelPending}
+                client={clientOf(only)}
+                typeLabel={label(only)}
+                upstream={upstreamOutputs(canvas, only.node_id, lookup)}
+                body={bodyOutputs(canvas, only.node_id, lookup)}
+                problems={problems[only.node_id] ?? []}
+                spaceId={spaceId}
+                workflowId={workflowId}
+                entry={typeOf(types, only)?.role === 'entry'}
+                computedOutputs={
+                  typeOf(types, only)?.outputs === 'computed' ? (computed.outputs[only.node_id] ?? []) : undefined
+                }
+                onChange={(node_param) =>
+                  change(
+                    (c) => ({
+                      ...c,
+                      nodes: c.nodes.map((n) => (n.node_id === only.node_id ? { ...n, node_param } : n)),
+                    }),
+                    `param:${only.node_id}`,
+                  )
+                }
+                onDelete={() => {
+                  change((c) => removeNodes(c, new Set([only.node_id])));
+                  setSelected(new Set());
+                }}
+              />
+            )}
           </div>
         )}
       </div>
       {brokenRun && (
-        <Modal visible size="small" title={t('problems.blockingTitle')} footer={null} onCancel={() => setBrokenRun(false)}>
+        <Modal
+          visible
+          size="small"
+          title={t('problems.blockingTitle')}
+          footer={null}
+          onCancel={() => setBrokenRun(false)}
+        >
           <BrokenRunDialog
             problems={problemList}
             onClose={() => setBrokenRun(false)}

@@ -19,7 +19,13 @@ export interface LayerLink {
 
 const ignore = () => undefined;
 
-export const LinkLayer = memo(function LinkLayer({ links, onSelect }: { links: LayerLink[]; onSelect(id: string): void }) {
+export const LinkLayer = memo(function LinkLayer({
+  links,
+  onSelect,
+}: {
+  links: LayerLink[];
+  onSelect(id: string): void;
+}) {
   // The library's nodes change when one moves or is measured: the paths follow.
   const nodes = useStore((s) => s.nodes);
   const store = useStoreApi();
@@ -30,7 +36,15 @@ export const LinkLayer = memo(function LinkLayer({ links, onSelect }: { links: L
       const sourceNode = nodeLookup.get(l.source);
       const targetNode = nodeLookup.get(l.target);
       if (!sourceNode || !targetNode) continue;
-      const pos = getEdgePosition({ id: l.id, sourceNode, sourceHandle: l.sourceHandle, targetNode, targetHandle: null, connectionMode: ConnectionMode.Strict, onError: ignore });
+      const pos = getEdgePosition({
+        id: l.id,
+        sourceNode,
+        sourceHandle: l.sourceHandle,
+        targetNode,
+        targetHandle: null,
+        connectionMode: ConnectionMode.Strict,
+        onError: ignore,
+      });
       if (pos) out.push({ id: l.id, d: getBezierPath(pos)[0], error: l.error });
     }
     return out;

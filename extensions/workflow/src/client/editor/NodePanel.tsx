@@ -6,7 +6,17 @@ import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'rea
 import { useTranslation } from 'react-i18next';
 import type { CanvasNode, FieldDecl, InputBinding } from '@tessera/workflow-sdk';
 import type { NodeTypeClient, UpstreamOutput } from '../points.ts';
-import { FIELD_TYPES, FORM_WIDGETS, FieldProblem, FieldsEditor, linesFor, useTypeLabel, useVariables, ValueInput, type VariableRef } from '../widgets.tsx';
+import {
+  FIELD_TYPES,
+  FORM_WIDGETS,
+  FieldProblem,
+  FieldsEditor,
+  linesFor,
+  useTypeLabel,
+  useVariables,
+  ValueInput,
+  type VariableRef,
+} from '../widgets.tsx';
 
 export { ValueInput };
 
@@ -16,7 +26,17 @@ type Param = CanvasNode['node_param'];
  * The node's title: typing re-renders this input alone (nothing else in the panel shows the title),
  * the edit reaches the canvas with the panel's next hand-over. An outside change (undo) replaces the text.
  */
-function TitleInput({ value, placeholder, onType, sync }: { value: string; placeholder: string; onType(title: string): void; /** Changes when the editor took the panel's edits at once (undo, redo, a save): the canvas may now say otherwise. */ sync: number }) {
+function TitleInput({
+  value,
+  placeholder,
+  onType,
+  sync,
+}: {
+  value: string;
+  placeholder: string;
+  onType(title: string): void;
+  /** Changes when the editor took the panel's edits at once (undo, redo, a save): the canvas may now say otherwise. */ sync: number;
+}) {
   const [text, setText] = useState(value);
   const sent = useRef(value);
   useEffect(() => {
@@ -62,26 +82,75 @@ function typeOfRef(value: InputBinding['value'], upstream: UpstreamOutput[]): Pa
   return field ? { type: field.type, ...(field.items ? { items: field.items } : {}) } : {};
 }
 
-function Inputs({ param, upstream, variables, onChange, problems }: { param: Param; upstream: UpstreamOutput[]; variables: VariableRef[]; onChange(inputs: InputBinding[]): void; problems: Record<string, string> }) {
+function Inputs({
+  param,
+  upstream,
+  variables,
+  onChange,
+  problems,
+}: {
+  param: Param;
+  upstream: UpstreamOutput[];
+  variables: VariableRef[];
+  onChange(inputs: InputBinding[]): void;
+  problems: Record<string, string>;
+}) {
   const { t } = useTranslation('workflow');
   const typeLabel = useTypeLabel();
-  const set = (i: number, patch: Partial<InputBinding>) => onChange(param.inputs.map((b, j) => (j === i ? { ...b, ...patch } : b)));
+  const set = (i: number, patch: Partial<InputBinding>) =>
+    onChange(param.inputs.map((b, j) => (j === i ? { ...b, ...patch } : b)));
   return (
     <div data-testid="node-inputs">
       {param.inputs.map((b, i) => (
         <div key={i} style={{ marginBottom: 6 }} data-testid={`input-${i}`}>
           <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-            <Input size="small" style={{ width: 84, flex: 'none' }} value={b.name} status={problems[`inputs.${b.name}`] ? 'error' : undefined} onChange={(name) => set(i, { name })} data-testid={`input-${i}-name`} />
-            <Select size="small" style={{ width: 84, flex: 'none' }} value={b.type} onChange={(type) => set(i, { type })} options={FIELD_TYPES.map((x) => ({ label: typeLabel(x), value: x }))} data-testid={`input-${i}-type`} />
-            <ValueInput binding={b} upstream={upstream} variables={variables} onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })} testId={`input-${i}`} error={!!problems[`inputs.${b.name}`]} />
-            <Button size="mini" type="text" icon={<IconDelete />} aria-label={t('editor.remove')} onClick={() => onChange(param.inputs.filter((_, j) => j !== i))} />
+            <Input
+              size="small"
+              style={{ width: 84, flex: 'none' }}
+              value={b.name}
+              status={problems[`inputs.${b.name}`] ? 'error' : undefined}
+              onChange={(name) => set(i, { name })}
+              data-testid={`input-${i}-name`}
+            />
+            <Select
+              size="small"
+              style={{ width: 84, flex: 'none' }}
+              value={b.type}
+              onChange={(type) => set(i, { type })}
+              options={FIELD_TYPES.map((x) => ({ label: typeLabel(x), value: x }))}
+              data-testid={`input-${i}-type`}
+            />
+            <ValueInput
+              binding={b}
+              upstream={upstream}
+              variables={variables}
+              onChange={(value) => set(i, { value, ...typeOfRef(value, upstream) })}
+              testId={`input-${i}`}
+              error={!!problems[`inputs.${b.name}`]}
+            />
+            <Button
+              size="mini"
+              type="text"
+              icon={<IconDelete />}
+              aria-label={t('editor.remove')}
+              onClick={() => onChange(param.inputs.filter((_, j) => j !== i))}
+            />
           </div>
           <FieldProblem message={problems[`inputs.${b.name}`]} />
         </div>
       ))}
-      <Button size="mini" type="text" icon={<IconPlus />} onClick={() => {
-          const value: InputBinding['value'] = upstream[0] ? { kind: 'ref', node_id: upstream[0].node_id, path: [upstream[0].field.name] } : { kind: 'literal', value: '' };
-          onChange([...param.inputs, { name: `input${param.inputs.length + 1}`, type: 'string', value, ...typeOfRef(value, upstream) }]);
+      <Button
+        size="mini"
+        type="text"
+        icon={<IconPlus />}
+        onClick={() => {
+          const value: InputBinding['value'] = upstream[0]
+            ? { kind: 'ref', node_id: upstream[0].node_id, path: [upstream[0].field.name] }
+            : { kind: 'literal', value: '' };
+          onChange([
+            ...param.inputs,
+            { name: `input${param.inputs.length + 1}`, type: 'string', value, ...typeOfRef(value, upstream) },
+          ]);
         }}
         data-testid="input-add"
       >
@@ -92,7 +161,15 @@ function Inputs({ param, upstream, variables, onChange, problems }: { param: Par
 }
 
 /** Settings as JSON, for node types without a form of their own. */
-function JsonSettings({ settings, onChange, testId = 'node-settings-json' }: { settings: Record<string, unknown>; onChange(s: Record<string, unknown>): void; testId?: string }) {
+function JsonSettings({
+  settings,
+  onChange,
+  testId = 'node-settings-json',
+}: {
+  settings: Record<string, unknown>;
+  onChange(s: Record<string, unknown>): void;
+  testId?: string;
+}) {
   const { t } = useTranslation('workflow');
   const [text, setText] = useState(() => JSON.stringify(settings, null, 2));
   const [error, setError] = useState('');
@@ -134,7 +211,37 @@ function JsonSettings({ settings, onChange, testId = 'node-settings-json' }: { s
   );
 }
 
-export function NodePanel({ node, client, typeLabel, upstream, body = [], problems, onChange, onDelete, spaceId, workflowId, computedOutputs, entry = false, pending }: { node: CanvasNode; /** Set while edits wait to reach the canvas: calling it applies them at once. */ pending?: MutableRefObject<(() => void) | null>; /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean; client?: NodeTypeClient; typeLabel: string; upstream: UpstreamOutput[]; body?: UpstreamOutput[]; problems: NodeProblem[]; onChange(param: Param): void; onDelete(): void; spaceId: string; workflowId: string; /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[] }) {
+export function NodePanel({
+  node,
+  client,
+  typeLabel,
+  upstream,
+  body = [],
+  problems,
+  onChange,
+  onDelete,
+  spaceId,
+  workflowId,
+  computedOutputs,
+  entry = false,
+  pending,
+}: {
+  node: CanvasNode;
+  /** Set while edits wait to reach the canvas: calling it applies them at once. */ pending?: MutableRefObject<
+    (() => void) | null
+  >;
+  /** Start: it has no inputs; its outputs are the workflow's inputs. */ entry?: boolean;
+  client?: NodeTypeClient;
+  typeLabel: string;
+  upstream: UpstreamOutput[];
+  body?: UpstreamOutput[];
+  problems: NodeProblem[];
+  onChange(param: Param): void;
+  onDelete(): void;
+  spaceId: string;
+  workflowId: string;
+  /** The outputs the type computes (from its settings); undefined when the user declares them. */ computedOutputs?: FieldDecl[];
+}) {
   const fieldType = useTypeLabel();
   const { t } = useTranslation('workflow');
   // Edits show in the panel at once and reach the canvas (cards, autosave, undo) a moment later, at
@@ -173,29 +280,70 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
   const policy = param.error_policy ?? { retry: 0, on_error: 'throw' as const };
   const Form = client?.Form;
   const variables = useVariables(spaceId);
-  const byField = useMemo(() => Object.fromEntries(problems.filter((p) => p.field && p.level !== 'warning').map((p) => [p.field!, p.message])), [problems]);
+  const byField = useMemo(
+    () =>
+      Object.fromEntries(problems.filter((p) => p.field && p.level !== 'warning').map((p) => [p.field!, p.message])),
+    [problems],
+  );
   return (
     <div data-testid="node-panel" data-node-id={node.node_id} style={{ padding: 12, overflow: 'auto', height: '100%' }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }}>
         <Typography.Text type="secondary">{typeLabel}</Typography.Text>
-        <Button size="mini" status="danger" type="text" icon={<IconDelete />} onClick={onDelete} data-testid="node-delete">
+        <Button
+          size="mini"
+          status="danger"
+          type="text"
+          icon={<IconDelete />}
+          onClick={onDelete}
+          data-testid="node-delete"
+        >
           {t('delete')}
         </Button>
       </Space>
-      <TitleInput value={node.node_param.title ?? ''} placeholder={node.node_id} onType={(title) => queue({ title })} sync={synced} />
+      <TitleInput
+        value={node.node_param.title ?? ''}
+        placeholder={node.node_id}
+        onType={(title) => queue({ title })}
+        sync={synced}
+      />
       {problems.map((p, i) => (
-        <Typography.Paragraph key={i} type={p.level === 'warning' ? 'warning' : 'error'} style={{ fontSize: 12, margin: '0 0 6px' }} data-testid={p.level === 'warning' ? 'node-warning' : 'node-problem'}>
+        <Typography.Paragraph
+          key={i}
+          type={p.level === 'warning' ? 'warning' : 'error'}
+          style={{ fontSize: 12, margin: '0 0 6px' }}
+          data-testid={p.level === 'warning' ? 'node-warning' : 'node-problem'}
+        >
           {p.field ? `${p.field}: ${p.message}` : p.message}
         </Typography.Paragraph>
       ))}
       <Collapse defaultActiveKey={['inputs', 'settings', 'outputs']} bordered={false}>
         {!entry && (
           <Collapse.Item name="inputs" header={t('editor.inputs')}>
-            <Inputs param={param} upstream={upstream} variables={variables} onChange={(inputs) => set({ inputs })} problems={byField} />
+            <Inputs
+              param={param}
+              upstream={upstream}
+              variables={variables}
+              onChange={(inputs) => set({ inputs })}
+              problems={byField}
+            />
           </Collapse.Item>
         )}
         <Collapse.Item name="settings" header={t('editor.settings')}>
-          {Form ? <Form node={shown} upstream={upstream} body={body} spaceId={spaceId} workflowId={workflowId} problems={byField} widgets={FORM_WIDGETS} onSettings={(settings) => set({ settings })} onParam={set} /> : <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />}
+          {Form ? (
+            <Form
+              node={shown}
+              upstream={upstream}
+              body={body}
+              spaceId={spaceId}
+              workflowId={workflowId}
+              problems={byField}
+              widgets={FORM_WIDGETS}
+              onSettings={(settings) => set({ settings })}
+              onParam={set}
+            />
+          ) : (
+            <JsonSettings settings={param.settings} onChange={(settings) => set({ settings })} />
+          )}
         </Collapse.Item>
         <Collapse.Item name="outputs" header={t('editor.outputs')}>
           {computedOutputs ? (
@@ -210,22 +358,47 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
               </Typography.Paragraph>
             </div>
           ) : (
-            <FieldsEditor fields={param.outputs} onChange={(outputs) => set({ outputs })} testId="output" addLabel={t('editor.addOutput')} problemOf={(i) => byField[`outputs.${i}.name`] ?? byField[`outputs.${i}`]} />
+            <FieldsEditor
+              fields={param.outputs}
+              onChange={(outputs) => set({ outputs })}
+              testId="output"
+              addLabel={t('editor.addOutput')}
+              problemOf={(i) => byField[`outputs.${i}.name`] ?? byField[`outputs.${i}`]}
+            />
           )}
         </Collapse.Item>
         <Collapse.Item name="errors" header={t('editor.errorPolicy')}>
           <Space direction="vertical" size={6} data-testid="node-error-policy">
             <Space>
               <span style={{ width: 90, display: 'inline-block' }}>{t('editor.timeout')}</span>
-              <InputNumber size="small" min={1} max={3_600_000} placeholder="ms" value={policy.timeout_ms} onChange={(v) => set({ error_policy: { ...policy, timeout_ms: v || undefined } })} />
+              <InputNumber
+                size="small"
+                min={1}
+                max={3_600_000}
+                placeholder="ms"
+                value={policy.timeout_ms}
+                onChange={(v) => set({ error_policy: { ...policy, timeout_ms: v || undefined } })}
+              />
             </Space>
             <Space>
               <span style={{ width: 90, display: 'inline-block' }}>{t('editor.retry')}</span>
-              <InputNumber size="small" min={0} max={10} value={policy.retry} onChange={(v) => set({ error_policy: { ...policy, retry: v ?? 0 } })} />
+              <InputNumber
+                size="small"
+                min={0}
+                max={10}
+                value={policy.retry}
+                onChange={(v) => set({ error_policy: { ...policy, retry: v ?? 0 } })}
+              />
             </Space>
             <Space>
               <span style={{ width: 90, display: 'inline-block' }}>{t('editor.onError')}</span>
-              <Select size="small" style={{ width: 180 }} value={policy.on_error} onChange={(on_error) => set({ error_policy: { ...policy, on_error } })} data-testid="node-on-error">
+              <Select
+                size="small"
+                style={{ width: 180 }}
+                value={policy.on_error}
+                onChange={(on_error) => set({ error_policy: { ...policy, on_error } })}
+                data-testid="node-on-error"
+              >
                 <Select.Option value="throw">{t('editor.onErrorThrow')}</Select.Option>
                 <Select.Option value="default">{t('editor.onErrorDefault')}</Select.Option>
                 <Select.Option value="branch">{t('editor.onErrorBranch')}</Select.Option>
@@ -236,7 +409,11 @@ export function NodePanel({ node, client, typeLabel, upstream, body = [], proble
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {t('editor.defaultOutput')}
                 </Typography.Text>
-                <JsonSettings settings={policy.default_output ?? {}} onChange={(default_output) => set({ error_policy: { ...policy, default_output } })} testId="node-default-output" />
+                <JsonSettings
+                  settings={policy.default_output ?? {}}
+                  onChange={(default_output) => set({ error_policy: { ...policy, default_output } })}
+                  testId="node-default-output"
+                />
               </div>
             )}
           </Space>

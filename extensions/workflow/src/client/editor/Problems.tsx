@@ -38,9 +38,22 @@ export function ProblemRow({ problem: p, onPick }: { problem: CanvasProblem; onP
       data-level={p.level ?? 'error'}
       onClick={pick}
       onKeyDown={(e) => e.key === 'Enter' && pick()}
-      style={{ display: 'flex', gap: 6, padding: '6px 4px', borderBottom: '1px solid var(--color-border-1)', cursor: p.node_id && onPick ? 'pointer' : undefined, fontSize: 12 }}
+      style={{
+        display: 'flex',
+        gap: 6,
+        padding: '6px 4px',
+        borderBottom: '1px solid var(--color-border-1)',
+        cursor: p.node_id && onPick ? 'pointer' : undefined,
+        fontSize: 12,
+      }}
     >
-      <IconExclamationCircleFill style={{ color: p.level === 'warning' ? 'rgb(var(--warning-6))' : 'rgb(var(--danger-6))', flexShrink: 0, marginTop: 2 }} />
+      <IconExclamationCircleFill
+        style={{
+          color: p.level === 'warning' ? 'rgb(var(--warning-6))' : 'rgb(var(--danger-6))',
+          flexShrink: 0,
+          marginTop: 2,
+        }}
+      />
       <div style={{ minWidth: 0 }}>
         <div style={{ fontWeight: 500 }}>{p.node_title ?? t('problems.workflow')}</div>
         <div style={{ color: 'var(--color-text-2)', overflowWrap: 'anywhere' }}>{p.message}</div>
@@ -50,7 +63,15 @@ export function ProblemRow({ problem: p, onPick }: { problem: CanvasProblem; onP
 }
 
 /** The run cannot start while the canvas has errors: say which, and offer to show them. */
-export function BrokenRunDialog({ problems, onShow, onClose }: { problems: CanvasProblem[]; onShow(): void; onClose(): void }) {
+export function BrokenRunDialog({
+  problems,
+  onShow,
+  onClose,
+}: {
+  problems: CanvasProblem[];
+  onShow(): void;
+  onClose(): void;
+}) {
   const { t } = useTranslation('workflow');
   const errors = problems.filter((p) => p.level !== 'warning');
   return (
@@ -74,7 +95,24 @@ export function BrokenRunDialog({ problems, onShow, onClose }: { problems: Canva
 /** The red count on a card with errors. */
 export function ProblemBadge({ count }: { count: number }) {
   return (
-    <span data-testid="node-problem-badge" style={{ position: 'absolute', top: -8, right: -8, minWidth: 18, height: 18, borderRadius: 9, background: 'rgb(var(--danger-6))', color: '#fff', fontSize: 11, lineHeight: '18px', textAlign: 'center', padding: '0 4px', boxSizing: 'border-box' }}>
+    <span
+      data-testid="node-problem-badge"
+      style={{
+        position: 'absolute',
+        top: -8,
+        right: -8,
+        minWidth: 18,
+        height: 18,
+        borderRadius: 9,
+        background: 'rgb(var(--danger-6))',
+        color: '#fff',
+        fontSize: 11,
+        lineHeight: '18px',
+        textAlign: 'center',
+        padding: '0 4px',
+        boxSizing: 'border-box',
+      }}
+    >
       {count}
     </span>
   );

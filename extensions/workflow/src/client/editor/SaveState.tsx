@@ -16,11 +16,28 @@ export function ConflictDiff({ spaceId, workflowId, mine }: { spaceId: string; w
   const theirs = useQuery({
     queryKey: ['workflow', 'conflict', workflowId],
     gcTime: 0,
-    queryFn: async () => JSON.parse((await api.post<{ workflow: { schema_json: string } }>('/api/workflow_api/canvas', { space_id: spaceId, workflow_id: workflowId })).workflow.schema_json) as Canvas,
+    queryFn: async () =>
+      JSON.parse(
+        (
+          await api.post<{ workflow: { schema_json: string } }>('/api/workflow_api/canvas', {
+            space_id: spaceId,
+            workflow_id: workflowId,
+          })
+        ).workflow.schema_json,
+      ) as Canvas,
   });
   if (!theirs.data) return null;
   return (
-    <div style={{ maxHeight: 240, overflow: 'auto', marginBottom: 12, padding: 8, background: 'var(--color-fill-1)', borderRadius: 4 }}>
+    <div
+      style={{
+        maxHeight: 240,
+        overflow: 'auto',
+        marginBottom: 12,
+        padding: 8,
+        background: 'var(--color-fill-1)',
+        borderRadius: 4,
+      }}
+    >
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {t('editor.conflictDiff')}
       </Typography.Text>

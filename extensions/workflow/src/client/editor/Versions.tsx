@@ -23,26 +23,61 @@ interface Operation {
   create_time: number;
 }
 
-const OPERATION: Record<number, string> = { [OperateType.Draft]: 'draft', [OperateType.Submit]: 'submit', [OperateType.Publish]: 'publish' };
+const OPERATION: Record<number, string> = {
+  [OperateType.Draft]: 'draft',
+  [OperateType.Submit]: 'submit',
+  [OperateType.Publish]: 'publish',
+};
 
-export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, tested, onReverted, beforeWrite }: { spaceId: string; workflowId: string; draft: Canvas; latestVersion: string | null; tested: boolean; onReverted(): void; beforeWrite(): Promise<boolean> }) {
+export function VersionsPanel({
+  spaceId,
+  workflowId,
+  draft,
+  latestVersion,
+  tested,
+  onReverted,
+  beforeWrite,
+}: {
+  spaceId: string;
+  workflowId: string;
+  draft: Canvas;
+  latestVersion: string | null;
+  tested: boolean;
+  onReverted(): void;
+  beforeWrite(): Promise<boolean>;
+}) {
   const format = useFormat();
   const { t } = useTranslation('workflow');
   const api = useApi();
   const qc = useQueryClient();
   const body = { space_id: spaceId, workflow_id: workflowId };
-  const versions = useQuery({ queryKey: ['workflow', 'versions', workflowId], queryFn: () => api.post<{ version_list: Version[] }>('/api/workflow_api/version_list', { ...body, size: 50 }) });
-  const operations = useQuery({ queryKey: ['workflow', 'operations', workflowId], queryFn: () => api.post<{ operate_list: Operation[] }>('/api/workflow_api/operate_list', { ...body, limit: 50 }) });
+  const versions = useQuery({
+    queryKey: ['workflow', 'versions', workflowId],
+    queryFn: () => api.post<{ version_list: Version[] }>('/api/workflow_api/version_list', { ...body, size: 50 }),
+  });
+  const operations = useQuery({
+    queryKey: ['workflow', 'operations', workflowId],
+    queryFn: () => api.post<{ operate_list: Operation[] }>('/api/workflow_api/operate_list', { ...body, limit: 50 }),
+  });
   const latest = versions.data?.version_list[0]?.version ?? latestVersion;
   const [version, setVersion] = useState(nextVersion(latest));
   const [description, setDescription] = useState('');
   const [force, setForce] = useState(false);
   const [comparing, setComparing] = useState<Version | undefined>();
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['workflow', 'versions', workflowId] }), qc.invalidateQueries({ queryKey: ['workflow', 'operations', workflowId] })]);
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ['workflow', 'versions', workflowId] }),
+      qc.invalidateQueries({ queryKey: ['workflow', 'operations', workflowId] }),
+    ]);
   const publish = useMutation({
     mutationFn: async () => {
       if (!(await beforeWrite())) throw new Error('not saved');
-      return api.post('/api/workflow_api/publish', { ...body, workflow_version: version, version_description: description, force: force || undefined });
+      return api.post('/api/workflow_api/publish', {
+        ...body,
+        workflow_version: version,
+        version_description: description,
+        force: force || undefined,
+      });
     },
     onSuccess: async () => {
       toast.success(t('versions.published', { version }));
@@ -77,17 +112,34 @@ export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, teste
       </Typography.Title>
       <Space direction="vertical" style={{ width: '100%' }} size={6}>
         <Input addBefore={t('versions.version')} value={version} onChange={setVersion} data-testid="publish-version" />
-        <Input.TextArea placeholder={t('versions.description')} value={description} onChange={setDescription} autoSize={{ minRows: 2, maxRows: 4 }} data-testid="publish-description" />
+        <Input.TextArea
+          placeholder={t('versions.description')}
+          value={description}
+          onChange={setDescription}
+          autoSize={{ minRows: 2, maxRows: 4 }}
+          data-testid="publish-description"
+        />
         {!tested && (
           <Checkbox checked={force} onChange={setForce} data-testid="publish-force">
             {t('versions.untested')}
           </Checkbox>
         )}
         <Space>
-          <Button type="primary" loading={publish.isPending} disabled={!tested && !force} onClick={() => publish.mutate()} data-testid="publish">
+          <Button
+            type="primary"
+            loading={publish.isPending}
+            disabled={!tested && !force}
+            onClick={() => publish.mutate()}
+            data-testid="publish"
+          >
             {t('versions.publish')}
           </Button>
-          <Button loading={submit.isPending} disabled={!tested && !force} onClick={() => submit.mutate()} data-testid="submit">
+          <Button
+            loading={submit.isPending}
+            disabled={!tested && !force}
+            onClick={() => submit.mutate()}
+            data-testid="submit"
+          >
             {t('versions.submit')}
           </Button>
         </Space>
@@ -97,23 +149,35 @@ export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, teste
       </Typography.Text>
       {!versions.data?.version_list.length && <Empty description={t('versions.none')} />}
       {versions.data?.version_list.map((v) => (
-        <div key={v.commit_id} data-testid="version-row" data-version={v.version} style={{ padding: '6px 0', borderBottom: '1px solid var(--color-border-1)' }}>
+        <div
+          key={v.commit_id}
+          data-testid="version-row"
+          data-version={v.version}
+          style={{ padding: '6px 0', borderBottom: '1px solid var(--color-border-1)' }}
+        >
           <Space style={{ width: '100%', justifyContent: 'space-between' }}>
             <span>
-              <Tag color="green">{v.version}</Tag> <span style={{ fontSize: 12 }}>{format.dateTime(v.publish_time * 1000)}</span>
+              <Tag color="green">{v.version}</Tag>{' '}
+              <span style={{ fontSize: 12 }}>{format.dateTime(v.publish_time * 1000)}</span>
             </span>
             <Space size={2}>
               <Button size="mini" type="text" onClick={() => setComparing(v)} data-testid="version-compare">
                 {t('versions.compare')}
               </Button>
-              <Popconfirm title={t('versions.revertConfirm', { version: v.version })} onOk={() => revert.mutate(v.commit_id)} okButtonProps={{ ...({ 'data-testid': 'version-revert-confirm' } as object) }}>
+              <Popconfirm
+                title={t('versions.revertConfirm', { version: v.version })}
+                onOk={() => revert.mutate(v.commit_id)}
+                okButtonProps={{ ...({ 'data-testid': 'version-revert-confirm' } as object) }}
+              >
                 <Button size="mini" type="text" data-testid="version-revert">
                   {t('versions.revert')}
                 </Button>
               </Popconfirm>
             </Space>
           </Space>
-          {v.version_description && <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{v.version_description}</div>}
+          {v.version_description && (
+            <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{v.version_description}</div>
+          )}
         </div>
       ))}
       <Typography.Text type="secondary" style={{ display: 'block', margin: '16px 0 6px' }}>
@@ -122,25 +186,65 @@ export function VersionsPanel({ spaceId, workflowId, draft, latestVersion, teste
       <div data-testid="operation-list">
         {operations.data?.operate_list.map((o) => (
           <div key={o.id} style={{ fontSize: 12, padding: '3px 0' }}>
-            <Tag size="small">{t(`versions.op.${OPERATION[o.type] ?? 'draft'}`)}</Tag> {format.dateTime(o.create_time * 1000)} {o.desc && `· ${o.desc}`}
+            <Tag size="small">{t(`versions.op.${OPERATION[o.type] ?? 'draft'}`)}</Tag>{' '}
+            {format.dateTime(o.create_time * 1000)} {o.desc && `· ${o.desc}`}
           </div>
         ))}
       </div>
-      {comparing && <DiffModal spaceId={spaceId} workflowId={workflowId} version={comparing} draft={draft} onClose={() => setComparing(undefined)} />}
+      {comparing && (
+        <DiffModal
+          spaceId={spaceId}
+          workflowId={workflowId}
+          version={comparing}
+          draft={draft}
+          onClose={() => setComparing(undefined)}
+        />
+      )}
     </div>
   );
 }
 
-function DiffModal({ spaceId, workflowId, version, draft, onClose }: { spaceId: string; workflowId: string; version: Version; draft: Canvas; onClose(): void }) {
+function DiffModal({
+  spaceId,
+  workflowId,
+  version,
+  draft,
+  onClose,
+}: {
+  spaceId: string;
+  workflowId: string;
+  version: Version;
+  draft: Canvas;
+  onClose(): void;
+}) {
   const { t } = useTranslation('workflow');
   const api = useApi();
   const before = useQuery({
     queryKey: ['workflow', 'history_schema', version.commit_id],
-    queryFn: async () => JSON.parse((await api.post<{ schema_json: string }>('/api/workflow_api/history_schema', { space_id: spaceId, workflow_id: workflowId, commit_id: version.commit_id })).schema_json) as Canvas,
+    queryFn: async () =>
+      JSON.parse(
+        (
+          await api.post<{ schema_json: string }>('/api/workflow_api/history_schema', {
+            space_id: spaceId,
+            workflow_id: workflowId,
+            commit_id: version.commit_id,
+          })
+        ).schema_json,
+      ) as Canvas,
   });
   return (
-    <Modal visible size="large" title={t('versions.diffTitle', { version: version.version })} onCancel={onClose} footer={null}>
-      {before.data ? <DiffList before={before.data} after={draft} /> : <Typography.Text>{t('versions.loading')}</Typography.Text>}
+    <Modal
+      visible
+      size="large"
+      title={t('versions.diffTitle', { version: version.version })}
+      onCancel={onClose}
+      footer={null}
+    >
+      {before.data ? (
+        <DiffList before={before.data} after={draft} />
+      ) : (
+        <Typography.Text>{t('versions.loading')}</Typography.Text>
+      )}
     </Modal>
   );
 }
@@ -150,7 +254,8 @@ export function DiffList({ before, after }: { before: Canvas; after: Canvas }) {
   const { t } = useTranslation('workflow');
   const d = diffCanvases(before, after);
   const title = (id: string, c: Canvas) => c.nodes.find((n) => n.node_id === id)?.node_param.title ?? id;
-  const empty = !d.added.length && !d.removed.length && !d.changed.length && !d.linksAdded.length && !d.linksRemoved.length;
+  const empty =
+    !d.added.length && !d.removed.length && !d.changed.length && !d.linksAdded.length && !d.linksRemoved.length;
   return (
     <div data-testid="diff">
       {empty && <Typography.Text data-testid="diff-none">{t('versions.same')}</Typography.Text>}
@@ -166,7 +271,8 @@ export function DiffList({ before, after }: { before: Canvas; after: Canvas }) {
       ))}
       {d.changed.map((c) => (
         <div key={`c${c.node.node_id}`} data-testid="diff-changed" style={{ color: 'rgb(var(--warning-6))' }}>
-          ~ {t('versions.nodeChanged', { name: c.node.node_param.title ?? c.node.node_id, fields: c.fields.join(', ') })}
+          ~{' '}
+          {t('versions.nodeChanged', { name: c.node.node_param.title ?? c.node.node_id, fields: c.fields.join(', ') })}
         </div>
       ))}
       {d.linksAdded.map((l) => (

@@ -40,7 +40,10 @@ export function cardPlacement(at: { x: number; y: number }): CSSProperties {
 }
 
 /** `next`, or the canvas node built last time for the same id when its place, state and data did not change. */
-export function keepIfSame<T extends Node<NodeRef | NoteData>>(cache: Map<string, Node<NodeRef | NoteData>>, next: T): T {
+export function keepIfSame<T extends Node<NodeRef | NoteData>>(
+  cache: Map<string, Node<NodeRef | NoteData>>,
+  next: T,
+): T {
   const prev = cache.get(next.id);
   const same =
     prev &&

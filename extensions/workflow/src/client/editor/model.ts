@@ -34,7 +34,16 @@ export const NOTE_SIZE = { width: 220, height: 120 };
 
 /** The canvas's notes (malformed entries are skipped; the others are returned as they are). */
 export function notesOf(canvas: Canvas): Note[] {
-  return (canvas.notes ?? []).filter((n): n is Note => !!n && typeof n === 'object' && typeof (n as Note).id === 'string' && typeof (n as Note).x === 'number' && typeof (n as Note).y === 'number').map((n) => (typeof n.text === 'string' ? n : { ...n, text: '' })); // well-formed notes stay the same objects
+  return (canvas.notes ?? [])
+    .filter(
+      (n): n is Note =>
+        !!n &&
+        typeof n === 'object' &&
+        typeof (n as Note).id === 'string' &&
+        typeof (n as Note).x === 'number' &&
+        typeof (n as Note).y === 'number',
+    )
+    .map((n) => (typeof n.text === 'string' ? n : { ...n, text: '' })); // well-formed notes stay the same objects
 }
 
 /** Nodes with every container before the nodes of its body (the canvas library needs parents first). */
@@ -46,7 +55,9 @@ export function bodyOrder(nodes: CanvasNode[]): CanvasNode[] {
     return d;
   };
   const depths = new Map(nodes.map((n) => [n.node_id, depth(n)]));
-  return nodes.some((n) => n.parent_id) ? [...nodes].sort((a, b) => depths.get(a.node_id)! - depths.get(b.node_id)!) : nodes;
+  return nodes.some((n) => n.parent_id)
+    ? [...nodes].sort((a, b) => depths.get(a.node_id)! - depths.get(b.node_id)!)
+    : nodes;
 }
 
 export const DEFAULT_PORT = 'default';
@@ -71,9 +82,13 @@ export function portsOf(node: CanvasNode, client: NodeTypeClient | undefined, li
   }
   if (ports.length > 1 && !client?.ports) {
     const i = ports.findIndex((p) => p.id === DEFAULT_PORT);
-    if (i >= 0 && !links.some((l) => l.from_node_id === node.node_id && linkPort(l) === DEFAULT_PORT)) ports.splice(i, 1);
+    if (i >= 0 && !links.some((l) => l.from_node_id === node.node_id && linkPort(l) === DEFAULT_PORT))
+      ports.splice(i, 1);
   }
-  return node.node_param.error_policy?.on_error === 'branch' || links.some((l) => l.from_node_id === node.node_id && l.type === 'error') ? [...ports, { id: ERROR_PORT, labelKey: 'workflow:editor.errorPort' }] : ports;
+  return node.node_param.error_policy?.on_error === 'branch' ||
+    links.some((l) => l.from_node_id === node.node_id && l.type === 'error')
+    ? [...ports, { id: ERROR_PORT, labelKey: 'workflow:editor.errorPort' }]
+    : ports;
 }
 
 export function linkPort(link: CanvasLink): string {
@@ -87,7 +102,9 @@ export function linkId(link: CanvasLink): string {
 
 export function makeLink(from: string, port: string | null | undefined, to: string): CanvasLink {
   if (port === ERROR_PORT) return { from_node_id: from, to_node_id: to, type: 'error' };
-  return port && port !== DEFAULT_PORT ? { from_node_id: from, to_node_id: to, if_node_branch: port } : { from_node_id: from, to_node_id: to };
+  return port && port !== DEFAULT_PORT
+    ? { from_node_id: from, to_node_id: to, if_node_branch: port }
+    : { from_node_id: from, to_node_id: to };
 }
 
 /** A node id not used yet, from the type's key: 'llm', 'llm_2' ... */
@@ -145,13 +162,25 @@ export function upstreamOutputs(canvas: Canvas, nodeId: string, lookup: OutputsL
 }
 
 /** Where a node added after `after` goes: to its right, moved down past the nodes already there. */
-export function besideNode(canvas: Canvas, after: CanvasNode, sizes: Record<string, { width: number; height: number }> = {}, gap = 80): { x: number; y: number } {
+export function besideNode(
+  canvas: Canvas,
+  after: CanvasNode,
+  sizes: Record<string, { width: number; height: number }> = {},
+  gap = 80,
+): { x: number; y: number } {
   const size = (n: CanvasNode) => sizes[n.node_id] ?? { width: n.layout.width ?? 200, height: n.layout.height ?? 70 };
   const w = 220;
   const h = 90;
   const spot = { x: after.layout.x + size(after).width + gap, y: after.layout.y };
   const siblings = canvas.nodes.filter((n) => (n.parent_id ?? '') === (after.parent_id ?? ''));
-  const hit = (y: number) => siblings.find((n) => spot.x < n.layout.x + size(n).width + 20 && n.layout.x < spot.x + w + 20 && y < n.layout.y + size(n).height + 20 && n.layout.y < y + h + 20);
+  const hit = (y: number) =>
+    siblings.find(
+      (n) =>
+        spot.x < n.layout.x + size(n).width + 20 &&
+        n.layout.x < spot.x + w + 20 &&
+        y < n.layout.y + size(n).height + 20 &&
+        n.layout.y < y + h + 20,
+    );
   for (let i = 0, y = spot.y; i < 50; i++) {
     const blocker = hit(y);
     if (!blocker) return { x: spot.x, y };
@@ -162,14 +191,22 @@ export function besideNode(canvas: Canvas, after: CanvasNode, sizes: Record<stri
 
 /** The outputs of the nodes directly in a container's body. */
 export function bodyOutputs(canvas: Canvas, containerId: string, lookup: OutputsLookup = declared): UpstreamOutput[] {
-  return canvas.nodes.filter((n) => n.parent_id === containerId).flatMap((n) => lookup.outputs(n).map((field) => ({ node_id: n.node_id, node_title: n.node_param.title ?? n.node_id, field })));
+  return canvas.nodes
+    .filter((n) => n.parent_id === containerId)
+    .flatMap((n) =>
+      lookup.outputs(n).map((field) => ({ node_id: n.node_id, node_title: n.node_param.title ?? n.node_id, field })),
+    );
 }
 
 /** Removes nodes (and their bodies) with every link that touches them. */
 export function removeNodes(canvas: Canvas, ids: Set<string>): Canvas {
   const gone = new Set(ids);
   for (const n of canvas.nodes) if (n.parent_id && gone.has(n.parent_id)) gone.add(n.node_id);
-  return { ...canvas, nodes: canvas.nodes.filter((n) => !gone.has(n.node_id)), links: canvas.links.filter((l) => !gone.has(l.from_node_id) && !gone.has(l.to_node_id)) };
+  return {
+    ...canvas,
+    nodes: canvas.nodes.filter((n) => !gone.has(n.node_id)),
+    links: canvas.links.filter((l) => !gone.has(l.from_node_id) && !gone.has(l.to_node_id)),
+  };
 }
 
 export interface CanvasDiff {
@@ -196,7 +233,8 @@ export function diffCanvases(before: Canvas, after: Canvas): CanvasDiff {
     if ((o.node_param.title ?? '') !== (n.node_param.title ?? '')) fields.push('title');
     if (!same(o.node_param.inputs, n.node_param.inputs)) fields.push('inputs');
     if (!same(o.node_param.outputs, n.node_param.outputs)) fields.push('outputs');
-    for (const k of new Set([...Object.keys(o.node_param.settings ?? {}), ...Object.keys(n.node_param.settings ?? {})])) if (!same(o.node_param.settings?.[k], n.node_param.settings?.[k])) fields.push(`settings.${k}`);
+    for (const k of new Set([...Object.keys(o.node_param.settings ?? {}), ...Object.keys(n.node_param.settings ?? {})]))
+      if (!same(o.node_param.settings?.[k], n.node_param.settings?.[k])) fields.push(`settings.${k}`);
     if (!same(o.node_param.error_policy, n.node_param.error_policy)) fields.push('error_policy');
     if ((o.parent_id ?? '') !== (n.parent_id ?? '')) fields.push('parent');
     if (fields.length) changed.push({ node: n, fields });
@@ -224,9 +262,11 @@ export function autoLayout(canvas: Canvas, sizes: Record<string, { width: number
   g.setGraph({ rankdir: 'LR', nodesep: 40, ranksep: 80 });
   g.setDefaultEdgeLabel(() => ({}));
   const top = canvas.nodes.filter((n) => !n.parent_id);
-  for (const n of top) g.setNode(n.node_id, { width: sizes[n.node_id]?.width ?? 200, height: sizes[n.node_id]?.height ?? 70 });
+  for (const n of top)
+    g.setNode(n.node_id, { width: sizes[n.node_id]?.width ?? 200, height: sizes[n.node_id]?.height ?? 70 });
   const ids = new Set(top.map((n) => n.node_id));
-  for (const l of canvas.links) if (ids.has(l.from_node_id) && ids.has(l.to_node_id)) g.setEdge(l.from_node_id, l.to_node_id);
+  for (const l of canvas.links)
+    if (ids.has(l.from_node_id) && ids.has(l.to_node_id)) g.setEdge(l.from_node_id, l.to_node_id);
   layout(g);
   return {
     ...canvas,
@@ -247,7 +287,10 @@ export interface Clip {
 export function copyNodes(canvas: Canvas, ids: Set<string>): Clip {
   const picked = new Set(ids);
   for (const n of canvas.nodes) if (n.parent_id && picked.has(n.parent_id)) picked.add(n.node_id);
-  return { nodes: canvas.nodes.filter((n) => picked.has(n.node_id)), links: canvas.links.filter((l) => picked.has(l.from_node_id) && picked.has(l.to_node_id)) };
+  return {
+    nodes: canvas.nodes.filter((n) => picked.has(n.node_id)),
+    links: canvas.links.filter((l) => picked.has(l.from_node_id) && picked.has(l.to_node_id)),
+  };
 }
 
 /**
@@ -267,7 +310,8 @@ export function pasteNodes(canvas: Canvas, clip: Clip, offset = 40): { canvas: C
     if (Array.isArray(v)) return v.map(remap);
     if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
-      if (o.kind === 'ref' && typeof o.node_id === 'string' && ids.has(o.node_id)) return { ...o, node_id: ids.get(o.node_id) };
+      if (o.kind === 'ref' && typeof o.node_id === 'string' && ids.has(o.node_id))
+        return { ...o, node_id: ids.get(o.node_id) };
       return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, remap(x)]));
     }
     return v;
@@ -278,10 +322,18 @@ export function pasteNodes(canvas: Canvas, clip: Clip, offset = 40): { canvas: C
     parent_id: n.parent_id && ids.has(n.parent_id) ? ids.get(n.parent_id) : n.parent_id,
     node_param: remap(n.node_param) as CanvasNode['node_param'],
     // Bodies keep their place inside the pasted container.
-    layout: n.parent_id && ids.has(n.parent_id) ? n.layout : { ...n.layout, x: n.layout.x + offset, y: n.layout.y + offset },
+    layout:
+      n.parent_id && ids.has(n.parent_id) ? n.layout : { ...n.layout, x: n.layout.x + offset, y: n.layout.y + offset },
   }));
-  const links = clip.links.map((l) => ({ ...l, from_node_id: ids.get(l.from_node_id)!, to_node_id: ids.get(l.to_node_id)! }));
-  return { canvas: { ...canvas, nodes: [...canvas.nodes, ...pasted], links: [...canvas.links, ...links] }, ids: pasted.map((n) => n.node_id) };
+  const links = clip.links.map((l) => ({
+    ...l,
+    from_node_id: ids.get(l.from_node_id)!,
+    to_node_id: ids.get(l.to_node_id)!,
+  }));
+  return {
+    canvas: { ...canvas, nodes: [...canvas.nodes, ...pasted], links: [...canvas.links, ...links] },
+    ids: pasted.map((n) => n.node_id),
+  };
 }
 
 /** Undo and redo over canvas snapshots; changes that come in a burst (a drag, typing) are one step. */

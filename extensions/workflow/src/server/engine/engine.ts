@@ -1,6 +1,17 @@
 import { ERROR_PORT, DEFAULT_PORT, Graph, portOf } from './graph.ts';
 import { CoercionError, coerce, evaluate, lookupPath, renderTemplate, type ValueScope } from './values.ts';
-import type { BodyOutcome, Canvas, CanvasNode, ChildRunRequest, ChildRunResult, InterruptRequest, LoopFrame, NodeResult, NodeRunContext, NodeTypeDefinition } from '../../shared/index.ts';
+import type {
+  BodyOutcome,
+  Canvas,
+  CanvasNode,
+  ChildRunRequest,
+  ChildRunResult,
+  InterruptRequest,
+  LoopFrame,
+  NodeResult,
+  NodeRunContext,
+  NodeTypeDefinition,
+} from '../../shared/index.ts';
 import type { NodeTypeLookup } from './validate.ts';
 import { MigrationError, upgradeCanvas } from './upgrade.ts';
 
@@ -32,7 +43,18 @@ export interface NodeEvent {
 
 export interface RunHooks {
   nodeStarted?(e: NodeEvent & { inputs: Record<string, unknown> }): void;
-  nodeFinished?(e: NodeEvent & { status: 'success' | 'fail' | 'skipped' | 'interrupted'; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; error?: string; durationMs: number; branch?: string; tokens?: number; usage?: { input_tokens: number; output_tokens: number } }): void;
+  nodeFinished?(
+    e: NodeEvent & {
+      status: 'success' | 'fail' | 'skipped' | 'interrupted';
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+      error?: string;
+      durationMs: number;
+      branch?: string;
+      tokens?: number;
+      usage?: { input_tokens: number; output_tokens: number };
+    },
+  ): void;
   streamed?(e: { node: CanvasNode; content: string; final: boolean }): void;
   /** Awaited before a node that is not safe to run twice starts (its effects may then have happened). */
   beforeUnrepeatable?(e: NodeEvent): Promise<void>;
@@ -130,7 +152,8 @@ export class WorkflowEngine {
     try {
       req = { ...req, canvas: upgradeCanvas(req.canvas, this.deps.typeOf) };
     } catch (e) {
-      if (e instanceof MigrationError) return { status: 'fail', state: req.state ?? { nodes: {} }, error: { node_id: e.nodeId, message: e.message } };
+      if (e instanceof MigrationError)
+        return { status: 'fail', state: req.state ?? { nodes: {} }, error: { node_id: e.nodeId, message: e.message } };
       throw e;
     }
     const signal = req.signal ?? new AbortController().signal;
@@ -144,9 +167,16 @@ export class WorkflowEngine {
     // Resuming: the interrupted node runs again with the answer.
     let resumeFor: { node_id: string; data: unknown; interrupt?: InterruptRequest } | undefined;
     if (req.resume) {
-      const entry = Object.entries(state.nodes).find(([, s]) => s.status === 'interrupted' && s.event_id === req.resume!.event_id);
-      if (!entry) throw new NodeFailure(`No question is waiting for an answer with event id ${req.resume.event_id}.`, '');
-      resumeFor = { node_id: entry[0], data: req.resume.data, interrupt: (entry[1] as { interrupt: InterruptRequest }).interrupt };
+      const entry = Object.entries(state.nodes).find(
+        ([, s]) => s.status === 'interrupted' && s.event_id === req.resume!.event_id,
+      );
+      if (!entry)
+        throw new NodeFailure(`No question is waiting for an answer with event id ${req.resume.event_id}.`, '');
+      resumeFor = {
+        node_id: entry[0],
+        data: req.resume.data,
+        interrupt: (entry[1] as { interrupt: InterruptRequest }).interrupt,
+      };
       delete state.nodes[entry[0]];
     }
 
@@ -162,8 +192,17 @@ export class WorkflowEngine {
     // A canvas whose node type is gone (its extension disabled or removed) fails before anything runs.
     const unknown = req.canvas.nodes.find((n) => !this.deps.typeOf(n.type));
     if (unknown) {
-      const by = unknown.provider ? `its extension '${unknown.provider}' is not running: enable it, or replace the node` : 'is the extension that provides it enabled?';
-      return { status: 'fail', state, error: { node_id: unknown.node_id, message: `Unknown node type '${unknown.type}' (node ${unknown.node_param.title ?? unknown.node_id}): ${by}` } };
+      const by = unknown.provider
+        ? `its extension '${unknown.provider}' is not running: enable it, or replace the node`
+        : 'is the extension that provides it enabled?';
+      return {
+        status: 'fail',
+        state,
+        error: {
+          node_id: unknown.node_id,
+          message: `Unknown node type '${unknown.type}' (node ${unknown.node_param.title ?? unknown.node_id}): ${by}`,
+        },
+      };
     }
     this.#planForwarding(req, graph);
 
@@ -174,7 +213,15 @@ export class WorkflowEngine {
     if (interrupted) return { status: 'interrupted', state, interrupt: interrupted };
     const exit = [...graph.nodes.values()].find((n) => this.deps.typeOf(n.type)?.role === 'exit');
     const exitState = exit ? state.nodes[exit.node_id] : undefined;
-    if (!exit || exitState?.status !== 'success') return { status: 'fail', state, error: { node_id: exit?.node_id, message: 'The run ended without reaching the End node (every path to it was skipped).' } };
+    if (!exit || exitState?.status !== 'success')
+      return {
+        status: 'fail',
+        state,
+        error: {
+          node_id: exit?.node_id,
+          message: 'The run ended without reaching the End node (every path to it was skipped).',
+        },
+      };
     return { status: 'success', state, output: exitState.outputs };
   }
 
@@ -183,7 +230,10 @@ export class WorkflowEngine {
    * Message) whose template starts with {{P.output}}, right after P, streams P's tokens as they come.
    * Other tokens a node produces are not sent: only answering nodes speak to the caller.
    */
-  #forwards = new WeakMap<RunRequest, { targets: Map<string, { node: CanvasNode; prefix: string }[]>; sent: Map<string, string> }>();
+  #forwards = new WeakMap<
+    RunRequest,
+    { targets: Map<string, { node: CanvasNode; prefix: string }[]>; sent: Map<string, string> }
+  >();
 
   #planForwarding(req: RunRequest, graph: Graph) {
     const targets = new Map<string, { node: CanvasNode; prefix: string }[]>();
@@ -197,7 +247,8 @@ export class WorkflowEngine {
       if (m[3] === 'output') producer = m[2];
       else if (!m[3]) {
         const binding = node.node_param.inputs.find((i) => i.name === m[2])?.value;
-        if (binding?.kind === 'ref' && binding.path.length === 1 && binding.path[0] === 'output') producer = binding.node_id;
+        if (binding?.kind === 'ref' && binding.path.length === 1 && binding.path[0] === 'output')
+          producer = binding.node_id;
       }
       const incoming = graph.incoming.get(node.node_id) ?? [];
       if (!producer || incoming.length !== 1 || incoming[0].from_node_id !== producer) continue;
@@ -235,8 +286,16 @@ export class WorkflowEngine {
     state: RunState,
     scope: ValueScope,
     signal: AbortSignal,
-    opts: { top: boolean; resumeFor?: { node_id: string; data: unknown; interrupt?: InterruptRequest }; loop?: LoopFrame },
-  ): Promise<{ failure?: { node_id?: string; message: string }; interrupted?: RunOutcome['interrupt']; control: BodyOutcome['control'] }> {
+    opts: {
+      top: boolean;
+      resumeFor?: { node_id: string; data: unknown; interrupt?: InterruptRequest };
+      loop?: LoopFrame;
+    },
+  ): Promise<{
+    failure?: { node_id?: string; message: string };
+    interrupted?: RunOutcome['interrupt'];
+    control: BodyOutcome['control'];
+  }> {
     const typeOf = (n: CanvasNode) => {
       const t = this.deps.typeOf(n.type);
       if (!t) throw new NodeFailure(`Unknown node type '${n.type}'.`, n.node_id);
@@ -254,7 +313,11 @@ export class WorkflowEngine {
       if (!stop.signal.aborted) stop.abort(new SiblingFailed(failure.node_id));
     };
 
-    const linkState = (l: { from_node_id: string; if_node_branch?: string; type?: string }): 'pending' | 'active' | 'dead' => {
+    const linkState = (l: {
+      from_node_id: string;
+      if_node_branch?: string;
+      type?: string;
+    }): 'pending' | 'active' | 'dead' => {
       const st = state.nodes[l.from_node_id];
       if (!st || st.status === 'interrupted') return 'pending';
       if (st.status === 'success') return portOf(l as never) === st.branch ? 'active' : 'dead';
@@ -303,7 +366,10 @@ export class WorkflowEngine {
         try {
           schedule();
         } catch (e) {
-          fail({ node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : undefined, message: e instanceof Error ? e.message : String(e) });
+          fail({
+            node_id: e instanceof NodeFailure && e.nodeId ? e.nodeId : undefined,
+            message: e instanceof Error ? e.message : String(e),
+          });
           if (!running.size) resolve();
         }
       };
@@ -325,19 +391,41 @@ export class WorkflowEngine {
               continue;
             }
             const answering = opts.resumeFor?.node_id === node.node_id ? opts.resumeFor : undefined;
-            const p = this.#runNode(req, node, typeOf(node), scope, state, graphSignal, answering?.data, undefined, opts.loop, answering?.interrupt)
+            const p = this.#runNode(
+              req,
+              node,
+              typeOf(node),
+              scope,
+              state,
+              graphSignal,
+              answering?.data,
+              undefined,
+              opts.loop,
+              answering?.interrupt,
+            )
               .then((result) => {
                 if ('interrupt' in result) {
-                  const event_id = `${req.runId}-${node.node_id}-${(Date.now() * 1000 + eventSeq++ % 1000).toString(36)}`;
-                  state.nodes[node.node_id] = { status: 'interrupted', inputs: result.inputs, interrupt: result.interrupt, event_id };
+                  const event_id = `${req.runId}-${node.node_id}-${(Date.now() * 1000 + (eventSeq++ % 1000)).toString(36)}`;
+                  state.nodes[node.node_id] = {
+                    status: 'interrupted',
+                    inputs: result.inputs,
+                    interrupt: result.interrupt,
+                    event_id,
+                  };
                 } else {
-                  state.nodes[node.node_id] = { status: 'success', inputs: result.inputs, outputs: result.outputs, branch: result.branch };
+                  state.nodes[node.node_id] = {
+                    status: 'success',
+                    inputs: result.inputs,
+                    outputs: result.outputs,
+                    branch: result.branch,
+                  };
                   if (result.control && !opts.top) control = result.control;
                 }
               })
               .catch((e: unknown) => {
                 if (e instanceof Cancelled || graphSignal.aborted) {
-                  if (stop.signal.aborted && !signal.aborted) state.nodes[node.node_id] = { status: 'fail', error: (stop.signal.reason as Error).message };
+                  if (stop.signal.aborted && !signal.aborted)
+                    state.nodes[node.node_id] = { status: 'fail', error: (stop.signal.reason as Error).message };
                   return;
                 }
                 const message = e instanceof Error ? e.message : String(e);
@@ -374,15 +462,28 @@ export class WorkflowEngine {
    * outputs. A node of the body that waits for an answer stops the iteration: its state comes back in
    * `interrupt` and `resume` continues it with the answer.
    */
-  async #runBody(req: RunRequest, parent: CanvasNode, outer: ValueScope, signal: AbortSignal, locals: Record<string, unknown>, loop?: LoopFrame, resume?: { state: unknown; data: unknown }): Promise<BodyOutcome> {
+  async #runBody(
+    req: RunRequest,
+    parent: CanvasNode,
+    outer: ValueScope,
+    signal: AbortSignal,
+    locals: Record<string, unknown>,
+    loop?: LoopFrame,
+    resume?: { state: unknown; data: unknown },
+  ): Promise<BodyOutcome> {
     const graph = new Graph(req.canvas, parent.node_id);
-    if (!graph.nodes.size) throw new NodeFailure('This node has an empty body: put the nodes to repeat inside it.', parent.node_id);
+    if (!graph.nodes.size)
+      throw new NodeFailure('This node has an empty body: put the nodes to repeat inside it.', parent.node_id);
     const state: RunState = resume ? structuredClone(resume.state as RunState) : { nodes: {} };
     let resumeFor: { node_id: string; data: unknown; interrupt?: InterruptRequest } | undefined;
     if (resume) {
       const waiting = [...graph.nodes.keys()].find((id) => state.nodes[id]?.status === 'interrupted');
       if (!waiting) throw new NodeFailure('Nothing in this body waits for an answer.', parent.node_id);
-      resumeFor = { node_id: waiting, data: resume.data, interrupt: (state.nodes[waiting] as { interrupt: InterruptRequest }).interrupt };
+      resumeFor = {
+        node_id: waiting,
+        data: resume.data,
+        interrupt: (state.nodes[waiting] as { interrupt: InterruptRequest }).interrupt,
+      };
       delete state.nodes[waiting];
     }
     const scope: ValueScope = {
@@ -400,23 +501,59 @@ export class WorkflowEngine {
     for (const [id, st] of Object.entries(state.nodes)) if (st.status === 'success') outputs[id] = st.outputs;
     if (r.interrupted) {
       const waiting = state.nodes[r.interrupted.node_id] as { interrupt: InterruptRequest };
-      return { control: r.control, outputs, interrupt: { state, request: { type: waiting.interrupt.type, data: waiting.interrupt.data } } };
+      return {
+        control: r.control,
+        outputs,
+        interrupt: { state, request: { type: waiting.interrupt.type, data: waiting.interrupt.data } },
+      };
     }
     return { control: r.control, outputs };
   }
 
   /** One node with given inputs (node debug). */
-  async #debug(req: RunRequest, graph: Graph, state: RunState, typeOf: (n: CanvasNode) => NodeTypeDefinition, scope: ValueScope, signal: AbortSignal): Promise<RunOutcome> {
-    const node = graph.nodes.get(req.debugNode!.node_id) ?? req.canvas.nodes.find((n) => n.node_id === req.debugNode!.node_id);
-    if (!node) return { status: 'fail', state, error: { message: `No node ${req.debugNode!.node_id} in this workflow.` } };
+  async #debug(
+    req: RunRequest,
+    graph: Graph,
+    state: RunState,
+    typeOf: (n: CanvasNode) => NodeTypeDefinition,
+    scope: ValueScope,
+    signal: AbortSignal,
+  ): Promise<RunOutcome> {
+    const node =
+      graph.nodes.get(req.debugNode!.node_id) ?? req.canvas.nodes.find((n) => n.node_id === req.debugNode!.node_id);
+    if (!node)
+      return { status: 'fail', state, error: { message: `No node ${req.debugNode!.node_id} in this workflow.` } };
     try {
-      const result = await this.#runNode(req, node, typeOf(node), scope, state, signal, undefined, req.debugNode!.inputs);
+      const result = await this.#runNode(
+        req,
+        node,
+        typeOf(node),
+        scope,
+        state,
+        signal,
+        undefined,
+        req.debugNode!.inputs,
+      );
       if ('interrupt' in result) {
         const event_id = `${req.runId}-${node.node_id}`;
-        state.nodes[node.node_id] = { status: 'interrupted', inputs: result.inputs, interrupt: result.interrupt, event_id };
-        return { status: 'interrupted', state, interrupt: { node_id: node.node_id, event_id, type: result.interrupt.type, data: result.interrupt.data } };
+        state.nodes[node.node_id] = {
+          status: 'interrupted',
+          inputs: result.inputs,
+          interrupt: result.interrupt,
+          event_id,
+        };
+        return {
+          status: 'interrupted',
+          state,
+          interrupt: { node_id: node.node_id, event_id, type: result.interrupt.type, data: result.interrupt.data },
+        };
       }
-      state.nodes[node.node_id] = { status: 'success', inputs: result.inputs, outputs: result.outputs, branch: result.branch };
+      state.nodes[node.node_id] = {
+        status: 'success',
+        inputs: result.inputs,
+        outputs: result.outputs,
+        branch: result.branch,
+      };
       return { status: 'success', state, output: result.outputs };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -436,34 +573,63 @@ export class WorkflowEngine {
     givenInputs?: Record<string, unknown>,
     loop?: LoopFrame,
     interrupted?: InterruptRequest,
-  ): Promise<(({ outputs: Record<string, unknown>; branch: string; control?: 'break' | 'continue' }) | { interrupt: InterruptRequest }) & { inputs: Record<string, unknown> }> {
+  ): Promise<
+    (
+      | { outputs: Record<string, unknown>; branch: string; control?: 'break' | 'continue' }
+      | { interrupt: InterruptRequest }
+    ) & { inputs: Record<string, unknown> }
+  > {
     const started = performance.now();
     const policy = node.node_param.error_policy;
     const tracer = req.tracer ?? this.deps.tracer;
-    const span = tracer?.start(`node ${node.node_param.title ?? type.key}`, { node_id: node.node_id, node_type: type.key, node_code: type.code }, req.spanId);
+    const span = tracer?.start(
+      `node ${node.node_param.title ?? type.key}`,
+      { node_id: node.node_id, node_type: type.key, node_code: type.code },
+      req.spanId,
+    );
     let inputs: Record<string, unknown> = {};
     try {
       inputs = givenInputs ?? (type.role === 'entry' ? { ...req.input } : this.#inputs(node, scope));
     } catch (e) {
       span?.end('error', { error: (e as Error).message });
-      req.hooks?.nodeFinished?.({ node, type, status: 'fail', error: (e as Error).message, durationMs: performance.now() - started });
+      req.hooks?.nodeFinished?.({
+        node,
+        type,
+        status: 'fail',
+        error: (e as Error).message,
+        durationMs: performance.now() - started,
+      });
       throw e;
     }
-    const settingsParsed = type.settings ? type.settings.safeParse(node.node_param.settings ?? {}) : { success: true as const, data: node.node_param.settings ?? {} };
+    const settingsParsed = type.settings
+      ? type.settings.safeParse(node.node_param.settings ?? {})
+      : { success: true as const, data: node.node_param.settings ?? {} };
     if (!settingsParsed.success) {
       const message = `Invalid settings: ${settingsParsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
       span?.end('error', { error: message });
-      req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: message, durationMs: performance.now() - started });
+      req.hooks?.nodeFinished?.({
+        node,
+        type,
+        status: 'fail',
+        inputs,
+        error: message,
+        durationMs: performance.now() - started,
+      });
       throw new NodeFailure(message, node.node_id);
     }
-    const repeatSafe = typeof type.repeatSafe === 'function' ? type.repeatSafe(settingsParsed.data as Record<string, unknown>) : type.repeatSafe !== false;
+    const repeatSafe =
+      typeof type.repeatSafe === 'function'
+        ? type.repeatSafe(settingsParsed.data as Record<string, unknown>)
+        : type.repeatSafe !== false;
     if (!repeatSafe && req.hooks?.beforeUnrepeatable) await req.hooks.beforeUnrepeatable({ node, type });
     const attempts = 1 + (policy?.retry ?? 0);
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (runSignal.aborted) throw new Cancelled();
       req.hooks?.nodeStarted?.({ node, type, inputs, attempt });
-      const signal = policy?.timeout_ms ? AbortSignal.any([runSignal, AbortSignal.timeout(policy.timeout_ms)]) : runSignal;
+      const signal = policy?.timeout_ms
+        ? AbortSignal.any([runSignal, AbortSignal.timeout(policy.timeout_ms)])
+        : runSignal;
       const ctx: NodeRunContext = {
         node,
         settings: settingsParsed.data,
@@ -490,10 +656,12 @@ export class WorkflowEngine {
             throw e;
           }
         },
-        fetch: (url, init) => this.deps.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
+        fetch: (url, init) =>
+          this.deps.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
         log: (message) => this.deps.log?.(req.runId, node.node_id, message),
         interrupt: (request) => ({ interrupt: request }),
-        runBody: ({ locals, loop: frame, resume: bodyResume }) => this.#runBody(req, node, scope, signal, locals, frame, bodyResume),
+        runBody: ({ locals, loop: frame, resume: bodyResume }) =>
+          this.#runBody(req, node, scope, signal, locals, frame, bodyResume),
         loop,
         runWorkflow: (request) => {
           if (!this.deps.runWorkflow) throw new Error('Sub-workflows are not available here.');
@@ -505,29 +673,67 @@ export class WorkflowEngine {
           await this.deps.setVariable?.(req, scope, name, value);
         },
         resolveFile: async (value) => {
-          const ref = typeof value === 'string' ? value : value && typeof value === 'object' ? ((value as { file_id?: unknown; id?: unknown; url?: unknown }).file_id ?? (value as { url?: unknown }).url ?? (value as { id?: unknown }).id) : undefined;
+          const ref =
+            typeof value === 'string'
+              ? value
+              : value && typeof value === 'object'
+                ? ((value as { file_id?: unknown; id?: unknown; url?: unknown }).file_id ??
+                  (value as { url?: unknown }).url ??
+                  (value as { id?: unknown }).id)
+                : undefined;
           if (typeof ref !== 'string' || !ref.trim() || !this.deps.resolveFile) return value;
           return (await this.deps.resolveFile(req, ref.trim())) ?? value;
         },
       };
       try {
-        const result: NodeResult = await raceSignal(Promise.resolve().then(() => type.execute(ctx)), signal, policy?.timeout_ms);
+        const result: NodeResult = await raceSignal(
+          Promise.resolve().then(() => type.execute(ctx)),
+          signal,
+          policy?.timeout_ms,
+        );
         if ('interrupt' in result) {
           span?.end('ok', { interrupted: true });
-          req.hooks?.nodeFinished?.({ node, type, status: 'interrupted', inputs, durationMs: performance.now() - started });
+          req.hooks?.nodeFinished?.({
+            node,
+            type,
+            status: 'interrupted',
+            inputs,
+            durationMs: performance.now() - started,
+          });
           return { ...result, inputs };
         }
-        if (exceedsSize(result.outputs, MAX_NODE_OUTPUT_BYTES)) throw new Error(`The node's output is larger than ${MAX_NODE_OUTPUT_BYTES / 1024 / 1024} MB; return less (a summary, a page of the data, or a file).`);
+        if (exceedsSize(result.outputs, MAX_NODE_OUTPUT_BYTES))
+          throw new Error(
+            `The node's output is larger than ${MAX_NODE_OUTPUT_BYTES / 1024 / 1024} MB; return less (a summary, a page of the data, or a file).`,
+          );
         const outputs = policy && policy.on_error !== 'throw' ? { ...result.outputs, isSuccess: true } : result.outputs;
         const branch = result.branch ?? DEFAULT_PORT;
         span?.end('ok');
-        req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, durationMs: performance.now() - started, branch, tokens: result.usage ? result.usage.input_tokens + result.usage.output_tokens : undefined, usage: result.usage });
+        req.hooks?.nodeFinished?.({
+          node,
+          type,
+          status: 'success',
+          inputs,
+          outputs,
+          durationMs: performance.now() - started,
+          branch,
+          tokens: result.usage ? result.usage.input_tokens + result.usage.output_tokens : undefined,
+          usage: result.usage,
+        });
         return { outputs, branch, inputs, control: result.control };
       } catch (e) {
         if (runSignal.aborted) {
           const stopped = runSignal.reason instanceof SiblingFailed ? runSignal.reason.message : 'cancelled';
           span?.end('error', { error: stopped });
-          if (runSignal.reason instanceof SiblingFailed) req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: stopped, durationMs: performance.now() - started });
+          if (runSignal.reason instanceof SiblingFailed)
+            req.hooks?.nodeFinished?.({
+              node,
+              type,
+              status: 'fail',
+              inputs,
+              error: stopped,
+              durationMs: performance.now() - started,
+            });
           throw new Cancelled();
         }
         lastError = e;
@@ -539,11 +745,27 @@ export class WorkflowEngine {
       const outputs = { ...(policy.on_error === 'default' ? policy.default_output : {}), isSuccess: false, errorBody };
       const branch = policy.on_error === 'branch' ? ERROR_PORT : DEFAULT_PORT;
       span?.end('error', { error: message, handled: policy.on_error });
-      req.hooks?.nodeFinished?.({ node, type, status: 'success', inputs, outputs, error: message, durationMs: performance.now() - started, branch });
+      req.hooks?.nodeFinished?.({
+        node,
+        type,
+        status: 'success',
+        inputs,
+        outputs,
+        error: message,
+        durationMs: performance.now() - started,
+        branch,
+      });
       return { outputs, branch, inputs };
     }
     span?.end('error', { error: message });
-    req.hooks?.nodeFinished?.({ node, type, status: 'fail', inputs, error: message, durationMs: performance.now() - started });
+    req.hooks?.nodeFinished?.({
+      node,
+      type,
+      status: 'fail',
+      inputs,
+      error: message,
+      durationMs: performance.now() - started,
+    });
     void state;
     throw new NodeFailure(message, node.node_id);
   }

@@ -26,12 +26,19 @@ export function upgradeCanvas(canvas: Canvas, typeOf: NodeTypeLookup): Canvas {
     const current = t?.version ?? 1;
     const from = n.version ?? 1;
     if (!t || from === current) return n;
-    if (from > current) throw new MigrationError(`Node ${n.node_param.title ?? n.node_id} was saved with version ${from} of '${t.key}', newer than the ${current} installed. Upgrade the extension that provides it.`, n.node_id);
+    if (from > current)
+      throw new MigrationError(
+        `Node ${n.node_param.title ?? n.node_id} was saved with version ${from} of '${t.key}', newer than the ${current} installed. Upgrade the extension that provides it.`,
+        n.node_id,
+      );
     changed = true;
     try {
       return { ...n, node_param: t.migrate!(structuredClone(n.node_param), from), version: current };
     } catch (e) {
-      throw new MigrationError(`Node ${n.node_param.title ?? n.node_id} could not be brought from version ${from} to ${current} of '${t.key}': ${(e as Error)?.message ?? e}`, n.node_id);
+      throw new MigrationError(
+        `Node ${n.node_param.title ?? n.node_id} could not be brought from version ${from} to ${current} of '${t.key}': ${(e as Error)?.message ?? e}`,
+        n.node_id,
+      );
     }
   });
   const out = changed ? { ...canvas, nodes } : canvas;
@@ -43,7 +50,11 @@ export function upgradeCanvas(canvas: Canvas, typeOf: NodeTypeLookup): Canvas {
  * A canvas about to be saved: nodes without a version follow their type's current one, and each node
  * records the extension that provides its type (so that a run can name it if it is ever missing).
  */
-export function stampVersions(canvas: Canvas, typeOf: NodeTypeLookup, providerOf: (key: string) => string | undefined = () => undefined): Canvas {
+export function stampVersions(
+  canvas: Canvas,
+  typeOf: NodeTypeLookup,
+  providerOf: (key: string) => string | undefined = () => undefined,
+): Canvas {
   return {
     ...canvas,
     nodes: canvas.nodes.map((n) => {

@@ -13,7 +13,10 @@ export function getPath(value: unknown, path: readonly string[]): unknown {
 
 export class CoercionError extends Error {}
 
-const describe = (v: unknown) => (typeof v === 'string' ? `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}'` : JSON.stringify(v)?.slice(0, 60) ?? String(v));
+const describe = (v: unknown) =>
+  typeof v === 'string'
+    ? `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}'`
+    : (JSON.stringify(v)?.slice(0, 60) ?? String(v));
 
 /** Converts a value to a declared field type, or says why it cannot. undefined/null stay null. */
 export function coerce(value: unknown, type: FieldType, items?: FieldType): unknown {
@@ -22,12 +25,15 @@ export function coerce(value: unknown, type: FieldType, items?: FieldType): unkn
     case 'string':
       return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
     case 'integer': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n) || !Number.isInteger(n)) throw new CoercionError(`expects an integer, got ${describe(value)}`);
+      const n =
+        typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n) || !Number.isInteger(n))
+        throw new CoercionError(`expects an integer, got ${describe(value)}`);
       return n;
     }
     case 'number': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      const n =
+        typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) throw new CoercionError(`expects a number, got ${describe(value)}`);
       return n;
     }
@@ -46,13 +52,15 @@ export function coerce(value: unknown, type: FieldType, items?: FieldType): unkn
         }
       }
       if (!Array.isArray(arr)) throw new CoercionError(`expects an array, got ${describe(value)}`);
-      return items ? arr.map((x, i) => {
-        try {
-          return coerce(x, items);
-        } catch (e) {
-          throw new CoercionError(`item ${i} ${(e as Error).message}`);
-        }
-      }) : arr;
+      return items
+        ? arr.map((x, i) => {
+            try {
+              return coerce(x, items);
+            } catch (e) {
+              throw new CoercionError(`item ${i} ${(e as Error).message}`);
+            }
+          })
+        : arr;
     }
     case 'object': {
       let obj = value;
@@ -63,7 +71,8 @@ export function coerce(value: unknown, type: FieldType, items?: FieldType): unkn
           /* not JSON */
         }
       }
-      if (typeof obj !== 'object' || Array.isArray(obj)) throw new CoercionError(`expects an object, got ${describe(value)}`);
+      if (typeof obj !== 'object' || Array.isArray(obj))
+        throw new CoercionError(`expects an object, got ${describe(value)}`);
       return obj;
     }
     case 'file':
@@ -111,6 +120,7 @@ export function evaluate(expr: ValueExpr, scope: ValueScope): unknown {
 export function lookupPath(path: string[], scope: ValueScope): unknown {
   const [head, ...rest] = path;
   if (scope.local && head in scope.local) return getPath(scope.local[head], rest);
-  if (head === 'sys' || head === 'user' || head === 'app') return scope.variable(head === 'sys' ? 'system' : head, rest.join('.'));
+  if (head === 'sys' || head === 'user' || head === 'app')
+    return scope.variable(head === 'sys' ? 'system' : head, rest.join('.'));
   return getPath(scope.nodeOutput(head), rest);
 }
