@@ -26,7 +26,7 @@ export interface ResourceBundle {
 }
 
 // View references: a typed name for a view one extension draws and others embed (a model picker, a dataset
-// picker), as route references name pages. The owner publishes the reference in its contract (`shared/`) and
+// picker), as route references (below) name pages. The owner publishes the reference in its contract (`shared/`) and
 // registers the component under it (`SharedViews`, client side); a user imports only the reference and draws it
 // with `useSharedView(ref)` or `<SharedView of={ref} ... />`, so the owner may be optional: absent, nothing draws
 // (or the user's fallback), and no code of the owner is imported.
@@ -42,5 +42,24 @@ export interface ViewRef<P> {
 export function defineViewRef<P>(id: string): ViewRef<P> {
   if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id))
     throw new Error(`view reference '${id}': use '<extension id>.<name>'`);
+  return Object.freeze({ id });
+}
+
+// Route references: a typed name for a page of one extension that others link to (a trace, a run), so the link
+// is built by the page's owner and hidden when it is absent, instead of a path written into another extension.
+// The owner publishes `defineRouteRef<{ trace_id: string }>('observability.trace')` in its `shared/` and
+// registers how the path is made (`provideRoute`, client side); a linking page asks `useRoutePath(ref)`.
+
+/** The name of a page others link to and, in its type, the parameters its path takes. */
+export interface RouteRef<P> {
+  readonly id: string;
+  /** Never set: carries the parameters' type. */
+  readonly params?: P;
+}
+
+/** A route reference, e.g. `defineRouteRef<{ trace_id: string }>('observability.trace')` in the owner's `shared/`. */
+export function defineRouteRef<P>(id: string): RouteRef<P> {
+  if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id))
+    throw new Error(`route reference '${id}': use '<extension id>.<name>'`);
   return Object.freeze({ id });
 }

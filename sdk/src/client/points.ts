@@ -361,3 +361,57 @@ export const SharedViews = defineRegistryPoint<SharedViewEntry>({
   schema: z.object({ id: z.string().min(1), component }),
   key: (v) => v.id,
 });
+
+export interface SharedRouteEntry {
+  /** The reference's id (`RouteRef.id`). */
+  id: string;
+  /** The page's path (with its query) for the parameters. */
+  path(params: any): string;
+}
+
+/**
+ * Pages one extension owns and others link to, under a `RouteRef` it publishes in its `shared/`. Register with
+ * `provideRoute(ctx, ref, (params) => path)`; link with `useRoutePath(ref)` (undefined when the owner is absent).
+ */
+export const SharedRoutes = defineRegistryPoint<SharedRouteEntry>({
+  id: 'client.sharedRoutes',
+  owner: 'host',
+  description: 'Paths of pages other extensions link to, by route reference (RouteRef).',
+  schema: z.object({
+    id: z.string().min(1),
+    path: z.custom<SharedRouteEntry['path']>((v) => typeof v === 'function', 'must be a function'),
+  }),
+  key: (r) => r.id,
+});
+
+/** A resource published to a connector, as a connector's view is given it. */
+export type PublishedTarget =
+  | { kind: 'bot'; id: string }
+  /** A project's chat-flow (a workflow of the project). */
+  | { kind: 'workflow'; id: string; project_id: string };
+
+export interface ConnectorViewProps {
+  target: PublishedTarget;
+  /** A heading the page gives (the resource's name, "Embed on a site"). */
+  title?: ReactNode;
+}
+
+export interface ConnectorView {
+  /** The connector's id (server point `Connectors`: '999' is the chat page and Web SDK). */
+  connector: string;
+  /** What a page shows about a resource published there (how a site embeds it, an install link). */
+  component: ComponentType<ConnectorViewProps>;
+}
+
+/**
+ * What the publishing pages (a bot's, a project's) show for a resource published to a connector, given by the
+ * connector's extension: the Web SDK's embed code for '999'. A page draws `useConnectorView(id)` when the resource
+ * is published there; without the connector's extension there is nothing to show.
+ */
+export const ConnectorViews = defineRegistryPoint<ConnectorView>({
+  id: 'client.connectorViews',
+  owner: 'host',
+  description: "Views of a resource published to a connector (the Web SDK's embed code), by connector id.",
+  schema: z.object({ connector: z.string().min(1), component }),
+  key: (v) => v.connector,
+});

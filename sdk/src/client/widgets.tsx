@@ -190,32 +190,6 @@ export interface FieldsSchema {
 export const SchemaFields = lazyView(() => import('./schema-fields.tsx').then((m) => m.SchemaFields));
 
 /**
- * How a site embeds a published chat with the Web SDK: the script tag for a bot (`{ bot_id }`) or a project's
- * chat-flow (`{ app_id, workflow_id }`), copyable, with the studio's own address.
- */
-export function EmbedSnippet({
-  target,
-  title,
-}: {
-  target: { bot_id: string } | { app_id: string; workflow_id: string };
-  title?: ReactNode;
-}) {
-  const attrs =
-    'bot_id' in target
-      ? `data-bot-id="${target.bot_id}"`
-      : `data-app-id="${target.app_id}" data-workflow-id="${target.workflow_id}"`;
-  const code = `<script src="${window.location.origin}/sdk/websdk.js" ${attrs} async></script>`;
-  return (
-    <div data-testid="embed-snippet">
-      {title && <Typography.Text type="secondary">{title}</Typography.Text>}
-      <Typography.Paragraph copyable={{ text: code }} code style={{ wordBreak: 'break-all', margin: '4px 0' }}>
-        {code}
-      </Typography.Paragraph>
-    </div>
-  );
-}
-
-/**
  * A list page's create dialog: open at once when the address asks (`?create=1`, as the home page's create
  * buttons and resource kinds' `createPath` do); closing it takes the request out of the address.
  */

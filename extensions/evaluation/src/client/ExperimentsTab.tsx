@@ -17,7 +17,8 @@ import {
 } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, Modal, SidePanel, toast, useApi, useStudio } from '@tessera/sdk/client';
+import { type ApiError, Modal, SidePanel, toast, useApi, useRoutePath, useStudio } from '@tessera/sdk/client';
+import { TraceRoute } from '@tessera/ext-observability/shared';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -406,6 +407,8 @@ function CreateExperiment({
 
 function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: string; onClose(): void }) {
   const { t } = useTranslation('evaluation');
+  // The traces page, when observability is here (it is optional): no link otherwise.
+  const tracePath = useRoutePath(TraceRoute);
   const api = useApi();
   const qc = useQueryClient();
   const q = useQuery({
@@ -521,8 +524,8 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
                 title: '',
                 width: 80,
                 render: (_: unknown, r) =>
-                  r.trace_id ? (
-                    <Link to={`/traces?trace_id=${r.trace_id}`} data-testid="eval-result-trace">
+                  r.trace_id && tracePath ? (
+                    <Link to={tracePath({ trace_id: r.trace_id })} data-testid="eval-result-trace">
                       {t('experiments.trace')}
                     </Link>
                   ) : null,

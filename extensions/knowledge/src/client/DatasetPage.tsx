@@ -30,6 +30,7 @@ import {
   useFormat,
   usePageTitle,
   SharedView,
+  useItemPath,
 } from '@tessera/sdk/client';
 import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useEffect, useRef, useState } from 'react';
@@ -662,12 +663,9 @@ function UsedBy({ spaceId, datasetId }: { spaceId: string; datasetId: string }) 
       }),
   });
   const refs = q.data?.references ?? [];
-  const path = (r: { kind: string; id: string }) =>
-    r.kind === 'bot'
-      ? `/bots/${r.id}?space_id=${spaceId}`
-      : r.kind === 'workflow'
-        ? `/workflows/${r.id}?space_id=${spaceId}`
-        : undefined;
+  // Opened where their kind's extension says (a kind not shown in this studio: its name only).
+  const itemPath = useItemPath();
+  const path = (r: { kind: string; id: string }) => itemPath(r.kind, r.id, spaceId);
   return (
     <div style={{ marginTop: 24 }} data-testid="knowledge-used-by">
       <Typography.Title heading={6}>{t('usedBy.title')}</Typography.Title>

@@ -3,7 +3,7 @@
 import { Button, Card, Empty, Input, Space, Spin, Table, Tag, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, PageHeader, toast, useApi, usePageTitle } from '@tessera/sdk/client';
+import { type ApiError, PageHeader, toast, useApi, useItemPath, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -40,6 +40,7 @@ export function BasePage() {
 
 function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
   const { t } = useTranslation('memory');
+  const itemPath = useItemPath();
   const api = useApi();
   const qc = useQueryClient();
   const b = detail.memorybase;
@@ -211,7 +212,7 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
         {detail.used_by.length ? (
           <Space wrap>
             {detail.used_by.map((u) => (
-              <Link key={u.id} to={`/bots/${u.id}?space_id=${spaceId}`} data-testid="memory-base-user">
+              <Link key={u.id} to={itemPath('bot', u.id, spaceId) ?? ''} data-testid="memory-base-user">
                 {u.name}
               </Link>
             ))}

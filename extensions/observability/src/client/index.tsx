@@ -1,6 +1,7 @@
 import { IconHistory } from '@arco-design/web-react/icon';
-import { defineExtension, HomeSections, lazyPage, lazyView } from '@tessera/sdk/client';
+import { defineExtension, HomeSections, lazyPage, lazyView, provideRoute } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { TraceRoute } from '../shared/index.ts';
 import { setCurrentSpace } from './space.ts';
 
 // The pages' code (and the chart library) loads when the page first opens.
@@ -13,6 +14,7 @@ export default defineExtension({
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
     ctx.route({ path: '/traces', component: TracesPage, title: 'title' });
+    provideRoute(ctx, TraceRoute, ({ trace_id }) => `/traces?trace_id=${encodeURIComponent(trace_id)}`);
     ctx.sidebar({
       key: 'traces',
       area: 'space',

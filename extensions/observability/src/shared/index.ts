@@ -1,6 +1,6 @@
 // Observability's contracts: the SpanStores point (where spans are kept: the studio's database by default;
 // a column store in a scale-out deployment), the shapes its stores answer, and the Traces service.
-import { defineRegistryPoint, defineService } from '@tessera/sdk';
+import { defineRegistryPoint, defineRouteRef, defineService } from '@tessera/sdk';
 import { z } from 'zod';
 
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [k: string]: AttrValue };
@@ -164,3 +164,6 @@ export const TracesService = defineService<Traces>({
   owner: 'observability',
   description: "The studio's traces, read back by whoever recorded them.",
 });
+
+/** The traces page opened on one trace: other extensions link to it with `useRoutePath(TraceRoute)`. */
+export const TraceRoute = defineRouteRef<{ trace_id: string }>('observability.trace');

@@ -25,7 +25,6 @@ import { IconCode, IconHome, IconMinusCircle, IconMore, IconPlus } from '@arco-d
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BackLink,
-  EmbedSnippet,
   type FieldsSchema,
   Modal,
   type RegistryEntry,
@@ -38,6 +37,8 @@ import {
   useFormat,
   usePageTitle,
   useRegistryEntries,
+  useConnectorView,
+  ConnectorPanel,
 } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
@@ -866,9 +867,12 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
       }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }),
   });
   const live = q.data?.records.find((r) => r.status !== 3);
-  const embeddable = live?.connectors.includes('999')
-    ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published')
-    : [];
+  // How a site embeds the published chat-flows, from the chat page and Web SDK connector's extension (if here).
+  const embedShown = !!useConnectorView('999');
+  const embeddable =
+    embedShown && live?.connectors.includes('999')
+      ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published')
+      : [];
   return (
     <SidePanel visible={visible} title={t('records')} onCancel={onClose}>
       {q.data && !q.data.records.length && <Empty description={t('noRecords')} />}
@@ -889,14 +893,19 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
           </div>
         </div>
       )}
-      {embeddable.length > 0 && (
+      {embedShown && embeddable.length > 0 && (
         <div style={{ marginBottom: 16 }}>
           <Typography.Text bold>{t('embedTitle')}</Typography.Text>
           <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
             {t('embedHelp')}
           </Typography.Paragraph>
           {embeddable.map((r) => (
-            <EmbedSnippet key={r.res_id} target={{ app_id: projectId, workflow_id: r.res_id }} title={r.name} />
+            <ConnectorPanel
+              key={r.res_id}
+              connector="999"
+              target={{ kind: 'workflow', id: r.res_id, project_id: projectId }}
+              title={r.name}
+            />
           ))}
         </div>
       )}

@@ -1,7 +1,16 @@
 // Publishing a bot (version, changelog, channels) and its published versions (revert the draft to one).
 import { Alert, Button, Checkbox, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { EmbedSnippet, Modal, SchemaFields, SidePanel, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
+import {
+  ConnectorPanel,
+  Modal,
+  SchemaFields,
+  SidePanel,
+  toast,
+  useApi,
+  useFormat,
+  useStudio,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotInfo, Capabilities } from '../api.ts';
@@ -269,8 +278,9 @@ function Versions({
           ))}
         </div>
       )}
+      {/* What the chat page and Web SDK connector's extension shows for a bot published there: its embed code. */}
       {q.data?.history_infos[0]?.connectors.includes('999') && (
-        <EmbedSnippet target={{ bot_id: bot.bot_id }} title={t('publish.embed')} />
+        <ConnectorPanel connector="999" target={{ kind: 'bot', id: bot.bot_id }} title={t('publish.embed')} />
       )}
       <List
         data-testid="bot-history"
