@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   ErrorSinks,
@@ -156,7 +156,8 @@ describe('ExtensionHost', () => {
       }),
     ]);
     host.bus.emit(Greeted, { name: 'bo' });
-    await new Promise((r) => setTimeout(r, 10));
+    // Handlers run after the emit returns (each in its own turn): wait until the failure is reported.
+    await vi.waitFor(() => expect(reported).toHaveLength(1));
     expect(got).toEqual(['bo']);
     expect(reported[0].message).toMatch(/handler of 'greeter.greeted' in 'listener' failed: handler broke/);
   });

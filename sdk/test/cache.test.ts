@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LocalCache } from '../src/server/cache.ts';
 
 describe('LocalCache', () => {
@@ -32,13 +32,17 @@ describe('LocalCache', () => {
     expect(loads).toBe(1);
   });
 
-  it('forgets entries after ttlMs and on clear with a predicate', async () => {
+  it('forgets entries after ttlMs and on clear with a predicate', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
     const c = new LocalCache<string, number>({ max: 10, ttlMs: 30 });
     c.set('s1:u1', 1);
     c.set('s2:u1', 2);
     c.clear((k) => k.startsWith('s1:'));
     expect([c.get('s1:u1'), c.get('s2:u1')]).toEqual([undefined, 2]);
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(29);
+    expect(c.get('s2:u1')).toBe(2);
+    vi.advanceTimersByTime(2);
     expect(c.get('s2:u1')).toBeUndefined();
+    vi.useRealTimers();
   });
 });

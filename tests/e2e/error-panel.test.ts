@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { exampleExtensionsDir } from '../helpers.ts';
 import { signedInContext, withStudioAndBrowser } from './browser.ts';
+import { CHANNEL_NAME } from '../../extensions/error-panel/src/client/constants.ts';
 
 const env = withStudioAndBrowser({ extensionsDir: exampleExtensionsDir });
 
@@ -32,6 +33,10 @@ async function failRequest(page: Page): Promise<void> {
       .catch(() => undefined),
   );
 }
+
+/** Two animation frames: whatever a handled message would render has rendered. */
+const nextFrames = (page: Page) =>
+  page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 
 const panelState = (page: Page) => page.getByTestId('error-panel').getAttribute('data-state');
 
@@ -131,8 +136,7 @@ describe('the floating error panel in Chromium', () => {
       expect(after.x).toBeGreaterThanOrEqual(0);
       expect(after.y).toBeGreaterThanOrEqual(0);
     }
-    // A short press without movement is a click: it expands.
-    await page.waitForTimeout(150);
+    // A short press without movement is a click: it expands (only the click that ended the drag was swallowed).
     await page.getByTestId('error-panel-icon').click();
     expect(await panelState(page)).toBe('expanded');
     await context.close();
@@ -143,10 +147,23 @@ describe('the floating error panel in Chromium', () => {
     const a = await open(context, '/hello');
     const b = await open(context, '/hello');
     const other = await open(context, '/');
+    // The tab on another path hears the same message (its own listener, made after the panel's, hears it after it).
+    const heard = other.evaluate(
+      (name) =>
+        new Promise<void>((resolve) => {
+          const channel = new BroadcastChannel(name);
+          channel.onmessage = () => {
+            channel.close();
+            resolve();
+          };
+        }),
+      CHANNEL_NAME,
+    );
     await failRequest(a);
     await b.getByTestId('error-panel').waitFor();
     expect(await b.getByTestId('error-panel').count()).toBe(1);
-    await other.waitForTimeout(300);
+    await heard;
+    await nextFrames(other);
     expect(await other.getByTestId('error-panel').count()).toBe(0);
     await a.reload();
     await a.getByTestId('shell-desktop').waitFor();

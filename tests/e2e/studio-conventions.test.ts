@@ -57,8 +57,9 @@ describe('the studio as a person meets it', () => {
     await expect
       .poll(() => page.getByTestId('workflow-create-name-problem').textContent())
       .toBe('A workflow named "taken" already exists in this space. Choose another name.');
-    // Nowhere else: no notice, no error panel.
-    await page.waitForTimeout(300);
+    // Nowhere else: no notice, no error panel (the request client decided before the dialog was given the error;
+    // two frames later anything it raised has rendered).
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     expect(await page.getByTestId('error-notice').count()).toBe(0);
     expect(await page.getByTestId('error-panel').count()).toBe(0);
     // The limit shows as the user types.

@@ -188,12 +188,12 @@ describe('evaluation', () => {
     });
     await settle(experiment_id, (e: { finished: number }) => e.finished >= 1);
     await ev('experiments/kill', { experiment_id });
-    await new Promise((r) => setTimeout(r, 400));
+    // The stop answers once the run has ended: what it shows then is final, and nothing is in flight.
     const after = await ev('experiments/get', { experiment_id });
     expect(after.experiment.status).toBe('killed');
     expect(after.experiment.finished).toBeLessThan(20);
     const count = after.results.length;
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => llm.inFlight).toBe(0);
     expect((await ev('experiments/get', { experiment_id })).results).toHaveLength(count);
     // Retry runs what is left.
     llm.reset();

@@ -12,14 +12,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import {
-  COPIED_TICK_MS,
-  DEFAULT_POSITION,
-  DRAG_END_RESET_MS,
-  LIST_MAX_HEIGHT,
-  PANEL_WIDTH,
-  POPUP_VISIBLE,
-} from './constants.ts';
+import { COPIED_TICK_MS, DEFAULT_POSITION, LIST_MAX_HEIGHT, PANEL_WIDTH, POPUP_VISIBLE } from './constants.ts';
 import { clampTopLeft, isDrag, measure, snapToCorner, toTopLeft, type PanelPosition } from './drag.ts';
 import { copyText, sessionId } from './messages.ts';
 import type { ErrorPanelStore, PanelMessage } from './store.ts';
@@ -41,6 +34,8 @@ function useDrag(ref: React.RefObject<HTMLDivElement | null>, pos: PanelPosition
   const suppress = useRef(false);
   const onPointerDown = (e: React.PointerEvent) => {
     if (e.button !== 0) return;
+    // A new press: only the click that ends a drag is swallowed, never a later one.
+    suppress.current = false;
     const size = measure(ref.current);
     const origin = ref.current
       ? { left: ref.current.getBoundingClientRect().left, top: ref.current.getBoundingClientRect().top }
@@ -65,9 +60,6 @@ function useDrag(ref: React.RefObject<HTMLDivElement | null>, pos: PanelPosition
       setLive(null);
       // The click that ends a drag must not expand or press anything.
       suppress.current = true;
-      setTimeout(() => {
-        suppress.current = false;
-      }, DRAG_END_RESET_MS);
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);

@@ -3,7 +3,6 @@ export const POPUP_AUTO_HIDE_MS = 2000;
 export const PANEL_WIDTH = 338;
 export const LIST_MAX_HEIGHT = 460;
 export const DRAG_THRESHOLD_PX = 3;
-export const DRAG_END_RESET_MS = 100;
 export const FALLBACK_SIZE = { width: 200, height: 100 };
 export const COPIED_TICK_MS = 2000;
 export const DEFAULT_POSITION = { corner: 'top-right' as const, x: 40, y: 40 };

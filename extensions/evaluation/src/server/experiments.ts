@@ -136,6 +136,12 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     await ctx.service(JobQueueService).enqueue(RUN_JOB, { experiment_id: id });
   };
 
+  /**
+   * Experiments this process is running: a stop aborts what is in flight here and waits for the run to end, so what
+   * the stop answers is final (a run in another process notices the stop before its next item and its next write).
+   */
+  const runningHere = new Map<string, { abort: AbortController; ended: Promise<void> }>();
+
   /** Runs the items without a result yet, a few at once; stops when the experiment is killed. */
   ctx.job({
     name: RUN_JOB,
@@ -148,6 +154,9 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         .where('id', '=', p.experiment_id)
         .executeTakeFirst()) as ExperimentRow | undefined;
       if (!e || e.status !== 'running') return;
+      const abort = new AbortController();
+      let ended!: () => void;
+      runningHere.set(e.id, { abort, ended: new Promise<void>((r) => (ended = r)) });
       try {
         const version = await ctx.db
           .selectFrom('eval_set_version')
@@ -172,7 +181,6 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         const stopped = async () =>
           ((await ctx.db.selectFrom('eval_experiment').select('status').where('id', '=', e.id).executeTakeFirst())
             ?.status as string) !== 'running';
-        const abort = new AbortController();
         let next = 0;
         const worker = async () => {
           for (let i = next++; i < todo.length; i = next++) {
@@ -239,7 +247,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
                 latency_ms: Math.round(performance.now() - started),
               };
             }
-            if (await stopped()) return abort.abort();
+            if (abort.signal.aborted || (await stopped())) return abort.abort();
             await ctx.db
               .insertInto('eval_result')
               .values({
@@ -295,7 +303,11 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
           .updateTable('eval_experiment')
           .set({ status: 'failed', reason: ((err as Error).message ?? String(err)).slice(0, 2000), ended_at: now() })
           .where('id', '=', e.id)
+          .where('status', '=', 'running')
           .execute();
+      } finally {
+        runningHere.delete(e.id);
+        ended();
       }
     },
   });
@@ -505,6 +517,14 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         .set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() })
         .where('id', '=', e.id)
         .execute();
+      // Running here: what is in flight is dropped now, and the answer waits (a while at most) for the run to end.
+      const here = runningHere.get(e.id);
+      if (here) {
+        here.abort.abort();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([here.ended, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+        clearTimeout(timer);
+      }
       return {};
     },
   });
