@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// Browser test files at once (each starts its own studio and Chromium): TESSERA_E2E_WORKERS, default 2. Two files
+// at once on two cores take 0.6 of the time one at a time does; their polls wait on what a person would see, so a
+// busy machine is slower, not red.
+const e2eWorkers = Math.max(1, Number(process.env.TESSERA_E2E_WORKERS ?? 2) || 2);
+
 // Projects: unit (node), client (happy-dom), host (real server on loopback), e2e (real Chromium).
 export default defineConfig({
   test: {
@@ -54,7 +59,8 @@ export default defineConfig({
           // A page's first paint takes ~3 s on a cold 2-core machine (more when it is busy): polls wait for what
           // a person would wait for, checking every 100 ms, instead of vitest's 1 s default.
           expect: { poll: { timeout: 15_000, interval: 100 } },
-          fileParallelism: false,
+          fileParallelism: e2eWorkers > 1,
+          maxWorkers: e2eWorkers,
         },
       },
     ],

@@ -47,7 +47,8 @@ export async function runTests(args: string[]): Promise<number> {
     if (existsSync(report)) {
       const j = JSON.parse(readFileSync(report, 'utf8'));
       counts.passed += j.numPassedTests ?? 0;
-      counts.failed += Math.max(j.numFailedTests ?? 0, j.numFailedTestSuites ?? 0);
+      // Failed tests; a file that failed without a test failing (it did not load) counts once per failed suite.
+      counts.failed += j.numFailedTests || j.numFailedTestSuites || 0;
       counts.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
       for (const file of j.testResults ?? [])
         for (const t of file.assertionResults ?? [])

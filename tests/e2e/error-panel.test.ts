@@ -148,21 +148,20 @@ describe('the floating error panel in Chromium', () => {
     const b = await open(context, '/hello');
     const other = await open(context, '/');
     // The tab on another path hears the same message (its own listener, made after the panel's, hears it after it).
-    const heard = other.evaluate(
-      (name) =>
-        new Promise<void>((resolve) => {
-          const channel = new BroadcastChannel(name);
-          channel.onmessage = () => {
-            channel.close();
-            resolve();
-          };
-        }),
-      CHANNEL_NAME,
-    );
+    await other.evaluate((name) => {
+      const w = window as unknown as { heard?: Promise<void> };
+      w.heard = new Promise<void>((resolve) => {
+        const channel = new BroadcastChannel(name);
+        channel.onmessage = () => {
+          channel.close();
+          resolve();
+        };
+      });
+    }, CHANNEL_NAME);
     await failRequest(a);
     await b.getByTestId('error-panel').waitFor();
     expect(await b.getByTestId('error-panel').count()).toBe(1);
-    await heard;
+    await other.evaluate(() => (window as unknown as { heard: Promise<void> }).heard);
     await nextFrames(other);
     expect(await other.getByTestId('error-panel').count()).toBe(0);
     await a.reload();
