@@ -14,6 +14,7 @@ import {
   type RegistryPointToken,
   type RegistryView,
   type TapOptions,
+  type HookCalling,
 } from './points.ts';
 import type { ServiceToken } from './services.ts';
 
@@ -112,6 +113,8 @@ export interface ExtensionHostOptions<Ctx> {
   beforeStart?: (id: string, ctx: Ctx) => Promise<void>;
   defaultStartTimeoutMs?: number;
   defaultOnFailure?: 'continue' | 'abort';
+  /** How hook points call their taps (default: compiled by tapable in Node, interpreted in a browser). */
+  hookCalling?: HookCalling;
 }
 
 interface Running<Ctx> {
@@ -135,14 +138,16 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
   constructor(options: ExtensionHostOptions<Ctx> = {}) {
     this.#options = options;
     this.logger = options.logger ?? consoleLogger({ name: 'tessera' });
-    this.points = new PointRegistry(({ pointId, owner, tapName, error }) =>
-      this.report({
-        source: 'hook',
-        extensionId: owner,
-        message: `tap '${tapName}' of '${owner}' on ${pointId} failed: ${describeError(error)}`,
-        error,
-        detail: { pointId, tapName },
-      }),
+    this.points = new PointRegistry(
+      ({ pointId, owner, tapName, error }) =>
+        this.report({
+          source: 'hook',
+          extensionId: owner,
+          message: `tap '${tapName}' of '${owner}' on ${pointId} failed: ${describeError(error)}`,
+          error,
+          detail: { pointId, tapName },
+        }),
+      options.hookCalling,
     );
   }
 

@@ -189,6 +189,17 @@ interface TapEntry {
 export type HookErrorReporter = (info: { pointId: string; owner: string; tapName: string; error: unknown }) => void;
 
 /**
+ * How hooks call their taps. 'compiled': tapable's own `call`/`promise`, which tapable compiles to a function per
+ * set of taps (`new Function`): the server. 'interpreted': the same order and semantics by a loop here, for a page
+ * whose Content Security Policy forbids compiling code from text (`script-src` without 'unsafe-eval'): the browser.
+ */
+export type HookCalling = 'compiled' | 'interpreted';
+
+/** The default: compiled where there is no page (Node), interpreted in a browser. */
+export const defaultHookCalling = (): HookCalling =>
+  typeof (globalThis as { document?: unknown }).document === 'undefined' ? 'compiled' : 'interpreted';
+
+/**
  * A hook point: a tapable hook whose taps are named, owned and wrapped so that a throwing tap is
  * reported and skipped. Taps can be disposed (tapable cannot untap, so the hook is rebuilt).
  */
@@ -197,10 +208,12 @@ export class HookPoint<Args extends unknown[], R> {
   #taps: TapEntry[] = [];
   #hook: any;
   #report: HookErrorReporter;
+  #calling: HookCalling;
 
-  constructor(token: HookPointToken<Args, R>, report: HookErrorReporter) {
+  constructor(token: HookPointToken<Args, R>, report: HookErrorReporter, calling: HookCalling = defaultHookCalling()) {
     this.token = token;
     this.#report = report;
+    this.#calling = calling;
     this.#hook = this.#create();
   }
 
@@ -231,11 +244,21 @@ export class HookPoint<Args extends unknown[], R> {
   }
 
   /**
-   * Only the point's owner gets at this (see PointRegistry.caller). The taps run in tapable's order
-   * (stage, before) with tapable's semantics, called here rather than through tapable's compiled
-   * `call`, which builds its code with `new Function`: the page's Content Security Policy forbids that.
+   * Only the point's owner gets at this (see PointRegistry.caller). The taps run in tapable's order (stage,
+   * before) with tapable's semantics: through tapable's compiled `call`/`promise` on the server, by the loop below
+   * in the browser (see HookCalling). Every tap gets every argument the caller passes.
    */
   call(...args: Args): R | Promise<R> {
+    if (this.#calling === 'compiled') {
+      const kind = this.token.hookKind;
+      if (kind === 'sync') {
+        this.#hook.call(args);
+        return undefined as R;
+      }
+      return (
+        kind === 'waterfall' ? this.#hook.promise(args[0], args.slice(1)) : this.#hook.promise(args)
+      ) as Promise<R>;
+    }
     const taps = (this.#hook.taps as { fn: (...a: unknown[]) => unknown }[]).map((t) => t.fn);
     switch (this.token.hookKind) {
       case 'sync':
@@ -269,8 +292,12 @@ export class HookPoint<Args extends unknown[], R> {
   }
 
   #create(): any {
-    const { hookKind, args } = this.token;
-    const names = [...args] as unknown as [string];
+    const { hookKind } = this.token;
+    // Compiled, the caller's arguments travel packed (tapable hands a tap only the arguments it was told of, and a
+    // caller may pass more than a point names): a waterfall's value first, then the rest; other kinds, all of them.
+    // Interpreted, the loop in call() reads the taps' functions and passes the arguments as they are.
+    const packed = this.#calling === 'compiled';
+    const names = (hookKind === 'waterfall' ? ['value', 'rest'] : ['args']) as unknown as [string];
     const hook: any =
       hookKind === 'sync'
         ? new SyncHook(names)
@@ -281,6 +308,8 @@ export class HookPoint<Args extends unknown[], R> {
             : hookKind === 'bail'
               ? new AsyncSeriesBailHook(names)
               : new AsyncSeriesWaterfallHook(names);
+    const unpack = (a: unknown[]): unknown[] =>
+      !packed ? a : hookKind === 'waterfall' ? [a[0], ...(a[1] as unknown[])] : (a[0] as unknown[]);
     for (const t of this.#taps) {
       const tapName = `${t.owner}:${t.name}`;
       const opts = { name: tapName, stage: t.options.stage, before: t.options.before as string | undefined };
@@ -288,7 +317,7 @@ export class HookPoint<Args extends unknown[], R> {
       if (hookKind === 'sync') {
         hook.tap(opts, (...a: unknown[]) => {
           try {
-            t.fn(...a);
+            t.fn(...unpack(a));
           } catch (error) {
             fail(error);
           }
@@ -296,7 +325,7 @@ export class HookPoint<Args extends unknown[], R> {
       } else {
         hook.tapPromise(opts, async (...a: unknown[]) => {
           try {
-            return await t.fn(...a);
+            return await t.fn(...unpack(a));
           } catch (error) {
             fail(error);
             return hookKind === 'waterfall' ? a[0] : undefined;
@@ -320,8 +349,11 @@ export class PointRegistry {
   #tokens = new Map<string, PointToken>();
   #report: HookErrorReporter;
 
-  constructor(report: HookErrorReporter) {
+  #calling: HookCalling;
+
+  constructor(report: HookErrorReporter, calling: HookCalling = defaultHookCalling()) {
     this.#report = report;
+    this.#calling = calling;
   }
 
   registry<T>(token: RegistryPointToken<T>): RegistryPoint<T> {
@@ -329,7 +361,7 @@ export class PointRegistry {
   }
 
   hook<Args extends unknown[], R>(token: HookPointToken<Args, R>): HookPoint<Args, R> {
-    return this.#instance(token, () => new HookPoint(token, this.#report)) as HookPoint<Args, R>;
+    return this.#instance(token, () => new HookPoint(token, this.#report, this.#calling)) as HookPoint<Args, R>;
   }
 
   /** Every point used so far, for documentation and diagnostics. */

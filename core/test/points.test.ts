@@ -5,7 +5,10 @@ import {
   ExtensionHost,
   defineHookPoint,
   defineRegistryPoint,
+  defaultHookCalling,
+  PointRegistry,
   silentLogger,
+  type HookCalling,
   type ReportedError,
 } from '../src/index.ts';
 
@@ -108,5 +111,60 @@ describe('unique values besides the key', () => {
     );
     first.dispose();
     expect(() => point.register('b', { key: 'uno', code: 1 })).not.toThrow();
+  });
+});
+
+describe('hook calling, compiled by tapable (server) and interpreted (browser)', () => {
+  const kinds = ['sync', 'series', 'parallel', 'bail', 'waterfall'] as const;
+  const run = async (calling: HookCalling) => {
+    const seen: Record<string, unknown[][]> = {};
+    const results: Record<string, unknown> = {};
+    for (const kind of kinds) {
+      // Declared with one argument name, called with three: every tap gets all three.
+      const point = defineHookPoint<[number, string, boolean], unknown>({
+        id: `test.calling.${kind}`,
+        owner: 'host',
+        description: kind,
+        kind,
+        args: ['n'],
+      });
+      const reports: string[] = [];
+      const registry = new PointRegistry((r) => reports.push(`${r.tapName}: ${(r.error as Error).message}`), calling);
+      const hook = registry.hook(point);
+      seen[kind] = [];
+      hook.tap('a', 'late', (...a) => void seen[kind].push(['late', ...a]), { stage: 10 });
+      hook.tap('a', 'first', (...a) => {
+        seen[kind].push(['first', ...a]);
+        return kind === 'waterfall' ? (a[0] as number) + 1 : kind === 'bail' ? undefined : undefined;
+      });
+      hook.tap('b', 'broken', () => {
+        throw new Error('broke');
+      });
+      hook.tap('b', 'answer', (...a) => (kind === 'bail' ? `bailed at ${String(a[0])}` : undefined));
+      results[kind] = [await hook.call(1, 'x', true), reports];
+    }
+    return { seen, results };
+  };
+
+  it('gives the same taps the same arguments in the same order, with the same results', async () => {
+    const compiled = await run('compiled');
+    const interpreted = await run('interpreted');
+    expect(compiled).toEqual(interpreted);
+    expect(compiled.seen.series).toEqual([
+      ['first', 1, 'x', true],
+      ['late', 1, 'x', true],
+    ]);
+    expect(compiled.seen.waterfall).toEqual([
+      ['first', 1, 'x', true],
+      ['late', 2, 'x', true],
+    ]);
+    expect(compiled.seen.bail).toEqual([['first', 1, 'x', true]]);
+    expect(compiled.results.bail).toEqual(['bailed at 1', ['broken: broke']]);
+    expect(compiled.results.waterfall).toEqual([2, ['broken: broke']]);
+    expect(compiled.results.sync).toEqual([undefined, ['broken: broke']]);
+  });
+
+  it('is compiled where there is no page', () => {
+    expect(defaultHookCalling()).toBe('compiled');
   });
 });
