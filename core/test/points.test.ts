@@ -135,7 +135,7 @@ describe('hook calling, compiled by tapable (server) and interpreted (browser)',
       hook.tap('a', 'late', (...a) => void seen[kind].push(['late', ...a]), { stage: 10 });
       hook.tap('a', 'first', (...a) => {
         seen[kind].push(['first', ...a]);
-        return kind === 'waterfall' ? (a[0] as number) + 1 : kind === 'bail' ? undefined : undefined;
+        return kind === 'waterfall' ? a[0] + 1 : kind === 'bail' ? undefined : undefined;
       });
       hook.tap('b', 'broken', () => {
         throw new Error('broke');

@@ -1,3 +1,5 @@
+import type { z, ZodType } from 'zod';
+
 /** The version of the platform an extension's `engines.tessera` range is checked against. */
 export const TESSERA_VERSION = '0.1.0';
 
@@ -301,3 +303,43 @@ export function parseCallerJson(text: string, what: string): unknown {
 
 /** The header carrying the log id of every response. */
 export const LOG_ID_HEADER = 'x-tt-logid';
+
+// ---------------------------------------------------------------- endpoints
+
+/**
+ * A route's contract, in its extension's `shared/`: one source of truth for both halves. The server registers it
+ * with its handler (`ctx.route({ ...ListTemplates, auth, handler })`: what comes in is validated by `body`/`query`,
+ * the handler must return what `response` describes, and in tests what goes out is checked against it); the page
+ * calls it (`api.call(ListTemplates, input)`), typed by the same schemas; `/openapi.json` carries both.
+ */
+export interface Endpoint<B extends ZodType | undefined = ZodType | undefined, Q extends ZodType | undefined = ZodType | undefined, R extends ZodType = ZodType> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Fastify path syntax, without parameters (an internal API takes its ids in the body or query). */
+  readonly path: string;
+  readonly summary?: string;
+  readonly body?: B;
+  readonly query?: Q;
+  readonly response: R;
+}
+
+/** A contract (see Endpoint); `as const` is not needed: the schemas carry the types. */
+export function defineEndpoint<B extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined, R extends ZodType = ZodType>(
+  endpoint: Endpoint<B, Q, R>,
+): Endpoint<B, Q, R> {
+  return Object.freeze({ ...endpoint });
+}
+
+/** What a page sends to an endpoint: its body (its query for GET), before the server's defaults apply. */
+export type EndpointInput<E> =
+  E extends Endpoint<infer B, infer Q, ZodType>
+    ? E['method'] extends 'GET'
+      ? Q extends ZodType
+        ? z.input<Q>
+        : void
+      : B extends ZodType
+        ? z.input<B>
+        : void
+    : never;
+
+/** What an endpoint answers (the envelope's data). */
+export type EndpointOutput<E> = E extends Endpoint<ZodType | undefined, ZodType | undefined, infer R> ? z.output<R> : never;

@@ -5,14 +5,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { itemPathOf, ResourceKinds, useApi, useRegistryEntries, useStudio } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ListTemplates, UseTemplate } from '../shared/api.ts';
 import { useSpaceId } from './space.ts';
-
-interface TemplateView {
-  template_id: string;
-  kind: string;
-  name: Record<string, string>;
-  description: Record<string, string>;
-}
 
 export function TemplatesSection() {
   const { t } = useTranslation('templates');
@@ -23,11 +17,10 @@ export function TemplatesSection() {
   const kinds = useRegistryEntries(ResourceKinds);
   const list = useQuery({
     queryKey: ['templates'],
-    queryFn: () => api.get<{ templates: TemplateView[] }>('/api/templates/list'),
+    queryFn: () => api.call(ListTemplates, undefined),
   });
   const use = useMutation({
-    mutationFn: (id: string) =>
-      api.post<{ kind: string; id: string }>('/api/templates/use', { space_id: spaceId, template_id: id }),
+    mutationFn: (id: string) => api.call(UseTemplate, { space_id: spaceId ?? '', template_id: id }),
     onSuccess: (r) => {
       const kind = kinds.find((k) => k.value.kind === r.kind);
       if (kind && spaceId) void navigate(itemPathOf(kind.value, r.id, spaceId));

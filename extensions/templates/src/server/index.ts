@@ -1,7 +1,7 @@
 // Starter templates: listed for the home page, created in a space through their kind's own import.
 import { ApiError, ErrorCode, languageOf } from '@tessera/sdk';
 import { defineExtension, ErrorTexts, ResourceKinds } from '@tessera/sdk/server';
-import { z } from 'zod';
+import { ListTemplates, UseTemplate } from '../shared/api.ts';
 import type { Template } from './catalogue.ts';
 
 // The catalogue (the templates' texts) is read with the first call, not at start.
@@ -25,11 +25,8 @@ export default defineExtension({
     });
     const usable = async () => (await templates()).filter((t) => ctx.registry(ResourceKinds).get(t.kind)?.importInto);
     ctx.route({
-      method: 'GET',
-      path: '/api/templates/list',
+      ...ListTemplates,
       auth: 'user',
-      summary:
-        'The starter templates this studio can create (their kinds run), with names and descriptions per language',
       handler: async () => ({
         templates: (await usable()).map((t) => ({
           template_id: t.id,
@@ -40,11 +37,8 @@ export default defineExtension({
       }),
     });
     ctx.route({
-      method: 'POST',
-      path: '/api/templates/use',
+      ...UseTemplate,
       auth: { space: { from: 'body', field: 'space_id' } },
-      summary: "Create a template in the space (in the caller's language); answers the new resource",
-      body: z.object({ space_id: z.string().min(1).max(32), template_id: z.string().min(1).max(64) }),
       handler: async ({ body, caller, headers }) => {
         const language = languageOf(headers['accept-language']);
         const t = (await templates()).find((x) => x.id === body.template_id);

@@ -222,12 +222,30 @@ export function mountRoute(
         return reply;
       }
       if (handled) return reply;
-      const out = route.response ? route.response.parse(result) : result;
+      // What goes out is checked against the route's response schema where TESSERA_CHECK_RESPONSES=1 (the test
+      // suite): a handler that drifts from its contract fails there, loudly. What is sent is the handler's value
+      // either way, so a studio answers the same with the check and without it.
+      if (route.response && checkResponses) {
+        const checked = route.response.safeParse(result);
+        if (!checked.success)
+          throw new ApiError(
+            500,
+            ErrorCode.INTERNAL,
+            `${route.method} ${route.path} answered what its response schema does not describe: ${checked.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join('.') || '(the answer)'}: ${i.message}`)
+              .join('; ')}`,
+          );
+      }
       reply.type('application/json; charset=utf-8');
-      return reply.send(route.rawResponse ? toJson(out) : envelope(out));
+      return reply.send(route.rawResponse ? toJson(result) : envelope(result));
     },
   });
 }
+
+
+/** Responses checked against their schemas (the test suite sets it; a running studio does not pay for it). */
+const checkResponses = process.env.TESSERA_CHECK_RESPONSES === '1';
 
 function parse(route: ApiRoute, where: 'body' | 'query' | 'params', value: unknown): any {
   const schema = route[where];
