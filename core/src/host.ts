@@ -115,6 +115,11 @@ export interface ExtensionHostOptions<Ctx> {
   defaultOnFailure?: 'continue' | 'abort';
   /** How hook points call their taps (default: compiled by tapable in Node, interpreted in a browser). */
   hookCalling?: HookCalling;
+  /**
+   * Services bound before any extension runs and kept when an extension provides the same token (its own value
+   * is then not bound): the extension tester's stand-ins for any service, an extension's own included.
+   */
+  serviceOverrides?: [ServiceToken<any>, unknown][];
 }
 
 interface Running<Ctx> {
@@ -134,6 +139,7 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
   #status = new Map<string, ExtensionStatus>();
   #running: Running<Ctx>[] = [];
   #serviceOwners = new Map<symbol, string>();
+  #overridden = new Set<symbol>();
 
   constructor(options: ExtensionHostOptions<Ctx> = {}) {
     this.#options = options;
@@ -149,6 +155,11 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
         }),
       options.hookCalling,
     );
+    for (const [token, value] of options.serviceOverrides ?? []) {
+      this.container.bind(token.symbol).toConstantValue(value);
+      this.#serviceOwners.set(token.symbol, 'override');
+      this.#overridden.add(token.symbol);
+    }
   }
 
   /** Sends an error to the error sinks; with no sink tapped it is logged. */
@@ -333,6 +344,8 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
   }
 
   #bindService<T>(owner: string, token: ServiceToken<T>, value: T): Disposable {
+    // A stand-in given by the host's creator (the extension tester) stays: the extension's own is not bound.
+    if (this.#overridden.has(token.symbol)) return toDisposable(() => undefined);
     if (this.container.isBound(token.symbol)) {
       throw new Error(`service '${token.id}' is already provided by '${this.#serviceOwners.get(token.symbol)}'`);
     }

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { ExtensionHost, type ExtensionCandidate, type ExtensionContext, type Logger } from '@tessera/core';
+import {
+  ExtensionHost,
+  type ExtensionCandidate,
+  type ExtensionContext,
+  type Logger,
+  type ServiceToken,
+} from '@tessera/core';
 import {
   ApiError,
   ErrorCode,
@@ -99,6 +105,8 @@ export interface CreateServerOptions {
   only?: string[];
   /** Run background jobs in this process (default true; TESSERA_QUEUE_CONSUMER=false turns it off). */
   consumeJobs?: boolean;
+  /** Stand-ins for services, kept over what an extension provides (the extension tester). */
+  serviceOverrides?: [ServiceToken<any>, unknown][];
 }
 
 const CLIENT_ERROR = z.object({
@@ -198,6 +206,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
 
   const host: ExtensionHost<ServerContext> = new ExtensionHost<ServerContext>({
     logger,
+    serviceOverrides: options.serviceOverrides,
     defaultStartTimeoutMs: config.startupDefault.timeoutMs,
     defaultOnFailure: config.startupDefault.onFailure,
     memory: () => process.memoryUsage.rss(),

@@ -32,6 +32,11 @@ export interface ExtensionTesterOptions {
   users?: Record<string, Partial<Caller>>;
   /** Space memberships: { spaceId: { userId: role } }. */
   spaces?: Record<string, Record<string, SpaceRole>>;
+  /**
+   * Stand-ins for any service, the extension's own included: bound first and kept when the extension provides the
+   * same token (a clock, a model registry, a store), so a test rebinds what it needs without stubbing an extension.
+   */
+  services?: [ServiceToken<any>, unknown][];
 }
 
 export interface TestResponse<T = any> {
@@ -114,6 +119,7 @@ export async function createExtensionTester(
   const server = await createServer(config, {
     discover: false,
     sqliteFile: ':memory:',
+    serviceOverrides: options.services,
     candidates: [
       {
         manifest: { id: 'test-harness', version: '0', requires: [], optional: [] },
