@@ -79,7 +79,7 @@ export async function runTests(args: string[]): Promise<number> {
         env: {
           ...process.env,
           TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
-        TESSERA_CHECK_RESPONSES: '1',
+          TESSERA_CHECK_RESPONSES: '1',
           FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
         },
       },
@@ -101,7 +101,7 @@ export async function runTests(args: string[]): Promise<number> {
         env: {
           ...process.env,
           TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
-        TESSERA_CHECK_RESPONSES: '1',
+          TESSERA_CHECK_RESPONSES: '1',
           TESSERA_HOST_TESTS_ON_PG: '1',
           FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
         },

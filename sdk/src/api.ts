@@ -312,7 +312,11 @@ export const LOG_ID_HEADER = 'x-tt-logid';
  * the handler must return what `response` describes, and in tests what goes out is checked against it); the page
  * calls it (`api.call(ListTemplates, input)`), typed by the same schemas; `/openapi.json` carries both.
  */
-export interface Endpoint<B extends ZodType | undefined = ZodType | undefined, Q extends ZodType | undefined = ZodType | undefined, R extends ZodType = ZodType> {
+export interface Endpoint<
+  B extends ZodType | undefined = ZodType | undefined,
+  Q extends ZodType | undefined = ZodType | undefined,
+  R extends ZodType = ZodType,
+> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify path syntax, without parameters (an internal API takes its ids in the body or query). */
   readonly path: string;
@@ -323,9 +327,11 @@ export interface Endpoint<B extends ZodType | undefined = ZodType | undefined, Q
 }
 
 /** A contract (see Endpoint); `as const` is not needed: the schemas carry the types. */
-export function defineEndpoint<B extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined, R extends ZodType = ZodType>(
-  endpoint: Endpoint<B, Q, R>,
-): Endpoint<B, Q, R> {
+export function defineEndpoint<
+  B extends ZodType | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  R extends ZodType = ZodType,
+>(endpoint: Endpoint<B, Q, R>): Endpoint<B, Q, R> {
   return Object.freeze({ ...endpoint });
 }
 
@@ -342,4 +348,5 @@ export type EndpointInput<E> =
     : never;
 
 /** What an endpoint answers (the envelope's data). */
-export type EndpointOutput<E> = E extends Endpoint<ZodType | undefined, ZodType | undefined, infer R> ? z.output<R> : never;
+export type EndpointOutput<E> =
+  E extends Endpoint<ZodType | undefined, ZodType | undefined, infer R> ? z.output<R> : never;

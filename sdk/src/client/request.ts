@@ -1,5 +1,13 @@
 import type { EventBus, HookCaller, ReportedError } from '@tessera/core';
-import { ApiError, ErrorCode, LOG_ID_HEADER, SPECIAL_CODES, type Endpoint, type EndpointInput, type EndpointOutput } from '../api.ts';
+import {
+  ApiError,
+  ErrorCode,
+  LOG_ID_HEADER,
+  SPECIAL_CODES,
+  type Endpoint,
+  type EndpointInput,
+  type EndpointOutput,
+} from '../api.ts';
 import { CountryRestricted, TokenInsufficient, Unauthorized } from '../events.ts';
 import type { OutgoingRequest } from './points.ts';
 
@@ -24,7 +32,11 @@ export interface RequestClient {
   get<T = unknown>(url: string, query?: RequestOptions['query'], opts?: Partial<RequestOptions>): Promise<T>;
   post<T = unknown>(url: string, body?: unknown, opts?: Partial<RequestOptions>): Promise<T>;
   /** Calls an endpoint (its contract from the owner's `shared/`): the input and the answer typed by its schemas. */
-  call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, opts?: Partial<RequestOptions>): Promise<EndpointOutput<E>>;
+  call<E extends Endpoint>(
+    endpoint: E,
+    input: EndpointInput<E>,
+    opts?: Partial<RequestOptions>,
+  ): Promise<EndpointOutput<E>>;
   /**
    * POSTs and reads the server-sent events of the answer, calling onEvent for each; resolves when the
    * stream ends. An answer that is not a stream (an error envelope) fails like post.
@@ -229,7 +241,7 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     post: (url, body, o) => request({ ...o, method: 'POST', url, body: body ?? {} }),
     call: (endpoint, input, o) =>
       endpoint.method === 'GET'
-        ? request({ ...o, method: 'GET', url: endpoint.path, query: (input ?? undefined) as RequestOptions['query'] })
+        ? request({ ...o, method: 'GET', url: endpoint.path, query: input ?? undefined })
         : request({ ...o, method: endpoint.method, url: endpoint.path, body: input ?? {} }),
     stream,
   };

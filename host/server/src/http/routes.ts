@@ -243,7 +243,6 @@ export function mountRoute(
   });
 }
 
-
 /** Responses checked against their schemas (the test suite sets it; a running studio does not pay for it). */
 const checkResponses = process.env.TESSERA_CHECK_RESPONSES === '1';
 
