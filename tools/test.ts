@@ -25,6 +25,32 @@ export async function runTests(args: string[]): Promise<number> {
   // each make them at once.
   buildVendor();
   const outDir = path.join(ROOT, 'test-results');
+  // A vitest run of its own; `quiet`: its output is kept and handed back instead of printed as it comes.
+  const vitest = (args: string[], file: string, env: Record<string, string>, quiet: boolean) =>
+    new Promise<{ status: number | null; report: string; output?: string }>((resolve) => {
+      rmSync(file, { force: true });
+      const child = spawn(
+        process.execPath,
+        [bin.vitest, 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+        {
+          cwd: ROOT,
+          stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+          env: {
+            ...process.env,
+            TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
+            TESSERA_CHECK_RESPONSES: '1',
+            FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
+            ...env,
+          },
+        },
+      );
+      const chunks: Buffer[] = [];
+      child.stdout?.on('data', (c: Buffer) => chunks.push(c));
+      child.stderr?.on('data', (c: Buffer) => chunks.push(c));
+      child.on('close', (code) =>
+        resolve({ status: code, report: file, output: quiet ? Buffer.concat(chunks).toString('utf8') : undefined }),
+      );
+    });
   mkdirSync(outDir, { recursive: true });
   const report = path.join(outDir, 'vitest.json');
   rmSync(report, { force: true });
@@ -44,9 +70,9 @@ export async function runTests(args: string[]): Promise<number> {
   );
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const skippedTests = new Set<string>();
-  const tally = (status: number | null) => {
-    if (existsSync(report)) {
-      const j = JSON.parse(readFileSync(report, 'utf8'));
+  const tally = (status: number | null, file = report) => {
+    if (existsSync(file)) {
+      const j = JSON.parse(readFileSync(file, 'utf8'));
       counts.passed += j.numPassedTests ?? 0;
       // Failed tests; a file that failed without a test failing (it did not load) counts once per failed suite.
       counts.failed += j.numFailedTests || j.numFailedTestSuites || 0;
@@ -61,54 +87,38 @@ export async function runTests(args: string[]): Promise<number> {
   };
   tally(r.status);
   let status = r.status ?? 1;
-  // The browser suite again with the CPU busy (CI): polls wait on what a person would wait for, never a fixed
-  // time, so a machine busy with other work passes too. stress-ng keeps every core busy for the whole pass.
+  // After the first pass, at once: the browser suite again with every core busy (CI), and the host-level suite on
+  // PostgreSQL. The browser suite's polls wait on what a person would wait for, never a fixed time, so a machine
+  // busy with other work passes too: stress-ng keeps every core busy for the whole pass, and the PostgreSQL pass
+  // running beside it adds to that. The PostgreSQL pass's output is printed when both are done.
   const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
   const stressNg = underLoad ? findOnPath('stress-ng') : undefined;
+  const onPg = !filtered && !!process.env.TESSERA_TEST_DATABASE_URL;
+  const passes: Promise<{ status: number | null; report: string; output?: string; title: string }>[] = [];
   if (underLoad && stressNg) {
     const cpus = String(availableParallelism());
-    console.log(`\ntests: the browser suite again under load (stress-ng --cpu ${cpus})`);
+    const title = `the browser suite again under load (stress-ng --cpu ${cpus}${onPg ? ', and the PostgreSQL pass beside it' : ''})`;
+    console.log(`\ntests: ${title}`);
     const stress = spawn(stressNg, ['--cpu', cpus, '--timeout', '1800s', '--quiet'], { stdio: 'ignore' });
-    rmSync(report, { force: true });
-    const e2e = spawnSync(
-      process.execPath,
-      [bin.vitest, 'run', '--project', 'e2e', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-      {
-        cwd: ROOT,
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
-          TESSERA_CHECK_RESPONSES: '1',
-          FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
-        },
-      },
-    );
-    stress.kill('SIGTERM');
-    tally(e2e.status);
-    if (e2e.status !== 0) status = e2e.status ?? 1;
+    const done = vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, false);
+    passes.push(done.then((r) => (stress.kill('SIGTERM'), { ...r, title })));
   }
-  // The PostgreSQL run: the host-level suite again, each studio on its own PostgreSQL database.
-  if (!filtered && process.env.TESSERA_TEST_DATABASE_URL) {
-    console.log('\ntests: host-level suite on PostgreSQL');
-    rmSync(report, { force: true });
-    const pg = spawnSync(
-      process.execPath,
-      [bin.vitest, 'run', '--project', 'host', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-      {
-        cwd: ROOT,
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
-          TESSERA_CHECK_RESPONSES: '1',
-          TESSERA_HOST_TESTS_ON_PG: '1',
-          FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
-        },
-      },
+  if (onPg) {
+    const title = 'the host-level suite on PostgreSQL';
+    if (!passes.length) console.log(`\ntests: ${title}`);
+    passes.push(
+      vitest(
+        ['--project', 'host'],
+        path.join(outDir, 'vitest-postgres.json'),
+        { TESSERA_HOST_TESTS_ON_PG: '1' },
+        passes.length > 0,
+      ).then((r) => ({ ...r, title })),
     );
-    tally(pg.status);
-    if (pg.status !== 0) status = pg.status ?? 1;
+  }
+  for (const pass of await Promise.all(passes)) {
+    if (pass.output !== undefined) process.stdout.write(`\ntests: ${pass.title}\n${pass.output}`);
+    tally(pass.status, pass.report);
+    if (pass.status !== 0) status = pass.status ?? 1;
   }
   const { passed, failed, skipped } = counts;
   // What did not run, and why (a plain run on a machine without the servers CI starts).
