@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import type { Observable } from 'rxjs';
 import type { ZodType } from 'zod';
 import { EventBus, type EventToken } from './bus.ts';
-import { DisposableStore, toDisposable, type Disposable } from './disposable.ts';
+import { DisposableStore, toAsyncDisposable, toDisposable, type Disposable } from './disposable.ts';
 import { ErrorSinks, describeError, type ReportedError } from './errors.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { planExtensions, type ExtensionManifest } from './plan.ts';
@@ -47,7 +47,8 @@ export interface ExtensionContext<Config = unknown> {
   on<T>(event: EventToken<T>, handler: (payload: T) => void | Promise<void>): Disposable;
   events<T>(event: EventToken<T>): Observable<T>;
   /** Runs when the extension is stopped or rolled back. */
-  onDispose(fn: () => void): void;
+  /** Runs when the extension stops (awaited, 10 s at most) or is rolled back; may return a promise (a last flush). */
+  onDispose(fn: () => void | Promise<void>): void;
   /** Reports an error to the error sinks, tagged with this extension. */
   report(error: unknown, detail?: Record<string, unknown>): void;
 }
@@ -326,7 +327,12 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
           detail: { phase: 'stop' },
         });
       }
-      for (const e of r.store.dispose())
+      const errors = await withTimeout(
+        r.store.disposeAsync(),
+        10_000,
+        'its disposers did not finish within 10000 ms',
+      ).catch((e: unknown) => [e instanceof Error ? e : new Error(String(e))]);
+      for (const e of errors)
         this.report({ source: 'extension', extensionId: r.id, message: `dispose failed: ${e.message}`, error: e });
       const s = this.#status.get(r.id);
       if (s) s.state = 'stopped';
@@ -422,7 +428,7 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       },
       events: (event) => this.bus.on(event),
       onDispose: (fn) => {
-        store.add(toDisposable(fn));
+        store.add(toAsyncDisposable(fn));
       },
       report: (error, detail) =>
         this.report({ source: 'extension', extensionId: id, message: describeError(error), error, detail }),

@@ -161,4 +161,27 @@ describe('ExtensionHost', () => {
     expect(got).toEqual(['bo']);
     expect(reported[0].message).toMatch(/handler of 'greeter.greeted' in 'listener' failed: handler broke/);
   });
+
+  it("awaits an extension's disposers as it stops (a last flush), newest first, and reports one that fails", async () => {
+    const { host, reported } = newHost();
+    const order: string[] = [];
+    await host.start([
+      candidate({
+        id: 'flusher',
+        register: (ctx) => {
+          ctx.onDispose(async () => {
+            await new Promise<void>((r) => setImmediate(r));
+            order.push('flushed');
+          });
+          ctx.onDispose(() => {
+            throw new Error('could not close');
+          });
+          ctx.onDispose(() => void order.push('closed'));
+        },
+      }),
+    ]);
+    await host.stop();
+    expect(order).toEqual(['closed', 'flushed']);
+    expect(reported.map((r) => r.message)).toEqual(['dispose failed: could not close']);
+  });
 });

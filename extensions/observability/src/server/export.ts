@@ -89,10 +89,10 @@ export function spanExporter(ctx: ServerContext<unknown>, endpoint: string, head
       }
     }
   };
-  // The last spans go out as the studio stops (a disposer is not awaited; flush reports its own failures).
-  ctx.onDispose(() => {
+  // The last spans go out as the studio stops (the host awaits it; flush reports its own failures).
+  ctx.onDispose(async () => {
     if (timer) clearTimeout(timer);
-    void flush();
+    await flush();
   });
   return {
     add(spans: SpanRecord[]) {
