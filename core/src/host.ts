@@ -16,7 +16,7 @@ import {
   type TapOptions,
   type HookCalling,
 } from './points.ts';
-import type { ServiceToken } from './services.ts';
+import type { ServiceClass, ServiceToken } from './services.ts';
 
 /** What every extension gets, on either side. Side-specific contexts extend it. */
 export interface ExtensionContext<Config = unknown> {
@@ -39,6 +39,12 @@ export interface ExtensionContext<Config = unknown> {
   /** The caller of a hook point this extension owns. */
   caller<Args extends unknown[], R>(point: HookPointToken<Args, R>): HookCaller<Args, R>;
   provide<T>(service: ServiceToken<T>, value: T): Disposable;
+  /**
+   * A service made by a class when first asked for (a singleton): its constructor takes the services its static
+   * `inject` list names, in that order, resolved from the container (each must be the host's, this extension's or
+   * one its manifest names). The extension tester's stand-ins replace it, or any of its dependencies.
+   */
+  provideClass<T>(service: ServiceToken<T>, cls: ServiceClass<T>): Disposable;
   /** A service of the host or of a required extension. */
   service<T>(service: ServiceToken<T>): T;
   /** A service of an optional extension, or undefined when it is not running. */
@@ -46,7 +52,6 @@ export interface ExtensionContext<Config = unknown> {
   emit<T>(event: EventToken<T>, payload: T): void;
   on<T>(event: EventToken<T>, handler: (payload: T) => void | Promise<void>): Disposable;
   events<T>(event: EventToken<T>): Observable<T>;
-  /** Runs when the extension is stopped or rolled back. */
   /** Runs when the extension stops (awaited, 10 s at most) or is rolled back; may return a promise (a last flush). */
   onDispose(fn: () => void | Promise<void>): void;
   /** Reports an error to the error sinks, tagged with this extension. */
@@ -177,7 +182,7 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
   }
 
   provideHostService<T>(token: ServiceToken<T>, value: T): void {
-    this.#bindService('host', token, value);
+    this.#bindService('host', token, { value });
   }
 
   hostService<T>(token: ServiceToken<T>): T {
@@ -349,13 +354,14 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
     return result.data;
   }
 
-  #bindService<T>(owner: string, token: ServiceToken<T>, value: T): Disposable {
+  #bindService<T>(owner: string, token: ServiceToken<T>, how: { value: T } | { make: () => T }): Disposable {
     // A stand-in given by the host's creator (the extension tester) stays: the extension's own is not bound.
     if (this.#overridden.has(token.symbol)) return toDisposable(() => undefined);
     if (this.container.isBound(token.symbol)) {
       throw new Error(`service '${token.id}' is already provided by '${this.#serviceOwners.get(token.symbol)}'`);
     }
-    this.container.bind(token.symbol).toConstantValue(value);
+    if ('make' in how) this.container.bind(token.symbol).toDynamicValue(how.make).inSingletonScope();
+    else this.container.bind(token.symbol).toConstantValue(how.value);
     this.#serviceOwners.set(token.symbol, owner);
     return toDisposable(() => {
       this.container.unbind(token.symbol);
@@ -398,7 +404,24 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       provide: (token, value) => {
         if (token.owner !== id)
           throw new Error(`extension '${id}' cannot provide service '${token.id}': it belongs to '${token.owner}'`);
-        return store.add(this.#bindService(id, token, value));
+        return store.add(this.#bindService(id, token, { value }));
+      },
+      provideClass: (token, cls) => {
+        if (token.owner !== id)
+          throw new Error(`extension '${id}' cannot provide service '${token.id}': it belongs to '${token.owner}'`);
+        const deps = cls.inject ?? [];
+        deps.forEach(visible);
+        const make = () =>
+          new cls(
+            ...deps.map((d) => {
+              if (!this.container.isBound(d.symbol))
+                throw new Error(
+                  `service '${token.id}' needs '${d.id}', which is not available (is '${d.owner}' running?)`,
+                );
+              return this.container.get(d.symbol);
+            }),
+          );
+        return store.add(this.#bindService(id, token, { make }));
       },
       service: (token) => {
         visible(token);

@@ -11,3 +11,13 @@ export interface ServiceToken<T> {
 export function defineService<T>(spec: { id: string; owner: string; description: string }): ServiceToken<T> {
   return Object.freeze({ ...spec, symbol: Symbol.for(`tessera.service.${spec.id}`) });
 }
+
+/**
+ * A class that makes a service (`ctx.provideClass(token, Class)`): its constructor takes the services its static
+ * `inject` list names, in that order. inversify's decorators are not used: Node runs the studio's TypeScript by
+ * stripping types, and decorators are not erasable syntax, so a class names its dependencies in a static list.
+ */
+export interface ServiceClass<T> {
+  new (...deps: any[]): T;
+  readonly inject?: readonly ServiceToken<any>[];
+}

@@ -184,4 +184,45 @@ describe('ExtensionHost', () => {
     expect(order).toEqual(['closed', 'flushed']);
     expect(reported.map((r) => r.message)).toEqual(['dispose failed: could not close']);
   });
+
+  it('makes a class-provided service when first asked for, with the services its inject list names', async () => {
+    const Clock = defineService<{ now(): number }>({ id: 'di.clock', owner: 'clock', description: 'time' });
+    const Greeter = defineService<{ greet(name: string): string }>({
+      id: 'di.greeter',
+      owner: 'greeter',
+      description: 'hi',
+    });
+    let made = 0;
+    class Greeting {
+      static readonly inject = [Clock] as const;
+      constructor(private readonly clock: { now(): number }) {
+        made++;
+      }
+      greet(name: string) {
+        return `hello ${name} at ${this.clock.now()}`;
+      }
+    }
+    const { host } = newHost();
+    let greeter: { greet(name: string): string } | undefined;
+    await host.start([
+      candidate({ id: 'clock', register: (ctx) => void ctx.provide(Clock, { now: () => 42 }) }),
+      candidate({ id: 'greeter', register: (ctx) => void ctx.provideClass(Greeter, Greeting) }, ['clock']),
+      candidate({ id: 'user', register: (ctx) => void (greeter = ctx.service(Greeter)) }, ['greeter']),
+    ]);
+    expect(made).toBe(1);
+    expect(greeter!.greet('bo')).toBe('hello bo at 42');
+    expect(host.status().map((s) => s.state)).toEqual(['started', 'started', 'started']);
+  });
+
+  it('refuses a service class that needs a service its extension does not name', async () => {
+    const Secret = defineService<object>({ id: 'di.secret', owner: 'vault', description: 'x' });
+    const Mine = defineService<object>({ id: 'di.mine', owner: 'sneaky', description: 'x' });
+    const { host } = newHost();
+    class Sneaky {
+      static readonly inject = [Secret];
+    }
+    await host.start([candidate({ id: 'sneaky', register: (ctx) => void ctx.provideClass(Mine, Sneaky) })]);
+    expect(host.status()[0]).toMatchObject({ state: 'failed' });
+    expect(host.status()[0].reason).toMatch(/uses service 'di.secret' of 'vault' without listing 'vault'/);
+  });
 });
