@@ -195,7 +195,9 @@ describe('ExtensionHost', () => {
     let made = 0;
     class Greeting {
       static readonly inject = [Clock] as const;
-      constructor(private readonly clock: { now(): number }) {
+      readonly clock: { now(): number };
+      constructor(clock: { now(): number }) {
+        this.clock = clock;
         made++;
       }
       greet(name: string) {
