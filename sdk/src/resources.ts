@@ -40,9 +40,14 @@ export interface ViewRef<P> {
 
 /** A view reference, e.g. `defineViewRef<ModelSelectProps>('models.modelSelect')` in the owner's `shared/`. */
 export function defineViewRef<P>(id: string): ViewRef<P> {
+  return Object.freeze({ id: refId('view', id) });
+}
+
+/** A reference's id, '<extension id>.<name>', or an error saying so. */
+function refId(what: 'view' | 'route', id: string): string {
   if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id))
-    throw new Error(`view reference '${id}': use '<extension id>.<name>'`);
-  return Object.freeze({ id });
+    throw new Error(`${what} reference '${id}': use '<extension id>.<name>'`);
+  return id;
 }
 
 // Route references: a typed name for a page of one extension that others link to (a trace, a run), so the link
@@ -59,7 +64,5 @@ export interface RouteRef<P> {
 
 /** A route reference, e.g. `defineRouteRef<{ trace_id: string }>('observability.trace')` in the owner's `shared/`. */
 export function defineRouteRef<P>(id: string): RouteRef<P> {
-  if (!/^[a-z][\w-]*\.[A-Za-z][\w.-]*$/.test(id))
-    throw new Error(`route reference '${id}': use '<extension id>.<name>'`);
-  return Object.freeze({ id });
+  return Object.freeze({ id: refId('route', id) });
 }
