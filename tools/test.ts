@@ -2,7 +2,7 @@
 // plain summary line ("tests: N passed, N failed").
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { ROOT, bin } from './paths.ts';
 import { buildExamples } from './examples.ts';
@@ -63,21 +63,7 @@ export async function runTests(args: string[]): Promise<number> {
     });
   mkdirSync(outDir, { recursive: true });
   const report = path.join(outDir, 'vitest.json');
-  rmSync(report, { force: true });
-  const r = spawnSync(
-    process.execPath,
-    [bin.vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
-        TESSERA_CHECK_RESPONSES: '1',
-        FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
-      },
-    },
-  );
+  const r = await vitest(args, report, {}, false);
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const skippedTests = new Set<string>();
   const tally = (status: number | null, file = report) => {
