@@ -64,9 +64,10 @@ export interface TesseraConfig {
   /**
    * The shared queue (with redisUrl): whether this process consumes jobs (TESSERA_QUEUE_CONSUMER), the key
    * prefix of its queues (TESSERA_BULLMQ_PREFIX), and how soon a job whose worker stopped is delivered again
-   * (TESSERA_QUEUE_STALL_MS; BullMQ's 30 s by default).
+   * (TESSERA_QUEUE_STALL_MS; BullMQ's 30 s by default). `schedulePollMs` (TESSERA_SCHEDULE_POLL_MS, 15 s): how soon
+   * a process sees a schedule another process saved (its own it sees at once).
    */
-  queue: { consumer: boolean; prefix: string; stallMs?: number };
+  queue: { consumer: boolean; prefix: string; stallMs?: number; schedulePollMs?: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /**
    * Each API response says what its request did on the main database connection (headers
@@ -199,6 +200,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
       consumer: env.TESSERA_QUEUE_CONSUMER !== 'false',
       prefix: env.TESSERA_BULLMQ_PREFIX || 'tessera',
       stallMs: num(env.TESSERA_QUEUE_STALL_MS, 'TESSERA_QUEUE_STALL_MS'),
+      schedulePollMs: num(env.TESSERA_SCHEDULE_POLL_MS, 'TESSERA_SCHEDULE_POLL_MS'),
     },
     logLevel,
     diagnostics:

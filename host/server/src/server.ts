@@ -30,6 +30,7 @@ import {
   localizedMessage,
   HostInfoService,
   JobQueueService,
+  SchedulesService,
   OutboundHttpService,
   RateLimiter,
   Migrations,
@@ -57,6 +58,7 @@ import { RequestDiagnostics } from './http/diagnostics.ts';
 import { mountRoute } from './http/routes.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
+import { DatabaseSchedules, ensureSchedulesTable } from './schedules.ts';
 import { checkOutbound, guardedFetch, OutboundAllowList } from './outbound.ts';
 import type { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
@@ -81,6 +83,8 @@ export interface TesseraServer {
   config: TesseraConfig;
   database: Database;
   queue: InProcessQueue | BullQueue;
+  /** The scheduler (tests fire what is due at a time of their choosing: `schedules.runDue(ms)`). */
+  schedules: DatabaseSchedules;
   extensions: DiscoveredExtension[];
   /** Starts listening; resolves to the base URL. */
   listen(): Promise<string>;
@@ -201,6 +205,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     onConnectionError: (e) => logger.warn(`database connection lost (the pool reconnects): ${e.message}`),
   });
   await ensureMigrationTable(database.db);
+  await ensureSchedulesTable(database.db);
   const diagnostics = config.diagnostics ? new RequestDiagnostics() : undefined;
   if (diagnostics) database.db = database.db.withPlugin(diagnostics.plugin);
 
@@ -256,6 +261,16 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
   host.provideHostService(JobQueueService, queue);
+  const schedules = new DatabaseSchedules(database.db, queue, {
+    pollMs: config.queue.schedulePollMs,
+    jobs: () =>
+      host.points
+        .registry(BackgroundJobs)
+        .list()
+        .map((j) => j.name),
+    onError: (error) => host.report({ source: 'job', message: `scheduler: ${(error as Error)?.message}`, error }),
+  });
+  host.provideHostService(SchedulesService, schedules);
   const outboundAllow = new OutboundAllowList(config.outbound.allow);
   host.provideHostService(OutboundHttpService, {
     fetch: guardedFetch(() => config.allowPrivateNetwork, config.outbound),
@@ -492,6 +507,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   if (!(queue instanceof InProcessQueue)) {
     if (options.consumeJobs ?? config.queue.consumer) await queue.consume();
   } else queue.schedule();
+  schedules.start();
 
   // Which extension an escaped error came from: the first extension folder its stack names.
   const folders = discovered
@@ -523,6 +539,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     config,
     database,
     queue,
+    schedules,
     extensions: discovered,
     async listen() {
       await app.listen({ port: config.port, host: config.host });
@@ -537,6 +554,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       if (closed) return;
       closed = true;
       await app.close();
+      await schedules.stop();
       await queue.stop();
       await host.stop();
       await bulkWriter?.close();
@@ -547,6 +565,30 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
 
 /** The host's own error messages in the studio's languages (ApiError.text keys 'host.*'). */
 const HOST_ERROR_TEXTS = [
+  {
+    key: 'host.scheduleCron',
+    texts: {
+      'en-US':
+        '"{{cron}}" is not a cron expression ({{reason}}): give five fields (minute hour day month weekday), such as "0 9 * * 1-5".',
+      'zh-CN': '“{{cron}}”不是有效的 cron 表达式（{{reason}}）：请填写五个字段（分 时 日 月 周），例如“0 9 * * 1-5”。',
+    },
+  },
+  {
+    key: 'host.scheduleTimeZone',
+    texts: {
+      'en-US': '"{{zone}}" is not a time zone: give an IANA name such as Asia/Shanghai or Europe/Berlin.',
+      'zh-CN': '“{{zone}}”不是时区：请填写 IANA 时区名，例如 Asia/Shanghai 或 Europe/Berlin。',
+    },
+  },
+  {
+    key: 'host.scheduleKind',
+    texts: {
+      'en-US': 'Give a schedule either a cron expression or one time, not both.',
+      'zh-CN': '定时请填写 cron 表达式或一个时间，二者选一。',
+    },
+  },
+  { key: 'host.scheduleAt', texts: { 'en-US': '"{{at}}" is not a time (ISO 8601).', 'zh-CN': '“{{at}}”不是有效时间（ISO 8601）。' } },
+  { key: 'host.schedulePast', texts: { 'en-US': 'The time {{at}} has passed.', 'zh-CN': '时间 {{at}} 已经过去。' } },
   {
     key: 'host.signIn',
     texts: {

@@ -644,6 +644,77 @@ export const JobQueueService = defineService<JobQueue>({
   description: 'The background job queue.',
 });
 
+/**
+ * A time-table another extension keeps with the host (a workflow's cron trigger, a bot's task, a renewal). At each
+ * of its times the host enqueues the background job `job` (registered by the caller in `BackgroundJobs`) with a
+ * {@link ScheduledFiring}: once per time however many studio processes run.
+ */
+export interface ScheduleSpec<P = unknown> {
+  /** Unique in the studio; an owner prefixes its own (`triggers:1234`). Saving under a key again replaces it. */
+  key: string;
+  /** The background job enqueued at each time. */
+  job: string;
+  /** Handed to the job with each firing (JSON). */
+  payload?: P;
+  /**
+   * A cron expression: five fields (minute, hour, day of month, month, day of week), six with seconds first, or a
+   * preset (`@daily`, `@hourly`, `@weekly`, `@monthly`, `@yearly`, `@weekdays`).
+   */
+  cron?: string;
+  /** The IANA time zone the cron's times are read in (`Asia/Shanghai`); UTC when absent. */
+  timeZone?: string;
+  /** One time instead of a cron (ISO 8601); it must be in the future. */
+  at?: string;
+  /**
+   * A time passed while no studio process ran (a restart, a stop over the night): `skip` (the default) goes on to
+   * the next time; `catch_up` fires once when the studio is back (with `missed`: how many times were passed).
+   */
+  missed?: 'skip' | 'catch_up';
+}
+
+export interface ScheduleState {
+  key: string;
+  job: string;
+  cron: string | null;
+  timeZone: string | null;
+  at: string | null;
+  missed: 'skip' | 'catch_up';
+  /** The next time it fires (ISO), null once a one-off time has fired. */
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+}
+
+/** What a scheduled job receives. */
+export interface ScheduledFiring<P = unknown> {
+  key: string;
+  payload: P;
+  /** The time it was due (ISO). */
+  scheduledFor: string;
+  firedAt: string;
+  /** Times passed while no studio ran, caught up by this firing (`missed: 'catch_up'`); 0 otherwise. */
+  missed: number;
+}
+
+/**
+ * The host's scheduler. On the database by default: a row per schedule, claimed for each time by one process
+ * (a compare-and-set on its next time), so two studios on one database fire a time once; the job then goes through
+ * the queue (BullMQ on Redis when `REDIS_URL` is set, so any worker runs it).
+ */
+export interface Schedules {
+  /** Saves (or replaces) a schedule; a bad cron, time zone or past time is refused with a 400 that names it. */
+  save<P>(spec: ScheduleSpec<P>): Promise<ScheduleState>;
+  /** Removes a schedule; true when there was one. */
+  remove(key: string): Promise<boolean>;
+  get(key: string): Promise<ScheduleState | undefined>;
+  /** The next `count` times (ISO) of a cron in a time zone, or of a one-off time, after now (or `from`); throws as `save`. */
+  preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count?: number, from?: Date): string[];
+}
+export const SchedulesService = defineService<Schedules>({
+  id: 'host.schedules',
+  owner: 'host',
+  description: 'Cron and one-off schedules that enqueue a background job at their times, once across processes.',
+});
+
 export interface Secrets {
   /** Encrypts for storage at rest (AES-256-GCM). */
   encrypt(plain: string): string;

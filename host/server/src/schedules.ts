@@ -1,0 +1,300 @@
+// The host's scheduler on the database: one row per schedule holds its next time; each process wakes at the
+// earliest time it knows (and every poll interval, for schedules another process saved), claims a due row with a
+// compare-and-set on that time (only one process's update matches) and enqueues the schedule's job.
+import { CronExpressionParser } from 'cron-parser';
+import type { Kysely } from 'kysely';
+import { ApiError, ErrorCode } from '@tessera/sdk';
+import type { JobQueue, ScheduledFiring, ScheduleSpec, ScheduleState, Schedules } from '@tessera/sdk/server';
+
+export const SCHEDULES_TABLE = 'tessera_schedules';
+
+interface Row {
+  key: string;
+  job: string;
+  payload: string;
+  cron: string | null;
+  time_zone: string | null;
+  run_at: string | null;
+  missed: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  updated_at: string;
+}
+
+export async function ensureSchedulesTable(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable(SCHEDULES_TABLE)
+    .ifNotExists()
+    .addColumn('key', 'varchar(200)', (c) => c.primaryKey())
+    .addColumn('job', 'varchar(200)', (c) => c.notNull())
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('cron', 'varchar(200)')
+    .addColumn('time_zone', 'varchar(64)')
+    .addColumn('run_at', 'varchar(32)')
+    .addColumn('missed', 'varchar(16)', (c) => c.notNull())
+    .addColumn('next_run_at', 'varchar(32)')
+    .addColumn('last_run_at', 'varchar(32)')
+    .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex(`${SCHEDULES_TABLE}_next`)
+    .ifNotExists()
+    .on(SCHEDULES_TABLE)
+    .column('next_run_at')
+    .execute();
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function refuse(message: string, key: string, params: Record<string, string>): ApiError {
+  return new ApiError(400, ErrorCode.INVALID_PARAMS, message, '', { text: { key, params } });
+}
+
+function checkTimeZone(timeZone: string | undefined): void {
+  if (!timeZone) return;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+  } catch {
+    throw refuse(
+      `"${timeZone}" is not a time zone: give an IANA name such as Asia/Shanghai or Europe/Berlin.`,
+      'host.scheduleTimeZone',
+      { zone: timeZone },
+    );
+  }
+}
+
+/** The times of a cron in a time zone after `from` (exclusive), at most `count`, none past `until`. */
+function cronTimes(cron: string, timeZone: string | undefined, from: number, count: number, until = Infinity): number[] {
+  let it;
+  try {
+    it = CronExpressionParser.parse(cron.trim(), { currentDate: new Date(from), tz: timeZone || 'UTC' });
+  } catch (e) {
+    throw refuse(
+      `"${cron}" is not a cron expression (${(e as Error).message}): give five fields (minute hour day month weekday), such as "0 9 * * 1-5".`,
+      'host.scheduleCron',
+      { cron, reason: (e as Error).message },
+    );
+  }
+  const out: number[] = [];
+  while (out.length < count) {
+    const t = it.next().getTime();
+    if (t > until) break;
+    out.push(t);
+  }
+  return out;
+}
+
+function checkSpec(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, now: number): void {
+  if (!spec.cron === !spec.at)
+    throw refuse('Give a schedule either a cron expression or one time, not both.', 'host.scheduleKind', {});
+  checkTimeZone(spec.timeZone);
+  if (spec.at !== undefined) {
+    const t = Date.parse(spec.at);
+    if (Number.isNaN(t)) throw refuse(`"${spec.at}" is not a time (ISO 8601).`, 'host.scheduleAt', { at: spec.at });
+    if (t <= now) throw refuse(`The time ${spec.at} has passed.`, 'host.schedulePast', { at: spec.at });
+  }
+}
+
+function stateOf(row: Row): ScheduleState {
+  return {
+    key: row.key,
+    job: row.job,
+    cron: row.cron,
+    timeZone: row.time_zone,
+    at: row.run_at,
+    missed: row.missed === 'catch_up' ? 'catch_up' : 'skip',
+    nextRunAt: row.next_run_at,
+    lastRunAt: row.last_run_at,
+  };
+}
+
+export interface DatabaseSchedulesOptions {
+  /** How often a process looks for schedules other processes saved (ms). */
+  pollMs?: number;
+  /** How late a time may be fired and still count as on time (ms); later, it was missed. */
+  graceMs?: number;
+  /** The jobs this process runs (a schedule of an extension that is off waits, untouched, until it is on again). */
+  jobs(): string[];
+  onError(error: unknown): void;
+  now?: () => number;
+}
+
+export class DatabaseSchedules implements Schedules {
+  #db: Kysely<any>;
+  #queue: JobQueue;
+  #opts: Required<Omit<DatabaseSchedulesOptions, 'jobs' | 'onError'>> &
+    Pick<DatabaseSchedulesOptions, 'jobs' | 'onError'>;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
+  #ticking: Promise<void> | undefined;
+
+  constructor(db: Kysely<any>, queue: JobQueue, opts: DatabaseSchedulesOptions) {
+    this.#db = db;
+    this.#queue = queue;
+    this.#opts = { ...opts, pollMs: opts.pollMs ?? 15_000, graceMs: opts.graceMs ?? 60_000, now: opts.now ?? Date.now };
+  }
+
+  preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count = 5, from?: Date): string[] {
+    const now = from?.getTime() ?? this.#opts.now();
+    checkSpec(spec, now);
+    if (spec.at) return [iso(Date.parse(spec.at))];
+    return cronTimes(spec.cron!, spec.timeZone, now, Math.min(Math.max(count, 1), 100)).map(iso);
+  }
+
+  async save<P>(spec: ScheduleSpec<P>): Promise<ScheduleState> {
+    if (!spec.key || spec.key.length > 200) throw new Error('a schedule needs a key of 1 to 200 characters');
+    const next = this.preview(spec, 1)[0];
+    const row: Row = {
+      key: spec.key,
+      job: spec.job,
+      payload: JSON.stringify(spec.payload ?? null),
+      cron: spec.cron?.trim() ?? null,
+      time_zone: spec.timeZone ?? null,
+      run_at: spec.at ? iso(Date.parse(spec.at)) : null,
+      missed: spec.missed === 'catch_up' ? 'catch_up' : 'skip',
+      next_run_at: next,
+      last_run_at: null,
+      updated_at: iso(this.#opts.now()),
+    };
+    const { key, last_run_at, ...changes } = row;
+    await this.#db
+      .insertInto(SCHEDULES_TABLE)
+      .values(row)
+      .onConflict((oc) => oc.column('key').doUpdateSet(changes))
+      .execute();
+    this.#rearm();
+    return stateOf({ ...row, last_run_at: (await this.#row(key))?.last_run_at ?? last_run_at });
+  }
+
+  async remove(key: string): Promise<boolean> {
+    const r = await this.#db.deleteFrom(SCHEDULES_TABLE).where('key', '=', key).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async get(key: string): Promise<ScheduleState | undefined> {
+    const row = await this.#row(key);
+    return row && stateOf(row);
+  }
+
+  async #row(key: string): Promise<Row | undefined> {
+    return (await this.#db.selectFrom(SCHEDULES_TABLE).selectAll().where('key', '=', key).executeTakeFirst()) as
+      | Row
+      | undefined;
+  }
+
+  /**
+   * Fires what is due at `now`: claims each due row (its next time moved on, only if nobody moved it first) and
+   * enqueues its job. Returns how many fired. The timer calls it; tests call it with a time of their choosing.
+   */
+  async runDue(now = this.#opts.now()): Promise<number> {
+    const jobs = this.#opts.jobs();
+    if (!jobs.length) return 0;
+    const due = (await this.#db
+      .selectFrom(SCHEDULES_TABLE)
+      .selectAll()
+      .where('job', 'in', jobs)
+      .where('next_run_at', '<=', iso(now))
+      .orderBy('next_run_at')
+      .limit(200)
+      .execute()) as Row[];
+    let fired = 0;
+    for (const row of due) {
+      const dueAt = Date.parse(row.next_run_at!);
+      const late = now - dueAt > this.#opts.graceMs;
+      let next: number | undefined;
+      let missed = 0;
+      try {
+        if (row.cron) {
+          next = cronTimes(row.cron, row.time_zone ?? undefined, now, 1)[0];
+          if (late) missed = 1 + cronTimes(row.cron, row.time_zone ?? undefined, dueAt, 1000, now).length;
+        } else if (late) missed = 1;
+      } catch (e) {
+        // A row whose cron no longer parses (written by hand, a parser that changed): left out, said once a tick.
+        this.#opts.onError(new Error(`schedule '${row.key}' cannot be read: ${(e as Error).message}`));
+        continue;
+      }
+      const fire = !late || row.missed === 'catch_up';
+      const claimed = await this.#db
+        .updateTable(SCHEDULES_TABLE)
+        .set({
+          next_run_at: next === undefined ? null : iso(next),
+          last_run_at: fire ? iso(now) : row.last_run_at,
+          updated_at: iso(now),
+        })
+        .where('key', '=', row.key)
+        .where('next_run_at', '=', row.next_run_at)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1 || !fire) continue;
+      const firing: ScheduledFiring = {
+        key: row.key,
+        payload: JSON.parse(row.payload) as unknown,
+        scheduledFor: row.next_run_at!,
+        firedAt: iso(now),
+        missed: late ? missed : 0,
+      };
+      try {
+        await this.#queue.enqueue(row.job, firing, { jobId: `${row.key}@${row.next_run_at}` });
+        fired++;
+      } catch (e) {
+        this.#opts.onError(new Error(`schedule '${row.key}' could not enqueue '${row.job}': ${(e as Error).message}`));
+      }
+    }
+    // A full page: more may be due.
+    if (due.length === 200) fired += await this.runDue(now);
+    return fired;
+  }
+
+  /** Starts firing (after every extension has registered its jobs). */
+  start(): void {
+    this.#running = true;
+    this.#rearm();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    await this.#ticking;
+  }
+
+  /** Sleeps until the earliest next time (or the poll interval, whichever is sooner), then fires what is due. */
+  #rearm(): void {
+    if (!this.#running || this.#ticking) return;
+    clearTimeout(this.#timer);
+    void this.#earliest().then(
+      (earliest) => {
+        if (!this.#running || this.#ticking) return;
+        clearTimeout(this.#timer);
+        const wait = earliest === undefined ? this.#opts.pollMs : Math.max(0, earliest - this.#opts.now());
+        this.#timer = setTimeout(() => this.#tick(), Math.min(wait, this.#opts.pollMs));
+        this.#timer.unref?.();
+      },
+      (e: unknown) => this.#opts.onError(e),
+    );
+  }
+
+  #tick(): void {
+    this.#ticking = this.runDue()
+      .then(
+        () => undefined,
+        (e: unknown) => this.#opts.onError(e),
+      )
+      .finally(() => {
+        this.#ticking = undefined;
+        this.#rearm();
+      });
+  }
+
+  async #earliest(): Promise<number | undefined> {
+    const jobs = this.#opts.jobs();
+    if (!jobs.length) return undefined;
+    const row = (await this.#db
+      .selectFrom(SCHEDULES_TABLE)
+      .select('next_run_at')
+      .where('job', 'in', jobs)
+      .where('next_run_at', 'is not', null)
+      .orderBy('next_run_at')
+      .limit(1)
+      .executeTakeFirst()) as { next_run_at: string } | undefined;
+    return row ? Date.parse(row.next_run_at) : undefined;
+  }
+}
