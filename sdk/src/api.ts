@@ -312,12 +312,14 @@ export const LOG_ID_HEADER = 'x-tt-logid';
  * the handler must return what `response` describes, and in tests what goes out is checked against it); the page
  * calls it (`api.call(ListTemplates, input)`), typed by the same schemas; `/openapi.json` carries both.
  */
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface Endpoint<
   B extends ZodType | undefined = ZodType | undefined,
   Q extends ZodType | undefined = ZodType | undefined,
   R extends ZodType = ZodType,
+  M extends EndpointMethod = EndpointMethod,
 > {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly method: M;
   /** Fastify path syntax, without parameters (an internal API takes its ids in the body or query). */
   readonly path: string;
   readonly summary?: string;
@@ -326,19 +328,24 @@ export interface Endpoint<
   readonly response: R;
 }
 
-/** A contract (see Endpoint); `as const` is not needed: the schemas carry the types. */
+/** A contract (see Endpoint); `as const` is not needed: the schemas (and the method) carry the types. */
 export function defineEndpoint<
   B extends ZodType | undefined = undefined,
   Q extends ZodType | undefined = undefined,
   R extends ZodType = ZodType,
->(endpoint: Endpoint<B, Q, R>): Endpoint<B, Q, R> {
+  const M extends EndpointMethod = EndpointMethod,
+>(endpoint: Endpoint<B, Q, R, M>): Endpoint<B, Q, R, M> {
   return Object.freeze({ ...endpoint });
 }
 
+/** The schema an endpoint validates its body (or query) with, present. */
+export type EndpointBody<E> =
+  E extends Endpoint<infer B, ZodType | undefined, ZodType, EndpointMethod> ? Exclude<B, undefined> : never;
+
 /** What a page sends to an endpoint: its body (its query for GET), before the server's defaults apply. */
 export type EndpointInput<E> =
-  E extends Endpoint<infer B, infer Q, ZodType>
-    ? E['method'] extends 'GET'
+  E extends Endpoint<infer B, infer Q, ZodType, infer M>
+    ? M extends 'GET'
       ? Q extends ZodType
         ? z.input<Q>
         : void

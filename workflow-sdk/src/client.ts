@@ -176,3 +176,40 @@ export const InterruptViews = defineRegistryPoint<InterruptView>({
   }),
   key: (v) => String(v.type),
 });
+
+/** What a panel of the workflow editor is given: the workflow it is open on. */
+export interface EditorPanelProps {
+  spaceId: string;
+  workflowId: string;
+  /** The latest published version, null while the workflow has none. */
+  latestVersion: string | null;
+  /** The Start node's fields of the draft (the run's inputs). */
+  inputs: FieldDecl[];
+}
+
+/**
+ * A side panel of the workflow editor, opened by a button of its toolbar beside Versions and Test run (the
+ * workflow's triggers ...). `label` is an i18n key with its namespace (`triggers:panel.title`).
+ */
+export interface EditorPanel {
+  key: string;
+  label: string;
+  order?: number;
+  Component: ComponentType<EditorPanelProps>;
+}
+
+export const EditorPanels = defineRegistryPoint<EditorPanel>({
+  id: 'workflow.editorPanels',
+  owner: 'workflow',
+  description: "Side panels of the workflow editor, each opened from the editor's toolbar.",
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
+    label: z.string().min(1),
+    order: z.number().optional(),
+    Component: z.custom<ComponentType>(
+      (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+      'must be a component',
+    ),
+  }),
+  key: (p) => p.key,
+});

@@ -1,7 +1,6 @@
 // The host's scheduler on the database: one row per schedule holds its next time; each process wakes at the
 // earliest time it knows (and every poll interval, for schedules another process saved), claims a due row with a
 // compare-and-set on that time (only one process's update matches) and enqueues the schedule's job.
-import { CronExpressionParser } from 'cron-parser';
 import type { Kysely } from 'kysely';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { JobQueue, ScheduledFiring, ScheduleSpec, ScheduleState, Schedules } from '@tessera/sdk/server';
@@ -19,6 +18,11 @@ interface Row {
   next_run_at: string | null;
   last_run_at: string | null;
   updated_at: string;
+}
+
+/** The table as Kysely sees it (typed: no casts of what it reads). */
+interface SchedulesDb {
+  tessera_schedules: Row;
 }
 
 export async function ensureSchedulesTable(db: Kysely<any>): Promise<void> {
@@ -63,8 +67,19 @@ function checkTimeZone(timeZone: string | undefined): void {
   }
 }
 
+// The cron parser (and the date library under it) is loaded with the first schedule read or saved, not at start.
+let parser: Promise<typeof import('cron-parser')> | undefined;
+const cronParser = () => (parser ??= import('cron-parser'));
+
 /** The times of a cron in a time zone after `from` (exclusive), at most `count`, none past `until`. */
-function cronTimes(cron: string, timeZone: string | undefined, from: number, count: number, until = Infinity): number[] {
+async function cronTimes(
+  cron: string,
+  timeZone: string | undefined,
+  from: number,
+  count: number,
+  until = Infinity,
+): Promise<number[]> {
+  const { CronExpressionParser } = await cronParser();
   let it;
   try {
     it = CronExpressionParser.parse(cron.trim(), { currentDate: new Date(from), tz: timeZone || 'UTC' });
@@ -120,7 +135,7 @@ export interface DatabaseSchedulesOptions {
 }
 
 export class DatabaseSchedules implements Schedules {
-  #db: Kysely<any>;
+  #db: Kysely<SchedulesDb>;
   #queue: JobQueue;
   #opts: Required<Omit<DatabaseSchedulesOptions, 'jobs' | 'onError'>> &
     Pick<DatabaseSchedulesOptions, 'jobs' | 'onError'>;
@@ -129,21 +144,21 @@ export class DatabaseSchedules implements Schedules {
   #ticking: Promise<void> | undefined;
 
   constructor(db: Kysely<any>, queue: JobQueue, opts: DatabaseSchedulesOptions) {
-    this.#db = db;
+    this.#db = db as Kysely<SchedulesDb>;
     this.#queue = queue;
     this.#opts = { ...opts, pollMs: opts.pollMs ?? 15_000, graceMs: opts.graceMs ?? 60_000, now: opts.now ?? Date.now };
   }
 
-  preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count = 5, from?: Date): string[] {
+  async preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count = 5, from?: Date): Promise<string[]> {
     const now = from?.getTime() ?? this.#opts.now();
     checkSpec(spec, now);
     if (spec.at) return [iso(Date.parse(spec.at))];
-    return cronTimes(spec.cron!, spec.timeZone, now, Math.min(Math.max(count, 1), 100)).map(iso);
+    return (await cronTimes(spec.cron!, spec.timeZone, now, Math.min(Math.max(count, 1), 100))).map(iso);
   }
 
   async save<P>(spec: ScheduleSpec<P>): Promise<ScheduleState> {
     if (!spec.key || spec.key.length > 200) throw new Error('a schedule needs a key of 1 to 200 characters');
-    const next = this.preview(spec, 1)[0];
+    const [next] = await this.preview(spec, 1);
     const row: Row = {
       key: spec.key,
       job: spec.job,
@@ -177,9 +192,7 @@ export class DatabaseSchedules implements Schedules {
   }
 
   async #row(key: string): Promise<Row | undefined> {
-    return (await this.#db.selectFrom(SCHEDULES_TABLE).selectAll().where('key', '=', key).executeTakeFirst()) as
-      | Row
-      | undefined;
+    return this.#db.selectFrom(SCHEDULES_TABLE).selectAll().where('key', '=', key).executeTakeFirst();
   }
 
   /**
@@ -189,14 +202,14 @@ export class DatabaseSchedules implements Schedules {
   async runDue(now = this.#opts.now()): Promise<number> {
     const jobs = this.#opts.jobs();
     if (!jobs.length) return 0;
-    const due = (await this.#db
+    const due = await this.#db
       .selectFrom(SCHEDULES_TABLE)
       .selectAll()
       .where('job', 'in', jobs)
       .where('next_run_at', '<=', iso(now))
       .orderBy('next_run_at')
       .limit(200)
-      .execute()) as Row[];
+      .execute();
     let fired = 0;
     for (const row of due) {
       const dueAt = Date.parse(row.next_run_at!);
@@ -205,8 +218,8 @@ export class DatabaseSchedules implements Schedules {
       let missed = 0;
       try {
         if (row.cron) {
-          next = cronTimes(row.cron, row.time_zone ?? undefined, now, 1)[0];
-          if (late) missed = 1 + cronTimes(row.cron, row.time_zone ?? undefined, dueAt, 1000, now).length;
+          [next] = await cronTimes(row.cron, row.time_zone ?? undefined, now, 1);
+          if (late) missed = 1 + (await cronTimes(row.cron, row.time_zone ?? undefined, dueAt, 1000, now)).length;
         } else if (late) missed = 1;
       } catch (e) {
         // A row whose cron no longer parses (written by hand, a parser that changed): left out, said once a tick.
@@ -287,14 +300,14 @@ export class DatabaseSchedules implements Schedules {
   async #earliest(): Promise<number | undefined> {
     const jobs = this.#opts.jobs();
     if (!jobs.length) return undefined;
-    const row = (await this.#db
+    const row = await this.#db
       .selectFrom(SCHEDULES_TABLE)
       .select('next_run_at')
       .where('job', 'in', jobs)
       .where('next_run_at', 'is not', null)
       .orderBy('next_run_at')
       .limit(1)
-      .executeTakeFirst()) as { next_run_at: string } | undefined;
-    return row ? Date.parse(row.next_run_at) : undefined;
+      .executeTakeFirst();
+    return row?.next_run_at ? Date.parse(row.next_run_at) : undefined;
   }
 }

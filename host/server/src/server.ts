@@ -148,6 +148,9 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // A route that checks a signature over the bytes sent (an incoming webhook) keeps the text as received.
+    if ((request.routeOptions?.config as { rawBody?: boolean } | undefined)?.rawBody)
+      (request as { rawBody?: string }).rawBody = body as string;
     void parseJson(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (jsonNestsDeeper(value))
@@ -587,7 +590,10 @@ const HOST_ERROR_TEXTS = [
       'zh-CN': '定时请填写 cron 表达式或一个时间，二者选一。',
     },
   },
-  { key: 'host.scheduleAt', texts: { 'en-US': '"{{at}}" is not a time (ISO 8601).', 'zh-CN': '“{{at}}”不是有效时间（ISO 8601）。' } },
+  {
+    key: 'host.scheduleAt',
+    texts: { 'en-US': '"{{at}}" is not a time (ISO 8601).', 'zh-CN': '“{{at}}”不是有效时间（ISO 8601）。' },
+  },
   { key: 'host.schedulePast', texts: { 'en-US': 'The time {{at}} has passed.', 'zh-CN': '时间 {{at}} 已经过去。' } },
   {
     key: 'host.signIn',

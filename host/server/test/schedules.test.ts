@@ -49,8 +49,18 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
     const queue = new RecordingQueue();
     const job = jobName();
     let now = ms('2026-03-27T12:00:00Z');
-    const s = new DatabaseSchedules(db, queue, { jobs: () => [job], onError: (e) => expect.fail(String(e)), now: () => now });
-    const state = await s.save({ key: `${job}:berlin`, job, cron: '30 2 * * *', timeZone: 'Europe/Berlin', payload: { n: 1 } });
+    const s = new DatabaseSchedules(db, queue, {
+      jobs: () => [job],
+      onError: (e) => expect.fail(String(e)),
+      now: () => now,
+    });
+    const state = await s.save({
+      key: `${job}:berlin`,
+      job,
+      cron: '30 2 * * *',
+      timeZone: 'Europe/Berlin',
+      payload: { n: 1 },
+    });
     expect(state.nextRunAt).toBe('2026-03-28T01:30:00.000Z'); // 02:30 CET (UTC+1)
     const times: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -83,7 +93,11 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
     const queue = new RecordingQueue();
     const job = jobName();
     let now = ms('2026-11-27T00:30:00Z');
-    const s = new DatabaseSchedules(db, queue, { jobs: () => [job], onError: (e) => expect.fail(String(e)), now: () => now });
+    const s = new DatabaseSchedules(db, queue, {
+      jobs: () => [job],
+      onError: (e) => expect.fail(String(e)),
+      now: () => now,
+    });
     await s.save({ key: `${job}:skip`, job, cron: '0 * * * *' });
     await s.save({ key: `${job}:catch`, job, cron: '0 * * * *', missed: 'catch_up' });
     await s.save({ key: `${job}:once`, job, at: '2026-11-27T02:00:00Z', missed: 'catch_up' });
@@ -97,7 +111,8 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
       ]),
     );
     expect(queue.fired.some((f) => f.firing.key === `${job}:skip`)).toBe(false);
-    for (const key of ['skip', 'catch']) expect((await s.get(`${job}:${key}`))!.nextRunAt).toBe('2026-11-27T05:00:00.000Z');
+    for (const key of ['skip', 'catch'])
+      expect((await s.get(`${job}:${key}`))!.nextRunAt).toBe('2026-11-27T05:00:00.000Z');
     expect(await s.get(`${job}:once`)).toMatchObject({ nextRunAt: null, lastRunAt: '2026-11-27T04:30:00.000Z' });
     // A time a little late (within a minute) is not a missed one.
     now = ms('2026-11-27T05:00:20Z');
@@ -113,7 +128,12 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
     let now = ms('2026-11-27T08:00:00Z');
     const queues = [new RecordingQueue(), new RecordingQueue()];
     const [a, b] = [db, other].map(
-      (d, i) => new DatabaseSchedules(d, queues[i], { jobs: () => [job], onError: (e) => expect.fail(String(e)), now: () => now }),
+      (d, i) =>
+        new DatabaseSchedules(d, queues[i], {
+          jobs: () => [job],
+          onError: (e) => expect.fail(String(e)),
+          now: () => now,
+        }),
     );
     for (let i = 0; i < 5; i++) await a.save({ key: `${job}:${i}`, job, cron: '* * * * *' });
     for (let minute = 1; minute <= 10; minute++) {
@@ -139,17 +159,18 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
       expect(e).toBeInstanceOf(ApiError);
       return (e as ApiError).msg;
     };
-    expect(await refusal(s.save({ key: `${job}:a`, job, cron: '61 * * * *' }))).toMatch(/"61 \* \* \* \*" is not a cron expression .*0-59/);
+    expect(await refusal(s.save({ key: `${job}:a`, job, cron: '61 * * * *' }))).toMatch(
+      /"61 \* \* \* \*" is not a cron expression .*0-59/,
+    );
     expect(await refusal(s.save({ key: `${job}:a`, job, cron: '0 9 * * *', timeZone: 'Mars/Olympus' }))).toMatch(
       /"Mars\/Olympus" is not a time zone/,
     );
     expect(await refusal(s.save({ key: `${job}:a`, job, at: '2000-01-01T00:00:00Z' }))).toMatch(/has passed/);
     expect(await refusal(s.save({ key: `${job}:a`, job }))).toMatch(/either a cron expression or one time/);
     expect(await s.get(`${job}:a`)).toBeUndefined();
-    expect(s.preview({ cron: '0 9 * * 1-5', timeZone: 'Asia/Shanghai' }, 2, new Date('2026-11-27T12:00:00Z'))).toEqual([
-      '2026-11-30T01:00:00.000Z',
-      '2026-12-01T01:00:00.000Z',
-    ]);
+    expect(
+      await s.preview({ cron: '0 9 * * 1-5', timeZone: 'Asia/Shanghai' }, 2, new Date('2026-11-27T12:00:00Z')),
+    ).toEqual(['2026-11-30T01:00:00.000Z', '2026-12-01T01:00:00.000Z']);
     await db.destroy();
   });
 
@@ -158,7 +179,11 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
     const { db } = await open();
     const queue = new RecordingQueue();
     const job = jobName();
-    const s = new DatabaseSchedules(db, queue, { jobs: () => [job], onError: (e) => expect.fail(String(e)), pollMs: 60_000 });
+    const s = new DatabaseSchedules(db, queue, {
+      jobs: () => [job],
+      onError: (e) => expect.fail(String(e)),
+      pollMs: 60_000,
+    });
     await s.save({ key: `${job}:soon`, job, at: '2026-11-27T09:00:05Z' });
     await s.save({ key: `${job}:other`, job: `${job}-off`, at: '2026-11-27T09:00:01Z' });
     s.start();

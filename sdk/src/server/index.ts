@@ -203,6 +203,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
    * where it goes; the route reads and limits it itself.
    */
   stream?: NodeJS.ReadableStream;
+  /** For `rawBody` routes: the JSON body's text as received ('' when there was none). */
+  rawBody?: string;
   /** The underlying Fastify request, for what the contract does not cover. */
   raw: unknown;
 }
@@ -252,6 +254,11 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
    * is then undefined; the route enforces its own size limit.
    */
   upload?: boolean;
+  /**
+   * The JSON body is parsed as usual and its text as received is kept in `req.rawBody` too (a signature over the
+   * bytes sent: an incoming webhook's HMAC).
+   */
+  rawBody?: boolean;
   /** Limit per caller and minute (login forms, ...). */
   rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
   handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;
@@ -707,7 +714,7 @@ export interface Schedules {
   remove(key: string): Promise<boolean>;
   get(key: string): Promise<ScheduleState | undefined>;
   /** The next `count` times (ISO) of a cron in a time zone, or of a one-off time, after now (or `from`); throws as `save`. */
-  preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count?: number, from?: Date): string[];
+  preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count?: number, from?: Date): Promise<string[]>;
 }
 export const SchedulesService = defineService<Schedules>({
   id: 'host.schedules',

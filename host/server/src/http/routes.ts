@@ -70,7 +70,7 @@ export function mountRoute(
   app.route({
     method: route.method,
     url: route.path,
-    config: { stream: !!route.stream, upload: !!route.upload, extensionId },
+    config: { stream: !!route.stream, upload: !!route.upload, rawBody: !!route.rawBody, extensionId },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const found = await callerOf(request, opts.authenticators);
       // A refused credential fails every route that needs a caller; anonymous routes just go without one.
@@ -203,6 +203,7 @@ export function mountRoute(
         ip: request.ip,
         signal: controller.signal,
         ...(route.upload ? { stream: request.raw } : {}),
+        ...(route.rawBody ? { rawBody: (request as { rawBody?: string }).rawBody ?? '' } : {}),
         raw: request,
       };
       let result: unknown;

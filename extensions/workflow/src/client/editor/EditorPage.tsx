@@ -35,7 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { useSpaceId } from '../space.ts';
-import { NodeTypeClients } from '../points.ts';
+import { EditorPanels, NodeTypeClients } from '../points.ts';
 import {
   autoLayout,
   besideNode,
@@ -157,6 +157,8 @@ function Editor({
   const api = useApi();
   usePageTitle(initial.name);
   const clients = useRegistry(NodeTypeClients);
+  // Panels other extensions add to the toolbar (the workflow's triggers ...), in their order.
+  const panels = [...useRegistry(EditorPanels)].sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
   const clientOf = useCallback(
     (n: CanvasNode) => clients.find((c) => c.key === typeOf(types, n)?.key),
     [clients, types],
@@ -289,7 +291,9 @@ function Editor({
   }, []);
 
   const testRun = useTestRun(spaceId, workflowId);
-  const [side, setSide] = useState<'run' | 'versions' | 'problems' | null>(openRun ? 'run' : null);
+  // The side panel open: the editor's own, or an extension's (`panel:<key>`).
+  const [side, setSide] = useState<string | null>(openRun ? 'run' : null);
+  const extensionPanel = side?.startsWith('panel:') ? panels.find((p) => `panel:${p.key}` === side) : undefined;
   const [brokenRun, setBrokenRun] = useState(false);
   const navigate = useNavigate();
   /** Selects a node and brings it into view (from the problems list). */
@@ -322,14 +326,18 @@ function Editor({
   );
   useEffect(() => {
     // Opened from a run's debug link: that run's results on the canvas, its output and its trace.
-    if (openRun) void testRun.open(openRun).catch(() => undefined);
+    // A run linked from inside the editor (a trigger's firing) opens the run panel on it too.
+    if (openRun) {
+      setSide('run');
+      void testRun.open(openRun).catch(() => undefined);
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [openRun]);
   const qc = useQueryClient();
   // Statuses of the draft (tested? published?), for the versions panel.
   const meta = useQuery({
     queryKey: ['workflow', 'meta', workflowId],
-    enabled: side === 'versions',
+    enabled: side === 'versions' || !!extensionPanel,
     queryFn: async () =>
       (
         await api.post<{ workflow: { publish_status: number; latest_version: string | null } }>(
@@ -847,6 +855,16 @@ function Editor({
             >
               {t('run.title')}
             </Button>
+            {panels.map((p) => (
+              <Button
+                key={p.key}
+                type={side === `panel:${p.key}` ? 'primary' : 'secondary'}
+                onClick={() => setSide(side === `panel:${p.key}` ? null : `panel:${p.key}`)}
+                data-testid={`editor-panel-toggle-${p.key}`}
+              >
+                {t(p.label)}
+              </Button>
+            ))}
           </>
         )}
       </div>
@@ -920,6 +938,14 @@ function Editor({
                 tested={meta.data ? meta.data.publish_status !== 1 : true}
                 beforeWrite={flush}
                 onReverted={() => void reload()}
+              />
+            )}
+            {extensionPanel && !only && (
+              <extensionPanel.Component
+                spaceId={spaceId}
+                workflowId={workflowId}
+                latestVersion={meta.data?.latest_version ?? null}
+                inputs={canvas.nodes.find((n) => typeOf(types, n)?.role === 'entry')?.node_param.outputs ?? []}
               />
             )}
             {side === 'problems' && !only && <ProblemsPanel problems={problemList} onPick={focusNode} />}
