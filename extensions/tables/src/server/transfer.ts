@@ -2,7 +2,13 @@
 // loaded with the first import of its kind) whose progress and per-row errors are kept; an export answers the
 // table as CSV (csv-stringify).
 import { badRequest, notFound } from '@tessera/sdk';
-import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import {
+  JobQueueService,
+  readSpreadsheet,
+  SPREADSHEET_TYPES,
+  writeSpreadsheet,
+  type ServerContext,
+} from '@tessera/sdk/server';
 import { z } from 'zod';
 import { fieldsOf, now, type DatabaseRow, type TableStore } from './store.ts';
 
@@ -147,7 +153,6 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
     query: z.object({ space_id: Id, database_id: Id, table_type: z.coerce.number().int().min(1).max(2).default(1) }),
     handler: async ({ query }, reply) => {
       const d = await store.get(query.database_id, query.space_id);
-      const { stringify } = await import('csv-stringify/sync');
       const fields = fieldsOf(d);
       const lines: string[][] = [];
       for (let offset = 0; ; offset += 1000) {
@@ -163,49 +168,13 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
         if (r.rows.length < 1000) break;
       }
       reply.header('content-disposition', `attachment; filename="${d.table_name}.csv"`);
-      reply.send(`\ufeff${stringify([fields.map((f) => f.name), ...lines])}`, 'text/csv; charset=utf-8');
+      reply.send(await writeSpreadsheet([fields.map((f) => f.name), ...lines], 'csv'), SPREADSHEET_TYPES.csv);
     },
   });
 }
 
-/** Reads the CSV, converts each row by its fields, inserts the good ones in batches and keeps the bad ones' lines. */
 /** The rows of the file as text cells (the first row is the header). */
-async function readRecords(imp: ImportRow): Promise<string[][]> {
-  if (imp.format === 'xlsx') {
-    const ExcelJS = (await import('exceljs')).default;
-    const book = new ExcelJS.Workbook();
-    try {
-      await book.xlsx.load(Buffer.from(imp.content!, 'base64') as never);
-    } catch (e) {
-      throw badRequest(`The file is not an XLSX workbook this studio reads: ${(e as Error).message.split('\n')[0]}`);
-    }
-    const sheet = book.worksheets[0];
-    if (!sheet) throw badRequest('The workbook has no sheet.');
-    const rows: string[][] = [];
-    sheet.eachRow({ includeEmpty: false }, (row) => {
-      const cells: string[] = [];
-      row.eachCell({ includeEmpty: true }, (cell, col) => {
-        const v = cell.value as unknown;
-        cells[col - 1] =
-          v === null || v === undefined
-            ? ''
-            : v instanceof Date
-              ? v.toISOString()
-              : typeof v === 'object'
-                ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '')
-                : String(v);
-      });
-      rows.push(Array.from(cells, (c) => (c ?? '').trim()));
-    });
-    return rows;
-  }
-  const { parse } = await import('csv-parse/sync');
-  try {
-    return parse(imp.content!.replace(/^\ufeff/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true });
-  } catch (e) {
-    throw badRequest(`The file is not CSV this studio reads: ${(e as Error).message.split('\n')[0]}`);
-  }
-}
+const readRecords = (imp: ImportRow) => readSpreadsheet(imp.content!, imp.format);
 
 async function runImport(
   store: TableStore,
