@@ -30,6 +30,8 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     TESSERA_BULLMQ_PREFIX: prefix,
     TESSERA_ALLOW_PRIVATE_NETWORK: 'true',
     TESSERA_QUEUE_STALL_MS: '3000',
+    // Both processes look for due schedules often, so they compete for every time of a cron trigger.
+    TESSERA_SCHEDULE_POLL_MS: '200',
   };
   /** A `./tessera worker` on the studio's data and database; resolves once it consumes the queue. */
   async function startWorker(): Promise<ChildProcess> {
@@ -91,6 +93,39 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
     expect(p.execute_status, workerLog).toBe(2);
     expect(JSON.parse(p.output)).toEqual({ message: 'Hello, Worker!' });
     expect((await api('canvas', { workflow_id })).workflow.status).toBe(2);
+  });
+
+  it('a cron trigger fires each second once, though the studio and the worker both watch its schedule; the worker runs it', async () => {
+    const { agent } = await signUp(studio.url);
+    const space = (await agent.post('/api/space/create', { name: 'Schedules' })).space_id;
+    const api = (p: string, body: Record<string, unknown>) =>
+      agent.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+    const { workflow_id } = await api('create', { name: unique('every second') });
+    await api('save', { workflow_id, schema: greetingCanvas() });
+    await api('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
+    const { trigger } = await api('save_trigger', {
+      workflow_id,
+      name: 'every second',
+      trigger_type: 0,
+      status: 1,
+      config: { cron_expr: '* * * * * *' },
+      payload: { parameters: { name: 'Clock' } },
+    });
+    type Firing = { scheduled_time: number; run_result: number; execute_id: string; source: string };
+    const firings = async (): Promise<Firing[]> =>
+      (
+        await agent.get(
+          `/api/workflow_api/list_trigger_events?space_id=${space}&trigger_id=${trigger.trigger_id}&size=100`,
+        )
+      ).events;
+    await expect
+      .poll(async () => (await firings()).filter((f) => f.run_result === 1).length, { timeout: 20_000, interval: 250 })
+      .toBeGreaterThanOrEqual(6);
+    await api('operate_publish_trigger', { trigger_id: trigger.trigger_id, status: 0 });
+    const all = await firings();
+    const times = all.map((f) => f.scheduled_time);
+    expect(new Set(times).size, JSON.stringify(all)).toBe(times.length);
+    expect(all.every((f) => f.source === 'cron')).toBe(true);
   });
 
   it('a worker killed during a run: the run is failed when a node not safe to repeat had started, run again otherwise', async () => {

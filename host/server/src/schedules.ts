@@ -246,7 +246,8 @@ export class DatabaseSchedules implements Schedules {
         missed: late ? missed : 0,
       };
       try {
-        await this.#queue.enqueue(row.job, firing, { jobId: `${row.key}@${row.next_run_at}` });
+        // One job per schedule and time (BullMQ keeps one job per id; it takes no ':' in an id).
+        await this.#queue.enqueue(row.job, firing, { jobId: `${row.key}@${row.next_run_at}`.replace(/:/g, '_') });
         fired++;
       } catch (e) {
         this.#opts.onError(new Error(`schedule '${row.key}' could not enqueue '${row.job}': ${(e as Error).message}`));

@@ -173,12 +173,16 @@ describe.each(engines)('schedules on %s', (_engine, url) => {
     ).toEqual(['2026-11-30T01:00:00.000Z', '2026-12-01T01:00:00.000Z']);
     await db.destroy();
   });
+});
 
+// The waking, on SQLite (the fake clock and the PostgreSQL driver's own timers do not mix; the code is the same).
+describe('the scheduler’s timer', () => {
   it('wakes by itself at the next time, and leaves the schedules of a job this process does not run', async () => {
     vi.useFakeTimers({ now: ms('2026-11-27T09:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const { db } = await open();
+    const { db } = await openDatabase({ sqliteFile: ':memory:' });
+    await ensureSchedulesTable(db);
     const queue = new RecordingQueue();
-    const job = jobName();
+    const job = `job-${Date.now()}`;
     const s = new DatabaseSchedules(db, queue, {
       jobs: () => [job],
       onError: (e) => expect.fail(String(e)),
