@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
-import { SchedulesService, type ServerContext } from '@tessera/sdk/server';
+import { SchedulesService, StudioEventSources, type ServerContext } from '@tessera/sdk/server';
 import {
   WorkflowRunFinished,
   WorkflowRunnerService,
@@ -70,6 +70,21 @@ beforeAll(async () => {
         services: [[WorkflowRunnerService, runner]],
         register(ctx) {
           workflowCtx = ctx;
+          // As the workflow extension offers a run's end.
+          ctx.register(StudioEventSources, {
+            key: 'workflow.run.finished',
+            label: { 'en-US': 'A workflow run ended', 'zh-CN': '工作流运行结束' },
+            event: WorkflowRunFinished,
+            spaceOf: (p) => p.space_id,
+            data: (p) => ({
+              workflow_id: p.workflow_id,
+              status: ['', 'running', 'success', 'fail', 'cancel'][p.status],
+            }),
+            filters: [
+              { key: 'workflow_id', label: { 'en-US': 'Workflow', 'zh-CN': '工作流' } },
+              { key: 'status', label: { 'en-US': 'Status', 'zh-CN': '状态' } },
+            ],
+          });
         },
       },
     ],

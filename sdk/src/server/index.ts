@@ -5,6 +5,7 @@ import {
   defineService,
   type Disposable,
   type ExtensionContext,
+  type EventToken,
   type ExtensionDefinition,
 } from '@tessera/core';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
@@ -650,6 +651,37 @@ export const JobQueueService = defineService<JobQueue>({
   id: 'host.jobs',
   owner: 'host',
   description: 'The background job queue.',
+});
+
+/**
+ * A studio event offered to what reacts to events for people (a workflow's trigger, an API app's callbacks): the
+ * extension that emits the event registers it once, with how to find its space and what of it may leave the studio.
+ */
+export interface StudioEventSource<T = any> {
+  /** The event's public name (`workflow.run.finished`): a trigger's `event_id`, an API app's `event_type`. */
+  key: string;
+  label: { 'en-US': string; 'zh-CN': string };
+  event: EventToken<T>;
+  /** The space it happened in: only that space's triggers and API apps see it. */
+  spaceOf(payload: T): string | undefined;
+  /** What of it is handed on (plain JSON, nothing secret): a trigger's mapping reads it, a callback carries it. */
+  data(payload: T): Record<string, unknown>;
+  /** Fields of `data` a trigger may require a value of (a run's `workflow_id`, its `status`). */
+  filters?: { key: string; label: { 'en-US': string; 'zh-CN': string }; choices?: string[] }[];
+}
+
+export const StudioEventSources = defineRegistryPoint<StudioEventSource>({
+  id: 'server.studioEventSources',
+  owner: 'host',
+  description: 'Studio events offered to triggers and API apps, registered by the extension that emits each.',
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
+    label: z.object({ 'en-US': z.string().min(1), 'zh-CN': z.string().min(1) }),
+    event: z.object({ name: z.string().min(1) }),
+    spaceOf: fn,
+    data: fn,
+  }),
+  key: (s) => s.key,
 });
 
 /**

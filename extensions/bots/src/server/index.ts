@@ -1,11 +1,19 @@
-import { Connectors as ConnectorsPoint, ResourceReferences, containsText, defineExtension } from '@tessera/sdk/server';
+import {
+  Connectors as ConnectorsPoint,
+  ResourceReferences,
+  StudioEventSources,
+  containsText,
+  defineExtension,
+} from '@tessera/sdk/server';
 import { z } from 'zod';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { badRequest } from '@tessera/sdk';
 import {
   BotChatsService,
   BotConfig,
+  BotPublished,
   BotsService,
+  ChatFinished,
   CONNECTOR_NAMES,
   Connectors,
   type BotSummary,
@@ -237,6 +245,34 @@ export default defineExtension({
     ] as const) {
       ctx.register(TokenPermissions, { key, label: { 'en-US': en, 'zh-CN': zh }, group: 'bot' });
     }
+    // Bots' events for triggers and API apps' callbacks (`bot.published` as Coze's callbacks name it).
+    ctx.register(StudioEventSources, {
+      key: 'bot.published',
+      label: { 'en-US': 'A bot was published', 'zh-CN': '智能体已发布' },
+      event: BotPublished,
+      spaceOf: (p) => p.space_id,
+      data: (p) => ({ bot_id: p.bot_id, version: p.version, connectors: p.connectors }),
+      filters: [{ key: 'bot_id', label: { 'en-US': 'Bot', 'zh-CN': '智能体' } }],
+    });
+    ctx.register(StudioEventSources, {
+      key: 'bot.chat.finished',
+      label: { 'en-US': 'A chat with a bot ended', 'zh-CN': '与智能体的对话结束' },
+      event: ChatFinished,
+      spaceOf: (p) => p.space_id,
+      data: (p) => ({
+        chat_id: p.chat_id,
+        bot_id: p.bot_id,
+        conversation_id: p.conversation_id,
+        status: p.status,
+        input_tokens: p.input_tokens,
+        output_tokens: p.output_tokens,
+        duration_ms: p.duration_ms,
+      }),
+      filters: [
+        { key: 'bot_id', label: { 'en-US': 'Bot', 'zh-CN': '智能体' } },
+        { key: 'status', label: { 'en-US': 'Status', 'zh-CN': '状态' }, choices: ['completed', 'failed', 'canceled'] },
+      ],
+    });
   },
   async start(ctx) {
     // Chats answered by a process that stopped will not end on their own (with several processes a

@@ -1,8 +1,10 @@
 // Batch jobs (server half): a published workflow run over the rows of a CSV or XLSX file.
-import { defineExtension, ErrorTexts } from '@tessera/sdk/server';
+import { defineExtension, ErrorTexts, StudioEventSources } from '@tessera/sdk/server';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
-import { JobService, RUN_JOB } from './service.ts';
+import { JobFinished, JobService, RUN_JOB } from './service.ts';
+
+const STATUS = ['waiting', 'running', 'success', 'failed', 'cancelled'];
 
 const services = new WeakMap<object, JobService>();
 
@@ -27,6 +29,26 @@ export default defineExtension({
     ctx.register(ErrorTexts, {
       key: 'jobs.stopping',
       texts: { 'en-US': 'The job is still stopping: try again in a moment.', 'zh-CN': '任务仍在停止中，请稍后再试。' },
+    });
+    // A job's end, for triggers and API apps' callbacks.
+    ctx.register(StudioEventSources, {
+      key: 'workflow.job.finished',
+      label: { 'en-US': 'A batch job ended', 'zh-CN': '批量任务结束' },
+      event: JobFinished,
+      spaceOf: (p) => p.space_id,
+      data: (p) => ({
+        job_id: p.job_id,
+        workflow_id: p.workflow_id,
+        status: STATUS[p.status] ?? String(p.status),
+        total: p.total,
+        success: p.success,
+        failed: p.failed,
+        cancelled: p.cancelled,
+      }),
+      filters: [
+        { key: 'workflow_id', label: { 'en-US': 'Workflow', 'zh-CN': '工作流' } },
+        { key: 'status', label: { 'en-US': 'Status', 'zh-CN': '状态' }, choices: ['success', 'failed', 'cancelled'] },
+      ],
     });
     const service = new JobService(ctx);
     services.set(ctx, service);

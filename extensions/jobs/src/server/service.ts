@@ -2,7 +2,7 @@
 // waiting tasks a few at once (its concurrency) through the workflow runner; results are written in batches (a
 // transaction every 100 tasks or quarter second), which is also when a cancel from elsewhere is noticed. Only ended
 // tasks are written: a job stopped with the studio resumes at the next start from its waiting tasks.
-import { ApiError, ErrorCode, notFound, type EndpointBody } from '@tessera/sdk';
+import { ApiError, defineEvent, ErrorCode, notFound, type EndpointBody } from '@tessera/sdk';
 import {
   JobQueueService,
   SPREADSHEET_TYPES,
@@ -21,6 +21,18 @@ const readInput: typeof import('./input.ts').readInput = async (...args) =>
   (await import('./input.ts')).readInput(...args);
 
 export const RUN_JOB = 'jobs.run';
+
+/** A batch job ended (succeeded, failed or cancelled). */
+export const JobFinished = defineEvent<{
+  job_id: string;
+  space_id: string;
+  workflow_id: string;
+  status: number;
+  total: number;
+  success: number;
+  failed: number;
+  cancelled: number;
+}>('jobs.finished', 'A batch job ended.');
 const FLUSH_EVERY = 100;
 const FLUSH_MS = 250;
 const PAGE = 200;
@@ -273,7 +285,23 @@ export class JobService {
         .execute();
     });
     this.#live.get(jobId)?.abort.abort();
-    return this.view(await this.job(spaceId, jobId));
+    const ended = await this.job(spaceId, jobId);
+    this.#finished(ended);
+    return this.view(ended);
+  }
+
+  /** Says a job ended, on the bus (triggers and API apps listen). */
+  #finished(j: JobRow): void {
+    this.#ctx.emit(JobFinished, {
+      job_id: j.id,
+      space_id: j.space_id,
+      workflow_id: j.workflow_id,
+      status: Number(j.status),
+      total: Number(j.total),
+      success: Number(j.success),
+      failed: Number(j.failed),
+      cancelled: Number(j.cancelled),
+    });
   }
 
   async cancelTask(spaceId: string, jobId: string, taskId: string): Promise<JobView> {
@@ -566,6 +594,8 @@ export class JobService {
       .where('id', '=', jobId)
       .where('status', 'in', [JobStatus.RUNNING, JobStatus.WAIT])
       .execute();
+    const ended = await this.#db.selectFrom('workflow_job').selectAll().where('id', '=', jobId).executeTakeFirst();
+    if (ended) this.#finished(ended);
     return true;
   }
 }

@@ -1,10 +1,14 @@
 // Triggers (server half): a workflow runs on a schedule, on a call to its webhook or on a studio event. The host's
-// scheduler keeps the times (SchedulesService); the queue runs the firings; TriggerEventSources names the events.
+// scheduler keeps the times (SchedulesService); the queue runs the firings; StudioEventSources names the events.
 import { outsideRequest } from '@tessera/sdk/server';
 import { StudioStarted } from '@tessera/sdk';
-import { BackgroundJobs, defineExtension, ErrorTexts, type ScheduledFiring } from '@tessera/sdk/server';
-import { WorkflowRunFinished } from '@tessera/workflow-sdk';
-import { TriggerEventSources } from '../shared/index.ts';
+import {
+  BackgroundJobs,
+  defineExtension,
+  ErrorTexts,
+  StudioEventSources,
+  type ScheduledFiring,
+} from '@tessera/sdk/server';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import { CRON_JOB, RUN_JOB, TriggerService } from './service.ts';
@@ -12,7 +16,6 @@ import { TEXTS } from './texts.ts';
 
 /** How often the open event triggers are read again (those another studio process opened). */
 const REINDEX_MS = 15_000;
-const RUN_STATUS: Record<number, string> = { 1: 'running', 2: 'success', 3: 'fail', 4: 'cancel' };
 /** The service made at register, for start (the host hands both the same context). */
 const services = new WeakMap<object, TriggerService>();
 
@@ -34,26 +37,9 @@ export default defineExtension({
       concurrency: 4,
       handler: (job) => service.runById((job as { event_id: string }).event_id),
     });
-    // A run of a workflow ended: "when a run fails, run this one" (runs triggers started do not count).
-    ctx.register(TriggerEventSources, {
-      key: 'workflow.run.finished',
-      label: { 'en-US': 'A workflow run ended', 'zh-CN': '工作流运行结束' },
-      event: WorkflowRunFinished,
-      spaceOf: (p) => p.space_id,
-      data: (p) => ({
-        execute_id: p.execute_id,
-        workflow_id: p.workflow_id,
-        status: RUN_STATUS[p.status] ?? String(p.status),
-        duration_ms: p.duration_ms,
-      }),
-      filters: [
-        { key: 'workflow_id', label: { 'en-US': 'Workflow', 'zh-CN': '工作流' } },
-        { key: 'status', label: { 'en-US': 'Status', 'zh-CN': '状态' }, choices: ['success', 'fail', 'cancel'] },
-      ],
-    });
     // Every extension has registered its sources by the time the studio has started.
     ctx.on(StudioStarted, () => {
-      for (const source of ctx.registry(TriggerEventSources).list())
+      for (const source of ctx.registry(StudioEventSources).list())
         ctx.on(source.event, (payload) => service.onEvent(source, payload));
     });
   },

@@ -1,6 +1,6 @@
 // The triggers' routes (spec 000: save_trigger ... get_publish_trigger), each a named handler over the service.
 import { createHmac, timingSafeEqual, createHash } from 'node:crypto';
-import { SchedulesService, type ApiRequest, type ServerContext } from '@tessera/sdk/server';
+import { SchedulesService, StudioEventSources, type ApiRequest, type ServerContext } from '@tessera/sdk/server';
 import {
   DeleteTrigger,
   GetPublishTrigger,
@@ -15,7 +15,7 @@ import {
   TestRunTrigger,
   TriggerEventSourcesList,
 } from '../shared/api.ts';
-import { TriggerEventSources, TriggerStatus } from '../shared/index.ts';
+import { TriggerStatus } from '../shared/index.ts';
 import { refuse, type TriggerService } from './service.ts';
 
 const inBody = { space: { from: 'body' as const, field: 'space_id' } };
@@ -94,7 +94,7 @@ export function registerRoutes(ctx: ServerContext, service: () => TriggerService
     auth: inQuery,
     handler: () => ({
       sources: ctx
-        .registry(TriggerEventSources)
+        .registry(StudioEventSources)
         .list()
         .map((s) => ({
           key: s.key,

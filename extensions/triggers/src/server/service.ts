@@ -10,21 +10,16 @@ import {
   JobQueueService,
   SchedulesService,
   SecretsService,
+  StudioEventSources,
   type ScheduledFiring,
+  type StudioEventSource,
   type ServerContext,
 } from '@tessera/sdk/server';
 import { WorkflowRunnerService, type WorkflowSummary } from '@tessera/workflow-sdk';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { SaveTrigger, TriggerConfig, TriggerEventView, TriggerView } from '../shared/api.ts';
-import {
-  TriggerEventSources,
-  TriggerRunResult,
-  TriggerSetType,
-  TriggerStatus,
-  TriggerType,
-  type TriggerEventSource,
-} from '../shared/index.ts';
+import { TriggerRunResult, TriggerSetType, TriggerStatus, TriggerType } from '../shared/index.ts';
 
 export const CRON_JOB = 'triggers.cron';
 export const RUN_JOB = 'triggers.run';
@@ -356,7 +351,7 @@ export class TriggerService {
       return { cron_expr: config.cron_expr, time_zone: config.time_zone || 'UTC', missed: config.missed ?? 'skip' };
     }
     if (body.event_id === WEBHOOK) return { auth: config.auth ?? 'path' };
-    const source = this.#ctx.registry(TriggerEventSources).get(body.event_id);
+    const source = this.#ctx.registry(StudioEventSources).get(body.event_id);
     if (!source)
       throw refuse(400, `There is no studio event "${body.event_id}" a trigger can start on.`, 'noEvent', {
         event: body.event_id,
@@ -580,7 +575,7 @@ export class TriggerService {
   }
 
   /** A studio event happened: the open triggers of its space whose filters match fire (not for runs triggers started). */
-  onEvent(source: TriggerEventSource, payload: unknown): void {
+  onEvent(source: StudioEventSource, payload: unknown): void {
     if (fromTrigger.getStore()) return;
     const bySpace = this.#index.get(source.key);
     if (!bySpace?.size) return;

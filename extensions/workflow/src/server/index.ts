@@ -5,6 +5,7 @@ import {
   JobQueueService,
   OutboundHttpService,
   ResourceReferences,
+  StudioEventSources,
 } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
@@ -12,6 +13,7 @@ import {
   FileValues,
   NodeTypes,
   RunMode,
+  WorkflowRunFinished,
   WorkflowRunnerService,
   type ChildRunRequest,
   type ChildRunResult,
@@ -24,6 +26,9 @@ import { registerWorkflowRoutes } from './routes.ts';
 import { workflowRunner } from './runner.ts';
 import { RunService } from './runs.ts';
 import { WorkflowStore } from './store.ts';
+
+/** Workflow execution status (spec 000) by name, as events leave the studio. */
+const RUN_STATUS_NAMES: Record<number, string> = { 1: 'running', 2: 'success', 3: 'fail', 4: 'cancel' };
 
 // The run service of each running instance, for start() (register() only declares).
 const services = new WeakMap<object, RunService>();
@@ -191,6 +196,23 @@ export default defineExtension({
     ] as const) {
       ctx.register(TokenPermissions, { key, label: { 'en-US': en, 'zh-CN': zh }, group: 'workflow' });
     }
+    // A run's end, for triggers ("when that workflow fails, run this one") and API apps' callbacks.
+    ctx.register(StudioEventSources, {
+      key: 'workflow.run.finished',
+      label: { 'en-US': 'A workflow run ended', 'zh-CN': '工作流运行结束' },
+      event: WorkflowRunFinished,
+      spaceOf: (p) => p.space_id,
+      data: (p) => ({
+        execute_id: p.execute_id,
+        workflow_id: p.workflow_id,
+        status: RUN_STATUS_NAMES[p.status] ?? String(p.status),
+        duration_ms: p.duration_ms,
+      }),
+      filters: [
+        { key: 'workflow_id', label: { 'en-US': 'Workflow', 'zh-CN': '工作流' } },
+        { key: 'status', label: { 'en-US': 'Status', 'zh-CN': '状态' }, choices: ['success', 'fail', 'cancel'] },
+      ],
+    });
     services.set(ctx, runs);
   },
   async stop(ctx) {
