@@ -37,6 +37,8 @@ export interface ExtensionTesterOptions {
    * same token (a clock, a model registry, a store), so a test rebinds what it needs without stubbing an extension.
    */
   services?: [ServiceToken<any>, unknown][];
+  /** Outbound HTTP may reach loopback and private addresses (a receiver the test runs on 127.0.0.1). */
+  allowPrivateNetwork?: boolean;
 }
 
 export interface TestResponse<T = any> {
@@ -112,7 +114,10 @@ export async function createExtensionTester(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-test-'));
   const config = loadConfig({
     root: process.cwd(),
-    env: { TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent' },
+    env: {
+      TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'silent',
+      ...(options.allowPrivateNetwork ? { TESSERA_ALLOW_PRIVATE_NETWORK: 'true' } : {}),
+    },
     overrides: { dataDir, port: 0 },
   });
   config.extensions[extension.id] = { config: options.config, onFailure: 'abort' };
