@@ -48,8 +48,8 @@ describe('the studio a newcomer meets', () => {
     expect(await sidebarGroups(page)).toEqual([
       ['Build', ['bots', 'projects', 'workflows', 'plugins', 'mcp', 'prompts', 'library']],
       ['Data', ['knowledge', 'tables', 'memory']],
-      ['Operate', ['models', 'evaluation', 'traces']],
-      ['Space', ['space-settings', 'tokens']],
+      ['Operate', ['models', 'evaluation', 'jobs', 'traces']],
+      ['Space', ['space-settings', 'tokens', 'api-apps']],
     ]);
     await page.getByTestId('sidebar-settings').waitFor();
 
