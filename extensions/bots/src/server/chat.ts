@@ -444,6 +444,8 @@ export class ChatService {
       input_tokens: row.input_tokens,
       output_tokens: row.output_tokens,
       duration_ms: Date.now() - began,
+      user_id: s.userId,
+      connector_id: s.connectorId,
     });
     // The turn as a trace for whoever keeps them (the chat's id; its conversation is the thread).
     this.#ctx.emit(SpansRecorded, {

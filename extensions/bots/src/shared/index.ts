@@ -223,6 +223,9 @@ export const ChatFinished = defineEvent<{
   input_tokens: number;
   output_tokens: number;
   duration_ms: number;
+  /** Who chatted (the studio user, or the channel's end user) and through which channel. */
+  user_id?: string;
+  connector_id?: string;
 }>('bots.chat.finished', 'A chat turn ended (completed, failed or cancelled).');
 
 export interface BotSummary {

@@ -542,6 +542,13 @@ export class RunService {
         space_id: row.space_id,
         status,
         duration_ms: duration,
+        execute_mode: row.execute_mode,
+        user_id: row.user_id,
+        connector_id: row.connector_id ?? '',
+        connector_uid: row.connector_uid ?? '',
+        bot_id: row.bot_id ?? '',
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
       });
     // The run's spans for whoever keeps traces (a run resumed after a question adds its own to the same trace).
     this.#ctx.emit(SpansRecorded, {
