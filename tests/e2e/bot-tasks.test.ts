@@ -36,6 +36,12 @@ describe("a bot's tasks in the editor", () => {
       .poll(() => panel.getByTestId('bot-task-hook-url').textContent())
       .toMatch(/\/api\/task\/webhook\/\d+\/[\w-]{32}$/);
     await expect.poll(() => panel.getByTestId('bot-task').count()).toBe(2);
+    // A preset every user of the published bot gets: kept in the skill's settings.
+    await panel.getByTestId('bot-task-name').fill('Morning news');
+    await panel.getByTestId('bot-task-question').fill('What is new today?');
+    await panel.getByTestId('bot-task-cron').fill('0 8 * * *');
+    await panel.getByTestId('bot-task-create-preset').click();
+    await expect.poll(() => panel.getByTestId('bot-task-preset').textContent()).toContain('Morning news0 8 * * *');
     await task.getByTestId('bot-task-remove').click();
     await expect.poll(() => panel.getByTestId('bot-task').count()).toBe(1);
     expect(errors).toEqual([]);

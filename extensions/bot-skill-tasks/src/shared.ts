@@ -4,8 +4,22 @@ import { z } from 'zod';
 
 const Id = z.string().min(1).max(32);
 
-/** The skill's settings in a bot's configuration: the time zone of tasks made in chat when the user names none. */
-export const TasksSkillSettings = z.object({ time_zone: z.string().max(64).default('UTC') });
+/** A task every user of the published bot gets, in their own conversation (the author sets it in the editor). */
+export const PresetTask = z.object({
+  name: z.string().trim().min(1).max(100),
+  cron_expr: z.string().trim().min(1).max(200),
+  user_question: z.string().trim().min(1).max(2000),
+});
+export type PresetTask = z.output<typeof PresetTask>;
+
+/**
+ * The skill's settings in a bot's configuration: the time zone of tasks made in chat when the user names none (and
+ * of the preset tasks), and the preset tasks.
+ */
+export const TasksSkillSettings = z.object({
+  time_zone: z.string().max(64).default('UTC'),
+  presets: z.array(PresetTask).max(10).default([]),
+});
 export type TasksSkillSettings = z.output<typeof TasksSkillSettings>;
 
 const TaskView = z.object({
@@ -14,8 +28,8 @@ const TaskView = z.object({
   name: z.string(),
   /** time (cron or once) or webhook. */
   trigger_type: z.enum(['time', 'webhook']),
-  /** Who made it: in the chat (user) or in the editor (author). */
-  mode: z.enum(['user', 'author']),
+  /** Who made it: in the chat (user), in the editor (author), or a preset every user gets (preset). */
+  mode: z.enum(['user', 'author', 'preset']),
   cron_expr: z.string(),
   time_zone: z.string(),
   /** A one-off time (seconds), 0 for a repeating task. */

@@ -134,6 +134,30 @@ describe('tasks made in the chat', () => {
   });
 });
 
+describe('preset tasks', () => {
+  it("are made for each user of the published bot as they chat, follow the settings, and not in the editor's preview", async () => {
+    const presets = [{ name: 'Morning news', cron_expr: '0 8 * * *', user_question: 'What is new today?' }];
+    // What the user has after a turn of the published bot with these settings (the turn syncs the presets first).
+    const after = async (settings: unknown, version: string | null = '1') =>
+      (await tools({ endUserId: 'p1', settings, version })).list_tasks.execute({}, signal) as Promise<
+        { name: string; question: string }[]
+      >;
+    const withPresets = { time_zone: 'UTC', presets };
+    expect(await after(withPresets, null)).toEqual([]);
+    await after(withPresets);
+    expect((await after(withPresets)).map((x) => x.name)).toEqual(['Morning news']);
+    const list = (await t.call('POST', '/api/task/bot_task_list', { space_id: 's1', bot_id: 'b1' }, 'ann')).tasks;
+    expect(
+      list.filter((x: { mode: string; end_user_id: string }) => x.mode === 'preset' && x.end_user_id === 'p1'),
+    ).toHaveLength(1);
+    // The author changes the question: the user's task follows; removes the preset: the task goes.
+    expect(await after({ time_zone: 'UTC', presets: [{ ...presets[0], user_question: 'Any news?' }] })).toEqual([
+      expect.objectContaining({ name: 'Morning news', question: 'Any news?' }),
+    ]);
+    expect(await after({ time_zone: 'UTC', presets: [] })).toEqual([]);
+  });
+});
+
 describe("the bot author's tasks", () => {
   it('are listed, run now in a conversation of their own kept for the next times, and say why one could not run', async () => {
     const { task } = await t.call(

@@ -97,6 +97,30 @@ export function TasksPanel({ value, onChange, spaceId, botId }: BotSkillPanelPro
           }
         />
       )}
+      <div data-testid="bot-task-presets">
+        <div style={{ fontSize: 12, color: 'var(--color-text-2)' }}>{t('presets')}</div>
+        {!value.presets?.length && <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('noPresets')}</div>}
+        {(value.presets ?? []).map((p, i) => (
+          <div
+            key={`${p.name}-${i}`}
+            data-testid="bot-task-preset"
+            style={{ display: 'flex', gap: 6, fontSize: 12, alignItems: 'center' }}
+          >
+            <strong>{p.name}</strong>
+            <code>{p.cron_expr}</code>
+            <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {p.user_question}
+            </span>
+            <Button
+              size="mini"
+              onClick={() => onChange({ ...value, presets: value.presets.filter((_, j) => j !== i) })}
+              data-testid="bot-task-preset-remove"
+            >
+              {t('remove')}
+            </Button>
+          </div>
+        ))}
+      </div>
       {(list.data ?? []).map((x) => (
         <div
           key={x.task_id}
@@ -185,6 +209,23 @@ export function TasksPanel({ value, onChange, spaceId, botId }: BotSkillPanelPro
             data-testid="bot-task-create-webhook"
           >
             {t('createWebhook')}
+          </Button>
+          <Button
+            size="small"
+            disabled={!ready || (value.presets?.length ?? 0) >= 10}
+            onClick={() => {
+              onChange({
+                ...value,
+                presets: [
+                  ...(value.presets ?? []),
+                  { name: draft.name.trim(), cron_expr: draft.cron.trim(), user_question: draft.question.trim() },
+                ],
+              });
+              setDraft({ ...draft, name: '', question: '' });
+            }}
+            data-testid="bot-task-create-preset"
+          >
+            {t('createPreset')}
           </Button>
         </div>
         <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('publishedOnly')}</div>

@@ -14,7 +14,8 @@ export default defineExtension({
       label: 'label',
       description: 'help',
       order: 60,
-      empty: () => ({ time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' }),
+      empty: () => ({ time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', presets: [] }),
+      count: (v: { presets?: unknown[] }) => v?.presets?.length ?? 0,
       Panel: TasksPanel,
     });
   },

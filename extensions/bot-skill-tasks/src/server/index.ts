@@ -68,6 +68,18 @@ export default defineExtension({
       async contribute(turn) {
         const s = TasksSkillSettings.parse(turn.settings ?? {});
         const mine = { botId: turn.botId, connectorId: turn.connectorId, endUserId: turn.endUserId };
+        // The preset tasks follow the published settings (not the editor's preview: its conversation is a draft's).
+        if (turn.version !== null)
+          await tasks.syncPresets(
+            {
+              ...mine,
+              spaceId: turn.spaceId,
+              userId: turn.userId,
+              conversationId: turn.conversationId,
+              timeZone: s.time_zone,
+            },
+            s.presets,
+          );
         return {
           instructions: `You can schedule tasks for the user: at each time you are asked the task's question and answer in this conversation. Use create_task with a cron expression (five fields: minute hour day-of-month month day-of-week; "0 9 * * 1" is Mondays at 09:00) or run_at (an ISO 8601 time) for once. The user's time zone is ${s.time_zone} unless they name another; it is now ${new Date().toISOString()}. list_tasks and remove_task manage them.`,
           tools: [

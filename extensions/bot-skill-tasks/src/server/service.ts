@@ -24,7 +24,7 @@ export interface TaskRow {
   conversation_id: string;
   name: string;
   trigger_type: 'time' | 'webhook';
-  mode: 'user' | 'author';
+  mode: 'user' | 'author' | 'preset';
   cron_expr: string;
   time_zone: string;
   run_at: string | null;
@@ -52,7 +52,7 @@ export interface NewTask {
   connectorId: string;
   conversationId: string;
   name: string;
-  mode: 'user' | 'author';
+  mode: 'user' | 'author' | 'preset';
   cron?: string;
   at?: string;
   timeZone: string;
@@ -195,6 +195,28 @@ export class TaskService {
   async remove(t: TaskRow): Promise<void> {
     await this.#ctx.service(SchedulesService).remove(key(t.id));
     await this.#db.updateTable('bot_task').set({ deleted_at: iso() }).where('id', '=', t.id).execute();
+  }
+
+  /**
+   * The preset tasks of a user of the published bot, as its settings say now: the missing ones made in the user's
+   * conversation, the ones changed or gone removed (one read a turn; writes only when something changed).
+   */
+  async syncPresets(
+    who: Omit<NewTask, 'name' | 'mode' | 'cron' | 'at' | 'question'>,
+    presets: { name: string; cron_expr: string; user_question: string }[],
+  ): Promise<void> {
+    const have = (await this.list({ botId: who.botId, connectorId: who.connectorId, endUserId: who.endUserId })).filter(
+      (t) => t.mode === 'preset',
+    );
+    const same = (t: TaskRow, p: (typeof presets)[number]) =>
+      t.name === p.name &&
+      t.cron_expr === p.cron_expr &&
+      t.user_question === p.user_question &&
+      t.time_zone === who.timeZone;
+    for (const t of have) if (!presets.some((p) => same(t, p))) await this.remove(t);
+    for (const p of presets)
+      if (!have.some((t) => same(t, p)))
+        await this.create({ ...who, name: p.name, mode: 'preset', cron: p.cron_expr, question: p.user_question });
   }
 
   secretOf(t: TaskRow): string {
