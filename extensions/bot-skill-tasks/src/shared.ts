@@ -104,3 +104,41 @@ export const TriggerTask = defineEndpoint({
   body: z.object({ space_id: Id, task_id: Id }),
   response: z.object({ task: TaskView }),
 });
+
+const Presets = z.object({
+  /** As the bot's draft has them (published with its next version), and as its published version has them. */
+  draft: z.array(PresetTask),
+  published: z.array(PresetTask),
+});
+
+export const CreatePresetTask = defineEndpoint({
+  method: 'POST',
+  path: '/api/task/create_preset_task',
+  summary: "Add a preset task to the bot's draft: every user of the published bot gets it (the skill is turned on)",
+  body: z.object({ space_id: Id, bot_id: Id, ...PresetTask.shape }),
+  response: Presets,
+});
+
+export const PresetTaskList = defineEndpoint({
+  method: 'POST',
+  path: '/api/task/task_list',
+  summary: "The bot's preset tasks, in its draft and as published",
+  body: z.object({ space_id: Id, bot_id: Id }),
+  response: Presets,
+});
+
+export const RemovePresetTask = defineEndpoint({
+  method: 'POST',
+  path: '/api/task/remove_task',
+  summary: "Remove a preset task (by its name) from the bot's draft",
+  body: z.object({ space_id: Id, bot_id: Id, name: z.string().min(1).max(100) }),
+  response: Presets,
+});
+
+export const TaskIntro = defineEndpoint({
+  method: 'POST',
+  path: '/api/task/get_task_intro',
+  summary: "What the published bot's tasks are, in the caller's language (for a chat page's introduction)",
+  body: z.object({ space_id: Id, bot_id: Id }),
+  response: z.object({ intro: z.string(), presets: z.array(PresetTask) }),
+});

@@ -33,9 +33,14 @@ const bots: Bots = {
       ? { bot_id: 'b1', space_id: 's1', name: 'Helper', description: '', icon_uri: '', mode: 'single-agent' }
       : undefined,
   list: async () => [],
-  skillSettings: async () => undefined,
+  skillSettings: async (_id, _skill, which) => skill[which],
+  async setSkillSettings(_id, _skill, settings) {
+    skill.draft = settings;
+  },
   publication: async () => undefined,
 };
+/** The tasks skill's settings in the stand-in bot's draft and published version. */
+const skill: { draft: unknown; published: unknown } = { draft: undefined, published: undefined };
 
 let t: ExtensionTester;
 beforeAll(async () => {
@@ -225,5 +230,55 @@ describe("the bot author's tasks", () => {
     expect(
       JSON.stringify((await t.call('POST', '/api/task/bot_task_list', { space_id: 's1', bot_id: 'b1' }, 'ann')).tasks),
     ).not.toContain(r.secret);
+  });
+});
+
+describe("preset tasks through the spec's routes", () => {
+  it("are added to and removed from the bot's draft, listed, and introduced in the caller's language once published", async () => {
+    const call = (url: string, body: Record<string, unknown>) =>
+      t.call('POST', `/api/task/${url}`, { space_id: 's1', bot_id: 'b1', ...body }, 'ann');
+    const made = await call('create_preset_task', {
+      name: 'Morning news',
+      cron_expr: '0 8 * * *',
+      user_question: 'What is new today?',
+    });
+    expect(made).toEqual({
+      draft: [{ name: 'Morning news', cron_expr: '0 8 * * *', user_question: 'What is new today?' }],
+      published: [],
+    });
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/task/create_preset_task',
+      body: { space_id: 's1', bot_id: 'b1', name: 'Morning news', cron_expr: '0 9 * * *', user_question: 'x' },
+      as: 'ann',
+    });
+    expect(again.status).toBe(409);
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/task/create_preset_task',
+      body: { space_id: 's1', bot_id: 'b1', name: 'Bad', cron_expr: '0 99 * * *', user_question: 'x' },
+      as: 'ann',
+    });
+    expect(bad.body.msg).toMatch(/is not a cron expression/);
+    await call('create_preset_task', {
+      name: 'Evening',
+      cron_expr: '0 20 * * *',
+      user_question: 'Anything left for today?',
+    });
+    expect((await call('remove_task', { name: 'Evening' })).draft.map((p: { name: string }) => p.name)).toEqual([
+      'Morning news',
+    ]);
+    skill.published = skill.draft; // the bot is published
+    expect((await call('task_list', {})).published).toHaveLength(1);
+    const zh = await t.request({
+      method: 'POST',
+      url: '/api/task/get_task_intro',
+      body: { space_id: 's1', bot_id: 'b1' },
+      headers: { 'accept-language': 'zh-CN' },
+      as: 'ann',
+    });
+    expect(zh.body.data.intro).toBe(
+      '此智能体会定时为你运行：Morning news (0 8 * * *, UTC)。你也可以在对话中让它安排更多任务。',
+    );
   });
 });

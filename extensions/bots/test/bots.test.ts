@@ -4,7 +4,7 @@ import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testin
 import { SpacesService, type Spaces } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import bots from '../src/server/index.ts';
-import { BotModes, BotSkills, type BotTurnContext } from '../src/shared/index.ts';
+import { BotModes, BotSkills, BotsService, type BotTurnContext } from '../src/shared/index.ts';
 
 // The bots extension alone: a stand-in mode that echoes, and a stand-in skill with one tool.
 const seen: BotTurnContext[] = [];
@@ -173,6 +173,17 @@ describe('bots alone, with a stand-in mode and skill', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toMatch(/The mode "multi-agent" is not available/);
+  });
+
+  it("lets another extension set a skill's settings in the draft, checked with the skill's schema", async () => {
+    const id = await makeBot('ann', { settings: { prefix: 'Hi' } });
+    // As another extension that requires bots would ask for it.
+    const service = t.server.host.hostService(BotsService);
+    await service.setSkillSettings(id, 'clock', { zone: 'Asia/Tokyo' }, 'ann');
+    expect(await service.skillSettings(id, 'clock', 'draft')).toEqual({ zone: 'Asia/Tokyo' });
+    await expect(service.setSkillSettings(id, 'clock', { zone: 5 }, 'ann')).rejects.toThrow();
+    await service.setSkillSettings(id, 'clock', undefined, 'ann');
+    expect(await service.skillSettings(id, 'clock', 'draft')).toBeUndefined();
   });
 
   it('publishes only a bot without problems', async () => {

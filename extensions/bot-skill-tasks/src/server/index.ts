@@ -1,13 +1,17 @@
 // The tasks skill (server half): tools the model uses to schedule tasks for the user it talks to, the task routes
 // (spec 000, `task/...`) for the bot's author, the webhook tasks' address, and the scheduler's job that fires them.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
-import { defineExtension, type ScheduledFiring } from '@tessera/sdk/server';
+import { ApiError, ErrorCode, languageOf, notFound } from '@tessera/sdk';
+import { defineExtension, SchedulesService, type ScheduledFiring } from '@tessera/sdk/server';
 import { BotSkills, BotsService, Connectors } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import {
   BotTaskList,
   CreateBotTask,
+  CreatePresetTask,
+  PresetTaskList,
+  RemovePresetTask,
+  TaskIntro,
   CreateWebhookTask,
   RemoveBotTask,
   TasksSkillSettings,
@@ -224,6 +228,71 @@ export default defineExtension({
       handler: async ({ body }) => ({
         task: await tasks.view(await tasks.fire(await tasks.task(body.task_id, body.space_id))),
       }),
+    });
+    // Preset tasks: kept in the skill's settings of the bot's draft (published with its next version).
+    const presetsOf = async (botId: string) => {
+      const bots = ctx.service(BotsService);
+      const read = async (which: 'draft' | 'published') =>
+        TasksSkillSettings.parse((await bots.skillSettings(botId, 'tasks', which)) ?? {});
+      return { draft: await read('draft'), published: await read('published') };
+    };
+    const answer = async (botId: string) => {
+      const p = await presetsOf(botId);
+      return { draft: p.draft.presets, published: p.published.presets };
+    };
+    ctx.route({
+      ...CreatePresetTask,
+      auth: inBody,
+      handler: async ({ body, caller }) => {
+        await botOf(body.space_id, body.bot_id);
+        const { draft } = await presetsOf(body.bot_id);
+        if (draft.presets.some((p) => p.name === body.name))
+          throw new ApiError(409, ErrorCode.CONFLICT, `The bot already has a preset task named "${body.name}".`);
+        if (draft.presets.length >= 10)
+          throw new ApiError(400, ErrorCode.INVALID_PARAMS, 'A bot has at most 10 preset tasks.');
+        await ctx.service(SchedulesService).preview({ cron: body.cron_expr, timeZone: draft.time_zone }, 1);
+        const preset = { name: body.name, cron_expr: body.cron_expr, user_question: body.user_question };
+        await ctx
+          .service(BotsService)
+          .setSkillSettings(body.bot_id, 'tasks', { ...draft, presets: [...draft.presets, preset] }, caller!.userId);
+        return answer(body.bot_id);
+      },
+    });
+    ctx.route({
+      ...PresetTaskList,
+      auth: inBody,
+      handler: async ({ body }) => (await botOf(body.space_id, body.bot_id), answer(body.bot_id)),
+    });
+    ctx.route({
+      ...RemovePresetTask,
+      auth: inBody,
+      handler: async ({ body, caller }) => {
+        await botOf(body.space_id, body.bot_id);
+        const { draft } = await presetsOf(body.bot_id);
+        if (!draft.presets.some((p) => p.name === body.name))
+          throw notFound(`The bot has no preset task named "${body.name}".`);
+        const presets = draft.presets.filter((p) => p.name !== body.name);
+        await ctx.service(BotsService).setSkillSettings(body.bot_id, 'tasks', { ...draft, presets }, caller!.userId);
+        return answer(body.bot_id);
+      },
+    });
+    ctx.route({
+      ...TaskIntro,
+      auth: inBody,
+      handler: async ({ body, headers }) => {
+        await botOf(body.space_id, body.bot_id);
+        const { published } = await presetsOf(body.bot_id);
+        const zh = languageOf(headers['accept-language']) === 'zh-CN';
+        const lines = published.presets.map((p) => `${p.name} (${p.cron_expr}, ${published.time_zone})`);
+        const intro = !lines.length
+          ? zh
+            ? '此智能体没有预设任务。你可以在对话中让它为你安排任务。'
+            : 'This bot has no preset tasks. You can ask it in the chat to schedule tasks for you.'
+          : zh
+            ? `此智能体会定时为你运行：${lines.join('；')}。你也可以在对话中让它安排更多任务。`
+            : `This bot runs these for you on a schedule: ${lines.join('; ')}. You can ask it in the chat for more.`;
+        return { intro, presets: published.presets };
+      },
     });
     ctx.route({
       method: 'POST',

@@ -12,6 +12,7 @@ import {
   BotChatsService,
   BotConfig,
   BotPublished,
+  BotSkills,
   BotsService,
   ChatFinished,
   CONNECTOR_NAMES,
@@ -116,6 +117,32 @@ export default defineExtension({
                 () => undefined,
               );
         return config?.skills[skill];
+      },
+      async setSkillSettings(botId, skill, settings, userId) {
+        const b = await bots.meta(botId);
+        const draft = await bots.draft(b.id);
+        const def = ctx.registry(BotSkills).get(skill);
+        const skills = { ...draft.config.skills };
+        if (settings === undefined) delete skills[skill];
+        else skills[skill] = def ? def.settings.parse(settings) : settings;
+        const t = new Date().toISOString();
+        await ctx.db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('bots_draft')
+            .set({
+              config: JSON.stringify({ ...draft.config, skills }),
+              revision: b.draft_revision + 1,
+              updated_by: userId,
+              updated_at: t,
+            })
+            .where('bot_id', '=', b.id)
+            .execute();
+          await trx
+            .updateTable('bots_meta')
+            .set({ draft_revision: b.draft_revision + 1, updated_at: t })
+            .where('id', '=', b.id)
+            .execute();
+        });
       },
       list: async (spaceId) =>
         (

@@ -246,6 +246,11 @@ export interface Bots {
    * skill is not on) or as drafted.
    */
   skillSettings(botId: string, skill: string, which: 'published' | 'draft'): Promise<unknown>;
+  /**
+   * Sets a skill's settings in the bot's draft (checked with the skill's schema; a new draft revision, as an edit in
+   * the editor makes), or turns the skill off with `undefined`. Published with the bot's next version.
+   */
+  setSkillSettings(botId: string, skill: string, settings: unknown, userId: string): Promise<void>;
   /** The published version as a channel shows it: where it is offered, with each channel's settings (undefined: not published). */
   publication(botId: string): Promise<BotPublication | undefined>;
 }
