@@ -19,7 +19,13 @@ export { searchWords } from './text.ts';
 export { LocalCache } from './cache.ts';
 export { RateLimiter } from './rate-limit.ts';
 export { outsideRequest } from './behind.ts';
-export { readSpreadsheet, writeSpreadsheet, SPREADSHEET_TYPES, type SpreadsheetFormat } from './spreadsheet.ts';
+export {
+  cellText,
+  readSpreadsheet,
+  writeSpreadsheet,
+  SPREADSHEET_TYPES,
+  type SpreadsheetFormat,
+} from './spreadsheet.ts';
 
 /**
  * `column LIKE '%text%'` ignoring case, where %, _ and \ in the text match themselves (not as

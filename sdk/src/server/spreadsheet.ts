@@ -4,6 +4,15 @@ import { badRequest } from '../api.ts';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
 
+/** An XLSX cell's value as text (exceljs): a date in ISO 8601, a rich text's or formula's text or result. */
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object')
+    return String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '');
+  return String(v);
+}
+
 /**
  * The rows of a CSV text or an XLSX workbook (its first sheet) as trimmed text cells; the first row is the header.
  * A file that is not what it says is refused with a 400 naming the line (CSV) or the reason.
@@ -23,15 +32,7 @@ export async function readSpreadsheet(content: string | Buffer, format: Spreadsh
     sheet.eachRow({ includeEmpty: false }, (row) => {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: true }, (cell, col) => {
-        const v = cell.value as unknown;
-        cells[col - 1] =
-          v === null || v === undefined
-            ? ''
-            : v instanceof Date
-              ? v.toISOString()
-              : typeof v === 'object'
-                ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '')
-                : String(v);
+        cells[col - 1] = cellText(cell.value);
       });
       rows.push(Array.from(cells, (c) => (c ?? '').trim()));
     });

@@ -2,6 +2,7 @@
 // (unpdf, PDF.js), DOCX (mammoth), HTML (Readability on linkedom), CSV (csv-parse), XLSX (exceljs);
 // Markdown and plain text as they are. A file a parser cannot read fails with a reason a person acts on.
 import { badRequest } from '@tessera/sdk';
+import { cellText } from '@tessera/sdk/server';
 
 export type Parsed =
   | { kind: 'text'; text: string; title?: string }
@@ -202,15 +203,7 @@ async function xlsx(data: Buffer, opts: { sheet?: number; headerLine?: number; s
   sheet.eachRow({ includeEmpty: false }, (row) => {
     const cells: string[] = [];
     row.eachCell({ includeEmpty: true }, (cell, col) => {
-      const v = cell.value as unknown;
-      cells[col - 1] =
-        v === null || v === undefined
-          ? ''
-          : v instanceof Date
-            ? v.toISOString()
-            : typeof v === 'object'
-              ? String((v as { text?: string; result?: unknown }).text ?? (v as { result?: unknown }).result ?? '')
-              : String(v);
+      cells[col - 1] = cellText(cell.value);
     });
     rows.push(Array.from(cells, (c) => c ?? ''));
   });
