@@ -1,6 +1,7 @@
 // The triggers' routes (spec 000: save_trigger ... get_publish_trigger), each a named handler over the service.
 import { createHmac, timingSafeEqual, createHash } from 'node:crypto';
 import { SchedulesService, StudioEventSources, type ApiRequest, type ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
 import {
   DeleteTrigger,
   GetPublishTrigger,
@@ -167,6 +168,8 @@ function registerWebhook(ctx: ServerContext, service: () => TriggerService): voi
       auth: 'anonymous',
       rawBody: true,
       rateLimit: { max: 600, key: 'ip' },
+      params: z.object({ trigger_id: z.string().max(32), secret: z.string().max(100).optional() }),
+      response: z.object({ event_id: z.string() }),
       summary:
         'Call a webhook trigger (its secret in the path, or signed with HMAC-SHA256): the workflow runs with the body',
       handler,
