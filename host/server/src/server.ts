@@ -190,6 +190,12 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       done(unsupported(request), undefined);
     },
   );
+  // A form's body reaches only the routes that take one (formBody: OAuth's token endpoint), as an object of strings.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    if (!(request.routeOptions?.config as { formBody?: boolean } | undefined)?.formBody)
+      return body === '' ? done(null, undefined) : done(unsupported(request), undefined);
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
   // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for
   // calls whose parameters are all in the query): an empty body is no body; anything else must be JSON.
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {

@@ -173,6 +173,11 @@ export interface Caller {
   sessionId?: string;
   /** For token callers: may the token do `permission` in `spaceId`? (identity decides) */
   tokenAllows?(permission: string | undefined, spaceId: string | undefined): boolean;
+  /**
+   * For token callers, the credential used: its kind ('pat', 'oauth', 'service' ...), its id, the OAuth app it was
+   * issued to and the session name a service app's token carries (audit logs name the caller by it).
+   */
+  credential?: { kind: string; id: string; appId?: string; sessionName?: string };
 }
 
 /** Where a route finds the space it touches. */
@@ -267,6 +272,11 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
    * bytes sent: an incoming webhook's HMAC).
    */
   rawBody?: boolean;
+  /**
+   * The route also takes an HTML form's body (application/x-www-form-urlencoded), parsed to an object of strings
+   * (a field sent twice keeps its last value): OAuth's token endpoint, which standard clients call that way.
+   */
+  formBody?: boolean;
   /** Limit per caller and minute (login forms, ...). */
   rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
   handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;

@@ -255,6 +255,8 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) {
       const secret = auth.replace(/^Bearer\s+/i, '').trim();
+      // Other kinds of bearer token (an OAuth app's) are another authenticator's; one nobody knows is refused below.
+      if (!secret.startsWith(`${PAT_PREFIX}_`)) return undefined;
       const pat = await token(sha256(secret));
       if (!pat)
         return {
@@ -287,6 +289,7 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
           const w = perms.find((x) => x.workspace_id === spaceId);
           return !!w && (!permission || w.permissions.includes(permission));
         },
+        credential: { kind: 'pat', id: pat.id },
       };
       return caller;
     }
@@ -303,6 +306,21 @@ function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
     }
     return { kind: 'user', userId: s.user_id, isPlatformAdmin: s.is_platform_admin, sessionId: s.id } satisfies Caller;
   });
+  // Last: a bearer token no authenticator recognised (a typo, a deleted app's token) is refused, not taken as no caller.
+  ctx.tap(
+    RequestAuthenticators,
+    'unknown-bearer',
+    (req): AuthRejection | undefined => {
+      const auth = req.headers.authorization;
+      if (typeof auth !== 'string' || !/^Bearer\s+\S/i.test(auth)) return undefined;
+      return {
+        rejected: true,
+        status: 401,
+        msg: 'This access token is not valid (it may have been deleted or revoked). Create a new one under Access tokens.',
+      };
+    },
+    { stage: 100 },
+  );
 }
 
 /** A token's permissions as stored. One that cannot be read grants nothing (the token fails closed) and says so in the log. */
@@ -389,6 +407,8 @@ const isUniqueViolation = (e: unknown) => {
 };
 
 const DEVICE_COOKIE = 'tessera_device';
+/** Personal access tokens start 'pat_' (as Coze's do: its SDK tells them apart by it). */
+const PAT_PREFIX = 'pat';
 
 /** The id of this browser's device cookie when it was given at a sign-in of `userId` (sealed by the secrets key). */
 function knownDevice(
@@ -678,7 +698,7 @@ function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
         expire = new Date(body.expire_at * 1000).toISOString();
       } else if (body.duration_day === 'permanent') expire = null;
       else expire = new Date(Date.now() + Number(body.duration_day) * 86400_000).toISOString();
-      const secret = newSecret('pat');
+      const secret = newSecret(PAT_PREFIX);
       const now = nowIso();
       const row = {
         id: ctx.host.newId(),

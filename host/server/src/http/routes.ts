@@ -70,7 +70,13 @@ export function mountRoute(
   app.route({
     method: route.method,
     url: route.path,
-    config: { stream: !!route.stream, upload: !!route.upload, rawBody: !!route.rawBody, extensionId },
+    config: {
+      stream: !!route.stream,
+      upload: !!route.upload,
+      rawBody: !!route.rawBody,
+      formBody: !!route.formBody,
+      extensionId,
+    },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const found = await callerOf(request, opts.authenticators);
       // A refused credential fails every route that needs a caller; anonymous routes just go without one.
