@@ -91,6 +91,7 @@ describe('registering an app', () => {
     const { publicKey } = generateKeyPairSync('rsa', {
       modulusLength: 2048,
       publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
     const up = await app('upload_public_key', { appid: svc.appid, public_key_pem: publicKey });
     expect(up.body.data.fingerprint).toMatch(/^[0-9a-f]{40}$/);
