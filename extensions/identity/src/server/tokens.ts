@@ -18,3 +18,6 @@ export function cookie(
   if (opts.secure) parts.push('Secure');
   return parts.join('; ');
 }
+
+/** Personal access tokens start 'pat_' (as Coze's do: its SDK tells them apart by it). */
+export const PAT_PREFIX = 'pat';
