@@ -28,6 +28,7 @@ const spaces: Spaces = {
   personalSpaceOf: async () => 's1',
   spacesOf: async (u) => (u === 'ann' ? ['s1'] : ['s2']),
   isPublishMember: async () => true,
+  ensureMember: async () => undefined,
 };
 
 const tester = (allowPrivateNetwork: boolean) =>

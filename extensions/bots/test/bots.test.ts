@@ -13,6 +13,7 @@ const spaces: Spaces = {
   personalSpaceOf: async () => 's1',
   spacesOf: async () => ['s1'],
   isPublishMember: async () => false,
+  ensureMember: async () => undefined,
 };
 let t: ExtensionTester;
 

@@ -13,6 +13,7 @@ const spaces: Spaces = {
   personalSpaceOf: async (u) => `p-${u}`,
   spacesOf: async (u) => (u === 'bob' ? ['p-bob', 's1'] : [`p-${u}`]),
   isPublishMember: async () => true,
+  ensureMember: async () => undefined,
 };
 const identity: Identity = {
   getUser: async (id) => ({

@@ -2,11 +2,12 @@
 import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef } from '@tessera/sdk';
 import { RateLimiter, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { CSRF_COOKIE, SESSION_COOKIE, UserCreated, type Identity } from '../shared/index.ts';
+import { CSRF_COOKIE, SESSION_COOKIE, UserCreated, UserSignedIn, type Identity } from '../shared/index.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { cookie } from './tokens.ts';
 import { type Config, Email, Password, UniqueName, type UserRow, toInfo, nowIso } from './config.ts';
 import { type AuthCaches } from './authenticator.ts';
+import { refuseWhenSsoRequired } from './sign-in-methods.ts';
 import { startSession, mayRegister, uniqueNameFor, isUniqueViolation, knownDevice } from './sessions.ts';
 
 export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, cache: AuthCaches) {
@@ -19,6 +20,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
     rateLimit: { max: ctx.config.registerPerMinute, windowMs: 60_000 },
     body: z.object({ email: Email, password: Password, name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, ip, headers }, reply) => {
+      await refuseWhenSsoRequired(ctx, body.email);
       const count = Number(
         (
           await ctx.db
@@ -66,6 +68,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
     summary: 'Sign in with email and password',
     body: z.object({ email: Email, password: z.string().min(1).max(200) }),
     handler: async ({ body, ip, headers }, reply) => {
+      await refuseWhenSsoRequired(ctx, body.email);
       // Failures are counted per account and per address: guessing one account's password locks that account
       // for a window, not everyone else behind the same address. A browser that signed this account in before
       // (its device cookie) is counted on its own, so an attacker cannot keep its owner out.
@@ -112,6 +115,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
       }
       failedLogins.reset(account);
       await startSession(ctx, u.id, reply, { ip, userAgent: String(headers['user-agent'] ?? '') });
+      ctx.emit(UserSignedIn, { user_id: u.id, method: 'password', ip });
       return toInfo(u);
     },
   });

@@ -4,6 +4,7 @@ import { ConfigSchema, type UserRow, toInfo } from './config.ts';
 import { authCaches, registerAuthenticator } from './authenticator.ts';
 import { registerAccountRoutes } from './account-routes.ts';
 import { registerTokenRoutes } from './token-routes.ts';
+import { registerSignInMethods } from './sign-in-methods.ts';
 
 export default defineExtension({
   id: 'identity',
@@ -94,5 +95,6 @@ export default defineExtension({
     registerAuthenticator(ctx, cache);
     registerAccountRoutes(ctx, identity, cache);
     registerTokenRoutes(ctx, cache);
+    registerSignInMethods(ctx, identity);
   },
 });

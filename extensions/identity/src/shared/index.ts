@@ -1,4 +1,5 @@
 import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import type { ApiReply } from '@tessera/sdk/server';
 import { z } from 'zod';
 
 export interface UserInfo {
@@ -81,6 +82,53 @@ export interface PatInfo {
   status: 'active' | 'expired';
   workspace_permission_list: { workspace_id: string; permissions: string[] }[];
 }
+
+// ---- ways in other than a password (single sign-on ...)
+
+/** One way to sign in that a method offers for an email: where the browser goes, and whether it is the only way in. */
+export interface SignInOption {
+  key: string;
+  label: Record<Language, string>;
+  /** Where the browser goes to use it (the method's start route); `next` is added by the sign-in page. */
+  url: string;
+  /** Password sign-in and sign-up are refused for this email (forced single sign-on). */
+  required: boolean;
+}
+
+/**
+ * Sign-in methods other than a password (OpenID Connect, SAML, an enterprise's directory ...): asked for the
+ * options they offer an email. The sign-in page lists them; a required one closes password sign-in and sign-up for
+ * that email. The method runs its own routes and signs the user in with IdentitySessionsService.
+ */
+export interface AuthMethod {
+  key: string;
+  optionsFor(email: string): Promise<SignInOption[]>;
+}
+export const AuthMethods = defineRegistryPoint<AuthMethod>({
+  id: 'identity.authMethods',
+  owner: 'identity',
+  description: 'Sign-in methods other than a password (single sign-on): the options they offer an email.',
+  key: (m) => m.key,
+});
+
+/** What a sign-in method asks of identity: users made on first sign-in, and sessions as a password sign-in gives. */
+export interface IdentitySessions {
+  /** Signs the user in on this reply (session, CSRF and device cookies) and tells UserSignedIn. */
+  signIn(userId: string, reply: ApiReply, meta: { ip: string; userAgent: string; method: string }): Promise<void>;
+  /** The user with this email, made now when there is none (no password: they sign in with the method). */
+  provision(v: { email: string; name: string }): Promise<{ user: UserInfo; created: boolean }>;
+}
+export const IdentitySessionsService = defineService<IdentitySessions>({
+  id: 'identity.sessions',
+  owner: 'identity',
+  description: 'Sessions and just-in-time users for sign-in methods other than a password.',
+});
+
+/** Someone signed in (a password, or another method's key). */
+export const UserSignedIn = defineEvent<{ user_id: string; method: string; ip: string }>(
+  'identity.user.signedIn',
+  'A user signed in.',
+);
 
 export const CSRF_COOKIE = 'tessera_csrf';
 export const CSRF_HEADER = 'x-csrf-token';

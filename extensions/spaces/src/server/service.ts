@@ -225,6 +225,19 @@ export function makeSpaces(ctx: Ctx) {
         .execute();
       return [personal, ...rows.map((r) => r.id as string).filter((id) => id !== personal)];
     },
+    ensureMember: async (spaceId, userId, role) => {
+      await team(spaceId);
+      const now = await roleOf(spaceId, userId);
+      if (!now) return addMember(spaceId, userId, role);
+      if (now === SpaceRoleType.Owner || now === role) return;
+      await db()
+        .updateTable('spaces_member')
+        .set({ role_type: role })
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', userId)
+        .execute();
+      forget(spaceId);
+    },
     isPublishMember: async (spaceId, userId) =>
       !!(await db()
         .selectFrom('spaces_publish_member')

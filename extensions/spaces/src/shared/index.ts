@@ -64,6 +64,16 @@ export interface Spaces {
   /** The spaces a user belongs to, the personal one first, then in the order they joined. */
   spacesOf(userId: string): Promise<string[]>;
   isPublishMember(spaceId: string, userId: string): Promise<boolean>;
+  /**
+   * Makes the user a member of a team space with this role (admin or member), or sets the role of one already in it
+   * (the owner stays owner): directory groups mapped to roles by single sign-on. A personal or deleted space is
+   * refused (404/400).
+   */
+  ensureMember(
+    spaceId: string,
+    userId: string,
+    role: typeof SpaceRoleType.Admin | typeof SpaceRoleType.Member,
+  ): Promise<void>;
 }
 export const SpacesService = defineService<Spaces>({
   id: 'spaces.membership',
