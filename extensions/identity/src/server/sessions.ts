@@ -1,13 +1,13 @@
 // Starting a sign-in session (cookies), who may sign up, unique names, and the browser's device cookie.
-import { SecretsService, type ApiReply, type ServerContext } from '@tessera/sdk/server';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../shared/index.ts';
+import { SecretsService, type ServerContext } from '@tessera/sdk/server';
+import { CSRF_COOKIE, SESSION_COOKIE, type CookieReply } from '../shared/index.ts';
 import { cookie, newSecret, sha256 } from './tokens.ts';
 import { type Config, nowIso } from './config.ts';
 
 export async function startSession(
   ctx: ServerContext<Config>,
   userId: string,
-  reply: ApiReply,
+  reply: CookieReply,
   meta: { ip: string; userAgent: string },
 ) {
   const token = newSecret('ses');

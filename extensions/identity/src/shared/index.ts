@@ -1,5 +1,4 @@
 import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
-import type { ApiReply } from '@tessera/sdk/server';
 import { z } from 'zod';
 
 export interface UserInfo {
@@ -111,10 +110,15 @@ export const AuthMethods = defineRegistryPoint<AuthMethod>({
   key: (m) => m.key,
 });
 
+/** The part of a route's reply a sign-in writes to (its cookies): the server's ApiReply. */
+export interface CookieReply {
+  header(name: string, value: string): void;
+}
+
 /** What a sign-in method asks of identity: users made on first sign-in, and sessions as a password sign-in gives. */
 export interface IdentitySessions {
   /** Signs the user in on this reply (session, CSRF and device cookies) and tells UserSignedIn. */
-  signIn(userId: string, reply: ApiReply, meta: { ip: string; userAgent: string; method: string }): Promise<void>;
+  signIn(userId: string, reply: CookieReply, meta: { ip: string; userAgent: string; method: string }): Promise<void>;
   /** The user with this email, made now when there is none (no password: they sign in with the method). */
   provision(v: { email: string; name: string }): Promise<{ user: UserInfo; created: boolean }>;
 }
