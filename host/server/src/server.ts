@@ -35,6 +35,8 @@ import {
   RateLimiter,
   Migrations,
   RequestAuthenticators,
+  RequestsCompleted,
+  type RouteAudit,
   ServerRequestInterceptors,
   SecretsService,
   SpaceAuthorizers,
@@ -52,6 +54,7 @@ import { checkDataDir } from './data-dir.ts';
 import { provideHostModules } from './runtime-modules.ts';
 import { prettyStream } from './pretty-log.ts';
 import { createExtensionAdmin } from './extension-admin.ts';
+import { completedRequest } from './http/completed.ts';
 import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RequestDiagnostics } from './http/diagnostics.ts';
@@ -338,6 +341,17 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     done();
   });
   app.addHook('onSend', securityHeaders);
+  // Answered API requests, told to RequestsCompleted (audit logs) after the response went out.
+  const completed = host.points.hook(RequestsCompleted);
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
+    const config = request.routeOptions?.config as { extensionId?: string; audit?: RouteAudit } | undefined;
+    if (!completed.size || !config?.extensionId) return;
+    void Promise.resolve(completed.call(completedRequest(request, reply, config.extensionId, config.audit))).catch(
+      (error: unknown) =>
+        host.report({ source: 'hook', message: `requestsCompleted: ${(error as Error)?.message}`, error }),
+    );
+  });
   diagnostics?.install(app);
   app.setErrorHandler((err, request, reply) => {
     let apiErr = asApiError(err);

@@ -279,7 +279,17 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
   formBody?: boolean;
   /** Limit per caller and minute (login forms, ...). */
   rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
+  /** The route is a security event or an administrative change: an audit log records each call (RequestsCompleted). */
+  audit?: RouteAudit;
   handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;
+}
+
+/** What an audit log records of a route: the action, and the request field that names what it acts on. */
+export interface RouteAudit {
+  /** Namespaced by area: 'token.create', 'space.member.remove', 'oauth.app.delete' ... */
+  action: string;
+  /** A field of the request ('appid', 'user_id', 'email'), looked up in the path, then the body, then the query. */
+  target?: string;
 }
 
 // ---------------------------------------------------------------- points
@@ -595,6 +605,38 @@ export const ServerRequestInterceptors = defineHookPoint<[InterceptedRequest], A
   args: ['request'],
   description:
     'Called before each API route handler (after auth): audit, policies, quotas; return an ApiError to refuse.',
+});
+
+/** An API request that was answered (success or failure), as RequestsCompleted tells it. */
+export interface CompletedRequest {
+  method: string;
+  /** The route's path pattern, and the URL as called. */
+  route: string;
+  url: string;
+  extensionId: string;
+  /** Unset for an anonymous call (or a refused credential). */
+  caller?: Caller;
+  spaceId?: string;
+  status: number;
+  logId: string;
+  ip: string;
+  userAgent: string;
+  durationMs: number;
+  /** The route's audit declaration with the target's id read from the request ('' when the field is absent). */
+  audit?: { action: string; targetId: string };
+}
+
+/**
+ * Told after each API request was answered (its response sent): audit logs, usage meters. The taps run off the
+ * request's path (the answer is not delayed); a tap that throws is reported. Cheap checks first: it runs for every
+ * request, the published run path included.
+ */
+export const RequestsCompleted = defineHookPoint<[CompletedRequest], void>({
+  id: 'server.requestsCompleted',
+  owner: 'host',
+  kind: 'series',
+  args: ['request'],
+  description: 'After each API request was answered: method, route, caller, space, status, audit action and target.',
 });
 
 export interface SpaceAccess {

@@ -30,6 +30,7 @@ export default defineExtension({
     ctx.route({
       method: 'POST',
       path: `${base}/set_enabled`,
+      audit: { action: 'extension.set_enabled' },
       auth: 'platformAdmin',
       summary: 'Enable or disable extensions at the next start (kept in the data folder)',
       body: z.object({ changes: Changes }),
@@ -53,6 +54,7 @@ export default defineExtension({
     ctx.route({
       method: 'POST',
       path: `${base}/install`,
+      audit: { action: 'extension.install' },
       auth: 'platformAdmin',
       summary:
         'Install a runtime extension from an npm pack tarball (base64) into extensionsDir; loaded at the next start',
@@ -69,6 +71,7 @@ export default defineExtension({
     ctx.route({
       method: 'POST',
       path: `${base}/remove`,
+      audit: { action: 'extension.remove', target: 'id' },
       auth: 'platformAdmin',
       summary: 'Remove a runtime extension from extensionsDir (it stops at the next start)',
       body: z.object({ id: z.string().min(1).max(128) }),

@@ -15,6 +15,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   ctx.route({
     method: 'POST',
     path: '/api/passport/web/email/register/v2',
+    audit: { action: 'identity.sign_up', target: 'email' },
     auth: 'anonymous',
     summary: 'Sign up with email and password (the first user becomes the platform admin)',
     rateLimit: { max: ctx.config.registerPerMinute, windowMs: 60_000 },
@@ -64,6 +65,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   ctx.route({
     method: 'POST',
     path: '/api/passport/web/email/login',
+    audit: { action: 'identity.sign_in', target: 'email' },
     auth: 'anonymous',
     summary: 'Sign in with email and password',
     body: z.object({ email: Email, password: z.string().min(1).max(200) }),
@@ -123,6 +125,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   ctx.route({
     method: 'POST',
     path: '/api/passport/web/logout',
+    audit: { action: 'identity.sign_out' },
     auth: 'user',
     summary: 'Sign out (ends this session)',
     handler: async ({ caller }, reply) => {
@@ -192,6 +195,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   ctx.route({
     method: 'POST',
     path: '/api/user/update_profile',
+    audit: { action: 'identity.profile.update' },
     auth: 'user',
     summary: 'Change name, unique name or avatar',
     body: z.object({

@@ -54,6 +54,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   ctx.route({
     method: 'POST',
     path: `${base}/create`,
+    audit: { action: 'token.create', target: 'name' },
     auth: 'user',
     summary: 'Create a personal access token; the secret is returned only here',
     body: CreatePat,
@@ -120,6 +121,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   ctx.route({
     method: 'POST',
     path: `${base}/update`,
+    audit: { action: 'token.update', target: 'id' },
     auth: 'user',
     summary: 'Rename a token or change its workspace permissions',
     body: z.object({
@@ -147,6 +149,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   ctx.route({
     method: 'POST',
     path: `${base}/delete`,
+    audit: { action: 'token.delete', target: 'id' },
     auth: 'user',
     summary: 'Delete a token; it stops working at once',
     body: z.object({ id: z.string().min(1) }),

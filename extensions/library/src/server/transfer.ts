@@ -94,6 +94,7 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
   ctx.route({
     method: 'POST',
     path: '/api/library/resource/export',
+    audit: { action: 'export.library', target: 'space_id' },
     auth: inSpace,
     summary: 'A resource with what it brings along (a workflow and its sub-workflows) as a file to import elsewhere',
     body: z.object({ space_id: Id, res_type: z.string().min(1).max(32), res_id: Id }),

@@ -28,6 +28,7 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   const user = 'user' as const;
   ctx.route({
     ...CreateAppMeta,
+    audit: { action: 'oauth.app.create', target: 'name' },
     auth: user,
     handler: async ({ body, caller }) => ({
       app: await apps.create(caller!.userId, {
@@ -47,6 +48,7 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...UpdateAppMeta,
+    audit: { action: 'oauth.app.update', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => ({
       app: await apps.update(body.appid, caller!.userId, {
@@ -59,11 +61,13 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...DeleteApp,
+    audit: { action: 'oauth.app.delete', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => (await apps.remove(body.appid, caller!.userId), {}),
   });
   ctx.route({
     ...PutOAuth2Configuration,
+    audit: { action: 'oauth.app.configure', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => ({
       app: await apps.setConfig(body.appid, caller!.userId, body.oauth2_configuration),
@@ -71,11 +75,13 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...CreateClientSecret,
+    audit: { action: 'oauth.secret.create', target: 'appid' },
     auth: user,
     handler: ({ body, caller }) => apps.createSecret(body.appid, caller!.userId),
   });
   ctx.route({
     ...DeleteClientSecret,
+    audit: { action: 'oauth.secret.delete', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => (
       await apps.deleteSecret(body.appid, caller!.userId, body.client_secret_id),
@@ -84,6 +90,7 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...UploadPublicKey,
+    audit: { action: 'oauth.key.add', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => ({
       fingerprint: await apps.uploadKey(body.appid, caller!.userId, body.public_key_pem),
@@ -91,16 +98,19 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...GenerateKeyPair,
+    audit: { action: 'oauth.key.add', target: 'appid' },
     auth: user,
     handler: ({ body, caller }) => apps.generateKey(body.appid, caller!.userId),
   });
   ctx.route({
     ...DeletePublicKey,
+    audit: { action: 'oauth.key.delete', target: 'fingerprint' },
     auth: user,
     handler: async ({ body, caller }) => (await apps.deleteKey(body.appid, caller!.userId, body.fingerprint), {}),
   });
   ctx.route({
     ...AuthorizeAppWithDeclaredPermission,
+    audit: { action: 'oauth.app.authorize', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => ({
       app: await apps.authorizeService(body.appid, caller!.userId, body.workspace_ids, (app, userId, spaces) =>
@@ -125,6 +135,7 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...AuthorizeConsent,
+    audit: { action: 'oauth.consent' },
     auth: user,
     handler: async ({ body, caller }) => ({
       redirect_uri: await grants.consent(
@@ -144,6 +155,7 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
   });
   ctx.route({
     ...RevokeAppAuthorizedPermission,
+    audit: { action: 'oauth.revoke', target: 'appid' },
     auth: user,
     handler: async ({ body, caller }) => (await grants.revoke(caller!.userId, body.appid), {}),
   });

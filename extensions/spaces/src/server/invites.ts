@@ -48,6 +48,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/invite',
+    audit: { action: 'space.invite.create', target: 'space_id' },
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Create an invite link',
     body: z.object({
@@ -96,6 +97,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/playground_api/space/invite/revoke',
+    audit: { action: 'space.invite.revoke', target: 'invite_id' },
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Revoke an invite link',
     body: z.object({ space_id: Id, invite_id: Id }),
@@ -156,6 +158,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/join',
+    audit: { action: 'space.join', target: 'invite_key' },
     auth: 'user',
     summary: 'Join through an invite link (or apply, when the link needs approval)',
     body: z.object({ invite_key: z.string().min(1).max(64), message: z.string().max(500).optional() }),
@@ -210,6 +213,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/playground_api/space/operate_apply',
+    audit: { action: 'space.apply.decide', target: 'apply_id' },
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Approve or reject an application to join',
     body: z.object({ space_id: Id, apply_id: Id, action: z.enum(['approve', 'reject']) }),

@@ -12,6 +12,7 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/v1/workspaces',
+    audit: { action: 'space.create', target: 'name' },
     auth: 'user',
     permission: 'workspace.manage',
     summary: 'Create a team workspace',
@@ -67,6 +68,7 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'DELETE',
     path: '/v1/workspaces/:workspace_id',
+    audit: { action: 'space.delete', target: 'workspace_id' },
     auth: { ...paramSpace, role: 'owner' },
     permission: 'workspace.manage',
     summary: 'Delete a team workspace',
@@ -105,6 +107,7 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/v1/workspaces/:workspace_id/members',
+    audit: { action: 'space.member.add', target: 'workspace_id' },
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
     summary: 'Add users to a workspace',
@@ -136,6 +139,7 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'DELETE',
     path: '/v1/workspaces/:workspace_id/members',
+    audit: { action: 'space.member.remove', target: 'workspace_id' },
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
     summary: 'Remove users from a workspace',
@@ -163,6 +167,7 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'PUT',
     path: '/v1/workspaces/:workspace_id/members/:user_id',
+    audit: { action: 'space.member.role_update', target: 'user_id' },
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
     summary: "Change a member's role_type",

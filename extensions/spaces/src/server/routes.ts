@@ -20,6 +20,7 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/create',
+    audit: { action: 'space.create', target: 'name' },
     auth: 'user',
     summary: 'Create a team space (the caller is its owner)',
     body: z.object({
@@ -63,6 +64,7 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/update',
+    audit: { action: 'space.update', target: 'space_id' },
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Change name, description or icon',
     body: z.object({
@@ -88,6 +90,7 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/delete',
+    audit: { action: 'space.delete', target: 'space_id' },
     auth: { ...bodySpace, role: 'owner' },
     summary: 'Delete a team space (owner only)',
     body: z.object({ space_id: Id }),
@@ -141,6 +144,7 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/member/add',
+    audit: { action: 'space.member.add' },
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Add existing users by id or email',
     body: z.object({
@@ -179,6 +183,7 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/member/remove',
+    audit: { action: 'space.member.remove', target: 'user_id' },
     auth: { ...bodySpace, role: 'admin' },
     summary: 'Remove a member (they lose access at once)',
     body: z.object({ space_id: Id, user_id: Id }),
@@ -192,6 +197,7 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/member/update',
+    audit: { action: 'space.member.role_update', target: 'user_id' },
     auth: { ...bodySpace, role: 'admin' },
     summary: "Change a member's role (admin or member)",
     body: z.object({ space_id: Id, user_id: Id, space_role_type: Role }),
@@ -249,6 +255,7 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/member/transfer',
+    audit: { action: 'space.transfer', target: 'user_id' },
     auth: { ...bodySpace, role: 'owner' },
     summary: 'Make another member the owner (you become an admin)',
     body: z.object({ space_id: Id, user_id: Id }),
@@ -263,6 +270,7 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   ctx.route({
     method: 'POST',
     path: '/api/space/member/exit',
+    audit: { action: 'space.member.exit', target: 'space_id' },
     auth: bodySpace,
     summary: 'Leave the space; the owner names a successor',
     body: z.object({ space_id: Id, successor_user_id: Id.optional() }),

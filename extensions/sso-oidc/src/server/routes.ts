@@ -35,6 +35,7 @@ export function registerRoutes(
   const admin = 'platformAdmin' as const;
   ctx.route({
     ...CreateConnection,
+    audit: { action: 'sso.connection.create', target: 'name' },
     auth: admin,
     handler: async ({ body, caller }) => {
       const now = iso();
@@ -60,6 +61,7 @@ export function registerRoutes(
   });
   ctx.route({
     ...UpdateConnection,
+    audit: { action: 'sso.connection.update', target: 'id' },
     auth: admin,
     handler: async ({ body }) => {
       const row = await connections.get(body.id);
@@ -83,6 +85,7 @@ export function registerRoutes(
   });
   ctx.route({
     ...DeleteConnection,
+    audit: { action: 'sso.connection.delete', target: 'id' },
     auth: admin,
     handler: async ({ body }) => {
       await connections.get(body.id);

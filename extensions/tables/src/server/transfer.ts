@@ -147,6 +147,7 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
   ctx.route({
     method: 'GET',
     path: '/api/memory/database/export',
+    audit: { action: 'export.table', target: 'database_id' },
     auth: { space: { from: 'query', field: 'space_id' } },
     rawResponse: true,
     summary: "A table's rows as CSV (draft 1 or online 2; every user's rows)",

@@ -75,6 +75,7 @@ export function mountRoute(
       upload: !!route.upload,
       rawBody: !!route.rawBody,
       formBody: !!route.formBody,
+      audit: route.audit,
       extensionId,
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -142,6 +143,7 @@ export function mountRoute(
               text: { key: 'host.notMember' },
             });
           spaceRole = access.role;
+          (request as FastifyRequest & { tesseraSpaceId?: string }).tesseraSpaceId = spaceId;
           const need = route.auth.role;
           if (need && (!spaceRole || ROLE_RANK[spaceRole] < ROLE_RANK[need]))
             throw new ApiError(403, ErrorCode.FORBIDDEN, `This needs the ${need} role in the space.`, '', {
