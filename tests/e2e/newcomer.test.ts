@@ -49,7 +49,7 @@ describe('the studio a newcomer meets', () => {
       ['Build', ['bots', 'projects', 'workflows', 'plugins', 'mcp', 'prompts', 'library']],
       ['Data', ['knowledge', 'tables', 'memory']],
       ['Operate', ['models', 'evaluation', 'jobs', 'traces', 'analytics']],
-      ['Space', ['space-settings', 'tokens', 'oauth-apps', 'service-identities', 'api-apps', 'audit']],
+      ['Space', ['space-settings', 'tokens', 'oauth-apps', 'service-identities', 'api-apps', 'audit', 'enterprise']],
     ]);
     await page.getByTestId('sidebar-settings').waitFor();
 

@@ -29,6 +29,7 @@ const spaces: Spaces = {
   spacesOf: async (u) => (u === 'ann' ? ['s1'] : ['s2']),
   isPublishMember: async () => true,
   ensureMember: async () => undefined,
+  removeMember: async () => undefined,
 };
 
 const tester = (allowPrivateNetwork: boolean) =>

@@ -14,6 +14,7 @@ const spaces: Spaces = {
   spacesOf: async () => ['s1'],
   isPublishMember: async () => false,
   ensureMember: async () => undefined,
+  removeMember: async () => undefined,
 };
 let t: ExtensionTester;
 

@@ -14,6 +14,7 @@ const spaces: Spaces = {
   spacesOf: async (u) => (u === 'bob' ? ['p-bob', 's1'] : [`p-${u}`]),
   isPublishMember: async () => true,
   ensureMember: async () => undefined,
+  removeMember: async () => undefined,
 };
 const identity: Identity = {
   getUser: async (id) => ({

@@ -238,6 +238,11 @@ export function makeSpaces(ctx: Ctx) {
         .execute();
       forget(spaceId);
     },
+    removeMember: async (spaceId, userId) => {
+      const now = await roleOf(spaceId, userId);
+      if (!now || now === SpaceRoleType.Owner) return;
+      await removeMember(spaceId, userId);
+    },
     isPublishMember: async (spaceId, userId) =>
       !!(await db()
         .selectFrom('spaces_publish_member')

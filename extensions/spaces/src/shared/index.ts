@@ -74,6 +74,8 @@ export interface Spaces {
     userId: string,
     role: typeof SpaceRoleType.Admin | typeof SpaceRoleType.Member,
   ): Promise<void>;
+  /** Takes a member out of a space (not its owner): they lose access at once, their tokens included. */
+  removeMember(spaceId: string, userId: string): Promise<void>;
 }
 export const SpacesService = defineService<Spaces>({
   id: 'spaces.membership',

@@ -1,0 +1,14 @@
+// Enterprises and organizations (server half): above spaces, with their people, roles, invite links, join
+// applications and the spaces their organizations hold. Without this extension the studio is spaces alone.
+import { defineExtension } from '@tessera/sdk/server';
+import { migrations } from './migrations.ts';
+import { registerRoutes } from './routes.ts';
+import { EnterpriseService } from './service.ts';
+
+export default defineExtension({
+  id: 'enterprise',
+  register(ctx) {
+    ctx.migrations(migrations);
+    registerRoutes(ctx, new EnterpriseService(ctx));
+  },
+});

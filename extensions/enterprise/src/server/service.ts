@@ -1,0 +1,646 @@
+// Enterprises, their people, organizations, invite links and join applications, as the routes ask for them. Role
+// checks are the routes' (policy.ts); this keeps the data right: the last super admin stays, a person removed from
+// the enterprise leaves its organizations and their spaces at once, an organization with spaces or other people is
+// not deleted.
+import { randomBytes } from 'node:crypto';
+import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
+import type { ServerContext } from '@tessera/sdk/server';
+import { IdentityService } from '@tessera/ext-identity/shared';
+import { SpacesService } from '@tessera/ext-spaces/shared';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import {
+  EnterpriseRole,
+  EnterpriseSettings,
+  OrganizationRole,
+  type ApplicationView,
+  type EnterpriseView,
+  type OrganizationView,
+  type PersonView,
+} from '../shared/api.ts';
+
+interface EnterpriseRow {
+  id: string;
+  name: string;
+  icon_uri: string;
+  settings: string;
+  certification: string;
+  created_by: string;
+  created_at: string;
+}
+interface MemberRow {
+  enterprise_id: string;
+  user_id: string;
+  role: number;
+  created_at: string;
+}
+interface OrgRow {
+  id: string;
+  enterprise_id: string;
+  name: string;
+  description: string;
+  created_at: string;
+}
+interface OrgMemberRow {
+  organization_id: string;
+  user_id: string;
+  role: number;
+  created_at: string;
+}
+interface ApplicationRow {
+  id: string;
+  enterprise_id: string;
+  organization_id: string;
+  user_id: string;
+  message: string;
+  status: number;
+  decided_by: string;
+  created_at: string;
+}
+interface EntDb {
+  enterprise: EnterpriseRow;
+  enterprise_member: MemberRow;
+  enterprise_organization: OrgRow;
+  enterprise_organization_member: OrgMemberRow;
+  enterprise_organization_space: { space_id: string; organization_id: string; created_at: string };
+  enterprise_invite: {
+    invite_key: string;
+    enterprise_id: string;
+    role: number;
+    created_by: string;
+    expires_at: string;
+    created_at: string;
+  };
+  enterprise_application: ApplicationRow;
+}
+
+const iso = (ms = Date.now()) => new Date(ms).toISOString();
+const secs = (v: string) => Math.floor(Date.parse(v) / 1000);
+const json = <T>(text: string, fallback: T): T => {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+const conflict = (msg: string) => new ApiError(409, ErrorCode.CONFLICT, msg);
+
+export class EnterpriseService {
+  readonly #ctx: ServerContext;
+  constructor(ctx: ServerContext) {
+    this.#ctx = ctx;
+  }
+  get db(): Kysely<EntDb> {
+    return this.#ctx.db as Kysely<EntDb>;
+  }
+  get #identity() {
+    return this.#ctx.service(IdentityService);
+  }
+
+  // ------------------------------------------------------------------ roles
+
+  async roleOf(enterpriseId: string, userId: string): Promise<number | undefined> {
+    const m = await this.db
+      .selectFrom('enterprise_member')
+      .select('role')
+      .where('enterprise_id', '=', enterpriseId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return m ? Number(m.role) : undefined;
+  }
+
+  async organization(id: string): Promise<OrgRow> {
+    const o = await this.db.selectFrom('enterprise_organization').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!o) throw notFound('There is no organization with this id.');
+    return o;
+  }
+
+  async orgRoleOf(organizationId: string, userId: string): Promise<number | undefined> {
+    const m = await this.db
+      .selectFrom('enterprise_organization_member')
+      .select('role')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return m ? Number(m.role) : undefined;
+  }
+
+  // ------------------------------------------------------------------ enterprises
+
+  async create(
+    userId: string,
+    v: { name: string; icon_uri: string; certification_info: Record<string, unknown> },
+  ): Promise<EnterpriseView> {
+    const id = this.#ctx.host.newId();
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('enterprise')
+        .values({
+          id,
+          name: v.name,
+          icon_uri: v.icon_uri,
+          settings: JSON.stringify(EnterpriseSettings.parse({})),
+          certification: JSON.stringify(v.certification_info),
+          created_by: userId,
+          created_at: iso(),
+        })
+        .execute();
+      await tx
+        .insertInto('enterprise_member')
+        .values({ enterprise_id: id, user_id: userId, role: EnterpriseRole.SuperAdmin, created_at: iso() })
+        .execute();
+    });
+    return this.view(id, userId);
+  }
+
+  async view(id: string, userId: string): Promise<EnterpriseView> {
+    const e = await this.db.selectFrom('enterprise').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!e) throw notFound('There is no enterprise with this id.');
+    const count = async (table: 'enterprise_member' | 'enterprise_organization') =>
+      Number(
+        (
+          await this.db
+            .selectFrom(table)
+            .select((x) => x.fn.countAll<number>().as('n'))
+            .where('enterprise_id', '=', id)
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
+    const role = await this.roleOf(id, userId);
+    return {
+      enterprise_id: e.id,
+      name: e.name,
+      icon_uri: e.icon_uri,
+      enterprise_settings: EnterpriseSettings.parse(json(e.settings, {})),
+      certification_info: json(e.certification, {}),
+      enterprise_role_type_list: role ? [role] : [],
+      member_count: await count('enterprise_member'),
+      organization_count: await count('enterprise_organization'),
+      created_at: secs(e.created_at),
+    };
+  }
+
+  async mine(userId: string): Promise<EnterpriseView[]> {
+    const rows = await this.db
+      .selectFrom('enterprise_member')
+      .select('enterprise_id')
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
+    return Promise.all(rows.map((r) => this.view(r.enterprise_id, userId)));
+  }
+
+  async update(
+    id: string,
+    userId: string,
+    v: { name?: string; icon_uri?: string; certification_info?: Record<string, unknown> },
+  ): Promise<EnterpriseView> {
+    const set: Partial<EnterpriseRow> = {};
+    if (v.name !== undefined) set.name = v.name;
+    if (v.icon_uri !== undefined) set.icon_uri = v.icon_uri;
+    if (v.certification_info !== undefined) set.certification = JSON.stringify(v.certification_info);
+    if (Object.keys(set).length) await this.db.updateTable('enterprise').set(set).where('id', '=', id).execute();
+    return this.view(id, userId);
+  }
+
+  async settings(id: string) {
+    return (await this.view(id, '')).enterprise_settings;
+  }
+
+  async updateSettings(id: string, patch: Partial<z.output<typeof EnterpriseSettings>>) {
+    const next = EnterpriseSettings.parse({
+      ...(await this.settings(id)),
+      ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    });
+    await this.db
+      .updateTable('enterprise')
+      .set({ settings: JSON.stringify(next) })
+      .where('id', '=', id)
+      .execute();
+    return next;
+  }
+
+  // ------------------------------------------------------------------ people
+
+  async addPeople(id: string, emails: string[], role: number) {
+    const out = { added_user_ids: [] as string[], already_joined: [] as string[], not_exist: [] as string[] };
+    for (const email of emails) {
+      const u = await this.#identity.findByEmail(email);
+      if (!u) out.not_exist.push(email);
+      else if (await this.roleOf(id, u.user_id)) out.already_joined.push(u.user_id);
+      else {
+        await this.db
+          .insertInto('enterprise_member')
+          .values({ enterprise_id: id, user_id: u.user_id, role, created_at: iso() })
+          .execute();
+        out.added_user_ids.push(u.user_id);
+      }
+    }
+    return out;
+  }
+
+  async #keepASuperAdmin(id: string, userId: string): Promise<void> {
+    const supers = await this.db
+      .selectFrom('enterprise_member')
+      .select('user_id')
+      .where('enterprise_id', '=', id)
+      .where('role', '=', EnterpriseRole.SuperAdmin)
+      .execute();
+    if (supers.length === 1 && supers[0].user_id === userId)
+      throw conflict('An enterprise keeps at least one super admin: make another one first.');
+  }
+
+  async setRole(id: string, userId: string, role: number): Promise<void> {
+    const now = await this.roleOf(id, userId);
+    if (!now) throw notFound('This person is not in the enterprise.');
+    if (now === EnterpriseRole.SuperAdmin && role !== now) await this.#keepASuperAdmin(id, userId);
+    await this.db
+      .updateTable('enterprise_member')
+      .set({ role })
+      .where('enterprise_id', '=', id)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  /** Out of the enterprise, its organizations, and the spaces of those organizations, at once. */
+  async removePerson(id: string, userId: string): Promise<void> {
+    const now = await this.roleOf(id, userId);
+    if (!now) throw notFound('This person is not in the enterprise.');
+    if (now === EnterpriseRole.SuperAdmin) await this.#keepASuperAdmin(id, userId);
+    const orgs = (
+      await this.db.selectFrom('enterprise_organization').select('id').where('enterprise_id', '=', id).execute()
+    ).map((o) => o.id);
+    const spaces = orgs.length
+      ? (
+          await this.db
+            .selectFrom('enterprise_organization_space')
+            .select('space_id')
+            .where('organization_id', 'in', orgs)
+            .execute()
+        ).map((s) => s.space_id)
+      : [];
+    await this.db.transaction().execute(async (tx) => {
+      if (orgs.length)
+        await tx
+          .deleteFrom('enterprise_organization_member')
+          .where('organization_id', 'in', orgs)
+          .where('user_id', '=', userId)
+          .execute();
+      await tx.deleteFrom('enterprise_member').where('enterprise_id', '=', id).where('user_id', '=', userId).execute();
+    });
+    const spacesService = this.#ctx.service(SpacesService);
+    for (const space of spaces) await spacesService.removeMember(space, userId);
+  }
+
+  async people(
+    id: string,
+    keyword: string,
+    page: number,
+    size: number,
+  ): Promise<{ people: PersonView[]; total: number }> {
+    const rows = await this.db
+      .selectFrom('enterprise_member')
+      .selectAll()
+      .where('enterprise_id', '=', id)
+      .orderBy('created_at')
+      .execute();
+    const users = new Map((await this.#identity.getUsers(rows.map((r) => r.user_id))).map((u) => [u.user_id, u]));
+    const k = keyword.trim().toLowerCase();
+    const all = rows
+      .map((r) => ({
+        user_id: r.user_id,
+        name: users.get(r.user_id)?.name ?? '',
+        email: users.get(r.user_id)?.email ?? '',
+        enterprise_role_type: Number(r.role),
+        joined_at: secs(r.created_at),
+      }))
+      .filter((p) => !k || p.name.toLowerCase().includes(k) || p.email.includes(k));
+    return { people: all.slice((page - 1) * size, page * size), total: all.length };
+  }
+
+  // ------------------------------------------------------------------ invites and applications
+
+  async invite(id: string, userId: string, role: number) {
+    const key = randomBytes(18).toString('base64url');
+    const expires = Date.now() + 7 * 86_400_000;
+    await this.db
+      .insertInto('enterprise_invite')
+      .values({
+        invite_key: key,
+        enterprise_id: id,
+        role,
+        created_by: userId,
+        expires_at: iso(expires),
+        created_at: iso(),
+      })
+      .execute();
+    return { invite_key: key, invite_path: `/enterprise/join/${key}`, expire_at: Math.floor(expires / 1000) };
+  }
+
+  async #inviteRow(key: string) {
+    const row = await this.db
+      .selectFrom('enterprise_invite')
+      .selectAll()
+      .where('invite_key', '=', key)
+      .executeTakeFirst();
+    if (!row) throw notFound('This invite link is not valid.');
+    return row;
+  }
+
+  async inviteInfo(key: string, userId: string) {
+    const row = await this.#inviteRow(key);
+    const e = await this.view(row.enterprise_id, userId);
+    return {
+      enterprise_name: e.name,
+      enterprise_role_type: Number(row.role),
+      expired: Date.parse(row.expires_at) <= Date.now(),
+      joined: e.enterprise_role_type_list.length > 0,
+    };
+  }
+
+  async join(key: string, userId: string): Promise<string> {
+    const row = await this.#inviteRow(key);
+    if (Date.parse(row.expires_at) <= Date.now()) throw badRequest('This invite link has expired: ask for a new one.');
+    if (!(await this.roleOf(row.enterprise_id, userId)))
+      await this.db
+        .insertInto('enterprise_member')
+        .values({ enterprise_id: row.enterprise_id, user_id: userId, role: Number(row.role), created_at: iso() })
+        .execute();
+    return row.enterprise_id;
+  }
+
+  async apply(id: string, userId: string, organizationId: string, message: string): Promise<ApplicationView> {
+    await this.view(id, userId);
+    const settings = await this.settings(id);
+    const inEnterprise = !!(await this.roleOf(id, userId));
+    if (organizationId) {
+      const org = await this.organization(organizationId);
+      if (org.enterprise_id !== id) throw notFound('There is no such organization in this enterprise.');
+      if (!inEnterprise) throw badRequest('Join the enterprise first, then its organizations.');
+    } else {
+      if (inEnterprise) throw conflict('You are already in this enterprise.');
+      const email = (await this.#identity.getUser(userId))?.email ?? '';
+      if (!settings.allowed_domains.includes(email.split('@')[1] ?? '')) throw refuseDomain(settings.allowed_domains);
+    }
+    const pending = await this.db
+      .selectFrom('enterprise_application')
+      .select('id')
+      .where('enterprise_id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 1)
+      .executeTakeFirst();
+    if (pending) throw conflict('You have asked already; an administrator will answer.');
+    const row: ApplicationRow = {
+      id: this.#ctx.host.newId(),
+      enterprise_id: id,
+      organization_id: organizationId,
+      user_id: userId,
+      message,
+      status: 1,
+      decided_by: '',
+      created_at: iso(),
+    };
+    await this.db.insertInto('enterprise_application').values(row).execute();
+    return (await this.#applicationViews([row]))[0];
+  }
+
+  async applications(id: string, organizationId: string, status: number): Promise<ApplicationView[]> {
+    let q = this.db
+      .selectFrom('enterprise_application')
+      .selectAll()
+      .where('enterprise_id', '=', id)
+      .where('organization_id', '=', organizationId);
+    if (status) q = q.where('status', '=', status);
+    return this.#applicationViews(await q.orderBy('created_at', 'desc').execute());
+  }
+
+  async application(id: string, applicationId: string): Promise<ApplicationRow> {
+    const row = await this.db
+      .selectFrom('enterprise_application')
+      .selectAll()
+      .where('id', '=', applicationId)
+      .where('enterprise_id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound('There is no such application.');
+    return row;
+  }
+
+  async decide(row: ApplicationRow, by: string, approve: boolean): Promise<ApplicationView> {
+    if (row.status !== 1) throw conflict('This application was answered already.');
+    const status = approve ? 2 : 3;
+    await this.db
+      .updateTable('enterprise_application')
+      .set({ status, decided_by: by })
+      .where('id', '=', row.id)
+      .execute();
+    if (approve) {
+      if (row.organization_id)
+        await this.addToOrganization(row.organization_id, [row.user_id], OrganizationRole.Member);
+      else if (!(await this.roleOf(row.enterprise_id, row.user_id)))
+        await this.db
+          .insertInto('enterprise_member')
+          .values({
+            enterprise_id: row.enterprise_id,
+            user_id: row.user_id,
+            role: EnterpriseRole.Member,
+            created_at: iso(),
+          })
+          .execute();
+    }
+    return (await this.#applicationViews([{ ...row, status, decided_by: by }]))[0];
+  }
+
+  async #applicationViews(rows: ApplicationRow[]): Promise<ApplicationView[]> {
+    const users = new Map(
+      (await this.#identity.getUsers([...new Set(rows.map((r) => r.user_id))])).map((u) => [u.user_id, u]),
+    );
+    return rows.map((r) => ({
+      application_id: r.id,
+      enterprise_id: r.enterprise_id,
+      organization_id: r.organization_id,
+      user_id: r.user_id,
+      name: users.get(r.user_id)?.name ?? '',
+      email: users.get(r.user_id)?.email ?? '',
+      message: r.message,
+      status: Number(r.status),
+      created_at: secs(r.created_at),
+    }));
+  }
+
+  // ------------------------------------------------------------------ organizations
+
+  async createOrganization(id: string, userId: string, name: string, description: string): Promise<OrganizationView> {
+    const orgId = this.#ctx.host.newId();
+    await this.db
+      .insertInto('enterprise_organization')
+      .values({ id: orgId, enterprise_id: id, name, description, created_at: iso() })
+      .execute();
+    await this.db
+      .insertInto('enterprise_organization_member')
+      .values({ organization_id: orgId, user_id: userId, role: OrganizationRole.Admin, created_at: iso() })
+      .execute();
+    return this.organizationView(await this.organization(orgId), userId);
+  }
+
+  async organizationView(o: OrgRow, userId: string): Promise<OrganizationView> {
+    const members = await this.db
+      .selectFrom('enterprise_organization_member')
+      .select(['user_id', 'role'])
+      .where('organization_id', '=', o.id)
+      .execute();
+    const spaces = await this.db
+      .selectFrom('enterprise_organization_space')
+      .select('space_id')
+      .where('organization_id', '=', o.id)
+      .orderBy('created_at')
+      .execute();
+    return {
+      organization_id: o.id,
+      enterprise_id: o.enterprise_id,
+      name: o.name,
+      description: o.description,
+      organization_role_type: Number(members.find((m) => m.user_id === userId)?.role ?? 0),
+      member_count: members.length,
+      space_ids: spaces.map((s) => s.space_id),
+      created_at: secs(o.created_at),
+    };
+  }
+
+  async organizations(id: string, userId: string, keyword: string): Promise<OrganizationView[]> {
+    const rows = await this.db
+      .selectFrom('enterprise_organization')
+      .selectAll()
+      .where('enterprise_id', '=', id)
+      .orderBy('created_at')
+      .execute();
+    const k = keyword.trim().toLowerCase();
+    return Promise.all(
+      rows.filter((o) => !k || o.name.toLowerCase().includes(k)).map((o) => this.organizationView(o, userId)),
+    );
+  }
+
+  async updateOrganization(
+    o: OrgRow,
+    userId: string,
+    v: { name?: string; description?: string },
+  ): Promise<OrganizationView> {
+    const set = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
+    if (Object.keys(set).length)
+      await this.db.updateTable('enterprise_organization').set(set).where('id', '=', o.id).execute();
+    return this.organizationView({ ...o, ...set }, userId);
+  }
+
+  /** What keeps an organization: its spaces, and people other than the one asking. */
+  async blockers(o: OrgRow, userId: string) {
+    const spaces = await this.db
+      .selectFrom('enterprise_organization_space')
+      .select('space_id')
+      .where('organization_id', '=', o.id)
+      .execute();
+    const others = await this.db
+      .selectFrom('enterprise_organization_member')
+      .select('user_id')
+      .where('organization_id', '=', o.id)
+      .where('user_id', '!=', userId)
+      .execute();
+    return [
+      ...spaces.map((s) => ({ type: 'space' as const, id: s.space_id, count: 1 })),
+      ...(others.length ? [{ type: 'member' as const, id: '', count: others.length }] : []),
+    ];
+  }
+
+  async deleteOrganization(o: OrgRow, userId: string): Promise<void> {
+    const blockers = await this.blockers(o, userId);
+    if (blockers.length)
+      throw conflict(
+        `The organization still has ${blockers.filter((b) => b.type === 'space').length} space(s) and ${blockers.find((b) => b.type === 'member')?.count ?? 0} other member(s): move them out first (check_delete lists them).`,
+      );
+    await this.db.deleteFrom('enterprise_organization_member').where('organization_id', '=', o.id).execute();
+    await this.db.deleteFrom('enterprise_application').where('organization_id', '=', o.id).execute();
+    await this.db.deleteFrom('enterprise_organization').where('id', '=', o.id).execute();
+  }
+
+  async organizationPeople(o: OrgRow) {
+    const rows = await this.db
+      .selectFrom('enterprise_organization_member')
+      .selectAll()
+      .where('organization_id', '=', o.id)
+      .orderBy('created_at')
+      .execute();
+    const users = new Map((await this.#identity.getUsers(rows.map((r) => r.user_id))).map((u) => [u.user_id, u]));
+    return rows.map((r) => ({
+      user_id: r.user_id,
+      name: users.get(r.user_id)?.name ?? '',
+      email: users.get(r.user_id)?.email ?? '',
+      organization_role_type: Number(r.role),
+    }));
+  }
+
+  async addToOrganization(organizationId: string, userIds: string[], role: number) {
+    const o = await this.organization(organizationId);
+    const out = { added_user_ids: [] as string[], not_in_enterprise: [] as string[] };
+    for (const userId of userIds) {
+      if (!(await this.roleOf(o.enterprise_id, userId))) out.not_in_enterprise.push(userId);
+      else if (!(await this.orgRoleOf(o.id, userId))) {
+        await this.db
+          .insertInto('enterprise_organization_member')
+          .values({ organization_id: o.id, user_id: userId, role, created_at: iso() })
+          .execute();
+        out.added_user_ids.push(userId);
+      }
+    }
+    return out;
+  }
+
+  async setOrganizationRole(o: OrgRow, userId: string, role: number): Promise<void> {
+    const r = await this.db
+      .updateTable('enterprise_organization_member')
+      .set({ role })
+      .where('organization_id', '=', o.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!Number(r.numUpdatedRows)) throw notFound('This person is not in the organization.');
+  }
+
+  /** Out of the organization and its spaces. */
+  async removeFromOrganization(o: OrgRow, userId: string): Promise<void> {
+    const r = await this.db
+      .deleteFrom('enterprise_organization_member')
+      .where('organization_id', '=', o.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!Number(r.numDeletedRows)) throw notFound('This person is not in the organization.');
+    const spaces = await this.db
+      .selectFrom('enterprise_organization_space')
+      .select('space_id')
+      .where('organization_id', '=', o.id)
+      .execute();
+    for (const s of spaces) await this.#ctx.service(SpacesService).removeMember(s.space_id, userId);
+  }
+
+  async bindSpace(o: OrgRow, spaceId: string, userId: string): Promise<OrganizationView> {
+    const bound = await this.db
+      .selectFrom('enterprise_organization_space')
+      .select('organization_id')
+      .where('space_id', '=', spaceId)
+      .executeTakeFirst();
+    if (bound && bound.organization_id !== o.id) throw conflict('This space belongs to another organization.');
+    if (!bound)
+      await this.db
+        .insertInto('enterprise_organization_space')
+        .values({ space_id: spaceId, organization_id: o.id, created_at: iso() })
+        .execute();
+    return this.organizationView(o, userId);
+  }
+}
+
+function refuseDomain(domains: string[]) {
+  return new ApiError(
+    403,
+    ErrorCode.FORBIDDEN,
+    domains.length
+      ? `Only people with an email of ${domains.join(', ')} may ask to join; ask an administrator for an invite link.`
+      : 'This enterprise takes no applications: ask an administrator for an invite link.',
+  );
+}
