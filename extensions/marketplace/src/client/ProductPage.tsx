@@ -17,6 +17,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
+import { ProductActions } from '../shared/index.ts';
 import { useSpaceId, type Product } from './api.ts';
 import { useCategoryName } from './ExplorePage.tsx';
 import { KindTag } from './ProductCard.tsx';
@@ -58,6 +59,9 @@ function ProductView({ detail }: { detail: Detail }) {
       api.post('/api/marketplace/product/favorite', { product_id: p.product_id, is_cancel: !!p.favorited }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['market'] }),
   });
+  const actions = useRegistryEntries(ProductActions)
+    .slice()
+    .sort((a, b) => (a.value.order ?? 50) - (b.value.order ?? 50));
   const share = useMutation({
     mutationFn: () =>
       api.post<{ share_url: string }>('/api/marketplace/product/share/create', { product_id: p.product_id }),
@@ -125,6 +129,9 @@ function ProductView({ detail }: { detail: Detail }) {
             >
               {t('duplicate')}
             </Button>
+            {actions.map((a) => (
+              <a.value.component key={a.key} productId={p.product_id} name={p.name} />
+            ))}
           </>
         }
       />
