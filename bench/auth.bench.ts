@@ -1,6 +1,6 @@
-// ./tessera bench auth [calls=100000] [seconds=5]: what checking a token costs a request, for the three kinds of bearer
-// token the open API takes: a personal access token (pat_), an OAuth app's access token for a user (oat_, web app)
-// and a service app's token (oat_, from a JWT).
+// ./tessera bench auth [calls=100000] [seconds=5]: what checking a token costs a request, for the four kinds of bearer
+// token the open API takes: a personal access token (pat_), an OAuth app's access token for a user (oat_, web app),
+// a service app's token (oat_, from a JWT) and a service identity's key (svc_).
 // - the authenticators hook alone, in a studio in this process, on a token already seen: microseconds per check
 //   (target < 20 µs), against the same hook on a request without credentials;
 // - database statements of a published workflow run (which itself runs none) with each token: the first call and the
@@ -111,10 +111,20 @@ async function setUp(url: string) {
     keyid: fingerprint,
     privateKey,
   });
+  // A service identity of the space with a key.
+  const identity = (
+    await user.post('/api/permission_api/service/create', { space_id: space, name: 'bench-ci', permissions: perms })
+  ).service;
+  const { key } = await user.post('/api/permission_api/service/create_key', {
+    space_id: space,
+    service_id: identity.service_id,
+    duration_day: 1,
+  });
   const tokens: [string, string][] = [
     ['personal access token', pat],
     ['OAuth access token (web app)', exchanged.access_token],
     ['service app token (JWT)', service.access_token],
+    ['service identity key', key],
   ];
   return { workflow_id, tokens };
 }
