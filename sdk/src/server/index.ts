@@ -281,7 +281,20 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
   rateLimit?: { max: number; windowMs?: number; key?: 'ip' | 'caller' };
   /** The route is a security event or an administrative change: an audit log records each call (RequestsCompleted). */
   audit?: RouteAudit;
+  /**
+   * The resource the route reads or changes (a workflow, a bot): interceptors are told it (ServerRequestInterceptors'
+   * `resource`), so a policy about single resources (collaborators) can refuse the call before the handler runs.
+   */
+  resource?: RouteResource;
   handler(req: ApiRequest<B, Q, P>, reply: ApiReply): R | Promise<R>;
+}
+
+/** The resource of a route: its kind, the request field that holds its id, and whether the route changes it. */
+export interface RouteResource {
+  kind: string;
+  /** Looked up in the path, then the body, then the query. */
+  id: string;
+  write: boolean;
 }
 
 /** What an audit log records of a route: the action, and the request field that names what it acts on. */
@@ -587,6 +600,10 @@ export interface InterceptedRequest {
   extensionId: string;
   caller?: Caller;
   spaceId?: string;
+  /** The caller's role in that space. */
+  spaceRole?: SpaceRole;
+  /** The route's resource (`resource` on the route) with its id as sent ('' when absent). */
+  resource?: { kind: string; id: string; write: boolean };
   headers: Record<string, string | string[] | undefined>;
   ip: string;
 }

@@ -259,6 +259,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   ctx.route({
     method: 'POST',
     path: '/api/playground_api/draftbot/update_draft_bot_info',
+    resource: { kind: 'bot', id: 'bot_id', write: true },
     auth: inSpace,
     summary:
       'Save the draft (name, description, icon, configuration); base_revision detects a save from an older draft',
@@ -326,6 +327,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   ctx.route({
     method: 'POST',
     path: '/api/draftbot/delete',
+    resource: { kind: 'bot', id: 'bot_id', write: true },
     auth: inSpace,
     summary: 'Delete a bot (its published versions stop answering)',
     body: z.object({ space_id: Id, bot_id: Id }),
@@ -485,6 +487,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   ctx.route({
     method: 'POST',
     path: '/api/draftbot/publish',
+    resource: { kind: 'bot', id: 'bot_id', write: true },
     auth: inSpace,
     summary: 'Publish the draft as a version to connectors (API, chat page), with a changelog',
     body: z.object({
@@ -538,6 +541,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   ctx.route({
     method: 'POST',
     path: '/api/draftbot/revert',
+    resource: { kind: 'bot', id: 'bot_id', write: true },
     auth: inSpace,
     summary: 'Make the draft a published version again (the draft it replaces is not kept)',
     body: z.object({ space_id: Id, bot_id: Id, commit_id: Id }),

@@ -310,6 +310,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   ctx.route({
     method: 'POST',
     path: `${base}/save`,
+    resource: { kind: 'workflow', id: 'workflow_id', write: true },
     auth: inSpace,
     summary: 'Save the draft canvas (base_revision detects a save made from an older draft)',
     body: z.object({
@@ -380,6 +381,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   ctx.route({
     method: 'POST',
     path: `${base}/update_meta`,
+    resource: { kind: 'workflow', id: 'workflow_id', write: true },
     auth: inSpace,
     summary: 'Rename, describe or change the icon',
     body: z.object({
@@ -655,6 +657,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   ctx.route({
     method: 'POST',
     path: `${base}/delete`,
+    resource: { kind: 'workflow', id: 'workflow_id', write: true },
     auth: inSpace,
     summary: 'Delete a workflow; the answer says whether it could (delete check) and who used it',
     body: z.object({ space_id: Id, workflow_id: Id, action: z.number().int().optional() }),

@@ -74,6 +74,7 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   ctx.route({
     method: 'POST',
     path: `${base}/publish`,
+    resource: { kind: 'workflow', id: 'workflow_id', write: true },
     auth: inSpace,
     summary: 'Publish the draft as a version (vX.Y.Z, greater than the last one)',
     body: z.object({

@@ -4,7 +4,8 @@ import type { CompletedRequest, RouteAudit } from '@tessera/sdk/server';
 import type { Caller } from '@tessera/sdk/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-function field(request: FastifyRequest, name: string): string {
+/** A field of a request as sent: the path's, then the body's, then the query's ('' when none has it). */
+export function requestField(request: FastifyRequest, name: string): string {
   for (const where of [request.params, request.body, request.query]) {
     const v = (where as Record<string, unknown> | undefined)?.[name];
     if (typeof v === 'string' || typeof v === 'number') return String(v).slice(0, 200);
@@ -32,6 +33,8 @@ export function completedRequest(
     ip: request.ip,
     userAgent: String(request.headers['user-agent'] ?? '').slice(0, 300),
     durationMs: reply.elapsedTime,
-    ...(audit ? { audit: { action: audit.action, targetId: audit.target ? field(request, audit.target) : '' } } : {}),
+    ...(audit
+      ? { audit: { action: audit.action, targetId: audit.target ? requestField(request, audit.target) : '' } }
+      : {}),
   };
 }

@@ -16,6 +16,7 @@ import {
   type SseStream,
 } from '@tessera/sdk/server';
 import { envelope, OPEN_API_PATH, toJson, validationError } from './envelope.ts';
+import { requestField } from './completed.ts';
 
 const ROLE_RANK: Record<SpaceRole, number> = { member: 1, admin: 2, owner: 3 };
 
@@ -165,6 +166,16 @@ export function mountRoute(
           extensionId: extensionId ?? '',
           caller,
           spaceId,
+          spaceRole,
+          ...(route.resource
+            ? {
+                resource: {
+                  kind: route.resource.kind,
+                  id: requestField(request, route.resource.id),
+                  write: route.resource.write,
+                },
+              }
+            : {}),
           headers: request.headers,
           ip: request.ip,
         });

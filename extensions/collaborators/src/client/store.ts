@@ -1,0 +1,33 @@
+// The collaborators panel's state: the resource's collaborators, the space's members to choose from, and changes.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '@tessera/sdk/client';
+import { AddCollaborator, ListCollaborators, RemoveCollaborator } from '../shared/api.ts';
+
+export function useCollaborators(spaceId: string, kind: 'workflow' | 'bot', id: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const key = ['collaborators', kind, id];
+  const target = { space_id: spaceId, resource_type: kind, resource_id: id };
+  const list = useQuery({ queryKey: key, queryFn: () => api.call(ListCollaborators, target) });
+  const members = useQuery({
+    queryKey: ['collaborators', 'members', spaceId],
+    queryFn: async () =>
+      (
+        await api.post<{ members: { user_id: string; name: string }[] }>('/api/space/member/list', {
+          space_id: spaceId,
+          page: 1,
+          size: 100,
+        })
+      ).members,
+  });
+  const set = (data: unknown) => qc.setQueryData(key, data);
+  const add = useMutation({
+    mutationFn: (userId: string) => api.call(AddCollaborator, { ...target, user_id: userId, collaborator_type: 1 }),
+    onSuccess: set,
+  });
+  const remove = useMutation({
+    mutationFn: (userId: string) => api.call(RemoveCollaborator, { ...target, user_id: userId }),
+    onSuccess: set,
+  });
+  return { list, members, add, remove };
+}
