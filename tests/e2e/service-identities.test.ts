@@ -21,7 +21,7 @@ describe('service identities in the browser', () => {
     await panel.getByTestId('service-new-key').click();
     await expect.poll(() => panel.getByTestId('service-key').textContent()).toMatch(/^svc_/);
     const key = (await panel.getByTestId('service-key').textContent())!;
-    expect(await panel.getByTestId('service-key-row').count()).toBe(1);
+    await expect.poll(() => panel.getByTestId('service-key-row').count()).toBe(1);
     const r = await fetch(`${env.studio.url}/v1/workspaces/${spaceId}/members`, {
       headers: { authorization: `Bearer ${key}` },
     });
