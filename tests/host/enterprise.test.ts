@@ -278,3 +278,41 @@ describe('organizations and their spaces', () => {
     expect((await applicant.agent.get('/api/enterprise/need_create_enterprise')).need_create_enterprise).toBe(false);
   });
 });
+
+describe('OAuth consent and organizations', () => {
+  it("lists the person's organizations on the consent page and keeps the ones chosen with the grant", async () => {
+    const redirect = 'http://localhost:8713/cb';
+    const { app } = await people.super.agent.post('/api/permission_api/app/create_app_meta', {
+      name: 'Org reader',
+      client_type: 'web',
+      declared_permission: ['workspace.read'],
+      oauth2_configuration: { redirect_uris: [redirect] },
+    });
+    const who = people.orgAdmin.agent;
+    const info = await who.post('/api/permission_api/app/get_app_authorization_request_info', {
+      client_id: app.appid,
+      redirect_uri: redirect,
+    });
+    expect(info.organizations).toEqual([{ organization_id: org, name: 'Research', enterprise_name: 'Acme' }]);
+    const own = (await who.post('/api/space/list', {})).spaces[0].space_id;
+    const outside = await who.request('POST', '/api/permission/oauth2/authorize_consent', {
+      authorize_key: info.authorize_key,
+      consent: true,
+      workspace_ids: [own],
+      authorized_organizations: ['999'],
+    });
+    expect(outside.status).toBe(403);
+    const again = await who.post('/api/permission_api/app/get_app_authorization_request_info', {
+      client_id: app.appid,
+      redirect_uri: redirect,
+    });
+    await who.post('/api/permission/oauth2/authorize_consent', {
+      authorize_key: again.authorize_key,
+      consent: true,
+      workspace_ids: [own],
+      authorized_organizations: [org],
+    });
+    const { apps } = await who.post('/api/permission_api/app/list_authorized_apps', {});
+    expect(apps[0]).toMatchObject({ appid: app.appid, organization_ids: [org] });
+  });
+});

@@ -1,6 +1,7 @@
 // Enterprises and organizations (server half): above spaces, with their people, roles, invite links, join
 // applications and the spaces their organizations hold. Without this extension the studio is spaces alone.
 import { defineExtension } from '@tessera/sdk/server';
+import { EnterpriseDirectoryService } from '../shared/index.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import { EnterpriseService } from './service.ts';
@@ -9,6 +10,11 @@ export default defineExtension({
   id: 'enterprise',
   register(ctx) {
     ctx.migrations(migrations);
-    registerRoutes(ctx, new EnterpriseService(ctx));
+    const service = new EnterpriseService(ctx);
+    ctx.provide(EnterpriseDirectoryService, {
+      roleOf: (enterpriseId, userId) => service.roleOf(enterpriseId, userId),
+      organizationsOf: (userId) => service.organizationsOf(userId),
+    });
+    registerRoutes(ctx, service);
   },
 });

@@ -115,6 +115,35 @@ export class EnterpriseService {
     return o;
   }
 
+  async organizationsOf(userId: string) {
+    return (
+      await this.db
+        .selectFrom('enterprise_organization_member')
+        .innerJoin(
+          'enterprise_organization',
+          'enterprise_organization.id',
+          'enterprise_organization_member.organization_id',
+        )
+        .innerJoin('enterprise', 'enterprise.id', 'enterprise_organization.enterprise_id')
+        .select([
+          'enterprise_organization.id as organization_id',
+          'enterprise_organization.name as name',
+          'enterprise.id as enterprise_id',
+          'enterprise.name as enterprise_name',
+          'enterprise_organization_member.role as role',
+        ])
+        .where('enterprise_organization_member.user_id', '=', userId)
+        .orderBy('enterprise_organization.created_at')
+        .execute()
+    ).map((r) => ({
+      organization_id: r.organization_id,
+      name: r.name,
+      enterprise_id: r.enterprise_id,
+      enterprise_name: r.enterprise_name,
+      organization_role_type: Number(r.role),
+    }));
+  }
+
   async orgRoleOf(organizationId: string, userId: string): Promise<number | undefined> {
     const m = await this.db
       .selectFrom('enterprise_organization_member')

@@ -37,9 +37,13 @@ export function ConsentView({
   const { spaces } = useChoices();
   const consent = useConsent();
   const [chosen, setChosen] = useState<string[]>(request.workspace_ids);
+  const [orgs, setOrgs] = useState<string[]>([]);
   const names = new Map((spaces.data ?? []).map((s) => [s.space_id, s.name]));
   const answer = (allow: boolean) =>
-    consent.mutate({ request, allow, spaces: chosen }, { onSuccess: (r) => onAnswered(r.redirect_uri, allow) });
+    consent.mutate(
+      { request, allow, spaces: chosen, organizations: orgs },
+      { onSuccess: (r) => onAnswered(r.redirect_uri, allow) },
+    );
   return (
     <div>
       <Typography.Title heading={5} style={{ marginTop: 0 }} data-testid="oauth-consent-app">
@@ -72,6 +76,20 @@ export function ConsentView({
           ))}
         </Checkbox.Group>
       </div>
+      {request.organizations.length > 0 && (
+        <>
+          <div style={{ fontWeight: 500, margin: '16px 0 6px' }}>{t('consent.organizations')}</div>
+          <div data-testid="oauth-consent-organizations">
+            <Checkbox.Group direction="vertical" value={orgs} onChange={setOrgs}>
+              {request.organizations.map((o) => (
+                <Checkbox key={o.organization_id} value={o.organization_id}>
+                  {o.name} <span style={{ color: 'var(--color-text-3)' }}>· {o.enterprise_name}</span>
+                </Checkbox>
+              ))}
+            </Checkbox.Group>
+          </div>
+        </>
+      )}
       {consent.error && <Alert type="error" style={{ marginTop: 12 }} content={consent.error.message} />}
       <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end', marginTop: 20 }}>
         <Button onClick={() => answer(false)} disabled={consent.isPending} data-testid="oauth-consent-deny">

@@ -174,7 +174,12 @@ export function useDeviceRequest() {
 export function useConsent() {
   const api = useApi();
   return useMutation({
-    mutationFn: (v: { request: RequestInfo; allow: boolean; spaces: string[] }) =>
-      api.call(AuthorizeConsent, { authorize_key: v.request.authorize_key, consent: v.allow, workspace_ids: v.spaces }),
+    mutationFn: (v: { request: RequestInfo; allow: boolean; spaces: string[]; organizations: string[] }) =>
+      api.call(AuthorizeConsent, {
+        authorize_key: v.request.authorize_key,
+        consent: v.allow,
+        workspace_ids: v.spaces,
+        authorized_organizations: v.organizations,
+      }),
   });
 }

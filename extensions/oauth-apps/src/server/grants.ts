@@ -6,6 +6,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService, TokenPermissions } from '@tessera/ext-identity/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
+import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import type { Kysely } from 'kysely';
 import type { AuthorizedApp, RequestInfo } from '../shared/api.ts';
 import type { AppService, Revoked } from './apps.ts';
@@ -231,6 +232,13 @@ export class GrantService {
         label: labels.get(key) ?? { 'en-US': key, 'zh-CN': key },
       })),
       workspace_ids: spaces,
+      organizations: ((await this.#ctx.optionalService(EnterpriseDirectoryService)?.organizationsOf(userId)) ?? []).map(
+        (o) => ({
+          organization_id: o.organization_id,
+          name: o.name,
+          enterprise_name: o.enterprise_name,
+        }),
+      ),
       redirect_host: row.redirect_uri ? new URL(row.redirect_uri).host : '',
       expires_at: secs(row.expires_at),
     };
@@ -265,6 +273,16 @@ export class GrantService {
       const spaces = row.workspace_id ? [row.workspace_id] : workspaceIds;
       if (!spaces.length) throw refuse(400, 'Choose at least one space the app may work in.', 'noSpaces');
       await this.#apps.checkMember(userId, spaces);
+      const mine = new Set(
+        ((await this.#ctx.optionalService(EnterpriseDirectoryService)?.organizationsOf(userId)) ?? []).map(
+          (o) => o.organization_id,
+        ),
+      );
+      const outside = organizations.filter((o) => !mine.has(o));
+      if (outside.length)
+        throw refuse(403, `You are not in organization(s) ${outside.join(', ')}.`, 'notMember', {
+          spaces: outside.join(', '),
+        });
       grantId = await this.grant(app, userId, spaces, organizations);
     }
     const taken = await this.#db
@@ -618,6 +636,7 @@ export class GrantService {
         'oauth_app.client_type',
         'oauth_grant.permissions',
         'oauth_grant.workspace_ids',
+        'oauth_grant.organizations',
         'oauth_grant.created_at',
         'oauth_grant.last_used_at',
       ])
@@ -631,6 +650,7 @@ export class GrantService {
       client_type: r.client_type,
       permissions: strings(r.permissions),
       workspace_ids: strings(r.workspace_ids),
+      organization_ids: strings(r.organizations),
       authorized_at: secs(r.created_at),
       last_used_at: secs(r.last_used_at),
     }));

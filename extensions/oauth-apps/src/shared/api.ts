@@ -164,6 +164,7 @@ const AuthorizedApp = z.object({
   client_type: ClientType,
   permissions: z.array(z.string()),
   workspace_ids: z.array(z.string()),
+  organization_ids: z.array(z.string()),
   authorized_at: z.number(),
   last_used_at: z.number(),
 });
@@ -197,6 +198,8 @@ const RequestInfo = z.object({
   permissions: z.array(z.object({ key: z.string(), label: z.record(z.string(), z.string()) })),
   /** The spaces the user may authorize (one when the request named it). */
   workspace_ids: z.array(z.string()),
+  /** The user's organizations (with the enterprise extension): the app may be authorized for them too. */
+  organizations: z.array(z.object({ organization_id: z.string(), name: z.string(), enterprise_name: z.string() })),
   /** Where the browser goes after the answer (none for a device). */
   redirect_host: z.string(),
   expires_at: z.number(),
