@@ -19,6 +19,11 @@ export default defineExtension({
         '此账号登录失败次数过多，请 {{seconds}} 秒后再试，或重置密码。',
       ],
       [
+        'identity.unknownPermission',
+        'Unknown permission(s): {{permissions}}. Pick from the permissions a token can hold.',
+        '未知权限：{{permissions}}。请从令牌可持有的权限中选择。',
+      ],
+      [
         'identity.addressLocked',
         'Too many failed sign-ins from your network address. Try again in {{seconds}} seconds.',
         '来自你的网络地址的登录失败次数过多，请 {{seconds}} 秒后再试。',

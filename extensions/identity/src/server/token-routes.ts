@@ -2,7 +2,13 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { CreatePat, TokenPermissions, WorkspacePermission, type PatInfo } from '../shared/index.ts';
+import {
+  CreatePat,
+  TokenPermissions,
+  WorkspacePermission,
+  type PatInfo,
+  checkTokenPermissions,
+} from '../shared/index.ts';
 import { newSecret, sha256 } from './tokens.ts';
 import { type Config, nowIso, sec } from './config.ts';
 import { type AuthCaches, parsePermissions } from './authenticator.ts';
@@ -25,21 +31,11 @@ export function patInfo(row: Record<string, any>): PatInfo {
 
 export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
   const base = '/api/permission_api/pat';
-  const known = () =>
-    new Set(
-      ctx
-        .registry(TokenPermissions)
-        .list()
-        .map((p) => p.key),
+  const checkPermissions = (list: { workspace_id: string; permissions: string[] }[]) =>
+    checkTokenPermissions(
+      ctx.registry(TokenPermissions).list(),
+      list.flatMap((w) => w.permissions),
     );
-  const checkPermissions = (list: { workspace_id: string; permissions: string[] }[]) => {
-    const ok = known();
-    const bad = list.flatMap((w) => w.permissions).filter((p) => !ok.has(p));
-    if (bad.length)
-      throw badRequest(
-        `Unknown permission(s): ${[...new Set(bad)].join(', ')}. See list_personal_access_token_support_permissions.`,
-      );
-  };
   const mine = async (id: string, userId: string) => {
     const row = await ctx.db
       .selectFrom('identity_pat')

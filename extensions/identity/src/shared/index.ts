@@ -1,4 +1,4 @@
-import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import { ApiError, ErrorCode, defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
 import { z } from 'zod';
 
 export interface UserInfo {
@@ -46,6 +46,24 @@ export const TokenPermissions = defineRegistryPoint<TokenPermission>({
   }),
   key: (p) => p.key,
 });
+
+/**
+ * Checks permissions asked for a token (a personal access token, an OAuth app, a service identity) against those the
+ * extensions declared (`TokenPermissions`): the list without repeats, or a 400 naming the unknown ones.
+ */
+export function checkTokenPermissions(declared: readonly { key: string }[], requested: readonly string[]): string[] {
+  const known = new Set(declared.map((p) => p.key));
+  const bad = [...new Set(requested.filter((p) => !known.has(p)))];
+  if (bad.length)
+    throw new ApiError(
+      400,
+      ErrorCode.INVALID_PARAMS,
+      `Unknown permission(s): ${bad.join(', ')}. Pick from list_personal_access_token_support_permissions.`,
+      '',
+      { text: { key: 'identity.unknownPermission', params: { permissions: bad.join(', ') } } },
+    );
+  return [...new Set(requested)];
+}
 
 export const WorkspacePermission = z.object({
   workspace_id: z.string().min(1),

@@ -5,7 +5,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
-import { TokenPermissions } from '@tessera/ext-identity/shared';
+import { TokenPermissions, checkTokenPermissions } from '@tessera/ext-identity/shared';
 import type { Kysely } from 'kysely';
 import { OAuth2Configuration, type AppMeta, type ClientType } from '../shared/api.ts';
 import { SECRET_PREFIX, iso, newSecret, refuse, secs, sha256, strings, type AppRow, type OAuthDb } from './db.ts';
@@ -36,21 +36,7 @@ export class AppService {
 
   /** Every permission named must be one a token can hold (the same list as personal access tokens). */
   checkPermissions(permissions: string[]): string[] {
-    const known = new Set(
-      this.#ctx
-        .registry(TokenPermissions)
-        .list()
-        .map((p) => p.key),
-    );
-    const bad = permissions.filter((p) => !known.has(p));
-    if (bad.length)
-      throw refuse(
-        400,
-        `Unknown permission(s): ${bad.join(', ')}. Pick from list_personal_access_token_support_permissions.`,
-        'unknownPermission',
-        { permissions: bad.join(', ') },
-      );
-    return [...new Set(permissions)];
+    return checkTokenPermissions(this.#ctx.registry(TokenPermissions).list(), permissions);
   }
 
   async create(

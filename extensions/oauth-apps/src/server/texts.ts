@@ -2,7 +2,6 @@
 const t = (key: string, en: string, zh: string) => ({ key, texts: { 'en-US': en, 'zh-CN': zh } });
 
 export const TEXTS: { key: string; texts: { 'en-US': string; 'zh-CN': string } }[] = [
-  t('unknownPermission', 'Unknown permission(s): {{permissions}}.', '未知权限：{{permissions}}。'),
   t('noApp', 'No OAuth app {{appid}} of yours.', '你没有 OAuth 应用 {{appid}}。'),
   t(
     'secretType',

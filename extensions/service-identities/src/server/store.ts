@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { TokenPermissions } from '@tessera/ext-identity/shared';
+import { TokenPermissions, checkTokenPermissions } from '@tessera/ext-identity/shared';
 import type { Kysely } from 'kysely';
 import type { ServiceView } from '../shared/api.ts';
 
@@ -70,20 +70,7 @@ export class ServiceStore {
   }
 
   #checkPermissions(permissions: string[]): string[] {
-    const known = new Set(
-      this.#ctx
-        .registry(TokenPermissions)
-        .list()
-        .map((p) => p.key),
-    );
-    const bad = permissions.filter((p) => !known.has(p));
-    if (bad.length)
-      throw new ApiError(
-        400,
-        ErrorCode.INVALID_PARAMS,
-        `Unknown permission(s): ${bad.join(', ')}. Pick from list_personal_access_token_support_permissions.`,
-      );
-    return [...new Set(permissions)];
+    return checkTokenPermissions(this.#ctx.registry(TokenPermissions).list(), permissions);
   }
 
   async create(v: {
