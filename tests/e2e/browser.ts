@@ -18,12 +18,19 @@ export function canvas(page: Page) {
       await page.locator(`[data-testid="canvas-node"][data-node-id="${id}"] strong`).first().click();
       await expect.poll(() => page.getByTestId('node-panel').getAttribute('data-node-id')).toBe(id);
     },
+    /** Drags a port to a node; again when the drop missed (a drag on a busy machine can end before the pointer arrives). */
     async wire(from: string, port: string, to: string) {
-      await fit();
       const edges = await page.locator('.react-flow__edge').count();
-      await page
-        .getByTestId(`port-${from}-${port}`)
-        .dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
+      for (let attempt = 0; attempt < 3 && (await page.locator('.react-flow__edge').count()) === edges; attempt++) {
+        await fit();
+        await page
+          .getByTestId(`port-${from}-${port}`)
+          .dragTo(page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first());
+        await expect
+          .poll(() => page.locator('.react-flow__edge').count(), { timeout: 3000 })
+          .toBe(edges + 1)
+          .catch(() => undefined);
+      }
       await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(edges + 1);
     },
     /** Deletes the only link (a new workflow's Start to End): selects it and presses Delete, again if the click missed. */
