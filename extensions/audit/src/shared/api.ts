@@ -2,14 +2,17 @@
 import { defineEndpoint } from '@tessera/sdk';
 import { z } from 'zod';
 
+/** The last second a date can name (9999-12-31): a later one cannot be compared as a time. */
+const MAX_TIME = 253_402_300_799;
+
 export const AuditFilter = z.object({
   /** An action or its area: 'token.create', or 'token' for every token action. */
   action: z.string().trim().max(100).default(''),
   actor_id: z.string().trim().max(32).default(''),
   outcome: z.enum(['', 'success', 'failure']).default(''),
   /** Unix seconds. */
-  from: z.coerce.number().int().min(0).default(0),
-  to: z.coerce.number().int().min(0).default(0),
+  from: z.coerce.number().int().min(0).max(MAX_TIME, 'Give a time before the year 10000.').default(0),
+  to: z.coerce.number().int().min(0).max(MAX_TIME, 'Give a time before the year 10000.').default(0),
 });
 export type AuditFilter = z.output<typeof AuditFilter>;
 
