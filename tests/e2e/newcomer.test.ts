@@ -49,7 +49,19 @@ describe('the studio a newcomer meets', () => {
       ['Build', ['bots', 'projects', 'workflows', 'plugins', 'mcp', 'prompts', 'library']],
       ['Data', ['knowledge', 'tables', 'memory']],
       ['Operate', ['models', 'evaluation', 'jobs', 'traces', 'analytics']],
-      ['Space', ['space-settings', 'tokens', 'oauth-apps', 'service-identities', 'api-apps', 'audit', 'enterprise']],
+      [
+        'Space',
+        [
+          'space-settings',
+          'tokens',
+          'oauth-apps',
+          'service-identities',
+          'api-apps',
+          'connectors',
+          'audit',
+          'enterprise',
+        ],
+      ],
     ]);
     await page.getByTestId('sidebar-settings').waitFor();
 

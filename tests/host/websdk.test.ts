@@ -65,7 +65,9 @@ describe('the Web SDK', () => {
       connectors: ['777'],
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.msg).toContain('Unknown connector 777: a bot is published to 1024 (API), 999 (Chat page)');
+    expect(bad.body.msg).toContain(
+      'Unknown connector 777: a bot of this space is published to 1024 (API), 999 (Chat page)',
+    );
     const badOrigin = await publish(owner, botId, ['shop.example.com/path']);
     expect(badOrigin.status).toBe(400);
     expect(badOrigin.body.msg).toContain('An origin is a scheme and a host');

@@ -40,6 +40,9 @@ import {
   ServerRequestInterceptors,
   SecretsService,
   SpaceAuthorizers,
+  SpaceConnectors,
+  SpaceConnectorsService,
+  Connectors,
   type Database,
   type HostInfo,
   type ServerContext,
@@ -283,6 +286,13 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     onError: (error) => host.report({ source: 'job', message: `scheduler: ${(error as Error)?.message}`, error }),
   });
   host.provideHostService(SchedulesService, schedules);
+  host.provideHostService(SpaceConnectorsService, {
+    of: async (spaceId, kind) => {
+      const built = host.points.registry(Connectors).list();
+      const all = await host.points.hook(SpaceConnectors).call(built, spaceId);
+      return kind ? all.filter((c) => c.kinds.includes(kind)) : all;
+    },
+  });
   const outboundAllow = new OutboundAllowList(config.outbound.allow);
   host.provideHostService(OutboundHttpService, {
     fetch: guardedFetch(() => config.allowPrivateNetwork, config.outbound),

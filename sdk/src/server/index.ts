@@ -481,6 +481,28 @@ export const Connectors = defineRegistryPoint<ConnectorDefinition>({
   key: (c) => c.id,
 });
 
+/**
+ * The connectors one space may publish to. The host starts from the Connectors registry; taps add the channels
+ * installed in the space (custom connectors) and take away those it may not use (its enterprise's choice).
+ */
+export const SpaceConnectors = defineHookPoint<[ConnectorDefinition[], string], ConnectorDefinition[]>({
+  id: 'server.spaceConnectors',
+  owner: 'host',
+  kind: 'waterfall',
+  args: ['connectors', 'spaceId'],
+  description: 'The connectors a space may publish to: custom connectors installed there added, others taken away.',
+});
+
+/** The connectors a space may publish a kind of resource to (SpaceConnectors over the Connectors registry). */
+export interface SpaceConnectorList {
+  of(spaceId: string, kind?: string): Promise<ConnectorDefinition[]>;
+}
+export const SpaceConnectorsService = defineService<SpaceConnectorList>({
+  id: 'host.spaceConnectors',
+  owner: 'host',
+  description: 'The connectors a space may publish a kind of resource to (bot, workflow, project).',
+});
+
 /** A resource that uses another one (a bot whose skills name a knowledge base, a workflow whose nodes do). */
 export interface ResourceReference {
   /** The kind of the resource that holds the reference ('bot', 'workflow' ...). */

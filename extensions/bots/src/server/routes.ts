@@ -1,7 +1,8 @@
-import { badRequest, imageRef } from '@tessera/sdk';
+import { badRequest, forbidden, imageRef } from '@tessera/sdk';
 import {
   Connectors as ConnectorsPoint,
   ResourceKinds,
+  SpaceConnectorsService,
   containsText,
   listResourcesOfTable,
   type ServerContext,
@@ -71,20 +72,18 @@ export const nextVersion = (latest: string | null) => {
  * Publishes a bot's draft as a version (the next patch unless given; it must grow) to connectors, once
  * the draft has no problems. The studio's publish and the open API's share it.
  */
-/** The connectors a bot may be published to (the Connectors point), each publication's settings checked. */
-export function checkConnectors(
+/** The connectors a bot of this space may be published to (SpaceConnectors), each publication's settings checked. */
+export async function checkConnectors(
   ctx: ServerContext<unknown>,
+  spaceId: string,
   ids: string[],
   settings: Record<string, unknown> = {},
-): Record<string, unknown> {
-  const usable = ctx
-    .registry(ConnectorsPoint)
-    .list()
-    .filter((c) => c.kinds.includes('bot'));
+): Promise<Record<string, unknown>> {
+  const usable = await ctx.service(SpaceConnectorsService).of(spaceId, 'bot');
   const unknown = ids.filter((id) => !usable.some((c) => c.id === id));
   if (unknown.length)
     throw badRequest(
-      `Unknown connector ${unknown.join(', ')}: a bot is published to ${usable.map((c) => `${c.id} (${c.name['en-US'] ?? c.id})`).join(', ')}.`,
+      `Unknown connector ${unknown.join(', ')}: a bot of this space is published to ${usable.map((c) => `${c.id} (${c.name['en-US'] ?? c.id})`).join(', ')}.`,
     );
   const out: Record<string, unknown> = {};
   for (const id of ids) {
@@ -112,7 +111,7 @@ export async function publishDraft(
     userId: string;
   },
 ): Promise<{ version: string; commit_id: string }> {
-  const connectorSettings = checkConnectors(ctx, r.connectors, r.connectorSettings);
+  const connectorSettings = await checkConnectors(ctx, b.space_id, r.connectors, r.connectorSettings);
   const draft = await bots.draft(b.id);
   const problems = problemsOf(ctx, draft.config);
   if (problems.length)
@@ -146,7 +145,14 @@ export async function publishDraft(
       .execute();
   });
   bots.forgetSpace(b.id);
-  ctx.emit(BotPublished, { bot_id: b.id, space_id: b.space_id, version, connectors: r.connectors });
+  ctx.emit(BotPublished, {
+    bot_id: b.id,
+    space_id: b.space_id,
+    version,
+    connectors: r.connectors,
+    name: b.name,
+    user_id: r.userId,
+  });
   return { version, commit_id: id };
 }
 
@@ -159,27 +165,35 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     method: 'GET',
     path: '/api/draftbot/capabilities',
     auth: 'user',
-    summary: 'The bot modes and skills this studio runs (from their points)',
-    handler: () => ({
-      modes: ctx
-        .registry(BotModes)
-        .list()
-        .map((m) => ({ key: m.key, code: m.code, label: m.label })),
-      skills: ctx
-        .registry(BotSkills)
-        .list()
-        .map((s) => ({ key: s.key, label: s.label })),
-      connectors: ctx
-        .registry(ConnectorsPoint)
-        .list()
-        .filter((c) => c.kinds.includes('bot'))
-        .map((c) => ({
+    summary: "The bot modes and skills this studio runs (from their points), and the connectors of the space's bots",
+    query: z.object({ space_id: z.string().max(32).optional() }),
+    handler: async ({ query, caller }) => {
+      const spaces = ctx.service(SpacesService);
+      if (query.space_id && !(await spaces.roleOf(query.space_id, caller!.userId)))
+        throw forbidden('You are not a member of this space.');
+      const connectors = query.space_id
+        ? await ctx.service(SpaceConnectorsService).of(query.space_id, 'bot')
+        : ctx
+            .registry(ConnectorsPoint)
+            .list()
+            .filter((c) => c.kinds.includes('bot'));
+      return {
+        modes: ctx
+          .registry(BotModes)
+          .list()
+          .map((m) => ({ key: m.key, code: m.code, label: m.label })),
+        skills: ctx
+          .registry(BotSkills)
+          .list()
+          .map((s) => ({ key: s.key, label: s.label })),
+        connectors: connectors.map((c) => ({
           id: c.id,
           name: c.name,
           description: c.description,
           settings_schema: c.settings ? z.toJSONSchema(c.settings, { io: 'input' }) : undefined,
         })),
-    }),
+      };
+    },
   });
 
   ctx.route({
@@ -404,7 +418,8 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     // Published with the next version to the chosen connectors that take bots (the API when none does).
     publish: async (id, spaceId, opts) => {
       const b = await bots.meta(id, spaceId);
-      const mine = opts.connectors.filter((c) => ctx.registry(ConnectorsPoint).get(c)?.kinds.includes('bot'));
+      const usable = await ctx.service(SpaceConnectorsService).of(spaceId, 'bot');
+      const mine = opts.connectors.filter((c) => usable.some((u) => u.id === c));
       return publishDraft(ctx, bots, b, {
         changelog: opts.description,
         connectors: mine.length ? mine : [Connectors.API],

@@ -210,10 +210,15 @@ export const BotModes = defineRegistryPoint<BotModeDefinition>({
   unique: (m) => [`code ${m.code}`],
 });
 
-export const BotPublished = defineEvent<{ bot_id: string; space_id: string; version: string; connectors: string[] }>(
-  'bots.published',
-  'A bot version was published.',
-);
+export const BotPublished = defineEvent<{
+  bot_id: string;
+  space_id: string;
+  version: string;
+  connectors: string[];
+  /** The bot's name, and who published it. */
+  name?: string;
+  user_id?: string;
+}>('bots.published', 'A bot version was published.');
 export const ChatFinished = defineEvent<{
   chat_id: string;
   bot_id: string;

@@ -14,6 +14,12 @@ export default defineExtension({
     ctx.provide(EnterpriseDirectoryService, {
       roleOf: (enterpriseId, userId) => service.roleOf(enterpriseId, userId),
       organizationsOf: (userId) => service.organizationsOf(userId),
+      enterpriseOfSpace: (spaceId) => service.enterpriseOfSpace(spaceId),
+      spacesOf: (enterpriseId) => service.spacesOf(enterpriseId),
+      settingsOf: (enterpriseId) => service.settingsOf(enterpriseId),
+      updateSettings: (enterpriseId, patch) => service.updateSettings(enterpriseId, patch),
+      joinEnterprise: (enterpriseId, userId) => service.joinEnterprise(enterpriseId, userId),
+      joinOrganization: (organizationId, userId, role) => service.joinOrganization(organizationId, userId, role),
     });
     registerRoutes(ctx, service);
   },

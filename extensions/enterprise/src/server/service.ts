@@ -154,6 +154,68 @@ export class EnterpriseService {
     return m ? Number(m.role) : undefined;
   }
 
+  async enterpriseOfSpace(spaceId: string) {
+    return this.db
+      .selectFrom('enterprise_organization_space')
+      .innerJoin(
+        'enterprise_organization',
+        'enterprise_organization.id',
+        'enterprise_organization_space.organization_id',
+      )
+      .select([
+        'enterprise_organization.enterprise_id as enterprise_id',
+        'enterprise_organization.id as organization_id',
+      ])
+      .where('enterprise_organization_space.space_id', '=', spaceId)
+      .executeTakeFirst();
+  }
+
+  async spacesOf(enterpriseId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('enterprise_organization_space')
+      .innerJoin(
+        'enterprise_organization',
+        'enterprise_organization.id',
+        'enterprise_organization_space.organization_id',
+      )
+      .select('enterprise_organization_space.space_id as space_id')
+      .where('enterprise_organization.enterprise_id', '=', enterpriseId)
+      .orderBy('enterprise_organization_space.created_at')
+      .execute();
+    return rows.map((r) => r.space_id);
+  }
+
+  async settingsOf(enterpriseId: string) {
+    const e = await this.db
+      .selectFrom('enterprise')
+      .select('settings')
+      .where('id', '=', enterpriseId)
+      .executeTakeFirst();
+    return e ? EnterpriseSettings.parse(json(e.settings, {})) : undefined;
+  }
+
+  async joinEnterprise(enterpriseId: string, userId: string): Promise<void> {
+    if (await this.roleOf(enterpriseId, userId)) return;
+    await this.db
+      .insertInto('enterprise_member')
+      .values({ enterprise_id: enterpriseId, user_id: userId, role: EnterpriseRole.Member, created_at: iso() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  /** In the organization with at least `role` (1 admin is more than 2 member), in its enterprise first. */
+  async joinOrganization(organizationId: string, userId: string, role: number): Promise<void> {
+    const o = await this.organization(organizationId);
+    await this.joinEnterprise(o.enterprise_id, userId);
+    const had = await this.orgRoleOf(o.id, userId);
+    if (had === undefined)
+      await this.db
+        .insertInto('enterprise_organization_member')
+        .values({ organization_id: o.id, user_id: userId, role, created_at: iso() })
+        .execute();
+    else if (role < had) await this.setOrganizationRole(o, userId, role);
+  }
+
   // ------------------------------------------------------------------ enterprises
 
   async create(

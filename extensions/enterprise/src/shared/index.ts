@@ -17,6 +17,26 @@ export interface EnterpriseDirectory {
   roleOf(enterpriseId: string, userId: string): Promise<number | undefined>;
   /** The organizations the person belongs to, across their enterprises. */
   organizationsOf(userId: string): Promise<OrganizationMembership[]>;
+  /** The enterprise and organization a space belongs to (bind_space), undefined for a space of none. */
+  enterpriseOfSpace(spaceId: string): Promise<{ enterprise_id: string; organization_id: string } | undefined>;
+  /** The spaces of the enterprise's organizations. */
+  spacesOf(enterpriseId: string): Promise<string[]>;
+  /** The enterprise's settings, undefined when there is no such enterprise. */
+  settingsOf(
+    enterpriseId: string,
+  ): Promise<{ can_install_custom_connector: boolean; allowed_domains: string[] } | undefined>;
+  /**
+   * Makes the person a member of the organization with at least this role (1 admin, 2 member), and of its enterprise
+   * first (as a member) when they are not yet (single sign-on's group mapping).
+   */
+  joinOrganization(organizationId: string, userId: string, role: number): Promise<void>;
+  /** Changes the enterprise's settings (what is left out stays). */
+  updateSettings(
+    enterpriseId: string,
+    patch: { can_install_custom_connector?: boolean },
+  ): Promise<{ can_install_custom_connector: boolean; allowed_domains: string[] }>;
+  /** Makes the person a member of the enterprise when they are not yet. */
+  joinEnterprise(enterpriseId: string, userId: string): Promise<void>;
 }
 export const EnterpriseDirectoryService = defineService<EnterpriseDirectory>({
   id: 'enterprise.directory',

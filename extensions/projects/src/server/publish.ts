@@ -2,7 +2,7 @@
 // than the last, publishes each of its resources whose kind can publish (bots to the chosen connectors,
 // workflows as a new version), and keeps a record of what each got or why it could not.
 import { badRequest, notFound } from '@tessera/sdk';
-import { Connectors, ResourceKinds, type ServerContext } from '@tessera/sdk/server';
+import { ResourceKinds, SpaceConnectorsService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { now, type ProjectStore } from './store.ts';
 
@@ -50,14 +50,10 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     summary: "The connectors the project's resources can be published to",
     body: z.object({ project_id: Id }),
     handler: async ({ body }) => {
-      const kinds = new Set([
-        'project',
-        ...(await store.members((await store.get(body.project_id)).id)).map((m) => m.kind),
-      ]);
+      const p = await store.get(body.project_id);
+      const kinds = new Set(['project', ...(await store.members(p.id)).map((m) => m.kind)]);
       return {
-        connectors: ctx
-          .registry(Connectors)
-          .list()
+        connectors: (await ctx.service(SpaceConnectorsService).of(p.space_id))
           .filter((c) => c.kinds.some((k) => kinds.has(k)))
           .map((c) => ({
             id: c.id,
@@ -87,12 +83,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
       const p = await store.get(body.project_id);
       const problem = check(p.version, body.version_number);
       if (problem) throw badRequest(problem, { field: 'version_number' });
-      const known = new Map(
-        ctx
-          .registry(Connectors)
-          .list()
-          .map((c) => [c.id, c]),
-      );
+      const known = new Map((await ctx.service(SpaceConnectorsService).of(p.space_id)).map((c) => [c.id, c]));
       const unknown = body.connectors.filter((c) => !known.has(c));
       if (unknown.length) throw badRequest(`Unknown connector ${unknown.join(', ')}.`);
       // Each chosen connector's settings, checked by the connector (the Web SDK's allowed origins ...).

@@ -57,8 +57,10 @@ export function EditorPage(props: Partial<ResourceEditorProps>) {
     gcTime: 0,
   });
   const caps = useQuery({
-    queryKey: ['bots', 'capabilities'],
-    queryFn: () => api.get<Capabilities>('/api/draftbot/capabilities'),
+    // The connectors are the space's (custom connectors installed there); the modes and skills the studio's.
+    queryKey: ['bots', 'capabilities', spaceId],
+    queryFn: () => api.get<Capabilities>('/api/draftbot/capabilities', { space_id: spaceId }),
+    enabled: !!spaceId,
   });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (info.isError) return <Empty description={t('editor.missing')} />;
