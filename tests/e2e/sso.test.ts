@@ -65,4 +65,34 @@ describe('single sign-on in the browser', () => {
     await context.close();
     await adminContext.close();
   });
+
+  it("is kept by an enterprise's admin on its Enterprise page, tested there", async () => {
+    // Not the studio's administrator: the admin of an enterprise, in Chinese.
+    const { context } = await signedInContext(env.browser, base, {
+      language: 'zh-CN',
+      viewport: { width: 1440, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto(`${base}/enterprise`);
+    await page.getByTestId('enterprise-name').fill('Globex');
+    await page.getByTestId('enterprise-create').click();
+    await page.getByTestId('enterprise-tab-sso').click();
+    await page.getByTestId('sso-empty').waitFor();
+    await page.getByTestId('sso-new').click();
+    const panel = page.getByTestId('sso-panel');
+    await panel.getByTestId('sso-name').fill('Globex login');
+    await panel.getByTestId('sso-issuer').fill(idp.issuer);
+    await panel.getByTestId('sso-client_id').fill(idp.clientId);
+    await panel.getByTestId('sso-client_secret').fill(idp.clientSecret);
+    await panel.getByTestId('sso-domains').fill('globex.test');
+    await panel.getByTestId('sso-save').click();
+    await expect.poll(() => page.getByTestId('sso-connection').textContent()).toContain('Globex login');
+
+    idp.accounts.set('gus', { email: 'gus@globex.test', email_verified: true, name: 'Gus' });
+    idp.signInAs('gus');
+    await page.getByTestId('sso-test').click();
+    await page.waitForURL(/\/enterprise\?tab=sso&test_id=/);
+    await expect.poll(() => page.getByTestId('sso-test-result').getAttribute('data-status')).toBe('ok');
+    await context.close();
+  });
 });

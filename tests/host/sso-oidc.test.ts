@@ -196,9 +196,98 @@ describe('single sign-on with OpenID Connect', () => {
     expect((await ok.agent().get('/api/passport/account/info/v2')).email).toBe('eve@rogue.test');
   });
 
-  it('lets only platform administrators manage connections', async () => {
+  it("lets only platform administrators manage the studio's connections", async () => {
     const user = (await signUp(studio.url, 'sso-user')).agent;
-    const r = await user.request('POST', '/api/sso/oidc/connection/list', {});
-    expect(r.status).toBe(403);
+    expect((await user.post('/api/sso/oidc/connection/list', {})).connections).toEqual([]);
+    expect(
+      (await user.request('POST', '/api/sso/oidc/connection/update', { id: connection, enforce: false })).status,
+    ).toBe(403);
+    expect((await user.request('POST', '/api/sso/oidc/connection/test', { id: connection })).status).toBe(403);
+  });
+});
+
+describe("an enterprise's own connection", () => {
+  it("is kept by the enterprise's admins and maps groups to its organizations only", async () => {
+    const boss = await signUp(studio.url, 'sso-boss');
+    const ent = (await boss.agent.post('/api/enterprise/create', { name: 'Globex' })).enterprise.enterprise_id;
+    const org = (await boss.agent.post('/api/enterprise/organization/create', { enterprise_id: ent, name: 'R&D' }))
+      .organization.organization_id;
+    const fields = {
+      name: 'Globex SSO',
+      issuer: idp.issuer,
+      client_id: idp.clientId,
+      client_secret: idp.clientSecret,
+      domains: ['globex.test'],
+    };
+    const create = (a: Agent, body: Record<string, unknown>) =>
+      a.request('POST', '/api/sso/oidc/connection/create', { ...fields, ...body });
+    // Not a connection of the whole studio (platform administrators'), nor a mapping outside the enterprise.
+    expect((await create(boss.agent, {})).status).toBe(403);
+    const outside = await create(boss.agent, {
+      enterprise_id: ent,
+      group_roles: [{ group: 'eng', space_id: team, role: 'member' }],
+    });
+    expect(outside.status).toBe(400);
+    expect(outside.body.msg).toMatch(/not one of the enterprise's/);
+    const stranger = await signUp(studio.url, 'sso-stranger');
+    expect((await create(stranger.agent, { enterprise_id: ent })).status).toBe(403);
+
+    const made = await create(boss.agent, {
+      enterprise_id: ent,
+      enforce: true,
+      group_roles: [{ group: 'rnd', organization_id: org, role: 'admin' }],
+    });
+    expect(made.status).toBe(200);
+    const id = made.body.data.connection.id as string;
+    expect(
+      (await boss.agent.post('/api/sso/oidc/connection/list', {})).connections.map((c: { id: string }) => c.id),
+    ).toEqual([id]);
+    expect(
+      (await stranger.agent.request('POST', '/api/sso/oidc/connection/update', { id, enforce: false })).status,
+    ).toBe(403);
+    const all = (await admin.post('/api/sso/oidc/connection/list', {})).connections;
+    expect(all.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining([connection, id]));
+
+    // A person made at their first sign-in is one of the enterprise's people, in the organization their group names.
+    idp.accounts.set('gina', { email: 'gina@globex.test', email_verified: true, name: 'Gina', groups: ['rnd'] });
+    idp.signInAs('gina');
+    const browser = new Browser();
+    const landed = await browser.go(`${base}/api/sso/oidc/${id}/start?next=/home`);
+    expect(ssoError(landed)).toBe('');
+    const gina = (await browser.agent().get('/api/passport/account/info/v2')).user_id as string;
+    const people = await boss.agent.post('/api/enterprise/organization/people/list', { organization_id: org });
+    expect(people.people.find((p: { user_id: string }) => p.user_id === gina)).toMatchObject({
+      organization_role_type: 1,
+    });
+    // Its enforcement closes password sign-in for the enterprise's people only.
+    const methods = (email: string) => new Agent(studio.url).post('/api/passport/web/sign_in_methods', { email });
+    expect((await methods('gina@globex.test')).options[0]).toMatchObject({ required: true });
+    expect((await methods('nobody@globex.test')).options[0]).toMatchObject({ required: false });
+  });
+
+  it("does not take an account that is not one of the enterprise's people", async () => {
+    const boss = await signUp(studio.url, 'sso-boss2');
+    const ent = (await boss.agent.post('/api/enterprise/create', { name: 'Initech' })).enterprise.enterprise_id;
+    const id = (
+      await boss.agent.post('/api/sso/oidc/connection/create', {
+        name: 'Initech SSO',
+        issuer: idp.issuer,
+        client_id: idp.clientId,
+        client_secret: idp.clientSecret,
+        enterprise_id: ent,
+      })
+    ).connection.id;
+    // The enterprise's provider claims the email of someone who signed up elsewhere: refused, not signed in as them.
+    const victim = await signUp(studio.url, 'sso-victim');
+    idp.accounts.set('claimer', { email: victim.email, email_verified: true });
+    idp.signInAs('claimer');
+    const refused = await new Browser().go(`${base}/api/sso/oidc/${id}/start`);
+    expect(ssoError(refused)).toMatch(/is not one of this enterprise's people/);
+    // Once the enterprise's admin added them, it is theirs to sign in.
+    await boss.agent.post('/api/enterprise/people/add', { enterprise_id: ent, emails: [victim.email] });
+    idp.signInAs('claimer');
+    const browser = new Browser();
+    expect(ssoError(await browser.go(`${base}/api/sso/oidc/${id}/start`))).toBe('');
+    expect((await browser.agent().get('/api/passport/account/info/v2')).user_id).toBe(victim.user.user_id);
   });
 });

@@ -29,6 +29,7 @@ const directory: EnterpriseDirectory = {
   organizationsOf: async () => [],
   enterpriseOfSpace: async (s) =>
     s === 's2' || s === 's3' ? { enterprise_id: 'e1', organization_id: 'o1' } : undefined,
+  enterpriseOfOrganization: async () => 'e1',
   spacesOf: async (e) => (e === 'e1' ? ['s2', 's3'] : []),
   settingsOf: async (e) => (e === 'e1' ? { ...settings } : undefined),
   updateSettings: async (_e, patch) => (Object.assign(settings, patch), { ...settings }),

@@ -81,8 +81,13 @@ describe('connections', () => {
       },
     ]);
     expect(await method.optionsFor('bob@other.test')).toEqual([]);
+    // Someone else sees none of the studio's connections and changes none.
     expect(
-      (await t.request({ method: 'POST', url: '/api/sso/oidc/connection/list', body: {}, as: 'ann' })).status,
+      (await t.request({ method: 'POST', url: '/api/sso/oidc/connection/list', body: {}, as: 'ann' })).body.data,
+    ).toEqual({ connections: [] });
+    expect(
+      (await t.request({ method: 'POST', url: '/api/sso/oidc/connection/delete', body: { id: c.id }, as: 'ann' }))
+        .status,
     ).toBe(403);
   });
 });

@@ -1,9 +1,11 @@
 // The enterprise page: no enterprise yet, a form to make one; otherwise its people (roles, invite link), its
 // organizations (people, spaces, deletion with what blocks it), join applications and settings.
 import { Alert, Button, Input, Popconfirm, Select, Switch, Table, Tabs, Tag } from '@arco-design/web-react';
-import { EmptyState, PageHeader } from '@tessera/sdk/client';
+import { EmptyState, PageHeader, useRegistryEntries } from '@tessera/sdk/client';
+import { EnterpriseTabs as AddedTabs } from '../shared/index.ts';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useEnterprise, useEnterprises, type EnterpriseView, type OrganizationView, type PersonView } from './store.ts';
 
@@ -50,12 +52,18 @@ const isAdmin = (e: EnterpriseView) => e.enterprise_role_type_list.some((r) => r
 function EnterpriseTabs({ enterprise }: { enterprise: EnterpriseView }) {
   const { t } = useTranslation('enterprise');
   const admin = isAdmin(enterprise);
+  // ?tab= opens a tab (a test sign-in comes back to the single sign-on tab).
+  const tab = new URLSearchParams(useLocation().search).get('tab') ?? 'people';
+  // Tabs other extensions add (single sign-on ...), in their order.
+  const added = useRegistryEntries(AddedTabs)
+    .slice()
+    .sort((a, b) => (a.value.order ?? 50) - (b.value.order ?? 50));
   return (
     <div>
       <h3 data-testid="enterprise-title">
         {enterprise.name} <Tag>{t(`role.${enterprise.enterprise_role_type_list[0] ?? 3}`)}</Tag>
       </h3>
-      <Tabs defaultActiveTab="people">
+      <Tabs defaultActiveTab={tab}>
         <Tabs.TabPane key="people" title={t('tabs.people')}>
           <People enterprise={enterprise} admin={admin} />
         </Tabs.TabPane>
@@ -75,6 +83,16 @@ function EnterpriseTabs({ enterprise }: { enterprise: EnterpriseView }) {
             <Settings enterprise={enterprise} />
           </Tabs.TabPane>
         )}
+        {added
+          .filter((x) => admin || !x.value.adminOnly)
+          .map(({ key, owner, value: { label, component: Tab } }) => (
+            <Tabs.TabPane
+              key={key}
+              title={<span data-testid={`enterprise-tab-${key}`}>{t(label, { ns: owner })}</span>}
+            >
+              <Tab enterpriseId={enterprise.enterprise_id} admin={admin} />
+            </Tabs.TabPane>
+          ))}
       </Tabs>
     </div>
   );

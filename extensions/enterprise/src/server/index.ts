@@ -16,6 +16,8 @@ export default defineExtension({
       organizationsOf: (userId) => service.organizationsOf(userId),
       enterpriseOfSpace: (spaceId) => service.enterpriseOfSpace(spaceId),
       spacesOf: (enterpriseId) => service.spacesOf(enterpriseId),
+      enterpriseOfOrganization: async (organizationId) =>
+        (await service.organization(organizationId).catch(() => undefined))?.enterprise_id,
       settingsOf: (enterpriseId) => service.settingsOf(enterpriseId),
       updateSettings: (enterpriseId, patch) => service.updateSettings(enterpriseId, patch),
       joinEnterprise: (enterpriseId, userId) => service.joinEnterprise(enterpriseId, userId),

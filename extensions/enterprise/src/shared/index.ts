@@ -1,5 +1,6 @@
 // @tessera/ext-enterprise/shared: what other extensions may ask of enterprises (server side), and the roles' numbers.
-import { defineService } from '@tessera/sdk';
+import { defineRegistryPoint, defineService } from '@tessera/sdk';
+import type { ComponentType } from 'react';
 
 export { EnterpriseRole, OrganizationRole } from './api.ts';
 
@@ -19,6 +20,8 @@ export interface EnterpriseDirectory {
   organizationsOf(userId: string): Promise<OrganizationMembership[]>;
   /** The enterprise and organization a space belongs to (bind_space), undefined for a space of none. */
   enterpriseOfSpace(spaceId: string): Promise<{ enterprise_id: string; organization_id: string } | undefined>;
+  /** The enterprise an organization belongs to, undefined for none. */
+  enterpriseOfOrganization(organizationId: string): Promise<string | undefined>;
   /** The spaces of the enterprise's organizations. */
   spacesOf(enterpriseId: string): Promise<string[]>;
   /** The enterprise's settings, undefined when there is no such enterprise. */
@@ -42,4 +45,21 @@ export const EnterpriseDirectoryService = defineService<EnterpriseDirectory>({
   id: 'enterprise.directory',
   owner: 'enterprise',
   description: "Enterprise roles and a person's organizations (the consent page, single sign-on ...).",
+});
+
+/** A tab of the Enterprise page another extension adds (single sign-on ...), given the enterprise and the caller's role. */
+export interface EnterpriseTab {
+  key: string;
+  /** Translation key in the registering extension's namespace. */
+  label: string;
+  order?: number;
+  /** Shown to the enterprise's super admins and admins only. */
+  adminOnly?: boolean;
+  component: ComponentType<{ enterpriseId: string; admin: boolean }>;
+}
+export const EnterpriseTabs = defineRegistryPoint<EnterpriseTab>({
+  id: 'enterprise.tabs',
+  owner: 'enterprise',
+  description: "Tabs other extensions add to the Enterprise page (an enterprise's single sign-on ...).",
+  key: (t) => t.key,
 });

@@ -10,9 +10,10 @@ import { emptyDraft, useConnections, useTestResult, type ConnectionDraft, type C
 
 const label = { fontSize: 12, color: 'var(--color-text-2)', margin: '12px 0 4px' } as const;
 
-export function SsoSettings() {
+/** Settings > Single sign-on (every connection), or an enterprise's tab (its own, with `enterpriseId`). */
+export function SsoSettings({ enterpriseId }: { enterpriseId?: string }) {
   const { t } = useTranslation('sso-oidc');
-  const c = useConnections();
+  const c = useConnections(enterpriseId);
   const [editing, setEditing] = useState<ConnectionView | 'new' | null>(null);
   const testId = new URLSearchParams(useLocation().search).get('test_id');
   const list = c.list.data ?? [];
@@ -42,6 +43,7 @@ export function SsoSettings() {
           <span style={{ fontSize: 12, color: 'var(--color-text-3)', flex: 1 }}>
             {x.issuer} · {x.domains.join(', ') || t('anyDomain')}
           </span>
+          {x.enterprise_id && !enterpriseId && <Tag>{t('ofEnterprise')}</Tag>}
           {x.enforce && <Tag color="orange">{t('enforced')}</Tag>}
           {x.status !== 'active' && <Tag>{t('off')}</Tag>}
           <Button size="small" loading={c.test.isPending} onClick={() => c.test.mutate(x.id)} data-testid="sso-test">
@@ -59,6 +61,7 @@ export function SsoSettings() {
         >
           <ConnectionForm
             connection={editing === 'new' ? undefined : editing}
+            enterpriseId={enterpriseId}
             onSave={(draft) =>
               c.save.mutate(
                 { id: editing === 'new' ? undefined : editing.id, draft },
@@ -78,17 +81,19 @@ export function SsoSettings() {
 
 function ConnectionForm({
   connection,
+  enterpriseId,
   onSave,
   saving,
   onDelete,
 }: {
   connection?: ConnectionView;
+  enterpriseId?: string;
   onSave(d: ConnectionDraft): void;
   saving: boolean;
   onDelete?: () => void;
 }) {
   const { t } = useTranslation('sso-oidc');
-  const [d, setD] = useState<ConnectionDraft>(connection ? { ...connection } : emptyDraft());
+  const [d, setD] = useState<ConnectionDraft>(connection ? { ...connection } : emptyDraft(enterpriseId));
   const [domains, setDomains] = useState(d.domains.join(', '));
   const set = <K extends keyof ConnectionDraft>(k: K, v: ConnectionDraft[K]) => setD((x) => ({ ...x, [k]: v }));
   const field = (k: 'name' | 'issuer' | 'client_id' | 'client_secret' | 'groups_claim', placeholder = '') => (
@@ -140,13 +145,38 @@ function ConnectionForm({
               )
             }
           />
+          <Select
+            value={g.organization_id || (!g.space_id && d.enterprise_id) ? 'organization' : 'space'}
+            style={{ width: 130 }}
+            onChange={(kind: 'space' | 'organization') =>
+              set(
+                'group_roles',
+                d.group_roles.map((x, j) =>
+                  j === i
+                    ? kind === 'space'
+                      ? { ...x, space_id: x.organization_id, organization_id: '' }
+                      : { ...x, organization_id: x.space_id, space_id: '' }
+                    : x,
+                ),
+              )
+            }
+          >
+            <Select.Option value="space">{t('target.space')}</Select.Option>
+            <Select.Option value="organization">{t('target.organization')}</Select.Option>
+          </Select>
           <Input
-            value={g.space_id}
-            placeholder={t('spaceId')}
+            value={g.organization_id || g.space_id}
+            placeholder={g.organization_id ? t('organizationId') : t('spaceId')}
             onChange={(v) =>
               set(
                 'group_roles',
-                d.group_roles.map((x, j) => (j === i ? { ...x, space_id: v } : x)),
+                d.group_roles.map((x, j) =>
+                  j === i
+                    ? x.organization_id || (!x.space_id && d.enterprise_id)
+                      ? { ...x, organization_id: v }
+                      : { ...x, space_id: v }
+                    : x,
+                ),
               )
             }
           />
@@ -177,7 +207,9 @@ function ConnectionForm({
       ))}
       <Button
         size="small"
-        onClick={() => set('group_roles', [...d.group_roles, { group: '', space_id: '', role: 'member' }])}
+        onClick={() =>
+          set('group_roles', [...d.group_roles, { group: '', space_id: '', organization_id: '', role: 'member' }])
+        }
       >
         {t('addMapping')}
       </Button>
@@ -232,7 +264,7 @@ function TestResultView({ testId }: { testId: string }) {
               { label: t('result.groups'), value: r.data.groups.join(', ') || '—' },
               {
                 label: t('result.roles'),
-                value: r.data.roles.map((x) => `${x.space_id}: ${x.role}`).join(', ') || '—',
+                value: r.data.roles.map((x) => `${x.organization_id || x.space_id}: ${x.role}`).join(', ') || '—',
               },
             ]}
           />

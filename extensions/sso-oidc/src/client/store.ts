@@ -15,7 +15,8 @@ import {
 export type { ConnectionView, TestResult } from '../shared/api.ts';
 export type ConnectionDraft = Omit<ConnectionView, 'id' | 'redirect_uri' | 'created_at' | 'updated_at'>;
 
-export const emptyDraft = (): ConnectionDraft => ({
+export const emptyDraft = (enterpriseId = ''): ConnectionDraft => ({
+  enterprise_id: enterpriseId,
   name: '',
   issuer: '',
   client_id: '',
@@ -28,13 +29,14 @@ export const emptyDraft = (): ConnectionDraft => ({
   status: 'active',
 });
 
-export function useConnections() {
+/** The connections kept here: an enterprise's (its tab on the Enterprise page), or all (Settings, administrators). */
+export function useConnections(enterpriseId?: string) {
   const api = useApi();
   const qc = useQueryClient();
   const refresh = () => void qc.invalidateQueries({ queryKey: ['sso-oidc'] });
   const list = useQuery({
-    queryKey: ['sso-oidc'],
-    queryFn: async () => (await api.call(ListConnections, {})).connections,
+    queryKey: ['sso-oidc', enterpriseId ?? ''],
+    queryFn: async () => (await api.call(ListConnections, { enterprise_id: enterpriseId })).connections,
   });
   const save = useMutation({
     mutationFn: (v: { id?: string; draft: ConnectionDraft }) =>

@@ -3,6 +3,8 @@
 // ten minutes.
 import { notFound } from '@tessera/sdk';
 import { LocalCache, OutboundHttpService, SecretsService, type ServerContext } from '@tessera/sdk/server';
+import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
+import { IdentityService } from '@tessera/ext-identity/shared';
 import type { Kysely } from 'kysely';
 import type * as Oidc from 'openid-client';
 import { z } from 'zod';
@@ -20,6 +22,7 @@ export interface ConnectionRow {
   groups_claim: string;
   group_roles: string;
   status: 'active' | 'disabled';
+  enterprise_id: string;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -90,6 +93,7 @@ export class Connections {
       groups_claim: c.groups_claim,
       group_roles: groupRolesOf(c),
       status: c.status,
+      enterprise_id: c.enterprise_id ?? '',
       redirect_uri: this.redirectUri,
       created_at: secs(c.created_at),
       updated_at: secs(c.updated_at),
@@ -111,6 +115,17 @@ export class Connections {
     const domain = email.split('@')[1]?.toLowerCase();
     if (!domain) return [];
     return (await this.all()).filter((c) => c.status === 'active' && domainsOf(c).includes(domain));
+  }
+
+  /**
+   * Does the connection's `enforce` close password sign-in for this email: always for the studio's connections; for an
+   * enterprise's, only for the accounts of its people (an enterprise does not close the door on others of a domain).
+   */
+  async enforcedOn(c: ConnectionRow, email: string): Promise<boolean> {
+    if (!c.enterprise_id) return true;
+    const user = await this.#ctx.service(IdentityService).findByEmail(email);
+    const directory = this.#ctx.optionalService(EnterpriseDirectoryService);
+    return !!user && !!directory && (await directory.roleOf(c.enterprise_id, user.user_id)) !== undefined;
   }
 
   secretOf(c: ConnectionRow): string {

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SecretsService, type ApiReply, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService, IdentitySessionsService } from '@tessera/ext-identity/shared';
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
+import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import type { TestResult } from '../shared/api.ts';
 import { domainsOf, groupRolesOf, iso, type Connections, type ConnectionRow, type FlowRow } from './connections.ts';
 
@@ -119,9 +120,11 @@ export class SignInFlow {
           ...found.summary,
           claims,
         });
-        return `/settings/sso?test_id=${flow.id}`;
+        return this.#testPage(flow);
       }
       if (!found.userId) throw new SsoRefusal(found.refusal ?? 'This account cannot sign in here.');
+      // A person signed in by an enterprise's connection is one of its people.
+      if (c.enterprise_id) await this.#directory?.joinEnterprise(c.enterprise_id, found.userId);
       await this.#applyRoles(found.userId, found.summary.roles);
       await this.#ctx.service(IdentitySessionsService).signIn(found.userId, reply, {
         ip: req.ip,
@@ -144,7 +147,7 @@ export class SignInFlow {
           roles: [],
           claims: {},
         });
-        return `/settings/sso?test_id=${flow.id}`;
+        return this.#testPage(flow);
       }
       return this.#refused(message);
     }
@@ -213,7 +216,7 @@ export class SignInFlow {
     const groups = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : [];
     const roles = groupRolesOf(c)
       .filter((m) => groups.includes(m.group))
-      .map((m) => ({ space_id: m.space_id, role: m.role }));
+      .map((m) => ({ space_id: m.space_id, organization_id: m.organization_id, role: m.role }));
     const summary = { email, subject, groups, roles, outcome: 'refuse' };
     const domains = domainsOf(c);
     const domain = email.split('@')[1] ?? '';
@@ -237,6 +240,13 @@ export class SignInFlow {
     if (claims.email_verified === false || (!domains.length && claims.email_verified !== true))
       return { summary, refusal: `The identity provider has not verified ${email}.` };
     const existing = await identity.findByEmail(email);
+    // An enterprise's provider vouches for its own people only: an account it did not make or link before is taken
+    // only when the person is already one of the enterprise's (their administrator added them).
+    if (existing && c.enterprise_id && !(await this.#directory?.roleOf(c.enterprise_id, existing.user_id)))
+      return {
+        summary,
+        refusal: `An account with ${email} exists and is not one of this enterprise's people: sign in with its password, or ask an administrator to add it to the enterprise first.`,
+      };
     if (!existing && !Number(c.jit))
       return {
         summary,
@@ -257,15 +267,26 @@ export class SignInFlow {
     return { userId: user.user_id, summary: { ...summary, outcome: created ? 'create' : 'sign_in' } };
   }
 
-  async #applyRoles(userId: string, roles: { space_id: string; role: string }[]): Promise<void> {
+  async #applyRoles(
+    userId: string,
+    roles: { space_id: string; organization_id: string; role: string }[],
+  ): Promise<void> {
     const spaces = this.#ctx.service(SpacesService);
     for (const r of roles) {
       try {
-        await spaces.ensureMember(r.space_id, userId, r.role === 'admin' ? SpaceRoleType.Admin : SpaceRoleType.Member);
+        if (r.organization_id) {
+          if (!this.#directory) throw new Error('this studio has no organizations');
+          await this.#directory.joinOrganization(r.organization_id, userId, r.role === 'admin' ? 1 : 2);
+        } else
+          await spaces.ensureMember(
+            r.space_id,
+            userId,
+            r.role === 'admin' ? SpaceRoleType.Admin : SpaceRoleType.Member,
+          );
       } catch (e) {
-        // A mapping to a space that is gone does not stop the sign-in; the administrator sees it in the log.
+        // A mapping to a space or organization that is gone does not stop the sign-in; the log says it.
         this.#ctx.logger.warn(
-          `sso-oidc: could not give ${userId} the ${r.role} role in space ${r.space_id}: ${(e as Error).message}`,
+          `sso-oidc: could not give ${userId} the ${r.role} role in ${r.organization_id ? `organization ${r.organization_id}` : `space ${r.space_id}`}: ${(e as Error).message}`,
         );
       }
     }
@@ -277,6 +298,15 @@ export class SignInFlow {
       .set({ result: JSON.stringify(result) })
       .where('id', '=', flow.id)
       .execute();
+  }
+
+  get #directory() {
+    return this.#ctx.optionalService(EnterpriseDirectoryService);
+  }
+
+  /** Where a test sign-in shows its result: the page it was started from (Settings, or the enterprise's tab). */
+  #testPage(flow: FlowRow): string {
+    return `${flow.next}${flow.next.includes('?') ? '&' : '?'}test_id=${flow.id}`;
   }
 
   #refused(message: string): string {

@@ -26,13 +26,17 @@ export default defineExtension({
     );
     ctx.register(AuthMethods, {
       key: 'oidc',
-      optionsFor: async (email) =>
-        (await connections.forEmail(email)).map((c) => ({
-          key: `oidc:${c.id}`,
-          label: { 'en-US': c.name, 'zh-CN': c.name },
-          url: `/api/sso/oidc/${c.id}/start`,
-          required: !!Number(c.enforce),
-        })),
+      optionsFor: async (email) => {
+        const options = [];
+        for (const c of await connections.forEmail(email))
+          options.push({
+            key: `oidc:${c.id}`,
+            label: { 'en-US': c.name, 'zh-CN': c.name },
+            url: `/api/sso/oidc/${c.id}/start`,
+            required: !!Number(c.enforce) && (await connections.enforcedOn(c, email)),
+          });
+        return options;
+      },
     });
   },
 });

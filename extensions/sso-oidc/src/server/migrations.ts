@@ -47,4 +47,14 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    // A connection of an enterprise, kept by its admins ('' for one of the whole studio).
+    name: '0002_sso_oidc_enterprise',
+    up: async (db) => {
+      await db.schema
+        .alterTable('sso_oidc_connection')
+        .addColumn('enterprise_id', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 ];

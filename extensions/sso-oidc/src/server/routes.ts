@@ -1,7 +1,8 @@
 // The single sign-on routes: platform administrators' connections (and their test sign-in), and the two routes a
 // browser goes through: /api/sso/oidc/{id}/start and the provider's return to /api/sso/oidc/callback.
-import { notFound } from '@tessera/sdk';
-import type { ApiReply, ServerContext } from '@tessera/sdk/server';
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import type { ApiReply, Caller, ServerContext } from '@tessera/sdk/server';
+import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import { z } from 'zod';
 import {
   CreateConnection,
@@ -27,17 +28,63 @@ export const safeNext = (next: unknown) =>
     ? next.slice(0, 1000)
     : '/';
 
+/**
+ * Who keeps a connection: platform administrators every one; an enterprise's super admins and admins its own. A
+ * connection of an enterprise maps groups only to its spaces and organizations.
+ */
+function keepers(ctx: ServerContext) {
+  const directory = () => ctx.optionalService(EnterpriseDirectoryService);
+  const administers = async (caller: Caller, enterpriseId: string) => {
+    const role = await directory()?.roleOf(enterpriseId, caller.userId);
+    return role === 1 || role === 2;
+  };
+  return {
+    administers,
+    async assert(caller: Caller, enterpriseId: string): Promise<void> {
+      if (caller.isPlatformAdmin) return;
+      if (!enterpriseId)
+        throw forbidden("Only a platform administrator keeps the studio's single sign-on connections.");
+      if (!(await administers(caller, enterpriseId)))
+        throw forbidden("This needs the enterprise's super admin or admin role.");
+    },
+    async checkMappings(enterpriseId: string, roles: { space_id: string; organization_id: string }[]): Promise<void> {
+      const d = directory();
+      if (!enterpriseId) {
+        if (roles.some((r) => r.organization_id) && !d)
+          throw badRequest('This studio has no organizations: map groups to spaces.');
+        return;
+      }
+      if (!d) throw badRequest('This studio has no enterprises.');
+      const spaces = new Set(await d.spacesOf(enterpriseId));
+      for (const r of roles) {
+        if (r.space_id && !spaces.has(r.space_id))
+          throw badRequest(`Space ${r.space_id} is not one of the enterprise's: map groups to its spaces only.`, {
+            field: 'group_roles',
+          });
+        if (r.organization_id && (await d.enterpriseOfOrganization(r.organization_id)) !== enterpriseId)
+          throw badRequest(
+            `Organization ${r.organization_id} is not one of the enterprise's: map groups to its organizations only.`,
+            { field: 'group_roles' },
+          );
+      }
+    },
+  };
+}
+
 export function registerRoutes(
   ctx: ServerContext,
   connections: Connections,
   signInFlow: () => Promise<SignInFlow>,
 ): void {
-  const admin = 'platformAdmin' as const;
+  const admin = 'user' as const;
+  const keep = keepers(ctx);
   ctx.route({
     ...CreateConnection,
     audit: { action: 'sso.connection.create', target: 'name' },
     auth: admin,
     handler: async ({ body, caller }) => {
+      await keep.assert(caller!, body.enterprise_id);
+      await keep.checkMappings(body.enterprise_id, body.group_roles);
       const now = iso();
       const row: ConnectionRow = {
         id: ctx.host.newId(),
@@ -51,6 +98,7 @@ export function registerRoutes(
         groups_claim: body.groups_claim,
         group_roles: JSON.stringify(body.group_roles),
         status: body.status,
+        enterprise_id: body.enterprise_id,
         created_by: caller!.userId,
         created_at: now,
         updated_at: now,
@@ -63,8 +111,10 @@ export function registerRoutes(
     ...UpdateConnection,
     audit: { action: 'sso.connection.update', target: 'id' },
     auth: admin,
-    handler: async ({ body }) => {
+    handler: async ({ body, caller }) => {
       const row = await connections.get(body.id);
+      await keep.assert(caller!, row.enterprise_id);
+      if (body.group_roles) await keep.checkMappings(row.enterprise_id, body.group_roles);
       const set: Partial<ConnectionRow> = { updated_at: iso() };
       if (body.name !== undefined) set.name = body.name;
       if (body.issuer !== undefined) set.issuer = body.issuer.replace(/\/$/, '');
@@ -87,8 +137,8 @@ export function registerRoutes(
     ...DeleteConnection,
     audit: { action: 'sso.connection.delete', target: 'id' },
     auth: admin,
-    handler: async ({ body }) => {
-      await connections.get(body.id);
+    handler: async ({ body, caller }) => {
+      await keep.assert(caller!, (await connections.get(body.id)).enterprise_id);
       await connections.db.deleteFrom('sso_oidc_connection').where('id', '=', body.id).execute();
       await connections.db.deleteFrom('sso_oidc_identity').where('connection_id', '=', body.id).execute();
       connections.forget(body.id);
@@ -98,17 +148,27 @@ export function registerRoutes(
   ctx.route({
     ...ListConnections,
     auth: admin,
-    handler: async () => ({ connections: (await connections.all()).map((c) => connections.view(c)) }),
+    handler: async ({ body, caller }) => {
+      if (body.enterprise_id) await keep.assert(caller!, body.enterprise_id);
+      const kept = [];
+      for (const c of await connections.all()) {
+        if (body.enterprise_id !== undefined && c.enterprise_id !== body.enterprise_id) continue;
+        if (caller!.isPlatformAdmin || (c.enterprise_id && (await keep.administers(caller!, c.enterprise_id))))
+          kept.push(connections.view(c));
+      }
+      return { connections: kept };
+    },
   });
   ctx.route({
     ...TestConnection,
     auth: admin,
     handler: async ({ body, caller }) => {
       const c = await connections.get(body.id);
+      await keep.assert(caller!, c.enterprise_id);
       const started = await (
         await signInFlow()
       )
-        .start(c, { next: '/settings/sso', testBy: caller!.userId })
+        .start(c, { next: c.enterprise_id ? '/enterprise?tab=sso' : '/settings/sso', testBy: caller!.userId })
         .catch((e: Error) => {
           throw notFound(`The identity provider of ${c.name} could not be read: ${e.message}`);
         });

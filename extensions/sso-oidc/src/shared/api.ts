@@ -10,12 +10,19 @@ const Domain = z
   .toLowerCase()
   .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'Give each email domain as example.com.');
 
-export const GroupRole = z.object({
-  /** A value of the ID token's groups claim. */
-  group: z.string().trim().min(1).max(200),
-  space_id: Id,
-  role: z.enum(['admin', 'member']),
-});
+/** A group mapped to a role in a team space, or (a connection of an enterprise) in one of its organizations. */
+export const GroupRole = z
+  .object({
+    /** A value of the ID token's groups claim. */
+    group: z.string().trim().min(1).max(200),
+    space_id: z.string().max(32).default(''),
+    organization_id: z.string().max(32).default(''),
+    role: z.enum(['admin', 'member']),
+  })
+  .refine(
+    (g) => !!g.space_id !== !!g.organization_id,
+    'Map each group to a space (space_id) or an organization (organization_id).',
+  );
 
 const ConnectionFields = {
   name: z.string().trim().min(1, 'Give the connection a name (it is shown on the sign-in button).').max(100),
@@ -37,6 +44,8 @@ const ConnectionFields = {
 const ConnectionView = z.object({
   id: z.string(),
   ...ConnectionFields,
+  /** The enterprise whose admins keep it ('' for the whole studio's, kept by platform administrators). */
+  enterprise_id: z.string(),
   /** Where the identity provider sends people back (register it there). */
   redirect_uri: z.string(),
   created_at: z.number(),
@@ -57,6 +66,8 @@ export const CreateConnection = defineEndpoint({
     groups_claim: ConnectionFields.groups_claim.default('groups'),
     group_roles: ConnectionFields.group_roles.default([]),
     status: ConnectionFields.status.default('active'),
+    /** A connection of this enterprise (its admins keep it), or '' for the whole studio (platform administrators). */
+    enterprise_id: z.string().max(32).default(''),
   }),
   response: z.object({ connection: ConnectionView }),
 });
@@ -80,8 +91,8 @@ export const DeleteConnection = defineEndpoint({
 export const ListConnections = defineEndpoint({
   method: 'POST',
   path: '/api/sso/oidc/connection/list',
-  summary: 'The OpenID Connect connections',
-  body: z.object({}),
+  summary: "The OpenID Connect connections you keep (all of them for a platform administrator), or an enterprise's",
+  body: z.object({ enterprise_id: z.string().max(32).optional() }),
   response: z.object({ connections: z.array(ConnectionView) }),
 });
 
@@ -102,7 +113,7 @@ const TestResult = z.object({
   groups: z.array(z.string()),
   /** What a real sign-in would do: sign in an existing account, make one, or refuse. */
   outcome: z.string(),
-  roles: z.array(z.object({ space_id: z.string(), role: z.string() })),
+  roles: z.array(z.object({ space_id: z.string(), organization_id: z.string().default(''), role: z.string() })),
   claims: z.record(z.string(), z.unknown()),
 });
 export type TestResult = z.output<typeof TestResult>;
