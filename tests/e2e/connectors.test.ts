@@ -57,6 +57,20 @@ describe('connectors in the browser', () => {
         page.getByTestId('publication').filter({ hasText: 'Helper' }).getByTestId('publication-status').textContent(),
       )
       .toBe('Approved');
+
+    // A token for the account (not a workspace) manages the connector on the open API.
+    await page.goto(`${env.studio.url}/tokens`);
+    await page.getByTestId('token-create').click();
+    await page.getByTestId('token-name').fill('connector sync');
+    await page.getByTestId('token-account').getByText('Manage your connectors').click();
+    await page.getByTestId('token-create-ok').click();
+    const secret = await page.getByTestId('token-secret').locator('input').inputValue();
+    const r = await fetch(`${env.studio.url}/v1/connectors/${id}/uninstall`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ workspace_id: spaceId }),
+    });
+    expect(r.status).toBe(200);
     expect(errors).toEqual([]);
     await context.close();
   });

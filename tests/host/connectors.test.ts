@@ -144,3 +144,33 @@ describe('a custom connector', () => {
     expect(again.status).toBe(400);
   });
 });
+
+describe('an access token for the account', () => {
+  it("manages the person's connectors on the open API only when given connector.manage for the account", async () => {
+    const { connector } = await dev.post('/api/connector/create', { name: 'Token channel' });
+    const id = connector.connector_id as string;
+    const token = async (body: Record<string, unknown>) =>
+      (await dev.post('/api/permission_api/pat/create', { name: 't', duration_day: '1', ...body })).token as string;
+    // The permission is the account's: asked in a workspace, it is refused with where it belongs.
+    const misplaced = await dev.request('POST', '/api/permission_api/pat/create', {
+      name: 't',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['connector.manage'] }],
+    });
+    expect(misplaced.status).toBe(400);
+    expect(misplaced.body.msg).toMatch(/connector.manage is not held per workspace/);
+    const install = (t: string) =>
+      fetch(`${studio.url}/v1/connectors/${id}/install`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workspace_id: space }),
+      });
+    const without = await token({ workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }] });
+    expect((await install(without)).status).toBe(403);
+    const withAccount = await token({ account_permission: { permission_list: ['connector.manage'] } });
+    const r = await install(withAccount);
+    expect(r.status).toBe(200);
+    const listed = await dev.ok('GET', '/api/permission_api/pat/list_personal_access_tokens');
+    expect(listed.personal_access_tokens[0].account_permission).toEqual({ permission_list: ['connector.manage'] });
+  });
+});

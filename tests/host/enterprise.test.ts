@@ -316,3 +316,32 @@ describe('OAuth consent and organizations', () => {
     expect(apps[0]).toMatchObject({ appid: app.appid, organization_ids: [org] });
   });
 });
+
+describe('an access token for an enterprise', () => {
+  it("reads the enterprise's people on the open API for the enterprise it names only", async () => {
+    const other = (await people.outsider.agent.post('/api/enterprise/create', { name: 'Elsewhere' })).enterprise
+      .enterprise_id;
+    const token = async (enterpriseId: string) =>
+      (
+        await people.super.agent.post('/api/permission_api/pat/create', {
+          name: 'directory sync',
+          duration_day: '1',
+          enterprise_permission: { enterprise_id: enterpriseId, permission_list: ['enterprise.member.read'] },
+        })
+      ).token as string;
+    const members = (t: string, e: string) =>
+      fetch(`${studio.url}/v1/enterprises/${e}/members`, { headers: { authorization: `Bearer ${t}` } });
+    const t1 = await token(ent);
+    const ok = await members(t1, ent);
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).data.items.map((p: { user_id: string }) => p.user_id)).toContain(people.super.id);
+    // Not for another enterprise, even one it names but the person is not in.
+    expect((await members(t1, other)).status).toBe(403);
+    expect((await members(await token(other), other)).status).toBe(403);
+    // A token with workspace permissions only holds nothing for the enterprise.
+    const plain = (
+      await people.super.agent.post('/api/permission_api/pat/create', { name: 'plain', duration_day: '1' })
+    ).token as string;
+    expect((await members(plain, ent)).status).toBe(403);
+  });
+});

@@ -171,8 +171,11 @@ export interface Caller {
   userId: string;
   isPlatformAdmin: boolean;
   sessionId?: string;
-  /** For token callers: may the token do `permission` in `spaceId`? (identity decides) */
-  tokenAllows?(permission: string | undefined, spaceId: string | undefined): boolean;
+  /**
+   * For token callers: may the token do `permission` in `spaceId`, or for `enterpriseId` (a route about one enterprise
+   * asks it itself)? Identity decides, by the permission's scope (workspace, account, enterprise).
+   */
+  tokenAllows?(permission: string | undefined, spaceId: string | undefined, enterpriseId?: string): boolean;
   /**
    * For token callers, the credential used: its kind ('pat', 'oauth', 'service' ...), its id, the OAuth app it was
    * issued to and the session name a service app's token carries (audit logs name the caller by it).

@@ -15,7 +15,9 @@ export default defineExtension({
     const service = new ConnectorService(ctx);
     ctx.register(TokenPermissions, {
       key: 'connector.manage',
-      label: { 'en-US': 'Manage connectors', 'zh-CN': '管理渠道' },
+      label: { 'en-US': 'Manage your connectors', 'zh-CN': '管理你的渠道' },
+      // About the person's own connectors, outside any workspace.
+      scope: 'account',
     });
     // A space publishes to the studio's connectors and to the custom ones installed there.
     ctx.tap(SpaceConnectors, 'connectors', async (list, spaceId) => [

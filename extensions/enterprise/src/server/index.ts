@@ -3,6 +3,7 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { EnterpriseDirectoryService } from '../shared/index.ts';
 import { migrations } from './migrations.ts';
+import { registerOpenRoutes } from './open.ts';
 import { registerRoutes } from './routes.ts';
 import { EnterpriseService } from './service.ts';
 
@@ -24,5 +25,6 @@ export default defineExtension({
       joinOrganization: (organizationId, userId, role) => service.joinOrganization(organizationId, userId, role),
     });
     registerRoutes(ctx, service);
+    registerOpenRoutes(ctx, service);
   },
 });

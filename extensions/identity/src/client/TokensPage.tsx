@@ -24,7 +24,13 @@ import {
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAT_DURATIONS, TokenWorkspaceSources, type PatInfo, type TokenPermission } from '../shared/index.ts';
+import {
+  PAT_DURATIONS,
+  TokenEnterpriseSources,
+  TokenWorkspaceSources,
+  type PatInfo,
+  type TokenPermission,
+} from '../shared/index.ts';
 
 interface WorkspaceRow {
   workspace_id?: string;
@@ -48,6 +54,14 @@ function CreateTokenModal({
   const [expiry, setExpiry] = useState<string>('30');
   const [customDate, setCustomDate] = useState<number | undefined>();
   const [rows, setRows] = useState<WorkspaceRow[]>([]);
+  const [account, setAccount] = useState<string[]>([]);
+  const [enterprise, setEnterprise] = useState<{ id?: string; permissions: string[] }>({ permissions: [] });
+  const enterpriseSources = useRegistry(TokenEnterpriseSources);
+  const enterprises = useQuery({
+    queryKey: ['identity', 'pat-enterprises'],
+    queryFn: async () => (await Promise.all(enterpriseSources.map((s) => s.list()))).flat(),
+    enabled: visible && enterpriseSources.length > 0,
+  });
   const perms = useQuery({
     queryKey: ['identity', 'pat-permissions'],
     queryFn: () =>
@@ -61,6 +75,11 @@ function CreateTokenModal({
     queryFn: async () => (await Promise.all(sources.map((s) => s.list()))).flat(),
     enabled: visible,
   });
+  /** The permissions held where `scope` says (per workspace, for the account, for an enterprise), as checkboxes. */
+  const options = (scope: 'workspace' | 'account' | 'enterprise') =>
+    (perms.data?.permissions ?? [])
+      .filter((p) => (p.scope ?? 'workspace') === scope)
+      .map((p) => ({ label: p.label[language] ?? p.key, value: p.key }));
   const create = useMutation({
     mutationFn: () =>
       api.post<{ token: string }>('/api/permission_api/pat/create', {
@@ -69,10 +88,16 @@ function CreateTokenModal({
         workspace_permission_list: rows
           .filter((r) => r.workspace_id)
           .map((r) => ({ workspace_id: r.workspace_id, permissions: r.permissions })),
+        account_permission: { permission_list: account },
+        ...(enterprise.id
+          ? { enterprise_permission: { enterprise_id: enterprise.id, permission_list: enterprise.permissions } }
+          : {}),
       }),
     onSuccess: (r) => {
       setName('');
       setRows([]);
+      setAccount([]);
+      setEnterprise({ permissions: [] });
       onCreated(r.token);
     },
   });
@@ -142,21 +167,45 @@ function CreateTokenModal({
               <Checkbox.Group
                 value={row.permissions}
                 onChange={(v) => setRows(rows.map((r, j) => (j === i ? { ...r, permissions: v } : r)))}
-                options={(perms.data?.permissions ?? []).map((p) => ({
-                  label: p.label[language] ?? p.key,
-                  value: p.key,
-                }))}
+                options={options('workspace')}
               />
             </div>
           ))}
           <Button
             size="small"
-            onClick={() => setRows([...rows, { permissions: (perms.data?.permissions ?? []).map((p) => p.key) }])}
+            onClick={() => setRows([...rows, { permissions: options('workspace').map((p) => p.value) }])}
             data-testid="token-add-workspace"
           >
             {t('tokens.addWorkspace')}
           </Button>
         </Form.Item>
+        {options('account').length > 0 && (
+          <Form.Item label={t('tokens.account')} extra={t('tokens.accountHint')}>
+            <div data-testid="token-account">
+              <Checkbox.Group value={account} onChange={setAccount} options={options('account')} />
+            </div>
+          </Form.Item>
+        )}
+        {options('enterprise').length > 0 && !!enterprises.data?.length && (
+          <Form.Item label={t('tokens.enterprise')} extra={t('tokens.enterpriseHint')}>
+            <Select
+              allowClear
+              placeholder={t('tokens.enterpriseChoose')}
+              style={{ width: 240, marginBottom: 8 }}
+              value={enterprise.id}
+              onChange={(id?: string) => setEnterprise({ id, permissions: id ? enterprise.permissions : [] })}
+              options={enterprises.data.map((e) => ({ label: e.name, value: e.id }))}
+              data-testid="token-enterprise"
+            />
+            {enterprise.id && (
+              <Checkbox.Group
+                value={enterprise.permissions}
+                onChange={(v) => setEnterprise({ ...enterprise, permissions: v })}
+                options={options('enterprise')}
+              />
+            )}
+          </Form.Item>
+        )}
       </Form>
     </Modal>
   );

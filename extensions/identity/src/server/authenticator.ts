@@ -9,7 +9,14 @@ import {
   type ServerContext,
 } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { CSRF_HEADER, SESSION_COOKIE, WorkspacePermission } from '../shared/index.ts';
+import {
+  CSRF_HEADER,
+  SESSION_COOKIE,
+  TokenPermissions,
+  WorkspacePermission,
+  tokenGrants,
+  type TokenScopes,
+} from '../shared/index.ts';
 import { sha256 } from './tokens.ts';
 import { type Config, nowIso } from './config.ts';
 import { PAT_PREFIX } from './tokens.ts';
@@ -18,6 +25,7 @@ export interface TokenEntry {
   id: string;
   user_id: string;
   permissions: { workspace_id: string; permissions: string[] }[];
+  scopes: TokenScopes;
   expire_at: string | null;
   is_platform_admin: boolean;
 }
@@ -43,6 +51,7 @@ export function authCaches(ctx: ServerContext<Config>): AuthCaches {
 export function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCaches) {
   // last_used_at is written at most once a minute per token (not on every call).
   const lastUsedWritten = new Map<string, number>();
+  const scopeOf = (permission: string) => ctx.registry(TokenPermissions).get(permission)?.scope;
   const token = async (hash: string): Promise<TokenEntry | undefined> => {
     const hit = cache.tokens.get(hash);
     if (hit) return hit;
@@ -53,6 +62,7 @@ export function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCac
         'identity_pat.id as id',
         'identity_pat.user_id as user_id',
         'identity_pat.permissions as permissions',
+        'identity_pat.scopes as scopes',
         'identity_pat.expire_at as expire_at',
         'identity_user.is_platform_admin as is_platform_admin',
       ])
@@ -63,6 +73,7 @@ export function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCac
       id: row.id,
       user_id: row.user_id,
       permissions: parsePermissions(row.permissions, (m) => ctx.logger.warn(`token ${row.id}: ${m}`)),
+      scopes: parseScopes(row.scopes),
       expire_at: row.expire_at ?? null,
       is_platform_admin: !!Number(row.is_platform_admin),
     });
@@ -119,16 +130,12 @@ export function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCac
           .execute()
           .catch(() => undefined);
       }
-      const perms = pat.permissions;
       const caller: Caller = {
         kind: 'token',
         userId: pat.user_id,
         isPlatformAdmin: pat.is_platform_admin,
-        tokenAllows: (permission, spaceId) => {
-          if (!spaceId) return !permission || perms.some((w) => w.permissions.includes(permission));
-          const w = perms.find((x) => x.workspace_id === spaceId);
-          return !!w && (!permission || w.permissions.includes(permission));
-        },
+        tokenAllows: (permission, spaceId, enterpriseId) =>
+          tokenGrants(pat.permissions, pat.scopes, scopeOf, permission, spaceId, enterpriseId),
         credential: { kind: 'pat', id: pat.id },
       };
       return caller;
@@ -164,6 +171,19 @@ export function registerAuthenticator(ctx: ServerContext<Config>, cache: AuthCac
 }
 
 /** A token's permissions as stored. One that cannot be read grants nothing (the token fails closed) and says so in the log. */
+const Scopes = z.object({
+  account: z.array(z.string()).default([]),
+  enterprise: z.array(z.object({ enterprise_id: z.string(), permissions: z.array(z.string()) })).default([]),
+});
+/** A token's account and enterprise permissions as stored (none when unreadable: it then holds only its workspaces'). */
+export function parseScopes(text: string | null | undefined): TokenScopes {
+  try {
+    return Scopes.parse(JSON.parse(text || '{}'));
+  } catch {
+    return { account: [], enterprise: [] };
+  }
+}
+
 export function parsePermissions(
   text: string,
   log?: (msg: string) => void,

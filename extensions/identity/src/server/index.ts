@@ -73,6 +73,16 @@ export default defineExtension({
           await db.schema.createIndex('identity_pat_user').on('identity_pat').column('user_id').execute();
         },
       },
+      {
+        // A token's permissions beyond workspaces: its account's and an enterprise's ({ account, enterprise }).
+        name: '0002_pat_scopes',
+        up: async (db) => {
+          await db.schema
+            .alterTable('identity_pat')
+            .addColumn('scopes', 'text', (c) => c.notNull().defaultTo('{}'))
+            .execute();
+        },
+      },
     ]);
 
     const identity: Identity = {

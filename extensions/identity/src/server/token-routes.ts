@@ -3,7 +3,9 @@ import { badRequest, notFound } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
+  AccountPermission,
   CreatePat,
+  EnterprisePermission,
   TokenPermissions,
   WorkspacePermission,
   type PatInfo,
@@ -11,7 +13,7 @@ import {
 } from '../shared/index.ts';
 import { newSecret, sha256 } from './tokens.ts';
 import { type Config, nowIso, sec } from './config.ts';
-import { type AuthCaches, parsePermissions } from './authenticator.ts';
+import { type AuthCaches, parsePermissions, parseScopes } from './authenticator.ts';
 import { PAT_PREFIX } from './tokens.ts';
 
 export function patInfo(row: Record<string, any>): PatInfo {
@@ -26,16 +28,52 @@ export function patInfo(row: Record<string, any>): PatInfo {
     last_used_at: sec(row.last_used_at),
     status: expire !== -1 && expire * 1000 <= Date.now() ? 'expired' : 'active',
     workspace_permission_list: parsePermissions(row.permissions),
+    account_permission: { permission_list: parseScopes(row.scopes).account },
+    enterprise_permission:
+      parseScopes(row.scopes).enterprise.map((e) => ({
+        enterprise_id: e.enterprise_id,
+        permission_list: e.permissions,
+      }))[0] ?? null,
   };
 }
 
+type Grants = {
+  workspace_permission_list?: { workspace_id: string; permissions: string[] }[];
+  account_permission?: { permission_list: string[] };
+  enterprise_permission?: { enterprise_id: string; permission_list: string[] };
+};
+
 export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
   const base = '/api/permission_api/pat';
-  const checkPermissions = (list: { workspace_id: string; permissions: string[] }[]) =>
-    checkTokenPermissions(
-      ctx.registry(TokenPermissions).list(),
-      list.flatMap((w) => w.permissions),
-    );
+  /** Each permission known, and asked where its scope says it is held (a workspace, the account, an enterprise). */
+  const checkPermissions = (g: Grants) => {
+    const declared = ctx.registry(TokenPermissions).list();
+    const asked: [string, string[]][] = [
+      ['workspace', (g.workspace_permission_list ?? []).flatMap((w) => w.permissions)],
+      ['account', g.account_permission?.permission_list ?? []],
+      ['enterprise', g.enterprise_permission?.permission_list ?? []],
+    ];
+    for (const [scope, list] of asked) {
+      checkTokenPermissions(declared, list);
+      const misplaced = list.filter((p) => (declared.find((d) => d.key === p)?.scope ?? 'workspace') !== scope);
+      if (misplaced.length)
+        throw badRequest(
+          `${misplaced.join(', ')} ${misplaced.length > 1 ? 'are' : 'is'} not held per ${scope}: give ${misplaced.length > 1 ? 'them' : 'it'} where list_personal_access_token_support_permissions says (its scope).`,
+        );
+    }
+  };
+  const scopesOf = (g: Grants) =>
+    JSON.stringify({
+      account: [...new Set(g.account_permission?.permission_list ?? [])],
+      enterprise: g.enterprise_permission
+        ? [
+            {
+              enterprise_id: g.enterprise_permission.enterprise_id,
+              permissions: [...new Set(g.enterprise_permission.permission_list)],
+            },
+          ]
+        : [],
+    });
   const mine = async (id: string, userId: string) => {
     const row = await ctx.db
       .selectFrom('identity_pat')
@@ -55,7 +93,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
     summary: 'Create a personal access token; the secret is returned only here',
     body: CreatePat,
     handler: async ({ body, caller }) => {
-      checkPermissions(body.workspace_permission_list);
+      checkPermissions(body);
       let expire: string | null;
       if (body.expire_at !== undefined) {
         if (body.expire_at * 1000 <= Date.now()) throw badRequest('expire_at must be in the future.');
@@ -71,6 +109,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
         token_hash: sha256(secret),
         hint: secret.slice(-4),
         permissions: JSON.stringify(body.workspace_permission_list),
+        scopes: scopesOf(body),
         created_at: now,
         updated_at: now,
         expire_at: expire,
@@ -124,15 +163,27 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
       id: z.string().min(1),
       name: z.string().trim().min(1).max(100).optional(),
       workspace_permission_list: z.array(WorkspacePermission).max(100).optional(),
+      account_permission: AccountPermission.optional(),
+      /** null takes the enterprise's permissions away. */
+      enterprise_permission: EnterprisePermission.nullable().optional(),
     }),
     handler: async ({ body, caller }) => {
-      await mine(body.id, caller!.userId);
-      if (body.workspace_permission_list) checkPermissions(body.workspace_permission_list);
+      const had = patInfo(await mine(body.id, caller!.userId));
+      checkPermissions({ ...body, enterprise_permission: body.enterprise_permission ?? undefined });
+      const scopesChanged = body.account_permission !== undefined || body.enterprise_permission !== undefined;
+      const scopes = scopesOf({
+        account_permission: body.account_permission ?? had.account_permission,
+        enterprise_permission:
+          body.enterprise_permission === null
+            ? undefined
+            : (body.enterprise_permission ?? had.enterprise_permission ?? undefined),
+      });
       await ctx.db
         .updateTable('identity_pat')
         .set({
           ...(body.name ? { name: body.name } : {}),
           ...(body.workspace_permission_list ? { permissions: JSON.stringify(body.workspace_permission_list) } : {}),
+          ...(scopesChanged ? { scopes } : {}),
           updated_at: nowIso(),
         })
         .where('id', '=', body.id)
@@ -161,7 +212,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
     method: 'GET',
     path: `${base}/list_personal_access_token_support_permissions`,
     auth: 'user',
-    summary: 'Permissions a token can hold per workspace',
+    summary: 'Permissions a token can hold, each with its scope (per workspace, for the account, for an enterprise)',
     handler: () => ({ permissions: ctx.registry(TokenPermissions).list() }),
   });
 

@@ -27,12 +27,17 @@ export const IdentityService = defineService<Identity>({
 /** A user signed up (the first one is the platform admin). */
 export const UserCreated = defineEvent<{ user: UserInfo }>('identity.user.created', 'A new user registered.');
 
-/** A permission a personal access token can hold in a workspace; extensions declare theirs. */
+/**
+ * A permission a personal access token can hold; extensions declare theirs. Its scope says where a token holds it:
+ * per workspace (the default: what the token may do in each space named), for the account (calls about the person,
+ * outside any space: their custom connectors ...), or for an enterprise (calls about one enterprise).
+ */
 export interface TokenPermission {
   key: string;
   label: Record<Language, string>;
   /** Grouping in the token form. */
   group?: string;
+  scope?: 'workspace' | 'account' | 'enterprise';
 }
 
 export const TokenPermissions = defineRegistryPoint<TokenPermission>({
@@ -43,9 +48,47 @@ export const TokenPermissions = defineRegistryPoint<TokenPermission>({
   schema: z.object({
     key: z.string().regex(/^[a-z][a-z0-9_.]*$/),
     label: z.object({ 'zh-CN': z.string(), 'en-US': z.string() }),
+    scope: z.enum(['workspace', 'account', 'enterprise']).optional(),
   }),
   key: (p) => p.key,
 });
+
+/** A token's permissions for the account, and for one enterprise. */
+export const AccountPermission = z.object({ permission_list: z.array(z.string()).max(100).default([]) });
+export const EnterprisePermission = z.object({
+  enterprise_id: z.string().min(1).max(32),
+  permission_list: z.array(z.string()).max(100).default([]),
+});
+export interface TokenScopes {
+  account: string[];
+  enterprise: { enterprise_id: string; permissions: string[] }[];
+}
+
+/**
+ * May a token with these grants do `permission` (declared with `scope`) in `spaceId` or `enterpriseId`: a workspace
+ * permission in the space named (or, with none named, in any of its spaces); an account permission when the token
+ * holds it for the account; an enterprise permission for that enterprise (or any, with none named). No permission:
+ * any token of the person, in a space only when it names the space.
+ */
+export function tokenGrants(
+  workspaces: { workspace_id: string; permissions: string[] }[],
+  scopes: TokenScopes,
+  scopeOf: (permission: string) => string | undefined,
+  permission: string | undefined,
+  spaceId: string | undefined,
+  enterpriseId?: string,
+): boolean {
+  if (!permission) return !spaceId || workspaces.some((w) => w.workspace_id === spaceId);
+  const scope = scopeOf(permission) ?? 'workspace';
+  if (scope === 'account') return scopes.account.includes(permission);
+  if (scope === 'enterprise')
+    return scopes.enterprise.some(
+      (e) => (!enterpriseId || e.enterprise_id === enterpriseId) && e.permissions.includes(permission),
+    );
+  if (!spaceId) return workspaces.some((w) => w.permissions.includes(permission));
+  const w = workspaces.find((x) => x.workspace_id === spaceId);
+  return !!w && w.permissions.includes(permission);
+}
 
 /**
  * Checks permissions asked for a token (a personal access token, an OAuth app, a service identity) against those the
@@ -80,6 +123,10 @@ export const CreatePat = z
       .optional(),
     expire_at: z.number().int().positive().optional(),
     workspace_permission_list: z.array(WorkspacePermission).max(100).default([]),
+    /** Permissions for the account (outside any workspace). */
+    account_permission: AccountPermission.optional(),
+    /** Permissions for one enterprise. */
+    enterprise_permission: EnterprisePermission.optional(),
   })
   .refine((v) => v.duration_day !== undefined || v.expire_at !== undefined, {
     message: 'Choose duration_day or expire_at.',
@@ -98,6 +145,8 @@ export interface PatInfo {
   last_used_at: number;
   status: 'active' | 'expired';
   workspace_permission_list: { workspace_id: string; permissions: string[] }[];
+  account_permission: { permission_list: string[] };
+  enterprise_permission: { enterprise_id: string; permission_list: string[] } | null;
 }
 
 // ---- ways in other than a password (single sign-on ...)
@@ -181,6 +230,14 @@ export const TokenWorkspaceSources = defineRegistryPoint<TokenWorkspaceSource>({
   id: 'identity.tokenWorkspaceSources',
   owner: 'identity',
   description: 'Lists the workspaces offered in the access-token form.',
+  key: (s) => s.key,
+});
+
+/** Where the token form finds the enterprises a token can be given permissions for (enterprise contributes one). */
+export const TokenEnterpriseSources = defineRegistryPoint<TokenWorkspaceSource>({
+  id: 'identity.tokenEnterpriseSources',
+  owner: 'identity',
+  description: 'Lists the enterprises offered in the access-token form.',
   key: (s) => s.key,
 });
 

@@ -22,13 +22,13 @@ export const useSpaceId = () => useSyncExternalStore(space!.subscribe, space!.ge
 export function usePermissionChoices() {
   const api = useApi();
   return useQuery({
-    queryKey: ['token-permissions'],
+    queryKey: ['token-permissions', 'workspace'],
     queryFn: async () =>
       (
-        await api.get<{ permissions: { key: string; label: Record<string, string> }[] }>(
+        await api.get<{ permissions: { key: string; label: Record<string, string>; scope?: string }[] }>(
           '/api/permission_api/pat/list_personal_access_token_support_permissions',
         )
-      ).permissions,
+      ).permissions.filter((p) => (p.scope ?? 'workspace') === 'workspace'),
     staleTime: 300_000,
   });
 }
