@@ -98,4 +98,33 @@ describe('collaborators', () => {
     const audited = await owner.post('/api/audit/events/list', { space_id: space, action: 'collaborator' });
     expect(audited.events.length).toBeGreaterThanOrEqual(5);
   });
+
+  it("keep a project's changes to them: renaming, its resources, its variables, publishing", async () => {
+    const { project_id } = await ann.agent.post('/api/intelligence_api/draft_project/create', {
+      space_id: space,
+      name: 'Anns project',
+    });
+    await ann.agent.post('/api/permission/authz/add_collaborator', {
+      space_id: space,
+      resource_type: 'project',
+      resource_id: project_id,
+      user_id: admin.user.user_id,
+    });
+    const rename = (a: Agent, name: string) =>
+      a.request('POST', '/api/intelligence_api/draft_project/update', { project_id, name });
+    const refused = await rename(bob.agent, 'Bobs now');
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe('Only the collaborators of this project change it: ask its creator to add you.');
+    const variables = await bob.agent.request('POST', '/api/memory/project/variable/meta_update', {
+      ProjectID: project_id,
+      VariableList: [],
+    });
+    expect(variables.status).toBe(403);
+    expect((await rename(admin.agent, 'Shared project')).status).toBe(200);
+    // Reading stays open to the space.
+    expect(
+      (await bob.agent.request('POST', '/api/intelligence_api/search/get_draft_intelligence_info', { project_id }))
+        .status,
+    ).toBe(200);
+  });
 });

@@ -415,3 +415,31 @@ export const ConnectorViews = defineRegistryPoint<ConnectorView>({
   schema: z.object({ connector: z.string().min(1), component }),
   key: (v) => v.connector,
 });
+
+export interface ResourceActionProps {
+  /** The resource's kind ('bot', 'project', 'workflow'). */
+  kind: string;
+  spaceId: string;
+  resourceId: string;
+}
+
+/** A control in a resource editor's header (who may edit it, who is editing now ...), for some kinds of resource. */
+export interface ResourceAction {
+  key: string;
+  /** The kinds whose headers show it. */
+  kinds: string[];
+  order?: number;
+  component: ComponentType<ResourceActionProps>;
+}
+
+/**
+ * Controls other extensions add to the headers of resource editors (the bot editor, a project's page): an editor draws
+ * `<ResourceActions kind spaceId resourceId />` where they go; without such extensions it draws nothing.
+ */
+export const ResourceActions = defineRegistryPoint<ResourceAction>({
+  id: 'client.resourceActions',
+  owner: 'host',
+  description: "Controls in resource editors' headers (collaborators ...), by resource kind.",
+  schema: z.object({ key: z.string().min(1), kinds: z.array(z.string()).min(1), component }),
+  key: (a) => a.key,
+});

@@ -6,10 +6,12 @@ import type { RouteRef, ViewRef } from '../resources.ts';
 import {
   ConnectorViews,
   itemPathOf,
+  ResourceActions as ResourceActionsPoint,
   ResourceKinds,
   SharedRoutes,
   SharedViews,
   type ConnectorViewProps,
+  type ResourceActionProps,
 } from './points.ts';
 import { useRegistryEntries } from './context.tsx';
 
@@ -76,4 +78,25 @@ export function ConnectorPanel({ connector, ...props }: { connector: string } & 
   // The component comes from a registry, made once by its extension: the same one every render.
   // oxlint-disable-next-line react/static-components
   return View ? <View {...props} /> : null;
+}
+
+/** The controls extensions add to a resource editor's header (ResourceActions) for this kind, in their order. */
+export function ResourceActionsBar(props: ResourceActionProps) {
+  const entries = useRegistryEntries(ResourceActionsPoint);
+  const actions = useMemo(
+    () =>
+      entries
+        .filter((e) => e.value.kinds.includes(props.kind))
+        .sort((a, b) => (a.value.order ?? 50) - (b.value.order ?? 50)),
+    [entries, props.kind],
+  );
+  return (
+    <>
+      {actions.map(({ key, value: { component: Action } }) => (
+        // Each component comes from a registry, made once by its extension.
+        // oxlint-disable-next-line react/static-components
+        <Action key={key} {...props} />
+      ))}
+    </>
+  );
 }

@@ -1,14 +1,16 @@
-// The workflow editor's Collaborators panel: who may change this workflow. Without collaborators every member of the
-// space may; with some, only they, its creator and the space's administrators.
+// The Collaborators panel of a workflow, bot or project: who may change it. Without collaborators every member of the
+// space may; with some, only they, its creator and the space's administrators. The workflow editor shows it as a
+// panel; the bot editor's and a project's header as a button that opens it.
 import { Alert, Button, Select, Tag } from '@arco-design/web-react';
-import type { EditorPanelProps } from '@tessera/ext-workflow/client';
+import { SidePanel, type ResourceActionProps } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCollaborators } from './store.ts';
+import { useCollaborators, type CollaboratedKind } from './store.ts';
 
-export function CollaboratorsPanel({ spaceId, workflowId }: EditorPanelProps) {
+export function CollaboratorsPanel({ spaceId, kind, resourceId }: ResourceActionProps) {
   const { t } = useTranslation('collaborators');
-  const c = useCollaborators(spaceId, 'workflow', workflowId);
+  const c = useCollaborators(spaceId, kind as CollaboratedKind, resourceId);
+  const what = t(`kinds.${kind}`);
   const [pick, setPick] = useState('');
   const data = c.list.data;
   const members = (c.members.data ?? []).filter(
@@ -19,7 +21,7 @@ export function CollaboratorsPanel({ spaceId, workflowId }: EditorPanelProps) {
     <div data-testid="collaborators-panel">
       <Alert
         type={data?.restricted ? 'warning' : 'info'}
-        content={data?.restricted ? t('restricted') : t('open')}
+        content={data?.restricted ? t('restricted', { kind: what }) : t('open', { kind: what })}
         style={{ marginBottom: 12 }}
       />
       <div style={{ marginBottom: 8 }}>
@@ -73,5 +75,26 @@ export function CollaboratorsPanel({ spaceId, workflowId }: EditorPanelProps) {
       )}
       {!data?.can_manage && <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('onlyOwner')}</div>}
     </div>
+  );
+}
+
+/** The header's button: how many collaborators, and the panel in a side sheet. */
+export function CollaboratorsButton(props: ResourceActionProps) {
+  const { t } = useTranslation('collaborators');
+  const [open, setOpen] = useState(false);
+  const c = useCollaborators(props.spaceId, props.kind as CollaboratedKind, props.resourceId);
+  const count = c.list.data?.collaborators.length ?? 0;
+  return (
+    <>
+      <Button size="small" onClick={() => setOpen(true)} data-testid="collaborators-button">
+        {t('button')}
+        {count ? ` · ${count}` : ''}
+      </Button>
+      {open && (
+        <SidePanel visible title={t('button')} onCancel={() => setOpen(false)} size="small">
+          <CollaboratorsPanel {...props} />
+        </SidePanel>
+      )}
+    </>
   );
 }

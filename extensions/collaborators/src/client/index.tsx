@@ -1,9 +1,19 @@
-// Collaborators (client half): the Collaborators panel of the workflow editor (its EditorPanels point).
-import { defineExtension, lazyView } from '@tessera/sdk/client';
+// Collaborators (client half): the Collaborators panel of the workflow editor (its EditorPanels point), and a
+// Collaborators button in the bot editor's and a project's header (ResourceActions).
+import { defineExtension, lazyView, ResourceActions, type ResourceActionProps } from '@tessera/sdk/client';
 import { EditorPanels, type EditorPanelProps } from '@tessera/ext-workflow/client';
 
-const CollaboratorsPanel = lazyView<EditorPanelProps>(() =>
-  import('./CollaboratorsPanel.tsx').then((m) => m.CollaboratorsPanel),
+const WorkflowPanel = lazyView<EditorPanelProps>(() =>
+  import('./CollaboratorsPanel.tsx').then(({ CollaboratorsPanel }) => {
+    const Panel = ({ spaceId, workflowId }: EditorPanelProps) => (
+      <CollaboratorsPanel spaceId={spaceId} kind="workflow" resourceId={workflowId} />
+    );
+    return Panel;
+  }),
+);
+const CollaboratorsButton = lazyView<ResourceActionProps>(
+  () => import('./CollaboratorsPanel.tsx').then((m) => m.CollaboratorsButton),
+  { fallback: null },
 );
 
 export default defineExtension({
@@ -14,7 +24,13 @@ export default defineExtension({
       key: 'collaborators',
       label: 'collaborators:button',
       order: 30,
-      Component: CollaboratorsPanel,
+      Component: WorkflowPanel,
+    });
+    ctx.register(ResourceActions, {
+      key: 'collaborators',
+      kinds: ['bot', 'project'],
+      order: 20,
+      component: CollaboratorsButton,
     });
   },
 });

@@ -3,7 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { AddCollaborator, ListCollaborators, RemoveCollaborator } from '../shared/api.ts';
 
-export function useCollaborators(spaceId: string, kind: 'workflow' | 'bot', id: string) {
+export type CollaboratedKind = 'workflow' | 'bot' | 'project';
+
+export function useCollaborators(spaceId: string, kind: CollaboratedKind, id: string) {
   const api = useApi();
   const qc = useQueryClient();
   const key = ['collaborators', kind, id];

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 const Id = z.string().min(1).max(32);
 /** The kinds whose changing routes declare their resource (workflow, bot). */
-const Kind = z.enum(['workflow', 'bot']);
+const Kind = z.enum(['workflow', 'bot', 'project']);
 const Target = { space_id: Id, resource_type: Kind, resource_id: Id };
 /** collaborator_type: 1 editor (may change the resource). */
 const CollaboratorType = z.literal(1).default(1);

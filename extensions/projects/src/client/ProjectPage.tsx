@@ -39,6 +39,7 @@ import {
   useRegistryEntries,
   useConnectorView,
   ConnectorPanel,
+  ResourceActionsBar,
 } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
@@ -252,6 +253,7 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
             >
               {t('publish')}
             </Button>
+            <ResourceActionsBar kind="project" spaceId={spaceId} resourceId={p.project_id} />
             <Dropdown droplist={more} trigger="click" position="bl">
               <Button
                 size="small"

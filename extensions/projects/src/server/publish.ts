@@ -69,6 +69,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/publish_project`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary:
       'Publish the project as a version: each resource that can publish gets its next version (bots to the chosen connectors)',

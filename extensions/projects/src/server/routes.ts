@@ -99,6 +99,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/draft_project/update`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary: "Change a project's name, description or icon",
     body: z.object({
@@ -129,6 +130,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/project/resource/add`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary: "Put resources of the project's space in it (any kind but projects)",
     body: z.object({ project_id: Id, resources: z.array(Resource).min(1).max(100) }),
@@ -149,6 +151,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/project/resource/remove`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary: 'Take resources out of a project (they stay in the space)',
     body: z.object({ project_id: Id, resources: z.array(Resource).min(1).max(100) }),
@@ -170,6 +173,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/draft_project/archive`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary: 'Archive a project (it leaves the active list; nothing is deleted), or bring it back',
     body: z.object({ project_id: Id, archive: z.boolean().default(true) }),
@@ -188,6 +192,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/draft_project/delete`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary: 'Delete a project into the recycle bin (its resources stay in the space)',
     body: z.object({ project_id: Id }),
@@ -297,6 +302,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
   ctx.route({
     method: 'POST',
     path: `${base}/draft_project/rollback`,
+    resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
     summary:
       'Make the project what it was at a history entry: name, description, icon, variables and its resources (resources gone since are listed)',

@@ -106,6 +106,7 @@ export function registerVariableRoutes(ctx: ServerContext<unknown>, store: Proje
   ctx.route({
     method: 'POST',
     path: '/api/memory/project/variable/meta_update',
+    resource: { kind: 'project', id: 'ProjectID', write: true },
     auth: { space: (r: { body: Record<string, unknown> }) => spaceOf(r.body?.ProjectID) },
     summary: "Replace a project's variables (names unique; system names refused)",
     body: z.object({

@@ -16,6 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import {
   BackLink,
+  ResourceActionsBar,
   type ResourceEditorProps,
   useApi,
   usePageTitle,
@@ -154,6 +155,7 @@ function Editor({
             {t('editor.chatPage')}
           </Link>
         )}
+        <ResourceActionsBar kind="bot" spaceId={spaceId} resourceId={bot.bot_id} />
         <PublishButton spaceId={spaceId} bot={bot} caps={caps} beforePublish={draft.save} onPublished={draft.replace} />
       </header>
       {draft.state === 'conflict' && (
