@@ -288,6 +288,44 @@ describe('a device app (device code)', () => {
 });
 
 describe('a service app (JWT bearer)', () => {
+  it("keeps each session_name's conversations to that session", async () => {
+    const appId = await createApp('service', {
+      oauth2_configuration: {},
+      declared_permission: ['bot.read', 'bot.chat'],
+    });
+    const { fingerprint, private_key_pem } = await owner.post('/api/permission_api/app/generate_key_pair', {
+      appid: appId,
+    });
+    await owner.post('/api/permission_api/app/authorize_app_with_declared_permission', {
+      appid: appId,
+      workspace_ids: [space],
+    });
+    const aud = new URL(studio.url).host;
+    const as = async (sessionName: string) =>
+      new CozeAPI({
+        token: (
+          await getJWTToken({
+            baseURL: studio.url,
+            appId,
+            aud,
+            keyid: fingerprint,
+            privateKey: private_key_pem,
+            sessionName,
+          })
+        ).access_token,
+        baseURL: studio.url,
+      });
+    const { bot_id } = await owner.post('/api/draftbot/create', { space_id: space, name: 'Sessions' });
+    const ann = await as('ann');
+    const ben = await as('ben');
+    const mine = await ann.conversations.create({ bot_id });
+    expect((await ann.conversations.retrieve(mine.id)).id).toBe(mine.id);
+    // Another session of the same app does not see it, nor list it.
+    expect(await failure(ben.conversations.retrieve(mine.id))).toBeTruthy();
+    expect((await ben.conversations.list({ bot_id })).conversations).toEqual([]);
+    expect((await ann.conversations.list({ bot_id })).conversations.map((c) => c.id)).toEqual([mine.id]);
+  });
+
   it('exchanges a JWT signed with its key (getJWTToken) once; wrong audience, replay and a deleted key are refused', async () => {
     const appId = await createApp('service', { oauth2_configuration: {} });
     const { fingerprint, private_key_pem } = await owner.post('/api/permission_api/app/generate_key_pair', {

@@ -13,6 +13,8 @@ export interface ConversationRow {
   name: string;
   section_id: string;
   meta_data: string;
+  /** The session of a service app's token that made it ('' for a person's). */
+  session_name?: string;
   created_at: number;
   updated_at: number;
 }
@@ -164,6 +166,7 @@ export class ConversationStore {
     draft: boolean;
     name?: string;
     meta_data?: Record<string, string>;
+    session_name?: string;
   }): Promise<ConversationRow> {
     const t = Date.now();
     const row: ConversationRow = {
@@ -177,6 +180,7 @@ export class ConversationStore {
       name: r.name ?? '',
       section_id: this.newId(),
       meta_data: JSON.stringify(r.meta_data ?? {}),
+      session_name: r.session_name ?? '',
       created_at: t,
       updated_at: t,
     };
@@ -184,13 +188,17 @@ export class ConversationStore {
     return row;
   }
 
-  /** A conversation the user owns; another user's is "not found" (it is not theirs to know of). */
-  async get(id: string, userId: string): Promise<ConversationRow> {
+  /**
+   * A conversation the user owns (in their session, for a service app's token that names one); another user's or
+   * session's is "not found" (it is not theirs to know of).
+   */
+  async get(id: string, userId: string, sessionName = ''): Promise<ConversationRow> {
     const r = await this.db
       .selectFrom('bots_conversation')
       .selectAll()
       .where('id', '=', id)
       .where('user_id', '=', userId)
+      .where('session_name', '=', sessionName)
       .executeTakeFirst();
     if (!r) throw botError(404, 'bots.conversationNotFound');
     return conv(r);
@@ -207,6 +215,7 @@ export class ConversationStore {
     user_id: string;
     connector_id?: string;
     draft?: boolean;
+    session_name?: string;
     limit: number;
     offset: number;
   }): Promise<ConversationRow[]> {
@@ -214,7 +223,8 @@ export class ConversationStore {
       .selectFrom('bots_conversation')
       .selectAll()
       .where('bot_id', '=', r.bot_id)
-      .where('user_id', '=', r.user_id);
+      .where('user_id', '=', r.user_id)
+      .where('session_name', '=', r.session_name ?? '');
     if (r.connector_id) q = q.where('connector_id', '=', r.connector_id);
     if (r.draft !== undefined) q = q.where('draft', '=', r.draft ? 1 : 0);
     return (await q.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(r.limit).offset(r.offset).execute()).map(

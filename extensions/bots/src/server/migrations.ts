@@ -149,4 +149,14 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('bots_chat_space').on('bots_chat').columns(['space_id', 'created_at']).execute();
     },
   },
+  {
+    // A service app's token names a session (the JWT's session_name): its conversations are that session's only.
+    name: '0006_conversation_session',
+    up: async (db) => {
+      await db.schema
+        .alterTable('bots_conversation')
+        .addColumn('session_name', 'varchar(200)', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 ];

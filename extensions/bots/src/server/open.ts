@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
-import type { ServerContext } from '@tessera/sdk/server';
+import type { Caller, ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { BotConfig, BotModes, BotSkills, Connectors, type BotConfig as BotConfigT } from '../shared/index.ts';
 import { chatView, conversationView, messageView, type ConversationRow } from './conversations.ts';
@@ -62,9 +62,11 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
   const byConvQuery = { space: (r: { query: any }) => convSpace(r.query?.conversation_id) };
   const byConvBody = { space: (r: { body: any }) => convSpace(r.body?.conversation_id) };
 
-  /** A conversation of the caller's (another user's is not found), with its bot. */
-  const own = async (conversationId: string, userId: string): Promise<ConversationRow> =>
-    conversations.get(conversationId, userId).catch(as4200);
+  /** The session a service app's token names (its conversations are that session's only), '' otherwise. */
+  const sessionOf = (caller: Caller) => caller.credential?.sessionName ?? '';
+  /** A conversation of the caller's (another user's or session's is not found), with its bot. */
+  const own = async (conversationId: string, caller: Caller): Promise<ConversationRow> =>
+    conversations.get(conversationId, caller.userId, sessionOf(caller)).catch(as4200);
 
   // ------------------------------------------------------------------ chat
 
@@ -103,7 +105,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       const endUser = body.user_id !== undefined && body.user_id !== '' ? String(body.user_id) : caller!.userId;
       let c: ConversationRow;
       if (query.conversation_id) {
-        c = await own(query.conversation_id, caller!.userId);
+        c = await own(query.conversation_id, caller!);
         if (c.bot_id !== b.id) throw badRequest('This conversation belongs to another bot.');
       } else
         c = await conversations.create({
@@ -114,6 +116,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
           connector_id: Connectors.API,
           draft: false,
           meta_data: body.meta_data,
+          session_name: sessionOf(caller!),
         });
       const messages = body.additional_messages.map((m) => ({
         role: m.role,
@@ -154,7 +157,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: 'A chat: status, usage, last error',
     query: ChatRef,
     handler: async ({ query, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       return chatView(await conversations.chat(c.id, query.chat_id).catch(as4200));
     },
   });
@@ -167,7 +170,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: "A chat's messages: the answer, tool calls and results, suggested questions",
     query: ChatRef,
     handler: async ({ query, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       await conversations.chat(c.id, query.chat_id).catch(as4200);
       const { items } = await conversations.messages(c.id, { order: 'asc', chat_id: query.chat_id, limit: 500 });
       return items.filter((m) => m.type !== 'question').map(messageView);
@@ -182,7 +185,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: 'Cancel a chat that is answering (its model request is aborted)',
     body: ChatRef,
     handler: async ({ body, caller }) => {
-      const c = await own(body.conversation_id, caller!.userId);
+      const c = await own(body.conversation_id, caller!);
       const chat = await conversations.chat(c.id, body.chat_id).catch(as4200);
       if (chats.cancel(chat.id)) await chats.settled(chat.id);
       else if (chat.status === 'created' || chat.status === 'in_progress')
@@ -205,7 +208,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       stream: z.boolean().optional(),
     }),
     handler: async ({ query, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       const chat = await conversations.chat(c.id, query.chat_id).catch(as4200);
       // Every tool of a bot here runs in the studio: no chat waits for the caller's tool outputs.
       throw badRequest(
@@ -237,6 +240,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
         connector_id: Connectors.API,
         draft: false,
         meta_data: body.meta_data,
+        session_name: sessionOf(caller!),
       });
       for (const m of body.messages)
         await conversations.addMessage({
@@ -261,7 +265,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     permission: 'bot.chat',
     summary: 'A conversation',
     query: z.object({ conversation_id: z.string().min(1) }),
-    handler: async ({ query, caller }) => conversationView(await own(query.conversation_id, caller!.userId)),
+    handler: async ({ query, caller }) => conversationView(await own(query.conversation_id, caller!)),
   });
 
   ctx.route({
@@ -280,6 +284,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
         bot_id: query.bot_id,
         user_id: caller!.userId,
         connector_id: Connectors.API,
+        session_name: sessionOf(caller!),
         limit: query.page_size + 1,
         offset: (query.page_num - 1) * query.page_size,
       });
@@ -298,7 +303,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: 'Clear the context: a new section starts (the messages stay)',
     params: z.object({ conversation_id: z.string().min(1) }),
     handler: async ({ params, caller }) => {
-      const c = await own(params.conversation_id, caller!.userId);
+      const c = await own(params.conversation_id, caller!);
       return { id: await conversations.newSection(c), conversation_id: c.id };
     },
   });
@@ -314,7 +319,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     query: z.object({ conversation_id: z.string().min(1) }),
     body: Message.extend({ content: z.union([z.string().min(1), z.array(z.record(z.string(), z.unknown())).min(1)]) }),
     handler: async ({ query, body, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       const m = await conversations.addMessage({
         conversation_id: c.id,
         section_id: c.section_id,
@@ -350,7 +355,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       .prefault({}),
     handler: async ({ query, body, caller }) => {
       if (body.before_id && body.after_id) throw badRequest('Give before_id or after_id, not both.');
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       const page = await conversations
         .messages(c.id, {
           order: body.order,
@@ -380,7 +385,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: 'A message',
     query: MsgQuery,
     handler: async ({ query, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       return messageView(await conversations.message(c.id, query.message_id).catch(as4200));
     },
   });
@@ -399,7 +404,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
       meta_data: MetaData.optional(),
     }),
     handler: async ({ query, body, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       const m = await conversations.message(c.id, query.message_id).catch(as4200);
       const content =
         body.content === undefined
@@ -422,7 +427,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
     summary: 'Delete a message',
     query: MsgQuery,
     handler: async ({ query, caller }) => {
-      const c = await own(query.conversation_id, caller!.userId);
+      const c = await own(query.conversation_id, caller!);
       const m = await conversations.message(c.id, query.message_id).catch(as4200);
       await conversations.deleteMessages(c.id, [m.id]);
       return messageView(m);
