@@ -104,6 +104,14 @@ describe('a custom connector', () => {
     const refused = await dev.request('POST', '/api/connector/install', { connector_id: id, workspace_id: sales });
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toMatch(/does not allow custom connectors/);
+    // In the caller's language.
+    const zh = await dev.request(
+      'POST',
+      '/api/connector/install',
+      { connector_id: id, workspace_id: sales },
+      { 'accept-language': 'zh-CN' },
+    );
+    expect(zh.body.msg).toBe('该企业不允许自定义渠道：企业管理员可以在设置中开启。');
 
     await dev.post('/api/connector/enterprise/update_config', {
       enterprise_id: ent,

@@ -164,6 +164,14 @@ describe('the permission matrix', () => {
       user_id: people.super.id,
     });
     expect(down.body.msg).toMatch(/Only a super admin may change or remove a super admin/);
+    // In the caller's language.
+    const zh = await admin.request(
+      'POST',
+      '/api/enterprise/people/remove',
+      { enterprise_id: ent, user_id: people.super.id },
+      { 'accept-language': 'zh-CN' },
+    );
+    expect(zh.body.msg).toBe('只有超级管理员可以修改、移除或设置超级管理员。');
     const last = await people.super.agent.request('POST', '/api/enterprise/people/update', {
       enterprise_id: ent,
       user_id: people.super.id,

@@ -122,6 +122,12 @@ describe('single sign-on with OpenID Connect', () => {
     idp.signInAs('mallory');
     const outsider = await new Browser().go(`${base}/api/sso/oidc/${connection}/start`);
     expect(ssoError(outsider)).toMatch(/mallory@evil.test is not of acme.test/);
+    // Told in the browser's language.
+    const zh = await fetch(`${base}/api/sso/oidc/404/start`, {
+      redirect: 'manual',
+      headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
+    });
+    expect(ssoError(new URL(zh.headers.get('location')!, base))).toBe('该单点登录连接不可用。');
   });
 
   it('requires single sign-on for the domain when told: password sign-up and sign-in are refused with the way there', async () => {

@@ -11,7 +11,7 @@ import {
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { ResourcePackage } from '../resources.ts';
-import type { ApiError } from '../api.ts';
+import { ApiError as ApiErrorClass, ErrorCode, type ApiError } from '../api.ts';
 import { languageOf } from '../areas.ts';
 
 export * from '../index.ts';
@@ -365,6 +365,64 @@ export function localizedMessage(
   const template = texts.get(err.text.key)?.texts[languageOf(language)];
   if (!template) return err.msg;
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(err.text!.params?.[k] ?? ''));
+}
+
+type TextParams = Record<string, string | number>;
+const fillText = (template: string, params: TextParams) =>
+  template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(params[k] ?? ''));
+
+/** An extension's messages in the studio's languages (see `defineErrorTexts`). */
+export interface ExtensionTexts<K extends string> {
+  /** Registers the texts (ErrorTexts, keys `<prefix>.<key>`): once, in `register`. */
+  register(ctx: Pick<ServerContext, 'register'>): void;
+  /** An error a person meets, answered in the caller's language; its code follows the status. */
+  error(
+    status: 400 | 401 | 403 | 404 | 409 | 429,
+    key: K,
+    params?: TextParams,
+    opts?: { detail?: Record<string, unknown>; openCode?: number },
+  ): ApiError;
+  /** The message in a language (an Accept-Language header, or 'zh-CN' / 'en-US'): for text that is not an error reply. */
+  text(key: K, params: TextParams, language: unknown): string;
+}
+
+/**
+ * An extension's refusals in both studio languages, written once: `const texts = defineErrorTexts('connectors', {
+ * notInstalled: ['Connector {{id}} is not installed here.', '渠道 {{id}} 未安装在此处。'] })`, `texts.register(ctx)`,
+ * then `throw texts.error(404, 'notInstalled', { id })`.
+ */
+export function defineErrorTexts<K extends string>(
+  prefix: string,
+  table: Record<K, readonly [en: string, zh: string]>,
+): ExtensionTexts<K> {
+  const entries = Object.entries(table) as [K, readonly [string, string]][];
+  return {
+    register(ctx) {
+      for (const [k, [en, zh]] of entries)
+        ctx.register(ErrorTexts, { key: `${prefix}.${k}`, texts: { 'en-US': en, 'zh-CN': zh } });
+    },
+    error(status, key, params = {}, opts = {}) {
+      const code =
+        status === 404
+          ? ErrorCode.NOT_FOUND
+          : status === 403
+            ? ErrorCode.FORBIDDEN
+            : status === 401
+              ? ErrorCode.UNAUTHENTICATED
+              : status === 409
+                ? ErrorCode.CONFLICT
+                : status === 429
+                  ? ErrorCode.RATE_LIMITED
+                  : ErrorCode.INVALID_PARAMS;
+      return new ApiErrorClass(status, code, fillText(table[key][0], params), '', {
+        text: { key: `${prefix}.${key}`, params },
+        ...opts,
+      });
+    },
+    text(key, params, language) {
+      return fillText(table[key][languageOf(language) === 'zh-CN' ? 1 : 0], params);
+    },
+  };
 }
 
 /** One resource of a space as the library sees it, whatever its kind. */

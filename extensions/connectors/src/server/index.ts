@@ -7,11 +7,13 @@ import { BotPublished } from '@tessera/ext-bots/shared';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import { ConnectorService } from './service.ts';
+import { texts } from './texts.ts';
 
 export default defineExtension({
   id: 'connectors',
   register(ctx) {
     ctx.migrations(migrations);
+    texts.register(ctx);
     const service = new ConnectorService(ctx);
     ctx.register(TokenPermissions, {
       key: 'connector.manage',

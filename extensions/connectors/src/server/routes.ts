@@ -1,6 +1,5 @@
 // The connectors' routes: custom connectors (their developers), installs in spaces and enterprises (the studio's
 // /api/connector/... and the open API's /v1/connectors/{connector_id}/...), and the reviews of publications.
-import { badRequest } from '@tessera/sdk';
 import type { ApiRoute, ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -28,6 +27,7 @@ import {
   UpdateEnterpriseConnectorConfig,
 } from '../shared/api.ts';
 import type { ConnectorService } from './service.ts';
+import { texts } from './texts.ts';
 
 const PERMISSION = 'connector.manage';
 const user = 'user' as const;
@@ -35,8 +35,7 @@ const ofSpace = (from: 'body' | 'query') => ({ space: { from, field: 'space_id' 
 
 /** One of workspace_id and enterprise_id, as install and uninstall take them. */
 function scopeOf(body: { workspace_id?: string; enterprise_id?: string }) {
-  if (!!body.workspace_id === !!body.enterprise_id)
-    throw badRequest('Name where: a space (workspace_id) or an enterprise (enterprise_id), one of them.');
+  if (!!body.workspace_id === !!body.enterprise_id) throw texts.error(400, 'where');
   return body.workspace_id ? { space: body.workspace_id } : { enterprise: body.enterprise_id! };
 }
 
@@ -189,8 +188,7 @@ export function registerRoutes(ctx: ServerContext, s: ConnectorService): void {
     body: { configs: Record<string, string>; user_id?: string },
     userId: string,
   ) => {
-    if (body.user_id && body.user_id !== userId)
-      throw badRequest('A person sets only their own settings (user_id is yours).');
+    if (body.user_id && body.user_id !== userId) throw texts.error(400, 'ownSettings');
     return { configs: await s.setUserConfigs(id, userId, body.configs) };
   };
   ctx.route({

@@ -2,12 +2,12 @@
 // once per action: a custom connector is kept by its developer (and by the admins of its enterprise); a space's
 // admins install in the space, an enterprise's admins in the enterprise and bind its installs to its spaces; an
 // enterprise that does not allow custom connectors has none installed in it or in its spaces.
-import { ApiError, ErrorCode, badRequest, forbidden, notFound } from '@tessera/sdk';
 import { Connectors, SecretsService, type ConnectorDefinition, type ServerContext } from '@tessera/sdk/server';
 import { EnterpriseDirectoryService, EnterpriseRole } from '@tessera/ext-enterprise/shared';
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
 import { AuditStatus, type ConnectorEntry, type CustomConnectorView, type PublicationView } from '../shared/api.ts';
+import { texts } from './texts.ts';
 
 export interface CustomRow {
   id: string;
@@ -60,7 +60,6 @@ const kindsOf = (r: CustomRow): string[] => {
     return ['bot'];
   }
 };
-const conflict = (msg: string) => new ApiError(409, ErrorCode.CONFLICT, msg);
 /** Values of settings whose key names a secret are answered masked. */
 const SECRET_KEY = /secret|token|password|key/i;
 
@@ -84,21 +83,19 @@ export class ConnectorService {
   }
 
   async assertEnterpriseAdmin(enterpriseId: string, userId: string): Promise<void> {
-    if (!this.#directory) throw notFound('This studio has no enterprises.');
-    if (!(await this.#directory.settingsOf(enterpriseId))) throw notFound('There is no enterprise with this id.');
-    if (!(await this.#isEnterpriseAdmin(enterpriseId, userId)))
-      throw forbidden("This needs the enterprise's super admin or admin role.");
+    if (!this.#directory) throw texts.error(404, 'noEnterprises');
+    if (!(await this.#directory.settingsOf(enterpriseId))) throw texts.error(404, 'noEnterprise');
+    if (!(await this.#isEnterpriseAdmin(enterpriseId, userId))) throw texts.error(403, 'enterpriseAdmin');
   }
 
   async assertSpaceAdmin(spaceId: string, userId: string): Promise<void> {
     const role = await this.#ctx.service(SpacesService).roleOf(spaceId, userId);
-    if (!role) throw forbidden('You are not a member of this space.');
-    if (role === SpaceRoleType.Member) throw forbidden("Installing connectors needs the space's admin or owner role.");
+    if (!role) throw texts.error(403, 'spaceMember');
+    if (role === SpaceRoleType.Member) throw texts.error(403, 'spaceAdmin');
   }
 
   async assertSpaceMember(spaceId: string, userId: string): Promise<void> {
-    if (!(await this.#ctx.service(SpacesService).roleOf(spaceId, userId)))
-      throw forbidden('You are not a member of this space.');
+    if (!(await this.#ctx.service(SpacesService).roleOf(spaceId, userId))) throw texts.error(403, 'spaceMember');
   }
 
   /** May the person change the custom connector (its developer, or an admin of its enterprise). */
@@ -108,7 +105,7 @@ export class ConnectorService {
 
   async kept(id: string, userId: string): Promise<CustomRow> {
     const c = await this.custom(id);
-    if (!c || !(await this.keeps(c, userId))) throw notFound(`There is no custom connector ${id} of yours.`);
+    if (!c || !(await this.keeps(c, userId))) throw texts.error(404, 'notYours', { id });
     return c;
   }
 
@@ -116,9 +113,7 @@ export class ConnectorService {
   async #customRefusal(enterpriseId: string | undefined): Promise<string | undefined> {
     if (!enterpriseId || !this.#directory) return undefined;
     const settings = await this.#directory.settingsOf(enterpriseId);
-    return settings && !settings.can_install_custom_connector
-      ? 'This enterprise does not allow custom connectors: its admins can allow them in its settings.'
-      : undefined;
+    return settings && !settings.can_install_custom_connector ? texts.text('customForbidden', {}, 'en-US') : undefined;
   }
 
   async #enterpriseOfSpace(spaceId: string): Promise<string | undefined> {
@@ -172,7 +167,7 @@ export class ConnectorService {
         .list()
         .some((c) => c.name['en-US']?.toLowerCase() === v.name.toLowerCase())
     )
-      throw conflict(`${v.name} is the name of a built-in connector: choose another.`);
+      throw texts.error(409, 'builtinName', { name: v.name });
     const now = iso();
     const row: CustomRow = {
       ...v,
@@ -320,7 +315,7 @@ export class ConnectorService {
     if (this.#ctx.registry(Connectors).get(connectorId))
       return { is_installed: true, source: 'builtin', blocked: false, reason: '' };
     const c = await this.custom(connectorId);
-    if (!c) throw notFound(`There is no connector ${connectorId}.`);
+    if (!c) throw texts.error(404, 'noConnector', { id: connectorId });
     const refusal = await this.#customRefusal(await this.#enterpriseOfSpace(spaceId));
     const install = (await this.#spaceInstalls(spaceId)).find((i) => i.connector_id === connectorId);
     return {
@@ -363,9 +358,9 @@ export class ConnectorService {
   // ------------------------------------------------------------------ installs
 
   async #installable(id: string): Promise<CustomRow> {
-    if (this.#ctx.registry(Connectors).get(id)) throw badRequest(`Connector ${id} is built in: every space has it.`);
+    if (this.#ctx.registry(Connectors).get(id)) throw texts.error(400, 'builtin', { id });
     const c = await this.custom(id);
-    if (!c) throw notFound(`There is no connector ${id}.`);
+    if (!c) throw texts.error(404, 'noConnector', { id });
     return c;
   }
 
@@ -375,9 +370,9 @@ export class ConnectorService {
     const enterpriseId = await this.#enterpriseOfSpace(spaceId);
     // The developer installs their own; an enterprise's connectors go to its own spaces.
     if (!(await this.keeps(c, userId)) && !(c.enterprise_id && c.enterprise_id === enterpriseId))
-      throw notFound(`There is no custom connector ${id} of yours.`);
+      throw texts.error(404, 'notYours', { id });
     const refusal = await this.#customRefusal(enterpriseId);
-    if (refusal) throw forbidden(refusal);
+    if (refusal) throw texts.error(403, 'customForbidden');
     await this.#put({ connector_id: id, scope: 'space', scope_id: spaceId, via: '', installed_by: userId });
     return this.#customEntry(c, 'space');
   }
@@ -385,10 +380,9 @@ export class ConnectorService {
   async installInEnterprise(id: string, enterpriseId: string, userId: string): Promise<ConnectorEntry> {
     const c = await this.#installable(id);
     await this.assertEnterpriseAdmin(enterpriseId, userId);
-    if (!(await this.keeps(c, userId)) && c.enterprise_id !== enterpriseId)
-      throw notFound(`There is no custom connector ${id} of yours.`);
+    if (!(await this.keeps(c, userId)) && c.enterprise_id !== enterpriseId) throw texts.error(404, 'notYours', { id });
     const refusal = await this.#customRefusal(enterpriseId);
-    if (refusal) throw forbidden(refusal);
+    if (refusal) throw texts.error(403, 'customForbidden');
     await this.#put({ connector_id: id, scope: 'enterprise', scope_id: enterpriseId, via: '', installed_by: userId });
     return this.#customEntry(c, '');
   }
@@ -409,7 +403,7 @@ export class ConnectorService {
       .where('scope', '=', 'space')
       .where('scope_id', '=', spaceId)
       .executeTakeFirst();
-    if (!Number(r.numDeletedRows)) throw notFound(`Connector ${id} is not installed in this space.`);
+    if (!Number(r.numDeletedRows)) throw texts.error(404, 'notInSpace', { id });
   }
 
   /** Out of the enterprise and the spaces it was bound to. */
@@ -421,7 +415,7 @@ export class ConnectorService {
       .where('scope', '=', 'enterprise')
       .where('scope_id', '=', enterpriseId)
       .executeTakeFirst();
-    if (!Number(r.numDeletedRows)) throw notFound(`Connector ${id} is not installed in this enterprise.`);
+    if (!Number(r.numDeletedRows)) throw texts.error(404, 'notInEnterprise', { id });
     await this.db
       .deleteFrom('connector_install')
       .where('connector_id', '=', id)
@@ -440,9 +434,8 @@ export class ConnectorService {
     await this.assertEnterpriseAdmin(enterpriseId, userId);
     const spaces = all ? await this.#directory!.spacesOf(enterpriseId) : [spaceId];
     if (!all) {
-      if (!spaceId) throw badRequest('Name the space (space_id), or operate on every space (operate_all_space).');
-      if ((await this.#enterpriseOfSpace(spaceId)) !== enterpriseId)
-        throw badRequest("This space is not one of the enterprise's: bind it to one of its organizations first.");
+      if (!spaceId) throw texts.error(400, 'nameSpace');
+      if ((await this.#enterpriseOfSpace(spaceId)) !== enterpriseId) throw texts.error(400, 'spaceOutside');
     }
     for (const id of ids) {
       const installed = await this.db
@@ -452,7 +445,7 @@ export class ConnectorService {
         .where('scope', '=', 'enterprise')
         .where('scope_id', '=', enterpriseId)
         .executeTakeFirst();
-      if (!installed) throw badRequest(`Connector ${id} is not installed in this enterprise: install it first.`);
+      if (!installed) throw texts.error(400, 'installFirst', { id });
     }
     for (const id of ids)
       for (const s of spaces) {
@@ -508,7 +501,7 @@ export class ConnectorService {
       .where('scope', '=', 'enterprise')
       .where('scope_id', '=', enterpriseId)
       .executeTakeFirst();
-    if (!row) throw notFound(`Connector ${id} is not installed in this enterprise.`);
+    if (!row) throw texts.error(404, 'notInEnterprise', { id });
     const next = this.#merge(row.configs, configs);
     await this.db
       .updateTable('connector_install')
@@ -522,7 +515,7 @@ export class ConnectorService {
 
   async setUserConfigs(id: string, userId: string, configs: Record<string, string>) {
     if (!this.#ctx.registry(Connectors).get(id) && !(await this.custom(id)))
-      throw notFound(`There is no connector ${id}.`);
+      throw texts.error(404, 'noConnector', { id });
     const had = await this.db
       .selectFrom('connector_user_config')
       .select('configs')
@@ -568,9 +561,8 @@ export class ConnectorService {
   }
 
   async customAllowed(enterpriseId: string, userId: string): Promise<boolean> {
-    if (!this.#directory) throw notFound('This studio has no enterprises.');
-    if (!(await this.#directory.roleOf(enterpriseId, userId)))
-      throw forbidden('You are not a member of this enterprise.');
+    if (!this.#directory) throw texts.error(404, 'noEnterprises');
+    if (!(await this.#directory.roleOf(enterpriseId, userId))) throw texts.error(403, 'enterpriseMember');
     return !(await this.#customRefusal(enterpriseId));
   }
 
@@ -665,9 +657,9 @@ export class ConnectorService {
       .where('connector_id', '=', c.id)
       .where('resource_id', '=', botId)
       .executeTakeFirst();
-    if (!row) throw notFound(`Bot ${botId} was not published to connector ${c.id}.`);
+    if (!row) throw texts.error(404, 'notPublished', { bot: botId, id: c.id });
     if (status === AuditStatus.Rejected && !reason.trim())
-      throw badRequest('Say why the bot is rejected (reason): its developer reads it.', { field: 'reason' });
+      throw texts.error(400, 'reason', {}, { detail: { field: 'reason' } });
     const set = {
       audit_status: status,
       reason,

@@ -6,11 +6,13 @@ import { migrations } from './migrations.ts';
 import { registerOpenRoutes } from './open.ts';
 import { registerRoutes } from './routes.ts';
 import { EnterpriseService } from './service.ts';
+import { texts } from './texts.ts';
 
 export default defineExtension({
   id: 'enterprise',
   register(ctx) {
     ctx.migrations(migrations);
+    texts.register(ctx);
     const service = new EnterpriseService(ctx);
     ctx.provide(EnterpriseDirectoryService, {
       roleOf: (enterpriseId, userId) => service.roleOf(enterpriseId, userId),

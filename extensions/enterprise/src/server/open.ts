@@ -1,10 +1,10 @@
 // The enterprise on the open API: its people, for a token given `enterprise.member.read` for that enterprise (a
 // directory sync, an HR integration), or a session of one of its people.
-import { forbidden } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
 import { assertCan } from './policy.ts';
+import { texts } from './texts.ts';
 import type { EnterpriseService } from './service.ts';
 
 const READ = 'enterprise.member.read';
@@ -35,7 +35,7 @@ export function registerOpenRoutes(ctx: ServerContext, e: EnterpriseService): vo
         caller!.tokenAllows &&
         !caller!.tokenAllows(READ, undefined, params.enterprise_id)
       )
-        throw forbidden(`This access token lacks the permission '${READ}' for enterprise ${params.enterprise_id}.`);
+        throw texts.error(403, 'tokenEnterprise', { permission: READ, enterprise: params.enterprise_id });
       assertCan(await e.roleOf(params.enterprise_id, caller!.userId), 'view');
       const r = await e.people(params.enterprise_id, query.keyword, query.page_num, query.page_size);
       return { items: r.people, total_count: r.total };

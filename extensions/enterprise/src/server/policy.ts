@@ -1,7 +1,7 @@
 // Who may do what in an enterprise: the permission matrix (docs/spaces.md, "Enterprises and organizations"). Every
 // route asks `can` (or `canInOrganization`) before it acts; a refusal names the role it needs.
-import { ApiError, ErrorCode } from '@tessera/sdk';
 import { EnterpriseRole, OrganizationRole } from '../shared/api.ts';
+import { texts } from './texts.ts';
 
 const { SuperAdmin, Admin, Member } = EnterpriseRole;
 
@@ -22,20 +22,14 @@ export type EnterpriseAction = keyof typeof ENTERPRISE_MATRIX;
 export const ORGANIZATION_ACTIONS = ['update', 'people.manage', 'bind_space', 'applications.decide'] as const;
 export type OrganizationAction = (typeof ORGANIZATION_ACTIONS)[number];
 
-const ROLE_NAMES: Record<number, string> = { 1: 'super admin', 2: 'admin', 3: 'member' };
-
-export const refuse = (msg: string) => new ApiError(403, ErrorCode.FORBIDDEN, msg);
-
 export function can(role: number | undefined, action: EnterpriseAction): boolean {
   return !!role && (ENTERPRISE_MATRIX[action] as readonly number[]).includes(role);
 }
 
 export function assertCan(role: number | undefined, action: EnterpriseAction): void {
-  if (!role) throw refuse('You are not a member of this enterprise.');
-  if (!can(role, action))
-    throw refuse(
-      `This needs the enterprise's ${(ENTERPRISE_MATRIX[action] as readonly number[]).map((r) => ROLE_NAMES[r]).join(' or ')} role.`,
-    );
+  if (!role) throw texts.error(403, 'notMember');
+  // Every action beyond seeing needs the super admin or admin role (the matrix).
+  if (!can(role, action)) throw texts.error(403, 'needsAdmin');
 }
 
 export function assertCanInOrganization(
@@ -43,14 +37,13 @@ export function assertCanInOrganization(
   orgRole: number | undefined,
   _action: OrganizationAction,
 ): void {
-  if (!entRole) throw refuse('You are not a member of this enterprise.');
+  if (!entRole) throw texts.error(403, 'notMember');
   if (entRole === SuperAdmin || entRole === Admin || orgRole === OrganizationRole.Admin) return;
-  throw refuse("This needs the enterprise's admin role or the organization's admin role.");
+  throw texts.error(403, 'needsOrgAdmin');
 }
 
 /** A role change or removal by `actor` of someone with `target` (to `next`): admins do not touch super admins. */
 export function assertMayManage(actor: number, target: number, next?: number): void {
-  if (actor !== SuperAdmin && (target === SuperAdmin || next === SuperAdmin))
-    throw refuse('Only a super admin may change or remove a super admin, or make one.');
+  if (actor !== SuperAdmin && (target === SuperAdmin || next === SuperAdmin)) throw texts.error(403, 'superAdmins');
   void Member;
 }

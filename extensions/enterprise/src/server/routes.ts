@@ -1,10 +1,10 @@
 // Enterprises' and organizations' routes: each asks the permission matrix (policy.ts) with the caller's roles before
 // it acts. A caller outside the enterprise gets 403 (never what is inside).
-import { forbidden } from '@tessera/sdk';
 import type { ApiRequest, ServerContext } from '@tessera/sdk/server';
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import * as C from '../shared/api.ts';
-import { assertCan, assertCanInOrganization, assertMayManage, refuse, type EnterpriseAction } from './policy.ts';
+import { assertCan, assertCanInOrganization, assertMayManage, type EnterpriseAction } from './policy.ts';
+import { texts } from './texts.ts';
 import type { EnterpriseService } from './service.ts';
 
 const user = 'user' as const;
@@ -288,10 +288,9 @@ export function registerRoutes(ctx: ServerContext, e: EnterpriseService): void {
     handler: async (req) => {
       const o = await organization(req, req.body.organization_id, 'bind_space');
       const spaceRole = await ctx.service(SpacesService).roleOf(req.body.space_id, req.caller!.userId);
-      if (spaceRole !== SpaceRoleType.Owner && spaceRole !== SpaceRoleType.Admin)
-        throw refuse("Only the space's owner or an admin may put it in an organization.");
+      if (spaceRole !== SpaceRoleType.Owner && spaceRole !== SpaceRoleType.Admin) throw texts.error(403, 'spaceAdmin');
       if ((await ctx.service(SpacesService).personalSpaceOf(req.caller!.userId)) === req.body.space_id)
-        throw forbidden('A personal space stays with its person: put a team space in the organization.');
+        throw texts.error(403, 'personalSpace');
       return { organization: await e.bindSpace(o, req.body.space_id, req.caller!.userId) };
     },
   });

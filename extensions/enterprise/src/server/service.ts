@@ -3,11 +3,11 @@
 // the enterprise leaves its organizations and their spaces at once, an organization with spaces or other people is
 // not deleted.
 import { randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
+import { texts } from './texts.ts';
 import type { z } from 'zod';
 import {
   EnterpriseRole,
@@ -83,7 +83,6 @@ const json = <T>(text: string, fallback: T): T => {
     return fallback;
   }
 };
-const conflict = (msg: string) => new ApiError(409, ErrorCode.CONFLICT, msg);
 
 export class EnterpriseService {
   readonly #ctx: ServerContext;
@@ -111,7 +110,7 @@ export class EnterpriseService {
 
   async organization(id: string): Promise<OrgRow> {
     const o = await this.db.selectFrom('enterprise_organization').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!o) throw notFound('There is no organization with this id.');
+    if (!o) throw texts.error(404, 'noOrganization');
     return o;
   }
 
@@ -246,7 +245,7 @@ export class EnterpriseService {
 
   async view(id: string, userId: string): Promise<EnterpriseView> {
     const e = await this.db.selectFrom('enterprise').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!e) throw notFound('There is no enterprise with this id.');
+    if (!e) throw texts.error(404, 'noEnterprise');
     const count = async (table: 'enterprise_member' | 'enterprise_organization') =>
       Number(
         (
@@ -337,13 +336,12 @@ export class EnterpriseService {
       .where('enterprise_id', '=', id)
       .where('role', '=', EnterpriseRole.SuperAdmin)
       .execute();
-    if (supers.length === 1 && supers[0].user_id === userId)
-      throw conflict('An enterprise keeps at least one super admin: make another one first.');
+    if (supers.length === 1 && supers[0].user_id === userId) throw texts.error(409, 'lastSuperAdmin');
   }
 
   async setRole(id: string, userId: string, role: number): Promise<void> {
     const now = await this.roleOf(id, userId);
-    if (!now) throw notFound('This person is not in the enterprise.');
+    if (!now) throw texts.error(404, 'notPerson');
     if (now === EnterpriseRole.SuperAdmin && role !== now) await this.#keepASuperAdmin(id, userId);
     await this.db
       .updateTable('enterprise_member')
@@ -356,7 +354,7 @@ export class EnterpriseService {
   /** Out of the enterprise, its organizations, and the spaces of those organizations, at once. */
   async removePerson(id: string, userId: string): Promise<void> {
     const now = await this.roleOf(id, userId);
-    if (!now) throw notFound('This person is not in the enterprise.');
+    if (!now) throw texts.error(404, 'notPerson');
     if (now === EnterpriseRole.SuperAdmin) await this.#keepASuperAdmin(id, userId);
     const orgs = (
       await this.db.selectFrom('enterprise_organization').select('id').where('enterprise_id', '=', id).execute()
@@ -434,7 +432,7 @@ export class EnterpriseService {
       .selectAll()
       .where('invite_key', '=', key)
       .executeTakeFirst();
-    if (!row) throw notFound('This invite link is not valid.');
+    if (!row) throw texts.error(404, 'badInvite');
     return row;
   }
 
@@ -451,7 +449,7 @@ export class EnterpriseService {
 
   async join(key: string, userId: string): Promise<string> {
     const row = await this.#inviteRow(key);
-    if (Date.parse(row.expires_at) <= Date.now()) throw badRequest('This invite link has expired: ask for a new one.');
+    if (Date.parse(row.expires_at) <= Date.now()) throw texts.error(400, 'expiredInvite');
     if (!(await this.roleOf(row.enterprise_id, userId)))
       await this.db
         .insertInto('enterprise_member')
@@ -466,10 +464,10 @@ export class EnterpriseService {
     const inEnterprise = !!(await this.roleOf(id, userId));
     if (organizationId) {
       const org = await this.organization(organizationId);
-      if (org.enterprise_id !== id) throw notFound('There is no such organization in this enterprise.');
-      if (!inEnterprise) throw badRequest('Join the enterprise first, then its organizations.');
+      if (org.enterprise_id !== id) throw texts.error(404, 'otherOrganization');
+      if (!inEnterprise) throw texts.error(400, 'joinFirst');
     } else {
-      if (inEnterprise) throw conflict('You are already in this enterprise.');
+      if (inEnterprise) throw texts.error(409, 'alreadyIn');
       const email = (await this.#identity.getUser(userId))?.email ?? '';
       if (!settings.allowed_domains.includes(email.split('@')[1] ?? '')) throw refuseDomain(settings.allowed_domains);
     }
@@ -481,7 +479,7 @@ export class EnterpriseService {
       .where('user_id', '=', userId)
       .where('status', '=', 1)
       .executeTakeFirst();
-    if (pending) throw conflict('You have asked already; an administrator will answer.');
+    if (pending) throw texts.error(409, 'asked');
     const row: ApplicationRow = {
       id: this.#ctx.host.newId(),
       enterprise_id: id,
@@ -513,12 +511,12 @@ export class EnterpriseService {
       .where('id', '=', applicationId)
       .where('enterprise_id', '=', id)
       .executeTakeFirst();
-    if (!row) throw notFound('There is no such application.');
+    if (!row) throw texts.error(404, 'noApplication');
     return row;
   }
 
   async decide(row: ApplicationRow, by: string, approve: boolean): Promise<ApplicationView> {
-    if (row.status !== 1) throw conflict('This application was answered already.');
+    if (row.status !== 1) throw texts.error(409, 'answered');
     const status = approve ? 2 : 3;
     await this.db
       .updateTable('enterprise_application')
@@ -644,9 +642,10 @@ export class EnterpriseService {
   async deleteOrganization(o: OrgRow, userId: string): Promise<void> {
     const blockers = await this.blockers(o, userId);
     if (blockers.length)
-      throw conflict(
-        `The organization still has ${blockers.filter((b) => b.type === 'space').length} space(s) and ${blockers.find((b) => b.type === 'member')?.count ?? 0} other member(s): move them out first (check_delete lists them).`,
-      );
+      throw texts.error(409, 'blocked', {
+        spaces: blockers.filter((b) => b.type === 'space').length,
+        members: blockers.find((b) => b.type === 'member')?.count ?? 0,
+      });
     await this.db.deleteFrom('enterprise_organization_member').where('organization_id', '=', o.id).execute();
     await this.db.deleteFrom('enterprise_application').where('organization_id', '=', o.id).execute();
     await this.db.deleteFrom('enterprise_organization').where('id', '=', o.id).execute();
@@ -691,7 +690,7 @@ export class EnterpriseService {
       .where('organization_id', '=', o.id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (!Number(r.numUpdatedRows)) throw notFound('This person is not in the organization.');
+    if (!Number(r.numUpdatedRows)) throw texts.error(404, 'notOrgPerson');
   }
 
   /** Out of the organization and its spaces. */
@@ -701,7 +700,7 @@ export class EnterpriseService {
       .where('organization_id', '=', o.id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (!Number(r.numDeletedRows)) throw notFound('This person is not in the organization.');
+    if (!Number(r.numDeletedRows)) throw texts.error(404, 'notOrgPerson');
     const spaces = await this.db
       .selectFrom('enterprise_organization_space')
       .select('space_id')
@@ -716,7 +715,7 @@ export class EnterpriseService {
       .select('organization_id')
       .where('space_id', '=', spaceId)
       .executeTakeFirst();
-    if (bound && bound.organization_id !== o.id) throw conflict('This space belongs to another organization.');
+    if (bound && bound.organization_id !== o.id) throw texts.error(409, 'spaceTaken');
     if (!bound)
       await this.db
         .insertInto('enterprise_organization_space')
@@ -727,11 +726,7 @@ export class EnterpriseService {
 }
 
 function refuseDomain(domains: string[]) {
-  return new ApiError(
-    403,
-    ErrorCode.FORBIDDEN,
-    domains.length
-      ? `Only people with an email of ${domains.join(', ')} may ask to join; ask an administrator for an invite link.`
-      : 'This enterprise takes no applications: ask an administrator for an invite link.',
-  );
+  return domains.length
+    ? texts.error(403, 'domains', { domains: domains.join(', ') })
+    : texts.error(403, 'noApplications');
 }

@@ -10,12 +10,14 @@ import {
   SubmitReport,
 } from '../shared/api.ts';
 import { migrations } from './migrations.ts';
+import { texts } from './texts.ts';
 import { ReportService } from './service.ts';
 
 export default defineExtension({
   id: 'reports',
   register(ctx) {
     ctx.migrations(migrations);
+    texts.register(ctx);
     const reports = new ReportService(ctx);
     ctx.route({
       ...ReportMeta,

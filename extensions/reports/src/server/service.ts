@@ -1,10 +1,10 @@
 // Reports: kept with who reported what and why; one pending report per person and object; the administrators' answer
 // (resolve or dismiss, with a note) for one report or every pending one of the same object.
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import type { Kysely } from 'kysely';
 import { ReportStatus, type ReportView } from '../shared/api.ts';
+import { texts } from './texts.ts';
 
 interface ReportRow {
   id: string;
@@ -44,8 +44,7 @@ export class ReportService {
       .where('reporter_id', '=', userId)
       .where('status', '=', ReportStatus.Pending)
       .executeTakeFirst();
-    if (mine)
-      throw new ApiError(409, ErrorCode.CONFLICT, 'You reported this already; an administrator will look at it.');
+    if (mine) throw texts.error(409, 'already');
     const row: ReportRow = {
       id: this.#ctx.host.newId(),
       ...v,
@@ -92,9 +91,8 @@ export class ReportService {
     all: boolean,
   ): Promise<number> {
     const row = await this.#db.selectFrom('report').selectAll().where('id', '=', reportId).executeTakeFirst();
-    if (!row) throw notFound('There is no report with this id.');
-    if (row.status !== ReportStatus.Pending && !all)
-      throw new ApiError(409, ErrorCode.CONFLICT, 'This report was answered already.');
+    if (!row) throw texts.error(404, 'notFound');
+    if (row.status !== ReportStatus.Pending && !all) throw texts.error(409, 'answered');
     let q = this.#db
       .updateTable('report')
       .set({

@@ -4,6 +4,7 @@ import { defineExtension } from '@tessera/sdk/server';
 import { SpaceDeleted } from '@tessera/ext-spaces/shared';
 import { ServiceAuthenticator } from './authenticator.ts';
 import { migrations } from './migrations.ts';
+import { texts } from './texts.ts';
 import { registerRoutes } from './routes.ts';
 import { ServiceStore } from './store.ts';
 
@@ -11,6 +12,7 @@ export default defineExtension({
   id: 'service-identities',
   register(ctx) {
     ctx.migrations(migrations);
+    texts.register(ctx);
     const authenticator = new ServiceAuthenticator(ctx);
     const store = new ServiceStore(ctx, authenticator.changed);
     authenticator.register(store);

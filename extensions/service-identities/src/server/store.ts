@@ -1,11 +1,11 @@
 // Service identities and their keys: a space's identities that are not people, each with the permissions a token can
 // hold and a role in its space, and keys ('svc_...', hashed, answered once) that expire.
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TokenPermissions, checkTokenPermissions } from '@tessera/ext-identity/shared';
 import type { Kysely } from 'kysely';
 import type { ServiceView } from '../shared/api.ts';
+import { texts } from './texts.ts';
 
 export interface ServiceRow {
   id: string;
@@ -104,7 +104,7 @@ export class ServiceStore {
       .where('id', '=', id)
       .where('space_id', '=', spaceId)
       .executeTakeFirst();
-    if (!row) throw notFound('There is no service identity with this id in the space.');
+    if (!row) throw texts.error(404, 'notFound');
     return row;
   }
 
@@ -153,8 +153,7 @@ export class ServiceStore {
       .select((e) => e.fn.countAll<number>().as('n'))
       .where('service_id', '=', id)
       .executeTakeFirst();
-    if (Number(count?.n ?? 0) >= 10)
-      throw new ApiError(409, ErrorCode.CONFLICT, 'A service identity has at most 10 keys: delete one first.');
+    if (Number(count?.n ?? 0) >= 10) throw texts.error(409, 'tooManyKeys');
     const key = `${KEY_PREFIX}_${randomBytes(32).toString('base64url')}`;
     const expires = Date.now() + days * 86_400_000;
     const keyId = this.#ctx.host.newId();
@@ -180,7 +179,7 @@ export class ServiceStore {
       .where('id', '=', keyId)
       .where('service_id', '=', id)
       .executeTakeFirst();
-    if (!Number(r.numDeletedRows)) throw notFound('The service identity has no key with this id.');
+    if (!Number(r.numDeletedRows)) throw texts.error(404, 'noKey');
     this.#changed(id);
   }
 

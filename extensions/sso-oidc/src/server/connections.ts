@@ -1,7 +1,6 @@
 // OpenID Connect connections: stored with their client secret encrypted, shown masked; which connections sign in an
 // email's domain; and each provider's configuration (discovery), read through the guarded outbound HTTP and kept for
 // ten minutes.
-import { notFound } from '@tessera/sdk';
 import { LocalCache, OutboundHttpService, SecretsService, type ServerContext } from '@tessera/sdk/server';
 import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import { IdentityService } from '@tessera/ext-identity/shared';
@@ -9,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type * as Oidc from 'openid-client';
 import { z } from 'zod';
 import { GroupRole, type ConnectionView } from '../shared/api.ts';
+import { texts } from './texts.ts';
 
 export interface ConnectionRow {
   id: string;
@@ -102,7 +102,7 @@ export class Connections {
 
   async get(id: string): Promise<ConnectionRow> {
     const row = await this.db.selectFrom('sso_oidc_connection').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound(`There is no single sign-on connection ${id}.`);
+    if (!row) throw texts.error(404, 'notFound', { id });
     return row;
   }
 

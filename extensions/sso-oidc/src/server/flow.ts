@@ -8,14 +8,26 @@ import { IdentityService, IdentitySessionsService } from '@tessera/ext-identity/
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import type { TestResult } from '../shared/api.ts';
+import { texts, type SsoTextKey } from './texts.ts';
 import { domainsOf, groupRolesOf, iso, type Connections, type ConnectionRow, type FlowRow } from './connections.ts';
 
 const FLOW_TTL_MS = 10 * 60_000;
 const BINDING_COOKIE = 'tessera_sso';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** A sign-in that cannot go on: the sentence shown on the sign-in page (or the test result). */
-class SsoRefusal extends Error {}
+/** A sign-in that cannot go on: the sentence shown on the sign-in page (or the test result), in the browser's language. */
+class SsoRefusal extends Error {
+  readonly key: SsoTextKey;
+  readonly params: Record<string, string>;
+  constructor(key: SsoTextKey, params: Record<string, string> = {}) {
+    super(texts.text(key, params, 'en-US'));
+    this.key = key;
+    this.params = params;
+  }
+  in(language: unknown): string {
+    return texts.text(this.key, this.params, language);
+  }
+}
 
 function cookieOf(header: string | string[] | undefined, name: string): string {
   for (const part of String(header ?? '').split(';')) {
@@ -98,31 +110,29 @@ export class SignInFlow {
     const state = typeof req.query.state === 'string' ? req.query.state : '';
     const flow = state ? await this.#take(sha256(state)) : undefined;
     reply.header('set-cookie', `${BINDING_COOKIE}=; Path=/api/sso/oidc; Max-Age=0; HttpOnly; SameSite=Lax`);
-    if (!flow) return this.#refused('This sign-in link was already used or has expired: start again.');
+    const language = req.headers['accept-language'];
+    if (!flow) return this.#refused(texts.text('usedLink', {}, language));
     const test = !!flow.test_by;
     try {
-      if (Date.parse(flow.expires_at) <= Date.now())
-        throw new SsoRefusal('This sign-in took longer than ten minutes: start again.');
+      if (Date.parse(flow.expires_at) <= Date.now()) throw new SsoRefusal('slow');
       if (!test && sha256(cookieOf(req.headers.cookie, BINDING_COOKIE)) !== flow.binding_hash)
-        throw new SsoRefusal('This sign-in was started in another browser: start it again here.');
+        throw new SsoRefusal('otherBrowser');
       if (typeof req.query.error === 'string')
-        throw new SsoRefusal(
-          `The identity provider refused the sign-in: ${String(req.query.error_description ?? req.query.error)}.`,
-        );
+        throw new SsoRefusal('providerRefused', { reason: String(req.query.error_description ?? req.query.error) });
       const c = await this.#connections.get(flow.connection_id);
-      if (c.status !== 'active' && !test) throw new SsoRefusal(`Single sign-on with ${c.name} is turned off.`);
+      if (c.status !== 'active' && !test) throw new SsoRefusal('off', { name: c.name });
       const claims = await this.#claims(c, flow, state, req.url);
       const found = await this.#account(c, claims, test);
       if (test) {
         await this.#record(flow, {
           status: found.refusal ? 'failed' : 'ok',
-          error: found.refusal ?? '',
+          error: found.refusal?.in(language) ?? '',
           ...found.summary,
           claims,
         });
         return this.#testPage(flow);
       }
-      if (!found.userId) throw new SsoRefusal(found.refusal ?? 'This account cannot sign in here.');
+      if (!found.userId) throw found.refusal ?? new SsoRefusal('cannot');
       // A person signed in by an enterprise's connection is one of its people.
       if (c.enterprise_id) await this.#directory?.joinEnterprise(c.enterprise_id, found.userId);
       await this.#applyRoles(found.userId, found.summary.roles);
@@ -133,9 +143,10 @@ export class SignInFlow {
       });
       return flow.next;
     } catch (e) {
+      if (!(e instanceof SsoRefusal))
+        this.#ctx.logger.warn(`sso-oidc: ${texts.text('answerRefused', { reason: reasonOf(e) }, 'en-US')}`);
       const message =
-        e instanceof SsoRefusal ? e.message : `The identity provider's answer was refused: ${reasonOf(e)}`;
-      if (!(e instanceof SsoRefusal)) this.#ctx.logger.warn(`sso-oidc: ${message}`);
+        e instanceof SsoRefusal ? e.in(language) : texts.text('answerRefused', { reason: reasonOf(e) }, language);
       if (test) {
         await this.#record(flow, {
           status: 'failed',
@@ -200,7 +211,7 @@ export class SignInFlow {
       },
     );
     const claims = tokens.claims();
-    if (!claims) throw new SsoRefusal('The identity provider sent no ID token.');
+    if (!claims) throw new SsoRefusal('noIdToken');
     return { ...claims };
   }
 
@@ -209,7 +220,7 @@ export class SignInFlow {
     c: ConnectionRow,
     claims: Record<string, unknown>,
     test: boolean,
-  ): Promise<{ userId?: string; refusal?: string; summary: Omit<TestResult, 'status' | 'error' | 'claims'> }> {
+  ): Promise<{ userId?: string; refusal?: SsoRefusal; summary: Omit<TestResult, 'status' | 'error' | 'claims'> }> {
     const subject = String(claims.sub ?? '');
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
     const raw = claims[c.groups_claim];
@@ -223,7 +234,7 @@ export class SignInFlow {
     if (domains.length && !domains.includes(domain))
       return {
         summary,
-        refusal: `${email || 'This account'} is not of ${domains.join(', ')}, the domains this connection signs in.`,
+        refusal: new SsoRefusal('domain', { email: email || '?', domains: domains.join(', ') }),
       };
     const db = this.#connections.db;
     const linked = await db
@@ -235,22 +246,22 @@ export class SignInFlow {
     const identity = this.#ctx.service(IdentityService);
     if (linked && (await identity.getUser(linked.user_id)))
       return { userId: linked.user_id, summary: { ...summary, outcome: 'sign_in' } };
-    if (!email) return { summary, refusal: 'The identity provider sent no email address (ask for the email scope).' };
+    if (!email) return { summary, refusal: new SsoRefusal('noEmail') };
     // An account is linked by email only when the provider vouches for the address (or owns its domain here).
     if (claims.email_verified === false || (!domains.length && claims.email_verified !== true))
-      return { summary, refusal: `The identity provider has not verified ${email}.` };
+      return { summary, refusal: new SsoRefusal('unverified', { email }) };
     const existing = await identity.findByEmail(email);
     // An enterprise's provider vouches for its own people only: an account it did not make or link before is taken
     // only when the person is already one of the enterprise's (their administrator added them).
     if (existing && c.enterprise_id && !(await this.#directory?.roleOf(c.enterprise_id, existing.user_id)))
       return {
         summary,
-        refusal: `An account with ${email} exists and is not one of this enterprise's people: sign in with its password, or ask an administrator to add it to the enterprise first.`,
+        refusal: new SsoRefusal('notEnterprisePerson', { email }),
       };
     if (!existing && !Number(c.jit))
       return {
         summary,
-        refusal: `There is no account for ${email}, and ${c.name} does not make accounts: ask an administrator.`,
+        refusal: new SsoRefusal('noJit', { email, name: c.name }),
       };
     // A test makes no account and no link: it says what a sign-in would do.
     if (test) return { summary: { ...summary, outcome: existing ? 'sign_in' : 'create' } };

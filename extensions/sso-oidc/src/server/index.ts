@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Connections } from './connections.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
+import { texts } from './texts.ts';
 
 export default defineExtension({
   id: 'sso-oidc',
@@ -16,6 +17,7 @@ export default defineExtension({
   }),
   register(ctx) {
     ctx.migrations(migrations);
+    texts.register(ctx);
     const connections = new Connections(ctx, ctx.config.allowHttpIssuers);
     // The sign-in itself (and openid-client) loads with the first sign-in.
     let flow: Promise<import('./flow.ts').SignInFlow> | undefined;

@@ -1,6 +1,5 @@
 // The single sign-on routes: platform administrators' connections (and their test sign-in), and the two routes a
 // browser goes through: /api/sso/oidc/{id}/start and the provider's return to /api/sso/oidc/callback.
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
 import type { ApiReply, Caller, ServerContext } from '@tessera/sdk/server';
 import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import {
 } from '../shared/api.ts';
 import { iso, type ConnectionRow, type Connections } from './connections.ts';
 import type { SignInFlow } from './flow.ts';
+import { texts } from './texts.ts';
 
 const redirect = (reply: ApiReply, to: string) => {
   reply.status(302);
@@ -42,29 +42,26 @@ function keepers(ctx: ServerContext) {
     administers,
     async assert(caller: Caller, enterpriseId: string): Promise<void> {
       if (caller.isPlatformAdmin) return;
-      if (!enterpriseId)
-        throw forbidden("Only a platform administrator keeps the studio's single sign-on connections.");
-      if (!(await administers(caller, enterpriseId)))
-        throw forbidden("This needs the enterprise's super admin or admin role.");
+      if (!enterpriseId) throw texts.error(403, 'studioOnly');
+      if (!(await administers(caller, enterpriseId))) throw texts.error(403, 'enterpriseAdmin');
     },
     async checkMappings(enterpriseId: string, roles: { space_id: string; organization_id: string }[]): Promise<void> {
       const d = directory();
       if (!enterpriseId) {
-        if (roles.some((r) => r.organization_id) && !d)
-          throw badRequest('This studio has no organizations: map groups to spaces.');
+        if (roles.some((r) => r.organization_id) && !d) throw texts.error(400, 'noOrganizations');
         return;
       }
-      if (!d) throw badRequest('This studio has no enterprises.');
+      if (!d) throw texts.error(400, 'noEnterprises');
       const spaces = new Set(await d.spacesOf(enterpriseId));
       for (const r of roles) {
         if (r.space_id && !spaces.has(r.space_id))
-          throw badRequest(`Space ${r.space_id} is not one of the enterprise's: map groups to its spaces only.`, {
-            field: 'group_roles',
-          });
+          throw texts.error(400, 'spaceOutside', { id: r.space_id }, { detail: { field: 'group_roles' } });
         if (r.organization_id && (await d.enterpriseOfOrganization(r.organization_id)) !== enterpriseId)
-          throw badRequest(
-            `Organization ${r.organization_id} is not one of the enterprise's: map groups to its organizations only.`,
-            { field: 'group_roles' },
+          throw texts.error(
+            400,
+            'organizationOutside',
+            { id: r.organization_id },
+            { detail: { field: 'group_roles' } },
           );
       }
     },
@@ -170,7 +167,7 @@ export function registerRoutes(
       )
         .start(c, { next: c.enterprise_id ? '/enterprise?tab=sso' : '/settings/sso', testBy: caller!.userId })
         .catch((e: Error) => {
-          throw notFound(`The identity provider of ${c.name} could not be read: ${e.message}`);
+          throw texts.error(404, 'unreadable', { name: c.name, reason: e.message });
         });
       return { url: started.url, test_id: started.flowId };
     },
@@ -180,7 +177,7 @@ export function registerRoutes(
     auth: admin,
     handler: async ({ body, caller }) => {
       const r = await (await signInFlow()).result(body.test_id, caller!.userId);
-      if (!r) throw notFound('There is no test sign-in of yours with this id.');
+      if (!r) throw texts.error(404, 'noTest');
       return r;
     },
   });
@@ -193,7 +190,8 @@ export function registerRoutes(
     summary: 'Start a single sign-on: the browser goes to the identity provider',
     params: z.object({ connection_id: z.string().min(1).max(32) }),
     query: z.object({ next: z.string().max(1000).default('/') }),
-    handler: async ({ params, query, raw }, reply) => {
+    handler: async ({ params, query, raw, headers }, reply) => {
+      const language = headers['accept-language'];
       // The sign-in cookie must be set where the provider will send the browser back: the studio's public address.
       const r = raw as { protocol?: string; host?: string; url?: string };
       const publicUrl = new URL(ctx.host.publicUrl);
@@ -201,17 +199,14 @@ export function registerRoutes(
         return redirect(reply, `${publicUrl.origin}${r.url ?? ''}`);
       const c = await connections.get(params.connection_id).catch(() => undefined);
       if (!c || c.status !== 'active')
-        return redirect(
-          reply,
-          `/sign-in?sso_error=${encodeURIComponent('This single sign-on connection is not available.')}`,
-        );
+        return redirect(reply, `/sign-in?sso_error=${encodeURIComponent(texts.text('unavailable', {}, language))}`);
       try {
         redirect(reply, (await (await signInFlow()).start(c, { next: safeNext(query.next), reply })).url);
       } catch (e) {
         ctx.logger.warn(`sso-oidc: ${c.name}: ${(e as Error).message}`);
         redirect(
           reply,
-          `/sign-in?sso_error=${encodeURIComponent(`The identity provider of ${c.name} cannot be reached right now.`)}`,
+          `/sign-in?sso_error=${encodeURIComponent(texts.text('unreachable', { name: c.name }, language))}`,
         );
       }
     },
