@@ -1,6 +1,14 @@
 import { Input, Message, Typography } from '@arco-design/web-react';
 import type { ModalProps, TableProps } from '@arco-design/web-react';
-import { useEffect, useRef, useState, type ComponentType, type ReactElement, type ReactNode } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type CSSProperties,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { useSearchParams } from 'react-router';
 import { NOTICE_TOP_OFFSET } from '../areas.ts';
 import type { ApiError } from '../api.ts';
@@ -204,4 +212,21 @@ export function useCreateDialog(): { open: boolean; show(): void; close(): void 
       if (params.has('create')) setParams((p) => (p.delete('create'), p), { replace: true });
     },
   };
+}
+
+const LIST_ROW = {
+  display: 'flex',
+  gap: 12,
+  alignItems: 'center',
+  padding: '10px 0',
+  borderBottom: '1px solid var(--color-border-1)',
+} as const;
+
+/** One line of a settings-like list (an app, a key, a connection): its parts in a row, a rule under it. */
+export function ListRow({ children, testId, style }: { children: ReactNode; testId?: string; style?: CSSProperties }) {
+  return (
+    <div className="tessera-list-row" data-testid={testId} style={style ? { ...LIST_ROW, ...style } : LIST_ROW}>
+      {children}
+    </div>
+  );
 }

@@ -1,7 +1,7 @@
 // The API apps page: the space's apps; one opened shows its callback address (checked when saved), its signing
 // secret (shown once), the events it takes, and its deliveries with the receiver's answers.
 import { Alert, Button, Checkbox, Input, Popconfirm, Tag } from '@arco-design/web-react';
-import { EmptyState, PageHeader, SidePanel, useFormat, useStudio } from '@tessera/sdk/client';
+import { EmptyState, PageHeader, SidePanel, useFormat, useStudio, ListRow } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSpaceId } from './space.ts';
@@ -41,17 +41,7 @@ export function ApiAppsPage() {
       </div>
       {!apps.list.isLoading && !list.length && <EmptyState description={t('empty')} testId="api-apps-empty" />}
       {list.map((a) => (
-        <div
-          key={a.id}
-          data-testid="api-app"
-          style={{
-            display: 'flex',
-            gap: 12,
-            alignItems: 'center',
-            padding: '10px 0',
-            borderBottom: '1px solid var(--color-border-1)',
-          }}
-        >
+        <ListRow key={a.id} testId="api-app">
           <a onClick={() => setOpen(a.id)} style={{ cursor: 'pointer', fontWeight: 500 }} data-testid="api-app-open">
             {a.name}
           </a>
@@ -67,7 +57,7 @@ export function ApiAppsPage() {
             {a.callback_url || t('noAddress')}
           </span>
           <span style={{ fontSize: 12 }}>{t('eventCount', { count: a.event_types.length })}</span>
-        </div>
+        </ListRow>
       ))}
       {opened && (
         <SidePanel visible title={opened.name} onCancel={() => setOpen(null)} size="medium" data-testid="api-app-panel">

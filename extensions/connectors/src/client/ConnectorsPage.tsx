@@ -2,7 +2,7 @@
 // review of its bots on custom connectors; the catalog to install from; the custom connectors you keep, with what was
 // published to them to approve or reject; and the installs of the enterprises you administer.
 import { Alert, Button, Input, Popconfirm, Select, Switch, Tabs, Tag } from '@arco-design/web-react';
-import { EmptyState, PageHeader, useFormat, useStudio } from '@tessera/sdk/client';
+import { EmptyState, PageHeader, useFormat, useStudio, ListRow } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -17,13 +17,6 @@ import {
   type PublicationView,
 } from './store.ts';
 
-const row = {
-  display: 'flex',
-  gap: 12,
-  alignItems: 'center',
-  padding: '10px 0',
-  borderBottom: '1px solid var(--color-border-1)',
-} as const;
 const muted = { fontSize: 12, color: 'var(--color-text-3)' } as const;
 const STATUS_COLORS: Record<number, string> = { 1: 'orange', 2: 'green', 3: 'red', 4: 'gray' };
 
@@ -71,7 +64,7 @@ function SpaceTab({ spaceId }: { spaceId: string }) {
         <Alert type="warning" content={t('blocked')} style={{ marginBottom: 12 }} data-testid="connectors-blocked" />
       )}
       {(s.installed.data ?? []).map((c) => (
-        <div key={c.connector_id} style={row} data-testid="space-connector">
+        <ListRow key={c.connector_id} testId="space-connector">
           <span style={{ fontWeight: 500 }}>{name(c)}</span>
           <Tag size="small">{t(`source.${c.source || 'none'}`)}</Tag>
           <code style={muted}>{c.connector_id}</code>
@@ -83,12 +76,12 @@ function SpaceTab({ spaceId }: { spaceId: string }) {
               </Button>
             </Popconfirm>
           )}
-        </div>
+        </ListRow>
       ))}
       <h4 style={{ margin: '20px 0 6px' }}>{t('catalog')}</h4>
       {!installable.length && <div style={muted}>{t('catalogEmpty')}</div>}
       {installable.map((c) => (
-        <div key={c.connector_id} style={row} data-testid="catalog-connector">
+        <ListRow key={c.connector_id} testId="catalog-connector">
           <span style={{ fontWeight: 500 }}>{name(c)}</span>
           <span style={{ ...muted, flex: 1 }}>{c.description['en-US']}</span>
           <Button
@@ -101,7 +94,7 @@ function SpaceTab({ spaceId }: { spaceId: string }) {
           >
             {t('install')}
           </Button>
-        </div>
+        </ListRow>
       ))}
       <h4 style={{ margin: '20px 0 6px' }}>{t('reviews')}</h4>
       {!s.publications.data?.length && <div style={muted}>{t('reviewsEmpty')}</div>}
@@ -116,7 +109,7 @@ function Publication({ p, children }: { p: PublicationView; children?: React.Rea
   const { t } = useTranslation('connectors');
   const format = useFormat();
   return (
-    <div style={row} data-testid="publication">
+    <ListRow testId="publication">
       <span style={{ fontWeight: 500 }}>{p.name || p.bot_id}</span>
       <span style={muted}>{p.version}</span>
       <Tag size="small" color={STATUS_COLORS[p.audit_status]} data-testid="publication-status">
@@ -132,7 +125,7 @@ function Publication({ p, children }: { p: PublicationView; children?: React.Rea
         · {format.dateTime(p.updated_at * 1000)}
       </span>
       {children}
-    </div>
+    </ListRow>
   );
 }
 
@@ -198,7 +191,7 @@ function MineTab({ enterprises }: { enterprises: { enterprise_id: string; name: 
       )}
       {(m.list.data ?? []).map((c) => (
         <div key={c.connector_id}>
-          <div style={row} data-testid="my-connector">
+          <ListRow testId="my-connector">
             <a
               style={{ fontWeight: 500, cursor: 'pointer' }}
               onClick={() => setOpen(open === c.connector_id ? null : c.connector_id)}
@@ -215,7 +208,7 @@ function MineTab({ enterprises }: { enterprises: { enterprise_id: string; name: 
                 {t('delete')}
               </Button>
             </Popconfirm>
-          </div>
+          </ListRow>
           {open === c.connector_id && <Reviews connector={c} />}
         </div>
       ))}
@@ -292,7 +285,7 @@ function EnterpriseTab({ enterprises }: { enterprises: { enterprise_id: string; 
         <span>{t('allowCustom')}</span>
       </div>
       {(data?.connectors ?? []).map((x) => (
-        <div key={x.connector.connector_id} style={row} data-testid="enterprise-connector">
+        <ListRow key={x.connector.connector_id} testId="enterprise-connector">
           <span style={{ fontWeight: 500 }}>{x.connector.name['en-US']}</span>
           <span style={{ ...muted, flex: 1 }}>{t('boundSpaces', { count: x.space_ids.length })}</span>
           <Button
@@ -312,7 +305,7 @@ function EnterpriseTab({ enterprises }: { enterprises: { enterprise_id: string; 
           >
             {t('uninstall')}
           </Button>
-        </div>
+        </ListRow>
       ))}
       <div style={{ display: 'flex', gap: 8, marginTop: 12 }}>
         <Select

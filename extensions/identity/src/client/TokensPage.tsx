@@ -24,13 +24,8 @@ import {
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  PAT_DURATIONS,
-  TokenEnterpriseSources,
-  TokenWorkspaceSources,
-  type PatInfo,
-  type TokenPermission,
-} from '../shared/index.ts';
+import { useTokenPermissions } from './permissions.ts';
+import { PAT_DURATIONS, TokenEnterpriseSources, TokenWorkspaceSources, type PatInfo } from '../shared/index.ts';
 
 interface WorkspaceRow {
   workspace_id?: string;
@@ -62,14 +57,7 @@ function CreateTokenModal({
     queryFn: async () => (await Promise.all(enterpriseSources.map((s) => s.list()))).flat(),
     enabled: visible && enterpriseSources.length > 0,
   });
-  const perms = useQuery({
-    queryKey: ['identity', 'pat-permissions'],
-    queryFn: () =>
-      api.get<{ permissions: TokenPermission[] }>(
-        '/api/permission_api/pat/list_personal_access_token_support_permissions',
-      ),
-    enabled: visible,
-  });
+  const perms = useTokenPermissions();
   const workspaces = useQuery({
     queryKey: ['identity', 'pat-workspaces'],
     queryFn: async () => (await Promise.all(sources.map((s) => s.list()))).flat(),
@@ -77,7 +65,7 @@ function CreateTokenModal({
   });
   /** The permissions held where `scope` says (per workspace, for the account, for an enterprise), as checkboxes. */
   const options = (scope: 'workspace' | 'account' | 'enterprise') =>
-    (perms.data?.permissions ?? [])
+    (perms.data ?? [])
       .filter((p) => (p.scope ?? 'workspace') === scope)
       .map((p) => ({ label: p.label[language] ?? p.key, value: p.key }));
   const create = useMutation({

@@ -6,6 +6,7 @@ import {
   AccountPermission,
   CreatePat,
   EnterprisePermission,
+  ListTokenPermissions,
   TokenPermissions,
   WorkspacePermission,
   type PatInfo,
@@ -209,10 +210,8 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   });
 
   ctx.route({
-    method: 'GET',
-    path: `${base}/list_personal_access_token_support_permissions`,
+    ...ListTokenPermissions,
     auth: 'user',
-    summary: 'Permissions a token can hold, each with its scope (per workspace, for the account, for an enterprise)',
     handler: () => ({ permissions: ctx.registry(TokenPermissions).list() }),
   });
 

@@ -1,4 +1,12 @@
-import { ApiError, ErrorCode, defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import {
+  ApiError,
+  ErrorCode,
+  defineEndpoint,
+  defineEvent,
+  defineRegistryPoint,
+  defineService,
+  type Language,
+} from '@tessera/sdk';
 import { z } from 'zod';
 
 export interface UserInfo {
@@ -51,6 +59,24 @@ export const TokenPermissions = defineRegistryPoint<TokenPermission>({
     scope: z.enum(['workspace', 'account', 'enterprise']).optional(),
   }),
   key: (p) => p.key,
+});
+
+/** The permissions a token (an OAuth app, a service identity) can hold, each with its scope: one contract for all. */
+export const ListTokenPermissions = defineEndpoint({
+  method: 'GET',
+  path: '/api/permission_api/pat/list_personal_access_token_support_permissions',
+  summary: 'Permissions a token can hold, each with its scope (per workspace, for the account, for an enterprise)',
+  query: z.object({}),
+  response: z.object({
+    permissions: z.array(
+      z.object({
+        key: z.string(),
+        label: z.record(z.string(), z.string()),
+        group: z.string().optional(),
+        scope: z.enum(['workspace', 'account', 'enterprise']).optional(),
+      }),
+    ),
+  }),
 });
 
 /** A token's permissions for the account, and for one enterprise. */

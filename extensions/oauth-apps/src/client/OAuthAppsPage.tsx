@@ -12,19 +12,12 @@ import {
   Tabs,
   Tag,
 } from '@arco-design/web-react';
-import { EmptyState, PageHeader, SidePanel, useFormat, useStudio } from '@tessera/sdk/client';
+import { EmptyState, PageHeader, SidePanel, useFormat, useStudio, ListRow } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthorizedApps, useChoices, useOAuthApps, type AppMeta, type ClientType } from './store.ts';
 
 const TYPES: ClientType[] = ['web', 'spa', 'device', 'service'];
-const row = {
-  display: 'flex',
-  gap: 12,
-  alignItems: 'center',
-  padding: '10px 0',
-  borderBottom: '1px solid var(--color-border-1)',
-} as const;
 const label = { fontSize: 12, color: 'var(--color-text-2)', margin: '14px 0 4px' } as const;
 
 export function OAuthAppsPage() {
@@ -89,7 +82,7 @@ function MyApps() {
       </div>
       {!apps.list.isLoading && !list.length && <EmptyState description={t('empty')} testId="oauth-apps-empty" />}
       {list.map((a) => (
-        <div key={a.appid} style={row} data-testid="oauth-app">
+        <ListRow key={a.appid} testId="oauth-app">
           <a
             onClick={() => setOpen(a.appid)}
             style={{ cursor: 'pointer', fontWeight: 500 }}
@@ -104,7 +97,7 @@ function MyApps() {
             </Tag>
           )}
           <code style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{a.appid}</code>
-        </div>
+        </ListRow>
       ))}
       {opened && (
         <SidePanel
@@ -356,7 +349,7 @@ function AuthorizedApps() {
   return (
     <div>
       {apps.map((a) => (
-        <div key={a.appid} style={row} data-testid="oauth-authorized-app">
+        <ListRow key={a.appid} testId="oauth-authorized-app">
           <span style={{ fontWeight: 500 }}>{a.name}</span>
           <span style={{ fontSize: 12, color: 'var(--color-text-3)', flex: 1 }}>
             {t('authorizedAt', { time: format.dateTime(a.authorized_at * 1000) })} ·{' '}
@@ -367,7 +360,7 @@ function AuthorizedApps() {
               {t('revoke')}
             </Button>
           </Popconfirm>
-        </div>
+        </ListRow>
       ))}
     </div>
   );

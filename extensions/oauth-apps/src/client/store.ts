@@ -3,6 +3,7 @@
 // request (a browser's or a device's) with its answer.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
+import { useTokenPermissions } from '@tessera/ext-identity/client';
 import { useState } from 'react';
 import {
   AuthorizeAppWithDeclaredPermission,
@@ -32,10 +33,7 @@ export interface SpaceOption {
   space_id: string;
   name: string;
 }
-export interface PermissionOption {
-  key: string;
-  label: Record<string, string>;
-}
+export type { TokenPermissionOption as PermissionOption } from '@tessera/ext-identity/client';
 
 /** The caller's spaces and the permissions an app may declare (the same list as access tokens). */
 export function useChoices() {
@@ -45,16 +43,7 @@ export function useChoices() {
     queryFn: async () => (await api.post<{ spaces: SpaceOption[] }>('/api/space/list', {})).spaces,
     staleTime: 30_000,
   });
-  const permissions = useQuery({
-    queryKey: ['token-permissions'],
-    queryFn: async () =>
-      (
-        await api.get<{ permissions: PermissionOption[] }>(
-          '/api/permission_api/pat/list_personal_access_token_support_permissions',
-        )
-      ).permissions,
-    staleTime: 300_000,
-  });
+  const permissions = useTokenPermissions();
   return { spaces, permissions };
 }
 

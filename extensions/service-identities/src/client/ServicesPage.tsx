@@ -1,7 +1,7 @@
 // The service identities page: a space's identities that are not people (a CI job, an integration), each with its
 // permissions, its role in the space and expiring keys (shown once).
 import { Alert, Button, Checkbox, Input, Popconfirm, Select, Switch, Tag } from '@arco-design/web-react';
-import { EmptyState, PageHeader, SidePanel, useFormat, useStudio } from '@tessera/sdk/client';
+import { EmptyState, PageHeader, SidePanel, useFormat, useStudio, ListRow } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermissionChoices, useServices, useSpaceId, type ServiceView } from './store.ts';
@@ -44,17 +44,7 @@ export function ServicesPage() {
       </div>
       {!s.list.isLoading && !list.length && <EmptyState description={t('empty')} testId="services-empty" />}
       {list.map((x) => (
-        <div
-          key={x.service_id}
-          data-testid="service"
-          style={{
-            display: 'flex',
-            gap: 12,
-            alignItems: 'center',
-            padding: '10px 0',
-            borderBottom: '1px solid var(--color-border-1)',
-          }}
-        >
+        <ListRow key={x.service_id} testId="service">
           <a
             style={{ fontWeight: 500, cursor: 'pointer' }}
             onClick={() => setOpen(x.service_id)}
@@ -65,7 +55,7 @@ export function ServicesPage() {
           <Tag size="small">{t(`role.${x.role}`)}</Tag>
           {x.status !== 'active' && <Tag size="small">{t('disabled')}</Tag>}
           <span style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('keyCount', { count: x.keys.length })}</span>
-        </div>
+        </ListRow>
       ))}
       {opened && (
         <SidePanel visible title={opened.name} onCancel={() => setOpen(null)} size="medium" data-testid="service-panel">

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CurrentSpace } from '@tessera/ext-spaces/shared';
 import { useApi } from '@tessera/sdk/client';
+import { useTokenPermissions } from '@tessera/ext-identity/client';
 import { useState, useSyncExternalStore } from 'react';
 import {
   CreateService,
@@ -19,19 +20,8 @@ let space: CurrentSpace | undefined;
 export const setCurrentSpace = (s: CurrentSpace) => void (space = s);
 export const useSpaceId = () => useSyncExternalStore(space!.subscribe, space!.get, space!.get) ?? '';
 
-export function usePermissionChoices() {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['token-permissions', 'workspace'],
-    queryFn: async () =>
-      (
-        await api.get<{ permissions: { key: string; label: Record<string, string>; scope?: string }[] }>(
-          '/api/permission_api/pat/list_personal_access_token_support_permissions',
-        )
-      ).permissions.filter((p) => (p.scope ?? 'workspace') === 'workspace'),
-    staleTime: 300_000,
-  });
-}
+/** The permissions a service identity may hold: those held per workspace (it acts in its own space only). */
+export const usePermissionChoices = () => useTokenPermissions('workspace');
 
 export function useServices(spaceId: string) {
   const api = useApi();

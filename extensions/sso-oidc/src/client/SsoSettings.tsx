@@ -2,7 +2,7 @@
 // whether it is the only way in, accounts made on first sign-in, groups mapped to space roles), each with a test
 // sign-in whose result (what a real sign-in would do, and the claims) shows when the browser comes back.
 import { Alert, Button, Descriptions, Input, Popconfirm, Select, Switch, Tag } from '@arco-design/web-react';
-import { EmptyState, SidePanel } from '@tessera/sdk/client';
+import { EmptyState, SidePanel, ListRow } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -26,17 +26,7 @@ export function SsoSettings({ enterpriseId }: { enterpriseId?: string }) {
       </Button>
       {!c.list.isLoading && !list.length && <EmptyState description={t('empty')} testId="sso-empty" />}
       {list.map((x) => (
-        <div
-          key={x.id}
-          data-testid="sso-connection"
-          style={{
-            display: 'flex',
-            gap: 12,
-            alignItems: 'center',
-            padding: '10px 0',
-            borderBottom: '1px solid var(--color-border-1)',
-          }}
-        >
+        <ListRow key={x.id} testId="sso-connection">
           <a style={{ fontWeight: 500, cursor: 'pointer' }} onClick={() => setEditing(x)}>
             {x.name}
           </a>
@@ -49,7 +39,7 @@ export function SsoSettings({ enterpriseId }: { enterpriseId?: string }) {
           <Button size="small" loading={c.test.isPending} onClick={() => c.test.mutate(x.id)} data-testid="sso-test">
             {t('test')}
           </Button>
-        </div>
+        </ListRow>
       ))}
       {editing && (
         <SidePanel
