@@ -1,7 +1,6 @@
 // Collaborators (server half): the /api/permission/authz/ routes, and the policy on the routes that change a workflow
-// or a bot (their `resource` declaration) through ServerRequestInterceptors.
-import { forbidden } from '@tessera/sdk';
-import { defineExtension, ErrorTexts, ServerRequestInterceptors, type ApiRequest } from '@tessera/sdk/server';
+// a bot or a project (their `resource` declaration) through ServerRequestInterceptors.
+import { defineExtension, ServerRequestInterceptors, type ApiRequest } from '@tessera/sdk/server';
 import {
   AddCollaborator,
   BatchAddCollaborator,
@@ -10,19 +9,14 @@ import {
   RemoveCollaborator,
 } from '../shared/api.ts';
 import { migrations } from './migrations.ts';
+import { texts } from './texts.ts';
 import { Collaborators } from './service.ts';
 
 export default defineExtension({
   id: 'collaborators',
   register(ctx) {
     ctx.migrations(migrations);
-    ctx.register(ErrorTexts, {
-      key: 'collaborators.refused',
-      texts: {
-        'en-US': 'Only the collaborators of this {{kind}} change it: ask its creator to add you.',
-        'zh-CN': '只有协作者可以修改此资源（{{kind}}）：请联系创建者将你添加为协作者。',
-      },
-    });
+    texts.register(ctx);
     const c = new Collaborators(ctx);
     // A policy that must fail closed: when it cannot check, the change is refused (and the failure reported).
     ctx.tap(ServerRequestInterceptors, 'collaborators', async (req) => {
@@ -31,7 +25,7 @@ export default defineExtension({
         return await c.refusal(req);
       } catch (e) {
         ctx.report(e);
-        return forbidden('The collaborators of this resource could not be checked just now: try again.');
+        return texts.error(403, 'unchecked');
       }
     });
     const auth = { space: { from: 'body' as const, field: 'space_id' } };

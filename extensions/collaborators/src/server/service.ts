@@ -2,11 +2,12 @@
 // resource's changing routes declare it; ServerRequestInterceptors refuses the others). Who made a resource is asked
 // of its kind (ResourceKinds); collaborators must be members of the space. Each resource's collaborators are kept in
 // memory once read (the checks run on every save of the editor).
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
+import type { ApiError } from '@tessera/sdk';
 import { LocalCache, ResourceKinds, type InterceptedRequest, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
+import { texts } from './texts.ts';
 
 interface Row {
   kind: string;
@@ -49,7 +50,7 @@ export class Collaborators {
       .list()
       .find((k) => k.kind === kind);
     const [item] = def ? await def.list({ spaceId, ids: [id], limit: 1 }) : [];
-    if (!item) throw notFound(`There is no ${kind} ${id} in this space.`);
+    if (!item) throw texts.error(404, 'noResource', { kind, id });
     return item.creator_id;
   }
 
@@ -75,12 +76,7 @@ export class Collaborators {
 
   async #assertManager(kind: string, id: string, spaceId: string, caller: string, spaceRole: string | undefined) {
     const v = await this.view(kind, id, spaceId, caller, spaceRole);
-    if (!v.can_manage)
-      throw new ApiError(
-        403,
-        ErrorCode.FORBIDDEN,
-        `Only the ${kind}'s creator or a space administrator names its collaborators.`,
-      );
+    if (!v.can_manage) throw texts.error(403, 'managers', { kind });
   }
 
   async add(
@@ -95,12 +91,7 @@ export class Collaborators {
     await this.#assertManager(kind, id, spaceId, caller, spaceRole);
     const spaces = this.#ctx.service(SpacesService);
     for (const userId of userIds)
-      if (!(await spaces.roleOf(spaceId, userId)))
-        throw new ApiError(
-          400,
-          ErrorCode.INVALID_PARAMS,
-          `User ${userId} is not a member of this space: add them to the space first.`,
-        );
+      if (!(await spaces.roleOf(spaceId, userId))) throw texts.error(400, 'notMember', { user: userId });
     for (const userId of userIds)
       await this.#db
         .insertInto('collaborator')
@@ -135,7 +126,7 @@ export class Collaborators {
       .where('resource_id', '=', id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (!Number(r.numDeletedRows)) throw notFound('This person is not a collaborator of it.');
+    if (!Number(r.numDeletedRows)) throw texts.error(404, 'notCollaborator');
     this.#cache.delete(`${kind}:${id}`);
     return this.view(kind, id, spaceId, caller, spaceRole);
   }
@@ -149,15 +140,7 @@ export class Collaborators {
     if (req.spaceRole === 'owner' || req.spaceRole === 'admin') return undefined;
     const owner = await this.ownerOf(r.kind, r.id, req.spaceId).catch(() => '');
     if (owner === req.caller.userId) return undefined;
-    return new ApiError(
-      403,
-      ErrorCode.FORBIDDEN,
-      `Only the collaborators of this ${r.kind} change it: ask its creator to add you.`,
-      '',
-      {
-        text: { key: 'collaborators.refused', params: { kind: r.kind } },
-      },
-    );
+    return texts.error(403, 'refused', { kind: r.kind });
   }
 
   forgetResource(kind: string, id: string): void {

@@ -3,7 +3,7 @@
 import { IconShareExternal } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { setCurrentSpace } from './store.ts';
+import { setCurrentSpace } from './space.ts';
 
 const ConnectorsPage = lazyPage(() => import('./ConnectorsPage.tsx').then((m) => m.ConnectorsPage));
 

@@ -1,10 +1,8 @@
 // The connectors page's state: the space's connectors and the catalog, the custom connectors the person keeps with
 // their publications, and the installs of the enterprises they administer.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CurrentSpace } from '@tessera/ext-spaces/shared';
-import { ListEnterprises } from '@tessera/ext-enterprise/api';
+import { ListEnterprises } from '@tessera/ext-enterprise/shared';
 import { useApi } from '@tessera/sdk/client';
-import { useSyncExternalStore } from 'react';
 import {
   BindSpace,
   ConnectorCatalog,
@@ -24,9 +22,7 @@ import {
 
 export type { ConnectorEntry, CustomConnectorView, PublicationView } from '../shared/api.ts';
 
-let space: CurrentSpace | undefined;
-export const setCurrentSpace = (s: CurrentSpace) => void (space = s);
-export const useSpaceId = () => useSyncExternalStore(space!.subscribe, space!.get, space!.get) ?? '';
+export { useSpaceId } from './space.ts';
 
 function useRefresh() {
   const qc = useQueryClient();

@@ -2,7 +2,7 @@
 import { defineRegistryPoint, defineService } from '@tessera/sdk';
 import type { ComponentType } from 'react';
 
-export { EnterpriseRole, OrganizationRole } from './api.ts';
+export { EnterpriseRole, ListEnterprises, OrganizationRole } from './api.ts';
 
 /** An organization a person belongs to, with its enterprise. */
 export interface OrganizationMembership {
