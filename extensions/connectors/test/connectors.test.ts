@@ -27,6 +27,7 @@ const settings = { can_install_custom_connector: false, allowed_domains: [] as s
 const directory: EnterpriseDirectory = {
   roleOf: async (e, u) => (e === 'e1' ? ({ ann: 2, bob: 3 } as Record<string, number>)[u] : undefined),
   organizationsOf: async () => [],
+  enterprisesOf: async (u) => (u === 'ann' ? [{ enterprise_id: 'e1', name: 'E1', enterprise_role_type: 2 }] : []),
   enterpriseOfSpace: async (s) =>
     s === 's2' || s === 's3' ? { enterprise_id: 'e1', organization_id: 'o1' } : undefined,
   enterpriseOfOrganization: async () => 'e1',
@@ -137,6 +138,11 @@ describe('a custom connector', () => {
       'ann',
     );
     expect(await usable('s3')).toContain(id);
+    // ann administers e1 (its connectors are hers to manage); bob is only a member.
+    expect((await t.call('POST', '/api/connector/enterprise/managed', {}, 'ann')).enterprises).toEqual([
+      { enterprise_id: 'e1', name: 'E1' },
+    ]);
+    expect((await t.call('POST', '/api/connector/enterprise/managed', {}, 'bob')).enterprises).toEqual([]);
     const list = await t.request({ url: '/api/connector/enterprise_connector/list?enterprise_id=e1', as: 'ann' });
     expect(list.body.data.connectors[0]).toMatchObject({ space_ids: ['s2', 's3'] });
     // Its settings are kept encrypted and answered masked.

@@ -1,7 +1,6 @@
 // The connectors page's state: the space's connectors and the catalog, the custom connectors the person keeps with
 // their publications, and the installs of the enterprises they administer.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ListEnterprises } from '@tessera/ext-enterprise/shared';
 import { useApi } from '@tessera/sdk/client';
 import {
   BindSpace,
@@ -14,6 +13,7 @@ import {
   ListConnectors,
   ListPublications,
   ListSpacePublications,
+  ManagedEnterprises,
   SpaceConnectorList,
   UninstallConnector,
   UpdateConnectorBot,
@@ -106,11 +106,7 @@ export function useAdministeredEnterprises() {
   const api = useApi();
   return useQuery({
     queryKey: ['connectors', 'enterprises'],
-    queryFn: async () =>
-      (await api.call(ListEnterprises, {}, { handled: () => true })).enterprises.filter((e) =>
-        e.enterprise_role_type_list.some((r) => r === 1 || r === 2),
-      ),
-    retry: false,
+    queryFn: async () => (await api.call(ManagedEnterprises, {})).enterprises,
   });
 }
 

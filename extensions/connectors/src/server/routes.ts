@@ -17,6 +17,7 @@ import {
   ListConnectors,
   ListPublications,
   ListSpacePublications,
+  ManagedEnterprises,
   SetEnterpriseConfigs,
   SetUserConfigs,
   SpaceConnectorList,
@@ -257,6 +258,11 @@ export function registerRoutes(ctx: ServerContext, s: ConnectorService): void {
         else await s.uninstallFromEnterprise(id, body.enterprise_id, caller!.userId);
       return {};
     },
+  });
+  ctx.route({
+    ...ManagedEnterprises,
+    auth: user,
+    handler: async ({ caller }) => ({ enterprises: await s.managedEnterprises(caller!.userId) }),
   });
   ctx.route({
     ...EnterpriseConnectorConfig,

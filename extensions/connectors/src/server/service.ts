@@ -82,6 +82,15 @@ export class ConnectorService {
     return role === EnterpriseRole.SuperAdmin || role === EnterpriseRole.Admin;
   }
 
+  /** The enterprises the person administers (super admin or admin): whose connectors they manage. */
+  async managedEnterprises(userId: string): Promise<{ enterprise_id: string; name: string }[]> {
+    return ((await this.#directory?.enterprisesOf(userId)) ?? [])
+      .filter(
+        (e) => e.enterprise_role_type === EnterpriseRole.SuperAdmin || e.enterprise_role_type === EnterpriseRole.Admin,
+      )
+      .map((e) => ({ enterprise_id: e.enterprise_id, name: e.name }));
+  }
+
   async assertEnterpriseAdmin(enterpriseId: string, userId: string): Promise<void> {
     if (!this.#directory) throw texts.error(404, 'noEnterprises');
     if (!(await this.#directory.settingsOf(enterpriseId))) throw texts.error(404, 'noEnterprise');

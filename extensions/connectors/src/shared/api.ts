@@ -271,3 +271,10 @@ export const ListSpacePublications = defineEndpoint({
   body: z.object({ space_id: Id }),
   response: z.object({ publications: z.array(PublicationView) }),
 });
+export const ManagedEnterprises = defineEndpoint({
+  method: 'POST',
+  path: '/api/connector/enterprise/managed',
+  summary: 'The enterprises whose connectors you manage (you are a super admin or admin); none without enterprises',
+  body: z.object({}),
+  response: z.object({ enterprises: z.array(z.object({ enterprise_id: z.string(), name: z.string() })) }),
+});

@@ -17,6 +17,12 @@ export default defineExtension({
     ctx.provide(EnterpriseDirectoryService, {
       roleOf: (enterpriseId, userId) => service.roleOf(enterpriseId, userId),
       organizationsOf: (userId) => service.organizationsOf(userId),
+      enterprisesOf: async (userId) =>
+        (await service.mine(userId)).map((e) => ({
+          enterprise_id: e.enterprise_id,
+          name: e.name,
+          enterprise_role_type: e.enterprise_role_type_list[0] ?? 3,
+        })),
       enterpriseOfSpace: (spaceId) => service.enterpriseOfSpace(spaceId),
       spacesOf: (enterpriseId) => service.spacesOf(enterpriseId),
       enterpriseOfOrganization: async (organizationId) =>

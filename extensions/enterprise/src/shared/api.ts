@@ -3,8 +3,8 @@
 import { defineEndpoint } from '@tessera/sdk';
 import { z } from 'zod';
 
-export const EnterpriseRole = { SuperAdmin: 1, Admin: 2, Member: 3 } as const;
-export const OrganizationRole = { Admin: 1, Member: 2 } as const;
+export { EnterpriseRole, OrganizationRole } from './roles.ts';
+
 const Id = z.string().min(1).max(32);
 const Ent = { enterprise_id: Id };
 const Org = { organization_id: Id };

@@ -2,7 +2,7 @@
 import { defineRegistryPoint, defineService } from '@tessera/sdk';
 import type { ComponentType } from 'react';
 
-export { EnterpriseRole, ListEnterprises, OrganizationRole } from './api.ts';
+export { EnterpriseRole, OrganizationRole } from './roles.ts';
 
 /** An organization a person belongs to, with its enterprise. */
 export interface OrganizationMembership {
@@ -18,6 +18,8 @@ export interface EnterpriseDirectory {
   roleOf(enterpriseId: string, userId: string): Promise<number | undefined>;
   /** The organizations the person belongs to, across their enterprises. */
   organizationsOf(userId: string): Promise<OrganizationMembership[]>;
+  /** The enterprises the person belongs to, with their role in each. */
+  enterprisesOf(userId: string): Promise<{ enterprise_id: string; name: string; enterprise_role_type: number }[]>;
   /** The enterprise and organization a space belongs to (bind_space), undefined for a space of none. */
   enterpriseOfSpace(spaceId: string): Promise<{ enterprise_id: string; organization_id: string } | undefined>;
   /** The enterprise an organization belongs to, undefined for none. */

@@ -2,7 +2,7 @@
 // token can hold (an OAuth app's, a service identity's, an access token's), once for the page, of one scope or all.
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
-import { ListTokenPermissions } from '../shared/index.ts';
+import { ListTokenPermissions } from '../shared/token-permissions.ts';
 
 export type TokenPermissionOption = {
   key: string;

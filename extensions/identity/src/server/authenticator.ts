@@ -9,14 +9,7 @@ import {
   type ServerContext,
 } from '@tessera/sdk/server';
 import { z } from 'zod';
-import {
-  CSRF_HEADER,
-  SESSION_COOKIE,
-  TokenPermissions,
-  WorkspacePermission,
-  tokenGrants,
-  type TokenScopes,
-} from '../shared/index.ts';
+import { CSRF_HEADER, SESSION_COOKIE, TokenPermissions, WorkspacePermission } from '../shared/index.ts';
 import { sha256 } from './tokens.ts';
 import { type Config, nowIso } from './config.ts';
 import { PAT_PREFIX } from './tokens.ts';
@@ -194,4 +187,35 @@ export function parsePermissions(
     log?.(`${(e as Error).message.split(';')[0]}; the token is refused everywhere until it is recreated.`);
     return [];
   }
+}
+
+export interface TokenScopes {
+  account: string[];
+  enterprise: { enterprise_id: string; permissions: string[] }[];
+}
+
+/**
+ * May a token with these grants do `permission` (declared with `scope`) in `spaceId` or `enterpriseId`: a workspace
+ * permission in the space named (or, with none named, in any of its spaces); an account permission when the token
+ * holds it for the account; an enterprise permission for that enterprise (or any, with none named). No permission:
+ * any token of the person, in a space only when it names the space.
+ */
+export function tokenGrants(
+  workspaces: { workspace_id: string; permissions: string[] }[],
+  scopes: TokenScopes,
+  scopeOf: (permission: string) => string | undefined,
+  permission: string | undefined,
+  spaceId: string | undefined,
+  enterpriseId?: string,
+): boolean {
+  if (!permission) return !spaceId || workspaces.some((w) => w.workspace_id === spaceId);
+  const scope = scopeOf(permission) ?? 'workspace';
+  if (scope === 'account') return scopes.account.includes(permission);
+  if (scope === 'enterprise')
+    return scopes.enterprise.some(
+      (e) => (!enterpriseId || e.enterprise_id === enterpriseId) && e.permissions.includes(permission),
+    );
+  if (!spaceId) return workspaces.some((w) => w.permissions.includes(permission));
+  const w = workspaces.find((x) => x.workspace_id === spaceId);
+  return !!w && w.permissions.includes(permission);
 }

@@ -6,12 +6,12 @@ import {
   AccountPermission,
   CreatePat,
   EnterprisePermission,
-  ListTokenPermissions,
   TokenPermissions,
   WorkspacePermission,
   type PatInfo,
   checkTokenPermissions,
 } from '../shared/index.ts';
+import { ListTokenPermissions } from '../shared/token-permissions.ts';
 import { newSecret, sha256 } from './tokens.ts';
 import { type Config, nowIso, sec } from './config.ts';
 import { type AuthCaches, parsePermissions, parseScopes } from './authenticator.ts';

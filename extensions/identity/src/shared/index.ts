@@ -1,12 +1,4 @@
-import {
-  ApiError,
-  ErrorCode,
-  defineEndpoint,
-  defineEvent,
-  defineRegistryPoint,
-  defineService,
-  type Language,
-} from '@tessera/sdk';
+import { ApiError, ErrorCode, defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
 import { z } from 'zod';
 
 export interface UserInfo {
@@ -61,60 +53,12 @@ export const TokenPermissions = defineRegistryPoint<TokenPermission>({
   key: (p) => p.key,
 });
 
-/** The permissions a token (an OAuth app, a service identity) can hold, each with its scope: one contract for all. */
-export const ListTokenPermissions = defineEndpoint({
-  method: 'GET',
-  path: '/api/permission_api/pat/list_personal_access_token_support_permissions',
-  summary: 'Permissions a token can hold, each with its scope (per workspace, for the account, for an enterprise)',
-  query: z.object({}),
-  response: z.object({
-    permissions: z.array(
-      z.object({
-        key: z.string(),
-        label: z.record(z.string(), z.string()),
-        group: z.string().optional(),
-        scope: z.enum(['workspace', 'account', 'enterprise']).optional(),
-      }),
-    ),
-  }),
-});
-
 /** A token's permissions for the account, and for one enterprise. */
 export const AccountPermission = z.object({ permission_list: z.array(z.string()).max(100).default([]) });
 export const EnterprisePermission = z.object({
   enterprise_id: z.string().min(1).max(32),
   permission_list: z.array(z.string()).max(100).default([]),
 });
-export interface TokenScopes {
-  account: string[];
-  enterprise: { enterprise_id: string; permissions: string[] }[];
-}
-
-/**
- * May a token with these grants do `permission` (declared with `scope`) in `spaceId` or `enterpriseId`: a workspace
- * permission in the space named (or, with none named, in any of its spaces); an account permission when the token
- * holds it for the account; an enterprise permission for that enterprise (or any, with none named). No permission:
- * any token of the person, in a space only when it names the space.
- */
-export function tokenGrants(
-  workspaces: { workspace_id: string; permissions: string[] }[],
-  scopes: TokenScopes,
-  scopeOf: (permission: string) => string | undefined,
-  permission: string | undefined,
-  spaceId: string | undefined,
-  enterpriseId?: string,
-): boolean {
-  if (!permission) return !spaceId || workspaces.some((w) => w.workspace_id === spaceId);
-  const scope = scopeOf(permission) ?? 'workspace';
-  if (scope === 'account') return scopes.account.includes(permission);
-  if (scope === 'enterprise')
-    return scopes.enterprise.some(
-      (e) => (!enterpriseId || e.enterprise_id === enterpriseId) && e.permissions.includes(permission),
-    );
-  if (!spaceId) return workspaces.some((w) => w.permissions.includes(permission));
-  const w = workspaces.find((x) => x.workspace_id === spaceId);
-  return !!w && w.permissions.includes(permission);
-}
 
 /**
  * Checks permissions asked for a token (a personal access token, an OAuth app, a service identity) against those the
