@@ -1,0 +1,131 @@
+// The arena page's state: the configuration, a battle under way (both answers as they stream, the vote and who was
+// who), the question bank and the leaderboard.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi, type ApiError } from '@tessera/sdk/client';
+import { useRef, useState } from 'react';
+import {
+  AddQuestion,
+  BreakMessage,
+  CreatePk,
+  DeleteQuestion,
+  GetConf,
+  GetLeaderboard,
+  ListBank,
+  RandQuestion,
+  VotePk,
+  type BattleView,
+} from '../shared/api.ts';
+
+export type { BattleView, LeaderboardRow, QuestionView } from '../shared/api.ts';
+export { useSpaceId } from './space.ts';
+
+export function useConf() {
+  const api = useApi();
+  return useQuery({ queryKey: ['arena', 'conf'], queryFn: () => api.call(GetConf, {}), staleTime: 300_000 });
+}
+
+export interface SideState {
+  text: string;
+  state: 'waiting' | 'writing' | 'done' | 'failed';
+  error?: string;
+  latency?: number;
+}
+const fresh = (): SideState => ({ text: '', state: 'waiting' });
+
+/** One battle at a time: start it (both answers stream in), stop it, vote on it. */
+export function useBattle(spaceId: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const [pk, setPk] = useState<string | null>(null);
+  const [sides, setSides] = useState<{ a: SideState; b: SideState }>({ a: fresh(), b: fresh() });
+  const [status, setStatus] = useState<'idle' | 'answering' | 'answered' | 'failed' | 'voted'>('idle');
+  const [result, setResult] = useState<BattleView | null>(null);
+  const [error, setError] = useState('');
+  const current = useRef<string | null>(null);
+  const patch = (side: 'a' | 'b', p: Partial<SideState>) =>
+    setSides((s) => ({ ...s, [side]: { ...s[side], ...p, text: s[side].text + (p.text ?? '') } }));
+
+  const start = async (question: string, category: string) => {
+    setError('');
+    setResult(null);
+    setSides({ a: fresh(), b: fresh() });
+    let id: string;
+    try {
+      id = (await api.call(CreatePk, { space_id: spaceId, question, category: category as 'general' })).pk_id;
+    } catch (e) {
+      setError((e as ApiError).msg ?? String(e));
+      return;
+    }
+    current.current = id;
+    setPk(id);
+    setStatus('answering');
+    try {
+      await api.stream(
+        '/api/models/chat',
+        { pk_id: id },
+        (e) => {
+          if (current.current !== id) return;
+          const data = JSON.parse(e.data || '{}') as {
+            side: 'a' | 'b';
+            text?: string;
+            msg?: string;
+            latency_ms?: number;
+            status?: string;
+          };
+          if (e.event === 'delta') patch(data.side, { text: data.text, state: 'writing' });
+          if (e.event === 'done') patch(data.side, { state: 'done', latency: data.latency_ms });
+          if (e.event === 'error') patch(data.side, { state: 'failed', error: data.msg });
+          if (e.event === 'end') setStatus(data.status === 'answered' ? 'answered' : 'failed');
+        },
+        { handled: () => true },
+      );
+    } catch (e) {
+      setStatus('failed');
+      setError((e as ApiError).msg ?? String(e));
+    }
+  };
+  const stop = () => pk && void api.call(BreakMessage, { pk_id: pk }).catch(() => undefined);
+  const vote = useMutation({
+    mutationFn: (v: { vote: 'a' | 'b' | 'tie' | 'both_bad'; tags: string[]; text: string }) =>
+      api.call(VotePk, { pk_id: pk!, ...v }),
+    onSuccess: (r) => {
+      setResult(r.battle);
+      setStatus('voted');
+      void qc.invalidateQueries({ queryKey: ['arena', 'leaderboard'] });
+    },
+  });
+  return { pk, sides, status, result, error, start, stop, vote };
+}
+
+export function useBank(spaceId: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const list = useQuery({
+    queryKey: ['arena', 'bank', spaceId],
+    queryFn: async () => (await api.call(ListBank, { space_id: spaceId })).questions,
+    enabled: !!spaceId,
+  });
+  const refresh = () => void qc.invalidateQueries({ queryKey: ['arena', 'bank', spaceId] });
+  const add = useMutation({
+    mutationFn: (v: { text: string; category: string }) =>
+      api.call(AddQuestion, { space_id: spaceId, text: v.text, category: v.category as 'general' }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.call(DeleteQuestion, { space_id: spaceId, question_id: id }),
+    onSuccess: refresh,
+  });
+  const random = (category?: string) =>
+    api.call(RandQuestion, { space_id: spaceId, category: category as 'general' | undefined });
+  return { list, add, remove, random };
+}
+
+export function useLeaderboard(spaceId: string, category: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['arena', 'leaderboard', spaceId, category],
+    queryFn: () =>
+      api.call(GetLeaderboard, { space_id: spaceId, category: (category || undefined) as 'general' | undefined }),
+    enabled: !!spaceId,
+  });
+}
