@@ -43,6 +43,12 @@ describe('connectors in the browser', () => {
       config: { ...info.config, settings: { prompt: 'Be brief.', model: { model_id: model } } },
     });
     await api.post('/api/draftbot/publish', { space_id: spaceId, bot_id, connectors: [id] });
+    // The publication is recorded when the bot's publication is told (an event just after).
+    await expect
+      .poll(async () => (await api.post('/api/connector/publication/list', { connector_id: id })).publications.length, {
+        timeout: 15_000,
+      })
+      .toBe(1);
 
     await page.getByTestId('connectors-tab-mine').click();
     await page.getByTestId('my-connector').getByText('1 to review').waitFor();

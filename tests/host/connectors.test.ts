@@ -56,8 +56,12 @@ describe('a custom connector', () => {
     await dev.post(`/v1/connectors/${id}/install`, { workspace_id: space });
     expect((await caps()).connectors.map((c: { id: string }) => c.id)).toContain(id);
     expect((await publish(['1024', id])).status).toBe(200);
-    const inReview = await dev.post('/api/connector/publication/space_list', { space_id: space });
-    expect(inReview.publications).toMatchObject([{ connector_id: id, bot_id: bot, name: 'Helper', audit_status: 1 }]);
+    // Recorded when the bot's publication is told (an event after the publish answered).
+    await expect
+      .poll(async () => (await dev.post('/api/connector/publication/space_list', { space_id: space })).publications, {
+        timeout: 15_000,
+      })
+      .toMatchObject([{ connector_id: id, bot_id: bot, name: 'Helper', audit_status: 1 }]);
 
     // A rejection says why; an approval gives the bot's link on the channel.
     const noReason = await dev.request('POST', '/open_api/v1/connector/update_connector_bot', {
