@@ -18,6 +18,8 @@ export function testTurn(opts: {
   history?: BotTurnContext['history'];
   customVariables?: Record<string, string>;
   version?: string | null;
+  /** What a set of skills contributes (an agent's own, in a mode with several agents). */
+  skillsOf?: (skills: Record<string, unknown>) => SkillContribution[];
 }): RecordedTurn {
   const controller = new AbortController();
   const rec: Omit<RecordedTurn, 'turn'> = { deltas: [], calls: [], results: [], usage: [], controller };
@@ -43,6 +45,7 @@ export function testTurn(opts: {
     history: opts.history ?? [],
     customVariables: opts.customVariables ?? {},
     skills: async () => opts.skills ?? [],
+    skillsOf: async (skills) => (opts.skillsOf ? opts.skillsOf(skills) : []),
     render: (template, values) =>
       template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_m, n: string) => String(values[n] ?? '')),
     emit: {

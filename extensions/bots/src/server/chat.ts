@@ -265,6 +265,21 @@ export class ChatService {
           }).then((m) => emit('conversation.message.completed', messageView(m))),
         );
       };
+      // What a set of skills contributes to this turn: the bot's own, or one agent's (a mode with several agents).
+      const skillsOf = async (skills: Record<string, unknown>) => {
+        const span: ChatSpan = { name: 'skills', kind: 'skills', start_ms: at(), end_ms: 0, status: 'ok' };
+        spans.push(span);
+        const c = await this.#skills(s, skills, query, row.id, live.controller.signal);
+        span.end_ms = at();
+        // What skills looked up before the model ran shows among the answer's steps.
+        for (const step of c.flatMap((x) => x.steps ?? [])) {
+          const id = `skill-${this.#store.newId()}`;
+          toolCall({ id, name: step.name, arguments: step.arguments });
+          toolResult({ id, name: step.name, output: step.result });
+        }
+        span.attributes = { tools: c.flatMap((x) => x.tools ?? []).map((t) => t.name) };
+        return c;
+      };
       const result = await mode.run({
         botId: s.bot.id,
         spaceId: s.bot.space_id,
@@ -279,20 +294,8 @@ export class ChatService {
         query,
         history: [...history, ...earlier.map((m) => ({ role: m.role, content: m.content }))],
         customVariables: s.customVariables,
-        skills: async () => {
-          const span: ChatSpan = { name: 'skills', kind: 'skills', start_ms: at(), end_ms: 0, status: 'ok' };
-          spans.push(span);
-          const c = await this.#skills(s, query, row.id, live.controller.signal);
-          span.end_ms = at();
-          // What skills looked up before the model ran shows among the answer's steps.
-          for (const step of c.flatMap((x) => x.steps ?? [])) {
-            const id = `skill-${this.#store.newId()}`;
-            toolCall({ id, name: step.name, arguments: step.arguments });
-            toolResult({ id, name: step.name, output: step.result });
-          }
-          span.attributes = { tools: c.flatMap((x) => x.tools ?? []).map((t) => t.name) };
-          return c;
-        },
+        skills: () => skillsOf(s.config.skills),
+        skillsOf,
         render,
         signal: live.controller.signal,
         recordUsage: async (u) => {
@@ -485,10 +488,16 @@ export class ChatService {
   }
 
   /** What the bot's enabled skills give this turn; a skill that fails is reported and left out. */
-  async #skills(s: StartChat, query: string, chatId: string, signal: AbortSignal): Promise<SkillContribution[]> {
+  async #skills(
+    s: StartChat,
+    skills: Record<string, unknown>,
+    query: string,
+    chatId: string,
+    signal: AbortSignal,
+  ): Promise<SkillContribution[]> {
     const out: SkillContribution[] = [];
     const names = new Set<string>();
-    for (const [key, value] of Object.entries(s.config.skills)) {
+    for (const [key, value] of Object.entries(skills)) {
       const skill = this.#ctx.registry(BotSkills).get(key);
       if (!skill) continue; // its extension is off: its tools are gone, nothing else changes
       const parsed = skill.settings.safeParse(value);

@@ -167,6 +167,11 @@ export interface BotTurnContext extends TurnIdentity {
   customVariables: Record<string, string>;
   /** What the bot's enabled skills contribute (tools named uniquely; values; instructions). */
   skills(): Promise<SkillContribution[]>;
+  /**
+   * What these skills (by key, with their settings) contribute to the turn: a mode with several agents gives each
+   * agent its own skills. Unknown or invalid ones are left out, as for the bot's.
+   */
+  skillsOf(skills: Record<string, unknown>): Promise<SkillContribution[]>;
   /** Renders `{{name}}` with the skills' values and the custom variables. */
   render(template: string, values: Record<string, unknown>): string;
   emit: TurnEmitter;
