@@ -122,3 +122,9 @@ export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?:
     },
   };
 }
+
+/** Opens the select with this test id and picks the option with this text. */
+export async function pickOption(page: Page, testId: string, text: string | RegExp) {
+  await page.getByTestId(testId).click();
+  await page.locator('.arco-select-popup:visible .arco-select-option', { hasText: text }).first().click();
+}

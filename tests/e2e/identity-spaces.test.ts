@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { withStudioAndBrowser } from './browser.ts';
+import { pickOption, withStudioAndBrowser } from './browser.ts';
 
 const env = withStudioAndBrowser();
 
@@ -20,11 +20,6 @@ async function signUp(page: Page, name: string, email: string, from = '/') {
   await page.getByTestId('sign-up-password').fill('correct horse battery');
   await page.getByTestId('sign-up-submit').click();
   await page.getByTestId('user-menu').waitFor();
-}
-
-async function pickOption(page: Page, testId: string, text: string | RegExp) {
-  await page.getByTestId(testId).click();
-  await page.locator('.arco-select-popup:visible .arco-select-option', { hasText: text }).first().click();
 }
 
 describe('identity and spaces in the browser', () => {

@@ -1,0 +1,211 @@
+// A process runs one turn per background job: the host picks who speaks (or ends it), an agent role answers with its
+// model (its persona, the society's description and variables, the transcript, its own notes), a person's role waits
+// for their reply; after each turn the stop keyword and the round limit are checked and the next turn is queued while
+// the process runs. Paused or stopped processes take no turn; what was said stays. Pages follow it live. The host's
+// choices (host.ts) load with the first turn.
+import { EventEmitter } from 'node:events';
+import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import { ModelsService } from '@tessera/ext-models/shared';
+import type { MessageView, ProcessView } from '../shared/api.ts';
+import type { Choice } from './host.ts';
+import { json, type ProcessConfig, type ProcessRow, type SocietyStore } from './store.ts';
+
+export const STEP_JOB = 'society.step';
+/** A role's private notes: lines of its messages starting with [note] (kept from the others, shown to it later). */
+const NOTE = /^\s*\[note\]\s*(.+)$/gim;
+
+export class Engine {
+  readonly #ctx: ServerContext;
+  readonly #store: SocietyStore;
+  /** What pages following a process are told: a message, or the process changed. */
+  readonly events = new EventEmitter().setMaxListeners(0);
+
+  constructor(ctx: ServerContext, store: SocietyStore) {
+    this.#ctx = ctx;
+    this.#store = store;
+  }
+
+  async queue(processId: string): Promise<void> {
+    await this.#ctx.service(JobQueueService).enqueue(STEP_JOB, { process_id: processId });
+  }
+
+  #tell(p: ProcessView) {
+    this.events.emit(p.process_id, { type: 'process', process: p });
+  }
+  #said(processId: string, m: MessageView) {
+    this.events.emit(processId, { type: 'message', message: m });
+  }
+
+  async set(p: ProcessRow, set: Partial<ProcessRow>): Promise<ProcessRow> {
+    await this.#store.setProcess(p.id, set);
+    const next = { ...p, ...set };
+    this.#tell(this.#store.processView(next));
+    return next;
+  }
+
+  async #end(p: ProcessRow, status: 'finished' | 'failed', reason: string): Promise<void> {
+    const m = await this.#store.addMessage({
+      process_id: p.id,
+      round: Number(p.round),
+      role_id: '',
+      role_name: '',
+      kind: 'host',
+      content: reason,
+    });
+    this.#said(p.id, this.#store.messageView(m));
+    await this.set(p, { status, end_reason: reason, waiting_role_id: '' });
+  }
+
+  async #choose(
+    cfg: ProcessConfig,
+    p: ProcessRow,
+    said: { role_id: string; role_name: string; content: string }[],
+  ): Promise<Choice> {
+    const { byRules, hostPrompt, readHostAnswer, roundRobin, transcript } = await import('./host.ts');
+    const roles = cfg.roles;
+    const last = said.at(-1)?.role_id;
+    if (cfg.host.mode === 'round_robin') return { role: roundRobin(roles, last), reason: 'round robin' };
+    if (cfg.host.mode === 'rules') return byRules(cfg.host, roles, last);
+    const models = this.#ctx.service(ModelsService);
+    const model = await models.get(p.space_id, cfg.host.model_id);
+    const { generateText } = await import('ai');
+    const r = await generateText({
+      model: await model.chat(),
+      system: hostPrompt(cfg.host, roles, cfg.stop.condition),
+      messages: [{ role: 'user', content: transcript(p.topic, said) }],
+      temperature: 0,
+      maxRetries: 1,
+    });
+    await models
+      .recordUsage({
+        space_id: p.space_id,
+        model_id: model.model_id,
+        input_tokens: r.usage?.inputTokens ?? 0,
+        output_tokens: r.usage?.outputTokens ?? 0,
+        source: 'society',
+      })
+      .catch(() => undefined);
+    const answer = readHostAnswer(r.text, roles);
+    if (answer.stop) return { stop: answer.reason || 'The host ended the conversation.' };
+    if (answer.role) return { role: answer.role, reason: answer.reason || 'the host chose' };
+    return { role: roundRobin(roles, last), reason: 'round robin (the host’s answer could not be used)' };
+  }
+
+  /** One turn of a running process (a background job). */
+  async step(processId: string): Promise<void> {
+    let p = await this.#store.findProcess(processId);
+    if (!p || p.status !== 'running') return;
+    const cfg = json<ProcessConfig>(p.config, {} as ProcessConfig);
+    try {
+      if (Number(p.round) >= cfg.stop.max_rounds)
+        return await this.#end(p, 'finished', `The round limit (${cfg.stop.max_rounds}) was reached.`);
+      const all = await this.#store.messages(p.id);
+      const said = all.filter((m) => m.kind !== 'host');
+      const choice = await this.#choose(cfg, p, said);
+      // Paused or stopped while the host thought: nothing more this turn.
+      p = await this.#store.findProcess(processId);
+      if (!p || p.status !== 'running') return;
+      if ('stop' in choice) return await this.#end(p, 'finished', choice.stop);
+      const role = choice.role;
+      const hostNote = await this.#store.addMessage({
+        process_id: p.id,
+        round: Number(p.round) + 1,
+        role_id: role.role_id,
+        role_name: role.name,
+        kind: 'host',
+        content: `${role.name} speaks (${choice.reason}).`,
+      });
+      this.#said(p.id, this.#store.messageView(hostNote));
+      if (role.kind === 'human') {
+        await this.set(p, { status: 'waiting_human', waiting_role_id: role.role_id });
+        return;
+      }
+      const content = await this.#speak(cfg, p, role.role_id, said);
+      await this.said(p, role.role_id, role.name, 'agent', content);
+    } catch (e) {
+      const fresh = await this.#store.findProcess(processId);
+      if (fresh) await this.#end(fresh, 'failed', `The turn failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** A role's message (an agent's or a person's): saved, its notes kept, then the stop checks and the next turn. */
+  async said(
+    p: ProcessRow,
+    roleId: string,
+    roleName: string,
+    kind: 'agent' | 'human',
+    text: string,
+  ): Promise<ProcessRow> {
+    const notes = json<Record<string, string[]>>(p.notes, {});
+    const mine = [...text.matchAll(NOTE)].map((m) => m[1].trim());
+    if (mine.length) notes[roleId] = [...(notes[roleId] ?? []), ...mine].slice(-50);
+    const content = text.replace(NOTE, '').trim();
+    const round = Number(p.round) + 1;
+    const m = await this.#store.addMessage({
+      process_id: p.id,
+      round,
+      role_id: roleId,
+      role_name: roleName,
+      kind,
+      content,
+    });
+    this.#said(p.id, this.#store.messageView(m));
+    let next = await this.set(p, { round, notes: JSON.stringify(notes), status: 'running', waiting_role_id: '' });
+    const cfg = json<ProcessConfig>(p.config, {} as ProcessConfig);
+    if (cfg.stop.keyword && content.toLowerCase().includes(cfg.stop.keyword.toLowerCase())) {
+      await this.#end(next, 'finished', `"${cfg.stop.keyword}" was said.`);
+      return { ...next, status: 'finished' };
+    }
+    // Paused meanwhile: it stays paused.
+    const now = await this.#store.findProcess(p.id);
+    if (now && now.status !== 'running') return now;
+    next = now ?? next;
+    await this.queue(p.id);
+    return next;
+  }
+
+  async #speak(
+    cfg: ProcessConfig,
+    p: ProcessRow,
+    roleId: string,
+    said: { role_id: string; role_name: string; content: string }[],
+  ): Promise<string> {
+    const role = cfg.roles.find((r) => r.role_id === roleId)!;
+    const modelId = role.model_id || cfg.host.model_id;
+    const models = this.#ctx.service(ModelsService);
+    const model = await models.get(p.space_id, modelId);
+    const notes = json<Record<string, string[]>>(p.notes, {})[roleId] ?? [];
+    const { generateText } = await import('ai');
+    const { transcript } = await import('./host.ts');
+    const system = [
+      `You are ${role.name}, one of the roles of "${cfg.name}".`,
+      cfg.description,
+      role.persona,
+      cfg.variables.length
+        ? `Facts everyone knows:\n${cfg.variables.map((v) => `${v.name}: ${v.value}`).join('\n')}`
+        : '',
+      notes.length ? `Your private notes (only you see them):\n${notes.map((n) => `- ${n}`).join('\n')}` : '',
+      'Speak as yourself, briefly. A line starting with [note] is kept as a private note for you, not said aloud.',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    const r = await generateText({
+      model: await model.chat(),
+      system,
+      messages: [{ role: 'user', content: `${transcript(p.topic, said)}\n\nIt is your turn, ${role.name}.` }],
+      temperature: model.default_params.temperature,
+      maxOutputTokens: model.default_params.max_tokens,
+      maxRetries: 1,
+    });
+    await models
+      .recordUsage({
+        space_id: p.space_id,
+        model_id: model.model_id,
+        input_tokens: r.usage?.inputTokens ?? 0,
+        output_tokens: r.usage?.outputTokens ?? 0,
+        source: 'society',
+      })
+      .catch(() => undefined);
+    return r.text;
+  }
+}

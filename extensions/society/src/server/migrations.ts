@@ -1,0 +1,67 @@
+import type { Migration } from '@tessera/sdk/server';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_society',
+    up: async (db) => {
+      const ts = (t: ReturnType<typeof db.schema.createTable>) =>
+        t
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('updated_at', 'varchar(32)', (c) => c.notNull());
+      await ts(
+        db.schema
+          .createTable('society_meta')
+          .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+          .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+          .addColumn('name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull())
+          .addColumn('host', 'text', (c) => c.notNull())
+          .addColumn('stop', 'text', (c) => c.notNull())
+          .addColumn('variables', 'text', (c) => c.notNull())
+          .addColumn('published_version', 'integer', (c) => c.notNull())
+          .addColumn('created_by', 'varchar(32)', (c) => c.notNull()),
+      ).execute();
+      await db.schema.createIndex('society_meta_space').on('society_meta').column('space_id').execute();
+      await db.schema
+        .createTable('society_role')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('meta_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(50)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('persona', 'text', (c) => c.notNull())
+        .addColumn('model_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('ord', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('society_role_meta').on('society_role').column('meta_id').execute();
+      // A process keeps the society as it was when made (config), its turn, whose turn a person has, each role's notes.
+      await ts(
+        db.schema
+          .createTable('society_process')
+          .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+          .addColumn('meta_id', 'varchar(32)', (c) => c.notNull())
+          .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+          .addColumn('topic', 'text', (c) => c.notNull())
+          .addColumn('config', 'text', (c) => c.notNull())
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('round', 'integer', (c) => c.notNull())
+          .addColumn('waiting_role_id', 'varchar(32)', (c) => c.notNull())
+          .addColumn('notes', 'text', (c) => c.notNull())
+          .addColumn('end_reason', 'text', (c) => c.notNull())
+          .addColumn('started_by', 'varchar(32)', (c) => c.notNull()),
+      ).execute();
+      await db.schema.createIndex('society_process_meta').on('society_process').column('meta_id').execute();
+      await db.schema
+        .createTable('society_message')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('process_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('round', 'integer', (c) => c.notNull())
+        .addColumn('role_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('role_name', 'varchar(50)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('society_message_process').on('society_message').column('process_id').execute();
+    },
+  },
+];
