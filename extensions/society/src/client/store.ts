@@ -98,7 +98,11 @@ export function useLiveProcess(processId: string | null) {
         (e) => {
           const data = JSON.parse(e.data || '{}') as { message?: MessageView; process?: ProcessView };
           if (e.event === 'message' && data.message) setMessages((m) => [...m, data.message!]);
-          if (e.event === 'process' && data.process) setProcess(data.process);
+          if (e.event === 'process' && data.process) {
+            setProcess(data.process);
+            // The society's list of processes shows the state too.
+            void qc.invalidateQueries({ queryKey: ['society', 'processes'] });
+          }
         },
         { signal: controller.signal, handled: () => true },
       )
