@@ -64,6 +64,21 @@ describe('an agent society', () => {
     expect(messages.map((m: { role_name: string }) => m.role_name)).toEqual(['Alice', 'Bob', 'Alice', 'Bob']);
     expect(messages[0].content).toBe('Let us launch.');
     expect((await status(p)).end_reason).toMatch(/round limit \(4\)/);
+    // The host's words in the reader's language.
+    const zh = await owner.request(
+      'POST',
+      '/api/society/process/get_process_detail',
+      { process_id: p },
+      { 'accept-language': 'zh-CN' },
+    );
+    expect(zh.body.data.process.end_reason).toBe('已达到轮数上限（4）。');
+    const zhMessages = await owner.request(
+      'POST',
+      '/api/society/message/get_message_list',
+      { process_id: p },
+      { 'accept-language': 'zh-CN' },
+    );
+    expect(zhMessages.body.data.messages[0].content).toBe('Alice 发言（轮流）。');
     const memory = await owner.post('/api/society/process/get_memory', { process_id: p });
     expect(memory.roles.find((r: { name: string }) => r.name === 'Alice').notes).toEqual(['I will push for March']);
     expect(memory.roles.find((r: { name: string }) => r.name === 'Bob').notes).toEqual([]);

@@ -21,8 +21,11 @@ describe('the host of a society', () => {
 
   it('follows a rule for the last speaker, round robin otherwise', () => {
     const host = Host.parse({ mode: 'rules', rules: [{ after_role_id: 'a', next_role_id: 'c' }] });
-    expect(byRules(host, roles, 'a')).toMatchObject({ role: { role_id: 'c' }, reason: 'a rule' });
-    expect(byRules(host, roles, 'c').role.role_id).toBe('a');
+    expect(byRules(host, roles, 'a')).toMatchObject({
+      role: { role_id: 'c' },
+      why: { key: 'speaksRule', params: { role: 'C' } },
+    });
+    expect(byRules(host, roles, 'c')).toMatchObject({ role: { role_id: 'a' }, why: { key: 'speaksNoRule' } });
   });
 
   it("reads the model's choice by id or name, its stop, and nothing from prose", () => {

@@ -55,6 +55,11 @@ export class ArenaService {
   readonly #ctx: ServerContext;
   /** Leaderboards by space and category, until the next vote there. */
   readonly #boards = new LocalCache<string, { rows: LeaderboardRow[]; votes: number }>({ max: 500, ttlMs: 60_000 });
+  /** Battles fought per model and per pair, by space, until the next vote there (every new battle asks). */
+  readonly #counts = new LocalCache<string, { models: Map<string, number>; pairs: Map<string, number> }>({
+    max: 500,
+    ttlMs: 60_000,
+  });
   /** Battles being answered, to stop them (break_message). */
   readonly #running = new Map<string, AbortController>();
 
@@ -84,6 +89,8 @@ export class ArenaService {
 
   /** Battles each model fought, and each pair, among the voted ones. */
   async counts(spaceId: string): Promise<{ models: Map<string, number>; pairs: Map<string, number> }> {
+    const hit = this.#counts.get(spaceId);
+    if (hit) return hit;
     const { pairKey } = await import('./rating.ts');
     const models = new Map<string, number>();
     const pairs = new Map<string, number>();
@@ -92,7 +99,7 @@ export class ArenaService {
       models.set(b.model_b, (models.get(b.model_b) ?? 0) + 1);
       pairs.set(pairKey(b.model_a, b.model_b), (pairs.get(pairKey(b.model_a, b.model_b)) ?? 0) + 1);
     }
-    return { models, pairs };
+    return this.#counts.set(spaceId, { models, pairs });
   }
 
   async leaderboard(spaceId: string, category?: string): Promise<{ rows: LeaderboardRow[]; votes: number }> {
@@ -283,6 +290,7 @@ export class ArenaService {
       .executeTakeFirst();
     if (!Number(r.numUpdatedRows)) throw texts.error(409, 'voted');
     this.#boards.clear((key) => key.startsWith(`${b.space_id}:`));
+    this.#counts.delete(b.space_id);
     return { ...b, ...set };
   }
 

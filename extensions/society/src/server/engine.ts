@@ -6,9 +6,9 @@
 import { EventEmitter } from 'node:events';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
-import type { MessageView, ProcessView } from '../shared/api.ts';
 import type { Choice } from './host.ts';
-import { json, type ProcessConfig, type ProcessRow, type SocietyStore } from './store.ts';
+import { json, type MessageRow, type ProcessConfig, type ProcessRow, type SocietyStore } from './store.ts';
+import { texts, type HostText } from './texts.ts';
 
 export const STEP_JOB = 'society.step';
 /** A role's private notes: lines of its messages starting with [note] (kept from the others, shown to it later). */
@@ -29,31 +29,38 @@ export class Engine {
     await this.#ctx.service(JobQueueService).enqueue(STEP_JOB, { process_id: processId });
   }
 
-  #tell(p: ProcessView) {
-    this.events.emit(p.process_id, { type: 'process', process: p });
+  /** Pages following the process are told rows: each renders them in its reader's language. */
+  #tell(p: ProcessRow) {
+    this.events.emit(p.id, { type: 'process', process: p });
   }
-  #said(processId: string, m: MessageView) {
+  #said(processId: string, m: MessageRow) {
     this.events.emit(processId, { type: 'message', message: m });
   }
 
   async set(p: ProcessRow, set: Partial<ProcessRow>): Promise<ProcessRow> {
     await this.#store.setProcess(p.id, set);
     const next = { ...p, ...set };
-    this.#tell(this.#store.processView(next));
+    this.#tell(next);
     return next;
   }
 
-  async #end(p: ProcessRow, status: 'finished' | 'failed', reason: string): Promise<void> {
+  async #end(p: ProcessRow, status: 'finished' | 'failed', why: HostText): Promise<void> {
     const m = await this.#store.addMessage({
       process_id: p.id,
       round: Number(p.round),
       role_id: '',
       role_name: '',
       kind: 'host',
-      content: reason,
+      content: texts.text(why.key, why.params, 'en-US'),
+      text: JSON.stringify(why),
     });
-    this.#said(p.id, this.#store.messageView(m));
-    await this.set(p, { status, end_reason: reason, waiting_role_id: '' });
+    this.#said(p.id, m);
+    await this.set(p, {
+      status,
+      end_reason: texts.text(why.key, why.params, 'en-US'),
+      end_text: JSON.stringify(why),
+      waiting_role_id: '',
+    });
   }
 
   async #choose(
@@ -61,10 +68,11 @@ export class Engine {
     p: ProcessRow,
     said: { role_id: string; role_name: string; content: string }[],
   ): Promise<Choice> {
-    const { byRules, hostPrompt, readHostAnswer, roundRobin, transcript } = await import('./host.ts');
+    const { byRoundRobin, byRules, hostPrompt, modelChose, modelUnusable, readHostAnswer, transcript } =
+      await import('./host.ts');
     const roles = cfg.roles;
     const last = said.at(-1)?.role_id;
-    if (cfg.host.mode === 'round_robin') return { role: roundRobin(roles, last), reason: 'round robin' };
+    if (cfg.host.mode === 'round_robin') return byRoundRobin(roles, last);
     if (cfg.host.mode === 'rules') return byRules(cfg.host, roles, last);
     const models = this.#ctx.service(ModelsService);
     const model = await models.get(p.space_id, cfg.host.model_id);
@@ -86,9 +94,14 @@ export class Engine {
       })
       .catch(() => undefined);
     const answer = readHostAnswer(r.text, roles);
-    if (answer.stop) return { stop: answer.reason || 'The host ended the conversation.' };
-    if (answer.role) return { role: answer.role, reason: answer.reason || 'the host chose' };
-    return { role: roundRobin(roles, last), reason: 'round robin (the host’s answer could not be used)' };
+    if (answer.stop)
+      return {
+        stop: answer.reason
+          ? { key: 'endHost', params: { reason: answer.reason } }
+          : { key: 'endHostPlain', params: {} },
+      };
+    if (answer.role) return { role: answer.role, why: modelChose(answer.role, answer.reason) };
+    return modelUnusable(roles, last);
   }
 
   /** One turn of a running process (a background job). */
@@ -98,7 +111,7 @@ export class Engine {
     const cfg = json<ProcessConfig>(p.config, {} as ProcessConfig);
     try {
       if (Number(p.round) >= cfg.stop.max_rounds)
-        return await this.#end(p, 'finished', `The round limit (${cfg.stop.max_rounds}) was reached.`);
+        return await this.#end(p, 'finished', { key: 'endLimit', params: { max: String(cfg.stop.max_rounds) } });
       const all = await this.#store.messages(p.id);
       const said = all.filter((m) => m.kind !== 'host');
       const choice = await this.#choose(cfg, p, said);
@@ -113,9 +126,10 @@ export class Engine {
         role_id: role.role_id,
         role_name: role.name,
         kind: 'host',
-        content: `${role.name} speaks (${choice.reason}).`,
+        content: texts.text(choice.why.key, choice.why.params, 'en-US'),
+        text: JSON.stringify(choice.why),
       });
-      this.#said(p.id, this.#store.messageView(hostNote));
+      this.#said(p.id, hostNote);
       if (role.kind === 'human') {
         await this.set(p, { status: 'waiting_human', waiting_role_id: role.role_id });
         return;
@@ -124,7 +138,7 @@ export class Engine {
       await this.said(p, role.role_id, role.name, 'agent', content);
     } catch (e) {
       const fresh = await this.#store.findProcess(processId);
-      if (fresh) await this.#end(fresh, 'failed', `The turn failed: ${(e as Error).message}`);
+      if (fresh) await this.#end(fresh, 'failed', { key: 'endFailed', params: { detail: (e as Error).message } });
     }
   }
 
@@ -148,12 +162,13 @@ export class Engine {
       role_name: roleName,
       kind,
       content,
+      text: '',
     });
-    this.#said(p.id, this.#store.messageView(m));
+    this.#said(p.id, m);
     let next = await this.set(p, { round, notes: JSON.stringify(notes), status: 'running', waiting_role_id: '' });
     const cfg = json<ProcessConfig>(p.config, {} as ProcessConfig);
     if (cfg.stop.keyword && content.toLowerCase().includes(cfg.stop.keyword.toLowerCase())) {
-      await this.#end(next, 'finished', `"${cfg.stop.keyword}" was said.`);
+      await this.#end(next, 'finished', { key: 'endKeyword', params: { keyword: cfg.stop.keyword } });
       return { ...next, status: 'finished' };
     }
     // Paused meanwhile: it stays paused.

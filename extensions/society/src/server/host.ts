@@ -1,13 +1,19 @@
 // Who speaks next: round robin, rules (after a role, the next), or a model reading the transcript (which may also end
 // the process when the stop condition is met). A host model's answer that cannot be used falls back to round robin.
 import type { Host, RoleView } from '../shared/api.ts';
+import type { HostText, SocietyTextKey } from './texts.ts';
 
 export interface Said {
   role_id: string;
   role_name: string;
   content: string;
 }
-export type Choice = { role: RoleView; reason: string } | { stop: string };
+export type Choice = { role: RoleView; why: HostText } | { stop: HostText };
+
+const said = (key: SocietyTextKey, role: RoleView, params: Record<string, string> = {}): HostText => ({
+  key,
+  params: { role: role.name, ...params },
+});
 
 /** The role after the last speaker, in the roles' order (the first when nobody spoke). */
 export function roundRobin(roles: RoleView[], last?: string): RoleView {
@@ -15,12 +21,25 @@ export function roundRobin(roles: RoleView[], last?: string): RoleView {
   return roles[(i + 1) % roles.length];
 }
 
-export function byRules(host: Host, roles: RoleView[], last?: string): { role: RoleView; reason: string } {
+export function byRules(host: Host, roles: RoleView[], last?: string): { role: RoleView; why: HostText } {
   const rule = host.rules.find((r) => r.after_role_id === last);
   const next = rule && roles.find((r) => r.role_id === rule.next_role_id);
-  if (next) return { role: next, reason: 'a rule' };
-  return { role: roundRobin(roles, last), reason: 'round robin (no rule for the last speaker)' };
+  if (next) return { role: next, why: said('speaksRule', next) };
+  const role = roundRobin(roles, last);
+  return { role, why: said('speaksNoRule', role) };
 }
+
+/** The host's word for a speaker it was told round robin, or a model's choice (with its reason). */
+export const byRoundRobin = (roles: RoleView[], last?: string): { role: RoleView; why: HostText } => {
+  const role = roundRobin(roles, last);
+  return { role, why: said('speaksRoundRobin', role) };
+};
+export const modelChose = (role: RoleView, reason: string): HostText =>
+  reason ? said('speaksHost', role, { reason }) : said('speaksHostChose', role);
+export const modelUnusable = (roles: RoleView[], last?: string): { role: RoleView; why: HostText } => {
+  const role = roundRobin(roles, last);
+  return { role, why: said('speaksFallback', role) };
+};
 
 /** The host model's answer: {"next": "<role id or name>", "reason": "..."} or {"stop": true, "reason": "..."}. */
 export function readHostAnswer(text: string, roles: RoleView[]): { role?: RoleView; stop?: boolean; reason: string } {

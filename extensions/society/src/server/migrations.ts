@@ -47,6 +47,8 @@ export const migrations: Migration[] = [
           .addColumn('waiting_role_id', 'varchar(32)', (c) => c.notNull())
           .addColumn('notes', 'text', (c) => c.notNull())
           .addColumn('end_reason', 'text', (c) => c.notNull())
+          // The end as the host said it ({ key, params } of texts.ts), shown in each reader's language.
+          .addColumn('end_text', 'text', (c) => c.notNull().defaultTo(''))
           .addColumn('started_by', 'varchar(32)', (c) => c.notNull()),
       ).execute();
       await db.schema.createIndex('society_process_meta').on('society_process').column('meta_id').execute();
@@ -59,6 +61,8 @@ export const migrations: Migration[] = [
         .addColumn('role_name', 'varchar(50)', (c) => c.notNull())
         .addColumn('kind', 'varchar(16)', (c) => c.notNull())
         .addColumn('content', 'text', (c) => c.notNull())
+        // A host's sentence by key ({ key, params }), shown in each reader's language ('' for what a role said).
+        .addColumn('text', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('society_message_process').on('society_message').column('process_id').execute();

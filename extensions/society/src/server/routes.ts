@@ -28,7 +28,15 @@ import {
   UserReply,
 } from '../shared/api.ts';
 import type { Engine } from './engine.ts';
-import { iso, json, type MetaRow, type ProcessConfig, type SocietyStore } from './store.ts';
+import {
+  iso,
+  json,
+  type MessageRow,
+  type MetaRow,
+  type ProcessConfig,
+  type ProcessRow,
+  type SocietyStore,
+} from './store.ts';
 import { texts } from './texts.ts';
 
 export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: Engine): void {
@@ -252,6 +260,7 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
         waiting_role_id: '',
         notes: '{}',
         end_reason: '',
+        end_text: '',
         started_by: caller!.userId,
         created_at: now,
         updated_at: now,
@@ -263,7 +272,7 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
   ctx.route({
     ...OperateProcess,
     auth: ofProcess,
-    handler: async ({ body }) => {
+    handler: async ({ body, headers }) => {
       const p = await store.process(body.process_id);
       const allowed: Record<string, string[]> = {
         start: ['created'],
@@ -276,35 +285,40 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
       if (body.operation === 'stop') {
         const next = await engine.set(p, {
           status: 'stopped',
-          end_reason: 'Stopped by a person.',
+          end_reason: texts.text('endStopped', {}, 'en-US'),
+          end_text: JSON.stringify({ key: 'endStopped', params: {} }),
           waiting_role_id: '',
         });
-        return { process: store.processView(next) };
+        return { process: store.processView(next, headers['accept-language']) };
       }
-      if (body.operation === 'pause') return { process: store.processView(await engine.set(p, { status: 'paused' })) };
+      const lang = headers['accept-language'];
+      if (body.operation === 'pause')
+        return { process: store.processView(await engine.set(p, { status: 'paused' }), lang) };
       // start, or resume: a person whose turn it was still has it.
       const waiting = body.operation === 'resume' && p.waiting_role_id;
       const next = await engine.set(p, { status: waiting ? 'waiting_human' : 'running' });
       if (!waiting) await engine.queue(p.id);
-      return { process: store.processView(next) };
+      return { process: store.processView(next, lang) };
     },
   });
   ctx.route({
     ...ProcessDetail,
     auth: ofProcess,
-    handler: async ({ body }) => ({ process: store.processView(await store.process(body.process_id)) }),
+    handler: async ({ body, headers }) => ({
+      process: store.processView(await store.process(body.process_id), headers['accept-language']),
+    }),
   });
   ctx.route({
     ...ListProcesses,
     auth: ofMeta,
-    handler: async ({ body }) => {
+    handler: async ({ body, headers }) => {
       const rows = await store.db
         .selectFrom('society_process')
         .selectAll()
         .where('meta_id', '=', body.meta_id)
         .orderBy('created_at', 'desc')
         .execute();
-      return { processes: rows.map((p) => store.processView(p)) };
+      return { processes: rows.map((p) => store.processView(p, headers['accept-language'])) };
     },
   });
   ctx.route({
@@ -324,8 +338,8 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
   ctx.route({
     ...ListMessages,
     auth: ofProcess,
-    handler: async ({ body }) => ({
-      messages: (await store.messages(body.process_id)).map((m) => store.messageView(m)),
+    handler: async ({ body, headers }) => ({
+      messages: (await store.messages(body.process_id)).map((m) => store.messageView(m, headers['accept-language'])),
     }),
   });
   ctx.route({
@@ -344,14 +358,14 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
   ctx.route({
     ...UserReply,
     auth: ofProcess,
-    handler: async ({ body }) => {
+    handler: async ({ body, headers }) => {
       const p = await store.process(body.process_id);
       if (p.status !== 'waiting_human' || !p.waiting_role_id) throw texts.error(409, 'notWaiting');
       const role = json<ProcessConfig>(p.config, {} as ProcessConfig).roles.find(
         (r) => r.role_id === p.waiting_role_id,
       );
       const next = await engine.said(p, p.waiting_role_id, role?.name ?? '', 'human', body.content);
-      return { process: store.processView(next) };
+      return { process: store.processView(next, headers['accept-language']) };
     },
   });
   ctx.route({
@@ -362,17 +376,21 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
     summary:
       'Follow a process live: message { message } as each is said, process { process } as it changes; ends with it',
     body: z.object({ process_id: z.string().min(1).max(32) }),
-    handler: async ({ body, signal }, reply) => {
+    handler: async ({ body, signal, headers }, reply) => {
       const p = await store.process(body.process_id);
+      const lang = headers['accept-language'];
       const sse = reply.sse();
-      for (const m of await store.messages(p.id)) sse.send('message', { message: store.messageView(m) });
-      sse.send('process', { process: store.processView(p) });
+      for (const m of await store.messages(p.id)) sse.send('message', { message: store.messageView(m, lang) });
+      sse.send('process', { process: store.processView(p, lang) });
       const done = (s: string) => ['stopped', 'finished', 'failed'].includes(s);
       if (done(p.status)) return sse.close();
       await new Promise<void>((resolve) => {
-        const on = (e: { type: string; message?: unknown; process?: { status: string } }) => {
-          sse.send(e.type, e.type === 'message' ? { message: e.message } : { process: e.process });
-          if (e.process && done(e.process.status)) finish();
+        const on = (e: { type: string; message?: MessageRow; process?: ProcessRow }) => {
+          if (e.message) sse.send('message', { message: store.messageView(e.message, lang) });
+          if (e.process) {
+            sse.send('process', { process: store.processView(e.process, lang) });
+            if (done(e.process.status)) finish();
+          }
         };
         const finish = () => {
           engine.events.off(p.id, on);

@@ -2,7 +2,7 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { Host, Stop, type MessageView, type MetaView, type ProcessView, type RoleView } from '../shared/api.ts';
-import { texts } from './texts.ts';
+import { texts, type HostText } from './texts.ts';
 
 export interface MetaRow {
   id: string;
@@ -38,6 +38,7 @@ export interface ProcessRow {
   waiting_role_id: string;
   notes: string;
   end_reason: string;
+  end_text: string;
   started_by: string;
   created_at: string;
   updated_at: string;
@@ -50,6 +51,7 @@ export interface MessageRow {
   role_name: string;
   kind: string;
   content: string;
+  text: string;
   created_at: string;
 }
 interface SocietyDb {
@@ -144,7 +146,13 @@ export class SocietyStore {
   async findProcess(id: string): Promise<ProcessRow | undefined> {
     return this.db.selectFrom('society_process').selectAll().where('id', '=', id).executeTakeFirst();
   }
-  processView(p: ProcessRow): ProcessView {
+  /** A host's sentence kept by key, in the reader's language (`language`: an Accept-Language header). */
+  #said(text: string, fallback: string, language: unknown): string {
+    const t = json<HostText | null>(text, null);
+    return t ? texts.text(t.key, t.params, language) : fallback;
+  }
+
+  processView(p: ProcessRow, language?: unknown): ProcessView {
     const cfg = json<ProcessConfig | null>(p.config, null);
     return {
       process_id: p.id,
@@ -154,7 +162,7 @@ export class SocietyStore {
       round: Number(p.round),
       max_rounds: cfg?.stop.max_rounds ?? 0,
       waiting_role_id: p.waiting_role_id,
-      end_reason: p.end_reason,
+      end_reason: this.#said(p.end_text, p.end_reason, language),
       created_at: secs(p.created_at),
       updated_at: secs(p.updated_at),
     };
@@ -175,14 +183,14 @@ export class SocietyStore {
       .orderBy('id')
       .execute();
   }
-  messageView(m: MessageRow): MessageView {
+  messageView(m: MessageRow, language?: unknown): MessageView {
     return {
       message_id: m.id,
       round: Number(m.round),
       role_id: m.role_id,
       role_name: m.role_name,
       kind: m.kind,
-      content: m.content,
+      content: this.#said(m.text, m.content, language),
       created_at: secs(m.created_at),
     };
   }

@@ -234,7 +234,7 @@ export class SignInFlow {
     if (domains.length && !domains.includes(domain))
       return {
         summary,
-        refusal: new SsoRefusal('domain', { email: email || '?', domains: domains.join(', ') }),
+        refusal: email ? new SsoRefusal('domain', { email, domains: domains.join(', ') }) : new SsoRefusal('noEmail'),
       };
     const db = this.#connections.db;
     const linked = await db
