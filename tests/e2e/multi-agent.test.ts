@@ -55,6 +55,19 @@ describe('multi-agent bots in the browser', () => {
       .toContain('echo: Will it rain today?');
     await page.getByTestId('chat-steps').last().getByText(/Used/).click();
     await expect.poll(() => page.getByTestId('chat-step').first().textContent()).toContain('Weather');
+    // The answer says which agent gave it.
+    await expect.poll(() => page.getByTestId('chat-agent').last().textContent()).toBe('Weather');
+
+    // A jump line drawn from the new agent back to the desk: saved as the agent's links.
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(1);
+    await page
+      .locator('.react-flow__node[data-id="agent-1"] .react-flow__handle.source')
+      .dragTo(page.locator('.react-flow__node[data-id="start"] .react-flow__handle.target'));
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('bot-save-state').getAttribute('data-state')).toBe('saved');
+    const draft = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
+      .bot_info.config.settings;
+    expect(draft.agents.find((a: { id: string }) => a.id === 'agent-1').links).toEqual(['start']);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -76,6 +89,11 @@ describe('multi-agent bots in the browser', () => {
     await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
     await page.getByTestId('multi-agent-canvas').waitFor();
     expect(await page.getByTestId('multi-agent-settings').textContent()).toContain('添加 Agent');
+    await page.getByTestId('multi-agent-add').click();
+    const panel = page.getByTestId('multi-agent-panel');
+    await expect.poll(() => panel.getByTestId('multi-agent-kind').textContent()).toContain('另一个智能体');
+    expect(await panel.textContent()).toContain('全局跳转');
+    expect(await panel.getByTestId('multi-agent-hooks').textContent()).toContain('回答前调用的工作流');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,7 @@ import { Agent, signUp } from '../agent.ts';
 import { answerOf, completed, debugChat } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
+import { greetingCanvas, link, node, ref } from '../workflow-kit.ts';
 
 // Multi-agent bots with the real bots and models (the fake model server behind them): jumps by keywords and by a
 // model reading the intents (a wrong or unreadable answer keeps the conversation where it was), the agent that took
@@ -136,6 +137,131 @@ describe('a multi-agent bot', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toMatch(/Choose a model for the agent Orders/);
     expect(refused.body.msg).toMatch(/model that routes/);
+  });
+});
+
+describe('agents that are workflows and other bots, with hooks and their own suggested replies', () => {
+  const wf = (p: string, body: Record<string, unknown>) =>
+    owner.post(`/api/workflow_api/${p}`, { space_id: space, ...body });
+  const publishFlow = async (name: string, canvas: unknown) => {
+    const { workflow_id } = await wf('create', { name: `${name} ${Math.random()}`, desc: '' });
+    await wf('save', { workflow_id, schema: canvas });
+    await wf('publish', { workflow_id, workflow_version: 'v1.0.0', force: true });
+    return workflow_id as string;
+  };
+  /** Start(query) -> Text "Please: {{query}}" -> End(query): a hook that rewrites the message. */
+  const rewriter = () => ({
+    nodes: [
+      node('start', '1', { title: 'Start', outputs: [{ name: 'query', type: 'string' }] }),
+      node('text', '15', {
+        title: 'Rewrite',
+        inputs: [ref('q', 'start', ['query'])],
+        settings: { mode: 'concat', template: 'Please: {{q}}' },
+      }),
+      node('end', '2', { title: 'End', inputs: [ref('query', 'text', ['output'])] }),
+    ],
+    links: [link('start', 'text'), link('text', 'end')],
+  });
+
+  it('lets a published workflow answer for an agent, and names the answering agent on the answer', async () => {
+    const greeter = await publishFlow('greeter', greetingCanvas());
+    const bot = await makeBot(owner, space, {
+      agents: [
+        ...agents(model).slice(0, 1),
+        { id: 'greet', name: 'Greeter', keywords: ['hi'], kind: 'workflow', workflow_id: greeter },
+      ],
+      start_agent_id: 'desk',
+      router: { mode: 'rules' },
+      jump: 'reroute',
+    });
+    const events = await debugChat(owner, space, bot, 'hi Ann');
+    expect(handoff(events)[0]).toMatchObject({ to: 'Greeter', by: 'rules' });
+    expect(answerOf(events)).toBe('Hello, hi Ann!');
+    expect(completed(events, 'answer')[0].meta_data).toMatchObject({ agent_id: 'greet', agent_name: 'Greeter' });
+    // The desk answers the rest, and says so.
+    const other = await debugChat(owner, space, bot, 'what now?');
+    expect(completed(other, 'answer')[0].meta_data).toMatchObject({ agent_name: 'Desk' });
+  });
+
+  it('lets another published bot answer as it is published, and refuses one that is not', async () => {
+    const { bot_id: helper } = await owner.post('/api/draftbot/create', {
+      space_id: space,
+      name: `helper ${Math.random()}`,
+    });
+    const info = (
+      await owner.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: helper })
+    ).bot_info;
+    await owner.post('/api/playground_api/draftbot/update_draft_bot_info', {
+      space_id: space,
+      bot_id: helper,
+      base_revision: info.revision,
+      config: { ...info.config, settings: { prompt: 'You are the published helper.', model: { model_id: model } } },
+    });
+    const bot = await makeBot(owner, space, {
+      agents: [
+        ...agents(model).slice(0, 1),
+        { id: 'helper', name: 'Helper', keywords: ['help'], kind: 'bot', bot_id: helper },
+      ],
+      start_agent_id: 'desk',
+      router: { mode: 'rules' },
+      jump: 'reroute',
+    });
+    // Not published yet: the turn fails with a message that says so.
+    const early = await debugChat(owner, space, bot, 'help me');
+    const failed = early.find((e) => e.event === 'conversation.chat.failed');
+    expect(failed?.data.last_error.msg).toMatch(/is not published: publish it first/);
+    await owner.post('/api/draftbot/publish', { space_id: space, bot_id: helper, connectors: ['1024'] });
+    const events = await debugChat(owner, space, bot, 'help me');
+    expect(answerOf(events)).toBe('echo: help me');
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages[0])).toContain('You are the published helper.');
+  });
+
+  it('calls the hooks around an agent (the before hook rewrites the message) and gives it its own suggested replies', async () => {
+    const hook = await publishFlow('rewriter', rewriter());
+    const bot = await makeBot(owner, space, {
+      agents: [
+        ...agents(model).slice(0, 1),
+        {
+          id: 'orders',
+          name: 'Orders',
+          keywords: ['refund'],
+          prompt: 'You handle orders.',
+          model: { model_id: model },
+          hooks: { before: { workflow_id: hook }, after: { workflow_id: hook } },
+          suggest_reply: { mode: 'default' },
+        },
+      ],
+      start_agent_id: 'desk',
+      router: { mode: 'rules' },
+      jump: 'reroute',
+    });
+    const events = await debugChat(owner, space, bot, 'refund');
+    expect(answerOf(events)).toBe('echo: Please: refund');
+    const calls = completed(events, 'function_call').map((m) => JSON.parse(m.content).name);
+    expect(calls).toEqual(['handoff', 'hook_before', 'hook_after']);
+    // The orders agent suggests replies; the bot's own setting (off) holds for the desk.
+    expect(completed(events, 'follow_up').length).toBeGreaterThan(0);
+    expect(completed(await debugChat(owner, space, bot, 'hello'), 'follow_up')).toEqual([]);
+  });
+
+  it('shows a failing hook among the steps and answers anyway, unless the hook is strict', async () => {
+    const bot = (strict: boolean) =>
+      makeBot(owner, space, {
+        agents: [
+          {
+            ...agents(model)[0],
+            hooks: { before: { workflow_id: '7000000000000000001', strict } },
+          },
+        ],
+        start_agent_id: 'desk',
+        router: { mode: 'rules' },
+      });
+    const lenient = await debugChat(owner, space, await bot(false), 'hello');
+    expect(answerOf(lenient)).toBe('echo: hello');
+    const result = completed(lenient, 'tool_response').find((m) => m.meta_data?.name === 'hook_before');
+    expect(result?.meta_data.error).toBe('true');
+    const strict = await debugChat(owner, space, await bot(true), 'hello');
+    expect(strict.some((e) => e.event === 'conversation.chat.failed')).toBe(true);
   });
 });
 

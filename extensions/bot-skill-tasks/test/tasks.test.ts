@@ -38,6 +38,7 @@ const bots: Bots = {
     skill.draft = settings;
   },
   publication: async () => undefined,
+  publishedConfig: async () => undefined,
 };
 /** The tasks skill's settings in the stand-in bot's draft and published version. */
 const skill: { draft: unknown; published: unknown } = { draft: undefined, published: undefined };

@@ -1,21 +1,19 @@
-// The multi-agent bot mode: agents (a persona with its model and skills, or a chat-flow) that take the conversation
-// when their intent fits (a model judges) or their keywords appear (rules); the agent that took over keeps it (or
-// every turn is routed again); each turn's answering agent, and why, shows among the answer's steps. An agent is run
-// by the mode that answers for one (single agent, chat-flow) through the BotModes point, with its own skills.
-import { defineErrorTexts, defineExtension } from '@tessera/sdk/server';
-import { BotModeCode, BotModes, type BotTurnContext, type TurnResult } from '@tessera/ext-bots/shared';
+// The multi-agent bot mode: agents (a persona with its model and skills, a chat-flow, a workflow or another published
+// bot) that take the conversation when their intent fits (a model judges) or their keywords appear (rules); the agent
+// that took over keeps it, every turn is routed again from the start, or from the agent holding it; agents with a
+// global jump are judged on every turn. Each turn's answering agent is on the answer (meta_data) and, with why, among
+// its steps.
+import { defineExtension } from '@tessera/sdk/server';
+import { BotModeCode, BotModes } from '@tessera/ext-bots/shared';
 import { ModelsService } from '@tessera/ext-models/shared';
-import { MultiAgentSettings, matches, problemsOf, type Agent } from '../shared.ts';
-import { route, type Decision } from './router.ts';
+import { MultiAgentSettings, linksOf, problemsOf, type Agent } from '../shared.ts';
+import { AgentRunner } from './agents.ts';
+import { decide } from './decide.ts';
 import { Holders, migrations } from './state.ts';
+import { texts } from './texts.ts';
 
-const texts = defineErrorTexts('bot_multi_agent', {
-  noAgents: ['The bot has no agents: add one in its settings.', '智能体没有 Agent：请在设置中添加一个。'],
-  modeOff: [
-    'The agent {{agent}} needs the {{mode}} mode, which is off in this studio.',
-    'Agent {{agent}} 需要“{{mode}}”模式，但它在此工作室中已停用。',
-  ],
-});
+/** Coze's agent types: 1 a persona with its model, 2 a flow (chat-flow or workflow), 4 another bot. */
+const AGENT_TYPE: Record<Agent['kind'], number> = { llm: 1, chatflow: 2, workflow: 2, bot: 4 };
 
 export default defineExtension({
   id: 'bot-mode-multi-agent',
@@ -23,19 +21,7 @@ export default defineExtension({
     ctx.migrations(migrations);
     texts.register(ctx);
     const holders = new Holders(ctx);
-
-    const runAgent = (turn: BotTurnContext, agent: Agent): Promise<TurnResult> => {
-      const key = agent.kind === 'llm' ? 'single-agent' : 'chatflow';
-      const mode = ctx.registry(BotModes).get(key);
-      if (!mode) throw texts.error(400, 'modeOff', { agent: agent.name, mode: key });
-      const settings = mode.settings.parse(
-        agent.kind === 'llm'
-          ? { prompt: agent.prompt, model: agent.model }
-          : { workflow_id: agent.workflow_id, workflow_name: agent.workflow_name },
-      );
-      // The bot's skills serve every agent; an agent's own add to them (or set one differently).
-      return mode.run({ ...turn, settings, skills: () => turn.skillsOf({ ...turn.config.skills, ...agent.skills }) });
-    };
+    const agents = new AgentRunner(ctx);
 
     ctx.register(BotModes, {
       key: 'multi-agent',
@@ -65,11 +51,27 @@ export default defineExtension({
           agents: v.agents.map((a) => ({
             agent_id: a.id,
             agent_name: a.name,
-            agent_type: a.kind === 'llm' ? 1 : 2,
+            agent_type: AGENT_TYPE[a.kind],
             intents: a.intent ? [{ intent: a.intent }] : [],
             prompt_info: { prompt: a.prompt },
             model_info: { model_id: a.model.model_id, model_name: a.model.model_name ?? '' },
+            ...(a.kind === 'bot' ? { reference_id: a.bot_id } : {}),
+            ...(a.kind === 'chatflow' || a.kind === 'workflow'
+              ? { workflow_info_list: [{ id: a.workflow_id, name: a.workflow_name ?? '' }] }
+              : {}),
+            next_agent_ids: linksOf(v, a).map((n) => n.id),
             is_start: a.id === v.start_agent_id,
+            is_global: a.global_jump,
+            position: a.position,
+            suggest_reply_info: { reply_mode: a.suggest_reply.mode, customized_prompt: a.suggest_reply.prompt },
+            hook_info: {
+              pre_agent_hook: a.hooks.before
+                ? [{ workflow_id: a.hooks.before.workflow_id, strong_dep: a.hooks.before.strict }]
+                : [],
+              post_agent_hook: a.hooks.after
+                ? [{ workflow_id: a.hooks.after.workflow_id, strong_dep: a.hooks.after.strict }]
+                : [],
+            },
           })),
           jump_config: { mode: v.jump, back_keywords: v.back_keywords },
         };
@@ -80,21 +82,13 @@ export default defineExtension({
         if (!start) throw texts.error(400, 'noAgents');
         const heldId = await holders.get(turn.conversationId);
         const held = s.agents.find((a) => a.id === heldId) ?? start;
-        const opts = {
+        const d = await decide(s, start, held, turn.query, {
           spaceId: turn.spaceId,
           models: ctx.optionalService(ModelsService),
           signal: turn.signal,
+          language: turn.language,
           recordUsage: turn.recordUsage,
-        };
-        let d: Decision;
-        if (s.jump === 'reroute' || held.id === start.id) d = await route(s, start, held, turn.query, opts);
-        else {
-          const back = matches(s.back_keywords, turn.query);
-          d = back
-            ? await route(s, start, start, turn.query, opts)
-            : { agent: held, by: 'holder', reason: 'It holds the conversation.' };
-          if (back) d = { ...d, reason: `"${back}" sends the conversation back to be routed. ${d.reason}` };
-        }
+        });
         // Which agent answers, and why, among the answer's steps (the debug chat shows each jump).
         const id = `handoff-${turn.chatId}`;
         turn.emit.toolCall({
@@ -104,7 +98,7 @@ export default defineExtension({
         });
         turn.emit.toolResult({ id, name: 'handoff', output: { agent: d.agent.name, agent_id: d.agent.id } });
         await holders.set(turn.conversationId, turn.botId, d.agent.id);
-        return runAgent(turn, d.agent);
+        return agents.run(turn, d.agent);
       },
     });
   },

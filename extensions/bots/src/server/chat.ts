@@ -9,6 +9,7 @@ import {
   type BotTool,
   type SkillContribution,
   type TurnMessage,
+  type TurnResult,
 } from '../shared/index.ts';
 import {
   chatView,
@@ -200,6 +201,8 @@ export class ChatService {
       const answerId = this.#store.newId();
       const answerAt = Date.now();
       let reasoning = '';
+      // What the mode says of its answer (who answered, in a mode with several agents): the answer's meta_data.
+      const answerMeta: Record<string, string> = {};
       const answerView = (content: string) =>
         messageView({
           ...base,
@@ -209,7 +212,7 @@ export class ChatService {
           content,
           content_type: 'text',
           reasoning_content: '',
-          meta_data: '{}',
+          meta_data: JSON.stringify(answerMeta),
           feedback: null,
           created_at: answerAt,
           updated_at: Date.now(),
@@ -325,7 +328,9 @@ export class ChatService {
           },
           toolCall,
           toolResult,
+          meta: (values) => Object.assign(answerMeta, values),
         },
+        language: s.language === 'zh-CN' || s.language === 'en-US' ? s.language : undefined,
       });
       await Promise.all(pending);
       // A mode that used models through something else (a chat-flow's LLM nodes) reports the tokens itself.
@@ -347,6 +352,7 @@ export class ChatService {
         type: 'answer',
         content: answer,
         reasoning_content: reasoning,
+        ...(Object.keys(answerMeta).length ? { meta_data: JSON.stringify(answerMeta) } : {}),
       });
       emit('conversation.message.completed', messageView(answerRow));
       const suggestStart = at();
@@ -356,8 +362,9 @@ export class ChatService {
         settings,
         [...history, { role: 'user', content: query }, { role: 'assistant', content: answer }],
         live.controller.signal,
+        result.suggest,
       );
-      if (s.config.suggest_reply.mode !== 'off')
+      if ((result.suggest?.mode ?? s.config.suggest_reply.mode) !== 'off')
         spans.push({
           name: 'suggested replies',
           kind: 'suggestions',
@@ -533,18 +540,17 @@ export class ChatService {
     settings: unknown,
     transcript: TurnMessage[],
     signal: AbortSignal,
+    override?: TurnResult['suggest'],
   ): Promise<string[]> {
-    if (s.config.suggest_reply.mode === 'off') return [];
-    const modelId = mode.modelOf?.(settings);
+    const reply = override ?? s.config.suggest_reply;
+    if (reply.mode === 'off') return [];
+    const modelId = override?.model_id || mode.modelOf?.(settings);
     const models = this.#ctx.optionalService(ModelsService);
     if (!modelId || !models) return [];
     try {
       const { generateText } = await import('ai');
       const model = await models.get(s.bot.space_id, modelId);
-      const prompt =
-        s.config.suggest_reply.mode === 'custom' && s.config.suggest_reply.prompt.trim()
-          ? s.config.suggest_reply.prompt
-          : DEFAULT_SUGGEST_PROMPT;
+      const prompt = reply.mode === 'custom' && reply.prompt?.trim() ? reply.prompt : DEFAULT_SUGGEST_PROMPT;
       const r = await generateText({
         model: await model.chat(),
         system: prompt,

@@ -167,6 +167,10 @@ export default defineExtension({
           creator_id: b.creator_id,
         };
       },
+      publishedConfig: async (botId) => {
+        const p = await bots.published(botId).catch(() => undefined);
+        return p && { version: p.version, config: p.config };
+      },
     });
     ctx.provide(BotChatsService, {
       async start(t) {

@@ -153,6 +153,11 @@ export interface TurnEmitter {
   reasoning(text: string): void;
   toolCall(call: { id: string; name: string; arguments: unknown }): void;
   toolResult(result: { id: string; name: string; output?: unknown; error?: string }): void;
+  /**
+   * Values kept in the answer's `meta_data` (strings, as the open API's), merged with earlier ones: who answered in
+   * a mode with several agents (`agent_id`, `agent_name`) ... Sent with the answer's deltas from then on.
+   */
+  meta?(values: Record<string, string>): void;
 }
 
 /** One turn of a conversation, as a mode runs it. */
@@ -178,12 +183,19 @@ export interface BotTurnContext extends TurnIdentity {
   /** Records model tokens against the space, model and conversation. */
   recordUsage(usage: { model_id: string; input_tokens: number; output_tokens: number }): Promise<void>;
   signal: AbortSignal;
+  /** The reader's language, for what a mode writes itself (the reasons among its steps). */
+  language?: Language;
 }
 
 export interface TurnResult {
   /** The whole answer (the deltas joined, unless the mode says otherwise). */
   answer?: string;
   usage?: { input_tokens: number; output_tokens: number };
+  /**
+   * Suggested replies for this turn, in place of the bot's (a mode with several agents gives each agent its own):
+   * off, the default prompt or this prompt, asked of this model (else the mode's `modelOf`).
+   */
+  suggest?: { mode: 'off' | 'default' | 'custom'; prompt?: string; model_id?: string };
 }
 
 /** A bot mode (single agent, chat-flow, multi-agent ...), each an extension. */
@@ -263,6 +275,11 @@ export interface Bots {
   setSkillSettings(botId: string, skill: string, settings: unknown, userId: string): Promise<void>;
   /** The published version as a channel shows it: where it is offered, with each channel's settings (undefined: not published). */
   publication(botId: string): Promise<BotPublication | undefined>;
+  /**
+   * The configuration of the bot's published version (undefined when it is not published): a mode that lets another
+   * bot answer (an agent of a multi-agent bot) runs that bot's mode with it.
+   */
+  publishedConfig(botId: string): Promise<{ version: string; config: BotConfig } | undefined>;
 }
 
 export interface BotPublication extends BotSummary {

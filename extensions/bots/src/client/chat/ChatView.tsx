@@ -259,6 +259,11 @@ function TurnView({
       {turn.steps.length > 0 && <Steps steps={turn.steps} />}
       <div className="tessera-chat-row assistant">
         <div className="tessera-chat-bubble assistant" data-testid="chat-answer">
+          {turn.answer?.meta_data?.agent_name && (
+            <div className="tessera-chat-agent" data-testid="chat-agent">
+              {turn.answer.meta_data.agent_name}
+            </div>
+          )}
           {turn.answer?.reasoning_content && (
             <details className="tessera-chat-reasoning">
               <summary>{t('chat.reasoning')}</summary>

@@ -8,6 +8,8 @@ export interface ChatMessage {
   type: string;
   content: string;
   reasoning_content?: string;
+  /** The open API's meta_data: on an answer, `agent_name` says which agent answered (a bot of several agents). */
+  meta_data?: Record<string, string>;
   feedback?: 'like' | 'dislike';
   created_at: number;
 }
