@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatEventType, CozeAPI, RoleType } from '@coze/api';
 import { Agent, signUp } from '../agent.ts';
 import { answerOf, completed, debugChat } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
@@ -262,6 +263,49 @@ describe('agents that are workflows and other bots, with hooks and their own sug
     expect(result?.meta_data.error).toBe('true');
     const strict = await debugChat(owner, space, await bot(true), 'hello');
     expect(strict.some((e) => e.event === 'conversation.chat.failed')).toBe(true);
+  });
+});
+
+describe('a published multi-agent bot through @coze/api', () => {
+  it('streams and polls chats as for any bot, the agent named on the answer and kept across turns', async () => {
+    const bot = await makeBot(owner, space, {
+      agents: agents(model),
+      start_agent_id: 'desk',
+      router: { mode: 'rules' },
+      jump: 'keep',
+    });
+    await owner.post('/api/draftbot/publish', { space_id: space, bot_id: bot, connectors: ['1024'] });
+    const pat = await owner.post('/api/permission_api/pat/create', {
+      name: 'multi',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['bot.read', 'bot.chat'] }],
+    });
+    const coze = new CozeAPI({ token: pat.token, baseURL: studio.url });
+    const events = [];
+    for await (const e of coze.chat.stream({
+      bot_id: bot,
+      user_id: 'end-user',
+      additional_messages: [{ role: RoleType.User, content: 'a refund please', content_type: 'text' }],
+    }))
+      events.push(e);
+    const names = events.map((e) => e.event);
+    expect(names.slice(0, 2)).toEqual([
+      ChatEventType.CONVERSATION_CHAT_CREATED,
+      ChatEventType.CONVERSATION_CHAT_IN_PROGRESS,
+    ]);
+    expect(names.slice(-2)).toEqual([ChatEventType.CONVERSATION_CHAT_COMPLETED, ChatEventType.DONE]);
+    const chat = events.at(-2)!.data as { id: string; conversation_id: string };
+    const messages = await coze.chat.messages.list(chat.conversation_id, chat.id);
+    const answer = messages.find((m) => m.type === 'answer')!;
+    expect(answer.content).toBe('echo: a refund please');
+    expect(answer.meta_data).toMatchObject({ agent_name: 'Orders' });
+    const next = await coze.chat.createAndPoll({
+      bot_id: bot,
+      conversation_id: chat.conversation_id,
+      user_id: 'end-user',
+      additional_messages: [{ role: RoleType.User, content: 'when will it come?', content_type: 'text' }],
+    });
+    expect(next.messages!.find((m) => m.type === 'answer')!.meta_data).toMatchObject({ agent_name: 'Orders' });
   });
 });
 
