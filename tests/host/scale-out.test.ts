@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
 import { signUp, type Agent } from '../agent.ts';
 import { greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
-import { startFakeLlm } from '../fixtures/fake-llm.ts';
+import { addFakeModel, startFakeLlm } from '../fixtures/fake-llm.ts';
+import { postRaw, readSse, type ChatEvent } from '../bots-kit.ts';
 
 // The scale-out suite: BullMQ on Redis, with async runs executed by a separate `./tessera worker`.
 // It runs when TESSERA_TEST_REDIS_URL is set (.ci/run starts a redis-server for it).
@@ -260,6 +261,44 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
       const second = await add('Expense claims get your money back within a week.');
       expect(await semantic('reimbursement')).toEqual([second]);
       expect(llm.requests.some((r) => r.path.endsWith('/embeddings'))).toBe(true);
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('a society whose turns the worker runs is followed live from the studio (told across processes through Redis)', async () => {
+    const llm = await startFakeLlm();
+    try {
+      const agent = admin;
+      const space = (await agent.post('/api/space/create', { name: 'Scale society' })).space_id;
+      const model = await addFakeModel(agent, llm.url);
+      const { meta } = await agent.post('/api/society/meta/create', { space_id: space, name: 'Pair' });
+      await agent.post('/api/society/meta/role/batch_create', {
+        meta_id: meta.meta_id,
+        roles: [
+          { name: 'Ann', model_id: model },
+          { name: 'Ben', model_id: model },
+        ],
+      });
+      await agent.post('/api/society/meta/update', { meta_id: meta.meta_id, stop: { max_rounds: 2 } });
+      const { process } = await agent.post('/api/society/process/create_process', {
+        meta_id: meta.meta_id,
+        topic: 'Lunch',
+      });
+      const res = await postRaw(agent, '/api/society/process/stream', { process_id: process.process_id });
+      let started = false;
+      // Started once the page follows it: every message from then on comes from the worker, told through Redis.
+      const events = await readSse(res, (e: ChatEvent) => {
+        if (e.event !== 'process' || started) return;
+        started = true;
+        void agent.post('/api/society/process/Operate_process', {
+          process_id: process.process_id,
+          operation: 'start',
+        });
+      });
+      const spoken = events.filter((e) => e.event === 'message' && e.data.message.kind === 'agent');
+      expect(spoken.map((e) => e.data.message.role_name)).toEqual(['Ann', 'Ben']);
+      expect(events.at(-1)).toMatchObject({ event: 'process', data: { process: { status: 'finished' } } });
     } finally {
       await llm.close();
     }

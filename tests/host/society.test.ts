@@ -163,4 +163,70 @@ describe('an agent society', () => {
     const copy = await owner.post('/api/society/meta/duplicate', { meta_id: id });
     expect(copy.meta.roles.map((r: { name: string }) => r.name)).toEqual(['Solo']);
   });
+
+  it('lets roles change the variables everyone knows', async () => {
+    const id = await society(
+      [
+        { name: 'Planner', model_id: model },
+        { name: 'Critic', model_id: model },
+      ],
+      { stop: { max_rounds: 2 } },
+    );
+    await owner.post('/api/society/meta/update', { meta_id: id, variables: [{ name: 'budget', value: '50' }] });
+    llm.script({ text: 'More money.\n[set budget = 100]' });
+    const p = await run(id, 'The budget');
+    await settled(p, 'finished');
+    expect((await said(p))[0].content).toBe('More money.');
+    const memory = await owner.post('/api/society/process/get_memory', { process_id: p });
+    expect(memory.shared.variables).toEqual([{ name: 'budget', value: '100' }]);
+    const all = (await owner.post('/api/society/message/get_message_list', { process_id: p })).messages;
+    expect(all.map((m: { content: string }) => m.content)).toContain('Planner set budget to "100".');
+    // The critic's turn knew the new value; the society itself is unchanged.
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages[0])).toContain('budget: 100');
+    expect((await owner.post('/api/society/meta/detail', { meta_id: id })).meta.variables).toEqual([
+      { name: 'budget', value: '50' },
+    ]);
+  });
+
+  it('lets a published bot speak for a role, in one conversation per process', async () => {
+    const { bot_id } = await owner.post('/api/draftbot/create', { space_id: space, name: `Critic ${Math.random()}` });
+    const info = (await owner.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id }))
+      .bot_info;
+    await owner.post('/api/playground_api/draftbot/update_draft_bot_info', {
+      space_id: space,
+      bot_id,
+      base_revision: info.revision,
+      config: { ...info.config, settings: { prompt: 'You are the critic bot.', model: { model_id: model } } },
+    });
+    const id = await society(
+      [
+        { name: 'Writer', model_id: model },
+        { name: 'Critic', kind: 'bot', bot_id },
+      ],
+      { stop: { max_rounds: 4 } },
+    );
+    // Not yet published to the API: the process is refused with what to do.
+    const early = await owner.request('POST', '/api/society/process/create_process', { meta_id: id, topic: 'x' });
+    expect(early.status).toBe(400);
+    expect(early.body.msg).toMatch(/not published to the API/);
+    await owner.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
+    const p = await run(id, 'A poem');
+    await settled(p, 'finished');
+    const messages = await said(p);
+    expect(messages.map((m: { role_name: string }) => m.role_name)).toEqual(['Writer', 'Critic', 'Writer', 'Critic']);
+    expect(messages[1].content).toMatch(/^echo: .*It is your turn\.$/s);
+    // The bot answered with its own persona, and its second turn went on in the same conversation.
+    const botTurns = llm.requests.filter((r) => JSON.stringify(r.body.messages[0]).includes('You are the critic bot.'));
+    expect(botTurns.length).toBe(2);
+    expect(botTurns[1].body.messages.length).toBeGreaterThan(botTurns[0].body.messages.length);
+    // A role cannot be a bot of another space.
+    const other = (await owner.post('/api/space/create', { name: 'Other' })).space_id;
+    const { bot_id: foreign } = await owner.post('/api/draftbot/create', { space_id: other, name: 'Foreign' });
+    const refused = await owner.request('POST', '/api/society/meta/role/batch_create', {
+      meta_id: id,
+      roles: [{ name: 'Spy', kind: 'bot', bot_id: foreign }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toMatch(/not in this space/);
+  });
 });

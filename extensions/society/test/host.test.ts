@@ -8,6 +8,7 @@ const roles: RoleView[] = ['a', 'b', 'c'].map((id, order) => ({
   kind: 'agent',
   persona: '',
   model_id: '',
+  bot_id: '',
   order,
 }));
 

@@ -29,6 +29,7 @@ import {
   ExtensionAdminService,
   localizedMessage,
   HostInfoService,
+  BroadcastService,
   JobQueueService,
   SchedulesService,
   OutboundHttpService,
@@ -276,6 +277,11 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
   host.provideHostService(JobQueueService, queue);
+  const reportBroadcast = (message: string, error: unknown) => host.report({ source: 'broadcast', message, error });
+  const broadcast = config.redisUrl
+    ? await (await import('./broadcast.ts')).redisBroadcast(config.redisUrl, config.queue.prefix, reportBroadcast)
+    : new (await import('./broadcast.ts')).LocalBroadcast(reportBroadcast);
+  host.provideHostService(BroadcastService, broadcast);
   const schedules = new DatabaseSchedules(database.db, queue, {
     pollMs: config.queue.schedulePollMs,
     jobs: () =>
@@ -589,6 +595,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       await app.close();
       await schedules.stop();
       await queue.stop();
+      if ('close' in broadcast) await broadcast.close();
       await host.stop();
       await bulkWriter?.close();
       await database.db.destroy();

@@ -913,6 +913,27 @@ export const SchedulesService = defineService<Schedules>({
   description: 'Cron and one-off schedules that enqueue a background job at their times, once across processes.',
 });
 
+/**
+ * Messages to every studio process (pages following something live while its work runs in another process): Redis
+ * pub/sub with the scale-out engine (REDIS_URL), in-process otherwise. At most once, in order per channel; a listener
+ * that throws is reported, not retried. Facts that must not be lost belong in the database, told here as well.
+ */
+export interface Broadcast {
+  /** Tells the channel's listeners in every process, this one's included. The message must be JSON. */
+  publish(channel: string, message: unknown): void;
+  /**
+   * The channel's messages from any process; returns what stops listening, with `ready` (resolved once messages
+   * published from now on reach it: read a snapshot after it, so nothing falls between the two).
+   */
+  subscribe(channel: string, listener: (message: unknown) => void): Subscription;
+}
+export type Subscription = (() => void) & { ready: Promise<void> };
+export const BroadcastService = defineService<Broadcast>({
+  id: 'host.broadcast',
+  owner: 'host',
+  description: 'Messages to every studio process (Redis pub/sub when scaled out, in-process otherwise).',
+});
+
 export interface Secrets {
   /** Encrypts for storage at rest (AES-256-GCM). */
   encrypt(plain: string): string;

@@ -6,6 +6,7 @@ import { ModelSelect } from '@tessera/ext-models/client';
 import { EmptyState, ListRow, PageHeader } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RoleForm } from './RoleForm.tsx';
 import { useLiveProcess, useSocieties, useSociety, useSpaceId, type MetaView } from './store.ts';
 
 const label = { fontSize: 12, color: 'var(--color-text-2)', margin: '14px 0 4px' } as const;
@@ -66,7 +67,6 @@ function Society({ meta, spaceId }: { meta: MetaView; spaceId: string }) {
   const { t } = useTranslation('society');
   const s = useSociety(meta.meta_id);
   const m = s.detail.data ?? meta;
-  const [role, setRole] = useState({ name: '', kind: 'agent' as 'agent' | 'human', persona: '', model_id: '' });
   const [topic, setTopic] = useState('');
   const [following, setFollowing] = useState<string | null>(null);
   return (
@@ -125,56 +125,11 @@ function Society({ meta, spaceId }: { meta: MetaView; spaceId: string }) {
             </Popconfirm>
           </ListRow>
         ))}
-        <div style={{ display: 'grid', gap: 6, marginTop: 8 }} data-testid="society-role-form">
-          <Space>
-            <Input
-              value={role.name}
-              onChange={(name) => setRole({ ...role, name })}
-              placeholder={t('roleName')}
-              maxLength={50}
-              data-testid="society-role-name"
-            />
-            <Select
-              value={role.kind}
-              onChange={(kind) => setRole({ ...role, kind })}
-              style={{ width: 120 }}
-              data-testid="society-role-kind"
-            >
-              <Select.Option value="agent">{t('kind.agent')}</Select.Option>
-              <Select.Option value="human">{t('kind.human')}</Select.Option>
-            </Select>
-          </Space>
-          {role.kind === 'agent' && (
-            <>
-              <Input.TextArea
-                value={role.persona}
-                onChange={(persona) => setRole({ ...role, persona })}
-                placeholder={t('persona')}
-                autoSize={{ minRows: 2, maxRows: 5 }}
-                data-testid="society-role-persona"
-              />
-              <ModelSelect
-                spaceId={spaceId}
-                value={role.model_id || undefined}
-                onChange={(model_id) => setRole({ ...role, model_id })}
-              />
-            </>
-          )}
-          <div>
-            <Button
-              disabled={!role.name.trim()}
-              loading={s.addRole.isPending}
-              onClick={() =>
-                s.addRole.mutate(role, {
-                  onSuccess: () => setRole({ name: '', kind: 'agent', persona: '', model_id: '' }),
-                })
-              }
-              data-testid="society-role-add"
-            >
-              {t('addRole')}
-            </Button>
-          </div>
-        </div>
+        <RoleForm
+          spaceId={spaceId}
+          adding={s.addRole.isPending}
+          onAdd={(role, done) => s.addRole.mutate(role, { onSuccess: done })}
+        />
         <div style={label}>{t('newProcess')}</div>
         <Space>
           <Input

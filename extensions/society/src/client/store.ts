@@ -61,9 +61,7 @@ export function useSociety(metaId: string) {
     processes,
     update: useChange((v: { description?: string; stop?: Stop }) => api.call(UpdateMeta, { meta_id: metaId, ...v })),
     host: useChange((host: Host) => api.call(UpdateHost, { meta_id: metaId, host })),
-    addRole: useChange((v: { name: string; kind: 'agent' | 'human'; persona: string; model_id: string }) =>
-      api.call(BatchCreateRoles, { meta_id: metaId, roles: [v] }),
-    ),
+    addRole: useChange((v: NewRole) => api.call(BatchCreateRoles, { meta_id: metaId, roles: [v] })),
     updateRole: useChange((v: { role_id: string; persona?: string; model_id?: string; name?: string }) =>
       api.call(UpdateRole, { meta_id: metaId, ...v }),
     ),
@@ -124,4 +122,13 @@ export function useLiveProcess(processId: string | null) {
     onSuccess: (r) => setProcess(r.process),
   });
   return { messages, process, error, operate, reply };
+}
+
+/** A role as the form adds it. */
+export interface NewRole {
+  name: string;
+  kind: 'agent' | 'human' | 'bot';
+  persona: string;
+  model_id: string;
+  bot_id: string;
 }

@@ -3,22 +3,25 @@
 // for their reply; after each turn the stop keyword and the round limit are checked and the next turn is queued while
 // the process runs. Paused or stopped processes take no turn; what was said stays. Pages follow it live. The host's
 // choices (host.ts) load with the first turn.
-import { EventEmitter } from 'node:events';
-import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import { BroadcastService, JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
-import type { Choice } from './host.ts';
+import { BotChatsService } from '@tessera/ext-bots/shared';
+import type { RoleView } from '../shared/api.ts';
+import type { Choice, Said } from './host.ts';
 import { json, type MessageRow, type ProcessConfig, type ProcessRow, type SocietyStore } from './store.ts';
 import { texts, type HostText } from './texts.ts';
 
 export const STEP_JOB = 'society.step';
+/** Where a process's messages and changes are told (BroadcastService). */
+export const processChannel = (processId: string) => `society.process.${processId}`;
 /** A role's private notes: lines of its messages starting with [note] (kept from the others, shown to it later). */
 const NOTE = /^\s*\[note\]\s*(.+)$/gim;
+/** A variable a role changes: a line `[set name = value]` (everyone knows the new value from then on). */
+const SET = /^\s*\[set\s+([\p{L}\p{N}_ .-]{1,64}?)\s*=\s*(.*?)\]\s*$/gimu;
 
 export class Engine {
   readonly #ctx: ServerContext;
   readonly #store: SocietyStore;
-  /** What pages following a process are told: a message, or the process changed. */
-  readonly events = new EventEmitter().setMaxListeners(0);
 
   constructor(ctx: ServerContext, store: SocietyStore) {
     this.#ctx = ctx;
@@ -29,12 +32,15 @@ export class Engine {
     await this.#ctx.service(JobQueueService).enqueue(STEP_JOB, { process_id: processId });
   }
 
-  /** Pages following the process are told rows: each renders them in its reader's language. */
+  /**
+   * Pages following the process are told rows (in whichever studio process they are: a turn may run on a worker);
+   * each renders them in its reader's language.
+   */
   #tell(p: ProcessRow) {
-    this.events.emit(p.id, { type: 'process', process: p });
+    this.#ctx.service(BroadcastService).publish(processChannel(p.id), { process: p });
   }
   #said(processId: string, m: MessageRow) {
-    this.events.emit(processId, { type: 'message', message: m });
+    this.#ctx.service(BroadcastService).publish(processChannel(processId), { message: m });
   }
 
   async set(p: ProcessRow, set: Partial<ProcessRow>): Promise<ProcessRow> {
@@ -153,8 +159,10 @@ export class Engine {
     const notes = json<Record<string, string[]>>(p.notes, {});
     const mine = [...text.matchAll(NOTE)].map((m) => m[1].trim());
     if (mine.length) notes[roleId] = [...(notes[roleId] ?? []), ...mine].slice(-50);
-    const content = text.replace(NOTE, '').trim();
+    const sets = [...text.matchAll(SET)].map((m) => ({ name: m[1].trim(), value: m[2].trim().slice(0, 2000) }));
+    const content = text.replace(NOTE, '').replace(SET, '').trim();
     const round = Number(p.round) + 1;
+    if (sets.length) p = await this.#setVariables(p, round, roleName, sets);
     const m = await this.#store.addMessage({
       process_id: p.id,
       round,
@@ -179,6 +187,37 @@ export class Engine {
     return next;
   }
 
+  /** Variables a role changed: kept in the process's copy of the society, each change said by the host. */
+  async #setVariables(
+    p: ProcessRow,
+    round: number,
+    roleName: string,
+    sets: { name: string; value: string }[],
+  ): Promise<ProcessRow> {
+    const cfg = json<ProcessConfig>(p.config, {} as ProcessConfig);
+    const variables = [...(cfg.variables ?? [])];
+    for (const v of sets) {
+      const i = variables.findIndex((x) => x.name === v.name);
+      if (i >= 0) variables[i] = v;
+      else if (variables.length < 50) variables.push(v);
+      else continue;
+      const why: HostText = { key: 'varSet', params: { role: roleName, name: v.name, value: v.value } };
+      const m = await this.#store.addMessage({
+        process_id: p.id,
+        round,
+        role_id: '',
+        role_name: '',
+        kind: 'host',
+        content: texts.text(why.key, why.params, 'en-US'),
+        text: JSON.stringify(why),
+      });
+      this.#said(p.id, m);
+    }
+    const config = JSON.stringify({ ...cfg, variables });
+    await this.#store.setProcess(p.id, { config });
+    return { ...p, config };
+  }
+
   async #speak(
     cfg: ProcessConfig,
     p: ProcessRow,
@@ -186,6 +225,7 @@ export class Engine {
     said: { role_id: string; role_name: string; content: string }[],
   ): Promise<string> {
     const role = cfg.roles.find((r) => r.role_id === roleId)!;
+    if (role.kind === 'bot') return this.#botSpeaks(cfg, p, role, said);
     const modelId = role.model_id || cfg.host.model_id;
     const models = this.#ctx.service(ModelsService);
     const model = await models.get(p.space_id, modelId);
@@ -200,7 +240,8 @@ export class Engine {
         ? `Facts everyone knows:\n${cfg.variables.map((v) => `${v.name}: ${v.value}`).join('\n')}`
         : '',
       notes.length ? `Your private notes (only you see them):\n${notes.map((n) => `- ${n}`).join('\n')}` : '',
-      'Speak as yourself, briefly. A line starting with [note] is kept as a private note for you, not said aloud.',
+      'Speak as yourself, briefly. A line starting with [note] is kept as a private note for you, not said aloud; ' +
+        'a line [set name = value] changes a fact everyone knows.',
     ]
       .filter(Boolean)
       .join('\n\n');
@@ -222,5 +263,50 @@ export class Engine {
       })
       .catch(() => undefined);
     return r.text;
+  }
+
+  /**
+   * A published bot speaks for its role: through the API channel, in one conversation per process (started by the
+   * person who started the process), given what was said since it last spoke.
+   */
+  async #botSpeaks(cfg: ProcessConfig, p: ProcessRow, role: RoleView, said: Said[]): Promise<string> {
+    const chats = this.#ctx.optionalService(BotChatsService);
+    if (!chats) throw texts.error(400, 'botsOff');
+    const conversations = json<Record<string, string>>(p.bot_conversations ?? '{}', {});
+    const { transcript } = await import('./host.ts');
+    const last = said.map((m) => m.role_id).lastIndexOf(role.role_id);
+    const since = said.slice(last + 1);
+    const message =
+      last < 0
+        ? `You are ${role.name}, one of the roles of "${cfg.name}". ${cfg.description}\n\n${transcript(p.topic, said)}\n\nIt is your turn.`
+        : `${since.map((m) => `${m.role_name}: ${m.content}`).join('\n\n')}\n\nIt is your turn.`;
+    const { chat_id, conversation_id } = await chats.startPublished({
+      botId: role.bot_id,
+      userId: p.started_by,
+      endUserId: `society:${p.id}`,
+      message,
+      conversationId: conversations[role.role_id],
+      logId: this.#ctx.host.newId(),
+    });
+    if (!conversations[role.role_id]) {
+      conversations[role.role_id] = conversation_id;
+      await this.#store.setProcess(p.id, { bot_conversations: JSON.stringify(conversations) });
+      p.bot_conversations = JSON.stringify(conversations);
+    }
+    const failed: string[] = [];
+    await chats.stream(
+      chat_id,
+      {
+        send: (event, data) => {
+          if (event === 'conversation.chat.failed')
+            failed.push((data as { last_error?: { msg?: string } })?.last_error?.msg ?? '');
+        },
+        close: () => undefined,
+        closed: false,
+      },
+      new AbortController().signal,
+    );
+    if (failed.length) throw texts.error(400, 'botFailed', { role: role.name, detail: failed[0] });
+    return (await chats.exchange(conversation_id, chat_id))?.answer ?? '';
   }
 }

@@ -68,4 +68,18 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('society_message_process').on('society_message').column('process_id').execute();
     },
   },
+  {
+    // A role may be a published bot; a process keeps the conversation it has with each bot role.
+    name: '0002_bot_roles',
+    up: async (db) => {
+      await db.schema
+        .alterTable('society_role')
+        .addColumn('bot_id', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('society_process')
+        .addColumn('bot_conversations', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
+    },
+  },
 ];

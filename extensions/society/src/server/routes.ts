@@ -1,6 +1,7 @@
 // The societies' routes (/api/society/...): societies and their roles, processes (made, operated, read, followed
 // live), messages and a person's reply. A society is its space's; its processes are too.
 import type { ServerContext } from '@tessera/sdk/server';
+import { BotsService, Connectors } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import {
   BatchCreateRoles,
@@ -28,15 +29,8 @@ import {
   UserReply,
 } from '../shared/api.ts';
 import type { Engine } from './engine.ts';
-import {
-  iso,
-  json,
-  type MessageRow,
-  type MetaRow,
-  type ProcessConfig,
-  type ProcessRow,
-  type SocietyStore,
-} from './store.ts';
+import { follow } from './follow.ts';
+import { iso, json, type MetaRow, type ProcessConfig, type SocietyStore } from './store.ts';
 import { texts } from './texts.ts';
 
 export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: Engine): void {
@@ -173,11 +167,20 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
       return view(m.id);
     },
   });
+  /** A bot role's bot is one of the space's (published to the API by the time a process starts). */
+  const checkRole = async (spaceId: string, r: { name?: string; kind?: string; bot_id?: string }) => {
+    if (r.kind !== 'bot') return;
+    const bots = ctx.optionalService(BotsService);
+    if (!bots) throw texts.error(400, 'botsOff');
+    if (!r.bot_id) throw texts.error(400, 'noBotChosen', { role: r.name ?? '' });
+    if ((await bots.get(r.bot_id))?.space_id !== spaceId) throw texts.error(400, 'noBot', { role: r.name ?? '' });
+  };
   ctx.route({
     ...BatchCreateRoles,
     auth: ofMeta,
     handler: async ({ body }) => {
-      await store.meta(body.meta_id);
+      const meta = await store.meta(body.meta_id);
+      for (const r of body.roles) await checkRole(meta.space_id, r);
       const start = (await store.roles(body.meta_id)).length;
       for (const [i, r] of body.roles.entries())
         await store.db
@@ -193,6 +196,8 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
     auth: ofMeta,
     handler: async ({ body }) => {
       const { meta_id, role_id, ...patch } = body;
+      const current = (await store.roles(meta_id)).find((r) => r.id === role_id);
+      if (current) await checkRole((await store.meta(meta_id)).space_id, { ...current, ...patch });
       const r = await store.db
         .updateTable('society_role')
         .set(patch)
@@ -237,9 +242,15 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
       const meta = (await view(body.meta_id)).meta;
       if (meta.roles.length < 2) throw texts.error(400, 'noRoles');
       if (meta.host.mode === 'model' && !meta.host.model_id) throw texts.error(400, 'hostModel');
-      for (const r of meta.roles)
+      for (const r of meta.roles) {
         if (r.kind === 'agent' && !r.model_id && !meta.host.model_id)
           throw texts.error(400, 'noModel', { role: r.name });
+        if (r.kind !== 'bot') continue;
+        await checkRole(meta.space_id, r);
+        const pub = await ctx.service(BotsService).publication(r.bot_id);
+        if (!pub?.connectors.includes(Connectors.API))
+          throw texts.error(400, 'botNotOnApi', { role: r.name, bot: pub?.name ?? r.bot_id });
+      }
       const config: ProcessConfig = {
         name: meta.name,
         description: meta.description,
@@ -376,30 +387,7 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
     summary:
       'Follow a process live: message { message } as each is said, process { process } as it changes; ends with it',
     body: z.object({ process_id: z.string().min(1).max(32) }),
-    handler: async ({ body, signal, headers }, reply) => {
-      const p = await store.process(body.process_id);
-      const lang = headers['accept-language'];
-      const sse = reply.sse();
-      for (const m of await store.messages(p.id)) sse.send('message', { message: store.messageView(m, lang) });
-      sse.send('process', { process: store.processView(p, lang) });
-      const done = (s: string) => ['stopped', 'finished', 'failed'].includes(s);
-      if (done(p.status)) return sse.close();
-      await new Promise<void>((resolve) => {
-        const on = (e: { type: string; message?: MessageRow; process?: ProcessRow }) => {
-          if (e.message) sse.send('message', { message: store.messageView(e.message, lang) });
-          if (e.process) {
-            sse.send('process', { process: store.processView(e.process, lang) });
-            if (done(e.process.status)) finish();
-          }
-        };
-        const finish = () => {
-          engine.events.off(p.id, on);
-          resolve();
-        };
-        engine.events.on(p.id, on);
-        signal.addEventListener('abort', finish);
-      });
-      sse.close();
-    },
+    handler: async ({ body, signal, headers }, reply) =>
+      follow(ctx, store, await store.process(body.process_id), headers['accept-language'], reply.sse(), signal),
   });
 }

@@ -21,9 +21,10 @@ export interface RoleRow {
   id: string;
   meta_id: string;
   name: string;
-  kind: 'agent' | 'human';
+  kind: 'agent' | 'human' | 'bot';
   persona: string;
   model_id: string;
+  bot_id: string;
   ord: number;
 }
 export interface ProcessRow {
@@ -39,6 +40,8 @@ export interface ProcessRow {
   notes: string;
   end_reason: string;
   end_text: string;
+  /** The conversation each bot role has in this process (role id -> conversation id). */
+  bot_conversations?: string;
   started_by: string;
   created_at: string;
   updated_at: string;
@@ -112,6 +115,7 @@ export class SocietyStore {
       kind: r.kind,
       persona: r.persona,
       model_id: r.model_id,
+      bot_id: r.bot_id ?? '',
       order: Number(r.ord),
     };
   }

@@ -33,6 +33,18 @@ export const texts = defineErrorTexts('society', {
   endHostPlain: ['The host ended the conversation.', '主持人结束了对话。'],
   endFailed: ['The turn failed: {{detail}}', '本轮发言失败：{{detail}}'],
   endStopped: ['Stopped by a person.', '已被人停止。'],
+  botsOff: ['Bots are off in this studio: a role cannot be a bot.', '此工作室未启用智能体：角色不能是智能体。'],
+  noBotChosen: ['Choose the bot that speaks for the role {{role}}.', '请为角色 {{role}} 选择发言的智能体。'],
+  noBot: [
+    'The bot of the role {{role}} is not in this space (it may have been deleted).',
+    '角色 {{role}} 的智能体不在此空间中（可能已被删除）。',
+  ],
+  botNotOnApi: [
+    'The bot "{{bot}}" of the role {{role}} is not published to the API: publish it there first.',
+    '角色 {{role}} 的智能体“{{bot}}”尚未发布到 API：请先发布。',
+  ],
+  botFailed: ['The bot of the role {{role}} failed: {{detail}}', '角色 {{role}} 的智能体回答失败：{{detail}}'],
+  varSet: ['{{role}} set {{name}} to "{{value}}".', '{{role}} 将 {{name}} 设为“{{value}}”。'],
 });
 export type SocietyTextKey = Parameters<typeof texts.text>[0];
 /** A sentence of the host kept by key, shown in each reader's language. */

@@ -35,18 +35,21 @@ const Variable = z.object({ name: z.string().trim().min(1).max(64), value: z.str
 const RoleView = z.object({
   role_id: z.string(),
   name: z.string(),
-  /** agent: a persona and a model answer; human: a person of the space replies. */
-  kind: z.enum(['agent', 'human']),
+  /** agent: a persona and a model answer; human: a person of the space replies; bot: a published bot of the space. */
+  kind: z.enum(['agent', 'human', 'bot']),
   persona: z.string(),
   model_id: z.string(),
+  bot_id: z.string(),
   order: z.number(),
 });
 export type RoleView = z.output<typeof RoleView>;
 const RoleInput = z.object({
   name: z.string().trim().min(1, 'Give the role a name.').max(50),
-  kind: z.enum(['agent', 'human']).default('agent'),
+  kind: z.enum(['agent', 'human', 'bot']).default('agent'),
   persona: z.string().max(20_000).default(''),
   model_id: z.string().max(32).default(''),
+  /** The published bot that speaks for a bot role (published to the API channel). */
+  bot_id: z.string().max(32).default(''),
 });
 
 const MetaView = z.object({
