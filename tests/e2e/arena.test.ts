@@ -29,6 +29,13 @@ describe('the arena in the browser', () => {
     expect(await page.getByTestId('arena-text-a').textContent()).toBe(`echo: ${question}`);
     // Blind until the vote.
     expect(await page.getByTestId('arena-name-a').count()).toBe(0);
+    // A follow-up question to both, before the vote: each side keeps its earlier answer above.
+    await page.getByTestId('arena-follow-text').fill('And why?');
+    await page.getByTestId('arena-follow-send').click();
+    await expect.poll(() => page.getByTestId('arena-text-a').textContent()).toBe('echo: And why?');
+    for (const side of ['a', 'b'])
+      await expect.poll(() => page.getByTestId(`arena-answer-${side}`).getAttribute('data-state')).toBe('done');
+    expect(await page.getByTestId('arena-turn-b').count()).toBe(2);
     await page.getByTestId('arena-tags').getByText('Clear').click();
     await page.getByTestId('arena-vote-a').click();
     await page.getByTestId('arena-reveal').waitFor();
@@ -41,6 +48,19 @@ describe('the arena in the browser', () => {
     await page.getByTestId('arena-tab-leaderboard').click();
     await expect.poll(() => page.getByTestId('arena-votes').textContent()).toBe('1 vote(s)');
     await expect.poll(() => page.getByTestId('arena-board-row').count()).toBe(2);
+
+    // The public arena: the platform's models, its own board.
+    await page.getByTestId('arena-pool').getByText('Public: platform models').click();
+    await expect.poll(() => page.getByTestId('arena-votes').textContent()).toBe('0 vote(s)');
+    await page.getByTestId('arena-tab-battle').click();
+    await page.getByTestId('arena-question').fill('Public question');
+    await page.getByTestId('arena-start').click();
+    for (const side of ['a', 'b'])
+      await expect.poll(() => page.getByTestId(`arena-answer-${side}`).getAttribute('data-state')).toBe('done');
+    await page.getByTestId('arena-vote-tie').click();
+    await page.getByTestId('arena-reveal').waitFor();
+    await page.getByTestId('arena-tab-leaderboard').click();
+    await expect.poll(() => page.getByTestId('arena-votes').textContent()).toBe('1 vote(s)');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -54,6 +74,7 @@ describe('the arena in the browser', () => {
     await page.getByTestId('arena-tab-bank').click();
     await expect.poll(() => page.getByTestId('arena-bank-question').first().textContent()).toMatch(/[\u4e00-\u9fff]/);
     expect(await page.getByTestId('arena-page').textContent()).toContain('模型竞技场');
+    expect(await page.getByTestId('arena-pool').textContent()).toContain('公共：平台模型');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -12,7 +12,7 @@ let space: string;
 const models: Record<string, string> = {};
 
 /** Both answers of a battle, as the page reads them (server-sent events). */
-async function answer(a: Agent, pk: string, headers: Record<string, string> = {}) {
+async function answer(a: Agent, pk: string, headers: Record<string, string> = {}, query?: string) {
   const res = await fetch(`${studio.url}/api/models/chat`, {
     method: 'POST',
     headers: {
@@ -22,7 +22,7 @@ async function answer(a: Agent, pk: string, headers: Record<string, string> = {}
       'x-csrf-token': decodeURIComponent(a.cookies.get('tessera_csrf') ?? ''),
       ...headers,
     },
-    body: JSON.stringify({ pk_id: pk }),
+    body: JSON.stringify({ pk_id: pk, ...(query ? { query } : {}) }),
   });
   const text = await res.text();
   const events = text
@@ -164,5 +164,104 @@ describe('the model arena', () => {
     expect(streamed.events.at(-1)).toEqual({ event: 'end', data: { status: 'failed' } });
     expect((await owner.request('POST', '/api/models/vote', { pk_id, vote: 'a' })).status).toBe(400);
     llm.reset();
+  });
+
+  it('goes on with follow-up questions before the vote, each side given its own earlier answers', async () => {
+    const { pk_id } = await owner.post('/api/models/create_pk', { space_id: space, question: 'Name a colour.' });
+    await answer(owner, pk_id);
+    llm.reset();
+    const next = await answer(owner, pk_id, {}, 'And another?');
+    expect(next.events.at(-1)).toEqual({ event: 'end', data: { status: 'answered' } });
+    // Each side read the first question and its own answer before the follow-up.
+    expect(llm.requests).toHaveLength(2);
+    for (const r of llm.requests)
+      expect(r.body.messages.map((m: { content: string }) => m.content)).toEqual([
+        'Name a colour.',
+        'echo: Name a colour.',
+        'And another?',
+      ]);
+    const battle = (await owner.post('/api/models/get_pk', { pk_id })).battle;
+    expect(battle.turns.map((t: { question: string }) => t.question)).toEqual(['Name a colour.', 'And another?']);
+    expect(battle.turns[1].answer_a).toBe('echo: And another?');
+    await owner.post('/api/models/vote', { pk_id, vote: 'tie' });
+    expect((await answer(owner, pk_id, {}, 'One more?')).status).toBe(409);
+  });
+
+  it('lets the space’s published bots fight in their own arena, in conversations of the battle', async () => {
+    const bots: string[] = [];
+    const refused = await owner.request('POST', '/api/models/create_pk', {
+      space_id: space,
+      question: 'x',
+      kind: 'bot',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toMatch(/two bots/);
+    for (const name of ['Poet', 'Critic']) {
+      const { bot_id } = await owner.post('/api/draftbot/create', { space_id: space, name });
+      const info = (await owner.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id }))
+        .bot_info;
+      await owner.post('/api/playground_api/draftbot/update_draft_bot_info', {
+        space_id: space,
+        bot_id,
+        base_revision: info.revision,
+        config: { ...info.config, settings: { prompt: `You are ${name}.`, model: { model_id: models.alpha } } },
+      });
+      await owner.post('/api/draftbot/publish', { space_id: space, bot_id, connectors: ['1024'] });
+      bots.push(bot_id);
+    }
+    const listed = await owner.post('/api/models/list_arena_bot', { space_id: space });
+    expect(listed.bots.filter((c: { kind: string }) => c.kind === 'bot').map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining(['Poet', 'Critic']),
+    );
+    const { pk_id, kind } = await owner.post('/api/models/create_pk', {
+      space_id: space,
+      question: 'A line about rain',
+      kind: 'bot',
+    });
+    expect(kind).toBe('bot');
+    const first = await answer(owner, pk_id);
+    expect(first.events.at(-1)).toEqual({ event: 'end', data: { status: 'answered' } });
+    llm.reset();
+    await answer(owner, pk_id, {}, 'Shorter?');
+    // Each bot answered with its persona, in its conversation of the battle (the first question in its history).
+    for (const r of llm.requests) {
+      const contents = r.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content));
+      expect(contents.some((c: string) => c.includes('A line about rain'))).toBe(true);
+      expect(contents[0]).toMatch(/You are (Poet|Critic)\./);
+    }
+    const { battle } = await owner.post('/api/models/vote', { pk_id, vote: 'a' });
+    expect([battle.model_a.name, battle.model_b.name]).toEqual(expect.arrayContaining(['Critic', 'Poet']));
+    const board = await owner.post('/api/models/leaderboard/get', { space_id: space, kind: 'bot' });
+    expect(board.votes).toBe(1);
+    expect(board.rows.map((r: { name: string }) => r.name).sort()).toEqual(['Critic', 'Poet']);
+    // The models' board is its own.
+    const ofModels = await owner.post('/api/models/leaderboard/get', { space_id: space });
+    expect(ofModels.rows.some((r: { name: string }) => r.name === 'Poet')).toBe(false);
+  });
+
+  it('pools the votes of every space in the public arena, on the platform’s models', async () => {
+    const before = (await owner.post('/api/models/leaderboard/get', { space_id: space })).votes;
+    const other = await signUp(studio.url, 'arena-public');
+    const theirs = (await other.agent.post('/api/space/create', { name: 'Elsewhere' })).space_id;
+    const { pk_id, pool } = await other.agent.post('/api/models/create_pk', {
+      space_id: theirs,
+      question: 'Public question',
+      pool: 'public',
+    });
+    expect(pool).toBe('public');
+    await answer(other.agent, pk_id);
+    await other.agent.post('/api/models/vote', { pk_id, vote: 'b' });
+    // Seen from the owner's space: the public board has the vote, the space's board does not.
+    const pub = await owner.post('/api/models/leaderboard/get', { space_id: space, pool: 'public' });
+    expect(pub.votes).toBe(1);
+    expect((await owner.post('/api/models/leaderboard/get', { space_id: space })).votes).toBe(before);
+    const bots = await owner.request('POST', '/api/models/create_pk', {
+      space_id: space,
+      question: 'x',
+      pool: 'public',
+      kind: 'bot',
+    });
+    expect(bots.status).toBe(400);
+    expect(bots.body.msg).toMatch(/platform’s models only/);
   });
 });

@@ -1,34 +1,52 @@
-// The model arena: ask a question (or draw one from the bank), two of the space's models answer side by side without
-// their names, vote, then see who was who; the leaderboard with its intervals; the space's question bank.
-import { Alert, Button, Checkbox, Input, Popconfirm, Select, Space, Table, Tabs, Tag } from '@arco-design/web-react';
-import { EmptyState, ListRow, PageHeader, useStudio } from '@tessera/sdk/client';
+// The arena: ask a question (or draw one from the bank), two of the space's models (or its published bots; or the
+// platform's models in the public arena) answer side by side without their names, follow-up questions, a vote, then
+// who was who; the leaderboard with its intervals; the space's question bank.
+import { Alert, Button, Checkbox, Input, Radio, Select, Space, Tabs, Tag } from '@arco-design/web-react';
+import { PageHeader } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  useBank,
-  useBattle,
-  useConf,
-  useLeaderboard,
-  useSpaceId,
-  type LeaderboardRow,
-  type SideState,
-} from './store.ts';
+import { MAX_TURNS } from '../shared/api.ts';
+import { Bank } from './Bank.tsx';
+import { useLabels } from './labels.ts';
+import { Leaderboard } from './Leaderboard.tsx';
+import { useBank, useBattle, useSpaceId, type ArenaChoice, type TurnState } from './store.ts';
+
+const ARENAS: Record<string, ArenaChoice> = {
+  'space-model': { pool: 'space', kind: 'model' },
+  'space-bot': { pool: 'space', kind: 'bot' },
+  'public-model': { pool: 'public', kind: 'model' },
+};
 
 export function ArenaPage() {
   const { t } = useTranslation('arena');
   const spaceId = useSpaceId();
+  const [which, setWhich] = useState('space-model');
+  const arena = ARENAS[which];
   return (
     <div className="tessera-page" data-testid="arena-page">
       <PageHeader title={t('title')} intro={t('intro')} />
+      <Radio.Group
+        type="button"
+        value={which}
+        onChange={setWhich}
+        style={{ marginBottom: 12 }}
+        data-testid="arena-pool"
+      >
+        {Object.keys(ARENAS).map((k) => (
+          <Radio key={k} value={k}>
+            {t(`arena.${k}`)}
+          </Radio>
+        ))}
+      </Radio.Group>
       <Tabs defaultActiveTab="battle" destroyOnHide>
         <Tabs.TabPane key="battle" title={<span data-testid="arena-tab-battle">{t('tabs.battle')}</span>}>
-          <Battle spaceId={spaceId} />
+          <Battle key={which} spaceId={spaceId} arena={arena} />
         </Tabs.TabPane>
         <Tabs.TabPane
           key="leaderboard"
           title={<span data-testid="arena-tab-leaderboard">{t('tabs.leaderboard')}</span>}
         >
-          <Leaderboard spaceId={spaceId} />
+          <Leaderboard spaceId={spaceId} arena={arena} />
         </Tabs.TabPane>
         <Tabs.TabPane key="bank" title={<span data-testid="arena-tab-bank">{t('tabs.bank')}</span>}>
           <Bank spaceId={spaceId} />
@@ -38,14 +56,7 @@ export function ArenaPage() {
   );
 }
 
-function useLabels() {
-  const { language } = useStudio();
-  const conf = useConf();
-  const label = (l: Record<string, string>) => l[language] ?? l['en-US'] ?? '';
-  return { conf, label };
-}
-
-function Battle({ spaceId }: { spaceId: string }) {
+function Battle({ spaceId, arena }: { spaceId: string; arena: ArenaChoice }) {
   const { t } = useTranslation('arena');
   const { conf, label } = useLabels();
   const bank = useBank(spaceId);
@@ -54,6 +65,7 @@ function Battle({ spaceId }: { spaceId: string }) {
   const [category, setCategory] = useState('general');
   const [tags, setTags] = useState<string[]>([]);
   const [text, setText] = useState('');
+  const [next, setNext] = useState('');
   const busy = b.status === 'answering';
   const canVote = b.status === 'answered';
   const vote = (v: 'a' | 'b' | 'tie' | 'both_bad') => b.vote.mutate({ vote: v, tags, text });
@@ -91,7 +103,7 @@ function Battle({ spaceId }: { spaceId: string }) {
           onClick={() => {
             setTags([]);
             setText('');
-            void b.start(question.trim(), category);
+            void b.start(question.trim(), category, arena);
           }}
           data-testid="arena-start"
         >
@@ -106,9 +118,32 @@ function Battle({ spaceId }: { spaceId: string }) {
       {b.error && <Alert type="error" content={b.error} style={{ marginBottom: 12 }} data-testid="arena-error" />}
       {b.pk && (
         <div className="tessera-arena-sides" style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
-          <Answer side="a" state={b.sides.a} name={b.result?.model_a?.name} winner={b.result?.vote === 'a'} />
-          <Answer side="b" state={b.sides.b} name={b.result?.model_b?.name} winner={b.result?.vote === 'b'} />
+          <Answer side="a" turns={b.turns} name={b.result?.model_a?.name} winner={b.result?.vote === 'a'} />
+          <Answer side="b" turns={b.turns} name={b.result?.model_b?.name} winner={b.result?.vote === 'b'} />
         </div>
+      )}
+      {canVote && b.turns.length < MAX_TURNS && (
+        <Space style={{ marginTop: 12, width: '100%' }} data-testid="arena-follow">
+          <Input
+            value={next}
+            onChange={setNext}
+            placeholder={t('followPlaceholder')}
+            maxLength={8000}
+            style={{ width: 480, maxWidth: '100%' }}
+            onPressEnter={() => next.trim() && (void b.follow(next.trim()), setNext(''))}
+            data-testid="arena-follow-text"
+          />
+          <Button
+            disabled={!next.trim()}
+            onClick={() => {
+              void b.follow(next.trim());
+              setNext('');
+            }}
+            data-testid="arena-follow-send"
+          >
+            {t('follow')}
+          </Button>
+        </Space>
       )}
       {canVote && (
         <div style={{ marginTop: 14 }} data-testid="arena-vote">
@@ -154,8 +189,19 @@ function Battle({ spaceId }: { spaceId: string }) {
   );
 }
 
-function Answer({ side, state, name, winner }: { side: 'a' | 'b'; state: SideState; name?: string; winner: boolean }) {
+function Answer({
+  side,
+  turns,
+  name,
+  winner,
+}: {
+  side: 'a' | 'b';
+  turns: TurnState[];
+  name?: string;
+  winner: boolean;
+}) {
   const { t } = useTranslation('arena');
+  const state = turns.at(-1)?.[side] ?? { text: '', state: 'waiting' as const };
   return (
     <div
       data-testid={`arena-answer-${side}`}
@@ -181,145 +227,21 @@ function Answer({ side, state, name, winner }: { side: 'a' | 'b'; state: SideSta
           {state.latency ? ` · ${(state.latency / 1000).toFixed(1)} s` : ''}
         </Tag>
       </div>
-      {state.error && <Alert type="error" content={state.error} style={{ marginBottom: 8 }} />}
-      <div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid={`arena-text-${side}`}>
-        {state.text}
-      </div>
-    </div>
-  );
-}
-
-function Leaderboard({ spaceId }: { spaceId: string }) {
-  const { t } = useTranslation('arena');
-  const { conf, label } = useLabels();
-  const [category, setCategory] = useState('');
-  const board = useLeaderboard(spaceId, category);
-  const rows = board.data?.rows ?? [];
-  const lo = Math.min(...rows.map((r) => r.ci_low), 900);
-  const hi = Math.max(...rows.map((r) => r.ci_high), 1100);
-  const x = (v: number) => `${((v - lo) / (hi - lo || 1)) * 100}%`;
-  return (
-    <div>
-      <Space style={{ marginBottom: 12 }}>
-        <Select value={category} onChange={setCategory} style={{ width: 180 }} data-testid="arena-board-category">
-          <Select.Option value="">{t('allCategories')}</Select.Option>
-          {(conf.data?.categories ?? []).map((c) => (
-            <Select.Option key={c.key} value={c.key}>
-              {label(c.label)}
-            </Select.Option>
-          ))}
-        </Select>
-        <span style={{ color: 'var(--color-text-3)' }} data-testid="arena-votes">
-          {t('votes', { count: board.data?.votes ?? 0 })}
-        </span>
-      </Space>
-      {!board.isLoading && !board.data?.votes && <EmptyState description={t('noVotes')} testId="arena-board-empty" />}
-      {!!board.data?.votes && (
-        <Table<LeaderboardRow>
-          rowKey="model_id"
-          data={rows}
-          pagination={false}
-          data-testid="arena-board"
-          columns={[
-            { title: t('col.rank'), dataIndex: 'rank', width: 70 },
-            {
-              title: t('col.model'),
-              dataIndex: 'name',
-              render: (v: string, r) => (
-                <span data-testid="arena-board-row">
-                  {v} {r.provisional && <Tag size="small">{t('provisional')}</Tag>}
-                </span>
-              ),
-            },
-            { title: t('col.rating'), dataIndex: 'rating', width: 90, render: (v: number) => v.toFixed(0) },
-            {
-              title: t('col.interval'),
-              width: 220,
-              render: (_: unknown, r) => (
-                <div title={`${r.ci_low.toFixed(0)} – ${r.ci_high.toFixed(0)}`}>
-                  <div style={{ position: 'relative', height: 8, background: 'var(--color-fill-2)', borderRadius: 4 }}>
-                    <div
-                      style={{
-                        position: 'absolute',
-                        left: x(r.ci_low),
-                        width: `calc(${x(r.ci_high)} - ${x(r.ci_low)})`,
-                        minWidth: 2,
-                        top: 0,
-                        bottom: 0,
-                        background: 'rgb(var(--arcoblue-6))',
-                        borderRadius: 4,
-                      }}
-                    />
-                  </div>
-                  <span style={{ fontSize: 12, color: 'var(--color-text-3)' }}>
-                    {r.ci_low.toFixed(0)} – {r.ci_high.toFixed(0)}
-                  </span>
-                </div>
-              ),
-            },
-            { title: t('col.battles'), dataIndex: 'battles', width: 90 },
-            {
-              title: t('col.record'),
-              width: 120,
-              render: (_: unknown, r) => `${r.wins} / ${r.losses} / ${r.ties}`,
-            },
-          ]}
-        />
-      )}
-    </div>
-  );
-}
-
-function Bank({ spaceId }: { spaceId: string }) {
-  const { t } = useTranslation('arena');
-  const { conf, label } = useLabels();
-  const bank = useBank(spaceId);
-  const [text, setText] = useState('');
-  const [category, setCategory] = useState('general');
-  const name = (key: string) => label(conf.data?.categories.find((c) => c.key === key)?.label ?? {}) || key;
-  return (
-    <div>
-      <div style={{ display: 'flex', gap: 8, marginBottom: 12, maxWidth: 720 }}>
-        <Select value={category} onChange={setCategory} style={{ width: 150 }}>
-          {(conf.data?.categories ?? []).map((c) => (
-            <Select.Option key={c.key} value={c.key}>
-              {label(c.label)}
-            </Select.Option>
-          ))}
-        </Select>
-        <Input
-          value={text}
-          onChange={setText}
-          placeholder={t('bankPlaceholder')}
-          maxLength={4000}
-          data-testid="arena-bank-text"
-        />
-        <Button
-          type="primary"
-          disabled={!text.trim()}
-          loading={bank.add.isPending}
-          onClick={() => bank.add.mutate({ text, category }, { onSuccess: () => setText('') })}
-          data-testid="arena-bank-add"
-        >
-          {t('add')}
-        </Button>
-      </div>
-      {(bank.list.data ?? []).map((q) => (
-        <ListRow key={q.id} testId="arena-bank-question">
-          <Tag size="small">{name(q.category)}</Tag>
-          <span style={{ flex: 1 }}>{q.text}</span>
-          {q.builtin ? (
-            <Tag size="small" color="gray">
-              {t('builtin')}
-            </Tag>
-          ) : (
-            <Popconfirm title={t('deleteConfirm')} onOk={() => bank.remove.mutate(q.id)}>
-              <Button size="mini" status="danger">
-                {t('delete')}
-              </Button>
-            </Popconfirm>
+      {turns.map((turn, i) => (
+        <div key={i} data-testid={`arena-turn-${side}`}>
+          {turns.length > 1 && (
+            <div style={{ fontSize: 12, color: 'var(--color-text-3)', margin: i ? '12px 0 4px' : '0 0 4px' }}>
+              {turn.question}
+            </div>
           )}
-        </ListRow>
+          {turn[side].error && <Alert type="error" content={turn[side].error} style={{ marginBottom: 8 }} />}
+          <div
+            style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+            data-testid={i === turns.length - 1 ? `arena-text-${side}` : undefined}
+          >
+            {turn[side].text}
+          </div>
+        </div>
       ))}
     </div>
   );

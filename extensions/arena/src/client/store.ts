@@ -32,37 +32,42 @@ export interface SideState {
 }
 const fresh = (): SideState => ({ text: '', state: 'waiting' });
 
-/** One battle at a time: start it (both answers stream in), stop it, vote on it. */
+/** Which arena: the space's models or bots, or the public one (the platform's models, every space's votes). */
+export interface ArenaChoice {
+  pool: 'space' | 'public';
+  kind: 'model' | 'bot';
+}
+export interface TurnState {
+  question: string;
+  a: SideState;
+  b: SideState;
+}
+
+/** One battle at a time: start it (both answers stream in), ask follow-ups, stop it, vote on it. */
 export function useBattle(spaceId: string) {
   const api = useApi();
   const qc = useQueryClient();
   const [pk, setPk] = useState<string | null>(null);
-  const [sides, setSides] = useState<{ a: SideState; b: SideState }>({ a: fresh(), b: fresh() });
+  const [turns, setTurns] = useState<TurnState[]>([]);
   const [status, setStatus] = useState<'idle' | 'answering' | 'answered' | 'failed' | 'voted'>('idle');
   const [result, setResult] = useState<BattleView | null>(null);
   const [error, setError] = useState('');
   const current = useRef<string | null>(null);
   const patch = (side: 'a' | 'b', p: Partial<SideState>) =>
-    setSides((s) => ({ ...s, [side]: { ...s[side], ...p, text: s[side].text + (p.text ?? '') } }));
+    setTurns((all) => {
+      const last = all.at(-1);
+      if (!last) return all;
+      const s = last[side];
+      return [...all.slice(0, -1), { ...last, [side]: { ...s, ...p, text: s.text + (p.text ?? '') } }];
+    });
 
-  const start = async (question: string, category: string) => {
-    setError('');
-    setResult(null);
-    setSides({ a: fresh(), b: fresh() });
-    let id: string;
-    try {
-      id = (await api.call(CreatePk, { space_id: spaceId, question, category: category as 'general' })).pk_id;
-    } catch (e) {
-      setError((e as ApiError).msg ?? String(e));
-      return;
-    }
-    current.current = id;
-    setPk(id);
+  /** Both sides answer the battle's question, or a follow-up. */
+  const run = async (id: string, query?: string) => {
     setStatus('answering');
     try {
       await api.stream(
         '/api/models/chat',
-        { pk_id: id },
+        { pk_id: id, ...(query ? { query } : {}) },
         (e) => {
           if (current.current !== id) return;
           const data = JSON.parse(e.data || '{}') as {
@@ -84,6 +89,28 @@ export function useBattle(spaceId: string) {
       setError((e as ApiError).msg ?? String(e));
     }
   };
+  const start = async (question: string, category: string, arena: ArenaChoice) => {
+    setError('');
+    setResult(null);
+    setTurns([]);
+    let id: string;
+    try {
+      id = (await api.call(CreatePk, { space_id: spaceId, question, category: category as 'general', ...arena })).pk_id;
+    } catch (e) {
+      setError((e as ApiError).msg ?? String(e));
+      return;
+    }
+    current.current = id;
+    setPk(id);
+    setTurns([{ question, a: fresh(), b: fresh() }]);
+    await run(id);
+  };
+  const follow = async (query: string) => {
+    if (!pk) return;
+    setError('');
+    setTurns((all) => [...all, { question: query, a: fresh(), b: fresh() }]);
+    await run(pk, query);
+  };
   const stop = () => pk && void api.call(BreakMessage, { pk_id: pk }).catch(() => undefined);
   const vote = useMutation({
     mutationFn: (v: { vote: 'a' | 'b' | 'tie' | 'both_bad'; tags: string[]; text: string }) =>
@@ -94,7 +121,7 @@ export function useBattle(spaceId: string) {
       void qc.invalidateQueries({ queryKey: ['arena', 'leaderboard'] });
     },
   });
-  return { pk, sides, status, result, error, start, stop, vote };
+  return { pk, turns, status, result, error, start, follow, stop, vote };
 }
 
 export function useBank(spaceId: string) {
@@ -120,12 +147,16 @@ export function useBank(spaceId: string) {
   return { list, add, remove, random };
 }
 
-export function useLeaderboard(spaceId: string, category: string) {
+export function useLeaderboard(spaceId: string, category: string, arena: ArenaChoice) {
   const api = useApi();
   return useQuery({
-    queryKey: ['arena', 'leaderboard', spaceId, category],
+    queryKey: ['arena', 'leaderboard', spaceId, category, arena.pool, arena.kind],
     queryFn: () =>
-      api.call(GetLeaderboard, { space_id: spaceId, category: (category || undefined) as 'general' | undefined }),
+      api.call(GetLeaderboard, {
+        space_id: spaceId,
+        category: (category || undefined) as 'general' | undefined,
+        ...arena,
+      }),
     enabled: !!spaceId,
   });
 }

@@ -38,4 +38,27 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('arena_question_space').on('arena_question').column('space_id').execute();
     },
   },
+  {
+    // The public arena (the platform's models, every space's votes), bots as contestants, several questions a battle.
+    name: '0002_pools_turns',
+    up: async (db) => {
+      await db.schema
+        .alterTable('arena_battle')
+        .addColumn('pool', 'varchar(16)', (c) => c.notNull().defaultTo('space'))
+        .execute();
+      await db.schema
+        .alterTable('arena_battle')
+        .addColumn('turns', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema
+        .alterTable('arena_battle')
+        .addColumn('conv_a', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('arena_battle')
+        .addColumn('conv_b', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema.createIndex('arena_battle_pool').on('arena_battle').columns(['pool', 'status']).execute();
+    },
+  },
 ];

@@ -1,5 +1,6 @@
 // The arena's routes (spec 002 §7.14, under /api/models/): contestants, the question bank, battles (create, stream
-// both answers, stop, vote, feedback) and the leaderboard. A battle is its asker's; the space's members use the arena.
+// both answers and follow-ups, stop, vote, feedback) and the leaderboard, of the space's arena or the public one
+// (`pool`), of models or bots (`kind`). A battle is its asker's; the space's members use the arena.
 import type { ApiRequest, ServerContext } from '@tessera/sdk/server';
 import { languageOf } from '@tessera/sdk';
 import {
@@ -54,26 +55,31 @@ export function registerRoutes(ctx: ServerContext, arena: ArenaService): void {
   });
   ctx.route({ ...FeedbackTag, auth: 'user', handler: async () => ({ tags: await tags() }) });
 
-  const contestants = async (spaceId: string) => {
-    const { models } = await arena.counts(spaceId);
-    return (await arena.contestants(spaceId)).map((c) => ({ ...c, kind: 'model', battles: models.get(c.id) ?? 0 }));
+  const contestants = async (spaceId: string, pool: 'space' | 'public', kind: 'model' | 'bot') => {
+    const { models } = await arena.counts(spaceId, pool, kind);
+    return (await arena.contestants(spaceId, pool, kind)).map((c) => ({ ...c, battles: models.get(c.id) ?? 0 }));
   };
   ctx.route({
     ...GetModelList,
     auth: inSpace,
-    handler: async ({ body }) => ({ models: await contestants(body.space_id) }),
+    handler: async ({ body }) => ({ models: await contestants(body.space_id, body.pool, 'model') }),
   });
   ctx.route({
     ...ListArenaBot,
     auth: inSpace,
-    handler: async ({ body }) => ({ bots: await contestants(body.space_id) }),
+    handler: async ({ body }) => ({
+      bots: [
+        ...(await contestants(body.space_id, body.pool, 'model')),
+        ...(await contestants(body.space_id, body.pool, 'bot')),
+      ],
+    }),
   });
   ctx.route({
     ...RandBotId,
     auth: inSpace,
     handler: async ({ body }) => {
-      const all = await arena.contestants(body.space_id);
-      if (!all.length) throw texts.error(400, 'twoModels');
+      const all = await arena.contestants(body.space_id, body.pool, body.kind);
+      if (!all.length) throw texts.error(400, body.kind === 'bot' ? 'twoBots' : 'twoModels');
       return { id: all[Math.floor(Math.random() * all.length)].id };
     },
   });
@@ -147,8 +153,8 @@ export function registerRoutes(ctx: ServerContext, arena: ArenaService): void {
     auth: inSpace,
     rateLimit: { max: 30, windowMs: 60_000, key: 'caller' },
     handler: async ({ body, caller }) => {
-      const b = await arena.create(body.space_id, caller!.userId, body.question, body.category);
-      return { pk_id: b.id, category: b.category };
+      const b = await arena.create(body.space_id, caller!.userId, body.question, body.category, body.pool, body.kind);
+      return { pk_id: b.id, category: b.category, pool: b.pool, kind: body.kind };
     },
   });
   ctx.route({
@@ -157,12 +163,16 @@ export function registerRoutes(ctx: ServerContext, arena: ArenaService): void {
     auth: ofBattle,
     stream: true,
     summary:
-      'Both models of a battle answer, streamed: delta { side, text }, done { side, latency_ms }, error { side, msg }, then end { status }',
-    body: z.object({ pk_id: z.string().min(1).max(32) }),
+      'Both sides of a battle answer its question, or a follow-up `query` once answered (before the vote), streamed: ' +
+      'delta { side, text }, done { side, latency_ms }, error { side, msg }, then end { status }',
+    body: z.object({
+      pk_id: z.string().min(1).max(32),
+      query: z.string().trim().min(1, 'Ask the next question.').max(8000).optional(),
+    }),
     handler: async (req, reply) => {
       const b = await mine(req);
-      if (b.status !== 'created') throw texts.error(409, 'answered');
-      await arena.answer(b, reply.sse(), req.signal, req.headers['accept-language']);
+      arena.checkTurn(b, req.body.query);
+      await arena.answer(b, reply.sse(), req.signal, req.headers['accept-language'], req.body.query);
     },
   });
   ctx.route({
@@ -188,14 +198,17 @@ export function registerRoutes(ctx: ServerContext, arena: ArenaService): void {
   ctx.route({
     ...GetLeaderboard,
     auth: inSpace,
-    handler: ({ body }) => arena.leaderboard(body.space_id, body.category),
+    handler: ({ body }) => arena.leaderboard(body.space_id, body.category, body.pool, body.kind),
   });
   ctx.route({
     ...GetLeaderboardV2,
     auth: inSpace,
     handler: async ({ body }) => ({
       categories: await Promise.all(
-        CATEGORIES.map(async (category) => ({ category, ...(await arena.leaderboard(body.space_id, category)) })),
+        CATEGORIES.map(async (category) => ({
+          category,
+          ...(await arena.leaderboard(body.space_id, category, body.pool, body.kind)),
+        })),
       ),
     }),
   });

@@ -1,12 +1,13 @@
-// The arena: a space's chat models fight blind in pairs on one question; the asker votes, then learns who was who.
+// The arena: a space's chat models (or its published bots; or, in the public arena, the platform's models with every
+// space's votes) fight blind in pairs on a question and its follow-ups; the asker votes, then learns who was who.
 // Pairs are drawn to make the ranking converge; the leaderboard is fitted from the votes (rating.ts) and kept until
 // the next vote. The maths and the bank load with the first battle or board.
 import { LocalCache, type ServerContext, type SseStream } from '@tessera/sdk/server';
-import { ModelsService } from '@tessera/ext-models/shared';
 import type { Kysely } from 'kysely';
+import { contestants, kindOf, speak, type Contestant, type Kind, type Pool, type Said } from './contestants.ts';
 import type { Outcome } from './rating.ts';
 import { texts } from './texts.ts';
-import { MIN_VOTES, type BattleView, type LeaderboardRow } from '../shared/api.ts';
+import { MAX_TURNS, MIN_VOTES, type BattleView, type LeaderboardRow } from '../shared/api.ts';
 
 export interface BattleRow {
   id: string;
@@ -26,6 +27,20 @@ export interface BattleRow {
   feedback_text: string;
   created_at: string;
   voted_at: string | null;
+  /** space, or public (the platform's models; its votes count in the public board). */
+  pool: Pool;
+  /** The follow-up questions and their answers (JSON of Turn[]). */
+  turns: string;
+  /** The conversations bots answer in (a bot keeps the earlier questions itself). */
+  conv_a: string;
+  conv_b: string;
+}
+interface Turn {
+  question: string;
+  answer_a: string;
+  answer_b: string;
+  ms_a: number;
+  ms_b: number;
 }
 interface ArenaDb {
   arena_battle: BattleRow;
@@ -42,14 +57,22 @@ interface ArenaDb {
 const iso = () => new Date().toISOString();
 const secs = (v: string) => Math.floor(Date.parse(v) / 1000);
 const SCORE: Record<string, number> = { a: 1, b: 0, tie: 0.5, both_bad: 0.5 };
-const list = (text: string): string[] => {
+const parsed = <T>(text: string): T[] => {
   try {
     const v: unknown = JSON.parse(text);
-    return Array.isArray(v) ? v.map(String) : [];
+    return Array.isArray(v) ? (v as T[]) : [];
   } catch {
     return [];
   }
 };
+const list = (text: string): string[] => parsed<unknown>(text).map(String);
+/** Where votes are pooled: the space's own, or the public arena's. */
+const scopeOf = (spaceId: string, pool: Pool) => (pool === 'public' ? 'public' : spaceId);
+/** Every question of a battle with both answers, the first included. */
+const turnsOf = (b: BattleRow): Turn[] => [
+  { question: b.question, answer_a: b.answer_a, answer_b: b.answer_b, ms_a: b.ms_a, ms_b: b.ms_b },
+  ...parsed<Turn>(b.turns),
+];
 
 export class ArenaService {
   readonly #ctx: ServerContext;
@@ -70,46 +93,52 @@ export class ArenaService {
     return this.#ctx.db as Kysely<ArenaDb>;
   }
 
-  /** The space's enabled chat models: those that fight. */
-  async contestants(spaceId: string): Promise<{ id: string; name: string }[]> {
-    return (await this.#ctx.service(ModelsService).list(spaceId, 'chat'))
-      .filter((m) => m.enabled)
-      .map((m) => ({ id: m.model_id, name: m.display_name || m.model_name }));
+  /** Who fights in the space's arena (or the public one): chat models or published bots. */
+  contestants(spaceId: string, pool: Pool = 'space', kind: Kind = 'model'): Promise<Contestant[]> {
+    return contestants(this.#ctx, spaceId, pool, kind);
   }
 
-  async #voted(spaceId: string, category?: string): Promise<BattleRow[]> {
-    let q = this.db
-      .selectFrom('arena_battle')
-      .selectAll()
-      .where('space_id', '=', spaceId)
-      .where('status', '=', 'voted');
+  async #voted(spaceId: string, pool: Pool, kind: Kind, category?: string): Promise<BattleRow[]> {
+    let q = this.db.selectFrom('arena_battle').selectAll().where('pool', '=', pool).where('status', '=', 'voted');
+    if (pool === 'space') q = q.where('space_id', '=', spaceId);
+    q = kind === 'bot' ? q.where('model_a', 'like', 'bot:%') : q.where('model_a', 'not like', 'bot:%');
     if (category) q = q.where('category', '=', category);
     return q.orderBy('voted_at').execute();
   }
 
-  /** Battles each model fought, and each pair, among the voted ones. */
-  async counts(spaceId: string): Promise<{ models: Map<string, number>; pairs: Map<string, number> }> {
-    const hit = this.#counts.get(spaceId);
+  /** Battles each contestant fought, and each pair, among the voted ones. */
+  async counts(
+    spaceId: string,
+    pool: Pool = 'space',
+    kind: Kind = 'model',
+  ): Promise<{ models: Map<string, number>; pairs: Map<string, number> }> {
+    const key = `${scopeOf(spaceId, pool)}:${kind}`;
+    const hit = this.#counts.get(key);
     if (hit) return hit;
     const { pairKey } = await import('./rating.ts');
     const models = new Map<string, number>();
     const pairs = new Map<string, number>();
-    for (const b of await this.#voted(spaceId)) {
+    for (const b of await this.#voted(spaceId, pool, kind)) {
       models.set(b.model_a, (models.get(b.model_a) ?? 0) + 1);
       models.set(b.model_b, (models.get(b.model_b) ?? 0) + 1);
       pairs.set(pairKey(b.model_a, b.model_b), (pairs.get(pairKey(b.model_a, b.model_b)) ?? 0) + 1);
     }
-    return this.#counts.set(spaceId, { models, pairs });
+    return this.#counts.set(key, { models, pairs });
   }
 
-  async leaderboard(spaceId: string, category?: string): Promise<{ rows: LeaderboardRow[]; votes: number }> {
-    const key = `${spaceId}:${category ?? ''}`;
+  async leaderboard(
+    spaceId: string,
+    category?: string,
+    pool: Pool = 'space',
+    kind: Kind = 'model',
+  ): Promise<{ rows: LeaderboardRow[]; votes: number }> {
+    const key = `${scopeOf(spaceId, pool)}:${kind}:${category ?? ''}`;
     const hit = this.#boards.get(key);
     if (hit) return hit;
-    const names = new Map((await this.contestants(spaceId)).map((c) => [c.id, c.name]));
-    const battles = await this.#voted(spaceId, category);
+    const names = new Map((await this.contestants(spaceId, pool, kind)).map((c) => [c.id, c.name]));
+    const battles = await this.#voted(spaceId, pool, kind, category);
     const outcomes: Outcome[] = battles.map((b) => ({ a: b.model_a, b: b.model_b, score: SCORE[b.vote] ?? 0.5 }));
-    // Models that fought keep their row after being removed from the space (named by their id).
+    // Contestants that fought keep their row after being removed (named by their id).
     const ids = [...new Set([...names.keys(), ...battles.flatMap((b) => [b.model_a, b.model_b])])];
     const { leaderboard, ranksOf } = await import('./rating.ts');
     const rated = leaderboard(ids, outcomes);
@@ -133,13 +162,21 @@ export class ArenaService {
     return this.#boards.set(key, board);
   }
 
-  async create(spaceId: string, userId: string, question: string, category: string): Promise<BattleRow> {
-    const ids = (await this.contestants(spaceId)).map((c) => c.id);
-    const board = await this.leaderboard(spaceId);
+  async create(
+    spaceId: string,
+    userId: string,
+    question: string,
+    category: string,
+    pool: Pool = 'space',
+    kind: Kind = 'model',
+  ): Promise<BattleRow> {
+    if (pool === 'public' && kind === 'bot') throw texts.error(400, 'publicBots');
+    const ids = (await this.contestants(spaceId, pool, kind)).map((c) => c.id);
+    const board = await this.leaderboard(spaceId, undefined, pool, kind);
     const ratings = new Map(board.rows.map((r) => [r.model_id, r.rating]));
     const { drawPair } = await import('./rating.ts');
-    const pair = drawPair(ids, ratings, (await this.counts(spaceId)).pairs);
-    if (!pair) throw texts.error(400, 'twoModels');
+    const pair = drawPair(ids, ratings, (await this.counts(spaceId, pool, kind)).pairs);
+    if (!pair) throw texts.error(400, kind === 'bot' ? 'twoBots' : pool === 'public' ? 'twoPublic' : 'twoModels');
     const row: BattleRow = {
       id: this.#ctx.host.newId(),
       space_id: spaceId,
@@ -158,6 +195,10 @@ export class ArenaService {
       feedback_text: '',
       created_at: iso(),
       voted_at: null,
+      pool,
+      turns: '[]',
+      conv_a: '',
+      conv_b: '',
     };
     await this.db.insertInto('arena_battle').values(row).execute();
     return row;
@@ -175,13 +216,19 @@ export class ArenaService {
 
   async view(b: BattleRow): Promise<BattleView> {
     const voted = b.status === 'voted';
-    const names = voted ? new Map((await this.contestants(b.space_id)).map((c) => [c.id, c.name])) : undefined;
+    const kind = kindOf(b.model_a);
+    const names = voted
+      ? new Map((await this.contestants(b.space_id, b.pool, kind)).map((c) => [c.id, c.name]))
+      : undefined;
     return {
       pk_id: b.id,
+      pool: b.pool,
+      kind,
       question: b.question,
       category: b.category,
       answer_a: b.answer_a,
       answer_b: b.answer_b,
+      turns: turnsOf(b).map((t) => ({ question: t.question, answer_a: t.answer_a, answer_b: t.answer_b })),
       status: b.status,
       vote: b.vote,
       tags: list(b.tags),
@@ -192,69 +239,72 @@ export class ArenaService {
     };
   }
 
-  /** Both models answer at once, streamed as `delta` { side, text }, `done` { side, latency_ms } or `error`; then `end`. */
-  async answer(b: BattleRow, sse: SseStream, signal: AbortSignal, language: unknown): Promise<void> {
+  /**
+   * Both sides answer the battle's question (or, once answered, a follow-up `query`: each side given the earlier
+   * questions and its own answers), streamed as `delta` { side, text }, `done` { side, latency_ms } or `error`; then
+   * `end`.
+   */
+  /** Why the battle cannot be answered now (its question, or the follow-up `query`), before its stream opens. */
+  checkTurn(b: BattleRow, query?: string): void {
+    if (b.status === 'created') return;
+    if (!query) throw texts.error(409, 'answered');
+    if (b.status !== 'answered') throw texts.error(409, b.status === 'voted' ? 'voted' : 'notYet');
+    if (turnsOf(b).length >= MAX_TURNS) throw texts.error(400, 'turns', { max: String(MAX_TURNS) });
+  }
+
+  async answer(b: BattleRow, sse: SseStream, signal: AbortSignal, language: unknown, query?: string): Promise<void> {
+    const follow = b.status !== 'created';
     const taken = await this.db
       .updateTable('arena_battle')
       .set({ status: 'answering' })
       .where('id', '=', b.id)
-      .where('status', '=', 'created')
+      .where('status', '=', follow ? 'answered' : 'created')
       .executeTakeFirst();
     if (!Number(taken.numUpdatedRows)) throw texts.error(409, 'answered');
     const controller = new AbortController();
     const stop = () => controller.abort();
     signal.addEventListener('abort', stop);
     this.#running.set(b.id, controller);
-    const side = async (s: 'a' | 'b', modelId: string) => {
+    const earlier = follow ? turnsOf(b) : [];
+    const question = follow ? query! : b.question;
+    const side = async (s: 'a' | 'b', id: string) => {
       const started = Date.now();
       let text = '';
       try {
-        const models = this.#ctx.service(ModelsService);
-        const model = await models.get(b.space_id, modelId);
-        const { streamText } = await import('ai');
-        let failure: unknown;
-        const result = streamText({
-          model: await model.chat(),
-          messages: [{ role: 'user', content: b.question }],
-          temperature: model.default_params.temperature,
-          maxOutputTokens: model.default_params.max_tokens,
-          abortSignal: controller.signal,
-          maxRetries: 0,
-          onError: ({ error }) => void (failure ??= error),
+        const { conversationId } = await speak(this.#ctx, id, {
+          spaceId: b.space_id,
+          userId: b.user_id,
+          battleId: b.id,
+          side: s,
+          conversationId: s === 'a' ? b.conv_a : b.conv_b,
+          earlier: earlier.map((t): Said => ({ question: t.question, answer: s === 'a' ? t.answer_a : t.answer_b })),
+          question,
+          signal: controller.signal,
+          onDelta: (piece) => {
+            text += piece;
+            sse.send('delta', { side: s, text: piece });
+          },
         });
-        for await (const part of result.fullStream) {
-          if (part.type === 'text-delta') {
-            text += part.text;
-            sse.send('delta', { side: s, text: part.text });
-          } else if (part.type === 'error') failure ??= part.error;
-        }
-        if (failure && !controller.signal.aborted) throw failure;
-        if (!controller.signal.aborted) {
-          const u = await result.totalUsage;
-          await models
-            .recordUsage({
-              space_id: b.space_id,
-              model_id: modelId,
-              input_tokens: u.inputTokens ?? 0,
-              output_tokens: u.outputTokens ?? 0,
-              source: 'arena',
-            })
-            .catch(() => undefined);
-        }
         sse.send('done', { side: s, latency_ms: Date.now() - started });
-        return { text, ms: Date.now() - started, ok: !!text };
+        return { text, ms: Date.now() - started, ok: !!text, conversationId };
       } catch (e) {
         const detail = (e as { msg?: string }).msg ?? (e as Error).message ?? String(e);
         sse.send('error', { side: s, msg: texts.text('modelFailed', { side: s.toUpperCase(), detail }, language) });
-        return { text, ms: Date.now() - started, ok: false };
+        return { text, ms: Date.now() - started, ok: false, conversationId: '' };
       }
     };
     try {
       const [a, bb] = await Promise.all([side('a', b.model_a), side('b', b.model_b)]);
       const status = a.ok && bb.ok ? 'answered' : 'failed';
+      const conv = { conv_a: a.conversationId || b.conv_a, conv_b: bb.conversationId || b.conv_b };
+      const turn = { question, answer_a: a.text, answer_b: bb.text, ms_a: a.ms, ms_b: bb.ms };
       await this.db
         .updateTable('arena_battle')
-        .set({ answer_a: a.text, answer_b: bb.text, ms_a: a.ms, ms_b: bb.ms, status })
+        .set(
+          follow
+            ? { ...conv, status, turns: JSON.stringify([...parsed<Turn>(b.turns), turn]) }
+            : { ...conv, status, answer_a: a.text, answer_b: bb.text, ms_a: a.ms, ms_b: bb.ms },
+        )
         .where('id', '=', b.id)
         .execute();
       sse.send('end', { status });
@@ -289,8 +339,9 @@ export class ArenaService {
       .where('status', '=', 'answered')
       .executeTakeFirst();
     if (!Number(r.numUpdatedRows)) throw texts.error(409, 'voted');
-    this.#boards.clear((key) => key.startsWith(`${b.space_id}:`));
-    this.#counts.delete(b.space_id);
+    const scope = scopeOf(b.space_id, b.pool);
+    this.#boards.clear((key) => key.startsWith(`${scope}:`));
+    this.#counts.clear((key) => key.startsWith(`${scope}:`));
     return { ...b, ...set };
   }
 

@@ -18,4 +18,22 @@ export const texts = defineErrorTexts('arena', {
   noQuestion: ['There is no question {{id}} in this space’s bank.', '此空间的题库中没有问题 {{id}}。'],
   emptyBank: ['The bank has no question of this category yet.', '题库中还没有这个类别的问题。'],
   modelFailed: ['Model {{side}} could not answer: {{detail}}', '模型 {{side}} 无法回答：{{detail}}'],
+  twoBots: [
+    'The bot arena needs two bots of this space published to the API: publish another.',
+    '智能体竞技场需要此空间中至少两个已发布到 API 的智能体：请再发布一个。',
+  ],
+  twoPublic: [
+    'The public arena needs two chat models of the platform: a platform administrator adds them under Models.',
+    '公共竞技场需要平台的至少两个对话模型：请平台管理员在“模型”中添加。',
+  ],
+  publicBots: [
+    'The public arena has the platform’s models only: bots fight in their space’s arena.',
+    '公共竞技场只有平台的模型：智能体请在其所在空间的竞技场中对战。',
+  ],
+  botsOff: ['Bots are off in this studio.', '此工作室未启用智能体。'],
+  turns: [
+    'A battle has {{max}} questions at most: vote, then start a new one.',
+    '一场对战最多 {{max}} 个问题：请投票后开始新的对战。',
+  ],
+  notYet: ['Ask the next question once both have answered.', '请在双方都回答后再问下一个问题。'],
 });

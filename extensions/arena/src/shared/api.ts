@@ -14,6 +14,13 @@ export const CATEGORIES = ['general', 'coding', 'writing', 'reasoning', 'knowled
 /** The votes a model needs before its rank is more than provisional. */
 export const MIN_VOTES = 10;
 const Category = z.enum(CATEGORIES);
+/** space: the space's contestants and votes; public: the platform's models, with the votes of every space. */
+export const Pool = z.enum(['space', 'public']).default('space');
+/** model: chat models fight; bot: the space's bots published to the API. */
+export const Kind = z.enum(['model', 'bot']).default('model');
+/** The questions a battle may have (the first and the follow-ups) before its vote. */
+export const MAX_TURNS = 10;
+const Arena = { pool: Pool, kind: Kind };
 
 export const GetConf = defineEndpoint({
   method: 'GET',
@@ -31,22 +38,22 @@ const Contestant = z.object({ id: z.string(), name: z.string(), kind: z.string()
 export const GetModelList = defineEndpoint({
   method: 'POST',
   path: '/api/models/get_model_list',
-  summary: "The space's chat models that take part in its arena, with how often each fought",
-  body: z.object(Space),
+  summary: "The chat models that take part in the space's arena (or the public one), with how often each fought",
+  body: z.object({ ...Space, pool: Pool }),
   response: z.object({ models: z.array(Contestant) }),
 });
 export const ListArenaBot = defineEndpoint({
   method: 'POST',
   path: '/api/models/list_arena_bot',
-  summary: "Everything that fights in the space's arena (its chat models)",
-  body: z.object(Space),
+  summary: "Everything that fights in the space's arena: its chat models and its bots published to the API",
+  body: z.object({ ...Space, pool: Pool }),
   response: z.object({ bots: z.array(Contestant) }),
 });
 export const RandBotId = defineEndpoint({
   method: 'POST',
   path: '/api/models/rand_bot_id',
   summary: 'One contestant of the arena at random',
-  body: z.object(Space),
+  body: z.object({ ...Space, ...Arena }),
   response: z.object({ id: z.string() }),
 });
 
@@ -88,13 +95,15 @@ export const RandQuestion = defineEndpoint({
 export const CreatePk = defineEndpoint({
   method: 'POST',
   path: '/api/models/create_pk',
-  summary: 'Start a blind battle: two models drawn to answer the question (who they are is told after the vote)',
+  summary:
+    'Start a blind battle: two models (or bots) drawn to answer the question (who they are is told after the vote)',
   body: z.object({
     ...Space,
+    ...Arena,
     question: z.string().trim().min(1, 'Ask a question.').max(8000),
     category: Category.default('general'),
   }),
-  response: z.object({ pk_id: z.string(), category: z.string() }),
+  response: z.object({ pk_id: z.string(), category: z.string(), pool: z.string(), kind: z.string() }),
 });
 export const BreakMessage = defineEndpoint({
   method: 'POST',
@@ -105,12 +114,17 @@ export const BreakMessage = defineEndpoint({
 });
 
 const Side = z.object({ id: z.string(), name: z.string() });
+const Turn = z.object({ question: z.string(), answer_a: z.string(), answer_b: z.string() });
 const BattleView = z.object({
   pk_id: z.string(),
+  pool: z.string(),
+  kind: z.string(),
   question: z.string(),
   category: z.string(),
   answer_a: z.string(),
   answer_b: z.string(),
+  /** Every question of the battle with both answers, the first included. */
+  turns: z.array(Turn),
   /** created, answered, failed, voted */
   status: z.string(),
   vote: z.string(),
@@ -176,14 +190,14 @@ export const GetLeaderboard = defineEndpoint({
   method: 'POST',
   path: '/api/models/leaderboard/get',
   summary: 'Ratings by votes (Bradley–Terry on the Elo scale) with 95% intervals, of all votes or one category',
-  body: z.object({ ...Space, category: Category.optional() }),
+  body: z.object({ ...Space, ...Arena, category: Category.optional() }),
   response: z.object({ rows: z.array(Row), votes: z.number() }),
 });
 export const GetLeaderboardV2 = defineEndpoint({
   method: 'POST',
   path: '/api/models/leaderboard/get_v2',
   summary: 'The leaderboard of every category at once',
-  body: z.object(Space),
+  body: z.object({ ...Space, ...Arena }),
   response: z.object({
     categories: z.array(z.object({ category: z.string(), rows: z.array(Row), votes: z.number() })),
   }),
