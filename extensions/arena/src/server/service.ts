@@ -4,7 +4,7 @@
 // the next vote. The maths and the bank load with the first battle or board.
 import { LocalCache, type ServerContext, type SseStream } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
-import { contestants, kindOf, speak, type Contestant, type Kind, type Pool, type Said } from './contestants.ts';
+import type { Contestant, Kind, Pool, Said } from './contestants.ts';
 import type { Outcome } from './rating.ts';
 import { texts } from './texts.ts';
 import { MAX_TURNS, MIN_VOTES, type BattleView, type LeaderboardRow } from '../shared/api.ts';
@@ -94,8 +94,8 @@ export class ArenaService {
   }
 
   /** Who fights in the space's arena (or the public one): chat models or published bots. */
-  contestants(spaceId: string, pool: Pool = 'space', kind: Kind = 'model'): Promise<Contestant[]> {
-    return contestants(this.#ctx, spaceId, pool, kind);
+  async contestants(spaceId: string, pool: Pool = 'space', kind: Kind = 'model'): Promise<Contestant[]> {
+    return (await import('./contestants.ts')).contestants(this.#ctx, spaceId, pool, kind);
   }
 
   async #voted(spaceId: string, pool: Pool, kind: Kind, category?: string): Promise<BattleRow[]> {
@@ -216,7 +216,7 @@ export class ArenaService {
 
   async view(b: BattleRow): Promise<BattleView> {
     const voted = b.status === 'voted';
-    const kind = kindOf(b.model_a);
+    const kind = b.model_a.startsWith('bot:') ? 'bot' : 'model';
     const names = voted
       ? new Map((await this.contestants(b.space_id, b.pool, kind)).map((c) => [c.id, c.name]))
       : undefined;
@@ -265,6 +265,7 @@ export class ArenaService {
     const stop = () => controller.abort();
     signal.addEventListener('abort', stop);
     this.#running.set(b.id, controller);
+    const { speak } = await import('./contestants.ts');
     const earlier = follow ? turnsOf(b) : [];
     const question = follow ? query! : b.question;
     const side = async (s: 'a' | 'b', id: string) => {

@@ -7,8 +7,7 @@ import { defineExtension } from '@tessera/sdk/server';
 import { BotModeCode, BotModes } from '@tessera/ext-bots/shared';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { MultiAgentSettings, linksOf, problemsOf, type Agent } from '../shared.ts';
-import { AgentRunner } from './agents.ts';
-import { decide } from './decide.ts';
+import type { AgentRunner } from './agents.ts';
 import { Holders, migrations } from './state.ts';
 import { texts } from './texts.ts';
 
@@ -21,7 +20,13 @@ export default defineExtension({
     ctx.migrations(migrations);
     texts.register(ctx);
     const holders = new Holders(ctx);
-    const agents = new AgentRunner(ctx);
+    // The routing and the agents' runner load with the first turn.
+    let agents: AgentRunner | undefined;
+    const turnModules = async () => {
+      const [{ decide }, { AgentRunner }] = await Promise.all([import('./decide.ts'), import('./agents.ts')]);
+      agents ??= new AgentRunner(ctx);
+      return { decide, agents };
+    };
 
     ctx.register(BotModes, {
       key: 'multi-agent',
@@ -80,6 +85,7 @@ export default defineExtension({
         const s = turn.settings as MultiAgentSettings;
         const start = s.agents.find((a) => a.id === s.start_agent_id) ?? s.agents[0];
         if (!start) throw texts.error(400, 'noAgents');
+        const { decide, agents } = await turnModules();
         const heldId = await holders.get(turn.conversationId);
         const held = s.agents.find((a) => a.id === heldId) ?? start;
         const d = await decide(s, start, held, turn.query, {

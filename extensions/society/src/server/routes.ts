@@ -29,7 +29,6 @@ import {
   UserReply,
 } from '../shared/api.ts';
 import type { Engine } from './engine.ts';
-import { follow } from './follow.ts';
 import { iso, json, type MetaRow, type ProcessConfig, type SocietyStore } from './store.ts';
 import { texts } from './texts.ts';
 
@@ -387,7 +386,10 @@ export function registerRoutes(ctx: ServerContext, store: SocietyStore, engine: 
     summary:
       'Follow a process live: message { message } as each is said, process { process } as it changes; ends with it',
     body: z.object({ process_id: z.string().min(1).max(32) }),
-    handler: async ({ body, signal, headers }, reply) =>
-      follow(ctx, store, await store.process(body.process_id), headers['accept-language'], reply.sse(), signal),
+    handler: async ({ body, signal, headers }, reply) => {
+      const { follow } = await import('./follow.ts');
+      const p = await store.process(body.process_id);
+      await follow(ctx, store, p, headers['accept-language'], reply.sse(), signal);
+    },
   });
 }
