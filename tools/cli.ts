@@ -72,6 +72,7 @@ async function main() {
       if (args.length) fail(`start: unknown option ${args[0]} (see ./tessera help)`);
       buildWeb();
       await serverModules();
+      (await import('./system-tools.ts')).offerSystemTools();
       const { startStudio } = await import('../host/server/src/main.ts');
       await startStudio({ root: ROOT, overrides: { port: p, dataDir: data } });
       return;

@@ -48,7 +48,7 @@ describe('the studio a newcomer meets', () => {
     expect(await sidebarGroups(page)).toEqual([
       ['Build', ['bots', 'societies', 'projects', 'workflows', 'plugins', 'mcp', 'prompts', 'library']],
       ['Data', ['knowledge', 'tables', 'memory']],
-      ['Operate', ['models', 'evaluation', 'arena', 'jobs', 'traces', 'analytics']],
+      ['Operate', ['models', 'voices', 'evaluation', 'arena', 'jobs', 'traces', 'analytics']],
       [
         'Space',
         [

@@ -47,6 +47,8 @@ export interface RequestClient {
     onEvent: (e: ServerSentEvent) => void,
     opts?: Partial<RequestOptions>,
   ): Promise<void>;
+  /** POSTs and reads an answer that is not JSON (audio, a file) as a Blob; an error envelope fails like post. */
+  blob(url: string, body: unknown, opts?: Partial<RequestOptions>): Promise<Blob>;
 }
 
 export interface ServerSentEvent {
@@ -187,6 +189,21 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     return unwrap<T>(res, opts, url);
   };
 
+  const blob = async (url: string, body: unknown, o: Partial<RequestOptions> = {}): Promise<Blob> => {
+    const opts: RequestOptions = { ...o, method: 'POST', url, body: body ?? {} };
+    const sent = await send(opts, '*/*');
+    if (!sent.res.ok || (sent.res.headers.get('content-type') ?? '').includes('application/json')) {
+      await unwrap(sent.res, opts, sent.url);
+      throw new ApiError(
+        sent.res.status,
+        ErrorCode.INTERNAL,
+        'The server answered JSON where a file was expected.',
+        '',
+      );
+    }
+    return sent.res.blob();
+  };
+
   const stream = async (
     url: string,
     body: unknown,
@@ -244,5 +261,6 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
         ? request({ ...o, method: 'GET', url: endpoint.path, query: input ?? undefined })
         : request({ ...o, method: endpoint.method, url: endpoint.path, body: input ?? {} }),
     stream,
+    blob,
   };
 }

@@ -1060,3 +1060,15 @@ export function defineExtension<S extends ZodType | undefined = undefined>(def: 
 }): ServerExtension<S extends ZodType ? z.output<S> : unknown> {
   return { ...(def as any), side: 'server' };
 }
+
+/**
+ * Reads a multipart/form-data upload (an `upload: true` route): each file streams to `each` as it arrives; the first
+ * failure answers at once. The reader (busboy) loads with the first upload.
+ */
+export async function receiveFiles<T>(
+  req: ApiRequest,
+  maxFiles: number,
+  each: (fileName: string, stream: NodeJS.ReadableStream, fields: Record<string, string>) => Promise<T>,
+): Promise<{ files: T[]; fields: Record<string, string> }> {
+  return (await import('./multipart.ts')).receiveFiles(req, maxFiles, each);
+}

@@ -1,6 +1,6 @@
 // The files extension (server half): uploads streamed to an object store (the data folder by default,
 // S3-compatible when configured), typed by content, per-space quota, signed download URLs; FilesService
-// for other extensions. Parts: content.ts (what a file is), service.ts, stores.ts, multipart.ts, routes.ts.
+// for other extensions. Parts: content.ts (what a file is), service.ts, stores.ts, routes.ts (uploads read with the SDK's receiveFiles).
 import { randomBytes } from 'node:crypto';
 import { SecretsService, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';

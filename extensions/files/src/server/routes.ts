@@ -1,11 +1,10 @@
 // The files API: uploads (multipart, streamed), details, signed downloads, deletion, and Coze's open API
 // /v1/files/upload and /v1/files/retrieve.
 import { forbidden, notFound } from '@tessera/sdk';
-import type { Caller, ServerContext } from '@tessera/sdk/server';
+import { receiveFiles, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import type { FileInfo } from '../shared/index.ts';
-import { receiveFiles } from './multipart.ts';
 import { infoOf, type FilesSettings, type makeFiles } from './service.ts';
 
 const Id = z.string().min(1).max(32);

@@ -10,6 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import {
+  MODEL_KINDS,
   ModelProviders,
   ModelsService,
   type ModelInfo,
@@ -36,7 +37,7 @@ const Params = z
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
   })
   .default({});
-const Kind = z.enum(['chat', 'embedding', 'rerank']);
+const Kind = z.enum(MODEL_KINDS);
 const Id = z.string().min(1).max(32);
 const now = () => new Date().toISOString();
 
@@ -219,6 +220,16 @@ function makeService(ctx: ServerContext<unknown>) {
         instance('rerank', m, cred, (p) => {
           if (!p.rerank) throw badRequest(`The provider '${cred.provider}' has no reranking models.`);
           return p.rerank(credentials(cred), m.model_name, fetchFor(cred));
+        }),
+      speech: () =>
+        instance('speech', m, cred, (p) => {
+          if (!p.speech) throw badRequest(`The provider '${cred.provider}' has no speech models.`);
+          return p.speech(credentials(cred), m.model_name, fetchFor(cred));
+        }),
+      transcription: () =>
+        instance('transcription', m, cred, (p) => {
+          if (!p.transcription) throw badRequest(`The provider '${cred.provider}' has no transcription models.`);
+          return p.transcription(credentials(cred), m.model_name, fetchFor(cred));
         }),
     };
   };
@@ -784,7 +795,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
           fields: p.fields,
           default_base_url: p.defaultBaseUrl ?? '',
         })),
-      kinds: ['chat', 'embedding', 'rerank'],
+      kinds: MODEL_KINDS,
       capabilities: ['function_call', 'json_output', 'vision', 'reasoning'],
     }),
   });

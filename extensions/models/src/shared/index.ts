@@ -1,9 +1,11 @@
 import { defineRegistryPoint, defineService, defineViewRef, type Language } from '@tessera/sdk';
-import type { EmbeddingModel, LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel, SpeechModel, TranscriptionModel } from 'ai';
 import type { CSSProperties } from 'react';
 import { z } from 'zod';
 
-export type ModelKind = 'chat' | 'embedding' | 'rerank';
+/** chat, embedding, rerank; speech (text to speech) and transcription (speech to text), for voice. */
+export type ModelKind = 'chat' | 'embedding' | 'rerank' | 'speech' | 'transcription';
+export const MODEL_KINDS = ['chat', 'embedding', 'rerank', 'speech', 'transcription'] as const;
 
 /** A reranking model: orders documents by how well they answer a query. */
 export interface Reranker {
@@ -66,6 +68,18 @@ export interface ModelProviderDefinition {
   ): EmbeddingModel | Promise<EmbeddingModel>;
   /** Reranking models (Cohere, Jina, vLLM and TEI share a /rerank call). */
   rerank?(credentials: ProviderCredentials, modelName: string, fetch: ProviderFetch): Reranker | Promise<Reranker>;
+  /** Text to speech (OpenAI's /audio/speech and the endpoints that copy it). */
+  speech?(
+    credentials: ProviderCredentials,
+    modelName: string,
+    fetch: ProviderFetch,
+  ): SpeechModel | Promise<SpeechModel>;
+  /** Speech to text (OpenAI's /audio/transcriptions and the endpoints that copy it). */
+  transcription?(
+    credentials: ProviderCredentials,
+    modelName: string,
+    fetch: ProviderFetch,
+  ): TranscriptionModel | Promise<TranscriptionModel>;
   /** The provider's model list, for "add models" and connection tests. */
   listModels?(credentials: ProviderCredentials, fetch: ProviderFetch): Promise<{ name: string; kind: ModelKind }[]>;
 }
@@ -78,7 +92,7 @@ export const ModelProviders = defineRegistryPoint<ModelProviderDefinition>({
   description: 'Model providers (OpenAI, OpenAI-compatible endpoints, Anthropic, Gemini ...), each an extension.',
   schema: z.object({
     key: z.string().regex(/^[a-z][a-z0-9-]*$/),
-    kinds: z.array(z.enum(['chat', 'embedding', 'rerank'])).min(1),
+    kinds: z.array(z.enum(MODEL_KINDS)).min(1),
     chat: fn,
   }),
   key: (p) => p.key,
@@ -104,6 +118,8 @@ export interface ResolvedModel extends ModelInfo {
   chat(): Promise<LanguageModel>;
   embedding(): Promise<EmbeddingModel>;
   rerank(): Promise<Reranker>;
+  speech(): Promise<SpeechModel>;
+  transcription(): Promise<TranscriptionModel>;
 }
 
 export interface UsageRecord {

@@ -12,6 +12,14 @@ const client = async (c: ProviderCredentials, fetch: ProviderFetch) =>
     supportsStructuredOutputs: true,
   });
 
+const audioClient = async (c: ProviderCredentials, fetch: ProviderFetch) =>
+  (await import('@ai-sdk/openai')).createOpenAI({
+    name: 'openai-compatible',
+    baseURL: String(c.base_url ?? ''),
+    apiKey: c.api_key || 'none',
+    fetch: fetch as typeof globalThis.fetch,
+  });
+
 export default defineExtension({
   id: 'provider-openai-compatible',
   register(ctx) {
@@ -21,7 +29,7 @@ export default defineExtension({
         'en-US': 'OpenAI-compatible (Ollama, vLLM, LM Studio, DeepSeek, Ark ...)',
         'zh-CN': 'OpenAI 兼容接口（Ollama、vLLM、LM Studio、DeepSeek、火山方舟等）',
       },
-      kinds: ['chat', 'embedding', 'rerank'],
+      kinds: ['chat', 'embedding', 'rerank', 'speech', 'transcription'],
       fields: [
         {
           name: 'base_url',
@@ -37,6 +45,9 @@ export default defineExtension({
       ],
       chat: async (c, model, fetch) => (await client(c, fetch)).chatModel(model),
       embedding: async (c, model, fetch) => (await client(c, fetch)).embeddingModel(model),
+      // /audio/speech and /audio/transcriptions as OpenAI's: its SDK speaks them to any base URL.
+      speech: async (c, model, fetch) => (await audioClient(c, fetch)).speech(model),
+      transcription: async (c, model, fetch) => (await audioClient(c, fetch)).transcription(model),
       // The /rerank call that Jina, Cohere (v2), vLLM and text-embeddings-inference share.
       rerank: (c, model, fetch) => ({
         async rerank(query, documents, opts) {

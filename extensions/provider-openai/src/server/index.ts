@@ -16,7 +16,7 @@ export default defineExtension({
     ctx.register(ModelProviders, {
       key: 'openai',
       label: { 'en-US': 'OpenAI', 'zh-CN': 'OpenAI' },
-      kinds: ['chat', 'embedding'],
+      kinds: ['chat', 'embedding', 'speech', 'transcription'],
       defaultBaseUrl: BASE,
       fields: [
         { name: 'api_key', label: { 'en-US': 'API key', 'zh-CN': 'API 密钥' }, secret: true, required: true },
@@ -28,6 +28,8 @@ export default defineExtension({
       ],
       chat: async (c, model, fetch) => (await client(c, fetch)).chat(model),
       embedding: async (c, model, fetch) => (await client(c, fetch)).embedding(model),
+      speech: async (c, model, fetch) => (await client(c, fetch)).speech(model),
+      transcription: async (c, model, fetch) => (await client(c, fetch)).transcription(model),
       listModels: async (c, fetch) => listOpenAiModels(c.base_url || BASE, c.api_key, fetch),
     });
   },
@@ -42,6 +44,12 @@ export async function listOpenAiModels(baseUrl: string, apiKey: string | undefin
   const body = (await res.json()) as { data?: { id: string }[] };
   return (body.data ?? []).map((m) => ({
     name: m.id,
-    kind: /embed/i.test(m.id) ? ('embedding' as const) : ('chat' as const),
+    kind: /embed/i.test(m.id)
+      ? ('embedding' as const)
+      : /^(tts|gpt-4o-mini-tts)/i.test(m.id)
+        ? ('speech' as const)
+        : /whisper|transcribe/i.test(m.id)
+          ? ('transcription' as const)
+          : ('chat' as const),
   }));
 }

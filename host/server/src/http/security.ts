@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * The page's Content Security Policy. Scripts, styles and remotes (Module Federation, under
  * /_extensions/) come from the studio itself; styles may be inline (the component library sets them);
- * images may be data/blob URLs or any https address (icons are URLs); nothing may frame the studio.
+ * images may be data/blob URLs or any https address (icons are URLs); audio may be a blob URL (speech made for the
+ * page: read aloud, voice previews); nothing may frame the studio.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -11,6 +12,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
+  "media-src 'self' blob:",
   "connect-src 'self'",
   "worker-src 'self' blob:",
   "object-src 'none'",

@@ -1,7 +1,7 @@
 // Reads multipart/form-data uploads with busboy (loaded with the first upload): each file streams to
 // `each` as it arrives; the first failure answers at once.
-import { badRequest } from '@tessera/sdk';
-import type { ApiRequest } from '@tessera/sdk/server';
+import { badRequest } from '../api.ts';
+import type { ApiRequest } from './index.ts';
 
 export async function receiveFiles<T>(
   req: ApiRequest,

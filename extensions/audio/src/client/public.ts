@@ -1,0 +1,2 @@
+// What other extensions' pages use of voice: recording from the microphone.
+export { useRecorder } from './recorder.ts';

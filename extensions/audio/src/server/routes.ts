@@ -1,0 +1,253 @@
+// The audio routes: Coze's open API (`/v1/audio/voices`, `speech`, `transcriptions`; `voices/clone`, `rooms` and
+// voiceprints answer what is missing unless a provider has them) and the studio's own (`/api/audio/...`, for the
+// Voices page, a bot's read-aloud and the microphone).
+import { forbidden } from '@tessera/sdk';
+import { receiveFiles, type ApiRequest, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { SpacesService } from '@tessera/ext-spaces/shared';
+import { z } from 'zod';
+import { MIME, RoomProviders, SPEECH_FORMATS, type Audio, type VoiceInfo } from '../shared/index.ts';
+import { texts } from './texts.ts';
+
+const Id = z.string().min(1).max(32);
+/** The largest audio file transcribed (OpenAI's limit). */
+const MAX_AUDIO = 25 * 1024 * 1024;
+const PERMISSION = 'audio.use';
+
+const Speech = {
+  input: z.string().min(1, 'Give the text to speak (input).'),
+  voice_id: z.string().max(200).optional(),
+  response_format: z.enum(SPEECH_FORMATS).optional(),
+  speed: z.number().min(0.2).max(3).optional(),
+  sample_rate: z
+    .union([
+      z.literal(8000),
+      z.literal(16000),
+      z.literal(22050),
+      z.literal(24000),
+      z.literal(32000),
+      z.literal(44100),
+      z.literal(48000),
+    ])
+    .optional(),
+  emotion: z.string().max(32).optional(),
+  emotion_scale: z.number().min(1).max(5).optional(),
+};
+
+/** Coze's Voice, as `voices.list` returns it. */
+const openVoice = (v: VoiceInfo) => ({
+  voice_id: v.voice_id,
+  name: v.name,
+  language_code: v.language_code,
+  language_name: v.language_name,
+  preview_text: v.preview_text,
+  preview_audio: '',
+  is_system_voice: v.is_system_voice,
+  available_training_times: 0,
+  create_time: 0,
+  update_time: 0,
+});
+
+export function registerRoutes(ctx: ServerContext, audio: Audio): void {
+  /**
+   * The space an open-API call works in: the one it names, else the first of the owner's spaces where the token may
+   * use audio.
+   */
+  const openSpace = async (caller: Caller, asked: string | undefined) => {
+    const spaces = ctx.service(SpacesService);
+    let spaceId = asked;
+    if (!spaceId) {
+      const mine = await spaces.spacesOf(caller.userId);
+      spaceId =
+        caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(PERMISSION, s)) : mine[0];
+      if (!spaceId)
+        throw forbidden(
+          `This access token lacks the permission '${PERMISSION}' in every space of its owner; grant it in one.`,
+        );
+    }
+    if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
+    if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(PERMISSION, spaceId))
+      throw forbidden(`This access token lacks the permission '${PERMISSION}' in space ${spaceId}.`);
+    return spaceId;
+  };
+  /** The audio of an upload's first file, bounded. */
+  const upload = async (req: ApiRequest) => {
+    const { files } = await receiveFiles(req, 1, async (fileName, stream) => {
+      const parts: Buffer[] = [];
+      let bytes = 0;
+      for await (const c of stream as AsyncIterable<Buffer>) {
+        bytes += c.length;
+        if (bytes > MAX_AUDIO) throw texts.error(400, 'tooBig', { max: String(MAX_AUDIO / 1024 / 1024) });
+        parts.push(c);
+      }
+      return { fileName, audio: Buffer.concat(parts) };
+    });
+    return files[0];
+  };
+
+  // ---------------------------------------------------------------- the open API
+  ctx.route({
+    method: 'GET',
+    path: '/v1/audio/voices',
+    auth: 'user',
+    permission: PERMISSION,
+    summary: 'The voices of the space (the embedded one, its speech models’ ...), paged',
+    query: z.object({
+      space_id: Id.optional(),
+      filter_system_voice: z.enum(['true', 'false']).optional(),
+      model_type: z.enum(['big', 'small']).optional(),
+      page_num: z.coerce.number().int().min(1).default(1),
+      page_size: z.coerce.number().int().min(1).max(100).default(100),
+    }),
+    handler: async ({ query, caller }) => {
+      const spaceId = await openSpace(caller!, query.space_id);
+      const all = (await audio.voices(spaceId)).filter(
+        (v) => query.filter_system_voice !== 'true' || !v.is_system_voice,
+      );
+      const start = (query.page_num - 1) * query.page_size;
+      return {
+        voice_list: all.slice(start, start + query.page_size).map(openVoice),
+        has_more: start + query.page_size < all.length,
+      };
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/v1/audio/speech',
+    auth: 'user',
+    permission: PERMISSION,
+    summary: 'Text to speech in a voice of the space: the audio itself (mp3 unless another format is asked)',
+    body: z.object({ ...Speech, space_id: Id.optional() }),
+    handler: async ({ body, caller, signal }, reply) => {
+      const spaceId = await openSpace(caller!, body.space_id);
+      const r = await audio.speak({
+        spaceId,
+        voiceId: body.voice_id,
+        text: body.input,
+        format: body.response_format,
+        speed: body.speed,
+        sampleRate: body.sample_rate,
+        signal,
+      });
+      reply.header('content-length', String(r.audio.length));
+      reply.send(r.audio, MIME[r.format]);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/v1/audio/transcriptions',
+    auth: 'user',
+    permission: PERMISSION,
+    upload: true,
+    summary: 'Speech to text: an audio file (multipart, field "file") transcribed by the space’s transcription model',
+    query: z.object({ space_id: Id.optional() }),
+    handler: async (req) => {
+      const spaceId = await openSpace(req.caller!, req.query.space_id);
+      const f = await upload(req);
+      return audio.transcribe({ spaceId, audio: f.audio, fileName: f.fileName, signal: req.signal });
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/v1/audio/voices/clone',
+    auth: 'user',
+    permission: PERMISSION,
+    upload: true,
+    summary: 'Clone a voice from a recording (needs a speech provider that clones; none is built in)',
+    handler: async (req) => {
+      req.stream?.resume();
+      throw texts.error(400, 'noClone');
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/v1/audio/rooms',
+    auth: 'user',
+    permission: PERMISSION,
+    summary: 'A voice room with a bot (needs a room provider: an RTC service; none is built in)',
+    body: z.object({
+      bot_id: Id,
+      voice_id: z.string().max(200).optional(),
+      conversation_id: Id.optional(),
+      connector_id: z.string().max(32).optional(),
+      uid: z.string().max(200).optional(),
+    }),
+    handler: async ({ body, caller }) => {
+      const provider = ctx.registry(RoomProviders).list()[0];
+      if (!provider) throw texts.error(400, 'noRooms');
+      const spaceId = await openSpace(caller!, undefined);
+      return provider.create({
+        spaceId,
+        userId: caller!.userId,
+        botId: body.bot_id,
+        voiceId: body.voice_id,
+        conversationId: body.conversation_id,
+      });
+    },
+  });
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const)
+    for (const path of ['/v1/audio/voiceprint_groups', '/v1/audio/voiceprint_groups/*'])
+      ctx.route({
+        method,
+        path,
+        auth: 'user',
+        upload: method === 'POST' || method === 'PUT',
+        summary:
+          'Voiceprint groups, features and speaker identification (need a provider that has them; none is built in)',
+        handler: async (req) => {
+          req.stream?.resume();
+          throw texts.error(400, 'noVoiceprint');
+        },
+      });
+
+  // ---------------------------------------------------------------- the studio's own
+  const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+  ctx.route({
+    method: 'POST',
+    path: '/api/audio/voices',
+    auth: inSpace,
+    summary: 'The voices of the space, with the providers that could add more',
+    body: z.object({ space_id: Id }),
+    handler: async ({ body }) => ({
+      voices: await audio.voices(body.space_id),
+      can_transcribe: await audio.canTranscribe(body.space_id),
+    }),
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/audio/speech',
+    auth: inSpace,
+    summary: 'Text to speech for the studio (read aloud, voice previews): the audio itself',
+    body: z.object({ ...Speech, space_id: Id }),
+    handler: async ({ body, signal }, reply) => {
+      const r = await audio.speak({
+        spaceId: body.space_id,
+        voiceId: body.voice_id,
+        text: body.input,
+        format: body.response_format,
+        speed: body.speed,
+        sampleRate: body.sample_rate,
+        signal,
+      });
+      reply.header('content-length', String(r.audio.length));
+      reply.send(r.audio, MIME[r.format]);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: '/api/audio/transcriptions',
+    auth: { space: { from: 'query' as const, field: 'space_id' } },
+    upload: true,
+    summary: 'Speech to text for the studio (the microphone): an audio file (multipart, field "file")',
+    query: z.object({ space_id: Id, language: z.string().max(16).optional() }),
+    handler: async (req) => {
+      const f = await upload(req);
+      return audio.transcribe({
+        spaceId: req.query.space_id,
+        audio: f.audio,
+        fileName: f.fileName,
+        language: req.query.language,
+        signal: req.signal,
+      });
+    },
+  });
+}
