@@ -19,6 +19,10 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      // A fake microphone (a tone) that needs no prompt, and audio that plays without a click: the voice tests.
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
       ...extraArgs,
     ],
   });

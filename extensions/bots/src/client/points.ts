@@ -67,6 +67,52 @@ export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
   key: (s) => s.key,
 });
 
+/** Where a chat is: the bot, and whether its draft answers (the editor's debug chat) or its published version. */
+export interface ChatPlace {
+  spaceId: string;
+  botId: string;
+  draft: boolean;
+}
+
+export interface ChatAnswerActionProps extends ChatPlace {
+  messageId: string;
+  /** The answer's text. */
+  text: string;
+  /** The newest answer of the chat, just finished (an action may act on it by itself: read it aloud). */
+  fresh: boolean;
+}
+/** A button beside each answer of a chat (read aloud ...). */
+export interface ChatAnswerAction {
+  key: string;
+  Action: ComponentType<ChatAnswerActionProps>;
+}
+export const ChatAnswerActions = defineRegistryPoint<ChatAnswerAction>({
+  id: 'bots.chatAnswerActions',
+  owner: 'bots',
+  description: 'Buttons beside each answer of a bot chat (the debug chat and the chat page).',
+  schema: z.object({ key: z.string().min(1), Action: component }),
+  key: (a) => a.key,
+});
+
+export interface ChatComposerActionProps extends ChatPlace {
+  /** A message is being answered. */
+  busy: boolean;
+  /** Sends this text as the user's message. */
+  send(text: string): void;
+}
+/** A button beside the message box of a chat (speak instead of typing ...). */
+export interface ChatComposerAction {
+  key: string;
+  Action: ComponentType<ChatComposerActionProps>;
+}
+export const ChatComposerActions = defineRegistryPoint<ChatComposerAction>({
+  id: 'bots.chatComposerActions',
+  owner: 'bots',
+  description: 'Buttons beside the message box of a bot chat (the debug chat and the chat page).',
+  schema: z.object({ key: z.string().min(1), Action: component }),
+  key: (a) => a.key,
+});
+
 import type { SkillItemsProps } from './SkillItems.tsx';
 
 export type { SkillItemsProps, SkillOption } from './SkillItems.tsx';

@@ -21,7 +21,8 @@ import {
   IconSend,
 } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
-import { useApi, useFormat } from '@tessera/sdk/client';
+import { useApi, useFormat, useRegistry } from '@tessera/sdk/client';
+import { ChatAnswerActions, ChatComposerActions } from '../points.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { expandShortcut, turnsOf, type ChatMessage, type Onboarding, type Shortcut, type Turn } from './types.ts';
@@ -51,6 +52,13 @@ export function ChatView({
 }: ChatViewProps) {
   const { t } = useTranslation('bots');
   const chat = useChat(target, onConversation, beforeSend);
+  const composerActions = useRegistry(ChatComposerActions);
+  // The chat sent here last: its answer is fresh (an answer action may act on it by itself, as read-aloud does).
+  const [freshChat, setFreshChat] = useState('');
+  const liveChatId = chat.live?.chat?.id;
+  useEffect(() => {
+    if (liveChatId) setFreshChat(liveChatId);
+  }, [liveChatId]);
   const [text, setText] = useState('');
   const [composing, setComposing] = useState(false);
   const end = useRef<HTMLDivElement>(null);
@@ -128,6 +136,7 @@ export function ChatView({
               i > 0 && turn.sectionId !== turns[i - 1].sectionId && !!turn.sectionId && !!turns[i - 1].sectionId
             }
             isLast={turn === last}
+            fresh={!!turn.chatId && turn.chatId === freshChat}
             streaming={chat.sending && turn === last}
             onFollowUp={(q) => submit(q)}
             onRegenerate={() =>
@@ -174,6 +183,17 @@ export function ChatView({
             />
           </Popconfirm>
         )}
+        {composerActions.map(({ key, Action }) => (
+          // oxlint-disable-next-line react/static-components
+          <Action
+            key={key}
+            spaceId={target.spaceId}
+            botId={target.botId}
+            draft={target.draft}
+            busy={chat.sending}
+            send={(q: string) => submit(q)}
+          />
+        ))}
         <Input.TextArea
           value={text}
           onChange={setText}
@@ -213,6 +233,7 @@ function TurnView({
   turn,
   newSection,
   isLast,
+  fresh,
   streaming,
   onFollowUp,
   onRegenerate,
@@ -224,6 +245,7 @@ function TurnView({
   turn: Turn;
   newSection: boolean;
   isLast: boolean;
+  fresh: boolean;
   streaming: boolean;
   onFollowUp(q: string): void;
   onRegenerate(): void;
@@ -233,6 +255,7 @@ function TurnView({
   target: ChatTarget;
 }) {
   const { t } = useTranslation('bots');
+  const answerActions = useRegistry(ChatAnswerActions);
   const status = turn.chat?.status;
   return (
     <div className="tessera-chat-turn" data-testid="chat-turn" data-status={status ?? ''}>
@@ -319,6 +342,18 @@ function TurnView({
             </Tooltip>
           )}
           {turn.chat && <TraceButton turn={turn} target={target} />}
+          {answerActions.map(({ key, Action }) => (
+            // oxlint-disable-next-line react/static-components
+            <Action
+              key={key}
+              spaceId={target.spaceId}
+              botId={target.botId}
+              draft={target.draft}
+              messageId={turn.answer!.id}
+              text={turn.answer!.content}
+              fresh={isLast && fresh && !streaming}
+            />
+          ))}
         </Space>
       )}
       {isLast && !streaming && turn.followUps.length > 0 && (

@@ -1,0 +1,53 @@
+// A bot's voice (server half): the `voice` skill's settings (voice, language, auto-play) in the bot's configuration,
+// and what its chats ask of them: the voice the draft or the published bot speaks in.
+import { notFound } from '@tessera/sdk';
+import { defineExtension } from '@tessera/sdk/server';
+import { BotSkills, BotsService } from '@tessera/ext-bots/shared';
+import { BotVoice } from '@tessera/ext-audio/shared';
+import { z } from 'zod';
+
+const Id = z.string().min(1).max(32);
+
+export default defineExtension({
+  id: 'bot-voice',
+  register(ctx) {
+    ctx.register(BotSkills, {
+      key: 'voice',
+      label: { 'en-US': 'Voice', 'zh-CN': '语音' },
+      settings: BotVoice,
+      // The voice is the chat's (read aloud, the microphone): the model is told nothing.
+      contribute: async () => ({}),
+      describe: async (s) => {
+        const v = s as BotVoice;
+        return { voice_info_list: v.voice_id ? [{ voice_id: v.voice_id, language_code: v.language }] : [] };
+      },
+    });
+    const bots = () => ctx.service(BotsService);
+    const voiceOf = async (botId: string, which: 'draft' | 'published') => {
+      const raw = await bots().skillSettings(botId, 'voice', which);
+      return { voice: raw === undefined ? null : BotVoice.parse(raw) };
+    };
+    ctx.route({
+      method: 'POST',
+      path: '/api/bot_voice/draft',
+      // The draft's voice is for the members of the bot's space (the editor's debug chat).
+      auth: {
+        space: async (r: { body: { bot_id?: unknown } }) => (await bots().get(String(r.body?.bot_id ?? '')))?.space_id,
+      },
+      summary: "The voice of a bot's draft (the editor's debug chat)",
+      body: z.object({ bot_id: Id }),
+      handler: ({ body }) => voiceOf(body.bot_id, 'draft'),
+    });
+    ctx.route({
+      method: 'POST',
+      path: '/api/bot_voice/published',
+      auth: 'user',
+      summary: 'The voice of a published bot (its chat page)',
+      body: z.object({ bot_id: Id }),
+      handler: async ({ body }) => {
+        if (!(await bots().publication(body.bot_id))) throw notFound(`There is no published bot ${body.bot_id}.`);
+        return voiceOf(body.bot_id, 'published');
+      },
+    });
+  },
+});
