@@ -1,0 +1,121 @@
+// ./tessera bench voice [runs=200]: what the studio adds on the speech path. Text to speech through
+// POST /v1/audio/speech with a speech model of the space (the fake OpenAI-compatible server, in this process) against
+// the same call made straight to that server; speech to text the same way; and the embedded voice (espeak-ng, whose
+// own time is included) as WAV and as MP3. Target (issue 34, for the realtime path once built): the studio adds under
+// 50 ms at p50 between the end of speech and the first audio byte, providers' time excluded.
+import { execFileSync } from 'node:child_process';
+import { Agent } from '../tests/agent.ts';
+import { addFakeModel, startFakeLlm } from '../tests/fixtures/fake-llm.ts';
+import { quantile } from './stream.ts';
+import { startBenchStudio } from './studio.ts';
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+const p = (xs: number[], q: number) => quantile(xs, q);
+const line = (label: string, xs: number[]) =>
+  `${label} p50 ${p(xs, 0.5).toFixed(2)} ms, p95 ${p(xs, 0.95).toFixed(2)} ms`;
+
+export default async function voiceBench(args: string[]) {
+  const n = Number(args[0] ?? 200);
+  const llm = await startFakeLlm({ record: false });
+  const studio = await startBenchStudio({ TESSERA_ALLOW_PRIVATE_NETWORK: 'true' });
+  try {
+    const user = new Agent(studio.url);
+    await user.post('/api/passport/web/email/register/v2', {
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+    });
+    const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
+    const tts = await addFakeModel(user, llm.url, { model: 'tts-1', kind: 'speech' });
+    await addFakeModel(user, llm.url, { model: 'whisper-1', kind: 'transcription' });
+    const pat = await user.post('/api/permission_api/pat/create', {
+      name: 'bench',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['audio.use'] }],
+    });
+    const auth = { authorization: `Bearer ${pat.token}` };
+    const text = 'The quick brown fox jumps over the lazy dog.';
+    const speak = (voice_id: string, response_format: string) => async () => {
+      const r = await fetch(`${studio.url}/v1/audio/speech?space_id=${space}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: text, voice_id, response_format, space_id: space }),
+      });
+      if (!r.ok || (r.headers.get('content-type') ?? '').includes('json')) throw new Error(await r.text());
+      await r.arrayBuffer();
+    };
+    const directSpeech = async () => {
+      const r = await fetch(`${llm.url}/v1/audio/speech`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-fake', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tts-1', input: text, voice: 'nova', response_format: 'wav' }),
+      });
+      await r.arrayBuffer();
+    };
+    const wav = Buffer.alloc(48_000);
+    const transcribe = (url: string, headers: Record<string, string>) => async () => {
+      const form = new FormData();
+      form.append('file', new Blob([wav], { type: 'audio/wav' }), 'a.wav');
+      form.append('model', 'whisper-1');
+      const r = await fetch(url, { method: 'POST', headers, body: form });
+      await r.text();
+    };
+    const studioHear = transcribe(`${studio.url}/v1/audio/transcriptions?space_id=${space}`, auth);
+    const directHear = transcribe(`${llm.url}/v1/audio/transcriptions`, { authorization: 'Bearer sk-fake' });
+    const modelSpeak = speak(`models:${tts}:nova`, 'wav');
+    for (let i = 0; i < 30; i++) {
+      await modelSpeak();
+      await directSpeech();
+      await studioHear();
+      await directHear();
+    }
+    const ts: number[] = [];
+    const td: number[] = [];
+    const hs: number[] = [];
+    const hd: number[] = [];
+    for (let i = 0; i < n; i++) {
+      ts.push(await time(modelSpeak));
+      td.push(await time(directSpeech));
+      hs.push(await time(studioHear));
+      hd.push(await time(directHear));
+    }
+    console.log(`voice: ${n} requests each (fake OpenAI-compatible audio server on loopback)`);
+    console.log(line('  speech straight to the model server:      ', td));
+    console.log(line('  /v1/audio/speech with a speech model:     ', ts));
+    const addedSpeech = p(ts, 0.5) - p(td, 0.5);
+    console.log(
+      `  added by the studio to speech: p50 ${addedSpeech.toFixed(2)} ms   target 50 ms   ratio ${(addedSpeech / 50).toFixed(3)}`,
+    );
+    console.log(line('  transcription straight to the server:    ', hd));
+    console.log(line('  /v1/audio/transcriptions (47 KB upload): ', hs));
+    const addedHear = p(hs, 0.5) - p(hd, 0.5);
+    console.log(
+      `  added by the studio to transcription: p50 ${addedHear.toFixed(2)} ms   target 50 ms   ratio ${(addedHear / 50).toFixed(3)}`,
+    );
+    let espeak = false;
+    try {
+      execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' });
+      espeak = true;
+    } catch {
+      console.log('  the embedded voice: espeak-ng is not installed (skipped)');
+    }
+    if (espeak) {
+      const runs = Math.min(n, 50);
+      const ew: number[] = [];
+      const em: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        ew.push(await time(speak('espeak:en-us', 'wav')));
+        em.push(await time(speak('espeak:en-us', 'mp3')));
+      }
+      console.log(`  the embedded voice (espeak-ng, its own time included), nine words, ${runs} requests each:`);
+      console.log(line('    WAV at 24 kHz:', ew));
+      console.log(line('    MP3 at 24 kHz:', em));
+    }
+  } finally {
+    await studio.stop();
+    await llm.close();
+  }
+}
