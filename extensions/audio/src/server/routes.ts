@@ -1,11 +1,10 @@
 // The audio routes: Coze's open API (`/v1/audio/voices`, `speech`, `transcriptions`; `voices/clone`, `rooms` and
 // voiceprints answer what is missing unless a provider has them) and the studio's own (`/api/audio/...`, for the
 // Voices page, a bot's read-aloud and the microphone).
-import { forbidden } from '@tessera/sdk';
-import { receiveFiles, type ApiRequest, type Caller, type ServerContext } from '@tessera/sdk/server';
-import { SpacesService } from '@tessera/ext-spaces/shared';
+import { receiveFiles, type ApiReply, type ApiRequest, type Caller, type ServerContext } from '@tessera/sdk/server';
+import { SpacesService, openApiSpace } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
-import { MIME, RoomProviders, SPEECH_FORMATS, type Audio, type VoiceInfo } from '../shared/index.ts';
+import { MIME, RoomProviders, SPEECH_FORMATS, type Audio, type SpeechFormat, type VoiceInfo } from '../shared/index.ts';
 import { texts } from './texts.ts';
 
 const Id = z.string().min(1).max(32);
@@ -48,26 +47,27 @@ const openVoice = (v: VoiceInfo) => ({
 });
 
 export function registerRoutes(ctx: ServerContext, audio: Audio): void {
-  /**
-   * The space an open-API call works in: the one it names, else the first of the owner's spaces where the token may
-   * use audio.
-   */
-  const openSpace = async (caller: Caller, asked: string | undefined) => {
-    const spaces = ctx.service(SpacesService);
-    let spaceId = asked;
-    if (!spaceId) {
-      const mine = await spaces.spacesOf(caller.userId);
-      spaceId =
-        caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(PERMISSION, s)) : mine[0];
-      if (!spaceId)
-        throw forbidden(
-          `This access token lacks the permission '${PERMISSION}' in every space of its owner; grant it in one.`,
-        );
-    }
-    if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
-    if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(PERMISSION, spaceId))
-      throw forbidden(`This access token lacks the permission '${PERMISSION}' in space ${spaceId}.`);
-    return spaceId;
+  /** The space an open-API call works in: the one it names, else the first of the owner's where the token may. */
+  const openSpace = (caller: Caller, asked: string | undefined) =>
+    openApiSpace(ctx.service(SpacesService), caller, asked, PERMISSION);
+  /** Speech for a route: the audio itself, with its type. */
+  const speakInto = async (
+    reply: ApiReply,
+    spaceId: string,
+    body: { input: string; voice_id?: string; response_format?: SpeechFormat; speed?: number; sample_rate?: number },
+    signal: AbortSignal,
+  ) => {
+    const r = await audio.speak({
+      spaceId,
+      voiceId: body.voice_id,
+      text: body.input,
+      format: body.response_format,
+      speed: body.speed,
+      sampleRate: body.sample_rate,
+      signal,
+    });
+    reply.header('content-length', String(r.audio.length));
+    reply.send(r.audio, MIME[r.format]);
   };
   /** The audio of an upload's first file, bounded. */
   const upload = async (req: ApiRequest) => {
@@ -117,20 +117,8 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
     permission: PERMISSION,
     summary: 'Text to speech in a voice of the space: the audio itself (mp3 unless another format is asked)',
     body: z.object({ ...Speech, space_id: Id.optional() }),
-    handler: async ({ body, caller, signal }, reply) => {
-      const spaceId = await openSpace(caller!, body.space_id);
-      const r = await audio.speak({
-        spaceId,
-        voiceId: body.voice_id,
-        text: body.input,
-        format: body.response_format,
-        speed: body.speed,
-        sampleRate: body.sample_rate,
-        signal,
-      });
-      reply.header('content-length', String(r.audio.length));
-      reply.send(r.audio, MIME[r.format]);
-    },
+    handler: async ({ body, caller, signal }, reply) =>
+      speakInto(reply, await openSpace(caller!, body.space_id), body, signal),
   });
   ctx.route({
     method: 'POST',
@@ -218,19 +206,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
     auth: inSpace,
     summary: 'Text to speech for the studio (read aloud, voice previews): the audio itself',
     body: z.object({ ...Speech, space_id: Id }),
-    handler: async ({ body, signal }, reply) => {
-      const r = await audio.speak({
-        spaceId: body.space_id,
-        voiceId: body.voice_id,
-        text: body.input,
-        format: body.response_format,
-        speed: body.speed,
-        sampleRate: body.sample_rate,
-        signal,
-      });
-      reply.header('content-length', String(r.audio.length));
-      reply.send(r.audio, MIME[r.format]);
-    },
+    handler: ({ body, signal }, reply) => speakInto(reply, body.space_id, body, signal),
   });
   ctx.route({
     method: 'POST',

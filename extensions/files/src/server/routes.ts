@@ -2,7 +2,7 @@
 // /v1/files/upload and /v1/files/retrieve.
 import { forbidden, notFound } from '@tessera/sdk';
 import { receiveFiles, type Caller, type ServerContext } from '@tessera/sdk/server';
-import { SpacesService } from '@tessera/ext-spaces/shared';
+import { SpacesService, openApiSpace } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import type { FileInfo } from '../shared/index.ts';
 import { infoOf, type FilesSettings, type makeFiles } from './service.ts';
@@ -119,23 +119,8 @@ export function registerRoutes(
 
   // ---- Coze's open API: a token's files land in the space it names (space_id); else, as files belong to the user in
   // Coze, in the owner's personal space when the token may upload there, or the first of the owner's spaces where it may.
-  const openSpace = async (caller: Caller, asked: string | undefined, permission: string) => {
-    const spaces = ctx.service(SpacesService);
-    let spaceId = asked;
-    if (!spaceId) {
-      const mine = await spaces.spacesOf(caller.userId);
-      spaceId =
-        caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(permission, s)) : mine[0];
-      if (!spaceId)
-        throw forbidden(
-          `This access token lacks the permission '${permission}' in every space of its owner; grant it in one.`,
-        );
-    }
-    if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
-    if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(permission, spaceId))
-      throw forbidden(`This access token lacks the permission '${permission}' in space ${spaceId}.`);
-    return spaceId;
-  };
+  const openSpace = (caller: Caller, asked: string | undefined, permission: string) =>
+    openApiSpace(ctx.service(SpacesService), caller, asked, permission);
   const openFile = async (f: FileInfo) => ({
     id: f.id,
     bytes: f.bytes,

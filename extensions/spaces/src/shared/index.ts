@@ -1,4 +1,4 @@
-import { defineEvent, defineService } from '@tessera/sdk';
+import { defineEvent, defineService, forbidden } from '@tessera/sdk';
 
 /** space_role_type */
 export const SpaceRoleType = { Owner: 1, Admin: 2, Member: 3 } as const;
@@ -82,6 +82,33 @@ export const SpacesService = defineService<Spaces>({
   owner: 'spaces',
   description: 'Membership and roles in spaces.',
 });
+
+/**
+ * The space an open-API call works in, as Coze's calls that take no space do (files, audio): the space it names, else
+ * the first of the caller's spaces where a token may do `permission` (a session: the personal space). The caller must
+ * be a member, and a token must be granted `permission` there.
+ */
+export async function openApiSpace(
+  spaces: Spaces,
+  caller: { userId: string; kind: string; tokenAllows?(permission: string | undefined, spaceId?: string): boolean },
+  asked: string | undefined,
+  permission: string,
+): Promise<string> {
+  let spaceId = asked;
+  if (!spaceId) {
+    const mine = await spaces.spacesOf(caller.userId);
+    spaceId =
+      caller.kind === 'token' && caller.tokenAllows ? mine.find((s) => caller.tokenAllows!(permission, s)) : mine[0];
+    if (!spaceId)
+      throw forbidden(
+        `This access token lacks the permission '${permission}' in every space of its owner; grant it in one.`,
+      );
+  }
+  if (!(await spaces.roleOf(spaceId, caller.userId))) throw forbidden('You are not a member of this space.');
+  if (caller.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(permission, spaceId))
+    throw forbidden(`This access token lacks the permission '${permission}' in space ${spaceId}.`);
+  return spaceId;
+}
 
 export const MemberAdded = defineEvent<{ space_id: string; user_id: string; role_type: number }>('member.added');
 export const MemberRemoved = defineEvent<{ space_id: string; user_id: string }>('member.removed');
