@@ -16,7 +16,9 @@ export class Agent {
     extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; body: any; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A form (file uploads) carries its own multipart type and boundary.
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['content-type'] = 'application/json';
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = this.cookies.get('tessera_csrf');
     if (csrf && method !== 'GET') headers['x-csrf-token'] = decodeURIComponent(csrf);
@@ -24,7 +26,7 @@ export class Agent {
     const res = await fetch(this.base + path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     });
     for (const c of res.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');

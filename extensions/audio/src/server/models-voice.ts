@@ -34,7 +34,7 @@ export function modelVoices(ctx: ServerContext): SpeechProviderDefinition {
       if (!m || !modelId || !voice) throw texts.error(400, 'noVoice', { voice: `models:${req.voice}` });
       const model = await m.get(req.spaceId, modelId);
       if (model.kind !== 'speech') throw texts.error(400, 'noVoice', { voice: `models:${req.voice}` });
-      const { experimental_generateSpeech: generateSpeech } = await import('ai');
+      const { generateSpeech } = await import('ai');
       // OpenAI's "opus" is Ogg Opus: both names ask for it.
       const outputFormat = req.format === 'ogg' ? 'opus' : req.format;
       const r = await generateSpeech({
@@ -57,7 +57,7 @@ export function modelVoices(ctx: ServerContext): SpeechProviderDefinition {
       const chosen = list.find((x) => x.is_default) ?? list[0];
       if (!m || !chosen) throw texts.error(400, 'noTranscriber');
       const model = await m.get(req.spaceId, chosen.model_id);
-      const { experimental_transcribe: transcribe } = await import('ai');
+      const { transcribe } = await import('ai');
       const r = await transcribe({
         model: await model.transcription(),
         audio: req.audio,

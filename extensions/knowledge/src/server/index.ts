@@ -80,6 +80,13 @@ export default defineExtension({
       return d?.file_id ? ctx.service(FilesService).url(d.file_id) : undefined;
     };
     const knowledge: Knowledge = {
+      async extractText(data, ext) {
+        const { parseDocument, TEXT_TYPES, TABLE_TYPES } = await import('./parse.ts');
+        const kind = ext.toLowerCase();
+        if (!TEXT_TYPES.includes(kind) && !TABLE_TYPES.includes(kind)) return undefined;
+        const p = await parseDocument(data, kind);
+        return p.kind === 'text' ? p.text : [p.columns, ...p.rows].map((r) => r.join('\t')).join('\n');
+      },
       dataset: async (id) => {
         const d = await store.dataset(id).catch(() => undefined);
         return d && info(d);

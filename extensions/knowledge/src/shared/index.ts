@@ -95,6 +95,11 @@ export interface Knowledge {
     documentId: string,
   ): Promise<{ status: number; status_descript: string; progress: number } | undefined>;
   deleteDocument(documentId: string, spaceId: string): Promise<boolean>;
+  /**
+   * The text of a document's bytes, read as knowledge reads it (PDF, DOCX, HTML, Markdown, text; CSV and XLSX as
+   * rows of cells), or undefined for a kind it does not read. A file that cannot be read throws a 400 saying why.
+   */
+  extractText(data: Buffer, ext: string): Promise<string | undefined>;
 }
 export const KnowledgeService = defineService<Knowledge>({
   id: 'knowledge.knowledge',
