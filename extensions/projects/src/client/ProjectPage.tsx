@@ -680,10 +680,12 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
             String(e.detail?.field ?? '').startsWith('connector_settings') ? (setSettingsProblem(e.msg), true) : false,
         },
       ),
-    onSuccess: async (r) => {
+    onSuccess: (r) => {
       setResults(r.results);
       toast[r.status === 1 ? 'success' : 'warning'](t(`publishStatus.${r.status}`));
-      await qc.invalidateQueries({ queryKey: ['projects'] });
+      // Not awaited: the dialog's Done button is ready with the results (a busy studio refetches for a while, and a
+      // click on a button still loading is lost).
+      void qc.invalidateQueries({ queryKey: ['projects'] });
     },
   });
   return (
