@@ -213,3 +213,116 @@ describe('speech and transcription models (the fake OpenAI-compatible server)', 
     expect(refused.msg).toMatch(/audio\.use/);
   });
 });
+
+describe.runIf(hasEspeak)('realtime speech and transcription over WebSocket (@coze/api websockets)', () => {
+  /** Opens a socket with the SDK and gathers its events until `until` arrives. */
+  async function session(
+    kind: 'speech' | 'transcriptions',
+    send: (ws: { send(e: unknown): void }) => void,
+    until: string,
+    auth = token,
+  ) {
+    const client = new CozeAPI({ token: auth, baseURL: studio.url, baseWsURL: studio.url.replace(/^http/, 'ws') });
+    const ws = await client.websockets.audio[kind].create({}, { maxRetries: 0 });
+    const events: { event_type: string; data?: any }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.onmessage = (e: { event_type: string; data?: any }) => {
+        events.push(e);
+        if (e.event_type === until) resolve();
+      };
+      ws.onerror = (e: { data: { code: number; msg: string } }) =>
+        reject(Object.assign(new Error(e.data.msg), { code: e.data.code }));
+      send(ws);
+    });
+    ws.close();
+    return events;
+  }
+
+  it('speaks text as PCM chunks, and hears them back', async () => {
+    const spoken = await session(
+      'speech',
+      (ws) => {
+        ws.send({
+          id: '1',
+          event_type: 'speech.update',
+          data: { output_audio: { codec: 'pcm', pcm_config: { sample_rate: 16000 }, voice_id: 'espeak:en-us' } },
+        });
+        ws.send({ id: '2', event_type: 'input_text_buffer.append', data: { delta: 'Hello there, ' } });
+        ws.send({ id: '3', event_type: 'input_text_buffer.append', data: { delta: 'how are you?' } });
+        ws.send({ id: '4', event_type: 'input_text_buffer.complete' });
+      },
+      'speech.audio.completed',
+    );
+    const kinds = spoken.map((e) => e.event_type);
+    expect(kinds.slice(0, 3)).toEqual(['speech.created', 'speech.updated', 'input_text_buffer.completed']);
+    expect(kinds.at(-1)).toBe('speech.audio.completed');
+    const pcm = Buffer.concat(
+      spoken.filter((e) => e.event_type === 'speech.audio.update').map((e) => Buffer.from(e.data.delta, 'base64')),
+    );
+    expect(spoken.filter((e) => e.event_type === 'speech.audio.update').length).toBeGreaterThan(5);
+    const seconds = pcm.length / 2 / 16000;
+    expect(seconds).toBeGreaterThan(0.8);
+    expect(seconds).toBeLessThan(4);
+
+    const heard = await session(
+      'transcriptions',
+      (ws) => {
+        ws.send({
+          id: '1',
+          event_type: 'transcriptions.update',
+          data: { input_audio: { format: 'pcm', codec: 'pcm', sample_rate: 16000, channel: 1, bit_depth: 16 } },
+        });
+        for (let i = 0; i < pcm.length; i += 6400)
+          ws.send({
+            id: `a${i}`,
+            event_type: 'input_audio_buffer.append',
+            data: { delta: pcm.subarray(i, i + 6400).toString('base64') },
+          });
+        ws.send({ id: '9', event_type: 'input_audio_buffer.complete' });
+      },
+      'transcriptions.message.completed',
+    );
+    expect(heard.map((e) => e.event_type)).toEqual(
+      expect.arrayContaining([
+        'transcriptions.created',
+        'transcriptions.updated',
+        'input_audio_buffer.completed',
+        'transcriptions.message.update',
+      ]),
+    );
+    expect(heard.at(-1)!.data.content).toMatch(/^heard \d+ bytes$/);
+  });
+
+  it('refuses a token without the permission before the upgrade, and says what it does not do', async () => {
+    const other = await owner.post('/api/permission_api/pat/create', {
+      name: 'no voice ws',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['bot.read'] }],
+    });
+    await expect(session('speech', () => undefined, 'speech.created', other.token)).rejects.toMatchObject({
+      code: 403,
+    });
+    const opus = await session(
+      'speech',
+      (ws) => ws.send({ id: '1', event_type: 'speech.update', data: { output_audio: { codec: 'opus' } } }),
+      'error',
+    );
+    expect(opus.at(-1)!.data.msg).toMatch(/PCM over WebSocket/);
+  });
+
+  it('takes a session cookie from the studio’s own pages only', async () => {
+    const { WebSocket } = await import('ws');
+    const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const open = (origin: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${studio.url.replace(/^http/, 'ws')}/v1/audio/speech`, {
+          headers: { cookie, origin },
+        });
+        ws.on('open', () => (ws.close(), resolve(101)));
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('error', () => undefined);
+      });
+    expect(await open(studio.url)).toBe(101);
+    expect(await open('https://evil.example')).toBe(403);
+  });
+});

@@ -31,6 +31,7 @@ import {
   HostInfoService,
   BroadcastService,
   JobQueueService,
+  WebSocketRoutes,
   SchedulesService,
   OutboundHttpService,
   RateLimiter,
@@ -63,6 +64,7 @@ import { securityHeaders } from './http/security.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RequestDiagnostics } from './http/diagnostics.ts';
 import { mountRoute } from './http/routes.ts';
+import { mountWebSockets } from './http/websockets.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
 import { DatabaseSchedules, ensureSchedulesTable } from './schedules.ts';
@@ -432,6 +434,13 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   };
   for (const { value, owner } of host.points.registry(ApiRoutes).entries())
     mountRoute(app, value, mountOpts, limiter, owner);
+  mountWebSockets(
+    app.server,
+    host.points.registry(WebSocketRoutes),
+    mountOpts.authenticators,
+    newId,
+    (message, error) => host.report({ source: 'websocket', message, error }),
+  );
 
   const startedAt = Date.now();
   app.get('/healthz', async (_req, reply) => {
@@ -717,6 +726,7 @@ function withRequirements(ids: string[], all: DiscoveredExtension[]): Set<string
 function serverContext(base: ExtensionContext, host: ExtensionHost<ServerContext>): ServerContext {
   return Object.assign(base, {
     route: (r: Parameters<ServerContext['route']>[0]) => base.register(ApiRoutes, r as never),
+    websocket: (r: Parameters<ServerContext['websocket']>[0]) => base.register(WebSocketRoutes, r as never),
     migrations: (list: Parameters<ServerContext['migrations']>[0]) => {
       for (const m of list) base.register(Migrations, { ...m, extensionId: base.extensionId });
     },

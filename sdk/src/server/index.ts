@@ -1038,8 +1038,47 @@ export const ExtensionAdminService = defineService<ExtensionAdmin>({
 
 // ---------------------------------------------------------------- context and definition
 
+/** A WebSocket connection a route serves (JSON messages, as Coze's realtime APIs speak). */
+export interface SocketConnection {
+  /** Sends a message (as JSON) while the connection is open. */
+  send(message: unknown): void;
+  close(code?: number, reason?: string): void;
+  /** Each text message the client sends; binary messages are refused (closed with 1003). */
+  onMessage(listener: (text: string) => void | Promise<void>): void;
+  /** Aborted when the connection closes (either side). */
+  readonly signal: AbortSignal;
+}
+/** A WebSocket route: upgrades on `path` (a GET with `Upgrade: websocket`), after the caller is known. */
+export interface WebSocketRoute<Q = any> {
+  path: string;
+  /**
+   * `user`: a session or a token (the header, or `?authorization=Bearer ...` as browsers' WebSockets cannot send
+   * headers, the way Coze's clients do); refused with 401 before the upgrade otherwise.
+   */
+  auth: 'user' | 'anonymous';
+  /** The token permission the caller needs (as a route's). */
+  permission?: string;
+  summary: string;
+  query?: ZodType<Q>;
+  handler(conn: SocketConnection, req: { caller?: Caller; query: Q; logId: string }): void | Promise<void>;
+}
+/** WebSocket routes, mounted by the host on its HTTP server's upgrades (the `ws` library loads with the first). */
+export const WebSocketRoutes = defineRegistryPoint<WebSocketRoute>({
+  id: 'server.webSocketRoutes',
+  owner: 'host',
+  description: 'WebSocket routes (realtime APIs): the caller authenticated before the upgrade, JSON messages.',
+  schema: z.object({
+    path: z.string().regex(/^\/[\w\-./]*$/, 'must start with / (no parameters)'),
+    auth: z.enum(['anonymous', 'user']),
+    handler: fn,
+  }),
+  key: (r) => r.path,
+});
+
 export interface ServerContext<Config = unknown> extends ExtensionContext<Config> {
   route<B, Q, P, R>(route: ApiRoute<B, Q, P, R>): Disposable;
+  /** A WebSocket route (registers on `WebSocketRoutes`). */
+  websocket<Q>(route: WebSocketRoute<Q>): Disposable;
   migrations(list: Migration[]): void;
   job<P>(job: BackgroundJob<P>): Disposable;
   /** The database (available from start(); migrations get it as their argument). */

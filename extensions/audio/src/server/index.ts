@@ -6,6 +6,7 @@ import { defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import type { Language } from '@tessera/sdk';
 import { AudioService, SpeechProviders, type Audio, type SpeechProviderDefinition } from '../shared/index.ts';
+import { registerRealtime } from './realtime.ts';
 import { registerRoutes } from './routes.ts';
 import { texts } from './texts.ts';
 
@@ -63,5 +64,6 @@ export default defineExtension({
     };
     ctx.provide(AudioService, audio);
     registerRoutes(ctx, audio);
+    registerRealtime(ctx, audio);
   },
 });

@@ -1,0 +1,132 @@
+// WebSocket routes (`WebSocketRoutes`): on the HTTP server's upgrades, the caller is authenticated as for an API
+// route (a session cookie — from the studio's own origin only — or a token, in the Authorization header or, as
+// browsers' WebSockets cannot send headers, `?authorization=Bearer ...` as Coze's clients do), the token's permission
+// and the query checked; a refusal is an HTTP answer with the JSON error before any upgrade. The `ws` library loads
+// with the first upgrade.
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { HookPoint, RegistryView } from '@tessera/core';
+import {
+  isAuthRejection,
+  type AuthRejection,
+  type AuthRequest,
+  type Caller,
+  type SocketConnection,
+  type WebSocketRoute,
+} from '@tessera/sdk/server';
+import type { WebSocketServer } from 'ws';
+import { parseCookies } from './routes.ts';
+
+/** The largest message a client may send (a second of 48 kHz audio is under 200 KB in base64). */
+const MAX_PAYLOAD = 16 * 1024 * 1024;
+
+export function mountWebSockets(
+  server: Server,
+  routes: RegistryView<WebSocketRoute>,
+  authenticators: HookPoint<[AuthRequest], Caller | AuthRejection>,
+  newId: () => string,
+  report: (message: string, error: unknown) => void,
+): void {
+  let wss: Promise<WebSocketServer> | undefined;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    void upgrade(req, socket, head).catch((e: unknown) => {
+      report(`a WebSocket upgrade failed: ${(e as Error)?.message ?? e}`, e);
+      refuse(socket, 500, 'The connection could not be opened.', '');
+    });
+  });
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const url = new URL(req.url ?? '/', 'http://studio');
+    const route = routes.get(url.pathname);
+    const logId = newId();
+    if (!route) return refuse(socket, 404, `No WebSocket route ${url.pathname}.`, logId);
+    const query: Record<string, string> = Object.fromEntries(url.searchParams);
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers };
+    if (!headers.authorization && query.authorization) headers.authorization = query.authorization;
+    delete query.authorization;
+    // A session cookie is the studio's own pages' only: another site's page may not open a socket in its name.
+    const origin = req.headers.origin;
+    if (!headers.authorization && origin && new URL(origin).host !== req.headers.host)
+      return refuse(socket, 403, 'A WebSocket from another site needs a token.', logId);
+    const found =
+      authenticators.size === 0
+        ? undefined
+        : await authenticators.call({
+            headers,
+            cookies: parseCookies(req.headers.cookie),
+            method: 'GET',
+            url: req.url ?? '/',
+            ip: req.socket.remoteAddress ?? '',
+          });
+    if (isAuthRejection(found)) return refuse(socket, found.status, found.msg, logId);
+    const caller = found ?? undefined;
+    if (route.auth === 'user' && !caller)
+      return refuse(
+        socket,
+        401,
+        'Sign in to continue: this connection needs a signed-in user or an access token.',
+        logId,
+      );
+    if (caller?.kind === 'token' && caller.tokenAllows && !caller.tokenAllows(route.permission, undefined))
+      return refuse(socket, 403, `This access token lacks the permission '${route.permission}'.`, logId);
+    const parsed = route.query ? route.query.safeParse(query) : { success: true as const, data: query };
+    if (!parsed.success)
+      return refuse(
+        socket,
+        400,
+        `Invalid query: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        logId,
+      );
+    const server = await (wss ??= import('ws').then(
+      (m) => new m.WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD }),
+    ));
+    server.handleUpgrade(req, socket, head, (ws) => {
+      const closed = new AbortController();
+      const listeners: ((text: string) => void | Promise<void>)[] = [];
+      const conn: SocketConnection = {
+        send: (m) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+        },
+        close: (code, reason) => ws.close(code, reason),
+        onMessage: (l) => void listeners.push(l),
+        signal: closed.signal,
+      };
+      // Messages are handled one after the other (an audio chunk is not read before the settings before it).
+      let queue = Promise.resolve();
+      ws.on('message', (data, binary) => {
+        if (binary) return ws.close(1003, 'Send JSON text messages.');
+        const text = data.toString();
+        queue = queue.then(async () => {
+          for (const l of listeners)
+            try {
+              await l(text);
+            } catch (e) {
+              report(`a WebSocket message on ${route.path} failed: ${(e as Error)?.message ?? e}`, e);
+              conn.send({
+                id: newId(),
+                event_type: 'error',
+                data: { code: 500, msg: (e as Error)?.message ?? String(e) },
+                detail: { logid: logId },
+              });
+            }
+        });
+      });
+      ws.on('close', () => closed.abort());
+      ws.on('error', () => closed.abort());
+      Promise.resolve(route.handler(conn, { caller, query: parsed.data, logId })).catch((e: unknown) => {
+        report(`the WebSocket route ${route.path} failed: ${(e as Error)?.message ?? e}`, e);
+        ws.close(1011, 'The server failed.');
+      });
+    });
+  }
+}
+
+/** An HTTP answer instead of the upgrade: the status and a JSON error (what `@coze/api` reads), then closed. */
+function refuse(socket: Duplex, status: number, msg: string, logId: string) {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ code: status * 1000, msg, detail: { logid: logId } });
+  socket.write(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Tt-Logid: ${logId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  socket.destroy();
+}
