@@ -11,6 +11,16 @@ const Id = z.string().min(1).max(32);
 export default defineExtension({
   id: 'bot-voice',
   register(ctx) {
+    // Realtime voice chat (/v1/chat over WebSocket): its code loads with the first connection.
+    ctx.websocket({
+      path: '/v1/chat',
+      auth: 'user',
+      permission: 'bot.chat',
+      summary:
+        'Realtime voice chat with a published bot (Coze’s websockets.chat): speech or text in, the answer and its audio out',
+      query: z.object({ bot_id: Id, workflow_id: z.string().optional() }),
+      handler: async (conn, req) => (await import('./realtime.ts')).voiceChat(ctx, conn, req),
+    });
     ctx.register(BotSkills, {
       key: 'voice',
       label: { 'en-US': 'Voice', 'zh-CN': '语音' },

@@ -83,19 +83,11 @@ export function mountWebSockets(
     server.handleUpgrade(req, socket, head, (ws) => {
       const closed = new AbortController();
       const listeners: ((text: string) => void | Promise<void>)[] = [];
-      const conn: SocketConnection = {
-        send: (m) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-        },
-        close: (code, reason) => ws.close(code, reason),
-        onMessage: (l) => void listeners.push(l),
-        signal: closed.signal,
-      };
-      // Messages are handled one after the other (an audio chunk is not read before the settings before it).
+      // Messages are handled one after the other (an audio chunk is not read before the settings before it); those
+      // that arrive before the route listens (it may look things up first) wait for it.
       let queue = Promise.resolve();
-      ws.on('message', (data, binary) => {
-        if (binary) return ws.close(1003, 'Send JSON text messages.');
-        const text = data.toString();
+      const early: string[] = [];
+      const dispatch = (text: string) => {
         queue = queue.then(async () => {
           for (const l of listeners)
             try {
@@ -110,6 +102,26 @@ export function mountWebSockets(
               });
             }
         });
+      };
+      const conn: SocketConnection = {
+        send: (m) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+        },
+        close: (code, reason) => ws.close(code, reason),
+        onMessage: (l) => {
+          listeners.push(l);
+          for (const text of early.splice(0)) dispatch(text);
+        },
+        signal: closed.signal,
+      };
+      ws.on('message', (data, binary) => {
+        if (binary) return ws.close(1003, 'Send JSON text messages.');
+        const text = data.toString();
+        if (!listeners.length) {
+          if (early.length < 1000) early.push(text);
+          return;
+        }
+        dispatch(text);
       });
       ws.on('close', () => closed.abort());
       ws.on('error', () => closed.abort());
