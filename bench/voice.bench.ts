@@ -3,7 +3,9 @@
 // the same call made straight to that server; speech to text the same way; and the embedded voice (espeak-ng, whose
 // own time is included) as WAV and as MP3. Target (issue 34, for the realtime path once built): the studio adds under
 // 50 ms at p50 between the end of speech and the first audio byte, providers' time excluded.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { CozeAPI } from '@coze/api';
 import { Agent } from '../tests/agent.ts';
 import { addFakeModel, startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { quantile } from './stream.ts';
@@ -113,9 +115,109 @@ export default async function voiceBench(args: string[]) {
       console.log(`  the embedded voice (espeak-ng, its own time included), nine words, ${runs} requests each:`);
       console.log(line('    WAV at 24 kHz:', ew));
       console.log(line('    MP3 at 24 kHz:', em));
+      await realtime(studio.url, user, space, llm.url, Math.min(n, 30));
     }
   } finally {
     await studio.stop();
     await llm.close();
   }
+}
+
+/**
+ * The realtime path: a spoken question over /v1/chat (WebSocket), from the end of speech (input_audio_buffer.complete)
+ * to the first audio byte of the answer, less the providers' own time measured straight: the transcription (the fake
+ * server), the chat model's whole answer (the fake server) and espeak-ng speaking the answer.
+ */
+async function realtime(url: string, user: Agent, space: string, llmUrl: string, runs: number) {
+  const model = await addFakeModel(user, llmUrl, { model: 'fake-chat' });
+  const bot = (await user.post('/api/draftbot/create', { space_id: space, name: 'Talker' })).bot_id;
+  const info = (await user.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: bot }))
+    .bot_info;
+  await user.post('/api/playground_api/draftbot/update_draft_bot_info', {
+    space_id: space,
+    bot_id: bot,
+    base_revision: info.revision,
+    config: {
+      ...info.config,
+      settings: { prompt: 'You talk.', model: { model_id: model } },
+      skills: { voice: { voice_id: 'espeak:en-us' } },
+    },
+  });
+  await user.post('/api/draftbot/publish', { space_id: space, bot_id: bot, connectors: ['1024'] });
+  const pat = await user.post('/api/permission_api/pat/create', {
+    name: 'realtime',
+    duration_day: '1',
+    workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat', 'audio.use'] }],
+  });
+  const coze = new CozeAPI({ token: pat.token, baseURL: url, baseWsURL: url.replace(/^http/, 'ws') });
+  const speech = Buffer.from(
+    await coze.audio.speech.create({ input: 'What time is it?', voice_id: 'espeak:en-us', response_format: 'pcm' }),
+  );
+  const ws = await coze.websockets.chat.create({ bot_id: bot }, { maxRetries: 0 });
+  let waiting: ((e: { event_type: string }) => void) | undefined;
+  ws.onmessage = (e: { event_type: string }) => waiting?.(e);
+  const until = (type: string) =>
+    new Promise<void>((resolve) => {
+      waiting = (e) => e.event_type === type && resolve();
+    });
+  await until('chat.created');
+  const total: number[] = [];
+  let answer = '';
+  for (let i = 0; i < runs + 3; i++) {
+    for (let j = 0; j < speech.length; j += 9600)
+      ws.send({
+        id: `a${i}-${j}`,
+        event_type: 'input_audio_buffer.append',
+        data: { delta: speech.subarray(j, j + 9600).toString('base64') },
+      } as never);
+    const first = until('conversation.audio.delta');
+    const t0 = performance.now();
+    ws.send({ id: `c${i}`, event_type: 'input_audio_buffer.complete' } as never);
+    await first;
+    if (i >= 3) total.push(performance.now() - t0);
+    await until('conversation.chat.completed');
+  }
+  ws.close();
+  answer = `echo: heard ${44 + speech.length} bytes`;
+  const direct = { hear: [] as number[], chat: [] as number[], speak: [] as number[] };
+  const run = promisify(execFile);
+  for (let i = 0; i < runs; i++) {
+    direct.hear.push(
+      await time(async () => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(speech)], { type: 'audio/wav' }), 'a.wav');
+        form.append('model', 'whisper-1');
+        await (
+          await fetch(`${llmUrl}/v1/audio/transcriptions`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer sk-fake' },
+            body: form,
+          })
+        ).text();
+      }),
+    );
+    direct.chat.push(
+      await time(async () => {
+        const r = await fetch(`${llmUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer sk-fake', 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: 'fake-chat',
+            stream: true,
+            messages: [{ role: 'user', content: answer.slice(6) }],
+          }),
+        });
+        await r.text();
+      }),
+    );
+    direct.speak.push(await time(() => run('espeak-ng', ['-v', 'en-us', '--stdout', answer], { encoding: 'buffer' })));
+  }
+  const providers = p(direct.hear, 0.5) + p(direct.chat, 0.5) + p(direct.speak, 0.5);
+  const added = p(total, 0.5) - providers;
+  console.log(`  realtime voice chat (/v1/chat over WebSocket, @coze/api), ${runs} spoken questions:`);
+  console.log(line('    end of speech to the first audio byte:', total));
+  console.log(
+    `    the providers straight (transcription ${p(direct.hear, 0.5).toFixed(2)} + answer ${p(direct.chat, 0.5).toFixed(2)} + espeak-ng ${p(direct.speak, 0.5).toFixed(2)} ms): ${providers.toFixed(2)} ms`,
+  );
+  console.log(`    added by the studio: p50 ${added.toFixed(2)} ms   target 50 ms   ratio ${(added / 50).toFixed(3)}`);
 }
