@@ -165,12 +165,12 @@ export function registerRealtime(ctx: ServerContext, audio: Audio): void {
             parts = [];
             bytes = 0;
             try {
-              const wav =
-                input.format === 'wav' ? data : await pcmToWav(data, Number(input.sample_rate), Number(input.channel));
+              const wav = input.format === 'wav';
               const { text } = await audio.transcribe({
                 spaceId,
-                audio: wav,
-                fileName: 'speech.wav',
+                audio: data,
+                fileName: wav ? 'speech.wav' : 'speech.pcm',
+                ...(wav ? {} : { pcm: { sampleRate: Number(input.sample_rate), channels: Number(input.channel) } }),
                 signal: conn.signal,
               });
               say('transcriptions.message.update', { content: text });
@@ -185,13 +185,4 @@ export function registerRealtime(ctx: ServerContext, audio: Audio): void {
       });
     },
   });
-}
-
-/** 16-bit PCM (interleaved channels) as a mono WAV (the first channel). */
-async function pcmToWav(data: Buffer, rate: number, channels: number): Promise<Buffer> {
-  const { writeWav } = await import('./wav.ts');
-  const frames = Math.floor(data.length / (2 * channels));
-  const samples = new Int16Array(frames);
-  for (let i = 0; i < frames; i++) samples[i] = data.readInt16LE(i * 2 * channels);
-  return writeWav({ samples, sampleRate: rate });
 }

@@ -56,7 +56,8 @@ export function audioService(ctx: ServerContext): Audio {
         if (p.transcribe && (await p.canTranscribe?.(spaceId).catch(() => false))) return true;
       return false;
     },
-    async transcribe(req) {
+    async transcribe(raw) {
+      const req = raw.pcm ? { ...raw, audio: await pcmWav(raw.audio, raw.pcm), fileName: 'speech.wav' } : raw;
       for (const p of providers()) {
         if (!p.transcribe || !(await p.canTranscribe?.(req.spaceId).catch(() => false))) continue;
         try {
@@ -70,4 +71,14 @@ export function audioService(ctx: ServerContext): Audio {
       throw texts.error(400, 'noTranscriber');
     },
   };
+}
+
+/** Raw 16-bit PCM (interleaved channels) as a WAV of its first channel. */
+async function pcmWav(data: Buffer, f: { sampleRate: number; channels: number }): Promise<Buffer> {
+  const { writeWav } = await import('./wav.ts');
+  const channels = Math.max(1, f.channels);
+  const frames = Math.floor(data.length / (2 * channels));
+  const samples = new Int16Array(frames);
+  for (let i = 0; i < frames; i++) samples[i] = data.readInt16LE(i * 2 * channels);
+  return writeWav({ samples, sampleRate: f.sampleRate });
 }

@@ -113,11 +113,15 @@ export interface Audio {
   }): Promise<SpeechAudio & { voice_id: string }>;
   /** Whether a provider can transcribe in the space (a transcription model, say). */
   canTranscribe(spaceId: string): Promise<boolean>;
-  /** What is said in an audio file (a provider that transcribes in the space, else a clear 400). */
+  /**
+   * What is said in an audio file (a provider that transcribes in the space, else a clear 400). `pcm`: the audio is
+   * raw 16-bit PCM (interleaved channels) at this rate, sent on as a WAV of its first channel.
+   */
   transcribe(req: {
     spaceId: string;
     audio: Buffer;
     fileName: string;
+    pcm?: { sampleRate: number; channels: number };
     language?: string;
     signal?: AbortSignal;
   }): Promise<{ text: string }>;

@@ -151,12 +151,12 @@ class VoiceChat {
         this.#bytes = 0;
         let heard: string;
         try {
-          const { writeWavPcm } = await import('./wav.ts');
           heard = (
             await this.#ctx.service(AudioService).transcribe({
               spaceId: this.#spaceId,
-              audio: writeWavPcm(pcm, Number(this.#input.sample_rate), Number(this.#input.channel)),
-              fileName: 'speech.wav',
+              audio: pcm,
+              fileName: 'speech.pcm',
+              pcm: { sampleRate: Number(this.#input.sample_rate), channels: Number(this.#input.channel) },
               language: this.#voice?.language || undefined,
               signal: this.#conn.signal,
             })
