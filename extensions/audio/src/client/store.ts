@@ -3,7 +3,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useApi, type ApiError } from '@tessera/sdk/client';
 import { useState } from 'react';
-import type { VoiceInfo } from '../shared/index.ts';
+import { ListVoices, type Transcript } from '../shared/index.ts';
 
 export { useSpaceId } from './space.ts';
 
@@ -11,8 +11,7 @@ export function useVoices(spaceId: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['audio', 'voices', spaceId],
-    queryFn: () =>
-      api.post<{ voices: VoiceInfo[]; can_transcribe: boolean }>('/api/audio/voices', { space_id: spaceId }),
+    queryFn: () => api.call(ListVoices, { space_id: spaceId }),
     enabled: !!spaceId,
   });
 }
@@ -44,7 +43,7 @@ export function useTranscribe(spaceId: string) {
     mutationFn: async (file: Blob & { name?: string }) => {
       const form = new FormData();
       form.append('file', file, file.name ?? 'recording.webm');
-      return api.post<{ text: string }>(`/api/audio/transcriptions?space_id=${spaceId}`, form);
+      return api.post<Transcript>(`/api/audio/transcriptions?space_id=${spaceId}`, form);
     },
   });
 }

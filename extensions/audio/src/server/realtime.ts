@@ -37,8 +37,18 @@ const read = (text: string): ClientEvent | undefined => {
 };
 
 export function registerRealtime(ctx: ServerContext, audio: Audio): void {
-  const spaceFor = (caller: Caller | undefined, asked: string | undefined) =>
-    openApiSpace(ctx.service(SpacesService), caller!, asked, PERMISSION);
+  /** The space the socket works in; a refusal is said on the socket, which is then closed. */
+  const spaceOrClose = (
+    conn: SocketConnection,
+    say: ReturnType<typeof sender>,
+    caller: Caller | undefined,
+    asked: string | undefined,
+  ) =>
+    openApiSpace(ctx.service(SpacesService), caller!, asked, PERMISSION).catch((e: { msg?: string }) => {
+      say('error', { code: 4003, msg: e.msg ?? String(e) });
+      conn.close(1008, 'forbidden');
+      return undefined;
+    });
   const Query = z.object({
     space_id: z.string().max(32).optional(),
     entity_type: z.string().optional(),
@@ -53,11 +63,7 @@ export function registerRealtime(ctx: ServerContext, audio: Audio): void {
     query: Query,
     async handler(conn, req) {
       const say = sender(conn, ctx, req.logId);
-      const spaceId = await spaceFor(req.caller, req.query.space_id).catch((e: { msg?: string }) => {
-        say('error', { code: 4003, msg: e.msg ?? String(e) });
-        conn.close(1008, 'forbidden');
-        return undefined;
-      });
+      const spaceId = await spaceOrClose(conn, say, req.caller, req.query.space_id);
       if (!spaceId) return;
       const output = { codec: 'pcm', pcm_config: { sample_rate: 24000 }, speech_rate: 0, voice_id: '' };
       let text = '';
@@ -122,11 +128,7 @@ export function registerRealtime(ctx: ServerContext, audio: Audio): void {
     query: Query,
     async handler(conn, req) {
       const say = sender(conn, ctx, req.logId);
-      const spaceId = await spaceFor(req.caller, req.query.space_id).catch((e: { msg?: string }) => {
-        say('error', { code: 4003, msg: e.msg ?? String(e) });
-        conn.close(1008, 'forbidden');
-        return undefined;
-      });
+      const spaceId = await spaceOrClose(conn, say, req.caller, req.query.space_id);
       if (!spaceId) return;
       const input = { format: 'pcm', codec: 'pcm', sample_rate: 24000, channel: 1, bit_depth: 16 };
       let parts: Buffer[] = [];

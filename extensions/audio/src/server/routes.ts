@@ -4,7 +4,15 @@
 import { receiveFiles, type ApiReply, type ApiRequest, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService, openApiSpace } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
-import { MIME, RoomProviders, SPEECH_FORMATS, type Audio, type SpeechFormat, type VoiceInfo } from '../shared/index.ts';
+import {
+  ListVoices,
+  MIME,
+  RoomProviders,
+  SPEECH_FORMATS,
+  type Audio,
+  type SpeechFormat,
+  type VoiceInfo,
+} from '../shared/index.ts';
 import { texts } from './texts.ts';
 
 const Id = z.string().min(1).max(32);
@@ -190,11 +198,8 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   // ---------------------------------------------------------------- the studio's own
   const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
   ctx.route({
-    method: 'POST',
-    path: '/api/audio/voices',
+    ...ListVoices,
     auth: inSpace,
-    summary: 'The voices of the space, with the providers that could add more',
-    body: z.object({ space_id: Id }),
     handler: async ({ body }) => ({
       voices: await audio.voices(body.space_id),
       can_transcribe: await audio.canTranscribe(body.space_id),

@@ -1,7 +1,7 @@
 // The audio extension's shared contract: speech providers (each an extension, or built in: the embedded espeak-ng
 // voice, and the space's speech and transcription models) and the service other extensions speak and listen with
 // (a workflow's speech nodes, a bot's voice).
-import { defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import { defineEndpoint, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
 import { z } from 'zod';
 
 /** The formats `/v1/audio/speech` answers in (Coze's `response_format`). */
@@ -139,3 +139,41 @@ export const BotVoice = z.object({
   autoplay: z.boolean().default(false),
 });
 export type BotVoice = z.infer<typeof BotVoice>;
+
+const VoiceView = z.object({
+  voice_id: z.string(),
+  name: z.string(),
+  language_code: z.string(),
+  language_name: z.string(),
+  preview_text: z.string(),
+  is_system_voice: z.boolean(),
+  provider: z.string(),
+});
+/** The studio's voice list (the Voices page, a bot's voice panel, the speech node's form). */
+export const ListVoices = defineEndpoint({
+  method: 'POST',
+  path: '/api/audio/voices',
+  summary: 'The voices of the space, and whether it can transcribe',
+  body: z.object({ space_id: z.string().min(1).max(32) }),
+  response: z.object({ voices: z.array(VoiceView), can_transcribe: z.boolean() }),
+});
+/** What `/api/audio/transcriptions` and `/v1/audio/transcriptions` answer. */
+export interface Transcript {
+  text: string;
+}
+
+/** A bot's voice for its chats: the draft's (members of its space) or the published bot's. */
+export const DraftBotVoice = defineEndpoint({
+  method: 'POST',
+  path: '/api/bot_voice/draft',
+  summary: "The voice of a bot's draft (the editor's debug chat)",
+  body: z.object({ bot_id: z.string().min(1).max(32) }),
+  response: z.object({ voice: BotVoice.nullable() }),
+});
+export const PublishedBotVoice = defineEndpoint({
+  method: 'POST',
+  path: '/api/bot_voice/published',
+  summary: 'The voice of a published bot (its chat page)',
+  body: z.object({ bot_id: z.string().min(1).max(32) }),
+  response: z.object({ voice: BotVoice.nullable() }),
+});

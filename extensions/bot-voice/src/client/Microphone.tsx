@@ -4,6 +4,7 @@ import { Button, Tooltip } from '@arco-design/web-react';
 import { IconRecordStop, IconVoice } from '@arco-design/web-react/icon';
 import { useApi, type ApiError } from '@tessera/sdk/client';
 import { useRecorder } from '@tessera/ext-audio/client';
+import type { Transcript } from '@tessera/ext-audio/shared';
 import type { ChatComposerActionProps } from '@tessera/ext-bots/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +26,7 @@ export function Microphone({ spaceId, botId, draft, busy, send }: ChatComposerAc
       const form = new FormData();
       form.append('file', file, file.name);
       const lang = voice.language ? `&language=${encodeURIComponent(voice.language)}` : '';
-      const { text } = await api.post<{ text: string }>(`/api/audio/transcriptions?space_id=${spaceId}${lang}`, form);
+      const { text } = await api.post<Transcript>(`/api/audio/transcriptions?space_id=${spaceId}${lang}`, form);
       if (text.trim()) send(text.trim());
     } catch (e) {
       console.warn('transcription failed', (e as ApiError).msg ?? e);

@@ -5,7 +5,7 @@ import { IconSound } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import type { BotSkillPanelProps } from '@tessera/ext-bots/client';
-import { BotVoice, type VoiceInfo } from '@tessera/ext-audio/shared';
+import { BotVoice, ListVoices } from '@tessera/ext-audio/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -18,7 +18,7 @@ export function VoicePanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const v = BotVoice.parse(value ?? {});
   const voices = useQuery({
     queryKey: ['audio', 'voices', spaceId],
-    queryFn: () => api.post<{ voices: VoiceInfo[] }>('/api/audio/voices', { space_id: spaceId }),
+    queryFn: () => api.call(ListVoices, { space_id: spaceId }),
   });
   const [url, setUrl] = useState('');
   const chosen = voices.data?.voices.find((x) => x.voice_id === v.voice_id) ?? voices.data?.voices[0];

@@ -1,14 +1,13 @@
 // What a bot's chat knows of its voice: the settings (the draft's or the published bot's) and speech made for a text.
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
-import type { BotVoice } from '@tessera/ext-audio/shared';
+import { DraftBotVoice, PublishedBotVoice } from '@tessera/ext-audio/shared';
 
 export function useBotVoice(botId: string, draft: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: ['bot-voice', botId, draft],
-    queryFn: () =>
-      api.post<{ voice: BotVoice | null }>(`/api/bot_voice/${draft ? 'draft' : 'published'}`, { bot_id: botId }),
+    queryFn: () => api.call(draft ? DraftBotVoice : PublishedBotVoice, { bot_id: botId }),
     staleTime: draft ? 0 : 60_000,
     retry: false,
   }).data?.voice;

@@ -3,7 +3,7 @@
 import { notFound } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
 import { BotSkills, BotsService } from '@tessera/ext-bots/shared';
-import { BotVoice } from '@tessera/ext-audio/shared';
+import { BotVoice, DraftBotVoice, PublishedBotVoice } from '@tessera/ext-audio/shared';
 import { z } from 'zod';
 
 const Id = z.string().min(1).max(32);
@@ -38,22 +38,16 @@ export default defineExtension({
       return { voice: raw === undefined ? null : BotVoice.parse(raw) };
     };
     ctx.route({
-      method: 'POST',
-      path: '/api/bot_voice/draft',
+      ...DraftBotVoice,
       // The draft's voice is for the members of the bot's space (the editor's debug chat).
       auth: {
         space: async (r: { body: { bot_id?: unknown } }) => (await bots().get(String(r.body?.bot_id ?? '')))?.space_id,
       },
-      summary: "The voice of a bot's draft (the editor's debug chat)",
-      body: z.object({ bot_id: Id }),
       handler: ({ body }) => voiceOf(body.bot_id, 'draft'),
     });
     ctx.route({
-      method: 'POST',
-      path: '/api/bot_voice/published',
+      ...PublishedBotVoice,
       auth: 'user',
-      summary: 'The voice of a published bot (its chat page)',
-      body: z.object({ bot_id: Id }),
       handler: async ({ body }) => {
         if (!(await bots().publication(body.bot_id))) throw notFound(`There is no published bot ${body.bot_id}.`);
         return voiceOf(body.bot_id, 'published');

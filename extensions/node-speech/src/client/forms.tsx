@@ -3,7 +3,7 @@ import { Select, Slider, Space, Typography } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import type { NodeFormProps } from '@tessera/ext-workflow/client';
-import type { VoiceInfo } from '@tessera/ext-audio/shared';
+import { ListVoices } from '@tessera/ext-audio/shared';
 import { useTranslation } from 'react-i18next';
 
 export function SpeakForm({ node, onSettings, spaceId }: NodeFormProps) {
@@ -13,7 +13,7 @@ export function SpeakForm({ node, onSettings, spaceId }: NodeFormProps) {
   const set = (patch: Record<string, unknown>) => onSettings({ ...s, ...patch });
   const voices = useQuery({
     queryKey: ['audio', 'voices', spaceId],
-    queryFn: () => api.post<{ voices: VoiceInfo[] }>('/api/audio/voices', { space_id: spaceId }),
+    queryFn: () => api.call(ListVoices, { space_id: spaceId }),
   });
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={8} data-testid="speech-speak-form">

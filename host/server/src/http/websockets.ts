@@ -46,7 +46,7 @@ export function mountWebSockets(
     delete query.authorization;
     // A session cookie is the studio's own pages' only: another site's page may not open a socket in its name.
     const origin = req.headers.origin;
-    if (!headers.authorization && origin && new URL(origin).host !== req.headers.host)
+    if (!headers.authorization && origin && hostOf(origin) !== req.headers.host)
       return refuse(socket, 403, 'A WebSocket from another site needs a token.', logId);
     const found =
       authenticators.size === 0
@@ -141,4 +141,13 @@ function refuse(socket: Duplex, status: number, msg: string, logId: string) {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Tt-Logid: ${logId}\r\nConnection: close\r\n\r\n${body}`,
   );
   socket.destroy();
+}
+
+/** An Origin header's host ('' for one that is not a URL: treated as another site's). */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return '';
+  }
 }
