@@ -47,6 +47,11 @@ export interface WorkflowRunner {
   info(workflowId: string, spaceId: string): Promise<WorkflowSummary>;
   /** The space of a live workflow, or undefined (for routes that locate their space by workflow). */
   spaceOf(workflowId: string): Promise<string | undefined>;
+  /**
+   * The space's workflows (not chat-flows), newest first, with the names of their End node's outputs in the version
+   * that would run (what binds to their output: a card).
+   */
+  list?(spaceId: string, limit?: number): Promise<(Omit<WorkflowSummary, 'inputs'> & { outputs: string[] })[]>;
 }
 
 export const WorkflowRunnerService = defineService<WorkflowRunner>({

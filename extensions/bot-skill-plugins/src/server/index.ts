@@ -43,6 +43,7 @@ export default defineExtension({
             name: uniqueName(tool.name, taken),
             description: `${tool.desc || tool.name} (plugin ${tool.plugin_name})`.slice(0, 1000),
             parameters: paramsToJsonSchema(tool.request_params),
+            source: { kind: 'plugin_api', id: tool.api_id, plugin_id: tool.plugin_id },
             async execute(args, call) {
               const r = await plugins().call({
                 spaceId: turn.spaceId,

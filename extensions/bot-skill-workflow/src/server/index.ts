@@ -47,6 +47,7 @@ export default defineExtension({
             name: toolName(info, taken),
             description: (info.description || `Runs the workflow "${info.name}".`).slice(0, 1000),
             parameters: z.toJSONSchema(zodOf(info.inputs)) as Record<string, unknown>,
+            source: { kind: 'workflow', id: info.workflow_id },
             async execute(args, call) {
               const r = await runner().run({
                 spaceId: turn.spaceId,

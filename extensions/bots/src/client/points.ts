@@ -113,6 +113,27 @@ export const ChatComposerActions = defineRegistryPoint<ChatComposerAction>({
   key: (a) => a.key,
 });
 
+export interface ChatMessageViewProps extends ChatPlace {
+  /** The message's content (for a card: its JSON; check it, anyone with a token can write one). */
+  content: string;
+  /** Sends this text as the user's message (a card's button). */
+  send(text: string): void;
+  /** A message is being answered. */
+  disabled: boolean;
+}
+/** Draws answers of a content type other than text in a chat (a card): by `contentType`. */
+export interface ChatMessageView {
+  contentType: string;
+  View: ComponentType<ChatMessageViewProps>;
+}
+export const ChatMessageViews = defineRegistryPoint<ChatMessageView>({
+  id: 'bots.chatMessageViews',
+  owner: 'bots',
+  description: "Views of answers that are not text (a card showing a tool's output), by content type.",
+  schema: z.object({ contentType: z.string().min(1), View: component }),
+  key: (v) => v.contentType,
+});
+
 import type { SkillItemsProps } from './SkillItems.tsx';
 
 export type { SkillItemsProps, SkillOption } from './SkillItems.tsx';

@@ -5,9 +5,11 @@ import {
   BotModes,
   BotSkills,
   ChatFinished,
+  ToolOutputViews,
   type BotConfig,
   type BotTool,
   type SkillContribution,
+  type ToolSource,
   type TurnMessage,
   type TurnResult,
 } from '../shared/index.ts';
@@ -265,8 +267,42 @@ export class ChatService {
               name: r.name,
               ...(r.error !== undefined ? { error: 'true' } : {}),
             }),
-          }).then((m) => emit('conversation.message.completed', messageView(m))),
+          }).then(async (m) => {
+            emit('conversation.message.completed', messageView(m));
+            const source = sources.get(r.name);
+            if (source && r.error === undefined) await showOutput(r.name, source, r.output);
+          }),
         );
+      };
+      // What shows a tool's output in the answer (a card bound to the plugin API or workflow it ran).
+      const sources = new Map<string, ToolSource>();
+      const showOutput = async (name: string, source: ToolSource, output: unknown) => {
+        for (const v of this.#ctx.registry(ToolOutputViews).list()) {
+          const shown = await v
+            .view({
+              spaceId: s.bot.space_id,
+              botId: s.bot.id,
+              version: s.version,
+              connectorId: s.connectorId,
+              tool: { name, source },
+              output,
+              language: s.language === 'zh-CN' || s.language === 'en-US' ? s.language : undefined,
+            })
+            .catch((e: unknown) => {
+              this.#ctx.logger.warn(`chat ${row.id}: showing the output of ${name} failed: ${describe(e)}`);
+              return undefined;
+            });
+          if (!shown) continue;
+          const m = await save({
+            ...base,
+            role: 'assistant',
+            type: 'answer',
+            content: shown.content,
+            content_type: shown.content_type,
+            meta_data: JSON.stringify({ ...shown.meta_data, tool_output: name }),
+          });
+          emit('conversation.message.completed', messageView(m));
+        }
       };
       // What a set of skills contributes to this turn: the bot's own, or one agent's (a mode with several agents).
       const skillsOf = async (skills: Record<string, unknown>) => {
@@ -274,6 +310,7 @@ export class ChatService {
         spans.push(span);
         const c = await this.#skills(s, skills, query, row.id, live.controller.signal);
         span.end_ms = at();
+        for (const t of c.flatMap((x) => x.tools ?? [])) if (t.source) sources.set(t.name, t.source);
         // What skills looked up before the model ran shows among the answer's steps.
         for (const step of c.flatMap((x) => x.steps ?? [])) {
           const id = `skill-${this.#store.newId()}`;
@@ -488,10 +525,13 @@ export class ChatService {
       section_id: c.section_id,
       types: ['question', 'answer'],
     });
-    return items
-      .filter((m) => m.chat_id !== chatId && m.content)
-      .reverse()
-      .map((m) => ({ role: m.role, content: m.content }));
+    return (
+      items
+        // An answer that showed a tool's output (a card) is not the model's: it saw the output as the tool's result.
+        .filter((m) => m.chat_id !== chatId && m.content && !m.meta_data.includes('"tool_output"'))
+        .reverse()
+        .map((m) => ({ role: m.role, content: m.content }))
+    );
   }
 
   /** What the bot's enabled skills give this turn; a skill that fails is reported and left out. */

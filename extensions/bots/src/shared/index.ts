@@ -77,6 +77,15 @@ export interface BotTool {
   parameters: Record<string, unknown>;
   /** Runs the call; a thrown error is given back to the model as the tool's result, not the end of the chat. */
   execute(args: Record<string, unknown>, call: { signal: AbortSignal }): Promise<unknown>;
+  /** What the tool runs (a plugin's API, a workflow): extensions that show a tool's output (cards) find it by this. */
+  source?: ToolSource;
+}
+
+/** What a tool runs: `id` is the API's or the workflow's id (`plugin_id` with an API). */
+export interface ToolSource {
+  kind: 'plugin_api' | 'workflow';
+  id: string;
+  plugin_id?: string;
 }
 
 /** Who is talking to a bot, and where. */
@@ -144,6 +153,45 @@ export const BotSkills = defineRegistryPoint<BotSkillDefinition>({
   description: 'Skills a bot can use: each contributes tools, prompt values and instructions to a turn.',
   schema: z.object({ key: z.string().regex(/^[a-z][a-z0-9-]*$/), contribute: fn }),
   key: (s) => s.key,
+});
+
+/** Where a tool's output is shown: the turn it answered in. */
+export interface ToolOutputContext {
+  spaceId: string;
+  botId: string;
+  /** The published version answering, or null for the draft (the debug chat). */
+  version: string | null;
+  /** The channel: 'debug' (the editor's chat), a connector id (999 the chat page and Web SDK, 1024 the API ...). */
+  connectorId: string;
+  tool: { name: string; source: ToolSource };
+  output: unknown;
+  language?: Language;
+}
+/** A message shown in the answer for a tool's output: a card, or its text where the channel cannot show cards. */
+export interface ToolOutputMessage {
+  content_type: 'card' | 'text';
+  content: string;
+  /**
+   * Kept in the message's meta_data with `tool_output` (the tool's name), which marks it as showing a tool's output;
+   * `llm_text: 'hide'` asks chats not to show the model's text beside it.
+   */
+  meta_data?: Record<string, string>;
+}
+/**
+ * Shows a tool's output in the answer (cards bound to a plugin API or a workflow): asked after each tool that has a
+ * source answered; each view that answers adds an answer message before the model's text. A view that throws is
+ * logged and left out.
+ */
+export interface ToolOutputView {
+  key: string;
+  view(ctx: ToolOutputContext): Promise<ToolOutputMessage | undefined>;
+}
+export const ToolOutputViews = defineRegistryPoint<ToolOutputView>({
+  id: 'bots.toolOutputViews',
+  owner: 'bots',
+  description: "Messages that show a tool's output in a bot's answer (a card bound to a plugin API or a workflow).",
+  schema: z.object({ key: z.string().min(1), view: fn }),
+  key: (v) => v.key,
 });
 
 /** Events of a turn, as the mode produces them. */

@@ -26,6 +26,32 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
         inputs: start?.node_param.outputs ?? [],
       };
     },
+    async list(spaceId, limit = 200) {
+      const metas = await store.db
+        .selectFrom('workflow_meta')
+        .select(['id', 'space_id', 'name', 'description', 'flow_mode', 'latest_version'])
+        .where('space_id', '=', spaceId)
+        .where('deleted_at', 'is', null)
+        .orderBy('updated_at', 'desc')
+        .limit(limit)
+        .execute();
+      const out = [];
+      for (const m of metas) {
+        if (Number(m.flow_mode) !== 0) continue;
+        const v = m.latest_version ? await store.published(m.id as string) : await store.draft(m.id as string);
+        const end = v.canvas.nodes.find((n) => n.type === '2' || n.type === 'end');
+        out.push({
+          workflow_id: m.id as string,
+          space_id: m.space_id as string,
+          name: m.name as string,
+          description: m.description as string,
+          flow_mode: Number(m.flow_mode),
+          latest_version: (m.latest_version as string | null) ?? null,
+          outputs: (end?.node_param.inputs ?? []).map((i) => i.name),
+        });
+      }
+      return out;
+    },
     async run(r) {
       const meta = await store.meta(r.workflowId, r.spaceId).catch(() => {
         throw notFound(`The workflow ${r.workflowId} does not exist in this space (it may have been deleted).`);

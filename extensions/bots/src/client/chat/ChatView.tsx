@@ -22,10 +22,18 @@ import {
 } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useFormat, useRegistry } from '@tessera/sdk/client';
-import { ChatAnswerActions, ChatComposerActions } from '../points.ts';
+import { ChatAnswerActions, ChatComposerActions, ChatMessageViews } from '../points.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { expandShortcut, turnsOf, type ChatMessage, type Onboarding, type Shortcut, type Turn } from './types.ts';
+import {
+  expandShortcut,
+  place,
+  turnsOf,
+  type ChatMessage,
+  type Onboarding,
+  type Shortcut,
+  type Turn,
+} from './types.ts';
 import { useChat, type ChatTarget } from './useChat.ts';
 import './chat.css';
 
@@ -79,14 +87,11 @@ export function ChatView({
           created_at: Date.now() / 1000,
         },
         steps: [],
+        outputs: [],
         followUps: [],
         chat: chat.live.chat,
       };
-      for (const m of chat.live.messages) {
-        if (m.type === 'answer') liveTurn.answer = m;
-        else if (m.type === 'follow_up') liveTurn.followUps.push(m);
-        else if (m.type === 'function_call' || m.type === 'tool_response') liveTurn.steps.push(m);
-      }
+      for (const m of chat.live.messages) if (m.type !== 'question') place(liveTurn, m);
       // A regenerated turn replaces the one it answers again.
       return [...all.filter((x) => !chat.live!.regenChatId || x.chatId !== chat.live!.regenChatId), liveTurn];
     }
@@ -257,6 +262,8 @@ function TurnView({
   const { t } = useTranslation('bots');
   const answerActions = useRegistry(ChatAnswerActions);
   const status = turn.chat?.status;
+  // A card that stands for the answer (bound with llm_text_card off): the model's text is not shown beside it.
+  const hideText = turn.outputs.some((m) => m.meta_data?.llm_text === 'hide');
   return (
     <div className="tessera-chat-turn" data-testid="chat-turn" data-status={status ?? ''}>
       {newSection && <div className="tessera-chat-divider">{t('chat.contextCleared')}</div>}
@@ -280,6 +287,11 @@ function TurnView({
         </div>
       )}
       {turn.steps.length > 0 && <Steps steps={turn.steps} />}
+      {turn.outputs.map((m) => (
+        <div className="tessera-chat-row assistant" key={m.id}>
+          <ToolOutput message={m} place={target} send={onFollowUp} disabled={disabled} />
+        </div>
+      ))}
       <div className="tessera-chat-row assistant">
         <div className="tessera-chat-bubble assistant" data-testid="chat-answer">
           {turn.answer?.meta_data?.agent_name && (
@@ -293,7 +305,7 @@ function TurnView({
               {turn.answer.reasoning_content}
             </details>
           )}
-          {turn.answer?.content || (streaming ? <Spin size={14} /> : null)}
+          {(hideText ? '' : turn.answer?.content) || (streaming && !turn.outputs.length ? <Spin size={14} /> : null)}
           {status === 'failed' && (
             <Typography.Text type="error" data-testid="chat-error" style={{ display: 'block' }}>
               {turn.chat?.last_error?.msg || t('chat.failed')}
@@ -371,6 +383,41 @@ function TurnView({
           ))}
         </Space>
       )}
+    </div>
+  );
+}
+
+/** An answer showing a tool's output: drawn by the view of its content type (a card), else as its text. */
+function ToolOutput({
+  message,
+  place,
+  send,
+  disabled,
+}: {
+  message: ChatMessage;
+  place: ChatTarget;
+  send(text: string): void;
+  disabled: boolean;
+}) {
+  const views = useRegistry(ChatMessageViews);
+  const view = views.find((v) => v.contentType === message.content_type);
+  if (!view)
+    return (
+      <div className="tessera-chat-bubble assistant" data-testid="chat-output">
+        {message.content_type === 'text' ? message.content : message.content.slice(0, 2000)}
+      </div>
+    );
+  const View = view.View;
+  return (
+    <div data-testid="chat-output">
+      <View
+        content={message.content}
+        spaceId={place.spaceId}
+        botId={place.botId}
+        draft={place.draft}
+        send={send}
+        disabled={disabled}
+      />
     </div>
   );
 }

@@ -7,6 +7,8 @@ export interface ChatMessage {
   role: 'user' | 'assistant';
   type: string;
   content: string;
+  /** text, object_string or card (an answer showing a tool's output). */
+  content_type?: string;
   reasoning_content?: string;
   /** The open API's meta_data: on an answer, `agent_name` says which agent answered (a bot of several agents). */
   meta_data?: Record<string, string>;
@@ -45,9 +47,20 @@ export interface Turn {
   sectionId: string;
   question?: ChatMessage;
   steps: ChatMessage[];
+  /** Answers that show a tool's output (a card, or its text): meta_data.tool_output names the tool. */
+  outputs: ChatMessage[];
   answer?: ChatMessage;
   followUps: ChatMessage[];
   chat?: ChatDetail;
+}
+
+/** Puts a message where its turn shows it. */
+export function place(t: Turn, m: ChatMessage): void {
+  if (m.type === 'question') t.question = m;
+  else if (m.type === 'answer' && m.meta_data?.tool_output) t.outputs.push(m);
+  else if (m.type === 'answer') t.answer = m;
+  else if (m.type === 'function_call' || m.type === 'tool_response') t.steps.push(m);
+  else if (m.type === 'follow_up') t.followUps.push(m);
 }
 
 /** Groups messages (oldest first) into turns by chat. */
@@ -58,14 +71,11 @@ export function turnsOf(messages: ChatMessage[], chats: Record<string, ChatDetai
     const key = m.chat_id || `m${m.id}`;
     let t = byChat.get(key);
     if (!t) {
-      t = { chatId: m.chat_id, sectionId: m.section_id, steps: [], followUps: [], chat: chats[m.chat_id] };
+      t = { chatId: m.chat_id, sectionId: m.section_id, steps: [], outputs: [], followUps: [], chat: chats[m.chat_id] };
       byChat.set(key, t);
       turns.push(t);
     }
-    if (m.type === 'question') t.question = m;
-    else if (m.type === 'answer') t.answer = m;
-    else if (m.type === 'function_call' || m.type === 'tool_response') t.steps.push(m);
-    else if (m.type === 'follow_up') t.followUps.push(m);
+    place(t, m);
   }
   return turns;
 }

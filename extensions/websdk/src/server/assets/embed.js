@@ -26,6 +26,91 @@
     list.scrollTop = list.scrollHeight;
     return el;
   }
+  // A card answer (content_type "card": a tool's output laid out) drawn from its JSON with DOM nodes only: texts as
+  // text, links and images http(s) only, buttons that send their message; anything else is left out.
+  var SAFE_URL = /^https?:\/\/[^\s<>"']+$/i;
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = String(text);
+    return e;
+  }
+  function cardNodes(nodes, parent, depth) {
+    if (!Array.isArray(nodes) || depth > 8) return;
+    for (var i = 0; i < nodes.length && i < 1000; i++) {
+      var n = nodes[i] || {};
+      if (n.type === 'text') parent.appendChild(el('div', 'card-text ' + (n.style || 'body'), n.text || ''));
+      else if (n.type === 'image' && SAFE_URL.test(n.url || '')) {
+        var img = el('img', 'card-image');
+        img.src = n.url;
+        img.alt = n.alt || '';
+        img.referrerPolicy = 'no-referrer';
+        parent.appendChild(img);
+      } else if (n.type === 'button') {
+        var a = n.action || {};
+        if (a.type === 'link' && SAFE_URL.test(a.url || '')) {
+          var link = el('a', 'card-button', n.label || '');
+          link.href = a.url;
+          link.target = '_blank';
+          link.rel = 'noopener noreferrer';
+          parent.appendChild(link);
+        } else {
+          var b = el('button', 'card-button', n.label || '');
+          b.type = 'button';
+          if (a.type === 'message' && a.text) b.setAttribute('data-send', String(a.text));
+          else b.disabled = true;
+          parent.appendChild(b);
+        }
+      } else if (n.type === 'row' || n.type === 'column') {
+        var box = el('div', 'card-' + n.type);
+        cardNodes(n.children, box, depth + 1);
+        parent.appendChild(box);
+      } else if (n.type === 'list' && Array.isArray(n.items)) {
+        var list = el('div', 'card-list');
+        if (!n.items.length && n.empty) list.appendChild(el('div', 'card-text caption', n.empty));
+        for (var j = 0; j < n.items.length && j < 50; j++) {
+          var item = el('div', 'card-item');
+          cardNodes(n.items[j], item, depth + 1);
+          list.appendChild(item);
+        }
+        if (n.more > 0) list.appendChild(el('div', 'card-text caption', '+' + n.more));
+        parent.appendChild(list);
+      } else if (n.type === 'table' && Array.isArray(n.columns) && Array.isArray(n.rows)) {
+        var table = el('table', 'card-table');
+        var head = el('tr');
+        n.columns.forEach(function (c) {
+          head.appendChild(el('th', '', c));
+        });
+        table.appendChild(head);
+        n.rows.slice(0, 50).forEach(function (r) {
+          var tr = el('tr');
+          (Array.isArray(r) ? r : []).forEach(function (c) {
+            tr.appendChild(el('td', '', c));
+          });
+          table.appendChild(tr);
+        });
+        parent.appendChild(table);
+      } else if (n.type === 'divider') parent.appendChild(el('hr', 'card-divider'));
+    }
+  }
+  function addCard(content, before) {
+    var card;
+    try {
+      card = JSON.parse(content);
+    } catch {
+      return;
+    }
+    var box = el('div', 'msg assistant card');
+    box.setAttribute('data-role', 'card');
+    if (card.title) box.appendChild(el('div', 'card-title', card.title));
+    cardNodes(card.body, box, 0);
+    list.insertBefore(box, before);
+  }
+  // A card's button sends its message as the visitor's.
+  list.addEventListener('click', function (e) {
+    var b = e.target && e.target.closest ? e.target.closest('button[data-send]') : null;
+    if (b && !send.disabled) void ask(b.getAttribute('data-send'));
+  });
   var prologue = root.getAttribute('data-prologue');
   if (prologue) add('assistant', prologue);
   async function ask(text) {
@@ -66,8 +151,14 @@
           var payload = JSON.parse(data[1]);
           if (event[1] === 'conversation.chat.created' && payload.conversation_id)
             sessionStorage.setItem(conversationKey, payload.conversation_id);
-          if (event[1] === 'conversation.message.delta' && payload.type === 'answer')
+          var shows = payload.meta_data && payload.meta_data.tool_output;
+          if (event[1] === 'conversation.message.delta' && payload.type === 'answer' && !shows)
             answer.textContent += payload.content || '';
+          if (event[1] === 'conversation.message.completed' && payload.type === 'answer' && shows) {
+            if (payload.content_type === 'card') addCard(payload.content, answer);
+            else list.insertBefore(add('assistant', payload.content), answer);
+            if (payload.meta_data.llm_text === 'hide') answer.hidden = true;
+          }
           if (event[1] === 'conversation.chat.failed')
             throw new Error((payload.last_error && payload.last_error.msg) || 'The bot could not answer.');
           if (event[1] === 'error' || event[1] === 'Error')
