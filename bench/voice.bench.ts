@@ -110,13 +110,16 @@ export default async function voiceBench(args: string[]) {
       const runs = Math.min(n, 50);
       const ew: number[] = [];
       const em: number[] = [];
+      const eo: number[] = [];
       for (let i = 0; i < runs; i++) {
         ew.push(await time(speak('espeak:en-us', 'wav')));
         em.push(await time(speak('espeak:en-us', 'mp3')));
+        eo.push(await time(speak('espeak:en-us', 'ogg')));
       }
       console.log(`  the embedded voice (espeak-ng, its own time included), nine words, ${runs} requests each:`);
       console.log(line('    WAV at 24 kHz:', ew));
       console.log(line('    MP3 at 24 kHz:', em));
+      console.log(line('    Ogg Opus at 24 kHz:', eo));
       await realtime(studio.url, user, space, llm.url, Math.min(n, 30));
     }
     cardRender(n);

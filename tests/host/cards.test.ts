@@ -29,6 +29,30 @@ beforeEach(() => llm.reset());
 const post = (p: string, body: Record<string, unknown> = {}) => owner.post(p, { space_id: space, ...body });
 const raw = (p: string, body: Record<string, unknown>) => owner.request('POST', p, { space_id: space, ...body });
 
+/** The pet store as a plugin of the space (published), and its getPet API. */
+async function petPlugin() {
+  const { plugin_id } = await post('/api/plugin_api/register', {
+    openapi: petStoreOpenApi3(pets.url),
+    name: unique('Pets'),
+    service_token: API_KEY,
+  });
+  const info = await post('/api/plugin_api/get_plugin_info', { plugin_id });
+  await post('/api/plugin_api/publish_plugin', { plugin_id, version_name: 'v1', version_desc: '' });
+  return { plugin_id: plugin_id as string, getPet: info.api_info.find((a: any) => a.name === 'getPet') };
+}
+
+/** A bot of the space on the fake model with these skills. */
+async function botWith(name: string, model: string, skills: Record<string, unknown>) {
+  const { bot_id } = await post('/api/draftbot/create', { name: unique(name) });
+  const bot = await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id });
+  await post('/api/playground_api/draftbot/update_draft_bot_info', {
+    bot_id,
+    base_revision: bot.bot_info.revision,
+    config: { ...bot.bot_info.config, settings: { prompt: 'You help.', model: { model_id: model } }, skills },
+  });
+  return bot_id as string;
+}
+
 const PET_CARD = {
   version: 1,
   title: '{{name}}',
@@ -196,14 +220,7 @@ describe('the builder', () => {
 describe('a card in a bot’s answer', () => {
   it('shows the card bound to a plugin API when the bot used it, in the debug chat and the open API', async () => {
     const model = await addFakeModel(owner, llm.url, { capabilities: { function_call: true } });
-    const { plugin_id } = await post('/api/plugin_api/register', {
-      openapi: petStoreOpenApi3(pets.url),
-      name: unique('Pets'),
-      service_token: API_KEY,
-    });
-    const info = await post('/api/plugin_api/get_plugin_info', { plugin_id });
-    const getPet = info.api_info.find((a: any) => a.name === 'getPet');
-    await post('/api/plugin_api/publish_plugin', { plugin_id, version_name: 'v1', version_desc: '' });
+    const { plugin_id, getPet } = await petPlugin();
     const { card } = await post('/api/card/create_card', { name: 'Pet', dsl: PET_CARD });
     // What it can be bound to: the published APIs with their output's fields.
     const { targets } = await post('/api/card/bind_targets');
@@ -227,17 +244,7 @@ describe('a card in a bot’s answer', () => {
       (await post('/api/card/get_bind_card_status', { biz_type: 1, biz_ids: [getPet.api_id, 'other'] })).status,
     ).toEqual({ [getPet.api_id]: card.card_id });
 
-    const { bot_id } = await post('/api/draftbot/create', { name: unique('pet bot') });
-    const bot = await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id });
-    await post('/api/playground_api/draftbot/update_draft_bot_info', {
-      bot_id,
-      base_revision: bot.bot_info.revision,
-      config: {
-        ...bot.bot_info.config,
-        settings: { prompt: 'You help.', model: { model_id: model } },
-        skills: { plugins: { apis: [{ plugin_id, api_id: getPet.api_id }] } },
-      },
-    });
+    const bot_id = await botWith('pet bot', model, { plugins: { apis: [{ plugin_id, api_id: getPet.api_id }] } });
     // Not published yet: no card.
     llm.script({ toolCalls: [{ name: 'getPet', arguments: { petId: 1 } }] }, { text: 'Pet 1 is Rex.' });
     let events = await debugChat(owner, space, bot_id, 'Who is pet 1?');
@@ -316,17 +323,7 @@ describe('a card in a bot’s answer', () => {
       biz_id: workflow_id,
       mapping_rule: { greeting: 'message' },
     });
-    const { bot_id } = await post('/api/draftbot/create', { name: unique('greeter bot') });
-    const bot = await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id });
-    await post('/api/playground_api/draftbot/update_draft_bot_info', {
-      bot_id,
-      base_revision: bot.bot_info.revision,
-      config: {
-        ...bot.bot_info.config,
-        settings: { prompt: 'You greet.', model: { model_id: model } },
-        skills: { workflows: { workflows: [{ workflow_id }] } },
-      },
-    });
+    const bot_id = await botWith('greeter bot', model, { workflows: { workflows: [{ workflow_id }] } });
     llm.script({ toolCalls: [{ name: 'greeter', arguments: { name: 'Ada' } }] }, { text: 'Done.' });
     const events = await debugChat(owner, space, bot_id, 'Greet Ada');
     const [shown] = completed(events, 'answer').filter((m) => m.content_type === 'card');
@@ -348,13 +345,7 @@ describe('a card in a bot’s answer', () => {
     });
     await post('/api/card_builder/publish', { card_id: card.card_id });
     const model = await addFakeModel(owner, llm.url, { capabilities: { function_call: true } });
-    const { plugin_id } = await post('/api/plugin_api/register', {
-      openapi: petStoreOpenApi3(pets.url),
-      name: unique('Pets'),
-      service_token: API_KEY,
-    });
-    const info = await post('/api/plugin_api/get_plugin_info', { plugin_id });
-    const getPet = info.api_info.find((a: any) => a.name === 'getPet');
+    const { plugin_id, getPet } = await petPlugin();
     await post('/api/card/bind_card', {
       card_id: card.card_id,
       biz_type: 1,
@@ -362,17 +353,7 @@ describe('a card in a bot’s answer', () => {
       plugin_id,
       llm_text_card: false,
     });
-    const { bot_id } = await post('/api/draftbot/create', { name: unique('echo bot') });
-    const bot = await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id });
-    await post('/api/playground_api/draftbot/update_draft_bot_info', {
-      bot_id,
-      base_revision: bot.bot_info.revision,
-      config: {
-        ...bot.bot_info.config,
-        settings: { prompt: 'You help.', model: { model_id: model } },
-        skills: { plugins: { apis: [{ plugin_id, api_id: getPet.api_id }] } },
-      },
-    });
+    const bot_id = await botWith('echo bot', model, { plugins: { apis: [{ plugin_id, api_id: getPet.api_id }] } });
     llm.script({ toolCalls: [{ name: 'getPet', arguments: { petId: 1 } }] }, { text: 'Rex.' });
     const events = await debugChat(owner, space, bot_id, 'Pet 1?');
     const answers = completed(events, 'answer');

@@ -1,5 +1,5 @@
 // The embedded voice: espeak-ng (Debian's package; `./tessera start` installs it when it can), no account needed. It
-// writes 16-bit mono WAV at 22 050 Hz to stdout; wav.ts makes the rest (resampled WAV, PCM, MP3). The binary is looked
+// writes 16-bit mono WAV at 22 050 Hz to stdout; wav.ts makes the rest (resampled WAV, PCM, MP3), ogg.ts Ogg Opus. The binary is looked
 // for once, on first use; without it the provider offers no voices, and speaking says how to get it.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -64,7 +64,6 @@ export const espeak: SpeechProviderDefinition = {
     const bin = await espeakBinary();
     if (!bin) throw texts.error(400, 'noEspeak');
     if (!VOICES.some((v) => v.id === req.voice)) throw texts.error(400, 'noVoice', { voice: `espeak:${req.voice}` });
-    if (req.format === 'ogg' || req.format === 'opus') throw texts.error(400, 'espeakFormat', { format: req.format });
     const wav = await run(bin, ['-v', req.voice, '-s', String(Math.round(WPM * req.speed)), '--stdout'], req);
     const { readWav, resample, writeWav, encodeMp3, durationOf } = await import('./wav.ts');
     const pcm = resample(readWav(wav), req.sampleRate);
@@ -76,6 +75,10 @@ export const espeak: SpeechProviderDefinition = {
         duration,
       };
     if (req.format === 'mp3') return { audio: await encodeMp3(pcm), format: 'mp3', duration };
+    if (req.format === 'ogg' || req.format === 'opus') {
+      const { encodeOggOpus } = await import('./ogg.ts');
+      return { audio: await encodeOggOpus(pcm), format: req.format, duration };
+    }
     return { audio: writeWav(pcm), format: 'wav', duration };
   },
 };

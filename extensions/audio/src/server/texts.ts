@@ -11,10 +11,6 @@ export const texts = defineErrorTexts('audio', {
     'The embedded voice needs espeak-ng on the studio’s machine (Debian: apt-get install espeak-ng).',
     '内置语音需要在工作室所在机器上安装 espeak-ng（Debian：apt-get install espeak-ng）。',
   ],
-  espeakFormat: [
-    'The embedded voice answers in wav, pcm or mp3, not {{format}}: ask for one of those, or use a speech model’s voice.',
-    '内置语音只能输出 wav、pcm 或 mp3，不能输出 {{format}}：请改用其中一种格式，或使用语音模型的音色。',
-  ],
   noTranscriber: [
     'Transcription needs a transcription model in this space (Models: add one of kind “transcription”, e.g. whisper-1).',
     '语音识别需要此空间中的语音识别模型（在“模型”中添加类型为“语音识别”的模型，例如 whisper-1）。',

@@ -10,20 +10,16 @@ import {
   CardHistory,
   CardSuggestions,
   CardTargets,
-  CARD_LIMITS,
   CreateCard,
   ListCards,
   ListTemplates,
   PreviewCard,
   PublishCard,
-  renderCard,
   SaveTemplate,
   UnbindCard,
   UpdateCard,
-} from '../shared/index.ts';
+} from '../shared/api.ts';
 import type { Cards } from './service.ts';
-import { parseDsl } from './service.ts';
-import { cardSvg, svgDataUrl } from './svg.ts';
 
 const Id = z.string().min(1).max(32);
 const Biz = z.union([z.literal(BizType.PluginApi), z.literal(BizType.Workflow)]);
@@ -58,7 +54,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
       const versions = await cards.versions(row.id);
       return {
         card: cards.info(row),
-        dsl: parseDsl(JSON.parse(row.dsl)),
+        dsl: JSON.parse(row.dsl),
         versions: versions.map(({ dsl: _dsl, ...v }) => v),
         binds: await cards.bindsOf(row),
       };
@@ -187,11 +183,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
   ctx.route({
     ...PreviewCard,
     auth: inSpace,
-    handler: async ({ body }) => {
-      const dsl = parseDsl(body.dsl);
-      const card = renderCard(dsl, body.data ?? dsl.sample ?? {}, body.max_display_rows);
-      return { card, thumbnail: svgDataUrl(cardSvg(card.title, card.body)) };
-    },
+    handler: async ({ body }) => (await load()).preview(body.dsl, body.data, body.max_display_rows),
   });
   ctx.route({
     method: 'POST',
@@ -199,15 +191,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: 'user',
     summary: 'Whether a DSL is within the limits of a card (size, elements, nesting), and the first problem',
     body: z.object({ dsl: z.unknown() }),
-    handler: async ({ body }) => {
-      const bytes = JSON.stringify(body.dsl ?? null).length;
-      try {
-        parseDsl(body.dsl);
-        return { ok: true, bytes, limit: CARD_LIMITS.bytes, problem: '' };
-      } catch (e) {
-        return { ok: false, bytes, limit: CARD_LIMITS.bytes, problem: (e as Error).message };
-      }
-    },
+    handler: async ({ body }) => (await load()).checkLength(body.dsl),
   });
   ctx.route({
     method: 'POST',
@@ -220,7 +204,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
       const out: Record<string, string> = {};
       for (const id of body.card_ids) {
         const row = await cards.get(id).catch(() => undefined);
-        if (row?.space_id === body.space_id) out[id] = cards.thumbnail(parseDsl(JSON.parse(row.dsl)));
+        if (row?.space_id === body.space_id) out[id] = cards.thumbnail(JSON.parse(row.dsl));
       }
       return { thumbnails: out };
     },

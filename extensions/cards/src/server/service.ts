@@ -8,6 +8,7 @@ import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import type { Kysely } from 'kysely';
 import {
   BizType,
+  CARD_LIMITS,
   CardDsl,
   CardStatus,
   problemOf,
@@ -135,6 +136,24 @@ export class Cards {
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { cards: rows.map((r) => this.info(r)), total: Number(total?.n ?? 0) };
+  }
+
+  /** A DSL filled with data (its sample by default) as a chat shows it, with its thumbnail. */
+  preview(value: unknown, data: unknown, maxRows: number) {
+    const dsl = parseDsl(value);
+    const card = renderCard(dsl, data ?? dsl.sample ?? {}, maxRows);
+    return { card, thumbnail: svgDataUrl(cardSvg(card.title, card.body)) };
+  }
+
+  /** Whether a DSL is within a card's limits, and the first problem. */
+  checkLength(value: unknown) {
+    const bytes = JSON.stringify(value ?? null).length;
+    try {
+      parseDsl(value);
+      return { ok: true, bytes, limit: CARD_LIMITS.bytes, problem: '' };
+    } catch (e) {
+      return { ok: false, bytes, limit: CARD_LIMITS.bytes, problem: (e as Error).message };
+    }
   }
 
   thumbnail(dsl: CardDsl): string {

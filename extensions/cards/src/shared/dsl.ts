@@ -57,15 +57,19 @@ export type CardNode =
   | { type: 'table'; rows: string; columns: { title: string; value: string }[] }
   | { type: 'divider' };
 
+/** A text element (the same saved and shown). */
+const textNode = (text: z.ZodString) =>
+  z.object({
+    type: z.literal('text'),
+    text,
+    style: z.enum(TEXT_STYLES).optional(),
+    bold: z.boolean().optional(),
+    color: z.enum(COLORS).optional(),
+  });
+
 export const CardNode: z.ZodType<CardNode> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({
-      type: z.literal('text'),
-      text: Text,
-      style: z.enum(TEXT_STYLES).optional(),
-      bold: z.boolean().optional(),
-      color: z.enum(COLORS).optional(),
-    }),
+    textNode(Text),
     z.object({
       type: z.literal('image'),
       url: Url,
@@ -175,13 +179,7 @@ const ShownUrl = z.string().max(CARD_LIMITS.text).regex(SAFE_URL);
 /** What a chat checks before drawing a card message (its content may come from anyone with a token). */
 export const ShownNode: z.ZodType<ShownNode> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({
-      type: z.literal('text'),
-      text: ShownText,
-      style: z.enum(TEXT_STYLES).optional(),
-      bold: z.boolean().optional(),
-      color: z.enum(COLORS).optional(),
-    }),
+    textNode(ShownText),
     z.object({
       type: z.literal('image'),
       url: ShownUrl,
