@@ -6,7 +6,7 @@ import { signedInContext, withStudioAndBrowser } from './browser.ts';
 const env = withStudioAndBrowser();
 
 describe('the workflow editor in the browser', () => {
-  it('adds and wires a node, saves the draft by itself, and lets the user choose after a conflicting save', async () => {
+  it('adds and wires a node, saves the draft by itself, and merges a save made over a teammate’s, asking only where both changed the same field', async () => {
     const { context, email } = await signedInContext(env.browser, env.studio.url, {
       language: 'en-US',
       viewport: { width: 1400, height: 900 },
@@ -68,10 +68,14 @@ describe('the workflow editor in the browser', () => {
       ]),
     );
 
-    // Someone saves the draft elsewhere; the next save here is refused and the user chooses.
+    // Someone saves the draft elsewhere (the End node renamed, the text node's title changed); the next save here
+    // is refused, merged with theirs: the End's new title is kept, the title both changed is the user's to pick.
     const meta = (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow;
     const theirs = JSON.parse(meta.schema_json);
-    theirs.nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title = 'Their greeting';
+    const nodeOf = (c: { nodes: { node_id: string; node_param: { title?: string } }[] }, id: string) =>
+      c.nodes.find((n) => n.node_id === id)!;
+    nodeOf(theirs, textId).node_param.title = 'Their greeting';
+    nodeOf(theirs, endId).node_param.title = 'Finish';
     await api.post('/api/workflow_api/save', {
       space_id: spaceId,
       workflow_id,
@@ -80,17 +84,33 @@ describe('the workflow editor in the browser', () => {
     });
     await page.getByTestId('node-title').fill('My greeting');
     await page.getByText('Someone else saved this draft').waitFor();
-    // The dialog shows what this version changes against the saved one.
     await expect
-      .poll(() => page.getByTestId('diff-changed').allTextContents())
-      .toEqual(['~ Node “My greeting” changed: title']);
-    await page.getByTestId('conflict-mine').click();
+      .poll(() => page.getByTestId('merge-conflict').allTextContents())
+      .toEqual(['Node “Their greeting” › titleYoursMy greetingSaved meanwhileTheir greeting']);
+    await page.getByTestId('merge-save').click();
     await expect
       .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
       .toBe('saved');
-    expect((await draft()).nodes.find((n: { node_id: string }) => n.node_id === textId).node_param.title).toBe(
-      'My greeting',
-    );
+    const merged = await draft();
+    expect(nodeOf(merged, textId).node_param.title).toBe('My greeting');
+    expect(nodeOf(merged, endId).node_param.title).toBe('Finish');
+    // Changes that do not clash merge by themselves.
+    const again = (await api.post('/api/workflow_api/canvas', { space_id: spaceId, workflow_id })).workflow;
+    const other = JSON.parse(again.schema_json);
+    nodeOf(other, endId).node_param.title = 'Done';
+    await api.post('/api/workflow_api/save', {
+      space_id: spaceId,
+      workflow_id,
+      schema: other,
+      base_revision: again.revision,
+    });
+    await page.getByTestId('node-title').fill('Our greeting');
+    await page.getByText('Merged with the changes saved meanwhile').waitFor();
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
+    expect(nodeOf(await draft(), textId).node_param.title).toBe('Our greeting');
+    expect(nodeOf(await draft(), endId).node_param.title).toBe('Done');
 
     // Deleting the node removes its links too.
     await page.getByTestId('node-delete').click();

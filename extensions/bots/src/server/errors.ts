@@ -33,6 +33,10 @@ const TEXTS: Record<string, [en: string, zh: string]> = {
     '你不是目标空间的成员，无法把智能体移到那里。',
   ],
   'bots.versionNotFound': ['This version of the bot does not exist.', '该智能体版本不存在。'],
+  'bots.mergeBase': [
+    'Say what your edits started from: base (the bot as you opened it) or base_version.',
+    '请说明你的修改基于什么：base（你打开时的智能体）或 base_version。',
+  ],
   'bots.otherBot': ['This conversation does not belong to this bot.', '该会话不属于这个智能体。'],
   'bots.noQuestion': ['There is no question in that chat to answer again.', '该对话中没有可以重新回答的问题。'],
   'bots.feedbackOnAnswers': ['Only answers take feedback.', '只能对回答进行反馈。'],

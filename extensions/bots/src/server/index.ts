@@ -27,6 +27,7 @@ import { registerOpenApi } from './open.ts';
 import { registerProgressRoute } from './progress.ts';
 import { registerBotRoutes } from './routes.ts';
 import { BotStore, type BotRow } from './store.ts';
+import { registerVersionRoutes } from './versions.ts';
 import { pipeChat } from './stream.ts';
 
 const summary = (b: BotRow): BotSummary => ({
@@ -101,6 +102,7 @@ export default defineExtension({
     const chats = new ChatService(ctx, conversations);
     const deps = { bots, conversations, chats };
     registerBotRoutes(ctx, deps);
+    registerVersionRoutes(ctx, bots);
     registerOpenApi(ctx, deps);
     registerProgressRoute(ctx);
     ctx.provide(BotsService, {

@@ -156,6 +156,27 @@ export async function publishDraft(
   return { version, commit_id: id };
 }
 
+/** A bot with its draft configuration and what keeps it from being published (the editor's bot_info). */
+export async function botDetail(ctx: ServerContext<unknown>, bots: BotStore, b: BotRow) {
+  const draft = await bots.draft(b.id);
+  return { bot_info: { ...botView(b), config: draft.config, problems: problemsOf(ctx, draft.config) } };
+}
+
+/** A configuration as sent (a save, a merge), checked: a clear 400 naming what is wrong. */
+export function checkConfig(ctx: ServerContext<unknown>, value: unknown): BotConfig {
+  const parsed = BotConfig.safeParse(value);
+  if (!parsed.success)
+    throw badRequest(
+      `The bot's configuration is not valid: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
+  if (!ctx.registry(BotModes).get(parsed.data.mode))
+    throw botError(400, 'bots.modeMissing', { mode: parsed.data.mode });
+  return parsed.data;
+}
+
 /** The studio's bot calls (draft bots, versions, the debug chat and the chat page). */
 export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   const { bots, conversations, chats } = deps;
@@ -256,10 +277,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     },
   });
 
-  const detail = async (b: BotRow) => {
-    const draft = await bots.draft(b.id);
-    return { bot_info: { ...botView(b), config: draft.config, problems: problemsOf(ctx, draft.config) } };
-  };
+  const detail = (b: BotRow) => botDetail(ctx, bots, b);
 
   ctx.route({
     method: 'POST',
@@ -293,48 +311,15 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       }
       if (body.name && body.name !== b.name) await bots.refuseTakenName(b.space_id, body.name, b.id);
       let config: BotConfig | undefined;
-      if (body.config !== undefined) {
-        const parsed = BotConfig.safeParse(body.config);
-        if (!parsed.success)
-          throw badRequest(
-            `The bot's configuration is not valid: ${parsed.error.issues
-              .slice(0, 5)
-              .map((i) => `${i.path.join('.')}: ${i.message}`)
-              .join('; ')}`,
-          );
-        config = parsed.data;
-        if (!ctx.registry(BotModes).get(config.mode)) throw botError(400, 'bots.modeMissing', { mode: config.mode });
-      }
-      const revision = b.draft_revision + 1;
-      const t = nowIso();
-      await ctx.db.transaction().execute(async (trx) => {
-        if (config)
-          await trx
-            .updateTable('bots_draft')
-            .set({ config: JSON.stringify(config), revision, updated_by: caller!.userId, updated_at: t })
-            .where('bot_id', '=', b.id)
-            .execute();
-        await trx
-          .updateTable('bots_meta')
-          .set({
-            name: body.name ?? b.name,
-            description: body.description ?? b.description,
-            icon_uri: body.icon_uri ?? b.icon_uri,
-            ...(config ? { mode: config.mode } : {}),
-            draft_revision: revision,
-            updated_at: t,
-          })
-          .where('id', '=', b.id)
-          .execute();
-      });
-      return detail({
-        ...b,
-        name: body.name ?? b.name,
-        description: body.description ?? b.description,
-        icon_uri: body.icon_uri ?? b.icon_uri,
-        draft_revision: revision,
-        updated_at: t,
-      });
+      if (body.config !== undefined) config = checkConfig(ctx, body.config);
+      return detail(
+        await bots.saveDraft(b, caller!.userId, {
+          config,
+          name: body.name,
+          description: body.description,
+          icon_uri: body.icon_uri,
+        }),
+      );
     },
   });
 
@@ -569,22 +554,8 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
         .where('bot_id', '=', b.id)
         .executeTakeFirst();
       if (!c) throw botError(404, 'bots.versionNotFound');
-      const revision = b.draft_revision + 1;
-      const t = nowIso();
       const config = BotConfig.parse(JSON.parse(c.config as string));
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('bots_draft')
-          .set({ config: JSON.stringify(config), revision, updated_by: caller!.userId, updated_at: t })
-          .where('bot_id', '=', b.id)
-          .execute();
-        await trx
-          .updateTable('bots_meta')
-          .set({ mode: config.mode, draft_revision: revision, updated_at: t })
-          .where('id', '=', b.id)
-          .execute();
-      });
-      return detail({ ...b, draft_revision: revision, updated_at: t });
+      return detail(await bots.saveDraft(b, caller!.userId, { config }));
     },
   });
 

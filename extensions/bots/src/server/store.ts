@@ -120,6 +120,55 @@ export class BotStore {
     return { config: BotConfig.parse(JSON.parse(d.config as string)), revision: Number(d.revision) };
   }
 
+  /**
+   * Saves the draft: its configuration (when given) and the bot's name, description and icon; the revision moves on.
+   * Answers the bot as saved.
+   */
+  async saveDraft(
+    b: BotRow,
+    userId: string,
+    patch: { config?: BotConfig; name?: string; description?: string; icon_uri?: string },
+  ): Promise<BotRow> {
+    const revision = b.draft_revision + 1;
+    const t = nowIso();
+    const next = {
+      name: patch.name ?? b.name,
+      description: patch.description ?? b.description,
+      icon_uri: patch.icon_uri ?? b.icon_uri,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      if (patch.config)
+        await trx
+          .updateTable('bots_draft')
+          .set({ config: JSON.stringify(patch.config), revision, updated_by: userId, updated_at: t })
+          .where('bot_id', '=', b.id)
+          .execute();
+      await trx
+        .updateTable('bots_meta')
+        .set({ ...next, ...(patch.config ? { mode: patch.config.mode } : {}), draft_revision: revision, updated_at: t })
+        .where('id', '=', b.id)
+        .execute();
+    });
+    return {
+      ...b,
+      ...next,
+      ...(patch.config ? { mode: patch.config.mode } : {}),
+      draft_revision: revision,
+      updated_at: t,
+    };
+  }
+
+  /** A published version's configuration (by its version name), or undefined. */
+  async versionConfig(botId: string, version: string): Promise<BotConfig | undefined> {
+    const c = await this.db
+      .selectFrom('bots_commit')
+      .select('config')
+      .where('bot_id', '=', botId)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return c ? BotConfig.parse(JSON.parse(c.config as string)) : undefined;
+  }
+
   /** The latest published version (kept in memory: versions never change; publishing drops it). */
   async published(botId: string): Promise<PublishedBot | undefined> {
     const hit = this.#published.get(botId);

@@ -29,15 +29,16 @@ import { MigrationError, stampVersions, upgradeCanvas } from './engine/upgrade.t
 import type { RunEvent, RunRow, RunService } from './runs.ts';
 import { WorkflowStore, initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
 import { registerVersionRoutes } from './versions.ts';
+import { registerCompareRoutes } from './compare.ts';
 
 const Id = z.string().min(1).max(32);
 const base = '/api/workflow_api';
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const inSpaceQuery = { space: { from: 'query' as const, field: 'space_id' } };
-const SchemaInput = z.union([z.string().max(20_000_000), z.record(z.string(), z.unknown())]);
+export const SchemaInput = z.union([z.string().max(20_000_000), z.record(z.string(), z.unknown())]);
 const Inputs = z.union([z.string().max(5_000_000), z.record(z.string(), z.unknown())]).optional();
 
-function parseJsonish(v: unknown, what: string): unknown {
+export function parseJsonish(v: unknown, what: string): unknown {
   if (typeof v !== 'string') return v ?? {};
   try {
     return JSON.parse(v);
@@ -183,6 +184,8 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   const { store, runs, typeOf } = deps;
   // Submitting, publishing, versions and reverting (versions.ts).
   const { publishWorkflow } = registerVersionRoutes(ctx, deps);
+  // Comparing versions and merging a save made from an older draft (compare.ts).
+  registerCompareRoutes(ctx, deps);
   ctx.register(ErrorTexts, {
     key: 'workflow.nameTaken',
     texts: {

@@ -15,6 +15,7 @@ import {
 } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import {
+  MergeDialog,
   BackLink,
   ResourceActionsBar,
   type ResourceEditorProps,
@@ -168,6 +169,22 @@ function Editor({
             </Button>
           }
           data-testid="bot-conflict"
+        />
+      )}
+      {draft.merge && (
+        <MergeDialog
+          conflicts={draft.merge.conflicts}
+          label={(path) => (path[0] === 'config' ? path.slice(1) : path).join(' › ')}
+          texts={{
+            title: t('editor.mergeTitle'),
+            intro: t('editor.mergeIntro'),
+            yours: t('editor.mergeYours'),
+            theirs: t('editor.mergeTheirs'),
+            save: t('editor.mergeSave'),
+            discard: t('editor.mergeDiscard'),
+          }}
+          onResolve={(choices) => void draft.saveMerge(draft.merge!, choices)}
+          onDiscard={() => void draft.reload()}
         />
       )}
       {draft.state === 'failed' && draft.problem && (

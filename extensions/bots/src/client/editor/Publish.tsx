@@ -1,7 +1,21 @@
 // Publishing a bot (version, changelog, channels) and its published versions (revert the draft to one).
-import { Alert, Button, Checkbox, Form, Input, List, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Form,
+  Input,
+  List,
+  Popconfirm,
+  Space,
+  Spin,
+  Tag,
+  Typography,
+} from '@arco-design/web-react';
+import type { DiffEntry } from '@tessera/sdk/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  DiffTable,
   ConnectorPanel,
   Modal,
   SchemaFields,
@@ -236,6 +250,7 @@ function Versions({
   const { language } = useStudio();
   const api = useApi();
   const format = useFormat();
+  const [comparing, setComparing] = useState('');
   const q = useQuery({
     queryKey: ['bots', 'history', bot.bot_id, bot.latest_version],
     enabled: visible,
@@ -292,6 +307,9 @@ function Versions({
             key={h.commit_id}
             data-testid="bot-history-item"
             actions={[
+              <Button key="diff" size="mini" onClick={() => setComparing(h.version)} data-testid="bot-version-diff">
+                {t('publish.compare')}
+              </Button>,
               <Popconfirm
                 key="revert"
                 title={t('publish.revertConfirm', { version: h.version })}
@@ -322,6 +340,49 @@ function Versions({
           </List.Item>
         )}
       />
+      {comparing && (
+        <VersionDiff spaceId={spaceId} botId={bot.bot_id} version={comparing} onClose={() => setComparing('')} />
+      )}
     </SidePanel>
+  );
+}
+
+/** What the draft changes against a version, field by field, side by side. */
+function VersionDiff({
+  spaceId,
+  botId,
+  version,
+  onClose,
+}: {
+  spaceId: string;
+  botId: string;
+  version: string;
+  onClose(): void;
+}) {
+  const { t } = useTranslation('bots');
+  const api = useApi();
+  const q = useQuery({
+    queryKey: ['bots', 'diff', botId, version],
+    gcTime: 0,
+    queryFn: () =>
+      api.post<{ diff: DiffEntry[]; text: string }>('/api/playground_api/draftbot/bot_diff', {
+        space_id: spaceId,
+        bot_id: botId,
+        left_version: version,
+      }),
+  });
+  return (
+    <Modal visible size="large" title={t('publish.diffTitle', { version })} onCancel={onClose} footer={null}>
+      {q.data ? (
+        <DiffTable
+          entries={q.data.diff}
+          label={(path) => (path[0] === 'config' ? path.slice(1) : path).join(' › ')}
+          headers={{ field: t('publish.diffField'), before: version, after: t('publish.diffDraft') }}
+          empty={t('publish.diffNone')}
+        />
+      ) : (
+        <Spin />
+      )}
+    </Modal>
   );
 }

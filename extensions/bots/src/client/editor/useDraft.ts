@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, ErrorCode } from '@tessera/sdk';
+import type { MergeChoice, MergeConflict } from '@tessera/sdk/client';
 import { useApi } from '@tessera/sdk/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BotConfig, BotInfo } from '../api.ts';
@@ -8,6 +9,26 @@ export type SaveState = 'saved' | 'pending' | 'saving' | 'conflict' | 'failed';
 type Edit = Partial<Pick<BotInfo, 'name' | 'description' | 'icon_uri'>> & { config?: BotConfig };
 
 const SAVE_AFTER_MS = 600;
+
+/** What a merge compares of a bot. */
+interface Side {
+  name: string;
+  description: string;
+  config: BotConfig;
+}
+const sideOf = (b: Pick<BotInfo, 'name' | 'description' | 'config'>): Side => ({
+  name: b.name,
+  description: b.description,
+  config: b.config,
+});
+/** A merge waiting for the person's choices (bot_diff_3way's answer, with what it merged). */
+export interface MergeAnswer {
+  merged: Side;
+  conflicts: (MergeConflict & { key: string })[];
+  theirs_revision: number;
+  base: Side;
+  ours: Side;
+}
 
 /**
  * The bot's draft as the editor holds it: edits apply at once on screen and are saved shortly after
@@ -27,6 +48,10 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   const conflicted = useRef(false);
   // The latest draft for edits made in the same moment (each builds on the one before).
   const current = useRef(initial);
+  // The draft as last saved (or loaded): what this tab's edits start from, for a merge after a conflicting save.
+  const base = useRef<Side>(sideOf(initial));
+  const [merge, setMerge] = useState<MergeAnswer | null>(null);
+  const startMerge = useRef(async () => {});
 
   const save = useCallback((): Promise<void> => {
     clearTimeout(timer.current);
@@ -43,6 +68,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
           { handled: (e: ApiError) => e.code === ErrorCode.CONFLICT || e.detail?.field === 'name' },
         );
         revision.current = r.bot_info.revision;
+        base.current = { ...base.current, ...edit, config: edit.config ?? base.current.config };
         current.current = {
           ...current.current,
           revision: r.bot_info.revision,
@@ -63,6 +89,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
           pending.current = { ...edit, ...pending.current };
           setProblem(e.msg);
           setState('conflict');
+          await startMerge.current();
         } else {
           // Kept: the next edit (or leaving) tries again.
           pending.current = { ...edit, ...pending.current };
@@ -73,6 +100,50 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     inFlight.current = run;
     return run;
   }, [api, qc, spaceId, initial.bot_id]);
+
+  /** Takes the bot as the merge saved it: the edits made here are in it. */
+  const merged = useCallback(
+    (b: BotInfo) => {
+      conflicted.current = false;
+      pending.current = {};
+      revision.current = b.revision;
+      base.current = sideOf(b);
+      current.current = b;
+      setBot(b);
+      setMerge(null);
+      setProblem('');
+      setState('saved');
+      void qc.invalidateQueries({ queryKey: ['bots', 'list', spaceId] });
+    },
+    [qc, spaceId],
+  );
+  /** Saves the merge of this tab's edits with the draft saved meanwhile, with the person's choices. */
+  const saveMerge = useCallback(
+    async (m: MergeAnswer, choices: Record<string, MergeChoice>) => {
+      const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/bot_merge', {
+        space_id: spaceId,
+        bot_id: initial.bot_id,
+        base: m.base,
+        ours: m.ours,
+        choices,
+        theirs_revision: m.theirs_revision,
+      });
+      merged(r.bot_info);
+    },
+    [api, spaceId, initial.bot_id, merged],
+  );
+  /** After a conflicting save: merged at once when nothing clashes, else the person picks (merge). */
+  startMerge.current = async () => {
+    const ours = sideOf(current.current);
+    const r = await api.post<Omit<MergeAnswer, 'base' | 'ours'>>(
+      '/api/playground_api/draftbot/bot_diff_3way',
+      { space_id: spaceId, bot_id: initial.bot_id, base: base.current, ours },
+      { handled: () => true },
+    );
+    const m = { ...r, base: base.current, ours };
+    if (r.conflicts.length) setMerge(m);
+    else await saveMerge(m, {}).catch(() => undefined);
+  };
 
   const change = useCallback(
     (edit: Edit) => {
@@ -109,8 +180,10 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     conflicted.current = false;
     pending.current = {};
     revision.current = r.bot_info.revision;
+    base.current = sideOf(r.bot_info);
     current.current = r.bot_info;
     setBot(r.bot_info);
+    setMerge(null);
     setProblem('');
     setState('saved');
   }, [api, spaceId, initial.bot_id]);
@@ -118,9 +191,10 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   /** After a publish or revert: what the server now says. */
   const replace = useCallback((b: BotInfo) => {
     revision.current = b.revision;
+    base.current = sideOf(b);
     current.current = b;
     setBot(b);
   }, []);
 
-  return { bot, state, problem, change, changeConfig, save, reload, replace };
+  return { bot, state, problem, change, changeConfig, save, reload, replace, merge, saveMerge };
 }

@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
 import {
   BackLink,
+  MergeDialog,
   Modal,
   type ResourceEditorProps,
   toast,
@@ -34,6 +35,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
+import { resolveCanvas } from '@tessera/workflow-sdk/merge';
+import type { JsonPath, MergeConflict } from '@tessera/sdk/client';
 import { useSpaceId } from '../space.ts';
 import { EditorPanels, NodeTypeClients } from '../points.ts';
 import {
@@ -65,7 +68,7 @@ import { CARD_WIDTH, NODE_REF, cardSummary, nodeTypes, type CardData, type NodeR
 import { refNames } from '../refs.ts';
 import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
 import { cardPlacement, keepIfSame, readClip, sameShallow, writeClip } from './flow-nodes.ts';
-import { ConflictDiff, SaveBadge, type SaveState } from './SaveState.tsx';
+import { SaveBadge, type SaveState } from './SaveState.tsx';
 
 const SAVE_DELAY_MS = 800;
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
@@ -80,6 +83,31 @@ const CANVAS_DECOR = (
   </>
 );
 const NO_LINKS: CanvasLink[] = [];
+
+/** What /merge_3way answers. */
+interface MergeAnswer {
+  merged: Canvas;
+  conflicts: (MergeConflict & { key: string })[];
+  dropped: string[];
+  theirs_revision: number;
+}
+
+/** A conflict's place in words: the node by its title and the field, or the link. */
+function mergeLabel(
+  path: JsonPath,
+  canvas: Canvas,
+  typeLabel: (n: CanvasNode) => string,
+  t: (key: string, o: Record<string, unknown>) => string,
+): string {
+  if (path[0] === 'nodes') {
+    const n = canvas.nodes.find((x) => x.node_id === path[1]);
+    const name = n ? n.node_param.title || typeLabel(n) : String(path[1]);
+    const rest = path.slice(2).filter((p) => p !== 'node_param' && p !== 'settings');
+    return rest.length ? `${t('editor.mergeNode', { name })} › ${rest.join(' › ')}` : t('editor.mergeNode', { name });
+  }
+  if (path[0] === 'links') return t('editor.mergeLink', { link: String(path[1]) });
+  return path.join(' › ');
+}
 
 interface Loaded {
   canvas: Canvas;
@@ -213,6 +241,8 @@ function Editor({
     [computed, types],
   );
   const revision = useRef(initial.revision);
+  // The canvas as last saved (or loaded): what this tab's edits start from, for a merge after a conflicting save.
+  const baseCanvas = useRef(initial.canvas);
   const dirty = useRef(false);
   const flow = useReactFlow();
 
@@ -265,10 +295,13 @@ function Editor({
           { handled: (e) => e.status === 409 },
         );
         revision.current = r.revision;
+        baseCanvas.current = c;
         setSave(dirty.current ? 'dirty' : 'saved');
       } catch (e) {
         dirty.current = true;
-        setSave(e instanceof ApiError && e.status === 409 ? 'conflict' : 'error');
+        const conflicted = e instanceof ApiError && e.status === 409;
+        setSave(conflicted ? 'conflict' : 'error');
+        if (conflicted) void mergeRef.current();
       } finally {
         saving.current = false;
       }
@@ -372,14 +405,27 @@ function Editor({
     await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
   };
 
-  const resolveConflict = async (keep: 'mine' | 'theirs') => {
-    if (keep === 'theirs') return reload();
-    // Keep mine: save it over the newest revision.
-    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', {
+  // After a conflicting save: what this tab changed merged with the draft saved meanwhile. Without conflicts the
+  // merge is saved at once; with some, the person picks in the merge dialog.
+  const [merging, setMerging] = useState<MergeAnswer | null>(null);
+  const takeMerged = async (merged: Canvas, theirsRevision: number, dropped: string[]) => {
+    setMerging(null);
+    latest.current = merged;
+    setCanvas(merged);
+    if (dropped.length) toast.info(t('editor.mergeDropped', { count: dropped.length }));
+    await persist(merged, theirsRevision);
+  };
+  const mergeRef = useRef(async () => {});
+  mergeRef.current = async () => {
+    const r = await api.post<MergeAnswer>('/api/workflow_api/merge_3way', {
       space_id: spaceId,
       workflow_id: workflowId,
+      base: baseCanvas.current,
+      ours: latest.current,
     });
-    await persist(latest.current, r.workflow.revision);
+    if (r.conflicts.length) return setMerging(r);
+    toast.success(t('editor.merged'));
+    await takeMerged(r.merged, r.theirs_revision, r.dropped);
   };
 
   const label = (n: CanvasNode) => {
@@ -1035,19 +1081,24 @@ function Editor({
           />
         </Modal>
       )}
-      {save === 'conflict' && (
-        <Modal visible size="small" title={t('editor.conflictTitle')} footer={null} closable={false}>
-          <Typography.Paragraph>{t('editor.conflict')}</Typography.Paragraph>
-          <ConflictDiff spaceId={spaceId} workflowId={workflowId} mine={canvas} />
-          <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end' }}>
-            <Button onClick={() => void resolveConflict('theirs')} data-testid="conflict-theirs">
-              {t('editor.conflictTheirs')}
-            </Button>
-            <Button type="primary" onClick={() => void resolveConflict('mine')} data-testid="conflict-mine">
-              {t('editor.conflictMine')}
-            </Button>
-          </div>
-        </Modal>
+      {save === 'conflict' && merging && (
+        <MergeDialog
+          conflicts={merging.conflicts}
+          label={(path) => mergeLabel(path, merging.merged, label, (k, o) => t(k, o))}
+          texts={{
+            title: t('editor.conflictTitle'),
+            intro: t('editor.conflict'),
+            yours: t('editor.conflictMine'),
+            theirs: t('editor.conflictTheirs'),
+            save: t('editor.mergeSave'),
+            discard: t('editor.mergeDiscard'),
+          }}
+          onResolve={(choices) => {
+            const r = resolveCanvas(merging, choices);
+            void takeMerged(r.merged, merging.theirs_revision, r.dropped);
+          }}
+          onDiscard={() => (setMerging(null), void reload())}
+        />
       )}
     </div>
   );

@@ -1,0 +1,116 @@
+// A bot's versions compared and merged (spec 002 §7.13: bot_diff, bot_diff_3way, bot_merge): the draft or any
+// published version against another, field by field (name, description, persona, model, each skill's settings ...);
+// a save from an older draft merged with what was saved meanwhile, conflicts listed for the person to pick.
+import type { ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
+import { botError } from './errors.ts';
+import { botDetail, checkConfig, Id } from './routes.ts';
+import type { BotRow, BotStore } from './store.ts';
+
+/** What is compared and merged of a bot: its name and description and its configuration. */
+const Side = z.object({
+  name: z.string().max(100).optional(),
+  description: z.string().max(2000).optional(),
+  config: z.record(z.string(), z.unknown()),
+});
+type Side = z.infer<typeof Side>;
+/** A version by its name, or the draft (empty or absent). */
+const Version = z.string().max(64).default('');
+const Choices = z.record(z.string().max(500), z.enum(['ours', 'theirs'])).default({});
+
+export function registerVersionRoutes(ctx: ServerContext<unknown>, bots: BotStore) {
+  const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+  const sideOf = async (b: BotRow, version: string): Promise<Side> => {
+    if (!version) return { name: b.name, description: b.description, config: (await bots.draft(b.id)).config };
+    const config = await bots.versionConfig(b.id, version);
+    if (!config) throw botError(404, 'bots.versionNotFound');
+    return { name: b.name, description: b.description, config };
+  };
+  // The diff and merge code loads with the first comparison.
+  const merging = () => import('@tessera/sdk/merge');
+  /** The draft saved now (theirs), and the merge of what ours changed from base with it. */
+  const mergeWithDraft = async (b: BotRow, base: Side, ours: Side) => {
+    const theirs = await sideOf(b, '');
+    return { theirs, ...(await merging()).merge3<Side>(base, ours, theirs) };
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/playground_api/draftbot/bot_diff',
+    auth: inSpace,
+    summary:
+      "What changed in a bot's configuration between two versions (a version name, or empty for the draft), field by field",
+    body: z.object({ space_id: Id, bot_id: Id, left_version: Version, right_version: Version }),
+    handler: async ({ body }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      // A version keeps the configuration (the name and description are the bot's, not a version's).
+      const { diffJson, diffText, pathKey } = await merging();
+      const entries = diffJson(
+        { config: (await sideOf(b, body.left_version)).config },
+        { config: (await sideOf(b, body.right_version)).config },
+      );
+      return { diff: entries.map((e) => ({ ...e, key: pathKey(e.path) })), text: diffText(entries) };
+    },
+  });
+
+  const ThreeWay = {
+    space_id: Id,
+    bot_id: Id,
+    /** What the person's edits started from: its content, or a version (empty: not allowed, the draft moved on). */
+    base: Side.optional(),
+    base_version: z.string().max(64).optional(),
+    ours: Side,
+  };
+  const baseOf = async (b: BotRow, body: { base?: Side; base_version?: string }) => {
+    if (body.base) return body.base;
+    if (body.base_version) return sideOf(b, body.base_version);
+    throw botError(400, 'bots.mergeBase');
+  };
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/playground_api/draftbot/bot_diff_3way',
+    auth: inSpace,
+    summary:
+      'Merge what the person changed (ours, from base) with the draft saved meanwhile: the merged bot, the conflicts field by field, the draft revision it merges with',
+    body: z.object(ThreeWay),
+    handler: async ({ body }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      const r = await mergeWithDraft(b, await baseOf(b, body), body.ours);
+      const { pathKey } = await merging();
+      return {
+        merged: r.merged,
+        conflicts: r.conflicts.map((c) => ({ ...c, key: pathKey(c.path) })),
+        theirs_revision: b.draft_revision,
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    path: '/api/playground_api/draftbot/bot_merge',
+    resource: { kind: 'bot', id: 'bot_id', write: true },
+    auth: inSpace,
+    summary:
+      "Save the merge with the person's choices (ours or theirs per conflict; theirs by default); refused if the draft moved on again since theirs_revision",
+    body: z.object({
+      ...ThreeWay,
+      choices: Choices,
+      theirs_revision: z.number().int().positive(),
+    }),
+    handler: async ({ body, caller }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      if (body.theirs_revision !== b.draft_revision)
+        throw botError(409, 'bots.changed', { mine: body.theirs_revision, saved: b.draft_revision });
+      const r = await mergeWithDraft(b, await baseOf(b, body), body.ours);
+      const merged = (await merging()).applyChoices(r, body.choices);
+      if (merged.name && merged.name !== b.name) await bots.refuseTakenName(b.space_id, merged.name, b.id);
+      const saved = await bots.saveDraft(b, caller!.userId, {
+        config: checkConfig(ctx, merged.config),
+        name: merged.name,
+        description: merged.description,
+      });
+      return botDetail(ctx, bots, saved);
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { addFakeModel, startFakeLlm } from '../fixtures/fake-llm.ts';
+import { userSession, withStudioAndBrowser } from './browser.ts';
+
+// A save made over a teammate's in the bot editor: merged, asking only where both changed the same field (issue 35).
+const env = withStudioAndBrowser();
+
+describe('merging in the bot editor', () => {
+  it('merges an edit made over a teammate’s save: their description kept, the prompt the person picks', async () => {
+    const llm = await startFakeLlm();
+    try {
+      const { page, api, spaceId, context, errors } = await userSession(env, {
+        language: 'en-US',
+        viewport: { width: 1440, height: 900 },
+      });
+      const model = await addFakeModel(api, llm.url);
+      const { bot_id } = await api.post('/api/draftbot/create', { space_id: spaceId, name: 'Merger' });
+      const info = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
+        .bot_info;
+      await api.post('/api/playground_api/draftbot/update_draft_bot_info', {
+        space_id: spaceId,
+        bot_id,
+        base_revision: info.revision,
+        config: { ...info.config, settings: { prompt: 'You help.', model: { model_id: model } } },
+      });
+      await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
+      await page.getByTestId('bot-prompt').waitFor();
+      // A teammate saves meanwhile: a description and another prompt.
+      const now = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
+        .bot_info;
+      await api.post('/api/playground_api/draftbot/update_draft_bot_info', {
+        space_id: spaceId,
+        bot_id,
+        base_revision: now.revision,
+        description: 'Set by a teammate',
+        config: { ...now.config, settings: { ...now.config.settings, prompt: 'Their prompt.' } },
+      });
+      await page.getByTestId('bot-prompt').fill('My prompt.');
+      await expect.poll(() => page.getByTestId('merge-conflict').count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.getByTestId('merge-conflict').textContent()).toBe(
+        'settings › promptYoursMy prompt.Saved meanwhileTheir prompt.',
+      );
+      await page.getByTestId('merge-save').click();
+      await expect.poll(() => page.getByTestId('bot-save-state').getAttribute('data-state')).toBe('saved');
+      const saved = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
+        .bot_info;
+      expect(saved.config.settings.prompt).toBe('My prompt.');
+      expect(saved.description).toBe('Set by a teammate');
+      // Editing goes on from the merged draft.
+      await page.getByTestId('bot-prompt').fill('My prompt, again.');
+      await expect.poll(() => page.getByTestId('bot-save-state').getAttribute('data-state')).toBe('saved');
+      expect(
+        (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id })).bot_info
+          .config.settings.prompt,
+      ).toBe('My prompt, again.');
+      // Published, then changed: the version compared with the draft, side by side.
+      await api.post('/api/draftbot/publish', { space_id: spaceId, bot_id, connectors: ['1024'] });
+      await page.getByTestId('bot-prompt').fill('A newer prompt.');
+      await expect.poll(() => page.getByTestId('bot-save-state').getAttribute('data-state')).toBe('saved');
+      await page.getByTestId('bot-versions').click();
+      await page.getByTestId('bot-version-diff').first().click();
+      await expect
+        .poll(() => page.getByTestId('diff-row').allTextContents())
+        .toEqual(['settings › promptMy prompt, again.A newer prompt.']);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await llm.close();
+    }
+  });
+});
