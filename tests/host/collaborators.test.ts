@@ -128,3 +128,74 @@ describe('collaborators', () => {
     ).toBe(200);
   });
 });
+
+describe('collaborators on the open API', () => {
+  const token = async (a: Agent, permissions: string[]) =>
+    (
+      await a.post('/api/permission_api/pat/create', {
+        name: 'collab',
+        duration_day: '1',
+        workspace_permission_list: [{ workspace_id: space, permissions }],
+      })
+    ).token as string;
+  const call = (t: string, method: string, path: string, body?: unknown) =>
+    fetch(`${studio.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${t}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+  it('adds and removes collaborators of a workflow and a bot with a token that may manage them', async () => {
+    const ownerToken = await token(ann.agent, ['collaborator.manage']);
+    const added = await call(ownerToken, 'POST', `/v1/workflows/${workflow}/collaborators`, {
+      collaborators: [{ id: bob.user.user_id }],
+    });
+    expect(added.status).toBe(200);
+    expect(added.body.data.collaborators.map((c: any) => c.id)).toEqual([bob.user.user_id]);
+    // Now only they, the creator and administrators save it.
+    expect((await save(admin.agent)).status).toBe(200);
+    const removed = await call(ownerToken, 'DELETE', `/v1/workflows/${workflow}/collaborators/${bob.user.user_id}`);
+    expect(removed.body.data.collaborators).toEqual([]);
+
+    const { bot_id } = await ann.agent.post('/api/draftbot/create', { space_id: space, name: 'Anns bot' });
+    expect(
+      (
+        await call(ownerToken, 'POST', `/v1/bots/${bot_id}/collaborators`, {
+          collaborators: [{ user_id: bob.user.user_id }],
+        })
+      ).body.data.collaborators,
+    ).toEqual([expect.objectContaining({ id: bob.user.user_id })]);
+
+    // A token without the permission, a member who is not the creator, a stranger, an unknown id, a bad body.
+    const chatOnly = await token(ann.agent, ['bot.chat']);
+    expect(
+      (await call(chatOnly, 'POST', `/v1/bots/${bot_id}/collaborators`, { collaborators: [{ id: 'x' }] })).status,
+    ).toBe(403);
+    const bobToken = await token(bob.agent, ['collaborator.manage']);
+    expect(
+      (
+        await call(bobToken, 'POST', `/v1/workflows/${workflow}/collaborators`, {
+          collaborators: [{ id: bob.user.user_id }],
+        })
+      ).status,
+    ).toBe(403);
+    const stranger = await signUp(studio.url, 'collab-stranger');
+    const own = (await stranger.agent.post('/api/space/create', { name: 'Elsewhere' })).space_id;
+    const strangerToken = (
+      await stranger.agent.post('/api/permission_api/pat/create', {
+        name: 's',
+        duration_day: '1',
+        workspace_permission_list: [{ workspace_id: own, permissions: ['collaborator.manage'] }],
+      })
+    ).token;
+    expect(
+      (await call(strangerToken, 'DELETE', `/v1/bots/${bot_id}/collaborators/${bob.user.user_id}`)).status,
+    ).toBeGreaterThanOrEqual(403);
+    const missing = await call(ownerToken, 'POST', '/v1/apps/123456/collaborators', { collaborators: [{ id: 'x' }] });
+    expect(missing.status).toBe(404);
+    expect(missing.body.msg).toMatch(/123456/);
+    const bad = await call(ownerToken, 'POST', `/v1/bots/${bot_id}/collaborators`, { collaborators: [{}] });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/Name each collaborator by id/);
+  });
+});

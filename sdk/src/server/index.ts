@@ -86,6 +86,18 @@ export function sameText(column: string, text: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`lower(${sql.ref(column)}) = lower(${text})`;
 }
 
+/** The space of a live resource kept in one table (id, space_id; deleted_at for a recycle bin), or undefined. */
+export async function spaceOfTable(
+  db: Kysely<any>,
+  opts: { table: string; deletedAt?: string },
+  id: string,
+): Promise<string | undefined> {
+  let q = db.selectFrom(opts.table).select(sql.ref('space_id').as('space_id')).where('id', '=', id);
+  if (opts.deletedAt) q = q.where(opts.deletedAt, 'is', null);
+  const r = (await q.executeTakeFirst()) as { space_id?: string } | undefined;
+  return r?.space_id;
+}
+
 /**
  * The list of a resource kind kept in one table with the usual columns (id, space_id, name, description,
  * icon_uri, creator_id, created_at, updated_at as ISO text; deleted_at for a recycle bin): the query of
@@ -465,6 +477,11 @@ export interface ResourceQuery {
 export interface ResourceKindDefinition {
   kind: string;
   list(query: ResourceQuery): Promise<ResourceItem[]>;
+  /**
+   * The space of a live resource of the kind by its id alone (for calls that name only the resource: the open API's
+   * `/v1/bots/{id}/collaborators`), or undefined.
+   */
+  spaceOf?(id: string): Promise<string | undefined>;
   /** Into the recycle bin (restorable); without `restore`, `remove` deletes for good. */
   remove?(id: string, spaceId: string, userId: string): Promise<void>;
   restore?(id: string, spaceId: string): Promise<void>;

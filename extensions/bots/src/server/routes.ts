@@ -5,6 +5,7 @@ import {
   SpaceConnectorsService,
   containsText,
   listResourcesOfTable,
+  spaceOfTable,
   type ServerContext,
 } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
@@ -351,6 +352,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
   };
   ctx.register(ResourceKinds, {
     kind: 'bot',
+    spaceOf: (id) => spaceOfTable(ctx.db, { table: 'bots_meta', deletedAt: 'deleted_at' }, id),
     list: (q) =>
       listResourcesOfTable(
         ctx.db,

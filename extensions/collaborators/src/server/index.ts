@@ -11,6 +11,7 @@ import {
 import { migrations } from './migrations.ts';
 import { texts } from './texts.ts';
 import { Collaborators } from './service.ts';
+import { registerOpenRoutes } from './open.ts';
 
 export default defineExtension({
   id: 'collaborators',
@@ -77,6 +78,7 @@ export default defineExtension({
           ...who(req),
         ),
     });
+    registerOpenRoutes(ctx, c);
     ctx.route({
       ...RemoveCollaborator,
       auth,

@@ -2,7 +2,7 @@
 // (the ResourceKinds point), worked on together: history with rollback, copies (into another space too),
 // archive, and publishing its resources together under a project version, with records. Parts:
 // store.ts (rows, history), routes.ts (projects), publish.ts (versions and records), variables.ts (app variables).
-import { ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
+import { ResourceKinds, defineExtension, listResourcesOfTable, spaceOfTable } from '@tessera/sdk/server';
 import { migrations } from './migrations.ts';
 import { registerPublishRoutes } from './publish.ts';
 import { registerProjectRoutes } from './routes.ts';
@@ -61,6 +61,7 @@ export default defineExtension({
     // Projects are a kind of resource themselves (the library lists them; deleted ones wait in its bin).
     ctx.register(ResourceKinds, {
       kind: 'project',
+      spaceOf: (id) => spaceOfTable(ctx.db, { table: 'projects_project', deletedAt: 'deleted_at' }, id),
       list: (q) =>
         listResourcesOfTable(
           ctx.db,

@@ -4,6 +4,7 @@ import {
   ResourceKinds,
   containsText,
   listResourcesOfTable,
+  spaceOfTable,
   sameText,
   type ResourcePackage,
   type ServerContext,
@@ -522,6 +523,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   };
   ctx.register(ResourceKinds, {
     kind: 'workflow',
+    spaceOf: (id) => spaceOfTable(db(), { table: 'workflow_meta', deletedAt: 'deleted_at' }, id),
     list: (q) =>
       listResourcesOfTable(
         db(),
