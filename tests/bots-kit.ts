@@ -82,3 +82,28 @@ export const answerOf = (events: ChatEvent[]) =>
     .join('');
 export const completed = (events: ChatEvent[], type: string) =>
   events.filter((e) => e.event === 'conversation.message.completed' && e.data.type === type).map((e) => e.data);
+
+/**
+ * A draft bot of the space answered by a model: its persona prompt and skills set (and any other settings). Works
+ * with any client that posts (a test agent, a browser session's api).
+ */
+export async function draftBot(
+  api: { post(path: string, body: unknown): Promise<any> },
+  spaceId: string,
+  opts: { name: string; model: string; prompt?: string; skills?: Record<string, unknown> },
+): Promise<string> {
+  const { bot_id } = await api.post('/api/draftbot/create', { space_id: spaceId, name: opts.name });
+  const info = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
+    .bot_info;
+  await api.post('/api/playground_api/draftbot/update_draft_bot_info', {
+    space_id: spaceId,
+    bot_id,
+    base_revision: info.revision,
+    config: {
+      ...info.config,
+      settings: { prompt: opts.prompt ?? 'You help.', model: { model_id: opts.model } },
+      ...(opts.skills ? { skills: opts.skills } : {}),
+    },
+  });
+  return bot_id as string;
+}

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { draftBot } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { API_KEY, petStoreOpenApi3, startPluginServer, type PluginServer } from '../fixtures/plugin-server.ts';
 import { pickOption, userSession, withStudioAndBrowser } from './browser.ts';
@@ -92,19 +93,11 @@ describe('cards in the browser', () => {
     await expect.poll(() => page.getByTestId('card-bind').textContent()).toContain('Pet store / getPet');
 
     // A bot with the plugin: its answer shows the card, whose button asks again.
-    botId = (await api.post('/api/draftbot/create', { space_id: spaceId, name: 'Pet helper' })).bot_id;
-    const bot = (
-      await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id: botId })
-    ).bot_info;
-    await api.post('/api/playground_api/draftbot/update_draft_bot_info', {
-      space_id: spaceId,
-      bot_id: botId,
-      base_revision: bot.revision,
-      config: {
-        ...bot.config,
-        settings: { prompt: 'You help with pets.', model: { model_id: model } },
-        skills: { plugins: { apis: [{ plugin_id, api_id: getPet.api_id }] } },
-      },
+    botId = await draftBot(api, spaceId, {
+      name: 'Pet helper',
+      model,
+      prompt: 'You help with pets.',
+      skills: { plugins: { apis: [{ plugin_id, api_id: getPet.api_id }] } },
     });
     await page.goto(`${env.studio.url}/bots/${botId}?space_id=${spaceId}`);
     llm.script({ toolCalls: [{ name: 'getPet', arguments: { petId: 1 } }] }, { text: 'Pet 1 is Rex.' });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { draftBot } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm } from '../fixtures/fake-llm.ts';
 import { userSession, withStudioAndBrowser } from './browser.ts';
 
@@ -14,15 +15,7 @@ describe('merging in the bot editor', () => {
         viewport: { width: 1440, height: 900 },
       });
       const model = await addFakeModel(api, llm.url);
-      const { bot_id } = await api.post('/api/draftbot/create', { space_id: spaceId, name: 'Merger' });
-      const info = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
-        .bot_info;
-      await api.post('/api/playground_api/draftbot/update_draft_bot_info', {
-        space_id: spaceId,
-        bot_id,
-        base_revision: info.revision,
-        config: { ...info.config, settings: { prompt: 'You help.', model: { model_id: model } } },
-      });
+      const bot_id = await draftBot(api, spaceId, { name: 'Merger', model });
       await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
       await page.getByTestId('bot-prompt').waitFor();
       // A teammate saves meanwhile: a description and another prompt.

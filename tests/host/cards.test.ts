@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CozeAPI } from '@coze/api';
 import { Agent, signUp } from '../agent.ts';
-import { answerOf, completed, debugChat, postRaw, readSse } from '../bots-kit.ts';
+import { answerOf, completed, debugChat, draftBot, postRaw, readSse } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { API_KEY, petStoreOpenApi3, startPluginServer, type PluginServer } from '../fixtures/plugin-server.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
@@ -42,16 +42,8 @@ async function petPlugin() {
 }
 
 /** A bot of the space on the fake model with these skills. */
-async function botWith(name: string, model: string, skills: Record<string, unknown>) {
-  const { bot_id } = await post('/api/draftbot/create', { name: unique(name) });
-  const bot = await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id });
-  await post('/api/playground_api/draftbot/update_draft_bot_info', {
-    bot_id,
-    base_revision: bot.bot_info.revision,
-    config: { ...bot.bot_info.config, settings: { prompt: 'You help.', model: { model_id: model } }, skills },
-  });
-  return bot_id as string;
-}
+const botWith = (name: string, model: string, skills: Record<string, unknown>) =>
+  draftBot(owner, space, { name: unique(name), model, skills });
 
 const PET_CARD = {
   version: 1,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, signUp } from '../agent.ts';
+import { draftBot } from '../bots-kit.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { greetingCanvas, unique } from '../workflow-kit.ts';
@@ -28,14 +29,9 @@ const raw = (p: string, body: Record<string, unknown>) => owner.request('POST', 
 
 describe('bot versions', () => {
   async function bot() {
-    const { bot_id } = await post('/api/draftbot/create', { name: unique('merger') });
+    const bot_id = await draftBot(owner, space, { name: unique('merger'), model });
     const info = (await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id })).bot_info;
-    const saved = await post('/api/playground_api/draftbot/update_draft_bot_info', {
-      bot_id,
-      base_revision: info.revision,
-      config: { ...info.config, settings: { prompt: 'You help.', model: { model_id: model } } },
-    });
-    return { bot_id: bot_id as string, info: saved.bot_info };
+    return { bot_id, info };
   }
   const sideOf = (b: any) => ({ name: b.name, description: b.description, config: b.config });
 
