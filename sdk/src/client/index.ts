@@ -7,5 +7,4 @@ export * from './widgets.tsx';
 export * from './lazy.tsx';
 export * from './page.tsx';
 export * from './shared-views.tsx';
-export * from '../merge.ts';
-export * from './merge-views.tsx';
+export * from './merge-lazy.ts';

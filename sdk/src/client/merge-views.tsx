@@ -14,18 +14,15 @@ const show = (v: unknown): string => {
 };
 const cell = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'monospace', fontSize: 12 } as const;
 
-/** What changed, one row per field: where (labelled by the caller), before, after. */
-export function DiffTable({
-  entries,
-  label = (p) => p.join(' › '),
-  headers,
-  empty,
-}: {
+export interface DiffTableProps {
   entries: DiffEntry[];
   label?(path: JsonPath): ReactNode;
   headers: { field: string; before: string; after: string };
   empty: ReactNode;
-}) {
+}
+
+/** What changed, one row per field: where (labelled by the caller), before, after. */
+export function DiffTable({ entries, label = (p) => p.join(' › '), headers, empty }: DiffTableProps) {
   if (!entries.length) return <Typography.Text data-testid="diff-none">{empty}</Typography.Text>;
   return (
     <table
@@ -86,6 +83,15 @@ export interface MergeDialogTexts {
   discard: string;
 }
 
+export interface MergeDialogProps {
+  conflicts: (MergeConflict & { key: string })[];
+  label?(path: JsonPath): ReactNode;
+  texts: MergeDialogTexts;
+  busy?: boolean;
+  onResolve(choices: Record<string, MergeChoice>): void;
+  onDiscard(): void;
+}
+
 /** A merge's conflicts, each with the person's value and the saved one to pick from; ours preselected. */
 export function MergeDialog({
   conflicts,
@@ -94,14 +100,7 @@ export function MergeDialog({
   busy,
   onResolve,
   onDiscard,
-}: {
-  conflicts: (MergeConflict & { key: string })[];
-  label?(path: JsonPath): ReactNode;
-  texts: MergeDialogTexts;
-  busy?: boolean;
-  onResolve(choices: Record<string, MergeChoice>): void;
-  onDiscard(): void;
-}) {
+}: MergeDialogProps) {
   const [choices, setChoices] = useState<Record<string, MergeChoice>>(() =>
     Object.fromEntries(conflicts.map((c) => [c.key, 'ours' as const])),
   );
