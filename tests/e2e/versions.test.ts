@@ -6,8 +6,8 @@ import { userSession, withStudioAndBrowser } from './browser.ts';
 // A save made over a teammate's in the bot editor: merged, asking only where both changed the same field (issue 35).
 const env = withStudioAndBrowser();
 
-describe('merging in the bot editor', () => {
-  it('merges an edit made over a teammate’s save: their description kept, the prompt the person picks', async () => {
+describe('versions in the bot editor', () => {
+  it('merges an edit made over a teammate’s save, compares a version with the draft, and releases a version to a share of the users, then to all', async () => {
     const llm = await startFakeLlm();
     try {
       const { page, api, spaceId, context, errors } = await userSession(env, {
@@ -55,6 +55,29 @@ describe('merging in the bot editor', () => {
       await expect
         .poll(() => page.getByTestId('diff-row').allTextContents())
         .toEqual(['settings › promptMy prompt, again.A newer prompt.']);
+      await page.keyboard.press('Escape');
+
+      // A second version in gray release on the API for a quarter of the users and one more, then to all.
+      await api.post('/api/draftbot/publish', { space_id: spaceId, bot_id, connectors: ['1024'] });
+      await page.reload();
+      await page.getByTestId('bot-versions').click();
+      await expect.poll(() => page.getByTestId('bot-live-connector').first().textContent()).toBe('API: v1.0.1');
+      await page.getByTestId('bot-release').first().click();
+      await page.getByTestId('bot-release-gray').click();
+      await page
+        .locator('input[data-testid="bot-release-percentage"], [data-testid="bot-release-percentage"] input')
+        .fill('25');
+      await page.getByTestId('bot-release-users').fill('vip-1');
+      await page.getByTestId('bot-release-save').click();
+      await expect.poll(() => page.getByTestId('bot-gray').textContent()).toContain('v1.0.1 in gray: 25% + 1 user(s)');
+      expect(await page.getByTestId('bot-live-connector').first().textContent()).toBe('API: v1.0.0');
+      await page.getByTestId('bot-full-release').click();
+      await expect.poll(() => page.getByTestId('bot-gray').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('bot-live-connector').first().textContent()).toBe('API: v1.0.1');
+      await page.getByTestId('bot-operations').click();
+      await expect
+        .poll(() => page.getByTestId('bot-operation').evaluateAll((els) => els.map((e) => e.getAttribute('data-type'))))
+        .toEqual(['full_release', 'gray', 'publish', 'publish', 'merge']);
       expect(errors).toEqual([]);
       await context.close();
     } finally {

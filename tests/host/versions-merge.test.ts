@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, signUp } from '../agent.ts';
-import { draftBot } from '../bots-kit.ts';
+import { draftBot, readSse } from '../bots-kit.ts';
+import { bucketOf } from '../../extensions/bots/src/server/releases.ts';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { greetingCanvas, unique } from '../workflow-kit.ts';
@@ -149,5 +150,96 @@ describe('workflow versions', () => {
     const bad = await raw('/api/workflow_api/merge_3way', { workflow_id, base: { nodes: 'x' }, ours });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toMatch(/canvas base/);
+  });
+});
+
+describe('several versions live on a connector', () => {
+  it('serves a gray version to a share of the end users and a list of them, then to all, rolls back and takes one out', async () => {
+    const bot_id = await draftBot(owner, space, { name: unique('gray'), model, prompt: 'Version one.' });
+    await post('/api/draftbot/publish', { bot_id, connectors: ['1024'] });
+    const info = (await post('/api/playground_api/draftbot/get_draft_bot_info', { bot_id })).bot_info;
+    await post('/api/playground_api/draftbot/update_draft_bot_info', {
+      bot_id,
+      base_revision: info.revision,
+      config: { ...info.config, settings: { ...info.config.settings, prompt: 'Version two.' } },
+    });
+    await post('/api/draftbot/publish', { bot_id, connectors: ['1024'] });
+    const { history_infos } = await post('/api/draftbot/list_draft_history', { bot_id });
+    const [v2, v1] = history_infos.map((h: any) => h.version as string);
+    const pat = await owner.post('/api/permission_api/pat/create', {
+      name: 'gray',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['bot.chat'] }],
+    });
+    /** The persona prompt that answered this end user on the API. */
+    const promptFor = async (user: string) => {
+      const res = await fetch(`${studio.url}/v3/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${pat.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          bot_id,
+          user_id: user,
+          stream: true,
+          additional_messages: [{ role: 'user', content: 'Hi', content_type: 'text' }],
+        }),
+      });
+      await readSse(res);
+      return llm.requests.at(-1)!.body.messages[0].content as string;
+    };
+    expect(await promptFor('anyone')).toBe('Version two.');
+
+    // v2 in gray for 30% of the users and for "vip"; the others keep v1.
+    const gray = await post('/api/devops/dp/update_gray', {
+      bot_id,
+      connector_id: '1024',
+      version: v2,
+      percentage: 30,
+      user_ids: ['vip'],
+    });
+    expect(gray.connectors).toEqual([
+      { connector_id: '1024', version: v1, pinned: true, gray: { version: v2, percentage: 30, user_ids: ['vip'] } },
+    ]);
+    const users = Array.from({ length: 40 }, (_, i) => `user-${i}`);
+    for (const u of users)
+      expect([u, await promptFor(u)]).toEqual([u, bucketOf(bot_id, u) < 30 ? 'Version two.' : 'Version one.']);
+    const inGray = users.filter((u) => bucketOf(bot_id, u) < 30).length;
+    expect(inGray).toBeGreaterThan(4);
+    expect(inGray).toBeLessThan(24);
+    expect(await promptFor('vip')).toBe('Version two.');
+    // The same users stay in as the share grows.
+    await post('/api/devops/dp/update_gray', { bot_id, connector_id: '1024', version: v2, percentage: 60 });
+    for (const u of users.filter((x) => bucketOf(bot_id, x) < 30)) expect(await promptFor(u)).toBe('Version two.');
+
+    // Full release, then a rollback to v1 for everyone.
+    await post('/api/devops/dp/full_release', { bot_id, connector_id: '1024' });
+    expect(await promptFor(users.find((u) => bucketOf(bot_id, u) >= 60)!)).toBe('Version two.');
+    await post('/api/devops/dp/rollback', { bot_id, connector_id: '1024', version: v1 });
+    expect(await promptFor('vip')).toBe('Version one.');
+    // v1 taken out of service: the latest in service answers; it cannot come back.
+    const out = await post('/api/devops/dp/inactivate', { bot_id, version: v1 });
+    expect(out.versions.map((v: any) => [v.version, v.inactive])).toEqual([
+      [v2, false],
+      [v1, true],
+    ]);
+    expect(await promptFor('vip')).toBe('Version two.');
+    const again = await raw('/api/devops/dp/rollback', { bot_id, connector_id: '1024', version: v1 });
+    expect(again.status).toBe(400);
+    expect(again.body.msg).toMatch(/taken out of service/);
+    expect(
+      (await raw('/api/devops/dp/update_gray', { bot_id, connector_id: '1024', version: v2, percentage: 10 })).body.msg,
+    ).toMatch(/already answers everyone/);
+    expect((await raw('/api/devops/dp/update_gray', { bot_id, connector_id: '1024', version: v2 })).status).toBe(400);
+    await post('/api/devops/dp/record_changelog', { bot_id, version: v2, changelog: 'Kinder answers' });
+    const { operations } = await post('/api/devops/dp/list_operation_histories', { bot_id });
+    expect(operations.map((o: any) => o.type)).toEqual([
+      'changelog',
+      'inactivate',
+      'rollback',
+      'full_release',
+      'gray',
+      'gray',
+      'publish',
+      'publish',
+    ]);
   });
 });

@@ -33,6 +33,15 @@ const TEXTS: Record<string, [en: string, zh: string]> = {
     '你不是目标空间的成员，无法把智能体移到那里。',
   ],
   'bots.versionNotFound': ['This version of the bot does not exist.', '该智能体版本不存在。'],
+  'bots.versionInactive': [
+    'Version {{version}} was taken out of service: it cannot answer again. Publish a new version instead.',
+    '版本 {{version}} 已停用，不能再提供服务。请发布一个新版本。',
+  ],
+  'bots.grayIsMain': [
+    'Version {{version}} already answers everyone on this channel: gray-release a newer one.',
+    '版本 {{version}} 已在此渠道为所有人提供服务：请灰度发布更新的版本。',
+  ],
+  'bots.noGray': ['No version is in gray release on this channel.', '此渠道没有处于灰度发布中的版本。'],
   'bots.mergeBase': [
     'Say what your edits started from: base (the bot as you opened it) or base_version.',
     '请说明你的修改基于什么：base（你打开时的智能体）或 base_version。',

@@ -28,6 +28,7 @@ import { registerProgressRoute } from './progress.ts';
 import { registerBotRoutes } from './routes.ts';
 import { BotStore, type BotRow } from './store.ts';
 import { registerVersionRoutes } from './versions.ts';
+import { Releases } from './releases.ts';
 import { pipeChat } from './stream.ts';
 
 const summary = (b: BotRow): BotSummary => ({
@@ -100,9 +101,16 @@ export default defineExtension({
     const bots = new BotStore(ctx);
     const conversations = new ConversationStore(ctx);
     const chats = new ChatService(ctx, conversations);
-    const deps = { bots, conversations, chats };
+    const releases = new Releases(ctx, bots);
+    const deps = { bots, conversations, chats, releases };
     registerBotRoutes(ctx, deps);
-    registerVersionRoutes(ctx, bots);
+    registerVersionRoutes(ctx, bots, releases);
+    // Publishing is an operation on the versions too.
+    ctx.on(BotPublished, (e) =>
+      releases
+        .record(e.bot_id, e.user_id ?? '', 'publish', e.version, '', e.connectors.join(','))
+        .catch((err) => ctx.report(err)),
+    );
     registerOpenApi(ctx, deps);
     registerProgressRoute(ctx);
     ctx.provide(BotsService, {
@@ -211,10 +219,12 @@ export default defineExtension({
       },
       async startPublished(t) {
         const b = await bots.meta(t.botId).catch(() => undefined);
-        const p = b && (await bots.published(b.id));
+        const latest = b && (await bots.published(b.id));
         const connectorId = t.connectorId ?? Connectors.API;
-        if (!b || !p || !p.connectors.includes(connectorId))
+        if (!b || !latest || !latest.connectors.includes(connectorId))
           throw botError(404, connectorId === Connectors.API ? 'bots.notOnApi' : 'bots.notOnChatPage', {});
+        // The version this end user gets on the connector (a gray release, a rollback).
+        const p = (await releases.serving(b.id, connectorId, t.endUserId)) ?? latest;
         let conversation;
         if (t.conversationId) {
           conversation = await conversations.get(t.conversationId, t.userId);

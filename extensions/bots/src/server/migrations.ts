@@ -159,4 +159,43 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    // Several versions live on a connector: the one everyone gets (pinned, or the latest) and one in gray release
+    // (a share of the end users, or a list of them); versions taken out of service; what was done to the versions.
+    name: '0007_releases',
+    up: async (db) => {
+      await db.schema
+        .createTable('bots_release')
+        .addColumn('bot_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('connector_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('version', 'varchar(64)')
+        .addColumn('gray_version', 'varchar(64)')
+        .addColumn('gray_percent', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('gray_users', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('updated_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('bots_release_pk', ['bot_id', 'connector_id'])
+        .execute();
+      await db.schema
+        .alterTable('bots_commit')
+        .addColumn('inactive', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('bots_operation')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('bot_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('type', 'varchar(32)', (c) => c.notNull())
+        .addColumn('version', 'varchar(64)', (c) => c.notNull().defaultTo(''))
+        .addColumn('connector_id', 'varchar(64)', (c) => c.notNull().defaultTo(''))
+        .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('operator_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('bots_operation_bot')
+        .on('bots_operation')
+        .columns(['bot_id', 'created_at'])
+        .execute();
+    },
+  },
 ];

@@ -50,7 +50,7 @@ const textOf = (m: z.infer<typeof Message>): string => {
 
 /** Coze's chat, conversation, message and bot open API, for personal access tokens (and sessions). */
 export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
-  const { bots, conversations, chats } = deps;
+  const { bots, conversations, chats, releases } = deps;
   const botSpace = (id: unknown) => bots.spaceOf(id).then((s) => s ?? missingSpace(id, 'bot'));
   const convSpace = (id: unknown) => conversations.spaceOf(id).then((s) => s ?? missingSpace(id, 'conversation'));
   const missingSpace = (id: unknown, what: string): never => {
@@ -99,10 +99,12 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: BotDeps) {
           'auto_save_history must be true when stream is false (the answer is read from the conversation).',
         );
       const b = await bots.meta(body.bot_id).catch(as4200);
-      const p = await bots.published(b.id);
-      if (!p || !p.connectors.includes(Connectors.API))
+      const latest = await bots.published(b.id);
+      if (!latest || !latest.connectors.includes(Connectors.API))
         throw botError(404, 'bots.notOnApi', {}, { openCode: OpenApiCode.NOT_FOUND });
       const endUser = body.user_id !== undefined && body.user_id !== '' ? String(body.user_id) : caller!.userId;
+      // The version this end user gets on the API (a gray release, a rollback).
+      const p = (await releases.serving(b.id, Connectors.API, endUser)) ?? latest;
       let c: ConversationRow;
       if (query.conversation_id) {
         c = await own(query.conversation_id, caller!);

@@ -21,6 +21,7 @@ import {
 } from './conversations.ts';
 import { botError, registerErrorTexts } from './errors.ts';
 import { pipeChat } from './stream.ts';
+import type { Releases } from './releases.ts';
 import { botView, nowIso, type BotRow, type BotStore } from './store.ts';
 
 export const Id = z.string().min(1).max(32);
@@ -33,6 +34,7 @@ export interface BotDeps {
   bots: BotStore;
   conversations: ConversationStore;
   chats: ChatService;
+  releases: Releases;
 }
 
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
@@ -587,10 +589,12 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     if (c.bot_id !== b.id || c.draft) throw botError(404, 'bots.otherBot');
     return c;
   };
-  const answering = async (b: BotRow, draft: boolean) => {
+  const answering = async (b: BotRow, draft: boolean, userId: string) => {
     if (draft) return { config: (await bots.draft(b.id)).config, version: null };
-    const p = await bots.published(b.id);
-    if (!p || !p.connectors.includes(Connectors.ChatPage)) throw botError(400, 'bots.notOnChatPage');
+    const latest = await bots.published(b.id);
+    if (!latest || !latest.connectors.includes(Connectors.ChatPage)) throw botError(400, 'bots.notOnChatPage');
+    // The version this person gets on the chat page (a gray release, a rollback).
+    const p = (await deps.releases.serving(b.id, Connectors.ChatPage, userId)) ?? latest;
     return { config: p.config, version: p.version };
   };
 
@@ -612,7 +616,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     body: ChatBody,
     handler: async ({ body, caller, logId, signal, headers }, reply) => {
       const b = await bots.meta(body.bot_id, body.space_id);
-      const { config, version } = await answering(b, body.draft);
+      const { config, version } = await answering(b, body.draft, caller!.userId);
       const c = await conversationFor(b, caller!.userId, body.draft, body.conversation_id);
       let query = body.query;
       if (body.regen_chat_id) {

@@ -5,6 +5,7 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { botError } from './errors.ts';
 import { botDetail, checkConfig, Id } from './routes.ts';
+import type { Releases } from './releases.ts';
 import type { BotRow, BotStore } from './store.ts';
 
 /** What is compared and merged of a bot: its name and description and its configuration. */
@@ -18,8 +19,9 @@ type Side = z.infer<typeof Side>;
 const Version = z.string().max(64).default('');
 const Choices = z.record(z.string().max(500), z.enum(['ours', 'theirs'])).default({});
 
-export function registerVersionRoutes(ctx: ServerContext<unknown>, bots: BotStore) {
+export function registerVersionRoutes(ctx: ServerContext<unknown>, bots: BotStore, releases: Releases) {
   const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+  registerReleaseRoutes(ctx, bots, releases);
   const sideOf = async (b: BotRow, version: string): Promise<Side> => {
     if (!version) return { name: b.name, description: b.description, config: (await bots.draft(b.id)).config };
     const config = await bots.versionConfig(b.id, version);
@@ -110,7 +112,114 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, bots: BotStor
         name: merged.name,
         description: merged.description,
       });
+      await releases.record(b.id, caller!.userId, 'merge', '', '', `${r.conflicts.length} conflict(s)`);
       return botDetail(ctx, bots, saved);
     },
+  });
+}
+
+/**
+ * Several versions live on a connector (spec 002 §7.13, under /api/devops/dp/): gray release for a share of the end
+ * users or a list of them, full release, rollback to an earlier version, versions taken out of service, changelogs,
+ * and the operations done to the versions.
+ */
+function registerReleaseRoutes(ctx: ServerContext<unknown>, bots: BotStore, releases: Releases) {
+  const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
+  const base = '/api/devops/dp';
+  const Target = { space_id: Id, bot_id: Id };
+  const Connector = z.string().min(1).max(64);
+  const write = { kind: 'bot', id: 'bot_id', write: true };
+  const overview = async (botId: string) => releases.overview(botId);
+  ctx.route({
+    method: 'POST',
+    path: `${base}/list_publish_versions`,
+    auth: inSpace,
+    summary: 'The published versions (in service or not) and, per connector, who gets which: the version, the gray one',
+    body: z.object(Target),
+    handler: async ({ body }) => overview((await bots.meta(body.bot_id, body.space_id)).id),
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/update_gray`,
+    resource: write,
+    auth: inSpace,
+    summary:
+      'Put a version in gray release on a connector: a share of the end users (the same ones as it grows) and, or, a list of them',
+    body: z
+      .object({
+        ...Target,
+        connector_id: Connector,
+        version: z.string().min(1).max(64),
+        percentage: z.number().int().min(0).max(100).default(0),
+        user_ids: z.array(z.string().min(1).max(200)).max(1000).default([]),
+      })
+      .refine((b) => b.percentage > 0 || b.user_ids.length > 0, 'Give a share of the users or some users.'),
+    handler: async ({ body, caller }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      await releases.gray(b.id, body.connector_id, caller!.userId, body);
+      return overview(b.id);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/full_release`,
+    resource: write,
+    auth: inSpace,
+    summary: 'The version in gray release goes to everyone on the connector',
+    body: z.object({ ...Target, connector_id: Connector }),
+    handler: async ({ body, caller }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      await releases.fullRelease(b.id, body.connector_id, caller!.userId);
+      return overview(b.id);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/rollback`,
+    resource: write,
+    auth: inSpace,
+    summary: 'Everyone on the connector gets an earlier version (a gray release ends)',
+    body: z.object({ ...Target, connector_id: Connector, version: z.string().min(1).max(64) }),
+    handler: async ({ body, caller }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      await releases.rollback(b.id, body.connector_id, caller!.userId, body.version);
+      return overview(b.id);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/inactivate`,
+    resource: write,
+    auth: inSpace,
+    summary: 'Take a version out of service: where it answered, the latest version in service does',
+    body: z.object({ ...Target, version: z.string().min(1).max(64) }),
+    handler: async ({ body, caller }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      await releases.inactivate(b.id, caller!.userId, body.version);
+      return overview(b.id);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/record_changelog`,
+    resource: write,
+    auth: inSpace,
+    summary: "Write a version's changelog",
+    body: z.object({ ...Target, version: z.string().min(1).max(64), changelog: z.string().max(2000) }),
+    handler: async ({ body, caller }) => {
+      const b = await bots.meta(body.bot_id, body.space_id);
+      await releases.changelog(b.id, caller!.userId, body.version, body.changelog);
+      return overview(b.id);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: `${base}/list_operation_histories`,
+    auth: inSpace,
+    summary: "What was done to the bot's versions, newest first: publish, gray, full release, rollback, inactivate ...",
+    body: z.object(Target),
+    handler: async ({ body }) => ({
+      operations: await releases.operations((await bots.meta(body.bot_id, body.space_id)).id),
+    }),
   });
 }

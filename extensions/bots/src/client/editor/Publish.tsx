@@ -28,6 +28,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotInfo, Capabilities } from '../api.ts';
+import { ReleaseActions, ReleaseStatus, useReleases } from './Releases.tsx';
 
 const next = (v: string | null) => {
   if (!v) return 'v1.0.0';
@@ -260,6 +261,8 @@ function Versions({
         bot_id: bot.bot_id,
       }),
   });
+  const releases = useReleases(spaceId, bot.bot_id, visible);
+  const connectorNames = caps.connectors.map((c) => ({ id: c.id, name: c.name[language as 'en-US'] ?? c.id }));
   const revert = useMutation({
     mutationFn: (commitId: string) =>
       api.post<{ bot_info: BotInfo }>('/api/draftbot/revert', {
@@ -275,24 +278,13 @@ function Versions({
   });
   return (
     <SidePanel size="small" visible={visible} onCancel={onClose} title={t('publish.versions')}>
-      {q.data?.history_infos[0] && (
-        // The latest version answers on the connectors it was published to; the others answer nothing.
-        <div style={{ marginBottom: 12 }} data-testid="bot-live-connectors">
-          <Typography.Text type="secondary">{t('publish.liveNow')}</Typography.Text>
-          {caps.connectors.map((c) => (
-            <div key={c.id} data-testid="bot-live-connector" data-connector={c.id}>
-              {c.name[language as 'en-US'] ?? c.id}:{' '}
-              {q.data.history_infos[0].connectors.includes(c.id) ? (
-                <Tag size="small" color="green">
-                  {q.data.history_infos[0].version}
-                </Tag>
-              ) : (
-                <Typography.Text type="secondary">{t('publish.notLive')}</Typography.Text>
-              )}
-            </div>
-          ))}
-        </div>
-      )}
+      <ReleaseStatus
+        spaceId={spaceId}
+        botId={bot.bot_id}
+        caps={caps}
+        overview={releases.overview}
+        change={releases.change}
+      />
       {/* What the chat page and Web SDK connector's extension shows for a bot published there: its embed code. */}
       {q.data?.history_infos[0]?.connectors.includes('999') && (
         <ConnectorPanel connector="999" target={{ kind: 'bot', id: bot.bot_id }} title={t('publish.embed')} />
@@ -310,6 +302,13 @@ function Versions({
               <Button key="diff" size="mini" onClick={() => setComparing(h.version)} data-testid="bot-version-diff">
                 {t('publish.compare')}
               </Button>,
+              <ReleaseActions
+                key="release"
+                version={h.version}
+                inactive={!!releases.overview?.versions.find((v) => v.version === h.version)?.inactive}
+                connectors={connectorNames.filter((c) => h.connectors.includes(c.id))}
+                change={releases.change}
+              />,
               <Popconfirm
                 key="revert"
                 title={t('publish.revertConfirm', { version: h.version })}
