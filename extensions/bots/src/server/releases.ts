@@ -112,12 +112,7 @@ export class Releases {
     const version = inGray ? rule.gray_version : rule?.version;
     if (!version) {
       // Without a rule: the latest, unless it was taken out of service.
-      const c = await this.#db
-        .selectFrom('bots_commit')
-        .select('inactive')
-        .where('id', '=', latest.commit_id)
-        .executeTakeFirst();
-      if (!Number(c?.inactive)) return latest;
+      if (!latest.inactive) return latest;
       const active = await this.#latestActive(botId);
       return active ? { ...latest, ...this.#view(active) } : undefined;
     }

@@ -43,6 +43,8 @@ export interface PublishedBot {
   commit_id: string;
   connectors: string[];
   connector_settings: Record<string, unknown>;
+  /** Taken out of service (the latest version can be): the latest in service answers instead. */
+  inactive?: boolean;
 }
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
@@ -187,6 +189,7 @@ export class BotStore {
       commit_id: c.id,
       connectors: JSON.parse(c.connectors) as string[],
       connector_settings: JSON.parse(c.connector_settings || '{}') as Record<string, unknown>,
+      inactive: Number((c as CommitRow & { inactive?: number }).inactive ?? 0) === 1,
     };
     return this.#ctx.host.distributed ? v : this.#published.set(botId, v);
   }
