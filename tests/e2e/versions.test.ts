@@ -5,6 +5,7 @@ import { userSession, withStudioAndBrowser } from './browser.ts';
 
 // A save made over a teammate's in the bot editor: merged, asking only where both changed the same field (issue 35).
 const env = withStudioAndBrowser();
+let model = '';
 
 describe('versions in the bot editor', () => {
   it('merges an edit made over a teammate’s save, compares a version with the draft, and releases a version to a share of the users, then to all', async () => {
@@ -14,7 +15,7 @@ describe('versions in the bot editor', () => {
         language: 'en-US',
         viewport: { width: 1440, height: 900 },
       });
-      const model = await addFakeModel(api, llm.url);
+      model = await addFakeModel(api, llm.url);
       const bot_id = await draftBot(api, spaceId, { name: 'Merger', model });
       await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
       await page.getByTestId('bot-prompt').waitFor();
@@ -83,5 +84,33 @@ describe('versions in the bot editor', () => {
     } finally {
       await llm.close();
     }
+  });
+
+  it('asks in Chinese where both changed the same field', async () => {
+    const { page, api, spaceId, context, errors } = await userSession(env, {
+      language: 'zh-CN',
+      viewport: { width: 1440, height: 900 },
+    });
+    // The platform's fake model, added by the first test (its session is the administrator).
+    const bot_id = await draftBot(api, spaceId, { name: '合并', model });
+    await page.goto(`${env.studio.url}/bots/${bot_id}?space_id=${spaceId}`);
+    await page.getByTestId('bot-prompt').waitFor();
+    const now = (await api.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: spaceId, bot_id }))
+      .bot_info;
+    await api.post('/api/playground_api/draftbot/update_draft_bot_info', {
+      space_id: spaceId,
+      bot_id,
+      base_revision: now.revision,
+      config: { ...now.config, settings: { ...now.config.settings, prompt: '他们的提示词。' } },
+    });
+    await page.getByTestId('bot-prompt').fill('我的提示词。');
+    await page.getByText('智能体已被他人保存').waitFor();
+    expect(await page.getByTestId('merge-conflict').textContent()).toBe(
+      'settings › prompt你的我的提示词。期间已保存的他们的提示词。',
+    );
+    await page.getByTestId('merge-discard').click();
+    await expect.poll(() => page.getByTestId('bot-prompt').inputValue()).toBe('他们的提示词。');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
