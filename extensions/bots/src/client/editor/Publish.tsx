@@ -295,31 +295,7 @@ function Versions({
         noDataElement={<Typography.Text type="secondary">{t('publish.none')}</Typography.Text>}
         dataSource={q.data?.history_infos ?? []}
         render={(h: HistoryItem) => (
-          <List.Item
-            key={h.commit_id}
-            data-testid="bot-history-item"
-            actions={[
-              <Button key="diff" size="mini" onClick={() => setComparing(h.version)} data-testid="bot-version-diff">
-                {t('publish.compare')}
-              </Button>,
-              <ReleaseActions
-                key="release"
-                version={h.version}
-                inactive={!!releases.overview?.versions.find((v) => v.version === h.version)?.inactive}
-                connectors={connectorNames.filter((c) => h.connectors.includes(c.id))}
-                change={releases.change}
-              />,
-              <Popconfirm
-                key="revert"
-                title={t('publish.revertConfirm', { version: h.version })}
-                onOk={() => revert.mutate(h.commit_id)}
-              >
-                <Button size="mini" data-testid="bot-revert">
-                  {t('publish.revert')}
-                </Button>
-              </Popconfirm>,
-            ]}
-          >
+          <List.Item key={h.commit_id} data-testid="bot-history-item">
             <Space direction="vertical" size={2}>
               <Space>
                 <Typography.Text bold>{h.version}</Typography.Text>
@@ -334,6 +310,26 @@ function Versions({
                     {t(`connector.${c}`, { defaultValue: c })}
                   </Tag>
                 ))}
+              </Space>
+              {/* The actions under the version, so its name and changelog keep the panel's width. */}
+              <Space size={4} wrap style={{ marginTop: 4 }}>
+                <Button size="mini" onClick={() => setComparing(h.version)} data-testid="bot-version-diff">
+                  {t('publish.compare')}
+                </Button>
+                <ReleaseActions
+                  version={h.version}
+                  inactive={!!releases.overview?.versions.find((v) => v.version === h.version)?.inactive}
+                  connectors={connectorNames.filter((c) => h.connectors.includes(c.id))}
+                  change={releases.change}
+                />
+                <Popconfirm
+                  title={t('publish.revertConfirm', { version: h.version })}
+                  onOk={() => revert.mutate(h.commit_id)}
+                >
+                  <Button size="mini" data-testid="bot-revert">
+                    {t('publish.revert')}
+                  </Button>
+                </Popconfirm>
               </Space>
             </Space>
           </List.Item>
