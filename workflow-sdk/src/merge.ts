@@ -36,8 +36,6 @@ const CANVAS: MergeOptions = {
   oursWins: (path) => path[0] === 'nodes' && path[2] === 'layout',
 };
 
-export interface CanvasDiffEntry extends DiffEntry {}
-
 /** What changed from one canvas to another: nodes added, removed, moved, changed field by field; links. */
 export function diffCanvas(before: Canvas, after: Canvas): DiffEntry[] {
   return diffJson({ nodes: before.nodes, links: before.links }, { nodes: after.nodes, links: after.links }, CANVAS);

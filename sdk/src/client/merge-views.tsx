@@ -51,7 +51,7 @@ export function DiffTable({ entries, label = (p) => p.join(' › '), headers, em
                 ...cell,
                 verticalAlign: 'top',
                 padding: '4px 6px',
-                background: e.kind !== 'added' ? 'rgba(var(--danger-1))' : undefined,
+                background: e.kind !== 'added' ? 'rgb(var(--danger-1))' : undefined,
               }}
             >
               {show(e.before)}
@@ -61,7 +61,7 @@ export function DiffTable({ entries, label = (p) => p.join(' › '), headers, em
                 ...cell,
                 verticalAlign: 'top',
                 padding: '4px 6px',
-                background: e.kind !== 'removed' ? 'rgba(var(--success-1))' : undefined,
+                background: e.kind !== 'removed' ? 'rgb(var(--success-1))' : undefined,
               }}
             >
               {show(e.after)}
