@@ -434,13 +434,12 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   };
   for (const { value, owner } of host.points.registry(ApiRoutes).entries())
     mountRoute(app, value, mountOpts, limiter, owner);
-  mountWebSockets(
-    app.server,
-    host.points.registry(WebSocketRoutes),
-    mountOpts.authenticators,
+  const sockets = mountWebSockets(app.server, host.points.registry(WebSocketRoutes), {
+    ...mountOpts,
     newId,
-    (message, error) => host.report({ source: 'websocket', message, error }),
-  );
+    report: (message, error) => host.report({ source: 'websocket', message, error }),
+    localize: (error, language) => localizedMessage(error, language, host.points.registry(ErrorTexts)),
+  });
 
   const startedAt = Date.now();
   app.get('/healthz', async (_req, reply) => {
@@ -601,6 +600,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     async close() {
       if (closed) return;
       closed = true;
+      await sockets.close();
       await app.close();
       await schedules.stop();
       await queue.stop();

@@ -8,3 +8,4 @@ export * from './lazy.tsx';
 export * from './page.tsx';
 export * from './shared-views.tsx';
 export * from './merge-lazy.ts';
+export * from './live.tsx';

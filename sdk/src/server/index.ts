@@ -1055,13 +1055,22 @@ export const ExtensionAdminService = defineService<ExtensionAdmin>({
 
 // ---------------------------------------------------------------- context and definition
 
-/** A WebSocket connection a route serves (JSON messages, as Coze's realtime APIs speak). */
+/** A WebSocket connection a route serves (JSON messages, as Coze's realtime APIs speak; bytes on `binary` routes). */
 export interface SocketConnection {
   /** Sends a message (as JSON) while the connection is open. */
   send(message: unknown): void;
+  /** Sends bytes while the connection is open (a binary frame). */
+  sendBinary(data: Uint8Array): void;
   close(code?: number, reason?: string): void;
-  /** Each text message the client sends; binary messages are refused (closed with 1003). */
+  /** Each text message the client sends. */
   onMessage(listener: (text: string) => void | Promise<void>): void;
+  /**
+   * Each binary message the client sends, on a route that declares `binary: true` (elsewhere a binary message closes
+   * the connection with 1003). Text and binary messages are handled in the order they came.
+   */
+  onBinary(listener: (data: Uint8Array) => void | Promise<void>): void;
+  /** Bytes sent but not yet written to the network (a route that streams slows down when it grows). */
+  readonly buffered: number;
   /** Aborted when the connection closes (either side). */
   readonly signal: AbortSignal;
 }
@@ -1077,7 +1086,32 @@ export interface WebSocketRoute<Q = any> {
   permission?: string;
   summary: string;
   query?: ZodType<Q>;
-  handler(conn: SocketConnection, req: { caller?: Caller; query: Q; logId: string }): void | Promise<void>;
+  /** Binary messages reach `onBinary` (a protocol of its own, such as a shared document's sync); else refused. */
+  binary?: boolean;
+  /**
+   * The space the connection touches, from its query (an `ApiError` thrown, such as a 404 for a resource that is not
+   * there, is the answer): the caller must be a member, as for an API route whose auth names a space, and a token
+   * must reach it.
+   */
+  space?(query: Q): string | undefined | Promise<string | undefined>;
+  /**
+   * The resource it touches, for the change policies (`ServerRequestInterceptors`, as for a route's `resource`):
+   * with `write: true` a refusal refuses the connection; with `'or-read-only'` the connection opens read-only
+   * (`readOnly` on the handler's request).
+   */
+  resource?(query: Q): { kind: string; id: string; write: boolean | 'or-read-only' };
+  handler(conn: SocketConnection, req: SocketRequest<Q>): void | Promise<void>;
+}
+/** What a WebSocket route's handler is told of the connection, checked before the upgrade. */
+export interface SocketRequest<Q = any> {
+  caller?: Caller;
+  query: Q;
+  logId: string;
+  /** The route's `space`, and the caller's role there. */
+  spaceId?: string;
+  spaceRole?: SpaceRole;
+  /** The change policies refused a `resource` declared `'or-read-only'`: look, do not change. */
+  readOnly: boolean;
 }
 /** WebSocket routes, mounted by the host on its HTTP server's upgrades (the `ws` library loads with the first). */
 export const WebSocketRoutes = defineRegistryPoint<WebSocketRoute>({

@@ -27,6 +27,8 @@ export interface CardData extends Record<string, unknown> {
   container: boolean;
   /** The node type's summary line, references shown by node title. */
   summary?: string;
+  /** Someone else editing the canvas has it selected: their colour and name. */
+  peer?: { color: string; name: string };
 }
 const rawSummaries = new WeakMap<CanvasNode, string | null>();
 /**
@@ -133,7 +135,7 @@ const NodeCard = memo(function NodeCard({ id, selected }: NodeProps<Node<NodeRef
 });
 
 function cardBorder(data: CardData, selected: boolean): string {
-  return `1px solid ${data.problems ? 'rgb(var(--danger-6))' : data.run ? STATUS_COLOR[data.run.status] : selected ? 'rgb(var(--primary-6))' : 'var(--color-border-2)'}`;
+  return `1px solid ${data.problems ? 'rgb(var(--danger-6))' : data.run ? STATUS_COLOR[data.run.status] : selected ? 'rgb(var(--primary-6))' : data.peer ? data.peer.color : 'var(--color-border-2)'}`;
 }
 
 function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
@@ -160,10 +162,33 @@ function CardBody({ data, selected }: { data: CardData; selected: boolean }) {
           : { width: CARD_WIDTH, boxSizing: 'border-box', background: 'var(--color-bg-2)' }),
         border: cardBorder(data, selected),
         borderRadius: 8,
-        boxShadow: selected ? '0 0 0 2px rgba(22,93,255,.15)' : '0 1px 3px rgba(0,0,0,.08)',
+        boxShadow: selected
+          ? '0 0 0 2px rgba(22,93,255,.15)'
+          : data.peer
+            ? `0 0 0 2px ${data.peer.color}`
+            : '0 1px 3px rgba(0,0,0,.08)',
         padding: '8px 12px',
       }}
     >
+      {data.peer && (
+        <span
+          data-testid="peer-selection"
+          style={{
+            position: 'absolute',
+            top: -20,
+            right: 0,
+            padding: '0 6px',
+            borderRadius: 4,
+            background: data.peer.color,
+            color: 'white',
+            fontSize: 11,
+            lineHeight: '18px',
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {data.peer.name}
+        </span>
+      )}
       {container && <NodeResizer isVisible={selected} minWidth={260} minHeight={160} />}
       {problems > 0 && <ProblemBadge count={problems} />}
       {!entry && <Handle type="target" position={Position.Left} />}

@@ -31,7 +31,16 @@ import {
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { LINK_LAYER_FROM, LinkLayer, type LayerLink } from './LinkLayer.tsx';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type MouseEvent as PointerMove,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
@@ -69,6 +78,7 @@ import { refNames } from '../refs.ts';
 import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
 import { cardPlacement, keepIfSame, readClip, sameShallow, writeClip } from './flow-nodes.ts';
 import { SaveBadge, type SaveState } from './SaveState.tsx';
+import { isShared, LiveBar, peerSelections, PeerCursors, useLiveCanvas } from './live.tsx';
 
 const SAVE_DELAY_MS = 800;
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
@@ -259,6 +269,7 @@ function Editor({
     // so a save right after (leaving the editor) has it.
     const next = fn(latest.current);
     latest.current = next;
+    liveRef.current?.set(next);
     setCanvas(next);
     dirty.current = true;
     setSave((s) => (s === 'conflict' ? s : 'dirty'));
@@ -267,19 +278,46 @@ function Editor({
   const travel = useCallback((to: Canvas | undefined) => {
     if (!to) return;
     latest.current = to;
+    liveRef.current?.set(to);
     setCanvas(to);
     dirty.current = true;
     setSave((s) => (s === 'conflict' ? s : 'dirty'));
     setHistoryTick((x) => x + 1);
   }, []);
+  // Edited together, undo takes back this person's own changes (the live document's), not the others'.
   const undo = useCallback(() => {
     panelPending.current?.();
-    travel(history.current.undo(latest.current));
+    if (sharedRef.current) liveRef.current?.undo();
+    else travel(history.current.undo(latest.current));
   }, [travel]);
   const redo = useCallback(() => {
     panelPending.current?.();
-    travel(history.current.redo(latest.current));
+    if (sharedRef.current) liveRef.current?.redo();
+    else travel(history.current.redo(latest.current));
   }, [travel]);
+  // The canvas as others edit it (and this person's undo there): shown; saved by whoever changed it.
+  const live = useLiveCanvas(workflowId, initial.canvas, !readOnly, (next, origin) => {
+    latest.current = next;
+    setCanvas(next);
+    if (origin === 'undo') {
+      dirty.current = true;
+      setSave((s) => (s === 'conflict' ? s : 'dirty'));
+    }
+    setHistoryTick((x) => x + 1);
+  });
+  const liveRef = useRef(live.doc);
+  liveRef.current = live.doc;
+  const shared = isShared(live.status);
+  const sharedRef = useRef(shared);
+  sharedRef.current = shared;
+  useEffect(() => live.doc?.setPresence({ selection: [...selected] }), [live.doc, selected]);
+  const onPointer = useCallback(
+    (e: PointerMove) =>
+      liveRef.current?.setPresence({ cursor: flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }) }),
+    [flow],
+  );
+  const onPointerOut = useCallback(() => liveRef.current?.setPresence({ cursor: null }), []);
+  const peerMarks = useMemo(() => peerSelections(live.peers), [live.peers]);
 
   // Saves the draft a moment after the last change.
   const saving = useRef(false);
@@ -289,9 +327,15 @@ function Editor({
       setSave('saving');
       dirty.current = false;
       try {
+        // A canvas edited together is everyone's: what is saved is the merged canvas, whatever was saved before.
         const r = await api.post<{ revision: number }>(
           '/api/workflow_api/save',
-          { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base },
+          {
+            space_id: spaceId,
+            workflow_id: workflowId,
+            schema: c,
+            base_revision: sharedRef.current ? undefined : base,
+          },
           { handled: (e) => e.status === 409 },
         );
         revision.current = r.revision;
@@ -350,7 +394,12 @@ function Editor({
       if (dirty.current && !saving.current)
         void api.post(
           '/api/workflow_api/save',
-          { space_id: spaceId, workflow_id: workflowId, schema: latest.current, base_revision: revision.current },
+          {
+            space_id: spaceId,
+            workflow_id: workflowId,
+            schema: latest.current,
+            base_revision: sharedRef.current ? undefined : revision.current,
+          },
           { handled: () => true },
         );
     },
@@ -398,7 +447,11 @@ function Editor({
       space_id: spaceId,
       workflow_id: workflowId,
     });
-    setCanvas(JSON.parse(r.workflow.schema_json) as Canvas);
+    const loadedCanvas = JSON.parse(r.workflow.schema_json) as Canvas;
+    latest.current = loadedCanvas;
+    // A restored version is everyone's canvas now.
+    liveRef.current?.set(loadedCanvas);
+    setCanvas(loadedCanvas);
     revision.current = r.workflow.revision;
     dirty.current = false;
     setSave('saved');
@@ -411,6 +464,7 @@ function Editor({
   const takeMerged = async (merged: Canvas, theirsRevision: number, dropped: string[]) => {
     setMerging(null);
     latest.current = merged;
+    liveRef.current?.set(merged);
     setCanvas(merged);
     if (dropped.length) toast.info(t('editor.mergeDropped', { count: dropped.length }));
     await persist(merged, theirsRevision);
@@ -476,6 +530,7 @@ function Editor({
         run: testRun.run.nodes[n.node_id],
         container: !!typeOf(types, n)?.composite,
         summary: cardSummary(n, client, names),
+        peer: peerMarks.get(n.node_id),
       };
       const prev = cardCache.current.get(n.node_id);
       next.set(n.node_id, prev && sameShallow(prev, data) ? prev : data);
@@ -485,7 +540,7 @@ function Editor({
     cards.replace(next);
     return next;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [canvas.nodes, linksFrom, clientOf, types, language, testRun.run.nodes, problems, cards]);
+  }, [canvas.nodes, linksFrom, clientOf, types, language, testRun.run.nodes, problems, cards, peerMarks]);
   useLayoutEffect(() => cards.notify(), [cardData, cards]);
 
   const built = useRef(new Map<string, Node<NodeRef | NoteData>>());
@@ -847,6 +902,7 @@ function Editor({
         </strong>
         {!readOnly && <SaveBadge state={save} />}
         <span style={{ flex: 1 }} />
+        <LiveBar status={live.status} peers={live.peers} />
         {readOnly && (
           <Tag color="orange" data-testid="editor-read-only">
             {t('editor.readOnlyMobile')}
@@ -857,7 +913,7 @@ function Editor({
             <Button.Group>
               <Button
                 icon={<IconUndo />}
-                disabled={!history.current.canUndo}
+                disabled={shared ? !live.doc?.canUndo : !history.current.canUndo}
                 onClick={undo}
                 aria-label={t('editor.undo')}
                 title={t('editor.undo')}
@@ -865,7 +921,7 @@ function Editor({
               />
               <Button
                 icon={<IconRedo />}
-                disabled={!history.current.canRedo}
+                disabled={shared ? !live.doc?.canRedo : !history.current.canRedo}
                 onClick={redo}
                 aria-label={t('editor.redo')}
                 title={t('editor.redo')}
@@ -933,6 +989,8 @@ function Editor({
           ref={canvasBox}
           style={{ flex: 1, minWidth: 0 }}
           data-testid="canvas"
+          onMouseMove={live.doc ? onPointer : undefined}
+          onMouseLeave={live.doc ? onPointerOut : undefined}
           onDragOver={(e) =>
             e.dataTransfer.types.includes(DRAG_TYPE) && (e.preventDefault(), (e.dataTransfer.dropEffect = 'copy'))
           }
@@ -961,6 +1019,7 @@ function Editor({
               onlyRenderVisibleElements
             >
               {layered && <LinkLayer links={layerLinks} onSelect={selectLink} />}
+              <PeerCursors peers={live.peers} />
               {CANVAS_DECOR}
             </ReactFlow>
           </CardStoreContext.Provider>

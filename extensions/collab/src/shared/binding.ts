@@ -1,0 +1,190 @@
+// A JSON state kept in a Yjs document so that people's edits merge: the state's top-level keys in one map; arrays named
+// as collections kept as maps by their items' keys; objects as nested maps `depth` levels deep, values below replaced
+// whole. Writing diffs the new state against the document (only what changed becomes an operation; items whose
+// object is the one last written or read are skipped unread). Reading after others' changes rebuilds only the items
+// they touched: the others keep their objects, so an editor's memoized views of them stay.
+import * as Y from 'yjs';
+
+export interface Shape {
+  collections?: Record<string, (item: any) => string>;
+  depth?: number;
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+export class JsonBinding<T extends object> {
+  readonly root: Y.Map<unknown>;
+  readonly #collections: Record<string, ((item: any) => string) | undefined>;
+  readonly #depth: number;
+  /** Each collection's items as last written or read, by key, and their order. */
+  readonly #items = new Map<string, Map<string, object>>();
+  readonly #order = new Map<string, string[]>();
+  /** Top-level values as last written or read. */
+  readonly #fields = new Map<string, unknown>();
+  /** What others changed since the last read: collection items by key, top-level keys. */
+  readonly #dirtyItems = new Map<string, Set<string>>();
+  readonly #dirtyFields = new Set<string>();
+  #state: T | undefined;
+  #writing = false;
+
+  constructor(doc: Y.Doc, shape: Shape) {
+    this.root = doc.getMap('state');
+    this.#collections = shape.collections ?? {};
+    this.#depth = shape.depth ?? 2;
+    this.root.observeDeep((events) => {
+      if (this.#writing) return;
+      for (const e of events) this.#mark(e);
+    });
+  }
+
+  get empty(): boolean {
+    return this.root.size === 0;
+  }
+
+  /**
+   * Writes the state; only differences become operations, in one transaction with `origin` (an undo manager tracks
+   * the origins of a person's own edits).
+   */
+  write(next: T, origin: unknown = null): void {
+    const doc = this.root.doc!;
+    this.#writing = true;
+    try {
+      doc.transact(() => this.#write(next), origin);
+    } finally {
+      this.#writing = false;
+    }
+    this.#state = next;
+  }
+
+  #write(next: T): void {
+    const rec = next as Record<string, unknown>;
+    for (const key of this.root.keys()) if (rec[key] === undefined) this.root.delete(key);
+    for (const [key, value] of Object.entries(rec)) {
+      if (value === undefined) continue;
+      const keyOf = this.#collections[key];
+      if (keyOf && Array.isArray(value)) this.#writeCollection(key, value as object[], keyOf);
+      else if (this.#fields.get(key) !== value) {
+        writeValue(this.root, key, value, this.#depth);
+        this.#fields.set(key, value);
+      }
+    }
+  }
+
+  /** The state, rebuilt where others changed it since the last read or write. */
+  read(): T {
+    if (this.#state && !this.#dirtyFields.size && !this.#dirtyItems.size) return this.#state;
+    const out: Record<string, unknown> = {};
+    for (const key of this.root.keys()) {
+      const keyOf = this.#collections[key];
+      const value = this.root.get(key);
+      if (keyOf && value instanceof Y.Map) out[key] = this.#readCollection(key, value);
+      else if (this.#dirtyFields.has(key) || !this.#fields.has(key) || !this.#state) {
+        const json = toJson(value);
+        this.#fields.set(key, json);
+        out[key] = json;
+      } else out[key] = this.#fields.get(key);
+    }
+    this.#dirtyFields.clear();
+    this.#dirtyItems.clear();
+    this.#state = out as T;
+    return this.#state;
+  }
+
+  #writeCollection(key: string, list: object[], keyOf: (item: any) => string): void {
+    let map = this.root.get(key);
+    if (!(map instanceof Y.Map)) {
+      map = new Y.Map();
+      this.root.set(key, map);
+      this.#items.delete(key);
+    }
+    const ymap = map as Y.Map<unknown>;
+    const known = this.#items.get(key) ?? new Map<string, object>();
+    const now = new Map<string, object>();
+    for (const item of list) {
+      const id = keyOf(item);
+      now.set(id, item);
+      if (known.get(id) === item && ymap.has(id)) continue;
+      writeValue(ymap, id, item, this.#depth);
+    }
+    for (const id of ymap.keys()) if (!now.has(id)) ymap.delete(id);
+    this.#items.set(key, now);
+    this.#order.set(key, [...now.keys()]);
+  }
+
+  #readCollection(key: string, map: Y.Map<unknown>): object[] {
+    const known = this.#items.get(key);
+    const dirty = this.#dirtyItems.get(key);
+    const next = new Map<string, object>();
+    for (const [id, v] of map.entries()) {
+      const kept = known?.get(id);
+      next.set(id, kept && !dirty?.has(id) && this.#state ? kept : (toJson(v) as object));
+    }
+    // The order as this tab had it, then what others added (by key, the same in every tab).
+    const order = (this.#order.get(key) ?? []).filter((id) => next.has(id));
+    const seen = new Set(order);
+    order.push(...[...next.keys()].filter((id) => !seen.has(id)).sort());
+    this.#items.set(key, next);
+    this.#order.set(key, order);
+    return order.map((id) => next.get(id)!);
+  }
+
+  /** Notes what an event from elsewhere touched: an item of a collection, or a top-level key. */
+  #mark(e: Y.YEvent<any>): void {
+    const [top, item] = e.path;
+    if (top === undefined) {
+      for (const key of (e as Y.YMapEvent<unknown>).keysChanged) {
+        this.#dirtyFields.add(key);
+        this.#items.delete(key);
+      }
+    } else if (this.#collections[top as string]) {
+      const set = this.#dirtyItems.get(top as string) ?? new Set<string>();
+      if (item === undefined) for (const k of (e as Y.YMapEvent<unknown>).keysChanged) set.add(k);
+      else set.add(String(item));
+      this.#dirtyItems.set(top as string, set);
+    } else this.#dirtyFields.add(String(top));
+  }
+}
+
+/** Sets `key` to `value`: plain objects as nested maps (`depth` levels), other values whole when they differ. */
+function writeValue(map: Y.Map<unknown>, key: string, value: unknown, depth: number): void {
+  if (depth > 0 && isPlainObject(value)) {
+    let child = map.get(key);
+    if (!(child instanceof Y.Map)) {
+      child = new Y.Map();
+      map.set(key, child);
+    }
+    const ychild = child as Y.Map<unknown>;
+    const obj = value;
+    for (const k of ychild.keys()) if (obj[k] === undefined) ychild.delete(k);
+    for (const [k, v] of Object.entries(obj)) if (v !== undefined) writeValue(ychild, k, v, depth - 1);
+    return;
+  }
+  const current = map.get(key);
+  if (current !== undefined && !(current instanceof Y.AbstractType) && sameJson(current, value)) return;
+  map.set(key, clone(value));
+}
+
+/** A document value as JSON (nested maps as objects). */
+export function toJson(v: unknown): Json {
+  if (v instanceof Y.AbstractType) return v.toJSON() as Json;
+  return (v ?? null) as Json;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || !a || !b || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** A copy without `undefined` (Yjs keeps values as JSON). */
+function clone(v: unknown): unknown {
+  return v === undefined ? null : JSON.parse(JSON.stringify(v));
+}
