@@ -7,7 +7,7 @@ import { ResourceKinds, ServerRequestInterceptors } from '@tessera/sdk/server';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { LiveEvent, LiveShape } from '@tessera/sdk/client';
 import collab from '../src/server/index.ts';
-import { YLiveDocument } from '../src/shared/live-doc.ts';
+import { YLiveDocument } from '../src/client/live-doc.ts';
 import { UpdateStore } from '../src/server/store.ts';
 
 // The collab extension alone, with a stand-in 'workflow' kind (w1 in space s1, w2 in s2) and a change policy that

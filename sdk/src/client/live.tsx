@@ -40,7 +40,9 @@ export type LiveEvent<T> =
   /** The state changed by someone else, or by this person's undo or redo. */
   | { type: 'state'; state: T; origin: 'remote' | 'undo' }
   | { type: 'status'; status: LiveStatus; reason?: string }
-  | { type: 'peers'; peers: LivePeer[] };
+  | { type: 'peers'; peers: LivePeer[] }
+  /** A fact shared beside the state changed (`setShared`, by anyone). */
+  | { type: 'shared'; key: string; value: unknown };
 
 export interface LiveDocument<T> {
   readonly status: LiveStatus;
@@ -52,6 +54,14 @@ export interface LiveDocument<T> {
   redo(): boolean;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
+  /**
+   * Whether this tab saves the shared state: one tab at a time (the first of those who may change it), so that the
+   * draft is saved once, not by everyone; true while not in step with others (alone, offline).
+   */
+  readonly saver: boolean;
+  /** Small facts shared beside the state (the draft's revision as last saved): not part of it, never undone. */
+  getShared(key: string): unknown;
+  setShared(key: string, value: unknown): void;
   /** Where this person is: what they selected, their pointer (null: away from the editor). */
   setPresence(presence: { selection?: string[]; cursor?: { x: number; y: number } | null }): void;
   subscribe(listener: (event: LiveEvent<T>) => void): () => void;
@@ -89,6 +99,8 @@ export interface UseLiveDocument<T> {
   doc: LiveDocument<T> | undefined;
   status: LiveStatus | undefined;
   peers: LivePeer[];
+  /** This tab saves the shared state (see `LiveDocument.saver`); true without a live document. */
+  saver: boolean;
 }
 
 /**
@@ -103,6 +115,7 @@ export function useLiveDocument<T>(
   const [doc, setDoc] = useState<LiveDocument<T>>();
   const [status, setStatus] = useState<LiveStatus>();
   const [peers, setPeers] = useState<LivePeer[]>([]);
+  const [saver, setSaver] = useState(true);
   const latest = useRef({ options, onState });
   latest.current = { options, onState };
   const enabled = options.enabled !== false && !!provider;
@@ -112,10 +125,12 @@ export function useLiveDocument<T>(
     setDoc(d);
     setStatus(d.status);
     setPeers(d.peers);
+    setSaver(d.saver);
     const off = d.subscribe((e) => {
       if (e.type === 'state') latest.current.onState(e.state, e.origin);
       else if (e.type === 'status') setStatus(e.status);
-      else setPeers(e.peers);
+      else if (e.type === 'peers') setPeers(e.peers);
+      if (e.type === 'status' || e.type === 'peers') setSaver(d.saver);
     });
     return () => {
       off();
@@ -123,9 +138,35 @@ export function useLiveDocument<T>(
       setDoc(undefined);
       setStatus(undefined);
       setPeers([]);
+      setSaver(true);
     };
   }, [enabled, provider, options.kind, options.id]);
-  return { doc, status, peers };
+  return { doc, status, peers, saver };
+}
+
+/**
+ * Whether a revision of the draft was saved from the live document (by whichever tab saved for everyone): true once
+ * its shared `revision` reaches `revision` (it may arrive a moment after the save's answer), false after `waitMs`.
+ * A save refused for an older draft then retries over it; a revision saved elsewhere is a real conflict.
+ */
+export function savedTogether(
+  doc: LiveDocument<unknown> | undefined,
+  revision: number,
+  waitMs = 3000,
+): Promise<boolean> {
+  const reached = () => Number(doc?.getShared('revision') ?? 0) >= revision;
+  if (!doc || reached()) return Promise.resolve(!!doc);
+  return new Promise((resolve) => {
+    const done = (v: boolean) => {
+      clearTimeout(timer);
+      off();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(false), waitMs);
+    const off = doc.subscribe((e) => {
+      if (e.type === 'shared' && reached()) done(true);
+    });
+  });
 }
 
 /** The peers' avatars (one per person, however many tabs), each with their name; nothing when alone. */

@@ -29,7 +29,7 @@ class Deferred<T extends object> implements LiveDocument<T> {
 
   constructor(options: LiveOpenOptions<T>) {
     this.#local = options.initial;
-    void import('../shared/live-doc.ts').then(
+    void import('./live-doc.ts').then(
       ({ YLiveDocument }) => {
         if (this.#closed) return;
         const real = new YLiveDocument<T>({ ...options, initial: this.#local }, { url: endpoint() }, colorOf);
@@ -56,6 +56,15 @@ class Deferred<T extends object> implements LiveDocument<T> {
   }
   get canRedo(): boolean {
     return this.#real?.canRedo ?? false;
+  }
+  get saver(): boolean {
+    return this.#real?.saver ?? true;
+  }
+  getShared(key: string): unknown {
+    return this.#real?.getShared(key);
+  }
+  setShared(key: string, value: unknown): void {
+    this.#real?.setShared(key, value);
   }
   set(next: T): void {
     this.#local = next;

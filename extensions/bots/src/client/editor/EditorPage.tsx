@@ -25,7 +25,7 @@ import {
   useRegistryEntries,
   useStudio,
 } from '@tessera/sdk/client';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { BotModeEditors, BotSkillPanels } from '../points.ts';
@@ -36,6 +36,7 @@ import { useSpaceId } from '../space.ts';
 import { OnboardingPanel, ShortcutsPanel, SuggestReplyPanel } from './Panels.tsx';
 import { PublishButton } from './Publish.tsx';
 import { useDraft, type SaveState } from './useDraft.ts';
+import { BotPresence, useFieldPresence } from './live.tsx';
 import './editor.css';
 
 /** The editor's page (`/bots/:bot_id`), or the editor held by another page (a project's tab). */
@@ -108,9 +109,12 @@ function Editor({
   const ModeSettings = modeEditors.find((e) => e.key === bot.config.mode)?.Settings;
   const [mobileTab, setMobileTab] = useState<'settings' | 'skills' | 'chat'>('settings');
   const config = bot.config;
+  const root = useRef<HTMLDivElement>(null);
+  useFieldPresence(draft.live.doc, root);
 
   return (
     <div
+      ref={root}
       className="tessera-bot-editor"
       data-testid="bot-editor"
       data-mobile-tab={mobileTab}
@@ -151,6 +155,7 @@ function Editor({
           </Tag>
         )}
         <span style={{ flex: 1 }} />
+        <BotPresence peers={draft.live.peers} />
         {bot.latest_version && (
           <Link to={`/bots/${bot.bot_id}/chat?space_id=${spaceId}`} data-testid="bot-open-chat-page">
             {t('editor.chatPage')}

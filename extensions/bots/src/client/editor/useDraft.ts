@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { MergeChoice, MergeConflict } from '@tessera/sdk/client';
-import { useApi } from '@tessera/sdk/client';
+import { savedTogether, useApi, useLiveDocument } from '@tessera/sdk/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BotConfig, BotInfo } from '../api.ts';
+import { BOT_SHAPE, liveBot, type LiveBot } from './live.tsx';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'conflict' | 'failed';
 type Edit = Partial<Pick<BotInfo, 'name' | 'description' | 'icon_uri'>> & { config?: BotConfig };
@@ -52,6 +53,29 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   const base = useRef<Side>(sideOf(initial));
   const [merge, setMerge] = useState<MergeAnswer | null>(null);
   const startMerge = useRef(async () => {});
+  // Edited together: what the others change is shown at once; one tab (the live document's saver) saves the draft.
+  const live = useLiveDocument<LiveBot>(
+    { kind: 'bot', id: initial.bot_id, initial: liveBot(initial), shape: BOT_SHAPE },
+    (state) => {
+      current.current = { ...current.current, ...state };
+      setBot(current.current);
+      if (saverRef.current) schedule(state);
+    },
+  );
+  const liveRef = useRef(live.doc);
+  liveRef.current = live.doc;
+  const saverRef = useRef(live.saver);
+  saverRef.current = live.saver;
+  const sharedRef = useRef(false);
+  sharedRef.current = live.status === 'live' || live.status === 'offline';
+  useEffect(
+    () =>
+      live.doc?.subscribe((e) => {
+        if (e.type === 'shared' && e.key === 'revision' && typeof e.value === 'number' && e.value > revision.current)
+          revision.current = e.value;
+      }),
+    [live.doc],
+  );
 
   const save = useCallback((): Promise<void> => {
     clearTimeout(timer.current);
@@ -68,6 +92,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
           { handled: (e: ApiError) => e.code === ErrorCode.CONFLICT || e.detail?.field === 'name' },
         );
         revision.current = r.bot_info.revision;
+        liveRef.current?.setShared('revision', r.bot_info.revision);
         base.current = { ...base.current, ...edit, config: edit.config ?? base.current.config };
         current.current = {
           ...current.current,
@@ -84,6 +109,10 @@ export function useDraft(spaceId: string, initial: BotInfo) {
         if (ApiError.is(e) && e.detail?.field === 'name') {
           setProblem(e.msg);
           setState('failed');
+        } else if (ApiError.is(e) && e.code === ErrorCode.CONFLICT && (await savedByRoom.current())) {
+          // Edited together, the newer draft was the shared bot another tab saved: saved over it.
+          pending.current = { ...edit, ...pending.current };
+          timer.current = setTimeout(() => void save(), 0);
         } else if (ApiError.is(e) && e.code === ErrorCode.CONFLICT) {
           conflicted.current = true;
           pending.current = { ...edit, ...pending.current };
@@ -101,6 +130,19 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     return run;
   }, [api, qc, spaceId, initial.bot_id]);
 
+  /** Whether the draft saved now came from the live document (its saving tab): its revision is then taken. */
+  const savedByRoom = useRef(async (): Promise<boolean> => false);
+  savedByRoom.current = async () => {
+    if (!sharedRef.current) return false;
+    const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+      space_id: spaceId,
+      bot_id: initial.bot_id,
+    });
+    if (!(await savedTogether(liveRef.current, r.bot_info.revision))) return false;
+    revision.current = r.bot_info.revision;
+    return true;
+  };
+
   /** Takes the bot as the merge saved it: the edits made here are in it. */
   const merged = useCallback(
     (b: BotInfo) => {
@@ -109,6 +151,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
       revision.current = b.revision;
       base.current = sideOf(b);
       current.current = b;
+      liveRef.current?.set(liveBot(b));
       setBot(b);
       setMerge(null);
       setProblem('');
@@ -145,15 +188,21 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     else await saveMerge(m, {}).catch(() => undefined);
   };
 
+  /** Saves an edit shortly (this tab saves: it is alone, or the one saving for everyone editing together). */
+  const schedule = (edit: Edit) => {
+    pending.current = { ...pending.current, ...edit };
+    if (!conflicted.current) setState('pending');
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void save(), SAVE_AFTER_MS);
+  };
   const change = useCallback(
     (edit: Edit) => {
       current.current = { ...current.current, ...edit, config: edit.config ?? current.current.config };
       setBot(current.current);
-      pending.current = { ...pending.current, ...edit };
-      if (!conflicted.current) setState('pending');
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => void save(), SAVE_AFTER_MS);
+      liveRef.current?.set(liveBot(current.current));
+      if (saverRef.current) schedule(edit);
     },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [save],
   );
   const changeConfig = useCallback(
@@ -182,6 +231,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     revision.current = r.bot_info.revision;
     base.current = sideOf(r.bot_info);
     current.current = r.bot_info;
+    liveRef.current?.set(liveBot(r.bot_info));
     setBot(r.bot_info);
     setMerge(null);
     setProblem('');
@@ -193,8 +243,9 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     revision.current = b.revision;
     base.current = sideOf(b);
     current.current = b;
+    liveRef.current?.set(liveBot(b));
     setBot(b);
   }, []);
 
-  return { bot, state, problem, change, changeConfig, save, reload, replace, merge, saveMerge };
+  return { bot, state, problem, change, changeConfig, save, reload, replace, merge, saveMerge, live };
 }

@@ -8,6 +8,7 @@ import {
   BackLink,
   MergeDialog,
   Modal,
+  savedTogether,
   type ResourceEditorProps,
   toast,
   useApi,
@@ -263,27 +264,40 @@ function Editor({
   /** Applies a change to the canvas (undoable; `burst` groups a drag or typing into one step). */
   /** Set while the node panel holds edits not yet on the canvas; calling it applies them. */
   const panelPending = useRef<(() => void) | null>(null);
-  const change = useCallback((fn: (c: Canvas) => Canvas, burst = '') => {
-    history.current.record(latest.current, burst);
-    // latest is the canvas with every change so far (set here, in travel and on render): computed now,
-    // so a save right after (leaving the editor) has it.
-    const next = fn(latest.current);
-    latest.current = next;
-    liveRef.current?.set(next);
-    setCanvas(next);
+  /**
+   * The draft now differs from what was saved: this tab saves it in a moment. Edited together, one tab saves the
+   * shared canvas (whoever made the change); the others' edits reach it live.
+   */
+  const markDirty = useCallback(() => {
+    if (!saverRef.current) return;
     dirty.current = true;
     setSave((s) => (s === 'conflict' ? s : 'dirty'));
-    setHistoryTick((x) => x + 1);
   }, []);
-  const travel = useCallback((to: Canvas | undefined) => {
-    if (!to) return;
-    latest.current = to;
-    liveRef.current?.set(to);
-    setCanvas(to);
-    dirty.current = true;
-    setSave((s) => (s === 'conflict' ? s : 'dirty'));
-    setHistoryTick((x) => x + 1);
-  }, []);
+  const change = useCallback(
+    (fn: (c: Canvas) => Canvas, burst = '') => {
+      history.current.record(latest.current, burst);
+      // latest is the canvas with every change so far (set here, in travel and on render): computed now,
+      // so a save right after (leaving the editor) has it.
+      const next = fn(latest.current);
+      latest.current = next;
+      liveRef.current?.set(next);
+      setCanvas(next);
+      markDirty();
+      setHistoryTick((x) => x + 1);
+    },
+    [markDirty],
+  );
+  const travel = useCallback(
+    (to: Canvas | undefined) => {
+      if (!to) return;
+      latest.current = to;
+      liveRef.current?.set(to);
+      setCanvas(to);
+      markDirty();
+      setHistoryTick((x) => x + 1);
+    },
+    [markDirty],
+  );
   // Edited together, undo takes back this person's own changes (the live document's), not the others'.
   const undo = useCallback(() => {
     panelPending.current?.();
@@ -296,13 +310,10 @@ function Editor({
     else travel(history.current.redo(latest.current));
   }, [travel]);
   // The canvas as others edit it (and this person's undo there): shown; saved by whoever changed it.
-  const live = useLiveCanvas(workflowId, initial.canvas, !readOnly, (next, origin) => {
+  const live = useLiveCanvas(workflowId, initial.canvas, !readOnly, (next) => {
     latest.current = next;
     setCanvas(next);
-    if (origin === 'undo') {
-      dirty.current = true;
-      setSave((s) => (s === 'conflict' ? s : 'dirty'));
-    }
+    markDirty();
     setHistoryTick((x) => x + 1);
   });
   const liveRef = useRef(live.doc);
@@ -310,6 +321,28 @@ function Editor({
   const shared = isShared(live.status);
   const sharedRef = useRef(shared);
   sharedRef.current = shared;
+  // This tab's mark in the ids of nodes it adds while others edit the canvas too (two adding a node of one type at
+  // once must not make the same id).
+  const [salt] = useState(() => Math.random().toString(36).slice(2, 6));
+  const together = useRef(false);
+  together.current = shared && live.peers.length > 0;
+  const saverRef = useRef(live.saver);
+  saverRef.current = live.saver;
+  // The revision the saving tab last saved; and when this tab takes over the saving (the one saving left), it saves
+  // what it holds.
+  useEffect(
+    () =>
+      live.doc?.subscribe((e) => {
+        if (e.type === 'shared' && e.key === 'revision' && typeof e.value === 'number' && e.value > revision.current)
+          revision.current = e.value;
+      }),
+    [live.doc],
+  );
+  const wasSaver = useRef(true);
+  useEffect(() => {
+    if (live.saver && !wasSaver.current) markDirty();
+    wasSaver.current = live.saver;
+  }, [live.saver, markDirty]);
   useEffect(() => live.doc?.setPresence({ selection: [...selected] }), [live.doc, selected]);
   const onPointer = useCallback(
     (e: PointerMove) =>
@@ -327,31 +360,42 @@ function Editor({
       setSave('saving');
       dirty.current = false;
       try {
-        // A canvas edited together is everyone's: what is saved is the merged canvas, whatever was saved before.
         const r = await api.post<{ revision: number }>(
           '/api/workflow_api/save',
-          {
-            space_id: spaceId,
-            workflow_id: workflowId,
-            schema: c,
-            base_revision: sharedRef.current ? undefined : base,
-          },
+          { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base },
           { handled: (e) => e.status === 409 },
         );
         revision.current = r.revision;
+        // Edited together, the others save from this revision when they take over saving.
+        liveRef.current?.setShared('revision', r.revision);
         baseCanvas.current = c;
         setSave(dirty.current ? 'dirty' : 'saved');
       } catch (e) {
         dirty.current = true;
         const conflicted = e instanceof ApiError && e.status === 409;
+        // Edited together, the newer draft may be the shared canvas another tab saved: saved over, not merged.
+        const over = conflicted && sharedRef.current ? await savedByRoom() : undefined;
+        if (over !== undefined) {
+          saving.current = false;
+          return persist(latest.current, over);
+        }
         setSave(conflicted ? 'conflict' : 'error');
         if (conflicted) void mergeRef.current();
       } finally {
         saving.current = false;
       }
     },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [api, spaceId, workflowId],
   );
+  /** The draft's revision now, when the live canvas's saving tab saved it (else undefined: saved elsewhere). */
+  const savedByRoom = async (): Promise<number | undefined> => {
+    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', {
+      space_id: spaceId,
+      workflow_id: workflowId,
+    });
+    return (await savedTogether(liveRef.current, r.workflow.revision)) ? r.workflow.revision : undefined;
+  };
   useEffect(() => {
     if (save !== 'dirty') return;
     const timer = setTimeout(() => {
@@ -398,7 +442,7 @@ function Editor({
             space_id: spaceId,
             workflow_id: workflowId,
             schema: latest.current,
-            base_revision: sharedRef.current ? undefined : revision.current,
+            base_revision: revision.current,
           },
           { handled: () => true },
         );
@@ -745,7 +789,7 @@ function Editor({
     const center = at ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
     let id = '';
     change((c) => {
-      id = newNodeId(c, info.key);
+      id = newNodeId(c, info.key, together.current ? salt : undefined);
       const d = { ...client?.defaults?.(), ...param };
       const nudge = (c.nodes.length % 5) * 24;
       let layout = { x: center.x + (at ? 0 : nudge), y: center.y + (at ? 0 : nudge) };
@@ -838,12 +882,12 @@ function Editor({
     if (!clip?.nodes.length) return;
     let ids: string[] = [];
     change((c) => {
-      const r = pasteNodes(c, clip);
+      const r = pasteNodes(c, clip, 40, together.current ? salt : undefined);
       ids = r.ids;
       return r.canvas;
     });
     setTimeout(() => setSelected(new Set(ids)));
-  }, [change]);
+  }, [change, salt]);
   const [tidyCount, setTidyCount] = useState(0);
   const tidy = () => {
     change((c) => autoLayout(c, sizes));

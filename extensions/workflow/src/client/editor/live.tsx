@@ -26,7 +26,20 @@ export function useLiveCanvas(
   enabled: boolean,
   onState: (canvas: Canvas, origin: 'remote' | 'undo') => void,
 ) {
-  return useLiveDocument<Canvas>({ kind: 'workflow', id: workflowId, initial, shape: CANVAS_SHAPE, enabled }, onState);
+  return useLiveDocument<Canvas>(
+    { kind: 'workflow', id: workflowId, initial, shape: CANVAS_SHAPE, enabled },
+    (canvas, origin) => onState(withoutDangling(canvas), origin),
+  );
+}
+
+/**
+ * The canvas without links to nodes that are gone: one person linked to a node another removed at the same moment.
+ * The next edit saves it so for everyone.
+ */
+export function withoutDangling(canvas: Canvas): Canvas {
+  const ids = new Set(canvas.nodes.map((n) => n.node_id));
+  const links = canvas.links.filter((l) => ids.has(l.from_node_id) && ids.has(l.to_node_id));
+  return links.length === canvas.links.length ? canvas : { ...canvas, links };
 }
 
 /** Whether saves may skip the check for an older draft: the canvas is the one everyone editing it shares. */
@@ -38,8 +51,14 @@ export function isShared(status: LiveStatus | undefined): boolean {
 export function LiveBar({ status, peers }: { status: LiveStatus | undefined; peers: LivePeer[] }) {
   const { t } = useTranslation('workflow');
   if (!status) return null;
+  // Alone and in step: nothing to show (nor a gap in the toolbar).
+  const quiet = !peers.length && status !== 'offline' && status !== 'closed';
   return (
-    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }} data-testid="live" data-status={status}>
+    <span
+      style={{ display: quiet ? 'none' : 'inline-flex', alignItems: 'center', gap: 8 }}
+      data-testid="live"
+      data-status={status}
+    >
       <PresenceAvatars peers={peers} />
       {status === 'offline' && (
         <Tooltip content={t('live.offlineHint')}>

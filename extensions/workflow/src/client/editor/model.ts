@@ -107,9 +107,12 @@ export function makeLink(from: string, port: string | null | undefined, to: stri
     : { from_node_id: from, to_node_id: to };
 }
 
-/** A node id not used yet, from the type's key: 'llm', 'llm_2' ... */
-export function newNodeId(canvas: Canvas, key: string): string {
-  const base = key.replace(/[^a-z0-9_]/g, '_');
+/**
+ * A node id not used yet, from the type's key: 'llm', 'llm_2' ... With `salt` (a canvas edited together: two people
+ * adding the same type at once must not make the same id) 'llm_k3f9', 'llm_k3f9_2' ...
+ */
+export function newNodeId(canvas: Canvas, key: string, salt?: string): string {
+  const base = key.replace(/[^a-z0-9_]/g, '_') + (salt ? `_${salt}` : '');
   const taken = new Set(canvas.nodes.map((n) => n.node_id));
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
@@ -297,12 +300,12 @@ export function copyNodes(canvas: Canvas, ids: Set<string>): Clip {
  * Pastes a clip with new ids, `offset` away; references among the pasted nodes follow them. Returns
  * the canvas and the new ids (to select them).
  */
-export function pasteNodes(canvas: Canvas, clip: Clip, offset = 40): { canvas: Canvas; ids: string[] } {
+export function pasteNodes(canvas: Canvas, clip: Clip, offset = 40, salt?: string): { canvas: Canvas; ids: string[] } {
   const ids = new Map<string, string>();
   let working = canvas;
   for (const n of clip.nodes) {
     const key = n.node_id.replace(/_\d+$/, '');
-    const id = newNodeId(working, key);
+    const id = newNodeId(working, key, salt);
     ids.set(n.node_id, id);
     working = { ...working, nodes: [...working.nodes, { ...n, node_id: id }] };
   }

@@ -5,7 +5,7 @@
 import type { LiveDocument, LiveEvent, LiveOpenOptions, LivePeer, LiveStatus } from '@tessera/sdk/client';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { JsonBinding } from './binding.ts';
+import { JsonBinding } from '../shared/binding.ts';
 
 /** The transaction origins of this person's edits (undoable) and of the seeding (not). */
 const LOCAL = Symbol('local');
@@ -31,6 +31,7 @@ interface PresenceState {
 export class YLiveDocument<T extends object> implements LiveDocument<T> {
   readonly doc = new Y.Doc();
   readonly #binding: JsonBinding<T>;
+  readonly #meta: Y.Map<unknown>;
   readonly #provider: WebsocketProvider;
   readonly #undo: Y.UndoManager;
   readonly #listeners = new Set<(e: LiveEvent<T>) => void>();
@@ -46,6 +47,10 @@ export class YLiveDocument<T extends object> implements LiveDocument<T> {
     this.#local = options.initial;
     this.#colorOf = colorOf;
     this.#binding = new JsonBinding<T>(this.doc, options.shape);
+    this.#meta = this.doc.getMap('meta');
+    this.#meta.observe((e) => {
+      for (const key of e.keysChanged) this.#emit({ type: 'shared', key, value: this.#meta.get(key) });
+    });
     this.#undo = new Y.UndoManager(this.#binding.root, { trackedOrigins: new Set([LOCAL]), captureTimeout: 600 });
     this.#binding.root.observeDeep((_events, tr) => {
       if (!this.#seeded || tr.origin === LOCAL || tr.origin === SEED) return;
@@ -83,6 +88,21 @@ export class YLiveDocument<T extends object> implements LiveDocument<T> {
 
   get canRedo(): boolean {
     return this.#undo.canRedo();
+  }
+
+  /** The first (by awareness id) of those in step who may change it; this tab whenever it is not in step. */
+  get saver(): boolean {
+    if (this.#status !== 'live') return true;
+    const me = this.doc.clientID;
+    return this.#peers.every((p) => p.readOnly || p.clientId > me);
+  }
+
+  getShared(key: string): unknown {
+    return this.#meta.get(key);
+  }
+
+  setShared(key: string, value: unknown): void {
+    if (this.#meta.get(key) !== value) this.#meta.set(key, value);
   }
 
   /** The shared state now (as the editor would be told it). */
