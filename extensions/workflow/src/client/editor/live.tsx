@@ -2,22 +2,12 @@
 // fields merge one by one), the others' avatars and status in the toolbar, their pointers on the canvas and their
 // selections around the cards. Without an extension providing live documents the editor works alone.
 import { Tag, Tooltip } from '@arco-design/web-react';
-import { PresenceAvatars, useLiveDocument, type LivePeer, type LiveShape, type LiveStatus } from '@tessera/sdk/client';
+import { PresenceAvatars, useLiveDocument, type LivePeer, type LiveStatus } from '@tessera/sdk/client';
 import type { Canvas } from '@tessera/workflow-sdk';
 import { ViewportPortal } from '@xyflow/react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { linkId } from './model.ts';
-
-/** Nodes, links and notes kept apart by key; a node's settings merge setting by setting. */
-export const CANVAS_SHAPE: LiveShape = {
-  collections: {
-    nodes: (n: Canvas['nodes'][number]) => n.node_id,
-    links: (l: Canvas['links'][number]) => linkId(l),
-    notes: (n: { id: string }) => n.id,
-  },
-  depth: 3,
-};
+import { CANVAS_SHAPE } from './shape.ts';
 
 /** The live canvas of a workflow while the editor is open (nothing on a phone, where the canvas is only shown). */
 export function useLiveCanvas(
