@@ -97,7 +97,7 @@ export async function measureTogether(studio: BenchStudio, browser: Browser, can
   // Short runs of typing in several cards (a card shows the first 20 or so characters of a title).
   const rounds = Math.ceil(keys / 10);
   for (let r = 0; r < rounds; r++) {
-    const target = canvas.nodes[Math.floor(canvas.nodes.length / 2) + r]!.node_id;
+    const target = canvas.nodes[Math.floor(canvas.nodes.length / 2) + r].node_id;
     for (const p of [a.page, b.page])
       await p.evaluate((id) => ((window as unknown as { watched: string }).watched = id), target);
     await a.page.locator(`[data-testid="canvas-node"][data-node-id="${target}"]`).click();

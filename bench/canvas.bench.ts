@@ -177,7 +177,7 @@ export default async function canvasBench(args: string[]) {
     for (const size of sizes) await measure(studio.url, browser, size, runs);
     // Two people on the first size's canvas (500 by default).
     console.log(`canvas, edited together: ${sizes[0]} nodes, two browsers`);
-    await measureTogether(studio, browser, bigCanvas(sizes[0]!));
+    await measureTogether(studio, browser, bigCanvas(sizes[0]));
   } finally {
     await browser.close();
     await studio.stop();
