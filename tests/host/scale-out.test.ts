@@ -8,6 +8,8 @@ import { signUp, type Agent } from '../agent.ts';
 import { greetingCanvas, link, node, ref, unique } from '../workflow-kit.ts';
 import { addFakeModel, startFakeLlm } from '../fixtures/fake-llm.ts';
 import { postRaw, readSse, type ChatEvent } from '../bots-kit.ts';
+import { WebSocket } from 'ws';
+import { YLiveDocument } from '../../extensions/collab/src/client/live-doc.ts';
 
 // The scale-out suite: BullMQ on Redis, with async runs executed by a separate `./tessera worker`.
 // It runs when TESSERA_TEST_REDIS_URL is set (.ci/run starts a redis-server for it).
@@ -301,6 +303,67 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
       expect(events.at(-1)).toMatchObject({ event: 'process', data: { process: { status: 'finished' } } });
     } finally {
       await llm.close();
+    }
+  });
+
+  it('a workflow edited together from two studio processes converges, each one’s edits and presence relayed through Redis', async () => {
+    const second = await startStudio({
+      keepData: studio.dataDir,
+      env: { ...env, ...(studio.databaseUrl ? { DATABASE_URL: studio.databaseUrl } : {}) },
+    });
+    const docs: YLiveDocument<{ nodes: { node_id: string; title: string }[] }>[] = [];
+    try {
+      const a = await signUp(studio.url, 'relay-ann');
+      const b = await signUp(studio.url, 'relay-bob');
+      const space = (await a.agent.post('/api/space/create', { name: 'Relay' })).space_id;
+      await a.agent.post('/api/space/member/add', { space_id: space, user_ids: [b.user.user_id] });
+      const { workflow_id } = await a.agent.post('/api/workflow_api/create', { space_id: space, name: 'Relayed' });
+      const open = (agent: Agent, base: string) => {
+        const cookie = [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+        const d = new YLiveDocument<{ nodes: { node_id: string; title: string }[] }>(
+          {
+            kind: 'workflow',
+            id: workflow_id,
+            initial: { nodes: [] },
+            shape: { collections: { nodes: (n: { node_id: string }) => n.node_id } },
+          },
+          {
+            url: `${base.replace(/^http/, 'ws')}/api/collab`,
+            WebSocket: class extends WebSocket {
+              constructor(url: string, protocols?: string | string[]) {
+                super(url, protocols, { headers: { cookie } });
+              }
+            },
+          },
+          (u) => u,
+        );
+        docs.push(d);
+        return d;
+      };
+      const until = (d: (typeof docs)[number], check: () => boolean, what = '') =>
+        new Promise<void>((resolve, reject) => {
+          if (check()) return resolve();
+          const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), 15_000);
+          const off = d.subscribe(() => check() && (clearTimeout(timer), off(), resolve()));
+        });
+      const onFirst = open(a.agent, studio.url);
+      await until(onFirst, () => onFirst.status === 'live', 'the first live');
+      const onSecond = open(b.agent, second.url);
+      await until(onSecond, () => onSecond.status === 'live', 'the second live');
+      await until(onFirst, () => onFirst.peers.some((p) => p.name === 'relay-bob'), 'bob at the first');
+      onFirst.set({ nodes: [{ node_id: 'a', title: 'From the first process' }] });
+      await until(onSecond, () => onSecond.state().nodes.some((n) => n.node_id === 'a'), 'a at the second');
+      onSecond.set({ nodes: [...onSecond.state().nodes, { node_id: 'b', title: 'From the second' }] });
+      await until(onFirst, () => onFirst.state().nodes.length === 2, 'both at the first');
+      expect(
+        onFirst
+          .state()
+          .nodes.map((n) => n.title)
+          .sort(),
+      ).toEqual(['From the first process', 'From the second']);
+    } finally {
+      for (const d of docs) d.close();
+      await second.close();
     }
   });
 });

@@ -37,6 +37,8 @@ interface Relay {
   from: string;
   update?: string;
   awareness?: string;
+  /** A process that just opened the document asks the others for what it lacks: its state vector. */
+  ask?: string;
 }
 
 export interface RoomDeps {
@@ -74,6 +76,11 @@ export class Room {
     await this.#subscription.ready;
     const saved = await this.#deps.store.load(this.name);
     if (saved) Y.applyUpdate(this.doc, saved, 'load');
+    // Other processes may hold edits not yet kept, and the presence of their members: ask them.
+    this.#deps.broadcast.publish(`collab:${this.name}`, {
+      from: this.#deps.processId,
+      ask: Buffer.from(Y.encodeStateVector(this.doc)).toString('base64'),
+    } satisfies Relay);
   }
 
   get size(): number {
@@ -218,6 +225,18 @@ export class Room {
     this.#timer ??= setTimeout(() => void this.flush(), PERSIST_DELAY_MS);
   }
 
+  /** Another process opened the document: what it lacks of it, and who is here. */
+  #answer(stateVector: Uint8Array): void {
+    const states = [...this.awareness.getStates().keys()];
+    this.#deps.broadcast.publish(`collab:${this.name}`, {
+      from: this.#deps.processId,
+      update: Buffer.from(Y.encodeStateAsUpdate(this.doc, stateVector)).toString('base64'),
+      ...(states.length
+        ? { awareness: Buffer.from(awarenessProtocol.encodeAwarenessUpdate(this.awareness, states)).toString('base64') }
+        : {}),
+    } satisfies Relay);
+  }
+
   #onAwareness({ added, updated, removed }: AwarenessChange, origin: unknown): void {
     const changed = [...added, ...updated, ...removed];
     if (!changed.length) return;
@@ -233,6 +252,7 @@ export class Room {
   #onRelay(m: Relay): void {
     if (!m || m.from === this.#deps.processId) return;
     try {
+      if (m.ask) return this.#answer(Buffer.from(m.ask, 'base64'));
       if (m.update) Y.applyUpdate(this.doc, Buffer.from(m.update, 'base64'), 'relay');
       if (m.awareness)
         awarenessProtocol.applyAwarenessUpdate(this.awareness, Buffer.from(m.awareness, 'base64'), 'relay');
