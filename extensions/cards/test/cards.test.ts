@@ -100,6 +100,18 @@ describe('cards alone', () => {
     expect(await view.view(turn('999', 's2'))).toBeUndefined();
   });
 
+  it('finds cards by a part of their name, % and _ taken as they are', async () => {
+    for (const name of ['Sale 50% off', 'Sale 500 items', 'snake_case card'])
+      await t.call('POST', '/api/card/create_card', { space_id: 's1', name }, 'ann');
+    const names = async (name: string) =>
+      (await t.call('POST', '/api/card/query_card_list', { space_id: 's1', name }, 'ann')).cards.map(
+        (c: { name: string }) => c.name,
+      );
+    expect(await names('50%')).toEqual(['Sale 50% off']);
+    expect(await names('SALE 50')).toEqual(['Sale 500 items', 'Sale 50% off']);
+    expect(await names('e_c')).toEqual(['snake_case card']);
+  });
+
   it("refuses to bind another space's card, or to what the space does not have", async () => {
     const { card } = await t.call('POST', '/api/card/create_card', { space_id: 's1', name: 'Mine' }, 'ann');
     const theirs = await t.request({

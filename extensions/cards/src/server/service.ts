@@ -1,7 +1,7 @@
 // Cards: drafts and published versions, templates, bindings to plugin APIs and workflows, and what a bot's answer
 // shows when a bound tool answered (the card filled with its output, or its text where cards cannot show).
 import type { Language } from '@tessera/sdk';
-import type { ServerContext } from '@tessera/sdk/server';
+import { containsText, type ServerContext } from '@tessera/sdk/server';
 import type { ToolOutputContext, ToolOutputMessage } from '@tessera/ext-bots/shared';
 import { PluginsService, type APIParameter } from '@tessera/ext-plugins/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
@@ -125,7 +125,7 @@ export class Cards {
     let base = this.db.selectFrom('cards_card').where('space_id', '=', spaceId);
     // By name, in any case (PostgreSQL's LIKE tells cases apart).
     const name = q.name?.trim().toLowerCase();
-    if (name) base = base.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${name.replace(/[\\%_]/g, '\\$&')}%`));
+    if (name) base = base.where(containsText('name', name));
     const [rows, total] = await Promise.all([
       base
         .selectAll()

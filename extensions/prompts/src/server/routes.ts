@@ -1,7 +1,7 @@
 // The prompt library (Coze Loop's /api/prompt/v1/prompts...): prompts of a space by key, their draft (saved as
 // it is edited), commits as versions (list, revert the draft to one), labels pointing at versions.
 import { badRequest, conflict } from '@tessera/sdk';
-import type { ServerContext } from '@tessera/sdk/server';
+import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { PromptDetail } from '../shared/index.ts';
 import { templateProblem } from './render.ts';
@@ -103,10 +103,7 @@ export function registerPromptRoutes(ctx: ServerContext<unknown>, store: PromptS
         .where('deleted_at', 'is', null);
       const kw = body.key_word?.trim().toLowerCase();
       if (kw) {
-        const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q = q.where((eb) =>
-          eb.or([eb(eb.fn('lower', ['prompt_key']), 'like', like), eb(eb.fn('lower', ['name']), 'like', like)]),
-        );
+        q = q.where((eb) => eb.or([containsText('prompt_key', kw), containsText('name', kw)]));
       }
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = (await q
