@@ -32,7 +32,7 @@ describe('versions in the bot editor', () => {
       await page.getByTestId('bot-prompt').fill('My prompt.');
       await expect.poll(() => page.getByTestId('merge-conflict').count(), { timeout: 10_000 }).toBe(1);
       expect(await page.getByTestId('merge-conflict').textContent()).toBe(
-        'settings › promptYoursMy prompt.Saved meanwhileTheir prompt.',
+        'Settings › PromptYoursMy prompt.Saved meanwhileTheir prompt.',
       );
       await page.getByTestId('merge-save').click();
       await expect.poll(() => page.getByTestId('bot-save-state').getAttribute('data-state')).toBe('saved');
@@ -55,7 +55,7 @@ describe('versions in the bot editor', () => {
       await page.getByTestId('bot-version-diff').first().click();
       await expect
         .poll(() => page.getByTestId('diff-row').allTextContents())
-        .toEqual(['settings › promptMy prompt, again.A newer prompt.']);
+        .toEqual(['Settings › PromptMy prompt, again.A newer prompt.']);
       await page.keyboard.press('Escape');
 
       // A second version in gray release on the API for a quarter of the users and one more, then to all.
@@ -106,7 +106,7 @@ describe('versions in the bot editor', () => {
     await page.getByTestId('bot-prompt').fill('我的提示词。');
     await page.getByText('智能体已被他人保存').waitFor();
     expect(await page.getByTestId('merge-conflict').textContent()).toBe(
-      'settings › prompt你的我的提示词。期间已保存的他们的提示词。',
+      '设置 › 提示词你的我的提示词。期间已保存的他们的提示词。',
     );
     await page.getByTestId('merge-discard').click();
     await expect.poll(() => page.getByTestId('bot-prompt').inputValue()).toBe('他们的提示词。');

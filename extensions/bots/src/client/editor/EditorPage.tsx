@@ -37,6 +37,7 @@ import { OnboardingPanel, ShortcutsPanel, SuggestReplyPanel } from './Panels.tsx
 import { PublishButton } from './Publish.tsx';
 import { useDraft, type SaveState } from './useDraft.ts';
 import { BotPresence, useFieldPresence } from './live.tsx';
+import { useFieldLabel } from './fields.ts';
 import './editor.css';
 
 /** The editor's page (`/bots/:bot_id`), or the editor held by another page (a project's tab). */
@@ -93,6 +94,7 @@ function Editor({
   const { t } = useTranslation('bots');
   const { language } = useStudio();
   const draft = useDraft(spaceId, initial);
+  const fieldLabel = useFieldLabel();
   const { bot } = draft;
   usePageTitle(bot.name);
   const modeEditors = useRegistry(BotModeEditors);
@@ -179,7 +181,7 @@ function Editor({
       {draft.merge && (
         <MergeDialog
           conflicts={draft.merge.conflicts}
-          label={(path) => (path[0] === 'config' ? path.slice(1) : path).join(' › ')}
+          label={fieldLabel}
           texts={{
             title: t('editor.mergeTitle'),
             intro: t('editor.mergeIntro'),

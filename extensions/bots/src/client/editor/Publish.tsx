@@ -29,6 +29,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotInfo, Capabilities } from '../api.ts';
 import { ReleaseActions, ReleaseStatus, useReleases } from './Releases.tsx';
+import { useFieldLabel } from './fields.ts';
 
 const next = (v: string | null) => {
   if (!v) return 'v1.0.0';
@@ -355,6 +356,7 @@ function VersionDiff({
   onClose(): void;
 }) {
   const { t } = useTranslation('bots');
+  const fieldLabel = useFieldLabel();
   const api = useApi();
   const q = useQuery({
     queryKey: ['bots', 'diff', botId, version],
@@ -371,7 +373,7 @@ function VersionDiff({
       {q.data ? (
         <DiffTable
           entries={q.data.diff}
-          label={(path) => (path[0] === 'config' ? path.slice(1) : path).join(' › ')}
+          label={fieldLabel}
           headers={{ field: t('publish.diffField'), before: version, after: t('publish.diffDraft') }}
           empty={t('publish.diffNone')}
         />
