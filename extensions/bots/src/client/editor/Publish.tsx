@@ -12,7 +12,6 @@ import {
   Tag,
   Typography,
 } from '@arco-design/web-react';
-import type { DiffEntry } from '@tessera/sdk/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DiffTable,
@@ -30,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import type { BotInfo, Capabilities } from '../api.ts';
 import { ReleaseActions, ReleaseStatus, useReleases } from './Releases.tsx';
 import { useFieldLabel } from './fields.ts';
+import { BotDiff } from '../../shared/versions-api.ts';
 
 const next = (v: string | null) => {
   if (!v) return 'v1.0.0';
@@ -362,7 +362,7 @@ function VersionDiff({
     queryKey: ['bots', 'diff', botId, version],
     gcTime: 0,
     queryFn: () =>
-      api.post<{ diff: DiffEntry[]; text: string }>('/api/playground_api/draftbot/bot_diff', {
+      api.call(BotDiff, {
         space_id: spaceId,
         bot_id: botId,
         left_version: version,

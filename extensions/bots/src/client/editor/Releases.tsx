@@ -14,29 +14,33 @@ import {
   Typography,
 } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, Modal, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
+import { type ApiError, type EndpointInput, Modal, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Capabilities } from '../api.ts';
+import {
+  FullRelease,
+  Inactivate,
+  ListOperationHistories,
+  ListPublishVersions,
+  RecordChangelog,
+  Rollback,
+  UpdateGray,
+  type ReleaseOverview,
+} from '../../shared/versions-api.ts';
 
-interface Overview {
-  versions: { version: string; changelog: string; inactive: boolean; create_time: number }[];
-  connectors: {
-    connector_id: string;
-    version: string | null;
-    pinned: boolean;
-    gray: { version: string; percentage: number; user_ids: string[] } | null;
-  }[];
-}
-interface Operation {
-  type: string;
-  version: string;
-  connector_id: string;
-  detail: string;
-  create_time: number;
-}
-
-const base = '/api/devops/dp';
+/** The calls that change who gets which version; each answers the new overview. */
+const CHANGES = {
+  update_gray: UpdateGray,
+  full_release: FullRelease,
+  rollback: Rollback,
+  inactivate: Inactivate,
+  record_changelog: RecordChangelog,
+};
+/** A change as the panel asks it: which call, and its body without the bot (the hook adds it). */
+type Change = {
+  [K in keyof typeof CHANGES]: { path: K; body: Omit<EndpointInput<(typeof CHANGES)[K]>, 'space_id' | 'bot_id'> };
+}[keyof typeof CHANGES];
 export const releasesKey = (botId: string) => ['bots', 'releases', botId];
 
 /** The releases of a bot and the calls that change them (each answers the new overview). */
@@ -46,11 +50,15 @@ export function useReleases(spaceId: string, botId: string, enabled: boolean) {
   const q = useQuery({
     queryKey: releasesKey(botId),
     enabled,
-    queryFn: () => api.post<Overview>(`${base}/list_publish_versions`, { space_id: spaceId, bot_id: botId }),
+    queryFn: () => api.call(ListPublishVersions, { space_id: spaceId, bot_id: botId }),
   });
   const change = useMutation({
-    mutationFn: ({ path, body }: { path: string; body: Record<string, unknown> }) =>
-      api.post<Overview>(`${base}/${path}`, { space_id: spaceId, bot_id: botId, ...body }),
+    // Each call of CHANGES answers the overview; the body is the one its contract takes (Change pairs them).
+    mutationFn: ({ path, body }: Change) =>
+      api.call(
+        CHANGES[path] as typeof FullRelease,
+        { space_id: spaceId, bot_id: botId, ...body } as EndpointInput<typeof FullRelease>,
+      ),
     onSuccess: (r) => {
       qc.setQueryData(releasesKey(botId), r);
       void qc.invalidateQueries({ queryKey: ['bots', 'operations', botId] });
@@ -70,7 +78,7 @@ export function ReleaseStatus({
   spaceId: string;
   botId: string;
   caps: Capabilities;
-  overview: Overview | undefined;
+  overview: ReleaseOverview | undefined;
   change: ReturnType<typeof useReleases>['change'];
 }) {
   const { t } = useTranslation('bots');
@@ -292,8 +300,7 @@ function Operations({ spaceId, botId }: { spaceId: string; botId: string }) {
   const q = useQuery({
     queryKey: ['bots', 'operations', botId],
     enabled: open,
-    queryFn: () =>
-      api.post<{ operations: Operation[] }>(`${base}/list_operation_histories`, { space_id: spaceId, bot_id: botId }),
+    queryFn: () => api.call(ListOperationHistories, { space_id: spaceId, bot_id: botId }),
   });
   return (
     <Collapse bordered={false} onChange={(_, keys) => setOpen(keys.includes('ops'))} style={{ marginTop: 8 }}>

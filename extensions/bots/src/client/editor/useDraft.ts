@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, ErrorCode } from '@tessera/sdk';
-import type { MergeChoice, MergeConflict } from '@tessera/sdk/client';
+import type { EndpointOutput, MergeChoice } from '@tessera/sdk/client';
 import { savedTogether, useApi, useLiveDocument } from '@tessera/sdk/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BotConfig, BotInfo } from '../api.ts';
 import { BOT_SHAPE, liveBot, type LiveBot } from './live.tsx';
+import { BotDiff3Way, BotMerge } from '../../shared/versions-api.ts';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'conflict' | 'failed';
 type Edit = Partial<Pick<BotInfo, 'name' | 'description' | 'icon_uri'>> & { config?: BotConfig };
@@ -23,13 +24,7 @@ const sideOf = (b: Pick<BotInfo, 'name' | 'description' | 'config'>): Side => ({
   config: b.config,
 });
 /** A merge waiting for the person's choices (bot_diff_3way's answer, with what it merged). */
-export interface MergeAnswer {
-  merged: Side;
-  conflicts: (MergeConflict & { key: string })[];
-  theirs_revision: number;
-  base: Side;
-  ours: Side;
-}
+export type MergeAnswer = EndpointOutput<typeof BotDiff3Way> & { base: Side; ours: Side };
 
 /**
  * The bot's draft as the editor holds it: edits apply at once on screen and are saved shortly after
@@ -163,7 +158,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   /** Saves the merge of this tab's edits with the draft saved meanwhile, with the person's choices. */
   const saveMerge = useCallback(
     async (m: MergeAnswer, choices: Record<string, MergeChoice>) => {
-      const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/bot_merge', {
+      const r = await api.call(BotMerge, {
         space_id: spaceId,
         bot_id: initial.bot_id,
         base: m.base,
@@ -178,8 +173,8 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   /** After a conflicting save: merged at once when nothing clashes, else the person picks (merge). */
   startMerge.current = async () => {
     const ours = sideOf(current.current);
-    const r = await api.post<Omit<MergeAnswer, 'base' | 'ours'>>(
-      '/api/playground_api/draftbot/bot_diff_3way',
+    const r = await api.call(
+      BotDiff3Way,
       { space_id: spaceId, bot_id: initial.bot_id, base: base.current, ours },
       { handled: () => true },
     );
