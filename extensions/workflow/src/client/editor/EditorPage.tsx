@@ -1,14 +1,12 @@
 // The workflow editor: the canvas (@xyflow/react), the node catalogue, the selected node's panel and
-// a draft that saves itself (a save made from an older draft is detected and the user chooses).
+// a draft that saves itself (draft.ts: a save made from an older draft is merged; edited together, live).
 import { Button, Empty, Spin, Tag, Typography } from '@arco-design/web-react';
 import { IconApps, IconPen, IconRedo, IconUndo } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '@tessera/sdk';
 import {
   BackLink,
   MergeDialog,
   Modal,
-  savedTogether,
   type ResourceEditorProps,
   toast,
   useApi,
@@ -46,7 +44,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import { resolveCanvas } from '@tessera/workflow-sdk/merge';
-import type { JsonPath, MergeConflict } from '@tessera/sdk/client';
+import type { JsonPath } from '@tessera/sdk/client';
 import { useSpaceId } from '../space.ts';
 import { EditorPanels, NodeTypeClients } from '../points.ts';
 import {
@@ -56,7 +54,6 @@ import {
   bodyOutputs,
   CONTAINER_SIZE,
   copyNodes,
-  History,
   linkId,
   linkPort,
   makeLink,
@@ -78,10 +75,10 @@ import { CARD_WIDTH, NODE_REF, cardSummary, nodeTypes, type CardData, type NodeR
 import { refNames } from '../refs.ts';
 import { Catalogue, DRAG_TYPE } from './Catalogue.tsx';
 import { cardPlacement, keepIfSame, readClip, sameShallow, writeClip } from './flow-nodes.ts';
-import { SaveBadge, type SaveState } from './SaveState.tsx';
-import { isShared, LiveBar, peerSelections, PeerCursors, useLiveCanvas } from './live.tsx';
+import { SaveBadge } from './SaveState.tsx';
+import { LiveBar, peerSelections, PeerCursors } from './live.tsx';
+import { useCanvasDraft, type LoadedDraft } from './draft.ts';
 
-const SAVE_DELAY_MS = 800;
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
 // update its store, and every node and edge on it checks whether that concerns it.
 const DELETE_KEYS = ['Backspace', 'Delete'];
@@ -94,14 +91,6 @@ const CANVAS_DECOR = (
   </>
 );
 const NO_LINKS: CanvasLink[] = [];
-
-/** What /merge_3way answers. */
-interface MergeAnswer {
-  merged: Canvas;
-  conflicts: (MergeConflict & { key: string })[];
-  dropped: string[];
-  theirs_revision: number;
-}
 
 /** A conflict's place in words: the node by its title and the field, or the link. */
 function mergeLabel(
@@ -120,11 +109,7 @@ function mergeLabel(
   return path.join(' › ');
 }
 
-interface Loaded {
-  canvas: Canvas;
-  revision: number;
-  name: string;
-}
+type Loaded = LoadedDraft;
 
 /** The editor's page (`/workflows/:workflow_id`), or the editor held by another page (a project's tab). */
 export function EditorPage(props: Partial<ResourceEditorProps>) {
@@ -202,13 +187,32 @@ function Editor({
     (n: CanvasNode) => clients.find((c) => c.key === typeOf(types, n)?.key),
     [clients, types],
   );
-  const [canvas, setCanvas] = useState<Canvas>(initial.canvas);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
   // Sizes the canvas measured: nodes are rebuilt from the canvas on every change, and a node without
   // its measured size is hidden until it is measured again.
   const [sizes, setSizes] = useState<Record<string, { width: number; height: number }>>({});
-  const [save, setSave] = useState<SaveState>('saved');
+  const flow = useReactFlow();
+  // The draft: the canvas as edited here (and, edited together, by the others), undo, saving, merging.
+  const {
+    canvas,
+    latest,
+    change,
+    undo,
+    redo,
+    canUndo,
+    canRedo,
+    panelPending,
+    save,
+    flush,
+    reload,
+    merging,
+    setMerging,
+    takeMerged,
+    live,
+    together,
+    salt,
+  } = useCanvasDraft({ spaceId, workflowId, initial, readOnly });
   // The server's validation of the canvas as it is, by node, and what each node outputs (asked a
   // moment after each change and at open).
   const [problems, setProblems] = useState<Record<string, NodeProblem[]>>({});
@@ -251,165 +255,15 @@ function Editor({
     }),
     [computed, types],
   );
-  const revision = useRef(initial.revision);
-  // The canvas as last saved (or loaded): what this tab's edits start from, for a merge after a conflicting save.
-  const baseCanvas = useRef(initial.canvas);
-  const dirty = useRef(false);
-  const flow = useReactFlow();
-
-  const latest = useRef(canvas);
-  latest.current = canvas;
-  const history = useRef(new History());
-  const [, setHistoryTick] = useState(0);
-  /** Applies a change to the canvas (undoable; `burst` groups a drag or typing into one step). */
-  /** Set while the node panel holds edits not yet on the canvas; calling it applies them. */
-  const panelPending = useRef<(() => void) | null>(null);
-  /**
-   * The draft now differs from what was saved: this tab saves it in a moment. Edited together, one tab saves the
-   * shared canvas (whoever made the change); the others' edits reach it live.
-   */
-  const markDirty = useCallback(() => {
-    if (!saverRef.current) return;
-    dirty.current = true;
-    setSave((s) => (s === 'conflict' ? s : 'dirty'));
-  }, []);
-  const change = useCallback(
-    (fn: (c: Canvas) => Canvas, burst = '') => {
-      history.current.record(latest.current, burst);
-      // latest is the canvas with every change so far (set here, in travel and on render): computed now,
-      // so a save right after (leaving the editor) has it.
-      const next = fn(latest.current);
-      latest.current = next;
-      liveRef.current?.set(next);
-      setCanvas(next);
-      markDirty();
-      setHistoryTick((x) => x + 1);
-    },
-    [markDirty],
-  );
-  const travel = useCallback(
-    (to: Canvas | undefined) => {
-      if (!to) return;
-      latest.current = to;
-      liveRef.current?.set(to);
-      setCanvas(to);
-      markDirty();
-      setHistoryTick((x) => x + 1);
-    },
-    [markDirty],
-  );
-  // Edited together, undo takes back this person's own changes (the live document's), not the others'.
-  const undo = useCallback(() => {
-    panelPending.current?.();
-    if (sharedRef.current) liveRef.current?.undo();
-    else travel(history.current.undo(latest.current));
-  }, [travel]);
-  const redo = useCallback(() => {
-    panelPending.current?.();
-    if (sharedRef.current) liveRef.current?.redo();
-    else travel(history.current.redo(latest.current));
-  }, [travel]);
-  // The canvas as others edit it (and this person's undo there): shown; saved by whoever changed it.
-  const live = useLiveCanvas(workflowId, initial.canvas, !readOnly, (next) => {
-    latest.current = next;
-    setCanvas(next);
-    markDirty();
-    setHistoryTick((x) => x + 1);
-  });
-  const liveRef = useRef(live.doc);
-  liveRef.current = live.doc;
-  const shared = isShared(live.status);
-  const sharedRef = useRef(shared);
-  sharedRef.current = shared;
-  // This tab's mark in the ids of nodes it adds while others edit the canvas too (two adding a node of one type at
-  // once must not make the same id).
-  const [salt] = useState(() => Math.random().toString(36).slice(2, 6));
-  const together = useRef(false);
-  together.current = shared && live.peers.length > 0;
-  const saverRef = useRef(live.saver);
-  saverRef.current = live.saver;
-  // The revision the saving tab last saved; and when this tab takes over the saving (the one saving left), it saves
-  // what it holds.
-  useEffect(
-    () =>
-      live.doc?.subscribe((e) => {
-        if (e.type === 'shared' && e.key === 'revision' && typeof e.value === 'number' && e.value > revision.current)
-          revision.current = e.value;
-      }),
-    [live.doc],
-  );
-  const wasSaver = useRef(true);
-  useEffect(() => {
-    if (live.saver && !wasSaver.current) markDirty();
-    wasSaver.current = live.saver;
-  }, [live.saver, markDirty]);
   useEffect(() => live.doc?.setPresence({ selection: [...selected] }), [live.doc, selected]);
+  // Where this person's pointer is on the canvas, for the others.
+  const liveDoc = live.doc;
   const onPointer = useCallback(
-    (e: PointerMove) =>
-      liveRef.current?.setPresence({ cursor: flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }) }),
-    [flow],
+    (e: PointerMove) => liveDoc?.setPresence({ cursor: flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }) }),
+    [flow, liveDoc],
   );
-  const onPointerOut = useCallback(() => liveRef.current?.setPresence({ cursor: null }), []);
+  const onPointerOut = useCallback(() => liveDoc?.setPresence({ cursor: null }), [liveDoc]);
   const peerMarks = useMemo(() => peerSelections(live.peers), [live.peers]);
-
-  // Saves the draft a moment after the last change.
-  const saving = useRef(false);
-  const persist = useCallback(
-    async (c: Canvas, base: number) => {
-      saving.current = true;
-      setSave('saving');
-      dirty.current = false;
-      try {
-        const r = await api.post<{ revision: number }>(
-          '/api/workflow_api/save',
-          { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base },
-          { handled: (e) => e.status === 409 },
-        );
-        revision.current = r.revision;
-        // Edited together, the others save from this revision when they take over saving.
-        liveRef.current?.setShared('revision', r.revision);
-        baseCanvas.current = c;
-        setSave(dirty.current ? 'dirty' : 'saved');
-      } catch (e) {
-        dirty.current = true;
-        const conflicted = e instanceof ApiError && e.status === 409;
-        // Edited together, the newer draft may be the shared canvas another tab saved: saved over, not merged.
-        const over = conflicted && sharedRef.current ? await savedByRoom() : undefined;
-        if (over !== undefined) {
-          saving.current = false;
-          return persist(latest.current, over);
-        }
-        setSave(conflicted ? 'conflict' : 'error');
-        if (conflicted) void mergeRef.current();
-      } finally {
-        saving.current = false;
-      }
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [api, spaceId, workflowId],
-  );
-  /** The draft's revision now, when the live canvas's saving tab saved it (else undefined: saved elsewhere). */
-  const savedByRoom = async (): Promise<number | undefined> => {
-    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', {
-      space_id: spaceId,
-      workflow_id: workflowId,
-    });
-    return (await savedTogether(liveRef.current, r.workflow.revision)) ? r.workflow.revision : undefined;
-  };
-  useEffect(() => {
-    if (save !== 'dirty') return;
-    const timer = setTimeout(() => {
-      if (!saving.current) void persist(canvas, revision.current);
-    }, SAVE_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [canvas, save, persist]);
-  useEffect(() => {
-    const warn = (e: BeforeUnloadEvent) => {
-      if (dirty.current || panelPending.current) e.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, []);
 
   const testRun = useTestRun(spaceId, workflowId);
   // The side panel open: the editor's own, or an extension's (`panel:<key>`).
@@ -430,25 +284,6 @@ function Editor({
         );
     },
     [flow],
-  );
-  // Leaving the editor inside the studio (a link, the browser's back) saves what is pending.
-  useEffect(
-    () => () => {
-      panelPending.current?.();
-      if (dirty.current && !saving.current)
-        void api.post(
-          '/api/workflow_api/save',
-          {
-            space_id: spaceId,
-            workflow_id: workflowId,
-            schema: latest.current,
-            base_revision: revision.current,
-          },
-          { handled: () => true },
-        );
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
   );
   useEffect(() => {
     // Opened from a run's debug link: that run's results on the canvas, its output and its trace.
@@ -472,12 +307,6 @@ function Editor({
         )
       ).workflow,
   });
-  /** Saves what is pending; false when it could not be saved (a conflict). */
-  const flush = async () => {
-    panelPending.current?.();
-    if (dirty.current || saving.current) await persist(latest.current, revision.current);
-    return !dirty.current;
-  };
   const runDraft = async (input: Record<string, unknown>) => {
     // A canvas with errors cannot run: say which instead of starting.
     if (errorCount > 0) return setBrokenRun(true);
@@ -486,46 +315,6 @@ function Editor({
     await testRun.start(input);
     await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
   };
-  const reload = async () => {
-    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', {
-      space_id: spaceId,
-      workflow_id: workflowId,
-    });
-    const loadedCanvas = JSON.parse(r.workflow.schema_json) as Canvas;
-    latest.current = loadedCanvas;
-    // A restored version is everyone's canvas now.
-    liveRef.current?.set(loadedCanvas);
-    setCanvas(loadedCanvas);
-    revision.current = r.workflow.revision;
-    dirty.current = false;
-    setSave('saved');
-    await qc.invalidateQueries({ queryKey: ['workflow', 'meta', workflowId] });
-  };
-
-  // After a conflicting save: what this tab changed merged with the draft saved meanwhile. Without conflicts the
-  // merge is saved at once; with some, the person picks in the merge dialog.
-  const [merging, setMerging] = useState<MergeAnswer | null>(null);
-  const takeMerged = async (merged: Canvas, theirsRevision: number, dropped: string[]) => {
-    setMerging(null);
-    latest.current = merged;
-    liveRef.current?.set(merged);
-    setCanvas(merged);
-    if (dropped.length) toast.info(t('editor.mergeDropped', { count: dropped.length }));
-    await persist(merged, theirsRevision);
-  };
-  const mergeRef = useRef(async () => {});
-  mergeRef.current = async () => {
-    const r = await api.post<MergeAnswer>('/api/workflow_api/merge_3way', {
-      space_id: spaceId,
-      workflow_id: workflowId,
-      base: baseCanvas.current,
-      ours: latest.current,
-    });
-    if (r.conflicts.length) return setMerging(r);
-    toast.success(t('editor.merged'));
-    await takeMerged(r.merged, r.theirs_revision, r.dropped);
-  };
-
   const label = (n: CanvasNode) => {
     const info = typeOf(types, n);
     return info ? (info.label[language] ?? info.label['en-US'] ?? info.key) : n.type;
@@ -876,7 +665,7 @@ function Editor({
     if (!selected.size) return false;
     writeClip(copyNodes(latest.current, selected));
     return true;
-  }, [selected]);
+  }, [selected, latest]);
   const paste = useCallback(() => {
     const clip = readClip();
     if (!clip?.nodes.length) return;
@@ -887,7 +676,7 @@ function Editor({
       return r.canvas;
     });
     setTimeout(() => setSelected(new Set(ids)));
-  }, [change, salt]);
+  }, [change, salt, together]);
   const [tidyCount, setTidyCount] = useState(0);
   const tidy = () => {
     change((c) => autoLayout(c, sizes));
@@ -957,7 +746,7 @@ function Editor({
             <Button.Group>
               <Button
                 icon={<IconUndo />}
-                disabled={shared ? !live.doc?.canUndo : !history.current.canUndo}
+                disabled={!canUndo}
                 onClick={undo}
                 aria-label={t('editor.undo')}
                 title={t('editor.undo')}
@@ -965,7 +754,7 @@ function Editor({
               />
               <Button
                 icon={<IconRedo />}
-                disabled={shared ? !live.doc?.canRedo : !history.current.canRedo}
+                disabled={!canRedo}
                 onClick={redo}
                 aria-label={t('editor.redo')}
                 title={t('editor.redo')}
