@@ -161,6 +161,39 @@ describe('a canvas kept in a shared document', () => {
     check(m1);
   });
 
+  it('texts typed in together merge character by character: both people keep what they typed', () => {
+    const textShape: Shape = { ...shape, texts: ['title', 'prompt'] };
+    const d1 = new Y.Doc();
+    const d2 = new Y.Doc();
+    const b1 = new JsonBinding<Canvas>(d1, textShape);
+    const b2 = new JsonBinding<Canvas>(d2, textShape);
+    const start = {
+      ...base,
+      nodes: [node('a', { node_param: { title: 'A', settings: { prompt: 'Answer the question.' } } })],
+    };
+    b1.write(start);
+    Y.applyUpdate(d2, Y.encodeStateAsUpdate(d1));
+    const setPrompt = (b: JsonBinding<Canvas>, fn: (p: string) => string) =>
+      b.write(
+        edit(b.read(), 'a', (n) => ({
+          ...n,
+          node_param: { ...n.node_param, settings: { prompt: fn(String(n.node_param.settings.prompt)) } },
+        })),
+      );
+    // One writes at the start, the other at the end, at the same moment; then one adds an emoji in the middle.
+    setPrompt(b1, (p) => `Briefly: ${p}`);
+    setPrompt(b2, (p) => `${p} Cite sources.`);
+    Y.applyUpdate(d2, Y.encodeStateAsUpdate(d1, Y.encodeStateVector(d2)));
+    Y.applyUpdate(d1, Y.encodeStateAsUpdate(d2, Y.encodeStateVector(d1)));
+    const prompt = (b: JsonBinding<Canvas>) => b.read().nodes[0].node_param.settings.prompt;
+    expect(prompt(b1)).toBe('Briefly: Answer the question. Cite sources.');
+    expect(prompt(b2)).toBe(prompt(b1));
+    setPrompt(b1, (p) => p.replace('question.', 'question 😀.'));
+    setPrompt(b1, (p) => p.replace('😀', '😃'));
+    Y.applyUpdate(d2, Y.encodeStateAsUpdate(d1, Y.encodeStateVector(d2)));
+    expect(prompt(b2)).toBe('Briefly: Answer the question 😃. Cite sources.');
+  });
+
   it("rebuilds only what others changed: untouched nodes keep their objects (an editor's views of them stay)", () => {
     const { b1, b2, exchange } = pair();
     const before = b2.read();

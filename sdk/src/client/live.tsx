@@ -34,6 +34,8 @@ export type LiveStatus = 'connecting' | 'live' | 'offline' | 'closed';
 export interface LiveShape {
   collections?: Record<string, (item: any) => string>;
   depth?: number;
+  /** Keys whose string values people type in together (a prompt, code): merged character by character. */
+  texts?: string[];
 }
 
 export type LiveEvent<T> =

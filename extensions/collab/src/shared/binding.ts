@@ -8,6 +8,8 @@ import * as Y from 'yjs';
 export interface Shape {
   collections?: Record<string, (item: any) => string>;
   depth?: number;
+  /** Keys whose string values are texts people type in together (a prompt, code): merged character by character. */
+  texts?: string[];
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -16,6 +18,7 @@ export class JsonBinding<T extends object> {
   readonly root: Y.Map<unknown>;
   readonly #collections: Record<string, ((item: any) => string) | undefined>;
   readonly #depth: number;
+  readonly #texts: ReadonlySet<string>;
   /** Each collection's items as last written or read, by key, and their order. */
   readonly #items = new Map<string, Map<string, object>>();
   readonly #order = new Map<string, string[]>();
@@ -31,6 +34,7 @@ export class JsonBinding<T extends object> {
     this.root = doc.getMap('state');
     this.#collections = shape.collections ?? {};
     this.#depth = shape.depth ?? 2;
+    this.#texts = new Set(shape.texts ?? []);
     this.root.observeDeep((events) => {
       if (this.#writing) return;
       for (const e of events) this.#mark(e);
@@ -64,7 +68,7 @@ export class JsonBinding<T extends object> {
       const keyOf = this.#collections[key];
       if (keyOf && Array.isArray(value)) this.#writeCollection(key, value as object[], keyOf);
       else if (this.#fields.get(key) !== value) {
-        writeValue(this.root, key, value, this.#depth);
+        writeValue(this.root, key, value, this.#depth, this.#texts);
         this.#fields.set(key, value);
       }
     }
@@ -104,7 +108,7 @@ export class JsonBinding<T extends object> {
       const id = keyOf(item);
       now.set(id, item);
       if (known.get(id) === item && ymap.has(id)) continue;
-      writeValue(ymap, id, item, this.#depth);
+      writeValue(ymap, id, item, this.#depth, this.#texts);
     }
     for (const id of ymap.keys()) if (!now.has(id)) ymap.delete(id);
     this.#items.set(key, now);
@@ -145,8 +149,12 @@ export class JsonBinding<T extends object> {
   }
 }
 
-/** Sets `key` to `value`: plain objects as nested maps (`depth` levels), other values whole when they differ. */
-function writeValue(map: Y.Map<unknown>, key: string, value: unknown, depth: number): void {
+/**
+ * Sets `key` to `value`: plain objects as nested maps (`depth` levels), a string under a text key as a Y.Text edited
+ * where it differs, other values whole when they differ.
+ */
+function writeValue(map: Y.Map<unknown>, key: string, value: unknown, depth: number, texts: ReadonlySet<string>): void {
+  if (typeof value === 'string' && texts.has(key)) return writeText(map, key, value);
   if (depth > 0 && isPlainObject(value)) {
     let child = map.get(key);
     if (!(child instanceof Y.Map)) {
@@ -156,13 +164,40 @@ function writeValue(map: Y.Map<unknown>, key: string, value: unknown, depth: num
     const ychild = child as Y.Map<unknown>;
     const obj = value;
     for (const k of ychild.keys()) if (obj[k] === undefined) ychild.delete(k);
-    for (const [k, v] of Object.entries(obj)) if (v !== undefined) writeValue(ychild, k, v, depth - 1);
+    for (const [k, v] of Object.entries(obj)) if (v !== undefined) writeValue(ychild, k, v, depth - 1, texts);
     return;
   }
   const current = map.get(key);
   if (current !== undefined && !(current instanceof Y.AbstractType) && sameJson(current, value)) return;
   map.set(key, clone(value));
 }
+
+/**
+ * A text typed in together: what changed between the text as it is and `next` (the part between their common start
+ * and end) is deleted and inserted there, so two people typing in different places both keep what they typed.
+ */
+function writeText(map: Y.Map<unknown>, key: string, next: string): void {
+  const current = map.get(key);
+  if (!(current instanceof Y.Text)) {
+    map.set(key, new Y.Text(next));
+    return;
+  }
+  const now = current.toString();
+  if (now === next) return;
+  let start = 0;
+  const max = Math.min(now.length, next.length);
+  while (start < max && now.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < max - start && now.charCodeAt(now.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
+  // Not between the two halves of a character outside the basic plane (an emoji): the edit takes it whole.
+  if (start > 0 && isHigh(now.charCodeAt(start - 1))) start--;
+  if (end > 0 && isLow(now.charCodeAt(now.length - end))) end--;
+  if (now.length - start - end > 0) current.delete(start, now.length - start - end);
+  if (next.length - start - end > 0) current.insert(start, next.slice(start, next.length - end));
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** A document value as JSON (nested maps as objects). */
 export function toJson(v: unknown): Json {

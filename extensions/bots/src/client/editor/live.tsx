@@ -11,7 +11,8 @@ export interface LiveBot {
   icon_uri: string;
   config: BotConfig;
 }
-export const BOT_SHAPE: LiveShape = { depth: 2 };
+/** Settings merge field by field; what is typed at length (the persona, the opening) character by character. */
+export const BOT_SHAPE: LiveShape = { depth: 2, texts: ['description', 'prompt', 'prologue'] };
 export const liveBot = (b: Pick<BotInfo, 'name' | 'description' | 'icon_uri' | 'config'>): LiveBot => ({
   name: b.name,
   description: b.description,
