@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
-import { ResourceKinds, ServerRequestInterceptors } from '@tessera/sdk/server';
+import { ResourceKinds, ServerRequestInterceptors, type ServerContext } from '@tessera/sdk/server';
+import { MemberRemoved } from '@tessera/ext-spaces/shared';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { LiveEvent, LiveShape } from '@tessera/sdk/client';
 import collab from '../src/server/index.ts';
@@ -17,6 +18,7 @@ interface Canvas {
 }
 const shape: LiveShape = { collections: { nodes: (n: { node_id: string }) => n.node_id }, depth: 2 };
 let t: ExtensionTester;
+let stub: ServerContext;
 let base: string;
 const open: YLiveDocument<Canvas>[] = [];
 
@@ -28,6 +30,7 @@ beforeAll(async () => {
       {
         id: 'workflow',
         register(ctx) {
+          stub = ctx;
           ctx.register(ResourceKinds, {
             kind: 'workflow',
             list: async () => [],
@@ -188,6 +191,18 @@ describe('editing together over the collab socket', () => {
     a.set({ nodes: [...a.state().nodes, { node_id: 'after', title: 'After', x: 1 }] });
     await until(d, () => d.state().nodes.some((n) => n.node_id === 'after'), 'ann’s edit reached dan');
     expect(a.state().nodes.some((n) => n.node_id === 'dan')).toBe(false);
+  });
+
+  it('lets go of a member removed from the space at once; the others stay', async () => {
+    const a = live('ann', 'w1', { nodes: [{ node_id: 'r', title: 'R', x: 0 }] });
+    await until(a, () => a.status === 'live', 'ann live');
+    const b = live('bob', 'w1');
+    await until(b, () => b.status === 'live', 'bob live');
+    await until(a, () => a.peers.some((p) => p.userId === 'bob'), 'ann sees bob');
+    stub.emit(MemberRemoved, { space_id: 's1', user_id: 'bob' });
+    await until(b, () => b.status === 'closed', 'bob let go');
+    await until(a, () => !a.peers.some((p) => p.userId === 'bob'), 'bob gone from ann’s');
+    expect(a.status).toBe('live');
   });
 
   it('refuses before the upgrade, with the error as JSON: not a member, no such resource, a bad name', async () => {

@@ -24,6 +24,8 @@ export interface Member {
   userId: string;
   name: string;
   readOnly: boolean;
+  /** The space the document belongs to (a member who leaves it is let go). */
+  spaceId: string;
 }
 
 interface Peer extends Member {
@@ -108,6 +110,13 @@ export class Room {
     this.#peers.delete(conn);
     const gone = [...peer.clients].filter((id) => ![...this.#peers.values()].some((p) => p.clients.has(id)));
     if (gone.length) awarenessProtocol.removeAwarenessStates(this.awareness, gone, 'left');
+  }
+
+  /** Closes the connections of a member who left the space (4403: y-websocket's clients do not come back). */
+  evict(spaceId: string, userId?: string): void {
+    for (const p of this.#peers.values())
+      if (p.spaceId === spaceId && (userId === undefined || p.userId === userId))
+        p.conn.close(4403, 'You are no longer a member of this space.');
   }
 
   /** Writes what is pending, then lets go of the document. */

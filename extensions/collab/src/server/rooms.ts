@@ -40,6 +40,12 @@ export class Rooms {
     return p;
   }
 
+  /** Lets go of a member who left a space (or of everyone in a space deleted), in every document open here. */
+  async evict(spaceId: string, userId?: string): Promise<void> {
+    for (const r of await Promise.allSettled(this.#open.values()))
+      if (r.status === 'fulfilled') r.value.evict(spaceId, userId);
+  }
+
   /** Documents open now (for tests and the benchmark). */
   get size(): number {
     return this.#open.size;
