@@ -144,9 +144,7 @@ async function history(
     { url: `${studio.url.replace(/^http/, 'ws')}/api/collab`, WebSocket: SignedIn },
     () => '',
   );
-  await new Promise<void>((resolve) => {
-    const off = doc.subscribe((e) => e.type === 'status' && e.status === 'live' && (off(), resolve()));
-  });
+  await doc.until(() => doc.status === 'live', 'the document live');
   let state = doc.state();
   const t0 = performance.now();
   for (let i = 0; i < edits; i++) {

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { LiveEvent } from '@tessera/sdk/client';
 import { Agent, signUp } from '../agent.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import { YLiveDocument } from '../../extensions/collab/src/client/live-doc.ts';
@@ -64,18 +63,6 @@ function live(agent: Agent, start: Canvas = initial, base = studio.url) {
   open.push(d);
   return d;
 }
-function until<T extends object>(d: YLiveDocument<T>, check: () => boolean, what: string): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), 15_000);
-    const off = d.subscribe((_e: LiveEvent<T>) => {
-      if (!check()) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 const titled = (c: Canvas, id: string) => c.nodes.find((n) => n.node_id === id)?.node_param.title;
 const withNode = (c: Canvas, id: string, title: string): Canvas => ({
   ...c,
@@ -88,13 +75,13 @@ const withNode = (c: Canvas, id: string, title: string): Canvas => ({
 describe('a workflow edited together in the studio', () => {
   it('two members converge; the one the collaborators policy leaves out looks on read-only', async () => {
     const a = live(ann);
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const b = live(bob);
-    await until(b, () => b.status === 'live', 'bob live');
+    await b.until(() => b.status === 'live', 'bob live');
     a.set(withNode(a.state(), 'text', 'From Ann'));
-    await until(b, () => titled(b.state(), 'text') === 'From Ann', 'Ann’s node at Bob’s');
+    await b.until(() => titled(b.state(), 'text') === 'From Ann', 'Ann’s node at Bob’s');
     b.set(withNode(b.state(), 'text_bob', 'From Bob'));
-    await until(a, () => titled(a.state(), 'text_bob') === 'From Bob', 'Bob’s node at Ann’s');
+    await a.until(() => titled(a.state(), 'text_bob') === 'From Bob', 'Bob’s node at Ann’s');
     expect(a.peers.map((p) => p.name)).toEqual(['collab-bob']);
 
     // Ann names Bob the workflow's collaborator: Cat, a member but not named, joins read-only.
@@ -107,11 +94,11 @@ describe('a workflow edited together in the studio', () => {
       collaborator_type: 1,
     });
     const c = live(cat);
-    await until(c, () => c.status === 'live' && !!titled(c.state(), 'text_bob'), 'cat sees the canvas');
-    await until(a, () => a.peers.some((p) => p.name === 'collab-cat' && p.readOnly), 'cat shown read-only');
+    await c.until(() => c.status === 'live' && !!titled(c.state(), 'text_bob'), 'cat sees the canvas');
+    await a.until(() => a.peers.some((p) => p.name === 'collab-cat' && p.readOnly), 'cat shown read-only');
     c.set(withNode(c.state(), 'text_cat', 'Not allowed'));
     a.set(withNode(a.state(), 'text_after', 'After'));
-    await until(c, () => !!titled(c.state(), 'text_after'), 'Ann’s later edit at Cat’s');
+    await c.until(() => !!titled(c.state(), 'text_after'), 'Ann’s later edit at Cat’s');
     expect(titled(a.state(), 'text_cat')).toBeUndefined();
     expect(titled(b.state(), 'text_cat')).toBeUndefined();
   });
@@ -137,11 +124,11 @@ describe('a workflow edited together in the studio', () => {
   it('keeps the document across a restart of the studio', async () => {
     for (const d of open.splice(0)) d.close();
     const a = live(ann);
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     a.set(withNode(a.state(), 'kept', 'Kept across a restart'));
     // Bob, still there, has it: the studio has taken it.
     const b = live(bob);
-    await until(b, () => titled(b.state(), 'kept') === 'Kept across a restart', 'bob has it');
+    await b.until(() => titled(b.state(), 'kept') === 'Kept across a restart', 'bob has it');
     // Kept a moment after it was made (updates are gathered for 150 ms): closing lets the last ones in first.
     for (const d of open.splice(0)) d.close();
     const databaseUrl = studio.databaseUrl;
@@ -163,7 +150,7 @@ describe('a workflow edited together in the studio', () => {
     // Opened by one person alone, the document becomes their loaded draft (the saved draft is the truth when alone:
     // the node above was never saved to it).
     const again = live(bob, initial, studio.url);
-    await until(again, () => again.status === 'live', 'bob live again');
+    await again.until(() => again.status === 'live', 'bob live again');
     expect(titled(again.state(), 'kept')).toBeUndefined();
   });
 });

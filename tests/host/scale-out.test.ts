@@ -340,21 +340,15 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
         docs.push(d);
         return d;
       };
-      const until = (d: (typeof docs)[number], check: () => boolean, what = '') =>
-        new Promise<void>((resolve, reject) => {
-          if (check()) return resolve();
-          const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), 15_000);
-          const off = d.subscribe(() => check() && (clearTimeout(timer), off(), resolve()));
-        });
       const onFirst = open(a.agent, studio.url);
-      await until(onFirst, () => onFirst.status === 'live', 'the first live');
+      await onFirst.until(() => onFirst.status === 'live', 'the first live');
       const onSecond = open(b.agent, second.url);
-      await until(onSecond, () => onSecond.status === 'live', 'the second live');
-      await until(onFirst, () => onFirst.peers.some((p) => p.name === 'relay-bob'), 'bob at the first');
+      await onSecond.until(() => onSecond.status === 'live', 'the second live');
+      await onFirst.until(() => onFirst.peers.some((p) => p.name === 'relay-bob'), 'bob at the first');
       onFirst.set({ nodes: [{ node_id: 'a', title: 'From the first process' }] });
-      await until(onSecond, () => onSecond.state().nodes.some((n) => n.node_id === 'a'), 'a at the second');
+      await onSecond.until(() => onSecond.state().nodes.some((n) => n.node_id === 'a'), 'a at the second');
       onSecond.set({ nodes: [...onSecond.state().nodes, { node_id: 'b', title: 'From the second' }] });
-      await until(onFirst, () => onFirst.state().nodes.length === 2, 'both at the first');
+      await onFirst.until(() => onFirst.state().nodes.length === 2, 'both at the first');
       expect(
         onFirst
           .state()

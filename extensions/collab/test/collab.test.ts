@@ -6,7 +6,7 @@ import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testin
 import { ResourceKinds, ServerRequestInterceptors, type ServerContext } from '@tessera/sdk/server';
 import { MemberRemoved } from '@tessera/ext-spaces/shared';
 import { ApiError, ErrorCode } from '@tessera/sdk';
-import type { LiveEvent, LiveShape } from '@tessera/sdk/client';
+import type { LiveShape } from '@tessera/sdk/client';
 import collab from '../src/server/index.ts';
 import { YLiveDocument } from '../src/client/live-doc.ts';
 import { UpdateStore } from '../src/server/store.ts';
@@ -69,19 +69,6 @@ function live(user: string, id: string, initial: Canvas = { nodes: [] }) {
   open.push(d);
   return d;
 }
-/** Resolves once `check` holds, checked at each of the document's events (10 s at most). */
-function until<T extends object>(d: YLiveDocument<T>, check: () => boolean, what: string): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), 10_000);
-    const off = d.subscribe((_e: LiveEvent<T>) => {
-      if (!check()) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 const titles = (c: Canvas) => Object.fromEntries(c.nodes.map((n) => [n.node_id, `${n.title}@${n.x}`]));
 /** The refusal before the upgrade: status and JSON body. */
 function refused(url: string, user: string): Promise<{ status: number; body: { code: number; msg: string } }> {
@@ -99,14 +86,14 @@ function refused(url: string, user: string): Promise<{ status: number; body: { c
 describe('editing together over the collab socket', () => {
   it('two members see each other and each other’s edits, converging', async () => {
     const a = live('ann', 'w1', { nodes: [{ node_id: 'start', title: 'Start', x: 0 }] });
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const b = live('bob', 'w1', { nodes: [] });
-    await until(b, () => b.status === 'live' && b.state().nodes.length === 1, 'bob to get ann’s canvas');
-    await until(a, () => a.peers.some((p) => p.userId === 'bob'), 'ann to see bob');
+    await b.until(() => b.status === 'live' && b.state().nodes.length === 1, 'bob to get ann’s canvas');
+    await a.until(() => a.peers.some((p) => p.userId === 'bob'), 'ann to see bob');
     expect(b.peers.map((p) => [p.userId, p.name, p.color])).toEqual([['ann', 'ann', 'c-ann']]);
 
     b.setPresence({ selection: ['start'], cursor: { x: 10, y: 20 } });
-    await until(a, () => a.peers[0]?.cursor?.x === 10, 'bob’s pointer');
+    await a.until(() => a.peers[0]?.cursor?.x === 10, 'bob’s pointer');
     expect(a.peers[0].selection).toEqual(['start']);
 
     // At the same moment: ann renames the node, bob moves it and adds one.
@@ -118,43 +105,43 @@ describe('editing together over the collab socket', () => {
       ],
     });
     const want = { start: 'Begin@120', llm: 'LLM@300' };
-    await until(a, () => JSON.stringify(titles(a.state())) === JSON.stringify(want), 'ann converged');
-    await until(b, () => JSON.stringify(titles(b.state())) === JSON.stringify(want), 'bob converged');
+    await a.until(() => JSON.stringify(titles(a.state())) === JSON.stringify(want), 'ann converged');
+    await b.until(() => JSON.stringify(titles(b.state())) === JSON.stringify(want), 'bob converged');
   });
 
   it('undo takes back only one’s own change', async () => {
     const a = live('ann', 'w3', { nodes: [{ node_id: 'n', title: 'N', x: 0 }] });
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const b = live('bob', 'w3');
-    await until(b, () => b.state().nodes.length === 1, 'bob synced');
+    await b.until(() => b.state().nodes.length === 1, 'bob synced');
     a.set({ nodes: [{ node_id: 'n', title: 'Renamed', x: 0 }] });
-    await until(b, () => b.state().nodes[0].title === 'Renamed', 'rename reached bob');
+    await b.until(() => b.state().nodes[0].title === 'Renamed', 'rename reached bob');
     b.set({ nodes: [{ node_id: 'n', title: 'Renamed', x: 50 }] });
-    await until(a, () => a.state().nodes[0].x === 50, 'move reached ann');
+    await a.until(() => a.state().nodes[0].x === 50, 'move reached ann');
     expect(a.undo()).toBe(true);
-    await until(b, () => b.state().nodes[0].title === 'N', 'undo reached bob');
+    await b.until(() => b.state().nodes[0].title === 'N', 'undo reached bob');
     expect(b.state().nodes[0].x).toBe(50);
   });
 
   it('a member offline keeps editing; both sides merge when the connection returns', async () => {
     const a = live('ann', 'w4', { nodes: [{ node_id: 'x', title: 'X', x: 0 }] });
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const b = live('bob', 'w4');
-    await until(b, () => b.state().nodes.length === 1, 'bob synced');
+    await b.until(() => b.state().nodes.length === 1, 'bob synced');
     b.disconnect();
-    await until(b, () => b.status === 'offline', 'bob offline');
+    await b.until(() => b.status === 'offline', 'bob offline');
     b.set({ nodes: [...b.state().nodes, { node_id: 'offline', title: 'Made offline', x: 5 }] });
     a.set({ nodes: [{ node_id: 'x', title: 'X2', x: 0 }] });
     b.connect();
     const want = { x: 'X2@0', offline: 'Made offline@5' };
-    await until(b, () => JSON.stringify(titles(b.state())) === JSON.stringify(want), 'bob merged');
-    await until(a, () => JSON.stringify(titles(a.state())) === JSON.stringify(want), 'ann merged');
+    await b.until(() => JSON.stringify(titles(b.state())) === JSON.stringify(want), 'bob merged');
+    await a.until(() => JSON.stringify(titles(a.state())) === JSON.stringify(want), 'ann merged');
     expect(b.status).toBe('live');
   });
 
   it('keeps the document as updates: merged into one row, readable after everyone left', async () => {
     const a = live('ann', 'w5', { nodes: [] });
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     for (let i = 0; i < 30; i++) a.set({ nodes: [{ node_id: 'n', title: `T${i}`, x: i }] });
     const store = new UpdateStore(
       () => t.server.database.db,
@@ -177,31 +164,31 @@ describe('editing together over the collab socket', () => {
   it('when nobody else has it open, the draft as loaded is what the document becomes', async () => {
     for (const d of open.splice(0)) d.close();
     const first = live('ann', 'w5', { nodes: [{ node_id: 'n', title: 'From the saved draft', x: 0 }] });
-    await until(first, () => first.status === 'live', 'live');
+    await first.until(() => first.status === 'live', 'live');
     expect(first.state().nodes).toEqual([{ node_id: 'n', title: 'From the saved draft', x: 0 }]);
   });
 
   it('a member the change policy refuses sees the edits, but theirs are not applied', async () => {
     const a = live('ann', 'w1', { nodes: [{ node_id: 'r', title: 'R', x: 0 }] });
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const d = live('dan', 'w1');
-    await until(d, () => d.status === 'live' && d.state().nodes.length > 0, 'dan synced');
-    await until(a, () => a.peers.some((p) => p.userId === 'dan' && p.readOnly), 'dan shown read-only');
+    await d.until(() => d.status === 'live' && d.state().nodes.length > 0, 'dan synced');
+    await a.until(() => a.peers.some((p) => p.userId === 'dan' && p.readOnly), 'dan shown read-only');
     d.set({ nodes: [{ node_id: 'dan', title: 'Not allowed', x: 0 }] });
     a.set({ nodes: [...a.state().nodes, { node_id: 'after', title: 'After', x: 1 }] });
-    await until(d, () => d.state().nodes.some((n) => n.node_id === 'after'), 'ann’s edit reached dan');
+    await d.until(() => d.state().nodes.some((n) => n.node_id === 'after'), 'ann’s edit reached dan');
     expect(a.state().nodes.some((n) => n.node_id === 'dan')).toBe(false);
   });
 
   it('lets go of a member removed from the space at once; the others stay', async () => {
     const a = live('ann', 'w1', { nodes: [{ node_id: 'r', title: 'R', x: 0 }] });
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const b = live('bob', 'w1');
-    await until(b, () => b.status === 'live', 'bob live');
-    await until(a, () => a.peers.some((p) => p.userId === 'bob'), 'ann sees bob');
+    await b.until(() => b.status === 'live', 'bob live');
+    await a.until(() => a.peers.some((p) => p.userId === 'bob'), 'ann sees bob');
     stub.emit(MemberRemoved, { space_id: 's1', user_id: 'bob' });
-    await until(b, () => b.status === 'closed', 'bob let go');
-    await until(a, () => !a.peers.some((p) => p.userId === 'bob'), 'bob gone from ann’s');
+    await b.until(() => b.status === 'closed', 'bob let go');
+    await a.until(() => !a.peers.some((p) => p.userId === 'bob'), 'bob gone from ann’s');
     expect(a.status).toBe('live');
   });
 
@@ -225,20 +212,20 @@ describe('editing together over the collab socket', () => {
 
   it('a member cannot show as someone else, nor speak for another’s tab; garbage closes only that connection', async () => {
     const a = live('ann', 'w1');
-    await until(a, () => a.status === 'live', 'ann live');
+    await a.until(() => a.status === 'live', 'ann live');
     const { encoding } = await import('./wire.ts');
     const ws = new (as('bob'))(`${base}/api/collab/sync?doc=workflow:w1`);
     await new Promise((r) => ws.once('open', r));
     ws.send(encoding.awareness(4242, 1, { user: { id: 'ann', name: 'Ann (fake)' }, selection: [] }));
-    await until(a, () => a.peers.some((p) => p.clientId === 4242), 'the forged presence');
+    await a.until(() => a.peers.some((p) => p.clientId === 4242), 'the forged presence');
     const forged = a.peers.find((p) => p.clientId === 4242)!;
     expect([forged.userId, forged.name]).toEqual(['bob', 'bob']);
     // What it says of ann's own tab is dropped: others still see ann as ann.
     const c = live('cat2', 'w1');
-    await until(c, () => c.peers.some((p) => p.clientId === a.doc.clientID), 'the observer to see ann');
+    await c.until(() => c.peers.some((p) => p.clientId === a.doc.clientID), 'the observer to see ann');
     ws.send(encoding.awareness(a.doc.clientID, 99, { user: { id: 'bob', name: 'Not ann' }, selection: ['x'] }));
     ws.send(encoding.awareness(4243, 1, { selection: [] }));
-    await until(c, () => c.peers.some((p) => p.clientId === 4243), 'the later message');
+    await c.until(() => c.peers.some((p) => p.clientId === 4243), 'the later message');
     expect(c.peers.find((p) => p.clientId === a.doc.clientID)).toMatchObject({ userId: 'ann', selection: [] });
     expect(ws.readyState).toBe(WebSocket.OPEN);
     const junk = new (as('bob'))(`${base}/api/collab/sync?doc=workflow:w1`);
@@ -248,7 +235,7 @@ describe('editing together over the collab socket', () => {
     expect(await junkClosed).toBe(4400);
     // ann's connection is untouched.
     a.set({ nodes: [...a.state().nodes, { node_id: 'still', title: 'Still here', x: 0 }] });
-    await until(c, () => c.state().nodes.some((n) => n.node_id === 'still'), 'ann’s edit after the junk');
+    await c.until(() => c.state().nodes.some((n) => n.node_id === 'still'), 'ann’s edit after the junk');
     expect(a.status).toBe('live');
     ws.close();
   });

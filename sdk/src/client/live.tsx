@@ -147,6 +147,21 @@ export function useLiveDocument<T>(
 }
 
 /**
+ * Keeps `revision` (the draft's revision this tab saves from) at the highest one saved from the live document, so that
+ * the tab that takes over saving for everyone saves from the right one (`setShared('revision', n)` after each save).
+ */
+export function useSharedRevision(doc: LiveDocument<unknown> | undefined, revision: { current: number }): void {
+  useEffect(
+    () =>
+      doc?.subscribe((e) => {
+        if (e.type === 'shared' && e.key === 'revision' && typeof e.value === 'number' && e.value > revision.current)
+          revision.current = e.value;
+      }),
+    [doc, revision],
+  );
+}
+
+/**
  * Whether a revision of the draft was saved from the live document (by whichever tab saved for everyone): true once
  * its shared `revision` reaches `revision` (it may arrive a moment after the save's answer), false after `waitMs`.
  * A save refused for an older draft then retries over it; a revision saved elsewhere is a real conflict.

@@ -139,6 +139,23 @@ export class YLiveDocument<T extends object> implements LiveDocument<T> {
     }, CURSOR_EVERY_MS);
   }
 
+  /**
+   * Resolves once `check` holds, checked now and at each of the document's events (a state, the status, the peers);
+   * rejects after `timeoutMs` naming `what` (tests, benchmarks, tools that script a live document).
+   */
+  until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => (off(), reject(new Error(`timed out waiting for ${what}`))), timeoutMs);
+      const off = this.subscribe(() => {
+        if (!check()) return;
+        clearTimeout(timer);
+        off();
+        resolve();
+      });
+    });
+  }
+
   subscribe(listener: (event: LiveEvent<T>) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

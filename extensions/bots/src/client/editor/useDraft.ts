@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { EndpointOutput, MergeChoice } from '@tessera/sdk/client';
-import { savedTogether, useApi, useLiveDocument } from '@tessera/sdk/client';
+import { savedTogether, useApi, useLiveDocument, useSharedRevision } from '@tessera/sdk/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BotConfig, BotInfo } from '../api.ts';
 import { BOT_SHAPE, liveBot, type LiveBot } from './live.tsx';
@@ -63,14 +63,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   saverRef.current = live.saver;
   const sharedRef = useRef(false);
   sharedRef.current = live.status === 'live' || live.status === 'offline';
-  useEffect(
-    () =>
-      live.doc?.subscribe((e) => {
-        if (e.type === 'shared' && e.key === 'revision' && typeof e.value === 'number' && e.value > revision.current)
-          revision.current = e.value;
-      }),
-    [live.doc],
-  );
+  useSharedRevision(live.doc, revision);
 
   const save = useCallback((): Promise<void> => {
     clearTimeout(timer.current);

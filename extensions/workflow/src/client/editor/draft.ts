@@ -3,7 +3,7 @@
 // pending; edited together (a live document), the others' edits shown, undo of one's own, one tab saving.
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
-import { savedTogether, toast, useApi, type MergeConflict } from '@tessera/sdk/client';
+import { savedTogether, toast, useApi, useSharedRevision, type MergeConflict } from '@tessera/sdk/client';
 import type { Canvas } from '@tessera/workflow-sdk';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -123,14 +123,7 @@ export function useCanvasDraft({
   saverRef.current = live.saver;
   // The revision the saving tab last saved; and when this tab takes over the saving (the one saving left), it saves
   // what it holds.
-  useEffect(
-    () =>
-      live.doc?.subscribe((e) => {
-        if (e.type === 'shared' && e.key === 'revision' && typeof e.value === 'number' && e.value > revision.current)
-          revision.current = e.value;
-      }),
-    [live.doc],
-  );
+  useSharedRevision(live.doc, revision);
   const wasSaver = useRef(true);
   useEffect(() => {
     if (live.saver && !wasSaver.current) markDirty();
