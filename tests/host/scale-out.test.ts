@@ -342,19 +342,25 @@ describe.runIf(!!redis)('async runs on a shared queue, executed by a worker proc
       };
       const onFirst = open(a.agent, studio.url);
       await onFirst.until(() => onFirst.status === 'live', 'the first live');
+      // Made before the second joins, in the other process: the second, not alone, gets it (and does not undo it
+      // with the draft it loaded).
+      onFirst.set({ nodes: [{ node_id: 'early', title: 'Before the second came' }] });
       const onSecond = open(b.agent, second.url);
       await onSecond.until(() => onSecond.status === 'live', 'the second live');
+      await onSecond.until(() => onSecond.state().nodes.some((n) => n.node_id === 'early'), 'early at the second');
+      expect(onFirst.state().nodes.map((n) => n.node_id)).toEqual(['early']);
       await onFirst.until(() => onFirst.peers.some((p) => p.name === 'relay-bob'), 'bob at the first');
       onFirst.set({ nodes: [{ node_id: 'a', title: 'From the first process' }] });
       await onSecond.until(() => onSecond.state().nodes.some((n) => n.node_id === 'a'), 'a at the second');
       onSecond.set({ nodes: [...onSecond.state().nodes, { node_id: 'b', title: 'From the second' }] });
       await onFirst.until(() => onFirst.state().nodes.length === 2, 'both at the first');
-      expect(
-        onFirst
-          .state()
-          .nodes.map((n) => n.title)
-          .sort(),
-      ).toEqual(['From the first process', 'From the second']);
+      for (const d of [onFirst, onSecond])
+        expect(
+          d
+            .state()
+            .nodes.map((n) => n.title)
+            .sort(),
+        ).toEqual(['From the first process', 'From the second']);
     } finally {
       for (const d of docs) d.close();
       await second.close();

@@ -161,6 +161,31 @@ describe('a canvas kept in a shared document', () => {
     check(m1);
   });
 
+  it('two tabs that seed the document at once and edit before they meet lose nothing, whichever id wins', () => {
+    for (let i = 0; i < 20; i++) {
+      const d1 = new Y.Doc();
+      const d2 = new Y.Doc();
+      const b1 = new JsonBinding<Canvas & { config?: Record<string, unknown> }>(d1, shape);
+      const b2 = new JsonBinding<Canvas & { config?: Record<string, unknown> }>(d2, shape);
+      // Both alone at their first sync: each writes the draft it loaded, then edits.
+      b1.write({ ...base, config: { a: 1 } });
+      b2.write({ ...base, config: { a: 1 } });
+      b1.write({ ...b1.read(), nodes: [...b1.read().nodes, node('one')], config: { a: 1, b: 2 } });
+      b2.write({ ...b2.read(), nodes: [...b2.read().nodes, node('two')], config: { a: 1, c: 3 } });
+      Y.applyUpdate(d2, Y.encodeStateAsUpdate(d1));
+      Y.applyUpdate(d1, Y.encodeStateAsUpdate(d2));
+      for (const b of [b1, b2]) {
+        expect(
+          b
+            .read()
+            .nodes.map((n) => n.node_id)
+            .sort(),
+        ).toEqual(['a', 'b', 'c', 'one', 'two']);
+        expect(b.read().config).toEqual({ a: 1, b: 2, c: 3 });
+      }
+    }
+  });
+
   it('texts typed in together merge character by character: both people keep what they typed', () => {
     const textShape: Shape = { ...shape, texts: ['title', 'prompt'] };
     const d1 = new Y.Doc();

@@ -10,6 +10,7 @@ import type { LiveShape } from '@tessera/sdk/client';
 import collab from '../src/server/index.ts';
 import { YLiveDocument } from '../src/client/live-doc.ts';
 import { UpdateStore } from '../src/server/store.ts';
+import { JsonBinding } from '../src/shared/binding.ts';
 
 // The collab extension alone, with a stand-in 'workflow' kind (w1 in space s1, w2 in s2) and a change policy that
 // refuses dan: real WebSockets on loopback, the y-websocket provider as the studio's pages use it.
@@ -151,7 +152,7 @@ describe('editing together over the collab socket', () => {
       const saved = await store.load('workflow:w5');
       const d = new Y.Doc();
       if (saved) Y.applyUpdate(d, saved);
-      return (d.getMap('state').toJSON() as { nodes?: Record<string, { title: string }> }).nodes?.n?.title;
+      return new JsonBinding<Canvas>(d, shape).read().nodes?.find((n) => n.node_id === 'n')?.title;
     };
     await expect.poll(stored, { timeout: 10_000, interval: 50 }).toBe('T29');
     const before = await store.count('workflow:w5');

@@ -46,14 +46,17 @@ export class YLiveDocument<T extends object> implements LiveDocument<T> {
   constructor(options: LiveOpenOptions<T>, connection: Connection, colorOf: (userId: string) => string) {
     this.#local = options.initial;
     this.#colorOf = colorOf;
-    this.#binding = new JsonBinding<T>(this.doc, options.shape);
+    // Every shared type the state lives in is in the undo manager's scope as it is opened.
+    this.#binding = new JsonBinding<T>(this.doc, options.shape, (type) => this.#undo.addToScope(type));
     this.#meta = this.doc.getMap('meta');
     this.#meta.observe((e) => {
       for (const key of e.keysChanged) this.#emit({ type: 'shared', key, value: this.#meta.get(key) });
     });
-    this.#undo = new Y.UndoManager(this.#binding.root, { trackedOrigins: new Set([LOCAL]), captureTimeout: 600 });
-    this.#binding.root.observeDeep((_events, tr) => {
+    this.#undo = new Y.UndoManager(this.#binding.types, { trackedOrigins: new Set([LOCAL]), captureTimeout: 600 });
+    // After each change of the state that this person did not make here (the others', an undo): the state, once.
+    this.doc.on('afterTransaction', (tr: Y.Transaction) => {
       if (!this.#seeded || tr.origin === LOCAL || tr.origin === SEED) return;
+      if (![...tr.changedParentTypes.keys()].some((t) => t !== (this.#meta as Y.AbstractType<any>))) return;
       this.#emit({ type: 'state', state: this.#binding.read(), origin: tr.origin === this.#undo ? 'undo' : 'remote' });
     });
     this.#provider = new WebsocketProvider(connection.url, 'sync', this.doc, {

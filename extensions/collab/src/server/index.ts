@@ -50,6 +50,7 @@ export default defineExtension({
               ),
               broadcast: ctx.service(BroadcastService),
               processId: ctx.host.newId(),
+              distributed: ctx.host.distributed,
               report: (e, detail) => ctx.report(e, detail),
             }),
         )

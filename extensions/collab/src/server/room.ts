@@ -41,13 +41,20 @@ interface Relay {
   awareness?: string;
   /** A process that just opened the document asks the others for what it lacks: its state vector. */
   ask?: string;
+  /** The answer to an ask (what the asker lacked, and who is there). */
+  answer?: boolean;
 }
+
+/** How long a process that opens a document waits for the others' answers before its first member joins. */
+const ANSWER_WAIT_MS = 250;
 
 export interface RoomDeps {
   store: UpdateStore;
   broadcast: Broadcast;
   /** This process's id: what it relayed comes back to it in-process and is skipped. */
   processId: string;
+  /** Other processes may have the document open (REDIS_URL): their answers are waited for at open. */
+  distributed: boolean;
   report: (error: unknown, detail?: Record<string, unknown>) => void;
 }
 
@@ -62,6 +69,7 @@ export class Room {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #writing: Promise<void> = Promise.resolve();
   #rowsSinceCompact = 0;
+  #answered: (() => void) | undefined;
 
   constructor(name: string, deps: RoomDeps) {
     this.name = name;
@@ -78,11 +86,19 @@ export class Room {
     await this.#subscription.ready;
     const saved = await this.#deps.store.load(this.name);
     if (saved) Y.applyUpdate(this.doc, saved, 'load');
-    // Other processes may hold edits not yet kept, and the presence of their members: ask them.
+    if (!this.#deps.distributed) return;
+    // Other processes may hold edits not yet kept, and the presence of their members: ask them, and wait a moment for
+    // an answer, so that the first member does not take the document for one nobody else has open.
+    const answered = new Promise<void>((resolve) => {
+      this.#answered = resolve;
+      setTimeout(resolve, ANSWER_WAIT_MS).unref?.();
+    });
     this.#deps.broadcast.publish(`collab:${this.name}`, {
       from: this.#deps.processId,
       ask: Buffer.from(Y.encodeStateVector(this.doc)).toString('base64'),
     } satisfies Relay);
+    await answered;
+    this.#answered = undefined;
   }
 
   get size(): number {
@@ -239,6 +255,7 @@ export class Room {
     const states = [...this.awareness.getStates().keys()];
     this.#deps.broadcast.publish(`collab:${this.name}`, {
       from: this.#deps.processId,
+      answer: true,
       update: Buffer.from(Y.encodeStateAsUpdate(this.doc, stateVector)).toString('base64'),
       ...(states.length
         ? { awareness: Buffer.from(awarenessProtocol.encodeAwarenessUpdate(this.awareness, states)).toString('base64') }
@@ -265,6 +282,7 @@ export class Room {
       if (m.update) Y.applyUpdate(this.doc, Buffer.from(m.update, 'base64'), 'relay');
       if (m.awareness)
         awarenessProtocol.applyAwarenessUpdate(this.awareness, Buffer.from(m.awareness, 'base64'), 'relay');
+      if (m.answer) this.#answered?.();
     } catch (e) {
       this.#deps.report(e, { doc: this.name });
     }

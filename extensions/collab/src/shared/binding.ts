@@ -1,8 +1,11 @@
 // A JSON state kept in a Yjs document so that people's edits merge: the state's top-level keys in one map; arrays named
 // as collections kept as maps by their items' keys; objects as nested maps `depth` levels deep, values below replaced
-// whole. Writing diffs the new state against the document (only what changed becomes an operation; items whose
-// object is the one last written or read are skipped unread). Reading after others' changes rebuilds only the items
-// they touched: the others keep their objects, so an editor's memoized views of them stay.
+// whole; strings under text keys as Y.Text. A top-level collection or object lives in a top-level shared type of its
+// own (`state.<key>`): Yjs names those, so two tabs that write the same key at once (both seeding the document) share
+// one map instead of each making its own, of which only one would survive with what was written into it. Writing
+// diffs the new state against the document (only what changed becomes an operation; items whose object is the one
+// last written or read are skipped unread). Reading after others' changes rebuilds only the items they touched: the
+// others keep their objects, so an editor's memoized views of them stay.
 import * as Y from 'yjs';
 
 export interface Shape {
@@ -14,11 +17,18 @@ export interface Shape {
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
+/** In the root map, where a key's value lives in its own top-level map. */
+const SHARED = '\u0000shared';
+
 export class JsonBinding<T extends object> {
   readonly root: Y.Map<unknown>;
+  readonly #doc: Y.Doc;
   readonly #collections: Record<string, ((item: any) => string) | undefined>;
   readonly #depth: number;
   readonly #texts: ReadonlySet<string>;
+  /** The top-level maps of collections and objects, observed once opened; told to `onType` (an undo manager). */
+  readonly #tops = new Map<string, Y.Map<unknown>>();
+  readonly #onType: (type: Y.AbstractType<any>) => void;
   /** Each collection's items as last written or read, by key, and their order. */
   readonly #items = new Map<string, Map<string, object>>();
   readonly #order = new Map<string, string[]>();
@@ -30,14 +40,19 @@ export class JsonBinding<T extends object> {
   #state: T | undefined;
   #writing = false;
 
-  constructor(doc: Y.Doc, shape: Shape) {
+  constructor(doc: Y.Doc, shape: Shape, onType: (type: Y.AbstractType<any>) => void = () => {}) {
+    this.#doc = doc;
     this.root = doc.getMap('state');
+    this.#onType = onType;
     this.#collections = shape.collections ?? {};
     this.#depth = shape.depth ?? 2;
     this.#texts = new Set(shape.texts ?? []);
-    this.root.observeDeep((events) => {
+    this.root.observe((e) => {
       if (this.#writing) return;
-      for (const e of events) this.#mark(e);
+      for (const key of e.keysChanged) {
+        this.#dirtyFields.add(key);
+        this.#items.delete(key);
+      }
     });
   }
 
@@ -45,15 +60,19 @@ export class JsonBinding<T extends object> {
     return this.root.size === 0;
   }
 
+  /** The shared types the state lives in (the root and the top-level maps opened so far). */
+  get types(): Y.AbstractType<any>[] {
+    return [this.root, ...this.#tops.values()];
+  }
+
   /**
    * Writes the state; only differences become operations, in one transaction with `origin` (an undo manager tracks
    * the origins of a person's own edits).
    */
   write(next: T, origin: unknown = null): void {
-    const doc = this.root.doc!;
     this.#writing = true;
     try {
-      doc.transact(() => this.#write(next), origin);
+      this.#doc.transact(() => this.#write(next), origin);
     } finally {
       this.#writing = false;
     }
@@ -62,13 +81,21 @@ export class JsonBinding<T extends object> {
 
   #write(next: T): void {
     const rec = next as Record<string, unknown>;
-    for (const key of this.root.keys()) if (rec[key] === undefined) this.root.delete(key);
+    for (const key of this.root.keys())
+      if (rec[key] === undefined) {
+        if (this.root.get(key) === SHARED) clear(this.#top(key));
+        this.root.delete(key);
+      }
     for (const [key, value] of Object.entries(rec)) {
       if (value === undefined) continue;
       const keyOf = this.#collections[key];
+      const shared = (keyOf && Array.isArray(value)) || (this.#depth > 0 && isPlainObject(value));
+      if (!shared && this.root.get(key) === SHARED) clear(this.#top(key));
+      if (shared && this.root.get(key) !== SHARED) this.root.set(key, SHARED);
       if (keyOf && Array.isArray(value)) this.#writeCollection(key, value as object[], keyOf);
       else if (this.#fields.get(key) !== value) {
-        writeValue(this.root, key, value, this.#depth, this.#texts);
+        if (shared) writeFields(this.#top(key), value as Record<string, unknown>, this.#depth - 1, this.#texts);
+        else writeValue(this.root, key, value, 0, this.#texts);
         this.#fields.set(key, value);
       }
     }
@@ -79,11 +106,10 @@ export class JsonBinding<T extends object> {
     if (this.#state && !this.#dirtyFields.size && !this.#dirtyItems.size) return this.#state;
     const out: Record<string, unknown> = {};
     for (const key of this.root.keys()) {
-      const keyOf = this.#collections[key];
       const value = this.root.get(key);
-      if (keyOf && value instanceof Y.Map) out[key] = this.#readCollection(key, value);
+      if (value === SHARED && this.#collections[key]) out[key] = this.#readCollection(key, this.#top(key));
       else if (this.#dirtyFields.has(key) || !this.#fields.has(key) || !this.#state) {
-        const json = toJson(value);
+        const json = value === SHARED ? (this.#top(key).toJSON() as Json) : toJson(value);
         this.#fields.set(key, json);
         out[key] = json;
       } else out[key] = this.#fields.get(key);
@@ -94,14 +120,30 @@ export class JsonBinding<T extends object> {
     return this.#state;
   }
 
+  /** A top-level key's own map, observed from the first time it is opened. */
+  #top(key: string): Y.Map<unknown> {
+    let map = this.#tops.get(key);
+    if (map) return map;
+    map = this.#doc.getMap(`state.${key}`);
+    this.#tops.set(key, map);
+    const collection = !!this.#collections[key];
+    map.observeDeep((events) => {
+      if (this.#writing) return;
+      if (!collection) return void this.#dirtyFields.add(key);
+      const set = this.#dirtyItems.get(key) ?? new Set<string>();
+      for (const e of events) {
+        const [item] = e.path;
+        if (item === undefined) for (const k of (e as Y.YMapEvent<unknown>).keysChanged) set.add(k);
+        else set.add(String(item));
+      }
+      this.#dirtyItems.set(key, set);
+    });
+    this.#onType(map);
+    return map;
+  }
+
   #writeCollection(key: string, list: object[], keyOf: (item: any) => string): void {
-    let map = this.root.get(key);
-    if (!(map instanceof Y.Map)) {
-      map = new Y.Map();
-      this.root.set(key, map);
-      this.#items.delete(key);
-    }
-    const ymap = map as Y.Map<unknown>;
+    const ymap = this.#top(key);
     const known = this.#items.get(key) ?? new Map<string, object>();
     const now = new Map<string, object>();
     for (const item of list) {
@@ -131,22 +173,17 @@ export class JsonBinding<T extends object> {
     this.#order.set(key, order);
     return order.map((id) => next.get(id)!);
   }
+}
 
-  /** Notes what an event from elsewhere touched: an item of a collection, or a top-level key. */
-  #mark(e: Y.YEvent<any>): void {
-    const [top, item] = e.path;
-    if (top === undefined) {
-      for (const key of (e as Y.YMapEvent<unknown>).keysChanged) {
-        this.#dirtyFields.add(key);
-        this.#items.delete(key);
-      }
-    } else if (this.#collections[top as string]) {
-      const set = this.#dirtyItems.get(top as string) ?? new Set<string>();
-      if (item === undefined) for (const k of (e as Y.YMapEvent<unknown>).keysChanged) set.add(k);
-      else set.add(String(item));
-      this.#dirtyItems.set(top as string, set);
-    } else this.#dirtyFields.add(String(top));
-  }
+/** Empties a map (a top-level key that no longer holds an object or a collection). */
+function clear(map: Y.Map<unknown>): void {
+  for (const k of map.keys()) map.delete(k);
+}
+
+/** An object's fields into a map: those gone deleted, the others written (`depth` levels of nested maps below). */
+function writeFields(map: Y.Map<unknown>, obj: Record<string, unknown>, depth: number, texts: ReadonlySet<string>) {
+  for (const k of map.keys()) if (obj[k] === undefined) map.delete(k);
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) writeValue(map, k, v, depth, texts);
 }
 
 /**
@@ -161,10 +198,7 @@ function writeValue(map: Y.Map<unknown>, key: string, value: unknown, depth: num
       child = new Y.Map();
       map.set(key, child);
     }
-    const ychild = child as Y.Map<unknown>;
-    const obj = value;
-    for (const k of ychild.keys()) if (obj[k] === undefined) ychild.delete(k);
-    for (const [k, v] of Object.entries(obj)) if (v !== undefined) writeValue(ychild, k, v, depth - 1, texts);
+    writeFields(child as Y.Map<unknown>, value, depth - 1, texts);
     return;
   }
   const current = map.get(key);
