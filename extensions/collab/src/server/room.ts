@@ -46,7 +46,7 @@ interface Relay {
 }
 
 /** How long a process that opens a document waits for the others' answers before its first member joins. */
-const ANSWER_WAIT_MS = 250;
+const ANSWER_WAIT_MS = 1000;
 
 export interface RoomDeps {
   store: UpdateStore;
