@@ -186,6 +186,24 @@ describe('a canvas kept in a shared document', () => {
     }
   });
 
+  it('a top-level text (a bot description) seeded by two tabs at once merges, and its edits are read', () => {
+    type Bot = { name: string; description: string };
+    const botShape: Shape = { depth: 2, texts: ['description'] };
+    const d1 = new Y.Doc();
+    const d2 = new Y.Doc();
+    const b1 = new JsonBinding<Bot>(d1, botShape);
+    const b2 = new JsonBinding<Bot>(d2, botShape);
+    b1.write({ name: 'Helper', description: '' });
+    b2.write({ name: 'Helper', description: '' });
+    b1.write({ name: 'Helper', description: 'Answers' });
+    Y.applyUpdate(d2, Y.encodeStateAsUpdate(d1));
+    Y.applyUpdate(d1, Y.encodeStateAsUpdate(d2));
+    expect(b2.read().description).toBe('Answers');
+    b2.write({ ...b2.read(), description: 'Answers questions' });
+    Y.applyUpdate(d1, Y.encodeStateAsUpdate(d2, Y.encodeStateVector(d1)));
+    expect(b1.read()).toEqual({ name: 'Helper', description: 'Answers questions' });
+  });
+
   it('texts typed in together merge character by character: both people keep what they typed', () => {
     const textShape: Shape = { ...shape, texts: ['title', 'prompt'] };
     const d1 = new Y.Doc();

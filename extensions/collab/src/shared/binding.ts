@@ -17,8 +17,9 @@ export interface Shape {
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** In the root map, where a key's value lives in its own top-level map. */
+/** In the root map, where a key's value lives in its own top-level map, or its own top-level text. */
 const SHARED = '\u0000shared';
+const TEXT = '\u0000text';
 
 export class JsonBinding<T extends object> {
   readonly root: Y.Map<unknown>;
@@ -28,6 +29,7 @@ export class JsonBinding<T extends object> {
   readonly #texts: ReadonlySet<string>;
   /** The top-level maps of collections and objects, observed once opened; told to `onType` (an undo manager). */
   readonly #tops = new Map<string, Y.Map<unknown>>();
+  readonly #topTexts = new Map<string, Y.Text>();
   readonly #onType: (type: Y.AbstractType<any>) => void;
   /** Each collection's items as last written or read, by key, and their order. */
   readonly #items = new Map<string, Map<string, object>>();
@@ -62,7 +64,7 @@ export class JsonBinding<T extends object> {
 
   /** The shared types the state lives in (the root and the top-level maps opened so far). */
   get types(): Y.AbstractType<any>[] {
-    return [this.root, ...this.#tops.values()];
+    return [this.root, ...this.#tops.values(), ...this.#topTexts.values()];
   }
 
   /**
@@ -84,12 +86,21 @@ export class JsonBinding<T extends object> {
     for (const key of this.root.keys())
       if (rec[key] === undefined) {
         if (this.root.get(key) === SHARED) clear(this.#top(key));
+        if (this.root.get(key) === TEXT) editText(this.#topText(key), '');
         this.root.delete(key);
       }
     for (const [key, value] of Object.entries(rec)) {
       if (value === undefined) continue;
       const keyOf = this.#collections[key];
       const shared = (keyOf && Array.isArray(value)) || (this.#depth > 0 && isPlainObject(value));
+      const text = typeof value === 'string' && this.#texts.has(key);
+      if (!text && this.root.get(key) === TEXT) editText(this.#topText(key), '');
+      if (text) {
+        if (this.root.get(key) !== TEXT) this.root.set(key, TEXT);
+        if (this.#fields.get(key) !== value) editText(this.#topText(key), value);
+        this.#fields.set(key, value);
+        continue;
+      }
       if (!shared && this.root.get(key) === SHARED) clear(this.#top(key));
       if (shared && this.root.get(key) !== SHARED) this.root.set(key, SHARED);
       if (keyOf && Array.isArray(value)) this.#writeCollection(key, value as object[], keyOf);
@@ -109,7 +120,12 @@ export class JsonBinding<T extends object> {
       const value = this.root.get(key);
       if (value === SHARED && this.#collections[key]) out[key] = this.#readCollection(key, this.#top(key));
       else if (this.#dirtyFields.has(key) || !this.#fields.has(key) || !this.#state) {
-        const json = value === SHARED ? (this.#top(key).toJSON() as Json) : toJson(value);
+        const json =
+          value === SHARED
+            ? (this.#top(key).toJSON() as Json)
+            : value === TEXT
+              ? this.#topText(key).toString()
+              : toJson(value);
         this.#fields.set(key, json);
         out[key] = json;
       } else out[key] = this.#fields.get(key);
@@ -140,6 +156,19 @@ export class JsonBinding<T extends object> {
     });
     this.#onType(map);
     return map;
+  }
+
+  /** A top-level text's own Y.Text (`text.<key>`), observed from the first time it is opened. */
+  #topText(key: string): Y.Text {
+    let text = this.#topTexts.get(key);
+    if (text) return text;
+    text = this.#doc.getText(`text.${key}`);
+    this.#topTexts.set(key, text);
+    text.observe(() => {
+      if (!this.#writing) this.#dirtyFields.add(key);
+    });
+    this.#onType(text);
+    return text;
   }
 
   #writeCollection(key: string, list: object[], keyOf: (item: any) => string): void {
@@ -212,10 +241,12 @@ function writeValue(map: Y.Map<unknown>, key: string, value: unknown, depth: num
  */
 function writeText(map: Y.Map<unknown>, key: string, next: string): void {
   const current = map.get(key);
-  if (!(current instanceof Y.Text)) {
-    map.set(key, new Y.Text(next));
-    return;
-  }
+  if (current instanceof Y.Text) editText(current, next);
+  else map.set(key, new Y.Text(next));
+}
+
+/** Edits a text into `next`: only the part between the common start and end is deleted and inserted. */
+function editText(current: Y.Text, next: string): void {
   const now = current.toString();
   if (now === next) return;
   let start = 0;
