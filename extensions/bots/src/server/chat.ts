@@ -220,6 +220,13 @@ export class ChatService {
           updated_at: Date.now(),
         });
       const pending: Promise<unknown>[] = [];
+      // The steps' messages are saved at once but told in the order they were made (a save that ends first waits for
+      // the ones before it): a handoff before the hook it led to, on every database.
+      let told: Promise<unknown> = Promise.resolve();
+      const tell = <M>(saved: Promise<M>, then: (m: M) => unknown) => {
+        told = Promise.all([saved, told]).then(([m]) => then(m));
+        pending.push(told);
+      };
       const settings = mode.settings.parse(s.config.settings);
       const toolCall = (call: { id: string; name: string; arguments: unknown }) => {
         const span: ChatSpan = {
@@ -233,14 +240,15 @@ export class ChatService {
         spans.push(span);
         openTools.set(call.id, span);
         const content = JSON.stringify({ id: call.id, name: call.name, arguments: call.arguments });
-        pending.push(
+        tell(
           save({
             ...base,
             role: 'assistant',
             type: 'function_call',
             content,
             meta_data: JSON.stringify({ tool_call_id: call.id }),
-          }).then((m) => emit('conversation.message.completed', messageView(m))),
+          }),
+          (m) => emit('conversation.message.completed', messageView(m)),
         );
       };
       const toolResult = (r: { id: string; name: string; output?: unknown; error?: string }) => {
@@ -256,7 +264,7 @@ export class ChatService {
             : typeof r.output === 'string'
               ? r.output
               : JSON.stringify(r.output ?? null);
-        pending.push(
+        tell(
           save({
             ...base,
             role: 'assistant',
@@ -267,11 +275,12 @@ export class ChatService {
               name: r.name,
               ...(r.error !== undefined ? { error: 'true' } : {}),
             }),
-          }).then(async (m) => {
+          }),
+          async (m) => {
             emit('conversation.message.completed', messageView(m));
             const source = sources.get(r.name);
             if (source && r.error === undefined) await showOutput(r.name, source, r.output);
-          }),
+          },
         );
       };
       // What shows a tool's output in the answer (a card bound to the plugin API or workflow it ran).
