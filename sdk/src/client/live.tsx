@@ -96,6 +96,11 @@ export const LiveDocuments = defineRegistryPoint<LiveDocumentProvider>({
   key: (p) => p.key,
 });
 
+/** The editor's state is the one shared with the others (in step, or offline with edits that will merge). */
+export function isShared(status: LiveStatus | undefined): boolean {
+  return status === 'live' || status === 'offline';
+}
+
 export interface UseLiveDocument<T> {
   /** Undefined when no extension provides live documents (or `enabled` is false). */
   doc: LiveDocument<T> | undefined;

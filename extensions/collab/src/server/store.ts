@@ -32,16 +32,12 @@ export class UpdateStore {
 
   /** Keeps an update. */
   async append(doc: string, update: Uint8Array): Promise<void> {
-    await this.#db()
-      .insertInto('collab_update')
-      .values({
-        id: this.#newId(),
-        doc,
-        data: update,
-        size: update.byteLength,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    await this.#db().insertInto('collab_update').values(this.#row(doc, update)).execute();
+  }
+
+  /** A row holding an update (one burst, or a document's rows merged). */
+  #row(doc: string, data: Uint8Array): UpdateRow {
+    return { id: this.#newId(), doc, data, size: data.byteLength, created_at: new Date().toISOString() };
   }
 
   async count(doc: string): Promise<number> {
@@ -73,16 +69,7 @@ export class UpdateStore {
             rows.map((r) => r.id),
           )
           .execute();
-        await trx
-          .insertInto('collab_update')
-          .values({
-            id: this.#newId(),
-            doc,
-            data: merged,
-            size: merged.byteLength,
-            created_at: new Date().toISOString(),
-          })
-          .execute();
+        await trx.insertInto('collab_update').values(this.#row(doc, merged)).execute();
         return { rows: 1, bytes: merged.byteLength };
       });
   }

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { EndpointOutput, MergeChoice } from '@tessera/sdk/client';
-import { savedTogether, useApi, useLiveDocument, useSharedRevision } from '@tessera/sdk/client';
+import { isShared, savedTogether, useApi, useLiveDocument, useSharedRevision } from '@tessera/sdk/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BotConfig, BotInfo } from '../api.ts';
 import { BOT_SHAPE, liveBot, type LiveBot } from './live.tsx';
@@ -62,7 +62,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   const saverRef = useRef(live.saver);
   saverRef.current = live.saver;
   const sharedRef = useRef(false);
-  sharedRef.current = live.status === 'live' || live.status === 'offline';
+  sharedRef.current = isShared(live.status);
   useSharedRevision(live.doc, revision);
 
   const save = useCallback((): Promise<void> => {

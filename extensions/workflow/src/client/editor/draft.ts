@@ -3,11 +3,11 @@
 // pending; edited together (a live document), the others' edits shown, undo of one's own, one tab saving.
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@tessera/sdk';
-import { savedTogether, toast, useApi, useSharedRevision, type MergeConflict } from '@tessera/sdk/client';
+import { isShared, savedTogether, toast, useApi, useSharedRevision, type MergeConflict } from '@tessera/sdk/client';
 import type { Canvas } from '@tessera/workflow-sdk';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isShared, useLiveCanvas } from './live.tsx';
+import { useLiveCanvas } from './live.tsx';
 import { History } from './model.ts';
 import type { SaveState } from './SaveState.tsx';
 

@@ -32,11 +32,6 @@ export function withoutDangling(canvas: Canvas): Canvas {
   return links.length === canvas.links.length ? canvas : { ...canvas, links };
 }
 
-/** Whether saves may skip the check for an older draft: the canvas is the one everyone editing it shares. */
-export function isShared(status: LiveStatus | undefined): boolean {
-  return status === 'live' || status === 'offline';
-}
-
 /** The others' avatars and, when the connection is lost, that edits wait for it. */
 export function LiveBar({ status, peers }: { status: LiveStatus | undefined; peers: LivePeer[] }) {
   const { t } = useTranslation('workflow');
