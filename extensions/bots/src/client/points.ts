@@ -36,36 +36,9 @@ export const BotModeEditors = defineRegistryPoint<BotModeEditor>({
   key: (m) => m.key,
 });
 
-export interface BotSkillPanelProps<S = any> {
-  value: S;
-  onChange(next: S): void;
-  spaceId: string;
-  botId: string;
-}
-
-/** A skill's panel in the bot editor's skills column; without its extension the panel and its tools are gone. */
-export interface BotSkillPanel {
-  /** The key of the skill (its `BotSkills` entry on the server). */
-  key: string;
-  /** Translation key (in the owner's namespace). */
-  label: string;
-  /** Translation key of a line saying what the skill gives the bot. */
-  description?: string;
-  order?: number;
-  /** The skill's settings when it is first turned on. */
-  empty(): unknown;
-  /** How many things the skill holds (shown on the collapsed panel), from its settings. */
-  count?(value: any): number;
-  Panel: ComponentType<BotSkillPanelProps>;
-}
-
-export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
-  id: 'bots.skillPanels',
-  owner: 'bots',
-  description: "Panels of the bot editor's skills column, one per skill kind.",
-  schema: z.object({ key: z.string().min(1), label: z.string().min(1), Panel: component }),
-  key: (s) => s.key,
-});
+// The skills' panels are a contract point (shared/skill-panels.ts): pages of other extensions that have bots as an
+// optional dependency (the agent workspace's tool picker) draw them too.
+export { BotSkillPanels, type BotSkillPanel, type BotSkillPanelProps } from '../shared/skill-panels.ts';
 
 /** Where a chat is: the bot, and whether its draft answers (the editor's debug chat) or its published version. */
 export interface ChatPlace {

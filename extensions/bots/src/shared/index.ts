@@ -404,3 +404,5 @@ export const BotChatsService = defineService<BotChats>({
   owner: 'bots',
   description: "Chats started by other extensions, streamed in Coze's events.",
 });
+
+export { BotSkillPanels, type BotSkillPanel, type BotSkillPanelProps } from './skill-panels.ts';
