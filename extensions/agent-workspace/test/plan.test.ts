@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPlan, stepPrompt } from '../src/server/prompts.ts';
-import { FILE_NAME } from '../src/server/tools.ts';
+import { FILE_NAME } from '../src/server/store.ts';
 import type { Expert } from '../src/shared/api.ts';
 
 let n = 0;

@@ -10,8 +10,6 @@ import type { ToolSet } from 'ai';
 import { ENDED, type Expert, type PlanStep } from '../shared/api.ts';
 import { configOf, iso, planOf, type MessageRow, type NewMessage, type TaskRow, type WorkspaceStore } from './store.ts';
 import { texts, type EndText } from './texts.ts';
-import { AgentAsked, toolsOf } from './tools.ts';
-import { planPrompt, readPlan, stepPrompt, summaryPrompt } from './prompts.ts';
 
 export const STEP_JOB = 'agent-workspace.step';
 /** Where a task's lines and changes are told. */
@@ -152,6 +150,12 @@ export class Engine {
     if (again) await this.queue(taskId);
   }
 
+  /** The agent's tools and prompts load with the first task a process works on. */
+  #parts?: Promise<[typeof import('./tools.ts'), typeof import('./prompts.ts')]>;
+  #load() {
+    return (this.#parts ??= Promise.all([import('./tools.ts'), import('./prompts.ts')]));
+  }
+
   async #model(t: TaskRow, modelId?: string) {
     const models = this.#ctx.service(ModelsService);
     const model = await models.get(t.space_id, modelId || configOf(t).model_id);
@@ -183,6 +187,7 @@ export class Engine {
     const started = Date.now();
     const { model, chat } = await this.#model(t);
     const { generateText } = await import('ai');
+    const [{ toolsOf }, { planPrompt, readPlan }] = await this.#load();
     const { tools } = await toolsOf(this.#ctx, this.#store, t, cfg, t.query, noHooks, work.abort.signal);
     const files = (await this.#store.files(t.id)).map((f) => f.name);
     const done = planOf(t).filter((s) => s.status === 'done');
@@ -317,6 +322,7 @@ export class Engine {
     const cfg = configOf(t);
     const { model, chat } = await this.#model(t, expert?.model_id);
     const { jsonSchema, streamText, tool, isStepCount } = await import('ai');
+    const [{ AgentAsked, toolsOf }, { stepPrompt }] = await this.#load();
     const query = `${step.title}\n${step.detail}`;
     const kit = await toolsOf(this.#ctx, this.#store, t, cfg, query, hooks, work.abort.signal);
     const earlier = await this.#store.messages(t.id);
@@ -333,7 +339,7 @@ export class Engine {
     });
     const say = (m: NewMessage) => this.say(t.id, { step_index: index, expert: expert?.name, ...m });
     const tools: ToolSet = {};
-    for (const x of kit.tools) tools[x.name] = this.#asTool(x, say, work.abort.signal, tool, jsonSchema);
+    for (const x of kit.tools) tools[x.name] = this.#asTool(x, say, work.abort.signal, tool, jsonSchema, AgentAsked);
     const budget = cfg.limits.max_tokens - Number(t.input_tokens) - Number(t.output_tokens);
     const calls = Math.max(1, Math.min(CALLS_PER_STEP, cfg.limits.max_steps - Number(t.steps)));
     let used = 0;
@@ -391,6 +397,7 @@ export class Engine {
     signal: AbortSignal,
     tool: typeof import('ai').tool,
     jsonSchema: typeof import('ai').jsonSchema,
+    AgentAsked: typeof import('./tools.ts').AgentAsked,
   ) {
     return tool({
       description: x.description,
@@ -422,6 +429,7 @@ export class Engine {
     const started = Date.now();
     const { model, chat } = await this.#model(t);
     const { generateText } = await import('ai');
+    const [, { summaryPrompt }] = await this.#load();
     const files = (await this.#store.files(t.id)).filter((f) => f.origin === 'output').map((f) => f.name);
     const r = await generateText({
       model: chat,

@@ -1,6 +1,7 @@
 // Tasks, their log, files and replay links, experts, examples and scheduled tasks as the routes and the engine ask
 // for them.
 import type { ServerContext } from '@tessera/sdk/server';
+import { BotSkills } from '@tessera/ext-bots/shared';
 import type { Kysely } from 'kysely';
 import {
   TaskLimits,
@@ -141,6 +142,33 @@ export interface TaskConfig {
   source_from: string;
   /** Notes the person sent while it worked, read by the next step. */
   notes?: string[];
+}
+
+/** What the agent may name a file: no folders, a known kind. */
+export const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _.()-]{0,110}\.(md|txt|csv|json|svg|html|js|py|tsv|xml|yaml)$/u;
+const MIME: Record<string, string> = {
+  md: 'text/markdown',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  json: 'application/json',
+  svg: 'image/svg+xml',
+  html: 'text/html',
+  js: 'text/javascript',
+  py: 'text/x-python',
+  xml: 'application/xml',
+  yaml: 'application/yaml',
+};
+export const mimeOf = (name: string) => MIME[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'text/plain';
+export const MAX_FILES = 50;
+
+/** The bots' skills, or nothing when the bots extension is off. */
+export function skillRegistry(ctx: ServerContext) {
+  try {
+    return ctx.registry(BotSkills);
+  } catch {
+    return undefined;
+  }
 }
 
 export const iso = () => new Date().toISOString();

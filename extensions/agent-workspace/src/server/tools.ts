@@ -1,27 +1,19 @@
 // The tools of a task's step: those of the space it was given (the bots' skills: MCP tools, plugin APIs, workflows,
 // knowledge), and the workspace's own: its files (list, read, write), the code sandbox, and a question to the person.
 import type { ServerContext } from '@tessera/sdk/server';
-import { BotSkills, type BotTool } from '@tessera/ext-bots/shared';
+import type { BotTool } from '@tessera/ext-bots/shared';
 import { CodeSandboxService } from '@tessera/ext-node-code/shared';
-import type { FileRow, TaskConfig, TaskRow, WorkspaceStore } from './store.ts';
+import {
+  FILE_NAME,
+  MAX_FILES,
+  mimeOf,
+  skillRegistry,
+  type FileRow,
+  type TaskConfig,
+  type TaskRow,
+  type WorkspaceStore,
+} from './store.ts';
 
-/** What the agent may name a file: no folders, a known kind. */
-export const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _.()-]{0,110}\.(md|txt|csv|json|svg|html|js|py|tsv|xml|yaml)$/u;
-const MIME: Record<string, string> = {
-  md: 'text/markdown',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-  json: 'application/json',
-  svg: 'image/svg+xml',
-  html: 'text/html',
-  js: 'text/javascript',
-  py: 'text/x-python',
-  xml: 'application/xml',
-  yaml: 'application/yaml',
-};
-export const mimeOf = (name: string) => MIME[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'text/plain';
-export const MAX_FILES = 50;
 const MAX_FILE_BYTES = 1024 * 1024;
 const READ_CHARS = 20_000;
 
@@ -194,13 +186,4 @@ export async function toolsOf(
   // Names are unique among a step's tools (the first keeps its name).
   const seen = new Set<string>();
   return { tools: tools.filter((x) => !seen.has(x.name) && seen.add(x.name)), instructions };
-}
-
-/** The bots' skills, or nothing when the bots extension is off. */
-export function skillRegistry(ctx: ServerContext) {
-  try {
-    return ctx.registry(BotSkills);
-  } catch {
-    return undefined;
-  }
 }

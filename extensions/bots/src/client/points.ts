@@ -36,9 +36,9 @@ export const BotModeEditors = defineRegistryPoint<BotModeEditor>({
   key: (m) => m.key,
 });
 
-// The skills' panels are a contract point (shared/skill-panels.ts): pages of other extensions that have bots as an
+// The skills' panels are a contract point (shared/index.ts): pages of other extensions that have bots as an
 // optional dependency (the agent workspace's tool picker) draw them too.
-export { BotSkillPanels, type BotSkillPanel, type BotSkillPanelProps } from '../shared/skill-panels.ts';
+export { BotSkillPanels, type BotSkillPanel, type BotSkillPanelProps } from '../shared/index.ts';
 
 /** Where a chat is: the bot, and whether its draft answers (the editor's debug chat) or its published version. */
 export interface ChatPlace {

@@ -1,5 +1,6 @@
 // The bots extension's shared contract: what mode and skill extensions (and later areas) build on.
 import { defineEvent, defineRegistryPoint, defineService, type Language } from '@tessera/sdk';
+import type { ComponentType } from 'react';
 import { z } from 'zod';
 
 /** Coze's numbering of bot modes (`bot_mode`): 0 single agent, 1 multi-agent, 2 a workflow answers. */
@@ -405,4 +406,43 @@ export const BotChatsService = defineService<BotChats>({
   description: "Chats started by other extensions, streamed in Coze's events.",
 });
 
-export { BotSkillPanels, type BotSkillPanel, type BotSkillPanelProps } from './skill-panels.ts';
+// The bot editor's skill panels as a contract point: each skill's extension registers its panel (drawn in the bot
+// editor, and wherever else a skill's settings are chosen: the agent workspace's tools). Client-side registrations;
+// the token lives in the contract so that extensions for which bots is optional may read it.
+
+const panelComponent = z.custom<ComponentType<any>>(
+  (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+  'must be a React component',
+);
+
+export interface BotSkillPanelProps<S = any> {
+  value: S;
+  onChange(next: S): void;
+  spaceId: string;
+  /** The bot being edited ('' where the settings are not a bot's: an agent workspace task's tools). */
+  botId: string;
+}
+
+/** A skill's panel in the bot editor's skills column; without its extension the panel and its tools are gone. */
+export interface BotSkillPanel {
+  /** The key of the skill (its `BotSkills` entry on the server). */
+  key: string;
+  /** Translation key (in the owner's namespace). */
+  label: string;
+  /** Translation key of a line saying what the skill gives the bot. */
+  description?: string;
+  order?: number;
+  /** The skill's settings when it is first turned on. */
+  empty(): unknown;
+  /** How many things the skill holds (shown on the collapsed panel), from its settings. */
+  count?(value: any): number;
+  Panel: ComponentType<BotSkillPanelProps>;
+}
+
+export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
+  id: 'bots.skillPanels',
+  owner: 'bots',
+  description: "Panels of the bot editor's skills column, one per skill kind.",
+  schema: z.object({ key: z.string().min(1), label: z.string().min(1), Panel: panelComponent }),
+  key: (s) => s.key,
+});

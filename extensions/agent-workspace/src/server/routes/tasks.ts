@@ -24,9 +24,18 @@ import {
   type TaskStatus,
 } from '../../shared/api.ts';
 import type { Engine } from '../engine.ts';
-import { configOf, iso, planOf, type TaskRow, type WorkspaceStore } from '../store.ts';
+import {
+  FILE_NAME,
+  MAX_FILES,
+  configOf,
+  iso,
+  mimeOf,
+  planOf,
+  skillRegistry,
+  type TaskRow,
+  type WorkspaceStore,
+} from '../store.ts';
 import { texts } from '../texts.ts';
-import { FILE_NAME, MAX_FILES, mimeOf, skillRegistry } from '../tools.ts';
 
 export interface Quota {
   dailyTasks: number;
