@@ -33,13 +33,33 @@ const errorText = (e: unknown) => {
   return `${err?.statusCode ? `HTTP ${err.statusCode}: ` : ''}${err?.message ?? String(e)}`;
 };
 
-export type Told = { task?: TaskRow; message?: MessageRow; delta?: { step_index: number; text: string } };
+/**
+ * Where a job's time went: the model's calls, the tools' own work, and the rest (the workspace's bookkeeping: the
+ * lease, reading the task, prompts, saving and telling each line, the next job). Told to followers after each job.
+ */
+export interface Timing {
+  kind: 'plan' | 'step' | 'summary' | 'none';
+  step_index: number;
+  total_ms: number;
+  model_ms: number;
+  tool_ms: number;
+  overhead_ms: number;
+}
+type Clock = { kind: Timing['kind']; step_index: number; model: number; tool: number; own: number };
+type Work = { abort: AbortController; halt: boolean; clock: Clock };
+
+export type Told = {
+  task?: TaskRow;
+  message?: MessageRow;
+  delta?: { step_index: number; text: string };
+  timing?: Timing;
+};
 
 export class Engine {
   readonly #ctx: ServerContext;
   readonly #store: WorkspaceStore;
   /** Tasks this process works on, with what ends their model call (a stop) and whether to halt after it (a pause). */
-  readonly #working = new Map<string, { abort: AbortController; halt: boolean }>();
+  readonly #working = new Map<string, Work>();
 
   constructor(ctx: ServerContext, store: WorkspaceStore) {
     this.#ctx = ctx;
@@ -130,9 +150,14 @@ export class Engine {
   async advance(taskId: string): Promise<void> {
     const first = await this.#store.find(taskId);
     if (!first || (first.status !== 'planning' && first.status !== 'running')) return;
+    const started = performance.now();
     if (!(await this.#store.lease(taskId, LEASE_MS))) return;
     this.#listen();
-    const work = { abort: new AbortController(), halt: false };
+    const work: Work = {
+      abort: new AbortController(),
+      halt: false,
+      clock: { kind: 'none', step_index: -1, model: 0, tool: 0, own: 0 },
+    };
     this.#working.set(taskId, work);
     let again = false;
     try {
@@ -148,6 +173,19 @@ export class Engine {
       await this.#store.release(taskId);
     }
     if (again) await this.queue(taskId);
+    const c = work.clock;
+    const total = performance.now() - started;
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    this.#tell(taskId, {
+      timing: {
+        kind: c.kind,
+        step_index: c.step_index,
+        total_ms: round(total),
+        model_ms: round(c.model),
+        tool_ms: round(c.tool),
+        overhead_ms: round(total - c.model - c.tool),
+      },
+    });
   }
 
   /** The agent's tools and prompts load with the first task a process works on. */
@@ -182,7 +220,8 @@ export class Engine {
   }
 
   /** Writes the plan; true when the task goes straight on. */
-  async #plan(t: TaskRow, work: { abort: AbortController }): Promise<boolean> {
+  async #plan(t: TaskRow, work: Work): Promise<boolean> {
+    work.clock.kind = 'plan';
     const cfg = configOf(t);
     const started = Date.now();
     const { model, chat } = await this.#model(t);
@@ -191,6 +230,7 @@ export class Engine {
     const { tools } = await toolsOf(this.#ctx, this.#store, t, cfg, t.query, noHooks, work.abort.signal);
     const files = (await this.#store.files(t.id)).map((f) => f.name);
     const done = planOf(t).filter((s) => s.status === 'done');
+    const m0 = performance.now();
     const r = await generateText({
       model: chat,
       system: planPrompt(tools, cfg.experts, files),
@@ -199,6 +239,7 @@ export class Engine {
       maxRetries: 1,
       abortSignal: work.abort.signal,
     });
+    work.clock.model += performance.now() - m0;
     const steps = readPlan(r.text, cfg.experts, t.query, () => this.#store.newId());
     const spent = await this.#spent(
       t,
@@ -226,13 +267,15 @@ export class Engine {
   }
 
   /** Carries out the next step (or writes the summary after the last); true when there is more to do. */
-  async #next(t: TaskRow, work: { abort: AbortController; halt: boolean }): Promise<boolean> {
+  async #next(t: TaskRow, work: Work): Promise<boolean> {
     const plan = planOf(t);
     const index = plan.findIndex((s) => s.status !== 'done' && s.status !== 'skipped');
     if (index < 0) {
-      await this.#summarize(t, work.abort.signal);
+      await this.#summarize(t, work);
       return false;
     }
+    work.clock.kind = 'step';
+    work.clock.step_index = index;
     const limit = this.limitReached(t);
     if (limit) {
       await this.end(t, 'stopped', limit.code, limit.why);
@@ -316,9 +359,10 @@ export class Engine {
     step: PlanStep,
     expert: Expert | undefined,
     hooks: { ask(q: string): void; wrote(f: { id: string; name: string; bytes: number }): Promise<void> },
-    work: { abort: AbortController; halt: boolean },
+    work: Work,
     asked: () => string,
   ): Promise<StepOutcome> {
+    const clock = work.clock;
     const cfg = configOf(t);
     const { model, chat } = await this.#model(t, expert?.model_id);
     const { jsonSchema, streamText, tool, isStepCount } = await import('ai');
@@ -339,11 +383,13 @@ export class Engine {
     });
     const say = (m: NewMessage) => this.say(t.id, { step_index: index, expert: expert?.name, ...m });
     const tools: ToolSet = {};
-    for (const x of kit.tools) tools[x.name] = this.#asTool(x, say, work.abort.signal, tool, jsonSchema, AgentAsked);
+    for (const x of kit.tools)
+      tools[x.name] = this.#asTool(x, say, work.abort.signal, clock, tool, jsonSchema, AgentAsked);
     const budget = cfg.limits.max_tokens - Number(t.input_tokens) - Number(t.output_tokens);
     const calls = Math.max(1, Math.min(CALLS_PER_STEP, cfg.limits.max_steps - Number(t.steps)));
     let used = 0;
     let error: string | undefined;
+    const s0 = performance.now();
     const result = streamText({
       model: chat,
       system,
@@ -361,6 +407,7 @@ export class Engine {
     let lastReason = '';
     try {
       for await (const part of result.fullStream) {
+        const own = performance.now();
         if (part.type === 'text-delta') {
           text += part.text;
           this.#tell(t.id, { delta: { step_index: index, text: part.text } });
@@ -376,10 +423,12 @@ export class Engine {
             text = '';
           }
         } else if (part.type === 'error') error ??= errorText(part.error);
+        clock.own += performance.now() - own;
       }
     } catch (e) {
       if (!(e instanceof AgentAsked) && !work.abort.signal.aborted) error ??= errorText(e);
     }
+    clock.model += performance.now() - s0 - clock.tool - clock.own;
     const finished = !work.abort.signal.aborted && !asked() && lastReason !== 'tool-calls' && !error;
     return {
       modelId: model.model_id,
@@ -395,6 +444,7 @@ export class Engine {
     x: BotTool,
     say: (m: NewMessage) => Promise<MessageRow>,
     signal: AbortSignal,
+    clock: Clock,
     tool: typeof import('ai').tool,
     jsonSchema: typeof import('ai').jsonSchema,
     AgentAsked: typeof import('./tools.ts').AgentAsked,
@@ -403,14 +453,22 @@ export class Engine {
       description: x.description,
       inputSchema: jsonSchema(x.parameters as never),
       execute: async (args: Record<string, unknown>, { toolCallId }: { toolCallId: string }) => {
+        let at = performance.now();
         if (x.name !== 'ask_user')
           await say({ kind: 'tool_call', tool_name: x.name, call_id: toolCallId, data: asJson(args) });
+        clock.own += performance.now() - at;
+        at = performance.now();
         try {
           const output = await x.execute(args ?? {}, { signal });
+          clock.tool += performance.now() - at;
+          at = performance.now();
           await say({ kind: 'tool_result', tool_name: x.name, call_id: toolCallId, data: asJson(output) });
+          clock.own += performance.now() - at;
           return output ?? null;
         } catch (e) {
+          clock.tool += performance.now() - at;
           if (e instanceof AgentAsked || signal.aborted) throw e;
+          at = performance.now();
           const error = errorText(e);
           await say({
             kind: 'tool_result',
@@ -419,18 +477,22 @@ export class Engine {
             data: asJson({ error }),
             is_error: true,
           });
+          clock.own += performance.now() - at;
           return { error };
         }
       },
     } as never);
   }
 
-  async #summarize(t: TaskRow, signal: AbortSignal): Promise<void> {
+  async #summarize(t: TaskRow, work: Work): Promise<void> {
+    work.clock.kind = 'summary';
+    const signal = work.abort.signal;
     const started = Date.now();
     const { model, chat } = await this.#model(t);
     const { generateText } = await import('ai');
     const [, { summaryPrompt }] = await this.#load();
     const files = (await this.#store.files(t.id)).filter((f) => f.origin === 'output').map((f) => f.name);
+    const m0 = performance.now();
     const r = await generateText({
       model: chat,
       system: summaryPrompt(),
@@ -438,6 +500,7 @@ export class Engine {
       maxRetries: 1,
       abortSignal: signal,
     });
+    work.clock.model += performance.now() - m0;
     const spent = await this.#spent(
       t,
       model.model_id,

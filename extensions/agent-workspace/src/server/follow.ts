@@ -32,6 +32,7 @@ export async function follow(
       sse.send('message', { message: store.messageView(e.message, lang) });
     }
     if (e.delta) sse.send('delta', e.delta);
+    if (e.timing) sse.send('timing', e.timing);
     if (e.task) {
       sse.send('task', { task: store.view(e.task, lang) });
       if (settled(e.task.status)) finish();

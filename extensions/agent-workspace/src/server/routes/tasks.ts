@@ -148,7 +148,7 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
     auth: ofTask,
     stream: true,
     summary:
-      'Follow a task live: message { message } for each line of its log, delta { step_index, text } as the agent writes, task { task } as it changes; ends when the task ends',
+      'Follow a task live: message { message } for each line of its log, delta { step_index, text } as the agent writes, task { task } as it changes, timing { kind, total_ms, model_ms, tool_ms, overhead_ms } after each move; ends when the task ends',
     body: z.object({ task_id: z.string().min(1).max(32) }),
     handler: async ({ body, caller, signal, headers }, reply) => {
       const t = await store.own(body.task_id, caller!.userId);
