@@ -10,6 +10,7 @@ export {
   type EventToken,
   type ExtensionContext,
   type ExtensionManifest,
+  type HookCaller,
   type HookPointToken,
   type Logger,
   type RegistryEntry,

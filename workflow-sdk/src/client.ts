@@ -213,3 +213,34 @@ export const EditorPanels = defineRegistryPoint<EditorPanel>({
   }),
   key: (p) => p.key,
 });
+
+/** What a source of a test run's inputs is given: the workflow, its Start fields and the inputs as the form holds them. */
+export interface TestRunInputSourceProps {
+  spaceId: string;
+  workflowId: string;
+  fields: FieldDecl[];
+  /** The form's values by field (objects and arrays as the JSON text typed). */
+  values: Record<string, unknown>;
+  /** Fills the form (objects and arrays as JSON text). */
+  onPick(values: Record<string, unknown>): void;
+}
+/** Drawn above the test run's inputs: saved inputs to pick from and save to (the debugger's test cases ...). */
+export interface TestRunInputSource {
+  key: string;
+  order?: number;
+  Component: ComponentType<TestRunInputSourceProps>;
+}
+export const TestRunInputSources = defineRegistryPoint<TestRunInputSource>({
+  id: 'workflow.testRunInputSources',
+  owner: 'workflow',
+  description: "Sources of a workflow test run's inputs, drawn above its form (saved test cases ...).",
+  schema: z.object({
+    key: z.string().regex(/^[a-z][a-z0-9_.-]*$/),
+    order: z.number().optional(),
+    Component: z.custom<ComponentType>(
+      (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
+      'must be a component',
+    ),
+  }),
+  key: (p) => p.key,
+});

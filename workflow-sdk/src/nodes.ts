@@ -68,6 +68,8 @@ export interface NodeRunContext {
   outputs: FieldDecl[];
   runId: string;
   executeMode: number;
+  /** The workflow the node belongs to (a sub-workflow's own in its child run; absent in a bare engine run). */
+  workflowId?: string;
   spaceId: string;
   userId: string;
   /** Whom the run acts for: the open API's user_id or a bot's end user; the studio user otherwise (per-user data). */

@@ -1,6 +1,6 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { BotSkills, type BotTool } from '@tessera/ext-bots/shared';
-import { paramsToJsonSchema, PluginsService } from '@tessera/ext-plugins/shared';
+import { paramsToJsonSchema, PluginsService, TrafficScene } from '@tessera/ext-plugins/shared';
 import { PluginSkillSettings } from '../shared.ts';
 
 /** A tool name the model can call: letters, digits and _, unique in the turn. */
@@ -52,6 +52,8 @@ export default defineExtension({
                 apiId: tool.api_id,
                 version,
                 input: args,
+                // The debug chat's calls may be answered by mock data bound to the bot's debugging.
+                ...(version === 'draft' ? { scene: { scene: TrafficScene.BotDebug, caller_id: turn.botId } } : {}),
                 signal: call.signal,
               });
               if (r.status === 'needs_auth')

@@ -4,6 +4,7 @@ import { defineRegistryPoint } from '@tessera/sdk';
 import { lazyView } from '@tessera/sdk/client';
 import type { ComponentType } from 'react';
 import { z } from 'zod';
+import type { ChatPlace } from '../shared/index.ts';
 
 const component = z.custom<ComponentType<any>>(
   (v) => typeof v === 'function' || (typeof v === 'object' && v !== null),
@@ -40,13 +41,14 @@ export const BotModeEditors = defineRegistryPoint<BotModeEditor>({
 // optional dependency (the agent workspace's tool picker) draw them too.
 export { BotSkillPanels, type BotSkillPanel, type BotSkillPanelProps } from '../shared/index.ts';
 
-/** Where a chat is: the bot, and whether its draft answers (the editor's debug chat) or its published version. */
-export interface ChatPlace {
-  spaceId: string;
-  botId: string;
-  draft: boolean;
-}
-
+// The chat's place and its composer's buttons are contract points (shared/index.ts): extensions for which bots is
+// optional add buttons too (the debugger's mock data of the debug chat).
+export {
+  ChatComposerActions,
+  type ChatComposerAction,
+  type ChatComposerActionProps,
+  type ChatPlace,
+} from '../shared/index.ts';
 export interface ChatAnswerActionProps extends ChatPlace {
   messageId: string;
   /** The answer's text. */
@@ -63,25 +65,6 @@ export const ChatAnswerActions = defineRegistryPoint<ChatAnswerAction>({
   id: 'bots.chatAnswerActions',
   owner: 'bots',
   description: 'Buttons beside each answer of a bot chat (the debug chat and the chat page).',
-  schema: z.object({ key: z.string().min(1), Action: component }),
-  key: (a) => a.key,
-});
-
-export interface ChatComposerActionProps extends ChatPlace {
-  /** A message is being answered. */
-  busy: boolean;
-  /** Sends this text as the user's message. */
-  send(text: string): void;
-}
-/** A button beside the message box of a chat (speak instead of typing ...). */
-export interface ChatComposerAction {
-  key: string;
-  Action: ComponentType<ChatComposerActionProps>;
-}
-export const ChatComposerActions = defineRegistryPoint<ChatComposerAction>({
-  id: 'bots.chatComposerActions',
-  owner: 'bots',
-  description: 'Buttons beside the message box of a bot chat (the debug chat and the chat page).',
   schema: z.object({ key: z.string().min(1), Action: component }),
   key: (a) => a.key,
 });

@@ -446,3 +446,29 @@ export const BotSkillPanels = defineRegistryPoint<BotSkillPanel>({
   schema: z.object({ key: z.string().min(1), label: z.string().min(1), Panel: panelComponent }),
   key: (s) => s.key,
 });
+
+/** Where a chat is: the bot, and whether its draft answers (the editor's debug chat) or its published version. */
+export interface ChatPlace {
+  spaceId: string;
+  botId: string;
+  draft: boolean;
+}
+
+export interface ChatComposerActionProps extends ChatPlace {
+  /** A message is being answered. */
+  busy: boolean;
+  /** Sends this text as the user's message. */
+  send(text: string): void;
+}
+/** A button beside the message box of a chat (speak instead of typing ...). */
+export interface ChatComposerAction {
+  key: string;
+  Action: ComponentType<ChatComposerActionProps>;
+}
+export const ChatComposerActions = defineRegistryPoint<ChatComposerAction>({
+  id: 'bots.chatComposerActions',
+  owner: 'bots',
+  description: 'Buttons beside the message box of a bot chat (the debug chat and the chat page).',
+  schema: z.object({ key: z.string().min(1), Action: panelComponent }),
+  key: (a) => a.key,
+});

@@ -2,9 +2,10 @@
 // as the API's response parameters; keep the call as its example.
 import { Alert, Button, Checkbox, Input, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SidePanel, toast, useApi } from '@tessera/sdk/client';
+import { SidePanel, toast, useApi, useRegistry } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiDebugSections } from '../shared/index.ts';
 import type { ApiInfo, DebugResult, PluginInfo } from './api.ts';
 import { OAuthButton } from './OAuth.tsx';
 import { exampleInput, typeName } from './ParamsEditor.tsx';
@@ -27,6 +28,7 @@ export function DebugPanel({
     () => target.debug_example?.req_example ?? JSON.stringify(exampleInput(target.request_params), null, 2),
   );
   const [keep, setKeep] = useState(false);
+  const sections = useRegistry(ApiDebugSections);
   const [result, setResult] = useState<DebugResult | undefined>();
   const run = useMutation({
     mutationFn: () =>
@@ -146,6 +148,18 @@ export function DebugPanel({
           )}
         </div>
       )}
+      {[...sections]
+        .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
+        .map((s) => (
+          <s.Component
+            key={s.key}
+            spaceId={spaceId}
+            pluginId={target.plugin_id}
+            apiId={target.api_id}
+            apiName={target.name}
+            responseParams={target.response_params}
+          />
+        ))}
     </SidePanel>
   );
 }

@@ -1,6 +1,6 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { NodeTypes } from '@tessera/ext-workflow/shared';
-import { PluginsService } from '../shared/index.ts';
+import { PluginCallMocks, PluginsService } from '../shared/index.ts';
 import { PluginCaller } from './call.ts';
 import { migrations } from './migrations.ts';
 import { apiNode } from './node.ts';
@@ -17,7 +17,7 @@ export default defineExtension({
     const tokens = new OAuthTokens(ctx, store);
     const caller = new PluginCaller(ctx, store, tokens);
     registerRoutes(ctx, { store, caller, tokens });
-    const service = pluginsService(ctx, store, caller);
+    const service = pluginsService(ctx, store, caller, ctx.caller(PluginCallMocks));
     ctx.provide(PluginsService, service);
     ctx.register(
       NodeTypes,

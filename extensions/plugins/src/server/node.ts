@@ -2,7 +2,7 @@
 // authorise an OAuth plugin with an interrupt (7) and calls again when the run resumes.
 import { ExecuteMode, InterruptType, type NodeTypeDefinition } from '@tessera/workflow-sdk';
 import { z } from 'zod';
-import type { Plugins } from '../shared/index.ts';
+import { TrafficScene, type Plugins } from '../shared/index.ts';
 
 export const ApiNodeSettings = z.object({
   plugin_id: z.string().min(1, 'Choose a plugin API.'),
@@ -39,9 +39,14 @@ export function apiNode(plugins: () => Plugins): NodeTypeDefinition {
             apiId: s.api_id,
             version,
             input: ctx.inputs,
+            // A test run's calls may be answered by mock data bound to the workflow's test runs.
+            ...(version === 'draft' && ctx.workflowId
+              ? { scene: { scene: TrafficScene.WorkflowDebug, caller_id: ctx.workflowId } }
+              : {}),
             signal: ctx.signal,
           }),
       );
+      if (r.status === 'ok' && r.mock) ctx.log(`answered by the mock rule "${r.mock.rule_name}" (test run)`);
       if (r.status === 'needs_auth') {
         ctx.log(`${r.plugin_name} needs the user's authorisation`);
         return ctx.interrupt({

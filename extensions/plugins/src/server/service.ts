@@ -1,6 +1,7 @@
 // PluginsService: what workflows (the Api node), bot skills and MCP use to list and call published APIs.
 import { forbidden, notFound } from '@tessera/sdk';
-import type { PluginCallResult, Plugins, PublishedTool } from '../shared/index.ts';
+import type { HookCaller } from '@tessera/sdk';
+import type { MockHit, PluginCallResult, PluginMockQuery, Plugins, PublishedTool } from '../shared/index.ts';
 import type { PluginCaller } from './call.ts';
 import type { ApiDef, PluginDef, PluginStore } from './store.ts';
 
@@ -15,7 +16,12 @@ const toolOf = (p: PluginDef, a: ApiDef): PublishedTool => ({
   response_params: a.response_params,
 });
 
-export function pluginsService(ctx: { db: any }, store: PluginStore, caller: PluginCaller): Plugins {
+export function pluginsService(
+  ctx: { db: any },
+  store: PluginStore,
+  caller: PluginCaller,
+  mocks?: HookCaller<[PluginMockQuery], (MockHit & { output: unknown }) | undefined>,
+): Plugins {
   return {
     async tools(spaceId) {
       const rows = (await ctx.db
@@ -52,6 +58,21 @@ export function pluginsService(ctx: { db: any }, store: PluginStore, caller: Plu
         throw notFound(
           `The API ${c.apiId} is not in ${def.name} ${def.version_name === 'draft' ? '(it may be disabled)' : def.version_name}.`,
         );
+      // A draft called from a debug scene: mock data bound there answers first (never for a published version).
+      if (c.version === 'draft' && c.scene && mocks?.size) {
+        const hit = await mocks.call({
+          spaceId: c.spaceId,
+          userId: c.userId,
+          pluginId: def.plugin_id,
+          apiId: api.api_id,
+          input: c.input,
+          scene: c.scene,
+        });
+        if (hit) {
+          const { output, ...mock } = hit;
+          return { status: 'ok', output, http_status: 200, mock };
+        }
+      }
       const r = await caller.call(def, api, c.input, c.userId, c.signal);
       if (r.status === 'needs_auth')
         return {

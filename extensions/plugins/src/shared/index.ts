@@ -1,6 +1,7 @@
 // @tessera/ext-plugins/shared: the plugin and API shapes (Coze's field names and numeric codes) and the
 // service other extensions (bot skills, MCP) use to list and call published plugin APIs.
-import { defineService, httpUrl } from '@tessera/sdk';
+import { defineHookPoint, defineRegistryPoint, defineService, httpUrl } from '@tessera/sdk';
+import type { ComponentType } from 'react';
 import type { FieldDecl } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 
@@ -96,6 +97,20 @@ export interface PublishedTool {
   response_params: APIParameter[];
 }
 
+/** Coze's debug scenes (the debugger's `bizCtx.trafficScene`): where a call of a draft comes from. */
+export const TrafficScene = {
+  BotDebug: 10000,
+  MultiAgentDebug: 10001,
+  ToolDebug: 10002,
+  WorkflowDebug: 10003,
+} as const;
+
+/** Where a call of a draft comes from: a bot's debug chat (the bot), a workflow's test run (the workflow). */
+export interface CallScene {
+  scene: number;
+  caller_id: string;
+}
+
 export interface PluginCall {
   spaceId: string;
   userId: string;
@@ -104,10 +119,18 @@ export interface PluginCall {
   /** A version name, or 'draft' (test runs, the debug panel); default: the latest published version. */
   version?: string;
   input: Record<string, unknown>;
+  /** Where a call of the draft comes from: mock data bound there may answer it (`PluginCallMocks`). */
+  scene?: CallScene;
   signal?: AbortSignal;
 }
+/** The mock rule that answered a call instead of the API. */
+export interface MockHit {
+  mock_set_id: string;
+  rule_id: string;
+  rule_name: string;
+}
 export type PluginCallResult =
-  | { status: 'ok'; output: unknown; http_status: number }
+  | { status: 'ok'; output: unknown; http_status: number; mock?: MockHit }
   /** The plugin uses OAuth and this user has not authorised it yet (or the grant was revoked). */
   | { status: 'needs_auth'; plugin_id: string; plugin_name: string; authorize_url: string };
 
@@ -117,6 +140,28 @@ export interface Plugins {
   tool(spaceId: string, pluginId: string, apiId: string, version?: string): Promise<PublishedTool | undefined>;
   call(call: PluginCall): Promise<PluginCallResult>;
 }
+/** A call of a draft API that mock data may answer. */
+export interface PluginMockQuery {
+  spaceId: string;
+  userId: string;
+  pluginId: string;
+  apiId: string;
+  input: Record<string, unknown>;
+  scene: CallScene;
+}
+/**
+ * Answers a call of a plugin API's draft from a debug scene (a bot's debug chat, a workflow's test run) instead of the
+ * API: the debugger's mock sets bound there. Bail: the first tap that answers wins; undefined lets the API answer.
+ * Never asked for a published version: published bots and runs always call the API.
+ */
+export const PluginCallMocks = defineHookPoint<[PluginMockQuery], (MockHit & { output: unknown }) | undefined>({
+  id: 'plugins.callMocks',
+  owner: 'plugins',
+  kind: 'bail',
+  description: "Mock answers for calls of a plugin API's draft from a debug scene (the debugger's mock sets).",
+  args: ['query'],
+});
+
 export const PluginsService = defineService<Plugins>({
   id: 'plugins.service',
   owner: 'plugins',
@@ -185,3 +230,28 @@ export function paramsToFields(params: APIParameter[]): FieldDecl[] {
       return f;
     });
 }
+
+/** What a section of an API's debug panel is given. */
+export interface ApiDebugSectionProps {
+  spaceId: string;
+  pluginId: string;
+  apiId: string;
+  apiName: string;
+  /** The API's response parameters (the shape its answers take). */
+  responseParams: APIParameter[];
+}
+/**
+ * A section of the plugin editor's debug panel of an API, under the call and its result (the debugger's mock sets).
+ * Client-side registrations; the token is in the contract so that extensions for which plugins is optional draw it.
+ */
+export interface ApiDebugSection {
+  key: string;
+  order?: number;
+  Component: ComponentType<ApiDebugSectionProps>;
+}
+export const ApiDebugSections = defineRegistryPoint<ApiDebugSection>({
+  id: 'plugins.apiDebugSections',
+  owner: 'plugins',
+  description: "Sections of an API's debug panel in the plugin editor (mock sets ...).",
+  key: (s) => s.key,
+});

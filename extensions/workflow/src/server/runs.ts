@@ -345,6 +345,7 @@ export class RunService {
         canvas,
         input: JSON.parse(row.input),
         runId: row.id,
+        workflowId: row.workflow_id,
         spaceId: row.space_id,
         userId: row.user_id,
         endUserId: row.connector_uid ?? row.user_id,

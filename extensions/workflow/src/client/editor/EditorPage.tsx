@@ -896,6 +896,7 @@ function Editor({
                 onCancel={() => void testRun.cancel()}
                 onAnswer={(a) => void testRun.answer(a)}
                 spaceId={spaceId}
+                workflowId={workflowId}
               />
             )}
             {side === 'run' && !only && testRun.run.executeId && testRun.run.status !== 'running' && (

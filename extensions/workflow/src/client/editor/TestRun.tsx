@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExecuteMode, NodeExecStatus, RunStatus } from '@tessera/workflow-sdk';
-import { InterruptViews, useTypeLabel } from '../points.ts';
+import { InterruptViews, TestRunInputSources, useTypeLabel } from '../points.ts';
 import type { FieldDecl, NodeExecRecord } from '@tessera/workflow-sdk';
 
 /** A node's execution as the run streams it. */
@@ -74,6 +74,7 @@ export function TestRunPanel({
   onCancel,
   onAnswer,
   spaceId,
+  workflowId,
 }: {
   fields: FieldDecl[];
   /** The node the run ends at (its type's role is exit): what it returned is the run's output. */ exitNodeId?: string;
@@ -82,10 +83,12 @@ export function TestRunPanel({
   onCancel(): void;
   onAnswer(answer: string): void;
   spaceId: string;
+  workflowId: string;
 }) {
   const { t } = useTranslation('workflow');
   const typeLabel = useTypeLabel();
   const interruptViews = useRegistry(InterruptViews);
+  const sources = useRegistry(TestRunInputSources);
   const View = run.question ? interruptViews.find((v) => v.type === run.question!.type)?.Component : undefined;
   const [values, setValues] = useState<Record<string, unknown>>(() =>
     Object.fromEntries(fields.map((f) => [f.name, initialValue(f)])),
@@ -114,6 +117,18 @@ export function TestRunPanel({
       <Typography.Title heading={6} style={{ marginTop: 0 }}>
         {t('run.title')}
       </Typography.Title>
+      {[...sources]
+        .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
+        .map((s) => (
+          <s.Component
+            key={s.key}
+            spaceId={spaceId}
+            workflowId={workflowId}
+            fields={fields}
+            values={values}
+            onPick={(v) => setValues({ ...values, ...v })}
+          />
+        ))}
       {fields.map((f) => (
         <div key={f.name} style={{ marginBottom: 8 }}>
           <div style={{ fontSize: 12, marginBottom: 2 }}>

@@ -77,6 +77,8 @@ export interface RunRequest {
   canvas: Canvas;
   input: Record<string, unknown>;
   runId: string;
+  /** The workflow run (told to nodes: the debugger's mock bindings are per workflow). */
+  workflowId?: string;
   spaceId: string;
   userId: string;
   /** Whom the run acts for (the open API's user_id, a bot's end user); default the user. */
@@ -637,6 +639,7 @@ export class WorkflowEngine {
         outputs: type.outputsOf?.(node) ?? node.node_param.outputs,
         runId: req.runId,
         executeMode: req.executeMode,
+        workflowId: req.workflowId,
         spaceId: req.spaceId,
         userId: req.userId,
         endUserId: req.endUserId ?? req.userId,
