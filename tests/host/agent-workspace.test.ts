@@ -133,6 +133,17 @@ describe('an agent task', () => {
     const md = await owner.request('GET', `/api/agent_space/task/export?task_id=${task.task_id}&format=md`);
     expect(md.body).toContain('## Summary');
     expect(md.body).toContain('Pet 1 is Rex.');
+    // The report as PDF: its text read back.
+    const pdf = await fetch(`${studio.url}/api/agent_space/task/export?task_id=${task.task_id}&format=pdf`, {
+      headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const bytes = new Uint8Array(await pdf.arrayBuffer());
+    expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+    const { extractText } = await import('unpdf');
+    const { text } = await extractText(bytes, { mergePages: true });
+    expect(text).toContain('Summary');
+    expect(text).toContain('Pet 1 is Rex.');
   });
 
   it('waits for the answer to its question, then goes on with it', async () => {

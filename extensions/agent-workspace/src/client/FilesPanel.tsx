@@ -53,6 +53,7 @@ export function FilesPanel({ taskId }: { taskId: string }) {
                 >
                   <Menu.Item key="md">{t('export.md')}</Menu.Item>
                   <Menu.Item key="docx">{t('export.docx')}</Menu.Item>
+                  <Menu.Item key="pdf">{t('export.pdf')}</Menu.Item>
                 </Menu>
               }
             >

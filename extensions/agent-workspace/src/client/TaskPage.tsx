@@ -179,6 +179,7 @@ function Actions({ task, live, onShare }: { task: TaskView; live: Live; onShare(
           >
             <Menu.Item key="md">{t('export.md')}</Menu.Item>
             <Menu.Item key="docx">{t('export.docx')}</Menu.Item>
+            <Menu.Item key="pdf">{t('export.pdf')}</Menu.Item>
           </Menu>
         }
       >

@@ -1,6 +1,8 @@
 // A task as a document: its report (the goal, the plan with what each step came to, the summary, the files it wrote)
-// or one of its Markdown files, as Markdown or as Word (DOCX, written with the docx library from the Markdown's
-// syntax tree). Loaded with the first export.
+// or one of its Markdown files, as Markdown, Word (DOCX, written with the docx library from the Markdown's syntax
+// tree) or PDF (pdfkit, in a font that has the text's characters: the configured one, else one of the machine's).
+// Loaded with the first export.
+import { existsSync } from 'node:fs';
 import { ENDED } from '../shared/api.ts';
 import { planOf, type TaskRow, type WorkspaceStore } from './store.ts';
 import { texts } from './texts.ts';
@@ -9,7 +11,8 @@ export async function exportTask(
   store: WorkspaceStore,
   t: TaskRow,
   fileId: string,
-  format: 'md' | 'docx',
+  format: 'md' | 'docx' | 'pdf',
+  pdfFont?: PdfFont,
 ): Promise<{ name: string; body: string | Uint8Array; mime: string }> {
   let title = t.task_name;
   let markdown: string;
@@ -21,6 +24,8 @@ export async function exportTask(
   } else markdown = await report(store, t);
   const base = title.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'task';
   if (format === 'md') return { name: `${base}.md`, body: markdown, mime: 'text/markdown; charset=utf-8' };
+  if (format === 'pdf')
+    return { name: `${base}.pdf`, body: await toPdf(title, markdown, pdfFont), mime: 'application/pdf' };
   return {
     name: `${base}.docx`,
     body: await toDocx(title, markdown),
@@ -118,4 +123,100 @@ export async function toDocx(title: string, markdown: string): Promise<Uint8Arra
   };
   const doc = new Document({ title, sections: [{ children: blocks(tree) }] });
   return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+/** A font file for PDFs (a collection's font by its PostScript name). */
+export interface PdfFont {
+  path: string;
+  family?: string;
+}
+/** Fonts with Chinese and Latin letters where systems keep them, then Latin ones (the first found is used). */
+const SYSTEM_FONTS: PdfFont[] = [
+  { path: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', family: 'NotoSansCJKsc-Regular' },
+  { path: '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc', family: 'NotoSansCJKsc-Regular' },
+  { path: '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc', family: 'NotoSansCJKsc-Regular' },
+  { path: '/System/Library/Fonts/PingFang.ttc', family: 'PingFangSC-Regular' },
+  { path: '/System/Library/Fonts/Supplemental/Arial Unicode.ttf' },
+  { path: 'C:\\Windows\\Fonts\\msyh.ttc', family: 'MicrosoftYaHei' },
+  { path: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf' },
+  { path: '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf' },
+];
+export const pdfFontOf = (configured?: PdfFont): PdfFont | undefined =>
+  configured?.path && existsSync(configured.path) ? configured : SYSTEM_FONTS.find((f) => existsSync(f.path));
+
+/** Markdown to a PDF: headings, paragraphs, lists, quotes, code blocks and rules, A4, wrapped as the script wants. */
+export async function toPdf(title: string, markdown: string, configured?: PdfFont): Promise<Uint8Array> {
+  const [{ fromMarkdown }, { default: PDFDocument }] = await Promise.all([
+    import('mdast-util-from-markdown'),
+    import('pdfkit'),
+  ]);
+  const font = pdfFontOf(configured);
+  // Without a font of the machine's, the built-in Helvetica has Latin letters only: others are shown as "?".
+  const fit = (text: string) => (font ? text : text.replace(/[^\u0000-\u00ff]/g, '?'));
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: fit(title) } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  if (font) doc.registerFont('body', font.path, font.family);
+  const body = font ? 'body' : 'Helvetica';
+  doc.font(body).fontSize(11);
+  const plain = (n: Node): string =>
+    n.type === 'text' || n.type === 'inlineCode'
+      ? (n.value ?? '')
+      : n.type === 'break'
+        ? '\n'
+        : (n.children ?? []).map(plain).join('');
+  const SIZES = [22, 17, 14, 12.5, 11.5, 11];
+  const block = (n: Node, level = 0): void => {
+    const indent = 16 * level;
+    switch (n.type) {
+      case 'heading':
+        doc
+          .moveDown(0.4)
+          .fontSize(SIZES[(n.depth ?? 1) - 1])
+          .fillColor('#111');
+        doc.text(fit(plain(n)), doc.page.margins.left, undefined, { paragraphGap: 4 });
+        doc.fontSize(11);
+        return;
+      case 'paragraph':
+        doc.fillColor('#222').text(fit(plain(n)), doc.page.margins.left + indent, undefined, { paragraphGap: 6 });
+        return;
+      case 'code':
+        doc.fontSize(9.5).fillColor('#333');
+        doc.text(fit(n.value ?? ''), doc.page.margins.left + indent + 8, undefined, { paragraphGap: 6 });
+        doc.fontSize(11);
+        return;
+      case 'blockquote':
+        doc.fillColor('#555');
+        for (const c of n.children ?? []) block(c, level + 1);
+        doc.fillColor('#222');
+        return;
+      case 'list':
+        (n.children ?? []).forEach((item, i) => {
+          const [first, ...rest] = item.children ?? [];
+          const mark = n.ordered ? `${i + 1}. ` : '• ';
+          doc.text(fit(mark + (first ? plain(first) : '')), doc.page.margins.left + indent + 12, undefined, {
+            paragraphGap: 3,
+          });
+          for (const c of rest) block(c, level + 1);
+        });
+        doc.moveDown(0.3);
+        return;
+      case 'thematicBreak': {
+        const y = doc.y + 4;
+        doc
+          .moveTo(doc.page.margins.left, y)
+          .lineTo(doc.page.width - doc.page.margins.right, y)
+          .stroke('#ccc');
+        doc.moveDown(0.8);
+        return;
+      }
+      default:
+        for (const c of n.children ?? []) block(c, level);
+    }
+  };
+  block(fromMarkdown(markdown) as Node);
+  doc.end();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
 }

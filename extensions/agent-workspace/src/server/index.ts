@@ -21,6 +21,10 @@ export default defineExtension({
     maxRunning: z.number().int().min(1).max(1000).default(3),
     /** Steps of tasks worked on at once by one studio process. */
     concurrency: z.number().int().min(1).max(64).default(4),
+    /** A font file (TTF, OTF or TTC) for PDF exports; '' = one of the machine's (Noto Sans CJK, PingFang ...). */
+    pdfFont: z.string().max(500).default(''),
+    /** The PostScript name of the font to use in a collection (TTC). */
+    pdfFontFamily: z.string().max(100).default(''),
   }),
   register(ctx) {
     ctx.migrations(migrations);

@@ -40,6 +40,9 @@ import { texts } from '../texts.ts';
 export interface Quota {
   dailyTasks: number;
   maxRunning: number;
+  /** A font file for PDF exports ('' = one of the machine's). */
+  pdfFont?: string;
+  pdfFontFamily?: string;
 }
 const AT_WORK: TaskStatus[] = ['planning', 'running'];
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|csv))/;
@@ -242,16 +245,17 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
     path: '/api/agent_space/task/export',
     auth: ofTask,
     summary:
-      'A task as a document: the whole report (goal, plan, results, summary) or one Markdown file of it, as Markdown or Word (DOCX)',
+      'A task as a document: the whole report (goal, plan, results, summary) or one Markdown file of it, as Markdown, Word (DOCX) or PDF',
     query: z.object({
       task_id: z.string().min(1).max(32),
       file_id: z.string().max(32).default(''),
-      format: z.enum(['md', 'docx']).default('md'),
+      format: z.enum(['md', 'docx', 'pdf']).default('md'),
     }),
     handler: async ({ query, caller }, reply) => {
       const t = await store.own(query.task_id, caller!.userId);
       const { exportTask } = await import('../export.ts');
-      const out = await exportTask(store, t, query.file_id, query.format);
+      const font = quota.pdfFont ? { path: quota.pdfFont, family: quota.pdfFontFamily || undefined } : undefined;
+      const out = await exportTask(store, t, query.file_id, query.format, font);
       reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(out.name)}`);
       reply.send(out.body, out.mime);
     },
