@@ -152,7 +152,7 @@ export async function toPdf(title: string, markdown: string, configured?: PdfFon
   ]);
   const font = pdfFontOf(configured);
   // Without a font of the machine's, the built-in Helvetica has Latin letters only: others are shown as "?".
-  const fit = (text: string) => (font ? text : text.replace(/[^\u0000-\u00ff]/g, '?'));
+  const fit = (text: string) => (font ? text : text.replace(/[^\x20-\xff\n\t]/g, '?'));
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: fit(title) } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
