@@ -163,6 +163,81 @@ describe('mock sets', () => {
     ]);
   });
 
+  it('answer a sub-workflow in a test run of the calling workflow, and a workflow tool in a bot’s debug chat', async () => {
+    const childName = unique('child');
+    const { workflow_id: child } = await wf('create', { name: childName });
+    await wf('save', {
+      workflow_id: child,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'city', type: 'string', required: true }] }),
+          node('end', '2', { inputs: [lit('forecast', 'real rain')] }),
+        ],
+        links: [link('start', 'end')],
+      },
+    });
+    await wf('publish', { workflow_id: child, workflow_version: 'v1.0.0', force: true });
+    const { workflow_id: parent } = await wf('create', { name: unique('parent') });
+    await wf('save', {
+      workflow_id: parent,
+      schema: {
+        nodes: [
+          node('start', '1', { outputs: [{ name: 'city', type: 'string', required: true }] }),
+          node('sub', '9', { inputs: [ref('city', 'start', ['city'])], settings: { workflow_id: child } }),
+          node('end', '2', { inputs: [ref('forecast', 'sub', ['forecast'])] }),
+        ],
+        links: [link('start', 'sub'), link('sub', 'end')],
+      },
+    });
+    const workflowSubject = { componentID: child, componentType: 10002 };
+    const { id: setId } = await owner.post(`${D}/mockSets`, {
+      name: 'Sunny',
+      mockSubject: workflowSubject,
+      bizCtx: biz(),
+    });
+    await owner.post(`${D}/mockRules`, {
+      mocksetID: setId,
+      name: 'Paris',
+      requestFilter: { requestFilterType: 2, requestFilterRule: JSON.stringify({ city: 'Paris' }) },
+      responseExpect: { responseExpectRule: JSON.stringify({ forecast: 'mock sun' }) },
+    });
+    const listed = (await owner.post(`${D}/mockSets/mget`, { bizCtx: biz(), mockSubject: workflowSubject })).mockSets;
+    expect(listed[0]).toMatchObject({ name: 'Sunny', componentName: expect.stringMatching(/^child/) });
+    await owner.post(`${D}/mockSetBindingInfos`, {
+      mockSetID: setId,
+      bizCtx: biz({ trafficScene: 10003, trafficCallerID: parent }),
+      mockSubject: workflowSubject,
+    });
+    const run = async (city: string) =>
+      JSON.parse((await wf('test_run', { workflow_id: parent, input: { city }, run_mode: 0 })).output);
+    expect(await run('Paris')).toEqual({ forecast: 'mock sun' });
+    // No rule matches Oslo: the child runs.
+    expect(await run('Oslo')).toEqual({ forecast: 'real rain' });
+
+    // A bot's debug chat calling the workflow as a tool.
+    const { bot_id } = await owner.post('/api/draftbot/create', { space_id: space, name: unique('weather bot') });
+    const info = await owner.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id });
+    await owner.post('/api/playground_api/draftbot/update_draft_bot_info', {
+      space_id: space,
+      bot_id,
+      base_revision: info.bot_info.revision,
+      config: {
+        ...info.bot_info.config,
+        settings: { prompt: 'You help.', model: { model_id: model } },
+        skills: { workflows: { workflows: [{ workflow_id: child }] } },
+      },
+    });
+    await owner.post(`${D}/mockSetBindingInfos`, {
+      mockSetID: setId,
+      bizCtx: biz({ trafficScene: 10000, trafficCallerID: bot_id }),
+      mockSubject: workflowSubject,
+    });
+    const tool = childName.replace(/[^A-Za-z0-9_]+/g, '_');
+    llm.script({ toolCalls: [{ name: tool, arguments: { city: 'Paris' } }] }, { text: 'Sunny.' });
+    const events = await debugChat(owner, space, bot_id, 'Weather in Paris?');
+    expect(completed(events, 'tool_response').map((m) => JSON.parse(m.content))).toEqual([{ forecast: 'mock sun' }]);
+  });
+
   it('are written by a model on request, each response a rule', async () => {
     const p = await petPlugin();
     const { id } = await owner.post(`${D}/mockSets`, { name: 'Generated', mockSubject: subject(p), bizCtx: biz() });

@@ -1,4 +1,4 @@
-import { defineService } from '@tessera/sdk';
+import { defineHookPoint, defineService } from '@tessera/sdk';
 import type { FieldDecl } from './schema.ts';
 
 /** A run another extension starts (a bot's workflow tool, a chat-flow bot's turn). */
@@ -18,7 +18,40 @@ export interface WorkflowRunRequest {
   logId?: string;
   /** The run's streamed messages (Output and End nodes that answer), as they come. */
   onMessage?(message: { content: string; final: boolean; node_id: string }): void;
+  /**
+   * The debug scene the call comes from (a bot's debug chat: Coze's traffic scene 10000 and the bot): mock data bound
+   * there may answer it instead of a run (`WorkflowCallMocks`). Absent for published bots' calls.
+   */
+  scene?: { scene: number; caller_id: string };
 }
+
+/** A call of a workflow from a debug scene that mock data may answer. */
+export interface WorkflowMockQuery {
+  spaceId: string;
+  userId: string;
+  workflowId: string;
+  input: Record<string, unknown>;
+  scene: { scene: number; caller_id: string };
+}
+export interface WorkflowMockAnswer {
+  output: Record<string, unknown>;
+  mock_set_id: string;
+  rule_id: string;
+  rule_name: string;
+}
+/**
+ * Answers a call of a workflow from a debug scene instead of running it: a bot's debug chat calling it as a tool
+ * (`WorkflowRunRequest.scene`), a workflow's test run calling it as a sub-workflow (scene 10003 and the calling
+ * workflow). Bail: the first tap that answers wins (the debugger's mock sets). Never asked for published runs or chats.
+ */
+export const WorkflowCallMocks = defineHookPoint<[WorkflowMockQuery], WorkflowMockAnswer | undefined>({
+  id: 'workflow.callMocks',
+  owner: 'workflow',
+  kind: 'bail',
+  description:
+    'Mock answers for calls of a workflow from a debug scene (the debugger: a tool in a debug chat, a sub-workflow in a test run).',
+  args: ['query'],
+});
 
 export interface WorkflowRunResult {
   execute_id: string;

@@ -271,25 +271,49 @@ function Reply({ task, live }: { task: TaskView; live: Live }) {
 
 function Feedback({ task, live }: { task: TaskView; live: Live }) {
   const { t } = useTranslation('agent-workspace');
+  const [words, setWords] = useState('');
+  const [sent, setSent] = useState(false);
   return (
-    <div style={{ marginTop: 12, display: 'flex', gap: 8, alignItems: 'center' }} data-testid="agent-feedback">
-      <span style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('feedback.ask')}</span>
-      <Button
-        size="small"
-        type={task.feel === 'good' ? 'primary' : 'secondary'}
-        icon={<IconThumbUp />}
-        aria-label={t('feedback.good')}
-        onClick={() => live.feedback.mutate({ feel: task.feel === 'good' ? '' : 'good', digg: task.feel !== 'good' })}
-        data-testid="agent-feel-good"
-      />
-      <Button
-        size="small"
-        type={task.feel === 'bad' ? 'primary' : 'secondary'}
-        icon={<IconThumbDown />}
-        aria-label={t('feedback.bad')}
-        onClick={() => live.feedback.mutate({ feel: task.feel === 'bad' ? '' : 'bad', digg: false })}
-        data-testid="agent-feel-bad"
-      />
+    <div style={{ marginTop: 12 }} data-testid="agent-feedback">
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+        <span style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t('feedback.ask')}</span>
+        <Button
+          size="small"
+          type={task.feel === 'good' ? 'primary' : 'secondary'}
+          icon={<IconThumbUp />}
+          aria-label={t('feedback.good')}
+          onClick={() => live.feedback.mutate({ feel: task.feel === 'good' ? '' : 'good', digg: task.feel !== 'good' })}
+          data-testid="agent-feel-good"
+        />
+        <Button
+          size="small"
+          type={task.feel === 'bad' ? 'primary' : 'secondary'}
+          icon={<IconThumbDown />}
+          aria-label={t('feedback.bad')}
+          onClick={() => live.feedback.mutate({ feel: task.feel === 'bad' ? '' : 'bad', digg: false })}
+          data-testid="agent-feel-bad"
+        />
+      </div>
+      {task.feel && !sent && (
+        <div style={{ display: 'flex', gap: 8, marginTop: 6, maxWidth: 560 }}>
+          <Input
+            value={words}
+            onChange={setWords}
+            placeholder={t('feedback.more')}
+            maxLength={2000}
+            data-testid="agent-feedback-words"
+          />
+          <Button
+            size="small"
+            disabled={!words.trim()}
+            onClick={() => live.feedback.mutate({ content: words }, { onSuccess: () => setSent(true) })}
+            data-testid="agent-feedback-send"
+          >
+            {t('reply.send')}
+          </Button>
+        </div>
+      )}
+      {sent && <div style={{ fontSize: 12, color: 'var(--color-text-3)', marginTop: 4 }}>{t('feedback.thanks')}</div>}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The skills that make sense outside a bot (the others keep per-user state of a bot's). */
-export const TASK_TOOL_KINDS = ['mcp', 'plugins', 'workflow', 'knowledge'];
+export const TASK_TOOL_KINDS = ['mcp', 'plugins', 'workflows', 'knowledge'];
 
 export function ToolPicker({
   spaceId,

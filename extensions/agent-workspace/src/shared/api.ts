@@ -33,7 +33,7 @@ export type Expert = z.infer<typeof Expert>;
 
 /**
  * The tools a task may use, by the bots' skill keys with the skills' own settings: `mcp` { tools: [{ server_id,
- * tool }] }, `plugins` { apis: [{ plugin_id, api_id }] }, `workflow` { workflows: [{ workflow_id }] }, `knowledge`
+ * tool }] }, `plugins` { apis: [{ plugin_id, api_id }] }, `workflows` { workflows: [{ workflow_id }] }, `knowledge`
  * { datasets: [{ dataset_id }] }. Checked with each skill's schema when the task is made.
  */
 export const TaskTools = z.record(z.string().max(64), z.unknown()).default({});
@@ -158,7 +158,21 @@ export const CreateTask = defineEndpoint({
   method: 'POST',
   path: '/api/agent_space/task/create',
   summary: 'Give the agent a task: it plans, then carries the plan out (or waits for the plan to be confirmed)',
-  body: z.object({ space_id: Id, ...NewTask }),
+  body: z
+    .object({
+      space_id: Id,
+      ...NewTask,
+      /** Coze's name for MCP tools: the same as tools.mcp.tools (added to them). */
+      mcp_tool_list: z
+        .array(z.object({ server_id: z.string().min(1).max(32), tool: z.string().min(1).max(200) }))
+        .max(30)
+        .default([]),
+    })
+    .transform(({ mcp_tool_list, ...b }) => {
+      if (!mcp_tool_list.length) return b;
+      const mcp = (b.tools.mcp ?? {}) as { tools?: unknown[] };
+      return { ...b, tools: { ...b.tools, mcp: { ...mcp, tools: [...(mcp.tools ?? []), ...mcp_tool_list] } } };
+    }),
   response: z.object({ task: TaskView }),
 });
 export const UpdateTask = defineEndpoint({

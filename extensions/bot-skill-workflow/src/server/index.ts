@@ -59,6 +59,8 @@ export default defineExtension({
                 botId: turn.botId,
                 connectorId: turn.connectorId,
                 connectorUid: turn.endUserId,
+                // The debug chat's calls may be answered by mock data bound to the bot's debugging.
+                ...(turn.version === null ? { scene: { scene: 10000, caller_id: turn.botId } } : {}),
               });
               if (r.status === 'success') return r.output ?? {};
               if (r.status === 'interrupted')

@@ -1,5 +1,6 @@
-// Which mock set answers each plugin API's calls in a debug scene: a bot's debug chat or a workflow's test runs.
-// Every API of the space that has mock sets is listed; "the API itself" uses none.
+// Which mock set answers each plugin API's (or workflow's) calls in a debug scene: a bot's debug chat or a workflow's
+// test runs. Every API and workflow of the space that has mock sets is listed (but the workflow itself); "the real
+// one" uses none.
 import { Empty, Select, Typography } from '@arco-design/web-react';
 import { useTranslation } from 'react-i18next';
 import { useBindings, useMockSets, type ComponentSubject, type MockSetView } from './store.ts';
@@ -11,6 +12,7 @@ export function MockBindings({ spaceId, scene, callerId }: { spaceId: string; sc
   const bound = new Map((b.list.data ?? []).map((x) => [x.mockSubject.componentID, x.mockSetID]));
   const byApi = new Map<string, { subject: ComponentSubject; name: string; sets: MockSetView[] }>();
   for (const s of sets) {
+    if (s.mockSubject.componentID === callerId) continue;
     const e = byApi.get(s.mockSubject.componentID) ?? { subject: s.mockSubject, name: s.componentName, sets: [] };
     e.sets.push(s);
     byApi.set(s.mockSubject.componentID, e);

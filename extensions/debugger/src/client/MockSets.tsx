@@ -1,6 +1,7 @@
-// An API's mock sets in the plugin editor's debug panel: made, renamed, deleted; each set's rules (which calls they
-// answer: every call, or calls whose input holds given values; the response; the priority) written by hand or by a
-// chat model. Where a set is used is chosen in the bot's debug chat and the workflow editor.
+// The mock sets of an API (in the plugin editor's debug panel) or of a workflow (its editor's Mock data panel): made,
+// deleted; each set's rules (which calls they answer: every call, or calls whose input holds given values; the
+// response; the priority) written by hand or by a chat model. Where a set is used is chosen in the bot's debug chat
+// and the workflow editor.
 import {
   Alert,
   Button,
@@ -18,11 +19,24 @@ import type { ApiDebugSectionProps } from '@tessera/ext-plugins/shared';
 import { ListRow } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toolSubject, useGenerate, useMockRules, useMockSets, type MockRuleView, type MockSetView } from './store.ts';
+import {
+  toolSubject,
+  useGenerate,
+  useMockRules,
+  useMockSets,
+  type ComponentSubject,
+  type MockRuleView,
+  type MockSetView,
+} from './store.ts';
 
 export function MockSetsSection({ spaceId, pluginId, apiId }: ApiDebugSectionProps) {
+  return <MockSets spaceId={spaceId} subject={toolSubject(pluginId, apiId)} />;
+}
+
+export function MockSets({ spaceId, subject }: { spaceId: string; subject: ComponentSubject }) {
   const { t } = useTranslation('debugger');
-  const sets = useMockSets(spaceId, toolSubject(pluginId, apiId));
+  const sets = useMockSets(spaceId, subject);
+  const workflow = subject.componentType === 10002;
   const [name, setName] = useState('');
   const list = sets.list.data ?? [];
   return (
@@ -34,7 +48,7 @@ export function MockSetsSection({ spaceId, pluginId, apiId }: ApiDebugSectionPro
         {t('sets.title')}
       </Typography.Title>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t('sets.intro')}
+        {t(workflow ? 'sets.introWorkflow' : 'sets.intro')}
       </Typography.Text>
       <div style={{ display: 'flex', gap: 8, margin: '8px 0' }}>
         <Input

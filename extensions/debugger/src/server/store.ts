@@ -163,7 +163,7 @@ export class DebuggerStore {
         componentID: s.component_id,
         componentType: Number(s.component_type),
         parentComponentID: s.parent_id,
-        parentComponentType: 10000,
+        ...(s.parent_id ? { parentComponentType: 10000 } : {}),
       },
       componentName,
     };

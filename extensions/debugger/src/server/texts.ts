@@ -7,9 +7,10 @@ export const texts = defineErrorTexts('debugger', {
   noCase: ['There is no test case {{id}}.', '不存在测试用例 {{id}}。'],
   noTask: ['There is no generation task {{id}}.', '不存在生成任务 {{id}}。'],
   notTool: [
-    'Mock sets are made for a plugin API (componentType 10001 with its plugin as parentComponentID).',
-    '模拟集需针对插件 API 创建（componentType 10001，parentComponentID 为其插件）。',
+    'Mock sets are made for a plugin API (componentType 10001 with its plugin as parentComponentID) or a workflow (10002).',
+    '模拟集需针对插件 API（componentType 10001，parentComponentID 为其插件）或工作流（10002）创建。',
   ],
+  otherComponent: ['The mock set {{id}} is for another API or workflow.', '模拟集 {{id}} 属于另一个 API 或工作流。'],
   notWorkflow: [
     'Test cases are kept for a workflow (componentType 10002).',
     '测试用例针对工作流保存（componentType 10002）。',
@@ -34,7 +35,6 @@ export const texts = defineErrorTexts('debugger', {
     'Say where the mock set is used: trafficScene 10000 (a bot’s debug chat) or 10003 (a workflow’s test runs) with trafficCallerID (the bot or the workflow).',
     '请说明模拟集在何处使用：trafficScene 10000（智能体调试对话）或 10003（工作流试运行），并提供 trafficCallerID（智能体或工作流）。',
   ],
-  otherComponent: ['The mock set {{id}} is for another API.', '模拟集 {{id}} 属于另一个 API。'],
   caseTaken: ['The workflow already has a test case named "{{name}}".', '该工作流已有名为“{{name}}”的测试用例。'],
   inputObject: [
     'A test case’s input is a JSON object of the workflow’s inputs.',

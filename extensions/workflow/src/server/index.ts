@@ -10,9 +10,11 @@ import {
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import {
+  ExecuteMode,
   FileValues,
   NodeTypes,
   RunMode,
+  WorkflowCallMocks,
   WorkflowRunFinished,
   WorkflowRunnerService,
   type ChildRunRequest,
@@ -110,7 +112,19 @@ export default defineExtension({
       },
     });
     const runs = new RunService(ctx, engine, typeOf, (commitId) => store.commitCanvas(commitId));
+    const childMocks = ctx.caller(WorkflowCallMocks);
     const runChild = async (parent: RunRequest, request: ChildRunRequest): Promise<ChildRunResult> => {
+      // A test run's sub-workflow calls may be answered by mock data bound to the calling workflow's test runs.
+      if (!request.resume && parent.executeMode !== ExecuteMode.Run && parent.workflowId && childMocks.size) {
+        const hit = await childMocks.call({
+          spaceId: parent.spaceId,
+          userId: parent.userId,
+          workflowId: request.workflow_id,
+          input: request.input,
+          scene: { scene: 10003, caller_id: parent.workflowId },
+        });
+        if (hit) return { status: 'success', execute_id: '', output: hit.output };
+      }
       let childId: string;
       let name = request.workflow_id;
       if (request.resume) childId = request.resume.execute_id;

@@ -1,6 +1,6 @@
 import { notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { ExecuteMode, RunMode, type WorkflowRunner } from '../shared/index.ts';
+import { ExecuteMode, RunMode, WorkflowCallMocks, type WorkflowRunner } from '../shared/index.ts';
 import type { RunService } from './runs.ts';
 import type { WorkflowStore } from './store.ts';
 
@@ -10,6 +10,7 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
     if (version === 'draft') return { ...(await store.draft(workflowId)), commit_id: null, version: null };
     return store.published(workflowId, version);
   };
+  const mocks = ctx.caller(WorkflowCallMocks);
   return {
     spaceOf: async (workflowId) => (await store.meta(workflowId).catch(() => undefined))?.space_id,
     async info(workflowId, spaceId) {
@@ -56,6 +57,23 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
       const meta = await store.meta(r.workflowId, r.spaceId).catch(() => {
         throw notFound(`The workflow ${r.workflowId} does not exist in this space (it may have been deleted).`);
       });
+      // From a debug scene, mock data bound there answers first (published bots' calls carry no scene).
+      if (r.scene && mocks.size) {
+        const hit = await mocks.call({
+          spaceId: meta.space_id,
+          userId: r.userId,
+          workflowId: meta.id,
+          input: r.input,
+          scene: r.scene,
+        });
+        if (hit)
+          return {
+            execute_id: '',
+            status: 'success',
+            output: hit.output,
+            usage: { input_tokens: 0, output_tokens: 0 },
+          };
+      }
       const v = await source(meta.id, r.version);
       const row = await runs.create({
         workflow_id: meta.id,

@@ -4,6 +4,7 @@
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PluginsService, paramsToJsonSchema } from '@tessera/ext-plugins/shared';
+import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { CancelGenTask, CreateGenTask, GenStatus, GetGenTask, RequestFilterType } from '../../shared/api.ts';
 import { iso, type DebuggerStore, type GenTaskRow } from '../store.ts';
 import { texts } from '../texts.ts';
@@ -50,15 +51,31 @@ export class Generator {
       .execute();
   }
 
+  /** What the model is told of the API or workflow whose answers it writes: its name, what it does, its schema. */
+  async #describe(set: { space_id: string; component_type: number; component_id: string; parent_id: string }) {
+    if (Number(set.component_type) === 10002) {
+      const runner = this.#ctx.optionalService(WorkflowRunnerService);
+      const w = (await runner?.list?.(set.space_id))?.find((x) => x.workflow_id === set.component_id);
+      if (!w) throw new Error(`The workflow ${set.component_id} is gone.`);
+      const properties = Object.fromEntries(w.outputs.map((o) => [o, {}]));
+      return `Workflow: ${w.name}: ${w.description}\nResponse schema: ${JSON.stringify({ type: 'object', properties })}`;
+    }
+    const tool = await this.#ctx
+      .optionalService(PluginsService)
+      ?.tool(set.space_id, set.parent_id, set.component_id, 'draft');
+    if (!tool) throw new Error(`The plugin API ${set.component_id} is gone.`);
+    return `API: ${tool.name} (${tool.plugin_name}): ${tool.desc}\nResponse schema: ${JSON.stringify(
+      paramsToJsonSchema(tool.response_params),
+    )}`;
+  }
+
   /** The job: asks the model, then adds each response as a rule (unless the task was cancelled meanwhile). */
   async run(taskId: string): Promise<void> {
     const t = await this.task(taskId);
     if (t.status !== GenStatus.Running) return;
     try {
       const set = await this.#store.mockSet(t.mock_set_id);
-      const plugins = this.#ctx.optionalService(PluginsService);
-      const tool = await plugins?.tool(set.space_id, set.parent_id, set.component_id, 'draft');
-      if (!tool) throw new Error(`The plugin API ${set.component_id} is gone.`);
+      const about = await this.#describe(set);
       const models = this.#ctx.service(ModelsService);
       const model = await models.get(set.space_id, t.model_id);
       const { generateText } = await import('ai');
@@ -67,14 +84,13 @@ export class Generator {
         temperature: 0.7,
         maxRetries: 1,
         system:
-          'You write realistic mock responses of an HTTP API for testing. Answer with a JSON array only: each item ' +
-          "one complete response body that fits the API's response schema, with varied, plausible values.",
+          'You write realistic mock responses of an HTTP API or a workflow for testing. Answer with a JSON array ' +
+          'only: each item one complete response that fits the response schema, with varied, plausible values.',
         messages: [
           {
             role: 'user',
             content: [
-              `API: ${tool.name} (${tool.plugin_name}): ${tool.desc}`,
-              `Response schema: ${JSON.stringify(paramsToJsonSchema(tool.response_params))}`,
+              about,
               `Write ${t.quantity} responses.`,
               t.description ? `What they should show: ${t.description}` : '',
             ]

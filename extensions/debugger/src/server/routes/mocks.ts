@@ -2,6 +2,7 @@
 // mockRules..., mockSetBindingInfos...). A set is its space's; the space is read from bizCtx or from the set.
 import type { ServerContext } from '@tessera/sdk/server';
 import { PluginsService, type PublishedTool } from '@tessera/ext-plugins/shared';
+import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import {
   BindMockSet,
   ComponentType,
@@ -42,6 +43,16 @@ export function registerMockRoutes(ctx: ServerContext, store: DebuggerStore): vo
   });
   const ofRule = {
     space: async (r: Body) => (await store.mockSet((await store.rule(String(r.body?.id ?? ''))).mock_set_id)).space_id,
+  };
+  /** What a subject names in the space (an API's draft, a workflow): its name ("plugin / API", the workflow's). */
+  const subjectName = async (spaceId: string, s: ComponentSubject): Promise<string> => {
+    if (s.componentType === ComponentType.Workflow) {
+      const runner = ctx.optionalService(WorkflowRunnerService);
+      if (!runner) throw texts.error(400, 'workflowsOff');
+      return (await runner.info(s.componentID, spaceId)).name;
+    }
+    const tool = await toolOf(spaceId, s);
+    return `${tool.plugin_name} / ${tool.name}`;
   };
   /** The API a tool subject names (in the space, its draft). */
   const toolOf = async (spaceId: string, s: ComponentSubject): Promise<PublishedTool> => {
@@ -97,15 +108,16 @@ export function registerMockRoutes(ctx: ServerContext, store: DebuggerStore): vo
           .execute();
         return { id: s.id };
       }
-      await toolOf(spaceId, body.mockSubject);
+      await subjectName(spaceId, body.mockSubject);
+      const workflow = body.mockSubject.componentType === ComponentType.Workflow;
       const row: MockSetRow = {
         id: store.newId(),
         space_id: spaceId,
         name: body.name,
         description: body.description,
-        component_type: ComponentType.Tool,
+        component_type: workflow ? ComponentType.Workflow : ComponentType.Tool,
         component_id: body.mockSubject.componentID,
-        parent_id: body.mockSubject.parentComponentID ?? '',
+        parent_id: workflow ? '' : (body.mockSubject.parentComponentID ?? ''),
         creator_id: caller!.userId,
         created_at: now,
         updated_at: now,
@@ -137,25 +149,36 @@ export function registerMockRoutes(ctx: ServerContext, store: DebuggerStore): vo
       ]);
       const page = rows.slice(0, body.pageLimit);
       const tools = new Map<string, Promise<PublishedTool | undefined>>();
+      const names = new Map<string, Promise<string>>();
+      const subjectOf = (s: MockSetRow): ComponentSubject => ({
+        componentID: s.component_id,
+        componentType: Number(s.component_type),
+        parentComponentID: s.parent_id,
+      });
       const toolFor = (s: MockSetRow) => {
         const key = `${s.parent_id}:${s.component_id}`;
+        if (Number(s.component_type) !== ComponentType.Tool) return Promise.resolve(undefined);
         if (!tools.has(key))
           tools.set(
             key,
-            toolOf(s.space_id, {
-              componentID: s.component_id,
-              componentType: ComponentType.Tool,
-              parentComponentID: s.parent_id,
-            }).catch(() => undefined),
+            toolOf(s.space_id, subjectOf(s)).catch(() => undefined),
           );
         return tools.get(key)!;
+      };
+      const nameOf = (s: MockSetRow) => {
+        const key = `${s.component_type}:${s.component_id}`;
+        if (!names.has(key))
+          names.set(
+            key,
+            subjectName(s.space_id, subjectOf(s)).catch(() => ''),
+          );
+        return names.get(key)!;
       };
       return {
         mockSets: await Promise.all(
           page.map(async (s) => {
             const tool = await toolFor(s);
-            const name = tool ? `${tool.plugin_name} / ${tool.name}` : '';
-            return store.setView(s, tool ? !fits(tool, await store.rules(s.id)) : false, name);
+            return store.setView(s, tool ? !fits(tool, await store.rules(s.id)) : false, await nameOf(s));
           }),
         ),
         hasMore: rows.length > body.pageLimit,
@@ -263,7 +286,8 @@ export function registerMockRoutes(ctx: ServerContext, store: DebuggerStore): vo
         throw texts.error(400, 'badScene');
       const where = {
         space_id: spaceId,
-        component_type: ComponentType.Tool,
+        component_type:
+          body.mockSubject.componentType === ComponentType.Workflow ? ComponentType.Workflow : ComponentType.Tool,
         component_id: body.mockSubject.componentID,
         scene,
         caller_id: body.bizCtx.trafficCallerID,
@@ -271,7 +295,7 @@ export function registerMockRoutes(ctx: ServerContext, store: DebuggerStore): vo
       if (body.mockSetID && body.mockSetID !== '0') {
         const s = await store.mockSet(body.mockSetID);
         if (s.space_id !== spaceId) throw texts.error(404, 'noMockSet', { id: body.mockSetID });
-        if (s.component_id !== body.mockSubject.componentID)
+        if (s.component_id !== body.mockSubject.componentID || Number(s.component_type) !== where.component_type)
           throw texts.error(400, 'otherComponent', { id: body.mockSetID });
       }
       await store.db.transaction().execute(async (tx) => {
