@@ -337,6 +337,18 @@ describe('test cases', () => {
     expect(list.filter((c: { caseBase: { isDefault: boolean } }) => c.caseBase.isDefault)).toHaveLength(1);
     const schema = JSON.parse((await owner.post(`${D}/testcase/casedata/schema`, scope)).schemaJson);
     expect(schema).toMatchObject({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    // Inputs written by a model: those that fit the Start fields, saved with names of their own.
+    llm.script({ text: '[{"city": "Lima"}, {"town": "x"}, {"city": "Kyiv"}]' });
+    const written = await owner.post(`${D}/testcase/casedata/autogen`, { ...scope, count: 3, model_id: model });
+    expect(
+      written.cases.map((c: { caseBase: { name: string; input: string } }) => [
+        c.caseBase.name,
+        JSON.parse(c.caseBase.input),
+      ]),
+    ).toEqual([
+      ['Generated 1', { city: 'Lima' }],
+      ['Generated 2', { city: 'Kyiv' }],
+    ]);
     const gone = await owner.post(`${D}/testcase/casedata/delete`, {
       bizCtx: biz(),
       caseIDs: [rome.caseBase.caseID, 'nope'],

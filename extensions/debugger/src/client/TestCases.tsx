@@ -118,6 +118,14 @@ export function TestCasePicker({ spaceId, workflowId, fields, values, onPick }: 
         >
           {t('cases.save')}
         </Button>
+        <Button
+          size="small"
+          loading={c.generate.isPending}
+          onClick={() => c.generate.mutate(3)}
+          data-testid="test-case-generate"
+        >
+          {t('cases.generate')}
+        </Button>
       </Space>
       {problem && <div style={{ color: 'rgb(var(--danger-6))', fontSize: 12, marginTop: 4 }}>{problem}</div>}
     </div>

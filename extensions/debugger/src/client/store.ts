@@ -9,6 +9,7 @@ import {
   DeleteCases,
   DeleteMockRule,
   DeleteMockSet,
+  GenerateCases,
   GetGenTask,
   ListBindings,
   ListCases,
@@ -132,6 +133,10 @@ export function useCases(spaceId: string, workflowId: string) {
     }),
     setDefault: useMutation({
       mutationFn: (caseID: string) => api.call(SetDefaultCase, { ...scope, caseID }),
+      onSuccess: refresh,
+    }),
+    generate: useMutation({
+      mutationFn: (count: number) => api.call(GenerateCases, { ...scope, count }),
       onSuccess: refresh,
     }),
     remove: useMutation({

@@ -40,5 +40,9 @@ export const texts = defineErrorTexts('debugger', {
     'A test case’s input is a JSON object of the workflow’s inputs.',
     '测试用例的输入应是由工作流输入组成的 JSON 对象。',
   ],
+  noCases: [
+    'The model wrote no inputs that fit the workflow’s Start fields; try again, or say what the inputs should test.',
+    '模型没有写出符合工作流开始节点字段的输入；请重试，或说明输入要测试什么。',
+  ],
   notRunning: ['The generation task has ended ({{status}}).', '生成任务已结束（{{status}}）。'],
 });

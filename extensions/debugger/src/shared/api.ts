@@ -305,3 +305,15 @@ export const CaseSchema = defineEndpoint({
   body: z.object(CaseScope),
   response: z.object({ schemaJson: z.string() }),
 });
+export const GenerateCases = defineEndpoint({
+  method: 'POST',
+  path: `${P}/testcase/casedata/autogen`,
+  summary: "Have a chat model write test inputs that fit the workflow's Start fields, each saved as a case",
+  body: z.object({
+    ...CaseScope,
+    count: z.number().int().min(1).max(10).default(3),
+    desc: z.string().max(2000).default(''),
+    model_id: z.string().max(32).optional(),
+  }),
+  response: z.object({ cases: z.array(CaseView) }),
+});

@@ -1,6 +1,7 @@
 // A workflow's test cases (/api/devops/debugger/v1/coze/testcase/casedata/...): saved inputs of its test runs, one of
 // them the default the test run starts with, a name used once per workflow; the JSON Schema of its inputs.
 import type { ServerContext } from '@tessera/sdk/server';
+import { ModelsService } from '@tessera/ext-models/shared';
 import { WorkflowRunnerService, zodOf, type FieldDecl } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import {
@@ -8,12 +9,14 @@ import {
   CheckCase,
   ComponentType,
   DeleteCases,
+  GenerateCases,
   ListCases,
   SaveCase,
   SetDefaultCase,
   type ComponentSubject,
 } from '../../shared/api.ts';
 import { iso, type CaseRow, type DebuggerStore } from '../store.ts';
+import { readChoices } from './generate.ts';
 import { texts } from '../texts.ts';
 import { bizSpace } from './mocks.ts';
 
@@ -184,6 +187,81 @@ export function registerCaseRoutes(ctx: ServerContext, store: DebuggerStore): vo
         await tx.updateTable('debugger_case').set({ is_default: 1 }).where('id', '=', c.id).execute();
       });
       return {};
+    },
+  });
+  ctx.route({
+    ...GenerateCases,
+    auth: bizSpace,
+    handler: async ({ body, caller, signal }) => {
+      const spaceId = body.bizCtx.bizSpaceID;
+      const fields = await fieldsOf(spaceId, body.bizComponentSubject);
+      if (!fields) throw texts.error(400, 'workflowsOff');
+      const models = ctx.optionalService(ModelsService);
+      if (!models) throw texts.error(400, 'modelsOff');
+      const modelId = body.model_id || (await models.defaultModel(spaceId, 'chat'))?.model_id;
+      if (!modelId) throw texts.error(400, 'noModel');
+      const model = await models.get(spaceId, modelId);
+      const schema = zodOf(fields);
+      const { generateText } = await import('ai');
+      const r = await generateText({
+        model: await model.chat(),
+        temperature: 0.8,
+        maxRetries: 1,
+        abortSignal: signal,
+        system:
+          'You write test inputs for a workflow: realistic, varied, and covering edge cases. Answer with a JSON ' +
+          'array only, each item one object of inputs that fits the schema.',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              `Input schema: ${JSON.stringify(z.toJSONSchema(schema))}`,
+              `Write ${body.count} inputs.`,
+              body.desc ? `What they should test: ${body.desc}` : '',
+            ]
+              .filter(Boolean)
+              .join('\n'),
+          },
+        ],
+      });
+      await models
+        .recordUsage({
+          space_id: spaceId,
+          model_id: model.model_id,
+          input_tokens: r.usage?.inputTokens ?? 0,
+          output_tokens: r.usage?.outputTokens ?? 0,
+          source: 'debugger',
+        })
+        .catch(() => undefined);
+      const items = readChoices(r.text, body.count).filter((x) => schema.safeParse(x).success);
+      if (!items.length) throw texts.error(400, 'noCases');
+      const taken = new Set(
+        (await scoped(spaceId, body.bizComponentSubject).select('name').execute()).map((c) => c.name),
+      );
+      const out: CaseRow[] = [];
+      const now = iso();
+      for (const input of items) {
+        let n = 1;
+        while (taken.has(`Generated ${n}`)) n++;
+        taken.add(`Generated ${n}`);
+        const row: CaseRow = {
+          id: store.newId(),
+          space_id: spaceId,
+          component_type: ComponentType.Workflow,
+          component_id: body.bizComponentSubject.componentID,
+          name: `Generated ${n}`,
+          description: body.desc.slice(0, 2000),
+          input: JSON.stringify(input),
+          is_default: 0,
+          creator_id: caller!.userId,
+          updater_id: caller!.userId,
+          created_at: now,
+          updated_at: now,
+        };
+        await store.db.insertInto('debugger_case').values(row).execute();
+        out.push(row);
+      }
+      return { cases: out.map((c) => store.caseView(c)) };
     },
   });
   ctx.route({
