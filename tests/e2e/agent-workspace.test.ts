@@ -15,6 +15,40 @@ afterAll(() => llm?.close());
 const plan = (...titles: string[]) => ({ text: JSON.stringify({ steps: titles.map((title) => ({ title })) }) });
 
 describe('the agent workspace in the browser', () => {
+  it('curates examples in Settings, starts from one, and schedules a task that runs now', async () => {
+    // The first person of this studio is its administrator.
+    const { page, api, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    await addFakeModel(api, llm.url, { capabilities: { function_call: true } });
+    await page.goto(`${env.studio.url}/settings/agent-examples`);
+    await page.getByTestId('agent-category-name').fill('Research');
+    await page.getByTestId('agent-category-add').click();
+    await page.getByTestId('agent-example-name').fill('News digest');
+    await page.getByTestId('agent-example-query').fill('Summarise this week’s news about solar power.');
+    await page.getByTestId('agent-example-save').click();
+    await expect.poll(() => page.getByTestId('agent-example-admin-row').count()).toBe(1);
+    await page.goto(`${env.studio.url}/agent`);
+    await page.getByTestId('agent-example').filter({ hasText: 'News digest' }).click();
+    expect(await page.getByTestId('agent-query').inputValue()).toBe('Summarise this week’s news about solar power.');
+
+    await page.getByTestId('agent-scheduled-link').click();
+    await page.getByTestId('agent-scheduled-empty').waitFor();
+    await page.getByTestId('agent-scheduled-new').click();
+    await page.getByTestId('agent-scheduled-name').fill('Morning digest');
+    await page.getByTestId('agent-scheduled-query').fill('Tell me the weather.');
+    await pickOption(page, 'model-select', 'fake-chat');
+    await page.getByTestId('agent-scheduled-save').click();
+    await expect.poll(() => page.getByTestId('agent-scheduled-row').count()).toBe(1);
+    expect(await page.getByTestId('agent-scheduled-row').textContent()).toContain('0 9 * * *');
+    llm.script(plan('Look outside'), { text: 'Sunny.' }, { text: 'It is sunny.' });
+    await page.getByTestId('agent-scheduled-try').click();
+    await expect.poll(() => page.getByTestId('agent-task').getAttribute('data-status')).toBe('finished');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('gives a task, follows it live, answers its question, and shares a replay', async () => {
     const { page, api, errors, context } = await userSession(env, {
       language: 'en-US',

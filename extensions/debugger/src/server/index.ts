@@ -6,7 +6,6 @@ import { PluginCallMocks } from '@tessera/ext-plugins/shared';
 import { WorkflowCallMocks } from '@tessera/workflow-sdk';
 import { ComponentType } from '../shared/api.ts';
 import { migrations } from './migrations.ts';
-import { mockAnswer } from './mocking.ts';
 import { registerCaseRoutes } from './routes/cases.ts';
 import { GEN_JOB, Generator, registerGenerateRoutes } from './routes/generate.ts';
 import { registerMockRoutes } from './routes/mocks.ts';
@@ -20,6 +19,9 @@ export default defineExtension({
     texts.register(ctx);
     const store = new DebuggerStore(ctx);
     const gen = new Generator(ctx, store);
+    // The matching loads with the first call from a debug scene (published runs never ask).
+    const mockAnswer = async (...a: Parameters<typeof import('./mocking.ts').mockAnswer>) =>
+      (await import('./mocking.ts')).mockAnswer(...a);
     ctx.tap(PluginCallMocks, 'debugger-mock-sets', (q) =>
       mockAnswer(store, { ...q, componentType: ComponentType.Tool, componentId: q.apiId }),
     );
