@@ -50,11 +50,10 @@ describe('the agent workspace in the browser', () => {
   });
 
   it('gives a task, follows it live, answers its question, and shares a replay', async () => {
-    const { page, api, errors, context } = await userSession(env, {
+    const { page, errors, context } = await userSession(env, {
       language: 'en-US',
       viewport: { width: 1440, height: 900 },
     });
-    await addFakeModel(api, llm.url, { capabilities: { function_call: true } });
     llm.script(
       plan('Write the notes', 'Agree the length'),
       { toolCalls: [{ name: 'write_file', arguments: { name: 'notes.md', content: '# Notes\n\nMilk, eggs.' } }] },

@@ -1,6 +1,6 @@
 // The agent workspace (client half): the workspace (query box, examples, tasks), a task's page, scheduled tasks, the
 // replay page anyone with the link opens without signing in, and Settings > Agent examples.
-import { IconCommand } from '@arco-design/web-react/icon';
+import { IconMindMapping } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { setCurrentSpace } from './space.ts';
@@ -27,7 +27,7 @@ export default defineExtension({
       group: 'start',
       label: 'nav',
       path: '/agent',
-      icon: <IconCommand />,
+      icon: <IconMindMapping />,
       order: 5,
     });
   },
