@@ -223,6 +223,16 @@ describe('an agent task', () => {
     expect(peek.body.msg).toBe(`There is no task ${task.task_id}.`);
     const listed = await other.agent.post('/api/agent_space/task/list', { space_id: space });
     expect(listed.tasks).toEqual([]);
+    // Tokens work on the open API only: the workspace's calls refuse them.
+    const pat = await owner.post('/api/permission_api/pat/create', {
+      name: 'agent',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['bot.read'] }],
+    });
+    const byToken = await new Agent(studio.url, { bearer: pat.token }).request('POST', '/api/agent_space/task/list', {
+      space_id: space,
+    });
+    expect(byToken.status).toBe(403);
   });
 });
 
