@@ -261,7 +261,8 @@ export class Engine {
       ...spent,
       plan: JSON.stringify(plan),
       status: confirm ? 'waiting_plan' : 'running',
-      config: JSON.stringify({ ...cfg, notes: [] }),
+      // The configuration as it is now (limits may have changed while the model planned), its notes read.
+      config: JSON.stringify({ ...configOf(now), notes: [] }),
     });
     return !confirm;
   }

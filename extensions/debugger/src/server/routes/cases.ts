@@ -16,7 +16,7 @@ import {
   type ComponentSubject,
 } from '../../shared/api.ts';
 import { iso, type CaseRow, type DebuggerStore } from '../store.ts';
-import { readChoices } from './generate.ts';
+import { askForItems } from './generate.ts';
 import { texts } from '../texts.ts';
 import { bizSpace } from './mocks.ts';
 
@@ -200,40 +200,22 @@ export function registerCaseRoutes(ctx: ServerContext, store: DebuggerStore): vo
       if (!models) throw texts.error(400, 'modelsOff');
       const modelId = body.model_id || (await models.defaultModel(spaceId, 'chat'))?.model_id;
       if (!modelId) throw texts.error(400, 'noModel');
-      const model = await models.get(spaceId, modelId);
       const schema = zodOf(fields);
-      const { generateText } = await import('ai');
-      const r = await generateText({
-        model: await model.chat(),
-        temperature: 0.8,
-        maxRetries: 1,
-        abortSignal: signal,
-        system:
-          'You write test inputs for a workflow: realistic, varied, and covering edge cases. Answer with a JSON ' +
-          'array only, each item one object of inputs that fits the schema.',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              `Input schema: ${JSON.stringify(z.toJSONSchema(schema))}`,
-              `Write ${body.count} inputs.`,
-              body.desc ? `What they should test: ${body.desc}` : '',
-            ]
-              .filter(Boolean)
-              .join('\n'),
-          },
-        ],
-      });
-      await models
-        .recordUsage({
-          space_id: spaceId,
-          model_id: model.model_id,
-          input_tokens: r.usage?.inputTokens ?? 0,
-          output_tokens: r.usage?.outputTokens ?? 0,
-          source: 'debugger',
+      const items = (
+        await askForItems(models, spaceId, modelId, {
+          system:
+            'You write test inputs for a workflow: realistic, varied, and covering edge cases. Answer with a JSON ' +
+            'array only, each item one object of inputs that fits the schema.',
+          lines: [
+            `Input schema: ${JSON.stringify(z.toJSONSchema(schema))}`,
+            `Write ${body.count} inputs.`,
+            body.desc ? `What they should test: ${body.desc}` : '',
+          ],
+          count: body.count,
+          temperature: 0.8,
+          signal,
         })
-        .catch(() => undefined);
-      const items = readChoices(r.text, body.count).filter((x) => schema.safeParse(x).success);
+      ).filter((x) => schema.safeParse(x).success);
       if (!items.length) throw texts.error(400, 'noCases');
       const taken = new Set(
         (await scoped(spaceId, body.bizComponentSubject).select('name').execute()).map((c) => c.name),

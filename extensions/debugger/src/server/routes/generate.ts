@@ -2,7 +2,7 @@
 // parameters and what the person asks, `quantity` responses, each added to the mock set as a rule, in a background
 // job; its state read until done, or cancelled.
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
-import { ModelsService } from '@tessera/ext-models/shared';
+import { ModelsService, type Models } from '@tessera/ext-models/shared';
 import { PluginsService, paramsToJsonSchema } from '@tessera/ext-plugins/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { CancelGenTask, CreateGenTask, GenStatus, GetGenTask, RequestFilterType } from '../../shared/api.ts';
@@ -29,6 +29,38 @@ export function readChoices(text: string, quantity: number): unknown[] {
     }
   }
   return [];
+}
+
+/**
+ * Asks a chat model for a JSON array (what it is told: the system text and the lines of the request) and answers the
+ * items read from its answer; the tokens are recorded against the space.
+ */
+export async function askForItems(
+  models: Models,
+  spaceId: string,
+  modelId: string,
+  ask: { system: string; lines: string[]; count: number; temperature: number; signal?: AbortSignal },
+): Promise<unknown[]> {
+  const model = await models.get(spaceId, modelId);
+  const { generateText } = await import('ai');
+  const r = await generateText({
+    model: await model.chat(),
+    temperature: ask.temperature,
+    maxRetries: 1,
+    abortSignal: ask.signal,
+    system: ask.system,
+    messages: [{ role: 'user', content: ask.lines.filter(Boolean).join('\n') }],
+  });
+  await models
+    .recordUsage({
+      space_id: spaceId,
+      model_id: model.model_id,
+      input_tokens: r.usage?.inputTokens ?? 0,
+      output_tokens: r.usage?.outputTokens ?? 0,
+      source: 'debugger',
+    })
+    .catch(() => undefined);
+  return readChoices(r.text, ask.count);
 }
 
 export class Generator {
@@ -76,39 +108,18 @@ export class Generator {
     try {
       const set = await this.#store.mockSet(t.mock_set_id);
       const about = await this.#describe(set);
-      const models = this.#ctx.service(ModelsService);
-      const model = await models.get(set.space_id, t.model_id);
-      const { generateText } = await import('ai');
-      const r = await generateText({
-        model: await model.chat(),
-        temperature: 0.7,
-        maxRetries: 1,
+      const items = await askForItems(this.#ctx.service(ModelsService), set.space_id, t.model_id, {
         system:
           'You write realistic mock responses of an HTTP API or a workflow for testing. Answer with a JSON array ' +
           'only: each item one complete response that fits the response schema, with varied, plausible values.',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              about,
-              `Write ${t.quantity} responses.`,
-              t.description ? `What they should show: ${t.description}` : '',
-            ]
-              .filter(Boolean)
-              .join('\n'),
-          },
+        lines: [
+          about,
+          `Write ${t.quantity} responses.`,
+          t.description ? `What they should show: ${t.description}` : '',
         ],
+        count: Number(t.quantity),
+        temperature: 0.7,
       });
-      await models
-        .recordUsage({
-          space_id: set.space_id,
-          model_id: model.model_id,
-          input_tokens: r.usage?.inputTokens ?? 0,
-          output_tokens: r.usage?.outputTokens ?? 0,
-          source: 'debugger',
-        })
-        .catch(() => undefined);
-      const items = readChoices(r.text, Number(t.quantity));
       if (!items.length) throw new Error('The model answered no JSON responses; try again or describe them.');
       if ((await this.task(taskId)).status !== GenStatus.Running) return;
       const choices: { content: string; rule_id: string }[] = [];
