@@ -1,0 +1,106 @@
+// The published app's calls (/api/ui_builder/v1/app/...): its DSL for the viewer's browser, and its events run as
+// the viewer (anonymous viewers of a public app as the publisher, each known by an id of their address). The app's
+// access decides who may: anyone, people signed in, or its space's members. Only the workflows its published events
+// name run, with the inputs their mappings allow, at most 30 a minute per viewer.
+import type { ServerContext } from '@tessera/sdk/server';
+import { SpacesService } from '@tessera/ext-spaces/shared';
+import { WorkflowRunnerService } from '@tessera/workflow-sdk';
+import { createHash } from 'node:crypto';
+import { GetApp, PreviewEvent, RunAppEvent } from '../shared/api.ts';
+import { Dsl } from '../shared/dsl.ts';
+import type { AppRow, UiStore } from './store.ts';
+import { texts } from './texts.ts';
+
+/** A value at a path of an object ("items.0.name"). */
+export function valueAt(value: unknown, path: string): unknown {
+  let v = value;
+  for (const part of path.split('.').filter(Boolean)) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+export function registerAppRoutes(ctx: ServerContext, store: UiStore): void {
+  const published = async (id: string, caller?: { userId: string }): Promise<{ a: AppRow; dsl: Dsl }> => {
+    const a = await store.db.selectFrom('ui_app').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!a?.published_dsl) throw texts.error(404, 'notPublished', { id });
+    if (a.access !== 'public' && !caller) throw texts.error(401, 'signIn');
+    if (a.access === 'members' && !(await ctx.service(SpacesService).roleOf(a.space_id, caller!.userId)))
+      throw texts.error(403, 'membersOnly');
+    return { a, dsl: Dsl.parse(JSON.parse(a.published_dsl)) };
+  };
+
+  /** Runs an event's workflow with the inputs its mapping allows; answers the variables its outputs set. */
+  const run = async (
+    a: AppRow,
+    dsl: Dsl,
+    body: { event_id: string; values: Record<string, unknown>; variables: Record<string, unknown> },
+    userId: string,
+    viewerId: string | undefined,
+    ip: string,
+    logId: string,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> => {
+    const e = dsl.events.find((x) => x.event_id === body.event_id);
+    if (!e) throw texts.error(404, 'noEvent', { id: body.event_id });
+    const runner = ctx.optionalService(WorkflowRunnerService);
+    if (!runner) throw texts.error(400, 'workflowsOff');
+    const input: Record<string, unknown> = {};
+    for (const [name, src] of Object.entries(e.action.inputs))
+      input[name] =
+        src.from === 'value'
+          ? src.value
+          : src.from === 'component'
+            ? body.values[src.component_id]
+            : body.variables[src.name];
+    const viewer = viewerId ?? `anon:${createHash('sha256').update(ip).digest('hex').slice(0, 16)}`;
+    const r = await runner.run({
+      spaceId: a.space_id,
+      userId,
+      workflowId: e.action.workflow_id,
+      input,
+      signal,
+      connectorId: 'ui-app',
+      connectorUid: viewer,
+      logId,
+    });
+    if (r.status !== 'success') throw texts.error(400, 'runFailed', { detail: r.error ?? r.status });
+    const variables: Record<string, unknown> = {};
+    for (const [name, path] of Object.entries(e.action.outputs)) variables[name] = valueAt(r.output ?? {}, path);
+    return variables;
+  };
+
+  ctx.route({
+    ...GetApp,
+    auth: 'anonymous',
+    rateLimit: { max: 120, key: 'ip' },
+    handler: async ({ body, caller }) => {
+      const { a, dsl } = await published(body.ui_id, caller);
+      return { app: { ui_id: a.id, ui_name: a.name, dsl, published_version: Number(a.published_version) } };
+    },
+  });
+  ctx.route({
+    ...RunAppEvent,
+    auth: 'anonymous',
+    rateLimit: { max: 30, key: 'ip' },
+    handler: async ({ body, caller, ip, logId, signal }) => {
+      const { a, dsl } = await published(body.ui_id, caller);
+      return {
+        variables: await run(a, dsl, body, caller?.userId ?? a.published_by, caller?.userId, ip, logId, signal),
+      };
+    },
+  });
+  ctx.route({
+    ...PreviewEvent,
+    auth: {
+      space: async (r: { body: { ui_id?: unknown } }) => (await store.app(String(r.body?.ui_id ?? ''))).space_id,
+    },
+    rateLimit: { max: 60, key: 'caller' },
+    handler: async ({ body, caller, ip, logId, signal }) => {
+      const a = await store.app(body.ui_id);
+      const dsl = Dsl.parse(JSON.parse(a.dsl));
+      return { variables: await run(a, dsl, body, caller!.userId, caller!.userId, ip, logId, signal) };
+    },
+  });
+}

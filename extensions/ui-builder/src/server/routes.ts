@@ -1,0 +1,234 @@
+// The builder's calls (/api/ui_builder/v1/...): apps of a space, their drafts (saved over the version they were made
+// on), snapshots kept and restored, publishing; the open API's snapshots and published DSL.
+import type { ServerContext } from '@tessera/sdk/server';
+import { WorkflowRunnerService } from '@tessera/workflow-sdk';
+import { z } from 'zod';
+import {
+  CreateUi,
+  DeleteUi,
+  GetSnapshots,
+  GetUi,
+  ListUi,
+  PublishUi,
+  PublishedDsl,
+  RestoreSnapshot,
+  SaveSnapshot,
+  UpdateUi,
+} from '../shared/api.ts';
+import { Dsl, emptyDsl } from '../shared/dsl.ts';
+import { iso, secs, type AppRow, type SnapshotRow, type UiStore } from './store.ts';
+import { texts } from './texts.ts';
+
+const snapshotView = (s: SnapshotRow) => ({
+  snapshot_id: s.id,
+  version_code: Number(s.version_code),
+  note: s.note,
+  created_by: s.created_by,
+  created_at: secs(s.created_at),
+});
+
+export function registerRoutes(ctx: ServerContext, store: UiStore): void {
+  const ofApp = {
+    space: async (r: { body?: { ui_id?: unknown }; params?: { app_id?: unknown } }) =>
+      (await store.app(String(r.body?.ui_id ?? r.params?.app_id ?? ''))).space_id,
+  };
+  const snapshot = async (a: AppRow, userId: string, note: string): Promise<SnapshotRow> => {
+    const row: SnapshotRow = {
+      id: store.newId(),
+      ui_id: a.id,
+      version_code: Number(a.version_code),
+      dsl: a.dsl,
+      note,
+      created_by: userId,
+      created_at: iso(),
+    };
+    await store.db.insertInto('ui_snapshot').values(row).execute();
+    return row;
+  };
+  /** Every event's workflow is the space's and published (the app runs published workflows only). */
+  const runnable = async (a: AppRow, dsl: Dsl) => {
+    const runner = ctx.optionalService(WorkflowRunnerService);
+    if (!dsl.events.length) return;
+    if (!runner) throw texts.error(400, 'workflowsOff');
+    for (const e of dsl.events) {
+      const info = await runner.info(e.action.workflow_id, a.space_id);
+      if (!info.latest_version) throw texts.error(400, 'notRunnable', { id: info.name, event: e.event_id });
+    }
+  };
+
+  ctx.route({
+    ...CreateUi,
+    auth: { space: { from: 'body', field: 'space_id' } },
+    handler: async ({ body, caller }) => {
+      const now = iso();
+      const row: AppRow = {
+        id: store.newId(),
+        space_id: body.space_id,
+        name: body.ui_name,
+        dsl: JSON.stringify(emptyDsl()),
+        access: 'members',
+        version_code: 1,
+        published_dsl: '',
+        published_version: 0,
+        published_by: '',
+        published_at: '',
+        creator_id: caller!.userId,
+        created_at: now,
+        updated_at: now,
+      };
+      await store.db.insertInto('ui_app').values(row).execute();
+      return { ui: store.view(row) };
+    },
+  });
+  ctx.route({ ...GetUi, auth: ofApp, handler: async ({ body }) => ({ ui: store.view(await store.app(body.ui_id)) }) });
+  ctx.route({
+    ...ListUi,
+    auth: { space: { from: 'body', field: 'space_id' } },
+    handler: async ({ body }) => ({
+      uis: (
+        await store.db
+          .selectFrom('ui_app')
+          .selectAll()
+          .where('space_id', '=', body.space_id)
+          .orderBy('updated_at', 'desc')
+          .execute()
+      ).map((a) => store.view(a)),
+    }),
+  });
+  ctx.route({
+    ...UpdateUi,
+    auth: ofApp,
+    handler: async ({ body }) => {
+      const a = await store.app(body.ui_id);
+      const dsl = body.dsl === undefined ? undefined : store.check(body.dsl);
+      const set = {
+        ...(dsl ? { dsl: JSON.stringify(dsl) } : {}),
+        ...(body.ui_name ? { name: body.ui_name } : {}),
+        ...(body.access ? { access: body.access } : {}),
+        version_code: Number(a.version_code) + 1,
+        updated_at: iso(),
+      };
+      const r = await store.db
+        .updateTable('ui_app')
+        .set(set)
+        .where('id', '=', a.id)
+        .where('version_code', '=', body.base_version)
+        .executeTakeFirst();
+      if (!Number(r.numUpdatedRows)) throw texts.error(409, 'stale', { now: String(a.version_code) });
+      return { ui: store.view(await store.app(a.id)) };
+    },
+  });
+  ctx.route({
+    ...DeleteUi,
+    auth: ofApp,
+    handler: async ({ body }) => {
+      const a = await store.app(body.ui_id);
+      await store.db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('ui_snapshot').where('ui_id', '=', a.id).execute();
+        await tx.deleteFrom('ui_app').where('id', '=', a.id).execute();
+      });
+      return {};
+    },
+  });
+
+  ctx.route({
+    ...SaveSnapshot,
+    auth: ofApp,
+    handler: async ({ body, caller }) => ({
+      snapshot: snapshotView(await snapshot(await store.app(body.ui_id), caller!.userId, body.note)),
+    }),
+  });
+  ctx.route({
+    ...GetSnapshots,
+    auth: ofApp,
+    handler: async ({ body }) => {
+      const rows = await store.db
+        .selectFrom('ui_snapshot')
+        .selectAll()
+        .where('ui_id', '=', body.ui_id)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const one = body.snapshot_id ? rows.find((s) => s.id === body.snapshot_id) : undefined;
+      if (body.snapshot_id && !one) throw texts.error(404, 'noSnapshot', { id: body.snapshot_id });
+      return { snapshots: rows.map(snapshotView), ...(one ? { dsl: Dsl.parse(JSON.parse(one.dsl)) } : {}) };
+    },
+  });
+  ctx.route({
+    ...RestoreSnapshot,
+    auth: ofApp,
+    handler: async ({ body, caller }) => {
+      const a = await store.app(body.ui_id);
+      const s = await store.db
+        .selectFrom('ui_snapshot')
+        .selectAll()
+        .where('id', '=', body.snapshot_id)
+        .where('ui_id', '=', a.id)
+        .executeTakeFirst();
+      if (!s) throw texts.error(404, 'noSnapshot', { id: body.snapshot_id });
+      await snapshot(a, caller!.userId, `before restoring ${s.note || `version ${s.version_code}`}`.slice(0, 200));
+      await store.db
+        .updateTable('ui_app')
+        .set({ dsl: s.dsl, version_code: Number(a.version_code) + 1, updated_at: iso() })
+        .where('id', '=', a.id)
+        .execute();
+      return { ui: store.view(await store.app(a.id)) };
+    },
+  });
+  ctx.route({
+    ...PublishUi,
+    auth: ofApp,
+    handler: async ({ body, caller }) => {
+      const a = await store.app(body.ui_id);
+      const dsl = store.check(JSON.parse(a.dsl));
+      await runnable(a, dsl);
+      await store.db
+        .updateTable('ui_app')
+        .set({
+          published_dsl: JSON.stringify(dsl),
+          published_version: Number(a.published_version) + 1,
+          published_by: caller!.userId,
+          published_at: iso(),
+        })
+        .where('id', '=', a.id)
+        .execute();
+      return { ui: store.view(await store.app(a.id)), path: `/apps/${a.id}` };
+    },
+  });
+  ctx.route({
+    ...PublishedDsl,
+    auth: ofApp,
+    handler: async ({ body }) => {
+      const a = await store.app(body.ui_id);
+      if (!a.published_dsl) throw texts.error(404, 'notPublished', { id: a.id });
+      return { dsl: Dsl.parse(JSON.parse(a.published_dsl)), published_version: Number(a.published_version) };
+    },
+  });
+
+  // ------------------------------------------------------------------ open API (Coze's /v1/apps/{app_id}/...)
+  ctx.route({
+    method: 'POST',
+    path: '/v1/apps/:app_id/ui_builder_snapshots',
+    auth: ofApp,
+    permission: 'app.ui',
+    summary: "Keep an app's draft as a snapshot (a token with app.ui)",
+    params: z.object({ app_id: z.string().min(1).max(32) }),
+    body: z.object({ note: z.string().max(200).default('') }).default({ note: '' }),
+    handler: async ({ params, body, caller }) => ({
+      snapshot: snapshotView(await snapshot(await store.app(params.app_id), caller!.userId, body.note)),
+    }),
+  });
+  ctx.route({
+    method: 'GET',
+    path: '/v1/apps/:app_id/ui_builder_dsl',
+    auth: ofApp,
+    permission: 'app.ui',
+    summary: "An app's published DSL (a token with app.ui)",
+    params: z.object({ app_id: z.string().min(1).max(32) }),
+    handler: async ({ params }) => {
+      const a = await store.app(params.app_id);
+      if (!a.published_dsl) throw texts.error(404, 'notPublished', { id: a.id });
+      return { dsl: JSON.parse(a.published_dsl) as unknown, published_version: Number(a.published_version) };
+    },
+  });
+}
