@@ -53,14 +53,19 @@ describe('the UI builder in the browser', () => {
     await pickOption(page, 'ui-event-output-variable', 'answer');
     await page.getByTestId('ui-event-output-add').click();
     // A text under the form showing the answer.
-    await page.getByTestId('ui-canvas').locator('[data-node-id="root"]').first().click({ position: { x: 4, y: 4 } });
+    await page
+      .getByTestId('ui-canvas')
+      .locator('[data-node-id="root"]')
+      .first()
+      .click({ position: { x: 4, y: 4 } });
     await page.getByTestId('ui-add-text').click();
     await page.getByTestId('ui-prop-content').fill('Forecast: {{answer}}');
     await page.getByTestId('ui-save').click();
     await page.getByText('Saved.').waitFor();
-    // The preview runs the draft's event.
+    // The preview, tried, runs the draft's event.
+    await page.getByTestId('ui-mode').getByText('Try').click();
     await page.getByTestId('ui-canvas').locator('[data-ui-id="input1"]').fill('Oslo');
-    await page.getByTestId('ui-canvas').locator('[data-node-id="form1"] button[type="submit"]').click();
+    await page.getByTestId('ui-canvas').locator('form[data-ui-id="form1"] button[type="submit"]').click();
     await expect.poll(() => page.getByTestId('ui-canvas').textContent()).toContain('Forecast: Sunny in Oslo');
     await page.getByTestId('ui-publish').click();
     await page.getByTestId('ui-live-link').waitFor();

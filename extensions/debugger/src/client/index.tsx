@@ -3,13 +3,41 @@
 // beside its message box), and test cases above a workflow's test run.
 import { ApiDebugSections } from '@tessera/ext-plugins/shared';
 import { ChatComposerActions } from '@tessera/ext-bots/shared';
+import { Button, Tooltip } from '@arco-design/web-react';
+import { IconBug } from '@arco-design/web-react/icon';
+import type { ChatComposerActionProps } from '@tessera/ext-bots/shared';
 import { defineExtension, lazyView } from '@tessera/sdk/client';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { EditorPanels, TestRunInputSources } from '@tessera/workflow-sdk/client';
 
 const MockSetsSection = lazyView(() => import('./MockSets.tsx').then((m) => m.MockSetsSection));
 const WorkflowMockPanel = lazyView(() => import('./WorkflowMock.tsx').then((m) => m.WorkflowMockPanel));
 const TestCasePicker = lazyView(() => import('./TestCases.tsx').then((m) => m.TestCasePicker));
-const BotMockAction = lazyView(() => import('./BotMock.tsx').then((m) => m.BotMockAction));
+const BotMockPanel = lazyView(() => import('./BotMock.tsx').then((m) => m.BotMockPanel));
+
+/**
+ * The debug chat's mock button: drawn at once (a button that appeared later would move the others under a click),
+ * its panel loaded when first opened.
+ */
+function BotMockAction({ spaceId, botId, draft }: ChatComposerActionProps) {
+  const { t } = useTranslation('debugger');
+  const [open, setOpen] = useState(false);
+  if (!draft) return null;
+  return (
+    <>
+      <Tooltip content={t('bind.botTitle')}>
+        <Button
+          icon={<IconBug />}
+          aria-label={t('bind.botTitle')}
+          onClick={() => setOpen(true)}
+          data-testid="bot-mock-data"
+        />
+      </Tooltip>
+      {open && <BotMockPanel spaceId={spaceId} botId={botId} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
 
 export default defineExtension({
   id: 'debugger',

@@ -40,6 +40,8 @@ export function BuilderPage() {
   const [pageId, setPageId] = useState('');
   const [selected, setSelected] = useState('root');
   const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
+  // Edit: a click selects a component; try: the page works as it will (its events run the draft's workflows).
+  const [mode, setMode] = useState<'edit' | 'try'>('edit');
   const [note, setNote] = useState('');
   useEffect(() => {
     if (b.app.data && !dirty) setDsl(b.app.data.dsl);
@@ -139,6 +141,10 @@ export function BuilderPage() {
                 <Tabs.TabPane key={p.page_id} title={p.name} />
               ))}
             </Tabs>
+            <Radio.Group type="button" size="small" value={mode} onChange={setMode} data-testid="ui-mode">
+              <Radio value="edit">{t('mode.edit')}</Radio>
+              <Radio value="try">{t('mode.try')}</Radio>
+            </Radio.Group>
             <Radio.Group type="button" size="small" value={width} onChange={setWidth}>
               <Radio value="desktop">{t('desktop')}</Radio>
               <Radio value="phone">{t('phone')}</Radio>
@@ -150,12 +156,11 @@ export function BuilderPage() {
             data-testid="ui-canvas"
           >
             <Renderer
-              key={page.page_id}
+              key={`${page.page_id}:${mode}`}
               dsl={dsl}
               pageId={page.page_id}
               run={b.preview}
-              selected={node.id}
-              onSelect={setSelected}
+              {...(mode === 'edit' ? { selected: node.id, onSelect: setSelected } : {})}
             />
           </div>
         </main>
