@@ -46,7 +46,10 @@ describe('the studio a newcomer meets', () => {
 
     // The sidebar in groups by the work; the workflows and access tokens inside theirs; Settings for an administrator.
     expect(await sidebarGroups(page)).toEqual([
-      ['Build', ['bots', 'societies', 'projects', 'workflows', 'plugins', 'cards', 'mcp', 'prompts', 'library']],
+      [
+        'Build',
+        ['bots', 'societies', 'projects', 'ui-apps', 'workflows', 'plugins', 'cards', 'mcp', 'prompts', 'library'],
+      ],
       ['Data', ['knowledge', 'tables', 'memory']],
       ['Operate', ['models', 'voices', 'evaluation', 'arena', 'jobs', 'traces', 'analytics']],
       [

@@ -46,7 +46,7 @@ export default defineExtension({
       label: 'nav',
       path: '/ui-apps',
       icon: <IconApps />,
-      order: 18,
+      order: 25,
     });
   },
 });
