@@ -248,6 +248,13 @@ describe('replays', () => {
     const early = await owner.request('POST', '/api/agent_space/replay/create', { task_id: task.task_id });
     expect(early.status).toBe(409);
     await settled(owner, task.task_id, 'finished');
+    const rated = await owner.post('/api/agent_space/task/feedback', {
+      task_id: task.task_id,
+      digg: true,
+      feel: 'good',
+      content: 'Useful notes.',
+    });
+    expect(rated.task).toMatchObject({ digg: true, feel: 'good' });
     const {
       share,
       secret,
@@ -345,7 +352,8 @@ describe('a task across a restart', () => {
       const { agent } = await signUp(first.url, 'agent-restart');
       const s = (await agent.post('/api/space/create', { name: 'R' })).space_id;
       const m = await addFakeModel(agent, llm.url, { capabilities: { function_call: true } });
-      llm.script(plan('First', 'Second'), { text: 'First done.', chunkDelayMs: 40 });
+      // The first step's answer streams for seconds: the pause lands while it is under way, however busy the machine.
+      llm.script(plan('First', 'Second'), { text: 'First done.', chunkDelayMs: 1000 });
       const { task } = await agent.post('/api/agent_space/task/create', {
         space_id: s,
         model_id: m,

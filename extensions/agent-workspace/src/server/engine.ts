@@ -172,7 +172,9 @@ export class Engine {
       this.#working.delete(taskId);
       await this.#store.release(taskId);
     }
-    if (again) await this.queue(taskId);
+    // An answer or a resume that came while this job held the lease queued a job that found it held: go on for it.
+    const resumed = !again && ['planning', 'running'].includes((await this.#store.find(taskId))?.status ?? '');
+    if (again || resumed) await this.queue(taskId);
     const c = work.clock;
     const total = performance.now() - started;
     const round = (x: number) => Math.round(x * 1000) / 1000;

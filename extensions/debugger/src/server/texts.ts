@@ -35,6 +35,7 @@ export const texts = defineErrorTexts('debugger', {
     'Say where the mock set is used: trafficScene 10000 (a bot’s debug chat) or 10003 (a workflow’s test runs) with trafficCallerID (the bot or the workflow).',
     '请说明模拟集在何处使用：trafficScene 10000（智能体调试对话）或 10003（工作流试运行），并提供 trafficCallerID（智能体或工作流）。',
   ],
+  caseName: ['Name the test case.', '请为测试用例命名。'],
   caseTaken: ['The workflow already has a test case named "{{name}}".', '该工作流已有名为“{{name}}”的测试用例。'],
   inputObject: [
     'A test case’s input is a JSON object of the workflow’s inputs.',

@@ -3,6 +3,7 @@
 import { Alert, Button, Input, Table } from '@arco-design/web-react';
 import type { UiComponentProps } from '../shared/dsl.ts';
 import Markdown from 'react-markdown';
+import { useTranslation } from 'react-i18next';
 
 const str = (v: unknown, d = '') => (typeof v === 'string' ? v : v === undefined || v === null ? d : String(v));
 const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
@@ -82,16 +83,18 @@ export function InputView({ node, value, setValue, fill }: UiComponentProps) {
   );
 }
 export function ButtonView({ node, fire, busy, error, fill }: UiComponentProps) {
+  const { t } = useTranslation('ui-builder');
   return (
     <div>
       <Button type="primary" loading={busy} onClick={() => void fire('click')} data-ui-id={node.id}>
-        {fill(node.props.label) || 'OK'}
+        {fill(node.props.label) || t('defaults.button')}
       </Button>
       {error && <Alert type="error" style={{ marginTop: 8 }} content={error} />}
     </div>
   );
 }
 export function FormView({ node, children, fire, busy, error, fill }: UiComponentProps) {
+  const { t } = useTranslation('ui-builder');
   return (
     <form
       data-ui-id={node.id}
@@ -104,7 +107,7 @@ export function FormView({ node, children, fire, busy, error, fill }: UiComponen
       {children}
       <div>
         <Button type="primary" htmlType="submit" loading={busy}>
-          {fill(node.props.submit_label) || 'Submit'}
+          {fill(node.props.submit_label) || t('defaults.submit')}
         </Button>
       </div>
       {error && <Alert type="error" content={error} />}

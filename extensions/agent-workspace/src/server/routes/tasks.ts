@@ -59,7 +59,7 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
     auth: { space: { from: 'body', field: 'space_id' } },
     handler: async ({ body, caller, headers }) => {
       const userId = caller!.userId;
-      await checkQuota(store, body.space_id, userId, quota);
+      await checkQuota(store, userId, quota);
       await checkInput(ctx, body.space_id, body);
       const row = store.newTask(body.space_id, userId, body);
       const inputs = await inputFiles(ctx, body.space_id, body.file_uri_list);
@@ -276,8 +276,8 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
   ctx.route({
     ...TaskQuota,
     auth: { space: { from: 'body', field: 'space_id' } },
-    handler: async ({ body, caller }) => {
-      const used = await usage(store, body.space_id, caller!.userId);
+    handler: async ({ caller }) => {
+      const used = await usage(store, caller!.userId);
       return {
         used_today: used.today,
         daily_limit: quota.dailyTasks,
@@ -288,7 +288,8 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
   });
 }
 
-async function usage(store: WorkspaceStore, spaceId: string, userId: string) {
+/** A person's tasks made today and at work (quotas count across spaces). */
+async function usage(store: WorkspaceStore, userId: string) {
   const midnight = new Date();
   midnight.setUTCHours(0, 0, 0, 0);
   const mine = store.db.selectFrom('agent_task').where('creator_id', '=', userId).where('task_type', '=', 'chat');
@@ -302,12 +303,11 @@ async function usage(store: WorkspaceStore, spaceId: string, userId: string) {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirst(),
   ]);
-  void spaceId;
   return { today: Number(today?.n ?? 0), running: Number(running?.n ?? 0) };
 }
 
-async function checkQuota(store: WorkspaceStore, spaceId: string, userId: string, quota: Quota) {
-  const used = await usage(store, spaceId, userId);
+async function checkQuota(store: WorkspaceStore, userId: string, quota: Quota) {
+  const used = await usage(store, userId);
   if (used.today >= quota.dailyTasks) throw texts.error(429, 'dailyQuota', { limit: String(quota.dailyTasks) });
   if (used.running >= quota.maxRunning) throw texts.error(429, 'runningQuota', { limit: String(quota.maxRunning) });
 }

@@ -155,9 +155,10 @@ export function registerCaseRoutes(ctx: ServerContext, store: DebuggerStore): vo
   ctx.route({
     ...CheckCase,
     auth: bizSpace,
-    handler: async ({ body }) => {
+    handler: async ({ body, headers }) => {
+      const lang = headers['accept-language'];
       const name = body.caseName.trim();
-      if (!name) return { isPass: false, failReason: 'Name the test case.', failCode: 1 };
+      if (!name) return { isPass: false, failReason: texts.text('caseName', {}, lang), failCode: 1 };
       const same = await scoped(body.bizCtx.bizSpaceID, body.bizComponentSubject)
         .select('id')
         .where('name', '=', name)
@@ -165,7 +166,7 @@ export function registerCaseRoutes(ctx: ServerContext, store: DebuggerStore): vo
       return same
         ? {
             isPass: false,
-            failReason: texts.text('caseTaken', { name }, 'en-US'),
+            failReason: texts.text('caseTaken', { name }, lang),
             failCode: 2,
           }
         : { isPass: true, failReason: '', failCode: 0 };
