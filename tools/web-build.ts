@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSy
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, bin, newestMtime } from './paths.ts';
+import { webEntries } from './web-entries.ts';
 
 const GENERATED = path.join(ROOT, 'host/web/src/generated/extensions.ts');
 const DIST = path.join(ROOT, 'host/web/dist');
@@ -33,7 +34,7 @@ function webSources(): string[] {
   const ext = path.join(ROOT, 'extensions');
   const perExt = existsSync(ext)
     ? readdirSync(ext).flatMap((n) =>
-        ['src/client', 'src/shared', 'src/locales', 'package.json'].map((p) => path.join(ext, n, p)),
+        ['src/client', 'src/shared', 'src/web', 'src/locales', 'package.json'].map((p) => path.join(ext, n, p)),
       )
     : [];
   return [
@@ -41,6 +42,8 @@ function webSources(): string[] {
     path.join(ROOT, 'sdk/src'),
     path.join(ROOT, 'core/src'),
     path.join(ROOT, 'rsbuild.config.ts'),
+    path.join(ROOT, 'rsbuild.entries.config.ts'),
+    path.join(ROOT, 'tools/web-entries.ts'),
     path.join(ROOT, 'package-lock.json'),
     ...perExt,
   ];
@@ -65,6 +68,19 @@ export function buildWeb({ force = false, quiet = false } = {}): void {
   if (r.status !== 0) {
     if (quiet) process.stderr.write(String(r.stdout ?? '') + String(r.stderr ?? ''));
     throw new Error('the web build failed (see above)');
+  }
+  // The extensions' standalone pages (a published app): light bundles of their own, after the studio's (whose build
+  // empties the folder they are written into).
+  if (webEntries().length) {
+    const e = spawnSync(process.execPath, [bin.rsbuild, 'build', '-c', 'rsbuild.entries.config.ts'], {
+      cwd: ROOT,
+      stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    if (e.status !== 0) {
+      if (quiet) process.stderr.write(String(e.stdout ?? '') + String(e.stderr ?? ''));
+      throw new Error("the build of the extensions' standalone pages failed (see above)");
+    }
   }
   writeFileSync(STAMP, new Date().toISOString());
   if (!quiet) console.error(`tessera: web studio built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -72,7 +72,15 @@ export async function signedInContext(
 ): Promise<{ context: BrowserContext; email: string }> {
   const { language, name, ...contextOptions } = opts;
   const context = await browser.newContext(contextOptions);
-  if (language) await context.addInitScript((lang) => localStorage.setItem('tessera.language', lang), language);
+  // In every frame: a sandboxed one (an app's custom component) has no storage to write.
+  if (language)
+    await context.addInitScript((lang) => {
+      try {
+        localStorage.setItem('tessera.language', lang);
+      } catch {
+        /* a sandboxed frame */
+      }
+    }, language);
   const email = `e2e-${Date.now()}-${++users}@example.com`;
   const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, {
     data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` },

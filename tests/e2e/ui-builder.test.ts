@@ -1,10 +1,13 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers.ts';
 import { link, node, ref } from '../workflow-kit.ts';
 import { pickOption, userSession, withStudioAndBrowser } from './browser.ts';
 
 // An app built in the browser: a form whose submit runs a published workflow and shows its answer; published for
-// members only (another person is refused), then public (another person uses it: the city in, the answer out).
-const env = withStudioAndBrowser();
+// members only (another person is refused), then public (another person uses it: the city in, the answer out). A
+// custom component from an extension (tests/fixtures/ui-components) placed, drawn in its frame, and published.
+const env = withStudioAndBrowser({ extensionsDir: () => path.join(ROOT, 'tests/fixtures/ui-components') });
 
 describe('the UI builder in the browser', () => {
   it('builds a form bound to a workflow, publishes it, and another person uses it', async () => {
@@ -89,6 +92,37 @@ describe('the UI builder in the browser', () => {
     expect(errors).toEqual([]);
     expect(other.errors).toEqual([]);
     await other.context.close();
+    await context.close();
+  });
+
+  it("places an extension's component, drawn in its sandboxed frame in the builder and the published app", async () => {
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'zh-CN',
+      viewport: { width: 1600, height: 1000 },
+    });
+    const { ui } = await api.post('/api/ui_builder/v1/create', { space_id: spaceId, ui_name: '仪表应用' });
+    await page.goto(`${env.studio.url}/ui-apps/${ui.ui_id}`);
+    await page.getByTestId('ui-builder').waitFor();
+    await page.getByTestId('ui-add-gauge').click();
+    await page.getByTestId('ui-prop-value').fill('70');
+    await page.getByTestId('ui-prop-label').fill('CPU');
+    await expect
+      .poll(() => page.frameLocator('[data-ui-id="gauge1"]').locator('#g').textContent())
+      .toBe('Gauge CPU: 70%');
+    await page.getByTestId('ui-save').click();
+    await page.getByText('已保存').first().waitFor();
+    await pickOption(page, 'ui-access', '所有人（公开）');
+    await page.getByTestId('ui-publish').click();
+    await page.getByTestId('ui-live-link').waitFor();
+    const viewer = await env.browser.newContext({ locale: 'en-US' });
+    const live = await viewer.newPage();
+    await live.goto(`${env.studio.url}/apps/${ui.ui_id}`);
+    await live.getByTestId('ui-app').waitFor();
+    await expect
+      .poll(() => live.frameLocator('[data-ui-id="gauge1"]').locator('#g').textContent())
+      .toBe('Gauge CPU: 70%');
+    expect(errors).toEqual([]);
+    await viewer.close();
     await context.close();
   });
 });

@@ -1,10 +1,13 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, signUp } from '../agent.ts';
-import { startStudio, type RunningStudio } from '../helpers.ts';
+import { ROOT, startStudio, type RunningStudio } from '../helpers.ts';
 import { link, node, ref, unique } from '../workflow-kit.ts';
 
 // The UI builder with the whole studio: an app whose form runs a published workflow, saved over its version, kept
-// as snapshots and restored, published with an access rule; hostile DSLs refused; the open API's DSL.
+// as snapshots and restored, published with an access rule and served as a light page of its own; hostile DSLs
+// refused; the open API's DSL; custom components imported into the space (versions, compare, removal) and one from
+// an extension (tests/fixtures/ui-components), drawn in sandboxed frames.
 let studio: RunningStudio;
 let owner: Agent;
 let space: string;
@@ -12,7 +15,7 @@ let workflow: string;
 const U = '/api/ui_builder/v1';
 
 beforeAll(async () => {
-  studio = await startStudio();
+  studio = await startStudio({ extensionsDir: path.join(ROOT, 'tests/fixtures/ui-components') });
   owner = (await signUp(studio.url, 'ui-owner')).agent;
   space = (await owner.post('/api/space/create', { name: 'Apps' })).space_id;
   const wf = (path: string, body: Record<string, unknown>) =>
@@ -195,5 +198,134 @@ describe('an app of the UI builder', () => {
     expect(snap.body.data.snapshot.note).toBe('from CI');
     const other = await token(['bot.read']);
     expect((await other.request('GET', `/v1/apps/${ui.ui_id}/ui_builder_dsl`)).status).toBe(403);
+  });
+
+  it('serves the published app as a page of its own, with its data inline and a strict policy', async () => {
+    const { ui } = await owner.post(`${U}/create`, { space_id: space, ui_name: 'Page </script><script>x()</script>' });
+    const app = formApp();
+    app.pages[0].root.children[0].props.content = '</script><script>alert(1)</script>';
+    await owner.post(`${U}/update`, { ui_id: ui.ui_id, base_version: 1, dsl: app });
+    const anon = new Agent(studio.url);
+    const get = async (who: Agent) => {
+      const res = await fetch(`${studio.url}/apps/${ui.ui_id}`, {
+        headers: { cookie: [...who.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'en-US' },
+      });
+      const html = await res.text();
+      const data = JSON.parse(html.match(/<script type="application\/json" id="ui-app-data">(.*?)<\/script>/s)![1]);
+      return { res, html, data };
+    };
+    const unpublished = await get(owner);
+    expect([unpublished.res.status, unpublished.data.refused]).toEqual([404, `The app ${ui.ui_id} is not published.`]);
+    await owner.post(`${U}/publish/snapshot`, { ui_id: ui.ui_id });
+    const signedOut = await get(anon);
+    expect([signedOut.res.status, signedOut.data.sign_in, signedOut.data.dsl]).toEqual([401, true, undefined]);
+    const stranger = (await signUp(studio.url, 'ui-page-stranger')).agent;
+    expect((await get(stranger)).data.refused).toBe('This app is for the members of its space.');
+    const mine = await get(owner);
+    expect(mine.res.status).toBe(200);
+    expect(mine.data.dsl.pages[0].root.children[0].props.content).toBe('</script><script>alert(1)</script>');
+    // Nothing the app holds closes the data's element; the page loads its own light bundle, not the studio's.
+    expect(mine.html).not.toContain('<script>alert(1)');
+    expect(mine.html).not.toContain('<script>x()');
+    const scripts = [...mine.html.matchAll(/<script defer src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((src) => src.startsWith('/entries/'))).toBe(true);
+    for (const src of scripts) expect((await fetch(`${studio.url}${src}`)).status).toBe(200);
+    const csp = mine.res.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it('imports custom components with versions, compares and removes them, and draws them in a sandbox', async () => {
+    const C = `${U}/component`;
+    const v1 = await owner.post(`${C}/import`, {
+      space_id: space,
+      name: 'badge',
+      label: 'Badge',
+      props: { text: 'text' },
+      html: '<b id="b"></b>\n<script>tessera.onState(function(s){b.textContent=s.props.text})</script>',
+    });
+    expect(v1.component).toMatchObject({ type: 'x-badge', version: 1, source: 'imported' });
+    const v2 = await owner.post(`${C}/import`, {
+      space_id: space,
+      name: 'badge',
+      label: 'Badge',
+      props: { text: 'text', colour: 'text' },
+      html: '<b id="b" style="color:red"></b>\n<script>tessera.onState(function(s){b.textContent=s.props.text})</script>',
+      note: 'red',
+    });
+    expect(v2.component.version).toBe(2);
+    const bad = await owner.request('POST', `${C}/import`, {
+      space_id: space,
+      name: 'Bad Name',
+      label: 'x',
+      html: 'x',
+    });
+    expect([bad.status, bad.body.msg]).toEqual([400, expect.stringMatching(/lower-case letters/)]);
+    // The palette: the extension's gauge and the latest badge; every version of the imported one.
+    const list = (await owner.post(`${C}/list`, { space_id: space })).components;
+    expect(list.map((c: { type: string; version: number }) => `${c.type}@${c.version}`)).toEqual([
+      'gauge@0',
+      'x-badge@2',
+    ]);
+    const versions = (await owner.post(`${C}/imported/list`, { space_id: space, type: 'x-badge' })).components;
+    expect(versions.map((c: { version: number }) => c.version)).toEqual([2, 1]);
+    const diff = await owner.post(`${C}/compare`, { space_id: space, type: 'x-badge', from_version: 1, to_version: 2 });
+    expect(diff.props_added).toEqual(['colour']);
+    expect(diff.lines.filter((l: { op: string }) => l.op !== ' ').map((l: { op: string }) => l.op)).toEqual(['-', '+']);
+    // An app of the space uses both; a type the space does not have is refused.
+    const { ui } = await owner.post(`${U}/create`, { space_id: space, ui_name: 'Custom' });
+    const dsl = {
+      pages: [
+        {
+          page_id: 'home',
+          name: 'Home',
+          root: {
+            id: 'root',
+            type: 'column',
+            props: {},
+            children: [
+              { id: 'badge1', type: 'x-badge', props: { text: 'New' } },
+              { id: 'gauge1', type: 'gauge', props: { value: '70' } },
+            ],
+          },
+        },
+      ],
+    };
+    await owner.post(`${U}/update`, { ui_id: ui.ui_id, base_version: 1, dsl });
+    const other = (await signUp(studio.url, 'ui-other-space')).agent;
+    const otherSpace = (await other.post('/api/space/create', { name: 'Other' })).space_id;
+    const { ui: theirs } = await other.post(`${U}/create`, { space_id: otherSpace, ui_name: 'Theirs' });
+    const refused = await other.request('POST', `${U}/update`, { ui_id: theirs.ui_id, base_version: 1, dsl });
+    expect(refused.body.msg).toMatch(/no component "x-badge"/);
+    // The frame: the component's page under a sandbox policy with no network, for the space's members only.
+    const frame = (who: Agent, type: string, query = '') =>
+      fetch(`${studio.url}${C}/frame/${ui.ui_id}/${type}${query}`, {
+        headers: { cookie: [...who.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+    const f = await frame(owner, 'x-badge', '?v=1');
+    const page = await f.text();
+    expect(f.status).toBe(200);
+    expect(page).toContain('<b id="b"></b>');
+    expect(page).toContain('window.tessera=');
+    const policy = f.headers.get('content-security-policy')!;
+    expect(policy).toMatch(/^sandbox allow-scripts; default-src 'none'/);
+    expect(policy).not.toContain('connect-src');
+    expect(await (await frame(owner, 'gauge')).text()).toContain('Gauge ');
+    expect((await frame(other, 'x-badge')).status).toBe(403);
+    // The published app's frames: by its access, and only the types it draws.
+    await owner.post(`${U}/update`, { ui_id: ui.ui_id, base_version: 2, access: 'public' });
+    await owner.post(`${U}/publish/snapshot`, { ui_id: ui.ui_id });
+    const anon = new Agent(studio.url);
+    expect((await frame(anon, 'x-badge', '?published=1')).status).toBe(200);
+    expect((await frame(anon, 'x-badge')).status).toBe(403);
+    expect((await frame(anon, 'x-other', '?published=1')).status).toBe(404);
+    // Removing: one version goes; the last one is kept while an app draws it.
+    await owner.post(`${C}/delete`, { space_id: space, type: 'x-badge', version: 1 });
+    const inUse = await owner.request('POST', `${C}/delete`, { space_id: space, type: 'x-badge' });
+    expect([inUse.status, inUse.body.msg]).toEqual([409, expect.stringMatching(/used by the apps Custom/)]);
+    await owner.post(`${U}/delete`, { ui_id: ui.ui_id });
+    await owner.post(`${C}/delete`, { space_id: space, type: 'x-badge' });
+    expect((await owner.post(`${C}/imported/list`, { space_id: space })).components).toEqual([]);
   });
 });

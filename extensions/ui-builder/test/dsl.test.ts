@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_COMPONENTS, Dsl, dslProblems } from '../src/shared/dsl.ts';
-import { fillText } from '../src/client/Renderer.tsx';
+import { fillText } from '../src/render/Renderer.tsx';
 import { depthOf } from '../src/server/store.ts';
 import { valueAt } from '../src/server/app.ts';
 
@@ -70,5 +70,35 @@ describe('the DSL', () => {
       'Hi <b>Ann</b>, Rome!',
     );
     expect(fillText('{{missing}}', {})).toBe('');
+  });
+});
+
+describe('custom components', () => {
+  it('compares two versions of a page line by line, unchanged runs cut short', async () => {
+    const { lineDiff } = await import('../src/server/components.ts');
+    const a = ['<div>', 'one', 'two', 'three', 'four', 'five', '<b>old</b>', '</div>'];
+    const b = ['<div>', 'one', 'two', 'three', 'four', 'five', '<b>new</b>', '<i>more</i>', '</div>'];
+    expect(lineDiff(a, b)).toEqual([
+      { op: ' ', text: '<div>' },
+      { op: ' ', text: 'one' },
+      { op: ' ', text: '…' },
+      { op: ' ', text: 'four' },
+      { op: ' ', text: 'five' },
+      { op: '-', text: '<b>old</b>' },
+      { op: '+', text: '<b>new</b>' },
+      { op: '+', text: '<i>more</i>' },
+      { op: ' ', text: '</div>' },
+    ]);
+  });
+
+  it('refuses a component bound to a variable the app does not declare, and children under a leaf', () => {
+    const dsl = app([
+      { id: 'city', type: 'input', props: { bind: 'nowhere' } },
+      { id: 'chart1', type: 'chart', children: [{ id: 't', type: 'text' }] },
+    ]);
+    expect(dslProblems(dsl, known)).toEqual([
+      'city is bound to the variable nowhere, which is not declared.',
+      'chart1: a chart holds no components.',
+    ]);
   });
 });

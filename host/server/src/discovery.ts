@@ -21,6 +21,8 @@ export const PackageManifestSchema = z.object({
   client: z.string().optional(),
   /** Module Federation remote name of a runtime-loaded client half (default: tessera_ext_<id>). */
   remoteName: z.string().optional(),
+  /** Standalone pages (built-in extensions): a name -> a module drawing the page without the studio's shell. */
+  webEntries: z.record(z.string().regex(/^[a-z0-9-]{1,40}$/), z.string()).optional(),
 });
 export type PackageManifest = Omit<z.output<typeof PackageManifestSchema>, 'name' | 'description'> & {
   name?: Record<string, string>;

@@ -29,6 +29,7 @@ import {
   ExtensionAdminService,
   localizedMessage,
   HostInfoService,
+  WebEntriesService,
   BroadcastService,
   JobQueueService,
   WebSocketRoutes,
@@ -61,6 +62,7 @@ import { prettyStream } from './pretty-log.ts';
 import { createExtensionAdmin } from './extension-admin.ts';
 import { completedRequest } from './http/completed.ts';
 import { securityHeaders } from './http/security.ts';
+import { webEntriesOf } from './web-entries.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RequestDiagnostics } from './http/diagnostics.ts';
 import { mountRoute } from './http/routes.ts';
@@ -278,6 +280,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   host.provideHostService(BulkWriterService, bulkWriter ?? directWriter);
   host.provideHostService(SecretsService, createSecrets(loadSecretKey(config.dataDir, config.secretKey)));
   host.provideHostService(HostInfoService, info);
+  host.provideHostService(WebEntriesService, webEntriesOf(path.join(config.webDist, 'entries')));
   host.provideHostService(JobQueueService, queue);
   const reportBroadcast = (message: string, error: unknown) => host.report({ source: 'broadcast', message, error });
   const broadcast = config.redisUrl

@@ -981,6 +981,26 @@ export const HostInfoService = defineService<HostInfo>({
   description: 'Platform facts and id generation.',
 });
 
+/** The files of a built standalone page: scripts and style sheets, as absolute paths of the studio. */
+export interface WebEntryAssets {
+  js: string[];
+  css: string[];
+}
+/**
+ * An extension's standalone pages: pages drawn without the studio's shell and its code (a published app), each a light
+ * bundle of its own built from the extension's package.json `"tessera": { "webEntries": { "<name>": "./module.tsx" } }`.
+ * The extension serves the page's HTML from a route of its own (its path, its access rules, its data inlined) and
+ * asks here for the files to load. Undefined when the page was not built (a development server).
+ */
+export interface WebEntries {
+  assets(extensionId: string, name: string): WebEntryAssets | undefined;
+}
+export const WebEntriesService = defineService<WebEntries>({
+  id: 'host.webEntries',
+  owner: 'host',
+  description: "The built files of extensions' standalone pages (package.json tessera.webEntries).",
+});
+
 export interface OutboundHttp {
   /**
    * fetch that refuses private, loopback and link-local addresses (checked for every resolved address

@@ -1,6 +1,6 @@
-// The UI builder (/ui-apps/:uiId): the component palette, the page drawn as it will look (desktop or phone width; a
-// click selects a component), the selected component's properties and its event (a workflow with inputs from the
-// page and outputs into variables), the app's variables and pages; save, snapshots, access, publish.
+// The UI builder (/ui-apps/:uiId): the component palette (built-in and custom), the page drawn as it will look
+// (desktop or phone width; Edit: a click selects a component; Try: its events run the draft's workflows), the selected
+// component's properties and its event, the app's variables, pages and theme; save, snapshots, access, publish.
 import {
   Alert,
   Button,
@@ -14,27 +14,28 @@ import {
   Tag,
   Typography,
 } from '@arco-design/web-react';
-import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
-import { PageHeader, toast, useRegistry } from '@tessera/sdk/client';
+import { IconDelete } from '@arco-design/web-react/icon';
+import { PageHeader, toast } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { UiComponents, type Dsl, type InputSource, type UiEvent, type UiNode } from '../shared/dsl.ts';
-import { Renderer } from './Renderer.tsx';
-import { useApp } from './store.ts';
+import type { PropKind, UiEvent, UiNode } from '../shared/dsl.ts';
+import type { Dsl } from '../shared/dsl.ts';
+import { BUILTIN_CATALOG, type CatalogEntry } from '../render/catalog.ts';
+import { Renderer } from '../render/Renderer.tsx';
+import { langOf } from '../render/texts.ts';
+import '../render/render.css';
+import { ComponentsDrawer } from './ComponentsDrawer.tsx';
+import { EventEditor, PagesPanel, ThemePanel, Variables } from './panels.tsx';
+import { useApp, useComponents } from './store.ts';
+import { find, mapNode, newId } from './tree.ts';
 import './ui.css';
-
-const find = (n: UiNode, id: string): UiNode | undefined =>
-  n.id === id ? n : n.children?.reduce<UiNode | undefined>((f, c) => f ?? find(c, id), undefined);
-const mapNode = (n: UiNode, id: string, fn: (n: UiNode) => UiNode | null): UiNode | null =>
-  n.id === id ? fn(n) : { ...n, children: n.children?.map((c) => mapNode(c, id, fn)).filter((c): c is UiNode => !!c) };
-const allIds = (n: UiNode): string[] => [n.id, ...(n.children ?? []).flatMap(allIds)];
 
 export function BuilderPage() {
   const { uiId = '' } = useParams();
-  const { t } = useTranslation('ui-builder');
+  const { t, i18n } = useTranslation('ui-builder');
   const b = useApp(uiId);
-  const components = useRegistry(UiComponents);
+  const custom = useComponents(b.app.data?.space_id ?? '');
   const [dsl, setDsl] = useState<Dsl | null>(null);
   const [dirty, setDirty] = useState(false);
   const [pageId, setPageId] = useState('');
@@ -43,35 +44,46 @@ export function BuilderPage() {
   // Edit: a click selects a component; try: the page works as it will (its events run the draft's workflows).
   const [mode, setMode] = useState<'edit' | 'try'>('edit');
   const [note, setNote] = useState('');
+  const [drawer, setDrawer] = useState(false);
   useEffect(() => {
     if (b.app.data && !dirty) setDsl(b.app.data.dsl);
   }, [b.app.data, dirty]);
   if (!dsl || !b.app.data) return <div className="tessera-page" />;
   const ui = b.app.data;
+  const catalog: CatalogEntry[] = [
+    ...BUILTIN_CATALOG,
+    ...(custom.list.data ?? []).map((c) => ({ type: c.type, label: c.label, props: c.props })),
+  ];
   const page = dsl.pages.find((p) => p.page_id === pageId) ?? dsl.pages[0];
   const node = find(page.root, selected) ?? page.root;
-  const kind = components.find((c) => c.type === node.type);
+  const kind = catalog.find((c) => c.type === node.type);
+  const isCustom = !BUILTIN_CATALOG.some((c) => c.type === node.type);
   const change = (next: Dsl) => {
     setDsl(next);
     setDirty(true);
   };
   const setRoot = (root: UiNode) =>
     change({ ...dsl, pages: dsl.pages.map((p) => (p.page_id === page.page_id ? { ...p, root } : p)) });
-  const ids = new Set(dsl.pages.flatMap((p) => allIds(p.root)));
   const add = (type: string) => {
-    let n = 1;
-    while (ids.has(`${type}${n}`)) n++;
-    const id = `${type}${n}`;
-    const target = components.find((c) => c.type === node.type)?.container ? node.id : page.root.id;
+    const id = newId(dsl, type.replace(/^x-/, ''));
+    const target = catalog.find((c) => c.type === node.type)?.container ? node.id : page.root.id;
     setRoot(mapNode(page.root, target, (x) => ({ ...x, children: [...(x.children ?? []), { id, type, props: {} }] }))!);
     setSelected(id);
   };
   const setProp = (name: string, value: unknown) =>
     setRoot(mapNode(page.root, node.id, (x) => ({ ...x, props: { ...x.props, [name]: value } }))!);
-  const event = dsl.events.find((e) => e.component_id === node.id);
+  // The root's events are the page's (its load); a form submits; a button or a custom component is clicked.
+  const on = node.id === page.root.id ? 'load' : node.type === 'form' ? 'submit' : 'click';
+  const eventOwner = on === 'load' ? page.page_id : node.id;
+  const event = dsl.events.find((e) => e.component_id === eventOwner && e.on === on);
   const setEvent = (e: UiEvent | null) =>
-    change({ ...dsl, events: [...dsl.events.filter((x) => x.component_id !== node.id), ...(e ? [e] : [])] });
+    change({
+      ...dsl,
+      events: [...dsl.events.filter((x) => !(x.component_id === eventOwner && x.on === on)), ...(e ? [e] : [])],
+    });
   const save = () => b.save.mutate({ dsl }, { onSuccess: () => (setDirty(false), toast.success(t('saved'))) });
+  const frameSrc = (n: UiNode) =>
+    `/api/ui_builder/v1/component/frame/${encodeURIComponent(ui.ui_id)}/${encodeURIComponent(n.type)}?published=0${typeof n.props.version === 'number' ? `&v=${n.props.version}` : ''}`;
   return (
     <div className="tessera-page" data-testid="ui-builder">
       <PageHeader
@@ -107,8 +119,12 @@ export function BuilderPage() {
           </Space>
         }
       />
-      {b.save.error && (
-        <Alert type="error" style={{ marginBottom: 8 }} content={(b.save.error as { msg?: string }).msg} />
+      {(b.save.error || b.publish.error) && (
+        <Alert
+          type="error"
+          style={{ marginBottom: 8 }}
+          content={((b.save.error ?? b.publish.error) as { msg?: string }).msg}
+        />
       )}
       {ui.published_version > 0 && (
         <Typography.Paragraph>
@@ -121,7 +137,7 @@ export function BuilderPage() {
       <div className="tessera-ui-builder">
         <aside style={{ width: 170, flex: '0 0 170px' }} data-testid="ui-palette">
           <Typography.Text bold>{t('palette')}</Typography.Text>
-          {components.map((c) => (
+          {catalog.map((c) => (
             <Button
               key={c.type}
               long
@@ -130,9 +146,19 @@ export function BuilderPage() {
               onClick={() => add(c.type)}
               data-testid={`ui-add-${c.type}`}
             >
-              {t(c.label, { defaultValue: c.type })}
+              {c.label.startsWith('c.') ? t(c.label, { defaultValue: c.type }) : c.label}
             </Button>
           ))}
+          <Button
+            long
+            size="small"
+            type="text"
+            style={{ marginTop: 6 }}
+            onClick={() => setDrawer(true)}
+            data-testid="ui-components-open"
+          >
+            {t('components.manage')}
+          </Button>
         </aside>
         <main style={{ flex: 1, minWidth: 0 }}>
           <Space style={{ marginBottom: 8 }} wrap>
@@ -145,7 +171,7 @@ export function BuilderPage() {
               <Radio value="edit">{t('mode.edit')}</Radio>
               <Radio value="try">{t('mode.try')}</Radio>
             </Radio.Group>
-            <Radio.Group type="button" size="small" value={width} onChange={setWidth}>
+            <Radio.Group type="button" size="small" value={width} onChange={setWidth} data-testid="ui-width">
               <Radio value="desktop">{t('desktop')}</Radio>
               <Radio value="phone">{t('phone')}</Radio>
             </Radio.Group>
@@ -159,7 +185,9 @@ export function BuilderPage() {
               key={`${page.page_id}:${mode}`}
               dsl={dsl}
               pageId={page.page_id}
+              lang={langOf(i18n.language)}
               run={b.preview}
+              frameSrc={frameSrc}
               {...(mode === 'edit' ? { selected: node.id, onSelect: setSelected } : {})}
             />
           </div>
@@ -185,46 +213,36 @@ export function BuilderPage() {
             )}
           </Space>
           {Object.entries(kind?.props ?? {}).map(([name, k]) => (
-            <div key={name} style={{ marginTop: 8 }}>
-              <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>
-                {t(`prop.${name}`, { defaultValue: name })}
-              </div>
-              {k === 'longtext' ? (
-                <Input.TextArea
-                  value={String(node.props[name] ?? '')}
-                  onChange={(v) => setProp(name, v)}
-                  autoSize={{ minRows: 2, maxRows: 8 }}
-                  data-testid={`ui-prop-${name}`}
-                />
-              ) : k === 'number' ? (
-                <InputNumber value={Number(node.props[name] ?? 0)} onChange={(v) => setProp(name, Number(v))} />
-              ) : k === 'variable' ? (
-                <Select value={String(node.props[name] ?? '')} onChange={(v) => setProp(name, v)} allowClear>
-                  {dsl.variables.map((v) => (
-                    <Select.Option key={v.name} value={v.name}>
-                      {v.name}
-                    </Select.Option>
-                  ))}
-                </Select>
-              ) : (
-                <Input
-                  value={String(node.props[name] ?? '')}
-                  onChange={(v) => setProp(name, v)}
-                  data-testid={`ui-prop-${name}`}
-                />
-              )}
-            </div>
+            <PropField
+              key={name}
+              name={name}
+              kind={k}
+              value={node.props[name]}
+              variables={dsl.variables.map((v) => v.name)}
+              onChange={(v) => setProp(name, v)}
+            />
           ))}
-          {(node.type === 'button' || node.type === 'form') && (
+          {(on === 'load' || node.type === 'button' || node.type === 'form' || isCustom) && (
             <EventEditor
-              componentId={node.id}
-              on={node.type === 'form' ? 'submit' : 'click'}
+              key={eventOwner}
+              componentId={eventOwner}
+              on={on}
               event={event}
               dsl={dsl}
               onChange={setEvent}
             />
           )}
           <Variables dsl={dsl} onChange={change} />
+          <PagesPanel
+            dsl={dsl}
+            pageId={page.page_id}
+            onChange={change}
+            onPick={(id) => {
+              setPageId(id);
+              setSelected(dsl.pages.find((p) => p.page_id === id)?.root.id ?? 'root');
+            }}
+          />
+          <ThemePanel dsl={dsl} onChange={change} />
           <div style={{ marginTop: 16 }}>
             <Typography.Text bold>{t('snapshots')}</Typography.Text>
             <Space style={{ marginTop: 6 }}>
@@ -255,170 +273,52 @@ export function BuilderPage() {
           </div>
         </aside>
       </div>
+      <ComponentsDrawer spaceId={ui.space_id} visible={drawer} onClose={() => setDrawer(false)} />
     </div>
   );
 }
 
-function EventEditor({
-  componentId,
-  on,
-  event,
-  dsl,
+function PropField({
+  name,
+  kind,
+  value,
+  variables,
   onChange,
 }: {
-  componentId: string;
-  on: 'click' | 'submit';
-  event?: UiEvent;
-  dsl: Dsl;
-  onChange(e: UiEvent | null): void;
+  name: string;
+  kind: PropKind;
+  value: unknown;
+  variables: string[];
+  onChange(v: unknown): void;
 }) {
   const { t } = useTranslation('ui-builder');
-  const e: UiEvent = event ?? {
-    event_id: `${componentId}_${on}`,
-    component_id: componentId,
-    on,
-    action: { type: 'workflow', workflow_id: '', inputs: {}, outputs: {} },
-  };
-  const set = (action: Partial<UiEvent['action']>) => onChange({ ...e, action: { ...e.action, ...action } });
-  const ids = dsl.pages.flatMap((p) => {
-    const walk = (n: UiNode): string[] => [n.id, ...(n.children ?? []).flatMap(walk)];
-    return walk(p.root);
-  });
-  const [input, setInput] = useState('');
-  const [output, setOutput] = useState('');
   return (
-    <div style={{ marginTop: 16 }} data-testid="ui-event">
-      <Typography.Text bold>{t(on === 'submit' ? 'event.submit' : 'event.click')}</Typography.Text>
-      <Input
-        style={{ marginTop: 6 }}
-        value={e.action.workflow_id}
-        onChange={(workflow_id) => (workflow_id ? set({ workflow_id }) : onChange(null))}
-        placeholder={t('event.workflow')}
-        data-testid="ui-event-workflow"
-      />
-      {Object.entries(e.action.inputs).map(([name, src]) => (
-        <div key={name} style={{ display: 'flex', gap: 4, marginTop: 4, alignItems: 'center' }}>
-          <span style={{ width: 80, fontSize: 12 }}>{name} ←</span>
-          <Select
-            size="small"
-            value={src.from === 'component' ? src.component_id : ''}
-            onChange={(component_id: string) =>
-              set({ inputs: { ...e.action.inputs, [name]: { from: 'component', component_id } satisfies InputSource } })
-            }
-            style={{ flex: 1 }}
-          >
-            {ids.map((id) => (
-              <Select.Option key={id} value={id}>
-                {id}
-              </Select.Option>
-            ))}
-          </Select>
-          <Button
-            size="mini"
-            icon={<IconDelete />}
-            aria-label={t('remove')}
-            onClick={() => {
-              const { [name]: _gone, ...rest } = e.action.inputs;
-              set({ inputs: rest });
-            }}
-          />
-        </div>
-      ))}
-      <Space style={{ marginTop: 4 }}>
-        <Input
-          size="small"
-          value={input}
-          onChange={setInput}
-          placeholder={t('event.input')}
-          data-testid="ui-event-input"
+    <div style={{ marginTop: 8 }}>
+      <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t(`prop.${name}`, { defaultValue: name })}</div>
+      {kind === 'longtext' ? (
+        <Input.TextArea
+          value={String(value ?? '')}
+          onChange={onChange}
+          autoSize={{ minRows: 2, maxRows: 8 }}
+          data-testid={`ui-prop-${name}`}
         />
-        <Button
-          size="small"
-          icon={<IconPlus />}
-          disabled={!input.trim() || !e.action.workflow_id}
-          onClick={() => {
-            // A form's first input is where its value most likely comes from.
-            const form = dsl.pages.map((p) => find(p.root, componentId)).find(Boolean);
-            const first = form?.children?.flatMap(function inputs(n: UiNode): UiNode[] {
-              return n.type === 'input' ? [n] : (n.children ?? []).flatMap(inputs);
-            })[0]?.id;
-            set({
-              inputs: {
-                ...e.action.inputs,
-                [input.trim()]: { from: 'component', component_id: first ?? componentId },
-              },
-            });
-            setInput('');
-          }}
-          data-testid="ui-event-input-add"
+      ) : kind === 'number' ? (
+        <InputNumber
+          value={typeof value === 'number' ? value : undefined}
+          onChange={(v) => onChange(v === undefined || v === null ? undefined : Number(v))}
+          data-testid={`ui-prop-${name}`}
         />
-      </Space>
-      {Object.entries(e.action.outputs).map(([variable, path]) => (
-        <div key={variable} style={{ fontSize: 12, marginTop: 4 }}>
-          {variable} ← output.{path}
-        </div>
-      ))}
-      <Space style={{ marginTop: 4 }}>
-        <Select
-          size="small"
-          value={output}
-          onChange={setOutput}
-          placeholder={t('event.variable')}
-          style={{ width: 120 }}
-          data-testid="ui-event-output-variable"
-        >
-          {dsl.variables.map((v) => (
-            <Select.Option key={v.name} value={v.name}>
-              {v.name}
+      ) : kind === 'variable' ? (
+        <Select value={String(value ?? '')} onChange={onChange} allowClear data-testid={`ui-prop-${name}`}>
+          {variables.map((v) => (
+            <Select.Option key={v} value={v}>
+              {v}
             </Select.Option>
           ))}
         </Select>
-        <Button
-          size="small"
-          icon={<IconPlus />}
-          disabled={!output || !e.action.workflow_id}
-          onClick={() => set({ outputs: { ...e.action.outputs, [output]: output } })}
-          data-testid="ui-event-output-add"
-        />
-      </Space>
-    </div>
-  );
-}
-
-function Variables({ dsl, onChange }: { dsl: Dsl; onChange(d: Dsl): void }) {
-  const { t } = useTranslation('ui-builder');
-  const [name, setName] = useState('');
-  return (
-    <div style={{ marginTop: 16 }} data-testid="ui-variables">
-      <Typography.Text bold>{t('variables')}</Typography.Text>
-      <div style={{ display: 'flex', gap: 4, flexWrap: 'wrap', marginTop: 4 }}>
-        {dsl.variables.map((v) => (
-          <Tag
-            key={v.name}
-            closable
-            onClose={() => onChange({ ...dsl, variables: dsl.variables.filter((x) => x.name !== v.name) })}
-          >
-            {v.name}
-          </Tag>
-        ))}
-      </div>
-      <Space style={{ marginTop: 4 }}>
-        <Input
-          size="small"
-          value={name}
-          onChange={setName}
-          placeholder={t('variableName')}
-          data-testid="ui-variable-name"
-        />
-        <Button
-          size="small"
-          disabled={!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) || dsl.variables.some((v) => v.name === name)}
-          onClick={() => (onChange({ ...dsl, variables: [...dsl.variables, { name, default: '' }] }), setName(''))}
-          data-testid="ui-variable-add"
-        >
-          {t('add')}
-        </Button>
-      </Space>
+      ) : (
+        <Input value={String(value ?? '')} onChange={onChange} data-testid={`ui-prop-${name}`} />
+      )}
     </div>
   );
 }

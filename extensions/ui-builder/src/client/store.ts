@@ -1,17 +1,20 @@
 // The UI builder's pages' state: a space's apps, one app's draft (saved over its version), snapshots, publishing; the
-// published app.
+// space's custom components.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import {
+  CompareComponent,
   CreateUi,
-  GetApp,
+  DeleteComponent,
+  ImportComponent,
+  ListComponents,
+  ListImported,
   GetSnapshots,
   GetUi,
   ListUi,
   PreviewEvent,
   PublishUi,
   RestoreSnapshot,
-  RunAppEvent,
   SaveSnapshot,
   UpdateUi,
 } from '../shared/api.ts';
@@ -70,17 +73,32 @@ export function useApp(uiId: string) {
   };
 }
 
-export function usePublishedApp(uiId: string) {
+/** The custom components a space's apps may use; imports, versions, comparisons, removal. */
+export function useComponents(spaceId: string) {
   const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY, 'components', spaceId] });
   return {
-    app: useQuery({
-      queryKey: [KEY, 'published', uiId],
-      queryFn: async () => (await api.call(GetApp, { ui_id: uiId }, { handled: () => true })).app,
-      retry: false,
+    list: useQuery({
+      queryKey: [KEY, 'components', spaceId, 'all'],
+      queryFn: async () => (await api.call(ListComponents, { space_id: spaceId })).components,
+      enabled: !!spaceId,
     }),
-    run: (eventId: string, values: Record<string, unknown>, variables: Record<string, unknown>) =>
-      api
-        .call(RunAppEvent, { ui_id: uiId, event_id: eventId, values, variables }, { handled: () => true })
-        .then((r) => r.variables),
+    imported: useQuery({
+      queryKey: [KEY, 'components', spaceId, 'imported'],
+      queryFn: async () => (await api.call(ListImported, { space_id: spaceId })).components,
+      enabled: !!spaceId,
+    }),
+    importOne: useMutation({
+      mutationFn: (c: { name: string; label: string; html: string; props: Record<string, 'text'>; note: string }) =>
+        api.call(ImportComponent, { space_id: spaceId, ...c }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (c: { type: string; version?: number }) => api.call(DeleteComponent, { space_id: spaceId, ...c }),
+      onSuccess: refresh,
+    }),
+    compare: (type: string, from_version: number, to_version: number) =>
+      api.call(CompareComponent, { space_id: spaceId, type, from_version, to_version }),
   };
 }

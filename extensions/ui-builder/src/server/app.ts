@@ -3,12 +3,11 @@
 // access decides who may: anyone, people signed in, or its space's members. Only the workflows its published events
 // name run, with the inputs their mappings allow, at most 30 a minute per viewer.
 import type { ServerContext } from '@tessera/sdk/server';
-import { SpacesService } from '@tessera/ext-spaces/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { createHash } from 'node:crypto';
 import { GetApp, PreviewEvent, RunAppEvent } from '../shared/api.ts';
 import { Dsl } from '../shared/dsl.ts';
-import type { AppRow, UiStore } from './store.ts';
+import { accessProblem, type AppRow, type UiStore } from './store.ts';
 import { texts } from './texts.ts';
 
 /** A value at a path of an object ("items.0.name"). */
@@ -25,9 +24,8 @@ export function registerAppRoutes(ctx: ServerContext, store: UiStore): void {
   const published = async (id: string, caller?: { userId: string }): Promise<{ a: AppRow; dsl: Dsl }> => {
     const a = await store.db.selectFrom('ui_app').selectAll().where('id', '=', id).executeTakeFirst();
     if (!a?.published_dsl) throw texts.error(404, 'notPublished', { id });
-    if (a.access !== 'public' && !caller) throw texts.error(401, 'signIn');
-    if (a.access === 'members' && !(await ctx.service(SpacesService).roleOf(a.space_id, caller!.userId)))
-      throw texts.error(403, 'membersOnly');
+    const problem = await accessProblem(ctx, a, caller);
+    if (problem) throw texts.error(problem === 'signIn' ? 401 : 403, problem);
     return { a, dsl: Dsl.parse(JSON.parse(a.published_dsl)) };
   };
 

@@ -4,6 +4,8 @@ import { defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { registerAppRoutes } from './app.ts';
 import { migrations } from './migrations.ts';
+import { registerComponentRoutes } from './components.ts';
+import { registerPage } from './page.ts';
 import { registerRoutes } from './routes.ts';
 import { UiStore } from './store.ts';
 import { texts } from './texts.ts';
@@ -21,5 +23,7 @@ export default defineExtension({
     });
     registerRoutes(ctx, store);
     registerAppRoutes(ctx, store);
+    registerComponentRoutes(ctx, store);
+    registerPage(ctx, store);
   },
 });

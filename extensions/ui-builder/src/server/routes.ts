@@ -100,7 +100,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     auth: ofApp,
     handler: async ({ body }) => {
       const a = await store.app(body.ui_id);
-      const dsl = body.dsl === undefined ? undefined : store.check(body.dsl);
+      const dsl = body.dsl === undefined ? undefined : await store.check(body.dsl, a.space_id);
       const set = {
         ...(dsl ? { dsl: JSON.stringify(dsl) } : {}),
         ...(body.ui_name ? { name: body.ui_name } : {}),
@@ -180,7 +180,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     auth: ofApp,
     handler: async ({ body, caller }) => {
       const a = await store.app(body.ui_id);
-      const dsl = store.check(JSON.parse(a.dsl));
+      const dsl = await store.check(JSON.parse(a.dsl), a.space_id);
       await runnable(a, dsl);
       await store.db
         .updateTable('ui_app')

@@ -1,8 +1,9 @@
 // Apps and their snapshots as the routes ask for them; a DSL checked before it is kept.
 import type { ServerContext } from '@tessera/sdk/server';
+import { SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
 import type { UiView } from '../shared/api.ts';
-import { BUILTIN_COMPONENTS, DSL_LIMITS, Dsl, UiComponentTypes, dslProblems } from '../shared/dsl.ts';
+import { BUILTIN_COMPONENTS, DSL_LIMITS, Dsl, UiComponents, dslProblems } from '../shared/dsl.ts';
 import { texts } from './texts.ts';
 
 export interface AppRow {
@@ -29,9 +30,22 @@ export interface SnapshotRow {
   created_by: string;
   created_at: string;
 }
+export interface ComponentRow {
+  id: string;
+  space_id: string;
+  type: string;
+  version: number;
+  label: string;
+  props: string;
+  html: string;
+  note: string;
+  created_by: string;
+  created_at: string;
+}
 interface UiDb {
   ui_app: AppRow;
   ui_snapshot: SnapshotRow;
+  ui_component: ComponentRow;
 }
 
 /** How deep a JSON value nests (arrays and objects), counted with a stack of its own. */
@@ -80,8 +94,8 @@ export class UiStore {
     };
   }
 
-  /** A DSL as it may be kept: parsed, within its bounds, of known components with safe addresses. */
-  check(raw: unknown): Dsl {
+  /** A DSL as it may be kept: parsed, within its bounds, of known components (the space's too) with safe addresses. */
+  async check(raw: unknown, spaceId: string): Promise<Dsl> {
     // Measured without recursion first: a hostile nesting never reaches a recursive walk (stringify, the schema).
     if (depthOf(raw) > DSL_LIMITS.depth * 3 + 8)
       throw texts.error(400, 'badDsl', { detail: `components nested more than ${DSL_LIMITS.depth} deep.` });
@@ -96,15 +110,36 @@ export class UiStore {
       const i = parsed.error.issues[0];
       throw texts.error(400, 'badDsl', { detail: `${i.path.join('.') || 'dsl'}: ${i.message}` });
     }
+    const imported = await this.db
+      .selectFrom('ui_component')
+      .select('type')
+      .distinct()
+      .where('space_id', '=', spaceId)
+      .execute();
     const known = new Set<string>([
       ...BUILTIN_COMPONENTS,
       ...this.#ctx
-        .registry(UiComponentTypes)
+        .registry(UiComponents)
         .list()
         .map((c) => c.type),
+      ...imported.map((r) => r.type),
     ]);
     const problems = dslProblems(parsed.data, known);
     if (problems.length) throw texts.error(400, 'badDsl', { detail: problems.slice(0, 5).join(' ') });
     return parsed.data;
   }
+}
+
+// Who may open a published app: anyone (public), people signed in, or the members of its space.
+/** Why the caller may not open the app (a text key), or undefined when they may. */
+export async function accessProblem(
+  ctx: ServerContext,
+  a: AppRow,
+  caller: { userId: string } | undefined,
+): Promise<'signIn' | 'membersOnly' | undefined> {
+  if (a.access === 'public') return undefined;
+  if (!caller) return 'signIn';
+  if (a.access === 'members' && !(await ctx.service(SpacesService).roleOf(a.space_id, caller.userId)))
+    return 'membersOnly';
+  return undefined;
 }

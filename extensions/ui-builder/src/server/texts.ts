@@ -23,4 +23,13 @@ export const texts = defineErrorTexts('ui-builder', {
     'The workflow {{id}} of the event {{event}} is not published: publish it before the app.',
     '事件 {{event}} 的工作流 {{id}} 尚未发布：请先发布该工作流再发布应用。',
   ],
+  noComponent: ['There is no component {{type}} {{version}} here.', '这里没有组件 {{type}} {{version}}。'],
+  componentInUse: [
+    'The component {{type}} is used by the apps {{apps}}: take it out of them first.',
+    '组件 {{type}} 正被应用 {{apps}} 使用：请先从中移除。',
+  ],
+  noBuild: [
+    'The published app page is not built: run ./tessera build.',
+    '已发布应用的页面尚未构建：请运行 ./tessera build。',
+  ],
 });

@@ -140,3 +140,85 @@ export const PreviewEvent = defineEndpoint({
   body: RunAppEvent.body,
   response: RunAppEvent.response,
 });
+
+// ---------------------------------------------------------------------------------------- custom components
+const PropKindSchema = z.enum(['text', 'longtext', 'number', 'boolean', 'url', 'variable', 'choice']);
+/** A custom component the palette offers: an extension's (built code it ships) or one imported into the space. */
+export const ComponentView = z.object({
+  type: z.string(),
+  label: z.string(),
+  source: z.enum(['extension', 'imported']),
+  props: z.record(z.string(), PropKindSchema),
+  /** Imported: its latest version (1, 2, ...); an extension's: 0. */
+  version: z.number(),
+  note: z.string(),
+  created_by: z.string(),
+  created_at: z.number(),
+});
+export type ComponentView = z.output<typeof ComponentView>;
+/** The most an imported component's page may weigh. */
+export const COMPONENT_HTML_MAX = 200 * 1024;
+export const ImportComponent = defineEndpoint({
+  method: 'POST',
+  path: '/api/ui_builder/v1/component/import',
+  summary:
+    'Import a custom component into a space (its page: HTML with its script inline, drawn in a sandboxed frame); the same name again is its next version',
+  body: z.object({
+    space_id: Id,
+    /** Its name: lower-case letters, digits and -; its type in a DSL is `x-<name>`. */
+    name: z
+      .string()
+      .regex(
+        /^[a-z][a-z0-9-]{1,38}$/,
+        'A component name is lower-case letters, digits and - (2 to 39), a letter first.',
+      ),
+    label: z.string().trim().min(1).max(60),
+    props: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), PropKindSchema).default({}),
+    html: z
+      .string()
+      .min(1)
+      .max(COMPONENT_HTML_MAX, `A component's page is at most ${COMPONENT_HTML_MAX / 1024} KB.`),
+    note: z.string().max(200).default(''),
+  }),
+  response: z.object({ component: ComponentView }),
+});
+export const ListComponents = defineEndpoint({
+  method: 'POST',
+  path: '/api/ui_builder/v1/component/list',
+  summary:
+    "The custom components a space's apps may use: the extensions' and the space's imported ones (latest versions)",
+  body: z.object({ space_id: Id }),
+  response: z.object({ components: z.array(ComponentView) }),
+});
+export const ListImported = defineEndpoint({
+  method: 'POST',
+  path: '/api/ui_builder/v1/component/imported/list',
+  summary: "A space's imported components, every version (one component's with type)",
+  body: z.object({ space_id: Id, type: z.string().max(64).optional() }),
+  response: z.object({ components: z.array(ComponentView) }),
+});
+export const CompareComponent = defineEndpoint({
+  method: 'POST',
+  path: '/api/ui_builder/v1/component/compare',
+  summary: 'What changed between two versions of an imported component: its props and its page, line by line',
+  body: z.object({
+    space_id: Id,
+    type: z.string().max(64),
+    from_version: z.number().int().min(1),
+    to_version: z.number().int().min(1),
+  }),
+  response: z.object({
+    props_added: z.array(z.string()),
+    props_removed: z.array(z.string()),
+    props_changed: z.array(z.string()),
+    /** The page's lines: ' ' kept, '-' removed, '+' added (unchanged runs shortened). */
+    lines: z.array(z.object({ op: z.enum([' ', '-', '+']), text: z.string() })),
+  }),
+});
+export const DeleteComponent = defineEndpoint({
+  method: 'POST',
+  path: '/api/ui_builder/v1/component/delete',
+  summary: 'Remove an imported component (every version, or one): refused while an app of the space uses it',
+  body: z.object({ space_id: Id, type: z.string().max(64), version: z.number().int().min(1).optional() }),
+  response: ok,
+});

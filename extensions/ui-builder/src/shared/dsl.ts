@@ -3,7 +3,6 @@
 // depth, links and images http(s) only, every event's workflow and its mappings named. The published app renders it;
 // nothing in it runs as script.
 import { defineRegistryPoint } from '@tessera/sdk';
-import type { ComponentType } from 'react';
 import { z } from 'zod';
 
 export const DSL_VERSION = 1;
@@ -22,6 +21,8 @@ export const BUILTIN_COMPONENTS = [
   'form',
   'list',
   'table',
+  'chart',
+  'file',
 ] as const;
 /** Components that hold others. */
 export const CONTAINERS: readonly string[] = ['row', 'column', 'form'];
@@ -119,6 +120,7 @@ const safeUrl = (v: string) => /^https?:\/\//i.test(v.trim()) || v.trim() === ''
 export function dslProblems(dsl: Dsl, known: ReadonlySet<string>): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
+  const names = new Set(dsl.variables.map((v) => v.name));
   let nodes = 0;
   const walk = (n: UiNode, depth: number, where: string) => {
     nodes++;
@@ -131,8 +133,10 @@ export function dslProblems(dsl: Dsl, known: ReadonlySet<string>): string[] {
       const v = n.props[k];
       if (typeof v === 'string' && !safeUrl(v)) problems.push(`${n.id}: ${k} must be an http(s) address.`);
     }
-    if (n.children?.length && !CONTAINERS.includes(n.type) && BUILTIN_COMPONENTS.includes(n.type as never))
-      problems.push(`${n.id}: a ${n.type} holds no components.`);
+    if (n.children?.length && !CONTAINERS.includes(n.type)) problems.push(`${n.id}: a ${n.type} holds no components.`);
+    const bind = n.props.bind;
+    if (bind !== undefined && bind !== '' && !names.has(String(bind)))
+      problems.push(`${n.id} is bound to the variable ${String(bind)}, which is not declared.`);
     for (const c of n.children ?? []) walk(c, depth + 1, `${where} > ${c.id}`);
   };
   for (const p of dsl.pages) {
@@ -143,7 +147,6 @@ export function dslProblems(dsl: Dsl, known: ReadonlySet<string>): string[] {
   if (nodes > DSL_LIMITS.nodes) problems.push(`The app has ${nodes} components; at most ${DSL_LIMITS.nodes}.`);
   const paths = dsl.pages.map((p) => p.path);
   if (new Set(paths).size !== paths.length) problems.push('Two pages have the same path.');
-  const names = new Set(dsl.variables.map((v) => v.name));
   for (const e of dsl.events) {
     if (!ids.has(e.component_id)) problems.push(`The event ${e.event_id} is on ${e.component_id}, which is not there.`);
     for (const [input, src] of Object.entries(e.action.inputs)) {
@@ -160,47 +163,30 @@ export function dslProblems(dsl: Dsl, known: ReadonlySet<string>): string[] {
   return problems;
 }
 
-/** What a component's view is given in the published app and the builder's preview. */
-export interface UiComponentProps {
-  node: UiNode;
-  /** Renders the node's children (containers). */
-  children?: React.ReactNode;
-  /** A text with {{variable}} placeholders filled from the app's variables. */
-  fill(text: unknown): string;
-  /** The app's variables. */
-  variables: Record<string, unknown>;
-  /** A value the person entered into an input (by its id), and how to change it. */
-  value(id: string): unknown;
-  setValue(id: string, value: unknown): void;
-  /** Fires an event of this component ('click', 'submit'); resolves when its workflow has answered. */
-  fire(on: 'click' | 'submit'): Promise<void>;
-  /** An event of this component is running. */
-  busy: boolean;
-  /** Its last run's error, in words. */
-  error?: string;
-}
-/** A component of the UI builder: its type, how it is drawn, and the props the builder shows. */
+/** How the builder's panel edits a prop. */
+export type PropKind = 'text' | 'longtext' | 'number' | 'boolean' | 'url' | 'variable' | 'choice';
+
+/** Custom component types: an imported one is `x-<name>`; an extension's has a name of its own. */
+export const IMPORTED_PREFIX = 'x-';
+
+/**
+ * A component an extension adds (built code it ships): its type, its name in the palette, the props the builder
+ * edits, and its page: an HTML document (its script inline) drawn in a sandboxed frame, in the builder and in the
+ * published app alike. The frame has no access to the studio (another origin, no network); it talks to the app
+ * through `window.tessera` (see docs/ui-builder.md): the props and variables in, a value and events out.
+ */
 export interface UiComponent {
   type: string;
-  /** Translation key (in the owner's namespace). */
-  label: string;
-  /** Holds other components. */
-  container?: boolean;
-  /** The props the builder's panel edits (name -> kind). */
-  props: Record<string, 'text' | 'longtext' | 'number' | 'boolean' | 'url' | 'variable' | 'choice'>;
-  View: ComponentType<UiComponentProps>;
+  label: { 'en-US': string; 'zh-CN': string };
+  props: Record<string, PropKind>;
+  html: string;
+  /** The frame's height at first (it may ask for another). */
+  height?: number;
 }
-/** Components of the UI builder: the built-ins and those extensions add (drawn by their own code, never by a DSL). */
+/** Components extensions add to the UI builder (server side: the DSL checks and the frames come from here). */
 export const UiComponents = defineRegistryPoint<UiComponent>({
   id: 'ui-builder.components',
   owner: 'ui-builder',
-  description: "Components of the UI builder's apps (built-in and added by extensions).",
-  key: (c) => c.type,
-});
-/** Component types an extension adds on the server side (for checking DSLs), by type. */
-export const UiComponentTypes = defineRegistryPoint<{ type: string }>({
-  id: 'ui-builder.componentTypes',
-  owner: 'ui-builder',
-  description: 'Component types extensions add to the UI builder (the server checks DSLs against them).',
+  description: "Components extensions add to the UI builder's apps (drawn in a sandboxed frame).",
   key: (c) => c.type,
 });
