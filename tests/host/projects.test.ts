@@ -108,7 +108,7 @@ describe('projects', () => {
     });
     expect(
       (await api('publish/connector_list', { project_id: projectId })).connectors.map((c: { id: string }) => c.id),
-    ).toEqual(['1024', '999']);
+    ).toEqual(['1024', '999', 'web-app']);
     const first = await api('publish/publish_project', {
       project_id: projectId,
       version_number: '1.0.0',

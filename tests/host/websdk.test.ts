@@ -66,7 +66,7 @@ describe('the Web SDK', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain(
-      'Unknown connector 777: a bot of this space is published to 1024 (API), 999 (Chat page)',
+      'Unknown connector 777: a bot of this space is published to 1024 (API), 999 (Chat page), web-app (Web app)',
     );
     const badOrigin = await publish(owner, botId, ['shop.example.com/path']);
     expect(badOrigin.status).toBe(400);

@@ -504,12 +504,13 @@ export interface ResourceKindDefinition {
   ): Promise<string>;
   /**
    * Publishes the draft as the kind's next version (projects publish their resources with it); `connectors`
-   * are those the publication chose, of which a kind uses the ones that take it. Answers the version.
+   * are those the publication chose, of which a kind uses the ones that take it, with their `settings` (by connector
+   * id, as each connector's schema checked them). Answers the version.
    */
   publish?(
     id: string,
     spaceId: string,
-    opts: { userId: string; description: string; connectors: string[] },
+    opts: { userId: string; description: string; connectors: string[]; settings?: Record<string, unknown> },
   ): Promise<{ version: string }>;
 }
 

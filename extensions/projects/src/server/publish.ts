@@ -127,6 +127,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
             userId: caller!.userId,
             description: body.description || `Project ${p.name} ${body.version_number}`,
             connectors: body.connectors,
+            settings: connectorSettings,
           });
           results.push({ res_type: r.kind, res_id: r.id, name: r.name, status: 'published', version: out.version });
         } catch (e) {

@@ -1,9 +1,11 @@
-// The space's apps (UI builder): made with a name, opened in the builder, their published page linked.
+// The space's apps (UI builder): made with a name, or as an agent app around a bot; opened in the builder, their
+// published page linked.
 import { Button, Input, Tag } from '@arco-design/web-react';
 import { EmptyState, ListRow, PageHeader, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { AgentAppDialog } from './AgentAppDialog.tsx';
 import { useApps, useSpaceId } from './store.ts';
 
 export function AppsPage() {
@@ -13,6 +15,7 @@ export function AppsPage() {
   const navigate = useNavigate();
   const format = useFormat();
   const [name, setName] = useState('');
+  const [agent, setAgent] = useState(false);
   const list = apps.list.data ?? [];
   return (
     <div className="tessera-page" data-testid="ui-apps">
@@ -34,13 +37,22 @@ export function AppsPage() {
         >
           {t('create')}
         </Button>
+        <Button onClick={() => setAgent(true)} data-testid="agent-app-new">
+          {t('agent.new')}
+        </Button>
       </div>
+      <AgentAppDialog spaceId={spaceId} visible={agent} onClose={() => setAgent(false)} />
       {!apps.list.isLoading && !list.length && <EmptyState description={t('empty')} testId="ui-apps-empty" />}
       {list.map((a) => (
         <ListRow key={a.ui_id} testId="ui-app-row">
           <Link to={`/ui-apps/${a.ui_id}`} style={{ flex: 1 }}>
             {a.ui_name}
           </Link>
+          {a.app_kind === 'agent' && (
+            <Tag size="small" color="arcoblue">
+              {t('agent.tag')}
+            </Tag>
+          )}
           <Tag size="small">{t(`access.${a.access}`)}</Tag>
           {a.published_version > 0 ? (
             <a href={`/apps/${a.ui_id}`} target="_blank" rel="noreferrer">

@@ -22,12 +22,15 @@ import { useParams } from 'react-router';
 import type { PropKind, UiEvent, UiNode } from '../shared/dsl.ts';
 import type { Dsl } from '../shared/dsl.ts';
 import { BUILTIN_CATALOG, type CatalogEntry } from '../render/catalog.ts';
-import { Renderer } from '../render/Renderer.tsx';
+import { Renderer, type ChatRoute } from '../render/Renderer.tsx';
+import { PREVIEW_CHAT_PATH, chatTurn } from '../render/chat.ts';
+import { CSRF_COOKIE, CSRF_HEADER } from '@tessera/ext-identity/shared';
 import { langOf } from '../render/texts.ts';
 import '../render/render.css';
 import { ComponentsDrawer } from './ComponentsDrawer.tsx';
 import { EventEditor, PagesPanel, ThemePanel, Variables } from './panels.tsx';
-import { useApp, useComponents } from './store.ts';
+import { PublishPanel } from './PublishPanel.tsx';
+import { useApp, useAppExtras, useComponents, usePickers } from './store.ts';
 import { find, mapNode, newId } from './tree.ts';
 import './ui.css';
 
@@ -36,6 +39,8 @@ export function BuilderPage() {
   const { t, i18n } = useTranslation('ui-builder');
   const b = useApp(uiId);
   const custom = useComponents(b.app.data?.space_id ?? '');
+  const pickers = usePickers(b.app.data?.space_id ?? '');
+  const extras = useAppExtras(uiId, b.app.data?.space_id ?? '');
   const [dsl, setDsl] = useState<Dsl | null>(null);
   const [dirty, setDirty] = useState(false);
   const [pageId, setPageId] = useState('');
@@ -82,6 +87,20 @@ export function BuilderPage() {
       events: [...dsl.events.filter((x) => !(x.component_id === eventOwner && x.on === on)), ...(e ? [e] : [])],
     });
   const save = () => b.save.mutate({ dsl }, { onSuccess: () => (setDirty(false), toast.success(t('saved'))) });
+  const chat: ChatRoute = (componentId, q) =>
+    chatTurn({
+      url: PREVIEW_CHAT_PATH,
+      headers: csrfHeader(),
+      body: {
+        ui_id: ui.ui_id,
+        component_id: componentId,
+        query: q.query,
+        conversation_id: q.conversationId,
+        visitor_id: 'builder-preview',
+      },
+      onDelta: q.onDelta,
+      onConversation: q.onConversation,
+    });
   const frameSrc = (n: UiNode) =>
     `/api/ui_builder/v1/component/frame/${encodeURIComponent(ui.ui_id)}/${encodeURIComponent(n.type)}?published=0${typeof n.props.version === 'number' ? `&v=${n.props.version}` : ''}`;
   return (
@@ -188,6 +207,7 @@ export function BuilderPage() {
               lang={langOf(i18n.language)}
               run={b.preview}
               frameSrc={frameSrc}
+              chat={chat}
               {...(mode === 'edit' ? { selected: node.id, onSelect: setSelected } : {})}
             />
           </div>
@@ -219,6 +239,8 @@ export function BuilderPage() {
               kind={k}
               value={node.props[name]}
               variables={dsl.variables.map((v) => v.name)}
+              bots={pickers.bots.data ?? []}
+              write={extras.write}
               onChange={(v) => setProp(name, v)}
             />
           ))}
@@ -229,6 +251,7 @@ export function BuilderPage() {
               on={on}
               event={event}
               dsl={dsl}
+              workflows={pickers.workflows.data ?? []}
               onChange={setEvent}
             />
           )}
@@ -243,6 +266,7 @@ export function BuilderPage() {
             }}
           />
           <ThemePanel dsl={dsl} onChange={change} />
+          <PublishPanel uiId={ui.ui_id} spaceId={ui.space_id} name={ui.ui_name} />
           <div style={{ marginTop: 16 }}>
             <Typography.Text bold>{t('snapshots')}</Typography.Text>
             <Space style={{ marginTop: 6 }}>
@@ -278,23 +302,79 @@ export function BuilderPage() {
   );
 }
 
+/** The viewer's CSRF token (the session's cookie) for the preview's streamed calls. */
+function csrfHeader(): Record<string, string> {
+  const v = document.cookie.match(new RegExp(`(?:^|; )${CSRF_COOKIE}=([^;]*)`))?.[1];
+  return v ? { [CSRF_HEADER]: decodeURIComponent(v) } : {};
+}
+
 function PropField({
   name,
   kind,
   value,
   variables,
+  bots,
+  write,
   onChange,
 }: {
   name: string;
   kind: PropKind;
   value: unknown;
   variables: string[];
+  bots: { bot_id: string; name: string; web_app: boolean }[];
+  write(instruction: string, format: 'title' | 'text' | 'markdown'): Promise<string>;
   onChange(v: unknown): void;
 }) {
   const { t } = useTranslation('ui-builder');
+  const [asking, setAsking] = useState(false);
+  const [instruction, setInstruction] = useState('');
+  const [writing, setWriting] = useState(false);
+  const writable =
+    kind === 'longtext' || (kind === 'text' && /^(content|label|title|welcome|submit_label)$/.test(name));
+  const ask = async () => {
+    setWriting(true);
+    try {
+      onChange(await write(instruction, kind === 'longtext' ? 'markdown' : 'title'));
+      setAsking(false);
+      setInstruction('');
+    } catch (e) {
+      toast.error((e as { msg?: string }).msg ?? String(e));
+    } finally {
+      setWriting(false);
+    }
+  };
   return (
     <div style={{ marginTop: 8 }}>
-      <div style={{ fontSize: 12, color: 'var(--color-text-3)' }}>{t(`prop.${name}`, { defaultValue: name })}</div>
+      <div style={{ fontSize: 12, color: 'var(--color-text-3)', display: 'flex', alignItems: 'center' }}>
+        <span style={{ flex: 1 }}>{t(`prop.${name}`, { defaultValue: name })}</span>
+        {writable && (
+          <Button size="mini" type="text" onClick={() => setAsking(!asking)} data-testid={`ui-write-${name}`}>
+            {t('write.open')}
+          </Button>
+        )}
+      </div>
+      {asking && (
+        <Space style={{ marginBottom: 4 }}>
+          <Input
+            size="small"
+            value={instruction}
+            onChange={setInstruction}
+            placeholder={t('write.placeholder')}
+            onPressEnter={() => instruction.trim() && void ask()}
+            data-testid={`ui-write-${name}-instruction`}
+          />
+          <Button
+            size="small"
+            type="primary"
+            loading={writing}
+            disabled={!instruction.trim()}
+            onClick={() => void ask()}
+            data-testid={`ui-write-${name}-go`}
+          >
+            {t('write.go')}
+          </Button>
+        </Space>
+      )}
       {kind === 'longtext' ? (
         <Input.TextArea
           value={String(value ?? '')}
@@ -316,6 +396,21 @@ function PropField({
             </Select.Option>
           ))}
         </Select>
+      ) : kind === 'bot' ? (
+        <>
+          <Select value={String(value ?? '') || undefined} onChange={onChange} data-testid={`ui-prop-${name}`}>
+            {bots.map((b) => (
+              <Select.Option key={b.bot_id} value={b.bot_id}>
+                {b.name}
+              </Select.Option>
+            ))}
+          </Select>
+          {!!value && !bots.find((b) => b.bot_id === value)?.web_app && (
+            <Typography.Text type="warning" style={{ fontSize: 12 }}>
+              {t('agent.publishBot')}
+            </Typography.Text>
+          )}
+        </>
       ) : (
         <Input value={String(value ?? '')} onChange={onChange} data-testid={`ui-prop-${name}`} />
       )}

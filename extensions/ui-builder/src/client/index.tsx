@@ -1,7 +1,7 @@
 // The UI builder (client half): the space's apps and the builder. The published app (/apps/:id) is a page of its own,
 // served by the server half with a light bundle (src/web, the webEntry "app"), not a page of the studio.
 import { IconApps } from '@arco-design/web-react/icon';
-import { defineExtension, lazyPage } from '@tessera/sdk/client';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
 import { setCurrentSpace } from './space.ts';
 
@@ -22,6 +22,15 @@ export default defineExtension({
       path: '/ui-apps',
       icon: <IconApps />,
       order: 25,
+    });
+    // Apps in the library and projects (made from the Apps page, where a name or an agent app's bot is chosen).
+    ctx.register(ResourceKinds, {
+      kind: 'ui',
+      label: 'kind',
+      icon: IconApps,
+      order: 65,
+      path: '/ui-apps',
+      itemPath: (id) => `/ui-apps/${id}`,
     });
   },
 });

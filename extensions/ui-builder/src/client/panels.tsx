@@ -12,12 +12,15 @@ export function EventEditor({
   on,
   event,
   dsl,
+  workflows,
   onChange,
 }: {
   componentId: string;
   on: 'click' | 'submit' | 'load';
   event?: UiEvent;
   dsl: Dsl;
+  /** The space's workflows to pick from. */
+  workflows: { workflow_id: string; name: string; published: boolean }[];
   onChange(e: UiEvent | null): void;
 }) {
   const { t } = useTranslation('ui-builder');
@@ -37,8 +40,26 @@ export function EventEditor({
   return (
     <div style={{ marginTop: 16 }} data-testid="ui-event">
       <Typography.Text bold>{t(`event.${on}`)}</Typography.Text>
-      <Input
+      <Select
         style={{ marginTop: 6 }}
+        size="small"
+        value={workflows.some((w) => w.workflow_id === e.action.workflow_id) ? e.action.workflow_id : undefined}
+        onChange={(workflow_id: string | undefined) => (workflow_id ? set({ workflow_id }) : onChange(null))}
+        placeholder={t('event.pick')}
+        allowClear
+        showSearch
+        data-testid="ui-event-workflow-pick"
+      >
+        {workflows.map((w) => (
+          <Select.Option key={w.workflow_id} value={w.workflow_id} disabled={!w.published}>
+            {w.name}
+            {!w.published && ` (${t('event.unpublished')})`}
+          </Select.Option>
+        ))}
+      </Select>
+      <Input
+        style={{ marginTop: 4 }}
+        size="small"
         value={e.action.workflow_id}
         onChange={(workflow_id) => (workflow_id ? set({ workflow_id }) : onChange(null))}
         placeholder={t('event.workflow')}

@@ -3,6 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import {
+  AgentAppCreate,
+  AgentPublishList,
+  AiGenerateContent,
+  GenAgentApp,
+  ListBots,
+  ListWorkflows,
+  PackageCreate,
+  PackageList,
+  PackageUpdate,
+  UpdateAgentBot,
   CompareComponent,
   CreateUi,
   DeleteComponent,
@@ -53,7 +63,10 @@ export function useApp(uiId: string) {
         api.call(UpdateUi, { ui_id: uiId, base_version: app.data!.version_code, ...v }),
       onSuccess: (r) => qc.setQueryData(key, r.ui),
     }),
-    publish: useMutation({ mutationFn: () => api.call(PublishUi, { ui_id: uiId }), onSuccess: refresh }),
+    publish: useMutation({
+      mutationFn: () => api.call(PublishUi, { ui_id: uiId, description: '' }),
+      onSuccess: refresh,
+    }),
     snapshots: useQuery({
       queryKey: [KEY, 'snapshots', uiId],
       queryFn: async () => (await api.call(GetSnapshots, { ui_id: uiId })).snapshots,
@@ -100,5 +113,82 @@ export function useComponents(spaceId: string) {
     }),
     compare: (type: string, from_version: number, to_version: number) =>
       api.call(CompareComponent, { space_id: spaceId, type, from_version, to_version }),
+  };
+}
+
+/** Agent apps of a space: from the template, written by a model from a description, or installed from a package. */
+export function useAgentApps(spaceId: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
+  return {
+    create: useMutation({
+      mutationFn: (b: {
+        name: string;
+        description: string;
+        bot_id: string;
+        workflow_id?: string;
+        package_id?: string;
+      }) => api.call(AgentAppCreate, { space_id: spaceId, ...b }),
+      onSuccess: refresh,
+    }),
+    generate: useMutation({
+      mutationFn: (b: { description: string; bot_id: string; workflow_id?: string; model_id?: string }) =>
+        api.call(GenAgentApp, { space_id: spaceId, ...b }),
+      onSuccess: refresh,
+    }),
+    packages: useQuery({
+      queryKey: [KEY, 'packages', spaceId],
+      queryFn: async () => (await api.call(PackageList, { space_id: spaceId })).packages,
+      enabled: !!spaceId,
+    }),
+  };
+}
+
+/** What the builder's pickers offer: the space's workflows and bots. */
+export function usePickers(spaceId: string) {
+  const api = useApi();
+  return {
+    workflows: useQuery({
+      queryKey: [KEY, 'workflows', spaceId],
+      queryFn: async () => (await api.call(ListWorkflows, { space_id: spaceId })).workflows,
+      enabled: !!spaceId,
+    }),
+    bots: useQuery({
+      queryKey: [KEY, 'bots', spaceId],
+      queryFn: async () => (await api.call(ListBots, { space_id: spaceId })).bots,
+      enabled: !!spaceId,
+    }),
+  };
+}
+
+/** An app's publications, packages, its bot, and texts written by a model. */
+export function useAppExtras(uiId: string, spaceId: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
+  return {
+    publications: useQuery({
+      queryKey: [KEY, 'publications', uiId],
+      queryFn: async () => (await api.call(AgentPublishList, { app_id: uiId })).publications,
+    }),
+    packages: useQuery({
+      queryKey: [KEY, 'packages', spaceId],
+      queryFn: async () => (await api.call(PackageList, { space_id: spaceId })).packages,
+      enabled: !!spaceId,
+    }),
+    keepPackage: useMutation({
+      mutationFn: (b: { package_id?: string; name: string; note: string }) =>
+        b.package_id
+          ? api.call(PackageUpdate, { package_id: b.package_id, new_version: true, note: b.note })
+          : api.call(PackageCreate, { app_id: uiId, name: b.name, note: b.note }),
+      onSuccess: refresh,
+    }),
+    setBot: useMutation({
+      mutationFn: (bot_id: string) => api.call(UpdateAgentBot, { app_id: uiId, bot_id }),
+      onSuccess: refresh,
+    }),
+    write: (instruction: string, format: 'title' | 'text' | 'markdown') =>
+      api.call(AiGenerateContent, { app_id: uiId, instruction, format }).then((r) => r.content),
   };
 }

@@ -25,6 +25,11 @@ export type RunEvent = (
   variables: Record<string, unknown>,
 ) => Promise<Record<string, unknown>>;
 
+export type ChatRoute = (
+  componentId: string,
+  q: { query: string; conversationId?: string; onDelta(t: string): void; onConversation(id: string): void },
+) => Promise<void>;
+
 export interface RendererProps {
   dsl: Dsl;
   pageId: string;
@@ -33,6 +38,8 @@ export interface RendererProps {
   run: RunEvent;
   /** A custom component's frame address (undefined: not available here). */
   frameSrc(node: UiNode): string | undefined;
+  /** A chat component's turn with its bot (the app's chat route, or the preview's). */
+  chat?: ChatRoute;
   /** The builder's Edit mode: clicking a component selects it; no event runs. */
   selected?: string;
   onSelect?(id: string): void;
@@ -41,7 +48,7 @@ export interface RendererProps {
 const message = (err: unknown) =>
   (err as { msg?: string; message?: string })?.msg ?? (err as Error)?.message ?? String(err);
 
-export function Renderer({ dsl, pageId, lang, run, frameSrc, selected, onSelect }: RendererProps) {
+export function Renderer({ dsl, pageId, lang, run, frameSrc, chat, selected, onSelect }: RendererProps) {
   const t = RENDER_TEXTS[lang];
   const [variables, setVariables] = useState<Record<string, unknown>>(() =>
     Object.fromEntries(dsl.variables.map((v) => [v.name, v.default ?? ''])),
@@ -111,6 +118,7 @@ export function Renderer({ dsl, pageId, lang, run, frameSrc, selected, onSelect 
         error={errors[n.id] || undefined}
         t={t}
         frameSrc={custom ? frameSrc(n) : undefined}
+        chat={chat && !onSelect ? (q) => chat(n.id, q) : undefined}
       >
         {n.children?.map(draw)}
       </View>

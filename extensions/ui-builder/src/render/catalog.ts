@@ -23,4 +23,5 @@ export const BUILTIN_CATALOG: CatalogEntry[] = [
   { type: 'table', label: 'c.table', props: { items: 'variable', columns: 'text' } },
   { type: 'chart', label: 'c.chart', props: { items: 'variable', x: 'text', y: 'text', kind: 'text', title: 'text' } },
   { type: 'file', label: 'c.file', props: { label: 'text', accept: 'text', bind: 'variable' } },
+  { type: 'chat', label: 'c.chat', props: { bot_id: 'bot', welcome: 'longtext', placeholder: 'text' } },
 ];

@@ -250,6 +250,67 @@ function ChartView(p: UiComponentProps) {
   );
 }
 
+/** A conversation with the app's bot: its welcome, the turns, the answer written as it comes. */
+function ChatView({ node, fill, chat, t }: UiComponentProps) {
+  const [turns, setTurns] = useState<{ role: 'user' | 'assistant' | 'error'; text: string }[]>([]);
+  const [draft, setDraft] = useState('');
+  const [busy, setBusy] = useState(false);
+  const conversation = useRef<string | undefined>(undefined);
+  const welcome = fill(node.props.welcome);
+  const send = async () => {
+    const query = draft.trim();
+    if (!query || busy || !chat) return;
+    setDraft('');
+    setBusy(true);
+    setTurns((x) => [...x, { role: 'user', text: query }, { role: 'assistant', text: '' }]);
+    const last = (fn: (text: string) => { role: 'assistant' | 'error'; text: string }) =>
+      setTurns((x) => [...x.slice(0, -1), fn(x[x.length - 1].text)]);
+    try {
+      await chat({
+        query,
+        conversationId: conversation.current,
+        onDelta: (d) => last((text) => ({ role: 'assistant', text: text + d })),
+        onConversation: (id) => (conversation.current = id),
+      });
+    } catch (e) {
+      last(() => ({ role: 'error', text: (e as Error).message || t.failed }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="tui-chat" data-ui-id={node.id}>
+      <div className="tui-chat-log" aria-live="polite">
+        {welcome && <div className="tui-msg tui-assistant">{welcome}</div>}
+        {turns.map((m, i) => (
+          <div key={i} className={`tui-msg tui-${m.role}`} data-role={m.role}>
+            {m.text || (busy && i === turns.length - 1 ? '…' : '')}
+          </div>
+        ))}
+      </div>
+      <form
+        className="tui-chat-input"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <input
+          className="tui-input"
+          value={draft}
+          maxLength={4000}
+          placeholder={fill(node.props.placeholder) || t.ask}
+          aria-label={t.ask}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <button type="submit" className="tui-button" disabled={busy || !draft.trim()}>
+          {t.send}
+        </button>
+      </form>
+    </div>
+  );
+}
+
 /**
  * A custom component (imported into the space, or an extension's): its page in a frame sandboxed to another origin,
  * served with a policy that allows it no network. It gets its props, the app's variables and its value by
@@ -314,5 +375,6 @@ export const BUILTIN_VIEWS: Record<string, ComponentType<UiComponentProps>> = {
   list: ListView,
   table: TableView,
   chart: ChartView,
+  chat: ChatView,
 };
 export { FrameView };

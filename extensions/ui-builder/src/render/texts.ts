@@ -10,6 +10,9 @@ export const RENDER_TEXTS = {
     upload: 'Choose a file',
     frameMissing: 'This component is not available.',
     failed: 'It did not work',
+    ask: 'Type a message',
+    send: 'Send',
+    newChat: 'New chat',
   },
   'zh-CN': {
     submit: '提交',
@@ -19,6 +22,9 @@ export const RENDER_TEXTS = {
     upload: '选择文件',
     frameMissing: '该组件不可用。',
     failed: '没有成功',
+    ask: '输入消息',
+    send: '发送',
+    newChat: '新对话',
   },
 } satisfies Record<Lang, Record<string, string>>;
 export type RenderTexts = (typeof RENDER_TEXTS)['en-US'];

@@ -22,4 +22,11 @@ export interface UiComponentProps {
   t: RenderTexts;
   /** A custom component's frame address (custom components only). */
   frameSrc?: string;
+  /** A chat component's turn: the question, the conversation to continue; the answer streams into onDelta. */
+  chat?(q: {
+    query: string;
+    conversationId?: string;
+    onDelta(t: string): void;
+    onConversation(id: string): void;
+  }): Promise<void>;
 }

@@ -5,8 +5,11 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { createHash } from 'node:crypto';
-import { GetApp, PreviewEvent, RunAppEvent } from '../shared/api.ts';
-import { Dsl } from '../shared/dsl.ts';
+import { ChatBody, GetApp, PreviewEvent, RunAppEvent } from '../shared/api.ts';
+import { APP_CHAT_PATH, PREVIEW_CHAT_PATH } from '../render/chat.ts';
+import { Dsl, WEB_APP_CONNECTOR, chatsOf } from '../shared/dsl.ts';
+import { BotChatsService } from '@tessera/ext-bots/shared';
+import type { z } from 'zod';
 import { accessProblem, type AppRow, type UiStore } from './store.ts';
 import { texts } from './texts.ts';
 
@@ -99,6 +102,70 @@ export function registerAppRoutes(ctx: ServerContext, store: UiStore): void {
       const a = await store.app(body.ui_id);
       const dsl = Dsl.parse(JSON.parse(a.dsl));
       return { variables: await run(a, dsl, body, caller!.userId, caller!.userId, ip, logId, signal) };
+    },
+  });
+
+  /**
+   * A turn of a chat component: only the bot the component names (in the published DSL, or the draft's for the
+   * preview), published to the Web app channel; the visitor's own conversations.
+   */
+  const chat = async (
+    a: AppRow,
+    dsl: Dsl,
+    body: z.output<typeof ChatBody>,
+    userId: string,
+    viewer: string,
+    logId: string,
+  ) => {
+    const c = chatsOf(dsl).find((x) => x.id === body.component_id);
+    if (!c) throw texts.error(404, 'noChat', { id: body.component_id });
+    const chats = ctx.optionalService(BotChatsService);
+    if (!chats) throw texts.error(400, 'botsOff');
+    return chats
+      .startPublished({
+        botId: String(c.props.bot_id ?? ''),
+        userId,
+        endUserId: `app:${viewer}:${body.visitor_id}`.slice(0, 120),
+        message: body.query,
+        conversationId: body.conversation_id,
+        logId,
+        connectorId: WEB_APP_CONNECTOR,
+      })
+      .catch((e) => {
+        if ((e as { status?: number }).status === 400)
+          throw texts.error(400, 'botNotPublished', { id: c.id, bot: String(c.props.bot_id ?? '') });
+        throw e;
+      });
+  };
+  ctx.route({
+    method: 'POST',
+    path: APP_CHAT_PATH,
+    auth: 'anonymous',
+    stream: true,
+    rateLimit: { max: 30, key: 'ip' },
+    summary: "A turn of a published app's chat with its bot, answered as a stream of Coze's chat events",
+    body: ChatBody,
+    handler: async ({ body, caller, ip, logId, signal }, reply) => {
+      const { a, dsl } = await published(body.ui_id, caller);
+      const viewer = caller?.userId ?? `anon-${createHash('sha256').update(ip).digest('hex').slice(0, 16)}`;
+      const started = await chat(a, dsl, body, caller?.userId ?? a.published_by, viewer, logId);
+      await ctx.service(BotChatsService).stream(started.chat_id, reply.sse(), signal);
+    },
+  });
+  ctx.route({
+    method: 'POST',
+    path: PREVIEW_CHAT_PATH,
+    auth: {
+      space: async (r: { body: { ui_id?: unknown } }) => (await store.app(String(r.body?.ui_id ?? ''))).space_id,
+    },
+    stream: true,
+    rateLimit: { max: 30, key: 'caller' },
+    summary: "A turn of a chat of the app's draft in the builder's preview (a member, as themselves)",
+    body: ChatBody,
+    handler: async ({ body, caller, logId, signal }, reply) => {
+      const a = await store.app(body.ui_id);
+      const started = await chat(a, Dsl.parse(JSON.parse(a.dsl)), body, caller!.userId, caller!.userId, logId);
+      await ctx.service(BotChatsService).stream(started.chat_id, reply.sse(), signal);
     },
   });
 }

@@ -5,6 +5,9 @@ import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { registerAppRoutes } from './app.ts';
 import { migrations } from './migrations.ts';
 import { registerComponentRoutes } from './components.ts';
+import { registerAgentRoutes } from './agent.ts';
+import { registerKind } from './kind.ts';
+import { registerPackageRoutes } from './packages.ts';
 import { registerPage } from './page.ts';
 import { registerRoutes } from './routes.ts';
 import { UiStore } from './store.ts';
@@ -25,5 +28,8 @@ export default defineExtension({
     registerAppRoutes(ctx, store);
     registerComponentRoutes(ctx, store);
     registerPage(ctx, store);
+    registerKind(ctx, store);
+    registerAgentRoutes(ctx, store);
+    registerPackageRoutes(ctx, store);
   },
 });

@@ -1,7 +1,6 @@
 // The builder's calls (/api/ui_builder/v1/...): apps of a space, their drafts (saved over the version they were made
 // on), snapshots kept and restored, publishing; the open API's snapshots and published DSL.
 import type { ServerContext } from '@tessera/sdk/server';
-import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import {
   CreateUi,
@@ -15,7 +14,7 @@ import {
   SaveSnapshot,
   UpdateUi,
 } from '../shared/api.ts';
-import { Dsl, emptyDsl } from '../shared/dsl.ts';
+import { Dsl } from '../shared/dsl.ts';
 import { iso, secs, type AppRow, type SnapshotRow, type UiStore } from './store.ts';
 import { texts } from './texts.ts';
 
@@ -45,38 +44,11 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     await store.db.insertInto('ui_snapshot').values(row).execute();
     return row;
   };
-  /** Every event's workflow is the space's and published (the app runs published workflows only). */
-  const runnable = async (a: AppRow, dsl: Dsl) => {
-    const runner = ctx.optionalService(WorkflowRunnerService);
-    if (!dsl.events.length) return;
-    if (!runner) throw texts.error(400, 'workflowsOff');
-    for (const e of dsl.events) {
-      const info = await runner.info(e.action.workflow_id, a.space_id);
-      if (!info.latest_version) throw texts.error(400, 'notRunnable', { id: info.name, event: e.event_id });
-    }
-  };
-
   ctx.route({
     ...CreateUi,
     auth: { space: { from: 'body', field: 'space_id' } },
     handler: async ({ body, caller }) => {
-      const now = iso();
-      const row: AppRow = {
-        id: store.newId(),
-        space_id: body.space_id,
-        name: body.ui_name,
-        dsl: JSON.stringify(emptyDsl()),
-        access: 'members',
-        version_code: 1,
-        published_dsl: '',
-        published_version: 0,
-        published_by: '',
-        published_at: '',
-        creator_id: caller!.userId,
-        created_at: now,
-        updated_at: now,
-      };
-      await store.db.insertInto('ui_app').values(row).execute();
+      const row = await store.create({ spaceId: body.space_id, name: body.ui_name, userId: caller!.userId });
       return { ui: store.view(row) };
     },
   });
@@ -104,6 +76,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
       const set = {
         ...(dsl ? { dsl: JSON.stringify(dsl) } : {}),
         ...(body.ui_name ? { name: body.ui_name } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.access ? { access: body.access } : {}),
         version_code: Number(a.version_code) + 1,
         updated_at: iso(),
@@ -122,11 +95,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     ...DeleteUi,
     auth: ofApp,
     handler: async ({ body }) => {
-      const a = await store.app(body.ui_id);
-      await store.db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('ui_snapshot').where('ui_id', '=', a.id).execute();
-        await tx.deleteFrom('ui_app').where('id', '=', a.id).execute();
-      });
+      await store.remove(await store.app(body.ui_id));
       return {};
     },
   });
@@ -179,20 +148,8 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     ...PublishUi,
     auth: ofApp,
     handler: async ({ body, caller }) => {
-      const a = await store.app(body.ui_id);
-      const dsl = await store.check(JSON.parse(a.dsl), a.space_id);
-      await runnable(a, dsl);
-      await store.db
-        .updateTable('ui_app')
-        .set({
-          published_dsl: JSON.stringify(dsl),
-          published_version: Number(a.published_version) + 1,
-          published_by: caller!.userId,
-          published_at: iso(),
-        })
-        .where('id', '=', a.id)
-        .execute();
-      return { ui: store.view(await store.app(a.id)), path: `/apps/${a.id}` };
+      const a = await store.publish(await store.app(body.ui_id), caller!.userId, { description: body.description });
+      return { ui: store.view(a), path: `/apps/${a.id}` };
     },
   });
   ctx.route({

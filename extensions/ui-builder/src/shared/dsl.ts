@@ -23,7 +23,11 @@ export const BUILTIN_COMPONENTS = [
   'table',
   'chart',
   'file',
+  'chat',
 ] as const;
+
+/** The publishing channel of apps (and of the bots their chats talk to): the studio serves them at /apps/<id>. */
+export const WEB_APP_CONNECTOR = 'web-app';
 /** Components that hold others. */
 export const CONTAINERS: readonly string[] = ['row', 'column', 'form'];
 
@@ -163,8 +167,19 @@ export function dslProblems(dsl: Dsl, known: ReadonlySet<string>): string[] {
   return problems;
 }
 
+/** The app's chat components (each talks to a bot: `bot_id`). */
+export function chatsOf(dsl: Dsl): UiNode[] {
+  const out: UiNode[] = [];
+  const walk = (n: UiNode) => {
+    if (n.type === 'chat') out.push(n);
+    n.children?.forEach(walk);
+  };
+  dsl.pages.forEach((p) => walk(p.root));
+  return out;
+}
+
 /** How the builder's panel edits a prop. */
-export type PropKind = 'text' | 'longtext' | 'number' | 'boolean' | 'url' | 'variable' | 'choice';
+export type PropKind = 'text' | 'longtext' | 'number' | 'boolean' | 'url' | 'variable' | 'choice' | 'bot';
 
 /** Custom component types: an imported one is `x-<name>`; an extension's has a name of its own. */
 export const IMPORTED_PREFIX = 'x-';

@@ -4,7 +4,8 @@
 import { createRoot } from 'react-dom/client';
 import { useState } from 'react';
 import type { Dsl, UiNode } from '../shared/dsl.ts';
-import { Renderer } from '../render/Renderer.tsx';
+import { Renderer, type ChatRoute } from '../render/Renderer.tsx';
+import { APP_CHAT_PATH, chatTurn } from '../render/chat.ts';
 import { langOf, RENDER_TEXTS, type Lang } from '../render/texts.ts';
 import '../render/render.css';
 import './page.css';
@@ -25,6 +26,9 @@ interface PageData {
 const cookie = (name: string) =>
   decodeURIComponent(document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`))?.[1] ?? '');
 
+const csrfHeaders = (data: PageData): Record<string, string> =>
+  cookie(data.csrf.cookie) ? { [data.csrf.header]: cookie(data.csrf.cookie) } : {};
+
 async function runEvent(
   data: PageData,
   eventId: string,
@@ -36,7 +40,7 @@ async function runEvent(
     headers: {
       'content-type': 'application/json',
       accept: 'application/json',
-      ...(cookie(data.csrf.cookie) ? { [data.csrf.header]: cookie(data.csrf.cookie) } : {}),
+      ...csrfHeaders(data),
     },
     credentials: 'same-origin',
     body: JSON.stringify({ ui_id: data.ui_id, event_id: eventId, values, variables }),
@@ -44,6 +48,18 @@ async function runEvent(
   const body = (await res.json().catch(() => ({}))) as { code?: number; msg?: string; data?: { variables?: object } };
   if (!res.ok || body.code) throw new Error(body.msg || `HTTP ${res.status}`);
   return (body.data?.variables ?? {}) as Record<string, unknown>;
+}
+
+/** The id this browser keeps as the app's visitor (its conversations are its own). */
+function visitorId(): string {
+  const key = 'tessera.app.visitor';
+  try {
+    let v = localStorage.getItem(key);
+    if (!v) localStorage.setItem(key, (v = crypto.randomUUID()));
+    return v;
+  } catch {
+    return crypto.randomUUID();
+  }
 }
 
 function App({ data, lang }: { data: PageData; lang: Lang }) {
@@ -62,6 +78,20 @@ function App({ data, lang }: { data: PageData; lang: Lang }) {
       </main>
     );
   const dsl = data.dsl;
+  const chat: ChatRoute = (componentId, q) =>
+    chatTurn({
+      url: APP_CHAT_PATH,
+      headers: csrfHeaders(data),
+      body: {
+        ui_id: data.ui_id,
+        component_id: componentId,
+        query: q.query,
+        conversation_id: q.conversationId,
+        visitor_id: visitorId(),
+      },
+      onDelta: q.onDelta,
+      onConversation: q.onConversation,
+    });
   const frameSrc = (n: UiNode) =>
     `/api/ui_builder/v1/component/frame/${encodeURIComponent(data.ui_id)}/${encodeURIComponent(n.type)}?published=1`;
   return (
@@ -86,6 +116,7 @@ function App({ data, lang }: { data: PageData; lang: Lang }) {
         pageId={page}
         lang={lang}
         frameSrc={frameSrc}
+        chat={chat}
         run={(eventId, values, variables) => runEvent(data, eventId, values, variables)}
       />
     </main>
