@@ -63,8 +63,22 @@ describe('the UI builder in the browser', () => {
       .click({ position: { x: 4, y: 4 } });
     await page.getByTestId('ui-add-text').click();
     await page.getByTestId('ui-prop-content').fill('Forecast: {{answer}}');
+    // Dragged from the palette before the input (into the form), then moved to the page's end.
+    const canvas = page.getByTestId('ui-canvas');
+    await page.getByTestId('ui-add-markdown').dragTo(canvas.locator('[data-node-id="input1"]'));
+    await page.getByTestId('ui-prop-content').fill('**Ask away**');
+    await canvas.getByText('Ask away').waitFor();
+    const inForm = () =>
+      canvas
+        .locator('[data-node-id="form1"] [data-node-id]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-node-id')));
+    expect(await inForm()).toEqual(['markdown1', 'input1']);
+    await canvas.locator('[data-node-id="markdown1"]').dragTo(canvas.locator('[data-node-id="text1"]'));
+    await expect.poll(inForm).toEqual(['input1']);
     await page.getByTestId('ui-save').click();
     await page.getByText('Saved.').waitFor();
+    const saved = (await api.post('/api/ui_builder/v1/list', { space_id: spaceId })).uis[0].dsl;
+    expect(saved.pages[0].root.children.map((c: { id: string }) => c.id)).toEqual(['form1', 'markdown1', 'text1']);
     // The preview, tried, runs the draft's event.
     await page.getByTestId('ui-mode').getByText('Try').click();
     await page.getByTestId('ui-canvas').locator('[data-ui-id="input1"]').fill('Oslo');

@@ -22,7 +22,7 @@ import { useParams } from 'react-router';
 import type { PropKind, UiEvent, UiNode } from '../shared/dsl.ts';
 import type { Dsl } from '../shared/dsl.ts';
 import { BUILTIN_CATALOG, type CatalogEntry } from '../render/catalog.ts';
-import { Renderer, type ChatRoute } from '../render/Renderer.tsx';
+import { DRAG_TYPE, Renderer, type ChatRoute } from '../render/Renderer.tsx';
 import { PREVIEW_CHAT_PATH, chatTurn } from '../render/chat.ts';
 import { CSRF_COOKIE, CSRF_HEADER } from '@tessera/ext-identity/shared';
 import { langOf } from '../render/texts.ts';
@@ -31,7 +31,7 @@ import { ComponentsDrawer } from './ComponentsDrawer.tsx';
 import { EventEditor, PagesPanel, ThemePanel, Variables } from './panels.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import { useApp, useAppExtras, useComponents, usePickers } from './store.ts';
-import { find, mapNode, newId } from './tree.ts';
+import { find, mapNode, newId, putAt, takeOut } from './tree.ts';
 import './ui.css';
 
 export function BuilderPage() {
@@ -74,6 +74,21 @@ export function BuilderPage() {
     const target = catalog.find((c) => c.type === node.type)?.container ? node.id : page.root.id;
     setRoot(mapNode(page.root, target, (x) => ({ ...x, children: [...(x.children ?? []), { id, type, props: {} }] }))!);
     setSelected(id);
+  };
+  const isContainer = (type: string) => !!catalog.find((c) => c.type === type)?.container;
+  /** A component dragged onto another (into a container, else before it), or a palette's type dropped there. */
+  const drop = (targetId: string, dropped: { node?: string; type?: string }) => {
+    if (dropped.type) {
+      const id = newId(dsl, dropped.type.replace(/^x-/, ''));
+      setRoot(putAt(page.root, targetId, { id, type: dropped.type, props: {} }, isContainer));
+      return setSelected(id);
+    }
+    const moving = dropped.node && find(page.root, dropped.node);
+    // Not onto itself, nor into what it holds.
+    if (!moving || moving.id === page.root.id || find(moving, targetId)) return;
+    const { root, taken } = takeOut(page.root, moving.id);
+    if (taken) setRoot(putAt(root, targetId, taken, isContainer));
+    setSelected(moving.id);
   };
   const setProp = (name: string, value: unknown) =>
     setRoot(mapNode(page.root, node.id, (x) => ({ ...x, props: { ...x.props, [name]: value } }))!);
@@ -163,6 +178,8 @@ export function BuilderPage() {
               size="small"
               style={{ marginTop: 6 }}
               onClick={() => add(c.type)}
+              draggable
+              onDragStart={(e) => e.dataTransfer.setData(DRAG_TYPE, c.type)}
               data-testid={`ui-add-${c.type}`}
             >
               {c.label.startsWith('c.') ? t(c.label, { defaultValue: c.type }) : c.label}
@@ -208,7 +225,7 @@ export function BuilderPage() {
               run={b.preview}
               frameSrc={frameSrc}
               chat={chat}
-              {...(mode === 'edit' ? { selected: node.id, onSelect: setSelected } : {})}
+              {...(mode === 'edit' ? { selected: node.id, onSelect: setSelected, onDrop: drop } : {})}
             />
           </div>
         </main>

@@ -44,3 +44,30 @@ export function removePage(dsl: Dsl, pageId: string): Dsl {
     events: dsl.events.filter((e) => !gone.has(e.component_id)),
   };
 }
+
+/** The tree without a component, and the component (undefined when it is not there). */
+export function takeOut(root: UiNode, id: string): { root: UiNode; taken?: UiNode } {
+  let taken: UiNode | undefined;
+  const walk = (n: UiNode): UiNode => ({
+    ...n,
+    children: n.children?.filter((c) => (c.id === id ? ((taken = c), false) : true)).map(walk),
+  });
+  return { root: walk(root), taken };
+}
+
+/**
+ * The tree with a component put where it was dropped: into a container (at its end), or before another component
+ * in that one's container.
+ */
+export function putAt(root: UiNode, targetId: string, node: UiNode, isContainer: (type: string) => boolean): UiNode {
+  const target = find(root, targetId);
+  if (!target) return root;
+  if (isContainer(target.type))
+    return mapNode(root, targetId, (x) => ({ ...x, children: [...(x.children ?? []), node] }))!;
+  const walk = (n: UiNode): UiNode => {
+    const i = n.children?.findIndex((c) => c.id === targetId) ?? -1;
+    if (i >= 0) return { ...n, children: [...n.children!.slice(0, i), node, ...n.children!.slice(i)] };
+    return { ...n, children: n.children?.map(walk) };
+  };
+  return walk(root);
+}

@@ -43,12 +43,19 @@ export interface RendererProps {
   /** The builder's Edit mode: clicking a component selects it; no event runs. */
   selected?: string;
   onSelect?(id: string): void;
+  /** The builder's Edit mode: something dragged (a component of the page, or one of the palette) dropped on one. */
+  onDrop?(targetId: string, dropped: { node?: string; type?: string }): void;
 }
+
+/** What the builder's drags carry: a component of the page, or a type from the palette. */
+export const DRAG_NODE = 'application/x-tessera-ui-node';
+export const DRAG_TYPE = 'application/x-tessera-ui-type';
 
 const message = (err: unknown) =>
   (err as { msg?: string; message?: string })?.msg ?? (err as Error)?.message ?? String(err);
 
-export function Renderer({ dsl, pageId, lang, run, frameSrc, chat, selected, onSelect }: RendererProps) {
+export function Renderer({ dsl, pageId, lang, run, frameSrc, chat, selected, onSelect, onDrop }: RendererProps) {
+  const [over, setOver] = useState('');
   const t = RENDER_TEXTS[lang];
   const [variables, setVariables] = useState<Record<string, unknown>>(() =>
     Object.fromEntries(dsl.variables.map((v) => [v.name, v.default ?? ''])),
@@ -127,8 +134,30 @@ export function Renderer({ dsl, pageId, lang, run, frameSrc, chat, selected, onS
     return (
       <div
         key={n.id}
-        className={`tui-pick${selected === n.id ? ' is-selected' : ''}`}
+        className={`tui-pick${selected === n.id ? ' is-selected' : ''}${over === n.id ? ' is-over' : ''}`}
         data-node-id={n.id}
+        draggable={!!onDrop && n.id !== page.root.id}
+        onDragStart={(e) => {
+          e.stopPropagation();
+          e.dataTransfer.setData(DRAG_NODE, n.id);
+          e.dataTransfer.effectAllowed = 'move';
+        }}
+        onDragOver={(e) => {
+          if (!onDrop || ![DRAG_NODE, DRAG_TYPE].some((k) => e.dataTransfer.types.includes(k))) return;
+          e.preventDefault();
+          e.stopPropagation();
+          setOver(n.id);
+        }}
+        onDragLeave={() => setOver((o) => (o === n.id ? '' : o))}
+        onDrop={(e) => {
+          if (!onDrop) return;
+          e.preventDefault();
+          e.stopPropagation();
+          setOver('');
+          const node = e.dataTransfer.getData(DRAG_NODE);
+          const type = e.dataTransfer.getData(DRAG_TYPE);
+          if (node || type) onDrop(n.id, node ? { node } : { type });
+        }}
         onClickCapture={(e) => {
           if ((e.target as HTMLElement).closest('.tui-pick') !== e.currentTarget) return;
           e.preventDefault();
