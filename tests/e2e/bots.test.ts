@@ -101,7 +101,7 @@ describe('bots in the browser', () => {
     await page.getByTestId('bot-versions').click();
     await expect
       .poll(() => page.getByTestId('bot-live-connector').allTextContents())
-      .toEqual(['API: v1.0.0', 'Chat page: v1.0.0']);
+      .toEqual(['API: v1.0.0', 'Chat page: v1.0.0', 'Web app: v1.0.0']);
     expect(await page.getByTestId('embed-snippet').textContent()).toContain(`data-bot-id="${botId}"`);
     await page.locator('.arco-drawer-close-icon').click();
 

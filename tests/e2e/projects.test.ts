@@ -98,7 +98,7 @@ describe('projects in the browser', () => {
     await page.getByTestId('project-record').first().waitFor();
     await expect
       .poll(() => page.getByTestId('project-live-connector').allTextContents())
-      .toEqual(['API: 1.0.0', 'Chat page & Web SDK: 1.0.0']);
+      .toEqual(['API: 1.0.0', 'Chat page & Web SDK: 1.0.0', 'Web app: 1.0.0']);
     await page.locator('.arco-drawer-close-icon').click();
     await expect.poll(() => page.getByTestId('project-version').textContent()).toBe('1.0.0');
     // The same number again is refused before publishing.

@@ -177,6 +177,13 @@ describe('an app of the UI builder', () => {
     ]);
   });
 
+  it('publishes the JSON Schema of its DSL', async () => {
+    const r = await new Agent(studio.url).request('GET', `${U}/dsl/schema`);
+    expect(r.body.data.dsl_version).toBe(1);
+    expect(r.body.data.schema.properties.pages.minItems).toBe(1);
+    expect(r.body.data.schema.required).toEqual(['pages']);
+  });
+
   it('answers its published DSL on the open API to a token with app.ui', async () => {
     const { ui } = await owner.post(`${U}/create`, { space_id: space, ui_name: 'Open' });
     await owner.post(`${U}/update`, { ui_id: ui.ui_id, base_version: 1, dsl: formApp() });

@@ -871,6 +871,21 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
       }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }),
   });
   const live = q.data?.records.find((r) => r.status !== 3);
+  // The connectors' names as their extensions give them (a channel this page does not know of is named too).
+  const { i18n } = useTranslation();
+  const connectors = useQuery({
+    queryKey: ['projects', 'connectors', projectId],
+    enabled: visible,
+    queryFn: () =>
+      api.post<{ connectors: { id: string; name: Record<string, string> }[] }>(
+        '/api/intelligence_api/publish/connector_list',
+        { project_id: projectId },
+      ),
+  });
+  const nameOf = (id: string) => {
+    const n = connectors.data?.connectors.find((c) => c.id === id)?.name;
+    return t(`connector.${id}`, { defaultValue: n?.[i18n.language] ?? n?.['en-US'] ?? id });
+  };
   // How a site embeds the published chat-flows, from the chat page and Web SDK connector's extension (if here).
   const embedShown = !!useConnectorView('999');
   const embeddable =
@@ -888,7 +903,7 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
             {live.connectors.length ? (
               live.connectors.map((c) => (
                 <Tag key={c} color="green" style={{ marginRight: 4 }} data-testid="project-live-connector">
-                  {t(`connector.${c}`, { defaultValue: c })}: {live.version}
+                  {nameOf(c)}: {live.version}
                 </Tag>
               ))
             ) : (

@@ -162,6 +162,17 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     },
   });
 
+  // The DSL's JSON Schema (version 1), for tools that write apps.
+  let schema: unknown;
+  ctx.route({
+    method: 'GET',
+    path: '/api/ui_builder/v1/dsl/schema',
+    auth: 'anonymous',
+    summary:
+      "The JSON Schema of the UI builder's DSL (the shape; the checks of bounds, addresses and ids come on save)",
+    handler: async () => ({ dsl_version: 1, schema: (schema ??= z.toJSONSchema(Dsl, { io: 'input' })) }),
+  });
+
   // ------------------------------------------------------------------ open API (Coze's /v1/apps/{app_id}/...)
   ctx.route({
     method: 'POST',
