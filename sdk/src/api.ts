@@ -318,11 +318,17 @@ export interface Endpoint<
   Q extends ZodType | undefined = ZodType | undefined,
   R extends ZodType = ZodType,
   M extends EndpointMethod = EndpointMethod,
+  P extends ZodType | undefined = ZodType | undefined,
 > {
   readonly method: M;
-  /** Fastify path syntax, without parameters (an internal API takes its ids in the body or query). */
+  /**
+   * Fastify path syntax. An internal API takes its ids in the body or query; one that follows a published API with
+   * ids in its path (`/datasets/:datasetID/items`) declares them in `params`: the page passes them with the input,
+   * and `api.call` puts them into the path.
+   */
   readonly path: string;
   readonly summary?: string;
+  readonly params?: P;
   readonly body?: B;
   readonly query?: Q;
   readonly response: R;
@@ -334,8 +340,21 @@ export function defineEndpoint<
   Q extends ZodType | undefined = undefined,
   R extends ZodType = ZodType,
   const M extends EndpointMethod = EndpointMethod,
->(endpoint: Endpoint<B, Q, R, M>): Endpoint<B, Q, R, M> {
+  P extends ZodType | undefined = undefined,
+>(endpoint: Endpoint<B, Q, R, M, P>): Endpoint<B, Q, R, M, P> {
   return Object.freeze({ ...endpoint });
+}
+
+/** The path with its `:name` parameters filled from the input, and the input without them. */
+export function fillEndpointPath(path: string, input: unknown): { url: string; rest: unknown } {
+  if (!path.includes(':') || !input || typeof input !== 'object') return { url: path, rest: input };
+  const rest: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  const url = path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(v ?? ''));
+  });
+  return { url, rest };
 }
 
 /** The schema an endpoint validates its body (or query) with, present. */
@@ -343,15 +362,21 @@ export type EndpointBody<E> =
   E extends Endpoint<infer B, ZodType | undefined, ZodType, EndpointMethod> ? Exclude<B, undefined> : never;
 
 /** What a page sends to an endpoint: its body (its query for GET), before the server's defaults apply. */
+type WithParams<P, I> = P extends ZodType ? z.input<P> & (I extends void ? unknown : I) : I;
 export type EndpointInput<E> =
-  E extends Endpoint<infer B, infer Q, ZodType, infer M>
-    ? M extends 'GET'
-      ? Q extends ZodType
-        ? z.input<Q>
-        : void
-      : B extends ZodType
-        ? z.input<B>
-        : void
+  E extends Endpoint<infer B, infer Q, ZodType, infer M, infer P>
+    ? WithParams<
+        P,
+        M extends 'GET' | 'DELETE'
+          ? Q extends ZodType
+            ? z.input<Q>
+            : B extends ZodType
+              ? z.input<B>
+              : void
+          : B extends ZodType
+            ? z.input<B>
+            : void
+      >
     : never;
 
 /** What an endpoint answers (the envelope's data). */

@@ -5,6 +5,7 @@ import {
   LOG_ID_HEADER,
   SPECIAL_CODES,
   type Endpoint,
+  fillEndpointPath,
   type EndpointInput,
   type EndpointOutput,
 } from '../api.ts';
@@ -256,10 +257,12 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
     request,
     get: (url, query, o) => request({ ...o, method: 'GET', url, query }),
     post: (url, body, o) => request({ ...o, method: 'POST', url, body: body ?? {} }),
-    call: (endpoint, input, o) =>
-      endpoint.method === 'GET'
-        ? request({ ...o, method: 'GET', url: endpoint.path, query: input ?? undefined })
-        : request({ ...o, method: endpoint.method, url: endpoint.path, body: input ?? {} }),
+    call: (endpoint, input, o) => {
+      const { url, rest } = fillEndpointPath(endpoint.path, input);
+      return endpoint.method === 'GET' || (endpoint.method === 'DELETE' && !endpoint.body)
+        ? request({ ...o, method: endpoint.method, url, query: (rest ?? undefined) as RequestOptions['query'] })
+        : request({ ...o, method: endpoint.method, url, body: rest ?? {} });
+    },
     stream,
     blob,
   };

@@ -3,6 +3,7 @@
 import { badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { SpanStores } from '@tessera/ext-observability/shared';
+import { EvaluationSetsService } from '../shared/index.ts';
 import { z } from 'zod';
 import { Column, Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
 
@@ -115,6 +116,64 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     await touch(s.id);
     return checked.length;
   };
+
+  // Sets for other extensions: made with their items and first version, read by version.
+  ctx.provide(EvaluationSetsService, {
+    async create(o) {
+      const columns = o.columns.map((c) => Column.parse(c));
+      const id = ctx.host.newId();
+      const t = now();
+      const row = {
+        id,
+        space_id: o.spaceId,
+        name: o.name.slice(0, 100),
+        description: o.description.slice(0, 2000),
+        creator_id: o.userId,
+        columns: JSON.stringify(columns),
+        latest_version: '',
+        created_at: t,
+        updated_at: t,
+        deleted_at: null,
+      };
+      await ctx.db.insertInto('eval_set').values(row).execute();
+      await addItems(row, o.items);
+      return { setId: id, version: await freeze(ctx, row) };
+    },
+    async read(spaceId, setId, version) {
+      const s = await get(spaceId, setId);
+      if (!version) {
+        const items = await ctx.db
+          .selectFrom('eval_item')
+          .select(['id', 'data'])
+          .where('set_id', '=', s.id)
+          .orderBy('position')
+          .execute();
+        return {
+          name: s.name,
+          columns: JSON.parse(s.columns) as Column[],
+          items: items.map((i) => ({
+            id: i.id as string,
+            data: JSON.parse(i.data as string) as Record<string, unknown>,
+          })),
+        };
+      }
+      const v = await ctx.db
+        .selectFrom('eval_set_version')
+        .selectAll()
+        .where('set_id', '=', s.id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      if (!v) throw badRequest(`The set ${s.name} has no version ${version}.`);
+      return {
+        name: s.name,
+        columns: JSON.parse(v.columns as string) as Column[],
+        items: (JSON.parse(v.items as string) as { item_id: string; data: Record<string, unknown> }[]).map((i) => ({
+          id: i.item_id,
+          data: i.data,
+        })),
+      };
+    },
+  });
 
   ctx.route({
     method: 'POST',

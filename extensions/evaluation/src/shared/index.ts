@@ -1,6 +1,6 @@
 // Evaluation's points: what an experiment runs over a set (EvalTargets: a prompt version, a published
 // workflow; bots add theirs) and how an output is scored (Evaluators: LLM-as-judge, code).
-import { defineRegistryPoint } from '@tessera/sdk';
+import { defineRegistryPoint, defineService } from '@tessera/sdk';
 import { z } from 'zod';
 
 const fn = z.custom<(...a: any[]) => any>((v) => typeof v === 'function', 'must be a function');
@@ -82,4 +82,34 @@ export const Evaluators = defineRegistryPoint<EvaluatorKind>({
   description: 'Kinds of evaluators (LLM-as-judge, code ...): score an output, with a reason.',
   schema: z.object({ kind: z.string().regex(/^[a-z][a-z0-9_-]*$/), evaluate: fn }).passthrough(),
   key: (e) => e.kind,
+});
+
+/** A column of an evaluation set. */
+export interface EvalColumn {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'json' | 'messages';
+  description?: string;
+}
+/** Evaluation sets for other extensions (datasets make sets of a version's items, and datasets of a set). */
+export interface EvaluationSets {
+  /** A new set with these columns and items (checked as the set's own items are), frozen as its first version. */
+  create(o: {
+    spaceId: string;
+    userId: string;
+    name: string;
+    description: string;
+    columns: EvalColumn[];
+    items: Record<string, unknown>[];
+  }): Promise<{ setId: string; version: string }>;
+  /** A set of the space with the items of a version (or its draft). */
+  read(
+    spaceId: string,
+    setId: string,
+    version?: string,
+  ): Promise<{ name: string; columns: EvalColumn[]; items: { id: string; data: Record<string, unknown> }[] }>;
+}
+export const EvaluationSetsService = defineService<EvaluationSets>({
+  id: 'evaluation.sets',
+  owner: 'evaluation',
+  description: 'Evaluation sets made and read by other extensions (datasets).',
 });

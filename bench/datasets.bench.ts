@@ -1,0 +1,68 @@
+// ./tessera bench datasets [items=100000]: the import rate of JSONL items into a dataset (the import job, from the
+// request to done, in files of 40,000 items: the request body limit), then a version frozen of them.
+// Target (issue 38): at least 20,000 items/s. The near-duplicate search and the online evaluation's overhead on trace
+// ingest, the issue's other figures, come with those parts.
+import { Agent } from '../tests/agent.ts';
+import { startBenchStudio } from './studio.ts';
+
+export default async function datasetsBench(args: string[]) {
+  const total = Number(args[0] ?? 100_000);
+  const studio = await startBenchStudio();
+  try {
+    const user = new Agent(studio.url);
+    await user.post('/api/passport/web/email/register/v2', {
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+    });
+    const space = (await user.post('/api/space/create', { name: 'Bench' })).space_id;
+    const V2 = '/api/ml_flow/v2';
+    const { dataset } = await user.post(`${V2}/datasets`, {
+      spaceID: space,
+      name: 'Bench',
+      fields: [
+        { name: 'question', type: 'text', required: true },
+        { name: 'answer', type: 'text' },
+        { name: 'score', type: 'number' },
+        { name: 'meta', type: 'json' },
+      ],
+    });
+    const started = performance.now();
+    const per = 40_000;
+    for (let from = 0; from < total; from += per) {
+      const lines: string[] = [];
+      for (let i = from; i < Math.min(from + per, total); i++)
+        lines.push(
+          JSON.stringify({
+            question: `What is item ${i} about, and why does it matter to customer ${i % 997}?`,
+            answer: `Item ${i} is about topic ${i % 113}.`,
+            score: i % 10,
+            meta: { source: 'bench', n: i },
+          }),
+        );
+      const { job } = await user.post(`${V2}/datasets/${dataset.datasetID}/import`, {
+        format: 'jsonl',
+        fileName: `part-${from}.jsonl`,
+        content: lines.join('\n'),
+      });
+      for (let p = job; p.status !== 'done';) {
+        if (p.status === 'failed') throw new Error(`import failed: ${p.message}`);
+        await new Promise((r) => setTimeout(r, 20));
+        p = (await user.request('GET', `${V2}/spaces/${space}/dataset_io_jobs/${job.jobID}`)).body.data.job;
+      }
+    }
+    const importMs = performance.now() - started;
+    const rate = total / (importMs / 1000);
+    const t0 = performance.now();
+    await user.post(`${V2}/datasets/${dataset.datasetID}/versions`, { desc: 'bench' });
+    const freezeMs = performance.now() - t0;
+    console.log(
+      `datasets: import of ${total.toLocaleString('en-US')} JSONL items (4 fields) in files of ${per.toLocaleString('en-US')}`,
+    );
+    console.log(
+      `  ${Math.round(importMs)} ms, ${Math.round(rate).toLocaleString('en-US')} items/s   target 20,000 items/s   ratio ${(rate / 20_000).toFixed(2)}`,
+    );
+    console.log(`  a version frozen of them: ${Math.round(freezeMs)} ms`);
+  } finally {
+    await studio.stop();
+  }
+}

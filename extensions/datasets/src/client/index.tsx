@@ -1,0 +1,35 @@
+// Datasets (client half): the space's datasets and one dataset's page (items, import, versions, fields).
+import { IconStorage } from '@arco-design/web-react/icon';
+import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
+import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
+import { setCurrentSpace } from './space.ts';
+
+const DatasetsPage = lazyPage(() => import('./DatasetsPage.tsx').then((m) => m.DatasetsPage));
+const DatasetPage = lazyPage(() => import('./DatasetPage.tsx').then((m) => m.DatasetPage));
+
+export default defineExtension({
+  id: 'datasets',
+  register(ctx) {
+    ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
+    setCurrentSpace(ctx.service(CurrentSpaceService));
+    ctx.route({ path: '/datasets', component: DatasetsPage, title: 'title' });
+    ctx.route({ path: '/datasets/:datasetId', component: DatasetPage, title: 'title' });
+    ctx.sidebar({
+      key: 'datasets',
+      area: 'space',
+      group: 'operate',
+      label: 'nav',
+      path: '/datasets',
+      icon: <IconStorage />,
+      order: 19,
+    });
+    ctx.register(ResourceKinds, {
+      kind: 'dataset',
+      label: 'kind',
+      icon: IconStorage,
+      order: 70,
+      path: '/datasets',
+      itemPath: (id) => `/datasets/${id}`,
+    });
+  },
+});

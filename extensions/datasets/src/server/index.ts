@@ -1,0 +1,25 @@
+// Datasets (server half): datasets with typed fields, items with lineage, versions, imports and exports, evaluation
+// sets made from a version and the reverse; a resource kind of the library.
+import { ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
+import { registerEvalSets } from './evalsets.ts';
+import { registerIo } from './io.ts';
+import { migrations } from './migrations.ts';
+import { registerRoutes } from './routes.ts';
+import { DatasetStore } from './store.ts';
+
+export default defineExtension({
+  id: 'datasets',
+  register(ctx) {
+    ctx.migrations(migrations);
+    const store = new DatasetStore(ctx);
+    registerRoutes(ctx, store);
+    registerIo(ctx, store);
+    registerEvalSets(ctx, store);
+    ctx.register(ResourceKinds, {
+      kind: 'dataset',
+      list: (q) => listResourcesOfTable(ctx.db, { kind: 'dataset', table: 'dataset' }, q),
+      spaceOf: async (id) =>
+        (await store.db.selectFrom('dataset').select('space_id').where('id', '=', id).executeTakeFirst())?.space_id,
+    });
+  },
+});

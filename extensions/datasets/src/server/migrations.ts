@@ -1,0 +1,83 @@
+import type { Migration } from '@tessera/sdk/server';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_datasets',
+    up: async (db) => {
+      await db.schema
+        .createTable('dataset')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        .addColumn('description', 'varchar(2000)', (c) => c.notNull())
+        .addColumn('icon_uri', 'varchar(400)', (c) => c.notNull().defaultTo(''))
+        .addColumn('fields', 'text', (c) => c.notNull())
+        .addColumn('item_count', 'integer', (c) => c.notNull())
+        .addColumn('next_position', 'bigint', (c) => c.notNull())
+        .addColumn('latest_version', 'integer', (c) => c.notNull())
+        .addColumn('creator_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dataset_space').on('dataset').columns(['space_id', 'updated_at']).execute();
+      await db.schema
+        .createTable('dataset_item')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('item_key', 'varchar(64)', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('source_item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('source_dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('source_version_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dataset_item_pos').on('dataset_item').columns(['dataset_id', 'position']).execute();
+      await db.schema
+        .createTable('dataset_version')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('description', 'varchar(2000)', (c) => c.notNull())
+        .addColumn('fields', 'text', (c) => c.notNull())
+        .addColumn('item_count', 'integer', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addUniqueConstraint('dataset_version_u', ['dataset_id', 'version'])
+        .execute();
+      // A version's items, copied from the draft when it is made (the draft changes afterwards; these do not).
+      await db.schema
+        .createTable('dataset_version_item')
+        .addColumn('version_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('item_key', 'varchar(64)', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('source_item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('source_dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('source_version_id', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dataset_version_item_pk', ['version_id', 'position'])
+        .execute();
+      await db.schema
+        .createTable('dataset_io_job')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('file_name', 'varchar(255)', (c) => c.notNull())
+        .addColumn('format', 'varchar(16)', (c) => c.notNull())
+        .addColumn('content', 'text')
+        .addColumn('skip_invalid', 'integer', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('added', 'integer', (c) => c.notNull())
+        .addColumn('failed', 'integer', (c) => c.notNull())
+        .addColumn('errors', 'text', (c) => c.notNull())
+        .addColumn('message', 'varchar(2000)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('finished_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dataset_io_job_ds').on('dataset_io_job').column('dataset_id').execute();
+    },
+  },
+];

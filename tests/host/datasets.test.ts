@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { Agent, signUp } from '../agent.ts';
+import { startStudio, type RunningStudio } from '../helpers.ts';
+
+// Datasets with the whole studio: typed fields, items added in batches (invalid ones refused or skipped with their
+// rows), imports of JSONL, CSV, XLSX and Parquet as jobs with progress and per-row errors, versions that stay as they
+// were while the draft changes, compared, exported; field distributions; evaluation sets made of a version and back.
+let studio: RunningStudio;
+let owner: Agent;
+let space: string;
+const V2 = '/api/ml_flow/v2';
+
+beforeAll(async () => {
+  studio = await startStudio();
+  owner = (await signUp(studio.url, 'datasets')).agent;
+  space = (await owner.post('/api/space/create', { name: 'Data' })).space_id;
+});
+afterAll(() => studio?.close());
+
+const create = async (name: string) =>
+  (
+    await owner.post(`${V2}/datasets`, {
+      spaceID: space,
+      name,
+      fields: [
+        { name: 'question', type: 'text', required: true },
+        { name: 'score', type: 'number' },
+        { name: 'chat', type: 'messages' },
+      ],
+    })
+  ).dataset;
+
+/** Waits for an import to end (it runs as a background job). */
+async function finished(jobID: string) {
+  let job: any;
+  await expect
+    .poll(
+      async () => {
+        job = (await owner.request('GET', `${V2}/spaces/${space}/dataset_io_jobs/${jobID}`)).body.data.job;
+        return ['queued', 'running'].includes(job.status);
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    .toBe(false);
+  return job;
+}
+const importFile = async (datasetID: string, format: string, content: string, skipInvalidItems = true) =>
+  finished(
+    (
+      await owner.post(`${V2}/datasets/${datasetID}/import`, {
+        format,
+        content,
+        fileName: `f.${format}`,
+        skipInvalidItems,
+      })
+    ).job.jobID,
+  );
+
+describe('datasets', () => {
+  it('adds items in batches: invalid ones refused with their row, or skipped when asked', async () => {
+    const d = await create('Batches');
+    const items = [
+      { data: { question: 'Hi?', score: '3', chat: '[{"role":"user","content":"hi"}]' } },
+      { data: { question: '', score: 1 } },
+      { data: { question: 'Why?', score: 'many' } },
+    ];
+    const refused = await owner.request('POST', `${V2}/datasets/${d.datasetID}/items/batch`, { items });
+    expect([refused.status, refused.body.msg]).toEqual([400, 'Item 2: question is required. Nothing was added.']);
+    const r = await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, { items, skipInvalidItems: true });
+    expect(r.added).toBe(1);
+    expect(r.errors).toEqual([
+      { row: 2, field: 'question', message: 'question is required.' },
+      { row: 3, field: 'score', message: 'score is a number, not "many".' },
+    ]);
+    const page = await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, {});
+    expect(page.items[0].data).toEqual({ question: 'Hi?', score: 3, chat: [{ role: 'user', content: 'hi' }] });
+    // Another space's member cannot read it.
+    const stranger = (await signUp(studio.url, 'datasets-stranger')).agent;
+    expect((await stranger.request('GET', `${V2}/datasets/${d.datasetID}`)).status).toBe(403);
+  });
+
+  it('imports JSONL, CSV, XLSX and Parquet as jobs, with the rows it refused', async () => {
+    const d = await create('Imports');
+    const jsonl = [
+      JSON.stringify({ question: 'a', score: 1 }),
+      'not json',
+      JSON.stringify({ question: 'b', score: 'x' }),
+      JSON.stringify({ question: 'c', extra: 1 }),
+      '',
+      JSON.stringify({ question: 'd', score: 4 }),
+    ].join('\n');
+    const j = await importFile(d.datasetID, 'jsonl', jsonl);
+    expect(j).toMatchObject({ status: 'done', total: 5, added: 2, failed: 3, progress: 100 });
+    expect(j.errors.map((e: { row: number; message: string }) => `${e.row}: ${e.message}`)).toEqual([
+      '2: Line 2 is not JSON.',
+      '3: score is a number, not "x".',
+      '4: The dataset has no field extra.',
+    ]);
+    // Without skipInvalidItems the import stops at the first bad batch and says so.
+    const strict = await importFile(d.datasetID, 'jsonl', 'oops', false);
+    expect([strict.status, strict.message]).toEqual([
+      'failed',
+      'Row 1: Line 1 is not JSON. Nothing more was added (skipInvalidItems is off).',
+    ]);
+    const csv = await importFile(d.datasetID, 'csv', 'question,score\ne,5\n"f, with comma",6\n');
+    expect([csv.status, csv.added]).toEqual(['done', 2]);
+    const ExcelJS = (await import('exceljs')).default;
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('items');
+    sheet.addRow(['question', 'score']);
+    sheet.addRow(['g', 7]);
+    const xlsx = Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
+    expect((await importFile(d.datasetID, 'xlsx', xlsx)).added).toBe(1);
+    const parquet = parquetWriteBuffer({
+      columnData: [
+        { name: 'question', data: ['h', 'i'], type: 'STRING' },
+        { name: 'score', data: [8, 9], type: 'INT32' },
+      ],
+    });
+    expect((await importFile(d.datasetID, 'parquet', Buffer.from(parquet).toString('base64'))).added).toBe(2);
+    const all = await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, { pageSize: 100 });
+    expect(all.items.map((i: { data: { question: string } }) => i.data.question)).toEqual([
+      'a',
+      'd',
+      'e',
+      'f, with comma',
+      'g',
+      'h',
+      'i',
+    ]);
+    expect((await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, { query: 'COMMA' })).total).toBe(1);
+    const bad = await importFile(d.datasetID, 'parquet', Buffer.from('nope').toString('base64'));
+    expect(bad.message).toMatch(/not a Parquet file this studio reads/);
+  });
+
+  it('keeps a version as it was while the draft changes, and compares them', async () => {
+    const d = await create('Versions');
+    const added = await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, {
+      items: [{ data: { question: 'one', score: 1 } }, { data: { question: 'two', score: 2 } }],
+    });
+    const { version } = await owner.post(`${V2}/datasets/${d.datasetID}/versions`, { desc: 'first' });
+    expect(version).toMatchObject({ version: 1, itemCount: 2, desc: 'first' });
+    await owner.request('PUT', `${V2}/datasets/${d.datasetID}/items/${added.itemIDs[0]}`, {
+      data: { question: 'ONE', score: 10 },
+    });
+    await owner.request('DELETE', `${V2}/datasets/${d.datasetID}/items/${added.itemIDs[1]}`);
+    await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, { items: [{ data: { question: 'three' } }] });
+    const frozen = (await owner.request('GET', `${V2}/datasets/${d.datasetID}/versions/${version.versionID}/items`))
+      .body.data.items;
+    expect(frozen.map((i: { data: { question: string } }) => i.data.question)).toEqual(['one', 'two']);
+    const diff = await owner.post(`${V2}/datasets/${d.datasetID}/versions/diff`, { fromVersionID: version.versionID });
+    expect([diff.added, diff.removed, diff.changed]).toEqual([1, 1, 1]);
+    expect(diff.changes.find((c: { op: string }) => c.op === 'changed')).toMatchObject({
+      before: { question: 'one', score: 1 },
+      after: { question: 'ONE', score: 10 },
+    });
+    const v2 = (await owner.post(`${V2}/datasets/${d.datasetID}/versions`, {})).version;
+    const versions = (await owner.request('GET', `${V2}/datasets/${d.datasetID}/versions`)).body.data.versions;
+    expect(versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    // Exports of a version and of the draft.
+    const jsonl = await (
+      await fetch(`${studio.url}${V2}/datasets/${d.datasetID}/export?versionID=${version.versionID}`, {
+        headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      })
+    ).text();
+    expect(
+      jsonl
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).question),
+    ).toEqual(['one', 'two']);
+    const csv = await (
+      await fetch(`${studio.url}${V2}/datasets/${d.datasetID}/export?format=csv&versionID=${v2.versionID}`, {
+        headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      })
+    ).text();
+    expect(csv.split(/\r?\n/)[0]).toBe('question,score,chat');
+    expect(csv).toContain('ONE,10,');
+  });
+
+  it('shows how a field is spread, and makes evaluation sets of a version and back', async () => {
+    const d = await create('Spread');
+    await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, {
+      items: [1, 2, 2, 3, 10].map((score, i) => ({ data: { question: i < 3 ? 'same' : `q${i}`, score } })),
+    });
+    const dist = (await owner.request('GET', `${V2}/datasets/${d.datasetID}/field_distribution?field=score`)).body.data;
+    expect([dist.total, dist.filled, dist.numeric.min, dist.numeric.max, dist.numeric.mean]).toEqual([
+      5, 5, 1, 10, 3.6,
+    ]);
+    expect(dist.top[0]).toEqual({ value: '2', count: 2 });
+    const q = (await owner.request('GET', `${V2}/datasets/${d.datasetID}/field_distribution?field=question`)).body.data;
+    expect(q.top[0]).toEqual({ value: 'same', count: 3 });
+    const { version } = await owner.post(`${V2}/datasets/${d.datasetID}/versions`, {});
+    const made = await owner.post(`${V2}/datasets/${d.datasetID}/to_eval_set`, {
+      versionID: version.versionID,
+      name: 'From data',
+    });
+    expect(made.items).toBe(5);
+    const set = await owner.post('/api/evaluation/v1/sets/get', { space_id: space, set_id: made.setID });
+    expect(set.set.columns.map((c: { name: string; type: string }) => `${c.name}:${c.type}`)).toEqual([
+      'question:string',
+      'score:number',
+      'chat:messages',
+    ]);
+    expect(set.set.latest_version).toBe('1.0.0');
+    const back = await owner.post(`${V2}/datasets/from_eval_set`, {
+      spaceID: space,
+      setID: made.setID,
+      version: '1.0.0',
+      name: 'Back again',
+    });
+    expect(back.dataset).toMatchObject({ itemCount: 5, name: 'Back again' });
+    const items = await owner.post(`${V2}/datasets/${back.dataset.datasetID}/items/search`, {});
+    expect(items.items[4].data).toEqual({ question: 'q4', score: 10, chat: null });
+    expect(items.items[0].sourceItemID).not.toBe('');
+  });
+});
