@@ -55,4 +55,46 @@ describe('datasets in the browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('labels items on the focused page with the keyboard, and shows the job done', async () => {
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    const V2 = '/api/ml_flow/v2';
+    const { dataset } = await api.post(`${V2}/datasets`, {
+      spaceID: spaceId,
+      name: 'To label',
+      fields: [{ name: 'review', type: 'text' }],
+    });
+    await api.post(`${V2}/datasets/${dataset.datasetID}/items/batch`, {
+      items: [{ data: { review: 'Great shoes' } }, { data: { review: 'Fell apart' } }],
+    });
+    const { version } = await api.post(`${V2}/datasets/${dataset.datasetID}/versions`, {});
+    await page.goto(`${env.studio.url}/datasets/${dataset.datasetID}`);
+    await page.getByRole('tab', { name: 'Annotation' }).click();
+    await page.getByTestId('ann-name').fill('Sentiment');
+    await pickOption(page, 'ann-version', `v${version.version}`);
+    await page.getByTestId('ann-options').fill('positive, negative');
+    await page.getByTestId('ann-annotators').click();
+    await page.locator('.arco-select-popup:visible .arco-select-option').first().click();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="ann-blind"] input, input[data-testid="ann-blind"]').first().fill('1');
+    await page.getByTestId('ann-create').click();
+    await page.getByTestId('ann-job').waitFor();
+    await page.getByTestId('ann-label').click();
+    await page.getByTestId('label-item').getByText('Great shoes').waitFor();
+    await page.keyboard.press('1');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('label-item').getByText('Fell apart').waitFor();
+    await page.getByTestId('label-option-negative').click();
+    await page.getByTestId('label-submit').click();
+    await page.getByTestId('label-done').waitFor();
+    expect(await page.getByTestId('label-progress').textContent()).toBe('You labelled 2; 0 left for you.');
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Annotation' }).click();
+    await expect.poll(() => page.getByTestId('ann-job').textContent()).toContain('2 of 2 items fully labelled');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

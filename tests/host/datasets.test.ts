@@ -215,4 +215,76 @@ describe('datasets', () => {
     expect(items.items[4].data).toEqual({ question: 'q4', score: 10, chat: null });
     expect(items.items[0].sourceItemID).not.toBe('');
   });
+
+  it('has two annotators label blind, computes their agreement, and writes the agreed labels back', async () => {
+    const d = await create('Labelled');
+    const questions = Array.from({ length: 10 }, (_, i) => ({ data: { question: `q${i}` } }));
+    await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, { items: questions });
+    const { version } = await owner.post(`${V2}/datasets/${d.datasetID}/versions`, {});
+    const second = await signUp(studio.url, 'annotator');
+    await owner.post('/api/space/member/add', { space_id: space, emails: [second.email] });
+    const idOf = async (who: Agent) => (await who.request('GET', '/api/passport/account/info/v2')).body.data.user_id;
+    const ownerId = await idOf(owner);
+    const secondId = await idOf(second.agent);
+    const { job } = await owner.post(`${V2}/annotation_jobs`, {
+      spaceID: space,
+      datasetID: d.datasetID,
+      versionID: version.versionID,
+      name: 'Yes or no',
+      labels: [{ key: 'ok', type: 'choice', options: ['yes', 'no'] }],
+      assign_annotator_ids: [ownerId, secondId],
+      blind_count: 2,
+    });
+    expect(job).toMatchObject({ itemCount: 10, doneItems: 0, blindCount: 2, status: 'running' });
+    // Cohen's worked example in ten items: 4 yes-yes, 1 yes-no, 2 no-yes, 3 no-no (kappa 0.4).
+    const first = ['yes', 'yes', 'yes', 'yes', 'yes', 'no', 'no', 'no', 'no', 'no'];
+    const other = ['yes', 'yes', 'yes', 'yes', 'no', 'yes', 'yes', 'no', 'no', 'no'];
+    const label = async (who: Agent, answers: string[]) => {
+      for (const answer of answers) {
+        const next = await who.post(`${V2}/annotation_jobs/${job.jobID}/next`, {});
+        // Blind: the item comes with its data only.
+        expect(Object.keys(next)).toEqual(['item', 'mine', 'remaining']);
+        await who.post(`${V2}/annotation_jobs/${job.jobID}/submit`, {
+          itemID: next.item.itemID,
+          values: { ok: answer },
+        });
+      }
+    };
+    await label(owner, first);
+    const again = await owner.post(`${V2}/annotation_jobs/${job.jobID}/next`, {});
+    expect([again.item, again.mine, again.remaining]).toEqual([null, 10, 0]);
+    const twice = await owner.request('POST', `${V2}/annotation_jobs/${job.jobID}/submit`, {
+      itemID: (await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, {})).items[0].itemID,
+      values: { ok: 'yes' },
+    });
+    expect(twice.status).toBe(409);
+    const wrong = await second.agent.request('POST', `${V2}/annotation_jobs/${job.jobID}/submit`, {
+      itemID: again.item?.itemID ?? 'x',
+      values: { ok: 'maybe' },
+    });
+    expect(wrong.body.msg).toBe('ok is one of yes, no.');
+    await label(second.agent, other);
+    // An annotator does not see the others' labels; the job's maker does.
+    expect((await second.agent.request('POST', `${V2}/annotation_jobs/${job.jobID}/agreement`, {})).status).toBe(403);
+    const agreement = await owner.post(`${V2}/annotation_jobs/${job.jobID}/agreement`, {});
+    const ok = agreement.labels[0];
+    expect(ok.items).toBe(10);
+    expect(ok.cohen).toBeCloseTo(0.4, 10);
+    expect(ok.fleiss).toBeCloseTo((0.7 - 0.505) / 0.495, 10);
+    expect(ok.unanimous).toBeCloseTo(0.7, 10);
+    expect(agreement.disagreements).toHaveLength(3);
+    // One disagreement decided by a review; the majority elsewhere; ties stay undecided.
+    await owner.post(`${V2}/annotation_jobs/${job.jobID}/review`, {
+      itemID: agreement.disagreements[0].itemID,
+      values: { ok: 'no' },
+    });
+    const back = await owner.post(`${V2}/annotation_jobs/${job.jobID}/write_back`, {});
+    expect([back.written, back.undecided, back.fields]).toEqual([8, 2, ['label_ok']]);
+    const items = (await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, {})).items;
+    expect(items.map((i: { data: { label_ok?: string } }) => i.data.label_ok ?? '-').join(' ')).toBe(
+      'yes yes yes yes no - - no no no',
+    );
+    const jobs = (await owner.post(`${V2}/annotation_jobs/search`, { spaceID: space, datasetID: d.datasetID })).jobs;
+    expect(jobs[0]).toMatchObject({ status: 'done', doneItems: 10, labelCount: 20 });
+  });
 });

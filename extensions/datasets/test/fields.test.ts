@@ -31,3 +31,34 @@ describe('dataset items', () => {
     expect(await readRows('csv', 'q,n\n"a, b",2\n')).toEqual([{ q: 'a, b', n: '2' }]);
   });
 });
+
+describe('agreement between annotators', () => {
+  it("computes Cohen's kappa of a worked example (20 yes-yes, 5 yes-no, 10 no-yes, 15 no-no: 0.4)", async () => {
+    const { cohensKappa } = await import('../src/server/agreement.ts');
+    const pairs: [string, string][] = [
+      ...Array.from({ length: 20 }, () => ['yes', 'yes'] as [string, string]),
+      ...Array.from({ length: 5 }, () => ['yes', 'no'] as [string, string]),
+      ...Array.from({ length: 10 }, () => ['no', 'yes'] as [string, string]),
+      ...Array.from({ length: 15 }, () => ['no', 'no'] as [string, string]),
+    ];
+    expect(cohensKappa(pairs)).toBeCloseTo(0.4, 10);
+  });
+
+  it("computes Fleiss' kappa of a worked example (10 items, 14 annotators, 5 categories: 0.210)", async () => {
+    const { fleissKappa } = await import('../src/server/agreement.ts');
+    const rows = [
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
+    ];
+    const counts = rows.map((r) => Object.fromEntries(r.map((n, i) => [`c${i + 1}`, n])));
+    expect(fleissKappa(counts)!).toBeCloseTo(0.21, 2);
+  });
+});

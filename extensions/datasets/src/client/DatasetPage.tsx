@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { DatasetView, ItemView } from '../shared/api.ts';
+import { AnnotationPanel } from './AnnotationPanel.tsx';
 import { useDataset, useJob } from './store.ts';
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -229,6 +230,9 @@ export function DatasetPage() {
             </div>
           ))}
           {!ds.versions.data?.length && <Typography.Text type="secondary">{t('noVersions')}</Typography.Text>}
+        </Tabs.TabPane>
+        <Tabs.TabPane key="annotation" title={t('tab.annotation')}>
+          <AnnotationPanel d={d} versions={ds.versions.data ?? []} />
         </Tabs.TabPane>
         <Tabs.TabPane key="fields" title={t('tab.fields')}>
           <Space wrap style={{ marginBottom: 8 }}>

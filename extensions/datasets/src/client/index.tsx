@@ -2,18 +2,22 @@
 import { IconStorage } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage, ResourceKinds } from '@tessera/sdk/client';
 import { CurrentSpaceService } from '@tessera/ext-spaces/shared';
-import { setCurrentSpace } from './space.ts';
+import { CurrentUserService } from '@tessera/ext-identity/shared';
+import { setCurrentSpace, setCurrentUser } from './space.ts';
 
 const DatasetsPage = lazyPage(() => import('./DatasetsPage.tsx').then((m) => m.DatasetsPage));
 const DatasetPage = lazyPage(() => import('./DatasetPage.tsx').then((m) => m.DatasetPage));
+const LabelPage = lazyPage(() => import('./LabelPage.tsx').then((m) => m.LabelPage));
 
 export default defineExtension({
   id: 'datasets',
   register(ctx) {
     ctx.i18n({ 'en-US': () => import('../locales/en-US.json'), 'zh-CN': () => import('../locales/zh-CN.json') });
     setCurrentSpace(ctx.service(CurrentSpaceService));
+    setCurrentUser(ctx.service(CurrentUserService));
     ctx.route({ path: '/datasets', component: DatasetsPage, title: 'title' });
     ctx.route({ path: '/datasets/:datasetId', component: DatasetPage, title: 'title' });
+    ctx.route({ path: '/datasets/:datasetId/label/:jobId', component: LabelPage, title: 'label.title' });
     ctx.sidebar({
       key: 'datasets',
       area: 'space',

@@ -2,6 +2,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import {
+  AnnotationAgreement,
+  CreateAnnotationJob,
+  NextAnnotationItem,
+  ReviewAnnotation,
+  SearchAnnotationJobs,
+  SubmitAnnotation,
+  WriteBackAnnotations,
+  type LabelSpec,
   BatchAddItems,
   CancelJob,
   CreateDataset,
@@ -20,7 +28,7 @@ import {
   type Field,
 } from '../shared/api.ts';
 
-export { useSpaceId } from './space.ts';
+export { useSpaceId, useUserId } from './space.ts';
 const KEY = 'datasets';
 
 export function useDatasets(spaceId: string) {
@@ -99,5 +107,65 @@ export function useJob(spaceID: string, jobID: string | undefined) {
       refetchInterval: (q) => (q.state.data && !['queued', 'running'].includes(q.state.data.status) ? false : 800),
     }),
     cancel: useMutation({ mutationFn: () => api.call(CancelJob, { spaceID, jobID: jobID! }) }),
+  };
+}
+
+/** A dataset's annotation jobs: made, their agreement, reviews, the agreed labels written back. */
+export function useAnnotation(spaceID: string, datasetID: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
+  return {
+    jobs: useQuery({
+      queryKey: [KEY, 'annotation', datasetID],
+      queryFn: async () => (await api.call(SearchAnnotationJobs, { spaceID, datasetID })).jobs,
+      enabled: !!spaceID,
+    }),
+    members: useQuery({
+      queryKey: [KEY, 'members', spaceID],
+      enabled: !!spaceID,
+      queryFn: async () =>
+        (
+          await api.post<{ members: { user_id: string; name: string; email: string }[] }>('/api/space/member/list', {
+            space_id: spaceID,
+            size: 100,
+          })
+        ).members,
+    }),
+    create: useMutation({
+      mutationFn: (b: { name: string; versionID: string; labels: LabelSpec[]; annotators: string[]; blind: number }) =>
+        api.call(CreateAnnotationJob, {
+          spaceID,
+          datasetID,
+          versionID: b.versionID,
+          name: b.name,
+          labels: b.labels,
+          assign_annotator_ids: b.annotators,
+          blind_count: b.blind,
+        }),
+      onSuccess: refresh,
+    }),
+    agreement: (jobID: string) => api.call(AnnotationAgreement, { jobID }),
+    review: (jobID: string, itemID: string, values: Record<string, string | number>) =>
+      api.call(ReviewAnnotation, { jobID, itemID, values }),
+    writeBack: useMutation({
+      mutationFn: (jobID: string) => api.call(WriteBackAnnotations, { jobID, prefix: 'label_' }),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/** The caller's next item of a job, and submitting its labels. */
+export function useLabelling(jobID: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const key = [KEY, 'next', jobID];
+  return {
+    next: useQuery({ queryKey: key, queryFn: () => api.call(NextAnnotationItem, { jobID }) }),
+    submit: useMutation({
+      mutationFn: (b: { itemID: string; values: Record<string, string | number> }) =>
+        api.call(SubmitAnnotation, { jobID, ...b }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: key }),
+    }),
   };
 }

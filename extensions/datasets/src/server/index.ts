@@ -1,6 +1,7 @@
 // Datasets (server half): datasets with typed fields, items with lineage, versions, imports and exports, evaluation
 // sets made from a version and the reverse; a resource kind of the library.
 import { ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
+import { registerAnnotation } from './annotation.ts';
 import { registerEvalSets } from './evalsets.ts';
 import { registerIo } from './io.ts';
 import { migrations } from './migrations.ts';
@@ -15,6 +16,7 @@ export default defineExtension({
     registerRoutes(ctx, store);
     registerIo(ctx, store);
     registerEvalSets(ctx, store);
+    registerAnnotation(ctx, store);
     ctx.register(ResourceKinds, {
       kind: 'dataset',
       list: (q) => listResourcesOfTable(ctx.db, { kind: 'dataset', table: 'dataset' }, q),

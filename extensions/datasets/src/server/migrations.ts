@@ -80,4 +80,43 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('dataset_io_job_ds').on('dataset_io_job').column('dataset_id').execute();
     },
   },
+  {
+    name: '0002_annotation',
+    up: async (db) => {
+      await db.schema
+        .createTable('annotation_job')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('version_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        .addColumn('labels', 'text', (c) => c.notNull())
+        .addColumn('annotators', 'text', (c) => c.notNull())
+        .addColumn('blind_count', 'integer', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('annotation_job_space').on('annotation_job').column('space_id').execute();
+      await db.schema
+        .createTable('annotation_label')
+        .addColumn('job_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('annotator_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('label_values', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('annotation_label_pk', ['job_id', 'item_id', 'annotator_id'])
+        .execute();
+      await db.schema
+        .createTable('annotation_review')
+        .addColumn('job_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('label_values', 'text', (c) => c.notNull())
+        .addColumn('reviewer_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('annotation_review_pk', ['job_id', 'item_id'])
+        .execute();
+    },
+  },
 ];
