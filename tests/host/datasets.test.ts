@@ -287,4 +287,50 @@ describe('datasets', () => {
     const jobs = (await owner.post(`${V2}/annotation_jobs/search`, { spaceID: space, datasetID: d.datasetID })).jobs;
     expect(jobs[0]).toMatchObject({ status: 'done', doneItems: 10, labelCount: 20 });
   });
+
+  it('finds duplicates exactly or near, at the threshold and not above it, and removes those confirmed', async () => {
+    const d = await create('Dupes');
+    const a = 'one two three four five six seven eight nine ten eleven twelve';
+    const b = 'one two three four five six seven eight nine ten eleven thirteen fourteen';
+    const r = await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, {
+      items: [a, 'the weather in spring is mild and often rainy here', b, `  ${a.toUpperCase()} `].map((question) => ({
+        data: { question },
+      })),
+    });
+    const [ia, , ib, id] = r.itemIDs;
+    const run = async (body: Record<string, unknown>) => {
+      const { job } = await owner.post(`${V2}/datasets/${d.datasetID}/dedup_jobs`, { field: 'question', ...body });
+      let now: any;
+      await expect
+        .poll(
+          async () => {
+            now = (await owner.request('GET', `${V2}/datasets/${d.datasetID}/dedup_jobs/${job.jobID}`)).body.data.job;
+            return now.status;
+          },
+          { timeout: 60_000, interval: 100 },
+        )
+        .toBe('done');
+      return now;
+    };
+    const near = await run({ method: 'minhash', threshold: 0.75 });
+    expect(near.pairs.map((p: any) => [p.itemA, p.itemB, p.similarity])).toEqual([
+      [ia, id, 1],
+      [ia, ib, 0.75],
+      [ib, id, 0.75],
+    ]);
+    expect(near.pairs[1].textB).toBe(b);
+    const stricter = await run({ method: 'minhash', threshold: 0.76 });
+    expect(stricter.pairs.map((p: any) => [p.itemA, p.itemB])).toEqual([[ia, id]]);
+    const exact = await run({ method: 'exact' });
+    expect(exact.pairCount).toBe(1);
+    const outside = await owner.request('POST', `${V2}/datasets/${d.datasetID}/dedup_jobs/${exact.jobID}/confirm`, {
+      removeItemIDs: [ib],
+    });
+    expect([outside.status, outside.body.msg]).toEqual([400, `The item ${ib} is not in a pair this job found.`]);
+    const done = await owner.post(`${V2}/datasets/${d.datasetID}/dedup_jobs/${exact.jobID}/confirm`, {
+      removeItemIDs: [id],
+    });
+    expect(done.removed).toBe(1);
+    expect((await owner.request('GET', `${V2}/datasets/${d.datasetID}`)).body.data.dataset.itemCount).toBe(3);
+  });
 });

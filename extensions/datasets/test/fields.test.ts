@@ -62,3 +62,18 @@ describe('agreement between annotators', () => {
     expect(fleissKappa(counts)!).toBeCloseTo(0.21, 2);
   });
 });
+
+describe('near-duplicates', () => {
+  it('finds a pair at the threshold and not above it, and exact duplicates once normalised', async () => {
+    const { nearDuplicates, exactDuplicates, jaccard, shingles } = await import('../src/server/minhash.ts');
+    // 10 and 11 word trigrams, 9 of them shared: Jaccard 9 / 12.
+    const a = 'one two three four five six seven eight nine ten eleven twelve';
+    const b = 'one two three four five six seven eight nine ten eleven thirteen fourteen';
+    const j = jaccard(shingles(a), shingles(b));
+    expect(j).toBe(0.75);
+    const texts = [a, 'something else entirely, about the weather in spring', b];
+    expect(await nearDuplicates(texts, j)).toEqual([{ a: 0, b: 2, similarity: j }]);
+    expect(await nearDuplicates(texts, j + 1e-9)).toEqual([]);
+    expect(exactDuplicates(['Hello  World', 'x', 'hello world '])).toEqual([{ a: 0, b: 2, similarity: 1 }]);
+  });
+});

@@ -181,6 +181,9 @@ export function useLiveTask(taskId: string) {
     // A task that goes on again is followed again (the stream ended with it).
     if (!['finished', 'failed', 'stopped'].includes(t.status)) setGeneration((g) => g + 1);
   };
+  // An action's answer on a task the stream follows may come after the stream told a later state (the task finished
+  // meanwhile): it is taken only when it is newer than what the page holds; the stream tells the rest.
+  const setIfNewer = (t: TaskView) => setTask((cur) => (!cur || t.updated_at > cur.updated_at ? t : cur));
   const ended = !!task && ['finished', 'failed', 'stopped'].includes(task.status);
   return {
     task,
@@ -192,7 +195,7 @@ export function useLiveTask(taskId: string) {
         api.call(OperateTask, { task_id: taskId, ...v }),
       follow,
     ),
-    chat: useTaskAction((query: string) => api.call(TaskChat, { task_id: taskId, query }), ended ? follow : setTask),
+    chat: useTaskAction((query: string) => api.call(TaskChat, { task_id: taskId, query }), ended ? follow : setIfNewer),
     plan: useTaskAction(
       (steps: { title: string; detail: string; expert_id: string }[]) =>
         api.call(UpdatePlan, { task_id: taskId, steps }),

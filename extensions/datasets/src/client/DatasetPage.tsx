@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { DatasetView, ItemView } from '../shared/api.ts';
 import { AnnotationPanel } from './AnnotationPanel.tsx';
+import { DedupPanel } from './DedupPanel.tsx';
 import { useDataset, useJob } from './store.ts';
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -233,6 +234,9 @@ export function DatasetPage() {
         </Tabs.TabPane>
         <Tabs.TabPane key="annotation" title={t('tab.annotation')}>
           <AnnotationPanel d={d} versions={ds.versions.data ?? []} />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="dedup" title={t('tab.dedup')}>
+          <DedupPanel d={d} />
         </Tabs.TabPane>
         <Tabs.TabPane key="fields" title={t('tab.fields')}>
           <Space wrap style={{ marginBottom: 8 }}>

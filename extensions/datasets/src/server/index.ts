@@ -2,6 +2,7 @@
 // sets made from a version and the reverse; a resource kind of the library.
 import { ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
 import { registerAnnotation } from './annotation.ts';
+import { registerDedup, resumeDedup } from './dedup.ts';
 import { registerEvalSets } from './evalsets.ts';
 import { registerIo } from './io.ts';
 import { migrations } from './migrations.ts';
@@ -17,11 +18,18 @@ export default defineExtension({
     registerIo(ctx, store);
     registerEvalSets(ctx, store);
     registerAnnotation(ctx, store);
+    registerDedup(ctx, store);
     ctx.register(ResourceKinds, {
       kind: 'dataset',
       list: (q) => listResourcesOfTable(ctx.db, { kind: 'dataset', table: 'dataset' }, q),
       spaceOf: async (id) =>
         (await store.db.selectFrom('dataset').select('space_id').where('id', '=', id).executeTakeFirst())?.space_id,
     });
+  },
+  async start(ctx) {
+    // With several processes a running job may be live elsewhere: those are left alone.
+    if (ctx.host.distributed) return;
+    const n = await resumeDedup(ctx, new DatasetStore(ctx));
+    if (n) ctx.logger.info(`datasets: started again ${n} dedup job(s) a previous stop cut off`);
   },
 });

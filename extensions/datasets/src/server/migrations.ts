@@ -119,4 +119,24 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0003_dedup',
+    up: async (db) => {
+      await db.schema
+        .createTable('dataset_dedup_job')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('field', 'varchar(64)', (c) => c.notNull())
+        .addColumn('method', 'varchar(16)', (c) => c.notNull())
+        .addColumn('threshold', 'real', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('progress', 'integer', (c) => c.notNull())
+        .addColumn('pairs', 'text', (c) => c.notNull())
+        .addColumn('message', 'varchar(2000)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dataset_dedup_job_ds').on('dataset_dedup_job').column('dataset_id').execute();
+    },
+  },
 ];
