@@ -54,34 +54,33 @@ export function webIsStale(): boolean {
   return newestMtime(webSources()) > statSync(STAMP).mtimeMs;
 }
 
+/** One rsbuild build (production) in the project's folder; a failure throws with its output shown. */
+function rsbuild(args: string[], failure: string, quiet: boolean): void {
+  const r = spawnSync(process.execPath, [bin.rsbuild, 'build', ...args], {
+    cwd: ROOT,
+    stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (r.status === 0) return;
+  if (quiet) process.stderr.write(String(r.stdout ?? '') + String(r.stderr ?? ''));
+  throw new Error(failure);
+}
+
 /** Builds the web host when its sources changed since the last build (or always with force). */
 export function buildWeb({ force = false, quiet = false } = {}): void {
   generateBuiltinClients();
   if (!force && !webIsStale()) return;
   if (!quiet) console.error('tessera: building the web studio ...');
   const started = Date.now();
-  const r = spawnSync(process.execPath, [bin.rsbuild, 'build'], {
-    cwd: ROOT,
-    stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (r.status !== 0) {
-    if (quiet) process.stderr.write(String(r.stdout ?? '') + String(r.stderr ?? ''));
-    throw new Error('the web build failed (see above)');
-  }
+  rsbuild([], 'the web build failed (see above)', quiet);
   // The extensions' standalone pages (a published app): light bundles of their own, after the studio's (whose build
   // empties the folder they are written into).
-  if (webEntries().length) {
-    const e = spawnSync(process.execPath, [bin.rsbuild, 'build', '-c', 'rsbuild.entries.config.ts'], {
-      cwd: ROOT,
-      stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    if (e.status !== 0) {
-      if (quiet) process.stderr.write(String(e.stdout ?? '') + String(e.stderr ?? ''));
-      throw new Error("the build of the extensions' standalone pages failed (see above)");
-    }
-  }
+  if (webEntries().length)
+    rsbuild(
+      ['-c', 'rsbuild.entries.config.ts'],
+      "the build of the extensions' standalone pages failed (see above)",
+      quiet,
+    );
   writeFileSync(STAMP, new Date().toISOString());
   if (!quiet) console.error(`tessera: web studio built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

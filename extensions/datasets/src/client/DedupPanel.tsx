@@ -12,45 +12,22 @@ import {
   Table,
   Typography,
 } from '@arco-design/web-react';
-import { useApi } from '@tessera/sdk/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  CancelDedup,
-  ConfirmDedup,
-  CreateDedupJob,
-  GetDedupJob,
-  type DatasetView,
-  type DedupJobView,
-} from '../shared/api.ts';
+import type { DatasetView, DedupJobView } from '../shared/api.ts';
+import { useDedup } from './store.ts';
 
 export function DedupPanel({ d }: { d: DatasetView }) {
   const { t } = useTranslation('datasets');
-  const api = useApi();
-  const qc = useQueryClient();
   const texts = d.fields.filter((f) => f.type === 'text');
   const [field, setField] = useState(texts[0]?.name ?? '');
   const [method, setMethod] = useState<'minhash' | 'exact'>('minhash');
   const [threshold, setThreshold] = useState(0.8);
   const [jobID, setJobID] = useState('');
   const [checked, setChecked] = useState<Set<string> | null>(null);
-  const start = useMutation({
-    mutationFn: () => api.call(CreateDedupJob, { datasetID: d.datasetID, field, method, threshold }),
-    onSuccess: (r) => (setJobID(r.job.jobID), setChecked(null)),
-  });
-  const job = useQuery({
-    queryKey: ['datasets', 'dedup', jobID],
-    enabled: !!jobID,
-    queryFn: async () => (await api.call(GetDedupJob, { datasetID: d.datasetID, jobID })).job,
-    refetchInterval: (q) => (q.state.data && !['queued', 'running'].includes(q.state.data.status) ? false : 600),
-  });
-  const j: DedupJobView | undefined = job.data;
+  const dedup = useDedup(d.datasetID, jobID, (id) => (setJobID(id), setChecked(null)));
+  const j: DedupJobView | undefined = dedup.job.data;
   const picked = checked ?? new Set(j?.status === 'done' ? j.pairs.map((p) => p.itemB) : []);
-  const confirm = useMutation({
-    mutationFn: () => api.call(ConfirmDedup, { datasetID: d.datasetID, jobID, removeItemIDs: [...picked] }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['datasets'] }),
-  });
   return (
     <div data-testid="dedup">
       <Space wrap>
@@ -86,8 +63,8 @@ export function DedupPanel({ d }: { d: DatasetView }) {
         <Button
           type="primary"
           disabled={!field}
-          loading={start.isPending}
-          onClick={() => start.mutate()}
+          loading={dedup.start.isPending}
+          onClick={() => dedup.start.mutate({ field, method, threshold })}
           data-testid="dedup-start"
         >
           {t('dedup.start')}
@@ -98,7 +75,7 @@ export function DedupPanel({ d }: { d: DatasetView }) {
           <Space>
             <Typography.Text>{t(`status.${j.status}`)}</Typography.Text>
             {(j.status === 'queued' || j.status === 'running') && (
-              <Button size="mini" onClick={() => void api.call(CancelDedup, { datasetID: d.datasetID, jobID })}>
+              <Button size="mini" onClick={() => void dedup.cancel()}>
                 {t('cancel')}
               </Button>
             )}
@@ -143,13 +120,15 @@ export function DedupPanel({ d }: { d: DatasetView }) {
               <Button
                 status="danger"
                 disabled={!picked.size}
-                loading={confirm.isPending}
-                onClick={() => confirm.mutate()}
+                loading={dedup.confirm.isPending}
+                onClick={() => dedup.confirm.mutate([...picked])}
                 data-testid="dedup-confirm"
               >
                 {t('dedup.confirm', { count: picked.size })}
               </Button>
-              {confirm.data && <Alert type="success" content={t('dedup.removed', { count: confirm.data.removed })} />}
+              {dedup.confirm.data && (
+                <Alert type="success" content={t('dedup.removed', { count: dedup.confirm.data.removed })} />
+              )}
             </>
           )}
         </div>

@@ -2,6 +2,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import {
+  CancelDedup,
+  ConfirmDedup,
+  CreateDedupJob,
+  GetDedupJob,
   AnnotationAgreement,
   CreateAnnotationJob,
   NextAnnotationItem,
@@ -166,6 +170,30 @@ export function useLabelling(jobID: string) {
       mutationFn: (b: { itemID: string; values: Record<string, string | number> }) =>
         api.call(SubmitAnnotation, { jobID, ...b }),
       onSuccess: () => void qc.invalidateQueries({ queryKey: key }),
+    }),
+  };
+}
+
+/** A dedup job of the dataset: started, followed while it runs, cancelled, its checked duplicates removed. */
+export function useDedup(datasetID: string, jobID: string, onStarted: (jobID: string) => void) {
+  const api = useApi();
+  const qc = useQueryClient();
+  return {
+    start: useMutation({
+      mutationFn: (b: { field: string; method: 'minhash' | 'exact'; threshold: number }) =>
+        api.call(CreateDedupJob, { datasetID, ...b }),
+      onSuccess: (r) => onStarted(r.job.jobID),
+    }),
+    job: useQuery({
+      queryKey: [KEY, 'dedup', jobID],
+      enabled: !!jobID,
+      queryFn: async () => (await api.call(GetDedupJob, { datasetID, jobID })).job,
+      refetchInterval: (q) => (q.state.data && !['queued', 'running'].includes(q.state.data.status) ? false : 600),
+    }),
+    cancel: () => api.call(CancelDedup, { datasetID, jobID }),
+    confirm: useMutation({
+      mutationFn: (removeItemIDs: string[]) => api.call(ConfirmDedup, { datasetID, jobID, removeItemIDs }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: [KEY] }),
     }),
   };
 }

@@ -245,8 +245,9 @@ export function registerComponentRoutes(ctx: ServerContext, store: UiStore): voi
     handler: async ({ params, query, caller }, reply) => {
       const a = await store.app(params.ui_id);
       if (query.published === '1') {
+        if (!a.published_dsl) throw texts.error(404, 'notPublished', { id: a.id });
         const problem = await accessProblem(ctx, a, caller);
-        if (problem || !a.published_dsl) throw texts.error(problem === 'signIn' ? 401 : 403, problem ?? 'membersOnly');
+        if (problem) throw texts.error(problem === 'signIn' ? 401 : 403, problem);
         if (!typesOf(Dsl.parse(JSON.parse(a.published_dsl))).has(params.type))
           throw texts.error(404, 'noComponent', { type: params.type, version: '' });
       } else if (!caller || !(await ctx.service(SpacesService).roleOf(a.space_id, caller.userId)))
