@@ -51,7 +51,10 @@ describe('the studio a newcomer meets', () => {
         ['bots', 'societies', 'projects', 'ui-apps', 'workflows', 'plugins', 'cards', 'mcp', 'prompts', 'library'],
       ],
       ['Data', ['knowledge', 'tables', 'memory']],
-      ['Operate', ['models', 'voices', 'datasets', 'evaluation', 'arena', 'jobs', 'traces', 'analytics']],
+      [
+        'Operate',
+        ['models', 'voices', 'datasets', 'evaluation', 'arena', 'jobs', 'traces', 'online-eval', 'analytics'],
+      ],
       [
         'Space',
         [

@@ -6,6 +6,7 @@ import { registerEvaluatorKinds, registerEvaluatorRoutes } from './evaluators.ts
 import { registerExperiments, resumeExperiments } from './experiments.ts';
 import { migrations } from './migrations.ts';
 import { registerSetRoutes } from './sets.ts';
+import { provideEvaluatorRuns } from './runs.ts';
 import { registerTargets } from './targets.ts';
 
 export default defineExtension({
@@ -15,6 +16,7 @@ export default defineExtension({
     registerSetRoutes(ctx);
     registerEvaluatorKinds(ctx);
     registerEvaluatorRoutes(ctx);
+    provideEvaluatorRuns(ctx);
     registerTargets(ctx);
     registerExperiments(ctx);
   },

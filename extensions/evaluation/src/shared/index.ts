@@ -113,3 +113,30 @@ export const EvaluationSetsService = defineService<EvaluationSets>({
   owner: 'evaluation',
   description: 'Evaluation sets made and read by other extensions (datasets).',
 });
+
+/** An evaluator's version as it scores: what other extensions keep to score with later (online evaluation). */
+export interface EvaluatorVersionRef {
+  evaluator_id: string;
+  name: string;
+  kind: string;
+  version: string;
+  settings: Record<string, unknown>;
+}
+/** The space's evaluators for other extensions (online evaluation of traces, quality scores of datasets). */
+export interface EvaluatorRuns {
+  /** The space's evaluators, by name, with their latest version. */
+  list(spaceId: string): Promise<{ evaluator_id: string; name: string; kind: string; latest_version: string }[]>;
+  /** A version of an evaluator of the space (its latest without one); throws a clear 404 or 400. */
+  resolve(spaceId: string, evaluatorId: string, version?: string): Promise<EvaluatorVersionRef>;
+  /** Scores with a version resolved before; throws an Error saying why it could not. */
+  evaluate(
+    spaceId: string,
+    ref: EvaluatorVersionRef,
+    e: { input: string; output: string; reference: string; item: Record<string, unknown>; signal: AbortSignal },
+  ): Promise<{ score: number; reason: string }>;
+}
+export const EvaluatorRunsService = defineService<EvaluatorRuns>({
+  id: 'evaluation.evaluatorRuns',
+  owner: 'evaluation',
+  description: "The space's evaluators, resolved and run by other extensions.",
+});

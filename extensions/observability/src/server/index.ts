@@ -7,7 +7,14 @@ import { SpansRecorded, StudioStarted } from '@tessera/sdk';
 import { BulkWriterService, defineExtension } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
-import { SpanStores, TracesService, type SpanRecord, type SpanStore } from '../shared/index.ts';
+import {
+  AnnotationsService,
+  SpanStores,
+  SpansArrived,
+  TracesService,
+  type SpanRecord,
+  type SpanStore,
+} from '../shared/index.ts';
 import { registerIngest } from './ingest.ts';
 import { migrations } from './migrations.ts';
 import { registerQueryRoutes } from './routes.ts';
@@ -59,7 +66,30 @@ export default defineExtension({
     registerIngest(ctx, store);
     const recorded = readingAfterRecorded(store, recorder);
     registerQueryRoutes(ctx, recorded);
-    ctx.provide(TracesService, { spans: (spaceId, traceId) => recorded().trace(spaceId, traceId) });
+    ctx.provide(TracesService, {
+      spans: (spaceId, traceId) => recorded().trace(spaceId, traceId),
+      search: (q) => recorded().spans(q),
+    });
+    ctx.provide(AnnotationsService, {
+      async add(list) {
+        const at = new Date().toISOString();
+        const rows = list.map((a) => ({
+          id: ctx.host.newId(),
+          space_id: a.space_id,
+          trace_id: a.trace_id,
+          span_id: a.span_id,
+          key: a.key.slice(0, 64),
+          score: a.score ?? null,
+          label: (a.label ?? '').slice(0, 64),
+          comment: (a.comment ?? '').slice(0, 2000),
+          creator_id: a.creator_id,
+          source: a.source.slice(0, 48),
+          created_at: at,
+        }));
+        if (rows.length) await ctx.db.insertInto('obs_annotation').values(rows).execute();
+        return rows.map((r) => r.id);
+      },
+    });
 
     const exporter = ctx.config.exportEndpoint
       ? spanExporter(ctx, ctx.config.exportEndpoint, ctx.config.exportHeaders)
@@ -101,6 +131,7 @@ export default defineExtension({
       });
       exporter?.add(spans);
       recorder.add(spans);
+      ctx.emit(SpansArrived, { space_id: e.space_id, spans });
     });
 
     ctx.job({

@@ -6,7 +6,7 @@ import { ApiError, ErrorCode, badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { OtlpError, decodeJson, decodeProtobuf, validate, type OtlpBatch } from './otlp.ts';
 import { fromOtlp } from './spans.ts';
-import type { SpanStore } from '../shared/index.ts';
+import { SpansArrived, type SpanStore } from '../shared/index.ts';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 
@@ -66,7 +66,9 @@ export function registerIngest(ctx: ServerContext<unknown>, store: () => SpanSto
             throw badRequest(`The OTLP payload is not valid: ${e.message} Nothing of it was stored.`);
           throw e;
         }
-        await store().write(fromOtlp(req.spaceId!, batches));
+        const spans = fromOtlp(req.spaceId!, batches);
+        await store().write(spans);
+        ctx.emit(SpansArrived, { space_id: req.spaceId!, spans });
         // ExportTraceServiceResponse: empty (no partial success).
         if (type === 'application/json') reply.send('{}', 'application/json');
         else reply.send(Buffer.alloc(0), 'application/x-protobuf');

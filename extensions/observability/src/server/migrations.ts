@@ -100,4 +100,14 @@ export const migrations: Migration[] = [
           .execute();
     },
   },
+  {
+    // Who gave an annotation: a person (manual) or an online evaluation (task:<id>).
+    name: '0003_annotation_source',
+    up: async (db) => {
+      await db.schema
+        .alterTable('obs_annotation')
+        .addColumn('source', 'varchar(48)', (c) => c.notNull().defaultTo('manual'))
+        .execute();
+    },
+  },
 ];

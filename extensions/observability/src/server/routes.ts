@@ -513,5 +513,6 @@ const annotationView = (r: Record<string, unknown>) => ({
   label: r.label,
   comment: r.comment,
   creator_id: r.creator_id,
+  source: r.source ?? 'manual',
   create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
 });

@@ -1,6 +1,6 @@
 // Observability's contracts: the SpanStores point (where spans are kept: the studio's database by default;
 // a column store in a scale-out deployment), the shapes its stores answer, and the Traces service.
-import { defineRegistryPoint, defineRouteRef, defineService } from '@tessera/sdk';
+import { defineEvent, defineRegistryPoint, defineRouteRef, defineService } from '@tessera/sdk';
 import { z } from 'zod';
 
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [k: string]: AttrValue };
@@ -158,6 +158,8 @@ export const SpanStores = defineRegistryPoint<SpanStore>({
 export interface Traces {
   /** The spans of one trace of a space, by start (with what the studio recorded but has not stored yet). */
   spans(spaceId: string, traceId: string): Promise<SpanRecord[]>;
+  /** Spans of a space by the query, newest first (a preview of what a rule would match ...). */
+  search(q: SpanQuery): Promise<SpanRecord[]>;
 }
 export const TracesService = defineService<Traces>({
   id: 'observability.traces',
@@ -167,3 +169,35 @@ export const TracesService = defineService<Traces>({
 
 /** The traces page opened on one trace: other extensions link to it with `useRoutePath(TraceRoute)`. */
 export const TraceRoute = defineRouteRef<{ trace_id: string }>('observability.trace');
+
+/**
+ * Spans as the studio takes them (an OTLP payload once stored, or the studio's own spans as they are recorded),
+ * for whoever watches new traces (online evaluation) without polling the store. Emitted on the ingest path:
+ * a listener does little at once and its real work later.
+ */
+export const SpansArrived = defineEvent<{ space_id: string; spans: SpanRecord[] }>(
+  'observability.spansArrived',
+  'Spans the studio has taken (ingested or recorded), as they arrive.',
+);
+
+/** A score or label on a span; `source` says who gave it (manual: a person; task:<id>: an online evaluation). */
+export interface SpanAnnotation {
+  space_id: string;
+  trace_id: string;
+  span_id: string;
+  key: string;
+  score?: number | null;
+  label?: string;
+  comment?: string;
+  creator_id: string;
+  source: string;
+}
+export interface Annotations {
+  /** Keeps annotations of spans (checked by the caller); answers their ids. */
+  add(list: SpanAnnotation[]): Promise<string[]>;
+}
+export const AnnotationsService = defineService<Annotations>({
+  id: 'observability.annotations',
+  owner: 'observability',
+  description: 'Scores and labels of spans, kept by other extensions (online evaluation, annotation jobs).',
+});
