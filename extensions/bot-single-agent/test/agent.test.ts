@@ -35,6 +35,9 @@ beforeAll(async () => {
     list: async () => [],
     defaultModel: async () => undefined,
     recordUsage: async (u) => void recorded.push(u),
+    complete: async () => {
+      throw new Error('not used by the agent');
+    },
   };
   t = await createExtensionTester(singleAgent, {
     packageDir: path.resolve(import.meta.dirname, '..'),

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { DatasetView, ItemView } from '../shared/api.ts';
 import { AnnotationPanel } from './AnnotationPanel.tsx';
+import { DataJobsPanel } from './DataJobsPanel.tsx';
 import { DedupPanel } from './DedupPanel.tsx';
 import { useDataset, useJob } from './store.ts';
 
@@ -234,6 +235,9 @@ export function DatasetPage() {
         </Tabs.TabPane>
         <Tabs.TabPane key="annotation" title={t('tab.annotation')}>
           <AnnotationPanel d={d} versions={ds.versions.data ?? []} />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="jobs" title={t('tab.jobs')}>
+          <DataJobsPanel d={d} versions={ds.versions.data ?? []} />
         </Tabs.TabPane>
         <Tabs.TabPane key="dedup" title={t('tab.dedup')}>
           <DedupPanel d={d} />

@@ -1,7 +1,13 @@
 // The datasets' pages' state: a space's datasets; one dataset's items, versions, imports and distributions.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@tessera/sdk/client';
+import { useApi, type EndpointInput } from '@tessera/sdk/client';
 import {
+  CancelDataJob,
+  CreateDataJob,
+  DataJobSources,
+  GetDataJob,
+  ListDataJobs,
+  ResumeDataJob,
   CancelDedup,
   ConfirmDedup,
   CreateDedupJob,
@@ -196,4 +202,49 @@ export function useDedup(datasetID: string, jobID: string, onStarted: (jobID: st
       onSuccess: () => void qc.invalidateQueries({ queryKey: [KEY] }),
     }),
   };
+}
+
+const live = (status: string | undefined) => status === 'queued' || status === 'running';
+
+/** A dataset's data jobs (read again while one runs), what they can use, and the calls that start and stop them. */
+export function useDataJobs(spaceID: string, datasetID: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
+  return {
+    list: useQuery({
+      queryKey: [KEY, 'data-jobs', datasetID],
+      queryFn: async () => (await api.call(ListDataJobs, { datasetID })).jobs,
+      refetchInterval: (q) => (q.state.data?.some((j) => live(j.status)) ? 700 : false),
+    }),
+    sources: useQuery({
+      queryKey: [KEY, 'data-job-sources', spaceID],
+      queryFn: () => api.call(DataJobSources, { spaceID }),
+      enabled: !!spaceID,
+    }),
+    create: useMutation({
+      mutationFn: (b: Omit<EndpointInput<typeof CreateDataJob>, 'datasetID'>) =>
+        api.call(CreateDataJob, { datasetID, ...b }),
+      onSuccess: refresh,
+    }),
+    cancel: useMutation({
+      mutationFn: (jobID: string) => api.call(CancelDataJob, { datasetID, jobID }),
+      onSuccess: refresh,
+    }),
+    resume: useMutation({
+      mutationFn: (jobID: string) => api.call(ResumeDataJob, { datasetID, jobID }),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/** One data job's results (read again while it runs). */
+export function useDataJobResults(datasetID: string, jobID: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [KEY, 'data-job', datasetID, jobID],
+    queryFn: () => api.call(GetDataJob, { datasetID, jobID: jobID! }),
+    enabled: !!jobID,
+    refetchInterval: (q) => (live(q.state.data?.job.status) ? 700 : false),
+  });
 }

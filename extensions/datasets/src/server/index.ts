@@ -2,12 +2,15 @@
 // sets made from a version and the reverse; a resource kind of the library.
 import { ResourceKinds, defineExtension, listResourcesOfTable } from '@tessera/sdk/server';
 import { registerAnnotation } from './annotation.ts';
+import { registerDataJobs } from './datajobs.ts';
 import { registerDedup, resumeDedup } from './dedup.ts';
 import { registerEvalSets } from './evalsets.ts';
 import { registerIo } from './io.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import { DatasetStore } from './store.ts';
+
+const dataJobs = new WeakMap<object, { resume(): Promise<number> }>();
 
 export default defineExtension({
   id: 'datasets',
@@ -19,6 +22,7 @@ export default defineExtension({
     registerEvalSets(ctx, store);
     registerAnnotation(ctx, store);
     registerDedup(ctx, store);
+    dataJobs.set(ctx, registerDataJobs(ctx, store));
     ctx.register(ResourceKinds, {
       kind: 'dataset',
       list: (q) => listResourcesOfTable(ctx.db, { kind: 'dataset', table: 'dataset' }, q),
@@ -31,5 +35,7 @@ export default defineExtension({
     if (ctx.host.distributed) return;
     const n = await resumeDedup(ctx, new DatasetStore(ctx));
     if (n) ctx.logger.info(`datasets: started again ${n} dedup job(s) a previous stop cut off`);
+    const m = (await dataJobs.get(ctx)?.resume()) ?? 0;
+    if (m) ctx.logger.info(`datasets: going on with ${m} data job(s) a previous stop cut off`);
   },
 });

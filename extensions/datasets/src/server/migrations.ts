@@ -139,4 +139,41 @@ export const migrations: Migration[] = [
       await db.schema.createIndex('dataset_dedup_job_ds').on('dataset_dedup_job').column('dataset_id').execute();
     },
   },
+  {
+    name: '0004_data_jobs',
+    up: async (db) => {
+      await db.schema
+        .createTable('dataset_data_job')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        .addColumn('version_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('settings', 'text', (c) => c.notNull())
+        .addColumn('output_field', 'varchar(64)', (c) => c.notNull())
+        .addColumn('concurrency', 'integer', (c) => c.notNull())
+        .addColumn('dry_run', 'integer', (c) => c.notNull())
+        .addColumn('sample_size', 'integer', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('message', 'varchar(2000)', (c) => c.notNull())
+        .addColumn('output_version_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('finished_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dataset_data_job_ds').on('dataset_data_job').column('dataset_id').execute();
+      // What a job did with each item it took: kept as it goes, so a job cut off or cancelled goes on from there.
+      await db.schema
+        .createTable('dataset_data_job_result')
+        .addColumn('job_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('message', 'varchar(2000)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dataset_data_job_result_pk', ['job_id', 'item_id'])
+        .execute();
+    },
+  },
 ];

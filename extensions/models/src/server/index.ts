@@ -320,6 +320,25 @@ function makeService(ctx: ServerContext<unknown>) {
         usable[0]
       );
     },
+    async complete(r) {
+      const model = await api.get(r.spaceId, r.modelId);
+      const { generateText } = await import('ai');
+      const out = await generateText({
+        model: await model.chat(),
+        system: r.system,
+        messages: r.messages,
+        temperature: r.temperature,
+        maxOutputTokens: r.maxOutputTokens,
+        topP: r.topP,
+        maxRetries: 1,
+        abortSignal: r.signal,
+      });
+      const usage = { input_tokens: out.usage?.inputTokens ?? 0, output_tokens: out.usage?.outputTokens ?? 0 };
+      await api
+        .recordUsage({ space_id: r.spaceId, model_id: model.model_id, source: r.source, ...usage })
+        .catch(() => undefined);
+      return { text: out.text, ...usage };
+    },
     async recordUsage(u) {
       await ctx.db
         .insertInto('models_usage')

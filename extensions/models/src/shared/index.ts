@@ -144,6 +144,24 @@ export interface Models {
    */
   defaultModel(spaceId: string, kind?: ModelKind): Promise<ModelInfo | undefined>;
   recordUsage(usage: UsageRecord): Promise<void>;
+  /**
+   * Asks a chat model once (no tools, no stream) and records the usage under `source`: the text it answered, or an
+   * Error saying why not. For work that needs one answer per item (annotation by a model, batch inference ...).
+   */
+  complete(r: CompleteRequest): Promise<{ text: string; input_tokens: number; output_tokens: number }>;
+}
+
+export interface CompleteRequest {
+  spaceId: string;
+  modelId: string;
+  system?: string;
+  messages: { role: 'user' | 'assistant' | 'system'; content: string }[];
+  temperature?: number;
+  maxOutputTokens?: number;
+  topP?: number;
+  signal?: AbortSignal;
+  /** What the usage is recorded as ('datasets', 'evaluation' ...). */
+  source: string;
 }
 
 export const ModelsService = defineService<Models>({
