@@ -59,26 +59,17 @@ export function registerEvaluatorKinds(ctx: ServerContext<unknown>) {
     settings: JudgeSettings,
     async evaluate(e) {
       const s = JudgeSettings.parse(e.settings);
-      const model = await ctx.service(ModelsService).get(e.spaceId, s.model_id);
-      const { generateText } = await import('ai');
-      const r = await generateText({
-        model: await model.chat(),
+      const r = await ctx.service(ModelsService).complete({
+        spaceId: e.spaceId,
+        modelId: s.model_id,
         temperature: 0,
-        maxRetries: 1,
-        abortSignal: e.signal,
+        signal: e.signal,
+        source: 'evaluation',
         system: `You are an evaluator. Answer only a JSON object {"score": number from ${s.score_min} to ${s.score_max}, "reason": "why, in one or two sentences"}.`,
-        prompt: fill(s.prompt, { input: e.input, output: e.output, reference: e.reference }),
+        messages: [
+          { role: 'user', content: fill(s.prompt, { input: e.input, output: e.output, reference: e.reference }) },
+        ],
       });
-      await ctx
-        .service(ModelsService)
-        .recordUsage({
-          space_id: e.spaceId,
-          model_id: model.model_id,
-          input_tokens: r.usage?.inputTokens ?? 0,
-          output_tokens: r.usage?.outputTokens ?? 0,
-          source: 'evaluation',
-        })
-        .catch(() => undefined);
       const text = r.text
         .trim()
         .replace(/^```(?:json)?\s*/i, '')
