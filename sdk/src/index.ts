@@ -24,3 +24,4 @@ export * from './areas.ts';
 export * from './events.ts';
 export * from './resources.ts';
 export * from './urls.ts';
+export * from './values.ts';

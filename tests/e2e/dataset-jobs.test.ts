@@ -49,4 +49,67 @@ describe("a dataset's data jobs in the browser", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('adds items from traces: picked, mapped, previewed, added', async () => {
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    const { token } = await api.post('/api/permission_api/pat/create', {
+      name: 'otel',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: spaceId, permissions: ['trace.ingest'] }],
+    });
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const r = await fetch(`${env.studio.url}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': spaceId },
+      body: JSON.stringify({
+        resourceSpans: [
+          {
+            resource: { attributes: [] },
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: 'e'.repeat(32),
+                    spanId: 'f'.repeat(16),
+                    name: 'support answer',
+                    kind: 2,
+                    startTimeUnixNano: String(now),
+                    endTimeUnixNano: String(now + 1_000_000n),
+                    attributes: [
+                      { key: 'input.value', value: { stringValue: 'Where is my parcel?' } },
+                      { key: 'output.value', value: { stringValue: 'On its way.' } },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(r.status).toBe(200);
+    const { dataset } = await api.post('/api/ml_flow/v2/datasets', {
+      spaceID: spaceId,
+      name: 'From production',
+      fields: [
+        { name: 'question', type: 'text' },
+        { name: 'answer', type: 'text' },
+      ],
+    });
+    await page.goto(`${env.studio.url}/datasets/${dataset.datasetID}`);
+    await page.getByTestId('dataset-from-traces').click();
+    await page.getByTestId('traces-list').getByText('support answer').waitFor();
+    await page.getByTestId('traces-list').locator('tbody .arco-checkbox').first().click();
+    await page.getByTestId('traces-preview').click();
+    await expect
+      .poll(() => page.getByTestId('traces-preview-items').textContent())
+      .toContain('{"question":"Where is my parcel?","answer":"On its way."}');
+    await page.getByTestId('traces-add').click();
+    await page.getByRole('tabpanel', { name: 'Items' }).getByText('On its way.').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

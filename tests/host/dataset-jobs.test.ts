@@ -34,9 +34,10 @@ async function dataset(reviews: string[]) {
       { name: 'stars', type: 'number' },
     ],
   });
-  await agent.post(`${V2}/datasets/${dataset.datasetID}/items/batch`, {
-    items: reviews.map((review, i) => ({ data: { review, stars: (i % 5) + 1 } })),
-  });
+  if (reviews.length)
+    await agent.post(`${V2}/datasets/${dataset.datasetID}/items/batch`, {
+      items: reviews.map((review, i) => ({ data: { review, stars: (i % 5) + 1 } })),
+    });
   return dataset.datasetID as string;
 }
 async function settled(ds: string, jobID: string, until = ['done', 'failed', 'cancelled']) {
@@ -199,5 +200,63 @@ describe('data jobs', () => {
     );
     const { agent: other } = await signUp(studio.url);
     expect((await other.request('GET', `${V2}/datasets/${ds}/data_jobs`)).status).toBe(403);
+  });
+});
+
+describe('items from traces', () => {
+  it('previews items made of traces by field mappings, with each problem, and adds the good ones', async () => {
+    const { token } = await agent.post('/api/permission_api/pat/create', {
+      name: 'otel',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['trace.ingest'] }],
+    });
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const span = (i: number, output: string) => ({
+      traceId: `${i}`.padStart(32, 'c'),
+      spanId: `${i}`.padStart(16, 'd'),
+      name: 'answer',
+      kind: 2,
+      startTimeUnixNano: String(now + BigInt(i)),
+      endTimeUnixNano: String(now + 1_000_000n),
+      attributes: [
+        { key: 'input.value', value: { stringValue: JSON.stringify({ messages: [{ content: `q${i}` }] }) } },
+        { key: 'output.value', value: { stringValue: output } },
+      ],
+    });
+    const r = await fetch(`${studio.url}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': space },
+      body: JSON.stringify({
+        resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [span(1, '4'), span(2, 'five')] }] }],
+      }),
+    });
+    expect(r.status).toBe(200);
+    const ds = await dataset([]);
+    const found = (await agent.post(`${V2}/datasets/${ds}/traces/search`, { name: 'answ' })).spans;
+    expect(found.map((s: { traceID: string }) => s.traceID).sort()).toEqual([
+      '1'.padStart(32, 'c'),
+      '2'.padStart(32, 'c'),
+    ]);
+    const body = {
+      spans: found.map((s: { traceID: string }) => ({ traceID: s.traceID })),
+      fieldMappings: [
+        { fieldName: 'review', traceFieldKey: 'input', traceFieldJsonpath: '$.messages[0].content' },
+        { fieldName: 'stars', traceFieldKey: 'output' },
+      ],
+    };
+    const preview = await agent.post(`${V2}/datasets/${ds}/items/from_traces`, { ...body, preview: true });
+    const byTrace = Object.fromEntries(preview.items.map((i: { traceID: string }) => [i.traceID.slice(-1), i]));
+    expect(byTrace['1']).toMatchObject({ data: { review: 'q1', stars: 4 } });
+    expect(byTrace['1'].problem).toBeUndefined();
+    expect(byTrace['2'].problem).toBe('stars is a number, not "five".');
+    expect(await items(ds)).toEqual([]);
+    const added = await agent.post(`${V2}/datasets/${ds}/items/from_traces`, body);
+    expect(added.added).toBe(1);
+    expect(await items(ds)).toEqual([{ review: 'q1', stars: 4 }]);
+    const refused = await agent.request('POST', `${V2}/datasets/${ds}/items/from_traces`, {
+      ...body,
+      fieldMappings: [{ fieldName: 'nope', traceFieldKey: 'input' }],
+    });
+    expect(refused.status).toBe(400);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_COMPONENTS, Dsl, dslProblems } from '../src/shared/dsl.ts';
 import { fillText } from '../src/render/Renderer.tsx';
 import { depthOf } from '../src/server/store.ts';
-import { valueAt } from '../src/server/app.ts';
+import { valueAt } from '@tessera/sdk';
 
 const known = new Set<string>(BUILTIN_COMPONENTS);
 const app = (children: unknown[], extra: Record<string, unknown> = {}) =>

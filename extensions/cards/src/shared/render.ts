@@ -1,21 +1,13 @@
 // Fills a card with data: `{{path}}` in its strings, lists and tables repeated over their rows (at most
 // max_display_rows, and a bound on the nodes shown), links and images kept only when their address is http(s).
 // Pure and synchronous: the builder's live preview, the chat's cards and the thumbnails all use it.
+import { valueAt } from '@tessera/sdk';
 import { CARD_LIMITS, SAFE_URL, type CardDsl, type CardNode, type ShownNode } from './dsl.ts';
 
 const VAR = /\{\{\s*([\w.[\]]+)\s*\}\}/g;
 
-/** The value at a path: `a.b.0.c`, `a.b[0].c`. */
-export function valueAt(data: unknown, path: string): unknown {
-  let v = data;
-  for (const key of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
-    if (!key) continue;
-    if (v === null || typeof v !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(v, key)) return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
-}
+/** The value at a path: `a.b.0.c`, `a.b[0].c` (the SDK's). */
+export { valueAt };
 
 function asText(v: unknown): string {
   if (v === undefined || v === null) return '';

@@ -20,6 +20,7 @@ import { useParams } from 'react-router';
 import type { DatasetView, ItemView } from '../shared/api.ts';
 import { AnnotationPanel } from './AnnotationPanel.tsx';
 import { DataJobsPanel } from './DataJobsPanel.tsx';
+import { FromTracesDialog } from './FromTracesDialog.tsx';
 import { DedupPanel } from './DedupPanel.tsx';
 import { useDataset, useJob } from './store.ts';
 
@@ -53,6 +54,7 @@ export function DatasetPage() {
   const job = useJob(ds.dataset.data?.spaceID ?? '', jobId);
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [note, setNote] = useState('');
+  const [fromTraces, setFromTraces] = useState(false);
   const [open, setOpen] = useState<{ title: string; items: ItemView[]; diff?: string } | null>(null);
   const [dist, setDist] = useState<Awaited<ReturnType<typeof ds.distribution>> | null>(null);
   const d = ds.dataset.data;
@@ -108,7 +110,11 @@ export function DatasetPage() {
                 data-testid="dataset-import-file"
               />
             </label>
+            <Button onClick={() => setFromTraces(true)} data-testid="dataset-from-traces">
+              {t('traces.open')}
+            </Button>
           </Space>
+          {fromTraces && <FromTracesDialog d={d} onClose={() => setFromTraces(false)} />}
           {j && (
             <div style={{ maxWidth: 640, marginBottom: 8 }} data-testid="dataset-import-job">
               <Space>

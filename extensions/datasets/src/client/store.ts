@@ -2,6 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi, type EndpointInput } from '@tessera/sdk/client';
 import {
+  ItemsFromTraces,
+  SearchTracesForDataset,
   CancelDataJob,
   CreateDataJob,
   DataJobSources,
@@ -247,4 +249,22 @@ export function useDataJobResults(datasetID: string, jobID: string | undefined) 
     enabled: !!jobID,
     refetchInterval: (q) => (live(q.state.data?.job.status) ? 700 : false),
   });
+}
+
+/** The space's recent traces to make items of, and the preview and the adding of them. */
+export function useFromTraces(datasetID: string, hours: number, name: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  type Body = Omit<EndpointInput<typeof ItemsFromTraces>, 'datasetID' | 'preview'>;
+  return {
+    spans: useQuery({
+      queryKey: [KEY, 'traces', datasetID, hours, name],
+      queryFn: async () => (await api.call(SearchTracesForDataset, { datasetID, hours, name })).spans,
+    }),
+    preview: useMutation({ mutationFn: (b: Body) => api.call(ItemsFromTraces, { datasetID, ...b, preview: true }) }),
+    add: useMutation({
+      mutationFn: (b: Body) => api.call(ItemsFromTraces, { datasetID, ...b }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: [KEY] }),
+    }),
+  };
 }

@@ -5,6 +5,7 @@ import { registerAnnotation } from './annotation.ts';
 import { registerDataJobs } from './datajobs.ts';
 import { registerDedup, resumeDedup } from './dedup.ts';
 import { registerEvalSets } from './evalsets.ts';
+import { registerFromTraces } from './fromtraces.ts';
 import { registerIo } from './io.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
@@ -20,6 +21,7 @@ export default defineExtension({
     registerRoutes(ctx, store);
     registerIo(ctx, store);
     registerEvalSets(ctx, store);
+    registerFromTraces(ctx, store);
     registerAnnotation(ctx, store);
     registerDedup(ctx, store);
     dataJobs.set(ctx, registerDataJobs(ctx, store));

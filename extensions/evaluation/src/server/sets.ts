@@ -2,7 +2,7 @@
 // imported from CSV or JSONL, or taken from traces; versions freeze the items an experiment runs over.
 import { badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { SpanStores } from '@tessera/ext-observability/shared';
+import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
 import { z } from 'zod';
 import { Column, Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
@@ -378,11 +378,11 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     }),
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
-      const store = ctx.registry(SpanStores).list()[0];
+      const store = ctx.optionalService(TracesService);
       if (!store) throw badRequest('Traces are not kept in this studio (the observability extension is off).');
       const rows: Record<string, unknown>[] = [];
       for (const id of body.trace_ids) {
-        const spans = await store.trace(body.space_id, id);
+        const spans = await store.spans(body.space_id, id);
         const root = spans.find((x) => !x.parent_span_id) ?? spans[0];
         if (!root) throw badRequest(`There is no trace ${id} in this space.`);
         rows.push({

@@ -1,6 +1,7 @@
 // What a task's rule says of a span, without the database: whether the span is of the kind its list type names and
 // passes its filters, whether it falls in the sample (a stable hash of the task and the span, so every process and
 // every re-sent payload decides the same), and what of it fills the evaluator's input, output and reference.
+import { valueAt } from '@tessera/sdk';
 import type { SpanRecord } from '@tessera/ext-observability/shared';
 import type { FieldMapping, FilterField } from '../shared/api.ts';
 
@@ -70,20 +71,6 @@ export function sampleKey(taskId: string, traceId: string, spanId: string): numb
 export const sampled = (rule: Rule, taskId: string, s: SpanRecord) =>
   rule.sample_rate >= 1 || sampleKey(taskId, s.trace_id, s.span_id) < rule.sample_rate;
 
-/** `$.a.b[0]`, `a.b.0` or `a[0].b` into a value. */
-function walk(value: unknown, path: string): unknown {
-  const steps = path
-    .replace(/^\$\.?/, '')
-    .split(/\.|\[(\d+)\]/)
-    .filter((p) => p !== undefined && p !== '');
-  let v = value;
-  for (const step of steps) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[step];
-  }
-  return v;
-}
-
 const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** The evaluator's input, output and reference from a span, by the mappings (input and output by default). */
@@ -108,7 +95,7 @@ export function evaluatorInputs(
         } catch {
           parsed = undefined;
         }
-      v = walk(parsed, m.trace_field_jsonpath);
+      v = valueAt(parsed, m.trace_field_jsonpath);
     }
     out[m.field_schema.key] = text(v);
   }

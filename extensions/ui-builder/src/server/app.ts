@@ -2,6 +2,7 @@
 // the viewer (anonymous viewers of a public app as the publisher, each known by an id of their address). The app's
 // access decides who may: anyone, people signed in, or its space's members. Only the workflows its published events
 // name run, with the inputs their mappings allow, at most 30 a minute per viewer.
+import { valueAt } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { createHash } from 'node:crypto';
@@ -12,16 +13,6 @@ import { BotChatsService } from '@tessera/ext-bots/shared';
 import type { z } from 'zod';
 import { accessProblem, type AppRow, type UiStore } from './store.ts';
 import { texts } from './texts.ts';
-
-/** A value at a path of an object ("items.0.name"). */
-export function valueAt(value: unknown, path: string): unknown {
-  let v = value;
-  for (const part of path.split('.').filter(Boolean)) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
 
 export function registerAppRoutes(ctx: ServerContext, store: UiStore): void {
   const published = async (id: string, caller?: { userId: string }): Promise<{ a: AppRow; dsl: Dsl }> => {
