@@ -97,4 +97,42 @@ describe('datasets in the browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('makes a tag of the space, tags an item with it and shows only the items tagged', async () => {
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    const V2 = '/api/ml_flow/v2';
+    const { dataset } = await api.post(`${V2}/datasets`, {
+      spaceID: spaceId,
+      name: 'To tag',
+      fields: [{ name: 'question', type: 'text' }],
+    });
+    await api.post(`${V2}/datasets/${dataset.datasetID}/items/batch`, {
+      items: [{ data: { question: 'Where is my refund?' } }, { data: { question: 'When does it ship?' } }],
+    });
+    await page.goto(`${env.studio.url}/datasets/${dataset.datasetID}`);
+    await page.getByRole('tab', { name: 'Tags' }).click();
+    await page.getByTestId('tag-name').fill('topic');
+    await page.getByTestId('tag-values').fill('billing, shipping');
+    await page.getByTestId('tag-create').click();
+    await expect.poll(() => page.getByTestId('tag-value').allTextContents()).toEqual(['billing', 'shipping']);
+    await page.getByRole('tab', { name: 'Items' }).click();
+    const items = page.getByRole('tabpanel', { name: 'Items' });
+    await items
+      .getByRole('row', { name: /Where is my refund/ })
+      .locator('.arco-checkbox')
+      .click();
+    await pickOption(page, 'item-tag-key', 'topic');
+    await pickOption(page, 'item-tag-value', 'billing');
+    await page.getByTestId('item-tag-apply').click();
+    await expect.poll(() => page.getByTestId('item-tags').allTextContents()).toContain('topic: billing');
+    await pickOption(page, 'item-filter-key', 'topic');
+    await pickOption(page, 'item-filter-value', 'billing');
+    await expect.poll(() => items.getByRole('row').count()).toBe(2);
+    await items.getByText('Where is my refund?').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

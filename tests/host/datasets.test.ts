@@ -334,3 +334,63 @@ describe('datasets', () => {
     expect((await owner.request('GET', `${V2}/datasets/${d.datasetID}`)).body.data.dataset.itemCount).toBe(3);
   });
 });
+
+describe('tags of items', () => {
+  it('binds tags of the space to items, filters by them, and refuses what a tag does not allow', async () => {
+    const d = await create('Tagged');
+    const ids: string[] = (
+      await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, {
+        items: ['a', 'b', 'c'].map((question) => ({ data: { question } })),
+      })
+    ).itemIDs;
+    const TAGS = `${V2}/spaces/${space}/tags`;
+    const { tag: topic } = await owner.post(TAGS, { name: 'topic', values: ['billing', 'shipping'] });
+    const { tag: hard } = await owner.post(TAGS, { name: 'hard', contentType: 'boolean' });
+    expect(topic.values.map((v: { value: string }) => v.value)).toEqual(['billing', 'shipping']);
+    expect((await owner.request('POST', TAGS, { name: 'topic', values: ['x'] })).status).toBe(409);
+    expect((await owner.request('POST', TAGS, { name: 'empty', contentType: 'categorical' })).status).toBe(400);
+
+    const tag = (body: object) => owner.request('POST', `${V2}/datasets/${d.datasetID}/items/tags`, body);
+    expect((await tag({ itemIDs: ids.slice(0, 2), tagKeyID: topic.tagKeyID, value: 'billing' })).status).toBe(200);
+    expect((await tag({ itemIDs: [ids[2]], tagKeyID: topic.tagKeyID, value: 'shipping' })).status).toBe(200);
+    expect((await tag({ itemIDs: [ids[0]], tagKeyID: hard.tagKeyID, value: true })).status).toBe(200);
+    const wrong = await tag({ itemIDs: [ids[0]], tagKeyID: topic.tagKeyID, value: 'refunds' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.msg).toBe('The tag topic has no value "refunds".');
+    expect((await tag({ itemIDs: [ids[0]], tagKeyID: hard.tagKeyID, value: 'maybe' })).status).toBe(400);
+
+    const search = async (tags: object[]) =>
+      (await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, { tags })).items;
+    const billing = await search([{ tagKeyID: topic.tagKeyID, value: 'billing' }]);
+    expect(billing.map((i: { data: { question: string } }) => i.data.question)).toEqual(['a', 'b']);
+    expect(billing[0].tags).toEqual([
+      { tagKeyID: hard.tagKeyID, name: 'hard', value: 'true' },
+      { tagKeyID: topic.tagKeyID, name: 'topic', value: 'billing' },
+    ]);
+    const both = await search([
+      { tagKeyID: topic.tagKeyID, value: 'billing' },
+      { tagKeyID: hard.tagKeyID, value: 'true' },
+    ]);
+    expect(both.map((i: { data: { question: string } }) => i.data.question)).toEqual(['a']);
+
+    // A value archived and a tag turned off take no new bindings; the ones made stay.
+    const shipping = topic.values.find((v: { value: string }) => v.value === 'shipping').valueID;
+    await owner.post(`${TAGS}/${topic.tagKeyID}/values/${shipping}/archive`, { archived: true });
+    expect((await tag({ itemIDs: [ids[0]], tagKeyID: topic.tagKeyID, value: 'shipping' })).body.msg).toBe(
+      'The value "shipping" of the tag topic is archived.',
+    );
+    await owner.post(`${TAGS}/batch_update_status`, { tagKeyIDs: [hard.tagKeyID], status: 'inactive' });
+    expect((await tag({ itemIDs: [ids[1]], tagKeyID: hard.tagKeyID, value: false })).status).toBe(400);
+    expect((await owner.get(`${TAGS}?status=active`)).tags.map((t: { name: string }) => t.name)).toEqual(['topic']);
+    expect((await search([{ tagKeyID: hard.tagKeyID, value: 'true' }])).length).toBe(1);
+
+    await owner.post(`${V2}/datasets/${d.datasetID}/items/tags/remove`, {
+      itemIDs: [ids[0]],
+      tagKeyID: topic.tagKeyID,
+    });
+    expect((await search([{ tagKeyID: topic.tagKeyID, value: 'billing' }])).length).toBe(1);
+
+    const { agent: other } = await signUp(studio.url);
+    expect((await other.request('GET', TAGS)).status).toBe(403);
+  });
+});

@@ -1,55 +1,28 @@
 // A dataset: its items (search, add, remove), imports with their progress and errors, versions (freeze, open one,
 // compare it with the draft, export, make an evaluation set of it) and how each field's values are spread.
-import {
-  Alert,
-  Button,
-  Input,
-  Modal,
-  Progress,
-  Select,
-  Space,
-  Table,
-  Tabs,
-  Tag,
-  Typography,
-} from '@arco-design/web-react';
+import { Alert, Button, Input, Modal, Progress, Select, Space, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { PageHeader, toast, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import type { DatasetView, ItemView } from '../shared/api.ts';
+import type { ItemView } from '../shared/api.ts';
 import { AnnotationPanel } from './AnnotationPanel.tsx';
 import { DataJobsPanel } from './DataJobsPanel.tsx';
 import { FromTracesDialog } from './FromTracesDialog.tsx';
+import { ItemTagBar, type TagFilter } from './ItemTagBar.tsx';
+import { TagsPanel } from './TagsPanel.tsx';
+import { ItemsTable } from './ItemsTable.tsx';
 import { DedupPanel } from './DedupPanel.tsx';
 import { useDataset, useJob } from './store.ts';
-
-const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-
-function ItemsTable({ d, items }: { d: DatasetView; items: ItemView[] }) {
-  return (
-    <Table
-      size="small"
-      rowKey="itemID"
-      pagination={false}
-      scroll={{ x: true }}
-      data={items}
-      columns={d.fields.map((f) => ({
-        title: `${f.name} · ${f.type}`,
-        render: (_: unknown, r: ItemView) => (
-          <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{cell(r.data[f.name]).slice(0, 300)}</span>
-        ),
-      }))}
-    />
-  );
-}
 
 export function DatasetPage() {
   const { datasetId = '' } = useParams();
   const { t } = useTranslation('datasets');
   const format = useFormat();
   const [query, setQuery] = useState('');
-  const ds = useDataset(datasetId, query);
+  const [tagFilter, setTagFilter] = useState<TagFilter>();
+  const [selected, setSelected] = useState<string[]>([]);
+  const ds = useDataset(datasetId, query, tagFilter ? [tagFilter] : []);
   const [jobId, setJobId] = useState<string>();
   const job = useJob(ds.dataset.data?.spaceID ?? '', jobId);
   const [draft, setDraft] = useState<Record<string, string>>({});
@@ -162,7 +135,14 @@ export function DatasetPage() {
             </Button>
           </Space>
           {ds.add.error && <Alert type="error" content={(ds.add.error as { msg?: string }).msg} />}
-          <ItemsTable d={d} items={ds.items.data?.items ?? []} />
+          <ItemTagBar
+            spaceID={d.spaceID}
+            datasetID={d.datasetID}
+            selected={selected}
+            filter={tagFilter}
+            onFilter={setTagFilter}
+          />
+          <ItemsTable d={d} items={ds.items.data?.items ?? []} selected={selected} onSelect={setSelected} />
         </Tabs.TabPane>
         <Tabs.TabPane key="versions" title={t('tab.versions')}>
           <Space style={{ marginBottom: 8 }}>
@@ -244,6 +224,9 @@ export function DatasetPage() {
         </Tabs.TabPane>
         <Tabs.TabPane key="jobs" title={t('tab.jobs')}>
           <DataJobsPanel d={d} versions={ds.versions.data ?? []} />
+        </Tabs.TabPane>
+        <Tabs.TabPane key="tags" title={t('tab.tags')}>
+          <TagsPanel spaceID={d.spaceID} />
         </Tabs.TabPane>
         <Tabs.TabPane key="dedup" title={t('tab.dedup')}>
           <DedupPanel d={d} />

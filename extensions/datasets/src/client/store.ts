@@ -2,6 +2,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi, type EndpointInput } from '@tessera/sdk/client';
 import {
+  ArchiveTagValue,
+  BatchUpdateTagStatus,
+  CreateTag,
+  ListTags,
+  TagItems,
+  UntagItems,
+  UpdateTag,
   ItemsFromTraces,
   SearchTracesForDataset,
   CancelDataJob,
@@ -60,7 +67,7 @@ export function useDatasets(spaceId: string) {
   };
 }
 
-export function useDataset(datasetID: string, query: string) {
+export function useDataset(datasetID: string, query: string, tags: { tagKeyID: string; value: string }[] = []) {
   const api = useApi();
   const qc = useQueryClient();
   const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
@@ -70,8 +77,14 @@ export function useDataset(datasetID: string, query: string) {
       queryFn: async () => (await api.call(GetDataset, { datasetID })).dataset,
     }),
     items: useQuery({
-      queryKey: [KEY, 'items', datasetID, query],
-      queryFn: () => api.call(SearchItems, { datasetID, query: query || undefined, pageSize: 100 }),
+      queryKey: [KEY, 'items', datasetID, query, tags],
+      queryFn: () =>
+        api.call(SearchItems, {
+          datasetID,
+          query: query || undefined,
+          tags: tags.length ? tags : undefined,
+          pageSize: 100,
+        }),
     }),
     versions: useQuery({
       queryKey: [KEY, 'versions', datasetID],
@@ -265,6 +278,56 @@ export function useFromTraces(datasetID: string, hours: number, name: string) {
     add: useMutation({
       mutationFn: (b: Body) => api.call(ItemsFromTraces, { datasetID, ...b }),
       onSuccess: () => void qc.invalidateQueries({ queryKey: [KEY] }),
+    }),
+  };
+}
+
+/** The space's tags, and the calls that make and change them. */
+export function useTags(spaceID: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
+  return {
+    list: useQuery({
+      queryKey: [KEY, 'tags', spaceID],
+      queryFn: async () => (await api.call(ListTags, { spaceID })).tags,
+      enabled: !!spaceID,
+    }),
+    create: useMutation({
+      mutationFn: (b: Omit<EndpointInput<typeof CreateTag>, 'spaceID'>) => api.call(CreateTag, { spaceID, ...b }),
+      onSuccess: refresh,
+    }),
+    addValues: useMutation({
+      mutationFn: (b: { tagKeyID: string; addValues: string[] }) => api.call(UpdateTag, { spaceID, ...b }),
+      onSuccess: refresh,
+    }),
+    setStatus: useMutation({
+      mutationFn: (b: { tagKeyID: string; status: 'active' | 'inactive' }) =>
+        api.call(BatchUpdateTagStatus, { spaceID, tagKeyIDs: [b.tagKeyID], status: b.status }),
+      onSuccess: refresh,
+    }),
+    archive: useMutation({
+      mutationFn: (b: { tagKeyID: string; valueID: string; archived: boolean }) =>
+        api.call(ArchiveTagValue, { spaceID, ...b }),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/** Tags bound to a dataset's items, and unbound. */
+export function useItemTags(datasetID: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: [KEY, 'items', datasetID] });
+  return {
+    tag: useMutation({
+      mutationFn: (b: { itemIDs: string[]; tagKeyID: string; value: string }) =>
+        api.call(TagItems, { datasetID, ...b }),
+      onSuccess: refresh,
+    }),
+    untag: useMutation({
+      mutationFn: (b: { itemIDs: string[]; tagKeyID: string }) => api.call(UntagItems, { datasetID, ...b }),
+      onSuccess: refresh,
     }),
   };
 }

@@ -235,6 +235,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
           const o = byItem.get(it.id)!;
           if (o.remove) {
             await tx.deleteFrom('dataset_item').where('id', '=', it.id).execute();
+            await tx.deleteFrom('dataset_item_tag').where('item_id', '=', it.id).execute();
             continue;
           }
           const data = JSON.parse(it.data) as Record<string, unknown>;

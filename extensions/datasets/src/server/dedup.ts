@@ -177,6 +177,10 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
           .where('id', 'in', body.removeItemIDs.slice(i, i + 500))
           .executeTakeFirst();
         removed += Number(r.numDeletedRows);
+        await store.db
+          .deleteFrom('dataset_item_tag')
+          .where('item_id', 'in', body.removeItemIDs.slice(i, i + 500))
+          .execute();
       }
       await store.recount(j.dataset_id);
       return { removed };

@@ -10,6 +10,7 @@ import { registerIo } from './io.ts';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import { DatasetStore } from './store.ts';
+import { registerTags } from './tags.ts';
 
 const dataJobs = new WeakMap<object, { resume(): Promise<number> }>();
 
@@ -22,6 +23,7 @@ export default defineExtension({
     registerIo(ctx, store);
     registerEvalSets(ctx, store);
     registerFromTraces(ctx, store);
+    registerTags(ctx, store);
     registerAnnotation(ctx, store);
     registerDedup(ctx, store);
     dataJobs.set(ctx, registerDataJobs(ctx, store));

@@ -176,4 +176,46 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0005_tags',
+    up: async (db) => {
+      await db.schema
+        .createTable('dataset_tag_key')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('description', 'varchar(400)', (c) => c.notNull())
+        .addColumn('content_type', 'varchar(16)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .addUniqueConstraint('dataset_tag_key_name', ['space_id', 'name'])
+        .execute();
+      await db.schema
+        .createTable('dataset_tag_value')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('tag_key_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('value', 'varchar(200)', (c) => c.notNull())
+        .addColumn('archived', 'integer', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addUniqueConstraint('dataset_tag_value_u', ['tag_key_id', 'value'])
+        .execute();
+      await db.schema
+        .createTable('dataset_item_tag')
+        .addColumn('item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('tag_key_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('dataset_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('value', 'varchar(200)', (c) => c.notNull())
+        .addColumn('created_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dataset_item_tag_pk', ['item_id', 'tag_key_id'])
+        .execute();
+      await db.schema
+        .createIndex('dataset_item_tag_key')
+        .on('dataset_item_tag')
+        .columns(['tag_key_id', 'value'])
+        .execute();
+    },
+  },
 ];

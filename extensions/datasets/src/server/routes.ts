@@ -23,6 +23,7 @@ import {
   type Field,
 } from '../shared/api.ts';
 import { checkData, iso, type DatasetRow, type DatasetStore, type ItemProblem } from './store.ts';
+import { tagsOf } from './tags.ts';
 
 const sameName = (fields: { name: string }[]) => new Set(fields.map((f) => f.name)).size !== fields.length;
 
@@ -100,6 +101,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
         if (versions.length) await tx.deleteFrom('dataset_version_item').where('version_id', 'in', versions).execute();
         await tx.deleteFrom('dataset_version').where('dataset_id', '=', d.id).execute();
         await tx.deleteFrom('dataset_item').where('dataset_id', '=', d.id).execute();
+        await tx.deleteFrom('dataset_item_tag').where('dataset_id', '=', d.id).execute();
         await tx.deleteFrom('dataset_io_job').where('dataset_id', '=', d.id).execute();
         await tx.deleteFrom('dataset').where('id', '=', d.id).execute();
       });
@@ -183,6 +185,10 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
       const d = await store.get(params.datasetID);
       let q = store.db.selectFrom('dataset_item').selectAll().where('dataset_id', '=', d.id);
       if (body.query?.trim()) q = q.where(containsText('data', body.query.trim()));
+      for (const tag of body.tags ?? [])
+        q = q.where(
+          sql<boolean>`id in (select item_id from dataset_item_tag where tag_key_id = ${tag.tagKeyID} and value = ${tag.value})`,
+        );
       const total = Number(
         (
           await q
@@ -197,8 +203,12 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
         .limit(body.pageSize + 1)
         .execute();
       const page = rows.slice(0, body.pageSize);
+      const tags = await tagsOf(
+        store,
+        page.map((r) => r.id),
+      );
       return {
-        items: page.map((r) => store.itemView(r)),
+        items: page.map((r) => ({ ...store.itemView(r), tags: tags.get(r.id) ?? [] })),
         nextCursor: rows.length > body.pageSize ? String(page[page.length - 1].position) : '',
         total,
       };
@@ -236,6 +246,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
         .where('id', '=', params.itemID)
         .where('dataset_id', '=', d.id)
         .execute();
+      await store.db.deleteFrom('dataset_item_tag').where('item_id', '=', params.itemID).execute();
       await store.recount(d.id);
       return {};
     },
@@ -246,6 +257,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
     handler: async ({ params }) => {
       const d = await store.get(params.datasetID);
       await store.db.deleteFrom('dataset_item').where('dataset_id', '=', d.id).execute();
+      await store.db.deleteFrom('dataset_item_tag').where('dataset_id', '=', d.id).execute();
       await store.recount(d.id);
       return {};
     },

@@ -67,7 +67,17 @@ export interface JobRow {
   created_at: string;
   finished_at: string;
 }
+/** A tag bound to a draft item (tags.ts keeps the keys and values). */
+export interface ItemTagRow {
+  item_id: string;
+  tag_key_id: string;
+  dataset_id: string;
+  value: string;
+  created_by: string;
+  created_at: string;
+}
 export interface DatasetsDb {
+  dataset_item_tag: ItemTagRow;
   dataset: DatasetRow;
   dataset_item: ItemRow;
   dataset_version: VersionRow;
