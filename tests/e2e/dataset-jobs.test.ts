@@ -112,4 +112,65 @@ describe("a dataset's data jobs in the browser", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("labels the space's traces on the focused page and writes the labels back to the trace", async () => {
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    const { token } = await api.post('/api/permission_api/pat/create', {
+      name: 'otel',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: spaceId, permissions: ['trace.ingest'] }],
+    });
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const spans = ['Helpful reply', 'Rude reply'].map((output, i) => ({
+      traceId: `${i}`.padStart(32, '7'),
+      spanId: `${i}`.padStart(16, '8'),
+      name: 'helpdesk',
+      kind: 2,
+      startTimeUnixNano: String(now),
+      endTimeUnixNano: String(now + 1_000_000n),
+      attributes: [{ key: 'output.value', value: { stringValue: output } }],
+    }));
+    const sent = await fetch(`${env.studio.url}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': spaceId },
+      body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] }),
+    });
+    expect(sent.status).toBe(200);
+    await page.goto(`${env.studio.url}/datasets`);
+    await page.getByTestId('datasets-trace-annotation').click();
+    await page.getByTestId('trace-annotation').waitFor();
+    await page.getByTestId('ann-name').fill('Tone');
+    await page.getByTestId('ann-span-name').fill('helpdesk');
+    await page.getByTestId('ann-options').fill('kind, rude');
+    await page.getByTestId('ann-annotators').click();
+    await page.locator('.arco-select-popup:visible .arco-select-option').first().click();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="ann-blind"] input, input[data-testid="ann-blind"]').first().fill('1');
+    await page.getByTestId('ann-create').click();
+    await expect.poll(() => page.getByTestId('ann-job').textContent()).toContain('0 of 2');
+    await page.getByTestId('ann-label').click();
+    for (let i = 0; i < 2; i++) {
+      const item = page.getByTestId('label-item');
+      await item.waitFor();
+      const rude = (await item.textContent())?.includes('Rude reply');
+      await page.keyboard.press(rude ? '2' : '1');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('label-progress').textContent()).toContain(`You labelled ${i + 1}`);
+    }
+    await page.getByTestId('label-done').waitFor();
+    await page.getByRole('link', { name: 'Annotate traces' }).click();
+    await page.getByTestId('ann-write').click();
+    await expect
+      .poll(async () =>
+        (
+          await api.post('/api/observability/v1/traces/get', { space_id: spaceId, trace_id: '1'.padStart(32, '7') })
+        ).annotations.map((a: { key: string; label: string }) => `${a.key}=${a.label}`),
+      )
+      .toEqual(['label_label=rude']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

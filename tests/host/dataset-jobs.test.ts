@@ -260,3 +260,77 @@ describe('items from traces', () => {
     expect(refused.status).toBe(400);
   });
 });
+
+describe('annotation of traces', () => {
+  it("labels the space's traces and writes the agreed labels back as the root spans' annotations", async () => {
+    const { token } = await agent.post('/api/permission_api/pat/create', {
+      name: 'otel2',
+      duration_day: '1',
+      workspace_permission_list: [{ workspace_id: space, permissions: ['trace.ingest'] }],
+    });
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const spans = ['good answer', 'bad answer'].map((output, i) => ({
+      traceId: `${i}`.padStart(32, 'a'),
+      spanId: `${i}`.padStart(16, 'b'),
+      name: 'helpdesk',
+      kind: 2,
+      startTimeUnixNano: String(now),
+      endTimeUnixNano: String(now + 1_000_000n),
+      attributes: [
+        { key: 'input.value', value: { stringValue: `question ${i}` } },
+        { key: 'output.value', value: { stringValue: output } },
+      ],
+    }));
+    await fetch(`${studio.url}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': space },
+      body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] }),
+    });
+    const me = (await agent.get('/api/passport/account/info/v2')).user_id;
+    const AJ = '/api/ml_flow/v2/annotation_jobs';
+    const { job } = await agent.post(AJ, {
+      spaceID: space,
+      source_type: 'traces',
+      source_range: { name: 'helpdesk' },
+      name: 'Helpfulness',
+      labels: [
+        { key: 'helpful', type: 'choice', options: ['yes', 'no'] },
+        { key: 'grade', type: 'score', min: 1, max: 5 },
+      ],
+      assign_annotator_ids: [me],
+    });
+    expect(job).toMatchObject({ sourceType: 'traces', itemCount: 2, datasetID: '' });
+    expect((await agent.get(`${AJ}/${job.jobID}`)).job.name).toBe('Helpfulness');
+    for (let i = 0; i < 2; i++) {
+      const { item } = await agent.post(`${AJ}/${job.jobID}/next`, {});
+      expect(item.data).toMatchObject({ span: 'helpdesk', input: expect.stringMatching(/^question /) });
+      const good = item.data.output === 'good answer';
+      await agent.post(`${AJ}/${job.jobID}/submit`, {
+        itemID: item.itemID,
+        values: { helpful: good ? 'yes' : 'no', grade: good ? 5 : 1 },
+      });
+    }
+    const w = await agent.post(`${AJ}/${job.jobID}/write_back`, { prefix: 'human_' });
+    expect(w).toEqual({ written: 2, undecided: 0, fields: ['human_helpful', 'human_grade'] });
+    const trace = await agent.post('/api/observability/v1/traces/get', {
+      space_id: space,
+      trace_id: '0'.padStart(32, 'a'),
+    });
+    const mine = trace.annotations.filter((a: { source: string }) => a.source === `annotation:${job.jobID}`);
+    expect(
+      mine.map((a: { key: string; label: string; score: number | null }) => [a.key, a.label, a.score]).sort(),
+    ).toEqual([
+      ['human_grade', '', 5],
+      ['human_helpful', 'yes', null],
+    ]);
+    const none = await agent.request('POST', AJ, {
+      spaceID: space,
+      source_type: 'traces',
+      source_range: { name: 'no such span' },
+      name: 'Empty',
+      labels: [{ key: 'x', type: 'choice', options: ['a', 'b'] }],
+      assign_annotator_ids: [me],
+    });
+    expect(none.status).toBe(400);
+  });
+});

@@ -1,6 +1,7 @@
-// A dataset's annotation jobs: a new one over a version (its labels, annotators and how many label each item), each
-// job's progress, labelling for its annotators, its agreement with the items where they differ (decided by a
-// review), and the agreed labels written back into the draft.
+// Annotation jobs: a new one over a dataset version's items, or (without a dataset) over the space's recent traces (its
+// labels, annotators and how many label each item); each job's progress, labelling for its annotators, its agreement
+// with the items where they differ (decided by a review), and the agreed labels written back (into the draft, or as
+// the traces' annotations).
 import { Alert, Button, Input, InputNumber, Progress, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { toast } from '@tessera/sdk/client';
 import { useState } from 'react';
@@ -11,13 +12,25 @@ import { useAnnotation, useUserId } from './store.ts';
 
 type Agreement = Awaited<ReturnType<ReturnType<typeof useAnnotation>['agreement']>>;
 
-export function AnnotationPanel({ d, versions }: { d: DatasetView; versions: VersionView[] }) {
+export function AnnotationPanel({
+  spaceID,
+  d,
+  versions = [],
+}: {
+  spaceID: string;
+  /** Without one, the jobs label the space's traces. */
+  d?: DatasetView;
+  versions?: VersionView[];
+}) {
   const { t } = useTranslation('datasets');
   const me = useUserId();
-  const a = useAnnotation(d.spaceID, d.datasetID);
+  const a = useAnnotation(spaceID, d?.datasetID);
   const [form, setForm] = useState({
     name: '',
     versionID: '',
+    hours: 24,
+    spanName: '',
+    limit: 100,
     key: 'label',
     options: 'good, bad',
     annotators: [] as string[],
@@ -49,19 +62,46 @@ export function AnnotationPanel({ d, versions }: { d: DatasetView; versions: Ver
             style={{ width: 200 }}
             data-testid="ann-name"
           />
-          <Select
-            value={form.versionID || undefined}
-            onChange={(versionID: string) => set({ versionID })}
-            placeholder={t('ann.version')}
-            style={{ width: 140 }}
-            data-testid="ann-version"
-          >
-            {versions.map((v) => (
-              <Select.Option key={v.versionID} value={v.versionID}>
-                v{v.version}
-              </Select.Option>
-            ))}
-          </Select>
+          {d ? (
+            <Select
+              value={form.versionID || undefined}
+              onChange={(versionID: string) => set({ versionID })}
+              placeholder={t('ann.version')}
+              style={{ width: 140 }}
+              data-testid="ann-version"
+            >
+              {versions.map((v) => (
+                <Select.Option key={v.versionID} value={v.versionID}>
+                  v{v.version}
+                </Select.Option>
+              ))}
+            </Select>
+          ) : (
+            <>
+              <Select value={form.hours} onChange={(hours: number) => set({ hours })} style={{ width: 140 }}>
+                {[1, 24, 168, 720].map((h) => (
+                  <Select.Option key={h} value={h}>
+                    {t(`traces.range.${h}`)}
+                  </Select.Option>
+                ))}
+              </Select>
+              <Input
+                value={form.spanName}
+                onChange={(spanName) => set({ spanName })}
+                placeholder={t('traces.name')}
+                style={{ width: 200 }}
+                data-testid="ann-span-name"
+              />
+              <InputNumber
+                min={1}
+                max={1000}
+                value={form.limit}
+                onChange={(v) => set({ limit: Number(v) || 100 })}
+                prefix={t('ann.traces.limit')}
+                style={{ width: 150 }}
+              />
+            </>
+          )}
         </Space>
         <Space wrap>
           <Input
@@ -106,7 +146,7 @@ export function AnnotationPanel({ d, versions }: { d: DatasetView; versions: Ver
           <Button
             type="primary"
             loading={a.create.isPending}
-            disabled={!form.name.trim() || !form.versionID || !form.annotators.length}
+            disabled={!form.name.trim() || (!!d && !form.versionID) || !form.annotators.length}
             onClick={() =>
               a.create.mutate({
                 name: form.name,
@@ -114,6 +154,7 @@ export function AnnotationPanel({ d, versions }: { d: DatasetView; versions: Ver
                 labels,
                 annotators: form.annotators,
                 blind: form.blind,
+                range: { hours: form.hours, name: form.spanName, limit: form.limit },
               })
             }
             data-testid="ann-create"
@@ -134,7 +175,7 @@ export function AnnotationPanel({ d, versions }: { d: DatasetView; versions: Ver
             <Tag>{t(`ann.status.${j.status}`)}</Tag>
             <span>{t('ann.progress', { done: j.doneItems, total: j.itemCount, labels: j.labelCount })}</span>
             {j.annotatorIDs.includes(me) && j.status === 'running' && (
-              <Link to={`/datasets/${d.datasetID}/label/${j.jobID}`} data-testid="ann-label">
+              <Link to={`/datasets/${d?.datasetID ?? 'trace-annotation'}/label/${j.jobID}`} data-testid="ann-label">
                 {t('ann.label')}
               </Link>
             )}

@@ -220,7 +220,7 @@ export function DatasetPage() {
           {!ds.versions.data?.length && <Typography.Text type="secondary">{t('noVersions')}</Typography.Text>}
         </Tabs.TabPane>
         <Tabs.TabPane key="annotation" title={t('tab.annotation')}>
-          <AnnotationPanel d={d} versions={ds.versions.data ?? []} />
+          <AnnotationPanel spaceID={d.spaceID} d={d} versions={ds.versions.data ?? []} />
         </Tabs.TabPane>
         <Tabs.TabPane key="jobs" title={t('tab.jobs')}>
           <DataJobsPanel d={d} versions={ds.versions.data ?? []} />

@@ -20,7 +20,15 @@ export function DatasetsPage() {
   const list = ds.list.data ?? [];
   return (
     <div className="tessera-page" data-testid="datasets">
-      <PageHeader title={t('title')} intro={t('intro')} />
+      <PageHeader
+        title={t('title')}
+        intro={t('intro')}
+        actions={
+          <Link to="/datasets/trace-annotation" data-testid="datasets-trace-annotation">
+            {t('ann.traces.title')}
+          </Link>
+        }
+      />
       <div style={{ maxWidth: 640, marginBottom: 16 }} data-testid="dataset-new">
         <Input
           value={name}

@@ -5,18 +5,16 @@ import { PageHeader } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { useAnnotation, useDataset, useLabelling } from './store.ts';
+import { useAnnotationJob, useLabelling } from './store.ts';
 
 const cell = (v: unknown) =>
   v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v, null, 2);
 
 export function LabelPage() {
-  const { datasetId = '', jobId = '' } = useParams();
+  const { jobId = '' } = useParams();
   const { t } = useTranslation('datasets');
-  const ds = useDataset(datasetId, '');
-  const a = useAnnotation(ds.dataset.data?.spaceID ?? '', datasetId);
+  const job = useAnnotationJob(jobId).data;
   const l = useLabelling(jobId);
-  const job = a.jobs.data?.find((j) => j.jobID === jobId);
   const [values, setValues] = useState<Record<string, string | number>>({});
   const item = l.next.data?.item;
   const labels = job?.labels ?? [];
@@ -41,7 +39,11 @@ export function LabelPage() {
   return (
     <div className="tessera-page" data-testid="label-page">
       <PageHeader
-        back={{ to: `/datasets/${datasetId}`, label: ds.dataset.data?.name ?? '' }}
+        back={
+          job?.sourceType === 'traces'
+            ? { to: '/datasets/trace-annotation', label: t('ann.traces.title') }
+            : { to: `/datasets/${job?.datasetID ?? ''}`, label: t('title') }
+        }
         title={job?.name ?? t('label.title')}
       />
       <Typography.Paragraph type="secondary" data-testid="label-progress">

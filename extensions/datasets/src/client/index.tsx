@@ -8,6 +8,7 @@ import { setCurrentSpace, setCurrentUser } from './space.ts';
 const DatasetsPage = lazyPage(() => import('./DatasetsPage.tsx').then((m) => m.DatasetsPage));
 const DatasetPage = lazyPage(() => import('./DatasetPage.tsx').then((m) => m.DatasetPage));
 const LabelPage = lazyPage(() => import('./LabelPage.tsx').then((m) => m.LabelPage));
+const TraceAnnotationPage = lazyPage(() => import('./TraceAnnotationPage.tsx').then((m) => m.TraceAnnotationPage));
 
 export default defineExtension({
   id: 'datasets',
@@ -16,6 +17,7 @@ export default defineExtension({
     setCurrentSpace(ctx.service(CurrentSpaceService));
     setCurrentUser(ctx.service(CurrentUserService));
     ctx.route({ path: '/datasets', component: DatasetsPage, title: 'title' });
+    ctx.route({ path: '/datasets/trace-annotation', component: TraceAnnotationPage, title: 'ann.traces.title' });
     ctx.route({ path: '/datasets/:datasetId', component: DatasetPage, title: 'title' });
     ctx.route({ path: '/datasets/:datasetId/label/:jobId', component: LabelPage, title: 'label.title' });
     ctx.sidebar({

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi, type EndpointInput } from '@tessera/sdk/client';
 import {
+  GetAnnotationJob,
   ArchiveTagValue,
   BatchUpdateTagStatus,
   CreateTag,
@@ -136,14 +137,31 @@ export function useJob(spaceID: string, jobID: string | undefined) {
 }
 
 /** A dataset's annotation jobs: made, their agreement, reviews, the agreed labels written back. */
-export function useAnnotation(spaceID: string, datasetID: string) {
+/** One annotation job (the labelling page's). */
+export function useAnnotationJob(jobID: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [KEY, 'annotation-job', jobID],
+    queryFn: async () => (await api.call(GetAnnotationJob, { jobID })).job,
+    enabled: !!jobID,
+  });
+}
+
+/** A dataset's annotation jobs (or, without a dataset, the space's jobs over traces). */
+export function useAnnotation(spaceID: string, datasetID?: string) {
   const api = useApi();
   const qc = useQueryClient();
   const refresh = () => void qc.invalidateQueries({ queryKey: [KEY] });
   return {
     jobs: useQuery({
-      queryKey: [KEY, 'annotation', datasetID],
-      queryFn: async () => (await api.call(SearchAnnotationJobs, { spaceID, datasetID })).jobs,
+      queryKey: [KEY, 'annotation', spaceID, datasetID ?? 'traces'],
+      queryFn: async () =>
+        (
+          await api.call(SearchAnnotationJobs, {
+            spaceID,
+            ...(datasetID ? { datasetID } : { sourceType: 'traces' as const }),
+          })
+        ).jobs,
       enabled: !!spaceID,
     }),
     members: useQuery({
@@ -158,11 +176,19 @@ export function useAnnotation(spaceID: string, datasetID: string) {
         ).members,
     }),
     create: useMutation({
-      mutationFn: (b: { name: string; versionID: string; labels: LabelSpec[]; annotators: string[]; blind: number }) =>
+      mutationFn: (b: {
+        name: string;
+        versionID: string;
+        labels: LabelSpec[];
+        annotators: string[];
+        blind: number;
+        range?: { hours: number; name: string; limit: number };
+      }) =>
         api.call(CreateAnnotationJob, {
           spaceID,
-          datasetID,
-          versionID: b.versionID,
+          ...(datasetID
+            ? { source_type: 'dataset' as const, datasetID, versionID: b.versionID }
+            : { source_type: 'traces' as const, source_range: b.range }),
           name: b.name,
           labels: b.labels,
           assign_annotator_ids: b.annotators,

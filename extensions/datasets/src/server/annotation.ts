@@ -5,10 +5,12 @@
 import { badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
+import { AnnotationsService, TracesService } from '@tessera/ext-observability/shared';
 import { sql } from 'kysely';
 import {
   AnnotationAgreement,
   CreateAnnotationJob,
+  GetAnnotationJob,
   NextAnnotationItem,
   ReviewAnnotation,
   SearchAnnotationJobs,
@@ -31,6 +33,7 @@ interface JobRow {
   annotators: string;
   blind_count: number;
   status: 'running' | 'done' | 'terminated';
+  source_type: 'dataset' | 'traces';
   created_by: string;
   created_at: string;
 }
@@ -54,6 +57,15 @@ interface AnnotationDb {
   annotation_label: LabelRow;
   annotation_review: ReviewRow;
   dataset_version_item: { version_id: string; item_id: string; position: number; data: string };
+  /** A traces job's items: its root spans as they were when it was made (version_id is the job's id). */
+  annotation_trace_item: {
+    version_id: string;
+    item_id: string;
+    position: number;
+    data: string;
+    trace_id: string;
+    span_id: string;
+  };
   dataset_version: { id: string; dataset_id: string; item_count: number };
 }
 
@@ -102,6 +114,11 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
   const ofJob = {
     space: async (r: { params?: { jobID?: unknown } }) => (await job(String(r.params?.jobID ?? ''))).space_id,
   };
+  /** Where a job's items are: a version's items, or the spans a traces job took (both read as `vi`). */
+  const itemsOf = (j: JobRow) =>
+    (j.source_type === 'traces'
+      ? 'annotation_trace_item as vi'
+      : 'dataset_version_item as vi') as 'dataset_version_item as vi';
   const annotators = (j: JobRow) => JSON.parse(j.annotators) as string[];
   const labelsOf = (j: JobRow) => JSON.parse(j.labels) as LabelSpec[];
   /** The job's maker and the space's owner and admins see every label and decide. */
@@ -111,11 +128,18 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
       throw forbidden("Only the job's maker or an admin of the space sees every label and decides.");
   };
   const view = async (j: JobRow): Promise<AnnotationJobView> => {
-    const v = await db()
-      .selectFrom('dataset_version')
-      .select('item_count')
-      .where('id', '=', j.version_id)
-      .executeTakeFirst();
+    const v =
+      j.source_type === 'traces'
+        ? await db()
+            .selectFrom('annotation_trace_item')
+            .select((eb) => eb.fn.countAll<number>().as('item_count'))
+            .where('version_id', '=', j.id)
+            .executeTakeFirst()
+        : await db()
+            .selectFrom('dataset_version')
+            .select('item_count')
+            .where('id', '=', j.version_id)
+            .executeTakeFirst();
     const per = await db()
       .selectFrom('annotation_label')
       .select(['item_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -125,6 +149,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
     return {
       jobID: j.id,
       spaceID: j.space_id,
+      sourceType: j.source_type ?? 'dataset',
       datasetID: j.dataset_id,
       versionID: j.version_id,
       name: j.name,
@@ -142,7 +167,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
   /** Items of the version the annotator has not labelled and that still need labels, in order. */
   const open = (j: JobRow, userId: string) =>
     db()
-      .selectFrom('dataset_version_item as vi')
+      .selectFrom(itemsOf(j))
       .where('vi.version_id', '=', j.version_id)
       .where(({ not, exists, selectFrom }) =>
         not(
@@ -161,13 +186,84 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
         Number(j.blind_count),
       );
 
+  /** The root spans a traces job labels: the ids given, or the space's latest whose name matches. */
+  const tracesToLabel = async (
+    spaceId: string,
+    r: { trace_ids?: string[]; hours: number; name: string; limit: number },
+  ) => {
+    const traces = ctx.optionalService(TracesService);
+    if (!traces) throw badRequest('Traces are not kept in this studio (the observability extension is off).');
+    const roots = r.trace_ids?.length
+      ? (
+          await Promise.all(
+            r.trace_ids.map(async (id) => (await traces.spans(spaceId, id)).find((s) => !s.parent_span_id)),
+          )
+        ).filter((s) => s !== undefined)
+      : (await traces.search({ spaceId, from: Date.now() - r.hours * 3_600_000, to: Date.now(), limit: 5000 }))
+          .filter((s) => !s.parent_span_id && s.name.toLowerCase().includes(r.name.toLowerCase()))
+          .slice(0, r.limit);
+    return roots.map((s) => ({
+      trace_id: s.trace_id,
+      span_id: s.span_id,
+      name: s.name,
+      input: s.input.slice(0, 20_000),
+      output: s.output.slice(0, 20_000),
+    }));
+  };
+  /** A traces job's agreed labels as its root spans' annotations (scores as scores, choices and text as labels). */
+  const annotateTraces = async (
+    j: JobRow,
+    labels: LabelSpec[],
+    agreed: Map<string, Record<string, string | number>>,
+    prefix: string,
+    userId: string,
+  ) => {
+    const annotations = ctx.optionalService(AnnotationsService);
+    if (!annotations) throw badRequest('Traces are not kept in this studio (the observability extension is off).');
+    const spans = await db()
+      .selectFrom('annotation_trace_item')
+      .select(['item_id', 'trace_id', 'span_id'])
+      .where('version_id', '=', j.id)
+      .execute();
+    const list = spans.flatMap((s) =>
+      Object.entries(agreed.get(s.item_id) ?? {}).map(([key, v]) => {
+        const l = labels.find((x) => `${prefix}${x.key}` === key)!;
+        return {
+          space_id: j.space_id,
+          trace_id: s.trace_id,
+          span_id: s.span_id,
+          key,
+          score: l.type === 'score' ? Number(v) : null,
+          label: l.type === 'choice' ? String(v) : '',
+          comment: l.type === 'text' ? String(v) : `Agreed in the annotation job ${j.name}`,
+          creator_id: userId,
+          source: `annotation:${j.id}`,
+        };
+      }),
+    );
+    await annotations.add(list);
+    return spans.filter((s) => agreed.has(s.item_id)).length;
+  };
+
   ctx.route({
     ...CreateAnnotationJob,
     auth: { space: { from: 'body', field: 'spaceID' } },
     handler: async ({ body, caller }) => {
-      const d = await store.get(body.datasetID);
-      if (d.space_id !== body.spaceID) throw notFound(`There is no dataset ${body.datasetID} in this space.`);
-      await store.version(d, body.versionID);
+      const id = store.newId();
+      let datasetId = '';
+      let versionId = id;
+      let spans: { trace_id: string; span_id: string; name: string; input: string; output: string }[] = [];
+      if (body.source_type === 'dataset') {
+        const d = await store.get(body.datasetID!);
+        if (d.space_id !== body.spaceID) throw notFound(`There is no dataset ${body.datasetID} in this space.`);
+        await store.version(d, body.versionID!);
+        datasetId = d.id;
+        versionId = body.versionID!;
+      } else {
+        spans = await tracesToLabel(body.spaceID, body.source_range);
+        if (!spans.length)
+          throw badRequest('No trace of this space matches: widen the time or the name.', { field: 'source_range' });
+      }
       const keys = body.labels.map((l) => l.key);
       if (new Set(keys).size !== keys.length) throw badRequest('Two labels have the same key.');
       for (const l of body.labels)
@@ -181,10 +277,11 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
           field: 'blind_count',
         });
       const row: JobRow = {
-        id: store.newId(),
+        id,
         space_id: body.spaceID,
-        dataset_id: d.id,
-        version_id: body.versionID,
+        source_type: body.source_type,
+        dataset_id: datasetId,
+        version_id: versionId,
         name: body.name,
         labels: JSON.stringify(body.labels),
         annotators: JSON.stringify(people),
@@ -194,6 +291,20 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
         created_at: iso(),
       };
       await db().insertInto('annotation_job').values(row).execute();
+      for (let i = 0; i < spans.length; i += 200)
+        await db()
+          .insertInto('annotation_trace_item')
+          .values(
+            spans.slice(i, i + 200).map((s, k) => ({
+              version_id: id,
+              position: i + k,
+              item_id: store.newId(),
+              trace_id: s.trace_id,
+              span_id: s.span_id,
+              data: JSON.stringify({ span: s.name, input: s.input, output: s.output, trace_id: s.trace_id }),
+            })),
+          )
+          .execute();
       return { job: await view(row) };
     },
   });
@@ -203,9 +314,15 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
     handler: async ({ body }) => {
       let q = db().selectFrom('annotation_job').selectAll().where('space_id', '=', body.spaceID);
       if (body.datasetID) q = q.where('dataset_id', '=', body.datasetID);
+      if (body.sourceType) q = q.where('source_type', '=', body.sourceType);
       const rows = await q.orderBy('created_at', 'desc').limit(200).execute();
       return { jobs: await Promise.all(rows.map(view)) };
     },
+  });
+  ctx.route({
+    ...GetAnnotationJob,
+    auth: ofJob,
+    handler: async ({ params }) => ({ job: await view(await job(params.jobID)) }),
   });
   ctx.route({
     ...NextAnnotationItem,
@@ -341,11 +458,11 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
         split.length
           ? (
               await db()
-                .selectFrom('dataset_version_item')
-                .select(['item_id', 'data'])
-                .where('version_id', '=', j.version_id)
+                .selectFrom(itemsOf(j))
+                .select(['vi.item_id', 'vi.data'])
+                .where('vi.version_id', '=', j.version_id)
                 .where(
-                  'item_id',
+                  'vi.item_id',
                   'in',
                   split.map(([id]) => id),
                 )
@@ -395,7 +512,6 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
     handler: async ({ params, body, caller }) => {
       const j = await job(params.jobID);
       await mayReview(j, caller!.userId);
-      const d = await store.get(j.dataset_id);
       const labels = labelsOf(j);
       const { byItem, reviews } = await gather(j);
       const agreed = new Map<string, Record<string, string | number>>();
@@ -410,6 +526,11 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
         if (Object.keys(out).length) agreed.set(itemID, out);
         else undecided++;
       }
+      if (j.source_type === 'traces') {
+        const written = await annotateTraces(j, labels, agreed, body.prefix, caller!.userId);
+        return { written, undecided, fields: labels.map((l) => `${body.prefix}${l.key}`) };
+      }
+      const d = await store.get(j.dataset_id);
       const fields = store.fields(d);
       const added: Field[] = labels
         .map((l) => ({

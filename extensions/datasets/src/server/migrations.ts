@@ -218,4 +218,24 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    // Annotation over traces: the job says its source; the root spans it labels are taken when it is made.
+    name: '0006_annotation_traces',
+    up: async (db) => {
+      await db.schema
+        .alterTable('annotation_job')
+        .addColumn('source_type', 'varchar(16)', (c) => c.notNull().defaultTo('dataset'))
+        .execute();
+      await db.schema
+        .createTable('annotation_trace_item')
+        .addColumn('version_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('item_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('trace_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('span_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('annotation_trace_item_pk', ['version_id', 'position'])
+        .execute();
+    },
+  },
 ];

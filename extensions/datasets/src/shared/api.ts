@@ -337,6 +337,8 @@ export type LabelSpec = z.output<typeof LabelSpec>;
 export const AnnotationJobView = z.object({
   jobID: z.string(),
   spaceID: z.string(),
+  /** dataset: a version's items (datasetID, versionID); traces: root spans taken when the job was made. */
+  sourceType: z.enum(['dataset', 'traces']),
   datasetID: z.string(),
   versionID: z.string(),
   name: z.string(),
@@ -358,23 +360,55 @@ export const CreateAnnotationJob = defineEndpoint({
   path: AJ,
   summary:
     "Label a dataset version's items by people: the labels' schema, the annotators (members of the space), how many label each item, blind to each other",
-  body: z.object({
-    spaceID: Id,
-    datasetID: Id,
-    versionID: Id,
-    name: z.string().trim().min(1).max(100),
-    labels: z.array(LabelSpec).min(1).max(10),
-    assign_annotator_ids: z.array(Id).min(1).max(50),
-    blind_count: z.number().int().min(1).max(10).default(1),
-  }),
+  body: z
+    .object({
+      spaceID: Id,
+      /** What is labelled: a dataset version's items, or the root spans of the space's traces. */
+      source_type: z.enum(['dataset', 'traces']).default('dataset'),
+      datasetID: Id.optional(),
+      versionID: Id.optional(),
+      /** Which traces (taken when the job is made): these ids, or the last `hours` whose root span's name has `name`. */
+      source_range: z
+        .object({
+          trace_ids: z.array(z.string().min(1).max(64)).max(1000).optional(),
+          hours: z
+            .number()
+            .int()
+            .min(1)
+            .max(24 * 30)
+            .default(24),
+          name: z.string().max(200).default(''),
+          limit: z.number().int().min(1).max(1000).default(100),
+        })
+        .default({ hours: 24, name: '', limit: 100 }),
+      name: z.string().trim().min(1).max(100),
+      labels: z.array(LabelSpec).min(1).max(10),
+      assign_annotator_ids: z.array(Id).min(1).max(50),
+      blind_count: z.number().int().min(1).max(10).default(1),
+    })
+    .refine((b) => b.source_type === 'traces' || (!!b.datasetID && !!b.versionID), {
+      message: 'Choose the dataset version whose items are labelled.',
+      path: ['versionID'],
+    }),
   response: z.object({ job: AnnotationJobView }),
 });
 export const SearchAnnotationJobs = defineEndpoint({
   method: 'POST',
   path: `${AJ}/search`,
   summary: "A space's annotation jobs (of a dataset), and those the caller annotates",
-  body: z.object({ spaceID: Id, datasetID: z.string().max(32).optional() }),
+  body: z.object({
+    spaceID: Id,
+    datasetID: z.string().max(32).optional(),
+    sourceType: z.enum(['dataset', 'traces']).optional(),
+  }),
   response: z.object({ jobs: z.array(AnnotationJobView) }),
+});
+export const GetAnnotationJob = defineEndpoint({
+  method: 'GET',
+  path: `${AJ}/:jobID`,
+  summary: 'One annotation job with its progress',
+  params: z.object({ jobID: Id }),
+  response: z.object({ job: AnnotationJobView }),
 });
 export const NextAnnotationItem = defineEndpoint({
   method: 'POST',
@@ -436,7 +470,7 @@ export const WriteBackAnnotations = defineEndpoint({
   method: 'POST',
   path: `${AJ}/:jobID/write_back`,
   summary:
-    "Write the agreed labels (a review, else the majority; ties left out) into the dataset's draft as fields <prefix><key>",
+    "Write the agreed labels (a review, else the majority; ties left out) into the dataset's draft as fields <prefix><key>, or, for traces, as the root spans' annotations <prefix><key>",
   params: z.object({ jobID: Id }),
   body: z.object({
     prefix: z
