@@ -135,10 +135,32 @@ describe('evaluation in the browser', () => {
     await page.getByTestId('eval-compare').click();
     await expect.poll(() => page.getByTestId('eval-compare-mean').allTextContents()).toEqual(['0.750', '0.750 (+0)']);
     await page.locator('[data-testid="eval-compare-chart"] .recharts-surface').waitFor();
+    // The contrast report: the run again against the first, item by item.
+    await expect
+      .poll(() => page.getByTestId('eval-contrast-counts').textContent())
+      .toMatch(/0 improved0 regressed\d+ unchanged/);
     await page.locator('.arco-drawer-close-icon').click();
 
-    // A result opens its trace.
+    // A rule group passes or fails each item; a person corrects a score and the pass rate follows.
     await page.getByTestId('eval-experiment-row').last().click();
+    await page.getByTestId('eval-rule-groups').click();
+    await page.getByTestId('eval-rule-group-name').fill('Exact only');
+    await page.getByTestId('eval-rule-group-create').click();
+    await page.getByTestId('eval-rule-group-row').waitFor();
+    await page.locator('.arco-modal-close-icon').click();
+    await page.getByTestId('eval-rule-group').click();
+    await page.locator('.arco-select-option:visible').filter({ hasText: 'Exact only' }).click();
+    await expect
+      .poll(() => page.getByTestId('eval-pass-rate').textContent())
+      .toBe('Pass rate 75 % (3 passed, 1 failed)');
+    await page.getByTestId('eval-score').filter({ hasText: ': 0' }).first().click();
+    await page.getByTestId('eval-score-input').fill('1');
+    await page.getByTestId('eval-score-save').click();
+    await expect
+      .poll(() => page.getByTestId('eval-pass-rate').textContent())
+      .toBe('Pass rate 100 % (4 passed, 0 failed)');
+
+    // A result opens its trace.
     await page.getByTestId('eval-result-trace').first().click();
     await page.waitForURL(/\/traces\?trace_id=/);
     await expect.poll(() => page.locator('[data-testid="trace-span"][data-kind="llm"]').count()).toBe(1);

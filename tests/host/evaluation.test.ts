@@ -175,6 +175,108 @@ describe('evaluation', () => {
     expect(cmp.rows).toHaveLength(20);
   });
 
+  it("passes items by rule groups, contrasts experiments, analyses scores by a column, and takes people's scores", async () => {
+    const run = async (name: string) => {
+      const { experiment_id } = await ev('experiments/create', {
+        name,
+        set_id: setId,
+        set_version: '1.0.0',
+        target: {
+          kind: 'prompt',
+          settings: { prompt_key: 'answerer', label: 'production' },
+          mapping: { question: 'question' },
+        },
+        evaluators: [{ evaluator_id: judge, reference_column: 'reference' }, { evaluator_id: code }],
+        item_concurrency: 4,
+      });
+      return { id: experiment_id as string, r: await settle(experiment_id) };
+    };
+    const a = await run('Rules A');
+    const b = await run('Rules B');
+    // The judge scores the reference (Qn: n % 2, Q1: 1); the length is 8 for Q1-Q9 and 9 for Q10-Q20.
+    const all = (
+      await ev('rule_groups/create', {
+        name: 'Right and long',
+        rules: [
+          { evaluator_id: judge, op: 'gte', threshold: 1 },
+          { evaluator_id: code, op: 'gte', threshold: 9 },
+        ],
+      })
+    ).rule_group;
+    const any = (await ev('rule_groups/create', { name: 'Either', logic: 'any', rules: all.rules })).rule_group;
+    const ra = await ev('experiments/rule_results', { experiment_id: a.id, rule_group_id: all.rule_group_id });
+    expect([ra.passed, ra.failed, ra.pass_rate]).toEqual([5, 15, 0.25]);
+    const q1 = ra.items.find((i: { position: number }) => i.position === 0);
+    expect(q1).toMatchObject({ passed: false, failed_rules: [{ evaluator_id: code, op: 'gte', threshold: 9 }] });
+    expect(
+      (await ev('experiments/rule_results', { experiment_id: a.id, rule_group_id: any.rule_group_id })).passed,
+    ).toBe(16);
+
+    // Analysis by the reference column: the judge's mean per value.
+    const an = await ev('experiments/analysis', { experiment_id: a.id, evaluator_id: judge, column: 'reference' });
+    expect(
+      an.groups.map((g: { value: string; count: number; mean: number }) => [g.value, g.count, g.mean]).sort(),
+    ).toEqual([
+      ['0', 10, 0],
+      ['1', 10, 1],
+    ]);
+
+    // A person corrects the judge on Q2 in B (0 → 1), and gives a manual metric on Q1.
+    const q2 = b.r.results.find((r: { item: { question: string } }) => r.item.question === 'Q2').item_id;
+    await ev('experiments/results/correct', {
+      experiment_id: b.id,
+      item_id: q2,
+      evaluator_id: judge,
+      score: 1,
+      reason: 'actually right',
+    });
+    const q1b = b.r.results.find((r: { item: { question: string } }) => r.item.question === 'Q1').item_id;
+    await ev('experiments/results/correct', { experiment_id: b.id, item_id: q1b, manual_key: 'human', score: 3 });
+    const got = await ev('experiments/get', { experiment_id: b.id });
+    const corrected = got.results
+      .find((r: { item_id: string }) => r.item_id === q2)
+      .scores.find((s: { evaluator_id: string }) => s.evaluator_id === judge);
+    expect(corrected).toMatchObject({ score: 1, reason: 'actually right', corrected: { original: 0 } });
+    expect(got.aggregates.map((x: { name: string; mean: number; count: number }) => [x.name, x.mean, x.count])).toEqual(
+      [
+        ['Judge', 0.55, 20],
+        ['Length', 8.55, 20],
+        ['human', 3, 1],
+      ],
+    );
+
+    // Contrast with A as the base: by the judge, and by the "either" rule group.
+    const byJudge = await ev('experiments/contrast', {
+      base_experiment_id: a.id,
+      experiment_ids: [b.id],
+      evaluator_id: judge,
+    });
+    expect(byJudge.reports[0]).toMatchObject({ improved: 1, regressed: 0, unchanged: 19, missing: 0 });
+    expect(byJudge.reports[0].items).toEqual([
+      expect.objectContaining({
+        item_id: q2,
+        change: 'improved',
+        base: 0,
+        other: 1,
+        item: { question: 'Q2', reference: 0 },
+      }),
+    ]);
+    const byRule = await ev('experiments/contrast', {
+      base_experiment_id: a.id,
+      experiment_ids: [b.id],
+      rule_group_id: any.rule_group_id,
+    });
+    expect(byRule.reports[0]).toMatchObject({ improved: 1, regressed: 0, unchanged: 19 });
+    const both = await agent.request('POST', '/api/evaluation/v1/experiments/contrast', {
+      space_id: space,
+      base_experiment_id: a.id,
+      experiment_ids: [b.id],
+      evaluator_id: judge,
+      rule_group_id: any.rule_group_id,
+    });
+    expect(both.status).toBe(400);
+  });
+
   it('stops a killed experiment, and retries what failed', async () => {
     llm.reset();
     llm.script(...Array.from({ length: 60 }, () => ({ text: 'slow answer here', chunkDelayMs: 40 })));

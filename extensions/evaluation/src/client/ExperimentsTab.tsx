@@ -12,7 +12,6 @@ import {
   Space,
   Table,
   Tag,
-  Tooltip,
   Typography,
 } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
@@ -23,6 +22,9 @@ import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { fmt, type Aggregate, type EvalSet, type Evaluator, type Experiment, type Result } from './api.ts';
+import { ContrastPanel } from './ContrastPanel.tsx';
+import { ExperimentAnalysis } from './ExperimentAnalysis.tsx';
+import { ScoreCell } from './ScoreCell.tsx';
 
 const Distribution = lazy(() => import('./Distribution.tsx').then((m) => ({ default: m.Distribution })));
 const MeansChart = lazy(() => import('./Distribution.tsx').then((m) => ({ default: m.MeansChart })));
@@ -473,6 +475,14 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
               </div>
             ))}
           </Space>
+          {!live(e) && (
+            <ExperimentAnalysis
+              spaceId={spaceId}
+              e={e}
+              results={q.data?.results ?? []}
+              evaluators={(q.data?.aggregates ?? []).map((a) => ({ evaluator_id: a.evaluator_id, name: a.name }))}
+            />
+          )}
           <Table<Result>
             rowKey="item_id"
             size="small"
@@ -502,17 +512,7 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
               },
               {
                 title: t('experiments.scores'),
-                render: (_: unknown, r) => (
-                  <Space wrap size={4}>
-                    {r.scores.map((s) => (
-                      <Tooltip key={s.evaluator_id} content={s.error ?? s.reason}>
-                        <Tag color={s.score === null ? 'red' : undefined}>
-                          {names.get(s.evaluator_id)}: {fmt(s.score)}
-                        </Tag>
-                      </Tooltip>
-                    ))}
-                  </Space>
-                ),
+                render: (_: unknown, r) => <ScoreCell spaceId={spaceId} experimentId={id} r={r} names={names} />,
               },
               { title: t('experiments.latency'), width: 90, render: (_: unknown, r) => `${r.latency_ms} ms` },
               {
@@ -587,6 +587,11 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
                 ),
               })),
             ]}
+          />
+          <ContrastPanel
+            spaceId={spaceId}
+            exps={exps}
+            evaluators={q.data.metrics.map((m) => ({ evaluator_id: m.evaluator_id, name: m.name }))}
           />
           <Typography.Title heading={6}>{t('experiments.byItem')}</Typography.Title>
           <Table

@@ -23,6 +23,10 @@ export interface Score {
   score: number | null;
   reason: string;
   error?: string;
+  /** A manual metric's name. */
+  name?: string;
+  /** A person's correction: what the evaluator said. */
+  corrected?: { original: number | null; by: string; at: string };
 }
 export interface Experiment {
   experiment_id: string;

@@ -34,3 +34,57 @@ export async function owned<T>(
     throw notFound(`There is no ${what} ${id} in this space.`);
   return r as T;
 }
+
+/** An evaluator's score of a result; a person may have corrected it (the original kept), or given it (manual:<key>). */
+export interface Score {
+  evaluator_id: string;
+  score: number | null;
+  reason: string;
+  error?: string;
+  /** A manual metric's name. */
+  name?: string;
+  corrected?: { original: number | null; by: string; at: string };
+}
+
+/** An experiment's results by position. */
+export async function readResults(ctx: ServerContext<unknown>, experimentId: string) {
+  return (
+    await ctx.db
+      .selectFrom('eval_result')
+      .selectAll()
+      .where('experiment_id', '=', experimentId)
+      .orderBy('position')
+      .execute()
+  ).map((r) => ({
+    item_id: r.item_id as string,
+    position: Number(r.position),
+    status: r.status as string,
+    output: r.output as string,
+    error: r.error as string,
+    scores: JSON.parse(r.scores as string) as Score[],
+    latency_ms: Number(r.latency_ms),
+    input_tokens: Number(r.input_tokens),
+    output_tokens: Number(r.output_tokens),
+    trace_id: r.trace_id as string,
+  }));
+}
+
+/** The items of a set version, by id. */
+export async function versionItems(
+  ctx: ServerContext<unknown>,
+  setId: string,
+  version: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const v = await ctx.db
+    .selectFrom('eval_set_version')
+    .select('items')
+    .where('set_id', '=', setId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return new Map(
+    (v ? (JSON.parse(v.items as string) as { item_id: string; data: Record<string, unknown> }[]) : []).map((i) => [
+      i.item_id,
+      i.data,
+    ]),
+  );
+}

@@ -6,7 +6,7 @@ import { badRequest } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { EvalTargets, Evaluators } from '../shared/index.ts';
-import { Id, Name, inSpace, now, owned, secs } from './common.ts';
+import { Id, Name, inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
 import { freeze } from './sets.ts';
 
 export const RUN_JOB = 'evaluation.experiment';
@@ -52,12 +52,6 @@ interface ExperimentRow {
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
-}
-interface Score {
-  evaluator_id: string;
-  score: number | null;
-  reason: string;
-  error?: string;
 }
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -112,21 +106,7 @@ export function aggregates(evaluators: { evaluator_id: string; name: string }[],
 export function registerExperiments(ctx: ServerContext<unknown>) {
   const base = '/api/evaluation/v1/experiments';
   const get = (spaceId: string, id: string) => owned<ExperimentRow>(ctx, 'eval_experiment', id, spaceId, 'experiment');
-  const results = async (id: string) =>
-    (
-      await ctx.db.selectFrom('eval_result').selectAll().where('experiment_id', '=', id).orderBy('position').execute()
-    ).map((r) => ({
-      item_id: r.item_id as string,
-      position: Number(r.position),
-      status: r.status as string,
-      output: r.output as string,
-      error: r.error as string,
-      scores: JSON.parse(r.scores as string) as Score[],
-      latency_ms: Number(r.latency_ms),
-      input_tokens: Number(r.input_tokens),
-      output_tokens: Number(r.output_tokens),
-      trace_id: r.trace_id as string,
-    }));
+  const results = (id: string) => readResults(ctx, id);
   const start = async (id: string) => {
     await ctx.db
       .updateTable('eval_experiment')
@@ -479,19 +459,13 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     handler: async ({ body }) => {
       const e = await get(body.space_id, body.experiment_id);
       const rs = await results(e.id);
-      const version = await ctx.db
-        .selectFrom('eval_set_version')
-        .select('items')
-        .where('set_id', '=', e.set_id)
-        .where('version', '=', e.set_version)
-        .executeTakeFirst();
-      const items = new Map(
-        (version
-          ? (JSON.parse(version.items as string) as { item_id: string; data: Record<string, unknown> }[])
-          : []
-        ).map((i) => [i.item_id, i.data]),
-      );
-      const evs = JSON.parse(e.evaluators) as Frozen[];
+      const items = await versionItems(ctx, e.set_id, e.set_version);
+      // The experiment's evaluators, then the manual metrics people gave.
+      const evs: { evaluator_id: string; name: string }[] = JSON.parse(e.evaluators) as Frozen[];
+      for (const r of rs)
+        for (const s of r.scores)
+          if (s.evaluator_id.startsWith('manual:') && !evs.some((x) => x.evaluator_id === s.evaluator_id))
+            evs.push({ evaluator_id: s.evaluator_id, name: s.name ?? s.evaluator_id.slice(7) });
       return {
         experiment: experimentView(e),
         results: rs.map((r) => ({ ...r, item: items.get(r.item_id) ?? {} })),

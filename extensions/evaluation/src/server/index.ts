@@ -2,6 +2,7 @@
 // targets (targets.ts: prompt versions, published workflows), experiments (experiments.ts). The EvalTargets and
 // Evaluators points let other extensions add targets (bots ...) and kinds of evaluators.
 import { defineExtension } from '@tessera/sdk/server';
+import { registerAnalysis } from './analysis.ts';
 import { registerEvaluatorKinds, registerEvaluatorRoutes } from './evaluators.ts';
 import { registerExperiments, resumeExperiments } from './experiments.ts';
 import { migrations } from './migrations.ts';
@@ -19,6 +20,7 @@ export default defineExtension({
     provideEvaluatorRuns(ctx);
     registerTargets(ctx);
     registerExperiments(ctx);
+    registerAnalysis(ctx);
   },
   async start(ctx) {
     // With several processes a running experiment may be live elsewhere: those are left alone.

@@ -97,4 +97,21 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0002_rule_groups',
+    up: async (db) => {
+      await db.schema
+        .createTable('eval_rule_group')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('space_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        .addColumn('logic', 'varchar(8)', (c) => c.notNull())
+        .addColumn('rules', 'text', (c) => c.notNull())
+        .addColumn('creator_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('eval_rule_group_space').on('eval_rule_group').column('space_id').execute();
+    },
+  },
 ];
