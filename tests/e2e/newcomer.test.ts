@@ -53,7 +53,18 @@ describe('the studio a newcomer meets', () => {
       ['Data', ['knowledge', 'tables', 'memory']],
       [
         'Operate',
-        ['models', 'voices', 'datasets', 'evaluation', 'arena', 'jobs', 'traces', 'online-eval', 'analytics'],
+        [
+          'models',
+          'voices',
+          'datasets',
+          'evaluation',
+          'bot-eval',
+          'arena',
+          'jobs',
+          'traces',
+          'online-eval',
+          'analytics',
+        ],
       ],
       [
         'Space',

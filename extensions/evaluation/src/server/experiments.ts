@@ -5,7 +5,7 @@
 import { badRequest } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { EvalTargets, Evaluators } from '../shared/index.ts';
+import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } from '../shared/index.ts';
 import { Id, Name, inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
 import { freeze } from './sets.ts';
 
@@ -24,6 +24,16 @@ const Target = z.object({
   output_column: z.string().max(64).optional(),
 });
 type Target = z.infer<typeof Target>;
+const CreateBody = z.object({
+  space_id: Id,
+  name: Name,
+  description: z.string().max(2000).default(''),
+  set_id: Id,
+  set_version: z.string().max(32).optional(),
+  target: Target,
+  evaluators: z.array(EvaluatorRef).min(1, 'Choose at least one evaluator.').max(10),
+  item_concurrency: z.number().int().min(1).max(10).default(3),
+});
 interface Frozen {
   evaluator_id: string;
   name: string;
@@ -292,109 +302,182 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     },
   });
 
+  /** An experiment with its results and aggregates (the route's and ExperimentsService's). */
+  const detail = async (spaceId: string, experimentId: string) => {
+    const e = await get(spaceId, experimentId);
+    const rs = await results(e.id);
+    const items = await versionItems(ctx, e.set_id, e.set_version);
+    // The experiment's evaluators, then the manual metrics people gave.
+    const evs: { evaluator_id: string; name: string }[] = JSON.parse(e.evaluators) as Frozen[];
+    for (const r of rs)
+      for (const s of r.scores)
+        if (s.evaluator_id.startsWith('manual:') && !evs.some((x) => x.evaluator_id === s.evaluator_id))
+          evs.push({ evaluator_id: s.evaluator_id, name: s.name ?? s.evaluator_id.slice(7) });
+    return {
+      experiment: experimentView(e),
+      results: rs.map((r) => ({ ...r, item: items.get(r.item_id) ?? {} })),
+      aggregates: aggregates(
+        evs,
+        rs.filter((r) => r.status === 'done'),
+      ),
+    };
+  };
+  const kill = async (spaceId: string, experimentId: string) => {
+    const e = await get(spaceId, experimentId);
+    if (e.status !== 'running' && e.status !== 'pending')
+      throw badRequest(`The experiment is ${e.status}, not running.`);
+    await ctx.db
+      .updateTable('eval_experiment')
+      .set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() })
+      .where('id', '=', e.id)
+      .execute();
+    // Running here: what is in flight is dropped now, and the answer waits (a while at most) for the run to end.
+    const here = runningHere.get(e.id);
+    if (here) {
+      here.abort.abort();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([here.ended, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+      clearTimeout(timer);
+    }
+    return {};
+  };
+  const retry = async (spaceId: string, experimentId: string) => {
+    const e = await get(spaceId, experimentId);
+    if (e.status === 'running') throw badRequest('The experiment is running.');
+    const failed = Number(
+      (
+        await ctx.db
+          .deleteFrom('eval_result')
+          .where('experiment_id', '=', e.id)
+          .where('status', '=', 'failed')
+          .executeTakeFirst()
+      ).numDeletedRows ?? 0,
+    );
+    await ctx.db
+      .updateTable('eval_experiment')
+      .set((eb) => ({ finished: eb('finished', '-', failed), failed: 0 }))
+      .where('id', '=', e.id)
+      .execute();
+    await start(e.id);
+    return {};
+  };
+  /** Checks and starts an experiment (the route's and other extensions' through ExperimentsService). */
+  const create = async (userId: string, body: z.output<typeof CreateBody>) => {
+    const set = await owned<{ id: string; columns: string; latest_version: string }>(
+      ctx,
+      'eval_set',
+      body.set_id,
+      body.space_id,
+      'evaluation set',
+    );
+    const columns = (JSON.parse(set.columns) as { name: string }[]).map((c) => c.name);
+    const kind = ctx.registry(EvalTargets).get(body.target.kind);
+    if (!kind) throw badRequest(`There is no target kind ${body.target.kind}.`, { field: 'target' });
+    await kind.check(body.space_id, body.target.settings);
+    const inputs = await kind.inputs(body.space_id, body.target.settings);
+    for (const [input, column] of Object.entries(body.target.mapping)) {
+      if (!inputs.includes(input))
+        throw badRequest(`The target has no input ${input} (it has ${inputs.join(', ') || 'none'}).`, {
+          field: 'target',
+        });
+      if (!columns.includes(column)) throw badRequest(`The set has no column ${column}.`, { field: 'target' });
+    }
+    const frozen: Frozen[] = [];
+    for (const ref of body.evaluators) {
+      const ev = await owned<{ id: string; name: string; kind: string; latest_version: string }>(
+        ctx,
+        'eval_evaluator',
+        ref.evaluator_id,
+        body.space_id,
+        'evaluator',
+      );
+      const version = ref.version ?? ev.latest_version;
+      const v = await ctx.db
+        .selectFrom('eval_evaluator_version')
+        .select('settings')
+        .where('evaluator_id', '=', ev.id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      if (!v) throw badRequest(`The evaluator ${ev.name} has no version ${version}.`, { field: 'evaluators' });
+      for (const c of [ref.input_column, ref.reference_column])
+        if (c && !columns.includes(c)) throw badRequest(`The set has no column ${c}.`, { field: 'evaluators' });
+      frozen.push({
+        evaluator_id: ev.id,
+        name: ev.name,
+        kind: ev.kind,
+        version,
+        settings: JSON.parse(v.settings as string),
+        input_column: ref.input_column,
+        reference_column: ref.reference_column,
+      });
+    }
+    let setVersion = body.set_version;
+    if (!setVersion) setVersion = await freeze(ctx, set, undefined, `For the experiment ${body.name}`);
+    const sv = await ctx.db
+      .selectFrom('eval_set_version')
+      .select('item_count')
+      .where('set_id', '=', set.id)
+      .where('version', '=', setVersion)
+      .executeTakeFirst();
+    if (!sv) throw badRequest(`The set has no version ${setVersion}.`, { field: 'set_version' });
+    const id = ctx.host.newId();
+    const t = now();
+    await ctx.db
+      .insertInto('eval_experiment')
+      .values({
+        id,
+        space_id: body.space_id,
+        name: body.name,
+        description: body.description,
+        creator_id: userId,
+        set_id: set.id,
+        set_version: setVersion,
+        target: JSON.stringify(body.target),
+        evaluators: JSON.stringify(frozen),
+        item_concurrency: body.item_concurrency,
+        status: 'pending',
+        reason: '',
+        total: Number(sv.item_count),
+        finished: 0,
+        failed: 0,
+        created_at: t,
+        updated_at: t,
+        started_at: null,
+        ended_at: null,
+      })
+      .execute();
+    await start(id);
+    return { experiment_id: id };
+  };
+  ctx.provide(ExperimentsService, {
+    create: async (o) => ({
+      experimentId: (
+        await create(
+          o.userId,
+          CreateBody.parse({
+            space_id: o.spaceId,
+            name: o.name,
+            set_id: o.setId,
+            set_version: o.setVersion,
+            target: o.target,
+            evaluators: o.evaluators,
+            item_concurrency: o.itemConcurrency,
+          }),
+        )
+      ).experiment_id,
+    }),
+    get: (spaceId, id) => detail(spaceId, id) as Promise<ExperimentDetail>,
+    kill: async (spaceId, id) => void (await kill(spaceId, id)),
+    retry: async (spaceId, id) => void (await retry(spaceId, id)),
+  });
   ctx.route({
     method: 'POST',
     path: `${base}/create`,
     auth: inSpace,
     summary:
       'Create and start an experiment: a set version (default: freeze the items now), a target with its input mapping, evaluators',
-    body: z.object({
-      space_id: Id,
-      name: Name,
-      description: z.string().max(2000).default(''),
-      set_id: Id,
-      set_version: z.string().max(32).optional(),
-      target: Target,
-      evaluators: z.array(EvaluatorRef).min(1, 'Choose at least one evaluator.').max(10),
-      item_concurrency: z.number().int().min(1).max(10).default(3),
-    }),
-    handler: async ({ body, caller }) => {
-      const set = await owned<{ id: string; columns: string; latest_version: string }>(
-        ctx,
-        'eval_set',
-        body.set_id,
-        body.space_id,
-        'evaluation set',
-      );
-      const columns = (JSON.parse(set.columns) as { name: string }[]).map((c) => c.name);
-      const kind = ctx.registry(EvalTargets).get(body.target.kind);
-      if (!kind) throw badRequest(`There is no target kind ${body.target.kind}.`, { field: 'target' });
-      await kind.check(body.space_id, body.target.settings);
-      const inputs = await kind.inputs(body.space_id, body.target.settings);
-      for (const [input, column] of Object.entries(body.target.mapping)) {
-        if (!inputs.includes(input))
-          throw badRequest(`The target has no input ${input} (it has ${inputs.join(', ') || 'none'}).`, {
-            field: 'target',
-          });
-        if (!columns.includes(column)) throw badRequest(`The set has no column ${column}.`, { field: 'target' });
-      }
-      const frozen: Frozen[] = [];
-      for (const ref of body.evaluators) {
-        const ev = await owned<{ id: string; name: string; kind: string; latest_version: string }>(
-          ctx,
-          'eval_evaluator',
-          ref.evaluator_id,
-          body.space_id,
-          'evaluator',
-        );
-        const version = ref.version ?? ev.latest_version;
-        const v = await ctx.db
-          .selectFrom('eval_evaluator_version')
-          .select('settings')
-          .where('evaluator_id', '=', ev.id)
-          .where('version', '=', version)
-          .executeTakeFirst();
-        if (!v) throw badRequest(`The evaluator ${ev.name} has no version ${version}.`, { field: 'evaluators' });
-        for (const c of [ref.input_column, ref.reference_column])
-          if (c && !columns.includes(c)) throw badRequest(`The set has no column ${c}.`, { field: 'evaluators' });
-        frozen.push({
-          evaluator_id: ev.id,
-          name: ev.name,
-          kind: ev.kind,
-          version,
-          settings: JSON.parse(v.settings as string),
-          input_column: ref.input_column,
-          reference_column: ref.reference_column,
-        });
-      }
-      let setVersion = body.set_version;
-      if (!setVersion) setVersion = await freeze(ctx, set, undefined, `For the experiment ${body.name}`);
-      const sv = await ctx.db
-        .selectFrom('eval_set_version')
-        .select('item_count')
-        .where('set_id', '=', set.id)
-        .where('version', '=', setVersion)
-        .executeTakeFirst();
-      if (!sv) throw badRequest(`The set has no version ${setVersion}.`, { field: 'set_version' });
-      const id = ctx.host.newId();
-      const t = now();
-      await ctx.db
-        .insertInto('eval_experiment')
-        .values({
-          id,
-          space_id: body.space_id,
-          name: body.name,
-          description: body.description,
-          creator_id: caller!.userId,
-          set_id: set.id,
-          set_version: setVersion,
-          target: JSON.stringify(body.target),
-          evaluators: JSON.stringify(frozen),
-          item_concurrency: body.item_concurrency,
-          status: 'pending',
-          reason: '',
-          total: Number(sv.item_count),
-          finished: 0,
-          failed: 0,
-          created_at: t,
-          updated_at: t,
-          started_at: null,
-          ended_at: null,
-        })
-        .execute();
-      await start(id);
-      return { experiment_id: id };
-    },
+    body: CreateBody,
+    handler: ({ body, caller }) => create(caller!.userId, body),
   });
   ctx.route({
     method: 'GET',
@@ -456,25 +539,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     summary:
       'An experiment with its results per item (output, scores with reasons, latency, tokens, trace) and aggregates',
     body: z.object({ space_id: Id, experiment_id: Id }),
-    handler: async ({ body }) => {
-      const e = await get(body.space_id, body.experiment_id);
-      const rs = await results(e.id);
-      const items = await versionItems(ctx, e.set_id, e.set_version);
-      // The experiment's evaluators, then the manual metrics people gave.
-      const evs: { evaluator_id: string; name: string }[] = JSON.parse(e.evaluators) as Frozen[];
-      for (const r of rs)
-        for (const s of r.scores)
-          if (s.evaluator_id.startsWith('manual:') && !evs.some((x) => x.evaluator_id === s.evaluator_id))
-            evs.push({ evaluator_id: s.evaluator_id, name: s.name ?? s.evaluator_id.slice(7) });
-      return {
-        experiment: experimentView(e),
-        results: rs.map((r) => ({ ...r, item: items.get(r.item_id) ?? {} })),
-        aggregates: aggregates(
-          evs,
-          rs.filter((r) => r.status === 'done'),
-        ),
-      };
-    },
+    handler: ({ body }) => detail(body.space_id, body.experiment_id),
   });
   ctx.route({
     method: 'POST',
@@ -482,25 +547,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Stop a running experiment (items in flight are dropped; results so far stay)',
     body: z.object({ space_id: Id, experiment_id: Id }),
-    handler: async ({ body }) => {
-      const e = await get(body.space_id, body.experiment_id);
-      if (e.status !== 'running' && e.status !== 'pending')
-        throw badRequest(`The experiment is ${e.status}, not running.`);
-      await ctx.db
-        .updateTable('eval_experiment')
-        .set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() })
-        .where('id', '=', e.id)
-        .execute();
-      // Running here: what is in flight is dropped now, and the answer waits (a while at most) for the run to end.
-      const here = runningHere.get(e.id);
-      if (here) {
-        here.abort.abort();
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([here.ended, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
-        clearTimeout(timer);
-      }
-      return {};
-    },
+    handler: ({ body }) => kill(body.space_id, body.experiment_id),
   });
   ctx.route({
     method: 'POST',
@@ -508,26 +555,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Run again the items that failed (and those a stop left), keeping the others',
     body: z.object({ space_id: Id, experiment_id: Id }),
-    handler: async ({ body }) => {
-      const e = await get(body.space_id, body.experiment_id);
-      if (e.status === 'running') throw badRequest('The experiment is running.');
-      const failed = Number(
-        (
-          await ctx.db
-            .deleteFrom('eval_result')
-            .where('experiment_id', '=', e.id)
-            .where('status', '=', 'failed')
-            .executeTakeFirst()
-        ).numDeletedRows ?? 0,
-      );
-      await ctx.db
-        .updateTable('eval_experiment')
-        .set((eb) => ({ finished: eb('finished', '-', failed), failed: 0 }))
-        .where('id', '=', e.id)
-        .execute();
-      await start(e.id);
-      return {};
-    },
+    handler: ({ body }) => retry(body.space_id, body.experiment_id),
   });
   ctx.route({
     method: 'POST',

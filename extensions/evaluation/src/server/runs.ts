@@ -2,7 +2,7 @@
 import { badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { Evaluators, EvaluatorRunsService } from '../shared/index.ts';
-import { owned } from './common.ts';
+import { now, owned } from './common.ts';
 
 export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
   ctx.provide(EvaluatorRunsService, {
@@ -44,6 +44,41 @@ export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
         version: v,
         settings: JSON.parse(row.settings as string) as Record<string, unknown>,
       };
+    },
+    async create(spaceId, userId, e) {
+      const kind = ctx.registry(Evaluators).get(e.kind);
+      if (!kind) throw badRequest(`There is no evaluator kind ${e.kind}.`, { field: 'kind' });
+      const r = kind.settings.safeParse(e.settings);
+      if (!r.success)
+        throw badRequest(r.error.issues[0]?.message ?? 'The settings are not valid.', { field: 'settings' });
+      const id = ctx.host.newId();
+      const t = now();
+      await ctx.db
+        .insertInto('eval_evaluator')
+        .values({
+          id,
+          space_id: spaceId,
+          name: e.name.slice(0, 100),
+          description: (e.description ?? '').slice(0, 2000),
+          kind: e.kind,
+          creator_id: userId,
+          latest_version: '1.0.0',
+          created_at: t,
+          updated_at: t,
+          deleted_at: null,
+        })
+        .execute();
+      await ctx.db
+        .insertInto('eval_evaluator_version')
+        .values({
+          id: ctx.host.newId(),
+          evaluator_id: id,
+          version: '1.0.0',
+          settings: JSON.stringify(r.data),
+          created_at: t,
+        })
+        .execute();
+      return { evaluator_id: id, version: '1.0.0' };
     },
     async evaluate(spaceId, ref, e) {
       const kind = ctx.registry(Evaluators).get(ref.kind);

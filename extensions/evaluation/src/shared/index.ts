@@ -128,6 +128,12 @@ export interface EvaluatorRuns {
   list(spaceId: string): Promise<{ evaluator_id: string; name: string; kind: string; latest_version: string }[]>;
   /** A version of an evaluator of the space (its latest without one); throws a clear 404 or 400. */
   resolve(spaceId: string, evaluatorId: string, version?: string): Promise<EvaluatorVersionRef>;
+  /** A new evaluator of the space with its first version (settings checked by its kind: a clear 400). */
+  create(
+    spaceId: string,
+    userId: string,
+    e: { name: string; description?: string; kind: string; settings: Record<string, unknown> },
+  ): Promise<{ evaluator_id: string; version: string }>;
   /** Scores with a version resolved before; throws an Error saying why it could not. */
   evaluate(
     spaceId: string,
@@ -139,4 +145,59 @@ export const EvaluatorRunsService = defineService<EvaluatorRuns>({
   id: 'evaluation.evaluatorRuns',
   owner: 'evaluation',
   description: "The space's evaluators, resolved and run by other extensions.",
+});
+
+/** An experiment as other extensions read it. */
+export interface ExperimentDetail {
+  experiment: {
+    experiment_id: string;
+    name: string;
+    status: 'pending' | 'running' | 'success' | 'failed' | 'killed';
+    reason: string;
+    total: number;
+    finished: number;
+    failed: number;
+  };
+  results: {
+    item_id: string;
+    position: number;
+    status: string;
+    output: string;
+    error: string;
+    scores: { evaluator_id: string; score: number | null; reason: string; error?: string }[];
+    latency_ms: number;
+    trace_id: string;
+    item: Record<string, unknown>;
+  }[];
+  aggregates: {
+    evaluator_id: string;
+    name: string;
+    count: number;
+    mean: number | null;
+    min: number | null;
+    max: number | null;
+  }[];
+}
+/** Experiments for other extensions (the lite bot evaluation runs its batch tasks as experiments). */
+export interface Experiments {
+  /** Checks and starts one, as `experiments/create` does (a clear 4xx when it cannot run). */
+  create(o: {
+    spaceId: string;
+    userId: string;
+    name: string;
+    setId: string;
+    setVersion?: string;
+    target: { kind: string; settings: Record<string, unknown>; mapping: Record<string, string> };
+    evaluators: { evaluator_id: string; version?: string; input_column?: string; reference_column?: string }[];
+    itemConcurrency?: number;
+  }): Promise<{ experimentId: string }>;
+  get(spaceId: string, experimentId: string): Promise<ExperimentDetail>;
+  kill(spaceId: string, experimentId: string): Promise<void>;
+  /** Runs again the items that failed. */
+  retry(spaceId: string, experimentId: string): Promise<void>;
+}
+export const ExperimentsService = defineService<Experiments>({
+  id: 'evaluation.experiments',
+  owner: 'evaluation',
+  description: 'Experiments started and read by other extensions.',
 });
