@@ -394,3 +394,66 @@ describe('tags of items', () => {
     expect((await other.request('GET', TAGS)).status).toBe(403);
   });
 });
+
+describe('the open API', () => {
+  it('creates a dataset, inserts, pulls by pages and clears with a personal access token', async () => {
+    const pat = async (permissions: string[]) =>
+      (
+        await owner.post('/api/permission_api/pat/create', {
+          name: permissions.join(','),
+          duration_day: '1',
+          workspace_permission_list: [{ workspace_id: space, permissions }],
+        })
+      ).token as string;
+    const writer = new Agent(studio.url, { bearer: await pat(['dataset.write', 'dataset.read']) });
+    const reader = new Agent(studio.url, { bearer: await pat(['dataset.read']) });
+    const O = '/open-api/evaluation/v1/dataset';
+    const { dataset_id } = await writer.post(`${O}/create`, {
+      space_id: space,
+      name: 'From a program',
+      fields: [
+        { name: 'q', type: 'text', required: true },
+        { name: 'n', type: 'number' },
+      ],
+    });
+    const bad = await writer.request('POST', `${O}/insert`, {
+      dataset_id,
+      items: [{ data: { q: 'a' } }, { data: { n: 1 } }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('Item 2: q is required. Nothing was added.');
+    const ins = await writer.post(`${O}/insert`, {
+      dataset_id,
+      items: [...Array.from({ length: 5 }, (_, i) => ({ data: { q: `q${i}`, n: String(i) } })), { data: { n: 'x' } }],
+      skip_invalid_items: true,
+    });
+    expect(ins.added).toBe(5);
+    expect(ins.errors).toEqual([{ row: 6, field: 'q', message: 'q is required.' }]);
+    const p1 = await reader.post(`${O}/pull`, { dataset_id, page_size: 3 });
+    expect(p1.items.map((i: { data: { q: string; n: number } }) => [i.data.q, i.data.n])).toEqual([
+      ['q0', 0],
+      ['q1', 1],
+      ['q2', 2],
+    ]);
+    expect(p1.has_more).toBe(true);
+    const p2 = await reader.post(`${O}/pull`, { dataset_id, page_size: 3, cursor: p1.next_cursor });
+    expect(p2.items.map((i: { data: { q: string } }) => i.data.q)).toEqual(['q3', 'q4']);
+    expect(p2.has_more).toBe(false);
+    expect((await reader.request('POST', `${O}/clear`, { dataset_id })).status).toBe(403);
+    expect((await writer.post(`${O}/clear`, { dataset_id })).removed).toBe(5);
+    expect((await reader.post(`${O}/pull`, { dataset_id })).items).toEqual([]);
+    // The dataset is the studio's like any other.
+    expect((await owner.get(`${V2}/datasets/${dataset_id}`)).dataset.name).toBe('From a program');
+    const other = await signUp(studio.url, 'open-other');
+    const otherSpace = (await other.agent.post('/api/space/create', { name: 'Theirs' })).space_id;
+    expect(
+      (
+        await writer.request('POST', `${O}/create`, {
+          space_id: otherSpace,
+          name: 'x',
+          fields: [{ name: 'q', type: 'text' }],
+        })
+      ).status,
+    ).toBe(403);
+  });
+});

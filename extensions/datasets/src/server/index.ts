@@ -8,6 +8,7 @@ import { registerEvalSets } from './evalsets.ts';
 import { registerFromTraces } from './fromtraces.ts';
 import { registerIo } from './io.ts';
 import { migrations } from './migrations.ts';
+import { registerOpenApi } from './open.ts';
 import { registerRoutes } from './routes.ts';
 import { DatasetStore } from './store.ts';
 import { registerTags } from './tags.ts';
@@ -24,6 +25,7 @@ export default defineExtension({
     registerEvalSets(ctx, store);
     registerFromTraces(ctx, store);
     registerTags(ctx, store);
+    registerOpenApi(ctx, store);
     registerAnnotation(ctx, store);
     registerDedup(ctx, store);
     dataJobs.set(ctx, registerDataJobs(ctx, store));

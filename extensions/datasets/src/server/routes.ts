@@ -22,7 +22,7 @@ import {
   VersionItems,
   type Field,
 } from '../shared/api.ts';
-import { checkData, iso, type DatasetRow, type DatasetStore, type ItemProblem } from './store.ts';
+import { checkData, iso, type DatasetStore } from './store.ts';
 import { tagsOf } from './tags.ts';
 
 const sameName = (fields: { name: string }[]) => new Set(fields.map((f) => f.name)).size !== fields.length;
@@ -36,26 +36,9 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
   ctx.route({
     ...CreateDataset,
     auth: { space: { from: 'body', field: 'spaceID' } },
-    handler: async ({ body, caller }) => {
-      if (sameName(body.fields)) throw badRequest('Two fields have the same name.', { field: 'fields' });
-      const at = iso();
-      const row: DatasetRow = {
-        id: store.newId(),
-        space_id: body.spaceID,
-        name: body.name,
-        description: body.description,
-        icon_uri: '',
-        fields: JSON.stringify(body.fields),
-        item_count: 0,
-        next_position: 0,
-        latest_version: 0,
-        creator_id: caller!.userId,
-        created_at: at,
-        updated_at: at,
-      };
-      await store.db.insertInto('dataset').values(row).execute();
-      return { dataset: store.view(row) };
-    },
+    handler: async ({ body, caller }) => ({
+      dataset: store.view(await store.create(body.spaceID, caller!.userId, body)),
+    }),
   });
   ctx.route({
     ...SearchDatasets,
@@ -155,28 +138,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
   ctx.route({
     ...BatchAddItems,
     auth: ofDataset,
-    handler: async ({ params, body }) => {
-      const d = await store.get(params.datasetID);
-      const fields = store.fields(d);
-      const errors: ({ row: number } & ItemProblem)[] = [];
-      const good: Parameters<DatasetStore['insert']>[1] = [];
-      body.items.forEach((it, i) => {
-        const r = checkData(fields, it.data);
-        if ('problem' in r) errors.push({ row: i + 1, ...r.problem });
-        else good.push({ ...it, data: r.data });
-      });
-      if (errors.length && !body.skipInvalidItems)
-        throw badRequest(`Item ${errors[0].row}: ${errors[0].message} Nothing was added.`, {
-          detail: { errors: errors.slice(0, 100) },
-        });
-      let room = good.length;
-      if (body.allowPartialAdd) {
-        const now = await store.get(d.id);
-        room = Math.max(0, Math.min(good.length, 1_000_000 - Number(now.item_count)));
-      }
-      const itemIDs = await store.insert(d, good.slice(0, room));
-      return { added: itemIDs.length, itemIDs, errors: errors.slice(0, 100) };
-    },
+    handler: async ({ params, body }) => store.addChecked(await store.get(params.datasetID), body.items, body),
   });
   ctx.route({
     ...SearchItems,

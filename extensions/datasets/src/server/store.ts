@@ -275,6 +275,69 @@ export class DatasetStore {
     return ids;
   }
 
+  /** A new dataset of the space with these fields (their names distinct). */
+  async create(
+    spaceId: string,
+    userId: string,
+    b: { name: string; description: string; fields: Field[] },
+  ): Promise<DatasetRow> {
+    if (new Set(b.fields.map((f) => f.name)).size !== b.fields.length)
+      throw badRequest('Two fields have the same name.', { field: 'fields' });
+    const at = iso();
+    const row: DatasetRow = {
+      id: this.newId(),
+      space_id: spaceId,
+      name: b.name,
+      description: b.description,
+      icon_uri: '',
+      fields: JSON.stringify(b.fields),
+      item_count: 0,
+      next_position: 0,
+      latest_version: 0,
+      creator_id: userId,
+      created_at: at,
+      updated_at: at,
+    };
+    await this.db.insertInto('dataset').values(row).execute();
+    return row;
+  }
+
+  /**
+   * Items checked against the fields and added: all or none (a 400 naming the first bad one), or the good ones
+   * (`skipInvalidItems`, the bad ones answered); `allowPartialAdd` adds what fits under the dataset's limit.
+   */
+  async addChecked(
+    d: DatasetRow,
+    items: {
+      data: Record<string, unknown>;
+      itemKey?: string;
+      sourceItemID?: string;
+      sourceDatasetID?: string;
+      sourceDatasetVersionID?: string;
+    }[],
+    o: { skipInvalidItems?: boolean; allowPartialAdd?: boolean },
+  ) {
+    const fields = this.fields(d);
+    const errors: ({ row: number } & ItemProblem)[] = [];
+    const good: Parameters<DatasetStore['insert']>[1] = [];
+    items.forEach((it, i) => {
+      const r = checkData(fields, it.data);
+      if ('problem' in r) errors.push({ row: i + 1, ...r.problem });
+      else good.push({ ...it, data: r.data });
+    });
+    if (errors.length && !o.skipInvalidItems)
+      throw badRequest(`Item ${errors[0].row}: ${errors[0].message} Nothing was added.`, {
+        detail: { errors: errors.slice(0, 100) },
+      });
+    let room = good.length;
+    if (o.allowPartialAdd) {
+      const now = await this.get(d.id);
+      room = Math.max(0, Math.min(good.length, MAX_ITEMS - Number(now.item_count)));
+    }
+    const itemIDs = await this.insert(d, good.slice(0, room));
+    return { added: itemIDs.length, itemIDs, errors: errors.slice(0, 100) };
+  }
+
   /** The draft's item count, from the items themselves (after removals). */
   async recount(datasetId: string): Promise<void> {
     const n = await this.db

@@ -27,9 +27,8 @@ export function openApiErrorBody(err: ApiError): string {
   });
 }
 
-/** Paths of the open API. */
-/** Coze's open API: /v1, /v3 and the knowledge calls under /open_api. */
-export const OPEN_API_PATH = /^\/(v[13]|open_api)(\/|$)/;
+/** Paths of the open API: Coze's /v1, /v3 and the knowledge calls under /open_api; the evaluation family's /open-api. */
+export const OPEN_API_PATH = /^\/(v[13]|open_api|open-api)(\/|$)/;
 
 /** A zod failure as a 400 that names every field, e.g. "body.name: expected string, received undefined". */
 export function validationError(where: 'body' | 'query' | 'params', error: ZodError): ApiError {

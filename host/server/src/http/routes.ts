@@ -112,7 +112,7 @@ export function mountRoute(
             { text: { key: 'host.signIn' } },
           );
         if (caller.kind === 'token' && !isOpenApi)
-          throw forbidden('Personal access tokens work on the open API (/v1, /v3 and /open_api) only.');
+          throw forbidden('Personal access tokens work on the open API (/v1, /v3, /open_api and /open-api) only.');
         if (route.auth === 'platformAdmin' && !caller.isPlatformAdmin)
           throw new ApiError(403, ErrorCode.FORBIDDEN, 'Only a platform administrator may do this.', '', {
             text: { key: 'host.platformAdmin' },
