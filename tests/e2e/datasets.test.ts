@@ -135,4 +135,64 @@ describe('datasets in the browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('marks spans of a text on the labelling page', async () => {
+    const { page, api, spaceId, errors, context } = await userSession(env, {
+      language: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
+    const V2 = '/api/ml_flow/v2';
+    const { dataset } = await api.post(`${V2}/datasets`, {
+      spaceID: spaceId,
+      name: 'Trips',
+      fields: [{ name: 'request', type: 'text' }],
+    });
+    await api.post(`${V2}/datasets/${dataset.datasetID}/items/batch`, {
+      items: [{ data: { request: 'Fly from Paris to Rome' } }],
+    });
+    const { version } = await api.post(`${V2}/datasets/${dataset.datasetID}/versions`, {});
+    const me = (await api.get('/api/passport/account/info/v2')).user_id;
+    const { job } = await api.post(`${V2}/annotation_jobs`, {
+      spaceID: spaceId,
+      datasetID: dataset.datasetID,
+      versionID: version.versionID,
+      name: 'Places',
+      labels: [{ key: 'places', type: 'span', field: 'request', options: ['CITY'] }],
+      assign_annotator_ids: [me],
+    });
+    await page.goto(`${env.studio.url}/datasets/${dataset.datasetID}/label/${job.jobID}`);
+    const text = page.getByTestId('label-span-text');
+    await text.waitFor();
+    // Select "Paris" in the text as a person would with the mouse, then its label.
+    const select = (word: string) =>
+      text.evaluate((pre, w) => {
+        const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const at = (n.textContent ?? '').indexOf(w);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(n, at);
+          range.setEnd(n, at + w.length);
+          const sel = window.getSelection()!;
+          sel.removeAllRanges();
+          sel.addRange(range);
+          return;
+        }
+      }, word);
+    await select('Paris');
+    await page.getByTestId('label-span-CITY').click();
+    await select('Rome');
+    await page.getByTestId('label-span-CITY').click();
+    await expect
+      .poll(() => page.getByTestId('label-span-item').allTextContents())
+      .toEqual(['CITY: Paris', 'CITY: Rome']);
+    expect(await text.locator('mark').allTextContents()).toEqual(['Paris', 'Rome']);
+    await page.getByTestId('label-submit').click();
+    await page.getByTestId('label-done').waitFor();
+    await api.post(`${V2}/annotation_jobs/${job.jobID}/write_back`, { prefix: 'label_' });
+    const [item] = (await api.post(`${V2}/datasets/${dataset.datasetID}/items/search`, {})).items;
+    expect(item.data.label_places.map((s: { text: string }) => s.text)).toEqual(['Paris', 'Rome']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

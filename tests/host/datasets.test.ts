@@ -457,3 +457,57 @@ describe('the open API', () => {
     ).toBe(403);
   });
 });
+
+describe('span labels', () => {
+  it('marks spans of a text, refuses spans outside it, and writes the agreed spans back as a list', async () => {
+    const d = await create('Entities');
+    await owner.post(`${V2}/datasets/${d.datasetID}/items/batch`, {
+      items: [{ data: { question: 'Fly from Paris to Rome' } }],
+    });
+    const { version } = await owner.post(`${V2}/datasets/${d.datasetID}/versions`, {});
+    const me = (await owner.get('/api/passport/account/info/v2')).user_id;
+    const make = (labels: object[]) =>
+      owner.request('POST', `${V2}/annotation_jobs`, {
+        spaceID: space,
+        datasetID: d.datasetID,
+        versionID: version.versionID,
+        name: 'Places',
+        labels,
+        assign_annotator_ids: [me],
+      });
+    expect((await make([{ key: 'ents', type: 'span', field: 'score', options: ['PLACE'] }])).body.msg).toBe(
+      'ents: mark spans of a text field (question).',
+    );
+    const { job } = (await make([{ key: 'ents', type: 'span', field: 'question', options: ['PLACE', 'VERB'] }])).body
+      .data;
+    const { item } = await owner.post(`${V2}/annotation_jobs/${job.jobID}/next`, {});
+    const submit = (ents: object[]) =>
+      owner.request('POST', `${V2}/annotation_jobs/${job.jobID}/submit`, {
+        itemID: item.itemID,
+        values: { ents: JSON.stringify(ents) },
+      });
+    expect((await submit([{ start: 18, end: 40, label: 'PLACE' }])).body.msg).toBe(
+      'ents: a span runs from 0 to 22 (the length of question), its end after its start.',
+    );
+    expect((await submit([{ start: 0, end: 3, label: 'THING' }])).body.msg).toBe(
+      "ents: a span's label is one of PLACE, VERB.",
+    );
+    expect(
+      (
+        await submit([
+          { start: 18, end: 22, label: 'PLACE' },
+          { start: 9, end: 14, label: 'PLACE' },
+        ])
+      ).status,
+    ).toBe(200);
+    const w = await owner.post(`${V2}/annotation_jobs/${job.jobID}/write_back`, { prefix: 'label_' });
+    expect(w).toMatchObject({ written: 1, fields: ['label_ents'] });
+    const [it] = (await owner.post(`${V2}/datasets/${d.datasetID}/items/search`, {})).items;
+    expect(it.data.label_ents).toEqual([
+      { start: 9, end: 14, label: 'PLACE', text: 'Paris' },
+      { start: 18, end: 22, label: 'PLACE', text: 'Rome' },
+    ]);
+    const { dataset } = await owner.get(`${V2}/datasets/${d.datasetID}`);
+    expect(dataset.fields.find((f: { name: string }) => f.name === 'label_ents').type).toBe('json');
+  });
+});

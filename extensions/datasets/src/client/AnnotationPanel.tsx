@@ -32,16 +32,21 @@ export function AnnotationPanel({
     spanName: '',
     limit: 100,
     key: 'label',
+    type: 'choice' as 'choice' | 'span',
+    field: '',
     options: 'good, bad',
     annotators: [] as string[],
     blind: 2,
   });
   const [agreement, setAgreement] = useState<{ jobID: string; r: Agreement } | null>(null);
   const set = (v: Partial<typeof form>) => setForm({ ...form, ...v });
+  // A span label marks parts of a text: a text field of the dataset, or a trace's input or output.
+  const texts = d ? d.fields.filter((f) => f.type === 'text').map((f) => f.name) : ['input', 'output'];
   const labels: LabelSpec[] = [
     {
       key: form.key,
-      type: 'choice',
+      type: form.type,
+      field: form.type === 'span' ? form.field || texts[0] || '' : '',
       options: form.options
         .split(',')
         .map((o) => o.trim())
@@ -104,6 +109,35 @@ export function AnnotationPanel({
           )}
         </Space>
         <Space wrap>
+          <Select
+            value={form.type}
+            onChange={(type: 'choice' | 'span') =>
+              set({
+                type,
+                options: type === 'span' ? 'PERSON, PLACE' : 'good, bad',
+                key: type === 'span' ? 'entities' : 'label',
+              })
+            }
+            style={{ width: 160 }}
+            data-testid="ann-type"
+          >
+            <Select.Option value="choice">{t('ann.type.choice')}</Select.Option>
+            <Select.Option value="span">{t('ann.type.span')}</Select.Option>
+          </Select>
+          {form.type === 'span' && (
+            <Select
+              value={form.field || texts[0]}
+              onChange={(field: string) => set({ field })}
+              style={{ width: 160 }}
+              data-testid="ann-field"
+            >
+              {texts.map((f) => (
+                <Select.Option key={f} value={f}>
+                  {f}
+                </Select.Option>
+              ))}
+            </Select>
+          )}
           <Input
             value={form.key}
             onChange={(key) => set({ key })}

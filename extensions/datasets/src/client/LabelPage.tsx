@@ -5,6 +5,7 @@ import { PageHeader } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { SpanMarker } from './SpanMarker.tsx';
 import { useAnnotationJob, useLabelling } from './store.ts';
 
 const cell = (v: unknown) =>
@@ -18,10 +19,12 @@ export function LabelPage() {
   const [values, setValues] = useState<Record<string, string | number>>({});
   const item = l.next.data?.item;
   const labels = job?.labels ?? [];
-  const ready = labels.length > 0 && labels.every((x) => values[x.key] !== undefined && values[x.key] !== '');
+  // A span label may be left with nothing marked.
+  const given = { ...Object.fromEntries(labels.filter((x) => x.type === 'span').map((x) => [x.key, '[]'])), ...values };
+  const ready = labels.length > 0 && labels.every((x) => given[x.key] !== undefined && given[x.key] !== '');
   const submit = () => {
     if (!item || !ready || l.submit.isPending) return;
-    l.submit.mutate({ itemID: item.itemID, values }, { onSuccess: () => setValues({}) });
+    l.submit.mutate({ itemID: item.itemID, values: given }, { onSuccess: () => setValues({}) });
   };
   // Keys: 1-9 pick the first choice label's options; Enter submits (not while typing in a field).
   useEffect(() => {
@@ -75,6 +78,13 @@ export function LabelPage() {
                       </Button>
                     ))}
                   </Space>
+                ) : x.type === 'span' ? (
+                  <SpanMarker
+                    text={typeof item.data[x.field] === 'string' ? (item.data[x.field] as string) : ''}
+                    options={x.options}
+                    value={values[x.key] as string | undefined}
+                    onChange={(v) => setValues({ ...values, [x.key]: v })}
+                  />
                 ) : x.type === 'score' ? (
                   <InputNumber
                     min={x.min}

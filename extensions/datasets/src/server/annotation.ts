@@ -69,15 +69,49 @@ interface AnnotationDb {
   dataset_version: { id: string; dataset_id: string; item_count: number };
 }
 
-/** Values checked against the labels' schema: every label given, a choice of its options, a score in its range. */
+/** A span label's value: the marked parts of the item's text, in order, each inside it and of the label's options. */
+function checkSpans(l: LabelSpec, raw: string | number, item: Record<string, unknown>): string {
+  const text = typeof item[l.field] === 'string' ? (item[l.field] as string) : '';
+  let list: unknown;
+  try {
+    list = JSON.parse(String(raw));
+  } catch {
+    list = undefined;
+  }
+  if (!Array.isArray(list))
+    throw badRequest(`${l.key} is a JSON list of { start, end, label }.`, { field: `values.${l.key}` });
+  const spans = list.map((x: { start?: unknown; end?: unknown; label?: unknown }) => {
+    const start = Number(x?.start);
+    const end = Number(x?.end);
+    const label = String(x?.label ?? '');
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start || end > text.length)
+      throw badRequest(
+        `${l.key}: a span runs from 0 to ${text.length} (the length of ${l.field}), its end after its start.`,
+      );
+    if (!l.options.includes(label)) throw badRequest(`${l.key}: a span's label is one of ${l.options.join(', ')}.`);
+    return { start, end, label, text: text.slice(start, end) };
+  });
+  spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  return JSON.stringify(spans);
+}
+
+/**
+ * Values checked against the labels' schema: every label given, a choice of its options, a score in its range, spans
+ * inside the item's text (the item is needed for span labels).
+ */
 export function checkValues(
   labels: LabelSpec[],
   values: Record<string, string | number>,
+  item: Record<string, unknown> = {},
 ): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const l of labels) {
     const v = values[l.key];
     if (v === undefined || v === '') throw badRequest(`Give the label ${l.key}.`, { field: `values.${l.key}` });
+    if (l.type === 'span') {
+      out[l.key] = checkSpans(l, v, item);
+      continue;
+    }
     if (l.type === 'choice') {
       if (!l.options.includes(String(v))) throw badRequest(`${l.key} is one of ${l.options.join(', ')}.`);
       out[l.key] = String(v);
@@ -91,6 +125,13 @@ export function checkValues(
   for (const k of Object.keys(values))
     if (!labels.some((l) => l.key === k)) throw badRequest(`The job has no label ${k}.`);
   return out;
+}
+
+/** Agreed labels as the dataset keeps them: a span label's JSON text as the list it is. */
+function asFields(values: Record<string, string | number>, spanKeys: Set<string>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, spanKeys.has(k) ? (JSON.parse(String(v)) as unknown) : v]),
+  );
 }
 
 /** The value most annotators gave (undefined on a tie). */
@@ -120,6 +161,17 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
       ? 'annotation_trace_item as vi'
       : 'dataset_version_item as vi') as 'dataset_version_item as vi';
   const annotators = (j: JobRow) => JSON.parse(j.annotators) as string[];
+  /** An item's data, where a span label needs its text (nothing is read otherwise). */
+  const itemData = async (j: JobRow, itemId: string): Promise<Record<string, unknown>> => {
+    if (!labelsOf(j).some((l) => l.type === 'span')) return {};
+    const row = await db()
+      .selectFrom(itemsOf(j))
+      .select('vi.data')
+      .where('vi.version_id', '=', j.version_id)
+      .where('vi.item_id', '=', itemId)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.data) as Record<string, unknown>) : {};
+  };
   const labelsOf = (j: JobRow) => JSON.parse(j.labels) as LabelSpec[];
   /** The job's maker and the space's owner and admins see every label and decide. */
   const mayReview = async (j: JobRow, userId: string) => {
@@ -235,7 +287,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
           key,
           score: l.type === 'score' ? Number(v) : null,
           label: l.type === 'choice' ? String(v) : '',
-          comment: l.type === 'text' ? String(v) : `Agreed in the annotation job ${j.name}`,
+          comment: l.type === 'text' || l.type === 'span' ? String(v) : `Agreed in the annotation job ${j.name}`,
           creator_id: userId,
           source: `annotation:${j.id}`,
         };
@@ -268,6 +320,19 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
       if (new Set(keys).size !== keys.length) throw badRequest('Two labels have the same key.');
       for (const l of body.labels)
         if (l.type === 'choice' && l.options.length < 2) throw badRequest(`${l.key}: give two choices at least.`);
+      // A span label marks a text of each item: a text field of the version, or a trace's input or output.
+      const texts =
+        body.source_type === 'traces'
+          ? ['input', 'output']
+          : store
+              .fields(await store.version(await store.get(body.datasetID!), body.versionID!))
+              .filter((f) => f.type === 'text')
+              .map((f) => f.name);
+      for (const l of body.labels.filter((x) => x.type === 'span')) {
+        if (!l.options.length) throw badRequest(`${l.key}: name what a span may be (its labels).`);
+        if (!texts.includes(l.field))
+          throw badRequest(`${l.key}: mark spans of a text field (${texts.join(', ')}).`, { field: 'labels' });
+      }
       const people = [...new Set(body.assign_annotator_ids)];
       for (const u of people)
         if (!(await ctx.service(SpacesService).roleOf(body.spaceID, u)))
@@ -367,7 +432,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
       const j = await job(params.jobID);
       if (!annotators(j).includes(caller!.userId)) throw forbidden('You are not an annotator of this job.');
       if (j.status !== 'running') throw badRequest('The job is not running any more.');
-      const values = checkValues(labelsOf(j), body.values);
+      const values = checkValues(labelsOf(j), body.values, await itemData(j, body.itemID));
       const it = await open(j, caller!.userId)
         .select(['vi.item_id', 'vi.position'])
         .where('vi.item_id', '=', body.itemID)
@@ -426,7 +491,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
       const full = [...byItem.entries()].filter(([, ls]) => ls.length >= Number(j.blind_count) && ls.length >= 2);
       const people = annotators(j);
       const labels = labelsOf(j)
-        .filter((l) => l.type !== 'text')
+        .filter((l) => l.type !== 'text' && l.type !== 'span')
         .map((l) => {
           const counts = full.map(([, ls]) => {
             const c: Record<string, number> = {};
@@ -449,7 +514,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
           };
         });
       const keys = labelsOf(j)
-        .filter((l) => l.type !== 'text')
+        .filter((l) => l.type !== 'text' && l.type !== 'span')
         .map((l) => l.key);
       const split = full
         .filter(([, ls]) => keys.some((k) => new Set(ls.map((x) => String(x.values[k]))).size > 1))
@@ -487,7 +552,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
     handler: async ({ params, body, caller }) => {
       const j = await job(params.jobID);
       await mayReview(j, caller!.userId);
-      const values = checkValues(labelsOf(j), body.values);
+      const values = checkValues(labelsOf(j), body.values, await itemData(j, body.itemID));
       await db()
         .deleteFrom('annotation_review')
         .where('job_id', '=', j.id)
@@ -531,11 +596,12 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
         return { written, undecided, fields: labels.map((l) => `${body.prefix}${l.key}`) };
       }
       const d = await store.get(j.dataset_id);
+      const spanKeys = new Set(labels.filter((l) => l.type === 'span').map((l) => `${body.prefix}${l.key}`));
       const fields = store.fields(d);
       const added: Field[] = labels
         .map((l) => ({
           name: `${body.prefix}${l.key}`,
-          type: l.type === 'score' ? ('number' as const) : ('text' as const),
+          type: l.type === 'score' ? ('number' as const) : l.type === 'span' ? ('json' as const) : ('text' as const),
           description: `Labels of the annotation job ${j.name}`,
           required: false,
         }))
@@ -559,7 +625,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
           await tx
             .updateTable('dataset_item')
             .set({
-              data: JSON.stringify({ ...(JSON.parse(it.data) as object), ...agreed.get(it.id) }),
+              data: JSON.stringify({ ...(JSON.parse(it.data) as object), ...asFields(agreed.get(it.id)!, spanKeys) }),
               updated_at: iso(),
             })
             .where('id', '=', it.id)

@@ -328,10 +328,13 @@ export const FromEvalSet = defineEndpoint({
 /** A label an annotator gives each item: one of choices, a score in a range, or free text. */
 export const LabelSpec = z.object({
   key: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A label key is a letter or _, then letters, digits or _.'),
-  type: z.enum(['choice', 'score', 'text']),
+  /** span: parts of a text field marked with one of the options (entities ...); the value is a JSON list of { start, end, label }. */
+  type: z.enum(['choice', 'score', 'text', 'span']),
   options: z.array(z.string().trim().min(1).max(60)).max(9).default([]),
   min: z.number().default(1),
   max: z.number().default(5),
+  /** The text field whose spans are marked (a span label's). */
+  field: z.string().max(64).default(''),
 });
 export type LabelSpec = z.output<typeof LabelSpec>;
 export const AnnotationJobView = z.object({
