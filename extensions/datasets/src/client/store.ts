@@ -30,6 +30,7 @@ import {
   SubmitAnnotation,
   WriteBackAnnotations,
   type LabelSpec,
+  type DataJobView,
   BatchAddItems,
   CancelJob,
   CreateDataset,
@@ -255,7 +256,20 @@ export function useDataJobs(spaceID: string, datasetID: string) {
   return {
     list: useQuery({
       queryKey: [KEY, 'data-jobs', datasetID],
-      queryFn: async () => (await api.call(ListDataJobs, { datasetID })).jobs,
+      queryFn: async () => {
+        const prev = qc.getQueryData<DataJobView[]>([KEY, 'data-jobs', datasetID]);
+        const before = prev ?? [];
+        const jobs = (await api.call(ListDataJobs, { datasetID })).jobs;
+        // A job that wrote has just ended: the dataset's items, fields and versions are read again.
+        const seen = new Map(before.map((b) => [b.jobID, b.status]));
+        const wrote = jobs.some(
+          (j) =>
+            !j.dryRun && j.status === 'done' && (live(seen.get(j.jobID)) || (before.length > 0 && !seen.has(j.jobID))),
+        );
+        if (wrote)
+          for (const k of ['items', 'one', 'versions']) void qc.invalidateQueries({ queryKey: [KEY, k, datasetID] });
+        return jobs;
+      },
       refetchInterval: (q) => (q.state.data?.some((j) => live(j.status)) ? 700 : false),
     }),
     sources: useQuery({
