@@ -11,6 +11,21 @@ beforeAll(async () => {
 });
 afterAll(() => llm?.close());
 
+/** Spans sent over OTLP into the space, with a token of its own that may ingest traces. */
+async function sendSpans(api: { post(path: string, body: unknown): Promise<any> }, spaceId: string, spans: object[]) {
+  const { token } = await api.post('/api/permission_api/pat/create', {
+    name: `otel-${Math.random()}`,
+    duration_day: '1',
+    workspace_permission_list: [{ workspace_id: spaceId, permissions: ['trace.ingest'] }],
+  });
+  const r = await fetch(`${env.studio.url}/v1/traces`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': spaceId },
+    body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] }),
+  });
+  expect(r.status).toBe(200);
+}
+
 describe("a dataset's data jobs in the browser", () => {
   it('annotates items with a model: a dry run shows answers, the run writes a new field', async () => {
     const { page, api, spaceId, errors, context } = await userSession(env, {
@@ -55,42 +70,21 @@ describe("a dataset's data jobs in the browser", () => {
       language: 'en-US',
       viewport: { width: 1440, height: 900 },
     });
-    const { token } = await api.post('/api/permission_api/pat/create', {
-      name: 'otel',
-      duration_day: '1',
-      workspace_permission_list: [{ workspace_id: spaceId, permissions: ['trace.ingest'] }],
-    });
     const now = BigInt(Date.now()) * 1_000_000n;
-    const r = await fetch(`${env.studio.url}/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': spaceId },
-      body: JSON.stringify({
-        resourceSpans: [
-          {
-            resource: { attributes: [] },
-            scopeSpans: [
-              {
-                spans: [
-                  {
-                    traceId: 'e'.repeat(32),
-                    spanId: 'f'.repeat(16),
-                    name: 'support answer',
-                    kind: 2,
-                    startTimeUnixNano: String(now),
-                    endTimeUnixNano: String(now + 1_000_000n),
-                    attributes: [
-                      { key: 'input.value', value: { stringValue: 'Where is my parcel?' } },
-                      { key: 'output.value', value: { stringValue: 'On its way.' } },
-                    ],
-                  },
-                ],
-              },
-            ],
-          },
+    await sendSpans(api, spaceId, [
+      {
+        traceId: 'e'.repeat(32),
+        spanId: 'f'.repeat(16),
+        name: 'support answer',
+        kind: 2,
+        startTimeUnixNano: String(now),
+        endTimeUnixNano: String(now + 1_000_000n),
+        attributes: [
+          { key: 'input.value', value: { stringValue: 'Where is my parcel?' } },
+          { key: 'output.value', value: { stringValue: 'On its way.' } },
         ],
-      }),
-    });
-    expect(r.status).toBe(200);
+      },
+    ]);
     const { dataset } = await api.post('/api/ml_flow/v2/datasets', {
       spaceID: spaceId,
       name: 'From production',
@@ -118,11 +112,6 @@ describe("a dataset's data jobs in the browser", () => {
       language: 'en-US',
       viewport: { width: 1440, height: 900 },
     });
-    const { token } = await api.post('/api/permission_api/pat/create', {
-      name: 'otel',
-      duration_day: '1',
-      workspace_permission_list: [{ workspace_id: spaceId, permissions: ['trace.ingest'] }],
-    });
     const now = BigInt(Date.now()) * 1_000_000n;
     const spans = ['Helpful reply', 'Rude reply'].map((output, i) => ({
       traceId: `${i}`.padStart(32, '7'),
@@ -133,12 +122,7 @@ describe("a dataset's data jobs in the browser", () => {
       endTimeUnixNano: String(now + 1_000_000n),
       attributes: [{ key: 'output.value', value: { stringValue: output } }],
     }));
-    const sent = await fetch(`${env.studio.url}/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-tessera-space-id': spaceId },
-      body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] }),
-    });
-    expect(sent.status).toBe(200);
+    await sendSpans(api, spaceId, spans);
     await page.goto(`${env.studio.url}/datasets`);
     await page.getByTestId('datasets-trace-annotation').click();
     await page.getByTestId('trace-annotation').waitFor();

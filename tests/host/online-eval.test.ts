@@ -190,6 +190,8 @@ describe('online evaluation', () => {
       },
     });
     expect(dup.status).toBe(409);
+    // A body without its task is a clear 400, not a crash.
+    expect((await agent.request('POST', TASKS, {})).status).toBe(400);
     const late = await agent.request('POST', TASKS, {
       task: {
         name: 'Backwards',

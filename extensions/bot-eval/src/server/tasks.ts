@@ -74,6 +74,32 @@ export function registerTasks(ctx: ServerContext<unknown>) {
     if (!t) throw notFound(`There is no batch task ${id} in this space.`);
     return t;
   };
+  /** A new draft with these settings (a task made, or a copy of one). */
+  const draft = (
+    src: Pick<TaskRow, 'space_id' | 'name' | 'bot_id' | 'scene_id' | 'judge_model_id' | 'rows' | 'dimensions'>,
+    userId: string,
+  ): TaskRow => {
+    const at = now();
+    return {
+      id: ctx.host.newId(),
+      space_id: src.space_id,
+      name: src.name,
+      bot_id: src.bot_id,
+      scene_id: src.scene_id,
+      judge_model_id: src.judge_model_id,
+      rows: src.rows,
+      dimensions: src.dimensions,
+      status: 'draft',
+      reason: '',
+      experiment_id: '',
+      evaluators: '[]',
+      progress: JSON.stringify({ total: (JSON.parse(src.rows) as Row[]).length, finished: 0, failed: 0 }),
+      overall: null,
+      created_by: userId,
+      created_at: at,
+      updated_at: at,
+    };
+  };
   const overallOf = (d: ExperimentDetail) =>
     mean(d.aggregates.map((a) => a.mean).filter((m): m is number => m !== null));
   /** A running task read again from its experiment; what has ended is kept on the task. */
@@ -133,26 +159,18 @@ export function registerTasks(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body, caller, headers }) => {
       const dims = await checked(body, langOf(headers));
-      const t = now();
-      const row: TaskRow = {
-        id: ctx.host.newId(),
-        space_id: body.space_id,
-        name: body.name,
-        bot_id: body.bot_id,
-        scene_id: body.scene_id,
-        judge_model_id: body.judge_model_id,
-        rows: JSON.stringify(body.rows),
-        dimensions: JSON.stringify(dims),
-        status: 'draft',
-        reason: '',
-        experiment_id: '',
-        evaluators: '[]',
-        progress: JSON.stringify({ total: body.rows.length, finished: 0, failed: 0 }),
-        overall: null,
-        created_by: caller!.userId,
-        created_at: t,
-        updated_at: t,
-      };
+      const row = draft(
+        {
+          space_id: body.space_id,
+          name: body.name,
+          bot_id: body.bot_id,
+          scene_id: body.scene_id,
+          judge_model_id: body.judge_model_id,
+          rows: JSON.stringify(body.rows),
+          dimensions: JSON.stringify(dims),
+        },
+        caller!.userId,
+      );
       await db().insertInto('bot_eval_task').values(row).execute();
       return { batch_task: await view(row) };
     },
@@ -281,21 +299,7 @@ export function registerTasks(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body, caller }) => {
       const t = await get(body.space_id, body.batch_task_id);
-      const at = now();
-      const row: TaskRow = {
-        ...t,
-        id: ctx.host.newId(),
-        name: `${t.name} (copy)`.slice(0, 100),
-        status: 'draft',
-        reason: '',
-        experiment_id: '',
-        evaluators: '[]',
-        progress: JSON.stringify({ total: (JSON.parse(t.rows) as Row[]).length, finished: 0, failed: 0 }),
-        overall: null,
-        created_by: caller!.userId,
-        created_at: at,
-        updated_at: at,
-      };
+      const row = draft({ ...t, name: `${t.name} (copy)`.slice(0, 100) }, caller!.userId);
       await db().insertInto('bot_eval_task').values(row).execute();
       return { batch_task: await view(row) };
     },
