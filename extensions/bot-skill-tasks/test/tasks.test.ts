@@ -106,7 +106,7 @@ describe('tasks made in the chat', () => {
     const due = Date.parse(
       (await t.server.host.hostService(SchedulesService).get(`bot-tasks:${made.task_id}`))!.nextRunAt!,
     );
-    expect(await t.server.schedules.runDue(due)).toBe(1);
+    expect(await t.server.schedules.runDue!(due)).toBe(1);
     await t.server.queue.drain();
     expect(asked).toEqual([
       expect.objectContaining({

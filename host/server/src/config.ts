@@ -65,9 +65,17 @@ export interface TesseraConfig {
    * The shared queue (with redisUrl): whether this process consumes jobs (TESSERA_QUEUE_CONSUMER), the key
    * prefix of its queues (TESSERA_BULLMQ_PREFIX), and how soon a job whose worker stopped is delivered again
    * (TESSERA_QUEUE_STALL_MS; BullMQ's 30 s by default). `schedulePollMs` (TESSERA_SCHEDULE_POLL_MS, 15 s): how soon
-   * a process sees a schedule another process saved (its own it sees at once).
+   * a process sees a schedule another process saved (its own it sees at once), on the database's scheduler.
+   * `scheduler` (TESSERA_SCHEDULER): what fires the schedules' times: `redis` (BullMQ's job schedulers; the default
+   * with redisUrl) or `database` (a claim on the schedule's row; the default, and the only one, without Redis).
    */
-  queue: { consumer: boolean; prefix: string; stallMs?: number; schedulePollMs?: number };
+  queue: {
+    consumer: boolean;
+    prefix: string;
+    stallMs?: number;
+    schedulePollMs?: number;
+    scheduler: 'database' | 'redis';
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /**
    * Each API response says what its request did on the main database connection (headers
@@ -201,6 +209,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
       prefix: env.TESSERA_BULLMQ_PREFIX || 'tessera',
       stallMs: num(env.TESSERA_QUEUE_STALL_MS, 'TESSERA_QUEUE_STALL_MS'),
       schedulePollMs: num(env.TESSERA_SCHEDULE_POLL_MS, 'TESSERA_SCHEDULE_POLL_MS'),
+      scheduler: schedulerOf(env.TESSERA_SCHEDULER, !!(env.REDIS_URL ?? c.redisUrl)),
     },
     logLevel,
     diagnostics:
@@ -292,4 +301,13 @@ function num(v: string | undefined, name: string): number | undefined {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number, got '${v}'`);
   return n;
+}
+
+/** TESSERA_SCHEDULER: `redis` needs a Redis URL; unset, Redis's when there is one. */
+function schedulerOf(v: string | undefined, hasRedis: boolean): 'database' | 'redis' {
+  if (v === undefined || v === '') return hasRedis ? 'redis' : 'database';
+  if (v !== 'database' && v !== 'redis')
+    throw new ConfigError(`TESSERA_SCHEDULER must be 'database' or 'redis', got '${v}'`);
+  if (v === 'redis' && !hasRedis) throw new ConfigError(`TESSERA_SCHEDULER=redis needs REDIS_URL`);
+  return v;
 }

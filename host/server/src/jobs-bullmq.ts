@@ -2,14 +2,19 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { RegistryView } from '@tessera/core';
 import { unavailable } from '@tessera/sdk';
-import type { BackgroundJob, JobQueue } from '@tessera/sdk/server';
+import type { BackgroundJob, JobQueue, ScheduledFiring } from '@tessera/sdk/server';
+import { isScheduleMark, type ScheduleMark, type ScheduleQueues } from './schedules-bullmq.ts';
+
+/** Turns a job a schedule fired into its firing, or nothing to run (the scheduler on Redis sets it). */
+type ScheduledReader = (job: Job<ScheduleMark>) => Promise<ScheduledFiring | undefined>;
 
 /**
  * The scale-out queue: BullMQ on Redis (REDIS_URL). One BullMQ queue per background job name, so each
  * handler keeps its own concurrency; any process that consumes (the studio, `./tessera worker`) runs them.
  */
-export class BullQueue implements JobQueue {
+export class BullQueue implements JobQueue, ScheduleQueues {
   #jobs: RegistryView<BackgroundJob>;
+  #scheduled: ScheduledReader | undefined;
   #connection: Redis;
   #queues = new Map<string, Queue>();
   #workers: Worker[] = [];
@@ -43,7 +48,17 @@ export class BullQueue implements JobQueue {
     this.#onError('queue', new Error(`the job queue (Redis) cannot be reached: ${e.message}; retrying`));
   };
 
-  #queue(name: string): Queue {
+  get jobs(): RegistryView<BackgroundJob> {
+    return this.#jobs;
+  }
+
+  /** The scheduler on Redis reads the jobs its schedules fire (before the handler sees them). */
+  readScheduled(reader: ScheduledReader): void {
+    this.#scheduled = reader;
+  }
+
+  /** The BullMQ queue of one background job (its name). */
+  queueOf(name: string): Queue {
     let q = this.#queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.#connection, prefix: this.#prefix });
@@ -58,7 +73,7 @@ export class BullQueue implements JobQueue {
     if (!def) throw new Error(`no background job named '${name}' is registered`);
     // ioredis holds commands while Redis is away (and sends them when it is back): a request that enqueues
     // answers 503 after a while instead of hanging; the job may still be added once Redis returns.
-    const adding = this.#queue(name).add(name, payload, {
+    const adding = this.queueOf(name).add(name, payload, {
       delay: opts.delayMs,
       jobId: opts.jobId,
       attempts: def.attempts ?? 1,
@@ -86,12 +101,18 @@ export class BullQueue implements JobQueue {
     for (const def of this.#jobs.list()) {
       const worker = new Worker(
         def.name,
-        async (job: Job) =>
-          def.handler(job.data, {
+        async (job: Job) => {
+          let payload: unknown = job.data;
+          if (this.#scheduled && isScheduleMark(job)) {
+            payload = await this.#scheduled(job);
+            if (payload === undefined) return;
+          }
+          return def.handler(payload, {
             jobId: String(job.id),
             attempt: job.attemptsMade + 1,
             signal: new AbortController().signal,
-          }),
+          });
+        },
         {
           connection: this.#connection.duplicate(),
           prefix: this.#prefix,
@@ -105,7 +126,7 @@ export class BullQueue implements JobQueue {
       worker.on('error', (error) => this.#onError(def.name, error));
       this.#workers.push(worker);
       if (def.everyMs)
-        await this.#queue(def.name).upsertJobScheduler(
+        await this.queueOf(def.name).upsertJobScheduler(
           `${def.name}:every`,
           { every: def.everyMs },
           { name: def.name, data: null },

@@ -1,13 +1,14 @@
-// The host's scheduler on the database: one row per schedule holds its next time; each process wakes at the
-// earliest time it knows (and every poll interval, for schedules another process saved), claims a due row with a
-// compare-and-set on that time (only one process's update matches) and enqueues the schedule's job.
+// The host's scheduler. Both engines keep one row per schedule (its spec, next and last time: what `get` and the pages
+// read). On the database (the default): each process wakes at the earliest time it knows (and every poll interval, for
+// schedules another process saved), claims a due row with a compare-and-set on that time (only one process's update
+// matches) and enqueues the schedule's job. On Redis (schedules-bullmq.ts): BullMQ's job schedulers fire the times.
 import type { Kysely } from 'kysely';
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import type { JobQueue, ScheduledFiring, ScheduleSpec, ScheduleState, Schedules } from '@tessera/sdk/server';
 
 export const SCHEDULES_TABLE = 'tessera_schedules';
 
-interface Row {
+export interface Row {
   key: string;
   job: string;
   payload: string;
@@ -21,7 +22,7 @@ interface Row {
 }
 
 /** The table as Kysely sees it (typed: no casts of what it reads). */
-interface SchedulesDb {
+export interface SchedulesDb {
   tessera_schedules: Row;
 }
 
@@ -48,7 +49,7 @@ export async function ensureSchedulesTable(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = (ms: number) => new Date(ms).toISOString();
 
 function refuse(message: string, key: string, params: Record<string, string>): ApiError {
   return new ApiError(400, ErrorCode.INVALID_PARAMS, message, '', { text: { key, params } });
@@ -72,7 +73,7 @@ let parser: Promise<typeof import('cron-parser')> | undefined;
 const cronParser = () => (parser ??= import('cron-parser'));
 
 /** The times of a cron in a time zone after `from` (exclusive), at most `count`, none past `until`. */
-async function cronTimes(
+export async function cronTimes(
   cron: string,
   timeZone: string | undefined,
   from: number,
@@ -123,34 +124,51 @@ function stateOf(row: Row): ScheduleState {
   };
 }
 
-export interface DatabaseSchedulesOptions {
-  /** How often a process looks for schedules other processes saved (ms). */
-  pollMs?: number;
+/** A scheduler engine as the server holds it. */
+export interface HostSchedules extends Schedules {
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+  /** The database engine's firing at a moment of the caller's choosing (tests); the Redis engine has none. */
+  runDue?(now?: number): Promise<number>;
+}
+
+/** What both engines are given. */
+export interface SchedulesOptions {
   /** How late a time may be fired and still count as on time (ms); later, it was missed. */
   graceMs?: number;
-  /** The jobs this process runs (a schedule of an extension that is off waits, untouched, until it is on again). */
-  jobs(): string[];
   onError(error: unknown): void;
   now?: () => number;
 }
 
-export class DatabaseSchedules implements Schedules {
-  #db: Kysely<SchedulesDb>;
-  #queue: JobQueue;
-  #opts: Required<Omit<DatabaseSchedulesOptions, 'jobs' | 'onError'>> &
-    Pick<DatabaseSchedulesOptions, 'jobs' | 'onError'>;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #running = false;
-  #ticking: Promise<void> | undefined;
+/** What a due time comes to: whether it fires, the count of times passed, and the time after it. */
+export interface Due {
+  fire: boolean;
+  late: boolean;
+  /** Times passed (this one included) when it is late; 0 otherwise. */
+  missed: number;
+  next: number | undefined;
+}
 
-  constructor(db: Kysely<any>, queue: JobQueue, opts: DatabaseSchedulesOptions) {
-    this.#db = db as Kysely<SchedulesDb>;
-    this.#queue = queue;
-    this.#opts = { ...opts, pollMs: opts.pollMs ?? 15_000, graceMs: opts.graceMs ?? 60_000, now: opts.now ?? Date.now };
+/**
+ * The schedules' rows, which both engines keep (the one source `get` and the pages read): saving checks and writes a
+ * row, then tells the engine (`armed`); removing deletes it and tells the engine (`disarmed`).
+ */
+export abstract class ScheduleBook implements Schedules {
+  protected readonly db: Kysely<SchedulesDb>;
+  protected readonly opts: Required<SchedulesOptions>;
+
+  constructor(db: Kysely<any>, opts: SchedulesOptions) {
+    this.db = db as Kysely<SchedulesDb>;
+    this.opts = { onError: opts.onError, graceMs: opts.graceMs ?? 60_000, now: opts.now ?? Date.now };
   }
 
+  /** The engine's part after a row was written (`before`: the row it replaced). */
+  protected abstract armed(row: Row, before: Row | undefined): Promise<void>;
+  /** The engine's part after a row was deleted. */
+  protected abstract disarmed(row: Row): Promise<void>;
+
   async preview(spec: Pick<ScheduleSpec, 'cron' | 'timeZone' | 'at'>, count = 5, from?: Date): Promise<string[]> {
-    const now = from?.getTime() ?? this.#opts.now();
+    const now = from?.getTime() ?? this.opts.now();
     checkSpec(spec, now);
     if (spec.at) return [iso(Date.parse(spec.at))];
     return (await cronTimes(spec.cron!, spec.timeZone, now, Math.min(Math.max(count, 1), 100))).map(iso);
@@ -159,6 +177,7 @@ export class DatabaseSchedules implements Schedules {
   async save<P>(spec: ScheduleSpec<P>): Promise<ScheduleState> {
     if (!spec.key || spec.key.length > 200) throw new Error('a schedule needs a key of 1 to 200 characters');
     const [next] = await this.preview(spec, 1);
+    const before = await this.row(spec.key);
     const row: Row = {
       key: spec.key,
       job: spec.job,
@@ -168,41 +187,96 @@ export class DatabaseSchedules implements Schedules {
       run_at: spec.at ? iso(Date.parse(spec.at)) : null,
       missed: spec.missed === 'catch_up' ? 'catch_up' : 'skip',
       next_run_at: next,
-      last_run_at: null,
-      updated_at: iso(this.#opts.now()),
+      last_run_at: before?.last_run_at ?? null,
+      updated_at: iso(this.opts.now()),
     };
     const { key, last_run_at, ...changes } = row;
-    await this.#db
+    await this.db
       .insertInto(SCHEDULES_TABLE)
       .values(row)
       .onConflict((oc) => oc.column('key').doUpdateSet(changes))
       .execute();
-    this.#rearm();
-    return stateOf({ ...row, last_run_at: (await this.#row(key))?.last_run_at ?? last_run_at });
+    await this.armed(row, before);
+    return stateOf({ ...row, last_run_at: (await this.row(key))?.last_run_at ?? last_run_at });
   }
 
   async remove(key: string): Promise<boolean> {
-    const r = await this.#db.deleteFrom(SCHEDULES_TABLE).where('key', '=', key).executeTakeFirst();
+    const before = await this.row(key);
+    const r = await this.db.deleteFrom(SCHEDULES_TABLE).where('key', '=', key).executeTakeFirst();
+    if (before) await this.disarmed(before);
     return Number(r.numDeletedRows) > 0;
   }
 
   async get(key: string): Promise<ScheduleState | undefined> {
-    const row = await this.#row(key);
+    const row = await this.row(key);
     return row && stateOf(row);
   }
 
-  async #row(key: string): Promise<Row | undefined> {
-    return this.#db.selectFrom(SCHEDULES_TABLE).selectAll().where('key', '=', key).executeTakeFirst();
+  protected async row(key: string): Promise<Row | undefined> {
+    return this.db.selectFrom(SCHEDULES_TABLE).selectAll().where('key', '=', key).executeTakeFirst();
   }
+
+  /** What the time `dueAt` of a row comes to at `now` (throws when the row's cron no longer parses). */
+  protected async due(row: Row, dueAt: number, now: number): Promise<Due> {
+    const late = now - dueAt > this.opts.graceMs;
+    let next: number | undefined;
+    let missed = 0;
+    if (row.cron) {
+      [next] = await cronTimes(row.cron, row.time_zone ?? undefined, now, 1);
+      if (late) missed = 1 + (await cronTimes(row.cron, row.time_zone ?? undefined, dueAt, 1000, now)).length;
+    } else if (late) missed = 1;
+    return { fire: !late || row.missed === 'catch_up', late, missed, next };
+  }
+
+  /** The firing a job is handed. */
+  protected firing(row: Row, scheduledFor: string, now: number, due: Due): ScheduledFiring {
+    return {
+      key: row.key,
+      payload: JSON.parse(row.payload) as unknown,
+      scheduledFor,
+      firedAt: iso(now),
+      missed: due.late ? due.missed : 0,
+    };
+  }
+}
+
+export interface DatabaseSchedulesOptions extends SchedulesOptions {
+  /** How often a process looks for schedules other processes saved (ms). */
+  pollMs?: number;
+  /** The jobs this process runs (a schedule of an extension that is off waits, untouched, until it is on again). */
+  jobs(): string[];
+}
+
+/** The scheduler on the database alone (the default engine; with or without Redis). */
+export class DatabaseSchedules extends ScheduleBook implements HostSchedules {
+  #queue: JobQueue;
+  #pollMs: number;
+  #jobs: () => string[];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
+  #ticking: Promise<void> | undefined;
+
+  constructor(db: Kysely<any>, queue: JobQueue, opts: DatabaseSchedulesOptions) {
+    super(db, opts);
+    this.#queue = queue;
+    this.#pollMs = opts.pollMs ?? 15_000;
+    this.#jobs = opts.jobs;
+  }
+
+  protected async armed(): Promise<void> {
+    this.#rearm();
+  }
+
+  protected async disarmed(): Promise<void> {}
 
   /**
    * Fires what is due at `now`: claims each due row (its next time moved on, only if nobody moved it first) and
    * enqueues its job. Returns how many fired. The timer calls it; tests call it with a time of their choosing.
    */
-  async runDue(now = this.#opts.now()): Promise<number> {
-    const jobs = this.#opts.jobs();
+  async runDue(now = this.opts.now()): Promise<number> {
+    const jobs = this.#jobs();
     if (!jobs.length) return 0;
-    const due = await this.#db
+    const due = await this.db
       .selectFrom(SCHEDULES_TABLE)
       .selectAll()
       .where('job', 'in', jobs)
@@ -212,45 +286,33 @@ export class DatabaseSchedules implements Schedules {
       .execute();
     let fired = 0;
     for (const row of due) {
-      const dueAt = Date.parse(row.next_run_at!);
-      const late = now - dueAt > this.#opts.graceMs;
-      let next: number | undefined;
-      let missed = 0;
+      let d: Due;
       try {
-        if (row.cron) {
-          [next] = await cronTimes(row.cron, row.time_zone ?? undefined, now, 1);
-          if (late) missed = 1 + (await cronTimes(row.cron, row.time_zone ?? undefined, dueAt, 1000, now)).length;
-        } else if (late) missed = 1;
+        d = await this.due(row, Date.parse(row.next_run_at!), now);
       } catch (e) {
         // A row whose cron no longer parses (written by hand, a parser that changed): left out, said once a tick.
-        this.#opts.onError(new Error(`schedule '${row.key}' cannot be read: ${(e as Error).message}`));
+        this.opts.onError(new Error(`schedule '${row.key}' cannot be read: ${(e as Error).message}`));
         continue;
       }
-      const fire = !late || row.missed === 'catch_up';
-      const claimed = await this.#db
+      const claimed = await this.db
         .updateTable(SCHEDULES_TABLE)
         .set({
-          next_run_at: next === undefined ? null : iso(next),
-          last_run_at: fire ? iso(now) : row.last_run_at,
+          next_run_at: d.next === undefined ? null : iso(d.next),
+          last_run_at: d.fire ? iso(now) : row.last_run_at,
           updated_at: iso(now),
         })
         .where('key', '=', row.key)
         .where('next_run_at', '=', row.next_run_at)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1 || !fire) continue;
-      const firing: ScheduledFiring = {
-        key: row.key,
-        payload: JSON.parse(row.payload) as unknown,
-        scheduledFor: row.next_run_at!,
-        firedAt: iso(now),
-        missed: late ? missed : 0,
-      };
+      if (Number(claimed.numUpdatedRows) !== 1 || !d.fire) continue;
       try {
         // One job per schedule and time (BullMQ keeps one job per id; it takes no ':' in an id).
-        await this.#queue.enqueue(row.job, firing, { jobId: `${row.key}@${row.next_run_at}`.replace(/:/g, '_') });
+        await this.#queue.enqueue(row.job, this.firing(row, row.next_run_at!, now, d), {
+          jobId: `${row.key}@${row.next_run_at}`.replace(/:/g, '_'),
+        });
         fired++;
       } catch (e) {
-        this.#opts.onError(new Error(`schedule '${row.key}' could not enqueue '${row.job}': ${(e as Error).message}`));
+        this.opts.onError(new Error(`schedule '${row.key}' could not enqueue '${row.job}': ${(e as Error).message}`));
       }
     }
     // A full page: more may be due.
@@ -278,11 +340,11 @@ export class DatabaseSchedules implements Schedules {
       (earliest) => {
         if (!this.#running || this.#ticking) return;
         clearTimeout(this.#timer);
-        const wait = earliest === undefined ? this.#opts.pollMs : Math.max(0, earliest - this.#opts.now());
-        this.#timer = setTimeout(() => this.#tick(), Math.min(wait, this.#opts.pollMs));
+        const wait = earliest === undefined ? this.#pollMs : Math.max(0, earliest - this.opts.now());
+        this.#timer = setTimeout(() => this.#tick(), Math.min(wait, this.#pollMs));
         this.#timer.unref?.();
       },
-      (e: unknown) => this.#opts.onError(e),
+      (e: unknown) => this.opts.onError(e),
     );
   }
 
@@ -290,7 +352,7 @@ export class DatabaseSchedules implements Schedules {
     this.#ticking = this.runDue()
       .then(
         () => undefined,
-        (e: unknown) => this.#opts.onError(e),
+        (e: unknown) => this.opts.onError(e),
       )
       .finally(() => {
         this.#ticking = undefined;
@@ -299,9 +361,9 @@ export class DatabaseSchedules implements Schedules {
   }
 
   async #earliest(): Promise<number | undefined> {
-    const jobs = this.#opts.jobs();
+    const jobs = this.#jobs();
     if (!jobs.length) return undefined;
-    const row = await this.#db
+    const row = await this.db
       .selectFrom(SCHEDULES_TABLE)
       .select('next_run_at')
       .where('job', 'in', jobs)

@@ -69,7 +69,7 @@ import { mountRoute } from './http/routes.ts';
 import { mountWebSockets } from './http/websockets.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
-import { DatabaseSchedules, ensureSchedulesTable } from './schedules.ts';
+import { DatabaseSchedules, ensureSchedulesTable, type HostSchedules } from './schedules.ts';
 import { checkOutbound, guardedFetch, OutboundAllowList } from './outbound.ts';
 import type { BullQueue } from './jobs-bullmq.ts';
 import { createSecrets, loadSecretKey } from './secrets.ts';
@@ -94,8 +94,11 @@ export interface TesseraServer {
   config: TesseraConfig;
   database: Database;
   queue: InProcessQueue | BullQueue;
-  /** The scheduler (tests fire what is due at a time of their choosing: `schedules.runDue(ms)`). */
-  schedules: DatabaseSchedules;
+  /**
+   * The scheduler: on the database, or on Redis's job schedulers (`config.queue.scheduler`). Tests of the database's
+   * fire what is due at a time of their choosing: `(schedules as DatabaseSchedules).runDue(ms)`.
+   */
+  schedules: HostSchedules;
   extensions: DiscoveredExtension[];
   /** Starts listening; resolves to the base URL. */
   listen(): Promise<string>;
@@ -287,15 +290,20 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     ? await (await import('./broadcast.ts')).redisBroadcast(config.redisUrl, config.queue.prefix, reportBroadcast)
     : new (await import('./broadcast.ts')).LocalBroadcast(reportBroadcast);
   host.provideHostService(BroadcastService, broadcast);
-  const schedules = new DatabaseSchedules(database.db, queue, {
-    pollMs: config.queue.schedulePollMs,
-    jobs: () =>
-      host.points
-        .registry(BackgroundJobs)
-        .list()
-        .map((j) => j.name),
-    onError: (error) => host.report({ source: 'job', message: `scheduler: ${(error as Error)?.message}`, error }),
-  });
+  const scheduleErrors = (error: unknown) =>
+    host.report({ source: 'job', message: `scheduler: ${(error as Error)?.message}`, error });
+  const schedules: HostSchedules =
+    queue instanceof InProcessQueue || config.queue.scheduler === 'database'
+      ? new DatabaseSchedules(database.db, queue, {
+          pollMs: config.queue.schedulePollMs,
+          jobs: () =>
+            host.points
+              .registry(BackgroundJobs)
+              .list()
+              .map((j) => j.name),
+          onError: scheduleErrors,
+        })
+      : (await import('./schedules-bullmq.ts')).bullSchedulesOn(database.db, queue, { onError: scheduleErrors });
   host.provideHostService(SchedulesService, schedules);
   host.provideHostService(SpaceConnectorsService, {
     of: async (spaceId, kind) => {
@@ -557,7 +565,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   if (!(queue instanceof InProcessQueue)) {
     if (options.consumeJobs ?? config.queue.consumer) await queue.consume();
   } else queue.schedule();
-  schedules.start();
+  await schedules.start();
 
   // Which extension an escaped error came from: the first extension folder its stack names.
   const folders = discovered

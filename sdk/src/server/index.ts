@@ -912,9 +912,9 @@ export interface ScheduledFiring<P = unknown> {
 }
 
 /**
- * The host's scheduler. On the database by default: a row per schedule, claimed for each time by one process
- * (a compare-and-set on its next time), so two studios on one database fire a time once; the job then goes through
- * the queue (BullMQ on Redis when `REDIS_URL` is set, so any worker runs it).
+ * The host's scheduler: a time fires once however many studio processes run. On the database without Redis (a row
+ * per schedule, claimed for each time by one process with a compare-and-set on its next time); on BullMQ's job
+ * schedulers when `REDIS_URL` is set (Redis holds each time once; any worker runs the job).
  */
 export interface Schedules {
   /** Saves (or replaces) a schedule; a bad cron, time zone or past time is refused with a 400 that names it. */
