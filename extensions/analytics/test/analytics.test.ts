@@ -58,7 +58,7 @@ const run = (workflowId: string, extra: Record<string, unknown>) =>
   });
 
 describe('usage analytics', () => {
-  it("counts the space's runs and chats per day, by resource and channel, with errors, tokens, latency and users; not the editor's test runs", async () => {
+  it("counts the space's runs and chats per day, by resource and channel, with errors, tokens, latency and users; not the editor's test runs or debug chats", async () => {
     run('w1', { connector_id: '1024', connector_uid: 'end-user-1', input_tokens: 10, output_tokens: 5 });
     run('w1', { connector_id: '1024', connector_uid: 'end-user-2', status: 3, duration_ms: 900 });
     run('w1', { connector_id: '1024', connector_uid: 'end-user-1' });
@@ -75,6 +75,20 @@ describe('usage analytics', () => {
       duration_ms: 1200,
       user_id: 'end-user-3',
       connector_id: '999',
+      version: '1.0.0',
+    });
+    // The editor's debug chat (the draft answers).
+    workflows.emit(ChatFinished, {
+      chat_id: 'c2',
+      bot_id: 'b1',
+      space_id: 's1',
+      conversation_id: 'v2',
+      status: 'completed',
+      input_tokens: 1000,
+      output_tokens: 1000,
+      duration_ms: 10,
+      user_id: 'ann',
+      version: null,
     });
     workflows.emit(WorkflowRunFinished, {
       execute_id: 'y',

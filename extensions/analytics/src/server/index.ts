@@ -9,7 +9,7 @@ import { migrations } from './migrations.ts';
 import { AnalyticsQuery } from './query.ts';
 import { Recorder } from './recorder.ts';
 
-/** Test runs and node debugging in the editor are building, not use: not counted. */
+/** Test runs, node debugging and the debug chat in the editors are building, not use: not counted. */
 const COUNTED_MODES = new Set([undefined, 2]);
 const inQuery = { space: { from: 'query' as const, field: 'space_id' } };
 
@@ -35,7 +35,8 @@ export default defineExtension({
           durationMs: p.duration_ms,
         });
       });
-      ctx.on(ChatFinished, (p) =>
+      ctx.on(ChatFinished, (p) => {
+        if (p.version === null) return;
         recorder.add({
           spaceId: p.space_id,
           kind: 'bot',
@@ -46,8 +47,8 @@ export default defineExtension({
           inputTokens: p.input_tokens,
           outputTokens: p.output_tokens,
           durationMs: p.duration_ms,
-        }),
-      );
+        });
+      });
     });
     ctx.route({ ...Analytics, auth: inQuery, handler: ({ query: q }) => query.series(q) });
     ctx.route({

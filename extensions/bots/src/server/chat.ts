@@ -502,6 +502,7 @@ export class ChatService {
       duration_ms: Date.now() - began,
       user_id: s.userId,
       connector_id: s.connectorId,
+      version: s.version,
     });
     // The turn as a trace for whoever keeps them (the chat's id; its conversation is the thread).
     this.#ctx.emit(SpansRecorded, {

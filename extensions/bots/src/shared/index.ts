@@ -297,6 +297,8 @@ export const ChatFinished = defineEvent<{
   /** Who chatted (the studio user, or the channel's end user) and through which channel. */
   user_id?: string;
   connector_id?: string;
+  /** The published version that answered; null for the draft (the editor's debug chat). */
+  version?: string | null;
 }>('bots.chat.finished', 'A chat turn ended (completed, failed or cancelled).');
 
 export interface BotSummary {
