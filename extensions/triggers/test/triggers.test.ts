@@ -300,6 +300,23 @@ describe('webhook triggers', () => {
     await t.server.queue.drain();
     // Without a mapping, the body's fields named as Start's inputs are passed (the others are not).
     expect(runs.map((r) => r.input)).toEqual([{ city: 'Lima', days: 2 }]);
+    // A form, as chat platforms' slash commands and payment providers post, signed over its text as sent.
+    const form = 'city=S%C3%A3o+Paulo&days=3&extra=1';
+    const formCall = (signature: string) =>
+      t.request({
+        method: 'POST',
+        url,
+        body: form,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-tessera-timestamp': String(now),
+          'x-tessera-signature': signature,
+        },
+      });
+    expect((await formCall(sign(now, 'city=Lima'))).status).toBe(401);
+    expect((await formCall(sign(now, form))).status).toBe(200);
+    await t.server.queue.drain();
+    expect(runs.map((r) => r.input)[1]).toEqual({ city: 'São Paulo', days: '3' });
   });
 
   it('answer an unknown trigger with a 404 that names nothing else', async () => {

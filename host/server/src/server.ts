@@ -204,10 +204,12 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       done(unsupported(request), undefined);
     },
   );
-  // A form's body reaches only the routes that take one (formBody: OAuth's token endpoint), as an object of strings.
+  // A form's body reaches only the routes that take one (formBody: OAuth's token endpoint, a webhook trigger), as an
+  // object of strings (and its text as received with rawBody).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
-    if (!(request.routeOptions?.config as { formBody?: boolean } | undefined)?.formBody)
-      return body === '' ? done(null, undefined) : done(unsupported(request), undefined);
+    const config = request.routeOptions?.config as { formBody?: boolean; rawBody?: boolean } | undefined;
+    if (!config?.formBody) return body === '' ? done(null, undefined) : done(unsupported(request), undefined);
+    if (config.rawBody) (request as { rawBody?: string }).rawBody = body as string;
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for

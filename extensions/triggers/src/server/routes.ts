@@ -167,6 +167,8 @@ function registerWebhook(ctx: ServerContext, service: () => TriggerService): voi
       path,
       auth: 'anonymous',
       rawBody: true,
+      // Senders that post forms (chat platforms' slash commands, payment and SMS providers) are taken too.
+      formBody: true,
       rateLimit: { max: 600, key: 'ip' },
       params: z.object({ trigger_id: z.string().max(32), secret: z.string().max(100).optional() }),
       response: z.object({ event_id: z.string() }),
