@@ -1,8 +1,10 @@
 // ./tessera bench llm: time to first token of a published workflow with one LLM node (stream_run through
-// the whole studio) versus calling the fake model server directly. Target: under 5 ms added.
+// the whole studio) versus calling the fake model server directly. Target: under 5 ms added. Then the cost of the
+// gray rule of prompt releases per render (bench/gray-rule.ts). Target: under 20 µs at p50.
 import { Agent } from '../tests/agent.ts';
 import { addFakeModel, startFakeLlm } from '../tests/fixtures/fake-llm.ts';
 import { link, node, ref } from '../tests/workflow-kit.ts';
+import { grayRuleCost } from './gray-rule.ts';
 import { quantile, timedStream } from './stream.ts';
 import { startBenchStudio } from './studio.ts';
 
@@ -90,6 +92,10 @@ export default async function llmBench(args: string[]) {
       `  workflow stream_run (token auth, Start -> LLM -> End answering {{a}}): median ${median(w).toFixed(2)} ms, p95 ${p95(w).toFixed(2)} ms`,
     );
     console.log(`  added by the studio: ${added.toFixed(2)} ms   target 5 ms   ratio ${(added / 5).toFixed(2)}`);
+    const gray = await grayRuleCost();
+    console.log(
+      `  prompt releases' gray rule per render (state in memory, 30 % share, 100 listed users): p50 ${gray.p50.toFixed(3)} µs, p99 ${gray.p99.toFixed(3)} µs (${(gray.share * 100).toFixed(1)} % served gray)   target p50 20 µs   ratio ${(gray.p50 / 20).toFixed(3)}`,
+    );
   } finally {
     await studio.stop();
     await llm.close();

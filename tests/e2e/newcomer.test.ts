@@ -64,6 +64,7 @@ describe('the studio a newcomer meets', () => {
           'traces',
           'online-eval',
           'analytics',
+          'prompt-releases',
         ],
       ],
       [

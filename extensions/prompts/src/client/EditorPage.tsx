@@ -22,6 +22,7 @@ import {
   type ApiError,
   Modal,
   PageHeader,
+  ResourceActionsBar,
   SidePanel,
   toast,
   useApi,
@@ -147,6 +148,7 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
         }
         actions={
           <>
+            <ResourceActionsBar kind="prompt" spaceId={spaceId} resourceId={prompt.id} />
             <Button onClick={() => setVersionsOpen(true)} data-testid="prompt-versions">
               {t('versions')}
             </Button>

@@ -39,6 +39,10 @@ export default defineExtension({
             }
           : undefined;
       },
+      async byId(spaceId, promptId) {
+        const p = await store.get(promptId, spaceId).catch(() => undefined);
+        return p && { prompt_id: p.id, prompt_key: p.prompt_key, name: p.name, latest_version: p.latest_version };
+      },
       render,
       async list(spaceId) {
         const rows = await ctx.db

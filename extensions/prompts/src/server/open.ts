@@ -1,6 +1,6 @@
 // The open API apps fetch prompts with (a personal access token holding prompt.read): POST /v1/loop/prompts/mget
-// (Coze Loop's: by key, with a version or a label, or the latest) and POST /v1/loop/prompts/render (the
-// messages filled with variables).
+// (Coze Loop's: by key, with a version or a label, or what an environment serves the caller, or the latest) and
+// POST /v1/loop/prompts/render (the messages filled with variables).
 import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
@@ -11,6 +11,10 @@ const Query = z.object({
   prompt_key: z.string().min(1).max(100),
   version: z.string().max(32).optional(),
   label: z.string().max(64).optional(),
+  /** The environment released to (dev, staging, production ...); with `user_id`, a gray release applies. */
+  env: z.string().max(32).optional(),
+  /** The end user the prompt is served for: the same one always gets the same version of a gray release. */
+  user_id: z.string().max(128).optional(),
 });
 const missing = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg, '', { openCode: OpenApiCode.NOT_FOUND });
 
@@ -18,12 +22,14 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore)
   const resolve = async (spaceId: string, q: z.infer<typeof Query>) => {
     const p = await store.byKey(spaceId, q.prompt_key);
     if (!p) throw missing(`There is no prompt with the key ${q.prompt_key} in this space.`);
-    const version = await store.versionOf(p, q);
+    const version = await store.versionOf(p, { ...q, caller: q.user_id });
     if (!version)
       throw missing(
         q.label
           ? `No version of ${q.prompt_key} has the label ${q.label}.`
-          : `${q.prompt_key} has no version yet: commit one.`,
+          : q.env
+            ? `No version of ${q.prompt_key} is released to ${q.env}.`
+            : `${q.prompt_key} has no version yet: commit one.`,
       );
     const c = await store.commit(p.id, version);
     if (!c) throw missing(`${q.prompt_key} has no version ${version}.`);

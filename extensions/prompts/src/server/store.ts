@@ -1,7 +1,7 @@
 // Prompt rows: the prompt with its draft, its committed versions and its labels.
-import { notFound } from '@tessera/sdk';
+import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { PromptDetail } from '../shared/index.ts';
+import { PromptDetail, PromptVersionSources, type PromptRef } from '../shared/index.ts';
 
 export interface PromptRow {
   id: string;
@@ -81,8 +81,8 @@ export class PromptStore {
       update_time: Math.floor(Date.parse(l.updated_at as string) / 1000),
     }));
   }
-  /** The version a reference names: a label's, the version given, or the latest. */
-  async versionOf(p: PromptRow, ref: { label?: string; version?: string }): Promise<string | undefined> {
+  /** The version a reference names: the version given, a label's, an environment's for the caller, or the latest. */
+  async versionOf(p: PromptRow, ref: PromptRef): Promise<string | undefined> {
     if (ref.version) return ref.version;
     if (ref.label)
       return (
@@ -95,6 +95,15 @@ export class PromptStore {
             .executeTakeFirst()
         )?.version as string | undefined) ?? undefined
       );
+    if (ref.env) {
+      const source = this.ctx.registry(PromptVersionSources).list()[0];
+      if (!source)
+        throw badRequest(
+          `Prompts are not released to environments here (the prompt releases extension is off): ask for a version or a label instead of ${ref.env}.`,
+          { field: 'env' },
+        );
+      return source.resolve({ spaceId: p.space_id, promptId: p.id, env: ref.env, caller: ref.caller });
+    }
     return p.latest_version || undefined;
   }
 }

@@ -1,6 +1,6 @@
 // Prompts for other extensions and pages: the shape of a prompt's content, and a service that resolves and
 // renders a library prompt by key and label (or version).
-import { defineService } from '@tessera/sdk';
+import { defineRegistryPoint, defineService } from '@tessera/sdk';
 import { z } from 'zod';
 
 export const Message = z.object({
@@ -61,13 +61,27 @@ export interface ResolvedPrompt {
   detail: PromptDetail;
 }
 
+/**
+ * Which version of a prompt to serve: the version given, else a label's, else what is released to an environment
+ * for this caller (`env`, `caller`: through {@link PromptVersionSources}), else the latest.
+ */
+export interface PromptRef {
+  version?: string;
+  label?: string;
+  /** An environment a version was released to (dev, staging, production ...). */
+  env?: string;
+  /** Who the prompt is served for (an end user's id): a gray release picks by it. */
+  caller?: string;
+}
+
 export interface Prompts {
-  /** The version a label points at (or the version given, or the latest); undefined when there is none. */
-  resolve(
+  /** The version a reference names (see {@link PromptRef}); undefined when there is none. */
+  resolve(spaceId: string, key: string, ref?: PromptRef): Promise<ResolvedPrompt | undefined>;
+  /** A prompt of the space by id (not deleted). */
+  byId(
     spaceId: string,
-    key: string,
-    ref?: { label?: string; version?: string },
-  ): Promise<ResolvedPrompt | undefined>;
+    promptId: string,
+  ): Promise<{ prompt_id: string; prompt_key: string; name: string; latest_version: string } | undefined>;
   /** The prompt's messages with the variables filled in (placeholders expanded); what was not given is listed. */
   render(
     detail: PromptDetail,
@@ -83,6 +97,24 @@ export interface PromptVersions {
   versions: { version: string; has_model: boolean }[];
   labels: { label: string; version: string }[];
 }
+
+/** What an environment serves of a prompt, for a caller. */
+export interface PromptVersionSource {
+  key: string;
+  /**
+   * The version released to `env` for this caller (a gray release's to the callers it covers); undefined when nothing
+   * is released there. Called for every fetch or render that names an environment: answer from memory.
+   */
+  resolve(q: { spaceId: string; promptId: string; env: string; caller?: string }): Promise<string | undefined>;
+}
+
+/** Where versions released to environments come from (the prompt releases extension); without one, `env` is refused. */
+export const PromptVersionSources = defineRegistryPoint<PromptVersionSource>({
+  id: 'prompts.versionSources',
+  owner: 'prompts',
+  description: 'The version of a prompt an environment serves to a caller (releases, gray releases).',
+  key: (s) => s.key,
+});
 
 export const PromptsService = defineService<Prompts>({
   id: 'prompts.service',
