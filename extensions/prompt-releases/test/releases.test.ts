@@ -203,6 +203,18 @@ describe('prompt releases', () => {
     expect((await post('release_task/rollback', { task_id: second.task_id })).body.msg).toMatch(
       /roll that one back first/,
     );
+    // A gray release under way on top of the third: roll that back only once it is released to all or cancelled.
+    const over = (
+      await ok('release_task/create', {
+        env: 'dev',
+        release_resources: [{ prompt_id: 'p2', version: '0.0.1' }],
+        gray_release_config: { percentage: 50, user_ids: [] },
+      })
+    ).task;
+    expect((await post('release_task/rollback', { task_id: third.task_id })).body.msg).toMatch(
+      /Another release is in gray in dev/,
+    );
+    await ok('release_task/cancel', { task_id: over.task_id });
     expect((await ok('release_task/rollback', { task_id: third.task_id })).task.status).toBe('rolled_back');
     expect(await served('p2', 'dev')).toBe('0.0.2');
     // Roll back by environment: the version live before comes back, without an approval.

@@ -362,6 +362,10 @@ export class ReleaseService {
       const s = await this.#store.state(b.prompt_id, t.row.env, trx);
       if (!s) continue;
       const holds = part === 'gray' ? s.gray_task_id === t.row.id : s.task_id === t.row.id;
+      if (holds && part === 'all' && s.gray_task_id && s.gray_task_id !== t.row.id)
+        throw conflict(
+          `Another release is in gray in ${t.row.env}: release it to all or cancel it, then roll this one back.`,
+        );
       if (!holds)
         throw conflict(
           `A later release changed what ${t.row.env} serves of ${t.resources.find((r) => r.prompt_id === b.prompt_id)?.prompt_key}: roll that one back first.`,
