@@ -453,6 +453,39 @@ describe('evaluation', () => {
     );
   });
 
+  it('evaluates a chat model alone: the mapped column is asked after a system prompt, the answer scored and traced', async () => {
+    llm.reset();
+    const targets = await agent.get('/api/evaluation/v1/targets');
+    expect(targets.targets.map((x: { kind: string }) => x.kind)).toContain('model');
+    const { experiment_id } = await ev('experiments/create', {
+      name: 'The model alone',
+      set_id: setId,
+      set_version: '1.0.0',
+      target: { kind: 'model', settings: { model_id: model, system: 'Be brief.' }, mapping: { input: 'question' } },
+      evaluators: [{ evaluator_id: code }],
+    });
+    const r = await settle(experiment_id);
+    expect(r.experiment).toMatchObject({ status: 'success', total: 20, failed: 0 });
+    expect(r.results[0]).toMatchObject({ status: 'done', output: 'echo: Q1', scores: [{ score: 8 }] });
+    // The model was asked with the system prompt first.
+    expect(llm.requests.at(-1)?.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    const trace = await agent.post('/api/observability/v1/traces/get', {
+      space_id: space,
+      trace_id: r.results[0].trace_id,
+    });
+    expect(trace.spans[0]).toMatchObject({ kind: 'llm', name: 'model fake-chat', output: 'echo: Q1' });
+    // A model the space does not have cannot be a target.
+    const bad = await agent.request('POST', '/api/evaluation/v1/experiments/create', {
+      space_id: space,
+      name: 'No such model',
+      set_id: setId,
+      target: { kind: 'model', settings: { model_id: 'nope' }, mapping: { input: 'question' } },
+      evaluators: [{ evaluator_id: code }],
+    });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(bad.status).toBeLessThan(500);
+  });
+
   it('resumes an experiment a restart left running', async () => {
     llm.reset();
     llm.script(...Array.from({ length: 25 }, () => ({ text: 'slow answer', chunkDelayMs: 30 })));

@@ -1,7 +1,7 @@
 // The targets this extension brings: a prompt of the library (a version or a label; its variables take the
-// item's fields; the answer of its model is the output, traced as a model call) and a published workflow (its
-// Start fields take the item's; its output; the run is its trace).
-import { SpansRecorded, badRequest, genAiEvents } from '@tessera/sdk';
+// item's fields; the answer of its model is the output, traced as a model call), a published workflow (its
+// Start fields take the item's; its output; the run is its trace), a bot, and a chat model alone (model-target.ts).
+import { badRequest } from '@tessera/sdk';
 import { ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PromptsService } from '@tessera/ext-prompts/shared';
@@ -9,6 +9,8 @@ import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import { EvalTargets, type TargetChoice } from '../shared/index.ts';
+import { registerModelTarget } from './model-target.ts';
+import { traceModelCall } from './trace.ts';
 
 const PromptTarget = z.object({
   prompt_key: z.string().min(1, 'Choose the prompt.').max(100),
@@ -32,6 +34,7 @@ const NO_MODEL = {
 };
 
 export function registerTargets(ctx: ServerContext<unknown>) {
+  registerModelTarget(ctx);
   const prompts = () => {
     const p = ctx.optionalService(PromptsService);
     if (!p) throw badRequest('Prompts are off in this studio.', { field: 'target' });
@@ -131,34 +134,16 @@ export function registerTargets(ctx: ServerContext<unknown>) {
         .recordUsage({ space_id: spaceId, model_id: model.model_id, ...usage, source: 'evaluation' })
         .catch(() => undefined);
       // The call as a trace (a model call span), so a result opens where it ran.
-      const traceId = ctx.host.newId();
-      const ended = Date.now();
-      const attributes: Record<string, unknown> = {
-        'gen_ai.request.model': model.model_name,
-        'gen_ai.usage.input_tokens': usage.input_tokens,
-        'gen_ai.usage.output_tokens': usage.output_tokens,
-        'gen_ai.prompt': JSON.stringify(messages).slice(0, 16_000),
-        'gen_ai.completion': out.text.slice(0, 16_000),
-        'tessera.prompt_key': r.prompt_key,
-        'tessera.prompt_version': r.version,
-      };
-      const events = genAiEvents(attributes, started, ended);
-      ctx.emit(SpansRecorded, {
-        space_id: spaceId,
-        source: 'evaluation',
-        spans: [
-          {
-            trace_id: traceId,
-            span_id: ctx.host.newId(),
-            name: `prompt ${r.prompt_key}@${r.version}`,
-            kind: 'llm',
-            start_ms: started,
-            end_ms: ended,
-            status: 'ok',
-            attributes,
-            events,
-          },
-        ],
+      const traceId = traceModelCall(ctx, {
+        spaceId,
+        name: `prompt ${r.prompt_key}@${r.version}`,
+        modelName: model.model_name,
+        messages,
+        output: out.text,
+        usage,
+        started,
+        ended: Date.now(),
+        extra: { 'tessera.prompt_key': r.prompt_key, 'tessera.prompt_version': r.version },
       });
       return { output: out.text, trace_id: traceId, ...usage };
     },
