@@ -1,6 +1,7 @@
 // The collaborators panel's state: the resource's collaborators, the space's members to choose from, and changes.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
+import { useSpaceMembers } from '@tessera/ext-spaces/widgets';
 import { AddCollaborator, ListCollaborators, RemoveCollaborator } from '../shared/api.ts';
 
 export type CollaboratedKind = 'workflow' | 'bot' | 'project';
@@ -11,17 +12,7 @@ export function useCollaborators(spaceId: string, kind: CollaboratedKind, id: st
   const key = ['collaborators', kind, id];
   const target = { space_id: spaceId, resource_type: kind, resource_id: id };
   const list = useQuery({ queryKey: key, queryFn: () => api.call(ListCollaborators, target) });
-  const members = useQuery({
-    queryKey: ['collaborators', 'members', spaceId],
-    queryFn: async () =>
-      (
-        await api.post<{ members: { user_id: string; name: string }[] }>('/api/space/member/list', {
-          space_id: spaceId,
-          page: 1,
-          size: 100,
-        })
-      ).members,
-  });
+  const members = useSpaceMembers(spaceId);
   const set = (data: unknown) => qc.setQueryData(key, data);
   const add = useMutation({
     mutationFn: (userId: string) => api.call(AddCollaborator, { ...target, user_id: userId, collaborator_type: 1 }),

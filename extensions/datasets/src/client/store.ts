@@ -1,6 +1,7 @@
 // The datasets' pages' state: a space's datasets; one dataset's items, versions, imports and distributions.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi, type EndpointInput } from '@tessera/sdk/client';
+import { useSpaceMembers } from '@tessera/ext-spaces/widgets';
 import {
   GetAnnotationJob,
   ArchiveTagValue,
@@ -165,17 +166,7 @@ export function useAnnotation(spaceID: string, datasetID?: string) {
         ).jobs,
       enabled: !!spaceID,
     }),
-    members: useQuery({
-      queryKey: [KEY, 'members', spaceID],
-      enabled: !!spaceID,
-      queryFn: async () =>
-        (
-          await api.post<{ members: { user_id: string; name: string; email: string }[] }>('/api/space/member/list', {
-            space_id: spaceID,
-            size: 100,
-          })
-        ).members,
-    }),
+    members: useSpaceMembers(spaceID),
     create: useMutation({
       mutationFn: (b: {
         name: string;

@@ -17,6 +17,7 @@ import {
 } from '../shared/api.ts';
 
 export { useSpaceId } from './space.ts';
+export { useSpaceMembers as useMembers } from '@tessera/ext-spaces/widgets';
 const KEY = 'prompt-releases';
 type Without<T> = Omit<T, 'space_id'>;
 
@@ -89,21 +90,4 @@ export function useReleaseActions(spaceId: string) {
       onSuccess,
     }),
   };
-}
-
-/** The space's members by id (names for approvers and who asked). */
-export function useMembers(spaceId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [KEY, 'members', spaceId],
-    queryFn: async () =>
-      (
-        await api.post<{ members: { user_id: string; name: string }[] }>('/api/space/member/list', {
-          space_id: spaceId,
-          page: 1,
-          size: 100,
-        })
-      ).members,
-    enabled: !!spaceId,
-  });
 }

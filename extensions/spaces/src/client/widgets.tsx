@@ -44,3 +44,21 @@ export function SpaceSelect({
     </Select>
   );
 }
+
+export interface SpaceMember {
+  user_id: string;
+  name: string;
+  email: string;
+}
+
+/** The space's members (the first 100 by name), for pickers of people (collaborators, annotators, approvers). */
+export function useSpaceMembers(spaceId: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['spaces', 'members', spaceId],
+    enabled: !!spaceId,
+    queryFn: async () =>
+      (await api.post<{ members: SpaceMember[] }>('/api/space/member/list', { space_id: spaceId, page: 1, size: 100 }))
+        .members,
+  });
+}
