@@ -62,7 +62,10 @@ describe('prompt releases in the browser', () => {
     await page.getByTestId('release-gray-users').fill('vip-1, vip-2');
     await page.getByTestId('release-submit').click();
     await expect.poll(() => page.getByTestId('release-env-staging-gray').textContent()).toBe('Gray 0.0.2 to 10 %');
-    expect(await page.getByTestId('release-task-gray').first().textContent()).toBe('Gray: 10 % and 2 listed users');
+    // The history is read again beside the environments: it may come a moment later.
+    await expect
+      .poll(() => page.getByTestId('release-task-gray').first().textContent())
+      .toBe('Gray: 10 % and 2 listed users');
     await page.getByTestId('release-task-full').click();
     await expect.poll(() => page.getByTestId('release-env-staging').getAttribute('data-version')).toBe('0.0.2');
     expect(await page.getByTestId('release-env-staging-gray').count()).toBe(0);
