@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => llm.close());
 
 describe('model management in the browser', () => {
-  it('a platform admin adds a provider, tests it, adds a model and disables it', async () => {
+  it('a platform admin adds a provider, tests it, adds models, deprecates one for another and disables it', async () => {
     // The first user of the studio is the platform administrator.
     const { context } = await signedInContext(env.browser, env.studio.url, {
       language: 'en-US',
@@ -50,6 +50,14 @@ describe('model management in the browser', () => {
     await page.getByText('2 models added').waitFor();
     await expect.poll(() => card.getByTestId('models-table').locator('tbody tr').count()).toBe(3);
     expect(await card.getByTestId('models-add-all').count()).toBe(0);
+    // Deprecated with a successor: what uses fake-chat is answered by fake-reasoner from now on.
+    await card.getByTestId('model-deprecate-fake-chat').click();
+    await page.getByTestId('model-successor').click();
+    await page.locator('.arco-select-popup:visible .arco-select-option', { hasText: 'fake-reasoner' }).click();
+    await page.getByTestId('model-deprecate-save').click();
+    await expect
+      .poll(() => card.getByTestId('model-deprecated-fake-chat').textContent())
+      .toBe('Deprecated → fake-reasoner');
     await card.getByTestId('model-enabled-fake-chat').click();
     await expect
       .poll(

@@ -206,6 +206,66 @@ describe('model management', () => {
   });
 });
 
+describe('deprecating a model', () => {
+  it('answers every call made with a deprecated model by its successor, and refuses successors its users cannot use', async () => {
+    const old = await platformModel('openai-compatible', `${llm.url}/v1`, 'old-chat');
+    const next = await platformModel('openai-compatible', `${llm.url}/v1`, 'new-chat');
+    const embed = await platformModel('openai-compatible', `${llm.url}/v1`, 'fake-embed', 'embedding');
+    const refusal = async (body: Record<string, unknown>) =>
+      (await admin.request('POST', '/api/model_manage/v1/platform/model/update', body)).body.msg as string;
+    expect(await refusal({ model_id: old, deprecated: true, successor_id: old })).toMatch(/its own place/);
+    expect(await refusal({ model_id: old, deprecated: true, successor_id: embed })).toMatch(
+      /old-chat is of kind chat: choose a successor of that kind \(fake-embed is embedding\)/,
+    );
+    // A space's own model cannot answer for a platform model: other spaces would not reach it.
+    const cred = await member.post(`/api/model_manage/v1/spaces/${space}/credential/create`, {
+      provider: 'openai-compatible',
+      name: 'own',
+      base_url: 'https://93.184.215.14/v1',
+      api_key: 'sk-own-1234',
+    });
+    const own = (
+      await member.post(`/api/model_manage/v1/spaces/${space}/model/create`, {
+        credential_id: cred.credential_id,
+        model_name: 'own-chat',
+      })
+    ).model_id;
+    expect(await refusal({ model_id: old, deprecated: true, successor_id: own })).toMatch(
+      /succeeded by a platform model/,
+    );
+
+    const before = await models.get(space, old);
+    expect(before.model_name).toBe('old-chat');
+    await platform('model/update', { model_id: old, deprecated: true, successor_id: next });
+    // Every call made with the old model goes to the new one, its usage with it.
+    const answered = await models.get(space, old);
+    expect([answered.model_id, answered.model_name]).toEqual([next, 'new-chat']);
+    llm.reset();
+    const r = await models.complete({
+      spaceId: space,
+      modelId: old,
+      messages: [{ role: 'user', content: 'hi' }],
+      source: 'test',
+    });
+    expect(r.text).toBe('echo: hi');
+    expect(llm.requests.at(-1)?.body.model).toBe('new-chat');
+    const { models: list } = await member.get(`/api/model_manage/v1/spaces/${space}/v1/list?kind=chat`);
+    expect(list.find((m: { model_id: string }) => m.model_id === old)).toMatchObject({
+      deprecated: true,
+      successor_id: next,
+    });
+    // No round trip, and the successor stays while it answers for another.
+    expect(await refusal({ model_id: next, deprecated: true, successor_id: old })).toMatch(/would go round/);
+    expect(await refusal({ model_id: next, enabled: false })).toMatch(/answers in place of old-chat/);
+    expect((await admin.request('POST', '/api/model_manage/v1/platform/model/delete', { model_id: next })).status).toBe(
+      409,
+    );
+    // Undone: the old model answers itself again.
+    await platform('model/update', { model_id: old, deprecated: false, successor_id: '' });
+    expect((await models.get(space, old)).model_name).toBe('old-chat');
+  });
+});
+
 describe('each provider against the fake server, in its own protocol', () => {
   const cases = [
     ['openai', '/v1', 'openai'],

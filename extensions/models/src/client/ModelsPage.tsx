@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { currentServices } from './services.ts';
 import type { ModelCapabilities, ModelInfo, ModelParams, ProviderField } from '../shared/index.ts';
 import { ModelParamsPanel } from './components.tsx';
+import { ModelStatus } from './Deprecation.tsx';
 
 interface Credential {
   credential_id: string;
@@ -405,6 +406,18 @@ function ScopePanel({
                         await api.post(`${base}/model/update`, { model_id: m.model_id, enabled: v });
                         await refresh();
                       }}
+                    />
+                  ),
+                },
+                {
+                  title: t('status.title'),
+                  render: (_: unknown, m) => (
+                    <ModelStatus
+                      model={m}
+                      all={models.data?.models ?? []}
+                      base={base}
+                      canManage={canManage}
+                      onChanged={refresh}
                     />
                   ),
                 },

@@ -45,19 +45,31 @@ export function ModelSelect({ spaceId, kind = 'chat', value, onChange, style, al
           .includes(input.toLowerCase())
       }
     >
-      {models.map((m) => (
-        <Select.Option key={m.model_id} value={m.model_id} extra={`${m.display_name} ${m.provider}`}>
-          <Space size={4}>
-            <span>{m.display_name}</span>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {m.provider}
-              {m.scope === 'platform' ? ` · ${t('select.platform')}` : ''}
-            </Typography.Text>
-            {m.capabilities.function_call && <Tag size="small">fc</Tag>}
-            {m.capabilities.reasoning && <Tag size="small">r</Tag>}
-          </Space>
-        </Select.Option>
-      ))}
+      {/* A deprecated model is not offered to new work; the one already chosen still shows, marked. */}
+      {models
+        .filter((m) => !m.deprecated || m.model_id === value)
+        .map((m) => (
+          <Select.Option key={m.model_id} value={m.model_id} extra={`${m.display_name} ${m.provider}`}>
+            <Space size={4}>
+              <span>{m.display_name}</span>
+              {m.deprecated && (
+                <Tag size="small" color="orange">
+                  {m.successor_id
+                    ? t('status.deprecatedTo', {
+                        name: models.find((x) => x.model_id === m.successor_id)?.display_name ?? m.successor_id,
+                      })
+                    : t('status.deprecated')}
+                </Tag>
+              )}
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {m.provider}
+                {m.scope === 'platform' ? ` · ${t('select.platform')}` : ''}
+              </Typography.Text>
+              {m.capabilities.function_call && <Tag size="small">fc</Tag>}
+              {m.capabilities.reasoning && <Tag size="small">r</Tag>}
+            </Space>
+          </Select.Option>
+        ))}
     </Select>
   );
 }

@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode, badRequest, notFound, httpUrl } from '@tessera/sdk';
+import { checkNotSuccessor, checkSuccessor } from './successor.ts';
 import {
   LocalCache,
   OutboundHttpService,
@@ -69,6 +70,8 @@ interface ModelRow {
   updated_at: string;
   /** The default of its kind in its space (or on the platform): what a new bot takes. */
   is_default?: number;
+  deprecated?: number;
+  successor_id?: string;
 }
 
 const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
@@ -83,6 +86,8 @@ const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
   capabilities: JSON.parse(m.capabilities),
   default_params: JSON.parse(m.default_params),
   is_default: !!Number(m.is_default ?? 0),
+  deprecated: !!Number(m.deprecated ?? 0),
+  successor_id: m.successor_id ?? '',
 });
 
 export default defineExtension({
@@ -146,6 +151,19 @@ export default defineExtension({
           await db.schema
             .alterTable('models_model')
             .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+            .execute();
+        },
+      },
+      {
+        name: '0003_models_successor',
+        up: async (db: Kysely<any>) => {
+          await db.schema
+            .alterTable('models_model')
+            .addColumn('deprecated', 'integer', (c) => c.notNull().defaultTo(0))
+            .execute();
+          await db.schema
+            .alterTable('models_model')
+            .addColumn('successor_id', 'varchar(32)', (c) => c.notNull().defaultTo(''))
             .execute();
         },
       },
@@ -239,61 +257,67 @@ function makeService(ctx: ServerContext<unknown>) {
   const resolved = new LocalCache<string, ResolvedModel>({ max: 5000, enabled: !ctx.host.distributed });
   const forget = () => resolved.clear();
 
+  /** A model usable in the space; a deprecated one with a successor resolves to its successor (a short chain at most). */
+  const getModel = async (spaceId: string, modelId: string, depth: number): Promise<ResolvedModel> => {
+    const key = `${spaceId}:${modelId}`;
+    const hit = resolved.get(key);
+    if (hit) return hit;
+    // One query for the model and its credential.
+    const row = (await ctx.db
+      .selectFrom('models_model as m')
+      .innerJoin('models_credential as c', 'c.id', 'm.credential_id')
+      .selectAll('m')
+      .select([
+        'c.id as c_id',
+        'c.scope as c_scope',
+        'c.space_id as c_space_id',
+        'c.provider as c_provider',
+        'c.name as c_name',
+        'c.base_url as c_base_url',
+        'c.secret as c_secret',
+        'c.created_by as c_created_by',
+        'c.created_at as c_created_at',
+        'c.updated_at as c_updated_at',
+      ])
+      .where('m.id', '=', modelId)
+      .where((eb) =>
+        eb.or([eb.and([eb('m.scope', '=', 'space'), eb('m.space_id', '=', spaceId)]), eb('m.scope', '=', 'platform')]),
+      )
+      .executeTakeFirst()) as (ModelRow & Record<string, string>) | undefined;
+    if (!row)
+      throw new ApiError(
+        404,
+        ErrorCode.NOT_FOUND,
+        `The model ${modelId} is not available in this space. Choose another model.`,
+      );
+    if (Number(row.deprecated) && row.successor_id && depth < 5) {
+      const successor = await getModel(spaceId, row.successor_id, depth + 1);
+      return resolved.set(key, successor);
+    }
+    if (!Number(row.enabled))
+      throw new ApiError(
+        400,
+        ErrorCode.INVALID_PARAMS,
+        `The model '${row.display_name}' is disabled. Enable it under Models or choose another.`,
+      );
+    const cred: CredentialRow = {
+      id: row.c_id,
+      scope: row.c_scope as CredentialRow['scope'],
+      space_id: row.c_space_id,
+      provider: row.c_provider,
+      name: row.c_name,
+      base_url: row.c_base_url,
+      secret: row.c_secret,
+      created_by: row.c_created_by,
+      created_at: row.c_created_at,
+      updated_at: row.c_updated_at,
+    };
+    return resolved.set(key, resolve(row, cred));
+  };
+
   const api: Models = {
     async get(spaceId, modelId) {
-      const key = `${spaceId}:${modelId}`;
-      const hit = resolved.get(key);
-      if (hit) return hit;
-      // One query for the model and its credential.
-      const row = (await ctx.db
-        .selectFrom('models_model as m')
-        .innerJoin('models_credential as c', 'c.id', 'm.credential_id')
-        .selectAll('m')
-        .select([
-          'c.id as c_id',
-          'c.scope as c_scope',
-          'c.space_id as c_space_id',
-          'c.provider as c_provider',
-          'c.name as c_name',
-          'c.base_url as c_base_url',
-          'c.secret as c_secret',
-          'c.created_by as c_created_by',
-          'c.created_at as c_created_at',
-          'c.updated_at as c_updated_at',
-        ])
-        .where('m.id', '=', modelId)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('m.scope', '=', 'space'), eb('m.space_id', '=', spaceId)]),
-            eb('m.scope', '=', 'platform'),
-          ]),
-        )
-        .executeTakeFirst()) as (ModelRow & Record<string, string>) | undefined;
-      if (!row)
-        throw new ApiError(
-          404,
-          ErrorCode.NOT_FOUND,
-          `The model ${modelId} is not available in this space. Choose another model.`,
-        );
-      if (!Number(row.enabled))
-        throw new ApiError(
-          400,
-          ErrorCode.INVALID_PARAMS,
-          `The model '${row.display_name}' is disabled. Enable it under Models or choose another.`,
-        );
-      const cred: CredentialRow = {
-        id: row.c_id,
-        scope: row.c_scope as CredentialRow['scope'],
-        space_id: row.c_space_id,
-        provider: row.c_provider,
-        name: row.c_name,
-        base_url: row.c_base_url,
-        secret: row.c_secret,
-        created_by: row.c_created_by,
-        created_at: row.c_created_at,
-        updated_at: row.c_updated_at,
-      };
-      return resolved.set(key, resolve(row, cred));
+      return getModel(spaceId, modelId, 0);
     },
     async list(spaceId, kind) {
       let q = ctx.db
@@ -312,7 +336,7 @@ function makeService(ctx: ServerContext<unknown>) {
       return rows.filter((r) => r.scope === 'platform' || r.space_id === spaceId).map((r) => modelInfo(r, r.provider));
     },
     async defaultModel(spaceId, kind = 'chat') {
-      const usable = (await api.list(spaceId, kind)).filter((m) => m.enabled);
+      const usable = (await api.list(spaceId, kind)).filter((m) => m.enabled && !m.deprecated);
       return (
         usable.find((m) => m.is_default && m.scope === 'space') ??
         usable.find((m) => m.is_default) ??
@@ -654,7 +678,8 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       method: 'POST',
       path: `${sc.prefix}/model/update`,
       auth: sc.auth,
-      summary: 'Enable or disable a model, rename it, change capabilities or default parameters',
+      summary:
+        'Enable or disable a model, rename it, change capabilities or default parameters, deprecate it (with a successor that answers in its place)',
       params: sc.params,
       body: z.object({
         model_id: Id,
@@ -662,14 +687,21 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
         enabled: z.boolean().optional(),
         capabilities: Capabilities.optional(),
         default_params: Params.optional(),
+        deprecated: z.boolean().optional(),
+        /** '' for none: the deprecated model still answers itself. */
+        successor_id: z.string().max(32).optional(),
       }),
       handler: async ({ params, body }) => {
         const m = await ownModel(body.model_id, params);
+        if (body.successor_id) await checkSuccessor(ctx.db, m, body.successor_id);
+        if (body.enabled === false) await checkNotSuccessor(ctx.db, m.id);
         await ctx.db
           .updateTable('models_model')
           .set({
             ...(body.display_name ? { display_name: body.display_name } : {}),
             ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
+            ...(body.deprecated !== undefined ? { deprecated: body.deprecated ? 1 : 0 } : {}),
+            ...(body.successor_id !== undefined ? { successor_id: body.successor_id } : {}),
             ...(body.capabilities ? { capabilities: JSON.stringify(body.capabilities) } : {}),
             ...(body.default_params ? { default_params: JSON.stringify(body.default_params) } : {}),
             updated_at: now(),
@@ -726,6 +758,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       params: sc.params,
       body: z.object({ model_id: Id }),
       handler: async ({ params, body }) => {
+        await checkNotSuccessor(ctx.db, body.model_id);
         await ctx.db
           .deleteFrom('models_model')
           .where('id', '=', body.model_id)

@@ -112,6 +112,13 @@ export interface ModelInfo {
   default_params: ModelParams;
   /** The default of its kind in its space (or on the platform). */
   is_default: boolean;
+  /**
+   * Deprecated: kept for what uses it, not offered to new work; with a `successor_id`, every call made with it is
+   * answered by the successor (bots, workflows and prompts move without being edited).
+   */
+  deprecated: boolean;
+  /** The model that answers in its place ('' for none). */
+  successor_id: string;
 }
 
 export interface ResolvedModel extends ModelInfo {
