@@ -54,12 +54,12 @@ export async function checkSuccessor(db: Kysely<any>, m: Row, successorId: strin
 
 /** A model that answers for a deprecated one is not removed while it does. */
 export async function checkNotSuccessor(db: Kysely<any>, id: string): Promise<void> {
-  const pred = (await db
+  const pred: { display_name: string } | undefined = await db
     .selectFrom('models_model')
     .select(['display_name'])
     .where('successor_id', '=', id)
     .where('deprecated', '=', 1)
-    .executeTakeFirst()) as { display_name: string } | undefined;
+    .executeTakeFirst();
   if (pred)
     throw conflict(
       `This model answers in place of ${pred.display_name} (deprecated): choose another successor for it first.`,
