@@ -1,7 +1,7 @@
 // The targets this extension brings: a prompt of the library (a version or a label; its variables take the
 // item's fields; the answer of its model is the output, traced as a model call), a published workflow (its
 // Start fields take the item's; its output; the run is its trace), a bot, and a chat model alone (model-target.ts).
-import { badRequest } from '@tessera/sdk';
+import { SpansRecorded, badRequest, genAiEvents } from '@tessera/sdk';
 import { ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PromptsService } from '@tessera/ext-prompts/shared';
@@ -9,8 +9,6 @@ import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import { EvalTargets, type TargetChoice } from '../shared/index.ts';
-import { registerModelTarget } from './model-target.ts';
-import { traceModelCall } from './trace.ts';
 
 const PromptTarget = z.object({
   prompt_key: z.string().min(1, 'Choose the prompt.').max(100),
@@ -296,6 +294,125 @@ export function registerTargets(ctx: ServerContext<unknown>) {
         last = { answer, chatId: started.chat_id, usage };
       }
       return { output: last.answer, trace_id: last.chatId, ...total };
+    },
+  });
+}
+
+// A target's model call as a trace (one model-call span with the GenAI conventions' attributes and events), so an
+// experiment's result opens where it ran.
+interface ModelCall {
+  spaceId: string;
+  /** The span's name (`prompt support.reply@1.0.0`, `model fake-chat`). */
+  name: string;
+  modelName: string;
+  messages: unknown;
+  output: string;
+  usage: { input_tokens: number; output_tokens: number };
+  started: number;
+  ended: number;
+  /** More attributes (the prompt's key and version ...). */
+  extra?: Record<string, unknown>;
+}
+
+/** Emits the call as a trace; answers its id. */
+function traceModelCall(ctx: ServerContext<unknown>, c: ModelCall): string {
+  const traceId = ctx.host.newId();
+  const attributes: Record<string, unknown> = {
+    'gen_ai.request.model': c.modelName,
+    'gen_ai.usage.input_tokens': c.usage.input_tokens,
+    'gen_ai.usage.output_tokens': c.usage.output_tokens,
+    'gen_ai.prompt': JSON.stringify(c.messages).slice(0, 16_000),
+    'gen_ai.completion': c.output.slice(0, 16_000),
+    ...c.extra,
+  };
+  ctx.emit(SpansRecorded, {
+    space_id: c.spaceId,
+    source: 'evaluation',
+    spans: [
+      {
+        trace_id: traceId,
+        span_id: ctx.host.newId(),
+        name: c.name,
+        kind: 'llm',
+        start_ms: c.started,
+        end_ms: c.ended,
+        status: 'ok',
+        attributes,
+        events: genAiEvents(attributes, c.started, c.ended),
+      },
+    ],
+  });
+  return traceId;
+}
+
+// A chat model alone as an experiment's target (offline evaluation of a model): each item's `input` (mapped from a
+// column of the set) is asked of the model, after an optional system prompt, at the temperature given; its answer is
+// the output, the call a trace. Two experiments of the same set on two models compare them.
+const ModelTarget = z.object({
+  model_id: z.string().min(1, 'Choose the model.').max(32),
+  system: z.string().max(20_000).optional(),
+  temperature: z.coerce.number().min(0).max(2).optional(),
+});
+
+const settingsOf = (v: unknown) => {
+  const r = ModelTarget.safeParse(v);
+  if (!r.success) throw badRequest(r.error.issues[0]?.message ?? 'The target is not valid.', { field: 'target' });
+  return r.data;
+};
+
+function registerModelTarget(ctx: ServerContext<unknown>) {
+  const models = () => ctx.service(ModelsService);
+  const chatModel = async (spaceId: string, modelId: string) => {
+    const model = await models().get(spaceId, modelId);
+    if (model.kind !== 'chat')
+      throw badRequest(`${model.display_name || model.model_name} is not a chat model: choose one that answers.`, {
+        field: 'target',
+      });
+    return model;
+  };
+  ctx.register(EvalTargets, {
+    kind: 'model',
+    label: { 'en-US': 'Model', 'zh-CN': '模型' },
+    inputs: async () => ['input'],
+    async check(spaceId, settings) {
+      await chatModel(spaceId, settingsOf(settings).model_id);
+    },
+    choices: async (spaceId) => [
+      {
+        field: 'model_id',
+        label: { 'en-US': 'Model', 'zh-CN': '模型' },
+        required: true,
+        options: (await models().list(spaceId, 'chat'))
+          .filter((m) => m.enabled)
+          .map((m) => ({ value: m.model_id, label: m.display_name || m.model_name })),
+      },
+    ],
+    async run({ spaceId, settings, inputs, signal }) {
+      const s = settingsOf(settings);
+      const model = await chatModel(spaceId, s.model_id);
+      const messages = [{ role: 'user' as const, content: text(inputs.input) }];
+      const started = Date.now();
+      const out = await models().complete({
+        spaceId,
+        modelId: s.model_id,
+        system: s.system || undefined,
+        messages,
+        temperature: s.temperature,
+        signal,
+        source: 'evaluation',
+      });
+      const usage = { input_tokens: out.input_tokens, output_tokens: out.output_tokens };
+      const traceId = traceModelCall(ctx, {
+        spaceId,
+        name: `model ${model.model_name}`,
+        modelName: model.model_name,
+        messages: s.system ? [{ role: 'system', content: s.system }, ...messages] : messages,
+        output: out.text,
+        usage,
+        started,
+        ended: Date.now(),
+      });
+      return { output: out.text, trace_id: traceId, ...usage };
     },
   });
 }

@@ -14,7 +14,7 @@ import {
   Popconfirm,
   Select,
 } from '@arco-design/web-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PageHeading, ResourceKinds, toast, useApi, usePageTitle, useRegistryEntries } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -91,6 +91,9 @@ function Browse() {
   });
   const list = useQuery({
     queryKey: ['market', 'list', category, kind, sort, templates, keyword],
+    // The results shown stay until the next ones arrive (no empty flash between two searches, and a card being
+    // clicked is not taken away under the pointer).
+    placeholderData: keepPreviousData,
     queryFn: () =>
       api.get<{ products: Product[]; total: number }>(
         keyword ? '/api/marketplace/product/search' : '/api/marketplace/product/list',

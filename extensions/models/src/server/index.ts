@@ -1,5 +1,4 @@
 import { ApiError, ErrorCode, badRequest, notFound, httpUrl } from '@tessera/sdk';
-import { checkNotSuccessor, checkSuccessor } from './successor.ts';
 import {
   LocalCache,
   OutboundHttpService,
@@ -693,8 +692,9 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       }),
       handler: async ({ params, body }) => {
         const m = await ownModel(body.model_id, params);
-        if (body.successor_id) await checkSuccessor(ctx.db, m, body.successor_id);
-        if (body.enabled === false) await checkNotSuccessor(ctx.db, m.id);
+        // The successor's checks load with the first change that needs them.
+        if (body.successor_id) await (await import('./successor.ts')).checkSuccessor(ctx.db, m, body.successor_id);
+        if (body.enabled === false) await (await import('./successor.ts')).checkNotSuccessor(ctx.db, m.id);
         await ctx.db
           .updateTable('models_model')
           .set({
@@ -758,7 +758,7 @@ function registerRoutes(ctx: ServerContext<unknown>, s: Service) {
       params: sc.params,
       body: z.object({ model_id: Id }),
       handler: async ({ params, body }) => {
-        await checkNotSuccessor(ctx.db, body.model_id);
+        await (await import('./successor.ts')).checkNotSuccessor(ctx.db, body.model_id);
         await ctx.db
           .deleteFrom('models_model')
           .where('id', '=', body.model_id)
