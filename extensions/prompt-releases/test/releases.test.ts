@@ -259,6 +259,15 @@ describe('prompt releases', () => {
         })
       ).body.msg,
     ).toMatch(/share above 0 or some users/);
+    // In the caller's language.
+    const zh = await t.request({
+      method: 'POST',
+      url: `${V1}/release_task/create`,
+      body: { space_id: 's1', env: 'moon', release_resources: [{ prompt_id: 'p1', version: '0.0.1' }] },
+      headers: { 'accept-language': 'zh-CN' },
+      as: 'bob',
+    });
+    expect(zh.body.msg).toBe('此空间没有环境 moon：请从 dev, staging, production 中选择。');
     expect((await post('release_task/list', {}, 'eve')).status).toBe(403);
     const { config } = await ok('release_approval_config/get', {});
     expect((await post('release_approval_config/update', { config }, 'bob')).status).toBe(403);

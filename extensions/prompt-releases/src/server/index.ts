@@ -7,11 +7,13 @@ import { PromptVersionSources } from '@tessera/ext-prompts/shared';
 import { migrations } from './migrations.ts';
 import { registerRoutes } from './routes.ts';
 import type { Runtime } from './runtime.ts';
+import { texts } from './texts.ts';
 
 export default defineExtension({
   id: 'prompt-releases',
   register(ctx) {
     ctx.migrations(migrations);
+    texts.register(ctx);
     let made: Promise<Runtime> | undefined;
     const runtime = () => (made ??= import('./runtime.ts').then((m) => m.createRuntime(ctx)));
     ctx.register(PromptVersionSources, {

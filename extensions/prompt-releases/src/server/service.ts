@@ -1,12 +1,12 @@
 // Release tasks: asked for, approved or rejected, run subtask by subtask (gray, then full; full; offline), cancelled,
 // rolled back. Every change of what an environment serves happens in one transaction with the task's own row, and
 // drops the environment from every process's memory (Servings).
-import { badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { PromptsService } from '@tessera/ext-prompts/shared';
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import type { ApprovalConfig, Env, EnvState, GrayConfig, SubtaskKey, TaskView } from '../shared/api.ts';
 import type { Servings } from './gray.ts';
+import { texts } from './texts.ts';
 import {
   grayUsersOf,
   taskOf,
@@ -56,19 +56,23 @@ export class ReleaseService {
     const config = await this.#store.config(spaceId);
     const env = config.envs.find((e) => e.env === key);
     if (!env)
-      throw badRequest(
-        `This space has no environment ${key}: choose one of ${config.envs.map((e) => e.env).join(', ')}.`,
-        { field: 'env' },
+      throw texts.error(
+        400,
+        'noEnv',
+        { env: key, envs: config.envs.map((e) => e.env).join(', ') },
+        {
+          detail: { field: 'env' },
+        },
       );
     return { env, config };
   }
 
   async saveConfig(spaceId: string, config: ApprovalConfig, caller: Caller): Promise<ApprovalConfig> {
-    if (!isAdmin(caller)) throw forbidden("Only the space's owner and administrators change its environments.");
+    if (!isAdmin(caller)) throw texts.error(403, 'adminsOnly');
     const spaces = this.#ctx.service(SpacesService);
     for (const id of config.approvers)
       if (!(await spaces.roleOf(spaceId, id)))
-        throw badRequest(`User ${id} is not a member of this space: an approver must be one.`, { field: 'approvers' });
+        throw texts.error(400, 'approverNotMember', { id }, { detail: { field: 'approvers' } });
     await this.#store.saveConfig(spaceId, config, caller.userId);
     return config;
   }
@@ -112,7 +116,7 @@ export class ReleaseService {
 
   async #prompt(spaceId: string, promptId: string) {
     const p = await this.#ctx.service(PromptsService).byId(spaceId, promptId);
-    if (!p) throw notFound(`There is no prompt ${promptId} in this space.`);
+    if (!p) throw texts.error(404, 'noPrompt', { id: promptId });
     return p;
   }
 
@@ -130,9 +134,9 @@ export class ReleaseService {
   ): Promise<Task> {
     const { env, config } = await this.env(spaceId, input.env);
     if (new Set(input.resources.map((r) => r.prompt_id)).size !== input.resources.length)
-      throw badRequest('A prompt is named twice: release each once.', { field: 'release_resources' });
+      throw texts.error(400, 'twice', {}, { detail: { field: 'release_resources' } });
     if (input.operation === 'offline' && input.gray)
-      throw badRequest('Taking a prompt offline has no gray release.', { field: 'gray_release_config' });
+      throw texts.error(400, 'offlineGray', {}, { detail: { field: 'gray_release_config' } });
     const prompts = this.#ctx.service(PromptsService);
     const resources: ResourceRow[] = [];
     for (const r of input.resources) {
@@ -142,12 +146,15 @@ export class ReleaseService {
         continue;
       }
       if (!r.version)
-        throw badRequest(`Choose the version of ${p.prompt_key} to release.`, { field: 'release_resources' });
+        throw texts.error(400, 'chooseVersion', { key: p.prompt_key }, { detail: { field: 'release_resources' } });
       const versions = await prompts.versions(spaceId, p.prompt_key);
       if (!versions?.versions.some((v) => v.version === r.version))
-        throw badRequest(`${p.prompt_key} has no version ${r.version}: commit it first.`, {
-          field: 'release_resources',
-        });
+        throw texts.error(
+          400,
+          'noVersion',
+          { key: p.prompt_key, version: r.version },
+          { detail: { field: 'release_resources' } },
+        );
       resources.push({ prompt_id: p.prompt_id, prompt_key: p.prompt_key, version: r.version });
     }
     const now = Date.now();
@@ -181,7 +188,7 @@ export class ReleaseService {
 
   async #reload(spaceId: string, id: string): Promise<Task> {
     const t = await this.#store.task(spaceId, id);
-    if (!t) throw notFound(`There is no release task ${id} in this space.`);
+    if (!t) throw texts.error(404, 'noTask', { id });
     return t;
   }
 
@@ -193,16 +200,12 @@ export class ReleaseService {
     // Who may decide is read first: a statement outside the transaction inside it would wait for it (SQLite).
     const config = await this.#store.config(spaceId);
     const first = await this.#reload(spaceId, id);
-    if (!(await this.mayApprove(spaceId, config, caller.userId)))
-      throw forbidden('You are not an approver of releases in this space.');
-    if (first.row.created_by === caller.userId && !config.allow_self_approval)
-      throw forbidden('Someone else approves your own release (four eyes): ask another approver.');
-    if (!approve && !reason.trim())
-      throw badRequest('Say why the release is rejected: the person who asked reads it.', { field: 'reason' });
+    if (!(await this.mayApprove(spaceId, config, caller.userId))) throw texts.error(403, 'notApprover');
+    if (first.row.created_by === caller.userId && !config.allow_self_approval) throw texts.error(403, 'fourEyes');
+    if (!approve && !reason.trim()) throw texts.error(400, 'rejectWhy', {}, { detail: { field: 'reason' } });
     await this.#change(async (trx, touched) => {
       const t = (await this.#store.task(spaceId, id, trx))!;
-      if (t.row.status !== 'waiting_approval')
-        throw conflict(`This release is ${t.row.status.replace('_', ' ')}: it waits for no decision.`);
+      if (t.row.status !== 'waiting_approval') throw texts.error(409, 'notWaiting');
       t.decisions.push({ user_id: caller.userId, approve, reason: reason.trim(), decided_at: Date.now() });
       t.row.decisions = JSON.stringify(t.decisions);
       if (!approve) {
@@ -277,13 +280,12 @@ export class ReleaseService {
 
   /** Changes a gray release's share or users, or releases it to everyone. */
   async trigger(spaceId: string, id: string, key: 'gray' | 'full', gray: GrayConfig | undefined, caller: Caller) {
-    await this.#mustManage(spaceId, id, caller, 'changes');
+    await this.#mustManage(spaceId, id, caller, 'mayNotChange');
     await this.#change(async (trx, touched) => {
       const t = (await this.#store.task(spaceId, id, trx))!;
-      if (t.row.status !== 'in_gray')
-        throw conflict(`This release is ${t.row.status.replace('_', ' ')}, not in gray release.`);
+      if (t.row.status !== 'in_gray') throw texts.error(409, 'notInGray');
       if (key === 'full') return this.#runNext(t, caller.userId, trx, touched);
-      if (!gray) throw badRequest('Give the gray release its new share or users.', { field: 'gray_release_config' });
+      if (!gray) throw texts.error(400, 'grayWhat', {}, { detail: { field: 'gray_release_config' } });
       t.gray = { percentage: gray.percentage, user_ids: gray.user_ids };
       t.row.gray = JSON.stringify(t.gray);
       t.row.updated_at = Date.now();
@@ -304,11 +306,10 @@ export class ReleaseService {
 
   /** Cancels a release waiting for approval, or a gray release (its gray share goes back to what it was). */
   async cancel(spaceId: string, id: string, caller: Caller): Promise<Task> {
-    await this.#mustManage(spaceId, id, caller, 'cancels');
+    await this.#mustManage(spaceId, id, caller, 'mayNotCancel');
     await this.#change(async (trx, touched) => {
       const t = (await this.#store.task(spaceId, id, trx))!;
-      if (t.row.status !== 'waiting_approval' && t.row.status !== 'in_gray')
-        throw conflict(`This release is ${t.row.status.replace('_', ' ')}: only one waiting or in gray is cancelled.`);
+      if (t.row.status !== 'waiting_approval' && t.row.status !== 'in_gray') throw texts.error(409, 'notCancellable');
       if (t.row.status === 'in_gray') await this.#restore(t, caller.userId, trx, touched, 'gray');
       t.row.status = 'cancelled';
       t.row.subtasks = JSON.stringify(t.subtasks.map((s) => (s.status === 'pending' ? cancel(s) : s)));
@@ -321,11 +322,10 @@ export class ReleaseService {
 
   /** Undoes what a task set, while every environment it changed still serves that. */
   async rollback(spaceId: string, id: string, caller: Caller): Promise<Task> {
-    await this.#mustManage(spaceId, id, caller, 'rolls back');
+    await this.#mustManage(spaceId, id, caller, 'mayNotRollBack');
     await this.#change(async (trx, touched) => {
       const t = (await this.#store.task(spaceId, id, trx))!;
-      if (t.row.status !== 'done' && t.row.status !== 'in_gray')
-        throw conflict(`This release is ${t.row.status.replace('_', ' ')}: there is nothing of it to roll back.`);
+      if (t.row.status !== 'done' && t.row.status !== 'in_gray') throw texts.error(409, 'nothingToRollBack');
       await this.#restore(t, caller.userId, trx, touched, t.row.status === 'in_gray' ? 'gray' : 'all');
       t.row.status = 'rolled_back';
       t.row.subtasks = JSON.stringify(t.subtasks.map((s) => (s.status === 'pending' ? cancel(s) : s)));
@@ -337,18 +337,21 @@ export class ReleaseService {
   }
 
   /** Who asked for a release, an approver or an administrator may cancel it or roll it back (checked before). */
-  async #mustManage(spaceId: string, id: string, caller: Caller, verb: string): Promise<void> {
+  async #mustManage(
+    spaceId: string,
+    id: string,
+    caller: Caller,
+    refusal: 'mayNotCancel' | 'mayNotRollBack' | 'mayNotChange',
+  ): Promise<void> {
     const t = await this.#reload(spaceId, id);
     const config = await this.#store.config(spaceId);
-    if (!(await this.#mayManage(spaceId, config, t, caller)))
-      throw forbidden(`Only who asked for the release, an approver or an administrator ${verb} it.`);
+    if (!(await this.#mayManage(spaceId, config, t, caller))) throw texts.error(403, refusal);
   }
 
   /** Serves the version live before the current one again (a task of its own, done at once). */
   async rollbackEnv(spaceId: string, promptId: string, env: string, comment: string, caller: Caller) {
     const s = await this.#store.state(promptId, env);
-    if (!s?.previous_version)
-      throw conflict(`No earlier version was live in ${env}: release the version you want instead.`);
+    if (!s?.previous_version) throw texts.error(409, 'noPrevious', { env });
     return this.create(
       spaceId,
       { env, operation: 'rollback', resources: [{ prompt_id: promptId, version: s.previous_version }], comment },
@@ -363,13 +366,12 @@ export class ReleaseService {
       if (!s) continue;
       const holds = part === 'gray' ? s.gray_task_id === t.row.id : s.task_id === t.row.id;
       if (holds && part === 'all' && s.gray_task_id && s.gray_task_id !== t.row.id)
-        throw conflict(
-          `Another release is in gray in ${t.row.env}: release it to all or cancel it, then roll this one back.`,
-        );
+        throw texts.error(409, 'grayOnTop', { env: t.row.env });
       if (!holds)
-        throw conflict(
-          `A later release changed what ${t.row.env} serves of ${t.resources.find((r) => r.prompt_id === b.prompt_id)?.prompt_key}: roll that one back first.`,
-        );
+        throw texts.error(409, 'laterRelease', {
+          env: t.row.env,
+          key: t.resources.find((r) => r.prompt_id === b.prompt_id)?.prompt_key ?? b.prompt_id,
+        });
       const prior = b.state ?? snapshot(emptyState(b.prompt_id, t.row.env, t.row.space_id));
       const restored: StateRow =
         part === 'gray'
