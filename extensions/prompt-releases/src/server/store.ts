@@ -84,7 +84,23 @@ export interface Task {
 
 const json = <T>(schema: z.ZodType<T>, text: string): T => schema.parse(JSON.parse(text));
 
-export function taskOf(row: TaskRow): Task {
+/** A task row as read: PostgreSQL answers bigint columns as strings, so its times become numbers here. */
+export function taskRowOf(row: TaskRow): TaskRow {
+  return {
+    ...row,
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+    finished_at: row.finished_at === null ? null : Number(row.finished_at),
+  };
+}
+
+/** A state row as read (bigint and double columns as numbers on every database). */
+function stateRowOf(row: StateRow): StateRow {
+  return { ...row, gray_percentage: Number(row.gray_percentage), updated_at: Number(row.updated_at) };
+}
+
+export function taskOf(raw: TaskRow): Task {
+  const row = taskRowOf(raw);
   return {
     row,
     resources: json(Resources, row.resources),
@@ -127,16 +143,19 @@ export class ReleaseStore {
   }
 
   async states(promptId: string, db: Db = this.db): Promise<StateRow[]> {
-    return db.selectFrom('prompt_release_state').selectAll().where('prompt_id', '=', promptId).execute();
+    return (await db.selectFrom('prompt_release_state').selectAll().where('prompt_id', '=', promptId).execute()).map(
+      stateRowOf,
+    );
   }
 
   async state(promptId: string, env: string, db: Db = this.db): Promise<StateRow | undefined> {
-    return db
+    const row = await db
       .selectFrom('prompt_release_state')
       .selectAll()
       .where('prompt_id', '=', promptId)
       .where('env', '=', env)
       .executeTakeFirst();
+    return row && stateRowOf(row);
   }
 
   async putState(row: StateRow, db: Db = this.db): Promise<void> {
@@ -194,7 +213,7 @@ export class ReleaseStore {
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(total.n) };
+    return { rows: rows.map(taskRowOf), total: Number(total.n) };
   }
 
   /** The space's tasks waiting for approval (few: the inbox reads them all and keeps the caller's). */
@@ -206,7 +225,8 @@ export class ReleaseStore {
       .where('status', '=', 'waiting_approval')
       .orderBy('created_at', 'desc')
       .limit(500)
-      .execute();
+      .execute()
+      .then((rows) => rows.map(taskRowOf));
   }
 
   /** Other tasks holding a gray release of these prompts in this environment (a new release ends them). */
