@@ -125,11 +125,7 @@ export class BullSchedules extends ScheduleBook implements HostSchedules {
     const due = await this.due(row, scheduledFor, now);
     await this.db
       .updateTable(SCHEDULES_TABLE)
-      .set({
-        next_run_at: due.next === undefined ? null : iso(due.next),
-        last_run_at: due.fire ? iso(now) : row.last_run_at,
-        updated_at: iso(now),
-      })
+      .set(this.moved(row, due, now))
       .where('key', '=', row.key)
       .execute();
     return due.fire ? this.firing(row, iso(scheduledFor), now, due) : undefined;

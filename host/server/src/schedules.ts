@@ -228,6 +228,15 @@ export abstract class ScheduleBook implements Schedules {
     return { fire: !late || row.missed === 'catch_up', late, missed, next };
   }
 
+  /** What a row's times become once a due time was taken (fired or skipped). */
+  protected moved(row: Row, due: Due, now: number): Pick<Row, 'next_run_at' | 'last_run_at' | 'updated_at'> {
+    return {
+      next_run_at: due.next === undefined ? null : iso(due.next),
+      last_run_at: due.fire ? iso(now) : row.last_run_at,
+      updated_at: iso(now),
+    };
+  }
+
   /** The firing a job is handed. */
   protected firing(row: Row, scheduledFor: string, now: number, due: Due): ScheduledFiring {
     return {
@@ -296,11 +305,7 @@ export class DatabaseSchedules extends ScheduleBook implements HostSchedules {
       }
       const claimed = await this.db
         .updateTable(SCHEDULES_TABLE)
-        .set({
-          next_run_at: d.next === undefined ? null : iso(d.next),
-          last_run_at: d.fire ? iso(now) : row.last_run_at,
-          updated_at: iso(now),
-        })
+        .set(this.moved(row, d, now))
         .where('key', '=', row.key)
         .where('next_run_at', '=', row.next_run_at)
         .executeTakeFirst();

@@ -154,23 +154,25 @@ export function registerTasks(ctx: ServerContext<unknown>) {
       ? 'zh-CN'
       : 'en-US';
 
+  /** What a person edits of a draft task, as stored. */
+  const editable = (
+    body: { name: string; bot_id: string; scene_id: string; judge_model_id: string; rows: unknown[] },
+    dims: unknown,
+  ) => ({
+    name: body.name,
+    bot_id: body.bot_id,
+    scene_id: body.scene_id,
+    judge_model_id: body.judge_model_id,
+    rows: JSON.stringify(body.rows),
+    dimensions: JSON.stringify(dims),
+  });
+
   ctx.route({
     ...CreateBatchTask,
     auth: inSpace,
     handler: async ({ body, caller, headers }) => {
       const dims = await checked(body, langOf(headers));
-      const row = draft(
-        {
-          space_id: body.space_id,
-          name: body.name,
-          bot_id: body.bot_id,
-          scene_id: body.scene_id,
-          judge_model_id: body.judge_model_id,
-          rows: JSON.stringify(body.rows),
-          dimensions: JSON.stringify(dims),
-        },
-        caller!.userId,
-      );
+      const row = draft({ space_id: body.space_id, ...editable(body, dims) }, caller!.userId);
       await db().insertInto('bot_eval_task').values(row).execute();
       return { batch_task: await view(row) };
     },
@@ -183,12 +185,7 @@ export function registerTasks(ctx: ServerContext<unknown>) {
       if (t.status !== 'draft') throw conflict('The batch task has run: clone it to change it.');
       const dims = await checked(body, langOf(headers));
       const patch = {
-        name: body.name,
-        bot_id: body.bot_id,
-        scene_id: body.scene_id,
-        judge_model_id: body.judge_model_id,
-        rows: JSON.stringify(body.rows),
-        dimensions: JSON.stringify(dims),
+        ...editable(body, dims),
         progress: JSON.stringify({ total: body.rows.length, finished: 0, failed: 0 }),
         updated_at: now(),
       };

@@ -111,10 +111,12 @@ export function registerRoutes(ctx: ServerContext<unknown>, runtime: () => Promi
       const { store, service, taskOf } = await runtime();
       const caller = callerOf(req);
       const config = await store.config(b.space_id);
+      // Whether the caller approves here is the same for every task of the list: read once.
+      const approver = await service.mayApprove(b.space_id, config, caller.userId);
       if (b.to_approve) {
         // The inbox: what waits for this caller's decision (not their own, unless they may approve those).
         const views = await Promise.all(
-          (await store.waiting(b.space_id)).map((r) => service.view(taskOf(r), caller, config)),
+          (await store.waiting(b.space_id)).map((r) => service.view(taskOf(r), caller, config, approver)),
         );
         const mine = views.filter((v) => v.can_approve);
         return { tasks: mine.slice((b.page - 1) * b.size, b.page * b.size), total: mine.length };
@@ -125,7 +127,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, runtime: () => Promi
         page: b.page,
         size: b.size,
       });
-      return { tasks: await Promise.all(rows.map((r) => service.view(taskOf(r), caller, config))), total };
+      return { tasks: await Promise.all(rows.map((r) => service.view(taskOf(r), caller, config, approver))), total };
     },
   });
 
