@@ -12,7 +12,25 @@ import { publishedFiveNodeFlow } from '../workflow-kit.ts';
 const budgets = JSON.parse(readFileSync(path.join(import.meta.dirname, '../budgets.json'), 'utf8')) as {
   start: { modules: number };
   publishedRun: { statements: number; writes: number; modules: number };
+  untypedRoutes: number;
 };
+
+interface OpenApiOperation {
+  'x-tessera-extension'?: string;
+  responses?: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, object> } }> }>;
+}
+/** Routes whose answer /openapi.json cannot describe: no response schema, so the envelope's `data` is `{}`. */
+function untypedRoutes(doc: { paths: Record<string, Record<string, OpenApiOperation>> }) {
+  const out: string[] = [];
+  for (const [p, ops] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(ops)) {
+      const content = op.responses?.['200']?.content;
+      const data = content && Object.values(content)[0]?.schema?.properties?.data;
+      if (data && Object.keys(data).length === 0)
+        out.push(`${op['x-tessera-extension'] ?? '?'}: ${method.toUpperCase()} ${p}`);
+    }
+  return out;
+}
 const files = (modules: string[]) => modules.filter((u) => u.startsWith('file:'));
 
 let studio: StudioProcess;
@@ -30,6 +48,18 @@ describe('the run path and the start, counted', () => {
       atStart.length,
       `a start now imports ${atStart.length} modules; the budget is ${budgets.start.modules} (tests/budgets.json)`,
     ).toBeLessThanOrEqual(budgets.start.modules);
+  });
+
+  it('no more routes answer without a response schema than the budget allows', async () => {
+    const doc = await (await fetch(`${studio.url}/openapi.json`)).json();
+    const untyped = untypedRoutes(doc);
+    const counts = new Map<string, number>();
+    for (const r of untyped) counts.set(r.split(':')[0]!, (counts.get(r.split(':')[0]!) ?? 0) + 1);
+    const byExtension = [...counts].map(([ext, n]) => `${ext} ${n}`).join(', ');
+    expect(
+      untyped.length,
+      `${untyped.length} routes answer without a response schema (the budget is ${budgets.untypedRoutes}, tests/budgets.json); declare one in the extension's shared/ contract (defineEndpoint). By extension: ${byExtension}`,
+    ).toBeLessThanOrEqual(budgets.untypedRoutes);
   });
 
   it('a published run does no database statement and imports nothing on its request path, and its trace is kept', async () => {

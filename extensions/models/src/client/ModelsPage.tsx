@@ -19,6 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, PageHeader, toast, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RoleAuth } from '@tessera/ext-spaces/shared';
 import { currentServices } from './services.ts';
 import type { ModelCapabilities, ModelInfo, ModelParams, ProviderField } from '../shared/index.ts';
 import { ModelParamsPanel } from './components.tsx';
@@ -540,7 +541,7 @@ export function ModelsPage() {
   usePageTitle(t('title'));
   const auth = useQuery({
     queryKey: ['models', 'role', spaceId],
-    queryFn: () => api.post<{ permissions: Record<string, boolean> }>('/api/space/role/auth', { space_id: spaceId }),
+    queryFn: () => api.call(RoleAuth, { space_id: spaceId! }),
     enabled: !!spaceId,
   });
   if (!spaceId) return null;

@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useTokenPermissions } from '@tessera/ext-identity/client';
+import { ListSpaces } from '@tessera/ext-spaces/shared';
 import { useState } from 'react';
 import {
   AuthorizeAppWithDeclaredPermission,
@@ -40,7 +41,9 @@ export function useChoices() {
   const api = useApi();
   const spaces = useQuery({
     queryKey: ['spaces', 'list'],
-    queryFn: async () => (await api.post<{ spaces: SpaceOption[] }>('/api/space/list', {})).spaces,
+    // The same query as the space switcher's (one cache entry, one shape): the list is picked out of it.
+    queryFn: () => api.call(ListSpaces, {}),
+    select: (d): SpaceOption[] => d.spaces,
     staleTime: 30_000,
   });
   const permissions = useTokenPermissions();

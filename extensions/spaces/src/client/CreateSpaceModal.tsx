@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LimitedInput, Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SpaceInfo } from '../shared/index.ts';
+import { CreateSpace } from '../shared/index.ts';
 import { currentSpace } from './current.ts';
 
 /** "Create team space": its name and description; the new space becomes the current one. */
@@ -26,8 +26,8 @@ export function CreateSpaceModal({ visible, onClose }: { visible: boolean; onClo
       onOk={async () => {
         setBusy(true);
         try {
-          const s = await api.post<SpaceInfo>(
-            '/api/space/create',
+          const s = await api.call(
+            CreateSpace,
             { name, description },
             { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) },
           );

@@ -4,19 +4,8 @@ import { toast, useApi, usePageTitle } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { InviteInfo, JoinSpace } from '../shared/index.ts';
 import { currentSpace } from './current.ts';
-
-interface InviteInfo {
-  space_id?: string;
-  space_name: string;
-  inviter_name: string;
-  status: number;
-  need_approval: boolean;
-  /** False for a signed-out visitor: the page says where the link leads, and how to join. */
-  signed_in: boolean;
-  already_member: boolean;
-  pending_application: boolean;
-}
 
 /** /invite/:key — join a space through its invite link (or apply when the link needs approval). */
 export function InvitePage() {
@@ -30,7 +19,7 @@ export function InvitePage() {
   usePageTitle(t('invite.title'));
   const info = useQuery({
     queryKey: ['spaces', 'invite', key],
-    queryFn: () => api.get<InviteInfo>('/api/space/invite/info', { invite_key: key }),
+    queryFn: () => api.call(InviteInfo, { invite_key: key }),
     retry: false,
   });
   const open = (spaceId: string) => {
@@ -88,7 +77,7 @@ export function InvitePage() {
               onClick={async () => {
                 setBusy(true);
                 try {
-                  const r = await api.post<{ status: string; space_id: string }>('/api/space/join', {
+                  const r = await api.call(JoinSpace, {
                     invite_key: key,
                     message: message || undefined,
                   });

@@ -18,7 +18,28 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PageHeader, SearchInput, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SpaceInfo, SpaceMemberInfo } from '../shared/index.ts';
+import {
+  AddMembers,
+  AddPublishMembers,
+  CreateInvite,
+  DecideApply,
+  DeleteSpace,
+  ExitSpace,
+  ListApplies,
+  ListInvites,
+  ListSpaces,
+  RemoveMember,
+  RemovePublishMember,
+  RevokeInvite,
+  SearchMembers,
+  TransferSpace,
+  UpdateMember,
+  UpdateSpace,
+  type ApplyView,
+  type InviteView,
+  type SpaceInfo,
+  type SpaceMemberInfo,
+} from '../shared/index.ts';
 import { useCurrentSpace, useRoleAuth, type RoleAuth } from './api.ts';
 import { currentSpace } from './current.ts';
 
@@ -29,7 +50,7 @@ function useMembers(spaceId: string, search = '') {
   return useQuery({
     queryKey: ['spaces', 'members', spaceId, search],
     queryFn: () =>
-      api.post<{ members: SpaceMemberInfo[]; total: number }>('/api/space/member/search', {
+      api.call(SearchMembers, {
         space_id: spaceId,
         search_word: search || undefined,
         size: 100,
@@ -55,7 +76,7 @@ function Overview({ space, auth }: TabProps) {
   const isOwner = auth.space_role_type === 1;
   const leaveToPersonal = async () => {
     await refresh();
-    const list = await api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {});
+    const list = await api.call(ListSpaces, {});
     if (list.spaces[0]) currentSpace().set(list.spaces[0].space_id);
   };
   return (
@@ -84,7 +105,7 @@ function Overview({ space, auth }: TabProps) {
             style={{ width: 'auto' }}
             data-testid="space-save"
             onClick={async () => {
-              await api.post('/api/space/update', { space_id: space.space_id, name, description });
+              await api.call(UpdateSpace, { space_id: space.space_id, name, description });
               toast.success(t('settings.saved'));
               await refresh();
             }}
@@ -110,7 +131,8 @@ function Overview({ space, auth }: TabProps) {
                   disabled={!newOwner}
                   data-testid="transfer-submit"
                   onClick={async () => {
-                    await api.post('/api/space/member/transfer', { space_id: space.space_id, user_id: newOwner });
+                    if (!newOwner) return;
+                    await api.call(TransferSpace, { space_id: space.space_id, user_id: newOwner });
                     toast.success(t('settings.transferred'));
                     await refresh();
                   }}
@@ -133,7 +155,7 @@ function Overview({ space, auth }: TabProps) {
               <Popconfirm
                 title={t('settings.exitConfirm')}
                 onOk={async () => {
-                  await api.post('/api/space/member/exit', {
+                  await api.call(ExitSpace, {
                     space_id: space.space_id,
                     successor_user_id: isOwner ? successor : undefined,
                   });
@@ -150,7 +172,7 @@ function Overview({ space, auth }: TabProps) {
               <Popconfirm
                 title={t('settings.deleteConfirm')}
                 onOk={async () => {
-                  await api.post('/api/space/delete', { space_id: space.space_id });
+                  await api.call(DeleteSpace, { space_id: space.space_id });
                   toast.success(t('settings.deleted'));
                   await leaveToPersonal();
                 }}
@@ -196,7 +218,7 @@ function Members({ space, auth }: TabProps) {
               disabled={!email.trim()}
               data-testid="member-add"
               onClick={async () => {
-                const r = await api.post<{ added_user_ids: string[]; not_exist: string[] }>('/api/space/member/add', {
+                const r = await api.call(AddMembers, {
                   space_id: space.space_id,
                   emails: [email.trim()],
                 });
@@ -231,7 +253,7 @@ function Members({ space, auth }: TabProps) {
                   style={{ width: 120 }}
                   data-testid={`member-role-${m.user_id}`}
                   onChange={async (v) => {
-                    await api.post('/api/space/member/update', {
+                    await api.call(UpdateMember, {
                       space_id: space.space_id,
                       user_id: m.user_id,
                       space_role_type: v,
@@ -255,7 +277,7 @@ function Members({ space, auth }: TabProps) {
                 <Popconfirm
                   title={t('members.removeConfirm')}
                   onOk={async () => {
-                    await api.post('/api/space/member/remove', { space_id: space.space_id, user_id: m.user_id });
+                    await api.call(RemoveMember, { space_id: space.space_id, user_id: m.user_id });
                     toast.success(t('members.removed'));
                     await refresh();
                   }}
@@ -272,16 +294,6 @@ function Members({ space, auth }: TabProps) {
   );
 }
 
-interface Invite {
-  invite_id: string;
-  invite_path: string;
-  space_role_type: number;
-  need_approval: boolean;
-  status: number;
-  expire_at: string;
-  join_count: number;
-}
-
 function Invites({ space, auth }: TabProps) {
   const format = useFormat();
   const { t } = useTranslation('spaces');
@@ -292,15 +304,14 @@ function Invites({ space, auth }: TabProps) {
   const [days, setDays] = useState(7);
   const list = useQuery({
     queryKey: ['spaces', 'invites', space.space_id],
-    queryFn: () =>
-      api.post<{ invites: Invite[] }>('/api/playground_api/space/invite/manage_list', { space_id: space.space_id }),
+    queryFn: () => api.call(ListInvites, { space_id: space.space_id }),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['spaces', 'invites', space.space_id] });
   const copy = (path: string) =>
     navigator.clipboard?.writeText(`${location.origin}${path}`).then(() => toast.success(t('invites.copied')));
   const create = useMutation({
     mutationFn: () =>
-      api.post<Invite>('/api/space/invite', {
+      api.call(CreateInvite, {
         space_id: space.space_id,
         space_role_type: role,
         need_approval: approval,
@@ -338,7 +349,7 @@ function Invites({ space, auth }: TabProps) {
           {t('invites.create')}
         </Button>
       </Space>
-      <Table<Invite>
+      <Table<InviteView>
         rowKey="invite_id"
         loading={list.isLoading}
         data={list.data?.invites ?? []}
@@ -372,7 +383,7 @@ function Invites({ space, auth }: TabProps) {
                     status="danger"
                     data-testid="invite-revoke"
                     onClick={async () => {
-                      await api.post('/api/playground_api/space/invite/revoke', {
+                      await api.call(RevokeInvite, {
                         space_id: space.space_id,
                         invite_id: inv.invite_id,
                       });
@@ -391,31 +402,21 @@ function Invites({ space, auth }: TabProps) {
   );
 }
 
-interface Apply {
-  apply_id: string;
-  name: string;
-  email: string;
-  message: string;
-  status: number;
-  created_at: string;
-}
-
 function Applications({ space }: TabProps) {
   const { t } = useTranslation('spaces');
   const api = useApi();
   const qc = useQueryClient();
   const list = useQuery({
     queryKey: ['spaces', 'applies', space.space_id],
-    queryFn: () =>
-      api.post<{ applies: Apply[] }>('/api/playground_api/space/apply/manage_list', { space_id: space.space_id }),
+    queryFn: () => api.call(ListApplies, { space_id: space.space_id }),
   });
   const operate = async (apply_id: string, action: 'approve' | 'reject') => {
-    await api.post('/api/playground_api/space/operate_apply', { space_id: space.space_id, apply_id, action });
+    await api.call(DecideApply, { space_id: space.space_id, apply_id, action });
     toast.success(t(action === 'approve' ? 'applications.approved' : 'applications.rejected'));
     await qc.invalidateQueries({ queryKey: ['spaces'] });
   };
   return (
-    <Table<Apply>
+    <Table<ApplyView>
       rowKey="apply_id"
       loading={list.isLoading}
       data={list.data?.applies ?? []}
@@ -482,7 +483,8 @@ function PublishMembers({ space, auth }: TabProps) {
             disabled={!pick}
             data-testid="publish-add"
             onClick={async () => {
-              await api.post('/api/playground_api/space/publish_member/add', {
+              if (!pick) return;
+              await api.call(AddPublishMembers, {
                 space_id: space.space_id,
                 user_ids: [pick],
               });
@@ -510,7 +512,7 @@ function PublishMembers({ space, auth }: TabProps) {
                 <Button
                   size="mini"
                   onClick={async () => {
-                    await api.post('/api/playground_api/space/publish_member/remove', {
+                    await api.call(RemovePublishMember, {
                       space_id: space.space_id,
                       user_id: m.user_id,
                     });

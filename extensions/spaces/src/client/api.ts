@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import type { CurrentUser } from '@tessera/ext-identity/shared';
 import { useEffect, useSyncExternalStore } from 'react';
-import type { SpaceInfo } from '../shared/index.ts';
+import { ListSpaces, RoleAuth as RoleAuthCall, type RoleAuthView, type SpaceInfo } from '../shared/index.ts';
 import { currentSpace, useCurrentSpaceId } from './current.ts';
 
 let currentUser: CurrentUser | undefined;
@@ -27,7 +27,7 @@ export function useSpaces() {
   return useQuery({
     queryKey: ['spaces', 'list'],
     enabled: signedIn,
-    queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}, { suppressNotice: true }),
+    queryFn: () => api.call(ListSpaces, {}, { suppressNotice: true }),
     staleTime: 30_000,
   });
 }
@@ -44,17 +44,13 @@ export function useCurrentSpace(): { space: SpaceInfo | undefined; spaces: Space
   return { space, spaces, loading: list.isLoading };
 }
 
-export interface RoleAuth {
-  space_role_type: number;
-  space_type: number;
-  permissions: Record<string, boolean>;
-}
+export type RoleAuth = RoleAuthView;
 
 export function useRoleAuth(spaceId: string | undefined) {
   const api = useApi();
   return useQuery({
     queryKey: ['spaces', 'auth', spaceId],
-    queryFn: () => api.post<RoleAuth>('/api/space/role/auth', { space_id: spaceId }),
+    queryFn: () => api.call(RoleAuthCall, { space_id: spaceId! }),
     enabled: !!spaceId,
   });
 }

@@ -1,7 +1,7 @@
 import { IconUserGroup } from '@arco-design/web-react/icon';
 import { defineExtension, lazyPage } from '@tessera/sdk/client';
 import { CurrentUserService, TokenWorkspaceSources } from '@tessera/ext-identity/shared';
-import { CurrentSpaceService, type SpaceInfo } from '../shared/index.ts';
+import { CurrentSpaceService, ListSpaces } from '../shared/index.ts';
 import { createCurrentSpace, setCurrentSpaceStore } from './current.ts';
 import { setCurrentUser } from './api.ts';
 import { SpaceSwitcher } from './SpaceSwitcher.tsx';
@@ -34,7 +34,7 @@ export default defineExtension({
     ctx.register(TokenWorkspaceSources, {
       key: 'spaces',
       list: async () =>
-        (await ctx.api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {})).spaces.map((s) => ({
+        (await ctx.api.call(ListSpaces, {})).spaces.map((s) => ({
           id: s.space_id,
           name: s.name,
         })),

@@ -3,7 +3,7 @@
 import { Select } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
-import type { SpaceInfo } from '../shared/index.ts';
+import { ListMembers, ListSpaces } from '../shared/index.ts';
 
 export function SpaceSelect({
   value,
@@ -19,7 +19,7 @@ export function SpaceSelect({
   const api = useApi();
   const spaces = useQuery({
     queryKey: ['spaces', 'list'],
-    queryFn: () => api.post<{ spaces: SpaceInfo[] }>('/api/space/list', {}),
+    queryFn: () => api.call(ListSpaces, {}),
   });
   return (
     <Select
@@ -58,7 +58,6 @@ export function useSpaceMembers(spaceId: string | undefined) {
     queryKey: ['spaces', 'members', spaceId],
     enabled: !!spaceId,
     queryFn: async () =>
-      (await api.post<{ members: SpaceMember[] }>('/api/space/member/list', { space_id: spaceId, page: 1, size: 100 }))
-        .members,
+      (await api.call(ListMembers, { space_id: spaceId!, page: 1, size: 100 })).members as SpaceMember[],
   });
 }

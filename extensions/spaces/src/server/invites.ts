@@ -1,25 +1,25 @@
 // Routes of invite links and applications to join.
 import { randomBytes } from 'node:crypto';
 import { conflict, forbidden, notFound } from '@tessera/sdk';
-import { z } from 'zod';
-import { ApplyStatus, InviteStatus, SpaceRoleType } from '../shared/index.ts';
-import { nowIso, Id, Role, bodySpace, type Ctx } from './common.ts';
+import {
+  ApplyStatus,
+  CreateInvite,
+  DecideApply,
+  InviteInfo,
+  InviteStatus,
+  JoinSpace,
+  ListApplies,
+  ListInvites,
+  RevokeInvite,
+  SpaceRoleType,
+  type InviteView,
+} from '../shared/index.ts';
+import { nowIso, bodySpace, spacesDb, type Ctx, type SpacesDb } from './common.ts';
 import type { SpacesImpl } from './service.ts';
 
-interface InviteRow {
-  id: string;
-  space_id: string;
-  invite_key: string;
-  role_type: number;
-  need_approval: number;
-  status: number;
-  created_by: string;
-  created_at: string;
-  expire_at: string;
-  join_count: number;
-}
+type InviteRow = SpacesDb['spaces_invite'];
 
-function inviteView(r: InviteRow) {
+function inviteView(r: InviteRow): InviteView {
   const expired = Number(r.status) === InviteStatus.Active && Date.parse(r.expire_at) <= Date.now();
   return {
     invite_id: r.id,
@@ -36,27 +36,16 @@ function inviteView(r: InviteRow) {
 }
 
 export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
+  const db = () => spacesDb(ctx);
   const byKey = async (key: string) => {
-    const r = (await ctx.db
-      .selectFrom('spaces_invite')
-      .selectAll()
-      .where('invite_key', '=', key)
-      .executeTakeFirst()) as InviteRow | undefined;
+    const r = await db().selectFrom('spaces_invite').selectAll().where('invite_key', '=', key).executeTakeFirst();
     if (!r) throw notFound('This invite link does not exist. Ask for a new one.');
     return r;
   };
   ctx.route({
-    method: 'POST',
-    path: '/api/space/invite',
+    ...CreateInvite,
     audit: { action: 'space.invite.create', target: 'space_id' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Create an invite link',
-    body: z.object({
-      space_id: Id,
-      space_role_type: Role.default(SpaceRoleType.Member),
-      need_approval: z.boolean().default(false),
-      expire_days: z.number().int().min(1).max(90).default(7),
-    }),
     handler: async ({ body, caller, spaceRole }) => {
       await s.team(body.space_id);
       if (body.space_role_type === SpaceRoleType.Admin && spaceRole !== 'owner')
@@ -73,36 +62,30 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
         expire_at: new Date(Date.now() + body.expire_days * 86400_000).toISOString(),
         join_count: 0,
       };
-      await ctx.db.insertInto('spaces_invite').values(row).execute();
+      await db().insertInto('spaces_invite').values(row).execute();
       return inviteView(row);
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/playground_api/space/invite/manage_list',
+    ...ListInvites,
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Invite links of the space with their status',
-    body: z.object({ space_id: Id }),
     handler: async ({ body }) => ({
       invites: (
-        (await ctx.db
+        await db()
           .selectFrom('spaces_invite')
           .selectAll()
           .where('space_id', '=', body.space_id)
           .orderBy('created_at', 'desc')
-          .execute()) as InviteRow[]
+          .execute()
       ).map(inviteView),
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/playground_api/space/invite/revoke',
+    ...RevokeInvite,
     audit: { action: 'space.invite.revoke', target: 'invite_id' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Revoke an invite link',
-    body: z.object({ space_id: Id, invite_id: Id }),
     handler: async ({ body }) => {
-      const r = await ctx.db
+      const r = await db()
         .updateTable('spaces_invite')
         .set({ status: InviteStatus.Revoked })
         .where('id', '=', body.invite_id)
@@ -113,15 +96,13 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'GET',
-    path: '/api/space/invite/info',
+    ...InviteInfo,
     // Anyone holding the link may see where it leads (a signed-out invitee is told before signing in).
     auth: 'anonymous',
-    summary: 'What an invite link leads to (signed out: the space and the inviter only)',
-    query: z.object({ invite_key: z.string().min(1).max(64) }),
     handler: async ({ query, caller }) => {
-      const inv = inviteView(await byKey(query.invite_key));
-      const sp = await s.space(inv.invite_key ? (await byKey(query.invite_key)).space_id : '');
+      const row = await byKey(query.invite_key);
+      const inv = inviteView(row);
+      const sp = await s.space(row.space_id);
       const inviter = await s.identity().getUser(inv.created_by);
       if (!caller)
         return {
@@ -134,7 +115,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
           already_member: false,
           pending_application: false,
         };
-      const pendingApply = await ctx.db
+      const pendingApply = await db()
         .selectFrom('spaces_apply')
         .select('id')
         .where('space_id', '=', sp.id)
@@ -156,12 +137,9 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/join',
+    ...JoinSpace,
     audit: { action: 'space.join', target: 'invite_key' },
     auth: 'user',
-    summary: 'Join through an invite link (or apply, when the link needs approval)',
-    body: z.object({ invite_key: z.string().min(1).max(64), message: z.string().max(500).optional() }),
     handler: async ({ body, caller }) => {
       const row = await byKey(body.invite_key);
       const inv = inviteView(row);
@@ -174,7 +152,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
         return { status: 'applied', space_id: row.space_id, apply_id: id };
       }
       await s.addMember(row.space_id, caller!.userId, inv.space_role_type);
-      await ctx.db
+      await db()
         .updateTable('spaces_invite')
         .set({ join_count: Number(row.join_count) + 1 })
         .where('id', '=', row.id)
@@ -183,18 +161,13 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/playground_api/space/apply/manage_list',
+    ...ListApplies,
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Applications to join, by status',
-    body: z.object({ space_id: Id, status: z.number().int().min(1).max(3).optional() }),
     handler: async ({ body }) => {
-      let q = ctx.db.selectFrom('spaces_apply').selectAll().where('space_id', '=', body.space_id);
+      let q = db().selectFrom('spaces_apply').selectAll().where('space_id', '=', body.space_id);
       if (body.status) q = q.where('status', '=', body.status);
       const rows = await q.orderBy('created_at', 'desc').execute();
-      const users = new Map(
-        (await s.identity().getUsers(rows.map((r) => r.user_id as string))).map((u) => [u.user_id, u]),
-      );
+      const users = new Map((await s.identity().getUsers(rows.map((r) => r.user_id))).map((u) => [u.user_id, u]));
       return {
         applies: rows.map((r) => ({
           apply_id: r.id,
@@ -211,14 +184,11 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/playground_api/space/operate_apply',
+    ...DecideApply,
     audit: { action: 'space.apply.decide', target: 'apply_id' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Approve or reject an application to join',
-    body: z.object({ space_id: Id, apply_id: Id, action: z.enum(['approve', 'reject']) }),
     handler: async ({ body, caller }) => {
-      const a = await ctx.db
+      const a = await db()
         .selectFrom('spaces_apply')
         .selectAll()
         .where('id', '=', body.apply_id)
@@ -227,7 +197,7 @@ export function registerInviteRoutes(ctx: Ctx, s: SpacesImpl) {
       if (!a) throw notFound('No application with this id in the space.');
       if (Number(a.status) !== ApplyStatus.Pending) throw conflict('This application was already decided.');
       const status = body.action === 'approve' ? ApplyStatus.Approved : ApplyStatus.Rejected;
-      await ctx.db
+      await db()
         .updateTable('spaces_apply')
         .set({ status, decided_by: caller!.userId, decided_at: nowIso() })
         .where('id', '=', a.id)
@@ -246,16 +216,17 @@ export async function applyToJoin(
   message: string,
   role: number,
 ): Promise<string> {
-  const existing = await ctx.db
+  const db = () => spacesDb(ctx);
+  const existing = await db()
     .selectFrom('spaces_apply')
     .select('id')
     .where('space_id', '=', spaceId)
     .where('user_id', '=', userId)
     .where('status', '=', ApplyStatus.Pending)
     .executeTakeFirst();
-  if (existing) return existing.id as string;
+  if (existing) return existing.id;
   const id = ctx.host.newId();
-  await ctx.db
+  await db()
     .insertInto('spaces_apply')
     .values({
       id,

@@ -1,40 +1,44 @@
 // The open API of workspaces (/v1/workspaces ...), for personal access tokens.
 import { conflict, forbidden, notFound } from '@tessera/sdk';
-import { z } from 'zod';
-import { ROLE_NAMES, SpaceDeleted, SpaceRoleType, SpaceType } from '../shared/index.ts';
-import { nowIso, Id, Name, OpenRole, paramSpace, type Ctx } from './common.ts';
+import {
+  OpenAddMembers,
+  OpenApplyToJoin,
+  OpenCreateWorkspace,
+  OpenDeleteWorkspace,
+  OpenListMembers,
+  OpenListWorkspaces,
+  OpenRemoveMembers,
+  OpenUpdateMember,
+  ROLE_NAMES,
+  SpaceDeleted,
+  SpaceRoleType,
+  SpaceType,
+} from '../shared/index.ts';
+import { nowIso, paramSpace, spacesDb, type Ctx } from './common.ts';
 import type { SpacesImpl } from './service.ts';
 import { assertCanManage, roleNum } from './routes.ts';
 import { applyToJoin } from './invites.ts';
 
 export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
+  const db = () => spacesDb(ctx);
   const openRole = (n: number) => ROLE_NAMES[n];
   ctx.route({
-    method: 'POST',
-    path: '/v1/workspaces',
+    ...OpenCreateWorkspace,
     audit: { action: 'space.create', target: 'name' },
     auth: 'user',
     permission: 'workspace.manage',
-    summary: 'Create a team workspace',
-    body: z.object({ name: Name, description: z.string().max(2000).optional() }),
     handler: async ({ body, caller }) => {
       const id = await s.createSpace(caller!.userId, body, SpaceType.Team);
       return { id, name: body.name };
     },
   });
   ctx.route({
-    method: 'GET',
-    path: '/v1/workspaces',
+    ...OpenListWorkspaces,
     auth: 'user',
     permission: 'workspace.read',
-    summary: "The caller's workspaces",
-    query: z.object({
-      page_num: z.coerce.number().int().min(1).default(1),
-      page_size: z.coerce.number().int().min(1).max(50).default(20),
-    }),
     handler: async ({ query, caller }) => {
       await s.api.personalSpaceOf(caller!.userId);
-      const rows = await ctx.db
+      const rows = await db()
         .selectFrom('spaces_member')
         .innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id')
         .select([
@@ -51,45 +55,37 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
         .execute();
       // A token sees only the workspaces it was given.
       const visible =
-        caller!.kind === 'token' ? rows.filter((r) => caller!.tokenAllows?.('workspace.read', r.id as string)) : rows;
+        caller!.kind === 'token' ? rows.filter((r) => caller!.tokenAllows?.('workspace.read', r.id)) : rows;
       const page = visible.slice((query.page_num - 1) * query.page_size, query.page_num * query.page_size);
       return {
         workspaces: page.map((r) => ({
           id: r.id,
           name: r.name,
           icon_url: r.icon_uri,
-          role_type: openRole(Number(r.role_type)),
-          workspace_type: Number(r.space_type) === SpaceType.Personal ? 'personal' : 'team',
+          role_type: openRole(r.role_type),
+          workspace_type: r.space_type === SpaceType.Personal ? ('personal' as const) : ('team' as const),
         })),
         total_count: visible.length,
       };
     },
   });
   ctx.route({
-    method: 'DELETE',
-    path: '/v1/workspaces/:workspace_id',
+    ...OpenDeleteWorkspace,
     audit: { action: 'space.delete', target: 'workspace_id' },
     auth: { ...paramSpace, role: 'owner' },
     permission: 'workspace.manage',
-    summary: 'Delete a team workspace',
     handler: async ({ spaceId }) => {
       await s.team(spaceId!);
-      await ctx.db.updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', spaceId!).execute();
+      await db().updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', spaceId!).execute();
       s.forget(spaceId!);
       ctx.emit(SpaceDeleted, { space_id: spaceId! });
       return null;
     },
   });
   ctx.route({
-    method: 'GET',
-    path: '/v1/workspaces/:workspace_id/members',
+    ...OpenListMembers,
     auth: paramSpace,
     permission: 'member.read',
-    summary: 'Members of a workspace',
-    query: z.object({
-      page_num: z.coerce.number().int().min(1).default(1),
-      page_size: z.coerce.number().int().min(1).max(50).default(20),
-    }),
     handler: async ({ spaceId, query }) => {
       const r = await s.members(spaceId!, { page: query.page_num, size: query.page_size });
       return {
@@ -105,18 +101,10 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/v1/workspaces/:workspace_id/members',
+    ...OpenAddMembers,
     audit: { action: 'space.member.add', target: 'workspace_id' },
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
-    summary: 'Add users to a workspace',
-    body: z.object({
-      users: z
-        .array(z.object({ user_id: Id, role_type: OpenRole.default('member') }))
-        .min(1)
-        .max(100),
-    }),
     handler: async ({ spaceId, body, spaceRole }) => {
       await s.team(spaceId!);
       const out = {
@@ -137,13 +125,10 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'DELETE',
-    path: '/v1/workspaces/:workspace_id/members',
+    ...OpenRemoveMembers,
     audit: { action: 'space.member.remove', target: 'workspace_id' },
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
-    summary: 'Remove users from a workspace',
-    body: z.object({ user_ids: z.array(Id).min(1).max(100) }),
     handler: async ({ spaceId, body, spaceRole }) => {
       await s.team(spaceId!);
       const out = {
@@ -165,14 +150,10 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'PUT',
-    path: '/v1/workspaces/:workspace_id/members/:user_id',
+    ...OpenUpdateMember,
     audit: { action: 'space.member.role_update', target: 'user_id' },
     auth: { ...paramSpace, role: 'admin' },
     permission: 'member.manage',
-    summary: "Change a member's role_type",
-    params: z.object({ workspace_id: Id, user_id: Id }),
-    body: z.object({ role_type: OpenRole }),
     handler: async ({ params, body, spaceRole }) => {
       await s.team(params.workspace_id);
       const current = await s.roleOf(params.workspace_id, params.user_id);
@@ -180,7 +161,7 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
       assertCanManage(roleNum(spaceRole), current, 'change role');
       if (body.role_type === 'admin' && spaceRole !== 'owner')
         throw forbidden('Only the owner can make someone an admin.');
-      await ctx.db
+      await db()
         .updateTable('spaces_member')
         .set({ role_type: body.role_type === 'admin' ? SpaceRoleType.Admin : SpaceRoleType.Member })
         .where('space_id', '=', params.workspace_id)
@@ -191,12 +172,8 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/v1/workspaces/:workspace_id/members/apply',
+    ...OpenApplyToJoin,
     auth: 'user',
-    summary: 'Apply to join a workspace (admins approve or reject)',
-    params: z.object({ workspace_id: Id }),
-    body: z.object({ message: z.string().max(500).optional() }).optional(),
     handler: async ({ params, body, caller }) => {
       const sp = await s.team(params.workspace_id);
       if (await s.roleOf(sp.id, caller!.userId)) throw conflict('You are already a member of this workspace.');

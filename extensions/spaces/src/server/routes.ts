@@ -1,9 +1,33 @@
-// Routes of spaces and their members (create, update, delete, roles, transfer, exit, search).
-import { badRequest, forbidden, notFound, imageRef } from '@tessera/sdk';
+// Routes of spaces and their members (create, update, delete, roles, transfer, exit, search), over the contracts of
+// shared/api.ts.
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
 import type { SpaceRole } from '@tessera/sdk/server';
-import { z } from 'zod';
-import { InviteStatus, SpaceDeleted, SpaceRoleType, SpaceType, permissionsOf } from '../shared/index.ts';
-import { nowIso, Id, Name, Role, bodySpace, type Ctx } from './common.ts';
+import {
+  AddMembers,
+  AddPublishMembers,
+  CreateSpace,
+  DeleteSpace,
+  ExitSpace,
+  GetMember,
+  GetSpace,
+  InviteStatus,
+  ListMembers,
+  ListPublishMembers,
+  ListSpaces,
+  RemoveMember,
+  RemovePublishMember,
+  RoleAuth,
+  SearchMembers,
+  SearchPublishMembers,
+  SpaceDeleted,
+  SpaceRoleType,
+  SpaceType,
+  TransferSpace,
+  UpdateMember,
+  UpdateSpace,
+  permissionsOf,
+} from '../shared/index.ts';
+import { nowIso, bodySpace, spacesDb, type Ctx } from './common.ts';
 import type { SpacesImpl } from './service.ts';
 
 export const roleNum = (r?: SpaceRole) => (r === 'owner' ? 1 : r === 'admin' ? 2 : 3);
@@ -16,30 +40,33 @@ export function assertCanManage(actor: number, target: number, action: 'remove' 
     throw forbidden(`Only the owner can ${action === 'remove' ? 'remove' : 'change the role of'} an admin.`);
 }
 
+/** What a member of a personal space may not do: it has no other members to manage. */
+const NOT_IN_PERSONAL = [
+  'manage_members',
+  'manage_admins',
+  'manage_invites',
+  'review_applications',
+  'manage_publish_members',
+  'transfer_ownership',
+  'delete_space',
+  'exit',
+] as const;
+
 export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
+  const db = () => spacesDb(ctx);
   ctx.route({
-    method: 'POST',
-    path: '/api/space/create',
+    ...CreateSpace,
     audit: { action: 'space.create', target: 'name' },
     auth: 'user',
-    summary: 'Create a team space (the caller is its owner)',
-    body: z.object({
-      name: Name,
-      description: z.string().max(2000).optional(),
-      icon_uri: imageRef(2_000_000).optional(),
-    }),
     handler: async ({ body, caller }) =>
       s.info(await s.createSpace(caller!.userId, body, SpaceType.Team), caller!.userId),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/list',
+    ...ListSpaces,
     auth: 'user',
-    summary: "The caller's spaces, personal first",
-    body: z.object({ search_word: z.string().max(100).optional() }).optional(),
     handler: async ({ body, caller }) => {
       await s.api.personalSpaceOf(caller!.userId);
-      const rows = await ctx.db
+      const rows = await db()
         .selectFrom('spaces_member')
         .innerJoin('spaces_space', 'spaces_space.id', 'spaces_member.space_id')
         .select(['spaces_space.id as id'])
@@ -48,38 +75,28 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
         .orderBy('spaces_space.space_type')
         .orderBy('spaces_space.created_at')
         .execute();
-      let list = await Promise.all(rows.map((r) => s.info(r.id as string, caller!.userId)));
-      if (body?.search_word) list = list.filter((x) => x.name.toLowerCase().includes(body.search_word!.toLowerCase()));
+      let list = await Promise.all(rows.map((r) => s.info(r.id, caller!.userId)));
+      const word = body?.search_word?.toLowerCase();
+      if (word) list = list.filter((x) => x.name.toLowerCase().includes(word));
       return { spaces: list, total: list.length };
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/info',
+    ...GetSpace,
     auth: bodySpace,
-    summary: 'One space',
-    body: z.object({ space_id: Id }),
     handler: async ({ body, caller }) => s.info(body.space_id, caller!.userId),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/update',
+    ...UpdateSpace,
     audit: { action: 'space.update', target: 'space_id' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Change name, description or icon',
-    body: z.object({
-      space_id: Id,
-      name: Name.optional(),
-      description: z.string().max(2000).optional(),
-      icon_uri: imageRef(2_000_000).optional(),
-    }),
     handler: async ({ body, caller }) => {
       const current = await s.space(body.space_id);
       if (body.name && current.space_type === SpaceType.Team)
         await s.refuseTakenName(current.owner_id, body.name, body.space_id);
       const { space_id, ...fields } = body;
       const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      await ctx.db
+      await db()
         .updateTable('spaces_space')
         .set({ ...patch, updated_at: nowIso() })
         .where('id', '=', space_id)
@@ -88,17 +105,14 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/delete',
+    ...DeleteSpace,
     audit: { action: 'space.delete', target: 'space_id' },
     auth: { ...bodySpace, role: 'owner' },
-    summary: 'Delete a team space (owner only)',
-    body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
       await s.team(body.space_id);
-      await ctx.db.updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', body.space_id).execute();
+      await db().updateTable('spaces_space').set({ deleted_at: nowIso() }).where('id', '=', body.space_id).execute();
       s.forget(body.space_id);
-      await ctx.db
+      await db()
         .updateTable('spaces_invite')
         .set({ status: InviteStatus.Revoked })
         .where('space_id', '=', body.space_id)
@@ -108,51 +122,29 @@ export function registerSpaceRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/role/auth',
+    ...RoleAuth,
     auth: bodySpace,
-    summary: "The caller's role and what it allows",
-    body: z.object({ space_id: Id }),
     handler: async ({ body, spaceRole }) => {
       const role = roleNum(spaceRole);
       const sp = await s.space(body.space_id);
-      const perms = permissionsOf(role);
-      // A personal space has no other members to manage.
-      if (Number(sp.space_type) === SpaceType.Personal)
-        for (const k of [
-          'manage_members',
-          'manage_admins',
-          'manage_invites',
-          'review_applications',
-          'manage_publish_members',
-          'transfer_ownership',
-          'delete_space',
-          'exit',
-        ] as const)
-          perms[k] = false;
-      return { space_role_type: role, space_type: Number(sp.space_type), permissions: perms };
+      const permissions = permissionsOf(role);
+      if (sp.space_type === SpaceType.Personal) for (const k of NOT_IN_PERSONAL) permissions[k] = false;
+      return { space_role_type: role, space_type: sp.space_type, permissions };
     },
   });
 }
 
 export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
+  const db = () => spacesDb(ctx);
   const target = async (spaceId: string, userId: string) => {
     const r = await s.roleOf(spaceId, userId);
     if (!r) throw notFound('This user is not a member of the space.');
     return r;
   };
   ctx.route({
-    method: 'POST',
-    path: '/api/space/member/add',
+    ...AddMembers,
     audit: { action: 'space.member.add' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Add existing users by id or email',
-    body: z.object({
-      space_id: Id,
-      user_ids: z.array(Id).max(100).default([]),
-      emails: z.array(z.string().email()).max(100).default([]),
-      role_type: Role.default(SpaceRoleType.Member),
-    }),
     handler: async ({ body, spaceRole }) => {
       await s.team(body.space_id);
       if (body.role_type === SpaceRoleType.Admin && spaceRole !== 'owner')
@@ -181,12 +173,9 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/member/remove',
+    ...RemoveMember,
     audit: { action: 'space.member.remove', target: 'user_id' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Remove a member (they lose access at once)',
-    body: z.object({ space_id: Id, user_id: Id }),
     handler: async ({ body, spaceRole }) => {
       await s.team(body.space_id);
       assertCanManage(roleNum(spaceRole), await target(body.space_id, body.user_id), 'remove');
@@ -195,12 +184,9 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/member/update',
+    ...UpdateMember,
     audit: { action: 'space.member.role_update', target: 'user_id' },
     auth: { ...bodySpace, role: 'admin' },
-    summary: "Change a member's role (admin or member)",
-    body: z.object({ space_id: Id, user_id: Id, space_role_type: Role }),
     handler: async ({ body, spaceRole }) => {
       await s.team(body.space_id);
       const actor = roleNum(spaceRole);
@@ -208,7 +194,7 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       assertCanManage(actor, current, 'change role');
       if (body.space_role_type === SpaceRoleType.Admin && actor !== SpaceRoleType.Owner)
         throw forbidden('Only the owner can make someone an admin.');
-      await ctx.db
+      await db()
         .updateTable('spaces_member')
         .set({ role_type: body.space_role_type })
         .where('space_id', '=', body.space_id)
@@ -218,19 +204,10 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       return { user_id: body.user_id, space_role_type: body.space_role_type };
     },
   });
-  for (const path of ['/api/space/member/search', '/api/space/member/list']) {
+  for (const endpoint of [SearchMembers, ListMembers]) {
     ctx.route({
-      method: 'POST',
-      path,
+      ...endpoint,
       auth: bodySpace,
-      summary: 'Members with their roles (search by name, unique name or email; filter by role)',
-      body: z.object({
-        space_id: Id,
-        search_word: z.string().max(100).optional(),
-        space_role_type: z.number().int().min(1).max(3).optional(),
-        page: z.number().int().min(1).default(1),
-        size: z.number().int().min(1).max(100).default(50),
-      }),
       handler: ({ body }) =>
         s.members(body.space_id, {
           search: body.search_word,
@@ -241,11 +218,8 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     });
   }
   ctx.route({
-    method: 'POST',
-    path: '/api/space/member/detail',
+    ...GetMember,
     auth: bodySpace,
-    summary: 'One member',
-    body: z.object({ space_id: Id, user_id: Id }),
     handler: async ({ body }) => {
       const m = (await s.members(body.space_id, { size: 100000 })).members.find((x) => x.user_id === body.user_id);
       if (!m) throw notFound('This user is not a member of the space.');
@@ -253,12 +227,9 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/member/transfer',
+    ...TransferSpace,
     audit: { action: 'space.transfer', target: 'user_id' },
     auth: { ...bodySpace, role: 'owner' },
-    summary: 'Make another member the owner (you become an admin)',
-    body: z.object({ space_id: Id, user_id: Id }),
     handler: async ({ body, caller }) => {
       await s.team(body.space_id);
       if (body.user_id === caller!.userId) throw badRequest('You already own this space.');
@@ -268,12 +239,9 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/space/member/exit',
+    ...ExitSpace,
     audit: { action: 'space.member.exit', target: 'space_id' },
     auth: bodySpace,
-    summary: 'Leave the space; the owner names a successor',
-    body: z.object({ space_id: Id, successor_user_id: Id.optional() }),
     handler: async ({ body, caller, spaceRole }) => {
       await s.team(body.space_id);
       if (spaceRole === 'owner') {
@@ -291,19 +259,15 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
   });
 
   // Publish members: who may publish from the space.
-  const pm = '/api/playground_api/space/publish_member';
   ctx.route({
-    method: 'POST',
-    path: `${pm}/add`,
+    ...AddPublishMembers,
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Allow members to publish from the space',
-    body: z.object({ space_id: Id, user_ids: z.array(Id).min(1).max(100) }),
     handler: async ({ body }) => {
       for (const id of body.user_ids) {
         await target(body.space_id, id);
         const exists = await s.api.isPublishMember(body.space_id, id);
         if (!exists)
-          await ctx.db
+          await db()
             .insertInto('spaces_publish_member')
             .values({ space_id: body.space_id, user_id: id, created_at: nowIso() })
             .execute();
@@ -312,13 +276,10 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${pm}/remove`,
+    ...RemovePublishMember,
     auth: { ...bodySpace, role: 'admin' },
-    summary: 'Stop a member publishing from the space',
-    body: z.object({ space_id: Id, user_id: Id }),
     handler: async ({ body }) => {
-      await ctx.db
+      await db()
         .deleteFrom('spaces_publish_member')
         .where('space_id', '=', body.space_id)
         .where('user_id', '=', body.user_id)
@@ -326,13 +287,10 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
       return null;
     },
   });
-  for (const suffix of ['search', 'list']) {
+  for (const endpoint of [SearchPublishMembers, ListPublishMembers]) {
     ctx.route({
-      method: 'POST',
-      path: `${pm}/${suffix}`,
+      ...endpoint,
       auth: bodySpace,
-      summary: 'Publish members of the space',
-      body: z.object({ space_id: Id, search_word: z.string().max(100).optional() }),
       handler: async ({ body }) => {
         const all = (await s.members(body.space_id, { search: body.search_word, size: 100000 })).members.filter(
           (m) => m.is_publish_member,
@@ -344,24 +302,26 @@ export function registerMemberRoutes(ctx: Ctx, s: SpacesImpl) {
 }
 
 async function transfer(ctx: Ctx, s: SpacesImpl, spaceId: string, from: string, to: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('spaces_member')
-      .set({ role_type: SpaceRoleType.Owner })
-      .where('space_id', '=', spaceId)
-      .where('user_id', '=', to)
-      .execute();
-    await trx
-      .updateTable('spaces_member')
-      .set({ role_type: SpaceRoleType.Admin })
-      .where('space_id', '=', spaceId)
-      .where('user_id', '=', from)
-      .execute();
-    await trx
-      .updateTable('spaces_space')
-      .set({ owner_id: to, updated_at: nowIso() })
-      .where('id', '=', spaceId)
-      .execute();
-  });
+  await spacesDb(ctx)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable('spaces_member')
+        .set({ role_type: SpaceRoleType.Owner })
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', to)
+        .execute();
+      await trx
+        .updateTable('spaces_member')
+        .set({ role_type: SpaceRoleType.Admin })
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', from)
+        .execute();
+      await trx
+        .updateTable('spaces_space')
+        .set({ owner_id: to, updated_at: nowIso() })
+        .where('id', '=', spaceId)
+        .execute();
+    });
   s.forget(spaceId);
 }

@@ -11,11 +11,11 @@ import {
   type SpaceMemberInfo,
   type Spaces,
 } from '../shared/index.ts';
-import { nowIso, type Ctx } from './common.ts';
+import { nowIso, spacesDb, type Ctx } from './common.ts';
 
 export function makeSpaces(ctx: Ctx) {
   const identity = (): Identity => ctx.service(IdentityService);
-  const db = () => ctx.db;
+  const db = () => spacesDb(ctx);
 
   // Every space-scoped call asks for the caller's role: kept in memory, dropped by every write below
   // (off with several processes, where another one may change a membership).
@@ -156,7 +156,7 @@ export function makeSpaces(ctx: Ctx) {
         .where('space_type', '=', SpaceType.Personal)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
-      if (found) return found.id as string;
+      if (found) return found.id;
       const u = await identity().getUser(userId);
       return createSpace(userId, { name: u ? `${u.name}` : 'Personal' }, SpaceType.Personal);
     })().finally(() => pending.delete(userId));
@@ -168,18 +168,18 @@ export function makeSpaces(ctx: Ctx) {
     spaceId: string,
     opts: { search?: string; role?: number; page?: number; size?: number } = {},
   ) => {
-    let rows = (await db()
+    let rows = await db()
       .selectFrom('spaces_member')
       .selectAll()
       .where('space_id', '=', spaceId)
       .orderBy('role_type')
       .orderBy('joined_at')
-      .execute()) as { user_id: string; role_type: number; joined_at: string }[];
+      .execute();
     if (opts.role) rows = rows.filter((r) => Number(r.role_type) === opts.role);
     const users = new Map((await identity().getUsers(rows.map((r) => r.user_id))).map((u) => [u.user_id, u]));
     const publishers = new Set(
       (await db().selectFrom('spaces_publish_member').select('user_id').where('space_id', '=', spaceId).execute()).map(
-        (r) => r.user_id as string,
+        (r) => r.user_id,
       ),
     );
     let list: SpaceMemberInfo[] = rows.map((r) => {
@@ -223,7 +223,7 @@ export function makeSpaces(ctx: Ctx) {
         .where('spaces_space.deleted_at', 'is', null)
         .orderBy('spaces_member.joined_at')
         .execute();
-      return [personal, ...rows.map((r) => r.id as string).filter((id) => id !== personal)];
+      return [personal, ...rows.map((r) => r.id).filter((id) => id !== personal)];
     },
     ensureMember: async (spaceId, userId, role) => {
       await team(spaceId);

@@ -34,28 +34,8 @@ export function permissionsOf(role: number): Record<SpacePermission, boolean> {
   ) as Record<SpacePermission, boolean>;
 }
 
-export interface SpaceInfo {
-  space_id: string;
-  name: string;
-  description: string;
-  icon_uri: string;
-  space_type: number;
-  owner_user_id: string;
-  role_type: number;
-  member_count: number;
-  created_at: string;
-}
-
-export interface SpaceMemberInfo {
-  user_id: string;
-  name: string;
-  user_unique_name: string;
-  email: string;
-  avatar: string;
-  space_role_type: number;
-  joined_at: string;
-  is_publish_member?: boolean;
-}
+export type { SpaceView as SpaceInfo, MemberView as SpaceMemberInfo } from './api.ts';
+export * from './api.ts';
 
 /** What other extensions may ask of spaces. */
 export interface Spaces {
