@@ -5,6 +5,7 @@ import { useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelInfo } from '../shared/index.ts';
+import type { ModelScope } from './scope.ts';
 
 export function ModelStatus({
   model,
@@ -16,7 +17,7 @@ export function ModelStatus({
   model: ModelInfo;
   /** Every model the space sees (its own and the platform's). */
   all: ModelInfo[];
-  base: string;
+  base: ModelScope;
   canManage: boolean;
   onChanged(): Promise<unknown>;
 }) {
@@ -25,7 +26,12 @@ export function ModelStatus({
   const [open, setOpen] = useState(false);
   const successor = all.find((m) => m.model_id === model.successor_id);
   const undo = async () => {
-    await api.post(`${base}/model/update`, { model_id: model.model_id, deprecated: false, successor_id: '' });
+    await api.call(base.calls.UpdateModel, {
+      ...base.where,
+      model_id: model.model_id,
+      deprecated: false,
+      successor_id: '',
+    });
     await onChanged();
   };
   return (
@@ -88,7 +94,7 @@ function DeprecateModal({
 }: {
   model: ModelInfo;
   candidates: ModelInfo[];
-  base: string;
+  base: ModelScope;
   onClose(): void;
   onChanged(): Promise<unknown>;
 }) {
@@ -99,7 +105,8 @@ function DeprecateModal({
   const save = async () => {
     setSaving(true);
     try {
-      await api.post(`${base}/model/update`, {
+      await api.call(base.calls.UpdateModel, {
+        ...base.where,
         model_id: model.model_id,
         deprecated: true,
         successor_id: successor ?? '',

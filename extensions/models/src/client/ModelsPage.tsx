@@ -20,31 +20,23 @@ import { Modal, PageHeader, toast, useApi, usePageTitle, useStudio } from '@tess
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RoleAuth } from '@tessera/ext-spaces/shared';
+import {
+  GetModelFilterParams,
+  GetModelUsage,
+  ListSpaceModels,
+  type CredentialTest,
+  type CredentialView,
+  type ProviderView,
+} from '../shared/api.ts';
+import { platformScope, spaceScope, type ModelScope } from './scope.ts';
 import { currentServices } from './services.ts';
-import type { ModelCapabilities, ModelInfo, ModelParams, ProviderField } from '../shared/index.ts';
+import type { ModelCapabilities, ModelInfo, ModelKind, ModelParams } from '../shared/index.ts';
 import { ModelParamsPanel } from './components.tsx';
 import { ModelStatus } from './Deprecation.tsx';
 
-interface Credential {
-  credential_id: string;
-  provider: string;
-  name: string;
-  base_url: string;
-  api_key_masked: string;
-}
-interface ProviderInfo {
-  key: string;
-  label: Record<string, string>;
-  kinds: string[];
-  fields: ProviderField[];
-}
-type TestResult = {
-  ok: boolean;
-  latency_ms: number;
-  error?: string;
-  models?: { name: string; kind: string }[];
-  reply?: string;
-};
+type Credential = CredentialView;
+type ProviderInfo = ProviderView;
+type TestResult = CredentialTest;
 
 function useCurrent() {
   const services = currentServices();
@@ -61,7 +53,7 @@ function CredentialForm({
   editing,
   onDone,
 }: {
-  base: string;
+  base: ModelScope;
   providers: ProviderInfo[];
   editing?: Credential;
   onDone(): void;
@@ -81,13 +73,15 @@ function CredentialForm({
         Object.entries(values).filter(([k]) => !['name', 'base_url', 'api_key'].includes(k)),
       );
       return editing
-        ? api.post(`${base}/credential/update`, {
+        ? api.call(base.calls.UpdateCredential, {
+            ...base.where,
             credential_id: editing.credential_id,
             name: values.name,
             base_url: values.base_url,
             ...(values.api_key ? { api_key: values.api_key } : {}),
           })
-        : api.post(`${base}/credential/create`, {
+        : api.call(base.calls.CreateCredential, {
+            ...base.where,
             provider,
             name: values.name,
             base_url: values.base_url,
@@ -163,9 +157,9 @@ function AddModelForm({
   suggestions,
   onDone,
 }: {
-  base: string;
+  base: ModelScope;
   credential: Credential;
-  kinds: string[];
+  kinds: ModelKind[];
   suggestions: string[];
   onDone(): void;
 }) {
@@ -173,12 +167,13 @@ function AddModelForm({
   const api = useApi();
   const [name, setName] = useState('');
   const [display, setDisplay] = useState('');
-  const [kind, setKind] = useState(kinds[0] ?? 'chat');
+  const [kind, setKind] = useState<ModelKind>(kinds[0] ?? 'chat');
   const [caps, setCaps] = useState<string[]>([]);
   const [params, setParams] = useState<ModelParams>({});
   const add = useMutation({
     mutationFn: () =>
-      api.post(`${base}/model/create`, {
+      api.call(base.calls.CreateModel, {
+        ...base.where,
         credential_id: credential.credential_id,
         model_name: name,
         display_name: display || undefined,
@@ -244,7 +239,7 @@ function ScopePanel({
   canManage,
   scope,
 }: {
-  base: string;
+  base: ModelScope;
   spaceId: string;
   canManage: boolean;
   scope: 'space' | 'platform';
@@ -258,22 +253,24 @@ function ScopePanel({
   const [tests, setTests] = useState<Record<string, TestResult | 'running'>>({});
   const providers = useQuery({
     queryKey: ['models', 'providers', spaceId],
-    queryFn: () =>
-      api.get<{ providers: ProviderInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/get_model_filter_params`),
+    queryFn: () => api.call(GetModelFilterParams, { space_id: spaceId }),
   });
   const creds = useQuery({
-    queryKey: ['models', 'credentials', base],
-    queryFn: () => api.get<{ credentials: Credential[] }>(`${base}/credential/list`),
+    queryKey: ['models', 'credentials', base.key],
+    queryFn: () => api.call(base.calls.ListCredentials, base.where),
     enabled: canManage || scope === 'space',
   });
   const models = useQuery({
     queryKey: ['models', 'all', spaceId],
-    queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`),
+    queryFn: () => api.call(ListSpaceModels, { space_id: spaceId }),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['models'] });
   const test = async (c: Credential) => {
     setTests((x) => ({ ...x, [c.credential_id]: 'running' }));
-    const r = await api.post<TestResult>(`${base}/credential/test`, { credential_id: c.credential_id });
+    const r = await api.call(base.calls.TestCredential, {
+      ...base.where,
+      credential_id: c.credential_id,
+    });
     setTests((x) => ({ ...x, [c.credential_id]: r }));
   };
   const providerList = providers.data?.providers ?? [];
@@ -318,7 +315,10 @@ function ScopePanel({
                   <Popconfirm
                     title={t('credential.deleteConfirm')}
                     onOk={async () => {
-                      await api.post(`${base}/credential/delete`, { credential_id: c.credential_id });
+                      await api.call(base.calls.DeleteCredential, {
+                        ...base.where,
+                        credential_id: c.credential_id,
+                      });
                       toast.success(t('credential.deleted'));
                       await refresh();
                     }}
@@ -360,7 +360,8 @@ function ScopePanel({
                     style={{ marginTop: 8 }}
                     data-testid="models-add-all"
                     onClick={async () => {
-                      const r = await api.post<{ added: ModelInfo[] }>(`${base}/model/batch_create`, {
+                      const r = await api.call(base.calls.BatchCreateModels, {
+                        ...base.where,
                         credential_id: c.credential_id,
                         models: missing.map((m) => ({ model_name: m.name, kind: m.kind })),
                       });
@@ -404,7 +405,11 @@ function ScopePanel({
                       disabled={!canManage}
                       data-testid={`model-enabled-${m.model_name}`}
                       onChange={async (v) => {
-                        await api.post(`${base}/model/update`, { model_id: m.model_id, enabled: v });
+                        await api.call(base.calls.UpdateModel, {
+                          ...base.where,
+                          model_id: m.model_id,
+                          enabled: v,
+                        });
                         await refresh();
                       }}
                     />
@@ -438,7 +443,10 @@ function ScopePanel({
                           type="text"
                           data-testid={`model-set-default-${m.model_name}`}
                           onClick={async () => {
-                            await api.post(`${base}/model/set_default`, { model_id: m.model_id });
+                            await api.call(base.calls.SetDefaultModel, {
+                              ...base.where,
+                              model_id: m.model_id,
+                            });
                             await refresh();
                           }}
                         >
@@ -454,7 +462,10 @@ function ScopePanel({
                       <Button
                         size="mini"
                         onClick={async () => {
-                          await api.post(`${base}/model/delete`, { model_id: m.model_id });
+                          await api.call(base.calls.DeleteModel, {
+                            ...base.where,
+                            model_id: m.model_id,
+                          });
                           await refresh();
                         }}
                       >
@@ -507,14 +518,11 @@ function Usage({ spaceId }: { spaceId: string }) {
   const api = useApi();
   const usage = useQuery({
     queryKey: ['models', 'usage', spaceId],
-    queryFn: () =>
-      api.get<{
-        usage: { model_id: string; source: string; input_tokens: number; output_tokens: number; calls: number }[];
-      }>(`/api/model_manage/v1/spaces/${spaceId}/get_model_usage`),
+    queryFn: () => api.call(GetModelUsage, { space_id: spaceId }),
   });
   const models = useQuery({
     queryKey: ['models', 'all', spaceId],
-    queryFn: () => api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`),
+    queryFn: () => api.call(ListSpaceModels, { space_id: spaceId }),
   });
   const name = (id: string) => models.data?.models.find((m) => m.model_id === id)?.display_name ?? id;
   return (
@@ -551,16 +559,11 @@ export function ModelsPage() {
       <PageHeader title={t('title')} intro={t('intro')} />
       <Tabs defaultActiveTab="space">
         <Tabs.TabPane key="space" title={t('tabs.space')}>
-          <ScopePanel
-            base={`/api/model_manage/v1/spaces/${spaceId}`}
-            spaceId={spaceId}
-            canManage={canManageSpace}
-            scope="space"
-          />
+          <ScopePanel base={spaceScope(spaceId)} spaceId={spaceId} canManage={canManageSpace} scope="space" />
         </Tabs.TabPane>
         {isPlatformAdmin && (
           <Tabs.TabPane key="platform" title={<span data-testid="tab-platform">{t('tabs.platform')}</span>}>
-            <ScopePanel base="/api/model_manage/v1/platform" spaceId={spaceId} canManage scope="platform" />
+            <ScopePanel base={platformScope} spaceId={spaceId} canManage scope="platform" />
           </Tabs.TabPane>
         )}
         <Tabs.TabPane key="usage" title={t('tabs.usage')}>

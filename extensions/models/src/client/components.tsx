@@ -3,17 +3,14 @@ import { InputNumber, Select, Slider, Space, Tag, Typography } from '@arco-desig
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
-import type { ModelInfo, ModelKind, ModelParams, ModelSelectProps } from '../shared/index.ts';
+import { ListSpaceModels } from '../shared/api.ts';
+import type { ModelKind, ModelParams, ModelSelectProps } from '../shared/index.ts';
 
 export function useSpaceModels(spaceId: string | undefined, kind?: ModelKind) {
   const api = useApi();
   return useQuery({
     queryKey: ['models', 'list', spaceId, kind],
-    queryFn: () =>
-      api.get<{ models: ModelInfo[] }>(`/api/model_manage/v1/spaces/${spaceId}/v1/list`, {
-        kind,
-        enabled_only: 'true',
-      }),
+    queryFn: () => api.call(ListSpaceModels, { space_id: spaceId!, kind, enabled_only: 'true' }),
     enabled: !!spaceId,
   });
 }

@@ -1,23 +1,12 @@
 // A deprecated model's successor: a model its users can reach (the same space's, or the platform's), of the same kind,
 // enabled, and not one whose own chain of successors leads back to it.
 import { badRequest, conflict } from '@tessera/sdk';
-import type { Kysely } from 'kysely';
+import type { ModelRow as Row, ModelsKysely } from './store.ts';
 
-interface Row {
-  id: string;
-  kind: string;
-  scope: 'space' | 'platform';
-  space_id: string;
-  display_name: string;
-  enabled: number;
-  deprecated?: number;
-  successor_id?: string;
-}
+const byId = (db: ModelsKysely, id: string) =>
+  db.selectFrom('models_model').selectAll().where('id', '=', id).executeTakeFirst();
 
-const byId = (db: Kysely<any>, id: string) =>
-  db.selectFrom('models_model').selectAll().where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>;
-
-export async function checkSuccessor(db: Kysely<any>, m: Row, successorId: string): Promise<void> {
+export async function checkSuccessor(db: ModelsKysely, m: Row, successorId: string): Promise<void> {
   if (successorId === m.id)
     throw badRequest('A model cannot answer in its own place: choose another.', { field: 'successor_id' });
   const next = await byId(db, successorId);
@@ -53,7 +42,7 @@ export async function checkSuccessor(db: Kysely<any>, m: Row, successorId: strin
 }
 
 /** A model that answers for a deprecated one is not removed while it does. */
-export async function checkNotSuccessor(db: Kysely<any>, id: string): Promise<void> {
+export async function checkNotSuccessor(db: ModelsKysely, id: string): Promise<void> {
   const pred: { display_name: string } | undefined = await db
     .selectFrom('models_model')
     .select(['display_name'])
