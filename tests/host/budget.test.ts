@@ -19,14 +19,17 @@ interface OpenApiOperation {
   'x-tessera-extension'?: string;
   responses?: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, object> } }> }>;
 }
-/** Routes whose answer /openapi.json cannot describe: no response schema, so the envelope's `data` is `{}`. */
+const isEmpty = (o: object | undefined) => !!o && Object.keys(o).length === 0;
+/**
+ * Routes whose answer /openapi.json cannot describe, having no response schema: the envelope's `data` is `{}`, or a
+ * raw answer's schema is. (A stream is described by its events.)
+ */
 function untypedRoutes(doc: { paths: Record<string, Record<string, OpenApiOperation>> }) {
   const out: string[] = [];
   for (const [p, ops] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(ops)) {
-      const content = op.responses?.['200']?.content;
-      const data = content && Object.values(content)[0]?.schema?.properties?.data;
-      if (data && Object.keys(data).length === 0)
+      const schema = op.responses?.['200']?.content?.['application/json']?.schema;
+      if (isEmpty(schema) || isEmpty(schema?.properties?.data))
         out.push(`${op['x-tessera-extension'] ?? '?'}: ${method.toUpperCase()} ${p}`);
     }
   return out;

@@ -42,25 +42,28 @@ export function buildOpenApi(
         ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } }
         : {}),
       responses: {
-        200: {
-          description: r.rawResponse ? 'Result' : 'Envelope {code: 0, msg: "", data}',
-          content: {
-            'application/json': {
-              schema: r.rawResponse
-                ? r.response
-                  ? schemaOf(r.response)
-                  : {}
-                : {
-                    type: 'object',
-                    properties: {
-                      code: { type: 'integer' },
-                      msg: { type: 'string' },
-                      data: r.response ? schemaOf(r.response) : {},
-                    },
-                  },
+        200: r.stream
+          ? // A stream's answer is its events (named in the summary); a refusal before it opens is an envelope.
+            { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } }
+          : {
+              description: r.rawResponse ? 'Result' : 'Envelope {code: 0, msg: "", data}',
+              content: {
+                'application/json': {
+                  schema: r.rawResponse
+                    ? r.response
+                      ? schemaOf(r.response)
+                      : {}
+                    : {
+                        type: 'object',
+                        properties: {
+                          code: { type: 'integer' },
+                          msg: { type: 'string' },
+                          data: r.response ? schemaOf(r.response) : {},
+                        },
+                      },
+                },
+              },
             },
-          },
-        },
         default: { description: 'Error envelope {code, msg} with the x-tt-logid header' },
       },
     };
