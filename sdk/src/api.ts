@@ -362,7 +362,10 @@ export type EndpointBody<E> =
   E extends Endpoint<infer B, ZodType | undefined, ZodType, EndpointMethod> ? Exclude<B, undefined> : never;
 
 /** What a page sends to an endpoint: its body (its query for GET), before the server's defaults apply. */
-type WithParams<P, I> = P extends ZodType ? z.input<P> & (I extends void ? unknown : I) : I;
+// Not distributed over I: an optional body's input (`{…} | undefined`) keeps its fields beside the path's; an empty
+// one (`Record<string, never>`) adds none.
+type BesideParams<I> = [I] extends [void] ? unknown : string extends keyof NonNullable<I> ? unknown : NonNullable<I>;
+type WithParams<P, I> = P extends ZodType ? z.input<P> & BesideParams<I> : I;
 export type EndpointInput<E> =
   E extends Endpoint<infer B, infer Q, ZodType, infer M, infer P>
     ? WithParams<

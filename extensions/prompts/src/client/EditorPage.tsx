@@ -34,6 +34,15 @@ import { diffLines } from 'diff';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
+import {
+  CommitDraft,
+  GetPrompt,
+  ListCommits,
+  ListDebugHistory,
+  RevertDraft,
+  SaveDraft,
+  SetLabel,
+} from '../shared/api.ts';
 import { variablesOf, type CommitInfo, type PromptDetail, type PromptFull } from './api.ts';
 import { useSpaceId } from './space.ts';
 
@@ -56,8 +65,7 @@ export function EditorPage() {
   const q = useQuery({
     queryKey: ['prompts', 'get', id],
     gcTime: 0,
-    queryFn: () =>
-      api.get<{ prompt: PromptFull }>(`/api/prompt/v1/prompts/${id}`, undefined, { handled: (e) => e.status === 404 }),
+    queryFn: () => api.call(GetPrompt, { prompt_id: id }, { handled: (e) => e.status === 404 }),
   });
   usePageTitle(q.data?.prompt.prompt_basic.display_name ?? t('title'));
   if (q.isError) return <Empty description={t('missing')} />;
@@ -75,13 +83,17 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
   const [base, setBase] = useState(prompt.prompt_draft.draft_info.base_version);
   const latest = useRef(detail);
   const dirty = useRef(false);
-  const url = `/api/prompt/v1/prompts/${prompt.id}`;
+  const promptId = prompt.id;
   const persist = async () => {
     if (!dirty.current) return;
     dirty.current = false;
     setSave('saving');
     try {
-      await api.post(`${url}/drafts/save`, { prompt_draft: { detail: latest.current } }, { handled: () => true });
+      await api.call(
+        SaveDraft,
+        { prompt_id: promptId, prompt_draft: { detail: latest.current } },
+        { handled: () => true },
+      );
       setSave(dirty.current ? 'pending' : 'saved');
       setModified(true);
     } catch {
@@ -114,7 +126,7 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
   const [toolsProblem, setToolsProblem] = useState('');
   const variables = useMemo(() => variablesOf(detail), [detail]);
   const reload = async () => {
-    const r = await api.get<{ prompt: PromptFull }>(url);
+    const r = await api.call(GetPrompt, { prompt_id: promptId });
     latest.current = r.prompt.prompt_draft.detail;
     setDetail(r.prompt.prompt_draft.detail);
     setToolsText(JSON.stringify(r.prompt.prompt_draft.detail.tools, null, 2));
@@ -293,7 +305,7 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
       </div>
       {committing && (
         <CommitModal
-          url={url}
+          promptId={promptId}
           latest={prompt.prompt_basic.latest_version}
           noModel={!detail.model_config.model_id}
           onClose={() => setCommitting(false)}
@@ -301,7 +313,7 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
         />
       )}
       <VersionsDrawer
-        url={url}
+        promptId={promptId}
         visible={versionsOpen}
         draft={detail}
         onClose={() => setVersionsOpen(false)}
@@ -312,13 +324,13 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
 }
 
 function CommitModal({
-  url,
+  promptId,
   latest,
   noModel,
   onClose,
   onDone,
 }: {
-  url: string;
+  promptId: string;
   latest: string;
   noModel: boolean;
   onClose(): void;
@@ -331,9 +343,9 @@ function CommitModal({
   const [problem, setProblem] = useState('');
   const commit = useMutation({
     mutationFn: () =>
-      api.post<{ version: string }>(
-        `${url}/drafts/commit`,
-        { commit_version: version.trim(), commit_description: description },
+      api.call(
+        CommitDraft,
+        { prompt_id: promptId, commit_version: version.trim(), commit_description: description },
         { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
       ),
     onSuccess: async (r) => {
@@ -379,13 +391,13 @@ function CommitModal({
 }
 
 function VersionsDrawer({
-  url,
+  promptId,
   visible,
   draft,
   onClose,
   onReverted,
 }: {
-  url: string;
+  promptId: string;
   visible: boolean;
   draft: PromptDetail;
   onClose(): void;
@@ -396,15 +408,15 @@ function VersionsDrawer({
   const qc = useQueryClient();
   const format = useFormat();
   const q = useQuery({
-    queryKey: ['prompts', 'commits', url],
+    queryKey: ['prompts', 'commits', promptId],
     enabled: visible,
-    queryFn: () => api.post<{ prompt_commit_infos: CommitInfo[] }>(`${url}/commits/list`, {}),
+    queryFn: () => api.call(ListCommits, { prompt_id: promptId }),
   });
   const [diffOf, setDiffOf] = useState<CommitInfo>();
   const [labelFor, setLabelFor] = useState<string>();
   const [label, setLabel] = useState('production');
   const revert = useMutation({
-    mutationFn: (v: string) => api.post(`${url}/drafts/revert_from_commit`, { commit_version_reverting_from: v }),
+    mutationFn: (v: string) => api.call(RevertDraft, { prompt_id: promptId, commit_version_reverting_from: v }),
     onSuccess: async () => {
       toast.success(t('reverted'));
       await onReverted();
@@ -412,7 +424,7 @@ function VersionsDrawer({
     },
   });
   const setLbl = useMutation({
-    mutationFn: () => api.post(`${url}/labels/set`, { label: label.trim(), version: labelFor }),
+    mutationFn: () => api.call(SetLabel, { prompt_id: promptId, label: label.trim(), version: labelFor ?? '' }),
     onSuccess: async () => {
       toast.success(t('labelSet', { label: label.trim(), version: labelFor }));
       setLabelFor(undefined);
@@ -532,24 +544,13 @@ function Playground({
     { output: '', status: 'idle' },
   ]);
   const commits = useQuery({
-    queryKey: ['prompts', 'commits', `/api/prompt/v1/prompts/${promptId}`],
+    queryKey: ['prompts', 'commits', promptId],
     enabled: compare,
-    queryFn: () =>
-      api.post<{ prompt_commit_infos: CommitInfo[] }>(`/api/prompt/v1/prompts/${promptId}/commits/list`, {}),
+    queryFn: () => api.call(ListCommits, { prompt_id: promptId }),
   });
   const history = useQuery({
     queryKey: ['prompts', 'history', promptId],
-    queryFn: () =>
-      api.post<{
-        debug_history: {
-          debug_id: string;
-          version: string;
-          output: string;
-          status: string;
-          latency_ms: number;
-          created_at: number;
-        }[];
-      }>(`/api/prompt/v1/prompts/${promptId}/debug_history/list`, { page_size: 10 }),
+    queryFn: () => api.call(ListDebugHistory, { prompt_id: promptId, page_size: 10 }),
   });
   // A value written as JSON (a list for a loop or a placeholder, an object) is sent as JSON; anything else as text.
   const typed = () =>

@@ -18,6 +18,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { CreatePrompt, ListPrompts } from '../shared/api.ts';
 import type { PromptItem } from './api.ts';
 import { useSpaceId } from './space.ts';
 
@@ -52,7 +53,7 @@ export function PromptsPage() {
         queryKey={['prompts', 'list', spaceId, kw]}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ prompts: PromptItem[]; total: number }>('/api/prompt/v1/prompts/list', {
+          const r = await api.call(ListPrompts, {
             workspace_id: spaceId,
             key_word: kw || undefined,
             page_num: page,
@@ -125,8 +126,8 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [problem, setProblem] = useState<{ field: string; msg: string }>();
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ prompt_id: string }>(
-        '/api/prompt/v1/prompts',
+      api.call(
+        CreatePrompt,
         { workspace_id: spaceId, prompt_key: key.trim(), prompt_name: name.trim(), prompt_description: description },
         {
           handled: (e: ApiError) =>

@@ -1,22 +1,10 @@
 import type { PromptDetail } from '../shared/index.ts';
 
-export interface PromptItem {
-  id: string;
-  workspace_id: string;
-  prompt_key: string;
-  prompt_basic: { display_name: string; description: string; latest_version: string; updated_at: number };
-}
-export interface PromptFull extends PromptItem {
-  prompt_draft: { draft_info: { base_version: string; is_modified: boolean }; detail: PromptDetail };
-  labels: { label: string; version: string }[];
-}
-export interface CommitInfo {
-  version: string;
-  description: string;
-  committed_at: number;
-  labels: string[];
-  detail: PromptDetail;
-}
+export type {
+  CommitView as CommitInfo,
+  PromptFullView as PromptFull,
+  PromptView as PromptItem,
+} from '../shared/api.ts';
 export type { PromptDetail };
 
 /** The variables a template uses ({{name}}, and for jinja2 the first name of each {{ … }} and {% for x in name %}). */

@@ -5,9 +5,9 @@ import { badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { z } from 'zod';
-import { PromptDetail } from '../shared/index.ts';
+import { DebugHistoryItem, DebugRun, ListDebugHistory } from '../shared/api.ts';
 import { RenderError, render } from './render.ts';
-import { detailOf, now, type PromptStore } from './store.ts';
+import { detailOf, now, secs, type PromptStore } from './store.ts';
 
 export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
   const base = '/api/prompt/v1/prompts';
@@ -25,12 +25,7 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
     summary:
       "Try the prompt on a model: events message (the answer's text as it comes), done (tokens, latency, the run's id) or error",
     params: z.object({ prompt_id: z.string().min(1).max(32) }),
-    body: z.object({
-      version: z.string().max(32).default('draft'),
-      detail: PromptDetail.optional(),
-      variable_vals: z.record(z.string(), z.unknown()).default({}),
-      model_config: PromptDetail.shape.model_config.optional(),
-    }),
+    body: DebugRun,
     handler: async ({ params, body, caller, signal }, reply) => {
       const p = await store.get(params.prompt_id);
       // The detail being edited may be sent as it is on screen (not yet saved); else the draft or the version.
@@ -40,7 +35,7 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
         else {
           const c = await store.commit(p.id, body.version);
           if (!c) throw badRequest(`The prompt has no version ${body.version}.`, { field: 'version' });
-          detail = detailOf(c.detail as string);
+          detail = detailOf(c.detail);
         }
       }
       const config = { ...detail.model_config, ...body.model_config };
@@ -98,7 +93,7 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
         error = (e as Error).message ?? String(e);
       }
       const latency = Math.round(performance.now() - started);
-      await ctx.db
+      await store.db
         .insertInto('prompts_debug')
         .values({
           id,
@@ -125,21 +120,12 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/:prompt_id/debug_history/list`,
+    ...ListDebugHistory,
     auth: ofPrompt,
-    summary: 'Your runs of this prompt in the playground, newest first (days_limit: how far back)',
-    params: z.object({ prompt_id: z.string().min(1).max(32) }),
-    body: z
-      .object({
-        days_limit: z.number().int().min(1).max(365).default(30),
-        page_size: z.number().int().min(1).max(100).default(20),
-      })
-      .default({ days_limit: 30, page_size: 20 }),
     handler: async ({ params, body, caller }) => {
       const p = await store.get(params.prompt_id);
       const since = new Date(Date.now() - body.days_limit * 86_400_000).toISOString();
-      const rows = await ctx.db
+      const rows = await store.db
         .selectFrom('prompts_debug')
         .selectAll()
         .where('prompt_id', '=', p.id)
@@ -153,15 +139,15 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
           debug_id: r.id,
           version: r.version,
           model_id: r.model_id,
-          variable_vals: JSON.parse(r.variables as string),
-          messages: JSON.parse(r.messages as string),
+          variable_vals: DebugHistoryItem.shape.variable_vals.parse(JSON.parse(r.variables)),
+          messages: DebugHistoryItem.shape.messages.parse(JSON.parse(r.messages)),
           output: r.output,
           status: r.status,
           error: r.error,
           input_tokens: Number(r.input_tokens),
           output_tokens: Number(r.output_tokens),
           latency_ms: Number(r.latency_ms),
-          created_at: Math.floor(Date.parse(r.created_at as string) / 1000),
+          created_at: secs(r.created_at),
         })),
       };
     },

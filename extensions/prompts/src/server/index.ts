@@ -34,8 +34,8 @@ export default defineExtension({
           ? {
               prompt_id: p.id,
               prompt_key: p.prompt_key,
-              version: c.version as string,
-              detail: detailOf(c.detail as string),
+              version: c.version,
+              detail: detailOf(c.detail),
             }
           : undefined;
       },
@@ -45,7 +45,7 @@ export default defineExtension({
       },
       render,
       async list(spaceId) {
-        const rows = await ctx.db
+        const rows = await store.db
           .selectFrom('prompts_prompt')
           .select(['prompt_key', 'name'])
           .where('space_id', '=', spaceId)
@@ -54,20 +54,20 @@ export default defineExtension({
           .orderBy('name')
           .limit(500)
           .execute();
-        return rows.map((r) => ({ prompt_key: r.prompt_key as string, name: r.name as string }));
+        return rows.map((r) => ({ prompt_key: r.prompt_key, name: r.name }));
       },
       // One prompt's versions only: reading every commit of every prompt to list them would be the whole table.
       async versions(spaceId, key) {
         const p = await store.byKey(spaceId, key);
         if (!p) return undefined;
         const [commits, labels] = await Promise.all([
-          ctx.db
+          store.db
             .selectFrom('prompts_commit')
             .select(['version', 'detail'])
             .where('prompt_id', '=', p.id)
             .orderBy('created_at', 'desc')
             .execute(),
-          ctx.db
+          store.db
             .selectFrom('prompts_label')
             .select(['label', 'version'])
             .where('prompt_id', '=', p.id)
@@ -76,25 +76,25 @@ export default defineExtension({
         ]);
         return {
           versions: commits.map((c) => ({
-            version: c.version as string,
-            has_model: !!detailOf(c.detail as string).model_config.model_id,
+            version: c.version,
+            has_model: !!detailOf(c.detail).model_config.model_id,
           })),
-          labels: labels.map((l) => ({ label: l.label as string, version: l.version as string })),
+          labels: labels.map((l) => ({ label: l.label, version: l.version })),
         };
       },
     });
     // Prompts in the library: delete (into the bin), restore, and copies that take the draft along.
     const soft = async (id: string, spaceId: string, deleted: string | null) => {
-      const p = await ctx.db
+      const p = await store.db
         .selectFrom('prompts_prompt')
         .selectAll()
         .where('id', '=', id)
         .where('space_id', '=', spaceId)
         .executeTakeFirst();
       if (!p) throw notFound(`There is no prompt ${id} in this space.`);
-      if (!deleted && (await store.byKey(spaceId, String(p.prompt_key))))
+      if (!deleted && (await store.byKey(spaceId, p.prompt_key)))
         throw badRequest(`Another prompt has the key ${p.prompt_key} now; change one first.`);
-      await ctx.db.updateTable('prompts_prompt').set({ deleted_at: deleted }).where('id', '=', id).execute();
+      await store.db.updateTable('prompts_prompt').set({ deleted_at: deleted }).where('id', '=', id).execute();
     };
     ctx.register(ResourceKinds, {
       kind: 'prompt',
@@ -107,7 +107,7 @@ export default defineExtension({
       remove: (id, spaceId) => soft(id, spaceId, now()),
       restore: (id, spaceId) => soft(id, spaceId, null),
       purge: async (id, spaceId) => {
-        const p = await ctx.db
+        const p = await store.db
           .selectFrom('prompts_prompt')
           .select('id')
           .where('id', '=', id)
@@ -115,8 +115,8 @@ export default defineExtension({
           .executeTakeFirst();
         if (!p) return;
         for (const t of ['prompts_commit', 'prompts_label', 'prompts_debug'] as const)
-          await ctx.db.deleteFrom(t).where('prompt_id', '=', id).execute();
-        await ctx.db.deleteFrom('prompts_prompt').where('id', '=', id).execute();
+          await store.db.deleteFrom(t).where('prompt_id', '=', id).execute();
+        await store.db.deleteFrom('prompts_prompt').where('id', '=', id).execute();
       },
       exportOf: async (id, spaceId) => {
         const p = await store.get(id, spaceId);
@@ -138,7 +138,7 @@ export default defineExtension({
           key = `${data.data.prompt_key.slice(0, 90)}_${n}`;
         const id = ctx.host.newId();
         const t = now();
-        await ctx.db
+        await store.db
           .insertInto('prompts_prompt')
           .values({
             id,

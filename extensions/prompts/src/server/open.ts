@@ -3,23 +3,14 @@
 // POST /v1/loop/prompts/render (the messages filled with variables).
 import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
+import { MGetPrompts, RenderPrompt, type PromptQuery } from '../shared/api.ts';
 import { RenderError, render } from './render.ts';
 import { detailOf, type PromptStore } from './store.ts';
 
-const Query = z.object({
-  prompt_key: z.string().min(1).max(100),
-  version: z.string().max(32).optional(),
-  label: z.string().max(64).optional(),
-  /** The environment released to (dev, staging, production ...); with `user_id`, a gray release applies. */
-  env: z.string().max(32).optional(),
-  /** The end user the prompt is served for: the same one always gets the same version of a gray release. */
-  user_id: z.string().max(128).optional(),
-});
 const missing = (msg: string) => new ApiError(404, ErrorCode.NOT_FOUND, msg, '', { openCode: OpenApiCode.NOT_FOUND });
 
 export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore) {
-  const resolve = async (spaceId: string, q: z.infer<typeof Query>) => {
+  const resolve = async (spaceId: string, q: PromptQuery) => {
     const p = await store.byKey(spaceId, q.prompt_key);
     if (!p) throw missing(`There is no prompt with the key ${q.prompt_key} in this space.`);
     const version = await store.versionOf(p, { ...q, caller: q.user_id });
@@ -33,19 +24,13 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore)
       );
     const c = await store.commit(p.id, version);
     if (!c) throw missing(`${q.prompt_key} has no version ${version}.`);
-    return { p, version, detail: detailOf(c.detail as string) };
+    return { p, version, detail: detailOf(c.detail) };
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/v1/loop/prompts/mget',
+    ...MGetPrompts,
     auth: { space: { from: 'body', field: 'workspace_id' } },
     permission: 'prompt.read',
-    summary: 'Prompts by key (and a version or a label; else the latest version), for apps that render them themselves',
-    body: z.object({
-      workspace_id: z.string().min(1).max(32),
-      queries: z.array(Query).min(1, 'Ask for at least one prompt.').max(50),
-    }),
     handler: async ({ body }) => {
       const items = [];
       for (const q of body.queries) {
@@ -67,15 +52,9 @@ export function registerOpenApi(ctx: ServerContext<unknown>, store: PromptStore)
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/v1/loop/prompts/render',
+    ...RenderPrompt,
     auth: { space: { from: 'body', field: 'workspace_id' } },
     permission: 'prompt.read',
-    summary: "A prompt's messages filled with variables (by key, and a version or a label; else the latest version)",
-    body: Query.extend({
-      workspace_id: z.string().min(1).max(32),
-      variables: z.record(z.string(), z.unknown()).default({}),
-    }),
     handler: async ({ body }) => {
       const { version, detail } = await resolve(body.workspace_id, body);
       try {
