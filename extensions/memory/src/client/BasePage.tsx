@@ -7,13 +7,18 @@ import { type ApiError, PageHeader, toast, useApi, useItemPath, usePageTitle } f
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { MemoryBase, MemoryMeta } from './api.ts';
+import {
+  DeleteFacts,
+  DeleteMetas,
+  GetMemoryBase,
+  ListFacts,
+  MetaUsers,
+  UpdateMemoryBase,
+  UpdateMetas,
+  type MemoryBaseDetail as Detail,
+} from '../shared/api.ts';
+import type { MemoryMeta } from './api.ts';
 import { useSpaceId } from './space.ts';
-
-interface Detail {
-  memorybase: MemoryBase;
-  used_by: { kind: string; id: string; name: string }[];
-}
 
 export function BasePage() {
   const { memorybase_id: id = '' } = useParams();
@@ -26,11 +31,7 @@ export function BasePage() {
     queryKey: ['memory', 'base', id],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<Detail>(
-        '/api/long_term_memory/memorybase/get',
-        { space_id: spaceId, memorybase_id: id },
-        { handled: (e) => e.status === 404 },
-      ),
+      api.call(GetMemoryBase, { space_id: spaceId!, memorybase_id: id }, { handled: (e) => e.status === 404 }),
   });
   usePageTitle(q.data?.memorybase.name ?? t('bases.title'));
   if (q.isError) return <Empty description={t('bases.missing')} />;
@@ -51,8 +52,8 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
   const refresh = () => qc.invalidateQueries({ queryKey: ['memory'] });
   const rename = useMutation({
     mutationFn: () =>
-      api.post(
-        '/api/long_term_memory/memorybase/update',
+      api.call(
+        UpdateMemoryBase,
         { space_id: spaceId, memorybase_id: id, name: name.trim(), description },
         { handled: (e: ApiError) => (e.status === 409 || e.status === 400 ? (setNameProblem(e.msg), true) : false) },
       ),
@@ -66,8 +67,8 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
   const [keyProblem, setKeyProblem] = useState('');
   const putMeta = useMutation({
     mutationFn: (m: MemoryMeta) =>
-      api.post(
-        '/api/long_term_memory/update_memory_meta',
+      api.call(
+        UpdateMetas,
         { space_id: spaceId, memorybase_id: id, metas: [m] },
         { handled: (e: ApiError) => (e.status === 400 ? (setKeyProblem(e.msg), true) : false) },
       ),
@@ -78,29 +79,19 @@ function Base({ detail, spaceId }: { detail: Detail; spaceId: string }) {
     },
   });
   const dropMeta = useMutation({
-    mutationFn: (k: string) =>
-      api.post('/api/long_term_memory/delete_memory_meta', { space_id: spaceId, memorybase_id: id, keys: [k] }),
+    mutationFn: (k: string) => api.call(DeleteMetas, { space_id: spaceId, memorybase_id: id, keys: [k] }),
     onSuccess: refresh,
   });
   const users = useQuery({
     queryKey: ['memory', 'base-users', id],
-    queryFn: () =>
-      api.post<{ user_count: number; keys: { key: string; user_count: number }[] }>(
-        '/api/long_term_memory/get_memory_meta_user_list',
-        { space_id: spaceId, memorybase_id: id },
-      ),
+    queryFn: () => api.call(MetaUsers, { space_id: spaceId, memorybase_id: id }),
   });
   const mine = useQuery({
     queryKey: ['memory', 'base-mine', id],
-    queryFn: () =>
-      api.post<{ facts: { key: string; value: string }[] }>('/api/memory/long_term/profile/list', {
-        space_id: spaceId,
-        memorybase_id: id,
-      }),
+    queryFn: () => api.call(ListFacts, { space_id: spaceId, memorybase_id: id }),
   });
   const forget = useMutation({
-    mutationFn: (keys?: string[]) =>
-      api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, memorybase_id: id, keys }),
+    mutationFn: (keys?: string[]) => api.call(DeleteFacts, { space_id: spaceId, memorybase_id: id, keys }),
     onSuccess: refresh,
   });
   const perKey = new Map((users.data?.keys ?? []).map((k) => [k.key, k.user_count]));

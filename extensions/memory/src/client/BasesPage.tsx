@@ -16,6 +16,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { CreateMemoryBase, DeleteMemoryBase, ListMemoryBases } from '../shared/api.ts';
 import type { MemoryBase } from './api.ts';
 import { useSpaceId } from './space.ts';
 
@@ -32,14 +33,13 @@ export function BasesPage() {
     queryKey: ['memory', 'bases', spaceId, name],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', {
-        space_id: spaceId,
+      api.call(ListMemoryBases, {
+        space_id: spaceId!,
         name: name || undefined,
       }),
   });
   const remove = useMutation({
-    mutationFn: (id: string) =>
-      api.post('/api/long_term_memory/memorybase/delete', { space_id: spaceId, memorybase_id: id }),
+    mutationFn: (id: string) => api.call(DeleteMemoryBase, { space_id: spaceId!, memorybase_id: id }),
     onSuccess: async () => {
       toast.success(t('bases.deleted'));
       await qc.invalidateQueries({ queryKey: ['memory', 'bases'] });
@@ -136,8 +136,8 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [problem, setProblem] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ memorybase_id: string }>(
-        '/api/long_term_memory/memorybase/create',
+      api.call(
+        CreateMemoryBase,
         { space_id: spaceId, name: name.trim(), description },
         {
           handled: (e) =>

@@ -6,16 +6,11 @@ import { useApi } from '@tessera/sdk/client';
 import type { BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MemoryBase } from './api.ts';
+import { DeleteEvents, DeleteFacts, ListEvents, ListFacts, ListMemoryBases, UpdateFact } from '../shared/api.ts';
 
 interface Fact {
   key: string;
   value: string;
-}
-interface Event {
-  id: string;
-  content: string;
-  time: string;
 }
 
 export function MemoryPanel({ value, onChange, spaceId, botId }: BotSkillPanelProps) {
@@ -30,37 +25,27 @@ export function MemoryPanel({ value, onChange, spaceId, botId }: BotSkillPanelPr
   };
   const bases = useQuery({
     queryKey: ['memory', 'bases', spaceId, ''],
-    queryFn: () =>
-      api.post<{ memorybases: MemoryBase[] }>('/api/long_term_memory/memorybase/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListMemoryBases, { space_id: spaceId }),
   });
   const facts = useQuery({
     queryKey: ['memory', botId, 'facts', s.memory_base_id ?? ''],
-    queryFn: () =>
-      api.post<{ facts: Fact[] }>('/api/memory/long_term/profile/list', { space_id: spaceId, bot_id: botId }),
+    queryFn: () => api.call(ListFacts, { space_id: spaceId, bot_id: botId }),
   });
   const events = useQuery({
     queryKey: ['memory', botId, 'events', s.memory_base_id ?? ''],
-    queryFn: () =>
-      api.post<{ events: Event[] }>('/api/memory/long_term/events/list', {
-        space_id: spaceId,
-        bot_id: botId,
-        limit: 20,
-      }),
+    queryFn: () => api.call(ListEvents, { space_id: spaceId, bot_id: botId, limit: 20 }),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['memory', botId] });
   const forget = useMutation({
-    mutationFn: (keys?: string[]) =>
-      api.post('/api/memory/long_term/profile/delete', { space_id: spaceId, bot_id: botId, keys }),
+    mutationFn: (keys?: string[]) => api.call(DeleteFacts, { space_id: spaceId, bot_id: botId, keys }),
     onSuccess: refresh,
   });
   const forgetEvents = useMutation({
-    mutationFn: (ids?: string[]) =>
-      api.post('/api/memory/long_term/events/delete', { space_id: spaceId, bot_id: botId, ids }),
+    mutationFn: (ids?: string[]) => api.call(DeleteEvents, { space_id: spaceId, bot_id: botId, ids }),
     onSuccess: refresh,
   });
   const save = useMutation({
-    mutationFn: (f: Fact) =>
-      api.post('/api/memory/long_term/profile/update', { space_id: spaceId, bot_id: botId, ...f }),
+    mutationFn: (f: Fact) => api.call(UpdateFact, { space_id: spaceId, bot_id: botId, ...f }),
     onSuccess: refresh,
   });
   const [editing, setEditing] = useState<Record<string, string>>({});

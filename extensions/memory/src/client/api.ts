@@ -1,12 +1,2 @@
-export interface MemoryMeta {
-  key: string;
-  description: string;
-}
-export interface MemoryBase {
-  memorybase_id: string;
-  space_id: string;
-  name: string;
-  description: string;
-  metas: MemoryMeta[];
-  update_time: number;
-}
+// The pages' names for the contract's shapes (../shared/api.ts).
+export type { MemoryBaseView as MemoryBase, MemoryMeta } from '../shared/api.ts';

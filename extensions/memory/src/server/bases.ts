@@ -1,7 +1,7 @@
 // Memory bases (Coze's /long_term_memory/ memorybase and memory meta calls): a named memory of a space that
 // bots bind to (they then share what it remembers of each user) and the keys it keeps about users (its
 // metas: what extraction looks for). A resource kind: in the library, recycle bin, copies (structure only).
-import { badRequest, conflict, notFound, imageRef } from '@tessera/sdk';
+import { badRequest, conflict, notFound } from '@tessera/sdk';
 import {
   ResourceKinds,
   ResourceReferences,
@@ -9,25 +9,27 @@ import {
   sameText,
   type ServerContext,
 } from '@tessera/sdk/server';
+import {
+  CreateMemoryBase,
+  DeleteMemoryBase,
+  DeleteMetas,
+  GetMemoryBase,
+  ListMemoryBases,
+  ListMetas,
+  MAX_METAS,
+  Meta,
+  MetaUsers,
+  UpdateMemoryBase,
+  UpdateMetas,
+  type MemoryBaseView,
+} from '../shared/api.ts';
 import { z } from 'zod';
 import { parseMetas, type MemoryBaseRow, type MemoryMeta, type MemoryStore } from './store.ts';
 
-const Id = z.string().min(1).max(32);
-const Name = z.string().trim().min(1, 'Give the memory base a name.').max(100);
-const Meta = z.object({
-  key: z
-    .string()
-    .regex(
-      /^[a-z][a-z0-9_]{0,63}$/,
-      'A key uses lower-case letters, digits and _ (starting with a letter), at most 64.',
-    ),
-  description: z.string().max(300).default(''),
-});
-const MAX_METAS = 50;
 const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const now = () => new Date().toISOString();
 
-export const baseView = (b: MemoryBaseRow) => ({
+export const baseView = (b: MemoryBaseRow): MemoryBaseView => ({
   memorybase_id: b.id,
   space_id: b.space_id,
   name: b.name,
@@ -50,14 +52,14 @@ function checkMetas(metas: MemoryMeta[]) {
 
 export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemoryStore) {
   const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-  const base = '/api/long_term_memory';
+  const db = () => store.db;
   const get = async (spaceId: string, id: string) => {
     const b = await store.base(id, spaceId);
     if (!b) throw notFound(`There is no memory base ${id} in this space.`);
     return b;
   };
   const taken = async (spaceId: string, name: string, except?: string) => {
-    let q = ctx.db
+    let q = db()
       .selectFrom('memory_base')
       .select('id')
       .where('space_id', '=', spaceId)
@@ -76,7 +78,7 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
   }) => {
     const id = ctx.host.newId();
     const t = now();
-    await ctx.db
+    await db()
       .insertInto('memory_base')
       .values({
         id,
@@ -110,21 +112,12 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
         `${users.map((u) => u.name).join(', ')} ${users.length === 1 ? 'uses' : 'use'} this memory base; unbind ${users.length === 1 ? 'it' : 'them'} first.`,
         { used_by: users },
       );
-    await ctx.db.updateTable('memory_base').set({ deleted_at: now() }).where('id', '=', b.id).execute();
+    await db().updateTable('memory_base').set({ deleted_at: now() }).where('id', '=', b.id).execute();
   };
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/memorybase/create`,
+    ...CreateMemoryBase,
     auth: inSpace,
-    summary: 'Create a memory base (name unique in the space; the keys it keeps about users)',
-    body: z.object({
-      space_id: Id,
-      name: Name,
-      description: z.string().max(2000).default(''),
-      icon_uri: imageRef().default(''),
-      metas: z.array(Meta).default([]),
-    }),
     handler: async ({ body, caller }) => {
       if (await taken(body.space_id, body.name))
         throw conflict(`This space already has a memory base named "${body.name}".`);
@@ -133,22 +126,13 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/memorybase/update`,
+    ...UpdateMemoryBase,
     auth: inSpace,
-    summary: "Change a memory base's name, description or icon",
-    body: z.object({
-      space_id: Id,
-      memorybase_id: Id,
-      name: Name.optional(),
-      description: z.string().max(2000).optional(),
-      icon_uri: imageRef().optional(),
-    }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
       if (body.name && (await taken(b.space_id, body.name, b.id)))
         throw conflict(`This space already has a memory base named "${body.name}".`);
-      await ctx.db
+      await db()
         .updateTable('memory_base')
         .set({
           ...(body.name ? { name: body.name } : {}),
@@ -162,57 +146,42 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/memorybase/delete`,
+    ...DeleteMemoryBase,
     auth: inSpace,
-    summary: 'Delete a memory base into the recycle bin (refused while bots use it)',
-    body: z.object({ space_id: Id, memorybase_id: Id }),
     handler: async ({ body }) => (await remove(await get(body.space_id, body.memorybase_id)), {}),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/memorybase/list`,
+    ...ListMemoryBases,
     auth: inSpace,
-    summary: "The space's memory bases, by name",
-    body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
     handler: async ({ body }) => {
-      const rows = (await ctx.db
+      const rows = await db()
         .selectFrom('memory_base')
         .selectAll()
         .where('space_id', '=', body.space_id)
         .where('deleted_at', 'is', null)
         .orderBy('name')
         .limit(500)
-        .execute()) as MemoryBaseRow[];
+        .execute();
       const name = body.name?.trim().toLowerCase();
       return { memorybases: rows.filter((r) => !name || r.name.toLowerCase().includes(name)).map(baseView) };
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/memorybase/get`,
+    ...GetMemoryBase,
     auth: inSpace,
-    summary: 'A memory base with its keys and the bots that use it',
-    body: z.object({ space_id: Id, memorybase_id: Id }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
       return { memorybase: baseView(b), used_by: await usedBy(b.id, b.space_id) };
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/get_memory_meta_list`,
+    ...ListMetas,
     auth: inSpace,
-    summary: 'The keys a memory base keeps about users',
-    body: z.object({ space_id: Id, memorybase_id: Id }),
     handler: async ({ body }) => ({ metas: parseMetas((await get(body.space_id, body.memorybase_id)).metas) }),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/update_memory_meta`,
+    ...UpdateMetas,
     auth: inSpace,
-    summary: 'Add or change keys of a memory base (by key)',
-    body: z.object({ space_id: Id, memorybase_id: Id, metas: z.array(Meta).min(1).max(MAX_METAS) }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
       const metas = parseMetas(b.metas);
@@ -222,7 +191,7 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
         else metas.push(m);
       }
       checkMetas(metas);
-      await ctx.db
+      await db()
         .updateTable('memory_base')
         .set({ metas: JSON.stringify(metas), updated_at: now() })
         .where('id', '=', b.id)
@@ -231,15 +200,12 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/delete_memory_meta`,
+    ...DeleteMetas,
     auth: inSpace,
-    summary: 'Remove keys of a memory base (facts already kept under them stay until users forget them)',
-    body: z.object({ space_id: Id, memorybase_id: Id, keys: z.array(z.string().max(64)).min(1).max(MAX_METAS) }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
       const metas = parseMetas(b.metas).filter((m) => !body.keys.includes(m.key));
-      await ctx.db
+      await db()
         .updateTable('memory_base')
         .set({ metas: JSON.stringify(metas), updated_at: now() })
         .where('id', '=', b.id)
@@ -248,19 +214,16 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/get_memory_meta_user_list`,
+    ...MetaUsers,
     auth: inSpace,
-    summary: 'How many end users the memory base remembers something of, and how many facts per key (never the values)',
-    body: z.object({ space_id: Id, memorybase_id: Id }),
     handler: async ({ body }) => {
       const b = await get(body.space_id, body.memorybase_id);
-      const users = await ctx.db
+      const users = await db()
         .selectFrom('memory_profile')
         .select((eb) => eb.fn.count<number>('end_user_id').distinct().as('n'))
         .where('bot_id', '=', b.id)
         .executeTakeFirst();
-      const perKey = await ctx.db
+      const perKey = await db()
         .selectFrom('memory_profile')
         .select(['key', (eb) => eb.fn.countAll<number>().as('n')])
         .where('bot_id', '=', b.id)
@@ -268,7 +231,7 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
         .execute();
       return {
         user_count: Number(users?.n ?? 0),
-        keys: perKey.map((k) => ({ key: k.key as string, user_count: Number(k.n) })),
+        keys: perKey.map((k) => ({ key: k.key, user_count: Number(k.n) })),
       };
     },
   });
@@ -278,32 +241,28 @@ export function registerMemoryBases(ctx: ServerContext<unknown>, store: MemorySt
     list: (q) => listResourcesOfTable(ctx.db, { kind: 'memory', table: 'memory_base', deletedAt: 'deleted_at' }, q),
     remove: async (id, spaceId) => remove(await get(spaceId, id)),
     restore: async (id, spaceId) => {
-      const b = (await ctx.db
+      const b = await db()
         .selectFrom('memory_base')
         .selectAll()
         .where('id', '=', id)
         .where('space_id', '=', spaceId)
-        .executeTakeFirst()) as MemoryBaseRow | undefined;
+        .executeTakeFirst();
       if (!b) throw notFound(`There is no memory base ${id} in this space.`);
       if (await taken(spaceId, b.name, b.id))
         throw conflict(`Another memory base is named "${b.name}" now; rename it first.`);
-      await ctx.db
-        .updateTable('memory_base')
-        .set({ deleted_at: null, updated_at: now() })
-        .where('id', '=', id)
-        .execute();
+      await db().updateTable('memory_base').set({ deleted_at: null, updated_at: now() }).where('id', '=', id).execute();
     },
     purge: async (id, spaceId) => {
-      const b = await ctx.db
+      const b = await db()
         .selectFrom('memory_base')
         .select('id')
         .where('id', '=', id)
         .where('space_id', '=', spaceId)
         .executeTakeFirst();
       if (!b) return;
-      await ctx.db.deleteFrom('memory_profile').where('bot_id', '=', id).execute();
-      await ctx.db.deleteFrom('memory_event').where('bot_id', '=', id).execute();
-      await ctx.db.deleteFrom('memory_base').where('id', '=', id).execute();
+      await db().deleteFrom('memory_profile').where('bot_id', '=', id).execute();
+      await db().deleteFrom('memory_event').where('bot_id', '=', id).execute();
+      await db().deleteFrom('memory_base').where('id', '=', id).execute();
     },
     // A memory base leaves its space as its keys; what it remembers of users stays behind.
     exportOf: async (id, spaceId) => {

@@ -3,28 +3,22 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
-import { z } from 'zod';
+import {
+  CreateEvent,
+  DeleteEvents,
+  DeleteFacts,
+  ListEvents,
+  ListFacts,
+  UpdateEvent,
+  UpdateFact,
+  type MemoryOwner,
+} from '../shared/api.ts';
 import { MAX_FACTS, type MemoryStore } from './store.ts';
-
-const Owner = z.object({
-  space_id: z.string().min(1),
-  bot_id: z.string().min(1).max(32).optional(),
-  memorybase_id: z.string().min(1).max(32).optional(),
-});
-/** Exactly one of bot_id and memorybase_id. */
-const oneOwner = <T extends z.ZodObject<any>>(s: T) =>
-  s.refine((b) => !!b.bot_id !== !!b.memorybase_id, {
-    message: 'Give bot_id (a bot) or memorybase_id (a memory base).',
-    path: ['bot_id'],
-  });
-const Whose = oneOwner(Owner);
-type Whose = z.infer<typeof Owner>;
-const extend = <T extends z.ZodRawShape>(shape: T) => oneOwner(Owner.extend(shape));
 
 export function registerYourMemoryRoutes(ctx: ServerContext<unknown>, store: MemoryStore) {
   const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
   /** The owner whose rows the call reads: the memory base, or the bot's (its draft's memory base, else itself). */
-  const ownerOf = async (b: Whose): Promise<string> => {
+  const ownerOf = async (b: MemoryOwner): Promise<string> => {
     if (b.memorybase_id) {
       if (!(await store.base(b.memorybase_id, b.space_id)))
         throw notFound(`There is no memory base ${b.memorybase_id} in this space.`);
@@ -43,22 +37,13 @@ export function registerYourMemoryRoutes(ctx: ServerContext<unknown>, store: Mem
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/profile/list',
+    ...ListFacts,
     auth: inSpace,
-    summary: 'What the bot (or memory base) remembers about you',
-    body: Whose,
     handler: async ({ body, caller }) => ({ facts: await store.facts(await ownerOf(body), caller!.userId) }),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/profile/update',
+    ...UpdateFact,
     auth: inSpace,
-    summary: 'Set or correct a fact remembered about you',
-    body: extend({
-      key: z.string().regex(/^[a-z0-9_]{1,64}$/, 'A key uses lower-case letters, digits and _.'),
-      value: z.string().min(1).max(1000),
-    }),
     handler: async ({ body, caller }) => {
       const owner = await ownerOf(body);
       const known = await store.facts(owner, caller!.userId);
@@ -69,25 +54,13 @@ export function registerYourMemoryRoutes(ctx: ServerContext<unknown>, store: Mem
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/profile/delete',
+    ...DeleteFacts,
     auth: inSpace,
-    summary: 'Forget facts remembered about you (the given keys, or all)',
-    body: extend({ keys: z.array(z.string().max(64)).max(100).optional() }),
     handler: async ({ body, caller }) => (await store.forget(await ownerOf(body), caller!.userId, body.keys), {}),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/events/list',
+    ...ListEvents,
     auth: inSpace,
-    summary: 'Events noted for you: search by words and time range (ms), pages by offset',
-    body: extend({
-      query: z.string().max(200).optional(),
-      from: z.number().int().optional(),
-      to: z.number().int().optional(),
-      limit: z.number().int().min(1).max(100).default(50),
-      offset: z.number().int().min(0).max(100_000).default(0),
-    }),
     handler: async ({ body, caller }) => ({
       events: await store.events(await ownerOf(body), caller!.userId, {
         text: body.query,
@@ -99,26 +72,16 @@ export function registerYourMemoryRoutes(ctx: ServerContext<unknown>, store: Mem
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/events/create',
+    ...CreateEvent,
     auth: inSpace,
-    summary: 'Note an event for you (content and time)',
-    body: extend({ content: z.string().min(1).max(2000), time: z.string().max(40).optional() }),
     handler: async ({ body, caller }) => {
       const owner = await ownerOf(body);
       return eventTime(() => store.addEvent(owner, caller!.userId, body.content, body.time));
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/events/update',
+    ...UpdateEvent,
     auth: inSpace,
-    summary: 'Correct an event noted for you (its words or its time)',
-    body: extend({
-      id: z.string().min(1).max(32),
-      content: z.string().min(1).max(2000).optional(),
-      time: z.string().max(40).optional(),
-    }),
     handler: async ({ body, caller }) => {
       const owner = await ownerOf(body);
       if (
@@ -131,11 +94,8 @@ export function registerYourMemoryRoutes(ctx: ServerContext<unknown>, store: Mem
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/long_term/events/delete',
+    ...DeleteEvents,
     auth: inSpace,
-    summary: 'Forget events noted for you (the given ids, or all)',
-    body: extend({ ids: z.array(z.string().max(32)).max(100).optional() }),
     handler: async ({ body, caller }) => (await store.forgetEvents(await ownerOf(body), caller!.userId, body.ids), {}),
   });
 }

@@ -3,6 +3,8 @@
 import { parseStoredJson } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
+import type { Kysely } from 'kysely';
+import { Meta } from '../shared/api.ts';
 import { z } from 'zod';
 
 export const MemorySettings = z.object({
@@ -18,6 +20,31 @@ export const MemorySettings = z.object({
 export type MemorySettings = z.infer<typeof MemorySettings>;
 
 export const MAX_FACTS = 50;
+
+/** A bigint column: a number on SQLite, a string on PostgreSQL. */
+type BigIntColumn = number | string;
+
+/** The extension's tables (migrations.ts). memory_profile and memory_event keep rows per owner in bot_id. */
+export interface MemoryDb {
+  memory_profile: {
+    id: string;
+    bot_id: string;
+    end_user_id: string;
+    key: string;
+    value: string;
+    source_chat_id: string | null;
+    updated_at: BigIntColumn;
+  };
+  memory_event: {
+    id: string;
+    bot_id: string;
+    end_user_id: string;
+    content: string;
+    happened_at: BigIntColumn;
+    created_at: BigIntColumn;
+  };
+  memory_base: MemoryBaseRow;
+}
 
 export interface Fact {
   id: string;
@@ -48,27 +75,27 @@ export interface MemoryBaseRow {
   deleted_at: string | null;
 }
 
-const StoredList = z.array(z.record(z.string(), z.unknown()));
+const StoredMetas = z.array(Meta);
 /** A memory base's keys as stored; a value that cannot be read is an error naming it, never an empty list. */
 export const parseMetas = (text: string): MemoryMeta[] =>
-  parseStoredJson(text || '[]', "A memory base's keys", StoredList) as unknown as MemoryMeta[];
+  parseStoredJson(text || '[]', "A memory base's keys", StoredMetas);
 
 export class MemoryStore {
   private ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.ctx = ctx;
   }
-  private get db() {
-    return this.ctx.db;
+  get db(): Kysely<MemoryDb> {
+    return this.ctx.db as Kysely<MemoryDb>;
   }
 
   async base(id: string, spaceId?: string): Promise<MemoryBaseRow | undefined> {
-    const b = (await this.db
+    const b = await this.db
       .selectFrom('memory_base')
       .selectAll()
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
-      .executeTakeFirst()) as MemoryBaseRow | undefined;
+      .executeTakeFirst();
     return b && (!spaceId || b.space_id === spaceId) ? b : undefined;
   }
 
@@ -126,12 +153,12 @@ export class MemoryStore {
     if (q.text?.trim()) s = s.where(containsText('content', q.text.trim()));
     if (q.from !== undefined) s = s.where('happened_at', '>=', q.from);
     if (q.to !== undefined) s = s.where('happened_at', '<=', q.to);
-    const rows = (await s
+    const rows = await s
       .orderBy('happened_at', 'desc')
       .orderBy('id', 'desc')
       .limit(q.limit ?? 20)
       .offset(q.offset ?? 0)
-      .execute()) as { id: string; content: string; happened_at: number }[];
+      .execute();
     return rows.map((e) => ({ id: e.id, content: e.content, time: new Date(Number(e.happened_at)).toISOString() }));
   }
 
@@ -160,7 +187,7 @@ export class MemoryStore {
     id: string,
     patch: { content?: string; time?: string },
   ): Promise<boolean> {
-    const set: Record<string, unknown> = {};
+    const set: { content?: string; happened_at?: number } = {};
     if (patch.content !== undefined) set.content = patch.content.slice(0, 2000);
     if (patch.time !== undefined) {
       const at = Date.parse(patch.time);
