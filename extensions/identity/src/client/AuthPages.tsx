@@ -1,9 +1,10 @@
 import { Alert, Button, Card, Form, Input, Typography } from '@arco-design/web-react';
-import type { ApiError } from '@tessera/sdk';
+import type { ApiError, EndpointOutput } from '@tessera/sdk';
 import { useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { SignIn, SignInMethods, SignUp } from '../shared/api.ts';
 import { nextPath } from './hooks.ts';
 
 function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
@@ -61,7 +62,7 @@ export function SignInPage() {
           onSubmit={async (v: { email: string; password: string }) => {
             setBusy(true);
             try {
-              await api.post('/api/passport/web/email/login', v, {
+              await api.call(SignIn, v, {
                 // An account of a domain that must use single sign-on goes there instead.
                 handled: (e) => typeof e.detail?.sso_url === 'string',
               });
@@ -104,11 +105,7 @@ export function SignInPage() {
   );
 }
 
-interface SignInMethods {
-  available: boolean;
-  password_allowed: boolean;
-  options: { key: string; label: Record<string, string>; url: string; required: boolean }[];
-}
+type Methods = EndpointOutput<typeof SignInMethods>;
 
 /** Whether any sign-in method besides the password is installed (the SSO button shows then). */
 function useSignInMethods(): boolean {
@@ -116,7 +113,7 @@ function useSignInMethods(): boolean {
   const [available, setAvailable] = useState(false);
   useEffect(() => {
     void api
-      .post<SignInMethods>('/api/passport/web/sign_in_methods', { email: '' }, { suppressNotice: true })
+      .call(SignInMethods, { email: '' }, { suppressNotice: true })
       .then((r) => setAvailable(r.available))
       .catch(() => undefined);
   }, [api]);
@@ -128,13 +125,13 @@ function SsoForm({ onCancel, onGo }: { onCancel(): void; onGo(url: string): void
   const { t } = useTranslation('identity');
   const { language } = useStudio();
   const api = useApi();
-  const [options, setOptions] = useState<SignInMethods['options'] | null>(null);
+  const [options, setOptions] = useState<Methods['options'] | null>(null);
   return (
     <Form
       layout="vertical"
       data-testid="sign-in-sso-form"
       onSubmit={async (v: { email: string }) => {
-        const r = await api.post<SignInMethods>('/api/passport/web/sign_in_methods', v);
+        const r = await api.call(SignInMethods, v);
         if (r.options.length === 1) return onGo(r.options[0].url);
         setOptions(r.options);
       }}
@@ -178,7 +175,7 @@ export function SignUpPage() {
         onSubmit={async (v: { name: string; email: string; password: string }) => {
           setBusy(true);
           try {
-            await api.post('/api/passport/web/email/register/v2', v);
+            await api.call(SignUp, v);
             window.location.assign(nextPath(location.search));
           } catch {
             setBusy(false);

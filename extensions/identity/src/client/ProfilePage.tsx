@@ -2,7 +2,7 @@ import { Avatar, Button, Form, Input, Upload } from '@arco-design/web-react';
 import { PageHeader, toast, useApi, usePageTitle } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserInfo } from '../shared/index.ts';
+import { UpdateProfile } from '../shared/api.ts';
 import { currentUserStore, useCurrentUser } from './hooks.ts';
 
 export function ProfilePage() {
@@ -29,7 +29,7 @@ export function ProfilePage() {
         onSubmit={async (v: { name: string; user_unique_name: string }) => {
           setBusy(true);
           try {
-            await api.post<UserInfo>('/api/user/update_profile', {
+            await api.call(UpdateProfile, {
               ...v,
               ...(avatar !== user.avatar ? { avatar } : {}),
             });

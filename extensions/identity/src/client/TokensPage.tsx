@@ -25,7 +25,11 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTokenPermissions } from './permissions.ts';
+import { CreateToken, DeleteToken, ListTokens } from '../shared/api.ts';
 import { PAT_DURATIONS, TokenEnterpriseSources, TokenWorkspaceSources, type PatInfo } from '../shared/index.ts';
+
+/** A duration the form offers (days, as the contract takes them), or a date picked. */
+type Expiry = `${(typeof PAT_DURATIONS)[number]}` | 'permanent' | 'custom';
 
 interface WorkspaceRow {
   workspace_id?: string;
@@ -46,7 +50,7 @@ function CreateTokenModal({
   const api = useApi();
   const sources = useRegistry(TokenWorkspaceSources);
   const [name, setName] = useState('');
-  const [expiry, setExpiry] = useState<string>('30');
+  const [expiry, setExpiry] = useState<Expiry>('30');
   const [customDate, setCustomDate] = useState<number | undefined>();
   const [rows, setRows] = useState<WorkspaceRow[]>([]);
   const [account, setAccount] = useState<string[]>([]);
@@ -70,12 +74,12 @@ function CreateTokenModal({
       .map((p) => ({ label: p.label[language] ?? p.key, value: p.key }));
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ token: string }>('/api/permission_api/pat/create', {
+      api.call(CreateToken, {
         name,
         ...(expiry === 'custom' ? { expire_at: Math.floor((customDate ?? 0) / 1000) } : { duration_day: expiry }),
-        workspace_permission_list: rows
-          .filter((r) => r.workspace_id)
-          .map((r) => ({ workspace_id: r.workspace_id, permissions: r.permissions })),
+        workspace_permission_list: rows.flatMap((r) =>
+          r.workspace_id ? [{ workspace_id: r.workspace_id, permissions: r.permissions }] : [],
+        ),
         account_permission: { permission_list: account },
         ...(enterprise.id
           ? { enterprise_permission: { enterprise_id: enterprise.id, permission_list: enterprise.permissions } }
@@ -211,7 +215,7 @@ export function TokensPage() {
   usePageTitle(t('tokens.title'));
 
   const revoke = useMutation({
-    mutationFn: (id: string) => api.post('/api/permission_api/pat/delete', { id }),
+    mutationFn: (id: string) => api.call(DeleteToken, { id }),
     onSuccess: () => {
       toast.success(t('tokens.revoked'));
       return qc.invalidateQueries({ queryKey: ['identity', 'pats'] });
@@ -233,10 +237,7 @@ export function TokensPage() {
         queryKey={['identity', 'pats']}
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.get<{ personal_access_tokens: PatInfo[]; has_more: boolean }>(
-            '/api/permission_api/pat/list_personal_access_tokens',
-            { page, size: 50 },
-          );
+          const r = await api.call(ListTokens, { page, size: 50 });
           return { items: r.personal_access_tokens, next: r.has_more ? page + 1 : undefined };
         }}
         empty={t('tokens.empty')}

@@ -1,11 +1,11 @@
 // Sign-up, sign-in and out, the session and profile routes.
-import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound, imageRef } from '@tessera/sdk';
+import { ApiError, ErrorCode, badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
 import { RateLimiter, type ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
+import { AccountInfo, CheckProfile, OpenMe, Session, SignIn, SignOut, SignUp, UpdateProfile } from '../shared/api.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, UserCreated, UserSignedIn, type Identity } from '../shared/index.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { cookie } from './tokens.ts';
-import { type Config, Email, Password, UniqueName, type UserRow, toInfo, nowIso } from './config.ts';
+import { type Config, UniqueName, type UserRow, toInfo, nowIso } from './config.ts';
 import { type AuthCaches } from './authenticator.ts';
 import { refuseWhenSsoRequired } from './sign-in-methods.ts';
 import { startSession, mayRegister, uniqueNameFor, isUniqueViolation, knownDevice } from './sessions.ts';
@@ -13,13 +13,10 @@ import { startSession, mayRegister, uniqueNameFor, isUniqueViolation, knownDevic
 export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Identity, cache: AuthCaches) {
   const failedLogins = new RateLimiter();
   ctx.route({
-    method: 'POST',
-    path: '/api/passport/web/email/register/v2',
+    ...SignUp,
     audit: { action: 'identity.sign_up', target: 'email' },
     auth: 'anonymous',
-    summary: 'Sign up with email and password (the first user becomes the platform admin)',
     rateLimit: { max: ctx.config.registerPerMinute, windowMs: 60_000 },
-    body: z.object({ email: Email, password: Password, name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, ip, headers }, reply) => {
       await refuseWhenSsoRequired(ctx, body.email);
       const count = Number(
@@ -63,12 +60,9 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/passport/web/email/login',
+    ...SignIn,
     audit: { action: 'identity.sign_in', target: 'email' },
     auth: 'anonymous',
-    summary: 'Sign in with email and password',
-    body: z.object({ email: Email, password: z.string().min(1).max(200) }),
     handler: async ({ body, ip, headers }, reply) => {
       await refuseWhenSsoRequired(ctx, body.email);
       // Failures are counted per account and per address: guessing one account's password locks that account
@@ -123,11 +117,9 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/passport/web/logout',
+    ...SignOut,
     audit: { action: 'identity.sign_out' },
     auth: 'user',
-    summary: 'Sign out (ends this session)',
     handler: async ({ caller }, reply) => {
       if (caller?.sessionId) {
         await ctx.db.deleteFrom('identity_session').where('id', '=', caller.sessionId).execute();
@@ -140,10 +132,8 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/passport/account/info/v2',
+    ...AccountInfo,
     auth: 'user',
-    summary: 'The signed-in user',
     handler: async ({ caller }) => {
       const u = await identity.getUser(caller!.userId);
       if (!u) throw notFound('Your account no longer exists.');
@@ -152,20 +142,16 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/passport/session',
+    ...Session,
     auth: 'anonymous',
-    summary: 'Who is signed in, if anyone (200 either way: a page asking is not an error)',
     handler: async ({ caller }) => ({
       user: caller && caller.kind === 'user' ? ((await identity.getUser(caller.userId)) ?? null) : null,
     }),
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/v1/users/me',
+    ...OpenMe,
     auth: 'user',
-    summary: 'The user behind the token or session',
     handler: async ({ caller }) => {
       const u = await identity.getUser(caller!.userId);
       if (!u) throw notFound('The user of this token no longer exists.');
@@ -174,11 +160,8 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/user/update_profile_check',
+    ...CheckProfile,
     auth: 'user',
-    summary: 'Whether a unique name is valid and free',
-    body: z.object({ user_unique_name: z.string().max(64) }),
     handler: async ({ body, caller }) => {
       const parsed = UniqueName.safeParse(body.user_unique_name);
       if (!parsed.success) return { valid: false, msg: parsed.error.issues[0].message };
@@ -193,16 +176,9 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/user/update_profile',
+    ...UpdateProfile,
     audit: { action: 'identity.profile.update' },
     auth: 'user',
-    summary: 'Change name, unique name or avatar',
-    body: z.object({
-      name: z.string().trim().min(1).max(100).optional(),
-      user_unique_name: UniqueName.optional(),
-      avatar: imageRef(2_000_000).optional(),
-    }),
     handler: async ({ body, caller }) => {
       if (body.avatar && !/^(data:image\/(png|jpeg|webp|gif);base64,|https?:\/\/)/.test(body.avatar))
         throw badRequest('The avatar must be an image data URL or an http(s) address.');

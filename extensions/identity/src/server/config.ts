@@ -17,9 +17,7 @@ export const ConfigSchema = z.object({
 });
 export type Config = z.output<typeof ConfigSchema>;
 
-export const Email = z.string().trim().toLowerCase().email('Enter a valid email address.').max(254);
-export const Password = z.string().min(8, 'Use at least 8 characters.').max(200);
-export const UniqueName = z.string().regex(/^[A-Za-z0-9_]{4,32}$/, 'Use 4 to 32 letters, digits or underscores.');
+export { Email, Password, UniqueName } from '../shared/api.ts';
 
 export interface UserRow {
   id: string;

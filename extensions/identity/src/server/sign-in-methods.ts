@@ -3,7 +3,7 @@
 // just-in-time users those methods ask for (IdentitySessionsService).
 import { ApiError, ErrorCode } from '@tessera/sdk';
 import { ErrorTexts, type ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
+import { SignInMethods } from '../shared/api.ts';
 import {
   AuthMethods,
   IdentitySessionsService,
@@ -60,12 +60,9 @@ export function registerSignInMethods(ctx: ServerContext<Config>, identity: Iden
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/passport/web/sign_in_methods',
+    ...SignInMethods,
     auth: 'anonymous',
     rateLimit: { max: 30 },
-    summary: 'The ways an email can sign in: a password (unless single sign-on is required) and the methods offered',
-    body: z.object({ email: z.string().trim().toLowerCase().max(254).default('') }),
     handler: async ({ body }) => {
       const options = await optionsFor(ctx, body.email);
       return {

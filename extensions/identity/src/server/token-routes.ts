@@ -1,23 +1,33 @@
 // Personal access tokens: create, list, update, delete, the permissions a token can hold (/api/permission_api/pat/...).
 import { badRequest, notFound } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
-import {
-  AccountPermission,
-  CreatePat,
-  EnterprisePermission,
-  TokenPermissions,
-  WorkspacePermission,
-  type PatInfo,
-  checkTokenPermissions,
-} from '../shared/index.ts';
+import type { Kysely } from 'kysely';
+import { CheckTokenInWorkspace, CreateToken, DeleteToken, GetToken, ListTokens, UpdateToken } from '../shared/api.ts';
+import { TokenPermissions, type PatInfo, checkTokenPermissions } from '../shared/index.ts';
 import { ListTokenPermissions } from '../shared/token-permissions.ts';
 import { newSecret, sha256 } from './tokens.ts';
 import { type Config, nowIso, sec } from './config.ts';
 import { type AuthCaches, parsePermissions, parseScopes } from './authenticator.ts';
 import { PAT_PREFIX } from './tokens.ts';
 
-export function patInfo(row: Record<string, any>): PatInfo {
+/** A personal access token as stored (identity_pat): its secret's hash only. */
+export interface PatRow {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  hint: string;
+  /** JSON: the workspaces and their permissions */
+  permissions: string;
+  /** JSON: the account's and enterprises' permissions */
+  scopes: string;
+  created_at: string;
+  updated_at: string;
+  expire_at: string | null;
+  last_used_at: string | null;
+}
+
+export function patInfo(row: PatRow): PatInfo {
   const expire = row.expire_at ? sec(row.expire_at) : -1;
   return {
     id: row.id,
@@ -45,7 +55,7 @@ type Grants = {
 };
 
 export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCaches) {
-  const base = '/api/permission_api/pat';
+  const db = () => ctx.db as Kysely<{ identity_pat: PatRow }>;
   /** Each permission known, and asked where its scope says it is held (a workspace, the account, an enterprise). */
   const checkPermissions = (g: Grants) => {
     const declared = ctx.registry(TokenPermissions).list();
@@ -76,7 +86,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
         : [],
     });
   const mine = async (id: string, userId: string) => {
-    const row = await ctx.db
+    const row = await db()
       .selectFrom('identity_pat')
       .selectAll()
       .where('id', '=', id)
@@ -87,12 +97,9 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   };
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/create`,
+    ...CreateToken,
     audit: { action: 'token.create', target: 'name' },
     auth: 'user',
-    summary: 'Create a personal access token; the secret is returned only here',
-    body: CreatePat,
     handler: async ({ body, caller }) => {
       checkPermissions(body);
       let expire: string | null;
@@ -116,23 +123,16 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
         expire_at: expire,
         last_used_at: null,
       };
-      await ctx.db.insertInto('identity_pat').values(row).execute();
+      await db().insertInto('identity_pat').values(row).execute();
       return { personal_access_token: patInfo(row), token: secret };
     },
   });
 
   ctx.route({
-    method: 'GET',
-    path: `${base}/list_personal_access_tokens`,
+    ...ListTokens,
     auth: 'user',
-    summary: "The caller's tokens (never their secrets)",
-    query: z.object({
-      page: z.coerce.number().int().min(1).default(1),
-      size: z.coerce.number().int().min(1).max(100).default(20),
-      search_option: z.string().max(100).optional(),
-    }),
     handler: async ({ query, caller }) => {
-      let q = ctx.db.selectFrom('identity_pat').where('user_id', '=', caller!.userId);
+      let q = db().selectFrom('identity_pat').where('user_id', '=', caller!.userId);
       if (query.search_option) q = q.where(containsText('name', query.search_option));
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q
@@ -146,28 +146,15 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   });
 
   ctx.route({
-    method: 'GET',
-    path: `${base}/get_personal_access_token_and_permission`,
+    ...GetToken,
     auth: 'user',
-    summary: 'One token and its permissions',
-    query: z.object({ id: z.string().min(1) }),
     handler: async ({ query, caller }) => ({ personal_access_token: patInfo(await mine(query.id, caller!.userId)) }),
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/update`,
+    ...UpdateToken,
     audit: { action: 'token.update', target: 'id' },
     auth: 'user',
-    summary: 'Rename a token or change its workspace permissions',
-    body: z.object({
-      id: z.string().min(1),
-      name: z.string().trim().min(1).max(100).optional(),
-      workspace_permission_list: z.array(WorkspacePermission).max(100).optional(),
-      account_permission: AccountPermission.optional(),
-      /** null takes the enterprise's permissions away. */
-      enterprise_permission: EnterprisePermission.nullable().optional(),
-    }),
     handler: async ({ body, caller }) => {
       const had = patInfo(await mine(body.id, caller!.userId));
       checkPermissions({ ...body, enterprise_permission: body.enterprise_permission ?? undefined });
@@ -179,7 +166,7 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
             ? undefined
             : (body.enterprise_permission ?? had.enterprise_permission ?? undefined),
       });
-      await ctx.db
+      await db()
         .updateTable('identity_pat')
         .set({
           ...(body.name ? { name: body.name } : {}),
@@ -195,15 +182,12 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/delete`,
+    ...DeleteToken,
     audit: { action: 'token.delete', target: 'id' },
     auth: 'user',
-    summary: 'Delete a token; it stops working at once',
-    body: z.object({ id: z.string().min(1) }),
     handler: async ({ body, caller }) => {
       await mine(body.id, caller!.userId);
-      await ctx.db.deleteFrom('identity_pat').where('id', '=', body.id).execute();
+      await db().deleteFrom('identity_pat').where('id', '=', body.id).execute();
       cache.tokens.clear((_hash, t) => t.id === body.id);
       return null;
     },
@@ -216,11 +200,8 @@ export function registerTokenRoutes(ctx: ServerContext<Config>, cache: AuthCache
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/check_personal_access_token_in_workspace`,
+    ...CheckTokenInWorkspace,
     auth: 'user',
-    summary: 'Whether one of your tokens may act in a workspace (optionally with a permission)',
-    body: z.object({ id: z.string().min(1), workspace_id: z.string().min(1), permission: z.string().optional() }),
     handler: async ({ body, caller }) => {
       const info = patInfo(await mine(body.id, caller!.userId));
       const w = info.workspace_permission_list.find((x) => x.workspace_id === body.workspace_id);
