@@ -36,34 +36,30 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LibraryActions, type LibraryAction } from './points.ts';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
+import {
+  CopyResource,
+  CreateFolder,
+  DeleteFolder,
+  DeleteResource,
+  ExportResource,
+  FolderTree as GetFolderTree,
+  ImportResource,
+  ListKinds,
+  ListRecycled,
+  ListResources,
+  MoveResources,
+  PurgeResource,
+  RestoreResource,
+  UpdateFolder,
+  type FolderView,
+  type ResourceView,
+} from '../shared/api.ts';
 import { useSpaceId } from './space.ts';
 
-interface Item {
-  res_type: string;
-  res_id: string;
-  name: string;
-  desc: string;
-  creator_id: string;
-  creator_name: string;
-  edit_time: number;
-  delete_time?: number;
-  published?: boolean;
-  folder_id: string;
-}
-interface Folder {
-  id: string;
-  parent_id: string;
-  name: string;
-  resource_count: number;
-}
-interface KindCaps {
-  kind: string;
-  can_delete: boolean;
-  recyclable: boolean;
-  can_purge: boolean;
-  can_export: boolean;
-  can_import: boolean;
-}
+/** What the library does to one resource, by the action's name. */
+const ACTIONS = { delete: DeleteResource, restore: RestoreResource, purge: PurgeResource };
+
+type Item = ResourceView;
 const PAGE = 30;
 const BIN = '__bin__';
 
@@ -84,7 +80,7 @@ function Library({ spaceId }: { spaceId: string }) {
   const kinds = useMemo(() => new Map(entries.map((e) => [e.value.kind, e])), [entries]);
   const caps = useQuery({
     queryKey: ['library', 'kinds'],
-    queryFn: () => api.post<{ kinds: KindCaps[] }>('/api/library/kinds'),
+    queryFn: () => api.call(ListKinds, undefined),
   });
   const capsOf = (kind: string) => caps.data?.kinds.find((k) => k.kind === kind);
   const [types, setTypes] = useState<string[]>([]);
@@ -108,7 +104,7 @@ function Library({ spaceId }: { spaceId: string }) {
       } catch {
         throw new Error(t('importNotJson'));
       }
-      return api.post<{ res_type: string; res_id: string }>('/api/library/resource/import', {
+      return api.call(ImportResource, {
         space_id: spaceId,
         bundle,
       });
@@ -122,7 +118,7 @@ function Library({ spaceId }: { spaceId: string }) {
     },
   });
   const exportItem = async (i: Item) => {
-    const r = await api.post<{ file_name: string; bundle: unknown }>('/api/library/resource/export', {
+    const r = await api.call(ExportResource, {
       space_id: spaceId,
       res_type: i.res_type,
       res_id: i.res_id,
@@ -135,30 +131,27 @@ function Library({ spaceId }: { spaceId: string }) {
   const bin = place === BIN;
   const folders = useQuery({
     queryKey: ['library', 'folders', spaceId],
-    queryFn: () => api.post<{ folders: Folder[] }>('/api/library/folder/tree', { space_id: spaceId }),
+    queryFn: () => api.call(GetFolderTree, { space_id: spaceId }),
   });
   const list = useInfiniteQuery({
     queryKey: ['library', 'list', spaceId, types, name, creator, place],
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
-      api.post<{ resource_list: Item[]; cursor: string; has_more: boolean }>(
-        bin ? '/api/resource/library_resource_recycle_info' : '/api/resource/library_resource_list',
-        {
-          space_id: spaceId,
-          res_type_filter: types.length ? types : undefined,
-          name: name || undefined,
-          creator: creator === 'me' ? 'me' : undefined,
-          folder_id: place && !bin ? place : undefined,
-          cursor: pageParam || undefined,
-          size: PAGE,
-        },
-      ),
+      api.call(bin ? ListRecycled : ListResources, {
+        space_id: spaceId,
+        res_type_filter: types.length ? types : undefined,
+        name: name || undefined,
+        creator: creator === 'me' ? 'me' : undefined,
+        folder_id: place && !bin ? place : undefined,
+        cursor: pageParam || undefined,
+        size: PAGE,
+      }),
     getNextPageParam: (last) => (last.has_more ? last.cursor : undefined),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['library'] });
   const act = useMutation({
-    mutationFn: ({ path, item }: { path: string; item: Item }) =>
-      api.post<{ recycled?: boolean }>(`/api/library/resource/${path}`, {
+    mutationFn: ({ path, item }: { path: keyof typeof ACTIONS; item: Item }) =>
+      api.call(ACTIONS[path], {
         space_id: spaceId,
         res_type: item.res_type,
         res_id: item.res_id,
@@ -166,7 +159,7 @@ function Library({ spaceId }: { spaceId: string }) {
     onSuccess: async (r, v) => {
       toast.success(
         v.path === 'delete'
-          ? r.recycled
+          ? 'recycled' in r && r.recycled
             ? t('toBin')
             : t('deleted')
           : v.path === 'restore'
@@ -458,7 +451,7 @@ function FolderTree({
   onPlace,
 }: {
   spaceId: string;
-  folders: Folder[];
+  folders: FolderView[];
   place: string;
   onPlace(p: string): void;
 }) {
@@ -468,21 +461,17 @@ function FolderTree({
   const [editing, setEditing] = useState<{ id?: string; parent?: string; name: string } | undefined>();
   const done = () => qc.invalidateQueries({ queryKey: ['library'] });
   const save = useMutation({
-    mutationFn: (e: { id?: string; parent?: string; name: string }) =>
-      e.id
-        ? api.post('/api/library/folder/update', { space_id: spaceId, folder_id: e.id, name: e.name.trim() })
-        : api.post('/api/library/folder/create', {
-            space_id: spaceId,
-            name: e.name.trim(),
-            parent_id: e.parent || undefined,
-          }),
+    mutationFn: async (e: { id?: string; parent?: string; name: string }) => {
+      if (e.id) await api.call(UpdateFolder, { space_id: spaceId, folder_id: e.id, name: e.name.trim() });
+      else await api.call(CreateFolder, { space_id: spaceId, name: e.name.trim(), parent_id: e.parent || undefined });
+    },
     onSuccess: async () => {
       setEditing(undefined);
       await done();
     },
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/library/folder/delete', { space_id: spaceId, folder_id: id }),
+    mutationFn: (id: string) => api.call(DeleteFolder, { space_id: spaceId, folder_id: id }),
     onSuccess: async (_r, id) => {
       if (place === id) onPlace('');
       await done();
@@ -592,20 +581,20 @@ function MoveModal({
 }: {
   spaceId: string;
   item: Item;
-  folders: Folder[];
+  folders: FolderView[];
   onClose(): void;
 }) {
   const { t } = useTranslation('library');
   const api = useApi();
   const qc = useQueryClient();
   const [to, setTo] = useState(item.folder_id);
-  const pathOf = (f: Folder): string => {
+  const pathOf = (f: FolderView): string => {
     const parent = folders.find((x) => x.id === f.parent_id);
     return parent ? `${pathOf(parent)} / ${f.name}` : f.name;
   };
   const move = useMutation({
     mutationFn: () =>
-      api.post('/api/library/resource/move', {
+      api.call(MoveResources, {
         space_id: spaceId,
         resources: [{ res_type: item.res_type, res_id: item.res_id }],
         folder_id: to,
@@ -645,7 +634,7 @@ function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; on
   const [name, setName] = useState(item.name);
   const copy = useMutation({
     mutationFn: () =>
-      api.post('/api/library/resource/copy', {
+      api.call(CopyResource, {
         space_id: spaceId,
         res_type: item.res_type,
         res_id: item.res_id,

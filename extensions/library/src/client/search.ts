@@ -7,13 +7,7 @@ import {
   type SearchResult,
 } from '@tessera/sdk/client';
 import type { RegistryView } from '@tessera/core';
-
-interface Found {
-  res_type: string;
-  res_id: string;
-  name: string;
-  desc: string;
-}
+import type { ResourceView } from '../shared/api.ts';
 
 /** How many resources one query shows. */
 const LIMIT = 8;
@@ -30,7 +24,7 @@ export function resourceSearch(
     async search(query, signal): Promise<SearchResult[]> {
       const space = spaceId();
       if (!space) return [];
-      const r = await api.post<{ resource_list: Found[] }>(
+      const r = await api.post<{ resource_list: ResourceView[] }>(
         '/api/resource/library_resource_list',
         { space_id: space, name: query, size: LIMIT },
         { signal, handled: () => true } /* the palette shows the failure in its section */,

@@ -2,39 +2,26 @@
 // Deleting a folder moves what it holds (resources and folders) up to its parent.
 import { badRequest, conflict, notFound } from '@tessera/sdk';
 import { ResourceKinds, sameText, type ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
+import { CreateFolder, DeleteFolder, FolderTree, MoveResources, UpdateFolder } from '../shared/api.ts';
+import { libraryDb, type LibraryDb } from './migrations.ts';
 
-const Id = z.string().min(1).max(32);
-const Name = z.string().trim().min(1, 'Give the folder a name.').max(100);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const MAX_DEPTH = 5;
 const now = () => new Date().toISOString();
 
-interface FolderRow {
-  id: string;
-  space_id: string;
-  parent_id: string | null;
-  name: string;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-}
+type FolderRow = LibraryDb['library_folder'];
 
 export function registerFolderRoutes(ctx: ServerContext<unknown>) {
+  const db = () => libraryDb(ctx);
   const folders = async (spaceId: string) =>
-    (await ctx.db
-      .selectFrom('library_folder')
-      .selectAll()
-      .where('space_id', '=', spaceId)
-      .orderBy('name')
-      .execute()) as FolderRow[];
+    db().selectFrom('library_folder').selectAll().where('space_id', '=', spaceId).orderBy('name').execute();
   const folder = async (id: string, spaceId: string) => {
-    const f = (await ctx.db
+    const f = await db()
       .selectFrom('library_folder')
       .selectAll()
       .where('id', '=', id)
       .where('space_id', '=', spaceId)
-      .executeTakeFirst()) as FolderRow | undefined;
+      .executeTakeFirst();
     if (!f) throw notFound(`There is no folder ${id} in this space.`);
     return f;
   };
@@ -46,7 +33,7 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
   const height = (all: FolderRow[], id: string): number =>
     1 + Math.max(0, ...all.filter((f) => f.parent_id === id).map((f) => height(all, f.id)));
   const refuseTaken = async (spaceId: string, parentId: string | null, name: string, except?: string) => {
-    let q = ctx.db
+    let q = db()
       .selectFrom('library_folder')
       .select('id')
       .where('space_id', '=', spaceId)
@@ -57,20 +44,17 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/folder/tree',
+    ...FolderTree,
     auth: inSpace,
-    summary: "The space's folders with how many resources each holds",
-    body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
       const all = await folders(body.space_id);
-      const counts = await ctx.db
+      const counts = await db()
         .selectFrom('library_placement')
         .select(['folder_id', (eb) => eb.fn.countAll().as('n')])
         .where('space_id', '=', body.space_id)
         .groupBy('folder_id')
         .execute();
-      const count = new Map(counts.map((c) => [c.folder_id as string, Number(c.n)]));
+      const count = new Map(counts.map((c) => [c.folder_id, Number(c.n)]));
       return {
         folders: all.map((f) => ({
           id: f.id,
@@ -84,11 +68,8 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/folder/create',
+    ...CreateFolder,
     auth: inSpace,
-    summary: 'Create a folder (in another one, or at the top)',
-    body: z.object({ space_id: Id, name: Name, parent_id: Id.optional() }),
     handler: async ({ body, caller }) => {
       const parent = body.parent_id ? await folder(body.parent_id, body.space_id) : null;
       if (parent && depth(await folders(body.space_id), parent.id) >= MAX_DEPTH)
@@ -96,7 +77,7 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
       await refuseTaken(body.space_id, parent?.id ?? null, body.name);
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db
+      await db()
         .insertInto('library_folder')
         .values({
           id,
@@ -113,11 +94,8 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/folder/update',
+    ...UpdateFolder,
     auth: inSpace,
-    summary: 'Rename a folder, or move it into another one (or to the top with parent_id "")',
-    body: z.object({ space_id: Id, folder_id: Id, name: Name.optional(), parent_id: z.string().max(32).optional() }),
     handler: async ({ body }) => {
       const f = await folder(body.folder_id, body.space_id);
       const all = await folders(body.space_id);
@@ -135,7 +113,7 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
       }
       const name = body.name ?? f.name;
       if (name !== f.name || parentId !== f.parent_id) await refuseTaken(body.space_id, parentId, name, f.id);
-      await ctx.db
+      await db()
         .updateTable('library_folder')
         .set({ name, parent_id: parentId, updated_at: now() })
         .where('id', '=', f.id)
@@ -145,52 +123,41 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/folder/delete',
+    ...DeleteFolder,
     auth: inSpace,
-    summary: 'Delete a folder; what it holds (resources and folders) moves up to its parent',
-    body: z.object({ space_id: Id, folder_id: Id }),
     handler: async ({ body }) => {
       const f = await folder(body.folder_id, body.space_id);
       const all = await folders(body.space_id);
-      await ctx.db.transaction().execute(async (trx) => {
-        // Subfolders whose names the parent already has keep them with " (2)".
-        for (const child of all.filter((x) => x.parent_id === f.id)) {
-          const clash = all.some(
-            (x) => x.parent_id === f.parent_id && x.id !== f.id && x.name.toLowerCase() === child.name.toLowerCase(),
-          );
-          await trx
-            .updateTable('library_folder')
-            .set({ parent_id: f.parent_id, ...(clash ? { name: `${child.name} (2)` } : {}), updated_at: now() })
-            .where('id', '=', child.id)
-            .execute();
-        }
-        if (f.parent_id)
-          await trx
-            .updateTable('library_placement')
-            .set({ folder_id: f.parent_id })
-            .where('folder_id', '=', f.id)
-            .execute();
-        else await trx.deleteFrom('library_placement').where('folder_id', '=', f.id).execute();
-        await trx.deleteFrom('library_folder').where('id', '=', f.id).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          // Subfolders whose names the parent already has keep them with " (2)".
+          for (const child of all.filter((x) => x.parent_id === f.id)) {
+            const clash = all.some(
+              (x) => x.parent_id === f.parent_id && x.id !== f.id && x.name.toLowerCase() === child.name.toLowerCase(),
+            );
+            await trx
+              .updateTable('library_folder')
+              .set({ parent_id: f.parent_id, ...(clash ? { name: `${child.name} (2)` } : {}), updated_at: now() })
+              .where('id', '=', child.id)
+              .execute();
+          }
+          if (f.parent_id)
+            await trx
+              .updateTable('library_placement')
+              .set({ folder_id: f.parent_id })
+              .where('folder_id', '=', f.id)
+              .execute();
+          else await trx.deleteFrom('library_placement').where('folder_id', '=', f.id).execute();
+          await trx.deleteFrom('library_folder').where('id', '=', f.id).execute();
+        });
       return {};
     },
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/move',
+    ...MoveResources,
     auth: inSpace,
-    summary: 'Put resources into a folder, or out of every folder (folder_id "")',
-    body: z.object({
-      space_id: Id,
-      resources: z
-        .array(z.object({ res_type: z.string().min(1).max(32), res_id: Id }))
-        .min(1)
-        .max(100),
-      folder_id: z.string().max(32).default(''),
-    }),
     handler: async ({ body }) => {
       if (body.folder_id) await folder(body.folder_id, body.space_id);
       // Every resource must be one of this space's (its kind says so).
@@ -203,20 +170,22 @@ export function registerFolderRoutes(ctx: ServerContext<unknown>) {
         const missing = ids.filter((r) => !found.some((x) => x.id === r.res_id));
         if (missing.length) throw notFound(`There is no ${kindName} ${missing[0].res_id} in this space.`);
       }
-      await ctx.db.transaction().execute(async (trx) => {
-        for (const r of body.resources) {
-          await trx
-            .deleteFrom('library_placement')
-            .where('kind', '=', r.res_type)
-            .where('resource_id', '=', r.res_id)
-            .execute();
-          if (body.folder_id)
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          for (const r of body.resources) {
             await trx
-              .insertInto('library_placement')
-              .values({ kind: r.res_type, resource_id: r.res_id, space_id: body.space_id, folder_id: body.folder_id })
+              .deleteFrom('library_placement')
+              .where('kind', '=', r.res_type)
+              .where('resource_id', '=', r.res_id)
               .execute();
-        }
-      });
+            if (body.folder_id)
+              await trx
+                .insertInto('library_placement')
+                .values({ kind: r.res_type, resource_id: r.res_id, space_id: body.space_id, folder_id: body.folder_id })
+                .execute();
+          }
+        });
       return {};
     },
   });

@@ -3,9 +3,18 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import { ResourceKinds, type ResourceItem, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
-import { z } from 'zod';
+import {
+  DeleteResource,
+  ListKinds,
+  ListRecycled,
+  ListResources,
+  PurgeResource,
+  RestoreResource,
+  type ResourceListQuery,
+  type ResourceView,
+} from '../shared/api.ts';
+import { libraryDb } from './migrations.ts';
 
-const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const secs = (ms: number) => Math.floor(ms / 1000);
 
@@ -24,19 +33,8 @@ function decode(cursor: string | undefined): { updatedAt: number; id: string } |
 const newer = (a: ResourceItem, b: ResourceItem) =>
   b.updated_at - a.updated_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-export const ListBody = z.object({
-  space_id: Id,
-  /** Kinds to show (none: all). */
-  res_type_filter: z.array(z.string().max(32)).max(50).optional(),
-  name: z.string().max(100).optional(),
-  /** 'me' (what I created), or a user id; absent: everyone's. */
-  creator: z.string().max(32).optional(),
-  folder_id: Id.optional(),
-  cursor: z.string().max(500).optional(),
-  size: z.number().int().min(1).max(100).default(20),
-});
-
 export function registerListRoutes(ctx: ServerContext<unknown>) {
+  const db = () => libraryDb(ctx);
   const kinds = (filter?: string[]) =>
     ctx
       .registry(ResourceKinds)
@@ -48,21 +46,20 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     return k;
   };
 
-  async function page(body: z.infer<typeof ListBody>, userId: string, deleted: boolean) {
+  async function page(body: ResourceListQuery, userId: string, deleted: boolean) {
     const after = decode(body.cursor);
     const creatorId = body.creator === 'me' ? userId : body.creator || undefined;
     // A folder: only what was put in it.
     let idsByKind: Map<string, string[]> | undefined;
     if (body.folder_id) {
-      const rows = await ctx.db
+      const rows = await db()
         .selectFrom('library_placement')
         .select(['kind', 'resource_id'])
         .where('folder_id', '=', body.folder_id)
         .where('space_id', '=', body.space_id)
         .execute();
       idsByKind = new Map();
-      for (const r of rows)
-        idsByKind.set(r.kind as string, [...(idsByKind.get(r.kind as string) ?? []), r.resource_id as string]);
+      for (const r of rows) idsByKind.set(r.kind, [...(idsByKind.get(r.kind) ?? []), r.resource_id]);
     }
     const chosen = kinds(body.res_type_filter).filter(
       (k) => (!deleted || k.restore) && (!idsByKind || idsByKind.has(k.kind)),
@@ -88,7 +85,7 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     const merged = pages.flat().sort(newer);
     const items = merged.slice(0, body.size);
     const placements = items.length
-      ? await ctx.db
+      ? await db()
           .selectFrom('library_placement')
           .select(['kind', 'resource_id', 'folder_id'])
           .where(
@@ -98,7 +95,7 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
           )
           .execute()
       : [];
-    const folderOf = new Map(placements.map((p) => [`${p.kind}:${p.resource_id}`, p.folder_id as string]));
+    const folderOf = new Map(placements.map((p) => [`${p.kind}:${p.resource_id}`, p.folder_id]));
     const users = new Map(
       (await ctx.service(IdentityService).getUsers([...new Set(items.map((i) => i.creator_id))])).map((u) => [
         u.user_id,
@@ -107,7 +104,7 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     );
     const last = items.at(-1);
     return {
-      resource_list: items.map((i) => ({
+      resource_list: items.map((i): ResourceView => ({
         res_type: i.kind,
         res_id: i.id,
         name: i.name,
@@ -127,29 +124,20 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
   }
 
   ctx.route({
-    method: 'POST',
-    path: '/api/resource/library_resource_list',
+    ...ListResources,
     auth: inSpace,
-    summary:
-      "Every kind of resource of the space, newest first: kinds (res_type_filter), name, creator ('me' or a user id), folder, paged by cursor",
-    body: ListBody,
     handler: ({ body, caller }) => page(body, caller!.userId, false),
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/resource/library_resource_recycle_info',
+    ...ListRecycled,
     auth: inSpace,
-    summary: 'The recycle bin: deleted resources of the kinds that can be restored, newest first',
-    body: ListBody,
     handler: ({ body, caller }) => page(body, caller!.userId, true),
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/kinds',
+    ...ListKinds,
     auth: 'user',
-    summary: 'The resource kinds of this studio and what the library can do with each',
     handler: () => ({
       kinds: ctx
         .registry(ResourceKinds)
@@ -165,21 +153,16 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
     }),
   });
 
-  const Target = z.object({ space_id: Id, res_type: z.string().min(1).max(32), res_id: Id });
-
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/delete',
+    ...DeleteResource,
     auth: inSpace,
-    summary: 'Delete a resource: into the recycle bin when its kind can restore it, else for good',
-    body: Target,
     handler: async ({ body, caller }) => {
       const k = kind(body.res_type);
       if (!k.remove) throw badRequest(`Resources of kind '${body.res_type}' are not deleted from the library.`);
       await k.remove(body.res_id, body.space_id, caller!.userId);
       const recycled = !!k.restore;
       if (!recycled)
-        await ctx.db
+        await db()
           .deleteFrom('library_placement')
           .where('kind', '=', body.res_type)
           .where('resource_id', '=', body.res_id)
@@ -189,11 +172,8 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/restore',
+    ...RestoreResource,
     auth: inSpace,
-    summary: 'Take a resource out of the recycle bin (back into its folder)',
-    body: Target,
     handler: async ({ body }) => {
       const k = kind(body.res_type);
       if (!k.restore) throw badRequest(`Resources of kind '${body.res_type}' cannot be restored.`);
@@ -203,16 +183,13 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/purge',
+    ...PurgeResource,
     auth: { space: { from: 'body', field: 'space_id' }, role: 'admin' },
-    summary: 'Delete a resource in the recycle bin for good (space admins)',
-    body: Target,
     handler: async ({ body }) => {
       const k = kind(body.res_type);
       if (!k.purge) throw badRequest(`Resources of kind '${body.res_type}' are not kept in the recycle bin.`);
       await k.purge(body.res_id, body.space_id);
-      await ctx.db
+      await db()
         .deleteFrom('library_placement')
         .where('kind', '=', body.res_type)
         .where('resource_id', '=', body.res_id)

@@ -1,4 +1,6 @@
-import type { Migration } from '@tessera/sdk/server';
+// The library's tables: folders and where resources are placed in them.
+import type { Migration, ServerContext } from '@tessera/sdk/server';
+import type { Kysely } from 'kysely';
 
 export const migrations: Migration[] = [
   {
@@ -36,3 +38,18 @@ export const migrations: Migration[] = [
     },
   },
 ];
+
+/** The extension's tables (above). */
+export interface LibraryDb {
+  library_folder: {
+    id: string;
+    space_id: string;
+    parent_id: string | null;
+    name: string;
+    created_by: string;
+    created_at: string;
+    updated_at: string;
+  };
+  library_placement: { kind: string; resource_id: string; space_id: string; folder_id: string };
+}
+export const libraryDb = (ctx: ServerContext<unknown>) => ctx.db as Kysely<LibraryDb>;

@@ -4,27 +4,10 @@
 import { badRequest, forbidden } from '@tessera/sdk';
 import { ExtensionAdminService, ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
-import { z } from 'zod';
+import { BundleInput, CopyResource, ExportResource, ImportResource } from '../shared/api.ts';
 import { LibraryService, type Library } from '../shared/index.ts';
 
-const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-const Package = z.object({
-  kind: z.string().min(1).max(32),
-  id: z.string().min(1).max(64),
-  name: z.string().max(200),
-  description: z.string().max(5000).default(''),
-  icon_uri: z.string().max(5000).optional(),
-  data: z.unknown(),
-  requires: z.record(z.string(), z.array(z.string().max(200)).max(500)).optional(),
-});
-const Bundle = z.object({
-  format: z.literal('tessera.resources', { message: 'This is not a resource file exported by a Tessera studio.' }),
-  version: z.literal(1),
-  exported_at: z.string().default(''),
-  extensions: z.array(z.object({ id: z.string(), version: z.string() })).default([]),
-  resources: z.array(Package).min(1).max(200),
-});
 
 export function registerTransfer(ctx: ServerContext<unknown>) {
   const kindOf = (name: string) => ctx.registry(ResourceKinds).get(name);
@@ -52,7 +35,7 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
       };
     },
     async importBundle(raw, opts) {
-      const parsed = Bundle.safeParse(raw);
+      const parsed = BundleInput.safeParse(raw);
       if (!parsed.success)
         throw badRequest(
           `The resource file cannot be read: ${parsed.error.issues[0]?.path.join('.') || ''} ${parsed.error.issues[0]?.message ?? ''}`.trim(),
@@ -92,12 +75,9 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
   ctx.provide(LibraryService, library);
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/export',
+    ...ExportResource,
     audit: { action: 'export.library', target: 'space_id' },
     auth: inSpace,
-    summary: 'A resource with what it brings along (a workflow and its sub-workflows) as a file to import elsewhere',
-    body: z.object({ space_id: Id, res_type: z.string().min(1).max(32), res_id: Id }),
     handler: async ({ body }) => {
       const bundle = await library.exportBundle(body.res_type, body.res_id, body.space_id);
       const name = bundle.resources[0].name.replace(/[^\p{L}\p{N} _.-]/gu, '_').slice(0, 80) || body.res_type;
@@ -106,12 +86,8 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/import',
+    ...ImportResource,
     auth: inSpace,
-    summary:
-      'Create resources from an exported file (refused, with the list, when this studio lacks a kind, node type or skill it needs)',
-    body: z.object({ space_id: Id, bundle: z.unknown(), name: z.string().trim().min(1).max(100).optional() }),
     handler: async ({ body, caller }) => {
       const r = await library.importBundle(body.bundle, {
         spaceId: body.space_id,
@@ -123,17 +99,8 @@ export function registerTransfer(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/library/resource/copy',
+    ...CopyResource,
     auth: inSpace,
-    summary: 'Copy a resource (with what it brings along) into this space or another space of yours',
-    body: z.object({
-      space_id: Id,
-      res_type: z.string().min(1).max(32),
-      res_id: Id,
-      to_space_id: Id.optional(),
-      name: z.string().trim().min(1).max(100).optional(),
-    }),
     handler: async ({ body, caller }) => {
       const to = body.to_space_id ?? body.space_id;
       if (to !== body.space_id && !(await ctx.service(SpacesService).roleOf(to, caller!.userId)))

@@ -2,6 +2,8 @@
 // templates, projects).
 import { defineService, type ResourceBundle } from '@tessera/sdk';
 
+export type { ResourceView } from './api.ts';
+
 export interface Library {
   /** A resource with what it brings along, as a bundle (refuses kinds that cannot leave their space). */
   exportBundle(kind: string, id: string, spaceId: string): Promise<ResourceBundle>;

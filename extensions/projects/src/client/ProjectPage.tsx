@@ -46,6 +46,7 @@ import './project.css';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
+import type { ResourceView } from '@tessera/ext-library/shared';
 import { useSpaceId } from './space.ts';
 import { VariablesPane } from './VariablesPane.tsx';
 
@@ -568,10 +569,10 @@ function AddModal({ spaceId, info, onClose }: { spaceId: string; info: Info; onC
   const list = useQuery({
     queryKey: ['projects', 'space-resources', spaceId],
     queryFn: () =>
-      api.post<{ resource_list: { res_type: string; res_id: string; name: string }[] }>(
-        '/api/resource/library_resource_list',
-        { space_id: spaceId, size: 100 },
-      ),
+      api.post<{ resource_list: ResourceView[] }>('/api/resource/library_resource_list', {
+        space_id: spaceId,
+        size: 100,
+      }),
   });
   const options = (list.data?.resource_list ?? []).filter(
     (r) => r.res_type !== 'project' && !have.has(`${r.res_type}:${r.res_id}`),
