@@ -18,11 +18,25 @@ import {
   Typography,
 } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EndpointInput } from '@tessera/sdk';
 import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
 import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
+import {
+  AskTables,
+  ExecuteSql,
+  GetTable,
+  ImportProgress,
+  ImportRows,
+  ListRecords,
+  ResetTable,
+  UpdateRecords,
+  UpdateTable,
+  type ImportView,
+  type SqlResultView,
+} from '../shared/api.ts';
 import type { DatabaseInfo } from './api.ts';
 import { FieldsEditor, type EditableField } from './FieldsEditor.tsx';
 import { useSpaceId } from './space.ts';
@@ -40,8 +54,7 @@ export function EditorPage() {
   const info = useQuery({
     queryKey: ['tables', 'info', id],
     enabled: !!spaceId && !!id,
-    queryFn: () =>
-      api.post<{ database_info: DatabaseInfo }>('/api/memory/database/get_by_id', { space_id: spaceId, id }),
+    queryFn: () => api.call(GetTable, { space_id: spaceId!, id: id! }),
   });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (info.isError) return <Empty description={t('missing')} />;
@@ -91,7 +104,7 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const rows = useQuery({
     queryKey: key,
     queryFn: () =>
-      api.post<{ data: Row[]; TotalNum: number; HasMore: boolean }>('/api/memory/database/list_records', {
+      api.call(ListRecords, {
         space_id: spaceId,
         database_id: table.id,
         table_type: type,
@@ -100,8 +113,8 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
       }),
   });
   const change = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      api.post('/api/memory/database/update_records', {
+    mutationFn: (body: Partial<EndpointInput<typeof UpdateRecords>>) =>
+      api.call(UpdateRecords, {
         space_id: spaceId,
         database_id: table.id,
         table_type: type,
@@ -110,8 +123,7 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
     onSuccess: () => (setSelected([]), qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] })),
   });
   const reset = useMutation({
-    mutationFn: () =>
-      api.post('/api/memory/database/reset', { space_id: spaceId, database_id: table.id, table_type: type }),
+    mutationFn: () => api.call(ResetTable, { space_id: spaceId, database_id: table.id, table_type: type }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['tables', 'rows', table.id] }),
   });
   return (
@@ -250,17 +262,6 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   );
 }
 
-interface ImportView {
-  import_id: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  total: number;
-  done: number;
-  failed: number;
-  progress: number;
-  errors: { line: number; message: string }[];
-  message: string | null;
-}
-
 const base64 = (buf: ArrayBuffer) => {
   let s = '';
   const bytes = new Uint8Array(buf);
@@ -291,7 +292,7 @@ function ImportCsv({
     if (f.size > 9 * 1024 * 1024) return toast.error(t('import.tooLarge'));
     const xlsx = /\.xlsx$/i.test(f.name);
     const content = xlsx ? base64(await f.arrayBuffer()) : await f.text();
-    const started = await api.post<ImportView>('/api/memory/database/import', {
+    const started = await api.call(ImportRows, {
       space_id: spaceId,
       database_id: tableId,
       table_type: tableType,
@@ -303,11 +304,7 @@ function ImportCsv({
     clearInterval(timer.current);
     const poll = async () => {
       const p = await api
-        .post<ImportView>(
-          '/api/memory/database/import_progress',
-          { space_id: spaceId, import_id: started.import_id },
-          { handled: () => true },
-        )
+        .call(ImportProgress, { space_id: spaceId, import_id: started.import_id }, { handled: () => true })
         .catch(() => undefined);
       if (!p) return;
       setJob(p);
@@ -466,7 +463,7 @@ function Fields({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const qc = useQueryClient();
   const [fields, setFields] = useState<EditableField[]>(table.field_list);
   const save = useMutation({
-    mutationFn: () => api.post('/api/memory/database/update', { space_id: spaceId, id: table.id, field_list: fields }),
+    mutationFn: () => api.call(UpdateTable, { space_id: spaceId, id: table.id, field_list: fields }),
     onSuccess: async () => {
       toast.success(t('fields.saved'));
       await qc.invalidateQueries({ queryKey: ['tables'] });
@@ -489,11 +486,7 @@ function Fields({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   );
 }
 
-interface SqlResult {
-  kind: string;
-  rows: Row[];
-  rowNum: number;
-}
+type SqlResult = SqlResultView;
 
 function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
   const { t } = useTranslation('tables');
@@ -505,12 +498,7 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
   const [type, setType] = useState(1);
   const [result, setResult] = useState<{ sql?: string; result?: SqlResult; refused?: string } | undefined>();
   const run = useMutation({
-    mutationFn: () =>
-      api.post<SqlResult>(
-        '/api/memory/database/execute_sql',
-        { space_id: spaceId, sql: text, table_type: type },
-        { handled: () => true },
-      ),
+    mutationFn: () => api.call(ExecuteSql, { space_id: spaceId, sql: text, table_type: type }, { handled: () => true }),
     onSuccess: async (r) => {
       setResult({ result: r });
       await qc.invalidateQueries({ queryKey: ['tables', 'rows'] });
@@ -519,10 +507,10 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
   });
   const ask = useMutation({
     mutationFn: () =>
-      api.post<{ sql: string; result?: SqlResult; refused?: string }>('/api/memory/table_nl2sql', {
+      api.call(AskTables, {
         space_id: spaceId,
         question,
-        model_id: model,
+        model_id: model ?? '',
         table_type: type,
       }),
     onSuccess: async (r) => {

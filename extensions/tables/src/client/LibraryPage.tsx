@@ -17,6 +17,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { AddTable, DeleteTable, ListTables } from '../shared/api.ts';
 import type { DatabaseInfo } from './api.ts';
 import { FieldsEditor, type EditableField } from './FieldsEditor.tsx';
 import { useSpaceId } from './space.ts';
@@ -33,7 +34,7 @@ export function LibraryPage() {
   const [name, setName] = useState('');
   const create = useCreateDialog();
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/memory/database/delete', { space_id: spaceId, id }),
+    mutationFn: (id: string) => api.call(DeleteTable, { space_id: spaceId!, id }),
     onSuccess: async () => {
       toast.success(t('deleted'));
       await qc.invalidateQueries({ queryKey: ['tables'] });
@@ -74,10 +75,12 @@ export function LibraryPage() {
         }
         fetchPage={async (cursor) => {
           const offset = Number(cursor ?? 0);
-          const r = await api.post<{ database_info_list: DatabaseInfo[]; has_more: boolean }>(
-            '/api/memory/database/list',
-            { space_id: spaceId, table_name: name || undefined, limit: PAGE, offset },
-          );
+          const r = await api.call(ListTables, {
+            space_id: spaceId,
+            table_name: name || undefined,
+            limit: PAGE,
+            offset,
+          });
           return { items: r.database_info_list, next: r.has_more ? offset + PAGE : undefined };
         }}
         columns={[
@@ -140,13 +143,13 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [desc, setDesc] = useState('');
-  const [mode, setMode] = useState(1);
+  const [mode, setMode] = useState<1 | 2 | 3>(1);
   const [fields, setFields] = useState<EditableField[]>([{ id: 0, name: '', type: 1, must_required: false, desc: '' }]);
   const [problem, setProblem] = useState<Record<string, string>>({});
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ database_info: DatabaseInfo }>(
-        '/api/memory/database/add',
+      api.call(
+        AddTable,
         {
           space_id: spaceId,
           table_name: name.trim(),

@@ -1,20 +1,28 @@
-import { imageRef } from '@tessera/sdk';
-// The table API of the studio (Coze's /api/memory/database/...): tables and their rows.
+// The table API of the studio (Coze's /api/memory/database/...): tables and their rows, over the contracts of
+// shared/api.ts.
 import { containsText, type ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
-import { FieldItem, RWMode, TableName, TableType } from '../shared/index.ts';
+import type { Kysely } from 'kysely';
+import {
+  AddTable,
+  AskTables,
+  DeleteTable,
+  ExecuteSql,
+  GetTable,
+  ListRecords,
+  ListTables,
+  ResetTable,
+  UpdateRecords,
+  UpdateTable,
+  type DatabaseView,
+} from '../shared/api.ts';
 import { questionToSql } from './nl2sql.ts';
 import { runSql } from './sql.ts';
 import { fieldsOf, now, type DatabaseRow, type TableStore } from './store.ts';
 
-const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000) || 0;
-const Type = z.number().int().min(1).max(2).default(TableType.Draft);
-/** Values as Coze sends them (strings), or typed. */
-const Record_ = z.record(z.string().max(64), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
-export function databaseInfo(d: DatabaseRow) {
+export function databaseInfo(d: DatabaseRow): DatabaseView {
   return {
     id: d.id,
     space_id: d.space_id,
@@ -36,23 +44,10 @@ export function registerRoutes(
   store: TableStore,
   spaceTables: (spaceId: string) => Promise<DatabaseRow[]>,
 ) {
-  const Meta = z.object({
-    table_name: TableName,
-    table_desc: z.string().max(2000).default(''),
-    icon_uri: imageRef().default(''),
-    field_list: z.array(FieldItem).max(50),
-    rw_mode: z
-      .union([z.literal(RWMode.LimitedReadWrite), z.literal(RWMode.ReadOnly), z.literal(RWMode.UnlimitedReadWrite)])
-      .default(RWMode.LimitedReadWrite),
-    prompt_disabled: z.boolean().default(false),
-  });
-
+  const db = () => ctx.db as Kysely<{ tables_database: DatabaseRow }>;
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/add',
+    ...AddTable,
     auth: inSpace,
-    summary: 'Create a table with typed fields (text, whole number, time, number, true/false), per-user or shared rows',
-    body: Meta.extend({ space_id: Id }),
     handler: async ({ body, caller }) => {
       await store.refuseTakenName(body.space_id, body.table_name);
       const id = await store.create({ ...body, fields: body.field_list, creator_id: caller!.userId });
@@ -61,18 +56,14 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/update',
+    ...UpdateTable,
     auth: inSpace,
-    summary:
-      'Change a table: name, description, mode, and its fields (add, rename, retype with every value converted, drop)',
-    body: Meta.partial().extend({ space_id: Id, id: Id }),
     handler: async ({ body }) => {
       const d = await store.get(body.id, body.space_id);
       if (body.table_name && body.table_name !== d.table_name)
         await store.refuseTakenName(body.space_id, body.table_name, d.id);
       if (body.field_list) await store.alterFields(d, body.field_list);
-      await ctx.db
+      await db()
         .updateTable('tables_database')
         .set({
           ...(body.table_name !== undefined ? { table_name: body.table_name } : {}),
@@ -89,11 +80,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/delete',
+    ...DeleteTable,
     auth: inSpace,
-    summary: 'Delete a table with its draft and online rows',
-    body: z.object({ space_id: Id, id: Id }),
     handler: async ({ body }) => {
       await store.drop(await store.get(body.id, body.space_id));
       return {};
@@ -101,27 +89,19 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/list',
+    ...ListTables,
     auth: inSpace,
-    summary: 'Tables of a space: search by name, page',
-    body: z.object({
-      space_id: Id,
-      table_name: z.string().max(64).optional(),
-      limit: z.number().int().min(1).max(100).default(20),
-      offset: z.number().int().min(0).default(0),
-    }),
     handler: async ({ body }) => {
-      let q = ctx.db.selectFrom('tables_database').where('space_id', '=', body.space_id);
+      let q = db().selectFrom('tables_database').where('space_id', '=', body.space_id);
       if (body.table_name?.trim()) q = q.where(containsText('table_name', body.table_name.trim()));
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy('updated_at', 'desc')
         .orderBy('id', 'desc')
         .limit(body.limit)
         .offset(body.offset)
-        .execute()) as DatabaseRow[];
+        .execute();
       return {
         database_info_list: rows.map(databaseInfo),
         total_count: total,
@@ -131,41 +111,14 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/get_by_id',
+    ...GetTable,
     auth: inSpace,
-    summary: 'A table with its fields',
-    body: z.object({ space_id: Id, id: Id }),
     handler: async ({ body }) => ({ database_info: databaseInfo(await store.get(body.id, body.space_id)) }),
   });
 
-  const Condition = z.object({
-    field: z.string().min(1).max(64),
-    op: z.enum(['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'is_null', 'not_null']),
-    value: z.string().max(4000).optional(),
-  });
-
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/list_records',
+    ...ListRecords,
     auth: inSpace,
-    summary:
-      "A table's rows (draft 1 or online 2): conditions, sort, paging; every user's rows in the studio unless uuid is given",
-    body: z.object({
-      space_id: Id,
-      database_id: Id,
-      table_type: Type,
-      limit: z.number().int().min(1).max(100).default(50),
-      offset: z.number().int().min(0).default(0),
-      conditions: z.array(Condition).max(20).optional(),
-      order_by_list: z
-        .array(
-          z.object({ field: z.string().min(1).max(64), direction: z.union([z.literal(1), z.literal(2)]).default(1) }),
-        )
-        .max(5)
-        .optional(),
-      uuid: z.string().max(200).optional(),
-    }),
     handler: async ({ body }) => {
       const d = await store.get(body.database_id, body.space_id);
       const r = await store.select(d, {
@@ -187,21 +140,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/update_records',
+    ...UpdateRecords,
     auth: inSpace,
-    summary: 'Add, change and delete rows of a table (draft 1 or online 2); added rows are yours',
-    body: z.object({
-      space_id: Id,
-      database_id: Id,
-      table_type: Type,
-      record_data_add: z.array(Record_).max(500).default([]),
-      record_data_alter: z.array(Record_).max(500).default([]),
-      record_data_delete: z
-        .array(z.object({ id: z.union([z.string(), z.number()]) }).passthrough())
-        .max(500)
-        .default([]),
-    }),
     handler: async ({ body, caller }) => {
       const d = await store.get(body.database_id, body.space_id);
       const scope = { uuid: caller!.userId, allUsers: true };
@@ -218,20 +158,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/execute_sql',
+    ...ExecuteSql,
     auth: inSpace,
-    summary:
-      "Run one checked SELECT, INSERT, UPDATE or DELETE over the space's tables (every user's rows); ? takes the next of params",
-    body: z.object({
-      space_id: Id,
-      sql: z.string().max(10_000),
-      params: z
-        .array(z.union([z.string(), z.number(), z.boolean(), z.null()]))
-        .max(100)
-        .default([]),
-      table_type: Type,
-    }),
     handler: async ({ body, caller }) =>
       runSql(store, await spaceTables(body.space_id), body.sql, body.params, {
         tableType: body.table_type,
@@ -241,19 +169,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/table_nl2sql',
+    ...AskTables,
     auth: inSpace,
-    summary:
-      "Turn a question into one checked SQL statement over the space's tables with a chat model, show it, and run it unless run is false",
-    body: z.object({
-      space_id: Id,
-      question: z.string().trim().min(1, 'Ask a question.').max(2000),
-      model_id: Id,
-      table_type: Type,
-      run: z.boolean().default(true),
-      database_ids: z.array(Id).max(20).optional(),
-    }),
     handler: async ({ body, caller, signal }) => {
       const all = await spaceTables(body.space_id);
       const tables = body.database_ids?.length ? all.filter((t) => body.database_ids!.includes(t.id)) : all;
@@ -276,11 +193,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/reset',
+    ...ResetTable,
     auth: inSpace,
-    summary: "Delete every row of a table's draft (1) or online (2) data",
-    body: z.object({ space_id: Id, database_id: Id, table_type: Type }),
     handler: async ({ body }) => {
       await store.reset(await store.get(body.database_id, body.space_id), body.table_type);
       return {};

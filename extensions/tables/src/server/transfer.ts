@@ -9,7 +9,9 @@ import {
   writeSpreadsheet,
   type ServerContext,
 } from '@tessera/sdk/server';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { ImportProgress, ImportRows, ImportView } from '../shared/api.ts';
 import { fieldsOf, now, type DatabaseRow, type TableStore } from './store.ts';
 
 const Id = z.string().min(1).max(32);
@@ -36,7 +38,9 @@ interface ImportRow {
   finished_at: string | null;
 }
 
-const view = (r: ImportRow) => ({
+const importsDb = (ctx: ServerContext<unknown>) => ctx.db as Kysely<{ tables_import: ImportRow }>;
+
+const view = (r: ImportRow): ImportView => ({
   import_id: r.id,
   database_id: r.database_id,
   table_type: Number(r.table_type),
@@ -51,17 +55,16 @@ const view = (r: ImportRow) => ({
     : r.status === 'done'
       ? 100
       : 0,
-  errors: JSON.parse(r.errors) as { line: number; message: string }[],
+  errors: ImportView.shape.errors.parse(JSON.parse(r.errors)),
   message: r.message,
 });
 
 export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore) {
   const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-  const get = async (id: string) =>
-    (await ctx.db.selectFrom('tables_import').selectAll().where('id', '=', id).executeTakeFirst()) as
-      ImportRow | undefined;
+  const db = () => importsDb(ctx);
+  const get = (id: string) => db().selectFrom('tables_import').selectAll().where('id', '=', id).executeTakeFirst();
   const set = (id: string, patch: Partial<ImportRow>) =>
-    ctx.db.updateTable('tables_import').set(patch).where('id', '=', id).execute();
+    db().updateTable('tables_import').set(patch).where('id', '=', id).execute();
 
   ctx.job({
     name: IMPORT_JOB,
@@ -86,26 +89,12 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/import',
+    ...ImportRows,
     auth: inSpace,
-    summary:
-      'Import rows from CSV or XLSX (a header row naming the fields; XLSX as base64, its first sheet) as a background job; follow it with import_progress',
-    body: z.object({
-      space_id: Id,
-      database_id: Id,
-      table_type: z.number().int().min(1).max(2).default(1),
-      file_name: z.string().max(255).default(''),
-      format: z.enum(['csv', 'xlsx']).default('csv'),
-      content: z
-        .string()
-        .min(1, 'The file is empty.')
-        .max(9 * 1024 * 1024, 'The file is larger than 9 MB.'),
-    }),
     handler: async ({ body, caller }) => {
       const d = await store.get(body.database_id, body.space_id);
       const id = ctx.host.newId();
-      await ctx.db
+      await db()
         .insertInto('tables_import')
         .values({
           id,
@@ -132,11 +121,8 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/database/import_progress',
+    ...ImportProgress,
     auth: inSpace,
-    summary: 'How an import goes: status, rows done and failed, the first errors with their lines',
-    body: z.object({ space_id: Id, import_id: Id }),
     handler: async ({ body }) => {
       const imp = await get(body.import_id);
       if (!imp || imp.space_id !== body.space_id) throw notFound(`There is no import ${body.import_id} in this space.`);
@@ -217,7 +203,7 @@ async function runImport(
 
 /** Imports a stopped process left running are failed at start (the file is kept only while it waits). */
 export async function failInterruptedImports(ctx: ServerContext<unknown>) {
-  await ctx.db
+  await importsDb(ctx)
     .updateTable('tables_import')
     .set({
       status: 'failed',
