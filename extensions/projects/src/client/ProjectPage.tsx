@@ -25,7 +25,6 @@ import { IconCode, IconHome, IconMinusCircle, IconMore, IconPlus } from '@arco-d
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BackLink,
-  type FieldsSchema,
   Modal,
   type RegistryEntry,
   type ResourceKind,
@@ -49,33 +48,28 @@ import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import type { ResourceView } from '@tessera/ext-library/shared';
 import { useSpaceId } from './space.ts';
 import { VariablesPane } from './VariablesPane.tsx';
+import {
+  AddProjectResources,
+  ArchiveProject,
+  CheckVersion,
+  CopyProject,
+  CopyProjectToSpace,
+  DeleteProject,
+  GetProject,
+  ListPublishConnectors,
+  ListPublishRecords,
+  ProjectHistory,
+  PublishProject,
+  RemoveProjectResources,
+  RollbackProject,
+  type ProjectInfo,
+  type ProjectResourceView,
+} from '../shared/api.ts';
+import type { EndpointOutput } from '@tessera/sdk';
 
-interface Resource {
-  res_type: string;
-  res_id: string;
-  name: string;
-  desc: string;
-  published?: boolean;
-}
-interface Info {
-  project: {
-    project_id: string;
-    space_id: string;
-    name: string;
-    description: string;
-    archived: boolean;
-    version: string;
-  };
-  resources: Resource[];
-}
-interface PublishResult {
-  res_type: string;
-  res_id: string;
-  name: string;
-  status: 'published' | 'failed' | 'skipped';
-  version?: string;
-  reason?: string;
-}
+type Resource = ProjectResourceView;
+type Info = ProjectInfo;
+type PublishResult = EndpointOutput<typeof PublishProject>['results'][number];
 
 function KindName({ entry, kind }: { entry?: RegistryEntry<ResourceKind>; kind: string }) {
   const { t } = useTranslation(entry?.owner ?? 'projects');
@@ -91,12 +85,7 @@ export function ProjectPage() {
   const { t } = useTranslation('projects');
   const q = useQuery({
     queryKey: ['projects', 'info', id],
-    queryFn: () =>
-      api.post<Info>(
-        '/api/intelligence_api/search/get_draft_intelligence_info',
-        { project_id: id },
-        { handled: (e) => e.status === 404 },
-      ),
+    queryFn: () => api.call(GetProject, { project_id: id ?? '' }, { handled: (e) => e.status === 404 }),
   });
   usePageTitle(q.data?.project.name ?? t('title'));
   if (q.isError) return <Empty description={t('missing')} />;
@@ -141,7 +130,7 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
   const refresh = () => qc.invalidateQueries({ queryKey: ['projects'] });
   const take = useMutation({
     mutationFn: (r: Resource) =>
-      api.post('/api/intelligence_api/project/resource/remove', {
+      api.call(RemoveProjectResources, {
         project_id: p.project_id,
         resources: [{ res_type: r.res_type, res_id: r.res_id }],
       }),
@@ -151,8 +140,7 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
     },
   });
   const archive = useMutation({
-    mutationFn: () =>
-      api.post('/api/intelligence_api/draft_project/archive', { project_id: p.project_id, archive: !p.archived }),
+    mutationFn: () => api.call(ArchiveProject, { project_id: p.project_id, archive: !p.archived }),
     onSuccess: refresh,
   });
   const copied = async (r: { project_id: string; skipped: unknown[] }, to: string) => {
@@ -161,15 +149,11 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
     void navigate(`/projects/${r.project_id}?space_id=${to}`);
   };
   const copy = useMutation({
-    mutationFn: () =>
-      api.post<{ project_id: string; skipped: { res_type: string; reason: string }[] }>(
-        '/api/intelligence_api/draft_project/copy',
-        { project_id: p.project_id },
-      ),
+    mutationFn: () => api.call(CopyProject, { project_id: p.project_id }),
     onSuccess: (r) => copied(r, spaceId),
   });
   const remove = useMutation({
-    mutationFn: () => api.post('/api/intelligence_api/draft_project/delete', { project_id: p.project_id }),
+    mutationFn: () => api.call(DeleteProject, { project_id: p.project_id }),
     onSuccess: async () => {
       toast.success(t('deleted'));
       await refresh();
@@ -536,9 +520,9 @@ function CopyToModal({
   const [to, setTo] = useState<string>();
   const copy = useMutation({
     mutationFn: () =>
-      api.post<{ project_id: string; skipped: unknown[] }>('/api/intelligence_api/draft_project/crossspace_copy', {
+      api.call(CopyProjectToSpace, {
         project_id: project.project_id,
-        to_space_id: to,
+        to_space_id: to ?? '',
       }),
     onSuccess: (r) => {
       onClose();
@@ -579,7 +563,7 @@ function AddModal({ spaceId, info, onClose }: { spaceId: string; info: Info; onC
   );
   const add = useMutation({
     mutationFn: () =>
-      api.post('/api/intelligence_api/project/resource/add', {
+      api.call(AddProjectResources, {
         project_id: info.project.project_id,
         resources: chosen.map((c) => ({ res_type: c.split(':')[0], res_id: c.split(':')[1] })),
       }),
@@ -632,26 +616,14 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
   const [description, setDescription] = useState('');
   const connectors = useQuery({
     queryKey: ['projects', 'connectors', p.project_id],
-    queryFn: () =>
-      api.post<{
-        connectors: {
-          id: string;
-          name: Record<string, string>;
-          description?: Record<string, string>;
-          settings_schema?: FieldsSchema;
-        }[];
-      }>('/api/intelligence_api/publish/connector_list', { project_id: p.project_id }),
+    queryFn: () => api.call(ListPublishConnectors, { project_id: p.project_id }),
   });
   const [chosen, setChosen] = useState<string[] | undefined>();
   const picked = chosen ?? connectors.data?.connectors.map((c) => c.id) ?? [];
   // The last publication's connector settings (the Web SDK's allowed origins ...) are the starting point.
   const records = useQuery({
     queryKey: ['projects', 'records', p.project_id],
-    queryFn: () =>
-      api.post<{ records: { connector_settings?: Record<string, Record<string, unknown>> }[] }>(
-        '/api/intelligence_api/publish/publish_record_list',
-        { project_id: p.project_id },
-      ),
+    queryFn: () => api.call(ListPublishRecords, { project_id: p.project_id }),
   });
   const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>({});
   const settingsOf = (id: string) => settings[id] ?? records.data?.records[0]?.connector_settings?.[id] ?? {};
@@ -659,7 +631,7 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
   const check = useQuery({
     queryKey: ['projects', 'check', p.project_id, version],
     queryFn: () =>
-      api.post<{ is_valid: boolean; msg: string }>('/api/intelligence_api/publish/check_version_number', {
+      api.call(CheckVersion, {
         project_id: p.project_id,
         version_number: version.trim(),
       }),
@@ -667,8 +639,8 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
   const [results, setResults] = useState<PublishResult[] | undefined>();
   const publish = useMutation({
     mutationFn: () =>
-      api.post<{ status: number; results: PublishResult[] }>(
-        '/api/intelligence_api/publish/publish_project',
+      api.call(
+        PublishProject,
         {
           project_id: p.project_id,
           version_number: version.trim(),
@@ -800,19 +772,11 @@ function HistoryDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const q = useQuery({
     queryKey: ['projects', 'history', projectId],
     enabled: visible,
-    queryFn: () =>
-      api.post<{
-        history: {
-          history_id: string;
-          action: string;
-          snapshot: { name: string; members: unknown[] };
-          create_time: number;
-        }[];
-      }>('/api/intelligence_api/draft_project/history_list', { project_id: projectId }),
+    queryFn: () => api.call(ProjectHistory, { project_id: projectId }),
   });
   const rollback = useMutation({
     mutationFn: (history_id: string) =>
-      api.post<{ missing: unknown[] }>('/api/intelligence_api/draft_project/rollback', {
+      api.call(RollbackProject, {
         project_id: projectId,
         history_id,
       }),
@@ -859,17 +823,7 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const q = useQuery({
     queryKey: ['projects', 'records', projectId],
     enabled: visible,
-    queryFn: () =>
-      api.post<{
-        records: {
-          record_id: string;
-          version: string;
-          status: number;
-          connectors: string[];
-          results: PublishResult[];
-          create_time: number;
-        }[];
-      }>('/api/intelligence_api/publish/publish_record_list', { project_id: projectId }),
+    queryFn: () => api.call(ListPublishRecords, { project_id: projectId }),
   });
   const live = q.data?.records.find((r) => r.status !== 3);
   // The connectors' names as their extensions give them (a channel this page does not know of is named too).
@@ -877,11 +831,7 @@ function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; vis
   const connectors = useQuery({
     queryKey: ['projects', 'connectors', projectId],
     enabled: visible,
-    queryFn: () =>
-      api.post<{ connectors: { id: string; name: Record<string, string> }[] }>(
-        '/api/intelligence_api/publish/connector_list',
-        { project_id: projectId },
-      ),
+    queryFn: () => api.call(ListPublishConnectors, { project_id: projectId }),
   });
   const nameOf = (id: string) => {
     const n = connectors.data?.connectors.find((c) => c.id === id)?.name;

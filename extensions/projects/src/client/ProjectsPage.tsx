@@ -16,16 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSpaceId } from './space.ts';
-
-interface Project {
-  project_id: string;
-  name: string;
-  description: string;
-  archived: boolean;
-  version: string;
-  resource_count: number;
-  update_time: number;
-}
+import { CreateProject, ListProjects } from '../shared/api.ts';
 
 const PAGE = 30;
 
@@ -44,10 +35,13 @@ export function ProjectsPage() {
     enabled: !!spaceId,
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
-      api.post<{ intelligences: Project[]; has_more: boolean }>(
-        '/api/intelligence_api/search/get_draft_intelligence_list',
-        { space_id: spaceId, name: name || undefined, archived, page: pageParam, size: PAGE },
-      ),
+      api.call(ListProjects, {
+        space_id: spaceId ?? '',
+        name: name || undefined,
+        archived,
+        page: pageParam,
+        size: PAGE,
+      }),
     getNextPageParam: (last, pages) => (last.has_more ? pages.length + 1 : undefined),
   });
   const projects = list.data?.pages.flatMap((p) => p.intelligences) ?? [];
@@ -126,8 +120,8 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [problem, setProblem] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ project_id: string }>(
-        '/api/intelligence_api/draft_project/create',
+      api.call(
+        CreateProject,
         { space_id: spaceId, name: name.trim(), description },
         {
           handled: (e) =>

@@ -6,6 +6,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast, useApi, type ApiError } from '@tessera/sdk/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListProjectVariables, UpdateProjectVariables } from '../shared/api.ts';
+import type { EndpointOutput } from '@tessera/sdk';
 
 interface Variable {
   Keyword: string;
@@ -15,10 +17,7 @@ interface Variable {
   IsReadOnly: boolean;
   Schema?: string;
 }
-interface MetaList {
-  VariableList: Variable[];
-  GroupConf: { GroupName: string; VarInfoList: Variable[] }[];
-}
+type MetaList = EndpointOutput<typeof ListProjectVariables>;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,49}$/;
 
 export function VariablesPane({ projectId }: { projectId: string }) {
@@ -26,8 +25,7 @@ export function VariablesPane({ projectId }: { projectId: string }) {
   const q = useQuery({
     queryKey: ['projects', 'variables', projectId],
     gcTime: 0,
-    queryFn: () =>
-      api.get<MetaList>(`/api/memory/project/variable/meta_list?ProjectID=${encodeURIComponent(projectId)}`),
+    queryFn: () => api.call(ListProjectVariables, { ProjectID: projectId }),
   });
   if (!q.data) return null;
   return <Editor projectId={projectId} initial={q.data} />;
@@ -49,8 +47,8 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
   };
   const save = useMutation({
     mutationFn: (l: Variable[]) =>
-      api.post(
-        '/api/memory/project/variable/meta_update',
+      api.call(
+        UpdateProjectVariables,
         { ProjectID: projectId, VariableList: l },
         {
           handled: (e: ApiError) => {
@@ -72,11 +70,7 @@ function Editor({ projectId, initial }: { projectId: string; initial: MetaList }
     () => () => {
       const { list: l, dirty: d } = latest.current;
       if (d && l.every((v) => NAME.test(v.Keyword)))
-        void api.post(
-          '/api/memory/project/variable/meta_update',
-          { ProjectID: projectId, VariableList: l },
-          { handled: () => true },
-        );
+        void api.call(UpdateProjectVariables, { ProjectID: projectId, VariableList: l }, { handled: () => true });
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],

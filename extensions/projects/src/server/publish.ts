@@ -4,9 +4,16 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import { ResourceKinds, SpaceConnectorsService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
-import { now, type ProjectStore } from './store.ts';
+import {
+  CheckVersion,
+  GetPublishRecord,
+  ListPublishConnectors,
+  ListPublishRecords,
+  PublishProject,
+  PublishRecordView,
+} from '../shared/api.ts';
+import { now, type ProjectStore, type PublishRow } from './store.ts';
 
-const Id = z.string().min(1).max(32);
 const VERSION = /^v?(\d{1,6})\.(\d{1,6})\.(\d{1,6})$/;
 const parts = (v: string) => VERSION.exec(v)!.slice(1).map(Number);
 /** a > b for versions like 1.2.3 (a leading v is allowed). */
@@ -22,7 +29,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     space: async (req: { body: { project_id?: string } }) =>
       (await store.get(String(req.body?.project_id ?? ''))).space_id,
   };
-  const base = '/api/intelligence_api/publish';
+  const db = () => store.db;
   const check = (current: string, version: string) => {
     if (!VERSION.test(version)) return 'Use a version number like 1.0.0.';
     if (current && !greater(version, current))
@@ -31,11 +38,8 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
   };
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/check_version_number`,
+    ...CheckVersion,
     auth: ofProject,
-    summary: 'Whether a version number may be published (greater than the last one)',
-    body: z.object({ project_id: Id, version_number: z.string().max(32) }),
     handler: async ({ body }) => {
       const p = await store.get(body.project_id);
       const problem = check(p.version, body.version_number.trim());
@@ -44,11 +48,8 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/connector_list`,
+    ...ListPublishConnectors,
     auth: ofProject,
-    summary: "The connectors the project's resources can be published to",
-    body: z.object({ project_id: Id }),
     handler: async ({ body }) => {
       const p = await store.get(body.project_id);
       const kinds = new Set(['project', ...(await store.members(p.id)).map((m) => m.kind)]);
@@ -67,19 +68,9 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/publish_project`,
+    ...PublishProject,
     resource: { kind: 'project', id: 'project_id', write: true },
     auth: ofProject,
-    summary:
-      'Publish the project as a version: each resource that can publish gets its next version (bots to the chosen connectors)',
-    body: z.object({
-      project_id: Id,
-      version_number: z.string().trim().max(32),
-      description: z.string().max(2000).default(''),
-      connectors: z.array(z.string().max(32)).max(20).default([]),
-      connector_settings: z.record(z.string(), z.unknown()).default({}),
-    }),
     handler: async ({ body, caller }) => {
       const p = await store.get(body.project_id);
       const problem = check(p.version, body.version_number);
@@ -144,7 +135,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
       const failed = results.filter((x) => x.status === 'failed').length;
       const status = failed === 0 ? PublishStatus.Published : ok ? PublishStatus.Partly : PublishStatus.Failed;
       const id = ctx.host.newId();
-      await ctx.db
+      await db()
         .insertInto('projects_publish')
         .values({
           id,
@@ -161,7 +152,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
         })
         .execute();
       if (status !== PublishStatus.Failed)
-        await ctx.db
+        await db()
           .updateTable('projects_project')
           .set({ version: body.version_number, updated_at: now() })
           .where('id', '=', p.id)
@@ -170,27 +161,24 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     },
   });
 
-  const view = (r: Record<string, unknown>) => ({
+  const view = (r: PublishRow): PublishRecordView => ({
     record_id: r.id,
     version: r.version,
     description: r.description,
-    connectors: JSON.parse(r.connectors as string),
-    connector_settings: JSON.parse((r.connector_settings as string) || '{}'),
+    connectors: PublishRecordView.shape.connectors.parse(JSON.parse(r.connectors)),
+    connector_settings: PublishRecordView.shape.connector_settings.parse(JSON.parse(r.connector_settings || '{}')),
     status: Number(r.status),
-    results: JSON.parse(r.results as string),
+    results: PublishRecordView.shape.results.parse(JSON.parse(r.results)),
     creator_id: r.created_by,
-    create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+    create_time: Math.floor(Date.parse(r.created_at) / 1000),
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/publish_record_list`,
+    ...ListPublishRecords,
     auth: ofProject,
-    summary: "A project's publications, newest first",
-    body: z.object({ project_id: Id }),
     handler: async ({ body }) => {
       const p = await store.get(body.project_id);
-      const rows = await ctx.db
+      const rows = await db()
         .selectFrom('projects_publish')
         .selectAll()
         .where('project_id', '=', p.id)
@@ -203,14 +191,11 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/publish_record_detail`,
+    ...GetPublishRecord,
     auth: ofProject,
-    summary: 'One publication: what each resource got or why it could not be published',
-    body: z.object({ project_id: Id, record_id: Id }),
     handler: async ({ body }) => {
       const p = await store.get(body.project_id);
-      const r = await ctx.db
+      const r = await db()
         .selectFrom('projects_publish')
         .selectAll()
         .where('id', '=', body.record_id)

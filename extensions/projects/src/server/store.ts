@@ -2,6 +2,7 @@
 import { badRequest, notFound } from '@tessera/sdk';
 import { ResourceKinds, type ResourceItem, type ServerContext } from '@tessera/sdk/server';
 import type { ProjectVariable } from '../shared/index.ts';
+import type { Kysely } from 'kysely';
 
 export interface ProjectRow {
   id: string;
@@ -33,6 +34,38 @@ export interface Snapshot {
   variables?: ProjectVariable[];
 }
 
+/** A publication as stored (its lists as JSON). */
+export interface PublishRow {
+  id: string;
+  project_id: string;
+  version: string;
+  description: string;
+  connectors: string;
+  results: string;
+  status: number;
+  /** The project's variables as published (JSON). */
+  variables: string;
+  connector_settings: string;
+  created_by: string;
+  created_at: string;
+}
+
+/** The extension's tables (migrations.ts). */
+export interface ProjectsDb {
+  projects_project: ProjectRow;
+  projects_member: { project_id: string; kind: string; resource_id: string; added_at: string };
+  projects_history: {
+    id: string;
+    project_id: string;
+    action: string;
+    /** JSON of Snapshot */
+    snapshot: string;
+    created_by: string;
+    created_at: string;
+  };
+  projects_publish: PublishRow;
+}
+
 export const now = () => new Date().toISOString();
 
 export class ProjectStore {
@@ -41,17 +74,17 @@ export class ProjectStore {
     this.ctx = ctx;
   }
 
-  get db() {
-    return this.ctx.db;
+  get db(): Kysely<ProjectsDb> {
+    return this.ctx.db as Kysely<ProjectsDb>;
   }
 
   async get(id: string, spaceId?: string): Promise<ProjectRow> {
-    const p = (await this.db
+    const p = await this.db
       .selectFrom('projects_project')
       .selectAll()
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
-      .executeTakeFirst()) as ProjectRow | undefined;
+      .executeTakeFirst();
     if (!p || (spaceId && p.space_id !== spaceId))
       throw notFound(`There is no project ${id}${spaceId ? ' in this space' : ''}.`);
     return p;

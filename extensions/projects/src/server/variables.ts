@@ -3,6 +3,7 @@
 import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
+import { ListProjectVariables, ProjectVariableView, UpdateProjectVariables, type VariableMeta } from '../shared/api.ts';
 import type { ProjectVariable } from '../shared/index.ts';
 import { now, type ProjectStore } from './store.ts';
 
@@ -10,22 +11,6 @@ import { now, type ProjectStore } from './store.ts';
 const APP = 5;
 const SYSTEM = 2;
 const KV = 1;
-const MAX_VARIABLES = 50;
-
-const Variable = z.object({
-  Keyword: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,49}$/, 'A variable name has letters, digits and _ (not first), at most 50.'),
-  DefaultValue: z.string().max(2000, 'A default value is at most 2000 characters.').default(''),
-  Description: z.string().max(300, 'A description is at most 300 characters.').default(''),
-  Enable: z.boolean().default(true),
-  IsReadOnly: z.boolean().default(false),
-  Schema: z.string().max(4000).default('{"type":"string"}'),
-  // Accepted as Coze's client sends them; the channel is always APP here.
-  VariableType: z.number().int().optional(),
-  Channel: z.number().int().optional(),
-  EffectiveChannelList: z.array(z.string()).optional(),
-});
 
 /** Values every project has, read-only (Coze's system group). */
 const SYSTEM_VARIABLES = [
@@ -34,12 +19,12 @@ const SYSTEM_VARIABLES = [
   { Keyword: 'sys_time', Description: 'The time of the call (ISO 8601, UTC)' },
 ];
 
-const StoredList = z.array(z.record(z.string(), z.unknown()));
+const StoredList = z.array(ProjectVariableView);
 /** A project's variables as stored; a value that cannot be read is an error naming it, never an empty list. */
 export const parseVariables = (text: string): ProjectVariable[] =>
-  parseStoredJson(text || '[]', "The project's variables", StoredList) as unknown as ProjectVariable[];
+  parseStoredJson(text || '[]', "The project's variables", StoredList);
 
-const meta = (v: ProjectVariable, channel = APP) => ({
+const meta = (v: ProjectVariable, channel = APP): VariableMeta => ({
   Keyword: v.Keyword,
   DefaultValue: v.DefaultValue,
   VariableType: KV,
@@ -52,26 +37,24 @@ const meta = (v: ProjectVariable, channel = APP) => ({
 });
 
 export function registerVariableRoutes(ctx: ServerContext<unknown>, store: ProjectStore) {
+  const db = () => store.db;
   const spaceOf = async (id: unknown) => (await store.get(String(id ?? ''))).space_id;
 
   ctx.route({
-    method: 'GET',
-    path: '/api/memory/project/variable/meta_list',
+    ...ListProjectVariables,
     auth: { space: (r: { query: Record<string, unknown> }) => spaceOf(r.query?.ProjectID) },
-    summary: "A project's variables (the draft's, or a published version's with version=) and the system ones, grouped",
-    query: z.object({ ProjectID: z.string().min(1).max(32), version: z.string().max(32).optional() }),
     handler: async ({ query }) => {
       const p = await store.get(query.ProjectID);
       let variables: ProjectVariable[];
       if (query.version && query.version !== '0') {
-        const r = await ctx.db
+        const r = await db()
           .selectFrom('projects_publish')
           .select('variables')
           .where('project_id', '=', p.id)
           .where('version', '=', query.version)
           .executeTakeFirst();
         if (!r) throw badRequest(`The project has no published version ${query.version}.`, { field: 'version' });
-        variables = parseVariables(r.variables as string);
+        variables = parseVariables(r.variables);
       } else variables = parseVariables(p.variables);
       const system = SYSTEM_VARIABLES.map((s) =>
         meta({ ...s, DefaultValue: '', Enable: true, IsReadOnly: true, Schema: '{"type":"string"}' }, SYSTEM),
@@ -104,15 +87,9 @@ export function registerVariableRoutes(ctx: ServerContext<unknown>, store: Proje
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/memory/project/variable/meta_update',
+    ...UpdateProjectVariables,
     resource: { kind: 'project', id: 'ProjectID', write: true },
     auth: { space: (r: { body: Record<string, unknown> }) => spaceOf(r.body?.ProjectID) },
-    summary: "Replace a project's variables (names unique; system names refused)",
-    body: z.object({
-      ProjectID: z.string().min(1).max(32),
-      VariableList: z.array(Variable).max(MAX_VARIABLES, `A project has at most ${MAX_VARIABLES} variables.`),
-    }),
     handler: async ({ body, caller }) => {
       const p = await store.get(body.ProjectID);
       const seen = new Set<string>();
@@ -138,7 +115,7 @@ export function registerVariableRoutes(ctx: ServerContext<unknown>, store: Proje
         IsReadOnly: v.IsReadOnly,
         Schema: v.Schema,
       }));
-      await ctx.db
+      await db()
         .updateTable('projects_project')
         .set({ variables: JSON.stringify(variables), updated_at: now() })
         .where('id', '=', p.id)
