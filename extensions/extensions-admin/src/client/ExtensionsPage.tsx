@@ -4,6 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, useStudio } from '@tessera/sdk/client';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  InstallExtension,
+  ListExtensions,
+  PreviewChanges,
+  RemoveExtension,
+  SetEnabled,
+  type ChangeView,
+} from '../shared/api.ts';
 
 export interface ExtensionRow {
   id: string;
@@ -18,11 +26,7 @@ export interface ExtensionRow {
   contributions?: { point: string; keys: string[] }[];
   pending?: 'enable' | 'disable' | 'install' | 'remove';
 }
-interface Preview {
-  id: string;
-  change: 'enable' | 'disable';
-  reason: string;
-}
+type Preview = ChangeView;
 
 const COLORS: Record<ExtensionRow['state'], string> = {
   started: 'green',
@@ -47,7 +51,7 @@ export function ExtensionsPage() {
         return {
           admin: true,
           rows: (
-            await api.get<{ extensions: ExtensionRow[] }>('/api/admin/extensions/list', undefined, {
+            await api.call(ListExtensions, undefined, {
               handled: (e) => e.status === 403 || e.status === 401,
             })
           ).extensions,
@@ -65,7 +69,7 @@ export function ExtensionsPage() {
   const refresh = () => qc.invalidateQueries({ queryKey: ['extensions-admin'] });
 
   const toggle = async (row: ExtensionRow, enable: boolean) => {
-    const { changes } = await api.post<{ changes: Preview[] }>('/api/admin/extensions/preview', {
+    const { changes } = await api.call(PreviewChanges, {
       changes: { [row.id]: enable },
     });
     setAsking({ id: row.id, enable, changes });
@@ -74,7 +78,7 @@ export function ExtensionsPage() {
     if (!asking) return;
     setBusy(true);
     try {
-      await api.post('/api/admin/extensions/set_enabled', { changes: { [asking.id]: asking.enable } });
+      await api.call(SetEnabled, { changes: { [asking.id]: asking.enable } });
       toast.success(t('applied'));
       setAsking(undefined);
       await refresh();
@@ -88,7 +92,7 @@ export function ExtensionsPage() {
       const bytes = new Uint8Array(await f.arrayBuffer());
       let binary = '';
       for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      const r = await api.post<{ id: string; version: string; replaced: boolean }>('/api/admin/extensions/install', {
+      const r = await api.call(InstallExtension, {
         file_name: f.name,
         content_base64: btoa(binary),
       });
@@ -100,7 +104,7 @@ export function ExtensionsPage() {
     }
   };
   const remove = async (row: ExtensionRow) => {
-    await api.post('/api/admin/extensions/remove', { id: row.id });
+    await api.call(RemoveExtension, { id: row.id });
     toast.success(t('removed', { id: row.id }));
     await refresh();
   };

@@ -1,11 +1,6 @@
 import { ExtensionAdminService, defineExtension } from '@tessera/sdk/server';
 import { badRequest, conflict } from '@tessera/sdk';
-import { z } from 'zod';
-
-const base = '/api/admin/extensions';
-const Changes = z
-  .record(z.string().min(1).max(128), z.boolean())
-  .refine((c) => Object.keys(c).length > 0, 'Name at least one extension.');
+import { InstallExtension, ListExtensions, PreviewChanges, RemoveExtension, SetEnabled } from '../shared/api.ts';
 
 /** The routes behind the Extensions settings page; the host does the work (ExtensionAdminService). */
 export default defineExtension({
@@ -13,27 +8,19 @@ export default defineExtension({
   register(ctx) {
     const admin = () => ctx.service(ExtensionAdminService);
     ctx.route({
-      method: 'GET',
-      path: `${base}/list`,
+      ...ListExtensions,
       auth: 'platformAdmin',
-      summary: 'Every extension found: state, reason, folder, what it contributes, what is pending for the next start',
       handler: () => ({ extensions: admin().list() }),
     });
     ctx.route({
-      method: 'POST',
-      path: `${base}/preview`,
+      ...PreviewChanges,
       auth: 'platformAdmin',
-      summary: 'What enabling or disabling these would change at the next start (the cascade)',
-      body: z.object({ changes: Changes }),
       handler: ({ body }) => ({ changes: admin().preview(body.changes) }),
     });
     ctx.route({
-      method: 'POST',
-      path: `${base}/set_enabled`,
+      ...SetEnabled,
       audit: { action: 'extension.set_enabled' },
       auth: 'platformAdmin',
-      summary: 'Enable or disable extensions at the next start (kept in the data folder)',
-      body: z.object({ changes: Changes }),
       handler: ({ body }) => {
         const changes = admin().preview(body.changes);
         // This page is the way back: a change that would turn it off (itself, or what it needs) is refused.
@@ -52,16 +39,9 @@ export default defineExtension({
       },
     });
     ctx.route({
-      method: 'POST',
-      path: `${base}/install`,
+      ...InstallExtension,
       audit: { action: 'extension.install' },
       auth: 'platformAdmin',
-      summary:
-        'Install a runtime extension from an npm pack tarball (base64) into extensionsDir; loaded at the next start',
-      body: z.object({
-        file_name: z.string().max(300).default('extension.tgz'),
-        content_base64: z.string().min(1).max(14_000_000),
-      }),
       handler: ({ body }) => {
         const bytes = Buffer.from(body.content_base64, 'base64');
         if (!bytes.length) throw badRequest('The file is empty.');
@@ -69,12 +49,9 @@ export default defineExtension({
       },
     });
     ctx.route({
-      method: 'POST',
-      path: `${base}/remove`,
+      ...RemoveExtension,
       audit: { action: 'extension.remove', target: 'id' },
       auth: 'platformAdmin',
-      summary: 'Remove a runtime extension from extensionsDir (it stops at the next start)',
-      body: z.object({ id: z.string().min(1).max(128) }),
       handler: ({ body }) => {
         admin().remove(body.id);
         return null;

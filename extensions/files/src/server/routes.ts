@@ -4,6 +4,7 @@ import { forbidden, notFound } from '@tessera/sdk';
 import { receiveFiles, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { SpacesService, openApiSpace } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
+import { DeleteFile, GetFile, ListFiles, OpenRetrieveFile, OpenUploadFile, UploadFiles } from '../shared/api.ts';
 import type { FileInfo } from '../shared/index.ts';
 import { infoOf, type FilesSettings, type makeFiles } from './service.ts';
 
@@ -23,13 +24,9 @@ export function registerRoutes(
     });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/files/upload',
+    ...UploadFiles,
     auth: { space: { from: 'query', field: 'space_id' } },
     upload: true,
-    summary:
-      'Upload files (multipart/form-data, field "file", up to 20): streamed to storage, typed by their content, counted against the space quota',
-    query: z.object({ space_id: Id }),
     handler: async (req) => {
       const { files: stored } = await receiveFiles(req, 20, (fileName, stream) =>
         files.put({ spaceId: req.query.space_id, userId: req.caller!.userId, fileName, data: stream }),
@@ -39,16 +36,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/files/list',
+    ...ListFiles,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: "A space's files, newest first, with the space's use of its quota",
-    body: z.object({
-      space_id: Id,
-      kind: z.number().int().optional(),
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(20),
-    }),
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('files_file').where('space_id', '=', body.space_id);
       if (body.kind !== undefined) q = q.where('kind', '=', body.kind);
@@ -71,20 +60,14 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/files/detail',
+    ...GetFile,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: 'A file with a download URL signed for a short time',
-    body: z.object({ space_id: Id, file_id: Id }),
     handler: async ({ body }) => ({ file: await withUrl(infoOf(await inSpace(body.file_id, body.space_id))) }),
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/files/delete',
+    ...DeleteFile,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: 'Delete a file from the space and from storage',
-    body: z.object({ space_id: Id, file_id: Id }),
     handler: async ({ body }) => {
       await inSpace(body.file_id, body.space_id);
       await files.remove(body.file_id);
@@ -132,12 +115,9 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/v1/files/upload',
+    ...OpenUploadFile,
     auth: 'user',
     upload: true,
-    summary: 'Upload a file (multipart, field "file"); optional ?space_id=, else your personal space',
-    query: z.object({ space_id: Id.optional() }),
     handler: async (req) => {
       const spaceId = await openSpace(req.caller!, req.query.space_id, 'file.upload');
       const { files: stored } = await receiveFiles(req, 1, (fileName, stream) =>
@@ -148,11 +128,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/v1/files/retrieve',
+    ...OpenRetrieveFile,
     auth: 'user',
-    summary: 'A file uploaded before: its name, size, time and a download URL',
-    query: z.object({ file_id: Id }),
     handler: async ({ query, caller }) => {
       const f = await files.info(query.file_id);
       if (!f) throw notFound(`There is no file ${query.file_id}.`);

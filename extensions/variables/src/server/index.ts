@@ -1,12 +1,22 @@
 import { badRequest } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
-import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { DeleteVariable, ListVariables, SetVariable } from '../shared/api.ts';
 import { VariablesService, type VariableKey, type Variables } from '../shared/index.ts';
 
-const Name = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Use letters, digits and _ (not starting with a digit), at most 64.');
 const MAX_VALUE = 64 * 1024;
+
+/** The extension's table: app values have an empty user id. */
+interface VariablesDb {
+  variables_value: {
+    scope: string;
+    space_id: string;
+    user_id: string;
+    name: string;
+    value: string;
+    updated_at: string;
+  };
+}
 
 export default defineExtension({
   id: 'variables',
@@ -29,17 +39,18 @@ export default defineExtension({
       },
     ]);
     // App variables are stored with an empty user id.
+    const db = () => ctx.db as Kysely<VariablesDb>;
     const owner = (k: VariableKey) => (k.scope === 'user' ? (k.userId ?? '') : '');
     const store: Variables = {
       async all(k) {
-        const rows = await ctx.db
+        const rows = await db()
           .selectFrom('variables_value')
           .select(['name', 'value'])
           .where('scope', '=', k.scope)
           .where('space_id', '=', k.spaceId)
           .where('user_id', '=', owner(k))
           .execute();
-        return Object.fromEntries(rows.map((r) => [r.name as string, JSON.parse(r.value as string)]));
+        return Object.fromEntries(rows.map((r) => [r.name, JSON.parse(r.value) as unknown]));
       },
       async set(k, name, value) {
         if (k.scope === 'user' && !k.userId) throw new Error('A user variable needs the user.');
@@ -53,7 +64,7 @@ export default defineExtension({
           value: text,
           updated_at: new Date().toISOString(),
         };
-        await ctx.db
+        await db()
           .insertInto('variables_value')
           .values(row)
           .onConflict((oc) =>
@@ -64,7 +75,7 @@ export default defineExtension({
           .execute();
       },
       async remove(k, name) {
-        await ctx.db
+        await db()
           .deleteFrom('variables_value')
           .where('scope', '=', k.scope)
           .where('space_id', '=', k.spaceId)
@@ -75,14 +86,10 @@ export default defineExtension({
     };
     ctx.provide(VariablesService, store);
 
-    const Scope = z.enum(['app', 'user']);
     const key = (scope: 'app' | 'user', spaceId: string, userId: string): VariableKey => ({ scope, spaceId, userId });
     ctx.route({
-      method: 'POST',
-      path: '/api/variables/list',
+      ...ListVariables,
       auth: { space: { from: 'body', field: 'space_id' } },
-      summary: "The space's app variables, or the caller's user variables",
-      body: z.object({ space_id: z.string().min(1), scope: Scope }),
       handler: async ({ body, caller }) => ({
         variables: Object.entries(await store.all(key(body.scope, body.space_id, caller!.userId))).map(
           ([name, value]) => ({ name, value }),
@@ -90,11 +97,8 @@ export default defineExtension({
       }),
     });
     ctx.route({
-      method: 'POST',
-      path: '/api/variables/set',
+      ...SetVariable,
       auth: { space: { from: 'body', field: 'space_id' } },
-      summary: 'Set an app variable, or one of your user variables',
-      body: z.object({ space_id: z.string().min(1), scope: Scope, name: Name, value: z.unknown() }),
       handler: async ({ body, caller }) => {
         try {
           await store.set(key(body.scope, body.space_id, caller!.userId), body.name, body.value);
@@ -105,11 +109,8 @@ export default defineExtension({
       },
     });
     ctx.route({
-      method: 'POST',
-      path: '/api/variables/delete',
+      ...DeleteVariable,
       auth: { space: { from: 'body', field: 'space_id' } },
-      summary: 'Delete an app variable, or one of your user variables',
-      body: z.object({ space_id: z.string().min(1), scope: Scope, name: Name }),
       handler: async ({ body, caller }) => {
         await store.remove(key(body.scope, body.space_id, caller!.userId), body.name);
         return null;
