@@ -38,3 +38,47 @@ export const SYSTEM_VARIABLES = [
     description: { 'en-US': 'The time of the turn (ISO 8601, UTC)', 'zh-CN': '本轮对话的时间（ISO 8601，UTC）' },
   },
 ] as const;
+
+// ---- what the variables' calls answer (Coze's shapes)
+
+/** A variable's value for one user (create_time 0: the default applies). */
+export const VariableValue = z.object({
+  keyword: z.string(),
+  value: z.string(),
+  create_time: z.number(),
+  update_time: z.number(),
+});
+export const DebugValues = z.object({
+  memories: z.array(VariableValue.extend({ is_system: z.boolean(), prompt_disabled: z.boolean(), schema: z.string() })),
+});
+export const OpenValues = z.object({ items: z.array(VariableValue) });
+export const VariableMetaMap = z.object({
+  /** By channel: 1 a bot's own, 5 a project's. */
+  VariableMap: z.record(
+    z.string(),
+    z.array(
+      z.object({
+        Keyword: z.string(),
+        DefaultValue: z.string(),
+        VariableType: z.number(),
+        Channel: z.number(),
+        Description: z.string(),
+        Enable: z.boolean(),
+        Schema: z.string(),
+        IsReadOnly: z.boolean(),
+      }),
+    ),
+  ),
+});
+export const SystemVariableConf = z.object({
+  conf: z.array(
+    z.object({
+      key: z.string(),
+      default_value: z.string(),
+      description: z.string(),
+      can_write: z.string(),
+      group_name: z.string(),
+    }),
+  ),
+});
+export const NoAnswer = z.object({});

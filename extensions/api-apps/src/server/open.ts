@@ -4,7 +4,7 @@ import { badRequest, forbidden } from '@tessera/sdk';
 import type { Caller, ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
-import type { ApiAppView } from '../shared/api.ts';
+import { OpenApiApp, OpenApiAppEvents, OpenApiAppPage, OpenDone, type ApiAppView } from '../shared/api.ts';
 import type { ApiAppService } from './service.ts';
 
 export const PERMISSION = 'api_app.manage';
@@ -15,7 +15,7 @@ const Paging = {
 };
 
 /** An app as Coze answers one. */
-const openApp = (a: ApiAppView) => ({
+const openApp = (a: ApiAppView): z.output<typeof OpenApiApp> => ({
   id: a.id,
   app_type: a.app_type,
   name: a.name,
@@ -40,6 +40,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
     permission: PERMISSION,
     summary: "The caller's API apps (in the spaces it may manage), newest first",
     query: z.object({ app_type: AppType.optional(), workspace_id: z.string().max(32).optional(), ...Paging }),
+    response: OpenApiAppPage,
     handler: async ({ query, caller }) => {
       const all = await manageable(caller!);
       const scope = query.workspace_id ? all.filter((s) => s === query.workspace_id) : all;
@@ -59,6 +60,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
       connector_id: z.string().max(32).optional(),
       workspace_id: z.string().max(32).optional(),
     }),
+    response: OpenApiApp,
     handler: async ({ body, caller }) => {
       const space = body.workspace_id ?? (await spaces().personalSpaceOf(caller!.userId));
       if (!(await manageable(caller!)).includes(space))
@@ -85,6 +87,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
       name: z.string().trim().min(1).max(100).optional(),
       callback_url: z.string().trim().max(2000).optional(),
     }),
+    response: OpenDone,
     handler: async ({ params, body, spaceId }) => {
       await service.update(params.api_app_id, spaceId!, { name: body.name, callbackUrl: body.callback_url });
       return {};
@@ -97,6 +100,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
     permission: PERMISSION,
     summary: 'Delete an API app',
     params: z.object({ api_app_id: z.string().max(32) }),
+    response: OpenDone,
     handler: async ({ params, spaceId }) => (await service.remove(params.api_app_id, spaceId!), {}),
   });
   const events = z.object({ event_types: z.array(z.string().max(64)).min(1).max(50) });
@@ -108,6 +112,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
     summary: 'Subscribe an API app to events',
     params: z.object({ api_app_id: z.string().max(32) }),
     body: events,
+    response: OpenDone,
     handler: async ({ params, body, spaceId }) => (
       await service.subscribe(params.api_app_id, spaceId!, body.event_types, true),
       {}
@@ -121,6 +126,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
     summary: 'Unsubscribe an API app from events',
     params: z.object({ api_app_id: z.string().max(32) }),
     body: events,
+    response: OpenDone,
     handler: async ({ params, body, spaceId }) => (
       await service.subscribe(params.api_app_id, spaceId!, body.event_types, false),
       {}
@@ -134,6 +140,7 @@ export function registerOpenApi(ctx: ServerContext, service: ApiAppService): voi
     summary: 'The events an API app is subscribed to',
     params: z.object({ api_app_id: z.string().max(32) }),
     query: z.object(Paging),
+    response: OpenApiAppEvents,
     handler: async ({ params, query, spaceId }) => {
       const app = service.view(await service.app(params.api_app_id, spaceId));
       const names = new Map(service.eventTypes().map((e) => [e.event_type, e.name]));

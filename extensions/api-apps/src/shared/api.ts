@@ -152,3 +152,28 @@ export const PingApiApp = defineEndpoint({
   body: z.object({ ...Space, api_app_id: Id }),
   response: z.object({ delivery: DeliveryView }),
 });
+
+// ---- the open API's answers (Coze's shapes, as cozepy's api_apps client reads them)
+
+/** An app as Coze answers one. */
+export const OpenApiApp = z.object({
+  id: z.string(),
+  app_type: z.enum(['normal', 'connector']),
+  name: z.string(),
+  connector_id: z.string(),
+  callback_url: z.string(),
+  verify_token: z.string(),
+});
+export const OpenApiAppPage = z.object({
+  items: z.array(OpenApiApp),
+  has_more: z.boolean(),
+  next_page_token: z.string(),
+});
+export const OpenApiAppEvents = z.object({
+  items: z.array(
+    z.object({ api_app_id: z.string(), event_type: z.string(), name: z.string(), description: z.string() }),
+  ),
+  has_more: z.boolean(),
+  next_page_token: z.string(),
+});
+export const OpenDone = z.object({});

@@ -1,6 +1,6 @@
 import { defineExtension } from '@tessera/sdk/server';
 import { BotSkills } from '@tessera/ext-bots/shared';
-import { SYSTEM_VARIABLES, VariablesSkillSettings } from '../shared.ts';
+import { SYSTEM_VARIABLES, SystemVariableConf, VariablesSkillSettings } from '../shared.ts';
 import { registerMemoryApi } from './memory.ts';
 import { registerOpenApi } from './open.ts';
 import { MAX_VALUE, variableStore } from './store.ts';
@@ -109,6 +109,7 @@ export default defineExtension({
       path: '/api/memory/sys_variable_conf',
       auth: 'user',
       summary: 'The system variables a bot with the variables skill has (read-only)',
+      response: SystemVariableConf,
       handler: async ({ headers }) => {
         const zh = /^zh/i.test(String(headers['accept-language'] ?? ''));
         return {

@@ -5,7 +5,7 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import { ProjectsService } from '@tessera/ext-projects/shared';
 import { z } from 'zod';
-import { VariablesSkillSettings } from '../shared.ts';
+import { DebugValues, NoAnswer, VariableMetaMap, VariablesSkillSettings } from '../shared.ts';
 import { MAX_VALUE, variableStore } from './store.ts';
 
 /** The connector of the editor's debug chat. */
@@ -37,6 +37,7 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "The draft's variables with the values the debug chat has for you (create_time 0: the default)",
     body: Bot.extend({ keywords: z.array(z.string().max(64)).max(100).optional() }),
+    response: DebugValues,
     handler: async ({ body, caller }) => {
       const variables = await draft(body.space_id, body.bot_id);
       const stored = await store.rows({ botId: body.bot_id, connectorId: DEBUG_CONNECTOR, endUserId: caller!.userId });
@@ -76,6 +77,7 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
         .min(1)
         .max(100),
     }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const variables = await draft(body.space_id, body.bot_id);
       for (const item of body.data)
@@ -97,6 +99,7 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Forget values of your debug chat (the given keywords, or all): the defaults apply again',
     body: Bot.extend({ keywords: z.array(z.string().max(64)).max(100).optional() }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await draft(body.space_id, body.bot_id);
       let q = ctx.db
@@ -120,7 +123,8 @@ export function registerMemoryApi(ctx: ServerContext<unknown>) {
       ConnectorID: z.string().min(1).max(32),
       ConnectorType: z.number().int().default(1),
     }),
-    handler: async ({ body }) => {
+    response: VariableMetaMap,
+    handler: async ({ body }): Promise<z.output<typeof VariableMetaMap>> => {
       if (body.ConnectorType === 2) {
         // A project (Coze's VariableConnector.Project): its app variables, channel 5.
         const projects = ctx.optionalService(ProjectsService);

@@ -6,7 +6,7 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import { ProjectsService } from '@tessera/ext-projects/shared';
 import { z } from 'zod';
-import { VariablesSkillSettings } from '../shared.ts';
+import { OpenValues, VariablesSkillSettings } from '../shared.ts';
 import { MAX_VALUE, variableStore } from './store.ts';
 
 const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000) || 0;
@@ -84,6 +84,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>) {
       connector_uid: z.string().max(200).optional(),
       keywords: z.string().max(4000).optional(),
     }),
+    response: OpenValues,
     handler: async ({ query, caller }) => {
       const { owner, variables } = await published(query.bot_id, query.app_id);
       const wanted = query.keywords
@@ -136,6 +137,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>) {
         .min(1, 'data needs at least one variable.')
         .max(100),
     }),
+    response: z.null(),
     handler: async ({ body, caller }) => {
       const { owner, what, variables } = await published(body.bot_id, body.app_id);
       for (const item of body.data) {

@@ -4,6 +4,7 @@
 import { ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
+import { OpenCollaboratorList } from '../shared/api.ts';
 import type { Collaborators } from './service.ts';
 import { texts } from './texts.ts';
 
@@ -41,6 +42,7 @@ export function registerOpenRoutes(ctx: ServerContext, c: Collaborators): void {
       summary: `Add collaborators to a ${kind === 'project' ? 'app' : kind} (members of its workspace; they may edit it)`,
       params,
       body: z.object({ collaborators: z.array(Person).min(1, 'Name at least one collaborator.').max(50) }),
+      response: OpenCollaboratorList,
       handler: async (req) => {
         const ids = req.body.collaborators.map((p) => (p.id ?? p.user_id)!);
         const v = await c.add(kind, req.params.id, req.spaceId!, ids, 1, req.caller!.userId, req.spaceRole);
@@ -55,6 +57,7 @@ export function registerOpenRoutes(ctx: ServerContext, c: Collaborators): void {
       audit: { action: 'collaborator.remove', target: 'id' },
       summary: `Take a collaborator off a ${kind === 'project' ? 'app' : kind}`,
       params: params.extend({ user_id: z.string().min(1).max(32) }),
+      response: OpenCollaboratorList,
       handler: async (req) => {
         const v = await c.remove(
           kind,

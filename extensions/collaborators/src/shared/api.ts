@@ -62,3 +62,8 @@ export const RemoveCollaborator = defineEndpoint({
   body: z.object({ ...Target, user_id: Id }),
   response: Listed,
 });
+
+/** What the open API answers after adding or taking off collaborators (Coze's shape): who collaborates now. */
+export const OpenCollaboratorList = z.object({
+  collaborators: z.array(z.object({ id: z.string(), name: z.string() })),
+});
