@@ -3,12 +3,51 @@
 // saved views and annotations on spans.
 import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
+import type { ColumnType, Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
+import {
+  AnnotationCreated,
+  Annotations,
+  MetricsView,
+  NoAnswer,
+  SavedViews,
+  SpanList,
+  ThreadList,
+  TraceDetail,
+  TraceFound,
+  TracePage,
+  ViewCreated,
+  type AnnotationView,
+  type TraceView,
+} from '../shared/api.ts';
 import type { SpanStore, TraceRow } from '../shared/index.ts';
 
 const Id = z.string().min(1).max(64);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const DAY = 86_400_000;
+/** OTLP's status code (2 error) as the pages name it. */
+const statusOf = (code: number): 'ok' | 'error' => (code === 2 ? 'error' : 'ok');
+
+/** A person's (or an evaluator's) score or label on a span, as stored. */
+interface AnnotationRow {
+  id: string;
+  space_id: string;
+  trace_id: string;
+  span_id: string;
+  key: string;
+  score: number | null;
+  label: string;
+  comment: string;
+  creator_id: string;
+  created_at: string;
+  /** manual, or the evaluator that wrote it (the column's default: manual) */
+  source: ColumnType<string, string | undefined, string>;
+}
+/** The tables these calls keep beside the spans: saved views and annotations. */
+interface ObsDb {
+  obs_view: { id: string; space_id: string; name: string; filters: string; creator_id: string; created_at: string };
+  obs_annotation: AnnotationRow;
+}
 
 export const Filters = z.object({
   start_time: z.number().int().optional(),
@@ -27,7 +66,7 @@ export const Filters = z.object({
 });
 type Filters = z.infer<typeof Filters>;
 
-export const traceView = (t: TraceRow) => ({
+export const traceView = (t: TraceRow): TraceView => ({
   trace_id: t.trace_id,
   name: t.name || '(root not received)',
   kind: t.kind,
@@ -35,7 +74,7 @@ export const traceView = (t: TraceRow) => ({
   service: t.service,
   start_time: Math.floor(t.start_us / 1000),
   latency_ms: Math.round(t.duration_us / 100) / 10,
-  status: t.status === 2 ? 'error' : 'ok',
+  status: statusOf(t.status),
   span_count: t.span_count,
   input_tokens: t.input_tokens,
   output_tokens: t.output_tokens,
@@ -75,6 +114,7 @@ const query = (spaceId: string, f: Filters, limit: number, cursor?: string) => {
 };
 
 export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => SpanStore) {
+  const db = () => ctx.db as Kysely<ObsDb>;
   const base = '/api/observability/v1';
 
   ctx.route({
@@ -89,6 +129,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       page_size: z.number().int().min(1).max(200).default(50),
       page_token: z.string().max(200).optional(),
     }),
+    response: TracePage,
     handler: async ({ body }) => {
       const r = await store().traces(query(body.space_id, body.filters, body.page_size, body.page_token));
       const last = r.traces.at(-1);
@@ -106,10 +147,11 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: "A trace's spans, by start (each with its input, output, attributes, events and status)",
     body: z.object({ space_id: Id, trace_id: Id }),
+    response: TraceDetail,
     handler: async ({ body }) => {
       const spans = await store().trace(body.space_id, body.trace_id);
       if (!spans.length) throw notFound(`There is no trace ${body.trace_id} in this space.`);
-      const annotations = await ctx.db
+      const annotations = await db()
         .selectFrom('obs_annotation')
         .selectAll()
         .where('space_id', '=', body.space_id)
@@ -127,7 +169,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
           service: s.service,
           start_time_us: s.start_us,
           latency_ms: Math.round(s.duration_us / 100) / 10,
-          status: s.status === 2 ? 'error' : 'ok',
+          status: statusOf(s.status),
           status_message: s.status_message,
           model: s.model,
           request_model: s.request_model ?? s.model,
@@ -150,6 +192,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: 'Find a trace by its trace id or a log id it carries',
     body: z.object({ space_id: Id, id: z.string().trim().min(1, 'Give a trace id or a log id.').max(64) }),
+    response: TraceFound,
     handler: async ({ body }) => {
       const trace_id = await store().findTrace(body.space_id, body.id);
       if (!trace_id) throw notFound(`No trace of this space has the id or log id ${body.id}.`);
@@ -167,6 +210,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       filters: Filters.default({}),
       page_size: z.number().int().min(1).max(100).default(20),
     }),
+    response: ThreadList,
     handler: async ({ body }) => {
       const r = await store().traces(query(body.space_id, body.filters, 1000));
       const threads = new Map<string, ReturnType<typeof traceView>[]>();
@@ -200,6 +244,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       filters: Filters.pick({ start_time: true, end_time: true, status: true, kind: true }).default({}),
       page_size: z.number().int().min(1).max(500).default(100),
     }),
+    response: SpanList,
     handler: async ({ body }) => {
       if (body.span_list_type === 'root_span')
         return {
@@ -221,7 +266,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
           kind: s.kind,
           start_time: Math.floor(s.start_us / 1000),
           latency_ms: Math.round(s.duration_us / 100) / 10,
-          status: s.status === 2 ? 'error' : 'ok',
+          status: statusOf(s.status),
           model: s.model,
           input_tokens: s.input_tokens,
           output_tokens: s.output_tokens,
@@ -245,6 +290,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       group_by: z.enum(['model', 'name']).optional(),
       source: z.string().max(32).optional(),
     }),
+    response: MetricsView,
     handler: async ({ body }) => {
       if (body.end_time <= body.start_time)
         throw badRequest('The end of the range comes after its start.', { field: 'end_time' });
@@ -337,10 +383,10 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   // Saved views: a name for a filter of the trace list.
-  const viewOf = (r: Record<string, unknown>) => ({
+  const viewOf = (r: ObsDb['obs_view']) => ({
     view_id: r.id,
     view_name: r.name,
-    filters: JSON.parse(r.filters as string),
+    filters: Filters.parse(JSON.parse(r.filters)),
     creator_id: r.creator_id,
   });
   ctx.route({
@@ -349,9 +395,10 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: "The space's saved views",
     body: z.object({ space_id: Id }),
+    response: SavedViews,
     handler: async ({ body }) => ({
       views: (
-        await ctx.db.selectFrom('obs_view').selectAll().where('space_id', '=', body.space_id).orderBy('name').execute()
+        await db().selectFrom('obs_view').selectAll().where('space_id', '=', body.space_id).orderBy('name').execute()
       ).map(viewOf),
     }),
   });
@@ -361,9 +408,10 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: 'Save a filter of the trace list under a name',
     body: z.object({ space_id: Id, view_name: z.string().trim().min(1, 'Name the view.').max(100), filters: Filters }),
+    response: ViewCreated,
     handler: async ({ body, caller }) => {
       if (
-        await ctx.db
+        await db()
           .selectFrom('obs_view')
           .select('id')
           .where('space_id', '=', body.space_id)
@@ -372,7 +420,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       )
         throw badRequest(`A view is already named "${body.view_name}".`, { field: 'view_name' });
       const id = ctx.host.newId();
-      await ctx.db
+      await db()
         .insertInto('obs_view')
         .values({
           id,
@@ -397,8 +445,9 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       view_name: z.string().trim().min(1).max(100).optional(),
       filters: Filters.optional(),
     }),
+    response: NoAnswer,
     handler: async ({ body }) => {
-      const r = await ctx.db
+      const r = await db()
         .updateTable('obs_view')
         .set({
           ...(body.view_name ? { name: body.view_name } : {}),
@@ -417,12 +466,9 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: 'Delete a saved view',
     body: z.object({ space_id: Id, view_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => (
-      await ctx.db
-        .deleteFrom('obs_view')
-        .where('id', '=', body.view_id)
-        .where('space_id', '=', body.space_id)
-        .execute(),
+      await db().deleteFrom('obs_view').where('id', '=', body.view_id).where('space_id', '=', body.space_id).execute(),
       {}
     ),
   });
@@ -444,12 +490,13 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
         comment: z.string().max(2000).default(''),
       })
       .refine((b) => b.score !== undefined || !!b.label, { message: 'Give a score or a label.', path: ['score'] }),
+    response: AnnotationCreated,
     handler: async ({ body, caller }) => {
       const spans = await store().trace(body.space_id, body.trace_id);
       if (!spans.some((s) => s.span_id === body.span_id))
         throw notFound(`There is no span ${body.span_id} in trace ${body.trace_id} of this space.`);
       const id = ctx.host.newId();
-      await ctx.db
+      await db()
         .insertInto('obs_annotation')
         .values({
           id,
@@ -478,8 +525,9 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
       key: z.string().max(64).optional(),
       page_size: z.number().int().min(1).max(500).default(100),
     }),
+    response: Annotations,
     handler: async ({ body }) => {
-      let q = ctx.db.selectFrom('obs_annotation').selectAll().where('space_id', '=', body.space_id);
+      let q = db().selectFrom('obs_annotation').selectAll().where('space_id', '=', body.space_id);
       if (body.trace_id) q = q.where('trace_id', '=', body.trace_id);
       if (body.key) q = q.where('key', '=', body.key);
       return {
@@ -493,8 +541,9 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     auth: inSpace,
     summary: 'Delete an annotation',
     body: z.object({ space_id: Id, annotation_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => (
-      await ctx.db
+      await db()
         .deleteFrom('obs_annotation')
         .where('id', '=', body.annotation_id)
         .where('space_id', '=', body.space_id)
@@ -504,7 +553,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 }
 
-const annotationView = (r: Record<string, unknown>) => ({
+const annotationView = (r: Selectable<AnnotationRow>): AnnotationView => ({
   annotation_id: r.id,
   trace_id: r.trace_id,
   span_id: r.span_id,
@@ -514,5 +563,5 @@ const annotationView = (r: Record<string, unknown>) => ({
   comment: r.comment,
   creator_id: r.creator_id,
   source: r.source ?? 'manual',
-  create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+  create_time: Math.floor(Date.parse(r.created_at) / 1000),
 });
