@@ -10,6 +10,16 @@ import {
 } from '@tessera/sdk/server';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { z } from 'zod';
+import {
+  Exposed,
+  ExposedBots,
+  ExposedWorkflows,
+  McpServerView,
+  McpServers,
+  McpToolTrial,
+  McpTools,
+  NoAnswer,
+} from '../shared/api.ts';
 import type { McpToolInfo } from '../shared/index.ts';
 import { callTool, describeMcpError, listTools, type ServerTarget } from './client.ts';
 import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
@@ -168,6 +178,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
       args: true,
       env: true,
     }).extend({ space_id: Id }),
+    response: McpServerView,
     handler: async ({ body, caller }) => {
       const fields = await prepare(body, caller!.isPlatformAdmin);
       const id = ctx.host.newId();
@@ -200,6 +211,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'Change an MCP server (a header or environment value sent as **** keeps the saved one)',
     body: ServerFields.partial().extend({ space_id: Id, server_id: Id }),
+    response: McpServerView,
     handler: async ({ body, caller }) => {
       const current = await store.get(body.server_id, body.space_id);
       if (current.transport === 'stdio' && !caller!.isPlatformAdmin)
@@ -225,6 +237,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'Remove an MCP server from the space',
     body: z.object({ space_id: Id, server_id: Id }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const r = await store.get(body.server_id, body.space_id);
       if (r.transport === 'stdio' && !caller!.isPlatformAdmin)
@@ -240,6 +253,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'MCP servers of a space with their tools (as last listed)',
     body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
+    response: McpServers,
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('mcp_server').selectAll().where('space_id', '=', body.space_id);
       if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
@@ -254,6 +268,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: "List an MCP server's tools again (connects to it)",
     body: z.object({ space_id: Id, server_id: Id }),
+    response: McpTools,
     handler: async ({ body }) => {
       const r = await store.get(body.server_id, body.space_id);
       return { tools: await store.refresh(r) };
@@ -271,6 +286,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
       tool: z.string().min(1).max(200),
       arguments: z.record(z.string(), z.unknown()).default({}),
     }),
+    response: McpToolTrial,
     handler: async ({ body, signal }) => {
       const r = await store.get(body.server_id, body.space_id);
       const started = performance.now();
@@ -293,6 +309,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'Expose a published workflow as an MCP server (or stop); answers its endpoint',
     body: z.object({ space_id: Id, workflow_id: Id, exposed: z.boolean() }),
+    response: Exposed,
     handler: async ({ body, caller }) => {
       const info = await runner().info(body.workflow_id, body.space_id);
       if (body.exposed && !info.latest_version)
@@ -322,6 +339,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'The workflows of a space exposed as MCP servers, with their endpoints',
     body: z.object({ space_id: Id }),
+    response: ExposedWorkflows,
     handler: async ({ body }) => {
       const rows = (await ctx.db
         .selectFrom('mcp_exposed_workflow')
@@ -395,6 +413,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'Serve a bot published to the API as an MCP server (or stop); answers its endpoint',
     body: z.object({ space_id: Id, bot_id: Id, exposed: z.boolean() }),
+    response: Exposed,
     handler: async ({ body, caller }) => {
       const b = await bots().bots.get(body.bot_id);
       if (!b || b.space_id !== body.space_id) throw notFound(`There is no bot ${body.bot_id} in this space.`);
@@ -414,6 +433,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     auth: inSpace,
     summary: 'The bots of a space served as MCP servers, with their endpoints',
     body: z.object({ space_id: Id }),
+    response: ExposedBots,
     handler: async ({ body }) => {
       const svc = ctx.optionalService(BotsService);
       if (!svc) return { items: [] };
