@@ -5,6 +5,14 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
   BindCard,
+  BindStatusAnswer,
+  CardBindAnswer,
+  CardLengthAnswer,
+  DefaultPromptAnswer,
+  GeneratedCardAnswer,
+  NoAnswer,
+  RespStructAnswer,
+  ThumbnailsAnswer,
   BizType,
   CardDetail,
   CardHistory,
@@ -66,6 +74,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: ofCard,
     summary: 'Delete a card, its versions and its bindings',
     body: z.object({ card_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const cards = await load();
       await cards.get(body.card_id);
@@ -95,6 +104,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: inSpace,
     summary: 'The card bound to a plugin API or a workflow, if any',
     body: z.object({ space_id: Id, biz_type: Biz, biz_id: Id }),
+    response: CardBindAnswer,
     handler: async ({ body }) => {
       const cards = await load();
       const bind = await cards.bindOf(body.space_id, body.biz_type, body.biz_id);
@@ -107,6 +117,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: inSpace,
     summary: 'Which of these plugin APIs or workflows have a card (biz_id → card_id)',
     body: z.object({ space_id: Id, biz_type: Biz, biz_ids: z.array(Id).max(200) }),
+    response: BindStatusAnswer,
     handler: async ({ body }) => ({
       status: await (await load()).bindStatus(body.space_id, body.biz_type, body.biz_ids),
     }),
@@ -122,6 +133,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: inSpace,
     summary: "The fields of a plugin API's or a workflow's output, as paths a card's mapping can use",
     body: z.object({ space_id: Id, biz_type: Biz, biz_id: Id }),
+    response: RespStructAnswer,
     handler: async ({ body }) => {
       const t = (await (await load()).targets(body.space_id)).find(
         (x) => x.biz_type === body.biz_type && x.biz_id === body.biz_id,
@@ -175,6 +187,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: inSpace,
     summary: 'Delete a template of the space (built-in ones stay)',
     body: z.object({ space_id: Id, template_id: z.string().min(1).max(64) }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       await (await load()).deleteTemplate(body.space_id, body.template_id);
       return {};
@@ -191,6 +204,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: 'user',
     summary: 'Whether a DSL is within the limits of a card (size, elements, nesting), and the first problem',
     body: z.object({ dsl: z.unknown() }),
+    response: CardLengthAnswer,
     handler: async ({ body }) => (await load()).checkLength(body.dsl),
   });
   ctx.route({
@@ -199,6 +213,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: inSpace,
     summary: "Thumbnails (SVG data URLs) of cards of the space, drawn from each draft's sample data",
     body: z.object({ space_id: Id, card_ids: z.array(Id).min(1).max(50) }),
+    response: ThumbnailsAnswer,
     handler: async ({ body }) => {
       const cards = await load();
       const out: Record<string, string> = {};
@@ -215,6 +230,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: 'user',
     summary: 'What the model is told when it writes a card from a description',
     body: z.object({}).passthrough(),
+    response: DefaultPromptAnswer,
     handler: async () => ({ prompt: (await import('./generate.ts')).DEFAULT_PROMPT }),
   });
   ctx.route({
@@ -238,6 +254,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
     auth: inSpace,
     summary: "A card's DSL written by the space's default chat model from a description",
     body: Generate,
+    response: GeneratedCardAnswer,
     handler: async ({ body, signal }) => ({
       dsl: await (await import('./generate.ts')).generateCard(ctx, body.space_id, body.description, undefined, signal),
     }),

@@ -211,3 +211,22 @@ export const CardSuggestions = defineEndpoint({
   }),
   response: z.object({ suggestions: z.array(z.string()) }),
 });
+
+// ---- answers of the calls whose bodies the server still declares
+
+export const NoAnswer = z.object({});
+export const CardBindAnswer = z.object({ bind: CardBind.nullable(), card: CardInfo.nullable() });
+/** biz_id → card_id, for those that have a card. */
+export const BindStatusAnswer = z.object({ status: z.record(z.string(), z.string()) });
+export const RespStructAnswer = z.object({ fields: z.array(z.string()) });
+export const CardLengthAnswer = z.object({
+  ok: z.boolean(),
+  bytes: z.number(),
+  limit: z.number(),
+  problem: z.string(),
+});
+/** card_id → an SVG data URL */
+export const ThumbnailsAnswer = z.object({ thumbnails: z.record(z.string(), z.string()) });
+export const DefaultPromptAnswer = z.object({ prompt: z.string() });
+/** The DSL the model wrote (checked). */
+export const GeneratedCardAnswer = z.object({ dsl: z.record(z.string(), z.unknown()) });
