@@ -6,6 +6,19 @@ import { receiveFiles, type ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import { FilesService } from '@tessera/ext-files/shared';
 import { z } from 'zod';
+import {
+  AlbumWithPhotos,
+  Albums,
+  Deleted,
+  Enabled,
+  FilePage,
+  Files,
+  NoAnswer,
+  OneAlbum,
+  OneFile,
+  OpenFilePage,
+  Summary,
+} from '../shared/api.ts';
 import type { FileBox } from './service.ts';
 import type { Owner } from './store.ts';
 
@@ -27,11 +40,18 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
     botId: req.body.bot_id,
     endUserId: req.caller!.userId,
   });
-  const post = <S extends z.ZodRawShape>(
+  /** A studio call on the caller's box with a bot: its body's fields beside bot_id, and what it answers. */
+  const post = <S extends z.ZodRawShape, R extends z.ZodType>(
     path: string,
     summary: string,
     shape: S,
-    handler: (b: FileBox, o: Owner, body: z.output<z.ZodObject<S & typeof Bot>>, spaceId: string) => Promise<unknown>,
+    response: R,
+    handler: (
+      b: FileBox,
+      o: Owner,
+      body: z.output<z.ZodObject<S & typeof Bot>>,
+      spaceId: string,
+    ) => Promise<z.output<R>>,
   ) =>
     ctx.route({
       method: 'POST',
@@ -39,6 +59,7 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
       auth: ofBot,
       summary,
       body: z.object({ ...Bot, ...shape }),
+      response,
       handler: async (req) =>
         handler(await box(), mine(req as never), req.body as z.output<z.ZodObject<S & typeof Bot>>, req.spaceId!),
     });
@@ -49,6 +70,7 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
     auth: ofBot,
     summary: 'Whether the bot (its draft, or as published) has the file box on (its chats then show the panel)',
     body: z.object({ ...Bot, draft: z.boolean().default(false) }),
+    response: Enabled,
     handler: async ({ body }) => ({
       enabled:
         (await ctx.service(BotsService).skillSettings(body.bot_id, 'filebox', body.draft ? 'draft' : 'published')) !==
@@ -59,6 +81,7 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
     'files/batch_create',
     'Put files of the bot’s space (uploaded first) in your file box',
     { file_ids: Ids },
+    Files,
     async (b, o, body, spaceId) => ({
       files: await b.views(await b.add(o, spaceId, body.file_ids)),
     }),
@@ -72,36 +95,46 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
       page: z.number().int().min(1).default(1),
       size: z.number().int().min(1).max(100).default(20),
     },
+    FilePage,
     async (b, o, body) => {
       const r = await b.search(o, body);
       return { files: await b.views(r.rows), total: r.total };
     },
   );
-  post('get_file_meta_info', 'One file of your box', { id: Id }, async (b, o, body) => ({
+  post('get_file_meta_info', 'One file of your box', { id: Id }, OneFile, async (b, o, body) => ({
     file: await b.view(await b.get(o, body.id)),
   }));
   post(
     'batch_update_file_meta',
     'Rename files, describe and tag them',
     { files: z.array(FileMeta).min(1).max(100) },
+    NoAnswer,
     async (b, o, body) => {
       await b.update(o, body.files);
       return {};
     },
   );
-  post('batch_delete_file', 'Take files out of your box (their bytes deleted)', { ids: Ids }, async (b, o, body) => ({
-    deleted: await b.remove(o, body.ids),
-  }));
+  post(
+    'batch_delete_file',
+    'Take files out of your box (their bytes deleted)',
+    { ids: Ids },
+    Deleted,
+    async (b, o, body) => ({
+      deleted: await b.remove(o, body.ids),
+    }),
+  );
   post(
     'recall_files',
     'The files that best match a question, best first (what the bot finds)',
     { query: z.string().max(500), top_k: z.number().int().min(1).max(50).default(5) },
+    Files,
     async (b, o, body) => ({ files: await b.views(await b.recall(o, body.query, body.top_k)) }),
   );
   post(
     'summary_file',
     'Summarize a file (a document) with the space’s default chat model; kept with the file',
     { id: Id },
+    Summary,
     async (b, o, body) => ({
       summary: await b.summarize(o, body.id),
     }),
@@ -134,38 +167,47 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
     'create_album',
     'Make an album in your box',
     { name: z.string().trim().min(1, 'Name the album.').max(100), description: z.string().max(2000).default('') },
+    OneAlbum,
     async (b, o, body) => ({ album: await b.albumView(await b.createAlbum(o, body.name, body.description)) }),
   );
   post(
     'update_album',
     'Rename or describe an album',
     { album_id: Id, name: z.string().trim().min(1).max(100).optional(), description: z.string().max(2000).optional() },
+    OneAlbum,
     async (b, o, body) => {
       await b.updateAlbum(o, body.album_id, { name: body.name, description: body.description });
       return { album: await b.albumView(await b.getAlbum(o, body.album_id)) };
     },
   );
-  post('del_album', 'Delete an album (its photos stay in the box)', { album_id: Id }, async (b, o, body) => {
+  post('del_album', 'Delete an album (its photos stay in the box)', { album_id: Id }, NoAnswer, async (b, o, body) => {
     await b.deleteAlbum(o, body.album_id);
     return {};
   });
-  post('show_album_list', 'Your albums with the bot', {}, async (b, o) => ({
+  post('show_album_list', 'Your albums with the bot', {}, Albums, async (b, o) => ({
     albums: await Promise.all((await b.store.albums(o).orderBy('created_at').execute()).map((a) => b.albumView(a))),
   }));
-  post('show_album', 'An album and its photos', { album_id: Id }, async (b, o, body) => {
+  post('show_album', 'An album and its photos', { album_id: Id }, AlbumWithPhotos, async (b, o, body) => {
     const a = await b.getAlbum(o, body.album_id);
     const ids = await b.store.photos(a.id);
     const rows = ids.length ? await b.store.files(o).where('id', 'in', ids).execute() : [];
     return { album: await b.albumView(a), photos: await b.views(rows) };
   });
-  post('add_photos_to_album', 'Put photos of your box in an album', { album_id: Id, ids: Ids }, async (b, o, body) => {
-    await b.addPhotos(o, body.album_id, body.ids);
-    return {};
-  });
+  post(
+    'add_photos_to_album',
+    'Put photos of your box in an album',
+    { album_id: Id, ids: Ids },
+    NoAnswer,
+    async (b, o, body) => {
+      await b.addPhotos(o, body.album_id, body.ids);
+      return {};
+    },
+  );
   post(
     'album/batch_remove_photo',
     'Take photos out of an album (they stay in the box)',
     { album_id: Id, ids: Ids },
+    NoAnswer,
     async (b, o, body) => {
       await b.removePhotos(o, body.album_id, body.ids);
       return {};
@@ -187,6 +229,7 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
       page_num: z.coerce.number().int().min(1).default(1),
       page_size: z.coerce.number().int().min(1).max(100).default(20),
     }),
+    response: OpenFilePage,
     handler: async ({ query, caller }) => {
       const b = await box();
       const o = { botId: query.bot_id, endUserId: channelUser(query, caller!) };
@@ -202,6 +245,7 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
     upload: true,
     summary: 'Upload files (multipart, field "file") into a channel user\'s box with the bot',
     query: z.object({ bot_id: Id, user_id: z.string().max(200).optional() }),
+    response: Files,
     handler: async (req) => {
       const b = await box();
       const files = ctx.service(FilesService);
