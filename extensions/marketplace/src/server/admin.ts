@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ReviewStatus } from '../shared/index.ts';
 import { CARD, card, liveFields, now, type ProductRow } from './products.ts';
 import { productSearch } from './search.ts';
+import { AuditLog, NoAnswer, Products } from '../shared/api.ts';
 
 const Id = z.string().min(1).max(32);
 
@@ -34,6 +35,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
       status: z.coerce.number().int().min(0).max(4).default(ReviewStatus.Pending),
       page_size: z.coerce.number().int().min(1).max(100).default(50),
     }),
+    response: Products,
     handler: async ({ query }) => {
       const rows = (await ctx.db
         .selectFrom('market_product')
@@ -58,6 +60,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     auth: 'platformAdmin',
     summary: 'Approve the submitted version: it becomes the live one people see and duplicate',
     body: z.object({ product_id: Id }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is approved.');
@@ -100,6 +103,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
       product_id: Id,
       reason: z.string().trim().min(1, 'Say why, so that the author can fix it.').max(2000),
     }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is rejected.');
@@ -119,6 +123,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     auth: 'platformAdmin',
     summary: 'Feature a product on the home and explore pages, or stop',
     body: z.object({ product_id: Id, featured: z.boolean() }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (body.featured && !p.live_version) throw badRequest('Only an approved product is featured.');
@@ -149,6 +154,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
         )
         .max(50),
     }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const names = body.categories.map((c) => c.name.toLowerCase());
       if (new Set(names).size !== names.length) throw badRequest('Two categories have the same name.');
@@ -187,6 +193,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     auth: 'platformAdmin',
     summary: 'What administrators did in the marketplace, newest first',
     query: z.object({ page_size: z.coerce.number().int().min(1).max(200).default(50) }),
+    response: AuditLog,
     handler: async ({ query }) => {
       const rows = await ctx.db
         .selectFrom('market_audit')
@@ -208,7 +215,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
           admin_name: who.get(r.admin_id as string) ?? '',
           action: r.action,
           product_id: r.product_id,
-          detail: JSON.parse(r.detail as string),
+          detail: AuditLog.shape.entries.element.shape.detail.parse(JSON.parse(r.detail as string)),
           time: Math.floor(Date.parse(r.created_at as string) / 1000),
         })),
       };

@@ -6,6 +6,17 @@ import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { now, type card } from './products.ts';
+import {
+  LandingInfo,
+  NoAnswer,
+  PageConfig,
+  PreviewId,
+  Products,
+  TopicDetail,
+  TopicList,
+  TopicSaved,
+  TopicView,
+} from '../shared/api.ts';
 
 const Id = z.string().min(1).max(32);
 const Scene = z.enum(['home', 'explore']);
@@ -38,7 +49,7 @@ interface TopicRow {
   updated_at: string;
 }
 
-const topicView = (t: TopicRow, products?: Card[]) => ({
+const topicView = (t: TopicRow, products?: Card[]): z.output<typeof TopicView> => ({
   topic_id: t.id,
   title: t.title,
   title_zh: t.title_zh,
@@ -109,6 +120,7 @@ export function registerCuration(
     path: '/api/marketplace/admin/topic/list',
     auth: 'platformAdmin',
     summary: 'Every topic, live and draft, in their order',
+    response: TopicList,
     handler: async () => ({
       topics: (
         (await ctx.db
@@ -136,6 +148,7 @@ export function registerCuration(
       product_ids: z.array(Id).max(MAX_PRODUCTS, `A topic holds at most ${MAX_PRODUCTS} products.`).default([]),
       sort_order: z.number().int().min(0).max(10_000).optional(),
     }),
+    response: TopicSaved,
     handler: async ({ body, caller }) => {
       await checkProducts(body.product_ids);
       const values = {
@@ -177,6 +190,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     summary: 'Put a topic live (status 1) or back to draft (0)',
     body: z.object({ topic_id: Id, status: z.union([z.literal(0), z.literal(1)]) }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const t = await topic(body.topic_id);
       if (body.status === 1 && !JSON.parse(t.product_ids).length)
@@ -196,6 +210,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     summary: 'A preview id with which the topic page shows the topic before it is live',
     body: z.object({ topic_id: Id }),
+    response: PreviewId,
     handler: async ({ body }) => {
       const t = await topic(body.topic_id);
       const preview = t.preview_id || randomBytes(16).toString('hex');
@@ -210,6 +225,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     summary: 'Delete a topic (its products stay)',
     body: z.object({ topic_id: Id }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const t = await topic(body.topic_id);
       await ctx.db.deleteFrom('market_topic').where('id', '=', t.id).execute();
@@ -224,6 +240,7 @@ export function registerCuration(
     path: '/api/marketplace/admin/page_config',
     auth: 'platformAdmin',
     summary: 'The landing banner and the recommended products of each scene, as set',
+    response: PageConfig,
     handler: async () => ({
       landing: await getConfig('landing', Landing.parse({})),
       recommend: {
@@ -244,6 +261,7 @@ export function registerCuration(
         .min(1, 'Choose at least one product, or delete the recommendation.')
         .max(MAX_PRODUCTS, `At most ${MAX_PRODUCTS} products are recommended.`),
     }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await checkProducts(body.product_ids);
       await setConfig(`recommend.${body.scene}`, body.product_ids);
@@ -257,6 +275,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     summary: 'Stop recommending products on a page (the page shows popular ones)',
     body: z.object({ scene: Scene }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await ctx.db.deleteFrom('market_config').where('key', '=', `recommend.${body.scene}`).execute();
       await audit(caller!.userId, 'recommend.delete', { scene: body.scene });
@@ -269,6 +288,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     summary: "The explore page's banner: title and subtitle (English and Chinese), cover image",
     body: Landing,
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await setConfig('landing', body);
       await audit(caller!.userId, 'landing.set', { title: body.title });
@@ -282,6 +302,7 @@ export function registerCuration(
     path: '/api/marketplace/topic/get_current',
     auth: 'user',
     summary: 'The live topics with their products people can see (topics left with none are not shown)',
+    response: TopicList,
     handler: async ({ caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_topic')
@@ -305,6 +326,7 @@ export function registerCuration(
     auth: 'user',
     summary: 'A topic with its products: a live one, or a draft with its preview id',
     query: z.object({ topic_id: Id, preview_id: z.string().max(64).optional() }),
+    response: TopicDetail,
     handler: async ({ query, caller }) => {
       const t = await topic(query.topic_id);
       if (Number(t.status) !== 1 && !(query.preview_id && t.preview_id && query.preview_id === t.preview_id))
@@ -321,6 +343,7 @@ export function registerCuration(
     auth: 'user',
     summary: "The explore page's banner and the products recommended on a page (scene)",
     query: z.object({ scene: Scene.default('explore') }),
+    response: LandingInfo,
     handler: async ({ query, caller }) => ({
       landing: await getConfig('landing', Landing.parse({})),
       recommended: await publicCards(await getConfig<string[]>(`recommend.${query.scene}`, []), caller!.userId),
@@ -331,6 +354,7 @@ export function registerCuration(
     path: '/api/marketplace/featured/get_current',
     auth: 'user',
     summary: 'The featured products people can see, most copied first',
+    response: Products,
     handler: async ({ caller }) => {
       const ids = (
         await ctx.db

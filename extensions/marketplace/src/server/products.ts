@@ -8,6 +8,21 @@ import { LibraryService } from '@tessera/ext-library/shared';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { ReviewStatus } from '../shared/index.ts';
+import {
+  Categories,
+  Duplicated,
+  Favorited,
+  Listed,
+  NoAnswer,
+  OpenDuplicated,
+  ProductDetail,
+  ProductPage,
+  Products,
+  ShareLink,
+  Suggestions,
+  TemplateCopied,
+  type ProductCard,
+} from '../shared/api.ts';
 import { productSearch } from './search.ts';
 
 const Id = z.string().min(1).max(32);
@@ -77,7 +92,7 @@ export function card(
   author?: { name: string; avatar: string },
   favorited?: boolean,
   review = false,
-) {
+): ProductCard {
   return {
     product_id: p.id,
     entity_type: p.entity_type,
@@ -238,6 +253,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     summary:
       'List a resource as a product (a snapshot of it, with what it brings along, goes to review); listing it again submits a new version',
     body: Listing,
+    response: Listed,
     handler: async ({ body, caller }) => {
       if (
         body.category_id &&
@@ -316,6 +332,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Take your product off the marketplace (copies people made stay theirs)',
     body: z.object({ product_id: Id }),
+    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin)
@@ -336,6 +353,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     summary:
       'Products people can see: category, kinds (entity_type, comma-joined), templates, keyword, sort (latest, popular, favorites), pages',
     query: ListQuery,
+    response: ProductPage,
     handler: ({ query, caller }) => publicList(query, caller!.userId),
   });
 
@@ -345,6 +363,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Search products by words of their name, description and tags',
     query: ListQuery.extend({ keyword: z.string().trim().min(1, 'Type something to search for.').max(100) }),
+    response: ProductPage,
     handler: ({ query, caller }) => publicList(query, caller!.userId),
   });
 
@@ -354,6 +373,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Names of products that start with (or contain) what was typed',
     query: z.object({ keyword: z.string().trim().max(100).default('') }),
+    response: Suggestions,
     handler: async ({ query }) => {
       if (!query.keyword) return { suggestions: [] };
       const match = search.where(query.keyword);
@@ -376,6 +396,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'A product: readme, versions, author, stats, whether you favorited it (counts a view)',
     query: z.object({ product_id: Id }),
+    response: ProductDetail,
     handler: async ({ query, caller }) => {
       const p = await product(query.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${query.product_id}.`);
@@ -423,6 +444,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Favorite a product, or stop (is_cancel)',
     body: z.object({ product_id: Id, is_cancel: z.boolean().default(false) }),
+    response: Favorited,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
@@ -467,6 +489,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       page_num: z.coerce.number().int().min(1).default(1),
       page_size: z.coerce.number().int().min(1).max(100).default(20),
     }),
+    response: Products,
     handler: async ({ query, caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_favorite as f')
@@ -490,6 +513,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     summary:
       'Copy the live version of a product into one of your spaces (an independent copy, with what it brings along)',
     body: z.object({ product_id: Id, space_id: Id, name: z.string().trim().min(1).max(100).optional() }),
+    response: Duplicated,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller) || !p.live_bundle) throw notFound(`There is no product ${body.product_id} to duplicate.`);
@@ -514,6 +538,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     summary: 'Copy a marketplace template into a workspace; answers { entity_id, entity_type } (a bot is an "agent")',
     params: z.object({ template_id: Id }),
     body: z.object({ workspace_id: Id, name: z.string().trim().min(1).max(100).optional() }),
+    response: OpenDuplicated,
     handler: async ({ params, body, caller }) => {
       const p = await product(params.template_id).catch(() => undefined);
       if (!p || !visible(p, caller) || !p.live_bundle || !Number(p.is_template))
@@ -537,6 +562,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     path: '/api/marketplace/product/user_product/list',
     auth: 'user',
     summary: 'Your products with their review status (and why one was rejected)',
+    response: Products,
     handler: async ({ caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_product')
@@ -556,6 +582,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: "A product's share link",
     body: z.object({ product_id: Id }),
+    response: ShareLink,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
@@ -568,6 +595,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     path: '/api/marketplace/product/category/list',
     auth: 'user',
     summary: 'The categories, in their order',
+    response: Categories,
     handler: async () => ({
       categories: (await ctx.db.selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map((c) => ({
         id: c.id as string,
@@ -585,6 +613,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: { space: { from: 'body', field: 'space_id' } },
     summary: 'Copy a workflow template (a product listed as a template) into a space',
     body: z.object({ space_id: Id, template_id: Id, name: z.string().trim().min(1).max(100).optional() }),
+    response: TemplateCopied,
     handler: async ({ body, caller }) => {
       const p = await product(body.template_id);
       if (!Number(p.is_template) || !visible(p, caller) || !p.live_bundle)
@@ -607,6 +636,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     auth: 'user',
     summary: 'Templates people can copy (workflow and other kinds), most copied first',
     query: ListQuery,
+    response: ProductPage,
     handler: ({ query, caller }) =>
       publicList(
         { ...query, is_template: 'true', sort_type: query.sort_type === 'latest' ? 'popular' : query.sort_type },
