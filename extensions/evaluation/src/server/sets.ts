@@ -6,6 +6,15 @@ import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
 import { z } from 'zod';
 import { Column, Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
+import {
+  ItemsAdded,
+  NoAnswer,
+  SetCreated,
+  SetDetail,
+  SetList,
+  VersionFrozen,
+  type SetView,
+} from '../shared/sets-api.ts';
 
 const MAX_ITEMS = 5000;
 
@@ -67,12 +76,12 @@ export function checkItem(columns: Column[], data: Record<string, unknown>, wher
   return out;
 }
 
-export const setView = (s: SetRow, itemCount?: number) => ({
+export const setView = (s: SetRow, itemCount?: number): SetView => ({
   set_id: s.id,
   space_id: s.space_id,
   name: s.name,
   description: s.description,
-  columns: JSON.parse(s.columns) as Column[],
+  columns: z.array(Column).parse(JSON.parse(s.columns)),
   latest_version: s.latest_version,
   update_time: secs(s.updated_at),
   ...(itemCount !== undefined ? { item_count: itemCount } : {}),
@@ -150,7 +159,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
           .execute();
         return {
           name: s.name,
-          columns: JSON.parse(s.columns) as Column[],
+          columns: z.array(Column).parse(JSON.parse(s.columns)),
           items: items.map((i) => ({
             id: i.id as string,
             data: JSON.parse(i.data as string) as Record<string, unknown>,
@@ -186,6 +195,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       description: z.string().max(2000).default(''),
       columns: z.array(Column).min(1, 'A set needs at least one column.').max(50),
     }),
+    response: SetCreated,
     handler: async ({ body, caller }) => {
       if (new Set(body.columns.map((c) => c.name)).size !== body.columns.length)
         throw badRequest('Two columns have the same name.', { field: 'columns' });
@@ -215,6 +225,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "The space's evaluation sets, newest changed first",
     body: z.object({ space_id: Id }),
+    response: SetList,
     handler: async ({ body }) => {
       const rows = (await ctx.db
         .selectFrom('eval_set')
@@ -233,6 +244,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'A set with its items (in order) and versions',
     body: z.object({ space_id: Id, set_id: Id }),
+    response: SetDetail,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const items = await ctx.db
@@ -250,7 +262,10 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
         .execute();
       return {
         set: setView(s, items.length),
-        items: items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data as string) })),
+        items: items.map((i) => ({
+          item_id: i.id as string,
+          data: SetDetail.shape.items.element.shape.data.parse(JSON.parse(i.data as string)),
+        })),
         versions: versions.map((v) => ({
           version: v.version,
           description: v.description,
@@ -266,6 +281,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Delete a set (experiments over it keep their results)',
     body: z.object({ space_id: Id, set_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => (
       await get(body.space_id, body.set_id),
       await ctx.db.updateTable('eval_set').set({ deleted_at: now() }).where('id', '=', body.set_id).execute(),
@@ -282,6 +298,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       set_id: Id,
       items: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_ITEMS),
     }),
+    response: ItemsAdded,
     handler: async ({ body }) => ({ added: await addItems(await get(body.space_id, body.set_id), body.items) }),
   });
   ctx.route({
@@ -290,6 +307,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Change an item',
     body: z.object({ space_id: Id, set_id: Id, item_id: Id, data: z.record(z.string(), z.unknown()) }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const data = checkItem(JSON.parse(s.columns), body.data, 'The item');
@@ -310,6 +328,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Delete items',
     body: z.object({ space_id: Id, set_id: Id, item_ids: z.array(Id).min(1).max(MAX_ITEMS) }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       await ctx.db.deleteFrom('eval_item').where('set_id', '=', s.id).where('id', 'in', body.item_ids).execute();
@@ -331,6 +350,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
         .min(1, 'The file is empty.')
         .max(10 * 1024 * 1024, 'Import at most 10 MB at once.'),
     }),
+    response: ItemsAdded,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       let rows: Record<string, unknown>[];
@@ -376,6 +396,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       input_column: z.string().max(64),
       output_column: z.string().max(64).optional(),
     }),
+    response: ItemsAdded,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const store = ctx.optionalService(TracesService);
@@ -404,6 +425,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       version: z.string().max(32).optional(),
       description: z.string().max(2000).default(''),
     }),
+    response: VersionFrozen,
     handler: async ({ body }) => ({
       version: await freeze(ctx, await get(body.space_id, body.set_id), body.version, body.description),
     }),
