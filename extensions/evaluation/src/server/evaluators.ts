@@ -8,6 +8,15 @@ import { CodeSandboxService } from '@tessera/ext-node-code/shared';
 import { z } from 'zod';
 import { Evaluators, type EvaluatorKind } from '../shared/index.ts';
 import { Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
+import {
+  EvaluatorCreated,
+  EvaluatorList,
+  EvaluatorTemplates,
+  EvaluatorView,
+  NoAnswer,
+  Score,
+  VersionFrozen,
+} from '../shared/answers.ts';
 
 const JudgeSettings = z.object({
   prompt: z.string().trim().min(1, "Write the judge's instructions.").max(20_000),
@@ -175,7 +184,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
       description: e.description,
       kind: e.kind,
       latest_version: e.latest_version,
-      settings: v ? JSON.parse(v.settings as string) : {},
+      settings: v ? EvaluatorView.shape.settings.parse(JSON.parse(v.settings as string)) : {},
       update_time: secs(e.updated_at),
     };
   };
@@ -185,6 +194,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     path: `${base}/builtin_templates`,
     auth: 'user',
     summary: 'Judge prompts to start from (correctness, relevance, faithfulness) and the evaluator kinds',
+    response: EvaluatorTemplates,
     handler: () => ({
       templates: TEMPLATES,
       kinds: ctx
@@ -205,6 +215,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
       kind: z.string().max(32),
       settings: z.record(z.string(), z.unknown()),
     }),
+    response: EvaluatorCreated,
     handler: async ({ body, caller }) => {
       const settings = checked(kindOf(body.kind), body.settings);
       const id = ctx.host.newId();
@@ -233,6 +244,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "A new version of an evaluator's settings (experiments keep the version they ran with)",
     body: z.object({ space_id: Id, evaluator_id: Id, settings: z.record(z.string(), z.unknown()) }),
+    response: VersionFrozen,
     handler: async ({ body }) => {
       const e = await owned<EvaluatorRow>(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator');
       return { version: await addVersion(e, checked(kindOf(e.kind), body.settings)) };
@@ -244,6 +256,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "The space's evaluators with their latest settings",
     body: z.object({ space_id: Id }),
+    response: EvaluatorList,
     handler: async ({ body }) => ({
       evaluators: await Promise.all(
         (
@@ -264,6 +277,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Delete an evaluator (experiments keep their scores)',
     body: z.object({ space_id: Id, evaluator_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => (
       await owned(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator'),
       await ctx.db
@@ -287,6 +301,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
       output: z.string().max(100_000).default(''),
       reference: z.string().max(100_000).default(''),
     }),
+    response: Score,
     handler: async ({ body, signal }) => {
       const kind = kindOf(body.kind);
       const settings = checked(kind, body.settings);

@@ -8,6 +8,15 @@ import { z } from 'zod';
 import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } from '../shared/index.ts';
 import { Id, Name, inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
 import { freeze } from './sets.ts';
+import {
+  ExperimentCreated,
+  ExperimentList,
+  ExperimentView,
+  NoAnswer,
+  TargetChoices,
+  TargetInputs,
+  TargetKinds,
+} from '../shared/answers.ts';
 
 export const RUN_JOB = 'evaluation.experiment';
 
@@ -65,14 +74,14 @@ interface ExperimentRow {
 }
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
-export function experimentView(e: ExperimentRow) {
+export function experimentView(e: ExperimentRow): z.output<typeof ExperimentView> {
   return {
     experiment_id: e.id,
     name: e.name,
     description: e.description,
     set_id: e.set_id,
     set_version: e.set_version,
-    target: JSON.parse(e.target),
+    target: ExperimentView.shape.target.parse(JSON.parse(e.target)),
     evaluators: (JSON.parse(e.evaluators) as Frozen[]).map(({ settings: _s, ...x }) => x),
     item_concurrency: Number(e.item_concurrency),
     status: e.status,
@@ -477,6 +486,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     summary:
       'Create and start an experiment: a set version (default: freeze the items now), a target with its input mapping, evaluators',
     body: CreateBody,
+    response: ExperimentCreated,
     handler: ({ body, caller }) => create(caller!.userId, body),
   });
   ctx.route({
@@ -484,6 +494,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     path: '/api/evaluation/v1/targets',
     auth: 'user',
     summary: 'The kinds of targets experiments run',
+    response: TargetKinds,
     handler: () => ({
       targets: ctx
         .registry(EvalTargets)
@@ -497,6 +508,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "A target's inputs with these settings (to map the set's columns onto)",
     body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()) }),
+    response: TargetInputs,
     handler: async ({ body }) => {
       const kind = ctx.registry(EvalTargets).get(body.kind);
       if (!kind) throw badRequest(`There is no target kind ${body.kind}.`, { field: 'kind' });
@@ -510,6 +522,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     summary:
       "What a target's settings are picked from, given those picked so far (a prompt, then its versions and labels)",
     body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()).default({}) }),
+    response: TargetChoices,
     handler: async ({ body }) => {
       const kind = ctx.registry(EvalTargets).get(body.kind);
       if (!kind) throw badRequest(`There is no target kind ${body.kind}.`, { field: 'kind' });
@@ -522,6 +535,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: "The space's experiments, newest first, with their progress",
     body: z.object({ space_id: Id, set_id: Id.optional() }),
+    response: ExperimentList,
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
       if (body.set_id) q = q.where('set_id', '=', body.set_id);
@@ -547,6 +561,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Stop a running experiment (items in flight are dropped; results so far stay)',
     body: z.object({ space_id: Id, experiment_id: Id }),
+    response: NoAnswer,
     handler: ({ body }) => kill(body.space_id, body.experiment_id),
   });
   ctx.route({
@@ -555,6 +570,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Run again the items that failed (and those a stop left), keeping the others',
     body: z.object({ space_id: Id, experiment_id: Id }),
+    response: NoAnswer,
     handler: ({ body }) => retry(body.space_id, body.experiment_id),
   });
   ctx.route({
@@ -563,6 +579,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     auth: inSpace,
     summary: 'Start a copy of an experiment (same set version, target and evaluators), under a new name',
     body: z.object({ space_id: Id, experiment_id: Id, name: Name.optional() }),
+    response: ExperimentCreated,
     handler: async ({ body, caller }) => {
       const e = await get(body.space_id, body.experiment_id);
       const id = ctx.host.newId();

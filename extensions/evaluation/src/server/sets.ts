@@ -14,7 +14,7 @@ import {
   SetList,
   VersionFrozen,
   type SetView,
-} from '../shared/sets-api.ts';
+} from '../shared/answers.ts';
 
 const MAX_ITEMS = 5000;
 

@@ -1,0 +1,100 @@
+// What the evaluation calls answer (/api/evaluation/v1/...): sets with their columns, items and frozen versions;
+// evaluators; experiments and targets. Times are Unix seconds.
+import { z } from 'zod';
+
+export const ColumnView = z.object({
+  name: z.string(),
+  type: z.enum(['string', 'number', 'boolean', 'json', 'messages']),
+  description: z.string(),
+});
+export const SetView = z.object({
+  set_id: z.string(),
+  space_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  columns: z.array(ColumnView),
+  latest_version: z.string(),
+  update_time: z.number(),
+  item_count: z.number().optional(),
+});
+export type SetView = z.output<typeof SetView>;
+
+export const SetCreated = z.object({ set_id: z.string() });
+export const SetList = z.object({ sets: z.array(SetView) });
+export const SetDetail = z.object({
+  set: SetView,
+  items: z.array(z.object({ item_id: z.string(), data: z.record(z.string(), z.unknown()) })),
+  versions: z.array(
+    z.object({ version: z.string(), description: z.string(), item_count: z.number(), create_time: z.number() }),
+  ),
+});
+export const ItemsAdded = z.object({ added: z.number() });
+export const VersionFrozen = z.object({ version: z.string() });
+export const NoAnswer = z.object({});
+
+// ---- evaluators
+
+const PerLanguage = z.record(z.string(), z.string());
+export const EvaluatorView = z.object({
+  evaluator_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  kind: z.string(),
+  latest_version: z.string(),
+  /** The latest version's settings (the kind's own: a judge's prompt and model, a code evaluator's code). */
+  settings: z.record(z.string(), z.unknown()),
+  update_time: z.number(),
+});
+export const EvaluatorTemplates = z.object({
+  templates: z.array(z.object({ key: z.string(), name: PerLanguage, prompt: z.string() })),
+  kinds: z.array(z.object({ kind: z.string(), label: PerLanguage })),
+});
+export const EvaluatorCreated = z.object({ evaluator_id: z.string(), version: z.string() });
+export const EvaluatorList = z.object({ evaluators: z.array(EvaluatorView) });
+export const Score = z.object({ score: z.number(), reason: z.string() });
+
+// ---- targets and experiments
+
+export const TargetKinds = z.object({ targets: z.array(z.object({ kind: z.string(), label: PerLanguage })) });
+export const TargetInputs = z.object({ inputs: z.array(z.string()) });
+export const TargetChoices = z.object({
+  choices: z.array(
+    z.object({
+      field: z.string(),
+      label: PerLanguage,
+      required: z.boolean(),
+      options: z.array(z.object({ value: z.string(), label: z.string(), problem: PerLanguage.optional() })),
+    }),
+  ),
+});
+export const ExperimentView = z.object({
+  experiment_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  set_id: z.string(),
+  set_version: z.string(),
+  /** The target as it was frozen: its kind, settings and the mapping of the set's columns. */
+  target: z.record(z.string(), z.unknown()),
+  evaluators: z.array(
+    z.object({
+      evaluator_id: z.string(),
+      name: z.string(),
+      kind: z.string(),
+      version: z.string(),
+      input_column: z.string().optional(),
+      reference_column: z.string().optional(),
+    }),
+  ),
+  item_concurrency: z.number(),
+  /** pending, running, done, failed, killed */
+  status: z.string(),
+  reason: z.string(),
+  total: z.number(),
+  finished: z.number(),
+  failed: z.number(),
+  create_time: z.number(),
+  start_time: z.number(),
+  end_time: z.number(),
+});
+export const ExperimentList = z.object({ experiments: z.array(ExperimentView) });
+export const ExperimentCreated = z.object({ experiment_id: z.string() });
