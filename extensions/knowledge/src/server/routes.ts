@@ -18,6 +18,22 @@ import { PROCESS_JOB } from './process.ts';
 import type { KnowledgeCore } from './service.ts';
 import { now, type DatasetRow, type DocumentRow, type KnowledgeStore, type SliceRow } from './store.ts';
 import { datasetView, documentView, progressView, sliceView } from './views.ts';
+import {
+  DatasetCreated,
+  DatasetDetails,
+  DatasetList,
+  DocumentInfos,
+  DocumentPage,
+  IconAnswer,
+  NoAnswer,
+  OneDocument,
+  OneSlice,
+  Progress,
+  RefBots,
+  Resegmented,
+  SliceCreated,
+  SlicePage,
+} from '../shared/answers.ts';
 
 const Id = z.coerce.string().min(1).max(32);
 const Name = z.string().trim().min(1, 'Give the knowledge base a name.').max(100);
@@ -108,6 +124,7 @@ export function registerRoutes(
       embedding_model_id: z.string().max(32).default(''),
       chunk_strategy: z.record(z.string(), z.unknown()).optional(),
     }),
+    response: DatasetCreated,
     handler: async ({ body, caller }) => {
       if (body.embedding_model_id) await checkModel(body.space_id, body.embedding_model_id);
       const d = await core.createDataset({ spaceId: body.space_id, userId: caller!.userId, ...body });
@@ -134,6 +151,7 @@ export function registerRoutes(
       order_field: z.number().int().min(1).max(2).default(2),
       order_type: z.number().int().min(1).max(2).default(1),
     }),
+    response: DatasetList,
     handler: async ({ body }) => {
       let q = store.db.selectFrom('knowledge_dataset').where('space_id', '=', body.space_id);
       if (body.filter.name?.trim()) q = q.where(containsText('name', body.filter.name.trim()));
@@ -157,6 +175,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'Knowledge bases by id, with counts of documents, slices and hits',
     body: z.object({ space_id: Id, dataset_ids: z.array(Id).min(1).max(100) }),
+    response: DatasetDetails,
     handler: async ({ body }) => {
       const rows = (await store.db
         .selectFrom('knowledge_dataset')
@@ -181,6 +200,7 @@ export function registerRoutes(
       icon_uri: imageRef().optional(),
       embedding_model_id: z.string().max(32).optional(),
     }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       if (body.name && body.name.toLowerCase() !== d.name.toLowerCase()) {
@@ -228,6 +248,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'Delete a knowledge base with its documents, slices and vectors',
     body: z.object({ space_id: Id, dataset_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       await core.deleteDataset(await store.dataset(body.dataset_id, body.space_id));
       return {};
@@ -251,6 +272,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'What uses a knowledge base: the bots and workflows of the space that name it',
     body: z.object({ space_id: Id, dataset_id: Id }),
+    response: RefBots,
     handler: async ({ body }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       const refs = await referencesOf(d.id, d.space_id);
@@ -264,6 +286,7 @@ export function registerRoutes(
     auth: 'user',
     summary: 'The default icon of a knowledge base type',
     body: z.object({ format_type: z.number().int().default(0) }),
+    response: IconAnswer,
     handler: async ({ body }) => {
       const uri = `/static/knowledge/${body.format_type === FormatType.Table ? 'table' : body.format_type === FormatType.Image ? 'image' : 'text'}.svg`;
       return { icon: { uri, url: uri } };
@@ -284,6 +307,7 @@ export function registerRoutes(
       document_bases: z.array(DocumentInputSchema).min(1).max(50),
       chunk_strategy: z.record(z.string(), z.unknown()).optional(),
     }),
+    response: DocumentInfos,
     handler: async ({ body, caller }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       const docs = await core.addDocuments(d, caller!.userId, body.document_bases, body.chunk_strategy);
@@ -324,6 +348,7 @@ export function registerRoutes(
       page: z.number().int().min(1).default(1),
       size: z.number().int().min(1).max(100).default(50),
     }),
+    response: DocumentPage,
     handler: async ({ body }) => {
       await store.dataset(body.dataset_id, body.space_id);
       let q = store.db.selectFrom('knowledge_document').where('dataset_id', '=', body.dataset_id);
@@ -370,6 +395,7 @@ export function registerRoutes(
         })
         .optional(),
     }),
+    response: OneDocument,
     handler: async ({ body }) => {
       const doc = await store.document(body.document_id, body.space_id);
       await store.setDocument(doc.id, {
@@ -392,6 +418,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'Delete documents with their slices',
     body: z.object({ space_id: Id, document_ids: z.array(Id).min(1).max(100) }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       for (const d of await docsIn(body.document_ids, body.space_id)) await core.deleteDocument(d);
       return {};
@@ -409,6 +436,7 @@ export function registerRoutes(
       document_ids: z.array(Id).min(1).max(100),
       chunk_strategy: z.record(z.string(), z.unknown()),
     }),
+    response: Resegmented,
     handler: async ({ body }) => {
       await store.dataset(body.dataset_id, body.space_id);
       const docs = await docsIn(body.document_ids, body.space_id);
@@ -423,6 +451,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'Fetch a web page document again and index what it says now',
     body: z.object({ space_id: Id, document_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const doc = await store.document(body.document_id, body.space_id);
       if (!doc.web_url) throw badRequest(`"${doc.name}" is not a web page.`);
@@ -438,6 +467,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'How the processing of documents goes: percent, status, and the reason when it failed',
     body: z.object({ space_id: Id, document_ids: z.array(Id).min(1).max(100) }),
+    response: Progress,
     handler: async ({ body }) => ({
       data: (await docsIn(body.document_ids, body.space_id)).map((d) => progressView(d)),
     }),
@@ -460,6 +490,7 @@ export function registerRoutes(
       sort_field: z.enum(['sequence', 'hit_count', 'char_count', 'updated_at']).default('sequence'),
       is_asc: z.boolean().default(true),
     }),
+    response: SlicePage,
     handler: async ({ body }) => {
       if (!body.document_id && !body.dataset_id)
         throw badRequest('Name the document (document_id) or the knowledge base (dataset_id).');
@@ -516,6 +547,7 @@ export function registerRoutes(
       raw_text: z.string().trim().min(1, 'The slice is empty.').max(20_000),
       sequence: z.coerce.number().int().min(1).optional(),
     }),
+    response: SliceCreated,
     handler: async ({ body }) => {
       const doc = await store.document(body.document_id, body.space_id);
       if (Number(doc.format_type) !== FormatType.Text)
@@ -537,6 +569,7 @@ export function registerRoutes(
       raw_text: z.string().trim().min(1, 'The slice is empty.').max(20_000).optional(),
       status: z.union([z.literal(SliceStatus.FinishVectoring), z.literal(SliceStatus.Deactive)]).optional(),
     }),
+    response: OneSlice,
     handler: async ({ body }) => {
       const s = await sliceIn(body.slice_id, body.space_id);
       const doc = await store.document(s.document_id);
@@ -566,6 +599,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: 'Delete slices',
     body: z.object({ space_id: Id, slice_ids: z.array(Id).min(1).max(200) }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const slices = await Promise.all(body.slice_ids.map((id) => sliceIn(id, body.space_id)));
       await store.deleteSlices(slices.map((s) => s.id));
@@ -603,6 +637,7 @@ export function registerRoutes(
     auth: inSpace,
     summary: "Set an image's caption (what retrieval finds it by)",
     body: z.object({ space_id: Id, document_id: Id, caption: z.string().max(4000) }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       await setCaption(await store.document(body.document_id, body.space_id), body.caption);
       return {};

@@ -1,5 +1,6 @@
 // Datasets, documents and slices as the API answers them (Coze's field names).
 import { ChunkStrategy, DocumentStatus } from '../shared/index.ts';
+import type { DatasetView, DocumentView } from '../shared/answers.ts';
 import type { DatasetRow, DocumentRow, SliceRow } from './store.ts';
 
 export const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000) || 0;
@@ -15,7 +16,7 @@ export function datasetView(
     failed: string[];
     bot_used_count?: number;
   },
-) {
+): DatasetView {
   return {
     dataset_id: d.id,
     id: d.id,
@@ -35,9 +36,9 @@ export function datasetView(
     all_file_size: String(stats.all_file_size),
     bot_used_count: stats.bot_used_count ?? 0,
     processing_file_list: stats.processing,
-    processing_file_id_list: [] as string[],
+    processing_file_id_list: [],
     failed_file_list: stats.failed,
-    file_list: [] as string[],
+    file_list: [],
     can_edit: true,
     chunk_strategy: d.chunk_strategy ? ChunkStrategy.parse(JSON.parse(d.chunk_strategy)) : undefined,
     embedding_model_id: d.embedding_model_id,
@@ -45,7 +46,7 @@ export function datasetView(
   };
 }
 
-export function documentView(d: DocumentRow) {
+export function documentView(d: DocumentRow): DocumentView {
   return {
     document_id: d.id,
     name: d.name,
