@@ -23,6 +23,19 @@ import type { OAuthTokens } from './oauth.ts';
 import { importOpenApi } from './openapi.ts';
 import { apiDef, nowIso, secs, type PluginRow, type PluginStore } from './store.ts';
 import { apiView, authColumns, inferParams, pluginView } from './views.ts';
+import {
+  ApiCreated,
+  ApiPage,
+  ApiView,
+  NoAnswer,
+  OAuthStatus,
+  PluginCreated,
+  PluginInfo,
+  PluginPage,
+  PluginView,
+  Published,
+  PublishedList,
+} from '../shared/answers.ts';
 
 const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
@@ -144,6 +157,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: 'Create a plugin by hand: name, description, icon, server URL, auth, common parameters',
     body: Meta.extend({ space_id: Id }),
+    response: PluginCreated,
     handler: async ({ body, caller: who }) => {
       await store.refuseTakenName(body.space_id, body.name);
       const url = (body.url ?? '').replace(/\/+$/, '');
@@ -285,6 +299,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     summary:
       "Change a plugin's name, description, icon, server URL, auth or common parameters (a secret sent masked or empty is kept)",
     body: MetaFields.extend({ space_id: Id, plugin_id: Id }),
+    response: PluginView,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       if (body.name !== undefined) await store.refuseTakenName(body.space_id, body.name, plugin.id);
@@ -332,6 +347,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: "Delete a plugin with its APIs, versions and the users' OAuth grants",
     body: z.object({ space_id: Id, plugin_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       await removePlugin(body.plugin_id, body.space_id);
       return {};
@@ -476,6 +492,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
       size: z.number().int().min(1).max(100).default(20),
       is_publish: z.boolean().optional(),
     }),
+    response: PluginPage,
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('plugins_plugin').where('space_id', '=', body.space_id);
       if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
@@ -516,6 +533,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: 'A plugin: meta (secrets masked), APIs, published versions, whether the caller has authorised it',
     body: z.object({ space_id: Id, plugin_id: Id }),
+    response: PluginInfo,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const apis = await store.apis(plugin.id);
@@ -543,6 +561,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
       page: z.number().int().min(1).default(1),
       size: z.number().int().min(1).max(200).default(100),
     }),
+    response: ApiPage,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const apis = await store.apis(plugin.id);
@@ -569,6 +588,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: 'Add an API to a plugin by hand: name, path, method, typed request and response parameters',
     body: NewApi.extend({ space_id: Id, plugin_id: Id }),
+    response: ApiCreated,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const method = body.method ?? 1;
@@ -614,6 +634,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
         .nullable()
         .optional(),
     }),
+    response: ApiView,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const api = await store.api(plugin.id, body.api_id);
@@ -654,6 +675,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: 'Delete an API of a plugin (published versions keep theirs)',
     body: z.object({ space_id: Id, plugin_id: Id, api_id: Id }),
+    response: NoAnswer,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       await store.api(plugin.id, body.api_id);
@@ -756,6 +778,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
       version_name: z.string().trim().min(1, 'Give the version a name (v1.0.0).').max(64),
       version_desc: z.string().max(2000).default(''),
     }),
+    response: Published,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const apis = (await store.apis(plugin.id)).filter((a) => !Number(a.disabled));
@@ -813,6 +836,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: 'The published versions of a plugin, newest first',
     body: z.object({ space_id: Id, plugin_id: Id }),
+    response: PublishedList,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const versions = await store.versions(plugin.id);
@@ -876,6 +900,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: 'Whether the caller has authorised an OAuth plugin; if not, the URL of the authorisation page',
     body: z.object({ space_id: Id, plugin_id: Id }),
+    response: OAuthStatus,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       if (Number(plugin.auth_type) !== AuthorizationType.OAuth) return { is_oauth: false, status: 0, content: '' };
@@ -890,6 +915,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     auth: inSpace,
     summary: "Forget the caller's OAuth grant for a plugin",
     body: z.object({ space_id: Id, plugin_id: Id }),
+    response: NoAnswer,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       await tokens.revoke(plugin.id, who!.userId);

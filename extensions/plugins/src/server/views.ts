@@ -2,6 +2,8 @@
 // and the auth columns of a plugin from what a caller sent.
 import { badRequest, parseCallerJson } from '@tessera/sdk';
 import { AuthorizationType, OAuthInfo, OnlineStatus, ParameterType, type APIParameter } from '../shared/index.ts';
+import type { z } from 'zod';
+import type { ApiView, PluginView } from '../shared/answers.ts';
 import { masked, secs, type ApiRow, type PluginRow, type PluginStore } from './store.ts';
 
 /** The auth fields of a plugin's meta as create and update take them. */
@@ -16,7 +18,11 @@ export interface AuthInput {
 const isMask = (v: string | undefined) => !v || /^\*{4}/.test(v);
 
 /** A plugin as the studio lists and shows it; secrets masked. */
-export function pluginView(p: PluginRow, store: PluginStore, extra: Record<string, unknown> = {}) {
+export function pluginView(
+  p: PluginRow,
+  store: PluginStore,
+  extra: { api_count?: number } = {},
+): z.output<typeof PluginView> {
   const auth = JSON.parse(p.auth) as Record<string, string | number | undefined>;
   const secret = store.decrypt(p.secret);
   const authType = Number(p.auth_type);
@@ -56,7 +62,7 @@ export function pluginView(p: PluginRow, store: PluginStore, extra: Record<strin
   };
 }
 
-export function apiView(a: ApiRow, plugin: PluginRow) {
+export function apiView(a: ApiRow, plugin: PluginRow): z.output<typeof ApiView> {
   const published = Number(plugin.published_edit_version) > 0;
   return {
     plugin_id: a.plugin_id,

@@ -1,0 +1,77 @@
+// What the plugin developer calls answer (Coze's /api/plugin_api/... field names): plugins with their secrets
+// masked, their APIs, published versions, OAuth state. Times are Unix seconds.
+import { z } from 'zod';
+import { APIParameterSchema } from './index.ts';
+
+export const PluginView = z
+  .object({
+    plugin_id: z.string(),
+    space_id: z.string(),
+    name: z.string(),
+    desc: z.string(),
+    icon: z.object({ uri: z.string(), url: z.string() }),
+    url: z.string(),
+    /** Coze's list of one: 0 none, 1 service token, 3 OAuth */
+    auth_type: z.array(z.number()),
+    sub_auth_type: z.number(),
+    location: z.union([z.string(), z.number()]).optional(),
+    key: z.union([z.string(), z.number()]).optional(),
+    /** **** and the last characters */
+    service_token: z.string().optional(),
+    /** The OAuth settings as JSON, the client secret masked. */
+    oauth_info: z.string().optional(),
+    common_params: z.unknown(),
+    creator_id: z.string(),
+    edit_version: z.number(),
+    published: z.boolean(),
+    has_unpublished_changes: z.boolean(),
+    /** The last published version's name (null before the first). */
+    version_name: z.string().nullable(),
+    published_at: z.number().nullable(),
+    create_time: z.number(),
+    update_time: z.number(),
+    api_count: z.number().optional(),
+  })
+  .passthrough();
+
+export const ApiView = z.object({
+  plugin_id: z.string(),
+  api_id: z.string(),
+  name: z.string(),
+  desc: z.string(),
+  path: z.string(),
+  method: z.number(),
+  request_params: z.array(APIParameterSchema),
+  response_params: z.array(APIParameterSchema),
+  disabled: z.boolean(),
+  debug_status: z.number(),
+  debug_example: z.unknown().optional(),
+  online_status: z.number(),
+  create_time: z.number(),
+});
+
+export const PluginCreated = z.object({ plugin_id: z.string() });
+export const PluginPage = z.object({ plugin_list: z.array(PluginView), total: z.number(), has_more: z.boolean() });
+export const PluginInfo = z.object({
+  meta_info: PluginView,
+  api_info: z.array(ApiView),
+  oauth_callback_url: z.string().optional(),
+  authorized: z.boolean().optional(),
+});
+export const ApiPage = z.object({ api_info: z.array(ApiView), total: z.number() });
+export const ApiCreated = z.object({ api_id: z.string() });
+export const Published = z.object({ version_id: z.string(), version_name: z.string() });
+export const PublishedList = z.object({
+  versions: z.array(
+    z.object({
+      version_id: z.string(),
+      version_name: z.string(),
+      version_desc: z.string(),
+      api_count: z.number(),
+      creator_id: z.string(),
+      create_time: z.number(),
+    }),
+  ),
+});
+export const OAuthStatus = z.object({ is_oauth: z.boolean(), status: z.number(), content: z.string() });
+export const NoAnswer = z.object({});
