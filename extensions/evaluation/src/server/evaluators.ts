@@ -1,7 +1,7 @@
 // Evaluators: an LLM-as-judge (a prompt with {{input}}, {{output}} and {{reference}}, a model, a score range)
 // and code (a main({ params }) in the code node's sandbox answering { score, reason }); built-in judge templates
 // (correctness, relevance, faithfulness); versions; debug one on a sample.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { CodeSandboxService } from '@tessera/ext-node-code/shared';
@@ -184,7 +184,9 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
       description: e.description,
       kind: e.kind,
       latest_version: e.latest_version,
-      settings: v ? EvaluatorView.shape.settings.parse(JSON.parse(v.settings as string)) : {},
+      settings: v
+        ? parseStoredJson(v.settings as string, "The evaluator's settings", EvaluatorView.shape.settings)
+        : {},
       update_time: secs(e.updated_at),
     };
   };

@@ -2,7 +2,7 @@
 // (each with the columns it reads as input and reference). They run as a background job, items a few at once,
 // with live progress; killed, retried (failed items again), cloned; results per item and aggregates; several
 // compared side by side.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredJson } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } from '../shared/index.ts';
@@ -81,7 +81,7 @@ export function experimentView(e: ExperimentRow): z.output<typeof ExperimentView
     description: e.description,
     set_id: e.set_id,
     set_version: e.set_version,
-    target: ExperimentView.shape.target.parse(JSON.parse(e.target)),
+    target: parseStoredJson(e.target, "The experiment's target", ExperimentView.shape.target),
     evaluators: (JSON.parse(e.evaluators) as Frozen[]).map(({ settings: _s, ...x }) => x),
     item_concurrency: Number(e.item_concurrency),
     status: e.status,

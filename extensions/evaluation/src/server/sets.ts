@@ -1,6 +1,6 @@
 // Evaluation sets: typed columns (text, number, yes/no, JSON, a conversation as messages), items added by hand,
 // imported from CSV or JSONL, or taken from traces; versions freeze the items an experiment runs over.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
@@ -81,7 +81,7 @@ export const setView = (s: SetRow, itemCount?: number): SetView => ({
   space_id: s.space_id,
   name: s.name,
   description: s.description,
-  columns: z.array(Column).parse(JSON.parse(s.columns)),
+  columns: parseStoredJson(s.columns, "The set's columns", z.array(Column)),
   latest_version: s.latest_version,
   update_time: secs(s.updated_at),
   ...(itemCount !== undefined ? { item_count: itemCount } : {}),
@@ -159,7 +159,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
           .execute();
         return {
           name: s.name,
-          columns: z.array(Column).parse(JSON.parse(s.columns)),
+          columns: parseStoredJson(s.columns, "The set's columns", z.array(Column)),
           items: items.map((i) => ({
             id: i.id as string,
             data: JSON.parse(i.data as string) as Record<string, unknown>,
@@ -264,7 +264,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
         set: setView(s, items.length),
         items: items.map((i) => ({
           item_id: i.id as string,
-          data: SetDetail.shape.items.element.shape.data.parse(JSON.parse(i.data as string)),
+          data: parseStoredJson(i.data as string, 'An item of the set', SetDetail.shape.items.element.shape.data),
         })),
         versions: versions.map((v) => ({
           version: v.version,

@@ -1,6 +1,6 @@
 // The marketplace admin area (platform administrators): the review queue (approve; reject with a reason
 // the author sees), categories, featured products, and an audit log of every admin action.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
@@ -215,7 +215,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
           admin_name: who.get(r.admin_id as string) ?? '',
           action: r.action,
           product_id: r.product_id,
-          detail: AuditLog.shape.entries.element.shape.detail.parse(JSON.parse(r.detail as string)),
+          detail: parseStoredJson(r.detail as string, 'An audit entry', AuditLog.shape.entries.element.shape.detail),
           time: Math.floor(Date.parse(r.created_at as string) / 1000),
         })),
       };

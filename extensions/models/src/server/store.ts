@@ -1,4 +1,5 @@
 // The models extension's tables and the views made of their rows.
+import { parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { Capabilities, Params, type CredentialView } from '../shared/api.ts';
@@ -63,15 +64,6 @@ export interface ModelsDb {
 export type ModelsKysely = Kysely<ModelsDb>;
 export const modelsDb = (ctx: ServerContext<unknown>) => ctx.db as ModelsKysely;
 
-/** Stored JSON read through its schema: a value written by an older version gets today's defaults. */
-const stored = <T>(schema: { parse(v: unknown): T }, text: string): T => {
-  try {
-    return schema.parse(JSON.parse(text));
-  } catch {
-    return schema.parse(undefined);
-  }
-};
-
 export const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
   model_id: m.id,
   model_name: m.model_name,
@@ -81,8 +73,8 @@ export const modelInfo = (m: ModelRow, provider: string): ModelInfo => ({
   credential_id: m.credential_id,
   scope: m.scope,
   enabled: !!Number(m.enabled),
-  capabilities: stored(Capabilities, m.capabilities),
-  default_params: stored(Params, m.default_params),
+  capabilities: parseStoredJson(m.capabilities, "The model's capabilities", Capabilities),
+  default_params: parseStoredJson(m.default_params, "The model's default parameters", Params),
   is_default: !!Number(m.is_default ?? 0),
   deprecated: !!Number(m.deprecated ?? 0),
   successor_id: m.successor_id ?? '',

@@ -1,7 +1,7 @@
 // The studio's calls to read traces (/api/observability/v1/...): traces of a space with filters, a trace's
 // spans, search by trace id or log id, threads, spans (all or LLM ones), metrics over time, CSV export,
 // saved views and annotations on spans.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import type { ColumnType, Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
@@ -386,7 +386,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   const viewOf = (r: ObsDb['obs_view']) => ({
     view_id: r.id,
     view_name: r.name,
-    filters: Filters.parse(JSON.parse(r.filters)),
+    filters: parseStoredJson(r.filters, "A saved view's filter", Filters),
     creator_id: r.creator_id,
   });
   ctx.route({

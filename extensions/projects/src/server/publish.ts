@@ -1,7 +1,7 @@
 // Publishing a project (Coze's /api/intelligence_api/publish/...): a project version, checked to be greater
 // than the last, publishes each of its resources whose kind can publish (bots to the chosen connectors,
 // workflows as a new version), and keeps a record of what each got or why it could not.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredJson } from '@tessera/sdk';
 import { ResourceKinds, SpaceConnectorsService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -165,10 +165,14 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
     record_id: r.id,
     version: r.version,
     description: r.description,
-    connectors: PublishRecordView.shape.connectors.parse(JSON.parse(r.connectors)),
-    connector_settings: PublishRecordView.shape.connector_settings.parse(JSON.parse(r.connector_settings || '{}')),
+    connectors: parseStoredJson(r.connectors, "A publication's connectors", PublishRecordView.shape.connectors),
+    connector_settings: parseStoredJson(
+      r.connector_settings || '{}',
+      "A publication's connector settings",
+      PublishRecordView.shape.connector_settings,
+    ),
     status: Number(r.status),
-    results: PublishRecordView.shape.results.parse(JSON.parse(r.results)),
+    results: parseStoredJson(r.results, "A publication's results", PublishRecordView.shape.results),
     creator_id: r.created_by,
     create_time: Math.floor(Date.parse(r.created_at) / 1000),
   });

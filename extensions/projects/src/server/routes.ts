@@ -1,6 +1,6 @@
 // Projects (Coze's /api/intelligence_api/draft_project/... and search/...): create, change, group resources,
 // archive, delete, copy (also into another space of yours), history and rollback.
-import { badRequest, conflict, forbidden } from '@tessera/sdk';
+import { badRequest, conflict, forbidden, parseStoredJson } from '@tessera/sdk';
 import { ResourceKinds, containsText, sameText, type ServerContext } from '@tessera/sdk/server';
 import { LibraryService } from '@tessera/ext-library/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
@@ -267,7 +267,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
         history: rows.map((r) => ({
           history_id: r.id,
           action: r.action,
-          snapshot: SnapshotView.parse(JSON.parse(r.snapshot)),
+          snapshot: parseStoredJson(r.snapshot, 'A history entry of the project', SnapshotView),
           creator_id: r.created_by,
           create_time: secs(r.created_at),
         })),
@@ -288,7 +288,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
         .where('project_id', '=', p.id)
         .executeTakeFirst();
       if (!h) throw badRequest(`There is no history entry ${body.history_id} of this project.`);
-      const snap: Snapshot = SnapshotView.parse(JSON.parse(h.snapshot));
+      const snap: Snapshot = parseStoredJson(h.snapshot, 'The history entry', SnapshotView);
       if (snap.name.toLowerCase() !== p.name.toLowerCase() && (await taken(p.space_id, snap.name, p.id)))
         throw conflict(`Another project is named "${snap.name}" now; rename it first.`);
       // Resources deleted since cannot come back into the project.

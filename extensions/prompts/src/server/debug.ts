@@ -1,7 +1,7 @@
 // The playground: a prompt (its draft or a version) filled with variable values and sent to a model, the answer
 // streamed; the model and its settings may be overridden (to compare two side by side). Each run is kept in
 // the debug history.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { z } from 'zod';
@@ -139,8 +139,8 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
           debug_id: r.id,
           version: r.version,
           model_id: r.model_id,
-          variable_vals: DebugHistoryItem.shape.variable_vals.parse(JSON.parse(r.variables)),
-          messages: DebugHistoryItem.shape.messages.parse(JSON.parse(r.messages)),
+          variable_vals: parseStoredJson(r.variables, "A run's variables", DebugHistoryItem.shape.variable_vals),
+          messages: parseStoredJson(r.messages, "A run's messages", DebugHistoryItem.shape.messages),
           output: r.output,
           status: r.status,
           error: r.error,

@@ -1,7 +1,7 @@
 // Rows in and out: an import of CSV or XLSX (its first sheet) is a background job (csv-parse or exceljs,
 // loaded with the first import of its kind) whose progress and per-row errors are kept; an export answers the
 // table as CSV (csv-stringify).
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredJson } from '@tessera/sdk';
 import {
   JobQueueService,
   readSpreadsheet,
@@ -55,7 +55,7 @@ const view = (r: ImportRow): ImportView => ({
     : r.status === 'done'
       ? 100
       : 0,
-  errors: ImportView.shape.errors.parse(JSON.parse(r.errors)),
+  errors: parseStoredJson(r.errors, "The import's errors", ImportView.shape.errors),
   message: r.message,
 });
 
