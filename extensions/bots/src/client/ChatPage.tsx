@@ -8,24 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { BotIcon } from './BotIcon.tsx';
 import { ChatView } from './chat/ChatView.tsx';
-import type { Onboarding, Shortcut } from './chat/types.ts';
 import { useSpaceId } from './space.ts';
+import { DeleteConversation, ListConversations, PublishedInfo } from '../shared/api.ts';
 import './chat-page.css';
-
-interface PublishedBot {
-  bot_id: string;
-  name: string;
-  description: string;
-  icon_uri: string;
-  version: string;
-  onboarding: Onboarding;
-  shortcuts: Shortcut[];
-}
-interface Conversation {
-  id: string;
-  name: string;
-  updated_at: number;
-}
 
 export function ChatPage() {
   const { t } = useTranslation('bots');
@@ -41,20 +26,14 @@ export function ChatPage() {
   const bot = useQuery({
     queryKey: ['bots', 'published', spaceId, botId],
     enabled: !!spaceId,
-    queryFn: () =>
-      api.post<PublishedBot>(
-        '/api/draftbot/published_info',
-        { space_id: spaceId, bot_id: botId },
-        { suppressNotice: true },
-      ),
+    queryFn: () => api.call(PublishedInfo, { space_id: spaceId, bot_id: botId }, { suppressNotice: true }),
     retry: false,
   });
   usePageTitle(bot.data?.name);
   const list = useQuery({
     queryKey: ['bots', 'conversations', spaceId, botId],
     enabled: !!bot.data,
-    queryFn: () =>
-      api.post<{ conversations: Conversation[] }>('/api/conversation/list', { space_id: spaceId, bot_id: botId }),
+    queryFn: () => api.call(ListConversations, { space_id: spaceId, bot_id: botId }),
   });
   const open = (id?: string) => {
     setParams((p) => {
@@ -65,8 +44,7 @@ export function ChatPage() {
     setListOpen(false);
   };
   const remove = useMutation({
-    mutationFn: (id: string) =>
-      api.post('/api/conversation/delete', { space_id: spaceId, bot_id: botId, conversation_id: id }),
+    mutationFn: (id: string) => api.call(DeleteConversation, { space_id: spaceId, bot_id: botId, conversation_id: id }),
     onSuccess: async (_r, id) => {
       if (id === conversationId) open(undefined);
       await qc.invalidateQueries({ queryKey: ['bots', 'conversations', spaceId, botId] });

@@ -20,6 +20,7 @@ import { Link, useNavigate } from 'react-router';
 import type { BotListItem } from './api.ts';
 import { BOT_COLORS, BotIcon, IconPicker } from './BotIcon.tsx';
 import { useSpaceId } from './space.ts';
+import { CreateBot, DeleteBot, DuplicateBot, ListBots } from '../shared/api.ts';
 
 const PAGE = 20;
 
@@ -91,17 +92,14 @@ export function LibraryPage() {
         }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ bot_draft_list: BotListItem[]; has_more: boolean }>(
-            '/api/draftbot/get_draft_bot_list',
-            {
-              space_id: spaceId,
-              bot_name: name || undefined,
-              order_by: orderBy,
-              page_index: page,
-              page_size: PAGE,
-              is_publish: published === 'all' ? undefined : published === 'yes',
-            },
-          );
+          const r = await api.call(ListBots, {
+            space_id: spaceId,
+            bot_name: name || undefined,
+            order_by: orderBy,
+            page_index: page,
+            page_size: PAGE,
+            is_publish: published === 'all' ? undefined : published === 'yes',
+          });
           return { items: r.bot_draft_list, next: r.has_more ? page + 1 : undefined };
         }}
         columns={[
@@ -166,14 +164,14 @@ function RowActions({ bot, spaceId }: { bot: BotListItem; spaceId: string }) {
   const qc = useQueryClient();
   const refresh = () => qc.invalidateQueries({ queryKey: ['bots', 'list', spaceId] });
   const copy = useMutation({
-    mutationFn: () => api.post<{ name: string }>('/api/draftbot/duplicate', { space_id: spaceId, bot_id: bot.bot_id }),
+    mutationFn: () => api.call(DuplicateBot, { space_id: spaceId, bot_id: bot.bot_id }),
     onSuccess: async (r) => {
       toast.success(t('copied', { name: r.name }));
       await refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: () => api.post('/api/draftbot/delete', { space_id: spaceId, bot_id: bot.bot_id }),
+    mutationFn: () => api.call(DeleteBot, { space_id: spaceId, bot_id: bot.bot_id }),
     onSuccess: async () => {
       toast.success(t('deleted'));
       await refresh();
@@ -214,8 +212,8 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [nameProblem, setNameProblem] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ bot_id: string }>(
-        '/api/draftbot/create',
+      api.call(
+        CreateBot,
         { space_id: spaceId, name: name.trim(), description, icon_uri: icon },
         { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) },
       ),

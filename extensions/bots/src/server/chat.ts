@@ -22,6 +22,7 @@ import {
   type MessageRow,
 } from './conversations.ts';
 import type { BotRow } from './store.ts';
+import type { ChatSpan } from '../shared/api.ts';
 
 /** Coze's chat error codes as its chat API reports them in last_error and error events. */
 export const ChatErrorCode = { Failed: 4000, NotPublished: 4200, Cancelled: 4004, Internal: 5000 } as const;
@@ -29,14 +30,7 @@ export const ChatErrorCode = { Failed: 4000, NotPublished: 4200, Cancelled: 4004
 export type ChatEvent = { event: string; data: unknown };
 
 /** One step of a chat's trace: ms from the chat's start. */
-export interface ChatSpan {
-  name: string;
-  kind: 'turn' | 'skills' | 'model' | 'tool' | 'suggestions';
-  start_ms: number;
-  end_ms: number;
-  status: 'ok' | 'error';
-  attributes?: Record<string, unknown>;
-}
+export type { ChatSpan } from '../shared/api.ts';
 
 export interface StartChat {
   bot: BotRow;

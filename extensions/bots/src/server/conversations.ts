@@ -1,5 +1,7 @@
-import { notFound } from '@tessera/sdk';
+import { notFound, parseStoredJson } from '@tessera/sdk';
+import { z } from 'zod';
 import type { ServerContext } from '@tessera/sdk/server';
+import { ChatSpan, type ChatView, type ConversationView, type MessageView } from '../shared/api.ts';
 import { botError } from './errors.ts';
 
 export interface ConversationRow {
@@ -31,7 +33,7 @@ export interface MessageRow {
   content_type: string;
   reasoning_content: string;
   meta_data: string;
-  feedback: string | null;
+  feedback: 'like' | 'dislike' | null;
   created_at: number;
   updated_at: number;
 }
@@ -87,7 +89,7 @@ const parseMeta = (s: string): Record<string, string> => {
 };
 
 /** A message as the open API (and the studio's chat) shows it: Coze's ChatV3Message. */
-export function messageView(m: MessageRow) {
+export function messageView(m: MessageRow): MessageView {
   return {
     id: m.id,
     conversation_id: m.conversation_id,
@@ -106,7 +108,7 @@ export function messageView(m: MessageRow) {
   };
 }
 
-export function conversationView(c: ConversationRow) {
+export function conversationView(c: ConversationRow): ConversationView {
   return {
     id: c.id,
     bot_id: c.bot_id,
@@ -120,7 +122,7 @@ export function conversationView(c: ConversationRow) {
 }
 
 /** A chat (one turn) as the open API shows it: Coze's chat detail. */
-export function chatView(c: ChatRow, botId = c.bot_id) {
+export function chatView(c: ChatRow, botId = c.bot_id): ChatView {
   const usage = {
     token_count: c.input_tokens + c.output_tokens,
     output_count: c.output_tokens,
@@ -433,7 +435,7 @@ export class ConversationStore {
   }
 
   /** A chat's trace (its steps with their times), or null while it runs. */
-  async trace(conversationId: string, chatId: string): Promise<unknown[] | null> {
+  async trace(conversationId: string, chatId: string): Promise<ChatSpan[] | null> {
     const r = await this.db
       .selectFrom('bots_chat')
       .select('trace')
@@ -441,7 +443,7 @@ export class ConversationStore {
       .where('id', '=', chatId)
       .executeTakeFirst();
     if (!r) throw botError(404, 'bots.chatNotFound');
-    return r.trace ? JSON.parse(r.trace as string) : null;
+    return r.trace ? parseStoredJson(r.trace, "the chat's trace", z.array(ChatSpan)) : null;
   }
 
   async chat(conversationId: string, chatId: string): Promise<ChatRow> {

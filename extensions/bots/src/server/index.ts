@@ -23,9 +23,11 @@ import { ChatErrorCode, ChatService } from './chat.ts';
 import { botError } from './errors.ts';
 import { ConversationStore } from './conversations.ts';
 import { migrations } from './migrations.ts';
-import { registerOpenApi } from './open.ts';
+import { registerOpenBots } from './open-bots.ts';
+import { registerOpenChat } from './open-chat.ts';
 import { registerProgressRoute } from './progress.ts';
-import { registerBotRoutes } from './routes.ts';
+import { registerBotRoutes } from './draft-routes.ts';
+import { registerChatRoutes } from './chat-routes.ts';
 import { BotStore, type BotRow } from './store.ts';
 import { registerVersionRoutes } from './versions.ts';
 import { Releases } from './releases.ts';
@@ -104,6 +106,7 @@ export default defineExtension({
     const releases = new Releases(ctx, bots);
     const deps = { bots, conversations, chats, releases };
     registerBotRoutes(ctx, deps);
+    registerChatRoutes(ctx, deps);
     registerVersionRoutes(ctx, bots, releases);
     // Publishing is an operation on the versions too.
     ctx.on(BotPublished, (e) =>
@@ -111,7 +114,8 @@ export default defineExtension({
         .record(e.bot_id, e.user_id ?? '', 'publish', e.version, '', e.connectors.join(','))
         .catch((err) => ctx.report(err)),
     );
-    registerOpenApi(ctx, deps);
+    registerOpenChat(ctx, deps);
+    registerOpenBots(ctx, deps);
     registerProgressRoute(ctx);
     ctx.provide(BotsService, {
       get: async (id) => {

@@ -1,17 +1,12 @@
 // Where a space stands with bots (the home page's getting-started steps read it): how many bots it has, whether
 // anyone has talked to one, whether one is published.
 import type { ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
-import { Id } from './routes.ts';
+import { SpaceProgress } from '../shared/api.ts';
 
 export function registerProgressRoute(ctx: ServerContext<unknown>) {
   ctx.route({
-    method: 'POST',
-    path: '/api/draftbot/space_progress',
+    ...SpaceProgress,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary:
-      'Where the space stands with bots: how many it has, whether anyone has chatted with one, whether one is published',
-    body: z.object({ space_id: Id }),
     handler: async ({ body }) => {
       const live = ctx.db.selectFrom('bots_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
       const [count, published, chat] = await Promise.all([

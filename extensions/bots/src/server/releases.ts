@@ -2,11 +2,15 @@
 // release, inactivate, rollback): by default the latest version still in service; a release rule may pin another
 // (a rollback) and put a newer one in gray release for a share of the end users (the same ones each time: a hash of
 // the bot and the user) or for a list of them. What is done to the versions is kept as operations.
+import { parseStoredJson } from '@tessera/sdk';
 import { LocalCache, type ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { BotConfig } from '../shared/index.ts';
 import { botError } from './errors.ts';
 import { nowIso, type BotStore, type CommitRow, type PublishedBot } from './store.ts';
+
+const Strings = z.array(z.string());
 
 export interface ReleaseRow {
   bot_id: string;
@@ -107,7 +111,7 @@ export class Releases {
     const rule = (await this.rules(botId)).find((r) => r.connector_id === connectorId);
     const inGray =
       rule?.gray_version &&
-      ((JSON.parse(rule.gray_users) as string[]).includes(endUserId) ||
+      (parseStoredJson(rule.gray_users, "the gray release's users", Strings).includes(endUserId) ||
         bucketOf(botId, endUserId) < Number(rule.gray_percent));
     const version = inGray ? rule.gray_version : rule?.version;
     if (!version) {
@@ -122,7 +126,11 @@ export class Releases {
   }
 
   #view(c: CommitRow) {
-    return { config: BotConfig.parse(JSON.parse(c.config)), version: c.version, commit_id: c.id };
+    return {
+      config: parseStoredJson(c.config, "the version's configuration", BotConfig),
+      version: c.version,
+      commit_id: c.id,
+    };
   }
 
   async #setRule(botId: string, connectorId: string, userId: string, patch: Partial<ReleaseRow>) {
@@ -296,7 +304,7 @@ export class Releases {
       created_by: string;
     }[];
     const latestActive = commits.find((c) => !Number(c.inactive))?.version ?? null;
-    const connectors = commits[0] ? (JSON.parse(commits[0].connectors) as string[]) : [];
+    const connectors = commits[0] ? parseStoredJson(commits[0].connectors, "the version's connectors", Strings) : [];
     const rules = await this.rules(botId);
     return {
       versions: commits.map((c) => ({
@@ -316,7 +324,7 @@ export class Releases {
             ? {
                 version: r.gray_version,
                 percentage: Number(r.gray_percent),
-                user_ids: JSON.parse(r.gray_users) as string[],
+                user_ids: parseStoredJson(r.gray_users, "the gray release's users", Strings),
               }
             : null,
         };

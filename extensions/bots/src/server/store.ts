@@ -1,5 +1,8 @@
+import { parseStoredJson } from '@tessera/sdk';
 import { LocalCache, sameText, type ServerContext } from '@tessera/sdk/server';
+import { z } from 'zod';
 import { ModelsService } from '@tessera/ext-models/shared';
+import type { BotView } from '../shared/api.ts';
 import { BotConfig, BotModes } from '../shared/index.ts';
 import { botError } from './errors.ts';
 
@@ -49,7 +52,7 @@ export interface PublishedBot {
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
 /** A bot as the studio lists and shows it (Coze's draft bot fields). */
-export function botView(b: BotRow) {
+export function botView(b: BotRow): BotView {
   return {
     bot_id: b.id,
     space_id: b.space_id,
@@ -119,7 +122,7 @@ export class BotStore {
 
   async draft(botId: string): Promise<{ config: BotConfig; revision: number }> {
     const d = await this.db.selectFrom('bots_draft').selectAll().where('bot_id', '=', botId).executeTakeFirstOrThrow();
-    return { config: BotConfig.parse(JSON.parse(d.config as string)), revision: Number(d.revision) };
+    return { config: parseStoredJson(d.config, "the bot's draft", BotConfig), revision: Number(d.revision) };
   }
 
   /**
@@ -168,7 +171,7 @@ export class BotStore {
       .where('bot_id', '=', botId)
       .where('version', '=', version)
       .executeTakeFirst();
-    return c ? BotConfig.parse(JSON.parse(c.config as string)) : undefined;
+    return c ? parseStoredJson(c.config, "the version's configuration", BotConfig) : undefined;
   }
 
   /** The latest published version (kept in memory: versions never change; publishing drops it). */
@@ -184,11 +187,15 @@ export class BotStore {
       .executeTakeFirst()) as CommitRow | undefined;
     if (!c) return undefined;
     const v = {
-      config: BotConfig.parse(JSON.parse(c.config)),
+      config: parseStoredJson(c.config, "the version's configuration", BotConfig),
       version: c.version,
       commit_id: c.id,
-      connectors: JSON.parse(c.connectors) as string[],
-      connector_settings: JSON.parse(c.connector_settings || '{}') as Record<string, unknown>,
+      connectors: parseStoredJson(c.connectors, "the version's connectors", z.array(z.string())),
+      connector_settings: parseStoredJson(
+        c.connector_settings || '{}',
+        "the version's connector settings",
+        z.record(z.string(), z.unknown()),
+      ),
       inactive: Number((c as CommitRow & { inactive?: number }).inactive ?? 0) === 1,
     };
     return this.#ctx.host.distributed ? v : this.#published.set(botId, v);

@@ -16,7 +16,7 @@ import {
   type VersionSide as Side,
 } from '../shared/versions-api.ts';
 import { botError } from './errors.ts';
-import { botDetail, checkConfig } from './routes.ts';
+import { botDetail, checkConfig } from './publishing.ts';
 import type { Releases } from './releases.ts';
 import type { BotRow, BotStore } from './store.ts';
 

@@ -3,7 +3,8 @@
 // changelog, the operations done). The server's routes and the pages' calls both use them.
 import { defineEndpoint } from '@tessera/sdk';
 import { z } from 'zod';
-import type { BotConfig, BotInfo } from './bot-types.ts';
+import { BotInfoView } from './api.ts';
+import type { BotConfig } from './bot-types.ts';
 
 const Id = z.string().min(1).max(32);
 /** A version by its name, or the draft (empty or absent). */
@@ -77,7 +78,7 @@ export const BotMerge = defineEndpoint({
     theirs_revision: z.number().int().positive(),
   }),
   response: z.object({
-    bot_info: z.custom<BotInfo>((v) => typeof v === 'object' && v !== null && 'bot_id' in v, 'a bot'),
+    bot_info: BotInfoView,
   }),
 });
 

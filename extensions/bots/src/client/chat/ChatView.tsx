@@ -36,6 +36,7 @@ import {
 } from './types.ts';
 import { useChat, type ChatTarget } from './useChat.ts';
 import './chat.css';
+import { GetChatTrace } from '../../shared/api.ts';
 
 export interface ChatViewProps {
   target: ChatTarget;
@@ -455,15 +456,6 @@ function Steps({ steps }: { steps: ChatMessage[] }) {
   );
 }
 
-interface Span {
-  name: string;
-  kind: string;
-  start_ms: number;
-  end_ms: number;
-  status: 'ok' | 'error';
-  attributes?: Record<string, unknown>;
-}
-
 /** The turn's trace: status, tokens, and each step (skills, tool calls, the answer) on a time line. */
 function TraceButton({ turn, target }: { turn: Turn; target: ChatTarget }) {
   const { t } = useTranslation('bots');
@@ -475,7 +467,7 @@ function TraceButton({ turn, target }: { turn: Turn; target: ChatTarget }) {
     queryKey: ['bots', 'trace', c.id],
     enabled: open,
     queryFn: () =>
-      api.post<{ spans: Span[] }>('/api/conversation/get_chat_trace', {
+      api.call(GetChatTrace, {
         space_id: target.spaceId,
         bot_id: target.botId,
         conversation_id: c.conversation_id,

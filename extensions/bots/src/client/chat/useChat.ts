@@ -2,6 +2,14 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ChatDetail, ChatMessage } from './types.ts';
+import {
+  BreakMessage,
+  ClearMessages,
+  DeleteMessage,
+  GetMessages,
+  NewSection,
+  ReportMessage,
+} from '../../shared/api.ts';
 
 export interface ChatTarget {
   spaceId: string;
@@ -9,14 +17,6 @@ export interface ChatTarget {
   /** The editor's debug chat (the draft answers); otherwise a chat-page conversation of the published bot. */
   draft: boolean;
   conversationId?: string;
-}
-
-interface Page {
-  messages: ChatMessage[];
-  chats: ChatDetail[];
-  has_more: boolean;
-  conversation_id: string | null;
-  section_id: string | null;
 }
 
 /** A conversation's messages (paged back), sending with a streamed answer, stop, regenerate and the rest. */
@@ -29,7 +29,7 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     enabled: target.draft || !!target.conversationId,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      api.post<Page>('/api/conversation/get_message_list', {
+      api.call(GetMessages, {
         space_id: target.spaceId,
         bot_id: target.botId,
         draft: target.draft,
@@ -141,7 +141,7 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
   const stop = useCallback(async () => {
     const c = liveChat.current;
     if (!c) return;
-    await api.post('/api/conversation/break_message', {
+    await api.call(BreakMessage, {
       space_id: target.spaceId,
       bot_id: target.botId,
       conversation_id: c.conversation_id,
@@ -149,20 +149,26 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     });
   }, [api, target.spaceId, target.botId]);
 
-  const post = useCallback(
-    async (path: string, body: Record<string, unknown> = {}) => {
-      const r = await api.post(path, {
-        space_id: target.spaceId,
-        bot_id: target.botId,
-        draft: target.draft,
-        conversation_id: saved.conversationId ?? undefined,
-        ...body,
-      });
+  const conversation = useMemo(
+    () => ({
+      space_id: target.spaceId,
+      bot_id: target.botId,
+      draft: target.draft,
+      conversation_id: saved.conversationId ?? undefined,
+    }),
+    [target.spaceId, target.botId, target.draft, saved.conversationId],
+  );
+  /** A call on the conversation shown, then the messages read again. */
+  const after = useCallback(
+    async <T>(call: Promise<T>) => {
+      const r = await call;
       await refresh();
       return r;
     },
-    [api, target.spaceId, target.botId, target.draft, saved.conversationId, refresh],
+    [refresh],
   );
+  /** The message calls name the conversation they act in (the debug conversation has one once a message is sent). */
+  const inConversation = () => ({ ...conversation, conversation_id: conversation.conversation_id ?? '' });
 
   return {
     ...saved,
@@ -173,10 +179,10 @@ export function useChat(target: ChatTarget, onConversation?: (id: string) => voi
     sending,
     send,
     stop,
-    clearContext: () => post('/api/conversation/create_section'),
-    clearAll: () => post('/api/conversation/clear_message'),
-    remove: (messageId: string) => post('/api/conversation/delete_message', { message_id: messageId }),
+    clearContext: () => after(api.call(NewSection, conversation)),
+    clearAll: () => after(api.call(ClearMessages, conversation)),
+    remove: (messageId: string) => after(api.call(DeleteMessage, { ...inConversation(), message_id: messageId })),
     feedback: (messageId: string, feedback: 'like' | 'dislike' | null) =>
-      post('/api/conversation/message/report', { message_id: messageId, feedback }),
+      after(api.call(ReportMessage, { ...inConversation(), message_id: messageId, feedback })),
   };
 }

@@ -39,6 +39,7 @@ import { useDraft, type SaveState } from './useDraft.ts';
 import { BotPresence, useFieldPresence } from './live.tsx';
 import { useFieldLabel } from './fields.ts';
 import './editor.css';
+import { GetBotInfo, GetCapabilities } from '../../shared/api.ts';
 
 /** The editor's page (`/bots/:bot_id`), or the editor held by another page (a project's tab). */
 export function EditorPage(props: Partial<ResourceEditorProps>) {
@@ -52,18 +53,14 @@ export function EditorPage(props: Partial<ResourceEditorProps>) {
   const info = useQuery({
     queryKey: ['bots', 'info', spaceId, botId],
     enabled: !!spaceId && !!botId,
-    queryFn: () =>
-      api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
-        space_id: spaceId,
-        bot_id: botId,
-      }),
+    queryFn: () => api.call(GetBotInfo, { space_id: spaceId ?? '', bot_id: botId ?? '' }),
     staleTime: 0,
     gcTime: 0,
   });
   const caps = useQuery({
     // The connectors are the space's (custom connectors installed there); the modes and skills the studio's.
     queryKey: ['bots', 'capabilities', spaceId],
-    queryFn: () => api.get<Capabilities>('/api/draftbot/capabilities', { space_id: spaceId }),
+    queryFn: () => api.call(GetCapabilities, { space_id: spaceId ?? undefined }),
     enabled: !!spaceId,
   });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;

@@ -30,6 +30,7 @@ import type { BotInfo, Capabilities } from '../api.ts';
 import { ReleaseActions, ReleaseStatus, useReleases } from './Releases.tsx';
 import { useFieldLabel } from './fields.ts';
 import { BotDiff } from '../../shared/versions-api.ts';
+import { GetBotInfo, ListBotHistory, PublishBot, RevertBot, type HistoryItem } from '../../shared/api.ts';
 
 const next = (v: string | null) => {
   if (!v) return 'v1.0.0';
@@ -114,7 +115,7 @@ function PublishModal({
   const history = useQuery({
     queryKey: ['bots', 'history', bot.bot_id, bot.latest_version],
     queryFn: () =>
-      api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', {
+      api.call(ListBotHistory, {
         space_id: spaceId,
         bot_id: bot.bot_id,
       }),
@@ -124,7 +125,7 @@ function PublishModal({
   const publish = useMutation({
     mutationFn: async () => {
       const connector_settings = Object.fromEntries(connectors.map((id) => [id, settingsOf(id)]));
-      const r = await api.post<{ version: string }>('/api/draftbot/publish', {
+      const r = await api.call(PublishBot, {
         space_id: spaceId,
         bot_id: bot.bot_id,
         version,
@@ -132,7 +133,7 @@ function PublishModal({
         connectors,
         connector_settings,
       });
-      const info = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+      const info = await api.call(GetBotInfo, {
         space_id: spaceId,
         bot_id: bot.bot_id,
       });
@@ -224,15 +225,6 @@ function PublishModal({
   );
 }
 
-interface HistoryItem {
-  commit_id: string;
-  version: string;
-  changelog: string;
-  connectors: string[];
-  connector_settings?: Record<string, unknown>;
-  create_time: number;
-}
-
 function Versions({
   spaceId,
   bot,
@@ -257,7 +249,7 @@ function Versions({
     queryKey: ['bots', 'history', bot.bot_id, bot.latest_version],
     enabled: visible,
     queryFn: () =>
-      api.post<{ history_infos: HistoryItem[] }>('/api/draftbot/list_draft_history', {
+      api.call(ListBotHistory, {
         space_id: spaceId,
         bot_id: bot.bot_id,
       }),
@@ -266,7 +258,7 @@ function Versions({
   const connectorNames = caps.connectors.map((c) => ({ id: c.id, name: c.name[language as 'en-US'] ?? c.id }));
   const revert = useMutation({
     mutationFn: (commitId: string) =>
-      api.post<{ bot_info: BotInfo }>('/api/draftbot/revert', {
+      api.call(RevertBot, {
         space_id: spaceId,
         bot_id: bot.bot_id,
         commit_id: commitId,

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BotConfig, BotInfo } from '../api.ts';
 import { BOT_SHAPE, liveBot, type LiveBot } from './live.tsx';
 import { BotDiff3Way, BotMerge } from '../../shared/versions-api.ts';
+import { GetBotInfo, UpdateBotInfo } from '../../shared/api.ts';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'conflict' | 'failed';
 type Edit = Partial<Pick<BotInfo, 'name' | 'description' | 'icon_uri'>> & { config?: BotConfig };
@@ -74,8 +75,8 @@ export function useDraft(spaceId: string, initial: BotInfo) {
     setState('saving');
     const run = inFlight.current.then(async () => {
       try {
-        const r = await api.post<{ bot_info: BotInfo }>(
-          '/api/playground_api/draftbot/update_draft_bot_info',
+        const r = await api.call(
+          UpdateBotInfo,
           { space_id: spaceId, bot_id: initial.bot_id, base_revision: revision.current, ...edit },
           { handled: (e: ApiError) => e.code === ErrorCode.CONFLICT || e.detail?.field === 'name' },
         );
@@ -122,7 +123,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
   const savedByRoom = useRef(async (): Promise<boolean> => false);
   savedByRoom.current = async () => {
     if (!sharedRef.current) return false;
-    const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+    const r = await api.call(GetBotInfo, {
       space_id: spaceId,
       bot_id: initial.bot_id,
     });
@@ -210,7 +211,7 @@ export function useDraft(spaceId: string, initial: BotInfo) {
 
   /** After a conflict: take the saved draft (the edits made here are dropped). */
   const reload = useCallback(async () => {
-    const r = await api.post<{ bot_info: BotInfo }>('/api/playground_api/draftbot/get_draft_bot_info', {
+    const r = await api.call(GetBotInfo, {
       space_id: spaceId,
       bot_id: initial.bot_id,
     });
