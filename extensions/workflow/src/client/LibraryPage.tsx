@@ -31,6 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { useSpaceId } from './space.ts';
 import { WORKFLOW_ICONS, WorkflowIcon, type WorkflowListItem } from './icons.tsx';
 import { ListStatus, OrderBy, PublishStatus, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
+import { CopyWorkflow, CreateWorkflow, DeleteWorkflow, ListReferences, ListWorkflows } from '../shared/api.ts';
 
 interface Filters {
   name: string;
@@ -143,20 +144,17 @@ export function LibraryPage() {
         }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ workflow_list: WorkflowListItem[]; has_more: boolean }>(
-            '/api/workflow_api/workflow_list',
-            {
-              space_id: spaceId,
-              page,
-              size: PAGE,
-              name: filters.name || undefined,
-              flow_mode: filters.flowMode,
-              status: filters.status || undefined,
-              login_user_create: filters.mine || undefined,
-              order_by: filters.orderBy,
-              sort_type: filters.sort,
-            },
-          );
+          const r = await api.call(ListWorkflows, {
+            space_id: spaceId,
+            page,
+            size: PAGE,
+            name: filters.name || undefined,
+            flow_mode: filters.flowMode,
+            status: filters.status || undefined,
+            login_user_create: filters.mine || undefined,
+            order_by: filters.orderBy,
+            sort_type: filters.sort,
+          });
           return { items: r.workflow_list, next: r.has_more ? page + 1 : undefined };
         }}
         columns={[
@@ -235,8 +233,7 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
   const [confirming, setConfirming] = useState(false);
   const refresh = () => qc.invalidateQueries({ queryKey: ['workflow', 'list', spaceId] });
   const copy = useMutation({
-    mutationFn: () =>
-      api.post<{ workflow_id: string }>('/api/workflow_api/copy', { space_id: spaceId, workflow_id: item.workflow_id }),
+    mutationFn: () => api.call(CopyWorkflow, { space_id: spaceId, workflow_id: item.workflow_id }),
     onSuccess: async () => {
       toast.success(t('copied', { name: `${item.name} (copy)` }));
       await refresh();
@@ -247,13 +244,13 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
     queryKey: ['workflow', 'references', item.workflow_id],
     enabled: confirming,
     queryFn: () =>
-      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_references', {
+      api.call(ListReferences, {
         space_id: spaceId,
         workflow_id: item.workflow_id,
       }),
   });
   const remove = useMutation({
-    mutationFn: () => api.post('/api/workflow_api/delete', { space_id: spaceId, workflow_id: item.workflow_id }),
+    mutationFn: () => api.call(DeleteWorkflow, { space_id: spaceId, workflow_id: item.workflow_id }),
     onSuccess: async () => {
       toast.success(t('deleted'));
       await refresh();
@@ -310,14 +307,14 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const [name, setName] = useState('');
   const [desc, setDesc] = useState('');
   const [icon, setIcon] = useState('branch');
-  const [mode, setMode] = useState<number>(WorkflowMode.Workflow);
+  const [mode, setMode] = useState<0 | 3>(WorkflowMode.Workflow);
   const navigate = useNavigate();
   // A problem with the name (taken in this space) is shown under the field: its one place.
   const [nameProblem, setNameProblem] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ workflow_id: string }>(
-        '/api/workflow_api/create',
+      api.call(
+        CreateWorkflow,
         { space_id: spaceId, name: name.trim(), desc, icon_uri: `icon:${icon}`, flow_mode: mode },
         { handled: fieldErrors(['name'], (_f, msg) => setNameProblem(msg)) },
       ),

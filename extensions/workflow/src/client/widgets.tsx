@@ -10,6 +10,7 @@ import { refNames, refsToIds, refsToTitles } from './refs.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValueExpr } from '@tessera/workflow-sdk';
 import type { NodeFormWidgets, UpstreamOutput } from './points.ts';
 import { FieldProblem, FIELD_TYPES, SYSTEM_VARIABLES, useTypeLabel, type VariableRef } from './widgets-light.tsx';
+import { ListWorkflows } from '../shared/api.ts';
 
 export {
   FIELD_TYPES,
@@ -393,11 +394,7 @@ export function WorkflowSelect({
   const [q, setQ] = useState('');
   const list = useQuery({
     queryKey: ['workflow', 'picker', spaceId, q],
-    queryFn: () =>
-      api.post<{ workflow_list: { workflow_id: string; name: string; latest_version?: string | null }[] }>(
-        '/api/workflow_api/workflow_list',
-        { space_id: spaceId, page: 1, size: 50, ...(q ? { name: q } : {}) },
-      ),
+    queryFn: () => api.call(ListWorkflows, { space_id: spaceId, page: 1, size: 50, ...(q ? { name: q } : {}) }),
   });
   const items = (list.data?.workflow_list ?? []).filter((w) => w.workflow_id !== exclude);
   return (

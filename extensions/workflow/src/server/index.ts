@@ -24,7 +24,7 @@ import {
 import { WorkflowEngine, type RunRequest } from './engine/engine.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenApi } from './open.ts';
-import { registerWorkflowRoutes } from './routes.ts';
+import { registerWorkflowRoutes } from './draft-routes.ts';
 import { workflowRunner } from './runner.ts';
 import { RunService } from './runs.ts';
 import { WorkflowStore } from './store.ts';

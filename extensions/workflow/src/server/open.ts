@@ -1,9 +1,13 @@
-import { ApiError, ErrorCode, OpenApiCode, badRequest, parseCallerJson } from '@tessera/sdk';
+import { ApiError, ErrorCode, OpenApiCode, badRequest, parseCallerJson, parseStoredJson } from '@tessera/sdk';
 import { LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { ExecuteMode, RunMode, RunStatus } from '../shared/index.ts';
-import { pipeRunToSse, type WorkflowApiDeps } from './routes.ts';
+import { RunAnswer, RunHistoryAnswer, VersionPage, WorkflowInfo, WorkflowPage } from '../shared/open-api.ts';
+import type { WorkflowApiDeps } from './common.ts';
+import { pipeRunToSse } from './run-stream.ts';
 import type { RunRow } from './runs.ts';
+
+const Interrupt = z.object({ event_id: z.string() }).loose();
 
 /** The channel (connector) of runs started through the open API, as Coze names its API channel. */
 export const API_CONNECTOR_ID = '1024';
@@ -85,6 +89,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   ctx.route({
     method: 'POST',
     path: '/v1/workflow/run',
+    response: RunAnswer,
     auth: byBody,
     permission: 'workflow.run',
     rawResponse: true,
@@ -157,7 +162,11 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
       const runId = body.event_id.split('-')[0];
       const row = await runs.get(runId);
       if (!row || row.workflow_id !== body.workflow_id) throw missing('No run of this workflow waits on that event.');
-      if (row.status !== RunStatus.Running || !row.interrupt || JSON.parse(row.interrupt).event_id !== body.event_id)
+      if (
+        row.status !== RunStatus.Running ||
+        !row.interrupt ||
+        parseStoredJson(row.interrupt, "the run's question", Interrupt).event_id !== body.event_id
+      )
         throw badRequest('This run is not waiting on that event.');
       const sse = reply.sse();
       const running = runs.execute(row.id, { event_id: body.event_id, data: body.resume_data });
@@ -189,13 +198,14 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
         r.status === RunStatus.Fail ? String(OpenApiCode.BAD_PARAMS) : r.status === RunStatus.Cancel ? '4004' : '0',
       error_message: r.error ?? '',
       debug_url: debugUrl(r),
-      interrupt_data: r.interrupt ? JSON.parse(r.interrupt) : null,
+      interrupt_data: r.interrupt ? parseStoredJson(r.interrupt, "the run's question") : null,
     };
   };
 
   ctx.route({
     method: 'GET',
     path: '/v1/workflow/get_run_history',
+    response: RunHistoryAnswer,
     auth: byQuery,
     permission: 'workflow.read',
     rawResponse: true,
@@ -213,6 +223,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   ctx.route({
     method: 'GET',
     path: '/v1/workflows/:workflow_id/run_histories/:execute_id',
+    response: RunHistoryAnswer,
     auth: byParams,
     permission: 'workflow.read',
     rawResponse: true,
@@ -250,6 +261,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   ctx.route({
     method: 'GET',
     path: '/v1/workflows/:workflow_id',
+    response: WorkflowInfo,
     auth: byParams,
     permission: 'workflow.read',
     summary: 'A workflow and the inputs of its published version',
@@ -280,6 +292,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   ctx.route({
     method: 'GET',
     path: '/v1/workflows',
+    response: WorkflowPage,
     auth: { space: { from: 'query', field: 'workspace_id' } },
     permission: 'workflow.read',
     summary: 'Workflows of a workspace',
@@ -310,6 +323,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   ctx.route({
     method: 'GET',
     path: '/v1/workflows/:workflow_id/versions',
+    response: VersionPage,
     auth: byParams,
     permission: 'workflow.read',
     summary: 'Published versions of a workflow',

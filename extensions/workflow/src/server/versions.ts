@@ -3,16 +3,20 @@
 // last, listed, compared and made the draft again.
 import { badRequest, conflict } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { z } from 'zod';
+import {
+  HistorySchema,
+  ListOperations,
+  ListVersions,
+  PublishWorkflow,
+  RevertDraft,
+  SubmitDraft,
+} from '../shared/api.ts';
 import { OperateType, WorkflowPublished } from '../shared/index.ts';
 import { blocking, validateCanvas } from './engine/validate.ts';
-import type { WorkflowApiDeps } from './routes.ts';
+import type { WorkflowApiDeps } from './common.ts';
 import { nowIso } from './store.ts';
 
-const Id = z.string().min(1).max(32);
-const base = '/api/workflow_api';
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-const VERSION = /^v\d+\.\d+\.\d+$/;
 const cmpVersion = (a: string, b: string) => {
   const pa = a.slice(1).split('.').map(Number);
   const pb = b.slice(1).split('.').map(Number);
@@ -25,16 +29,8 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   const db = () => ctx.db;
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/submit`,
+    ...SubmitDraft,
     auth: inSpace,
-    summary: 'Commit the draft with a description',
-    body: z.object({
-      space_id: Id,
-      workflow_id: Id,
-      desc: z.string().max(2000).default(''),
-      force: z.boolean().default(false),
-    }),
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       if (meta.submitted_revision === meta.draft_revision)
@@ -72,18 +68,9 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/publish`,
+    ...PublishWorkflow,
     resource: { kind: 'workflow', id: 'workflow_id', write: true },
     auth: inSpace,
-    summary: 'Publish the draft as a version (vX.Y.Z, greater than the last one)',
-    body: z.object({
-      space_id: Id,
-      workflow_id: Id,
-      workflow_version: z.string().regex(VERSION, 'Use a version like v1.0.0.'),
-      version_description: z.string().max(2000).default(''),
-      force: z.boolean().default(false),
-    }),
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       if (!body.force && meta.tested_revision !== meta.draft_revision)
@@ -141,16 +128,8 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   }
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/version_list`,
+    ...ListVersions,
     auth: inSpace,
-    summary: 'Published versions, newest first',
-    body: z.object({
-      space_id: Id,
-      workflow_id: Id,
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(20),
-    }),
     handler: async ({ body }) => {
       await store.meta(body.workflow_id, body.space_id);
       const rows = await db()
@@ -165,8 +144,8 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
       return {
         version_list: rows.map((r) => ({
           commit_id: r.id,
-          version: r.version,
-          version_description: r.version_description,
+          version: r.version ?? '',
+          version_description: r.version_description ?? '',
           creator_id: r.created_by,
           publish_time: Math.floor(Date.parse(r.published_at as string) / 1000),
         })),
@@ -175,17 +154,8 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/operate_list`,
+    ...ListOperations,
     auth: inSpace,
-    summary: 'Operation history (drafts, submits, publishes, reverts)',
-    body: z.object({
-      space_id: Id,
-      workflow_id: Id,
-      limit: z.number().int().min(1).max(100).default(20),
-      last_commit_id: z.string().optional(),
-      type: z.number().int().optional(),
-    }),
     handler: async ({ body }) => {
       await store.meta(body.workflow_id, body.space_id);
       let q = db().selectFrom('workflow_operation').selectAll().where('workflow_id', '=', body.workflow_id);
@@ -207,11 +177,8 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/history_schema`,
+    ...HistorySchema,
     auth: inSpace,
-    summary: 'The canvas of a commit or published version (to compare with the draft)',
-    body: z.object({ space_id: Id, workflow_id: Id, commit_id: Id }),
     handler: async ({ body }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const c = await store.commit(body.commit_id, meta.id);
@@ -226,11 +193,8 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/revert`,
+    ...RevertDraft,
     auth: inSpace,
-    summary: 'Make a commit (or version) the draft again',
-    body: z.object({ space_id: Id, workflow_id: Id, commit_id: Id }),
     handler: async ({ body, caller }) => {
       const meta = await store.meta(body.workflow_id, body.space_id);
       const commit = await store.commit(body.commit_id, meta.id);

@@ -78,6 +78,7 @@ import { cardPlacement, keepIfSame, readClip, sameShallow, writeClip } from './f
 import { SaveBadge } from './SaveState.tsx';
 import { LiveBar, peerSelections, PeerCursors } from './live.tsx';
 import { useCanvasDraft, type LoadedDraft } from './draft.ts';
+import { GetCanvas, ListNodeTypes, ValidateTree } from '../../shared/api.ts';
 
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
 // update its store, and every node and edge on it checks whether that concerns it.
@@ -126,10 +127,7 @@ export function EditorPage(props: Partial<ResourceEditorProps>) {
     enabled: !!spaceId && !!workflowId,
     gcTime: 0,
     queryFn: async (): Promise<Loaded> => {
-      const r = await api.post<{ workflow: { schema_json: string; revision: number; name: string } }>(
-        '/api/workflow_api/canvas',
-        { space_id: spaceId, workflow_id: workflowId },
-      );
+      const r = await api.call(GetCanvas, { space_id: spaceId ?? '', workflow_id: workflowId ?? '' });
       return {
         canvas: JSON.parse(r.workflow.schema_json) as Canvas,
         revision: r.workflow.revision,
@@ -139,7 +137,7 @@ export function EditorPage(props: Partial<ResourceEditorProps>) {
   });
   const types = useQuery({
     queryKey: ['workflow', 'node_types'],
-    queryFn: () => api.get<{ node_types: NodeTypeInfo[] }>('/api/workflow_api/node_types'),
+    queryFn: () => api.call(ListNodeTypes, undefined),
   });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (loaded.isError) return <Empty description={t('editor.loadFailed')} />;
@@ -222,12 +220,8 @@ function Editor({
   }>({ outputs: {}, locals: {} });
   const validate = useCallback(
     async (schema?: Canvas) => {
-      const r = await api.post<{
-        errors: { node_id?: string; field?: string; message: string; level?: 'warning' }[];
-        node_outputs?: Record<string, FieldDecl[]>;
-        node_locals?: Record<string, FieldDecl[]>;
-      }>(
-        '/api/workflow_api/validate_tree',
+      const r = await api.call(
+        ValidateTree,
         { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) },
         { handled: () => true },
       );
@@ -299,13 +293,7 @@ function Editor({
   const meta = useQuery({
     queryKey: ['workflow', 'meta', workflowId],
     enabled: side === 'versions' || !!extensionPanel,
-    queryFn: async () =>
-      (
-        await api.post<{ workflow: { publish_status: number; latest_version: string | null } }>(
-          '/api/workflow_api/canvas',
-          { space_id: spaceId, workflow_id: workflowId },
-        )
-      ).workflow,
+    queryFn: async () => (await api.call(GetCanvas, { space_id: spaceId, workflow_id: workflowId })).workflow,
   });
   const runDraft = async (input: Record<string, unknown>) => {
     // A canvas with errors cannot run: say which instead of starting.

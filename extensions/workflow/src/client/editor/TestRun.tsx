@@ -8,6 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { ExecuteMode, NodeExecStatus, RunStatus } from '@tessera/workflow-sdk';
 import { InterruptViews, TestRunInputSources, useTypeLabel } from '../points.ts';
 import type { FieldDecl, NodeExecRecord } from '@tessera/workflow-sdk';
+import {
+  CancelRun,
+  GetProcess,
+  GetTrace,
+  NodeDebug as NodeDebugCall,
+  RunHistory as RunHistoryCall,
+} from '../../shared/api.ts';
 
 /** A node's execution as the run streams it. */
 export type NodeRun = NodeExecRecord;
@@ -362,13 +369,7 @@ export function useTestRun(spaceId: string, workflowId: string) {
   };
   /** Shows a past run: its nodes' results on the canvas, its output or error. */
   const open = async (id: string) => {
-    const p = await api.get<{
-      execute_status: number;
-      output: string | null;
-      reason: string | null;
-      interrupt: unknown;
-      node_results: NodeResultView[];
-    }>('/api/workflow_api/get_process', { space_id: spaceId, workflow_id: workflowId, execute_id: id });
+    const p = await api.call(GetProcess, { space_id: spaceId, workflow_id: workflowId, execute_id: id });
     executeId.current = id;
     const nodes = Object.fromEntries(p.node_results.map((n) => [n.node_id, toNodeRun(n)]));
     const status: RunView['status'] =
@@ -397,7 +398,7 @@ export function useTestRun(spaceId: string, workflowId: string) {
     },
     cancel: async () => {
       if (executeId.current)
-        await api.post('/api/workflow_api/cancel', {
+        await api.call(CancelRun, {
           space_id: spaceId,
           workflow_id: workflowId,
           execute_id: executeId.current,
@@ -465,10 +466,12 @@ export function NodeDebug({
             ? (parsed(v) ?? v)
             : v;
       }
-      const r = await api.post<{ node_results: NodeResultView[]; reason: string | null }>(
-        '/api/workflow_api/nodeDebug',
-        { space_id: spaceId, workflow_id: workflowId, node_id: node.node_id, input },
-      );
+      const r = await api.call(NodeDebugCall, {
+        space_id: spaceId,
+        workflow_id: workflowId,
+        node_id: node.node_id,
+        input,
+      });
       const n = r.node_results.find((x) => x.node_id === node.node_id);
       setResult(n ? toNodeRun(n) : undefined);
     } finally {
@@ -524,14 +527,6 @@ function toNodeRun(n: NodeResultView): NodeRun {
   };
 }
 
-interface PastRun {
-  execute_id: string;
-  execute_status: number;
-  execute_mode: number;
-  create_time: number;
-  duration_ms: number | null;
-}
-
 /** The workflow's recent runs; choosing one shows it on the canvas. */
 export function RunHistory({
   spaceId,
@@ -552,7 +547,7 @@ export function RunHistory({
   const runs = useQuery({
     queryKey: ['workflow', 'runs', workflowId, refreshKey],
     queryFn: () =>
-      api.post<{ runs: PastRun[] }>('/api/workflow_api/get_execute_history_list', {
+      api.call(RunHistoryCall, {
         space_id: spaceId,
         workflow_id: workflowId,
         limit: 20,
@@ -622,7 +617,7 @@ export function RunTrace({ spaceId, executeId }: { spaceId: string; executeId: s
   const trace = useQuery({
     queryKey: ['workflow', 'trace', executeId],
     enabled: open,
-    queryFn: () => api.get<{ spans: Span[] }>('/api/workflow_api/trace', { space_id: spaceId, execute_id: executeId }),
+    queryFn: () => api.call(GetTrace, { space_id: spaceId, execute_id: executeId }),
     // Spans are written a moment after the run ends: ask again until they are there.
     refetchInterval: (q) => (q.state.data?.spans.length ? false : 500),
   });

@@ -8,20 +8,17 @@ import { useTranslation } from 'react-i18next';
 import { OperateType } from '@tessera/workflow-sdk';
 import type { Canvas } from '@tessera/workflow-sdk';
 import { diffCanvases, linkId, nextVersion } from './model.ts';
+import {
+  HistorySchema,
+  ListOperations,
+  ListVersions,
+  PublishWorkflow,
+  RevertDraft,
+  SubmitDraft,
+  type VersionView,
+} from '../../shared/api.ts';
 
-interface Version {
-  commit_id: string;
-  version: string;
-  version_description: string;
-  publish_time: number;
-}
-interface Operation {
-  id: string;
-  type: number;
-  commit_id: string | null;
-  desc: string;
-  create_time: number;
-}
+type Version = VersionView;
 
 const OPERATION: Record<number, string> = {
   [OperateType.Draft]: 'draft',
@@ -53,11 +50,11 @@ export function VersionsPanel({
   const body = { space_id: spaceId, workflow_id: workflowId };
   const versions = useQuery({
     queryKey: ['workflow', 'versions', workflowId],
-    queryFn: () => api.post<{ version_list: Version[] }>('/api/workflow_api/version_list', { ...body, size: 50 }),
+    queryFn: () => api.call(ListVersions, { ...body, size: 50 }),
   });
   const operations = useQuery({
     queryKey: ['workflow', 'operations', workflowId],
-    queryFn: () => api.post<{ operate_list: Operation[] }>('/api/workflow_api/operate_list', { ...body, limit: 50 }),
+    queryFn: () => api.call(ListOperations, { ...body, limit: 50 }),
   });
   const latest = versions.data?.version_list[0]?.version ?? latestVersion;
   const [version, setVersion] = useState(nextVersion(latest));
@@ -72,7 +69,7 @@ export function VersionsPanel({
   const publish = useMutation({
     mutationFn: async () => {
       if (!(await beforeWrite())) throw new Error('not saved');
-      return api.post('/api/workflow_api/publish', {
+      return api.call(PublishWorkflow, {
         ...body,
         workflow_version: version,
         version_description: description,
@@ -89,7 +86,7 @@ export function VersionsPanel({
   const submit = useMutation({
     mutationFn: async () => {
       if (!(await beforeWrite())) throw new Error('not saved');
-      return api.post('/api/workflow_api/submit', { ...body, desc: description, force: force || undefined });
+      return api.call(SubmitDraft, { ...body, desc: description, force: force || undefined });
     },
     onSuccess: async () => {
       toast.success(t('versions.submitted'));
@@ -98,7 +95,7 @@ export function VersionsPanel({
     },
   });
   const revert = useMutation({
-    mutationFn: (commitId: string) => api.post('/api/workflow_api/revert', { ...body, commit_id: commitId }),
+    mutationFn: (commitId: string) => api.call(RevertDraft, { ...body, commit_id: commitId }),
     onSuccess: async () => {
       toast.success(t('versions.reverted'));
       await refresh();
@@ -224,7 +221,7 @@ function DiffModal({
     queryFn: async () =>
       JSON.parse(
         (
-          await api.post<{ schema_json: string }>('/api/workflow_api/history_schema', {
+          await api.call(HistorySchema, {
             space_id: spaceId,
             workflow_id: workflowId,
             commit_id: version.commit_id,

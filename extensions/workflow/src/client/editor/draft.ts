@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useLiveCanvas } from './live.tsx';
 import { History } from './model.ts';
 import type { SaveState } from './SaveState.tsx';
+import { GetCanvas, Merge3Way, SaveDraft } from '../../shared/api.ts';
 
 const SAVE_DELAY_MS = 800;
 
@@ -137,8 +138,8 @@ export function useCanvasDraft({
       setSave('saving');
       dirty.current = false;
       try {
-        const r = await api.post<{ revision: number }>(
-          '/api/workflow_api/save',
+        const r = await api.call(
+          SaveDraft,
           { space_id: spaceId, workflow_id: workflowId, schema: c, base_revision: base },
           { handled: (e) => e.status === 409 },
         );
@@ -167,7 +168,7 @@ export function useCanvasDraft({
   );
   /** The draft's revision now, when the live canvas's saving tab saved it (else undefined: saved elsewhere). */
   const savedByRoom = async (): Promise<number | undefined> => {
-    const r = await api.post<{ workflow: { revision: number } }>('/api/workflow_api/canvas', {
+    const r = await api.call(GetCanvas, {
       space_id: spaceId,
       workflow_id: workflowId,
     });
@@ -193,8 +194,8 @@ export function useCanvasDraft({
     () => () => {
       panelPending.current?.();
       if (dirty.current && !saving.current)
-        void api.post(
-          '/api/workflow_api/save',
+        void api.call(
+          SaveDraft,
           {
             space_id: spaceId,
             workflow_id: workflowId,
@@ -214,7 +215,7 @@ export function useCanvasDraft({
     return !dirty.current;
   };
   const reload = async () => {
-    const r = await api.post<{ workflow: { schema_json: string; revision: number } }>('/api/workflow_api/canvas', {
+    const r = await api.call(GetCanvas, {
       space_id: spaceId,
       workflow_id: workflowId,
     });
@@ -242,7 +243,7 @@ export function useCanvasDraft({
   };
   const mergeRef = useRef(async () => {});
   mergeRef.current = async () => {
-    const r = await api.post<MergeAnswer>('/api/workflow_api/merge_3way', {
+    const r = await api.call(Merge3Way, {
       space_id: spaceId,
       workflow_id: workflowId,
       base: baseCanvas.current,

@@ -1,23 +1,11 @@
 // The canvas as the editor holds it, and what it derives from it: ports, upstream outputs, new ids.
 import { Graph, layout } from '@dagrejs/dagre';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
+import type { NodeTypeInfo } from '../../shared/api.ts';
 import type { NodeTypeClient, PortInfo, UpstreamOutput } from '../points.ts';
 
 /** A node type as /node_types lists it. */
-export interface NodeTypeInfo {
-  key: string;
-  code: number;
-  type: string;
-  category: string;
-  label: Record<string, string>;
-  description: Record<string, string> | null;
-  singleton: boolean;
-  role: 'entry' | 'exit' | null;
-  /** 'computed': the type works its outputs out from its settings; 'declared': the user lists them. */
-  outputs?: 'computed' | 'declared';
-  /** A loop or batch: nodes sit in its body. */
-  composite?: boolean;
-}
+export type { NodeTypeInfo };
 
 /** A comment note on the canvas (editor-only; kept in canvas.notes). */
 export interface Note {
