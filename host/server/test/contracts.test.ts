@@ -26,6 +26,32 @@ const extension = defineExtension({
     ctx.route({ ...Now, auth: 'user', handler: () => ({ now: ctx.service(Clock).now() }) });
     // A handler that no longer answers what its contract says (as a refactor that renamed a field would).
     ctx.route({ ...Drifted, auth: 'user', handler: () => ({ count: 'three' }) as unknown as { count: number } });
+    // Routes that answer bytes or a redirect, as they declare; and one that declares a file but answers JSON.
+    ctx.route({
+      method: 'GET',
+      path: '/api/contracts/export',
+      auth: 'user',
+      produces: 'text/csv',
+      handler: (_req, reply) => reply.send('a,b\n1,2\n', 'text/csv; charset=utf-8'),
+    });
+    ctx.route({
+      method: 'GET',
+      path: '/api/contracts/away',
+      auth: 'user',
+      produces: 'redirect',
+      handler: (_req, reply) => {
+        reply.status(302);
+        reply.header('location', '/elsewhere');
+        reply.send('', 'text/plain');
+      },
+    });
+    ctx.route({
+      method: 'GET',
+      path: '/api/contracts/not_a_file',
+      auth: 'user',
+      produces: 'text/csv',
+      handler: () => ({}),
+    });
   },
 });
 
@@ -60,5 +86,24 @@ describe('endpoint contracts and the tester', () => {
     const op = doc.paths['/api/contracts/drifted'].post;
     expect(JSON.stringify(op.requestBody)).toContain('"name"');
     expect(JSON.stringify(op.responses)).toContain('"count"');
+  });
+
+  it('describes a route that answers a file by its media type, and one that redirects by its 302', async () => {
+    const doc = (await t.request({ url: '/openapi.json' })).body;
+    expect(Object.keys(doc.paths['/api/contracts/export'].get.responses[200].content)).toEqual(['text/csv']);
+    const away = doc.paths['/api/contracts/away'].get.responses;
+    expect(away[302].headers.location).toBeDefined();
+    expect(away[200]).toBeUndefined();
+    const csv = await t.request({ url: '/api/contracts/export', as: 'ann' });
+    expect(csv.status).toBe(200);
+    expect(String(csv.headers['content-type'])).toMatch(/^text\/csv/);
+  });
+
+  it('fails a route that declares a file but answers JSON (the suite checks responses)', async () => {
+    const r = await t.request({ url: '/api/contracts/not_a_file', as: 'ann' });
+    if (process.env.TESSERA_CHECK_RESPONSES === '1') {
+      expect(r.status).toBe(500);
+      expect(r.body.msg).toBe('GET /api/contracts/not_a_file declares that it answers text/csv, but answered JSON.');
+    } else expect(r.body.data).toEqual({});
   });
 });

@@ -271,6 +271,13 @@ export interface ApiRoute<B = any, Q = any, P = any, R = any> {
   /** Answer with the value itself instead of the {code, msg, data} envelope. */
   rawResponse?: boolean;
   /**
+   * What the route answers instead of JSON, through `reply.send`: a media type ('text/csv', 'audio/mpeg',
+   * 'text/html' ..., or several when it depends on the request), or 'redirect' for a route that sends the browser on (a 302 with a
+   * location). /openapi.json describes the answer so; in tests (TESSERA_CHECK_RESPONSES=1) a route that declares it
+   * and answers JSON instead fails, as one whose answer drifts from its `response` does.
+   */
+  produces?: string | string[];
+  /**
    * The route answers with server-sent events (`reply.sse()`). On the open API an error raised before
    * the stream opens (a bad token, a bad body, a missing workflow) is then answered with HTTP 200 and the
    * JSON error body, which is how Coze answers and what SSE clients such as `@coze/api` read.

@@ -15,6 +15,9 @@ import {
 } from '../shared/index.ts';
 import { texts } from './texts.ts';
 
+/** What the speech routes answer: the audio, in the format asked. */
+const SPEECH_TYPES = [...new Set(Object.values(MIME))];
+
 const Id = z.string().min(1).max(32);
 /** The largest audio file transcribed (OpenAI's limit). */
 const MAX_AUDIO = 25 * 1024 * 1024;
@@ -121,6 +124,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   ctx.route({
     method: 'POST',
     path: '/v1/audio/speech',
+    produces: SPEECH_TYPES,
     auth: 'user',
     permission: PERMISSION,
     summary: 'Text to speech in a voice of the space: the audio itself (mp3 unless another format is asked)',
@@ -208,6 +212,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   ctx.route({
     method: 'POST',
     path: '/api/audio/speech',
+    produces: SPEECH_TYPES,
     auth: inSpace,
     summary: 'Text to speech for the studio (read aloud, voice previews): the audio itself',
     body: z.object({ ...Speech, space_id: Id }),

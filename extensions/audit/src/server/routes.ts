@@ -21,6 +21,7 @@ export function registerRoutes(ctx: ServerContext, store: AuditStore, retentionD
   ctx.route({
     method: 'GET',
     path: '/api/audit/events/export',
+    produces: 'text/csv',
     auth: { space: { from: 'query', field: 'space_id' }, role: 'admin' },
     summary: "A space's audit log as CSV (the filters of the list)",
     query: AuditFilter.extend({ space_id: z.string().min(1).max(32) }),
@@ -31,6 +32,7 @@ export function registerRoutes(ctx: ServerContext, store: AuditStore, retentionD
   ctx.route({
     method: 'GET',
     path: '/api/audit/events/export_all',
+    produces: 'text/csv',
     auth: 'platformAdmin',
     summary: "The whole studio's audit log as CSV",
     query: AuditFilter.extend({ space_id: z.string().max(32).default('') }),

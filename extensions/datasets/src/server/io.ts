@@ -206,6 +206,7 @@ export function registerIo(ctx: ServerContext, store: DatasetStore): void {
   ctx.route({
     method: 'GET',
     path: '/api/ml_flow/v2/datasets/:datasetID/export',
+    produces: ['text/csv', 'application/x-ndjson'],
     auth: {
       space: async (r: { params?: { datasetID?: unknown } }) =>
         (await store.get(String(r.params?.datasetID ?? ''))).space_id,

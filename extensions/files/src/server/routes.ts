@@ -78,6 +78,7 @@ export function registerRoutes(
   ctx.route({
     method: 'GET',
     path: '/api/files/content/:id',
+    produces: 'application/octet-stream',
     auth: 'anonymous',
     summary: 'The bytes of a file, for a URL signed by the studio until it expires',
     params: z.object({ id: Id }),

@@ -4,6 +4,7 @@
 // (plus Coze's code, msg and log id), which is what `getDeviceToken` reads to keep polling.
 import type { ApiReply, ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
+import { DeviceCodeAnswer, TokenAnswer } from '../shared/api.ts';
 import { OAuthError, type GrantService } from './grants.ts';
 
 const OAUTH = '/api/permission/oauth2';
@@ -59,6 +60,7 @@ export function registerOAuth2(ctx: ServerContext, grants: GrantService): void {
     ctx.route({
       method: 'GET',
       path,
+      produces: 'redirect',
       auth: 'anonymous',
       summary: 'Start an authorization: the browser goes on to the consent page',
       query: AuthorizeQuery,
@@ -82,6 +84,7 @@ export function registerOAuth2(ctx: ServerContext, grants: GrantService): void {
       rawResponse: true,
       rateLimit: { max: 30 },
       summary: 'A device asks for a device code and a user code to show',
+      response: DeviceCodeAnswer,
       body: z.object({ client_id: z.coerce.string().max(40).default('') }).catchall(z.unknown()),
       params: z.object({ workspace_id: z.string().max(32).optional() }),
       handler: async (req, reply) => {
@@ -107,6 +110,7 @@ export function registerOAuth2(ctx: ServerContext, grants: GrantService): void {
       rawResponse: true,
       rateLimit: { max: 300 },
       summary: 'The token endpoint: authorization code, refresh token, device code and JWT bearer grants',
+      response: TokenAnswer,
       body: TokenBody,
       params: z.object({ account_id: z.string().max(32).optional() }),
       handler: async (req, reply) => {

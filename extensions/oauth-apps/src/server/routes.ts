@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   AuthorizeAppWithDeclaredPermission,
   AuthorizeConsent,
+  AppAuthorizations,
   CreateAppMeta,
   CreateClientSecret,
   DeleteApp,
@@ -165,6 +166,7 @@ export function registerRoutes(ctx: ServerContext, apps: AppService, grants: Gra
     path: '/v1/oauth-apps/:appid/authorizations',
     auth: user,
     summary: 'The users who authorized an OAuth app (its owner asks)',
+    response: AppAuthorizations,
     params: z.object({ appid: z.string().min(1).max(40) }),
     query: z.object({
       page_num: z.coerce.number().int().min(1).default(1),

@@ -244,3 +244,37 @@ export const AuthorizeConsent = defineEndpoint({
   /** Where to send the browser (the app's redirect URI with code or error); empty for a device. */
   response: z.object({ redirect_uri: z.string() }),
 });
+
+/** What the token endpoint answers for every grant (OAuth's shape, outside the envelope). */
+export const TokenAnswer = z.object({
+  access_token: z.string(),
+  /** When the access token ends, in Unix seconds (as Coze's OAuth answers it). */
+  expires_in: z.number(),
+  refresh_token: z.string().optional(),
+  token_type: z.literal('Bearer'),
+});
+
+/** What a device is given to show its user (OAuth's device authorization answer). */
+export const DeviceCodeAnswer = z.object({
+  device_code: z.string(),
+  user_code: z.string(),
+  verification_uri: z.string(),
+  verification_url: z.string(),
+  expires_in: z.number(),
+  interval: z.number(),
+});
+
+/** The users who authorized an app, as its owner sees them. */
+export const AppAuthorizations = z.object({
+  items: z.array(
+    z.object({
+      user_id: z.string(),
+      user_name: z.string(),
+      permissions: z.array(z.string()),
+      workspace_ids: z.array(z.string()),
+      authorized_at: z.number(),
+      last_used_at: z.number(),
+    }),
+  ),
+  has_more: z.boolean(),
+});

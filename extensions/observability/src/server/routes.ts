@@ -321,6 +321,7 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   ctx.route({
     method: 'GET',
     path: `${base}/traces/export_to_csv`,
+    produces: 'text/csv',
     auth: { space: { from: 'query', field: 'space_id' } },
     rawResponse: true,
     summary: 'The traces of a filter (JSON in filters=) as CSV, at most 10,000',

@@ -926,6 +926,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   ctx.route({
     method: 'GET',
     path: '/api/plugin_oauth/:plugin_id/authorization_code',
+    produces: 'text/html',
     auth: 'anonymous',
     summary: "The OAuth provider's redirect back: exchanges the code for the user named by the one-time state",
     params: z.object({ plugin_id: Id }),

@@ -185,6 +185,7 @@ export function registerRoutes(
   ctx.route({
     method: 'GET',
     path: '/api/sso/oidc/:connection_id/start',
+    produces: 'redirect',
     auth: 'anonymous',
     rateLimit: { max: 60 },
     summary: 'Start a single sign-on: the browser goes to the identity provider',
@@ -214,6 +215,7 @@ export function registerRoutes(
   ctx.route({
     method: 'GET',
     path: '/api/sso/oidc/callback',
+    produces: 'redirect',
     auth: 'anonymous',
     rateLimit: { max: 60 },
     summary: 'Where the identity provider sends the browser back',

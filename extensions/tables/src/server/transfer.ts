@@ -133,6 +133,7 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
   ctx.route({
     method: 'GET',
     path: '/api/memory/database/export',
+    produces: 'text/csv',
     audit: { action: 'export.table', target: 'database_id' },
     auth: { space: { from: 'query', field: 'space_id' } },
     rawResponse: true,

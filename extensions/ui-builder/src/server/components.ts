@@ -236,6 +236,7 @@ export function registerComponentRoutes(ctx: ServerContext, store: UiStore): voi
   ctx.route({
     method: 'GET',
     path: '/api/ui_builder/v1/component/frame/:ui_id/:type',
+    produces: 'text/html',
     auth: 'anonymous',
     rawResponse: true,
     rateLimit: { max: 600, key: 'ip' },

@@ -35,6 +35,7 @@ export function registerPage(ctx: ServerContext, store: UiStore): void {
   ctx.route({
     method: 'GET',
     path: '/apps/:ui_id',
+    produces: 'text/html',
     auth: 'anonymous',
     rawResponse: true,
     rateLimit: { max: 240, key: 'ip' },

@@ -96,6 +96,7 @@ export default defineExtension({
       ctx.route({
         method: 'GET',
         path,
+        produces: 'text/javascript',
         auth: 'anonymous',
         rawResponse: true,
         summary:
@@ -115,6 +116,7 @@ export default defineExtension({
     ctx.route({
       method: 'GET',
       path: '/embed/bot/:bot_id',
+      produces: 'text/html',
       auth: 'anonymous',
       rawResponse: true,
       summary: "A published bot's chat for the Web SDK's frame; only the publication's allowed origins may frame it",
@@ -138,6 +140,7 @@ export default defineExtension({
     ctx.route({
       method: 'GET',
       path: '/embed/app/:project_id/:workflow_id',
+      produces: 'text/html',
       auth: 'anonymous',
       rawResponse: true,
       summary:

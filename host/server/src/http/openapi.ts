@@ -9,6 +9,42 @@ const schemaOf = (s: unknown) => {
   }
 };
 
+/** The answer of a route that does not answer JSON: bytes of a media type, or a redirect. */
+const produced = (media: string | string[]) =>
+  media === 'redirect'
+    ? { 302: { description: 'Redirect', headers: { location: { schema: { type: 'string' } } } } }
+    : {
+        200: {
+          description: 'Content',
+          content: Object.fromEntries(
+            [media].flat().map((m) => [m, { schema: { type: 'string', format: 'binary' } }] as const),
+          ),
+        },
+      };
+
+/** A route's answer: JSON (in the envelope, or raw), server-sent events, bytes of a media type or a redirect. */
+function answerOf(r: ApiRoute): Record<number, unknown> {
+  if (r.produces) return produced(r.produces);
+  // A stream's answer is its events (named in the summary); a refusal before it opens is an envelope.
+  if (r.stream)
+    return {
+      200: { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    };
+  const data = r.response ? schemaOf(r.response) : {};
+  return {
+    200: {
+      description: r.rawResponse ? 'Result' : 'Envelope {code: 0, msg: "", data}',
+      content: {
+        'application/json': {
+          schema: r.rawResponse
+            ? data
+            : { type: 'object', properties: { code: { type: 'integer' }, msg: { type: 'string' }, data } },
+        },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of every mounted route, built from their zod schemas. */
 export function buildOpenApi(
   routes: { owner: string; value: ApiRoute }[],
@@ -42,28 +78,7 @@ export function buildOpenApi(
         ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } } }
         : {}),
       responses: {
-        200: r.stream
-          ? // A stream's answer is its events (named in the summary); a refusal before it opens is an envelope.
-            { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } }
-          : {
-              description: r.rawResponse ? 'Result' : 'Envelope {code: 0, msg: "", data}',
-              content: {
-                'application/json': {
-                  schema: r.rawResponse
-                    ? r.response
-                      ? schemaOf(r.response)
-                      : {}
-                    : {
-                        type: 'object',
-                        properties: {
-                          code: { type: 'integer' },
-                          msg: { type: 'string' },
-                          data: r.response ? schemaOf(r.response) : {},
-                        },
-                      },
-                },
-              },
-            },
+        ...answerOf(r),
         default: { description: 'Error envelope {code, msg} with the x-tt-logid header' },
       },
     };

@@ -242,6 +242,12 @@ export function mountRoute(
         return reply;
       }
       if (handled) return reply;
+      if (route.produces && checkResponses)
+        throw new ApiError(
+          500,
+          ErrorCode.INTERNAL,
+          `${route.method} ${route.path} declares that it answers ${route.produces === 'redirect' ? 'with a redirect' : [route.produces].flat().join(' or ')}, but answered JSON.`,
+        );
       // What goes out is checked against the route's response schema where TESSERA_CHECK_RESPONSES=1 (the test
       // suite): a handler that drifts from its contract fails there, loudly. What is sent is the handler's value
       // either way, so a studio answers the same with the check and without it.

@@ -113,6 +113,7 @@ export function registerReplayRoutes(ctx: ServerContext, store: WorkspaceStore):
   ctx.route({
     method: 'POST',
     path: '/api/agent_space/replay/file',
+    produces: 'application/octet-stream',
     auth: 'anonymous',
     rateLimit: { max: 120, key: 'ip' },
     summary: "A file of a shared task (the replay link's secret is needed)",

@@ -227,6 +227,7 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
   ctx.route({
     method: 'GET',
     path: '/api/agent_space/task/file/content',
+    produces: 'application/octet-stream',
     auth: ofTask,
     summary: "A task file's content (download)",
     query: z.object({ task_id: z.string().min(1).max(32), file_id: z.string().min(1).max(32) }),
@@ -243,6 +244,11 @@ export function registerTaskRoutes(ctx: ServerContext, store: WorkspaceStore, en
   ctx.route({
     method: 'GET',
     path: '/api/agent_space/task/export',
+    produces: [
+      'text/markdown',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'application/pdf',
+    ],
     auth: ofTask,
     summary:
       'A task as a document: the whole report (goal, plan, results, summary) or one Markdown file of it, as Markdown, Word (DOCX) or PDF',
