@@ -4,6 +4,16 @@ import { badRequest, httpUrl } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { FilesService } from '@tessera/ext-files/shared';
 import { z } from 'zod';
+import {
+  DatasetCreated,
+  NoAnswer,
+  OpenDatasetList,
+  OpenDocumentPage,
+  OpenDocuments,
+  OpenDone,
+  OpenPhotoPage,
+  Progress,
+} from '../shared/answers.ts';
 import { DocumentSource, FormatType } from '../shared/index.ts';
 import type { registerRoutes } from './routes.ts';
 import type { DocumentInput, KnowledgeCore } from './service.ts';
@@ -35,6 +45,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'POST',
     path: '/v1/datasets',
+    response: DatasetCreated,
     auth: { space: { from: 'body', field: 'space_id' } },
     permission: 'knowledge.write',
     summary: 'Create a knowledge base (format_type 0 text, 1 table, 2 image); file_id: an uploaded icon',
@@ -61,6 +72,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'GET',
     path: '/v1/datasets',
+    response: OpenDatasetList,
     auth: { space: { from: 'query', field: 'space_id' } },
     permission: 'knowledge.read',
     summary: 'Knowledge bases of a space: name (part of it), format_type, page_num, page_size',
@@ -90,6 +102,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'PUT',
     path: '/v1/datasets/:dataset_id',
+    response: NoAnswer,
     auth: { space: datasetSpace },
     permission: 'knowledge.write',
     summary: "Change a knowledge base's name, description and icon (file_id)",
@@ -119,6 +132,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'DELETE',
     path: '/v1/datasets/:dataset_id',
+    response: NoAnswer,
     auth: { space: datasetSpace },
     permission: 'knowledge.write',
     summary: 'Delete a knowledge base with its documents',
@@ -132,6 +146,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'POST',
     path: '/v1/datasets/:dataset_id/process',
+    response: Progress,
     auth: { space: datasetSpace },
     permission: 'knowledge.read',
     summary: 'How the processing of documents goes',
@@ -147,6 +162,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'GET',
     path: '/v1/datasets/:dataset_id/images',
+    response: OpenPhotoPage,
     auth: { space: datasetSpace },
     permission: 'knowledge.read',
     summary: 'Images of an image knowledge base: page_num, page_size, keyword, has_caption',
@@ -170,6 +186,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'PUT',
     path: '/v1/datasets/:dataset_id/images/:document_id',
+    response: NoAnswer,
     auth: { space: datasetSpace },
     permission: 'knowledge.write',
     summary: "Set an image's caption",
@@ -205,6 +222,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'POST',
     path: '/open_api/knowledge/document/create',
+    response: OpenDocuments,
     auth: { space: datasetSpace },
     permission: 'knowledge.write',
     rawResponse: true,
@@ -260,6 +278,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'POST',
     path: '/open_api/knowledge/document/update',
+    response: OpenDone,
     auth: { space: documentSpace },
     permission: 'knowledge.write',
     rawResponse: true,
@@ -281,6 +300,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'POST',
     path: '/open_api/knowledge/document/delete',
+    response: OpenDone,
     auth: { space: documentSpace },
     permission: 'knowledge.write',
     rawResponse: true,
@@ -295,6 +315,7 @@ export function registerOpenApi(
   ctx.route({
     method: 'POST',
     path: '/open_api/knowledge/document/list',
+    response: OpenDocumentPage,
     auth: { space: datasetSpace },
     permission: 'knowledge.read',
     rawResponse: true,

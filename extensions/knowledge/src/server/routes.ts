@@ -28,9 +28,12 @@ import {
   NoAnswer,
   OneDocument,
   OneSlice,
+  PhotoPage,
+  Preview,
   Progress,
   RefBots,
   Resegmented,
+  Retrieval,
   SliceCreated,
   SlicePage,
 } from '../shared/answers.ts';
@@ -318,6 +321,7 @@ export function registerRoutes(
   ctx.route({
     method: 'POST',
     path: '/api/knowledge/document/preview',
+    response: Preview,
     auth: inSpace,
     summary: 'The chunks a document would make with a chunking strategy, before it is added',
     body: z.object({
@@ -619,6 +623,7 @@ export function registerRoutes(
   ctx.route({
     method: 'POST',
     path: '/api/knowledge/photo/list',
+    response: PhotoPage,
     auth: inSpace,
     summary: 'Images of an image knowledge base with their captions: keyword, with or without caption',
     body: z.object({
@@ -699,6 +704,7 @@ export function registerRoutes(
   ctx.route({
     method: 'POST',
     path: '/api/knowledge/retrieve',
+    response: Retrieval,
     auth: inSpace,
     summary:
       'Try retrieval: the slices a question finds in knowledge bases, with scores and which search found them (optionally ordered by a reranking model)',

@@ -106,3 +106,70 @@ export const SlicePage = z.object({ slices: z.array(SliceView), total: z.string(
 export const SliceCreated = z.object({ slice_id: z.string() });
 export const OneSlice = z.object({ slice: SliceView });
 export const NoAnswer = z.object({});
+
+/** The chunks a document would make (the first ones), and a table's columns and sheets. */
+export const Preview = z.object({
+  total: z.number(),
+  chunks: z.array(z.object({ sequence: z.number(), content: z.string(), char_count: z.number() })),
+  table_meta: z
+    .array(
+      z.object({
+        id: z.string(),
+        column_name: z.string(),
+        is_semantic: z.boolean(),
+        sequence: z.string(),
+        column_type: z.number(),
+        desc: z.string().optional(),
+      }),
+    )
+    .optional(),
+  sheets: z.array(z.object({ id: z.number(), name: z.string(), rows: z.number() })).optional(),
+});
+
+const PhotoView = z.object({
+  name: z.string(),
+  document_id: z.string(),
+  url: z.string(),
+  caption: z.string(),
+  create_time: z.number(),
+  update_time: z.number(),
+  creator_id: z.string(),
+  type: z.string(),
+  size: z.number(),
+  status: z.number(),
+  source_type: z.number(),
+});
+export const PhotoPage = z.object({ photo_infos: z.array(PhotoView), total: z.number() });
+
+/** The slices a question finds, with their scores and the searches that found them. */
+export const Retrieval = z.object({
+  slices: z.array(
+    z.object({
+      slice_id: z.string(),
+      document_id: z.string(),
+      dataset_id: z.string(),
+      document_name: z.string(),
+      content: z.string(),
+      score: z.number(),
+      found_by: z.object({
+        fulltext: z.number().optional(),
+        semantic: z.number().optional(),
+        rerank: z.number().optional(),
+      }),
+      sequence: z.number(),
+      url: z.string().optional(),
+    }),
+  ),
+  mode: z.enum(['fulltext', 'semantic', 'hybrid']),
+  note: z.string().optional(),
+  took_ms: z.number(),
+});
+
+// ---- the open API (Coze's /v1/datasets ...; the document calls answer their fields beside code and msg)
+
+export const OpenDatasetList = z.object({ dataset_list: z.array(DatasetView), total_count: z.number() });
+export const OpenPhotoPage = z.object({ photo_infos: z.array(PhotoView), total_count: z.number() });
+const OpenDocument = DocumentView.extend({ tos_uri: z.string(), format_type: z.number() });
+export const OpenDone = z.object({ code: z.number(), msg: z.string() });
+export const OpenDocuments = OpenDone.extend({ document_infos: z.array(OpenDocument) });
+export const OpenDocumentPage = OpenDocuments.extend({ total: z.number() });
