@@ -6,6 +6,10 @@ import { SpacesService, openApiSpace } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
 import {
   ListVoices,
+  OpenVoices,
+  Refused,
+  RoomAnswer,
+  TranscriptAnswer,
   MIME,
   RoomProviders,
   SPEECH_FORMATS,
@@ -99,6 +103,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   ctx.route({
     method: 'GET',
     path: '/v1/audio/voices',
+    response: OpenVoices,
     auth: 'user',
     permission: PERMISSION,
     summary: 'The voices of the space (the embedded one, its speech models’ ...), paged',
@@ -135,6 +140,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   ctx.route({
     method: 'POST',
     path: '/v1/audio/transcriptions',
+    response: TranscriptAnswer,
     auth: 'user',
     permission: PERMISSION,
     upload: true,
@@ -149,6 +155,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   ctx.route({
     method: 'POST',
     path: '/v1/audio/voices/clone',
+    response: Refused,
     auth: 'user',
     permission: PERMISSION,
     upload: true,
@@ -161,6 +168,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
   ctx.route({
     method: 'POST',
     path: '/v1/audio/rooms',
+    response: RoomAnswer,
     auth: 'user',
     permission: PERMISSION,
     summary: 'A voice room with a bot (needs a room provider: an RTC service; none is built in)',
@@ -191,6 +199,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
         path,
         auth: 'user',
         upload: method === 'POST' || method === 'PUT',
+        response: Refused,
         summary:
           'Voiceprint groups, features and speaker identification (need a provider that has them; none is built in)',
         handler: async (req) => {
@@ -224,6 +233,7 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
     auth: { space: { from: 'query' as const, field: 'space_id' } },
     upload: true,
     summary: 'Speech to text for the studio (the microphone): an audio file (multipart, field "file")',
+    response: TranscriptAnswer,
     query: z.object({ space_id: Id, language: z.string().max(16).optional() }),
     handler: async (req) => {
       const f = await upload(req);

@@ -162,6 +162,29 @@ export interface Transcript {
   text: string;
 }
 
+// What the open API answers (Coze's /v1/audio/...): declared on the routes, so /openapi.json describes them.
+export const TranscriptAnswer = z.object({ text: z.string() });
+export const OpenVoices = z.object({
+  voice_list: z.array(
+    z.object({
+      voice_id: z.string(),
+      name: z.string(),
+      language_code: z.string(),
+      language_name: z.string(),
+      preview_text: z.string(),
+      preview_audio: z.string(),
+      is_system_voice: z.boolean(),
+      available_training_times: z.number(),
+      create_time: z.number(),
+      update_time: z.number(),
+    }),
+  ),
+  has_more: z.boolean(),
+});
+export const RoomAnswer = z.object({ room_id: z.string(), app_id: z.string(), token: z.string(), uid: z.string() });
+/** A call that has no answer here: it always refuses, naming what it needs (a provider none is built in for). */
+export const Refused = z.never();
+
 /** A bot's voice for its chats: the draft's (members of its space) or the published bot's. */
 export const DraftBotVoice = defineEndpoint({
   method: 'POST',

@@ -44,6 +44,9 @@ const ServerFields = z.object({
   env: z.array(Pair).max(100),
 });
 
+/** What MCP's streamable HTTP answers a POST with: one JSON-RPC message, or a stream of them. */
+const MCP_ANSWERS = ['application/json', 'text/event-stream'];
+
 export interface ServerRow {
   id: string;
   space_id: string;
@@ -379,6 +382,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   ctx.route({
     method: 'POST',
     path: '/v1/mcp/workflow/:workflow_id',
+    produces: MCP_ANSWERS,
     auth: { space: exposedSpace },
     permission: 'workflow.run',
     rawResponse: true,
@@ -471,6 +475,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   ctx.route({
     method: 'POST',
     path: '/v1/mcp/bot/:bot_id',
+    produces: MCP_ANSWERS,
     auth: { space: botSpace },
     permission: 'bot.chat',
     rawResponse: true,
@@ -503,6 +508,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
         permission,
         rawResponse: true,
         summary: `MCP ${method}: not offered (a stateless server; no session, no server-sent stream)`,
+        // Always a 405 with a JSON-RPC error: there is no answer of success to describe.
+        response: z.never(),
         handler: async (_req, reply) => {
           reply.status(405);
           reply.header('allow', 'POST');

@@ -25,6 +25,11 @@ import { apiDef, nowIso, secs, type PluginRow, type PluginStore } from './store.
 import { apiView, authColumns, inferParams, pluginView } from './views.ts';
 import {
   ApiCreated,
+  ApisImported,
+  DebugAnswer,
+  DocumentPreview,
+  PlaygroundPlugins,
+  Registered,
   ApiPage,
   ApiView,
   NoAnswer,
@@ -190,6 +195,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   ctx.route({
     method: 'POST',
     path: '/api/plugin_api/preview_openapi',
+    response: DocumentPreview,
     auth: inSpace,
     summary: 'Read an OpenAPI 3 or Swagger 2 document (JSON or YAML) and show the APIs an import would create',
     body: z.object({ space_id: Id, openapi: z.string().max(MAX_DOC + 1) }),
@@ -199,6 +205,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   ctx.route({
     method: 'POST',
     path: '/api/plugin_api/register',
+    response: Registered,
     auth: inSpace,
     summary:
       'Create a plugin from an OpenAPI 3 or Swagger 2 document: its server, auth hint and every operation as an API',
@@ -270,6 +277,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   ctx.route({
     method: 'POST',
     path: '/api/plugin_api/batch_create_api',
+    response: ApisImported,
     auth: inSpace,
     summary:
       'Import the operations of an OpenAPI or Swagger document into a plugin (same method and path: skipped, or replaced)',
@@ -688,6 +696,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   ctx.route({
     method: 'POST',
     path: '/api/plugin_api/debug_api',
+    response: DebugAnswer,
     auth: inSpace,
     summary:
       'Call an API of the draft with given inputs: the real request and response, and the response parameters inferred from it',
@@ -856,6 +865,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   ctx.route({
     method: 'POST',
     path: '/api/plugin_api/get_playground_plugin_list',
+    response: PlaygroundPlugins,
     auth: inSpace,
     summary: 'The published plugins of a space with their enabled APIs (what workflows and bots can use)',
     body: z.object({ space_id: Id, name: z.string().max(100).optional() }),

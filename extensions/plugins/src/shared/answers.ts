@@ -75,3 +75,86 @@ export const PublishedList = z.object({
 });
 export const OAuthStatus = z.object({ is_oauth: z.boolean(), status: z.number(), content: z.string() });
 export const NoAnswer = z.object({});
+
+const Params = z.array(APIParameterSchema);
+const ImportedApi = z.object({
+  name: z.string(),
+  desc: z.string(),
+  path: z.string(),
+  method: z.number(),
+  request_params: Params,
+  response_params: Params,
+});
+/** What a document's security schemes say, for the user to complete (a document holds no secret). */
+const AuthHint = z.union([
+  z.object({ auth_type: z.literal(0) }),
+  z.object({ auth_type: z.literal(1), location: z.union([z.literal(1), z.literal(2)]), key: z.string() }),
+  z.object({ auth_type: z.literal(3), client_url: z.string(), authorization_url: z.string(), scope: z.string() }),
+]);
+/** The APIs an import of an OpenAPI or Swagger document would create, and the operations it leaves out. */
+export const DocumentPreview = z.object({
+  name: z.string(),
+  desc: z.string(),
+  server_url: z.string(),
+  auth: AuthHint,
+  apis: z.array(ImportedApi),
+  skipped: z.array(z.string()),
+});
+export const Registered = z.object({
+  plugin_id: z.string(),
+  created: z.number(),
+  skipped: z.array(z.string()),
+  auth_hint: AuthHint,
+  /** The plugin's auth is the document's (else it starts without, to be completed). */
+  auth_completed: z.boolean(),
+});
+export const ApisImported = z.object({ created: z.number(), replaced: z.number(), skipped: z.array(z.string()) });
+
+const Exchange = z.object({
+  method: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+});
+/** A debug call of a draft API: the real request and response, and the response parameters inferred from it. */
+export const DebugAnswer = z.object({
+  success: z.boolean(),
+  reason: z.string(),
+  resp: z.string(),
+  raw_req: z.string().optional(),
+  raw_resp: z.string().optional(),
+  status_code: z.number().optional(),
+  needs_auth: z.boolean().optional(),
+  authorize_url: z.string().optional(),
+  request: Exchange.optional(),
+  response: Exchange.omit({ method: true, url: true }).extend({ status: z.number() }).optional(),
+  duration_ms: z.number().optional(),
+  response_params: Params,
+});
+
+/** The published plugins of a space with their enabled APIs (what workflows and bots can use). */
+export const PlaygroundPlugins = z.object({
+  plugin_list: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      desc_for_human: z.string(),
+      plugin_icon: z.string(),
+      auth: z.number(),
+      version_name: z.string(),
+      space_id: z.string(),
+      plugin_apis: z.array(
+        z.object({
+          api_id: z.string(),
+          name: z.string(),
+          desc: z.string(),
+          plugin_id: z.string(),
+          plugin_name: z.string(),
+          parameters: Params,
+          response_params: Params,
+        }),
+      ),
+    }),
+  ),
+  total: z.number(),
+});
