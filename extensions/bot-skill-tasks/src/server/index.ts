@@ -297,6 +297,7 @@ export default defineExtension({
     ctx.route({
       method: 'POST',
       path: '/api/task/webhook/:task_id/:secret',
+      response: z.object({ chat_id: z.string(), conversation_id: z.string() }),
       auth: 'anonymous',
       rateLimit: { max: 120, key: 'ip' },
       summary: "Call a webhook task: the bot is asked its question with the call's JSON body",

@@ -3,6 +3,7 @@
 import type { ServerContext } from '@tessera/sdk/server';
 import { TokenPermissions } from '@tessera/ext-identity/shared';
 import { z } from 'zod';
+import { SearchPeople } from '../shared/api.ts';
 import { assertCan } from './policy.ts';
 import { texts } from './texts.ts';
 import type { EnterpriseService } from './service.ts';
@@ -19,6 +20,7 @@ export function registerOpenRoutes(ctx: ServerContext, e: EnterpriseService): vo
   ctx.route({
     method: 'GET',
     path: '/v1/enterprises/:enterprise_id/members',
+    response: z.object({ items: SearchPeople.response.shape.people, total_count: z.number() }),
     auth: 'user',
     permission: READ,
     summary: "An enterprise's people (a token needs enterprise.member.read for this enterprise)",

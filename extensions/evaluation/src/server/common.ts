@@ -1,6 +1,7 @@
-import { notFound } from '@tessera/sdk';
+import { notFound, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
+import { ResultScore } from '../shared/answers.ts';
 
 export const Id = z.string().min(1).max(32);
 export const Name = z.string().trim().min(1, 'Give it a name.').max(100);
@@ -35,16 +36,10 @@ export async function owned<T>(
   return r as T;
 }
 
-/** An evaluator's score of a result; a person may have corrected it (the original kept), or given it (manual:<key>). */
-export interface Score {
-  evaluator_id: string;
-  score: number | null;
-  reason: string;
-  error?: string;
-  /** A manual metric's name. */
-  name?: string;
-  corrected?: { original: number | null; by: string; at: string };
-}
+/** An evaluator's score of a result (shared/answers.ts). */
+export type Score = ResultScore;
+
+const Scores = z.array(ResultScore);
 
 /** An experiment's results by position. */
 export async function readResults(ctx: ServerContext<unknown>, experimentId: string) {
@@ -61,7 +56,7 @@ export async function readResults(ctx: ServerContext<unknown>, experimentId: str
     status: r.status as string,
     output: r.output as string,
     error: r.error as string,
-    scores: JSON.parse(r.scores as string) as Score[],
+    scores: parseStoredJson(r.scores as string, "a result's scores", Scores),
     latency_ms: Number(r.latency_ms),
     input_tokens: Number(r.input_tokens),
     output_tokens: Number(r.output_tokens),

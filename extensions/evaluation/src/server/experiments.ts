@@ -9,7 +9,9 @@ import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } fr
 import { Id, Name, inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
 import { freeze } from './sets.ts';
 import {
+  ExperimentComparison,
   ExperimentCreated,
+  ExperimentDetailView,
   ExperimentList,
   ExperimentView,
   NoAnswer,
@@ -43,15 +45,21 @@ const CreateBody = z.object({
   evaluators: z.array(EvaluatorRef).min(1, 'Choose at least one evaluator.').max(10),
   item_concurrency: z.number().int().min(1).max(10).default(3),
 });
-interface Frozen {
-  evaluator_id: string;
-  name: string;
-  kind: string;
-  version: string;
-  settings: Record<string, unknown>;
-  input_column?: string;
-  reference_column?: string;
-}
+/** The evaluators an experiment runs, frozen at its start (their versions and settings). */
+const FrozenList = z.array(
+  z.object({
+    evaluator_id: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    version: z.string(),
+    settings: z.record(z.string(), z.unknown()),
+    input_column: z.string().optional(),
+    reference_column: z.string().optional(),
+  }),
+);
+type Frozen = z.output<typeof FrozenList>[number];
+const frozenOf = (e: { evaluators: string }): Frozen[] =>
+  parseStoredJson(e.evaluators, "the experiment's evaluators", FrozenList);
 interface ExperimentRow {
   id: string;
   space_id: string;
@@ -82,7 +90,7 @@ export function experimentView(e: ExperimentRow): z.output<typeof ExperimentView
     set_id: e.set_id,
     set_version: e.set_version,
     target: parseStoredJson(e.target, "The experiment's target", ExperimentView.shape.target),
-    evaluators: (JSON.parse(e.evaluators) as Frozen[]).map(({ settings: _s, ...x }) => x),
+    evaluators: frozenOf(e).map(({ settings: _s, ...x }) => x),
     item_concurrency: Number(e.item_concurrency),
     status: e.status,
     reason: e.reason,
@@ -176,7 +184,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         const target = JSON.parse(e.target) as Target;
         const kind = ctx.registry(EvalTargets).get(target.kind);
         if (!kind) throw new Error(`The target kind ${target.kind} is not in this studio any more.`);
-        const evaluators = JSON.parse(e.evaluators) as Frozen[];
+        const evaluators = frozenOf(e);
         const stopped = async () =>
           ((await ctx.db.selectFrom('eval_experiment').select('status').where('id', '=', e.id).executeTakeFirst())
             ?.status as string) !== 'running';
@@ -317,7 +325,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     const rs = await results(e.id);
     const items = await versionItems(ctx, e.set_id, e.set_version);
     // The experiment's evaluators, then the manual metrics people gave.
-    const evs: { evaluator_id: string; name: string }[] = JSON.parse(e.evaluators) as Frozen[];
+    const evs: { evaluator_id: string; name: string }[] = frozenOf(e);
     for (const r of rs)
       for (const s of r.scores)
         if (s.evaluator_id.startsWith('manual:') && !evs.some((x) => x.evaluator_id === s.evaluator_id))
@@ -549,6 +557,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
   ctx.route({
     method: 'POST',
     path: `${base}/get`,
+    response: ExperimentDetailView,
     auth: inSpace,
     summary:
       'An experiment with its results per item (output, scores with reasons, latency, tokens, trace) and aggregates',
@@ -608,6 +617,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
   ctx.route({
     method: 'POST',
     path: `${base}/compare`,
+    response: ExperimentComparison,
     auth: inSpace,
     summary:
       "Experiments side by side: each evaluator's mean per experiment with the delta to the first, and the items' scores by item",
@@ -616,7 +626,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       const exps = await Promise.all(body.experiment_ids.map((id) => get(body.space_id, id)));
       const all = await Promise.all(exps.map((e) => results(e.id)));
       const names = new Map<string, string>();
-      for (const e of exps) for (const ev of JSON.parse(e.evaluators) as Frozen[]) names.set(ev.evaluator_id, ev.name);
+      for (const e of exps) for (const ev of frozenOf(e)) names.set(ev.evaluator_id, ev.name);
       const evs = [...names].map(([evaluator_id, name]) => ({ evaluator_id, name }));
       const aggs = all.map((rs) =>
         aggregates(

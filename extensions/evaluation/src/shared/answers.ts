@@ -98,3 +98,61 @@ export const ExperimentView = z.object({
 });
 export const ExperimentList = z.object({ experiments: z.array(ExperimentView) });
 export const ExperimentCreated = z.object({ experiment_id: z.string() });
+
+/** An evaluator's score of a result; a person may have corrected it (the original kept), or given it (manual:<key>). */
+export const ResultScore = z.object({
+  evaluator_id: z.string(),
+  score: z.number().nullable(),
+  reason: z.string(),
+  error: z.string().optional(),
+  /** A manual metric's name. */
+  name: z.string().optional(),
+  corrected: z.object({ original: z.number().nullable(), by: z.string(), at: z.string() }).optional(),
+});
+export type ResultScore = z.output<typeof ResultScore>;
+
+const ResultView = z.object({
+  item_id: z.string(),
+  position: z.number(),
+  status: z.string(),
+  output: z.string(),
+  error: z.string(),
+  scores: z.array(ResultScore),
+  latency_ms: z.number(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  trace_id: z.string(),
+  /** The set item it ran (its columns). */
+  item: z.record(z.string(), z.unknown()),
+});
+const Aggregate = z.object({
+  evaluator_id: z.string(),
+  name: z.string(),
+  count: z.number(),
+  mean: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  distribution: z.array(z.object({ from: z.number(), to: z.number(), count: z.number() })),
+});
+export const ExperimentDetailView = z.object({
+  experiment: ExperimentView,
+  results: z.array(ResultView),
+  aggregates: z.array(Aggregate),
+});
+export const ExperimentComparison = z.object({
+  experiments: z.array(ExperimentView),
+  metrics: z.array(
+    z.object({
+      evaluator_id: z.string(),
+      name: z.string(),
+      means: z.array(z.number().nullable()),
+      deltas: z.array(z.number().nullable()),
+    }),
+  ),
+  rows: z.array(
+    z.object({
+      key: z.string(),
+      cells: z.array(z.object({ output: z.string(), status: z.string(), scores: z.array(ResultScore) }).nullable()),
+    }),
+  ),
+});

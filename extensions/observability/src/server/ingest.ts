@@ -42,6 +42,8 @@ export function registerIngest(ctx: ServerContext<unknown>, store: () => SpanSto
       permission: 'trace.ingest',
       upload: true,
       rawResponse: true,
+      // OTLP's ExportTraceServiceResponse, in the encoding the export came in.
+      produces: ['application/json', 'application/x-protobuf'],
       summary:
         'Take an OTLP/HTTP trace export (JSON or protobuf) into the space: all of it, or nothing with a 400 saying why',
       handler: async (req, reply) => {

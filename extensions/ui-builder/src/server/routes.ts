@@ -1,5 +1,6 @@
 // The builder's calls (/api/ui_builder/v1/...): apps of a space, their drafts (saved over the version they were made
 // on), snapshots kept and restored, publishing; the open API's snapshots and published DSL.
+import { parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -167,6 +168,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
   ctx.route({
     method: 'GET',
     path: '/api/ui_builder/v1/dsl/schema',
+    response: z.object({ dsl_version: z.number(), schema: z.record(z.string(), z.unknown()) }),
     auth: 'anonymous',
     summary:
       "The JSON Schema of the UI builder's DSL (the shape; the checks of bounds, addresses and ids come on save)",
@@ -177,6 +179,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
   ctx.route({
     method: 'POST',
     path: '/v1/apps/:app_id/ui_builder_snapshots',
+    response: SaveSnapshot.response,
     auth: ofApp,
     permission: 'app.ui',
     summary: "Keep an app's draft as a snapshot (a token with app.ui)",
@@ -189,6 +192,7 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
   ctx.route({
     method: 'GET',
     path: '/v1/apps/:app_id/ui_builder_dsl',
+    response: PublishedDsl.response,
     auth: ofApp,
     permission: 'app.ui',
     summary: "An app's published DSL (a token with app.ui)",
@@ -196,7 +200,10 @@ export function registerRoutes(ctx: ServerContext, store: UiStore): void {
     handler: async ({ params }) => {
       const a = await store.app(params.app_id);
       if (!a.published_dsl) throw texts.error(404, 'notPublished', { id: a.id });
-      return { dsl: JSON.parse(a.published_dsl) as unknown, published_version: Number(a.published_version) };
+      return {
+        dsl: parseStoredJson(a.published_dsl, "the app's published DSL", Dsl),
+        published_version: Number(a.published_version),
+      };
     },
   });
 }
