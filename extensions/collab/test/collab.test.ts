@@ -35,7 +35,7 @@ beforeAll(async () => {
           ctx.register(ResourceKinds, {
             kind: 'workflow',
             list: async () => [],
-            spaceOf: async (id) => ({ w1: 's1', w2: 's2', w3: 's1', w4: 's1', w5: 's1' })[id],
+            spaceOf: async (id) => ({ w1: 's1', w2: 's2', w3: 's1', w4: 's1', w5: 's1', w6: 's1' })[id],
           });
           ctx.tap(ServerRequestInterceptors, 'only-ann-bob', (req) =>
             req.resource?.write && req.caller?.userId === 'dan'
@@ -167,6 +167,20 @@ describe('editing together over the collab socket', () => {
     const first = live('ann', 'w5', { nodes: [{ node_id: 'n', title: 'From the saved draft', x: 0 }] });
     await first.until(() => first.status === 'live', 'live');
     expect(first.state().nodes).toEqual([{ node_id: 'n', title: 'From the saved draft', x: 0 }]);
+  });
+
+  it('an edit made while the document connects is the person’s own: undo takes it back once it is live', async () => {
+    for (const d of open.splice(0)) d.close();
+    const saved = { nodes: [{ node_id: 'n', title: 'Saved', x: 0 }] };
+    const doc = live('ann', 'w6', saved);
+    // Pasted before the first sync (a slow connection, a busy machine).
+    doc.set({ nodes: [...saved.nodes, { node_id: 'n_2', title: 'Saved', x: 40 }] });
+    await doc.until(() => doc.status === 'live', 'live');
+    expect(doc.state().nodes.map((n) => n.node_id)).toEqual(['n', 'n_2']);
+    expect(doc.canUndo).toBe(true);
+    doc.undo();
+    expect(doc.state().nodes).toEqual(saved.nodes);
+    expect(doc.canRedo).toBe(true);
   });
 
   it('a member the change policy refuses sees the edits, but theirs are not applied', async () => {

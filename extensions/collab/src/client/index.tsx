@@ -32,7 +32,9 @@ class Deferred<T extends object> implements LiveDocument<T> {
     void import('./live-doc.ts').then(
       ({ YLiveDocument }) => {
         if (this.#closed) return;
-        const real = new YLiveDocument<T>({ ...options, initial: this.#local }, { url: endpoint() }, colorOf);
+        // Opened on the state as loaded; what was set meanwhile follows as this person's edit (undoable).
+        const real = new YLiveDocument<T>(options, { url: endpoint() }, colorOf);
+        if (this.#local !== options.initial) real.set(this.#local);
         this.#real = real;
         real.setPresence(this.#presence);
         real.subscribe((e) => {

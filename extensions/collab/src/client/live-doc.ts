@@ -1,7 +1,8 @@
 // A live document over Yjs and its WebSocket provider (y-websocket): the editor's JSON state in a JsonBinding, this
 // person's edits undone by a Y.UndoManager (not the others'), presence in the provider's awareness. Until the first
 // sync the editor's state waits; then, if nobody else has the document open (or it is empty), the state as loaded is
-// what the document becomes (the saved draft is the truth when alone); if others have it open, theirs is shown.
+// what the document becomes (the saved draft is the truth when alone) and what this person changed while it connected
+// follows as their own edit, which undo takes back; if others have it open, theirs is shown.
 import type { LiveDocument, LiveEvent, LiveOpenOptions, LivePeer, LiveStatus } from '@tessera/sdk/client';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -39,12 +40,15 @@ export class YLiveDocument<T extends object> implements LiveDocument<T> {
   #status: LiveStatus = 'connecting';
   #peers: LivePeer[] = [];
   #local: T;
+  /** The state as the editor loaded it (the saved draft): the document's seed when this person is alone. */
+  readonly #loaded: T;
   #seeded = false;
   #cursorTimer: ReturnType<typeof setTimeout> | undefined;
   #cursor: { x: number; y: number } | null | undefined;
 
   constructor(options: LiveOpenOptions<T>, connection: Connection, colorOf: (userId: string) => string) {
     this.#local = options.initial;
+    this.#loaded = options.initial;
     this.#colorOf = colorOf;
     // Every shared type the state lives in is in the undo manager's scope as it is opened.
     this.#binding = new JsonBinding<T>(this.doc, options.shape, (type) => this.#undo.addToScope(type));
@@ -186,8 +190,11 @@ export class YLiveDocument<T extends object> implements LiveDocument<T> {
       this.#seeded = true;
       const me = this.doc.clientID;
       const others = [...this.#provider.awareness.getStates().keys()].some((id) => id !== me);
-      if (this.#binding.empty || !others) this.#binding.write(this.#local, SEED);
-      else this.#emit({ type: 'state', state: this.#binding.read(), origin: 'remote' });
+      if (this.#binding.empty || !others) {
+        // The saved state is the seed; what this person changed while connecting is theirs, so undo takes it back.
+        this.#binding.write(this.#loaded, SEED);
+        if (this.#local !== this.#loaded) this.#binding.write(this.#local, LOCAL);
+      } else this.#emit({ type: 'state', state: this.#binding.read(), origin: 'remote' });
     }
     this.#setStatus('live');
   }
