@@ -671,7 +671,8 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
       confirmLoading={publish.isPending}
       okText={results ? t('done') : t('publish')}
       okButtonProps={{
-        disabled: !results && !check.data?.is_valid,
+        // Until the connectors are known, a publication would go nowhere (an empty list of them).
+        disabled: !results && (!check.data?.is_valid || !connectors.data),
         ...({ 'data-testid': 'project-publish-confirm' } as object),
       }}
     >
