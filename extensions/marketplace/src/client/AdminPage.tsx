@@ -11,14 +11,22 @@ import { Link } from 'react-router';
 import type { Category, Product } from './api.ts';
 import { KindTag } from './ProductCard.tsx';
 import { PagesAdmin, TopicsAdmin } from './CurationAdmin.tsx';
+import {
+  AdminAuditLog,
+  AdminCategorySave,
+  AdminFeaturedSet,
+  AdminListingApprove,
+  AdminListingList,
+  AdminRejectListing,
+  ProductCategoryList,
+} from '../shared/api.ts';
 
 export function AdminPage() {
   const { t } = useTranslation('marketplace');
   const api = useApi();
   const probe = useQuery({
     queryKey: ['market', 'admin', 'probe'],
-    queryFn: () =>
-      api.get('/api/marketplace/admin/listing/list', { page_size: 1 }, { handled: (e) => e.status === 403 }),
+    queryFn: () => api.call(AdminListingList, { page_size: 1 }, { handled: (e) => e.status === 403 }),
     retry: false,
   });
   if (probe.isError) return <Empty description={t('admin.only')} data-testid="market-admin-refused" />;
@@ -57,16 +65,15 @@ function Queue({ status }: { status: number }) {
   const [reason, setReason] = useState('');
   const q = useQuery({
     queryKey: ['market', 'admin', 'queue', status],
-    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/admin/listing/list', { status }),
+    queryFn: () => api.call(AdminListingList, { status }),
   });
   const done = () => qc.invalidateQueries({ queryKey: ['market'] });
   const approve = useMutation({
-    mutationFn: (id: string) => api.post('/api/marketplace/admin/listing/approve', { product_id: id }),
+    mutationFn: (id: string) => api.call(AdminListingApprove, { product_id: id }),
     onSuccess: async () => (toast.success(t('admin.approved')), done()),
   });
   const reject = useMutation({
-    mutationFn: () =>
-      api.post('/api/marketplace/admin/reject_listing', { product_id: rejecting!.product_id, reason: reason.trim() }),
+    mutationFn: () => api.call(AdminRejectListing, { product_id: rejecting!.product_id, reason: reason.trim() }),
     onSuccess: async () => {
       toast.success(t('admin.rejected'));
       setRejecting(undefined);
@@ -75,8 +82,7 @@ function Queue({ status }: { status: number }) {
     },
   });
   const feature = useMutation({
-    mutationFn: (p: Product) =>
-      api.post('/api/marketplace/admin/featured/set', { product_id: p.product_id, featured: !p.featured }),
+    mutationFn: (p: Product) => api.call(AdminFeaturedSet, { product_id: p.product_id, featured: !p.featured }),
     onSuccess: done,
   });
   return (
@@ -192,13 +198,13 @@ function Categories() {
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: ['market', 'categories'],
-    queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list'),
+    queryFn: () => api.call(ProductCategoryList, undefined),
   });
   const [rows, setRows] = useState<Partial<Category>[]>([]);
   useEffect(() => setRows(q.data?.categories ?? []), [q.data]);
   const save = useMutation({
     mutationFn: () =>
-      api.post('/api/marketplace/admin/category/save', {
+      api.call(AdminCategorySave, {
         categories: rows
           .filter((r) => r.name?.trim())
           .map((r) => ({ id: r.id, name: r.name!.trim(), name_zh: r.name_zh?.trim() ?? '' })),
@@ -277,17 +283,7 @@ function Audit() {
   const format = useFormat();
   const q = useQuery({
     queryKey: ['market', 'admin', 'audit'],
-    queryFn: () =>
-      api.get<{
-        entries: {
-          id: string;
-          admin_name: string;
-          action: string;
-          product_id: string;
-          detail: Record<string, unknown>;
-          time: number;
-        }[];
-      }>('/api/marketplace/admin/audit_log', { page_size: 100 }),
+    queryFn: () => api.call(AdminAuditLog, { page_size: 100 }),
   });
   return (
     <Table

@@ -5,8 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { PageHeader, useApi, usePageTitle } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { localized, type Landing, type Product, type Topic } from './api.ts';
+import { localized, type Product } from './api.ts';
 import { ProductCard } from './ProductCard.tsx';
+import { GetLandingInfo, GetTopicDetail, TopicGetCurrent } from '../shared/api.ts';
 
 export function ProductRow({
   title,
@@ -42,7 +43,7 @@ export function useTopics() {
   const api = useApi();
   return useQuery({
     queryKey: ['market', 'topics'],
-    queryFn: () => api.get<{ topics: Topic[] }>('/api/marketplace/topic/get_current'),
+    queryFn: () => api.call(TopicGetCurrent, undefined),
   });
 }
 
@@ -71,8 +72,7 @@ export function ExploreTop() {
   const api = useApi();
   const q = useQuery({
     queryKey: ['market', 'landing', 'explore'],
-    queryFn: () =>
-      api.get<{ landing: Landing; recommended: Product[] }>('/api/marketplace/landing_info', { scene: 'explore' }),
+    queryFn: () => api.call(GetLandingInfo, { scene: 'explore' }),
   });
   const landing = q.data?.landing;
   const title = landing && localized(i18n.language, landing.title, landing.title_zh);
@@ -119,11 +119,7 @@ export function TopicPage() {
   const q = useQuery({
     queryKey: ['market', 'topic', id, preview],
     queryFn: () =>
-      api.get<{ topic: Topic; preview: boolean }>(
-        '/api/marketplace/topic/detail',
-        { topic_id: id, preview_id: preview },
-        { handled: (e) => e.status === 404 },
-      ),
+      api.call(GetTopicDetail, { topic_id: id, preview_id: preview }, { handled: (e) => e.status === 404 }),
   });
   const topic = q.data?.topic;
   usePageTitle(topic ? localized(i18n.language, topic.title, topic.title_zh) : t('curation.topics'));

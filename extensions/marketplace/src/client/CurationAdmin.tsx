@@ -17,7 +17,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal, toast, useApi, type ApiError } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Landing, Product, Topic } from './api.ts';
+import type { Landing, Topic } from './api.ts';
+import {
+  AdminLandingConfigSet,
+  AdminPageConfig,
+  AdminRecommendConfigDelete,
+  AdminRecommendConfigSet,
+  AdminTopicDelete,
+  AdminTopicGetPreviewId,
+  AdminTopicList,
+  AdminTopicSet,
+  AdminTopicUpdateStatus,
+  ProductList,
+  ProductSearch,
+} from '../shared/api.ts';
 
 /** Chooses live products by searching their names; keeps the order they were chosen in. */
 function ProductPicker({
@@ -38,8 +51,8 @@ function ProductPicker({
     queryKey: ['market', 'picker', keyword],
     queryFn: () =>
       keyword
-        ? api.get<{ products: Product[] }>('/api/marketplace/product/search', { keyword, page_size: 20 })
-        : api.get<{ products: Product[] }>('/api/marketplace/product/list', { sort_type: 'popular', page_size: 20 }),
+        ? api.call(ProductSearch, { keyword, page_size: 20 })
+        : api.call(ProductList, { sort_type: 'popular', page_size: 20 }),
   });
   const names = new Map(known);
   for (const p of q.data?.products ?? []) names.set(p.product_id, p.name);
@@ -71,22 +84,21 @@ export function TopicsAdmin() {
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: ['market', 'admin', 'topics'],
-    queryFn: () => api.get<{ topics: Topic[] }>('/api/marketplace/admin/topic/list'),
+    queryFn: () => api.call(AdminTopicList, undefined),
   });
   const [editing, setEditing] = useState<Partial<Topic> | undefined>();
   const done = () => qc.invalidateQueries({ queryKey: ['market'] });
   const status = useMutation({
     mutationFn: (x: { id: string; live: boolean }) =>
-      api.post('/api/marketplace/admin/topic/update_status', { topic_id: x.id, status: x.live ? 1 : 0 }),
+      api.call(AdminTopicUpdateStatus, { topic_id: x.id, status: x.live ? 1 : 0 }),
     onSuccess: done,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/marketplace/admin/topic/delete', { topic_id: id }),
+    mutationFn: (id: string) => api.call(AdminTopicDelete, { topic_id: id }),
     onSuccess: done,
   });
   const preview = useMutation({
-    mutationFn: (id: string) =>
-      api.post<{ preview_id: string }>('/api/marketplace/admin/topic/get_preview_id', { topic_id: id }),
+    mutationFn: (id: string) => api.call(AdminTopicGetPreviewId, { topic_id: id }),
     onSuccess: (r, id) => void window.open(`/explore/topics/${id}?preview_id=${r.preview_id}`, '_blank', 'noopener'),
   });
   return (
@@ -174,8 +186,8 @@ function TopicModal({ topic, onClose }: { topic: Partial<Topic>; onClose(): void
   const [problem, setProblem] = useState('');
   const save = useMutation({
     mutationFn: () =>
-      api.post(
-        '/api/marketplace/admin/topic/set',
+      api.call(
+        AdminTopicSet,
         { ...(topic.topic_id ? { topic_id: topic.topic_id } : {}), ...v },
         { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
       ),
@@ -249,10 +261,7 @@ export function PagesAdmin() {
   const api = useApi();
   const q = useQuery({
     queryKey: ['market', 'admin', 'pages'],
-    queryFn: () =>
-      api.get<{ landing: Landing; recommend: { home: string[]; explore: string[] } }>(
-        '/api/marketplace/admin/page_config',
-      ),
+    queryFn: () => api.call(AdminPageConfig, undefined),
   });
   if (!q.data) return null;
   return <PagesForm initial={q.data} />;
@@ -272,14 +281,14 @@ function PagesForm({ initial }: { initial: { landing: Landing; recommend: { home
     await qc.invalidateQueries({ queryKey: ['market'] });
   };
   const saveLanding = useMutation({
-    mutationFn: () => api.post('/api/marketplace/admin/landing_config/set', landing, { handled }),
+    mutationFn: () => api.call(AdminLandingConfigSet, landing, { handled }),
     onSuccess: () => done(t('curation.landingSaved')),
   });
   const saveRecommend = useMutation({
     mutationFn: (scene: 'home' | 'explore') =>
       recommend[scene].length
-        ? api.post('/api/marketplace/admin/recommend_config/set', { scene, product_ids: recommend[scene] }, { handled })
-        : api.post('/api/marketplace/admin/recommend_config/delete', { scene }),
+        ? api.call(AdminRecommendConfigSet, { scene, product_ids: recommend[scene] }, { handled })
+        : api.call(AdminRecommendConfigDelete, { scene }),
     onSuccess: () => done(t('curation.recommendSaved')),
   });
   return (

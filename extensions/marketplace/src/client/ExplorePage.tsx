@@ -19,9 +19,17 @@ import { PageHeading, ResourceKinds, toast, useApi, usePageTitle, useRegistryEnt
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { Category, Product } from './api.ts';
 import { KindTag, ProductCard } from './ProductCard.tsx';
 import { ExploreTop } from './Curated.tsx';
+import {
+  ProductCategoryList,
+  ProductFavoriteList,
+  ProductList,
+  ProductSearch,
+  ProductSearchSuggest,
+  ProductUnlisting,
+  ProductUserProductList,
+} from '../shared/api.ts';
 
 export function ExplorePage() {
   const { t } = useTranslation('marketplace');
@@ -51,7 +59,7 @@ function useCategories() {
   const api = useApi();
   return useQuery({
     queryKey: ['market', 'categories'],
-    queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list'),
+    queryFn: () => api.call(ProductCategoryList, undefined),
   });
 }
 
@@ -72,7 +80,7 @@ function Browse() {
   const categoryName = useCategoryName();
   const [category, setCategory] = useState('');
   const [kind, setKind] = useState<string | undefined>();
-  const [sort, setSort] = useState('latest');
+  const [sort, setSort] = useState<'latest' | 'popular' | 'favorites'>('latest');
   const [templates, setTemplates] = useState(false);
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
@@ -86,8 +94,7 @@ function Browse() {
   const suggest = useQuery({
     queryKey: ['market', 'suggest', typed],
     enabled: suggesting && typed.trim().length > 0,
-    queryFn: () =>
-      api.get<{ suggestions: string[] }>('/api/marketplace/product/search/suggest', { keyword: typed.trim() }),
+    queryFn: () => api.call(ProductSearchSuggest, { keyword: typed.trim() }),
   });
   const list = useQuery({
     queryKey: ['market', 'list', category, kind, sort, templates, keyword],
@@ -95,17 +102,14 @@ function Browse() {
     // clicked is not taken away under the pointer).
     placeholderData: keepPreviousData,
     queryFn: () =>
-      api.get<{ products: Product[]; total: number }>(
-        keyword ? '/api/marketplace/product/search' : '/api/marketplace/product/list',
-        {
-          keyword: keyword || undefined,
-          category_id: category || undefined,
-          entity_type: kind,
-          sort_type: sort,
-          is_template: templates ? 'true' : undefined,
-          page_size: 60,
-        },
-      ),
+      api.call(keyword ? ProductSearch : ProductList, {
+        keyword: keyword || undefined,
+        category_id: category || undefined,
+        entity_type: kind,
+        sort_type: sort,
+        is_template: templates ? 'true' : undefined,
+        page_size: 60,
+      }),
   });
   return (
     <div>
@@ -193,7 +197,7 @@ function Favorites() {
   const api = useApi();
   const q = useQuery({
     queryKey: ['market', 'favorites'],
-    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/favorite/list', { page_size: 100 }),
+    queryFn: () => api.call(ProductFavoriteList, { page_size: 100 }),
   });
   if (q.isLoading) return <Spin />;
   if (!q.data?.products.length) return <Empty description={t('noFavorites')} />;
@@ -214,10 +218,10 @@ function MyProducts() {
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: ['market', 'mine'],
-    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/user_product/list'),
+    queryFn: () => api.call(ProductUserProductList, undefined),
   });
   const unlist = useMutation({
-    mutationFn: (id: string) => api.post('/api/marketplace/product/unlisting', { product_id: id }),
+    mutationFn: (id: string) => api.call(ProductUnlisting, { product_id: id }),
     onSuccess: async () => {
       toast.success(t('unlisted'));
       await qc.invalidateQueries({ queryKey: ['market'] });

@@ -5,8 +5,8 @@ import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
 import type { LibraryItem } from '@tessera/ext-library/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Category, Product } from './api.ts';
 import { useCategoryName } from './ExplorePage.tsx';
+import { ProductCategoryList, ProductListing, ProductUserProductList } from '../shared/api.ts';
 
 export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; item: LibraryItem; onClose(): void }) {
   const { t } = useTranslation('marketplace');
@@ -15,11 +15,11 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
   const categoryName = useCategoryName();
   const categories = useQuery({
     queryKey: ['market', 'categories'],
-    queryFn: () => api.get<{ categories: Category[] }>('/api/marketplace/product/category/list'),
+    queryFn: () => api.call(ProductCategoryList, undefined),
   });
   const mine = useQuery({
     queryKey: ['market', 'mine'],
-    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/product/user_product/list'),
+    queryFn: () => api.call(ProductUserProductList, undefined),
   });
   const existing = mine.data?.products.find((p) => p.entity_type === item.res_type && p.entity_id === item.res_id);
   const [name, setName] = useState(item.name);
@@ -32,8 +32,8 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
   const [problem, setProblem] = useState<Record<string, string>>({});
   const list = useMutation({
     mutationFn: () =>
-      api.post(
-        '/api/marketplace/product/listing',
+      api.call(
+        ProductListing,
         {
           space_id: spaceId,
           entity_type: item.res_type,

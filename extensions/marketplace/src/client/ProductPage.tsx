@@ -21,6 +21,7 @@ import { ProductActions } from '../shared/index.ts';
 import { useSpaceId, type Product } from './api.ts';
 import { useCategoryName } from './ExplorePage.tsx';
 import { KindTag } from './ProductCard.tsx';
+import { GetProductDetail, ProductDuplicate, ProductFavorite, ProductShareCreate } from '../shared/api.ts';
 
 const Markdown = lazy(() => import('react-markdown'));
 
@@ -37,8 +38,7 @@ export function ProductPage() {
   const api = useApi();
   const q = useQuery({
     queryKey: ['market', 'detail', id],
-    queryFn: () =>
-      api.get<Detail>('/api/marketplace/product/detail', { product_id: id }, { handled: (e) => e.status === 404 }),
+    queryFn: () => api.call(GetProductDetail, { product_id: id ?? '' }, { handled: (e) => e.status === 404 }),
   });
   usePageTitle(q.data?.product.name ?? t('title'));
   if (q.isError) return <Empty description={t('missing')} />;
@@ -55,16 +55,14 @@ function ProductView({ detail }: { detail: Detail }) {
   const p = detail.product;
   const [duplicating, setDuplicating] = useState(false);
   const fav = useMutation({
-    mutationFn: () =>
-      api.post('/api/marketplace/product/favorite', { product_id: p.product_id, is_cancel: !!p.favorited }),
+    mutationFn: () => api.call(ProductFavorite, { product_id: p.product_id, is_cancel: !!p.favorited }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['market'] }),
   });
   const actions = useRegistryEntries(ProductActions)
     .slice()
     .sort((a, b) => (a.value.order ?? 50) - (b.value.order ?? 50));
   const share = useMutation({
-    mutationFn: () =>
-      api.post<{ share_url: string }>('/api/marketplace/product/share/create', { product_id: p.product_id }),
+    mutationFn: () => api.call(ProductShareCreate, { product_id: p.product_id }),
     onSuccess: async (r) => {
       await navigator.clipboard?.writeText(r.share_url).catch(() => undefined);
       toast.success(t('shareCopied', { url: r.share_url }));
@@ -186,7 +184,7 @@ function DuplicateModal({ product, onClose }: { product: Product; onClose(): voi
   const [to, setTo] = useState(current ?? '');
   const dup = useMutation({
     mutationFn: () =>
-      api.post<{ entity_type: string; entity_id: string; space_id: string }>('/api/marketplace/product/duplicate', {
+      api.call(ProductDuplicate, {
         product_id: product.product_id,
         space_id: to,
       }),

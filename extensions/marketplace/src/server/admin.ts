@@ -3,13 +3,18 @@
 import { badRequest, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
-import { z } from 'zod';
 import { ReviewStatus } from '../shared/index.ts';
 import { CARD, card, liveFields, now, type ProductRow } from './products.ts';
 import { productSearch } from './search.ts';
-import { AuditLog, NoAnswer, Products } from '../shared/api.ts';
-
-const Id = z.string().min(1).max(32);
+import {
+  AdminAuditLog,
+  AdminCategorySave,
+  AdminFeaturedSet,
+  AdminListingApprove,
+  AdminListingList,
+  AdminRejectListing,
+  AuditLog,
+} from '../shared/api.ts';
 
 export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: string) => Promise<ProductRow>) {
   const search = productSearch(ctx);
@@ -27,15 +32,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
       .execute();
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/admin/listing/list',
+    ...AdminListingList,
     auth: 'platformAdmin',
-    summary: 'Products by review status (default: waiting for review), oldest first',
-    query: z.object({
-      status: z.coerce.number().int().min(0).max(4).default(ReviewStatus.Pending),
-      page_size: z.coerce.number().int().min(1).max(100).default(50),
-    }),
-    response: Products,
     handler: async ({ query }) => {
       const rows = (await ctx.db
         .selectFrom('market_product')
@@ -55,12 +53,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/listing/approve',
+    ...AdminListingApprove,
     auth: 'platformAdmin',
-    summary: 'Approve the submitted version: it becomes the live one people see and duplicate',
-    body: z.object({ product_id: Id }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is approved.');
@@ -95,15 +89,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/reject_listing',
+    ...AdminRejectListing,
     auth: 'platformAdmin',
-    summary: 'Reject the submitted version with a reason its author sees (a live version stays live)',
-    body: z.object({
-      product_id: Id,
-      reason: z.string().trim().min(1, 'Say why, so that the author can fix it.').max(2000),
-    }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is rejected.');
@@ -118,12 +105,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/featured/set',
+    ...AdminFeaturedSet,
     auth: 'platformAdmin',
-    summary: 'Feature a product on the home and explore pages, or stop',
-    body: z.object({ product_id: Id, featured: z.boolean() }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (body.featured && !p.live_version) throw badRequest('Only an approved product is featured.');
@@ -138,23 +121,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/category/save',
+    ...AdminCategorySave,
     auth: 'platformAdmin',
-    summary:
-      'Save the categories in this order: new ones without id, renamed ones with theirs; left out ones are removed (their products keep no category)',
-    body: z.object({
-      categories: z
-        .array(
-          z.object({
-            id: z.string().max(32).optional(),
-            name: z.string().trim().min(1).max(50),
-            name_zh: z.string().trim().max(50).default(''),
-          }),
-        )
-        .max(50),
-    }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const names = body.categories.map((c) => c.name.toLowerCase());
       if (new Set(names).size !== names.length) throw badRequest('Two categories have the same name.');
@@ -188,12 +156,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/admin/audit_log',
+    ...AdminAuditLog,
     auth: 'platformAdmin',
-    summary: 'What administrators did in the marketplace, newest first',
-    query: z.object({ page_size: z.coerce.number().int().min(1).max(200).default(50) }),
-    response: AuditLog,
     handler: async ({ query }) => {
       const rows = await ctx.db
         .selectFrom('market_audit')

@@ -7,31 +7,24 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { now, type card } from './products.ts';
 import {
-  LandingInfo,
-  NoAnswer,
-  PageConfig,
-  PreviewId,
-  Products,
-  TopicDetail,
-  TopicList,
-  TopicSaved,
+  AdminLandingConfigSet,
+  AdminPageConfig,
+  AdminRecommendConfigDelete,
+  AdminRecommendConfigSet,
+  AdminTopicDelete,
+  AdminTopicGetPreviewId,
+  AdminTopicList,
+  AdminTopicSet,
+  AdminTopicUpdateStatus,
+  FeaturedGetCurrent,
+  GetLandingInfo,
+  GetTopicDetail,
+  Landing,
+  MAX_PRODUCTS,
+  TopicGetCurrent,
   TopicView,
 } from '../shared/api.ts';
 
-const Id = z.string().min(1).max(32);
-const Scene = z.enum(['home', 'explore']);
-const MAX_PRODUCTS = 24;
-const Landing = z.object({
-  title: z.string().trim().max(100).default(''),
-  title_zh: z.string().trim().max(100).default(''),
-  subtitle: z.string().trim().max(300).default(''),
-  subtitle_zh: z.string().trim().max(300).default(''),
-  cover: z
-    .string()
-    .max(2000)
-    .refine((u) => !u || /^(https:\/\/|\/)/.test(u), 'A cover is an https address or a path of the studio.')
-    .default(''),
-});
 type Card = ReturnType<typeof card>;
 
 interface TopicRow {
@@ -116,11 +109,8 @@ export function registerCuration(
 
   // Topics (admin).
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/admin/topic/list',
+    ...AdminTopicList,
     auth: 'platformAdmin',
-    summary: 'Every topic, live and draft, in their order',
-    response: TopicList,
     handler: async () => ({
       topics: (
         (await ctx.db
@@ -133,22 +123,8 @@ export function registerCuration(
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/topic/set',
+    ...AdminTopicSet,
     auth: 'platformAdmin',
-    summary:
-      'Create a topic (without topic_id) or change one: titles, descriptions, cover, its products in order (live ones only)',
-    body: z.object({
-      topic_id: Id.optional(),
-      title: z.string().trim().min(1, 'Give the topic a title.').max(100),
-      title_zh: z.string().trim().max(100).default(''),
-      description: z.string().trim().max(1000).default(''),
-      description_zh: z.string().trim().max(1000).default(''),
-      cover: Landing.shape.cover,
-      product_ids: z.array(Id).max(MAX_PRODUCTS, `A topic holds at most ${MAX_PRODUCTS} products.`).default([]),
-      sort_order: z.number().int().min(0).max(10_000).optional(),
-    }),
-    response: TopicSaved,
     handler: async ({ body, caller }) => {
       await checkProducts(body.product_ids);
       const values = {
@@ -185,12 +161,8 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/topic/update_status',
+    ...AdminTopicUpdateStatus,
     auth: 'platformAdmin',
-    summary: 'Put a topic live (status 1) or back to draft (0)',
-    body: z.object({ topic_id: Id, status: z.union([z.literal(0), z.literal(1)]) }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const t = await topic(body.topic_id);
       if (body.status === 1 && !JSON.parse(t.product_ids).length)
@@ -205,12 +177,8 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/topic/get_preview_id',
+    ...AdminTopicGetPreviewId,
     auth: 'platformAdmin',
-    summary: 'A preview id with which the topic page shows the topic before it is live',
-    body: z.object({ topic_id: Id }),
-    response: PreviewId,
     handler: async ({ body }) => {
       const t = await topic(body.topic_id);
       const preview = t.preview_id || randomBytes(16).toString('hex');
@@ -220,12 +188,8 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/topic/delete',
+    ...AdminTopicDelete,
     auth: 'platformAdmin',
-    summary: 'Delete a topic (its products stay)',
-    body: z.object({ topic_id: Id }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const t = await topic(body.topic_id);
       await ctx.db.deleteFrom('market_topic').where('id', '=', t.id).execute();
@@ -236,11 +200,8 @@ export function registerCuration(
 
   // Recommendations and the landing banner (admin).
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/admin/page_config',
+    ...AdminPageConfig,
     auth: 'platformAdmin',
-    summary: 'The landing banner and the recommended products of each scene, as set',
-    response: PageConfig,
     handler: async () => ({
       landing: await getConfig('landing', Landing.parse({})),
       recommend: {
@@ -250,18 +211,8 @@ export function registerCuration(
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/recommend_config/set',
+    ...AdminRecommendConfigSet,
     auth: 'platformAdmin',
-    summary: 'The products recommended on a page (scene home or explore), in order',
-    body: z.object({
-      scene: Scene,
-      product_ids: z
-        .array(Id)
-        .min(1, 'Choose at least one product, or delete the recommendation.')
-        .max(MAX_PRODUCTS, `At most ${MAX_PRODUCTS} products are recommended.`),
-    }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await checkProducts(body.product_ids);
       await setConfig(`recommend.${body.scene}`, body.product_ids);
@@ -270,12 +221,8 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/recommend_config/delete',
+    ...AdminRecommendConfigDelete,
     auth: 'platformAdmin',
-    summary: 'Stop recommending products on a page (the page shows popular ones)',
-    body: z.object({ scene: Scene }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await ctx.db.deleteFrom('market_config').where('key', '=', `recommend.${body.scene}`).execute();
       await audit(caller!.userId, 'recommend.delete', { scene: body.scene });
@@ -283,12 +230,8 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/admin/landing_config/set',
+    ...AdminLandingConfigSet,
     auth: 'platformAdmin',
-    summary: "The explore page's banner: title and subtitle (English and Chinese), cover image",
-    body: Landing,
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       await setConfig('landing', body);
       await audit(caller!.userId, 'landing.set', { title: body.title });
@@ -298,11 +241,8 @@ export function registerCuration(
 
   // What everyone reads.
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/topic/get_current',
+    ...TopicGetCurrent,
     auth: 'user',
-    summary: 'The live topics with their products people can see (topics left with none are not shown)',
-    response: TopicList,
     handler: async ({ caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_topic')
@@ -321,12 +261,8 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/topic/detail',
+    ...GetTopicDetail,
     auth: 'user',
-    summary: 'A topic with its products: a live one, or a draft with its preview id',
-    query: z.object({ topic_id: Id, preview_id: z.string().max(64).optional() }),
-    response: TopicDetail,
     handler: async ({ query, caller }) => {
       const t = await topic(query.topic_id);
       if (Number(t.status) !== 1 && !(query.preview_id && t.preview_id && query.preview_id === t.preview_id))
@@ -338,23 +274,16 @@ export function registerCuration(
     },
   });
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/landing_info',
+    ...GetLandingInfo,
     auth: 'user',
-    summary: "The explore page's banner and the products recommended on a page (scene)",
-    query: z.object({ scene: Scene.default('explore') }),
-    response: LandingInfo,
     handler: async ({ query, caller }) => ({
       landing: await getConfig('landing', Landing.parse({})),
       recommended: await publicCards(await getConfig<string[]>(`recommend.${query.scene}`, []), caller!.userId),
     }),
   });
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/featured/get_current',
+    ...FeaturedGetCurrent,
     auth: 'user',
-    summary: 'The featured products people can see, most copied first',
-    response: Products,
     handler: async ({ caller }) => {
       const ids = (
         await ctx.db

@@ -1,7 +1,7 @@
 // The marketplace's public half (Coze's /api/marketplace/product/...): listing a resource as a product
 // (its bundle snapshotted for review), the approved products list and search, detail, favorites,
 // duplicating into a space, my products, unlisting, share links. Nothing here names a resource kind.
-import { badRequest, forbidden, notFound, imageRef } from '@tessera/sdk';
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
 import { ResourceKinds, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { LibraryService } from '@tessera/ext-library/shared';
@@ -9,23 +9,26 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { ReviewStatus } from '../shared/index.ts';
 import {
-  Categories,
-  Duplicated,
-  Favorited,
-  Listed,
-  NoAnswer,
-  OpenDuplicated,
-  ProductDetail,
-  ProductPage,
-  Products,
-  ShareLink,
-  Suggestions,
-  TemplateCopied,
+  CopyWorkflowTemplate,
+  DuplicateTemplateOpen,
+  ExampleWorkflowList,
+  GetProductDetail,
+  ListQuery,
+  ProductCategoryList,
+  ProductDuplicate,
+  ProductFavorite,
+  ProductFavoriteList,
+  ProductList,
+  ProductListing,
+  ProductSearch,
+  ProductSearchSuggest,
+  ProductShareCreate,
+  ProductUnlisting,
+  ProductUserProductList,
   type ProductCard,
 } from '../shared/api.ts';
 import { productSearch } from './search.ts';
 
-const Id = z.string().min(1).max(32);
 export const now = () => new Date().toISOString();
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
@@ -144,34 +147,6 @@ export function liveFields(sub: {
   };
 }
 
-const Listing = z.object({
-  space_id: Id,
-  entity_type: z.string().min(1).max(32),
-  entity_id: Id,
-  name: z.string().trim().min(1, 'Give the product a name.').max(100),
-  description: z.string().trim().min(1, 'Say in a sentence what it does.').max(2000),
-  readme: z.string().max(50_000).default(''),
-  category_id: z.string().max(32).default(''),
-  tags: z.array(z.string().trim().min(1).max(20)).max(10).default([]),
-  covers: z.array(imageRef()).max(5).default([]),
-  is_template: z.boolean().default(false),
-  version_name: z
-    .string()
-    .trim()
-    .regex(/^[\w.-]{1,64}$/, 'A version is letters, digits, dots and dashes (1.0.0).')
-    .default('1.0.0'),
-});
-
-export const ListQuery = z.object({
-  keyword: z.string().max(100).optional(),
-  category_id: z.string().max(32).optional(),
-  entity_type: z.string().max(200).optional(),
-  is_template: z.enum(['true', 'false']).optional(),
-  sort_type: z.enum(['latest', 'popular', 'favorites']).default('latest'),
-  page_num: z.coerce.number().int().min(1).max(10_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
-});
-
 export function registerProductRoutes(ctx: ServerContext<unknown>) {
   const search = productSearch(ctx);
   const authors = async (ids: string[]) =>
@@ -247,13 +222,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   }
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/product/listing',
+    ...ProductListing,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary:
-      'List a resource as a product (a snapshot of it, with what it brings along, goes to review); listing it again submits a new version',
-    body: Listing,
-    response: Listed,
     handler: async ({ body, caller }) => {
       if (
         body.category_id &&
@@ -327,12 +297,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/product/unlisting',
+    ...ProductUnlisting,
     auth: 'user',
-    summary: 'Take your product off the marketplace (copies people made stay theirs)',
-    body: z.object({ product_id: Id }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin)
@@ -347,33 +313,20 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/list',
+    ...ProductList,
     auth: 'user',
-    summary:
-      'Products people can see: category, kinds (entity_type, comma-joined), templates, keyword, sort (latest, popular, favorites), pages',
-    query: ListQuery,
-    response: ProductPage,
     handler: ({ query, caller }) => publicList(query, caller!.userId),
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/search',
+    ...ProductSearch,
     auth: 'user',
-    summary: 'Search products by words of their name, description and tags',
-    query: ListQuery.extend({ keyword: z.string().trim().min(1, 'Type something to search for.').max(100) }),
-    response: ProductPage,
     handler: ({ query, caller }) => publicList(query, caller!.userId),
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/search/suggest',
+    ...ProductSearchSuggest,
     auth: 'user',
-    summary: 'Names of products that start with (or contain) what was typed',
-    query: z.object({ keyword: z.string().trim().max(100).default('') }),
-    response: Suggestions,
     handler: async ({ query }) => {
       if (!query.keyword) return { suggestions: [] };
       const match = search.where(query.keyword);
@@ -391,12 +344,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/detail',
+    ...GetProductDetail,
     auth: 'user',
-    summary: 'A product: readme, versions, author, stats, whether you favorited it (counts a view)',
-    query: z.object({ product_id: Id }),
-    response: ProductDetail,
     handler: async ({ query, caller }) => {
       const p = await product(query.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${query.product_id}.`);
@@ -439,12 +388,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/product/favorite',
+    ...ProductFavorite,
     auth: 'user',
-    summary: 'Favorite a product, or stop (is_cancel)',
-    body: z.object({ product_id: Id, is_cancel: z.boolean().default(false) }),
-    response: Favorited,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
@@ -481,15 +426,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/favorite/list',
+    ...ProductFavoriteList,
     auth: 'user',
-    summary: 'The products you favorited, newest favorite first',
-    query: z.object({
-      page_num: z.coerce.number().int().min(1).default(1),
-      page_size: z.coerce.number().int().min(1).max(100).default(20),
-    }),
-    response: Products,
     handler: async ({ query, caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_favorite as f')
@@ -507,13 +445,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/product/duplicate',
+    ...ProductDuplicate,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary:
-      'Copy the live version of a product into one of your spaces (an independent copy, with what it brings along)',
-    body: z.object({ product_id: Id, space_id: Id, name: z.string().trim().min(1).max(100).optional() }),
-    response: Duplicated,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller) || !p.live_bundle) throw notFound(`There is no product ${body.product_id} to duplicate.`);
@@ -531,14 +464,9 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
 
   // Coze's open API (`@coze/api` templates.duplicate): a template of the marketplace copied into a workspace.
   ctx.route({
-    method: 'POST',
-    path: '/v1/templates/:template_id/duplicate',
+    ...DuplicateTemplateOpen,
     auth: { space: { from: 'body', field: 'workspace_id' } },
     permission: 'template.duplicate',
-    summary: 'Copy a marketplace template into a workspace; answers { entity_id, entity_type } (a bot is an "agent")',
-    params: z.object({ template_id: Id }),
-    body: z.object({ workspace_id: Id, name: z.string().trim().min(1).max(100).optional() }),
-    response: OpenDuplicated,
     handler: async ({ params, body, caller }) => {
       const p = await product(params.template_id).catch(() => undefined);
       if (!p || !visible(p, caller) || !p.live_bundle || !Number(p.is_template))
@@ -558,11 +486,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/user_product/list',
+    ...ProductUserProductList,
     auth: 'user',
-    summary: 'Your products with their review status (and why one was rejected)',
-    response: Products,
     handler: async ({ caller }) => {
       const rows = (await ctx.db
         .selectFrom('market_product')
@@ -577,12 +502,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/marketplace/product/share/create',
+    ...ProductShareCreate,
     auth: 'user',
-    summary: "A product's share link",
-    body: z.object({ product_id: Id }),
-    response: ShareLink,
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
@@ -591,11 +512,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/marketplace/product/category/list',
+    ...ProductCategoryList,
     auth: 'user',
-    summary: 'The categories, in their order',
-    response: Categories,
     handler: async () => ({
       categories: (await ctx.db.selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map((c) => ({
         id: c.id as string,
@@ -608,12 +526,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
 
   // Templates (Coze's copy_wk_template and example list): products listed as templates.
   ctx.route({
-    method: 'POST',
-    path: '/api/workflow_api/copy_wk_template',
+    ...CopyWorkflowTemplate,
     auth: { space: { from: 'body', field: 'space_id' } },
-    summary: 'Copy a workflow template (a product listed as a template) into a space',
-    body: z.object({ space_id: Id, template_id: Id, name: z.string().trim().min(1).max(100).optional() }),
-    response: TemplateCopied,
     handler: async ({ body, caller }) => {
       const p = await product(body.template_id);
       if (!Number(p.is_template) || !visible(p, caller) || !p.live_bundle)
@@ -631,12 +545,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'GET',
-    path: '/api/workflow_api/example_workflow_list',
+    ...ExampleWorkflowList,
     auth: 'user',
-    summary: 'Templates people can copy (workflow and other kinds), most copied first',
-    query: ListQuery,
-    response: ProductPage,
     handler: ({ query, caller }) =>
       publicList(
         { ...query, is_template: 'true', sort_type: query.sort_type === 'latest' ? 'popular' : query.sort_type },

@@ -1,18 +1,21 @@
 // Published workflows and bots served over MCP: add, stop, their endpoints.
+import type { z } from 'zod';
 import { Button, Select, Table, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi, useFormat } from '@tessera/sdk/client';
 import { ListStatus, OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 import { useTranslation } from 'react-i18next';
+import {
+  ExposeBot,
+  ExposeWorkflow,
+  ListExposedBots,
+  ListExposedWorkflows,
+  type ExposedBots as ExposedBotList,
+  type ExposedWorkflows,
+} from '../shared/api.ts';
 
-interface ExposedItem {
-  workflow_id: string;
-  name: string;
-  latest_version: string;
-  tool_name: string;
-  endpoint: string;
-  create_time: number;
-}
+type ExposedItem = z.output<typeof ExposedWorkflows>['items'][number];
+type ExposedBot = z.output<typeof ExposedBotList>['items'][number];
 
 export function Exposed({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('mcp');
@@ -21,7 +24,7 @@ export function Exposed({ spaceId }: { spaceId: string }) {
   const format = useFormat();
   const list = useQuery({
     queryKey: ['mcp', 'exposed', spaceId],
-    queryFn: () => api.post<{ items: ExposedItem[] }>('/api/mcp/workflow/list_exposed', { space_id: spaceId }),
+    queryFn: () => api.call(ListExposedWorkflows, { space_id: spaceId }),
   });
   const published = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'published-for-mcp'],
@@ -38,7 +41,7 @@ export function Exposed({ spaceId }: { spaceId: string }) {
   });
   const expose = useMutation({
     mutationFn: ({ id, on }: { id: string; on: boolean }) =>
-      api.post<{ endpoint: string }>('/api/mcp/workflow/expose', { space_id: spaceId, workflow_id: id, exposed: on }),
+      api.call(ExposeWorkflow, { space_id: spaceId, workflow_id: id, exposed: on }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['mcp', 'exposed', spaceId] }),
   });
   const items = list.data?.items ?? [];
@@ -122,14 +125,6 @@ export function Exposed({ spaceId }: { spaceId: string }) {
   );
 }
 
-interface ExposedBot {
-  bot_id: string;
-  name: string;
-  tool_name: string;
-  endpoint: string;
-  create_time: number;
-}
-
 /** Bots published to the API, served over MCP (shown when the bots extension runs). */
 export function ExposedBots({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('mcp');
@@ -147,11 +142,11 @@ export function ExposedBots({ spaceId }: { spaceId: string }) {
   });
   const list = useQuery({
     queryKey: ['mcp', 'exposed-bots', spaceId],
-    queryFn: () => api.post<{ items: ExposedBot[] }>('/api/mcp/bot/list_exposed', { space_id: spaceId }),
+    queryFn: () => api.call(ListExposedBots, { space_id: spaceId }),
   });
   const expose = useMutation({
     mutationFn: ({ id, on }: { id: string; on: boolean }) =>
-      api.post('/api/mcp/bot/expose', { space_id: spaceId, bot_id: id, exposed: on }),
+      api.call(ExposeBot, { space_id: spaceId, bot_id: id, exposed: on }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['mcp', 'exposed-bots', spaceId] }),
   });
   if (bots.isError) return null;

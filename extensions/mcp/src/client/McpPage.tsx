@@ -10,21 +10,10 @@ import { Exposed, ExposedBots } from './Exposed.tsx';
 import { ServerForm } from './ServerForm.tsx';
 import { useSpaceId } from './space.ts';
 import { TryTool } from './TryTool.tsx';
+import { DeleteServer, ListServerTools, ListServers, type McpServerView } from '../shared/api.ts';
 
-export interface ServerView {
-  server_id: string;
-  name: string;
-  description: string;
-  transport: 'streamable_http' | 'sse' | 'stdio';
-  url: string;
-  command: string;
-  args: string[];
-  headers: { name: string; value: string }[];
-  env: { name: string; value: string }[];
-  tools: McpToolInfo[];
-  tools_time: number | null;
-  last_error: string | null;
-}
+/** An MCP server as the page shows it (the contract's view). */
+export type ServerView = McpServerView;
 
 export function McpPage() {
   const { t } = useTranslation('mcp');
@@ -54,14 +43,13 @@ function Servers({ spaceId }: { spaceId: string }) {
   const qc = useQueryClient();
   const list = useQuery({
     queryKey: ['mcp', 'servers', spaceId],
-    queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListServers, { space_id: spaceId }),
   });
   const [editing, setEditing] = useState<ServerView | 'new' | undefined>();
   const [trying, setTrying] = useState<{ server: ServerView; tool: McpToolInfo } | undefined>();
   const refresh = () => qc.invalidateQueries({ queryKey: ['mcp', 'servers', spaceId] });
   const relist = useMutation({
-    mutationFn: (s: ServerView) =>
-      api.post<{ tools: McpToolInfo[] }>('/api/mcp/server/tools', { space_id: spaceId, server_id: s.server_id }),
+    mutationFn: (s: ServerView) => api.call(ListServerTools, { space_id: spaceId, server_id: s.server_id }),
     onSuccess: async (r) => {
       toast.success(t('servers.listed', { n: r.tools.length }));
       await refresh();
@@ -69,7 +57,7 @@ function Servers({ spaceId }: { spaceId: string }) {
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: (s: ServerView) => api.post('/api/mcp/server/delete', { space_id: spaceId, server_id: s.server_id }),
+    mutationFn: (s: ServerView) => api.call(DeleteServer, { space_id: spaceId, server_id: s.server_id }),
     onSuccess: refresh,
   });
   const servers = list.data?.servers ?? [];

@@ -6,6 +6,7 @@ import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerView } from './McpPage.tsx';
+import { CreateServer, UpdateServer } from '../shared/api.ts';
 
 function Pairs({
   pairs,
@@ -90,8 +91,8 @@ export function ServerForm({ spaceId, server, onClose }: { spaceId: string; serv
       };
       const handled = fieldErrors(['name', 'url', 'command'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg })));
       return server
-        ? api.post<ServerView>('/api/mcp/server/update', { ...body, server_id: server.server_id }, { handled })
-        : api.post<ServerView>('/api/mcp/server/create', body, { handled });
+        ? api.call(UpdateServer, { ...body, server_id: server.server_id }, { handled })
+        : api.call(CreateServer, body, { handled });
     },
     onSuccess: async (s) => {
       if (s.last_error) toast.warning(t('form.savedButFailed'));

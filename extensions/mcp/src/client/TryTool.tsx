@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpToolInfo } from '../shared/index.ts';
 import type { ServerView } from './McpPage.tsx';
+import { CallServerTool } from '../shared/api.ts';
 
 /** An argument object to start from, from the tool's JSON Schema. */
 function exampleArgs(schema: Record<string, unknown>): Record<string, unknown> {
@@ -37,8 +38,8 @@ export function TryTool({
   const [problem, setProblem] = useState('');
   const call = useMutation({
     mutationFn: (parsed: Record<string, unknown>) =>
-      api.post<{ text: string; structured?: unknown; is_error: boolean; duration_ms: number }>(
-        '/api/mcp/server/call_tool',
+      api.call(
+        CallServerTool,
         { space_id: spaceId, server_id: server.server_id, tool: tool.name, arguments: parsed },
         { handled: () => true },
       ),

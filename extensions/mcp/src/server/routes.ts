@@ -1,5 +1,5 @@
 // MCP servers of a space (register, list their tools, try a tool) and exposing published workflows.
-import { badRequest, forbidden, notFound, isHttpUrl } from '@tessera/sdk';
+import { badRequest, forbidden, notFound } from '@tessera/sdk';
 import {
   HostInfoService,
   OutboundHttpService,
@@ -11,14 +11,17 @@ import {
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import {
-  Exposed,
-  ExposedBots,
-  ExposedWorkflows,
-  McpServerView,
-  McpServers,
-  McpToolTrial,
-  McpTools,
-  NoAnswer,
+  CallServerTool,
+  CreateServer,
+  DeleteServer,
+  ExposeBot,
+  ExposeWorkflow,
+  ListExposedBots,
+  ListExposedWorkflows,
+  ListServerTools,
+  ListServers,
+  ServerFields,
+  UpdateServer,
 } from '../shared/api.ts';
 import type { McpToolInfo } from '../shared/index.ts';
 import { callTool, describeMcpError, listTools, type ServerTarget } from './client.ts';
@@ -27,23 +30,6 @@ import { answerBotMcp, answerMcp, endpointOf, notExposed, toolNameOf } from './e
 
 const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-const Pair = z.object({ name: z.string().trim().min(1).max(200), value: z.string().max(8000) });
-const Transport = z.enum(['streamable_http', 'sse', 'stdio']);
-const ServerFields = z.object({
-  name: z.string().trim().min(1, 'Give the server a name.').max(100),
-  description: z.string().max(2000),
-  transport: Transport,
-  url: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine((v) => !v || isHttpUrl(v), 'Give the server URL as an http:// or https:// address.'),
-  headers: z.array(Pair).max(50),
-  command: z.string().trim().max(2000),
-  args: z.array(z.string().max(2000)).max(100),
-  env: z.array(Pair).max(100),
-});
-
 /** What MCP's streamable HTTP answers a POST with: one JSON-RPC message, or a stream of them. */
 const MCP_ANSWERS = ['application/json', 'text/event-stream'];
 
@@ -168,20 +154,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/server/create',
+    ...CreateServer,
     auth: inSpace,
-    summary:
-      'Register an MCP server: streamable HTTP or SSE URL with headers, or (platform administrators) a stdio command; its tools are listed at once',
-    body: ServerFields.partial({
-      description: true,
-      url: true,
-      headers: true,
-      command: true,
-      args: true,
-      env: true,
-    }).extend({ space_id: Id }),
-    response: McpServerView,
     handler: async ({ body, caller }) => {
       const fields = await prepare(body, caller!.isPlatformAdmin);
       const id = ctx.host.newId();
@@ -209,12 +183,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/server/update',
+    ...UpdateServer,
     auth: inSpace,
-    summary: 'Change an MCP server (a header or environment value sent as **** keeps the saved one)',
-    body: ServerFields.partial().extend({ space_id: Id, server_id: Id }),
-    response: McpServerView,
     handler: async ({ body, caller }) => {
       const current = await store.get(body.server_id, body.space_id);
       if (current.transport === 'stdio' && !caller!.isPlatformAdmin)
@@ -235,12 +205,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/server/delete',
+    ...DeleteServer,
     auth: inSpace,
-    summary: 'Remove an MCP server from the space',
-    body: z.object({ space_id: Id, server_id: Id }),
-    response: NoAnswer,
     handler: async ({ body, caller }) => {
       const r = await store.get(body.server_id, body.space_id);
       if (r.transport === 'stdio' && !caller!.isPlatformAdmin)
@@ -251,12 +217,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/server/list',
+    ...ListServers,
     auth: inSpace,
-    summary: 'MCP servers of a space with their tools (as last listed)',
-    body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
-    response: McpServers,
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('mcp_server').selectAll().where('space_id', '=', body.space_id);
       if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
@@ -266,12 +228,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/server/tools',
+    ...ListServerTools,
     auth: inSpace,
-    summary: "List an MCP server's tools again (connects to it)",
-    body: z.object({ space_id: Id, server_id: Id }),
-    response: McpTools,
     handler: async ({ body }) => {
       const r = await store.get(body.server_id, body.space_id);
       return { tools: await store.refresh(r) };
@@ -279,17 +237,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/server/call_tool',
+    ...CallServerTool,
     auth: inSpace,
-    summary: 'Try a tool of an MCP server with given arguments',
-    body: z.object({
-      space_id: Id,
-      server_id: Id,
-      tool: z.string().min(1).max(200),
-      arguments: z.record(z.string(), z.unknown()).default({}),
-    }),
-    response: McpToolTrial,
     handler: async ({ body, signal }) => {
       const r = await store.get(body.server_id, body.space_id);
       const started = performance.now();
@@ -307,12 +256,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   const publicUrl = () => ctx.service(HostInfoService).publicUrl;
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/workflow/expose',
+    ...ExposeWorkflow,
     auth: inSpace,
-    summary: 'Expose a published workflow as an MCP server (or stop); answers its endpoint',
-    body: z.object({ space_id: Id, workflow_id: Id, exposed: z.boolean() }),
-    response: Exposed,
     handler: async ({ body, caller }) => {
       const info = await runner().info(body.workflow_id, body.space_id);
       if (body.exposed && !info.latest_version)
@@ -337,12 +282,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/workflow/list_exposed',
+    ...ListExposedWorkflows,
     auth: inSpace,
-    summary: 'The workflows of a space exposed as MCP servers, with their endpoints',
-    body: z.object({ space_id: Id }),
-    response: ExposedWorkflows,
     handler: async ({ body }) => {
       const rows = (await ctx.db
         .selectFrom('mcp_exposed_workflow')
@@ -412,12 +353,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
     toolNameOf({ name: b.name, workflow_id: b.bot_id }).replace(/^workflow_/, 'bot_');
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/bot/expose',
+    ...ExposeBot,
     auth: inSpace,
-    summary: 'Serve a bot published to the API as an MCP server (or stop); answers its endpoint',
-    body: z.object({ space_id: Id, bot_id: Id, exposed: z.boolean() }),
-    response: Exposed,
     handler: async ({ body, caller }) => {
       const b = await bots().bots.get(body.bot_id);
       if (!b || b.space_id !== body.space_id) throw notFound(`There is no bot ${body.bot_id} in this space.`);
@@ -432,12 +369,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/mcp/bot/list_exposed',
+    ...ListExposedBots,
     auth: inSpace,
-    summary: 'The bots of a space served as MCP servers, with their endpoints',
-    body: z.object({ space_id: Id }),
-    response: ExposedBots,
     handler: async ({ body }) => {
       const svc = ctx.optionalService(BotsService);
       if (!svc) return { items: [] };
