@@ -19,13 +19,20 @@ import { ModelSelect } from '@tessera/ext-models/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Evaluator } from './api.ts';
+import {
+  NewEvaluator,
+  DebugEvaluator,
+  EvaluatorTemplatesList,
+  ListEvaluators,
+  SubmitEvaluatorVersion,
+} from '../shared/api.ts';
 
 export function EvaluatorsTab({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('evaluation');
   const api = useApi();
   const q = useQuery({
     queryKey: ['evaluation', 'evaluators', spaceId],
-    queryFn: () => api.post<{ evaluators: Evaluator[] }>('/api/evaluation/v1/evaluators/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListEvaluators, { space_id: spaceId }),
   });
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Evaluator>();
@@ -90,10 +97,7 @@ function CreateEvaluator({
   const qc = useQueryClient();
   const templates = useQuery({
     queryKey: ['evaluation', 'templates'],
-    queryFn: () =>
-      api.get<{ templates: { key: string; name: Record<string, string>; prompt: string }[] }>(
-        '/api/evaluation/v1/evaluators/builtin_templates',
-      ),
+    queryFn: () => api.call(EvaluatorTemplatesList, undefined),
   });
   const was = (editing?.settings ?? {}) as {
     prompt?: string;
@@ -120,27 +124,18 @@ function CreateEvaluator({
       : { language: 'javascript', code };
   const handled = (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false);
   const debug = useMutation({
-    mutationFn: () =>
-      api.post<{ score: number; reason: string }>(
-        '/api/evaluation/v1/evaluators/debug',
-        { space_id: spaceId, kind, settings, ...sample },
-        { handled },
-      ),
+    mutationFn: () => api.call(DebugEvaluator, { space_id: spaceId, kind, settings, ...sample }, { handled }),
     onSuccess: (r) => (setTried(r), setProblem('')),
   });
   const create = useMutation({
     mutationFn: () =>
       editing
-        ? api.post(
-            '/api/evaluation/v1/evaluators/submit_version',
+        ? api.call(
+            SubmitEvaluatorVersion,
             { space_id: spaceId, evaluator_id: editing.evaluator_id, settings },
             { handled },
           )
-        : api.post(
-            '/api/evaluation/v1/evaluators/create',
-            { space_id: spaceId, name: name.trim(), kind, settings },
-            { handled },
-          ),
+        : api.call(NewEvaluator, { space_id: spaceId, name: name.trim(), kind, settings }, { handled }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['evaluation', 'evaluators'] });
       onClose();

@@ -21,10 +21,22 @@ import { TraceRoute } from '@tessera/ext-observability/shared';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { fmt, type Aggregate, type EvalSet, type Evaluator, type Experiment, type Result } from './api.ts';
+import { fmt, type Experiment, type Result } from './api.ts';
 import { ContrastPanel } from './ContrastPanel.tsx';
 import { ExperimentAnalysis } from './ExperimentAnalysis.tsx';
 import { ScoreCell } from './ScoreCell.tsx';
+import {
+  CompareExperiments,
+  NewExperiment,
+  GetExperiment,
+  GetSet,
+  ListEvaluators,
+  ListExperiments,
+  ListSets,
+  ListTargetChoices,
+  ListTargetInputs,
+  ListTargetKinds,
+} from '../shared/api.ts';
 
 const Distribution = lazy(() => import('./Distribution.tsx').then((m) => ({ default: m.Distribution })));
 const MeansChart = lazy(() => import('./Distribution.tsx').then((m) => ({ default: m.MeansChart })));
@@ -35,8 +47,7 @@ export function ExperimentsTab({ spaceId }: { spaceId: string }) {
   const api = useApi();
   const q = useQuery({
     queryKey: ['evaluation', 'experiments', spaceId],
-    queryFn: () =>
-      api.post<{ experiments: Experiment[] }>('/api/evaluation/v1/experiments/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListExperiments, { space_id: spaceId }),
     refetchInterval: (query) => ((query.state.data?.experiments ?? []).some(live) ? 700 : false),
   });
   const [creating, setCreating] = useState(false);
@@ -133,13 +144,6 @@ export function ExperimentsTab({ spaceId }: { spaceId: string }) {
   );
 }
 
-interface TargetChoiceView {
-  field: string;
-  label: Record<string, string>;
-  required: boolean;
-  options: { value: string; label: string; problem?: Record<string, string> }[];
-}
-
 function CreateExperiment({
   spaceId,
   onClose,
@@ -155,15 +159,15 @@ function CreateExperiment({
   const qc = useQueryClient();
   const sets = useQuery({
     queryKey: ['evaluation', 'sets', spaceId],
-    queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListSets, { space_id: spaceId }),
   });
   const evaluators = useQuery({
     queryKey: ['evaluation', 'evaluators', spaceId],
-    queryFn: () => api.post<{ evaluators: Evaluator[] }>('/api/evaluation/v1/evaluators/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListEvaluators, { space_id: spaceId }),
   });
   const targets = useQuery({
     queryKey: ['evaluation', 'targets'],
-    queryFn: () => api.get<{ targets: { kind: string }[] }>('/api/evaluation/v1/targets'),
+    queryFn: () => api.call(ListTargetKinds, undefined),
   });
   const [name, setName] = useState('');
   const [setId, setSetId] = useState<string>();
@@ -172,9 +176,9 @@ function CreateExperiment({
     queryKey: ['evaluation', 'set', setId],
     enabled: !!setId,
     queryFn: () =>
-      api.post<{ versions: { version: string; item_count: number }[] }>('/api/evaluation/v1/sets/get', {
+      api.call(GetSet, {
         space_id: spaceId,
-        set_id: setId,
+        set_id: setId ?? '',
       }),
   });
   const [kind, setKind] = useState('prompt');
@@ -190,7 +194,7 @@ function CreateExperiment({
   const choices = useQuery({
     queryKey: ['evaluation', 'choices', spaceId, kind, clean.prompt_key ?? ''],
     queryFn: () =>
-      api.post<{ choices: TargetChoiceView[] }>('/api/evaluation/v1/targets/choices', {
+      api.call(ListTargetChoices, {
         space_id: spaceId,
         kind,
         settings: clean,
@@ -201,21 +205,16 @@ function CreateExperiment({
     queryKey: ['evaluation', 'inputs', kind, clean],
     enabled: !!(clean.prompt_key || clean.workflow_id || clean.bot_id),
     retry: false,
-    queryFn: () =>
-      api.post<{ inputs: string[] }>(
-        '/api/evaluation/v1/targets/inputs',
-        { space_id: spaceId, kind, settings: clean },
-        { handled: () => true },
-      ),
+    queryFn: () => api.call(ListTargetInputs, { space_id: spaceId, kind, settings: clean }, { handled: () => true }),
   });
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ experiment_id: string }>(
-        '/api/evaluation/v1/experiments/create',
+      api.call(
+        NewExperiment,
         {
           space_id: spaceId,
           name: name.trim(),
-          set_id: setId,
+          set_id: setId ?? '',
           ...(setVersion ? { set_version: setVersion } : {}),
           target: { kind, settings: clean, mapping },
           evaluators: picked.map((id) => ({ evaluator_id: id, ...(reference ? { reference_column: reference } : {}) })),
@@ -415,11 +414,7 @@ function ExperimentDrawer({ spaceId, id, onClose }: { spaceId: string; id: strin
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: ['evaluation', 'experiment', id],
-    queryFn: () =>
-      api.post<{ experiment: Experiment; results: Result[]; aggregates: Aggregate[] }>(
-        '/api/evaluation/v1/experiments/get',
-        { space_id: spaceId, experiment_id: id },
-      ),
+    queryFn: () => api.call(GetExperiment, { space_id: spaceId, experiment_id: id }),
     refetchInterval: (query) => (query.state.data && live(query.state.data.experiment) ? 700 : false),
   });
   const act = useMutation({
@@ -543,19 +538,7 @@ function CompareDrawer({ spaceId, ids, onClose }: { spaceId: string; ids: string
   const api = useApi();
   const q = useQuery({
     queryKey: ['evaluation', 'compare', ids],
-    queryFn: () =>
-      api.post<{
-        experiments: Experiment[];
-        metrics: { evaluator_id: string; name: string; means: (number | null)[]; deltas: (number | null)[] }[];
-        rows: {
-          key: string;
-          cells: ({
-            output: string;
-            status: string;
-            scores: { evaluator_id: string; score: number | null }[];
-          } | null)[];
-        }[];
-      }>('/api/evaluation/v1/experiments/compare', { space_id: spaceId, experiment_ids: ids }),
+    queryFn: () => api.call(CompareExperiments, { space_id: spaceId, experiment_ids: ids }),
   });
   const exps = q.data?.experiments ?? [];
   return (

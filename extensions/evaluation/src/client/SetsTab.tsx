@@ -6,13 +6,23 @@ import { type ApiError, Modal, SidePanel, toast, useApi } from '@tessera/sdk/cli
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column, EvalSet } from './api.ts';
+import {
+  AddSetItems,
+  NewSet,
+  CreateSetVersion,
+  DeleteSetItems,
+  GetSet,
+  ImportSetItems,
+  ListSets,
+  SetItemsFromTraces,
+} from '../shared/api.ts';
 
 export function SetsTab({ spaceId }: { spaceId: string }) {
   const { t } = useTranslation('evaluation');
   const api = useApi();
   const q = useQuery({
     queryKey: ['evaluation', 'sets', spaceId],
-    queryFn: () => api.post<{ sets: EvalSet[] }>('/api/evaluation/v1/sets/list', { space_id: spaceId }),
+    queryFn: () => api.call(ListSets, { space_id: spaceId }),
   });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string>();
@@ -64,8 +74,8 @@ function CreateSet({ spaceId, onClose, onCreated }: { spaceId: string; onClose()
   const [problem, setProblem] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ set_id: string }>(
-        '/api/evaluation/v1/sets/create',
+      api.call(
+        NewSet,
         { space_id: spaceId, name: name.trim(), columns },
         { handled: (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false) },
       ),
@@ -132,31 +142,24 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: ['evaluation', 'set', setId],
-    queryFn: () =>
-      api.post<{
-        set: EvalSet;
-        items: { item_id: string; data: Record<string, unknown> }[];
-        versions: { version: string; item_count: number }[];
-      }>('/api/evaluation/v1/sets/get', { space_id: spaceId, set_id: setId }),
+    queryFn: () => api.call(GetSet, { space_id: spaceId, set_id: setId }),
   });
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState('');
   const refresh = () => qc.invalidateQueries({ queryKey: ['evaluation'] });
   const handled = (e: ApiError) => (e.status === 400 ? (setProblem(e.msg), true) : false);
   const add = useMutation({
-    mutationFn: () =>
-      api.post('/api/evaluation/v1/sets/items/add', { space_id: spaceId, set_id: setId, items: [draft] }, { handled }),
+    mutationFn: () => api.call(AddSetItems, { space_id: spaceId, set_id: setId, items: [draft] }, { handled }),
     onSuccess: async () => (setDraft({}), setProblem(''), await refresh()),
   });
   const remove = useMutation({
-    mutationFn: (id: string) =>
-      api.post('/api/evaluation/v1/sets/items/delete', { space_id: spaceId, set_id: setId, item_ids: [id] }),
+    mutationFn: (id: string) => api.call(DeleteSetItems, { space_id: spaceId, set_id: setId, item_ids: [id] }),
     onSuccess: refresh,
   });
   const importFile = useMutation({
     mutationFn: async (file: File) =>
-      api.post<{ added: number }>(
-        '/api/evaluation/v1/sets/items/import',
+      api.call(
+        ImportSetItems,
         {
           space_id: spaceId,
           set_id: setId,
@@ -171,13 +174,13 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
   const [traceColumns, setTraceColumns] = useState<{ input?: string; output?: string }>({});
   const fromTraces = useMutation({
     mutationFn: () =>
-      api.post<{ added: number }>(
-        '/api/evaluation/v1/sets/items/from_traces',
+      api.call(
+        SetItemsFromTraces,
         {
           space_id: spaceId,
-          set_id: setId,
+          set_id: setId ?? '',
           trace_ids: traceIds.split(/[\s,]+/).filter(Boolean),
-          input_column: traceColumns.input,
+          input_column: traceColumns.input ?? '',
           ...(traceColumns.output ? { output_column: traceColumns.output } : {}),
         },
         { handled },
@@ -190,12 +193,7 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
     ),
   });
   const freeze = useMutation({
-    mutationFn: () =>
-      api.post<{ version: string }>(
-        '/api/evaluation/v1/sets/versions/create',
-        { space_id: spaceId, set_id: setId },
-        { handled },
-      ),
+    mutationFn: () => api.call(CreateSetVersion, { space_id: spaceId, set_id: setId }, { handled }),
     onSuccess: async (r) => (toast.success(t('sets.frozen', { version: r.version })), await refresh()),
   });
   const s = q.data?.set;

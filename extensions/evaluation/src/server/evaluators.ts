@@ -7,16 +7,16 @@ import { ModelsService } from '@tessera/ext-models/shared';
 import { CodeSandboxService } from '@tessera/ext-node-code/shared';
 import { z } from 'zod';
 import { Evaluators, type EvaluatorKind } from '../shared/index.ts';
-import { Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
+import { inSpace, nextVersion, now, owned, secs } from './common.ts';
+import { EvaluatorView } from '../shared/answers.ts';
 import {
-  EvaluatorCreated,
-  EvaluatorList,
-  EvaluatorTemplates,
-  EvaluatorView,
-  NoAnswer,
-  Score,
-  VersionFrozen,
-} from '../shared/answers.ts';
+  NewEvaluator,
+  DebugEvaluator,
+  DeleteEvaluator,
+  EvaluatorTemplatesList,
+  ListEvaluators,
+  SubmitEvaluatorVersion,
+} from '../shared/api.ts';
 
 const JudgeSettings = z.object({
   prompt: z.string().trim().min(1, "Write the judge's instructions.").max(20_000),
@@ -132,7 +132,6 @@ interface EvaluatorRow {
 }
 
 export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
-  const base = '/api/evaluation/v1/evaluators';
   const kindOf = (k: string) => {
     const kind = ctx.registry(Evaluators).get(k);
     if (!kind)
@@ -192,11 +191,8 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
   };
 
   ctx.route({
-    method: 'GET',
-    path: `${base}/builtin_templates`,
+    ...EvaluatorTemplatesList,
     auth: 'user',
-    summary: 'Judge prompts to start from (correctness, relevance, faithfulness) and the evaluator kinds',
-    response: EvaluatorTemplates,
     handler: () => ({
       templates: TEMPLATES,
       kinds: ctx
@@ -206,18 +202,8 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/create`,
+    ...NewEvaluator,
     auth: inSpace,
-    summary: 'Create an evaluator of a kind with its first version',
-    body: z.object({
-      space_id: Id,
-      name: Name,
-      description: z.string().max(2000).default(''),
-      kind: z.string().max(32),
-      settings: z.record(z.string(), z.unknown()),
-    }),
-    response: EvaluatorCreated,
     handler: async ({ body, caller }) => {
       const settings = checked(kindOf(body.kind), body.settings);
       const id = ctx.host.newId();
@@ -241,24 +227,16 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/submit_version`,
+    ...SubmitEvaluatorVersion,
     auth: inSpace,
-    summary: "A new version of an evaluator's settings (experiments keep the version they ran with)",
-    body: z.object({ space_id: Id, evaluator_id: Id, settings: z.record(z.string(), z.unknown()) }),
-    response: VersionFrozen,
     handler: async ({ body }) => {
       const e = await owned<EvaluatorRow>(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator');
       return { version: await addVersion(e, checked(kindOf(e.kind), body.settings)) };
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/list`,
+    ...ListEvaluators,
     auth: inSpace,
-    summary: "The space's evaluators with their latest settings",
-    body: z.object({ space_id: Id }),
-    response: EvaluatorList,
     handler: async ({ body }) => ({
       evaluators: await Promise.all(
         (
@@ -274,12 +252,8 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/delete`,
+    ...DeleteEvaluator,
     auth: inSpace,
-    summary: 'Delete an evaluator (experiments keep their scores)',
-    body: z.object({ space_id: Id, evaluator_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => (
       await owned(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator'),
       await ctx.db
@@ -291,19 +265,8 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     ),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/debug`,
+    ...DebugEvaluator,
     auth: inSpace,
-    summary: 'Score a sample (input, output, reference) with settings as written (not saved)',
-    body: z.object({
-      space_id: Id,
-      kind: z.string().max(32),
-      settings: z.record(z.string(), z.unknown()),
-      input: z.string().max(100_000).default(''),
-      output: z.string().max(100_000).default(''),
-      reference: z.string().max(100_000).default(''),
-    }),
-    response: Score,
     handler: async ({ body, signal }) => {
       const kind = kindOf(body.kind);
       const settings = checked(kind, body.settings);

@@ -6,45 +6,26 @@ import { badRequest, parseStoredJson } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } from '../shared/index.ts';
-import { Id, Name, inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
+import { inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
 import { freeze } from './sets.ts';
+import { ExperimentView } from '../shared/answers.ts';
 import {
-  ExperimentComparison,
-  ExperimentCreated,
-  ExperimentDetailView,
-  ExperimentList,
-  ExperimentView,
-  NoAnswer,
-  TargetChoices,
-  TargetInputs,
-  TargetKinds,
-} from '../shared/answers.ts';
+  CloneExperiment,
+  CompareExperiments,
+  CreateBody,
+  NewExperiment,
+  GetExperiment,
+  KillExperiment,
+  ListExperiments,
+  ListTargetChoices,
+  ListTargetInputs,
+  ListTargetKinds,
+  RetryExperiment,
+  type Target,
+} from '../shared/api.ts';
 
 export const RUN_JOB = 'evaluation.experiment';
 
-const EvaluatorRef = z.object({
-  evaluator_id: Id,
-  version: z.string().max(32).optional(),
-  input_column: z.string().max(64).optional(),
-  reference_column: z.string().max(64).optional(),
-});
-const Target = z.object({
-  kind: z.string().max(32),
-  settings: z.record(z.string(), z.unknown()),
-  mapping: z.record(z.string(), z.string().max(64)).default({}),
-  output_column: z.string().max(64).optional(),
-});
-type Target = z.infer<typeof Target>;
-const CreateBody = z.object({
-  space_id: Id,
-  name: Name,
-  description: z.string().max(2000).default(''),
-  set_id: Id,
-  set_version: z.string().max(32).optional(),
-  target: Target,
-  evaluators: z.array(EvaluatorRef).min(1, 'Choose at least one evaluator.').max(10),
-  item_concurrency: z.number().int().min(1).max(10).default(3),
-});
 /** The evaluators an experiment runs, frozen at its start (their versions and settings). */
 const FrozenList = z.array(
   z.object({
@@ -92,7 +73,7 @@ export function experimentView(e: ExperimentRow): z.output<typeof ExperimentView
     target: parseStoredJson(e.target, "The experiment's target", ExperimentView.shape.target),
     evaluators: frozenOf(e).map(({ settings: _s, ...x }) => x),
     item_concurrency: Number(e.item_concurrency),
-    status: e.status,
+    status: ExperimentView.shape.status.parse(e.status),
     reason: e.reason,
     total: Number(e.total),
     finished: Number(e.finished),
@@ -131,7 +112,6 @@ export function aggregates(evaluators: { evaluator_id: string; name: string }[],
 }
 
 export function registerExperiments(ctx: ServerContext<unknown>) {
-  const base = '/api/evaluation/v1/experiments';
   const get = (spaceId: string, id: string) => owned<ExperimentRow>(ctx, 'eval_experiment', id, spaceId, 'experiment');
   const results = (id: string) => readResults(ctx, id);
   const start = async (id: string) => {
@@ -488,21 +468,13 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     retry: async (spaceId, id) => void (await retry(spaceId, id)),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/create`,
+    ...NewExperiment,
     auth: inSpace,
-    summary:
-      'Create and start an experiment: a set version (default: freeze the items now), a target with its input mapping, evaluators',
-    body: CreateBody,
-    response: ExperimentCreated,
     handler: ({ body, caller }) => create(caller!.userId, body),
   });
   ctx.route({
-    method: 'GET',
-    path: '/api/evaluation/v1/targets',
+    ...ListTargetKinds,
     auth: 'user',
-    summary: 'The kinds of targets experiments run',
-    response: TargetKinds,
     handler: () => ({
       targets: ctx
         .registry(EvalTargets)
@@ -511,12 +483,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/evaluation/v1/targets/inputs',
+    ...ListTargetInputs,
     auth: inSpace,
-    summary: "A target's inputs with these settings (to map the set's columns onto)",
-    body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()) }),
-    response: TargetInputs,
     handler: async ({ body }) => {
       const kind = ctx.registry(EvalTargets).get(body.kind);
       if (!kind) throw badRequest(`There is no target kind ${body.kind}.`, { field: 'kind' });
@@ -524,13 +492,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: '/api/evaluation/v1/targets/choices',
+    ...ListTargetChoices,
     auth: inSpace,
-    summary:
-      "What a target's settings are picked from, given those picked so far (a prompt, then its versions and labels)",
-    body: z.object({ space_id: Id, kind: z.string().max(32), settings: z.record(z.string(), z.unknown()).default({}) }),
-    response: TargetChoices,
     handler: async ({ body }) => {
       const kind = ctx.registry(EvalTargets).get(body.kind);
       if (!kind) throw badRequest(`There is no target kind ${body.kind}.`, { field: 'kind' });
@@ -538,12 +501,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/list`,
+    ...ListExperiments,
     auth: inSpace,
-    summary: "The space's experiments, newest first, with their progress",
-    body: z.object({ space_id: Id, set_id: Id.optional() }),
-    response: ExperimentList,
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
       if (body.set_id) q = q.where('set_id', '=', body.set_id);
@@ -555,40 +514,23 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/get`,
-    response: ExperimentDetailView,
+    ...GetExperiment,
     auth: inSpace,
-    summary:
-      'An experiment with its results per item (output, scores with reasons, latency, tokens, trace) and aggregates',
-    body: z.object({ space_id: Id, experiment_id: Id }),
     handler: ({ body }) => detail(body.space_id, body.experiment_id),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/kill`,
+    ...KillExperiment,
     auth: inSpace,
-    summary: 'Stop a running experiment (items in flight are dropped; results so far stay)',
-    body: z.object({ space_id: Id, experiment_id: Id }),
-    response: NoAnswer,
     handler: ({ body }) => kill(body.space_id, body.experiment_id),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/retry`,
+    ...RetryExperiment,
     auth: inSpace,
-    summary: 'Run again the items that failed (and those a stop left), keeping the others',
-    body: z.object({ space_id: Id, experiment_id: Id }),
-    response: NoAnswer,
     handler: ({ body }) => retry(body.space_id, body.experiment_id),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/clone`,
+    ...CloneExperiment,
     auth: inSpace,
-    summary: 'Start a copy of an experiment (same set version, target and evaluators), under a new name',
-    body: z.object({ space_id: Id, experiment_id: Id, name: Name.optional() }),
-    response: ExperimentCreated,
     handler: async ({ body, caller }) => {
       const e = await get(body.space_id, body.experiment_id);
       const id = ctx.host.newId();
@@ -615,13 +557,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/compare`,
-    response: ExperimentComparison,
+    ...CompareExperiments,
     auth: inSpace,
-    summary:
-      "Experiments side by side: each evaluator's mean per experiment with the delta to the first, and the items' scores by item",
-    body: z.object({ space_id: Id, experiment_ids: z.array(Id).min(2, 'Choose at least two experiments.').max(5) }),
     handler: async ({ body }) => {
       const exps = await Promise.all(body.experiment_ids.map((id) => get(body.space_id, id)));
       const all = await Promise.all(exps.map((e) => results(e.id)));

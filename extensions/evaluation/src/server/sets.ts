@@ -5,18 +5,21 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
 import { z } from 'zod';
-import { Column, Id, Name, inSpace, nextVersion, now, owned, secs } from './common.ts';
+import { Column, inSpace, nextVersion, now, owned, secs } from './common.ts';
+import { SetDetail, type SetView } from '../shared/answers.ts';
 import {
-  ItemsAdded,
-  NoAnswer,
-  SetCreated,
-  SetDetail,
-  SetList,
-  VersionFrozen,
-  type SetView,
-} from '../shared/answers.ts';
-
-const MAX_ITEMS = 5000;
+  AddSetItems,
+  NewSet,
+  CreateSetVersion,
+  DeleteSet,
+  DeleteSetItems,
+  GetSet,
+  ImportSetItems,
+  ListSets,
+  MAX_ITEMS,
+  SetItemsFromTraces,
+  UpdateSetItem,
+} from '../shared/api.ts';
 
 interface SetRow {
   id: string;
@@ -88,7 +91,6 @@ export const setView = (s: SetRow, itemCount?: number): SetView => ({
 });
 
 export function registerSetRoutes(ctx: ServerContext<unknown>) {
-  const base = '/api/evaluation/v1/sets';
   const get = (spaceId: string, id: string) => owned<SetRow>(ctx, 'eval_set', id, spaceId, 'evaluation set');
   const count = async (setId: string) =>
     Number(
@@ -185,17 +187,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/create`,
+    ...NewSet,
     auth: inSpace,
-    summary: 'Create an evaluation set with its columns',
-    body: z.object({
-      space_id: Id,
-      name: Name,
-      description: z.string().max(2000).default(''),
-      columns: z.array(Column).min(1, 'A set needs at least one column.').max(50),
-    }),
-    response: SetCreated,
     handler: async ({ body, caller }) => {
       if (new Set(body.columns.map((c) => c.name)).size !== body.columns.length)
         throw badRequest('Two columns have the same name.', { field: 'columns' });
@@ -220,12 +213,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/list`,
+    ...ListSets,
     auth: inSpace,
-    summary: "The space's evaluation sets, newest changed first",
-    body: z.object({ space_id: Id }),
-    response: SetList,
     handler: async ({ body }) => {
       const rows = (await ctx.db
         .selectFrom('eval_set')
@@ -239,12 +228,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/get`,
+    ...GetSet,
     auth: inSpace,
-    summary: 'A set with its items (in order) and versions',
-    body: z.object({ space_id: Id, set_id: Id }),
-    response: SetDetail,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const items = await ctx.db
@@ -276,12 +261,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/delete`,
+    ...DeleteSet,
     auth: inSpace,
-    summary: 'Delete a set (experiments over it keep their results)',
-    body: z.object({ space_id: Id, set_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => (
       await get(body.space_id, body.set_id),
       await ctx.db.updateTable('eval_set').set({ deleted_at: now() }).where('id', '=', body.set_id).execute(),
@@ -289,25 +270,13 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     ),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/items/add`,
+    ...AddSetItems,
     auth: inSpace,
-    summary: 'Add items (each an object of the columns; checked whole: one wrong item adds none)',
-    body: z.object({
-      space_id: Id,
-      set_id: Id,
-      items: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_ITEMS),
-    }),
-    response: ItemsAdded,
     handler: async ({ body }) => ({ added: await addItems(await get(body.space_id, body.set_id), body.items) }),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/items/update`,
+    ...UpdateSetItem,
     auth: inSpace,
-    summary: 'Change an item',
-    body: z.object({ space_id: Id, set_id: Id, item_id: Id, data: z.record(z.string(), z.unknown()) }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const data = checkItem(JSON.parse(s.columns), body.data, 'The item');
@@ -323,12 +292,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/items/delete`,
+    ...DeleteSetItems,
     auth: inSpace,
-    summary: 'Delete items',
-    body: z.object({ space_id: Id, set_id: Id, item_ids: z.array(Id).min(1).max(MAX_ITEMS) }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       await ctx.db.deleteFrom('eval_item').where('set_id', '=', s.id).where('id', 'in', body.item_ids).execute();
@@ -337,20 +302,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/items/import`,
+    ...ImportSetItems,
     auth: inSpace,
-    summary: 'Import items from CSV (a header row of column names) or JSONL (an object a line); all or nothing',
-    body: z.object({
-      space_id: Id,
-      set_id: Id,
-      format: z.enum(['csv', 'jsonl']),
-      content: z
-        .string()
-        .min(1, 'The file is empty.')
-        .max(10 * 1024 * 1024, 'Import at most 10 MB at once.'),
-    }),
-    response: ItemsAdded,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       let rows: Record<string, unknown>[];
@@ -385,18 +338,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/items/from_traces`,
+    ...SetItemsFromTraces,
     auth: inSpace,
-    summary: "Add items from traces: each trace's root input and output into the columns named",
-    body: z.object({
-      space_id: Id,
-      set_id: Id,
-      trace_ids: z.array(z.string().min(1).max(64)).min(1).max(500),
-      input_column: z.string().max(64),
-      output_column: z.string().max(64).optional(),
-    }),
-    response: ItemsAdded,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const store = ctx.optionalService(TracesService);
@@ -415,17 +358,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/versions/create`,
+    ...CreateSetVersion,
     auth: inSpace,
-    summary: 'Freeze the items as a version (experiments run over a version)',
-    body: z.object({
-      space_id: Id,
-      set_id: Id,
-      version: z.string().max(32).optional(),
-      description: z.string().max(2000).default(''),
-    }),
-    response: VersionFrozen,
     handler: async ({ body }) => ({
       version: await freeze(ctx, await get(body.space_id, body.set_id), body.version, body.description),
     }),

@@ -74,7 +74,14 @@ export const ExperimentView = z.object({
   set_id: z.string(),
   set_version: z.string(),
   /** The target as it was frozen: its kind, settings and the mapping of the set's columns. */
-  target: z.record(z.string(), z.unknown()),
+  target: z
+    .object({
+      kind: z.string(),
+      settings: z.record(z.string(), z.unknown()),
+      mapping: z.record(z.string(), z.string()).optional(),
+      output_column: z.string().optional(),
+    })
+    .loose(),
   evaluators: z.array(
     z.object({
       evaluator_id: z.string(),
@@ -86,8 +93,7 @@ export const ExperimentView = z.object({
     }),
   ),
   item_concurrency: z.number(),
-  /** pending, running, done, failed, killed */
-  status: z.string(),
+  status: z.enum(['pending', 'running', 'success', 'failed', 'killed']),
   reason: z.string(),
   total: z.number(),
   finished: z.number(),
