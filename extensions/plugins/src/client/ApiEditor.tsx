@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { METHOD_NAMES, type APIParameter } from '../shared/index.ts';
 import type { ApiInfo } from './api.ts';
 import { ParamsEditor } from './ParamsEditor.tsx';
+import { CreateApi, UpdateApi } from '../shared/api.ts';
 
 export function ApiEditor({
   spaceId,
@@ -45,8 +46,8 @@ export function ApiEditor({
         setProblem((p) => ({ ...p, [f]: msg })),
       );
       return existing
-        ? api.post('/api/plugin_api/update_api', { ...body, api_id: existing.api_id }, { handled })
-        : api.post('/api/plugin_api/create_api', body, { handled });
+        ? api.call(UpdateApi, { ...body, api_id: existing.api_id }, { handled })
+        : api.call(CreateApi, body, { handled });
     },
     onSuccess: async () => {
       toast.success(existing ? t('apis.saved') : t('apis.created'));

@@ -9,6 +9,7 @@ import { ApiDebugSections } from '../shared/index.ts';
 import type { ApiInfo, DebugResult, PluginInfo } from './api.ts';
 import { OAuthButton } from './OAuth.tsx';
 import { exampleInput, typeName } from './ParamsEditor.tsx';
+import { DebugApi, UpdateApi } from '../shared/api.ts';
 
 export function DebugPanel({
   spaceId,
@@ -32,7 +33,7 @@ export function DebugPanel({
   const [result, setResult] = useState<DebugResult | undefined>();
   const run = useMutation({
     mutationFn: () =>
-      api.post<DebugResult>('/api/plugin_api/debug_api', {
+      api.call(DebugApi, {
         space_id: spaceId,
         plugin_id: target.plugin_id,
         api_id: target.api_id,
@@ -46,7 +47,7 @@ export function DebugPanel({
   });
   const adopt = useMutation({
     mutationFn: () =>
-      api.post('/api/plugin_api/update_api', {
+      api.call(UpdateApi, {
         space_id: spaceId,
         plugin_id: target.plugin_id,
         api_id: target.api_id,

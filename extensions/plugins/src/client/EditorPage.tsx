@@ -14,6 +14,7 @@ import { ImportDocument } from './ImportDocument.tsx';
 import { PublishButton } from './Publish.tsx';
 import { SettingsForm } from './SettingsForm.tsx';
 import { useSpaceId } from './space.ts';
+import { BatchCreateApi, DeleteApi, GetPluginInfo, ListPublished, UpdateApi } from '../shared/api.ts';
 
 export function EditorPage() {
   const { plugin_id: pluginId } = useParams();
@@ -25,7 +26,7 @@ export function EditorPage() {
   const info = useQuery({
     queryKey: ['plugins', 'info', spaceId, pluginId],
     enabled: !!spaceId && !!pluginId,
-    queryFn: () => api.post<PluginInfo>('/api/plugin_api/get_plugin_info', { space_id: spaceId, plugin_id: pluginId }),
+    queryFn: () => api.call(GetPluginInfo, { space_id: spaceId ?? '', plugin_id: pluginId ?? '' }),
   });
   if (!spaceId) return <Typography.Paragraph>{t('noSpace')}</Typography.Paragraph>;
   if (info.isError) return <Empty description={t('missing')} />;
@@ -44,14 +45,13 @@ function Editor({ spaceId, info }: { spaceId: string; info: PluginInfo }) {
   const [editing, setEditing] = useState<ApiInfo | 'new' | undefined>();
   const [debugging, setDebugging] = useState<string | undefined>();
   const [importing, setImporting] = useState(false);
-  const call = (path: string, body: Record<string, unknown>) =>
-    api.post(`/api/plugin_api/${path}`, { space_id: spaceId, plugin_id: meta.plugin_id, ...body });
+  const ofPlugin = { space_id: spaceId, plugin_id: meta.plugin_id };
   const toggle = useMutation({
-    mutationFn: (a: ApiInfo) => call('update_api', { api_id: a.api_id, disabled: !a.disabled }),
+    mutationFn: (a: ApiInfo) => api.call(UpdateApi, { ...ofPlugin, api_id: a.api_id, disabled: !a.disabled }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (a: ApiInfo) => call('delete_api', { api_id: a.api_id }),
+    mutationFn: (a: ApiInfo) => api.call(DeleteApi, { ...ofPlugin, api_id: a.api_id }),
     onSuccess: async () => {
       toast.success(t('apis.deleted'));
       await refresh();
@@ -192,7 +192,7 @@ function ImportIntoPlugin({ spaceId, pluginId, onClose }: { spaceId: string; plu
   const [replace, setReplace] = useState(false);
   const run = useMutation({
     mutationFn: () =>
-      api.post<{ created: number; replaced: number; skipped: string[] }>('/api/plugin_api/batch_create_api', {
+      api.call(BatchCreateApi, {
         space_id: spaceId,
         plugin_id: pluginId,
         openapi: doc,
@@ -230,16 +230,7 @@ function Versions({ spaceId, pluginId }: { spaceId: string; pluginId: string }) 
   const format = useFormat();
   const list = useQuery({
     queryKey: ['plugins', 'versions', pluginId],
-    queryFn: () =>
-      api.post<{
-        versions: {
-          version_id: string;
-          version_name: string;
-          version_desc: string;
-          api_count: number;
-          create_time: number;
-        }[];
-      }>('/api/plugin_api/get_published_list', { space_id: spaceId, plugin_id: pluginId }),
+    queryFn: () => api.call(ListPublished, { space_id: spaceId, plugin_id: pluginId }),
   });
   return (
     <Table

@@ -6,7 +6,7 @@ import { useApi } from '@tessera/sdk/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { METHOD_NAMES } from '../shared/index.ts';
-import type { ImportPreview } from './api.ts';
+import { PreviewOpenApi } from '../shared/api.ts';
 
 const MAX_FILE = 2 * 1024 * 1024;
 
@@ -36,12 +36,7 @@ export function ImportDocument({
     queryKey: ['plugins', 'preview', debounced],
     enabled: !!debounced.trim(),
     retry: false,
-    queryFn: () =>
-      api.post<ImportPreview>(
-        '/api/plugin_api/preview_openapi',
-        { space_id: spaceId, openapi: debounced },
-        { handled: () => true },
-      ),
+    queryFn: () => api.call(PreviewOpenApi, { space_id: spaceId, openapi: debounced }, { handled: () => true }),
   });
   const read = (f: File | undefined) => {
     if (!f) return;

@@ -21,6 +21,7 @@ import { Link, useNavigate } from 'react-router';
 import type { PluginMeta } from './api.ts';
 import { ImportDocument } from './ImportDocument.tsx';
 import { useSpaceId } from './space.ts';
+import { DeletePlugin, ListDevPlugins, RegisterPlugin, RegisterPluginMeta } from '../shared/api.ts';
 
 const PAGE = 20;
 const AUTH: Record<number, string> = { 0: 'auth.none', 1: 'auth.service', 3: 'auth.oauth' };
@@ -75,10 +76,13 @@ export function LibraryPage() {
         }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ plugin_list: PluginMeta[]; has_more: boolean }>(
-            '/api/plugin_api/get_dev_plugin_list',
-            { space_id: spaceId, name: name || undefined, order_by: orderBy, page, size: PAGE },
-          );
+          const r = await api.call(ListDevPlugins, {
+            space_id: spaceId,
+            name: name || undefined,
+            order_by: orderBy,
+            page,
+            size: PAGE,
+          });
           return { items: r.plugin_list, next: r.has_more ? page + 1 : undefined };
         }}
         columns={[
@@ -146,7 +150,7 @@ function DeleteButton({ plugin, spaceId }: { plugin: PluginMeta; spaceId: string
   const api = useApi();
   const qc = useQueryClient();
   const remove = useMutation({
-    mutationFn: () => api.post('/api/plugin_api/del_plugin', { space_id: spaceId, plugin_id: plugin.plugin_id }),
+    mutationFn: () => api.call(DeletePlugin, { space_id: spaceId, plugin_id: plugin.plugin_id }),
     onSuccess: async () => {
       toast.success(t('deleted'));
       await qc.invalidateQueries({ queryKey: ['plugins'] });
@@ -187,13 +191,13 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const create = useMutation({
     mutationFn: () =>
       how === 'hand'
-        ? api.post<{ plugin_id: string }>(
-            '/api/plugin_api/register_plugin_meta',
+        ? api.call(
+            RegisterPluginMeta,
             { space_id: spaceId, name: name.trim(), desc, url: url.trim(), auth_type: [0] },
             { handled: fieldErrors(['name', 'url'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) },
           )
-        : api.post<{ plugin_id: string; created: number; skipped: string[]; auth_completed: boolean }>(
-            '/api/plugin_api/register',
+        : api.call(
+            RegisterPlugin,
             {
               space_id: spaceId,
               openapi: doc,

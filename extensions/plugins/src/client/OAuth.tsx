@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast, useApi } from '@tessera/sdk/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GetOAuthStatus, RevokeAuthToken } from '../shared/api.ts';
 
 interface Status {
   is_oauth: boolean;
@@ -18,9 +19,7 @@ export function useAuthorise(spaceId: string, pluginId: string, onDone: () => vo
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
   useEffect(() => () => clearInterval(timer.current), []);
   const start = async (url?: string) => {
-    const target =
-      url ??
-      (await api.post<Status>('/api/plugin_api/get_oauth_status', { space_id: spaceId, plugin_id: pluginId })).content;
+    const target = url ?? (await api.call(GetOAuthStatus, { space_id: spaceId, plugin_id: pluginId })).content;
     if (!target) return onDone();
     window.open(target, '_blank', 'noopener');
     setWaiting(true);
@@ -78,9 +77,7 @@ export function OAuthButton({
         <Button
           size="small"
           status="danger"
-          onClick={() =>
-            void api.post('/api/plugin_api/revoke_auth_token', { space_id: spaceId, plugin_id: pluginId }).then(refresh)
-          }
+          onClick={() => void api.call(RevokeAuthToken, { space_id: spaceId, plugin_id: pluginId }).then(refresh)}
           data-testid="plugin-oauth-revoke"
         >
           {t('oauth.revoke')}

@@ -5,6 +5,7 @@ import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PluginInfo } from './api.ts';
+import { PublishPlugin } from '../shared/api.ts';
 
 export const nextVersion = (latest: string | null) => {
   const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(latest ?? '');
@@ -21,8 +22,8 @@ export function PublishButton({ spaceId, info }: { spaceId: string; info: Plugin
   const [problem, setProblem] = useState('');
   const publish = useMutation({
     mutationFn: () =>
-      api.post(
-        '/api/plugin_api/publish_plugin',
+      api.call(
+        PublishPlugin,
         { space_id: spaceId, plugin_id: info.meta_info.plugin_id, version_name: name.trim(), version_desc: desc },
         { handled: fieldErrors(['version_name'], (_f, msg) => setProblem(msg)) },
       ),

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PluginInfo } from './api.ts';
 import { OAuthButton } from './OAuth.tsx';
+import { UpdatePluginMeta } from '../shared/api.ts';
 
 type Pair = { name: string; value: string };
 const PLACES: [string, string][] = [
@@ -41,8 +42,8 @@ export function SettingsForm({ spaceId, info }: { spaceId: string; info: PluginI
   const [problem, setProblem] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: () =>
-      api.post(
-        '/api/plugin_api/update_plugin_meta',
+      api.call(
+        UpdatePluginMeta,
         {
           space_id: spaceId,
           plugin_id: m.plugin_id,

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { usePublishedPlugins } from './catalogue.tsx';
 import { useAuthorise } from './OAuth.tsx';
 import { typeName } from './ParamsEditor.tsx';
+import { ListPublished } from '../shared/api.ts';
 
 export function ApiNodeForm({ node, onSettings, spaceId }: NodeFormProps) {
   const { t } = useTranslation('plugins');
@@ -25,11 +26,7 @@ export function ApiNodeForm({ node, onSettings, spaceId }: NodeFormProps) {
     queryKey: ['plugins', 'versions', s.plugin_id],
     enabled: !!s.plugin_id,
     queryFn: () =>
-      api.post<{ versions: { version_name: string }[] }>(
-        '/api/plugin_api/get_published_list',
-        { space_id: spaceId, plugin_id: s.plugin_id },
-        { handled: () => true },
-      ),
+      api.call(ListPublished, { space_id: spaceId, plugin_id: s.plugin_id ?? '' }, { handled: () => true }),
   });
   return (
     <div data-testid="plugin-node-form">

@@ -1,6 +1,6 @@
 // The plugin developer API (Coze's /api/plugin_api/... calls): plugins, their APIs, import, debug,
 // publish, OAuth status, and the OAuth callback.
-import { badRequest, parseCallerJson, imageRef, isHttpUrl } from '@tessera/sdk';
+import { badRequest, parseCallerJson } from '@tessera/sdk';
 import {
   containsText,
   listResourcesOfTable,
@@ -10,81 +10,37 @@ import {
   type ServerContext,
 } from '@tessera/sdk/server';
 import { z } from 'zod';
-import {
-  APIDebugStatus,
-  APIParameterSchema,
-  AuthorizationType,
-  CommonParams,
-  type APIParameter,
-  type ImportedApi,
-} from '../shared/index.ts';
+import { APIDebugStatus, AuthorizationType, type APIParameter, type ImportedApi } from '../shared/index.ts';
 import { InputError, inputObject, type PluginCaller } from './call.ts';
 import type { OAuthTokens } from './oauth.ts';
 import { importOpenApi } from './openapi.ts';
 import { apiDef, nowIso, secs, type PluginRow, type PluginStore } from './store.ts';
 import { apiView, authColumns, inferParams, pluginView } from './views.ts';
 import {
-  ApiCreated,
-  ApisImported,
-  DebugAnswer,
-  DocumentPreview,
-  PlaygroundPlugins,
-  Registered,
-  ApiPage,
-  ApiView,
-  NoAnswer,
-  OAuthStatus,
-  PluginCreated,
-  PluginInfo,
-  PluginPage,
-  PluginView,
-  Published,
-  PublishedList,
-} from '../shared/answers.ts';
+  BatchCreateApi,
+  CreateApi,
+  DebugApi,
+  DeleteApi,
+  DeletePlugin,
+  GetOAuthStatus,
+  GetPluginApis,
+  GetPluginInfo,
+  Id,
+  ListDevPlugins,
+  ListPlaygroundPlugins,
+  ListPublished,
+  MAX_DOC,
+  type Meta,
+  PreviewOpenApi,
+  PublishPlugin,
+  RegisterPlugin,
+  RegisterPluginMeta,
+  RevokeAuthToken,
+  UpdateApi,
+  UpdatePluginMeta,
+} from '../shared/api.ts';
 
-const Id = z.string().min(1).max(32);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-const Name = z.string().trim().min(1, 'Give the plugin a name.').max(100);
-const ApiName = z
-  .string()
-  .trim()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_]*$/,
-    'An API name uses letters, digits and _ and does not start with a digit (the model calls it by this name).',
-  )
-  .max(64);
-const ApiPath = z.string().trim().min(1, 'Give the path.').max(2000).regex(/^\//, 'The path starts with /.');
-const Method = z.number().int().min(1).max(5);
-const Params = z.array(APIParameterSchema).max(200);
-const MAX_DOC = 2 * 1024 * 1024;
-
-/** A plugin's meta as create and update take it (update: every field optional, nothing defaulted). */
-const MetaFields = z
-  .object({
-    name: Name,
-    desc: z.string().max(2000),
-    icon_uri: imageRef(),
-    url: z
-      .string()
-      .trim()
-      .max(2000)
-      .refine((v) => !v || isHttpUrl(v), 'Give the server URL as an http:// or https:// address.'),
-    /** Coze sends a list ([0], [1], [3]); a number is taken too. */
-    auth_type: z
-      .union([z.array(z.number().int()).max(1), z.number().int()])
-      .transform((v) => (Array.isArray(v) ? (v[0] ?? 0) : v))
-      .pipe(z.union([z.literal(0), z.literal(1), z.literal(3)])),
-    sub_auth_type: z.number().int(),
-    location: z.number().int().min(1).max(2),
-    key: z.string().max(200),
-    service_token: z.string().max(4000),
-    /** OAuth 2.0 authorization code settings as a JSON string (or an object). */
-    oauth_info: z.union([z.string().max(20_000), z.record(z.string(), z.unknown())]),
-    common_params: CommonParams,
-  })
-  .partial();
-const Meta = MetaFields.required({ name: true });
-type Meta = z.infer<typeof Meta>;
 
 export interface Deps {
   store: PluginStore;
@@ -157,12 +113,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/register_plugin_meta',
+    ...RegisterPluginMeta,
     auth: inSpace,
-    summary: 'Create a plugin by hand: name, description, icon, server URL, auth, common parameters',
-    body: Meta.extend({ space_id: Id }),
-    response: PluginCreated,
     handler: async ({ body, caller: who }) => {
       await store.refuseTakenName(body.space_id, body.name);
       const url = (body.url ?? '').replace(/\/+$/, '');
@@ -193,32 +145,14 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/preview_openapi',
-    response: DocumentPreview,
+    ...PreviewOpenApi,
     auth: inSpace,
-    summary: 'Read an OpenAPI 3 or Swagger 2 document (JSON or YAML) and show the APIs an import would create',
-    body: z.object({ space_id: Id, openapi: z.string().max(MAX_DOC + 1) }),
     handler: async ({ body }) => readDocument(body.openapi),
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/register',
-    response: Registered,
+    ...RegisterPlugin,
     auth: inSpace,
-    summary:
-      'Create a plugin from an OpenAPI 3 or Swagger 2 document: its server, auth hint and every operation as an API',
-    body: z.object({
-      space_id: Id,
-      openapi: z.string().max(MAX_DOC + 1),
-      name: z.string().trim().max(100).optional(),
-      desc: z.string().max(2000).optional(),
-      icon_uri: imageRef().optional(),
-      service_token: z.string().max(4000).optional(),
-      oauth_client_id: z.string().max(500).optional(),
-      oauth_client_secret: z.string().max(2000).optional(),
-    }),
     handler: async ({ body, caller: who }) => {
       const doc = await readDocument(body.openapi);
       const name = (body.name || doc.name || 'Imported plugin').slice(0, 100);
@@ -275,18 +209,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/batch_create_api',
-    response: ApisImported,
+    ...BatchCreateApi,
     auth: inSpace,
-    summary:
-      'Import the operations of an OpenAPI or Swagger document into a plugin (same method and path: skipped, or replaced)',
-    body: z.object({
-      space_id: Id,
-      plugin_id: Id,
-      openapi: z.string().max(MAX_DOC + 1),
-      replaced_same_paths: z.boolean().default(false),
-    }),
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const doc = await readDocument(body.openapi);
@@ -301,13 +225,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/update_plugin_meta',
+    ...UpdatePluginMeta,
     auth: inSpace,
-    summary:
-      "Change a plugin's name, description, icon, server URL, auth or common parameters (a secret sent masked or empty is kept)",
-    body: MetaFields.extend({ space_id: Id, plugin_id: Id }),
-    response: PluginView,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       if (body.name !== undefined) await store.refuseTakenName(body.space_id, body.name, plugin.id);
@@ -350,12 +269,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/del_plugin',
+    ...DeletePlugin,
     auth: inSpace,
-    summary: "Delete a plugin with its APIs, versions and the users' OAuth grants",
-    body: z.object({ space_id: Id, plugin_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       await removePlugin(body.plugin_id, body.space_id);
       return {};
@@ -488,19 +403,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/get_dev_plugin_list',
+    ...ListDevPlugins,
     auth: inSpace,
-    summary: 'Plugins of a space: search by name, sort, page',
-    body: z.object({
-      space_id: Id,
-      name: z.string().max(100).optional(),
-      order_by: z.enum(['update_time', 'create_time', 'name']).default('update_time'),
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(20),
-      is_publish: z.boolean().optional(),
-    }),
-    response: PluginPage,
     handler: async ({ body }) => {
       let q = ctx.db.selectFrom('plugins_plugin').where('space_id', '=', body.space_id);
       if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
@@ -536,12 +440,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/get_plugin_info',
+    ...GetPluginInfo,
     auth: inSpace,
-    summary: 'A plugin: meta (secrets masked), APIs, published versions, whether the caller has authorised it',
-    body: z.object({ space_id: Id, plugin_id: Id }),
-    response: PluginInfo,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const apis = await store.apis(plugin.id);
@@ -559,17 +459,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/get_plugin_apis',
+    ...GetPluginApis,
     auth: inSpace,
-    summary: 'The APIs of a plugin, paged',
-    body: z.object({
-      space_id: Id,
-      plugin_id: Id,
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(200).default(100),
-    }),
-    response: ApiPage,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const apis = await store.apis(plugin.id);
@@ -580,23 +471,9 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     },
   });
 
-  const ApiFields = z.object({
-    name: ApiName,
-    desc: z.string().max(2000),
-    path: ApiPath,
-    method: Method,
-    request_params: Params,
-    response_params: Params,
-  });
-  const NewApi = ApiFields.partial({ desc: true, method: true, request_params: true, response_params: true });
-
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/create_api',
+    ...CreateApi,
     auth: inSpace,
-    summary: 'Add an API to a plugin by hand: name, path, method, typed request and response parameters',
-    body: NewApi.extend({ space_id: Id, plugin_id: Id }),
-    response: ApiCreated,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const method = body.method ?? 1;
@@ -628,21 +505,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/update_api',
+    ...UpdateApi,
     auth: inSpace,
-    summary: 'Change an API (name, path, method, parameters), enable or disable it, or save a debug example',
-    body: ApiFields.partial().extend({
-      space_id: Id,
-      plugin_id: Id,
-      api_id: Id,
-      disabled: z.boolean().optional(),
-      debug_example: z
-        .object({ req_example: z.string().max(100_000), resp_example: z.string().max(200_000) })
-        .nullable()
-        .optional(),
-    }),
-    response: ApiView,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const api = await store.api(plugin.id, body.api_id);
@@ -678,12 +542,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/delete_api',
+    ...DeleteApi,
     auth: inSpace,
-    summary: 'Delete an API of a plugin (published versions keep theirs)',
-    body: z.object({ space_id: Id, plugin_id: Id, api_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       await store.api(plugin.id, body.api_id);
@@ -694,19 +554,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/debug_api',
-    response: DebugAnswer,
+    ...DebugApi,
     auth: inSpace,
-    summary:
-      'Call an API of the draft with given inputs: the real request and response, and the response parameters inferred from it',
-    body: z.object({
-      space_id: Id,
-      plugin_id: Id,
-      api_id: Id,
-      parameters: z.union([z.string().max(200_000), z.record(z.string(), z.unknown())]).optional(),
-      save_example: z.boolean().default(false),
-    }),
     handler: async ({ body, caller: who, signal }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const api = await store.api(plugin.id, body.api_id);
@@ -776,18 +625,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/publish_plugin',
+    ...PublishPlugin,
     auth: inSpace,
-    summary:
-      'Publish the plugin with a version name and description: workflows and bots use its enabled APIs as published',
-    body: z.object({
-      space_id: Id,
-      plugin_id: Id,
-      version_name: z.string().trim().min(1, 'Give the version a name (v1.0.0).').max(64),
-      version_desc: z.string().max(2000).default(''),
-    }),
-    response: Published,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const apis = (await store.apis(plugin.id)).filter((a) => !Number(a.disabled));
@@ -840,12 +679,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/get_published_list',
+    ...ListPublished,
     auth: inSpace,
-    summary: 'The published versions of a plugin, newest first',
-    body: z.object({ space_id: Id, plugin_id: Id }),
-    response: PublishedList,
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       const versions = await store.versions(plugin.id);
@@ -863,12 +698,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/get_playground_plugin_list',
-    response: PlaygroundPlugins,
+    ...ListPlaygroundPlugins,
     auth: inSpace,
-    summary: 'The published plugins of a space with their enabled APIs (what workflows and bots can use)',
-    body: z.object({ space_id: Id, name: z.string().max(100).optional() }),
     handler: async ({ body }) => {
       let q = ctx.db
         .selectFrom('plugins_plugin')
@@ -905,12 +736,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/get_oauth_status',
+    ...GetOAuthStatus,
     auth: inSpace,
-    summary: 'Whether the caller has authorised an OAuth plugin; if not, the URL of the authorisation page',
-    body: z.object({ space_id: Id, plugin_id: Id }),
-    response: OAuthStatus,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       if (Number(plugin.auth_type) !== AuthorizationType.OAuth) return { is_oauth: false, status: 0, content: '' };
@@ -920,12 +747,8 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/plugin_api/revoke_auth_token',
+    ...RevokeAuthToken,
     auth: inSpace,
-    summary: "Forget the caller's OAuth grant for a plugin",
-    body: z.object({ space_id: Id, plugin_id: Id }),
-    response: NoAnswer,
     handler: async ({ body, caller: who }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       await tokens.revoke(plugin.id, who!.userId);

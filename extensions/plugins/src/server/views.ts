@@ -1,9 +1,16 @@
 // How plugins and APIs are shown (secrets masked), what a debug response says of the response's shape,
 // and the auth columns of a plugin from what a caller sent.
-import { badRequest, parseCallerJson } from '@tessera/sdk';
-import { AuthorizationType, OAuthInfo, OnlineStatus, ParameterType, type APIParameter } from '../shared/index.ts';
-import type { z } from 'zod';
-import type { ApiView, PluginView } from '../shared/answers.ts';
+import { badRequest, parseCallerJson, parseStoredJson } from '@tessera/sdk';
+import {
+  AuthorizationType,
+  CommonParams,
+  OAuthInfo,
+  OnlineStatus,
+  ParameterType,
+  type APIParameter,
+} from '../shared/index.ts';
+import { z } from 'zod';
+import { ApiView, type PluginView } from '../shared/answers.ts';
 import { masked, secs, type ApiRow, type PluginRow, type PluginStore } from './store.ts';
 
 /** The auth fields of a plugin's meta as create and update take them. */
@@ -17,13 +24,18 @@ export interface AuthInput {
 
 const isMask = (v: string | undefined) => !v || /^\*{4}/.test(v);
 
+/** A plugin's auth settings as stored (its secret is apart, encrypted). */
+const StoredAuth = z
+  .object({ location: z.coerce.number().optional(), key: z.coerce.string().optional() })
+  .catchall(z.unknown());
+
 /** A plugin as the studio lists and shows it; secrets masked. */
 export function pluginView(
   p: PluginRow,
   store: PluginStore,
   extra: { api_count?: number } = {},
 ): z.output<typeof PluginView> {
-  const auth = JSON.parse(p.auth) as Record<string, string | number | undefined>;
+  const auth = parseStoredJson(p.auth, "the plugin's auth", StoredAuth);
   const secret = store.decrypt(p.secret);
   const authType = Number(p.auth_type);
   return {
@@ -49,7 +61,7 @@ export function pluginView(
             authorization_content_type: auth.authorization_content_type,
           })
         : undefined,
-    common_params: JSON.parse(p.common_params),
+    common_params: parseStoredJson(p.common_params, "the plugin's common parameters", CommonParams),
     creator_id: p.creator_id,
     edit_version: Number(p.edit_version),
     published: Number(p.published_edit_version) > 0,
@@ -75,7 +87,9 @@ export function apiView(a: ApiRow, plugin: PluginRow): z.output<typeof ApiView> 
     response_params: JSON.parse(a.response_params) as APIParameter[],
     disabled: !!Number(a.disabled),
     debug_status: Number(a.debug_status),
-    debug_example: a.debug_example ? JSON.parse(a.debug_example) : undefined,
+    debug_example: a.debug_example
+      ? parseStoredJson(a.debug_example, "the API's debug example", ApiView.shape.debug_example.unwrap())
+      : undefined,
     online_status: published ? OnlineStatus.Online : OnlineStatus.Offline,
     create_time: secs(a.created_at),
   };

@@ -1,7 +1,9 @@
 // What the plugin developer calls answer (Coze's /api/plugin_api/... field names): plugins with their secrets
 // masked, their APIs, published versions, OAuth state. Times are Unix seconds.
 import { z } from 'zod';
-import { APIParameterSchema } from './index.ts';
+import { APIParameterSchema, CommonParams } from './index.ts';
+
+const DebugExample = z.object({ req_example: z.string(), resp_example: z.string() });
 
 export const PluginView = z
   .object({
@@ -14,13 +16,14 @@ export const PluginView = z
     /** Coze's list of one: 0 none, 1 service token, 3 OAuth */
     auth_type: z.array(z.number()),
     sub_auth_type: z.number(),
-    location: z.union([z.string(), z.number()]).optional(),
-    key: z.union([z.string(), z.number()]).optional(),
+    /** Where the service token goes: 1 header, 2 query. */
+    location: z.number().optional(),
+    key: z.string().optional(),
     /** **** and the last characters */
     service_token: z.string().optional(),
     /** The OAuth settings as JSON, the client secret masked. */
     oauth_info: z.string().optional(),
-    common_params: z.unknown(),
+    common_params: CommonParams,
     creator_id: z.string(),
     edit_version: z.number(),
     published: z.boolean(),
@@ -45,7 +48,8 @@ export const ApiView = z.object({
   response_params: z.array(APIParameterSchema),
   disabled: z.boolean(),
   debug_status: z.number(),
-  debug_example: z.unknown().optional(),
+  /** The request and response of the last debug call kept as the API's example. */
+  debug_example: DebugExample.optional(),
   online_status: z.number(),
   create_time: z.number(),
 });
