@@ -23,6 +23,7 @@ import { Modal, useApi } from '@tessera/sdk/client';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACCEPT, BUSY, DEFAULT_STRATEGY, type ChunkStrategy, type Dataset, type DocumentInfo } from './api.ts';
+import { CreateDocuments, GetProgress, PreviewDocument } from '../shared/api.ts';
 
 interface Source {
   key: string;
@@ -52,11 +53,11 @@ export function AddDocuments({ spaceId, dataset, onClose }: { spaceId: string; d
   const text = dataset.format_type === 0;
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ document_infos: DocumentInfo[] }>('/api/knowledge/document/create', {
+      api.call(CreateDocuments, {
         space_id: spaceId,
         dataset_id: dataset.dataset_id,
         document_bases: sources.map(({ key: _k, ...s }) => ({ ...s, ...(tableMeta ? { table_meta: tableMeta } : {}) })),
-        ...(text ? { chunk_strategy: strategy } : {}),
+        ...(text ? { chunk_strategy: { ...strategy } } : {}),
       }),
     onSuccess: async (r) => {
       setCreated(r.document_infos.map((d) => d.document_id));
@@ -288,11 +289,11 @@ function ChunkStep({
     enabled: !!source,
     queryFn: async () => {
       const { key: _k, ...document } = source;
-      const r = await api.post<Preview>('/api/knowledge/document/preview', {
+      const r = await api.call(PreviewDocument, {
         space_id: spaceId,
         dataset_id: dataset.dataset_id,
         document,
-        chunk_strategy: strategy,
+        chunk_strategy: { ...strategy },
       });
       if (r.table_meta) onTableMeta(r.table_meta);
       return r;
@@ -557,16 +558,7 @@ function ProcessingStep({ spaceId, ids }: { spaceId: string; ids: string[] }) {
   const api = useApi();
   const q = useQuery({
     queryKey: ['knowledge', 'progress', ids],
-    queryFn: () =>
-      api.post<{
-        data: {
-          document_id: string;
-          document_name: string;
-          progress: number;
-          status: number;
-          status_descript: string;
-        }[];
-      }>('/api/knowledge/document/progress/get', { space_id: spaceId, document_ids: ids }),
+    queryFn: () => api.call(GetProgress, { space_id: spaceId, document_ids: ids }),
     refetchInterval: (query) => (query.state.data?.data.every((d) => !BUSY.includes(d.status)) ? false : 500),
   });
   return (

@@ -38,7 +38,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { AddDocuments } from './AddDocuments.tsx';
 import { RerankSelect } from './DatasetSelect.tsx';
-import { BUSY, useSpaceId, type Dataset, type DocumentInfo, type Retrieved, type Slice } from './api.ts';
+import { BUSY, useSpaceId, type Dataset, type DocumentInfo, type Slice } from './api.ts';
+import {
+  CreateSlice,
+  DatasetDetail,
+  DatasetRefs,
+  DeleteDocuments,
+  DeleteSlices,
+  ListDocuments,
+  ListSlices,
+  RefreshDocument,
+  RetrieveTest,
+  UpdateDataset,
+  UpdateSlice,
+} from '../shared/api.ts';
 
 const DOCUMENTS_PAGE = 50;
 const SLICES_PAGE = 100;
@@ -54,7 +67,7 @@ export function DatasetPage() {
     queryKey: ['knowledge', 'detail', id],
     enabled: !!spaceId && !!id,
     queryFn: () =>
-      api.post<{ dataset_details: Record<string, Dataset> }>('/api/knowledge/detail', {
+      api.call(DatasetDetail, {
         space_id: spaceId,
         dataset_ids: [id],
       }),
@@ -147,7 +160,7 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
   const docs = useQuery({
     queryKey: ['knowledge', 'documents', dataset.dataset_id, keyword, page],
     queryFn: () =>
-      api.post<{ document_infos: DocumentInfo[]; total: number }>('/api/knowledge/document/list', {
+      api.call(ListDocuments, {
         space_id: spaceId,
         dataset_id: dataset.dataset_id,
         keyword: keyword || undefined,
@@ -176,12 +189,11 @@ function Documents({ spaceId, dataset, onAdd }: { spaceId: string; dataset: Data
     wasBusy.current = busy;
   }, [busy, disagrees, qc, dataset.dataset_id]);
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/knowledge/document/delete', { space_id: spaceId, document_ids: [id] }),
+    mutationFn: (id: string) => api.call(DeleteDocuments, { space_id: spaceId, document_ids: [id] }),
     onSuccess: refresh,
   });
   const refetchPage = useMutation({
-    mutationFn: (id: string) =>
-      api.post('/api/knowledge/document/refresh_document', { space_id: spaceId, document_id: id }),
+    mutationFn: (id: string) => api.call(RefreshDocument, { space_id: spaceId, document_id: id }),
     onSuccess: refresh,
   });
   const list = docs.data?.document_infos ?? [];
@@ -305,7 +317,7 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
     queryKey: ['knowledge', 'slices', doc.document_id, keyword],
     initialPageParam: 0,
     queryFn: ({ pageParam }) =>
-      api.post<{ slices: Slice[]; total: string; hasmore: boolean }>('/api/knowledge/slice/list', {
+      api.call(ListSlices, {
         space_id: spaceId,
         document_id: doc.document_id,
         keyword: keyword || undefined,
@@ -318,10 +330,10 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
   const sliceTotal = slices.data?.pages[0]?.total ?? 0;
   const done = () => qc.invalidateQueries({ queryKey: ['knowledge'] });
   const save = useMutation({
-    mutationFn: (e: { id?: string; text: string; sequence?: number }) =>
+    mutationFn: async (e: { id?: string; text: string; sequence?: number }): Promise<unknown> =>
       e.id
-        ? api.post('/api/knowledge/slice/update', { space_id: spaceId, slice_id: e.id, raw_text: e.text })
-        : api.post('/api/knowledge/slice/create', {
+        ? api.call(UpdateSlice, { space_id: spaceId, slice_id: e.id, raw_text: e.text })
+        : api.call(CreateSlice, {
             space_id: spaceId,
             document_id: doc.document_id,
             raw_text: e.text,
@@ -335,7 +347,7 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
   });
   const toggle = useMutation({
     mutationFn: (s: Slice) =>
-      api.post('/api/knowledge/slice/update', {
+      api.call(UpdateSlice, {
         space_id: spaceId,
         slice_id: s.slice_id,
         status: s.status === 9 ? 1 : 9,
@@ -343,7 +355,7 @@ function Slices({ spaceId, doc, onClose }: { spaceId: string; doc: DocumentInfo;
     onSuccess: done,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/knowledge/slice/delete', { space_id: spaceId, slice_ids: [id] }),
+    mutationFn: (id: string) => api.call(DeleteSlices, { space_id: spaceId, slice_ids: [id] }),
     onSuccess: done,
   });
   const text = doc.format_type === 0;
@@ -506,7 +518,7 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
   const [rerank, setRerank] = useState('');
   const run = useMutation({
     mutationFn: () =>
-      api.post<{ slices: Retrieved[]; mode: string; note?: string; took_ms: number }>('/api/knowledge/retrieve', {
+      api.call(RetrieveTest, {
         space_id: spaceId,
         dataset_ids: [dataset.dataset_id],
         query,
@@ -608,7 +620,7 @@ function Settings({ spaceId, dataset }: { spaceId: string; dataset: Dataset }) {
   const [model, setModel] = useState(dataset.embedding_model_id);
   const save = useMutation({
     mutationFn: () =>
-      api.post('/api/knowledge/update', {
+      api.call(UpdateDataset, {
         space_id: spaceId,
         dataset_id: dataset.dataset_id,
         name: name.trim(),
@@ -657,7 +669,7 @@ function UsedBy({ spaceId, datasetId }: { spaceId: string; datasetId: string }) 
   const q = useQuery({
     queryKey: ['knowledge', 'refs', datasetId],
     queryFn: () =>
-      api.post<{ references: { kind: string; id: string; name: string }[] }>('/api/knowledge/ref_bots', {
+      api.call(DatasetRefs, {
         space_id: spaceId,
         dataset_id: datasetId,
       }),

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi, SharedView } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
 import type { Dataset } from './api.ts';
+import { ListDatasets } from '../shared/api.ts';
 
 export function useDatasets(spaceId: string | undefined, formatType?: number) {
   const api = useApi();
@@ -12,7 +13,7 @@ export function useDatasets(spaceId: string | undefined, formatType?: number) {
     queryKey: ['knowledge', 'list', spaceId, 'pick', formatType],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ dataset_list: Dataset[] }>('/api/knowledge/list', {
+      api.call(ListDatasets, {
         space_id: spaceId,
         size: 100,
         filter: formatType === undefined ? {} : { format_type: formatType },

@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSpaceId, type Dataset } from './api.ts';
+import { CreateDataset, DeleteDataset, ListDatasets } from '../shared/api.ts';
 
 const PAGE = 20;
 
@@ -34,7 +35,7 @@ export function LibraryPage() {
   const [type, setType] = useState<number | undefined>(undefined);
   const create = useCreateDialog();
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/knowledge/delete', { space_id: spaceId, dataset_id: id }),
+    mutationFn: (id: string) => api.call(DeleteDataset, { space_id: spaceId, dataset_id: id }),
     onSuccess: async () => {
       toast.success(t('deleted'));
       await qc.invalidateQueries({ queryKey: ['knowledge'] });
@@ -89,7 +90,7 @@ export function LibraryPage() {
         }
         fetchPage={async (cursor) => {
           const page = Number(cursor ?? 1);
-          const r = await api.post<{ dataset_list: Dataset[]; total: number }>('/api/knowledge/list', {
+          const r = await api.call(ListDatasets, {
             space_id: spaceId,
             filter: { name: name || undefined, format_type: type },
             page,
@@ -171,13 +172,13 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [desc, setDesc] = useState('');
-  const [formatType, setFormatType] = useState(0);
+  const [formatType, setFormatType] = useState<0 | 1 | 2>(0);
   const [model, setModel] = useState('');
   const [problem, setProblem] = useState<Record<string, string>>({});
   const create = useMutation({
     mutationFn: () =>
-      api.post<{ dataset_id: string }>(
-        '/api/knowledge/create',
+      api.call(
+        CreateDataset,
         { space_id: spaceId, name: name.trim(), description: desc, format_type: formatType, embedding_model_id: model },
         { handled: fieldErrors(['name', 'embedding_model_id'], (f, msg) => setProblem((p) => ({ ...p, [f]: msg }))) },
       ),

@@ -1,68 +1,41 @@
 // The knowledge API of the studio (Coze's /api/knowledge/... names): datasets, documents, slices,
 // previews and retrieval tests.
-import { badRequest, httpUrl, imageRef } from '@tessera/sdk';
+import { badRequest } from '@tessera/sdk';
 import { JobQueueService, ResourceReferences, containsText, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { FilesService } from '@tessera/ext-files/shared';
-import { z } from 'zod';
-import {
-  DocumentStatus,
-  FormatType,
-  SearchType,
-  SliceStatus,
-  type Knowledge,
-  type VectorIndex,
-} from '../shared/index.ts';
+import { DocumentStatus, FormatType, SliceStatus, type Knowledge, type VectorIndex } from '../shared/index.ts';
 import { embedTexts } from './embed.ts';
 import { PROCESS_JOB } from './process.ts';
 import type { KnowledgeCore } from './service.ts';
 import { now, type DatasetRow, type DocumentRow, type KnowledgeStore, type SliceRow } from './store.ts';
 import { datasetView, documentView, progressView, sliceView } from './views.ts';
 import {
-  DatasetCreated,
-  DatasetDetails,
-  DatasetList,
-  DocumentInfos,
-  DocumentPage,
-  IconAnswer,
-  NoAnswer,
-  OneDocument,
-  OneSlice,
-  PhotoPage,
-  Preview,
-  Progress,
-  RefBots,
-  Resegmented,
-  Retrieval,
-  SliceCreated,
-  SlicePage,
-} from '../shared/answers.ts';
+  CreateDataset,
+  CreateDocuments,
+  CreateSlice,
+  DatasetDetail,
+  DatasetRefs,
+  DeleteDataset,
+  DeleteDocuments,
+  DeleteSlices,
+  GetIcon,
+  GetProgress,
+  ListDatasets,
+  ListDocuments,
+  ListPhotos,
+  ListSlices,
+  PreviewDocument,
+  RefreshDocument,
+  ResegmentDocuments,
+  RetrieveTest,
+  SetCaption,
+  UpdateDataset,
+  UpdateDocument,
+  UpdateSlice,
+} from '../shared/api.ts';
 
-const Id = z.coerce.string().min(1).max(32);
-const Name = z.string().trim().min(1, 'Give the knowledge base a name.').max(100);
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
-const Format = z.union([z.literal(FormatType.Text), z.literal(FormatType.Table), z.literal(FormatType.Image)]);
-export const DocumentInputSchema = z.object({
-  name: z.string().max(255).optional(),
-  file_id: Id.optional(),
-  web_url: httpUrl('the web page').optional(),
-  custom_content: z.string().max(2_000_000).optional(),
-  caption: z.string().max(4000).optional(),
-  table_meta: z.array(z.record(z.string(), z.unknown())).max(100).optional(),
-  update_rule: z
-    .object({
-      update_type: z.number().int().min(0).max(1).default(0),
-      update_interval: z.number().int().min(1).max(30).optional(),
-    })
-    .optional(),
-  table_sheet: z
-    .object({
-      sheet_id: z.coerce.number().int().min(0).max(100).default(0),
-      header_line_idx: z.coerce.number().int().min(0).max(1000).default(0),
-      start_line_idx: z.coerce.number().int().min(0).max(100_000).optional(),
-    })
-    .optional(),
-});
 
 export function registerRoutes(
   ctx: ServerContext<unknown>,
@@ -113,21 +86,8 @@ export function registerRoutes(
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/create',
+    ...CreateDataset,
     auth: inSpace,
-    summary:
-      'Create a knowledge base (text 0, table 1, image 2), with an embedding model for semantic search or none (full text)',
-    body: z.object({
-      space_id: Id,
-      name: Name,
-      description: z.string().max(2000).default(''),
-      format_type: Format.default(FormatType.Text),
-      icon_uri: imageRef().default(''),
-      embedding_model_id: z.string().max(32).default(''),
-      chunk_strategy: z.record(z.string(), z.unknown()).optional(),
-    }),
-    response: DatasetCreated,
     handler: async ({ body, caller }) => {
       if (body.embedding_model_id) await checkModel(body.space_id, body.embedding_model_id);
       const d = await core.createDataset({ spaceId: body.space_id, userId: caller!.userId, ...body });
@@ -136,25 +96,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/list',
+    ...ListDatasets,
     auth: inSpace,
-    summary: 'Knowledge bases of a space: search by name, type, sort, paging',
-    body: z.object({
-      space_id: Id,
-      filter: z
-        .object({
-          name: z.string().max(100).optional(),
-          format_type: z.number().int().optional(),
-          dataset_ids: z.array(Id).max(100).optional(),
-        })
-        .default({}),
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(20),
-      order_field: z.number().int().min(1).max(2).default(2),
-      order_type: z.number().int().min(1).max(2).default(1),
-    }),
-    response: DatasetList,
     handler: async ({ body }) => {
       let q = store.db.selectFrom('knowledge_dataset').where('space_id', '=', body.space_id);
       if (body.filter.name?.trim()) q = q.where(containsText('name', body.filter.name.trim()));
@@ -173,12 +116,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/detail',
+    ...DatasetDetail,
     auth: inSpace,
-    summary: 'Knowledge bases by id, with counts of documents, slices and hits',
-    body: z.object({ space_id: Id, dataset_ids: z.array(Id).min(1).max(100) }),
-    response: DatasetDetails,
     handler: async ({ body }) => {
       const rows = (await store.db
         .selectFrom('knowledge_dataset')
@@ -191,19 +130,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/update',
+    ...UpdateDataset,
     auth: inSpace,
-    summary: 'Rename a knowledge base, change its description, icon or embedding model (documents are embedded again)',
-    body: z.object({
-      space_id: Id,
-      dataset_id: Id,
-      name: Name.optional(),
-      description: z.string().max(2000).optional(),
-      icon_uri: imageRef().optional(),
-      embedding_model_id: z.string().max(32).optional(),
-    }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       if (body.name && body.name.toLowerCase() !== d.name.toLowerCase()) {
@@ -246,12 +174,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/delete',
+    ...DeleteDataset,
     auth: inSpace,
-    summary: 'Delete a knowledge base with its documents, slices and vectors',
-    body: z.object({ space_id: Id, dataset_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       await core.deleteDataset(await store.dataset(body.dataset_id, body.space_id));
       return {};
@@ -270,12 +194,8 @@ export function registerRoutes(
     ).flat();
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/ref_bots',
+    ...DatasetRefs,
     auth: inSpace,
-    summary: 'What uses a knowledge base: the bots and workflows of the space that name it',
-    body: z.object({ space_id: Id, dataset_id: Id }),
-    response: RefBots,
     handler: async ({ body }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       const refs = await referencesOf(d.id, d.space_id);
@@ -284,12 +204,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/icon/get',
+    ...GetIcon,
     auth: 'user',
-    summary: 'The default icon of a knowledge base type',
-    body: z.object({ format_type: z.number().int().default(0) }),
-    response: IconAnswer,
     handler: async ({ body }) => {
       const uri = `/static/knowledge/${body.format_type === FormatType.Table ? 'table' : body.format_type === FormatType.Image ? 'image' : 'text'}.svg`;
       return { icon: { uri, url: uri } };
@@ -299,18 +215,8 @@ export function registerRoutes(
   // ---- documents
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/create',
+    ...CreateDocuments,
     auth: inSpace,
-    summary:
-      'Add documents (uploaded files, web pages or text) to a knowledge base; each is processed in the background (follow with progress/get)',
-    body: z.object({
-      space_id: Id,
-      dataset_id: Id,
-      document_bases: z.array(DocumentInputSchema).min(1).max(50),
-      chunk_strategy: z.record(z.string(), z.unknown()).optional(),
-    }),
-    response: DocumentInfos,
     handler: async ({ body, caller }) => {
       const d = await store.dataset(body.dataset_id, body.space_id);
       const docs = await core.addDocuments(d, caller!.userId, body.document_bases, body.chunk_strategy);
@@ -319,18 +225,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/preview',
-    response: Preview,
+    ...PreviewDocument,
     auth: inSpace,
-    summary: 'The chunks a document would make with a chunking strategy, before it is added',
-    body: z.object({
-      space_id: Id,
-      dataset_id: Id.optional(),
-      format_type: Format.default(FormatType.Text),
-      document: DocumentInputSchema,
-      chunk_strategy: z.record(z.string(), z.unknown()).optional(),
-    }),
     handler: async ({ body }) => {
       const d = body.dataset_id
         ? await store.dataset(body.dataset_id, body.space_id)
@@ -340,19 +236,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/list',
+    ...ListDocuments,
     auth: inSpace,
-    summary: 'Documents of a knowledge base with status and progress: search by name, paging',
-    body: z.object({
-      space_id: Id,
-      dataset_id: Id,
-      document_ids: z.array(Id).max(100).optional(),
-      keyword: z.string().max(100).optional(),
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(50),
-    }),
-    response: DocumentPage,
     handler: async ({ body }) => {
       await store.dataset(body.dataset_id, body.space_id);
       let q = store.db.selectFrom('knowledge_document').where('dataset_id', '=', body.dataset_id);
@@ -371,35 +256,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/update',
+    ...UpdateDocument,
     auth: inSpace,
-    summary: "Rename a document, change a table document's columns (which are searched), or a web page's update rule",
-    body: z.object({
-      space_id: Id,
-      document_id: Id,
-      document_name: z.string().trim().min(1).max(255).optional(),
-      table_meta: z
-        .array(
-          z.object({
-            id: z.coerce.string(),
-            column_name: z.string(),
-            is_semantic: z.boolean(),
-            sequence: z.coerce.string().default('0'),
-            column_type: z.number().int().default(1),
-            desc: z.string().max(300).optional(),
-          }),
-        )
-        .max(100)
-        .optional(),
-      update_rule: z
-        .object({
-          update_type: z.number().int().min(0).max(1),
-          update_interval: z.number().int().min(1).max(30).optional(),
-        })
-        .optional(),
-    }),
-    response: OneDocument,
     handler: async ({ body }) => {
       const doc = await store.document(body.document_id, body.space_id);
       await store.setDocument(doc.id, {
@@ -417,12 +275,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/delete',
+    ...DeleteDocuments,
     auth: inSpace,
-    summary: 'Delete documents with their slices',
-    body: z.object({ space_id: Id, document_ids: z.array(Id).min(1).max(100) }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       for (const d of await docsIn(body.document_ids, body.space_id)) await core.deleteDocument(d);
       return {};
@@ -430,17 +284,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/resegment',
+    ...ResegmentDocuments,
     auth: inSpace,
-    summary: 'Segment text documents again with another chunking strategy (in the background)',
-    body: z.object({
-      space_id: Id,
-      dataset_id: Id,
-      document_ids: z.array(Id).min(1).max(100),
-      chunk_strategy: z.record(z.string(), z.unknown()),
-    }),
-    response: Resegmented,
     handler: async ({ body }) => {
       await store.dataset(body.dataset_id, body.space_id);
       const docs = await docsIn(body.document_ids, body.space_id);
@@ -450,12 +295,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/refresh_document',
+    ...RefreshDocument,
     auth: inSpace,
-    summary: 'Fetch a web page document again and index what it says now',
-    body: z.object({ space_id: Id, document_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const doc = await store.document(body.document_id, body.space_id);
       if (!doc.web_url) throw badRequest(`"${doc.name}" is not a web page.`);
@@ -466,12 +307,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/document/progress/get',
+    ...GetProgress,
     auth: inSpace,
-    summary: 'How the processing of documents goes: percent, status, and the reason when it failed',
-    body: z.object({ space_id: Id, document_ids: z.array(Id).min(1).max(100) }),
-    response: Progress,
     handler: async ({ body }) => ({
       data: (await docsIn(body.document_ids, body.space_id)).map((d) => progressView(d)),
     }),
@@ -480,21 +317,8 @@ export function registerRoutes(
   // ---- slices
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/slice/list',
+    ...ListSlices,
     auth: inSpace,
-    summary: 'Slices of a document (or a knowledge base): keyword, sort, paging',
-    body: z.object({
-      space_id: Id,
-      document_id: Id.optional(),
-      dataset_id: Id.optional(),
-      keyword: z.string().max(200).optional(),
-      sequence: z.coerce.number().int().min(0).default(0),
-      page_size: z.coerce.number().int().min(1).max(200).default(50),
-      sort_field: z.enum(['sequence', 'hit_count', 'char_count', 'updated_at']).default('sequence'),
-      is_asc: z.boolean().default(true),
-    }),
-    response: SlicePage,
     handler: async ({ body }) => {
       if (!body.document_id && !body.dataset_id)
         throw badRequest('Name the document (document_id) or the knowledge base (dataset_id).');
@@ -541,17 +365,8 @@ export function registerRoutes(
   };
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/slice/create',
+    ...CreateSlice,
     auth: inSpace,
-    summary: 'Add a slice to a text document at a position (1 = first); it is indexed at once',
-    body: z.object({
-      space_id: Id,
-      document_id: Id,
-      raw_text: z.string().trim().min(1, 'The slice is empty.').max(20_000),
-      sequence: z.coerce.number().int().min(1).optional(),
-    }),
-    response: SliceCreated,
     handler: async ({ body }) => {
       const doc = await store.document(body.document_id, body.space_id);
       if (Number(doc.format_type) !== FormatType.Text)
@@ -563,17 +378,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/slice/update',
+    ...UpdateSlice,
     auth: inSpace,
-    summary: "Change a slice's text (indexed again) or enable/disable it (status 1 or 9)",
-    body: z.object({
-      space_id: Id,
-      slice_id: Id,
-      raw_text: z.string().trim().min(1, 'The slice is empty.').max(20_000).optional(),
-      status: z.union([z.literal(SliceStatus.FinishVectoring), z.literal(SliceStatus.Deactive)]).optional(),
-    }),
-    response: OneSlice,
     handler: async ({ body }) => {
       const s = await sliceIn(body.slice_id, body.space_id);
       const doc = await store.document(s.document_id);
@@ -598,12 +404,8 @@ export function registerRoutes(
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/slice/delete',
+    ...DeleteSlices,
     auth: inSpace,
-    summary: 'Delete slices',
-    body: z.object({ space_id: Id, slice_ids: z.array(Id).min(1).max(200) }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const slices = await Promise.all(body.slice_ids.map((id) => sliceIn(id, body.space_id)));
       await store.deleteSlices(slices.map((s) => s.id));
@@ -621,28 +423,14 @@ export function registerRoutes(
   // ---- images
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/photo/list',
-    response: PhotoPage,
+    ...ListPhotos,
     auth: inSpace,
-    summary: 'Images of an image knowledge base with their captions: keyword, with or without caption',
-    body: z.object({
-      space_id: Id,
-      dataset_id: Id,
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(20),
-      filter: z.object({ has_caption: z.boolean().optional(), keyword: z.string().max(100).optional() }).default({}),
-    }),
     handler: async ({ body }) => photos(body.dataset_id, body.space_id, body.page, body.size, body.filter),
   });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/photo/caption',
+    ...SetCaption,
     auth: inSpace,
-    summary: "Set an image's caption (what retrieval finds it by)",
-    body: z.object({ space_id: Id, document_id: Id, caption: z.string().max(4000) }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       await setCaption(await store.document(body.document_id, body.space_id), body.caption);
       return {};
@@ -702,21 +490,8 @@ export function registerRoutes(
   // ---- retrieval test
 
   ctx.route({
-    method: 'POST',
-    path: '/api/knowledge/retrieve',
-    response: Retrieval,
+    ...RetrieveTest,
     auth: inSpace,
-    summary:
-      'Try retrieval: the slices a question finds in knowledge bases, with scores and which search found them (optionally ordered by a reranking model)',
-    body: z.object({
-      space_id: Id,
-      dataset_ids: z.array(Id).min(1, 'Choose a knowledge base.').max(20),
-      query: z.string().trim().min(1, 'Ask something.').max(2000),
-      top_k: z.number().int().min(1).max(50).default(5),
-      min_score: z.number().min(0).max(1).default(0),
-      search_type: z.number().int().default(SearchType.Hybrid),
-      rerank_model_id: z.string().max(32).optional(),
-    }),
     handler: async ({ body, signal }) => {
       const t0 = performance.now();
       const r = await knowledge.retrieve({

@@ -3,6 +3,16 @@
 import { z } from 'zod';
 import { ChunkStrategy } from './index.ts';
 
+/** A table column of a table knowledge base (which columns are searched). */
+export const TableColumnView = z.object({
+  id: z.string(),
+  column_name: z.string(),
+  is_semantic: z.boolean(),
+  sequence: z.string(),
+  column_type: z.number(),
+  desc: z.string().optional(),
+});
+
 export const DatasetView = z.object({
   dataset_id: z.string(),
   id: z.string(),
@@ -52,7 +62,7 @@ export const DocumentView = z.object({
   source_type: z.number(),
   format_type: z.number(),
   /** A table document's columns */
-  table_meta: z.array(z.unknown()),
+  table_meta: z.array(TableColumnView),
   web_url: z.string(),
   file_id: z.string(),
   /** How a web page is fetched again (update_type, update_interval) */
@@ -111,18 +121,7 @@ export const NoAnswer = z.object({});
 export const Preview = z.object({
   total: z.number(),
   chunks: z.array(z.object({ sequence: z.number(), content: z.string(), char_count: z.number() })),
-  table_meta: z
-    .array(
-      z.object({
-        id: z.string(),
-        column_name: z.string(),
-        is_semantic: z.boolean(),
-        sequence: z.string(),
-        column_type: z.number(),
-        desc: z.string().optional(),
-      }),
-    )
-    .optional(),
+  table_meta: z.array(TableColumnView).optional(),
   sheets: z.array(z.object({ id: z.number(), name: z.string(), rows: z.number() })).optional(),
 });
 
