@@ -3,15 +3,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
-import type { BoxAlbum, BoxFile } from '../shared/index.ts';
+import {
+  AddFiles,
+  AddPhotos,
+  CreateAlbum,
+  DeleteAlbum,
+  DeleteFiles,
+  IsEnabled,
+  ListAlbums,
+  SearchFiles,
+  UpdateFiles,
+} from '../shared/api.ts';
 
 export function useBoxEnabled(botId: string, draft: boolean) {
   const api = useApi();
   return (
     useQuery({
       queryKey: ['filebox', 'enabled', botId, draft],
-      queryFn: () =>
-        api.post<{ enabled: boolean }>('/api/filebox/enabled', { bot_id: botId, draft }, { handled: () => true }),
+      queryFn: () => api.call(IsEnabled, { bot_id: botId, draft }, { handled: () => true }),
       retry: false,
     }).data?.enabled ?? false
   );
@@ -27,7 +36,7 @@ export function useBox(spaceId: string, botId: string) {
   const files = useQuery({
     queryKey: [...key, 'files', query, kind],
     queryFn: () =>
-      api.post<{ files: BoxFile[]; total: number }>('/api/filebox/search_file', {
+      api.call(SearchFiles, {
         bot_id: botId,
         query: query || undefined,
         kinds: kind ? [kind] : undefined,
@@ -36,37 +45,37 @@ export function useBox(spaceId: string, botId: string) {
   });
   const albums = useQuery({
     queryKey: [...key, 'albums'],
-    queryFn: () => api.post<{ albums: BoxAlbum[] }>('/api/filebox/show_album_list', { bot_id: botId }),
+    queryFn: () => api.call(ListAlbums, { bot_id: botId }),
   });
   const upload = useMutation({
     mutationFn: async (list: File[]) => {
       const form = new FormData();
       for (const f of list) form.append('file', f, f.name);
       const up = await api.post<{ files: { id: string }[] }>(`/api/files/upload?space_id=${spaceId}`, form);
-      return api.post('/api/filebox/files/batch_create', { bot_id: botId, file_ids: up.files.map((f) => f.id) });
+      return api.call(AddFiles, { bot_id: botId, file_ids: up.files.map((f) => f.id) });
     },
     onSuccess: refresh,
   });
   const describe = useMutation({
     mutationFn: (m: { id: string; description?: string; name?: string }) =>
-      api.post('/api/filebox/batch_update_file_meta', { bot_id: botId, files: [m] }),
+      api.call(UpdateFiles, { bot_id: botId, files: [m] }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.post('/api/filebox/batch_delete_file', { bot_id: botId, ids: [id] }),
+    mutationFn: (id: string) => api.call(DeleteFiles, { bot_id: botId, ids: [id] }),
     onSuccess: refresh,
   });
   const createAlbum = useMutation({
-    mutationFn: (name: string) => api.post('/api/filebox/create_album', { bot_id: botId, name }),
+    mutationFn: (name: string) => api.call(CreateAlbum, { bot_id: botId, name }),
     onSuccess: refresh,
   });
   const addToAlbum = useMutation({
     mutationFn: (v: { album_id: string; id: string }) =>
-      api.post('/api/filebox/add_photos_to_album', { bot_id: botId, album_id: v.album_id, ids: [v.id] }),
+      api.call(AddPhotos, { bot_id: botId, album_id: v.album_id, ids: [v.id] }),
     onSuccess: refresh,
   });
   const removeAlbum = useMutation({
-    mutationFn: (album_id: string) => api.post('/api/filebox/del_album', { bot_id: botId, album_id }),
+    mutationFn: (album_id: string) => api.call(DeleteAlbum, { bot_id: botId, album_id }),
     onSuccess: refresh,
   });
   /** A file's summary, streamed into `onText` as it is written. */

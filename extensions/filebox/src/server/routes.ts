@@ -1,36 +1,34 @@
 // The file box's routes: the studio's (`/api/filebox/...`, the chat's panel: the box of the signed-in user with a bot
 // of a space they belong to) and Coze's open ones (`/v1/file_list`, `/v1/upload_files`: the box of the channel's
 // user, `user_id`, with a token that may chat with the bot).
-import { badRequest } from '@tessera/sdk';
+import { badRequest, type Endpoint } from '@tessera/sdk';
 import { receiveFiles, type ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import { FilesService } from '@tessera/ext-files/shared';
 import { z } from 'zod';
 import {
-  AlbumWithPhotos,
-  Albums,
-  Deleted,
-  Enabled,
-  FilePage,
+  AddFiles,
+  AddPhotos,
+  Bot,
+  CreateAlbum,
+  DeleteAlbum,
+  DeleteFiles,
   Files,
-  NoAnswer,
-  OneAlbum,
-  OneFile,
+  GetAlbum,
+  GetFile,
+  Id,
+  IsEnabled,
+  ListAlbums,
   OpenFilePage,
-  Summary,
+  RecallFiles,
+  RemovePhotos,
+  SearchFiles,
+  SummarizeFile,
+  UpdateAlbum,
+  UpdateFiles,
 } from '../shared/api.ts';
 import type { FileBox } from './service.ts';
 import type { Owner } from './store.ts';
-
-const Id = z.string().min(1).max(32);
-const Ids = z.array(Id).min(1).max(100);
-const Bot = { bot_id: Id };
-const FileMeta = z.object({
-  id: Id,
-  name: z.string().trim().min(1).max(255).optional(),
-  description: z.string().max(2000).optional(),
-  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
-});
 
 export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>): void {
   const spaceOfBot = async (id: unknown) => (await ctx.service(BotsService).get(String(id ?? '')))?.space_id;
@@ -41,104 +39,47 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
     endUserId: req.caller!.userId,
   });
   /** A studio call on the caller's box with a bot: its body's fields beside bot_id, and what it answers. */
-  const post = <S extends z.ZodRawShape, R extends z.ZodType>(
-    path: string,
-    summary: string,
-    shape: S,
-    response: R,
-    handler: (
-      b: FileBox,
-      o: Owner,
-      body: z.output<z.ZodObject<S & typeof Bot>>,
-      spaceId: string,
-    ) => Promise<z.output<R>>,
+  const post = <B extends z.ZodType<{ bot_id: string }>, R extends z.ZodType>(
+    endpoint: Endpoint<B, undefined, R, 'POST'>,
+    handler: (b: FileBox, o: Owner, body: z.output<B>, spaceId: string) => Promise<z.output<R>>,
   ) =>
     ctx.route({
-      method: 'POST',
-      path: `/api/filebox/${path}`,
+      ...endpoint,
       auth: ofBot,
-      summary,
-      body: z.object({ ...Bot, ...shape }),
-      response,
-      handler: async (req) =>
-        handler(await box(), mine(req as never), req.body as z.output<z.ZodObject<S & typeof Bot>>, req.spaceId!),
+      // The route's body is the endpoint's: typed by its schema (the route's own generic widens it).
+      handler: async (req) => handler(await box(), mine(req), req.body as z.output<B>, req.spaceId!),
     });
 
   ctx.route({
-    method: 'POST',
-    path: '/api/filebox/enabled',
+    ...IsEnabled,
     auth: ofBot,
-    summary: 'Whether the bot (its draft, or as published) has the file box on (its chats then show the panel)',
-    body: z.object({ ...Bot, draft: z.boolean().default(false) }),
-    response: Enabled,
     handler: async ({ body }) => ({
       enabled:
         (await ctx.service(BotsService).skillSettings(body.bot_id, 'filebox', body.draft ? 'draft' : 'published')) !==
         undefined,
     }),
   });
-  post(
-    'files/batch_create',
-    'Put files of the bot’s space (uploaded first) in your file box',
-    { file_ids: Ids },
-    Files,
-    async (b, o, body, spaceId) => ({
-      files: await b.views(await b.add(o, spaceId, body.file_ids)),
-    }),
-  );
-  post(
-    'search_file',
-    'Your files with the bot: by words (name, description, tags, summary) and kinds, newest first',
-    {
-      query: z.string().max(200).optional(),
-      kinds: z.array(z.number().int()).max(6).optional(),
-      page: z.number().int().min(1).default(1),
-      size: z.number().int().min(1).max(100).default(20),
-    },
-    FilePage,
-    async (b, o, body) => {
-      const r = await b.search(o, body);
-      return { files: await b.views(r.rows), total: r.total };
-    },
-  );
-  post('get_file_meta_info', 'One file of your box', { id: Id }, OneFile, async (b, o, body) => ({
+  post(AddFiles, async (b, o, body, spaceId) => ({
+    files: await b.views(await b.add(o, spaceId, body.file_ids)),
+  }));
+  post(SearchFiles, async (b, o, body) => {
+    const r = await b.search(o, body);
+    return { files: await b.views(r.rows), total: r.total };
+  });
+  post(GetFile, async (b, o, body) => ({
     file: await b.view(await b.get(o, body.id)),
   }));
-  post(
-    'batch_update_file_meta',
-    'Rename files, describe and tag them',
-    { files: z.array(FileMeta).min(1).max(100) },
-    NoAnswer,
-    async (b, o, body) => {
-      await b.update(o, body.files);
-      return {};
-    },
-  );
-  post(
-    'batch_delete_file',
-    'Take files out of your box (their bytes deleted)',
-    { ids: Ids },
-    Deleted,
-    async (b, o, body) => ({
-      deleted: await b.remove(o, body.ids),
-    }),
-  );
-  post(
-    'recall_files',
-    'The files that best match a question, best first (what the bot finds)',
-    { query: z.string().max(500), top_k: z.number().int().min(1).max(50).default(5) },
-    Files,
-    async (b, o, body) => ({ files: await b.views(await b.recall(o, body.query, body.top_k)) }),
-  );
-  post(
-    'summary_file',
-    'Summarize a file (a document) with the space’s default chat model; kept with the file',
-    { id: Id },
-    Summary,
-    async (b, o, body) => ({
-      summary: await b.summarize(o, body.id),
-    }),
-  );
+  post(UpdateFiles, async (b, o, body) => {
+    await b.update(o, body.files);
+    return {};
+  });
+  post(DeleteFiles, async (b, o, body) => ({
+    deleted: await b.remove(o, body.ids),
+  }));
+  post(RecallFiles, async (b, o, body) => ({ files: await b.views(await b.recall(o, body.query, body.top_k)) }));
+  post(SummarizeFile, async (b, o, body) => ({
+    summary: await b.summarize(o, body.id),
+  }));
   ctx.route({
     method: 'POST',
     path: '/api/filebox/stream_summary_file',
@@ -163,56 +104,34 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
   });
 
   // ---------------------------------------------------------------- albums
-  post(
-    'create_album',
-    'Make an album in your box',
-    { name: z.string().trim().min(1, 'Name the album.').max(100), description: z.string().max(2000).default('') },
-    OneAlbum,
-    async (b, o, body) => ({ album: await b.albumView(await b.createAlbum(o, body.name, body.description)) }),
-  );
-  post(
-    'update_album',
-    'Rename or describe an album',
-    { album_id: Id, name: z.string().trim().min(1).max(100).optional(), description: z.string().max(2000).optional() },
-    OneAlbum,
-    async (b, o, body) => {
-      await b.updateAlbum(o, body.album_id, { name: body.name, description: body.description });
-      return { album: await b.albumView(await b.getAlbum(o, body.album_id)) };
-    },
-  );
-  post('del_album', 'Delete an album (its photos stay in the box)', { album_id: Id }, NoAnswer, async (b, o, body) => {
+  post(CreateAlbum, async (b, o, body) => ({
+    album: await b.albumView(await b.createAlbum(o, body.name, body.description)),
+  }));
+  post(UpdateAlbum, async (b, o, body) => {
+    await b.updateAlbum(o, body.album_id, { name: body.name, description: body.description });
+    return { album: await b.albumView(await b.getAlbum(o, body.album_id)) };
+  });
+  post(DeleteAlbum, async (b, o, body) => {
     await b.deleteAlbum(o, body.album_id);
     return {};
   });
-  post('show_album_list', 'Your albums with the bot', {}, Albums, async (b, o) => ({
+  post(ListAlbums, async (b, o) => ({
     albums: await Promise.all((await b.store.albums(o).orderBy('created_at').execute()).map((a) => b.albumView(a))),
   }));
-  post('show_album', 'An album and its photos', { album_id: Id }, AlbumWithPhotos, async (b, o, body) => {
+  post(GetAlbum, async (b, o, body) => {
     const a = await b.getAlbum(o, body.album_id);
     const ids = await b.store.photos(a.id);
     const rows = ids.length ? await b.store.files(o).where('id', 'in', ids).execute() : [];
     return { album: await b.albumView(a), photos: await b.views(rows) };
   });
-  post(
-    'add_photos_to_album',
-    'Put photos of your box in an album',
-    { album_id: Id, ids: Ids },
-    NoAnswer,
-    async (b, o, body) => {
-      await b.addPhotos(o, body.album_id, body.ids);
-      return {};
-    },
-  );
-  post(
-    'album/batch_remove_photo',
-    'Take photos out of an album (they stay in the box)',
-    { album_id: Id, ids: Ids },
-    NoAnswer,
-    async (b, o, body) => {
-      await b.removePhotos(o, body.album_id, body.ids);
-      return {};
-    },
-  );
+  post(AddPhotos, async (b, o, body) => {
+    await b.addPhotos(o, body.album_id, body.ids);
+    return {};
+  });
+  post(RemovePhotos, async (b, o, body) => {
+    await b.removePhotos(o, body.album_id, body.ids);
+    return {};
+  });
 
   // ---------------------------------------------------------------- Coze's open API
   const ofBotQuery = { space: (r: { query: { bot_id?: unknown } }) => spaceOfBot(r.query?.bot_id) };

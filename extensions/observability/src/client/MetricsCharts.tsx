@@ -17,7 +17,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { RANGES, type MetricsPoint, type Range } from './api.ts';
+import { RANGES, type Range } from './api.ts';
+import { QueryMetrics } from '../shared/api.ts';
 
 const COLORS = [
   '#165dff',
@@ -43,10 +44,7 @@ export function MetricsCharts({ spaceId }: { spaceId: string }) {
     queryKey: ['observability', 'metrics', spaceId, range, groupBy],
     queryFn: () => {
       const end = Date.now();
-      return api.post<{
-        points: MetricsPoint[];
-        total: { runs: number; errors: number; input_tokens: number; output_tokens: number };
-      }>('/api/observability/v1/metrics/query', {
+      return api.call(QueryMetrics, {
         space_id: spaceId,
         start_time: end - RANGES[range],
         end_time: end,

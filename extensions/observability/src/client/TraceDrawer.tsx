@@ -6,6 +6,7 @@ import { type ApiError, SidePanel, toast, useApi } from '@tessera/sdk/client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Annotation, SpanItem } from './api.ts';
+import { CreateAnnotation, DeleteAnnotation, GetTrace } from '../shared/api.ts';
 
 interface Row {
   span: SpanItem;
@@ -36,12 +37,7 @@ export function TraceDrawer({ spaceId, traceId, onClose }: { spaceId: string; tr
   const api = useApi();
   const q = useQuery({
     queryKey: ['observability', 'trace', spaceId, traceId],
-    queryFn: () =>
-      api.post<{ spans: SpanItem[]; annotations: Annotation[] }>(
-        '/api/observability/v1/traces/get',
-        { space_id: spaceId, trace_id: traceId },
-        { handled: (e) => e.status === 404 },
-      ),
+    queryFn: () => api.call(GetTrace, { space_id: spaceId, trace_id: traceId }, { handled: (e) => e.status === 404 }),
   });
   const rows = useMemo(() => treeOf(q.data?.spans ?? []), [q.data]);
   const [chosen, setChosen] = useState<string>();
@@ -240,8 +236,8 @@ function Annotate({
   const [problem, setProblem] = useState('');
   const add = useMutation({
     mutationFn: () =>
-      api.post(
-        '/api/observability/v1/annotations/create',
+      api.call(
+        CreateAnnotation,
         {
           space_id: spaceId,
           trace_id: traceId,
@@ -264,8 +260,7 @@ function Annotate({
     },
   });
   const remove = useMutation({
-    mutationFn: (id: string) =>
-      api.post('/api/observability/v1/annotations/delete', { space_id: spaceId, annotation_id: id }),
+    mutationFn: (id: string) => api.call(DeleteAnnotation, { space_id: spaceId, annotation_id: id }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['observability', 'trace'] }),
   });
   return (

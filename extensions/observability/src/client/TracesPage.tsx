@@ -18,6 +18,7 @@ import { useSearchParams } from 'react-router';
 import { RANGES, type Filters, type Range, type TraceItem } from './api.ts';
 import { useSpaceId } from './space.ts';
 import { TraceDrawer } from './TraceDrawer.tsx';
+import { CreateView, ListThreads, ListTraces, ListViews, SearchTraces } from '../shared/api.ts';
 
 const MetricsCharts = lazy(() => import('./MetricsCharts.tsx').then((m) => ({ default: m.MetricsCharts })));
 
@@ -69,18 +70,11 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
   const q = useQuery({
     queryKey: ['observability', 'traces', spaceId, range, f, page],
     queryFn: () =>
-      api.post<{ traces: TraceItem[]; has_more: boolean; next_page_token: string }>(
-        '/api/observability/v1/traces/list',
-        { space_id: spaceId, filters, page_size: 50, ...(page ? { page_token: page } : {}) },
-      ),
+      api.call(ListTraces, { space_id: spaceId, filters, page_size: 50, ...(page ? { page_token: page } : {}) }),
   });
   const views = useQuery({
     queryKey: ['observability', 'views', spaceId],
-    queryFn: () =>
-      api.post<{ views: { view_id: string; view_name: string; filters: Filters }[] }>(
-        '/api/observability/v1/views/list',
-        { space_id: spaceId },
-      ),
+    queryFn: () => api.call(ListViews, { space_id: spaceId }),
   });
   const set = (patch: Partial<Filters>) => {
     setF(
@@ -93,8 +87,8 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
   };
   const search = useMutation({
     mutationFn: () =>
-      api.post<{ trace_id: string }>(
-        '/api/observability/v1/traces/search',
+      api.call(
+        SearchTraces,
         { space_id: spaceId, id: find.trim() },
         { handled: (e: ApiError) => (e.status === 404 || e.status === 400 ? (setFindProblem(e.msg), true) : false) },
       ),
@@ -103,8 +97,7 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
   const [naming, setNaming] = useState(false);
   const [viewName, setViewName] = useState('');
   const saveView = useMutation({
-    mutationFn: () =>
-      api.post('/api/observability/v1/views/create', { space_id: spaceId, view_name: viewName.trim(), filters: f }),
+    mutationFn: () => api.call(CreateView, { space_id: spaceId, view_name: viewName.trim(), filters: f }),
     onSuccess: async () => {
       toast.success(t('viewSaved'));
       setNaming(false);
@@ -301,16 +294,7 @@ function Threads({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): voi
   const q = useQuery({
     queryKey: ['observability', 'threads', spaceId],
     queryFn: () =>
-      api.post<{
-        threads: {
-          thread_id: string;
-          trace_count: number;
-          last_time: number;
-          input_tokens: number;
-          output_tokens: number;
-          traces: TraceItem[];
-        }[];
-      }>('/api/observability/v1/threads/list', {
+      api.call(ListThreads, {
         space_id: spaceId,
         filters: { start_time: Date.now() - RANGES['30d'] },
       }),

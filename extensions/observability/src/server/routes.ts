@@ -6,19 +6,22 @@ import type { ServerContext } from '@tessera/sdk/server';
 import type { ColumnType, Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import {
-  AnnotationCreated,
-  Annotations,
-  MetricsView,
-  NoAnswer,
-  SavedViews,
-  SpanList,
-  ThreadList,
-  TraceDetail,
-  TraceFound,
-  TracePage,
-  ViewCreated,
   type AnnotationView,
+  CreateAnnotation,
+  CreateView,
+  DeleteAnnotation,
+  DeleteView,
+  Filters,
+  GetTrace,
+  ListAnnotations,
+  ListSpans,
+  ListThreads,
+  ListTraces,
+  ListViews,
+  QueryMetrics,
+  SearchTraces,
   type TraceView,
+  UpdateView,
 } from '../shared/api.ts';
 import type { SpanStore, TraceRow } from '../shared/index.ts';
 
@@ -48,23 +51,6 @@ interface ObsDb {
   obs_view: { id: string; space_id: string; name: string; filters: string; creator_id: string; created_at: string };
   obs_annotation: AnnotationRow;
 }
-
-export const Filters = z.object({
-  start_time: z.number().int().optional(),
-  end_time: z.number().int().optional(),
-  status: z.enum(['ok', 'error']).optional(),
-  source: z.string().max(32).optional(),
-  kind: z.string().max(32).optional(),
-  name: z.string().max(200).optional(),
-  model: z.string().max(128).optional(),
-  thread_id: z.string().max(128).optional(),
-  min_latency_ms: z.number().min(0).optional(),
-  max_latency_ms: z.number().min(0).optional(),
-  min_tokens: z.number().int().min(0).optional(),
-  attribute_key: z.string().max(128).optional(),
-  attribute_value: z.union([z.string().max(500), z.number(), z.boolean()]).optional(),
-});
-type Filters = z.infer<typeof Filters>;
 
 export const traceView = (t: TraceRow): TraceView => ({
   trace_id: t.trace_id,
@@ -118,18 +104,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   const base = '/api/observability/v1';
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/traces/list`,
+    ...ListTraces,
     auth: inSpace,
-    summary:
-      'Traces of the space, newest first, with filters (time, status, source, kind, name, model, thread, latency, tokens, an attribute), by page',
-    body: z.object({
-      space_id: Id,
-      filters: Filters.default({}),
-      page_size: z.number().int().min(1).max(200).default(50),
-      page_token: z.string().max(200).optional(),
-    }),
-    response: TracePage,
     handler: async ({ body }) => {
       const r = await store().traces(query(body.space_id, body.filters, body.page_size, body.page_token));
       const last = r.traces.at(-1);
@@ -142,12 +118,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/traces/get`,
+    ...GetTrace,
     auth: inSpace,
-    summary: "A trace's spans, by start (each with its input, output, attributes, events and status)",
-    body: z.object({ space_id: Id, trace_id: Id }),
-    response: TraceDetail,
     handler: async ({ body }) => {
       const spans = await store().trace(body.space_id, body.trace_id);
       if (!spans.length) throw notFound(`There is no trace ${body.trace_id} in this space.`);
@@ -187,12 +159,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/traces/search`,
+    ...SearchTraces,
     auth: inSpace,
-    summary: 'Find a trace by its trace id or a log id it carries',
-    body: z.object({ space_id: Id, id: z.string().trim().min(1, 'Give a trace id or a log id.').max(64) }),
-    response: TraceFound,
     handler: async ({ body }) => {
       const trace_id = await store().findTrace(body.space_id, body.id);
       if (!trace_id) throw notFound(`No trace of this space has the id or log id ${body.id}.`);
@@ -201,16 +169,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/threads/list`,
+    ...ListThreads,
     auth: inSpace,
-    summary: 'Traces grouped by their conversation (thread), most recent first',
-    body: z.object({
-      space_id: Id,
-      filters: Filters.default({}),
-      page_size: z.number().int().min(1).max(100).default(20),
-    }),
-    response: ThreadList,
     handler: async ({ body }) => {
       const r = await store().traces(query(body.space_id, body.filters, 1000));
       const threads = new Map<string, ReturnType<typeof traceView>[]>();
@@ -234,17 +194,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/spans/list`,
+    ...ListSpans,
     auth: inSpace,
-    summary: 'Spans of the space, newest first: all, root spans (traces) or LLM spans',
-    body: z.object({
-      space_id: Id,
-      span_list_type: z.enum(['all_span', 'root_span', 'llm_span']).default('all_span'),
-      filters: Filters.pick({ start_time: true, end_time: true, status: true, kind: true }).default({}),
-      page_size: z.number().int().min(1).max(500).default(100),
-    }),
-    response: SpanList,
     handler: async ({ body }) => {
       if (body.span_list_type === 'root_span')
         return {
@@ -278,19 +229,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
   });
 
   ctx.route({
-    method: 'POST',
-    path: `${base}/metrics/query`,
+    ...QueryMetrics,
     auth: inSpace,
-    summary: 'Runs, errors, p50/p95 latency and tokens over time (by hour or day), overall or per model or per name',
-    body: z.object({
-      space_id: Id,
-      start_time: z.number().int(),
-      end_time: z.number().int(),
-      granularity: z.enum(['hour', 'day']).default('day'),
-      group_by: z.enum(['model', 'name']).optional(),
-      source: z.string().max(32).optional(),
-    }),
-    response: MetricsView,
     handler: async ({ body }) => {
       if (body.end_time <= body.start_time)
         throw badRequest('The end of the range comes after its start.', { field: 'end_time' });
@@ -391,12 +331,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     creator_id: r.creator_id,
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/views/list`,
+    ...ListViews,
     auth: inSpace,
-    summary: "The space's saved views",
-    body: z.object({ space_id: Id }),
-    response: SavedViews,
     handler: async ({ body }) => ({
       views: (
         await db().selectFrom('obs_view').selectAll().where('space_id', '=', body.space_id).orderBy('name').execute()
@@ -404,12 +340,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     }),
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/views/create`,
+    ...CreateView,
     auth: inSpace,
-    summary: 'Save a filter of the trace list under a name',
-    body: z.object({ space_id: Id, view_name: z.string().trim().min(1, 'Name the view.').max(100), filters: Filters }),
-    response: ViewCreated,
     handler: async ({ body, caller }) => {
       if (
         await db()
@@ -436,17 +368,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/views/update`,
+    ...UpdateView,
     auth: inSpace,
-    summary: 'Rename a view or change its filter',
-    body: z.object({
-      space_id: Id,
-      view_id: Id,
-      view_name: z.string().trim().min(1).max(100).optional(),
-      filters: Filters.optional(),
-    }),
-    response: NoAnswer,
     handler: async ({ body }) => {
       const r = await db()
         .updateTable('obs_view')
@@ -462,12 +385,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/views/delete`,
+    ...DeleteView,
     auth: inSpace,
-    summary: 'Delete a saved view',
-    body: z.object({ space_id: Id, view_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => (
       await db().deleteFrom('obs_view').where('id', '=', body.view_id).where('space_id', '=', body.space_id).execute(),
       {}
@@ -476,22 +395,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
 
   // Annotations: a person's score or label on a span.
   ctx.route({
-    method: 'POST',
-    path: `${base}/annotations/create`,
+    ...CreateAnnotation,
     auth: inSpace,
-    summary: 'Score or label a span (a number, a label, or both, with a comment)',
-    body: z
-      .object({
-        space_id: Id,
-        trace_id: Id,
-        span_id: Id,
-        key: z.string().trim().min(1, 'Name what is annotated (e.g. correctness).').max(64),
-        score: z.number().min(-1e6).max(1e6).optional(),
-        label: z.string().trim().max(64).optional(),
-        comment: z.string().max(2000).default(''),
-      })
-      .refine((b) => b.score !== undefined || !!b.label, { message: 'Give a score or a label.', path: ['score'] }),
-    response: AnnotationCreated,
     handler: async ({ body, caller }) => {
       const spans = await store().trace(body.space_id, body.trace_id);
       if (!spans.some((s) => s.span_id === body.span_id))
@@ -516,17 +421,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/annotations/list`,
+    ...ListAnnotations,
     auth: inSpace,
-    summary: 'Annotations of a trace, or of the space by key',
-    body: z.object({
-      space_id: Id,
-      trace_id: Id.optional(),
-      key: z.string().max(64).optional(),
-      page_size: z.number().int().min(1).max(500).default(100),
-    }),
-    response: Annotations,
     handler: async ({ body }) => {
       let q = db().selectFrom('obs_annotation').selectAll().where('space_id', '=', body.space_id);
       if (body.trace_id) q = q.where('trace_id', '=', body.trace_id);
@@ -537,12 +433,8 @@ export function registerQueryRoutes(ctx: ServerContext<unknown>, store: () => Sp
     },
   });
   ctx.route({
-    method: 'POST',
-    path: `${base}/annotations/delete`,
+    ...DeleteAnnotation,
     auth: inSpace,
-    summary: 'Delete an annotation',
-    body: z.object({ space_id: Id, annotation_id: Id }),
-    response: NoAnswer,
     handler: async ({ body }) => (
       await db()
         .deleteFrom('obs_annotation')
