@@ -3,9 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi, type RecentResource, type ResourceKind } from '@tessera/sdk/client';
 import { IconRobot } from '@arco-design/web-react/icon';
 import { useMemo } from 'react';
-import type { BotListItem } from './api.ts';
 import { BotIcon } from './BotIcon.tsx';
 import { useSpaceId } from './space.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListBots } from '../shared/api.ts';
 
 const NONE: RecentResource[] = [];
 
@@ -16,7 +17,7 @@ function useRecentBots(limit: number): { items: RecentResource[]; loading: boole
     queryKey: ['bots', 'list', spaceId, 'recent', limit],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ bot_draft_list: BotListItem[] }>('/api/draftbot/get_draft_bot_list', {
+      api.post<EndpointOutput<typeof ListBots>>('/api/draftbot/get_draft_bot_list', {
         space_id: spaceId,
         page_index: 1,
         page_size: limit,

@@ -2,12 +2,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi, type OnboardingStep } from '@tessera/sdk/client';
 import { useSpaceId } from './space.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { SpaceProgress } from '../shared/api.ts';
 
-interface Progress {
-  bot_count: number;
-  chatted: boolean;
-  published: boolean;
-}
+type Progress = EndpointOutput<typeof SpaceProgress>;
 
 /** One request for the three steps (they share the query). */
 function useProgress(): { data?: Progress; loading: boolean } {

@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Landing, Product } from './api.ts';
 import { ProductRow, TopicRows, useTopics } from './Curated.tsx';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { FeaturedGetCurrent, GetLandingInfo, ProductList } from '../shared/api.ts';
 
 export function TemplatesSection() {
   const { t } = useTranslation('marketplace');
@@ -13,7 +14,7 @@ export function TemplatesSection() {
   const q = useQuery({
     queryKey: ['market', 'home'],
     queryFn: () =>
-      api.get<{ products: Product[] }>('/api/marketplace/product/list', {
+      api.get<EndpointOutput<typeof ProductList>>('/api/marketplace/product/list', {
         sort_type: 'popular',
         is_template: 'true',
         page_size: 4,
@@ -21,12 +22,11 @@ export function TemplatesSection() {
   });
   const featured = useQuery({
     queryKey: ['market', 'featured'],
-    queryFn: () => api.get<{ products: Product[] }>('/api/marketplace/featured/get_current'),
+    queryFn: () => api.get<EndpointOutput<typeof FeaturedGetCurrent>>('/api/marketplace/featured/get_current'),
   });
   const recommended = useQuery({
     queryKey: ['market', 'landing', 'home'],
-    queryFn: () =>
-      api.get<{ landing: Landing; recommended: Product[] }>('/api/marketplace/landing_info', { scene: 'home' }),
+    queryFn: () => api.get<EndpointOutput<typeof GetLandingInfo>>('/api/marketplace/landing_info', { scene: 'home' }),
   });
   const topics = useTopics();
   const templates = q.data?.products ?? [];

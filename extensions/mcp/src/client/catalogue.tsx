@@ -5,7 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { lazyView, useApi } from '@tessera/sdk/client';
 import type { CatalogueItem, CatalogueSection, NodeTypeClient } from '@tessera/ext-workflow/client';
 import { useMemo } from 'react';
-import type { ServerView } from './McpPage.tsx';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListServers } from '../shared/api.ts';
 
 const NONE: CatalogueItem[] = [];
 const TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
@@ -18,7 +19,7 @@ export function useServers(spaceId: string) {
   return useQuery({
     queryKey: ['mcp', 'servers', spaceId],
     enabled: !!spaceId,
-    queryFn: () => api.post<{ servers: ServerView[] }>('/api/mcp/server/list', { space_id: spaceId }),
+    queryFn: () => api.post<EndpointOutput<typeof ListServers>>('/api/mcp/server/list', { space_id: spaceId }),
   });
 }
 

@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi, type OnboardingStep } from '@tessera/sdk/client';
 import { useSyncExternalStore } from 'react';
 import { currentServices } from './services.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { IntelligenceModelList } from '../shared/api.ts';
 
 function useModelConnected(): { done: boolean; loading: boolean } {
   const api = useApi();
@@ -12,7 +14,7 @@ function useModelConnected(): { done: boolean; loading: boolean } {
     queryKey: ['models', 'usable', spaceId],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ models: unknown[] }>(
+      api.post<EndpointOutput<typeof IntelligenceModelList>>(
         '/api/intelligence_api/model/list',
         { space_id: spaceId },
         { suppressNotice: true },

@@ -6,6 +6,8 @@ import { lazyView, useApi } from '@tessera/sdk/client';
 import type { CatalogueItem, CatalogueSection, InterruptView, NodeTypeClient } from '@tessera/ext-workflow/client';
 import { useMemo } from 'react';
 import { paramsToFields, ParameterType, type APIParameter } from '../shared/index.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListPlaygroundPlugins } from '../shared/api.ts';
 
 // The node's form and the OAuth interrupt load when first drawn.
 const ApiNodeForm = lazyView(() => import('./nodeViews.tsx').then((m) => m.ApiNodeForm));
@@ -40,7 +42,9 @@ export function usePublishedPlugins(spaceId: string) {
     queryKey: ['plugins', 'published', spaceId],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ plugin_list: Published[] }>('/api/plugin_api/get_playground_plugin_list', { space_id: spaceId }),
+      api.post<EndpointOutput<typeof ListPlaygroundPlugins>>('/api/plugin_api/get_playground_plugin_list', {
+        space_id: spaceId,
+      }),
   });
 }
 

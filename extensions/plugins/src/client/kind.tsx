@@ -3,8 +3,9 @@ import { IconApps } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { useApi, type RecentResource, type ResourceKind } from '@tessera/sdk/client';
 import { useMemo } from 'react';
-import type { PluginMeta } from './api.ts';
 import { useSpaceId } from './space.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListDevPlugins } from '../shared/api.ts';
 
 const NONE: RecentResource[] = [];
 
@@ -15,7 +16,7 @@ function useRecentPlugins(limit: number): { items: RecentResource[]; loading: bo
     queryKey: ['plugins', 'list', spaceId, 'recent', limit],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ plugin_list: PluginMeta[] }>('/api/plugin_api/get_dev_plugin_list', {
+      api.post<EndpointOutput<typeof ListDevPlugins>>('/api/plugin_api/get_dev_plugin_list', {
         space_id: spaceId,
         page: 1,
         size: limit,

@@ -4,8 +4,10 @@ import { useApi, type RecentResource, type ResourceKind } from '@tessera/sdk/cli
 import { IconBranch } from '@arco-design/web-react/icon';
 import { useMemo } from 'react';
 import { OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
-import { WorkflowIcon, type WorkflowListItem } from './icons.tsx';
+import { WorkflowIcon } from './icons.tsx';
 import { useSpaceId } from './space.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListWorkflows } from '../shared/api.ts';
 
 const NONE: RecentResource[] = [];
 
@@ -16,7 +18,7 @@ function useRecentWorkflows(limit: number): { items: RecentResource[]; loading: 
     queryKey: ['workflow', 'recent', spaceId, limit],
     enabled: !!spaceId,
     queryFn: () =>
-      api.post<{ workflow_list: WorkflowListItem[] }>('/api/workflow_api/workflow_list', {
+      api.post<EndpointOutput<typeof ListWorkflows>>('/api/workflow_api/workflow_list', {
         space_id: spaceId,
         page: 1,
         size: limit,
