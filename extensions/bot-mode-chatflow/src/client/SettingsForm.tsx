@@ -6,6 +6,8 @@ import type { BotModeSettingsProps } from '@tessera/ext-bots/client';
 import { OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 import { useTranslation } from 'react-i18next';
 import { ChatflowSettings } from '../shared.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListWorkflows } from '@tessera/ext-workflow/api';
 
 export function ChatflowSettingsForm({ settings, onChange, spaceId }: BotModeSettingsProps) {
   const { t } = useTranslation('bot-mode-chatflow');
@@ -14,7 +16,7 @@ export function ChatflowSettingsForm({ settings, onChange, spaceId }: BotModeSet
   const list = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'chatflows'],
     queryFn: () =>
-      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_list', {
+      api.post<EndpointOutput<typeof ListWorkflows>>('/api/workflow_api/workflow_list', {
         space_id: spaceId,
         page: 1,
         size: 100,

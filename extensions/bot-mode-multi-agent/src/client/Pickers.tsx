@@ -4,6 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 import { useTranslation } from 'react-i18next';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListWorkflows } from '@tessera/ext-workflow/api';
+import type { ListBots } from '@tessera/ext-bots/api';
 
 interface PickProps {
   spaceId: string;
@@ -48,7 +51,7 @@ export function WorkflowPick(props: PickProps) {
     queryKey: ['workflow', 'list', props.spaceId, 'workflows'],
     retry: false,
     queryFn: () =>
-      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>(
+      api.post<EndpointOutput<typeof ListWorkflows>>(
         '/api/workflow_api/workflow_list',
         {
           space_id: props.spaceId,
@@ -72,7 +75,7 @@ export function BotPick(props: PickProps & { except: string }) {
     queryKey: ['bots', 'list', props.spaceId, 'published-for-agents'],
     retry: false,
     queryFn: () =>
-      api.post<{ bot_draft_list: { bot_id: string; name: string }[] }>(
+      api.post<EndpointOutput<typeof ListBots>>(
         '/api/draftbot/get_draft_bot_list',
         { space_id: props.spaceId, is_publish: true, page_size: 100 },
         { handled: () => true },

@@ -4,12 +4,8 @@ import { useApi } from '@tessera/sdk/client';
 import { SkillItems, type BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { useTranslation } from 'react-i18next';
 import { McpSkillSettings } from '../shared.ts';
-
-interface Server {
-  server_id: string;
-  name: string;
-  tools: { name: string; description: string }[];
-}
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListServers } from '@tessera/ext-mcp/api';
 
 const keyOf = (x: { server_id: string; tool: string }) => `${x.server_id}:${x.tool}`;
 
@@ -19,7 +15,7 @@ export function McpPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const s = McpSkillSettings.parse(value ?? {});
   const list = useQuery({
     queryKey: ['mcp', 'servers', spaceId],
-    queryFn: () => api.post<{ servers: Server[] }>('/api/mcp/server/list', { space_id: spaceId }),
+    queryFn: () => api.post<EndpointOutput<typeof ListServers>>('/api/mcp/server/list', { space_id: spaceId }),
   });
   const options = (list.data?.servers ?? []).flatMap((sv) =>
     sv.tools.map((tool) => ({

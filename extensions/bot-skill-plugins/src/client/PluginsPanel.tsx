@@ -4,12 +4,8 @@ import { useApi } from '@tessera/sdk/client';
 import { SkillItems, type BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { useTranslation } from 'react-i18next';
 import { PluginSkillSettings } from '../shared.ts';
-
-interface Published {
-  id: string;
-  name: string;
-  plugin_apis: { api_id: string; name: string; desc: string }[];
-}
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListPlaygroundPlugins } from '@tessera/ext-plugins/api';
 
 const keyOf = (a: { plugin_id: string; api_id: string }) => `${a.plugin_id}:${a.api_id}`;
 
@@ -20,7 +16,9 @@ export function PluginsPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const list = useQuery({
     queryKey: ['plugins', 'published', spaceId],
     queryFn: () =>
-      api.post<{ plugin_list: Published[] }>('/api/plugin_api/get_playground_plugin_list', { space_id: spaceId }),
+      api.post<EndpointOutput<typeof ListPlaygroundPlugins>>('/api/plugin_api/get_playground_plugin_list', {
+        space_id: spaceId,
+      }),
   });
   const options = (list.data?.plugin_list ?? []).flatMap((p) =>
     p.plugin_apis.map((a) => ({

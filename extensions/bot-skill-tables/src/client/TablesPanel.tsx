@@ -4,12 +4,8 @@ import { useApi } from '@tessera/sdk/client';
 import { SkillItems, type BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { useTranslation } from 'react-i18next';
 import { TableSkillSettings } from '../shared.ts';
-
-interface Info {
-  id: string;
-  table_name: string;
-  table_desc: string;
-}
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListTables } from '@tessera/ext-tables/api';
 
 export function TablesPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const { t } = useTranslation('bot-skill-tables');
@@ -18,7 +14,7 @@ export function TablesPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const list = useQuery({
     queryKey: ['tables', 'list', spaceId],
     queryFn: () =>
-      api.post<{ database_info_list: Info[] }>('/api/memory/database/list', { space_id: spaceId, limit: 100 }),
+      api.post<EndpointOutput<typeof ListTables>>('/api/memory/database/list', { space_id: spaceId, limit: 100 }),
   });
   return (
     <SkillItems

@@ -5,12 +5,8 @@ import { SkillItems, type BotSkillPanelProps } from '@tessera/ext-bots/client';
 import { ListStatus, OrderBy, SortDirection, WorkflowMode } from '@tessera/workflow-sdk';
 import { useTranslation } from 'react-i18next';
 import { WorkflowSkillSettings } from '../shared.ts';
-
-interface Item {
-  workflow_id: string;
-  name: string;
-  desc: string;
-}
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListWorkflows } from '@tessera/ext-workflow/api';
 
 export function WorkflowsPanel({ value, onChange, spaceId }: BotSkillPanelProps) {
   const { t } = useTranslation('bot-skill-workflow');
@@ -19,7 +15,7 @@ export function WorkflowsPanel({ value, onChange, spaceId }: BotSkillPanelProps)
   const list = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'bot-tools'],
     queryFn: () =>
-      api.post<{ workflow_list: Item[] }>('/api/workflow_api/workflow_list', {
+      api.post<EndpointOutput<typeof ListWorkflows>>('/api/workflow_api/workflow_list', {
         space_id: spaceId,
         page: 1,
         size: 100,

@@ -13,6 +13,9 @@ import {
   type ExposedBots as ExposedBotList,
   type ExposedWorkflows,
 } from '../shared/api.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListWorkflows } from '@tessera/ext-workflow/api';
+import type { ListBots } from '@tessera/ext-bots/api';
 
 type ExposedItem = z.output<typeof ExposedWorkflows>['items'][number];
 type ExposedBot = z.output<typeof ExposedBotList>['items'][number];
@@ -29,7 +32,7 @@ export function Exposed({ spaceId }: { spaceId: string }) {
   const published = useQuery({
     queryKey: ['workflow', 'list', spaceId, 'published-for-mcp'],
     queryFn: () =>
-      api.post<{ workflow_list: { workflow_id: string; name: string }[] }>('/api/workflow_api/workflow_list', {
+      api.post<EndpointOutput<typeof ListWorkflows>>('/api/workflow_api/workflow_list', {
         space_id: spaceId,
         page: 1,
         size: 100,
@@ -134,7 +137,7 @@ export function ExposedBots({ spaceId }: { spaceId: string }) {
     queryKey: ['bots', 'list', spaceId, 'published-for-mcp'],
     retry: false,
     queryFn: () =>
-      api.post<{ bot_draft_list: { bot_id: string; name: string }[] }>(
+      api.post<EndpointOutput<typeof ListBots>>(
         '/api/draftbot/get_draft_bot_list',
         { space_id: spaceId, is_publish: true, page_size: 100 },
         { handled: () => true },

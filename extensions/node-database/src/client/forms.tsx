@@ -6,6 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import type { NodeFormProps } from '@tessera/ext-workflow/client';
 import { useTranslation } from 'react-i18next';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListTables } from '@tessera/ext-tables/api';
 
 interface Table {
   id: string;
@@ -21,7 +23,7 @@ function useTables(spaceId: string) {
   return useQuery({
     queryKey: ['tables', 'list', spaceId, 'nodes'],
     queryFn: () =>
-      api.post<{ database_info_list: Table[] }>('/api/memory/database/list', { space_id: spaceId, limit: 100 }),
+      api.post<EndpointOutput<typeof ListTables>>('/api/memory/database/list', { space_id: spaceId, limit: 100 }),
   });
 }
 

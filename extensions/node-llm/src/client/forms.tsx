@@ -10,6 +10,8 @@ import { FieldsEditor, TemplateInput, WorkflowSelect } from '@tessera/ext-workfl
 import type { FieldDecl } from '@tessera/ext-workflow/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { GetSignature } from '@tessera/ext-workflow/api';
 
 interface Skill {
   workflow_id: string;
@@ -62,7 +64,7 @@ export function LlmForm({ node, onSettings, upstream, spaceId, workflowId, probl
   const skills = s.skills ?? [];
   const format = s.output_format ?? 'text';
   const addSkill = async (id: string, name: string) => {
-    const sig = await api.post<{ inputs: FieldDecl[] }>('/api/workflow_api/signature', {
+    const sig = await api.post<EndpointOutput<typeof GetSignature>>('/api/workflow_api/signature', {
       space_id: spaceId,
       workflow_id: id,
     });

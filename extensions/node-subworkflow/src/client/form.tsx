@@ -5,8 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { FieldProblem, type NodeFormProps } from '@tessera/ext-workflow/client';
 import { WorkflowSelect } from '@tessera/ext-workflow/widgets';
-import type { FieldDecl, InputBinding } from '@tessera/ext-workflow/shared';
+import type { InputBinding } from '@tessera/ext-workflow/shared';
 import { useTranslation } from 'react-i18next';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { GetSignature, ListVersions } from '@tessera/ext-workflow/api';
 
 export function SubWorkflowForm({ node, onParam, spaceId, workflowId, problems }: NodeFormProps) {
   const { t } = useTranslation('node-subworkflow');
@@ -16,14 +18,14 @@ export function SubWorkflowForm({ node, onParam, spaceId, workflowId, problems }
     queryKey: ['workflow', 'versions', s.workflow_id],
     enabled: !!s.workflow_id,
     queryFn: () =>
-      api.post<{ version_list: { version: string }[] }>('/api/workflow_api/version_list', {
+      api.post<EndpointOutput<typeof ListVersions>>('/api/workflow_api/version_list', {
         space_id: spaceId,
         workflow_id: s.workflow_id,
         size: 50,
       }),
   });
   const pick = async (id: string) => {
-    const sig = await api.post<{ inputs: FieldDecl[]; outputs: FieldDecl[] }>('/api/workflow_api/signature', {
+    const sig = await api.post<EndpointOutput<typeof GetSignature>>('/api/workflow_api/signature', {
       space_id: spaceId,
       workflow_id: id,
     });

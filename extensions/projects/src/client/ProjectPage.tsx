@@ -45,7 +45,6 @@ import './project.css';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SpaceSelect } from '@tessera/ext-spaces/widgets';
-import type { ResourceView } from '@tessera/ext-library/shared';
 import { useSpaceId } from './space.ts';
 import { VariablesPane } from './VariablesPane.tsx';
 import {
@@ -66,6 +65,7 @@ import {
   type ProjectResourceView,
 } from '../shared/api.ts';
 import type { EndpointOutput } from '@tessera/sdk';
+import type { ListResources } from '@tessera/ext-library/api';
 
 type Resource = ProjectResourceView;
 type Info = ProjectInfo;
@@ -553,7 +553,7 @@ function AddModal({ spaceId, info, onClose }: { spaceId: string; info: Info; onC
   const list = useQuery({
     queryKey: ['projects', 'space-resources', spaceId],
     queryFn: () =>
-      api.post<{ resource_list: ResourceView[] }>('/api/resource/library_resource_list', {
+      api.post<EndpointOutput<typeof ListResources>>('/api/resource/library_resource_list', {
         space_id: spaceId,
         size: 100,
       }),

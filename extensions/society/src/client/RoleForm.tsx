@@ -6,6 +6,8 @@ import { useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NewRole } from './store.ts';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListBots } from '@tessera/ext-bots/api';
 
 const EMPTY: NewRole = { name: '', kind: 'agent', persona: '', model_id: '', bot_id: '' };
 
@@ -83,7 +85,7 @@ function PublishedBot({ spaceId, value, onChange }: { spaceId: string; value: st
     queryKey: ['bots', 'list', spaceId, 'published-for-societies'],
     retry: false,
     queryFn: () =>
-      api.post<{ bot_draft_list: { bot_id: string; name: string }[] }>(
+      api.post<EndpointOutput<typeof ListBots>>(
         '/api/draftbot/get_draft_bot_list',
         { space_id: spaceId, is_publish: true, page_size: 100 },
         { handled: () => true },

@@ -5,6 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '@tessera/sdk/client';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { EndpointOutput } from '@tessera/sdk';
+import type { ListVariables } from '@tessera/ext-variables/api';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'file'] as const;
 
@@ -42,7 +44,7 @@ export function useVariables(spaceId: string): VariableRef[] {
     queryFn: async () => {
       const list = async (scope: 'app' | 'user') => {
         try {
-          const r = await api.post<{ variables: { name: string }[] }>(
+          const r = await api.post<EndpointOutput<typeof ListVariables>>(
             '/api/variables/list',
             { space_id: spaceId, scope },
             { handled: () => true },
