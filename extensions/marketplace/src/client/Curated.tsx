@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { localized, type Product } from './api.ts';
 import { ProductCard } from './ProductCard.tsx';
-import { GetLandingInfo, GetTopicDetail, TopicGetCurrent } from '../shared/api.ts';
+// The home page's templates section draws these: the contract is read as types only, to keep it off the first page.
+import type { EndpointOutput } from '@tessera/sdk';
+import type { GetLandingInfo, GetTopicDetail, TopicGetCurrent } from '../shared/api.ts';
 
 export function ProductRow({
   title,
@@ -43,7 +45,7 @@ export function useTopics() {
   const api = useApi();
   return useQuery({
     queryKey: ['market', 'topics'],
-    queryFn: () => api.call(TopicGetCurrent, undefined),
+    queryFn: () => api.get<EndpointOutput<typeof TopicGetCurrent>>('/api/marketplace/topic/get_current'),
   });
 }
 
@@ -72,7 +74,8 @@ export function ExploreTop() {
   const api = useApi();
   const q = useQuery({
     queryKey: ['market', 'landing', 'explore'],
-    queryFn: () => api.call(GetLandingInfo, { scene: 'explore' }),
+    queryFn: () =>
+      api.get<EndpointOutput<typeof GetLandingInfo>>('/api/marketplace/landing_info', { scene: 'explore' }),
   });
   const landing = q.data?.landing;
   const title = landing && localized(i18n.language, landing.title, landing.title_zh);
@@ -119,7 +122,11 @@ export function TopicPage() {
   const q = useQuery({
     queryKey: ['market', 'topic', id, preview],
     queryFn: () =>
-      api.call(GetTopicDetail, { topic_id: id, preview_id: preview }, { handled: (e) => e.status === 404 }),
+      api.get<EndpointOutput<typeof GetTopicDetail>>(
+        '/api/marketplace/topic/detail',
+        { topic_id: id, preview_id: preview },
+        { handled: (e) => e.status === 404 },
+      ),
   });
   const topic = q.data?.topic;
   usePageTitle(topic ? localized(i18n.language, topic.title, topic.title_zh) : t('curation.topics'));
