@@ -52,7 +52,7 @@ interface ExperimentRow {
   target: string;
   evaluators: string;
   item_concurrency: number;
-  status: string;
+  status: z.output<typeof ExperimentView>['status'];
   reason: string;
   total: number;
   finished: number;
@@ -73,7 +73,7 @@ export function experimentView(e: ExperimentRow): z.output<typeof ExperimentView
     target: parseStoredJson(e.target, "The experiment's target", ExperimentView.shape.target),
     evaluators: frozenOf(e).map(({ settings: _s, ...x }) => x),
     item_concurrency: Number(e.item_concurrency),
-    status: ExperimentView.shape.status.parse(e.status),
+    status: e.status,
     reason: e.reason,
     total: Number(e.total),
     finished: Number(e.finished),
