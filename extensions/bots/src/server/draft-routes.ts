@@ -27,10 +27,8 @@ import { BotConfig, BotModes, BotSkills, Connectors } from '../shared/index.ts';
 import { botError, registerErrorTexts } from './errors.ts';
 import { registerBotKind } from './kind.ts';
 import { botDetail, checkConfig, publishDraft, type BotDeps } from './publishing.ts';
-import { botView, nowIso, type BotRow } from './store.ts';
+import { botView, nowIso, publicationOf, type BotRow } from './store.ts';
 
-const Strings = z.array(z.string());
-const Settings = z.record(z.string(), z.unknown());
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 
 /** The studio's bot calls (draft bots, versions); the bot as a library resource. */
@@ -231,12 +229,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
           commit_id: c.id,
           version: c.version,
           changelog: c.changelog,
-          connectors: parseStoredJson(c.connectors, "the version's connectors", Strings),
-          connector_settings: parseStoredJson(
-            c.connector_settings || '{}',
-            "the version's connector settings",
-            Settings,
-          ),
+          ...publicationOf(c),
           creator_id: c.created_by,
           create_time: Math.floor(Date.parse(c.created_at) / 1000),
         })),

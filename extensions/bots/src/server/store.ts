@@ -39,6 +39,18 @@ export interface CommitRow {
 
 export const nowIso = () => new Date().toISOString();
 
+/** Where a version is published (its connectors) and each connector's settings, as stored with it. */
+export function publicationOf(c: Pick<CommitRow, 'connectors' | 'connector_settings'>) {
+  return {
+    connectors: parseStoredJson(c.connectors, "the version's connectors", z.array(z.string())),
+    connector_settings: parseStoredJson(
+      c.connector_settings || '{}',
+      "the version's connector settings",
+      z.record(z.string(), z.unknown()),
+    ),
+  };
+}
+
 /** The published version of a bot: its configuration and where it is offered (with each channel's settings). */
 export interface PublishedBot {
   config: BotConfig;
@@ -190,12 +202,7 @@ export class BotStore {
       config: parseStoredJson(c.config, "the version's configuration", BotConfig),
       version: c.version,
       commit_id: c.id,
-      connectors: parseStoredJson(c.connectors, "the version's connectors", z.array(z.string())),
-      connector_settings: parseStoredJson(
-        c.connector_settings || '{}',
-        "the version's connector settings",
-        z.record(z.string(), z.unknown()),
-      ),
+      ...publicationOf(c),
       inactive: Number((c as CommitRow & { inactive?: number }).inactive ?? 0) === 1,
     };
     return this.#ctx.host.distributed ? v : this.#published.set(botId, v);

@@ -96,47 +96,15 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         .startsWith('zh')
         ? 'zh-CN'
         : 'en-US';
-      const id = ctx.host.newId();
-      const t = nowIso();
-      await db()
-        .transaction()
-        .execute(async (trx) => {
-          await trx
-            .insertInto('workflow_meta')
-            .values({
-              id,
-              space_id: body.space_id,
-              name: body.name,
-              description: body.desc,
-              icon_uri: body.icon_uri,
-              flow_mode: body.flow_mode,
-              creator_id: caller!.userId,
-              draft_revision: 1,
-              tested_revision: 0,
-              submitted_revision: 0,
-              published_revision: 0,
-              latest_commit_id: null,
-              latest_version: null,
-              published_at: null,
-              created_at: t,
-              updated_at: t,
-              deleted_at: null,
-            })
-            .execute();
-          await trx
-            .insertInto('workflow_draft')
-            .values({
-              workflow_id: id,
-              canvas: JSON.stringify(
-                initialCanvas(body.flow_mode, (type, fallback) => typeOf(type)?.label[language] ?? fallback),
-              ),
-              revision: 1,
-              base_commit_id: null,
-              updated_by: caller!.userId,
-              updated_at: t,
-            })
-            .execute();
-        });
+      const id = await store.insert({
+        space_id: body.space_id,
+        name: body.name,
+        description: body.desc,
+        icon_uri: body.icon_uri,
+        flow_mode: body.flow_mode,
+        creator_id: caller!.userId,
+        canvas: initialCanvas(body.flow_mode, (type, fallback) => typeOf(type)?.label[language] ?? fallback),
+      });
       await store.operation(id, OperateType.Draft, caller!.userId, null, 'created');
       return { workflow_id: id };
     },
@@ -237,42 +205,15 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
         const suffix = n === 1 ? ' (copy)' : ` (copy ${n})`;
         name = `${meta.name.slice(0, 100 - suffix.length)}${suffix}`;
       }
-      const id = ctx.host.newId();
-      const t = nowIso();
-      await db()
-        .transaction()
-        .execute(async (trx) => {
-          await trx
-            .insertInto('workflow_meta')
-            .values({
-              ...meta,
-              id,
-              name,
-              creator_id: caller!.userId,
-              draft_revision: 1,
-              tested_revision: 0,
-              submitted_revision: 0,
-              published_revision: 0,
-              latest_commit_id: null,
-              latest_version: null,
-              published_at: null,
-              created_at: t,
-              updated_at: t,
-              deleted_at: null,
-            })
-            .execute();
-          await trx
-            .insertInto('workflow_draft')
-            .values({
-              workflow_id: id,
-              canvas: JSON.stringify(draft.canvas),
-              revision: 1,
-              base_commit_id: null,
-              updated_by: caller!.userId,
-              updated_at: t,
-            })
-            .execute();
-        });
+      const id = await store.insert({
+        space_id: meta.space_id,
+        name,
+        description: meta.description,
+        icon_uri: meta.icon_uri,
+        flow_mode: meta.flow_mode,
+        creator_id: caller!.userId,
+        canvas: draft.canvas,
+      });
       return { workflow_id: id };
     },
   });

@@ -135,46 +135,15 @@ export function registerWorkflowKind(ctx: ServerContext<unknown>, deps: Workflow
       let name = base;
       for (let n = 2; n < 1000 && (await nameTaken(opts.spaceId, name)); n++)
         name = `${base.slice(0, 100 - ` (${n})`.length)} (${n})`;
-      const id = ctx.host.newId();
-      const t = nowIso();
-      await db()
-        .transaction()
-        .execute(async (trx) => {
-          await trx
-            .insertInto('workflow_meta')
-            .values({
-              id,
-              space_id: opts.spaceId,
-              name,
-              description: pkg.description ?? '',
-              icon_uri: pkg.icon_uri ?? '',
-              flow_mode: Number(data.flow_mode ?? WorkflowMode.Workflow),
-              creator_id: opts.userId,
-              draft_revision: 1,
-              tested_revision: 0,
-              submitted_revision: 0,
-              published_revision: 0,
-              latest_commit_id: null,
-              latest_version: null,
-              published_at: null,
-              created_at: t,
-              updated_at: t,
-              deleted_at: null,
-            })
-            .execute();
-          await trx
-            .insertInto('workflow_draft')
-            .values({
-              workflow_id: id,
-              canvas: JSON.stringify(stampVersions(canvas, typeOf, providerOf)),
-              revision: 1,
-              base_commit_id: null,
-              updated_by: opts.userId,
-              updated_at: t,
-            })
-            .execute();
-        });
-      return id;
+      return store.insert({
+        space_id: opts.spaceId,
+        name,
+        description: pkg.description ?? '',
+        icon_uri: pkg.icon_uri ?? '',
+        flow_mode: Number(data.flow_mode ?? WorkflowMode.Workflow),
+        creator_id: opts.userId,
+        canvas: stampVersions(canvas, typeOf, providerOf),
+      });
     },
   });
 }

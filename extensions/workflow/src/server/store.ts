@@ -209,6 +209,52 @@ export class WorkflowStore {
     return c;
   }
 
+  /** A new workflow of a space with its first draft (created, copied or imported): never tested, submitted or published. */
+  async insert(w: {
+    space_id: string;
+    name: string;
+    description: string;
+    icon_uri: string;
+    flow_mode: number;
+    creator_id: string;
+    canvas: Canvas;
+  }): Promise<string> {
+    const id = this.#ctx.host.newId();
+    const t = nowIso();
+    const { canvas, ...meta } = w;
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('workflow_meta')
+        .values({
+          ...meta,
+          id,
+          draft_revision: 1,
+          tested_revision: 0,
+          submitted_revision: 0,
+          published_revision: 0,
+          latest_commit_id: null,
+          latest_version: null,
+          published_at: null,
+          created_at: t,
+          updated_at: t,
+          deleted_at: null,
+        })
+        .execute();
+      await trx
+        .insertInto('workflow_draft')
+        .values({
+          workflow_id: id,
+          canvas: JSON.stringify(canvas),
+          revision: 1,
+          base_commit_id: null,
+          updated_by: w.creator_id,
+          updated_at: t,
+        })
+        .execute();
+    });
+    return id;
+  }
+
   async operation(workflowId: string, type: number, operatorId: string, commitId: string | null, description = '') {
     await this.db
       .insertInto('workflow_operation')
