@@ -1,13 +1,34 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Browser test files at once (each starts its own studio and Chromium): TESSERA_E2E_WORKERS, default 2. Two files
-// at once on two cores take 0.6 of the time one at a time does; their polls wait on what a person would see, so a
-// busy machine is slower, not red.
-const e2eWorkers = Math.max(1, Number(process.env.TESSERA_E2E_WORKERS ?? 2) || 2);
+// Test files at once, in every project: TESSERA_TEST_WORKERS, default the machine's cores (at least 2). vitest's
+// own default is one fewer than the cores, and a project whose files run one at a time runs after the others, so
+// on two cores the host and unit files ran one by one after the browser files (168 s at two at once, 262 s at one).
+// Browser files (each starts its own studio and Chromium) two at a time on two cores take 0.6 of the time one at a
+// time does; three at a time take no less than two. Their polls wait on what a person would see, so a busy machine
+// is slower, not red. Every project shares the number: vitest runs projects of one number side by side.
+const workers = Math.max(1, Number(process.env.TESSERA_TEST_WORKERS) || Math.max(2, availableParallelism()));
 
 // Projects: unit (node), client (happy-dom), host (real server on loopback), e2e (real Chromium).
 export default defineConfig({
   test: {
+    maxWorkers: workers,
+    // `--coverage` (./tessera test's full run): line coverage of the studio's own code, per folder against
+    // tests/coverage-floors.json (tools/coverage.ts).
+    coverage: {
+      provider: 'v8',
+      include: [
+        'core/src/**',
+        'sdk/src/**',
+        'workflow-sdk/src/**',
+        'host/server/src/**',
+        'host/web/src/**',
+        'extensions/*/src/**',
+      ],
+      exclude: ['**/*.d.ts', '**/locales/**'],
+      reporter: ['json-summary'],
+      reportsDirectory: 'test-results/coverage',
+    },
     projects: [
       {
         test: {
@@ -59,8 +80,6 @@ export default defineConfig({
           // A page's first paint takes ~3 s on a cold 2-core machine (more when it is busy): polls wait for what
           // a person would wait for, checking every 100 ms, instead of vitest's 1 s default.
           expect: { poll: { timeout: 15_000, interval: 100 } },
-          fileParallelism: e2eWorkers > 1,
-          maxWorkers: e2eWorkers,
         },
       },
     ],

@@ -18,6 +18,8 @@ Usage: ./tessera <command> [options]
   create-extension NAME           scaffold extensions/NAME with a passing test
     [--out DIR --template node-type|page|server]   ... or an extension outside this checkout (npm test, npm run build)
   build [--force]                 build the web studio, the example extensions and the author packages (dist/packages)
+  coverage [--raise]              the last full test run's line coverage per folder against tests/coverage-floors.json
+                                  (--raise lifts the floors to it; a floor never goes down)
   lint                            import boundaries, oxlint (hooks, type-aware rules), the formatter's check, types
   format                          rewrite the tree with the formatter (Prettier, .prettierrc.json)
   help                            this text
@@ -171,6 +173,10 @@ async function main() {
     case 'test': {
       const { runTests } = await import('./test.ts');
       process.exit(await runTests(args));
+    }
+    case 'coverage': {
+      const { coverageCommand } = await import('./coverage.ts');
+      process.exit(coverageCommand(args));
     }
     case 'bench': {
       const { runBench } = await import('./bench.ts');

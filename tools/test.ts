@@ -9,6 +9,7 @@ import { buildExamples } from './examples.ts';
 import { lint } from './lint.ts';
 import { buildWeb } from './web-build.ts';
 import { buildVendor } from './vendor.ts';
+import { SUMMARY as COVERAGE_SUMMARY, checkCoverage } from './coverage.ts';
 
 /**
  * Host-level tests that use no database of the studio's (the scaffolder, an author's package built and tested with
@@ -62,11 +63,9 @@ export async function runTests(args: string[]): Promise<number> {
       );
     });
   mkdirSync(outDir, { recursive: true });
-  const report = path.join(outDir, 'vitest.json');
-  const r = await vitest(args, report, {}, false);
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const skippedTests = new Set<string>();
-  const tally = (status: number | null, file = report) => {
+  const tally = (status: number | null, file: string) => {
     if (existsSync(file)) {
       const j = JSON.parse(readFileSync(file, 'utf8'));
       counts.passed += j.numPassedTests ?? 0;
@@ -81,41 +80,64 @@ export async function runTests(args: string[]): Promise<number> {
       if (status !== 0 && !(j.numFailedTests || j.numFailedTestSuites)) counts.failed += 1;
     } else if (status !== 0) counts.failed += 1;
   };
-  tally(r.status);
-  let status = r.status ?? 1;
-  // After the first pass, at once: the browser suite again with every core busy (CI), and the host-level suite on
-  // PostgreSQL. The browser suite's polls wait on what a person would wait for, never a fixed time, so a machine
-  // busy with other work passes too: stress-ng keeps every core busy for the whole pass, and the PostgreSQL pass
-  // running beside it adds to that. The PostgreSQL pass's output is printed when both are done.
-  const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
-  const stressNg = underLoad ? findOnPath('stress-ng') : undefined;
+  let status = 0;
+  const settle = (pass: { status: number | null; report: string }) => {
+    tally(pass.status, pass.report);
+    if (pass.status !== 0) status = pass.status ?? 1;
+  };
+  const printed = (pass: { output?: string; title: string }) => {
+    if (pass.output !== undefined) process.stdout.write(`\ntests: ${pass.title}\n${pass.output}`);
+  };
   const onPg = !filtered && !!process.env.TESSERA_TEST_DATABASE_URL;
-  const passes: Promise<{ status: number | null; report: string; output?: string; title: string }>[] = [];
-  if (underLoad && stressNg) {
-    const cpus = String(availableParallelism());
-    const title = `the browser suite again under load (stress-ng --cpu ${cpus}${onPg ? ', and the PostgreSQL pass beside it' : ''})`;
-    console.log(`\ntests: ${title}`);
-    const stress = spawn(stressNg, ['--cpu', cpus, '--timeout', '1800s', '--quiet'], { stdio: 'ignore' });
-    const done = vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, false);
-    passes.push(done.then((r) => (stress.kill('SIGTERM'), { ...r, title })));
-  }
-  if (onPg) {
-    const title = 'the host-level suite on PostgreSQL';
-    if (!passes.length) console.log(`\ntests: ${title}`);
-    passes.push(
-      vitest(
+  // The whole run, first: every project on SQLite with line coverage (checked against the floors after), and at
+  // the same time the host-level suite on PostgreSQL, its output printed when it is done. Side by side they keep
+  // both cores busy where one waits on a browser; the load of the pass below is stress-ng's alone.
+  const coverage = !filtered;
+  if (coverage) rmSync(path.dirname(COVERAGE_SUMMARY), { recursive: true, force: true });
+  const first = vitest(coverage ? [...args, '--coverage'] : args, path.join(outDir, 'vitest.json'), {}, false);
+  const pg = onPg
+    ? vitest(
         ['--project', 'host', ...SQLITE_ONLY.flatMap((f) => ['--exclude', f])],
         path.join(outDir, 'vitest-postgres.json'),
         { TESSERA_HOST_TESTS_ON_PG: '1' },
-        passes.length > 0,
-      ).then((r) => ({ ...r, title })),
-    );
+        true,
+      ).then((r) => ({ ...r, title: 'the host-level suite on PostgreSQL' }))
+    : undefined;
+  settle(await first);
+  let coverageNote: string | undefined;
+  if (coverage) {
+    if (!existsSync(COVERAGE_SUMMARY))
+      coverageNote = 'coverage: no report (a test failed; vitest reports coverage of a green run)';
+    else {
+      const check = checkCoverage();
+      coverageNote = `coverage: ${check.totalPct.toFixed(1)} % of lines; tests/coverage-floors.json holds`;
+      if (check.below.length) {
+        coverageNote = check.below.map((b) => `coverage: ${b}`).join('\n');
+        counts.failed += check.below.length;
+        status = 1;
+      } else if (check.raisable.length)
+        coverageNote += `; ${check.raisable.length} above their floors by 2 points or more (./tessera coverage --raise): ${check.raisable.slice(0, 5).join(', ')}${check.raisable.length > 5 ? ' ...' : ''}`;
+    }
   }
-  for (const pass of await Promise.all(passes)) {
-    if (pass.output !== undefined) process.stdout.write(`\ntests: ${pass.title}\n${pass.output}`);
-    tally(pass.status, pass.report);
-    if (pass.status !== 0) status = pass.status ?? 1;
+  if (pg) {
+    const r = await pg;
+    printed(r);
+    settle(r);
   }
+  // Then, in CI: the browser suite again with every core busy. Its polls wait on what a person would wait for,
+  // never a fixed time, so a machine busy with other work passes too: stress-ng keeps every core busy for the whole
+  // pass.
+  const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
+  const stressNg = underLoad ? findOnPath('stress-ng') : undefined;
+  if (underLoad && stressNg) {
+    const cpus = String(availableParallelism());
+    console.log(`\ntests: the browser suite again under load (stress-ng --cpu ${cpus})`);
+    const stress = spawn(stressNg, ['--cpu', cpus, '--timeout', '1800s', '--quiet'], { stdio: 'ignore' });
+    const r = await vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, false);
+    stress.kill('SIGTERM');
+    settle(r);
+  }
+  if (coverageNote) console.log(`\n${coverageNote}`);
   const { passed, failed, skipped } = counts;
   // What did not run, and why (a plain run on a machine without the servers CI starts).
   const notRun: string[] = [];
