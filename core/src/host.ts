@@ -16,7 +16,13 @@ import {
   type TapOptions,
   type HookCalling,
 } from './points.ts';
-import type { ServiceClass, ServiceToken } from './services.ts';
+import {
+  ExtensionContextToken,
+  isServiceToken,
+  type Injectable,
+  type ServiceClass,
+  type ServiceToken,
+} from './services.ts';
 
 /** What every extension gets, on either side. Side-specific contexts extend it. */
 export interface ExtensionContext<Config = unknown> {
@@ -45,6 +51,12 @@ export interface ExtensionContext<Config = unknown> {
    * one its manifest names). The extension tester's stand-ins replace it, or any of its dependencies.
    */
   provideClass<T>(service: ServiceToken<T>, cls: ServiceClass<T>): Disposable;
+  /**
+   * One of the extension's own classes, made once in its child container with what its static `inject` list names
+   * (services, `ExtensionContextToken`, the extension's other classes). The extension tester's stand-in for the
+   * class, when it has one, is given instead.
+   */
+  resolve<T>(cls: ServiceClass<T>): T;
   /** A service of the host or of a required extension. */
   service<T>(service: ServiceToken<T>): T;
   /** A service of an optional extension, or undefined when it is not running. */
@@ -123,9 +135,10 @@ export interface ExtensionHostOptions<Ctx> {
   hookCalling?: HookCalling;
   /**
    * Services bound before any extension runs and kept when an extension provides the same token (its own value
-   * is then not bound): the extension tester's stand-ins for any service, an extension's own included.
+   * is then not bound): the extension tester's stand-ins for any service, an extension's own included. A class as
+   * the key stands in for that class wherever an extension resolves it (`ctx.resolve`, an `inject` list).
    */
-  serviceOverrides?: [ServiceToken<any>, unknown][];
+  serviceOverrides?: [Injectable, unknown][];
 }
 
 interface Running<Ctx> {
@@ -146,6 +159,7 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
   #running: Running<Ctx>[] = [];
   #serviceOwners = new Map<symbol, string>();
   #overridden = new Set<symbol>();
+  #classOverrides = new Map<ServiceClass<unknown>, unknown>();
 
   constructor(options: ExtensionHostOptions<Ctx> = {}) {
     this.#options = options;
@@ -162,6 +176,10 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       options.hookCalling,
     );
     for (const [token, value] of options.serviceOverrides ?? []) {
+      if (!isServiceToken(token)) {
+        this.#classOverrides.set(token, value);
+        continue;
+      }
       this.container.bind(token.symbol).toConstantValue(value);
       this.#serviceOwners.set(token.symbol, 'override');
       this.#overridden.add(token.symbol);
@@ -381,12 +399,40 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
         );
       }
     };
+    // The extension's child container: its context and its own classes, falling back to the host's services.
+    const container = new Container({ parent: this.container, defaultScope: 'Singleton' });
+    const named = (d: Injectable) => (isServiceToken(d) ? `'${d.id}'` : `class ${d.name || '(anonymous)'}`);
+    // Makes a class with what its inject list names; `path` is the chain being made, to name a cycle.
+    const make = <T>(cls: ServiceClass<T>, path: string[]): T =>
+      new cls(
+        ...(cls.inject ?? []).map((d) => {
+          if (!isServiceToken(d)) return resolve(d, path);
+          visible(d);
+          if (!container.isBound(d.symbol))
+            throw new Error(
+              `${path.at(-1) ?? named(cls)} needs ${named(d)}, which is not available (is '${d.owner}' running?)`,
+            );
+          return container.get(d.symbol);
+        }),
+      );
+    const resolve = <T>(cls: ServiceClass<T>, path: string[]): T => {
+      if (this.#classOverrides.has(cls)) return this.#classOverrides.get(cls) as T;
+      const label = named(cls);
+      if (path.includes(label))
+        throw new Error(`extension '${id}' has a dependency cycle: ${[...path, label].join(' -> ')}`);
+      if (!container.isBound(cls))
+        container
+          .bind(cls)
+          .toDynamicValue(() => make(cls, [...path, label]))
+          .inSingletonScope();
+      return container.get<T>(cls);
+    };
     const base: ExtensionContext = {
       extensionId: id,
       manifest,
       config,
       logger,
-      container: new Container({ parent: this.container, defaultScope: 'Singleton' }),
+      container,
       register: (point, item) => store.add(this.points.registry(point).register(id, item)),
       tap: (point, name, fn, options) => store.add(this.points.hook(point).tap(id, name, fn, options)),
       registry: (point) => this.points.registry(point),
@@ -409,20 +455,10 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       provideClass: (token, cls) => {
         if (token.owner !== id)
           throw new Error(`extension '${id}' cannot provide service '${token.id}': it belongs to '${token.owner}'`);
-        const deps = cls.inject ?? [];
-        deps.forEach(visible);
-        const make = () =>
-          new cls(
-            ...deps.map((d) => {
-              if (!this.container.isBound(d.symbol))
-                throw new Error(
-                  `service '${token.id}' needs '${d.id}', which is not available (is '${d.owner}' running?)`,
-                );
-              return this.container.get(d.symbol);
-            }),
-          );
-        return store.add(this.#bindService(id, token, { make }));
+        (cls.inject ?? []).forEach((d) => isServiceToken(d) && visible(d));
+        return store.add(this.#bindService(id, token, { make: () => make(cls, [`service '${token.id}'`]) }));
       },
+      resolve: (cls) => resolve(cls, []),
       service: (token) => {
         visible(token);
         if (!this.container.isBound(token.symbol))
@@ -456,7 +492,9 @@ export class ExtensionHost<Ctx extends ExtensionContext = ExtensionContext> {
       report: (error, detail) =>
         this.report({ source: 'extension', extensionId: id, message: describeError(error), error, detail }),
     };
-    return this.#options.extendContext ? this.#options.extendContext(base, candidate) : (base as Ctx);
+    const ctx = this.#options.extendContext ? this.#options.extendContext(base, candidate) : (base as Ctx);
+    container.bind(ExtensionContextToken.symbol).toConstantValue(ctx);
+    return ctx;
   }
 }
 

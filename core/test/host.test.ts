@@ -7,7 +7,9 @@ import {
   defineEvent,
   defineRegistryPoint,
   defineService,
+  ExtensionContextToken,
   silentLogger,
+  type ExtensionContext,
   type ExtensionCandidate,
   type ExtensionDefinition,
   type ReportedError,
@@ -226,5 +228,76 @@ describe('ExtensionHost', () => {
     await host.start([candidate({ id: 'sneaky', register: (ctx) => void ctx.provideClass(Mine, Sneaky) })]);
     expect(host.status()[0]).toMatchObject({ state: 'failed' });
     expect(host.status()[0].reason).toMatch(/uses service 'di.secret' of 'vault' without listing 'vault'/);
+  });
+
+  it("makes an extension's own classes once, in its child container, with its context and each other", async () => {
+    const Clock = defineService<{ now(): number }>({ id: 'di2.clock', owner: 'host', description: 'time' });
+    const made: string[] = [];
+    class Store {
+      static readonly inject = [ExtensionContextToken] as const;
+      readonly owner: string;
+      constructor(ctx: ExtensionContext) {
+        this.owner = ctx.extensionId;
+        made.push('store');
+      }
+    }
+    class Runner {
+      static readonly inject = [ExtensionContextToken, Store, Clock] as const;
+      readonly line: string;
+      constructor(ctx: ExtensionContext, store: Store, clock: { now(): number }) {
+        this.line = `${ctx.extensionId} runs with the store of ${store.owner} at ${clock.now()}`;
+        made.push('runner');
+      }
+    }
+    const lines: string[] = [];
+    const part = (id: string) =>
+      candidate({
+        id,
+        register: (ctx) => {
+          lines.push(ctx.resolve(Runner).line);
+          expect(ctx.resolve(Runner)).toBe(ctx.resolve(Runner));
+        },
+      });
+    const host = new ExtensionHost({ logger: silentLogger, serviceOverrides: [[Clock, { now: () => 7 }]] });
+    await host.start([part('one'), part('two')]);
+    // Each extension has its own Store and Runner, made once, given its own context.
+    expect(lines).toEqual(['one runs with the store of one at 7', 'two runs with the store of two at 7']);
+    expect(made).toEqual(['store', 'runner', 'store', 'runner']);
+  });
+
+  it("gives a stand-in for an extension's own class, and names a cycle among its classes", async () => {
+    class Mailer {
+      send() {
+        return 'sent for real';
+      }
+    }
+    class Signup {
+      static readonly inject = [Mailer] as const;
+      readonly mailer: Mailer;
+      constructor(mailer: Mailer) {
+        this.mailer = mailer;
+      }
+    }
+    let answer = '';
+    const host = new ExtensionHost({
+      logger: silentLogger,
+      serviceOverrides: [[Mailer, { send: () => 'kept by the test' }]],
+    });
+    await host.start([
+      candidate({ id: 'signup', register: (ctx) => void (answer = ctx.resolve(Signup).mailer.send()) }),
+    ]);
+    expect(answer).toBe('kept by the test');
+
+    class A {
+      static inject: unknown[] = [];
+    }
+    class B {
+      static readonly inject = [A];
+    }
+    A.inject = [B];
+    const { host: other } = newHost();
+    await other.start([candidate({ id: 'loop', register: (ctx) => void ctx.resolve(A as never) })]);
+    expect(other.status()[0]).toMatchObject({ state: 'failed' });
+    expect(other.status()[0].reason).toMatch(/dependency cycle: class A -> class B -> class A/);
   });
 });

@@ -8,7 +8,7 @@ import {
   type ExtensionCandidate,
   type ExtensionContext,
   type Logger,
-  type ServiceToken,
+  type Injectable,
 } from '@tessera/core';
 import {
   ApiError,
@@ -124,7 +124,7 @@ export interface CreateServerOptions {
   /** Run background jobs in this process (default true; TESSERA_QUEUE_CONSUMER=false turns it off). */
   consumeJobs?: boolean;
   /** Stand-ins for services, kept over what an extension provides (the extension tester). */
-  serviceOverrides?: [ServiceToken<any>, unknown][];
+  serviceOverrides?: [Injectable, unknown][];
 }
 
 const CLIENT_ERROR = z.object({

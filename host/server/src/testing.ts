@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ExtensionCandidate, ExtensionDefinition, ServiceToken } from '@tessera/core';
+import type { ExtensionCandidate, ExtensionDefinition, Injectable, ServiceToken } from '@tessera/core';
 import { LOG_ID_HEADER } from '@tessera/sdk';
 import {
   RequestAuthenticators,
@@ -35,8 +35,9 @@ export interface ExtensionTesterOptions {
   /**
    * Stand-ins for any service, the extension's own included: bound first and kept when the extension provides the
    * same token (a clock, a model registry, a store), so a test rebinds what it needs without stubbing an extension.
+   * A class as the key stands in for one of the extension's own classes (what `ctx.resolve` and `inject` lists make).
    */
-  services?: [ServiceToken<any>, unknown][];
+  services?: [Injectable, unknown][];
   /** Outbound HTTP may reach loopback and private addresses (a receiver the test runs on 127.0.0.1). */
   allowPrivateNetwork?: boolean;
 }

@@ -3,10 +3,12 @@ import {
   defineHookPoint,
   defineRegistryPoint,
   defineService,
+  ExtensionContextToken,
   type Disposable,
   type ExtensionContext,
   type EventToken,
   type ExtensionDefinition,
+  type ServiceToken,
 } from '@tessera/core';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z, type ZodType } from 'zod';
@@ -1164,6 +1166,12 @@ export interface ServerContext<Config = unknown> extends ExtensionContext<Config
   readonly db: Kysely<any>;
   readonly host: HostInfo;
 }
+
+/**
+ * The extension's own server context, in a class's `inject` list: `static readonly inject = [ServerContextToken,
+ * Store] as const` gives the constructor the context of the extension that resolves it (`ctx.resolve`).
+ */
+export const ServerContextToken = ExtensionContextToken as ServiceToken<ServerContext<any>>;
 
 export interface ServerExtension<Config = unknown> extends ExtensionDefinition<ServerContext<Config>> {
   side: 'server';

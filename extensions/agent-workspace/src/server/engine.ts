@@ -3,12 +3,12 @@
 // run on any studio process; a lease keeps two from working on one task. Between steps the limits are checked
 // (steps, tokens, minutes of work); a pause lets the model's current call finish, a stop ends it at once. Pages
 // follow a task live (BroadcastService) or poll its log. The model SDK loads with the first task.
-import { BroadcastService, JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import { BroadcastService, JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import type { BotTool } from '@tessera/ext-bots/shared';
 import type { ToolSet } from 'ai';
 import { ENDED, type Expert, type PlanStep } from '../shared/api.ts';
-import { configOf, iso, planOf, type MessageRow, type NewMessage, type TaskRow, type WorkspaceStore } from './store.ts';
+import { configOf, iso, planOf, type MessageRow, type NewMessage, type TaskRow, WorkspaceStore } from './store.ts';
 import { texts, type EndText } from './texts.ts';
 
 export const STEP_JOB = 'agent-workspace.step';
@@ -56,6 +56,7 @@ export type Told = {
 };
 
 export class Engine {
+  static readonly inject = [ServerContextToken, WorkspaceStore] as const;
   readonly #ctx: ServerContext;
   readonly #store: WorkspaceStore;
   /** Tasks this process works on, with what ends their model call (a stop) and whether to halt after it (a pause). */

@@ -29,10 +29,10 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const store = new WorkspaceStore(ctx);
-    const engine = new Engine(ctx, store);
+    const store = ctx.resolve(WorkspaceStore);
+    const engine = ctx.resolve(Engine);
     ctx.onDispose(() => engine.close());
-    const scheduled = new Scheduled(ctx, store, engine);
+    const scheduled = ctx.resolve(Scheduled);
     ctx.job({
       name: STEP_JOB,
       concurrency: ctx.config.concurrency,

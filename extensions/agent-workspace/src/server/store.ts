@@ -14,6 +14,7 @@ import {
   type TaskView,
 } from '../shared/api.ts';
 import { texts, type EndText } from './texts.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface TaskRow {
   id: string;
@@ -190,6 +191,7 @@ export type NewMessage = Partial<Omit<MessageRow, 'id' | 'task_id' | 'seq' | 'cr
 };
 
 export class WorkspaceStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

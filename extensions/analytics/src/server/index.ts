@@ -17,8 +17,8 @@ export default defineExtension({
   id: 'analytics',
   register(ctx) {
     ctx.migrations(migrations);
-    const recorder = new Recorder(ctx);
-    const query = new AnalyticsQuery(ctx);
+    const recorder = ctx.resolve(Recorder);
+    const query = ctx.resolve(AnalyticsQuery);
     ctx.onDispose(() => recorder.flush());
     ctx.on(StudioStarted, () => {
       ctx.on(WorkflowRunFinished, (p) => {

@@ -1,7 +1,7 @@
 // Reading the daily rows back: per day, in total, and by resource or channel (with the resources' names, asked of
 // their kinds through ResourceKinds).
 import { badRequest } from '@tessera/sdk';
-import { ResourceKinds, type ServerContext } from '@tessera/sdk/server';
+import { ResourceKinds, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Figures } from '../shared/api.ts';
 import { BUCKET_COLUMNS, percentile } from './buckets.ts';
@@ -57,6 +57,7 @@ export function period(f: Filter): { from: string; to: string } {
 const SUMS = ['runs', 'chats', 'errors', 'input_tokens', 'output_tokens', ...BUCKET_COLUMNS] as const;
 
 export class AnalyticsQuery {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

@@ -1,7 +1,7 @@
 // Counts the studio's events into daily rows, behind the request path: increments gather in memory and are written
 // every second (or at 500 keys) by the bulk writer, adding to what is stored (one upsert per key), so a run or a chat
 // costs no statement of its own.
-import { BulkWriterService, outsideRequest, type ServerContext } from '@tessera/sdk/server';
+import { BulkWriterService, outsideRequest, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { BUCKET_COLUMNS, bucketOf } from './buckets.ts';
 
 const FLUSH_MS = 1000;
@@ -26,6 +26,7 @@ interface Pending {
 }
 
 export class Recorder {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext;
   #daily = new Map<string, Pending>();
   #users = new Map<string, Record<string, string>>();

@@ -11,6 +11,6 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    registerRoutes(ctx, new ArenaService(ctx));
+    registerRoutes(ctx, ctx.resolve(ArenaService));
   },
 });

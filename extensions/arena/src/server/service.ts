@@ -2,7 +2,7 @@
 // space's votes) fight blind in pairs on a question and its follow-ups; the asker votes, then learns who was who.
 // Pairs are drawn to make the ranking converge; the leaderboard is fitted from the votes (rating.ts) and kept until
 // the next vote. The maths and the bank load with the first battle or board.
-import { LocalCache, type ServerContext, type SseStream } from '@tessera/sdk/server';
+import { LocalCache, type ServerContext, type SseStream, ServerContextToken } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import type { Contestant, Kind, Pool, Said } from './contestants.ts';
 import type { Outcome } from './rating.ts';
@@ -75,6 +75,7 @@ const turnsOf = (b: BattleRow): Turn[] => [
 ];
 
 export class ArenaService {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   /** Leaderboards by space and category, until the next vote there. */
   readonly #boards = new LocalCache<string, { rows: LeaderboardRow[]; votes: number }>({ max: 500, ttlMs: 60_000 });

@@ -12,7 +12,7 @@ export default defineExtension({
   configSchema: z.object({ retentionDays: z.number().int().min(1).max(3650).default(365) }),
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new AuditStore(ctx);
+    const store = ctx.resolve(AuditStore);
     ctx.tap(RequestsCompleted, 'audit-log', (r) => {
       if (!r.audit) return;
       const row = store.fromRequest(r);

@@ -1,6 +1,12 @@
 // The audit log's events: recorded off the request path (the bulk writer), read back by space or for the whole
 // studio with filters, written out as CSV, and dropped past the retention.
-import { BulkWriterService, outsideRequest, type CompletedRequest, type ServerContext } from '@tessera/sdk/server';
+import {
+  BulkWriterService,
+  outsideRequest,
+  type CompletedRequest,
+  type ServerContext,
+  ServerContextToken,
+} from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { AuditEventView, AuditFilter } from '../shared/api.ts';
@@ -52,6 +58,7 @@ const cell = (v: unknown) => {
 };
 
 export class AuditStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   /** Every action recorded since the start (for the filter's suggestions). */
   readonly actions = new Set<string>();

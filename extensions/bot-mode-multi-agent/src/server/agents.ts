@@ -6,6 +6,7 @@ import { BotModes, BotsService, type BotTurnContext, type TurnResult } from '@te
 import { WorkflowRunnerService, type WorkflowRunResult } from '@tessera/workflow-sdk';
 import type { Agent, Hook } from '../shared.ts';
 import { texts } from './texts.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 /** The answer of a run whose End returned variables: one text field as it is, else the JSON. */
 function answerOf(output: Record<string, unknown> | undefined): string {
@@ -16,6 +17,7 @@ function answerOf(output: Record<string, unknown> | undefined): string {
 }
 
 export class AgentRunner {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

@@ -19,12 +19,12 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const holders = new Holders(ctx);
+    const holders = ctx.resolve(Holders);
     // The routing and the agents' runner load with the first turn.
     let agents: AgentRunner | undefined;
     const turnModules = async () => {
       const [{ decide }, { AgentRunner }] = await Promise.all([import('./decide.ts'), import('./agents.ts')]);
-      agents ??= new AgentRunner(ctx);
+      agents ??= ctx.resolve(AgentRunner);
       return { decide, agents };
     };
 

@@ -1,6 +1,7 @@
 // Which agent holds each conversation (across turns and restarts of the studio).
 import type { Migration, ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 interface StateDb {
   bot_multi_agent_holder: { conversation_id: string; bot_id: string; agent_id: string; updated_at: string };
@@ -22,6 +23,7 @@ export const migrations: Migration[] = [
 ];
 
 export class Holders {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

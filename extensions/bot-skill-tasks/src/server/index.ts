@@ -57,7 +57,7 @@ export default defineExtension({
         },
       },
     ]);
-    const tasks = new TaskService(ctx);
+    const tasks = ctx.resolve(TaskService);
     ctx.job({
       name: FIRE_JOB,
       concurrency: 4,

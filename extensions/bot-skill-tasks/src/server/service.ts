@@ -3,7 +3,13 @@
 // keeps its last firing: when, the chat it started, or why it could not (the bot not published to the channel ...).
 import { randomBytes } from 'node:crypto';
 import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
-import { SchedulesService, SecretsService, type ScheduledFiring, type ServerContext } from '@tessera/sdk/server';
+import {
+  SchedulesService,
+  SecretsService,
+  type ScheduledFiring,
+  type ServerContext,
+  ServerContextToken,
+} from '@tessera/sdk/server';
 import { BotChatsService, Connectors } from '@tessera/ext-bots/shared';
 import type { Kysely } from 'kysely';
 import type { BotTaskView } from '../shared.ts';
@@ -60,6 +66,7 @@ export interface NewTask {
 }
 
 export class TaskService {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext;
 
   constructor(ctx: ServerContext) {

@@ -1,5 +1,5 @@
 import { SpansRecorded, genAiEvents, type StudioSpan } from '@tessera/sdk';
-import { ErrorTexts, localizedMessage, type ServerContext } from '@tessera/sdk/server';
+import { ErrorTexts, localizedMessage, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import {
   BotModes,
@@ -18,7 +18,7 @@ import {
   messageView,
   type ChatRow,
   type ConversationRow,
-  type ConversationStore,
+  ConversationStore,
   type MessageRow,
 } from './conversations.ts';
 import type { BotRow } from './store.ts';
@@ -69,6 +69,7 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /** Runs chat turns: records them, streams their events in Coze's shape, cancels them. */
 export class ChatService {
+  static readonly inject = [ServerContextToken, ConversationStore] as const;
   #ctx: ServerContext<unknown>;
   #store: ConversationStore;
   #live = new Map<string, LiveChat>();

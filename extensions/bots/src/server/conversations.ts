@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ChatSpan, type ChatView, type ConversationView, type MessageView } from '../shared/api.ts';
 import { botError } from './errors.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface ConversationRow {
   id: string;
@@ -148,6 +149,7 @@ export function chatView(c: ChatRow, botId = c.bot_id): ChatView {
 
 /** Conversations, their sections and messages, and chats (turns). */
 export class ConversationStore {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.#ctx = ctx;

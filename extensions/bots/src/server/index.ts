@@ -100,10 +100,10 @@ export default defineExtension({
       },
     });
     ctx.migrations(migrations);
-    const bots = new BotStore(ctx);
-    const conversations = new ConversationStore(ctx);
-    const chats = new ChatService(ctx, conversations);
-    const releases = new Releases(ctx, bots);
+    const bots = ctx.resolve(BotStore);
+    const conversations = ctx.resolve(ConversationStore);
+    const chats = ctx.resolve(ChatService);
+    const releases = ctx.resolve(Releases);
     const deps = { bots, conversations, chats, releases };
     registerBotRoutes(ctx, deps);
     registerChatRoutes(ctx, deps);

@@ -3,12 +3,12 @@
 // (a rollback) and put a newer one in gray release for a share of the end users (the same ones each time: a hash of
 // the bot and the user) or for a list of them. What is done to the versions is kept as operations.
 import { parseStoredJson } from '@tessera/sdk';
-import { LocalCache, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { BotConfig } from '../shared/index.ts';
 import { botError } from './errors.ts';
-import { nowIso, type BotStore, type CommitRow, type PublishedBot } from './store.ts';
+import { nowIso, BotStore, type CommitRow, type PublishedBot } from './store.ts';
 
 const Strings = z.array(z.string());
 
@@ -54,6 +54,7 @@ export function bucketOf(botId: string, endUserId: string): number {
 }
 
 export class Releases {
+  static readonly inject = [ServerContextToken, BotStore] as const;
   readonly #ctx: ServerContext<unknown>;
   readonly #bots: BotStore;
   readonly #rules: LocalCache<string, ReleaseRow[]>;

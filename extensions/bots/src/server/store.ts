@@ -1,5 +1,5 @@
 import { parseStoredJson } from '@tessera/sdk';
-import { LocalCache, sameText, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, sameText, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { ModelsService } from '@tessera/ext-models/shared';
 import type { BotView } from '../shared/api.ts';
@@ -87,6 +87,7 @@ export const nameTakenError = (name: string) =>
   botError(409, 'bots.nameTaken', { name }, { detail: { field: 'name' } });
 
 export class BotStore {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.#ctx = ctx;

@@ -14,7 +14,7 @@ export default defineExtension({
     ctx.migrations(migrations);
     texts.register(ctx);
     let cards: Promise<Cards> | undefined;
-    const load = () => (cards ??= import('./service.ts').then(({ Cards }) => new Cards(ctx)));
+    const load = () => (cards ??= import('./service.ts').then(({ Cards }) => ctx.resolve(Cards)));
     ctx.register(ToolOutputViews, { key: 'cards', view: async (t) => (await load()).view(t) });
     registerRoutes(ctx, load);
   },

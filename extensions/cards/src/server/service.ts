@@ -1,7 +1,7 @@
 // Cards: drafts and published versions, templates, bindings to plugin APIs and workflows, and what a bot's answer
 // shows when a bound tool answered (the card filled with its output, or its text where cards cannot show).
 import type { Language } from '@tessera/sdk';
-import { containsText, type ServerContext } from '@tessera/sdk/server';
+import { containsText, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import type { ToolOutputContext, ToolOutputMessage } from '@tessera/ext-bots/shared';
 import { PluginsService, type APIParameter } from '@tessera/ext-plugins/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
@@ -86,6 +86,7 @@ function pathsOf(params: APIParameter[], prefix = ''): string[] {
 }
 
 export class Cards {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   /** Published DSLs by card and version (a version never changes). */
   readonly #published = new Map<string, CardDsl>();

@@ -18,7 +18,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const c = new Collaborators(ctx);
+    const c = ctx.resolve(Collaborators);
     // A policy that must fail closed: when it cannot check, the change is refused (and the failure reported).
     ctx.tap(ServerRequestInterceptors, 'collaborators', async (req) => {
       if (!req.resource?.write) return undefined;

@@ -3,7 +3,13 @@
 // of its kind (ResourceKinds); collaborators must be members of the space. Each resource's collaborators are kept in
 // memory once read (the checks run on every save of the editor).
 import type { ApiError } from '@tessera/sdk';
-import { LocalCache, ResourceKinds, type InterceptedRequest, type ServerContext } from '@tessera/sdk/server';
+import {
+  LocalCache,
+  ResourceKinds,
+  type InterceptedRequest,
+  type ServerContext,
+  ServerContextToken,
+} from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
@@ -20,6 +26,7 @@ interface Row {
 }
 
 export class Collaborators {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   readonly #cache: LocalCache<string, Row[]>;
   constructor(ctx: ServerContext) {

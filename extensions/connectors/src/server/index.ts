@@ -14,7 +14,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const service = new ConnectorService(ctx);
+    const service = ctx.resolve(ConnectorService);
     ctx.register(TokenPermissions, {
       key: 'connector.manage',
       label: { 'en-US': 'Manage your connectors', 'zh-CN': '管理你的渠道' },

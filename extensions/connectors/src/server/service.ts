@@ -2,7 +2,13 @@
 // once per action: a custom connector is kept by its developer (and by the admins of its enterprise); a space's
 // admins install in the space, an enterprise's admins in the enterprise and bind its installs to its spaces; an
 // enterprise that does not allow custom connectors has none installed in it or in its spaces.
-import { Connectors, SecretsService, type ConnectorDefinition, type ServerContext } from '@tessera/sdk/server';
+import {
+  Connectors,
+  SecretsService,
+  type ConnectorDefinition,
+  type ServerContext,
+  ServerContextToken,
+} from '@tessera/sdk/server';
 import { EnterpriseDirectoryService, EnterpriseRole } from '@tessera/ext-enterprise/shared';
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
@@ -64,6 +70,7 @@ const kindsOf = (r: CustomRow): string[] => {
 const SECRET_KEY = /secret|token|password|key/i;
 
 export class ConnectorService {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

@@ -19,7 +19,7 @@ export default defineExtension({
   id: 'datasets',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new DatasetStore(ctx);
+    const store = ctx.resolve(DatasetStore);
     registerRoutes(ctx, store);
     registerIo(ctx, store);
     registerEvalSets(ctx, store);
@@ -39,7 +39,7 @@ export default defineExtension({
   async start(ctx) {
     // With several processes a running job may be live elsewhere: those are left alone.
     if (ctx.host.distributed) return;
-    const n = await resumeDedup(ctx, new DatasetStore(ctx));
+    const n = await resumeDedup(ctx, ctx.resolve(DatasetStore));
     if (n) ctx.logger.info(`datasets: started again ${n} dedup job(s) a previous stop cut off`);
     const m = (await dataJobs.get(ctx)?.resume()) ?? 0;
     if (m) ctx.logger.info(`datasets: going on with ${m} data job(s) a previous stop cut off`);

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import type { DatasetView, Field, ItemView, VersionView } from '../shared/api.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface DatasetRow {
   id: string;
@@ -154,6 +155,7 @@ export function checkData(
 }
 
 export class DatasetStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

@@ -17,8 +17,8 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const store = new DebuggerStore(ctx);
-    const gen = new Generator(ctx, store);
+    const store = ctx.resolve(DebuggerStore);
+    const gen = ctx.resolve(Generator);
     // The matching loads with the first call from a debug scene (published runs never ask).
     const mockAnswer = async (...a: Parameters<typeof import('./mocking.ts').mockAnswer>) =>
       (await import('./mocking.ts')).mockAnswer(...a);

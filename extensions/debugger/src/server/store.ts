@@ -4,6 +4,7 @@ import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { RequestFilterType, type CaseView, type MockRuleView, type MockSetView } from '../shared/api.ts';
 import { texts } from './texts.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface MockSetRow {
   id: string;
@@ -106,6 +107,7 @@ export function ruleMatches(rule: Pick<MockRuleRow, 'filter_type' | 'filter_rule
 }
 
 export class DebuggerStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

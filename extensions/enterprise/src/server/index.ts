@@ -13,7 +13,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const service = new EnterpriseService(ctx);
+    const service = ctx.resolve(EnterpriseService);
     ctx.provide(EnterpriseDirectoryService, {
       roleOf: (enterpriseId, userId) => service.roleOf(enterpriseId, userId),
       organizationsOf: (userId) => service.organizationsOf(userId),

@@ -18,6 +18,7 @@ import {
   type OrganizationView,
   type PersonView,
 } from '../shared/api.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 interface EnterpriseRow {
   id: string;
@@ -85,6 +86,7 @@ const json = <T>(text: string, fallback: T): T => {
 };
 
 export class EnterpriseService {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

@@ -50,7 +50,7 @@ export default defineExtension({
         { key: 'status', label: { 'en-US': 'Status', 'zh-CN': '状态' }, choices: ['success', 'failed', 'cancelled'] },
       ],
     });
-    const service = new JobService(ctx);
+    const service = ctx.resolve(JobService);
     services.set(ctx, service);
     registerRoutes(ctx, service);
     // A job at a time per process runs its own tasks `concurrency` at once.

@@ -9,6 +9,7 @@ import {
   writeSpreadsheet,
   type ServerContext,
   type SpreadsheetFormat,
+  ServerContextToken,
 } from '@tessera/sdk/server';
 import { WorkflowRunnerService, type WorkflowRunResult } from '@tessera/workflow-sdk';
 import { sql, type Kysely } from 'kysely';
@@ -89,6 +90,7 @@ interface Live {
 }
 
 export class JobService {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext;
   #live = new Map<string, Live>();
 

@@ -14,7 +14,7 @@ export default defineExtension({
   id: 'memory',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new MemoryStore(ctx);
+    const store = ctx.resolve(MemoryStore);
     registerMemorySkill(ctx, store);
     registerYourMemoryRoutes(ctx, store);
     registerMemoryBases(ctx, store);

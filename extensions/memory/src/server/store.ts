@@ -1,7 +1,7 @@
 // Memory rows, kept per owner and end user. The owner is the bot, or the memory base the bot is bound to
 // (bots bound to one base share what it remembers of each user).
 import { parseStoredJson } from '@tessera/sdk';
-import { containsText, type ServerContext } from '@tessera/sdk/server';
+import { containsText, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import type { Kysely } from 'kysely';
 import { Meta } from '../shared/api.ts';
@@ -81,6 +81,7 @@ export const parseMetas = (text: string): MemoryMeta[] =>
   parseStoredJson(text || '[]', "A memory base's keys", StoredMetas);
 
 export class MemoryStore {
+  static readonly inject = [ServerContextToken] as const;
   private ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.ctx = ctx;

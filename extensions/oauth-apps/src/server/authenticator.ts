@@ -8,6 +8,7 @@ import {
   type AuthRejection,
   type Caller,
   type ServerContext,
+  ServerContextToken,
 } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import type { Revoked } from './apps.ts';
@@ -25,6 +26,7 @@ interface Entry {
 }
 
 export class OAuthAuthenticator {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   readonly #cache: LocalCache<string, Entry>;
   /** When each grant's last use was last written (once a minute at most). */

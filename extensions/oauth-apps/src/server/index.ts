@@ -21,7 +21,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     for (const t of TEXTS) ctx.register(ErrorTexts, { key: `oauth_apps.${t.key}`, texts: t.texts });
-    const authenticator = new OAuthAuthenticator(ctx);
+    const authenticator = ctx.resolve(OAuthAuthenticator);
     authenticator.register();
     const apps = new AppService(ctx, authenticator.revoked);
     const grants = new GrantService(ctx, apps, authenticator.revoked, ctx.config);

@@ -15,8 +15,8 @@ export default defineExtension({
   id: 'online-eval',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new TaskStore(ctx);
-    const scorer = new Scorer(ctx, store);
+    const store = ctx.resolve(TaskStore);
+    const scorer = ctx.resolve(Scorer);
     scorer.register();
     scorers.set(ctx, scorer);
     const sampler = new Sampler(ctx, store, scorer.kick);

@@ -1,10 +1,10 @@
 // Scores what the sampler queued: a job per task drains its pending items a few at a time (each claimed, so two
 // processes never score one twice), runs the evaluator version the task keeps, and writes the score both on the
 // item (for the chart) and as the span's annotation (for the trace page). A paused task's items wait.
-import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import { JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { EvaluatorRunsService } from '@tessera/ext-evaluation/shared';
 import { AnnotationsService } from '@tessera/ext-observability/shared';
-import { live, statusOf, type ItemRow, type LiveTask, type TaskStore } from './store.ts';
+import { live, statusOf, type ItemRow, type LiveTask, TaskStore } from './store.ts';
 
 export const SCORE_JOB = 'online-eval.score';
 const BATCH = 16;
@@ -12,6 +12,7 @@ const CONCURRENCY = 4;
 const TIMEOUT_MS = 60_000;
 
 export class Scorer {
+  static readonly inject = [ServerContextToken, TaskStore] as const;
   readonly #running = new Set<string>();
   readonly #again = new Set<string>();
 

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { notFound } from '@tessera/sdk';
 import type { FieldMapping, FilterField, TaskStatus, TaskView } from '../shared/api.ts';
 import type { Rule } from './rule.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface FrozenEvaluator {
   evaluator_id: string;
@@ -99,6 +100,7 @@ export function statusOf(
 }
 
 export class TaskStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly db: Kysely<Tables>;
   constructor(ctx: ServerContext<unknown>) {
     this.db = ctx.db;

@@ -1,7 +1,12 @@
 // One call of a plugin API: the request built from its parameters, the plugin's auth and common
 // parameters, sent through the outbound guard; the response read and parsed.
 import { badRequest } from '@tessera/sdk';
-import { OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
+import {
+  OutboundHttpService,
+  ServerContextToken,
+  describeOutboundError,
+  type ServerContext,
+} from '@tessera/sdk/server';
 import {
   AuthorizationType,
   METHOD_NAMES,
@@ -9,8 +14,8 @@ import {
   ParameterType,
   type APIParameter,
 } from '../shared/index.ts';
-import type { OAuthTokens } from './oauth.ts';
-import type { ApiDef, PluginDef, PluginStore } from './store.ts';
+import { OAuthTokens } from './oauth.ts';
+import { PluginStore, type ApiDef, type PluginDef } from './store.ts';
 
 export const CALL_TIMEOUT_MS = 30_000;
 const SHOWN_BODY = 100_000;
@@ -158,6 +163,7 @@ export function shownRequest(r: BuiltRequest): CallTrace['request'] {
 }
 
 export class PluginCaller {
+  static readonly inject = [ServerContextToken, PluginStore, OAuthTokens] as const;
   private ctx: ServerContext<unknown>;
   private store: PluginStore;
   private tokens: OAuthTokens;

@@ -13,9 +13,9 @@ export default defineExtension({
   id: 'plugins',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new PluginStore(ctx);
-    const tokens = new OAuthTokens(ctx, store);
-    const caller = new PluginCaller(ctx, store, tokens);
+    const store = ctx.resolve(PluginStore);
+    const tokens = ctx.resolve(OAuthTokens);
+    const caller = ctx.resolve(PluginCaller);
     registerRoutes(ctx, { store, caller, tokens });
     const service = pluginsService(ctx, store, caller, ctx.caller(PluginCallMocks));
     ctx.provide(PluginsService, service);

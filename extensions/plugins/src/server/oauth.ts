@@ -2,8 +2,14 @@
 // code exchange, per-user tokens (encrypted), refresh before expiry or after a 401, revoke.
 import { randomBytes } from 'node:crypto';
 import { isHttpUrl, badRequest } from '@tessera/sdk';
-import { HostInfoService, OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
-import { nowIso, type AuthConfig, type PluginRow, type PluginStore } from './store.ts';
+import {
+  HostInfoService,
+  OutboundHttpService,
+  ServerContextToken,
+  describeOutboundError,
+  type ServerContext,
+} from '@tessera/sdk/server';
+import { PluginStore, nowIso, type AuthConfig, type PluginRow } from './store.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 /** A token this close to its expiry is refreshed before use. */
@@ -17,6 +23,7 @@ interface StoredToken {
 }
 
 export class OAuthTokens {
+  static readonly inject = [ServerContextToken, PluginStore] as const;
   private ctx: ServerContext<unknown>;
   private store: PluginStore;
   constructor(ctx: ServerContext<unknown>, store: PluginStore) {

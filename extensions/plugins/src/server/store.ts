@@ -1,6 +1,6 @@
 // Plugins and their APIs in the studio's database; published versions as snapshots.
 import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
-import { LocalCache, SecretsService, sameText, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, SecretsService, ServerContextToken, sameText, type ServerContext } from '@tessera/sdk/server';
 import type { APIParameter, CommonParams } from '../shared/index.ts';
 
 export interface PluginRow {
@@ -103,6 +103,7 @@ export const apiDef = (a: ApiRow): ApiDef => ({
 });
 
 export class PluginStore {
+  static readonly inject = [ServerContextToken] as const;
   private ctx: ServerContext<unknown>;
   /**
    * What calls read (published definitions, the plugin row with its decrypted secret), kept in memory in

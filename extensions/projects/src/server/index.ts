@@ -14,7 +14,7 @@ export default defineExtension({
   id: 'projects',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new ProjectStore(ctx);
+    const store = ctx.resolve(ProjectStore);
     registerProjectRoutes(ctx, store);
     registerPublishRoutes(ctx, store);
     registerVariableRoutes(ctx, store);

@@ -1,6 +1,6 @@
 // Projects' rows: the project, which resources it groups, and its history (a snapshot after each change).
 import { badRequest, notFound } from '@tessera/sdk';
-import { ResourceKinds, type ResourceItem, type ServerContext } from '@tessera/sdk/server';
+import { ResourceKinds, type ResourceItem, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import type { ProjectVariable } from '../shared/index.ts';
 import type { Kysely } from 'kysely';
 
@@ -69,6 +69,7 @@ export interface ProjectsDb {
 export const now = () => new Date().toISOString();
 
 export class ProjectStore {
+  static readonly inject = [ServerContextToken] as const;
   private ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.ctx = ctx;

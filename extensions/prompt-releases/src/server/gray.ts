@@ -1,8 +1,8 @@
 // What an environment serves a caller: the gray rule (a stable hash of the release and the caller, so one caller always
 // gets the same version of one gray release, and a new gray release draws its share afresh), over the environments'
 // states kept in memory per process. A change here, or in another process (told on the broadcast), drops the entry.
-import { BroadcastService, type ServerContext } from '@tessera/sdk/server';
-import { grayUsersOf, type ReleaseStore, type StateRow } from './store.ts';
+import { BroadcastService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
+import { grayUsersOf, ReleaseStore, type StateRow } from './store.ts';
 
 /** The caller's place in 0..9999 for a gray release (FNV-1a over "<task>:<caller>"). */
 export function bucketOf(taskId: string, caller: string): number {
@@ -47,6 +47,7 @@ export function pick(serving: Serving, caller: string | undefined): { version: s
 const CHANNEL = 'prompt-releases.changed';
 
 export class Servings {
+  static readonly inject = [ServerContextToken, ReleaseStore] as const;
   #store: ReleaseStore;
   #ctx: ServerContext<unknown>;
   #cache = new Map<string, Promise<Serving>>();

@@ -14,11 +14,11 @@ export interface Runtime {
 }
 
 export function createRuntime(ctx: ServerContext<unknown>): Runtime {
-  const store = new ReleaseStore(ctx);
-  const servings = new Servings(ctx, store);
+  const store = ctx.resolve(ReleaseStore);
+  const servings = ctx.resolve(Servings);
   return {
     store,
-    service: new ReleaseService(ctx, store, servings),
+    service: ctx.resolve(ReleaseService),
     serve: async (promptId, env, caller) => pick(await servings.get(promptId, env), caller),
     taskOf,
   };

@@ -5,20 +5,21 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { PromptsService } from '@tessera/ext-prompts/shared';
 import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import type { ApprovalConfig, Env, EnvState, GrayConfig, SubtaskKey, TaskView } from '../shared/api.ts';
-import type { Servings } from './gray.ts';
+import { Servings } from './gray.ts';
 import { texts } from './texts.ts';
 import {
   grayUsersOf,
   taskOf,
   type Before,
   type Db,
-  type ReleaseStore,
+  ReleaseStore,
   type ResourceRow,
   type StateRow,
   type SubtaskRow,
   type Task,
   type TaskRow,
 } from './store.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface Caller {
   userId: string;
@@ -32,6 +33,7 @@ type Touched = [string, string][];
 const isAdmin = (c: Caller) => c.role === 'owner' || c.role === 'admin';
 
 export class ReleaseService {
+  static readonly inject = [ServerContextToken, ReleaseStore, Servings] as const;
   #ctx: ServerContext<unknown>;
   #store: ReleaseStore;
   #servings: Servings;

@@ -4,6 +4,7 @@ import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import { ApprovalConfig, DEFAULT_ENVS, OPERATIONS, Subtask, TASK_STATUSES } from '../shared/api.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface StateRow {
   prompt_id: string;
@@ -117,6 +118,7 @@ export const grayUsersOf = (row: Pick<StateRow, 'gray_user_ids'>) => json(z.arra
 export const DEFAULT_CONFIG: ApprovalConfig = { envs: DEFAULT_ENVS, approvers: [], allow_self_approval: false };
 
 export class ReleaseStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly db: Kysely<Tables>;
   constructor(ctx: ServerContext<unknown>) {
     this.db = ctx.db;

@@ -16,7 +16,7 @@ export default defineExtension({
   id: 'prompts',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new PromptStore(ctx);
+    const store = ctx.resolve(PromptStore);
     registerPromptRoutes(ctx, store);
     registerDebug(ctx, store);
     registerOpenApi(ctx, store);

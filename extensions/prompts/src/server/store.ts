@@ -3,6 +3,7 @@ import { badRequest, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { PromptDetail, PromptVersionSources, type PromptRef } from '../shared/index.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface PromptRow {
   id: string;
@@ -70,6 +71,7 @@ export const nextVersion = (v: string) => (v ? v.replace(/(\d+)$/, (d) => String
 export const detailOf = (text: string): PromptDetail => PromptDetail.parse(JSON.parse(text || '{}'));
 
 export class PromptStore {
+  static readonly inject = [ServerContextToken] as const;
   private ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.ctx = ctx;

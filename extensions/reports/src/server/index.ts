@@ -18,7 +18,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const reports = new ReportService(ctx);
+    const reports = ctx.resolve(ReportService);
     ctx.route({
       ...ReportMeta,
       auth: 'user',

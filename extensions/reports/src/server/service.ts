@@ -5,6 +5,7 @@ import { IdentityService } from '@tessera/ext-identity/shared';
 import type { Kysely } from 'kysely';
 import { ReportStatus, type ReportView } from '../shared/api.ts';
 import { texts } from './texts.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 interface ReportRow {
   id: string;
@@ -24,6 +25,7 @@ const iso = () => new Date().toISOString();
 const secs = (v: string | null) => (v ? Math.floor(Date.parse(v) / 1000) : 0);
 
 export class ReportService {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

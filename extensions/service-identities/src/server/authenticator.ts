@@ -9,10 +9,12 @@ import {
   type AuthRejection,
   type Caller,
   type ServerContext,
+  ServerContextToken,
 } from '@tessera/sdk/server';
 import { KEY_PREFIX, sha256, type KeyEntry, type ServiceStore } from './store.ts';
 
 export class ServiceAuthenticator {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   readonly #cache: LocalCache<string, KeyEntry>;
   readonly #callers = new WeakMap<Caller, KeyEntry>();

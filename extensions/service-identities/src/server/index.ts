@@ -13,7 +13,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const authenticator = new ServiceAuthenticator(ctx);
+    const authenticator = ctx.resolve(ServiceAuthenticator);
     const store = new ServiceStore(ctx, authenticator.changed);
     authenticator.register(store);
     registerRoutes(ctx, store);

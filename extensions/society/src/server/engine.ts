@@ -3,12 +3,12 @@
 // for their reply; after each turn the stop keyword and the round limit are checked and the next turn is queued while
 // the process runs. Paused or stopped processes take no turn; what was said stays. Pages follow it live. The host's
 // choices (host.ts) load with the first turn.
-import { BroadcastService, JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import { BroadcastService, JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { BotChatsService } from '@tessera/ext-bots/shared';
 import type { RoleView } from '../shared/api.ts';
 import type { Choice, Said } from './host.ts';
-import { json, type MessageRow, type ProcessConfig, type ProcessRow, type SocietyStore } from './store.ts';
+import { json, type MessageRow, type ProcessConfig, type ProcessRow, SocietyStore } from './store.ts';
 import { texts, type HostText } from './texts.ts';
 
 export const STEP_JOB = 'society.step';
@@ -20,6 +20,7 @@ const NOTE = /^\s*\[note\]\s*(.+)$/gim;
 const SET = /^\s*\[set\s+([\p{L}\p{N}_ .-]{1,64}?)\s*=\s*(.*?)\]\s*$/gimu;
 
 export class Engine {
+  static readonly inject = [ServerContextToken, SocietyStore] as const;
   readonly #ctx: ServerContext;
   readonly #store: SocietyStore;
 

@@ -12,8 +12,8 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const store = new SocietyStore(ctx);
-    const engine = new Engine(ctx, store);
+    const store = ctx.resolve(SocietyStore);
+    const engine = ctx.resolve(Engine);
     ctx.job({ name: STEP_JOB, handler: (payload) => engine.step((payload as { process_id: string }).process_id) });
     registerRoutes(ctx, store, engine);
   },

@@ -3,6 +3,7 @@ import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { Host, Stop, type MessageView, type MetaView, type ProcessView, type RoleView } from '../shared/api.ts';
 import { texts, type HostText } from './texts.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface MetaRow {
   id: string;
@@ -83,6 +84,7 @@ export const json = <T>(text: string, fallback: T): T => {
 };
 
 export class SocietyStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

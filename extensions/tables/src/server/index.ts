@@ -12,7 +12,7 @@ export default defineExtension({
   id: 'tables',
   register(ctx) {
     ctx.migrations(migrations);
-    const store = new TableStore(ctx);
+    const store = ctx.resolve(TableStore);
     const spaceTables = async (spaceId: string) =>
       (await ctx.db
         .selectFrom('tables_database')

@@ -1,7 +1,7 @@
 // Tables as real tables: udt_<id>_1 (draft) and udt_<id>_2 (online), a column f<field id> per field
 // beside the system columns. Names a caller gives never reach SQL: fields are looked up and mapped.
 import { ApiError, ErrorCode, badRequest, notFound } from '@tessera/sdk';
-import { sameText, type ServerContext } from '@tessera/sdk/server';
+import { sameText, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { sql } from 'kysely';
 import { RWMode, TableType, type FieldItem, type Row, type RowsQuery, type TableInfo } from '../shared/index.ts';
 import { columnType, fromColumn, toColumn, ValueError } from './values.ts';
@@ -43,6 +43,7 @@ export function infoOf(d: DatabaseRow): TableInfo {
 }
 
 export class TableStore {
+  static readonly inject = [ServerContextToken] as const;
   private ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.ctx = ctx;

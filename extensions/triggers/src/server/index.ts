@@ -24,7 +24,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     for (const t of TEXTS) ctx.register(ErrorTexts, { key: `triggers.${t.key}`, texts: t.texts });
-    const service = new TriggerService(ctx);
+    const service = ctx.resolve(TriggerService);
     services.set(ctx, service);
     registerRoutes(ctx, () => service);
     ctx.register(BackgroundJobs, {

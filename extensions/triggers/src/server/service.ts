@@ -14,6 +14,7 @@ import {
   type ScheduledFiring,
   type StudioEventSource,
   type ServerContext,
+  ServerContextToken,
 } from '@tessera/sdk/server';
 import { WorkflowRunnerService, type WorkflowSummary } from '@tessera/workflow-sdk';
 import type { Kysely } from 'kysely';
@@ -105,6 +106,7 @@ export function pick(data: unknown, path: string): unknown {
 const fromTrigger = new AsyncLocalStorage<string>();
 
 export class TriggerService {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext;
   /** Open event triggers by event key, then space (what the bus handlers read). */
   #index = new Map<string, Map<string, TriggerRow[]>>();

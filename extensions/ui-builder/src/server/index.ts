@@ -18,7 +18,7 @@ export default defineExtension({
   register(ctx) {
     ctx.migrations(migrations);
     texts.register(ctx);
-    const store = new UiStore(ctx);
+    const store = ctx.resolve(UiStore);
     ctx.register(TokenPermissions, {
       key: 'app.ui',
       label: { 'en-US': "Read apps' published pages and keep snapshots", 'zh-CN': '读取应用已发布的页面并保存快照' },

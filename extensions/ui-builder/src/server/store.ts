@@ -16,6 +16,7 @@ import {
   emptyDsl,
 } from '../shared/dsl.ts';
 import { texts } from './texts.ts';
+import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface AppRow {
   id: string;
@@ -115,6 +116,7 @@ export const iso = () => new Date().toISOString();
 export const secs = (v: string) => (v ? Math.floor(Date.parse(v) / 1000) : 0);
 
 export class UiStore {
+  static readonly inject = [ServerContextToken] as const;
   readonly #ctx: ServerContext;
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;

@@ -91,7 +91,7 @@ export default defineExtension({
     ctx.onDispose(() => sub.unsubscribe());
     const typeOf = (type: string) => byType.get(type);
 
-    const store = new WorkflowStore(ctx);
+    const store = ctx.resolve(WorkflowStore);
     // Sub-workflow chains per run, to refuse a workflow that calls itself.
     const chains = new Map<string, string[]>();
     const fileValues = ctx.caller(FileValues);

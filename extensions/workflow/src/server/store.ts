@@ -1,5 +1,5 @@
 import { notFound } from '@tessera/sdk';
-import { LocalCache, type ServerContext } from '@tessera/sdk/server';
+import { LocalCache, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { Canvas, DevelopmentStatus, PublishStatus, WorkflowMode, type CanvasNode } from '../shared/index.ts';
 
 export interface MetaRow {
@@ -92,6 +92,7 @@ export function metaView(m: MetaRow) {
 }
 
 export class WorkflowStore {
+  static readonly inject = [ServerContextToken] as const;
   #ctx: ServerContext<unknown>;
   constructor(ctx: ServerContext<unknown>) {
     this.#ctx = ctx;

@@ -1,7 +1,7 @@
 // Scheduled tasks (/api/agent_space/scheduled_task/..., /api/task_api/...): a task run on a cron by the host's
 // scheduler (SchedulesService), with the plan each run follows or none (each run plans for itself); a try run now;
 // the runs are tasks (task_type scheduled) listed with it. A scheduled task is its creator's, as tasks are.
-import { SchedulesService, type ScheduledFiring, type ServerContext } from '@tessera/sdk/server';
+import { SchedulesService, type ScheduledFiring, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import {
   CreateScheduled,
   DeleteScheduled,
@@ -13,8 +13,8 @@ import {
   UpdateScheduled,
   type ScheduledView,
 } from '../../shared/api.ts';
-import type { Engine } from '../engine.ts';
-import { iso, json, type ScheduledRow, type WorkspaceStore } from '../store.ts';
+import { Engine } from '../engine.ts';
+import { iso, json, type ScheduledRow, WorkspaceStore } from '../store.ts';
 import { texts } from '../texts.ts';
 import { checkInput, inputFiles } from './tasks.ts';
 
@@ -24,6 +24,7 @@ const secs = (v: string) => Math.floor(Date.parse(v) / 1000);
 type PlanInput = { title: string; detail: string; expert_id: string };
 
 export class Scheduled {
+  static readonly inject = [ServerContextToken, WorkspaceStore, Engine] as const;
   readonly #ctx: ServerContext;
   readonly #store: WorkspaceStore;
   readonly #engine: Engine;

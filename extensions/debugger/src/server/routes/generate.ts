@@ -1,12 +1,12 @@
 // Mock data written by a chat model (/api/devops/debugger/v1/coze/autogenMockDataTask...): from the API's response
 // parameters and what the person asks, `quantity` responses, each added to the mock set as a rule, in a background
 // job; its state read until done, or cancelled.
-import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
+import { JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { ModelsService, type Models } from '@tessera/ext-models/shared';
 import { PluginsService, paramsToJsonSchema } from '@tessera/ext-plugins/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { CancelGenTask, CreateGenTask, GenStatus, GetGenTask, RequestFilterType } from '../../shared/api.ts';
-import { iso, type DebuggerStore, type GenTaskRow } from '../store.ts';
+import { iso, DebuggerStore, type GenTaskRow } from '../store.ts';
 import { texts } from '../texts.ts';
 
 export const GEN_JOB = 'debugger.generate';
@@ -64,6 +64,7 @@ export async function askForItems(
 }
 
 export class Generator {
+  static readonly inject = [ServerContextToken, DebuggerStore] as const;
   readonly #ctx: ServerContext;
   readonly #store: DebuggerStore;
   constructor(ctx: ServerContext, store: DebuggerStore) {
