@@ -1,4 +1,5 @@
 import type { z, ZodType } from 'zod';
+import { describeError } from '@tessera/core';
 
 /** The version of the platform an extension's `engines.tessera` range is checked against. */
 export const TESSERA_VERSION = '0.1.0';
@@ -130,6 +131,15 @@ const OPEN_CODES: Record<number, number> = {
   [ErrorCode.RATE_LIMITED]: OpenApiCode.RATE_LIMITED,
   [ErrorCode.INTERNAL]: OpenApiCode.INTERNAL,
 };
+
+/**
+ * What went wrong, in words a person reads: an API error's `msg` (the studio's envelope, as the client's calls throw
+ * it), else an Error's message, else the value itself as text. For an alert, a log line or a stored failure.
+ */
+export function messageOf(err: unknown): string {
+  if (err && typeof err === 'object' && 'msg' in err && typeof err.msg === 'string' && err.msg) return err.msg;
+  return describeError(err);
+}
 
 /** The open-API code of an error: its own `openCode`, else the mapping of its studio code (by HTTP status as a last resort). */
 export function openApiCodeOf(err: ApiError): number {
@@ -267,7 +277,7 @@ export function parseStoredJson<T = unknown>(
     throw new ApiError(
       500,
       ErrorCode.INTERNAL,
-      `${what} is stored in a form the studio cannot read (${(e as Error).message}); nothing was changed. Quote the log id to an administrator.`,
+      `${what} is stored in a form the studio cannot read (${describeError(e)}); nothing was changed. Quote the log id to an administrator.`,
       '',
       { kind: 'unknown' },
     );

@@ -5,6 +5,7 @@ export {
   defineHookPoint,
   defineRegistryPoint,
   defineService,
+  describeError,
   toDisposable,
   type Disposable,
   type EventToken,
@@ -17,6 +18,8 @@ export {
   type RegistryPointToken,
   type RegistryView,
   type ReportedError,
+  type Injectable,
+  type ServiceClass,
   type ServiceToken,
 } from '@tessera/core';
 export * from './api.ts';

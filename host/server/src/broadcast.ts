@@ -1,5 +1,6 @@
 // Messages to every studio process: in-process listeners, and with the scale-out engine Redis pub/sub (one publishing
 // and one subscribed connection per process; a channel is subscribed while it has listeners here).
+import { describeError } from '@tessera/core';
 import { EventEmitter } from 'node:events';
 import type { Broadcast, Subscription } from '@tessera/sdk/server';
 
@@ -29,7 +30,7 @@ export class LocalBroadcast implements Broadcast {
       try {
         l(message);
       } catch (e) {
-        this.#report(`a broadcast listener of '${channel}' failed: ${(e as Error)?.message ?? e}`, e);
+        this.#report(`a broadcast listener of '${channel}' failed: ${describeError(e)}`, e);
       }
   }
 }

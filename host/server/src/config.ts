@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -133,7 +134,7 @@ export function loadConfig({ root, env = process.env, overrides = {}, file }: Lo
     try {
       raw = (abs.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) ?? {};
     } catch (e) {
-      throw new ConfigError(`${abs} is not valid ${abs.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+      throw new ConfigError(`${abs} is not valid ${abs.endsWith('.json') ? 'JSON' : 'YAML'}: ${describeError(e)}`);
     }
   }
   const parsed = ConfigFileSchema.safeParse(raw);

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -99,7 +100,7 @@ export async function migrateExtension(
           .execute();
       });
     } catch (e) {
-      throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
+      throw new Error(`migration ${m.name} failed: ${describeError(e)}`);
     }
     applied.push(m.name);
   }

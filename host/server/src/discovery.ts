@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { parseRequirement, satisfies, type ExtensionCandidate, type ExtensionDefinition } from '@tessera/core';
-import { TESSERA_VERSION } from '@tessera/sdk';
+import { TESSERA_VERSION, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 
 /** The "tessera" field of an extension's package.json: its data manifest, read before any code runs. */
@@ -63,7 +63,7 @@ export function discoverExtensions(
     try {
       pkgJson = JSON.parse(readFileSync(pkgFile, 'utf8'));
     } catch (e) {
-      problems.push({ dir: extDir, source, message: `package.json is not valid JSON: ${(e as Error).message}` });
+      problems.push({ dir: extDir, source, message: `package.json is not valid JSON: ${describeError(e)}` });
       continue;
     }
     if (!pkgJson.tessera) continue;

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/core';
 import { writeFileSync } from 'node:fs';
 import { ConfigError, loadConfig, writeAdminDisabled, type TesseraConfig } from './config.ts';
 import { createServer, type TesseraServer } from './server.ts';
@@ -41,8 +42,7 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
     const culprits = new Map<string, string>();
     for (const { error, kind } of escaped.splice(0)) {
       const id = server.ownerOf(error);
-      if (id && !culprits.has(id))
-        culprits.set(id, `${kind} while it loaded or started: ${(error as Error)?.message ?? String(error)}`);
+      if (id && !culprits.has(id)) culprits.set(id, `${kind} while it loaded or started: ${describeError(error)}`);
       else if (!id) server.reportUncaught(error, kind);
     }
     if (culprits.size) {

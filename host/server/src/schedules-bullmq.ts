@@ -3,6 +3,7 @@
 // row (ScheduleBook) stays the one source of what a schedule is: the job BullMQ delivers names its schedule, and the
 // consumer reads the row when it runs, decides whether the time was missed (skip, or catch up with the count) and
 // hands the schedule's job a ScheduledFiring, as the database engine does.
+import { describeError } from '@tessera/sdk';
 import type { Job, Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import type { RegistryView } from '@tessera/core';
@@ -99,7 +100,7 @@ export class BullSchedules extends ScheduleBook implements HostSchedules {
         }
         await this.armed(row, undefined);
       } catch (e) {
-        this.opts.onError(new Error(`schedule '${row.key}' could not be put on the queue: ${(e as Error).message}`));
+        this.opts.onError(new Error(`schedule '${row.key}' could not be put on the queue: ${describeError(e)}`));
       }
     }
   }

@@ -3,7 +3,7 @@
 // schedules another process saved), claims a due row with a compare-and-set on that time (only one process's update
 // matches) and enqueues the schedule's job. On Redis (schedules-bullmq.ts): BullMQ's job schedulers fire the times.
 import type { Kysely } from 'kysely';
-import { ApiError, ErrorCode } from '@tessera/sdk';
+import { ApiError, ErrorCode, describeError } from '@tessera/sdk';
 import type { JobQueue, ScheduledFiring, ScheduleSpec, ScheduleState, Schedules } from '@tessera/sdk/server';
 
 export const SCHEDULES_TABLE = 'tessera_schedules';
@@ -86,9 +86,9 @@ export async function cronTimes(
     it = CronExpressionParser.parse(cron.trim(), { currentDate: new Date(from), tz: timeZone || 'UTC' });
   } catch (e) {
     throw refuse(
-      `"${cron}" is not a cron expression (${(e as Error).message}): give five fields (minute hour day month weekday), such as "0 9 * * 1-5".`,
+      `"${cron}" is not a cron expression (${describeError(e)}): give five fields (minute hour day month weekday), such as "0 9 * * 1-5".`,
       'host.scheduleCron',
-      { cron, reason: (e as Error).message },
+      { cron, reason: describeError(e) },
     );
   }
   const out: number[] = [];
@@ -300,7 +300,7 @@ export class DatabaseSchedules extends ScheduleBook implements HostSchedules {
         d = await this.due(row, Date.parse(row.next_run_at!), now);
       } catch (e) {
         // A row whose cron no longer parses (written by hand, a parser that changed): left out, said once a tick.
-        this.opts.onError(new Error(`schedule '${row.key}' cannot be read: ${(e as Error).message}`));
+        this.opts.onError(new Error(`schedule '${row.key}' cannot be read: ${describeError(e)}`));
         continue;
       }
       const claimed = await this.db
@@ -317,7 +317,7 @@ export class DatabaseSchedules extends ScheduleBook implements HostSchedules {
         });
         fired++;
       } catch (e) {
-        this.opts.onError(new Error(`schedule '${row.key}' could not enqueue '${row.job}': ${(e as Error).message}`));
+        this.opts.onError(new Error(`schedule '${row.key}' could not enqueue '${row.job}': ${describeError(e)}`));
       }
     }
     // A full page: more may be due.

@@ -9,6 +9,7 @@ import {
   type ExtensionContext,
   type Logger,
   type Injectable,
+  describeError,
 } from '@tessera/core';
 import {
   ApiError,
@@ -259,7 +260,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const jobFailed = (job: string, error: unknown) =>
     host.report({
       source: 'job',
-      message: `background job '${job}' failed: ${(error as Error)?.message ?? error}`,
+      message: `background job '${job}' failed: ${describeError(error)}`,
       error,
       extensionId: host.points.registry(BackgroundJobs).ownerOf(job),
     });
@@ -293,7 +294,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     : new (await import('./broadcast.ts')).LocalBroadcast(reportBroadcast);
   host.provideHostService(BroadcastService, broadcast);
   const scheduleErrors = (error: unknown) =>
-    host.report({ source: 'job', message: `scheduler: ${(error as Error)?.message}`, error });
+    host.report({ source: 'job', message: `scheduler: ${describeError(error)}`, error });
   const schedules: HostSchedules =
     queue instanceof InProcessQueue || config.queue.scheduler === 'database'
       ? new DatabaseSchedules(database.db, queue, {
@@ -379,8 +380,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     const config = request.routeOptions?.config as { extensionId?: string; audit?: RouteAudit } | undefined;
     if (!completed.size || !config?.extensionId) return;
     void Promise.resolve(completed.call(completedRequest(request, reply, config.extensionId, config.audit))).catch(
-      (error: unknown) =>
-        host.report({ source: 'hook', message: `requestsCompleted: ${(error as Error)?.message}`, error }),
+      (error: unknown) => host.report({ source: 'hook', message: `requestsCompleted: ${describeError(error)}`, error }),
     );
   });
   diagnostics?.install(app);
@@ -405,7 +405,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       host.report({
         source: 'request',
         extensionId,
-        message: `${request.method} ${request.routeOptions?.url ?? request.url} failed: ${(err as Error)?.message ?? String(err)}`,
+        message: `${request.method} ${request.routeOptions?.url ?? request.url} failed: ${describeError(err)}`,
         error: err,
         api: { status: apiErr.status, code: apiErr.code, msg: apiErr.msg, logId: request.id, url: request.url },
       });
@@ -591,7 +591,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       host.report({
         source: 'process',
         extensionId,
-        message: `${kind}${extensionId ? ` in extension '${extensionId}'` : ''}: ${(error as Error)?.message ?? String(error)}`,
+        message: `${kind}${extensionId ? ` in extension '${extensionId}'` : ''}: ${describeError(error)}`,
         error,
       });
     },

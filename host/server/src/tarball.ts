@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 /** A tarball that cannot be installed; the message says why. */
@@ -21,7 +22,7 @@ export function readTarball(
   try {
     tar = gunzipSync(gz, { maxOutputLength: limits.maxBytes + 1024 * 1024 });
   } catch (e) {
-    throw new TarballError(`The file is not a gzipped tarball (.tgz): ${(e as Error).message}`);
+    throw new TarballError(`The file is not a gzipped tarball (.tgz): ${describeError(e)}`);
   }
   const files = new Map<string, Buffer>();
   let total = 0;

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import './csp.ts';
 // Arco renders toasts with createRoot from react-dom/client under React 19.
 import '@arco-design/web-react/es/_util/react-19-adapter';
@@ -68,9 +69,7 @@ async function main() {
     const res = await fetch('/api/extensions', { headers: { accept: 'application/json' } });
     info = (await res.json()).data;
   } catch (e) {
-    root.render(
-      <div className="tessera-boot-error">The studio server could not be reached: {(e as Error).message}</div>,
-    );
+    root.render(<div className="tessera-boot-error">The studio server could not be reached: {describeError(e)}</div>);
     return;
   }
   document.title = info.platformName;

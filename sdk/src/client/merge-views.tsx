@@ -4,7 +4,7 @@
 import { Radio, Typography } from '@arco-design/web-react';
 import { useState, type ReactNode } from 'react';
 import type { DiffEntry, JsonPath, MergeChoice, MergeConflict } from '../merge.ts';
-import { Modal } from './widgets.tsx';
+import { Modal, testId } from './widgets.tsx';
 
 const show = (v: unknown): string => {
   if (v === undefined) return '—';
@@ -113,10 +113,10 @@ export function MergeDialog({
       onOk={() => onResolve(choices)}
       okText={texts.save}
       confirmLoading={busy}
-      okButtonProps={{ ...({ 'data-testid': 'merge-save' } as object) }}
+      okButtonProps={{ ...testId('merge-save') }}
       cancelText={texts.discard}
       onCancel={onDiscard}
-      cancelButtonProps={{ ...({ 'data-testid': 'merge-discard' } as object) }}
+      cancelButtonProps={{ ...testId('merge-discard') }}
     >
       <Typography.Paragraph>{texts.intro}</Typography.Paragraph>
       <div style={{ maxHeight: '55vh', overflow: 'auto' }}>

@@ -230,3 +230,11 @@ export function ListRow({ children, testId, style }: { children: ReactNode; test
     </div>
   );
 }
+
+/**
+ * A test id for props that are an object, not JSX (a modal's `okButtonProps`, a select's `triggerProps`): JSX takes
+ * `data-testid` on any element, an object literal of a component's props type does not. `{ disabled, ...testId('x') }`
+ */
+export function testId(id: string): object {
+  return { 'data-testid': id };
+}

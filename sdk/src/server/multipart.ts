@@ -1,5 +1,6 @@
 // Reads multipart/form-data uploads with busboy (loaded with the first upload): each file streams to
 // `each` as it arrives; the first failure answers at once.
+import { describeError } from '@tessera/core';
 import { badRequest } from '../api.ts';
 import type { ApiRequest } from './index.ts';
 
@@ -29,7 +30,7 @@ export async function receiveFiles<T>(
         defParamCharset: 'utf8',
       });
     } catch (e) {
-      throw badRequest(`The upload cannot be read: ${(e as Error).message}.`);
+      throw badRequest(`The upload cannot be read: ${describeError(e)}.`);
     }
     const fields: Record<string, string> = {};
     const pending: Promise<T>[] = [];
@@ -44,7 +45,7 @@ export async function receiveFiles<T>(
       pending.push(p);
     });
     bb.on('filesLimit', () => fail(badRequest(`Send at most ${maxFiles} files at once.`)));
-    bb.on('error', (e) => fail(badRequest(`The upload cannot be read: ${(e as Error).message}.`)));
+    bb.on('error', (e) => fail(badRequest(`The upload cannot be read: ${describeError(e)}.`)));
     bb.on('close', () => {
       Promise.all(pending).then((files) => {
         if (settled) return;

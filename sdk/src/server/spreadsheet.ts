@@ -1,5 +1,6 @@
 // Tables of text in and out of CSV and XLSX files (an import, a batch job's input and output). The parsers load with
 // the first file of their kind: csv-parse, csv-stringify, exceljs.
+import { describeError } from '@tessera/core';
 import { badRequest } from '../api.ts';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
@@ -24,7 +25,7 @@ export async function readSpreadsheet(content: string | Buffer, format: Spreadsh
     try {
       await book.xlsx.load((typeof content === 'string' ? Buffer.from(content, 'base64') : content) as never);
     } catch (e) {
-      throw badRequest(`The file is not an XLSX workbook this studio reads: ${(e as Error).message.split('\n')[0]}`);
+      throw badRequest(`The file is not an XLSX workbook this studio reads: ${describeError(e).split('\n')[0]}`);
     }
     const sheet = book.worksheets[0];
     if (!sheet) throw badRequest('The workbook has no sheet.');
@@ -43,7 +44,7 @@ export async function readSpreadsheet(content: string | Buffer, format: Spreadsh
   try {
     return parse(text, { relax_column_count: true, skip_empty_lines: true, trim: true });
   } catch (e) {
-    throw badRequest(`The file is not CSV this studio reads: ${(e as Error).message.split('\n')[0]}`);
+    throw badRequest(`The file is not CSV this studio reads: ${describeError(e).split('\n')[0]}`);
   }
 }
 

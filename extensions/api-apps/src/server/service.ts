@@ -4,7 +4,7 @@
 // failure, every attempt kept with the receiver's answer. The subscriptions are kept in memory for the bus handlers,
 // so an event costs no database statement unless an app takes it.
 import { createHmac, randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
+import { ApiError, ErrorCode, notFound, messageOf } from '@tessera/sdk';
 import {
   JobQueueService,
   OutboundHttpService,
@@ -308,7 +308,7 @@ export class ApiAppService {
       });
       answer = res.ok ? await res.json() : `HTTP ${res.status}`;
     } catch (e) {
-      answer = (e as { msg?: string }).msg ?? (e as Error).message;
+      answer = messageOf(e);
     }
     if ((answer as { challenge?: unknown })?.challenge !== challenge)
       throw refuse(
@@ -434,7 +434,7 @@ export class ApiAppService {
         response = (await res.text()).slice(0, 2000);
         if (!res.ok) error = `The receiver answered HTTP ${res.status}.`;
       } catch (e) {
-        error = ((e as { msg?: string }).msg ?? (e as Error).message).slice(0, 1000);
+        error = messageOf(e).slice(0, 1000);
       }
     }
     const ok = !error;

@@ -2,6 +2,7 @@
 // space's votes) fight blind in pairs on a question and its follow-ups; the asker votes, then learns who was who.
 // Pairs are drawn to make the ranking converge; the leaderboard is fitted from the votes (rating.ts) and kept until
 // the next vote. The maths and the bank load with the first battle or board.
+import { messageOf } from '@tessera/sdk';
 import { LocalCache, type ServerContext, type SseStream, ServerContextToken } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import type { Contestant, Kind, Pool, Said } from './contestants.ts';
@@ -290,7 +291,7 @@ export class ArenaService {
         sse.send('done', { side: s, latency_ms: Date.now() - started });
         return { text, ms: Date.now() - started, ok: !!text, conversationId };
       } catch (e) {
-        const detail = (e as { msg?: string }).msg ?? (e as Error).message ?? String(e);
+        const detail = messageOf(e);
         sse.send('error', { side: s, msg: texts.text('modelFailed', { side: s.toUpperCase(), detail }, language) });
         return { text, ms: Date.now() - started, ok: false, conversationId: '' };
       }

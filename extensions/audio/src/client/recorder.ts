@@ -1,4 +1,5 @@
 // Recording from the microphone (MediaRecorder): start, then stop for the recording as a file, for transcription.
+import { describeError } from '@tessera/sdk';
 import { useRef, useState } from 'react';
 
 export function useRecorder() {
@@ -16,7 +17,7 @@ export function useRecorder() {
       rec.current = { recorder, chunks, stream };
       setRecording(true);
     } catch (e) {
-      setError((e as Error).message || String(e));
+      setError(describeError(e));
     }
   };
   /** The recording as a file (webm, or what the browser records), or undefined when nothing was recorded. */

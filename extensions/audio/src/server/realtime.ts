@@ -5,6 +5,7 @@
 // `transcriptions.update` sets the input (PCM or WAV, its rate, channels, depth), `input_audio_buffer.append` adds
 // base64 audio, `input_audio_buffer.complete` transcribes it (`transcriptions.message.update`, then `.completed`),
 // `input_audio_buffer.clear` drops it.
+import { messageOf } from '@tessera/sdk';
 import type { Caller, ServerContext, SocketConnection } from '@tessera/sdk/server';
 import { openApiSpace, SpacesService } from '@tessera/ext-spaces/shared';
 import { z } from 'zod';
@@ -110,7 +111,7 @@ export function registerRealtime(ctx: ServerContext, audio: Audio): void {
                 say('speech.audio.update', { delta: r.audio.subarray(i, i + step).toString('base64') });
               return say('speech.audio.completed');
             } catch (err) {
-              return say('error', { code: 4000, msg: (err as { msg?: string }).msg ?? (err as Error).message });
+              return say('error', { code: 4000, msg: messageOf(err) });
             }
           }
           default:
@@ -178,7 +179,7 @@ export function registerRealtime(ctx: ServerContext, audio: Audio): void {
               say('transcriptions.message.update', { content: text });
               return say('transcriptions.message.completed', { content: text });
             } catch (err) {
-              return say('error', { code: 4000, msg: (err as { msg?: string }).msg ?? (err as Error).message });
+              return say('error', { code: 4000, msg: messageOf(err) });
             }
           }
           default:

@@ -1,6 +1,6 @@
 // Speaking and listening in a space, over every speech provider: voices listed together (each id names its provider),
 // speech by the voice's provider, transcription by the first provider that can in the space.
-import { ApiError } from '@tessera/sdk';
+import { ApiError, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { SpeechProviders, type Audio, type SpeechFormat, type VoiceInfo } from '../shared/index.ts';
 import { texts } from './texts.ts';
@@ -48,7 +48,7 @@ export function audioService(ctx: ServerContext): Audio {
         return { ...r, voice_id: voiceId };
       } catch (e) {
         if (e instanceof ApiError) throw e;
-        throw texts.error(400, 'failed', { detail: (e as Error).message });
+        throw texts.error(400, 'failed', { detail: describeError(e) });
       }
     },
     async canTranscribe(spaceId) {
@@ -65,7 +65,7 @@ export function audioService(ctx: ServerContext): Audio {
           return { text: r.text };
         } catch (e) {
           if (e instanceof ApiError) throw e;
-          throw texts.error(400, 'transcribeFailed', { detail: (e as Error).message });
+          throw texts.error(400, 'transcribeFailed', { detail: describeError(e) });
         }
       }
       throw texts.error(400, 'noTranscriber');

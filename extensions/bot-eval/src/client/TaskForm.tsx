@@ -1,6 +1,7 @@
 // A batch task's form: its name, the bot (published to the API to be asked), the scene and the judge's model, the test
 // questions (one a line, "question | expected answer"; or written by a model), and the judge template (each dimension's
 // instructions, rewritten by a model on request). Saved as a draft, or saved and run.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, InputNumber, Select, Space, Typography } from '@arco-design/web-react';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { Modal, useStudio } from '@tessera/sdk/client';
@@ -186,9 +187,7 @@ export function TaskForm({ task, onClose }: { task?: BatchTaskView; onClose(): v
             </div>
           ))}
         </div>
-        {error && (
-          <Alert type="error" content={(error as { msg?: string }).msg ?? String(error)} data-testid="bot-eval-error" />
-        )}
+        {error && <Alert type="error" content={messageOf(error)} data-testid="bot-eval-error" />}
       </Space>
     </Modal>
   );

@@ -1,6 +1,7 @@
 // Runs the agent that answers a turn: through the mode that answers for one (a persona with its model: single-agent;
 // a chat-flow), a workflow's output, or another published bot of the space as it is published; with the workflows
 // called before and after it (hooks) and its own suggested replies.
+import { describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { BotModes, BotsService, type BotTurnContext, type TurnResult } from '@tessera/ext-bots/shared';
 import { WorkflowRunnerService, type WorkflowRunResult } from '@tessera/workflow-sdk';
@@ -178,7 +179,7 @@ export class AgentRunner {
       return r.output;
     } catch (e) {
       if (turn.signal.aborted) throw e;
-      turn.emit.toolResult({ id, name, error: (e as Error).message });
+      turn.emit.toolResult({ id, name, error: describeError(e) });
       if (hook.strict) throw e;
       return undefined;
     }

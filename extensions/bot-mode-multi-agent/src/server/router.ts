@@ -1,6 +1,7 @@
 // Who answers a turn: the agent that holds the conversation, or one chosen among candidates by their keywords (rules)
 // or by a model reading their intents. A router's answer that cannot be read leaves the conversation where it was.
 // The reasons are written in the reader's language (they show among the answer's steps).
+import { describeError } from '@tessera/sdk';
 import type { Language } from '@tessera/sdk';
 import type { Models } from '@tessera/ext-models/shared';
 import { matches, type Agent, type MultiAgentSettings } from '../shared.ts';
@@ -110,7 +111,7 @@ export async function route(
       output_tokens: r.usage?.outputTokens ?? 0,
     });
   } catch (e) {
-    return { agent: current, by: 'fallback', reason: say(lang, 'modelFailed', { detail: (e as Error).message }) };
+    return { agent: current, by: 'fallback', reason: say(lang, 'modelFailed', { detail: describeError(e) }) };
   }
   const answer = readRouting(text);
   if (!answer.agent) return { agent: current, by: 'fallback', reason: say(lang, 'unreadable') };

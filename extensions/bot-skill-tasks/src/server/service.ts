@@ -2,7 +2,7 @@
 // is called, answered in a conversation (the user's, for a task made in the chat) through BotChatsService. A task
 // keeps its last firing: when, the chat it started, or why it could not (the bot not published to the channel ...).
 import { randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
+import { ApiError, ErrorCode, notFound, messageOf } from '@tessera/sdk';
 import {
   SchedulesService,
   SecretsService,
@@ -252,7 +252,7 @@ export class TaskService {
     } catch (e) {
       changed = {
         last_fired_at: iso(),
-        last_error: ((e as { msg?: string }).msg ?? (e as Error).message).slice(0, 500),
+        last_error: messageOf(e).slice(0, 500),
       };
     }
     await this.#db.updateTable('bot_task').set(changed).where('id', '=', t.id).execute();

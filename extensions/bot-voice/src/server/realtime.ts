@@ -4,6 +4,7 @@
 // forwarded as they come) and each sentence of the answer is spoken as soon as it is written
 // (`conversation.audio.delta`, base64 PCM, then `conversation.audio.completed`). A new question, or
 // `conversation.chat.cancel`, interrupts the answer (`conversation.chat.canceled`).
+import { messageOf } from '@tessera/sdk';
 import type { Caller, ServerContext, SocketConnection } from '@tessera/sdk/server';
 import { BotChatsService, BotsService } from '@tessera/ext-bots/shared';
 import { AudioService, type BotVoice } from '@tessera/ext-audio/shared';
@@ -162,7 +163,7 @@ class VoiceChat {
             })
           ).text;
         } catch (err) {
-          return this.#fail((err as { msg?: string }).msg ?? (err as Error).message);
+          return this.#fail(messageOf(err));
         }
         this.#say('conversation.audio_transcript.update', { content: heard });
         this.#say('conversation.audio_transcript.completed', { content: heard });
@@ -211,7 +212,7 @@ class VoiceChat {
         logId: this.#logId,
       });
     } catch (err) {
-      return this.#fail((err as { msg?: string }).msg ?? (err as Error).message);
+      return this.#fail(messageOf(err));
     }
     this.#config.conversation_id = started.conversation_id;
     let pending = '';
@@ -288,7 +289,7 @@ class VoiceChat {
           content: r.audio.subarray(i, i + step).toString('base64'),
         });
     } catch (err) {
-      if (!signal.aborted) this.#fail((err as { msg?: string }).msg ?? (err as Error).message);
+      if (!signal.aborted) this.#fail(messageOf(err));
     }
   }
 }

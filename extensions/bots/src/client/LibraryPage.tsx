@@ -13,6 +13,7 @@ import {
   useCreateDialog,
   useFormat,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -190,7 +191,7 @@ function RowActions({ bot, spaceId }: { bot: BotListItem; spaceId: string }) {
       <Popconfirm
         title={t('deleteTitle', { name: bot.name })}
         content={bot.latest_version ? t('deletePublished') : undefined}
-        okButtonProps={{ status: 'danger', ...({ 'data-testid': 'bot-delete-confirm' } as object) }}
+        okButtonProps={{ status: 'danger', ...testId('bot-delete-confirm') }}
         onOk={() => remove.mutate()}
       >
         <Button size="mini" type="text" status="danger" data-testid="bot-delete">
@@ -232,7 +233,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'bot-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('bot-create-save') }}
     >
       <Form layout="vertical">
         <Form.Item label={t('form.name')} required>

@@ -1,5 +1,6 @@
 // The card builder: the DSL and its sample data on the left, the card as a chat shows it on the right of them (live),
 // where it is bound beside; the draft saves itself; publish, versions, templates and generation by a chat model.
+import { describeError } from '@tessera/sdk';
 import { Alert, Button, Drawer, Empty, Input, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EndpointOutput } from '@tessera/sdk';
@@ -66,12 +67,12 @@ function Builder({ detail }: { detail: Detail }) {
     try {
       raw = JSON.parse(dslText);
     } catch (e) {
-      return { problem: t('badJson', { msg: (e as Error).message }) };
+      return { problem: t('badJson', { msg: describeError(e) }) };
     }
     try {
       sample = JSON.parse(sampleText);
     } catch (e) {
-      return { problem: t('badSample', { msg: (e as Error).message }) };
+      return { problem: t('badSample', { msg: describeError(e) }) };
     }
     const r = CardDsl.safeParse({ ...(raw as object), sample });
     if (!r.success) return { problem: problemOf(r.error) };

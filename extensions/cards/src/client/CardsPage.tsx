@@ -9,6 +9,7 @@ import {
   useApi,
   useCreateDialog,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -105,7 +106,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'card-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('card-create-save') }}
     >
       <Typography.Text>{t('name')}</Typography.Text>
       <Input

@@ -1,8 +1,9 @@
 // The builder's dialogs: publish a version, generate a card from a description (the model's writing shown as it
 // comes), keep the card as a template.
+import { describeError } from '@tessera/sdk';
 import { Button, Input, Modal, Progress, Space, Typography } from '@arco-design/web-react';
 import { useMutation } from '@tanstack/react-query';
-import { type ApiError, toast, useApi } from '@tessera/sdk/client';
+import { type ApiError, toast, useApi, testId } from '@tessera/sdk/client';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardDsl, CardSuggestions, PublishCard, SaveTemplate, type CardInfo } from '../shared/index.ts';
@@ -34,7 +35,7 @@ export function PublishModal({
       onCancel={onClose}
       onOk={() => publish.mutate()}
       confirmLoading={publish.isPending}
-      okButtonProps={{ ...({ 'data-testid': 'card-publish-save' } as object) }}
+      okButtonProps={{ ...testId('card-publish-save') }}
     >
       <Typography.Paragraph type="secondary">{t('publishHint')}</Typography.Paragraph>
       <Typography.Text>{t('whatChanged')}</Typography.Text>
@@ -99,7 +100,7 @@ export function GenerateModal({
         onClose();
       }
     } catch (e) {
-      if ((e as Error).name !== 'AbortError') setProblem((e as Error).message);
+      if ((e as Error).name !== 'AbortError') setProblem(describeError(e));
     } finally {
       setBusy(false);
     }
@@ -112,7 +113,7 @@ export function GenerateModal({
       onOk={() => void generate()}
       confirmLoading={busy}
       okText={t('generateGo')}
-      okButtonProps={{ disabled: !description.trim(), ...({ 'data-testid': 'card-generate-go' } as object) }}
+      okButtonProps={{ disabled: !description.trim(), ...testId('card-generate-go') }}
     >
       <Typography.Paragraph type="secondary">{t('generateHint')}</Typography.Paragraph>
       <Input.TextArea
@@ -166,7 +167,7 @@ export function TemplateModal({ spaceId, dsl, onClose }: { spaceId: string; dsl:
       onCancel={onClose}
       onOk={() => save.mutate()}
       confirmLoading={save.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'card-template-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('card-template-save') }}
     >
       <Typography.Text>{t('name')}</Typography.Text>
       <Input value={name} onChange={setName} maxLength={100} data-testid="card-template-name" />

@@ -1,5 +1,6 @@
 // A card written by the space's default chat model from a description: the model is told the DSL and answers with
 // JSON, which is checked as any saved card is (a card it gets wrong is a clear 400, never a broken card).
+import { describeError } from '@tessera/sdk';
 import { ModelsService } from '@tessera/ext-models/shared';
 import type { ServerContext } from '@tessera/sdk/server';
 import { CARD_LIMITS, CardDsl, problemOf } from '../shared/index.ts';
@@ -110,7 +111,7 @@ export async function generateCard(
   try {
     parsed = jsonOf(text);
   } catch (e) {
-    throw texts.error(400, 'notGenerated', { problem: (e as Error).message });
+    throw texts.error(400, 'notGenerated', { problem: describeError(e) });
   }
   const dsl = CardDsl.safeParse(parsed);
   if (!dsl.success) throw texts.error(400, 'notGenerated', { problem: problemOf(dsl.error) });

@@ -1,6 +1,6 @@
 // The cards' routes: `/api/card/...` (cards and where they are bound) and `/api/card_builder/...` (the builder:
 // draft, publish, history, templates, preview, generation). A card's space is found from its id; members only.
-import { languageOf } from '@tessera/sdk';
+import { languageOf, messageOf } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -279,7 +279,7 @@ export function registerRoutes(ctx: ServerContext, load: () => Promise<Cards>): 
         );
         sse.send('done', { dsl });
       } catch (e) {
-        sse.send('error', { msg: (e as { msg?: string }).msg ?? (e as Error).message });
+        sse.send('error', { msg: messageOf(e) });
       } finally {
         sse.close();
       }

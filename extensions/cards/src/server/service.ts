@@ -1,5 +1,6 @@
 // Cards: drafts and published versions, templates, bindings to plugin APIs and workflows, and what a bot's answer
 // shows when a bound tool answered (the card filled with its output, or its text where cards cannot show).
+import { describeError } from '@tessera/sdk';
 import type { Language } from '@tessera/sdk';
 import { containsText, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import type { ToolOutputContext, ToolOutputMessage } from '@tessera/ext-bots/shared';
@@ -153,7 +154,7 @@ export class Cards {
       parseDsl(value);
       return { ok: true, bytes, limit: CARD_LIMITS.bytes, problem: '' };
     } catch (e) {
-      return { ok: false, bytes, limit: CARD_LIMITS.bytes, problem: (e as Error).message };
+      return { ok: false, bytes, limit: CARD_LIMITS.bytes, problem: describeError(e) };
     }
   }
 

@@ -3,6 +3,7 @@
 // member makes is sent to the others here, to the other studio processes (BroadcastService) and, gathered for a
 // moment, kept (UpdateStore). A read-only member (a collaborators policy refused them the change) receives
 // everything and may say where they are, but their edits are not applied.
+import { describeError } from '@tessera/sdk';
 import type { Broadcast, SocketConnection, Subscription } from '@tessera/sdk/server';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
@@ -175,7 +176,7 @@ export class Room {
         return peer.conn.sendBinary(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]));
       peer.conn.close(4400, `Unknown message type ${type}.`);
     } catch (e) {
-      peer.conn.close(4400, `A malformed message: ${(e as Error)?.message ?? e}`.slice(0, 120));
+      peer.conn.close(4400, `A malformed message: ${describeError(e)}`.slice(0, 120));
     }
   }
 

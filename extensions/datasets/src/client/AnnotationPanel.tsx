@@ -2,6 +2,7 @@
 // labels, annotators and how many label each item); each job's progress, labelling for its annotators, its agreement
 // with the items where they differ (decided by a review), and the agreed labels written back (into the draft, or as
 // the traces' annotations).
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, InputNumber, Progress, Select, Space, Tag, Typography } from '@arco-design/web-react';
 import { toast } from '@tessera/sdk/client';
 import { useState } from 'react';
@@ -196,7 +197,7 @@ export function AnnotationPanel({
             {t('ann.create')}
           </Button>
         </Space>
-        {a.create.error && <Alert type="error" content={(a.create.error as { msg?: string }).msg} />}
+        {a.create.error && <Alert type="error" content={messageOf(a.create.error)} />}
       </Space>
       {(a.jobs.data ?? []).map((j) => (
         <div

@@ -1,5 +1,6 @@
 // A dataset: its items (search, add, remove), imports with their progress and errors, versions (freeze, open one,
 // compare it with the draft, export, make an evaluation set of it) and how each field's values are spread.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, Modal, Progress, Select, Space, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { PageHeader, toast, useFormat } from '@tessera/sdk/client';
 import { useState } from 'react';
@@ -134,7 +135,7 @@ export function DatasetPage() {
               {t('addItem')}
             </Button>
           </Space>
-          {ds.add.error && <Alert type="error" content={(ds.add.error as { msg?: string }).msg} />}
+          {ds.add.error && <Alert type="error" content={messageOf(ds.add.error)} />}
           <ItemTagBar
             spaceID={d.spaceID}
             datasetID={d.datasetID}

@@ -1,5 +1,6 @@
 // The focused labelling page of an annotation job: one item at a time, its fields, the job's labels (a choice by a
 // click or its number key, a score, a text), Enter to submit; the next item follows until the caller's work is done.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, InputNumber, Space, Typography } from '@arco-design/web-react';
 import { PageHeader } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
@@ -114,7 +115,7 @@ export function LabelPage() {
           <Typography.Text type="secondary" style={{ marginLeft: 12 }}>
             {t('label.keys')}
           </Typography.Text>
-          {l.submit.error && <Alert type="error" content={(l.submit.error as { msg?: string }).msg} />}
+          {l.submit.error && <Alert type="error" content={messageOf(l.submit.error)} />}
         </div>
       )}
     </div>

@@ -2,7 +2,7 @@
 // outcome is kept as it comes, so a job cancelled or cut off goes on from where it was; a dry run on a sample only
 // shows what would be written. When a job ends, its outcomes are applied: a field written into the draft (annotation
 // by a model, quality scores), fields set or items dropped (a script), or a new version (batch inference).
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, describeError } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { sql, type Kysely } from 'kysely';
 import {
@@ -299,7 +299,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
                     message: (o.message ?? '').slice(0, 2000),
                   });
                 } catch (e) {
-                  out.push({ ...row, status: 'failed', value: '{}', message: (e as Error).message.slice(0, 2000) });
+                  out.push({ ...row, status: 'failed', value: '{}', message: describeError(e).slice(0, 2000) });
                 }
               }
             }),
@@ -315,7 +315,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
         if (!Number(j.dry_run)) await apply(j, await store.get(j.dataset_id), kind.fieldType);
         await set(j.id, { status: 'done', finished_at: iso() });
       } catch (e) {
-        await set(j.id, { status: 'failed', message: (e as Error).message.slice(0, 2000), finished_at: iso() });
+        await set(j.id, { status: 'failed', message: describeError(e).slice(0, 2000), finished_at: iso() });
       }
     },
   });

@@ -1,6 +1,6 @@
 // Dedup jobs: duplicates among the draft's items by a text field, exact or near (MinHash, loaded with the first job),
 // found in a background job; the pairs are shown for confirmation and only the items confirmed are removed.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, describeError } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { CancelDedup, ConfirmDedup, CreateDedupJob, GetDedupJob, type DedupJobView } from '../shared/api.ts';
@@ -126,7 +126,7 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
           .map((p) => [rows[p.a].id, rows[p.b].id, Math.round(p.similarity * 1e6) / 1e6]);
         await set(j.id, { status: 'done', progress: 100, pairs: JSON.stringify(pairs) });
       } catch (e) {
-        if (!(e instanceof Cancelled)) await set(j.id, { status: 'failed', message: (e as Error).message });
+        if (!(e instanceof Cancelled)) await set(j.id, { status: 'failed', message: describeError(e) });
       }
     },
   });

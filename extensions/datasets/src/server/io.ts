@@ -2,7 +2,7 @@
 // with the first import of its kind) that checks each row against the fields, adds the good ones in batches, keeps
 // its progress and the first errors with their rows, and stops when cancelled (what it added stays); an export
 // answers a version (or the draft) as JSONL or CSV.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, messageOf, describeError } from '@tessera/sdk';
 import {
   JobQueueService,
   readSpreadsheet,
@@ -69,7 +69,7 @@ export async function readRows(format: string, content: string): Promise<Record<
         Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
       );
     } catch (e) {
-      throw badRequest(`The file is not a Parquet file this studio reads: ${(e as Error).message.split('\n')[0]}`);
+      throw badRequest(`The file is not a Parquet file this studio reads: ${describeError(e).split('\n')[0]}`);
     }
   }
   const records = await readSpreadsheet(content, format as 'csv' | 'xlsx');
@@ -147,7 +147,7 @@ export function registerIo(ctx: ServerContext, store: DatasetStore): void {
       try {
         await runImport(store, d, j);
       } catch (e) {
-        await fail((e as { msg?: string }).msg ?? (e as Error).message);
+        await fail(messageOf(e));
       }
     },
   });

@@ -14,7 +14,7 @@ import {
 } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, useApi, type ApiError } from '@tessera/sdk/client';
+import { Modal, useApi, type ApiError, testId } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -149,7 +149,7 @@ function CreateEvaluator({
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'eval-evaluator-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('eval-evaluator-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input

@@ -16,7 +16,7 @@ import {
 } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, Modal, SidePanel, toast, useApi, useRoutePath, useStudio } from '@tessera/sdk/client';
+import { type ApiError, Modal, SidePanel, toast, useApi, useRoutePath, useStudio, testId } from '@tessera/sdk/client';
 import { TraceRoute } from '@tessera/ext-observability/shared';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -239,7 +239,7 @@ function CreateExperiment({
       confirmLoading={create.isPending}
       okButtonProps={{
         disabled: !name.trim() || !setId || !picked.length,
-        ...({ 'data-testid': 'eval-experiment-save' } as object),
+        ...testId('eval-experiment-save'),
       }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>

@@ -2,7 +2,7 @@
 import { Button, Empty, Input, Select, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, Modal, SidePanel, toast, useApi } from '@tessera/sdk/client';
+import { type ApiError, Modal, SidePanel, toast, useApi, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Column, EvalSet } from './api.ts';
@@ -92,7 +92,7 @@ function CreateSet({ spaceId, onClose, onCreated }: { spaceId: string; onClose()
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'eval-set-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('eval-set-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input placeholder={t('name')} value={name} onChange={setName} data-testid="eval-set-name" />

@@ -1,7 +1,7 @@
 // Evaluators: an LLM-as-judge (a prompt with {{input}}, {{output}} and {{reference}}, a model, a score range)
 // and code (a main({ params }) in the code node's sandbox answering { score, reason }); built-in judge templates
 // (correctness, relevance, faithfulness); versions; debug one on a sample.
-import { badRequest, parseStoredJson } from '@tessera/sdk';
+import { badRequest, parseStoredJson, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { CodeSandboxService } from '@tessera/ext-node-code/shared';
@@ -281,7 +281,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
           signal,
         });
       } catch (e) {
-        throw badRequest(`The evaluator failed: ${(e as Error).message}`);
+        throw badRequest(`The evaluator failed: ${describeError(e)}`);
       }
     },
   });

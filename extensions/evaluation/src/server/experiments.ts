@@ -2,7 +2,7 @@
 // (each with the columns it reads as input and reference). They run as a background job, items a few at once,
 // with live progress; killed, retried (failed items again), cloned; results per item and aggregates; several
 // compared side by side.
-import { badRequest, parseStoredJson } from '@tessera/sdk';
+import { badRequest, parseStoredJson, describeError } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } from '../shared/index.ts';
@@ -213,7 +213,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
                       evaluator_id: ev.evaluator_id,
                       score: null,
                       reason: '',
-                      error: (err as Error).message.slice(0, 500),
+                      error: describeError(err).slice(0, 500),
                     };
                   }
                 }),
@@ -230,7 +230,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
             } catch (err) {
               row = {
                 status: 'failed',
-                error: ((err as Error).message ?? String(err)).slice(0, 2000),
+                error: describeError(err).slice(0, 2000),
                 latency_ms: Math.round(performance.now() - started),
               };
             }
@@ -288,7 +288,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       } catch (err) {
         await ctx.db
           .updateTable('eval_experiment')
-          .set({ status: 'failed', reason: ((err as Error).message ?? String(err)).slice(0, 2000), ended_at: now() })
+          .set({ status: 'failed', reason: describeError(err).slice(0, 2000), ended_at: now() })
           .where('id', '=', e.id)
           .where('status', '=', 'running')
           .execute();

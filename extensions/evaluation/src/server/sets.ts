@@ -1,6 +1,6 @@
 // Evaluation sets: typed columns (text, number, yes/no, JSON, a conversation as messages), items added by hand,
 // imported from CSV or JSONL, or taken from traces; versions freeze the items an experiment runs over.
-import { badRequest, parseStoredJson } from '@tessera/sdk';
+import { badRequest, parseStoredJson, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
@@ -317,7 +317,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
             trim: false,
           });
         } catch (e) {
-          throw badRequest(`The CSV cannot be read: ${(e as Error).message}`);
+          throw badRequest(`The CSV cannot be read: ${describeError(e)}`);
         }
       } else
         rows = body.content

@@ -1,5 +1,6 @@
 // The file box beside a bot's message box: a drawer with the user's files with the bot (upload, search by words and
 // kind, describe, summarize as it is written, put photos in albums, delete) and their albums.
+import { messageOf } from '@tessera/sdk';
 import {
   Alert,
   Button,
@@ -97,7 +98,7 @@ function FileBox({ spaceId, botId }: { spaceId: string; botId: string }) {
             data-testid="filebox-file-input"
           />
         </Space>
-        {box.upload.isError && <Alert type="error" content={(box.upload.error as { msg?: string }).msg} />}
+        {box.upload.isError && <Alert type="error" content={messageOf(box.upload.error)} />}
         {!box.files.isLoading && !box.files.data?.files.length && <Empty description={t('empty')} />}
         {(box.files.data?.files ?? []).map((f) => (
           <FileRow key={f.id} f={f} box={box} albums={box.albums.data?.albums ?? []} />
@@ -203,7 +204,7 @@ function FileRow({
                   try {
                     await box.summarize(f.id, setSummary);
                   } catch (e) {
-                    setError((e as { msg?: string }).msg ?? (e as Error).message);
+                    setError(messageOf(e));
                   } finally {
                     setSummarizing(false);
                   }

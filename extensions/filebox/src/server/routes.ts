@@ -1,7 +1,7 @@
 // The file box's routes: the studio's (`/api/filebox/...`, the chat's panel: the box of the signed-in user with a bot
 // of a space they belong to) and Coze's open ones (`/v1/file_list`, `/v1/upload_files`: the box of the channel's
 // user, `user_id`, with a token that may chat with the bot).
-import { badRequest, type Endpoint } from '@tessera/sdk';
+import { badRequest, type Endpoint, messageOf } from '@tessera/sdk';
 import { receiveFiles, type ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import { FilesService } from '@tessera/ext-files/shared';
@@ -96,7 +96,7 @@ export function registerRoutes(ctx: ServerContext, box: () => Promise<FileBox>):
         const summary = await b.summarize(o, req.body.id, (text) => sse.send('delta', { text }), req.signal);
         sse.send('done', { summary });
       } catch (e) {
-        sse.send('error', { msg: (e as { msg?: string }).msg ?? (e as Error).message });
+        sse.send('error', { msg: messageOf(e) });
       } finally {
         sse.close();
       }

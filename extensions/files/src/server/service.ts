@@ -6,7 +6,16 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError, ErrorCode, badRequest, forbidden, isUnreachableError, notFound, unavailable } from '@tessera/sdk';
+import {
+  ApiError,
+  ErrorCode,
+  badRequest,
+  forbidden,
+  isUnreachableError,
+  notFound,
+  unavailable,
+  describeError,
+} from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { kindOf, type FileInfo, type Files, type ObjectStore, type PutFile } from '../shared/index.ts';
 import { judgeContent } from './content.ts';
@@ -53,12 +62,7 @@ async function storeCall<T>(kind: string, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (e) {
     if (!ApiError.is(e) && isUnreachableError(e))
-      throw unavailable(
-        `the file store (${kind})`,
-        String((e as Error)?.message ?? e)
-          .split('\n')[0]
-          .slice(0, 200),
-      );
+      throw unavailable(`the file store (${kind})`, describeError(e).split('\n')[0].slice(0, 200));
     throw e;
   }
 }
@@ -222,9 +226,7 @@ export function makeFiles(
         await store()
       )
         .delete(r.storage_key)
-        .catch((e) =>
-          ctx.logger.warn(`file ${id}: its bytes could not be deleted from storage: ${(e as Error).message}`),
-        );
+        .catch((e) => ctx.logger.warn(`file ${id}: its bytes could not be deleted from storage: ${describeError(e)}`));
     },
   };
   return files;

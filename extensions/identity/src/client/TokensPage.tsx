@@ -21,6 +21,7 @@ import {
   usePageTitle,
   useRegistry,
   useStudio,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -103,7 +104,7 @@ function CreateTokenModal({
       confirmLoading={create.isPending}
       okButtonProps={{
         disabled: !name.trim() || (expiry === 'custom' && !customDate),
-        ...({ 'data-testid': 'token-create-ok' } as object),
+        ...testId('token-create-ok'),
       }}
     >
       <Form layout="vertical">

@@ -1,6 +1,6 @@
 // Who calls: personal access tokens ('pat_...') on the open API and session cookies in the studio (CSRF on writes),
 // kept in memory by hash; a bearer token no authenticator recognised is refused last.
-import { parseStoredJson } from '@tessera/sdk';
+import { parseStoredJson, describeError } from '@tessera/sdk';
 import {
   LocalCache,
   RequestAuthenticators,
@@ -184,7 +184,7 @@ export function parsePermissions(
   try {
     return parseStoredJson(text, "An access token's permissions", z.array(WorkspacePermission));
   } catch (e) {
-    log?.(`${(e as Error).message.split(';')[0]}; the token is refused everywhere until it is recreated.`);
+    log?.(`${describeError(e).split(';')[0]}; the token is refused everywhere until it is recreated.`);
     return [];
   }
 }

@@ -1,5 +1,6 @@
 // A new batch job: a published workflow, its template to fill in, the file (checked at once, errors by row and
 // column), a name and how many rows run at once.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, InputNumber, Table } from '@arco-design/web-react';
 import { SidePanel } from '@tessera/sdk/client';
 import { WorkflowSelect } from '@tessera/ext-workflow/client';
@@ -40,7 +41,7 @@ export function NewJobPanel({
         <Alert
           type="warning"
           style={{ marginTop: 8 }}
-          content={(job.config.error as { msg?: string }).msg}
+          content={messageOf(job.config.error)}
           data-testid="job-config-error"
         />
       )}

@@ -1,5 +1,6 @@
 // A job's input file read against the workflow's Start inputs: each row a task's input, typed by its field
 // (integers, numbers, booleans, JSON for objects and arrays), with every problem named by row and column.
+import { messageOf } from '@tessera/sdk';
 import { readSpreadsheet, type SpreadsheetFormat } from '@tessera/sdk/server';
 import type { FieldDecl } from '@tessera/workflow-sdk';
 
@@ -70,7 +71,7 @@ export async function readInput(content: string, format: SpreadsheetFormat, fiel
   try {
     records = await readSpreadsheet(content, format);
   } catch (e) {
-    fail({ row: 0, column: '', message: (e as { msg?: string }).msg ?? (e as Error).message });
+    fail({ row: 0, column: '', message: messageOf(e) });
     return { columns: [], rows: [], errors, errorCount };
   }
   const [header = [], ...data] = records;

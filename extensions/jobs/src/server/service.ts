@@ -2,7 +2,7 @@
 // waiting tasks a few at once (its concurrency) through the workflow runner; results are written in batches (a
 // transaction every 100 tasks or quarter second), which is also when a cancel from elsewhere is noticed. Only ended
 // tasks are written: a job stopped with the studio resumes at the next start from its waiting tasks.
-import { ApiError, defineEvent, ErrorCode, notFound, type EndpointBody } from '@tessera/sdk';
+import { ApiError, defineEvent, ErrorCode, notFound, type EndpointBody, messageOf } from '@tessera/sdk';
 import {
   JobQueueService,
   SPREADSHEET_TYPES,
@@ -503,7 +503,7 @@ export class JobService {
           });
           pending.push({ id: task.id, result });
         } catch (e) {
-          pending.push({ id: task.id, result: undefined, error: (e as { msg?: string }).msg ?? (e as Error).message });
+          pending.push({ id: task.id, result: undefined, error: messageOf(e) });
         } finally {
           live.abort.signal.removeEventListener('abort', stop);
           live.runs.delete(task.id);

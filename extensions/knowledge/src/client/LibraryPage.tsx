@@ -14,6 +14,7 @@ import {
   useFormat,
   usePageTitle,
   SharedView,
+  testId,
 } from '@tessera/sdk/client';
 import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useState } from 'react';
@@ -196,7 +197,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'knowledge-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('knowledge-create-save') }}
     >
       <Form layout="vertical" onChange={() => setProblem({})}>
         <Form.Item label={t('form.type')}>

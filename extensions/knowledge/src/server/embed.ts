@@ -1,6 +1,6 @@
 // Embeddings through the models extension (a model of kind embedding chosen per dataset); `ai` is
 // loaded with the first embedding.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 
@@ -31,7 +31,7 @@ export async function embedTexts(
     return r.embeddings.map((e) => Float32Array.from(e));
   } catch (e) {
     throw badRequest(
-      `The embedding model ${model.display_name || model.model_name} failed: ${(e as Error).message.split('\n')[0]}`,
+      `The embedding model ${model.display_name || model.model_name} failed: ${describeError(e).split('\n')[0]}`,
     );
   }
 }
@@ -58,7 +58,7 @@ export async function rerankWith(
     }));
   } catch (e) {
     throw badRequest(
-      `The reranking model ${model.display_name || model.model_name} failed: ${(e as Error).message.split('\n')[0]}`,
+      `The reranking model ${model.display_name || model.model_name} failed: ${describeError(e).split('\n')[0]}`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // Documents to text with well-kept parsers, each loaded with the first document of its kind: PDF
 // (unpdf, PDF.js), DOCX (mammoth), HTML (Readability on linkedom), CSV (csv-parse), XLSX (exceljs);
 // Markdown and plain text as they are. A file a parser cannot read fails with a reason a person acts on.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, describeError } from '@tessera/sdk';
 import { cellText } from '@tessera/sdk/server';
 
 export type Parsed =
@@ -13,8 +13,7 @@ export const TABLE_TYPES = ['csv', 'xlsx'];
 export const IMAGE_TYPES = ['png', 'jpg', 'jpeg', 'webp', 'gif'];
 
 class ParseError extends Error {}
-const fail = (what: string, e: unknown) =>
-  badRequest(`The ${what} cannot be read: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+const fail = (what: string, e: unknown) => badRequest(`The ${what} cannot be read: ${describeError(e).split('\n')[0]}`);
 
 export async function parseDocument(
   data: Buffer,

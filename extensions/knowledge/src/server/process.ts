@@ -2,7 +2,7 @@
 // outbound guard, text given by hand), parse, chunk, index (full text, then vectors when the dataset has
 // an embedding model), with progress kept on the document. A document the studio stopped processing is
 // taken up again at the next start; a failure leaves the reason on the document.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, messageOf } from '@tessera/sdk';
 import { JobQueueService, OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import { FilesService } from '@tessera/ext-files/shared';
 import {
@@ -199,7 +199,7 @@ export function registerProcessing(
             );
         }
       } catch (e) {
-        const why = (e as { msg?: string }).msg ?? (e as Error).message;
+        const why = messageOf(e);
         ctx.logger.warn(`knowledge document ${doc.id} failed: ${why}`);
         await store.setDocument(doc.id, {
           status: DocumentStatus.Failed,

@@ -30,6 +30,7 @@ import {
   useRegistryEntries,
   type RegistryEntry,
   type ResourceKind,
+  testId,
 } from '@tessera/sdk/client';
 import { Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -557,7 +558,7 @@ function FolderTree({
           onCancel={() => setEditing(undefined)}
           onOk={() => save.mutate(editing)}
           confirmLoading={save.isPending}
-          okButtonProps={{ disabled: !editing.name.trim(), ...({ 'data-testid': 'library-folder-save' } as object) }}
+          okButtonProps={{ disabled: !editing.name.trim(), ...testId('library-folder-save') }}
         >
           <Input
             autoFocus
@@ -612,7 +613,7 @@ function MoveModal({
       onCancel={onClose}
       onOk={() => move.mutate()}
       confirmLoading={move.isPending}
-      okButtonProps={{ ...({ 'data-testid': 'library-move-save' } as object) }}
+      okButtonProps={{ ...testId('library-move-save') }}
     >
       <Select style={{ width: '100%' }} value={to} onChange={setTo} data-testid="library-move-folder">
         <Select.Option value="">{t('noFolder')}</Select.Option>
@@ -654,7 +655,7 @@ function CopyModal({ spaceId, item, onClose }: { spaceId: string; item: Item; on
       onCancel={onClose}
       onOk={() => copy.mutate()}
       confirmLoading={copy.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'library-copy-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('library-copy-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('copyTo')}</Typography.Text>

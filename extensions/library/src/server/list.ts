@@ -1,6 +1,6 @@
 // One list of every kind's resources: each kind answers its newest page after the cursor, the pages are
 // merged by (updated_at, id) and cut to the page size; the recycle bin is the same list of deleted ones.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, describeError } from '@tessera/sdk';
 import { ResourceKinds, type ResourceItem, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import {
@@ -77,7 +77,7 @@ export function registerListRoutes(ctx: ServerContext<unknown>) {
             limit: body.size + 1,
           })
           .catch((e) => {
-            ctx.logger.warn(`library: the ${k.kind} list failed: ${(e as Error).message}`);
+            ctx.logger.warn(`library: the ${k.kind} list failed: ${describeError(e)}`);
             return [] as ResourceItem[];
           }),
       ),

@@ -4,7 +4,7 @@
 import { Button, Empty, Input, Popconfirm, Space, Switch, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { IconArrowDown, IconArrowUp, IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useFormat } from '@tessera/sdk/client';
+import { Modal, toast, useApi, useFormat, testId } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -175,7 +175,7 @@ function Queue({ status }: { status: number }) {
           okButtonProps={{
             status: 'danger',
             disabled: !reason.trim(),
-            ...({ 'data-testid': 'market-admin-reject-save' } as object),
+            ...testId('market-admin-reject-save'),
           }}
         >
           <Input.TextArea

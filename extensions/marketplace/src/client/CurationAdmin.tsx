@@ -14,7 +14,7 @@ import {
 } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, type ApiError } from '@tessera/sdk/client';
+import { Modal, toast, useApi, type ApiError, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Landing, Topic } from './api.ts';
@@ -206,7 +206,7 @@ function TopicModal({ topic, onClose }: { topic: Partial<Topic>; onClose(): void
       onCancel={onClose}
       onOk={() => save.mutate()}
       confirmLoading={save.isPending}
-      okButtonProps={{ disabled: !v.title.trim(), ...({ 'data-testid': 'market-topic-save' } as object) }}
+      okButtonProps={{ disabled: !v.title.trim(), ...testId('market-topic-save') }}
     >
       <Form layout="vertical">
         <Form.Item label={t('curation.titleEn')} required>

@@ -1,7 +1,7 @@
 // "List in marketplace" in the library's row menu: what people will read about it; it then waits for review.
 import { Checkbox, Form, Input, InputTag, Select } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
+import { Modal, fieldErrors, toast, useApi, testId } from '@tessera/sdk/client';
 import type { LibraryItem } from '@tessera/ext-library/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -71,7 +71,7 @@ export function ListingDialog({ spaceId, item, onClose }: { spaceId: string; ite
       okText={t('submit')}
       okButtonProps={{
         disabled: !name.trim() || !description.trim(),
-        ...({ 'data-testid': 'market-list-save' } as object),
+        ...testId('market-list-save'),
       }}
     >
       <Form layout="vertical" onChange={() => setProblem({})}>

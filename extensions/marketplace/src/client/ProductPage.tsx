@@ -12,6 +12,7 @@ import {
   useFormat,
   usePageTitle,
   useRegistryEntries,
+  testId,
 } from '@tessera/sdk/client';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -203,7 +204,7 @@ function DuplicateModal({ product, onClose }: { product: Product; onClose(): voi
       onCancel={onClose}
       onOk={() => dup.mutate()}
       confirmLoading={dup.isPending}
-      okButtonProps={{ disabled: !to, ...({ 'data-testid': 'market-duplicate-save' } as object) }}
+      okButtonProps={{ disabled: !to, ...testId('market-duplicate-save') }}
     >
       <Typography.Paragraph type="secondary">{t('duplicateHelp')}</Typography.Paragraph>
       <SpaceSelect value={to} onChange={setTo} testId="market-duplicate-space" />

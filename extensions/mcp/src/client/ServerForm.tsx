@@ -2,7 +2,7 @@
 import { Button, Form, Input, Radio, Space } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
+import { Modal, fieldErrors, toast, useApi, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerView } from './McpPage.tsx';
@@ -110,7 +110,7 @@ export function ServerForm({ spaceId, server, onClose }: { spaceId: string; serv
       onCancel={onClose}
       onOk={() => save.mutate()}
       confirmLoading={save.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'mcp-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('mcp-save') }}
     >
       <Form layout="vertical" onChange={() => setProblem({})}>
         <Form.Item label={t('form.name')} required {...err('name')}>

@@ -1,4 +1,5 @@
 // Try a tool of an MCP server: arguments as JSON (started from its schema), the answer.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, Typography } from '@arco-design/web-react';
 import { useMutation } from '@tanstack/react-query';
 import { SidePanel, useApi } from '@tessera/sdk/client';
@@ -71,12 +72,7 @@ export function TryTool({
         {call.isPending ? t('tools.calling') : t('tools.call')}
       </Button>
       {call.isError && (
-        <Alert
-          type="error"
-          style={{ marginTop: 8 }}
-          content={(call.error as { msg?: string })?.msg ?? String(call.error)}
-          data-testid="mcp-try-error"
-        />
+        <Alert type="error" style={{ marginTop: 8 }} content={messageOf(call.error)} data-testid="mcp-try-error" />
       )}
       {r && (
         <div style={{ marginTop: 12 }} data-testid="mcp-try-result" data-error={r.is_error}>

@@ -1,5 +1,6 @@
 // Connections to registered MCP servers through @modelcontextprotocol/sdk (loaded with the first use):
 // streamable HTTP and SSE through the studio's outbound guard, stdio as a child process.
+import { describeError } from '@tessera/sdk';
 import type { McpToolInfo, McpToolResult, McpTransport } from '../shared/index.ts';
 
 export interface ServerTarget {
@@ -105,7 +106,7 @@ export function describeMcpError(
   const code = (e as { code?: unknown })?.code;
   if (typeof code === 'number' && code >= 400 && code < 600) {
     const hint = code === 401 || code === 403 ? ' (check the headers that carry its key)' : '';
-    return `The server answered HTTP ${code}${hint}: ${String((e as Error).message).slice(0, 300)}`;
+    return `The server answered HTTP ${code}${hint}: ${String(describeError(e)).slice(0, 300)}`;
   }
   return describe(e, url);
 }

@@ -1,6 +1,6 @@
 // Published workflows as MCP servers: POST /v1/mcp/workflow/{workflow_id} speaks MCP's streamable HTTP
 // (stateless, JSON answers) to any MCP client holding a personal access token with workflow.run.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, describeError } from '@tessera/sdk';
 import type { ApiReply, ApiRequest, ServerContext } from '@tessera/sdk/server';
 import type { BotChats, BotSummary } from '@tessera/ext-bots/shared';
 import { WorkflowRunnerService, jsonSchemaOf, type WorkflowSummary } from '@tessera/workflow-sdk';
@@ -165,7 +165,7 @@ export async function answerBotMcp(
           logId: req.logId,
         });
       } catch (e) {
-        return { isError: true, content: [{ type: 'text', text: (e as Error).message }] };
+        return { isError: true, content: [{ type: 'text', text: describeError(e) }] };
       }
       let answer = '';
       let failure: string | undefined;

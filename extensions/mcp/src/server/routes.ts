@@ -1,5 +1,5 @@
 // MCP servers of a space (register, list their tools, try a tool) and exposing published workflows.
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, describeError } from '@tessera/sdk';
 import {
   HostInfoService,
   OutboundHttpService,
@@ -135,7 +135,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, store: Store) {
       try {
         await ctx.service(OutboundHttpService).check(url);
       } catch (e) {
-        throw badRequest(`The URL cannot be used: ${(e as Error).message}`, { field: 'url' });
+        throw badRequest(`The URL cannot be used: ${describeError(e)}`, { field: 'url' });
       }
     }
     const old = current ? store.read(current) : { headers: {}, env: {} };

@@ -12,6 +12,7 @@ import {
   useFormat,
   usePageTitle,
   useCreateDialog,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -157,7 +158,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'memory-base-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('memory-base-create-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input

@@ -1,6 +1,6 @@
 // Your memory: what a bot (or a memory base) remembers about the caller, listed, corrected and forgotten
 // (/api/memory/long_term/profile/... and events/...). Only the caller's own rows are ever read or changed.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import {
@@ -32,7 +32,7 @@ export function registerYourMemoryRoutes(ctx: ServerContext<unknown>, store: Mem
     try {
       return await fn();
     } catch (e) {
-      throw badRequest((e as Error).message, { field: 'time' });
+      throw badRequest(describeError(e), { field: 'time' });
     }
   };
 

@@ -16,7 +16,7 @@ import {
   Typography,
 } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeader, toast, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
+import { Modal, PageHeader, toast, useApi, usePageTitle, useStudio, testId } from '@tessera/sdk/client';
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RoleAuth } from '@tessera/ext-spaces/shared';
@@ -102,7 +102,7 @@ function CredentialForm({
       onCancel={onDone}
       onOk={() => save.mutate()}
       confirmLoading={save.isPending}
-      okButtonProps={{ disabled: !values.name?.trim(), ...({ 'data-testid': 'credential-save' } as object) }}
+      okButtonProps={{ disabled: !values.name?.trim(), ...testId('credential-save') }}
     >
       <Form layout="vertical">
         <Form.Item label={t('credential.provider')}>
@@ -194,7 +194,7 @@ function AddModelForm({
       onCancel={onDone}
       onOk={() => add.mutate()}
       confirmLoading={add.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'model-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('model-save') }}
     >
       <Form layout="vertical">
         <Form.Item label={t('model.name')} required>

@@ -1,5 +1,6 @@
 // What the palette lists for a query: the studio's pages, its create actions, then what each search provider
 // finds (asked as the person types, the search typed past aborted).
+import { messageOf } from '@tessera/sdk';
 import {
   byOrder,
   isShown,
@@ -104,7 +105,7 @@ export function usePaletteSections(query: string): PaletteSection[] {
           )
           .catch((e: unknown) => {
             if (controller.signal.aborted) return;
-            const message = (e as { msg?: string; message?: string })?.msg || (e as Error)?.message || String(e);
+            const message = messageOf(e);
             setFound((all) => ({ ...all, [p.key]: { items: [], loading: false, error: message } }));
           });
       }

@@ -1,6 +1,7 @@
 // The Python sandbox process: Pyodide (CPython in WebAssembly) with an empty `js` module, no
 // pyodide_js, an in-memory file system, and code generation from strings disallowed in this process
 // (so no way back to JavaScript's Function or eval). It serves one execution at a time over IPC.
+import { describeError } from '@tessera/sdk';
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -34,7 +35,7 @@ syncBuiltinESMExports();
 // Whatever Pyodide's socket layer throws outside the running code (a refused listen ...) ends the run
 // with that error, and this process with it (the parent starts a new one), never silently.
 const fatal = (e: unknown) => {
-  const error = `The code stopped: ${String((e as Error)?.message ?? e).split('\n')[0]}`;
+  const error = `The code stopped: ${describeError(e).split('\n')[0]}`;
   // `fatal` tells the parent to start a new process for the next run; exit once the message is out.
   if (current) process.send!({ id: current.id, ok: false, fatal: true, error }, () => process.exit(1));
   else process.exit(1);
@@ -113,7 +114,7 @@ process.on('message', async (msg: { id: number; code: string; params: unknown; m
 });
 
 function reply(id: number, e: unknown, maxLine: number) {
-  const text = String((e as Error)?.message ?? e);
+  const text = describeError(e);
   const lines = [...text.matchAll(/File "main\.py", line (\d+)/g)].map((m) => Number(m[1])).filter((n) => n <= maxLine);
   const last = text.trim().split('\n').filter(Boolean).at(-1) ?? text;
   process.send!({ id, ok: false, error: last, line: lines.at(-1) });

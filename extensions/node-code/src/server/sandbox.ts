@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import { stripTypeScriptTypes } from 'node:module';
 import type ivmTypes from 'isolated-vm';
 
@@ -54,7 +55,7 @@ export async function runJavaScript(
       // 'strip' keeps every character position, so reported lines match the editor.
       code = stripTypeScriptTypes(source, { mode: 'strip' });
     } catch (e) {
-      throw new CodeError(`TypeScript could not be read: ${(e as Error).message}`);
+      throw new CodeError(`TypeScript could not be read: ${describeError(e)}`);
     }
   }
   const ivm = await loadIvm();
@@ -79,7 +80,7 @@ export async function runJavaScript(
         filename: FILE,
       });
     } catch (e) {
-      throw new CodeError(`Syntax error: ${(e as Error).message}`, lineOf(e));
+      throw new CodeError(`Syntax error: ${describeError(e)}`, lineOf(e));
     }
     const run = script.run(context, { timeout: limits.timeoutMs, promise: true }) as Promise<string>;
     const expired = new Promise<never>((_, reject) => {
@@ -92,7 +93,7 @@ export async function runJavaScript(
     return JSON.parse(json);
   } catch (e) {
     if (e instanceof CodeError) throw e;
-    const message = (e as Error)?.message ?? String(e);
+    const message = describeError(e);
     if (/memory limit/i.test(message))
       throw new CodeError(`The code used more than ${limits.memoryMb} MB of memory and was stopped.`);
     if (/timed out/i.test(message))

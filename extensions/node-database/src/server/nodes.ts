@@ -1,5 +1,6 @@
 // Database nodes (spec codes: update 42, select 43, delete 44, insert 46) on the space's tables: test runs
 // read and write the draft data, published runs the online data; a per-user table is the end user's.
+import { describeError } from '@tessera/sdk';
 import { ExecuteMode, type NodeRunContext, type NodeTypeDefinition } from '@tessera/workflow-sdk';
 import { TableType, type RowsQuery, type Tables } from '@tessera/ext-tables/shared';
 import { z } from 'zod';
@@ -118,7 +119,7 @@ export function databaseNodes(tables: () => Tables): NodeTypeDefinition[] {
           ctx.log(`${r.kind}: ${r.rowNum} row(s)`);
           return { outputs: { outputList: r.rows, rowNum: r.rowNum } };
         } catch (e) {
-          throw new Error(`The SQL was refused or failed: ${(e as Error).message}`);
+          throw new Error(`The SQL was refused or failed: ${describeError(e)}`);
         }
       },
     },

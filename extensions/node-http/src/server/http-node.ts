@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import type { NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
 
@@ -70,7 +71,7 @@ export const http: NodeTypeDefinition = {
         try {
           JSON.parse(text);
         } catch (e) {
-          throw new Error(`The JSON body is not valid JSON after filling in the variables: ${(e as Error).message}`);
+          throw new Error(`The JSON body is not valid JSON after filling in the variables: ${describeError(e)}`);
         }
         body = text;
         headers.set('content-type', 'application/json');

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import type { NodeTypeDefinition } from '@tessera/ext-workflow/shared';
 import { z } from 'zod';
 
@@ -84,7 +85,7 @@ export const fromJson: NodeTypeDefinition = {
     try {
       return { outputs: { output: JSON.parse(source) } };
     } catch (e) {
-      throw new Error(`The input is not valid JSON: ${(e as Error).message}`);
+      throw new Error(`The input is not valid JSON: ${describeError(e)}`);
     }
   },
 };

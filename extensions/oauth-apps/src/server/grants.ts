@@ -2,6 +2,7 @@
 // grants (what a user allowed an app: permissions in spaces), codes, and the tokens the token endpoint issues for
 // each grant type. Codes and refresh tokens are good once: a replay ends every token of the same family (RFC 6749
 // §4.1.2 and §10.4), and a removed grant or app ends its tokens on their next call.
+import { describeError } from '@tessera/sdk';
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService, TokenPermissions } from '@tessera/ext-identity/shared';
@@ -526,7 +527,7 @@ export class GrantService {
       });
       payload = verified.payload;
     } catch (e) {
-      throw new OAuthError(401, 'invalid_client', `The JWT was refused: ${(e as Error).message}.`);
+      throw new OAuthError(401, 'invalid_client', `The JWT was refused: ${describeError(e)}.`);
     }
     const exp = Number(payload.exp);
     if (exp - Date.now() / 1000 > JWT_MAX_TTL_S)

@@ -11,6 +11,7 @@ import {
   useFormat,
   usePageTitle,
   type ApiError,
+  testId,
 } from '@tessera/sdk/client';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -272,7 +273,7 @@ function TraceList({ spaceId, onOpen }: { spaceId: string; onOpen(id: string): v
           onCancel={() => setNaming(false)}
           onOk={() => saveView.mutate()}
           confirmLoading={saveView.isPending}
-          okButtonProps={{ disabled: !viewName.trim(), ...({ 'data-testid': 'obs-view-save' } as object) }}
+          okButtonProps={{ disabled: !viewName.trim(), ...testId('obs-view-save') }}
         >
           <Input
             placeholder={t('viewName')}

@@ -1,6 +1,7 @@
 // Exporting the studio's own spans to an OTLP/HTTP endpoint (a collector, another observability product), as
 // configured: observability.exportEndpoint (and exportHeaders). Spans are batched (every 2 s, or 500 at once);
 // a batch that cannot be sent is logged and dropped, never retried forever; at most 10,000 wait.
+import { describeError } from '@tessera/sdk';
 import { createHash } from 'node:crypto';
 import { OutboundHttpService, type ServerContext } from '@tessera/sdk/server';
 import type { AttrValue, SpanRecord } from '../shared/index.ts';
@@ -84,7 +85,7 @@ export function spanExporter(ctx: ServerContext<unknown>, endpoint: string, head
         await res.body?.cancel().catch(() => undefined);
       } catch (e) {
         ctx.logger.warn(
-          `observability: could not export ${batch.length} spans to ${new URL(endpoint).host}: ${(e as Error).message}`,
+          `observability: could not export ${batch.length} spans to ${new URL(endpoint).host}: ${describeError(e)}`,
         );
       }
     }

@@ -1,6 +1,7 @@
 // Scores what the sampler queued: a job per task drains its pending items a few at a time (each claimed, so two
 // processes never score one twice), runs the evaluator version the task keeps, and writes the score both on the
 // item (for the chart) and as the span's annotation (for the trace page). A paused task's items wait.
+import { describeError } from '@tessera/sdk';
 import { JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { EvaluatorRunsService } from '@tessera/ext-evaluation/shared';
 import { AnnotationsService } from '@tessera/ext-observability/shared';
@@ -157,7 +158,7 @@ export class Scorer {
         },
       ]);
     } catch (e) {
-      await finish({ status: 'failed', reason: (e as Error).message.slice(0, 2000) });
+      await finish({ status: 'failed', reason: describeError(e).slice(0, 2000) });
     }
   }
 }

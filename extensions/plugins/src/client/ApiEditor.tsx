@@ -1,7 +1,7 @@
 // Add or change an API: name, description, method, path, request and response parameters.
 import { Form, Input, Select, Space } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
+import { Modal, fieldErrors, toast, useApi, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { METHOD_NAMES, type APIParameter } from '../shared/index.ts';
@@ -63,7 +63,7 @@ export function ApiEditor({
       onCancel={onClose}
       onOk={() => save.mutate()}
       confirmLoading={save.isPending}
-      okButtonProps={{ disabled: !name.trim() || !path.trim(), ...({ 'data-testid': 'api-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim() || !path.trim(), ...testId('api-save') }}
     >
       <Form layout="vertical">
         <Form.Item

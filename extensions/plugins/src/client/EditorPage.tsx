@@ -2,7 +2,7 @@
 // parameters), publishing and versions.
 import { Button, Empty, Popconfirm, Space, Spin, Switch, Table, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle } from '@tessera/sdk/client';
+import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -213,7 +213,7 @@ function ImportIntoPlugin({ spaceId, pluginId, onClose }: { spaceId: string; plu
       onOk={() => run.mutate()}
       confirmLoading={run.isPending}
       okText={t('import.ok')}
-      okButtonProps={{ disabled: !doc.trim(), ...({ 'data-testid': 'api-import-save' } as object) }}
+      okButtonProps={{ disabled: !doc.trim(), ...testId('api-import-save') }}
     >
       <ImportDocument spaceId={spaceId} value={doc} onChange={setDoc} />
       <Space style={{ marginTop: 8 }}>

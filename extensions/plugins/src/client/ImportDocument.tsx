@@ -1,4 +1,5 @@
 // An OpenAPI 3 / Swagger 2 document pasted or read from a file, and what importing it would create.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, Space, Tag, Typography } from '@arco-design/web-react';
 import { IconUpload } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
@@ -79,7 +80,7 @@ export function ImportDocument({
         <Alert
           type="error"
           style={{ marginTop: 8 }}
-          content={(preview.error as { msg?: string })?.msg ?? String(preview.error)}
+          content={messageOf(preview.error)}
           data-testid="plugin-import-problem"
         />
       )}

@@ -14,6 +14,7 @@ import {
   useCreateDialog,
   useFormat,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -160,7 +161,7 @@ function DeleteButton({ plugin, spaceId }: { plugin: PluginMeta; spaceId: string
     <Popconfirm
       title={t('deleteTitle', { name: plugin.name })}
       content={plugin.published ? t('deletePublished') : undefined}
-      okButtonProps={{ status: 'danger', ...({ 'data-testid': 'plugin-delete-confirm' } as object) }}
+      okButtonProps={{ status: 'danger', ...testId('plugin-delete-confirm') }}
       onOk={() => remove.mutate()}
     >
       <Button size="mini" type="text" status="danger" data-testid="plugin-delete">
@@ -229,7 +230,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
       okText={how === 'import' ? t('import.ok') : t('form.ok')}
-      okButtonProps={{ disabled: !ready, ...({ 'data-testid': 'plugin-create-save' } as object) }}
+      okButtonProps={{ disabled: !ready, ...testId('plugin-create-save') }}
     >
       <Radio.Group type="button" value={how} onChange={setHow} style={{ marginBottom: 12 }}>
         <Radio value="import" data-testid="plugin-create-import">

@@ -1,7 +1,7 @@
 // Publish the plugin: a version name (the next patch by default) and what changed.
 import { Button, Form, Input } from '@arco-design/web-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
+import { Modal, fieldErrors, toast, useApi, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PluginInfo } from './api.ts';
@@ -54,7 +54,7 @@ export function PublishButton({ spaceId, info }: { spaceId: string; info: Plugin
           onCancel={() => setOpen(false)}
           onOk={() => publish.mutate()}
           confirmLoading={publish.isPending}
-          okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'plugin-publish-ok' } as object) }}
+          okButtonProps={{ disabled: !name.trim(), ...testId('plugin-publish-ok') }}
         >
           <Form layout="vertical">
             <Form.Item

@@ -1,7 +1,7 @@
 // OAuth 2.0 authorization code for plugins: the authorise URL with a one-time state, the callback's
 // code exchange, per-user tokens (encrypted), refresh before expiry or after a 401, revoke.
 import { randomBytes } from 'node:crypto';
-import { isHttpUrl, badRequest } from '@tessera/sdk';
+import { isHttpUrl, badRequest, describeError } from '@tessera/sdk';
 import {
   HostInfoService,
   OutboundHttpService,
@@ -107,7 +107,7 @@ export class OAuthTokens {
       return fresh.access_token;
     } catch (e) {
       this.ctx.logger.warn(
-        `plugin ${plugin.id}: refreshing the OAuth token of user ${userId} failed (${(e as Error).message}); the user must authorise again`,
+        `plugin ${plugin.id}: refreshing the OAuth token of user ${userId} failed (${describeError(e)}); the user must authorise again`,
       );
       await this.revoke(plugin.id, userId);
       return undefined;

@@ -1,7 +1,7 @@
 // OpenAPI 3.x and Swagger 2 documents (JSON or YAML) into a plugin's server URL, auth hint and APIs.
 // References are resolved by @apidevtools/swagger-parser inside the document only (never fetched);
 // circular ones are followed to a fixed depth.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, describeError } from '@tessera/sdk';
 import {
   APIMethod,
   ParameterLocation,
@@ -25,14 +25,14 @@ export async function parseDocumentText(text: string): Promise<Schema> {
     try {
       doc = JSON.parse(trimmed);
     } catch (e) {
-      throw badRequest(`The document is not valid JSON: ${(e as Error).message}`);
+      throw badRequest(`The document is not valid JSON: ${describeError(e)}`);
     }
   } else {
     const YAML = await (yamlModule ??= import('yaml'));
     try {
       doc = YAML.parse(trimmed, { maxAliasCount: 100 });
     } catch (e) {
-      throw badRequest(`The document is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+      throw badRequest(`The document is not valid YAML: ${describeError(e).split('\n')[0]}`);
     }
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badRequest('The document is not an OpenAPI object.');
@@ -59,7 +59,7 @@ export async function importOpenApi(text: string): Promise<ImportedDocument> {
       dereference: { circular: true },
     })) as Schema;
   } catch (e) {
-    throw badRequest(`The document's references could not be resolved: ${(e as Error).message.split('\n')[0]}`);
+    throw badRequest(`The document's references could not be resolved: ${describeError(e).split('\n')[0]}`);
   }
   const swagger2 = !!doc.swagger;
   const apis: ImportedApi[] = [];

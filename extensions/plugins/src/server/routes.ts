@@ -1,6 +1,6 @@
 // The plugin developer API (Coze's /api/plugin_api/... calls): plugins, their APIs, import, debug,
 // publish, OAuth status, and the OAuth callback.
-import { badRequest, parseCallerJson } from '@tessera/sdk';
+import { badRequest, parseCallerJson, describeError } from '@tessera/sdk';
 import {
   containsText,
   listResourcesOfTable,
@@ -54,7 +54,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
     try {
       await ctx.service(OutboundHttpService).check(url);
     } catch (e) {
-      throw badRequest(`The server URL cannot be used: ${(e as Error).message}`, { field: 'url' });
+      throw badRequest(`The server URL cannot be used: ${describeError(e)}`, { field: 'url' });
     }
   };
 
@@ -574,7 +574,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
         // The server could not be reached: a result to show, not a studio error.
         return {
           success: false,
-          reason: (e as Error).message,
+          reason: describeError(e),
           resp: '',
           raw_req: '',
           raw_resp: '',
@@ -797,7 +797,7 @@ export function registerRoutes(ctx: ServerContext<unknown>, { store, caller, tok
           true,
         );
       } catch (e) {
-        return page('Authorisation failed', (e as Error).message, false);
+        return page('Authorisation failed', describeError(e), false);
       }
     },
   });

@@ -39,6 +39,7 @@ import {
   useConnectorView,
   ConnectorPanel,
   ResourceActionsBar,
+  testId,
 } from '@tessera/sdk/client';
 import { Suspense, useMemo, useState } from 'react';
 import './project.css';
@@ -419,7 +420,7 @@ function Project({ info, spaceId }: { info: Info; spaceId: string }) {
           onOk={() => remove.mutate()}
           confirmLoading={remove.isPending}
           okText={t('delete')}
-          okButtonProps={{ status: 'danger', ...({ 'data-testid': 'project-delete-confirm' } as object) }}
+          okButtonProps={{ status: 'danger', ...testId('project-delete-confirm') }}
         >
           {t('deleteHelp')}
         </Modal>
@@ -536,7 +537,7 @@ function CopyToModal({
       onCancel={onClose}
       onOk={() => copy.mutate()}
       confirmLoading={copy.isPending}
-      okButtonProps={{ disabled: !to, ...({ 'data-testid': 'project-copy-to-save' } as object) }}
+      okButtonProps={{ disabled: !to, ...testId('project-copy-to-save') }}
     >
       <Typography.Paragraph type="secondary">{t('copyToHelp')}</Typography.Paragraph>
       <SpaceSelect placeholder={t('copyToSpace')} value={to} onChange={setTo} testId="project-copy-to-space" />
@@ -579,7 +580,7 @@ function AddModal({ spaceId, info, onClose }: { spaceId: string; info: Info; onC
       onCancel={onClose}
       onOk={() => add.mutate()}
       confirmLoading={add.isPending}
-      okButtonProps={{ disabled: !chosen.length, ...({ 'data-testid': 'project-add-save' } as object) }}
+      okButtonProps={{ disabled: !chosen.length, ...testId('project-add-save') }}
     >
       <Select
         mode="multiple"
@@ -673,7 +674,7 @@ function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; 
       okButtonProps={{
         // Until the connectors are known, a publication would go nowhere (an empty list of them).
         disabled: !results && (!check.data?.is_valid || !connectors.data),
-        ...({ 'data-testid': 'project-publish-confirm' } as object),
+        ...testId('project-publish-confirm'),
       }}
     >
       {results ? (

@@ -11,6 +11,7 @@ import {
   useFormat,
   usePageTitle,
   useCreateDialog,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -142,7 +143,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'project-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('project-create-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Input

@@ -1,7 +1,7 @@
 // Publishing a project (Coze's /api/intelligence_api/publish/...): a project version, checked to be greater
 // than the last, publishes each of its resources whose kind can publish (bots to the chosen connectors,
 // workflows as a new version), and keeps a record of what each got or why it could not.
-import { badRequest, notFound, parseStoredJson } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredJson, messageOf } from '@tessera/sdk';
 import { ResourceKinds, SpaceConnectorsService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import {
@@ -127,7 +127,7 @@ export function registerPublishRoutes(ctx: ServerContext<unknown>, store: Projec
             res_id: r.id,
             name: r.name,
             status: 'failed',
-            reason: (e as { msg?: string }).msg ?? (e as Error).message,
+            reason: messageOf(e),
           });
         }
       }

@@ -1,6 +1,6 @@
 // Projects (Coze's /api/intelligence_api/draft_project/... and search/...): create, change, group resources,
 // archive, delete, copy (also into another space of yours), history and rollback.
-import { badRequest, conflict, forbidden, parseStoredJson } from '@tessera/sdk';
+import { badRequest, conflict, forbidden, parseStoredJson, messageOf } from '@tessera/sdk';
 import { ResourceKinds, containsText, sameText, type ServerContext } from '@tessera/sdk/server';
 import { LibraryService } from '@tessera/ext-library/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
@@ -223,7 +223,7 @@ export function registerProjectRoutes(ctx: ServerContext<unknown>, store: Projec
         skipped.push({
           res_type: m.kind,
           res_id: m.resource_id,
-          reason: (e as { msg?: string }).msg ?? (e as Error).message,
+          reason: messageOf(e),
         });
       }
     }

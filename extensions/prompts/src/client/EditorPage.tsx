@@ -2,6 +2,7 @@
 // settings and tools, saved as edited; commit a version, see versions with their labels, compare one with
 // the draft, revert, point a label; and the playground: fill the variables, run on a model (streamed), run
 // two side by side (another version or model), see past runs.
+import { describeError } from '@tessera/sdk';
 import {
   Alert,
   Button,
@@ -28,6 +29,7 @@ import {
   useApi,
   useFormat,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { diffLines } from 'diff';
@@ -291,7 +293,7 @@ function Editor({ prompt, spaceId }: { prompt: PromptFull; spaceId: string }) {
                 if (!Array.isArray(tools)) throw new Error(t('toolsNotList'));
                 change({ ...detail, tools });
               } catch (e) {
-                setToolsProblem((e as Error).message);
+                setToolsProblem(describeError(e));
               }
             }}
             autoSize={{ minRows: 2, maxRows: 10 }}
@@ -361,7 +363,7 @@ function CommitModal({
       onCancel={onClose}
       onOk={() => commit.mutate()}
       confirmLoading={commit.isPending}
-      okButtonProps={{ disabled: !version.trim(), ...({ 'data-testid': 'prompt-commit-save' } as object) }}
+      okButtonProps={{ disabled: !version.trim(), ...testId('prompt-commit-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         {/* Said now, not when an experiment on this version fails. */}
@@ -502,7 +504,7 @@ function VersionsDrawer({
           onCancel={() => setLabelFor(undefined)}
           onOk={() => setLbl.mutate()}
           confirmLoading={setLbl.isPending}
-          okButtonProps={{ disabled: !label.trim(), ...({ 'data-testid': 'prompt-label-save' } as object) }}
+          okButtonProps={{ disabled: !label.trim(), ...testId('prompt-label-save') }}
         >
           <Input value={label} onChange={setLabel} placeholder="production" data-testid="prompt-label" />
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>

@@ -14,6 +14,7 @@ import {
   useCreateDialog,
   useFormat,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -149,7 +150,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !key.trim() || !name.trim(), ...({ 'data-testid': 'prompt-create-save' } as object) }}
+      okButtonProps={{ disabled: !key.trim() || !name.trim(), ...testId('prompt-create-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text>{t('key')}</Typography.Text>

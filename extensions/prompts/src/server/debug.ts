@@ -1,7 +1,7 @@
 // The playground: a prompt (its draft or a version) filled with variable values and sent to a model, the answer
 // streamed; the model and its settings may be overridden (to compare two side by side). Each run is kept in
 // the debug history.
-import { badRequest, parseStoredJson } from '@tessera/sdk';
+import { badRequest, parseStoredJson, describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { z } from 'zod';
@@ -90,7 +90,7 @@ export function registerDebug(ctx: ServerContext<unknown>, store: PromptStore) {
           .catch(() => undefined);
       } catch (e) {
         status = signal.aborted ? 'cancelled' : 'failed';
-        error = (e as Error).message ?? String(e);
+        error = describeError(e);
       }
       const latency = Math.round(performance.now() - started);
       await store.db

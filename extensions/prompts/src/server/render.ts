@@ -1,5 +1,6 @@
 // Filling a prompt's messages: normal templates replace {{name}}; jinja2 ones are Liquid templates (loops and
 // conditions, close to Jinja), run without access to anything but the variables given, and with limits.
+import { describeError } from '@tessera/sdk';
 import type { PromptDetail } from '../shared/index.ts';
 
 type Out = { role: 'system' | 'user' | 'assistant'; content: string };
@@ -53,9 +54,9 @@ export async function templateProblem(
     try {
       e.parse(m.content);
     } catch (err) {
-      if (opts.refusedOnly && !FILE_TAGS.some((t) => (err as Error).message.includes(`{% ${t} %} is not allowed`)))
+      if (opts.refusedOnly && !FILE_TAGS.some((t) => describeError(err).includes(`{% ${t} %} is not allowed`)))
         continue;
-      return `The template of a ${m.role} message does not parse: ${(err as Error).message.split('\n')[0]}`;
+      return `The template of a ${m.role} message does not parse: ${describeError(err).split('\n')[0]}`;
     }
   }
   return undefined;
@@ -92,7 +93,7 @@ export async function render(
         content = await (await liquid()).parseAndRender(m.content, variables);
       } catch (e) {
         throw new RenderError(
-          `The template of a ${m.role} message does not render: ${(e as Error).message.split('\n')[0]}`,
+          `The template of a ${m.role} message does not render: ${describeError(e).split('\n')[0]}`,
         );
       }
     } else

@@ -1,6 +1,7 @@
 // Agent societies: the space's societies; the one open, with its roles, host and stop condition; its processes, one
 // followed live (who speaks and why, each message as it is said), paused, resumed or stopped, and a person's reply
 // when it is their turn.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, InputNumber, Popconfirm, Radio, Select, Space, Tag } from '@arco-design/web-react';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { EmptyState, ListRow, PageHeader } from '@tessera/sdk/client';
@@ -149,9 +150,7 @@ function Society({ meta, spaceId }: { meta: MetaView; spaceId: string }) {
             {t('start')}
           </Button>
         </Space>
-        {s.start.error && (
-          <Alert type="error" style={{ marginTop: 8 }} content={(s.start.error as { msg?: string }).msg} />
-        )}
+        {s.start.error && <Alert type="error" style={{ marginTop: 8 }} content={messageOf(s.start.error)} />}
         <div style={label}>{t('processes')}</div>
         {(s.processes.data ?? []).map((p) => (
           <ListRow key={p.process_id} testId="society-process">

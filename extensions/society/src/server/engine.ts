@@ -3,6 +3,7 @@
 // for their reply; after each turn the stop keyword and the round limit are checked and the next turn is queued while
 // the process runs. Paused or stopped processes take no turn; what was said stays. Pages follow it live. The host's
 // choices (host.ts) load with the first turn.
+import { describeError } from '@tessera/sdk';
 import { BroadcastService, JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { BotChatsService } from '@tessera/ext-bots/shared';
@@ -145,7 +146,7 @@ export class Engine {
       await this.said(p, role.role_id, role.name, 'agent', content);
     } catch (e) {
       const fresh = await this.#store.findProcess(processId);
-      if (fresh) await this.#end(fresh, 'failed', { key: 'endFailed', params: { detail: (e as Error).message } });
+      if (fresh) await this.#end(fresh, 'failed', { key: 'endFailed', params: { detail: describeError(e) } });
     }
   }
 

@@ -1,6 +1,6 @@
 import { Form, Input } from '@arco-design/web-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { LimitedInput, Modal, fieldErrors, toast, useApi } from '@tessera/sdk/client';
+import { LimitedInput, Modal, fieldErrors, toast, useApi, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CreateSpace } from '../shared/index.ts';
@@ -22,7 +22,7 @@ export function CreateSpaceModal({ visible, onClose }: { visible: boolean; onClo
       title={t('create.title')}
       onCancel={onClose}
       confirmLoading={busy}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'space-create-ok' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('space-create-ok') }}
       onOk={async () => {
         setBusy(true);
         try {

@@ -2,6 +2,7 @@
 // the browser that started it) and the callback (the code exchanged; the ID token's signature, issuer, audience,
 // expiry and nonce checked by openid-client; the email's domain; the account found, linked or made; groups mapped to
 // space roles; the session). A test sign-in (an administrator's) records what would happen instead.
+import { describeError } from '@tessera/sdk';
 import { createHash, randomBytes } from 'node:crypto';
 import { SecretsService, type ApiReply, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService, IdentitySessionsService } from '@tessera/ext-identity/shared';
@@ -297,7 +298,7 @@ export class SignInFlow {
       } catch (e) {
         // A mapping to a space or organization that is gone does not stop the sign-in; the log says it.
         this.#ctx.logger.warn(
-          `sso-oidc: could not give ${userId} the ${r.role} role in ${r.organization_id ? `organization ${r.organization_id}` : `space ${r.space_id}`}: ${(e as Error).message}`,
+          `sso-oidc: could not give ${userId} the ${r.role} role in ${r.organization_id ? `organization ${r.organization_id}` : `space ${r.space_id}`}: ${describeError(e)}`,
         );
       }
     }

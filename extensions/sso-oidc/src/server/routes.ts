@@ -1,5 +1,6 @@
 // The single sign-on routes: platform administrators' connections (and their test sign-in), and the two routes a
 // browser goes through: /api/sso/oidc/{id}/start and the provider's return to /api/sso/oidc/callback.
+import { describeError } from '@tessera/sdk';
 import type { ApiReply, Caller, ServerContext } from '@tessera/sdk/server';
 import { EnterpriseDirectoryService } from '@tessera/ext-enterprise/shared';
 import { z } from 'zod';
@@ -204,7 +205,7 @@ export function registerRoutes(
       try {
         redirect(reply, (await (await signInFlow()).start(c, { next: safeNext(query.next), reply })).url);
       } catch (e) {
-        ctx.logger.warn(`sso-oidc: ${c.name}: ${(e as Error).message}`);
+        ctx.logger.warn(`sso-oidc: ${c.name}: ${describeError(e)}`);
         redirect(
           reply,
           `/sign-in?sso_error=${encodeURIComponent(texts.text('unreachable', { name: c.name }, language))}`,

@@ -1,5 +1,6 @@
 // A table: its rows (draft or online data; add, edit, delete, reset), its fields, and SQL (typed or from a
 // question) over the space's tables.
+import { messageOf } from '@tessera/sdk';
 import {
   Alert,
   Button,
@@ -19,7 +20,7 @@ import {
 } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EndpointInput } from '@tessera/sdk';
-import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle, SharedView } from '@tessera/sdk/client';
+import { Modal, PageHeader, toast, useApi, useFormat, usePageTitle, SharedView, testId } from '@tessera/sdk/client';
 import { ModelSelectView } from '@tessera/ext-models/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -380,7 +381,7 @@ function BulkSet({
       title={t('data.bulkTitle', { n: count })}
       onCancel={onClose}
       confirmLoading={busy}
-      okButtonProps={{ ...({ 'data-testid': 'table-bulk-save' } as object) }}
+      okButtonProps={{ ...testId('table-bulk-save') }}
       onOk={async () => {
         setBusy(true);
         try {
@@ -426,7 +427,7 @@ function RowForm({
       title={row ? t('data.edit') : t('data.add')}
       onCancel={onClose}
       confirmLoading={busy}
-      okButtonProps={{ ...({ 'data-testid': 'table-row-save' } as object) }}
+      okButtonProps={{ ...testId('table-row-save') }}
       onOk={async () => {
         setBusy(true);
         try {
@@ -503,7 +504,7 @@ function SqlConsole({ spaceId, table }: { spaceId: string; table: DatabaseInfo }
       setResult({ result: r });
       await qc.invalidateQueries({ queryKey: ['tables', 'rows'] });
     },
-    onError: (e) => setResult({ refused: (e as { msg?: string }).msg ?? String(e) }),
+    onError: (e) => setResult({ refused: messageOf(e) }),
   });
   const ask = useMutation({
     mutationFn: () =>

@@ -13,6 +13,7 @@ import {
   useCreateDialog,
   useFormat,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -174,7 +175,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'table-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('table-create-save') }}
     >
       <Form layout="vertical" onChange={() => setProblem({})}>
         <Form.Item

@@ -1,5 +1,6 @@
 // The table API of the studio (Coze's /api/memory/database/...): tables and their rows, over the contracts of
 // shared/api.ts.
+import { messageOf } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import {
@@ -187,7 +188,7 @@ export function registerRoutes(
         };
       } catch (e) {
         // The statement the model wrote is shown with why it was refused.
-        return { sql: sqlText, refused: (e as { msg?: string }).msg ?? (e as Error).message };
+        return { sql: sqlText, refused: messageOf(e) };
       }
     },
   });

@@ -2,7 +2,7 @@
 // DELETE over the tables given, parsed with node-sql-parser (loaded with the first statement) and checked
 // node by node, then rebuilt as a query of the real tables with every value bound. No text a caller sends
 // is ever executed: tables and fields are looked up by name, values become parameters.
-import { ApiError, badRequest } from '@tessera/sdk';
+import { ApiError, badRequest, describeError } from '@tessera/sdk';
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Row } from '../shared/index.ts';
 import { fieldsOf, type DatabaseRow, type TableStore } from './store.ts';
@@ -74,12 +74,7 @@ export async function runSql(
     if (e instanceof SqlRefused || e instanceof ValueError) throw badRequest(e.message, { field: 'sql' });
     if (ApiError.is(e)) throw e;
     // The database refused a checked statement (an aggregate over text on PostgreSQL ...): the caller's SQL, not a fault of the studio.
-    throw badRequest(
-      `The statement could not run: ${String((e as Error)?.message ?? e)
-        .split('\n')[0]
-        .slice(0, 300)}`,
-      { field: 'sql' },
-    );
+    throw badRequest(`The statement could not run: ${describeError(e).split('\n')[0].slice(0, 300)}`, { field: 'sql' });
   }
 }
 
@@ -98,11 +93,7 @@ async function run(
   try {
     ast = new Parser().astify(text, { database: 'sqlite' });
   } catch (e) {
-    refuse(
-      `The statement is not SQL this studio reads: ${String((e as Error).message)
-        .split('\n')[0]
-        .slice(0, 200)}`,
-    );
+    refuse(`The statement is not SQL this studio reads: ${String(describeError(e)).split('\n')[0].slice(0, 200)}`);
   }
   if (Array.isArray(ast!)) {
     if (ast.length !== 1) refuse('Send one statement at a time (no ";" between statements).');

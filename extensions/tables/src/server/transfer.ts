@@ -1,7 +1,7 @@
 // Rows in and out: an import of CSV or XLSX (its first sheet) is a background job (csv-parse or exceljs,
 // loaded with the first import of its kind) whose progress and per-row errors are kept; an export answers the
 // table as CSV (csv-stringify).
-import { badRequest, notFound, parseStoredJson } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredJson, messageOf } from '@tessera/sdk';
 import {
   JobQueueService,
   readSpreadsheet,
@@ -80,7 +80,7 @@ export function registerTransfer(ctx: ServerContext<unknown>, store: TableStore)
       } catch (e) {
         await set(imp.id, {
           status: 'failed',
-          message: (e as { msg?: string }).msg ?? (e as Error).message,
+          message: messageOf(e),
           content: null,
           finished_at: now(),
         });
@@ -191,8 +191,7 @@ async function runImport(
         store.check(d, values);
         good.push(values);
       } catch (e) {
-        if (errors.length < MAX_ERRORS)
-          errors.push({ line: i + 2, message: (e as { msg?: string }).msg ?? (e as Error).message });
+        if (errors.length < MAX_ERRORS) errors.push({ line: i + 2, message: messageOf(e) });
       }
     }
     if (good.length) await store.insert(d, Number(imp.table_type), imp.created_by, 'import', good);

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAgentApps, usePickers } from './store.ts';
+import { testId } from '@tessera/sdk/client';
 
 export function AgentAppDialog({ spaceId, visible, onClose }: { spaceId: string; visible: boolean; onClose(): void }) {
   const { t } = useTranslation('ui-builder');
@@ -46,7 +47,7 @@ export function AgentAppDialog({ spaceId, visible, onClose }: { spaceId: string;
       onCancel={onClose}
       onOk={submit}
       okText={how === 'model' ? t('agent.generate') : t('create')}
-      okButtonProps={{ disabled: !ready, loading: busy, ...({ 'data-testid': 'agent-app-submit' } as object) }}
+      okButtonProps={{ disabled: !ready, loading: busy, ...testId('agent-app-submit') }}
       style={{ width: 560 }}
     >
       <Space direction="vertical" style={{ width: '100%' }} data-testid="agent-app-dialog">

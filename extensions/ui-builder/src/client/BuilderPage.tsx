@@ -1,6 +1,7 @@
 // The UI builder (/ui-apps/:uiId): the component palette (built-in and custom), the page drawn as it will look
 // (desktop or phone width; Edit: a click selects a component; Try: its events run the draft's workflows), the selected
 // component's properties and its event, the app's variables, pages and theme; save, snapshots, access, publish.
+import { messageOf } from '@tessera/sdk';
 import {
   Alert,
   Button,
@@ -355,7 +356,7 @@ function PropField({
       setAsking(false);
       setInstruction('');
     } catch (e) {
-      toast.error((e as { msg?: string }).msg ?? String(e));
+      toast.error(messageOf(e));
     } finally {
       setWriting(false);
     }

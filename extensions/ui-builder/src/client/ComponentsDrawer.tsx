@@ -1,5 +1,6 @@
 // The space's custom components: import one (its name, label, props and page of HTML), its versions, what changed
 // between two, remove a version or all (refused while an app uses it). An extension's components are listed too.
+import { messageOf } from '@tessera/sdk';
 import {
   Alert,
   Button,
@@ -110,8 +111,8 @@ export function ComponentsDrawer({
               {t('components.import')}
             </Button>
           </Space>
-          {c.importOne.error && <Alert type="error" content={(c.importOne.error as { msg?: string }).msg} />}
-          {c.remove.error && <Alert type="error" content={(c.remove.error as { msg?: string }).msg} />}
+          {c.importOne.error && <Alert type="error" content={messageOf(c.importOne.error)} />}
+          {c.remove.error && <Alert type="error" content={messageOf(c.remove.error)} />}
         </Space>
         <Typography.Title heading={6}>{t('components.imports')}</Typography.Title>
         <Table

@@ -2,6 +2,7 @@
 // on narrow screens, columns), text and Markdown (no raw HTML), images (http(s) only), inputs and file pickers (their
 // value may be bound to a variable), buttons and forms that fire their events, lists, tables and charts of a
 // variable's items; custom components in a sandboxed frame. Every text is React-escaped.
+import { describeError } from '@tessera/sdk';
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import type { UiComponentProps } from './types.ts';
 
@@ -273,7 +274,7 @@ function ChatView({ node, fill, chat, t }: UiComponentProps) {
         onConversation: (id) => (conversation.current = id),
       });
     } catch (e) {
-      last(() => ({ role: 'error', text: (e as Error).message || t.failed }));
+      last(() => ({ role: 'error', text: describeError(e) || t.failed }));
     } finally {
       setBusy(false);
     }

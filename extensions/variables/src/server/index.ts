@@ -1,4 +1,4 @@
-import { badRequest } from '@tessera/sdk';
+import { badRequest, describeError } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { DeleteVariable, ListVariables, SetVariable } from '../shared/api.ts';
@@ -103,7 +103,7 @@ export default defineExtension({
         try {
           await store.set(key(body.scope, body.space_id, caller!.userId), body.name, body.value);
         } catch (e) {
-          throw badRequest((e as Error).message);
+          throw badRequest(describeError(e));
         }
         return null;
       },

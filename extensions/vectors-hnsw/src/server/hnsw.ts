@@ -5,7 +5,7 @@
 // saved) is built again from the store. Datasets smaller than `exactBelow` are searched exactly by the store.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ApiError, ErrorCode } from '@tessera/sdk';
+import { ApiError, ErrorCode, describeError } from '@tessera/sdk';
 import { normalize, type VectorIndex } from '@tessera/ext-knowledge/shared';
 
 export interface HnswOptions {
@@ -139,7 +139,7 @@ export function hnswIndex(
             return { index, dims: meta.dims, version, dirty: false };
           } catch (e) {
             warn(
-              `the saved vector index of dataset ${datasetId} could not be read (${(e as Error).message}); building it again from the stored vectors`,
+              `the saved vector index of dataset ${datasetId} could not be read (${describeError(e)}); building it again from the stored vectors`,
             );
           }
         }
@@ -178,7 +178,7 @@ export function hnswIndex(
     const t = setTimeout(
       () =>
         void serial(datasetId, () => save(datasetId)).catch((e) =>
-          warn(`saving the vector index of dataset ${datasetId} failed: ${(e as Error).message}`),
+          warn(`saving the vector index of dataset ${datasetId} failed: ${describeError(e)}`),
         ),
       opts.saveAfterMs,
     );
@@ -306,7 +306,7 @@ export function hnswIndex(
       await Promise.all(
         [...held.keys()].map((id) =>
           serial(id, () => save(id)).catch((e) =>
-            warn(`saving the vector index of dataset ${id} failed: ${(e as Error).message}`),
+            warn(`saving the vector index of dataset ${id} failed: ${describeError(e)}`),
           ),
         ),
       );

@@ -24,6 +24,7 @@ import {
   useCreateDialog,
   useFormat,
   usePageTitle,
+  testId,
 } from '@tessera/sdk/client';
 import { Link, useNavigate } from 'react-router';
 import { useState } from 'react';
@@ -288,7 +289,7 @@ function RowActions({ item, spaceId }: { item: WorkflowListItem; spaceId: string
         okButtonProps={{
           status: 'danger',
           disabled: refs.isLoading,
-          ...({ 'data-testid': 'workflow-delete-confirm' } as object),
+          ...testId('workflow-delete-confirm'),
         }}
         onOk={() => remove.mutate()}
       >
@@ -334,7 +335,7 @@ function CreateModal({ spaceId, onClose }: { spaceId: string; onClose(): void })
       onCancel={onClose}
       onOk={() => create.mutate()}
       confirmLoading={create.isPending}
-      okButtonProps={{ disabled: !name.trim(), ...({ 'data-testid': 'workflow-create-save' } as object) }}
+      okButtonProps={{ disabled: !name.trim(), ...testId('workflow-create-save') }}
     >
       <Form layout="vertical">
         <Form.Item label={t('form.mode')}>

@@ -1,4 +1,4 @@
-import { SpansRecorded } from '@tessera/sdk';
+import { SpansRecorded, describeError } from '@tessera/sdk';
 import { BulkWriterService, LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { VariablesService } from '@tessera/ext-variables/shared';
 import { TracesService } from '@tessera/ext-observability/shared';
@@ -418,7 +418,7 @@ export class RunService {
         },
       });
     } catch (e) {
-      outcome = { status: 'fail', state: { nodes: {} }, error: { message: (e as Error).message } };
+      outcome = { status: 'fail', state: { nodes: {} }, error: { message: describeError(e) } };
     }
     runSpan.end(outcome.status === 'success' || outcome.status === 'interrupted' ? 'ok' : 'error', {
       status: outcome.status,

@@ -3,6 +3,7 @@
 // browsers' WebSockets cannot send headers, `?authorization=Bearer ...` as Coze's clients do), the token's permission
 // and the query checked; a refusal is an HTTP answer with the JSON error before any upgrade. The `ws` library loads
 // with the first upgrade.
+import { describeError } from '@tessera/core';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { HookPoint, RegistryView } from '@tessera/core';
@@ -42,7 +43,7 @@ export function mountWebSockets(
   let wss: Promise<WebSocketServer> | undefined;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void upgrade(req, socket, head).catch((e: unknown) => {
-      report(`a WebSocket upgrade failed: ${(e as Error)?.message ?? e}`, e);
+      report(`a WebSocket upgrade failed: ${describeError(e)}`, e);
       refuse(socket, 500, 'The connection could not be opened.', '');
     });
   });
@@ -115,11 +116,11 @@ export function mountWebSockets(
             try {
               await (l as (m: string | Uint8Array) => void | Promise<void>)(message);
             } catch (e) {
-              report(`a WebSocket message on ${route.path} failed: ${(e as Error)?.message ?? e}`, e);
+              report(`a WebSocket message on ${route.path} failed: ${describeError(e)}`, e);
               conn.send({
                 id: newId(),
                 event_type: 'error',
-                data: { code: 500, msg: (e as Error)?.message ?? String(e) },
+                data: { code: 500, msg: describeError(e) },
                 detail: { logid: logId },
               });
             }
@@ -158,7 +159,7 @@ export function mountWebSockets(
       ws.on('close', () => closed.abort());
       ws.on('error', () => closed.abort());
       Promise.resolve(route.handler(conn, { caller, query: parsed.data, logId, ...checked })).catch((e: unknown) => {
-        report(`the WebSocket route ${route.path} failed: ${(e as Error)?.message ?? e}`, e);
+        report(`the WebSocket route ${route.path} failed: ${describeError(e)}`, e);
         ws.close(1011, 'The server failed.');
       });
     });

@@ -1,6 +1,7 @@
 // Scheduled tasks (/api/agent_space/scheduled_task/..., /api/task_api/...): a task run on a cron by the host's
 // scheduler (SchedulesService), with the plan each run follows or none (each run plans for itself); a try run now;
 // the runs are tasks (task_type scheduled) listed with it. A scheduled task is its creator's, as tasks are.
+import { describeError } from '@tessera/sdk';
 import { SchedulesService, type ScheduledFiring, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import {
   CreateScheduled,
@@ -116,7 +117,7 @@ export class Scheduled {
     try {
       await this.run(r);
     } catch (e) {
-      this.#ctx.logger.warn(`scheduled task ${r.id} could not run: ${(e as Error).message}`);
+      this.#ctx.logger.warn(`scheduled task ${r.id} could not run: ${describeError(e)}`);
     }
   }
 }

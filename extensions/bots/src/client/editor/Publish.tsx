@@ -23,6 +23,7 @@ import {
   useApi,
   useFormat,
   useStudio,
+  testId,
 } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -158,7 +159,7 @@ function PublishModal({
       okText={t('publish.button')}
       okButtonProps={{
         disabled: !!bot.problems.length || badVersion || !connectors.length,
-        ...({ 'data-testid': 'bot-publish-confirm' } as object),
+        ...testId('bot-publish-confirm'),
       }}
     >
       {bot.problems.length > 0 && (

@@ -14,7 +14,16 @@ import {
   Typography,
 } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, type EndpointInput, Modal, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
+import {
+  type ApiError,
+  type EndpointInput,
+  Modal,
+  toast,
+  useApi,
+  useFormat,
+  useStudio,
+  testId,
+} from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Capabilities } from '../api.ts';
@@ -249,7 +258,7 @@ function ReleaseDialog({
       onCancel={onClose}
       onOk={submit}
       confirmLoading={change.isPending}
-      okButtonProps={{ disabled: !connector, ...({ 'data-testid': 'bot-release-save' } as object) }}
+      okButtonProps={{ disabled: !connector, ...testId('bot-release-save') }}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text>{t('release.connector')}</Typography.Text>

@@ -1,5 +1,6 @@
 // A workflow's test cases (/api/devops/debugger/v1/coze/testcase/casedata/...): saved inputs of its test runs, one of
 // them the default the test run starts with, a name used once per workflow; the JSON Schema of its inputs.
+import { describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { WorkflowRunnerService, zodOf, type FieldDecl } from '@tessera/workflow-sdk';
@@ -53,7 +54,7 @@ export function registerCaseRoutes(ctx: ServerContext, store: DebuggerStore): vo
       try {
         input = JSON.parse(body.caseBase.input || '{}');
       } catch (e) {
-        throw texts.error(400, 'badJson', { field: 'input', detail: (e as Error).message });
+        throw texts.error(400, 'badJson', { field: 'input', detail: describeError(e) });
       }
       if (!input || typeof input !== 'object' || Array.isArray(input)) throw texts.error(400, 'inputObject');
       const same = await scoped(spaceId, body.bizComponentSubject)

@@ -1,6 +1,7 @@
 // Mock data written by a chat model (/api/devops/debugger/v1/coze/autogenMockDataTask...): from the API's response
 // parameters and what the person asks, `quantity` responses, each added to the mock set as a rule, in a background
 // job; its state read until done, or cancelled.
+import { describeError } from '@tessera/sdk';
 import { JobQueueService, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import { ModelsService, type Models } from '@tessera/ext-models/shared';
 import { PluginsService, paramsToJsonSchema } from '@tessera/ext-plugins/shared';
@@ -149,7 +150,7 @@ export class Generator {
       }
       await this.#set(taskId, { status: GenStatus.Succeeded, choices: JSON.stringify(choices) });
     } catch (e) {
-      await this.#set(taskId, { status: GenStatus.Failed, error: (e as Error).message.slice(0, 2000) });
+      await this.#set(taskId, { status: GenStatus.Failed, error: describeError(e).slice(0, 2000) });
     }
   }
 }

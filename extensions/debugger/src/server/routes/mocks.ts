@@ -1,5 +1,6 @@
 // Mock sets of a plugin API, their rules and where they are used (/api/devops/debugger/v1/coze/mockSets...,
 // mockRules..., mockSetBindingInfos...). A set is its space's; the space is read from bizCtx or from the set.
+import { describeError } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { PluginsService, type PublishedTool } from '@tessera/ext-plugins/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
@@ -33,7 +34,7 @@ const parse = (text: string, field: string) => {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw texts.error(400, 'badJson', { field, detail: (e as Error).message });
+    throw texts.error(400, 'badJson', { field, detail: describeError(e) });
   }
 };
 

@@ -1,5 +1,6 @@
 // Test runs from the editor: an input form generated from the Start node, the run streamed (each node's
 // status as it happens), questions answered inline, cancel, and each node's result.
+import { messageOf } from '@tessera/sdk';
 import { Alert, Button, Input, InputNumber, Space, Switch, Tag, Typography } from '@arco-design/web-react';
 import { useApi, useFormat, useRegistry } from '@tessera/sdk/client';
 import { useQuery } from '@tanstack/react-query';
@@ -363,8 +364,7 @@ export function useTestRun(spaceId: string, workflowId: string) {
         { signal: abort.current.signal, handled: () => true },
       );
     } catch (e) {
-      if ((e as Error)?.name !== 'AbortError')
-        setRun((r) => ({ ...r, status: 'fail', error: (e as { msg?: string }).msg ?? String(e) }));
+      if ((e as Error)?.name !== 'AbortError') setRun((r) => ({ ...r, status: 'fail', error: messageOf(e) }));
     }
   };
   /** Shows a past run: its nodes' results on the canvas, its output or error. */

@@ -2,7 +2,7 @@
 // and what the draft changes against any version.
 import { Button, Checkbox, Empty, Input, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useFormat } from '@tessera/sdk/client';
+import { Modal, toast, useApi, useFormat, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OperateType } from '@tessera/workflow-sdk';
@@ -164,7 +164,7 @@ export function VersionsPanel({
               <Popconfirm
                 title={t('versions.revertConfirm', { version: v.version })}
                 onOk={() => revert.mutate(v.commit_id)}
-                okButtonProps={{ ...({ 'data-testid': 'version-revert-confirm' } as object) }}
+                okButtonProps={{ ...testId('version-revert-confirm') }}
               >
                 <Button size="mini" type="text" data-testid="version-revert">
                   {t('versions.revert')}

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import { ERROR_PORT, DEFAULT_PORT, Graph, portOf } from './graph.ts';
 import { CoercionError, coerce, evaluate, lookupPath, renderTemplate, type ValueScope } from './values.ts';
 import type {
@@ -427,7 +428,7 @@ export class WorkflowEngine {
               .catch((e: unknown) => {
                 if (e instanceof Cancelled || graphSignal.aborted) {
                   if (stop.signal.aborted && !signal.aborted)
-                    state.nodes[node.node_id] = { status: 'fail', error: (stop.signal.reason as Error).message };
+                    state.nodes[node.node_id] = { status: 'fail', error: describeError(stop.signal.reason) };
                   return;
                 }
                 const message = e instanceof Error ? e.message : String(e);
@@ -593,12 +594,12 @@ export class WorkflowEngine {
     try {
       inputs = givenInputs ?? (type.role === 'entry' ? { ...req.input } : this.#inputs(node, scope));
     } catch (e) {
-      span?.end('error', { error: (e as Error).message });
+      span?.end('error', { error: describeError(e) });
       req.hooks?.nodeFinished?.({
         node,
         type,
         status: 'fail',
-        error: (e as Error).message,
+        error: describeError(e),
         durationMs: performance.now() - started,
       });
       throw e;
@@ -655,7 +656,7 @@ export class WorkflowEngine {
             child?.end('ok');
             return r;
           } catch (e) {
-            child?.end('error', { error: (e as Error).message });
+            child?.end('error', { error: describeError(e) });
             throw e;
           }
         },

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import type { Canvas } from '../../shared/index.ts';
 import type { NodeTypeLookup } from './validate.ts';
 
@@ -36,7 +37,7 @@ export function upgradeCanvas(canvas: Canvas, typeOf: NodeTypeLookup): Canvas {
       return { ...n, node_param: t.migrate!(structuredClone(n.node_param), from), version: current };
     } catch (e) {
       throw new MigrationError(
-        `Node ${n.node_param.title ?? n.node_id} could not be brought from version ${from} to ${current} of '${t.key}': ${(e as Error)?.message ?? e}`,
+        `Node ${n.node_param.title ?? n.node_id} could not be brought from version ${from} to ${current} of '${t.key}': ${describeError(e)}`,
         n.node_id,
       );
     }

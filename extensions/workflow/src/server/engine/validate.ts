@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import {
   Canvas,
   ValidationErrorType,
@@ -72,7 +73,7 @@ export function validateCanvas(raw: unknown, typeOf: NodeTypeLookup): Validation
       problems.push({
         type: NODE,
         node_id: n.node_id,
-        message: `The node type '${def.key}' could not check this node: ${(e as Error)?.message ?? e}`,
+        message: `The node type '${def.key}' could not check this node: ${describeError(e)}`,
       });
     }
     const names = new Set<string>();

@@ -1,3 +1,4 @@
+import { describeError } from '@tessera/sdk';
 import type { FieldType, ValueExpr } from '../../shared/index.ts';
 
 export function getPath(value: unknown, path: readonly string[]): unknown {
@@ -57,7 +58,7 @@ export function coerce(value: unknown, type: FieldType, items?: FieldType): unkn
             try {
               return coerce(x, items);
             } catch (e) {
-              throw new CoercionError(`item ${i} ${(e as Error).message}`);
+              throw new CoercionError(`item ${i} ${describeError(e)}`);
             }
           })
         : arr;
