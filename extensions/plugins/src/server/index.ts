@@ -5,7 +5,7 @@ import { PluginCaller } from './call.ts';
 import { migrations } from './migrations.ts';
 import { apiNode } from './node.ts';
 import { OAuthTokens } from './oauth.ts';
-import { registerRoutes } from './routes.ts';
+import { registerRoutes } from './routes/index.ts';
 import { pluginsService } from './service.ts';
 import { PluginStore } from './store.ts';
 
