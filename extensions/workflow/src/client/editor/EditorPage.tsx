@@ -42,7 +42,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
+import type { Canvas, CanvasLink, CanvasNode } from '@tessera/workflow-sdk';
 import { resolveCanvas } from '@tessera/workflow-sdk/merge';
 import type { JsonPath } from '@tessera/sdk/client';
 import { useSpaceId } from '../space.ts';
@@ -66,7 +66,7 @@ import {
   upstreamOutputs,
   type NodeTypeInfo,
 } from './model.ts';
-import { NodePanel, type NodeProblem } from './NodePanel.tsx';
+import { NodePanel } from './NodePanel.tsx';
 import { CardStore, CardStoreContext } from './cards.ts';
 import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun } from './TestRun.tsx';
 import { VersionsPanel } from './Versions.tsx';
@@ -78,7 +78,8 @@ import { cardPlacement, keepIfSame, readClip, sameShallow, writeClip } from './f
 import { SaveBadge } from './SaveState.tsx';
 import { LiveBar, peerSelections, PeerCursors } from './live.tsx';
 import { useCanvasDraft, type LoadedDraft } from './draft.ts';
-import { GetCanvas, ListNodeTypes, ValidateTree } from '../../shared/api.ts';
+import { EditorStore, useEditor } from './store.ts';
+import { GetCanvas, ListNodeTypes } from '../../shared/api.ts';
 
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
 // update its store, and every node and edge on it checks whether that concerns it.
@@ -185,11 +186,11 @@ function Editor({
     (n: CanvasNode) => clients.find((c) => c.key === typeOf(types, n)?.key),
     [clients, types],
   );
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
-  // Sizes the canvas measured: nodes are rebuilt from the canvas on every change, and a node without
-  // its measured size is hidden until it is measured again.
-  const [sizes, setSizes] = useState<Record<string, { width: number; height: number }>>({});
+  // What is selected, measured, validated and open beside the canvas (store.ts); the draft is draft.ts's.
+  const [store] = useState(() => new EditorStore(openRun ? 'run' : null));
+  const selected = useEditor(store, (s) => s.selected);
+  const selectedEdges = useEditor(store, (s) => s.selectedEdges);
+  const sizes = useEditor(store, (s) => s.sizes);
   const flow = useReactFlow();
   // The draft: the canvas as edited here (and, edited together, by the others), undo, saving, merging.
   const {
@@ -213,25 +214,11 @@ function Editor({
   } = useCanvasDraft({ spaceId, workflowId, initial, readOnly });
   // The server's validation of the canvas as it is, by node, and what each node outputs (asked a
   // moment after each change and at open).
-  const [problems, setProblems] = useState<Record<string, NodeProblem[]>>({});
-  const [computed, setComputed] = useState<{
-    outputs: Record<string, FieldDecl[]>;
-    locals: Record<string, FieldDecl[]>;
-  }>({ outputs: {}, locals: {} });
+  const problems = useEditor(store, (s) => s.problems);
+  const computed = useEditor(store, (s) => s.computed);
   const validate = useCallback(
-    async (schema?: Canvas) => {
-      const r = await api.call(
-        ValidateTree,
-        { space_id: spaceId, workflow_id: workflowId, ...(schema ? { schema } : {}) },
-        { handled: () => true },
-      );
-      const byNode: Record<string, NodeProblem[]> = {};
-      for (const e of r.errors)
-        if (e.node_id) (byNode[e.node_id] ??= []).push({ field: e.field, message: e.message, level: e.level });
-      setProblems(byNode);
-      setComputed({ outputs: r.node_outputs ?? {}, locals: r.node_locals ?? {} });
-    },
-    [api, spaceId, workflowId],
+    (schema?: Canvas) => store.validate(api, spaceId, workflowId, schema),
+    [store, api, spaceId, workflowId],
   );
   useEffect(() => {
     const timer = setTimeout(() => void validate(canvas).catch(() => undefined), 400);
@@ -261,14 +248,14 @@ function Editor({
 
   const testRun = useTestRun(spaceId, workflowId);
   // The side panel open: the editor's own, or an extension's (`panel:<key>`).
-  const [side, setSide] = useState<string | null>(openRun ? 'run' : null);
+  const side = useEditor(store, (s) => s.side);
   const extensionPanel = side?.startsWith('panel:') ? panels.find((p) => `panel:${p.key}` === side) : undefined;
-  const [brokenRun, setBrokenRun] = useState(false);
+  const brokenRun = useEditor(store, (s) => s.brokenRun);
   const navigate = useNavigate();
   /** Selects a node and brings it into view (from the problems list). */
   const focusNode = useCallback(
     (nodeId: string) => {
-      setSelected(new Set([nodeId]));
+      store.select([nodeId]);
       const n = flow.getNode(nodeId);
       if (n)
         void flow.setCenter(
@@ -277,13 +264,13 @@ function Editor({
           { zoom: Math.max(flow.getZoom(), 1), duration: 200 },
         );
     },
-    [flow],
+    [flow, store],
   );
   useEffect(() => {
     // Opened from a run's debug link: that run's results on the canvas, its output and its trace.
     // A run linked from inside the editor (a trigger's firing) opens the run panel on it too.
     if (openRun) {
-      setSide('run');
+      store.openSide('run');
       void testRun.open(openRun).catch(() => undefined);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -297,7 +284,7 @@ function Editor({
   });
   const runDraft = async (input: Record<string, unknown>) => {
     // A canvas with errors cannot run: say which instead of starting.
-    if (errorCount > 0) return setBrokenRun(true);
+    if (errorCount > 0) return store.refuseRun();
     // A test run runs the saved draft.
     if (!(await flush())) return;
     await testRun.start(input);
@@ -439,10 +426,7 @@ function Editor({
     }
     return { rfEdges: edges, layerLinks: rest };
   }, [canvas.links, selectedEdges, selected, layered]);
-  const selectLink = useCallback((id: string) => {
-    setSelected(new Set());
-    setSelectedEdges(new Set([id]));
-  }, []);
+  const selectLink = useCallback((id: string) => store.selectLink(id), [store]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<Node<NodeRef | NoteData>>[]) => {
@@ -466,8 +450,8 @@ function Editor({
           else sel.delete(ch.id);
         }
       }
-      if (sel) setSelected(sel);
-      if (Object.keys(measured).length) setSizes((x) => ({ ...x, ...measured }));
+      if (sel) store.select(sel);
+      store.measured(measured);
       if (moved.size || resized.size) {
         const place = (id: string) => ({ ...moved.get(id), ...resized.get(id) });
         change(
@@ -497,7 +481,7 @@ function Editor({
         });
       }
     },
-    [change, selected],
+    [change, selected, store],
   );
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
@@ -509,10 +493,10 @@ function Editor({
         if (ch.selected) sel.add(ch.id);
         else sel.delete(ch.id);
       }
-      if (sel) setSelectedEdges(sel);
+      if (sel) store.selectEdges(sel);
       if (removed.size) change((c) => ({ ...c, links: c.links.filter((l) => !removed.has(linkId(l))) }));
     },
-    [change, selectedEdges],
+    [change, selectedEdges, store],
   );
   const onConnect = useCallback(
     (conn: Connection) => {
@@ -601,7 +585,7 @@ function Editor({
       };
       return { ...c, nodes: [...c.nodes, node] };
     });
-    setTimeout(() => setSelected(new Set([id])));
+    setTimeout(() => store.select([id]));
   };
   /** A top-level node dropped onto a container moves into its body (its links, now across levels, go). */
   const onNodeDragStop = useCallback(
@@ -663,8 +647,8 @@ function Editor({
       ids = r.ids;
       return r.canvas;
     });
-    setTimeout(() => setSelected(new Set(ids)));
-  }, [change, salt, together]);
+    setTimeout(() => store.select(ids));
+  }, [change, salt, together, store]);
   const [tidyCount, setTidyCount] = useState(0);
   const tidy = () => {
     change((c) => autoLayout(c, sizes));
@@ -758,7 +742,7 @@ function Editor({
             <Button
               type={side === 'problems' ? 'primary' : 'secondary'}
               status={errorCount ? 'danger' : undefined}
-              onClick={() => setSide(side === 'problems' ? null : 'problems')}
+              onClick={() => store.toggleSide('problems')}
               data-testid="problems-toggle"
               data-count={errorCount}
             >
@@ -766,14 +750,14 @@ function Editor({
             </Button>
             <Button
               type={side === 'versions' ? 'primary' : 'secondary'}
-              onClick={() => setSide(side === 'versions' ? null : 'versions')}
+              onClick={() => store.toggleSide('versions')}
               data-testid="versions-toggle"
             >
               {t('versions.title')}
             </Button>
             <Button
               type={side === 'run' ? 'primary' : 'secondary'}
-              onClick={() => setSide(side === 'run' ? null : 'run')}
+              onClick={() => store.toggleSide('run')}
               data-testid="test-run-toggle"
             >
               {t('run.title')}
@@ -782,7 +766,7 @@ function Editor({
               <Button
                 key={p.key}
                 type={side === `panel:${p.key}` ? 'primary' : 'secondary'}
-                onClick={() => setSide(side === `panel:${p.key}` ? null : `panel:${p.key}`)}
+                onClick={() => store.toggleSide(`panel:${p.key}`)}
                 data-testid={`editor-panel-toggle-${p.key}`}
               >
                 {t(p.label)}
@@ -936,7 +920,7 @@ function Editor({
                 }
                 onDelete={() => {
                   change((c) => removeNodes(c, new Set([only.node_id])));
-                  setSelected(new Set());
+                  store.select([]);
                 }}
               />
             )}
@@ -949,16 +933,12 @@ function Editor({
           size="small"
           title={t('problems.blockingTitle')}
           footer={null}
-          onCancel={() => setBrokenRun(false)}
+          onCancel={() => store.closeRefusedRun()}
         >
           <BrokenRunDialog
             problems={problemList}
-            onClose={() => setBrokenRun(false)}
-            onShow={() => {
-              setBrokenRun(false);
-              setSelected(new Set());
-              setSide('problems');
-            }}
+            onClose={() => store.closeRefusedRun()}
+            onShow={() => store.closeRefusedRun(true)}
           />
         </Modal>
       )}

@@ -275,7 +275,7 @@ export interface Clip {
   links: CanvasLink[];
 }
 
-export function copyNodes(canvas: Canvas, ids: Set<string>): Clip {
+export function copyNodes(canvas: Canvas, ids: ReadonlySet<string>): Clip {
   const picked = new Set(ids);
   for (const n of canvas.nodes) if (n.parent_id && picked.has(n.parent_id)) picked.add(n.node_id);
   return {
