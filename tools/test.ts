@@ -89,20 +89,10 @@ export async function runTests(args: string[]): Promise<number> {
     if (pass.output !== undefined) process.stdout.write(`\ntests: ${pass.title}\n${pass.output}`);
   };
   const onPg = !filtered && !!process.env.TESSERA_TEST_DATABASE_URL;
-  // The whole run, first: every project on SQLite with line coverage (checked against the floors after), and at
-  // the same time the host-level suite on PostgreSQL, its output printed when it is done. Side by side they keep
-  // both cores busy where one waits on a browser; the load of the pass below is stress-ng's alone.
+  // The whole run, first: every project on SQLite, with line coverage (checked against the floors after).
   const coverage = !filtered;
   if (coverage) rmSync(path.dirname(COVERAGE_SUMMARY), { recursive: true, force: true });
   const first = vitest(coverage ? [...args, '--coverage'] : args, path.join(outDir, 'vitest.json'), {}, false);
-  const pg = onPg
-    ? vitest(
-        ['--project', 'host', ...SQLITE_ONLY.flatMap((f) => ['--exclude', f])],
-        path.join(outDir, 'vitest-postgres.json'),
-        { TESSERA_HOST_TESTS_ON_PG: '1' },
-        true,
-      ).then((r) => ({ ...r, title: 'the host-level suite on PostgreSQL' }))
-    : undefined;
   settle(await first);
   let coverageNote: string | undefined;
   if (coverage) {
@@ -119,23 +109,37 @@ export async function runTests(args: string[]): Promise<number> {
         coverageNote += `; ${check.raisable.length} above their floors by 2 points or more (./tessera coverage --raise): ${check.raisable.slice(0, 5).join(', ')}${check.raisable.length > 5 ? ' ...' : ''}`;
     }
   }
-  if (pg) {
-    const r = await pg;
-    printed(r);
-    settle(r);
-  }
-  // Then, in CI: the browser suite again with every core busy. Its polls wait on what a person would wait for,
-  // never a fixed time, so a machine busy with other work passes too: stress-ng keeps every core busy for the whole
-  // pass.
+  // Then, at once: in CI the browser suite again with every core busy, and the host-level suite on PostgreSQL. The
+  // browser suite's polls wait on what a person would wait for, never a fixed time, so a machine busy with other work
+  // passes too: stress-ng keeps every core busy for the whole pass, and the PostgreSQL pass beside it takes CPU
+  // stress-ng would otherwise spend (beside the first pass instead, the two passes took longer in all). The
+  // PostgreSQL pass's output is printed when it is done.
   const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
   const stressNg = underLoad ? findOnPath('stress-ng') : undefined;
+  const passes: Promise<{ status: number | null; report: string; output?: string; title: string }>[] = [];
   if (underLoad && stressNg) {
     const cpus = String(availableParallelism());
-    console.log(`\ntests: the browser suite again under load (stress-ng --cpu ${cpus})`);
+    const title = `the browser suite again under load (stress-ng --cpu ${cpus}${onPg ? ', and the PostgreSQL pass beside it' : ''})`;
+    console.log(`\ntests: ${title}`);
     const stress = spawn(stressNg, ['--cpu', cpus, '--timeout', '1800s', '--quiet'], { stdio: 'ignore' });
-    const r = await vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, false);
-    stress.kill('SIGTERM');
-    settle(r);
+    const done = vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, false);
+    passes.push(done.then((r) => (stress.kill('SIGTERM'), { ...r, title })));
+  }
+  if (onPg) {
+    const title = 'the host-level suite on PostgreSQL';
+    if (!passes.length) console.log(`\ntests: ${title}`);
+    passes.push(
+      vitest(
+        ['--project', 'host', ...SQLITE_ONLY.flatMap((f) => ['--exclude', f])],
+        path.join(outDir, 'vitest-postgres.json'),
+        { TESSERA_HOST_TESTS_ON_PG: '1' },
+        passes.length > 0,
+      ).then((r) => ({ ...r, title })),
+    );
+  }
+  for (const pass of await Promise.all(passes)) {
+    printed(pass);
+    settle(pass);
   }
   if (coverageNote) console.log(`\n${coverageNote}`);
   const { passed, failed, skipped } = counts;
