@@ -16,21 +16,8 @@ import {
   type RuleGroupView,
 } from '../shared/analysis-api.ts';
 import { inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
+import { evalDb, type RuleGroupRow } from './db.ts';
 
-interface RuleGroupRow {
-  id: string;
-  space_id: string;
-  name: string;
-  logic: 'all' | 'any';
-  rules: string;
-  updated_at: string;
-}
-interface ExperimentRow {
-  id: string;
-  set_id: string;
-  set_version: string;
-  evaluators: string;
-}
 type Result = Awaited<ReturnType<typeof readResults>>[number];
 
 const holds = (r: Rule, v: number) =>
@@ -65,9 +52,8 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
     rules: JSON.parse(g.rules) as Rule[],
     update_time: secs(g.updated_at),
   });
-  const group = (spaceId: string, id: string) => owned<RuleGroupRow>(ctx, 'eval_rule_group', id, spaceId, 'rule group');
-  const experiment = (spaceId: string, id: string) =>
-    owned<ExperimentRow>(ctx, 'eval_experiment', id, spaceId, 'experiment');
+  const group = (spaceId: string, id: string) => owned(ctx, 'eval_rule_group', id, spaceId, 'rule group');
+  const experiment = (spaceId: string, id: string) => owned(ctx, 'eval_experiment', id, spaceId, 'experiment');
 
   ctx.route({
     ...CreateRuleGroup,
@@ -84,7 +70,7 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
         created_at: t,
         updated_at: t,
       };
-      await ctx.db.insertInto('eval_rule_group').values(row).execute();
+      await evalDb(ctx).insertInto('eval_rule_group').values(row).execute();
       return { rule_group: view(row) };
     },
   });
@@ -94,7 +80,7 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
     handler: async ({ body }) => {
       const g = await group(body.space_id, body.rule_group_id);
       const patch = { name: body.name, logic: body.logic, rules: JSON.stringify(body.rules), updated_at: now() };
-      await ctx.db.updateTable('eval_rule_group').set(patch).where('id', '=', g.id).execute();
+      await evalDb(ctx).updateTable('eval_rule_group').set(patch).where('id', '=', g.id).execute();
       return { rule_group: view({ ...g, ...patch }) };
     },
   });
@@ -103,12 +89,12 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => ({
       rule_groups: (
-        (await ctx.db
+        await evalDb(ctx)
           .selectFrom('eval_rule_group')
           .selectAll()
           .where('space_id', '=', body.space_id)
           .orderBy('name')
-          .execute()) as RuleGroupRow[]
+          .execute()
       ).map(view),
     }),
   });
@@ -117,7 +103,7 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => {
       const g = await group(body.space_id, body.rule_group_id);
-      await ctx.db.deleteFrom('eval_rule_group').where('id', '=', g.id).execute();
+      await evalDb(ctx).deleteFrom('eval_rule_group').where('id', '=', g.id).execute();
       return {};
     },
   });
@@ -225,14 +211,14 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body, caller }) => {
       const e = await experiment(body.space_id, body.experiment_id);
-      const row = await ctx.db
+      const row = await evalDb(ctx)
         .selectFrom('eval_result')
         .select(['scores', 'status'])
         .where('experiment_id', '=', e.id)
         .where('item_id', '=', body.item_id)
         .executeTakeFirst();
       if (!row) throw notFound(`The experiment has no result for the item ${body.item_id}.`);
-      const scores = JSON.parse(row.scores as string) as Score[];
+      const scores = JSON.parse(row.scores) as Score[];
       const at = now();
       if (body.evaluator_id) {
         const s = scores.find((x) => x.evaluator_id === body.evaluator_id);
@@ -255,7 +241,7 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
         if (s) Object.assign(s, next);
         else scores.push(next);
       }
-      await ctx.db
+      await evalDb(ctx)
         .updateTable('eval_result')
         .set({ scores: JSON.stringify(scores) })
         .where('experiment_id', '=', e.id)

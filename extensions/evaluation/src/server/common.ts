@@ -1,7 +1,9 @@
 import { notFound, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { ResultScore } from '../shared/answers.ts';
+import { evalDb, type EvaluationDb } from './db.ts';
 
 export { Column, Id, Name } from '../shared/api.ts';
 
@@ -10,23 +12,23 @@ export const secs = (iso: string | null | undefined) => (iso ? Math.floor(Date.p
 export const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 export const nextVersion = (v: string) => (v ? v.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '1.0.0');
 
+/** The tables whose rows belong to a space. */
+type OwnedTables = Pick<EvaluationDb, 'eval_set' | 'eval_evaluator' | 'eval_experiment' | 'eval_rule_group'>;
+
 /** A row of a table of the space (not deleted), or a clear not-found. */
-export async function owned<T>(
+export async function owned<K extends keyof OwnedTables>(
   ctx: ServerContext<unknown>,
-  table: string,
+  table: K,
   id: string,
   spaceId: string,
   what: string,
-): Promise<T> {
-  const r = await ctx.db
-    .selectFrom(table)
-    .selectAll()
-    .where('id', '=', id)
-    .where('space_id', '=', spaceId)
-    .executeTakeFirst();
-  if (!r || (r as { deleted_at?: string | null }).deleted_at)
-    throw notFound(`There is no ${what} ${id} in this space.`);
-  return r as T;
+): Promise<OwnedTables[K]> {
+  const { rows } = await sql<
+    OwnedTables[K]
+  >`select * from ${sql.table(table)} where id = ${id} and space_id = ${spaceId}`.execute(evalDb(ctx));
+  const r = rows[0];
+  if (!r || ('deleted_at' in r && r.deleted_at)) throw notFound(`There is no ${what} ${id} in this space.`);
+  return r;
 }
 
 /** An evaluator's score of a result (shared/answers.ts). */
@@ -37,23 +39,23 @@ const Scores = z.array(ResultScore);
 /** An experiment's results by position. */
 export async function readResults(ctx: ServerContext<unknown>, experimentId: string) {
   return (
-    await ctx.db
+    await evalDb(ctx)
       .selectFrom('eval_result')
       .selectAll()
       .where('experiment_id', '=', experimentId)
       .orderBy('position')
       .execute()
   ).map((r) => ({
-    item_id: r.item_id as string,
+    item_id: r.item_id,
     position: Number(r.position),
-    status: r.status as string,
-    output: r.output as string,
-    error: r.error as string,
-    scores: parseStoredJson(r.scores as string, "a result's scores", Scores),
+    status: r.status,
+    output: r.output,
+    error: r.error,
+    scores: parseStoredJson(r.scores, "a result's scores", Scores),
     latency_ms: Number(r.latency_ms),
     input_tokens: Number(r.input_tokens),
     output_tokens: Number(r.output_tokens),
-    trace_id: r.trace_id as string,
+    trace_id: r.trace_id,
   }));
 }
 
@@ -63,14 +65,14 @@ export async function versionItems(
   setId: string,
   version: string,
 ): Promise<Map<string, Record<string, unknown>>> {
-  const v = await ctx.db
+  const v = await evalDb(ctx)
     .selectFrom('eval_set_version')
     .select('items')
     .where('set_id', '=', setId)
     .where('version', '=', version)
     .executeTakeFirst();
   return new Map(
-    (v ? (JSON.parse(v.items as string) as { item_id: string; data: Record<string, unknown> }[]) : []).map((i) => [
+    (v ? (JSON.parse(v.items) as { item_id: string; data: Record<string, unknown> }[]) : []).map((i) => [
       i.item_id,
       i.data,
     ]),

@@ -17,6 +17,7 @@ import {
   ListEvaluators,
   SubmitEvaluatorVersion,
 } from '../shared/api.ts';
+import { evalDb, type EvaluatorRow } from './db.ts';
 
 const JudgeSettings = z.object({
   prompt: z.string().trim().min(1, "Write the judge's instructions.").max(20_000),
@@ -121,16 +122,6 @@ export function registerEvaluatorKinds(ctx: ServerContext<unknown>) {
   ctx.register(Evaluators, code);
 }
 
-interface EvaluatorRow {
-  id: string;
-  space_id: string;
-  name: string;
-  description: string;
-  kind: string;
-  latest_version: string;
-  updated_at: string;
-}
-
 export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
   const kindOf = (k: string) => {
     const kind = ctx.registry(Evaluators).get(k);
@@ -153,7 +144,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
   };
   const addVersion = async (e: { id: string; latest_version: string }, settings: Record<string, unknown>) => {
     const v = nextVersion(e.latest_version);
-    await ctx.db
+    await evalDb(ctx)
       .insertInto('eval_evaluator_version')
       .values({
         id: ctx.host.newId(),
@@ -163,7 +154,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
         created_at: now(),
       })
       .execute();
-    await ctx.db
+    await evalDb(ctx)
       .updateTable('eval_evaluator')
       .set({ latest_version: v, updated_at: now() })
       .where('id', '=', e.id)
@@ -171,7 +162,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     return v;
   };
   const view = async (e: EvaluatorRow) => {
-    const v = await ctx.db
+    const v = await evalDb(ctx)
       .selectFrom('eval_evaluator_version')
       .select('settings')
       .where('evaluator_id', '=', e.id)
@@ -183,9 +174,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
       description: e.description,
       kind: e.kind,
       latest_version: e.latest_version,
-      settings: v
-        ? parseStoredJson(v.settings as string, "The evaluator's settings", EvaluatorView.shape.settings)
-        : {},
+      settings: v ? parseStoredJson(v.settings, "The evaluator's settings", EvaluatorView.shape.settings) : {},
       update_time: secs(e.updated_at),
     };
   };
@@ -208,7 +197,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
       const settings = checked(kindOf(body.kind), body.settings);
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db
+      await evalDb(ctx)
         .insertInto('eval_evaluator')
         .values({
           id,
@@ -230,7 +219,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     ...SubmitEvaluatorVersion,
     auth: inSpace,
     handler: async ({ body }) => {
-      const e = await owned<EvaluatorRow>(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator');
+      const e = await owned(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator');
       return { version: await addVersion(e, checked(kindOf(e.kind), body.settings)) };
     },
   });
@@ -240,13 +229,13 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body }) => ({
       evaluators: await Promise.all(
         (
-          (await ctx.db
+          await evalDb(ctx)
             .selectFrom('eval_evaluator')
             .selectAll()
             .where('space_id', '=', body.space_id)
             .where('deleted_at', 'is', null)
             .orderBy('name')
-            .execute()) as EvaluatorRow[]
+            .execute()
         ).map(view),
       ),
     }),
@@ -256,7 +245,7 @@ export function registerEvaluatorRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => (
       await owned(ctx, 'eval_evaluator', body.evaluator_id, body.space_id, 'evaluator'),
-      await ctx.db
+      await evalDb(ctx)
         .updateTable('eval_evaluator')
         .set({ deleted_at: now() })
         .where('id', '=', body.evaluator_id)

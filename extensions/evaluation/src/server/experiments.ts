@@ -23,6 +23,7 @@ import {
   RetryExperiment,
   type Target,
 } from '../shared/api.ts';
+import { evalDb, type ExperimentRow, type ResultRow } from './db.ts';
 
 export const RUN_JOB = 'evaluation.experiment';
 
@@ -41,26 +42,6 @@ const FrozenList = z.array(
 type Frozen = z.output<typeof FrozenList>[number];
 const frozenOf = (e: { evaluators: string }): Frozen[] =>
   parseStoredJson(e.evaluators, "the experiment's evaluators", FrozenList);
-interface ExperimentRow {
-  id: string;
-  space_id: string;
-  name: string;
-  description: string;
-  creator_id: string;
-  set_id: string;
-  set_version: string;
-  target: string;
-  evaluators: string;
-  item_concurrency: number;
-  status: z.output<typeof ExperimentView>['status'];
-  reason: string;
-  total: number;
-  finished: number;
-  failed: number;
-  created_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-}
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 export function experimentView(e: ExperimentRow): z.output<typeof ExperimentView> {
@@ -112,10 +93,10 @@ export function aggregates(evaluators: { evaluator_id: string; name: string }[],
 }
 
 export function registerExperiments(ctx: ServerContext<unknown>) {
-  const get = (spaceId: string, id: string) => owned<ExperimentRow>(ctx, 'eval_experiment', id, spaceId, 'experiment');
+  const get = (spaceId: string, id: string) => owned(ctx, 'eval_experiment', id, spaceId, 'experiment');
   const results = (id: string) => readResults(ctx, id);
   const start = async (id: string) => {
-    await ctx.db
+    await evalDb(ctx)
       .updateTable('eval_experiment')
       .set({ status: 'running', reason: '', started_at: now(), ended_at: null })
       .where('id', '=', id)
@@ -135,30 +116,30 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     concurrency: 2,
     attempts: 1,
     async handler(p: { experiment_id: string }) {
-      const e = (await ctx.db
+      const e = await evalDb(ctx)
         .selectFrom('eval_experiment')
         .selectAll()
         .where('id', '=', p.experiment_id)
-        .executeTakeFirst()) as ExperimentRow | undefined;
+        .executeTakeFirst();
       if (!e || e.status !== 'running') return;
       const abort = new AbortController();
       let ended!: () => void;
       runningHere.set(e.id, { abort, ended: new Promise<void>((r) => (ended = r)) });
       try {
-        const version = await ctx.db
+        const version = await evalDb(ctx)
           .selectFrom('eval_set_version')
           .select('items')
           .where('set_id', '=', e.set_id)
           .where('version', '=', e.set_version)
           .executeTakeFirst();
         if (!version) throw new Error(`Version ${e.set_version} of the set is gone.`);
-        const items = (JSON.parse(version.items as string) as { item_id: string; data: Record<string, unknown> }[]).map(
+        const items = (JSON.parse(version.items) as { item_id: string; data: Record<string, unknown> }[]).map(
           (it, position) => ({ ...it, position }),
         );
         const done = new Set(
-          (await ctx.db.selectFrom('eval_result').select('item_id').where('experiment_id', '=', e.id).execute()).map(
-            (r) => r.item_id as string,
-          ),
+          (
+            await evalDb(ctx).selectFrom('eval_result').select('item_id').where('experiment_id', '=', e.id).execute()
+          ).map((r) => r.item_id),
         );
         const todo = items.filter((it) => !done.has(it.item_id));
         const target = JSON.parse(e.target) as Target;
@@ -166,8 +147,8 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         if (!kind) throw new Error(`The target kind ${target.kind} is not in this studio any more.`);
         const evaluators = frozenOf(e);
         const stopped = async () =>
-          ((await ctx.db.selectFrom('eval_experiment').select('status').where('id', '=', e.id).executeTakeFirst())
-            ?.status as string) !== 'running';
+          (await evalDb(ctx).selectFrom('eval_experiment').select('status').where('id', '=', e.id).executeTakeFirst())
+            ?.status !== 'running';
         let next = 0;
         const worker = async () => {
           for (let i = next++; i < todo.length; i = next++) {
@@ -177,7 +158,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
               Object.entries(target.mapping).map(([input, column]) => [input, it.data[column]]),
             );
             const started = performance.now();
-            let row: Record<string, unknown>;
+            let row: Partial<ResultRow> & Pick<ResultRow, 'status'>;
             try {
               const out = await kind.run({
                 spaceId: e.space_id,
@@ -235,7 +216,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
               };
             }
             if (abort.signal.aborted || (await stopped())) return abort.abort();
-            await ctx.db
+            await evalDb(ctx)
               .insertInto('eval_result')
               .values({
                 experiment_id: e.id,
@@ -250,10 +231,10 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
                 trace_id: '',
                 created_at: now(),
                 ...row,
-              } as never)
+              })
               .onConflict((oc) => oc.columns(['experiment_id', 'item_id']).doNothing())
               .execute();
-            await ctx.db
+            await evalDb(ctx)
               .updateTable('eval_experiment')
               .set((eb) => ({
                 finished: eb('finished', '+', 1),
@@ -267,7 +248,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         if (await stopped()) return;
         const failed = Number(
           (
-            await ctx.db
+            await evalDb(ctx)
               .selectFrom('eval_result')
               .select((eb) => eb.fn.countAll<number>().as('n'))
               .where('experiment_id', '=', e.id)
@@ -275,7 +256,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
               .executeTakeFirst()
           )?.n ?? 0,
         );
-        await ctx.db
+        await evalDb(ctx)
           .updateTable('eval_experiment')
           .set({
             status: failed === items.length && items.length ? 'failed' : 'success',
@@ -286,7 +267,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
           .where('status', '=', 'running')
           .execute();
       } catch (err) {
-        await ctx.db
+        await evalDb(ctx)
           .updateTable('eval_experiment')
           .set({ status: 'failed', reason: describeError(err).slice(0, 2000), ended_at: now() })
           .where('id', '=', e.id)
@@ -323,7 +304,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     const e = await get(spaceId, experimentId);
     if (e.status !== 'running' && e.status !== 'pending')
       throw badRequest(`The experiment is ${e.status}, not running.`);
-    await ctx.db
+    await evalDb(ctx)
       .updateTable('eval_experiment')
       .set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() })
       .where('id', '=', e.id)
@@ -343,14 +324,14 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     if (e.status === 'running') throw badRequest('The experiment is running.');
     const failed = Number(
       (
-        await ctx.db
+        await evalDb(ctx)
           .deleteFrom('eval_result')
           .where('experiment_id', '=', e.id)
           .where('status', '=', 'failed')
           .executeTakeFirst()
       ).numDeletedRows ?? 0,
     );
-    await ctx.db
+    await evalDb(ctx)
       .updateTable('eval_experiment')
       .set((eb) => ({ finished: eb('finished', '-', failed), failed: 0 }))
       .where('id', '=', e.id)
@@ -360,13 +341,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
   };
   /** Checks and starts an experiment (the route's and other extensions' through ExperimentsService). */
   const create = async (userId: string, body: z.output<typeof CreateBody>) => {
-    const set = await owned<{ id: string; columns: string; latest_version: string }>(
-      ctx,
-      'eval_set',
-      body.set_id,
-      body.space_id,
-      'evaluation set',
-    );
+    const set = await owned(ctx, 'eval_set', body.set_id, body.space_id, 'evaluation set');
     const columns = (JSON.parse(set.columns) as { name: string }[]).map((c) => c.name);
     const kind = ctx.registry(EvalTargets).get(body.target.kind);
     if (!kind) throw badRequest(`There is no target kind ${body.target.kind}.`, { field: 'target' });
@@ -381,15 +356,9 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     }
     const frozen: Frozen[] = [];
     for (const ref of body.evaluators) {
-      const ev = await owned<{ id: string; name: string; kind: string; latest_version: string }>(
-        ctx,
-        'eval_evaluator',
-        ref.evaluator_id,
-        body.space_id,
-        'evaluator',
-      );
+      const ev = await owned(ctx, 'eval_evaluator', ref.evaluator_id, body.space_id, 'evaluator');
       const version = ref.version ?? ev.latest_version;
-      const v = await ctx.db
+      const v = await evalDb(ctx)
         .selectFrom('eval_evaluator_version')
         .select('settings')
         .where('evaluator_id', '=', ev.id)
@@ -403,14 +372,14 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
         name: ev.name,
         kind: ev.kind,
         version,
-        settings: JSON.parse(v.settings as string),
+        settings: JSON.parse(v.settings),
         input_column: ref.input_column,
         reference_column: ref.reference_column,
       });
     }
     let setVersion = body.set_version;
     if (!setVersion) setVersion = await freeze(ctx, set, undefined, `For the experiment ${body.name}`);
-    const sv = await ctx.db
+    const sv = await evalDb(ctx)
       .selectFrom('eval_set_version')
       .select('item_count')
       .where('set_id', '=', set.id)
@@ -419,7 +388,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     if (!sv) throw badRequest(`The set has no version ${setVersion}.`, { field: 'set_version' });
     const id = ctx.host.newId();
     const t = now();
-    await ctx.db
+    await evalDb(ctx)
       .insertInto('eval_experiment')
       .values({
         id,
@@ -504,12 +473,10 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     ...ListExperiments,
     auth: inSpace,
     handler: async ({ body }) => {
-      let q = ctx.db.selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
+      let q = evalDb(ctx).selectFrom('eval_experiment').selectAll().where('space_id', '=', body.space_id);
       if (body.set_id) q = q.where('set_id', '=', body.set_id);
       return {
-        experiments: ((await q.orderBy('created_at', 'desc').limit(200).execute()) as ExperimentRow[]).map(
-          experimentView,
-        ),
+        experiments: (await q.orderBy('created_at', 'desc').limit(200).execute()).map(experimentView),
       };
     },
   });
@@ -535,7 +502,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       const e = await get(body.space_id, body.experiment_id);
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db
+      await evalDb(ctx)
         .insertInto('eval_experiment')
         .values({
           ...e,
@@ -595,7 +562,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
 
 /** Experiments a stopped process left running: picked up again (the items without a result run). */
 export async function resumeExperiments(ctx: ServerContext<unknown>) {
-  const left = await ctx.db.selectFrom('eval_experiment').select('id').where('status', '=', 'running').execute();
-  for (const e of left) await ctx.service(JobQueueService).enqueue(RUN_JOB, { experiment_id: e.id as string });
+  const left = await evalDb(ctx).selectFrom('eval_experiment').select('id').where('status', '=', 'running').execute();
+  for (const e of left) await ctx.service(JobQueueService).enqueue(RUN_JOB, { experiment_id: e.id });
   return left.length;
 }

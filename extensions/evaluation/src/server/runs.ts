@@ -3,11 +3,12 @@ import { badRequest } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { Evaluators, EvaluatorRunsService } from '../shared/index.ts';
 import { now, owned } from './common.ts';
+import { evalDb } from './db.ts';
 
 export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
   ctx.provide(EvaluatorRunsService, {
     async list(spaceId) {
-      const rows = await ctx.db
+      const rows = await evalDb(ctx)
         .selectFrom('eval_evaluator')
         .select(['id', 'name', 'kind', 'latest_version'])
         .where('space_id', '=', spaceId)
@@ -15,22 +16,16 @@ export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
         .orderBy('name')
         .execute();
       return rows.map((r) => ({
-        evaluator_id: r.id as string,
-        name: r.name as string,
-        kind: r.kind as string,
-        latest_version: r.latest_version as string,
+        evaluator_id: r.id,
+        name: r.name,
+        kind: r.kind,
+        latest_version: r.latest_version,
       }));
     },
     async resolve(spaceId, evaluatorId, version) {
-      const ev = await owned<{ id: string; name: string; kind: string; latest_version: string }>(
-        ctx,
-        'eval_evaluator',
-        evaluatorId,
-        spaceId,
-        'evaluator',
-      );
+      const ev = await owned(ctx, 'eval_evaluator', evaluatorId, spaceId, 'evaluator');
       const v = version || ev.latest_version;
-      const row = await ctx.db
+      const row = await evalDb(ctx)
         .selectFrom('eval_evaluator_version')
         .select('settings')
         .where('evaluator_id', '=', ev.id)
@@ -42,7 +37,7 @@ export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
         name: ev.name,
         kind: ev.kind,
         version: v,
-        settings: JSON.parse(row.settings as string) as Record<string, unknown>,
+        settings: JSON.parse(row.settings) as Record<string, unknown>,
       };
     },
     async create(spaceId, userId, e) {
@@ -53,7 +48,7 @@ export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
         throw badRequest(r.error.issues[0]?.message ?? 'The settings are not valid.', { field: 'settings' });
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db
+      await evalDb(ctx)
         .insertInto('eval_evaluator')
         .values({
           id,
@@ -68,7 +63,7 @@ export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
           deleted_at: null,
         })
         .execute();
-      await ctx.db
+      await evalDb(ctx)
         .insertInto('eval_evaluator_version')
         .values({
           id: ctx.host.newId(),

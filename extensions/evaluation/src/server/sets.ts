@@ -20,16 +20,7 @@ import {
   SetItemsFromTraces,
   UpdateSetItem,
 } from '../shared/api.ts';
-
-interface SetRow {
-  id: string;
-  space_id: string;
-  name: string;
-  description: string;
-  columns: string;
-  latest_version: string;
-  updated_at: string;
-}
+import { evalDb, type SetRow } from './db.ts';
 
 /** An item's data checked against the columns (values converted where they can be; unknown columns refused). */
 export function checkItem(columns: Column[], data: Record<string, unknown>, where: string): Record<string, unknown> {
@@ -91,11 +82,11 @@ export const setView = (s: SetRow, itemCount?: number): SetView => ({
 });
 
 export function registerSetRoutes(ctx: ServerContext<unknown>) {
-  const get = (spaceId: string, id: string) => owned<SetRow>(ctx, 'eval_set', id, spaceId, 'evaluation set');
+  const get = (spaceId: string, id: string) => owned(ctx, 'eval_set', id, spaceId, 'evaluation set');
   const count = async (setId: string) =>
     Number(
       (
-        await ctx.db
+        await evalDb(ctx)
           .selectFrom('eval_item')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('set_id', '=', setId)
@@ -103,7 +94,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       )?.n ?? 0,
     );
   const touch = (id: string) =>
-    ctx.db.updateTable('eval_set').set({ updated_at: now() }).where('id', '=', id).execute();
+    evalDb(ctx).updateTable('eval_set').set({ updated_at: now() }).where('id', '=', id).execute();
   const addItems = async (s: SetRow, rows: Record<string, unknown>[]) => {
     const columns = JSON.parse(s.columns) as Column[];
     const have = await count(s.id);
@@ -112,7 +103,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     const checked = rows.map((r, i) => checkItem(columns, r, `Item ${i + 1}`));
     const t = now();
     for (let i = 0; i < checked.length; i += 200)
-      await ctx.db
+      await evalDb(ctx)
         .insertInto('eval_item')
         .values(
           checked.slice(i, i + 200).map((data, j) => ({
@@ -146,14 +137,14 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
         updated_at: t,
         deleted_at: null,
       };
-      await ctx.db.insertInto('eval_set').values(row).execute();
+      await evalDb(ctx).insertInto('eval_set').values(row).execute();
       await addItems(row, o.items);
       return { setId: id, version: await freeze(ctx, row) };
     },
     async read(spaceId, setId, version) {
       const s = await get(spaceId, setId);
       if (!version) {
-        const items = await ctx.db
+        const items = await evalDb(ctx)
           .selectFrom('eval_item')
           .select(['id', 'data'])
           .where('set_id', '=', s.id)
@@ -163,12 +154,12 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
           name: s.name,
           columns: parseStoredJson(s.columns, "The set's columns", z.array(Column)),
           items: items.map((i) => ({
-            id: i.id as string,
-            data: JSON.parse(i.data as string) as Record<string, unknown>,
+            id: i.id,
+            data: JSON.parse(i.data) as Record<string, unknown>,
           })),
         };
       }
-      const v = await ctx.db
+      const v = await evalDb(ctx)
         .selectFrom('eval_set_version')
         .selectAll()
         .where('set_id', '=', s.id)
@@ -177,8 +168,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       if (!v) throw badRequest(`The set ${s.name} has no version ${version}.`);
       return {
         name: s.name,
-        columns: JSON.parse(v.columns as string) as Column[],
-        items: (JSON.parse(v.items as string) as { item_id: string; data: Record<string, unknown> }[]).map((i) => ({
+        columns: JSON.parse(v.columns) as Column[],
+        items: (JSON.parse(v.items) as { item_id: string; data: Record<string, unknown> }[]).map((i) => ({
           id: i.item_id,
           data: i.data,
         })),
@@ -194,7 +185,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
         throw badRequest('Two columns have the same name.', { field: 'columns' });
       const id = ctx.host.newId();
       const t = now();
-      await ctx.db
+      await evalDb(ctx)
         .insertInto('eval_set')
         .values({
           id,
@@ -216,14 +207,14 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     ...ListSets,
     auth: inSpace,
     handler: async ({ body }) => {
-      const rows = (await ctx.db
+      const rows = await evalDb(ctx)
         .selectFrom('eval_set')
         .selectAll()
         .where('space_id', '=', body.space_id)
         .where('deleted_at', 'is', null)
         .orderBy('updated_at', 'desc')
         .limit(500)
-        .execute()) as SetRow[];
+        .execute();
       return { sets: await Promise.all(rows.map(async (s) => setView(s, await count(s.id)))) };
     },
   });
@@ -232,14 +223,14 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
-      const items = await ctx.db
+      const items = await evalDb(ctx)
         .selectFrom('eval_item')
         .select(['id', 'data'])
         .where('set_id', '=', s.id)
         .orderBy('position')
         .limit(MAX_ITEMS)
         .execute();
-      const versions = await ctx.db
+      const versions = await evalDb(ctx)
         .selectFrom('eval_set_version')
         .select(['version', 'description', 'item_count', 'created_at'])
         .where('set_id', '=', s.id)
@@ -248,14 +239,14 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       return {
         set: setView(s, items.length),
         items: items.map((i) => ({
-          item_id: i.id as string,
-          data: parseStoredJson(i.data as string, 'An item of the set', SetDetail.shape.items.element.shape.data),
+          item_id: i.id,
+          data: parseStoredJson(i.data, 'An item of the set', SetDetail.shape.items.element.shape.data),
         })),
         versions: versions.map((v) => ({
           version: v.version,
           description: v.description,
           item_count: Number(v.item_count),
-          create_time: secs(v.created_at as string),
+          create_time: secs(v.created_at),
         })),
       };
     },
@@ -265,7 +256,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => (
       await get(body.space_id, body.set_id),
-      await ctx.db.updateTable('eval_set').set({ deleted_at: now() }).where('id', '=', body.set_id).execute(),
+      await evalDb(ctx).updateTable('eval_set').set({ deleted_at: now() }).where('id', '=', body.set_id).execute(),
       {}
     ),
   });
@@ -280,7 +271,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
       const data = checkItem(JSON.parse(s.columns), body.data, 'The item');
-      const r = await ctx.db
+      const r = await evalDb(ctx)
         .updateTable('eval_item')
         .set({ data: JSON.stringify(data) })
         .where('id', '=', body.item_id)
@@ -296,7 +287,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => {
       const s = await get(body.space_id, body.set_id);
-      await ctx.db.deleteFrom('eval_item').where('set_id', '=', s.id).where('id', 'in', body.item_ids).execute();
+      await evalDb(ctx).deleteFrom('eval_item').where('set_id', '=', s.id).where('id', 'in', body.item_ids).execute();
       await touch(s.id);
       return {};
     },
@@ -377,7 +368,7 @@ export async function freeze(
   if (!/^\d{1,6}\.\d{1,6}\.\d{1,6}$/.test(v))
     throw badRequest('Give a version number like 1.0.0.', { field: 'version' });
   if (
-    await ctx.db
+    await evalDb(ctx)
       .selectFrom('eval_set_version')
       .select('id')
       .where('set_id', '=', s.id)
@@ -385,14 +376,14 @@ export async function freeze(
       .executeTakeFirst()
   )
     throw badRequest(`The set already has a version ${v}.`, { field: 'version' });
-  const items = await ctx.db
+  const items = await evalDb(ctx)
     .selectFrom('eval_item')
     .select(['id', 'data'])
     .where('set_id', '=', s.id)
     .orderBy('position')
     .execute();
   if (!items.length) throw badRequest('The set has no item yet: add some first.');
-  await ctx.db
+  await evalDb(ctx)
     .insertInto('eval_set_version')
     .values({
       id: ctx.host.newId(),
@@ -400,11 +391,15 @@ export async function freeze(
       version: v,
       description,
       columns: s.columns,
-      items: JSON.stringify(items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data as string) }))),
+      items: JSON.stringify(items.map((i) => ({ item_id: i.id, data: JSON.parse(i.data) }))),
       item_count: items.length,
       created_at: now(),
     })
     .execute();
-  await ctx.db.updateTable('eval_set').set({ latest_version: v, updated_at: now() }).where('id', '=', s.id).execute();
+  await evalDb(ctx)
+    .updateTable('eval_set')
+    .set({ latest_version: v, updated_at: now() })
+    .where('id', '=', s.id)
+    .execute();
   return v;
 }
