@@ -15,11 +15,12 @@ import {
   AdminRejectListing,
   AuditLog,
 } from '../shared/api.ts';
+import { marketDb } from './db.ts';
 
 export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: string) => Promise<ProductRow>) {
   const search = productSearch(ctx);
   const audit = (adminId: string, action: string, productId: string, detail: Record<string, unknown> = {}) =>
-    ctx.db
+    marketDb(ctx)
       .insertInto('market_audit')
       .values({
         id: ctx.host.newId(),
@@ -35,13 +36,13 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     ...AdminListingList,
     auth: 'platformAdmin',
     handler: async ({ query }) => {
-      const rows = (await ctx.db
+      const rows = await marketDb(ctx)
         .selectFrom('market_product')
         .select([...CARD, 'source_space_id'])
         .where('status', '=', query.status)
         .orderBy('updated_at', 'asc')
         .limit(query.page_size)
-        .execute()) as ProductRow[];
+        .execute();
       const who = new Map(
         (await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.owner_id))])).map((u) => [
           u.user_id,
@@ -58,7 +59,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is approved.');
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({
           ...liveFields(JSON.parse(p.submission)),
@@ -72,8 +73,8 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
         })
         .where('id', '=', p.id)
         .execute();
-      await search.index(ctx.db, p.id);
-      await ctx.db
+      await search.index(marketDb(ctx), p.id);
+      await marketDb(ctx)
         .insertInto('market_version')
         .values({
           id: ctx.host.newId(),
@@ -94,7 +95,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (Number(p.status) !== ReviewStatus.Pending) throw badRequest('Only a product waiting for review is rejected.');
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({ status: ReviewStatus.Rejected, reject_reason: body.reason, updated_at: now() })
         .where('id', '=', p.id)
@@ -110,7 +111,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (body.featured && !p.live_version) throw badRequest('Only an approved product is featured.');
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({ featured: body.featured ? 1 : 0 })
         .where('id', '=', p.id)
@@ -126,30 +127,32 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     handler: async ({ body, caller }) => {
       const names = body.categories.map((c) => c.name.toLowerCase());
       if (new Set(names).size !== names.length) throw badRequest('Two categories have the same name.');
-      const existing = await ctx.db.selectFrom('market_category').select('id').execute();
+      const existing = await marketDb(ctx).selectFrom('market_category').select('id').execute();
       const keep = new Set(body.categories.map((c) => c.id).filter(Boolean));
       const unknown = body.categories.filter((c) => c.id && !existing.some((e) => e.id === c.id));
       if (unknown.length) throw badRequest(`There is no category ${unknown[0].id}.`);
-      await ctx.db.transaction().execute(async (trx) => {
-        const gone = existing.map((e) => e.id as string).filter((id) => !keep.has(id));
-        if (gone.length) {
-          await trx.deleteFrom('market_category').where('id', 'in', gone).execute();
-          await trx.updateTable('market_product').set({ category_id: '' }).where('category_id', 'in', gone).execute();
-        }
-        for (const [i, c] of body.categories.entries()) {
-          if (c.id)
-            await trx
-              .updateTable('market_category')
-              .set({ name: c.name, name_zh: c.name_zh, sort_order: i })
-              .where('id', '=', c.id)
-              .execute();
-          else
-            await trx
-              .insertInto('market_category')
-              .values({ id: ctx.host.newId(), name: c.name, name_zh: c.name_zh, sort_order: i, created_at: now() })
-              .execute();
-        }
-      });
+      await marketDb(ctx)
+        .transaction()
+        .execute(async (trx) => {
+          const gone = existing.map((e) => e.id).filter((id) => !keep.has(id));
+          if (gone.length) {
+            await trx.deleteFrom('market_category').where('id', 'in', gone).execute();
+            await trx.updateTable('market_product').set({ category_id: '' }).where('category_id', 'in', gone).execute();
+          }
+          for (const [i, c] of body.categories.entries()) {
+            if (c.id)
+              await trx
+                .updateTable('market_category')
+                .set({ name: c.name, name_zh: c.name_zh, sort_order: i })
+                .where('id', '=', c.id)
+                .execute();
+            else
+              await trx
+                .insertInto('market_category')
+                .values({ id: ctx.host.newId(), name: c.name, name_zh: c.name_zh, sort_order: i, created_at: now() })
+                .execute();
+          }
+        });
       await audit(caller!.userId, 'categories', '', { categories: body.categories.map((c) => c.name) });
       return {};
     },
@@ -159,7 +162,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
     ...AdminAuditLog,
     auth: 'platformAdmin',
     handler: async ({ query }) => {
-      const rows = await ctx.db
+      const rows = await marketDb(ctx)
         .selectFrom('market_audit')
         .selectAll()
         .orderBy('created_at', 'desc')
@@ -167,7 +170,7 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
         .limit(query.page_size)
         .execute();
       const who = new Map(
-        (await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.admin_id as string))])).map((u) => [
+        (await ctx.service(IdentityService).getUsers([...new Set(rows.map((r) => r.admin_id))])).map((u) => [
           u.user_id,
           u.name,
         ]),
@@ -176,11 +179,11 @@ export function registerAdminRoutes(ctx: ServerContext<unknown>, product: (id: s
         entries: rows.map((r) => ({
           id: r.id,
           admin_id: r.admin_id,
-          admin_name: who.get(r.admin_id as string) ?? '',
+          admin_name: who.get(r.admin_id) ?? '',
           action: r.action,
           product_id: r.product_id,
-          detail: parseStoredJson(r.detail as string, 'An audit entry', AuditLog.shape.entries.element.shape.detail),
-          time: Math.floor(Date.parse(r.created_at as string) / 1000),
+          detail: parseStoredJson(r.detail, 'An audit entry', AuditLog.shape.entries.element.shape.detail),
+          time: Math.floor(Date.parse(r.created_at) / 1000),
         })),
       };
     },

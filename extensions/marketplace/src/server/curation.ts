@@ -24,23 +24,9 @@ import {
   TopicGetCurrent,
   TopicView,
 } from '../shared/api.ts';
+import { marketDb, type TopicRow } from './db.ts';
 
 type Card = ReturnType<typeof card>;
-
-interface TopicRow {
-  id: string;
-  title: string;
-  title_zh: string;
-  description: string;
-  description_zh: string;
-  cover: string;
-  product_ids: string;
-  status: number;
-  sort_order: number;
-  preview_id: string;
-  created_at: string;
-  updated_at: string;
-}
 
 const topicView = (t: TopicRow, products?: Card[]): z.output<typeof TopicView> => ({
   topic_id: t.id,
@@ -61,7 +47,7 @@ export function registerCuration(
   publicCards: (ids: string[], userId: string) => Promise<Card[]>,
 ) {
   const audit = (adminId: string, action: string, detail: Record<string, unknown> = {}) =>
-    ctx.db
+    marketDb(ctx)
       .insertInto('market_audit')
       .values({
         id: ctx.host.newId(),
@@ -73,8 +59,7 @@ export function registerCuration(
       })
       .execute();
   const topic = async (id: string) => {
-    const t = (await ctx.db.selectFrom('market_topic').selectAll().where('id', '=', id).executeTakeFirst()) as
-      TopicRow | undefined;
+    const t = await marketDb(ctx).selectFrom('market_topic').selectAll().where('id', '=', id).executeTakeFirst();
     if (!t) throw notFound(`There is no topic ${id}.`);
     return t;
   };
@@ -84,8 +69,13 @@ export function registerCuration(
     if (!ids.length) return;
     const live = new Set(
       (
-        await ctx.db.selectFrom('market_product').select('id').where('id', 'in', ids).where('public', '=', 1).execute()
-      ).map((r) => r.id as string),
+        await marketDb(ctx)
+          .selectFrom('market_product')
+          .select('id')
+          .where('id', 'in', ids)
+          .where('public', '=', 1)
+          .execute()
+      ).map((r) => r.id),
     );
     const not = ids.filter((id) => !live.has(id));
     if (not.length)
@@ -95,12 +85,12 @@ export function registerCuration(
       );
   };
   const getConfig = async <T>(key: string, fallback: T): Promise<T> => {
-    const r = await ctx.db.selectFrom('market_config').select('value').where('key', '=', key).executeTakeFirst();
-    return r ? (JSON.parse(r.value as string) as T) : fallback;
+    const r = await marketDb(ctx).selectFrom('market_config').select('value').where('key', '=', key).executeTakeFirst();
+    return r ? (JSON.parse(r.value) as T) : fallback;
   };
   const setConfig = async (key: string, value: unknown) => {
     const row = { key, value: JSON.stringify(value), updated_at: now() };
-    await ctx.db
+    await marketDb(ctx)
       .insertInto('market_config')
       .values(row)
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: row.value, updated_at: row.updated_at }))
@@ -113,12 +103,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     handler: async () => ({
       topics: (
-        (await ctx.db
-          .selectFrom('market_topic')
-          .selectAll()
-          .orderBy('sort_order')
-          .orderBy('created_at')
-          .execute()) as TopicRow[]
+        await marketDb(ctx).selectFrom('market_topic').selectAll().orderBy('sort_order').orderBy('created_at').execute()
       ).map((t) => topicView(t)),
     }),
   });
@@ -140,18 +125,18 @@ export function registerCuration(
       let id = body.topic_id;
       if (id) {
         await topic(id);
-        await ctx.db.updateTable('market_topic').set(values).where('id', '=', id).execute();
+        await marketDb(ctx).updateTable('market_topic').set(values).where('id', '=', id).execute();
       } else {
         id = ctx.host.newId();
         const count = Number(
           (
-            await ctx.db
+            await marketDb(ctx)
               .selectFrom('market_topic')
               .select((eb) => eb.fn.countAll<number>().as('n'))
               .executeTakeFirst()
           )?.n ?? 0,
         );
-        await ctx.db
+        await marketDb(ctx)
           .insertInto('market_topic')
           .values({ id, ...values, sort_order: body.sort_order ?? count, status: 0, preview_id: '', created_at: now() })
           .execute();
@@ -167,7 +152,7 @@ export function registerCuration(
       const t = await topic(body.topic_id);
       if (body.status === 1 && !JSON.parse(t.product_ids).length)
         throw badRequest('Choose the products of the topic before it goes live.');
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_topic')
         .set({ status: body.status, updated_at: now() })
         .where('id', '=', t.id)
@@ -183,7 +168,7 @@ export function registerCuration(
       const t = await topic(body.topic_id);
       const preview = t.preview_id || randomBytes(16).toString('hex');
       if (!t.preview_id)
-        await ctx.db.updateTable('market_topic').set({ preview_id: preview }).where('id', '=', t.id).execute();
+        await marketDb(ctx).updateTable('market_topic').set({ preview_id: preview }).where('id', '=', t.id).execute();
       return { preview_id: preview };
     },
   });
@@ -192,7 +177,7 @@ export function registerCuration(
     auth: 'platformAdmin',
     handler: async ({ body, caller }) => {
       const t = await topic(body.topic_id);
-      await ctx.db.deleteFrom('market_topic').where('id', '=', t.id).execute();
+      await marketDb(ctx).deleteFrom('market_topic').where('id', '=', t.id).execute();
       await audit(caller!.userId, 'topic.delete', { topic_id: t.id, title: t.title });
       return {};
     },
@@ -224,7 +209,7 @@ export function registerCuration(
     ...AdminRecommendConfigDelete,
     auth: 'platformAdmin',
     handler: async ({ body, caller }) => {
-      await ctx.db.deleteFrom('market_config').where('key', '=', `recommend.${body.scene}`).execute();
+      await marketDb(ctx).deleteFrom('market_config').where('key', '=', `recommend.${body.scene}`).execute();
       await audit(caller!.userId, 'recommend.delete', { scene: body.scene });
       return {};
     },
@@ -244,14 +229,14 @@ export function registerCuration(
     ...TopicGetCurrent,
     auth: 'user',
     handler: async ({ caller }) => {
-      const rows = (await ctx.db
+      const rows = await marketDb(ctx)
         .selectFrom('market_topic')
         .selectAll()
         .where('status', '=', 1)
         .orderBy('sort_order')
         .orderBy('created_at')
         .limit(20)
-        .execute()) as TopicRow[];
+        .execute();
       const topics = [];
       for (const t of rows) {
         const products = await publicCards(JSON.parse(t.product_ids), caller!.userId);
@@ -286,7 +271,7 @@ export function registerCuration(
     auth: 'user',
     handler: async ({ caller }) => {
       const ids = (
-        await ctx.db
+        await marketDb(ctx)
           .selectFrom('market_product')
           .select('id')
           .where('public', '=', 1)
@@ -295,7 +280,7 @@ export function registerCuration(
           .orderBy('id', 'desc')
           .limit(MAX_PRODUCTS)
           .execute()
-      ).map((r) => r.id as string);
+      ).map((r) => r.id);
       return { products: await publicCards(ids, caller!.userId) };
     },
   });

@@ -28,39 +28,12 @@ import {
   type ProductCard,
 } from '../shared/api.ts';
 import { productSearch } from './search.ts';
+import { marketDb, type ProductRow } from './db.ts';
 
 export const now = () => new Date().toISOString();
 const secs = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : 0);
 
-export interface ProductRow {
-  id: string;
-  entity_type: string;
-  entity_id: string;
-  source_space_id: string;
-  owner_id: string;
-  name: string;
-  description: string;
-  readme: string;
-  covers: string;
-  category_id: string;
-  tags: string;
-  is_template: number;
-  submission: string;
-  status: number;
-  reject_reason: string;
-  version_name: string;
-  bundle: string;
-  live_version: string;
-  live_bundle: string | null;
-  listed: number;
-  featured: number;
-  views: number;
-  duplicates: number;
-  favorites: number;
-  created_at: string;
-  updated_at: string;
-  listed_at: string | null;
-}
+export type { ProductRow } from './db.ts';
 
 /** The columns a list needs (not the bundles). */
 export const CARD = [
@@ -91,7 +64,7 @@ export const CARD = [
 
 /** A product as a list shows it; the review (status, reason, the submitted version) only for its author and administrators. */
 export function card(
-  p: Omit<ProductRow, 'bundle' | 'live_bundle' | 'readme' | 'source_space_id'>,
+  p: Pick<ProductRow, (typeof CARD)[number]>,
   author?: { name: string; avatar: string },
   favorited?: boolean,
   review = false,
@@ -157,8 +130,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       ]),
     );
   const product = async (id: string) => {
-    const p = (await ctx.db.selectFrom('market_product').selectAll().where('id', '=', id).executeTakeFirst()) as
-      ProductRow | undefined;
+    const p = await marketDb(ctx).selectFrom('market_product').selectAll().where('id', '=', id).executeTakeFirst();
     if (!p) throw notFound(`There is no product ${id}.`);
     return p;
   };
@@ -171,13 +143,13 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     new Set(
       ids.length
         ? (
-            await ctx.db
+            await marketDb(ctx)
               .selectFrom('market_favorite')
               .select('product_id')
               .where('user_id', '=', userId)
               .where('product_id', 'in', ids)
               .execute()
-          ).map((r) => r.product_id as string)
+          ).map((r) => r.product_id)
         : [],
     );
 
@@ -189,7 +161,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       .map((k) => k.kind);
     const kinds = q.entity_type ? q.entity_type.split(',').filter((k) => running.includes(k)) : running;
     if (!kinds.length) return { products: [], has_more: false };
-    let base = ctx.db.selectFrom('market_product').where('public', '=', 1).where('entity_type', 'in', kinds);
+    let base = marketDb(ctx).selectFrom('market_product').where('public', '=', 1).where('entity_type', 'in', kinds);
     if (q.keyword?.trim()) {
       const match = search.where(q.keyword);
       if (!match) return { products: [], has_more: false };
@@ -204,11 +176,11 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
         : q.sort_type === 'favorites'
           ? rows.orderBy('favorites', 'desc')
           : rows.orderBy('listed_at', 'desc');
-    const found = (await rows
+    const found = await rows
       .orderBy('id', 'desc')
       .limit(q.page_size + 1)
       .offset((q.page_num - 1) * q.page_size)
-      .execute()) as ProductRow[];
+      .execute();
     const page = found.slice(0, q.page_size);
     const who = await authors(page.map((p) => p.owner_id));
     const favs = await favoritedBy(
@@ -227,16 +199,20 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body, caller }) => {
       if (
         body.category_id &&
-        !(await ctx.db.selectFrom('market_category').select('id').where('id', '=', body.category_id).executeTakeFirst())
+        !(await marketDb(ctx)
+          .selectFrom('market_category')
+          .select('id')
+          .where('id', '=', body.category_id)
+          .executeTakeFirst())
       )
         throw badRequest(`There is no category ${body.category_id}.`);
       const bundle = await ctx.service(LibraryService).exportBundle(body.entity_type, body.entity_id, body.space_id);
-      const existing = (await ctx.db
+      const existing = await marketDb(ctx)
         .selectFrom('market_product')
         .selectAll()
         .where('entity_type', '=', body.entity_type)
         .where('entity_id', '=', body.entity_id)
-        .executeTakeFirst()) as ProductRow | undefined;
+        .executeTakeFirst();
       if (existing && existing.owner_id !== caller!.userId)
         throw forbidden('Someone else listed this resource; ask them to submit a new version.');
       if (existing?.live_version === body.version_name)
@@ -261,16 +237,16 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       };
       if (existing) {
         // A live product keeps showing its live version until the new one is approved.
-        await ctx.db
+        await marketDb(ctx)
           .updateTable('market_product')
           .set({ ...review, public: existing.live_version ? 1 : 0, ...(existing.live_version ? {} : liveFields(sub)) })
           .where('id', '=', existing.id)
           .execute();
-        if (!existing.live_version) await search.index(ctx.db, existing.id);
+        if (!existing.live_version) await search.index(marketDb(ctx), existing.id);
         return { product_id: existing.id, status: ReviewStatus.Pending };
       }
       const id = ctx.host.newId();
-      await ctx.db
+      await marketDb(ctx)
         .insertInto('market_product')
         .values({
           id,
@@ -291,7 +267,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
           listed_at: null,
         })
         .execute();
-      await search.index(ctx.db, id);
+      await search.index(marketDb(ctx), id);
       return { product_id: id, status: ReviewStatus.Pending };
     },
   });
@@ -303,7 +279,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       const p = await product(body.product_id);
       if (p.owner_id !== caller!.userId && !caller!.isPlatformAdmin)
         throw forbidden('Only its author unlists a product.');
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({ listed: 0, public: 0, updated_at: now() })
         .where('id', '=', p.id)
@@ -331,7 +307,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       if (!query.keyword) return { suggestions: [] };
       const match = search.where(query.keyword);
       if (!match) return { suggestions: [] };
-      const rows = await ctx.db
+      const rows = await marketDb(ctx)
         .selectFrom('market_product')
         .select('name')
         .where('public', '=', 1)
@@ -339,7 +315,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
         .orderBy('duplicates', 'desc')
         .limit(8)
         .execute();
-      return { suggestions: [...new Set(rows.map((r) => r.name as string))] };
+      return { suggestions: [...new Set(rows.map((r) => r.name))] };
     },
   });
 
@@ -350,12 +326,12 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       const p = await product(query.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${query.product_id}.`);
       if (p.live_version)
-        await ctx.db
+        await marketDb(ctx)
           .updateTable('market_product')
           .set({ views: sql`views + 1` })
           .where('id', '=', p.id)
           .execute();
-      const versions = await ctx.db
+      const versions = await marketDb(ctx)
         .selectFrom('market_version')
         .select(['version_name', 'created_at'])
         .where('product_id', '=', p.id)
@@ -377,8 +353,8 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
           readme: p.readme,
         },
         versions: versions.map((v) => ({
-          version_name: v.version_name as string,
-          create_time: secs(v.created_at as string),
+          version_name: v.version_name,
+          create_time: secs(v.created_at),
         })),
         // What a copy brings along (a workflow's sub-workflows).
         contents: live?.resources.map((r) => ({ kind: r.kind, name: r.name })) ?? [],
@@ -393,29 +369,29 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     handler: async ({ body, caller }) => {
       const p = await product(body.product_id);
       if (!visible(p, caller)) throw notFound(`There is no product ${body.product_id}.`);
-      const had = !!(await ctx.db
+      const had = !!(await marketDb(ctx)
         .selectFrom('market_favorite')
         .select('product_id')
         .where('product_id', '=', p.id)
         .where('user_id', '=', caller!.userId)
         .executeTakeFirst());
       if (body.is_cancel && had) {
-        await ctx.db
+        await marketDb(ctx)
           .deleteFrom('market_favorite')
           .where('product_id', '=', p.id)
           .where('user_id', '=', caller!.userId)
           .execute();
-        await ctx.db
+        await marketDb(ctx)
           .updateTable('market_product')
           .set({ favorites: sql`favorites - 1` })
           .where('id', '=', p.id)
           .execute();
       } else if (!body.is_cancel && !had) {
-        await ctx.db
+        await marketDb(ctx)
           .insertInto('market_favorite')
           .values({ product_id: p.id, user_id: caller!.userId, created_at: now() })
           .execute();
-        await ctx.db
+        await marketDb(ctx)
           .updateTable('market_product')
           .set({ favorites: sql`favorites + 1` })
           .where('id', '=', p.id)
@@ -429,7 +405,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     ...ProductFavoriteList,
     auth: 'user',
     handler: async ({ query, caller }) => {
-      const rows = (await ctx.db
+      const rows = await marketDb(ctx)
         .selectFrom('market_favorite as f')
         .innerJoin('market_product as p', 'p.id', 'f.product_id')
         .select(CARD.map((c) => `p.${c}` as const))
@@ -438,7 +414,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
         .orderBy('f.created_at', 'desc')
         .limit(query.page_size)
         .offset((query.page_num - 1) * query.page_size)
-        .execute()) as ProductRow[];
+        .execute();
       const who = await authors(rows.map((p) => p.owner_id));
       return { products: rows.map((p) => card(p, who.get(p.owner_id), true)) };
     },
@@ -453,7 +429,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       const r = await ctx
         .service(LibraryService)
         .importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({ duplicates: sql`duplicates + 1` })
         .where('id', '=', p.id)
@@ -476,7 +452,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
         userId: caller!.userId,
         name: body.name,
       });
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({ duplicates: sql`duplicates + 1` })
         .where('id', '=', p.id)
@@ -489,13 +465,13 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     ...ProductUserProductList,
     auth: 'user',
     handler: async ({ caller }) => {
-      const rows = (await ctx.db
+      const rows = await marketDb(ctx)
         .selectFrom('market_product')
         .select([...CARD])
         .where('owner_id', '=', caller!.userId)
         .orderBy('updated_at', 'desc')
         .limit(200)
-        .execute()) as ProductRow[];
+        .execute();
       const who = await authors([caller!.userId]);
       return { products: rows.map((p) => card(p, who.get(p.owner_id), undefined, true)) };
     },
@@ -515,12 +491,14 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
     ...ProductCategoryList,
     auth: 'user',
     handler: async () => ({
-      categories: (await ctx.db.selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map((c) => ({
-        id: c.id as string,
-        name: c.name as string,
-        name_zh: c.name_zh as string,
-        sort: Number(c.sort_order),
-      })),
+      categories: (await marketDb(ctx).selectFrom('market_category').selectAll().orderBy('sort_order').execute()).map(
+        (c) => ({
+          id: c.id,
+          name: c.name,
+          name_zh: c.name_zh,
+          sort: Number(c.sort_order),
+        }),
+      ),
     }),
   });
 
@@ -535,7 +513,7 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       const r = await ctx
         .service(LibraryService)
         .importBundle(JSON.parse(p.live_bundle), { spaceId: body.space_id, userId: caller!.userId, name: body.name });
-      await ctx.db
+      await marketDb(ctx)
         .updateTable('market_product')
         .set({ duplicates: sql`duplicates + 1` })
         .where('id', '=', p.id)
@@ -562,13 +540,13 @@ export function registerProductRoutes(ctx: ServerContext<unknown>) {
       .list()
       .map((k) => k.kind);
     if (!running.length) return [];
-    const rows = (await ctx.db
+    const rows = await marketDb(ctx)
       .selectFrom('market_product')
       .select([...CARD])
       .where('id', 'in', ids)
       .where('public', '=', 1)
       .where('entity_type', 'in', running)
-      .execute()) as ProductRow[];
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     const page = ids.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
     const who = await authors(page.map((p) => p.owner_id));

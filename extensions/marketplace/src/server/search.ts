@@ -2,21 +2,22 @@
 // PostgreSQL tsvector; every word of a query must match, the last one as a prefix (search as you type).
 import { DatabaseService, searchWords, type ServerContext } from '@tessera/sdk/server';
 import { sql, type Kysely } from 'kysely';
+import type { MarketDb } from './db.ts';
 
 export function productSearch(ctx: ServerContext<unknown>) {
   const pg = () => ctx.service(DatabaseService).dialect === 'postgres';
   return {
     /** Indexes a product's public fields again (after a listing or an approval). */
-    async index(db: Kysely<any>, productId: string) {
+    async index(db: Kysely<MarketDb>, productId: string) {
       const row = await db
         .selectFrom('market_product')
         .select(['name', 'description', 'tags'])
         .where('id', '=', productId)
         .executeTakeFirst();
       if (!row) return;
-      const text = searchWords(
-        `${row.name} ${row.description} ${(JSON.parse(row.tags as string) as string[]).join(' ')}`,
-      ).join(' ');
+      const text = searchWords(`${row.name} ${row.description} ${(JSON.parse(row.tags) as string[]).join(' ')}`).join(
+        ' ',
+      );
       if (pg()) {
         await db
           .updateTable('market_product')
