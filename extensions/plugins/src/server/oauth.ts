@@ -9,7 +9,7 @@ import {
   describeOutboundError,
   type ServerContext,
 } from '@tessera/sdk/server';
-import { PluginStore, nowIso, type AuthConfig, type PluginRow } from './store.ts';
+import { PluginStore, nowIso, type AuthConfig, type PluginRow, pluginsDb } from './store.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 /** A token this close to its expiry is refreshed before use. */
@@ -45,8 +45,8 @@ export class OAuthTokens {
         "The plugin's authorization URL is not an http(s) address; correct it in the plugin's settings.",
       );
     const state = randomBytes(24).toString('base64url');
-    await this.ctx.db.deleteFrom('plugins_oauth_state').where('expires_at', '<', Date.now()).execute();
-    await this.ctx.db
+    await pluginsDb(this.ctx).deleteFrom('plugins_oauth_state').where('expires_at', '<', Date.now()).execute();
+    await pluginsDb(this.ctx)
       .insertInto('plugins_oauth_state')
       .values({ state, plugin_id: plugin.id, user_id: userId, expires_at: Date.now() + STATE_TTL_MS })
       .execute();
@@ -61,12 +61,12 @@ export class OAuthTokens {
 
   /** The callback: checks the state (once, unexpired, this plugin), exchanges the code, keeps the token. */
   async complete(pluginId: string, code: string, state: string): Promise<{ user_id: string; plugin: PluginRow }> {
-    const row = (await this.ctx.db
+    const row = await pluginsDb(this.ctx)
       .selectFrom('plugins_oauth_state')
       .selectAll()
       .where('state', '=', state)
-      .executeTakeFirst()) as { plugin_id: string; user_id: string; expires_at: number } | undefined;
-    await this.ctx.db.deleteFrom('plugins_oauth_state').where('state', '=', state).execute();
+      .executeTakeFirst();
+    await pluginsDb(this.ctx).deleteFrom('plugins_oauth_state').where('state', '=', state).execute();
     if (!row || row.plugin_id !== pluginId || Number(row.expires_at) < Date.now())
       throw badRequest(
         'This authorisation link has expired or was already used: start the authorisation again from the studio.',
@@ -83,12 +83,12 @@ export class OAuthTokens {
 
   /** The user's access token, refreshed when due (or when `force`); undefined when they must authorise. */
   async accessToken(plugin: PluginRow, userId: string, opts: { force?: boolean } = {}): Promise<string | undefined> {
-    const row = (await this.ctx.db
+    const row = await pluginsDb(this.ctx)
       .selectFrom('plugins_oauth_token')
       .selectAll()
       .where('plugin_id', '=', plugin.id)
       .where('user_id', '=', userId)
-      .executeTakeFirst()) as { token: string; expires_at: number | null } | undefined;
+      .executeTakeFirst();
     if (!row) return undefined;
     const token = JSON.parse(this.store.decrypt(row.token)) as StoredToken;
     const due = opts.force || (row.expires_at !== null && Number(row.expires_at) - EARLY_MS < Date.now());
@@ -115,7 +115,7 @@ export class OAuthTokens {
   }
 
   async authorized(pluginId: string, userId: string): Promise<boolean> {
-    return !!(await this.ctx.db
+    return !!(await pluginsDb(this.ctx)
       .selectFrom('plugins_oauth_token')
       .select('user_id')
       .where('plugin_id', '=', pluginId)
@@ -124,7 +124,7 @@ export class OAuthTokens {
   }
 
   async revoke(pluginId: string, userId?: string): Promise<void> {
-    let q = this.ctx.db.deleteFrom('plugins_oauth_token').where('plugin_id', '=', pluginId);
+    let q = pluginsDb(this.ctx).deleteFrom('plugins_oauth_token').where('plugin_id', '=', pluginId);
     if (userId) q = q.where('user_id', '=', userId);
     await q.execute();
   }
@@ -142,7 +142,7 @@ export class OAuthTokens {
       expires_at: t.expires_in ? Date.now() + Number(t.expires_in) * 1000 : null,
       updated_at: nowIso(),
     };
-    await this.ctx.db
+    await pluginsDb(this.ctx)
       .insertInto('plugins_oauth_token')
       .values({ plugin_id: pluginId, user_id: userId, ...values })
       .onConflict((oc) => oc.columns(['plugin_id', 'user_id']).doUpdateSet(values))

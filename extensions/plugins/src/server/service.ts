@@ -3,7 +3,7 @@ import { forbidden, notFound } from '@tessera/sdk';
 import type { HookCaller } from '@tessera/sdk';
 import type { MockHit, PluginCallResult, PluginMockQuery, Plugins, PublishedTool } from '../shared/index.ts';
 import type { PluginCaller } from './call.ts';
-import type { ApiDef, PluginDef, PluginStore } from './store.ts';
+import { type ApiDef, type PluginDef, type PluginStore, pluginsDb } from './store.ts';
 
 const toolOf = (p: PluginDef, a: ApiDef): PublishedTool => ({
   plugin_id: p.plugin_id,
@@ -24,13 +24,13 @@ export function pluginsService(
 ): Plugins {
   return {
     async tools(spaceId) {
-      const rows = (await ctx.db
+      const rows = await pluginsDb(ctx)
         .selectFrom('plugins_plugin')
         .select('id')
         .where('space_id', '=', spaceId)
         .where('published_edit_version', '>', 0)
         .orderBy('updated_at', 'desc')
-        .execute()) as { id: string }[];
+        .execute();
       const out: PublishedTool[] = [];
       for (const r of rows) {
         const def = await store.definition(r.id);

@@ -2,6 +2,7 @@
 import { ApiError, ErrorCode, notFound } from '@tessera/sdk';
 import { LocalCache, SecretsService, ServerContextToken, sameText, type ServerContext } from '@tessera/sdk/server';
 import type { APIParameter, CommonParams } from '../shared/index.ts';
+import type { Kysely } from 'kysely';
 
 export interface PluginRow {
   id: string;
@@ -46,6 +47,33 @@ export interface VersionRow {
   created_by: string;
   created_at: string;
 }
+
+/** A user's OAuth token for a plugin (encrypted JSON). */
+export interface OAuthTokenRow {
+  plugin_id: string;
+  user_id: string;
+  token: string;
+  /** Milliseconds since the epoch (a bigint: PostgreSQL answers it as text). */
+  expires_at: number | string | null;
+  updated_at: string;
+}
+/** A one-time state of an authorisation under way. */
+export interface OAuthStateRow {
+  state: string;
+  plugin_id: string;
+  user_id: string;
+  expires_at: number | string;
+}
+/** The plugins extension's tables (migrations.ts). */
+export interface PluginsDb {
+  plugins_plugin: PluginRow;
+  plugins_api: ApiRow;
+  plugins_version: VersionRow;
+  plugins_oauth_token: OAuthTokenRow;
+  plugins_oauth_state: OAuthStateRow;
+}
+/** The studio's database, typed by the plugins' tables. */
+export const pluginsDb = (ctx: Pick<ServerContext<unknown>, 'db'>): Kysely<PluginsDb> => ctx.db as Kysely<PluginsDb>;
 
 /** What a plugin's auth is, as stored (no secret: that is in `secret`, encrypted). */
 export interface AuthConfig {
@@ -129,7 +157,7 @@ export class PluginStore {
     return this.creds.set(pluginId, { row, secret: this.decrypt(row.secret) });
   }
   private get db() {
-    return this.ctx.db;
+    return pluginsDb(this.ctx);
   }
   private secrets() {
     return this.ctx.service(SecretsService);
@@ -142,11 +170,7 @@ export class PluginStore {
   }
 
   async get(pluginId: string, spaceId?: string): Promise<PluginRow> {
-    const row = (await this.db
-      .selectFrom('plugins_plugin')
-      .selectAll()
-      .where('id', '=', pluginId)
-      .executeTakeFirst()) as PluginRow | undefined;
+    const row = await this.db.selectFrom('plugins_plugin').selectAll().where('id', '=', pluginId).executeTakeFirst();
     if (!row || (spaceId && row.space_id !== spaceId)) throw notFound(`There is no plugin ${pluginId} in this space.`);
     return row;
   }
@@ -169,30 +193,30 @@ export class PluginStore {
       .execute();
   }
   async apis(pluginId: string): Promise<ApiRow[]> {
-    return (await this.db
+    return await this.db
       .selectFrom('plugins_api')
       .selectAll()
       .where('plugin_id', '=', pluginId)
       .orderBy('created_at')
       .orderBy('id')
-      .execute()) as ApiRow[];
+      .execute();
   }
   async api(pluginId: string, apiId: string): Promise<ApiRow> {
-    const row = (await this.db
+    const row = await this.db
       .selectFrom('plugins_api')
       .selectAll()
       .where('id', '=', apiId)
       .where('plugin_id', '=', pluginId)
-      .executeTakeFirst()) as ApiRow | undefined;
+      .executeTakeFirst();
     if (!row) throw notFound(`The plugin has no API ${apiId}.`);
     return row;
   }
   async refuseTakenApi(pluginId: string, name: string, method: number, path: string, except?: string) {
-    const rows = (await this.db
+    const rows = await this.db
       .selectFrom('plugins_api')
       .select(['id', 'name', 'method', 'path'])
       .where('plugin_id', '=', pluginId)
-      .execute()) as Pick<ApiRow, 'id' | 'name' | 'method' | 'path'>[];
+      .execute();
     for (const r of rows) {
       if (r.id === except) continue;
       if (r.name.toLowerCase() === name.toLowerCase())
@@ -202,13 +226,13 @@ export class PluginStore {
     }
   }
   async versions(pluginId: string): Promise<VersionRow[]> {
-    return (await this.db
+    return await this.db
       .selectFrom('plugins_version')
       .selectAll()
       .where('plugin_id', '=', pluginId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .execute()) as VersionRow[];
+      .execute();
   }
 
   /** The plugin as a call sees it: the draft, a named version, or (default) the latest published one. */
@@ -232,7 +256,7 @@ export class PluginStore {
     }
     let q = this.db.selectFrom('plugins_version').selectAll().where('plugin_id', '=', pluginId);
     q = version ? q.where('version_name', '=', version) : q.orderBy('created_at', 'desc').orderBy('id', 'desc');
-    const v = (await q.limit(1).executeTakeFirst()) as VersionRow | undefined;
+    const v = await q.limit(1).executeTakeFirst();
     if (!v) return undefined;
     const snap = JSON.parse(v.snapshot) as Omit<PluginDef, 'plugin_id' | 'space_id' | 'version_name'>;
     // Credentials and the server's address stay the plugin's own (a rotated key needs no new version).

@@ -3,7 +3,7 @@ import { badRequest, parseCallerJson, describeError } from '@tessera/sdk';
 import { type ServerContext } from '@tessera/sdk/server';
 import { APIDebugStatus } from '../../shared/index.ts';
 import { InputError, inputObject } from '../call.ts';
-import { apiDef, nowIso } from '../store.ts';
+import { apiDef, nowIso, pluginsDb } from '../store.ts';
 import { apiView, inferParams } from '../views.ts';
 import { BatchCreateApi, CreateApi, DebugApi, DeleteApi, GetPluginApis, UpdateApi } from '../../shared/api.ts';
 import { inSpace, pluginWrites, type Deps, checkParams } from './common.ts';
@@ -19,7 +19,11 @@ export function registerApiRoutes(ctx: ServerContext<unknown>, { store, caller }
       const r = await insertApis(plugin.id, doc.apis, body.replaced_same_paths);
       if (!plugin.url && doc.server_url) {
         await checkUrl(doc.server_url);
-        await ctx.db.updateTable('plugins_plugin').set({ url: doc.server_url }).where('id', '=', plugin.id).execute();
+        await pluginsDb(ctx)
+          .updateTable('plugins_plugin')
+          .set({ url: doc.server_url })
+          .where('id', '=', plugin.id)
+          .execute();
       }
       await store.touch(plugin.id);
       return { ...r, skipped: doc.skipped };
@@ -49,7 +53,7 @@ export function registerApiRoutes(ctx: ServerContext<unknown>, { store, caller }
       await store.refuseTakenApi(plugin.id, body.name, method, body.path);
       checkParams(body.path, request);
       const id = ctx.host.newId();
-      await ctx.db
+      await pluginsDb(ctx)
         .insertInto('plugins_api')
         .values({
           id,
@@ -86,7 +90,7 @@ export function registerApiRoutes(ctx: ServerContext<unknown>, { store, caller }
       await store.refuseTakenApi(plugin.id, next.name, next.method, next.path, api.id);
       checkParams(next.path, body.request_params ?? JSON.parse(api.request_params));
       const changesCall = body.path !== undefined || body.method !== undefined || body.request_params !== undefined;
-      await ctx.db
+      await pluginsDb(ctx)
         .updateTable('plugins_api')
         .set({
           name: next.name,
@@ -115,7 +119,7 @@ export function registerApiRoutes(ctx: ServerContext<unknown>, { store, caller }
     handler: async ({ body }) => {
       const plugin = await store.get(body.plugin_id, body.space_id);
       await store.api(plugin.id, body.api_id);
-      await ctx.db.deleteFrom('plugins_api').where('id', '=', body.api_id).execute();
+      await pluginsDb(ctx).deleteFrom('plugins_api').where('id', '=', body.api_id).execute();
       await store.touch(plugin.id);
       return {};
     },
@@ -161,7 +165,7 @@ export function registerApiRoutes(ctx: ServerContext<unknown>, { store, caller }
       const ok = outcome.status === 'ok';
       const response_params = inferParams(outcome.output);
       if (ok) {
-        await ctx.db
+        await pluginsDb(ctx)
           .updateTable('plugins_api')
           .set({
             debug_status: APIDebugStatus.DebugPassed,

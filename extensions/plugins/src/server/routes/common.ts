@@ -5,7 +5,7 @@ import { APIDebugStatus, type APIParameter, type ImportedApi } from '../../share
 import { type PluginCaller } from '../call.ts';
 import type { OAuthTokens } from '../oauth.ts';
 import { importOpenApi } from '../openapi.ts';
-import { nowIso, type PluginStore } from '../store.ts';
+import { nowIso, type PluginStore, pluginsDb } from '../store.ts';
 import { MAX_DOC } from '../../shared/api.ts';
 
 export const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
@@ -36,7 +36,7 @@ export function pluginWrites(ctx: ServerContext<unknown>, store: PluginStore) {
       const same = existing.find((e) => Number(e.method) === a.method && e.path === a.path);
       if (same) {
         if (!replaceSamePaths) continue;
-        await ctx.db
+        await pluginsDb(ctx)
           .updateTable('plugins_api')
           .set({
             desc: a.desc,
@@ -53,7 +53,7 @@ export function pluginWrites(ctx: ServerContext<unknown>, store: PluginStore) {
       let name = a.name;
       for (let i = 2; names.has(name.toLowerCase()); i++) name = `${a.name}_${i}`;
       names.add(name.toLowerCase());
-      await ctx.db
+      await pluginsDb(ctx)
         .insertInto('plugins_api')
         .values({
           id: ctx.host.newId(),
@@ -83,11 +83,13 @@ export function pluginWrites(ctx: ServerContext<unknown>, store: PluginStore) {
 
   const removePlugin = async (pluginId: string, spaceId: string) => {
     const plugin = await store.get(pluginId, spaceId);
-    await ctx.db.transaction().execute(async (tx) => {
-      for (const table of ['plugins_api', 'plugins_version', 'plugins_oauth_token', 'plugins_oauth_state'] as const)
-        await tx.deleteFrom(table).where('plugin_id', '=', plugin.id).execute();
-      await tx.deleteFrom('plugins_plugin').where('id', '=', plugin.id).execute();
-    });
+    await pluginsDb(ctx)
+      .transaction()
+      .execute(async (tx) => {
+        for (const table of ['plugins_api', 'plugins_version', 'plugins_oauth_token', 'plugins_oauth_state'] as const)
+          await tx.deleteFrom(table).where('plugin_id', '=', plugin.id).execute();
+        await tx.deleteFrom('plugins_plugin').where('id', '=', plugin.id).execute();
+      });
     store.forget(plugin.id);
   };
 

@@ -1,7 +1,7 @@
 // Plugins as a kind of the library: listed, deleted, and carried out of and into a space.
 import { badRequest } from '@tessera/sdk';
 import { listResourcesOfTable, ResourceKinds, sameText, type ServerContext } from '@tessera/sdk/server';
-import { nowIso } from '../store.ts';
+import { nowIso, pluginsDb } from '../store.ts';
 import { pluginWrites, type Deps } from './common.ts';
 
 export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps) {
@@ -11,7 +11,7 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
     kind: 'plugin',
     list: (q) =>
       listResourcesOfTable(
-        ctx.db,
+        pluginsDb(ctx),
         { kind: 'plugin', table: 'plugins_plugin', published: 'version_name', columns: { description: 'desc' } },
         q,
       ),
@@ -20,7 +20,7 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
     // whoever imports it enters their own.
     exportOf: async (id, spaceId) => {
       const plugin = await store.get(id, spaceId);
-      const apis = await ctx.db
+      const apis = await pluginsDb(ctx)
         .selectFrom('plugins_api')
         .select(['name', 'desc', 'path', 'method', 'request_params', 'response_params', 'disabled'])
         .where('plugin_id', '=', plugin.id)
@@ -42,8 +42,8 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
               ...a,
               method: Number(a.method),
               disabled: Number(a.disabled),
-              request_params: JSON.parse(a.request_params as string),
-              response_params: JSON.parse(a.response_params as string),
+              request_params: JSON.parse(a.request_params),
+              response_params: JSON.parse(a.response_params),
             })),
           },
         },
@@ -59,6 +59,7 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
       };
       if (typeof d?.url !== 'string' || !Array.isArray(d.apis))
         throw badRequest(`"${pkg.name}" is not a plugin this studio reads.`);
+      const url = d.url;
       const id = ctx.host.newId();
       const t = nowIso();
       // Plugin names are unique in a space: "Name (2)" ... when taken.
@@ -67,7 +68,7 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
       for (
         let n = 2;
         n < 1000 &&
-        (await ctx.db
+        (await pluginsDb(ctx)
           .selectFrom('plugins_plugin')
           .select('id')
           .where('space_id', '=', opts.spaceId)
@@ -76,58 +77,60 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
         n++
       )
         name = `${base} (${n})`;
-      await ctx.db.transaction().execute(async (tx) => {
-        await tx
-          .insertInto('plugins_plugin')
-          .values({
-            id,
-            space_id: opts.spaceId,
-            name,
-            desc: (pkg.description ?? '').slice(0, 2000),
-            icon_uri: pkg.icon_uri ?? '',
-            url: d.url,
-            auth_type: Number(d.auth_type ?? 0),
-            auth: JSON.stringify(d.auth ?? {}),
-            secret: '',
-            common_params: JSON.stringify(d.common_params ?? {}),
-            creator_id: opts.userId,
-            edit_version: 1,
-            published_edit_version: 0,
-            version_name: null,
-            published_at: null,
-            created_at: t,
-            updated_at: t,
-          })
-          .execute();
-        for (const a of d.apis as {
-          name: string;
-          desc: string;
-          path: string;
-          method: number;
-          request_params: unknown;
-          response_params: unknown;
-          disabled: number;
-        }[]) {
+      await pluginsDb(ctx)
+        .transaction()
+        .execute(async (tx) => {
           await tx
-            .insertInto('plugins_api')
+            .insertInto('plugins_plugin')
             .values({
-              id: ctx.host.newId(),
-              plugin_id: id,
-              name: String(a.name).slice(0, 100),
-              desc: String(a.desc ?? '').slice(0, 2000),
-              path: String(a.path),
-              method: Number(a.method),
-              request_params: JSON.stringify(a.request_params ?? []),
-              response_params: JSON.stringify(a.response_params ?? []),
-              disabled: Number(a.disabled ?? 0),
-              debug_status: 0,
-              debug_example: null,
+              id,
+              space_id: opts.spaceId,
+              name,
+              desc: (pkg.description ?? '').slice(0, 2000),
+              icon_uri: pkg.icon_uri ?? '',
+              url,
+              auth_type: Number(d.auth_type ?? 0),
+              auth: JSON.stringify(d.auth ?? {}),
+              secret: '',
+              common_params: JSON.stringify(d.common_params ?? {}),
+              creator_id: opts.userId,
+              edit_version: 1,
+              published_edit_version: 0,
+              version_name: null,
+              published_at: null,
               created_at: t,
               updated_at: t,
             })
             .execute();
-        }
-      });
+          for (const a of d.apis as {
+            name: string;
+            desc: string;
+            path: string;
+            method: number;
+            request_params: unknown;
+            response_params: unknown;
+            disabled: number;
+          }[]) {
+            await tx
+              .insertInto('plugins_api')
+              .values({
+                id: ctx.host.newId(),
+                plugin_id: id,
+                name: String(a.name).slice(0, 100),
+                desc: String(a.desc ?? '').slice(0, 2000),
+                path: String(a.path),
+                method: Number(a.method),
+                request_params: JSON.stringify(a.request_params ?? []),
+                response_params: JSON.stringify(a.response_params ?? []),
+                disabled: Number(a.disabled ?? 0),
+                debug_status: 0,
+                debug_example: null,
+                created_at: t,
+                updated_at: t,
+              })
+              .execute();
+          }
+        });
       return id;
     },
   });

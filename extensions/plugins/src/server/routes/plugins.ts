@@ -1,7 +1,7 @@
 // Plugins: create by hand or from an OpenAPI document, change, delete, list, and what one holds.
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { AuthorizationType } from '../../shared/index.ts';
-import { nowIso, type PluginRow } from '../store.ts';
+import { nowIso, pluginsDb } from '../store.ts';
 import { apiView, authColumns, pluginView } from '../views.ts';
 import {
   DeletePlugin,
@@ -25,7 +25,7 @@ export function registerPluginRoutes(ctx: ServerContext<unknown>, { store, token
       const url = (body.url ?? '').replace(/\/+$/, '');
       await checkUrl(url);
       const id = ctx.host.newId();
-      await ctx.db
+      await pluginsDb(ctx)
         .insertInto('plugins_plugin')
         .values({
           id,
@@ -82,7 +82,7 @@ export function registerPluginRoutes(ctx: ServerContext<unknown>, { store, token
         auth = { auth_type: 0, auth: '{}', secret: '' };
       }
       const id = ctx.host.newId();
-      await ctx.db
+      await pluginsDb(ctx)
         .insertInto('plugins_plugin')
         .values({
           id,
@@ -127,7 +127,7 @@ export function registerPluginRoutes(ctx: ServerContext<unknown>, { store, token
         body.service_token !== undefined ||
         body.oauth_info !== undefined;
       const auth: Partial<ReturnType<typeof authColumns>> = touchesAuth ? authColumns(store, body, plugin) : {};
-      await ctx.db
+      await pluginsDb(ctx)
         .updateTable('plugins_plugin')
         .set({
           ...(body.name !== undefined ? { name: body.name } : {}),
@@ -160,20 +160,20 @@ export function registerPluginRoutes(ctx: ServerContext<unknown>, { store, token
     ...ListDevPlugins,
     auth: inSpace,
     handler: async ({ body }) => {
-      let q = ctx.db.selectFrom('plugins_plugin').where('space_id', '=', body.space_id);
+      let q = pluginsDb(ctx).selectFrom('plugins_plugin').where('space_id', '=', body.space_id);
       if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
       if (body.is_publish !== undefined) q = q.where('published_edit_version', body.is_publish ? '>' : '=', 0);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
       const column = body.order_by === 'name' ? 'name' : body.order_by === 'create_time' ? 'created_at' : 'updated_at';
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy(column, body.order_by === 'name' ? 'asc' : 'desc')
         .orderBy('id', 'desc')
         .limit(body.size)
         .offset((body.page - 1) * body.size)
-        .execute()) as PluginRow[];
+        .execute();
       const counts = rows.length
-        ? ((await ctx.db
+        ? ((await pluginsDb(ctx)
             .selectFrom('plugins_api')
             .select(['plugin_id', (eb) => eb.fn.countAll().as('n')])
             .where(

@@ -1,7 +1,7 @@
 // Publishing a plugin: a version of its APIs, and the lists of published plugins a bot or workflow picks from.
 import { badRequest } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
-import { apiDef, nowIso, secs, type PluginRow } from '../store.ts';
+import { apiDef, nowIso, secs, pluginsDb } from '../store.ts';
 import { ListPlaygroundPlugins, ListPublished, PublishPlugin } from '../../shared/api.ts';
 import { inSpace, type Deps } from './common.ts';
 
@@ -32,29 +32,31 @@ export function registerPublishingRoutes(ctx: ServerContext<unknown>, { store }:
         apis: apis.map(apiDef),
       };
       const id = ctx.host.newId();
-      await ctx.db.transaction().execute(async (tx) => {
-        await tx
-          .insertInto('plugins_version')
-          .values({
-            id,
-            plugin_id: plugin.id,
-            version_name: body.version_name,
-            version_desc: body.version_desc,
-            snapshot: JSON.stringify(snapshot),
-            created_by: who!.userId,
-            created_at: nowIso(),
-          })
-          .execute();
-        await tx
-          .updateTable('plugins_plugin')
-          .set({
-            published_edit_version: Number(plugin.edit_version),
-            version_name: body.version_name,
-            published_at: nowIso(),
-          })
-          .where('id', '=', plugin.id)
-          .execute();
-      });
+      await pluginsDb(ctx)
+        .transaction()
+        .execute(async (tx) => {
+          await tx
+            .insertInto('plugins_version')
+            .values({
+              id,
+              plugin_id: plugin.id,
+              version_name: body.version_name,
+              version_desc: body.version_desc,
+              snapshot: JSON.stringify(snapshot),
+              created_by: who!.userId,
+              created_at: nowIso(),
+            })
+            .execute();
+          await tx
+            .updateTable('plugins_plugin')
+            .set({
+              published_edit_version: Number(plugin.edit_version),
+              version_name: body.version_name,
+              published_at: nowIso(),
+            })
+            .where('id', '=', plugin.id)
+            .execute();
+        });
       store.forget(plugin.id);
       return { version_id: id, version_name: body.version_name };
     },
@@ -83,13 +85,13 @@ export function registerPublishingRoutes(ctx: ServerContext<unknown>, { store }:
     ...ListPlaygroundPlugins,
     auth: inSpace,
     handler: async ({ body }) => {
-      let q = ctx.db
+      let q = pluginsDb(ctx)
         .selectFrom('plugins_plugin')
         .selectAll()
         .where('space_id', '=', body.space_id)
         .where('published_edit_version', '>', 0);
       if (body.name?.trim()) q = q.where(containsText('name', body.name.trim()));
-      const rows = (await q.orderBy('updated_at', 'desc').limit(200).execute()) as PluginRow[];
+      const rows = await q.orderBy('updated_at', 'desc').limit(200).execute();
       const plugin_list = [];
       for (const r of rows) {
         const def = await store.definition(r.id);
