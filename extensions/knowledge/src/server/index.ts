@@ -15,7 +15,7 @@ import { registerProcessing, resumeInterrupted } from './process.ts';
 import { registerRoutes } from './routes.ts';
 import { retrieve } from './search.ts';
 import { makeKnowledgeCore } from './service.ts';
-import { KnowledgeStore, type DatasetRow } from './store.ts';
+import { KnowledgeStore, type DatasetRow, knowledgeDb } from './store.ts';
 import { embeddedVectors } from './vectors.ts';
 
 const ConfigSchema = z.object({
@@ -63,7 +63,7 @@ export default defineExtension({
           return kind.create({
             dataDir: ctx.host.dataDir,
             config: ctx.config.vectorConfig,
-            db: ctx.db,
+            db: knowledgeDb(ctx),
             dialect: pg() ? 'postgres' : 'sqlite',
           });
         })().catch((e) => {
@@ -93,12 +93,12 @@ export default defineExtension({
       },
       list: async (spaceId) =>
         (
-          (await ctx.db
+          await knowledgeDb(ctx)
             .selectFrom('knowledge_dataset')
             .selectAll()
             .where('space_id', '=', spaceId)
             .orderBy('name')
-            .execute()) as DatasetRow[]
+            .execute()
         ).map(info),
       retrieve: (opts) => retrieve(ctx, store, vectors, opts, imageUrl),
       addDocument: async (input) => {
@@ -123,7 +123,7 @@ export default defineExtension({
     // Knowledge bases in the library (deleting one there deletes it for good, as here).
     ctx.register(ResourceKinds, {
       kind: 'knowledge',
-      list: (q) => listResourcesOfTable(ctx.db, { kind: 'knowledge', table: 'knowledge_dataset' }, q),
+      list: (q) => listResourcesOfTable(knowledgeDb(ctx), { kind: 'knowledge', table: 'knowledge_dataset' }, q),
       remove: async (id, spaceId) => core.deleteDataset(await store.dataset(id, spaceId)),
     });
     registerProcessing(ctx, store, vectors);

@@ -17,7 +17,7 @@ import {
 import { DocumentSource, FormatType } from '../shared/index.ts';
 import type { registerRoutes } from './routes.ts';
 import type { DocumentInput, KnowledgeCore } from './service.ts';
-import { now, type DatasetRow, type DocumentRow, type KnowledgeStore } from './store.ts';
+import { now, type DatasetRow, type DocumentRow, type KnowledgeStore, knowledgeDb } from './store.ts';
 import { datasetView, documentView, progressView } from './views.ts';
 
 const Id = z.coerce.string().min(1).max(32);
@@ -84,17 +84,17 @@ export function registerOpenApi(
       page_size: z.coerce.number().int().min(1).max(300).default(10),
     }),
     handler: async ({ query }) => {
-      let q = ctx.db.selectFrom('knowledge_dataset').where('space_id', '=', query.space_id);
+      let q = knowledgeDb(ctx).selectFrom('knowledge_dataset').where('space_id', '=', query.space_id);
       if (query.name?.trim()) q = q.where(containsText('name', query.name.trim()));
       if (query.format_type !== undefined) q = q.where('format_type', '=', query.format_type);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const page = (await q
+      const page = await q
         .selectAll()
         .orderBy('updated_at', 'desc')
         .orderBy('id', 'desc')
         .limit(query.page_size)
         .offset((query.page_num - 1) * query.page_size)
-        .execute()) as DatasetRow[];
+        .execute();
       return { dataset_list: await views(page), total_count: total };
     },
   });
@@ -115,7 +115,7 @@ export function registerOpenApi(
     handler: async ({ params, body }) => {
       const d = await store.dataset(params.dataset_id);
       const icon = await iconOf(body.file_id, d.space_id);
-      await ctx.db
+      await knowledgeDb(ctx)
         .updateTable('knowledge_dataset')
         .set({
           name: body.name,
@@ -328,15 +328,15 @@ export function registerOpenApi(
     }),
     handler: async ({ body }) => {
       const size = body.page_size ?? body.size ?? 10;
-      const q = ctx.db.selectFrom('knowledge_document').where('dataset_id', '=', body.dataset_id);
+      const q = knowledgeDb(ctx).selectFrom('knowledge_document').where('dataset_id', '=', body.dataset_id);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(size)
         .offset((body.page - 1) * size)
-        .execute()) as DocumentRow[];
+        .execute();
       return ok({ document_infos: rows.map(openDocument), total });
     },
   });

@@ -15,7 +15,7 @@ import {
 } from '../shared/index.ts';
 import { embedTexts } from './embed.ts';
 import { htmlText, parseDocument, type Parsed } from './parse.ts';
-import type { DocumentRow, KnowledgeStore } from './store.ts';
+import { type DocumentRow, type KnowledgeStore, knowledgeDb } from './store.ts';
 import { chunk } from './text.ts';
 
 export const PROCESS_JOB = 'knowledge.process';
@@ -174,7 +174,7 @@ export function registerProcessing(
           throw badRequest('The document holds no text to index.');
         const old = (
           await store.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', doc.id).execute()
-        ).map((r) => r.id as string);
+        ).map((r) => r.id);
         const slices = await store.replaceSlices(doc, chunks);
         if (old.length) await (await vectors()).remove(doc.dataset_id, old);
         await store.setDocument(doc.id, {
@@ -226,11 +226,11 @@ export const REFRESH_JOB = 'knowledge.refresh';
 
 /** Documents a stopped process left half-done are processed again. */
 export async function resumeInterrupted(ctx: ServerContext<unknown>) {
-  const left = await ctx.db
+  const left = await knowledgeDb(ctx)
     .selectFrom('knowledge_document')
     .select('id')
     .where('status', 'in', [DocumentStatus.Processing, DocumentStatus.Resegment, DocumentStatus.Refreshing])
     .execute();
-  for (const d of left) await ctx.service(JobQueueService).enqueue(PROCESS_JOB, { document_id: d.id as string });
+  for (const d of left) await ctx.service(JobQueueService).enqueue(PROCESS_JOB, { document_id: d.id });
   return left.length;
 }

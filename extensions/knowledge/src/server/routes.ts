@@ -69,12 +69,12 @@ export function registerRoutes(
   /** A document of the space, through its dataset. */
   const docsIn = async (ids: string[], spaceId: string) => {
     const docs = ids.length
-      ? ((await store.db
+      ? await store.db
           .selectFrom('knowledge_document')
           .selectAll()
           .where('id', 'in', ids)
           .where('space_id', '=', spaceId)
-          .execute()) as DocumentRow[])
+          .execute()
       : [];
     if (docs.length !== new Set(ids).size) throw badRequest('Some of these documents are not in this space.');
     return docs;
@@ -104,13 +104,13 @@ export function registerRoutes(
       if (body.filter.format_type !== undefined) q = q.where('format_type', '=', body.filter.format_type);
       if (body.filter.dataset_ids?.length) q = q.where('id', 'in', body.filter.dataset_ids);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy(body.order_field === 1 ? 'created_at' : 'updated_at', body.order_type === 2 ? 'asc' : 'desc')
         .orderBy('id', 'desc')
         .limit(body.size)
         .offset((body.page - 1) * body.size)
-        .execute()) as DatasetRow[];
+        .execute();
       return { dataset_list: await views(rows), total };
     },
   });
@@ -119,12 +119,12 @@ export function registerRoutes(
     ...DatasetDetail,
     auth: inSpace,
     handler: async ({ body }) => {
-      const rows = (await store.db
+      const rows = await store.db
         .selectFrom('knowledge_dataset')
         .selectAll()
         .where('space_id', '=', body.space_id)
         .where('id', 'in', body.dataset_ids)
-        .execute()) as DatasetRow[];
+        .execute();
       return { dataset_details: Object.fromEntries((await views(rows, true)).map((v) => [v.dataset_id, v])) };
     },
   });
@@ -161,12 +161,12 @@ export function registerRoutes(
       if (modelChanged) {
         // Vectors of another model do not compare: drop them and embed every document again.
         await (await vectors()).dropDataset(d.id);
-        const docs = (await store.db
+        const docs = await store.db
           .selectFrom('knowledge_document')
           .selectAll()
           .where('dataset_id', '=', d.id)
           .where('status', '=', DocumentStatus.Enable)
-          .execute()) as DocumentRow[];
+          .execute();
         for (const doc of docs) await core.resegment([doc], JSON.parse(doc.chunk_strategy));
       }
       return {};
@@ -244,13 +244,13 @@ export function registerRoutes(
       if (body.keyword?.trim()) q = q.where(containsText('name', body.keyword.trim()));
       if (body.document_ids?.length) q = q.where('id', 'in', body.document_ids);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(body.size)
         .offset((body.page - 1) * body.size)
-        .execute()) as DocumentRow[];
+        .execute();
       return { document_infos: rows.map(documentView), total };
     },
   });
@@ -332,13 +332,13 @@ export function registerRoutes(
       }
       if (body.keyword?.trim()) q = q.where(containsText('content', body.keyword.trim()));
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy(body.sort_field, body.is_asc ? 'asc' : 'desc')
         .orderBy('sequence')
         .limit(body.page_size)
         .offset(body.sequence)
-        .execute()) as SliceRow[];
+        .execute();
       return { slices: rows.map(sliceView), total: String(total), hasmore: body.sequence + rows.length < total };
     },
   });
@@ -454,12 +454,12 @@ export function registerRoutes(
         eb.or([containsText('caption', filter.keyword!.trim()), containsText('name', filter.keyword!.trim())]),
       );
     const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = (await q
+    const rows = await q
       .selectAll()
       .orderBy('created_at', 'desc')
       .limit(size)
       .offset((page - 1) * size)
-      .execute()) as DocumentRow[];
+      .execute();
     const files = ctx.service(FilesService);
     return {
       photo_infos: await Promise.all(

@@ -11,7 +11,7 @@ import {
   type VectorIndex,
 } from '../shared/index.ts';
 import { embedTexts, rerankWith } from './embed.ts';
-import type { DatasetRow, KnowledgeStore } from './store.ts';
+import type { KnowledgeStore } from './store.ts';
 
 const RRF_K = 60;
 type Mode = 'fulltext' | 'semantic' | 'hybrid';
@@ -26,12 +26,12 @@ export async function retrieve(
   const topK = Math.min(Math.max(opts.topK ?? 5, 1), 50);
   const minScore = opts.minScore ?? 0;
   const datasets = opts.datasetIds.length
-    ? ((await store.db
+    ? await store.db
         .selectFrom('knowledge_dataset')
         .selectAll()
         .where('id', 'in', opts.datasetIds)
         .where('space_id', '=', opts.spaceId)
-        .execute()) as DatasetRow[])
+        .execute()
     : [];
   if (!datasets.length || !opts.query.trim()) return { slices: [], mode: 'fulltext' };
   const wanted = opts.searchType ?? SearchType.Hybrid;
@@ -126,7 +126,7 @@ export async function retrieve(
       shortlist.map(([id]) => id),
     )
     .execute();
-  const byId = new Map(rows.map((r) => [r.id as string, r]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   let ranked = shortlist.filter(([id]) => byId.has(id) && Number(byId.get(id)!.status) !== SliceStatus.Deactive);
   if (opts.rerankModelId && ranked.length) {
     const order = await rerankWith(
@@ -134,7 +134,7 @@ export async function retrieve(
       opts.spaceId,
       opts.rerankModelId,
       opts.query,
-      ranked.map(([id]) => byId.get(id)!.content as string),
+      ranked.map(([id]) => byId.get(id)!.content),
       opts.signal,
     );
     ranked = order.map(
@@ -150,14 +150,13 @@ export async function retrieve(
   const slices: RetrievedSlice[] = [];
   for (const [id, f] of ranked) {
     const r = byId.get(id)!;
-    const url =
-      (r.web_url as string) || (Number(r.format_type) === 2 ? await slicesUrl(r.document_id as string) : undefined);
+    const url = r.web_url || (Number(r.format_type) === 2 ? await slicesUrl(r.document_id) : undefined);
     slices.push({
       slice_id: id,
-      document_id: r.document_id as string,
-      dataset_id: r.dataset_id as string,
-      document_name: r.name as string,
-      content: r.content as string,
+      document_id: r.document_id,
+      dataset_id: r.dataset_id,
+      document_name: r.name,
+      content: r.content,
       score: Math.round(f.score * 1000) / 1000,
       found_by: f.found_by,
       sequence: Number(r.sequence),

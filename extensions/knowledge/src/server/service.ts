@@ -52,14 +52,14 @@ export function makeKnowledgeCore(
       .where('dataset_id', 'in', ids)
       .execute();
     for (const d of docs) {
-      const s = out.get(d.dataset_id as string)!;
+      const s = out.get(d.dataset_id)!;
       s.doc_count++;
       s.slice_count += Number(d.slice_count);
       s.hit_count += Number(d.hit_count);
       s.all_file_size += Number(d.size);
       const st = Number(d.status);
-      if (st === DocumentStatus.Failed) s.failed.push(d.name as string);
-      else if (st !== DocumentStatus.Enable && st !== DocumentStatus.Disable) s.processing.push(d.name as string);
+      if (st === DocumentStatus.Failed) s.failed.push(d.name);
+      else if (st !== DocumentStatus.Enable && st !== DocumentStatus.Disable) s.processing.push(d.name);
     }
     return out;
   }
@@ -221,11 +221,7 @@ export function makeKnowledgeCore(
   }
 
   async function deleteDataset(d: DatasetRow) {
-    const docs = (await store.db
-      .selectFrom('knowledge_document')
-      .selectAll()
-      .where('dataset_id', '=', d.id)
-      .execute()) as DocumentRow[];
+    const docs = await store.db.selectFrom('knowledge_document').selectAll().where('dataset_id', '=', d.id).execute();
     for (const doc of docs) {
       await store.deleteDocumentSlices(doc.id);
       await store.db.deleteFrom('knowledge_document').where('id', '=', doc.id).execute();

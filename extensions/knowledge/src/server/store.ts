@@ -2,7 +2,7 @@
 // slices: SQLite's FTS5 (rowid = the slice row's rowid) or a PostgreSQL tsvector with a GIN index.
 import { notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { SliceStatus } from '../shared/index.ts';
 import { words } from './text.ts';
 
@@ -64,6 +64,32 @@ export interface SliceRow {
   updated_at: string;
 }
 
+/** A slice's embedding (float32 bytes) for exact search and the vector extensions' indexes. */
+export interface VectorRow {
+  slice_id: string;
+  dataset_id: string;
+  vec: Uint8Array;
+}
+
+/** A dataset's vectors' version: bumped by every write, so an index knows it is behind. */
+export interface VectorVersionRow {
+  dataset_id: string;
+  version: number;
+}
+
+/** The knowledge extension's tables (migrations.ts). */
+export interface KnowledgeDb {
+  knowledge_dataset: DatasetRow;
+  knowledge_document: DocumentRow;
+  knowledge_slice: SliceRow;
+  knowledge_vector: VectorRow;
+  knowledge_vector_version: VectorVersionRow;
+}
+
+/** The studio's database, typed by the knowledge tables. */
+export const knowledgeDb = (ctx: Pick<ServerContext<unknown>, 'db'>): Kysely<KnowledgeDb> =>
+  ctx.db as Kysely<KnowledgeDb>;
+
 export const now = () => new Date().toISOString();
 const BATCH = 400;
 
@@ -75,29 +101,26 @@ export class KnowledgeStore {
     this.pg = pg;
   }
 
-  get db() {
-    return this.ctx.db;
+  get db(): Kysely<KnowledgeDb> {
+    return knowledgeDb(this.ctx);
   }
 
   async dataset(id: string, spaceId?: string): Promise<DatasetRow> {
-    const d = (await this.db.selectFrom('knowledge_dataset').selectAll().where('id', '=', id).executeTakeFirst()) as
-      DatasetRow | undefined;
+    const d = await this.db.selectFrom('knowledge_dataset').selectAll().where('id', '=', id).executeTakeFirst();
     if (!d || (spaceId && d.space_id !== spaceId))
       throw notFound(`There is no knowledge base ${id}${spaceId ? ' in this space' : ''}.`);
     return d;
   }
 
   async document(id: string, spaceId?: string): Promise<DocumentRow> {
-    const d = (await this.db.selectFrom('knowledge_document').selectAll().where('id', '=', id).executeTakeFirst()) as
-      DocumentRow | undefined;
+    const d = await this.db.selectFrom('knowledge_document').selectAll().where('id', '=', id).executeTakeFirst();
     if (!d || (spaceId && d.space_id !== spaceId))
       throw notFound(`There is no document ${id}${spaceId ? ' in this space' : ''}.`);
     return d;
   }
 
   async slice(id: string): Promise<SliceRow> {
-    const s = (await this.db.selectFrom('knowledge_slice').selectAll().where('id', '=', id).executeTakeFirst()) as
-      SliceRow | undefined;
+    const s = await this.db.selectFrom('knowledge_slice').selectAll().where('id', '=', id).executeTakeFirst();
     if (!s) throw notFound(`There is no slice ${id}.`);
     return s;
   }
@@ -210,13 +233,13 @@ export class KnowledgeStore {
       await this.unindex(trx, sql`id in (${sql.join(ids)})`);
       await trx.deleteFrom('knowledge_slice').where('id', 'in', ids).execute();
     });
-    for (const d of docs) await this.recount(d.document_id as string);
+    for (const d of docs) await this.recount(d.document_id);
   }
 
   async deleteDocumentSlices(documentId: string): Promise<string[]> {
     const ids = (
       await this.db.selectFrom('knowledge_slice').select('id').where('document_id', '=', documentId).execute()
-    ).map((r) => r.id as string);
+    ).map((r) => r.id);
     await this.db.transaction().execute(async (trx) => {
       await this.unindex(trx, sql`document_id = ${documentId}`);
       await trx.deleteFrom('knowledge_slice').where('document_id', '=', documentId).execute();
