@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { ROOT, bin } from './paths.ts';
 import { buildExamples } from './examples.ts';
 import { lint } from './lint.ts';
@@ -65,6 +66,7 @@ export async function runTests(args: string[]): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const skippedTests = new Set<string>();
+  const failedTests: string[] = [];
   const tally = (status: number | null, file: string) => {
     if (existsSync(file)) {
       const j = JSON.parse(readFileSync(file, 'utf8'));
@@ -76,6 +78,15 @@ export async function runTests(args: string[]): Promise<number> {
         for (const t of file.assertionResults ?? [])
           if (t.status === 'pending' || t.status === 'skipped' || t.status === 'todo')
             skippedTests.add(`${path.relative(ROOT, file.name)} > ${t.fullName ?? t.title}`);
+          else if (t.status === 'failed')
+            failedTests.push(failureLine(file.name, t.fullName ?? t.title, t.failureMessages));
+      // A file that failed to load, or failed outside its tests (a hook), has no failed test to name.
+      for (const file of j.testResults ?? [])
+        if (
+          file.status === 'failed' &&
+          !(file.assertionResults ?? []).some((t: { status: string }) => t.status === 'failed')
+        )
+          failedTests.push(failureLine(file.name, '(the file)', [file.message]));
       // Unhandled errors fail the run without failing a test: count them so the summary says so.
       if (status !== 0 && !(j.numFailedTests || j.numFailedTestSuites)) counts.failed += 1;
     } else if (status !== 0) counts.failed += 1;
@@ -163,6 +174,8 @@ export async function runTests(args: string[]): Promise<number> {
   for (const n of notRun) console.log(`tests: skipped ${n}`);
   // Tests that skipped themselves (a machine that does not allow what they need, e.g. mounting a file system).
   for (const t of skippedTests) console.log(`tests: skipped ${t}`);
+  // The failures again, last, so that the end of a long log (all CI keeps of it) says what failed and why.
+  for (const f of failedTests) console.log(`tests: failed ${f}`);
   console.log(`\ntest run took ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   if (status === 0 && passed === 0) {
@@ -170,6 +183,18 @@ export async function runTests(args: string[]): Promise<number> {
     return 1;
   }
   return status;
+}
+
+/** One failed test as a line: its file, its name, its message and where in the project it failed, colours stripped. */
+function failureLine(file: string, name: string, messages: unknown): string {
+  const lines = stripVTControlCharacters(Array.isArray(messages) ? String(messages[0] ?? '') : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const message = lines.filter((l) => !l.startsWith('at ')).slice(0, 2);
+  const where = lines.find((l) => l.startsWith('at ') && !l.includes('node_modules'));
+  const text = [...message, ...(where ? [where.replace(`${ROOT}/`, '')] : [])].join(' | ').slice(0, 600);
+  return `${path.relative(ROOT, file)} > ${name}${text ? `: ${text}` : ''}`;
 }
 
 /** The path of a command on PATH, or undefined. */
