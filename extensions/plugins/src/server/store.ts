@@ -72,6 +72,17 @@ export interface PluginsDb {
   plugins_oauth_token: OAuthTokenRow;
   plugins_oauth_state: OAuthStateRow;
 }
+/** What a new plugin is made of; the store gives it its id, its first edit version and its times. */
+export type NewPlugin = Pick<
+  PluginRow,
+  'space_id' | 'name' | 'desc' | 'icon_uri' | 'url' | 'auth_type' | 'auth' | 'secret' | 'common_params' | 'creator_id'
+>;
+/** What a new API is made of; the store gives it its id, its debug state and its times. */
+export type NewApi = Pick<
+  ApiRow,
+  'plugin_id' | 'name' | 'desc' | 'path' | 'method' | 'request_params' | 'response_params'
+> &
+  Partial<Pick<ApiRow, 'disabled'>>;
 /** The studio's database, typed by the plugins' tables. */
 export const pluginsDb = (ctx: Pick<ServerContext<unknown>, 'db'>): Kysely<PluginsDb> => ctx.db as Kysely<PluginsDb>;
 
@@ -167,6 +178,44 @@ export class PluginStore {
   }
   decrypt(stored: string): string {
     return stored ? this.secrets().decrypt(stored) : '';
+  }
+
+  /** Adds a plugin, unpublished, and answers its id; `db` is a transaction when the write is part of one. */
+  async insertPlugin(plugin: NewPlugin, db: Kysely<PluginsDb> = this.db): Promise<string> {
+    const id = this.ctx.host.newId();
+    const now = nowIso();
+    await db
+      .insertInto('plugins_plugin')
+      .values({
+        ...plugin,
+        id,
+        edit_version: 1,
+        published_edit_version: 0,
+        version_name: null,
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+  /** Adds an API to a plugin, not yet debugged, and answers its id. */
+  async insertApi(api: NewApi, db: Kysely<PluginsDb> = this.db): Promise<string> {
+    const id = this.ctx.host.newId();
+    const now = nowIso();
+    await db
+      .insertInto('plugins_api')
+      .values({
+        disabled: 0,
+        ...api,
+        id,
+        debug_status: 0,
+        debug_example: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
   }
 
   async get(pluginId: string, spaceId?: string): Promise<PluginRow> {

@@ -52,25 +52,15 @@ export function registerApiRoutes(ctx: ServerContext<unknown>, { store, caller }
       const request = body.request_params ?? [];
       await store.refuseTakenApi(plugin.id, body.name, method, body.path);
       checkParams(body.path, request);
-      const id = ctx.host.newId();
-      await pluginsDb(ctx)
-        .insertInto('plugins_api')
-        .values({
-          id,
-          plugin_id: plugin.id,
-          name: body.name,
-          desc: body.desc ?? '',
-          path: body.path,
-          method,
-          request_params: JSON.stringify(request),
-          response_params: JSON.stringify(body.response_params ?? []),
-          disabled: 0,
-          debug_status: 0,
-          debug_example: null,
-          created_at: nowIso(),
-          updated_at: nowIso(),
-        })
-        .execute();
+      const id = await store.insertApi({
+        plugin_id: plugin.id,
+        name: body.name,
+        desc: body.desc ?? '',
+        path: body.path,
+        method,
+        request_params: JSON.stringify(request),
+        response_params: JSON.stringify(body.response_params ?? []),
+      });
       await store.touch(plugin.id);
       return { api_id: id };
     },

@@ -53,24 +53,15 @@ export function pluginWrites(ctx: ServerContext<unknown>, store: PluginStore) {
       let name = a.name;
       for (let i = 2; names.has(name.toLowerCase()); i++) name = `${a.name}_${i}`;
       names.add(name.toLowerCase());
-      await pluginsDb(ctx)
-        .insertInto('plugins_api')
-        .values({
-          id: ctx.host.newId(),
-          plugin_id: pluginId,
-          name,
-          desc: a.desc,
-          path: a.path,
-          method: a.method,
-          request_params: JSON.stringify(a.request_params),
-          response_params: JSON.stringify(a.response_params),
-          disabled: 0,
-          debug_status: 0,
-          debug_example: null,
-          created_at: nowIso(),
-          updated_at: nowIso(),
-        })
-        .execute();
+      await store.insertApi({
+        plugin_id: pluginId,
+        name,
+        desc: a.desc,
+        path: a.path,
+        method: a.method,
+        request_params: JSON.stringify(a.request_params),
+        response_params: JSON.stringify(a.response_params),
+      });
       created++;
     }
     return { created, replaced };

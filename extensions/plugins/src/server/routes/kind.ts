@@ -1,7 +1,7 @@
 // Plugins as a kind of the library: listed, deleted, and carried out of and into a space.
 import { badRequest } from '@tessera/sdk';
 import { listResourcesOfTable, ResourceKinds, sameText, type ServerContext } from '@tessera/sdk/server';
-import { nowIso, pluginsDb } from '../store.ts';
+import { pluginsDb } from '../store.ts';
 import { pluginWrites, type Deps } from './common.ts';
 
 export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps) {
@@ -60,8 +60,6 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
       if (typeof d?.url !== 'string' || !Array.isArray(d.apis))
         throw badRequest(`"${pkg.name}" is not a plugin this studio reads.`);
       const url = d.url;
-      const id = ctx.host.newId();
-      const t = nowIso();
       // Plugin names are unique in a space: "Name (2)" ... when taken.
       const base = (opts.name ?? pkg.name).slice(0, 94);
       let name = base;
@@ -77,13 +75,11 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
         n++
       )
         name = `${base} (${n})`;
-      await pluginsDb(ctx)
+      return await pluginsDb(ctx)
         .transaction()
         .execute(async (tx) => {
-          await tx
-            .insertInto('plugins_plugin')
-            .values({
-              id,
+          const id = await store.insertPlugin(
+            {
               space_id: opts.spaceId,
               name,
               desc: (pkg.description ?? '').slice(0, 2000),
@@ -94,14 +90,9 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
               secret: '',
               common_params: JSON.stringify(d.common_params ?? {}),
               creator_id: opts.userId,
-              edit_version: 1,
-              published_edit_version: 0,
-              version_name: null,
-              published_at: null,
-              created_at: t,
-              updated_at: t,
-            })
-            .execute();
+            },
+            tx,
+          );
           for (const a of d.apis as {
             name: string;
             desc: string;
@@ -110,11 +101,9 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
             request_params: unknown;
             response_params: unknown;
             disabled: number;
-          }[]) {
-            await tx
-              .insertInto('plugins_api')
-              .values({
-                id: ctx.host.newId(),
+          }[])
+            await store.insertApi(
+              {
                 plugin_id: id,
                 name: String(a.name).slice(0, 100),
                 desc: String(a.desc ?? '').slice(0, 2000),
@@ -123,15 +112,11 @@ export function registerPluginKind(ctx: ServerContext<unknown>, { store }: Deps)
                 request_params: JSON.stringify(a.request_params ?? []),
                 response_params: JSON.stringify(a.response_params ?? []),
                 disabled: Number(a.disabled ?? 0),
-                debug_status: 0,
-                debug_example: null,
-                created_at: t,
-                updated_at: t,
-              })
-              .execute();
-          }
+              },
+              tx,
+            );
+          return id;
         });
-      return id;
     },
   });
 }

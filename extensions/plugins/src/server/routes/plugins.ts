@@ -1,7 +1,7 @@
 // Plugins: create by hand or from an OpenAPI document, change, delete, list, and what one holds.
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { AuthorizationType } from '../../shared/index.ts';
-import { nowIso, pluginsDb } from '../store.ts';
+import { pluginsDb } from '../store.ts';
 import { apiView, authColumns, pluginView } from '../views.ts';
 import {
   DeletePlugin,
@@ -24,27 +24,16 @@ export function registerPluginRoutes(ctx: ServerContext<unknown>, { store, token
       await store.refuseTakenName(body.space_id, body.name);
       const url = (body.url ?? '').replace(/\/+$/, '');
       await checkUrl(url);
-      const id = ctx.host.newId();
-      await pluginsDb(ctx)
-        .insertInto('plugins_plugin')
-        .values({
-          id,
-          space_id: body.space_id,
-          name: body.name,
-          desc: body.desc ?? '',
-          icon_uri: body.icon_uri ?? '',
-          url,
-          ...authColumns(store, body),
-          common_params: JSON.stringify(body.common_params ?? {}),
-          creator_id: who!.userId,
-          edit_version: 1,
-          published_edit_version: 0,
-          version_name: null,
-          published_at: null,
-          created_at: nowIso(),
-          updated_at: nowIso(),
-        })
-        .execute();
+      const id = await store.insertPlugin({
+        space_id: body.space_id,
+        name: body.name,
+        desc: body.desc ?? '',
+        icon_uri: body.icon_uri ?? '',
+        url,
+        ...authColumns(store, body),
+        common_params: JSON.stringify(body.common_params ?? {}),
+        creator_id: who!.userId,
+      });
       return { plugin_id: id };
     },
   });
@@ -81,27 +70,16 @@ export function registerPluginRoutes(ctx: ServerContext<unknown>, { store, token
       } catch {
         auth = { auth_type: 0, auth: '{}', secret: '' };
       }
-      const id = ctx.host.newId();
-      await pluginsDb(ctx)
-        .insertInto('plugins_plugin')
-        .values({
-          id,
-          space_id: body.space_id,
-          name,
-          desc: (body.desc ?? doc.desc).slice(0, 2000),
-          icon_uri: body.icon_uri ?? '',
-          url: doc.server_url,
-          ...auth,
-          common_params: '{}',
-          creator_id: who!.userId,
-          edit_version: 1,
-          published_edit_version: 0,
-          version_name: null,
-          published_at: null,
-          created_at: nowIso(),
-          updated_at: nowIso(),
-        })
-        .execute();
+      const id = await store.insertPlugin({
+        space_id: body.space_id,
+        name,
+        desc: (body.desc ?? doc.desc).slice(0, 2000),
+        icon_uri: body.icon_uri ?? '',
+        url: doc.server_url,
+        ...auth,
+        common_params: '{}',
+        creator_id: who!.userId,
+      });
       const r = await insertApis(id, doc.apis, false);
       return {
         plugin_id: id,
