@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFakeModel, startFakeLlm, type FakeLlm } from '../fixtures/fake-llm.ts';
+import type { Page } from 'playwright-core';
 import { pickOption, userSession, withStudioAndBrowser } from './browser.ts';
 
 // The file box in the browser: opened beside the debug chat's message box of a bot that has it, files uploaded,
@@ -35,6 +36,20 @@ async function boxBot(api: { post(p: string, b: unknown): Promise<any> }, spaceI
   return bot_id as string;
 }
 
+/** Opens the file box beside the message box; again when a click landed while the chat was still drawing. */
+async function openBox(page: Page) {
+  const drawer = page.getByTestId('filebox-drawer');
+  for (let attempt = 0; attempt < 3 && !(await drawer.isVisible()); attempt++) {
+    await page.getByTestId('filebox-open').click();
+    await expect
+      .poll(() => drawer.isVisible(), { timeout: 5000 })
+      .toBe(true)
+      .catch(() => undefined);
+  }
+  await expect.poll(() => drawer.isVisible()).toBe(true);
+  return drawer;
+}
+
 describe('the file box in the browser', () => {
   it('uploads, describes, summarizes and puts a photo in an album', async () => {
     const { page, api, errors, context, spaceId } = await userSession(env, {
@@ -44,8 +59,7 @@ describe('the file box in the browser', () => {
     model = await addFakeModel(api, llm.url);
     const bot = await boxBot(api, spaceId, 'Keeper');
     await page.goto(`${env.studio.url}/bots/${bot}?space_id=${spaceId}`);
-    await page.getByTestId('filebox-open').click();
-    const drawer = page.getByTestId('filebox-drawer');
+    const drawer = await openBox(page);
     await drawer.getByTestId('filebox-file-input').setInputFiles([
       {
         name: 'lease.txt',
@@ -86,8 +100,8 @@ describe('the file box in the browser', () => {
     });
     const bot = await boxBot(api, spaceId, '保管员');
     await page.goto(`${env.studio.url}/bots/${bot}?space_id=${spaceId}`);
-    await page.getByTestId('filebox-open').click();
-    await expect.poll(() => page.getByTestId('filebox-drawer').textContent()).toContain('我的文件盒');
+    const drawer = await openBox(page);
+    await expect.poll(() => drawer.textContent()).toContain('我的文件盒');
     expect(errors).toEqual([]);
     await context.close();
   });
