@@ -76,6 +76,21 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
   };
   const set = (id: string, patch: Partial<DataJobRow>) =>
     db().updateTable('dataset_data_job').set(patch).where('id', '=', id).execute();
+  /**
+   * Moves a job to another state only from the states named, and answers whether it moved: a cancel and the
+   * runner race (the runner taking a queued job as it is cancelled), and the first to move wins.
+   */
+  const move = async (id: string, from: DataJobRow['status'][], patch: Partial<DataJobRow>) =>
+    Number(
+      (
+        await db()
+          .updateTable('dataset_data_job')
+          .set(patch)
+          .where('id', '=', id)
+          .where('status', 'in', from)
+          .executeTakeFirst()
+      ).numUpdatedRows,
+    ) > 0;
   const get = async (datasetId: string, id: string) => {
     const j = await db().selectFrom('dataset_data_job').selectAll().where('id', '=', id).executeTakeFirst();
     if (!j || j.dataset_id !== datasetId) throw notFound(`The dataset has no data job ${id}.`);
@@ -257,8 +272,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
     concurrency: 2,
     async handler(payload: { job_id: string }) {
       let j = await db().selectFrom('dataset_data_job').selectAll().where('id', '=', payload.job_id).executeTakeFirst();
-      if (!j || j.status !== 'queued') return;
-      await set(j.id, { status: 'running', message: '' });
+      if (!j || !(await move(j.id, ['queued'], { status: 'running', message: '' }))) return;
       try {
         const d = await store.get(j.dataset_id);
         const fields = store.fields(j.version_id ? await store.version(d, j.version_id) : d);
@@ -313,9 +327,13 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
         j = await get(j.dataset_id, j.id);
         if (j.status !== 'running') return;
         if (!Number(j.dry_run)) await apply(j, await store.get(j.dataset_id), kind.fieldType);
-        await set(j.id, { status: 'done', finished_at: iso() });
+        await move(j.id, ['running'], { status: 'done', finished_at: iso() });
       } catch (e) {
-        await set(j.id, { status: 'failed', message: describeError(e).slice(0, 2000), finished_at: iso() });
+        await move(j.id, ['running'], {
+          status: 'failed',
+          message: describeError(e).slice(0, 2000),
+          finished_at: iso(),
+        });
       }
     },
   });
@@ -426,8 +444,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
     auth: ofDataset,
     handler: async ({ params }) => {
       const j = await get(params.datasetID, params.jobID);
-      if (j.status === 'queued' || j.status === 'running')
-        await set(j.id, { status: 'cancelled', message: 'Cancelled.', finished_at: iso() });
+      await move(j.id, ['queued', 'running'], { status: 'cancelled', message: 'Cancelled.', finished_at: iso() });
       return { job: await viewOne(await get(params.datasetID, params.jobID)) };
     },
   });
@@ -436,9 +453,8 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
     auth: ofDataset,
     handler: async ({ params }) => {
       const j = await get(params.datasetID, params.jobID);
-      if (j.status !== 'cancelled' && j.status !== 'failed')
+      if (!(await move(j.id, ['cancelled', 'failed'], { status: 'queued', message: '', finished_at: '' })))
         throw badRequest(`The job is ${j.status}: only a cancelled or failed job goes on.`);
-      await set(j.id, { status: 'queued', message: '', finished_at: '' });
       await ctx.service(JobQueueService).enqueue(DATA_JOB, { job_id: j.id });
       return { job: await viewOne(await get(params.datasetID, params.jobID)) };
     },

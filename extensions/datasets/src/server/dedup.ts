@@ -52,6 +52,18 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
   };
   const set = (id: string, patch: Partial<DedupRow>) =>
     db().updateTable('dataset_dedup_job').set(patch).where('id', '=', id).execute();
+  /** Moves a job to another state only from the states named (a cancel races the runner); answers whether it moved. */
+  const move = async (id: string, from: DedupRow['status'][], patch: Partial<DedupRow>) =>
+    Number(
+      (
+        await db()
+          .updateTable('dataset_dedup_job')
+          .set(patch)
+          .where('id', '=', id)
+          .where('status', 'in', from)
+          .executeTakeFirst()
+      ).numUpdatedRows,
+    ) > 0;
   const view = async (j: DedupRow): Promise<DedupJobView> => {
     const pairs = JSON.parse(j.pairs) as Pair[];
     const shown = pairs.slice(0, 500);
@@ -93,9 +105,8 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
         .selectAll()
         .where('id', '=', payload.job_id)
         .executeTakeFirst();
-      if (!j || j.status !== 'queued') return;
+      if (!j || !(await move(j.id, ['queued'], { status: 'running' }))) return;
       try {
-        await set(j.id, { status: 'running' });
         const rows = await store.db
           .selectFrom('dataset_item')
           .select(['id', 'data'])
@@ -124,9 +135,9 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
         const pairs: Pair[] = found
           .filter((p) => texts[p.a] && texts[p.b])
           .map((p) => [rows[p.a].id, rows[p.b].id, Math.round(p.similarity * 1e6) / 1e6]);
-        await set(j.id, { status: 'done', progress: 100, pairs: JSON.stringify(pairs) });
+        await move(j.id, ['running'], { status: 'done', progress: 100, pairs: JSON.stringify(pairs) });
       } catch (e) {
-        if (!(e instanceof Cancelled)) await set(j.id, { status: 'failed', message: describeError(e) });
+        if (!(e instanceof Cancelled)) await move(j.id, ['running'], { status: 'failed', message: describeError(e) });
       }
     },
   });
@@ -191,8 +202,7 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
     auth: ofDataset,
     handler: async ({ params }) => {
       const j = await get(params.datasetID, params.jobID);
-      if (j.status === 'queued' || j.status === 'running')
-        await set(j.id, { status: 'cancelled', message: 'Cancelled.' });
+      await move(j.id, ['queued', 'running'], { status: 'cancelled', message: 'Cancelled.' });
       return { job: await view(await get(params.datasetID, params.jobID)) };
     },
   });

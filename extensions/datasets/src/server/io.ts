@@ -80,10 +80,15 @@ export async function readRows(format: string, content: string): Promise<Record<
 }
 
 async function runImport(store: DatasetStore, d: DatasetRow, job: JobRow): Promise<void> {
-  const set = (patch: Partial<JobRow>) =>
-    store.db.updateTable('dataset_io_job').set(patch).where('id', '=', job.id).execute();
+  // A change of state is made only from a running import (or, to start, a queued one): a cancel that came first wins.
+  // (Counts are written whatever the state: what was added stays, and is counted, when a cancel came first.)
+  const set = async (patch: Partial<JobRow>, from: JobRow['status'] | null = 'running') => {
+    let q = store.db.updateTable('dataset_io_job').set(patch).where('id', '=', job.id);
+    if (from) q = q.where('status', '=', from);
+    return Number((await q.executeTakeFirst()).numUpdatedRows) > 0;
+  };
   const rows = await readRows(job.format, job.content!);
-  await set({ status: 'running', total: rows.length, content: null });
+  if (!(await set({ status: 'running', total: rows.length, content: null }, 'queued'))) return;
   const fields = store.fields(d);
   const errors: JobView['errors'] = [];
   let added = 0;
@@ -115,7 +120,7 @@ async function runImport(store: DatasetStore, d: DatasetRow, job: JobRow): Promi
       return;
     }
     added += (await store.insert(d, good)).length;
-    await set({ added, failed, errors: JSON.stringify(errors) });
+    await set({ added, failed, errors: JSON.stringify(errors) }, null);
   }
   await set({ status: 'done', added, failed, errors: JSON.stringify(errors), finished_at: iso() });
 }
@@ -142,6 +147,7 @@ export function registerIo(ctx: ServerContext, store: DatasetStore): void {
           .updateTable('dataset_io_job')
           .set({ status: 'failed', message, content: null, finished_at: iso() })
           .where('id', '=', j.id)
+          .where('status', 'in', ['queued', 'running'])
           .execute();
       if (!d) return void (await fail('The dataset was deleted.'));
       try {
@@ -193,12 +199,12 @@ export function registerIo(ctx: ServerContext, store: DatasetStore): void {
     auth: { space: { from: 'params', field: 'spaceID' } },
     handler: async ({ params }) => {
       const j = await job(params.jobID, params.spaceID);
-      if (j.status === 'queued' || j.status === 'running')
-        await store.db
-          .updateTable('dataset_io_job')
-          .set({ status: 'cancelled', content: null, message: 'Cancelled; what was added stays.', finished_at: iso() })
-          .where('id', '=', j.id)
-          .execute();
+      await store.db
+        .updateTable('dataset_io_job')
+        .set({ status: 'cancelled', content: null, message: 'Cancelled; what was added stays.', finished_at: iso() })
+        .where('id', '=', j.id)
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
       return { job: jobView(await job(j.id, params.spaceID)) };
     },
   });
