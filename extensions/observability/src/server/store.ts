@@ -7,8 +7,8 @@ import type { MetricsQuery, SpanQuery, SpanRecord, SpanStore, TraceQuery, TraceR
 
 const CHUNK = 200;
 const json = (v: unknown) => JSON.stringify(v ?? {});
-const SPAN_KEY = ['space_id', 'trace_id', 'span_id'];
-const TRACE_KEY = ['space_id', 'trace_id'];
+const SPAN_KEY = ['space_id', 'trace_id', 'span_id'] as const;
+const TRACE_KEY = ['space_id', 'trace_id'] as const;
 
 /** The attributes less `input` and `output` where they only repeat the span's input and output columns (the studio's own spans). */
 function withoutCopies(s: SpanRecord): SpanRecord['attributes'] {
@@ -21,8 +21,8 @@ function withoutCopies(s: SpanRecord): SpanRecord['attributes'] {
   return out;
 }
 
-/** A span's row; `asText` false leaves attributes and events as values (the bulk writer serializes them off the request thread). */
-const spanRow = (s: SpanRecord, asText = true) => ({
+/** A span's row with attributes and events as values (the bulk writer serializes them off the request thread). */
+const spanRow = (s: SpanRecord) => ({
   space_id: s.space_id,
   trace_id: s.trace_id,
   span_id: s.span_id,
@@ -43,8 +43,15 @@ const spanRow = (s: SpanRecord, asText = true) => ({
   output: s.output,
   thread_id: s.thread_id,
   log_id: s.log_id,
-  attributes: asText ? json(s.attributes) : (s.attributes ?? {}),
-  events: asText ? JSON.stringify(s.events ?? []) : (s.events ?? []),
+  attributes: s.attributes ?? {},
+  events: s.events ?? [],
+});
+
+/** A span's row with its attributes and events as JSON text. */
+const spanText = (s: SpanRecord) => ({
+  ...spanRow(s),
+  attributes: json(s.attributes),
+  events: JSON.stringify(s.events ?? []),
 });
 
 /** One row per trace of what these spans add to it (the root's name and kind, times, counts, the first model ...). */
@@ -121,35 +128,73 @@ function traceUpdate(isPg: boolean): Record<string, string> {
   };
 }
 
-export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWriter): SpanStore {
-  const view = (r: Record<string, unknown>): SpanRecord => ({
-    ...(r as unknown as SpanRecord),
+/**
+ * A row of obs_span as the database answers it: PostgreSQL answers a bigint as text, and attributes and events are
+ * JSON text.
+ */
+type SpanDbRow = Omit<SpanRecord, 'start_us' | 'duration_us' | 'attributes' | 'events'> & {
+  start_us: number | string;
+  duration_us: number | string;
+  attributes: string;
+  events: string;
+};
+/** A row of obs_trace as the database answers it. */
+interface TraceDbRow {
+  space_id: string;
+  trace_id: string;
+  name: string;
+  root_span_id: string;
+  kind: string;
+  source: string;
+  service: string;
+  start_us: number | string;
+  end_us: number | string;
+  status: number;
+  span_count: number;
+  input_tokens: number;
+  output_tokens: number;
+  model: string;
+  request_model: string;
+  thread_id: string;
+  log_id: string;
+}
+
+/** The span store's tables. */
+interface ObsDb {
+  obs_span: SpanDbRow;
+  obs_trace: TraceDbRow;
+}
+
+export function databaseSpanStore(anyDb: Kysely<any>, isPg: boolean, writer: BulkWriter): SpanStore {
+  const db = anyDb as Kysely<ObsDb>;
+  const view = (r: SpanDbRow): SpanRecord => ({
+    ...r,
     start_us: Number(r.start_us),
     duration_us: Number(r.duration_us),
     status: Number(r.status),
     input_tokens: Number(r.input_tokens),
     output_tokens: Number(r.output_tokens),
-    attributes: JSON.parse((r.attributes as string) || '{}'),
-    events: JSON.parse((r.events as string) || '[]'),
+    attributes: JSON.parse(r.attributes || '{}'),
+    events: JSON.parse(r.events || '[]'),
   });
-  const traceView = (r: Record<string, unknown>): TraceRow => ({
-    space_id: r.space_id as string,
-    trace_id: r.trace_id as string,
-    name: r.name as string,
-    source: r.source as string,
-    service: r.service as string,
-    kind: r.kind as string,
+  const traceView = (r: TraceDbRow): TraceRow => ({
+    space_id: r.space_id,
+    trace_id: r.trace_id,
+    name: r.name,
+    source: r.source,
+    service: r.service,
+    kind: r.kind,
     start_us: Number(r.start_us),
     duration_us: Number(r.end_us) - Number(r.start_us),
     status: Number(r.status),
     span_count: Number(r.span_count),
     input_tokens: Number(r.input_tokens),
     output_tokens: Number(r.output_tokens),
-    model: r.model as string,
-    request_model: (r.request_model as string) || (r.model as string),
-    thread_id: r.thread_id as string,
-    log_id: r.log_id as string,
-    root_span_id: r.root_span_id as string,
+    model: r.model,
+    request_model: r.request_model || r.model,
+    thread_id: r.thread_id,
+    log_id: r.log_id,
+    root_span_id: r.root_span_id,
   });
   const update = traceUpdate(isPg);
   const updateSql = Object.fromEntries(Object.entries(update).map(([c, e]) => [c, sql.raw(e)]));
@@ -164,7 +209,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
         for (let i = 0; i < spans.length; i += CHUNK) {
           const rows = await trx
             .insertInto('obs_span')
-            .values(spans.slice(i, i + CHUNK).map((s) => spanRow(s)))
+            .values(spans.slice(i, i + CHUNK).map((s) => spanText(s)))
             .onConflict((oc) => oc.columns(SPAN_KEY).doNothing())
             .returning(SPAN_KEY)
             .execute();
@@ -187,11 +232,11 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
       await writer.insert([
         {
           table: 'obs_span',
-          rows: spans.map((s) => ({ ...spanRow(s, false), attributes: withoutCopies(s) })),
-          onConflict: { columns: SPAN_KEY },
+          rows: spans.map((s) => ({ ...spanRow(s), attributes: withoutCopies(s) })),
+          onConflict: { columns: [...SPAN_KEY] },
           json: ['attributes', 'events'],
         },
-        { table: 'obs_trace', rows: traceRows(spans), onConflict: { columns: TRACE_KEY, set: update } },
+        { table: 'obs_trace', rows: traceRows(spans), onConflict: { columns: [...TRACE_KEY], set: update } },
       ]);
     },
 
@@ -260,7 +305,7 @@ export function databaseSpanStore(db: Kysely<any>, isPg: boolean, writer: BulkWr
         .where('space_id', '=', spaceId)
         .where((eb) => eb.or([eb('trace_id', '=', id.toLowerCase()), eb('trace_id', '=', id), eb('log_id', '=', id)]))
         .executeTakeFirst();
-      return r?.trace_id as string | undefined;
+      return r?.trace_id;
     },
 
     async spans(q: SpanQuery) {
