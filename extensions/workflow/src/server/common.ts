@@ -5,7 +5,7 @@ import { ErrorTexts, sameText, type ServerContext } from '@tessera/sdk/server';
 import { Canvas } from '../shared/index.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import type { RunService } from './runs.ts';
-import { nowIso, type WorkflowStore } from './store.ts';
+import { nowIso, type WorkflowStore, workflowDb } from './store.ts';
 
 export const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 export const inSpaceQuery = { space: { from: 'query' as const, field: 'space_id' } };
@@ -41,7 +41,7 @@ export function registerWorkflowTexts(ctx: ServerContext<unknown>) {
 export function workflowNames(ctx: ServerContext<unknown>) {
   /** Workflows of a space have different names (ignoring case). */
   const nameTaken = async (spaceId: string, name: string, exceptId?: string) => {
-    let q = ctx.db
+    let q = workflowDb(ctx)
       .selectFrom('workflow_meta')
       .select('id')
       .where('space_id', '=', spaceId)
@@ -86,9 +86,9 @@ export async function referencesTo(store: WorkflowStore, spaceId: string, workfl
     .execute();
   return drafts
     .filter((d) =>
-      parseStoredJson(d.canvas as string, `the draft of ${d.name as string}`, Canvas).nodes.some(
+      parseStoredJson(d.canvas, `the draft of ${d.name}`, Canvas).nodes.some(
         (n) => (n.node_param.settings as { workflow_id?: string })?.workflow_id === workflowId,
       ),
     )
-    .map((d) => ({ workflow_id: d.id as string, name: d.name as string }));
+    .map((d) => ({ workflow_id: d.id, name: d.name }));
 }

@@ -22,7 +22,7 @@ export function registerCompareRoutes(ctx: ServerContext<unknown>, deps: Workflo
   /** The draft as the editor sees it (older nodes upgraded), or a commit's canvas. */
   const side = async (meta: MetaRow, commitId: string): Promise<Canvas> => {
     const canvas = commitId
-      ? parseStoredJson((await store.commit(commitId, meta.id)).canvas as string, "the version's canvas", Canvas)
+      ? parseStoredJson((await store.commit(commitId, meta.id)).canvas, "the version's canvas", Canvas)
       : (await store.draft(meta.id)).canvas;
     try {
       return upgradeCanvas(canvas, typeOf);

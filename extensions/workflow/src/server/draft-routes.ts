@@ -41,7 +41,7 @@ import { localsContext, blocking, validateCanvas } from './engine/validate.ts';
 import { MigrationError, stampVersions, upgradeCanvas } from './engine/upgrade.ts';
 import { registerWorkflowKind } from './kind.ts';
 import { registerRunRoutes } from './run-routes.ts';
-import { initialCanvas, metaView, nowIso, type MetaRow } from './store.ts';
+import { initialCanvas, metaView, nowIso, type MetaRow, workflowDb } from './store.ts';
 import { registerCompareRoutes } from './compare.ts';
 import { registerVersionRoutes } from './versions.ts';
 
@@ -58,7 +58,7 @@ export function registerWorkflowRoutes(ctx: ServerContext<unknown>, deps: Workfl
   registerWorkflowTexts(ctx);
   const { nameTaken, refuseTakenName } = workflowNames(ctx);
   const providerOf = (key: string) => ctx.registry(NodeTypes).ownerOf(key);
-  const db = () => ctx.db;
+  const db = () => workflowDb(ctx);
   const references = (spaceId: string, workflowId: string) => referencesTo(store, spaceId, workflowId);
   const remove = (spaceId: string, ids: string[]) => removeWorkflows(store, spaceId, ids);
 

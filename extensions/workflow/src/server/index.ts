@@ -27,7 +27,7 @@ import { registerOpenApi } from './open.ts';
 import { registerWorkflowRoutes } from './draft-routes.ts';
 import { workflowRunner } from './runner.ts';
 import { RunService } from './runs.ts';
-import { WorkflowStore } from './store.ts';
+import { WorkflowStore, workflowDb } from './store.ts';
 
 /** Workflow execution status (spec 000) by name, as events leave the studio. */
 const RUN_STATUS_NAMES: Record<number, string> = { 1: 'running', 2: 'success', 3: 'fail', 4: 'cancel' };
@@ -58,7 +58,7 @@ export default defineExtension({
     ctx.register(ResourceReferences, {
       kind: 'workflow',
       async find({ id, spaceId }) {
-        const rows = await ctx.db
+        const rows = await workflowDb(ctx)
           .selectFrom('workflow_draft as d')
           .innerJoin('workflow_meta as m', 'm.id', 'd.workflow_id')
           .select(['m.id', 'm.name', 'm.space_id'])
@@ -69,9 +69,9 @@ export default defineExtension({
           .execute();
         return rows.map((r) => ({
           kind: 'workflow',
-          id: r.id as string,
-          name: r.name as string,
-          space_id: r.space_id as string,
+          id: r.id,
+          name: r.name,
+          space_id: r.space_id,
         }));
       },
     });

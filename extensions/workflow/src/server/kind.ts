@@ -12,7 +12,7 @@ import {
 import { Canvas, NodeTypes, WorkflowMode } from '../shared/index.ts';
 import { removeWorkflows, workflowNames, type WorkflowApiDeps } from './common.ts';
 import { stampVersions } from './engine/upgrade.ts';
-import { nowIso, type MetaRow } from './store.ts';
+import { nowIso, type MetaRow, workflowDb } from './store.ts';
 
 type Publish = (
   meta: MetaRow,
@@ -25,7 +25,7 @@ export function registerWorkflowKind(ctx: ServerContext<unknown>, deps: Workflow
   const { store, typeOf } = deps;
   const { nameTaken } = workflowNames(ctx);
   const providerOf = (key: string) => ctx.registry(NodeTypes).ownerOf(key);
-  const db = () => ctx.db;
+  const db = () => workflowDb(ctx);
   const remove = (spaceId: string, ids: string[]) => removeWorkflows(store, spaceId, ids);
 
   // Workflows in the library: deleted ones wait in the recycle bin, to be restored or deleted for good.

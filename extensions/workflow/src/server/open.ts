@@ -6,6 +6,7 @@ import { RunAnswer, RunHistoryAnswer, VersionPage, WorkflowInfo, WorkflowPage } 
 import type { WorkflowApiDeps } from './common.ts';
 import { pipeRunToSse } from './run-stream.ts';
 import type { RunRow } from './runs.ts';
+import { workflowDb } from './store.ts';
 
 const Interrupt = z.object({ event_id: z.string() }).loose();
 
@@ -213,7 +214,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     query: z.object({ workflow_id: z.string().min(1), execute_id: z.string().optional() }),
     handler: async ({ query }) => {
       await runs.flush(); // runs written behind become visible
-      let q = ctx.db.selectFrom('workflow_run').selectAll().where('workflow_id', '=', query.workflow_id);
+      let q = workflowDb(ctx).selectFrom('workflow_run').selectAll().where('workflow_id', '=', query.workflow_id);
       if (query.execute_id) q = q.where('id', '=', query.execute_id);
       const rows = (await q.orderBy('created_at', 'desc').limit(20).execute()) as RunRow[];
       if (query.execute_id && !rows.length) throw missing('No run with this execute_id.');
@@ -231,7 +232,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
     params: z.object({ workflow_id: z.string().min(1), execute_id: z.string().min(1) }),
     handler: async ({ params }) => {
       await runs.flush();
-      const r = (await ctx.db
+      const r = (await workflowDb(ctx)
         .selectFrom('workflow_run')
         .selectAll()
         .where('workflow_id', '=', params.workflow_id)
@@ -303,7 +304,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
       publish_status: z.enum(['all', 'published_online', 'unpublished_draft']).default('all'),
     }),
     handler: async ({ query }) => {
-      let q = ctx.db
+      let q = workflowDb(ctx)
         .selectFrom('workflow_meta')
         .select('id')
         .where('space_id', '=', query.workspace_id)
@@ -315,7 +316,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
         .limit(query.page_size + 1)
         .offset((query.page_num - 1) * query.page_size)
         .execute();
-      const items = await Promise.all(rows.slice(0, query.page_size).map((r) => detail(r.id as string)));
+      const items = await Promise.all(rows.slice(0, query.page_size).map((r) => detail(r.id)));
       return { items, has_more: rows.length > query.page_size };
     },
   });
@@ -333,7 +334,7 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
       page_size: z.coerce.number().int().min(1).max(100).default(20),
     }),
     handler: async ({ params: p, query }) => {
-      const rows = await ctx.db
+      const rows = await workflowDb(ctx)
         .selectFrom('workflow_commit')
         .selectAll()
         .where('workflow_id', '=', p.workflow_id)

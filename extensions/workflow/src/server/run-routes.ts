@@ -20,14 +20,14 @@ import { inSpace, inSpaceQuery, parseJsonish, type WorkflowApiDeps } from './com
 import { blocking, validateCanvas } from './engine/validate.ts';
 import { MigrationError, upgradeCanvas } from './engine/upgrade.ts';
 import { pipeRunToSse, processView } from './run-stream.ts';
-import { nowIso } from './store.ts';
+import { nowIso, workflowDb } from './store.ts';
 
 const Interrupt = ProcessView.shape.interrupt.unwrap();
 const Attributes = RunSpan.shape.attributes;
 
 export function registerRunRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, runs, typeOf } = deps;
-  const db = () => ctx.db;
+  const db = () => workflowDb(ctx);
 
   const runInput = (v: unknown) => {
     const x = parseJsonish(v, 'input');
@@ -215,7 +215,7 @@ export function registerRunRoutes(ctx: ServerContext<unknown>, deps: WorkflowApi
           version: r.version,
           reason: r.error,
           user_id: r.user_id,
-          create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+          create_time: Math.floor(Date.parse(r.created_at) / 1000),
           duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
         })),
         has_more: rows.length === body.limit,
@@ -279,7 +279,7 @@ export function registerRunRoutes(ctx: ServerContext<unknown>, deps: WorkflowApi
           ...s,
           start_ms: Number(s.start_ms),
           end_ms: s.end_ms === null ? null : Number(s.end_ms),
-          attributes: parseStoredJson(s.attributes as string, "a span's attributes", Attributes),
+          attributes: parseStoredJson(s.attributes, "a span's attributes", Attributes),
         })),
       };
     },

@@ -39,15 +39,15 @@ export function workflowRunner(ctx: ServerContext<unknown>, store: WorkflowStore
       const out = [];
       for (const m of metas) {
         if (Number(m.flow_mode) !== 0) continue;
-        const v = m.latest_version ? await store.published(m.id as string) : await store.draft(m.id as string);
+        const v = m.latest_version ? await store.published(m.id) : await store.draft(m.id);
         const end = v.canvas.nodes.find((n) => n.type === '2' || n.type === 'end');
         out.push({
-          workflow_id: m.id as string,
-          space_id: m.space_id as string,
-          name: m.name as string,
-          description: m.description as string,
+          workflow_id: m.id,
+          space_id: m.space_id,
+          name: m.name,
+          description: m.description,
           flow_mode: Number(m.flow_mode),
-          latest_version: (m.latest_version as string | null) ?? null,
+          latest_version: m.latest_version ?? null,
           outputs: (end?.node_param.inputs ?? []).map((i) => i.name),
         });
       }

@@ -15,6 +15,7 @@ export type { NodeExecRecord };
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { RunTracer, studioSpans } from './tracer.ts';
+import { workflowDb } from './store.ts';
 
 export type RunEvent =
   | { type: 'node'; record: NodeExecRecord }
@@ -176,7 +177,7 @@ export class RunService {
     };
     if (r.name) this.#names.set(row.id, r.name);
     if (opts.writeBehind) this.#pending.set(row.id, { row, canvas: r.canvas });
-    else await this.#ctx.db.insertInto('workflow_run').values(row).execute();
+    else await workflowDb(this.#ctx).insertInto('workflow_run').values(row).execute();
     return row;
   }
 
@@ -214,8 +215,11 @@ export class RunService {
   async get(runId: string): Promise<RunRow | undefined> {
     const pending = this.#pending.get(runId);
     if (pending) return pending.row;
-    return (await this.#ctx.db.selectFrom('workflow_run').selectAll().where('id', '=', runId).executeTakeFirst()) as
-      RunRow | undefined;
+    return await workflowDb(this.#ctx)
+      .selectFrom('workflow_run')
+      .selectAll()
+      .where('id', '=', runId)
+      .executeTakeFirst();
   }
 
   isLive(runId: string): boolean {
@@ -240,7 +244,7 @@ export class RunService {
   /** Node results so far: live ones for a running run, stored ones otherwise. */
   async nodeResults(runId: string): Promise<NodeExecRecord[]> {
     const stored = (
-      await this.#ctx.db
+      await workflowDb(this.#ctx)
         .selectFrom('workflow_node_exec')
         .selectAll()
         .where('run_id', '=', runId)
@@ -248,11 +252,11 @@ export class RunService {
         .execute()
     ).map((r): NodeExecRecord => ({
       ...(r as unknown as NodeExecRecord),
-      inputs: parse(r.inputs as string | null),
-      outputs: parse(r.outputs as string | null),
-      error: (r.error as string | null) ?? undefined,
-      branch: (r.branch as string | null) ?? undefined,
-      logs: (parse(r.logs as string | null) as string[] | undefined) ?? undefined,
+      inputs: parse(r.inputs),
+      outputs: parse(r.outputs),
+      error: r.error ?? undefined,
+      branch: r.branch ?? undefined,
+      logs: (parse(r.logs) as string[] | undefined) ?? undefined,
     }));
     const live = this.#live.get(runId);
     if (!live) return stored;
@@ -398,7 +402,7 @@ export class RunService {
             ? async ({ node }) => {
                 if (marked) return;
                 marked = true;
-                await this.#ctx.db
+                await workflowDb(this.#ctx)
                   .updateTable('workflow_run')
                   .set({ unrepeatable_node: node.node_id })
                   .where('id', '=', row.id)
@@ -478,40 +482,42 @@ export class RunService {
       Object.assign(row, final);
       this.#later({ run: { ...row }, nodes: nodeRows, spans: spanRows });
     } else {
-      await this.#ctx.db.transaction().execute(async (trx) => {
-        if (pending) {
-          // A run written behind that now waits on a question is stored at once (it must survive a restart).
-          this.#pending.delete(row.id);
-          await trx
-            .insertInto('workflow_run')
-            .values({ ...row, ...final })
-            .execute();
-        } else await trx.updateTable('workflow_run').set(final).where('id', '=', row.id).execute();
-        if (nodeRows.length)
-          await trx
-            .deleteFrom('workflow_node_exec')
-            .where(
-              'id',
-              'in',
-              nodeRows.map((r) => r.id),
-            )
-            .execute();
-        for (let i = 0; i < nodeRows.length; i += 40)
-          await trx
-            .insertInto('workflow_node_exec')
-            .values(nodeRows.slice(i, i + 40))
-            .execute();
-        for (let i = 0; i < spanRows.length; i += 40)
-          await trx
-            .insertInto('workflow_span')
-            .values(spanRows.slice(i, i + 40))
-            .execute();
-      });
+      await workflowDb(this.#ctx)
+        .transaction()
+        .execute(async (trx) => {
+          if (pending) {
+            // A run written behind that now waits on a question is stored at once (it must survive a restart).
+            this.#pending.delete(row.id);
+            await trx
+              .insertInto('workflow_run')
+              .values({ ...row, ...final })
+              .execute();
+          } else await trx.updateTable('workflow_run').set(final).where('id', '=', row.id).execute();
+          if (nodeRows.length)
+            await trx
+              .deleteFrom('workflow_node_exec')
+              .where(
+                'id',
+                'in',
+                nodeRows.map((r) => r.id),
+              )
+              .execute();
+          for (let i = 0; i < nodeRows.length; i += 40)
+            await trx
+              .insertInto('workflow_node_exec')
+              .values(nodeRows.slice(i, i + 40))
+              .execute();
+          for (let i = 0; i < spanRows.length; i += 40)
+            await trx
+              .insertInto('workflow_span')
+              .values(spanRows.slice(i, i + 40))
+              .execute();
+        });
       Object.assign(row, final);
     }
     if (status === RunStatus.Success && row.execute_mode === ExecuteMode.TestRun && row.draft_revision) {
       // A successful test run of the current draft lets it be submitted and published.
-      await this.#ctx.db
+      await workflowDb(this.#ctx)
         .updateTable('workflow_meta')
         .set({ tested_revision: row.draft_revision })
         .where('id', '=', row.workflow_id)
@@ -562,12 +568,12 @@ export class RunService {
 
   /** The variables a run sees: system facts, and the app and user variables when the variables extension runs. */
   async #workflowName(workflowId: string): Promise<string> {
-    const meta = await this.#ctx.db
+    const meta = await workflowDb(this.#ctx)
       .selectFrom('workflow_meta')
       .select('name')
       .where('id', '=', workflowId)
       .executeTakeFirst();
-    return (meta?.name as string | undefined) || 'workflow run';
+    return meta?.name || 'workflow run';
   }
 
   async #variables(row: RunRow, canvas: Canvas) {
@@ -592,7 +598,7 @@ export class RunService {
    * again from the start.
    */
   async claimDelivery(runId: string, jobId: string): Promise<boolean> {
-    const db = this.#ctx.db;
+    const db = workflowDb(this.#ctx);
     const first = await db
       .updateTable('workflow_run')
       .set({ job_id: jobId })
@@ -633,7 +639,11 @@ export class RunService {
   async heartbeat(): Promise<void> {
     const ids = [...this.#live.keys()].filter((id) => !this.#pending.has(id));
     if (ids.length)
-      await this.#ctx.db.updateTable('workflow_run').set({ updated_at: now() }).where('id', 'in', ids).execute();
+      await workflowDb(this.#ctx)
+        .updateTable('workflow_run')
+        .set({ updated_at: now() })
+        .where('id', 'in', ids)
+        .execute();
   }
 
   /**
@@ -648,7 +658,7 @@ export class RunService {
     staleOnly: boolean;
     staleAfterMs?: number;
   }): Promise<number> {
-    let q = this.#ctx.db
+    let q = workflowDb(this.#ctx)
       .updateTable('workflow_run')
       .set({
         status: RunStatus.Fail,

@@ -1,5 +1,7 @@
 import { notFound } from '@tessera/sdk';
 import { LocalCache, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
+import type { Kysely } from 'kysely';
+import type { RunRow } from './runs.ts';
 import { Canvas, DevelopmentStatus, PublishStatus, WorkflowMode, type CanvasNode } from '../shared/index.ts';
 
 export interface MetaRow {
@@ -21,6 +23,79 @@ export interface MetaRow {
   updated_at: string;
   deleted_at: string | null;
 }
+
+/** A workflow's draft canvas (one row a workflow). */
+export interface DraftRow {
+  workflow_id: string;
+  canvas: string;
+  revision: number;
+  base_commit_id: string | null;
+  updated_by: string;
+  updated_at: string;
+}
+/** A saved state of a workflow's canvas: a submit, and a published version when `version` is set. */
+export interface CommitRow {
+  id: string;
+  workflow_id: string;
+  canvas: string;
+  revision: number;
+  description: string;
+  version: string | null;
+  version_description: string | null;
+  created_by: string;
+  created_at: string;
+  published_at: string | null;
+}
+/** What was done to a workflow (submit, publish, revert ...), for its history. */
+export interface OperationRow {
+  id: string;
+  workflow_id: string;
+  type: number;
+  commit_id: string | null;
+  operator_id: string;
+  description: string;
+  created_at: string;
+}
+/** A node's execution in a run. */
+export interface NodeExecRow {
+  id: string;
+  run_id: string;
+  node_id: string;
+  node_type: string;
+  title: string;
+  status: number;
+  inputs: string | null;
+  outputs: string | null;
+  error: string | null;
+  branch: string | null;
+  started_at: string;
+  duration_ms: number;
+  tokens: number;
+  logs: string | null;
+}
+/** A span of a run's trace (bigints: PostgreSQL answers them as text). */
+export interface SpanRow {
+  id: string;
+  run_id: string;
+  parent_id: string | null;
+  name: string;
+  start_ms: number | string;
+  end_ms: number | string | null;
+  status: string;
+  attributes: string;
+}
+/** The workflow extension's tables (migrations.ts). */
+export interface WorkflowDb {
+  workflow_meta: MetaRow;
+  workflow_draft: DraftRow;
+  workflow_commit: CommitRow;
+  workflow_operation: OperationRow;
+  workflow_run: RunRow;
+  workflow_node_exec: NodeExecRow;
+  workflow_span: SpanRow;
+}
+/** The studio's database, typed by the workflow extension's tables. */
+export const workflowDb = (ctx: Pick<ServerContext<unknown>, 'db'>): Kysely<WorkflowDb> => ctx.db as Kysely<WorkflowDb>;
 
 export const nowIso = () => new Date().toISOString();
 
@@ -98,7 +173,7 @@ export class WorkflowStore {
     this.#ctx = ctx;
   }
   get db() {
-    return this.#ctx.db;
+    return workflowDb(this.#ctx);
   }
 
   async meta(workflowId: string, spaceId?: string): Promise<MetaRow> {
@@ -108,7 +183,7 @@ export class WorkflowStore {
       .where('id', '=', workflowId)
       .where('deleted_at', 'is', null);
     if (spaceId) q = q.where('space_id', '=', spaceId);
-    const m = (await q.executeTakeFirst()) as MetaRow | undefined;
+    const m = await q.executeTakeFirst();
     if (!m) throw notFound('This workflow does not exist in the space (it may have been deleted).');
     return {
       ...m,
@@ -125,7 +200,7 @@ export class WorkflowStore {
       .selectAll()
       .where('workflow_id', '=', workflowId)
       .executeTakeFirstOrThrow();
-    return { canvas: JSON.parse(d.canvas as string), revision: Number(d.revision) };
+    return { canvas: JSON.parse(d.canvas), revision: Number(d.revision) };
   }
 
   /** The canvas of a published version (the latest one by default). */
@@ -146,7 +221,7 @@ export class WorkflowStore {
           ? `Version ${version} of this workflow does not exist.`
           : 'This workflow has no published version yet: publish it first.',
       );
-    return { canvas: await this.commitCanvas(c.id as string), commit_id: c.id as string, version: c.version as string };
+    return { canvas: await this.commitCanvas(c.id), commit_id: c.id, version: c.version as string };
   }
 
   /** A commit's parsed canvas (commits never change, so it is kept). */
@@ -161,7 +236,7 @@ export class WorkflowStore {
               .select('canvas')
               .where('id', '=', commitId)
               .executeTakeFirstOrThrow()
-          ).canvas as string,
+          ).canvas,
         ) as Canvas,
     );
   }

@@ -14,7 +14,7 @@ import {
 import { OperateType, WorkflowPublished } from '../shared/index.ts';
 import { blocking, validateCanvas } from './engine/validate.ts';
 import type { WorkflowApiDeps } from './common.ts';
-import { nowIso } from './store.ts';
+import { nowIso, workflowDb } from './store.ts';
 
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 const cmpVersion = (a: string, b: string) => {
@@ -26,7 +26,7 @@ const cmpVersion = (a: string, b: string) => {
 
 export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: WorkflowApiDeps) {
   const { store, typeOf } = deps;
-  const db = () => ctx.db;
+  const db = () => workflowDb(ctx);
 
   ctx.route({
     ...SubmitDraft,
@@ -169,7 +169,7 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
           commit_id: r.commit_id,
           operator_id: r.operator_id,
           desc: r.description,
-          create_time: Math.floor(Date.parse(r.created_at as string) / 1000),
+          create_time: Math.floor(Date.parse(r.created_at) / 1000),
         })),
         has_more: rows.length === body.limit,
       };
@@ -187,7 +187,7 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
         version: c.version ?? null,
         description: c.description,
         schema_json: c.canvas,
-        create_time: Math.floor(Date.parse(c.created_at as string) / 1000),
+        create_time: Math.floor(Date.parse(c.created_at) / 1000),
       };
     },
   });
@@ -202,9 +202,9 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
       await db()
         .updateTable('workflow_draft')
         .set({
-          canvas: commit.canvas as string,
+          canvas: commit.canvas,
           revision,
-          base_commit_id: commit.id as string,
+          base_commit_id: commit.id,
           updated_by: caller!.userId,
           updated_at: nowIso(),
         })
@@ -219,7 +219,7 @@ export function registerVersionRoutes(ctx: ServerContext<unknown>, deps: Workflo
         meta.id,
         OperateType.Draft,
         caller!.userId,
-        commit.id as string,
+        commit.id,
         `reverted to ${commit.version ?? commit.id}`,
       );
       return { revision };
