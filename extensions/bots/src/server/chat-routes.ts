@@ -18,7 +18,7 @@ import { chatView, conversationView, messageView, type ConversationRow } from '.
 import { botError } from './errors.ts';
 import type { BotDeps } from './publishing.ts';
 import { pipeChat } from './stream.ts';
-import type { BotRow } from './store.ts';
+import { botsDb, type BotRow } from './store.ts';
 
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 
@@ -114,7 +114,7 @@ export function registerChatRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       const page = await conversations.messages(c.id, { order: 'desc', before_id: body.cursor, limit: body.count });
       const chatIds = [...new Set(page.items.map((m) => m.chat_id).filter((x): x is string => !!x))];
       const chatRows = chatIds.length
-        ? await ctx.db.selectFrom('bots_chat').selectAll().where('id', 'in', chatIds).execute()
+        ? await botsDb(ctx).selectFrom('bots_chat').selectAll().where('id', 'in', chatIds).execute()
         : [];
       return {
         messages: page.items.map(messageView),
@@ -148,7 +148,7 @@ export function registerChatRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
       const c = await conversationFor(b, caller!.userId, body.draft, body.conversation_id);
-      await ctx.db.deleteFrom('bots_message').where('conversation_id', '=', c.id).execute();
+      await botsDb(ctx).deleteFrom('bots_message').where('conversation_id', '=', c.id).execute();
       return { section_id: await conversations.newSection(c), conversation_id: c.id };
     },
   });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServerContext } from '@tessera/sdk/server';
 import { ChatSpan, type ChatView, type ConversationView, type MessageView } from '../shared/api.ts';
 import { botError } from './errors.ts';
+import { botsDb } from './store.ts';
 import { ServerContextToken } from '@tessera/sdk/server';
 
 export interface ConversationRow {
@@ -155,7 +156,7 @@ export class ConversationStore {
     this.#ctx = ctx;
   }
   get db() {
-    return this.#ctx.db;
+    return botsDb(this.#ctx);
   }
   newId() {
     return this.#ctx.host.newId();
@@ -211,7 +212,7 @@ export class ConversationStore {
   async spaceOf(id: unknown): Promise<string | undefined> {
     if (typeof id !== 'string' || !id) return undefined;
     const r = await this.db.selectFrom('bots_conversation').select('space_id').where('id', '=', id).executeTakeFirst();
-    return r?.space_id as string | undefined;
+    return r?.space_id;
   }
 
   async list(r: {

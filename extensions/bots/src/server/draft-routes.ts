@@ -27,7 +27,7 @@ import { BotConfig, BotModes, BotSkills, Connectors } from '../shared/index.ts';
 import { botError, registerErrorTexts } from './errors.ts';
 import { registerBotKind } from './kind.ts';
 import { botDetail, checkConfig, publishDraft, type BotDeps } from './publishing.ts';
-import { botView, nowIso, publicationOf, type BotRow } from './store.ts';
+import { botView, botsDb, nowIso, publicationOf, type BotRow } from './store.ts';
 
 const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 
@@ -94,18 +94,18 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     ...ListBots,
     auth: inSpace,
     handler: async ({ body }) => {
-      let q = ctx.db.selectFrom('bots_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
+      let q = botsDb(ctx).selectFrom('bots_meta').where('space_id', '=', body.space_id).where('deleted_at', 'is', null);
       if (body.bot_name?.trim()) q = q.where(containsText('name', body.bot_name.trim()));
       if (body.is_publish !== undefined) q = q.where('latest_version', body.is_publish ? 'is not' : 'is', null);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
       const column = body.order_by === 'name' ? 'name' : body.order_by === 'create_time' ? 'created_at' : 'updated_at';
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy(column, body.order_by === 'name' ? 'asc' : 'desc')
         .orderBy('id', 'desc')
         .limit(body.page_size)
         .offset((body.page_index - 1) * body.page_size)
-        .execute()) as BotRow[];
+        .execute();
       return { bot_draft_list: rows.map(botView), total, has_more: body.page_index * body.page_size < total };
     },
   });
@@ -147,7 +147,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: inSpace,
     handler: async ({ body }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
-      await ctx.db.updateTable('bots_meta').set({ deleted_at: nowIso() }).where('id', '=', b.id).execute();
+      await botsDb(ctx).updateTable('bots_meta').set({ deleted_at: nowIso() }).where('id', '=', b.id).execute();
       bots.forgetSpace(b.id);
       return null;
     },
@@ -183,19 +183,25 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
       if (!role) throw botError(403, 'bots.notMemberOfTarget');
       if (body.target_space_id === b.space_id) return botView(b);
       await bots.refuseTakenName(body.target_space_id, b.name);
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('bots_meta')
-          .set({ space_id: body.target_space_id, updated_at: nowIso() })
-          .where('id', '=', b.id)
-          .execute();
-        await trx
-          .updateTable('bots_conversation')
-          .set({ space_id: body.target_space_id })
-          .where('bot_id', '=', b.id)
-          .execute();
-        await trx.updateTable('bots_chat').set({ space_id: body.target_space_id }).where('bot_id', '=', b.id).execute();
-      });
+      await botsDb(ctx)
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .updateTable('bots_meta')
+            .set({ space_id: body.target_space_id, updated_at: nowIso() })
+            .where('id', '=', b.id)
+            .execute();
+          await trx
+            .updateTable('bots_conversation')
+            .set({ space_id: body.target_space_id })
+            .where('bot_id', '=', b.id)
+            .execute();
+          await trx
+            .updateTable('bots_chat')
+            .set({ space_id: body.target_space_id })
+            .where('bot_id', '=', b.id)
+            .execute();
+        });
       bots.forgetSpace(b.id);
       return botView({ ...b, space_id: body.target_space_id });
     },
@@ -243,7 +249,7 @@ export function registerBotRoutes(ctx: ServerContext<unknown>, deps: BotDeps) {
     auth: inSpace,
     handler: async ({ body, caller }) => {
       const b = await bots.meta(body.bot_id, body.space_id);
-      const c = await ctx.db
+      const c = await botsDb(ctx)
         .selectFrom('bots_commit')
         .selectAll()
         .where('id', '=', body.commit_id)

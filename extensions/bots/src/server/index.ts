@@ -28,7 +28,7 @@ import { registerOpenChat } from './open-chat.ts';
 import { registerProgressRoute } from './progress.ts';
 import { registerBotRoutes } from './draft-routes.ts';
 import { registerChatRoutes } from './chat-routes.ts';
-import { BotStore, type BotRow } from './store.ts';
+import { BotStore, botsDb, type BotRow } from './store.ts';
 import { registerVersionRoutes } from './versions.ts';
 import { Releases } from './releases.ts';
 import { pipeChat } from './stream.ts';
@@ -83,7 +83,7 @@ export default defineExtension({
     ctx.register(ResourceReferences, {
       kind: 'bot',
       async find({ id, spaceId }) {
-        const rows = await ctx.db
+        const rows = await botsDb(ctx)
           .selectFrom('bots_draft as d')
           .innerJoin('bots_meta as m', 'm.id', 'd.bot_id')
           .select(['m.id', 'm.name', 'm.space_id'])
@@ -93,9 +93,9 @@ export default defineExtension({
           .execute();
         return rows.map((r) => ({
           kind: 'bot',
-          id: r.id as string,
-          name: r.name as string,
-          space_id: r.space_id as string,
+          id: r.id,
+          name: r.name,
+          space_id: r.space_id,
         }));
       },
     });
@@ -140,33 +140,35 @@ export default defineExtension({
         if (settings === undefined) delete skills[skill];
         else skills[skill] = def ? def.settings.parse(settings) : settings;
         const t = new Date().toISOString();
-        await ctx.db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('bots_draft')
-            .set({
-              config: JSON.stringify({ ...draft.config, skills }),
-              revision: b.draft_revision + 1,
-              updated_by: userId,
-              updated_at: t,
-            })
-            .where('bot_id', '=', b.id)
-            .execute();
-          await trx
-            .updateTable('bots_meta')
-            .set({ draft_revision: b.draft_revision + 1, updated_at: t })
-            .where('id', '=', b.id)
-            .execute();
-        });
+        await botsDb(ctx)
+          .transaction()
+          .execute(async (trx) => {
+            await trx
+              .updateTable('bots_draft')
+              .set({
+                config: JSON.stringify({ ...draft.config, skills }),
+                revision: b.draft_revision + 1,
+                updated_by: userId,
+                updated_at: t,
+              })
+              .where('bot_id', '=', b.id)
+              .execute();
+            await trx
+              .updateTable('bots_meta')
+              .set({ draft_revision: b.draft_revision + 1, updated_at: t })
+              .where('id', '=', b.id)
+              .execute();
+          });
       },
       list: async (spaceId) =>
         (
-          (await ctx.db
+          await botsDb(ctx)
             .selectFrom('bots_meta')
             .selectAll()
             .where('space_id', '=', spaceId)
             .where('deleted_at', 'is', null)
             .orderBy('updated_at', 'desc')
-            .execute()) as BotRow[]
+            .execute()
         ).map(summary),
       publication: async (botId) => {
         const b = await bots.meta(botId).catch(() => undefined);
@@ -261,12 +263,11 @@ export default defineExtension({
       },
       stream: (chatId, sse, signal) => pipeChat(chats, chatId, sse, signal),
       async exchange(conversationId, chatId) {
-        const c = (await ctx.db
+        const c = await botsDb(ctx)
           .selectFrom('bots_conversation')
           .selectAll()
           .where('id', '=', conversationId)
-          .executeTakeFirst()) as
-          { bot_id: string; space_id: string; end_user_id: string; connector_id: string; draft: number } | undefined;
+          .executeTakeFirst();
         if (!c) return undefined;
         const { items } = await conversations.messages(conversationId, { order: 'asc', chat_id: chatId, limit: 50 });
         const text = (type: string) =>
@@ -325,7 +326,7 @@ export default defineExtension({
     // Chats answered by a process that stopped will not end on their own (with several processes a
     // chat may be live elsewhere: those are left alone).
     if (ctx.host.distributed) return;
-    const r = await ctx.db
+    const r = await botsDb(ctx)
       .updateTable('bots_chat')
       .set({
         status: 'failed',

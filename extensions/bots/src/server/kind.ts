@@ -10,12 +10,12 @@ import {
 } from '@tessera/sdk/server';
 import { BotConfig, BotModes, BotSkills, Connectors } from '../shared/index.ts';
 import { publishDraft } from './publishing.ts';
-import { nowIso, type BotStore } from './store.ts';
+import { botsDb, nowIso, type BotStore } from './store.ts';
 
 export function registerBotKind(ctx: ServerContext<unknown>, bots: BotStore) {
   // Bots in the library: deleted ones wait in the recycle bin, to be restored or deleted for good.
   const deletedBot = async (id: string, spaceId: string) => {
-    const m = await ctx.db
+    const m = await botsDb(ctx)
       .selectFrom('bots_meta')
       .select('id')
       .where('id', '=', id)
@@ -26,21 +26,21 @@ export function registerBotKind(ctx: ServerContext<unknown>, bots: BotStore) {
   };
   ctx.register(ResourceKinds, {
     kind: 'bot',
-    spaceOf: (id) => spaceOfTable(ctx.db, { table: 'bots_meta', deletedAt: 'deleted_at' }, id),
+    spaceOf: (id) => spaceOfTable(botsDb(ctx), { table: 'bots_meta', deletedAt: 'deleted_at' }, id),
     list: (q) =>
       listResourcesOfTable(
-        ctx.db,
+        botsDb(ctx),
         { kind: 'bot', table: 'bots_meta', deletedAt: 'deleted_at', published: 'latest_version' },
         q,
       ),
     remove: async (id, spaceId) => {
       const b = await bots.meta(id, spaceId);
-      await ctx.db.updateTable('bots_meta').set({ deleted_at: nowIso() }).where('id', '=', b.id).execute();
+      await botsDb(ctx).updateTable('bots_meta').set({ deleted_at: nowIso() }).where('id', '=', b.id).execute();
       bots.forgetSpace(b.id);
     },
     restore: async (id, spaceId) => {
       await deletedBot(id, spaceId);
-      await ctx.db
+      await botsDb(ctx)
         .updateTable('bots_meta')
         .set({ deleted_at: null, updated_at: nowIso() })
         .where('id', '=', id)
@@ -49,11 +49,13 @@ export function registerBotKind(ctx: ServerContext<unknown>, bots: BotStore) {
     },
     purge: async (id, spaceId) => {
       await deletedBot(id, spaceId);
-      await ctx.db.transaction().execute(async (trx) => {
-        for (const table of ['bots_draft', 'bots_commit'] as const)
-          await trx.deleteFrom(table).where('bot_id', '=', id).execute();
-        await trx.deleteFrom('bots_meta').where('id', '=', id).execute();
-      });
+      await botsDb(ctx)
+        .transaction()
+        .execute(async (trx) => {
+          for (const table of ['bots_draft', 'bots_commit'] as const)
+            await trx.deleteFrom(table).where('bot_id', '=', id).execute();
+          await trx.deleteFrom('bots_meta').where('id', '=', id).execute();
+        });
       bots.forgetSpace(id);
     },
     // A bot leaves its space with its draft configuration (the resources its skills name stay where they are).

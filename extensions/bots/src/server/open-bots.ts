@@ -7,7 +7,7 @@ import { BotConfig, BotModes, BotSkills, type BotConfig as BotConfigT } from '..
 import { CreatedBot, OpenBotInfo, PublishedBot, PublishedBotsList, WorkspaceBots } from '../shared/open-api.ts';
 import { as4200, missing, openAccess, secs } from './open-common.ts';
 import { publishDraft, type BotDeps } from './publishing.ts';
-import { nowIso, type BotRow } from './store.ts';
+import { botsDb, nowIso, type BotRow } from './store.ts';
 
 export function registerOpenBots(ctx: ServerContext<unknown>, deps: BotDeps) {
   const { bots } = deps;
@@ -164,29 +164,31 @@ export function registerOpenBots(ctx: ServerContext<unknown>, deps: BotDeps) {
       const draft = await bots.draft(b.id);
       const config = fromOpenApi(body, draft.config);
       const t = nowIso();
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('bots_draft')
-          .set({
-            config: JSON.stringify(config),
-            revision: b.draft_revision + 1,
-            updated_by: caller!.userId,
-            updated_at: t,
-          })
-          .where('bot_id', '=', b.id)
-          .execute();
-        await trx
-          .updateTable('bots_meta')
-          .set({
-            name: body.name ?? b.name,
-            description: body.description ?? b.description,
-            icon_uri: body.icon_file_id ?? b.icon_uri,
-            draft_revision: b.draft_revision + 1,
-            updated_at: t,
-          })
-          .where('id', '=', b.id)
-          .execute();
-      });
+      await botsDb(ctx)
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .updateTable('bots_draft')
+            .set({
+              config: JSON.stringify(config),
+              revision: b.draft_revision + 1,
+              updated_by: caller!.userId,
+              updated_at: t,
+            })
+            .where('bot_id', '=', b.id)
+            .execute();
+          await trx
+            .updateTable('bots_meta')
+            .set({
+              name: body.name ?? b.name,
+              description: body.description ?? b.description,
+              icon_uri: body.icon_file_id ?? b.icon_uri,
+              draft_revision: b.draft_revision + 1,
+              updated_at: t,
+            })
+            .where('id', '=', b.id)
+            .execute();
+        });
       return null;
     },
   });
@@ -256,18 +258,18 @@ export function registerOpenBots(ctx: ServerContext<unknown>, deps: BotDeps) {
       page_index: z.coerce.number().int().min(1).default(1),
     }),
     handler: async ({ query }) => {
-      const q = ctx.db
+      const q = botsDb(ctx)
         .selectFrom('bots_meta')
         .where('space_id', '=', query.space_id)
         .where('deleted_at', 'is', null)
         .where('latest_version', 'is not', null);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy('published_at', 'desc')
         .limit(query.page_size)
         .offset((query.page_index - 1) * query.page_size)
-        .execute()) as BotRow[];
+        .execute();
       return {
         total,
         space_bots: rows.map((b) => ({
@@ -298,17 +300,20 @@ export function registerOpenBots(ctx: ServerContext<unknown>, deps: BotDeps) {
       page_size: z.coerce.number().int().min(1).max(100).default(20),
     }),
     handler: async ({ query }) => {
-      let q = ctx.db.selectFrom('bots_meta').where('space_id', '=', query.workspace_id).where('deleted_at', 'is', null);
+      let q = botsDb(ctx)
+        .selectFrom('bots_meta')
+        .where('space_id', '=', query.workspace_id)
+        .where('deleted_at', 'is', null);
       if (query.publish_status === 'published_online' || query.publish_status === 'published_draft')
         q = q.where('latest_version', 'is not', null);
       if (query.publish_status === 'unpublished_draft') q = q.where('latest_version', 'is', null);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = (await q
+      const rows = await q
         .selectAll()
         .orderBy('updated_at', 'desc')
         .limit(query.page_size)
         .offset((query.page_num - 1) * query.page_size)
-        .execute()) as BotRow[];
+        .execute();
       return {
         total,
         items: rows.map((b) => ({

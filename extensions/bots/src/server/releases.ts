@@ -4,11 +4,10 @@
 // the bot and the user) or for a list of them. What is done to the versions is kept as operations.
 import { parseStoredJson } from '@tessera/sdk';
 import { LocalCache, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { BotConfig } from '../shared/index.ts';
 import { botError } from './errors.ts';
-import { nowIso, BotStore, type CommitRow, type PublishedBot } from './store.ts';
+import { botsDb, nowIso, BotStore, type CommitRow, type PublishedBot } from './store.ts';
 
 const Strings = z.array(z.string());
 
@@ -23,7 +22,7 @@ export interface ReleaseRow {
   updated_by: string;
   updated_at: string;
 }
-interface OperationRow {
+export interface OperationRow {
   id: string;
   bot_id: string;
   type: string;
@@ -32,11 +31,6 @@ interface OperationRow {
   detail: string;
   operator_id: string;
   created_at: string;
-}
-interface Db {
-  bots_release: ReleaseRow;
-  bots_operation: OperationRow;
-  bots_commit: CommitRow & { inactive: number };
 }
 
 /** The kinds of operations kept (what list_operation_histories answers). */
@@ -63,8 +57,8 @@ export class Releases {
     this.#bots = bots;
     this.#rules = new LocalCache({ max: 5000, enabled: !ctx.host.distributed });
   }
-  get #db(): Kysely<Db> {
-    return this.#ctx.db as Kysely<Db>;
+  get #db() {
+    return botsDb(this.#ctx);
   }
 
   async rules(botId: string): Promise<ReleaseRow[]> {
@@ -289,21 +283,14 @@ export class Releases {
 
   /** The versions with whether each is in service, and per connector who gets what. */
   async overview(botId: string) {
-    const commits = (await this.#db
+    const commits = await this.#db
       .selectFrom('bots_commit')
       .select(['version', 'changelog', 'connectors', 'inactive', 'created_at', 'created_by'])
       .where('bot_id', '=', botId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(100)
-      .execute()) as {
-      version: string;
-      changelog: string;
-      connectors: string;
-      inactive: number;
-      created_at: string;
-      created_by: string;
-    }[];
+      .execute();
     const latestActive = commits.find((c) => !Number(c.inactive))?.version ?? null;
     const connectors = commits[0] ? parseStoredJson(commits[0].connectors, "the version's connectors", Strings) : [];
     const rules = await this.rules(botId);

@@ -5,6 +5,9 @@ import { ModelsService } from '@tessera/ext-models/shared';
 import type { BotView } from '../shared/api.ts';
 import { BotConfig, BotModes } from '../shared/index.ts';
 import { botError } from './errors.ts';
+import type { Kysely } from 'kysely';
+import type { ChatRow, ConversationRow, MessageRow } from './conversations.ts';
+import type { OperationRow, ReleaseRow } from './releases.ts';
 
 export interface BotRow {
   id: string;
@@ -36,6 +39,30 @@ export interface CommitRow {
   created_by: string;
   created_at: string;
 }
+
+/** A bot's draft configuration (one row a bot). */
+export interface DraftRow {
+  bot_id: string;
+  config: string;
+  revision: number;
+  updated_by: string;
+  updated_at: string;
+}
+/** A row whose bigint columns PostgreSQL answers as text (the stores turn them into numbers). */
+type WithBigints<T, K extends keyof T> = Omit<T, K> & { [P in K]: T[P] | string };
+/** The bots extension's tables (migrations.ts). */
+export interface BotsDb {
+  bots_meta: BotRow;
+  bots_draft: DraftRow;
+  bots_commit: CommitRow & { inactive: number };
+  bots_conversation: WithBigints<ConversationRow, 'created_at' | 'updated_at'>;
+  bots_message: WithBigints<MessageRow, 'created_at' | 'updated_at'>;
+  bots_chat: WithBigints<ChatRow, 'created_at' | 'completed_at' | 'failed_at'>;
+  bots_release: ReleaseRow;
+  bots_operation: OperationRow;
+}
+/** The studio's database, typed by the bots extension's tables. */
+export const botsDb = (ctx: Pick<ServerContext<unknown>, 'db'>): Kysely<BotsDb> => ctx.db as Kysely<BotsDb>;
 
 export const nowIso = () => new Date().toISOString();
 
@@ -93,13 +120,13 @@ export class BotStore {
     this.#ctx = ctx;
   }
   get db() {
-    return this.#ctx.db;
+    return botsDb(this.#ctx);
   }
 
   async meta(botId: string, spaceId?: string): Promise<BotRow> {
     let q = this.db.selectFrom('bots_meta').selectAll().where('id', '=', botId).where('deleted_at', 'is', null);
     if (spaceId) q = q.where('space_id', '=', spaceId);
-    const b = (await q.executeTakeFirst()) as BotRow | undefined;
+    const b = await q.executeTakeFirst();
     if (!b) throw botError(404, 'bots.notFound');
     return { ...b, draft_revision: Number(b.draft_revision), published_revision: Number(b.published_revision) };
   }
@@ -115,7 +142,7 @@ export class BotStore {
           .where('id', '=', botId)
           .where('deleted_at', 'is', null)
           .executeTakeFirst();
-        return (r?.space_id as string | undefined) ?? '';
+        return r?.space_id ?? '';
       })
       .then((s) => s || undefined);
   }
@@ -191,20 +218,20 @@ export class BotStore {
   async published(botId: string): Promise<PublishedBot | undefined> {
     const hit = this.#published.get(botId);
     if (hit) return hit;
-    const c = (await this.db
+    const c = await this.db
       .selectFrom('bots_commit')
       .selectAll()
       .where('bot_id', '=', botId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .executeTakeFirst()) as CommitRow | undefined;
+      .executeTakeFirst();
     if (!c) return undefined;
     const v = {
       config: parseStoredJson(c.config, "the version's configuration", BotConfig),
       version: c.version,
       commit_id: c.id,
       ...publicationOf(c),
-      inactive: Number((c as CommitRow & { inactive?: number }).inactive ?? 0) === 1,
+      inactive: Number(c.inactive ?? 0) === 1,
     };
     return this.#ctx.host.distributed ? v : this.#published.set(botId, v);
   }
@@ -294,13 +321,13 @@ export class BotStore {
   }
 
   async commits(botId: string, limit = 50): Promise<CommitRow[]> {
-    return (await this.db
+    return await this.db
       .selectFrom('bots_commit')
       .selectAll()
       .where('bot_id', '=', botId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
-      .execute()) as CommitRow[];
+      .execute();
   }
 }
