@@ -297,6 +297,32 @@ export function parseStoredJson<T = unknown>(
   return r.data;
 }
 
+/** A check that a value is a JSON object (not an array, a scalar or null): for `parseStoredJson`, cheaper than a schema. */
+export const JsonObject = {
+  safeParse(
+    v: unknown,
+  ):
+    | { success: true; data: Record<string, unknown> }
+    | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } {
+    return v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? { success: true, data: v as Record<string, unknown> }
+      : { success: false, error: { issues: [{ path: [], message: 'not an object' }] } };
+  },
+};
+
+/** Stored JSON that must be an object (an item's data, a task's input ...), parsed; otherwise the error `parseStoredJson` gives. */
+export const parseStoredObject = (text: string, what: string): Record<string, unknown> =>
+  parseStoredJson(text, what, JsonObject);
+
+/**
+ * A value as JSON text to store, whole up to `maxChars`; a larger one as a note of its size, `{ "truncated": true,
+ * "characters": n }` (cutting the text leaves JSON that no longer parses, and what reads it back fails).
+ */
+export function jsonWithin(value: unknown, maxChars: number): string {
+  const text = JSON.stringify(value);
+  return text.length <= maxChars ? text : JSON.stringify({ truncated: true, characters: text.length });
+}
+
 /** JSON text from a caller, parsed, or a 400 naming `what` (not JSON, or nested deeper than MAX_JSON_DEPTH). */
 export function parseCallerJson(text: string, what: string): unknown {
   let value: unknown;

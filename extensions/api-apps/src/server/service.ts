@@ -4,7 +4,7 @@
 // failure, every attempt kept with the receiver's answer. The subscriptions are kept in memory for the bus handlers,
 // so an event costs no database statement unless an app takes it.
 import { createHmac, randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, notFound, messageOf } from '@tessera/sdk';
+import { ApiError, ErrorCode, notFound, messageOf, parseStoredObject } from '@tessera/sdk';
 import {
   JobQueueService,
   OutboundHttpService,
@@ -131,7 +131,7 @@ export class ApiAppService {
       status: d.status,
       attempts: Number(d.attempts),
       next_attempt_time: secs(d.next_attempt_at),
-      payload: JSON.parse(d.payload) as Record<string, unknown>,
+      payload: parseStoredObject(d.payload, "a delivery's payload"),
       create_time: secs(d.created_at),
       history: history.map((h) => ({
         attempt: Number(h.attempt),

@@ -2,7 +2,7 @@
 // job names, each item by blind_count of them who do not see each other's labels; their agreement (Fleiss' and
 // Cohen's kappa), a reviewer's decision where they differ, and the agreed labels written back into the dataset's
 // draft as fields.
-import { badRequest, conflict, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, conflict, forbidden, notFound, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { AnnotationsService, TracesService } from '@tessera/ext-observability/shared';
@@ -170,7 +170,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
       .where('vi.version_id', '=', j.version_id)
       .where('vi.item_id', '=', itemId)
       .executeTakeFirst();
-    return row ? (JSON.parse(row.data) as Record<string, unknown>) : {};
+    return row ? parseStoredObject(row.data, "an item's data") : {};
   };
   const labelsOf = (j: JobRow) => JSON.parse(j.labels) as LabelSpec[];
   /** The job's maker and the space's owner and admins see every label and decide. */
@@ -419,7 +419,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
         .limit(1)
         .executeTakeFirst();
       return {
-        item: next ? { itemID: next.item_id, data: JSON.parse(next.data) as Record<string, unknown> } : null,
+        item: next ? { itemID: next.item_id, data: parseStoredObject(next.data, "an item's data") } : null,
         mine,
         remaining,
       };
@@ -532,7 +532,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
                   split.map(([id]) => id),
                 )
                 .execute()
-            ).map((r) => [r.item_id, JSON.parse(r.data) as Record<string, unknown>])
+            ).map((r) => [r.item_id, parseStoredObject(r.data, "an item's data")])
           : [],
       );
       return {

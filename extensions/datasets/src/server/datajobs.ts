@@ -2,7 +2,7 @@
 // outcome is kept as it comes, so a job cancelled or cut off goes on from where it was; a dry run on a sample only
 // shows what would be written. When a job ends, its outcomes are applied: a field written into the draft (annotation
 // by a model, quality scores), fields set or items dropped (a script), or a new version (batch inference).
-import { badRequest, notFound, describeError } from '@tessera/sdk';
+import { badRequest, notFound, describeError, parseStoredObject } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { sql, type Kysely } from 'kysely';
 import {
@@ -116,7 +116,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
     name: j.name,
     versionID: j.version_id,
     outputField: j.output_field,
-    settings: JSON.parse(j.settings) as Record<string, unknown>,
+    settings: parseStoredObject(j.settings, "a data job's settings"),
     executeConcurrency: Number(j.concurrency),
     dryRun: !!Number(j.dry_run),
     sampleSize: Number(j.sample_size),
@@ -206,7 +206,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
           })
           .execute();
         const rows = kept.map((it) => {
-          const data = JSON.parse(it.data) as Record<string, unknown>;
+          const data = parseStoredObject(it.data, "an item's data");
           const o = byItem.get(it.id);
           return {
             version_id: id,
@@ -253,7 +253,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
             await tx.deleteFrom('dataset_item_tag').where('item_id', '=', it.id).execute();
             continue;
           }
-          const data = JSON.parse(it.data) as Record<string, unknown>;
+          const data = parseStoredObject(it.data, "an item's data");
           const next =
             j.kind === 'process' ? { ...data, ...(o.value as object) } : { ...data, [j.output_field]: o.value };
           await tx
@@ -303,7 +303,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
                 const row = { job_id: j!.id, item_id: it.id, position: it.position };
                 try {
                   const o = await kind.run(
-                    JSON.parse(it.data) as Record<string, unknown>,
+                    parseStoredObject(it.data, "an item's data"),
                     AbortSignal.any([abort.signal, AbortSignal.timeout(120_000)]),
                   );
                   out.push({
@@ -433,7 +433,7 @@ export function registerDataJobs(ctx: ServerContext, store: DatasetStore): { res
             status: r.status,
             value: o.remove ? null : o.value,
             message: o.remove ? 'dropped' : r.message,
-            data: cut(JSON.parse(data.get(r.item_id) ?? '{}') as Record<string, unknown>),
+            data: cut(parseStoredObject(data.get(r.item_id) ?? '{}', "an item's data")),
           };
         }),
       };

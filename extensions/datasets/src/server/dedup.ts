@@ -1,6 +1,6 @@
 // Dedup jobs: duplicates among the draft's items by a text field, exact or near (MinHash, loaded with the first job),
 // found in a background job; the pairs are shown for confirmation and only the items confirmed are removed.
-import { badRequest, notFound, describeError } from '@tessera/sdk';
+import { badRequest, notFound, describeError, parseStoredObject } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { CancelDedup, ConfirmDedup, CreateDedupJob, GetDedupJob, type DedupJobView } from '../shared/api.ts';
@@ -76,7 +76,7 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
         .where('id', 'in', ids.slice(i, i + 500))
         .execute();
       for (const r of rows) {
-        const v = (JSON.parse(r.data) as Record<string, unknown>)[j.field];
+        const v = parseStoredObject(r.data, "an item's data")[j.field];
         texts.set(r.id, typeof v === 'string' ? v.slice(0, 500) : JSON.stringify(v ?? '').slice(0, 500));
       }
     }
@@ -114,7 +114,7 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
           .orderBy('position')
           .execute();
         const texts = rows.map((r) => {
-          const v = (JSON.parse(r.data) as Record<string, unknown>)[j.field];
+          const v = parseStoredObject(r.data, "an item's data")[j.field];
           return typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
         });
         const m = await import('./minhash.ts');

@@ -1,6 +1,6 @@
 // Evaluation sets from a dataset version, and datasets from an evaluation set (the evaluation extension's sets, when
 // it is on): the fields become the set's columns (an image or file its address as text) and the reverse.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { EvaluationSetsService, type EvalColumn } from '@tessera/ext-evaluation/shared';
 import { FromEvalSet, ToEvalSet, type Field } from '../shared/api.ts';
@@ -48,7 +48,7 @@ export function registerEvalSets(ctx: ServerContext, store: DatasetStore): void 
         .execute();
       const fields = store.fields(v);
       const items = rows.map((r) => {
-        const data = JSON.parse(r.data) as Record<string, unknown>;
+        const data = parseStoredObject(r.data, "an item's data");
         return Object.fromEntries(fields.map((f) => [f.name, data[f.name]]));
       });
       const r = await sets().create({

@@ -2,7 +2,7 @@
 // with the first import of its kind) that checks each row against the fields, adds the good ones in batches, keeps
 // its progress and the first errors with their rows, and stops when cancelled (what it added stays); an export
 // answers a version (or the draft) as JSONL or CSV.
-import { badRequest, notFound, messageOf, describeError } from '@tessera/sdk';
+import { badRequest, notFound, messageOf, describeError, parseStoredObject } from '@tessera/sdk';
 import {
   JobQueueService,
   readSpreadsheet,
@@ -247,7 +247,7 @@ export function registerIo(ctx: ServerContext, store: DatasetStore): void {
         );
       const fields = store.fields(v ?? d).map((f) => f.name);
       const cells = rows.map((r) => {
-        const data = JSON.parse(r.data) as Record<string, unknown>;
+        const data = parseStoredObject(r.data, "an item's data");
         return fields.map((f) => {
           const x = data[f];
           return x === null || x === undefined ? '' : typeof x === 'string' ? x : JSON.stringify(x);

@@ -1,3 +1,4 @@
+import { parseStoredObject } from '@tessera/sdk';
 // The datasets' open API (/open-api/evaluation/v1/dataset/...): what a program with a personal access token does with
 // a space's datasets: create one, add items, clear the draft, pull items page by page. A token needs dataset.write
 // (create, insert, clear) or dataset.read (pull) for the dataset's space.
@@ -84,7 +85,7 @@ export function registerOpenApi(ctx: ServerContext, store: DatasetStore): void {
         items: page.map((r) => ({
           item_id: r.id,
           item_key: r.item_key,
-          data: JSON.parse(r.data) as Record<string, unknown>,
+          data: parseStoredObject(r.data, "an item's data"),
         })),
         next_cursor: rows.length > body.page_size ? String(page[page.length - 1].position) : '',
         has_more: rows.length > body.page_size,

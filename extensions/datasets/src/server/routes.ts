@@ -1,6 +1,6 @@
 // The datasets' routes (/api/ml_flow/v2/...): datasets and their fields, the draft's items (added in batches with
 // their lineage, searched, changed, removed), versions frozen from the draft and compared, field distributions.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredObject } from '@tessera/sdk';
 import { containsText, type ServerContext } from '@tessera/sdk/server';
 import { sql } from 'kysely';
 import {
@@ -111,7 +111,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
         .execute();
       const rewrites: { id: string; data: string }[] = [];
       for (const [i, it] of items.entries()) {
-        const data = JSON.parse(it.data) as Record<string, unknown>;
+        const data = parseStoredObject(it.data, "an item's data");
         for (const name of removed)
           if (data[name] !== null && data[name] !== undefined && data[name] !== '')
             throw badRequest(`Items hold values of ${name}: clear them (or keep the field) before removing it.`);
@@ -320,7 +320,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
       let added = 0;
       let removed = 0;
       let changed = 0;
-      const parse = (s: string | undefined) => (s === undefined ? null : (JSON.parse(s) as Record<string, unknown>));
+      const parse = (s: string | undefined) => (s === undefined ? null : parseStoredObject(s, "an item's data"));
       for (const [id, data] of b)
         if (!a.has(id)) {
           added++;
@@ -362,7 +362,7 @@ export function registerRoutes(ctx: ServerContext, store: DatasetStore): void {
       const numbers: number[] = [];
       let filled = 0;
       for (const r of rows) {
-        const value = (JSON.parse(r.data) as Record<string, unknown>)[field.name];
+        const value = parseStoredObject(r.data, "an item's data")[field.name];
         if (value === null || value === undefined || value === '') continue;
         filled++;
         if (typeof value === 'number') numbers.push(value);

@@ -1,5 +1,5 @@
 // Datasets, their items and versions as the routes ask for them; an item's data checked against the fields.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import type { DatasetView, Field, ItemView, VersionView } from '../shared/api.ts';
@@ -201,7 +201,7 @@ export class DatasetStore {
     return {
       itemID: 'id' in r ? r.id : r.item_id,
       itemKey: r.item_key,
-      data: JSON.parse(r.data) as Record<string, unknown>,
+      data: parseStoredObject(r.data, "an item's data"),
       sourceItemID: r.source_item_id,
       sourceDatasetID: r.source_dataset_id,
       sourceDatasetVersionID: r.source_version_id,

@@ -1,5 +1,5 @@
 // The space's evaluators for other extensions (EvaluatorRunsService): listed, a version resolved, and run.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { Evaluators, EvaluatorRunsService } from '../shared/index.ts';
 import { now, owned } from './common.ts';
@@ -37,7 +37,7 @@ export function provideEvaluatorRuns(ctx: ServerContext<unknown>) {
         name: ev.name,
         kind: ev.kind,
         version: v,
-        settings: JSON.parse(row.settings) as Record<string, unknown>,
+        settings: parseStoredObject(row.settings, "an experiment's settings"),
       };
     },
     async create(spaceId, userId, e) {

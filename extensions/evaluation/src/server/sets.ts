@@ -1,6 +1,6 @@
 // Evaluation sets: typed columns (text, number, yes/no, JSON, a conversation as messages), items added by hand,
 // imported from CSV or JSONL, or taken from traces; versions freeze the items an experiment runs over.
-import { badRequest, parseStoredJson, describeError } from '@tessera/sdk';
+import { badRequest, parseStoredJson, describeError, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
@@ -155,7 +155,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
           columns: parseStoredJson(s.columns, "The set's columns", z.array(Column)),
           items: items.map((i) => ({
             id: i.id,
-            data: JSON.parse(i.data) as Record<string, unknown>,
+            data: parseStoredObject(i.data, "an item's data"),
           })),
         };
       }

@@ -2,7 +2,16 @@
 // waiting tasks a few at once (its concurrency) through the workflow runner; results are written in batches (a
 // transaction every 100 tasks or quarter second), which is also when a cancel from elsewhere is noticed. Only ended
 // tasks are written: a job stopped with the studio resumes at the next start from its waiting tasks.
-import { ApiError, defineEvent, ErrorCode, notFound, type EndpointBody, messageOf } from '@tessera/sdk';
+import {
+  ApiError,
+  defineEvent,
+  ErrorCode,
+  notFound,
+  type EndpointBody,
+  messageOf,
+  jsonWithin,
+  parseStoredObject,
+} from '@tessera/sdk';
 import {
   JobQueueService,
   SPREADSHEET_TYPES,
@@ -137,8 +146,8 @@ export class JobService {
       job_id: t.job_id,
       row: Number(t.row_no),
       status: Number(t.status),
-      input: JSON.parse(t.input) as Record<string, unknown>,
-      output: t.output ? (JSON.parse(t.output) as Record<string, unknown>) : null,
+      input: parseStoredObject(t.input, "a task's input"),
+      output: t.output ? parseStoredObject(t.output, "a task's output") : null,
       error: t.error,
       execute_id: t.execute_id,
       attempts: Number(t.attempts),
@@ -390,13 +399,13 @@ export class JobService {
       .where('job_id', '=', jobId)
       .orderBy('row_no')
       .execute();
-    const outputs = tasks.map((t) => (t.output ? (JSON.parse(t.output) as Record<string, unknown>) : {}));
+    const outputs = tasks.map((t) => (t.output ? parseStoredObject(t.output, "a task's output") : {}));
     const outKeys = [...new Set(outputs.flatMap((o) => Object.keys(o)))];
     const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
     const rows = [
       [...columns, ...outKeys.map((k) => (columns.includes(k) ? `output.${k}` : k)), 'status', 'error', 'execute_id'],
       ...tasks.map((t, i) => {
-        const input = JSON.parse(t.input) as Record<string, unknown>;
+        const input = parseStoredObject(t.input, "a task's input");
         return [
           ...columns.map((c) => text(input[c])),
           ...outKeys.map((k) => text(outputs[i][k])),
@@ -498,7 +507,7 @@ export class JobService {
             userId: job.creator_id,
             workflowId: job.workflow_id,
             version: job.workflow_version,
-            input: JSON.parse(task.input) as Record<string, unknown>,
+            input: parseStoredObject(task.input, "a task's input"),
             signal: own.signal,
           });
           pending.push({ id: task.id, result });
@@ -543,7 +552,7 @@ export class JobService {
             .updateTable('workflow_job_task')
             .set({
               status,
-              output: result?.output ? JSON.stringify(result.output).slice(0, 65_536) : null,
+              output: result?.output ? jsonWithin(result.output, 65_536) : null,
               error: message.slice(0, 2000),
               execute_id: result?.execute_id ?? '',
               attempts: sql<number>`attempts + 1`,

@@ -1,7 +1,7 @@
 // The marketplace's public half (Coze's /api/marketplace/product/...): listing a resource as a product
 // (its bundle snapshotted for review), the approved products list and search, detail, favorites,
 // duplicating into a space, my products, unlisting, share links. Nothing here names a resource kind.
-import { badRequest, forbidden, notFound } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, parseStoredObject } from '@tessera/sdk';
 import { ResourceKinds, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { LibraryService } from '@tessera/ext-library/shared';
@@ -90,7 +90,7 @@ export function card(
           status: Number(p.status),
           reject_reason: p.reject_reason,
           version_name: p.version_name,
-          submission: JSON.parse(p.submission || '{}') as Record<string, unknown>,
+          submission: parseStoredObject(p.submission || '{}', "a product's submission"),
         }
       : {}),
     create_time: secs(p.created_at),

@@ -5,7 +5,7 @@
 // how it ended.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, type EndpointBody } from '@tessera/sdk';
+import { ApiError, ErrorCode, type EndpointBody, jsonWithin, parseStoredObject } from '@tessera/sdk';
 import {
   JobQueueService,
   SchedulesService,
@@ -165,8 +165,8 @@ export class TriggerService {
       source: e.source,
       run_result: Number(e.run_result),
       execute_id: e.execute_id,
-      input: JSON.parse(e.input) as Record<string, unknown>,
-      output: e.output ? (JSON.parse(e.output) as Record<string, unknown>) : null,
+      input: parseStoredObject(e.input, "an event's input"),
+      output: e.output ? parseStoredObject(e.output, "an event's output") : null,
       error: e.error,
       fire_time: secs(e.fired_at),
       end_time: secs(e.ended_at),
@@ -458,13 +458,13 @@ export class TriggerService {
           userId: row.creator_id,
           workflowId: row.workflow_id,
           version: event.draft ? 'draft' : undefined,
-          input: JSON.parse(event.input) as Record<string, unknown>,
+          input: parseStoredObject(event.input, "an event's input"),
         }),
       );
       done = {
         execute_id: result.execute_id,
         run_result: result.status === 'success' ? TriggerRunResult.SUCCESS : TriggerRunResult.FAILED,
-        output: result.output ? JSON.stringify(result.output).slice(0, 65_536) : null,
+        output: result.output ? jsonWithin(result.output, 65_536) : null,
         error: (result.error ?? (result.status === 'success' ? '' : `The run ended: ${result.status}.`)).slice(0, 2000),
       };
     }
@@ -519,7 +519,7 @@ export class TriggerService {
     if (!event) throw refuse(404, `There is no firing ${eventId} in this space.`, 'noFiring', { id: eventId });
     const row = await this.row(spaceId, event.trigger_id);
     if (!event.draft) this.#checkPublished(await this.#runner.info(row.workflow_id, spaceId));
-    return this.fire(row, 'rerun', JSON.parse(event.input) as Record<string, unknown>, {
+    return this.fire(row, 'rerun', parseStoredObject(event.input, "an event's input"), {
       wait: true,
       draft: !!event.draft,
     });
