@@ -49,7 +49,6 @@ import { useSpaceId } from '../space.ts';
 import { EditorPanels, NodeTypeClients } from '../points.ts';
 import {
   autoLayout,
-  besideNode,
   bodyOrder,
   bodyOutputs,
   CONTAINER_SIZE,
@@ -57,7 +56,6 @@ import {
   linkId,
   linkPort,
   makeLink,
-  newNodeId,
   NOTE_SIZE,
   notesOf,
   pasteNodes,
@@ -79,6 +77,19 @@ import { SaveBadge } from './SaveState.tsx';
 import { LiveBar, peerSelections, PeerCursors } from './live.tsx';
 import { useCanvasDraft, type LoadedDraft } from './draft.ts';
 import { EditorStore, useEditor } from './store.ts';
+import {
+  movedIntoBody,
+  placed,
+  planEdgeChanges,
+  planNodeChanges,
+  relinked,
+  withLink,
+  withNewNode,
+  withNote,
+  withNoteText,
+  withoutItems,
+  withoutLinks,
+} from './edits.ts';
 import { GetCanvas, ListNodeTypes } from '../../shared/api.ts';
 
 // Props of the canvas are kept the same from render to render: a changed prop makes the canvas library
@@ -309,8 +320,7 @@ function Editor({
     return m;
   }, [canvas.links]);
   const onNoteText = useCallback(
-    (id: string, text: string) =>
-      change((c) => ({ ...c, notes: notesOf(c).map((x) => (x.id === id ? { ...x, text } : x)) }), `note:${id}`),
+    (id: string, text: string) => change((c) => withNoteText(c, id, text), `note:${id}`),
     [change],
   );
   // What each card shows lives in a card store, apart from the list of nodes the canvas gets: the list
@@ -430,71 +440,23 @@ function Editor({
 
   const onNodesChange = useCallback(
     (changes: NodeChange<Node<NodeRef | NoteData>>[]) => {
-      const moved = new Map<string, { x: number; y: number }>();
-      const removed = new Set<string>();
-      const measured: Record<string, { width: number; height: number }> = {};
-      // Containers and notes resized by hand keep their size in the canvas.
-      const resized = new Map<string, { width: number; height: number }>();
-      let sel: Set<string> | undefined;
-      for (const ch of changes) {
-        if (ch.type === 'dimensions' && ch.dimensions) {
-          measured[ch.id] = ch.dimensions;
-          if (ch.resizing !== undefined || ch.setAttributes)
-            resized.set(ch.id, { width: Math.round(ch.dimensions.width), height: Math.round(ch.dimensions.height) });
-        }
-        if (ch.type === 'position' && ch.position) moved.set(ch.id, ch.position);
-        if (ch.type === 'remove') removed.add(ch.id);
-        if (ch.type === 'select') {
-          sel ??= new Set(selected);
-          if (ch.selected) sel.add(ch.id);
-          else sel.delete(ch.id);
-        }
-      }
-      if (sel) store.select(sel);
-      store.measured(measured);
-      if (moved.size || resized.size) {
-        const place = (id: string) => ({ ...moved.get(id), ...resized.get(id) });
+      const plan = planNodeChanges(changes, selected);
+      if (plan.selection) store.select(plan.selection);
+      store.measured(plan.measured);
+      if (plan.moved.size || plan.resized.size)
         change(
-          (c) => ({
-            ...c,
-            nodes: c.nodes.map((n) =>
-              moved.has(n.node_id) || resized.has(n.node_id)
-                ? { ...n, layout: { ...n.layout, ...place(n.node_id) } }
-                : n,
-            ),
-            ...(c.notes
-              ? {
-                  notes: notesOf(c).map((x) =>
-                    moved.has(`note:${x.id}`) || resized.has(`note:${x.id}`) ? { ...x, ...place(`note:${x.id}`) } : x,
-                  ),
-                }
-              : {}),
-          }),
-          `move:${[...moved.keys(), ...resized.keys()].join(',')}`,
+          (c) => placed(c, plan.moved, plan.resized),
+          `move:${[...plan.moved.keys(), ...plan.resized.keys()].join(',')}`,
         );
-      }
-      if (removed.size) {
-        const notes = new Set([...removed].filter((id) => id.startsWith('note:')).map((id) => id.slice(5)));
-        change((c) => {
-          const next = removeNodes(c, new Set([...removed].filter((id) => !id.startsWith('note:'))));
-          return notes.size ? { ...next, notes: notesOf(next).filter((x) => !notes.has(x.id)) } : next;
-        });
-      }
+      if (plan.removed.size) change((c) => withoutItems(c, plan.removed));
     },
     [change, selected, store],
   );
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
-      const removed = new Set(changes.filter((c) => c.type === 'remove').map((c) => c.id));
-      let sel: Set<string> | undefined;
-      for (const ch of changes) {
-        if (ch.type !== 'select') continue;
-        sel ??= new Set(selectedEdges);
-        if (ch.selected) sel.add(ch.id);
-        else sel.delete(ch.id);
-      }
-      if (sel) store.selectEdges(sel);
-      if (removed.size) change((c) => ({ ...c, links: c.links.filter((l) => !removed.has(linkId(l))) }));
+      const plan = planEdgeChanges(changes, selectedEdges);
+      if (plan.selection) store.selectEdges(plan.selection);
+      if (plan.removed.size) change((c) => withoutLinks(c, plan.removed));
     },
     [change, selectedEdges, store],
   );
@@ -502,19 +464,15 @@ function Editor({
     (conn: Connection) => {
       if (!conn.source || !conn.target || conn.source === conn.target) return;
       const link = makeLink(conn.source, conn.sourceHandle, conn.target);
-      change((c) => (c.links.some((l) => linkId(l) === linkId(link)) ? c : { ...c, links: [...c.links, link] }));
+      change((c) => withLink(c, link));
     },
     [change],
   );
-
   const onReconnect = useCallback(
     (old: Edge, conn: Connection) => {
       if (!conn.source || !conn.target || conn.source === conn.target) return;
       const link = makeLink(conn.source, conn.sourceHandle, conn.target);
-      change((c) => ({
-        ...c,
-        links: [...c.links.filter((l) => linkId(l) !== old.id && linkId(l) !== linkId(link)), link],
-      }));
+      change((c) => relinked(c, old.id, link));
     },
     [change],
   );
@@ -548,42 +506,18 @@ function Editor({
           ? latest.current.nodes.find((n) => n.node_id === only.parent_id)
           : undefined;
     const center = at ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
+    const absolute = (n: CanvasNode) => flow.getInternalNode(n.node_id)?.internals.positionAbsolute ?? n.layout;
+    const title = info.label[language] ?? info.key;
     let id = '';
     change((c) => {
-      id = newNodeId(c, info.key, together.current ? salt : undefined);
-      const d = { ...client?.defaults?.(), ...param };
-      const nudge = (c.nodes.length % 5) * 24;
-      let layout = { x: center.x + (at ? 0 : nudge), y: center.y + (at ? 0 : nudge) };
-      if (into && at) {
-        // Inside a body, positions are relative to the container.
-        const abs = flow.getInternalNode(into.node_id)?.internals.positionAbsolute ?? into.layout;
-        layout = { x: Math.max(10, at.x - abs.x), y: Math.max(50, at.y - abs.y) };
-      } else if (only && only !== into) {
-        // Clicked with a node selected: the new one goes to its right, below anything already there.
-        layout = besideNode(c, only, sizes);
-      } else if (into) {
-        const siblings = c.nodes.filter((n) => n.parent_id === into.node_id).length;
-        layout = { x: 20 + siblings * 210, y: 70 };
-      }
-      // A container grows to hold what is added to it.
-      const grow = into && {
-        width: Math.max(into.layout.width ?? CONTAINER_SIZE.width, layout.x + 240),
-        height: Math.max(into.layout.height ?? CONTAINER_SIZE.height, layout.y + 110),
-      };
-      c = grow
-        ? {
-            ...c,
-            nodes: c.nodes.map((n) => (n.node_id === into.node_id ? { ...n, layout: { ...n.layout, ...grow } } : n)),
-          }
-        : c;
-      const node: CanvasNode = {
-        node_id: id,
-        type: info.type,
-        node_param: { title: info.label[language] ?? info.key, inputs: [], outputs: [], settings: {}, ...d },
-        layout,
-        ...(into ? { parent_id: into.node_id } : {}),
-      };
-      return { ...c, nodes: [...c.nodes, node] };
+      const r = withNewNode(
+        c,
+        info,
+        { title, ...client?.defaults?.(), ...param },
+        { at, center, into, only, absolute, sizes, salt: together.current ? salt : undefined },
+      );
+      id = r.id;
+      return r.canvas;
     });
     setTimeout(() => store.select([id]));
   };
@@ -599,23 +533,7 @@ function Editor({
       });
       if (!target || target.node_id === n.node_id) return;
       const at = flow.getInternalNode(target.node_id)?.internals.positionAbsolute ?? target.layout;
-      change((c) => ({
-        ...c,
-        nodes: c.nodes.map((x) =>
-          x.node_id === n.node_id
-            ? {
-                ...x,
-                parent_id: target.node_id,
-                layout: {
-                  ...x.layout,
-                  x: Math.max(10, Math.round(abs.x - at.x)),
-                  y: Math.max(50, Math.round(abs.y - at.y)),
-                },
-              }
-            : x,
-        ),
-        links: c.links.filter((l) => l.from_node_id !== n.node_id && l.to_node_id !== n.node_id),
-      }));
+      change((c) => movedIntoBody(c, n.node_id, target.node_id, abs, at));
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [change, types],
@@ -623,7 +541,7 @@ function Editor({
   const addNote = () => {
     const center = flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 3 });
     const id = `n${Date.now().toString(36)}`;
-    change((c) => ({ ...c, notes: [...notesOf(c), { id, text: '', x: center.x, y: center.y, ...NOTE_SIZE }] }));
+    change((c) => withNote(c, { id, text: '', x: center.x, y: center.y, ...NOTE_SIZE }));
   };
   const onDrop = (e: DragEvent) => {
     const key = e.dataTransfer.getData(DRAG_TYPE);
