@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import {
   ExtensionHost,
@@ -67,6 +67,7 @@ import { webEntriesOf } from './web-entries.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RequestDiagnostics } from './http/diagnostics.ts';
 import { mountRoute } from './http/routes.ts';
+import type {} from './http/fastify-types.ts';
 import { mountWebSockets } from './http/websockets.ts';
 import { createIdGenerator, newLogId } from './ids.ts';
 import { InProcessQueue } from './jobs.ts';
@@ -164,8 +165,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // A route that checks a signature over the bytes sent (an incoming webhook) keeps the text as received.
-    if ((request.routeOptions?.config as { rawBody?: boolean } | undefined)?.rawBody)
-      (request as { rawBody?: string }).rawBody = body as string;
+    if (request.routeOptions?.config?.rawBody) request.rawBody = body as string;
     void parseJson(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (jsonNestsDeeper(value))
@@ -191,8 +191,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     });
   });
   // Upload routes read their body themselves, as a stream (multipart, raw bytes or protobuf); other routes refuse those.
-  const isUpload = (request: { routeOptions?: { config?: unknown } }) =>
-    !!(request.routeOptions?.config as { upload?: boolean } | undefined)?.upload;
+  const isUpload = (request: FastifyRequest) => !!request.routeOptions?.config?.upload;
   const unsupported = (request: { headers: Record<string, unknown> }) =>
     Object.assign(new Error(`Unsupported Media Type: ${String(request.headers['content-type'] ?? 'none')}`), {
       code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
@@ -208,9 +207,9 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   // A form's body reaches only the routes that take one (formBody: OAuth's token endpoint, a webhook trigger), as an
   // object of strings (and its text as received with rawBody).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
-    const config = request.routeOptions?.config as { formBody?: boolean; rawBody?: boolean } | undefined;
+    const config = request.routeOptions?.config;
     if (!config?.formBody) return body === '' ? done(null, undefined) : done(unsupported(request), undefined);
-    if (config.rawBody) (request as { rawBody?: string }).rawBody = body as string;
+    if (config.rawBody) request.rawBody = body as string;
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for
@@ -377,7 +376,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const completed = host.points.hook(RequestsCompleted);
   app.addHook('onResponse', (request, reply, done) => {
     done();
-    const config = request.routeOptions?.config as { extensionId?: string; audit?: RouteAudit } | undefined;
+    const config = request.routeOptions?.config;
     if (!completed.size || !config?.extensionId) return;
     void Promise.resolve(completed.call(completedRequest(request, reply, config.extensionId, config.audit))).catch(
       (error: unknown) => host.report({ source: 'hook', message: `requestsCompleted: ${describeError(error)}`, error }),
@@ -401,7 +400,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
       });
     // A failed route reaches the error sinks (which log it), with its extension, status and log id.
     if (apiErr.status >= 500) {
-      const extensionId = (request.routeOptions?.config as { extensionId?: string } | undefined)?.extensionId;
+      const extensionId = request.routeOptions?.config?.extensionId;
       host.report({
         source: 'request',
         extensionId,
@@ -412,7 +411,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     }
     if (OPEN_API_PATH.test(request.url)) {
       // The open API speaks Coze's codes; a streaming route answers 200 so that SSE clients read the body.
-      const stream = (request.routeOptions?.config as { stream?: boolean } | undefined)?.stream;
+      const stream = request.routeOptions?.config?.stream;
       return reply
         .code(stream ? 200 : apiErr.status)
         .type('application/json; charset=utf-8')

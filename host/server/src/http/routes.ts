@@ -222,7 +222,7 @@ export function mountRoute(
         ip: request.ip,
         signal: controller.signal,
         ...(route.upload ? { stream: request.raw } : {}),
-        ...(route.rawBody ? { rawBody: (request as { rawBody?: string }).rawBody ?? '' } : {}),
+        ...(route.rawBody ? { rawBody: request.rawBody ?? '' } : {}),
         raw: request,
       };
       let result: unknown;
