@@ -40,7 +40,6 @@ import {
   Migrations,
   RequestAuthenticators,
   RequestsCompleted,
-  type RouteAudit,
   ServerRequestInterceptors,
   SecretsService,
   SpaceAuthorizers,
