@@ -3,20 +3,15 @@
 // publish a version to connectors with the record of what each resource got; history with rollback; copy
 // (also into another space), archive, delete.
 import {
-  Alert,
   Button,
   Card,
-  Checkbox,
   Dropdown,
   Empty,
   Grid,
-  Input,
   Menu,
   Popconfirm,
-  Select,
   Space,
   Spin,
-  Table,
   Tabs,
   Tag,
   Typography,
@@ -29,15 +24,10 @@ import {
   type RegistryEntry,
   type ResourceKind,
   ResourceKinds,
-  SchemaFields,
-  SidePanel,
   toast,
   useApi,
-  useFormat,
   usePageTitle,
   useRegistryEntries,
-  useConnectorView,
-  ConnectorPanel,
   ResourceActionsBar,
   testId,
 } from '@tessera/sdk/client';
@@ -45,33 +35,23 @@ import { Suspense, useMemo, useState } from 'react';
 import './project.css';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { SpaceSelect } from '@tessera/ext-spaces/widgets';
 import { useSpaceId } from './space.ts';
 import { VariablesPane } from './VariablesPane.tsx';
 import {
-  AddProjectResources,
   ArchiveProject,
-  CheckVersion,
   CopyProject,
-  CopyProjectToSpace,
   DeleteProject,
   GetProject,
-  ListPublishConnectors,
-  ListPublishRecords,
-  ProjectHistory,
-  PublishProject,
   RemoveProjectResources,
-  RollbackProject,
   type ProjectInfo,
   type ProjectResourceView,
 } from '../shared/api.ts';
-import type { EndpointOutput } from '@tessera/sdk';
-import type { ListResources } from '@tessera/ext-library/api';
+import { CopyToModal, AddModal } from './ProjectDialogs.tsx';
+import { PublishModal } from './PublishModal.tsx';
+import { HistoryDrawer, RecordsDrawer } from './ProjectHistory.tsx';
 
 type Resource = ProjectResourceView;
 type Info = ProjectInfo;
-type PublishResult = EndpointOutput<typeof PublishProject>['results'][number];
-
 function KindName({ entry, kind }: { entry?: RegistryEntry<ResourceKind>; kind: string }) {
   const { t } = useTranslation(entry?.owner ?? 'projects');
   return <>{entry ? t(entry.value.label) : kind}</>;
@@ -504,395 +484,5 @@ function Overview({
         </Grid.Row>
       )}
     </div>
-  );
-}
-
-function CopyToModal({
-  project,
-  onClose,
-  onCopied,
-}: {
-  project: Info['project'];
-  onClose(): void;
-  onCopied(r: { project_id: string; skipped: unknown[] }, to: string): void;
-}) {
-  const { t } = useTranslation('projects');
-  const api = useApi();
-  const [to, setTo] = useState<string>();
-  const copy = useMutation({
-    mutationFn: () =>
-      api.call(CopyProjectToSpace, {
-        project_id: project.project_id,
-        to_space_id: to ?? '',
-      }),
-    onSuccess: (r) => {
-      onClose();
-      onCopied(r, to!);
-    },
-  });
-  return (
-    <Modal
-      visible
-      title={t('copyToTitle', { name: project.name })}
-      onCancel={onClose}
-      onOk={() => copy.mutate()}
-      confirmLoading={copy.isPending}
-      okButtonProps={{ disabled: !to, ...testId('project-copy-to-save') }}
-    >
-      <Typography.Paragraph type="secondary">{t('copyToHelp')}</Typography.Paragraph>
-      <SpaceSelect placeholder={t('copyToSpace')} value={to} onChange={setTo} testId="project-copy-to-space" />
-    </Modal>
-  );
-}
-
-function AddModal({ spaceId, info, onClose }: { spaceId: string; info: Info; onClose(): void }) {
-  const { t } = useTranslation('projects');
-  const api = useApi();
-  const qc = useQueryClient();
-  const [chosen, setChosen] = useState<string[]>([]);
-  const have = new Set(info.resources.map((r) => `${r.res_type}:${r.res_id}`));
-  const list = useQuery({
-    queryKey: ['projects', 'space-resources', spaceId],
-    queryFn: () =>
-      api.post<EndpointOutput<typeof ListResources>>('/api/resource/library_resource_list', {
-        space_id: spaceId,
-        size: 100,
-      }),
-  });
-  const options = (list.data?.resource_list ?? []).filter(
-    (r) => r.res_type !== 'project' && !have.has(`${r.res_type}:${r.res_id}`),
-  );
-  const add = useMutation({
-    mutationFn: () =>
-      api.call(AddProjectResources, {
-        project_id: info.project.project_id,
-        resources: chosen.map((c) => ({ res_type: c.split(':')[0], res_id: c.split(':')[1] })),
-      }),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['projects'] });
-      onClose();
-    },
-  });
-  return (
-    <Modal
-      visible
-      title={t('addTitle')}
-      onCancel={onClose}
-      onOk={() => add.mutate()}
-      confirmLoading={add.isPending}
-      okButtonProps={{ disabled: !chosen.length, ...testId('project-add-save') }}
-    >
-      <Select
-        mode="multiple"
-        style={{ width: '100%' }}
-        placeholder={t('addHelp')}
-        value={chosen}
-        onChange={setChosen}
-        loading={list.isLoading}
-        data-testid="project-add-select"
-        showSearch
-        filterOption={(input, o) =>
-          String((o as { props?: { children?: unknown } }).props?.children ?? '')
-            .toLowerCase()
-            .includes(input.toLowerCase())
-        }
-      >
-        {options.map((r) => (
-          <Select.Option key={`${r.res_type}:${r.res_id}`} value={`${r.res_type}:${r.res_id}`}>
-            {r.name}
-          </Select.Option>
-        ))}
-      </Select>
-    </Modal>
-  );
-}
-
-function PublishModal({ info, onClose, onDone }: { info: Info; onClose(): void; onDone(): void }) {
-  const { t, i18n } = useTranslation('projects');
-  const api = useApi();
-  const qc = useQueryClient();
-  const p = info.project;
-  const suggested = p.version ? p.version.replace(/(\d+)$/, (d) => String(Number(d) + 1)) : '1.0.0';
-  const [version, setVersion] = useState(suggested);
-  const [description, setDescription] = useState('');
-  const connectors = useQuery({
-    queryKey: ['projects', 'connectors', p.project_id],
-    queryFn: () => api.call(ListPublishConnectors, { project_id: p.project_id }),
-  });
-  const [chosen, setChosen] = useState<string[] | undefined>();
-  const picked = chosen ?? connectors.data?.connectors.map((c) => c.id) ?? [];
-  // The last publication's connector settings (the Web SDK's allowed origins ...) are the starting point.
-  const records = useQuery({
-    queryKey: ['projects', 'records', p.project_id],
-    queryFn: () => api.call(ListPublishRecords, { project_id: p.project_id }),
-  });
-  const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>({});
-  const settingsOf = (id: string) => settings[id] ?? records.data?.records[0]?.connector_settings?.[id] ?? {};
-  const [settingsProblem, setSettingsProblem] = useState('');
-  const check = useQuery({
-    queryKey: ['projects', 'check', p.project_id, version],
-    queryFn: () =>
-      api.call(CheckVersion, {
-        project_id: p.project_id,
-        version_number: version.trim(),
-      }),
-  });
-  const [results, setResults] = useState<PublishResult[] | undefined>();
-  const publish = useMutation({
-    mutationFn: () =>
-      api.call(
-        PublishProject,
-        {
-          project_id: p.project_id,
-          version_number: version.trim(),
-          description,
-          connectors: picked,
-          connector_settings: Object.fromEntries(picked.map((id) => [id, settingsOf(id)])),
-        },
-        {
-          handled: (e) =>
-            String(e.detail?.field ?? '').startsWith('connector_settings') ? (setSettingsProblem(e.msg), true) : false,
-        },
-      ),
-    onSuccess: (r) => {
-      setResults(r.results);
-      toast[r.status === 1 ? 'success' : 'warning'](t(`publishStatus.${r.status}`));
-      // Not awaited: the dialog's Done button is ready with the results (a busy studio refetches for a while, and a
-      // click on a button still loading is lost).
-      void qc.invalidateQueries({ queryKey: ['projects'] });
-    },
-  });
-  return (
-    <Modal
-      visible
-      size="medium"
-      title={t('publishTitle', { name: p.name })}
-      onCancel={results ? () => (onClose(), onDone()) : onClose}
-      onOk={() => (results ? (onClose(), onDone()) : publish.mutate())}
-      confirmLoading={publish.isPending}
-      okText={results ? t('done') : t('publish')}
-      okButtonProps={{
-        // Until the connectors are known, a publication would go nowhere (an empty list of them).
-        disabled: !results && (!check.data?.is_valid || !connectors.data),
-        ...testId('project-publish-confirm'),
-      }}
-    >
-      {results ? (
-        <ResultsTable results={results} />
-      ) : (
-        <Space direction="vertical" style={{ width: '100%' }}>
-          <Typography.Text>{t('version')}</Typography.Text>
-          <Input
-            value={version}
-            onChange={setVersion}
-            status={check.data && !check.data.is_valid ? 'error' : undefined}
-            data-testid="project-publish-version"
-          />
-          {check.data && !check.data.is_valid && (
-            <Typography.Text type="error" data-testid="project-version-problem">
-              {check.data.msg}
-            </Typography.Text>
-          )}
-          <Typography.Text>{t('changes')}</Typography.Text>
-          <Input.TextArea
-            value={description}
-            onChange={setDescription}
-            maxLength={2000}
-            autoSize={{ minRows: 2, maxRows: 4 }}
-          />
-          <Typography.Text>{t('connectors')}</Typography.Text>
-          <Checkbox.Group value={picked} onChange={setChosen}>
-            {(connectors.data?.connectors ?? []).map((c) => (
-              <Checkbox key={c.id} value={c.id}>
-                {c.name[i18n.language] ?? c.name['en-US'] ?? c.id}
-              </Checkbox>
-            ))}
-          </Checkbox.Group>
-          {(connectors.data?.connectors ?? [])
-            .filter((c) => picked.includes(c.id) && c.settings_schema?.properties)
-            .map((c) => (
-              <div key={c.id} data-testid={`project-publish-settings-${c.id}`}>
-                <Typography.Text type="secondary">
-                  {c.description?.[i18n.language] ?? c.name[i18n.language] ?? c.id}
-                </Typography.Text>
-                <SchemaFields
-                  schema={c.settings_schema!}
-                  value={settingsOf(c.id)}
-                  onChange={(v) => (setSettings({ ...settings, [c.id]: v }), setSettingsProblem(''))}
-                  label={(field) => t(`setting.${field}`, { defaultValue: field })}
-                  testIdPrefix="project-publish-setting"
-                />
-              </div>
-            ))}
-          {settingsProblem && (
-            <Typography.Text type="error" data-testid="project-publish-settings-problem">
-              {settingsProblem}
-            </Typography.Text>
-          )}
-          <Alert type="info" content={t('publishHelp')} />
-        </Space>
-      )}
-    </Modal>
-  );
-}
-
-function ResultsTable({ results }: { results: PublishResult[] }) {
-  const { t } = useTranslation('projects');
-  return (
-    <Table
-      size="small"
-      rowKey="res_id"
-      pagination={false}
-      data={results}
-      data-testid="project-publish-results"
-      columns={[
-        { title: t('resource'), dataIndex: 'name', width: 180 },
-        {
-          title: t('result'),
-          dataIndex: 'status',
-          width: 130,
-          render: (s: string) => (
-            <Tag
-              color={s === 'published' ? 'green' : s === 'failed' ? 'red' : undefined}
-              data-testid="project-publish-result"
-            >
-              {t(`result_${s}`)}
-            </Tag>
-          ),
-        },
-        { title: t('detail'), dataIndex: 'version', render: (v: string, r: PublishResult) => v ?? r.reason ?? '' },
-      ]}
-    />
-  );
-}
-
-function HistoryDrawer({ projectId, visible, onClose }: { projectId: string; visible: boolean; onClose(): void }) {
-  const { t } = useTranslation('projects');
-  const api = useApi();
-  const qc = useQueryClient();
-  const format = useFormat();
-  const q = useQuery({
-    queryKey: ['projects', 'history', projectId],
-    enabled: visible,
-    queryFn: () => api.call(ProjectHistory, { project_id: projectId }),
-  });
-  const rollback = useMutation({
-    mutationFn: (history_id: string) =>
-      api.call(RollbackProject, {
-        project_id: projectId,
-        history_id,
-      }),
-    onSuccess: async (r) => {
-      toast.success(r.missing.length ? t('rolledBackMissing', { n: r.missing.length }) : t('rolledBack'));
-      await qc.invalidateQueries({ queryKey: ['projects'] });
-    },
-  });
-  return (
-    <SidePanel size="small" visible={visible} title={t('history')} onCancel={onClose}>
-      {q.isLoading && <Spin />}
-      {(q.data?.history ?? []).map((h, i) => (
-        <div
-          key={h.history_id}
-          data-testid="project-history-item"
-          style={{ borderBottom: '1px solid var(--color-border-1)', padding: '8px 0' }}
-        >
-          <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-            <span>
-              <Tag size="small">{t(`action.${h.action}`, { defaultValue: h.action })}</Tag> {h.snapshot.name} ·{' '}
-              {t('count', { n: h.snapshot.members.length })}
-            </span>
-            {i > 0 && (
-              <Popconfirm title={t('rollbackTitle')} onOk={() => rollback.mutate(h.history_id)}>
-                <Button size="mini" type="text" data-testid="project-rollback">
-                  {t('rollback')}
-                </Button>
-              </Popconfirm>
-            )}
-          </Space>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {format.dateTime(h.create_time * 1000)}
-          </Typography.Text>
-        </div>
-      ))}
-    </SidePanel>
-  );
-}
-
-function RecordsDrawer({ projectId, visible, onClose }: { projectId: string; visible: boolean; onClose(): void }) {
-  const { t } = useTranslation('projects');
-  const api = useApi();
-  const format = useFormat();
-  const q = useQuery({
-    queryKey: ['projects', 'records', projectId],
-    enabled: visible,
-    queryFn: () => api.call(ListPublishRecords, { project_id: projectId }),
-  });
-  const live = q.data?.records.find((r) => r.status !== 3);
-  // The connectors' names as their extensions give them (a channel this page does not know of is named too).
-  const { i18n } = useTranslation();
-  const connectors = useQuery({
-    queryKey: ['projects', 'connectors', projectId],
-    enabled: visible,
-    queryFn: () => api.call(ListPublishConnectors, { project_id: projectId }),
-  });
-  const nameOf = (id: string) => {
-    const n = connectors.data?.connectors.find((c) => c.id === id)?.name;
-    return t(`connector.${id}`, { defaultValue: n?.[i18n.language] ?? n?.['en-US'] ?? id });
-  };
-  // How a site embeds the published chat-flows, from the chat page and Web SDK connector's extension (if here).
-  const embedShown = !!useConnectorView('999');
-  const embeddable =
-    embedShown && live?.connectors.includes('999')
-      ? live.results.filter((r) => r.res_type === 'workflow' && r.status === 'published')
-      : [];
-  return (
-    <SidePanel visible={visible} title={t('records')} onCancel={onClose}>
-      {q.data && !q.data.records.length && <Empty description={t('noRecords')} />}
-      {live && (
-        // The last publication that published something is what answers, on the connectors it went to.
-        <div style={{ marginBottom: 12 }} data-testid="project-live">
-          <Typography.Text type="secondary">{t('liveNow')}</Typography.Text>
-          <div>
-            {live.connectors.length ? (
-              live.connectors.map((c) => (
-                <Tag key={c} color="green" style={{ marginRight: 4 }} data-testid="project-live-connector">
-                  {nameOf(c)}: {live.version}
-                </Tag>
-              ))
-            ) : (
-              <Typography.Text type="secondary">{t('noConnectors')}</Typography.Text>
-            )}
-          </div>
-        </div>
-      )}
-      {embedShown && embeddable.length > 0 && (
-        <div style={{ marginBottom: 16 }}>
-          <Typography.Text bold>{t('embedTitle')}</Typography.Text>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
-            {t('embedHelp')}
-          </Typography.Paragraph>
-          {embeddable.map((r) => (
-            <ConnectorPanel
-              key={r.res_id}
-              connector="999"
-              target={{ kind: 'workflow', id: r.res_id, project_id: projectId }}
-              title={r.name}
-            />
-          ))}
-        </div>
-      )}
-      {(q.data?.records ?? []).map((r) => (
-        <div key={r.record_id} data-testid="project-record" style={{ marginBottom: 16 }}>
-          <Space>
-            <Tag color="green">{r.version}</Tag>
-            <Typography.Text>{t(`publishStatus.${r.status}`)}</Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {format.dateTime(r.create_time * 1000)}
-            </Typography.Text>
-          </Space>
-          <ResultsTable results={r.results} />
-        </div>
-      ))}
-    </SidePanel>
   );
 }
