@@ -66,7 +66,9 @@ import {
 } from './model.ts';
 import { NodePanel } from './NodePanel.tsx';
 import { CardStore, CardStoreContext } from './cards.ts';
-import { NodeDebug, NodeResult, RunHistory, RunTrace, TestRunPanel, useTestRun } from './TestRun.tsx';
+import { NodeResult, TestRunPanel, useTestRun } from './TestRun.tsx';
+import { NodeDebug } from './NodeDebug.tsx';
+import { RunHistory, RunTrace } from './RunHistory.tsx';
 import { VersionsPanel } from './Versions.tsx';
 import { BrokenRunDialog, ProblemsPanel, type CanvasProblem } from './Problems.tsx';
 import { CARD_WIDTH, NODE_REF, cardSummary, nodeTypes, type CardData, type NodeRef, type NoteData } from './Cards.tsx';
