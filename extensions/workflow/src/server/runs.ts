@@ -15,7 +15,8 @@ export type { NodeExecRecord };
 import type { RunOutcome, RunState, WorkflowEngine } from './engine/engine.ts';
 import type { NodeTypeLookup } from './engine/validate.ts';
 import { RunTracer, studioSpans } from './tracer.ts';
-import { workflowDb } from './store.ts';
+import { workflowDb, type WorkflowDb } from './store.ts';
+import type { Kysely } from 'kysely';
 
 export type RunEvent =
   | { type: 'node'; record: NodeExecRecord }
@@ -478,7 +479,18 @@ export class RunService {
           status: s.status,
           attributes: JSON.stringify(s.attributes),
         }));
+    // A successful test run of the current draft lets it be submitted and published. It is recorded no later
+    // than the run's success, so whoever sees the run succeed sees the workflow tested.
+    const tested = status === RunStatus.Success && row.execute_mode === ExecuteMode.TestRun ? row.draft_revision : null;
+    const markTested = (db: Kysely<WorkflowDb>, revision: number) =>
+      db
+        .updateTable('workflow_meta')
+        .set({ tested_revision: revision })
+        .where('id', '=', row.workflow_id)
+        .where('draft_revision', '=', revision)
+        .execute();
     if (pending && status !== RunStatus.Running) {
+      if (tested) await markTested(workflowDb(this.#ctx), tested);
       Object.assign(row, final);
       this.#later({ run: { ...row }, nodes: nodeRows, spans: spanRows });
     } else {
@@ -493,6 +505,7 @@ export class RunService {
               .values({ ...row, ...final })
               .execute();
           } else await trx.updateTable('workflow_run').set(final).where('id', '=', row.id).execute();
+          if (tested) await markTested(trx, tested);
           if (nodeRows.length)
             await trx
               .deleteFrom('workflow_node_exec')
@@ -514,15 +527,6 @@ export class RunService {
               .execute();
         });
       Object.assign(row, final);
-    }
-    if (status === RunStatus.Success && row.execute_mode === ExecuteMode.TestRun && row.draft_revision) {
-      // A successful test run of the current draft lets it be submitted and published.
-      await workflowDb(this.#ctx)
-        .updateTable('workflow_meta')
-        .set({ tested_revision: row.draft_revision })
-        .where('id', '=', row.workflow_id)
-        .where('draft_revision', '=', row.draft_revision)
-        .execute();
     }
     if (outcome.interrupt) {
       emit({
