@@ -97,25 +97,31 @@ export class Engine {
     this.#tell(taskId, { message: row });
     return row;
   }
+  /**
+   * Writes a task's fields and tells the pages following it. A change of status is made only from the status `t`
+   * was read in: when another came meanwhile (a stop during a step), nothing is written and the task as it is
+   * now is returned.
+   */
   async set(t: TaskRow, set: Partial<TaskRow>): Promise<TaskRow> {
-    await this.#store.set(t.id, set);
+    const guarded = set.status !== undefined && set.status !== t.status;
+    if (!(await this.#store.set(t.id, set, guarded ? t.status : undefined))) return this.#store.task(t.id);
     const next = { ...t, ...set, updated_at: iso() };
     this.#tell(t.id, { task: next });
     return next;
   }
+  /** Ends a task still in the status it was read in, with the notice that says why (written together). */
   async end(t: TaskRow, status: 'finished' | 'failed' | 'stopped', code: string, why: EndText): Promise<TaskRow> {
-    await this.say(t.id, {
+    const set = { status, end_code: code, end_text: JSON.stringify(why), question: '', finished_at: iso() };
+    const notice = await this.#store.end(t.id, t.status, set, {
       kind: 'notice',
       content: texts.text(why.key, why.params, 'en-US'),
       data: JSON.stringify(why),
     });
-    return this.set(t, {
-      status,
-      end_code: code,
-      end_text: JSON.stringify(why),
-      question: '',
-      finished_at: iso(),
-    });
+    if (!notice) return this.#store.task(t.id);
+    this.#tell(t.id, { message: notice });
+    const next = { ...t, ...set, updated_at: iso() };
+    this.#tell(t.id, { task: next });
+    return next;
   }
 
   /** The limit a task has reached, if any (checked before each step). */

@@ -217,12 +217,24 @@ export class WorkspaceStore {
     if (!t || t.creator_id !== userId) throw texts.error(404, 'noTask', { id });
     return t;
   }
-  async set(id: string, set: Partial<TaskRow>): Promise<void> {
-    await this.db
+  /**
+   * Writes a task's fields; with `from`, only while its status is still that one (a stop or a pause that came
+   * meanwhile wins over what a step read before it). False when the status had changed.
+   */
+  async set(id: string, set: Partial<TaskRow>, from?: TaskStatus, db: Kysely<WorkspaceDb> = this.db): Promise<boolean> {
+    let q = db
       .updateTable('agent_task')
       .set({ ...set, updated_at: iso() })
-      .where('id', '=', id)
-      .execute();
+      .where('id', '=', id);
+    if (from) q = q.where('status', '=', from);
+    return Number((await q.executeTakeFirst()).numUpdatedRows) > 0;
+  }
+  /** Ends a task still in the status `from`, with the line that says why, together; false when its status had changed. */
+  async end(id: string, from: TaskStatus, set: Partial<TaskRow>, notice: NewMessage): Promise<MessageRow | undefined> {
+    return this.db.transaction().execute(async (tx) => {
+      if (!(await this.set(id, set, from, tx))) return undefined;
+      return this.add(id, notice, tx);
+    });
   }
 
   /** Takes the task's next step for this job unless another holds it; false when it is held. */
@@ -241,8 +253,8 @@ export class WorkspaceStore {
   }
 
   /** Adds a line to the task's log in its place (one statement takes the place, one saves the line). */
-  async add(taskId: string, m: NewMessage): Promise<MessageRow> {
-    const { seq } = await this.db
+  async add(taskId: string, m: NewMessage, db: Kysely<WorkspaceDb> = this.db): Promise<MessageRow> {
+    const { seq } = await db
       .updateTable('agent_task')
       .set((eb) => ({ seq: eb('seq', '+', 1) }))
       .where('id', '=', taskId)
@@ -263,7 +275,7 @@ export class WorkspaceStore {
       expert: (m.expert ?? '').slice(0, 50),
       created_at: iso(),
     };
-    await this.db.insertInto('agent_task_message').values(row).execute();
+    await db.insertInto('agent_task_message').values(row).execute();
     return row;
   }
   async messages(taskId: string, afterSeq = 0): Promise<MessageRow[]> {
