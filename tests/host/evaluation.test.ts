@@ -299,9 +299,20 @@ describe('evaluation', () => {
     expect((await ev('experiments/get', { experiment_id })).results).toHaveLength(count);
     // Retry runs what is left.
     llm.reset();
+    llm.script(...Array.from({ length: 30 }, () => ({ text: 'slow answer here', chunkDelayMs: 40 })));
     await ev('experiments/retry', { experiment_id });
+    // A second retry while it runs (slowly) starts nothing more.
+    const again = await agent.request('POST', '/api/evaluation/v1/experiments/retry', {
+      space_id: space,
+      experiment_id,
+    });
+    expect([again.status, again.body.msg]).toEqual([400, 'The experiment is running.']);
     const done = await settle(experiment_id);
     expect(done.experiment).toMatchObject({ status: 'success', finished: 20 });
+    // A stop after the end keeps the outcome, and says why.
+    const late = await agent.request('POST', '/api/evaluation/v1/experiments/kill', { space_id: space, experiment_id });
+    expect([late.status, late.body.msg]).toEqual([400, 'The experiment is success, not running.']);
+    expect((await ev('experiments/get', { experiment_id })).experiment.status).toBe('success');
   });
 
   it('evaluates a published workflow, and refuses targets that cannot run', async () => {

@@ -95,12 +95,18 @@ export function aggregates(evaluators: { evaluator_id: string; name: string }[],
 export function registerExperiments(ctx: ServerContext<unknown>) {
   const get = (spaceId: string, id: string) => owned(ctx, 'eval_experiment', id, spaceId, 'experiment');
   const results = (id: string) => readResults(ctx, id);
-  const start = async (id: string) => {
-    await evalDb(ctx)
+  /** Marks an experiment that is not running as running: of two starts at once, the second is told it runs. */
+  const claim = async (id: string) => {
+    const { numUpdatedRows } = await evalDb(ctx)
       .updateTable('eval_experiment')
       .set({ status: 'running', reason: '', started_at: now(), ended_at: null })
       .where('id', '=', id)
-      .execute();
+      .where('status', '!=', 'running')
+      .executeTakeFirst();
+    if (!numUpdatedRows) throw badRequest('The experiment is running.');
+  };
+  const start = async (id: string) => {
+    await claim(id);
     await ctx.service(JobQueueService).enqueue(RUN_JOB, { experiment_id: id });
   };
 
@@ -304,11 +310,15 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
     const e = await get(spaceId, experimentId);
     if (e.status !== 'running' && e.status !== 'pending')
       throw badRequest(`The experiment is ${e.status}, not running.`);
-    await evalDb(ctx)
+    // Only from pending or running: a run that ended meanwhile keeps its outcome, and the stop says so.
+    const { numUpdatedRows } = await evalDb(ctx)
       .updateTable('eval_experiment')
       .set({ status: 'killed', reason: 'Stopped by a person.', ended_at: now() })
       .where('id', '=', e.id)
-      .execute();
+      .where('status', 'in', ['running', 'pending'])
+      .executeTakeFirst();
+    if (!numUpdatedRows)
+      throw badRequest(`The experiment is ${(await get(spaceId, experimentId)).status}, not running.`);
     // Running here: what is in flight is dropped now, and the answer waits (a while at most) for the run to end.
     const here = runningHere.get(e.id);
     if (here) {
@@ -321,7 +331,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
   };
   const retry = async (spaceId: string, experimentId: string) => {
     const e = await get(spaceId, experimentId);
-    if (e.status === 'running') throw badRequest('The experiment is running.');
+    await claim(e.id);
     const failed = Number(
       (
         await evalDb(ctx)
@@ -336,7 +346,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
       .set((eb) => ({ finished: eb('finished', '-', failed), failed: 0 }))
       .where('id', '=', e.id)
       .execute();
-    await start(e.id);
+    await ctx.service(JobQueueService).enqueue(RUN_JOB, { experiment_id: e.id });
     return {};
   };
   /** Checks and starts an experiment (the route's and other extensions' through ExperimentsService). */
