@@ -96,7 +96,16 @@ describe('bot evaluation', () => {
       { bot_id: botId, name: 'Shop helper', published: true },
     ]);
 
-    await post('/v2/batch_task/submit', { batch_task_id: batch_task.batch_task_id });
+    // Submitted twice at once (a double click): one runs it, the other is told it has run.
+    const submits = await Promise.all(
+      [1, 2].map(() =>
+        agent.request('POST', `${B}/v2/batch_task/submit`, {
+          space_id: space,
+          batch_task_id: batch_task.batch_task_id,
+        }),
+      ),
+    );
+    expect(submits.map((r) => r.status).sort()).toEqual([200, 409]);
     const done = await settled(batch_task.batch_task_id);
     expect(done).toMatchObject({ status: 'success', progress: { total: 2, finished: 2, failed: 0 }, overall: 0.5 });
     const d = await post('/v2/batch_task/dashboard', { batch_task_id: batch_task.batch_task_id });

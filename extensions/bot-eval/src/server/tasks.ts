@@ -221,54 +221,71 @@ export function registerTasks(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body, caller }) => {
       const t = await get(body.space_id, body.batch_task_id);
-      if (t.status !== 'draft') throw conflict('The batch task has run already: clone it to run it again.');
-      const rows = JSON.parse(t.rows) as Row[];
-      const dims = JSON.parse(t.dimensions) as DimensionInput[];
-      const set = await ctx.service(EvaluationSetsService).create({
-        spaceId: t.space_id,
-        userId: caller!.userId,
-        name: `${t.name} · questions`.slice(0, 100),
-        description: `The test questions of the bot evaluation ${t.name}.`,
-        columns: [
-          { name: 'query', type: 'string' },
-          { name: 'reference', type: 'string' },
-        ],
-        items: rows.map((r) => ({ query: r.question, reference: r.reference })),
-      });
-      const evaluators: { key: string; evaluator_id: string }[] = [];
-      for (const d of dims) {
-        const e = await ctx.service(EvaluatorRunsService).create(t.space_id, caller!.userId, {
-          name: `${t.name} · ${d.name}`.slice(0, 100),
-          description: `A dimension of the bot evaluation ${t.name}.`,
-          kind: 'llm_judge',
-          settings: { prompt: d.prompt, model_id: t.judge_model_id, score_min: 0, score_max: 1 },
-        });
-        evaluators.push({ key: d.key, evaluator_id: e.evaluator_id });
+      // Claimed first (only from draft): of two submits at once, one runs it.
+      const claimed = await db()
+        .updateTable('bot_eval_task')
+        .set({ status: 'running', updated_at: now() })
+        .where('id', '=', t.id)
+        .where('status', '=', 'draft')
+        .executeTakeFirst();
+      if (t.status !== 'draft' || !Number(claimed.numUpdatedRows))
+        throw conflict('The batch task has run already: clone it to run it again.');
+      try {
+        return { batch_task: await submit(t, caller!.userId) };
+      } catch (e) {
+        await db().updateTable('bot_eval_task').set({ status: 'draft' }).where('id', '=', t.id).execute();
+        throw e;
       }
-      const { experimentId } = await ctx.service(ExperimentsService).create({
-        spaceId: t.space_id,
-        userId: caller!.userId,
-        name: t.name,
-        setId: set.setId,
-        setVersion: set.version,
-        target: { kind: 'bot', settings: { bot_id: t.bot_id }, mapping: { query: 'query' } },
-        evaluators: evaluators.map((e) => ({
-          evaluator_id: e.evaluator_id,
-          input_column: 'query',
-          reference_column: 'reference',
-        })),
-        itemConcurrency: 4,
-      });
-      const patch = {
-        status: 'running' as const,
-        experiment_id: experimentId,
-        evaluators: JSON.stringify(evaluators),
-        updated_at: now(),
-      };
-      await db().updateTable('bot_eval_task').set(patch).where('id', '=', t.id).execute();
-      return { batch_task: await view({ ...t, ...patch }) };
     },
   });
+  /** Makes the batch task's question set, its judges and the experiment, and follows the experiment. */
+  const submit = async (t: TaskRow, userId: string) => {
+    const rows = JSON.parse(t.rows) as Row[];
+    const dims = JSON.parse(t.dimensions) as DimensionInput[];
+    const set = await ctx.service(EvaluationSetsService).create({
+      spaceId: t.space_id,
+      userId,
+      name: `${t.name} · questions`.slice(0, 100),
+      description: `The test questions of the bot evaluation ${t.name}.`,
+      columns: [
+        { name: 'query', type: 'string' },
+        { name: 'reference', type: 'string' },
+      ],
+      items: rows.map((r) => ({ query: r.question, reference: r.reference })),
+    });
+    const evaluators: { key: string; evaluator_id: string }[] = [];
+    for (const d of dims) {
+      const e = await ctx.service(EvaluatorRunsService).create(t.space_id, userId, {
+        name: `${t.name} · ${d.name}`.slice(0, 100),
+        description: `A dimension of the bot evaluation ${t.name}.`,
+        kind: 'llm_judge',
+        settings: { prompt: d.prompt, model_id: t.judge_model_id, score_min: 0, score_max: 1 },
+      });
+      evaluators.push({ key: d.key, evaluator_id: e.evaluator_id });
+    }
+    const { experimentId } = await ctx.service(ExperimentsService).create({
+      spaceId: t.space_id,
+      userId,
+      name: t.name,
+      setId: set.setId,
+      setVersion: set.version,
+      target: { kind: 'bot', settings: { bot_id: t.bot_id }, mapping: { query: 'query' } },
+      evaluators: evaluators.map((e) => ({
+        evaluator_id: e.evaluator_id,
+        input_column: 'query',
+        reference_column: 'reference',
+      })),
+      itemConcurrency: 4,
+    });
+    const patch = {
+      status: 'running' as const,
+      experiment_id: experimentId,
+      evaluators: JSON.stringify(evaluators),
+      updated_at: now(),
+    };
+    await db().updateTable('bot_eval_task').set(patch).where('id', '=', t.id).execute();
+    return view({ ...t, ...patch });
+  };
   ctx.route({
     ...KillBatchTask,
     auth: inSpace,
