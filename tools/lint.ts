@@ -85,6 +85,32 @@ export function checkArcoImports(files: string[]): BoundaryProblem[] {
   return problems;
 }
 
+const SHARED_WORKER_STATE =
+  /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|useFakeTimers)\s*\(|\bprocess\.env(?:\.\w+|\[[^\]]+\])\s*=(?!=)|\bdelete\s+process\.env\b/g;
+
+/**
+ * Rule "shared-worker": the host and browser suites run their files one after another in the same worker
+ * (vitest `isolate: false`: the studio's modules are imported once per worker, not once per file). A file there
+ * must leave nothing behind for the next: no module mocks, no stubbed globals or environment, no fake timers, no
+ * writes to process.env (pass `env` to startStudio or to the child process instead).
+ */
+export function checkSharedWorkerTests(files: string[]): BoundaryProblem[] {
+  const problems: BoundaryProblem[] = [];
+  for (const file of files) {
+    if (!/\.(tsx?|mts)$/.test(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(SHARED_WORKER_STATE)) {
+      problems.push({
+        file: path.relative(ROOT, file),
+        line: text.slice(0, m.index).split('\n').length,
+        specifier: m[0].trim(),
+        rule: 'shared-worker: host and browser test files share a worker; leave no mock, stub, fake timer or process.env write behind (pass env to startStudio)',
+      });
+    }
+  }
+  return problems;
+}
+
 interface ExtensionPackage {
   dir: string;
   name: string;
@@ -190,6 +216,7 @@ export async function lint(): Promise<boolean> {
     ...checkBoundaries(sourceFiles()),
     ...checkExtensionImports(sourceFiles(['extensions', 'examples'])),
     ...checkArcoImports(sourceFiles(['extensions', 'examples', 'sdk/src', 'host/web/src', 'workflow-sdk/src'])),
+    ...checkSharedWorkerTests(sourceFiles(['tests'])),
   ];
   for (const p of problems) console.error(`${p.file}:${p.line}  ${p.rule} ('${p.specifier}')`);
   console.error(problems.length ? `lint: ${problems.length} import-boundary problem(s)` : 'lint: import boundaries ok');

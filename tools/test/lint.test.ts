@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { checkArcoImports, checkBoundaries, checkExtensionImports, extensionPackages } from '../lint.ts';
+import {
+  checkArcoImports,
+  checkBoundaries,
+  checkExtensionImports,
+  checkSharedWorkerTests,
+  extensionPackages,
+} from '../lint.ts';
 
 /** A folder of files for one test: `file(relative path, text)` writes one and returns its path. */
 function tempTree() {
@@ -98,5 +104,30 @@ it("flags another extension's code imported through an entry it does not publish
   expect(problems).toEqual([
     'page.tsx:4 @tessera/ext-models/client extension-imports',
     'page.tsx:5 @tessera/ext-spaces/src/server/db.ts extension-imports',
+  ]);
+});
+
+it('flags what a host or browser test file would leave behind in the worker the next file runs in', () => {
+  const file = tempTree();
+  const bad = file(
+    'tests/host/leaky.test.ts',
+    [
+      "vi.mock('../x.ts');",
+      "vi.stubEnv('A', '1');",
+      'vi.useFakeTimers();',
+      "process.env.TESSERA_X = '1';",
+      "process.env['B'] = '2';",
+      'delete process.env.C;',
+      "const same = process.env.D === '1';",
+      "const env = { ...process.env, E: '1' };",
+    ].join('\n'),
+  );
+  expect(checkSharedWorkerTests([bad]).map((p) => `${p.line} ${p.specifier}`)).toEqual([
+    '1 vi.mock(',
+    '2 vi.stubEnv(',
+    '3 vi.useFakeTimers(',
+    '4 process.env.TESSERA_X =',
+    "5 process.env['B'] =",
+    '6 delete process.env',
   ]);
 });
