@@ -105,7 +105,7 @@ describe('bot evaluation', () => {
         }),
       ),
     );
-    expect(submits.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(submits.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 409]);
     const done = await settled(batch_task.batch_task_id);
     expect(done).toMatchObject({ status: 'success', progress: { total: 2, finished: 2, failed: 0 }, overall: 0.5 });
     const d = await post('/v2/batch_task/dashboard', { batch_task_id: batch_task.batch_task_id });
