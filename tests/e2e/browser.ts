@@ -107,7 +107,18 @@ export async function userSession(
   return { context, email, api, spaceId, page, errors };
 }
 
-/** One studio and one Chromium for a test file, started before its tests and stopped after them. */
+let workerChromium: Browser | undefined;
+/**
+ * The worker's Chromium: a worker runs its files one after another (vitest `isolate: false`), and they share one
+ * browser instead of starting one each; a file closes the contexts it opened when it ends. Started again if it is
+ * gone (a crash); the worker's exit ends it.
+ */
+async function sharedBrowser(): Promise<Browser> {
+  if (!workerChromium?.isConnected()) workerChromium = await launchBrowser();
+  return workerChromium;
+}
+
+/** One studio for a test file and the worker's Chromium, started before its tests; stopped (or left clean) after them. */
 export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?: Record<string, string> } = {}): {
   readonly studio: RunningStudio;
   readonly browser: Browser;
@@ -115,10 +126,10 @@ export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?:
   const state: { studio?: RunningStudio; browser?: Browser } = {};
   beforeAll(async () => {
     state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.(), env: opts.env });
-    state.browser = await launchBrowser();
+    state.browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await state.browser?.close();
+    await Promise.all((state.browser?.contexts() ?? []).map((c) => c.close().catch(() => undefined)));
     await state.studio?.close();
   });
   return {
