@@ -314,6 +314,24 @@ export const JsonObject = {
 export const parseStoredObject = (text: string, what: string): Record<string, unknown> =>
   parseStoredJson(text, what, JsonObject);
 
+/** A check that a value is an array of strings (tags, names, event types ...): for `parseStoredJson`. */
+export const JsonStrings = {
+  safeParse(
+    v: unknown,
+  ):
+    | { success: true; data: string[] }
+    | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } {
+    if (!Array.isArray(v)) return { success: false, error: { issues: [{ path: [], message: 'not a list' }] } };
+    const at = v.findIndex((x) => typeof x !== 'string');
+    return at < 0
+      ? { success: true, data: v as string[] }
+      : { success: false, error: { issues: [{ path: [at], message: 'not a text' }] } };
+  },
+};
+
+/** Stored JSON that must be a list of strings, parsed; otherwise the error `parseStoredJson` gives. */
+export const parseStoredStrings = (text: string, what: string): string[] => parseStoredJson(text, what, JsonStrings);
+
 /**
  * A value as JSON text to store, whole up to `maxChars`; a larger one as a note of its size, `{ "truncated": true,
  * "characters": n }` (cutting the text leaves JSON that no longer parses, and what reads it back fails).

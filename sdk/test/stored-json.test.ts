@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, jsonWithin, parseStoredJson, parseStoredObject } from '../src/index.ts';
+import { ApiError, jsonWithin, parseStoredJson, parseStoredObject, parseStoredStrings } from '../src/index.ts';
 
 describe('stored JSON', () => {
   it('reads an object back, and refuses what is not one with an error that says what could not be read', () => {
@@ -17,6 +17,12 @@ describe('stored JSON', () => {
       expect((err as ApiError).message).toContain('not an object');
     }
     expect(() => parseStoredJson('{"a":', 'the settings')).toThrow(/the settings is stored in a form/);
+  });
+
+  it('reads a list of texts back, and names the first entry that is not one', () => {
+    expect(parseStoredStrings('["a","b"]', "a product's tags")).toEqual(['a', 'b']);
+    expect(() => parseStoredStrings('{"a":1}', "a product's tags")).toThrow(/a product's tags is stored .*not a list/);
+    expect(() => parseStoredStrings('["a",2]', "a product's tags")).toThrow(/\(1: not a text\)/);
   });
 
   it('keeps a value whole up to the limit, and a larger one as a note of its size that still parses', () => {

@@ -4,7 +4,15 @@
 // failure, every attempt kept with the receiver's answer. The subscriptions are kept in memory for the bus handlers,
 // so an event costs no database statement unless an app takes it.
 import { createHmac, randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, notFound, messageOf, parseStoredObject } from '@tessera/sdk';
+import {
+  ApiError,
+  ErrorCode,
+  notFound,
+  messageOf,
+  parseStoredJson,
+  parseStoredObject,
+  parseStoredStrings,
+} from '@tessera/sdk';
 import {
   JobQueueService,
   OutboundHttpService,
@@ -109,7 +117,7 @@ export class ApiAppService {
       connector_id: a.connector_id,
       callback_url: a.callback_url,
       verify_token: fullToken ? token : this.#secrets.mask(token),
-      event_types: JSON.parse(a.event_types) as string[],
+      event_types: parseStoredStrings(a.event_types, "an app's event types"),
       creator: a.creator_id,
       create_time: secs(a.created_at),
       update_time: secs(a.updated_at),
@@ -262,7 +270,7 @@ export class ApiAppService {
         'eventType',
         { types: unknown.map((t) => `"${t}"`).join(', '), known: [...known].join(', ') },
       );
-    const now = new Set(JSON.parse(a.event_types) as string[]);
+    const now = new Set(parseStoredStrings(a.event_types, "an app's event types"));
     for (const t of types)
       if (on) now.add(t);
       else now.delete(t);
@@ -412,7 +420,7 @@ export class ApiAppService {
           delivery_id: d.id,
           attempt,
         },
-        event: JSON.parse(d.payload) as unknown,
+        event: parseStoredJson(d.payload, 'an event'),
       });
       try {
         const res = await this.#ctx.service(OutboundHttpService).fetch(app.callback_url, {
@@ -503,7 +511,7 @@ export class ApiAppService {
           list.filter((r) => r.id !== app.id),
         );
     if (app.deleted_at || !app.callback_url) return;
-    for (const type of JSON.parse(app.event_types) as string[]) {
+    for (const type of parseStoredStrings(app.event_types, "an app's event types")) {
       const bySpace = this.#index.get(type) ?? new Map<string, AppRow[]>();
       bySpace.set(app.space_id, [...(bySpace.get(app.space_id) ?? []), app]);
       this.#index.set(type, bySpace);

@@ -1,6 +1,6 @@
 // Batch tasks: drafts kept here; a submitted one runs as an evaluation experiment (its questions a set, each dimension
 // an LLM judge, the bot the target), and its status, progress and overall score follow the experiment until it ends.
-import { badRequest, conflict, notFound } from '@tessera/sdk';
+import { badRequest, conflict, notFound, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { BotsService } from '@tessera/ext-bots/shared';
 import {
@@ -11,6 +11,7 @@ import {
 } from '@tessera/ext-evaluation/shared';
 import { ModelsService } from '@tessera/ext-models/shared';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import {
   BatchTaskDashboard,
   CloneBatchTask,
@@ -27,6 +28,15 @@ import {
   type DimensionInput,
   type Row,
 } from '../shared/api.ts';
+
+/** A task's JSON columns as stored (written from the checked bodies; read back without the body's refinements). */
+const StoredRows = z.array(z.object({ question: z.string(), reference: z.string().default('') }));
+const StoredDimensions = z.array(z.object({ key: z.string(), name: z.string(), prompt: z.string() }));
+const StoredProgress = z.object({ total: z.number(), finished: z.number(), failed: z.number() });
+const StoredEvaluators = z.array(z.object({ key: z.string(), evaluator_id: z.string() }));
+const rowsOf = (t: { rows: string }): Row[] => parseStoredJson(t.rows, "a batch task's questions", StoredRows);
+const dimensionsOf = (t: { dimensions: string }): DimensionInput[] =>
+  parseStoredJson(t.dimensions, "a batch task's dimensions", StoredDimensions);
 
 interface TaskRow {
   id: string;
@@ -93,7 +103,7 @@ export function registerTasks(ctx: ServerContext<unknown>) {
       reason: '',
       experiment_id: '',
       evaluators: '[]',
-      progress: JSON.stringify({ total: (JSON.parse(src.rows) as Row[]).length, finished: 0, failed: 0 }),
+      progress: JSON.stringify({ total: rowsOf(src).length, finished: 0, failed: 0 }),
       overall: null,
       created_by: userId,
       created_at: at,
@@ -125,12 +135,12 @@ export function registerTasks(ctx: ServerContext<unknown>) {
     bot_name: (await ctx.service(BotsService).get(t.bot_id))?.name ?? '',
     scene_id: t.scene_id,
     judge_model_id: t.judge_model_id,
-    rows: JSON.parse(t.rows) as Row[],
-    dimensions: JSON.parse(t.dimensions) as DimensionInput[],
+    rows: rowsOf(t),
+    dimensions: dimensionsOf(t),
     status: t.status,
     reason: t.reason,
     experiment_id: t.experiment_id,
-    progress: JSON.parse(t.progress) as BatchTaskView['progress'],
+    progress: parseStoredJson(t.progress, "a batch task's progress", StoredProgress),
     overall: t.overall === null ? null : Number(t.overall),
     update_time: Math.floor(Date.parse(t.updated_at) / 1000),
   });
@@ -240,8 +250,8 @@ export function registerTasks(ctx: ServerContext<unknown>) {
   });
   /** Makes the batch task's question set, its judges and the experiment, and follows the experiment. */
   const submit = async (t: TaskRow, userId: string) => {
-    const rows = JSON.parse(t.rows) as Row[];
-    const dims = JSON.parse(t.dimensions) as DimensionInput[];
+    const rows = rowsOf(t);
+    const dims = dimensionsOf(t);
     const set = await ctx.service(EvaluationSetsService).create({
       spaceId: t.space_id,
       userId,
@@ -323,8 +333,8 @@ export function registerTasks(ctx: ServerContext<unknown>) {
     auth: inSpace,
     handler: async ({ body }) => {
       const { t, detail } = await follow(await get(body.space_id, body.batch_task_id));
-      const dims = JSON.parse(t.dimensions) as DimensionInput[];
-      const evs = JSON.parse(t.evaluators) as { key: string; evaluator_id: string }[];
+      const dims = dimensionsOf(t);
+      const evs = parseStoredJson(t.evaluators, "a batch task's judges", StoredEvaluators);
       const keyOf = new Map(evs.map((e) => [e.evaluator_id, e.key]));
       return {
         batch_task: await view(t),

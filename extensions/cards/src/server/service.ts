@@ -1,12 +1,13 @@
 // Cards: drafts and published versions, templates, bindings to plugin APIs and workflows, and what a bot's answer
 // shows when a bound tool answered (the card filled with its output, or its text where cards cannot show).
-import { describeError } from '@tessera/sdk';
+import { describeError, parseStoredJson } from '@tessera/sdk';
 import type { Language } from '@tessera/sdk';
 import { containsText, type ServerContext, ServerContextToken } from '@tessera/sdk/server';
 import type { ToolOutputContext, ToolOutputMessage } from '@tessera/ext-bots/shared';
 import { PluginsService, type APIParameter } from '@tessera/ext-plugins/shared';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import {
   BizType,
   CARD_LIMITS,
@@ -69,6 +70,12 @@ const iso = () => new Date().toISOString();
 const ms = (s: string) => Date.parse(s);
 
 /** A DSL checked, or a clear 400 naming the first problem. */
+/** A stored card (written checked against CardDsl) and a binding's mapping, read back as what they are. */
+const dslOf = (text: string): CardDsl => parseStoredJson(text, 'a card', CardDsl);
+const MappingRule = z.record(z.string(), z.string());
+const mappingOf = (text: string): Record<string, string> =>
+  parseStoredJson(text, "a card binding's mapping", MappingRule);
+
 export function parseDsl(value: unknown): CardDsl {
   const r = CardDsl.safeParse(value);
   if (r.success) return r.data;
@@ -230,7 +237,7 @@ export class Cards {
       version_num: Number(v.version_num),
       description: v.description,
       created_at: ms(v.created_at),
-      dsl: JSON.parse(v.dsl) as CardDsl,
+      dsl: dslOf(v.dsl),
     }));
   }
 
@@ -258,7 +265,7 @@ export class Cards {
         builtin: true,
         dsl: t.dsl,
       })),
-      ...own.map((t) => ({ template_id: t.id, name: t.name, builtin: false, dsl: JSON.parse(t.dsl) as CardDsl })),
+      ...own.map((t) => ({ template_id: t.id, name: t.name, builtin: false, dsl: dslOf(t.dsl) })),
     ];
   }
 
@@ -272,7 +279,7 @@ export class Cards {
       .where('space_id', '=', spaceId)
       .executeTakeFirst();
     if (!t) throw texts.error(404, 'noTemplate', { id });
-    return { dsl: JSON.parse(t.dsl) as CardDsl };
+    return { dsl: dslOf(t.dsl) };
   }
 
   async saveTemplate(spaceId: string, name: string, dsl: unknown) {
@@ -284,7 +291,7 @@ export class Cards {
       created_at: iso(),
     };
     await this.db.insertInto('cards_template').values(row).execute();
-    return { template_id: row.id, name, builtin: false, dsl: JSON.parse(row.dsl) as CardDsl };
+    return { template_id: row.id, name, builtin: false, dsl: dslOf(row.dsl) };
   }
 
   async deleteTemplate(spaceId: string, id: string): Promise<void> {
@@ -305,7 +312,7 @@ export class Cards {
       biz_type: Number(b.biz_type),
       biz_id: b.biz_id,
       plugin_id: b.plugin_id,
-      mapping_rule: JSON.parse(b.mapping_rule) as Record<string, string>,
+      mapping_rule: mappingOf(b.mapping_rule),
       max_display_rows: Number(b.max_display_rows),
       llm_text_card: Number(b.llm_text_card) === 1,
     };
@@ -435,7 +442,7 @@ export class Cards {
       .where('version_num', '=', version)
       .executeTakeFirst();
     if (!v) return undefined;
-    const dsl = JSON.parse(v.dsl) as CardDsl;
+    const dsl = dslOf(v.dsl);
     if (this.#published.size > 500) this.#published.clear();
     this.#published.set(key, dsl);
     return dsl;
@@ -471,11 +478,7 @@ export class Cards {
     if (!b || Number(b.version_num) === 0) return undefined;
     const dsl = await this.#publishedDsl(b.card_id, Number(b.version_num));
     if (!dsl) return undefined;
-    const shown = renderCard(
-      dsl,
-      Cards.dataOf(t.output, JSON.parse(b.mapping_rule) as Record<string, string>),
-      Number(b.max_display_rows),
-    );
+    const shown = renderCard(dsl, Cards.dataOf(t.output, mappingOf(b.mapping_rule)), Number(b.max_display_rows));
     const meta = {
       card_id: b.card_id,
       ...(Number(b.llm_text_card) === 1 ? {} : { llm_text: 'hide' }),

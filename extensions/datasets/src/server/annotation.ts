@@ -2,7 +2,7 @@
 // job names, each item by blind_count of them who do not see each other's labels; their agreement (Fleiss' and
 // Cohen's kappa), a reviewer's decision where they differ, and the agreed labels written back into the dataset's
 // draft as fields.
-import { badRequest, conflict, forbidden, notFound, parseStoredObject } from '@tessera/sdk';
+import { badRequest, conflict, forbidden, notFound, parseStoredObject, parseStoredStrings } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import { AnnotationsService, TracesService } from '@tessera/ext-observability/shared';
@@ -160,7 +160,7 @@ export function registerAnnotation(ctx: ServerContext, store: DatasetStore): voi
     (j.source_type === 'traces'
       ? 'annotation_trace_item as vi'
       : 'dataset_version_item as vi') as 'dataset_version_item as vi';
-  const annotators = (j: JobRow) => JSON.parse(j.annotators) as string[];
+  const annotators = (j: JobRow) => parseStoredStrings(j.annotators, "an annotation job's annotators");
   /** An item's data, where a span label needs its text (nothing is read otherwise). */
   const itemData = async (j: JobRow, itemId: string): Promise<Record<string, unknown>> => {
     if (!labelsOf(j).some((l) => l.type === 'span')) return {};

@@ -1,6 +1,7 @@
 // Dedup jobs: duplicates among the draft's items by a text field, exact or near (MinHash, loaded with the first job),
 // found in a background job; the pairs are shown for confirmation and only the items confirmed are removed.
-import { badRequest, notFound, describeError, parseStoredObject } from '@tessera/sdk';
+import { badRequest, notFound, describeError, parseStoredJson, parseStoredObject } from '@tessera/sdk';
+import { z } from 'zod';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import { CancelDedup, ConfirmDedup, CreateDedupJob, GetDedupJob, type DedupJobView } from '../shared/api.ts';
@@ -22,6 +23,9 @@ interface DedupRow {
   created_at: string;
 }
 type Pair = [string, string, number];
+/** A job's pairs as stored: two items' ids and how alike they are. */
+const Pairs = z.array(z.tuple([z.string(), z.string(), z.number()]));
+const pairsOf = (j: { pairs: string }): Pair[] => parseStoredJson(j.pairs, "a dedup job's pairs", Pairs);
 class Cancelled extends Error {}
 
 /** Jobs a stop cut off (queued or running) start again from the beginning. */
@@ -65,7 +69,7 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
       ).numUpdatedRows,
     ) > 0;
   const view = async (j: DedupRow): Promise<DedupJobView> => {
-    const pairs = JSON.parse(j.pairs) as Pair[];
+    const pairs = pairsOf(j);
     const shown = pairs.slice(0, 500);
     const ids = [...new Set(shown.flatMap(([a, b]) => [a, b]))];
     const texts = new Map<string, string>();
@@ -177,7 +181,7 @@ export function registerDedup(ctx: ServerContext, store: DatasetStore): void {
     auth: ofDataset,
     handler: async ({ params, body }) => {
       const j = await get(params.datasetID, params.jobID);
-      const inPairs = new Set((JSON.parse(j.pairs) as Pair[]).flatMap(([a, b]) => [a, b]));
+      const inPairs = new Set(pairsOf(j).flatMap(([a, b]) => [a, b]));
       const outside = body.removeItemIDs.filter((id) => !inPairs.has(id));
       if (outside.length) throw badRequest(`The item ${outside[0]} is not in a pair this job found.`);
       let removed = 0;

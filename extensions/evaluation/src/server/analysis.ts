@@ -15,7 +15,7 @@ import {
   type Rule,
   type RuleGroupView,
 } from '../shared/analysis-api.ts';
-import { inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
+import { inSpace, now, owned, readResults, scoresOf, secs, versionItems, type Score } from './common.ts';
 import { evalDb, type RuleGroupRow } from './db.ts';
 
 type Result = Awaited<ReturnType<typeof readResults>>[number];
@@ -218,7 +218,7 @@ export function registerAnalysis(ctx: ServerContext<unknown>) {
         .where('item_id', '=', body.item_id)
         .executeTakeFirst();
       if (!row) throw notFound(`The experiment has no result for the item ${body.item_id}.`);
-      const scores = JSON.parse(row.scores) as Score[];
+      const scores = scoresOf(row.scores);
       const at = now();
       if (body.evaluator_id) {
         const s = scores.find((x) => x.evaluator_id === body.evaluator_id);

@@ -35,6 +35,8 @@ export async function owned<K extends keyof OwnedTables>(
 export type Score = ResultScore;
 
 const Scores = z.array(ResultScore);
+/** A result's scores as stored. */
+export const scoresOf = (text: string): Score[] => parseStoredJson(text, "a result's scores", Scores);
 
 /** An experiment's results by position. */
 export async function readResults(ctx: ServerContext<unknown>, experimentId: string) {
@@ -51,13 +53,17 @@ export async function readResults(ctx: ServerContext<unknown>, experimentId: str
     status: r.status,
     output: r.output,
     error: r.error,
-    scores: parseStoredJson(r.scores, "a result's scores", Scores),
+    scores: scoresOf(r.scores),
     latency_ms: Number(r.latency_ms),
     input_tokens: Number(r.input_tokens),
     output_tokens: Number(r.output_tokens),
     trace_id: r.trace_id,
   }));
 }
+
+/** A set version's items as stored: each with its id and its data. */
+export const StoredItems = z.array(z.object({ item_id: z.string(), data: z.record(z.string(), z.unknown()) }));
+export const itemsOf = (v: { items: string }) => parseStoredJson(v.items, "a set version's items", StoredItems);
 
 /** The items of a set version, by id. */
 export async function versionItems(
@@ -71,10 +77,5 @@ export async function versionItems(
     .where('set_id', '=', setId)
     .where('version', '=', version)
     .executeTakeFirst();
-  return new Map(
-    (v ? (JSON.parse(v.items) as { item_id: string; data: Record<string, unknown> }[]) : []).map((i) => [
-      i.item_id,
-      i.data,
-    ]),
-  );
+  return new Map((v ? itemsOf(v) : []).map((i) => [i.item_id, i.data]));
 }

@@ -6,7 +6,7 @@ import { badRequest, parseStoredJson, describeError } from '@tessera/sdk';
 import { JobQueueService, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { EvalTargets, Evaluators, ExperimentsService, type ExperimentDetail } from '../shared/index.ts';
-import { inSpace, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
+import { inSpace, itemsOf, now, owned, readResults, secs, versionItems, type Score } from './common.ts';
 import { freeze } from './sets.ts';
 import { ExperimentView } from '../shared/answers.ts';
 import {
@@ -139,9 +139,7 @@ export function registerExperiments(ctx: ServerContext<unknown>) {
           .where('version', '=', e.set_version)
           .executeTakeFirst();
         if (!version) throw new Error(`Version ${e.set_version} of the set is gone.`);
-        const items = (JSON.parse(version.items) as { item_id: string; data: Record<string, unknown> }[]).map(
-          (it, position) => ({ ...it, position }),
-        );
+        const items = itemsOf(version).map((it, position) => ({ ...it, position }));
         const done = new Set(
           (
             await evalDb(ctx).selectFrom('eval_result').select('item_id').where('experiment_id', '=', e.id).execute()

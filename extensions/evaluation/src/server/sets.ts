@@ -5,7 +5,9 @@ import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
 import { z } from 'zod';
-import { Column, inSpace, nextVersion, now, owned, secs } from './common.ts';
+import { Column, inSpace, itemsOf, nextVersion, now, owned, secs } from './common.ts';
+
+const Columns = z.array(Column);
 import { SetDetail, type SetView } from '../shared/answers.ts';
 import {
   AddSetItems,
@@ -75,7 +77,7 @@ export const setView = (s: SetRow, itemCount?: number): SetView => ({
   space_id: s.space_id,
   name: s.name,
   description: s.description,
-  columns: parseStoredJson(s.columns, "The set's columns", z.array(Column)),
+  columns: parseStoredJson(s.columns, "The set's columns", Columns),
   latest_version: s.latest_version,
   update_time: secs(s.updated_at),
   ...(itemCount !== undefined ? { item_count: itemCount } : {}),
@@ -96,7 +98,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
   const touch = (id: string) =>
     evalDb(ctx).updateTable('eval_set').set({ updated_at: now() }).where('id', '=', id).execute();
   const addItems = async (s: SetRow, rows: Record<string, unknown>[]) => {
-    const columns = JSON.parse(s.columns) as Column[];
+    const columns = parseStoredJson(s.columns, "The set's columns", Columns);
     const have = await count(s.id);
     if (have + rows.length > MAX_ITEMS) throw badRequest(`A set holds at most ${MAX_ITEMS} items (it has ${have}).`);
     // Checked whole first: nothing is added when one item is wrong.
@@ -152,7 +154,7 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
           .execute();
         return {
           name: s.name,
-          columns: parseStoredJson(s.columns, "The set's columns", z.array(Column)),
+          columns: parseStoredJson(s.columns, "The set's columns", Columns),
           items: items.map((i) => ({
             id: i.id,
             data: parseStoredObject(i.data, "an item's data"),
@@ -168,8 +170,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
       if (!v) throw badRequest(`The set ${s.name} has no version ${version}.`);
       return {
         name: s.name,
-        columns: JSON.parse(v.columns) as Column[],
-        items: (JSON.parse(v.items) as { item_id: string; data: Record<string, unknown> }[]).map((i) => ({
+        columns: parseStoredJson(v.columns, "a set version's columns", Columns),
+        items: itemsOf(v).map((i) => ({
           id: i.item_id,
           data: i.data,
         })),

@@ -2,7 +2,7 @@
 // previewed before it goes live), recommended products per scene (home, explore), the landing banner of
 // the explore page, and the featured products; and the public calls that read them.
 import { randomBytes } from 'node:crypto';
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, notFound, parseStoredStrings } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { now, type card } from './products.ts';
@@ -35,7 +35,7 @@ const topicView = (t: TopicRow, products?: Card[]): z.output<typeof TopicView> =
   description: t.description,
   description_zh: t.description_zh,
   cover: t.cover,
-  product_ids: JSON.parse(t.product_ids) as string[],
+  product_ids: parseStoredStrings(t.product_ids, "a topic's products"),
   status: Number(t.status),
   sort_order: Number(t.sort_order),
   update_time: Math.floor(Date.parse(t.updated_at) / 1000),

@@ -1,7 +1,7 @@
 // The marketplace's public half (Coze's /api/marketplace/product/...): listing a resource as a product
 // (its bundle snapshotted for review), the approved products list and search, detail, favorites,
 // duplicating into a space, my products, unlisting, share links. Nothing here names a resource kind.
-import { badRequest, forbidden, notFound, parseStoredObject } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, parseStoredObject, parseStoredStrings } from '@tessera/sdk';
 import { ResourceKinds, type Caller, type ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { LibraryService } from '@tessera/ext-library/shared';
@@ -75,9 +75,9 @@ export function card(
     entity_id: p.entity_id,
     name: p.name,
     description: p.description,
-    covers: JSON.parse(p.covers) as string[],
+    covers: parseStoredStrings(p.covers, "a product's covers"),
     category_id: p.category_id,
-    tags: JSON.parse(p.tags) as string[],
+    tags: parseStoredStrings(p.tags, "a product's tags"),
     is_template: !!Number(p.is_template),
     live_version: p.live_version,
     listed: !!Number(p.listed),

@@ -1,5 +1,5 @@
 // MCP servers of a space (register, list their tools, try a tool) and exposing published workflows.
-import { badRequest, forbidden, notFound, describeError } from '@tessera/sdk';
+import { badRequest, forbidden, notFound, describeError, parseStoredStrings } from '@tessera/sdk';
 import {
   HostInfoService,
   OutboundHttpService,
@@ -105,7 +105,7 @@ export function makeStore(ctx: ServerContext<unknown>) {
       transport: r.transport,
       url: r.url,
       command: r.command,
-      args: JSON.parse(r.args) as string[],
+      args: parseStoredStrings(r.args, "an MCP server's arguments"),
       headers: names.headers.map((name) => ({ name, value: MASK })),
       env: names.env.map((name) => ({ name, value: MASK })),
       tools: JSON.parse(r.tools) as McpToolInfo[],

@@ -5,7 +5,7 @@
 // how it ended.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, type EndpointBody, jsonWithin, parseStoredObject } from '@tessera/sdk';
+import { ApiError, ErrorCode, type EndpointBody, jsonWithin, parseStoredJson, parseStoredObject } from '@tessera/sdk';
 import {
   JobQueueService,
   SchedulesService,
@@ -19,7 +19,13 @@ import {
 import { WorkflowRunnerService, type WorkflowSummary } from '@tessera/workflow-sdk';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { SaveTrigger, TriggerConfig, TriggerEventView, TriggerView } from '../shared/api.ts';
+import {
+  TriggerConfig,
+  TriggerPayload,
+  type SaveTrigger,
+  type TriggerEventView,
+  type TriggerView,
+} from '../shared/api.ts';
 import { TriggerRunResult, TriggerSetType, TriggerStatus, TriggerType } from '../shared/index.ts';
 
 export const CRON_JOB = 'triggers.cron';
@@ -70,10 +76,13 @@ interface TriggersDb {
 }
 
 type Config = z.output<typeof TriggerConfig>;
-interface Payload {
-  parameters: Record<string, unknown>;
-  mapping: Record<string, string>;
-}
+type Payload = z.output<typeof TriggerPayload>;
+/** A trigger's settings as stored (written checked; read back keeping any key a later version adds). */
+const StoredConfig = TriggerConfig.loose();
+const StoredPayload = TriggerPayload.loose();
+const configOf = (row: { config: string }): Config => parseStoredJson(row.config, "a trigger's settings", StoredConfig);
+const payloadOf = (row: { payload: string }): Payload =>
+  parseStoredJson(row.payload, "a trigger's inputs", StoredPayload);
 type SaveBody = z.output<EndpointBody<typeof SaveTrigger>>;
 
 const iso = () => new Date().toISOString();
@@ -127,8 +136,8 @@ export class TriggerService {
   // ------------------------------------------------------------------ views
 
   view(row: TriggerRow, nextRunAt?: string | null): TriggerView {
-    const config = JSON.parse(row.config) as Config;
-    const payload = JSON.parse(row.payload) as Payload;
+    const config = configOf(row);
+    const payload = payloadOf(row);
     const isWebhook = row.trigger_type === TriggerType.EVENT && row.event_id === WEBHOOK;
     return {
       trigger_id: row.id,
@@ -371,7 +380,7 @@ export class TriggerService {
   /** The host's schedule follows the trigger: present while it is an open, live cron trigger. */
   async #syncSchedule(row: TriggerRow): Promise<void> {
     const schedules = this.#ctx.service(SchedulesService);
-    const config = JSON.parse(row.config) as Config;
+    const config = configOf(row);
     if (row.trigger_type === TriggerType.CRONJOB && row.status === TriggerStatus.OPEN && !row.deleted_at) {
       await schedules.save({
         key: scheduleKey(row.id),
@@ -391,7 +400,7 @@ export class TriggerService {
    * brings, or without a mapping the fields of `defaults` named as Start's inputs (a webhook's body, an event's data).
    */
   async inputOf(row: TriggerRow, data: Record<string, unknown>, defaults: unknown): Promise<Record<string, unknown>> {
-    const payload = JSON.parse(row.payload) as Payload;
+    const payload = payloadOf(row);
     const input: Record<string, unknown> = { ...payload.parameters };
     const mapped = Object.entries(payload.mapping);
     if (mapped.length) {
@@ -544,7 +553,7 @@ export class TriggerService {
       : undefined;
     if (!row || row.event_id !== WEBHOOK || !row.secret)
       throw refuse(404, `There is no webhook trigger ${id}.`, 'noWebhook', { id });
-    return { row, secret: this.#secret(row), config: JSON.parse(row.config) as Config };
+    return { row, secret: this.#secret(row), config: configOf(row) };
   }
 
   // ------------------------------------------------------------------ studio events
@@ -586,7 +595,7 @@ export class TriggerService {
     if (!triggers?.length) return;
     const data = source.data(payload);
     for (const row of triggers) {
-      const filters = (JSON.parse(row.config) as Config).filters ?? {};
+      const filters = configOf(row).filters ?? {};
       if (Object.entries(filters).some(([k, v]) => v !== '' && String(data[k] ?? '') !== v)) continue;
       void this.inputOf(row, data, data)
         .then((input) => this.fire(row, 'event', input))
