@@ -2,9 +2,10 @@
 // outbound guard, text given by hand), parse, chunk, index (full text, then vectors when the dataset has
 // an embedding model), with progress kept on the document. A document the studio stopped processing is
 // taken up again at the next start; a failure leaves the reason on the document.
-import { badRequest, messageOf } from '@tessera/sdk';
+import { badRequest, messageOf, parseStoredJson } from '@tessera/sdk';
 import { JobQueueService, OutboundHttpService, describeOutboundError, type ServerContext } from '@tessera/sdk/server';
 import { FilesService } from '@tessera/ext-files/shared';
+import { z } from 'zod';
 import {
   ChunkStrategy,
   DocumentSource,
@@ -17,6 +18,16 @@ import { embedTexts } from './embed.ts';
 import { htmlText, parseDocument, type Parsed } from './parse.ts';
 import { type DocumentRow, type KnowledgeStore, knowledgeDb } from './store.ts';
 import { chunk } from './text.ts';
+
+/** A custom table document's rows, and which sheet of a spreadsheet is read from which line, as stored. */
+const CustomRows = z.array(z.record(z.string(), z.unknown()));
+const SheetSettings = z
+  .object({
+    sheet_id: z.number().optional(),
+    header_line_idx: z.number().optional(),
+    start_line_idx: z.number().optional(),
+  })
+  .loose();
 
 export const PROCESS_JOB = 'knowledge.process';
 const EMBED_BATCH = 64;
@@ -70,18 +81,14 @@ export async function readSource(
     return { kind: 'text', ...(await fetchPage(ctx, doc.web_url, signal)) };
   if (Number(doc.source_type) === DocumentSource.Custom) {
     if (Number(doc.format_type) === FormatType.Table) {
-      const rows = JSON.parse(doc.custom_content ?? '[]') as Record<string, string>[];
+      const rows = parseStoredJson(doc.custom_content ?? '[]', "a table document's rows", CustomRows);
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
       return { kind: 'table', columns, rows: rows.map((r) => columns.map((c) => String(r[c] ?? ''))) };
     }
     return { kind: 'text', text: doc.custom_content ?? '' };
   }
   const data = await ctx.service(FilesService).read(doc.file_id);
-  const sheet = JSON.parse(doc.table_sheet || '{}') as {
-    sheet_id?: number;
-    header_line_idx?: number;
-    start_line_idx?: number;
-  };
+  const sheet = parseStoredJson(doc.table_sheet || '{}', "a document's sheet settings", SheetSettings);
   return parseDocument(data, doc.type, {
     sheet: sheet.sheet_id,
     headerLine: sheet.header_line_idx,
