@@ -275,11 +275,30 @@ describe('organizations and their spaces', () => {
         })
       ).status,
     ).toBe(403);
-    await people.admin.agent.post('/api/enterprise/join_application/update', {
-      enterprise_id: ent,
-      application_id: application.application_id,
-      action: 'approve',
-    });
+    // Two administrators answer at once: one answer stands, the other is told it was answered.
+    const answers = await Promise.all(
+      [people.admin.agent, people.super.agent].map((a, i) =>
+        a.request('POST', '/api/enterprise/join_application/update', {
+          enterprise_id: ent,
+          application_id: application.application_id,
+          action: i ? 'reject' : 'approve',
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 409]);
+    const stood = answers.find((r) => r.status === 200)!.body.data.application.status;
+    if (stood === 3)
+      // Rejected first: the person asks again and is let in.
+      await people.admin.agent.post('/api/enterprise/join_application/update', {
+        enterprise_id: ent,
+        application_id: (
+          await applicant.agent.post('/api/enterprise/join_application/create', {
+            enterprise_id: ent,
+            message: 'Again',
+          })
+        ).application.application_id,
+        action: 'approve',
+      });
     expect(
       (await applicant.agent.post('/api/enterprise/need_create_enterprise', undefined).catch(() => undefined)) ?? true,
     ).toBeTruthy();

@@ -5,6 +5,7 @@ import { EnterpriseDirectoryService } from '../shared/index.ts';
 import { migrations } from './migrations.ts';
 import { registerOpenRoutes } from './open.ts';
 import { registerRoutes } from './routes.ts';
+import { JoiningService } from './joining.ts';
 import { EnterpriseService } from './service.ts';
 import { texts } from './texts.ts';
 
@@ -32,7 +33,7 @@ export default defineExtension({
       joinEnterprise: (enterpriseId, userId) => service.joinEnterprise(enterpriseId, userId),
       joinOrganization: (organizationId, userId, role) => service.joinOrganization(organizationId, userId, role),
     });
-    registerRoutes(ctx, service);
+    registerRoutes(ctx, service, ctx.resolve(JoiningService));
     registerOpenRoutes(ctx, service);
   },
 });

@@ -5,12 +5,13 @@ import { SpaceRoleType, SpacesService } from '@tessera/ext-spaces/shared';
 import * as C from '../shared/api.ts';
 import { assertCan, assertCanInOrganization, assertMayManage, type EnterpriseAction } from './policy.ts';
 import { texts } from './texts.ts';
+import type { JoiningService } from './joining.ts';
 import type { EnterpriseService } from './service.ts';
 
 const user = 'user' as const;
 const audit = (action: string, target?: string) => ({ action, ...(target ? { target } : {}) });
 
-export function registerRoutes(ctx: ServerContext, e: EnterpriseService): void {
+export function registerRoutes(ctx: ServerContext, e: EnterpriseService, joining: JoiningService): void {
   /** The caller's enterprise role, checked against the matrix. */
   const role = async (req: ApiRequest, enterpriseId: string, action: EnterpriseAction) => {
     const r = await e.roleOf(enterpriseId, req.caller!.userId);
@@ -132,26 +133,26 @@ export function registerRoutes(ctx: ServerContext, e: EnterpriseService): void {
     audit: audit('enterprise.invite.create', 'enterprise_id'),
     handler: async (req) => (
       await role(req, req.body.enterprise_id, 'invite.create'),
-      e.invite(req.body.enterprise_id, req.caller!.userId, req.body.enterprise_role_type)
+      joining.invite(req.body.enterprise_id, req.caller!.userId, req.body.enterprise_role_type)
     ),
   });
   ctx.route({
     ...C.InviteInfo,
     auth: user,
-    handler: ({ body, caller }) => e.inviteInfo(body.invite_key, caller!.userId),
+    handler: ({ body, caller }) => joining.inviteInfo(body.invite_key, caller!.userId),
   });
   ctx.route({
     ...C.JoinByInvite,
     auth: user,
     audit: audit('enterprise.join', 'invite_key'),
-    handler: async ({ body, caller }) => ({ enterprise_id: await e.join(body.invite_key, caller!.userId) }),
+    handler: async ({ body, caller }) => ({ enterprise_id: await joining.join(body.invite_key, caller!.userId) }),
   });
   ctx.route({
     ...C.CreateJoinApplication,
     auth: user,
     audit: audit('enterprise.application.create', 'enterprise_id'),
     handler: async ({ body, caller }) => ({
-      application: await e.apply(body.enterprise_id, caller!.userId, body.organization_id, body.message),
+      application: await joining.apply(body.enterprise_id, caller!.userId, body.organization_id, body.message),
     }),
   });
   ctx.route({
@@ -160,7 +161,9 @@ export function registerRoutes(ctx: ServerContext, e: EnterpriseService): void {
     handler: async (req) => {
       if (req.body.organization_id) await organization(req, req.body.organization_id, 'applications.decide');
       else await role(req, req.body.enterprise_id, 'applications.decide');
-      return { applications: await e.applications(req.body.enterprise_id, req.body.organization_id, req.body.status) };
+      return {
+        applications: await joining.applications(req.body.enterprise_id, req.body.organization_id, req.body.status),
+      };
     },
   });
   ctx.route({
@@ -168,10 +171,10 @@ export function registerRoutes(ctx: ServerContext, e: EnterpriseService): void {
     auth: user,
     audit: audit('enterprise.application.decide', 'application_id'),
     handler: async (req) => {
-      const row = await e.application(req.body.enterprise_id, req.body.application_id);
+      const row = await joining.application(req.body.enterprise_id, req.body.application_id);
       if (row.organization_id) await organization(req, row.organization_id, 'applications.decide');
       else await role(req, req.body.enterprise_id, 'applications.decide');
-      return { application: await e.decide(row, req.caller!.userId, req.body.action === 'approve') };
+      return { application: await joining.decide(row, req.caller!.userId, req.body.action === 'approve') };
     },
   });
 

@@ -1,89 +1,24 @@
-// Enterprises, their people, organizations, invite links and join applications, as the routes ask for them. Role
+// Enterprises, their people and organizations, as the routes ask for them (invite links and join applications:
+// joining.ts). Role
 // checks are the routes' (policy.ts); this keeps the data right: the last super admin stays, a person removed from
 // the enterprise leaves its organizations and their spaces at once, an organization with spaces or other people is
 // not deleted.
-import { randomBytes } from 'node:crypto';
 import type { ServerContext } from '@tessera/sdk/server';
 import { IdentityService } from '@tessera/ext-identity/shared';
 import { SpacesService } from '@tessera/ext-spaces/shared';
 import type { Kysely } from 'kysely';
+import { enterpriseDb, iso, json, secs, type EnterpriseRow, type EntDb, type OrgRow } from './db.ts';
 import { texts } from './texts.ts';
 import type { z } from 'zod';
 import {
   EnterpriseRole,
   EnterpriseSettings,
   OrganizationRole,
-  type ApplicationView,
   type EnterpriseView,
   type OrganizationView,
   type PersonView,
 } from '../shared/api.ts';
 import { ServerContextToken } from '@tessera/sdk/server';
-
-interface EnterpriseRow {
-  id: string;
-  name: string;
-  icon_uri: string;
-  settings: string;
-  certification: string;
-  created_by: string;
-  created_at: string;
-}
-interface MemberRow {
-  enterprise_id: string;
-  user_id: string;
-  role: number;
-  created_at: string;
-}
-interface OrgRow {
-  id: string;
-  enterprise_id: string;
-  name: string;
-  description: string;
-  created_at: string;
-}
-interface OrgMemberRow {
-  organization_id: string;
-  user_id: string;
-  role: number;
-  created_at: string;
-}
-interface ApplicationRow {
-  id: string;
-  enterprise_id: string;
-  organization_id: string;
-  user_id: string;
-  message: string;
-  status: number;
-  decided_by: string;
-  created_at: string;
-}
-interface EntDb {
-  enterprise: EnterpriseRow;
-  enterprise_member: MemberRow;
-  enterprise_organization: OrgRow;
-  enterprise_organization_member: OrgMemberRow;
-  enterprise_organization_space: { space_id: string; organization_id: string; created_at: string };
-  enterprise_invite: {
-    invite_key: string;
-    enterprise_id: string;
-    role: number;
-    created_by: string;
-    expires_at: string;
-    created_at: string;
-  };
-  enterprise_application: ApplicationRow;
-}
-
-const iso = (ms = Date.now()) => new Date(ms).toISOString();
-const secs = (v: string) => Math.floor(Date.parse(v) / 1000);
-const json = <T>(text: string, fallback: T): T => {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
 
 export class EnterpriseService {
   static readonly inject = [ServerContextToken] as const;
@@ -92,7 +27,7 @@ export class EnterpriseService {
     this.#ctx = ctx;
   }
   get db(): Kysely<EntDb> {
-    return this.#ctx.db as Kysely<EntDb>;
+    return enterpriseDb(this.#ctx);
   }
   get #identity() {
     return this.#ctx.service(IdentityService);
@@ -409,156 +344,6 @@ export class EnterpriseService {
     return { people: all.slice((page - 1) * size, page * size), total: all.length };
   }
 
-  // ------------------------------------------------------------------ invites and applications
-
-  async invite(id: string, userId: string, role: number) {
-    const key = randomBytes(18).toString('base64url');
-    const expires = Date.now() + 7 * 86_400_000;
-    await this.db
-      .insertInto('enterprise_invite')
-      .values({
-        invite_key: key,
-        enterprise_id: id,
-        role,
-        created_by: userId,
-        expires_at: iso(expires),
-        created_at: iso(),
-      })
-      .execute();
-    return { invite_key: key, invite_path: `/enterprise/join/${key}`, expire_at: Math.floor(expires / 1000) };
-  }
-
-  async #inviteRow(key: string) {
-    const row = await this.db
-      .selectFrom('enterprise_invite')
-      .selectAll()
-      .where('invite_key', '=', key)
-      .executeTakeFirst();
-    if (!row) throw texts.error(404, 'badInvite');
-    return row;
-  }
-
-  async inviteInfo(key: string, userId: string) {
-    const row = await this.#inviteRow(key);
-    const e = await this.view(row.enterprise_id, userId);
-    return {
-      enterprise_name: e.name,
-      enterprise_role_type: Number(row.role),
-      expired: Date.parse(row.expires_at) <= Date.now(),
-      joined: e.enterprise_role_type_list.length > 0,
-    };
-  }
-
-  async join(key: string, userId: string): Promise<string> {
-    const row = await this.#inviteRow(key);
-    if (Date.parse(row.expires_at) <= Date.now()) throw texts.error(400, 'expiredInvite');
-    if (!(await this.roleOf(row.enterprise_id, userId)))
-      await this.db
-        .insertInto('enterprise_member')
-        .values({ enterprise_id: row.enterprise_id, user_id: userId, role: Number(row.role), created_at: iso() })
-        .execute();
-    return row.enterprise_id;
-  }
-
-  async apply(id: string, userId: string, organizationId: string, message: string): Promise<ApplicationView> {
-    await this.view(id, userId);
-    const settings = await this.settings(id);
-    const inEnterprise = !!(await this.roleOf(id, userId));
-    if (organizationId) {
-      const org = await this.organization(organizationId);
-      if (org.enterprise_id !== id) throw texts.error(404, 'otherOrganization');
-      if (!inEnterprise) throw texts.error(400, 'joinFirst');
-    } else {
-      if (inEnterprise) throw texts.error(409, 'alreadyIn');
-      const email = (await this.#identity.getUser(userId))?.email ?? '';
-      if (!settings.allowed_domains.includes(email.split('@')[1] ?? '')) throw refuseDomain(settings.allowed_domains);
-    }
-    const pending = await this.db
-      .selectFrom('enterprise_application')
-      .select('id')
-      .where('enterprise_id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .where('user_id', '=', userId)
-      .where('status', '=', 1)
-      .executeTakeFirst();
-    if (pending) throw texts.error(409, 'asked');
-    const row: ApplicationRow = {
-      id: this.#ctx.host.newId(),
-      enterprise_id: id,
-      organization_id: organizationId,
-      user_id: userId,
-      message,
-      status: 1,
-      decided_by: '',
-      created_at: iso(),
-    };
-    await this.db.insertInto('enterprise_application').values(row).execute();
-    return (await this.#applicationViews([row]))[0];
-  }
-
-  async applications(id: string, organizationId: string, status: number): Promise<ApplicationView[]> {
-    let q = this.db
-      .selectFrom('enterprise_application')
-      .selectAll()
-      .where('enterprise_id', '=', id)
-      .where('organization_id', '=', organizationId);
-    if (status) q = q.where('status', '=', status);
-    return this.#applicationViews(await q.orderBy('created_at', 'desc').execute());
-  }
-
-  async application(id: string, applicationId: string): Promise<ApplicationRow> {
-    const row = await this.db
-      .selectFrom('enterprise_application')
-      .selectAll()
-      .where('id', '=', applicationId)
-      .where('enterprise_id', '=', id)
-      .executeTakeFirst();
-    if (!row) throw texts.error(404, 'noApplication');
-    return row;
-  }
-
-  async decide(row: ApplicationRow, by: string, approve: boolean): Promise<ApplicationView> {
-    if (row.status !== 1) throw texts.error(409, 'answered');
-    const status = approve ? 2 : 3;
-    await this.db
-      .updateTable('enterprise_application')
-      .set({ status, decided_by: by })
-      .where('id', '=', row.id)
-      .execute();
-    if (approve) {
-      if (row.organization_id)
-        await this.addToOrganization(row.organization_id, [row.user_id], OrganizationRole.Member);
-      else if (!(await this.roleOf(row.enterprise_id, row.user_id)))
-        await this.db
-          .insertInto('enterprise_member')
-          .values({
-            enterprise_id: row.enterprise_id,
-            user_id: row.user_id,
-            role: EnterpriseRole.Member,
-            created_at: iso(),
-          })
-          .execute();
-    }
-    return (await this.#applicationViews([{ ...row, status, decided_by: by }]))[0];
-  }
-
-  async #applicationViews(rows: ApplicationRow[]): Promise<ApplicationView[]> {
-    const users = new Map(
-      (await this.#identity.getUsers([...new Set(rows.map((r) => r.user_id))])).map((u) => [u.user_id, u]),
-    );
-    return rows.map((r) => ({
-      application_id: r.id,
-      enterprise_id: r.enterprise_id,
-      organization_id: r.organization_id,
-      user_id: r.user_id,
-      name: users.get(r.user_id)?.name ?? '',
-      email: users.get(r.user_id)?.email ?? '',
-      message: r.message,
-      status: Number(r.status),
-      created_at: secs(r.created_at),
-    }));
-  }
-
   // ------------------------------------------------------------------ organizations
 
   async createOrganization(id: string, userId: string, name: string, description: string): Promise<OrganizationView> {
@@ -725,10 +510,4 @@ export class EnterpriseService {
         .execute();
     return this.organizationView(o, userId);
   }
-}
-
-function refuseDomain(domains: string[]) {
-  return domains.length
-    ? texts.error(403, 'domains', { domains: domains.join(', ') })
-    : texts.error(403, 'noApplications');
 }
