@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type {
   Disposable,
   EventBus,
@@ -21,6 +21,7 @@ import type {
   SettingsPage,
   SidebarEntry,
 } from './points.ts';
+import { isShown } from './points.ts';
 import type { RequestClient } from './request.ts';
 
 export interface ClientContext<Config = unknown> extends ExtensionContext<Config> {
@@ -118,6 +119,27 @@ export function useRegistryEntries<T>(point: RegistryPointToken<T>): RegistryEnt
     };
   }, [view]);
   return useSyncExternalStore(store.subscribe, store.get, store.get);
+}
+
+/**
+ * The entries of a registry point that show for the person signed in now (`isShown`), asked again when an entry says
+ * what its `visible` reads has changed (`changes`) and on `again` (e.g. a navigation).
+ */
+export function useShownEntries<T extends { visible?(): boolean; changes?(onChange: () => void): () => void }>(
+  point: RegistryPointToken<T>,
+  again?: unknown,
+): RegistryEntry<T>[] {
+  const all = useRegistryEntries(point);
+  const [changed, setChanged] = useState(0);
+  useEffect(() => {
+    const ask = () => setChanged((n) => n + 1);
+    const stops = all.map((e) => e.value.changes?.(ask));
+    // A change between the first draw and now told nobody: ask once more.
+    if (stops.some(Boolean)) ask();
+    return () => stops.forEach((stop) => stop?.());
+  }, [all]);
+  // oxlint-disable-next-line react/exhaustive-deps -- `visible` reads state kept outside React: `changed` and `again` say when to ask again
+  return useMemo(() => all.filter((e) => isShown(e.value)), [all, changed, again]);
 }
 
 /** The live contents of a registry point. */

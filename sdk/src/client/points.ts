@@ -51,6 +51,11 @@ export interface SidebarEntry {
   order?: number;
   /** Whether the entry shows for the person signed in (asked each time the sidebar draws; default shown). */
   visible?(): boolean;
+  /**
+   * Tells when what `visible` reads has changed (the signed-in user, once known): the sidebar and the command palette
+   * ask `visible` again. Returns the way to stop telling.
+   */
+  changes?(onChange: () => void): () => void;
 }
 
 /** Registry entries in their `order` (100 when none): sidebar entries, header items, kinds, steps, sections ... */

@@ -21,6 +21,7 @@ export default defineExtension({
       icon: <IconSettings />,
       order: 10,
       visible: () => !!ctx.optionalService(CurrentUserService)?.get()?.is_platform_admin,
+      changes: (onChange) => ctx.optionalService(CurrentUserService)?.subscribe(onChange) ?? (() => undefined),
     });
   },
 });

@@ -3,7 +3,7 @@
 import { messageOf } from '@tessera/sdk';
 import {
   byOrder,
-  isShown,
+  useShownEntries,
   ResourceKinds,
   SearchProviders,
   SidebarEntries,
@@ -48,7 +48,7 @@ function ranked<T extends { title: string }>(items: T[], query: string): T[] {
 
 export function usePaletteSections(query: string): PaletteSection[] {
   const { t } = useTranslation();
-  const sidebar = useRegistryEntries(SidebarEntries);
+  const sidebar = useShownEntries(SidebarEntries);
   const kinds = useRegistryEntries(ResourceKinds);
   const providers = useRegistryEntries(SearchProviders);
   const kindOf = useMemo(() => new Map(kinds.map((k) => [k.value.kind, k])), [kinds]);
@@ -56,14 +56,12 @@ export function usePaletteSections(query: string): PaletteSection[] {
   const pages = useMemo(
     () =>
       ranked(
-        sidebar
-          .filter((e) => isShown(e.value))
-          .map((e) => ({
-            key: `page:${e.key}`,
-            title: t(e.value.label, { ns: e.owner }),
-            icon: e.value.icon,
-            path: e.value.path,
-          })),
+        sidebar.map((e) => ({
+          key: `page:${e.key}`,
+          title: t(e.value.label, { ns: e.owner }),
+          icon: e.value.icon,
+          path: e.value.path,
+        })),
         query,
       ),
     [sidebar, query, t],

@@ -4,7 +4,7 @@ import { LANGUAGES, SIDEBAR_GROUPS, groupOfArea, type Language } from '@tessera/
 import {
   byOrder,
   HeaderItems,
-  isShown,
+  useShownEntries,
   Panels,
   Routes as RoutePoint,
   SidebarEntries,
@@ -68,10 +68,9 @@ function LanguageSwitch() {
 
 function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
   const location = useLocation();
-  const all = useRegistryEntries(SidebarEntries);
-  // Entries for some people only (Settings for administrators) say so; asked again as the page changes.
-  // oxlint-disable-next-line react/exhaustive-deps -- isShown reads state kept outside React: asked again on navigation
-  const entries = useMemo(() => all.filter((e) => isShown(e.value)), [all, location.pathname]);
+  // Entries for some people only (Settings for administrators) say so; asked again when they say what they read
+  // changed (the user, once known) and as the page changes.
+  const entries = useShownEntries(SidebarEntries, location.pathname);
   const { t } = useTranslation();
   const navigate = useNavigate();
   // The page behind an entry starts loading when the pointer rests on it (or it has the focus).
