@@ -16,9 +16,18 @@ export interface RunningStudio {
   close(): Promise<void>;
 }
 
-/** Starts the whole studio as `./tessera start` does, on a free loopback port with its own data folder. */
+/**
+ * Starts the whole studio as `./tessera start` does, on a free loopback port (or `port`, when it is free) with its own
+ * data folder.
+ */
 export async function startStudio(
-  opts: { env?: Record<string, string>; extensionsDir?: string; keepData?: string; keepDatabase?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    extensionsDir?: string;
+    keepData?: string;
+    keepDatabase?: boolean;
+    port?: number;
+  } = {},
 ): Promise<RunningStudio> {
   const dataDir = opts.keepData ?? mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
   // Many test users sign up from one address: lift the sign-up limit (sign-in keeps its default).
@@ -34,12 +43,25 @@ export async function startStudio(
       ? await freshPgDatabase(process.env.TESSERA_TEST_DATABASE_URL)
       : undefined;
   if (pg) env.DATABASE_URL = pg.url;
-  const config = loadConfig({ root: ROOT, env, overrides: { dataDir, port: 0 } });
-  const server = await createServer(config).catch(async (e) => {
-    await pg?.drop();
-    throw e;
-  });
-  const url = await server.listen();
+  const start = async (port: number) => {
+    const config = loadConfig({ root: ROOT, env, overrides: { dataDir, port } });
+    const server = await createServer(config);
+    try {
+      return { server, url: await server.listen() };
+    } catch (e) {
+      await server.close();
+      throw e;
+    }
+  };
+  const { server, url } = await start(opts.port ?? 0)
+    .catch((e) => {
+      if (opts.port && (e as NodeJS.ErrnoException).code === 'EADDRINUSE') return start(0);
+      throw e;
+    })
+    .catch(async (e) => {
+      await pg?.drop();
+      throw e;
+    });
   return {
     server,
     url,

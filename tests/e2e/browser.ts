@@ -3,6 +3,7 @@ import { Agent } from '../agent.ts';
 import { startStudio, type RunningStudio } from '../helpers.ts';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './chromium.ts';
+import { giveBack, isWarm, warmContext } from './warm-contexts.ts';
 
 export { launchBrowser };
 
@@ -64,23 +65,28 @@ export async function choose(page: Page, testId: string, option: string | RegExp
 }
 
 let users = 0;
-/** A browser context with a freshly signed-up user (the session cookie is set through the real API). */
+/**
+ * A browser context with a freshly signed-up user (the session cookie is set through the real API). The context is a
+ * warm one when another test of the worker gave one of its kind back (warm-contexts.ts); `context.close()` gives it
+ * back, cleared.
+ */
 export async function signedInContext(
   browser: Browser,
   baseUrl: string,
   opts: BrowserContextOptions & { language?: 'zh-CN' | 'en-US'; name?: string } = {},
 ): Promise<{ context: BrowserContext; email: string }> {
   const { language, name, ...contextOptions } = opts;
-  const context = await browser.newContext(contextOptions);
-  // In every frame: a sandboxed one (an app's custom component) has no storage to write.
-  if (language)
-    await context.addInitScript((lang) => {
-      try {
-        localStorage.setItem('tessera.language', lang);
-      } catch {
-        /* a sandboxed frame */
-      }
-    }, language);
+  const context = await warmContext(browser, baseUrl, contextOptions, async (c) => {
+    // In every frame: a sandboxed one (an app's custom component) has no storage to write.
+    if (language)
+      await c.addInitScript((lang) => {
+        try {
+          localStorage.setItem('tessera.language', lang);
+        } catch {
+          /* a sandboxed frame */
+        }
+      }, language);
+  });
   const email = `e2e-${Date.now()}-${++users}@example.com`;
   const r = await context.request.post(`${baseUrl}/api/passport/web/email/register/v2`, {
     data: { email, password: 'correct horse battery', name: name ?? `E2E ${users}` },
@@ -110,13 +116,19 @@ export async function userSession(
 let workerChromium: Browser | undefined;
 /**
  * The worker's Chromium: a worker runs its files one after another (vitest `isolate: false`), and they share one
- * browser instead of starting one each; a file closes the contexts it opened when it ends. Started again if it is
- * gone (a crash); the worker's exit ends it.
+ * browser instead of starting one each; a file gives back or closes the contexts it opened when it ends. Started
+ * again if it is gone (a crash); the worker's exit ends it.
  */
 async function sharedBrowser(): Promise<Browser> {
   if (!workerChromium?.isConnected()) workerChromium = await launchBrowser();
   return workerChromium;
 }
+
+/**
+ * The port the worker's files serve their studio on, one after another: the same origin from file to file, so the
+ * browser's warm contexts keep their cache (0 until the first file has one; a file whose port is taken gets another).
+ */
+let workerPort = 0;
 
 /** One studio for a test file and the worker's Chromium, started before its tests; stopped (or left clean) after them. */
 export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?: Record<string, string> } = {}): {
@@ -125,11 +137,15 @@ export function withStudioAndBrowser(opts: { extensionsDir?: () => string; env?:
 } {
   const state: { studio?: RunningStudio; browser?: Browser } = {};
   beforeAll(async () => {
-    state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.(), env: opts.env });
+    state.studio = await startStudio({ extensionsDir: opts.extensionsDir?.(), env: opts.env, port: workerPort });
+    workerPort = Number(new URL(state.studio.url).port);
     state.browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await Promise.all((state.browser?.contexts() ?? []).map((c) => c.close().catch(() => undefined)));
+    // Warm contexts go back to the worker (cleared) before the studio stops; others are closed.
+    await Promise.all(
+      (state.browser?.contexts() ?? []).map((c) => (isWarm(c) ? giveBack(c) : c.close()).catch(() => undefined)),
+    );
     await state.studio?.close();
   });
   return {
