@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExtensionTester, type ExtensionTester } from '@tessera/sdk/testing';
 import { TokenPermissions } from '../src/shared/index.ts';
 import identity from '../src/server/index.ts';
+import { hashPassword } from '../src/server/password.ts';
 
 const packageDir = path.resolve(import.meta.dirname, '..');
 let t: ExtensionTester | undefined;
@@ -37,6 +38,35 @@ describe('identity alone', () => {
     const refused = await register(t, 'stranger@else.example');
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toMatch(/Sign-up is closed/);
+  });
+
+  it('hashes new passwords at the configured cost and signs in with a hash of another cost', async () => {
+    t = await createExtensionTester(identity, { packageDir, config: { passwordCost: 10 } });
+    const email = 'cost@example.com';
+    expect((await register(t, email)).status).toBe(200);
+    const db = t.server.database.db;
+    const stored = await db
+      .selectFrom('identity_user')
+      .select('password_hash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^scrypt\$1024\$8\$1\$/);
+    // A password set when the cost was higher still signs in.
+    await db
+      .updateTable('identity_user')
+      .set({ password_hash: await hashPassword('an older password', 12) })
+      .where('email', '=', email)
+      .execute();
+    const signIn = (password: string) =>
+      t!.request({ method: 'POST', url: '/api/passport/web/email/login', body: { email, password } });
+    expect((await signIn('an older password')).status).toBe(200);
+    expect((await signIn('correct horse battery')).status).toBe(401);
+  });
+
+  it('refuses a password cost below 2^10', async () => {
+    await expect(createExtensionTester(identity, { packageDir, config: { passwordCost: 8 } })).rejects.toThrow(
+      /passwordCost/,
+    );
   });
 
   it('names bad fields and refuses weak passwords', async () => {

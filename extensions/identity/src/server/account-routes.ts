@@ -34,7 +34,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
       const row: UserRow = {
         id: ctx.host.newId(),
         email: body.email,
-        password_hash: await hashPassword(body.password),
+        password_hash: await hashPassword(body.password, ctx.config.passwordCost),
         name: body.name ?? body.email.split('@')[0],
         user_unique_name: await uniqueNameFor(ctx, body.email),
         avatar: '',
@@ -101,7 +101,7 @@ export function registerAccountRoutes(ctx: ServerContext<Config>, identity: Iden
       }
       const ok = u
         ? await verifyPassword(body.password, u.password_hash)
-        : (await verifyPassword(body.password, await dummyHash()), false);
+        : (await verifyPassword(body.password, await dummyHash(ctx.config.passwordCost)), false);
       if (!u || !ok) {
         failedLogins.take(account, ctx.config.loginPerMinute, 60_000);
         failedLogins.take(address, ctx.config.loginPerAddressPerMinute, 60_000);

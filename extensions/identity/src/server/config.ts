@@ -14,6 +14,12 @@ export const ConfigSchema = z.object({
   /** Failed sign-ins per minute from one address, whatever the account (credential stuffing; raise it behind a shared proxy). */
   loginPerAddressPerMinute: z.number().int().positive().default(20),
   registerPerMinute: z.number().int().positive().default(20),
+  /**
+   * scrypt's cost for new passwords, as a power of two (N = 2^cost, 32 MiB at 15): each step doubles the time and
+   * memory a sign-up or sign-in takes, and an attacker's per guess. Stored hashes keep the cost they were made with.
+   * Lower it for test studios only.
+   */
+  passwordCost: z.number().int().min(10).max(20).default(15),
 });
 export type Config = z.output<typeof ConfigSchema>;
 

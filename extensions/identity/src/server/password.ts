@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt is memory-hard: N=2^15, r=8 uses 32 MiB per hash.
-const N = 2 ** 15;
+// scrypt is memory-hard: N=2^15 (the default cost), r=8 uses 32 MiB per hash.
+const COST = 15;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
@@ -12,7 +12,9 @@ function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Bu
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A password's hash at this cost (N = 2^cost), with what verifying it needs. */
+export async function hashPassword(password: string, cost = COST): Promise<string> {
+  const N = 2 ** cost;
   const salt = randomBytes(16);
   const key = await scrypt(password, salt, { N, r: R, p: P, maxmem: 128 * N * R * 2 });
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
@@ -31,9 +33,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A dummy hash to spend the same time when the email is unknown (no user enumeration by timing). */
-let dummy: Promise<string> | undefined;
-export function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(12).toString('hex'));
+/** A dummy hash per cost, to spend the same time when the email is unknown (no user enumeration by timing). */
+const dummies = new Map<number, Promise<string>>();
+export function dummyHash(cost = COST): Promise<string> {
+  let dummy = dummies.get(cost);
+  if (!dummy) dummies.set(cost, (dummy = hashPassword(randomBytes(12).toString('hex'), cost)));
   return dummy;
 }
