@@ -81,3 +81,24 @@ it('shows the entry when what it reads changed before the sidebar started listen
   );
   expect(await screen.findByTestId('sidebar-settings')).toBeTruthy();
 });
+
+it('draws the sidebar when an entry cannot say what it reads (its changes throws)', async () => {
+  await renderExtension(
+    defineExtension({
+      id: 'shown-broken',
+      register(ctx) {
+        ctx.route({ path: '/', component: Page });
+        ctx.sidebar({
+          key: 'broken',
+          area: 'user',
+          label: 'broken',
+          path: '/broken',
+          changes: () => {
+            throw new Error('not ready');
+          },
+        });
+      },
+    }),
+  );
+  expect(await screen.findByTestId('sidebar-broken')).toBeTruthy();
+});

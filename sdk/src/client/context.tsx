@@ -133,7 +133,14 @@ export function useShownEntries<T extends { visible?(): boolean; changes?(onChan
   const [changed, setChanged] = useState(0);
   useEffect(() => {
     const ask = () => setChanged((n) => n + 1);
-    const stops = all.map((e) => e.value.changes?.(ask));
+    // An entry whose `changes` throws is not listened to (as one whose `visible` throws is hidden).
+    const stops = all.map((e) => {
+      try {
+        return e.value.changes?.(ask);
+      } catch {
+        return undefined;
+      }
+    });
     // A change between the first draw and now told nobody: ask once more.
     if (stops.some(Boolean)) ask();
     return () => stops.forEach((stop) => stop?.());
