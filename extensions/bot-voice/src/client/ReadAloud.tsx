@@ -8,8 +8,24 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_READ, useBotVoice } from './voice.ts';
 
-/** Answers already played by themselves (not again when the chat draws them anew). */
-const played = new Set<string>();
+/**
+ * Answers read by themselves, by message: their audio (or its loading). Not read again when the chat draws an answer
+ * anew, and the answer drawn anew (the turn re-read once it ends) keeps its audio. The latest few are kept.
+ */
+const autoplayed = new Map<string, Promise<string>>();
+const AUTOPLAYED_KEPT = 20;
+
+function keepAutoplayed(messageId: string, audio: Promise<string>) {
+  autoplayed.set(messageId, audio);
+  for (const [id, old] of autoplayed) {
+    if (autoplayed.size <= AUTOPLAYED_KEPT) break;
+    autoplayed.delete(id);
+    void old.then(
+      (u) => URL.revokeObjectURL(u),
+      () => undefined,
+    );
+  }
+}
 
 export function ReadAloud({ spaceId, botId, draft, messageId, text, fresh }: ChatAnswerActionProps) {
   const { t } = useTranslation('bot-voice');
@@ -17,30 +33,45 @@ export function ReadAloud({ spaceId, botId, draft, messageId, text, fresh }: Cha
   const voice = useBotVoice(botId, draft);
   const [url, setUrl] = useState('');
   const [busy, setBusy] = useState(false);
-  const read = async () => {
-    setBusy(true);
-    try {
-      const blob = await api.blob('/api/audio/speech', {
+  const speak = async () =>
+    URL.createObjectURL(
+      await api.blob('/api/audio/speech', {
         space_id: spaceId,
         input: text.slice(0, MAX_READ),
         voice_id: voice?.voice_id || undefined,
         response_format: 'mp3',
-      });
-      setUrl((old) => {
+      }),
+    );
+  // An audio of this view's own (a click): revoked when replaced or when the view goes.
+  const [own, setOwn] = useState('');
+  const play = async (audio: Promise<string>, owned: boolean) => {
+    setBusy(true);
+    try {
+      const next = await audio;
+      setUrl(next);
+      setOwn((old) => {
         if (old) URL.revokeObjectURL(old);
-        return URL.createObjectURL(blob);
+        return owned ? next : '';
       });
     } finally {
       setBusy(false);
     }
   };
   useEffect(() => {
-    if (!voice?.autoplay || !fresh || !text.trim() || played.has(messageId)) return;
-    played.add(messageId);
-    void read();
+    // A failed speech call has said so already (the request client's notice); it is not kept.
+    const known = autoplayed.get(messageId);
+    if (known) {
+      // Drawn anew while still the answer just given (the turn re-read): its audio goes on. Not when the chat is
+      // opened again later.
+      if (fresh) void play(known, false).catch(() => undefined);
+    } else if (voice?.autoplay && fresh && text.trim()) {
+      const audio = speak();
+      keepAutoplayed(messageId, audio);
+      void play(audio, false).catch(() => autoplayed.delete(messageId));
+    }
     // oxlint-disable-next-line react-hooks/exhaustive-deps
   }, [voice?.autoplay, fresh, messageId]);
-  useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
+  useEffect(() => () => void (own && URL.revokeObjectURL(own)), [own]);
   if (!voice || !text.trim()) return null;
   return (
     <>
@@ -51,7 +82,7 @@ export function ReadAloud({ spaceId, botId, draft, messageId, text, fresh }: Cha
           icon={<IconSound />}
           loading={busy}
           aria-label={t('readAloud')}
-          onClick={() => void read()}
+          onClick={() => void play(speak(), true)}
           data-testid="chat-read-aloud"
         />
       </Tooltip>
