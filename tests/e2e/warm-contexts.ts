@@ -47,13 +47,15 @@ const idle = new Map<string, BrowserContext[]>();
 
 /**
  * A context with these options for a test, signed in to nothing: a warm one another test gave back, or a new one.
- * `setUp` prepares it for this test (init scripts it adds are taken away when the context is given back). The
- * viewport is the tabs' (a context of any viewport serves). Closing it (`context.close()`) gives it back.
+ * `setUp` prepares it for this test (init scripts it adds are taken away when the context is given back). Only a
+ * context made with the same options serves: a tab resized later is not the page a context of that size makes (the
+ * screen it reports, for one), and with resized tabs an evaluation popover in the browser suite did not settle on a
+ * busy machine. Closing it (`context.close()`) gives it back.
  */
 export async function warmContext(
   browser: Browser,
   origin: string,
-  { viewport, ...options }: BrowserContextOptions,
+  options: BrowserContextOptions,
   setUp: (context: BrowserContext) => Promise<unknown>,
 ): Promise<BrowserContext> {
   const key = JSON.stringify(options);
@@ -67,8 +69,6 @@ export async function warmContext(
   const state = warm.get(context)!;
   state.busy = true;
   state.origins.add(new URL(origin).origin);
-  state.viewport = viewport === undefined ? DEFAULT_VIEWPORT : viewport;
-  if (state.viewport && state.tab && !state.tab.isClosed()) await state.tab.setViewportSize(state.viewport);
   await setUp(context);
   return context;
 }
@@ -80,7 +80,7 @@ async function fresh(browser: Browser, key: string, options: BrowserContextOptio
     tabHandedOut: false,
     origins: new Set(),
     added: [],
-    viewport: DEFAULT_VIEWPORT,
+    viewport: options.viewport === undefined ? DEFAULT_VIEWPORT : options.viewport,
     close: context.close.bind(context),
     busy: false,
   };
@@ -112,7 +112,6 @@ async function fresh(browser: Browser, key: string, options: BrowserContextOptio
       return state.tab;
     }
     const page = await newPage();
-    if (state.viewport) await page.setViewportSize(state.viewport);
     if (!state.tab || state.tab.isClosed()) {
       state.tab = page;
       state.tabHandedOut = true;
@@ -188,5 +187,8 @@ async function clear(context: BrowserContext, state: Warm): Promise<void> {
     });
   await cdp.detach();
   state.origins.clear();
+  // A test that resized the tab: back to the context's size.
+  if (state.viewport && JSON.stringify(tab.viewportSize()) !== JSON.stringify(state.viewport))
+    await tab.setViewportSize(state.viewport);
   state.tabHandedOut = false;
 }
