@@ -131,9 +131,9 @@ export async function runTests(args: string[]): Promise<number> {
   // browser suite's polls wait on what a person would wait for, never a fixed time, so a machine busy with other work
   // passes too: stress-ng keeps every core busy for the whole pass. The browser suite and stress-ng share the CPU
   // equally, both at nice 10, below the PostgreSQL pass: a suite of short database round trips waits for a core at
-  // every one of them, and beside the two at the same priority it took 739 s (against 112 s idle); so, it runs as fast
-  // as idle and the browser pass has the cores to itself and its load when it ends. The PostgreSQL pass's output is
-  // printed when it is done.
+  // every one of them. Beside the two at the same priority it took 739 s in CI; above them, 243 to 288 s (112 s on an
+  // idle machine), and the browser pass has the cores to itself and its load when it ends. The PostgreSQL pass's
+  // output is printed when it is done.
   const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
   const stressNg = underLoad && NICE ? findOnPath('stress-ng') : undefined;
   const passes: Promise<{ status: number | null; report: string; output?: string; title: string }>[] = [];
