@@ -37,9 +37,8 @@ export async function runTests(args: string[]): Promise<number> {
   // each make them at once.
   buildVendor();
   const outDir = path.join(ROOT, 'test-results');
-  // A vitest run of its own; `quiet`: its output is kept and handed back instead of printed as it comes; `niced`: it
-  // and what it starts (workers, Chromium) run at a lower priority (nice 10).
-  const vitest = (args: string[], file: string, env: Record<string, string>, quiet: boolean, niced = false) =>
+  // A vitest run of its own; `quiet`: its output is kept and handed back instead of printed as it comes.
+  const vitest = (args: string[], file: string, env: Record<string, string>, quiet: boolean) =>
     new Promise<{ status: number | null; report: string; output?: string }>((resolve) => {
       rmSync(file, { force: true });
       const command: [string, ...string[]] = [
@@ -51,7 +50,7 @@ export async function runTests(args: string[]): Promise<number> {
         '--reporter=json',
         `--outputFile.json=${file}`,
       ];
-      const [program, ...argv] = niced && NICE ? [NICE, '-n', '10', ...command] : command;
+      const [program, ...argv] = command;
       const child = spawn(program, argv, {
         cwd: ROOT,
         stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
@@ -107,10 +106,45 @@ export async function runTests(args: string[]): Promise<number> {
     if (pass.output !== undefined) process.stdout.write(`\ntests: ${pass.title}\n${pass.output}`);
   };
   const onPg = !filtered && !!process.env.TESSERA_TEST_DATABASE_URL;
-  // The whole run, first: every project on SQLite, with line coverage (checked against the floors after).
+  const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
+  const stressNg = underLoad ? findOnPath('stress-ng') : undefined;
+  // The passes, at once. (1) Every project on SQLite, with line coverage (checked against the floors after); its
+  // output is printed as it comes. (2) In CI (or with TESSERA_TEST_UNDER_LOAD=1) the browser suite a second time,
+  // under load. (3) With TESSERA_TEST_DATABASE_URL (CI starts a server) the host-level suite on PostgreSQL. The
+  // output of (2) and (3) is printed when each is done.
+  // The browser pass's load is work, not heat: the other passes keep every core busy beside it, at the same
+  // priority, while they run, and stress-ng (--cpu with the machine's cores) from when they are done until it ends.
+  // Its polls wait on what a person would wait for, never a fixed time, so a machine busy with other work passes
+  // too. Run after the first pass, beside stress-ng alone, it took 452 s of an 18.5-minute CI run, with half of the
+  // cores turning stress-ng's loops.
+  type Pass = Awaited<ReturnType<typeof vitest>> & { title: string };
+  const passes: Promise<Pass>[] = [];
+  let loadPass: Promise<Pass> | undefined;
+  if (underLoad && stressNg) {
+    const title = `the browser suite again under load (the other passes beside it, then stress-ng --cpu ${availableParallelism()})`;
+    console.log(`\ntests: ${title}; its output when it is done`);
+    loadPass = vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, true).then((r) => ({
+      ...r,
+      title,
+    }));
+    passes.push(loadPass);
+  }
+  if (onPg) {
+    const title = 'the host-level suite on PostgreSQL';
+    console.log(`\ntests: ${title}; its output when it is done`);
+    passes.push(
+      vitest(
+        ['--project', 'host', ...SQLITE_ONLY.flatMap((f) => ['--exclude', f])],
+        path.join(outDir, 'vitest-postgres.json'),
+        { TESSERA_HOST_TESTS_ON_PG: '1' },
+        true,
+      ).then((r) => ({ ...r, title })),
+    );
+  }
   const coverage = !filtered;
   if (coverage) rmSync(path.dirname(COVERAGE_SUMMARY), { recursive: true, force: true });
   const first = vitest(coverage ? [...args, '--coverage'] : args, path.join(outDir, 'vitest.json'), {}, false);
+  if (loadPass && stressNg) keepBusy(stressNg, Promise.all([first, ...passes.filter((p) => p !== loadPass)]), loadPass);
   settle(await first);
   let coverageNote: string | undefined;
   if (coverage) {
@@ -126,38 +160,6 @@ export async function runTests(args: string[]): Promise<number> {
       } else if (check.raisable.length)
         coverageNote += `; ${check.raisable.length} above their floors by 2 points or more (./tessera coverage --raise): ${check.raisable.slice(0, 5).join(', ')}${check.raisable.length > 5 ? ' ...' : ''}`;
     }
-  }
-  // Then, at once: in CI the browser suite again with every core busy, and the host-level suite on PostgreSQL. The
-  // browser suite's polls wait on what a person would wait for, never a fixed time, so a machine busy with other work
-  // passes too: stress-ng keeps every core busy for the whole pass. The browser suite and stress-ng share the CPU
-  // equally, both at nice 10, below the PostgreSQL pass: a suite of short database round trips waits for a core at
-  // every one of them. Beside the two at the same priority it took 739 s in CI; above them, 243 to 288 s (112 s on an
-  // idle machine), and the browser pass has the cores to itself and its load when it ends. The PostgreSQL pass's
-  // output is printed when it is done.
-  const underLoad = !filtered && (process.env.TESSERA_TEST_UNDER_LOAD ?? (process.env.CI ? '1' : '0')) === '1';
-  const stressNg = underLoad && NICE ? findOnPath('stress-ng') : undefined;
-  const passes: Promise<{ status: number | null; report: string; output?: string; title: string }>[] = [];
-  if (underLoad && stressNg) {
-    const cpus = String(availableParallelism());
-    const title = `the browser suite again under load (stress-ng --cpu ${cpus}${onPg ? ', and the PostgreSQL pass beside it' : ''})`;
-    console.log(`\ntests: ${title}`);
-    const stress = spawn(NICE ?? 'nice', ['-n', '10', stressNg, '--cpu', cpus, '--timeout', '1800s', '--quiet'], {
-      stdio: 'ignore',
-    });
-    const done = vitest(['--project', 'e2e'], path.join(outDir, 'vitest-under-load.json'), {}, false, true);
-    passes.push(done.then((r) => (stress.kill('SIGTERM'), { ...r, title })));
-  }
-  if (onPg) {
-    const title = 'the host-level suite on PostgreSQL';
-    if (!passes.length) console.log(`\ntests: ${title}`);
-    passes.push(
-      vitest(
-        ['--project', 'host', ...SQLITE_ONLY.flatMap((f) => ['--exclude', f])],
-        path.join(outDir, 'vitest-postgres.json'),
-        { TESSERA_HOST_TESTS_ON_PG: '1' },
-        passes.length > 0,
-      ).then((r) => ({ ...r, title })),
-    );
   }
   for (const pass of await Promise.all(passes)) {
     printed(pass);
@@ -207,8 +209,24 @@ function failureLine(file: string, name: string, messages: unknown): string {
   return `${path.relative(ROOT, file)} > ${name}${text ? `: ${text}` : ''}`;
 }
 
-/** coreutils' nice, which starts the browser suite under load and its load at a lower priority. */
-const NICE = findOnPath('nice');
+/**
+ * stress-ng keeping every core busy from when `others` are done until `pass` is, if it is not yet: the rest of the
+ * load the browser pass runs under.
+ */
+function keepBusy(stressNg: string, others: Promise<unknown>, pass: Promise<unknown>): void {
+  let done = false;
+  let stress: ReturnType<typeof spawn> | undefined;
+  void pass.finally(() => {
+    done = true;
+    stress?.kill('SIGTERM');
+  });
+  void others.then(() => {
+    if (done) return;
+    stress = spawn(stressNg, ['--cpu', String(availableParallelism()), '--timeout', '3600s', '--quiet'], {
+      stdio: 'ignore',
+    });
+  });
+}
 
 /** The path of a command on PATH, or undefined. */
 function findOnPath(command: string): string | undefined {
