@@ -153,7 +153,14 @@ describe('evaluation in the browser', () => {
     await expect
       .poll(() => page.getByTestId('eval-pass-rate').textContent())
       .toBe('Pass rate 75 % (3 passed, 1 failed)');
-    await page.getByTestId('eval-score').filter({ hasText: ': 0' }).first().click();
+    // A score's reason shows on hover, and hides while its correction form is open (it covered the form's buttons).
+    const zero = page.getByTestId('eval-score').filter({ hasText: ': 0' }).first();
+    await zero.hover();
+    const reason = page.locator('.arco-tooltip-content-inner');
+    await reason.first().waitFor();
+    await zero.click();
+    await page.getByTestId('eval-score-form').waitFor();
+    await reason.first().waitFor({ state: 'hidden' });
     await page.getByTestId('eval-score-input').fill('1');
     await page.getByTestId('eval-score-save').click();
     await expect

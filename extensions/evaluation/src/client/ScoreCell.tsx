@@ -28,21 +28,26 @@ export function ScoreCell({
           itemId={r.item_id}
           evaluatorId={s.evaluator_id}
         >
-          <Tooltip
-            content={
-              s.corrected
-                ? t('analysis.correctedFrom', { original: fmt(s.corrected.original), reason: s.reason })
-                : (s.error ?? s.reason)
-            }
-          >
-            <Tag
-              color={s.score === null ? 'red' : s.corrected ? 'orange' : undefined}
-              style={{ cursor: 'pointer' }}
-              data-testid="eval-score"
+          {(editing) => (
+            <Tooltip
+              // The reason hides while the correction form is open (it would cover the form's buttons), and is the
+              // tooltip's own to show on hover otherwise.
+              {...(editing ? { popupVisible: false } : {})}
+              content={
+                s.corrected
+                  ? t('analysis.correctedFrom', { original: fmt(s.corrected.original), reason: s.reason })
+                  : (s.error ?? s.reason)
+              }
             >
-              {names.get(s.evaluator_id) ?? s.name ?? s.evaluator_id}: {fmt(s.score)}
-            </Tag>
-          </Tooltip>
+              <Tag
+                color={s.score === null ? 'red' : s.corrected ? 'orange' : undefined}
+                style={{ cursor: 'pointer' }}
+                data-testid="eval-score"
+              >
+                {names.get(s.evaluator_id) ?? s.name ?? s.evaluator_id}: {fmt(s.score)}
+              </Tag>
+            </Tooltip>
+          )}
         </ScoreForm>
       ))}
       {r.status === 'done' && (
@@ -67,7 +72,8 @@ function ScoreForm({
   experimentId: string;
   itemId: string;
   evaluatorId?: string;
-  children: React.ReactNode;
+  /** What opens the form; a function is told whether the form is open. */
+  children: React.ReactNode | ((open: boolean) => React.ReactNode);
 }) {
   const { t } = useTranslation('evaluation');
   const correct = useCorrectScore(spaceId, experimentId);
@@ -116,7 +122,7 @@ function ScoreForm({
         </Space>
       }
     >
-      {children}
+      {typeof children === 'function' ? children(open) : children}
     </Popover>
   );
 }
