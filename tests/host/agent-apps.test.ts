@@ -29,11 +29,13 @@ async function makeBot(name: string, model: string) {
   });
   return id;
 }
+/** Versions rise with each publish (a clock modulo 100,000 wrapped and went back: 'older than the latest'). */
+let published = 0;
 const publishBot = (id: string, connectors: string[]) =>
   owner.post('/api/draftbot/publish', {
     space_id: space,
     bot_id: id,
-    version: `v1.0.${Date.now() % 100000}`,
+    version: `v1.0.${++published}`,
     connectors,
     changelog: '',
   });

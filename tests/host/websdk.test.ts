@@ -12,13 +12,15 @@ let owner: Agent;
 let space: string;
 let botId: string;
 
+/** Versions rise with each publish (a clock modulo 100,000 wrapped and went back: 'older than the latest'). */
+let published = 0;
 async function publish(agent: Agent, bot: string, allowed: string[], connectors = ['999']) {
   const info = (await agent.post('/api/playground_api/draftbot/get_draft_bot_info', { space_id: space, bot_id: bot }))
     .bot_info;
   return agent.request('POST', '/api/draftbot/publish', {
     space_id: space,
     bot_id: bot,
-    version: `v1.0.${Date.now() % 100000}`,
+    version: `v1.0.${++published}`,
     connectors,
     connector_settings: { '999': { allowed_origins: allowed } },
     changelog: info ? '' : '',
