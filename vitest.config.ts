@@ -53,6 +53,8 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['**/test/**/*.client.test.tsx'],
           exclude: ['**/node_modules/**'],
+          setupFiles: ['tests/client-setup.ts'],
+          testTimeout: 30_000,
         },
       },
       {
