@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode, OpenApiCode, badRequest } from '@tessera/sdk';
 import { ErrorTexts, defineExtension } from '@tessera/sdk/server';
-import { BotChatsService, BotModeCode, BotModes, Connectors } from '@tessera/ext-bots/shared';
+import { BotChatsService, BotModeCode, BotModes, Connectors, defineBotMode } from '@tessera/ext-bots/shared';
 import { z } from 'zod';
 import { WorkflowMode, WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { ChatflowSettings } from '../shared.ts';
@@ -34,64 +34,66 @@ export default defineExtension({
     for (const [key, en, zh] of TEXTS)
       ctx.register(ErrorTexts, { key: `bot-mode-chatflow.${key}`, texts: { 'en-US': en, 'zh-CN': zh } });
     const runner = () => ctx.service(WorkflowRunnerService);
-    ctx.register(BotModes, {
-      key: 'chatflow',
-      code: BotModeCode.Workflow,
-      label: { 'en-US': 'Chat-flow', 'zh-CN': '对话流' },
-      settings: ChatflowSettings,
-      problems: (s) => ((s as ChatflowSettings).workflow_id ? [] : ['Choose the chat-flow that answers.']),
-      describe: (s) => ({
-        workflow_info_list: (s as ChatflowSettings).workflow_id
-          ? [
-              {
-                id: (s as ChatflowSettings).workflow_id,
-                name: (s as ChatflowSettings).workflow_name ?? '',
-                description: '',
-                icon_url: '',
-              },
-            ]
-          : [],
+    ctx.register(
+      BotModes,
+      defineBotMode({
+        key: 'chatflow',
+        code: BotModeCode.Workflow,
+        label: { 'en-US': 'Chat-flow', 'zh-CN': '对话流' },
+        settings: ChatflowSettings,
+        problems: (s) => (s.workflow_id ? [] : ['Choose the chat-flow that answers.']),
+        describe: (s) => ({
+          workflow_info_list: s.workflow_id
+            ? [
+                {
+                  id: s.workflow_id,
+                  name: s.workflow_name ?? '',
+                  description: '',
+                  icon_url: '',
+                },
+              ]
+            : [],
+        }),
+        async run(turn, s) {
+          if (!s.workflow_id) throw failure('noFlow', 'The bot has no chat-flow: choose one in its settings.');
+          const info = await runner().info(s.workflow_id, turn.spaceId);
+          if (info.flow_mode !== WorkflowMode.ChatFlow)
+            throw failure('notChatflow', `"${info.name}" is a workflow, not a chat-flow: choose a chat-flow.`, {
+              name: info.name,
+            });
+          // A published bot answers with the chat-flow's published version; the draft with its latest (or its draft).
+          if (turn.version !== null && !info.latest_version)
+            throw failure('unpublished', `The chat-flow "${info.name}" is not published.`, { name: info.name });
+          let streamed = '';
+          const r = await runner().run({
+            spaceId: turn.spaceId,
+            userId: turn.userId,
+            workflowId: info.workflow_id,
+            version: info.latest_version ? undefined : 'draft',
+            input: { USER_INPUT: turn.query, CONVERSATION_NAME: turn.conversationId, ...turn.customVariables },
+            signal: turn.signal,
+            botId: turn.botId,
+            connectorId: turn.connectorId,
+            connectorUid: turn.endUserId,
+            onMessage: (m) => {
+              streamed += m.content;
+              turn.emit.delta(m.content);
+            },
+          });
+          if (r.status === 'cancel') throw new Error('cancelled');
+          if (r.status === 'interrupted')
+            throw new Error(
+              `The chat-flow "${info.name}" asks a question; questions in chat-flows are not answered in chats yet.`,
+            );
+          if (r.status !== 'success')
+            throw failure('failed', `The chat-flow "${info.name}" failed: ${r.error ?? 'unknown error'}`, {
+              name: info.name,
+              detail: r.error ?? '',
+            });
+          return { answer: streamed || answerOf(r.output), usage: r.usage };
+        },
       }),
-      async run(turn) {
-        const s = turn.settings as ChatflowSettings;
-        if (!s.workflow_id) throw failure('noFlow', 'The bot has no chat-flow: choose one in its settings.');
-        const info = await runner().info(s.workflow_id, turn.spaceId);
-        if (info.flow_mode !== WorkflowMode.ChatFlow)
-          throw failure('notChatflow', `"${info.name}" is a workflow, not a chat-flow: choose a chat-flow.`, {
-            name: info.name,
-          });
-        // A published bot answers with the chat-flow's published version; the draft with its latest (or its draft).
-        if (turn.version !== null && !info.latest_version)
-          throw failure('unpublished', `The chat-flow "${info.name}" is not published.`, { name: info.name });
-        let streamed = '';
-        const r = await runner().run({
-          spaceId: turn.spaceId,
-          userId: turn.userId,
-          workflowId: info.workflow_id,
-          version: info.latest_version ? undefined : 'draft',
-          input: { USER_INPUT: turn.query, CONVERSATION_NAME: turn.conversationId, ...turn.customVariables },
-          signal: turn.signal,
-          botId: turn.botId,
-          connectorId: turn.connectorId,
-          connectorUid: turn.endUserId,
-          onMessage: (m) => {
-            streamed += m.content;
-            turn.emit.delta(m.content);
-          },
-        });
-        if (r.status === 'cancel') throw new Error('cancelled');
-        if (r.status === 'interrupted')
-          throw new Error(
-            `The chat-flow "${info.name}" asks a question; questions in chat-flows are not answered in chats yet.`,
-          );
-        if (r.status !== 'success')
-          throw failure('failed', `The chat-flow "${info.name}" failed: ${r.error ?? 'unknown error'}`, {
-            name: info.name,
-            detail: r.error ?? '',
-          });
-        return { answer: streamed || answerOf(r.output), usage: r.usage };
-      },
-    });
+    );
 
     // Coze's chat-flow API: a published chat-flow answers, with a conversation of its own.
     const missing = (msg: string) =>

@@ -29,7 +29,7 @@ export class Holders {
     this.#ctx = ctx;
   }
   get #db(): Kysely<StateDb> {
-    return this.#ctx.db as Kysely<StateDb>;
+    return this.#ctx.db;
   }
   async get(conversationId: string): Promise<string | undefined> {
     if (!conversationId) return undefined;

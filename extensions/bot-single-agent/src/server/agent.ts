@@ -3,10 +3,11 @@ import type { Models } from '@tessera/ext-models/shared';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { SingleAgentSettings } from '../shared.ts';
 import type { Prompts } from '@tessera/ext-prompts/shared';
+import { fieldOf } from '@tessera/sdk';
 
 const errorText = (e: unknown) => {
-  const err = e as { message?: string; statusCode?: number };
-  return `${err?.statusCode ? `HTTP ${err.statusCode}: ` : ''}${err?.message ?? String(e)}`;
+  const status = fieldOf(e, 'statusCode');
+  return `${status ? `HTTP ${String(status)}: ` : ''}${String(fieldOf(e, 'message') ?? e)}`;
 };
 
 /**
@@ -14,8 +15,12 @@ const errorText = (e: unknown) => {
  * current section's history and the question go to the model with the skills' tools; the model may
  * call tools for a bounded number of rounds. A tool that fails gives the model its error to act on.
  */
-export async function runSingleAgent(turn: BotTurnContext, models: Models, prompts?: Prompts): Promise<TurnResult> {
-  const s = turn.settings as SingleAgentSettings;
+export async function runSingleAgent(
+  turn: BotTurnContext,
+  s: SingleAgentSettings,
+  models: Models,
+  prompts?: Prompts,
+): Promise<TurnResult> {
   if (!s.model.model_id)
     throw Object.assign(new Error('The bot has no model: choose one in its settings.'), {
       text: { key: 'bot-single-agent.noModel' },

@@ -267,6 +267,46 @@ export interface BotModeDefinition {
   withModel?(settings: unknown, model: { model_id: string; model_name: string }): unknown;
 }
 
+/** A bot mode whose hooks take its settings as its schema gives them (`defineBotMode`). */
+export interface TypedBotMode<S extends z.ZodType> extends Omit<
+  BotModeDefinition,
+  'settings' | 'problems' | 'run' | 'describe' | 'modelOf'
+> {
+  settings: S;
+  problems?(settings: z.output<S>): string[];
+  /** A turn, with the mode's settings parsed. */
+  run(turn: BotTurnContext, settings: z.output<S>): Promise<TurnResult>;
+  describe?(settings: z.output<S>): Record<string, unknown>;
+  modelOf?(settings: z.output<S>): string | undefined;
+}
+
+/**
+ * A bot mode typed by its settings schema: each hook gets the settings parsed with it. The bots extension hands them
+ * parsed already; parsing again costs microseconds and checks what the types say. Settings the schema refuses give
+ * their first problem to `problems`, no model to `modelOf`, and the schema's error to `run` and `describe`.
+ */
+export function defineBotMode<S extends z.ZodType>(mode: TypedBotMode<S>): BotModeDefinition {
+  const { settings, problems, run, describe, modelOf, ...rest } = mode;
+  return {
+    ...rest,
+    settings,
+    run: (turn) => run(turn, settings.parse(turn.settings)),
+    ...(problems && {
+      problems: (s: unknown) => {
+        const r = settings.safeParse(s);
+        return r.success ? problems(r.data) : [r.error.issues[0]?.message ?? 'The settings are not valid.'];
+      },
+    }),
+    ...(describe && { describe: (s: unknown) => describe(settings.parse(s)) }),
+    ...(modelOf && {
+      modelOf: (s: unknown) => {
+        const r = settings.safeParse(s);
+        return r.success ? modelOf(r.data) : undefined;
+      },
+    }),
+  };
+}
+
 export const BotModes = defineRegistryPoint<BotModeDefinition>({
   id: 'bots.modes',
   owner: 'bots',
