@@ -1,5 +1,6 @@
 import type { z, ZodType } from 'zod';
 import { describeError } from '@tessera/core';
+import { isRecord } from './values.ts';
 
 /** The version of the platform an extension's `engines.tessera` range is checked against. */
 export const TESSERA_VERSION = '0.1.0';
@@ -304,8 +305,8 @@ export const JsonObject = {
   ):
     | { success: true; data: Record<string, unknown> }
     | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } {
-    return v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? { success: true, data: v as Record<string, unknown> }
+    return isRecord(v)
+      ? { success: true, data: v }
       : { success: false, error: { issues: [{ path: [], message: 'not an object' }] } };
   },
 };
@@ -401,8 +402,8 @@ export function defineEndpoint<
 
 /** The path with its `:name` parameters filled from the input, and the input without them. */
 export function fillEndpointPath(path: string, input: unknown): { url: string; rest: unknown } {
-  if (!path.includes(':') || !input || typeof input !== 'object') return { url: path, rest: input };
-  const rest: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  if (!path.includes(':') || !isRecord(input)) return { url: path, rest: input };
+  const rest: Record<string, unknown> = { ...input };
   const url = path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const v = rest[name];
     delete rest[name];

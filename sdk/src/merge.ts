@@ -1,3 +1,4 @@
+import { fieldOf } from './values.ts';
 // Structured diff and three-way merge of JSON values (a bot's configuration, a workflow's canvas ...): objects field
 // by field, lists of identified items (objects with an id-like field) item by item, other values whole. A change made
 // on one side only is taken; the same change on both sides is taken once; different changes to the same field are a
@@ -55,7 +56,7 @@ export function identifyById(_path: JsonPath, items: unknown[]): ((item: unknown
   for (const f of ID_FIELDS) {
     const ids = items.map((i) => i[f]);
     if (ids.every((x) => typeof x === 'string' || typeof x === 'number') && new Set(ids).size === ids.length)
-      return (item) => String((item as Record<string, unknown>)[f]);
+      return (item) => String(fieldOf(item, f));
   }
   return undefined;
 }

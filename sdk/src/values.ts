@@ -12,7 +12,17 @@ export function valueAt(value: unknown, path: string): unknown {
     .split('.')) {
     if (!key) continue;
     if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, key)) return undefined;
-    v = (v as Record<string, unknown>)[key];
+    v = Reflect.get(v, key);
   }
   return v;
+}
+
+/** Whether a value is an object whose fields are read by name: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A field of an object, or an element of an array by its index as text; undefined for anything else. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
 }

@@ -11,6 +11,7 @@ import {
   type NodeTypeDefinition,
 } from './nodes.ts';
 import type { CanvasNode, FieldDecl, InputBinding, ValidationProblem } from './schema.ts';
+import { fieldOf } from '@tessera/sdk';
 
 export interface RunNodeTypeOptions {
   /** node_param.settings, parsed by the type's settings schema as the engine does. */
@@ -100,7 +101,7 @@ export async function runNodeType(type: NodeTypeDefinition, opts: RunNodeTypeOpt
   const lookup = (path: string[]) => {
     const [head, ...rest] = path;
     let v: unknown = head in inputs ? inputs[head] : opts.upstream?.[head];
-    for (const k of rest) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+    for (const k of rest) v = fieldOf(v, k);
     return v;
   };
   const ctx: NodeRunContext = {

@@ -15,7 +15,7 @@ export class LocalBroadcast implements Broadcast {
   }
   publish(channel: string, message: unknown): void {
     // A copy, as another process would get: a listener cannot change what the others see.
-    const copy = JSON.parse(JSON.stringify(message ?? null)) as unknown;
+    const copy: unknown = JSON.parse(JSON.stringify(message ?? null));
     queueMicrotask(() => this.deliver(channel, copy));
   }
   subscribe(channel: string, listener: (message: unknown) => void): Subscription {

@@ -72,7 +72,7 @@ export function threadedBulkWriter(
       });
       worker = w;
     } catch (e) {
-      onError(e as Error);
+      onError(e instanceof Error ? e : new Error(String(e)));
       worker = undefined;
     }
   };

@@ -241,7 +241,7 @@ export abstract class ScheduleBook implements Schedules {
   protected firing(row: Row, scheduledFor: string, now: number, due: Due): ScheduledFiring {
     return {
       key: row.key,
-      payload: JSON.parse(row.payload) as unknown,
+      payload: JSON.parse(row.payload),
       scheduledFor,
       firedAt: iso(now),
       missed: due.late ? due.missed : 0,

@@ -14,12 +14,13 @@ import {
 import {
   ApiError,
   ErrorCode,
-  LOG_ID_HEADER,
-  MAX_JSON_DEPTH,
-  StudioStarted,
+  fieldOf,
   illFormedMessage,
   jsonIllFormedAt,
   jsonNestsDeeper,
+  LOG_ID_HEADER,
+  MAX_JSON_DEPTH,
+  StudioStarted,
 } from '@tessera/sdk';
 import {
   ApiRoutes,
@@ -572,7 +573,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
     .map((d) => ({ id: d.pkg.id, dir: d.dir + path.sep }))
     .sort((a, b) => b.dir.length - a.dir.length);
   const ownerOfStack = (error: unknown) => {
-    const stack = String((error as Error)?.stack ?? '');
+    const stack = String(fieldOf(error, 'stack') ?? '');
     for (const line of stack.split('\n').slice(1)) {
       const hit = folders.find((f) => line.includes(f.dir) || line.includes(`file://${f.dir}`));
       if (hit) return hit.id;

@@ -138,11 +138,11 @@ export function createRequestClient(deps: RequestClientDeps = {}): RequestClient
       });
       return { res, url: out.url };
     } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
+      if (e instanceof Error && e.name === 'AbortError') throw e;
       const err = new ApiError(
         0,
         ErrorCode.UNAVAILABLE,
-        `Network error: ${(e as Error)?.message ?? 'the server could not be reached'}. Check your connection and try again.`,
+        `Network error: ${e instanceof Error ? e.message : 'the server could not be reached'}. Check your connection and try again.`,
         '',
         { kind: 'api' },
       );

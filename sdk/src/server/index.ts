@@ -15,6 +15,7 @@ import { z, type ZodType } from 'zod';
 import type { ResourcePackage } from '../resources.ts';
 import { ApiError as ApiErrorClass, ErrorCode, type ApiError } from '../api.ts';
 import { languageOf } from '../areas.ts';
+import { fieldOf } from '../values.ts';
 
 export * from '../index.ts';
 export { searchWords } from './text.ts';
@@ -77,7 +78,7 @@ export function describeOutboundError(e: unknown, url?: string): string {
     return `The TLS certificate of ${host || address} was refused (${code}): check the address, or the server's certificate.`;
   if (status)
     return `The server at ${host || address} answered HTTP ${status}: ${String(find('responseBody') ?? find('message') ?? '').slice(0, 200)}`;
-  const message = String(chain.at(-1)?.message ?? (e as Error)?.message ?? e);
+  const message = String(chain.at(-1)?.message ?? fieldOf(e, 'message') ?? e);
   return message === 'fetch failed'
     ? `The request to ${address} failed${code ? ` (${code})` : ''}.`
     : message.slice(0, 500);

@@ -11,13 +11,25 @@ import { ToolPicker } from './ToolPicker.tsx';
 import { STATUS_COLOR } from './status.ts';
 import { useScheduled, useScheduledRuns, useSpaceId, type ScheduledView } from './store.ts';
 
-const blank = {
+/** A scheduled task as its form edits it. */
+interface ScheduledForm {
+  name: string;
+  cron: string;
+  time_zone: string;
+  query: string;
+  model_id: string;
+  tools: Record<string, unknown>;
+  code: boolean;
+  plan: string;
+}
+
+const blank: ScheduledForm = {
   name: '',
   cron: '0 9 * * *',
   time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
   query: '',
   model_id: '',
-  tools: {} as Record<string, unknown>,
+  tools: {},
   code: true,
   plan: '',
 };
@@ -26,7 +38,7 @@ export function ScheduledPage() {
   const { t } = useTranslation('agent-workspace');
   const spaceId = useSpaceId();
   const s = useScheduled(spaceId);
-  const [form, setForm] = useState<typeof blank | null>(null);
+  const [form, setForm] = useState<ScheduledForm | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const list = s.list.data ?? [];
   return (

@@ -10,6 +10,7 @@ import type { ToolSet } from 'ai';
 import { ENDED, type Expert, type PlanStep } from '../shared/api.ts';
 import { configOf, iso, planOf, type MessageRow, type NewMessage, type TaskRow, WorkspaceStore } from './store.ts';
 import { texts, type EndText } from './texts.ts';
+import { fieldOf } from '@tessera/sdk';
 
 export const STEP_JOB = 'agent-workspace.step';
 /** Where a task's lines and changes are told. */
@@ -29,8 +30,8 @@ const asJson = (v: unknown) => {
   }
 };
 const errorText = (e: unknown) => {
-  const err = e as { message?: string; statusCode?: number };
-  return `${err?.statusCode ? `HTTP ${err.statusCode}: ` : ''}${err?.message ?? String(e)}`;
+  const status = fieldOf(e, 'statusCode');
+  return `${status ? `HTTP ${String(status)}: ` : ''}${String(fieldOf(e, 'message') ?? e)}`;
 };
 
 /**

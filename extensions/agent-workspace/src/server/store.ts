@@ -15,6 +15,7 @@ import {
 } from '../shared/api.ts';
 import { texts, type EndText } from './texts.ts';
 import { ServerContextToken } from '@tessera/sdk/server';
+import { isRecord } from '@tessera/sdk';
 
 export interface TaskRow {
   id: string;
@@ -197,7 +198,7 @@ export class WorkspaceStore {
     this.#ctx = ctx;
   }
   get db(): Kysely<WorkspaceDb> {
-    return this.#ctx.db as Kysely<WorkspaceDb>;
+    return this.#ctx.db;
   }
   newId() {
     return this.#ctx.host.newId();
@@ -404,7 +405,7 @@ export class WorkspaceStore {
     const config: TaskConfig = {
       model_id: input.model_id,
       file_uri_list: input.file_uri_list ?? [],
-      tools: (input.tools as Record<string, unknown>) ?? {},
+      tools: isRecord(input.tools) ? input.tools : {},
       code: input.code ?? true,
       experts: (input.expert_agent_config ?? []) as Expert[],
       task_run_mode: input.task_run_mode ?? 'auto',

@@ -13,6 +13,7 @@ import {
   type TaskRow,
   type WorkspaceStore,
 } from './store.ts';
+import { fieldOf, isRecord } from '@tessera/sdk';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const READ_CHARS = 20_000;
@@ -134,12 +135,12 @@ function workspaceTools(ctx: ServerContext, store: WorkspaceStore, t: TaskRow, c
           { timeoutMs: 20_000, memoryMb: 128 },
           t.space_id,
         );
-        const written = (out as { files?: unknown } | null)?.files;
-        if (!written || typeof written !== 'object' || Array.isArray(written)) return out;
+        const written = fieldOf(out, 'files');
+        if (!isRecord(out) || !isRecord(written)) return out;
         const names: string[] = [];
-        for (const [name, content] of Object.entries(written as Record<string, unknown>))
+        for (const [name, content] of Object.entries(written))
           names.push((await writeChecked(store, t, name, content, hooks)).name);
-        return { ...(out as Record<string, unknown>), files: names };
+        return { ...out, files: names };
       },
     });
   return tools;

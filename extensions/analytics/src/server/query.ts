@@ -64,7 +64,7 @@ export class AnalyticsQuery {
   }
 
   get #db(): Kysely<AnalyticsDb> {
-    return this.#ctx.db as Kysely<AnalyticsDb>;
+    return this.#ctx.db;
   }
 
   /** The filter as one condition (both tables have these columns). */

@@ -100,7 +100,7 @@ export class ApiAppService {
   }
 
   get #db(): Kysely<ApiAppsDb> {
-    return this.#ctx.db as Kysely<ApiAppsDb>;
+    return this.#ctx.db;
   }
 
   get #secrets() {

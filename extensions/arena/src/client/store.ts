@@ -1,7 +1,7 @@
 // The arena page's state: the configuration, a battle under way (both answers as they stream, the vote and who was
 // who), the question bank and the leaderboard.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useApi, type ApiError } from '@tessera/sdk/client';
+import { messageOf, useApi } from '@tessera/sdk/client';
 import { useRef, useState } from 'react';
 import {
   AddQuestion,
@@ -86,7 +86,7 @@ export function useBattle(spaceId: string) {
       );
     } catch (e) {
       setStatus('failed');
-      setError((e as ApiError).msg ?? String(e));
+      setError(messageOf(e));
     }
   };
   const start = async (question: string, category: string, arena: ArenaChoice) => {
@@ -97,7 +97,7 @@ export function useBattle(spaceId: string) {
     try {
       id = (await api.call(CreatePk, { space_id: spaceId, question, category: category as 'general', ...arena })).pk_id;
     } catch (e) {
-      setError((e as ApiError).msg ?? String(e));
+      setError(messageOf(e));
       return;
     }
     current.current = id;

@@ -92,7 +92,7 @@ export class ArenaService {
     this.#ctx = ctx;
   }
   get db(): Kysely<ArenaDb> {
-    return this.#ctx.db as Kysely<ArenaDb>;
+    return this.#ctx.db;
   }
 
   /** Who fights in the space's arena (or the public one): chat models or published bots. */

@@ -89,10 +89,10 @@ export function registerRoutes(ctx: ServerContext, audio: Audio): void {
     const { files } = await receiveFiles(req, 1, async (fileName, stream) => {
       const parts: Buffer[] = [];
       let bytes = 0;
-      for await (const c of stream as AsyncIterable<Buffer>) {
+      for await (const c of stream) {
         bytes += c.length;
         if (bytes > MAX_AUDIO) throw texts.error(400, 'tooBig', { max: String(MAX_AUDIO / 1024 / 1024) });
-        parts.push(c);
+        parts.push(typeof c === 'string' ? Buffer.from(c) : c);
       }
       return { fileName, audio: Buffer.concat(parts) };
     });

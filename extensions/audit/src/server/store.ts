@@ -70,7 +70,7 @@ export class AuditStore {
   }
 
   get #db(): Kysely<AuditDb> {
-    return this.#ctx.db as Kysely<AuditDb>;
+    return this.#ctx.db;
   }
 
   /** An answered request of an audited route. */

@@ -21,7 +21,7 @@ const inSpace = { space: { from: 'body' as const, field: 'space_id' } };
 function jsonArray(text: string): unknown[] {
   const t = text.slice(text.indexOf('['), text.lastIndexOf(']') + 1);
   try {
-    const v = JSON.parse(t) as unknown;
+    const v: unknown = JSON.parse(t);
     if (Array.isArray(v)) return v;
   } catch {
     /* below */

@@ -74,7 +74,7 @@ export class TaskService {
   }
 
   get #db(): Kysely<TasksDb> {
-    return this.#ctx.db as Kysely<TasksDb>;
+    return this.#ctx.db;
   }
 
   webhookUrl(id: string): string {

@@ -2,7 +2,7 @@
 // the space's transcription model).
 import { Button, Tooltip } from '@arco-design/web-react';
 import { IconRecordStop, IconVoice } from '@arco-design/web-react/icon';
-import { useApi, type ApiError } from '@tessera/sdk/client';
+import { messageOf, useApi } from '@tessera/sdk/client';
 import { useRecorder } from '@tessera/ext-audio/client';
 import type { Transcript } from '@tessera/ext-audio/shared';
 import type { ChatComposerActionProps } from '@tessera/ext-bots/client';
@@ -29,7 +29,7 @@ export function Microphone({ spaceId, botId, draft, busy, send }: ChatComposerAc
       const { text } = await api.post<Transcript>(`/api/audio/transcriptions?space_id=${spaceId}${lang}`, form);
       if (text.trim()) send(text.trim());
     } catch (e) {
-      console.warn('transcription failed', (e as ApiError).msg ?? e);
+      console.warn('transcription failed', messageOf(e));
     } finally {
       setHearing(false);
     }

@@ -100,7 +100,7 @@ export function GenerateModal({
         onClose();
       }
     } catch (e) {
-      if ((e as Error).name !== 'AbortError') setProblem(describeError(e));
+      if (!(e instanceof Error && e.name === 'AbortError')) setProblem(describeError(e));
     } finally {
       setBusy(false);
     }

@@ -102,7 +102,7 @@ export class Cards {
     this.#ctx = ctx;
   }
   get db(): Kysely<CardsDb> {
-    return this.#ctx.db as Kysely<CardsDb>;
+    return this.#ctx.db;
   }
 
   info(r: CardRow): CardInfo {
@@ -326,14 +326,14 @@ export class Cards {
     const flows = (await runner?.list?.(spaceId)) ?? [];
     return [
       ...tools.map((t) => ({
-        biz_type: BizType.PluginApi as number,
+        biz_type: BizType.PluginApi,
         biz_id: t.api_id,
         plugin_id: t.plugin_id,
         name: `${t.plugin_name} / ${t.name}`,
         fields: pathsOf(t.response_params),
       })),
       ...flows.map((w) => ({
-        biz_type: BizType.Workflow as number,
+        biz_type: BizType.Workflow,
         biz_id: w.workflow_id,
         plugin_id: '',
         name: w.name,

@@ -7,6 +7,7 @@
 // last written or read are skipped unread). Reading after others' changes rebuilds only the items they touched: the
 // others keep their objects, so an editor's memoized views of them stay.
 import * as Y from 'yjs';
+import { fieldOf } from '@tessera/sdk';
 
 export interface Shape {
   collections?: Record<string, (item: any) => string>;
@@ -278,10 +279,10 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || !a || !b || typeof a !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  const ka = Object.keys(a).filter((k) => fieldOf(a, k) !== undefined);
+  const kb = Object.keys(b).filter((k) => fieldOf(b, k) !== undefined);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every((k) => sameJson(fieldOf(a, k), fieldOf(b, k)));
 }
 
 /** A copy without `undefined` (Yjs keeps values as JSON). */

@@ -76,7 +76,7 @@ export class ConnectorService {
     this.#ctx = ctx;
   }
   get db(): Kysely<ConnectorDb> {
-    return this.#ctx.db as Kysely<ConnectorDb>;
+    return this.#ctx.db;
   }
   get #directory() {
     return this.#ctx.optionalService(EnterpriseDirectoryService);

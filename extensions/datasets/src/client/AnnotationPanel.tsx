@@ -13,6 +13,21 @@ import { useAnnotation, useUserId } from './store.ts';
 
 type Agreement = Awaited<ReturnType<ReturnType<typeof useAnnotation>['agreement']>>;
 
+/** The form of a new annotation task. */
+interface AnnotationForm {
+  name: string;
+  versionID: string;
+  hours: number;
+  spanName: string;
+  limit: number;
+  key: string;
+  type: 'choice' | 'span';
+  field: string;
+  options: string;
+  annotators: string[];
+  blind: number;
+}
+
 export function AnnotationPanel({
   spaceID,
   d,
@@ -26,17 +41,17 @@ export function AnnotationPanel({
   const { t } = useTranslation('datasets');
   const me = useUserId();
   const a = useAnnotation(spaceID, d?.datasetID);
-  const [form, setForm] = useState({
+  const [form, setForm] = useState<AnnotationForm>({
     name: '',
     versionID: '',
     hours: 24,
     spanName: '',
     limit: 100,
     key: 'label',
-    type: 'choice' as 'choice' | 'span',
+    type: 'choice',
     field: '',
     options: 'good, bad',
-    annotators: [] as string[],
+    annotators: [],
     blind: 2,
   });
   const [agreement, setAgreement] = useState<{ jobID: string; r: Agreement } | null>(null);

@@ -71,7 +71,7 @@ export function FromTracesDialog({ d, onClose }: { d: DatasetView; onClose(): vo
         data={x.spans.data ?? []}
         loading={x.spans.isLoading}
         pagination={{ pageSize: 8 }}
-        rowSelection={{ type: 'checkbox', selectedRowKeys: picked, onChange: (keys) => setPicked(keys as string[]) }}
+        rowSelection={{ type: 'checkbox', selectedRowKeys: picked, onChange: (keys) => setPicked(keys.map(String)) }}
         data-testid="traces-list"
         columns={[
           { title: t('traces.span'), dataIndex: 'name' },

@@ -27,7 +27,7 @@ export function ItemsTable({
       data={items}
       rowSelection={
         onSelect
-          ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => onSelect(keys as string[]) }
+          ? { type: 'checkbox', selectedRowKeys: selected, onChange: (keys) => onSelect(keys.map(String)) }
           : undefined
       }
       columns={[

@@ -81,7 +81,7 @@ export function LabelPage() {
                   </Space>
                 ) : x.type === 'span' ? (
                   <SpanMarker
-                    text={typeof item.data[x.field] === 'string' ? (item.data[x.field] as string) : ''}
+                    text={textOf(item.data[x.field])}
                     options={x.options}
                     value={values[x.key] as string | undefined}
                     onChange={(v) => setValues({ ...values, [x.key]: v })}
@@ -120,4 +120,9 @@ export function LabelPage() {
       )}
     </div>
   );
+}
+
+/** A field's text, or nothing when it holds something else. */
+function textOf(v: unknown): string {
+  return typeof v === 'string' ? v : '';
 }

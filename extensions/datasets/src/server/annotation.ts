@@ -71,7 +71,8 @@ interface AnnotationDb {
 
 /** A span label's value: the marked parts of the item's text, in order, each inside it and of the label's options. */
 function checkSpans(l: LabelSpec, raw: string | number, item: Record<string, unknown>): string {
-  const text = typeof item[l.field] === 'string' ? (item[l.field] as string) : '';
+  const field = item[l.field];
+  const text = typeof field === 'string' ? field : '';
   let list: unknown;
   try {
     list = JSON.parse(String(raw));
@@ -130,7 +131,7 @@ export function checkValues(
 /** Agreed labels as the dataset keeps them: a span label's JSON text as the list it is. */
 function asFields(values: Record<string, string | number>, spanKeys: Set<string>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(values).map(([k, v]) => [k, spanKeys.has(k) ? (JSON.parse(String(v)) as unknown) : v]),
+    Object.entries(values).map(([k, v]): [string, unknown] => [k, spanKeys.has(k) ? JSON.parse(String(v)) : v]),
   );
 }
 

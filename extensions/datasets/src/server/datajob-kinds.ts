@@ -2,7 +2,7 @@
 // or a model given a field), an evaluator's score, or a script in the code sandbox. Each is checked when the job is
 // made (a prompt without a model, a field the dataset lacks, a service this studio does not run: a clear 4xx) and
 // made ready again when it runs.
-import { badRequest, notFound } from '@tessera/sdk';
+import { badRequest, isRecord, notFound } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { EvaluatorRunsService } from '@tessera/ext-evaluation/shared';
 import { ModelsService } from '@tessera/ext-models/shared';
@@ -152,9 +152,9 @@ function script(ctx: ServerContext, spaceId: string, raw: unknown, fields: Field
     async run(data) {
       const r = await sandbox.run(s.language, s.code, data, { timeoutMs: 5000, memoryMb: 64 }, spaceId);
       if (r === null) return { remove: true };
-      if (typeof r !== 'object' || Array.isArray(r))
+      if (!isRecord(r))
         throw new Error('The script returned neither the fields to set (an object) nor null (drop the item).');
-      const merged = checkData(fields, { ...data, ...(r as Record<string, unknown>) });
+      const merged = checkData(fields, { ...data, ...r });
       if ('problem' in merged) throw new Error(merged.problem.message);
       // The fields it set, converted to their types as the dataset keeps them.
       return { value: Object.fromEntries(Object.keys(r).map((k) => [k, merged.data[k]])) };

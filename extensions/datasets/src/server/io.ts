@@ -2,7 +2,7 @@
 // with the first import of its kind) that checks each row against the fields, adds the good ones in batches, keeps
 // its progress and the first errors with their rows, and stops when cancelled (what it added stays); an export
 // answers a version (or the draft) as JSONL or CSV.
-import { badRequest, notFound, messageOf, describeError, parseStoredObject } from '@tessera/sdk';
+import { badRequest, describeError, isRecord, messageOf, notFound, parseStoredObject } from '@tessera/sdk';
 import {
   JobQueueService,
   readSpreadsheet,
@@ -50,11 +50,7 @@ export async function readRows(format: string, content: string): Promise<Record<
       } catch {
         v = { __bad: `Line ${i + 1} is not JSON.` };
       }
-      rows.push(
-        v && typeof v === 'object' && !Array.isArray(v)
-          ? (v as Record<string, unknown>)
-          : { __bad: `Line ${i + 1} is not a JSON object.` },
-      );
+      rows.push(isRecord(v) ? v : { __bad: `Line ${i + 1} is not a JSON object.` });
     }
     return rows;
   }

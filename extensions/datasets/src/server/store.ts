@@ -1,5 +1,5 @@
 // Datasets, their items and versions as the routes ask for them; an item's data checked against the fields.
-import { badRequest, notFound, parseStoredObject } from '@tessera/sdk';
+import { badRequest, fieldOf, notFound, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import type { Kysely } from 'kysely';
 import type { DatasetView, Field, ItemView, VersionView } from '../shared/api.ts';
@@ -140,12 +140,7 @@ export function checkData(
       if (
         f.type === 'messages' &&
         (!Array.isArray(parsed) ||
-          parsed.some(
-            (m) =>
-              !m ||
-              typeof (m as { role?: unknown }).role !== 'string' ||
-              typeof (m as { content?: unknown }).content !== 'string',
-          ))
+          parsed.some((m) => !m || typeof fieldOf(m, 'role') !== 'string' || typeof fieldOf(m, 'content') !== 'string'))
       )
         return { problem: { field: f.name, message: `${f.name} is a conversation: a list of { role, content }.` } };
       out[f.name] = parsed;
@@ -161,7 +156,7 @@ export class DatasetStore {
     this.#ctx = ctx;
   }
   get db(): Kysely<DatasetsDb> {
-    return this.#ctx.db as Kysely<DatasetsDb>;
+    return this.#ctx.db;
   }
   newId() {
     return this.#ctx.host.newId();

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { RequestFilterType, type CaseView, type MockRuleView, type MockSetView } from '../shared/api.ts';
 import { texts } from './texts.ts';
 import { ServerContextToken } from '@tessera/sdk/server';
+import { fieldOf } from '@tessera/sdk';
 
 export interface MockSetRow {
   id: string;
@@ -88,11 +89,7 @@ export const sceneOf = (scene: number) => (scene === 10001 ? 10000 : scene);
 /** Whether every value of `want` is in `got` (objects key by key, the rest equal as JSON). */
 export function holds(got: unknown, want: unknown): boolean {
   if (want && typeof want === 'object' && !Array.isArray(want))
-    return (
-      !!got &&
-      typeof got === 'object' &&
-      Object.entries(want).every(([k, v]) => holds((got as Record<string, unknown>)[k], v))
-    );
+    return !!got && typeof got === 'object' && Object.entries(want).every(([k, v]) => holds(fieldOf(got, k), v));
   return JSON.stringify(got) === JSON.stringify(want);
 }
 
@@ -113,7 +110,7 @@ export class DebuggerStore {
     this.#ctx = ctx;
   }
   get db(): Kysely<DebuggerDb> {
-    return this.#ctx.db as Kysely<DebuggerDb>;
+    return this.#ctx.db;
   }
   newId() {
     return this.#ctx.host.newId();

@@ -250,7 +250,11 @@ export class EnterpriseService {
   // ------------------------------------------------------------------ people
 
   async addPeople(id: string, emails: string[], role: number) {
-    const out = { added_user_ids: [] as string[], already_joined: [] as string[], not_exist: [] as string[] };
+    const out: Record<'added_user_ids' | 'already_joined' | 'not_exist', string[]> = {
+      added_user_ids: [],
+      already_joined: [],
+      not_exist: [],
+    };
     for (const email of emails) {
       const u = await this.#identity.findByEmail(email);
       if (!u) out.not_exist.push(email);
@@ -456,7 +460,7 @@ export class EnterpriseService {
 
   async addToOrganization(organizationId: string, userIds: string[], role: number) {
     const o = await this.organization(organizationId);
-    const out = { added_user_ids: [] as string[], not_in_enterprise: [] as string[] };
+    const out: Record<'added_user_ids' | 'not_in_enterprise', string[]> = { added_user_ids: [], not_in_enterprise: [] };
     for (const userId of userIds) {
       if (!(await this.roleOf(o.enterprise_id, userId))) out.not_in_enterprise.push(userId);
       else if (!(await this.orgRoleOf(o.id, userId))) {

@@ -243,9 +243,7 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
               ...s.columns.map((c) => ({
                 title: c.name,
                 render: (_: unknown, r: { data: Record<string, unknown> }) => (
-                  <span data-testid="eval-item-cell">
-                    {typeof r.data[c.name] === 'string' ? (r.data[c.name] as string) : JSON.stringify(r.data[c.name])}
-                  </span>
+                  <span data-testid="eval-item-cell">{cellText(r.data[c.name])}</span>
                 ),
               })),
               {
@@ -335,4 +333,9 @@ function SetDrawer({ spaceId, setId, onClose }: { spaceId: string; setId: string
       )}
     </SidePanel>
   );
+}
+
+/** A cell's value as shown: text as it is, anything else as JSON. */
+function cellText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }

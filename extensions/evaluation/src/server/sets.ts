@@ -1,6 +1,6 @@
 // Evaluation sets: typed columns (text, number, yes/no, JSON, a conversation as messages), items added by hand,
 // imported from CSV or JSONL, or taken from traces; versions freeze the items an experiment runs over.
-import { badRequest, parseStoredJson, describeError, parseStoredObject } from '@tessera/sdk';
+import { badRequest, describeError, fieldOf, isRecord, parseStoredJson, parseStoredObject } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import { EvaluationSetsService } from '../shared/index.ts';
@@ -58,12 +58,7 @@ export function checkItem(columns: Column[], data: Record<string, unknown>, wher
       if (
         c.type === 'messages' &&
         (!Array.isArray(parsed) ||
-          parsed.some(
-            (m) =>
-              !m ||
-              typeof (m as { role?: unknown }).role !== 'string' ||
-              typeof (m as { content?: unknown }).content !== 'string',
-          ))
+          parsed.some((m) => !m || typeof fieldOf(m, 'role') !== 'string' || typeof fieldOf(m, 'content') !== 'string'))
       )
         throw badRequest(`${where}: ${c.name} is a conversation: a list of { role, content }.`);
       out[c.name] = parsed;
@@ -320,8 +315,8 @@ export function registerSetRoutes(ctx: ServerContext<unknown>) {
           .map(([l, i]) => {
             try {
               const v = JSON.parse(l);
-              if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
-              return v as Record<string, unknown>;
+              if (!isRecord(v)) throw new Error('not an object');
+              return v;
             } catch {
               throw badRequest(`Line ${i + 1} is not a JSON object.`);
             }

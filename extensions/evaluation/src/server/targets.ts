@@ -1,7 +1,7 @@
 // The targets this extension brings: a prompt of the library (a version or a label; its variables take the
 // item's fields; the answer of its model is the output, traced as a model call), a published workflow (its
 // Start fields take the item's; its output; the run is its trace), a bot, and a chat model alone (model-target.ts).
-import { SpansRecorded, badRequest, genAiEvents } from '@tessera/sdk';
+import { badRequest, fieldOf, genAiEvents, SpansRecorded } from '@tessera/sdk';
 import { ResourceKinds, type ServerContext } from '@tessera/sdk/server';
 import { ModelsService } from '@tessera/ext-models/shared';
 import { PromptsService } from '@tessera/ext-prompts/shared';
@@ -239,9 +239,7 @@ export function registerTargets(ctx: ServerContext<unknown>) {
       // the last answer is the output. Text is one turn.
       const raw = inputs.query;
       const turns = Array.isArray(raw)
-        ? raw
-            .filter((m) => (m as { role?: string })?.role === 'user')
-            .map((m) => text((m as { content?: unknown }).content).trim())
+        ? raw.filter((m) => fieldOf(m, 'role') === 'user').map((m) => text(fieldOf(m, 'content')).trim())
         : [text(raw ?? '').trim()];
       if (!turns.length || turns.some((q) => !q))
         throw new Error('The item has no query for the bot (a text, or a conversation with user messages).');

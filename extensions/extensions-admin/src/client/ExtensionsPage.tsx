@@ -1,7 +1,7 @@
 import { Alert, Button, Input, Space, Table, Tag, Typography } from '@arco-design/web-react';
 import { IconSearch } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Modal, toast, useApi, useStudio } from '@tessera/sdk/client';
+import { ApiError, Modal, toast, useApi, useStudio } from '@tessera/sdk/client';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -57,7 +57,7 @@ export function ExtensionsPage() {
           ).extensions,
         };
       } catch (e) {
-        if ((e as { status?: number }).status !== 403 && (e as { status?: number }).status !== 401) throw e;
+        if (!ApiError.is(e) || (e.status !== 403 && e.status !== 401)) throw e;
         return { admin: false, rows: (await api.get<{ extensions: ExtensionRow[] }>('/api/extensions')).extensions };
       }
     },

@@ -46,7 +46,7 @@ export class BoxStore {
     this.#ctx = ctx;
   }
   get db(): Kysely<BoxDb> {
-    return this.#ctx.db as Kysely<BoxDb>;
+    return this.#ctx.db;
   }
   newId(): string {
     return this.#ctx.host.newId();

@@ -195,7 +195,7 @@ export function makeFiles(
     async read(id: string) {
       const { stream } = await files.open(id);
       const parts: Buffer[] = [];
-      for await (const c of stream as AsyncIterable<Buffer>) parts.push(Buffer.from(c));
+      for await (const c of stream) parts.push(Buffer.from(c));
       return Buffer.concat(parts);
     },
     async url(id: string, opts?: { ttlSec?: number }) {

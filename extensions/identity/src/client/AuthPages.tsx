@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Form, Input, Typography } from '@arco-design/web-react';
-import type { ApiError, EndpointOutput } from '@tessera/sdk';
-import { useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
+import type { EndpointOutput } from '@tessera/sdk';
+import { ApiError, useApi, usePageTitle, useStudio } from '@tessera/sdk/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -68,7 +68,7 @@ export function SignInPage() {
               });
               window.location.assign(nextPath(location.search));
             } catch (e) {
-              const url = (e as ApiError).detail?.sso_url;
+              const url = ApiError.is(e) ? e.detail?.sso_url : undefined;
               if (typeof url === 'string') return toSso(url);
               setBusy(false);
             }

@@ -14,6 +14,7 @@ import {
   TaskRetry,
 } from '../shared/api.ts';
 import type { JobService } from './service.ts';
+import { parseStoredStrings } from '@tessera/sdk';
 
 const inBody = { space: { from: 'body' as const, field: 'space_id' } };
 const inQuery = { space: { from: 'query' as const, field: 'space_id' } };
@@ -77,7 +78,7 @@ export function registerRoutes(ctx: ServerContext, service: JobService): void {
     auth: inBody,
     handler: async ({ body }) => {
       const job = await service.job(body.space_id, body.job_id);
-      return { job: service.view(job), columns: JSON.parse(job.columns) as string[] };
+      return { job: service.view(job), columns: parseStoredStrings(job.columns, 'job columns') };
     },
   });
   ctx.route({

@@ -5,12 +5,13 @@
 import {
   ApiError,
   defineEvent,
-  ErrorCode,
-  notFound,
   type EndpointBody,
-  messageOf,
+  ErrorCode,
   jsonWithin,
+  messageOf,
+  notFound,
   parseStoredObject,
+  parseStoredStrings,
 } from '@tessera/sdk';
 import {
   JobQueueService,
@@ -108,7 +109,7 @@ export class JobService {
   }
 
   get #db(): Kysely<JobsDb> {
-    return this.#ctx.db as Kysely<JobsDb>;
+    return this.#ctx.db;
   }
 
   get #runner() {
@@ -392,7 +393,7 @@ export class JobService {
   /** The job's rows: its input columns, the outputs' fields, then status, error and run id. */
   async output(spaceId: string, jobId: string, format: SpreadsheetFormat) {
     const job = await this.job(spaceId, jobId);
-    const columns = JSON.parse(job.columns) as string[];
+    const columns = parseStoredStrings(job.columns, 'job columns');
     const tasks = await this.#db
       .selectFrom('workflow_job_task')
       .selectAll()

@@ -559,7 +559,7 @@ function TestRetrieval({ spaceId, dataset }: { spaceId: string; dataset: Dataset
             max={1}
             step={0.05}
             value={minScore}
-            onChange={(v) => setMinScore(v as number)}
+            onChange={(v) => typeof v === 'number' && setMinScore(v)}
           />
         </Space>
         <Space size={6}>

@@ -3,6 +3,7 @@
 import { DatabaseService, searchWords, type ServerContext } from '@tessera/sdk/server';
 import { sql, type Kysely } from 'kysely';
 import type { MarketDb } from './db.ts';
+import { parseStoredStrings } from '@tessera/sdk';
 
 export function productSearch(ctx: ServerContext<unknown>) {
   const pg = () => ctx.service(DatabaseService).dialect === 'postgres';
@@ -15,9 +16,9 @@ export function productSearch(ctx: ServerContext<unknown>) {
         .where('id', '=', productId)
         .executeTakeFirst();
       if (!row) return;
-      const text = searchWords(`${row.name} ${row.description} ${(JSON.parse(row.tags) as string[]).join(' ')}`).join(
-        ' ',
-      );
+      const text = searchWords(
+        `${row.name} ${row.description} ${parseStoredStrings(row.tags, 'product tags').join(' ')}`,
+      ).join(' ');
       if (pg()) {
         await db
           .updateTable('market_product')

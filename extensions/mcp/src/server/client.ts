@@ -1,6 +1,6 @@
 // Connections to registered MCP servers through @modelcontextprotocol/sdk (loaded with the first use):
 // streamable HTTP and SSE through the studio's outbound guard, stdio as a child process.
-import { describeError } from '@tessera/sdk';
+import { describeError, isRecord } from '@tessera/sdk';
 import type { McpToolInfo, McpToolResult, McpTransport } from '../shared/index.ts';
 
 export interface ServerTarget {
@@ -70,7 +70,7 @@ export async function listTools(target: ServerTarget, fetch: Fetch): Promise<Mcp
         tools.push({
           name: String(t.name),
           description: String(t.description ?? ''),
-          input_schema: (t.inputSchema as Record<string, unknown>) ?? { type: 'object' },
+          input_schema: isRecord(t.inputSchema) ? t.inputSchema : { type: 'object' },
         });
       cursor = r.nextCursor;
       if (!cursor) break;

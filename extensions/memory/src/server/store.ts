@@ -87,7 +87,7 @@ export class MemoryStore {
     this.ctx = ctx;
   }
   get db(): Kysely<MemoryDb> {
-    return this.ctx.db as Kysely<MemoryDb>;
+    return this.ctx.db;
   }
 
   async base(id: string, spaceId?: string): Promise<MemoryBaseRow | undefined> {

@@ -1,7 +1,7 @@
 // A model's status in the Models page: in use, or deprecated (optionally with the successor that answers in its
 // place); deprecate with a successor picked among the models of the same kind its users can reach, or undo it.
 import { Button, Modal, Select, Space, Tag, Typography } from '@arco-design/web-react';
-import { useApi } from '@tessera/sdk/client';
+import { testId, useApi } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelInfo } from '../shared/index.ts';
@@ -125,7 +125,7 @@ function DeprecateModal({
       onOk={() => void save()}
       okText={t('status.deprecate')}
       confirmLoading={saving}
-      okButtonProps={{ 'data-testid': 'model-deprecate-save' } as never}
+      okButtonProps={testId('model-deprecate-save')}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('status.deprecateIntro')}</Typography.Text>

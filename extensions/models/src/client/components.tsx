@@ -89,7 +89,7 @@ export function ModelParamsPanel({ value, onChange }: { value: ModelParams; onCh
         max={2}
         step={0.1}
         value={value.temperature ?? 1}
-        onChange={(v) => set('temperature', v as number)}
+        onChange={(v) => typeof v === 'number' && set('temperature', v)}
       />
       <InputNumber
         size="small"
@@ -102,7 +102,13 @@ export function ModelParamsPanel({ value, onChange }: { value: ModelParams; onCh
         data-testid="param-temperature"
       />
       <span>{t('params.top_p')}</span>
-      <Slider min={0} max={1} step={0.05} value={value.top_p ?? 1} onChange={(v) => set('top_p', v as number)} />
+      <Slider
+        min={0}
+        max={1}
+        step={0.05}
+        value={value.top_p ?? 1}
+        onChange={(v) => typeof v === 'number' && set('top_p', v)}
+      />
       <InputNumber
         size="small"
         min={0}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PythonSandbox } from './python.ts';
 import { CodeError, runJavaScript } from './sandbox.ts';
 import { CodeSandboxService } from '../shared.ts';
+import { fieldOf } from '@tessera/sdk';
 
 const ConfigSchema = z.object({
   /** Upper bounds a node's own settings may not exceed. */
@@ -42,7 +43,7 @@ export function typedOutputs(result: unknown, declared: FieldDecl[]): Record<str
     throw new CodeError('main must return an object whose fields are the declared outputs.');
   const out: Record<string, unknown> = {};
   for (const f of declared) {
-    const v = (result as Record<string, unknown>)[f.name];
+    const v = fieldOf(result, f.name);
     if (v === undefined || v === null) {
       out[f.name] = null;
       continue;

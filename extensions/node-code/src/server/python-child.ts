@@ -28,8 +28,7 @@ refuseAll(dgram.Socket.prototype, ['bind', 'connect', 'send']);
 refuseAll(dgram, ['createSocket']);
 refuseAll(dns, ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']);
 refuseAll(dns.promises, ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny']);
-for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest'])
-  delete (globalThis as Record<string, unknown>)[name];
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']) Reflect.deleteProperty(globalThis, name);
 syncBuiltinESMExports();
 
 // Whatever Pyodide's socket layer throws outside the running code (a refused listen ...) ends the run

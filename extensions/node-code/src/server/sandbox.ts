@@ -1,4 +1,4 @@
-import { describeError } from '@tessera/sdk';
+import { describeError, fieldOf } from '@tessera/sdk';
 import { stripTypeScriptTypes } from 'node:module';
 import type ivmTypes from 'isolated-vm';
 
@@ -33,7 +33,7 @@ const runner = (maxOutput: number) =>
   `\n;(async () => { if (typeof main !== 'function') throw new Error('Define a function named main: async function main({ params }) { ... }'); const out = JSON.stringify(await main({ params: JSON.parse(__params__) }) ?? null); if (typeof out !== 'string' || out.length > ${maxOutput}) throw new RangeError('main returned ' + Math.round(String(out).length / 1024) + ' KB; at most ${Math.round(maxOutput / 1024)} KB may leave the code node. Return less.'); return out; })()`;
 
 function lineOf(err: unknown): number | undefined {
-  const stack = String((err as Error)?.stack ?? '');
+  const stack = String(fieldOf(err, 'stack') ?? '');
   const m = new RegExp(`${FILE.replace('.', '\\.')}:(\\d+)(?::\\d+)?`).exec(stack);
   return m ? Number(m[1]) : undefined;
 }

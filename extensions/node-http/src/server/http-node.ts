@@ -130,7 +130,7 @@ export const http: NodeTypeDefinition = {
         if (ctx.signal.aborted) break;
       }
     }
-    const err = last as Error;
+    const err = last instanceof Error ? last : undefined;
     throw new Error(
       err?.name === 'TimeoutError' || /aborted|timeout/i.test(err?.message ?? '')
         ? `The request timed out after ${s.timeout_ms} ms.`

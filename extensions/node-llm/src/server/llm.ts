@@ -9,6 +9,7 @@ import type { Models } from '@tessera/ext-models/shared';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
 import type { Prompts } from '@tessera/ext-prompts/shared';
+import { fieldOf } from '@tessera/sdk';
 
 const Skill = z.object({
   workflow_id: z.string().min(1),
@@ -245,8 +246,8 @@ async function callModel(
 }
 
 const describeError = (e: unknown) => {
-  const err = e as { message?: string; statusCode?: number };
-  return `${err?.statusCode ? `HTTP ${err.statusCode}: ` : ''}${err?.message ?? String(e)}`;
+  const status = fieldOf(e, 'statusCode');
+  return `${status ? `HTTP ${String(status)}: ` : ''}${String(fieldOf(e, 'message') ?? e)}`;
 };
 
 export function llmNode(

@@ -2,6 +2,7 @@ import { FieldDeclSchema, InterruptType, type FieldDecl, type NodeTypeDefinition
 import { z } from 'zod';
 import { optionPort } from '../shared/ports.ts';
 import { coerceField } from './coerce.ts';
+import { fieldOf } from '@tessera/sdk';
 
 const QuestionSettings = z.object({
   question: z.string().min(1, 'Write the question.').max(10_000),
@@ -151,7 +152,7 @@ export const input: NodeTypeDefinition = {
       throw new Error('The answer to an Input node must be an object of its fields.');
     const outputs: Record<string, unknown> = {};
     for (const f of s.fields) {
-      const v = (answer as Record<string, unknown>)[f.name] ?? f.default;
+      const v = fieldOf(answer, f.name) ?? f.default;
       if ((v === undefined || v === null || v === '') && f.required)
         throw new Error(`The field '${f.name}' is required.`);
       outputs[f.name] = coerceField(v, f, `field '${f.name}'`);

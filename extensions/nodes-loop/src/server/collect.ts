@@ -1,3 +1,4 @@
+import { fieldOf } from '@tessera/sdk';
 export interface Collect {
   name: string;
   node_id: string;
@@ -8,7 +9,7 @@ export function getPathOf(value: unknown, path: string[]): unknown {
   let v = value;
   for (const k of path) {
     if (v === null || v === undefined || typeof v !== 'object') return null;
-    v = (v as Record<string, unknown>)[k];
+    v = fieldOf(v, k);
   }
   return v ?? null;
 }

@@ -23,7 +23,7 @@ export class AppService {
   }
 
   get db(): Kysely<OAuthDb> {
-    return this.#ctx.db as Kysely<OAuthDb>;
+    return this.#ctx.db;
   }
 
   config(app: AppRow): OAuth2Configuration {

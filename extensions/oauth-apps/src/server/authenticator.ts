@@ -32,6 +32,11 @@ export class OAuthAuthenticator {
   /** When each grant's last use was last written (once a minute at most). */
   readonly #used = new Map<string, number>();
 
+  /** The studio's database, seen through this extension's tables. */
+  get #db(): Kysely<OAuthDb> {
+    return this.#ctx.db;
+  }
+
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;
     this.#cache = new LocalCache({ max: 20_000, enabled: !ctx.host.distributed });
@@ -89,7 +94,7 @@ export class OAuthAuthenticator {
   async lookup(hash: string): Promise<Entry | undefined> {
     const hit = this.#cache.get(hash);
     if (hit) return hit;
-    const row = await (this.#ctx.db as Kysely<OAuthDb>)
+    const row = await this.#db
       .selectFrom('oauth_token')
       .innerJoin('oauth_grant', 'oauth_grant.id', 'oauth_token.grant_id')
       .innerJoin('oauth_app', 'oauth_app.id', 'oauth_token.app_id')
@@ -127,7 +132,7 @@ export class OAuthAuthenticator {
     const now = Date.now();
     if (now - (this.#used.get(grantId) ?? 0) < 60_000) return;
     this.#used.set(grantId, now);
-    void (this.#ctx.db as Kysely<OAuthDb>)
+    void this.#db
       .updateTable('oauth_grant')
       .set({ last_used_at: iso(now) })
       .where('id', '=', grantId)

@@ -80,7 +80,7 @@ export class GrantService {
   }
 
   get #db(): Kysely<OAuthDb> {
-    return this.#ctx.db as Kysely<OAuthDb>;
+    return this.#ctx.db;
   }
 
   // ------------------------------------------------------------------ asking the user

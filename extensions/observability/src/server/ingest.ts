@@ -13,7 +13,7 @@ const MAX_BYTES = 8 * 1024 * 1024;
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const c of stream as AsyncIterable<Buffer>) {
+  for await (const c of stream) {
     size += c.length;
     if (size > MAX_BYTES)
       throw new ApiError(
@@ -21,7 +21,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
         ErrorCode.PAYLOAD_TOO_LARGE,
         `An OTLP payload is at most ${MAX_BYTES / 1024 / 1024} MB; export in smaller batches.`,
       );
-    chunks.push(c);
+    chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
   }
   return Buffer.concat(chunks);
 }

@@ -6,6 +6,7 @@
 export class OtlpError extends Error {}
 
 import type { AttrValue } from '../shared/index.ts';
+import { isRecord } from '@tessera/sdk';
 
 export interface OtlpSpan {
   traceId: string;
@@ -230,7 +231,7 @@ const num = (v: unknown, what: string): bigint => {
 
 function jsonValue(v: unknown): AttrValue {
   if (!v || typeof v !== 'object') return null;
-  const o = v as Record<string, unknown>;
+  const o = v;
   if ('stringValue' in o) return String(o.stringValue);
   if ('boolValue' in o) return !!o.boolValue;
   if ('intValue' in o) return Number(o.intValue);
@@ -274,7 +275,7 @@ export function decodeJson(body: unknown): OtlpBatch[] {
       const list = (sc as { spans?: unknown[] })?.spans ?? [];
       if (!Array.isArray(list)) throw new OtlpError('spans must be a list.');
       for (const raw of list) {
-        const s = (raw ?? {}) as Record<string, unknown>;
+        const s = isRecord(raw) ? raw : {};
         const status = (s.status ?? {}) as { code?: unknown; message?: unknown };
         spans.push({
           traceId: idOf(s.traceId, 'traceId'),

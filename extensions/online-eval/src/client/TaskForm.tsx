@@ -2,7 +2,7 @@
 // size, when it ends; a preview counts what the rule would have taken of the last day's spans.
 import { Button, Checkbox, Input, InputNumber, Select, Slider, Space, DatePicker, Alert } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
-import { Modal } from '@tessera/sdk/client';
+import { Modal, testId } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QUERY_TYPES, SPAN_FIELDS, type FilterField } from '../shared/api.ts';
@@ -37,7 +37,7 @@ export function TaskForm({ open, onClose }: { open: boolean; onClose(id?: string
       title={t('new')}
       onCancel={() => onClose()}
       okText={t('create')}
-      okButtonProps={{ disabled: !name.trim() || !evaluators.length, 'data-testid': 'online-eval-create' } as never}
+      okButtonProps={{ disabled: !name.trim() || !evaluators.length, ...testId('online-eval-create') }}
       confirmLoading={tasks.create.isPending}
       onOk={() =>
         tasks.create.mutate(
@@ -134,7 +134,13 @@ export function TaskForm({ open, onClose }: { open: boolean; onClose(id?: string
         <div>
           <div style={LABEL}>{t('sampleRate', { rate })}</div>
           <Space>
-            <Slider value={rate} min={1} max={100} onChange={(v) => setRate(v as number)} style={{ width: 320 }} />
+            <Slider
+              value={rate}
+              min={1}
+              max={100}
+              onChange={(v) => typeof v === 'number' && setRate(v)}
+              style={{ width: 320 }}
+            />
             <InputNumber
               value={rate}
               min={1}

@@ -1,6 +1,6 @@
 // One call of a plugin API: the request built from its parameters, the plugin's auth and common
 // parameters, sent through the outbound guard; the response read and parsed.
-import { badRequest } from '@tessera/sdk';
+import { badRequest, isRecord } from '@tessera/sdk';
 import {
   OutboundHttpService,
   ServerContextToken,
@@ -51,8 +51,8 @@ function coerce(p: APIParameter, v: unknown, path: string): unknown {
       throw new InputError(`${path} must be true or false.`);
     case ParameterType.Object: {
       const o = typeof v === 'string' ? safeJson(v) : v;
-      if (!o || typeof o !== 'object' || Array.isArray(o)) throw new InputError(`${path} must be an object.`);
-      return p.sub_parameters?.length ? fill(p.sub_parameters, o as Record<string, unknown>, `${path}.`) : o;
+      if (!isRecord(o)) throw new InputError(`${path} must be an object.`);
+      return p.sub_parameters?.length ? fill(p.sub_parameters, o, `${path}.`) : o;
     }
     case ParameterType.Array: {
       const a = typeof v === 'string' ? safeJson(v) : v;
@@ -246,7 +246,6 @@ export class PluginCaller {
 export function inputObject(v: unknown, what = 'The input'): Record<string, unknown> {
   if (v === undefined || v === null || v === '') return {};
   const o = typeof v === 'string' ? safeJson(v) : v;
-  if (!o || typeof o !== 'object' || Array.isArray(o))
-    throw badRequest(`${what} must be a JSON object of parameter values.`);
-  return o as Record<string, unknown>;
+  if (!isRecord(o)) throw badRequest(`${what} must be a JSON object of parameter values.`);
+  return o;
 }

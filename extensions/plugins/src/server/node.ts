@@ -3,6 +3,7 @@
 import { ExecuteMode, InterruptType, type NodeTypeDefinition } from '@tessera/workflow-sdk';
 import { z } from 'zod';
 import { TrafficScene, type Plugins } from '../shared/index.ts';
+import { isRecord } from '@tessera/sdk';
 
 export const ApiNodeSettings = z.object({
   plugin_id: z.string().min(1, 'Choose a plugin API.'),
@@ -56,7 +57,7 @@ export function apiNode(plugins: () => Plugins): NodeTypeDefinition {
       }
       const out = r.output;
       const declared = ctx.outputs.map((o) => o.name);
-      if (out && typeof out === 'object' && !Array.isArray(out)) return { outputs: out as Record<string, unknown> };
+      if (isRecord(out)) return { outputs: out };
       return { outputs: { [declared[0] ?? 'data']: out } };
     },
   };

@@ -1,6 +1,6 @@
 // How plugins and APIs are shown (secrets masked), what a debug response says of the response's shape,
 // and the auth columns of a plugin from what a caller sent.
-import { badRequest, parseCallerJson, parseStoredJson } from '@tessera/sdk';
+import { badRequest, isRecord, parseCallerJson, parseStoredJson } from '@tessera/sdk';
 import {
   AuthorizationType,
   CommonParams,
@@ -97,9 +97,8 @@ export function apiView(a: ApiRow, plugin: PluginRow): z.output<typeof ApiView> 
 
 /** Response parameters inferred from a JSON value (a debug response). */
 export function inferParams(value: unknown, depth = 0): APIParameter[] {
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    return value === undefined ? [] : [inferParam('data', value, depth)];
-  return Object.entries(value as Record<string, unknown>)
+  if (!isRecord(value)) return value === undefined ? [] : [inferParam('data', value, depth)];
+  return Object.entries(value)
     .slice(0, 200)
     .map(([k, v]) => inferParam(k, v, depth + 1));
 }

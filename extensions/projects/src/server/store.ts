@@ -76,7 +76,7 @@ export class ProjectStore {
   }
 
   get db(): Kysely<ProjectsDb> {
-    return this.ctx.db as Kysely<ProjectsDb>;
+    return this.ctx.db;
   }
 
   async get(id: string, spaceId?: string): Promise<ProjectRow> {

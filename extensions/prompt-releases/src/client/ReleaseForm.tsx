@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EnvState } from '../shared/api.ts';
 import { useReleaseActions, useSpaceId } from './store.ts';
+import { testId } from '@tessera/sdk/client';
 
 const LABEL = { fontSize: 12, color: 'var(--color-text-2)', marginBottom: 4 } as const;
 
@@ -36,7 +37,7 @@ export function ReleaseForm({
       title={t('releaseTo', { env: env.name })}
       onCancel={onClose}
       okText={env.need_approval ? t('askApproval') : t('release')}
-      okButtonProps={{ disabled: !version, 'data-testid': 'release-submit' } as never}
+      okButtonProps={{ disabled: !version, ...testId('release-submit') }}
       confirmLoading={act.create.isPending}
       onOk={() =>
         act.create.mutate(

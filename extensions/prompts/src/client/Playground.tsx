@@ -1,7 +1,7 @@
 // The prompt playground: fill the variables, run the draft against its model, and see the answer as it streams.
 import { Alert, Button, Input, Select, Space, Switch, Tag, Typography } from '@arco-design/web-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiError, useApi } from '@tessera/sdk/client';
+import { messageOf, useApi } from '@tessera/sdk/client';
 import { ModelSelect } from '@tessera/ext-models/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -89,9 +89,7 @@ export function Playground({
         },
       );
     } catch (e) {
-      setRuns((r) =>
-        r.map((x, j) => (j === i ? { ...x, status: 'failed', error: (e as ApiError).msg ?? String(e) } : x)),
-      );
+      setRuns((r) => r.map((x, j) => (j === i ? { ...x, status: 'failed', error: messageOf(e) } : x)));
     }
   };
   const run = async () => {

@@ -1,6 +1,6 @@
 // Filling a prompt's messages: normal templates replace {{name}}; jinja2 ones are Liquid templates (loops and
 // conditions, close to Jinja), run without access to anything but the variables given, and with limits.
-import { describeError } from '@tessera/sdk';
+import { describeError, fieldOf } from '@tessera/sdk';
 import type { PromptDetail } from '../shared/index.ts';
 
 type Out = { role: 'system' | 'user' | 'assistant'; content: string };
@@ -80,10 +80,10 @@ export async function render(
       if (!Array.isArray(list))
         throw new RenderError(`The placeholder ${m.content.trim()} takes a list of messages ({ role, content }).`);
       for (const x of list) {
-        const role = (x as { role?: unknown })?.role;
+        const role = fieldOf(x, 'role');
         if (role !== 'system' && role !== 'user' && role !== 'assistant')
           throw new RenderError(`A message of ${m.content.trim()} has no role system, user or assistant.`);
-        messages.push({ role, content: String((x as { content?: unknown }).content ?? '') });
+        messages.push({ role, content: String(fieldOf(x, 'content') ?? '') });
       }
       continue;
     }

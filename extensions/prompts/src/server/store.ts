@@ -77,7 +77,7 @@ export class PromptStore {
     this.ctx = ctx;
   }
   get db(): Kysely<PromptsDb> {
-    return this.ctx.db as Kysely<PromptsDb>;
+    return this.ctx.db;
   }
   async get(id: string, spaceId?: string): Promise<PromptRow> {
     const p = await this.db

@@ -2,7 +2,7 @@
 // while an administrator has not answered.
 import { Button, Input, Radio } from '@arco-design/web-react';
 import { IconExclamationCircle } from '@arco-design/web-react/icon';
-import { Modal, toast } from '@tessera/sdk/client';
+import { Modal, testId, toast } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REASONS, useReporting, type ReportView } from './store.ts';
@@ -31,7 +31,7 @@ export function ReportButton({ productId, name }: { productId: string; name: str
             { onSuccess: () => (setOpen(false), setDetail(''), toast.success(t('thanks'))) },
           )
         }
-        okButtonProps={{ 'data-testid': 'report-send' } as never}
+        okButtonProps={testId('report-send')}
       >
         <Radio.Group direction="vertical" value={reason} onChange={setReason} data-testid="report-reasons">
           {REASONS.map((x) => (

@@ -66,7 +66,7 @@ export class ServiceStore {
   }
 
   get db(): Kysely<ServiceDb> {
-    return this.#ctx.db as Kysely<ServiceDb>;
+    return this.#ctx.db;
   }
 
   #checkPermissions(permissions: string[]): string[] {

@@ -90,7 +90,7 @@ export class SocietyStore {
     this.#ctx = ctx;
   }
   get db(): Kysely<SocietyDb> {
-    return this.#ctx.db as Kysely<SocietyDb>;
+    return this.#ctx.db;
   }
   newId() {
     return this.#ctx.host.newId();

@@ -107,10 +107,10 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     permission: 'member.manage',
     handler: async ({ spaceId, body, spaceRole }) => {
       await s.team(spaceId!);
-      const out = {
-        added_success_user_ids: [] as string[],
-        already_joined_user_ids: [] as string[],
-        not_exist_user_ids: [] as string[],
+      const out: Record<'added_success_user_ids' | 'already_joined_user_ids' | 'not_exist_user_ids', string[]> = {
+        added_success_user_ids: [],
+        already_joined_user_ids: [],
+        not_exist_user_ids: [],
       };
       for (const u of body.users) {
         if (u.role_type === 'admin' && spaceRole !== 'owner') throw forbidden('Only the owner can add admins.');
@@ -131,11 +131,10 @@ export function registerOpenApi(ctx: Ctx, s: SpacesImpl) {
     permission: 'member.manage',
     handler: async ({ spaceId, body, spaceRole }) => {
       await s.team(spaceId!);
-      const out = {
-        removed_success_user_ids: [] as string[],
-        not_in_workspace_user_ids: [] as string[],
-        owner_not_support_remove_user_ids: [] as string[],
-      };
+      const out: Record<
+        'removed_success_user_ids' | 'not_in_workspace_user_ids' | 'owner_not_support_remove_user_ids',
+        string[]
+      > = { removed_success_user_ids: [], not_in_workspace_user_ids: [], owner_not_support_remove_user_ids: [] };
       for (const id of body.user_ids) {
         const r = await s.roleOf(spaceId!, id);
         if (!r) out.not_in_workspace_user_ids.push(id);

@@ -72,7 +72,7 @@ export class Connections {
   }
 
   get db(): Kysely<SsoDb> {
-    return this.#ctx.db as Kysely<SsoDb>;
+    return this.#ctx.db;
   }
 
   get redirectUri(): string {

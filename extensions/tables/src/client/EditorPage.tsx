@@ -186,7 +186,7 @@ function Rows({ spaceId, table }: { spaceId: string; table: DatabaseInfo }) {
         rowSelection={{
           type: 'checkbox',
           selectedRowKeys: selected,
-          onChange: (keys) => setSelected(keys as string[]),
+          onChange: (keys) => setSelected(keys.map(String)),
         }}
         noDataElement={<Typography.Text type="secondary">{t('data.empty')}</Typography.Text>}
         columns={[

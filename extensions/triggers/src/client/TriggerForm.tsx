@@ -57,7 +57,7 @@ function valueOf(field: FieldDecl | undefined, text: string): unknown {
   if (field.type === 'integer' || field.type === 'number') return Number(text);
   if (field.type === 'boolean') return text === 'true';
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch {
     return text;
   }

@@ -1,7 +1,7 @@
 // The workflow editor's Triggers panel: the workflow's triggers, each opened or closed, tested, changed, deleted, with
 // its firings; a new one made here. A webhook trigger's secret is shown once, right after it was made.
 import { Alert, Button, Input, Popconfirm, Switch, Tag, Typography } from '@arco-design/web-react';
-import { useStudio } from '@tessera/sdk/client';
+import { isRecord, useStudio } from '@tessera/sdk/client';
 import type { EditorPanelProps } from '@tessera/ext-workflow/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,8 +84,8 @@ function TriggerItem({
   const kind = x.trigger_type === 0 ? 'cron' : x.event_id === 'webhook' ? 'webhook' : 'event';
   const sampleData = (() => {
     try {
-      const v = JSON.parse(sample) as unknown;
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+      const v: unknown = JSON.parse(sample);
+      return isRecord(v) ? v : undefined;
     } catch {
       return undefined;
     }

@@ -5,7 +5,16 @@
 // how it ended.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { ApiError, ErrorCode, type EndpointBody, jsonWithin, parseStoredJson, parseStoredObject } from '@tessera/sdk';
+import {
+  ApiError,
+  type EndpointBody,
+  ErrorCode,
+  fieldOf,
+  isRecord,
+  jsonWithin,
+  parseStoredJson,
+  parseStoredObject,
+} from '@tessera/sdk';
 import {
   JobQueueService,
   SchedulesService,
@@ -106,7 +115,7 @@ export function pick(data: unknown, path: string): unknown {
   let v: unknown = data;
   for (const part of path.split('.')) {
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
+    v = fieldOf(v, part);
   }
   return v;
 }
@@ -126,7 +135,7 @@ export class TriggerService {
 
   /** The extension's tables, typed. */
   get #db(): Kysely<TriggersDb> {
-    return this.#ctx.db as Kysely<TriggersDb>;
+    return this.#ctx.db;
   }
 
   get #runner() {
@@ -408,9 +417,9 @@ export class TriggerService {
         const v = pick(data, path);
         if (v !== undefined) input[field] = v;
       }
-    } else if (defaults && typeof defaults === 'object' && !Array.isArray(defaults)) {
+    } else if (isRecord(defaults)) {
       const names = (await this.#runner.info(row.workflow_id, row.space_id)).inputs.map((f) => f.name);
-      for (const name of names) if (name in defaults) input[name] = (defaults as Record<string, unknown>)[name];
+      for (const name of names) if (name in defaults) input[name] = defaults[name];
     }
     return input;
   }

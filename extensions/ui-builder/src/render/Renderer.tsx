@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Dsl, UiNode } from '../shared/dsl.ts';
 import { BUILTIN_VIEWS, FrameView } from './components.tsx';
 import { RENDER_TEXTS, type Lang } from './texts.ts';
+import { fieldOf } from '@tessera/sdk';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
 
@@ -13,8 +14,7 @@ export function fillText(text: unknown, variables: Record<string, unknown>): str
   if (typeof text !== 'string') return text === undefined || text === null ? '' : String(text);
   return text.replace(PLACEHOLDER, (_, path: string) => {
     let v: unknown = variables;
-    for (const part of path.split('.'))
-      v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+    for (const part of path.split('.')) v = fieldOf(v, part);
     return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   });
 }
@@ -51,8 +51,7 @@ export interface RendererProps {
 export const DRAG_NODE = 'application/x-tessera-ui-node';
 export const DRAG_TYPE = 'application/x-tessera-ui-type';
 
-const message = (err: unknown) =>
-  (err as { msg?: string; message?: string })?.msg ?? (err as Error)?.message ?? String(err);
+const message = (err: unknown) => String(fieldOf(err, 'msg') ?? fieldOf(err, 'message') ?? err);
 
 export function Renderer({ dsl, pageId, lang, run, frameSrc, chat, selected, onSelect, onDrop }: RendererProps) {
   const [over, setOver] = useState('');

@@ -2,7 +2,7 @@
 // the viewer (anonymous viewers of a public app as the publisher, each known by an id of their address). The app's
 // access decides who may: anyone, people signed in, or its space's members. Only the workflows its published events
 // name run, with the inputs their mappings allow, at most 30 a minute per viewer.
-import { valueAt } from '@tessera/sdk';
+import { fieldOf, valueAt } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { WorkflowRunnerService } from '@tessera/workflow-sdk';
 import { createHash } from 'node:crypto';
@@ -123,7 +123,7 @@ export function registerAppRoutes(ctx: ServerContext, store: UiStore): void {
         connectorId: WEB_APP_CONNECTOR,
       })
       .catch((e) => {
-        if ((e as { status?: number }).status === 400)
+        if (fieldOf(e, 'status') === 400)
           throw texts.error(400, 'botNotPublished', { id: c.id, bot: String(c.props.bot_id ?? '') });
         throw e;
       });

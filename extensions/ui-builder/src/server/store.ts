@@ -122,7 +122,7 @@ export class UiStore {
     this.#ctx = ctx;
   }
   get db(): Kysely<UiDb> {
-    return this.#ctx.db as Kysely<UiDb>;
+    return this.#ctx.db;
   }
   newId() {
     return this.#ctx.host.newId();

@@ -50,7 +50,7 @@ export default defineExtension({
           .where('space_id', '=', k.spaceId)
           .where('user_id', '=', owner(k))
           .execute();
-        return Object.fromEntries(rows.map((r) => [r.name, JSON.parse(r.value) as unknown]));
+        return Object.fromEntries(rows.map((r): [string, unknown] => [r.name, JSON.parse(r.value)]));
       },
       async set(k, name, value) {
         if (k.scope === 'user' && !k.userId) throw new Error('A user variable needs the user.');

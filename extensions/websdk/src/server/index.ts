@@ -5,7 +5,7 @@
 // Visitors are anonymous: an id in the frame's storage; the bot's (or project's) creator is the studio user
 // the chats count for; calls are limited per address.
 import { readFileSync } from 'node:fs';
-import { badRequest, forbidden, languageOf, notFound } from '@tessera/sdk';
+import { badRequest, fieldOf, forbidden, languageOf, notFound } from '@tessera/sdk';
 import { defineExtension } from '@tessera/sdk/server';
 import { BotChatsService, BotsService, Connectors } from '@tessera/ext-bots/shared';
 import { ProjectsService } from '@tessera/ext-projects/shared';
@@ -204,8 +204,7 @@ export default defineExtension({
               logId,
             })
             .catch((e) => {
-              if ((e as { status?: number }).status === 400)
-                throw badRequest('This conversation is not yours; start a new one.');
+              if (fieldOf(e, 'status') === 400) throw badRequest('This conversation is not yours; start a new one.');
               throw e;
             });
           return chats.stream(started.chat_id, reply.sse(), signal);
@@ -224,8 +223,7 @@ export default defineExtension({
             connectorId: Connectors.ChatPage,
           })
           .catch((e) => {
-            if ((e as { status?: number }).status === 400)
-              throw badRequest('This conversation is not yours; start a new one.');
+            if (fieldOf(e, 'status') === 400) throw badRequest('This conversation is not yours; start a new one.');
             throw e;
           });
         await chats.stream(started.chat_id, reply.sse(), signal);

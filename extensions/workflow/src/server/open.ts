@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, OpenApiCode, badRequest, parseCallerJson, parseStoredJson } from '@tessera/sdk';
+import { ApiError, badRequest, ErrorCode, isRecord, OpenApiCode, parseCallerJson, parseStoredJson } from '@tessera/sdk';
 import { LocalCache, type ServerContext } from '@tessera/sdk/server';
 import { z } from 'zod';
 import { ExecuteMode, RunMode, RunStatus } from '../shared/index.ts';
@@ -58,9 +58,8 @@ export function registerOpenApi(ctx: ServerContext<unknown>, deps: WorkflowApiDe
   const params = (p: unknown) => {
     if (typeof p !== 'string') return (p ?? {}) as Record<string, unknown>;
     const v = parseCallerJson(p, 'parameters');
-    if (!v || typeof v !== 'object' || Array.isArray(v))
-      throw badRequest("parameters must be a JSON object of the Start node's inputs.");
-    return v as Record<string, unknown>;
+    if (!isRecord(v)) throw badRequest("parameters must be a JSON object of the Start node's inputs.");
+    return v;
   };
   const start = async (body: z.infer<typeof RunBody>, userId: string, logId: string, mode: number): Promise<RunRow> => {
     const input = params(body.parameters);

@@ -1,6 +1,6 @@
 // The studio's workflow runs: a test run of the draft (sync, streamed or queued), answering the question a run waits
 // on, cancel, a run's process, one node's executions, the run history, running one node, a run's trace.
-import { badRequest, conflict, parseStoredJson } from '@tessera/sdk';
+import { badRequest, conflict, isRecord, parseStoredJson } from '@tessera/sdk';
 import type { ServerContext } from '@tessera/sdk/server';
 import { TracesService } from '@tessera/ext-observability/shared';
 import {
@@ -31,9 +31,8 @@ export function registerRunRoutes(ctx: ServerContext<unknown>, deps: WorkflowApi
 
   const runInput = (v: unknown) => {
     const x = parseJsonish(v, 'input');
-    if (!x || typeof x !== 'object' || Array.isArray(x))
-      throw badRequest('input must be an object of the Start node fields.');
-    return x as Record<string, unknown>;
+    if (!isRecord(x)) throw badRequest('input must be an object of the Start node fields.');
+    return x;
   };
 
   ctx.route({

@@ -214,7 +214,7 @@ function Editor({
             >
               {modes.map((m) => (
                 <Select.Option key={m.key} value={m.key}>
-                  {m.label[language as 'en-US'] ?? m.key}
+                  {m.label[language] ?? m.key}
                 </Select.Option>
               ))}
             </Select>

@@ -198,7 +198,7 @@ function PublishModal({
           <Checkbox.Group value={connectors} onChange={setConnectors} data-testid="bot-publish-connectors">
             {caps.connectors.map((c) => (
               <Checkbox key={c.id} value={c.id}>
-                {c.name[language as 'en-US'] ?? c.id}
+                {c.name[language] ?? c.id}
               </Checkbox>
             ))}
           </Checkbox.Group>
@@ -208,8 +208,8 @@ function PublishModal({
           .map((c) => (
             <Form.Item
               key={c.id}
-              label={c.name[language as 'en-US'] ?? c.id}
-              extra={c.description?.[language as 'en-US']}
+              label={c.name[language] ?? c.id}
+              extra={c.description?.[language]}
               data-testid={`bot-publish-settings-${c.id}`}
             >
               <SchemaFields
@@ -256,7 +256,7 @@ function Versions({
       }),
   });
   const releases = useReleases(spaceId, bot.bot_id, visible);
-  const connectorNames = caps.connectors.map((c) => ({ id: c.id, name: c.name[language as 'en-US'] ?? c.id }));
+  const connectorNames = caps.connectors.map((c) => ({ id: c.id, name: c.name[language] ?? c.id }));
   const revert = useMutation({
     mutationFn: (commitId: string) =>
       api.call(RevertBot, {

@@ -14,16 +14,7 @@ import {
   Typography,
 } from '@arco-design/web-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  type ApiError,
-  type EndpointInput,
-  Modal,
-  toast,
-  useApi,
-  useFormat,
-  useStudio,
-  testId,
-} from '@tessera/sdk/client';
+import { type EndpointInput, messageOf, Modal, testId, toast, useApi, useFormat, useStudio } from '@tessera/sdk/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Capabilities } from '../api.ts';
@@ -102,7 +93,7 @@ export function ReleaseStatus({
         return (
           <div key={c.id} style={{ marginTop: 4 }}>
             <div data-testid="bot-live-connector" data-connector={c.id}>
-              {c.name[language as 'en-US'] ?? c.id}:{' '}
+              {c.name[language] ?? c.id}:{' '}
               {live?.version ? (
                 <Tag size="small" color="green">
                   {live.version}
@@ -247,7 +238,7 @@ function ReleaseDialog({
           toast.success(t(mode === 'gray' ? 'release.grayed' : 'release.rolledBack', { version }));
           onClose();
         },
-        onError: (e) => setProblem((e as ApiError).msg ?? String(e)),
+        onError: (e) => setProblem(messageOf(e)),
       },
     );
   return (

@@ -23,7 +23,7 @@ export function readChoices(text: string, quantity: number): unknown[] {
     .trim();
   for (let end = body.length; end > 0; end = body.lastIndexOf(body[0] === '[' ? ']' : '}', end - 1)) {
     try {
-      const v = JSON.parse(body.slice(0, end + (end === body.length ? 0 : 1))) as unknown;
+      const v: unknown = JSON.parse(body.slice(0, end + (end === body.length ? 0 : 1)));
       return (Array.isArray(v) ? v : [v]).slice(0, quantity);
     } catch {
       // a shorter prefix may be the JSON

@@ -30,9 +30,9 @@ export const bizSpace = {
   space: async (r: Body) => String((r.body?.bizCtx as { bizSpaceID?: unknown })?.bizSpaceID ?? ''),
 };
 
-const parse = (text: string, field: string) => {
+const parse = (text: string, field: string): unknown => {
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch (e) {
     throw texts.error(400, 'badJson', { field, detail: describeError(e) });
   }
@@ -70,7 +70,7 @@ export function registerMockRoutes(ctx: ServerContext, store: DebuggerStore): vo
     const names = new Set(tool.response_params.map((p) => p.name));
     return rules.every((r) => {
       try {
-        const v = JSON.parse(r.expect_rule) as unknown;
+        const v: unknown = JSON.parse(r.expect_rule);
         return !v || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).every((k) => names.has(k));
       } catch {
         return false;

@@ -358,7 +358,8 @@ export function useTestRun(spaceId: string, workflowId: string) {
         { signal: abort.current.signal, handled: () => true },
       );
     } catch (e) {
-      if ((e as Error)?.name !== 'AbortError') setRun((r) => ({ ...r, status: 'fail', error: messageOf(e) }));
+      if (!(e instanceof Error && e.name === 'AbortError'))
+        setRun((r) => ({ ...r, status: 'fail', error: messageOf(e) }));
     }
   };
   /** Shows a past run: its nodes' results on the canvas, its output or error. */

@@ -3,6 +3,7 @@ import { Graph, layout } from '@dagrejs/dagre';
 import type { Canvas, CanvasLink, CanvasNode, FieldDecl } from '@tessera/workflow-sdk';
 import type { NodeTypeInfo } from '../../shared/api.ts';
 import type { NodeTypeClient, PortInfo, UpstreamOutput } from '../points.ts';
+import { isRecord } from '@tessera/sdk/client';
 
 /** A node type as /node_types lists it. */
 export type { NodeTypeInfo };
@@ -299,8 +300,8 @@ export function pasteNodes(canvas: Canvas, clip: Clip, offset = 40, salt?: strin
   }
   const remap = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(remap);
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
+    if (isRecord(v)) {
+      const o = v;
       if (o.kind === 'ref' && typeof o.node_id === 'string' && ids.has(o.node_id))
         return { ...o, node_id: ids.get(o.node_id) };
       return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, remap(x)]));

@@ -1,4 +1,4 @@
-import { describeError } from '@tessera/sdk';
+import { describeError, fieldOf } from '@tessera/sdk';
 import type { FieldType, ValueExpr } from '../../shared/index.ts';
 
 export function getPath(value: unknown, path: readonly string[]): unknown {
@@ -6,7 +6,7 @@ export function getPath(value: unknown, path: readonly string[]): unknown {
   for (const key of path) {
     if (v === null || v === undefined) return undefined;
     if (Array.isArray(v) && /^\d+$/.test(key)) v = v[Number(key)];
-    else if (typeof v === 'object') v = (v as Record<string, unknown>)[key];
+    else if (typeof v === 'object') v = fieldOf(v, key);
     else return undefined;
   }
   return v;
