@@ -34,6 +34,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // Files run one after another in a worker that keeps its modules: importing the studio's modules once per
+          // worker instead of once per file took the project from 58 s (109 CPU-seconds) to 23 s (35) here.
+          isolate: false,
+          setupFiles: ['tests/unit-setup.ts'],
           // isolated-vm (the code node) needs it on Node 20 and later.
           execArgv: ['--no-node-snapshot'],
           include: [
@@ -53,7 +57,10 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['**/test/**/*.client.test.tsx'],
           exclude: ['**/node_modules/**'],
-          setupFiles: ['tests/client-setup.ts'],
+          // As the unit project: one worker's modules serve its files in turn (37 s and 69 CPU-seconds isolated,
+          // 7 s and 10 so); React, Arco and the SDK are imported once per worker instead of once per file.
+          isolate: false,
+          setupFiles: ['tests/unit-setup.ts', 'tests/client-setup.ts'],
           testTimeout: 30_000,
         },
       },
