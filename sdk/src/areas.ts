@@ -48,6 +48,14 @@ export function groupOfArea(area: TopLevelArea): SidebarGroup {
 
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+/** Whether a value is one of a list's (a literal union's values), narrowing it to them. */
+export function isOneOf<T>(list: readonly T[], value: unknown): value is T {
+  return list.some((x) => x === value);
+}
+
+/** Whether a value names one of the studio's languages. */
+export const isLanguage = (value: unknown): value is Language => isOneOf(LANGUAGES, value);
 export const DEFAULT_LANGUAGE: Language = 'zh-CN';
 export const FALLBACK_LANGUAGE: Language = 'en-US';
 

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { fieldOf } from '@tessera/sdk';
 
 /** The data folder cannot be used; the message names the folder and the cause. */
 export class DataDirError extends Error {
@@ -23,8 +24,10 @@ const CAUSES: Record<string, string> = {
 };
 
 /** Why an error from the file system means the folder is unusable, in words a person acts on. */
-export function dataDirCause(err: NodeJS.ErrnoException): string {
-  return CAUSES[err.code ?? ''] ?? `${err.code ?? 'error'}: ${err.message}`;
+export function dataDirCause(err: unknown): string {
+  const code = fieldOf(err, 'code');
+  const known = typeof code === 'string' ? CAUSES[code] : undefined;
+  return known ?? `${typeof code === 'string' ? code : 'error'}: ${String(fieldOf(err, 'message') ?? err)}`;
 }
 
 /**
@@ -32,14 +35,14 @@ export function dataDirCause(err: NodeJS.ErrnoException): string {
  * file is written, synced and removed. Throws DataDirError naming the folder and the cause.
  */
 export function checkDataDir(dir: string, minFreeBytes = MIN_FREE_BYTES): void {
-  const fail = (err: NodeJS.ErrnoException) =>
+  const fail = (err: unknown) =>
     new DataDirError(
       `The data folder ${dir} cannot be used: ${dataDirCause(err)}. Choose another with --data DIR (or TESSERA_DATA_DIR), or fix the folder.`,
     );
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw fail(e as NodeJS.ErrnoException);
+    throw fail(e);
   }
   const probe = path.join(dir, `.write-check-${process.pid}`);
   try {
@@ -51,7 +54,7 @@ export function checkDataDir(dir: string, minFreeBytes = MIN_FREE_BYTES): void {
       closeSync(fd);
     }
   } catch (e) {
-    throw fail(e as NodeJS.ErrnoException);
+    throw fail(e);
   } finally {
     try {
       unlinkSync(probe);

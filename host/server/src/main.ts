@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { ConfigError, loadConfig, writeAdminDisabled, type TesseraConfig } from './config.ts';
 import { createServer, type TesseraServer } from './server.ts';
 import { DataDirError } from './data-dir.ts';
+import { fieldOf } from '@tessera/sdk';
 
 export interface StartOptions {
   root: string;
@@ -67,9 +68,8 @@ export async function startStudio({ root, overrides, banner = true }: StartOptio
   try {
     url = await server.listen();
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
     await server.close();
-    if (err.code === 'EADDRINUSE') {
+    if (fieldOf(e, 'code') === 'EADDRINUSE') {
       console.error(`tessera: port ${config.port} is in use. Stop the other process or start with --port N.`);
       process.exit(3);
     }

@@ -164,9 +164,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
     // A route that checks a signature over the bytes sent (an incoming webhook) keeps the text as received.
-    if (request.routeOptions?.config?.rawBody) request.rawBody = body as string;
-    void parseJson(request, body as string, (err: Error | null, value?: unknown) => {
+    if (request.routeOptions?.config?.rawBody) request.rawBody = text;
+    void parseJson(request, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (jsonNestsDeeper(value))
         return done(
@@ -177,7 +178,7 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
           ),
           undefined,
         );
-      const illFormed = jsonIllFormedAt(value, body as string);
+      const illFormed = jsonIllFormedAt(value, text);
       if (illFormed)
         return done(
           new ApiError(
@@ -208,9 +209,10 @@ export async function createServer(config: TesseraConfig, options: CreateServerO
   // object of strings (and its text as received with rawBody).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
     const config = request.routeOptions?.config;
-    if (!config?.formBody) return body === '' ? done(null, undefined) : done(unsupported(request), undefined);
-    if (config.rawBody) request.rawBody = body as string;
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (!config?.formBody) return text === '' ? done(null, undefined) : done(unsupported(request), undefined);
+    if (config.rawBody) request.rawBody = text;
+    done(null, Object.fromEntries(new URLSearchParams(text)));
   });
   // A POST without a body may come with any content type (HTTP clients such as Coze's SDK send one for
   // calls whose parameters are all in the query): an empty body is no body; anything else must be JSON.
@@ -706,21 +708,25 @@ const HOST_ERROR_TEXTS = [
 
 /** Strings with control characters (line breaks ...) escaped, so one report is one log line. */
 export function logSafe(value: unknown): unknown {
-  if (typeof value === 'string')
-    // oxlint-disable-next-line no-control-regex -- control characters are what this escapes
-    return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
-      c === '\n'
-        ? '\\n'
-        : c === '\r'
-          ? '\\r'
-          : c === '\t'
-            ? '\\t'
-            : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
+  if (typeof value === 'string') return logSafeText(value);
   if (Array.isArray(value)) return value.map(logSafe);
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [logSafe(k) as string, logSafe(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [logSafeText(k), logSafe(v)]));
   return value;
+}
+
+/** A text with its control characters escaped. */
+function logSafeText(value: string): string {
+  // oxlint-disable-next-line no-control-regex -- control characters are what this escapes
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function withRequirements(ids: string[], all: DiscoveredExtension[]): Set<string> {

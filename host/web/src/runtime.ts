@@ -7,7 +7,15 @@ import {
   type ExtensionContext,
   type ReportedError,
 } from '@tessera/core';
-import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGES, languageOf, type ApiError, type Language } from '@tessera/sdk';
+import {
+  DEFAULT_LANGUAGE,
+  FALLBACK_LANGUAGE,
+  isLanguage,
+  LANGUAGES,
+  languageOf,
+  type ApiError,
+  type Language,
+} from '@tessera/sdk';
 import {
   HeaderItems,
   I18nResources,
@@ -52,7 +60,7 @@ export interface CreateStudioOptions {
 export function storedLanguage(): Language {
   try {
     const v = localStorage.getItem(LANGUAGE_KEY);
-    if (v && (LANGUAGES as readonly string[]).includes(v)) return v as Language;
+    if (isLanguage(v)) return v;
   } catch {
     /* storage unavailable */
   }
@@ -169,8 +177,8 @@ export async function createStudio(opts: CreateStudioOptions): Promise<Studio> {
       headerItem: (p: Parameters<ClientContext['headerItem']>[0]) => base.register(HeaderItems, p),
       i18n: (res: Parameters<ClientContext['i18n']>[0]) => {
         for (const [language, r] of Object.entries(res))
-          if (r)
-            base.register(I18nResources, { namespace: base.extensionId, language: language as Language, resources: r });
+          if (r && isLanguage(language))
+            base.register(I18nResources, { namespace: base.extensionId, language, resources: r });
       },
       interceptRequests: (name: string, fn: any) => base.tap(RequestInterceptors, name, fn),
       errorSink: (name: string, fn: any) => base.tap(ErrorSinks, name, fn),

@@ -1,4 +1,5 @@
 // Variable values per bot, connector and end user.
+import type { Kysely } from 'kysely';
 import type { ServerContext } from '@tessera/sdk/server';
 
 export const MAX_VALUE = 4000;
@@ -15,9 +16,23 @@ export interface StoredValue {
   updated_at: string;
 }
 
+/** This extension's table, as its migrations make it. */
+interface VariablesDb {
+  bot_variables_value: {
+    bot_id: string;
+    connector_id: string;
+    end_user_id: string;
+    name: string;
+    value: string;
+    created_at: string | null;
+    updated_at: string;
+  };
+}
+
 export function variableStore(ctx: ServerContext<unknown>) {
+  const db: Kysely<VariablesDb> = ctx.db;
   const rows = async (w: Who): Promise<Record<string, StoredValue>> => {
-    const list = await ctx.db
+    const list = await db
       .selectFrom('bot_variables_value')
       .select(['name', 'value', 'created_at', 'updated_at'])
       .where('bot_id', '=', w.botId)
@@ -26,11 +41,11 @@ export function variableStore(ctx: ServerContext<unknown>) {
       .execute();
     return Object.fromEntries(
       list.map((r) => [
-        r.name as string,
+        r.name,
         {
-          value: r.value as string,
-          created_at: (r.created_at as string | null) ?? (r.updated_at as string),
-          updated_at: r.updated_at as string,
+          value: r.value,
+          created_at: r.created_at ?? r.updated_at,
+          updated_at: r.updated_at,
         },
       ]),
     );
@@ -51,7 +66,7 @@ export function variableStore(ctx: ServerContext<unknown>) {
         created_at: now,
         updated_at: now,
       };
-      await ctx.db
+      await db
         .insertInto('bot_variables_value')
         .values(row)
         .onConflict((oc) =>

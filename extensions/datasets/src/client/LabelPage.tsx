@@ -30,7 +30,7 @@ export function LabelPage() {
   // Keys: 1-9 pick the first choice label's options; Enter submits (not while typing in a field).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.target as HTMLElement).closest('input, textarea')) return;
+      if (e.target instanceof Element && e.target.closest('input, textarea')) return;
       const choice = labels.find((x) => x.type === 'choice');
       const n = Number(e.key);
       if (choice && n >= 1 && n <= choice.options.length)

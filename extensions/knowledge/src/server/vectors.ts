@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 // @ts-expect-error plain JavaScript, shared with the scan workers
 import { scan } from './scan.mjs';
 import { normalize, type VectorIndex, type VectorStoreKind } from '../shared/index.ts';
+import type { KnowledgeDb } from './store.ts';
 
 interface Loaded {
   version: number;
@@ -91,7 +92,7 @@ function startScanners(): Scanners | undefined {
   };
 }
 
-export function embeddedIndex(db: Kysely<any>): VectorIndex {
+export function embeddedIndex(db: Kysely<KnowledgeDb>): VectorIndex {
   const cache = new Map<string, Loaded>();
   let scanners: Scanners | undefined;
   const versionOf = async (datasetId: string) =>
@@ -131,16 +132,16 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
       cache.delete(datasetId);
       return undefined;
     }
-    const dims = (rows[0].vec as Uint8Array).byteLength / 4;
+    const dims = rows[0].vec.byteLength / 4;
     // Shared memory: scan workers read it without a copy.
     const matrix = new Float32Array(new SharedArrayBuffer(rows.length * dims * 4));
     const ids: string[] = [];
     let r = 0;
     for (const row of rows) {
-      const v = fromBytes(row.vec as Uint8Array);
+      const v = fromBytes(row.vec);
       if (v.length !== dims) continue;
       matrix.set(v, r * dims);
-      ids.push(row.slice_id as string);
+      ids.push(row.slice_id);
       r++;
     }
     const loaded = { version, ids, dims, matrix: matrix.subarray(0, r * dims) };
@@ -190,8 +191,8 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
           .limit(5000)
           .execute();
         if (!rows.length) return;
-        yield rows.map((r) => ({ id: r.slice_id as string, vector: fromBytes(r.vec as Uint8Array) }));
-        after = rows[rows.length - 1].slice_id as string;
+        yield rows.map((r) => ({ id: r.slice_id, vector: fromBytes(r.vec) }));
+        after = rows[rows.length - 1].slice_id;
       }
     },
     version: versionOf,
@@ -204,8 +205,7 @@ export function embeddedIndex(db: Kysely<any>): VectorIndex {
           .select(['slice_id', 'dataset_id', 'vec'])
           .where('slice_id', 'in', ids.slice(i, i + 500))
           .execute();
-        for (const r of rows)
-          if (r.dataset_id === datasetId) out.set(r.slice_id as string, fromBytes(r.vec as Uint8Array));
+        for (const r of rows) if (r.dataset_id === datasetId) out.set(r.slice_id, fromBytes(r.vec));
       }
       return out;
     },

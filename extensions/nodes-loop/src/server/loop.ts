@@ -1,4 +1,4 @@
-import { getPathOf, type Collect } from './collect.ts';
+import { getPathOf } from './collect.ts';
 import type {
   BodyOutcome,
   FieldDecl,
@@ -67,9 +67,10 @@ export const loop: NodeTypeDefinition = {
   },
   async execute(ctx) {
     const s = ctx.settings as z.infer<typeof LoopSettings>;
-    const items = s.loop_type === 'array' ? ctx.inputs.items : undefined;
-    if (s.loop_type === 'array' && !Array.isArray(items))
+    const input = ctx.inputs.items;
+    if (s.loop_type === 'array' && !Array.isArray(input))
       throw new Error('An array loop needs an input named items that is an array.');
+    const items: unknown[] = s.loop_type === 'array' && Array.isArray(input) ? input : [];
     const count = s.loop_type === 'count' ? Number(ctx.inputs.count) : Infinity;
     if (s.loop_type === 'count' && (!Number.isInteger(count) || count < 0))
       throw new Error('A count loop needs an input named count that is a whole number.');
@@ -88,7 +89,7 @@ export const loop: NodeTypeDefinition = {
     const collected: Record<string, unknown[]> = cp
       ? structuredClone(cp.collected)
       : Object.fromEntries(s.collect.map((c) => [c.name, []]));
-    const limit = s.loop_type === 'array' ? (items as unknown[]).length : count;
+    const limit = s.loop_type === 'array' ? items.length : count;
     for (let index = cp?.index ?? 0; index < limit; index++) {
       if (index >= s.max_iterations)
         throw new Error(
@@ -96,10 +97,10 @@ export const loop: NodeTypeDefinition = {
         );
       if (ctx.signal.aborted) throw new Error('cancelled');
       // Body nodes read item, index and the loop variables as this node's outputs; the object is live.
-      const locals = Object.assign(Object.create(null), vars, {
-        item: s.loop_type === 'array' ? (items as unknown[])[index] : undefined,
+      const locals: Record<string, unknown> = Object.assign(Object.create(null), vars, {
+        item: s.loop_type === 'array' ? items[index] : undefined,
         index,
-      }) as Record<string, unknown>;
+      });
       const frameWithLocals: LoopFrame = { get: frame.get, set: (n, v) => (frame.set(n, v), (locals[n] = v)) };
       const body = await ctx.runBody({
         locals,
@@ -113,7 +114,7 @@ export const loop: NodeTypeDefinition = {
           collected,
           body: body.interrupt.state,
         } satisfies LoopCheckpoint);
-      for (const c of s.collect as Collect[]) collected[c.name].push(getPathOf(body.outputs[c.node_id], c.path));
+      for (const c of s.collect) collected[c.name].push(getPathOf(body.outputs[c.node_id], c.path));
       if (body.control === 'break') break;
     }
     return { outputs: { ...collected, ...vars } };
@@ -207,7 +208,7 @@ export const batch: NodeTypeDefinition = {
     const settle = (index: number, body: BodyOutcome) => {
       if (body.interrupt)
         return void waiting.push({ index, state: body.interrupt.state, request: body.interrupt.request });
-      for (const c of s.collect as Collect[]) results[c.name][index] = getPathOf(body.outputs[c.node_id], c.path);
+      for (const c of s.collect) results[c.name][index] = getPathOf(body.outputs[c.node_id], c.path);
       done.add(index);
     };
     if (cp?.waiting[0]) {

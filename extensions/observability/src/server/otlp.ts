@@ -6,7 +6,7 @@
 export class OtlpError extends Error {}
 
 import type { AttrValue } from '../shared/index.ts';
-import { isRecord } from '@tessera/sdk';
+import { fieldOf, isRecord } from '@tessera/sdk';
 
 export interface OtlpSpan {
   traceId: string;
@@ -237,8 +237,12 @@ function jsonValue(v: unknown): AttrValue {
   if ('intValue' in o) return Number(o.intValue);
   if ('doubleValue' in o) return Number(o.doubleValue);
   if ('bytesValue' in o) return String(o.bytesValue);
-  if ('arrayValue' in o) return ((o.arrayValue as { values?: unknown[] })?.values ?? []).map(jsonValue);
-  if ('kvlistValue' in o) return jsonAttrs((o.kvlistValue as { values?: unknown[] })?.values);
+  if ('arrayValue' in o) {
+    const values = fieldOf(o.arrayValue, 'values') ?? [];
+    if (!Array.isArray(values)) throw new OtlpError('An arrayValue holds a list of values.');
+    return values.map(jsonValue);
+  }
+  if ('kvlistValue' in o) return jsonAttrs(fieldOf(o.kvlistValue, 'values'));
   return null;
 }
 
@@ -247,8 +251,9 @@ function jsonAttrs(list: unknown): Record<string, AttrValue> {
   if (!Array.isArray(list)) throw new OtlpError('attributes must be a list of { key, value }.');
   const out: Record<string, AttrValue> = {};
   for (const kv of list) {
-    if (!kv || typeof (kv as { key?: unknown }).key !== 'string') throw new OtlpError('An attribute has no key.');
-    out[(kv as { key: string }).key] = jsonValue((kv as { value?: unknown }).value);
+    const key = fieldOf(kv, 'key');
+    if (typeof key !== 'string') throw new OtlpError('An attribute has no key.');
+    out[key] = jsonValue(fieldOf(kv, 'value'));
   }
   return out;
 }
@@ -259,24 +264,26 @@ const idOf = (v: unknown, what: string) => {
   return v.toLowerCase();
 };
 
+/** OTLP's status codes by name, as the JSON encoding may write them. */
+const STATUS_CODES: Record<string, number> = { STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 };
+
 export function decodeJson(body: unknown): OtlpBatch[] {
-  if (!body || typeof body !== 'object' || !Array.isArray((body as { resourceSpans?: unknown }).resourceSpans))
+  const resourceSpans = fieldOf(body, 'resourceSpans');
+  if (!Array.isArray(resourceSpans))
     throw new OtlpError('The payload is not an OTLP trace export: it has no resourceSpans list.');
-  return (body as { resourceSpans: unknown[] }).resourceSpans.map((rs) => {
-    const r = (rs ?? {}) as {
-      resource?: { attributes?: unknown };
-      scopeSpans?: unknown[];
-      instrumentationLibrarySpans?: unknown[];
-    };
-    const scopes = r.scopeSpans ?? r.instrumentationLibrarySpans ?? [];
+  return resourceSpans.map((rs: unknown) => {
+    const scopes = fieldOf(rs, 'scopeSpans') ?? fieldOf(rs, 'instrumentationLibrarySpans') ?? [];
     if (!Array.isArray(scopes)) throw new OtlpError('scopeSpans must be a list.');
     const spans: OtlpSpan[] = [];
     for (const sc of scopes) {
-      const list = (sc as { spans?: unknown[] })?.spans ?? [];
+      const list = fieldOf(sc, 'spans') ?? [];
       if (!Array.isArray(list)) throw new OtlpError('spans must be a list.');
       for (const raw of list) {
         const s = isRecord(raw) ? raw : {};
-        const status = (s.status ?? {}) as { code?: unknown; message?: unknown };
+        const events = s.events ?? [];
+        if (!Array.isArray(events)) throw new OtlpError("A span's events must be a list.");
+        const code = fieldOf(s.status, 'code');
+        const message = fieldOf(s.status, 'message');
         spans.push({
           traceId: idOf(s.traceId, 'traceId'),
           spanId: idOf(s.spanId, 'spanId'),
@@ -286,20 +293,17 @@ export function decodeJson(body: unknown): OtlpBatch[] {
           startUs: Number(num(s.startTimeUnixNano, 'startTimeUnixNano') / 1000n),
           endUs: Number(num(s.endTimeUnixNano, 'endTimeUnixNano') / 1000n),
           attributes: jsonAttrs(s.attributes),
-          events: ((s.events ?? []) as unknown[]).map((e) => ({
-            timeUs: Number(num((e as { timeUnixNano?: unknown }).timeUnixNano, 'timeUnixNano') / 1000n),
-            name: String((e as { name?: unknown }).name ?? ''),
-            attributes: jsonAttrs((e as { attributes?: unknown }).attributes),
+          events: events.map((e: unknown) => ({
+            timeUs: Number(num(fieldOf(e, 'timeUnixNano'), 'timeUnixNano') / 1000n),
+            name: String(fieldOf(e, 'name') ?? ''),
+            attributes: jsonAttrs(fieldOf(e, 'attributes')),
           })),
-          statusCode:
-            typeof status.code === 'string'
-              ? (({ STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 } as Record<string, number>)[status.code] ?? 0)
-              : Number(status.code ?? 0) || 0,
-          statusMessage: typeof status.message === 'string' ? status.message : '',
+          statusCode: typeof code === 'string' ? (STATUS_CODES[code] ?? 0) : Number(code ?? 0) || 0,
+          statusMessage: typeof message === 'string' ? message : '',
         });
       }
     }
-    return { resource: jsonAttrs(r.resource?.attributes), spans };
+    return { resource: jsonAttrs(fieldOf(fieldOf(rs, 'resource'), 'attributes')), spans };
   });
 }
 

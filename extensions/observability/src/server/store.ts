@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { BulkWriter } from '@tessera/sdk/server';
 import type { MetricsQuery, SpanQuery, SpanRecord, SpanStore, TraceQuery, TraceRow } from '../shared/index.ts';
+import { fieldOf } from '@tessera/sdk';
 
 const CHUNK = 200;
 const json = (v: unknown) => JSON.stringify(v ?? {});
@@ -352,7 +353,7 @@ export function databaseSpanStore(anyDb: Kysely<any>, isPg: boolean, writer: Bul
         .execute();
       const lists = new Map<string, number[]>();
       for (const d of durations) {
-        const k = `${Number(d.bucket)}\u0000${(d as { group?: string }).group ?? ''}`;
+        const k = `${Number(d.bucket)}\u0000${String(fieldOf(d, 'group') ?? '')}`;
         const l = lists.get(k);
         if (l) l.push(Number(d.d));
         else lists.set(k, [Number(d.d)]);
@@ -362,10 +363,10 @@ export function databaseSpanStore(anyDb: Kysely<any>, isPg: boolean, writer: Bul
         return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] / 1000 : 0;
       };
       return rows.map((r) => {
-        const l = lists.get(`${Number(r.bucket)}\u0000${(r as { group?: string }).group ?? ''}`) ?? [];
+        const l = lists.get(`${Number(r.bucket)}\u0000${String(fieldOf(r, 'group') ?? '')}`) ?? [];
         return {
           time_ms: Math.floor(Number(r.bucket) / 1000),
-          group: (r as { group?: string }).group ?? '',
+          group: String(fieldOf(r, 'group') ?? ''),
           runs: Number(r.runs),
           errors: Number(r.errors),
           input_tokens: Number(r.input_tokens ?? 0),

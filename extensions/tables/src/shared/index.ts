@@ -1,5 +1,5 @@
 // @tessera/ext-tables/shared: tables (Coze's "databases") as other extensions see them.
-import { defineService } from '@tessera/sdk';
+import { defineService, isOneOf } from '@tessera/sdk';
 import { z } from 'zod';
 
 /** Coze's FieldItemType. */
@@ -19,7 +19,7 @@ export const FieldName = z
     'A field name uses lower-case letters, digits and _, starting with a letter (at most 64).',
   )
   .refine(
-    (n) => !(SYSTEM_FIELDS as readonly string[]).includes(n),
+    (n) => !isOneOf(SYSTEM_FIELDS, n),
     'This name is a system field (id, uuid, sys_platform, bstudio_create_time).',
   );
 export const TableName = z

@@ -158,7 +158,7 @@ export function Renderer({ dsl, pageId, lang, run, frameSrc, chat, selected, onS
           if (node || type) onDrop(n.id, node ? { node } : { type });
         }}
         onClickCapture={(e) => {
-          if ((e.target as HTMLElement).closest('.tui-pick') !== e.currentTarget) return;
+          if (!(e.target instanceof Element) || e.target.closest('.tui-pick') !== e.currentTarget) return;
           e.preventDefault();
           e.stopPropagation();
           onSelect(n.id);

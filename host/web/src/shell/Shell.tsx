@@ -1,6 +1,6 @@
 import { Button, Drawer, Dropdown, Layout, Menu } from '@arco-design/web-react';
 import { IconDown } from '@arco-design/web-react/icon';
-import { LANGUAGES, SIDEBAR_GROUPS, groupOfArea, type Language } from '@tessera/sdk';
+import { isLanguage, LANGUAGES, SIDEBAR_GROUPS, groupOfArea } from '@tessera/sdk';
 import {
   byOrder,
   HeaderItems,
@@ -44,7 +44,11 @@ function LanguageSwitch() {
   const { language, setLanguage } = useStudio();
   const { t } = useTranslation('host');
   const menu = (
-    <Menu selectedKeys={[language]} onClickMenuItem={(key) => setLanguage(key as Language)} data-testid="language-menu">
+    <Menu
+      selectedKeys={[language]}
+      onClickMenuItem={(key) => isLanguage(key) && setLanguage(key)}
+      data-testid="language-menu"
+    >
       {LANGUAGES.map((l) => (
         <Menu.Item key={l}>{t(`languages.${l}`)}</Menu.Item>
       ))}

@@ -2,7 +2,7 @@ import { ConfigProvider } from '@arco-design/web-react';
 import arcoEnUS from '@arco-design/web-react/es/locale/en-US';
 import arcoZhCN from '@arco-design/web-react/es/locale/zh-CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MOBILE_MAX_WIDTH, type Language } from '@tessera/sdk';
+import { DEFAULT_LANGUAGE, isLanguage, MOBILE_MAX_WIDTH, type Language } from '@tessera/sdk';
 import { StudioContext, type StudioRuntime } from '@tessera/sdk/client';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -32,7 +32,9 @@ export function StudioProvider({
   children: ReactNode;
   queryClient?: QueryClient;
 }) {
-  const [language, setLang] = useState<Language>(studio.i18n.language as Language);
+  const [language, setLang] = useState<Language>(
+    isLanguage(studio.i18n.language) ? studio.i18n.language : DEFAULT_LANGUAGE,
+  );
   const mobile = useMobile();
   const client = useMemo(
     () => queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
