@@ -5,6 +5,7 @@
 import { gzipSync } from 'node:zlib';
 import { Agent } from '../tests/agent.ts';
 import { launchBrowser } from '../tests/e2e/chromium.ts';
+import type { Page } from 'playwright-core';
 import { startBenchStudio } from './studio.ts';
 
 interface Asset {
@@ -90,14 +91,14 @@ export default async function webBench() {
         await p.goto(`${studio.url}/`);
         await p.getByTestId('home-page').waitFor();
         paints[kind].push(Date.now() - t0);
-        const fcp = await p.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0);
-        paints[kind === 'cold' ? 'fcpCold' : 'fcpWarm'].push(fcp);
+        paints[kind === 'cold' ? 'fcpCold' : 'fcpWarm'].push(await firstContentfulPaint(p));
       }
       await ctx.close();
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const ms = (xs: number[]) => (xs.some(Number.isNaN) ? 'not reported' : `${med(xs).toFixed(0)} ms`);
     console.log(
-      `  the home page usable: cold ${med(paints.cold)} ms (first contentful paint ${med(paints.fcpCold).toFixed(0)} ms), warm ${med(paints.warm)} ms (${med(paints.fcpWarm).toFixed(0)} ms)   target 1,500 ms cold   ratio ${(med(paints.cold) / 1500).toFixed(2)}`,
+      `  the home page usable: cold ${med(paints.cold)} ms (first contentful paint ${ms(paints.fcpCold)}), warm ${med(paints.warm)} ms (${ms(paints.fcpWarm)})   target 1,500 ms cold   ratio ${(med(paints.cold) / 1500).toFixed(2)}`,
     );
 
     await publishedAppFigures(studio.url, user, space, browser);
@@ -194,4 +195,21 @@ async function publishedAppFigures(
     `  JavaScript: ${js.files} files, ${kb(js.raw)} raw, ${kb(js.gzip)} gzip   target 150 KiB   ratio ${(js.gzip / 1024 / 150).toFixed(2)}`,
   );
   console.log(`  usable (its form takes input): ${med} ms   target 1,000 ms   ratio ${(med / 1000).toFixed(2)}`);
+}
+
+/**
+ * The page's first contentful paint, waited for: Chromium's headless shell reports it when the frame is presented,
+ * which on a first visit can come after the page is usable; NaN when it does not come within 2 s.
+ */
+function firstContentfulPaint(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const e = list.getEntriesByName('first-contentful-paint')[0];
+          if (e) resolve(e.startTime);
+        }).observe({ type: 'paint', buffered: true });
+        setTimeout(() => resolve(Number.NaN), 2000);
+      }),
+  );
 }
