@@ -290,7 +290,7 @@ export function defineBotMode<S extends z.ZodType>(mode: TypedBotMode<S>): BotMo
   return {
     ...rest,
     settings,
-    run: (turn) => run(turn, settings.parse(turn.settings)),
+    run: async (turn) => run(turn, settings.parse(turn.settings)),
     ...(problems && {
       problems: (s: unknown) => {
         const r = settings.safeParse(s);
